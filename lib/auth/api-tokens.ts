@@ -1,0 +1,95 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { decode, encode } from "next-auth/jwt";
+import type { Db } from "@/db/client";
+import { refreshTokens, sessions, users } from "@/db/schema";
+import { authSecret } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { hashToken, newSecretToken } from "./secrets";
+import { createSession, revokeSession, API_SESSION_SECONDS } from "./sessions";
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+const ACCESS_TOKEN_SALT = "api-access-token";
+
+/** The spec's session shape, returned to non-browser clients. */
+export type ApiSession = {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  user: { id: string; email: string; email_confirmed_at: string | null };
+};
+
+async function issue(db: Db, sessionId: string, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
+  const refreshToken = newSecretToken();
+  await db.insert(refreshTokens).values({
+    sessionId,
+    tokenHash: hashToken(refreshToken),
+    expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000),
+  });
+  const accessToken = await encode({
+    token: { sub: user.id, sid: sessionId },
+    secret: authSecret(),
+    salt: ACCESS_TOKEN_SALT,
+    maxAge: ACCESS_TOKEN_SECONDS,
+  });
+  return {
+    access_token: accessToken,
+    refresh_token: refreshToken,
+    expires_at: Math.floor(Date.now() / 1000) + ACCESS_TOKEN_SECONDS,
+    user: { id: user.id, email: user.email, email_confirmed_at: user.emailVerifiedAt?.toISOString() ?? null },
+  };
+}
+
+/** Opens an API session for an already authenticated user. */
+export async function startApiSession(db: Db, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
+  return db.transaction(async (tx) => issue(tx, await createSession(tx, user.id, "api"), user));
+}
+
+const INVALID_REFRESH = "Invalid refresh token. Please sign in again.";
+
+/**
+ * Trades a refresh token for a new pair. Each refresh token works once: presenting a used one
+ * means it was stolen or replayed, so the whole session (the token family) is revoked.
+ */
+export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<ApiSession> {
+  const outcome = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        id: refreshTokens.id,
+        sessionId: refreshTokens.sessionId,
+        usedAt: refreshTokens.usedAt,
+        expiresAt: refreshTokens.expiresAt,
+        revokedAt: sessions.revokedAt,
+        userId: users.id,
+        email: users.email,
+        emailVerifiedAt: users.emailVerifiedAt,
+      })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
+      .for("update", { of: refreshTokens });
+    if (!row || row.revokedAt) return { reused: false, session: null };
+    if (row.usedAt) {
+      await revokeSession(tx, row.sessionId);
+      return { reused: true, session: null };
+    }
+    if (row.expiresAt.getTime() <= Date.now()) return { reused: false, session: null };
+    await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
+    return { reused: false, session: await issue(tx, row.sessionId, { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt }) };
+  });
+  // The revocation above must commit, so the error is thrown only after the transaction.
+  if (!outcome.session) throw new AppError("SESSION_EXPIRED", outcome.reused ? "Refresh token reuse detected. Please sign in again." : INVALID_REFRESH);
+  return outcome.session;
+}
+
+/** Reads a bearer access token; says TOKEN_EXPIRED when it is only too old, so clients refresh. */
+export async function readAccessToken(token: string): Promise<{ userId: string; sessionId: string }> {
+  try {
+    const payload = await decode({ token, secret: authSecret(), salt: ACCESS_TOKEN_SALT });
+    if (typeof payload?.sub === "string" && typeof payload.sid === "string") return { userId: payload.sub, sessionId: payload.sid };
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_JWT_EXPIRED") throw new AppError("TOKEN_EXPIRED", "Access token expired");
+  }
+  throw new AppError("UNAUTHENTICATED", "Authentication token invalid");
+}

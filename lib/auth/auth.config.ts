@@ -1,0 +1,36 @@
+import type { NextAuthConfig } from "next-auth";
+import { isSecureOrigin } from "@/lib/env";
+import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
+
+/**
+ * The Edge-safe half of Auth.js: no database, no password hashing. middleware.ts builds its
+ * `auth` from this alone; lib/auth/auth.ts adds the credentials provider and the revocation check.
+ */
+export const authConfig = {
+  trustHost: true,
+  pages: { signIn: "/login" },
+  providers: [],
+  session: { strategy: "jwt", maxAge: BROWSER_SESSION_SECONDS },
+  cookies: {
+    sessionToken: {
+      name: sessionCookieName(),
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin() },
+    },
+  },
+  callbacks: {
+    session({ session, token }) {
+      const claims = token as unknown as Partial<SessionClaims>;
+      return {
+        ...session,
+        user: { ...session.user, id: claims.sub ?? "" },
+        claims: claims as SessionClaims,
+      };
+    },
+  },
+} satisfies NextAuthConfig;
+
+declare module "next-auth" {
+  interface Session {
+    claims: SessionClaims;
+  }
+}

@@ -1,0 +1,68 @@
+import "server-only";
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { getDb } from "@/db/client";
+import { AppError } from "@/lib/errors";
+import { clientAddress } from "@/lib/http/client-address";
+import { authConfig } from "./auth.config";
+import { authenticate } from "./credentials";
+import type { SessionClaims } from "./session-token";
+import { activeSessionUser, createSession } from "./sessions";
+import { accountFlags } from "./users";
+
+/** A refused sign-in, carrying the domain error so the login form can show its message. */
+export class SignInRefused extends CredentialsSignin {
+  constructor(readonly appError: AppError) {
+    super(appError.message);
+    this.code = appError.code;
+  }
+}
+
+const credentialsSchema = z.object({ email: z.string().max(254), password: z.string().max(1024) });
+
+async function claimsFor(userId: string, sid: string): Promise<SessionClaims | null> {
+  const flags = await accountFlags(await getDb(), userId);
+  return flags && { sub: userId, sid, ...flags };
+}
+
+export const { handlers, auth, signIn, signOut, unstable_update: refreshSessionClaims } = NextAuth({
+  ...authConfig,
+  logger: {
+    error(error) {
+      if (error instanceof CredentialsSignin) return;
+      console.error("[auth]", error);
+    },
+  },
+  providers: [
+    Credentials({
+      credentials: { email: {}, password: {} },
+      async authorize(raw, request) {
+        const parsed = credentialsSchema.safeParse(raw);
+        if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", "Invalid email or password. Please try again."));
+        const db = await getDb();
+        try {
+          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers) });
+          const sid = await createSession(db, user.id, "browser");
+          return { id: user.id, email: user.email, sid };
+        } catch (error) {
+          if (error instanceof AppError) throw new SignInRefused(error);
+          throw error;
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    ...authConfig.callbacks,
+    async jwt({ token, user, trigger }) {
+      // Sign-in: a new session row, hence a new session id, every time.
+      if (user) return (await claimsFor(user.id!, (user as { sid: string }).sid)) ?? null;
+      const claims = token as unknown as Partial<SessionClaims>;
+      if (!claims.sub || !claims.sid) return null;
+      // Every later read: the session must still be live (sign-out and password reset revoke it).
+      if ((await activeSessionUser(await getDb(), claims.sid)) !== claims.sub) return null;
+      if (trigger === "update") return (await claimsFor(claims.sub, claims.sid)) ?? null;
+      return token;
+    },
+  },
+});

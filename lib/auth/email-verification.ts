@@ -1,0 +1,90 @@
+import "server-only";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users, userTokens } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { enqueueEmail } from "@/lib/mail/outbox";
+import { verificationEmail } from "@/lib/mail/templates";
+import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { hashToken, newSecretToken } from "./secrets";
+
+export const VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
+
+/** Stores a fresh verification token and queues its e-mail; counts toward the hourly limit. */
+export async function issueVerificationEmail(db: Db, user: { id: string; email: string; firstName: string }): Promise<string> {
+  const token = newSecretToken();
+  await db.insert(userTokens).values({
+    userId: user.id,
+    purpose: "verify_email",
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + VERIFICATION_TTL_SECONDS * 1000),
+  });
+  await recordHit(db, LIMITS.verificationCooldown, user.id);
+  await recordHit(db, LIMITS.verificationPerHour, user.id);
+  return enqueueEmail(db, verificationEmail(user.email, user.firstName, token));
+}
+
+export type ResendResult = { emailIds: string[]; attemptsRemaining: number };
+
+/** Sends the verification e-mail again, within a 60 s cooldown and 5 e-mails an hour. */
+export async function resendVerification(db: Db, userId: string): Promise<ResendResult> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, firstName: users.firstName, verifiedAt: users.emailVerifiedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+    if (user.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
+    const hourly = await checkLimit(tx, LIMITS.verificationPerHour, user.id);
+    if (!hourly.allowed) {
+      throw new AppError("RATE_LIMITED", "Maximum verification emails reached. Please wait 1 hour before trying again.", {
+        retryAfterSeconds: hourly.retryAfterSeconds,
+        body: { attemptsRemaining: 0 },
+      });
+    }
+    const cooldown = await checkLimit(tx, LIMITS.verificationCooldown, user.id);
+    if (!cooldown.allowed) {
+      throw new AppError("RATE_LIMITED", `Please wait ${cooldown.retryAfterSeconds} seconds before requesting another email.`, {
+        retryAfterSeconds: cooldown.retryAfterSeconds,
+        body: { attemptsRemaining: hourly.remaining },
+      });
+    }
+    const emailId = await issueVerificationEmail(tx, user);
+    return { emailIds: [emailId], attemptsRemaining: hourly.remaining - 1 };
+  });
+}
+
+const INVALID_LINK = "This verification link is invalid or has expired. Please request a new one.";
+
+/** Consumes a verification token. The e-mail must match the token's account. */
+export async function verifyEmail(db: Db, input: { token: string; email?: string }): Promise<{ userId: string }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: userTokens.id, userId: userTokens.userId, email: users.email, verifiedAt: users.emailVerifiedAt })
+      .from(userTokens)
+      .innerJoin(users, eq(users.id, userTokens.userId))
+      .where(
+        and(
+          eq(userTokens.tokenHash, hashToken(input.token)),
+          eq(userTokens.purpose, "verify_email"),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, new Date()),
+        ),
+      )
+      .for("update");
+    if (!row || (input.email && row.email !== input.email.trim().toLowerCase())) throw new AppError("INVALID_TOKEN", INVALID_LINK);
+    if (row.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
+    const now = new Date();
+    await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
+    await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
+    return { userId: row.userId };
+  });
+}
+
+/** Finds the account a signed-out visitor on /verify-email asks a new e-mail for. */
+export async function userIdForEmail(db: Db, email: string): Promise<string> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  return row.id;
+}

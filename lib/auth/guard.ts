@@ -1,0 +1,88 @@
+/**
+ * The spec's route table and route guard as one pure function (section 2). middleware.ts
+ * feeds it the path and the session claims; every row has a unit test.
+ */
+
+export type GuardUser = { emailVerified: boolean; profileComplete: boolean; isPartnerB: boolean };
+export type GuardDecision = { action: "next" } | { action: "redirect"; to: string };
+
+const PUBLIC = new Set(["/login", "/register", "/forgot-password", "/reset-password", "/signout", "/verify-email", "/invitation/accept"]);
+/** Guarded, no complete profile required. */
+const ONBOARDING = new Set(["/onboarding", "/invite-partner", "/partner-setup"]);
+/** Guarded, complete profile required. */
+const PROFILE_REQUIRED = new Set([
+  "/dashboard",
+  "/profile",
+  "/discover",
+  "/events",
+  "/events/create",
+  "/messages",
+  "/forum",
+  "/forum/local",
+  "/settings",
+  "/directory",
+  "/notifications",
+]);
+const PROFILE_REQUIRED_PATTERNS = [/^\/profile\/[^/]+$/, /^\/forum\/post\/[^/]+$/];
+/** Developer tools; their pages answer 404 themselves when disabled. */
+const DEV = new Set(["/dev/outbox"]);
+
+export type RouteKind = "root" | "public" | "profile-setup" | "onboarding" | "profile-required" | "dev" | "unknown";
+
+export function routeKind(pathname: string): RouteKind {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (path === "/") return "root";
+  if (PUBLIC.has(path)) return "public";
+  if (path === "/profile-setup") return "profile-setup";
+  if (ONBOARDING.has(path) || path.startsWith("/onboarding/")) return "onboarding";
+  if (PROFILE_REQUIRED.has(path) || PROFILE_REQUIRED_PATTERNS.some((p) => p.test(path))) return "profile-required";
+  if (DEV.has(path)) return "dev";
+  return "unknown";
+}
+
+export type Flow = "standard" | "invitation" | "partner_b";
+
+export function detectFlow(pathname: string, search: URLSearchParams): Flow {
+  if (pathname === "/register" && search.has("invite")) return "invitation";
+  if (pathname === "/invitation/accept" && (search.has("token") || search.has("invite"))) return "partner_b";
+  return "standard";
+}
+
+/** Where a signed-in user belongs: the dashboard once the profile is complete, else onboarding. */
+export const postAuthDestination = (user: GuardUser) => (user.profileComplete ? "/dashboard" : "/onboarding");
+
+/** Only same-site paths are followed after sign-in (no open redirects). */
+export function safeOrigin(from: string | null | undefined): string | null {
+  if (!from || !from.startsWith("/") || from.startsWith("//") || from.startsWith("/\\")) return null;
+  const kind = routeKind(from.split(/[?#]/)[0]!);
+  return kind === "onboarding" || kind === "profile-required" ? from : null;
+}
+
+const next: GuardDecision = { action: "next" };
+const redirect = (to: string): GuardDecision => ({ action: "redirect", to });
+
+export function guard(pathname: string, search: URLSearchParams, user: GuardUser | null): GuardDecision {
+  const kind = routeKind(pathname);
+  switch (kind) {
+    case "unknown":
+      return redirect("/");
+    case "root":
+      return redirect(user ? postAuthDestination(user) : "/login");
+    case "dev":
+      return next;
+    case "public":
+      // A signed-in user opening /register goes where they belong, unless asked to start over or invited.
+      if (pathname === "/register" && user && search.get("clear") !== "true" && detectFlow(pathname, search) === "standard") {
+        return redirect(user.isPartnerB || user.profileComplete ? "/dashboard" : "/onboarding");
+      }
+      return next;
+  }
+  if (!user) {
+    const origin = kind === "profile-setup" ? "/onboarding" : `${pathname}${search.size ? `?${search}` : ""}`;
+    return redirect(`/login?${new URLSearchParams({ from: origin })}`);
+  }
+  if (!user.emailVerified) return redirect("/verify-email");
+  if (kind === "profile-setup") return redirect("/onboarding");
+  if (kind === "profile-required" && !user.profileComplete) return redirect("/onboarding");
+  return next;
+}

@@ -1,0 +1,74 @@
+import "server-only";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users, userTokens } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { enqueueEmail } from "@/lib/mail/outbox";
+import { passwordResetEmail } from "@/lib/mail/templates";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { hashPassword } from "./password";
+import { hashToken, newSecretToken } from "./secrets";
+import { revokeAllSessions } from "./sessions";
+
+export const RESET_TTL_SECONDS = 60 * 60;
+export const RESET_REQUESTED_MESSAGE = "Password reset email sent! Check your inbox for the reset link.";
+const INVALID_RESET_LINK = "This password reset link is invalid or has expired. Please request a new one.";
+
+/**
+ * Queues a reset e-mail when the address has an account. The answer is the same either way,
+ * so the form cannot be used to find out who has an account.
+ */
+export async function requestPasswordReset(db: Db, email: string, context: { clientAddress: string }): Promise<{ emailIds: string[] }> {
+  const address = await consumeLimit(db, LIMITS.passwordResetPerAddress, context.clientAddress);
+  if (!address.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many password reset requests. Please try again later.", {
+      retryAfterSeconds: address.retryAfterSeconds,
+    });
+  }
+  return db.transaction(async (tx) => {
+    const [user] = await tx.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.email, email));
+    if (!user) return { emailIds: [] };
+    const perAccount = await consumeLimit(tx, LIMITS.passwordResetPerAccount, user.id);
+    if (!perAccount.allowed) return { emailIds: [] };
+    const token = newSecretToken();
+    await tx.insert(userTokens).values({
+      userId: user.id,
+      purpose: "reset_password",
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_TTL_SECONDS * 1000),
+    });
+    return { emailIds: [await enqueueEmail(tx, passwordResetEmail(user.email, user.firstName, token))] };
+  });
+}
+
+/** Sets the new password, uses up the link and ends every session of the account. */
+export async function resetPassword(db: Db, input: { token: string; password: string }): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: userTokens.id, userId: userTokens.userId })
+      .from(userTokens)
+      .where(
+        and(
+          eq(userTokens.tokenHash, hashToken(input.token)),
+          eq(userTokens.purpose, "reset_password"),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, new Date()),
+        ),
+      )
+      .for("update");
+    if (!row) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
+    const now = new Date();
+    // Every outstanding reset link of the account dies with this one.
+    await tx
+      .update(userTokens)
+      .set({ usedAt: now })
+      .where(and(eq(userTokens.userId, row.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
+    // Following the link proves the mailbox, so the address counts as verified from now on.
+    await tx
+      .update(users)
+      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
+      .where(eq(users.id, row.userId));
+    await revokeAllSessions(tx, row.userId);
+  });
+}

@@ -1,0 +1,19 @@
+import { isSecureOrigin } from "@/lib/env";
+
+/**
+ * What the browser session cookie (an encrypted JWT) carries. Edge-safe: middleware reads it.
+ * The flags let the route guard decide without a database; pages re-check against the rows.
+ */
+export type SessionClaims = {
+  sub: string;
+  /** The session row; revoking it ends the session. */
+  sid: string;
+  emailVerified: boolean;
+  profileComplete: boolean;
+  isPartnerB: boolean;
+};
+
+export const BROWSER_SESSION_SECONDS = 14 * 24 * 60 * 60;
+
+/** Auth.js names the cookie this way and uses the name as the encryption salt. */
+export const sessionCookieName = () => (isSecureOrigin() ? "__Secure-authjs.session-token" : "authjs.session-token");

@@ -1,0 +1,56 @@
+import "server-only";
+import { eq, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
+
+/** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
+export type AccountFlags = {
+  emailVerified: boolean;
+  profileComplete: boolean;
+  isPartnerB: boolean;
+};
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      passwordHash: users.passwordHash,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  return row ?? null;
+}
+
+export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
+  const [row] = await db
+    .select({
+      emailVerifiedAt: users.emailVerifiedAt,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      occupation: users.occupation,
+      coupleName: couples.coupleName,
+      partner2Id: couples.partner2Id,
+    })
+    .from(users)
+    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .where(eq(users.id, userId));
+  if (!row) return null;
+  return {
+    emailVerified: row.emailVerifiedAt !== null,
+    profileComplete: isProfileComplete(row),
+    isPartnerB: row.partner2Id === userId,
+  };
+}
+
+/** Profile setup is needed while there is no couple, no basic profile or no couple name. */
+export function isProfileComplete(row: {
+  firstName: string | null;
+  lastName: string | null;
+  occupation: string | null;
+  coupleName: string | null;
+}): boolean {
+  return Boolean(row.firstName && row.lastName && row.occupation && row.coupleName);
+}

@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/**
+ * All configuration, read once and validated. Edge-safe (no Node imports): middleware
+ * reads it too. Every variable here is documented in README.md.
+ */
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  APP_URL: z.url().default("http://localhost:3000"),
+  DATABASE_URL: z.string().min(1).optional(),
+  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+  AUTH_SECRET: z.string().min(32).optional(),
+  RESEND_API_KEY: z.string().min(1).optional(),
+  EMAIL_FROM: z.string().min(3).default("Couples <hello@localhost>"),
+  ENABLE_DEV_OUTBOX: booleanFlag,
+  TRUST_PROXY: booleanFlag,
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = EnvSchema.safeParse(process.env);
+    if (!parsed.success) {
+      throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** The secret that encrypts session cookies and access tokens and signs CSRF tokens. */
+export function authSecret(): string {
+  const secret = env().AUTH_SECRET;
+  if (!secret) throw new Error("AUTH_SECRET must be set (at least 32 characters); `npm run app` creates one under .data/.");
+  return secret;
+}
+
+export const isSecureOrigin = () => env().APP_URL.startsWith("https://");
+
+/** The outbox is readable only while no provider is configured outside production, or when forced. */
+export function devOutboxEnabled(): boolean {
+  const e = env();
+  return e.ENABLE_DEV_OUTBOX || (!e.RESEND_API_KEY && e.NODE_ENV !== "production");
+}

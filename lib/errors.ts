@@ -1,0 +1,66 @@
+/**
+ * The one error type the domain throws. `code` is stable (the spec's codes), `message` is the
+ * user-facing text; adapters turn it into JSON `{error: {code, message}}` or a form error.
+ */
+export type ErrorCode =
+  | "VALIDATION_ERROR"
+  | "EMAIL_EXISTS"
+  | "RATE_LIMITED"
+  | "INVALID_CREDENTIALS"
+  | "EMAIL_NOT_CONFIRMED"
+  | "ACCOUNT_LOCKED"
+  | "ALREADY_VERIFIED"
+  | "USER_NOT_FOUND"
+  | "INVALID_TOKEN"
+  | "TOKEN_EXPIRED"
+  | "SESSION_EXPIRED"
+  | "UNAUTHENTICATED"
+  | "CSRF_VALIDATION_FAILED"
+  | "PROFILE_INCOMPLETE"
+  | "NOT_FOUND"
+  | "FORBIDDEN"
+  | "INTERNAL_ERROR";
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  EMAIL_EXISTS: 409,
+  RATE_LIMITED: 429,
+  INVALID_CREDENTIALS: 401,
+  EMAIL_NOT_CONFIRMED: 403,
+  ACCOUNT_LOCKED: 429,
+  ALREADY_VERIFIED: 400,
+  USER_NOT_FOUND: 404,
+  INVALID_TOKEN: 400,
+  TOKEN_EXPIRED: 401,
+  SESSION_EXPIRED: 401,
+  UNAUTHENTICATED: 401,
+  CSRF_VALIDATION_FAILED: 403,
+  PROFILE_INCOMPLETE: 409,
+  NOT_FOUND: 404,
+  FORBIDDEN: 403,
+  INTERNAL_ERROR: 500,
+};
+
+export type AppErrorExtra = {
+  /** Seconds until a rate-limited call may be tried again (becomes the Retry-After header). */
+  retryAfterSeconds?: number;
+  /** Per-field messages for forms. */
+  fieldErrors?: Record<string, string>;
+  /** Extra top-level JSON fields the spec's clients read (e.g. attemptsRemaining). */
+  body?: Record<string, unknown>;
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: AppErrorExtra = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+    this.status = STATUS[code];
+  }
+}
+
+export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

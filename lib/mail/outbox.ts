@@ -1,0 +1,64 @@
+import "server-only";
+import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { after } from "next/server";
+import type { Db } from "@/db/client";
+import { emailOutbox } from "@/db/schema";
+import { env } from "@/lib/env";
+import type { EmailMessage } from "./templates";
+
+/** Writes the e-mail in the caller's transaction: it exists exactly when the change that caused it does. */
+export async function enqueueEmail(db: Db, message: EmailMessage): Promise<string> {
+  const [row] = await db.insert(emailOutbox).values(message).returning({ id: emailOutbox.id });
+  return row!.id;
+}
+
+type Provider = (message: EmailMessage) => Promise<void>;
+
+function configuredProvider(): Provider | null {
+  const { RESEND_API_KEY, EMAIL_FROM } = env();
+  if (!RESEND_API_KEY) return null;
+  return async (message) => {
+    const { Resend } = await import("resend");
+    const { error } = await new Resend(RESEND_API_KEY).emails.send({ from: EMAIL_FROM, ...message });
+    if (error) throw new Error(`${error.name}: ${error.message}`);
+  };
+}
+
+/**
+ * Hands queued e-mails to the provider. A failure is recorded on the row and never
+ * propagates: the account stays, and the user can ask for the e-mail again.
+ */
+export async function deliverEmails(db: Db, ids: string[], provider: Provider | null = configuredProvider()): Promise<void> {
+  if (!provider || ids.length === 0) return;
+  const pending = await db
+    .select()
+    .from(emailOutbox)
+    .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
+  for (const row of pending) {
+    try {
+      await provider({ to: row.to, subject: row.subject, text: row.text, html: row.html });
+      await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null }).where(eq(emailOutbox.id, row.id));
+    } catch (error) {
+      console.error("[mail] delivery failed", { id: row.id, error: String(error) });
+      await db.update(emailOutbox).set({ lastError: String(error).slice(0, 500) }).where(eq(emailOutbox.id, row.id));
+    }
+  }
+}
+
+export type OutboxMessage = { to: string; subject: string; text: string; html: string; createdAt: string };
+
+export async function listOutbox(db: Db, to?: string, limit = 100): Promise<OutboxMessage[]> {
+  const rows = await db
+    .select({ to: emailOutbox.to, subject: emailOutbox.subject, text: emailOutbox.text, html: emailOutbox.html, createdAt: emailOutbox.createdAt })
+    .from(emailOutbox)
+    .where(to ? eq(emailOutbox.to, to.trim().toLowerCase()) : undefined)
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+/** Delivers after the response is sent, so a slow or failing provider never holds up the user. */
+export function deliverAfterResponse(db: Db, ids: string[]): void {
+  if (!configuredProvider() || ids.length === 0) return;
+  after(() => deliverEmails(db, ids));
+}

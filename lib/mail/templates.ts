@@ -1,0 +1,41 @@
+import { env } from "@/lib/env";
+
+export type EmailMessage = { to: string; subject: string; text: string; html: string };
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** Absolute link on this deployment, from APP_URL. */
+export function appLink(pathname: string, params: Record<string, string>): string {
+  const url = new URL(pathname, env().APP_URL);
+  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+function layout(to: string, subject: string, greeting: string, lines: string[], action: { label: string; url: string }): EmailMessage {
+  const text = [greeting, "", ...lines, "", `${action.label}: ${action.url}`, "", "If you did not ask for this, you can ignore this e-mail."].join("\n");
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2937">
+<p>${escapeHtml(greeting)}</p>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}
+<p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;background:#b4235a;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
+<p style="font-size:13px;color:#4b5563">Or paste this link into your browser: ${escapeHtml(action.url)}</p>
+<p style="font-size:13px;color:#4b5563">If you did not ask for this, you can ignore this e-mail.</p></body></html>`;
+  return { to, subject, text, html };
+}
+
+export const verificationEmail = (to: string, firstName: string, token: string) =>
+  layout(
+    to,
+    "Verify your email address",
+    `Hi ${firstName},`,
+    ["Welcome! Please confirm your email address to finish creating your account. The link is valid for 24 hours."],
+    { label: "Verify my email", url: appLink("/verify-email", { token, email: to }) },
+  );
+
+export const passwordResetEmail = (to: string, firstName: string, token: string) =>
+  layout(
+    to,
+    "Reset your password",
+    `Hi ${firstName},`,
+    ["We received a request to reset your password. The link is valid for 1 hour and can be used once."],
+    { label: "Reset my password", url: appLink("/reset-password", { token }) },
+  );

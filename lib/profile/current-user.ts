@@ -1,0 +1,118 @@
+import "server-only";
+import { and, eq, ne, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { ageOn } from "@/lib/auth/rules";
+import { isProfileComplete } from "@/lib/auth/users";
+import { AppError } from "@/lib/errors";
+
+const partner = alias(users, "partner");
+
+const personColumns = (t: typeof users | typeof partner) => ({
+  id: t.id,
+  email: t.email,
+  emailVerifiedAt: t.emailVerifiedAt,
+  firstName: t.firstName,
+  lastName: t.lastName,
+  dateOfBirth: t.dateOfBirth,
+  occupation: t.occupation,
+  bio: t.bio,
+  interests: t.interests,
+  avatarUrl: t.avatarUrl,
+  location: t.location,
+  placeId: t.placeId,
+  city: t.city,
+  state: t.state,
+  country: t.country,
+  countryCode: t.countryCode,
+});
+
+type PersonRow = Pick<
+  typeof users.$inferSelect,
+  "id" | "email" | "emailVerifiedAt" | "firstName" | "lastName" | "dateOfBirth" | "occupation" | "bio" | "interests" | "avatarUrl" | "location" | "placeId" | "city" | "state" | "country" | "countryCode"
+>;
+/** A left-joined person: every column may be null. */
+type Person = { [K in keyof PersonRow]: PersonRow[K] | null };
+
+/** The spec's per-partner profile. Exact coordinates are never part of it. */
+function partnerProfile(person: Person | null) {
+  if (!person?.id) return null;
+  return {
+    id: person.id,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    age: person.dateOfBirth ? ageOn(person.dateOfBirth) : null,
+    dateOfBirth: person.dateOfBirth,
+    occupation: person.occupation,
+    location: person.location,
+    city: person.city,
+    state: person.state,
+    country: person.country,
+    countryCode: person.countryCode,
+    placeId: person.placeId,
+    avatarUrl: person.avatarUrl,
+    interests: person.interests ?? [],
+  };
+}
+
+export type CurrentUser = ReturnType<typeof shapeCurrentUser>;
+
+function shapeCurrentUser(row: { me: Person; couple: typeof couples.$inferSelect | null; partner: Person | null }) {
+  const { me, couple } = row;
+  const mine = partnerProfile(me)!;
+  const theirs = partnerProfile(row.partner);
+  const isPartner1 = couple?.partner1Id === me.id;
+  return {
+    userId: me.id!,
+    email: me.email!,
+    emailConfirmedAt: me.emailVerifiedAt?.toISOString() ?? null,
+    firstName: me.firstName!,
+    lastName: me.lastName!,
+    dateOfBirth: me.dateOfBirth!,
+    occupation: me.occupation,
+    userAvatarUrl: me.avatarUrl,
+    coupleId: couple?.id ?? null,
+    coupleName: couple?.coupleName ?? null,
+    coupleBio: couple?.bio ?? null,
+    photos: couple?.photos ?? [],
+    coupleTypes: couple?.coupleTypes ?? [],
+    interests: couple?.interests.length ? couple.interests : (me.interests ?? []),
+    location: couple?.location ?? me.location,
+    placeId: couple?.placeId ?? me.placeId,
+    profileImageUrl: couple?.profileImageUrl ?? null,
+    coupleStatus: couple?.status ?? null,
+    isVerified: couple?.isVerified ?? false,
+    partnerAVerified: couple?.partnerAVerified ?? false,
+    partnerBVerified: couple?.partnerBVerified ?? false,
+    isVisible: couple?.isVisible ?? false,
+    canCreatePaidEvents: couple?.canCreatePaidEvents ?? false,
+    partner1Id: couple?.partner1Id ?? null,
+    partner2Id: couple?.partner2Id ?? null,
+    partner1: couple ? (isPartner1 ? mine : theirs) : null,
+    partner2: couple ? (isPartner1 ? theirs : mine) : null,
+    age: mine.age,
+    partnerAge: theirs?.age ?? null,
+    partnerFirstName: theirs?.firstName ?? null,
+    partnerOccupation: theirs?.occupation ?? null,
+    partnerLocation: theirs?.location ?? null,
+    partnerPlaceId: theirs?.placeId ?? null,
+    partnerCity: theirs?.city ?? null,
+    partnerState: theirs?.state ?? null,
+    partnerCountry: theirs?.country ?? null,
+    meta: { version: "v2" },
+  };
+}
+
+/** The signed-in user, their couple and their partner, in one query. */
+export async function loadCurrentUser(db: Db, userId: string): Promise<{ user: CurrentUser; profileComplete: boolean }> {
+  const [row] = await db
+    .select({ me: personColumns(users), couple: couples, partner: personColumns(partner) })
+    .from(users)
+    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))))
+    .where(eq(users.id, userId));
+  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  const user = shapeCurrentUser(row);
+  return { user, profileComplete: isProfileComplete(user) };
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { rateLimitHits } from "@/db/schema";
+
+export type Limit = { bucket: string; limit: number; windowSeconds: number };
+export type LimitState = { allowed: boolean; remaining: number; retryAfterSeconds: number };
+
+/** The limits of the product, in one place. */
+export const LIMITS = {
+  signInPerAccount: { bucket: "sign-in:account", limit: 5, windowSeconds: 15 * 60 },
+  signInPerAddress: { bucket: "sign-in:address", limit: 50, windowSeconds: 15 * 60 },
+  registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
+  verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },
+  verificationPerHour: { bucket: "verify-mail:hour", limit: 5, windowSeconds: 60 * 60 },
+  passwordResetPerAccount: { bucket: "reset-mail:account", limit: 3, windowSeconds: 60 * 60 },
+  passwordResetPerAddress: { bucket: "reset-mail:address", limit: 20, windowSeconds: 60 * 60 },
+} as const satisfies Record<string, Limit>;
+
+const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);
+
+/** How a subject stands against a limit, without using it up. */
+export async function checkLimit(db: Db, limit: Limit, subject: string): Promise<LimitState> {
+  const since = windowStart(limit);
+  const hits = await db
+    .select({ createdAt: rateLimitHits.createdAt })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), gte(rateLimitHits.createdAt, since)))
+    .orderBy(asc(rateLimitHits.createdAt))
+    .limit(limit.limit);
+  const used = hits.length;
+  if (used < limit.limit) return { allowed: true, remaining: limit.limit - used, retryAfterSeconds: 0 };
+  const oldest = hits[0]!.createdAt.getTime();
+  const retryAfterSeconds = Math.max(1, Math.ceil((oldest + limit.windowSeconds * 1000 - Date.now()) / 1000));
+  return { allowed: false, remaining: 0, retryAfterSeconds };
+}
+
+/** Counts one hit. Old hits of the subject are pruned on the way. */
+export async function recordHit(db: Db, limit: Limit, subject: string): Promise<void> {
+  await db
+    .delete(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), lt(rateLimitHits.createdAt, windowStart(limit))));
+  await db.insert(rateLimitHits).values({ bucket: limit.bucket, subject });
+}
+
+/**
+ * Checks and counts in one step. Concurrent calls for one subject are serialised by a
+ * transaction-scoped advisory lock, so two instances cannot both take the last slot.
+ */
+export async function consumeLimit(db: Db, limit: Limit, subject: string): Promise<LimitState> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${limit.bucket}:${subject}`}))`);
+    const state = await checkLimit(tx, limit, subject);
+    if (!state.allowed) return state;
+    await recordHit(tx, limit, subject);
+    return { ...state, remaining: state.remaining - 1 };
+  });
+}
+
+export async function clearHits(db: Db, limit: Limit, subject: string): Promise<void> {
+  await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject)));
+}
+
+export async function countHits(db: Db, limit: Limit, subject: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), gte(rateLimitHits.createdAt, windowStart(limit))));
+  return row?.n ?? 0;
+}

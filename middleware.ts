@@ -1,0 +1,39 @@
+import NextAuth from "next-auth";
+import { NextResponse } from "next/server";
+import { authConfig } from "@/lib/auth/auth.config";
+import { guard, type GuardUser } from "@/lib/auth/guard";
+import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
+
+/**
+ * The route guard. Edge runtime: it reads only the session JWT (no database); pages and
+ * API handlers re-check the session row, so a revoked session never reaches data.
+ */
+const { auth } = NextAuth(authConfig);
+
+export default auth((request) => {
+  const { pathname, searchParams } = request.nextUrl;
+  const claims = request.auth?.claims;
+  const user: GuardUser | null = claims?.sid
+    ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
+    : null;
+
+  const decision = pathname.startsWith("/api/") ? ({ action: "next" } as const) : guard(pathname, searchParams, user);
+  const nonce = newNonce();
+  const csp = contentSecurityPolicy(nonce);
+  let response: NextResponse;
+  if (decision.action === "redirect") {
+    response = NextResponse.redirect(new URL(decision.to, request.nextUrl.origin));
+  } else {
+    const headers = new Headers(request.headers);
+    headers.set("x-nonce", nonce);
+    headers.set("content-security-policy", csp);
+    response = NextResponse.next({ request: { headers } });
+  }
+  response.headers.set("Content-Security-Policy", csp);
+  for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
+  return response;
+});
+
+export const config = {
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
+};

@@ -1,0 +1,15 @@
+import type { NextConfig } from "next";
+import { staticSecurityHeaders } from "./lib/http/security-headers";
+
+const nextConfig: NextConfig = {
+  poweredByHeader: false,
+  // Native and WASM packages stay outside the server bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "sharp"],
+  // Migrations are read at start-up; serverless bundles must carry them.
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
+  async headers() {
+    return [{ source: "/:path*", headers: staticSecurityHeaders() }];
+  },
+};
+
+export default nextConfig;
