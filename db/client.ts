@@ -60,17 +60,26 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   };
 }
 
-const globalForDb = globalThis as unknown as { __appDb?: Promise<Db> };
+const globalForDb = globalThis as unknown as { __appDb?: Promise<Handle> };
 
-/** The process-wide database, migrated on first use. */
-export function getDb(): Promise<Db> {
+function handle(): Promise<Handle> {
   globalForDb.__appDb ??= (async () => {
-    const handle = await openDatabase();
-    await handle.migrate();
-    return handle.db;
+    const opened = await openDatabase();
+    await opened.migrate();
+    return opened;
   })().catch((error) => {
     globalForDb.__appDb = undefined;
     throw error;
   });
   return globalForDb.__appDb;
+}
+
+/** The process-wide database, migrated on first use. */
+export const getDb = async (): Promise<Db> => (await handle()).db;
+
+/** Closes the process-wide database (scripts and tests; a server keeps it open). */
+export async function closeDb(): Promise<void> {
+  const current = globalForDb.__appDb;
+  globalForDb.__appDb = undefined;
+  if (current) await (await current).close();
 }
