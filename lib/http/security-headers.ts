@@ -1,6 +1,10 @@
+import { isSecureOrigin } from "../env";
+
 /** Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP. Edge-safe. */
 
 const isProduction = () => process.env.NODE_ENV === "production";
+/** HTTPS-only rules apply to a production deployment served over HTTPS (not a local production build). */
+const httpsProduction = () => isProduction() && isSecureOrigin();
 
 export function staticSecurityHeaders(): { key: string; value: string }[] {
   const headers = [
@@ -10,7 +14,7 @@ export function staticSecurityHeaders(): { key: string; value: string }[] {
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(self), payment=()" },
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
   ];
-  if (isProduction()) headers.push({ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains; preload" });
+  if (httpsProduction()) headers.push({ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains; preload" });
   return headers;
 }
 
@@ -33,6 +37,6 @@ export function contentSecurityPolicy(nonce: string): string {
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-    ...(isProduction() ? ["upgrade-insecure-requests"] : []),
+    ...(httpsProduction() ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
 }

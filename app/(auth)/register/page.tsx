@@ -1,0 +1,13 @@
+import type { Metadata } from "next";
+import { RegisterForm } from "@/components/auth/RegisterForm";
+import { AuthCard } from "@/components/ui/AuthCard";
+
+export const metadata: Metadata = { title: "Create your account" };
+
+export default function RegisterPage() {
+  return (
+    <AuthCard title="Create your account" subtitle="Partner 1 starts here. You will invite your partner once your couple profile is ready.">
+      <RegisterForm />
+    </AuthCard>
+  );
+}

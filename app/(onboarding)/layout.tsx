@@ -1,0 +1,26 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { ThemeToggle } from "@/components/layout/ThemeToggle";
+import { requireSignedIn } from "@/lib/auth/current-session";
+
+/** Onboarding and invitation pages: signed in, no complete profile needed, a slim header. */
+export default async function OnboardingLayout({ children }: { children: ReactNode }) {
+  await requireSignedIn();
+  return (
+    <>
+      <header className="navbar">
+        <div className="navbar-inner">
+          <span className="logo">Two of Us</span>
+          <span className="beta-badge">Beta Access</span>
+          <div className="nav-actions">
+            <ThemeToggle />
+            <Link href="/signout" className="nav-signout">
+              Sign out
+            </Link>
+          </div>
+        </div>
+      </header>
+      {children}
+    </>
+  );
+}

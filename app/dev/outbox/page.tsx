@@ -1,0 +1,52 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { Fragment } from "react";
+import { getDb } from "@/db/client";
+import { devOutboxEnabled } from "@/lib/env";
+import { listOutbox } from "@/lib/mail/outbox";
+
+export const metadata: Metadata = { title: "Dev outbox", robots: { index: false } };
+
+/** Plain text with its URLs made clickable. */
+function Linkified({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/\S+)/g);
+  return (
+    <>
+      {parts.map((part, index) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={index} href={part}>
+            {part}
+          </a>
+        ) : (
+          <Fragment key={index}>{part}</Fragment>
+        ),
+      )}
+    </>
+  );
+}
+
+export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
+  if (!devOutboxEnabled()) notFound();
+  const { to } = await searchParams;
+  const messages = await listOutbox(await getDb(), typeof to === "string" ? to : undefined);
+  return (
+    <main id="main" className="page">
+      <h1>Dev outbox</h1>
+      <p className="muted">E-mails the app would have sent, newest first. Shown only while no e-mail provider is configured.</p>
+      {messages.length === 0 && <p>No e-mails yet.</p>}
+      <ol className="outbox">
+        {messages.map((message, index) => (
+          <li key={`${message.createdAt}-${index}`} className="outbox-item">
+            <h2>{message.subject}</h2>
+            <p className="muted">
+              To {message.to} · <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC</time>
+            </p>
+            <pre className="outbox-text">
+              <Linkified text={message.text} />
+            </pre>
+          </li>
+        ))}
+      </ol>
+    </main>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { forgotPasswordAction } from "@/app/(auth)/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { emailSchema } from "@/lib/auth/rules";
+
+export function ForgotPasswordForm() {
+  const [email, setEmail] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
+    setError(null);
+    setPending(true);
+    const result = await forgotPasswordAction(parsed.data);
+    setPending(false);
+    if (result.ok) setSent(result.message);
+    else setError(result.code === "RATE_LIMITED" ? result.message : "Failed to send reset email. Please try again.");
+  };
+
+  if (sent) {
+    return (
+      <>
+        <Alert tone="success">{sent}</Alert>
+        <p className="auth-footer">
+          <Link href="/login">Back to sign in</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error ?? undefined} />
+      <button type="submit" className="button button-primary button-block" disabled={pending}>
+        {pending ? "Sending..." : "Send Reset Link"}
+      </button>
+      <p className="auth-footer">
+        Remembered it? <Link href="/login">Sign in</Link>
+      </p>
+    </form>
+  );
+}

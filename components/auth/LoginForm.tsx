@@ -1,0 +1,69 @@
+"use client";
+
+import Link from "next/link";
+import { useActionState, useEffect, useState } from "react";
+import { signInAction, type SignInState } from "@/app/(auth)/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+
+/** Spec section 8: the login form's texts for each refusal. */
+function loginMessage(code: string, message: string): string {
+  switch (code) {
+    case "INVALID_CREDENTIALS":
+      return "Invalid email or password. Please try again.";
+    case "EMAIL_NOT_CONFIRMED":
+      return "Please verify your email address before logging in. Check your inbox for the verification link.";
+    case "INTERNAL_ERROR":
+      return "An unexpected error occurred. Please try again.";
+    default:
+      return message;
+  }
+}
+
+export function LoginForm({ from, signedIn }: { from: string; signedIn: boolean }) {
+  const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, null);
+  // message and email arrive as query parameters once; keep them, then tidy the address bar.
+  const [notice, setNotice] = useState<string | null>(null);
+  const [email, setEmail] = useState("");
+  useEffect(() => {
+    const params = new URLSearchParams(window.location.search);
+    setNotice(params.get("message"));
+    setEmail(params.get("email") ?? "");
+    if (params.has("message") || params.has("email")) {
+      params.delete("message");
+      params.delete("email");
+      const query = params.toString();
+      window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
+    }
+  }, []);
+
+  return (
+    <form action={action} noValidate>
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {state && !state.ok && <Alert tone="error">{loginMessage(state.code, state.message)}</Alert>}
+      {state && !state.ok && state.code === "EMAIL_NOT_CONFIRMED" && (
+        <p className="form-note">
+          <Link href={`/verify-email?${new URLSearchParams({ email })}`}>Send the verification email again</Link>
+        </p>
+      )}
+      <input type="hidden" name="from" value={from} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+      <p className="form-aside">
+        <Link href="/forgot-password">Forgot your password?</Link>
+      </p>
+      <button type="submit" className="button button-primary button-block" disabled={pending}>
+        {pending ? "Signing you in..." : "Let's Go!"}
+      </button>
+      <p className="auth-footer">
+        New here? <Link href="/register?clear=true">Create an account</Link>
+        {signedIn && (
+          <>
+            {" · "}
+            <Link href="/signout">Sign out</Link>
+          </>
+        )}
+      </p>
+    </form>
+  );
+}

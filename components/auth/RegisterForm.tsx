@@ -1,0 +1,86 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { registerAction } from "@/app/(auth)/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { latestAdultBirthDate } from "@/lib/auth/rules";
+import { clearRegistrationProgress } from "@/lib/registration/client-storage";
+import { registrationFormSchema, type RegistrationForm as Values } from "@/lib/registration/schema";
+import { PasswordStrength } from "./PasswordStrength";
+
+const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
+
+/** Spec section 8: what the register form says for each server answer. */
+function registerMessage(code: string, message: string): string {
+  if (code === "RATE_LIMITED") return "Too many registration attempts. Please try again later.";
+  return message;
+}
+
+export function RegisterForm() {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({ resolver: zodResolver(registrationFormSchema), mode: "all", defaultValues: EMPTY });
+
+  // Opening /register always starts over.
+  useEffect(() => clearRegistrationProgress(), []);
+
+  const onValid = async (values: Values) => {
+    setFormError(null);
+    const { confirmPassword: _confirm, ...payload } = values;
+    const result = await registerAction(payload);
+    if (result.ok) {
+      clearRegistrationProgress();
+      router.push(`/verify-email?${new URLSearchParams({ email: result.email, registered: "1", name: values.firstName })}`);
+      return;
+    }
+    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
+    setFormError(registerMessage(result.code, result.message));
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onValid, () => setFormError("Please fill in all required fields correctly."))}>
+      {formError && <Alert tone="error">{formError}</Alert>}
+      <div className="field-row">
+        <Field label="First name" autoComplete="given-name" error={errors.firstName?.message} {...register("firstName")} />
+        <Field label="Last name" autoComplete="family-name" error={errors.lastName?.message} {...register("lastName")} />
+      </div>
+      <Field label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register("email")} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        hint={<PasswordStrength password={watch("password")} />}
+        {...register("password", { deps: ["confirmPassword"] })}
+      />
+      <Field label="Confirm password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
+      <Field
+        label="Date of birth"
+        type="date"
+        max={latestAdultBirthDate()}
+        min="1900-01-01"
+        autoComplete="bday"
+        error={errors.dateOfBirth?.message}
+        hint="You must be at least 18 years old."
+        {...register("dateOfBirth")}
+      />
+      <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
+        {isSubmitting ? "Creating your account..." : "Create Account"}
+      </button>
+      <p className="auth-footer">
+        Already have an account? <Link href="/login">Sign in</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,61 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { resetPasswordAction } from "@/app/(auth)/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { resetPasswordSchema } from "@/lib/auth/rules";
+
+export const PASSWORD_UPDATED_MESSAGE = "Password updated successfully. Please sign in with your new password.";
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const router = useRouter();
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string; form?: string }>({});
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = resetPasswordSchema.safeParse(password);
+    if (!parsed.success) return setErrors({ password: parsed.error.issues[0]!.message });
+    if (password !== confirm) return setErrors({ confirm: "Passwords do not match. Please try again." });
+    setErrors({});
+    setPending(true);
+    const result = await resetPasswordAction(token, password);
+    setPending(false);
+    if (result.ok) {
+      router.replace(`/login?${new URLSearchParams({ message: PASSWORD_UPDATED_MESSAGE })}`);
+      return;
+    }
+    setErrors({ form: result.code === "INVALID_TOKEN" ? result.message : "Failed to update password. Please try again." });
+  };
+
+  if (!token) {
+    return (
+      <>
+        <Alert tone="error">This password reset link is invalid or has expired. Please request a new one.</Alert>
+        <p className="auth-footer">
+          <Link href="/forgot-password">Request a new link</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={submit} noValidate>
+      {errors.form && <Alert tone="error">{errors.form}</Alert>}
+      <Field label="New password" type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+      <Field label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+      <button type="submit" className="button button-primary button-block" disabled={pending}>
+        {pending ? "Updating..." : "Reset Password"}
+      </button>
+      {errors.form && (
+        <p className="auth-footer">
+          <Link href="/forgot-password">Request a new link</Link>
+        </p>
+      )}
+    </form>
+  );
+}

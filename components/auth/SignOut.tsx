@@ -1,0 +1,33 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef } from "react";
+import { signOutAction } from "@/app/(auth)/actions";
+
+/** /signout: forget everything this browser kept, end the session on the server, then /login. */
+export function SignOut() {
+  const router = useRouter();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // The theme is a device preference, not account data: it survives signing out.
+    const theme = localStorage.getItem("theme");
+    localStorage.clear();
+    if (theme) localStorage.setItem("theme", theme);
+    sessionStorage.clear();
+    void signOutAction()
+      .catch(() => undefined)
+      .finally(() => {
+        router.replace("/login");
+        router.refresh();
+      });
+  }, [router]);
+  return (
+    <main className="auth-page">
+      <p role="status" className="signing-out">
+        Signing out...
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,116 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
+import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/actions";
+import { Alert } from "@/components/ui/Alert";
+
+const COOLDOWN_SECONDS = 60;
+const RATE_LIMITED_LOCK_SECONDS = 300;
+const REDIRECT_DELAY_MS = 2000;
+export const SUPPORT_EMAIL = "support@twoofus.app";
+
+function remainingText(attempts: number): string {
+  if (attempts <= 0) return "Maximum verification emails reached. Please wait 1 hour before trying again.";
+  return `${attempts} verification email${attempts === 1 ? "" : "s"} remaining this hour`;
+}
+
+/** Checking a link from the e-mail: posted from the page (never on GET, so mail scanners cannot use it up). */
+function VerifyToken({ token, email }: { token: string; email: string }) {
+  const router = useRouter();
+  const [state, setState] = useState<{ status: "working" } | { status: "done" } | { status: "failed"; message: string }>({ status: "working" });
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void verifyEmailAction(token, email).then((result) => {
+      if (!result.ok) return setState({ status: "failed", message: result.code === "ALREADY_VERIFIED" ? "Your email is already verified!" : result.message });
+      setState({ status: "done" });
+      setTimeout(() => router.push(`/login?${new URLSearchParams({ message: "Email verified successfully! You can now log in.", email })}`), REDIRECT_DELAY_MS);
+    });
+  }, [token, email, router]);
+
+  if (state.status === "working") return <p role="status">Verifying your email...</p>;
+  if (state.status === "done") {
+    return (
+      <>
+        <h2>Welcome</h2>
+        <Alert tone="success">Email verified successfully! Redirecting to onboarding...</Alert>
+        <Link className="button button-primary button-block" href="/onboarding">
+          Start Your Adventure
+        </Link>
+      </>
+    );
+  }
+  return (
+    <>
+      <Alert tone="error">{state.message}</Alert>
+      <CheckInbox email={email} />
+    </>
+  );
+}
+
+/** 'Check Your Email', with a resend button that respects the cooldowns. */
+function CheckInbox({ email, justRegistered = false }: { email: string; justRegistered?: boolean }) {
+  const [waitUntil, setWaitUntil] = useState(() => (justRegistered ? Date.now() + COOLDOWN_SECONDS * 1000 : 0));
+  const [now, setNow] = useState(() => Date.now());
+  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string; attempts?: number } | null>(null);
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  const secondsLeft = Math.max(0, Math.ceil((waitUntil - now) / 1000));
+
+  const resend = async () => {
+    setPending(true);
+    const result = await resendVerificationAction(email);
+    setPending(false);
+    if (result.ok) {
+      setWaitUntil(Date.now() + COOLDOWN_SECONDS * 1000);
+      setMessage({ tone: "success", text: "Verification email sent! Please check your inbox.", attempts: result.attemptsRemaining });
+      return;
+    }
+    if (result.code === "RATE_LIMITED") setWaitUntil(Date.now() + RATE_LIMITED_LOCK_SECONDS * 1000);
+    const text =
+      result.code === "ALREADY_VERIFIED"
+        ? "Your email is already verified!"
+        : result.code === "USER_NOT_FOUND"
+          ? "User not found. Please try registering again."
+          : result.message;
+    setMessage({ tone: "error", text, attempts: result.attemptsRemaining });
+  };
+
+  return (
+    <>
+      <h2>Check Your Email</h2>
+      <p>
+        We sent a verification link to <strong>{email || "your email address"}</strong>. Open it to activate your account.
+      </p>
+      {message && (
+        <Alert tone={message.tone}>
+          {message.text}
+          {message.attempts !== undefined && message.text !== remainingText(message.attempts) && <> {remainingText(message.attempts)}</>}
+        </Alert>
+      )}
+      <button type="button" className="button button-secondary button-block" onClick={resend} disabled={pending || secondsLeft > 0 || !email}>
+        {pending ? "Sending..." : secondsLeft > 0 ? `Resend available in ${secondsLeft}s` : "Resend Verification Email"}
+      </button>
+      <p className="auth-footer">
+        Wrong address? <Link href="/register?clear=true">try a different email address</Link>
+        <br />
+        Need help? <a href={`mailto:${SUPPORT_EMAIL}`}>Contact support</a>
+      </p>
+    </>
+  );
+}
+
+export function VerifyEmail({ token, email, notice }: { token: string | null; email: string; notice: string | null }) {
+  return (
+    <>
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {token ? <VerifyToken token={token} email={email} /> : <CheckInbox email={email} justRegistered={notice !== null} />}
+    </>
+  );
+}

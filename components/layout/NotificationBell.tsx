@@ -1,0 +1,57 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+
+/** Caps the badge as the spec asks: 99+. */
+export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
+
+/**
+ * The bell and its dropdown. Notifications arrive with the partner-invitation work; until then
+ * the list is empty and says so.
+ */
+export function NotificationBell() {
+  const [open, setOpen] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  const unread = 0;
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
+    const onClick = (event: MouseEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    // Armed after 100 ms so the click that opened the dropdown does not close it.
+    const timer = setTimeout(() => document.addEventListener("mousedown", onClick), 100);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener("mousedown", onClick);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  return (
+    <div className="bell" ref={container}>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={unread ? `Notifications, ${badgeText(unread)} unread` : "Notifications"}
+        aria-expanded={open}
+        aria-controls="notification-dropdown"
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span aria-hidden="true">🔔</span>
+        {unread > 0 && <span className="badge">{badgeText(unread)}</span>}
+      </button>
+      {open && (
+        <div id="notification-dropdown" className="dropdown" role="region" aria-label="Latest notifications">
+          <p className="dropdown-empty">You&apos;re all caught up!</p>
+          <Link href="/notifications" className="dropdown-footer" onClick={() => setOpen(false)}>
+            View All Notifications
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+"use client";
+
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+};
+
+/** A labelled input whose error and hint are announced with it (aria-describedby). */
+export function Field({ label, error, hint, id, type = "text", ...input }: FieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const [revealed, setRevealed] = useState(false);
+  const isPassword = type === "password";
+  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={inputId}>{label}</label>
+      <div className={isPassword ? "input-with-action" : undefined}>
+        <input
+          id={inputId}
+          type={isPassword && revealed ? "text" : type}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          {...input}
+        />
+        {isPassword && (
+          <button
+            type="button"
+            className="input-action"
+            onClick={() => setRevealed((value) => !value)}
+            aria-label={revealed ? `Hide ${label.toLowerCase()}` : `Show ${label.toLowerCase()}`}
+            aria-pressed={revealed}
+          >
+            {revealed ? "Hide" : "Show"}
+          </button>
+        )}
+      </div>
+      {hint && (
+        <div id={`${inputId}-hint`} className="field-hint">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <p id={`${inputId}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

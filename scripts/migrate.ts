@@ -1,0 +1,60 @@
+/**
+ * `npm run db:migrate`: applies the committed migrations in db/migrations to the database the
+ * app would use (DATABASE_URL, else PGlite under PGLITE_DIR), and says which ones it applied.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { count } from "drizzle-orm";
+import { pgSchema, text } from "drizzle-orm/pg-core";
+import { MIGRATIONS_FOLDER, openDatabase, type Db } from "@/db/client";
+import { env } from "@/lib/env";
+
+/** drizzle-orm's own bookkeeping table (same name for postgres.js and PGlite). */
+const applied = pgSchema("drizzle").table("__drizzle_migrations", { hash: text("hash").notNull() });
+
+async function appliedCount(db: Db): Promise<number> {
+  try {
+    const [row] = await db.select({ n: count() }).from(applied);
+    return row?.n ?? 0;
+  } catch {
+    return 0; // not migrated yet: the table does not exist
+  }
+}
+
+/** Where we are writing, without the password of a URL. */
+function target(): string {
+  const { DATABASE_URL, PGLITE_DIR } = env();
+  if (!DATABASE_URL) return `PGlite at ${PGLITE_DIR.startsWith("memory://") ? PGLITE_DIR : path.resolve(PGLITE_DIR)}`;
+  const url = new URL(DATABASE_URL);
+  if (url.password) url.password = "***";
+  return `Postgres at ${url.toString()}`;
+}
+
+async function main(): Promise<void> {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  const where = target();
+  const handle = await openDatabase();
+  try {
+    const before = await appliedCount(handle.db);
+    await handle.migrate();
+    const after = await appliedCount(handle.db);
+    const tags = journal.entries.slice(before, after).map((e) => e.tag);
+    console.log(
+      tags.length
+        ? `Applied ${tags.length} migration(s) to ${where}: ${tags.join(", ")}.`
+        : `${where} is up to date (${after} migration(s) applied, none pending).`,
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  // drizzle wraps driver errors ("Failed query: <the whole migration>"); the cause says what went wrong.
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = cause ?? (error instanceof Error ? error.message : String(error));
+  console.error(`db:migrate failed: ${message.replace(/\s+/g, " ").trim()}`);
+  process.exitCode = 1;
+});

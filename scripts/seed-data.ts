@@ -1,0 +1,321 @@
+/**
+ * Demo data for `npm run db:seed`: plain values only, so seed.ts reads as the steps it takes.
+ * Interest values, categories and couple types are the spec's (section 3).
+ */
+
+export const DEMO_EMAIL_DOMAIN = "demo.couples.test";
+/** One password for every demo account; it passes the registration rules (lib/auth/rules.ts). */
+export const DEMO_PASSWORD = "Couples2026!";
+
+/** The spec's interest values in its fallback categories, in display order. */
+export const INTEREST_CATALOGUE = {
+  Lifestyle: [
+    { value: "travel", label: "Travel" },
+    { value: "food_dining", label: "Food & Dining" },
+    { value: "wine_tasting", label: "Wine Tasting" },
+    { value: "home_entertaining", label: "Home Entertaining" },
+  ],
+  Adventure: [
+    { value: "outdoor_activities", label: "Outdoor Activities" },
+    { value: "adventure_sports", label: "Adventure Sports" },
+  ],
+  Creative: [
+    { value: "arts_culture", label: "Arts & Culture" },
+    { value: "music", label: "Music" },
+    { value: "reading", label: "Reading" },
+    { value: "photography", label: "Photography" },
+  ],
+  "Innovation & Future": [
+    { value: "technology", label: "Technology" },
+    { value: "investing", label: "Investing" },
+  ],
+  "Health & Wellness": [{ value: "fitness_wellness", label: "Fitness & Wellness" }],
+  "Professional Growth": [
+    { value: "entrepreneurship", label: "Entrepreneurship" },
+    { value: "career_development", label: "Career Development" },
+  ],
+} as const;
+
+export type Interest = (typeof INTEREST_CATALOGUE)[keyof typeof INTEREST_CATALOGUE][number]["value"];
+
+/** The spec's adventure styles (couple types). */
+export type CoupleType =
+  | "global_adventurers"
+  | "culture_curators"
+  | "mindful_adventurers"
+  | "community_connectors"
+  | "culinary_connoisseurs"
+  | "career_climbers";
+
+export type Place = {
+  location: string;
+  /** GeoNames ids: stable, offline, and no Google key needed for demo data. */
+  placeId: string;
+  city: string;
+  state: string;
+  country: string;
+  countryCode: string;
+  latitude: number;
+  longitude: number;
+};
+
+const place = (city: string, state: string, country: string, countryCode: string, geonameId: number, latitude: number, longitude: number): Place => ({
+  location: `${city}, ${country}`,
+  placeId: `geonames:${geonameId}`,
+  city,
+  state,
+  country,
+  countryCode,
+  latitude,
+  longitude,
+});
+
+export const PLACES = {
+  lisbon: place("Lisbon", "Lisbon", "Portugal", "PT", 2267057, 38.7223, -9.1393),
+  london: place("London", "England", "United Kingdom", "GB", 2643743, 51.5074, -0.1278),
+  berlin: place("Berlin", "Berlin", "Germany", "DE", 2950159, 52.52, 13.405),
+  paris: place("Paris", "Île-de-France", "France", "FR", 2988507, 48.8566, 2.3522),
+  barcelona: place("Barcelona", "Catalonia", "Spain", "ES", 3128760, 41.3874, 2.1686),
+  amsterdam: place("Amsterdam", "North Holland", "Netherlands", "NL", 2759794, 52.3676, 4.9041),
+  toronto: place("Toronto", "Ontario", "Canada", "CA", 6167865, 43.6532, -79.3832),
+  melbourne: place("Melbourne", "Victoria", "Australia", "AU", 2158177, -37.8136, 144.9631),
+  copenhagen: place("Copenhagen", "Capital Region", "Denmark", "DK", 2618425, 55.6761, 12.5683),
+} satisfies Record<string, Place>;
+
+export type DemoPerson = {
+  firstName: string;
+  lastName: string;
+  dateOfBirth: string;
+  occupation: string;
+  bio: string;
+  interests: Interest[];
+};
+
+export type DemoCouple = {
+  place: Place;
+  coupleTypes: CoupleType[];
+  bio: string;
+  /** Days since partner A finished setting up the couple. */
+  completedDaysAgo: number;
+  partnerA: DemoPerson;
+  /** Partner B; `finished: false` means they accepted the invitation but have not set up their profile. */
+  partnerB: DemoPerson & { finished: boolean };
+};
+
+/** Demo e-mail of a person: their first name, lower-cased. First names are unique below. */
+export const demoEmail = (firstName: string) => `${firstName.toLowerCase()}@${DEMO_EMAIL_DOMAIN}`;
+
+export const DEMO_COUPLES: DemoCouple[] = [
+  {
+    place: PLACES.lisbon,
+    coupleTypes: ["global_adventurers", "culinary_connoisseurs"],
+    bio: "We met on a night train to Porto and never really stopped travelling. Weekends are for surf lessons in Ericeira, tascas in Alfama and far too many pastéis de nata.",
+    completedDaysAgo: 41,
+    partnerA: {
+      firstName: "Maya",
+      lastName: "Ferreira",
+      dateOfBirth: "1991-04-12",
+      occupation: "UX researcher",
+      bio: "Asks 'why?' for a living. Collects tile fragments and bad puns.",
+      interests: ["travel", "food_dining", "photography", "arts_culture", "technology", "reading"],
+    },
+    partnerB: {
+      firstName: "Theo",
+      lastName: "Brandt",
+      dateOfBirth: "1989-09-03",
+      occupation: "Marine biologist",
+      bio: "Happiest in a wetsuit. Can name every fish at the Oceanário.",
+      interests: ["outdoor_activities", "adventure_sports", "travel", "food_dining", "fitness_wellness"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.london,
+    coupleTypes: ["culture_curators", "career_climbers"],
+    bio: "Gallery openings on Thursdays, Sunday roasts with friends, and a shared spreadsheet of every theatre show we have seen since 2016.",
+    completedDaysAgo: 33,
+    partnerA: {
+      firstName: "Priya",
+      lastName: "Shah",
+      dateOfBirth: "1988-02-27",
+      occupation: "Architect",
+      bio: "Designs libraries by day, redesigns our living room by night.",
+      interests: ["arts_culture", "reading", "career_development", "home_entertaining", "photography"],
+    },
+    partnerB: {
+      firstName: "Samuel",
+      lastName: "Okafor",
+      dateOfBirth: "1987-11-14",
+      occupation: "Sound engineer",
+      bio: "Mixes records, bakes sourdough, always has a playlist ready.",
+      interests: ["music", "arts_culture", "food_dining", "technology", "entrepreneurship"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.berlin,
+    coupleTypes: ["mindful_adventurers", "community_connectors"],
+    bio: "Cyclists, climbers and organisers of a monthly board-game night in Kreuzberg. Always up for a lake day and a long dinner afterwards.",
+    completedDaysAgo: 27,
+    partnerA: {
+      firstName: "Lena",
+      lastName: "Hoffmann",
+      dateOfBirth: "1993-06-08",
+      occupation: "Physiotherapist",
+      bio: "Yoga teacher on weekends. Firm believer in stretching before bouldering.",
+      interests: ["fitness_wellness", "outdoor_activities", "adventure_sports", "reading", "travel"],
+    },
+    partnerB: {
+      firstName: "Jonas",
+      lastName: "Weber",
+      dateOfBirth: "1992-01-19",
+      occupation: "Software engineer",
+      bio: "Builds payment systems and wooden bikes, not at the same time.",
+      interests: ["technology", "outdoor_activities", "investing", "music", "fitness_wellness"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.paris,
+    coupleTypes: ["culinary_connoisseurs", "culture_curators"],
+    bio: "Two food lovers who plan holidays around restaurants and vineyards. Ask us about the best natural wine bars in the 11th.",
+    completedDaysAgo: 19,
+    partnerA: {
+      firstName: "Camille",
+      lastName: "Laurent",
+      dateOfBirth: "1990-03-30",
+      occupation: "Sommelier",
+      bio: "Opens bottles professionally and corks jokes recreationally.",
+      interests: ["wine_tasting", "food_dining", "travel", "home_entertaining", "arts_culture"],
+    },
+    partnerB: {
+      firstName: "Hugo",
+      lastName: "Moreau",
+      dateOfBirth: "1986-07-22",
+      occupation: "Chef",
+      bio: "Runs a twelve-seat bistro. Off-duty, still cooking for friends.",
+      interests: ["food_dining", "wine_tasting", "entrepreneurship", "photography", "music"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.barcelona,
+    coupleTypes: ["global_adventurers", "mindful_adventurers"],
+    bio: "Sailing on Sundays, tapas on Fridays, and a running list of islands we still need to see. We love meeting couples who like the sea as much as we do.",
+    completedDaysAgo: 14,
+    partnerA: {
+      firstName: "Sofia",
+      lastName: "Martínez",
+      dateOfBirth: "1994-10-05",
+      occupation: "Product manager",
+      bio: "Plans product roadmaps and perfect road trips.",
+      interests: ["travel", "adventure_sports", "career_development", "technology", "food_dining"],
+    },
+    partnerB: {
+      firstName: "Marco",
+      lastName: "Rossi",
+      dateOfBirth: "1991-12-11",
+      occupation: "Sailing instructor",
+      bio: "Teaches kids and grown-ups to read the wind.",
+      interests: ["outdoor_activities", "adventure_sports", "travel", "fitness_wellness", "photography"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.amsterdam,
+    coupleTypes: ["community_connectors", "career_climbers"],
+    bio: "Founders of a small design studio and a canal-side book club. We host dinners for new people in town every few weeks.",
+    completedDaysAgo: 10,
+    partnerA: {
+      firstName: "Noor",
+      lastName: "Bakker",
+      dateOfBirth: "1989-05-17",
+      occupation: "Brand designer",
+      bio: "Typography nerd. Will judge your menu font, kindly.",
+      interests: ["arts_culture", "entrepreneurship", "reading", "home_entertaining", "photography"],
+    },
+    partnerB: {
+      firstName: "Daan",
+      lastName: "Visser",
+      dateOfBirth: "1988-08-09",
+      occupation: "Startup founder",
+      bio: "Builds climate software. Cycles everywhere, obviously.",
+      interests: ["entrepreneurship", "investing", "technology", "career_development", "outdoor_activities"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.toronto,
+    coupleTypes: ["culture_curators", "community_connectors"],
+    bio: "Film-festival regulars and amateur jazz fans. Winter means hockey games and hot chocolate; summer means island picnics.",
+    completedDaysAgo: 6,
+    partnerA: {
+      firstName: "Alex",
+      lastName: "Kim",
+      dateOfBirth: "1995-02-02",
+      occupation: "Data analyst",
+      bio: "Turns questions into charts and charts into arguments.",
+      interests: ["technology", "music", "arts_culture", "investing", "reading"],
+    },
+    partnerB: {
+      firstName: "Jordan",
+      lastName: "Reyes",
+      dateOfBirth: "1993-04-25",
+      occupation: "High-school teacher",
+      bio: "Teaches history and plays saxophone badly but loudly.",
+      interests: ["music", "reading", "home_entertaining", "arts_culture", "fitness_wellness"],
+      finished: true,
+    },
+  },
+  {
+    place: PLACES.melbourne,
+    coupleTypes: ["mindful_adventurers", "culinary_connoisseurs"],
+    bio: "Coffee snobs, trail runners and proud owners of an over-ambitious veggie patch. Looking for couples to share long hikes and longer brunches.",
+    completedDaysAgo: 3,
+    partnerA: {
+      firstName: "Nina",
+      lastName: "Clarke",
+      dateOfBirth: "1990-09-28",
+      occupation: "Veterinarian",
+      bio: "Treats dogs, befriends their owners, runs ultramarathons.",
+      interests: ["fitness_wellness", "outdoor_activities", "food_dining", "travel", "photography"],
+    },
+    partnerB: {
+      firstName: "Clara",
+      lastName: "Nguyen",
+      dateOfBirth: "1992-06-15",
+      occupation: "Barista and roaster",
+      bio: "Can tell a Kenyan from an Ethiopian bean blindfolded.",
+      interests: ["food_dining", "entrepreneurship", "home_entertaining", "outdoor_activities", "wine_tasting"],
+      finished: true,
+    },
+  },
+  // Partner A finished; partner B accepted the invitation and still has to set up their profile.
+  {
+    place: PLACES.copenhagen,
+    coupleTypes: ["global_adventurers", "community_connectors"],
+    bio: "Just moved to Copenhagen and learning Danish one pastry at a time. Looking for couples who like harbour swims and cosy dinners.",
+    completedDaysAgo: 1,
+    partnerA: {
+      firstName: "Emma",
+      lastName: "Larsen",
+      dateOfBirth: "1996-01-10",
+      occupation: "Nurse",
+      bio: "Night shifts, morning swims, afternoon naps.",
+      interests: ["fitness_wellness", "travel", "food_dining", "reading", "outdoor_activities"],
+    },
+    partnerB: {
+      firstName: "Lucas",
+      lastName: "Andersen",
+      dateOfBirth: "1994-08-30",
+      // Not written while `finished` is false: only what accepting the invitation gives is seeded.
+      occupation: "Game designer",
+      bio: "Makes puzzle games; currently puzzling over Danish grammar.",
+      interests: ["technology", "music", "travel", "reading", "outdoor_activities"],
+      finished: false,
+    },
+  },
+];
+
+/** A verified account without a couple: signing in leads to onboarding. */
+export const DEMO_SOLO = { firstName: "Riley", lastName: "Morgan", dateOfBirth: "1997-05-21" } as const;

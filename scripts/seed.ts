@@ -1,0 +1,202 @@
+/**
+ * `npm run db:seed`: demo couples, their locations and the interest catalogue.
+ * Idempotent: every row is upserted on its natural key (e-mail, partner, value), so a second
+ * run resets the demo accounts to their demo state instead of failing or duplicating them.
+ */
+import { eq, sql } from "drizzle-orm";
+import { openDatabase, type Db } from "@/db/client";
+import { couples, interests, locations, users } from "@/db/schema";
+import { hashPassword } from "@/lib/auth/password";
+import {
+  DEMO_COUPLES,
+  DEMO_PASSWORD,
+  DEMO_SOLO,
+  INTEREST_CATALOGUE,
+  demoEmail,
+  type DemoPerson,
+  type Place,
+} from "./seed-data";
+
+type SignIn = { email: string; shows: string };
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+
+async function seedInterests(db: Db): Promise<number> {
+  const rows = Object.entries(INTEREST_CATALOGUE).flatMap(([category, items]) =>
+    items.map((item) => ({ value: item.value, label: item.label, category })),
+  );
+  const values = rows.map((row, sortOrder) => ({ ...row, sortOrder }));
+  await db
+    .insert(interests)
+    .values(values)
+    .onConflictDoUpdate({
+      target: interests.value,
+      set: { label: sql`excluded.label`, category: sql`excluded.category`, sortOrder: sql`excluded.sort_order` },
+    });
+  return values.length;
+}
+
+type UserSeed = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+/** Inserts the account, or resets an existing one (password included) to the demo values. */
+async function upsertUser(db: Db, values: UserSeed): Promise<string> {
+  const { email, ...rest } = values;
+  const [row] = await db
+    .insert(users)
+    .values(values)
+    .onConflictDoUpdate({ target: users.email, set: { ...rest, updatedAt: new Date() } })
+    .returning({ id: users.id });
+  return row!.id;
+}
+
+const placeColumns = (p: Place | null) => ({
+  location: p?.location ?? null,
+  placeId: p?.placeId ?? null,
+  latitude: p?.latitude ?? null,
+  longitude: p?.longitude ?? null,
+  city: p?.city ?? null,
+  state: p?.state ?? null,
+  country: p?.country ?? null,
+  countryCode: p?.countryCode ?? null,
+});
+
+function personValues(person: DemoPerson, passwordHash: string, p: Place, finished: boolean): UserSeed {
+  return {
+    email: demoEmail(person.firstName),
+    passwordHash,
+    emailVerifiedAt: daysAgo(60),
+    firstName: person.firstName,
+    lastName: person.lastName,
+    dateOfBirth: person.dateOfBirth,
+    // An unfinished partner B has only what the invitation acceptance gave them.
+    occupation: finished ? person.occupation : null,
+    bio: finished ? person.bio : null,
+    interests: finished ? person.interests : [],
+    avatarUrl: null,
+    registrationType: null,
+    ...placeColumns(finished ? p : null),
+  };
+}
+
+/** The location row that carries a place's coordinates and who may see how much of it. */
+async function upsertLocation(db: Db, entityType: "user" | "couple", entityId: string, p: Place): Promise<void> {
+  const values = {
+    entityType,
+    entityId,
+    placeId: p.placeId,
+    displayLocation: p.location,
+    latitude: p.latitude,
+    longitude: p.longitude,
+    city: p.city,
+    state: p.state,
+    country: p.country,
+    countryCode: p.countryCode,
+    privacyLevel: "city" as const,
+  };
+  await db
+    .insert(locations)
+    .values(values)
+    .onConflictDoUpdate({ target: [locations.entityType, locations.entityId], set: { ...values, updatedAt: new Date() } });
+}
+
+async function main(): Promise<void> {
+  const handle = await openDatabase();
+  try {
+    // A fresh database works too: migrations are idempotent.
+    await handle.migrate();
+    const people = DEMO_COUPLES.flatMap((c) => [c.partnerA.firstName, c.partnerB.firstName]).concat(DEMO_SOLO.firstName);
+    // Hashing is slow (argon2id): do it before the transaction, one salt per account.
+    const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
+    const signIns: SignIn[] = [];
+
+    const interestCount = await handle.db.transaction(async (tx) => {
+      const count = await seedInterests(tx);
+      for (const couple of DEMO_COUPLES) {
+        const { partnerA: a, partnerB: b, place: p } = couple;
+        const aId = await upsertUser(tx, personValues(a, hashes.get(a.firstName)!, p, true));
+        const bId = await upsertUser(tx, {
+          ...personValues(b, hashes.get(b.firstName)!, p, b.finished),
+          registrationType: "partner_invitation",
+        });
+        const coupleValues = {
+          partner1Id: aId,
+          partner2Id: bId,
+          coupleName: `${a.firstName} & ${b.firstName}`,
+          bio: couple.bio,
+          coupleTypes: couple.coupleTypes,
+          interests: [...new Set([...a.interests, ...b.interests])],
+          location: p.location,
+          placeId: p.placeId,
+          status: "active",
+          partnerAVerified: true,
+          partnerBVerified: b.finished,
+          isVerified: b.finished,
+          isVisible: b.finished,
+          partnerACompletedAt: daysAgo(couple.completedDaysAgo),
+        };
+        const [row] = await tx
+          .insert(couples)
+          .values(coupleValues)
+          .onConflictDoUpdate({ target: couples.partner1Id, set: { ...coupleValues, updatedAt: new Date() } })
+          .returning({ id: couples.id });
+        await upsertLocation(tx, "couple", row!.id, p);
+        await upsertLocation(tx, "user", aId, p);
+        if (b.finished) await upsertLocation(tx, "user", bId, p);
+        signIns.push(
+          {
+            email: demoEmail(a.firstName),
+            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}`,
+          },
+          {
+            email: demoEmail(b.firstName),
+            shows: b.finished
+              ? `dashboard of ${coupleValues.coupleName} (${p.city}), partner B`
+              : `partner setup: joined ${coupleValues.coupleName}, profile not finished`,
+          },
+        );
+      }
+
+      const soloId = await upsertUser(tx, {
+        email: demoEmail(DEMO_SOLO.firstName),
+        passwordHash: hashes.get(DEMO_SOLO.firstName)!,
+        emailVerifiedAt: daysAgo(2),
+        firstName: DEMO_SOLO.firstName,
+        lastName: DEMO_SOLO.lastName,
+        dateOfBirth: DEMO_SOLO.dateOfBirth,
+        occupation: null,
+        bio: null,
+        interests: [],
+        avatarUrl: null,
+        registrationType: null,
+        ...placeColumns(null),
+      });
+      // Undo a couple made while trying the demo, so the account needs onboarding again.
+      await tx.delete(couples).where(eq(couples.partner1Id, soloId));
+      signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
+      return count;
+    });
+
+    console.log(`Seeded ${interestCount} interests and ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples).\n`);
+    printTable(signIns);
+  } finally {
+    await handle.close();
+  }
+}
+
+function printTable(rows: SignIn[]): void {
+  const header = { email: "E-mail", password: "Password", shows: "Signing in shows" };
+  const lines = [header, ...rows.map((r) => ({ ...r, password: DEMO_PASSWORD }))];
+  const width = (key: "email" | "password") => Math.max(...lines.map((l) => l[key].length));
+  const [ew, pw] = [width("email"), width("password")];
+  for (const [i, l] of lines.entries()) {
+    console.log(`${l.email.padEnd(ew)}  ${l.password.padEnd(pw)}  ${l.shows}`);
+    if (i === 0) console.log(`${"-".repeat(ew)}  ${"-".repeat(pw)}  ${"-".repeat(header.shows.length)}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = cause ?? (error instanceof Error ? error.message : String(error));
+  console.error(`db:seed failed: ${message.replace(/\s+/g, " ").trim()}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,214 @@
+import { describe, expect, it } from "vitest";
+import { type GuardUser, detectFlow, guard, postAuthDestination, routeKind, safeOrigin } from "@/lib/auth/guard";
+
+const q = (query = "") => new URLSearchParams(query);
+const complete: GuardUser = { emailVerified: true, profileComplete: true, isPartnerB: false };
+const incomplete: GuardUser = { emailVerified: true, profileComplete: false, isPartnerB: false };
+const unverified: GuardUser = { emailVerified: false, profileComplete: false, isPartnerB: false };
+const unverifiedComplete: GuardUser = { emailVerified: false, profileComplete: true, isPartnerB: false };
+const partnerB: GuardUser = { emailVerified: true, profileComplete: false, isPartnerB: true };
+
+const next = { action: "next" };
+const to = (path: string) => ({ action: "redirect", to: path });
+/** The `from` a sign-in redirect remembers. */
+const fromOf = (decision: ReturnType<typeof guard>) => {
+  expect(decision.action).toBe("redirect");
+  const url = new URL((decision as { to: string }).to, "http://localhost");
+  expect(url.pathname).toBe("/login");
+  return url.searchParams.get("from");
+};
+
+const ONBOARDING_ROUTES = ["/onboarding", "/onboarding/step2", "/onboarding/a/b", "/invite-partner", "/partner-setup"];
+const PROFILE_ROUTES = [
+  "/dashboard",
+  "/profile",
+  "/profile/abc",
+  "/discover",
+  "/events",
+  "/events/create",
+  "/messages",
+  "/forum",
+  "/forum/local",
+  "/forum/post/123",
+  "/settings",
+  "/directory",
+  "/notifications",
+];
+const PUBLIC_ROUTES = ["/login", "/register", "/forgot-password", "/reset-password", "/signout", "/verify-email", "/invitation/accept"];
+
+describe("route guard: /", () => {
+  it("sends a signed-out visitor to /login", () => {
+    expect(guard("/", q(), null)).toEqual(to("/login"));
+  });
+
+  it("sends a signed-in user to /dashboard with a complete profile, else /onboarding", () => {
+    expect(guard("/", q(), complete)).toEqual(to("/dashboard"));
+    expect(guard("/", q(), incomplete)).toEqual(to("/onboarding"));
+  });
+});
+
+describe("route guard: unknown paths", () => {
+  it.each(["/nope", "/admin", "/profile/abc/edit", "/forum/post", "/forum/post/1/2", "/onboardingx", "/api-docs", "/dashboard2"])(
+    "redirects %s to / for anyone",
+    (path) => {
+      expect(guard(path, q(), null)).toEqual(to("/"));
+      expect(guard(path, q(), complete)).toEqual(to("/"));
+    },
+  );
+});
+
+describe("route guard: public pages", () => {
+  it.each(PUBLIC_ROUTES)("lets a signed-out visitor open %s", (path) => {
+    expect(guard(path, q(), null)).toEqual(next);
+  });
+
+  it.each(PUBLIC_ROUTES.filter((p) => p !== "/register"))("lets a signed-in user open %s too", (path) => {
+    expect(guard(path, q(), complete)).toEqual(next);
+    expect(guard(path, q(), unverified)).toEqual(next);
+  });
+});
+
+describe("route guard: /register for a signed-in user", () => {
+  it("sends a user with a complete profile to /dashboard", () => {
+    expect(guard("/register", q(), complete)).toEqual(to("/dashboard"));
+  });
+
+  it("sends partner B to /dashboard even with an incomplete profile", () => {
+    expect(guard("/register", q(), partnerB)).toEqual(to("/dashboard"));
+  });
+
+  it("sends anyone else to /onboarding", () => {
+    expect(guard("/register", q(), incomplete)).toEqual(to("/onboarding"));
+    expect(guard("/register", q(), unverified)).toEqual(to("/onboarding"));
+  });
+
+  it("lets the user stay with clear=true or an invite parameter", () => {
+    expect(guard("/register", q("clear=true"), complete)).toEqual(next);
+    expect(guard("/register", q("invite=abc"), complete)).toEqual(next);
+    expect(guard("/register", q("invite=abc"), incomplete)).toEqual(next);
+  });
+
+  it("does not treat clear=false or clear=1 as clearing", () => {
+    expect(guard("/register", q("clear=false"), complete)).toEqual(to("/dashboard"));
+    expect(guard("/register", q("clear=1"), incomplete)).toEqual(to("/onboarding"));
+  });
+});
+
+describe("route guard: /profile-setup", () => {
+  it("redirects a signed-in user to /onboarding, whatever the state of the profile", () => {
+    expect(guard("/profile-setup", q(), incomplete)).toEqual(to("/onboarding"));
+    expect(guard("/profile-setup", q(), complete)).toEqual(to("/onboarding"));
+  });
+
+  it("sends a signed-out visitor to sign in, remembering /onboarding", () => {
+    expect(fromOf(guard("/profile-setup", q(), null))).toBe("/onboarding");
+  });
+});
+
+describe("route guard: guarded pages, signed out", () => {
+  it.each([...ONBOARDING_ROUTES, ...PROFILE_ROUTES])("sends %s to /login remembering the origin", (path) => {
+    expect(fromOf(guard(path, q(), null))).toBe(path);
+  });
+
+  it("remembers the query string with the path, encoded as one parameter", () => {
+    const decision = guard("/forum/post/123", q("sort=new&page=2"), null);
+    expect(fromOf(decision)).toBe("/forum/post/123?sort=new&page=2");
+    expect((decision as { to: string }).to).toBe("/login?from=%2Fforum%2Fpost%2F123%3Fsort%3Dnew%26page%3D2");
+  });
+});
+
+describe("route guard: e-mail verification", () => {
+  it.each([...ONBOARDING_ROUTES, ...PROFILE_ROUTES])("sends an unverified user on %s to /verify-email", (path) => {
+    expect(guard(path, q(), unverified)).toEqual(to("/verify-email"));
+    expect(guard(path, q(), unverifiedComplete)).toEqual(to("/verify-email"));
+  });
+});
+
+describe("route guard: onboarding routes", () => {
+  it.each(ONBOARDING_ROUTES)("lets a verified user without a complete profile open %s", (path) => {
+    expect(guard(path, q(), incomplete)).toEqual(next);
+    expect(guard(path, q(), complete)).toEqual(next);
+  });
+});
+
+describe("route guard: routes needing a complete profile", () => {
+  it.each(PROFILE_ROUTES)("sends %s to /onboarding while the profile is incomplete", (path) => {
+    expect(guard(path, q(), incomplete)).toEqual(to("/onboarding"));
+    expect(guard(path, q(), partnerB)).toEqual(to("/onboarding"));
+  });
+
+  it.each(PROFILE_ROUTES)("lets %s through once the profile is complete", (path) => {
+    expect(guard(path, q(), complete)).toEqual(next);
+  });
+
+  it("ignores a trailing slash", () => {
+    expect(guard("/dashboard/", q(), complete)).toEqual(next);
+    expect(guard("/dashboard/", q(), incomplete)).toEqual(to("/onboarding"));
+  });
+});
+
+describe("routeKind", () => {
+  it("classifies the spec's route table", () => {
+    expect(routeKind("/")).toBe("root");
+    expect(routeKind("/login")).toBe("public");
+    expect(routeKind("/profile-setup")).toBe("profile-setup");
+    expect(routeKind("/onboarding/step1")).toBe("onboarding");
+    expect(routeKind("/profile/0b6f4a58-2d9e-4a8c-9b77-3d3c1b8a1f00")).toBe("profile-required");
+    expect(routeKind("/elsewhere")).toBe("unknown");
+  });
+});
+
+describe("detectFlow", () => {
+  it("calls /register with an invite parameter an invitation flow", () => {
+    expect(detectFlow("/register", q("invite=abc"))).toBe("invitation");
+  });
+
+  it("calls /invitation/accept with a token a partner_b flow", () => {
+    expect(detectFlow("/invitation/accept", q("token=abc"))).toBe("partner_b");
+  });
+
+  it("calls everything else standard", () => {
+    expect(detectFlow("/register", q())).toBe("standard");
+    expect(detectFlow("/register", q("clear=true"))).toBe("standard");
+    expect(detectFlow("/invitation/accept", q())).toBe("standard");
+    expect(detectFlow("/login", q("invite=abc&token=abc"))).toBe("standard");
+  });
+});
+
+describe("postAuthDestination", () => {
+  it("is /dashboard for a complete profile and /onboarding otherwise", () => {
+    expect(postAuthDestination(complete)).toBe("/dashboard");
+    expect(postAuthDestination(incomplete)).toBe("/onboarding");
+  });
+});
+
+describe("safeOrigin", () => {
+  it.each([
+    ["//evil.com", "protocol-relative URL"],
+    ["//evil.com/dashboard", "protocol-relative URL with a known path"],
+    ["/\\evil.com", "backslash that browsers read as a slash"],
+    ["http://x", "absolute URL"],
+    ["https://evil.com/dashboard", "absolute URL with a known path"],
+    ["javascript:alert(1)", "script URL"],
+    ["dashboard", "relative path"],
+    ["", "empty value"],
+    ["/login", "public page"],
+    ["/register?clear=true", "public page with a query"],
+    ["/", "root, which would only redirect again"],
+    ["/nope", "unknown page"],
+  ])("rejects %j (%s)", (from) => {
+    expect(safeOrigin(from)).toBeNull();
+  });
+
+  it("rejects a missing value", () => {
+    expect(safeOrigin(null)).toBeNull();
+    expect(safeOrigin(undefined)).toBeNull();
+  });
+
+  it("accepts guarded pages, keeping the query and fragment", () => {
+    expect(safeOrigin("/dashboard?x=1")).toBe("/dashboard?x=1");
+    expect(safeOrigin("/forum/post/123#reply-4")).toBe("/forum/post/123#reply-4");
+    expect(safeOrigin("/onboarding")).toBe("/onboarding");
+    expect(safeOrigin("/invite-partner")).toBe("/invite-partner");
+  });
+});

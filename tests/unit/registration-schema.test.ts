@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schema";
+
+const form = {
+  email: "maya@example.com",
+  password: "Str0ng!Passw0rd",
+  confirmPassword: "Str0ng!Passw0rd",
+  firstName: "Maya",
+  lastName: "Okafor",
+  dateOfBirth: "1992-03-04",
+};
+
+describe("registrationFormSchema", () => {
+  it("accepts matching passwords", () => {
+    expect(registrationFormSchema.safeParse(form).success).toBe(true);
+  });
+
+  it("puts 'Passwords do not match' on confirmPassword when the confirmation differs", () => {
+    const result = registrationFormSchema.safeParse({ ...form, confirmPassword: "Str0ng!Passw0rD" });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues).toEqual([expect.objectContaining({ path: ["confirmPassword"], message: "Passwords do not match" })]);
+  });
+
+  it("does not trim either password before comparing", () => {
+    const result = registrationFormSchema.safeParse({ ...form, confirmPassword: `${form.password} ` });
+    expect(result.error!.issues.map((i) => i.message)).toEqual(["Passwords do not match"]);
+  });
+
+  it("reports every invalid field with the spec's message", () => {
+    const result = registrationFormSchema.safeParse({ ...form, email: "nope", firstName: "", lastName: "x".repeat(51), dateOfBirth: "2001-02-30" });
+    // The first message of each field is the one a form shows.
+    const byField: Record<string, string> = {};
+    for (const issue of result.error!.issues) byField[issue.path.join(".")] ??= issue.message;
+    expect(byField).toMatchObject({
+      email: "Please enter a valid email address",
+      firstName: "First name is required",
+      lastName: "Last name must be no more than 50 characters",
+      dateOfBirth: "Please enter a valid date",
+    });
+  });
+});
+
+describe("registrationPayloadSchema", () => {
+  it("normalises the e-mail and names and keeps an optional invite code", () => {
+    const { confirmPassword: _, ...payload } = form;
+    expect(registrationPayloadSchema.parse({ ...payload, email: " Maya@Example.com", firstName: " Maya ", inviteCode: " abc " })).toMatchObject({
+      email: "maya@example.com",
+      firstName: "Maya",
+      inviteCode: "abc",
+    });
+  });
+});
