@@ -20,15 +20,14 @@ function loginMessage(code: string, message: string): string {
   }
 }
 
-export function LoginForm({ from, signedIn }: { from: string; signedIn: boolean }) {
+type LoginFormProps = { from: string; signedIn: boolean; notice: string | null; prefillEmail: string };
+
+export function LoginForm({ from, signedIn, notice, prefillEmail }: LoginFormProps) {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, null);
-  // message and email arrive as query parameters once; keep them, then tidy the address bar.
-  const [notice, setNotice] = useState<string | null>(null);
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(prefillEmail);
+  // message and email arrive as query parameters once: shown, then tidied from the address bar.
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
-    setNotice(params.get("message"));
-    setEmail(params.get("email") ?? "");
     if (params.has("message") || params.has("email")) {
       params.delete("message");
       params.delete("email");

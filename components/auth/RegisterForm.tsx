@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useForm, useWatch } from "react-hook-form";
 import { registerAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
@@ -27,10 +27,12 @@ export function RegisterForm() {
   const {
     register,
     handleSubmit,
-    watch,
+    control,
     setError,
     formState: { errors, isSubmitting },
   } = useForm<Values>({ resolver: zodResolver(registrationFormSchema), mode: "all", defaultValues: EMPTY });
+
+  const password = useWatch({ control, name: "password" });
 
   // Opening /register always starts over.
   useEffect(() => clearRegistrationProgress(), []);
@@ -61,7 +63,7 @@ export function RegisterForm() {
         type="password"
         autoComplete="new-password"
         error={errors.password?.message}
-        hint={<PasswordStrength password={watch("password")} />}
+        hint={<PasswordStrength password={password} />}
         {...register("password", { deps: ["confirmPassword"] })}
       />
       <Field label="Confirm password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
@@ -72,7 +74,7 @@ export function RegisterForm() {
         min="1900-01-01"
         autoComplete="bday"
         error={errors.dateOfBirth?.message}
-        hint="You must be at least 18 years old."
+        hint="Members are adults, 18 or older."
         {...register("dateOfBirth")}
       />
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -61,20 +61,22 @@ const INVALID_LINK = "This verification link is invalid or has expired. Please r
 export async function verifyEmail(db: Db, input: { token: string; email?: string }): Promise<{ userId: string }> {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ id: userTokens.id, userId: userTokens.userId, email: users.email, verifiedAt: users.emailVerifiedAt })
+      .select({
+        id: userTokens.id,
+        userId: userTokens.userId,
+        usedAt: userTokens.usedAt,
+        expiresAt: userTokens.expiresAt,
+        email: users.email,
+        verifiedAt: users.emailVerifiedAt,
+      })
       .from(userTokens)
       .innerJoin(users, eq(users.id, userTokens.userId))
-      .where(
-        and(
-          eq(userTokens.tokenHash, hashToken(input.token)),
-          eq(userTokens.purpose, "verify_email"),
-          isNull(userTokens.usedAt),
-          gt(userTokens.expiresAt, new Date()),
-        ),
-      )
+      .where(and(eq(userTokens.tokenHash, hashToken(input.token)), eq(userTokens.purpose, "verify_email")))
       .for("update");
     if (!row || (input.email && row.email !== input.email.trim().toLowerCase())) throw new AppError("INVALID_TOKEN", INVALID_LINK);
+    // Opening the link a second time is not an error worth alarming anyone about.
     if (row.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
+    if (row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError("INVALID_TOKEN", INVALID_LINK);
     const now = new Date();
     await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
     await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));

@@ -1,0 +1,13 @@
+/**
+ * The notices /login shows from its `message` parameter. Only these: a link must not be able
+ * to make our page say whatever its author wants (phishing).
+ */
+export const LOGIN_NOTICES = [
+  "Email verified successfully! You can now log in.",
+  "Password updated successfully. Please sign in with your new password.",
+  "Please verify your email before signing in. Check your inbox for the verification link.",
+  "Registration successful! Please login to complete your profile setup.",
+] as const;
+
+export const loginNotice = (message: unknown): string | null =>
+  LOGIN_NOTICES.find((notice) => notice === message) ?? null;

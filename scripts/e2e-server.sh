@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Serves a production build for the browser tests on a database of its own:
+# a fresh Postgres database when the machine's Postgres answers, else a fresh PGlite folder.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PORT="${E2E_PORT:-3100}"
+ADMIN_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+export NEXT_DIST_DIR=.next-e2e
+export NODE_ENV=production
+export APP_URL="http://localhost:${PORT}"
+export AUTH_SECRET="e2e-$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64url"))')"
+export ENABLE_DEV_OUTBOX=true
+unset RESEND_API_KEY
+
+if node scripts/pg-admin.mjs "$ADMIN_URL" ping 2>/dev/null; then
+  name="e2e_$(date +%s)_$$"
+  node scripts/pg-admin.mjs "$ADMIN_URL" drop-prefix e2e_
+  node scripts/pg-admin.mjs "$ADMIN_URL" create "$name"
+  export DATABASE_URL="${ADMIN_URL%/*}/${name}"
+else
+  export PGLITE_DIR=".data/e2e-pglite"
+  rm -rf "$PGLITE_DIR"
+fi
+
+if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -d "$NEXT_DIST_DIR" ]; then
+  npx next build >&2
+fi
+npm run --silent db:migrate >&2
+npm run --silent db:seed >/dev/null
+exec npx next start -p "$PORT"

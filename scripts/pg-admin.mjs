@@ -1,0 +1,22 @@
+// Tiny admin helper for the test scripts: ping, create, or drop databases by prefix.
+import postgres from "postgres";
+
+const [url, command, arg] = process.argv.slice(2);
+const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+const safe = (name) => {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unsafe database name: ${name}`);
+  return name;
+};
+try {
+  if (command === "ping") await sql`select 1`;
+  else if (command === "create") await sql.unsafe(`create database ${safe(arg)}`);
+  else if (command === "drop-prefix") {
+    const rows = await sql`select datname from pg_database where datname like ${`${safe(arg)}%`}`;
+    for (const { datname } of rows) await sql.unsafe(`drop database if exists ${safe(datname)} with (force)`);
+  } else throw new Error(`unknown command ${command}`);
+} catch (error) {
+  if (command !== "ping") console.error(String(error));
+  process.exitCode = 1;
+} finally {
+  await sql.end({ timeout: 2 });
+}

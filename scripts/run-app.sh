@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs the app on the embedded defaults at http://localhost:3000: PGlite under .data/,
+# e-mails to the dev outbox (/dev/outbox), offline places. Real services are picked up from
+# the environment when set (see README.md, Configuration).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ -d node_modules ] || npm ci
+
+mkdir -p .data
+if [ -z "${AUTH_SECRET:-}" ]; then
+  [ -s .data/auth-secret ] || (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(48).toString("base64url"))' > .data/auth-secret)
+  AUTH_SECRET="$(cat .data/auth-secret)"
+  export AUTH_SECRET
+fi
+export PORT="${PORT:-3000}"
+export APP_URL="${APP_URL:-http://localhost:${PORT}}"
+# The outbox is this setup's mail provider; it stays closed whenever a real provider is configured.
+[ -n "${RESEND_API_KEY:-}" ] || export ENABLE_DEV_OUTBOX="${ENABLE_DEV_OUTBOX:-true}"
+
+npm run --silent db:migrate
+npm run --silent db:seed
+npx next build
+exec npx next start -p "$PORT"

@@ -1,0 +1,61 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+
+export const PASSWORD = "Sunset#Walk42";
+
+let counter = 0;
+export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${process.pid}-${++counter}@e2e.example.com`;
+/** API calls get their own client address, so the per-address registration limit is not shared. */
+const addressHeader = () => ({ "x-forwarded-for": `198.51.100.${(Date.now() + ++counter) % 250}` });
+
+export type Account = { email: string; password: string; firstName: string };
+
+/** The newest e-mail to an address, from the dev outbox, and the first link in it on this site. */
+export async function latestLink(request: APIRequestContext, email: string, path: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`);
+      const { messages } = (await response.json()) as { messages: { text: string }[] };
+      link = messages[0]?.text.match(new RegExp(`https?://[^\\s]+${path}\\?[^\\s]+`))?.[0];
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+export async function registerViaApi(request: APIRequestContext, label: string): Promise<Account> {
+  const account = { email: uniqueEmail(label), password: PASSWORD, firstName: "Robin" };
+  const response = await request.post("/api/auth/register", {
+    headers: addressHeader(),
+    data: { ...account, lastName: "Hart", dateOfBirth: "1991-06-15" },
+  });
+  expect(response.status()).toBe(201);
+  return account;
+}
+
+/** A registered account whose e-mail was verified through the link it was sent. */
+export async function verifiedAccount(request: APIRequestContext, label: string): Promise<Account> {
+  const account = await registerViaApi(request, label);
+  const link = new URL(await latestLink(request, account.email, "/verify-email"));
+  const response = await request.post("/api/email-verification/verify", {
+    data: { token: link.searchParams.get("token"), email: account.email },
+  });
+  expect(response.status()).toBe(200);
+  return account;
+}
+
+export async function signIn(page: Page, account: { email: string; password: string }) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Let's Go!" }).click();
+}
+
+/** Fails the test on any Content-Security-Policy violation the page reports. */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
