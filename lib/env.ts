@@ -18,7 +18,6 @@ const EnvSchema = z.object({
   RESEND_API_KEY: z.string().min(1).optional(),
   EMAIL_FROM: z.string().min(3).default("Couples <hello@localhost>"),
   ENABLE_DEV_OUTBOX: booleanFlag,
-  TRUST_PROXY: booleanFlag,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { BellIcon } from "@/components/ui/icons";
 
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
@@ -41,7 +42,7 @@ export function NotificationBell() {
         aria-controls="notification-dropdown"
         onClick={() => setOpen((value) => !value)}
       >
-        <span aria-hidden="true">🔔</span>
+        <BellIcon />
         {unread > 0 && <span className="badge">{badgeText(unread)}</span>}
       </button>
       {open && (

@@ -2,6 +2,7 @@
 
 import { useTheme } from "next-themes";
 import { useSyncExternalStore } from "react";
+import { MoonIcon, SunIcon } from "@/components/ui/icons";
 
 export function ThemeToggle() {
   const { resolvedTheme, setTheme } = useTheme();
@@ -15,7 +16,7 @@ export function ThemeToggle() {
   const label = dark ? "Switch to light mode" : "Switch to dark mode";
   return (
     <button type="button" className="icon-button" onClick={() => setTheme(dark ? "light" : "dark")} aria-label={label} title={label}>
-      <span aria-hidden="true">{dark ? "☀" : "☾"}</span>
+      {dark ? <SunIcon /> : <MoonIcon />}
     </button>
   );
 }
