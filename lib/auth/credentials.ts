@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, clearHits, recordHit } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
 import { burnPasswordCheck, verifyPassword } from "./password";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
@@ -23,19 +23,18 @@ export async function authenticate(
   context: { clientAddress: string },
 ): Promise<AuthenticatedUser> {
   const email = input.email.trim().toLowerCase();
-  const [account, address] = await Promise.all([
-    checkLimit(db, LIMITS.signInPerAccount, email),
-    checkLimit(db, LIMITS.signInPerAddress, context.clientAddress),
-  ]);
-  const blocked = !account.allowed ? account : !address.allowed ? address : null;
-  if (blocked) {
-    const minutes = Math.ceil(blocked.retryAfterSeconds / 60);
-    throw new AppError(
-      "ACCOUNT_LOCKED",
-      `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-      { retryAfterSeconds: blocked.retryAfterSeconds },
-    );
-  }
+  const locked = (state: { retryAfterSeconds: number }) => {
+    const minutes = Math.ceil(state.retryAfterSeconds / 60);
+    return new AppError("ACCOUNT_LOCKED", `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
+      retryAfterSeconds: state.retryAfterSeconds,
+    });
+  };
+  const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
+  if (!address.allowed) throw locked(address);
+  // The attempt is counted before the password is checked, in one atomic step: checking first and
+  // counting after the (slow) hash let parallel guesses all pass the check and exceed the 5 allowed.
+  const account = await consumeLimit(db, LIMITS.signInPerAccount, email);
+  if (!account.allowed) throw locked(account);
   const [user] = await db
     .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
     .from(users)
@@ -44,7 +43,6 @@ export async function authenticate(
   if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
   else await burnPasswordCheck(input.password);
   if (!user || !passwordMatches) {
-    await recordHit(db, LIMITS.signInPerAccount, email);
     await recordHit(db, LIMITS.signInPerAddress, context.clientAddress);
     throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   }

@@ -26,7 +26,10 @@ export async function requestPasswordReset(db: Db, email: string, context: { cli
     });
   }
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ id: users.id, email: users.email, firstName: users.firstName }).from(users).where(eq(users.email, email));
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.email, email.trim().toLowerCase()));
     if (!user) return { emailIds: [] };
     const perAccount = await consumeLimit(tx, LIMITS.passwordResetPerAccount, user.id);
     if (!perAccount.allowed) return { emailIds: [] };
@@ -65,9 +68,10 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .set({ usedAt: now })
       .where(and(eq(userTokens.userId, row.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
     // Following the link proves the mailbox, so the address counts as verified from now on.
+    // Raw sql skips the column's Date encoding and postgres.js refuses a Date there: pass the ISO text.
     await tx
       .update(users)
-      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
+      .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
       .where(eq(users.id, row.userId));
     await revokeAllSessions(tx, row.userId);
   });

@@ -1,12 +1,21 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
+
+/** lib/env reads the environment once, so each case loads the modules afresh after stubbing it. */
+async function headersModule(env: { NODE_ENV: string; APP_URL: string }) {
+  vi.stubEnv("NODE_ENV", env.NODE_ENV);
+  vi.stubEnv("APP_URL", env.APP_URL);
+  vi.resetModules();
+  return import("@/lib/http/security-headers");
+}
 
 const directives = (csp: string) => Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+const names = (list: { key: string }[]) => list.map((h) => h.key);
 
 afterEach(() => vi.unstubAllEnvs());
 
 describe("contentSecurityPolicy", () => {
-  it("allows scripts only with this response's nonce, never inline ones without it", () => {
+  it("allows scripts only with this response's nonce, never inline ones without it", async () => {
+    const { contentSecurityPolicy, newNonce } = await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" });
     const nonce = newNonce();
     const csp = directives(contentSecurityPolicy(nonce));
     expect(csp["script-src"]).toContain(`'nonce-${nonce}'`);
@@ -14,23 +23,33 @@ describe("contentSecurityPolicy", () => {
     expect(csp["script-src"]).not.toContain("*");
   });
 
-  it("forbids framing and plugins", () => {
-    const csp = directives(contentSecurityPolicy(newNonce()));
+  it("keeps 'unsafe-inline' out of script-src in production too", async () => {
+    const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
+    const csp = directives(contentSecurityPolicy("abc"));
+    expect(csp["script-src"]).toContain("'nonce-abc'");
+    expect(csp["script-src"]).not.toContain("'unsafe-inline'");
+    expect(csp["script-src"]).not.toContain("'unsafe-eval'");
+  });
+
+  it("forbids framing and plugins", async () => {
+    const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" });
+    const csp = directives(contentSecurityPolicy("abc"));
     expect(csp["frame-ancestors"]).toEqual(["'none'"]);
     expect(csp["object-src"]).toEqual(["'none'"]);
     expect(csp["base-uri"]).toEqual(["'self'"]);
   });
 
-  it("drops 'unsafe-eval' in production and upgrades insecure requests", () => {
-    vi.stubEnv("NODE_ENV", "production");
-    const raw = contentSecurityPolicy("abc");
-    expect(directives(raw)["script-src"]).not.toContain("'unsafe-eval'");
-    expect(raw).toContain("upgrade-insecure-requests");
+  it("upgrades insecure requests only on an HTTPS production deployment", async () => {
+    const https = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
+    expect(https.contentSecurityPolicy("abc")).toContain("upgrade-insecure-requests");
+    const localBuild = await headersModule({ NODE_ENV: "production", APP_URL: "http://localhost:3000" });
+    expect(localBuild.contentSecurityPolicy("abc")).not.toContain("upgrade-insecure-requests");
   });
 });
 
 describe("newNonce", () => {
-  it("is 128 random bits in base64, different every time", () => {
+  it("is 128 random bits in base64, different every time", async () => {
+    const { newNonce } = await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" });
     const nonces = new Set(Array.from({ length: 50 }, newNonce));
     expect(nonces.size).toBe(50);
     for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
@@ -38,18 +57,26 @@ describe("newNonce", () => {
 });
 
 describe("staticSecurityHeaders", () => {
-  it("sets nosniff, DENY framing and a referrer policy, and HSTS only in production", () => {
-    const names = (list: { key: string }[]) => list.map((h) => h.key);
-    const dev = staticSecurityHeaders();
-    expect(dev).toEqual(
+  it("sets nosniff, DENY framing and a referrer policy", async () => {
+    const { staticSecurityHeaders } = await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" });
+    expect(staticSecurityHeaders()).toEqual(
       expect.arrayContaining([
         { key: "X-Content-Type-Options", value: "nosniff" },
         { key: "X-Frame-Options", value: "DENY" },
         { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
       ]),
     );
-    expect(names(dev)).not.toContain("Strict-Transport-Security");
-    vi.stubEnv("NODE_ENV", "production");
-    expect(names(staticSecurityHeaders())).toContain("Strict-Transport-Security");
+  });
+
+  it("sends HSTS only from an HTTPS production deployment", async () => {
+    expect(names((await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" })).staticSecurityHeaders())).not.toContain(
+      "Strict-Transport-Security",
+    );
+    expect(names((await headersModule({ NODE_ENV: "production", APP_URL: "http://localhost:3000" })).staticSecurityHeaders())).not.toContain(
+      "Strict-Transport-Security",
+    );
+    expect(names((await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" })).staticSecurityHeaders())).toContain(
+      "Strict-Transport-Security",
+    );
   });
 });

@@ -1,0 +1,175 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { emailOutbox, userTokens, users } from "@/db/schema";
+import { authenticate } from "@/lib/auth/credentials";
+import { requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
+import { resetPasswordSchema } from "@/lib/auth/rules";
+import { activeSessionUser } from "@/lib/auth/sessions";
+import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
+import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
+
+const NEW_PASSWORD = "Brand-New-Pass9?";
+const ctx = () => ({ clientAddress: freshAddress() });
+
+/** Asks for a reset of the user's password and returns the token from the e-mail. */
+async function resetToken(email: string) {
+  const db = await getDb();
+  const { emailIds } = await requestPasswordReset(db, email, ctx());
+  expect(emailIds).toHaveLength(1);
+  return (await linkInLatestMail(email)).searchParams.get("token")!;
+}
+
+async function outboxFor(to: string) {
+  const db = await getDb();
+  return db.select().from(emailOutbox).where(eq(emailOutbox.to, to));
+}
+
+const signIn = async (email: string, password: string) => authenticate(await getDb(), { email, password }, ctx());
+
+describe("requestPasswordReset", () => {
+  it("returns without error for an unknown e-mail and sends nothing", async () => {
+    const db = await getDb();
+    const before = (await db.select().from(emailOutbox)).length;
+    await expect(requestPasswordReset(db, "nobody-here@example.com", ctx())).resolves.toEqual({ emailIds: [] });
+    expect(await db.select().from(emailOutbox)).toHaveLength(before);
+    expect(await outboxFor("nobody-here@example.com")).toHaveLength(0);
+  });
+
+  it("sends a known e-mail one message with an absolute link to /reset-password", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    const { emailIds } = await requestPasswordReset(db, user.email, ctx());
+    expect(emailIds).toHaveLength(1);
+    const mail = await latestMail(user.email);
+    expect(mail.subject).toBe("Reset your password");
+    expect(mail.text).toMatch(/http:\/\/localhost:3000\/reset-password\?token=[\w-]{43}(\s|$)/);
+    expect(mail.html).toContain("http://localhost:3000/reset-password?token=");
+    expect(await outboxFor(user.email)).toHaveLength(1);
+  });
+
+  it("stores only a hash of the reset token, valid for 1 hour", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    const db = await getDb();
+    const [row] = await db.select().from(userTokens).where(eq(userTokens.userId, user.id));
+    expect(row!.purpose).toBe("reset_password");
+    expect(row!.tokenHash).not.toBe(token);
+    expect(Math.abs(row!.expiresAt.getTime() - row!.createdAt.getTime() - 3600_000)).toBeLessThan(60_000);
+  });
+
+  it("sends at most 3 reset e-mails an hour to one account, answering the same each time", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await requestPasswordReset(db, user.email, ctx()));
+    expect(answers.map((a) => a.emailIds.length)).toEqual([1, 1, 1, 0, 0]);
+    expect(await outboxFor(user.email)).toHaveLength(3);
+  });
+
+  it("limits reset requests from one address with RATE_LIMITED", async () => {
+    const db = await getDb();
+    const address = { clientAddress: freshAddress() };
+    for (let i = 0; i < 20; i++) await requestPasswordReset(db, `someone${i}@example.com`, address);
+    await expect(requestPasswordReset(db, "someone@example.com", address)).rejects.toMatchObject({ code: "RATE_LIMITED", status: 429 });
+  });
+});
+
+describe("resetPassword", () => {
+  it("sets the new password: sign-in works with it and no longer with the old one", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    await resetPassword(await getDb(), { token, password: NEW_PASSWORD });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+    await expect(signIn(user.email, PASSWORD)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+  });
+
+  it("works once only", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    const db = await getDb();
+    await resetPassword(db, { token, password: NEW_PASSWORD });
+    await expect(resetPassword(db, { token, password: "Another-Pass1!" })).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+      message: "This password reset link is invalid or has expired. Please request a new one.",
+    });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+  });
+
+  it("lets only one of two simultaneous uses of a link through", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    const db = await getDb();
+    const results = await Promise.allSettled([
+      resetPassword(db, { token, password: "First-Pass1!" }),
+      resetPassword(db, { token, password: "Second-Pass1!" }),
+    ]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+  });
+
+  it("refuses a link after its hour has passed", async () => {
+    const user = await createUser();
+    const token = await resetToken(user.email);
+    const db = await getDb();
+    await db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.userId, user.id));
+    await expect(resetPassword(db, { token, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    await expect(signIn(user.email, PASSWORD)).resolves.toMatchObject({ id: user.id });
+  });
+
+  it("kills the account's other outstanding reset links", async () => {
+    const user = await createUser();
+    const first = await resetToken(user.email);
+    const second = await resetToken(user.email);
+    const db = await getDb();
+    await resetPassword(db, { token: second, password: NEW_PASSWORD });
+    await expect(resetPassword(db, { token: first, password: "Sneaky-Pass1!" })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+  });
+
+  it("does not accept an e-mail verification token as a reset token", async () => {
+    const user = await createUser({ emailVerifiedAt: null });
+    const db = await getDb();
+    const { issueVerificationEmail } = await import("@/lib/auth/email-verification");
+    await issueVerificationEmail(db, user);
+    const verifyToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
+    await expect(resetPassword(db, { token: verifyToken, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+  });
+
+  it("ends every session of the user: browser sessions and API refresh tokens alike", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    const db = await getDb();
+    const browser = await browserSession(user.id);
+    const api = await apiSession(user.email);
+    const bystander = await browserSession(other.id);
+    expect(await activeSessionUser(db, browser.sid)).toBe(user.id);
+
+    await resetPassword(db, { token: await resetToken(user.email), password: NEW_PASSWORD });
+
+    expect(await activeSessionUser(db, browser.sid)).toBeNull();
+    expect((await refreshGrant(api.refresh_token)).status).toBe(401);
+    const { GET: me } = await import("@/app/api/v2/auth/me/route");
+    const { call } = await import("../support/api");
+    expect((await call(me, "GET", "/api/v2/auth/me", { headers: bearer(api.access_token) })).status).toBe(401);
+    expect(await activeSessionUser(db, bystander.sid)).toBe(other.id);
+  });
+
+  it("counts the address as verified, since the link proves the mailbox", async () => {
+    const user = await createUser({ emailVerifiedAt: null });
+    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD });
+    const db = await getDb();
+    const [row] = await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, user.id));
+    expect(row!.at).toBeInstanceOf(Date);
+  });
+});
+
+describe("resetPasswordSchema (the reset form's and action's password rule)", () => {
+  it("refuses a 5-character password with 'Password must be at least 6 characters long.'", () => {
+    const result = resetPasswordSchema.safeParse("abcde");
+    expect(result.success).toBe(false);
+    expect(result.error!.issues[0]!.message).toBe("Password must be at least 6 characters long.");
+  });
+
+  it("accepts a 6-character password", () => {
+    expect(resetPasswordSchema.safeParse("abcdef").success).toBe(true);
+  });
+});
