@@ -44,7 +44,7 @@ export function Field({ label, error, hint, id, type = "text", ...input }: Field
         </div>
       )}
       {error && (
-        <p id={`${inputId}-error`} className="field-error" role="alert">
+        <p id={`${inputId}-error`} className="field-error">
           {error}
         </p>
       )}

@@ -26,7 +26,7 @@ async function claimsFor(userId: string, sid: string): Promise<SessionClaims | n
   return flags && { sub: userId, sid, ...flags };
 }
 
-export const { handlers, auth, signIn, signOut, unstable_update: refreshSessionClaims } = NextAuth({
+export const { auth, signIn, signOut } = NextAuth({
   ...authConfig,
   logger: {
     error(error) {
@@ -54,14 +54,13 @@ export const { handlers, auth, signIn, signOut, unstable_update: refreshSessionC
   ],
   callbacks: {
     ...authConfig.callbacks,
-    async jwt({ token, user, trigger }) {
+    async jwt({ token, user }) {
       // Sign-in: a new session row, hence a new session id, every time.
       if (user) return (await claimsFor(user.id!, (user as { sid: string }).sid)) ?? null;
       const claims = token as unknown as Partial<SessionClaims>;
       if (!claims.sub || !claims.sid) return null;
       // Every later read: the session must still be live (sign-out and password reset revoke it).
       if ((await activeSessionUser(await getDb(), claims.sid)) !== claims.sub) return null;
-      if (trigger === "update") return (await claimsFor(claims.sub, claims.sid)) ?? null;
       return token;
     },
   },
