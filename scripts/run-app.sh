@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-[ -d node_modules ] || npm ci
+[ -d node_modules ] || bash scripts/install-deps.sh
 
 mkdir -p .data
 if [ -z "${AUTH_SECRET:-}" ]; then

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -n "${CI:-}" ] || [ ! -d node_modules ]; then
-  npm ci --no-audit --no-fund
+  bash scripts/install-deps.sh
 fi
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
