@@ -40,7 +40,7 @@ type UserSeed = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt"
 
 /** Inserts the account, or resets an existing one (password included) to the demo values. */
 async function upsertUser(db: Db, values: UserSeed): Promise<string> {
-  const { email, ...rest } = values;
+  const { email: _email, ...rest } = values;
   const [row] = await db
     .insert(users)
     .values(values)
