@@ -46,15 +46,23 @@ async function main(): Promise<void> {
         ? `Applied ${tags.length} migration(s) to ${where}: ${tags.join(", ")}.`
         : `${where} is up to date (${after} migration(s) applied, none pending).`,
     );
+  } catch (error) {
+    fail(error);
   } finally {
     await handle.close();
   }
 }
 
-main().catch((error: unknown) => {
-  // drizzle wraps driver errors ("Failed query: <the whole migration>"); the cause says what went wrong.
+/**
+ * One line, then the exit code. Set before closing: with postgres.js 3.4.9, end() never settles after
+ * a failed connection, and Node then exits when the loop drains, with this code.
+ */
+function fail(error: unknown): void {
+  // drizzle wraps driver errors ("Failed query: <sql>"); the cause says what went wrong.
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = cause ?? (error instanceof Error ? error.message : String(error));
   console.error(`db:migrate failed: ${message.replace(/\s+/g, " ").trim()}`);
   process.exitCode = 1;
-});
+}
+
+main().catch(fail);

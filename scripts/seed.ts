@@ -178,6 +178,8 @@ async function main(): Promise<void> {
 
     console.log(`Seeded ${interestCount} interests and ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples).\n`);
     printTable(signIns);
+  } catch (error) {
+    fail(error);
   } finally {
     await handle.close();
   }
@@ -194,9 +196,16 @@ function printTable(rows: SignIn[]): void {
   }
 }
 
-main().catch((error: unknown) => {
+/**
+ * One line, then the exit code. Set before closing: with postgres.js 3.4.9, end() never settles after
+ * a failed connection, and Node then exits when the loop drains, with this code.
+ */
+function fail(error: unknown): void {
+  // drizzle wraps driver errors ("Failed query: <sql>"); the cause says what went wrong.
   const cause = (error as { cause?: { message?: string } }).cause?.message;
   const message = cause ?? (error instanceof Error ? error.message : String(error));
   console.error(`db:seed failed: ${message.replace(/\s+/g, " ").trim()}`);
   process.exitCode = 1;
-});
+}
+
+main().catch(fail);
