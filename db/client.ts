@@ -39,7 +39,8 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
           lock.release();
         }
       },
-      close: () => client.end(),
+      // Bounded: after a failed connection, end() without a timeout can wait forever.
+      close: () => client.end({ timeout: 5 }),
     };
   }
   const { PGlite } = await import("@electric-sql/pglite");

@@ -44,12 +44,19 @@ export async function recordHit(db: Db, limit: Limit, subject: string): Promise<
 }
 
 /**
- * Checks and counts in one step. Concurrent calls for one subject are serialised by a
- * transaction-scoped advisory lock, so two instances cannot both take the last slot.
+ * Runs `run` in a transaction holding a lock on one subject of a limit, so concurrent requests
+ * for that subject (on any instance) check and count one after the other.
  */
-export async function consumeLimit(db: Db, limit: Limit, subject: string): Promise<LimitState> {
+export async function withLimitLock<T>(db: Db, limit: Limit, subject: string, run: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${limit.bucket}:${subject}`}))`);
+    return run(tx);
+  });
+}
+
+/** Checks and counts in one step: two instances cannot both take the last slot. */
+export async function consumeLimit(db: Db, limit: Limit, subject: string): Promise<LimitState> {
+  return withLimitLock(db, limit, subject, async (tx) => {
     const state = await checkLimit(tx, limit, subject);
     if (!state.allowed) return state;
     await recordHit(tx, limit, subject);

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, clearHits, recordHit, withLimitLock } from "@/lib/rate-limit";
 import { burnPasswordCheck, verifyPassword } from "./password";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
@@ -11,6 +11,13 @@ export const EMAIL_NOT_CONFIRMED_MESSAGE =
   "Please verify your email address before logging in. Check your inbox for the verification link.";
 
 export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date };
+
+function lockedOut(retryAfterSeconds: number): AppError {
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  return new AppError("ACCOUNT_LOCKED", `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
+    retryAfterSeconds,
+  });
+}
 
 /**
  * Checks an e-mail and password, for browser sign-in and the token endpoint alike.
@@ -23,30 +30,32 @@ export async function authenticate(
   context: { clientAddress: string },
 ): Promise<AuthenticatedUser> {
   const email = input.email.trim().toLowerCase();
-  const locked = (state: { retryAfterSeconds: number }) => {
-    const minutes = Math.ceil(state.retryAfterSeconds / 60);
-    return new AppError("ACCOUNT_LOCKED", `Too many sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, {
-      retryAfterSeconds: state.retryAfterSeconds,
-    });
-  };
   const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
-  if (!address.allowed) throw locked(address);
-  // The attempt is counted before the password is checked, in one atomic step: checking first and
-  // counting after the (slow) hash let parallel guesses all pass the check and exceed the 5 allowed.
-  const account = await consumeLimit(db, LIMITS.signInPerAccount, email);
-  if (!account.allowed) throw locked(account);
-  const [user] = await db
-    .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
-    .from(users)
-    .where(eq(users.email, email));
-  let passwordMatches = false;
-  if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
-  else await burnPasswordCheck(input.password);
-  if (!user || !passwordMatches) {
-    await recordHit(db, LIMITS.signInPerAddress, context.clientAddress);
-    throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
-  }
-  await clearHits(db, LIMITS.signInPerAccount, email);
+  if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
+  // Attempts on one account run one at a time: parallel guesses cannot slip past the count of
+  // failures, and parallel correct sign-ins are never counted as failures.
+  const outcome = await withLimitLock(db, LIMITS.signInPerAccount, email, async (tx) => {
+    const account = await checkLimit(tx, LIMITS.signInPerAccount, email);
+    if (!account.allowed) return { locked: account.retryAfterSeconds } as const;
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
+      .from(users)
+      .where(eq(users.email, email));
+    let passwordMatches = false;
+    if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
+    else await burnPasswordCheck(input.password);
+    if (!user || !passwordMatches) {
+      await recordHit(tx, LIMITS.signInPerAccount, email);
+      await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
+      return { user: null } as const;
+    }
+    await clearHits(tx, LIMITS.signInPerAccount, email);
+    return { user } as const;
+  });
+  // Thrown only now, so the failure counted above is committed.
+  if ("locked" in outcome) throw lockedOut(outcome.locked);
+  const { user } = outcome;
+  if (!user) throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
   return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt };
 }

@@ -194,6 +194,12 @@ describe("sign-in lockout", () => {
     expect((await passwordGrant(user.email)).status).toBe(429);
   });
 
+  it("never locks an account because of simultaneous correct sign-ins", async () => {
+    const user = await createUser();
+    const results = await Promise.all(Array.from({ length: 8 }, () => passwordGrant(user.email)));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+  });
+
   it("limits wrong passwords from one address across accounts (50 per 15 minutes)", async () => {
     const address = freshAddress();
     const accounts = await Promise.all(Array.from({ length: 13 }, () => createUser()));
