@@ -36,7 +36,7 @@ export async function authenticate(
   // failures, and parallel correct sign-ins are never counted as failures.
   const outcome = await withLimitLock(db, LIMITS.signInPerAccount, email, async (tx) => {
     const account = await checkLimit(tx, LIMITS.signInPerAccount, email);
-    if (!account.allowed) return { locked: account.retryAfterSeconds } as const;
+    if (!account.allowed) return { kind: "locked", retryAfterSeconds: account.retryAfterSeconds } as const;
     const [user] = await tx
       .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
       .from(users)
@@ -47,15 +47,15 @@ export async function authenticate(
     if (!user || !passwordMatches) {
       await recordHit(tx, LIMITS.signInPerAccount, email);
       await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
-      return { user: null } as const;
+      return { kind: "invalid" } as const;
     }
     await clearHits(tx, LIMITS.signInPerAccount, email);
-    return { user } as const;
+    return { kind: "ok", user } as const;
   });
   // Thrown only now, so the failure counted above is committed.
-  if ("locked" in outcome) throw lockedOut(outcome.locked);
+  if (outcome.kind === "locked") throw lockedOut(outcome.retryAfterSeconds);
+  if (outcome.kind === "invalid") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   const { user } = outcome;
-  if (!user) throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
   return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt };
 }
