@@ -2,6 +2,7 @@
 # Serves a production build for the browser tests on a database of its own:
 # a fresh Postgres database when the machine's Postgres answers, else a fresh PGlite folder.
 set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
 PORT="${E2E_PORT:-3100}"

@@ -3,6 +3,7 @@
 # e-mails to the dev outbox (/dev/outbox), offline places. Real services are picked up from
 # the environment when set (see README.md, Configuration).
 set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
 [ -d node_modules ] || bash scripts/install-deps.sh

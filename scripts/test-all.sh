@@ -2,6 +2,7 @@
 # Every check the project has: lint, types, unit, integration (real Postgres when it answers,
 # else PGlite) and browser tests (Debian's Chromium, installed here when missing).
 set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
 if [ -n "${CI:-}" ] || [ ! -d node_modules ]; then
