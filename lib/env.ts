@@ -9,6 +9,13 @@ const booleanFlag = z
   .optional()
   .transform((v) => v === "true" || v === "1");
 
+/** An optional setting where an empty value means "not set". */
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => v || undefined);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   APP_URL: z.url().default("http://localhost:3000"),
@@ -18,6 +25,18 @@ const EnvSchema = z.object({
   RESEND_API_KEY: z.string().min(1).optional(),
   EMAIL_FROM: z.string().min(3).default("Couples <hello@localhost>"),
   ENABLE_DEV_OUTBOX: booleanFlag,
+  /** Google Places web service key; without it, place search uses the offline gazetteer. */
+  GOOGLE_MAPS_API_KEY: optionalText,
+  /** Uploaded images on local disk (served by /api/images/...), unless S3_BUCKET is set. */
+  STORAGE_DIR: z.string().trim().min(1).default(".data/uploads"),
+  /** S3-compatible image storage (AWS, R2, MinIO...): all of these but S3_ENDPOINT are then required. */
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText.pipe(z.url().optional()),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
+  S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -19,6 +19,8 @@ export type ErrorCode =
   | "PROFILE_INCOMPLETE"
   | "NOT_FOUND"
   | "FORBIDDEN"
+  | "PLACES_SERVICE_FAILED"
+  | "INVALID_LOCATION_DATA"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -38,6 +40,8 @@ const STATUS: Record<ErrorCode, number> = {
   PROFILE_INCOMPLETE: 409,
   NOT_FOUND: 404,
   FORBIDDEN: 403,
+  PLACES_SERVICE_FAILED: 502,
+  INVALID_LOCATION_DATA: 400,
   INTERNAL_ERROR: 500,
 };
 

@@ -1,42 +1,13 @@
 /**
  * Demo data for `npm run db:seed`: plain values only, so seed.ts reads as the steps it takes.
- * Interest values, categories and couple types are the spec's (section 3).
+ * Couple types are the spec's (section 3); interests come from lib/interests/catalogue.ts.
  */
+// Relative, not "@/": the browser tests import this file too.
+import type { Interest } from "../lib/interests/catalogue";
 
 export const DEMO_EMAIL_DOMAIN = "demo.couples.test";
 /** One password for every demo account; it passes the registration rules (lib/auth/rules.ts). */
 export const DEMO_PASSWORD = "Couples2026!";
-
-/** The spec's interest values in its fallback categories, in display order. */
-export const INTEREST_CATALOGUE = {
-  Lifestyle: [
-    { value: "travel", label: "Travel" },
-    { value: "food_dining", label: "Food & Dining" },
-    { value: "wine_tasting", label: "Wine Tasting" },
-    { value: "home_entertaining", label: "Home Entertaining" },
-  ],
-  Adventure: [
-    { value: "outdoor_activities", label: "Outdoor Activities" },
-    { value: "adventure_sports", label: "Adventure Sports" },
-  ],
-  Creative: [
-    { value: "arts_culture", label: "Arts & Culture" },
-    { value: "music", label: "Music" },
-    { value: "reading", label: "Reading" },
-    { value: "photography", label: "Photography" },
-  ],
-  "Innovation & Future": [
-    { value: "technology", label: "Technology" },
-    { value: "investing", label: "Investing" },
-  ],
-  "Health & Wellness": [{ value: "fitness_wellness", label: "Fitness & Wellness" }],
-  "Professional Growth": [
-    { value: "entrepreneurship", label: "Entrepreneurship" },
-    { value: "career_development", label: "Career Development" },
-  ],
-} as const;
-
-export type Interest = (typeof INTEREST_CATALOGUE)[keyof typeof INTEREST_CATALOGUE][number]["value"];
 
 /** The spec's adventure styles (couple types). */
 export type CoupleType =

@@ -3,15 +3,15 @@
  * Idempotent: every row is upserted on its natural key (e-mail, partner, value), so a second
  * run resets the demo accounts to their demo state instead of failing or duplicating them.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
-import { couples, interests, locations, users } from "@/db/schema";
+import { couples, locations, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { ensureInterestCatalogue } from "@/lib/interests/interests";
 import {
   DEMO_COUPLES,
   DEMO_PASSWORD,
   DEMO_SOLO,
-  INTEREST_CATALOGUE,
   demoEmail,
   type DemoPerson,
   type Place,
@@ -20,21 +20,6 @@ import {
 type SignIn = { email: string; shows: string };
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-
-async function seedInterests(db: Db): Promise<number> {
-  const rows = Object.entries(INTEREST_CATALOGUE).flatMap(([category, items]) =>
-    items.map((item) => ({ value: item.value, label: item.label, category })),
-  );
-  const values = rows.map((row, sortOrder) => ({ ...row, sortOrder }));
-  await db
-    .insert(interests)
-    .values(values)
-    .onConflictDoUpdate({
-      target: interests.value,
-      set: { label: sql`excluded.label`, category: sql`excluded.category`, sortOrder: sql`excluded.sort_order` },
-    });
-  return values.length;
-}
 
 type UserSeed = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
 
@@ -110,7 +95,7 @@ async function main(): Promise<void> {
     const signIns: SignIn[] = [];
 
     const interestCount = await handle.db.transaction(async (tx) => {
-      const count = await seedInterests(tx);
+      const count = await ensureInterestCatalogue(tx);
       for (const couple of DEMO_COUPLES) {
         const { partnerA: a, partnerB: b, place: p } = couple;
         const aId = await upsertUser(tx, personValues(a, hashes.get(a.firstName)!, p, true));

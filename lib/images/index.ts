@@ -1,0 +1,3 @@
+export * from "./rules";
+export { processImage, type ProcessedImage } from "./process";
+export { deleteImages, storeImage, type StoredImage } from "./store";

@@ -1,0 +1,26 @@
+import "server-only";
+import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
+import { processImage } from "./process";
+import type { ImageKind } from "./rules";
+
+export type StoredImage = { key: string; url: string; width: number; height: number; bytes: number };
+
+/**
+ * Processes an upload and stores the result under a new random key in the kind's folder.
+ * Nothing is written unless processing succeeded. A caller whose later step fails (e.g. the
+ * database write) removes what it stored with `deleteImages`, so no orphan file stays behind.
+ */
+export async function storeImage(input: Uint8Array, kind: ImageKind, storage?: ImageStorage): Promise<StoredImage> {
+  const image = await processImage(input, kind);
+  const target = storage ?? (await imageStorage());
+  const key = newStorageKey(kind, "jpg");
+  const { url } = await target.put(key, image.buffer, image.contentType);
+  return { key, url, width: image.width, height: image.height, bytes: image.bytes };
+}
+
+/** Best-effort clean-up: a failed delete is logged, never allowed to hide the caller's own error. */
+export async function deleteImages(keys: readonly string[], storage?: ImageStorage): Promise<void> {
+  const target = storage ?? (await imageStorage());
+  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
+  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", result.reason);
+}

@@ -1,0 +1,2 @@
+export * from "./catalogue";
+export { ensureInterestCatalogue, interestsByCategory, listInterests } from "./interests";

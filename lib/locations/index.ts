@@ -1,0 +1,7 @@
+export { canWrite, assertCanWrite, type Actor } from "./access";
+export { normalizeLocation, setPrivacy, getLocation, deleteLocation } from "./locations";
+export { nearby, type NearbyEntry } from "./nearby";
+export { searchPlaces } from "./search";
+export * from "./privacy";
+export * from "./schemas";
+export { parseLocationInput } from "./parse";

@@ -1,0 +1,105 @@
+import "server-only";
+import { and, asc, between, eq, exists, inArray, isNotNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, locations } from "@/db/schema";
+import type { Actor } from "./access";
+import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
+import type { NearbyQuery } from "./schemas";
+
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+/** Snapping to the 1° region grid moves a point by at most half a degree on each axis. */
+const SNAP_MARGIN_DEGREES = 0.5 + 1e-9;
+
+export type NearbyEntry = { entity_type: "user" | "couple"; entity_id: string; distance_km: number; location: NormalizedLocation };
+
+/**
+ * The coordinates others may see, as SQL: the same floor(x * steps + 0.5) / steps as `snap`.
+ * Distances are measured between these, never the stored point, so repeated queries from
+ * different centres cannot narrow a city-level place down to its exact spot.
+ */
+function shown(column: typeof locations.latitude | typeof locations.longitude): SQL<number> {
+  const city = SNAP_STEPS.city!;
+  const region = SNAP_STEPS.region!;
+  return sql<number>`(case ${locations.privacyLevel}
+    when 'full' then ${column}
+    when 'city' then floor(${column} * ${sql.raw(String(city))} + 0.5) / ${sql.raw(String(city))}
+    when 'region' then floor(${column} * ${sql.raw(String(region))} + 0.5) / ${sql.raw(String(region))}
+  end)`.mapWith(Number);
+}
+
+/** Longitude window of the bounding box, split at the antimeridian; null when it spans the globe. */
+function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL | undefined {
+  const cos = Math.cos((Math.min(89, Math.abs(lat) + radiusKm / KM_PER_DEGREE) * Math.PI) / 180);
+  const half = radiusKm / (KM_PER_DEGREE * cos) + SNAP_MARGIN_DEGREES;
+  if (half >= 180) return undefined;
+  const lo = lng - half;
+  const hi = lng + half;
+  if (lo < -180) return or(between(locations.longitude, lo + 360, 180), between(locations.longitude, -180, hi));
+  if (hi > 180) return or(between(locations.longitude, lo, 180), between(locations.longitude, -180, hi - 360));
+  return between(locations.longitude, lo, hi);
+}
+
+/**
+ * Places within `radius` km of a point, nearest first: a bounding box on the stored
+ * coordinates (index locations_lat_lng_idx) narrows the rows, haversine on the shown ones
+ * decides. Hidden and country-level places have no shown point, so they are never nearby;
+ * couples appear only once discoverable; the caller's own user and couple are left out.
+ */
+export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<NearbyEntry[]> {
+  const { lat, lng, radius, limit } = query;
+  const latHalf = radius / KM_PER_DEGREE + SNAP_MARGIN_DEGREES;
+  const shownLat = shown(locations.latitude);
+  const shownLng = shown(locations.longitude);
+  // Parameters are cast: in `2 * $1` Postgres would otherwise guess an integer.
+  const centreLat = sql`${lat}::double precision`;
+  const centreLng = sql`${lng}::double precision`;
+  const distance = sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
+    power(sin(radians(${shownLat} - ${centreLat}) / 2), 2)
+    + cos(radians(${centreLat})) * cos(radians(${shownLat})) * power(sin(radians(${shownLng} - ${centreLng}) / 2), 2)))))`.mapWith(Number);
+  const ownCouple = db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(and(eq(couples.id, locations.entityId), or(eq(couples.partner1Id, actor.userId), eq(couples.partner2Id, actor.userId))));
+  const visibleCouple = db.select({ id: couples.id }).from(couples).where(and(eq(couples.id, locations.entityId), eq(couples.isVisible, true)));
+
+  const rows = await db
+    .select({
+      entityType: locations.entityType,
+      entityId: locations.entityId,
+      id: locations.id,
+      placeId: locations.placeId,
+      displayLocation: locations.displayLocation,
+      latitude: locations.latitude,
+      longitude: locations.longitude,
+      city: locations.city,
+      state: locations.state,
+      country: locations.country,
+      privacyLevel: locations.privacyLevel,
+      createdAt: locations.createdAt,
+      updatedAt: locations.updatedAt,
+      distance,
+    })
+    .from(locations)
+    .where(
+      and(
+        inArray(locations.privacyLevel, ["full", "city", "region"]),
+        isNotNull(locations.latitude),
+        isNotNull(locations.longitude),
+        between(locations.latitude, lat - latHalf, lat + latHalf),
+        longitudeFilter(lng, lat, radius),
+        lte(distance, radius),
+        or(and(eq(locations.entityType, "user"), ne(locations.entityId, actor.userId)), and(eq(locations.entityType, "couple"), notExists(ownCouple), exists(visibleCouple))),
+      ),
+    )
+    .orderBy(asc(distance), asc(locations.id))
+    .limit(limit);
+
+  return rows.map(({ entityType, entityId, distance: km, ...row }) => ({
+    entity_type: entityType,
+    entity_id: entityId,
+    // Shown to 0.1 km; the point it is measured from is already the coarse one.
+    distance_km: Math.round(km * 10) / 10,
+    location: shapeLocation(row, "other")!,
+  }));
+}

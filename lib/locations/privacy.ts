@@ -1,0 +1,98 @@
+/**
+ * What a location looks like from outside, per privacy level. Pure, so every read (one
+ * location, the owner's own answer, nearby) shapes the same way. Exact coordinates leave the
+ * server only for 'full'; coarser levels are snapped to a grid (city: 0.01° ≈ 1 km, region:
+ * 1° ≈ 100 km) or dropped (country, hidden).
+ */
+export const PRIVACY_LEVELS = ["full", "city", "region", "country", "hidden"] as const;
+export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
+
+export const PRIVACY_LABELS: Record<PrivacyLevel, string> = {
+  full: "Exact Location",
+  city: "City Level",
+  region: "Region Level",
+  country: "Country Level",
+  hidden: "Hidden",
+};
+
+export const DEFAULT_PRIVACY_LEVEL: PrivacyLevel = "city";
+
+/** Grid steps per degree; null means no coordinates at all. 'full' is handled apart (exact). */
+export const SNAP_STEPS: Record<Exclude<PrivacyLevel, "full">, number | null> = { city: 100, region: 1, country: null, hidden: null };
+
+/**
+ * floor(x * steps + 0.5) / steps, in plain double arithmetic: the SQL of `nearby` computes the
+ * very same expression, so a place shows the same coordinates in every answer.
+ */
+export const snap = (value: number, steps: number) => Math.floor(value * steps + 0.5) / steps;
+
+export function shownCoordinates(level: PrivacyLevel, lat: number | null, lng: number | null): { lat: number; lng: number } | null {
+  if (lat === null || lng === null) return null;
+  if (level === "full") return { lat, lng };
+  const steps = SNAP_STEPS[level];
+  return steps === null ? null : { lat: snap(lat, steps), lng: snap(lng, steps) };
+}
+
+export type StoredLocation = {
+  id: string;
+  placeId: string;
+  displayLocation: string;
+  latitude: number | null;
+  longitude: number | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  privacyLevel: PrivacyLevel;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** The spec's normalized location. */
+export type NormalizedLocation = {
+  id: string;
+  /** Only for the owner or at 'full': a place id names the exact place. */
+  place_id: string | null;
+  display_location: string;
+  display_coordinates: { lat: number; lng: number } | null;
+  privacy_level: PrivacyLevel;
+  privacy_label: string;
+  created_at: string;
+  updated_at: string;
+};
+
+const join = (...parts: (string | null)[]) => parts.filter((p): p is string => !!p && p.trim() !== "").join(", ");
+
+/** The name others see: the chosen place at 'full', then city, region or country only. */
+export function shownName(location: StoredLocation): string {
+  const { city, state, country, displayLocation } = location;
+  switch (location.privacyLevel) {
+    case "full":
+      return displayLocation;
+    case "city":
+      return join(city, state, country) || displayLocation;
+    case "region":
+      return join(state, country);
+    case "country":
+    case "hidden":
+      return country ?? "";
+  }
+}
+
+/**
+ * The owner sees the name they chose, with coordinates as coarse as their level; anyone else
+ * sees only what the level allows, and nothing at all when it is hidden.
+ */
+export function shapeLocation(location: StoredLocation, viewer: "owner" | "other"): NormalizedLocation | null {
+  const level = location.privacyLevel;
+  if (viewer === "other" && level === "hidden") return null;
+  return {
+    id: location.id,
+    place_id: viewer === "owner" || level === "full" ? location.placeId : null,
+    display_location: viewer === "owner" ? location.displayLocation : shownName(location),
+    display_coordinates: shownCoordinates(level, location.latitude, location.longitude),
+    privacy_level: level,
+    privacy_label: PRIVACY_LABELS[level],
+    created_at: location.createdAt.toISOString(),
+    updated_at: location.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { PRIVACY_LEVELS } from "./privacy";
+
+/** Section 9: searches start at 2 characters and show 5 suggestions. */
+export const SEARCH_MIN_QUERY = 2;
+export const SEARCH_DEFAULT_LIMIT = 5;
+export const SEARCH_MAX_LIMIT = 10;
+export const SEARCH_MAX_QUERY = 100;
+export const NEARBY_DEFAULT_RADIUS_KM = 50;
+/** Bounds the rows a nearby query can touch; a continent is not "nearby". */
+export const NEARBY_MAX_RADIUS_KM = 500;
+export const NEARBY_DEFAULT_LIMIT = 20;
+export const NEARBY_MAX_LIMIT = 100;
+
+/** Query strings send "" for an empty field: that is "not given", not zero. */
+const fromQueryString = (value: unknown) => {
+  if (typeof value !== "string") return value;
+  return value.trim() === "" ? undefined : Number(value);
+};
+
+const numberParam = (name: string) =>
+  z.number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a number`) });
+
+const intParam = (name: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    fromQueryString,
+    numberParam(name).int(`${name} must be a whole number`).min(min, `${name} must be between ${min} and ${max}`).max(max, `${name} must be between ${min} and ${max}`).default(fallback),
+  );
+
+export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
+export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
+export const privacyLevelSchema = z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(", ")}` });
+export const placeIdSchema = z
+  .string({ error: "place_id is required" })
+  .trim()
+  .min(1, "place_id is required")
+  .max(300, "place_id is too long");
+
+export const searchQuerySchema = z.object({
+  query: z.preprocess((v) => v ?? "", z.string().trim().max(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`)),
+  limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
+});
+
+export const entityRefSchema = z.object({ entityType: entityTypeSchema, entityId: entityIdSchema });
+
+export const normalizeInputSchema = z
+  .object({
+    place_id: placeIdSchema,
+    entity_type: entityTypeSchema,
+    entity_id: entityIdSchema,
+    privacy_level: privacyLevelSchema.default("city"),
+  })
+  .transform((v) => ({ placeId: v.place_id, entityType: v.entity_type, entityId: v.entity_id, privacyLevel: v.privacy_level }));
+
+export const privacyInputSchema = z
+  .object({ entity_type: entityTypeSchema, entity_id: entityIdSchema, privacy_level: privacyLevelSchema })
+  .transform((v) => ({ entityType: v.entity_type, entityId: v.entity_id, privacyLevel: v.privacy_level }));
+
+export const nearbyQuerySchema = z.object({
+  lat: z.preprocess(fromQueryString, numberParam("lat").min(-90, "lat must be between -90 and 90").max(90, "lat must be between -90 and 90")),
+  lng: z.preprocess(fromQueryString, numberParam("lng").min(-180, "lng must be between -180 and 180").max(180, "lng must be between -180 and 180")),
+  radius: z.preprocess(
+    fromQueryString,
+    numberParam("radius")
+      .positive("radius must be greater than 0")
+      .max(NEARBY_MAX_RADIUS_KM, `radius must be at most ${NEARBY_MAX_RADIUS_KM} km`)
+      .default(NEARBY_DEFAULT_RADIUS_KM),
+  ),
+  limit: intParam("limit", 1, NEARBY_MAX_LIMIT, NEARBY_DEFAULT_LIMIT),
+});
+
+export type EntityRef = z.output<typeof entityRefSchema>;
+export type NormalizeInput = z.output<typeof normalizeInputSchema>;
+export type PrivacyInput = z.output<typeof privacyInputSchema>;
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+export type NearbyQuery = z.output<typeof nearbyQuerySchema>;

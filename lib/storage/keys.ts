@@ -1,0 +1,30 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Storage keys: `{folder}/{32 random hex}.{ext}`. Random (128 bits) rather than content-addressed,
+ * so equal uploads by two users never share an object that one of them may delete, and a key
+ * cannot be guessed from a photo. The strict pattern is what makes path traversal impossible:
+ * the serving route and the local store accept nothing else.
+ */
+const EXTENSIONS = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
+export type StorageExtension = keyof typeof EXTENSIONS;
+
+const KEY_PATTERN = /^([a-z][a-z0-9-]{0,31})\/([0-9a-f]{32})\.(jpg|png|webp)$/;
+const FOLDER_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
+
+export function newStorageKey(folder: string, extension: StorageExtension = "jpg"): string {
+  if (!FOLDER_PATTERN.test(folder)) throw new Error(`Invalid storage folder: ${folder}`);
+  return `${folder}/${randomBytes(16).toString("hex")}.${extension}`;
+}
+
+export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
+
+/** The content type a key is served with, from its fixed extension; null for an invalid key. */
+export function contentTypeOfKey(key: string): string | null {
+  const match = KEY_PATTERN.exec(key);
+  return match ? EXTENSIONS[match[3] as StorageExtension] : null;
+}
+
+export function assertStorageKey(key: string): void {
+  if (!isStorageKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key).slice(0, 80)}`);
+}

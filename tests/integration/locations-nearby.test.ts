@@ -1,0 +1,134 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as nearbyRoute } from "@/app/api/locations/nearby/route";
+import { getDb } from "@/db/client";
+import { couples } from "@/db/schema";
+import { normalizeLocation } from "@/lib/locations";
+import type { PrivacyLevel } from "@/lib/locations/privacy";
+import { browserSession, call, createUser } from "../support/api";
+
+const PLACES = {
+  lisbon: "geonames:2267057", // 38.71667, -9.13333
+  almada: "geonames:2271961", // across the river, ~5 km
+  sintra: "geonames:2262912", // ~23 km
+  evora: "geonames:2268406", // ~110 km
+  suva: "geonames:2198148", // Fiji, 178.44 E: across the antimeridian from -179.x
+};
+
+type Entity = { entityType: "user" | "couple"; entityId: string };
+
+/** Each entity in its own database row, saved through the domain function as its owner would. */
+async function place(owner: string, entity: Entity, placeId: string, privacyLevel: PrivacyLevel) {
+  await normalizeLocation(await getDb(), { ...entity, placeId, privacyLevel }, { userId: owner });
+}
+
+async function userAt(placeId: string, level: PrivacyLevel) {
+  const user = await createUser();
+  await place(user.id, { entityType: "user", entityId: user.id }, placeId, level);
+  return user.id;
+}
+
+async function coupleAt(placeId: string, level: PrivacyLevel, isVisible: boolean, partner1Id?: string) {
+  const db = await getDb();
+  const partner = partner1Id ?? (await createUser()).id;
+  const [couple] = await db.insert(couples).values({ partner1Id: partner, coupleName: "Ada & Grace", isVisible }).returning({ id: couples.id });
+  await place(partner, { entityType: "couple", entityId: couple!.id }, placeId, level);
+  return couple!.id;
+}
+
+const numbersIn = (value: unknown): number[] =>
+  typeof value === "number" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(numbersIn) : [];
+
+type Entry = { entity_type: string; entity_id: string; distance_km: number; location: { display_location: string; display_coordinates: { lat: number; lng: number }; place_id: string | null; privacy_level: string } };
+
+let me: { id: string; cookie: string };
+const ids: Record<string, string> = {};
+const nearbyCall = (qs: string, headers: Record<string, string> = { cookie: me.cookie }) => call(nearbyRoute, "GET", `/api/locations/nearby${qs}`, { headers });
+const entries = async (qs: string) => (await nearbyCall(qs)).json.data.locations as Entry[];
+
+beforeAll(async () => {
+  const user = await createUser();
+  me = { id: user.id, cookie: (await browserSession(user.id)).cookie };
+  await place(me.id, { entityType: "user", entityId: me.id }, PLACES.lisbon, "full");
+  ids.myCouple = await coupleAt(PLACES.lisbon, "full", true, me.id);
+  ids.full = await userAt(PLACES.almada, "full");
+  ids.city = await userAt(PLACES.lisbon, "city");
+  ids.region = await userAt(PLACES.sintra, "region");
+  ids.country = await userAt(PLACES.lisbon, "country");
+  ids.hidden = await userAt(PLACES.lisbon, "hidden");
+  ids.visibleCouple = await coupleAt(PLACES.sintra, "city", true);
+  ids.invisibleCouple = await coupleAt(PLACES.lisbon, "city", false);
+  ids.evora = await userAt(PLACES.evora, "city");
+  ids.suva = await userAt(PLACES.suva, "full");
+});
+
+describe("GET /api/locations/nearby", () => {
+  it("lists full, city and region places within 50 km by default, nearest first, with their shown coordinates", async () => {
+    const res = await nearbyCall("?lat=38.7223&lng=-9.1393");
+    expect(res.status).toBe(200);
+    expect(res.json.success).toBe(true);
+    expect(res.json.data).toMatchObject({ radius: 50, limit: 20 });
+    const found = res.json.data.locations as Entry[];
+    expect(found.map((e) => e.entity_id).sort()).toEqual([ids.full, ids.city, ids.region, ids.visibleCouple].sort());
+    const distances = found.map((e) => e.distance_km);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    const city = found.find((e) => e.entity_id === ids.city)!;
+    expect(city.location).toMatchObject({ display_location: "Lisbon, Portugal", display_coordinates: { lat: 38.72, lng: -9.13 }, place_id: null });
+    const region = found.find((e) => e.entity_id === ids.region)!;
+    expect(region.location).toMatchObject({ display_location: "Portugal", display_coordinates: { lat: 39, lng: -9 } });
+    expect(found.find((e) => e.entity_id === ids.full)!.location.display_coordinates).toEqual({ lat: 38.67902, lng: -9.1569 });
+  });
+
+  it("never lists hidden or country-level places, undiscoverable couples, or the caller's own user and couple", async () => {
+    const found = (await entries("?lat=38.7223&lng=-9.1393&radius=500&limit=100")).map((e) => e.entity_id);
+    for (const key of ["hidden", "country", "invisibleCouple", "myCouple"]) expect(found, key).not.toContain(ids[key]);
+    expect(found).not.toContain(me.id);
+    expect(found).toContain(ids.evora);
+  });
+
+  it("measures from the shown point, not the stored one: a city-level place sits on its 0.01° grid", async () => {
+    // Exactly on the city-level point of Lisbon (38.72, -9.13): distance 0, although the stored point is ~370 m away.
+    const [nearest] = await entries("?lat=38.72&lng=-9.13&radius=1&limit=1");
+    expect(nearest).toMatchObject({ entity_id: ids.city, distance_km: 0 });
+  });
+
+  it("honours radius and limit", async () => {
+    expect((await entries("?lat=38.7223&lng=-9.1393&radius=150")).map((e) => e.entity_id)).toContain(ids.evora);
+    expect((await entries("?lat=38.7223&lng=-9.1393&radius=3")).map((e) => e.entity_id)).toEqual([ids.city]);
+    expect(await entries("?lat=38.7223&lng=-9.1393&limit=2")).toHaveLength(2);
+  });
+
+  it("finds places across the antimeridian", async () => {
+    const found = await entries("?lat=-18.14&lng=-179.5&radius=300");
+    expect(found.map((e) => e.entity_id)).toEqual([ids.suva]);
+    expect(found[0]!.distance_km).toBeGreaterThan(150);
+  });
+
+  it("carries no coordinate finer than 0.01° for any place below 'full'", async () => {
+    for (const entry of await entries("?lat=38.7223&lng=-9.1393&radius=500&limit=100")) {
+      if (entry.location.privacy_level === "full") continue;
+      for (const n of numbersIn(entry)) expect(Math.abs(n * 100 - Math.round(n * 100)), `${entry.location.privacy_level}: ${n}`).toBeLessThan(1e-6);
+      expect(entry.location.place_id).toBeNull();
+    }
+  });
+
+  it("refuses bad input with 400 saying why, and a call without a session with 401", async () => {
+    const cases: [string, string][] = [
+      ["?lng=-9.1", "lat is required"],
+      ["?lat=&lng=-9.1", "lat is required"],
+      ["?lat=abc&lng=-9.1", "lat must be a number"],
+      ["?lat=91&lng=-9.1", "lat must be between -90 and 90"],
+      ["?lat=38&lng=181", "lng must be between -180 and 180"],
+      ["?lat=38&lng=-9&radius=0", "radius must be greater than 0"],
+      ["?lat=38&lng=-9&radius=501", "radius must be at most 500 km"],
+      ["?lat=38&lng=-9&limit=101", "limit must be between 1 and 100"],
+      ["?lat=38&lng=-9&limit=0", "limit must be between 1 and 100"],
+    ];
+    for (const [qs, message] of cases) {
+      const res = await nearbyCall(qs);
+      expect(res.status, qs).toBe(400);
+      expect(res.json.error.message, qs).toBe(message);
+    }
+    const anonymous = await nearbyCall("?lat=38&lng=-9", {});
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -1,0 +1,335 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DELETE as remove, GET as read } from "@/app/api/locations/[entityType]/[entityId]/route";
+import { POST as normalize } from "@/app/api/locations/normalize/route";
+import { PUT as privacy } from "@/app/api/locations/privacy/route";
+import { GET as search } from "@/app/api/locations/search/public/route";
+import { getDb } from "@/db/client";
+import { couples, locations } from "@/db/schema";
+import { browserSession, call, createUser } from "../support/api";
+import { apiSession, bearer } from "../support/flows";
+
+const LISBON = "geonames:2267057";
+const SF = "geonames:5391959";
+const LEVELS = ["full", "city", "region", "country", "hidden"] as const;
+
+async function signedInUser() {
+  const user = await createUser();
+  const session = await browserSession(user.id);
+  return { user, read: { cookie: session.cookie }, write: { cookie: session.cookie, "x-csrf-token": session.csrf } };
+}
+
+async function createCouple(partner1Id: string, partner2Id: string | null = null) {
+  const db = await getDb();
+  const [couple] = await db.insert(couples).values({ partner1Id, partner2Id, coupleName: "Ada & Grace", isVisible: true }).returning({ id: couples.id });
+  return couple!;
+}
+
+/** Every number anywhere in a JSON answer. */
+const numbersIn = (value: unknown): number[] =>
+  typeof value === "number" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(numbersIn) : [];
+
+const searchCall = (qs: string, headers: Record<string, string> = {}) => call(search, "GET", `/api/locations/search/public${qs}`, { headers });
+const normalizeCall = (body: unknown, headers: Record<string, string>) => call(normalize, "POST", "/api/locations/normalize", { body, headers });
+const privacyCall = (body: unknown, headers: Record<string, string>) => call(privacy, "PUT", "/api/locations/privacy", { body, headers });
+const entityCall = (handler: typeof read, method: string, entityType: string, entityId: string, headers: Record<string, string>) =>
+  call(handler, method, `/api/locations/${entityType}/${entityId}`, { headers, params: { entityType, entityId } });
+
+async function storedRows(entityId: string) {
+  const db = await getDb();
+  return db.select().from(locations).where(eq(locations.entityId, entityId));
+}
+
+describe("GET /api/locations/search/public", () => {
+  it("answers without a session: Lisbon, Portugal first for 'lisb', five suggestions by default", async () => {
+    const res = await searchCall("?query=lisb");
+    expect(res.status).toBe(200);
+    expect(res.json.success).toBe(true);
+    expect(res.json.data.predictions).toHaveLength(5);
+    expect(res.json.data.predictions[0]).toEqual({
+      place_id: LISBON,
+      description: "Lisbon, Portugal",
+      structured_formatting: { main_text: "Lisbon", secondary_text: "Portugal" },
+    });
+  });
+
+  it("trims the query, is accent-insensitive and honours limit up to 10", async () => {
+    expect((await searchCall("?query=%20%20sao%20pa%20&limit=1")).json.data.predictions.map((p: { description: string }) => p.description)).toEqual(["São Paulo, Brazil"]);
+    expect((await searchCall("?query=san&limit=10")).json.data.predictions).toHaveLength(10);
+  });
+
+  it("gives empty predictions for a missing, blank or one-character query", async () => {
+    for (const qs of ["", "?query=", "?query=%20%20", "?query=l", "?query=%20l%20"]) {
+      const res = await searchCall(qs);
+      expect(res.status, qs).toBe(200);
+      expect(res.json).toEqual({ success: true, data: { predictions: [] } });
+    }
+  });
+
+  it("refuses a limit out of range or not a number, and an overlong query, with 400 saying why", async () => {
+    const cases: [string, string][] = [
+      ["?query=lisb&limit=11", "limit must be between 1 and 10"],
+      ["?query=lisb&limit=0", "limit must be between 1 and 10"],
+      ["?query=lisb&limit=five", "limit must be a number"],
+      ["?query=lisb&limit=2.5", "limit must be a whole number"],
+      [`?query=${"a".repeat(101)}`, "query must be at most 100 characters"],
+    ];
+    for (const [qs, message] of cases) {
+      const res = await searchCall(qs);
+      expect(res.status, qs).toBe(400);
+      expect(res.json.error.code).toBe("VALIDATION_ERROR");
+      expect(res.json.error.message).toBe(message);
+    }
+  });
+
+  it("ignores the auth header entirely, even a broken one", async () => {
+    const res = await searchCall("?query=lisb", { authorization: "Bearer not-a-token" });
+    expect(res.status).toBe(200);
+    expect(res.json.data.predictions[0].place_id).toBe(LISBON);
+  });
+});
+
+describe("POST /api/locations/normalize", () => {
+  it("saves the caller's own place at city level by default, answering the normalized shape without exact coordinates", async () => {
+    const { user, write } = await signedInUser();
+    const res = await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id }, write);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      location: {
+        id: expect.any(String),
+        place_id: LISBON,
+        display_location: "Lisbon, Portugal",
+        display_coordinates: { lat: 38.72, lng: -9.13 },
+        privacy_level: "city",
+        privacy_label: "City Level",
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
+      },
+    });
+    const [row] = await storedRows(user.id);
+    expect(row).toMatchObject({ entityType: "user", placeId: LISBON, latitude: 38.71667, longitude: -9.13333, city: "Lisbon", country: "Portugal", countryCode: "PT" });
+  });
+
+  it("gives the exact coordinates back only at 'full'", async () => {
+    const { user, write } = await signedInUser();
+    const res = await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id, privacy_level: "full" }, write);
+    expect(res.json.location.display_coordinates).toEqual({ lat: 38.71667, lng: -9.13333 });
+  });
+
+  it("replaces the entity's one location on a second call, keeping its id", async () => {
+    const { user, write } = await signedInUser();
+    const first = await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id }, write);
+    const second = await normalizeCall({ place_id: SF, entity_type: "user", entity_id: user.id, privacy_level: "region" }, write);
+    expect(second.json.location).toMatchObject({ id: first.json.location.id, place_id: SF, display_location: "San Francisco, California, United States", privacy_level: "region" });
+    expect(await storedRows(user.id)).toHaveLength(1);
+  });
+
+  it("works for an API client with a bearer token, without CSRF", async () => {
+    const user = await createUser();
+    const session = await apiSession(user.email);
+    const res = await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id }, bearer(session.access_token));
+    expect(res.status).toBe(200);
+  });
+
+  it("lets either partner set their couple's location", async () => {
+    const a = await signedInUser();
+    const b = await signedInUser();
+    const couple = await createCouple(a.user.id, b.user.id);
+    expect((await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id }, a.write)).status).toBe(200);
+    const res = await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, b.write);
+    expect(res.status).toBe(200);
+    expect(res.json.location.place_id).toBe(SF);
+  });
+
+  it("refuses 401 without a session and 403 without the CSRF token, saving nothing", async () => {
+    const { user, read } = await signedInUser();
+    const body = { place_id: LISBON, entity_type: "user", entity_id: user.id };
+    const anonymous = await normalizeCall(body, {});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.json.error.code).toBe("UNAUTHENTICATED");
+    const noCsrf = await normalizeCall(body, read);
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.json.error.code).toBe("CSRF_VALIDATION_FAILED");
+    expect(await storedRows(user.id)).toHaveLength(0);
+  });
+
+  it("refuses 403 for another user, another couple, or a couple that does not exist", async () => {
+    const me = await signedInUser();
+    const other = await createUser();
+    const theirCouple = await createCouple(other.id);
+    for (const [entity_type, entity_id] of [
+      ["user", other.id],
+      ["couple", theirCouple.id],
+      ["couple", "6f1c1f0e-8d7a-4a57-9c55-2d8f1b2c3d4e"],
+    ]) {
+      const res = await normalizeCall({ place_id: LISBON, entity_type, entity_id }, me.write);
+      expect(res.status, entity_type).toBe(403);
+      expect(res.json.error.code).toBe("FORBIDDEN");
+    }
+    expect(await storedRows(other.id)).toHaveLength(0);
+    expect(await storedRows(theirCouple.id)).toHaveLength(0);
+  });
+
+  it("refuses bad input with 400 naming the field", async () => {
+    const { user, write } = await signedInUser();
+    const good = { place_id: LISBON, entity_type: "user", entity_id: user.id };
+    const cases: [unknown, string, string][] = [
+      [{}, "place_id", "place_id is required"],
+      [{ ...good, place_id: "  " }, "place_id", "place_id is required"],
+      [{ ...good, place_id: 42 }, "place_id", "place_id is required"],
+      [{ ...good, entity_type: "group" }, "entity_type", "entity_type must be 'user' or 'couple'"],
+      [{ ...good, entity_id: "42" }, "entity_id", "entity_id must be a UUID"],
+      [{ ...good, privacy_level: "street" }, "privacy_level", "privacy_level must be one of full, city, region, country, hidden"],
+    ];
+    for (const [body, field, message] of cases) {
+      const res = await normalizeCall(body, write);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error.code).toBe("VALIDATION_ERROR");
+      expect(res.json.error.message).toBe(message);
+      expect(res.json.error.fields[field]).toBe(message);
+    }
+    const notJson = await call(normalize, "POST", "/api/locations/normalize", { rawBody: "place_id=1", headers: write });
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.error.message).toBe("The request body must be a JSON object.");
+    expect(await storedRows(user.id)).toHaveLength(0);
+  });
+
+  it("refuses a place id the places service does not know with the spec's message", async () => {
+    const { user, write } = await signedInUser();
+    for (const placeId of ["geonames:999999999", "ChIJnot-a-real-place"]) {
+      const res = await normalizeCall({ place_id: placeId, entity_type: "user", entity_id: user.id }, write);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({ code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again.", fields: { place_id: "Unknown place" } });
+    }
+    expect(await storedRows(user.id)).toHaveLength(0);
+  });
+});
+
+describe("PUT /api/locations/privacy", () => {
+  it("changes the level, and the answer follows it", async () => {
+    const { user, write } = await signedInUser();
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id, privacy_level: "full" }, write);
+    const res = await privacyCall({ entity_type: "user", entity_id: user.id, privacy_level: "country" }, write);
+    expect(res.status).toBe(200);
+    expect(res.json.location).toMatchObject({ privacy_level: "country", privacy_label: "Country Level", display_coordinates: null });
+    expect((await storedRows(user.id))[0]!.privacyLevel).toBe("country");
+  });
+
+  it("answers 404 when there is no location, 403 for someone else's, 400 for a bad level, 401 without a session", async () => {
+    const me = await signedInUser();
+    const other = await signedInUser();
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: other.user.id }, other.write);
+    const missing = await privacyCall({ entity_type: "user", entity_id: me.user.id, privacy_level: "city" }, me.write);
+    expect(missing.status).toBe(404);
+    expect(missing.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
+    const theirs = await privacyCall({ entity_type: "user", entity_id: other.user.id, privacy_level: "full" }, me.write);
+    expect(theirs.status).toBe(403);
+    expect((await storedRows(other.user.id))[0]!.privacyLevel).toBe("city");
+    const bad = await privacyCall({ entity_type: "user", entity_id: me.user.id, privacy_level: "" }, me.write);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.fields.privacy_level).toMatch(/^privacy_level must be one of/);
+    expect((await privacyCall({ entity_type: "user", entity_id: me.user.id, privacy_level: "city" }, {})).status).toBe(401);
+  });
+});
+
+describe("GET /api/locations/{entityType}/{entityId}", () => {
+  it("shows someone else's location only as far as its level allows", async () => {
+    const owner = await signedInUser();
+    const viewer = await signedInUser();
+    await normalizeCall({ place_id: SF, entity_type: "user", entity_id: owner.user.id }, owner.write);
+    const expected = {
+      full: { place_id: SF, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77493, lng: -122.41942 } },
+      city: { place_id: null, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77, lng: -122.42 } },
+      region: { place_id: null, display_location: "California, United States", display_coordinates: { lat: 38, lng: -122 } },
+      country: { place_id: null, display_location: "United States", display_coordinates: null },
+    };
+    for (const [level, shape] of Object.entries(expected)) {
+      await privacyCall({ entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write);
+      const res = await entityCall(read, "GET", "user", owner.user.id, viewer.read);
+      expect(res.status, level).toBe(200);
+      expect(res.json.location, level).toMatchObject({ ...shape, privacy_level: level });
+    }
+  });
+
+  it("reads a hidden location as missing for others, and as the owner's own for its owner", async () => {
+    const owner = await signedInUser();
+    const viewer = await signedInUser();
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: owner.user.id, privacy_level: "hidden" }, owner.write);
+    const other = await entityCall(read, "GET", "user", owner.user.id, viewer.read);
+    expect(other.status).toBe(404);
+    expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
+    const own = await entityCall(read, "GET", "user", owner.user.id, owner.read);
+    expect(own.status).toBe(200);
+    expect(own.json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal", display_coordinates: null, privacy_level: "hidden" });
+  });
+
+  it("shows a couple's location to its partner as its owner", async () => {
+    const a = await signedInUser();
+    const b = await signedInUser();
+    const couple = await createCouple(a.user.id, b.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id, privacy_level: "country" }, a.write);
+    const res = await entityCall(read, "GET", "couple", couple.id, b.read);
+    expect(res.json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal", display_coordinates: null });
+  });
+
+  it("answers 404 when there is none, 400 for a bad type or id, 401 without a session", async () => {
+    const me = await signedInUser();
+    expect((await entityCall(read, "GET", "user", me.user.id, me.read)).status).toBe(404);
+    const badType = await entityCall(read, "GET", "users", me.user.id, me.read);
+    expect(badType.status).toBe(400);
+    expect(badType.json.error.message).toBe("entity_type must be 'user' or 'couple'");
+    const badId = await entityCall(read, "GET", "user", "me", me.read);
+    expect(badId.status).toBe(400);
+    expect(badId.json.error.message).toBe("entity_id must be a UUID");
+    expect((await entityCall(read, "GET", "user", me.user.id, {})).status).toBe(401);
+  });
+});
+
+describe("DELETE /api/locations/{entityType}/{entityId}", () => {
+  it("deletes the caller's own location; a second delete is 404", async () => {
+    const me = await signedInUser();
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: me.user.id }, me.write);
+    const res = await entityCall(remove, "DELETE", "user", me.user.id, me.write);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true });
+    expect(await storedRows(me.user.id)).toHaveLength(0);
+    expect((await entityCall(read, "GET", "user", me.user.id, me.read)).status).toBe(404);
+    expect((await entityCall(remove, "DELETE", "user", me.user.id, me.write)).status).toBe(404);
+  });
+
+  it("refuses someone else's location (403), a call without CSRF (403) or session (401), and keeps it", async () => {
+    const owner = await signedInUser();
+    const me = await signedInUser();
+    const couple = await createCouple(owner.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: owner.user.id }, owner.write);
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id }, owner.write);
+    expect((await entityCall(remove, "DELETE", "user", owner.user.id, me.write)).json.error.code).toBe("FORBIDDEN");
+    expect((await entityCall(remove, "DELETE", "couple", couple.id, me.write)).status).toBe(403);
+    expect((await entityCall(remove, "DELETE", "user", owner.user.id, owner.read)).json.error.code).toBe("CSRF_VALIDATION_FAILED");
+    expect((await entityCall(remove, "DELETE", "user", owner.user.id, {})).status).toBe(401);
+    expect(await storedRows(owner.user.id)).toHaveLength(1);
+    expect(await storedRows(couple.id)).toHaveLength(1);
+  });
+});
+
+describe("exact coordinates never leave the server below 'full'", () => {
+  it("no answer of normalize, privacy or read carries a number finer than 0.01° at city level or coarser", async () => {
+    const owner = await signedInUser();
+    const viewer = await signedInUser();
+    for (const level of LEVELS.filter((l) => l !== "full")) {
+      const answers = [
+        await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write),
+        await privacyCall({ entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write),
+        await entityCall(read, "GET", "user", owner.user.id, owner.read),
+        await entityCall(read, "GET", "user", owner.user.id, viewer.read),
+      ];
+      for (const answer of answers) {
+        const text = JSON.stringify(answer.json);
+        expect(text, level).not.toContain("38.71667");
+        expect(text, level).not.toContain("9.13333");
+        for (const n of numbersIn(answer.json)) expect(Math.abs(n * 100 - Math.round(n * 100)), `${level}: ${n}`).toBeLessThan(1e-6);
+      }
+    }
+  });
+});

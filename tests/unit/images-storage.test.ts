@@ -1,0 +1,136 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { chooseStorage, contentTypeOfKey, isStorageKey, newStorageKey } from "@/lib/storage";
+import { createLocalStorage } from "@/lib/storage/local";
+
+const dirs: string[] = [];
+const tempDir = async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), "uploads-"));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+describe("storage keys", () => {
+  it("are random, in the kind's folder, with a fixed extension, and never repeat", () => {
+    const keys = new Set(Array.from({ length: 200 }, () => newStorageKey("avatar")));
+    expect(keys.size).toBe(200);
+    for (const key of keys) {
+      expect(key).toMatch(/^avatar\/[0-9a-f]{32}\.jpg$/);
+      expect(isStorageKey(key)).toBe(true);
+      expect(contentTypeOfKey(key)).toBe("image/jpeg");
+    }
+  });
+
+  it.each([
+    "../avatar/0123456789abcdef0123456789abcdef.jpg",
+    "avatar/../../etc/passwd",
+    "avatar/0123456789abcdef0123456789abcdef.jpg/..",
+    "/avatar/0123456789abcdef0123456789abcdef.jpg",
+    "avatar\\0123456789abcdef0123456789abcdef.jpg",
+    "avatar/0123456789ABCDEF0123456789ABCDEF.jpg",
+    "avatar/0123456789abcdef0123456789abcdef.svg",
+    "avatar/0123456789abcdef0123456789abcdef.jpg\u0000.png",
+    "avatar/my holiday photo.jpg",
+    "a/b/0123456789abcdef0123456789abcdef.jpg",
+    "",
+  ])("refuses %j", (key) => {
+    expect(isStorageKey(key)).toBe(false);
+    expect(contentTypeOfKey(key)).toBeNull();
+  });
+
+  it("refuses a folder name that could leave the storage folder", () => {
+    expect(() => newStorageKey("../x")).toThrow();
+    expect(() => newStorageKey("")).toThrow();
+  });
+});
+
+describe("local disk storage", () => {
+  it("stores, reads back and deletes an object under its key, leaving no temp file", async () => {
+    const dir = await tempDir();
+    const storage = createLocalStorage(dir);
+    const key = newStorageKey("couple-photo");
+    const bytes = Buffer.from([0xff, 0xd8, 0xff, 1, 2, 3]);
+
+    expect(await storage.put(key, bytes, "image/jpeg")).toEqual({ url: `/api/images/${key}` });
+    expect(await readFile(path.join(dir, key))).toEqual(bytes);
+    expect(await readdir(path.join(dir, "couple-photo"))).toEqual([key.split("/")[1]]);
+    expect(await storage.read(key)).toEqual({ body: bytes, contentType: "image/jpeg" });
+
+    await storage.delete(key);
+    expect(await storage.read(key)).toBeNull();
+    await expect(storage.delete(key)).resolves.toBeUndefined();
+  });
+
+  it("never reads or writes outside its folder", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "secret.jpg"), "secret");
+    const storage = createLocalStorage(path.join(dir, "uploads"));
+    expect(await storage.read("../secret.jpg")).toBeNull();
+    await expect(storage.put("../secret.jpg", Buffer.from("x"), "image/jpeg")).rejects.toThrow(/Invalid storage key/);
+    await expect(storage.delete("../secret.jpg")).rejects.toThrow(/Invalid storage key/);
+    expect(await readFile(path.join(dir, "secret.jpg"), "utf8")).toBe("secret");
+  });
+});
+
+describe("chooseStorage", () => {
+  const base = {
+    STORAGE_DIR: ".data/uploads",
+    S3_BUCKET: undefined,
+    S3_ENDPOINT: undefined,
+    S3_REGION: "us-east-1",
+    S3_ACCESS_KEY_ID: undefined,
+    S3_SECRET_ACCESS_KEY: undefined,
+    S3_PUBLIC_URL: undefined,
+  };
+
+  it("uses local disk unless S3_BUCKET is set", () => {
+    expect(chooseStorage(base)).toEqual({ kind: "local", dir: ".data/uploads" });
+  });
+
+  it("uses S3 with every setting when S3_BUCKET is set", () => {
+    const choice = chooseStorage({
+      ...base,
+      S3_BUCKET: "photos",
+      S3_ENDPOINT: "https://r2.example.com",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://img.example.com",
+    });
+    expect(choice).toEqual({
+      kind: "s3",
+      settings: {
+        bucket: "photos",
+        region: "us-east-1",
+        endpoint: "https://r2.example.com",
+        accessKeyId: "id",
+        secretAccessKey: "secret",
+        publicUrl: "https://img.example.com",
+      },
+    });
+  });
+
+  it("refuses a half-configured S3 instead of quietly writing to local disk", () => {
+    expect(() => chooseStorage({ ...base, S3_BUCKET: "photos", S3_ACCESS_KEY_ID: "id" })).toThrow(
+      "S3_BUCKET is set, so S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL must be set too.",
+    );
+  });
+});
+
+describe("S3 storage", () => {
+  it("refuses an invalid key before any request is made", async () => {
+    const { createS3Storage } = await import("@/lib/storage/s3");
+    const storage = createS3Storage({
+      bucket: "photos",
+      region: "us-east-1",
+      endpoint: "http://127.0.0.1:9",
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      publicUrl: "https://img.example.com/",
+    });
+    await expect(storage.put("../x.jpg", Buffer.from("x"), "image/jpeg")).rejects.toThrow(/Invalid storage key/);
+    await expect(storage.delete("avatar/../../x.jpg")).rejects.toThrow(/Invalid storage key/);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { BUILT_IN_INTEREST_CATEGORIES, INTEREST_ROWS, groupByCategory } from "@/lib/interests/catalogue";
+
+describe("interest catalogue", () => {
+  it("has the spec's fallback categories, in order", () => {
+    expect(Object.keys(BUILT_IN_INTEREST_CATEGORIES)).toEqual([
+      "Lifestyle",
+      "Adventure",
+      "Creative",
+      "Innovation & Future",
+      "Health & Wellness",
+      "Professional Growth",
+    ]);
+  });
+
+  it("holds every value the spec names, once each", () => {
+    const values = INTEREST_ROWS.map((row) => row.value);
+    expect(new Set(values).size).toBe(values.length);
+    expect([...values].sort()).toEqual(
+      [
+        "travel", "food_dining", "wine_tasting", "home_entertaining", "outdoor_activities", "adventure_sports",
+        "arts_culture", "music", "reading", "photography", "technology", "investing", "entrepreneurship",
+        "fitness_wellness", "career_development",
+      ].sort(),
+    );
+  });
+
+  it("numbers rows in display order, category by category", () => {
+    expect(INTEREST_ROWS.map((row) => row.sortOrder)).toEqual(INTEREST_ROWS.map((_, i) => i));
+    expect(INTEREST_ROWS[0]).toEqual({ value: "travel", label: "Travel", category: "Lifestyle", sortOrder: 0 });
+  });
+
+  it("groups keeping first-seen order of categories and items", () => {
+    const grouped = groupByCategory([
+      { value: "b", label: "B", category: "Two" },
+      { value: "a", label: "A", category: "One" },
+      { value: "c", label: "C", category: "Two" },
+    ]);
+    expect(Object.entries(grouped)).toEqual([
+      ["Two", [{ value: "b", label: "B" }, { value: "c", label: "C" }]],
+      ["One", [{ value: "a", label: "A" }]],
+    ]);
+  });
+});
