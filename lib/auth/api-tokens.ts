@@ -19,13 +19,13 @@ export type ApiSession = {
   user: { id: string; email: string; email_confirmed_at: string | null };
 };
 
-async function issue(db: Db, sessionId: string, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
+type SessionRef = { id: string; expiresAt: Date };
+
+async function issue(db: Db, session: SessionRef, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
   const refreshToken = newSecretToken();
-  await db.insert(refreshTokens).values({
-    sessionId,
-    tokenHash: hashToken(refreshToken),
-    expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000),
-  });
+  const sessionId = session.id;
+  // A refresh token never outlives its session.
+  await db.insert(refreshTokens).values({ sessionId, tokenHash: hashToken(refreshToken), expiresAt: session.expiresAt });
   const accessToken = await encode({
     token: { sub: user.id, sid: sessionId },
     secret: authSecret(),
@@ -42,7 +42,10 @@ async function issue(db: Db, sessionId: string, user: { id: string; email: strin
 
 /** Opens an API session for an already authenticated user. */
 export async function startApiSession(db: Db, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
-  return db.transaction(async (tx) => issue(tx, await createSession(tx, user.id, "api"), user));
+  return db.transaction(async (tx) => {
+    const id = await createSession(tx, user.id, "api");
+    return issue(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
+  });
 }
 
 const INVALID_REFRESH = "Invalid refresh token. Please sign in again.";
@@ -60,6 +63,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
         usedAt: refreshTokens.usedAt,
         expiresAt: refreshTokens.expiresAt,
         revokedAt: sessions.revokedAt,
+        sessionExpiresAt: sessions.expiresAt,
         userId: users.id,
         email: users.email,
         emailVerifiedAt: users.emailVerifiedAt,
@@ -74,9 +78,9 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
       await revokeSession(tx, row.sessionId);
       return { reused: true, session: null };
     }
-    if (row.expiresAt.getTime() <= Date.now()) return { reused: false, session: null };
+    if (Math.min(row.expiresAt.getTime(), row.sessionExpiresAt.getTime()) <= Date.now()) return { reused: false, session: null };
     await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
-    return { reused: false, session: await issue(tx, row.sessionId, { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt }) };
+    return { reused: false, session: await issue(tx, { id: row.sessionId, expiresAt: row.sessionExpiresAt }, { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt }) };
   });
   // The revocation above must commit, so the error is thrown only after the transaction.
   if (!outcome.session) throw new AppError("SESSION_EXPIRED", outcome.reused ? "Refresh token reuse detected. Please sign in again." : INVALID_REFRESH);

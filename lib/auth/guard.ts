@@ -53,9 +53,18 @@ export const postAuthDestination = (user: GuardUser) => (user.profileComplete ? 
 
 /** Only same-site paths are followed after sign-in (no open redirects). */
 export function safeOrigin(from: string | null | undefined): string | null {
-  if (!from || !from.startsWith("/") || from.startsWith("//") || from.startsWith("/\\")) return null;
-  const kind = routeKind(from.split(/[?#]/)[0]!);
-  return kind === "onboarding" || kind === "profile-required" ? from : null;
+  if (!from || !from.startsWith("/") || from.includes("\\")) return null;
+  // Resolved as the browser would ("/a/../..//evil.com" is "//evil.com"), then judged by its path.
+  const base = "http://same.origin";
+  let url: URL;
+  try {
+    url = new URL(from, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== base || url.pathname.startsWith("//")) return null;
+  const kind = routeKind(url.pathname);
+  return kind === "onboarding" || kind === "profile-required" ? `${url.pathname}${url.search}${url.hash}` : null;
 }
 
 const next: GuardDecision = { action: "next" };

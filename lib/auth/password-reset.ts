@@ -5,7 +5,7 @@ import { users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { passwordResetEmail } from "@/lib/mail/templates";
-import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { LIMITS, clearHits, consumeLimit } from "@/lib/rate-limit";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -44,22 +44,28 @@ export async function requestPasswordReset(db: Db, email: string, context: { cli
   });
 }
 
-/** Sets the new password, uses up the link and ends every session of the account. */
+const resetTokenFilter = (token: string) =>
+  and(
+    eq(userTokens.tokenHash, hashToken(token)),
+    eq(userTokens.purpose, "reset_password"),
+    isNull(userTokens.usedAt),
+    gt(userTokens.expiresAt, new Date()),
+  );
+
+/** Sets the new password, uses up the link, lifts a sign-in lockout and ends every session. */
 export async function resetPassword(db: Db, input: { token: string; password: string }): Promise<void> {
+  // A bad link is refused before any hashing: hashing is the expensive part.
+  const [candidate] = await db.select({ id: userTokens.id }).from(userTokens).where(resetTokenFilter(input.token));
+  if (!candidate) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
+    // Checked again under a row lock: two uses of one link cannot both succeed.
     const [row] = await tx
-      .select({ id: userTokens.id, userId: userTokens.userId })
+      .select({ id: userTokens.id, userId: userTokens.userId, email: users.email })
       .from(userTokens)
-      .where(
-        and(
-          eq(userTokens.tokenHash, hashToken(input.token)),
-          eq(userTokens.purpose, "reset_password"),
-          isNull(userTokens.usedAt),
-          gt(userTokens.expiresAt, new Date()),
-        ),
-      )
-      .for("update");
+      .innerJoin(users, eq(users.id, userTokens.userId))
+      .where(resetTokenFilter(input.token))
+      .for("update", { of: userTokens });
     if (!row) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
     const now = new Date();
     // Every outstanding reset link of the account dies with this one.
@@ -73,6 +79,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .update(users)
       .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
       .where(eq(users.id, row.userId));
+    await clearHits(tx, LIMITS.signInPerAccount, row.email);
     await revokeAllSessions(tx, row.userId);
   });
 }

@@ -37,7 +37,8 @@ export async function deliverEmails(db: Db, ids: string[], provider: Provider | 
   for (const row of pending) {
     try {
       await provider({ to: row.to, subject: row.subject, text: row.text, html: row.html });
-      await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null }).where(eq(emailOutbox.id, row.id));
+      // Once delivered, the body (with its live link) has no reason to stay in the database.
+      await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
     } catch (error) {
       console.error("[mail] delivery failed", { id: row.id, error: String(error) });
       await db.update(emailOutbox).set({ lastError: String(error).slice(0, 500) }).where(eq(emailOutbox.id, row.id));

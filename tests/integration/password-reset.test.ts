@@ -84,6 +84,14 @@ describe("resetPassword", () => {
     await expect(signIn(user.email, PASSWORD)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
   });
 
+  it("lifts a sign-in lockout, so the new password works at once", async () => {
+    const user = await createUser();
+    for (let i = 0; i < 5; i++) await expect(signIn(user.email, `Wrong-${i}`)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signIn(user.email, PASSWORD)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+    await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+  });
+
   it("works once only", async () => {
     const user = await createUser();
     const token = await resetToken(user.email);

@@ -96,6 +96,16 @@ describe("POST /api/auth/token, refresh grant", () => {
     expect((await refreshGrant(res.json.refresh_token)).status).toBe(200);
   });
 
+  it("refuses to refresh once the session itself has expired", async () => {
+    const user = await createUser();
+    const first = await apiSession(user.email);
+    const db = await getDb();
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    const res = await refreshGrant(first.refresh_token);
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe("SESSION_EXPIRED");
+  });
+
   it("refuses a refresh token the second time", async () => {
     const user = await createUser();
     const first = await apiSession(user.email);

@@ -212,3 +212,12 @@ describe("safeOrigin", () => {
     expect(safeOrigin("/invite-partner")).toBe("/invite-partner");
   });
 });
+
+describe("safeOrigin against paths that resolve off the site", () => {
+  it.each(["/onboarding/../..//evil.com", "/dashboard/..//evil.com", "/%2e%2e//evil.com", "/dashboard\\..\\evil"])("refuses %s", (from) => {
+    expect(safeOrigin(from)).toBeNull();
+  });
+  it("returns the resolved path and query it accepts", () => {
+    expect(safeOrigin("/forum/../dashboard?tab=new")).toBe("/dashboard?tab=new");
+  });
+});
