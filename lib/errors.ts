@@ -67,4 +67,3 @@ export class AppError extends Error {
   }
 }
 
-export const isAppError = (error: unknown): error is AppError => error instanceof AppError;

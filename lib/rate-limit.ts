@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, eq, gte, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { rateLimitHits } from "@/db/schema";
 
@@ -13,6 +13,7 @@ export const LIMITS = {
   registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
   verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },
   verificationPerHour: { bucket: "verify-mail:hour", limit: 5, windowSeconds: 60 * 60 },
+  verificationPerAddress: { bucket: "verify-mail:address", limit: 20, windowSeconds: 60 * 60 },
   passwordResetPerAccount: { bucket: "reset-mail:account", limit: 3, windowSeconds: 60 * 60 },
   passwordResetPerAddress: { bucket: "reset-mail:address", limit: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
@@ -35,11 +36,17 @@ export async function checkLimit(db: Db, limit: Limit, subject: string): Promise
   return { allowed: false, remaining: 0, retryAfterSeconds };
 }
 
-/** Counts one hit. Old hits of the subject are pruned on the way. */
+/** Every limit's window is shorter than this; older hits of subjects that never came back go too. */
+const PRUNE_AFTER_SECONDS = 24 * 60 * 60;
+
+/** Counts one hit. Old hits of the subject are pruned on the way, and now and then everyone's. */
 export async function recordHit(db: Db, limit: Limit, subject: string): Promise<void> {
   await db
     .delete(rateLimitHits)
     .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), lt(rateLimitHits.createdAt, windowStart(limit))));
+  if (Math.random() < 0.01) {
+    await db.delete(rateLimitHits).where(lt(rateLimitHits.createdAt, new Date(Date.now() - PRUNE_AFTER_SECONDS * 1000)));
+  }
   await db.insert(rateLimitHits).values({ bucket: limit.bucket, subject });
 }
 
@@ -66,12 +73,4 @@ export async function consumeLimit(db: Db, limit: Limit, subject: string): Promi
 
 export async function clearHits(db: Db, limit: Limit, subject: string): Promise<void> {
   await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject)));
-}
-
-export async function countHits(db: Db, limit: Limit, subject: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(rateLimitHits)
-    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), gte(rateLimitHits.createdAt, windowStart(limit))));
-  return row?.n ?? 0;
 }

@@ -5,10 +5,10 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { getDb } from "@/db/client";
 import { auth, signIn, SignInRefused, signOut } from "@/lib/auth/auth";
-import { resendVerification, userIdForEmail, verifyEmail } from "@/lib/auth/email-verification";
+import { accountForResend, resendVerification, verifyEmail } from "@/lib/auth/email-verification";
 import { safeOrigin } from "@/lib/auth/guard";
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
-import { emailSchema, resetPasswordSchema } from "@/lib/auth/rules";
+import { emailSchema, normalizeEmail, resetPasswordSchema } from "@/lib/auth/rules";
 import { revokeSession } from "@/lib/auth/sessions";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
@@ -48,7 +48,7 @@ export async function registerAction(values: unknown): Promise<ActionResult<{ em
 export type SignInState = ActionResult | null;
 
 export async function signInAction(_previous: SignInState, form: FormData): Promise<SignInState> {
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const email = normalizeEmail(String(form.get("email") ?? ""));
   const password = String(form.get("password") ?? "");
   const from = String(form.get("from") ?? "");
   const previous = await auth();
@@ -70,7 +70,7 @@ export async function resendVerificationAction(email: string): Promise<ActionRes
   try {
     const db = await getDb();
     const session = await auth();
-    const userId = session?.claims.sub ?? (await userIdForEmail(db, emailSchema.parse(email)));
+    const userId = session?.claims.sub ?? (await accountForResend(db, emailSchema.parse(email), { clientAddress: await callerAddress() }));
     const { emailIds, attemptsRemaining } = await resendVerification(db, userId);
     deliverAfterResponse(db, emailIds);
     return { ok: true, attemptsRemaining };

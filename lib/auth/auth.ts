@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { authConfig } from "./auth.config";
-import { authenticate } from "./credentials";
+import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
 import type { SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
 import { accountFlags } from "./users";
@@ -39,7 +39,7 @@ export const { auth, signIn, signOut } = NextAuth({
       credentials: { email: {}, password: {} },
       async authorize(raw, request) {
         const parsed = credentialsSchema.safeParse(raw);
-        if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", "Invalid email or password. Please try again."));
+        if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE));
         const db = await getDb();
         try {
           const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers) });

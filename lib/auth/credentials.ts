@@ -5,6 +5,7 @@ import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, clearHits, recordHit, withLimitLock } from "@/lib/rate-limit";
 import { burnPasswordCheck, verifyPassword } from "./password";
+import { normalizeEmail } from "./rules";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
 export const EMAIL_NOT_CONFIRMED_MESSAGE =
@@ -29,7 +30,7 @@ export async function authenticate(
   input: { email: string; password: string },
   context: { clientAddress: string },
 ): Promise<AuthenticatedUser> {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
   if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
   // Attempts on one account run one at a time: parallel guesses cannot slip past the count of

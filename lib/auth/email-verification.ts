@@ -5,8 +5,10 @@ import { users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
-import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { normalizeEmail } from "./rules";
 import { hashToken, newSecretToken } from "./secrets";
+import { findUserByEmail } from "./users";
 
 export const VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
 
@@ -73,7 +75,7 @@ export async function verifyEmail(db: Db, input: { token: string; email?: string
       .innerJoin(users, eq(users.id, userTokens.userId))
       .where(and(eq(userTokens.tokenHash, hashToken(input.token)), eq(userTokens.purpose, "verify_email")))
       .for("update");
-    if (!row || (input.email && row.email !== input.email.trim().toLowerCase())) throw new AppError("INVALID_TOKEN", INVALID_LINK);
+    if (!row || (input.email && row.email !== normalizeEmail(input.email))) throw new AppError("INVALID_TOKEN", INVALID_LINK);
     // Opening the link a second time is not an error worth alarming anyone about.
     if (row.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
     if (row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError("INVALID_TOKEN", INVALID_LINK);
@@ -84,9 +86,16 @@ export async function verifyEmail(db: Db, input: { token: string; email?: string
   });
 }
 
-/** Finds the account a signed-out visitor on /verify-email asks a new e-mail for. */
-export async function userIdForEmail(db: Db, email: string): Promise<string> {
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase()));
-  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
-  return row.id;
+/**
+ * The account a signed-out visitor on /verify-email asks a new e-mail for. Anyone can ask for
+ * any address, so asking is limited per client address.
+ */
+export async function accountForResend(db: Db, email: string, context: { clientAddress: string }): Promise<string> {
+  const limit = await consumeLimit(db, LIMITS.verificationPerAddress, context.clientAddress);
+  if (!limit.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
+  }
+  const user = await findUserByEmail(db, email);
+  if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  return user.id;
 }

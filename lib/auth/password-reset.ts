@@ -9,6 +9,7 @@ import { LIMITS, clearHits, consumeLimit } from "@/lib/rate-limit";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
+import { normalizeEmail } from "./rules";
 
 export const RESET_TTL_SECONDS = 60 * 60;
 export const RESET_REQUESTED_MESSAGE = "Password reset email sent! Check your inbox for the reset link.";
@@ -29,7 +30,7 @@ export async function requestPasswordReset(db: Db, email: string, context: { cli
     const [user] = await tx
       .select({ id: users.id, email: users.email, firstName: users.firstName })
       .from(users)
-      .where(eq(users.email, email.trim().toLowerCase()));
+      .where(eq(users.email, normalizeEmail(email)));
     if (!user) return { emailIds: [] };
     const perAccount = await consumeLimit(tx, LIMITS.passwordResetPerAccount, user.id);
     if (!perAccount.allowed) return { emailIds: [] };

@@ -12,6 +12,9 @@ export const SPECIAL_CHARACTERS = `!@#$%^&*(),.?":{}|<>`;
 
 const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
 
+/** E-mail addresses are compared lower-cased and trimmed, everywhere. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
 export const emailSchema = z
   .string({ error: "Please enter a valid email address" })
   .trim()

@@ -2,6 +2,7 @@ import "server-only";
 import { eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
+import { normalizeEmail } from "./rules";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
 export type AccountFlags = {
@@ -20,7 +21,7 @@ export async function findUserByEmail(db: Db, email: string) {
       emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()));
+    .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
 }
 

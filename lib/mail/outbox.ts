@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
 import { env } from "@/lib/env";
 import type { EmailMessage } from "./templates";
+import { normalizeEmail } from "@/lib/auth/rules";
 
 /** Writes the e-mail in the caller's transaction: it exists exactly when the change that caused it does. */
 export async function enqueueEmail(db: Db, message: EmailMessage): Promise<string> {
@@ -52,7 +53,7 @@ export async function listOutbox(db: Db, to?: string, limit = 100): Promise<Outb
   const rows = await db
     .select({ to: emailOutbox.to, subject: emailOutbox.subject, text: emailOutbox.text, html: emailOutbox.html, createdAt: emailOutbox.createdAt })
     .from(emailOutbox)
-    .where(to ? eq(emailOutbox.to, to.trim().toLowerCase()) : undefined)
+    .where(to ? eq(emailOutbox.to, normalizeEmail(to)) : undefined)
     .orderBy(desc(emailOutbox.createdAt))
     .limit(limit);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));

@@ -190,6 +190,16 @@ describe("POST /api/email-verification/resend", () => {
     expect(res.json.error).toEqual({ code: "USER_NOT_FOUND", message: "User not found. Please try registering again." });
   });
 
+  it("limits signed-out requests from one address, so addresses cannot be probed in bulk", async () => {
+    const headers = { "x-forwarded-for": `192.0.2.${Date.now() % 250}-resend` };
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) {
+      statuses.push((await call(resend, "POST", "/api/email-verification/resend", { body: { email: `probe${i}@example.com` }, headers })).status);
+    }
+    expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
+    expect(statuses[20]).toBe(429);
+  });
+
   it("answers 400 ALREADY_VERIFIED 'Your email is already verified!' for a verified account, sending nothing", async () => {
     const user = await createUser();
     const res = await resendCall({ email: user.email });

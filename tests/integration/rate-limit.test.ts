@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getDb } from "@/db/client";
+import { type Db, getDb } from "@/db/client";
 import { rateLimitHits } from "@/db/schema";
-import { type Limit, checkLimit, clearHits, consumeLimit, countHits, recordHit } from "@/lib/rate-limit";
+import { type Limit, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
 import { ageRateLimitHits } from "../support/flows";
 
 let counter = 0;
@@ -109,3 +109,11 @@ describe("checkLimit, recordHit and clearHits", () => {
     expect((await checkLimit(db, other, "judy")).allowed).toBe(false);
   });
 });
+
+async function countHits(db: Db, limit: Limit, subject: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject)));
+  return row?.n ?? 0;
+}
