@@ -6,7 +6,7 @@ import { z } from "zod";
 import { getDb } from "@/db/client";
 import { auth, signIn, SignInRefused, signOut } from "@/lib/auth/auth";
 import { accountForResend, resendVerification, verifyEmail } from "@/lib/auth/email-verification";
-import { safeOrigin } from "@/lib/auth/guard";
+import { postAuthDestination } from "@/lib/auth/guard";
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { emailSchema, normalizeEmail, resetPasswordSchema } from "@/lib/auth/rules";
 import { revokeSession } from "@/lib/auth/sessions";
@@ -63,7 +63,7 @@ export async function signInAction(_previous: SignInState, form: FormData): Prom
   if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
   const user = await findUserByEmail(db, email);
   const flags = user && (await accountFlags(db, user.id));
-  redirect(flags?.profileComplete ? (safeOrigin(from) ?? "/dashboard") : "/onboarding");
+  redirect(postAuthDestination({ profileComplete: flags?.profileComplete ?? false }, from));
 }
 
 export async function resendVerificationAction(email: string): Promise<ActionResult<{ attemptsRemaining: number }>> {

@@ -10,6 +10,7 @@ import { emailSchema } from "@/lib/auth/rules";
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
   const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -18,11 +19,12 @@ export function ForgotPasswordForm() {
     const parsed = emailSchema.safeParse(email);
     if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setError(null);
+    setFailure(null);
     setPending(true);
     const result = await forgotPasswordAction(parsed.data);
     setPending(false);
     if (result.ok) setSent(result.message);
-    else setError(result.code === "RATE_LIMITED" ? result.message : "Failed to send reset email. Please try again.");
+    else setFailure(result.message);
   };
 
   if (sent) {
@@ -37,6 +39,7 @@ export function ForgotPasswordForm() {
   }
   return (
     <form onSubmit={submit} noValidate>
+      {failure && <Alert tone="error">{failure}</Alert>}
       <Field label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error ?? undefined} />
       <button type="submit" className="button button-primary button-block" disabled={pending}>
         {pending ? "Sending..." : "Send Reset Link"}

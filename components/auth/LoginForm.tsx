@@ -6,20 +6,6 @@ import { signInAction, type SignInState } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 
-/** Spec section 8: the login form's texts for each refusal. */
-function loginMessage(code: string, message: string): string {
-  switch (code) {
-    case "INVALID_CREDENTIALS":
-      return "Invalid email or password. Please try again.";
-    case "EMAIL_NOT_CONFIRMED":
-      return "Please verify your email address before logging in. Check your inbox for the verification link.";
-    case "INTERNAL_ERROR":
-      return "An unexpected error occurred. Please try again.";
-    default:
-      return message;
-  }
-}
-
 type LoginFormProps = { from: string; signedIn: boolean; notice: string | null; prefillEmail: string };
 
 export function LoginForm({ from, signedIn, notice, prefillEmail }: LoginFormProps) {
@@ -39,7 +25,7 @@ export function LoginForm({ from, signedIn, notice, prefillEmail }: LoginFormPro
   return (
     <form action={action} noValidate>
       {notice && <Alert tone="success">{notice}</Alert>}
-      {state && !state.ok && <Alert tone="error">{loginMessage(state.code, state.message)}</Alert>}
+      {state && !state.ok && <Alert tone="error">{state.message}</Alert>}
       {state && !state.ok && state.code === "EMAIL_NOT_CONFIRMED" && (
         <p className="form-note">
           <Link href={`/verify-email?${new URLSearchParams({ email })}`}>Send the verification email again</Link>

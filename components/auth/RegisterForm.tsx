@@ -15,12 +15,6 @@ import { PasswordStrength } from "./PasswordStrength";
 
 const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
 
-/** Spec section 8: what the register form says for each server answer. */
-function registerMessage(code: string, message: string): string {
-  if (code === "RATE_LIMITED") return "Too many registration attempts. Please try again later.";
-  return message;
-}
-
 export function RegisterForm() {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
@@ -47,7 +41,7 @@ export function RegisterForm() {
       return;
     }
     for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
-    setFormError(registerMessage(result.code, result.message));
+    setFormError(result.message);
   };
 
   return (

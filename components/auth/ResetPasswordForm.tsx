@@ -6,9 +6,8 @@ import { useState, type FormEvent } from "react";
 import { resetPasswordAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { PASSWORD_UPDATED_NOTICE } from "@/lib/auth/login-notices";
 import { resetPasswordSchema } from "@/lib/auth/rules";
-
-export const PASSWORD_UPDATED_MESSAGE = "Password updated successfully. Please sign in with your new password.";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
@@ -27,10 +26,10 @@ export function ResetPasswordForm({ token }: { token: string }) {
     const result = await resetPasswordAction(token, password);
     setPending(false);
     if (result.ok) {
-      router.replace(`/login?${new URLSearchParams({ message: PASSWORD_UPDATED_MESSAGE })}`);
+      router.replace(`/login?${new URLSearchParams({ message: PASSWORD_UPDATED_NOTICE })}`);
       return;
     }
-    setErrors({ form: result.code === "INVALID_TOKEN" ? result.message : "Failed to update password. Please try again." });
+    setErrors({ form: result.message });
   };
 
   if (!token) {

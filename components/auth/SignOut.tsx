@@ -24,7 +24,7 @@ export function SignOut() {
       });
   }, [router]);
   return (
-    <main className="auth-page">
+    <main id="main" className="auth-page">
       <p role="status" className="signing-out">
         Signing out...
       </p>

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
+import { EMAIL_VERIFIED_NOTICE } from "@/lib/auth/login-notices";
 
 const COOLDOWN_SECONDS = 60;
 const RATE_LIMITED_LOCK_SECONDS = 300;
@@ -25,9 +26,9 @@ function VerifyToken({ token, email }: { token: string; email: string }) {
     if (started.current) return;
     started.current = true;
     void verifyEmailAction(token, email).then((result) => {
-      if (!result.ok) return setState({ status: "failed", message: result.code === "ALREADY_VERIFIED" ? "Your email is already verified!" : result.message });
+      if (!result.ok) return setState({ status: "failed", message: result.message });
       setState({ status: "done" });
-      setTimeout(() => router.push(`/login?${new URLSearchParams({ message: "Email verified successfully! You can now log in.", email })}`), REDIRECT_DELAY_MS);
+      setTimeout(() => router.push(`/login?${new URLSearchParams({ message: EMAIL_VERIFIED_NOTICE, email })}`), REDIRECT_DELAY_MS);
     });
   }, [token, email, router]);
 
@@ -73,13 +74,7 @@ function CheckInbox({ email, justRegistered = false }: { email: string; justRegi
       return;
     }
     if (result.code === "RATE_LIMITED") setWaitUntil(Date.now() + RATE_LIMITED_LOCK_SECONDS * 1000);
-    const text =
-      result.code === "ALREADY_VERIFIED"
-        ? "Your email is already verified!"
-        : result.code === "USER_NOT_FOUND"
-          ? "User not found. Please try registering again."
-          : result.message;
-    setMessage({ tone: "error", text, attempts: result.attemptsRemaining });
+    setMessage({ tone: "error", text: result.message, attempts: result.attemptsRemaining });
   };
 
   return (

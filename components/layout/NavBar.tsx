@@ -16,6 +16,7 @@ const SECONDARY = [
   { href: "/directory", label: "Directory" },
   { href: "/profile", label: "Your Couple Profile" },
   { href: "/settings", label: "Settings" },
+  { href: "/notifications", label: "Notifications" },
 ] as const;
 
 export function NavBar() {

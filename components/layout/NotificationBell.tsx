@@ -14,27 +14,39 @@ export const badgeText = (count: number) => (count > 99 ? "99+" : String(count))
 export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
   const unread = 0;
 
   useEffect(() => {
     if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setOpen(false);
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    // Tabbing out of the dropdown closes it, like clicking outside.
+    const onFocus = (event: FocusEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
     const onClick = (event: MouseEvent) => {
       if (!container.current?.contains(event.target as Node)) setOpen(false);
     };
     // Armed after 100 ms so the click that opened the dropdown does not close it.
     const timer = setTimeout(() => document.addEventListener("mousedown", onClick), 100);
     document.addEventListener("keydown", onKey);
+    document.addEventListener("focusin", onFocus);
     return () => {
       clearTimeout(timer);
       document.removeEventListener("mousedown", onClick);
       document.removeEventListener("keydown", onKey);
+      document.removeEventListener("focusin", onFocus);
     };
   }, [open]);
 
   return (
     <div className="bell" ref={container}>
       <button
+        ref={button}
         type="button"
         className="icon-button"
         aria-label={unread ? `Notifications, ${badgeText(unread)} unread` : "Notifications"}

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: ReactNode; children: ReactNode }) {
   return (
-    <main className="auth-page">
+    <main id="main" className="auth-page">
       <section className="auth-card" aria-labelledby="auth-title">
         <p className="brand" aria-hidden="true">
           Two of Us

@@ -31,7 +31,7 @@ export function Field({ label, error, hint, id, type = "text", ...input }: Field
             type="button"
             className="input-action"
             onClick={() => setRevealed((value) => !value)}
-            aria-label={revealed ? "Hide password" : "Show password"}
+            aria-label="Show password"
             aria-pressed={revealed}
           >
             {revealed ? "Hide" : "Show"}

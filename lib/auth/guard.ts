@@ -48,8 +48,12 @@ export function detectFlow(pathname: string, search: URLSearchParams): Flow {
   return "standard";
 }
 
-/** Where a signed-in user belongs: the dashboard once the profile is complete, else onboarding. */
-export const postAuthDestination = (user: GuardUser) => (user.profileComplete ? "/dashboard" : "/onboarding");
+/**
+ * Where a signed-in user belongs: onboarding until the profile is complete; then the page they
+ * were on their way to (when it is a safe one), else the dashboard.
+ */
+export const postAuthDestination = (user: Pick<GuardUser, "profileComplete">, from?: string | null): string =>
+  user.profileComplete ? (safeOrigin(from) ?? "/dashboard") : "/onboarding";
 
 /** Only same-site paths are followed after sign-in (no open redirects). */
 export function safeOrigin(from: string | null | undefined): string | null {

@@ -2,9 +2,12 @@
  * The notices /login shows from its `message` parameter. Only these: a link must not be able
  * to make our page say whatever its author wants (phishing).
  */
+export const EMAIL_VERIFIED_NOTICE = "Email verified successfully! You can now log in.";
+export const PASSWORD_UPDATED_NOTICE = "Password updated successfully. Please sign in with your new password.";
+
 export const LOGIN_NOTICES = [
-  "Email verified successfully! You can now log in.",
-  "Password updated successfully. Please sign in with your new password.",
+  EMAIL_VERIFIED_NOTICE,
+  PASSWORD_UPDATED_NOTICE,
   "Please verify your email before signing in. Check your inbox for the verification link.",
   "Registration successful! Please login to complete your profile setup.",
 ] as const;

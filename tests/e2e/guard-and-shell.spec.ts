@@ -90,6 +90,8 @@ test.describe("signed-in shell", () => {
     await expect(page).toHaveURL(/\/profile$/);
     await nav.getByRole("link", { name: "Settings" }).click();
     await expect(page).toHaveURL(/\/settings$/);
+    await nav.getByRole("link", { name: "Notifications" }).click();
+    await expect(page).toHaveURL(/\/notifications$/);
     await nav.getByRole("link", { name: /dashboard/ }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
 
@@ -110,7 +112,12 @@ test.describe("signed-in shell", () => {
     await page.waitForTimeout(150);
     await page.getByRole("heading", { name: "Dashboard" }).click();
     await expect(page.getByText("You're all caught up!")).toBeHidden();
-    await nav.getByRole("button", { name: "Notifications" }).click();
+    const bell = nav.getByRole("button", { name: "Notifications" });
+    await bell.click();
+    await page.keyboard.press("Escape");
+    await expect(page.getByText("You're all caught up!")).toBeHidden();
+    await expect(bell).toBeFocused();
+    await bell.click();
     await page.getByRole("link", { name: "View All Notifications" }).click();
     await expect(page).toHaveURL(/\/notifications$/);
   });

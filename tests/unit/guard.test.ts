@@ -221,3 +221,14 @@ describe("safeOrigin against paths that resolve off the site", () => {
     expect(safeOrigin("/forum/../dashboard?tab=new")).toBe("/dashboard?tab=new");
   });
 });
+
+describe("postAuthDestination with a remembered origin", () => {
+  it("follows a safe origin once the profile is complete", () => {
+    expect(postAuthDestination({ profileComplete: true }, "/settings?tab=privacy")).toBe("/settings?tab=privacy");
+  });
+  it("ignores the origin while onboarding is due, and unsafe or public origins", () => {
+    expect(postAuthDestination({ profileComplete: false }, "/settings")).toBe("/onboarding");
+    expect(postAuthDestination({ profileComplete: true }, "//evil.com")).toBe("/dashboard");
+    expect(postAuthDestination({ profileComplete: true }, "/register")).toBe("/dashboard");
+  });
+});
