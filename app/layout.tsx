@@ -3,6 +3,10 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
 import "./globals.css";
+import "./styles/onboarding.css";
+import "./styles/invitations.css";
+import "./styles/notifications.css";
+import "./styles/profile.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },

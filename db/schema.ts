@@ -190,6 +190,10 @@ export const invitations = pgTable(
     uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
     index("invitations_couple_idx").on(t.coupleId),
     index("invitations_email_idx").on(t.partnerEmail),
+    // At most one open invitation per couple and address; an expired one is revoked before a new one is made.
+    uniqueIndex("invitations_open_couple_email_key")
+      .on(t.coupleId, t.partnerEmail)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
   ],
 );
 
@@ -221,3 +225,34 @@ export const interests = pgTable("interests", {
   category: text("category").notNull(),
   sortOrder: integer("sort_order").notNull().default(0),
 });
+
+export const notificationType = pgEnum("notification_type", ["partner_joined", "reply", "mention", "reaction"]);
+
+/**
+ * In-app notifications, one row per recipient user. `message` is the body shown (the spec's
+ * content_snippet or message); post and reply ids link forum notifications to their place.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: notificationType("type").notNull(),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    postId: uuid("post_id"),
+    replyId: uuid("reply_id"),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorCoupleId: uuid("actor_couple_id").references(() => couples.id, { onDelete: "set null" }),
+    isRead: boolean("is_read").notNull().default(false),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_created_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // The bell's unread count reads only this small index, however many rows a user has.
+    index("notifications_user_unread_idx").on(t.userId).where(sql`${t.isRead} = false`),
+  ],
+);

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PORT="${E2E_PORT:-3100}"
 ADMIN_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-export NEXT_DIST_DIR=.next-e2e
+# Several runs may share a machine: each port gets its own build folder and databases.
+export NEXT_DIST_DIR="${E2E_DIST_DIR:-.next-e2e}"
 export NODE_ENV=production
 export APP_URL="http://localhost:${PORT}"
 export AUTH_SECRET="e2e-$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64url"))')"
@@ -15,12 +16,12 @@ export ENABLE_DEV_OUTBOX=true
 unset RESEND_API_KEY
 
 if node scripts/pg-admin.mjs "$ADMIN_URL" ping 2>/dev/null; then
-  name="e2e_$(date +%s)_$$"
-  node scripts/pg-admin.mjs "$ADMIN_URL" drop-prefix e2e_
+  name="e2e_${PORT}_$(date +%s)_$$"
+  node scripts/pg-admin.mjs "$ADMIN_URL" drop-prefix "e2e_${PORT}_"
   node scripts/pg-admin.mjs "$ADMIN_URL" create "$name"
   export DATABASE_URL="${ADMIN_URL%/*}/${name}"
 else
-  export PGLITE_DIR=".data/e2e-pglite"
+  export PGLITE_DIR=".data/e2e-pglite-${PORT}"
   rm -rf "$PGLITE_DIR"
 fi
 

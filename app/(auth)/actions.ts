@@ -9,6 +9,7 @@ import { accountForResend, resendVerification, verifyEmail } from "@/lib/auth/em
 import { postAuthDestination } from "@/lib/auth/guard";
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { emailSchema, normalizeEmail, resetPasswordSchema } from "@/lib/auth/rules";
+import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { revokeSession } from "@/lib/auth/sessions";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
@@ -112,4 +113,12 @@ export async function resetPasswordAction(token: string, password: string): Prom
 
 export async function signOutAction(): Promise<void> {
   await endBrowserSession();
+}
+
+/**
+ * For screens whose change went through a REST call (the onboarding steps upload with XHR for real
+ * progress): brings the session cookie's flags up to date before the next navigation.
+ */
+export async function refreshSessionAction(): Promise<void> {
+  await refreshSessionClaims();
 }

@@ -26,7 +26,7 @@ async function claimsFor(userId: string, sid: string): Promise<SessionClaims | n
   return flags && { sub: userId, sid, ...flags };
 }
 
-export const { auth, signIn, signOut } = NextAuth({
+export const { auth, signIn, signOut, unstable_update } = NextAuth({
   ...authConfig,
   logger: {
     error(error) {
@@ -54,13 +54,15 @@ export const { auth, signIn, signOut } = NextAuth({
   ],
   callbacks: {
     ...authConfig.callbacks,
-    async jwt({ token, user }) {
+    async jwt({ token, user, trigger }) {
       // Sign-in: a new session row, hence a new session id, every time.
       if (user) return (await claimsFor(user.id!, (user as { sid: string }).sid)) ?? null;
       const claims = token as unknown as Partial<SessionClaims>;
       if (!claims.sub || !claims.sid) return null;
       // Every later read: the session must still be live (sign-out and password reset revoke it).
       if ((await activeSessionUser(await getDb(), claims.sid)) !== claims.sub) return null;
+      // An update (after onboarding or joining a couple) re-reads the flags the route guard uses.
+      if (trigger === "update") return { ...token, ...(await claimsFor(claims.sub, claims.sid)) };
       return token;
     },
   },
