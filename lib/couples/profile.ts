@@ -1,0 +1,147 @@
+import "server-only";
+import { and, eq, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { z } from "zod";
+import type { Db } from "@/db/client";
+import { couples, locations, users } from "@/db/schema";
+import { ageOn } from "@/lib/auth/rules";
+import { AppError } from "@/lib/errors";
+import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { COUPLE_TYPES } from "@/lib/onboarding/rules";
+import { coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+
+export type { CoupleBadge } from "./rules";
+
+export type CoupleProfile = {
+  id: string;
+  coupleName: string;
+  bio: string | null;
+  profileImageUrl: string | null;
+  photos: string[];
+  coupleTypes: { value: string; label: string }[];
+  interests: { value: string; label: string }[];
+  /** The location as the viewer may see it (privacy level applied; null when hidden). */
+  location: string | null;
+  status: string;
+  isVerified: boolean;
+  badge: CoupleBadge;
+  partners: { id: string; role: "A" | "B"; firstName: string; lastName: string; age: number | null; occupation: string | null; avatarUrl: string | null }[];
+  /** True when the viewer is one of the two partners. */
+  isOwn: boolean;
+};
+
+/** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
+const coupleIdSchema = z.guid();
+
+export const coupleNotFound = () => new AppError("NOT_FOUND", "Couple not found");
+
+const partnerA = alias(users, "partner_a");
+const partnerB = alias(users, "partner_b");
+
+const personColumns = (t: typeof partnerA | typeof partnerB) => ({
+  id: t.id,
+  firstName: t.firstName,
+  lastName: t.lastName,
+  dateOfBirth: t.dateOfBirth,
+  occupation: t.occupation,
+  avatarUrl: t.avatarUrl,
+});
+type Person = { id: string; firstName: string; lastName: string; dateOfBirth: string; occupation: string | null; avatarUrl: string | null };
+
+const labelled = (options: readonly { value: string; label: string }[]) => {
+  const labels = new Map(options.map((option) => [option.value, option.label]));
+  // A value no longer in the list (a legacy style) keeps showing, under its own name.
+  return (values: readonly string[]) => values.map((value) => ({ value, label: labels.get(value) ?? value }));
+};
+const interestOptions = labelled(INTEREST_ROWS);
+const coupleTypeOptions = labelled(COUPLE_TYPES);
+
+function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partners"][number] | null {
+  if (!person) return null;
+  return {
+    id: person.id,
+    role,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    age: ageOn(person.dateOfBirth),
+    occupation: person.occupation,
+    avatarUrl: person.avatarUrl,
+  };
+}
+
+/**
+ * A couple's profile as `viewerUserId` may see it, in one query (couple, its location, both
+ * partners). Its partners always see it; anyone else only while it is discoverable, and then
+ * with the location at its privacy level. Hidden and missing read the same: ids are not probed.
+ */
+export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId: string): Promise<CoupleProfile> {
+  if (!coupleIdSchema.safeParse(coupleId).success) throw coupleNotFound();
+  const [row] = await db
+    .select({
+      couple: {
+        id: couples.id,
+        coupleName: couples.coupleName,
+        bio: couples.bio,
+        profileImageUrl: couples.profileImageUrl,
+        photos: couples.photos,
+        coupleTypes: couples.coupleTypes,
+        interests: couples.interests,
+        location: couples.location,
+        status: couples.status,
+        isVerified: couples.isVerified,
+        isVisible: couples.isVisible,
+        partnerAVerified: couples.partnerAVerified,
+        partnerBVerified: couples.partnerBVerified,
+      },
+      place: {
+        id: locations.id,
+        placeId: locations.placeId,
+        displayLocation: locations.displayLocation,
+        latitude: locations.latitude,
+        longitude: locations.longitude,
+        city: locations.city,
+        state: locations.state,
+        country: locations.country,
+        privacyLevel: locations.privacyLevel,
+        createdAt: locations.createdAt,
+        updatedAt: locations.updatedAt,
+      },
+      a: personColumns(partnerA),
+      b: personColumns(partnerB),
+    })
+    .from(couples)
+    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+    .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
+    .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
+    .where(eq(couples.id, coupleId));
+  if (!row) throw coupleNotFound();
+
+  const { couple, place } = row;
+  const isOwn = row.a?.id === viewerUserId || row.b?.id === viewerUserId;
+  if (!isOwn && !isDiscoverable(couple)) throw coupleNotFound();
+  return {
+    id: couple.id,
+    coupleName: couple.coupleName,
+    bio: couple.bio,
+    profileImageUrl: couple.profileImageUrl,
+    photos: couple.photos,
+    coupleTypes: coupleTypeOptions(couple.coupleTypes),
+    interests: interestOptions(couple.interests),
+    location: shownCoupleLocation(place, isOwn ? "own" : "other", couple.location),
+    status: couple.status,
+    isVerified: couple.isVerified,
+    badge: coupleBadge(couple),
+    partners: [partner(row.a, "A"), partner(row.b, "B")].filter((p) => p !== null),
+    isOwn,
+  };
+}
+
+/** The id of the couple the user belongs to, as either partner; null when none. */
+export async function coupleIdOf(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
+    .limit(1);
+  return row?.id ?? null;
+}
