@@ -5,8 +5,10 @@
  *      (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), else PGlite in a temp folder;
  *   2. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
  *   3. verified users inserted directly, paired into couples so /api/v2/auth/me answers 200;
- *   4. `next start` on 127.0.0.1:3199, then bounded request loops with a concurrency pool;
- *   5. the server is stopped and the database dropped, also on failure and on Ctrl-C.
+ *   4. `next start` on 127.0.0.1:3199, then bounded request loops with a concurrency pool
+ *      (current user, sign-in, place search);
+ *   5. the server is stopped, then the in-process figures (gazetteer search time, images per
+ *      second: scripts/bench-in-process.ts); the database is dropped, also on failure and on Ctrl-C.
  *
  * Users are created before the server starts: PGlite is single-process, so the script cannot
  * write to the data folder while the server holds it.
@@ -20,6 +22,7 @@ import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 
 const PORT = 3199;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -308,6 +311,12 @@ async function callJson(pathname: string, address: string, init: RequestInit = {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+async function searchPlaces(query: string, address: string): Promise<void> {
+  const body = await callJson(`/api/locations/search/public?${new URLSearchParams({ query, limit: "5" })}`, address);
+  const data = body.data as { predictions?: unknown[] } | undefined;
+  if (!Array.isArray(data?.predictions)) throw new Error("search answered without predictions");
+}
+
 async function signIn(account: Account, address: string): Promise<string> {
   const body = await callJson("/api/auth/token", address, {
     method: "POST",
@@ -404,9 +413,22 @@ async function main(): Promise<number> {
   rows.push({ name: "POST /api/auth/token (password)", total: signInTotal, concurrency: signInConcurrency, outcome: signInOutcome });
   memory.push(`after sign-ins: ${rss(pid)}`);
 
+  // The first search builds the gazetteer index (a one-off per server instance): outside the figures.
+  await searchPlaces("lisb", addressOf(3000));
+  memory.push(`after the first search: ${rss(pid)}`);
+  const searchTotal = 2000;
+  const searchConcurrency = 10;
+  console.log(`GET /api/locations/search/public: ${searchTotal} requests at concurrency ${searchConcurrency}...`);
+  const searchOutcome = await runLoad(searchTotal, searchConcurrency, (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)));
+  rows.push({ name: "GET /api/locations/search/public", total: searchTotal, concurrency: searchConcurrency, outcome: searchOutcome });
+  memory.push(`after searches: ${rss(pid)}`);
+
   const errors = report(rows);
   console.log(`\nServer RSS: ${memory.join("; ")}`);
   console.log(`Database: ${database.label}; ${os.cpus().length} CPUs; Node ${process.version}.`);
+  // With the server stopped, so the two do not compete for the CPUs.
+  await stopGroup(child);
+  await runInProcessBenchmarks();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
 }
