@@ -1,0 +1,3 @@
+export { createNotification, type NewNotification, type NotificationType } from "./create";
+export { listNotifications, markRead, unreadCount } from "./notifications";
+export * from "./schemas";

@@ -1,0 +1,76 @@
+import "server-only";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, notifications, users } from "@/db/schema";
+import type { NotificationItem, Pagination } from "./rules";
+import type { ListQuery, MarkReadTarget } from "./schemas";
+
+const own = (userId: string) => eq(notifications.userId, userId);
+const unread = eq(notifications.isRead, false);
+
+/**
+ * A page of the user's notifications, newest first (ties broken by id, so pages never overlap),
+ * with the actor's picture and couple name joined in the same query: no query per row.
+ * Both queries follow notifications_user_created_idx.
+ */
+export async function listNotifications(db: Db, userId: string, query: ListQuery): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select({
+        id: notifications.id,
+        type: notifications.type,
+        title: notifications.title,
+        message: notifications.message,
+        isRead: notifications.isRead,
+        createdAt: notifications.createdAt,
+        postId: notifications.postId,
+        replyId: notifications.replyId,
+        // The couple's picture stands for the couple; a partner's own avatar when it has none.
+        actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
+        actorCoupleName: couples.coupleName,
+      })
+      .from(notifications)
+      .leftJoin(users, eq(users.id, notifications.actorUserId))
+      .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
+      .where(own(userId))
+      .orderBy(desc(notifications.createdAt), desc(notifications.id))
+      .limit(query.limit)
+      .offset(query.offset),
+    db.select({ total: count() }).from(notifications).where(own(userId)),
+  ]);
+  const total = totals?.total ?? 0;
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      title: row.title,
+      message: row.message,
+      content_snippet: row.message,
+      is_read: row.isRead,
+      created_at: row.createdAt.toISOString(),
+      post_id: row.postId,
+      reply_id: row.replyId,
+      actor_profile_image_url: row.actorImage,
+      actor_couple_name: row.actorCoupleName,
+      triggered_by_couple_name: row.actorCoupleName,
+    })),
+    pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + rows.length < total },
+  };
+}
+
+/** The badge's number: one count over the partial index of unread rows, however many there are. */
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ unread: count() }).from(notifications).where(and(own(userId), unread));
+  return row?.unread ?? 0;
+}
+
+/**
+ * Marks the named notifications (or all) of the user read. Other users' ids and rows already
+ * read are left alone and not counted; an empty list marks nothing.
+ */
+export async function markRead(db: Db, userId: string, target: MarkReadTarget): Promise<number> {
+  if ("ids" in target && target.ids.length === 0) return 0;
+  const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
+  const marked = await db.update(notifications).set({ isRead: true, readAt: new Date() }).where(chosen).returning({ id: notifications.id });
+  return marked.length;
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MARK_READ_MAX_IDS } from "./rules";
+
+/** Deep offsets are refused rather than scanned: no one pages through a million notifications. */
+export const LIST_MAX_OFFSET = 100_000;
+
+/** Query strings send "" for an empty field: that is "not given", not zero. */
+const fromQueryString = (value: unknown) => {
+  if (typeof value !== "string") return value;
+  return value.trim() === "" ? undefined : Number(value);
+};
+
+const intParam = (name: string, min: number, max: number, fallback: number) =>
+  z.preprocess(
+    fromQueryString,
+    z
+      .number({ error: `${name} must be a number` })
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} must be between ${min} and ${max}`)
+      .max(max, `${name} must be between ${min} and ${max}`)
+      .default(fallback),
+  );
+
+export const listQuerySchema = z.object({
+  limit: intParam("limit", 1, LIST_MAX_LIMIT, LIST_DEFAULT_LIMIT),
+  offset: intParam("offset", 0, LIST_MAX_OFFSET, 0),
+});
+export type ListQuery = z.output<typeof listQuerySchema>;
+
+/** Either the ids to mark (only the caller's unread ones change) or every unread one. */
+export const markReadSchema = z
+  .object({
+    notification_ids: z
+      .array(z.uuid({ error: "notification_ids must be UUIDs" }), { error: "notification_ids must be a list of ids" })
+      .max(MARK_READ_MAX_IDS, `notification_ids may name at most ${MARK_READ_MAX_IDS} notifications`)
+      .optional(),
+    mark_all: z.boolean({ error: "mark_all must be true or false" }).optional(),
+  })
+  .refine((v) => !(v.mark_all && v.notification_ids), { error: "Send either notification_ids or mark_all, not both" })
+  .refine((v) => v.mark_all === true || v.notification_ids !== undefined, { error: "notification_ids or mark_all is required" })
+  .transform((v): MarkReadTarget => (v.mark_all ? { all: true } : { ids: [...new Set(v.notification_ids)] }));
+
+export type MarkReadTarget = { all: true } | { ids: string[] };
