@@ -1,7 +1,8 @@
 /**
- * The interest catalogue: the spec's values, labels and categories (section 3), in display order.
- * Single source for the seed, the server's fallback and the client's fallback list, so it stays
- * pure data (no server imports) and can be bundled for the browser.
+ * The interest catalogue: the spec's values, labels and categories (section 3), widened with
+ * more interests in the same six categories so the 25-pick maximum can be reached. In display
+ * order. Single source for the seed, the server's fallback and the client's fallback list, so
+ * it stays pure data (no server imports) and can be bundled for the browser.
  */
 export const INTEREST_CATALOGUE = {
   Lifestyle: [
@@ -9,25 +10,44 @@ export const INTEREST_CATALOGUE = {
     { value: "food_dining", label: "Food & Dining" },
     { value: "wine_tasting", label: "Wine Tasting" },
     { value: "home_entertaining", label: "Home Entertaining" },
+    { value: "cooking", label: "Cooking" },
+    { value: "board_games", label: "Board Games" },
+    { value: "gardening", label: "Gardening" },
   ],
   Adventure: [
     { value: "outdoor_activities", label: "Outdoor Activities" },
     { value: "adventure_sports", label: "Adventure Sports" },
+    { value: "hiking", label: "Hiking" },
+    { value: "cycling", label: "Cycling" },
+    { value: "sailing", label: "Sailing" },
+    { value: "skiing", label: "Skiing" },
   ],
   Creative: [
     { value: "arts_culture", label: "Arts & Culture" },
     { value: "music", label: "Music" },
     { value: "reading", label: "Reading" },
     { value: "photography", label: "Photography" },
+    { value: "live_music", label: "Live Music" },
+    { value: "theatre", label: "Theatre" },
+    { value: "film", label: "Film" },
+    { value: "dance", label: "Dance" },
+    { value: "writing", label: "Writing" },
   ],
   "Innovation & Future": [
     { value: "technology", label: "Technology" },
     { value: "investing", label: "Investing" },
+    { value: "sustainability", label: "Sustainability" },
   ],
-  "Health & Wellness": [{ value: "fitness_wellness", label: "Fitness & Wellness" }],
+  "Health & Wellness": [
+    { value: "fitness_wellness", label: "Fitness & Wellness" },
+    { value: "yoga", label: "Yoga" },
+    { value: "running", label: "Running" },
+  ],
   "Professional Growth": [
     { value: "entrepreneurship", label: "Entrepreneurship" },
     { value: "career_development", label: "Career Development" },
+    { value: "languages", label: "Languages" },
+    { value: "volunteering", label: "Volunteering" },
   ],
 } as const;
 

@@ -42,15 +42,15 @@ describe("GET /api/interests and /api/interests/by-category", () => {
 
   it("answer what the table holds, in its sort order, once it has rows", async () => {
     const db = await getDb();
-    await db.insert(interests).values({ value: "board_games", label: "Board Games", category: "Social", sortOrder: -1 });
+    await db.insert(interests).values({ value: "stargazing", label: "Stargazing", category: "Social", sortOrder: -1 });
 
     const listed = await getList();
-    expect(listed.json.data[0]).toEqual({ value: "board_games", label: "Board Games", category: "Social" });
+    expect(listed.json.data[0]).toEqual({ value: "stargazing", label: "Stargazing", category: "Social" });
     expect(listed.json.data.slice(1).map((i: { value: string }) => i.value)).toEqual(INTEREST_ROWS.map((r) => r.value));
 
     const grouped = (await getByCategory()).json.data;
     expect(Object.keys(grouped)[0]).toBe("Social");
-    expect(grouped.Social).toEqual([{ value: "board_games", label: "Board Games" }]);
+    expect(grouped.Social).toEqual([{ value: "stargazing", label: "Stargazing" }]);
     expect(grouped.Lifestyle).toEqual(BUILT_IN_INTEREST_CATEGORIES.Lifestyle);
   });
 
@@ -60,6 +60,6 @@ describe("GET /api/interests and /api/interests/by-category", () => {
     await ensureInterestCatalogue(db);
     const listed = (await getList()).json.data as { value: string; label: string }[];
     expect(listed.find((i) => i.value === "travel")?.label).toBe("Travel");
-    expect(listed.some((i) => i.value === "board_games")).toBe(true);
+    expect(listed.some((i) => i.value === "stargazing")).toBe(true);
   });
 });

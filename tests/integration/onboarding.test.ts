@@ -150,7 +150,7 @@ describe("POST /api/onboarding/step1", () => {
     ["no occupation", { occupation: " " }, "Occupation is required"],
     ["an occupation over 100 characters", { occupation: "x".repeat(101) }, "Occupation must be no more than 100 characters"],
     ["4 interests", { "interests[]": INTEREST_VALUES.slice(0, 4) }, "Please select at least 5 interests"],
-    ["26 interests", { "interests[]": Array.from({ length: 26 }, (_, i) => INTEREST_VALUES[i % INTEREST_VALUES.length]!) }, "Please select no more than 25 interests"],
+    ["26 interests", { "interests[]": INTEREST_VALUES.slice(0, 26) }, "Please select no more than 25 interests"],
     ["an unknown interest", { "interests[]": [...INTEREST_VALUES.slice(0, 5), "knitting"] }, "Please select interests from the list"],
     ["a text file named .jpg", { userImage: Buffer.from("not an image at all") }, "Please select a valid image file (JPEG, PNG, or WebP)"],
     ["a corrupt JPEG", { userImage: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) }, "Please select a valid image file (JPEG, PNG, or WebP)"],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_INTEREST_CATEGORIES, INTEREST_ROWS, groupByCategory } from "@/lib/interests/catalogue";
+import { INTERESTS_MAX } from "@/lib/onboarding/rules";
 
 describe("interest catalogue", () => {
   it("has the spec's fallback categories, in order", () => {
@@ -13,16 +14,24 @@ describe("interest catalogue", () => {
     ]);
   });
 
-  it("holds every value the spec names, once each", () => {
+  it("holds every value the spec names, once each, and enough to reach the 25-pick maximum", () => {
     const values = INTEREST_ROWS.map((row) => row.value);
     expect(new Set(values).size).toBe(values.length);
-    expect([...values].sort()).toEqual(
-      [
+    expect(values).toEqual(
+      expect.arrayContaining([
         "travel", "food_dining", "wine_tasting", "home_entertaining", "outdoor_activities", "adventure_sports",
         "arts_culture", "music", "reading", "photography", "technology", "investing", "entrepreneurship",
         "fitness_wellness", "career_development",
-      ].sort(),
+      ]),
     );
+    expect(values.length).toBeGreaterThan(INTERESTS_MAX);
+  });
+
+  it("gives every interest a label and a snake_case value", () => {
+    for (const row of INTEREST_ROWS) {
+      expect(row.value).toMatch(/^[a-z]+(_[a-z]+)*$/);
+      expect(row.label.trim()).not.toBe("");
+    }
   });
 
   it("numbers rows in display order, category by category", () => {

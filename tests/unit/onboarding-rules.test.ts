@@ -55,10 +55,9 @@ describe("step1Schema", () => {
     expect(messages(step1Schema, { ...step1, interests: repeated })).toEqual(["Please select at least 5 interests"]);
   });
 
-  it("accepts every interest of the catalogue and refuses more than 25 entries", () => {
-    expect(step1Schema.parse({ ...step1, interests: INTEREST_VALUES }).interests).toHaveLength(INTEREST_VALUES.length);
-    const many = Array.from({ length: 26 }, (_, i) => INTEREST_VALUES[i % INTEREST_VALUES.length]);
-    expect(messages(step1Schema, { ...step1, interests: many })).toEqual(["Please select no more than 25 interests"]);
+  it("accepts 25 distinct interests of the catalogue and refuses 26", () => {
+    expect(step1Schema.parse({ ...step1, interests: INTEREST_VALUES.slice(0, 25) }).interests).toHaveLength(25);
+    expect(messages(step1Schema, { ...step1, interests: INTEREST_VALUES.slice(0, 26) })).toEqual(["Please select no more than 25 interests"]);
   });
 
   it("refuses interests that are not in the catalogue", () => {
