@@ -1,5 +1,23 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
+import { getDb } from "@/db/client";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
+import { AppError } from "@/lib/errors";
 
-const page = titleOnlyPage("Couple Profile");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Couple Profile" };
+
+/** Any couple's profile, as the signed-in user may see it; hidden and missing both read as not found. */
+export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
+  const { coupleId } = await params;
+  const { userId } = await requireSignedIn();
+  let profile: CoupleProfile;
+  try {
+    profile = await loadCoupleProfile(await getDb(), userId, coupleId);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  }
+  return <CoupleProfileView profile={profile} />;
+}

@@ -1,0 +1,111 @@
+import type { CoupleProfile } from "@/lib/couples/profile";
+
+/** A list of labelled picks (adventure styles, interests) as chips. */
+function Chips({ items }: { items: readonly { value: string; label: string }[] }) {
+  return (
+    <ul className="profile-chips">
+      {items.map((item) => (
+        <li key={item.value} className="profile-chip">
+          {item.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** An uploaded image: already resized to its final size by the server, so next/image adds nothing. */
+function StoredImage({ alt, ...props }: { src: string; width: number; height: number; alt: string; className?: string; loading?: "lazy" }) {
+  // eslint-disable-next-line @next/next/no-img-element -- see above; served by /api/images or the S3 origin
+  return <img alt={alt} {...props} />;
+}
+
+/** Initials where a photo is missing, so the layout keeps its shape. */
+function Placeholder({ name, className }: { name: string; className: string }) {
+  return (
+    <span className={`${className} profile-photo-placeholder`} aria-hidden="true">
+      {name.trim().charAt(0).toUpperCase()}
+    </span>
+  );
+}
+
+/**
+ * A couple's profile as the viewer may see it: lib/couples/profile has already applied the
+ * privacy level to the location and left out what the viewer may not see.
+ */
+export function CoupleProfileView({ profile }: { profile: CoupleProfile }) {
+  const headingId = "couple-profile-title";
+  return (
+    <main id="main" className="page profile-page">
+      <article aria-labelledby={headingId}>
+        <header className="profile-header">
+          {profile.profileImageUrl ? (
+            <StoredImage className="profile-main-photo" src={profile.profileImageUrl} width={400} height={400} alt={`${profile.coupleName}, main photo`} />
+          ) : (
+            <Placeholder name={profile.coupleName} className="profile-main-photo" />
+          )}
+          <div className="profile-heading">
+            <h1 id={headingId}>{profile.coupleName}</h1>
+            <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>{profile.badge}</p>
+            {profile.location && <p className="profile-location">{profile.location}</p>}
+          </div>
+        </header>
+
+        {profile.bio && (
+          <section className="profile-section" aria-labelledby="profile-about">
+            <h2 id="profile-about">About us</h2>
+            <p className="profile-bio">{profile.bio}</p>
+          </section>
+        )}
+
+        {profile.coupleTypes.length > 0 && (
+          <section className="profile-section" aria-labelledby="profile-styles">
+            <h2 id="profile-styles">Adventure styles</h2>
+            <Chips items={profile.coupleTypes} />
+          </section>
+        )}
+
+        {profile.interests.length > 0 && (
+          <section className="profile-section" aria-labelledby="profile-interests">
+            <h2 id="profile-interests">Interests</h2>
+            <Chips items={profile.interests} />
+          </section>
+        )}
+
+        {profile.photos.length > 0 && (
+          <section className="profile-section" aria-labelledby="profile-photos">
+            <h2 id="profile-photos">Photos</h2>
+            <ul className="profile-gallery">
+              {profile.photos.map((url, index) => (
+                <li key={url}>
+                  <StoredImage src={url} width={600} height={450} alt={`${profile.coupleName}, photo ${index + 1} of ${profile.photos.length}`} loading="lazy" />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+
+        <section className="profile-section" aria-labelledby="profile-partners">
+          <h2 id="profile-partners">The two of us</h2>
+          <ul className="profile-partners">
+            {profile.partners.map((partner) => (
+              <li key={partner.id} className="profile-partner">
+                {partner.avatarUrl ? (
+                  <StoredImage className="profile-avatar" src={partner.avatarUrl} width={400} height={400} alt={`Photo of ${partner.firstName}`} />
+                ) : (
+                  <Placeholder name={partner.firstName} className="profile-avatar" />
+                )}
+                <div>
+                  <h3>
+                    {partner.firstName}
+                    {partner.age !== null && <span className="profile-age">, {partner.age}</span>}
+                  </h3>
+                  {partner.occupation && <p className="profile-occupation">{partner.occupation}</p>}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </article>
+    </main>
+  );
+}
