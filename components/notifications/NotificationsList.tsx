@@ -1,0 +1,102 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { markNotificationsRead } from "@/lib/notifications/client";
+import { LIST_DEFAULT_LIMIT, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { useNotificationsPage } from "./hooks";
+import { NotificationSummary } from "./NotificationSummary";
+
+type Notice = { tone: "success" | "error"; text: string } | null;
+
+const markFailed = "Could not mark notifications as read. Please try again.";
+
+function Entry({ item, onError }: { item: NotificationItem; onError: () => void }) {
+  const href = notificationHref(item);
+  const mark = () => {
+    if (!item.is_read) markNotificationsRead({ ids: [item.id] }).catch(onError);
+  };
+  return (
+    <li className={`notification-entry${item.is_read ? "" : " is-unread"}`}>
+      {/* Only forum notifications lead somewhere; the rest are read here. */}
+      {href === "/notifications" ? (
+        <NotificationSummary item={item} />
+      ) : (
+        <Link href={href} className="notification-link" onClick={mark}>
+          <NotificationSummary item={item} />
+        </Link>
+      )}
+      {!item.is_read && (
+        <button type="button" className="notification-mark" aria-label={`Mark as read: ${item.title}`} onClick={mark}>
+          Mark as read
+        </button>
+      )}
+    </li>
+  );
+}
+
+function Pager({ page, pages }: { page: number; pages: number }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="notification-pager" aria-label="Notification pages">
+      {page > 1 ? <Link href={`/notifications?page=${page - 1}`}>Previous</Link> : <span />}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? <Link href={`/notifications?page=${page + 1}`}>Next</Link> : <span />}
+    </nav>
+  );
+}
+
+/** A page of 20 notifications, newest first, with paging and 'Mark all as read'. */
+export function NotificationsList({ page }: { page: number }) {
+  const state = useNotificationsPage(LIST_DEFAULT_LIMIT, (page - 1) * LIST_DEFAULT_LIMIT);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+
+  if (state.status === "loading") return <p role="status">Loading notifications...</p>;
+  if (state.status === "error") return <Alert tone="error">Failed to load notifications</Alert>;
+
+  const { data, pagination } = state.page;
+  const pages = Math.ceil(pagination.total / LIST_DEFAULT_LIMIT);
+  const markAll = async () => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      const marked = await markNotificationsRead({ all: true });
+      setNotice({ tone: "success", text: marked ? "All notifications marked as read." : "Everything was already read." });
+    } catch {
+      setNotice({ tone: "error", text: markFailed });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (pagination.total === 0) return <p className="notifications-empty">You&apos;re all caught up!</p>;
+  return (
+    <>
+      <div className="notifications-toolbar">
+        <p className="muted">
+          {pagination.total} notification{pagination.total === 1 ? "" : "s"}
+        </p>
+        <button type="button" className="button button-secondary" onClick={markAll} disabled={busy}>
+          Mark all as read
+        </button>
+      </div>
+      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      {data.length === 0 ? (
+        <p>
+          There is nothing on this page. <Link href="/notifications">Go to the newest notifications</Link>
+        </p>
+      ) : (
+        <ul className="notification-list">
+          {data.map((item) => (
+            <Entry key={item.id} item={item} onError={() => setNotice({ tone: "error", text: markFailed })} />
+          ))}
+        </ul>
+      )}
+      <Pager page={page} pages={pages} />
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { badgeText, formatNotificationTime, notificationHref } from "@/lib/notifications/rules";
+import { listQuerySchema, markReadSchema } from "@/lib/notifications/schemas";
+
+describe("notificationHref", () => {
+  it("opens the post, at the reply when there is one", () => {
+    expect(notificationHref({ post_id: "p1", reply_id: null })).toBe("/forum/post/p1");
+    expect(notificationHref({ post_id: "p1", reply_id: "r9" })).toBe("/forum/post/p1#reply-r9");
+  });
+
+  it("opens the notifications page when there is no post, even with a reply id", () => {
+    expect(notificationHref({ post_id: null, reply_id: null })).toBe("/notifications");
+    expect(notificationHref({ post_id: null, reply_id: "r9" })).toBe("/notifications");
+  });
+
+  it("keeps odd ids inside their path segment", () => {
+    expect(notificationHref({ post_id: "a/b?c", reply_id: null })).toBe("/forum/post/a%2Fb%3Fc");
+  });
+});
+
+describe("badgeText", () => {
+  it("shows the count up to 99, then 99+", () => {
+    expect(badgeText(1)).toBe("1");
+    expect(badgeText(99)).toBe("99");
+    expect(badgeText(100)).toBe("99+");
+    expect(badgeText(12345)).toBe("99+");
+  });
+});
+
+describe("formatNotificationTime", () => {
+  const now = new Date("2026-03-20T12:00:00Z");
+  const before = (ms: number) => new Date(now.getTime() - ms).toISOString();
+  const MINUTE = 60_000;
+
+  it("says how long ago, in the largest whole unit, up to a week", () => {
+    expect(formatNotificationTime(before(30_000), now)).toBe("just now");
+    expect(formatNotificationTime(before(MINUTE), now)).toBe("1 minute ago");
+    expect(formatNotificationTime(before(59 * MINUTE), now)).toBe("59 minutes ago");
+    expect(formatNotificationTime(before(2 * 60 * MINUTE + 5 * MINUTE), now)).toBe("2 hours ago");
+    expect(formatNotificationTime(before(24 * 60 * MINUTE), now)).toBe("1 day ago");
+    expect(formatNotificationTime(before(6 * 24 * 60 * MINUTE), now)).toBe("6 days ago");
+  });
+
+  it("shows the date from a week back", () => {
+    expect(formatNotificationTime("2026-03-13T12:00:00Z", now)).toBe("Mar 13, 2026");
+    expect(formatNotificationTime("2025-11-02T12:00:00Z", now)).toBe("Nov 2, 2025");
+  });
+
+  it("says just now for a time slightly in the future (clock skew)", () => {
+    expect(formatNotificationTime("2026-03-20T12:00:20Z", now)).toBe("just now");
+  });
+});
+
+describe("notification schemas", () => {
+  it("defaults the page to 20 from offset 0", () => {
+    expect(listQuerySchema.parse({})).toEqual({ limit: 20, offset: 0 });
+    expect(listQuerySchema.parse({ limit: "50", offset: "40" })).toEqual({ limit: 50, offset: 40 });
+  });
+
+  it("turns the mark-read body into ids (without repeats) or all", () => {
+    const id = "7f1c2b1e-8a5d-4d0e-9c3a-0b8f6f7f2a11";
+    expect(markReadSchema.parse({ notification_ids: [id, id] })).toEqual({ ids: [id] });
+    expect(markReadSchema.parse({ notification_ids: [], mark_all: false })).toEqual({ ids: [] });
+    expect(markReadSchema.parse({ mark_all: true })).toEqual({ all: true });
+  });
+});
