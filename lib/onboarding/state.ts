@@ -1,0 +1,56 @@
+import "server-only";
+import { eq, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { isProfileComplete } from "@/lib/auth/users";
+import { AppError } from "@/lib/errors";
+import { interestsByCategory, type InterestsByCategory } from "@/lib/interests";
+import { initialStep, roleOf, type OnboardingRole, type OnboardingStep } from "./router";
+
+/** What step 1 saved before, to prefill the form when no draft is newer. */
+export type SavedStep1 = {
+  occupation: string;
+  interests: string[];
+  avatarUrl: string | null;
+  location: { location: string; placeId: string } | null;
+};
+
+/** Plain data for the onboarding screens: who is asking, where they start, what they saved. */
+export type OnboardingState = {
+  userId: string;
+  role: OnboardingRole;
+  step: OnboardingStep;
+  saved: SavedStep1;
+  interestCategories: InterestsByCategory;
+};
+
+export async function loadOnboardingState(db: Db, userId: string): Promise<OnboardingState> {
+  const [row] = await db
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      occupation: users.occupation,
+      interests: users.interests,
+      avatarUrl: users.avatarUrl,
+      location: users.location,
+      placeId: users.placeId,
+      partner1Id: couples.partner1Id,
+      partner2Id: couples.partner2Id,
+      coupleName: couples.coupleName,
+    })
+    .from(users)
+    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .where(eq(users.id, userId));
+  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+
+  const role = roleOf(userId, row.partner1Id ? { partner1Id: row.partner1Id, partner2Id: row.partner2Id } : null);
+  const location = row.location && row.placeId ? { location: row.location, placeId: row.placeId } : null;
+  const step1Saved = Boolean(row.occupation && row.avatarUrl && location && row.interests.length > 0);
+  return {
+    userId,
+    role,
+    step: initialStep({ role, profileComplete: isProfileComplete(row), step1Saved }),
+    saved: { occupation: row.occupation ?? "", interests: row.interests, avatarUrl: row.avatarUrl, location },
+    interestCategories: await interestsByCategory(db),
+  };
+}
