@@ -1,0 +1,29 @@
+const STEPS = [
+  { step: 1, label: "Individual Profile" },
+  { step: 2, label: "Complete Setup" },
+] as const;
+
+/** Onboarding's 'step N of 2' with both step names; the current one is marked for assistive technology too. */
+export function ProgressIndicator({ step }: { step: 1 | 2 }) {
+  return (
+    <div className="progress">
+      <p className="progress-count">
+        step {step} of {STEPS.length}
+      </p>
+      <ol className="progress-steps" aria-label="Onboarding progress">
+        {STEPS.map((item) => {
+          const state = item.step === step ? "current" : item.step < step ? "done" : "next";
+          return (
+            <li key={item.step} className={`progress-step progress-step-${state}`} aria-current={state === "current" ? "step" : undefined}>
+              <span className="progress-marker" aria-hidden="true">
+                {state === "done" ? "✓" : item.step}
+              </span>
+              <span className="progress-label">{item.label}</span>
+              {state === "done" && <span className="progress-sr-only"> (completed)</span>}
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { LocationSearchError, searchFailureMessage, searchLocations } from "@/lib/locations/client";
+import { SEARCH_MIN_QUERY } from "@/lib/locations/schemas";
+import { cacheSearchResults, findCachedResults } from "@/lib/locations/search-cache";
+import type { Prediction } from "@/lib/places/types";
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+export type SearchState =
+  | { kind: "idle" }
+  | { kind: "searching" }
+  | { kind: "results"; predictions: Prediction[] }
+  | { kind: "empty" }
+  /** Live search failed and the cache had nothing close. */
+  | { kind: "unavailable"; message: string };
+
+const shown = (predictions: Prediction[]): SearchState => (predictions.length > 0 ? { kind: "results", predictions } : { kind: "empty" });
+
+/**
+ * The spec's search flow (sections 4, 5, 9): debounced, only from 2 trimmed characters, the
+ * newest query wins (older requests are aborted), every answer cached, and the cache answers
+ * when live search fails.
+ */
+export function useLocationSearch() {
+  const [state, setState] = useState<SearchState>({ kind: "idle" });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const request = useRef<AbortController | null>(null);
+
+  const cancel = useCallback(() => {
+    clearTimeout(timer.current);
+    request.current?.abort();
+    request.current = null;
+  }, []);
+
+  useEffect(() => cancel, [cancel]);
+
+  const run = useCallback(async (query: string) => {
+    const controller = new AbortController();
+    request.current = controller;
+    setState({ kind: "searching" });
+    const settle = (next: SearchState) => {
+      if (request.current !== controller) return;
+      request.current = null;
+      setState(next);
+    };
+    try {
+      const predictions = await searchLocations(query, controller.signal);
+      cacheSearchResults(query, predictions);
+      settle(shown(predictions));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      const cached = findCachedResults(query);
+      const message = error instanceof LocationSearchError ? error.message : searchFailureMessage("other");
+      settle(cached ? shown(cached) : { kind: "unavailable", message });
+    }
+  }, []);
+
+  /** Call on every keystroke. */
+  const schedule = useCallback(
+    (text: string) => {
+      cancel();
+      if (text.trim().length < SEARCH_MIN_QUERY) {
+        setState({ kind: "idle" });
+        return;
+      }
+      timer.current = setTimeout(() => void run(text), SEARCH_DEBOUNCE_MS);
+    },
+    [cancel, run],
+  );
+
+  /** 'Try searching again': at once, no debounce. */
+  const retry = useCallback(
+    (text: string) => {
+      cancel();
+      if (text.trim().length >= SEARCH_MIN_QUERY) void run(text);
+    },
+    [cancel, run],
+  );
+
+  const reset = useCallback(() => {
+    cancel();
+    setState({ kind: "idle" });
+  }, [cancel]);
+
+  return { state, schedule, retry, reset };
+}

@@ -1,0 +1,81 @@
+/**
+ * The browser's calls for locations (spec section 7): public search and normalizing a chosen
+ * place. Browser-safe; failures carry the spec's texts (section 8).
+ */
+import type { Prediction } from "@/lib/places/types";
+import type { NormalizedLocation, PrivacyLevel } from "./privacy";
+import { SEARCH_DEFAULT_LIMIT } from "./schemas";
+
+export type SearchFailureReason = "network" | "unavailable" | "other";
+
+const SEARCH_FAILURE_TEXTS: Record<SearchFailureReason, string> = {
+  network: "Please check your internet connection.",
+  unavailable: "The service is temporarily unavailable. Please try again later.",
+  other: "Please type your location manually or try again.",
+};
+
+export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to search locations. ${SEARCH_FAILURE_TEXTS[reason]}`;
+
+/** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
+export const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
+
+export class LocationSearchError extends Error {
+  constructor(readonly reason: SearchFailureReason) {
+    super(searchFailureMessage(reason));
+    this.name = "LocationSearchError";
+  }
+}
+
+/** Throws LocationSearchError (or the AbortError of `signal`). */
+export async function searchLocations(query: string, signal?: AbortSignal): Promise<Prediction[]> {
+  const params = new URLSearchParams({ query: query.trim(), limit: String(SEARCH_DEFAULT_LIMIT) });
+  let response: Response;
+  try {
+    response = await fetch(`/api/locations/search/public?${params}`, { signal, headers: { Accept: "application/json" } });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new LocationSearchError("network");
+  }
+  if (!response.ok) throw new LocationSearchError(searchFailureReason(response.status));
+  const body = (await response.json().catch(() => null)) as { success?: boolean; data?: { predictions?: Prediction[] } } | null;
+  const predictions = body?.data?.predictions;
+  if (!body?.success || !Array.isArray(predictions)) throw new LocationSearchError("other");
+  return predictions;
+}
+
+/** A definite "no" from the server, as opposed to a failure to ask it. */
+export class LocationRefusedError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "LocationRefusedError";
+  }
+}
+
+async function csrfToken(): Promise<string> {
+  const response = await fetch("/api/csrf-token", { credentials: "same-origin", cache: "no-store" });
+  const body = (await response.json().catch(() => null)) as { csrfToken?: string | null } | null;
+  if (!response.ok || !body?.csrfToken) throw new Error(`Request failed with status ${response.status}`);
+  return body.csrfToken;
+}
+
+export type NormalizeRequest = { placeId: string; entityType: "user" | "couple"; entityId: string; privacyLevel: PrivacyLevel };
+
+/**
+ * Saves the chosen place as the entity's location on the server. Throws LocationRefusedError
+ * when the server refuses the place itself (INVALID_LOCATION_DATA); any other Error otherwise.
+ */
+export async function normalizeLocation(input: NormalizeRequest): Promise<NormalizedLocation> {
+  const response = await fetch("/api/locations/normalize", {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": await csrfToken() },
+    body: JSON.stringify({ place_id: input.placeId, entity_type: input.entityType, entity_id: input.entityId, privacy_level: input.privacyLevel }),
+  });
+  const body = (await response.json().catch(() => null)) as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
+  if (response.ok && body?.success && body.location) return body.location;
+  if (body?.error?.code === "INVALID_LOCATION_DATA") throw new LocationRefusedError(body.error.code, body.error.message ?? "The location data is invalid. Please select your location again.");
+  throw new Error(body?.error?.message ?? `Request failed with status ${response.status}`);
+}
