@@ -290,3 +290,87 @@ export const DEMO_COUPLES: DemoCouple[] = [
 
 /** A verified account without a couple: signing in leads to onboarding. */
 export const DEMO_SOLO = { firstName: "Riley", lastName: "Morgan", dateOfBirth: "1997-05-21" } as const;
+
+export type DemoNotification = {
+  type: "partner_joined" | "reply" | "mention" | "reaction";
+  title: string;
+  message: string;
+  /** Who caused it, by first name; their couple is the actor couple. */
+  actor: string;
+  hoursAgo: number;
+  read: boolean;
+  /** Forum notifications point at a post (and a reply); the forum comes later, so the ids are fixed here. */
+  postId?: string;
+  replyId?: string;
+};
+
+/** Maya's forum posts that the demo notifications are about. */
+const MAYA_POSTS = [
+  { id: "0887bce3-1c40-45b4-a47d-3f40f7c791f2", title: "Best surf spots near Lisbon for beginners?" },
+  { id: "5ab103f6-c3bb-48e5-a262-1475a04b854d", title: "Tile-hunting walk through Alfama this Saturday" },
+  { id: "c233ad13-b438-4f27-8004-6ae7f047eb41", title: "Favourite tascas that aren't on every list?" },
+] as const;
+
+/** Couples that liked Maya's posts over the past weeks. */
+const REACTORS = ["Priya", "Lena", "Camille", "Sofia", "Noor", "Alex", "Nina"];
+
+/**
+ * What the first couple's partner A finds under the bell: three new notifications (her partner
+ * joining among them) and a few weeks of read reactions, enough for two pages of 20.
+ */
+export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] } = {
+  recipient: "Maya",
+  notifications: [
+    {
+      type: "partner_joined",
+      title: "Theo joined your couple",
+      message: "Theo accepted your invitation. Maya & Theo is now a Verified Couple.",
+      actor: "Theo",
+      hoursAgo: 2,
+      read: false,
+    },
+    {
+      type: "reply",
+      title: "Priya replied to your post",
+      message: "“Try O Trevo for bifanas, and go early: by noon the queue is the whole street.”",
+      actor: "Priya",
+      hoursAgo: 5,
+      read: false,
+      postId: MAYA_POSTS[2].id,
+      replyId: "87e0b450-3c88-4638-9c41-51b7599225c8",
+    },
+    {
+      type: "mention",
+      title: "Camille mentioned you",
+      message: "“@Maya we're in Lisbon in May: can we join the tile walk?”",
+      actor: "Camille",
+      hoursAgo: 26,
+      read: false,
+      postId: MAYA_POSTS[1].id,
+      replyId: "1231e1d6-e910-4ac0-be05-76612c13206e",
+    },
+    {
+      type: "reply",
+      title: "Jonas replied to your post",
+      message: "“Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.”",
+      actor: "Jonas",
+      hoursAgo: 50,
+      read: true,
+      postId: MAYA_POSTS[0].id,
+      replyId: "a472edf6-434c-44e6-b950-3ec497fccd6e",
+    },
+    ...MAYA_POSTS.flatMap((post, p) =>
+      REACTORS.map(
+        (actor, r): DemoNotification => ({
+          type: "reaction",
+          title: "New reaction",
+          message: `${actor} liked your post “${post.title}”`,
+          actor,
+          hoursAgo: 72 + (p * REACTORS.length + r) * 36,
+          read: true,
+          postId: post.id,
+        }),
+      ),
+    ),
+  ],
+};

@@ -1,15 +1,17 @@
 /**
- * `npm run db:seed`: demo couples, their locations and the interest catalogue.
- * Idempotent: every row is upserted on its natural key (e-mail, partner, value), so a second
- * run resets the demo accounts to their demo state instead of failing or duplicating them.
+ * `npm run db:seed`: demo couples, their locations, the interest catalogue and one partner's
+ * notifications. Idempotent: every row is upserted on its natural key (e-mail, partner, value)
+ * and the notifications are replaced, so a second run resets the demo accounts to their demo
+ * state instead of failing or duplicating them.
  */
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
-import { couples, locations, users } from "@/db/schema";
+import { couples, locations, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/interests";
 import {
   DEMO_COUPLES,
+  DEMO_INBOX,
   DEMO_PASSWORD,
   DEMO_SOLO,
   demoEmail,
@@ -84,6 +86,34 @@ async function upsertLocation(db: Db, entityType: "user" | "couple", entityId: s
     .onConflictDoUpdate({ target: [locations.entityType, locations.entityId], set: { ...values, updatedAt: new Date() } });
 }
 
+/** A demo person's account and couple, by first name. */
+type Seeded = Map<string, { userId: string; coupleId: string }>;
+
+/** The demo inbox, replaced on every run (a natural key it has not): delete, then insert. */
+async function seedInbox(db: Db, seeded: Seeded): Promise<void> {
+  const recipient = seeded.get(DEMO_INBOX.recipient)!;
+  await db.delete(notifications).where(eq(notifications.userId, recipient.userId));
+  await db.insert(notifications).values(
+    DEMO_INBOX.notifications.map((n) => {
+      const createdAt = new Date(Date.now() - n.hoursAgo * 60 * 60 * 1000);
+      const actor = seeded.get(n.actor)!;
+      return {
+        userId: recipient.userId,
+        type: n.type,
+        title: n.title,
+        message: n.message,
+        postId: n.postId ?? null,
+        replyId: n.replyId ?? null,
+        actorUserId: actor.userId,
+        actorCoupleId: actor.coupleId,
+        isRead: n.read,
+        readAt: n.read ? createdAt : null,
+        createdAt,
+      };
+    }),
+  );
+}
+
 async function main(): Promise<void> {
   const handle = await openDatabase();
   try {
@@ -93,6 +123,7 @@ async function main(): Promise<void> {
     // Hashing is slow (argon2id): do it before the transaction, one salt per account.
     const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
     const signIns: SignIn[] = [];
+    const seeded: Seeded = new Map();
 
     const interestCount = await handle.db.transaction(async (tx) => {
       const count = await ensureInterestCatalogue(tx);
@@ -124,6 +155,7 @@ async function main(): Promise<void> {
           .values(coupleValues)
           .onConflictDoUpdate({ target: couples.partner1Id, set: { ...coupleValues, updatedAt: new Date() } })
           .returning({ id: couples.id });
+        seeded.set(a.firstName, { userId: aId, coupleId: row!.id }).set(b.firstName, { userId: bId, coupleId: row!.id });
         await upsertLocation(tx, "couple", row!.id, p);
         await upsertLocation(tx, "user", aId, p);
         if (b.finished) await upsertLocation(tx, "user", bId, p);
@@ -158,10 +190,13 @@ async function main(): Promise<void> {
       // Undo a couple made while trying the demo, so the account needs onboarding again.
       await tx.delete(couples).where(eq(couples.partner1Id, soloId));
       signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
+      await seedInbox(tx, seeded);
       return count;
     });
 
-    console.log(`Seeded ${interestCount} interests and ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples).\n`);
+    console.log(
+      `Seeded ${interestCount} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples) and ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)}.\n`,
+    );
     printTable(signIns);
   } catch (error) {
     fail(error);
