@@ -20,3 +20,9 @@ export const MoonIcon = () => (
     <path d="M12 3a6 6 0 0 0 9 9 9 9 0 1 1-9-9Z" />
   </svg>
 );
+
+export const CloseIcon = () => (
+  <svg {...base}>
+    <path d="M18 6 6 18M6 6l12 12" />
+  </svg>
+);

@@ -1,0 +1,101 @@
+/**
+ * Photo rules of the onboarding forms (spec sections 5 and 9): pure and browser-safe, shared by the
+ * picker, the gallery, the crop dialog and the compression worker.
+ */
+import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "@/lib/images/rules";
+import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/onboarding/rules";
+
+/** A cropped photo kept as a data URL, so a draft in session storage can restore its preview after a reload. */
+export type PickedPhoto = { dataUrl: string; name: string; size: number; width: number; height: number };
+
+export const PHOTO_HINT = "JPEG, PNG or WebP, up to 10 MB";
+export const INVALID_IMAGES_MESSAGE = "Some files are not valid image files. Please use JPEG, PNG, or WebP.";
+export const CROP_FAILED_MESSAGE = "Error cropping image. Please try again.";
+export const NO_CROP_AREA_MESSAGE = "Please select a crop area first";
+/** The value of a file input's accept attribute. */
+export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(",");
+
+export const CROP_JPEG_QUALITY = 0.95;
+const CROP_MIN_SIDE = 50;
+
+const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
+
+/** Some systems report no MIME type for a picked file; then its extension decides. */
+function isImageType(file: Pick<File, "name" | "type">): boolean {
+  if (file.type) return (ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type);
+  return ACCEPTED_EXTENSIONS.test(file.name);
+}
+
+/** Why a picked file cannot be used, or null when it can. The server judges the content again. */
+export function imageProblem(file: Pick<File, "name" | "type" | "size">): string | null {
+  if (!isImageType(file)) return INVALID_IMAGE_MESSAGE;
+  if (file.size > MAX_IMAGE_BYTES) return TOO_LARGE_MESSAGE;
+  return null;
+}
+
+/** "512 B", "48 KB", "1.4 MB". */
+export function formatFileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The original name with a .jpg extension, since every output is a JPEG. */
+export function jpegName(name: string): string {
+  return `${name.replace(/\.[^./\\]*$/, "")}.jpg`;
+}
+
+/** The crop output is named after the original, or cropped-{timestamp}.jpg when it has no name. */
+export function croppedFileName(originalName: string, now: number): string {
+  return originalName.trim() ? jpegName(originalName.trim()) : `cropped-${now}.jpg`;
+}
+
+/** Minimum crop box for an aspect ratio: neither side under 50 px (the library would let the shorter one shrink below). */
+export function minCropSize(aspect: number): { minWidth: number; minHeight: number } {
+  return { minWidth: CROP_MIN_SIDE * Math.max(1, aspect), minHeight: CROP_MIN_SIDE * Math.max(1, 1 / aspect) };
+}
+
+/**
+ * Which of the picked files go on to the crop dialog, and the message to show. Invalid files are
+ * skipped; a selection that would pass the limit is refused whole, so the message's count holds.
+ */
+export function planGalleryAdditions<F extends Pick<File, "name" | "type" | "size">>(
+  currentCount: number,
+  files: readonly F[],
+): { accepted: F[]; error: string | null } {
+  const problems = files.map(imageProblem);
+  const accepted = files.filter((_, index) => problems[index] === null);
+  if (currentCount + accepted.length > EXTRA_PHOTOS_MAX) return { accepted: [], error: tooManyPhotosMessage(currentCount) };
+  const error = problems.includes(INVALID_IMAGE_MESSAGE) ? INVALID_IMAGES_MESSAGE : (problems.find((problem) => problem !== null) ?? null);
+  return { accepted, error };
+}
+
+/** Compression before upload (spec section 9): at most 1 MB and 1920 px a side, JPEG from quality 0.85 down. */
+export const COMPRESSION = { maxBytes: 1024 * 1024, maxSide: 1920, initialQuality: 0.85, qualityStep: 0.1, minQuality: 0.45 } as const;
+
+/** The size that fits within maxSide on both sides, keeping the aspect ratio; never enlarged. */
+export function fitWithin(width: number, height: number, maxSide: number): { width: number; height: number } {
+  const scale = Math.min(1, maxSide / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** The quality to try after an encoding of this many bytes, or null to keep it (small enough, or no lower step left). */
+export function nextQuality(quality: number, bytes: number): number | null {
+  if (bytes <= COMPRESSION.maxBytes) return null;
+  // Rounded to hundredths so 0.85 - 0.1 is 0.75, not 0.7499999.
+  const next = Math.round((quality - COMPRESSION.qualityStep) * 100) / 100;
+  return next >= COMPRESSION.minQuality ? next : null;
+}
+
+/** A JPEG already within both limits is sent as it is: encoding it again would only lose detail. */
+export function isAlreadyCompact(file: Pick<File, "type" | "size">, width: number, height: number): boolean {
+  return file.type === "image/jpeg" && file.size <= COMPRESSION.maxBytes && Math.max(width, height) <= COMPRESSION.maxSide;
+}
+
+export function photoToFile(photo: PickedPhoto): File {
+  const base64 = photo.dataUrl.slice(photo.dataUrl.indexOf(",") + 1);
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return new File([bytes], photo.name, { type: "image/jpeg" });
+}
