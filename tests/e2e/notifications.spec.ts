@@ -1,0 +1,102 @@
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { signIn } from "./support";
+
+/**
+ * The seeded inbox of maya@demo.couples.test (scripts/seed.ts): this is the only spec that reads
+ * or changes it. Counts are read from the page rather than assumed.
+ */
+const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
+const partnerJoined = DEMO_INBOX.notifications.find((n) => n.type === "partner_joined")!.title;
+const total = DEMO_INBOX.notifications.length;
+
+const bell = (page: Page) => page.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
+const dropdown = (page: Page) => page.getByRole("region", { name: "Latest notifications" });
+
+async function unreadOnBell(page: Page): Promise<number> {
+  const label = await bell(page).getAttribute("aria-label");
+  return Number(/, (\d+) unread$/.exec(label ?? "")?.[1] ?? 0);
+}
+
+async function signInAsMaya(page: Page) {
+  await signIn(page, maya);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+test.describe("notifications", () => {
+  test("the bell shows the unread count and the latest; opening one marks it read; the page pages and marks all read", async ({ page }) => {
+    await signInAsMaya(page);
+    await expect(bell(page)).toHaveAccessibleName(/^Notifications, \d+ unread$/);
+    const before = await unreadOnBell(page);
+    await expect(page.locator(".bell .badge")).toHaveText(String(before));
+
+    await bell(page).click();
+    await expect(bell(page)).toHaveAttribute("aria-expanded", "true");
+    const latest = dropdown(page).getByRole("listitem");
+    await expect(latest).toHaveCount(5);
+    const item = dropdown(page).getByRole("link", { name: new RegExp(partnerJoined) });
+    await expect(item).toContainText("New");
+    await expect(item).toContainText("Maya & Theo");
+    await expect(item).toContainText("2 hours ago");
+
+    // A partner joining has no post: it opens the notifications page, read.
+    await item.click();
+    await expect(page).toHaveURL(/\/notifications$/);
+    await expect(dropdown(page)).toBeHidden();
+    await expect.poll(() => unreadOnBell(page)).toBe(before - 1);
+
+    await page.getByRole("link", { name: "Two of Us, dashboard" }).click();
+    await bell(page).click();
+    await dropdown(page).getByRole("link", { name: "View All Notifications" }).click();
+    await expect(page).toHaveURL(/\/notifications$/);
+    const list = page.locator(".notification-list > li");
+    await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible();
+    await expect(list).toHaveCount(20);
+    await expect(list.filter({ hasText: partnerJoined })).not.toContainText("New");
+    await expect(page.getByText(`${total} notifications`)).toBeVisible();
+    const pager = page.getByRole("navigation", { name: "Notification pages" });
+    await expect(pager).toContainText("Page 1 of 2");
+
+    await pager.getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/\/notifications\?page=2$/);
+    await expect(pager).toContainText("Page 2 of 2");
+    await expect(list).toHaveCount(total - 20);
+    await expect(list.filter({ hasText: partnerJoined })).toHaveCount(0);
+    await pager.getByRole("link", { name: "Previous" }).click();
+    await expect(pager).toContainText("Page 1 of 2");
+
+    await expect(page.locator(".notification-new").first()).toBeVisible();
+    await page.getByRole("button", { name: "Mark all as read" }).click();
+    await expect(page.getByText("All notifications marked as read.")).toBeVisible();
+    await expect(page.locator(".notification-new")).toHaveCount(0);
+    await expect(bell(page)).toHaveAccessibleName("Notifications");
+    await expect(page.locator(".bell .badge")).toHaveCount(0);
+
+    // The bell's list agrees once reopened.
+    await bell(page).click();
+    await expect(dropdown(page).getByRole("link", { name: new RegExp(partnerJoined) })).not.toContainText("New");
+  });
+
+  test("the bell works from the keyboard: Enter opens, Tab reaches the items, Escape closes and returns focus; a click outside closes", async ({ page }) => {
+    await signInAsMaya(page);
+    await bell(page).focus();
+    await page.keyboard.press("Enter");
+    await expect(dropdown(page)).toBeVisible();
+    await expect(dropdown(page).getByRole("listitem").first()).toBeVisible();
+
+    await page.keyboard.press("Tab");
+    await expect(dropdown(page).getByRole("link").first()).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dropdown(page)).toBeHidden();
+    await expect(bell(page)).toBeFocused();
+    await expect(bell(page)).toHaveAttribute("aria-expanded", "false");
+
+    await bell(page).click();
+    await expect(dropdown(page)).toBeVisible();
+    // The outside-click handler is armed 100 ms after opening: click until it closes.
+    await expect(async () => {
+      await page.locator("main").click({ position: { x: 5, y: 5 } });
+      await expect(dropdown(page)).toBeHidden({ timeout: 500 });
+    }).toPass();
+  });
+});
