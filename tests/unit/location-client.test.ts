@@ -5,7 +5,7 @@ const json = (body: unknown, status = 200) => new Response(JSON.stringify(body),
 const lisbon = { place_id: "geonames:2267057", description: "Lisbon, Lisbon, Portugal", structured_formatting: { main_text: "Lisbon", secondary_text: "Lisbon, Portugal" } };
 
 function stubFetch(...answers: (Response | Error)[]) {
-  const fetch = vi.fn(async () => {
+  const fetch = vi.fn(async (_url: string, _init?: RequestInit) => {
     const answer = answers.shift();
     if (!answer) throw new Error("unexpected request");
     if (answer instanceof Error) throw answer;
@@ -52,7 +52,7 @@ describe("normalizing a chosen place from the browser", () => {
   it("sends the CSRF token and the spec's body", async () => {
     const fetch = stubFetch(json({ csrfToken: "t0k3n", token: "t0k3n" }), json({ success: true, location }));
     await expect(normalizeLocation(input)).resolves.toEqual(location);
-    const [url, init] = fetch.mock.calls[1] as unknown as [string, RequestInit];
+    const [url, init = {}] = fetch.mock.calls[1]!;
     expect(url).toBe("/api/locations/normalize");
     expect(init.method).toBe("POST");
     expect(new Headers(init.headers).get("X-CSRF-Token")).toBe("t0k3n");
