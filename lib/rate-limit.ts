@@ -16,6 +16,9 @@ export const LIMITS = {
   verificationPerAddress: { bucket: "verify-mail:address", limit: 20, windowSeconds: 60 * 60 },
   passwordResetPerAccount: { bucket: "reset-mail:account", limit: 3, windowSeconds: 60 * 60 },
   passwordResetPerAddress: { bucket: "reset-mail:address", limit: 20, windowSeconds: 60 * 60 },
+  invitationsPerInviter: { bucket: "invitation-send:user", limit: 10, windowSeconds: 60 * 60 },
+  invitationAcceptPerAddress: { bucket: "invitation-accept:address", limit: 10, windowSeconds: 60 * 60 },
+  invitationLookupFailuresPerAddress: { bucket: "invitation-lookup:address", limit: 30, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
 
 const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);

@@ -39,3 +39,15 @@ export const passwordResetEmail = (to: string, firstName: string, token: string)
     ["We received a request to reset your password. The link is valid for 1 hour and can be used once."],
     { label: "Reset my password", url: appLink("/reset-password", { token }) },
   );
+
+export const invitationEmail = (to: string, invitation: { partnerFirstName: string; inviterFirstName: string; coupleName: string; validDays: number }, token: string) =>
+  layout(
+    to,
+    `${invitation.inviterFirstName} invited you to join ${invitation.coupleName}`,
+    `Hi ${invitation.partnerFirstName},`,
+    [
+      `${invitation.inviterFirstName} has invited you to join your couple profile, ${invitation.coupleName}, on Two of Us: a community for couples who live life their way.`,
+      `The link is yours alone, works once and is valid for ${invitation.validDays} days.`,
+    ],
+    { label: "Accept the invitation", url: appLink("/register", { invite: token }) },
+  );

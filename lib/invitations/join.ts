@@ -1,0 +1,110 @@
+import "server-only";
+import { and, eq, isNull, ne } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, invitations, users } from "@/db/schema";
+import { hashPassword } from "@/lib/auth/password";
+import { AppError } from "@/lib/errors";
+import { createNotification } from "@/lib/notifications/create";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
+import { assertOpen, invalidInvitation, invitationByToken, type InvitationRow } from "./lookup";
+import { MESSAGES, type AcceptInvitationInput } from "./rules";
+
+/**
+ * Accepting is public and creates accounts, so every attempt counts against the caller's
+ * address: a token cannot be brute-forced, and accounts cannot be made in bulk.
+ */
+export async function throttleAccept(db: Db, clientAddress: string): Promise<void> {
+  const limit = await consumeLimit(db, LIMITS.invitationAcceptPerAddress, clientAddress);
+  if (!limit.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many attempts. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
+  }
+}
+
+/** An open invitation, read without a lock: a bad link is refused before any slow work. */
+export async function openInvitation(db: Db, token: string): Promise<InvitationRow> {
+  const row = await invitationByToken(db, token);
+  assertOpen(row);
+  return row;
+}
+
+/**
+ * Inside the caller's transaction: locks the invitation's couple, then the invitation (the order
+ * sendInvitation uses too, so the two never deadlock), and checks the link again. Joins of one
+ * couple thus run one after the other: of two people accepting at once, the second finds the
+ * couple full and gets COUPLE_FULL.
+ */
+export async function lockForJoin(tx: Db, token: string, now = new Date()): Promise<InvitationRow> {
+  const peek = await invitationByToken(tx, token);
+  if (!peek) throw invalidInvitation();
+  await tx.select({ id: couples.id }).from(couples).where(eq(couples.id, peek.coupleId)).for("update");
+  const invitation = await invitationByToken(tx, token, { lock: true });
+  assertOpen(invitation, now);
+  return invitation;
+}
+
+/**
+ * Inside the caller's transaction, after lockForJoin: makes `partner` the couple's partner 2.
+ * The update is conditional (and the unique partner-2 index backs it), so even a writer that
+ * skipped the lock could not add a third partner; a refusal rolls back the caller's whole
+ * transaction, an account made for it included. The invitation is used up, the couple's other
+ * open invitations are revoked, and partner A is notified, all in the same transaction.
+ */
+export async function joinCouple(tx: Db, invitation: InvitationRow, partner: { id: string; firstName: string; lastName: string }, now = new Date()): Promise<{ coupleId: string }> {
+  const [joined] = await tx
+    .update(couples)
+    .set({ partner2Id: partner.id })
+    .where(and(eq(couples.id, invitation.coupleId), isNull(couples.partner2Id), ne(couples.partner1Id, partner.id)))
+    .returning({ id: couples.id });
+  if (!joined) throw new AppError("COUPLE_FULL", MESSAGES.joinCoupleFull);
+  await tx.update(invitations).set({ acceptedAt: now }).where(eq(invitations.id, invitation.id));
+  await tx
+    .update(invitations)
+    .set({ revokedAt: now })
+    .where(and(eq(invitations.coupleId, invitation.coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
+  await createNotification(tx, {
+    userId: invitation.partner1Id,
+    type: "partner_joined",
+    title: `${partner.firstName} joined your couple!`,
+    message: `${partner.firstName} ${partner.lastName} accepted your invitation and is now part of ${invitation.coupleName}.`,
+    actorUserId: partner.id,
+    actorCoupleId: invitation.coupleId,
+  });
+  return { coupleId: invitation.coupleId };
+}
+
+export type AcceptedInvitation = { user: { id: string; email: string; emailVerifiedAt: Date }; couple: { id: string } };
+
+/**
+ * Partner B accepts: an account for the invited address (proven by the link, so verified), with
+ * the names partner A gave, attached to the couple as partner 2, all in one transaction. The
+ * caller signs the new account in.
+ */
+export async function acceptInvitation(db: Db, input: AcceptInvitationInput, context: { clientAddress: string }): Promise<AcceptedInvitation> {
+  await throttleAccept(db, context.clientAddress);
+  // A bad link is refused before the slow hashing; the link is checked again under lock below.
+  await openInvitation(db, input.invitationToken);
+  // Hashing is slow: done before the transaction holds any lock.
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const invitation = await lockForJoin(tx, input.invitationToken, now);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: invitation.partnerEmail,
+        passwordHash,
+        emailVerifiedAt: now,
+        firstName: invitation.partnerFirstName,
+        lastName: invitation.partnerLastName,
+        dateOfBirth: input.dateOfBirth,
+        registrationType: "partner_invitation",
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id, email: users.email });
+    // The address registered on its own since the invitation was sent.
+    if (!user) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+    const { coupleId } = await joinCouple(tx, invitation, { id: user.id, firstName: invitation.partnerFirstName, lastName: invitation.partnerLastName }, now);
+    return { user: { ...user, emailVerifiedAt: now }, couple: { id: coupleId } };
+  });
+}

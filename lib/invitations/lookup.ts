@@ -1,0 +1,99 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, invitations, users } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/errors";
+import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { inviterName, MESSAGES, TOKEN_MAX } from "./rules";
+
+export const invalidInvitation = () => new AppError("INVALID_INVITATION", MESSAGES.invalid);
+
+const columns = {
+  id: invitations.id,
+  coupleId: invitations.coupleId,
+  inviterId: invitations.inviterId,
+  partnerEmail: invitations.partnerEmail,
+  partnerFirstName: invitations.partnerFirstName,
+  partnerLastName: invitations.partnerLastName,
+  expiresAt: invitations.expiresAt,
+  acceptedAt: invitations.acceptedAt,
+  revokedAt: invitations.revokedAt,
+  coupleName: couples.coupleName,
+  partner1Id: couples.partner1Id,
+  partner2Id: couples.partner2Id,
+  inviterFirstName: users.firstName,
+  inviterLastName: users.lastName,
+};
+
+/** An invitation with what the join needs of its couple and its inviter. */
+export type InvitationRow = Pick<
+  typeof invitations.$inferSelect,
+  "id" | "coupleId" | "inviterId" | "partnerEmail" | "partnerFirstName" | "partnerLastName" | "expiresAt" | "acceptedAt" | "revokedAt"
+> & { coupleName: string; partner1Id: string; partner2Id: string | null; inviterFirstName: string; inviterLastName: string };
+
+/**
+ * The invitation a token stands for. Only the token's digest is compared, so a tampered,
+ * unknown or truncated token simply finds nothing. `lock` holds the invitation row until the
+ * transaction ends, so two uses of one link run one after the other.
+ */
+export async function invitationByToken(db: Db, token: string, { lock = false } = {}): Promise<InvitationRow | null> {
+  if (token.length > TOKEN_MAX) return null;
+  const query = db
+    .select(columns)
+    .from(invitations)
+    .innerJoin(couples, eq(couples.id, invitations.coupleId))
+    .innerJoin(users, eq(users.id, invitations.inviterId))
+    .where(eq(invitations.tokenHash, hashToken(token)));
+  const [row] = lock ? await query.for("update", { of: invitations }) : await query;
+  return row ?? null;
+}
+
+/**
+ * Unknown and used links are invalid; a link of a couple that filled up meanwhile can no longer
+ * be used; a link replaced by a newer one is invalid; an old one has expired.
+ */
+export function assertOpen(row: InvitationRow | null, now = new Date()): asserts row is InvitationRow {
+  if (!row || row.acceptedAt) throw invalidInvitation();
+  if (row.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.joinCoupleFull);
+  if (row.revokedAt) throw invalidInvitation();
+  if (row.expiresAt.getTime() <= now.getTime()) throw new AppError("INVITATION_EXPIRED", MESSAGES.expired);
+}
+
+export type InvitationView = {
+  partner_email: string;
+  partner_first_name: string;
+  partner_last_name: string;
+  inviter_first_name: string;
+  inviter_name: string;
+  couple_name: string;
+  expires_at: string;
+};
+
+/**
+ * What the join screen shows about an open invitation (GET /api/auth/invitations/{token}).
+ * Public, so failed look-ups count against the caller's address: tokens cannot be guessed
+ * at any useful rate (and at 256 bits not at all).
+ */
+export async function loadInvitation(db: Db, token: string, context: { clientAddress: string }): Promise<InvitationView> {
+  const limit = await checkLimit(db, LIMITS.invitationLookupFailuresPerAddress, context.clientAddress);
+  if (!limit.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many attempts. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
+  }
+  try {
+    const row = await invitationByToken(db, token);
+    assertOpen(row);
+    return {
+      partner_email: row.partnerEmail,
+      partner_first_name: row.partnerFirstName,
+      partner_last_name: row.partnerLastName,
+      inviter_first_name: inviterName({ inviter_first_name: row.inviterFirstName, couple_name: row.coupleName }),
+      inviter_name: `${row.inviterFirstName} ${row.inviterLastName}`,
+      couple_name: row.coupleName,
+      expires_at: row.expiresAt.toISOString(),
+    };
+  } catch (error) {
+    if (error instanceof AppError) await recordHit(db, LIMITS.invitationLookupFailuresPerAddress, context.clientAddress);
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import "server-only";
+import { and, eq, isNull, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, invitations, users } from "@/db/schema";
+import { hashToken, newSecretToken } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/errors";
+import { enqueueEmail } from "@/lib/mail/outbox";
+import { invitationEmail } from "@/lib/mail/templates";
+import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES, type InvitePartnerInput } from "./rules";
+
+export type SentInvitation = {
+  invitation: {
+    invitation_token: string;
+    partner_email: string;
+    partner_first_name: string;
+    partner_last_name: string;
+    expires_at: string;
+  };
+  emailIds: string[];
+};
+
+const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
+
+/**
+ * Partner A invites partner B: a fresh 256-bit token (only its digest is stored), valid 7 days,
+ * and its e-mail, written together. The couple row is locked for the check-and-write, so a
+ * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
+ * An expired open invitation to the same address is revoked and replaced in the same transaction.
+ */
+export async function sendInvitation(db: Db, inviterId: string, input: InvitePartnerInput, now = new Date()): Promise<SentInvitation> {
+  const sendLimit = await checkLimit(db, LIMITS.invitationsPerInviter, inviterId);
+  if (!sendLimit.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", { retryAfterSeconds: sendLimit.retryAfterSeconds });
+  }
+  const token = newSecretToken();
+  return db.transaction(async (tx) => {
+    const [inviter] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, inviterId));
+    if (!inviter) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+    if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();
+
+    const [couple] = await tx
+      .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, coupleName: couples.coupleName })
+      .from(couples)
+      .where(or(eq(couples.partner1Id, inviterId), eq(couples.partner2Id, inviterId)))
+      .for("update");
+    if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
+    if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+    if (couple.partner1Id !== inviterId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
+
+    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.partner_email));
+    if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
+
+    const [open] = await tx
+      .select({ id: invitations.id, expiresAt: invitations.expiresAt })
+      .from(invitations)
+      .where(
+        and(eq(invitations.coupleId, couple.id), eq(invitations.partnerEmail, input.partner_email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+      );
+    if (open && open.expiresAt.getTime() > now.getTime()) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
+    if (open) await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, open.id));
+
+    const expiresAt = expiryFrom(now);
+    const [created] = await tx
+      .insert(invitations)
+      .values({
+        coupleId: couple.id,
+        inviterId,
+        partnerEmail: input.partner_email,
+        partnerFirstName: input.partner_first_name,
+        partnerLastName: input.partner_last_name,
+        tokenHash: hashToken(token),
+        expiresAt,
+      })
+      .onConflictDoNothing()
+      .returning({ id: invitations.id });
+    if (!created) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
+    await recordHit(tx, LIMITS.invitationsPerInviter, inviterId);
+
+    const emailId = await enqueueEmail(
+      tx,
+      invitationEmail(
+        input.partner_email,
+        { partnerFirstName: input.partner_first_name, inviterFirstName: inviter.firstName, coupleName: couple.coupleName, validDays: INVITATION_VALID_DAYS },
+        token,
+      ),
+    );
+    return {
+      invitation: {
+        invitation_token: token,
+        partner_email: input.partner_email,
+        partner_first_name: input.partner_first_name,
+        partner_last_name: input.partner_last_name,
+        expires_at: expiresAt.toISOString(),
+      },
+      emailIds: [emailId],
+    };
+  });
+}
