@@ -69,14 +69,23 @@ export const SAVE_FAILED = {
   step2: "Failed to save your couple profile. Please try again.",
 } as const;
 
+const CHECK_FIELDS = "Please check that all information is filled out correctly.";
+
+/** Codes whose server message is already the spec's text for the user (not a form problem). */
+const VERBATIM = (code: string) => code !== "VALIDATION_ERROR" && code !== "INTERNAL_ERROR";
+
 /**
- * What a failed save says (spec section 8), chosen by keywords of the underlying message.
- * Messages the server sent for one field are shown on that field instead, never through here.
+ * What a failed save says (spec section 8). A server error with a code of its own (maps service
+ * down, session ended) keeps the server's text; anything else is chosen by keywords of the
+ * message, then by a validation code. Messages the server sent for one field are shown on that
+ * field instead, never through here.
  */
 export function saveErrorMessage(step: keyof typeof SAVE_FAILED, message: string, code?: string): string {
+  if (code && VERBATIM(code) && message) return message;
   const text = message.toLowerCase();
-  if (code === "VALIDATION_ERROR" || text.includes("validation")) return "Please check that all information is filled out correctly.";
+  if (text.includes("validation")) return CHECK_FIELDS;
   if (text.includes("timeout") || text.includes("timed out")) return "The request timed out. Please check your connection and try again.";
   if (text.includes("file") || text.includes("image")) return "There was an issue uploading your images. Please try again.";
+  if (code === "VALIDATION_ERROR") return CHECK_FIELDS;
   return SAVE_FAILED[step];
 }

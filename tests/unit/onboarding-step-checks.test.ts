@@ -70,7 +70,13 @@ describe("save error texts", () => {
     );
     expect(saveErrorMessage("step2", "Validation failed")).toBe("Please check that all information is filled out correctly.");
     expect(saveErrorMessage("step1", "Gateway timeout")).toBe("The request timed out. Please check your connection and try again.");
-    expect(saveErrorMessage("step2", "Images must be 10 MB or smaller.")).toBe("There was an issue uploading your images. Please try again.");
+    expect(saveErrorMessage("step2", "Images must be 10 MB or smaller.", "VALIDATION_ERROR")).toBe("There was an issue uploading your images. Please try again.");
     expect(saveErrorMessage("step1", "file could not be stored")).toBe("There was an issue uploading your images. Please try again.");
+  });
+
+  it("keeps the server's own text for errors with a code of their own", () => {
+    const mapsDown = "Unable to get location details from the maps service. Please try selecting your location again.";
+    expect(saveErrorMessage("step1", mapsDown, "PLACES_SERVICE_FAILED")).toBe(mapsDown);
+    expect(saveErrorMessage("step2", "Something went wrong on our side.", "INTERNAL_ERROR")).toBe("Failed to save your couple profile. Please try again.");
   });
 });

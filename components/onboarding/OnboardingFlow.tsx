@@ -1,0 +1,92 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { refreshSessionAction } from "@/app/(auth)/actions";
+import { BYPASS_PROFILE_CHECK_KEY, nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
+import { sessionStore } from "@/lib/onboarding/drafts";
+import type { OnboardingState } from "@/lib/onboarding/state";
+import { ProgressIndicator } from "./ProgressIndicator";
+import { SetupComplete } from "./SetupComplete";
+import { Step1Form, type Step1Saved } from "./Step1Form";
+import { Step2Form } from "./Step2Form";
+
+const TITLES = { step1: "Tell us about yourself", step2: "Create your couple profile" } as const;
+
+/** True once running in the browser: the forms start from drafts in session storage, which the server cannot read. */
+const noSubscription = () => () => undefined;
+const useInBrowser = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+
+/** The onboarding router on screen (spec section 4): the current step, its moves, focus and scroll. */
+export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLoad, interestCategories }: OnboardingState) {
+  const router = useRouter();
+  const inBrowser = useInBrowser();
+  const [step, setStep] = useState<OnboardingStep>(startStep);
+  const [saved, setSaved] = useState(savedAtLoad);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  // After a move (not on arrival) the new step starts at the top, with focus on its heading.
+  useEffect(() => {
+    if (!moved.current) return;
+    window.scrollTo({ top: 0 });
+    headingRef.current?.focus();
+  }, [step]);
+
+  async function follow(move: Move | null) {
+    if (!move) return;
+    if (move.kind === "step") {
+      moved.current = true;
+      setStep(move.step);
+      return;
+    }
+    if (move.bypassProfileCheck) {
+      try {
+        sessionStore()?.setItem(BYPASS_PROFILE_CHECK_KEY, "true");
+      } catch {
+        // The flag only spares a client-side check; the refreshed session is what the guard reads.
+      }
+    }
+    // The route guard reads the session cookie: its flags must be current before leaving.
+    await refreshSessionAction();
+    if (move.replace) router.replace(move.to);
+    else router.push(move.to);
+  }
+
+  const step1Saved = ({ saved, isPartnerB }: Step1Saved) => {
+    setSaved(saved);
+    return follow(nextMove("step1", isPartnerB ? "partner_b" : role));
+  };
+
+  if (step === "complete") return <SetupComplete />;
+  return (
+    <main id="main" className="onboarding-page">
+      <div className="onboarding-card">
+        <p className="onboarding-wave">Join the First Wave</p>
+        <ProgressIndicator step={step === "step1" ? 1 : 2} />
+        <h1 ref={headingRef} tabIndex={-1} className="onboarding-title">
+          {TITLES[step]}
+        </h1>
+        {!inBrowser ? (
+          <p className="onboarding-loading">Loading...</p>
+        ) : step === "step1" ? (
+          <Step1Form userId={userId} categories={interestCategories} saved={saved} onSaved={step1Saved} />
+        ) : (
+          <Step2Form
+            userId={userId}
+            onBack={() => {
+              const back = previousStep(step);
+              if (back) void follow({ kind: "step", step: back });
+            }}
+            onSaved={() => follow(nextMove("step2", role))}
+          />
+        )}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,129 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import type { PickedPhoto } from "@/lib/onboarding/client/photo";
+import { clearDraft, loadCoupleDraft, saveCoupleDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
+import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
+import { BioField } from "./BioField";
+import { CoupleTypePicker } from "./CoupleTypePicker";
+import { PhotoGallery } from "./PhotoGallery";
+import { PhotoPicker } from "./PhotoPicker";
+import { SaveProgress } from "./SaveProgress";
+import { checksResolver, focusField } from "./stepForm";
+import { useStepSave, type PhotoPart } from "./useStepSave";
+
+type Values = { couple_name: string; coupleProfileImage: PickedPhoto | null; couplePhotos: PickedPhoto[]; coupleTypes: string[]; bio: string };
+
+const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos: [], coupleTypes: [], bio: "" };
+const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
+const isField = (name: string): name is Step2Field => FIELDS.includes(name);
+
+const resolver = checksResolver<Values>((values) =>
+  step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),
+);
+
+/** Step 2, the couple profile (partner A): name, photos, adventure styles and bio. */
+export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(): void; onSaved(): Promise<void> | void }) {
+  const [defaultValues] = useState<Values>(() => ({ ...EMPTY, ...loadCoupleDraft(sessionStore(), userId) }));
+  const [formError, setFormError] = useState<string | null>(null);
+  const { phase, progress, busy, save } = useStepSave("step2", "/api/onboarding/step2");
+  const {
+    control,
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<Values>({ defaultValues, resolver, shouldFocusError: false });
+  const values = useWatch({ control }) as Values;
+
+  // Every change is kept, so a reload (or a visit back to step 1) restores the couple's draft.
+  useEffect(() => saveCoupleDraft(sessionStore(), userId, values), [userId, values]);
+
+  const onValid = async (values: Values, formElement: HTMLFormElement) => {
+    setFormError(null);
+    const form = new FormData();
+    form.set("couple_name", values.couple_name.trim());
+    for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
+    form.set("bio", values.bio.trim());
+    const photos: PhotoPart[] = [
+      ...(values.coupleProfileImage ? [{ field: "coupleProfileImage", fileName: "couple.jpg", photo: values.coupleProfileImage }] : []),
+      ...values.couplePhotos.map((photo, index) => ({ field: "couplePhotos", fileName: `photo-${index + 1}.jpg`, photo })),
+    ];
+    const outcome = await save(form, photos);
+    if (outcome.ok) {
+      clearDraft(sessionStore(), userId, "couple_profile");
+      await onSaved();
+      return;
+    }
+    const placed = Object.entries(outcome.fields).filter(([field]) => isField(field)) as [Step2Field, string][];
+    for (const [field, message] of placed) setError(field, { message });
+    const unplaced = Object.entries(outcome.fields).find(([field]) => !isField(field))?.[1];
+    setFormError(outcome.message ?? unplaced ?? null);
+    focusField(formElement, placed[0]?.[0]);
+  };
+
+  const label = phase === "compressing" ? "Optimizing photos..." : phase === "uploading" ? "Completing Setup..." : "Complete Profile!";
+  return (
+    <form
+      noValidate
+      className="step-form"
+      onSubmit={(event) => {
+        const form = event.currentTarget;
+        void handleSubmit(
+          (values) => onValid(values, form),
+          (found) => focusField(form, Object.keys(found)[0]),
+        )(event);
+      }}
+    >
+      {formError && <Alert tone="error">{formError}</Alert>}
+      <div data-field="couple_name">
+        <Field label="What should we call you two?" maxLength={COUPLE_NAME_MAX} readOnly={busy} error={errors.couple_name?.message} {...register("couple_name")} />
+      </div>
+      <div data-field="coupleProfileImage">
+        <Controller
+          control={control}
+          name="coupleProfileImage"
+          render={({ field }) => (
+            <PhotoPicker label="Main couple photo" kind="couple-main" value={field.value} onChange={field.onChange} error={errors.coupleProfileImage?.message} disabled={busy} />
+          )}
+        />
+      </div>
+      <div data-field="couplePhotos">
+        <Controller
+          control={control}
+          name="couplePhotos"
+          render={({ field }) => (
+            <PhotoGallery label="More couple photos (optional)" value={field.value} onChange={field.onChange} error={errors.couplePhotos?.message} disabled={busy} />
+          )}
+        />
+      </div>
+      <div data-field="coupleTypes">
+        <Controller
+          control={control}
+          name="coupleTypes"
+          render={({ field }) => <CoupleTypePicker value={field.value} onChange={field.onChange} error={errors.coupleTypes?.message} disabled={busy} />}
+        />
+      </div>
+      <div data-field="bio">
+        <Controller
+          control={control}
+          name="bio"
+          render={({ field }) => <BioField value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={errors.bio?.message} disabled={busy} />}
+        />
+      </div>
+      <SaveProgress phase={phase} progress={progress} labels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }} />
+      <div className="step-actions">
+        <button type="button" className="button button-secondary" onClick={onBack} disabled={busy}>
+          ← Back to Individual Profile
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {label}
+        </button>
+      </div>
+    </form>
+  );
+}
