@@ -31,7 +31,7 @@ export type CoupleProfile = {
 };
 
 /** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
-const coupleIdSchema = z.guid();
+export const isCoupleId = (id: string) => z.guid().safeParse(id).success;
 
 export const coupleNotFound = () => new AppError("NOT_FOUND", "Couple not found");
 
@@ -46,7 +46,8 @@ const personColumns = (t: typeof partnerA | typeof partnerB) => ({
   occupation: t.occupation,
   avatarUrl: t.avatarUrl,
 });
-type Person = { id: string; firstName: string; lastName: string; dateOfBirth: string; occupation: string | null; avatarUrl: string | null };
+/** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
+type Person = { [K in "id" | "firstName" | "lastName" | "dateOfBirth" | "occupation" | "avatarUrl"]: string | null };
 
 const labelled = (options: readonly { value: string; label: string }[]) => {
   const labels = new Map(options.map((option) => [option.value, option.label]));
@@ -57,13 +58,13 @@ const interestOptions = labelled(INTEREST_ROWS);
 const coupleTypeOptions = labelled(COUPLE_TYPES);
 
 function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partners"][number] | null {
-  if (!person) return null;
+  if (!person?.id) return null;
   return {
     id: person.id,
     role,
-    firstName: person.firstName,
-    lastName: person.lastName,
-    age: ageOn(person.dateOfBirth),
+    firstName: person.firstName ?? "",
+    lastName: person.lastName ?? "",
+    age: person.dateOfBirth ? ageOn(person.dateOfBirth) : null,
     occupation: person.occupation,
     avatarUrl: person.avatarUrl,
   };
@@ -75,7 +76,7 @@ function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partner
  * with the location at its privacy level. Hidden and missing read the same: ids are not probed.
  */
 export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId: string): Promise<CoupleProfile> {
-  if (!coupleIdSchema.safeParse(coupleId).success) throw coupleNotFound();
+  if (!isCoupleId(coupleId)) throw coupleNotFound();
   const [row] = await db
     .select({
       couple: {

@@ -17,6 +17,14 @@ export type PlaceColumns = {
   countryCode: string | null;
 };
 
+type SavedPlace = { [K in keyof PlaceColumns]: PlaceColumns[K] | null };
+
+/** The place saved on a row (a user's from step 1), or null when none was chosen. */
+export function savedPlace(row: SavedPlace): PlaceColumns | null {
+  const { location, placeId, latitude, longitude, city, state, country, countryCode } = row;
+  return location && placeId ? { location, placeId, latitude, longitude, city, state, country, countryCode } : null;
+}
+
 /** A place fresh from the provider always has coordinates. */
 export type ResolvedPlace = PlaceColumns & { latitude: number; longitude: number };
 

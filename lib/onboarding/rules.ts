@@ -3,6 +3,7 @@
  * the server share one copy of every limit and message.
  */
 import { z } from "zod";
+import { dateOfBirthSchema, nameSchema } from "@/lib/auth/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 
 export const OCCUPATION_MAX = 100;
@@ -15,6 +16,8 @@ export const COUPLE_TYPES_MAX = 3;
 export const BIO_MIN = 10;
 export const BIO_MAX = 1000;
 export const EXTRA_PHOTOS_MAX = 5;
+/** Long enough for any URL this app's storage hands out. */
+export const IMAGE_URL_MAX = 2048;
 
 export const MESSAGES = {
   photoRequired: "Please upload your profile photo",
@@ -32,6 +35,8 @@ export const MESSAGES = {
   coupleTypeUnknown: "Please select adventure styles from the list",
   bioTooShort: `Please share more about yourselves (at least ${BIO_MIN} characters)`,
   bioTooLong: `Bio is too long (maximum ${BIO_MAX} characters)`,
+  imageNotStored: "Please upload the photo here: links to images elsewhere are not accepted",
+  nothingToUpdate: "Nothing to update",
 } as const;
 
 export const tooManyPhotosMessage = (count: number) => `You can only upload up to ${EXTRA_PHOTOS_MAX} photos. You currently have ${count}.`;
@@ -67,29 +72,101 @@ const picks = (allowed: readonly string[], min: number, max: number, m: { unknow
     .transform((values) => [...new Set(values.map((value) => value.trim()))])
     .pipe(z.array(z.string().refine((value) => allowed.includes(value), m.unknown)).min(min, m.tooFew));
 
+const locationField = requiredText(PLACE_ID_MAX, MESSAGES.locationRequired, MESSAGES.locationRequired);
+const occupationField = requiredText(OCCUPATION_MAX, MESSAGES.occupationRequired, MESSAGES.occupationTooLong);
+const interestsField = picks(INTEREST_VALUES, INTERESTS_MIN, INTERESTS_MAX, {
+  unknown: MESSAGES.interestUnknown,
+  tooFew: MESSAGES.interestsTooFew,
+  tooMany: MESSAGES.interestsTooMany,
+});
+const coupleNameField = requiredText(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong);
+const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
+  unknown: MESSAGES.coupleTypeUnknown,
+  tooFew: MESSAGES.coupleTypesTooFew,
+  tooMany: MESSAGES.coupleTypesTooMany,
+});
+const coupleBioField = z.preprocess(
+  (value) => value ?? "",
+  z.string({ error: MESSAGES.bioTooShort }).trim().min(BIO_MIN, MESSAGES.bioTooShort).max(BIO_MAX, MESSAGES.bioTooLong),
+);
+
+/**
+ * An image URL as text. Whether this app stored the image is the server's check
+ * (`assertStoredImageUrls`): it needs the storage configuration, which the browser lacks.
+ */
+const imageUrlField = z.string({ error: MESSAGES.imageNotStored }).trim().min(1, MESSAGES.imageNotStored).max(IMAGE_URL_MAX, MESSAGES.imageNotStored);
+
 /** Keys in the spec's check order, so the first issue is the message a user sees first. */
 export const step1Schema = z.object({
-  locationPlaceId: requiredText(PLACE_ID_MAX, MESSAGES.locationRequired, MESSAGES.locationRequired),
+  locationPlaceId: locationField,
   locationName: requiredText(LOCATION_NAME_MAX, MESSAGES.locationRequired, MESSAGES.locationRequired),
-  occupation: requiredText(OCCUPATION_MAX, MESSAGES.occupationRequired, MESSAGES.occupationTooLong),
-  interests: picks(INTEREST_VALUES, INTERESTS_MIN, INTERESTS_MAX, {
-    unknown: MESSAGES.interestUnknown,
-    tooFew: MESSAGES.interestsTooFew,
-    tooMany: MESSAGES.interestsTooMany,
-  }),
+  occupation: occupationField,
+  interests: interestsField,
 });
 export type Step1Input = z.output<typeof step1Schema>;
 
 export const step2Schema = z.object({
-  couple_name: requiredText(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong),
-  coupleTypes: picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
-    unknown: MESSAGES.coupleTypeUnknown,
-    tooFew: MESSAGES.coupleTypesTooFew,
-    tooMany: MESSAGES.coupleTypesTooMany,
-  }),
-  bio: z.preprocess((value) => value ?? "", z.string({ error: MESSAGES.bioTooShort }).trim().min(BIO_MIN, MESSAGES.bioTooShort).max(BIO_MAX, MESSAGES.bioTooLong)),
+  couple_name: coupleNameField,
+  coupleTypes: coupleTypesField,
+  bio: coupleBioField,
 });
 export type Step2Input = z.output<typeof step2Schema>;
+
+/** The person's own fields (profile update and profile completion). */
+export const userFields = z.object({
+  firstName: nameSchema("First name"),
+  lastName: nameSchema("Last name"),
+  dateOfBirth: dateOfBirthSchema,
+  occupation: occupationField,
+  bio: z.string({ error: MESSAGES.bioTooLong }).trim().max(BIO_MAX, MESSAGES.bioTooLong),
+  avatarUrl: imageUrlField.nullable(),
+});
+
+/**
+ * A couple's fields (create, update, profile completion). The place is named by its id only:
+ * the server resolves it, so a client's location text and coordinates are never stored.
+ * Without a place id a new couple takes partner A's place from step 1; without interests, theirs.
+ */
+export const coupleFields = z.object({
+  coupleName: coupleNameField,
+  coupleTypes: coupleTypesField,
+  bio: coupleBioField,
+  placeId: locationField.optional(),
+  interests: interestsField.optional(),
+  /** The main photo; step 2 uploads it, JSON clients name one they uploaded before. */
+  profileImageUrl: imageUrlField.nullable().optional(),
+  /** The extra photos; the main one is profileImageUrl. */
+  photos: z.array(imageUrlField, { error: MESSAGES.imageNotStored }).max(EXTRA_PHOTOS_MAX, tooManyPhotosMessage(EXTRA_PHOTOS_MAX + 1)).optional(),
+});
+
+/** The spec's clients send both spellings (the helper variant sends couple_name). */
+const COUPLE_KEY_ALIASES: Record<string, string> = {
+  couple_name: "coupleName",
+  couple_types: "coupleTypes",
+  place_id: "placeId",
+  profile_image_url: "profileImageUrl",
+};
+const camelCoupleKeys = (body: unknown) =>
+  body && typeof body === "object" && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).map(([key, value]) => [COUPLE_KEY_ALIASES[key] ?? key, value]))
+    : body;
+
+/** Keys outside the couple's fields (location text, coordinates, ids) are dropped, never stored. */
+export const coupleCreateSchema = z.preprocess(camelCoupleKeys, coupleFields);
+export type CoupleCreateInput = z.output<typeof coupleCreateSchema>;
+
+export const coupleUpdateSchema = z.preprocess(
+  camelCoupleKeys,
+  coupleFields.partial().refine((update) => Object.values(update).some((value) => value !== undefined), MESSAGES.nothingToUpdate),
+);
+export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
+
+/** POST /api/v2/profile/complete-setup (spec section 3, profile completion payload). */
+export const profileCompletionSchema = z.object({
+  userData: userFields.partial({ bio: true, avatarUrl: true }),
+  coupleData: coupleCreateSchema,
+});
+export type ProfileCompletionInput = z.output<typeof profileCompletionSchema>;
 
 export type CompletionUser = {
   firstName: string | null;

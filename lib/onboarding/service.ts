@@ -1,11 +1,13 @@
 import "server-only";
-import { eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { users } from "@/db/schema";
+import { coupleIdOf } from "@/lib/couples/profile";
+import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
-import { resolvePlace, upsertEntityLocation, type ResolvedPlace } from "./place";
+import { resolvePlace, savedPlace, upsertEntityLocation, type ResolvedPlace } from "./place";
 import { EXTRA_PHOTOS_MAX, MESSAGES, profileCompletionPercentage, tooManyPhotosMessage, type Step1Input, type Step2Input } from "./rules";
 import { storeUploads, withStoredImages } from "./uploads";
 
@@ -51,16 +53,11 @@ async function loadProfile(db: Db, userId: string) {
   return user;
 }
 
-const coupleOf = async (db: Db, userId: string) =>
-  (await db.select({ id: couples.id, partner2Id: couples.partner2Id }).from(couples).where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId))))[0];
-
-const coupleExists = (coupleId: string) =>
-  new AppError("FORBIDDEN", "You already have a couple profile", { body: { existingCoupleId: coupleId } });
-
 /**
  * Step 1 (individual profile): photo, occupation, location and interests. The place is resolved
  * and the photo stored before the transaction (both slow); the user row and the user's location
- * row are then written together, and a failed write removes the stored photo.
+ * row are then written together, and a failed write removes the stored photo. For partner B this
+ * completes their part, in the same transaction (spec: verified badge once both are verified).
  */
 export async function completeStep1(db: Db, userId: string, input: Step1Input, images: Step1Images, deps: OnboardingDeps = {}): Promise<Step1Result> {
   const user = await loadProfile(db, userId);
@@ -77,9 +74,9 @@ export async function completeStep1(db: Db, userId: string, input: Step1Input, i
         .set({ occupation: input.occupation, interests: input.interests, avatarUrl, ...place })
         .where(eq(users.id, userId));
       await upsertEntityLocation(tx, "user", userId, place);
-      const couple = await coupleOf(tx, userId);
+      const isPartnerB = await markPartnerBComplete(tx, userId);
       const { latitude: _lat, longitude: _lng, ...location } = place;
-      return { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB: couple?.partner2Id === userId };
+      return { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB };
     }),
   );
 }
@@ -93,11 +90,12 @@ export async function completeStep2(db: Db, userId: string, input: Step2Input, i
   const extra = images.couplePhotos ?? [];
   if (!images.coupleProfileImage) throw invalid(MESSAGES.mainPhotoRequired, "coupleProfileImage");
   if (extra.length > EXTRA_PHOTOS_MAX) throw invalid(tooManyPhotosMessage(extra.length), "couplePhotos");
-  const existing = await coupleOf(db, userId);
-  if (existing) throw coupleExists(existing.id);
+  const existing = await coupleIdOf(db, userId);
+  if (existing) throw coupleExists(existing);
   const user = await loadProfile(db, userId);
   // The couple copies its location from step 1, so step 1 must be done first.
-  if (!user.placeId || !user.location || !user.occupation) throw invalid("Please complete your individual profile first", "_");
+  const place = savedPlace(user);
+  if (!place || !user.occupation) throw invalid("Please complete your individual profile first", "_");
 
   const stored = await storeUploads(
     [{ bytes: images.coupleProfileImage, kind: "couple-main" }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))],
@@ -107,36 +105,14 @@ export async function completeStep2(db: Db, userId: string, input: Step2Input, i
 
   return withStoredImages(stored, deps.storage, () =>
     db.transaction(async (tx) => {
-      const [couple] = await tx
-        .insert(couples)
-        .values({
-          partner1Id: userId,
-          coupleName: input.couple_name,
-          bio: input.bio,
-          coupleTypes: input.coupleTypes,
-          photos: photos.map((photo) => photo.url),
-          profileImageUrl: main!.url,
-          interests: user.interests,
-          location: user.location,
-          placeId: user.placeId,
-          status: "active",
-          partnerAVerified: true,
-          partnerACompletedAt: new Date(),
-          isVisible: true,
-        })
-        // Two submits at once: the unique partner1 index lets one through; the other is refused.
-        .onConflictDoNothing()
-        .returning({ id: couples.id, status: couples.status });
-      if (!couple) throw coupleExists((await coupleOf(tx, userId))?.id ?? "");
-      await upsertEntityLocation(tx, "couple", couple.id, {
-        location: user.location!,
-        placeId: user.placeId!,
-        latitude: user.latitude,
-        longitude: user.longitude,
-        city: user.city,
-        state: user.state,
-        country: user.country,
-        countryCode: user.countryCode,
+      const couple = await insertCouple(tx, userId, {
+        coupleName: input.couple_name,
+        coupleTypes: input.coupleTypes,
+        bio: input.bio,
+        interests: user.interests,
+        photos: photos.map((photo) => photo.url),
+        profileImageUrl: main!.url,
+        place,
       });
       return { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) };
     }),

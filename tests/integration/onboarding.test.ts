@@ -232,6 +232,7 @@ describe("POST /api/onboarding/step2", () => {
       status: "active",
       partnerAVerified: true,
       partnerBVerified: false,
+      isVerified: false,
       isVisible: true,
     });
     expect(couple!.partnerACompletedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
@@ -248,13 +249,13 @@ describe("POST /api/onboarding/step2", () => {
     expect(current.json).toMatchObject({ coupleId: couple!.id, coupleName: "Ada & Grace", coupleStatus: "active", partnerAVerified: true, isVisible: true });
   });
 
-  it("refuses a second couple and stores none of its photos", async () => {
+  it("refuses a second couple with 409 COUPLE_EXISTS naming the first, and stores none of its photos", async () => {
     const { user, headers } = await afterStep1();
     const first = await postStep2(headers);
     const before = await storedFiles();
     const again = await postStep2(headers, { couple_name: "Another" });
-    expect(again.status).toBe(403);
-    expect(again.json).toMatchObject({ existingCoupleId: first.json.data.coupleId, error: { code: "FORBIDDEN", message: "You already have a couple profile" } });
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({ existingCoupleId: first.json.data.coupleId, error: { code: "COUPLE_EXISTS", message: "You already have a couple profile" } });
     const db = await getDb();
     expect(await db.select().from(couples).where(eq(couples.partner1Id, user.id))).toHaveLength(1);
     expect(await storedFiles()).toEqual(before);
@@ -313,5 +314,49 @@ describe("POST /api/onboarding/step2", () => {
     expect(await db.select().from(couples).where(eq(couples.partner1Id, user.id))).toHaveLength(0);
     expect(await coupleLocationCount()).toBe(locationsBefore);
     expect(await storedFiles()).toEqual(before);
+  });
+});
+
+describe("partner B's step 1", () => {
+  /** A couple whose partner A has (or has not) completed their part, and partner B signed in. */
+  async function coupleWithPartnerB(partnerAVerified: boolean) {
+    const a = await createUser();
+    const b = await signedIn();
+    const db = await getDb();
+    const [couple] = await db
+      .insert(couples)
+      .values({ partner1Id: a.id, partner2Id: b.user.id, coupleName: "Ada & Bea", partnerAVerified, status: "active", isVisible: true })
+      .returning({ id: couples.id });
+    return { ...b, coupleId: couple!.id };
+  }
+
+  const flags = async (coupleId: string) => {
+    const db = await getDb();
+    const [row] = await db
+      .select({ partnerAVerified: couples.partnerAVerified, partnerBVerified: couples.partnerBVerified, isVerified: couples.isVerified })
+      .from(couples)
+      .where(eq(couples.id, coupleId));
+    return row;
+  };
+
+  it("verifies partner B and, with partner A verified, the couple (the verified badge)", async () => {
+    const { headers, coupleId } = await coupleWithPartnerB(true);
+    const res = await postStep1(headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data.isPartnerB).toBe(true);
+    expect(await flags(coupleId)).toEqual({ partnerAVerified: true, partnerBVerified: true, isVerified: true });
+  });
+
+  it("verifies partner B but not the couple while partner A's part is not done", async () => {
+    const { headers, coupleId } = await coupleWithPartnerB(false);
+    expect((await postStep1(headers)).status).toBe(200);
+    expect(await flags(coupleId)).toEqual({ partnerAVerified: false, partnerBVerified: true, isVerified: false });
+  });
+
+  it("leaves partner B unverified when the transaction fails", async () => {
+    const { user, coupleId } = await coupleWithPartnerB(true);
+    const input = { occupation: "Engineer", locationName: "Lisbon", locationPlaceId: LISBON, interests: INTEREST_VALUES.slice(0, 5) };
+    await expect(completeStep1(await failingDb(), user.id, input, { userImage: await jpeg() })).rejects.toThrow();
+    expect(await flags(coupleId)).toEqual({ partnerAVerified: true, partnerBVerified: false, isVerified: false });
   });
 });

@@ -9,6 +9,9 @@ import { revokeSession } from "@/lib/auth/sessions";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 
+/** An image URL as this app's local storage hands them out. */
+const OWN_IMAGE = "/api/images/avatar/0123456789abcdef0123456789abcdef.jpg";
+
 const updateCall = (body: unknown, headers: Record<string, string>) => call(update, "PUT", "/api/v2/profile/update", { body, headers });
 
 async function row(userId: string) {
@@ -73,12 +76,12 @@ describe("PUT /api/v2/profile/update", () => {
     const session = await browserSession(user.id);
     const { csrfToken: token } = (await call(csrfToken, "GET", "/api/csrf-token", { headers: { cookie: session.cookie } })).json;
     const res = await updateCall(
-      { firstName: "  Grace ", lastName: "Hopper", occupation: "Admiral", bio: "Debugging since 1947.", avatarUrl: "https://cdn.example.com/a.jpg" },
+      { firstName: "  Grace ", lastName: "Hopper", occupation: "Admiral", bio: "Debugging since 1947.", avatarUrl: OWN_IMAGE },
       { cookie: session.cookie, "x-csrf-token": token },
     );
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
-    expect(res.json.data).toMatchObject({ userId: user.id, firstName: "Grace", lastName: "Hopper", occupation: "Admiral", userAvatarUrl: "https://cdn.example.com/a.jpg" });
+    expect(res.json.data).toMatchObject({ userId: user.id, firstName: "Grace", lastName: "Hopper", occupation: "Admiral", userAvatarUrl: OWN_IMAGE });
     expect(JSON.stringify(res.json)).not.toMatch(/password|argon2/i);
     expect(await row(user.id)).toMatchObject({ firstName: "Grace", lastName: "Hopper", occupation: "Admiral", bio: "Debugging since 1947." });
   });
@@ -87,11 +90,11 @@ describe("PUT /api/v2/profile/update", () => {
     const user = await createUser();
     const session = await apiSession(user.email);
     const res = await updateCall(
-      { first_name: "Grace", last_name: "Hopper", date_of_birth: "1985-12-09", avatar_url: "/uploads/grace.jpg" },
+      { first_name: "Grace", last_name: "Hopper", date_of_birth: "1985-12-09", avatar_url: OWN_IMAGE },
       bearer(session.access_token),
     );
     expect(res.status).toBe(200);
-    expect(await row(user.id)).toMatchObject({ firstName: "Grace", lastName: "Hopper", dateOfBirth: "1985-12-09", avatarUrl: "/uploads/grace.jpg" });
+    expect(await row(user.id)).toMatchObject({ firstName: "Grace", lastName: "Hopper", dateOfBirth: "1985-12-09", avatarUrl: OWN_IMAGE });
   });
 
   it("changes only the fields sent", async () => {
@@ -164,15 +167,24 @@ describe("PUT /api/v2/profile/update", () => {
     expect(res.json.error.fields.dateOfBirth).toBe("Please enter a valid date");
   });
 
-  it.each(["javascript:alert(1)", "http://cdn.example.com/a.jpg", "//evil.example.com/a.jpg", "data:image/png;base64,AAAA"])(
-    "refuses the avatar URL %j",
-    async (avatarUrl) => {
-      const user = await createUser();
-      const session = await apiSession(user.email);
-      expect((await updateCall({ avatarUrl }, bearer(session.access_token))).status).toBe(400);
-      expect((await row(user.id)).avatarUrl).toBeNull();
-    },
-  );
+  it.each([
+    "javascript:alert(1)",
+    "http://cdn.example.com/a.jpg",
+    "https://tracker.example.com/pixel.gif",
+    "//evil.example.com/a.jpg",
+    "data:image/png;base64,AAAA",
+    "/uploads/grace.jpg",
+    "/api/images/../../etc/passwd",
+    "/api/images/avatar/not-a-key.jpg",
+  ])("refuses the avatar URL %j: only images this app stored", async (avatarUrl) => {
+    const user = await createUser();
+    const session = await apiSession(user.email);
+    const res = await updateCall({ avatarUrl }, bearer(session.access_token));
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    expect(res.json.error.fields.avatarUrl).toBe("Please upload the photo here: links to images elsewhere are not accepted");
+    expect((await row(user.id)).avatarUrl).toBeNull();
+  });
 
   it("lets a bearer client update without a CSRF token", async () => {
     const user = await createUser();

@@ -1,0 +1,187 @@
+import "server-only";
+import { and, eq, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { resolvePlace, savedPlace, upsertEntityLocation, type PlaceColumns } from "@/lib/onboarding/place";
+import { MESSAGES, type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/onboarding/rules";
+import { assertStoredImageUrls } from "@/lib/onboarding/uploads";
+import { placesProvider, type PlacesProvider } from "@/lib/places";
+import { coupleIdOf, coupleNotFound, isCoupleId } from "./profile";
+
+/** Replaceable services, so a test can hand in its own. */
+export type CoupleDeps = { places?: PlacesProvider };
+
+/** The couple as its own partners see it. */
+const recordColumns = {
+  id: couples.id,
+  partner1Id: couples.partner1Id,
+  partner2Id: couples.partner2Id,
+  coupleName: couples.coupleName,
+  bio: couples.bio,
+  photos: couples.photos,
+  coupleTypes: couples.coupleTypes,
+  interests: couples.interests,
+  location: couples.location,
+  placeId: couples.placeId,
+  profileImageUrl: couples.profileImageUrl,
+  status: couples.status,
+  isVerified: couples.isVerified,
+  partnerAVerified: couples.partnerAVerified,
+  partnerBVerified: couples.partnerBVerified,
+  partnerACompletedAt: couples.partnerACompletedAt,
+  isVisible: couples.isVisible,
+  canCreatePaidEvents: couples.canCreatePaidEvents,
+  createdAt: couples.createdAt,
+  updatedAt: couples.updatedAt,
+};
+export type CoupleRecord = Pick<typeof couples.$inferSelect, keyof typeof recordColumns>;
+
+/** The spec's answer to a second couple: the client retries as an update of the one named. */
+export const coupleExists = (existingCoupleId: string) =>
+  new AppError("COUPLE_EXISTS", "You already have a couple profile", { body: { existingCoupleId } });
+
+/** A new couple's fields as stored, the place already resolved. */
+export type NewCouple = {
+  coupleName: string;
+  coupleTypes: string[];
+  bio: string;
+  interests: string[];
+  photos: string[];
+  profileImageUrl: string | null;
+  place: PlaceColumns;
+};
+
+/** Changes to a couple (undefined: unchanged), the place already resolved. */
+export type CoupleChanges = Partial<NewCouple>;
+
+const placeColumns = (place: PlaceColumns) => ({ location: place.location, placeId: place.placeId });
+
+/**
+ * Partner A completing their part (spec: mark profile complete): active, verified and at once
+ * discoverable. The couple's verified flag needs partner B's too.
+ */
+const partnerAComplete = () => ({
+  status: "active",
+  partnerAVerified: true,
+  partnerACompletedAt: new Date(),
+  isVisible: true,
+  isVerified: sql<boolean>`${couples.partnerBVerified}`,
+});
+
+/** Partner B completing their part: the couple is verified once partner A is too. */
+const partnerBComplete = () => ({ partnerBVerified: true, isVerified: sql<boolean>`${couples.partnerAVerified}` });
+
+/**
+ * Creates the user's couple with the user as partner A, whose part is thereby complete, and
+ * its location row. Runs in the caller's transaction. A user already in a couple (as either
+ * partner) is refused with COUPLE_EXISTS naming that couple.
+ */
+export async function insertCouple(tx: Db, userId: string, couple: NewCouple): Promise<CoupleRecord> {
+  const existing = await coupleIdOf(tx, userId);
+  if (existing) throw coupleExists(existing);
+  const { place, ...fields } = couple;
+  const [row] = await tx
+    .insert(couples)
+    // No partner B yet, so not verified.
+    .values({ partner1Id: userId, ...fields, ...placeColumns(place), ...partnerAComplete(), isVerified: false })
+    // Two submits at once: the unique partner1 index lets one through; the other is refused.
+    .onConflictDoNothing()
+    .returning(recordColumns);
+  if (!row) throw coupleExists((await coupleIdOf(tx, userId)) ?? "");
+  await upsertEntityLocation(tx, "couple", row.id, place);
+  return row;
+}
+
+const ofPartner = (coupleId: string, userId: string) =>
+  and(eq(couples.id, coupleId), or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)));
+
+/**
+ * Changes a couple the user is a partner of; any other couple reads as missing and stays as it
+ * was. With `complete`, the user's own part (A or B) is marked done as well.
+ */
+export async function writeCoupleChanges(tx: Db, userId: string, coupleId: string, changes: CoupleChanges, complete = false): Promise<CoupleRecord> {
+  if (!isCoupleId(coupleId)) throw coupleNotFound();
+  const [own] = await tx.select({ partner1Id: couples.partner1Id }).from(couples).where(ofPartner(coupleId, userId));
+  if (!own) throw coupleNotFound();
+  const { place, ...fields } = changes;
+  const completion = !complete ? {} : own.partner1Id === userId ? partnerAComplete() : partnerBComplete();
+  const [row] = await tx
+    .update(couples)
+    .set({ ...fields, ...(place ? placeColumns(place) : {}), ...completion })
+    .where(ofPartner(coupleId, userId))
+    .returning(recordColumns);
+  if (!row) throw coupleNotFound();
+  if (place) await upsertEntityLocation(tx, "couple", coupleId, place);
+  return row;
+}
+
+/** Marks partner B's part done when the user is a couple's partner B; answers whether they are. */
+export async function markPartnerBComplete(tx: Db, userId: string): Promise<boolean> {
+  const updated = await tx.update(couples).set(partnerBComplete()).where(eq(couples.partner2Id, userId)).returning({ id: couples.id });
+  return updated.length > 0;
+}
+
+/**
+ * A new couple's values from a JSON call: the place chosen now, else the one partner A chose in
+ * step 1; the interests sent, else partner A's. Resolved before any transaction (the places
+ * provider may be slow).
+ */
+export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateInput, places: PlacesProvider): Promise<NewCouple> {
+  const [user] = await db
+    .select({
+      interests: users.interests,
+      location: users.location,
+      placeId: users.placeId,
+      latitude: users.latitude,
+      longitude: users.longitude,
+      city: users.city,
+      state: users.state,
+      country: users.country,
+      countryCode: users.countryCode,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  const place = input.placeId ? await resolvePlace(places, input.placeId) : savedPlace(user);
+  if (!place) throw new AppError("VALIDATION_ERROR", MESSAGES.locationRequired, { fieldErrors: { placeId: MESSAGES.locationRequired } });
+  return {
+    coupleName: input.coupleName,
+    coupleTypes: input.coupleTypes,
+    bio: input.bio,
+    interests: input.interests ?? user.interests,
+    photos: input.photos ?? [],
+    profileImageUrl: input.profileImageUrl ?? null,
+    place,
+  };
+}
+
+/** The changes of a JSON update, its place resolved. */
+export async function coupleChangesFrom(input: CoupleUpdateInput, places: PlacesProvider): Promise<CoupleChanges> {
+  const { placeId, ...fields } = input;
+  return { ...fields, ...(placeId ? { place: await resolvePlace(places, placeId) } : {}) };
+}
+
+const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
+
+/** POST /api/v2/couples: creates the caller's couple, the caller as partner A. */
+export async function createCouple(db: Db, userId: string, input: CoupleCreateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
+  assertStoredImageUrls(imagesOf(input));
+  const existing = await coupleIdOf(db, userId);
+  if (existing) throw coupleExists(existing);
+  const couple = await newCoupleFrom(db, userId, input, deps.places ?? placesProvider());
+  return db.transaction((tx) => insertCouple(tx, userId, couple));
+}
+
+/**
+ * PUT /api/v2/couples/{id} and PUT /api/couples/update: changes the caller's couple. Without an
+ * id, the caller's own couple is meant (NO_COUPLE when there is none); an id that is not the
+ * caller's couple reads as missing, whether it exists or not.
+ */
+export async function updateCouple(db: Db, userId: string, coupleId: string | null, input: CoupleUpdateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
+  assertStoredImageUrls(imagesOf(input));
+  const target = coupleId ?? (await coupleIdOf(db, userId));
+  if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
+  const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
+  return db.transaction((tx) => writeCoupleChanges(tx, userId, target, changes));
+}
