@@ -38,7 +38,7 @@ async function fileBytes(value: FormDataEntryValue | null, field: string): Promi
 }
 
 /** The message is the first failing rule in the spec's check order; every field's message goes along. */
-function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, parsed.error.issues[0]?.message);
   return parsed.data;

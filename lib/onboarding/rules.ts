@@ -146,10 +146,11 @@ const COUPLE_KEY_ALIASES: Record<string, string> = {
   place_id: "placeId",
   profile_image_url: "profileImageUrl",
 };
+/** Renames the aliases; a missing body reads as empty, so each required field names itself. */
 const camelCoupleKeys = (body: unknown) =>
   body && typeof body === "object" && !Array.isArray(body)
     ? Object.fromEntries(Object.entries(body).map(([key, value]) => [COUPLE_KEY_ALIASES[key] ?? key, value]))
-    : body;
+    : (body ?? {});
 
 /** Keys outside the couple's fields (location text, coordinates, ids) are dropped, never stored. */
 export const coupleCreateSchema = z.preprocess(camelCoupleKeys, coupleFields);
@@ -163,7 +164,7 @@ export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 
 /** POST /api/v2/profile/complete-setup (spec section 3, profile completion payload). */
 export const profileCompletionSchema = z.object({
-  userData: userFields.partial({ bio: true, avatarUrl: true }),
+  userData: z.preprocess((value) => value ?? {}, userFields.partial({ bio: true, avatarUrl: true })),
   coupleData: coupleCreateSchema,
 });
 export type ProfileCompletionInput = z.output<typeof profileCompletionSchema>;

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import {
   COUPLE_TYPES,
+  coupleCreateSchema,
+  coupleUpdateSchema,
   currentCoupleTypes,
+  profileCompletionSchema,
   profileCompletionPercentage,
   step1Schema,
   step2Schema,
@@ -92,6 +95,59 @@ describe("step2Schema", () => {
     expect(messages(step2Schema, { ...step2, bio: "  short   " })).toEqual(["Please share more about yourselves (at least 10 characters)"]);
     expect(step2Schema.safeParse({ ...step2, bio: "x".repeat(1000) }).success).toBe(true);
     expect(messages(step2Schema, { ...step2, bio: "x".repeat(1001) })).toEqual(["Bio is too long (maximum 1000 characters)"]);
+  });
+});
+
+describe("coupleCreateSchema and coupleUpdateSchema", () => {
+  const couple = { coupleName: " Ada & Grace ", coupleTypes: ["global_adventurers"], bio: "We love long walks and longer dinners.", placeId: "geonames:2267057" };
+
+  it("accepts the spec's keys and the helper variant's couple_name, dropping client-side location details", () => {
+    const parsed = coupleCreateSchema.parse({ ...couple, location: "Lisbon", latitude: 1, longitude: 2, city: "X", partner1Id: "someone" });
+    expect(parsed).toEqual({ coupleName: "Ada & Grace", coupleTypes: ["global_adventurers"], bio: couple.bio, placeId: "geonames:2267057" });
+    const { coupleName: _name, ...rest } = couple;
+    expect(coupleCreateSchema.parse({ ...rest, couple_name: "Helpers" }).coupleName).toBe("Helpers");
+  });
+
+  it("applies step 2's rules and messages to a new couple", () => {
+    expect(messages(coupleCreateSchema, {})).toEqual([
+      "Please enter your couple name",
+      "Please select at least one adventure style",
+      "Please share more about yourselves (at least 10 characters)",
+    ]);
+    expect(messages(coupleCreateSchema, { ...couple, coupleName: "x".repeat(101) })).toEqual(["Couple name must be no more than 100 characters"]);
+  });
+
+  it("caps the extra photos at 5 and the interests at 25", () => {
+    const urls = (n: number) => Array.from({ length: n }, (_, i) => `/api/images/couple-photo/${String(i).padStart(32, "0")}.jpg`);
+    expect(coupleCreateSchema.parse({ ...couple, photos: urls(5) }).photos).toHaveLength(5);
+    expect(messages(coupleCreateSchema, { ...couple, photos: urls(6) })).toEqual([tooManyPhotosMessage(6)]);
+    expect(messages(coupleCreateSchema, { ...couple, interests: INTEREST_VALUES.slice(0, 26) })).toEqual(["Please select no more than 25 interests"]);
+  });
+
+  it("makes every field optional for an update but checks the ones sent, and refuses an empty one", () => {
+    expect(coupleUpdateSchema.parse({ bio: "Only the bio changes." })).toEqual({ bio: "Only the bio changes." });
+    expect(messages(coupleUpdateSchema, { coupleTypes: [] })).toEqual(["Please select at least one adventure style"]);
+    expect(messages(coupleUpdateSchema, {})).toEqual(["Nothing to update"]);
+    expect(messages(coupleUpdateSchema, { status: "banned" })).toEqual(["Nothing to update"]);
+  });
+});
+
+describe("profileCompletionSchema", () => {
+  const userData = { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17", occupation: "Engineer" };
+  const coupleData = { coupleName: "Ada & Grace", coupleTypes: ["global_adventurers"], bio: "We love long walks and longer dinners." };
+
+  it("accepts the spec's payload with bio and avatar left out", () => {
+    expect(profileCompletionSchema.parse({ userData, coupleData })).toEqual({ userData, coupleData });
+  });
+
+  it("names the missing fields of a missing part with their paths", () => {
+    const issues = profileCompletionSchema.safeParse({ coupleData }).error!.issues;
+    expect(issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([
+      ["userData.firstName", "First name is required"],
+      ["userData.lastName", "Last name is required"],
+      ["userData.dateOfBirth", "Please enter your date of birth"],
+      ["userData.occupation", "Occupation is required"],
+    ]);
   });
 });
 

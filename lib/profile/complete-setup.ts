@@ -1,0 +1,54 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { users } from "@/db/schema";
+import { coupleIdOf } from "@/lib/couples/profile";
+import { coupleChangesFrom, insertCouple, newCoupleFrom, writeCoupleChanges, type CoupleDeps, type CoupleRecord } from "@/lib/couples/service";
+import { AppError } from "@/lib/errors";
+import { profileCompletionPercentage, type ProfileCompletionInput } from "@/lib/onboarding/rules";
+import { assertStoredImageUrls } from "@/lib/onboarding/uploads";
+import { placesProvider } from "@/lib/places";
+
+export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: number };
+
+const completionColumns = {
+  firstName: users.firstName,
+  lastName: users.lastName,
+  dateOfBirth: users.dateOfBirth,
+  bio: users.bio,
+  interests: users.interests,
+  avatarUrl: users.avatarUrl,
+};
+
+/**
+ * POST /api/v2/profile/complete-setup: the person's fields and the couple's in one go. Creates
+ * the caller's couple (or changes the one they have) and marks the caller's part complete, all
+ * in one transaction; the place is resolved from its id beforehand, never taken from the client.
+ */
+export async function completeProfileSetup(db: Db, userId: string, input: ProfileCompletionInput, deps: CoupleDeps = {}): Promise<ProfileSetupResult> {
+  const { userData, coupleData } = input;
+  assertStoredImageUrls({
+    "userData.avatarUrl": userData.avatarUrl,
+    "coupleData.profileImageUrl": coupleData.profileImageUrl,
+    "coupleData.photos": coupleData.photos,
+  });
+  const places = deps.places ?? placesProvider();
+
+  /** The user row and the couple row together, or neither. */
+  const save = (writeCouple: (tx: Db) => Promise<CoupleRecord>) =>
+    db.transaction(async (tx) => {
+      const [user] = await tx.update(users).set(userData).where(eq(users.id, userId)).returning(completionColumns);
+      if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+      const couple = await writeCouple(tx);
+      return { ...couple, profileCompletionPercentage: profileCompletionPercentage(user, couple) };
+    });
+
+  // The place is resolved (the provider may be slow) before the transaction opens.
+  const existingId = await coupleIdOf(db, userId);
+  if (existingId) {
+    const changes = await coupleChangesFrom(coupleData, places);
+    return save((tx) => writeCoupleChanges(tx, userId, existingId, changes, true));
+  }
+  const couple = await newCoupleFrom(db, userId, coupleData, places);
+  return save((tx) => insertCouple(tx, userId, couple));
+}
