@@ -69,7 +69,7 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     focusNext.current = null;
   });
 
-  const predictions = state.kind === "results" ? state.predictions : [];
+  const predictions = state.kind === "results" || state.kind === "searching" ? state.predictions : [];
   const expanded = open && predictions.length > 0 && !processing;
 
   const confirm = (location: OnboardingLocation) => {

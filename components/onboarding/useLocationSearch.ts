@@ -10,7 +10,8 @@ export const SEARCH_DEBOUNCE_MS = 300;
 
 export type SearchState =
   | { kind: "idle" }
-  | { kind: "searching" }
+  /** `predictions`: the previous answer, still shown so the list does not flicker while typing. */
+  | { kind: "searching"; predictions: Prediction[] }
   | { kind: "results"; predictions: Prediction[] }
   | { kind: "empty" }
   /** Live search failed and the cache had nothing close. */
@@ -39,7 +40,7 @@ export function useLocationSearch() {
   const run = useCallback(async (query: string) => {
     const controller = new AbortController();
     request.current = controller;
-    setState({ kind: "searching" });
+    setState((current) => ({ kind: "searching", predictions: "predictions" in current ? current.predictions : [] }));
     const settle = (next: SearchState) => {
       if (request.current !== controller) return;
       request.current = null;
