@@ -42,7 +42,7 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
 
   const shownError = problem ?? error;
   return (
-    <div className="field photo-field" role="group" aria-labelledby={labelId}>
+    <div className="field photo-field">
       <span id={labelId} className="photo-label">
         {label}
       </span>

@@ -39,6 +39,11 @@ describe("contentSecurityPolicy", () => {
     expect(csp["base-uri"]).toEqual(["'self'"]);
   });
 
+  it("lets the app start its own workers, and only those", async () => {
+    const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
+    expect(directives(contentSecurityPolicy("abc"))["worker-src"]).toEqual(["'self'"]);
+  });
+
   it("upgrades insecure requests only on an HTTPS production deployment", async () => {
     const https = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
     expect(https.contentSecurityPolicy("abc")).toContain("upgrade-insecure-requests");
