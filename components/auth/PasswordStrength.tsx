@@ -1,14 +1,43 @@
-import { passwordStrength } from "@/lib/auth/rules";
+import { PASSWORD_REQUIREMENTS, passwordStrength } from "@/lib/auth/rules";
 
-/** The register form's meter: Strong / Weak / Too Short. */
-export function PasswordStrength({ password }: { password: string }) {
-  if (!password) return null;
+/** "Password must contain at least one number" reads "At least one number" in a checklist. */
+const requirementLabel = (message: string) => {
+  const rest = message.replace(/^Password must (be|contain) /, "");
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+};
+
+/**
+ * The password meter: Strong / Weak / Too Short. With `checklist` (the partner's join form) every
+ * requirement is listed and ticked as it is met, and the meter says only Strong or Weak.
+ */
+export function PasswordStrength({ password, checklist = false }: { password: string; checklist?: boolean }) {
   const strength = passwordStrength(password);
-  const tone = strength === "Strong" ? "strong" : strength === "Weak" ? "weak" : "short";
+  const shown = checklist && strength === "Too Short" ? "Weak" : strength;
+  const tone = shown === "Strong" ? "strong" : shown === "Weak" ? "weak" : "short";
   return (
-    <p className={`strength strength-${tone}`} aria-live="polite">
-      <span className="strength-bar" aria-hidden="true" />
-      Password strength: <strong>{strength}</strong>
-    </p>
+    <>
+      {password && (
+        <p className={`strength strength-${tone}`} aria-live="polite">
+          <span className="strength-bar" aria-hidden="true" />
+          Password strength: <strong>{shown}</strong>
+        </p>
+      )}
+      {checklist && (
+        <ul className="password-checklist" aria-label="Password requirements">
+          {PASSWORD_REQUIREMENTS.map((rule) => {
+            const met = rule.test(password);
+            return (
+              <li key={rule.message} className={met ? "requirement-met" : undefined}>
+                <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+                  {met ? <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2" /> : <circle cx="8" cy="8" r="3" fill="currentColor" />}
+                </svg>
+                {requirementLabel(rule.message)}
+                <span className="visually-hidden">{met ? " (met)" : " (not met)"}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
   );
 }

@@ -8,6 +8,9 @@ import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
 
 /** An invitation link works for this long (spec section 9). */
 export const INVITATION_VALID_DAYS = 7;
+/** Partner B's optional photo is shrunk in the browser before upload (spec section 9). */
+export const PARTNER_PHOTO_MAX_SIDE = 400;
+export const PARTNER_PHOTO_QUALITY = 0.9;
 /** Tokens are 43 characters (256 bits, base64url); the cap only bounds what a request may carry. */
 export const TOKEN_MAX = 200;
 
@@ -32,6 +35,8 @@ export const MESSAGES = {
   acceptFailed: "Registration failed",
   loadFailed: "Failed to load invitation details. Please check the invitation link.",
   occupationTooLong: `Occupation must be no more than ${OCCUPATION_MAX} characters`,
+  photoFailed: "Failed to process image",
+  notPartnerB: "Partner setup is for a partner who joined by invitation.",
 } as const;
 
 const partnerName = (required: string, tooLong: string) =>
@@ -87,7 +92,9 @@ export const completeRegistrationSchema = z.object({
   invitationToken: invitationTokenSchema.optional(),
 });
 export type CompleteRegistrationInput = z.output<typeof completeRegistrationSchema>;
-export type CompleteRegistrationForm = z.input<typeof completeRegistrationSchema>;
+/** The partner setup form: the same fields, without a token (partner B is in the couple already). */
+export const partnerSetupSchema = completeRegistrationSchema.omit({ invitationToken: true });
+export type PartnerSetupForm = z.input<typeof partnerSetupSchema>;
 
 export const expiryFrom = (now: Date): Date => new Date(now.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60 * 1000);
 

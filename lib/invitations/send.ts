@@ -97,3 +97,17 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
     };
   });
 }
+
+export type InviteScreen = { kind: "ready"; ownEmail: string } | { kind: "no-couple" } | { kind: "couple-complete" };
+
+/** What /invite-partner shows the user: the form (partner A of a couple still waiting for partner 2) or why not. */
+export async function inviteScreen(db: Db, userId: string): Promise<InviteScreen> {
+  const [row] = await db
+    .select({ email: users.email, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .from(users)
+    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .where(eq(users.id, userId));
+  if (!row?.partner1Id) return { kind: "no-couple" };
+  if (row.partner2Id) return { kind: "couple-complete" };
+  return { kind: "ready", ownEmail: row.email };
+}

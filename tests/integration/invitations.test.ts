@@ -1,4 +1,5 @@
 import { and, count, eq, isNull } from "drizzle-orm";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { POST as completeRegistration } from "@/app/api/auth/complete-registration/route";
 import { POST as accept } from "@/app/api/auth/invitations/accept/route";
@@ -8,6 +9,8 @@ import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { couples, emailOutbox, invitations, notifications, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
+import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
+import type { ImageStorage } from "@/lib/storage";
 import { LIMITS } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, passwordGrant } from "../support/flows";
@@ -526,5 +529,49 @@ describe("POST /api/auth/complete-registration", () => {
     const db = await getDb();
     const [unchanged] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, user.id));
     expect(unchanged!.firstName).toBe("Ada");
+  });
+
+  describe("with a profile photo (partner setup)", () => {
+    /** Storage in memory, so the test sees what was kept and what was removed. */
+    function memoryStorage() {
+      const objects = new Map<string, Buffer>();
+      const storage: ImageStorage = {
+        put: async (key, buffer) => {
+          objects.set(key, buffer);
+          return { url: `/api/images/${key}` };
+        },
+        delete: async (key) => void objects.delete(key),
+      };
+      return { storage, objects };
+    }
+
+    it("stores the photo as the avatar", async () => {
+      const user = await createUser();
+      const { storage, objects } = memoryStorage();
+      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } }).jpeg({ quality: 90 }).toBuffer();
+      const db = await getDb();
+      const result = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
+      expect(objects.size).toBe(1);
+      expect(result.user.avatarUrl).toBe(`/api/images/${[...objects.keys()][0]}`);
+    });
+
+    it("refuses a file that is not an image, and a failed write leaves no stored file behind", async () => {
+      const user = await createUser();
+      const { storage, objects } = memoryStorage();
+      const db = await getDb();
+      await expect(completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar: new TextEncoder().encode("not an image"), storage })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        message: "Please select a valid image file (JPEG, PNG, or WebP)",
+      });
+      // The photo is stored before the transaction, which then refuses a link sent to another address.
+      const { token } = await invited(await partnerA());
+      const avatar = await sharp({ create: { width: 50, height: 50, channels: 3, background: "#884466" } }).png().toBuffer();
+      await expect(completeRegistrationIn(db, user.id, { ...details, invitationToken: token }, { clientAddress: "198.51.100.6", avatar, storage })).rejects.toMatchObject({
+        code: "FORBIDDEN",
+      });
+      expect(objects.size).toBe(0);
+      const [row] = await db.select({ avatarUrl: users.avatarUrl, firstName: users.firstName }).from(users).where(eq(users.id, user.id));
+      expect(row).toEqual({ avatarUrl: null, firstName: "Ada" });
+    });
   });
 });

@@ -1,5 +1,38 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { InviteForm } from "@/components/invitations/InviteForm";
+import { getDb } from "@/db/client";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { inviteScreen } from "@/lib/invitations/send";
 
-const page = titleOnlyPage("Invite your partner");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Invite your partner" };
+
+export default async function InvitePartnerPage() {
+  const { userId } = await requireSignedIn();
+  const screen = await inviteScreen(await getDb(), userId);
+  return (
+    <main id="main" className="invite-page">
+      <section className="invite-card">
+        {screen.kind === "ready" && <InviteForm ownEmail={screen.ownEmail} />}
+        {screen.kind === "no-couple" && (
+          <>
+            <h1>Invite your partner</h1>
+            <p className="invite-lead">Create your couple profile first; then you can invite your partner to join it.</p>
+            <Link href="/onboarding" className="button button-primary">
+              Create your couple profile
+            </Link>
+          </>
+        )}
+        {screen.kind === "couple-complete" && (
+          <>
+            <h1>You&apos;re both here</h1>
+            <p className="invite-lead">Your couple already has two partners, so there is nobody left to invite.</p>
+            <Link href="/dashboard" className="button button-primary">
+              Go to Dashboard
+            </Link>
+          </>
+        )}
+      </section>
+    </main>
+  );
+}

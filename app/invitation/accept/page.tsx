@@ -1,11 +1,16 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { PageTitle } from "@/components/layout/PageTitle";
+import { InvitationJoin } from "@/components/invitations/InvitationJoin";
+import { invitationForPage } from "@/lib/invitations/page";
 
 export const metadata: Metadata = { title: "Join your partner", referrer: "no-referrer" };
 
-export default async function InvitationAcceptPage({ searchParams }: { searchParams: Promise<{ token?: string; invite?: string }> }) {
-  const { token, invite } = await searchParams;
-  if (!token && !invite) redirect("/register");
-  return <PageTitle title="Join your partner" />;
+type Params = { token?: string | string[]; invite?: string | string[] };
+const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export default async function InvitationAcceptPage({ searchParams }: { searchParams: Promise<Params> }) {
+  const params = await searchParams;
+  const token = first(params.token) || first(params.invite);
+  if (!token) redirect("/register");
+  return <InvitationJoin token={token} found={await invitationForPage(token)} variant="accept" />;
 }

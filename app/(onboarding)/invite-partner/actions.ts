@@ -1,0 +1,26 @@
+"use server";
+
+import { getDb } from "@/db/client";
+import { auth } from "@/lib/auth/auth";
+import { AppError } from "@/lib/errors";
+import { actionFailure, type ActionResult } from "@/lib/http/action-result";
+import { parseWith } from "@/lib/http/errors";
+import { invitePartnerSchema, MESSAGES } from "@/lib/invitations/rules";
+import { sendInvitation, type SentInvitation } from "@/lib/invitations/send";
+import { deliverAfterResponse } from "@/lib/mail/outbox";
+
+/** The invite form's server action: the same domain function as POST /api/auth/send-invitation. */
+export async function sendInvitationAction(values: unknown): Promise<ActionResult<Pick<SentInvitation, "invitation">>> {
+  try {
+    const session = await auth();
+    if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const input = parseWith(invitePartnerSchema, values, MESSAGES.checkFields);
+    const db = await getDb();
+    const { invitation, emailIds } = await sendInvitation(db, session.claims.sub, input);
+    deliverAfterResponse(db, emailIds);
+    return { ok: true, invitation };
+  } catch (error) {
+    return actionFailure(error, MESSAGES.sendFailed);
+  }
+}
+

@@ -1,0 +1,44 @@
+"use server";
+
+import { headers } from "next/headers";
+import { getDb } from "@/db/client";
+import { auth, signIn } from "@/lib/auth/auth";
+import { revokeSession } from "@/lib/auth/sessions";
+import { actionFailure, type ActionResult } from "@/lib/http/action-result";
+import { clientAddress } from "@/lib/http/client-address";
+import { parseWith } from "@/lib/http/errors";
+import { acceptInvitation } from "@/lib/invitations/join";
+import { acceptInvitationSchema, MESSAGES } from "@/lib/invitations/rules";
+
+export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean }>;
+
+/**
+ * The partner's join form (on /invitation/accept and /register?invite=): the same domain function
+ * as POST /api/auth/invitations/accept, then a browser sign-in with the new account. The password
+ * goes no further than the sign-in and is never sent back.
+ */
+export async function acceptInvitationAction(token: string, values: unknown): Promise<JoinResult> {
+  const db = await getDb();
+  let accepted;
+  let password: string;
+  try {
+    const fields = typeof values === "object" && values !== null ? values : {};
+    const input = parseWith(acceptInvitationSchema, { ...fields, invitationToken: token }, MESSAGES.checkFields);
+    password = input.password;
+    accepted = await acceptInvitation(db, input, { clientAddress: clientAddress(await headers()) });
+  } catch (error) {
+    return actionFailure(error, MESSAGES.acceptFailed);
+  }
+  const ids = { userId: accepted.user.id, coupleId: accepted.couple.id };
+  const previous = await auth();
+  try {
+    await signIn("credentials", { email: accepted.user.email, password, redirect: false });
+  } catch (error) {
+    // The account exists and is in the couple; only the automatic sign-in failed.
+    console.error("[invitation] sign-in after accept failed", error);
+    return { ok: true, ...ids, signedIn: false };
+  }
+  // Whoever was signed in on this browser before is replaced, not left with a live session.
+  if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
+  return { ok: true, ...ids, signedIn: true };
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useForm } from "react-hook-form";
+import { refreshSessionAction } from "@/app/(auth)/actions";
+import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { markRegistrationComplete } from "@/lib/invitations/client-flow";
+import { INVITATION_VALID_DAYS, inviteFormSchema, type InvitePartnerForm } from "@/lib/invitations/rules";
+import type { SentInvitation } from "@/lib/invitations/send";
+import { CheckIcon } from "./CheckIcon";
+import { InviteSent } from "./InviteSent";
+
+const EMPTY: InvitePartnerForm = { partner_first_name: "", partner_last_name: "", partner_email: "" };
+const NOTES = ["Your partner gets an email invitation", "A secure link that only works once", `${INVITATION_VALID_DAYS} days to join you`];
+
+/** /invite-partner: the form, then the 'They're In the Loop!' view; 'Send Another Invitation' comes back empty. */
+export function InviteForm({ ownEmail }: { ownEmail: string }) {
+  const router = useRouter();
+  const [sent, setSent] = useState<SentInvitation["invitation"] | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const focusFirstField = useRef(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    setFocus,
+    formState: { errors, isSubmitting },
+  } = useForm<InvitePartnerForm>({ resolver: zodResolver(inviteFormSchema(ownEmail)), mode: "all", defaultValues: EMPTY });
+
+  // Back from the success view: the keyboard starts again at the first field.
+  useEffect(() => {
+    if (focusFirstField.current && !sent) {
+      focusFirstField.current = false;
+      setFocus("partner_first_name");
+    }
+  }, [sent, setFocus]);
+
+  const onValid = async (values: InvitePartnerForm) => {
+    setFormError(null);
+    const result = await sendInvitationAction(values);
+    if (result.ok) {
+      setSent(result.invitation);
+      return;
+    }
+    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof InvitePartnerForm, { message });
+    setFormError(result.message);
+  };
+
+  /** Registration is complete either way: flags for the flow, fresh session claims, then the dashboard. */
+  const goToDashboard = async (event?: MouseEvent) => {
+    event?.preventDefault();
+    markRegistrationComplete();
+    await refreshSessionAction();
+    router.replace("/dashboard");
+  };
+
+  if (sent) {
+    return (
+      <InviteSent
+        invitation={sent}
+        onSendAnother={() => {
+          reset(EMPTY);
+          setFormError(null);
+          focusFirstField.current = true;
+          setSent(null);
+        }}
+        onDashboard={() => void goToDashboard()}
+      />
+    );
+  }
+
+  return (
+    <>
+      <h1>Invite your partner</h1>
+      <p className="invite-lead">Your couple profile is ready. Bring your partner in so you can explore together.</p>
+      <ul className="invite-notes">
+        {NOTES.map((note) => (
+          <li key={note}>
+            <CheckIcon />
+            {note}
+          </li>
+        ))}
+      </ul>
+      <form noValidate onSubmit={handleSubmit(onValid)}>
+        {formError && <Alert tone="error">{formError}</Alert>}
+        <div className="field-row">
+          <Field label="Partner's first name" autoComplete="off" error={errors.partner_first_name?.message} {...register("partner_first_name")} />
+          <Field label="Partner's last name" autoComplete="off" error={errors.partner_last_name?.message} {...register("partner_last_name")} />
+        </div>
+        <Field label="Partner's email" type="email" autoComplete="off" error={errors.partner_email?.message} {...register("partner_email")} />
+        <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
+          {isSubmitting ? "Sending..." : "Send Invitation"}
+        </button>
+      </form>
+      <a href="/dashboard" className="invite-skip" onClick={(event) => void goToDashboard(event)}>
+        I&apos;ll loop them in later
+      </a>
+    </>
+  );
+}

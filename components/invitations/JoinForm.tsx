@@ -1,0 +1,87 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { acceptInvitationAction } from "@/app/invitation/accept/actions";
+import { PasswordStrength } from "@/components/auth/PasswordStrength";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { latestAdultBirthDate } from "@/lib/auth/rules";
+import { rememberAccount } from "@/lib/invitations/client-flow";
+import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
+import { clearRegistrationProgress } from "@/lib/registration/client-storage";
+
+const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
+const SIGN_IN_NOTICE = "Registration successful! Please login to complete your profile setup.";
+
+/**
+ * Partner B's form: the e-mail is the invited address and the names come from the invitation,
+ * so only a password and a birth date are asked for. Success signs the new account in and
+ * continues on /onboarding (step 1), replacing this page in the history.
+ */
+export function JoinForm({ token, email }: { token: string; email: string }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  // Stays busy after success, while the next page loads.
+  const [joined, setJoined] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    control,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({ resolver: zodResolver(joinFormSchema), mode: "all", defaultValues: EMPTY });
+  const password = useWatch({ control, name: "password" });
+
+  // Joining starts a registration of its own: progress saved by an earlier one goes.
+  useEffect(() => clearRegistrationProgress(), []);
+
+  const onValid = async ({ password, dateOfBirth }: Values) => {
+    setFormError(null);
+    const result = await acceptInvitationAction(token, { password, dateOfBirth });
+    if (!result.ok) {
+      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
+      setFormError(result.message);
+      return;
+    }
+    setJoined(true);
+    rememberAccount(result);
+    if (result.signedIn) router.replace("/onboarding");
+    else router.replace(`/login?${new URLSearchParams({ message: SIGN_IN_NOTICE, email })}`);
+  };
+
+  return (
+    <form noValidate onSubmit={handleSubmit(onValid, () => setFormError(MESSAGES.checkFields))}>
+      {formError && <Alert tone="error">{formError}</Alert>}
+      <p className="join-email">
+        You&apos;ll sign in with <strong>{email}</strong>
+      </p>
+      {/* Lets password managers file the new password under the right address. */}
+      <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        hint={<PasswordStrength password={password} checklist />}
+        {...register("password", { deps: ["confirmPassword"] })}
+      />
+      <Field label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
+      <Field
+        label="Date of Birth"
+        type="date"
+        max={latestAdultBirthDate()}
+        min="1900-01-01"
+        autoComplete="bday"
+        error={errors.dateOfBirth?.message}
+        hint="Members are adults, 18 or older."
+        {...register("dateOfBirth")}
+      />
+      <button type="submit" className="button button-primary button-block" disabled={isSubmitting || joined}>
+        {isSubmitting || joined ? "Joining..." : "Join the Adventure!"}
+      </button>
+    </form>
+  );
+}

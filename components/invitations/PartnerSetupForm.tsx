@@ -1,0 +1,116 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useRouter } from "next/navigation";
+import { useEffect, useState, type ChangeEvent } from "react";
+import { useForm } from "react-hook-form";
+import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/actions";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { latestAdultBirthDate } from "@/lib/auth/rules";
+import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
+import { markRegistrationComplete } from "@/lib/invitations/client-flow";
+import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
+import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
+
+type Photo = { blob: Blob; preview: string };
+
+/** Partner B's details; the photo is shrunk in the browser (400 px, quality 0.9) before it is sent. */
+export function PartnerSetupForm({ defaults }: { defaults: Values }) {
+  const router = useRouter();
+  const [formError, setFormError] = useState<string | null>(null);
+  const [photo, setPhoto] = useState<Photo | null>(null);
+  const [photoError, setPhotoError] = useState<string | null>(null);
+  const [processing, setProcessing] = useState(false);
+  const [done, setDone] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<Values>({ resolver: zodResolver(partnerSetupSchema), mode: "all", defaultValues: defaults });
+
+  // The preview's object URL is released when replaced or when the form goes.
+  useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
+
+  const pickPhoto = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    setPhotoError(null);
+    if (!file) return;
+    if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
+      setPhotoError(INVALID_IMAGE_MESSAGE);
+      event.target.value = "";
+      return;
+    }
+    setProcessing(true);
+    try {
+      const blob = await shrinkPhoto(file);
+      setPhoto({ blob, preview: URL.createObjectURL(blob) });
+    } catch {
+      setPhotoError(MESSAGES.photoFailed);
+      event.target.value = "";
+    } finally {
+      setProcessing(false);
+    }
+  };
+
+  const onValid = async (values: Values) => {
+    setFormError(null);
+    const form = new FormData();
+    for (const [name, value] of Object.entries(values)) form.set(name, typeof value === "string" ? value : "");
+    if (photo) form.set("photo", photo.blob, "photo.jpg");
+    const result = await completePartnerSetupAction(form);
+    if (!result.ok) {
+      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
+        if (field === "photo") setPhotoError(message);
+        else setError(field as keyof Values, { message });
+      }
+      setFormError(result.message);
+      return;
+    }
+    setDone(true);
+    markRegistrationComplete();
+    router.push("/dashboard");
+  };
+
+  const busy = isSubmitting || done;
+  return (
+    <form noValidate onSubmit={handleSubmit(onValid, () => setFormError(MESSAGES.checkFields))}>
+      {formError && <Alert tone="error">{formError}</Alert>}
+      <div className="field-row">
+        <Field label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register("firstName")} />
+        <Field label="Last Name" autoComplete="family-name" error={errors.lastName?.message} {...register("lastName")} />
+      </div>
+      <Field
+        label="Date of Birth"
+        type="date"
+        max={latestAdultBirthDate()}
+        min="1900-01-01"
+        autoComplete="bday"
+        error={errors.dateOfBirth?.message}
+        {...register("dateOfBirth")}
+      />
+      <Field
+        label="Profile Photo (optional)"
+        type="file"
+        accept={ACCEPTED_IMAGE_TYPES.join(",")}
+        error={photoError ?? undefined}
+        hint={processing ? "Optimizing photo..." : "JPEG, PNG or WebP."}
+        onChange={(event) => void pickPhoto(event)}
+      />
+      {photo && (
+        <div className="field photo-chosen">
+          {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, not an optimisable asset */}
+          <img src={photo.preview} alt="Your profile photo preview" className="photo-preview" />
+          <button type="button" className="button button-secondary" onClick={() => setPhoto(null)}>
+            Remove photo
+          </button>
+        </div>
+      )}
+      <Field label="Occupation (optional)" autoComplete="organization-title" error={errors.occupation?.message} {...register("occupation")} />
+      <button type="submit" className="button button-primary button-block" disabled={busy || processing}>
+        {busy ? "Completing Setup..." : "Complete Setup"}
+      </button>
+    </form>
+  );
+}
