@@ -42,7 +42,7 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
 
   const shownError = problem ?? error;
   return (
-    <div className="field photo-field">
+    <div className="field photo-field" role="group" aria-labelledby={labelId}>
       <span id={labelId} className="photo-label">
         {label}
       </span>

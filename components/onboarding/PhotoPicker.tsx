@@ -43,7 +43,7 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
 
   const shownError = problem ?? error;
   return (
-    <div className="field photo-field">
+    <div className="field photo-field" role="group" aria-labelledby={labelId}>
       <span id={labelId} className="photo-label">
         {label}
       </span>
