@@ -42,7 +42,7 @@ export const coupleExists = (existingCoupleId: string) =>
   new AppError("COUPLE_EXISTS", "You already have a couple profile", { body: { existingCoupleId } });
 
 /** A new couple's fields as stored, the place already resolved. */
-export type NewCouple = {
+type NewCouple = {
   coupleName: string;
   coupleTypes: string[];
   bio: string;
@@ -53,7 +53,7 @@ export type NewCouple = {
 };
 
 /** Changes to a couple (undefined: unchanged), the place already resolved. */
-export type CoupleChanges = Partial<NewCouple>;
+type CoupleChanges = Partial<NewCouple>;
 
 const placeColumns = (place: PlaceColumns) => ({ location: place.location, placeId: place.placeId });
 
