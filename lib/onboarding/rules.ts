@@ -136,7 +136,12 @@ export const coupleFields = z.object({
   /** The main photo; step 2 uploads it, JSON clients name one they uploaded before. */
   profileImageUrl: imageUrlField.nullable().optional(),
   /** The extra photos; the main one is profileImageUrl. */
-  photos: z.array(imageUrlField, { error: MESSAGES.imageNotStored }).max(EXTRA_PHOTOS_MAX, tooManyPhotosMessage(EXTRA_PHOTOS_MAX + 1)).optional(),
+  photos: z
+    .array(imageUrlField, { error: MESSAGES.imageNotStored })
+    .superRefine((photos, ctx) => {
+      if (photos.length > EXTRA_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: tooManyPhotosMessage(photos.length) });
+    })
+    .optional(),
 });
 
 /** The spec's clients send both spellings (the helper variant sends couple_name). */

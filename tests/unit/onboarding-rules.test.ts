@@ -121,6 +121,7 @@ describe("coupleCreateSchema and coupleUpdateSchema", () => {
     const urls = (n: number) => Array.from({ length: n }, (_, i) => `/api/images/couple-photo/${String(i).padStart(32, "0")}.jpg`);
     expect(coupleCreateSchema.parse({ ...couple, photos: urls(5) }).photos).toHaveLength(5);
     expect(messages(coupleCreateSchema, { ...couple, photos: urls(6) })).toEqual([tooManyPhotosMessage(6)]);
+    expect(messages(coupleCreateSchema, { ...couple, photos: urls(8) })).toEqual(["You can only upload up to 5 photos. You currently have 8."]);
     expect(messages(coupleCreateSchema, { ...couple, interests: INTEREST_VALUES.slice(0, 26) })).toEqual(["Please select no more than 25 interests"]);
   });
 
