@@ -69,7 +69,8 @@ export function shownName(location: StoredLocation): string {
     case "full":
       return displayLocation;
     case "city":
-      return join(city, state, country) || displayLocation;
+      // Never the chosen name itself: with Google it can be a street address.
+      return join(city, state, country);
     case "region":
       return join(state, country);
     case "country":

@@ -51,6 +51,11 @@ describe("privacy shaping for others", () => {
     expect(shapeLocation(stored("hidden"), "other")).toBeNull();
   });
 
+  it("never shows the chosen name below 'full', even when the place has no city, region or country", () => {
+    const street = { ...stored("city"), displayLocation: "12 Rua Augusta, Lisbon", city: null, state: null, country: null };
+    expect(shapeLocation(street, "other")?.display_location).toBe("");
+  });
+
   it("falls back to the country at 'region' when the place has no region", () => {
     expect(shapeLocation({ ...stored("region"), state: null }, "other")?.display_location).toBe("United States");
   });
