@@ -1,0 +1,214 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { PASSWORD, signIn, uniqueEmail, verifiedAccount, watchCsp, type Account } from "./support";
+
+const jpeg = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+const imagePart = async (name: string, width: number, height: number) => new File([new Uint8Array(await jpeg(width, height, "#2a6f97"))], name, { type: "image/jpeg" });
+
+/**
+ * Partner A with a finished couple: registered and verified through the API, signed in on the
+ * page, then both onboarding steps posted with the page's own cookie and CSRF token.
+ */
+async function partnerAWithCouple(page: Page, request: APIRequestContext): Promise<Account> {
+  const account = await verifiedAccount(request, "partner-a");
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const { csrfToken } = (await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string };
+  const headers = { "X-CSRF-Token": csrfToken };
+
+  const search = (await (await page.request.get("/api/locations/search/public?query=Lisbon&limit=1")).json()) as { data: { predictions: { place_id: string; description: string }[] } };
+  const place = search.data.predictions[0]!;
+  const step1 = new FormData();
+  step1.append("occupation", "Architect");
+  step1.append("locationName", place.description);
+  step1.append("locationPlaceId", place.place_id);
+  for (const interest of ["travel", "food_dining", "wine_tasting", "music", "reading"]) step1.append("interests[]", interest);
+  step1.append("userImage", await imagePart("user.jpg", 500, 500));
+  expect((await page.request.post("/api/onboarding/step1", { multipart: step1, headers })).ok()).toBe(true);
+
+  const step2 = new FormData();
+  step2.append("couple_name", "Robin & Theo");
+  for (const type of ["global_adventurers", "culture_curators"]) step2.append("coupleTypes[]", type);
+  step2.append("bio", "We cycle, we cook, and we argue about maps.");
+  step2.append("coupleProfileImage", await imagePart("couple.jpg", 600, 600));
+  step2.append("couplePhotos", await imagePart("extra.jpg", 800, 600));
+  expect((await page.request.post("/api/onboarding/step2", { multipart: step2, headers })).ok()).toBe(true);
+  return account;
+}
+
+/** The invitation link from the partner's newest e-mail in the dev outbox. */
+async function invitationLinkFor(request: APIRequestContext, email: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const { messages } = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+      link = messages[0]?.text.match(/https?:\/\/\S+\/register\?invite=[\w-]+/)?.[0];
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+async function fillInvite(page: Page, partner: { first: string; last: string; email: string }) {
+  await page.getByLabel("Partner's first name").fill(partner.first);
+  await page.getByLabel("Partner's last name").fill(partner.last);
+  await page.getByLabel("Partner's email").fill(partner.email);
+}
+
+test.describe("partner invitation", () => {
+  test("partner A invites, copies the link; partner B joins from the e-mail and lands on onboarding", async ({ page, request, browser, context }) => {
+    const csp = watchCsp(page);
+    const partnerA = await partnerAWithCouple(page, request);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.goto("/invite-partner");
+    await expect(page.getByRole("heading", { name: "Invite your partner" })).toBeVisible();
+    await expect(page.getByText("7 days to join you")).toBeVisible();
+
+    // Every rule, with its spec message, before anything is sent.
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    await expect(page.getByText("Please enter your partner's first name")).toBeVisible();
+    await expect(page.getByText("Please enter your partner's last name")).toBeVisible();
+    await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+    await fillInvite(page, { first: "Theo", last: "Grant", email: partnerA.email.toUpperCase() });
+    await page.getByLabel("Partner's email").blur();
+    await expect(page.getByText("You cannot invite yourself. Please enter your partner's email.")).toBeVisible();
+
+    const partnerEmail = uniqueEmail("partner-b");
+    await page.getByLabel("Partner's email").fill(partnerEmail);
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+
+    const sent = page.getByRole("heading", { name: "They're In the Loop!" });
+    await expect(sent).toBeVisible();
+    await expect(sent).toBeFocused();
+    await expect(page.getByText(`We sent an invitation to Theo Grant at ${partnerEmail}. They have 7 days to join you.`)).toBeVisible();
+    const shareable = page.getByLabel("Shareable invitation link");
+    await expect(shareable).toHaveAttribute("readonly", "");
+    const link = await shareable.inputValue();
+    expect(link).toMatch(/^http:\/\/localhost:\d+\/register\?invite=[\w-]{43}$/);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+
+    // The e-mail carries the same link; sending again to the same address is refused.
+    const emailed = await invitationLinkFor(request, partnerEmail);
+    expect(emailed).toBe(link);
+    await page.getByRole("button", { name: "Send Another Invitation" }).click();
+    await expect(page.getByLabel("Partner's first name")).toBeFocused();
+    await expect(page.getByLabel("Partner's email")).toHaveValue("");
+    await fillInvite(page, { first: "Theo", last: "Grant", email: partnerEmail });
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    await expect(page.getByText("An invitation has already been sent to this email.")).toBeVisible();
+
+    // Partner B, in a browser of their own, opens the e-mailed link.
+    const partnerB = await browser.newContext();
+    const pageB = await partnerB.newPage();
+    const cspB = watchCsp(pageB);
+    await pageB.goto(emailed);
+    await expect(pageB.getByRole("heading", { name: "Welcome, Theo!" })).toBeVisible();
+    await expect(pageB.getByText("Robin has invited you to join")).toBeVisible();
+    await expect(pageB.getByText(partnerEmail)).toBeVisible();
+
+    const checklist = pageB.getByRole("list", { name: "Password requirements" });
+    await expect(checklist.getByRole("listitem")).toHaveCount(5);
+    const password = pageB.getByLabel("Password", { exact: true });
+    await password.fill("abcdefgh");
+    await expect(pageB.getByText("Password strength:")).toContainText("Weak");
+    await expect(checklist.getByText("At least one lowercase letter (met)")).toBeAttached();
+    await expect(checklist.getByText("At least one uppercase letter (not met)")).toBeAttached();
+    const dob = pageB.getByLabel("Date of Birth");
+    const today = new Date();
+    await expect(dob).toHaveAttribute("max", `${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, "0")}-${String(today.getUTCDate()).padStart(2, "0")}`);
+    await dob.fill(`${today.getUTCFullYear() - 10}-01-01`);
+    await dob.blur();
+    await expect(pageB.getByText("You must be at least 18 years old")).toBeVisible();
+
+    await password.fill(PASSWORD);
+    await expect(pageB.getByText("Password strength:")).toContainText("Strong");
+    await expect(checklist.locator(".requirement-met")).toHaveCount(5);
+    await pageB.getByLabel("Confirm Password").fill(PASSWORD);
+    await dob.fill("1991-07-08");
+    await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
+    await expect(pageB).toHaveURL(/\/onboarding$/);
+    await expect(pageB.getByRole("heading", { name: "Tell us about yourself" })).toBeVisible();
+
+    // Partner setup: what partner A set up, then partner B's own details with a photo shrunk in the browser.
+    await pageB.goto("/partner-setup");
+    await expect(pageB.getByRole("heading", { name: "Welcome to Robin & Theo!" })).toBeVisible();
+    await expect(pageB.getByText("Robin already set up most of your couple profile.")).toBeVisible();
+    await expect(pageB.getByText("Couple name: Robin & Theo")).toBeVisible();
+    await expect(pageB.getByText("Couple photos: 2 photos")).toBeVisible();
+    await expect(pageB.getByLabel("First Name")).toHaveValue("Theo");
+    await expect(pageB.getByLabel("Date of Birth")).toHaveValue("1991-07-08");
+    const photo = pageB.getByLabel("Profile Photo (optional)");
+    await photo.setInputFiles({ name: "broken.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not really a jpeg") });
+    await expect(pageB.getByText("Failed to process image")).toBeVisible();
+    await photo.setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: await jpeg(1600, 1200, "#c05621") });
+    const preview = pageB.getByRole("img", { name: "Your profile photo preview" });
+    await expect(preview).toBeVisible();
+    expect(await preview.evaluate((img: HTMLImageElement) => Math.max(img.naturalWidth, img.naturalHeight))).toBe(400);
+    await pageB.getByLabel("Occupation (optional)").fill("Chef");
+    await pageB.getByRole("button", { name: "Complete Setup" }).click();
+    await expect(pageB).toHaveURL(/\/dashboard$/);
+
+    // The used link now shows the problem screen, on both routes.
+    const token = new URL(emailed).searchParams.get("invite")!;
+    await pageB.goto(`/invitation/accept?token=${token}`);
+    await expect(pageB.getByRole("heading", { name: "Invitation Link Issue" })).toBeVisible();
+    expect([...csp, ...cspB]).toEqual([]);
+    await partnerB.close();
+
+    // The couple is complete: partner A has nobody left to invite.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: "You're both here" })).toBeVisible();
+  });
+
+  test("partner A leaves for the dashboard by the skip link or after sending, with registration marked complete", async ({ page, request, browser }) => {
+    await partnerAWithCouple(page, request);
+    await page.goto("/invite-partner");
+    await page.getByRole("link", { name: "I'll loop them in later" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const flags = () => page.evaluate(() => [sessionStorage.getItem("registration_completed"), sessionStorage.getItem("bypass_profile_check")]);
+    expect(await flags()).toEqual(["true", "true"]);
+    // The invite page was replaced in the history.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/invite-partner$/);
+
+    await page.goto("/invite-partner");
+    await page.evaluate(() => sessionStorage.clear());
+    await fillInvite(page, { first: "Sam", last: "Rivera", email: uniqueEmail("later") });
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    const token = new URL(await page.getByLabel("Shareable invitation link").inputValue()).searchParams.get("invite")!;
+
+    // The same invitation opens on /invitation/accept too (token or invite parameter).
+    const partnerB = await browser.newContext();
+    const pageB = await partnerB.newPage();
+    await pageB.goto(`/invitation/accept?token=${token}`);
+    await expect(pageB.getByRole("heading", { name: "Welcome, Sam!" })).toBeVisible();
+    await expect(pageB.getByRole("button", { name: "Join the Adventure!" })).toBeVisible();
+    await partnerB.close();
+
+    await page.getByRole("button", { name: "Go to Dashboard" }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    expect(await flags()).toEqual(["true", "true"]);
+  });
+
+  test("bad and damaged links get their screens", async ({ page }) => {
+    await page.goto("/register?invite=not-a-real-token");
+    await expect(page.getByRole("heading", { name: "Invalid Invitation" })).toBeVisible();
+    await expect(page.getByText("This invitation link is invalid or has expired.")).toBeVisible();
+    await page.getByRole("link", { name: "Go to Registration" }).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+
+    await page.goto("/invitation/accept?invite=damaged-link");
+    await expect(page.getByRole("heading", { name: "Invitation Link Issue" })).toBeVisible();
+    await expect(page.getByText("This invitation may have expired, already been used, or the link may be damaged.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Create New Account" })).toHaveAttribute("href", "/register");
+    await expect(page.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    await expect(page.getByRole("link", { name: "Contact support" })).toHaveAttribute("href", /^mailto:/);
+
+    await page.goto("/invitation/accept");
+    await expect(page).toHaveURL(/\/register$/);
+  });
+});
