@@ -137,7 +137,8 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
         event.preventDefault();
         const step = event.key === "ArrowDown" ? 1 : -1;
         setOpen(true);
-        setActive((current) => (!expanded ? (step === 1 ? 0 : count - 1) : (current + step + count) % count));
+        // From nothing highlighted, down starts at the first option and up at the last; both wrap around.
+        setActive((current) => (!expanded || current < 0 ? (step === 1 ? 0 : count - 1) : (current + step + count) % count));
         return;
       }
       case "Enter":
