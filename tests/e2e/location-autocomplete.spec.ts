@@ -37,8 +37,12 @@ test.describe("location autocomplete", () => {
     await expect(list).toBeHidden();
     await expect(input).toHaveAttribute("aria-expanded", "false");
 
-    await input.press("ArrowDown");
+    // Up from nothing highlighted starts at the last suggestion, down wraps to the first.
+    await input.press("ArrowUp");
     await expect(list).toBeVisible();
+    await expect(list.getByRole("option").last()).toHaveAttribute("aria-selected", "true");
+    await input.press("ArrowDown");
+    await expect(first).toHaveAttribute("aria-selected", "true");
     await input.press("Enter");
     await expect(page.getByText("Verified location selected")).toBeVisible();
     await expect(page.getByText("City Level")).toBeVisible();
