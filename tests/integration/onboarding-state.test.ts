@@ -49,5 +49,4 @@ describe("loadOnboardingState", () => {
     expect(await loadOnboardingState(db, partnerA.id)).toMatchObject({ role: "partner_a", step: "complete" });
     expect(await loadOnboardingState(db, partnerB.id)).toMatchObject({ role: "partner_b", step: "step1" });
   });
-
 });
