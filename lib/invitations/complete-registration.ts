@@ -3,6 +3,7 @@ import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { normalizeEmail } from "@/lib/auth/rules";
+import { markPartnerBComplete } from "@/lib/couples/service";
 import { AppError } from "@/lib/errors";
 import { withStoredImages, storeUploads } from "@/lib/onboarding/uploads";
 import type { ImageStorage } from "@/lib/storage";
@@ -77,7 +78,9 @@ export async function completeRegistration(
           avatarUrl: users.avatarUrl,
         });
       if (invitation) await joinCouple(tx, invitation, user!, now);
-      return { user: user!, couple: invitation ? await coupleOf(tx, userId) : existing, isExisting: existing !== null };
+      // Partner B with a complete profile (partner setup asks for the occupation step 1 would) has done their part.
+      if (user!.occupation) await markPartnerBComplete(tx, userId);
+      return { user: user!, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null };
     }),
   );
 }

@@ -460,6 +460,21 @@ describe("POST /api/auth/complete-registration", () => {
     expect(res.json.data.user.occupation).toBeNull();
   });
 
+  it("verifies the couple when partner B's set-up completes the profile (occupation given), not before", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    await acceptWith(token);
+    const session = await apiSession(email, JOIN_PASSWORD);
+    const db = await getDb();
+    const flags = async () =>
+      (await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId)))[0];
+    await complete(bearer(session.access_token), { ...details, occupation: "" });
+    expect(await flags()).toEqual({ b: false, verified: false });
+    const res = await complete(bearer(session.access_token), { ...details, occupation: "Chef" });
+    expect(res.status).toBe(200);
+    expect(await flags()).toEqual({ b: true, verified: true });
+  });
+
   it("with an invitation token, attaches the signed-in account of the invited address as partner 2", async () => {
     const inviter = await partnerA();
     const { token, email } = await invited(inviter);
