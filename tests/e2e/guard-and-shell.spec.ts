@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
 import { registerViaApi, signIn, verifiedAccount } from "./support";
 
-/** A seeded couple whose profile is complete (scripts/seed.ts runs before the server starts). */
-const complete = { email: demoEmail(DEMO_COUPLES[0]!.partnerA.firstName), password: DEMO_PASSWORD };
+/** A seeded couple whose profile is complete and whose inbox is empty (scripts/seed.ts runs before the server starts). */
+const complete = { email: demoEmail(DEMO_COUPLES[1]!.partnerA.firstName), password: DEMO_PASSWORD };
 
 test.describe("route guard", () => {
   test("sends a signed-out visitor to sign in, remembering where they were going", async ({ page }) => {
