@@ -9,6 +9,8 @@ export const BASE_URL = `http://localhost:${PORT}`;
  */
 export default defineConfig({
   testDir: "tests/e2e",
+  // Runs on other ports (E2E_PORT) keep their traces apart instead of clearing each other's.
+  outputDir: `test-results/port-${PORT}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   workers: 2,
