@@ -2,6 +2,7 @@
  * The browser's calls for locations (spec section 7): public search and normalizing a chosen
  * place. Browser-safe; failures carry the spec's texts (section 8).
  */
+import { csrfFetch } from "@/lib/http/csrf-client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "./privacy";
 import { SEARCH_DEFAULT_LIMIT } from "./schemas";
@@ -54,13 +55,6 @@ export class LocationRefusedError extends Error {
   }
 }
 
-async function csrfToken(): Promise<string> {
-  const response = await fetch("/api/csrf-token", { credentials: "same-origin", cache: "no-store" });
-  const body = (await response.json().catch(() => null)) as { csrfToken?: string | null } | null;
-  if (!response.ok || !body?.csrfToken) throw new Error(`Request failed with status ${response.status}`);
-  return body.csrfToken;
-}
-
 export type NormalizeRequest = { placeId: string; entityType: "user" | "couple"; entityId: string; privacyLevel: PrivacyLevel };
 
 /**
@@ -68,14 +62,13 @@ export type NormalizeRequest = { placeId: string; entityType: "user" | "couple";
  * when the server refuses the place itself (INVALID_LOCATION_DATA); any other Error otherwise.
  */
 export async function normalizeLocation(input: NormalizeRequest): Promise<NormalizedLocation> {
-  const response = await fetch("/api/locations/normalize", {
+  const { ok, status, json } = await csrfFetch("/api/locations/normalize", {
     method: "POST",
-    credentials: "same-origin",
-    headers: { "Content-Type": "application/json", "X-CSRF-Token": await csrfToken() },
+    headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ place_id: input.placeId, entity_type: input.entityType, entity_id: input.entityId, privacy_level: input.privacyLevel }),
   });
-  const body = (await response.json().catch(() => null)) as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
-  if (response.ok && body?.success && body.location) return body.location;
+  const body = json as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
+  if (ok && body?.success && body.location) return body.location;
   if (body?.error?.code === "INVALID_LOCATION_DATA") throw new LocationRefusedError(body.error.code, body.error.message ?? "The location data is invalid. Please select your location again.");
-  throw new Error(body?.error?.message ?? `Request failed with status ${response.status}`);
+  throw new Error(body?.error?.message ?? `Request failed with status ${status}`);
 }

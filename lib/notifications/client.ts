@@ -1,7 +1,9 @@
 /**
  * The browser's calls to the notifications API, shared by the bell and the notifications page.
- * Reads go with the session cookie alone; marking read also sends the session's CSRF token.
+ * Reads go with the session cookie alone; marking read also sends the session's CSRF token
+ * (lib/http/csrf-client.ts).
  */
+import { csrfFetch } from "@/lib/http/csrf-client";
 import { UNREAD_RETRIES, type NotificationItem, type Pagination } from "./rules";
 
 export class NotificationsRequestError extends Error {
@@ -53,32 +55,6 @@ export async function fetchUnreadCount(signal?: AbortSignal): Promise<number> {
   }
 }
 
-let csrfToken: Promise<string> | null = null;
-
-/** The session's CSRF token, fetched once and kept; a failed fetch is tried again next time. */
-function csrf(refresh = false): Promise<string> {
-  if (refresh || !csrfToken) {
-    const pending = getJson<{ csrfToken?: string | null; token?: string | null }>("/api/csrf-token").then((body) => {
-      const token = body.csrfToken ?? body.token;
-      if (!token) throw new NotificationsRequestError(401);
-      return token;
-    });
-    pending.catch(() => {
-      if (csrfToken === pending) csrfToken = null;
-    });
-    csrfToken = pending;
-  }
-  return csrfToken;
-}
-
-async function patchRead(body: unknown, token: string): Promise<Response> {
-  return fetch("/api/notifications/read", {
-    method: "PATCH",
-    headers: { "content-type": "application/json", "x-csrf-token": token },
-    body: JSON.stringify(body),
-  });
-}
-
 const changes = new EventTarget();
 
 /** Calls `listener` whenever this tab marked notifications read, so the bell and the page agree. */
@@ -90,13 +66,13 @@ export function onNotificationsChanged(listener: () => void): () => void {
 /** Marks the given notifications (or all) read; answers how many changed. */
 export async function markNotificationsRead(target: { ids: string[] } | { all: true }): Promise<number> {
   const body = "all" in target ? { mark_all: true } : { notification_ids: target.ids };
-  let response = await patchRead(body, await csrf());
-  if (response.status === 403) {
-    // The token belongs to the session: after signing in again it is stale. Fetch a new one once.
-    response = await patchRead(body, await csrf(true));
-  }
-  if (!response.ok) throw new NotificationsRequestError(response.status);
-  const { data } = (await response.json()) as { data: { marked_count: number } };
+  const { ok, status, json } = await csrfFetch("/api/notifications/read", {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!ok) throw new NotificationsRequestError(status);
+  const { data } = json as { data: { marked_count: number } };
   changes.dispatchEvent(new Event("change"));
   return data.marked_count;
 }

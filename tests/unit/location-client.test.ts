@@ -49,10 +49,17 @@ describe("normalizing a chosen place from the browser", () => {
   const input = { placeId: lisbon.place_id, entityType: "user" as const, entityId: "5d3c8f0e-4c44-4b39-a7a4-6f0c6d3d2a11", privacyLevel: "city" as const };
   const location = { id: "l1", place_id: lisbon.place_id, display_location: lisbon.description, display_coordinates: { lat: 38.72, lng: -9.13 }, privacy_level: "city" };
 
+  /** The CSRF token is kept per page (tests/unit/csrf-client.test.ts), so it is served whenever asked. */
+  function stubWithToken(...answers: Response[]) {
+    const fetch = vi.fn(async (url: string, _init?: RequestInit) => (url === "/api/csrf-token" ? json({ csrfToken: "t0k3n" }) : answers.shift()!));
+    vi.stubGlobal("fetch", fetch);
+    return () => fetch.mock.calls.filter(([url]) => url !== "/api/csrf-token");
+  }
+
   it("sends the CSRF token and the spec's body", async () => {
-    const fetch = stubFetch(json({ csrfToken: "t0k3n", token: "t0k3n" }), json({ success: true, location }));
+    const sent = stubWithToken(json({ success: true, location }));
     await expect(normalizeLocation(input)).resolves.toEqual(location);
-    const [url, init = {}] = fetch.mock.calls[1]!;
+    const [url, init = {}] = sent()[0]!;
     expect(url).toBe("/api/locations/normalize");
     expect(init.method).toBe("POST");
     expect(new Headers(init.headers).get("X-CSRF-Token")).toBe("t0k3n");
@@ -60,15 +67,15 @@ describe("normalizing a chosen place from the browser", () => {
   });
 
   it("tells a refused place apart from a failure to ask", async () => {
-    stubFetch(json({ csrfToken: "t" }), json({ error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } }, 400));
+    stubWithToken(json({ error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } }, 400));
     await expect(normalizeLocation(input)).rejects.toBeInstanceOf(LocationRefusedError);
 
-    stubFetch(json({ csrfToken: "t" }), json({ error: { code: "PLACES_SERVICE_FAILED", message: "maps down" } }, 502));
+    stubWithToken(json({ error: { code: "PLACES_SERVICE_FAILED", message: "maps down" } }, 502));
     const failure = normalizeLocation(input);
     await expect(failure).rejects.not.toBeInstanceOf(LocationRefusedError);
     await expect(failure).rejects.toThrow("maps down");
 
-    stubFetch(json({ csrfToken: null }, 200));
-    await expect(normalizeLocation(input)).rejects.not.toBeInstanceOf(LocationRefusedError);
+    stubWithToken(new Response("<html>", { status: 500 }));
+    await expect(normalizeLocation(input)).rejects.toThrow("Request failed with status 500");
   });
 });

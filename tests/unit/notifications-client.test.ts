@@ -65,27 +65,30 @@ describe("isTransient", () => {
 });
 
 describe("markNotificationsRead", () => {
-  it("sends the CSRF token, fetches a fresh one once when it is refused, and tells listeners", async () => {
+  /** The CSRF token is kept per page (tests/unit/csrf-client.test.ts), so it is served whenever asked. */
+  function stubWithToken(...answers: Response[]) {
+    const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
+      if (url === "/api/csrf-token") return json(200, { csrfToken: "t0k3n" });
+      const next = answers.shift();
+      if (!next) throw new Error("unexpected request");
+      return next;
+    });
+    vi.stubGlobal("fetch", fetch);
+    return () => fetch.mock.calls.filter(([url]) => url !== "/api/csrf-token");
+  }
+
+  it("PATCHes the chosen ids, or all, with the CSRF token, and tells listeners", async () => {
     const listener = vi.fn();
     const unsubscribe = onNotificationsChanged(listener);
-    const fetch = stubFetch(
-      json(200, { csrfToken: "old" }),
-      json(403, { error: { code: "CSRF_VALIDATION_FAILED" } }),
-      json(200, { token: "new" }),
-      json(200, { data: { marked_count: 2 } }),
-    );
+    const sent = stubWithToken(json(200, { data: { marked_count: 2 } }), json(200, { data: { marked_count: 5 } }));
     expect(await markNotificationsRead({ ids: ["a", "b"] })).toBe(2);
-    const calls = fetch.mock.calls as unknown as [string, RequestInit | undefined][];
-    expect(calls.map(([url]) => url)).toEqual(["/api/csrf-token", "/api/notifications/read", "/api/csrf-token", "/api/notifications/read"]);
-    const last = calls[3]![1]!;
-    expect(last.method).toBe("PATCH");
-    expect(new Headers(last.headers).get("x-csrf-token")).toBe("new");
-    expect(JSON.parse(String(last.body))).toEqual({ notification_ids: ["a", "b"] });
-    expect(listener).toHaveBeenCalledTimes(1);
-
-    // The token is kept for the next call.
-    stubFetch(json(200, { data: { marked_count: 5 } }));
     expect(await markNotificationsRead({ all: true })).toBe(5);
+    const [[url, init = {}], [, all = {}]] = [sent()[0]!, sent()[1]!];
+    expect(url).toBe("/api/notifications/read");
+    expect(init.method).toBe("PATCH");
+    expect(new Headers(init.headers).get("x-csrf-token")).toBe("t0k3n");
+    expect(JSON.parse(String(init.body))).toEqual({ notification_ids: ["a", "b"] });
+    expect(JSON.parse(String(all.body))).toEqual({ mark_all: true });
     expect(listener).toHaveBeenCalledTimes(2);
     unsubscribe();
   });
@@ -93,7 +96,7 @@ describe("markNotificationsRead", () => {
   it("fails without telling listeners when the server refuses", async () => {
     const listener = vi.fn();
     const unsubscribe = onNotificationsChanged(listener);
-    stubFetch(json(400, { error: { code: "VALIDATION_ERROR" } }));
+    stubWithToken(json(400, { error: { code: "VALIDATION_ERROR" } }));
     await expect(markNotificationsRead({ ids: ["x"] })).rejects.toMatchObject({ status: 400 });
     expect(listener).not.toHaveBeenCalled();
     unsubscribe();

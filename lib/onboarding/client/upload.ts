@@ -1,45 +1,13 @@
 /**
  * Multipart uploads with real progress: fetch cannot report upload progress, XMLHttpRequest can.
- * Cookie-authenticated mutating calls carry X-CSRF-Token (see lib/http/request-auth.ts).
+ * Cookie-authenticated mutating calls carry X-CSRF-Token (see lib/http/csrf-client.ts).
  */
+import { CSRF_HEADER, CsrfTokenError, withCsrfRetry, type CsrfAnswer } from "@/lib/http/csrf-client";
 
-export type UploadResult = { status: number; json: unknown };
+export type UploadResult = CsrfAnswer;
 export type UploadOptions = { onProgress?(fraction: number): void; signal?: AbortSignal };
 
-const CSRF_TOKEN_URL = "/api/csrf-token";
-
-/** One token per page while it is accepted; a refused one is fetched again. */
-let cachedToken: Promise<string | null> | null = null;
-
-async function fetchCsrfToken(): Promise<string | null> {
-  let response: Response;
-  try {
-    response = await fetch(CSRF_TOKEN_URL, { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
-  } catch {
-    throw new Error("Upload failed - network error");
-  }
-  const body: unknown = await response.json().catch(() => null);
-  if (typeof body !== "object" || body === null) return null;
-  const { csrfToken, token } = body as { csrfToken?: unknown; token?: unknown };
-  if (typeof csrfToken === "string" && csrfToken) return csrfToken;
-  return typeof token === "string" && token ? token : null;
-}
-
-function csrfToken(fresh: boolean): Promise<string | null> {
-  if (fresh || !cachedToken) {
-    cachedToken = fetchCsrfToken();
-    cachedToken.catch(() => (cachedToken = null));
-  }
-  return cachedToken;
-}
-
-/** The spec's refused-token answer: 403 with code CSRF_VALIDATION_FAILED, or the error text 'Invalid CSRF token'. */
-function isCsrfFailure({ status, json }: UploadResult): boolean {
-  if (status !== 403 || typeof json !== "object" || json === null) return false;
-  const error = (json as { error?: unknown }).error;
-  if (error === "Invalid CSRF token") return true;
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "CSRF_VALIDATION_FAILED";
-}
+const NETWORK_ERROR = "Upload failed - network error";
 
 function parseJson(text: string): { json: unknown } | null {
   try {
@@ -49,7 +17,7 @@ function parseJson(text: string): { json: unknown } | null {
   }
 }
 
-function send(url: string, form: FormData, token: string | null, { onProgress, signal }: UploadOptions): Promise<UploadResult> {
+function send(url: string, form: FormData, token: string, { onProgress, signal }: UploadOptions): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("Upload cancelled"));
     const request = new XMLHttpRequest();
@@ -57,7 +25,7 @@ function send(url: string, form: FormData, token: string | null, { onProgress, s
     const settle = () => signal?.removeEventListener("abort", abort);
     request.open("POST", url);
     request.setRequestHeader("Accept", "application/json");
-    if (token) request.setRequestHeader("X-CSRF-Token", token);
+    request.setRequestHeader(CSRF_HEADER, token);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
@@ -72,7 +40,7 @@ function send(url: string, form: FormData, token: string | null, { onProgress, s
     };
     request.onerror = () => {
       settle();
-      reject(new Error("Upload failed - network error"));
+      reject(new Error(NETWORK_ERROR));
     };
     request.onabort = () => {
       settle();
@@ -83,9 +51,15 @@ function send(url: string, form: FormData, token: string | null, { onProgress, s
   });
 }
 
-/** POSTs multipart with real upload progress (XMLHttpRequest), with the session cookie and X-CSRF-Token (fetched from GET /api/csrf-token, reads csrfToken or token; on a 403 CSRF_VALIDATION_FAILED it refetches the token and retries once). */
+/**
+ * POSTs multipart with real upload progress (XMLHttpRequest), with the session cookie and
+ * X-CSRF-Token; a refused token is fetched again and the form sent once more.
+ */
 export async function uploadForm(url: string, form: FormData, options: UploadOptions = {}): Promise<UploadResult> {
-  const result = await send(url, form, await csrfToken(false), options);
-  if (!isCsrfFailure(result)) return result;
-  return send(url, form, await csrfToken(true), options);
+  try {
+    return await withCsrfRetry((token) => send(url, form, token, options));
+  } catch (error) {
+    if (error instanceof CsrfTokenError && error.status === null) throw new Error(NETWORK_ERROR);
+    throw error;
+  }
 }
