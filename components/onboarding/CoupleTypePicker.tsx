@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { useId, useState } from "react";
 import { COUPLE_TYPES, COUPLE_TYPES_MAX, type CoupleType } from "@/lib/onboarding/rules";
 import { togglePick } from "@/lib/onboarding/picks";
 
@@ -17,8 +17,9 @@ const DESCRIPTIONS: Record<CoupleType, string> = {
 const COUPLE_TYPES_LIMIT_MESSAGE = `You can select up to ${COUPLE_TYPES_MAX} adventure styles`;
 
 /**
- * The adventure styles, up to three. At the limit the message shows and the other styles are
- * marked disabled but stay focusable (aria-disabled), so keyboard users still find and hear them.
+ * The adventure styles, up to three. At the limit the other styles are marked disabled but stay
+ * focusable (aria-disabled), so keyboard users still find and hear them; trying one of them
+ * (a fourth pick) shows the spec's message until the picks change again.
  */
 export function CoupleTypePicker({
   value,
@@ -32,6 +33,7 @@ export function CoupleTypePicker({
   disabled?: boolean;
 }) {
   const id = useId();
+  const [triedFourth, setTriedFourth] = useState(false);
   const full = value.length >= COUPLE_TYPES_MAX;
   return (
     <fieldset className="style-picker" disabled={disabled} aria-describedby={`${id}-hint${error ? ` ${id}-error` : ""}`}>
@@ -54,6 +56,7 @@ export function CoupleTypePicker({
                   aria-disabled={locked || undefined}
                   aria-describedby={`${id}-${type.value}`}
                   onChange={() => {
+                    setTriedFourth(locked);
                     if (!locked) onChange(togglePick(value, type.value, COUPLE_TYPES_MAX));
                   }}
                 />
@@ -69,7 +72,7 @@ export function CoupleTypePicker({
         })}
       </ul>
       <p className="style-limit" role="status">
-        {full ? COUPLE_TYPES_LIMIT_MESSAGE : ""}
+        {full && triedFourth ? COUPLE_TYPES_LIMIT_MESSAGE : ""}
       </p>
       {error && (
         <p id={`${id}-error`} className="field-error">

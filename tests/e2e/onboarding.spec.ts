@@ -243,6 +243,8 @@ test.describe("onboarding", () => {
     }
     const fourth = styles.getByRole("checkbox", { name: /^Career Climbers/ });
     await expect(fourth).toHaveAttribute("aria-disabled", "true");
+    // The message answers a fourth pick, not reaching three.
+    await expect(page.getByText("You can select up to 3 adventure styles")).toBeHidden();
     await fourth.click({ force: true });
     await expect(page.getByText("You can select up to 3 adventure styles")).toBeVisible();
     await expect(fourth).not.toBeChecked();
