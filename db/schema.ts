@@ -180,7 +180,13 @@ export const invitations = pgTable(
     partnerEmail: text("partner_email").notNull(),
     partnerFirstName: text("partner_first_name").notNull(),
     partnerLastName: text("partner_last_name").notNull(),
+    /** The e-mailed link's secret: accepting with it proves the invited address. */
     tokenHash: text("token_hash").notNull(),
+    /**
+     * The shareable link's secret, shown to the inviter: accepting with it proves nothing about
+     * the address, so that account must verify its e-mail like any other.
+     */
+    shareTokenHash: text("share_token_hash"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
@@ -188,6 +194,7 @@ export const invitations = pgTable(
   },
   (t) => [
     uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
+    uniqueIndex("invitations_share_token_hash_key").on(t.shareTokenHash),
     index("invitations_couple_idx").on(t.coupleId),
     index("invitations_email_idx").on(t.partnerEmail),
     // At most one open invitation per couple and address; an expired one is revoked before a new one is made.
