@@ -17,7 +17,7 @@ export default auth((request) => {
     ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
     : null;
 
-  const decision = pathname.startsWith("/api/") ? ({ action: "next" } as const) : guard(pathname, searchParams, user);
+  const decision = guard(pathname, searchParams, user);
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce);
   let response: NextResponse;
@@ -34,6 +34,10 @@ export default auth((request) => {
   return response;
 });
 
+/**
+ * Pages only. API routes check their own caller, get their static headers from next.config.ts,
+ * and stay out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
+ */
 export const config = {
-  matcher: ["/((?!_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
 };
