@@ -1,3 +1,4 @@
 export * from "./rules";
 export { processImage, type ProcessedImage } from "./process";
 export { deleteImages, storeImage, type StoredImage } from "./store";
+export { uploadedImageBytes } from "./upload";

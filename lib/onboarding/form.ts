@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { validationError } from "@/lib/http/errors";
-import { INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "@/lib/images";
+import { MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE, uploadedImageBytes } from "@/lib/images";
 import { EXTRA_PHOTOS_MAX, step1Schema, step2Schema, type Step1Input, type Step2Input } from "./rules";
 import type { Step1Images, Step2Images } from "./service";
 
@@ -24,19 +24,6 @@ export async function readMultipart(request: Request): Promise<FormData> {
 /** A text field; a file sent under a text field's name is left for the schema to refuse. */
 const text = (form: FormData, name: string): unknown => form.get(name) ?? undefined;
 
-/**
- * An uploaded file's bytes, or null when none was picked (browsers send an empty part for an
- * empty file input). Content and size are judged again by the image functions.
- */
-async function fileBytes(value: FormDataEntryValue | null, field: string): Promise<Buffer | null> {
-  if (value === null || value === "") return null;
-  const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { fieldErrors: { [field]: message } });
-  if (typeof value === "string") throw refuse(INVALID_IMAGE_MESSAGE);
-  if (value.size === 0) return null;
-  if (value.size > MAX_IMAGE_BYTES) throw refuse(TOO_LARGE_MESSAGE);
-  return Buffer.from(await value.arrayBuffer());
-}
-
 /** The message is the first failing rule in the spec's check order; every field's message goes along. */
 export function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value);
@@ -51,7 +38,7 @@ export async function step1FromForm(form: FormData): Promise<{ input: Step1Input
     locationPlaceId: text(form, "locationPlaceId"),
     interests: form.getAll("interests[]"),
   });
-  return { input, images: { userImage: await fileBytes(form.get("userImage"), "userImage") } };
+  return { input, images: { userImage: await uploadedImageBytes(form.get("userImage"), "userImage") } };
 }
 
 export async function step2FromForm(form: FormData): Promise<{ input: Step2Input; images: Step2Images }> {
@@ -60,11 +47,11 @@ export async function step2FromForm(form: FormData): Promise<{ input: Step2Input
     coupleTypes: form.getAll("coupleTypes[]"),
     bio: text(form, "bio"),
   });
-  const photos = await Promise.all(form.getAll("couplePhotos").map((value) => fileBytes(value, "couplePhotos")));
+  const photos = await Promise.all(form.getAll("couplePhotos").map((value) => uploadedImageBytes(value, "couplePhotos")));
   return {
     input,
     images: {
-      coupleProfileImage: await fileBytes(form.get("coupleProfileImage"), "coupleProfileImage"),
+      coupleProfileImage: await uploadedImageBytes(form.get("coupleProfileImage"), "coupleProfileImage"),
       couplePhotos: photos.filter((photo): photo is Buffer => photo !== null),
     },
   };

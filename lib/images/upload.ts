@@ -1,0 +1,16 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "./rules";
+
+/**
+ * An uploaded file's bytes, or null when none was picked (browsers send an empty part for an
+ * empty file input). Content and size are judged again by the image functions.
+ */
+export async function uploadedImageBytes(value: FormDataEntryValue | null, field: string): Promise<Buffer | null> {
+  if (value === null || value === "") return null;
+  const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { fieldErrors: { [field]: message } });
+  if (typeof value === "string") throw refuse(INVALID_IMAGE_MESSAGE);
+  if (value.size === 0) return null;
+  if (value.size > MAX_IMAGE_BYTES) throw refuse(TOO_LARGE_MESSAGE);
+  return Buffer.from(await value.arrayBuffer());
+}
