@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { InvitationJoin } from "@/components/invitations/InvitationJoin";
+import { clientAddress } from "@/lib/http/client-address";
 import { invitationForPage } from "@/lib/invitations/page";
 
 export const metadata: Metadata = { title: "Join your partner", referrer: "no-referrer" };
@@ -12,5 +14,5 @@ export default async function InvitationAcceptPage({ searchParams }: { searchPar
   const params = await searchParams;
   const token = first(params.token) || first(params.invite);
   if (!token) redirect("/register");
-  return <InvitationJoin token={token} found={await invitationForPage(token)} variant="accept" />;
+  return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} variant="accept" />;
 }
