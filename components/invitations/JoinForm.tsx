@@ -10,7 +10,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { rememberAccount } from "@/lib/invitations/client-flow";
-import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
+import { joinFormSchema, type JoinForm as Values } from "@/lib/invitations/rules";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
@@ -53,7 +53,7 @@ export function JoinForm({ token, email }: { token: string; email: string }) {
   };
 
   return (
-    <form noValidate onSubmit={handleSubmit(onValid, () => setFormError(MESSAGES.checkFields))}>
+    <form noValidate onSubmit={handleSubmit(onValid)}>
       {formError && <Alert tone="error">{formError}</Alert>}
       <p className="join-email">
         You&apos;ll sign in with <strong>{email}</strong>

@@ -75,7 +75,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
 
   const busy = isSubmitting || done;
   return (
-    <form noValidate onSubmit={handleSubmit(onValid, () => setFormError(MESSAGES.checkFields))}>
+    <form noValidate onSubmit={handleSubmit(onValid)}>
       {formError && <Alert tone="error">{formError}</Alert>}
       <div className="field-row">
         <Field label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register("firstName")} />

@@ -3,7 +3,7 @@ import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { normalizeEmail } from "@/lib/auth/rules";
-import { markPartnerBComplete } from "@/lib/couples/service";
+import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError } from "@/lib/errors";
 import { withStoredImages, storeUploads } from "@/lib/onboarding/uploads";
 import type { ImageStorage } from "@/lib/storage";
@@ -54,7 +54,7 @@ export async function completeRegistration(
       const existing = await coupleOf(tx, userId);
       if (invitation) {
         if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
-        if (existing) throw new AppError("COUPLE_EXISTS", MESSAGES.alreadyInCouple, { body: { existingCoupleId: existing.id } });
+        if (existing) throw coupleExists(existing.id);
       }
       const [user] = await tx
         .update(users)

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { createNotification } from "@/lib/notifications/create";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
-import { assertOpen, invalidInvitation, invitationByToken, type InvitationRow } from "./lookup";
+import { assertOpen, invalidInvitation, invitationByToken, tooManyAttempts, type InvitationRow } from "./lookup";
 import { MESSAGES, type AcceptInvitationInput } from "./rules";
 
 /**
@@ -16,9 +16,7 @@ import { MESSAGES, type AcceptInvitationInput } from "./rules";
  */
 export async function throttleAccept(db: Db, clientAddress: string): Promise<void> {
   const limit = await consumeLimit(db, LIMITS.invitationAcceptPerAddress, clientAddress);
-  if (!limit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many attempts. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
-  }
+  if (!limit.allowed) throw tooManyAttempts(limit);
 }
 
 /** An open invitation, read without a lock: a bad link is refused before any slow work. */

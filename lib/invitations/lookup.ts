@@ -4,10 +4,12 @@ import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, recordHit, type LimitState } from "@/lib/rate-limit";
 import { inviterName, MESSAGES, TOKEN_MAX } from "./rules";
 
 export const invalidInvitation = () => new AppError("INVALID_INVITATION", MESSAGES.invalid);
+/** Too many look-ups or accepts from one address. */
+export const tooManyAttempts = (limit: LimitState) => new AppError("RATE_LIMITED", MESSAGES.tooManyAttempts, { retryAfterSeconds: limit.retryAfterSeconds });
 
 const columns = {
   id: invitations.id,
@@ -77,9 +79,7 @@ export type InvitationView = {
  */
 export async function loadInvitation(db: Db, token: string, context: { clientAddress: string }): Promise<InvitationView> {
   const limit = await checkLimit(db, LIMITS.invitationLookupFailuresPerAddress, context.clientAddress);
-  if (!limit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many attempts. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
-  }
+  if (!limit.allowed) throw tooManyAttempts(limit);
   try {
     const row = await invitationByToken(db, token);
     assertOpen(row);

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, NAME_MAX, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
-import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
+import { MESSAGES as ONBOARDING_MESSAGES, OCCUPATION_MAX } from "@/lib/onboarding/rules";
 
 /** An invitation link works for this long (spec section 9). */
 export const INVITATION_VALID_DAYS = 7;
@@ -30,13 +30,10 @@ export const MESSAGES = {
   expired: "This invitation has expired. Please ask your partner to send a new one.",
   joinCoupleFull: "This couple already has two partners, so the invitation can no longer be used.",
   otherAddress: "This invitation was sent to a different email address.",
-  alreadyInCouple: "You already have a couple profile",
-  checkFields: "Please check that all information is filled out correctly.",
   acceptFailed: "Registration failed",
-  loadFailed: "Failed to load invitation details. Please check the invitation link.",
-  occupationTooLong: `Occupation must be no more than ${OCCUPATION_MAX} characters`,
+  setupFailed: "Failed to complete setup",
   photoFailed: "Failed to process image",
-  notPartnerB: "Partner setup is for a partner who joined by invitation.",
+  tooManyAttempts: "Too many attempts. Please try again later.",
 } as const;
 
 const partnerName = (required: string, tooLong: string) =>
@@ -80,7 +77,7 @@ export type JoinForm = z.input<typeof joinFormSchema>;
 /** An optional text: empty means "not given". */
 const optionalOccupation = z.preprocess(
   (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  z.string().trim().max(OCCUPATION_MAX, MESSAGES.occupationTooLong).optional(),
+  z.string().trim().max(OCCUPATION_MAX, ONBOARDING_MESSAGES.occupationTooLong).optional(),
 );
 
 /** POST /api/auth/complete-registration and the partner setup form. */

@@ -14,7 +14,7 @@ export async function sendInvitationAction(values: unknown): Promise<ActionResul
   try {
     const session = await auth();
     if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-    const input = parseWith(invitePartnerSchema, values, MESSAGES.checkFields);
+    const input = parseWith(invitePartnerSchema, values);
     const db = await getDb();
     const { invitation, emailIds } = await sendInvitation(db, session.claims.sub, input);
     deliverAfterResponse(db, emailIds);

@@ -24,13 +24,12 @@ export async function completePartnerSetupAction(form: FormData): Promise<Action
     const input = parseWith(
       partnerSetupSchema,
       { firstName: field("firstName"), lastName: field("lastName"), dateOfBirth: field("dateOfBirth"), occupation: field("occupation") },
-      MESSAGES.checkFields,
     );
     const avatar = await uploadedImageBytes(form.get("photo"), "photo");
     await completeRegistration(await getDb(), session.claims.sub, input, { clientAddress: clientAddress(await headers()), avatar });
     await refreshSessionClaims();
     return { ok: true };
   } catch (error) {
-    return actionFailure(error, "Failed to complete setup");
+    return actionFailure(error, MESSAGES.setupFailed);
   }
 }

@@ -23,7 +23,7 @@ export async function acceptInvitationAction(token: string, values: unknown): Pr
   let password: string;
   try {
     const fields = typeof values === "object" && values !== null ? values : {};
-    const input = parseWith(acceptInvitationSchema, { ...fields, invitationToken: token }, MESSAGES.checkFields);
+    const input = parseWith(acceptInvitationSchema, { ...fields, invitationToken: token });
     password = input.password;
     accepted = await acceptInvitation(db, input, { clientAddress: clientAddress(await headers()) });
   } catch (error) {

@@ -4,14 +4,14 @@ import { clientAddress } from "@/lib/http/client-address";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { acceptInvitation } from "@/lib/invitations/join";
-import { acceptInvitationSchema, MESSAGES } from "@/lib/invitations/rules";
+import { acceptInvitationSchema } from "@/lib/invitations/rules";
 
 /**
  * Partner B accepts: the new account comes back signed in (an API session), so no second
  * sign-in step is needed and the password is never echoed.
  */
 export const POST = apiRoute(async (request, db) => {
-  const input = parseWith(acceptInvitationSchema, await readJson(request), MESSAGES.checkFields);
+  const input = parseWith(acceptInvitationSchema, await readJson(request));
   const { user, couple } = await acceptInvitation(db, input, { clientAddress: clientAddress(request.headers) });
   const session = await startApiSession(db, user);
   return NextResponse.json(
