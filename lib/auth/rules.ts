@@ -50,12 +50,17 @@ export const resetPasswordSchema = z
   .min(RESET_PASSWORD_MIN, `Password must be at least ${RESET_PASSWORD_MIN} characters long.`)
   .max(PASSWORD_MAX, `Password must be no more than ${PASSWORD_MAX} characters`);
 
-export const nameSchema = (field: "First name" | "Last name") =>
+/** Line breaks, tabs, NUL and the like: never part of a name, and a name ends up in e-mail subjects. */
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/** A person's name; `required` replaces the message for a missing one (the invite form asks about the partner). */
+export const nameSchema = (field: "First name" | "Last name", required = `${field} is required`) =>
   z
-    .string({ error: `${field} is required` })
+    .string({ error: required })
     .trim()
-    .min(1, `${field} is required`)
-    .max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`);
+    .min(1, required)
+    .max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`)
+    .refine((name) => !CONTROL_CHARACTER.test(name), `${field} contains characters that are not allowed`);
 
 /** Today as YYYY-MM-DD in UTC. */
 export const todayIso = (now = new Date()): string => now.toISOString().slice(0, 10);

@@ -3,7 +3,7 @@
  * the server share one copy of every field rule and message.
  */
 import { z } from "zod";
-import { dateOfBirthSchema, emailSchema, NAME_MAX, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
+import { dateOfBirthSchema, emailSchema, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
 import { MESSAGES as ONBOARDING_MESSAGES, OCCUPATION_MAX } from "@/lib/onboarding/rules";
 
 /** An invitation link works for this long (spec section 9). */
@@ -17,8 +17,6 @@ export const TOKEN_MAX = 200;
 export const MESSAGES = {
   partnerFirstNameRequired: "Please enter your partner's first name",
   partnerLastNameRequired: "Please enter your partner's last name",
-  partnerFirstNameTooLong: `First name must be no more than ${NAME_MAX} characters`,
-  partnerLastNameTooLong: `Last name must be no more than ${NAME_MAX} characters`,
   selfInvitation: "You cannot invite yourself. Please enter your partner's email.",
   emailExists: "This email is already registered. Your partner should sign in instead.",
   alreadySent: "An invitation has already been sent to this email.",
@@ -36,13 +34,10 @@ export const MESSAGES = {
   tooManyAttempts: "Too many attempts. Please try again later.",
 } as const;
 
-const partnerName = (required: string, tooLong: string) =>
-  z.string({ error: required }).trim().min(1, required).max(NAME_MAX, tooLong);
-
 /** POST /api/auth/send-invitation and the invite form: the spec's snake_case keys. */
 export const invitePartnerSchema = z.object({
-  partner_first_name: partnerName(MESSAGES.partnerFirstNameRequired, MESSAGES.partnerFirstNameTooLong),
-  partner_last_name: partnerName(MESSAGES.partnerLastNameRequired, MESSAGES.partnerLastNameTooLong),
+  partner_first_name: nameSchema("First name", MESSAGES.partnerFirstNameRequired),
+  partner_last_name: nameSchema("Last name", MESSAGES.partnerLastNameRequired),
   partner_email: emailSchema,
 });
 export type InvitePartnerInput = z.output<typeof invitePartnerSchema>;

@@ -12,6 +12,9 @@ export function appLink(pathname: string, params: Record<string, string>): strin
   return url.toString();
 }
 
+/** A subject is one header line: line breaks and other control characters (from a typed name) become a space. */
+const oneLine = (subject: string) => subject.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim();
+
 function layout(to: string, subject: string, greeting: string, lines: string[], action: { label: string; url: string }): EmailMessage {
   const text = [greeting, "", ...lines, "", `${action.label}: ${action.url}`, "", "If you did not ask for this, you can ignore this e-mail."].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2937">
@@ -19,7 +22,7 @@ function layout(to: string, subject: string, greeting: string, lines: string[], 
 <p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;background:#b4235a;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
 <p style="font-size:13px;color:#4b5563">Or paste this link into your browser: ${escapeHtml(action.url)}</p>
 <p style="font-size:13px;color:#4b5563">If you did not ask for this, you can ignore this e-mail.</p></body></html>`;
-  return { to, subject, text, html };
+  return { to, subject: oneLine(subject), text, html };
 }
 
 export const verificationEmail = (to: string, firstName: string, token: string) =>

@@ -9,6 +9,7 @@ import {
   inviterName,
   joinFormSchema,
 } from "@/lib/invitations/rules";
+import { registrationPayloadSchema } from "@/lib/registration/schema";
 
 /** The first message per field, as the forms and the API show them. */
 function messagesOf(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
@@ -63,6 +64,32 @@ describe("invitePartnerSchema", () => {
       partner_email: "You cannot invite yourself. Please enter your partner's email.",
     });
     expect(schema.safeParse(valid).success).toBe(true);
+  });
+});
+
+describe("names refuse control characters (they end up in e-mail subjects)", () => {
+  const typed = ["Theo\r\nBcc: x@example.com", "Theo\nGrant", "Th\teo", "Theo\u0000", "Theo\u2028Grant", "Th\u007feo"];
+
+  it.each(typed)("the invite form refuses %j", (name) => {
+    const result = invitePartnerSchema.safeParse({ partner_first_name: name, partner_last_name: name, partner_email: "theo@example.com" });
+    expect(messagesOf(result)).toEqual({
+      partner_first_name: "First name contains characters that are not allowed",
+      partner_last_name: "Last name contains characters that are not allowed",
+    });
+  });
+
+  it.each(typed)("partner set-up and registration refuse %j", (name) => {
+    const base = { firstName: name, lastName: "Grant", dateOfBirth: "1990-01-01" };
+    expect(messagesOf(completeRegistrationSchema.safeParse(base))).toEqual({ firstName: "First name contains characters that are not allowed" });
+    const registration = registrationPayloadSchema.safeParse({ ...base, email: "theo@example.com", password: "Sunset#Walk42" });
+    expect(messagesOf(registration)).toEqual({ firstName: "First name contains characters that are not allowed" });
+  });
+
+  it("keeps accents, apostrophes, hyphens and inner spaces, and trims the ends", () => {
+    expect(invitePartnerSchema.parse({ partner_first_name: " Zoë-Anne\n", partner_last_name: "O'Brien da Silva", partner_email: "z@example.com" })).toMatchObject({
+      partner_first_name: "Zoë-Anne",
+      partner_last_name: "O'Brien da Silva",
+    });
   });
 });
 
