@@ -6,7 +6,7 @@ import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
-import { LIMITS, checkLimit, recordHit } from "@/lib/rate-limit";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES, type InvitePartnerInput } from "./rules";
 
 export type SentInvitation = {
@@ -27,9 +27,14 @@ const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvit
  * and its e-mail, written together. The couple row is locked for the check-and-write, so a
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
  * An expired open invitation to the same address is revoked and replaced in the same transaction.
+ *
+ * Every attempt counts against the hourly limit before anything is checked, refused ones too (it
+ * commits on its own, whatever the send's transaction does): the answers (EMAIL_EXISTS, ...)
+ * would otherwise tell an inviter, without limit, which addresses have accounts. Counting and
+ * checking are one step, so parallel sends cannot exceed the limit either.
  */
 export async function sendInvitation(db: Db, inviterId: string, input: InvitePartnerInput, now = new Date()): Promise<SentInvitation> {
-  const sendLimit = await checkLimit(db, LIMITS.invitationsPerInviter, inviterId);
+  const sendLimit = await consumeLimit(db, LIMITS.invitationsPerInviter, inviterId);
   if (!sendLimit.allowed) {
     throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", { retryAfterSeconds: sendLimit.retryAfterSeconds });
   }
@@ -75,7 +80,6 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
       .onConflictDoNothing()
       .returning({ id: invitations.id });
     if (!created) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
-    await recordHit(tx, LIMITS.invitationsPerInviter, inviterId);
 
     const emailId = await enqueueEmail(
       tx,

@@ -210,6 +210,34 @@ describe("POST /api/auth/send-invitation", () => {
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
   });
+
+  it("counts refused attempts too, so whether addresses have accounts cannot be probed without limit", async () => {
+    const inviter = await partnerA();
+    const taken = await createUser();
+    for (let i = 0; i < LIMITS.invitationsPerInviter.limit; i++) {
+      const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+      expect(res.json.error.code).toBe("EMAIL_EXISTS");
+    }
+    const probe = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+    expect(probe.status).toBe(429);
+    expect(probe.json.error.code).toBe("RATE_LIMITED");
+    const fresh = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(fresh.status).toBe(429);
+  });
+
+  it("holds the limit under parallel sends", async () => {
+    const inviter = await partnerA();
+    const taken = await createUser();
+    const extra = 4;
+    const results = await Promise.all(
+      Array.from({ length: LIMITS.invitationsPerInviter.limit + extra }, () =>
+        invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email }),
+      ),
+    );
+    const codes = results.map((res) => res.json.error.code);
+    expect(codes.filter((code) => code === "EMAIL_EXISTS")).toHaveLength(LIMITS.invitationsPerInviter.limit);
+    expect(codes.filter((code) => code === "RATE_LIMITED")).toHaveLength(extra);
+  });
 });
 
 describe("GET /api/auth/invitations/{token}", () => {
