@@ -21,7 +21,7 @@ export function InvitationJoin({ token, found, variant }: Props) {
         </>
       }
     >
-      <JoinForm token={token} email={invitation.partner_email} />
+      <JoinForm token={token} email={invitation.partner_email} firstName={invitation.partner_first_name} />
     </AuthCard>
   );
 }

@@ -48,7 +48,7 @@ export function InviteSent({ invitation, onSendAnother, onDashboard }: Props) {
           </button>
         </div>
         <p id="invite-link-hint" className="field-hint">
-          Send it another way if the email doesn&apos;t arrive. It works once and expires in {INVITATION_VALID_DAYS} days.
+          Send it another way if the email doesn&apos;t arrive. It works once and expires in {INVITATION_VALID_DAYS} days; whoever joins with it confirms their email address first.
         </p>
         <p className="copy-status" role="status">
           {copyStatus}

@@ -18,10 +18,11 @@ const SIGN_IN_NOTICE = "Registration successful! Please login to complete your p
 
 /**
  * Partner B's form: the e-mail is the invited address and the names come from the invitation,
- * so only a password and a birth date are asked for. Success signs the new account in and
- * continues on /onboarding (step 1), replacing this page in the history.
+ * so only a password and a birth date are asked for. From the e-mailed link, success signs the
+ * new account in and continues on /onboarding (step 1); from the shareable link, the account
+ * verifies its e-mail first, as after registration. Either replaces this page in the history.
  */
-export function JoinForm({ token, email }: { token: string; email: string }) {
+export function JoinForm({ token, email, firstName }: { token: string; email: string; firstName: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   // Stays busy after success, while the next page loads.
@@ -47,6 +48,10 @@ export function JoinForm({ token, email }: { token: string; email: string }) {
       return;
     }
     setJoined(true);
+    if (result.verificationRequired) {
+      router.replace(`/verify-email?${new URLSearchParams({ email, registered: "1", name: firstName })}`);
+      return;
+    }
     rememberAccount(result);
     if (result.signedIn) router.replace("/onboarding");
     else router.replace(`/login?${new URLSearchParams({ message: SIGN_IN_NOTICE, email })}`);

@@ -30,9 +30,9 @@ const coupleOf = async (db: Db, userId: string) =>
 /**
  * Completes the signed-in account's registration: names, birth date and (when given) occupation
  * and profile photo. With an invitation token the account also joins that couple as partner 2,
- * under the accept rules: the link must be open, sent to this account's address (which the link
- * then proves), and the account must not have a couple yet. One transaction; a stored photo is
- * removed again if it fails.
+ * under the accept rules: the link must be open, sent to this account's address (which the
+ * e-mailed link, not the shareable one, then proves), and the account must not have a couple
+ * yet. One transaction; a stored photo is removed again if it fails.
  */
 export async function completeRegistration(
   db: Db,
@@ -56,7 +56,7 @@ export async function completeRegistration(
         if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
         if (existing) throw coupleExists(existing.id);
       }
-      const [user] = await tx
+      const [updated] = await tx
         .update(users)
         .set({
           firstName: input.firstName,
@@ -64,8 +64,9 @@ export async function completeRegistration(
           dateOfBirth: input.dateOfBirth,
           ...(input.occupation ? { occupation: input.occupation } : {}),
           ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
-          // Opening the link sent to this address proves the address.
-          ...(invitation ? { registrationType: "partner_invitation", emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` } : {}),
+          ...(invitation ? { registrationType: "partner_invitation" } : {}),
+          // Opening the link e-mailed to this address proves the address.
+          ...(invitation?.provesAddress ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` } : {}),
         })
         .where(eq(users.id, userId))
         .returning({
@@ -76,11 +77,14 @@ export async function completeRegistration(
           dateOfBirth: users.dateOfBirth,
           occupation: users.occupation,
           avatarUrl: users.avatarUrl,
+          emailVerifiedAt: users.emailVerifiedAt,
         });
-      if (invitation) await joinCouple(tx, invitation, user!, now);
-      // Partner B with a complete profile (partner setup asks for the occupation step 1 would) has done their part.
-      if (user!.occupation) await markPartnerBComplete(tx, userId);
-      return { user: user!, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null };
+      const { emailVerifiedAt, ...user } = updated!;
+      if (invitation) await joinCouple(tx, invitation, user, now);
+      // Partner B with a complete profile (partner setup asks for the occupation step 1 would) has
+      // done their part, once their own address is proven: else partner A could fake the badge.
+      if (user.occupation && emailVerifiedAt) await markPartnerBComplete(tx, userId);
+      return { user, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null };
     }),
   );
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
+import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { createNotification } from "@/lib/notifications/create";
@@ -71,12 +72,19 @@ export async function joinCouple(tx: Db, invitation: InvitationRow, partner: { i
   return { coupleId: invitation.coupleId };
 }
 
-export type AcceptedInvitation = { user: { id: string; email: string; emailVerifiedAt: Date }; couple: { id: string } };
+export type AcceptedInvitation = {
+  user: { id: string; email: string; emailVerifiedAt: Date | null };
+  couple: { id: string };
+  /** The verification e-mail queued when the link used did not prove the address. */
+  emailIds: string[];
+};
 
 /**
- * Partner B accepts: an account for the invited address (proven by the link, so verified), with
- * the names partner A gave, attached to the couple as partner 2, all in one transaction. The
- * caller signs the new account in.
+ * Partner B accepts: an account for the invited address, with the names partner A gave,
+ * attached to the couple as partner 2, all in one transaction. The e-mailed link proves the
+ * address: the account is verified and the caller signs it in. The shareable link does not (it
+ * went through partner A's hands): the account must verify its e-mail like any other, and the
+ * verification e-mail is queued in the same transaction.
  */
 export async function acceptInvitation(db: Db, input: AcceptInvitationInput, context: { clientAddress: string }): Promise<AcceptedInvitation> {
   await throttleAccept(db, context.clientAddress);
@@ -92,17 +100,19 @@ export async function acceptInvitation(db: Db, input: AcceptInvitationInput, con
       .values({
         email: invitation.partnerEmail,
         passwordHash,
-        emailVerifiedAt: now,
+        emailVerifiedAt: invitation.provesAddress ? now : null,
         firstName: invitation.partnerFirstName,
         lastName: invitation.partnerLastName,
         dateOfBirth: input.dateOfBirth,
         registrationType: "partner_invitation",
       })
       .onConflictDoNothing()
-      .returning({ id: users.id, email: users.email });
+      .returning({ id: users.id, email: users.email, emailVerifiedAt: users.emailVerifiedAt });
     // The address registered on its own since the invitation was sent.
     if (!user) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
-    const { coupleId } = await joinCouple(tx, invitation, { id: user.id, firstName: invitation.partnerFirstName, lastName: invitation.partnerLastName }, now);
-    return { user: { ...user, emailVerifiedAt: now }, couple: { id: coupleId } };
+    const partner = { id: user.id, firstName: invitation.partnerFirstName, lastName: invitation.partnerLastName };
+    const { coupleId } = await joinCouple(tx, invitation, partner, now);
+    const emailIds = user.emailVerifiedAt ? [] : [await issueVerificationEmail(tx, { ...partner, email: user.email })];
+    return { user, couple: { id: coupleId }, emailIds };
   });
 }

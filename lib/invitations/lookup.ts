@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
@@ -28,25 +28,30 @@ const columns = {
   inviterLastName: users.lastName,
 };
 
-/** An invitation with what the join needs of its couple and its inviter. */
+/**
+ * An invitation with what the join needs of its couple and its inviter. `provesAddress`: the
+ * token used is the e-mailed one, so whoever holds it reads the invited address's mail.
+ */
 export type InvitationRow = Pick<
   typeof invitations.$inferSelect,
   "id" | "coupleId" | "inviterId" | "partnerEmail" | "partnerFirstName" | "partnerLastName" | "expiresAt" | "acceptedAt" | "revokedAt"
-> & { coupleName: string; partner1Id: string; partner2Id: string | null; inviterFirstName: string; inviterLastName: string };
+> & { coupleName: string; partner1Id: string; partner2Id: string | null; inviterFirstName: string; inviterLastName: string; provesAddress: boolean };
 
 /**
- * The invitation a token stands for. Only the token's digest is compared, so a tampered,
+ * The invitation a token stands for: either of its two secrets, the e-mailed one or the
+ * shareable one partner A was shown. Only the token's digest is compared, so a tampered,
  * unknown or truncated token simply finds nothing. `lock` holds the invitation row until the
- * transaction ends, so two uses of one link run one after the other.
+ * transaction ends, so two uses of one link (or of its two links) run one after the other.
  */
 export async function invitationByToken(db: Db, token: string, { lock = false } = {}): Promise<InvitationRow | null> {
   if (token.length > TOKEN_MAX) return null;
+  const digest = hashToken(token);
   const query = db
-    .select(columns)
+    .select({ ...columns, provesAddress: sql<boolean>`${invitations.tokenHash} = ${digest}` })
     .from(invitations)
     .innerJoin(couples, eq(couples.id, invitations.coupleId))
     .innerJoin(users, eq(users.id, invitations.inviterId))
-    .where(eq(invitations.tokenHash, hashToken(token)));
+    .where(or(eq(invitations.tokenHash, digest), eq(invitations.shareTokenHash, digest)));
   const [row] = lock ? await query.for("update", { of: invitations }) : await query;
   return row ?? null;
 }

@@ -23,8 +23,10 @@ export type SentInvitation = {
 const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
 
 /**
- * Partner A invites partner B: a fresh 256-bit token (only its digest is stored), valid 7 days,
- * and its e-mail, written together. The couple row is locked for the check-and-write, so a
+ * Partner A invites partner B: two fresh 256-bit secrets (only their digests are stored), valid
+ * 7 days, and the e-mail, written together. The e-mailed secret proves the invited address; the
+ * shareable one, which partner A is shown (`invitation_token`), opens the same invitation but
+ * proves nothing about the address, so partner A cannot use it to fake a verified partner. The couple row is locked for the check-and-write, so a
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
  * An expired open invitation to the same address is revoked and replaced in the same transaction.
  *
@@ -38,7 +40,8 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
   if (!sendLimit.allowed) {
     throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", { retryAfterSeconds: sendLimit.retryAfterSeconds });
   }
-  const token = newSecretToken();
+  const emailedToken = newSecretToken();
+  const shareToken = newSecretToken();
   return db.transaction(async (tx) => {
     const [inviter] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, inviterId));
     if (!inviter) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
@@ -74,7 +77,8 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
         partnerEmail: input.partner_email,
         partnerFirstName: input.partner_first_name,
         partnerLastName: input.partner_last_name,
-        tokenHash: hashToken(token),
+        tokenHash: hashToken(emailedToken),
+        shareTokenHash: hashToken(shareToken),
         expiresAt,
       })
       .onConflictDoNothing()
@@ -86,12 +90,12 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
       invitationEmail(
         input.partner_email,
         { partnerFirstName: input.partner_first_name, inviterFirstName: inviter.firstName, coupleName: couple.coupleName, validDays: INVITATION_VALID_DAYS },
-        token,
+        emailedToken,
       ),
     );
     return {
       invitation: {
-        invitation_token: token,
+        invitation_token: shareToken,
         partner_email: input.partner_email,
         partner_first_name: input.partner_first_name,
         partner_last_name: input.partner_last_name,

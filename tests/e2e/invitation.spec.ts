@@ -89,9 +89,10 @@ test.describe("partner invitation", () => {
     await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
-    // The e-mail carries the same link; sending again to the same address is refused.
+    // The e-mail carries a link of its own (it proves the address; the shareable one does not); sending again to the same address is refused.
     const emailed = await invitationLinkFor(request, partnerEmail);
-    expect(emailed).toBe(link);
+    expect(emailed).toMatch(/^http:\/\/localhost:\d+\/register\?invite=[\w-]{43}$/);
+    expect(emailed).not.toBe(link);
     await page.getByRole("button", { name: "Send Another Invitation" }).click();
     await expect(page.getByLabel("Partner's first name")).toBeFocused();
     await expect(page.getByLabel("Partner's email")).toHaveValue("");

@@ -8,6 +8,7 @@ import { POST as sendInvitation } from "@/app/api/auth/send-invitation/route";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { couples, emailOutbox, invitations, notifications, users } from "@/db/schema";
+import { verifyEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
 import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
 import type { ImageStorage } from "@/lib/storage";
@@ -42,10 +43,18 @@ async function partnerA(coupleName = "Maya & Theo") {
 
 const invite = (headers: Record<string, string>, body: Record<string, unknown>) => call(sendInvitation, "POST", "/api/auth/send-invitation", { headers, body });
 
+/** The secret in the newest invitation e-mail to an address. */
+async function emailedToken(email: string): Promise<string> {
+  const match = /\/register\?invite=([\w-]+)/.exec((await latestMail(email)).text);
+  if (!match) throw new Error(`no invitation link in the e-mail to ${email}`);
+  return match[1]!;
+}
+
+/** An invitation: `token` is the e-mailed secret (it proves the address), `shareToken` the one partner A is shown. */
 async function invited(inviter: Awaited<ReturnType<typeof partnerA>>, email = partnerEmail()) {
   const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email });
   expect(res.status).toBe(200);
-  return { email, token: res.json.invitation.invitation_token as string };
+  return { email, token: await emailedToken(email), shareToken: res.json.invitation.invitation_token as string };
 }
 
 const load = (token: string, headers: Record<string, string> = {}) =>
@@ -78,7 +87,7 @@ async function counts(coupleId: string) {
 const tampered = (token: string) => `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
 
 describe("POST /api/auth/send-invitation", () => {
-  it("stores only the token's hash, valid 7 days, and e-mails the partner an absolute /register?invite= link", async () => {
+  it("stores only the hashes of its two secrets, valid 7 days; e-mails the partner an absolute /register?invite= link and answers with the other, shareable one", async () => {
     const inviter = await partnerA();
     const email = partnerEmail();
     const res = await invite(inviter.headers, { partner_first_name: " Theo ", partner_last_name: "Grant", partner_email: email.toUpperCase() });
@@ -88,13 +97,25 @@ describe("POST /api/auth/send-invitation", () => {
     expect(invitation.invitation_token).toMatch(/^[\w-]{43}$/);
     expect(Math.abs(new Date(invitation.expires_at).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
 
+    const emailed = await emailedToken(email);
+    expect(emailed).toMatch(/^[\w-]{43}$/);
+    expect(emailed).not.toBe(invitation.invitation_token);
     const db = await getDb();
     const [row] = await db.select().from(invitations).where(eq(invitations.coupleId, inviter.coupleId));
-    expect(row).toMatchObject({ inviterId: inviter.user.id, partnerEmail: email, tokenHash: hashToken(invitation.invitation_token), acceptedAt: null, revokedAt: null });
+    expect(row).toMatchObject({
+      inviterId: inviter.user.id,
+      partnerEmail: email,
+      tokenHash: hashToken(emailed),
+      shareTokenHash: hashToken(invitation.invitation_token),
+      acceptedAt: null,
+      revokedAt: null,
+    });
     expect(JSON.stringify(row)).not.toContain(invitation.invitation_token);
+    expect(JSON.stringify(row)).not.toContain(emailed);
 
     const mail = await latestMail(email);
-    expect(mail.text).toContain(`http://localhost:3000/register?invite=${invitation.invitation_token}`);
+    expect(mail.text).toContain(`http://localhost:3000/register?invite=${emailed}`);
+    expect(mail.text).not.toContain(invitation.invitation_token);
     expect(mail.text).toContain("Hi Theo,");
     expect(mail.text).toContain("Maya");
     expect(mail.text).toContain("7 days");
@@ -296,11 +317,14 @@ describe("POST /api/auth/invitations/accept", () => {
     expect(res.json).toMatchObject({
       success: true,
       autoLogin: { required: false },
+      verificationRequired: false,
       session: { access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number) },
       user: { id: expect.any(String), email },
       couple: { id: inviter.coupleId },
     });
     expect(JSON.stringify(res.json)).not.toContain(JOIN_PASSWORD);
+    // The e-mailed link proved the address: no verification e-mail follows.
+    expect((await latestMail(email)).subject).not.toBe("Verify your email address");
 
     const db = await getDb();
     const [user] = await db.select().from(users).where(eq(users.email, email));
@@ -456,6 +480,88 @@ describe("POST /api/auth/invitations/accept", () => {
     const res = await call(accept, "POST", "/api/auth/invitations/accept", { rawBody: "[1,2", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("the shareable link (shown to partner A)", () => {
+  const coupleFlags = async (coupleId: string) => {
+    const db = await getDb();
+    const [row] = await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, coupleId));
+    return row;
+  };
+
+  it("opens the same invitation as the e-mailed link", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken } = await invited(inviter);
+    const viaShare = await load(shareToken);
+    expect(viaShare.status).toBe(200);
+    expect(viaShare.json).toEqual((await load(token)).json);
+  });
+
+  it("makes an unverified account in the couple: no session, a verification e-mail to the invited address, sign-in only once verified", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const res = await acceptWith(shareToken);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      autoLogin: { required: false },
+      verificationRequired: true,
+      user: { id: expect.any(String), email },
+      couple: { id: inviter.coupleId },
+    });
+
+    const db = await getDb();
+    const [user] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt, registrationType: users.registrationType }).from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({ emailVerifiedAt: null, registrationType: "partner_invitation" });
+    const after = await counts(inviter.coupleId);
+    expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 1, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
+    // The e-mailed link is used up with it: one invitation, one partner.
+    expect((await acceptWith(token)).json.error.code).toBe("INVALID_INVITATION");
+
+    const mail = await latestMail(email);
+    expect(mail.subject).toBe("Verify your email address");
+    const refused = await passwordGrant(email, JOIN_PASSWORD);
+    expect(refused.json.error.code).toBe("EMAIL_NOT_CONFIRMED");
+
+    const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail.text)![0]);
+    await verifyEmail(db, { token: link.searchParams.get("token")!, email });
+    expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+  });
+
+  it("cannot give partner A a 'Verified Couple' by accepting their own shareable link", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter, partnerEmail("not-really-partner-b"));
+    const res = await acceptWith(shareToken);
+    expect(res.status).toBe(200);
+    expect(res.json.session).toBeUndefined();
+    expect((await passwordGrant(email, JOIN_PASSWORD)).json.error.code).toBe("EMAIL_NOT_CONFIRMED");
+    // Even the set-up that completes partner B's part (occupation given) leaves the couple unverified.
+    const db = await getDb();
+    await completeRegistrationIn(db, res.json.user.id, { firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", occupation: "Chef" }, { clientAddress: "198.51.100.31" });
+    expect(await coupleFlags(inviter.coupleId)).toEqual({ b: false, verified: false });
+  });
+
+  it("joins an existing account to the couple without verifying its address; only the e-mailed link does", async () => {
+    const details = { firstName: "Theo", lastName: "Grant", dateOfBirth: "1990-02-03", occupation: "Chef" };
+    const db = await getDb();
+    const verifiedOf = async (id: string) => (await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, id)))[0]!.at;
+
+    const viaShare = await partnerA();
+    const shared = await invited(viaShare);
+    const unproven = await createUser({ email: shared.email, emailVerifiedAt: null });
+    const joined = await completeRegistrationIn(db, unproven.id, { ...details, invitationToken: shared.shareToken }, { clientAddress: "198.51.100.32" });
+    expect(joined.couple?.id).toBe(viaShare.coupleId);
+    expect(await verifiedOf(unproven.id)).toBeNull();
+    expect(await coupleFlags(viaShare.coupleId)).toEqual({ b: false, verified: false });
+
+    const viaMail = await partnerA();
+    const mailed = await invited(viaMail);
+    const proven = await createUser({ email: mailed.email, emailVerifiedAt: null });
+    await completeRegistrationIn(db, proven.id, { ...details, invitationToken: mailed.token }, { clientAddress: "198.51.100.33" });
+    expect(await verifiedOf(proven.id)).not.toBeNull();
+    expect(await coupleFlags(viaMail.coupleId)).toEqual({ b: true, verified: true });
   });
 });
 

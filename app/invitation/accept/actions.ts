@@ -2,20 +2,23 @@
 
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
-import { auth, signIn } from "@/lib/auth/auth";
+import { auth, signIn, signOut } from "@/lib/auth/auth";
 import { revokeSession } from "@/lib/auth/sessions";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema, MESSAGES } from "@/lib/invitations/rules";
+import { deliverAfterResponse } from "@/lib/mail/outbox";
 
-export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean }>;
+export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean; verificationRequired: boolean }>;
 
 /**
  * The partner's join form (on /invitation/accept and /register?invite=): the same domain function
- * as POST /api/auth/invitations/accept, then a browser sign-in with the new account. The password
- * goes no further than the sign-in and is never sent back.
+ * as POST /api/auth/invitations/accept. With the e-mailed link, a browser sign-in with the new
+ * account follows; with the shareable link the account verifies its e-mail first. The password
+ * goes no further than the sign-in and is never sent back. Either way, whoever was signed in on
+ * this browser before is replaced, not left with a live session.
  */
 export async function acceptInvitationAction(token: string, values: unknown): Promise<JoinResult> {
   const db = await getDb();
@@ -31,14 +34,19 @@ export async function acceptInvitationAction(token: string, values: unknown): Pr
   }
   const ids = { userId: accepted.user.id, coupleId: accepted.couple.id };
   const previous = await auth();
+  if (!accepted.user.emailVerifiedAt) {
+    deliverAfterResponse(db, accepted.emailIds);
+    if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
+    await signOut({ redirect: false });
+    return { ok: true, ...ids, signedIn: false, verificationRequired: true };
+  }
   try {
     await signIn("credentials", { email: accepted.user.email, password, redirect: false });
   } catch (error) {
     // The account exists and is in the couple; only the automatic sign-in failed.
     console.error("[invitation] sign-in after accept failed", error);
-    return { ok: true, ...ids, signedIn: false };
+    return { ok: true, ...ids, signedIn: false, verificationRequired: false };
   }
-  // Whoever was signed in on this browser before is replaced, not left with a live session.
   if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
-  return { ok: true, ...ids, signedIn: true };
+  return { ok: true, ...ids, signedIn: true, verificationRequired: false };
 }

@@ -5,23 +5,30 @@ import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema } from "@/lib/invitations/rules";
+import { deliverAfterResponse } from "@/lib/mail/outbox";
 
 /**
- * Partner B accepts: the new account comes back signed in (an API session), so no second
- * sign-in step is needed and the password is never echoed.
+ * Partner B accepts. With the e-mailed link the new account comes back signed in (an API
+ * session), so no second sign-in step is needed. With the shareable link the address is not
+ * proven: no session, and the account verifies its e-mail first (`verificationRequired`). The
+ * password is never echoed.
  */
 export const POST = apiRoute(async (request, db) => {
   const input = parseWith(acceptInvitationSchema, await readJson(request));
-  const { user, couple } = await acceptInvitation(db, input, { clientAddress: clientAddress(request.headers) });
-  const session = await startApiSession(db, user);
+  const { user, couple, emailIds } = await acceptInvitation(db, input, { clientAddress: clientAddress(request.headers) });
+  const answer = { success: true, autoLogin: { required: false }, user: { id: user.id, email: user.email }, couple };
+  const noStore = { headers: { "Cache-Control": "no-store" } };
+  if (!user.emailVerifiedAt) {
+    deliverAfterResponse(db, emailIds);
+    return NextResponse.json({ ...answer, verificationRequired: true }, noStore);
+  }
+  const session = await startApiSession(db, { ...user, emailVerifiedAt: user.emailVerifiedAt });
   return NextResponse.json(
     {
-      success: true,
-      autoLogin: { required: false },
+      ...answer,
+      verificationRequired: false,
       session: { access_token: session.access_token, refresh_token: session.refresh_token, expires_at: session.expires_at },
-      user: { id: user.id, email: user.email },
-      couple,
     },
-    { headers: { "Cache-Control": "no-store" } },
+    noStore,
   );
 });
