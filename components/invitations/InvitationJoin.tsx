@@ -1,16 +1,13 @@
 import { AuthCard } from "@/components/ui/AuthCard";
 import type { InvitationForPage } from "@/lib/invitations/page";
-import { InvalidInvitation, InvitationLinkIssue } from "./InvitationProblem";
+import { InvalidInvitation } from "./InvitationProblem";
 import { JoinForm } from "./JoinForm";
 
-type Props = { token: string; found: InvitationForPage; variant: "register" | "accept" };
+type Props = { token: string; found: InvitationForPage };
 
-/** Partner B's join screen, shared by /invitation/accept and /register?invite=; a bad link gets that route's problem screen. */
-export function InvitationJoin({ token, found, variant }: Props) {
-  if (!found.ok) {
-    const problem = { code: found.code, message: found.message };
-    return variant === "register" ? <InvalidInvitation {...problem} /> : <InvitationLinkIssue {...problem} />;
-  }
+/** Partner B's join screen, shared by /invitation/accept and /register?invite=; a link that cannot be used gets 'Invalid Invitation'. */
+export function InvitationJoin({ token, found }: Props) {
+  if (!found.ok) return <InvalidInvitation code={found.code} message={found.message} />;
   const { invitation } = found;
   return (
     <AuthCard

@@ -14,7 +14,7 @@ export default async function RegisterPage({ searchParams }: { searchParams: Pro
   const { invite } = await searchParams;
   const token = Array.isArray(invite) ? invite[0] : invite;
   // An invited partner joins the couple with the partner form instead of creating a couple of their own.
-  if (token !== undefined) return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} variant="register" />;
+  if (token !== undefined) return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} />;
   return (
     <AuthCard title="Create your account" subtitle="Partner 1 starts here. You will invite your partner once your couple profile is ready.">
       <RegisterForm />

@@ -14,5 +14,5 @@ export default async function InvitationAcceptPage({ searchParams }: { searchPar
   const params = await searchParams;
   const token = first(params.token) || first(params.invite);
   if (!token) redirect("/register");
-  return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} variant="accept" />;
+  return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} />;
 }
