@@ -7,6 +7,7 @@ import { couples, locations, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { locationColumns } from "@/lib/locations/place";
 import { COUPLE_TYPES } from "@/lib/onboarding/rules";
 import { coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 
@@ -94,19 +95,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId: 
         partnerAVerified: couples.partnerAVerified,
         partnerBVerified: couples.partnerBVerified,
       },
-      place: {
-        id: locations.id,
-        placeId: locations.placeId,
-        displayLocation: locations.displayLocation,
-        latitude: locations.latitude,
-        longitude: locations.longitude,
-        city: locations.city,
-        state: locations.state,
-        country: locations.country,
-        privacyLevel: locations.privacyLevel,
-        createdAt: locations.createdAt,
-        updatedAt: locations.updatedAt,
-      },
+      place: locationColumns,
       a: personColumns(partnerA),
       b: personColumns(partnerB),
     })

@@ -2,15 +2,16 @@ import "server-only";
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
-import { AppError } from "@/lib/errors";
-import { resolvePlace, savedPlace, upsertEntityLocation, type PlaceColumns } from "@/lib/onboarding/place";
+import { AppError, userNotFound } from "@/lib/errors";
+import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
 import { MESSAGES, type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/onboarding/rules";
-import { assertStoredImageUrls } from "@/lib/onboarding/uploads";
+import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/onboarding/uploads";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
+import type { ImageStorage } from "@/lib/storage";
 import { coupleIdOf, coupleNotFound, isCoupleId } from "./profile";
 
 /** Replaceable services, so a test can hand in its own. */
-export type CoupleDeps = { places?: PlacesProvider };
+export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
 
 /** The couple as its own partners see it. */
 const recordColumns = {
@@ -73,11 +74,23 @@ const partnerAComplete = () => ({
 const partnerBComplete = () => ({ partnerBVerified: true, isVerified: sql<boolean>`${couples.partnerAVerified}` });
 
 /**
+ * Locks the user's row for the rest of the transaction. Everything that makes a user a partner
+ * (creating a couple here, joining one in lib/invitations) takes this lock before it checks that
+ * the user has no couple yet, so two of them at once run one after the other and the second
+ * sees the first's couple: a user is never in two couples.
+ */
+async function lockUser(tx: Db, userId: string): Promise<void> {
+  const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+  if (!user) throw userNotFound();
+}
+
+/**
  * Creates the user's couple with the user as partner A, whose part is thereby complete, and
  * its location row. Runs in the caller's transaction. A user already in a couple (as either
  * partner) is refused with COUPLE_EXISTS naming that couple.
  */
 export async function insertCouple(tx: Db, userId: string, couple: NewCouple): Promise<CoupleRecord> {
+  await lockUser(tx, userId);
   const existing = await coupleIdOf(tx, userId);
   if (existing) throw coupleExists(existing);
   const { place, ...fields } = couple;
@@ -85,11 +98,11 @@ export async function insertCouple(tx: Db, userId: string, couple: NewCouple): P
     .insert(couples)
     // No partner B yet, so not verified.
     .values({ partner1Id: userId, ...fields, ...placeColumns(place), ...partnerAComplete(), isVerified: false })
-    // Two submits at once: the unique partner1 index lets one through; the other is refused.
+    // Backstop for a writer that skipped the lock: the unique partner1 index lets one through.
     .onConflictDoNothing()
     .returning(recordColumns);
   if (!row) throw coupleExists((await coupleIdOf(tx, userId)) ?? "");
-  await upsertEntityLocation(tx, "couple", row.id, place);
+  await saveEntityLocation(tx, { entityType: "couple", entityId: row.id }, place);
   return row;
 }
 
@@ -97,13 +110,29 @@ const ofPartner = (coupleId: string, userId: string) =>
   and(eq(couples.id, coupleId), or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)));
 
 /**
+ * The couple's images, when the user is one of its partners; any other id (malformed, missing,
+ * someone else's) reads as missing. `lock` holds the row for the caller's transaction.
+ */
+async function ownCouple(db: Db, userId: string, coupleId: string, lock = false) {
+  if (!isCoupleId(coupleId)) throw coupleNotFound();
+  const query = db
+    .select({ partner1Id: couples.partner1Id, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+    .from(couples)
+    .where(ofPartner(coupleId, userId));
+  const [own] = lock ? await query.for("update") : await query;
+  if (!own) throw coupleNotFound();
+  return own;
+}
+
+/** A couple as changed, with the images the change no longer shows (removed once committed). */
+export type ChangedCouple = { couple: CoupleRecord; replacedImages: string[] };
+
+/**
  * Changes a couple the user is a partner of; any other couple reads as missing and stays as it
  * was. With `complete`, the user's own part (A or B) is marked done as well.
  */
-export async function writeCoupleChanges(tx: Db, userId: string, coupleId: string, changes: CoupleChanges, complete = false): Promise<CoupleRecord> {
-  if (!isCoupleId(coupleId)) throw coupleNotFound();
-  const [own] = await tx.select({ partner1Id: couples.partner1Id }).from(couples).where(ofPartner(coupleId, userId));
-  if (!own) throw coupleNotFound();
+export async function writeCoupleChanges(tx: Db, userId: string, coupleId: string, changes: CoupleChanges, complete = false): Promise<ChangedCouple> {
+  const own = await ownCouple(tx, userId, coupleId, true);
   const { place, ...fields } = changes;
   const completion = !complete ? {} : own.partner1Id === userId ? partnerAComplete() : partnerBComplete();
   const [row] = await tx
@@ -112,8 +141,9 @@ export async function writeCoupleChanges(tx: Db, userId: string, coupleId: strin
     .where(ofPartner(coupleId, userId))
     .returning(recordColumns);
   if (!row) throw coupleNotFound();
-  if (place) await upsertEntityLocation(tx, "couple", coupleId, place);
-  return row;
+  if (place) await saveEntityLocation(tx, { entityType: "couple", entityId: coupleId }, place);
+  const replacedImages = replacedImageUrls([own.profileImageUrl, ...own.photos], [row.profileImageUrl, ...row.photos]);
+  return { couple: row, replacedImages };
 }
 
 /** Marks partner B's part done when the user is a couple's partner B; answers whether they are. */
@@ -129,21 +159,11 @@ export async function markPartnerBComplete(tx: Db, userId: string): Promise<bool
  */
 export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateInput, places: PlacesProvider): Promise<NewCouple> {
   const [user] = await db
-    .select({
-      interests: users.interests,
-      location: users.location,
-      placeId: users.placeId,
-      latitude: users.latitude,
-      longitude: users.longitude,
-      city: users.city,
-      state: users.state,
-      country: users.country,
-      countryCode: users.countryCode,
-    })
+    .select({ interests: users.interests, ...userPlaceColumns })
     .from(users)
     .where(eq(users.id, userId));
-  if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
-  const place = input.placeId ? await resolvePlace(places, input.placeId) : savedPlace(user);
+  if (!user) throw userNotFound();
+  const place = input.placeId ? await resolvePlace(places, input.placeId, "placeId") : savedPlace(user);
   if (!place) throw new AppError("VALIDATION_ERROR", MESSAGES.locationRequired, { fieldErrors: { placeId: MESSAGES.locationRequired } });
   return {
     coupleName: input.coupleName,
@@ -159,7 +179,7 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
 /** The changes of a JSON update, its place resolved. */
 export async function coupleChangesFrom(input: CoupleUpdateInput, places: PlacesProvider): Promise<CoupleChanges> {
   const { placeId, ...fields } = input;
-  return { ...fields, ...(placeId ? { place: await resolvePlace(places, placeId) } : {}) };
+  return { ...fields, ...(placeId ? { place: await resolvePlace(places, placeId, "placeId") } : {}) };
 }
 
 const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
@@ -176,12 +196,17 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
 /**
  * PUT /api/v2/couples/{id} and PUT /api/couples/update: changes the caller's couple. Without an
  * id, the caller's own couple is meant (NO_COUPLE when there is none); an id that is not the
- * caller's couple reads as missing, whether it exists or not.
+ * caller's couple reads as missing, whether it exists or not. Whose couple it is is checked
+ * before the place is looked up (the places provider bills each lookup). Images the change
+ * replaced are removed once it is saved.
  */
 export async function updateCouple(db: Db, userId: string, coupleId: string | null, input: CoupleUpdateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
   assertStoredImageUrls(imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
+  await ownCouple(db, userId, target);
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
-  return db.transaction((tx) => writeCoupleChanges(tx, userId, target, changes));
+  const { couple, replacedImages } = await db.transaction((tx) => writeCoupleChanges(tx, userId, target, changes));
+  await discardReplacedImages(db, replacedImages, deps.storage);
+  return couple;
 }

@@ -55,7 +55,8 @@ export class LocationRefusedError extends Error {
   }
 }
 
-export type NormalizeRequest = { placeId: string; entityType: "user" | "couple"; entityId: string; privacyLevel: PrivacyLevel };
+/** Without `privacyLevel` the server keeps the level the entity's location has (city for a new one). */
+export type NormalizeRequest = { placeId: string; entityType: "user" | "couple"; entityId: string; privacyLevel?: PrivacyLevel };
 
 /**
  * Saves the chosen place as the entity's location on the server. Throws LocationRefusedError
@@ -65,7 +66,7 @@ export async function normalizeLocation(input: NormalizeRequest): Promise<Normal
   const { ok, status, json } = await csrfFetch("/api/locations/normalize", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ place_id: input.placeId, entity_type: input.entityType, entity_id: input.entityId, privacy_level: input.privacyLevel }),
+    body: JSON.stringify({ place_id: input.placeId, entity_type: input.entityType, entity_id: input.entityId, ...(input.privacyLevel && { privacy_level: input.privacyLevel }) }),
   });
   const body = json as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
   if (ok && body?.success && body.location) return body.location;

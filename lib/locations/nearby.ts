@@ -3,6 +3,7 @@ import { and, asc, between, eq, exists, inArray, isNotNull, lte, ne, notExists, 
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import type { Actor } from "./access";
+import { locationColumns } from "./place";
 import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
 import type { NearbyQuery } from "./schemas";
 
@@ -67,17 +68,7 @@ export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<
     .select({
       entityType: locations.entityType,
       entityId: locations.entityId,
-      id: locations.id,
-      placeId: locations.placeId,
-      displayLocation: locations.displayLocation,
-      latitude: locations.latitude,
-      longitude: locations.longitude,
-      city: locations.city,
-      state: locations.state,
-      country: locations.country,
-      privacyLevel: locations.privacyLevel,
-      createdAt: locations.createdAt,
-      updatedAt: locations.updatedAt,
+      ...locationColumns,
       distance,
     })
     .from(locations)

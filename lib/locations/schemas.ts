@@ -48,7 +48,8 @@ export const normalizeInputSchema = z
     place_id: placeIdSchema,
     entity_type: entityTypeSchema,
     entity_id: entityIdSchema,
-    privacy_level: privacyLevelSchema.default("city"),
+    /** Left out: a new location gets the default level, an existing one keeps its own. */
+    privacy_level: privacyLevelSchema.optional(),
   })
   .transform((v) => ({ placeId: v.place_id, entityType: v.entity_type, entityId: v.entity_id, privacyLevel: v.privacy_level }));
 

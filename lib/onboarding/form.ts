@@ -1,9 +1,9 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { validationError } from "@/lib/http/errors";
+import { fieldErrors, validationError } from "@/lib/http/errors";
 import { MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE, uploadedImageBytes } from "@/lib/images";
-import { EXTRA_PHOTOS_MAX, step1Schema, step2Schema, type Step1Input, type Step2Input } from "./rules";
+import { EXTRA_PHOTOS_MAX, type step1Schema, type step2Schema } from "./rules";
 import type { Step1Images, Step2Images } from "./service";
 
 /** Every photo of step 2 at its largest, plus room for the text fields. */
@@ -31,25 +31,48 @@ export function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.o
   return parsed.data;
 }
 
-export async function step1FromForm(form: FormData): Promise<{ input: Step1Input; images: Step1Images }> {
-  const input = parseFields(step1Schema, {
-    occupation: text(form, "occupation"),
-    locationName: text(form, "locationName"),
-    locationPlaceId: text(form, "locationPlaceId"),
-    interests: form.getAll("interests[]"),
-  });
-  return { input, images: { userImage: await uploadedImageBytes(form.get("userImage"), "userImage") } };
+/**
+ * A step's text fields parsed together with the checks the schema cannot make (a required photo
+ * needs the saved profile): the message is the first problem in `order`, the spec's check order,
+ * and every field's message goes along.
+ */
+export function parseStep<S extends z.ZodType>(schema: S, value: unknown, order: readonly string[], other: Record<string, string | null>): z.output<S> {
+  const parsed = schema.safeParse(value);
+  const otherProblems = Object.entries(other).filter((entry): entry is [string, string] => entry[1] !== null);
+  if (parsed.success && otherProblems.length === 0) return parsed.data;
+  const problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...Object.fromEntries(otherProblems) };
+  const rank = (key: string) => {
+    const index = order.indexOf(key.split(".")[0]!);
+    return index < 0 ? order.length : index;
+  };
+  const [first] = Object.keys(problems).sort((a, b) => rank(a) - rank(b));
+  throw new AppError("VALIDATION_ERROR", problems[first!]!, { fieldErrors: problems });
 }
 
-export async function step2FromForm(form: FormData): Promise<{ input: Step2Input; images: Step2Images }> {
-  const input = parseFields(step2Schema, {
-    couple_name: text(form, "couple_name"),
-    coupleTypes: form.getAll("coupleTypes[]"),
-    bio: text(form, "bio"),
-  });
+/** The text fields as sent; the service parses them once it knows whether a photo is saved. */
+export type Step1Fields = z.input<typeof step1Schema>;
+export type Step2Fields = z.input<typeof step2Schema>;
+
+export async function step1FromForm(form: FormData): Promise<{ fields: Step1Fields; images: Step1Images }> {
+  return {
+    fields: {
+      occupation: text(form, "occupation"),
+      locationName: text(form, "locationName"),
+      locationPlaceId: text(form, "locationPlaceId"),
+      interests: form.getAll("interests[]"),
+    },
+    images: { userImage: await uploadedImageBytes(form.get("userImage"), "userImage") },
+  };
+}
+
+export async function step2FromForm(form: FormData): Promise<{ fields: Step2Fields; images: Step2Images }> {
   const photos = await Promise.all(form.getAll("couplePhotos").map((value) => uploadedImageBytes(value, "couplePhotos")));
   return {
-    input,
+    fields: {
+      couple_name: text(form, "couple_name"),
+      coupleTypes: form.getAll("coupleTypes[]"),
+      bio: text(form, "bio"),
+    },
     images: {
       coupleProfileImage: await uploadedImageBytes(form.get("coupleProfileImage"), "coupleProfileImage"),
       couplePhotos: photos.filter((photo): photo is Buffer => photo !== null),

@@ -29,6 +29,7 @@ export const MESSAGES = {
   interestUnknown: "Please select interests from the list",
   coupleNameRequired: "Please enter your couple name",
   coupleNameTooLong: `Couple name must be no more than ${COUPLE_NAME_MAX} characters`,
+  coupleNameControl: "Couple name cannot contain line breaks or control characters",
   mainPhotoRequired: "Please upload a main couple photo",
   coupleTypesTooFew: "Please select at least one adventure style",
   coupleTypesTooMany: `Please select up to ${COUPLE_TYPES_MAX} adventure styles`,
@@ -60,9 +61,15 @@ export const LEGACY_COUPLE_TYPES = ["adventure_first", "homebody_creatives", "we
 export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
   [...new Set(values)].filter((value): value is CoupleType => COUPLE_TYPE_VALUES.includes(value));
 
+const requiredString = (max: number, required: string, tooLong: string) => z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+
 /** A form sends "" for an untouched field and may send nothing at all: both read as missing. */
-const requiredText = (max: number, required: string, tooLong: string) =>
-  z.preprocess((value) => value ?? "", z.string({ error: required }).trim().min(1, required).max(max, tooLong));
+const missingAsEmpty = (value: unknown) => value ?? "";
+
+const requiredText = (max: number, required: string, tooLong: string) => z.preprocess(missingAsEmpty, requiredString(max, required, tooLong));
+
+/** Control characters (line breaks, tabs, escapes, C1 codes): nothing a name shown in e-mails and pages may hold. */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
 /** Picks from a fixed list: each value known, duplicates collapsed before the minimum is checked. */
 const picks = (allowed: readonly string[], min: number, max: number, m: { unknown: string; tooFew: string; tooMany: string }) =>
@@ -79,14 +86,17 @@ const interestsField = picks(INTEREST_VALUES, INTERESTS_MIN, INTERESTS_MAX, {
   tooFew: MESSAGES.interestsTooFew,
   tooMany: MESSAGES.interestsTooMany,
 });
-const coupleNameField = requiredText(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong);
+const coupleNameField = z.preprocess(
+  missingAsEmpty,
+  requiredString(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong).regex(NO_CONTROL_CHARACTERS, MESSAGES.coupleNameControl),
+);
 const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
   unknown: MESSAGES.coupleTypeUnknown,
   tooFew: MESSAGES.coupleTypesTooFew,
   tooMany: MESSAGES.coupleTypesTooMany,
 });
 const coupleBioField = z.preprocess(
-  (value) => value ?? "",
+  missingAsEmpty,
   z.string({ error: MESSAGES.bioTooShort }).trim().min(BIO_MIN, MESSAGES.bioTooShort).max(BIO_MAX, MESSAGES.bioTooLong),
 );
 

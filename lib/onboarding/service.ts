@@ -4,12 +4,13 @@ import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/profile";
 import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
-import { AppError } from "@/lib/errors";
+import { AppError, userNotFound } from "@/lib/errors";
+import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
-import { resolvePlace, savedPlace, upsertEntityLocation, type ResolvedPlace } from "./place";
-import { EXTRA_PHOTOS_MAX, MESSAGES, profileCompletionPercentage, tooManyPhotosMessage, type Step1Input, type Step2Input } from "./rules";
-import { storeUploads, withStoredImages } from "./uploads";
+import { parseStep, type Step1Fields, type Step2Fields } from "./form";
+import { EXTRA_PHOTOS_MAX, MESSAGES, profileCompletionPercentage, step1Schema, step2Schema, tooManyPhotosMessage } from "./rules";
+import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "./uploads";
 
 /** Replaceable services, so a test can hand in its own. */
 export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };
@@ -27,7 +28,11 @@ export type Step1Result = {
 };
 export type Step2Result = { coupleId: string; profileCompletionPercentage: number };
 
-const invalid = (message: string, field: string) => new AppError("VALIDATION_ERROR", message, { fieldErrors: { [field]: message } });
+/** The spec's check orders (section 5): the first problem found is the message shown. */
+const STEP1_ORDER = ["userImage", "locationPlaceId", "locationName", "occupation", "interests"] as const;
+const STEP2_ORDER = ["couple_name", "coupleProfileImage", "coupleTypes", "bio", "couplePhotos"] as const;
+
+const STEP1_FIRST = "Please complete your individual profile first";
 
 const profileColumns = {
   firstName: users.firstName,
@@ -37,19 +42,12 @@ const profileColumns = {
   bio: users.bio,
   interests: users.interests,
   avatarUrl: users.avatarUrl,
-  location: users.location,
-  placeId: users.placeId,
-  latitude: users.latitude,
-  longitude: users.longitude,
-  city: users.city,
-  state: users.state,
-  country: users.country,
-  countryCode: users.countryCode,
+  ...userPlaceColumns,
 };
 
 async function loadProfile(db: Db, userId: string) {
   const [user] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  if (!user) throw userNotFound();
   return user;
 }
 
@@ -58,27 +56,36 @@ async function loadProfile(db: Db, userId: string) {
  * and the photo stored before the transaction (both slow); the user row and the user's location
  * row are then written together, and a failed write removes the stored photo. For partner B this
  * completes their part, in the same transaction (spec: verified badge once both are verified).
+ * A replaced photo is removed once the new one is saved.
  */
-export async function completeStep1(db: Db, userId: string, input: Step1Input, images: Step1Images, deps: OnboardingDeps = {}): Promise<Step1Result> {
+export async function completeStep1(db: Db, userId: string, fields: Step1Fields, images: Step1Images, deps: OnboardingDeps = {}): Promise<Step1Result> {
   const user = await loadProfile(db, userId);
   // The photo may be left out only when one was saved before (the client sends it only when new).
-  if (!images.userImage && !user.avatarUrl) throw invalid(MESSAGES.photoRequired, "userImage");
-  const place = await resolvePlace(deps.places ?? placesProvider(), input.locationPlaceId);
+  const input = parseStep(step1Schema, fields, STEP1_ORDER, { userImage: images.userImage || user.avatarUrl ? null : MESSAGES.photoRequired });
+  const place = await resolvePlace(deps.places ?? placesProvider(), input.locationPlaceId, "locationPlaceId");
   const stored = images.userImage ? await storeUploads([{ bytes: images.userImage, kind: "avatar" }], deps.storage) : [];
   const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
 
-  return withStoredImages(stored, deps.storage, () =>
+  const { result, replaced } = await withStoredImages(stored, deps.storage, () =>
     db.transaction(async (tx) => {
+      // Locked, so of two saves at once each removes the photo the other did not keep.
+      const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
+      if (!previous) throw userNotFound();
       await tx
         .update(users)
         .set({ occupation: input.occupation, interests: input.interests, avatarUrl, ...place })
         .where(eq(users.id, userId));
-      await upsertEntityLocation(tx, "user", userId, place);
+      await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
       const isPartnerB = await markPartnerBComplete(tx, userId);
       const { latitude: _lat, longitude: _lng, ...location } = place;
-      return { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB };
+      return {
+        result: { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB },
+        replaced: replacedImageUrls([previous.avatarUrl], [avatarUrl]),
+      };
     }),
   );
+  await discardReplacedImages(db, replaced, deps.storage);
+  return result;
 }
 
 /**
@@ -86,19 +93,21 @@ export async function completeStep1(db: Db, userId: string, input: Step1Input, i
  * makes the couple discoverable (spec section 4). Location and interests come from step 1. The
  * couple row and its location row are written together; a failed write removes the stored photos.
  */
-export async function completeStep2(db: Db, userId: string, input: Step2Input, images: Step2Images, deps: OnboardingDeps = {}): Promise<Step2Result> {
+export async function completeStep2(db: Db, userId: string, fields: Step2Fields, images: Step2Images, deps: OnboardingDeps = {}): Promise<Step2Result> {
   const extra = images.couplePhotos ?? [];
-  if (!images.coupleProfileImage) throw invalid(MESSAGES.mainPhotoRequired, "coupleProfileImage");
-  if (extra.length > EXTRA_PHOTOS_MAX) throw invalid(tooManyPhotosMessage(extra.length), "couplePhotos");
+  const input = parseStep(step2Schema, fields, STEP2_ORDER, {
+    coupleProfileImage: images.coupleProfileImage ? null : MESSAGES.mainPhotoRequired,
+    couplePhotos: extra.length > EXTRA_PHOTOS_MAX ? tooManyPhotosMessage(extra.length) : null,
+  });
   const existing = await coupleIdOf(db, userId);
   if (existing) throw coupleExists(existing);
   const user = await loadProfile(db, userId);
   // The couple copies its location from step 1, so step 1 must be done first.
   const place = savedPlace(user);
-  if (!place || !user.occupation) throw invalid("Please complete your individual profile first", "_");
+  if (!place || !user.occupation) throw new AppError("VALIDATION_ERROR", STEP1_FIRST, { fieldErrors: { _: STEP1_FIRST } });
 
   const stored = await storeUploads(
-    [{ bytes: images.coupleProfileImage, kind: "couple-main" }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))],
+    [{ bytes: images.coupleProfileImage!, kind: "couple-main" }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))],
     deps.storage,
   );
   const [main, ...photos] = stored;

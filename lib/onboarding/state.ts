@@ -3,7 +3,7 @@ import { eq, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
-import { AppError } from "@/lib/errors";
+import { userNotFound } from "@/lib/errors";
 import { interestsByCategory, type InterestsByCategory } from "@/lib/interests";
 import { initialStep, roleOf, type OnboardingRole, type OnboardingStep } from "./router";
 
@@ -41,7 +41,7 @@ export async function loadOnboardingState(db: Db, userId: string): Promise<Onboa
     .from(users)
     .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
     .where(eq(users.id, userId));
-  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  if (!row) throw userNotFound();
 
   const role = roleOf(userId, row.partner1Id ? { partner1Id: row.partner1Id, partner2Id: row.partner2Id } : null);
   const location = row.location && row.placeId ? { location: row.location, placeId: row.placeId } : null;

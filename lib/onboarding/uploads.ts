@@ -1,4 +1,7 @@
 import "server-only";
+import { arrayOverlaps, inArray, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { deleteImages, storeImage, type ImageKind, type StoredImage } from "@/lib/images";
@@ -38,10 +41,48 @@ function storedImagePrefix(): string {
   return choice.kind === "local" ? LOCAL_IMAGE_URL_PREFIX : `${choice.settings.publicUrl.replace(/\/+$/, "")}/`;
 }
 
-/** True for a URL the storage handed out: its prefix followed by a storage key, nothing else. */
-export function isStoredImageUrl(url: string): boolean {
+/** The storage key of a URL the storage handed out (its prefix, then a key, nothing else); else null. */
+function storedImageKey(url: string): string | null {
   const prefix = storedImagePrefix();
-  return url.startsWith(prefix) && isStorageKey(url.slice(prefix.length));
+  const key = url.startsWith(prefix) ? url.slice(prefix.length) : null;
+  return key !== null && isStorageKey(key) ? key : null;
+}
+
+export const isStoredImageUrl = (url: string): boolean => storedImageKey(url) !== null;
+
+/** The images a change replaced or removed: URLs shown before and not after. */
+export function replacedImageUrls(before: readonly (string | null)[], after: readonly (string | null)[]): string[] {
+  const kept = new Set(after);
+  return [...new Set(before)].filter((url): url is string => url !== null && !kept.has(url));
+}
+
+/** Which of `urls` a profile or couple still shows. */
+async function stillShown(db: Db, urls: string[]): Promise<Set<string>> {
+  const avatars = await db.select({ url: users.avatarUrl }).from(users).where(inArray(users.avatarUrl, urls));
+  const shown = await db
+    .select({ main: couples.profileImageUrl, photos: couples.photos })
+    .from(couples)
+    .where(or(inArray(couples.profileImageUrl, urls), arrayOverlaps(couples.photos, urls)));
+  return new Set([...avatars.map((row) => row.url), ...shown.flatMap((row) => [row.main, ...row.photos])].filter((url) => url !== null));
+}
+
+/**
+ * After a change committed: removes the images it replaced, best effort (a failure is logged,
+ * the change stands). Only images of this app's storage, and only those nothing else shows: a
+ * JSON client may name one stored image in two places.
+ */
+export async function discardReplacedImages(db: Db, urls: readonly string[], storage?: ImageStorage): Promise<void> {
+  const ours = urls.filter(isStoredImageUrl);
+  if (ours.length === 0) return;
+  try {
+    const shown = await stillShown(db, ours);
+    await deleteImages(
+      ours.filter((url) => !shown.has(url)).map((url) => storedImageKey(url)!),
+      storage,
+    );
+  } catch (error) {
+    console.error("[images] could not remove replaced images", error);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
-import { AppError } from "@/lib/errors";
+import { userNotFound } from "@/lib/errors";
 
 const partner = alias(users, "partner");
 
@@ -112,7 +112,7 @@ export async function loadCurrentUser(db: Db, userId: string): Promise<{ user: C
     .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
     .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))))
     .where(eq(users.id, userId));
-  if (!row) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  if (!row) throw userNotFound();
   const user = shapeCurrentUser(row);
   return { user, profileComplete: isProfileComplete(user) };
 }

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { MESSAGES, userFields } from "@/lib/onboarding/rules";
-import { assertStoredImageUrls } from "@/lib/onboarding/uploads";
+import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/onboarding/uploads";
+import type { ImageStorage } from "@/lib/storage";
 
 /** Accepts the spec's camelCase keys and their snake_case spellings. */
 const SNAKE_TO_CAMEL: Record<string, string> = {
@@ -26,7 +27,13 @@ export function normalizeProfileKeys(body: Record<string, unknown>): Record<stri
   return Object.fromEntries(Object.entries(body).map(([key, value]) => [SNAKE_TO_CAMEL[key] ?? key, value]));
 }
 
-export async function updateProfile(db: Db, userId: string, update: ProfileUpdate): Promise<void> {
+/** Changes the person's own fields; an avatar the change replaced is removed once it is saved. */
+export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage): Promise<void> {
   assertStoredImageUrls({ avatarUrl: update.avatarUrl });
-  await db.update(users).set(update).where(eq(users.id, userId));
+  const replaced = await db.transaction(async (tx) => {
+    const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
+    await tx.update(users).set(update).where(eq(users.id, userId));
+    return update.avatarUrl === undefined || !previous ? [] : replacedImageUrls([previous.avatarUrl], [update.avatarUrl]);
+  });
+  await discardReplacedImages(db, replaced, storage);
 }

@@ -1,8 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
+import type { ImageStorage } from "@/lib/storage";
 import { describe, expect, it, vi } from "vitest";
 
-// Before any module reads the configuration: local image storage, offline places.
+// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
 vi.hoisted(() => {
+  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
   delete process.env.S3_BUCKET;
   delete process.env.GOOGLE_MAPS_API_KEY;
 });
@@ -14,9 +16,12 @@ const { PUT: updateCoupleFallback } = await import("@/app/api/couples/update/rou
 const { GET: fullProfile } = await import("@/app/api/couples/[id]/full-profile/route");
 const { getDb } = await import("@/db/client");
 const { couples, locations, users } = await import("@/db/schema");
-const { updateCouple } = await import("@/lib/couples/service");
+const { createCouple, updateCouple } = await import("@/lib/couples/service");
+const { coupleCreateSchema } = await import("@/lib/onboarding/rules");
+const { gazetteerProvider } = await import("@/lib/places/gazetteer");
 const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
 const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
+const { failingDb } = await import("../support/failing-db");
 const { browserSession, call, createUser } = await import("../support/api");
 const { apiSession, bearer } = await import("../support/flows");
 
@@ -107,20 +112,19 @@ async function joinAsPartnerB(coupleId: string) {
   return b;
 }
 
-/** A database whose transactions do all their work and then fail, as a crash before commit would. */
-async function failingDb() {
-  const db = await getDb();
-  return new Proxy(db, {
-    get(target, key, receiver) {
-      if (key !== "transaction") return Reflect.get(target, key, receiver);
-      return (run: (tx: unknown) => Promise<unknown>) =>
-        target.transaction(async (tx) => {
-          const result = await run(tx);
-          await tx.execute("select 1/0");
-          return result;
-        });
-    },
-  });
+/** An image storage that only records what is deleted. */
+function recordingStorage() {
+  const deleted: string[] = [];
+  const storage: ImageStorage = { put: async () => ({ url: "" }), delete: async (key) => void deleted.push(key) };
+  return { storage, deleted };
+}
+
+const keyOf = (url: string) => url.replace(/^\/api\/images\//, "");
+
+/** The offline places provider, counting the lookups made (each is billed with Google). */
+function countingPlaces() {
+  const details = vi.fn(gazetteerProvider.details);
+  return { places: { ...gazetteerProvider, details }, details };
 }
 
 describe("POST /api/v2/profile/complete-setup", () => {
@@ -390,6 +394,21 @@ describe("PUT /api/v2/couples/{id}", () => {
   });
 
   it.each([
+    ["another couple's id", "other"],
+    ["a malformed id", "not-a-uuid"],
+    ["an id that names no couple", "00000000-0000-4000-8000-000000000000"],
+  ])("checks whose couple %s is before looking the place up (each lookup is billed)", async (_case, id) => {
+    const mine = await withCouple();
+    const theirs = await withCouple();
+    const { places, details } = countingPlaces();
+    const target = id === "other" ? theirs.coupleId : id;
+    await expect(updateCouple(await getDb(), mine.user.id, target, { placeId: PORTO }, { places })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(details).not.toHaveBeenCalled();
+    await updateCouple(await getDb(), mine.user.id, mine.coupleId, { placeId: PORTO }, { places });
+    expect(details).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
     ["an empty body", {}, "_", "Nothing to update"],
     ["only unknown keys", { partner1Id: "00000000-0000-4000-8000-000000000000", status: "banned" }, "_", "Nothing to update"],
     ["a couple types string", { coupleTypes: "career_climbers" }, "coupleTypes", "Please select at least one adventure style"],
@@ -545,4 +564,95 @@ describe("GET /api/couples/{id}/full-profile", () => {
     const res = await call(fullProfile, "GET", `/api/couples/${coupleId}/full-profile`, { params: { id: coupleId } });
     expect(res.status).toBe(401);
   });
+});
+
+describe("replaced couple photos", () => {
+  it("removes the main photo and the extra photos a change dropped, once it is saved, and keeps the rest", async () => {
+    const [keptPhoto, droppedPhoto, oldMain] = [ownImage(), ownImage(), ownImage("couple-main")];
+    const { user, coupleId } = await withCouple({ photos: [keptPhoto, droppedPhoto], profileImageUrl: oldMain });
+    const { storage, deleted } = recordingStorage();
+    const newMain = ownImage("couple-main");
+    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: newMain, photos: [keptPhoto, ownImage()] }, { storage });
+    expect(deleted.sort()).toEqual([keyOf(droppedPhoto), keyOf(oldMain)].sort());
+    expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: newMain });
+  });
+
+  it("removes nothing when the photos did not change, and nothing when the change fails", async () => {
+    const { user, coupleId } = await withCouple();
+    const { storage, deleted } = recordingStorage();
+    await updateCouple(await getDb(), user.id, coupleId, { coupleName: "Same photos" }, { storage });
+    await expect(updateCouple(await failingDb(), user.id, coupleId, { photos: [] }, { storage })).rejects.toThrow();
+    expect(deleted).toEqual([]);
+  });
+
+  it("keeps a replaced photo that a profile or another couple still shows", async () => {
+    const shared = ownImage("couple-main");
+    const { user, coupleId } = await withCouple({ profileImageUrl: shared });
+    await signedIn({ avatarUrl: shared });
+    const { storage, deleted } = recordingStorage();
+    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: ownImage("couple-main") }, { storage });
+    expect(deleted).toEqual([]);
+  });
+
+  it("removes the avatar and couple photo that complete-setup replaced", async () => {
+    const oldAvatar = ownImage("avatar");
+    const oldMain = ownImage("couple-main");
+    const { user, coupleId } = await withCouple({ profileImageUrl: oldMain });
+    const db = await getDb();
+    await db.update(users).set({ avatarUrl: oldAvatar }).where(eq(users.id, user.id));
+    const { storage, deleted } = recordingStorage();
+    const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
+    const body = setupBody();
+    await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });
+    expect(deleted).toEqual(expect.arrayContaining([keyOf(oldAvatar), keyOf(oldMain)]));
+    expect(deleted).not.toContain(keyOf(body.userData.avatarUrl));
+    expect((await coupleRow(coupleId))!.profileImageUrl).toBe(body.coupleData.profileImageUrl);
+  });
+});
+
+describe("one couple per user", () => {
+  /** True once some statement of this database waits for a row lock. */
+  async function someoneWaitsForALock() {
+    const db = await getDb();
+    const waiting = await db
+      .select({ pid: sql<number>`pid` })
+      .from(sql`pg_stat_activity`)
+      .where(sql`datname = current_database() and wait_event_type = 'Lock'`);
+    return waiting.length > 0;
+  }
+
+  const creators = {
+    "POST /api/v2/couples": (userId: string) => async () => createCouple(await getDb(), userId, coupleCreateSchema.parse(coupleBody())),
+    "complete-setup": (userId: string) => async () => {
+      const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
+      return completeProfileSetup(await getDb(), userId, profileCompletionSchema.parse(setupBody()));
+    },
+  };
+
+  it.each(Object.keys(creators) as (keyof typeof creators)[])(
+    "never puts a user in two couples when %s races with the user joining another couple",
+    async (creator) => {
+      const theirs = await withCouple();
+      const { user } = await afterStep1();
+      const db = await getDb();
+      let creating: Promise<unknown> | undefined;
+      let settled = false;
+      // A join as lib/invitations does it: lock the user's row, see no couple yet, become partner 2.
+      const join = db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+        const mine = await tx.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+        expect(mine).toEqual([]);
+        creating = creators[creator](user.id)().finally(() => (settled = true));
+        creating.catch(() => {});
+        // The create either finishes unhindered (no lock) or stops at the user's row: only then does the join go on.
+        while (!settled && !(await someoneWaitsForALock())) await new Promise((resolve) => setTimeout(resolve, 10));
+        await tx.update(couples).set({ partner2Id: user.id }).where(eq(couples.id, theirs.coupleId));
+      });
+      const [joined, created] = await Promise.allSettled([join, join.then(() => creating)]);
+      expect(joined.status).toBe("fulfilled");
+      expect(created).toMatchObject({ status: "rejected", reason: { code: "COUPLE_EXISTS" } });
+      const memberships = await db.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+      expect(memberships).toEqual([{ id: theirs.coupleId }]);
+    },
+  );
 });

@@ -125,6 +125,15 @@ describe("POST /api/locations/normalize", () => {
     expect(await storedRows(user.id)).toHaveLength(1);
   });
 
+  it("keeps the level the owner chose when a new place comes without one (choosing a place in onboarding)", async () => {
+    const { user, write } = await signedInUser();
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id, privacy_level: "hidden" }, write);
+    const res = await normalizeCall({ place_id: SF, entity_type: "user", entity_id: user.id }, write);
+    expect(res.status).toBe(200);
+    expect(res.json.location).toMatchObject({ place_id: SF, privacy_level: "hidden", display_coordinates: null });
+    expect(await storedRows(user.id)).toMatchObject([{ placeId: SF, city: "San Francisco", privacyLevel: "hidden" }]);
+  });
+
   it("works for an API client with a bearer token, without CSRF", async () => {
     const user = await createUser();
     const session = await apiSession(user.email);

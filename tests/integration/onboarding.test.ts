@@ -21,6 +21,7 @@ const { getDb } = await import("@/db/client");
 const { couples, locations, users } = await import("@/db/schema");
 const { completeStep1, completeStep2 } = await import("@/lib/onboarding/service");
 const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
+const { failingDb } = await import("../support/failing-db");
 const { browserSession, call, createUser, freshAddress } = await import("../support/api");
 
 afterAll(() => rm(path.dirname(uploads), { recursive: true, force: true }));
@@ -88,22 +89,6 @@ async function storedFiles(): Promise<string[]> {
 
 const fileOfUrl = (url: string) => path.join(uploads, url.replace(/^\/api\/images\//, ""));
 
-/** A database whose transactions do all their work and then fail, as a crash before commit would. */
-async function failingDb() {
-  const db = await getDb();
-  return new Proxy(db, {
-    get(target, key, receiver) {
-      if (key !== "transaction") return Reflect.get(target, key, receiver);
-      return (run: (tx: unknown) => Promise<unknown>) =>
-        target.transaction(async (tx) => {
-          const result = await run(tx);
-          await tx.execute("select 1/0");
-          return result;
-        });
-    },
-  });
-}
-
 async function coupleLocationCount() {
   const db = await getDb();
   return (await db.select({ id: locations.id }).from(locations).where(eq(locations.entityType, "couple"))).length;
@@ -141,6 +126,32 @@ describe("POST /api/onboarding/step1", () => {
     expect(again.json.data).toMatchObject({ occupation: "Pilot", avatarUrl: first.json.data.avatarUrl });
     const [place] = await db.select().from(locations).where(eq(locations.entityId, user.id));
     expect(place!.privacyLevel).toBe("region");
+  });
+
+  it("removes the replaced photo once step 1 is saved again with a new one", async () => {
+    const { headers } = await signedIn();
+    const first = await postStep1(headers);
+    const again = await postStep1(headers, { userImage: await jpeg(640, 480) });
+    expect(again.status).toBe(200);
+    expect(again.json.data.avatarUrl).not.toBe(first.json.data.avatarUrl);
+    const files = await storedFiles();
+    expect(files).toContain(path.relative(uploads, fileOfUrl(again.json.data.avatarUrl)));
+    expect(files).not.toContain(path.relative(uploads, fileOfUrl(first.json.data.avatarUrl)));
+  });
+
+  it("answers the photo first when the photo and the location are both missing, with both fields' messages", async () => {
+    const { headers } = await signedIn();
+    const res = await postStep1(headers, { userImage: undefined, locationPlaceId: "", locationName: "", occupation: "" });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "Please upload your profile photo",
+      fields: {
+        userImage: "Please upload your profile photo",
+        locationPlaceId: "Please select a location from the dropdown suggestions",
+        occupation: "Occupation is required",
+      },
+    });
   });
 
   it.each([
@@ -266,6 +277,17 @@ describe("POST /api/onboarding/step2", () => {
     const res = await postStep2(headers);
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe("Please complete your individual profile first");
+  });
+
+  it("answers the main photo before the adventure styles and the bio, after the couple name (spec section 5)", async () => {
+    const { headers } = await afterStep1();
+    const noPhoto = await postStep2(headers, { coupleProfileImage: undefined, "coupleTypes[]": undefined, bio: "short" });
+    expect(noPhoto.json.error).toMatchObject({
+      message: "Please upload a main couple photo",
+      fields: { coupleProfileImage: "Please upload a main couple photo", coupleTypes: "Please select at least one adventure style" },
+    });
+    const noName = await postStep2(headers, { couple_name: "", coupleProfileImage: undefined });
+    expect(noName.json.error.message).toBe("Please enter your couple name");
   });
 
   it.each([

@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { revokeSession } from "@/lib/auth/sessions";
+import { updateProfile } from "@/lib/profile/update";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 
@@ -95,6 +96,19 @@ describe("PUT /api/v2/profile/update", () => {
     );
     expect(res.status).toBe(200);
     expect(await row(user.id)).toMatchObject({ firstName: "Grace", lastName: "Hopper", dateOfBirth: "1985-12-09", avatarUrl: OWN_IMAGE });
+  });
+
+  it("removes the avatar a new one replaced, once saved, and nothing when the avatar stays", async () => {
+    // An avatar no other test's user shows: one still shown elsewhere is kept.
+    const avatarUrl = "/api/images/avatar/00000000000000000000000000000aaa.jpg";
+    const user = await createUser({ avatarUrl });
+    const deleted: string[] = [];
+    const storage = { put: async () => ({ url: "" }), delete: async (key: string) => void deleted.push(key) };
+    const db = await getDb();
+    await updateProfile(db, user.id, { occupation: "Admiral" }, storage);
+    expect(deleted).toEqual([]);
+    await updateProfile(db, user.id, { avatarUrl: "/api/images/avatar/fedcba9876543210fedcba9876543210.jpg" }, storage);
+    expect(deleted).toEqual(["avatar/00000000000000000000000000000aaa.jpg"]);
   });
 
   it("changes only the fields sent", async () => {

@@ -8,6 +8,7 @@ import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { registerAccount } from "@/lib/registration/service";
 import { call, freshAddress } from "../support/api";
+import { failingDb } from "../support/failing-db";
 
 const valid = (email: string) => ({
   email,
@@ -95,17 +96,7 @@ describe("POST /api/auth/register", () => {
   it("leaves no partial account when a later step of the registration fails", async () => {
     const db = await getDb();
     // The outbox insert fails inside the transaction: the user row must roll back with it.
-    const failing = new Proxy(db, {
-      get(target, key, receiver) {
-        if (key !== "transaction") return Reflect.get(target, key, receiver);
-        return (run: (tx: unknown) => Promise<unknown>) =>
-          target.transaction(async (tx) => {
-            const result = await run(tx);
-            await tx.execute("select 1/0");
-            return result;
-          });
-      },
-    });
+    const failing = await failingDb();
     await expect(registerAccount(failing, valid("half@example.com"), { clientAddress: freshAddress() })).rejects.toThrow();
     expect(await db.select().from(users).where(eq(users.email, "half@example.com"))).toHaveLength(0);
     const tokens = await db.select().from(userTokens);

@@ -66,6 +66,13 @@ describe("normalizing a chosen place from the browser", () => {
     expect(JSON.parse(init.body as string)).toEqual({ place_id: lisbon.place_id, entity_type: "user", entity_id: input.entityId, privacy_level: "city" });
   });
 
+  it("leaves privacy_level out when none is chosen, so the server keeps the saved level", async () => {
+    const sent = stubWithToken(json({ success: true, location }));
+    const { privacyLevel: _level, ...withoutLevel } = input;
+    await normalizeLocation(withoutLevel);
+    expect(JSON.parse(sent()[0]![1]!.body as string)).toEqual({ place_id: lisbon.place_id, entity_type: "user", entity_id: input.entityId });
+  });
+
   it("tells a refused place apart from a failure to ask", async () => {
     stubWithToken(json({ error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } }, 400));
     await expect(normalizeLocation(input)).rejects.toBeInstanceOf(LocationRefusedError);

@@ -79,6 +79,25 @@ describe("step2Schema", () => {
     expect(messages(step2Schema, { ...step2, couple_name: "x".repeat(101) })).toEqual(["Couple name must be no more than 100 characters"]);
   });
 
+  it.each([
+    ["a line break", "Ada\nBcc: victim@example.com"],
+    ["a carriage return", "Ada\r& Grace"],
+    ["a tab", "Ada\t& Grace"],
+    ["a NUL", "Ada\u0000Grace"],
+    ["an escape sequence", "Ada \u001b[31m& Grace"],
+    ["DEL", "Ada\u007f& Grace"],
+    ["a C1 control", "Ada\u0085& Grace"],
+  ])("refuses a couple name with %s, in step 2 and the JSON couple calls alike", (_case, name) => {
+    const message = "Couple name cannot contain line breaks or control characters";
+    expect(messages(step2Schema, { ...step2, couple_name: name })).toEqual([message]);
+    expect(messages(coupleCreateSchema, { coupleName: name, coupleTypes: step2.coupleTypes, bio: step2.bio })).toEqual([message]);
+  });
+
+  it("keeps names with accents, emoji and symbols, and trims surrounding line breaks", () => {
+    for (const name of ["Zoë & Ângelo", "Ada 💛 Grace", "The Smiths (Lisbon)"]) expect(step2Schema.parse({ ...step2, couple_name: name }).couple_name).toBe(name);
+    expect(step2Schema.parse({ ...step2, couple_name: "\nAda & Grace\n" }).couple_name).toBe("Ada & Grace");
+  });
+
   it("needs 1 to 3 of the current adventure styles", () => {
     expect(messages(step2Schema, { ...step2, coupleTypes: [] })).toEqual(["Please select at least one adventure style"]);
     expect(messages(step2Schema, { ...step2, coupleTypes: undefined })).toEqual(["Please select at least one adventure style"]);

@@ -7,7 +7,7 @@ import { completeStep1 } from "@/lib/onboarding/service";
 /** Onboarding step 1 (individual profile), multipart with the spec's field names. */
 export const POST = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
-  const { input, images } = await step1FromForm(await readMultipart(request));
-  const data = await completeStep1(db, caller.userId, input, images);
+  const { fields, images } = await step1FromForm(await readMultipart(request));
+  const data = await completeStep1(db, caller.userId, fields, images);
   return NextResponse.json({ success: true, data });
 });

@@ -7,7 +7,7 @@ import { completeStep2 } from "@/lib/onboarding/service";
 /** Onboarding step 2 (couple profile), multipart with the spec's field names; creates the couple. */
 export const POST = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
-  const { input, images } = await step2FromForm(await readMultipart(request));
-  const data = await completeStep2(db, caller.userId, input, images);
+  const { fields, images } = await step2FromForm(await readMultipart(request));
+  const data = await completeStep2(db, caller.userId, fields, images);
   return NextResponse.json({ success: true, data }, { status: 201 });
 });

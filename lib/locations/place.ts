@@ -1,0 +1,105 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { locations, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { PlacesServiceError, type PlacesProvider } from "@/lib/places";
+import type { PrivacyLevel } from "./privacy";
+import type { EntityRef } from "./schemas";
+
+/** The location columns users, couples and the locations table share. */
+export type PlaceColumns = {
+  location: string;
+  placeId: string;
+  latitude: number | null;
+  longitude: number | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  countryCode: string | null;
+};
+
+/** A user's saved place (step 1), as columns of the users table. */
+export const userPlaceColumns = {
+  location: users.location,
+  placeId: users.placeId,
+  latitude: users.latitude,
+  longitude: users.longitude,
+  city: users.city,
+  state: users.state,
+  country: users.country,
+  countryCode: users.countryCode,
+};
+
+type SavedPlace = { [K in keyof PlaceColumns]: PlaceColumns[K] | null };
+
+/** The place saved on a row (a user's from step 1), or null when none was chosen. */
+export function savedPlace(row: SavedPlace): PlaceColumns | null {
+  const { location, placeId, latitude, longitude, city, state, country, countryCode } = row;
+  return location && placeId ? { location, placeId, latitude, longitude, city, state, country, countryCode } : null;
+}
+
+/** A place fresh from the provider always has coordinates. */
+export type ResolvedPlace = PlaceColumns & { latitude: number; longitude: number };
+
+/**
+ * Resolves a chosen place id through the provider: the client's text and coordinates are never
+ * trusted. Unknown ids and details without usable geometry are refused (spec section 5), the
+ * refusal named on `field`, the caller's name for the place id.
+ */
+export async function resolvePlace(places: PlacesProvider, placeId: string, field: string): Promise<ResolvedPlace> {
+  let details;
+  try {
+    details = await places.details(placeId);
+  } catch (error) {
+    if (!(error instanceof PlacesServiceError)) throw error;
+    console.error("[locations] places provider failed", error.message);
+    throw new AppError("PLACES_SERVICE_FAILED", "Unable to get location details from the maps service. Please try selecting your location again.");
+  }
+  const point = details?.geometry.location;
+  if (!details || !point || !Number.isFinite(point.lat) || !Number.isFinite(point.lng)) {
+    throw new AppError("INVALID_LOCATION_DATA", "The location data is invalid. Please select your location again.", {
+      fieldErrors: { [field]: "Unknown place" },
+    });
+  }
+  return {
+    location: details.formatted_address || details.name,
+    placeId: details.place_id,
+    latitude: point.lat,
+    longitude: point.lng,
+    city: details.city,
+    state: details.state,
+    country: details.country,
+    countryCode: details.countryCode,
+  };
+}
+
+/** A `locations` row as every read shapes it (lib/locations/privacy shapeLocation): nothing more. */
+export const locationColumns = {
+  id: locations.id,
+  placeId: locations.placeId,
+  displayLocation: locations.displayLocation,
+  latitude: locations.latitude,
+  longitude: locations.longitude,
+  city: locations.city,
+  state: locations.state,
+  country: locations.country,
+  privacyLevel: locations.privacyLevel,
+  createdAt: locations.createdAt,
+  updatedAt: locations.updatedAt,
+};
+
+/**
+ * The one writer of an entity's one `locations` row. A new row gets the level given, else the
+ * default (city); an existing row keeps the level its owner chose unless one is given.
+ */
+export async function saveEntityLocation(db: Db, entity: EntityRef, place: PlaceColumns, privacyLevel?: PrivacyLevel) {
+  const { location, ...rest } = place;
+  const values = { ...rest, displayLocation: location, ...(privacyLevel ? { privacyLevel } : {}) };
+  const [row] = await db
+    .insert(locations)
+    .values({ entityType: entity.entityType, entityId: entity.entityId, ...values })
+    .onConflictDoUpdate({ target: [locations.entityType, locations.entityId], set: { ...values, updatedAt: sql`now()` } })
+    .returning(locationColumns);
+  return row!;
+}
