@@ -2,10 +2,15 @@ import { AuthCard } from "@/components/ui/AuthCard";
 import type { InvitationForPage } from "@/lib/invitations/page";
 import { InvalidInvitation } from "./InvitationProblem";
 import { JoinForm } from "./JoinForm";
+import { JoinWithAccount } from "./JoinWithAccount";
 
 type Props = { token: string; found: InvitationForPage };
 
-/** Partner B's join screen, shared by /invitation/accept and /register?invite=; a link that cannot be used gets 'Invalid Invitation'. */
+/**
+ * Partner B's join screen, shared by /invitation/accept and /register?invite=: the form for a new
+ * account, or one button when the invited address is signed in already. A link that cannot be
+ * used gets 'Invalid Invitation'.
+ */
 export function InvitationJoin({ token, found }: Props) {
   if (!found.ok) return <InvalidInvitation code={found.code} message={found.message} />;
   const { invitation } = found;
@@ -18,7 +23,11 @@ export function InvitationJoin({ token, found }: Props) {
         </>
       }
     >
-      <JoinForm token={token} email={invitation.partner_email} firstName={invitation.partner_first_name} />
+      {found.signedInAsInvitee ? (
+        <JoinWithAccount token={token} email={invitation.partner_email} coupleName={invitation.couple_name} />
+      ) : (
+        <JoinForm token={token} email={invitation.partner_email} firstName={invitation.partner_first_name} />
+      )}
     </AuthCard>
   );
 }

@@ -1,16 +1,17 @@
 "use client";
 
 import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
-import { acceptInvitationAction } from "@/app/invitation/accept/actions";
+import { acceptInvitationAction, type JoinResult } from "@/app/invitation/accept/actions";
 import { PasswordStrength } from "@/components/auth/PasswordStrength";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { rememberAccount } from "@/lib/invitations/client-flow";
-import { joinFormSchema, type JoinForm as Values } from "@/lib/invitations/rules";
+import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
@@ -21,10 +22,13 @@ const SIGN_IN_NOTICE = "Registration successful! Please login to complete your p
  * so only a password and a birth date are asked for. From the e-mailed link, success signs the
  * new account in and continues on /onboarding (step 1); from the shareable link, the account
  * verifies its e-mail first, as after registration. Either replaces this page in the history.
+ * When the address has an account already, a sign-in link comes back to this invitation, where
+ * the signed-in account joins with one button.
  */
 export function JoinForm({ token, email, firstName }: { token: string; email: string; firstName: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
+  const [signInHref, setSignInHref] = useState<string | null>(null);
   // Stays busy after success, while the next page loads.
   const [joined, setJoined] = useState(false);
   const {
@@ -41,10 +45,22 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
 
   const onValid = async ({ password, dateOfBirth }: Values) => {
     setFormError(null);
-    const result = await acceptInvitationAction(token, { password, dateOfBirth });
+    setSignInHref(null);
+    let result: JoinResult;
+    try {
+      result = await acceptInvitationAction(token, { password, dateOfBirth });
+    } catch {
+      // The call itself failed (network, server unreachable): the form is usable again.
+      setFormError(MESSAGES.acceptFailed);
+      return;
+    }
     if (!result.ok) {
       for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
       setFormError(result.message);
+      if (result.code === "EMAIL_EXISTS") {
+        const here = `${window.location.pathname}${window.location.search}`;
+        setSignInHref(`/login?${new URLSearchParams({ from: here, email })}`);
+      }
       return;
     }
     setJoined(true);
@@ -59,7 +75,17 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
 
   return (
     <form noValidate onSubmit={handleSubmit(onValid)}>
-      {formError && <Alert tone="error">{formError}</Alert>}
+      {formError && (
+        <Alert tone="error">
+          {formError}
+          {signInHref && (
+            <>
+              {" "}
+              <Link href={signInHref}>Sign in to join</Link>
+            </>
+          )}
+        </Alert>
+      )}
       <p className="join-email">
         You&apos;ll sign in with <strong>{email}</strong>
       </p>

@@ -50,12 +50,21 @@ export function detectFlow(pathname: string, search: URLSearchParams): Flow {
 
 /**
  * Where a signed-in user belongs: onboarding until the profile is complete; then the page they
- * were on their way to (when it is a safe one), else the dashboard.
+ * were on their way to (when it is a safe one), else the dashboard. An invitation link comes
+ * first: an invited partner who has an account signs in from it to join that couple.
  */
-export const postAuthDestination = (user: Pick<GuardUser, "profileComplete">, from?: string | null): string =>
-  user.profileComplete ? (safeOrigin(from) ?? "/dashboard") : "/onboarding";
+export function postAuthDestination(user: Pick<GuardUser, "profileComplete">, from?: string | null): string {
+  const origin = safeOrigin(from);
+  if (origin && isInvitationLink(origin)) return origin;
+  return user.profileComplete ? (origin ?? "/dashboard") : "/onboarding";
+}
 
-/** Only same-site paths are followed after sign-in (no open redirects). */
+const isInvitationLink = (path: string): boolean => {
+  const url = new URL(path, "http://same.origin");
+  return detectFlow(url.pathname, url.searchParams) !== "standard";
+};
+
+/** Only same-site paths are followed after sign-in (no open redirects): guarded pages and the two invitation links. */
 export function safeOrigin(from: string | null | undefined): string | null {
   if (!from || !from.startsWith("/") || from.includes("\\")) return null;
   // Resolved as the browser would ("/a/../..//evil.com" is "//evil.com"), then judged by its path.
@@ -68,7 +77,8 @@ export function safeOrigin(from: string | null | undefined): string | null {
   }
   if (url.origin !== base || url.pathname.startsWith("//")) return null;
   const kind = routeKind(url.pathname);
-  return kind === "onboarding" || kind === "profile-required" ? `${url.pathname}${url.search}${url.hash}` : null;
+  const followed = kind === "onboarding" || kind === "profile-required" || detectFlow(url.pathname, url.searchParams) !== "standard";
+  return followed ? `${url.pathname}${url.search}${url.hash}` : null;
 }
 
 const next: GuardDecision = { action: "next" };

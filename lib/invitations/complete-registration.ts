@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
-import { AppError } from "@/lib/errors";
+import { AppError, userNotFound } from "@/lib/errors";
 import { withStoredImages, storeUploads } from "@/lib/onboarding/uploads";
 import type { ImageStorage } from "@/lib/storage";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
@@ -50,7 +50,7 @@ export async function completeRegistration(
       const now = new Date();
       const invitation = input.invitationToken ? await lockForJoin(tx, input.invitationToken, now) : null;
       const [account] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for("update");
-      if (!account) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+      if (!account) throw userNotFound();
       const existing = await coupleOf(tx, userId);
       if (invitation) {
         if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
@@ -87,6 +87,16 @@ export async function completeRegistration(
       return { user, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null };
     }),
   );
+}
+
+/**
+ * The signed-in account of the invited address joins the couple as it is (its own names and
+ * birth date): an invited partner who had an account already.
+ */
+export async function joinWithAccount(db: Db, userId: string, invitationToken: string, context: { clientAddress: string }): Promise<CompletedRegistration> {
+  const [account] = await db.select({ firstName: users.firstName, lastName: users.lastName, dateOfBirth: users.dateOfBirth }).from(users).where(eq(users.id, userId));
+  if (!account) throw userNotFound();
+  return completeRegistration(db, userId, { ...account, invitationToken }, context);
 }
 
 export type PartnerSetupView = {

@@ -3,7 +3,7 @@ import { and, eq, isNull, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
-import { AppError } from "@/lib/errors";
+import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
@@ -44,7 +44,7 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
   const shareToken = newSecretToken();
   return db.transaction(async (tx) => {
     const [inviter] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, inviterId));
-    if (!inviter) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+    if (!inviter) throw userNotFound();
     if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();
 
     const [couple] = await tx

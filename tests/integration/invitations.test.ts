@@ -10,7 +10,8 @@ import { getDb } from "@/db/client";
 import { couples, emailOutbox, invitations, notifications, users } from "@/db/schema";
 import { verifyEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
-import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
+import { completeRegistration as completeRegistrationIn, joinWithAccount } from "@/lib/invitations/complete-registration";
+import { invitationForPage } from "@/lib/invitations/page";
 import type { ImageStorage } from "@/lib/storage";
 import { LIMITS } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
@@ -678,6 +679,30 @@ describe("POST /api/auth/complete-registration", () => {
     const db = await getDb();
     const [unchanged] = await db.select({ firstName: users.firstName }).from(users).where(eq(users.id, user.id));
     expect(unchanged!.firstName).toBe("Ada");
+  });
+
+  it("joins the signed-in account of the invited address as it is, with either link, and tells the join page who is signed in", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const account = await createUser({ email, firstName: "Theodore", lastName: "Grant-Lee", dateOfBirth: "1988-04-09" });
+    const stranger = await createUser();
+    const context = { clientAddress: "198.51.100.41" };
+    for (const link of [token, shareToken]) {
+      expect(await invitationForPage(link, { ...context, userId: account.id })).toMatchObject({ ok: true, signedInAsInvitee: true });
+      expect(await invitationForPage(link, { ...context, userId: stranger.id })).toMatchObject({ ok: true, signedInAsInvitee: false });
+      expect(await invitationForPage(link, { ...context, userId: null })).toMatchObject({ ok: true, signedInAsInvitee: false });
+    }
+
+    const db = await getDb();
+    const joined = await joinWithAccount(db, account.id, shareToken, context);
+    expect(joined).toMatchObject({
+      user: { id: account.id, firstName: "Theodore", lastName: "Grant-Lee", dateOfBirth: "1988-04-09" },
+      couple: { id: inviter.coupleId, partner2_id: account.id },
+      isExisting: false,
+    });
+    const [note] = await db.select({ title: notifications.title }).from(notifications).where(eq(notifications.userId, inviter.user.id));
+    expect(note!.title).toBe("Theodore joined your couple!");
+    expect(await invitationForPage(token, { ...context, userId: account.id })).toMatchObject({ ok: false, code: "INVALID_INVITATION" });
   });
 
   describe("with a profile photo (partner setup)", () => {

@@ -213,6 +213,31 @@ describe("safeOrigin", () => {
   });
 });
 
+describe("safeOrigin and postAuthDestination for invitation links", () => {
+  const links = ["/register?invite=abc", "/invitation/accept?token=abc", "/invitation/accept?invite=abc"];
+
+  it.each(links)("accepts %s, so signing in from an invitation comes back to it", (link) => {
+    expect(safeOrigin(link)).toBe(link);
+  });
+
+  it.each(["/register", "/register?clear=true", "/register?inviter=abc", "/invitation/accept", "/invitation/accept?tokens=abc", "/invitation/other?token=abc"])(
+    "rejects %s (not an invitation link)",
+    (path) => {
+      expect(safeOrigin(path)).toBeNull();
+    },
+  );
+
+  it.each(links)("goes back to %s after sign-in whether or not the profile is complete", (link) => {
+    expect(postAuthDestination({ profileComplete: false }, link)).toBe(link);
+    expect(postAuthDestination({ profileComplete: true }, link)).toBe(link);
+  });
+
+  it("still sends an incomplete profile to onboarding from any other page", () => {
+    expect(postAuthDestination({ profileComplete: false }, "/dashboard")).toBe("/onboarding");
+    expect(postAuthDestination({ profileComplete: true }, "/register?clear=true")).toBe("/dashboard");
+  });
+});
+
 describe("safeOrigin against paths that resolve off the site", () => {
   it.each(["/onboarding/../..//evil.com", "/dashboard/..//evil.com", "/%2e%2e//evil.com", "/dashboard\\..\\evil"])("refuses %s", (from) => {
     expect(safeOrigin(from)).toBeNull();

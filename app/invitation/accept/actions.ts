@@ -3,12 +3,17 @@
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { auth, signIn, signOut } from "@/lib/auth/auth";
+import { postAuthDestination } from "@/lib/auth/guard";
+import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { revokeSession } from "@/lib/auth/sessions";
+import { isProfileComplete } from "@/lib/auth/users";
+import { AppError } from "@/lib/errors";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
+import { joinWithAccount } from "@/lib/invitations/complete-registration";
 import { acceptInvitation } from "@/lib/invitations/join";
-import { acceptInvitationSchema, MESSAGES } from "@/lib/invitations/rules";
+import { acceptInvitationSchema, invitationTokenSchema, MESSAGES } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 
 export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean; verificationRequired: boolean }>;
@@ -49,4 +54,26 @@ export async function acceptInvitationAction(token: string, values: unknown): Pr
   }
   if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
   return { ok: true, ...ids, signedIn: true, verificationRequired: false };
+}
+
+export type JoinWithAccountResult = ActionResult<{ userId: string; coupleId: string; destination: string }>;
+
+/**
+ * 'Join {couple name}' for a signed-in account of the invited address: the same domain function
+ * as POST /api/auth/complete-registration with the invitation token, the account's own names.
+ * The account's flags change (partner B now), so the session cookie is rewritten before the
+ * form navigates to where the account belongs.
+ */
+export async function joinWithAccountAction(token: unknown): Promise<JoinWithAccountResult> {
+  try {
+    const session = await auth();
+    if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const invitationToken = parseWith(invitationTokenSchema, token);
+    const { user, couple } = await joinWithAccount(await getDb(), session.claims.sub, invitationToken, { clientAddress: clientAddress(await headers()) });
+    await refreshSessionClaims();
+    const profileComplete = isProfileComplete({ ...user, coupleName: couple?.couple_name ?? null });
+    return { ok: true, userId: user.id, coupleId: couple!.id, destination: postAuthDestination({ profileComplete }) };
+  } catch (error) {
+    return actionFailure(error, MESSAGES.acceptFailed);
+  }
 }

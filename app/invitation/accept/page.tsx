@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { lookUpInvitation } from "@/app/invitation/look-up";
 import { InvitationJoin } from "@/components/invitations/InvitationJoin";
-import { clientAddress } from "@/lib/http/client-address";
-import { invitationForPage } from "@/lib/invitations/page";
 
 export const metadata: Metadata = { title: "Join your partner", referrer: "no-referrer" };
 
@@ -14,5 +12,5 @@ export default async function InvitationAcceptPage({ searchParams }: { searchPar
   const params = await searchParams;
   const token = first(params.token) || first(params.invite);
   if (!token) redirect("/register");
-  return <InvitationJoin token={token} found={await invitationForPage(token, { clientAddress: clientAddress(await headers()) })} />;
+  return <InvitationJoin token={token} found={await lookUpInvitation(token)} />;
 }
