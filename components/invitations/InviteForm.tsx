@@ -9,7 +9,7 @@ import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions"
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/invitations/client-flow";
-import { INVITATION_VALID_DAYS, inviteFormSchema, type InvitePartnerForm } from "@/lib/invitations/rules";
+import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
 import { CheckIcon } from "./CheckIcon";
 import { InviteSent } from "./InviteSent";
@@ -42,7 +42,14 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
 
   const onValid = async (values: InvitePartnerForm) => {
     setFormError(null);
-    const result = await sendInvitationAction(values);
+    let result: Awaited<ReturnType<typeof sendInvitationAction>>;
+    try {
+      result = await sendInvitationAction(values);
+    } catch {
+      // The call itself failed (network, server unreachable): the form is usable again.
+      setFormError(MESSAGES.sendFailed);
+      return;
+    }
     if (result.ok) {
       setSent(result.invitation);
       return;

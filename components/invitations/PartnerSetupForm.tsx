@@ -2,7 +2,7 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
-import { useEffect, useState, type ChangeEvent } from "react";
+import { useEffect, useId, useState, type ChangeEvent } from "react";
 import { useForm } from "react-hook-form";
 import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/actions";
 import { Alert } from "@/components/ui/Alert";
@@ -15,7 +15,11 @@ import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 
 type Photo = { blob: Blob; preview: string };
 
-/** Partner B's details; the photo is shrunk in the browser (400 px, quality 0.9) before it is sent. */
+/**
+ * Partner B's details; the photo is shrunk in the browser (400 px, quality 0.9) before it is
+ * sent. Success goes where the account now belongs: the dashboard once the profile is complete
+ * (occupation given), else onboarding's step 1.
+ */
 export function PartnerSetupForm({ defaults }: { defaults: Values }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
@@ -23,6 +27,8 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
   const [photoError, setPhotoError] = useState<string | null>(null);
   const [processing, setProcessing] = useState(false);
   const [done, setDone] = useState(false);
+  // Field's props take no ref: the file input is found by its id.
+  const photoInputId = useId();
   const {
     register,
     handleSubmit,
@@ -59,7 +65,14 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     const form = new FormData();
     for (const [name, value] of Object.entries(values)) form.set(name, typeof value === "string" ? value : "");
     if (photo) form.set("photo", photo.blob, "photo.jpg");
-    const result = await completePartnerSetupAction(form);
+    let result: Awaited<ReturnType<typeof completePartnerSetupAction>>;
+    try {
+      result = await completePartnerSetupAction(form);
+    } catch {
+      // The call itself failed (network, a body too large for the server): the form is usable again.
+      setFormError(MESSAGES.setupFailed);
+      return;
+    }
     if (!result.ok) {
       for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
         if (field === "photo") setPhotoError(message);
@@ -70,7 +83,17 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     }
     setDone(true);
     markRegistrationComplete();
-    router.push("/dashboard");
+    router.push(result.destination);
+  };
+
+  /** The file input lets go of the file too, and the keyboard lands where the removed button was. */
+  const removePhoto = () => {
+    setPhoto(null);
+    const input = document.getElementById(photoInputId);
+    if (input instanceof HTMLInputElement) {
+      input.value = "";
+      input.focus();
+    }
   };
 
   const busy = isSubmitting || done;
@@ -95,14 +118,18 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
         type="file"
         accept={ACCEPTED_IMAGE_TYPES.join(",")}
         error={photoError ?? undefined}
-        hint={processing ? "Optimizing photo..." : "JPEG, PNG or WebP."}
+        hint="JPEG, PNG or WebP."
+        id={photoInputId}
         onChange={(event) => void pickPhoto(event)}
       />
+      <p className="photo-status" role="status">
+        {processing ? "Optimizing photo..." : ""}
+      </p>
       {photo && (
         <div className="field photo-chosen">
           {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, not an optimisable asset */}
           <img src={photo.preview} alt="Your profile photo preview" className="photo-preview" />
-          <button type="button" className="button button-secondary" onClick={() => setPhoto(null)}>
+          <button type="button" className="button button-secondary" onClick={removePhoto}>
             Remove photo
           </button>
         </div>

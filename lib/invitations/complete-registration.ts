@@ -2,7 +2,9 @@ import "server-only";
 import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
+import { postAuthDestination } from "@/lib/auth/guard";
 import { normalizeEmail } from "@/lib/auth/rules";
+import { isProfileComplete } from "@/lib/auth/users";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
 import { withStoredImages, storeUploads } from "@/lib/onboarding/uploads";
@@ -88,6 +90,10 @@ export async function completeRegistration(
     }),
   );
 }
+
+/** Where the account belongs once completed: onboarding until its profile is complete, then the dashboard. */
+export const destinationAfter = ({ user, couple }: CompletedRegistration): string =>
+  postAuthDestination({ profileComplete: isProfileComplete({ ...user, coupleName: couple?.couple_name ?? null }) });
 
 /**
  * The signed-in account of the invited address joins the couple as it is (its own names and

@@ -9,14 +9,15 @@ import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { uploadedImageBytes } from "@/lib/images";
-import { completeRegistration } from "@/lib/invitations/complete-registration";
+import { completeRegistration, destinationAfter } from "@/lib/invitations/complete-registration";
 import { MESSAGES, partnerSetupSchema } from "@/lib/invitations/rules";
 
 /**
  * Partner B's setup form: the same domain function as POST /api/auth/complete-registration, plus
- * the optional photo. Occupation may complete the profile, so the session flags are refreshed.
+ * the optional photo. Occupation may complete the profile, so the session flags are refreshed,
+ * and the form goes where the account now belongs.
  */
-export async function completePartnerSetupAction(form: FormData): Promise<ActionResult> {
+export async function completePartnerSetupAction(form: FormData): Promise<ActionResult<{ destination: string }>> {
   try {
     const session = await auth();
     if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
@@ -26,9 +27,9 @@ export async function completePartnerSetupAction(form: FormData): Promise<Action
       { firstName: field("firstName"), lastName: field("lastName"), dateOfBirth: field("dateOfBirth"), occupation: field("occupation") },
     );
     const avatar = await uploadedImageBytes(form.get("photo"), "photo");
-    await completeRegistration(await getDb(), session.claims.sub, input, { clientAddress: clientAddress(await headers()), avatar });
+    const completed = await completeRegistration(await getDb(), session.claims.sub, input, { clientAddress: clientAddress(await headers()), avatar });
     await refreshSessionClaims();
-    return { ok: true };
+    return { ok: true, destination: destinationAfter(completed) };
   } catch (error) {
     return actionFailure(error, MESSAGES.setupFailed);
   }

@@ -3,15 +3,13 @@
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { auth, signIn, signOut } from "@/lib/auth/auth";
-import { postAuthDestination } from "@/lib/auth/guard";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { revokeSession } from "@/lib/auth/sessions";
-import { isProfileComplete } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
-import { joinWithAccount } from "@/lib/invitations/complete-registration";
+import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-registration";
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema, invitationTokenSchema, MESSAGES } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
@@ -69,10 +67,9 @@ export async function joinWithAccountAction(token: unknown): Promise<JoinWithAcc
     const session = await auth();
     if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
     const invitationToken = parseWith(invitationTokenSchema, token);
-    const { user, couple } = await joinWithAccount(await getDb(), session.claims.sub, invitationToken, { clientAddress: clientAddress(await headers()) });
+    const joined = await joinWithAccount(await getDb(), session.claims.sub, invitationToken, { clientAddress: clientAddress(await headers()) });
     await refreshSessionClaims();
-    const profileComplete = isProfileComplete({ ...user, coupleName: couple?.couple_name ?? null });
-    return { ok: true, userId: user.id, coupleId: couple!.id, destination: postAuthDestination({ profileComplete }) };
+    return { ok: true, userId: joined.user.id, coupleId: joined.couple!.id, destination: destinationAfter(joined) };
   } catch (error) {
     return actionFailure(error, MESSAGES.acceptFailed);
   }
