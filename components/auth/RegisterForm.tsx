@@ -4,29 +4,27 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { registerAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
 import { registrationFormSchema, type RegistrationForm as Values } from "@/lib/registration/schema";
-import { PasswordStrength } from "./PasswordStrength";
+import { DateOfBirthField } from "./DateOfBirthField";
+import { NewPasswordFields } from "./NewPasswordFields";
 
 const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
 
 export function RegisterForm() {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<Values>({ resolver: zodResolver(registrationFormSchema), mode: "all", defaultValues: EMPTY });
   const {
     register,
     handleSubmit,
-    control,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values>({ resolver: zodResolver(registrationFormSchema), mode: "all", defaultValues: EMPTY });
-
-  const password = useWatch({ control, name: "password" });
+  } = form;
 
   // Opening /register always starts over.
   useEffect(() => clearRegistrationProgress(), []);
@@ -52,25 +50,8 @@ export function RegisterForm() {
         <Field label="Last name" autoComplete="family-name" error={errors.lastName?.message} {...register("lastName")} />
       </div>
       <Field label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register("email")} />
-      <Field
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.password?.message}
-        hint={<PasswordStrength password={password} />}
-        {...register("password", { deps: ["confirmPassword"] })}
-      />
-      <Field label="Confirm password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
-      <Field
-        label="Date of birth"
-        type="date"
-        max={latestAdultBirthDate()}
-        min="1900-01-01"
-        autoComplete="bday"
-        error={errors.dateOfBirth?.message}
-        hint="Members are adults, 18 or older."
-        {...register("dateOfBirth")}
-      />
+      <NewPasswordFields form={form} confirmLabel="Confirm password" />
+      <DateOfBirthField label="Date of birth" error={errors.dateOfBirth?.message} {...register("dateOfBirth")} />
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
         {isSubmitting ? "Creating your account..." : "Create Account"}
       </button>

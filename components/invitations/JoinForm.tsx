@@ -4,12 +4,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { acceptInvitationAction, type JoinResult } from "@/app/invitation/accept/actions";
-import { PasswordStrength } from "@/components/auth/PasswordStrength";
+import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
+import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
 import { Alert } from "@/components/ui/Alert";
-import { Field } from "@/components/ui/Field";
-import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { rememberAccount } from "@/lib/invitations/client-flow";
 import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
@@ -31,14 +30,13 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
   const [signInHref, setSignInHref] = useState<string | null>(null);
   // Stays busy after success, while the next page loads.
   const [joined, setJoined] = useState(false);
+  const form = useForm<Values>({ resolver: zodResolver(joinFormSchema), mode: "all", defaultValues: EMPTY });
   const {
     register,
     handleSubmit,
-    control,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values>({ resolver: zodResolver(joinFormSchema), mode: "all", defaultValues: EMPTY });
-  const password = useWatch({ control, name: "password" });
+  } = form;
 
   // Joining starts a registration of its own: progress saved by an earlier one goes.
   useEffect(() => clearRegistrationProgress(), []);
@@ -91,25 +89,8 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
       </p>
       {/* Lets password managers file the new password under the right address. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        error={errors.password?.message}
-        hint={<PasswordStrength password={password} checklist />}
-        {...register("password", { deps: ["confirmPassword"] })}
-      />
-      <Field label="Confirm Password" type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
-      <Field
-        label="Date of Birth"
-        type="date"
-        max={latestAdultBirthDate()}
-        min="1900-01-01"
-        autoComplete="bday"
-        error={errors.dateOfBirth?.message}
-        hint="Members are adults, 18 or older."
-        {...register("dateOfBirth")}
-      />
+      <NewPasswordFields form={form} confirmLabel="Confirm Password" checklist />
+      <DateOfBirthField label="Date of Birth" error={errors.dateOfBirth?.message} {...register("dateOfBirth")} />
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting || joined}>
         {isSubmitting || joined ? "Joining..." : "Join the Adventure!"}
       </button>

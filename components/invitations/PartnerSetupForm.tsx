@@ -5,9 +5,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, type ChangeEvent } from "react";
 import { useForm } from "react-hook-form";
 import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/actions";
+import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
 import { markRegistrationComplete } from "@/lib/invitations/client-flow";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
@@ -104,15 +104,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
         <Field label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register("firstName")} />
         <Field label="Last Name" autoComplete="family-name" error={errors.lastName?.message} {...register("lastName")} />
       </div>
-      <Field
-        label="Date of Birth"
-        type="date"
-        max={latestAdultBirthDate()}
-        min="1900-01-01"
-        autoComplete="bday"
-        error={errors.dateOfBirth?.message}
-        {...register("dateOfBirth")}
-      />
+      <DateOfBirthField label="Date of Birth" error={errors.dateOfBirth?.message} {...register("dateOfBirth")} />
       <Field
         label="Profile Photo (optional)"
         type="file"
