@@ -90,7 +90,7 @@ export type PartnerSetupForm = z.input<typeof partnerSetupSchema>;
 
 export const expiryFrom = (now: Date): Date => new Date(now.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60 * 1000);
 
-/** The link a partner opens; the e-mail builds it from APP_URL, the success screen from the page's origin. */
+/** The shareable link partner A is shown, on the page's origin (the e-mail builds its own from APP_URL). */
 export const invitationLink = (origin: string, token: string): string => `${origin}/register?${new URLSearchParams({ invite: token })}`;
 
 export type InviterNameSource = {

@@ -6,7 +6,10 @@ import { invitePartnerSchema } from "@/lib/invitations/rules";
 import { sendInvitation } from "@/lib/invitations/send";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 
-/** Partner A invites partner B by e-mail; the answer carries the link's token for sharing it directly. */
+/**
+ * Partner A invites partner B by e-mail; the answer carries the shareable link's token (not the
+ * e-mailed one, which stays the proof of the address) for sharing it by other means.
+ */
 export const POST = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
   const input = parseWith(invitePartnerSchema, await readJson(request));
