@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { PASSWORD, signIn, uniqueEmail, verifiedAccount, watchCsp, type Account } from "./support";
+import { latestLink, PASSWORD, signIn, uniqueEmail, verifiedAccount, watchCsp, type Account } from "./support";
 
 const jpeg = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
 const imagePart = async (name: string, width: number, height: number) => new File([new Uint8Array(await jpeg(width, height, "#2a6f97"))], name, { type: "image/jpeg" });
@@ -49,6 +49,31 @@ async function invitationLinkFor(request: APIRequestContext, email: string): Pro
   return link!;
 }
 
+/** An account registered on its own for this address (not by invitation), verified through its e-mail. */
+async function registerAndVerify(request: APIRequestContext, email: string) {
+  const registered = await request.post("/api/auth/register", {
+    headers: { "x-forwarded-for": `203.0.113.${Date.now() % 250}` },
+    data: { email, password: PASSWORD, firstName: "Sam", lastName: "Rivera", dateOfBirth: "1992-03-04" },
+  });
+  expect(registered.status()).toBe(201);
+  const link = new URL(await latestLink(request, email, "/verify-email"));
+  const verified = await request.post("/api/email-verification/verify", { data: { token: link.searchParams.get("token"), email } });
+  expect(verified.status()).toBe(200);
+}
+
+/** The page's next server action call fails as a dropped connection would; later ones go through. */
+async function dropNextServerAction(page: Page) {
+  let dropped = false;
+  await page.route("**/*", (route) => {
+    const request = route.request();
+    if (!dropped && request.method() === "POST" && request.headers()["next-action"]) {
+      dropped = true;
+      return route.abort("internetdisconnected");
+    }
+    return route.fallback();
+  });
+}
+
 async function fillInvite(page: Page, partner: { first: string; last: string; email: string }) {
   await page.getByLabel("Partner's first name").fill(partner.first);
   await page.getByLabel("Partner's last name").fill(partner.last);
@@ -73,8 +98,12 @@ test.describe("partner invitation", () => {
     await page.getByLabel("Partner's email").blur();
     await expect(page.getByText("You cannot invite yourself. Please enter your partner's email.")).toBeVisible();
 
+    // A dropped connection: the spec's fallback, and the form can be sent again.
     const partnerEmail = uniqueEmail("partner-b");
     await page.getByLabel("Partner's email").fill(partnerEmail);
+    await dropNextServerAction(page);
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to send invitation" })).toBeVisible();
     await page.getByRole("button", { name: "Send Invitation" }).click();
 
     const sent = page.getByRole("heading", { name: "They're In the Loop!" });
@@ -128,6 +157,10 @@ test.describe("partner invitation", () => {
     await expect(checklist.locator(".requirement-met")).toHaveCount(5);
     await pageB.getByLabel("Confirm Password").fill(PASSWORD);
     await dob.fill("1991-07-08");
+    await dropNextServerAction(pageB);
+    await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
+    await expect(pageB.getByRole("alert").filter({ hasText: "Registration failed" })).toBeVisible();
+    // The e-mailed link proves the address: partner B is signed in at once.
     await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
     await expect(pageB).toHaveURL(/\/onboarding$/);
     await expect(pageB.getByRole("heading", { name: "Tell us about yourself" })).toBeVisible();
@@ -147,7 +180,18 @@ test.describe("partner invitation", () => {
     const preview = pageB.getByRole("img", { name: "Your profile photo preview" });
     await expect(preview).toBeVisible();
     expect(await preview.evaluate((img: HTMLImageElement) => Math.max(img.naturalWidth, img.naturalHeight))).toBe(400);
+    // Removing lets go of the file and leaves the keyboard on the file input.
+    await pageB.getByRole("button", { name: "Remove photo" }).click();
+    await expect(preview).toHaveCount(0);
+    await expect(photo).toBeFocused();
+    expect(await photo.evaluate((input: HTMLInputElement) => input.files?.length)).toBe(0);
+    await photo.setInputFiles({ name: "me.jpg", mimeType: "image/jpeg", buffer: await jpeg(1600, 1200, "#c05621") });
+    await expect(preview).toBeVisible();
     await pageB.getByLabel("Occupation (optional)").fill("Chef");
+    await dropNextServerAction(pageB);
+    await pageB.getByRole("button", { name: "Complete Setup" }).click();
+    await expect(pageB.getByRole("alert").filter({ hasText: "Failed to complete setup" })).toBeVisible();
+    // With an occupation the profile is complete: the dashboard.
     await pageB.getByRole("button", { name: "Complete Setup" }).click();
     await expect(pageB).toHaveURL(/\/dashboard$/);
 
@@ -193,6 +237,82 @@ test.describe("partner invitation", () => {
     await page.getByRole("button", { name: "Go to Dashboard" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     expect(await flags()).toEqual(["true", "true"]);
+  });
+
+  test("the shareable link makes an account that verifies its e-mail before anything else", async ({ page, request, browser }) => {
+    await partnerAWithCouple(page, request);
+    await page.goto("/invite-partner");
+    const partnerEmail = uniqueEmail("shared");
+    await fillInvite(page, { first: "Kai", last: "Moreno", email: partnerEmail });
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    const shareable = await page.getByLabel("Shareable invitation link").inputValue();
+
+    const partnerB = await browser.newContext();
+    const pageB = await partnerB.newPage();
+    await pageB.goto(shareable);
+    await expect(pageB.getByRole("heading", { name: "Welcome, Kai!" })).toBeVisible();
+    await pageB.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await pageB.getByLabel("Confirm Password").fill(PASSWORD);
+    await pageB.getByLabel("Date of Birth").fill("1993-11-20");
+    await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
+    await expect(pageB).toHaveURL(/\/verify-email\?/);
+    expect(new URL(pageB.url()).searchParams.get("email")).toBe(partnerEmail);
+    await expect(pageB.getByRole("heading", { name: "Check Your Email" })).toBeVisible();
+
+    // Not signed in, and signing in waits for the e-mail.
+    await pageB.goto("/onboarding");
+    await expect(pageB).toHaveURL(/\/login\?/);
+    await signIn(pageB, { email: partnerEmail, password: PASSWORD });
+    await expect(pageB.getByText("Please verify your email address before logging in.")).toBeVisible();
+
+    await pageB.goto(await latestLink(request, partnerEmail, "/verify-email"));
+    await expect(pageB.getByText("Email verified successfully! Redirecting to onboarding...")).toBeVisible();
+    await expect(pageB).toHaveURL(/\/login/, { timeout: 10_000 });
+    await signIn(pageB, { email: partnerEmail, password: PASSWORD });
+    await expect(pageB).toHaveURL(/\/onboarding$/);
+
+    // Partner set-up without an occupation leaves the profile incomplete: back to onboarding, not the dashboard.
+    await pageB.goto("/partner-setup");
+    await pageB.getByRole("button", { name: "Complete Setup" }).click();
+    await expect(pageB).toHaveURL(/\/onboarding$/);
+    await partnerB.close();
+  });
+
+  test("an invited partner who has an account signs in from the link and joins with one button", async ({ page, request, browser }) => {
+    await partnerAWithCouple(page, request);
+    await page.goto("/invite-partner");
+    const partnerEmail = uniqueEmail("has-account");
+    await fillInvite(page, { first: "Sam", last: "Rivera", email: partnerEmail });
+    await page.getByRole("button", { name: "Send Invitation" }).click();
+    await expect(page.getByRole("heading", { name: "They're In the Loop!" })).toBeVisible();
+    const emailed = await invitationLinkFor(request, partnerEmail);
+    // Partner B signs up on their own before opening the invitation.
+    await registerAndVerify(request, partnerEmail);
+
+    const partnerB = await browser.newContext();
+    const pageB = await partnerB.newPage();
+    await pageB.goto(emailed);
+    await pageB.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await pageB.getByLabel("Confirm Password").fill(PASSWORD);
+    await pageB.getByLabel("Date of Birth").fill("1992-03-04");
+    await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
+    await expect(pageB.getByRole("alert").filter({ hasText: "An account with this email already exists. Please sign in instead." })).toBeVisible();
+    await pageB.getByRole("link", { name: "Sign in to join" }).click();
+
+    await expect(pageB).toHaveURL(/\/login\?/);
+    await expect(pageB.getByLabel("Email")).toHaveValue(partnerEmail);
+    await pageB.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await pageB.getByRole("button", { name: "Let's Go!" }).click();
+    // Back on the invitation, now signed in as the invited address.
+    const { pathname, search } = new URL(emailed);
+    await expect(pageB).toHaveURL((url) => url.pathname + url.search === pathname + search);
+    await expect(pageB.getByText(`You're signed in as ${partnerEmail}`)).toBeVisible();
+    await pageB.getByRole("button", { name: "Join Robin & Theo" }).click();
+    await expect(pageB).toHaveURL(/\/onboarding$/);
+    await partnerB.close();
+
+    await page.goto("/invite-partner");
+    await expect(page.getByRole("heading", { name: "You're both here" })).toBeVisible();
   });
 
   test("bad and damaged links get the 'Invalid Invitation' screen on both routes", async ({ page }) => {
