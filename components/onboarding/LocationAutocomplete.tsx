@@ -1,26 +1,26 @@
 "use client";
 
-import { useEffect, useId, useLayoutEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { LocationRefusedError, normalizeLocation } from "@/lib/locations/client";
-import { DEFAULT_PRIVACY_LEVEL, PRIVACY_LABELS } from "@/lib/locations/privacy";
-import { SEARCH_MAX_QUERY } from "@/lib/locations/schemas";
 import {
   clearSavedLocation,
   loadSavedLocation,
   LocationStorageError,
+  SAVE_LOCATION_FAILED,
   saveLocation,
   toOnboardingLocation,
   type OnboardingLocation,
 } from "@/lib/onboarding/client/location";
 import type { Prediction } from "@/lib/places/types";
-import { useLocationSearch } from "./useLocationSearch";
+import { ConfirmedLocation } from "./ConfirmedLocation";
+import { LocationSearch, type ChoiceOutcome } from "./LocationSearch";
 
 type Props = {
   userId: string;
   /** The confirmed location, or null. */
   value: OnboardingLocation | null;
   onChange(location: OnboardingLocation | null): void;
-  /** True while a selection is being normalized ('Processing location...'). */
+  /** True while a selection is being saved ('Processing location...'). */
   onBusyChange?(busy: boolean): void;
   error?: string;
   label?: string;
@@ -28,24 +28,18 @@ type Props = {
 
 const subscribeToNothing = () => () => {};
 
-const TIP = "Tip: Select from suggestions for better location matching";
-
 /**
- * Location with place autocomplete (spec sections 2, 4, 5): an ARIA 1.2 combobox over the public
- * search, the saved location first, a chosen place normalized on the server (or kept as a basic
- * record when that fails), and typing it by hand when search finds nothing or is down.
+ * Location with place autocomplete (spec sections 2, 4, 5, 8): the saved location first; else the
+ * search, where a chosen place is saved on the server as the user's location (its privacy level
+ * left as the user set it) and kept in this tab; or a location typed by hand.
  */
 export function LocationAutocomplete({ userId, value, onChange, onBusyChange, error, label = "Location" }: Props) {
-  const id = useId();
-  const ids = { input: `${id}-input`, list: `${id}-list`, title: `${id}-title`, hint: `${id}-hint`, error: `${id}-error`, label: `${id}-label`, place: `${id}-place` };
-  const { state, schedule, retry, reset } = useLocationSearch();
   // Storage exists only in the browser: the server (and hydration) render the loading state.
   const inBrowser = useSyncExternalStore(subscribeToNothing, () => true, () => false);
-  const [query, setQuery] = useState("");
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const [processing, setProcessing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  /** What the search starts with after 'Change': a location typed by hand comes back to be edited. */
+  const [initialQuery, setInitialQuery] = useState("");
   const inputRef = useRef<HTMLInputElement>(null);
   const changeRef = useRef<HTMLButtonElement>(null);
   /** Where focus goes once the view switched (the element it was on is gone). */
@@ -69,94 +63,49 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     focusNext.current = null;
   });
 
-  const predictions = state.kind === "results" || state.kind === "searching" ? state.predictions : [];
-  const expanded = open && predictions.length > 0 && !processing;
-
   const confirm = (location: OnboardingLocation) => {
     focusNext.current = "change";
-    setOpen(false);
-    reset();
     onChange(location);
   };
 
-  const choose = async (prediction: Prediction) => {
-    setOpen(false);
-    setQuery(prediction.description);
+  const choose = async (prediction: Prediction): Promise<ChoiceOutcome> => {
     setNotice(null);
     setProcessing(true);
     onBusyChange?.(true);
-    let location: OnboardingLocation | null;
+    let location: OnboardingLocation | null = null;
+    let outcome: ChoiceOutcome = "confirmed";
     try {
-      location = toOnboardingLocation(prediction, await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId, privacyLevel: DEFAULT_PRIVACY_LEVEL }));
+      location = toOnboardingLocation(prediction, await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId }));
     } catch (failure) {
-      if (failure instanceof LocationRefusedError) {
-        // The server knows this place is unusable: a basic record would only be refused again on submit.
-        clearSavedLocation(userId);
-        setNotice(failure.message);
-        location = null;
-      } else {
-        location = toOnboardingLocation(prediction);
-      }
+      const refused = failure instanceof LocationRefusedError;
+      // A refused place is unusable and its stored copy goes too; any other failure leaves the typed text for another try.
+      if (refused) clearSavedLocation(userId);
+      setNotice(refused ? failure.message : SAVE_LOCATION_FAILED);
+      outcome = refused ? "refused" : "failed";
     }
     setProcessing(false);
     onBusyChange?.(false);
     if (!location) {
       focusNext.current = "input";
-      return;
+      return outcome;
     }
     try {
       saveLocation(userId, location);
     } catch (failure) {
       if (!(failure instanceof LocationStorageError)) throw failure;
-      // Kept for this visit only; the user is told why it will not survive a reload.
+      // Saved on the server and kept for this visit; the user is told why it will not survive a reload.
       setNotice(failure.message);
     }
     confirm(location);
-  };
-
-  // Typed by hand: no place id, so the step-1 screen asks for a suggestion instead.
-  const keepTyped = () => {
-    const typed = query.trim();
-    if (typed) confirm({ location: typed, placeId: "" });
+    return outcome;
   };
 
   const change = () => {
     clearSavedLocation(userId);
-    setQuery(value && !value.placeId ? value.location : "");
+    setInitialQuery(value && !value.placeId ? value.location : "");
     setNotice(null);
     focusNext.current = "input";
     onChange(null);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    const count = predictions.length;
-    switch (event.key) {
-      case "ArrowDown":
-      case "ArrowUp": {
-        if (count === 0 || processing) return;
-        event.preventDefault();
-        const step = event.key === "ArrowDown" ? 1 : -1;
-        setOpen(true);
-        // From nothing highlighted, down starts at the first option and up at the last; both wrap around.
-        setActive((current) => (!expanded || current < 0 ? (step === 1 ? 0 : count - 1) : (current + step + count) % count));
-        return;
-      }
-      case "Enter":
-        if (!expanded) return;
-        // Never submit the surrounding form from an open list.
-        event.preventDefault();
-        if (active >= 0 && predictions[active]) void choose(predictions[active]);
-        return;
-      case "Escape":
-        if (expanded) {
-          event.preventDefault();
-          setOpen(false);
-        } else if (query) {
-          event.preventDefault();
-          setQuery("");
-          reset();
-        }
-    }
   };
 
   if (!inBrowser && value === null) {
@@ -170,159 +119,20 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     );
   }
 
-  if (value) {
-    const verified = value.placeId !== "";
-    const place = [value.city, value.country].filter(Boolean).join(", ") || value.location;
-    return (
-      <div className="field location-field" role="group" aria-labelledby={ids.label}>
-        <p id={ids.label} className="location-label">
-          {label}
-        </p>
-        <div className="location-confirmed">
-          <div id={ids.place} className="location-confirmed-text">
-            <p className="location-place">{place}</p>
-            {place !== value.location && <p className="location-detail">{value.location}</p>}
-            {verified ? (
-              <p className="location-verified">
-                <span aria-hidden="true">✓ </span>
-                Verified location selected <span className="location-privacy">{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
-              </p>
-            ) : (
-              <p className="field-hint">{TIP}</p>
-            )}
-          </div>
-          <button ref={changeRef} type="button" className="button button-secondary location-change" onClick={change} aria-describedby={ids.place}>
-            Change
-          </button>
-        </div>
-        {notice && (
-          <p className="location-notice" role="alert">
-            {notice}
-          </p>
-        )}
-        {error && (
-          <p id={ids.error} className="field-error">
-            {error}
-          </p>
-        )}
-      </div>
-    );
-  }
+  if (value) return <ConfirmedLocation label={label} value={value} onChange={change} notice={notice} error={error} changeRef={changeRef} />;
 
-  const describedBy = [ids.hint, error ? ids.error : null].filter(Boolean).join(" ");
-  const typed = query.trim();
   return (
-    <div
-      className="field location-field"
-      onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
-      }}
-    >
-      <label htmlFor={ids.input}>{label}</label>
-      <div className="location-combobox">
-        <input
-          ref={inputRef}
-          id={ids.input}
-          type="text"
-          role="combobox"
-          className="location-input"
-          placeholder="Search for a location..."
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={SEARCH_MAX_QUERY}
-          value={query}
-          readOnly={processing}
-          aria-busy={processing || undefined}
-          aria-autocomplete="list"
-          aria-expanded={expanded}
-          aria-controls={ids.list}
-          aria-activedescendant={expanded && active >= 0 ? `${ids.list}-${active}` : undefined}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => {
-            setQuery(event.target.value);
-            setNotice(null);
-            setActive(-1);
-            setOpen(true);
-            schedule(event.target.value);
-          }}
-          onKeyDown={onKeyDown}
-        />
-        <div className="location-dropdown" hidden={!expanded}>
-          <p id={ids.title} className="location-dropdown-title">
-            Select Location
-          </p>
-          <ul id={ids.list} role="listbox" aria-labelledby={ids.title} className="location-options">
-            {predictions.map((prediction, index) => (
-              <li
-                key={prediction.place_id}
-                id={`${ids.list}-${index}`}
-                role="option"
-                aria-selected={index === active}
-                className="location-option"
-                // Keeps focus in the input, so the list does not close before the click lands.
-                onMouseDown={(event) => event.preventDefault()}
-                onMouseEnter={() => setActive(index)}
-                onClick={() => void choose(prediction)}
-              >
-                <span className="location-main">{prediction.structured_formatting.main_text}</span>
-                {prediction.structured_formatting.secondary_text && <span className="location-secondary">{prediction.structured_formatting.secondary_text}</span>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      </div>
-      <p className="location-status" role="status">
-        {processing
-          ? "Processing location..."
-          : state.kind === "searching"
-            ? "Searching..."
-            : expanded
-              ? `${predictions.length} ${predictions.length === 1 ? "suggestion" : "suggestions"} available`
-              : state.kind === "empty"
-                ? "No locations found. Try a different search term."
-                : ""}
-      </p>
-      {state.kind === "empty" && !processing && (
-        <button type="button" className="button button-secondary location-manual" onClick={keepTyped}>
-          Use entered location
-        </button>
-      )}
-      {state.kind === "unavailable" && !processing && (
-        <>
-          <div className="location-error" role="alert">
-            <p>{state.message}</p>
-            <button type="button" className="location-retry" onClick={() => {
-                focusNext.current = "input";
-                retry(query);
-              }}>
-              Try searching again
-            </button>
-          </div>
-          <div className="location-unavailable">
-            <p>Location search is currently unavailable.</p>
-            {typed && (
-              <button type="button" className="button button-secondary location-manual" onClick={keepTyped}>
-                Continue with &quot;{typed}&quot;
-              </button>
-            )}
-            <p className="field-hint">You can update your location later in settings.</p>
-          </div>
-        </>
-      )}
-      {notice && (
-        <p className="location-notice" role="alert">
-          {notice}
-        </p>
-      )}
-      <p id={ids.hint} className="field-hint">
-        {TIP}
-      </p>
-      {error && (
-        <p id={ids.error} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    <LocationSearch
+      label={label}
+      initialQuery={initialQuery}
+      processing={processing}
+      // Typed by hand: no place id, so the step-1 screen asks for a suggestion instead.
+      onUseTyped={(typed) => confirm({ location: typed, placeId: "" })}
+      onChoose={choose}
+      onTyping={() => setNotice(null)}
+      notice={notice}
+      error={error}
+      inputRef={inputRef}
+    />
   );
 }

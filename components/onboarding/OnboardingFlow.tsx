@@ -3,9 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { refreshSessionAction } from "@/app/(auth)/actions";
-import { BYPASS_PROFILE_CHECK_KEY, nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
+import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
 import { sessionStore } from "@/lib/onboarding/drafts";
 import type { OnboardingState } from "@/lib/onboarding/state";
+import { BYPASS_PROFILE_CHECK_KEY } from "@/lib/registration/client-storage";
 import { ProgressIndicator } from "./ProgressIndicator";
 import { SetupComplete } from "./SetupComplete";
 import { Step1Form, type Step1Saved } from "./Step1Form";
@@ -52,8 +53,9 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
         // The flag only spares a client-side check; the refreshed session is what the guard reads.
       }
     }
-    // The route guard reads the session cookie: its flags must be current before leaving.
-    await refreshSessionAction();
+    // The route guard reads the session cookie: its flags should be current before leaving. If the
+    // refresh fails the user still leaves; the layouts behind the guard re-read the flags from the database.
+    await refreshSessionAction().catch((error: unknown) => console.error("[onboarding] session refresh failed", error));
     if (move.replace) router.replace(move.to);
     else router.push(move.to);
   }

@@ -1,11 +1,12 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { IMAGE_SIZES } from "@/lib/images/rules";
 import { formatFileSize, planGalleryAdditions, type PickedPhoto } from "@/lib/onboarding/client/photo";
 import { EXTRA_PHOTOS_MAX } from "@/lib/onboarding/rules";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
+import { usePhotoField } from "./usePhotoField";
 
 type PhotoGalleryProps = {
   label: string;
@@ -18,32 +19,22 @@ type PhotoGalleryProps = {
 
 /** Extra couple photos: pick several at once, crop each in turn (cancel skips that one), remove any. */
 export function PhotoGallery({ label, value, onChange, error, disabled = false }: PhotoGalleryProps) {
-  const id = useId();
-  const labelId = `${id}-label`;
-  const errorId = `${id}-error`;
   const [queue, setQueue] = useState<File[]>([]);
-  const [problem, setProblem] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
-  // The control that had focus can disappear (a removed photo, the full gallery's picker); focus moves on.
-  const moveFocus = useRef(false);
-  useEffect(() => {
-    if (!moveFocus.current) return;
-    moveFocus.current = false;
-    (inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"))?.focus();
-  }, [value]);
+  // A removed photo's button is gone, and so is the full gallery's picker: focus goes to the picker, else the last photo.
+  const field = usePhotoField(value, error, () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"));
 
   function pick(files: File[]) {
     const plan = planGalleryAdditions(value.length, files);
-    setProblem(plan.error);
+    field.setProblem(plan.error);
     if (plan.accepted.length > 0) setQueue(plan.accepted);
   }
   const nextInQueue = () => setQueue((files) => files.slice(1));
 
-  const shownError = problem ?? error;
   return (
-    <div className="field photo-field" role="group" aria-labelledby={labelId}>
-      <span id={labelId} className="photo-label">
+    <div className="field photo-field" role="group" aria-labelledby={field.labelId}>
+      <span id={field.labelId} className="photo-label">
         {label}
       </span>
       <span className="field-hint">
@@ -62,8 +53,8 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
                 aria-label={`Remove photo ${index + 1}`}
                 disabled={disabled}
                 onClick={() => {
-                  moveFocus.current = true;
-                  setProblem(null);
+                  field.armFocus();
+                  field.setProblem(null);
                   onChange(value.filter((_, other) => other !== index));
                 }}
               >
@@ -74,14 +65,9 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
         </ul>
       )}
       {value.length < EXTRA_PHOTOS_MAX && (
-        <PhotoDropZone ref={inputRef} labelledBy={labelId} errorId={shownError ? errorId : undefined} multiple disabled={disabled} onFiles={pick} />
+        <PhotoDropZone ref={inputRef} labelledBy={field.labelId} errorId={field.errorId} multiple disabled={disabled} onFiles={pick} />
       )}
-      {shownError && (
-        // A refused selection is news to announce; a form's error is announced by the form.
-        <p id={errorId} className="field-error" role={problem ? "alert" : undefined}>
-          {shownError}
-        </p>
-      )}
+      {field.errorMessage}
       <CropDialog
         file={queue[0] ?? null}
         aspect={4 / 3}
@@ -89,7 +75,7 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
         output={IMAGE_SIZES["couple-photo"]}
         onCancel={nextInQueue}
         onApply={(photo) => {
-          moveFocus.current = true;
+          field.armFocus();
           onChange([...value, photo]);
           nextInQueue();
         }}

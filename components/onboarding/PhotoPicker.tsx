@@ -1,10 +1,11 @@
 "use client";
 
-import { useEffect, useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { IMAGE_SIZES } from "@/lib/images/rules";
 import { formatFileSize, imageProblem, type PickedPhoto } from "@/lib/onboarding/client/photo";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
+import { usePhotoField } from "./usePhotoField";
 
 type PhotoPickerProps = {
   label: string;
@@ -18,33 +19,23 @@ type PhotoPickerProps = {
 
 /** One round photo: pick (click or drop), crop, preview with its size, remove. Cancelling the crop drops the file. */
 export function PhotoPicker({ label, kind, value, onChange, error, disabled = false }: PhotoPickerProps) {
-  const id = useId();
-  const labelId = `${id}-label`;
-  const errorId = `${id}-error`;
   const [pending, setPending] = useState<File | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const removeRef = useRef<HTMLButtonElement>(null);
-  // The control that had focus disappears when a photo is applied or removed; focus moves to its replacement.
-  const moveFocus = useRef(false);
-  useEffect(() => {
-    if (!moveFocus.current) return;
-    moveFocus.current = false;
-    (value ? removeRef.current : inputRef.current)?.focus();
-  }, [value]);
+  // Applying or removing a photo swaps the picker and the remove button: focus moves to whichever is shown.
+  const field = usePhotoField(value, error, () => (value ? removeRef.current : inputRef.current));
 
   function pick(files: File[]) {
     const file = files[0];
     if (!file) return;
     const reason = imageProblem(file);
-    setProblem(reason);
+    field.setProblem(reason);
     if (!reason) setPending(file);
   }
 
-  const shownError = problem ?? error;
   return (
-    <div className="field photo-field" role="group" aria-labelledby={labelId}>
-      <span id={labelId} className="photo-label">
+    <div className="field photo-field" role="group" aria-labelledby={field.labelId}>
+      <span id={field.labelId} className="photo-label">
         {label}
       </span>
       {value ? (
@@ -62,7 +53,7 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
             aria-label={`Remove ${label.toLowerCase()}`}
             disabled={disabled}
             onClick={() => {
-              moveFocus.current = true;
+              field.armFocus();
               onChange(null);
             }}
           >
@@ -70,14 +61,9 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
           </button>
         </div>
       ) : (
-        <PhotoDropZone ref={inputRef} labelledBy={labelId} errorId={shownError ? errorId : undefined} disabled={disabled} onFiles={pick} />
+        <PhotoDropZone ref={inputRef} labelledBy={field.labelId} errorId={field.errorId} disabled={disabled} onFiles={pick} />
       )}
-      {shownError && (
-        // A refused file is news to announce; a form's error is announced by the form.
-        <p id={errorId} className="field-error" role={problem ? "alert" : undefined}>
-          {shownError}
-        </p>
-      )}
+      {field.errorMessage}
       <CropDialog
         file={pending}
         aspect={1}
@@ -86,7 +72,7 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
         onCancel={() => setPending(null)}
         onApply={(photo) => {
           setPending(null);
-          moveFocus.current = true;
+          field.armFocus();
           onChange(photo);
         }}
       />

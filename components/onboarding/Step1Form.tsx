@@ -1,22 +1,21 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import { z } from "zod";
-import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/onboarding/client/location";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
-import { clearDraft, loadIndividualDraft, saveIndividualDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { loadIndividualDraft, saveIndividualDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
 import type { SavedStep1 } from "@/lib/onboarding/state";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
 import { InterestPicker } from "./InterestPicker";
 import { LocationAutocomplete } from "./LocationAutocomplete";
 import { PhotoPicker } from "./PhotoPicker";
-import { SaveProgress } from "./SaveProgress";
-import { checksResolver, focusField } from "./stepForm";
-import { useStepSave } from "./useStepSave";
+import { StepFormFrame } from "./StepFormFrame";
+import { checksResolver } from "./stepForm";
+import { useStepForm } from "./useStepForm";
 
 type Values = { userImage: PickedPhoto | null; occupation: string; location: OnboardingLocation | null; interests: string[] };
 type Categories = Record<string, { value: string; label: string }[]>;
@@ -69,71 +68,71 @@ export function Step1Form({
 }) {
   const [defaultValues] = useState(() => startingValues(userId, saved, categories));
   const [processingLocation, setProcessingLocation] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const { phase, progress, busy, save } = useStepSave("step1", "/api/onboarding/step1");
   const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    setValue,
-    formState: { errors },
-  } = useForm<Values>({
+    form: {
+      control,
+      register,
+      setValue,
+      formState: { errors },
+    },
+    values,
+    busy,
+    phase,
+    submit,
+    frame,
+  } = useStepForm<Values, Step1Field>({
+    step: "step1",
+    url: "/api/onboarding/step1",
+    userId,
+    draft: "individual_profile",
+    saveDraft: saveIndividualDraft,
     defaultValues,
     resolver: checksResolver<Values>((values) => step1Errors({ ...values, hasPhoto: Boolean(values.userImage || saved.avatarUrl) })),
-    shouldFocusError: false,
   });
-  const values = useWatch({ control }) as Values;
-
-  // Every change is kept, so a reload restores what was typed and the chosen photo.
-  useEffect(() => saveIndividualDraft(sessionStore(), userId, values), [userId, values]);
 
   const onValid = async (values: Values, formElement: HTMLFormElement) => {
-    setFormError(null);
     // Submit is disabled without a location; this only satisfies the types.
-    if (!values.location) return;
+    const location = values.location;
+    if (!location) return;
     const form = new FormData();
     form.set("occupation", values.occupation.trim());
-    form.set("locationName", values.location.location);
-    form.set("locationPlaceId", values.location.placeId);
+    form.set("locationName", location.location);
+    form.set("locationPlaceId", location.placeId);
     for (const interest of values.interests) form.append("interests[]", interest);
-    const outcome = await save(form, values.userImage ? [{ field: "userImage", fileName: "user.jpg", photo: values.userImage }] : []);
-    if (outcome.ok) {
-      clearDraft(sessionStore(), userId, "individual_profile");
-      const answer = savedAnswer.safeParse(outcome.json);
-      const data = answer.success ? answer.data.data : null;
-      await onSaved({
-        isPartnerB: data?.isPartnerB ?? false,
-        saved: data ?? { occupation: values.occupation.trim(), interests: values.interests, avatarUrl: saved.avatarUrl, location: values.location },
-      });
-      return;
-    }
-    if (outcome.code === "INVALID_LOCATION_DATA") {
-      // The place cannot be used: the stored copy goes too, and the user chooses again.
-      clearSavedLocation(userId);
-      setValue("location", null);
-    }
-    const fields = Object.entries(outcome.fields).map(([field, message]) => [FIELD_OF[field], message] as const);
-    for (const [field, message] of fields) if (field) setError(field, { message });
-    const unplaced = fields.find(([field]) => !field)?.[1];
-    setFormError(outcome.message ?? unplaced ?? null);
-    focusField(formElement, fields.find(([field]) => field)?.[0]);
+    await submit({
+      formElement,
+      form,
+      photos: values.userImage ? [{ field: "userImage", fileName: "user.jpg", photo: values.userImage }] : [],
+      fieldOf: (field) => FIELD_OF[field],
+      onSaved: async (json) => {
+        const answer = savedAnswer.safeParse(json);
+        const data = answer.success ? answer.data.data : null;
+        await onSaved({
+          isPartnerB: data?.isPartnerB ?? false,
+          saved: data ?? { occupation: values.occupation.trim(), interests: values.interests, avatarUrl: saved.avatarUrl, location },
+        });
+      },
+      onRefused: (code) => {
+        if (code !== "INVALID_LOCATION_DATA") return;
+        // The place cannot be used: the stored copy goes too, and the user chooses again.
+        clearSavedLocation(userId);
+        setValue("location", null);
+      },
+    });
   };
 
   const label = processingLocation ? "Processing location..." : phase === "compressing" ? "Optimizing photo..." : phase === "uploading" ? "Saving..." : "Continue Setup";
   return (
-    <form
-      noValidate
-      className="step-form"
-      onSubmit={(event) => {
-        const form = event.currentTarget;
-        void handleSubmit(
-          (values) => onValid(values, form),
-          (found) => focusField(form, Object.keys(found)[0]),
-        )(event);
-      }}
+    <StepFormFrame
+      {...frame}
+      onValid={onValid}
+      progressLabels={{ compressing: "Optimizing photo", uploading: "Saving your profile" }}
+      actions={
+        <button type="submit" className="button button-primary button-block" disabled={busy || processingLocation || !values.location}>
+          {label}
+        </button>
+      }
     >
-      {formError && <Alert tone="error">{formError}</Alert>}
       <div data-field="userImage">
         {!values.userImage && saved.avatarUrl && (
           <div className="step-saved-photo">
@@ -167,10 +166,6 @@ export function Step1Form({
           render={({ field }) => <InterestPicker categories={categories} value={field.value} onChange={field.onChange} error={errors.interests?.message} disabled={busy} />}
         />
       </div>
-      <SaveProgress phase={phase} progress={progress} labels={{ compressing: "Optimizing photo", uploading: "Saving your profile" }} />
-      <button type="submit" className="button button-primary button-block" disabled={busy || processingLocation || !values.location}>
-        {label}
-      </button>
-    </form>
+    </StepFormFrame>
   );
 }

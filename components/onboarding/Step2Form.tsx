@@ -1,20 +1,20 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { Controller, useForm, useWatch } from "react-hook-form";
-import { Alert } from "@/components/ui/Alert";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
-import { clearDraft, loadCoupleDraft, saveCoupleDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { loadCoupleDraft, saveCoupleDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
 import { CoupleTypePicker } from "./CoupleTypePicker";
 import { PhotoGallery } from "./PhotoGallery";
 import { PhotoPicker } from "./PhotoPicker";
-import { SaveProgress } from "./SaveProgress";
-import { checksResolver, focusField } from "./stepForm";
-import { useStepSave, type PhotoPart } from "./useStepSave";
+import { StepFormFrame } from "./StepFormFrame";
+import { checksResolver } from "./stepForm";
+import { useStepForm } from "./useStepForm";
+import type { PhotoPart } from "./useStepSave";
 
 type Values = { couple_name: string; coupleProfileImage: PickedPhoto | null; couplePhotos: PickedPhoto[]; coupleTypes: string[]; bio: string };
 
@@ -29,22 +29,19 @@ const resolver = checksResolver<Values>((values) =>
 /** Step 2, the couple profile (partner A): name, photos, adventure styles and bio. */
 export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(): void; onSaved(): Promise<void> | void }) {
   const [defaultValues] = useState<Values>(() => ({ ...EMPTY, ...loadCoupleDraft(sessionStore(), userId) }));
-  const [formError, setFormError] = useState<string | null>(null);
-  const { phase, progress, busy, save } = useStepSave("step2", "/api/onboarding/step2");
   const {
-    control,
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors },
-  } = useForm<Values>({ defaultValues, resolver, shouldFocusError: false });
-  const values = useWatch({ control }) as Values;
-
-  // Every change is kept, so a reload (or a visit back to step 1) restores the couple's draft.
-  useEffect(() => saveCoupleDraft(sessionStore(), userId, values), [userId, values]);
+    form: {
+      control,
+      register,
+      formState: { errors },
+    },
+    busy,
+    phase,
+    submit,
+    frame,
+  } = useStepForm<Values, Step2Field>({ step: "step2", url: "/api/onboarding/step2", userId, draft: "couple_profile", saveDraft: saveCoupleDraft, defaultValues, resolver });
 
   const onValid = async (values: Values, formElement: HTMLFormElement) => {
-    setFormError(null);
     const form = new FormData();
     form.set("couple_name", values.couple_name.trim());
     for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
@@ -53,33 +50,32 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
       ...(values.coupleProfileImage ? [{ field: "coupleProfileImage", fileName: "couple.jpg", photo: values.coupleProfileImage }] : []),
       ...values.couplePhotos.map((photo, index) => ({ field: "couplePhotos", fileName: `photo-${index + 1}.jpg`, photo })),
     ];
-    const outcome = await save(form, photos);
-    if (outcome.ok) {
-      clearDraft(sessionStore(), userId, "couple_profile");
-      await onSaved();
-      return;
-    }
-    const placed = Object.entries(outcome.fields).filter(([field]) => isField(field)) as [Step2Field, string][];
-    for (const [field, message] of placed) setError(field, { message });
-    const unplaced = Object.entries(outcome.fields).find(([field]) => !isField(field))?.[1];
-    setFormError(outcome.message ?? unplaced ?? null);
-    focusField(formElement, placed[0]?.[0]);
+    await submit({
+      formElement,
+      form,
+      photos,
+      fieldOf: (field) => (isField(field) ? field : undefined),
+      onSaved: () => onSaved(),
+    });
   };
 
   const label = phase === "compressing" ? "Optimizing photos..." : phase === "uploading" ? "Completing Setup..." : "Complete Profile!";
   return (
-    <form
-      noValidate
-      className="step-form"
-      onSubmit={(event) => {
-        const form = event.currentTarget;
-        void handleSubmit(
-          (values) => onValid(values, form),
-          (found) => focusField(form, Object.keys(found)[0]),
-        )(event);
-      }}
+    <StepFormFrame
+      {...frame}
+      onValid={onValid}
+      progressLabels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }}
+      actions={
+        <div className="step-actions">
+          <button type="button" className="button button-secondary" onClick={onBack} disabled={busy}>
+            ← Back to Individual Profile
+          </button>
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {label}
+          </button>
+        </div>
+      }
     >
-      {formError && <Alert tone="error">{formError}</Alert>}
       <div data-field="couple_name">
         <Field label="What should we call you two?" maxLength={COUPLE_NAME_MAX} readOnly={busy} error={errors.couple_name?.message} {...register("couple_name")} />
       </div>
@@ -115,15 +111,6 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
           render={({ field }) => <BioField value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={errors.bio?.message} disabled={busy} />}
         />
       </div>
-      <SaveProgress phase={phase} progress={progress} labels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }} />
-      <div className="step-actions">
-        <button type="button" className="button button-secondary" onClick={onBack} disabled={busy}>
-          ← Back to Individual Profile
-        </button>
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {label}
-        </button>
-      </div>
-    </form>
+    </StepFormFrame>
   );
 }

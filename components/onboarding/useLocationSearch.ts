@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LocationSearchError, searchFailureMessage, searchLocations } from "@/lib/locations/client";
-import { SEARCH_MIN_QUERY } from "@/lib/locations/schemas";
+import { LocationSearchError, searchLocations } from "@/lib/locations/client";
+import { SEARCH_MIN_QUERY, searchFailureMessage } from "@/lib/locations/schemas";
 import { cacheSearchResults, findCachedResults } from "@/lib/locations/search-cache";
 import type { Prediction } from "@/lib/places/types";
 

@@ -6,6 +6,7 @@ import { compressImage } from "@/lib/onboarding/client/compress";
 import { photoToFile, type PickedPhoto } from "@/lib/onboarding/client/photo";
 import { uploadForm } from "@/lib/onboarding/client/upload";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
+import { focusField } from "./stepForm";
 
 /** Optimizing the photos, then sending the form. */
 export type SavePhase = "idle" | "compressing" | "uploading";
@@ -34,14 +35,31 @@ function failure(step: keyof typeof SAVE_FAILED, status: number, json: unknown):
   return { ok: false, code, fields: {}, message: formProblem ?? saveErrorMessage(step, message, code) };
 }
 
+/** One submit of a step's form, and what the step does with each answer. */
+export type StepSubmit<F extends string> = {
+  /** The form element, so focus can move to the first field the server refused. */
+  formElement: HTMLFormElement;
+  form: FormData;
+  photos: readonly PhotoPart[];
+  /** The form field a server field's message belongs to; undefined: the form's own message. */
+  fieldOf(serverField: string): F | undefined;
+  setFieldError(field: F, message: string): void;
+  /** After a save: the step moves on. */
+  onSaved(json: unknown): Promise<void> | void;
+  /** A refused save, before its messages are shown. */
+  onRefused?(code: string | null): void;
+};
+
 /**
  * Saves one onboarding step: compresses each photo in a worker (the first half of the
  * progress), then uploads the multipart form (the second half) with real upload progress.
  * After a success it stays busy: the screen is about to move on and must not be sent twice.
+ * Every way it can fail ends in a message on the form, never in a screen stuck on its busy label.
  */
-export function useStepSave(step: keyof typeof SAVE_FAILED, url: string) {
+export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, url: string) {
   const [phase, setPhase] = useState<SavePhase>("idle");
   const [progress, setProgress] = useState(0);
+  const [formError, setFormError] = useState<string | null>(null);
 
   async function save(form: FormData, photos: readonly PhotoPart[]): Promise<SaveOutcome> {
     setProgress(0);
@@ -59,9 +77,31 @@ export function useStepSave(step: keyof typeof SAVE_FAILED, url: string) {
       return failure(step, status, json);
     } catch (error) {
       setPhase("idle");
-      return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, error instanceof Error ? error.message : "") };
+      return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, errorText(error)) };
     }
   }
 
-  return { phase, progress, busy: phase !== "idle", save };
+  async function submit(request: StepSubmit<F>): Promise<void> {
+    setFormError(null);
+    const outcome = await save(request.form, request.photos);
+    if (outcome.ok) {
+      try {
+        await request.onSaved(outcome.json);
+      } catch (error) {
+        // Moving on failed: the form is usable again and says so.
+        setPhase("idle");
+        setFormError(saveErrorMessage(step, errorText(error)));
+      }
+      return;
+    }
+    request.onRefused?.(outcome.code);
+    const fields = Object.entries(outcome.fields).map(([field, message]) => [request.fieldOf(field), message] as const);
+    for (const [field, message] of fields) if (field) request.setFieldError(field, message);
+    setFormError(outcome.message ?? fields.find(([field]) => !field)?.[1] ?? null);
+    focusField(request.formElement, fields.find(([field]) => field)?.[0]);
+  }
+
+  return { phase, progress, busy: phase !== "idle", formError, submit };
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : "");

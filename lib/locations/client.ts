@@ -5,17 +5,8 @@
 import { csrfFetch } from "@/lib/http/csrf-client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "./privacy";
-import { SEARCH_DEFAULT_LIMIT } from "./schemas";
+import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "./schemas";
 
-export type SearchFailureReason = "network" | "unavailable" | "other";
-
-const SEARCH_FAILURE_TEXTS: Record<SearchFailureReason, string> = {
-  network: "Please check your internet connection.",
-  unavailable: "The service is temporarily unavailable. Please try again later.",
-  other: "Please type your location manually or try again.",
-};
-
-export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to search locations. ${SEARCH_FAILURE_TEXTS[reason]}`;
 
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
 export const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");

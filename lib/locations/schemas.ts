@@ -12,6 +12,17 @@ export const NEARBY_MAX_RADIUS_KM = 500;
 export const NEARBY_DEFAULT_LIMIT = 20;
 export const NEARBY_MAX_LIMIT = 100;
 
+export type SearchFailureReason = "network" | "unavailable" | "other";
+
+const SEARCH_FAILURE_TEXTS: Record<SearchFailureReason, string> = {
+  network: "Please check your internet connection.",
+  unavailable: "The service is temporarily unavailable. Please try again later.",
+  other: "Please type your location manually or try again.",
+};
+
+/** Spec section 8: 'Unable to search locations. ' and why; the server and the browser say the same. */
+export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to search locations. ${SEARCH_FAILURE_TEXTS[reason]}`;
+
 /** Query strings send "" for an empty field: that is "not given", not zero. */
 const fromQueryString = (value: unknown) => {
   if (typeof value !== "string") return value;

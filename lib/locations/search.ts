@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { placesProvider, PlacesServiceError, type PlacesProvider, type Prediction } from "@/lib/places";
-import { SEARCH_MIN_QUERY, type SearchQuery } from "./schemas";
+import { SEARCH_MIN_QUERY, searchFailureMessage, type SearchQuery } from "./schemas";
 
 /** Section 5: shorter than 2 characters (after trimming) is no search at all, not an error. */
 export async function searchPlaces(input: SearchQuery, places: PlacesProvider = placesProvider()): Promise<Prediction[]> {
@@ -11,6 +11,6 @@ export async function searchPlaces(input: SearchQuery, places: PlacesProvider = 
   } catch (error) {
     if (!(error instanceof PlacesServiceError)) throw error;
     console.error("[locations] places search failed", error.message);
-    throw new AppError("PLACES_SERVICE_FAILED", "Unable to search locations. The service is temporarily unavailable. Please try again later.");
+    throw new AppError("PLACES_SERVICE_FAILED", searchFailureMessage("unavailable"));
   }
 }

@@ -4,8 +4,7 @@
  * from the Storage handed in; a draft that does not parse is ignored, never trusted.
  */
 import { z } from "zod";
-import { PRIVACY_LEVELS } from "@/lib/locations/privacy";
-import type { OnboardingLocation } from "./client/location";
+import { locationDetailsShape, type OnboardingLocation } from "./client/location";
 import type { PickedPhoto } from "./client/photo";
 import { currentCoupleTypes } from "./rules";
 
@@ -37,17 +36,7 @@ const photoSchema = z.object({
 }) satisfies z.ZodType<PickedPhoto>;
 
 /** A typed location (no place id) is kept too: the step then asks for a suggestion. */
-const locationSchema = z.object({
-  location: z.string().min(1),
-  placeId: z.string(),
-  latitude: z.number().finite().optional(),
-  longitude: z.number().finite().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  country: z.string().optional(),
-  countryCode: z.string().optional(),
-  privacyLevel: z.enum(PRIVACY_LEVELS).optional(),
-}) satisfies z.ZodType<OnboardingLocation>;
+const locationSchema = z.object({ location: z.string().min(1), placeId: z.string(), ...locationDetailsShape }) satisfies z.ZodType<OnboardingLocation>;
 
 const texts = z.array(z.string());
 

@@ -47,6 +47,3 @@ export function nextMove(step: OnboardingStep, role: OnboardingRole): Move | nul
 
 /** Back is allowed only from step 2 to step 1. */
 export const previousStep = (step: OnboardingStep): OnboardingStep | null => (step === "step2" ? "step1" : null);
-
-/** Session storage flag the spec's flow guard reads after partner B's step 1. */
-export const BYPASS_PROFILE_CHECK_KEY = "bypass_profile_check";

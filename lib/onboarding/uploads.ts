@@ -72,14 +72,14 @@ async function stillShown(db: Db, urls: string[]): Promise<Set<string>> {
  * JSON client may name one stored image in two places.
  */
 export async function discardReplacedImages(db: Db, urls: readonly string[], storage?: ImageStorage): Promise<void> {
-  const ours = urls.filter(isStoredImageUrl);
+  const ours = urls.flatMap((url) => {
+    const key = storedImageKey(url);
+    return key ? [{ url, key }] : [];
+  });
   if (ours.length === 0) return;
   try {
-    const shown = await stillShown(db, ours);
-    await deleteImages(
-      ours.filter((url) => !shown.has(url)).map((url) => storedImageKey(url)!),
-      storage,
-    );
+    const shown = await stillShown(db, ours.map((image) => image.url));
+    await deleteImages(ours.filter((image) => !shown.has(image.url)).map((image) => image.key), storage);
   } catch (error) {
     console.error("[images] could not remove replaced images", error);
   }

@@ -43,7 +43,10 @@ test.describe("location autocomplete", () => {
     await expect(list.getByRole("option").last()).toHaveAttribute("aria-selected", "true");
     await input.press("ArrowDown");
     await expect(first).toHaveAttribute("aria-selected", "true");
+    const normalizing = page.waitForRequest("**/api/locations/normalize");
     await input.press("Enter");
+    // No privacy level is sent: the one the user chose (city for a first place) stays.
+    expect((await normalizing).postDataJSON()).not.toHaveProperty("privacy_level");
     await expect(page.getByText("Verified location selected")).toBeVisible();
     await expect(page.getByText("City Level")).toBeVisible();
     await expect(page.getByText("Lisbon, Portugal", { exact: true })).toBeVisible();
@@ -107,17 +110,32 @@ test.describe("location autocomplete", () => {
     await expect(page.getByText("Verified location selected")).toBeHidden();
   });
 
-  test("keeps a basic record when the server cannot confirm the place, and asks again when it refuses it", async ({ page, request }) => {
+  test("says when the chosen place could not be saved, keeping the typed text, and asks again when the server refuses it", async ({ page, request }) => {
     const input = await onStep1(page, request, "location-normalize");
     await page.route("**/api/locations/normalize", (route) => route.fulfill({ status: 502, json: { error: { code: "PLACES_SERVICE_FAILED", message: "down" } } }));
     await input.fill("Lisbon");
     await page.getByRole("option").first().click();
-    // Only description and place id: no city to show, the default privacy level.
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to save location. Please try again." })).toBeVisible();
+    await expect(input).toHaveValue("Lisbon");
+    await expect(input).toBeFocused();
+    await expect(page.getByText("Verified location selected")).toBeHidden();
+    expect(await savedLocationKeys(page)).toEqual([]);
+
+    // The network fails too: the same message; then, with the server back, the same suggestion is saved.
+    await page.unroute("**/api/locations/normalize");
+    await page.route("**/api/locations/normalize", (route) => route.abort("internetdisconnected"));
+    await input.press("ArrowDown");
+    await input.press("Enter");
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to save location. Please try again." })).toBeVisible();
+    await expect(input).toHaveValue("Lisbon");
+    await page.unroute("**/api/locations/normalize");
+    await input.press("ArrowDown");
+    await input.press("Enter");
     await expect(page.getByText("Verified location selected")).toBeVisible();
-    await expect(page.getByText("City Level")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Failed to save location." })).toHaveCount(0);
+    expect(await savedLocationKeys(page)).toHaveLength(1);
 
     await page.getByRole("button", { name: "Change" }).click();
-    await page.unroute("**/api/locations/normalize");
     await page.route("**/api/locations/normalize", (route) =>
       route.fulfill({ status: 400, json: { error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } } }),
     );

@@ -9,31 +9,7 @@ import {
   type CoupleDraft,
   type IndividualDraft,
 } from "@/lib/onboarding/drafts";
-
-/** An in-memory Storage; `quota` bytes of JSON fit, more throws as a full browser storage does. */
-class MemoryStorage implements Storage {
-  private items = new Map<string, string>();
-  constructor(private quota = Infinity) {}
-  get length() {
-    return this.items.size;
-  }
-  clear() {
-    this.items.clear();
-  }
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  key(index: number) {
-    return [...this.items.keys()][index] ?? null;
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-  setItem(key: string, value: string) {
-    if (value.length > this.quota) throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
-    this.items.set(key, value);
-  }
-}
+import { MemoryStorage } from "../support/memory-storage";
 
 const photo = (name: string) => ({ dataUrl: `data:image/jpeg;base64,${"A".repeat(400)}`, name, size: 300, width: 400, height: 400 });
 const lisbon = { location: "Lisbon, Portugal", placeId: "geonames:2267057", latitude: 38.7, longitude: -9.1, city: "Lisbon", country: "Portugal" };
@@ -74,12 +50,13 @@ describe("onboarding drafts", () => {
   });
 
   it("keeps the text when storage is too full for the photos", () => {
-    const textOnly = JSON.stringify({ ...individual, userImage: null }).length;
+    // The quota counts the key too.
+    const textOnly = draftKey("u1", "individual_profile").length + JSON.stringify({ ...individual, userImage: null }).length;
     const storage = new MemoryStorage(textOnly + 10);
     saveIndividualDraft(storage, "u1", individual);
     expect(loadIndividualDraft(storage, "u1")).toEqual({ ...individual, userImage: null });
 
-    const coupleStorage = new MemoryStorage(JSON.stringify({ ...couple, coupleProfileImage: null, couplePhotos: [] }).length);
+    const coupleStorage = new MemoryStorage(draftKey("u1", "couple_profile").length + JSON.stringify({ ...couple, coupleProfileImage: null, couplePhotos: [] }).length);
     saveCoupleDraft(coupleStorage, "u1", couple);
     expect(loadCoupleDraft(coupleStorage, "u1")).toEqual({ ...couple, coupleProfileImage: null, couplePhotos: [] });
   });

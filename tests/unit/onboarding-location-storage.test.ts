@@ -136,8 +136,4 @@ describe("a chosen suggestion as onboarding location", () => {
     expect(toOnboardingLocation(paris, { ...normalized, display_coordinates: null })).toMatchObject({ city: "Paris", state: undefined, country: "France" });
     expect(toOnboardingLocation(paris, { ...normalized, display_coordinates: null })).not.toHaveProperty("latitude");
   });
-
-  it("is only description and place id without the server's answer", () => {
-    expect(toOnboardingLocation(prediction)).toEqual({ location: "Lisbon, Lisbon, Portugal", placeId: "geonames:2267057" });
-  });
 });

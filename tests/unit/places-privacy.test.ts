@@ -98,8 +98,9 @@ describe("location input schemas", () => {
     expect(nearbyQuerySchema.safeParse({ lat: "0", lng: "0", limit: "101" }).error?.issues[0]?.message).toBe("limit must be between 1 and 100");
   });
 
-  it("defaults the privacy level of a new location to 'city'", () => {
+  it("leaves the privacy level out when none is sent (a new location gets 'city', an existing one keeps its own)", () => {
     const parsed = normalizeInputSchema.parse({ place_id: " geonames:1 ", entity_type: "user", entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01" });
-    expect(parsed).toEqual({ placeId: "geonames:1", entityType: "user", entityId: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01", privacyLevel: "city" });
+    expect(parsed).toEqual({ placeId: "geonames:1", entityType: "user", entityId: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01", privacyLevel: undefined });
+    expect(normalizeInputSchema.parse({ place_id: "geonames:1", entity_type: "user", entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01", privacy_level: "region" }).privacyLevel).toBe("region");
   });
 });

@@ -34,10 +34,8 @@ export class LocationStorageError extends Error {
   }
 }
 
-const text = z.string().trim().min(1);
-const savedSchema = z.object({
-  location: text,
-  placeId: text,
+/** The optional parts of an onboarding location, as kept in browser storage (here and in the step 1 draft). */
+export const locationDetailsShape = {
   latitude: z.number().finite().optional(),
   longitude: z.number().finite().optional(),
   city: z.string().optional(),
@@ -45,8 +43,13 @@ const savedSchema = z.object({
   country: z.string().optional(),
   countryCode: z.string().optional(),
   privacyLevel: z.enum(PRIVACY_LEVELS).optional(),
-  timestamp: z.number(),
-});
+};
+
+/** Spec section 8: the chosen place could not be saved; the typed text stays for another try. */
+export const SAVE_LOCATION_FAILED = "Failed to save location. Please try again.";
+
+const text = z.string().trim().min(1);
+const savedSchema = z.object({ location: text, placeId: text, ...locationDetailsShape, timestamp: z.number() });
 
 function defaultStorage(): Storage | null {
   try {
@@ -128,9 +131,8 @@ function placeParts(prediction: Prediction): Pick<OnboardingLocation, "city" | "
   return { city, state, country };
 }
 
-/** The record shown and kept after a selection; without the server's answer, only description and place id (spec section 5). */
-export function toOnboardingLocation(prediction: Prediction, normalized?: NormalizedLocation): OnboardingLocation {
-  if (!normalized) return { location: prediction.description, placeId: prediction.place_id };
+/** The record shown and kept once the server confirmed the chosen suggestion. */
+export function toOnboardingLocation(prediction: Prediction, normalized: NormalizedLocation): OnboardingLocation {
   return {
     location: normalized.display_location || prediction.description,
     placeId: normalized.place_id ?? prediction.place_id,

@@ -1,0 +1,48 @@
+import { useId, type Ref } from "react";
+import { DEFAULT_PRIVACY_LEVEL, PRIVACY_LABELS } from "@/lib/locations/privacy";
+import type { OnboardingLocation } from "@/lib/onboarding/client/location";
+import { LocationNotices } from "./LocationNotices";
+
+export const LOCATION_TIP = "Tip: Select from suggestions for better location matching";
+
+type ConfirmedLocationProps = {
+  label: string;
+  value: OnboardingLocation;
+  onChange(): void;
+  notice: string | null;
+  error?: string;
+  /** The 'Change' button, which gets focus once a place is confirmed. */
+  changeRef: Ref<HTMLButtonElement>;
+};
+
+/** The confirmed location (spec section 2): city and country, 'Verified location selected' with its privacy level, and 'Change'. */
+export function ConfirmedLocation({ label, value, onChange, notice, error, changeRef }: ConfirmedLocationProps) {
+  const id = useId();
+  const verified = value.placeId !== "";
+  const place = [value.city, value.country].filter(Boolean).join(", ") || value.location;
+  return (
+    <div className="field location-field" role="group" aria-labelledby={`${id}-label`}>
+      <p id={`${id}-label`} className="location-label">
+        {label}
+      </p>
+      <div className="location-confirmed">
+        <div id={`${id}-place`} className="location-confirmed-text">
+          <p className="location-place">{place}</p>
+          {place !== value.location && <p className="location-detail">{value.location}</p>}
+          {verified ? (
+            <p className="location-verified">
+              <span aria-hidden="true">✓ </span>
+              Verified location selected <span className="location-privacy">{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
+            </p>
+          ) : (
+            <p className="field-hint">{LOCATION_TIP}</p>
+          )}
+        </div>
+        <button ref={changeRef} type="button" className="button button-secondary location-change" onClick={onChange} aria-describedby={`${id}-place`}>
+          Change
+        </button>
+      </div>
+      <LocationNotices notice={notice} error={error} errorId={`${id}-error`} />
+    </div>
+  );
+}

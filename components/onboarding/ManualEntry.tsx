@@ -1,0 +1,43 @@
+import type { SearchState } from "./useLocationSearch";
+
+type ManualEntryProps = {
+  state: SearchState;
+  /** The text typed so far, trimmed. */
+  typed: string;
+  onUseTyped(): void;
+  onRetry(): void;
+};
+
+/**
+ * Typing the location by hand (spec section 2): offered when search finds nothing, and when search
+ * is down, with the error and a way to search again.
+ */
+export function ManualEntry({ state, typed, onUseTyped, onRetry }: ManualEntryProps) {
+  if (state.kind === "empty") {
+    return (
+      <button type="button" className="button button-secondary location-manual" onClick={onUseTyped}>
+        Use entered location
+      </button>
+    );
+  }
+  if (state.kind !== "unavailable") return null;
+  return (
+    <>
+      <div className="location-error" role="alert">
+        <p>{state.message}</p>
+        <button type="button" className="location-retry" onClick={onRetry}>
+          Try searching again
+        </button>
+      </div>
+      <div className="location-unavailable">
+        <p>Location search is currently unavailable.</p>
+        {typed && (
+          <button type="button" className="button button-secondary location-manual" onClick={onUseTyped}>
+            Continue with &quot;{typed}&quot;
+          </button>
+        )}
+        <p className="field-hint">You can update your location later in settings.</p>
+      </div>
+    </>
+  );
+}
