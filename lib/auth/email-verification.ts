@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, userTokens } from "@/db/schema";
-import { AppError } from "@/lib/errors";
+import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
@@ -36,7 +36,7 @@ export async function resendVerification(db: Db, userId: string): Promise<Resend
       .from(users)
       .where(eq(users.id, userId))
       .for("update");
-    if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+    if (!user) throw userNotFound();
     if (user.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
     const hourly = await checkLimit(tx, LIMITS.verificationPerHour, user.id);
     if (!hourly.allowed) {
@@ -96,6 +96,6 @@ export async function accountForResend(db: Db, email: string, context: { clientA
     throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
   }
   const user = await findUserByEmail(db, email);
-  if (!user) throw new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");
+  if (!user) throw userNotFound();
   return user.id;
 }

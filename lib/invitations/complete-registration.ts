@@ -7,7 +7,7 @@ import { normalizeEmail } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
-import { withStoredImages, storeUploads } from "@/lib/onboarding/uploads";
+import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "@/lib/onboarding/uploads";
 import type { ImageStorage } from "@/lib/storage";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
 import { MESSAGES, type CompleteRegistrationInput } from "./rules";
@@ -47,11 +47,11 @@ export async function completeRegistration(
     await openInvitation(db, input.invitationToken);
   }
   const stored = context.avatar ? await storeUploads([{ bytes: context.avatar, kind: "avatar" }], context.storage) : [];
-  return withStoredImages(stored, context.storage, () =>
+  const { result, replaced } = await withStoredImages(stored, context.storage, () =>
     db.transaction(async (tx) => {
       const now = new Date();
       const invitation = input.invitationToken ? await lockForJoin(tx, input.invitationToken, now) : null;
-      const [account] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for("update");
+      const [account] = await tx.select({ email: users.email, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
       if (!account) throw userNotFound();
       const existing = await coupleOf(tx, userId);
       if (invitation) {
@@ -86,9 +86,14 @@ export async function completeRegistration(
       // Partner B with a complete profile (partner setup asks for the occupation step 1 would) has
       // done their part, once their own address is proven: else partner A could fake the badge.
       if (user.occupation && emailVerifiedAt) await markPartnerBComplete(tx, userId);
-      return { user, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null };
+      return {
+        result: { user, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null },
+        replaced: replacedImageUrls([account.avatarUrl], [user.avatarUrl]),
+      };
     }),
   );
+  await discardReplacedImages(db, replaced, context.storage);
+  return result;
 }
 
 /** Where the account belongs once completed: onboarding until its profile is complete, then the dashboard. */

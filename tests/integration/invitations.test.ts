@@ -729,6 +729,17 @@ describe("POST /api/auth/complete-registration", () => {
       expect(result.user.avatarUrl).toBe(`/api/images/${[...objects.keys()][0]}`);
     });
 
+    it("removes the photo it replaces once the new one is saved", async () => {
+      const user = await createUser();
+      const { storage, objects } = memoryStorage();
+      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } }).jpeg().toBuffer();
+      const db = await getDb();
+      const first = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
+      const second = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
+      expect(second.user.avatarUrl).not.toBe(first.user.avatarUrl);
+      expect([...objects.keys()].map((key) => `/api/images/${key}`)).toEqual([second.user.avatarUrl]);
+    });
+
     it("refuses a file that is not an image, and a failed write leaves no stored file behind", async () => {
       const user = await createUser();
       const { storage, objects } = memoryStorage();
