@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -10,6 +10,7 @@ import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { locationColumns } from "@/lib/locations/place";
 import { COUPLE_TYPES } from "@/lib/onboarding/rules";
 import { coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { partnerOf } from "./partner";
 
 export type { CoupleBadge } from "./rules";
 
@@ -131,7 +132,7 @@ export async function coupleIdOf(db: Db, userId: string): Promise<string | null>
   const [row] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
+    .where(partnerOf(userId))
     .limit(1);
   return row?.id ?? null;
 }

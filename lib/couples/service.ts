@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
+import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
 import { MESSAGES, type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/onboarding/rules";
@@ -9,6 +10,7 @@ import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from 
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { coupleIdOf, coupleNotFound, isCoupleId } from "./profile";
+import { partnerOf } from "./partner";
 
 /** Replaceable services, so a test can hand in its own. */
 export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
@@ -107,7 +109,7 @@ export async function insertCouple(tx: Db, userId: string, couple: NewCouple): P
 }
 
 const ofPartner = (coupleId: string, userId: string) =>
-  and(eq(couples.id, coupleId), or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)));
+  and(eq(couples.id, coupleId), partnerOf(userId));
 
 /**
  * The couple's images, when the user is one of its partners; any other id (malformed, missing,
@@ -146,10 +148,19 @@ export async function writeCoupleChanges(tx: Db, userId: string, coupleId: strin
   return { couple: row, replacedImages };
 }
 
-/** Marks partner B's part done when the user is a couple's partner B; answers whether they are. */
+/**
+ * The one rule of "partner B's part is done": the user is a couple's partner B and their profile
+ * is complete (names, occupation, couple name; isProfileComplete). Answers whether they are partner B.
+ */
 export async function markPartnerBComplete(tx: Db, userId: string): Promise<boolean> {
-  const updated = await tx.update(couples).set(partnerBComplete()).where(eq(couples.partner2Id, userId)).returning({ id: couples.id });
-  return updated.length > 0;
+  const [row] = await tx
+    .select({ coupleId: couples.id, coupleName: couples.coupleName, firstName: users.firstName, lastName: users.lastName, occupation: users.occupation })
+    .from(couples)
+    .innerJoin(users, eq(users.id, couples.partner2Id))
+    .where(eq(couples.partner2Id, userId));
+  if (!row) return false;
+  if (isProfileComplete(row)) await tx.update(couples).set(partnerBComplete()).where(eq(couples.id, row.coupleId));
+  return true;
 }
 
 /**

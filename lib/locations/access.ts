@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
+import { partnerOf } from "@/lib/couples/partner";
 
 export type Actor = { userId: string };
 
@@ -13,7 +14,7 @@ export async function canWrite(db: Db, entity: EntityRef, actor: Actor): Promise
   const [couple] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, entity.entityId), or(eq(couples.partner1Id, actor.userId), eq(couples.partner2Id, actor.userId))))
+    .where(and(eq(couples.id, entity.entityId), partnerOf(actor.userId)))
     .limit(1);
   return couple !== undefined;
 }

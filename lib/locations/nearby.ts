@@ -6,6 +6,7 @@ import type { Actor } from "./access";
 import { locationColumns } from "./place";
 import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
 import type { NearbyQuery } from "./schemas";
+import { partnerOf } from "@/lib/couples/partner";
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -61,7 +62,7 @@ export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<
   const ownCouple = db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, locations.entityId), or(eq(couples.partner1Id, actor.userId), eq(couples.partner2Id, actor.userId))));
+    .where(and(eq(couples.id, locations.entityId), partnerOf(actor.userId)));
   const visibleCouple = db.select({ id: couples.id }).from(couples).where(and(eq(couples.id, locations.entityId), eq(couples.isVisible, true)));
 
   const rows = await db

@@ -1,11 +1,12 @@
 import "server-only";
-import { eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
 import { interestsByCategory, type InterestsByCategory } from "@/lib/interests";
 import { initialStep, roleOf, type OnboardingRole, type OnboardingStep } from "./router";
+import { partnerOf } from "@/lib/couples/partner";
 
 /** What step 1 saved before, to prefill the form when no draft is newer. */
 export type SavedStep1 = {
@@ -39,7 +40,7 @@ export async function loadOnboardingState(db: Db, userId: string): Promise<Onboa
       coupleName: couples.coupleName,
     })
     .from(users)
-    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, userId));
   if (!row) throw userNotFound();
 

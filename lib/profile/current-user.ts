@@ -6,6 +6,7 @@ import { couples, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
+import { partnerOf } from "@/lib/couples/partner";
 
 const partner = alias(users, "partner");
 
@@ -109,7 +110,7 @@ export async function loadCurrentUser(db: Db, userId: string): Promise<{ user: C
   const [row] = await db
     .select({ me: personColumns(users), couple: couples, partner: personColumns(partner) })
     .from(users)
-    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(couples, partnerOf(users.id))
     .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))))
     .where(eq(users.id, userId));
   if (!row) throw userNotFound();
