@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull, ne, notExists } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
@@ -72,6 +72,17 @@ export async function joinCouple(tx: Db, invitation: InvitationRow, partner: { i
   return { coupleId: invitation.coupleId };
 }
 
+/**
+ * The e-mailed link proves the address, so it wins over an account there that never proved it:
+ * one made through the shareable link (then the couple's partner 2, which the foreign key clears)
+ * or registered on its own. Its sessions and tokens go with it (cascade). An account that started
+ * a couple of its own is left alone (the insert then refuses with EMAIL_EXISTS).
+ */
+async function dropUnprovenAccount(tx: Db, email: string): Promise<void> {
+  const startedCouple = tx.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, users.id));
+  await tx.delete(users).where(and(eq(users.email, email), isNull(users.emailVerifiedAt), notExists(startedCouple)));
+}
+
 export type AcceptedInvitation = {
   user: { id: string; email: string; emailVerifiedAt: Date | null };
   couple: { id: string };
@@ -95,6 +106,7 @@ export async function acceptInvitation(db: Db, input: AcceptInvitationInput, con
   return db.transaction(async (tx) => {
     const now = new Date();
     const invitation = await lockForJoin(tx, input.invitationToken, now);
+    if (invitation.provesAddress) await dropUnprovenAccount(tx, invitation.partnerEmail);
     const [user] = await tx
       .insert(users)
       .values({

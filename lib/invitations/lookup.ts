@@ -1,5 +1,6 @@
 import "server-only";
 import { eq, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
@@ -10,6 +11,9 @@ import { inviterName, MESSAGES, TOKEN_MAX } from "./rules";
 export const invalidInvitation = () => new AppError("INVALID_INVITATION", MESSAGES.invalid);
 /** Too many look-ups or accepts from one address. */
 export const tooManyAttempts = (limit: LimitState) => new AppError("RATE_LIMITED", MESSAGES.tooManyAttempts, { retryAfterSeconds: limit.retryAfterSeconds });
+
+/** The couple's partner 2, to tell a claim made through the shareable link from a real join. */
+const partner2 = alias(users, "partner2");
 
 const columns = {
   id: invitations.id,
@@ -26,6 +30,8 @@ const columns = {
   partner2Id: couples.partner2Id,
   inviterFirstName: users.firstName,
   inviterLastName: users.lastName,
+  partner2Email: partner2.email,
+  partner2VerifiedAt: partner2.emailVerifiedAt,
 };
 
 /**
@@ -35,7 +41,16 @@ const columns = {
 export type InvitationRow = Pick<
   typeof invitations.$inferSelect,
   "id" | "coupleId" | "inviterId" | "partnerEmail" | "partnerFirstName" | "partnerLastName" | "expiresAt" | "acceptedAt" | "revokedAt"
-> & { coupleName: string; partner1Id: string; partner2Id: string | null; inviterFirstName: string; inviterLastName: string; provesAddress: boolean };
+> & {
+  coupleName: string;
+  partner1Id: string;
+  partner2Id: string | null;
+  inviterFirstName: string;
+  inviterLastName: string;
+  partner2Email: string | null;
+  partner2VerifiedAt: Date | null;
+  provesAddress: boolean;
+};
 
 /**
  * The invitation a token stands for: either of its two secrets, the e-mailed one or the
@@ -51,18 +66,29 @@ export async function invitationByToken(db: Db, token: string, { lock = false } 
     .from(invitations)
     .innerJoin(couples, eq(couples.id, invitations.coupleId))
     .innerJoin(users, eq(users.id, invitations.inviterId))
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .where(or(eq(invitations.tokenHash, digest), eq(invitations.shareTokenHash, digest)));
   const [row] = lock ? await query.for("update", { of: invitations }) : await query;
   return row ?? null;
 }
 
 /**
+ * The e-mailed link, used after the invitation went to an unverified account at the invited
+ * address (made through the shareable link, or registered on its own): that account never proved
+ * the address, so the e-mailed link still lets the real partner B in and replaces it.
+ */
+export const claimedThroughShareLink = (row: InvitationRow): boolean =>
+  row.provesAddress && row.partner2Id !== null && row.partner2VerifiedAt === null && row.partner2Email === row.partnerEmail;
+
+/**
  * Unknown and used links are invalid; a link of a couple that filled up meanwhile can no longer
  * be used; a link replaced by a newer one is invalid; an old one has expired.
  */
 export function assertOpen(row: InvitationRow | null, now = new Date()): asserts row is InvitationRow {
-  if (!row || row.acceptedAt) throw invalidInvitation();
-  if (row.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.joinCoupleFull);
+  if (!row) throw invalidInvitation();
+  const reclaim = claimedThroughShareLink(row);
+  if (row.acceptedAt && !reclaim) throw invalidInvitation();
+  if (row.partner2Id && !reclaim) throw new AppError("COUPLE_FULL", MESSAGES.joinCoupleFull);
   if (row.revokedAt) throw invalidInvitation();
   if (row.expiresAt.getTime() <= now.getTime()) throw new AppError("INVITATION_EXPIRED", MESSAGES.expired);
 }

@@ -501,7 +501,7 @@ describe("the shareable link (shown to partner A)", () => {
 
   it("makes an unverified account in the couple: no session, a verification e-mail to the invited address, sign-in only once verified", async () => {
     const inviter = await partnerA();
-    const { token, shareToken, email } = await invited(inviter);
+    const { shareToken, email } = await invited(inviter);
     const before = await counts(inviter.coupleId);
     const res = await acceptWith(shareToken);
     expect(res.status).toBe(200);
@@ -518,8 +518,6 @@ describe("the shareable link (shown to partner A)", () => {
     expect(user).toMatchObject({ emailVerifiedAt: null, registrationType: "partner_invitation" });
     const after = await counts(inviter.coupleId);
     expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 1, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
-    // The e-mailed link is used up with it: one invitation, one partner.
-    expect((await acceptWith(token)).json.error.code).toBe("INVALID_INVITATION");
 
     const mail = await latestMail(email);
     expect(mail.subject).toBe("Verify your email address");
@@ -537,11 +535,57 @@ describe("the shareable link (shown to partner A)", () => {
     const res = await acceptWith(shareToken);
     expect(res.status).toBe(200);
     expect(res.json.session).toBeUndefined();
+    // The account cannot sign in, so it can never reach the set-up that completes partner B's part.
     expect((await passwordGrant(email, JOIN_PASSWORD)).json.error.code).toBe("EMAIL_NOT_CONFIRMED");
-    // Even the set-up that completes partner B's part (occupation given) leaves the couple unverified.
-    const db = await getDb();
-    await completeRegistrationIn(db, res.json.user.id, { firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", occupation: "Chef" }, { clientAddress: "198.51.100.31" });
     expect(await coupleFlags(inviter.coupleId)).toEqual({ b: false, verified: false });
+  });
+
+  it("cannot lock partner B out: the e-mailed link, used after the shareable one, replaces the unverified account with B's verified one", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const claim = await acceptWith(shareToken, { password: "Link#Holder99" });
+    expect(claim.status).toBe(200);
+    const claimantId = claim.json.user.id as string;
+    expect((await load(token)).status).toBe(200);
+
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    expect(res.json.session).toBeDefined();
+    const db = await getDb();
+    const [b] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(b!.id).not.toBe(claimantId);
+    expect(b!.emailVerifiedAt).not.toBeNull();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(b!.id);
+    expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+    expect((await passwordGrant(email, "Link#Holder99")).status).not.toBe(200);
+    // The shareable link stays used up.
+    expect((await acceptWith(shareToken)).json.error.code).toBe("INVALID_INVITATION");
+  });
+
+  it("the e-mailed link also replaces an unverified account registered on its own at the invited address", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    const squatter = await createUser({ email, emailVerifiedAt: null });
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    const db = await getDb();
+    const [b] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(b!.id).not.toBe(squatter.id);
+    expect(b!.emailVerifiedAt).not.toBeNull();
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(b!.id);
+  });
+
+  it("does not replace a verified partner 2: the e-mailed link is then used up", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const claim = await acceptWith(shareToken);
+    const db = await getDb();
+    await db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, claim.json.user.id));
+    expect((await load(token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await acceptWith(token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(claim.json.user.id);
+    expect((await db.select({ id: users.id }).from(users).where(eq(users.email, email))).length).toBe(1);
   });
 
   it("joins an existing account to the couple without verifying its address; only the e-mailed link does", async () => {
