@@ -8,7 +8,7 @@ import { refreshSessionAction } from "@/app/(auth)/actions";
 import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { markRegistrationComplete } from "@/lib/invitations/client-flow";
+import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
 import { CheckIcon } from "./CheckIcon";

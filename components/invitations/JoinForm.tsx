@@ -9,9 +9,8 @@ import { acceptInvitationAction, type JoinResult } from "@/app/invitation/accept
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
 import { Alert } from "@/components/ui/Alert";
-import { rememberAccount } from "@/lib/invitations/client-flow";
 import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
-import { clearRegistrationProgress } from "@/lib/registration/client-storage";
+import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
 const SIGN_IN_NOTICE = "Registration successful! Please login to complete your profile setup.";

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { joinWithAccountAction } from "@/app/invitation/accept/actions";
 import { Alert } from "@/components/ui/Alert";
-import { rememberAccount } from "@/lib/invitations/client-flow";
+import { rememberAccount } from "@/lib/registration/client-storage";
 import { MESSAGES } from "@/lib/invitations/rules";
 
 /**

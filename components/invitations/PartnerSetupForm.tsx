@@ -9,7 +9,7 @@ import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
-import { markRegistrationComplete } from "@/lib/invitations/client-flow";
+import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 

@@ -4,9 +4,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { refreshSessionAction } from "@/app/(auth)/actions";
 import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
-import { sessionStore } from "@/lib/onboarding/drafts";
 import type { OnboardingState } from "@/lib/onboarding/state";
-import { BYPASS_PROFILE_CHECK_KEY } from "@/lib/registration/client-storage";
+import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { ProgressIndicator } from "./ProgressIndicator";
 import { SetupComplete } from "./SetupComplete";
 import { Step1Form, type Step1Saved } from "./Step1Form";
@@ -46,13 +45,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
       setStep(move.step);
       return;
     }
-    if (move.bypassProfileCheck) {
-      try {
-        sessionStore()?.setItem(BYPASS_PROFILE_CHECK_KEY, "true");
-      } catch {
-        // The flag only spares a client-side check; the refreshed session is what the guard reads.
-      }
-    }
+    if (move.bypassProfileCheck) markRegistrationComplete();
     // The route guard reads the session cookie: its flags should be current before leaving. If the
     // refresh fails the user still leaves; the layouts behind the guard re-read the flags from the database.
     await refreshSessionAction().catch((error: unknown) => console.error("[onboarding] session refresh failed", error));
