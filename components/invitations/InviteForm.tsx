@@ -4,10 +4,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useForm } from "react-hook-form";
-import { refreshSessionAction } from "@/app/(auth)/actions";
 import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
@@ -62,8 +62,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
   const goToDashboard = async (event?: MouseEvent) => {
     event?.preventDefault();
     markRegistrationComplete();
-    await refreshSessionAction();
-    router.replace("/dashboard");
+    await leaveWithFreshSession(router, "/dashboard", { replace: true });
   };
 
   if (sent) {

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { refreshSessionAction } from "@/app/(auth)/actions";
+import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
 import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
 import type { OnboardingState } from "@/lib/onboarding/state";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
@@ -46,11 +46,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
       return;
     }
     if (move.bypassProfileCheck) markRegistrationComplete();
-    // The route guard reads the session cookie: its flags should be current before leaving. If the
-    // refresh fails the user still leaves; the layouts behind the guard re-read the flags from the database.
-    await refreshSessionAction().catch((error: unknown) => console.error("[onboarding] session refresh failed", error));
-    if (move.replace) router.replace(move.to);
-    else router.push(move.to);
+    await leaveWithFreshSession(router, move.to, { replace: move.replace });
   }
 
   const step1Saved = ({ saved, isPartnerB }: Step1Saved) => {
@@ -58,7 +54,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
     return follow(nextMove("step1", isPartnerB ? "partner_b" : role));
   };
 
-  if (step === "complete") return <SetupComplete />;
+  if (step === "complete") return <SetupComplete role={role} />;
   return (
     <main id="main" className="onboarding-page">
       <div className="onboarding-card">

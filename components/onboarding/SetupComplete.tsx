@@ -2,22 +2,23 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { refreshSessionAction } from "@/app/(auth)/actions";
+import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
+import { nextMove, type OnboardingRole } from "@/lib/onboarding/router";
 
-/** A finished profile has nothing left here: the session's flags are brought up to date, then the dashboard. */
-export function SetupComplete() {
+/** A finished profile has nothing left here: the session's flags are brought up to date, then where the router leads. */
+export function SetupComplete({ role }: { role: OnboardingRole }) {
   const router = useRouter();
   useEffect(() => {
+    const move = nextMove("complete", role);
+    if (move?.kind !== "leave") return;
     let current = true;
-    void refreshSessionAction()
-      .catch(() => undefined)
-      .then(() => {
-        if (current) router.replace("/dashboard");
-      });
+    // Navigating after unmount would move a user who already went elsewhere.
+    const guarded = { push: (to: string) => current && router.push(to), replace: (to: string) => current && router.replace(to) };
+    void leaveWithFreshSession(guarded, move.to, { replace: move.replace });
     return () => {
       current = false;
     };
-  }, [router]);
+  }, [router, role]);
   return (
     <main id="main" className="onboarding-page onboarding-complete">
       <p className="onboarding-complete-text" role="status">
