@@ -1,18 +1,28 @@
 import "server-only";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { getDb } from "@/db/client";
+import { AppError } from "@/lib/errors";
 import { auth } from "./auth";
 import { accountFlags, type AccountFlags } from "./users";
 
 /**
  * For guarded pages: the live session and the account's flags read from the rows, since the
- * cookie's copy can be stale. Redirects when there is no live session.
+ * cookie's copy can be stale. Redirects when there is no live session. Cached per request: a
+ * layout and its page both ask, and the session and flags are read once.
  */
-export async function requireSignedIn(): Promise<{ userId: string } & AccountFlags> {
+export const requireSignedIn = cache(async (): Promise<{ userId: string } & AccountFlags> => {
   const session = await auth();
   if (!session?.claims.sub) redirect("/login");
   const flags = await accountFlags(await getDb(), session.claims.sub);
   if (!flags) redirect("/signout");
   if (!flags.emailVerified) redirect("/verify-email");
   return { userId: session.claims.sub, ...flags };
+});
+
+/** For server actions: the signed-in caller's id, else UNAUTHENTICATED (which actionFailure turns into the form's message). */
+export async function requireActionUserId(): Promise<string> {
+  const session = await auth();
+  if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+  return session.claims.sub;
 }

@@ -1,8 +1,7 @@
 "use server";
 
 import { getDb } from "@/db/client";
-import { auth } from "@/lib/auth/auth";
-import { AppError } from "@/lib/errors";
+import { requireActionUserId } from "@/lib/auth/current-session";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { parseWith } from "@/lib/http/errors";
 import { invitePartnerSchema, MESSAGES } from "@/lib/invitations/rules";
@@ -12,11 +11,10 @@ import { deliverAfterResponse } from "@/lib/mail/outbox";
 /** The invite form's server action: the same domain function as POST /api/auth/send-invitation. */
 export async function sendInvitationAction(values: unknown): Promise<ActionResult<Pick<SentInvitation, "invitation">>> {
   try {
-    const session = await auth();
-    if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const userId = await requireActionUserId();
     const input = parseWith(invitePartnerSchema, values);
     const db = await getDb();
-    const { invitation, emailIds } = await sendInvitation(db, session.claims.sub, input);
+    const { invitation, emailIds } = await sendInvitation(db, userId, input);
     deliverAfterResponse(db, emailIds);
     return { ok: true, invitation };
   } catch (error) {

@@ -2,9 +2,8 @@
 
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
-import { auth } from "@/lib/auth/auth";
+import { requireActionUserId } from "@/lib/auth/current-session";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
-import { AppError } from "@/lib/errors";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
@@ -19,15 +18,14 @@ import { MESSAGES, partnerSetupSchema } from "@/lib/invitations/rules";
  */
 export async function completePartnerSetupAction(form: FormData): Promise<ActionResult<{ destination: string }>> {
   try {
-    const session = await auth();
-    if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const userId = await requireActionUserId();
     const field = (name: string) => form.get(name) ?? undefined;
     const input = parseWith(
       partnerSetupSchema,
       { firstName: field("firstName"), lastName: field("lastName"), dateOfBirth: field("dateOfBirth"), occupation: field("occupation") },
     );
     const avatar = await uploadedImageBytes(form.get("photo"), "photo");
-    const completed = await completeRegistration(await getDb(), session.claims.sub, input, { clientAddress: clientAddress(await headers()), avatar });
+    const completed = await completeRegistration(await getDb(), userId, input, { clientAddress: clientAddress(await headers()), avatar });
     await refreshSessionClaims();
     return { ok: true, destination: destinationAfter(completed) };
   } catch (error) {

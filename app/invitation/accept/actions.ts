@@ -3,9 +3,9 @@
 import { headers } from "next/headers";
 import { getDb } from "@/db/client";
 import { auth, signIn, signOut } from "@/lib/auth/auth";
+import { requireActionUserId } from "@/lib/auth/current-session";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { revokeSession } from "@/lib/auth/sessions";
-import { AppError } from "@/lib/errors";
 import { actionFailure, type ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
@@ -64,10 +64,9 @@ export type JoinWithAccountResult = ActionResult<{ userId: string; coupleId: str
  */
 export async function joinWithAccountAction(token: unknown): Promise<JoinWithAccountResult> {
   try {
-    const session = await auth();
-    if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const userId = await requireActionUserId();
     const invitationToken = parseWith(invitationTokenSchema, token);
-    const joined = await joinWithAccount(await getDb(), session.claims.sub, invitationToken, { clientAddress: clientAddress(await headers()) });
+    const joined = await joinWithAccount(await getDb(), userId, invitationToken, { clientAddress: clientAddress(await headers()) });
     await refreshSessionClaims();
     return { ok: true, userId: joined.user.id, coupleId: joined.couple!.id, destination: destinationAfter(joined) };
   } catch (error) {
