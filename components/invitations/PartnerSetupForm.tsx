@@ -8,10 +8,10 @@ import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/act
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
+import { ACCEPT_ATTRIBUTE, imageProblem } from "@/lib/onboarding/client/photo";
 
 type Photo = { blob: Blob; preview: string };
 
@@ -43,8 +43,9 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     const file = event.target.files?.[0];
     setPhotoError(null);
     if (!file) return;
-    if (!(ACCEPTED_IMAGE_TYPES as readonly string[]).includes(file.type)) {
-      setPhotoError(INVALID_IMAGE_MESSAGE);
+    const problem = imageProblem(file);
+    if (problem) {
+      setPhotoError(problem);
       event.target.value = "";
       return;
     }
@@ -108,7 +109,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
       <Field
         label="Profile Photo (optional)"
         type="file"
-        accept={ACCEPTED_IMAGE_TYPES.join(",")}
+        accept={ACCEPT_ATTRIBUTE}
         error={photoError ?? undefined}
         hint="JPEG, PNG or WebP."
         id={photoInputId}
