@@ -6,7 +6,7 @@ import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
 import { MESSAGES, type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/onboarding/rules";
-import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/onboarding/uploads";
+import { assertOwnImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/images/lifecycle";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { coupleIdOf, coupleNotFound, isCoupleId } from "./profile";
@@ -197,7 +197,7 @@ const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profile
 
 /** POST /api/v2/couples: creates the caller's couple, the caller as partner A. */
 export async function createCouple(db: Db, userId: string, input: CoupleCreateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
-  assertStoredImageUrls(imagesOf(input));
+  await assertOwnImageUrls(db, userId, imagesOf(input));
   const existing = await coupleIdOf(db, userId);
   if (existing) throw coupleExists(existing);
   const couple = await newCoupleFrom(db, userId, input, deps.places ?? placesProvider());
@@ -212,12 +212,12 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
  * replaced are removed once it is saved.
  */
 export async function updateCouple(db: Db, userId: string, coupleId: string | null, input: CoupleUpdateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
-  assertStoredImageUrls(imagesOf(input));
+  await assertOwnImageUrls(db, userId, imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
   await ownCouple(db, userId, target);
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
   const { couple, replacedImages } = await db.transaction((tx) => writeCoupleChanges(tx, userId, target, changes));
-  await discardReplacedImages(db, replacedImages, deps.storage);
+  await discardReplacedImages(db, userId, replacedImages, deps.storage);
   return couple;
 }

@@ -19,6 +19,8 @@ export const JPEG_QUALITY = 85;
 
 export const INVALID_IMAGE_MESSAGE = "Please select a valid image file (JPEG, PNG, or WebP)";
 export const TOO_LARGE_MESSAGE = "Images must be 10 MB or smaller.";
+/** An image URL sent as JSON that is not one the caller's own profile or couple shows now. */
+export const IMAGE_URL_REFUSED_MESSAGE = "Please upload the photo here: links to images elsewhere are not accepted";
 export const TOO_MANY_PIXELS_MESSAGE = "Images must be 40 megapixels or smaller.";
 
 /** MIME types the file picker offers; the server ignores declared types and judges by content. */

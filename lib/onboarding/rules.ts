@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { dateOfBirthSchema, nameSchema } from "@/lib/auth/rules";
+import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 
 export const OCCUPATION_MAX = 100;
@@ -36,7 +37,7 @@ export const MESSAGES = {
   coupleTypeUnknown: "Please select adventure styles from the list",
   bioTooShort: `Please share more about yourselves (at least ${BIO_MIN} characters)`,
   bioTooLong: `Bio is too long (maximum ${BIO_MAX} characters)`,
-  imageNotStored: "Please upload the photo here: links to images elsewhere are not accepted",
+  imageNotStored: IMAGE_URL_REFUSED_MESSAGE,
   nothingToUpdate: "Nothing to update",
 } as const;
 
@@ -101,8 +102,8 @@ const coupleBioField = z.preprocess(
 );
 
 /**
- * An image URL as text. Whether this app stored the image is the server's check
- * (`assertStoredImageUrls`): it needs the storage configuration, which the browser lacks.
+ * An image URL as text. Which images the caller may name is the server's check
+ * (`assertOwnImageUrls`): only images the caller's own rows show now are accepted.
  */
 const imageUrlField = z.string({ error: MESSAGES.imageNotStored }).trim().min(1, MESSAGES.imageNotStored).max(IMAGE_URL_MAX, MESSAGES.imageNotStored);
 

@@ -8,9 +8,10 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
+import { discardReplacedImages, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
+import { updateUserRow } from "@/lib/profile/user-row";
 import { parseStep, type Step1Fields, type Step2Fields } from "./form";
 import { EXTRA_PHOTOS_MAX, MESSAGES, profileCompletionPercentage, step1Schema, step2Schema, tooManyPhotosMessage } from "./rules";
-import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "./uploads";
 
 /** Replaceable services, so a test can hand in its own. */
 export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };
@@ -68,23 +69,17 @@ export async function completeStep1(db: Db, userId: string, fields: Step1Fields,
 
   const { result, replaced } = await withStoredImages(stored, deps.storage, () =>
     db.transaction(async (tx) => {
-      // Locked, so of two saves at once each removes the photo the other did not keep.
-      const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
-      if (!previous) throw userNotFound();
-      await tx
-        .update(users)
-        .set({ occupation: input.occupation, interests: input.interests, avatarUrl, ...place })
-        .where(eq(users.id, userId));
+      const { replacedImages } = await updateUserRow(tx, userId, { occupation: input.occupation, interests: input.interests, avatarUrl, ...place });
       await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
       const isPartnerB = await markPartnerBComplete(tx, userId);
       const { latitude: _lat, longitude: _lng, ...location } = place;
       return {
         result: { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB },
-        replaced: replacedImageUrls([previous.avatarUrl], [avatarUrl]),
+        replaced: replacedImages,
       };
     }),
   );
-  await discardReplacedImages(db, replaced, deps.storage);
+  await discardReplacedImages(db, userId, replaced, deps.storage);
   return result;
 }
 

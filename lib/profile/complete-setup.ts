@@ -1,24 +1,13 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/profile";
 import { coupleChangesFrom, insertCouple, newCoupleFrom, writeCoupleChanges, type ChangedCouple, type CoupleDeps, type CoupleRecord } from "@/lib/couples/service";
-import { userNotFound } from "@/lib/errors";
 import { profileCompletionPercentage, type ProfileCompletionInput } from "@/lib/onboarding/rules";
-import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/onboarding/uploads";
+import { assertOwnImageUrls, discardReplacedImages } from "@/lib/images/lifecycle";
 import { placesProvider } from "@/lib/places";
+import { updateUserRow } from "./user-row";
 
 export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: number };
-
-const completionColumns = {
-  firstName: users.firstName,
-  lastName: users.lastName,
-  dateOfBirth: users.dateOfBirth,
-  bio: users.bio,
-  interests: users.interests,
-  avatarUrl: users.avatarUrl,
-};
 
 /**
  * POST /api/v2/profile/complete-setup: the person's fields and the couple's in one go. Creates
@@ -28,7 +17,7 @@ const completionColumns = {
  */
 export async function completeProfileSetup(db: Db, userId: string, input: ProfileCompletionInput, deps: CoupleDeps = {}): Promise<ProfileSetupResult> {
   const { userData, coupleData } = input;
-  assertStoredImageUrls({
+  await assertOwnImageUrls(db, userId, {
     "userData.avatarUrl": userData.avatarUrl,
     "coupleData.profileImageUrl": coupleData.profileImageUrl,
     "coupleData.photos": coupleData.photos,
@@ -38,16 +27,14 @@ export async function completeProfileSetup(db: Db, userId: string, input: Profil
   /** The user row and the couple row together, or neither. */
   const save = async (writeCouple: (tx: Db) => Promise<ChangedCouple>) => {
     const { result, replaced } = await db.transaction(async (tx) => {
-      const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
-      if (!previous) throw userNotFound();
-      const [user] = await tx.update(users).set(userData).where(eq(users.id, userId)).returning(completionColumns);
+      const user = await updateUserRow(tx, userId, userData);
       const { couple, replacedImages } = await writeCouple(tx);
       return {
-        result: { ...couple, profileCompletionPercentage: profileCompletionPercentage(user!, couple) },
-        replaced: [...replacedImageUrls([previous.avatarUrl], [user!.avatarUrl]), ...replacedImages],
+        result: { ...couple, profileCompletionPercentage: profileCompletionPercentage(user.row, couple) },
+        replaced: [...user.replacedImages, ...replacedImages],
       };
     });
-    await discardReplacedImages(db, replaced, deps.storage);
+    await discardReplacedImages(db, userId, replaced, deps.storage);
     return result;
   };
 

@@ -1,11 +1,10 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { users } from "@/db/schema";
 import { MESSAGES, userFields } from "@/lib/onboarding/rules";
-import { assertStoredImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/onboarding/uploads";
+import { assertOwnImageUrls, discardReplacedImages } from "@/lib/images/lifecycle";
 import type { ImageStorage } from "@/lib/storage";
+import { updateUserRow } from "./user-row";
 
 /** Accepts the spec's camelCase keys and their snake_case spellings. */
 const SNAKE_TO_CAMEL: Record<string, string> = {
@@ -29,11 +28,7 @@ export function normalizeProfileKeys(body: Record<string, unknown>): Record<stri
 
 /** Changes the person's own fields; an avatar the change replaced is removed once it is saved. */
 export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage): Promise<void> {
-  assertStoredImageUrls({ avatarUrl: update.avatarUrl });
-  const replaced = await db.transaction(async (tx) => {
-    const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
-    await tx.update(users).set(update).where(eq(users.id, userId));
-    return update.avatarUrl === undefined || !previous ? [] : replacedImageUrls([previous.avatarUrl], [update.avatarUrl]);
-  });
-  await discardReplacedImages(db, replaced, storage);
+  await assertOwnImageUrls(db, userId, { avatarUrl: update.avatarUrl });
+  const { replacedImages } = await db.transaction((tx) => updateUserRow(tx, userId, update));
+  await discardReplacedImages(db, userId, replacedImages, storage);
 }

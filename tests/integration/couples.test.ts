@@ -30,7 +30,7 @@ const PORTO = "geonames:2735943";
 const NOT_STORED = "Please upload the photo here: links to images elsewhere are not accepted";
 
 let imageCounter = 0;
-/** A URL in the shape this app's local storage hands out (the check is on the URL, not the file). */
+/** A URL in the shape this app's local storage hands out (the checks are on the URL, not the file). */
 const ownImage = (folder = "couple-photo") => `/api/images/${folder}/${(++imageCounter).toString(16).padStart(32, "0")}.jpg`;
 
 type Headers = Record<string, string>;
@@ -61,13 +61,11 @@ const coupleBody = (overrides: Record<string, unknown> = {}) => ({
   placeId: LISBON,
   bio: "We travel, we cook, we argue about maps.",
   interests: INTEREST_VALUES.slice(2, 8),
-  photos: [ownImage(), ownImage()],
-  profileImageUrl: ownImage("couple-main"),
   ...overrides,
 });
 
 const setupBody = (overrides: { userData?: Record<string, unknown>; coupleData?: Record<string, unknown> } = {}) => ({
-  userData: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17", occupation: "Engineer", bio: "Counting engines.", avatarUrl: ownImage("avatar"), ...overrides.userData },
+  userData: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17", occupation: "Engineer", bio: "Counting engines.", ...overrides.userData },
   coupleData: { ...coupleBody(), location: "Somewhere made up", latitude: 0, longitude: 0, city: "Fake City", country: "Nowhere", countryCode: "XX", ...overrides.coupleData },
 });
 
@@ -104,6 +102,12 @@ async function couplesOf(userId: string) {
   return db.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, userId));
 }
 
+/** Gives the couple photos as the step 2 upload would: a JSON call may only name images its own rows show. */
+async function showPhotos(coupleId: string, images: { profileImageUrl?: string; photos?: string[] }) {
+  const db = await getDb();
+  await db.update(couples).set(images).where(eq(couples.id, coupleId));
+}
+
 /** Adds a signed-in partner B to the couple. */
 async function joinAsPartnerB(coupleId: string) {
   const b = await signedIn({ firstName: "Bea", lastName: "Byron", dateOfBirth: "1991-02-03", occupation: "Poet" });
@@ -129,8 +133,10 @@ function countingPlaces() {
 
 describe("POST /api/v2/profile/complete-setup", () => {
   it("updates the user, creates the complete couple at the server-resolved place and answers it with the percentage", async () => {
-    const { user, headers } = await signedIn({ occupation: null });
-    const body = setupBody({ userData: { firstName: "  Grace ", occupation: "Admiral" } });
+    const avatar = ownImage("avatar");
+    const { user, headers } = await signedIn({ occupation: null, avatarUrl: avatar });
+    // A JSON client may show its own photo again, here as the couple's main photo.
+    const body = setupBody({ userData: { firstName: "  Grace ", occupation: "Admiral", avatarUrl: avatar }, coupleData: { photos: [], profileImageUrl: avatar } });
     const res = await postSetup(body, headers);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
@@ -142,8 +148,8 @@ describe("POST /api/v2/profile/complete-setup", () => {
         coupleName: "Ada & Grace",
         coupleTypes: ["global_adventurers", "culture_curators"],
         interests: INTEREST_VALUES.slice(2, 8),
-        photos: body.coupleData.photos,
-        profileImageUrl: body.coupleData.profileImageUrl,
+        photos: [],
+        profileImageUrl: avatar,
         placeId: LISBON,
         location: "Lisbon, Portugal",
         status: "active",
@@ -157,7 +163,7 @@ describe("POST /api/v2/profile/complete-setup", () => {
 
     const db = await getDb();
     const [me] = await db.select().from(users).where(eq(users.id, user.id));
-    expect(me).toMatchObject({ firstName: "Grace", occupation: "Admiral", bio: "Counting engines.", avatarUrl: body.userData.avatarUrl });
+    expect(me).toMatchObject({ firstName: "Grace", occupation: "Admiral", bio: "Counting engines.", avatarUrl: avatar });
     const couple = await coupleRow(res.json.data.id);
     expect(couple!.partnerACompletedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
     // The client's coordinates and names were ignored: the place is the provider's.
@@ -566,15 +572,34 @@ describe("GET /api/couples/{id}/full-profile", () => {
   });
 });
 
+describe("image URLs in JSON calls", () => {
+  it("refuses another couple's photo, on the couple and as the caller's avatar, and changes nothing", async () => {
+    const theirs = await withCouple();
+    const theirPhoto = ownImage("couple-main");
+    await showPhotos(theirs.coupleId, { profileImageUrl: theirPhoto });
+    const { user, headers, coupleId } = await withCouple();
+
+    const res = await putCouple(coupleId, { profileImageUrl: theirPhoto }, headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { profileImageUrl: NOT_STORED } });
+    expect((await coupleRow(coupleId))!.profileImageUrl).toBeNull();
+    const setup = await postSetup(setupBody({ userData: { avatarUrl: theirPhoto } }), headers);
+    expect(setup.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { "userData.avatarUrl": NOT_STORED } });
+    const db = await getDb();
+    const [me] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(me!.avatarUrl).toBeNull();
+  });
+});
+
 describe("replaced couple photos", () => {
   it("removes the main photo and the extra photos a change dropped, once it is saved, and keeps the rest", async () => {
-    const [keptPhoto, droppedPhoto, oldMain] = [ownImage(), ownImage(), ownImage("couple-main")];
-    const { user, coupleId } = await withCouple({ photos: [keptPhoto, droppedPhoto], profileImageUrl: oldMain });
+    const [keptPhoto, droppedPhoto, promoted, oldMain] = [ownImage(), ownImage(), ownImage(), ownImage("couple-main")];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { photos: [keptPhoto, droppedPhoto, promoted], profileImageUrl: oldMain });
     const { storage, deleted } = recordingStorage();
-    const newMain = ownImage("couple-main");
-    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: newMain, photos: [keptPhoto, ownImage()] }, { storage });
+    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: promoted, photos: [keptPhoto] }, { storage });
     expect(deleted.sort()).toEqual([keyOf(droppedPhoto), keyOf(oldMain)].sort());
-    expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: newMain });
+    expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: promoted, photos: [keptPhoto] });
   });
 
   it("removes nothing when the photos did not change, and nothing when the change fails", async () => {
@@ -585,28 +610,33 @@ describe("replaced couple photos", () => {
     expect(deleted).toEqual([]);
   });
 
-  it("keeps a replaced photo that a profile or another couple still shows", async () => {
-    const shared = ownImage("couple-main");
-    const { user, coupleId } = await withCouple({ profileImageUrl: shared });
-    await signedIn({ avatarUrl: shared });
+  it("keeps a replaced photo that a partner's profile still shows", async () => {
+    const [shared, other] = [ownImage("couple-main"), ownImage()];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { profileImageUrl: shared, photos: [other] });
+    const b = await joinAsPartnerB(coupleId);
+    const db = await getDb();
+    await db.update(users).set({ avatarUrl: shared }).where(eq(users.id, b.user.id));
     const { storage, deleted } = recordingStorage();
-    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: ownImage("couple-main") }, { storage });
+    await updateCouple(db, user.id, coupleId, { profileImageUrl: other, photos: [] }, { storage });
     expect(deleted).toEqual([]);
   });
 
   it("removes the avatar and couple photo that complete-setup replaced", async () => {
     const oldAvatar = ownImage("avatar");
     const oldMain = ownImage("couple-main");
-    const { user, coupleId } = await withCouple({ profileImageUrl: oldMain });
+    const [toAvatar, toMain] = [ownImage(), ownImage()];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { profileImageUrl: oldMain, photos: [toAvatar, toMain] });
     const db = await getDb();
     await db.update(users).set({ avatarUrl: oldAvatar }).where(eq(users.id, user.id));
     const { storage, deleted } = recordingStorage();
     const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
-    const body = setupBody();
+    // Couple photos move to the avatar and the main photo: they stay, the two they replaced go.
+    const body = setupBody({ userData: { avatarUrl: toAvatar }, coupleData: { profileImageUrl: toMain, photos: [] } });
     await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });
-    expect(deleted).toEqual(expect.arrayContaining([keyOf(oldAvatar), keyOf(oldMain)]));
-    expect(deleted).not.toContain(keyOf(body.userData.avatarUrl));
-    expect((await coupleRow(coupleId))!.profileImageUrl).toBe(body.coupleData.profileImageUrl);
+    expect(deleted.sort()).toEqual([keyOf(oldAvatar), keyOf(oldMain)].sort());
+    expect((await coupleRow(coupleId))!.profileImageUrl).toBe(toMain);
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as csrfToken } from "@/app/api/csrf-token/route";
 import { PUT as update } from "@/app/api/v2/profile/update/route";
 import { getDb } from "@/db/client";
-import { users } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { revokeSession } from "@/lib/auth/sessions";
 import { updateProfile } from "@/lib/profile/update";
@@ -11,7 +11,15 @@ import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 
 /** An image URL as this app's local storage hands them out. */
-const OWN_IMAGE = "/api/images/avatar/0123456789abcdef0123456789abcdef.jpg";
+const OWN_IMAGE = "/api/images/couple-photo/0123456789abcdef0123456789abcdef.jpg";
+
+/** A user whose couple shows the photos: a JSON call may only name images the caller's own rows show. */
+async function userWithCouplePhotos(photos: string[], overrides: Parameters<typeof createUser>[0] = {}) {
+  const user = await createUser(overrides);
+  const db = await getDb();
+  await db.insert(couples).values({ partner1Id: user.id, coupleName: "Ada & Grace", photos });
+  return user;
+}
 
 const updateCall = (body: unknown, headers: Record<string, string>) => call(update, "PUT", "/api/v2/profile/update", { body, headers });
 
@@ -73,7 +81,7 @@ describe("PUT /api/v2/profile/update", () => {
   });
 
   it("updates the profile with the token from GET /api/csrf-token and answers the current user", async () => {
-    const user = await createUser();
+    const user = await userWithCouplePhotos([OWN_IMAGE]);
     const session = await browserSession(user.id);
     const { csrfToken: token } = (await call(csrfToken, "GET", "/api/csrf-token", { headers: { cookie: session.cookie } })).json;
     const res = await updateCall(
@@ -88,7 +96,7 @@ describe("PUT /api/v2/profile/update", () => {
   });
 
   it("accepts the snake_case keys first_name, last_name, date_of_birth and avatar_url", async () => {
-    const user = await createUser();
+    const user = await userWithCouplePhotos([OWN_IMAGE]);
     const session = await apiSession(user.email);
     const res = await updateCall(
       { first_name: "Grace", last_name: "Hopper", date_of_birth: "1985-12-09", avatar_url: OWN_IMAGE },
@@ -99,15 +107,14 @@ describe("PUT /api/v2/profile/update", () => {
   });
 
   it("removes the avatar a new one replaced, once saved, and nothing when the avatar stays", async () => {
-    // An avatar no other test's user shows: one still shown elsewhere is kept.
     const avatarUrl = "/api/images/avatar/00000000000000000000000000000aaa.jpg";
-    const user = await createUser({ avatarUrl });
+    const user = await userWithCouplePhotos([OWN_IMAGE], { avatarUrl });
     const deleted: string[] = [];
     const storage = { put: async () => ({ url: "" }), delete: async (key: string) => void deleted.push(key) };
     const db = await getDb();
     await updateProfile(db, user.id, { occupation: "Admiral" }, storage);
     expect(deleted).toEqual([]);
-    await updateProfile(db, user.id, { avatarUrl: "/api/images/avatar/fedcba9876543210fedcba9876543210.jpg" }, storage);
+    await updateProfile(db, user.id, { avatarUrl: OWN_IMAGE }, storage);
     expect(deleted).toEqual(["avatar/00000000000000000000000000000aaa.jpg"]);
   });
 
@@ -190,7 +197,8 @@ describe("PUT /api/v2/profile/update", () => {
     "/uploads/grace.jpg",
     "/api/images/../../etc/passwd",
     "/api/images/avatar/not-a-key.jpg",
-  ])("refuses the avatar URL %j: only images this app stored", async (avatarUrl) => {
+    "/api/images/couple-photo/fedcba9876543210fedcba9876543210.jpg",
+  ])("refuses the avatar URL %j: only images the caller's own rows show", async (avatarUrl) => {
     const user = await createUser();
     const session = await apiSession(user.email);
     const res = await updateCall({ avatarUrl }, bearer(session.access_token));

@@ -1,0 +1,114 @@
+import "server-only";
+import { and, eq, ne } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { partnerOf } from "@/lib/couples/partner";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";
+import { IMAGE_URL_REFUSED_MESSAGE, type ImageKind } from "./rules";
+import { deleteImages, storeImage, type StoredImage } from "./store";
+
+/**
+ * The image lifecycle of profiles, couples and invitations: store uploads, remove them when the
+ * write fails, remove the ones a change replaced, and check the image URLs a JSON call names.
+ */
+
+export type Upload = { bytes: Uint8Array; kind: ImageKind };
+
+/**
+ * Stores uploads one after another (sharp is CPU-bound; one at a time keeps memory flat). If one
+ * is refused, the ones already stored are removed before the error goes on.
+ */
+export async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<StoredImage[]> {
+  const stored: StoredImage[] = [];
+  try {
+    for (const upload of uploads) stored.push(await storeImage(upload.bytes, upload.kind, storage));
+    return stored;
+  } catch (error) {
+    await deleteImages(stored.map((image) => image.key), storage);
+    throw error;
+  }
+}
+
+/** Runs the database work; if it fails, the images stored for it go too, so nothing is half-written. */
+export async function withStoredImages<T>(stored: readonly StoredImage[], storage: ImageStorage | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    await deleteImages(stored.map((image) => image.key), storage);
+    throw error;
+  }
+}
+
+/** Where the configured storage serves what this app stored: this app's image route, or the S3 public URL. */
+function storedImagePrefix(): string {
+  const choice = chooseStorage(env());
+  return choice.kind === "local" ? LOCAL_IMAGE_URL_PREFIX : `${choice.settings.publicUrl.replace(/\/+$/, "")}/`;
+}
+
+/** The storage key of a URL the storage handed out (its prefix, then a key, nothing else); else null. */
+function storedImageKey(url: string): string | null {
+  const prefix = storedImagePrefix();
+  const key = url.startsWith(prefix) ? url.slice(prefix.length) : null;
+  return key !== null && isStorageKey(key) ? key : null;
+}
+
+/** The images a change replaced or removed: URLs shown before and not after. */
+export function replacedImageUrls(before: readonly (string | null)[], after: readonly (string | null)[]): string[] {
+  const kept = new Set(after);
+  return [...new Set(before)].filter((url): url is string => url !== null && !kept.has(url));
+}
+
+const partner = alias(users, "partner");
+
+/**
+ * The images around a user, in one query by key: their own (their photo, their couple's photos)
+ * and their partner's photo. A JSON call may only name the first kind, so an image is never
+ * shown anywhere but on these three rows.
+ */
+async function imagesAround(db: Db, userId: string): Promise<{ own: Set<string>; partnerAvatar: string | null }> {
+  const [row] = await db
+    .select({ avatar: users.avatarUrl, main: couples.profileImageUrl, photos: couples.photos, partnerAvatar: partner.avatarUrl })
+    .from(users)
+    .leftJoin(couples, partnerOf(users.id))
+    .leftJoin(partner, and(ne(partner.id, users.id), partnerOf(partner.id)))
+    .where(eq(users.id, userId));
+  const own = [row?.avatar ?? null, row?.main ?? null, ...(row?.photos ?? [])].filter((url) => url !== null);
+  return { own: new Set(own), partnerAvatar: row?.partnerAvatar ?? null };
+}
+
+/**
+ * After a change to the user's rows committed: removes the images it replaced, best effort (a
+ * failure is logged, the change stands). Only images of this app's storage, and only those the
+ * user's rows or their partner's photo no longer show (one image may be named in two places).
+ */
+export async function discardReplacedImages(db: Db, userId: string, urls: readonly string[], storage?: ImageStorage): Promise<void> {
+  const ours = urls.flatMap((url) => {
+    const key = storedImageKey(url);
+    return key ? [{ url, key }] : [];
+  });
+  if (ours.length === 0) return;
+  try {
+    const { own, partnerAvatar } = await imagesAround(db, userId);
+    const gone = ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar);
+    await deleteImages(gone.map((image) => image.key), storage);
+  } catch (error) {
+    console.error("[images] could not remove replaced images", error);
+  }
+}
+
+/**
+ * Image URLs sent as JSON may only name images the caller's own user row or couple row shows
+ * now (to reorder them or move one to another place): an outside URL would let a profile show
+ * a tracking pixel, and another couple's photo is theirs, not the caller's to show. Uploads go
+ * through the multipart forms. Each refused field gets the message.
+ */
+export async function assertOwnImageUrls(db: Db, userId: string, fields: Record<string, string | null | undefined | readonly string[]>): Promise<void> {
+  const named = Object.entries(fields).map(([field, value]) => [field, typeof value === "string" ? [value] : (value ?? [])] as const);
+  if (named.every(([, urls]) => urls.length === 0)) return;
+  const { own } = await imagesAround(db, userId);
+  const refused = Object.fromEntries(named.filter(([, urls]) => urls.some((url) => !own.has(url))).map(([field]) => [field, IMAGE_URL_REFUSED_MESSAGE]));
+  if (Object.keys(refused).length > 0) throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: refused });
+}
