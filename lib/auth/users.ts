@@ -1,7 +1,8 @@
 import "server-only";
-import { eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
+import { partnerOf } from "@/lib/couples/partner";
 import { normalizeEmail } from "./rules";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
@@ -36,7 +37,7 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
       partner2Id: couples.partner2Id,
     })
     .from(users)
-    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, userId));
   if (!row) return null;
   return {

@@ -1,13 +1,16 @@
 import "server-only";
-import { eq, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { postAuthDestination } from "@/lib/auth/guard";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
+import { partnerOf } from "@/lib/couples/partner";
+import { coupleIdOf } from "@/lib/couples/profile";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
-import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "@/lib/onboarding/uploads";
+import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
 import type { ImageStorage } from "@/lib/storage";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
 import { MESSAGES, type CompleteRegistrationInput } from "./rules";
@@ -26,15 +29,61 @@ const coupleColumns = {
   partner1_id: couples.partner1Id,
   partner2_id: couples.partner2Id,
 };
-const coupleOf = async (db: Db, userId: string) =>
-  (await db.select(coupleColumns).from(couples).where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId))))[0] ?? null;
+const coupleOf = async (db: Db, userId: string) => (await db.select(coupleColumns).from(couples).where(partnerOf(userId)))[0] ?? null;
+
+const accountColumns = {
+  id: users.id,
+  email: users.email,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  dateOfBirth: users.dateOfBirth,
+  occupation: users.occupation,
+  avatarUrl: users.avatarUrl,
+};
+type Account = CompletedRegistration["user"];
+
+/** The account, locked until the transaction ends (so two saves of one account run one after the other). */
+async function lockAccount(tx: Db, userId: string): Promise<Account> {
+  const [account] = await tx.select(accountColumns).from(users).where(eq(users.id, userId)).for("update");
+  if (!account) throw userNotFound();
+  return account;
+}
+
+/** Public like the accept: attempts count against the caller's address, and a bad link is refused before any slow work. */
+async function checkLinkFirst(db: Db, invitationToken: string, clientAddress: string): Promise<void> {
+  await throttleAccept(db, clientAddress);
+  await openInvitation(db, invitationToken);
+}
+
+/**
+ * Inside a transaction: the signed-in account joins the invitation's couple as partner 2 under the
+ * accept rules. Locks the invitation (lockForJoin) and the account; the link must be sent to this
+ * account's address and the account must not have a couple yet. The e-mailed link (not the
+ * shareable one) proves the address. `names` are the ones partner A is told about, when the
+ * caller is changing them.
+ */
+async function joinInvited(tx: Db, userId: string, invitationToken: string, now: Date, names?: { firstName: string; lastName: string }): Promise<Account> {
+  const invitation = await lockForJoin(tx, invitationToken, now);
+  const account = await lockAccount(tx, userId);
+  if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
+  const existing = await coupleIdOf(tx, userId);
+  if (existing) throw coupleExists(existing);
+  await tx
+    .update(users)
+    .set({
+      registrationType: "partner_invitation",
+      // Opening the link e-mailed to this address proves the address.
+      ...(invitation.provesAddress ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` } : {}),
+    })
+    .where(eq(users.id, userId));
+  await joinCouple(tx, invitation, { id: userId, ...(names ?? account) }, now);
+  return account;
+}
 
 /**
  * Completes the signed-in account's registration: names, birth date and (when given) occupation
- * and profile photo. With an invitation token the account also joins that couple as partner 2,
- * under the accept rules: the link must be open, sent to this account's address (which the
- * e-mailed link, not the shareable one, then proves), and the account must not have a couple
- * yet. One transaction; a stored photo is removed again if it fails.
+ * and profile photo. With an invitation token the account also joins that couple as partner 2
+ * (joinInvited). One transaction; a stored photo is removed again if it fails.
  */
 export async function completeRegistration(
   db: Db,
@@ -42,23 +91,14 @@ export async function completeRegistration(
   input: CompleteRegistrationInput,
   context: { clientAddress: string; avatar?: Uint8Array | null; storage?: ImageStorage },
 ): Promise<CompletedRegistration> {
-  if (input.invitationToken) {
-    await throttleAccept(db, context.clientAddress);
-    await openInvitation(db, input.invitationToken);
-  }
+  const { invitationToken } = input;
+  if (invitationToken) await checkLinkFirst(db, invitationToken, context.clientAddress);
   const stored = context.avatar ? await storeUploads([{ bytes: context.avatar, kind: "avatar" }], context.storage) : [];
   const { result, replaced } = await withStoredImages(stored, context.storage, () =>
     db.transaction(async (tx) => {
       const now = new Date();
-      const invitation = input.invitationToken ? await lockForJoin(tx, input.invitationToken, now) : null;
-      const [account] = await tx.select({ email: users.email, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
-      if (!account) throw userNotFound();
-      const existing = await coupleOf(tx, userId);
-      if (invitation) {
-        if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
-        if (existing) throw coupleExists(existing.id);
-      }
-      const [updated] = await tx
+      const account = invitationToken ? await joinInvited(tx, userId, invitationToken, now, input) : await lockAccount(tx, userId);
+      const [user] = await tx
         .update(users)
         .set({
           firstName: input.firstName,
@@ -66,33 +106,18 @@ export async function completeRegistration(
           dateOfBirth: input.dateOfBirth,
           ...(input.occupation ? { occupation: input.occupation } : {}),
           ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
-          ...(invitation ? { registrationType: "partner_invitation" } : {}),
-          // Opening the link e-mailed to this address proves the address.
-          ...(invitation?.provesAddress ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` } : {}),
         })
         .where(eq(users.id, userId))
-        .returning({
-          id: users.id,
-          email: users.email,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          dateOfBirth: users.dateOfBirth,
-          occupation: users.occupation,
-          avatarUrl: users.avatarUrl,
-          emailVerifiedAt: users.emailVerifiedAt,
-        });
-      const { emailVerifiedAt, ...user } = updated!;
-      if (invitation) await joinCouple(tx, invitation, user, now);
-      // Partner B with a complete profile (partner setup asks for the occupation step 1 would) has
-      // done their part, once their own address is proven: else partner A could fake the badge.
-      if (user.occupation && emailVerifiedAt) await markPartnerBComplete(tx, userId);
+        .returning(accountColumns);
+      await markPartnerBComplete(tx, userId);
+      const couple = await coupleOf(tx, userId);
       return {
-        result: { user, couple: (await coupleOf(tx, userId)) ?? null, isExisting: existing !== null },
-        replaced: replacedImageUrls([account.avatarUrl], [user.avatarUrl]),
+        result: { user: user!, couple, isExisting: !invitationToken && couple !== null },
+        replaced: replacedImageUrls([account.avatarUrl], [user!.avatarUrl]),
       };
     }),
   );
-  await discardReplacedImages(db, replaced, context.storage);
+  await discardReplacedImages(db, userId, replaced, context.storage);
   return result;
 }
 
@@ -105,9 +130,12 @@ export const destinationAfter = ({ user, couple }: CompletedRegistration): strin
  * birth date): an invited partner who had an account already.
  */
 export async function joinWithAccount(db: Db, userId: string, invitationToken: string, context: { clientAddress: string }): Promise<CompletedRegistration> {
-  const [account] = await db.select({ firstName: users.firstName, lastName: users.lastName, dateOfBirth: users.dateOfBirth }).from(users).where(eq(users.id, userId));
-  if (!account) throw userNotFound();
-  return completeRegistration(db, userId, { ...account, invitationToken }, context);
+  await checkLinkFirst(db, invitationToken, context.clientAddress);
+  return db.transaction(async (tx) => {
+    const user = await joinInvited(tx, userId, invitationToken, new Date());
+    await markPartnerBComplete(tx, userId);
+    return { user, couple: await coupleOf(tx, userId), isExisting: false };
+  });
 }
 
 export type PartnerSetupView = {
@@ -120,6 +148,9 @@ export type PartnerSetupView = {
   me: { firstName: string; lastName: string; dateOfBirth: string; occupation: string | null; avatarUrl: string | null };
 };
 
+const me = alias(users, "me");
+const partnerA = alias(users, "partner_a");
+
 /** What /partner-setup shows partner B: their own details and what partner A already set up. Null for anyone else. */
 export async function partnerSetupView(db: Db, userId: string): Promise<PartnerSetupView | null> {
   const [row] = await db
@@ -130,26 +161,21 @@ export async function partnerSetupView(db: Db, userId: string): Promise<PartnerS
       coupleTypes: couples.coupleTypes,
       photos: couples.photos,
       profileImageUrl: couples.profileImageUrl,
-      partner1Id: couples.partner1Id,
+      partnerFirstName: partnerA.firstName,
+      me: { firstName: me.firstName, lastName: me.lastName, dateOfBirth: me.dateOfBirth, occupation: me.occupation, avatarUrl: me.avatarUrl },
     })
     .from(couples)
+    .innerJoin(me, eq(me.id, couples.partner2Id))
+    .innerJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .where(eq(couples.partner2Id, userId));
   if (!row) return null;
-  const people = await db
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, dateOfBirth: users.dateOfBirth, occupation: users.occupation, avatarUrl: users.avatarUrl })
-    .from(users)
-    .where(or(eq(users.id, userId), eq(users.id, row.partner1Id)));
-  const me = people.find((person) => person.id === userId);
-  const partner = people.find((person) => person.id === row.partner1Id);
-  if (!me || !partner) return null;
-  const { id: _id, ...mine } = me;
   return {
     coupleName: row.coupleName,
-    partnerFirstName: partner.firstName,
+    partnerFirstName: row.partnerFirstName,
     location: row.location,
     interestCount: row.interests.length,
     coupleTypeCount: row.coupleTypes.length,
     photoCount: row.photos.length + (row.profileImageUrl ? 1 : 0),
-    me: mine,
+    me: row.me,
   };
 }

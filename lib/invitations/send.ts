@@ -1,7 +1,8 @@
 import "server-only";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
+import { partnerOf } from "@/lib/couples/partner";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -50,7 +51,7 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
     const [couple] = await tx
       .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, coupleName: couples.coupleName })
       .from(couples)
-      .where(or(eq(couples.partner1Id, inviterId), eq(couples.partner2Id, inviterId)))
+      .where(partnerOf(inviterId))
       .for("update");
     if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
     if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
@@ -113,7 +114,7 @@ export async function inviteScreen(db: Db, userId: string): Promise<InviteScreen
   const [row] = await db
     .select({ email: users.email, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(users)
-    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, userId));
   if (!row?.partner1Id) return { kind: "no-couple" };
   if (row.partner2Id) return { kind: "couple-complete" };

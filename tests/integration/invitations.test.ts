@@ -10,6 +10,7 @@ import { getDb } from "@/db/client";
 import { couples, emailOutbox, invitations, notifications, users } from "@/db/schema";
 import { verifyEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
+import { markPartnerBComplete } from "@/lib/couples/service";
 import { completeRegistration as completeRegistrationIn, joinWithAccount } from "@/lib/invitations/complete-registration";
 import { invitationForPage } from "@/lib/invitations/page";
 import type { ImageStorage } from "@/lib/storage";
@@ -599,7 +600,6 @@ describe("the shareable link (shown to partner A)", () => {
     const joined = await completeRegistrationIn(db, unproven.id, { ...details, invitationToken: shared.shareToken }, { clientAddress: "198.51.100.32" });
     expect(joined.couple?.id).toBe(viaShare.coupleId);
     expect(await verifiedOf(unproven.id)).toBeNull();
-    expect(await coupleFlags(viaShare.coupleId)).toEqual({ b: false, verified: false });
 
     const viaMail = await partnerA();
     const mailed = await invited(viaMail);
@@ -637,6 +637,23 @@ describe("POST /api/auth/complete-registration", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ couple: { id: inviter.coupleId, status: "active", couple_name: "Maya & Theo" }, isExisting: true });
     expect(res.json.data.user.occupation).toBeNull();
+  });
+
+  it("marks partner B's part done by one rule: partner B with a complete profile (names, occupation, couple name)", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    const accepted = await acceptWith(token);
+    const partnerB = accepted.json.user.id as string;
+    const db = await getDb();
+    const flags = async () =>
+      (await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId)))[0];
+    // Whoever calls it: without an occupation partner B's part is not done, but they are partner B.
+    expect(await db.transaction((tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
+    expect(await flags()).toEqual({ b: false, verified: false });
+    expect(await db.transaction((tx) => markPartnerBComplete(tx, inviter.user.id))).toBe(false);
+    await db.update(users).set({ occupation: "Chef" }).where(eq(users.id, partnerB));
+    expect(await db.transaction((tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
+    expect(await flags()).toEqual({ b: true, verified: true });
   });
 
   it("verifies the couple when partner B's set-up completes the profile (occupation given), not before", async () => {
