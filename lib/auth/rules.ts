@@ -50,8 +50,11 @@ export const resetPasswordSchema = z
   .min(RESET_PASSWORD_MIN, `Password must be at least ${RESET_PASSWORD_MIN} characters long.`)
   .max(PASSWORD_MAX, `Password must be no more than ${PASSWORD_MAX} characters`);
 
-/** Line breaks, tabs, NUL and the like: never part of a name, and a name ends up in e-mail subjects. */
-const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+/**
+ * The one control-character rule: line breaks (U+2028/2029 too), tabs, NUL and the like are never
+ * part of a name or any one-line text, and a name ends up in e-mail subjects.
+ */
+export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
 
 /** A person's name; `required` replaces the message for a missing one (the invite form asks about the partner). */
 export const nameSchema = (field: "First name" | "Last name", required = `${field} is required`) =>

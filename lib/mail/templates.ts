@@ -1,3 +1,4 @@
+import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { env } from "@/lib/env";
 
 export type EmailMessage = { to: string; subject: string; text: string; html: string };
@@ -13,7 +14,8 @@ export function appLink(pathname: string, params: Record<string, string>): strin
 }
 
 /** A subject is one header line: line breaks and other control characters (from a typed name) become a space. */
-const oneLine = (subject: string) => subject.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim();
+const CONTROL_RUN = new RegExp(`${CONTROL_CHARACTER.source}+`, "gu");
+const oneLine = (subject: string) => subject.replace(CONTROL_RUN, " ").trim();
 
 function layout(to: string, subject: string, greeting: string, lines: string[], action: { label: string; url: string }): EmailMessage {
   const text = [greeting, "", ...lines, "", `${action.label}: ${action.url}`, "", "If you did not ask for this, you can ignore this e-mail."].join("\n");

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  CONTROL_CHARACTER,
   PASSWORD_REQUIREMENTS,
   ageOn,
   dateOfBirthSchema,
@@ -111,6 +112,13 @@ describe("nameSchema", () => {
   it("trims before measuring and returns the trimmed name", () => {
     expect(nameSchema("First name").parse("  Maya  ")).toBe("Maya");
     expect(nameSchema("First name").parse(`  ${"x".repeat(50)}  `)).toBe("x".repeat(50));
+  });
+});
+
+describe("CONTROL_CHARACTER (the one rule for names and one-line texts)", () => {
+  it("finds line breaks of every kind, tabs and NUL, and nothing in ordinary text", () => {
+    for (const text of ["a\nb", "a\rb", "a\tb", "a\u0000b", "a\u007fb", "a\u2028b", "a\u2029b"]) expect(CONTROL_CHARACTER.test(text)).toBe(true);
+    for (const text of ["Maya & Theo", "José-María O'Neil", "李 小龍", "🙂"]) expect(CONTROL_CHARACTER.test(text)).toBe(false);
   });
 });
 
