@@ -15,14 +15,9 @@ export function InvitationJoin({ token, found }: Props) {
   if (!found.ok) return <InvalidInvitation code={found.code} message={found.message} />;
   const { invitation } = found;
   return (
-    <AuthCard
-      title={`Welcome, ${invitation.partner_first_name}!`}
-      subtitle={
-        <>
-          {invitation.inviter_first_name} has invited you to join <strong>{invitation.couple_name}</strong>
-        </>
-      }
-    >
+    <AuthCard title={`Welcome, ${invitation.partner_first_name}!`} subtitle={`${invitation.inviter_first_name} has invited you to join`}>
+      {/* The spec's sentence ends at 'join'; the couple it means stands on its own line. */}
+      <p className="invitation-couple-name">{invitation.couple_name}</p>
       {found.signedInAsInvitee ? (
         <JoinWithAccount token={token} email={invitation.partner_email} coupleName={invitation.couple_name} />
       ) : (

@@ -106,7 +106,7 @@ test("the whole couple: register, verify, onboard, invite; the partner joins; bo
   const violationsB = watchCsp(pageB);
   await pageB.goto(await latestLink(request, emailB, "/register"));
   await expect(pageB.getByRole("heading", { name: "Welcome, Rui!" })).toBeVisible();
-  await expect(pageB.getByText("Ines has invited you to join")).toBeVisible();
+  await expect(pageB.getByText("Ines has invited you to join", { exact: true })).toBeVisible();
   await pageB.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await pageB.getByLabel("Confirm Password").fill(PASSWORD);
   await pageB.getByLabel("Date of Birth").fill("1989-09-30");

@@ -135,7 +135,7 @@ test.describe("partner invitation", () => {
     const cspB = watchCsp(pageB);
     await pageB.goto(emailed);
     await expect(pageB.getByRole("heading", { name: "Welcome, Theo!" })).toBeVisible();
-    await expect(pageB.getByText("Robin has invited you to join")).toBeVisible();
+    await expect(pageB.getByText("Robin has invited you to join", { exact: true })).toBeVisible();
     await expect(pageB.getByText(partnerEmail)).toBeVisible();
 
     const checklist = pageB.getByRole("list", { name: "Password requirements" });
