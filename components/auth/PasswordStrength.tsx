@@ -1,3 +1,4 @@
+import { CheckIcon } from "@/components/ui/icons";
 import { PASSWORD_REQUIREMENTS, passwordStrength } from "@/lib/auth/rules";
 
 /** "Password must contain at least one number" reads "At least one number" in a checklist. */
@@ -28,9 +29,13 @@ export function PasswordStrength({ password, checklist = false }: { password: st
             const met = rule.test(password);
             return (
               <li key={rule.message} className={met ? "requirement-met" : undefined}>
-                <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
-                  {met ? <path d="M3 8.5l3 3 7-7" fill="none" stroke="currentColor" strokeWidth="2" /> : <circle cx="8" cy="8" r="3" fill="currentColor" />}
-                </svg>
+                {met ? (
+                  <CheckIcon size={16} />
+                ) : (
+                  <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+                    <circle cx="8" cy="8" r="3" fill="currentColor" />
+                  </svg>
+                )}
                 {requirementLabel(rule.message)}
                 <span className="visually-hidden">{met ? " (met)" : " (not met)"}</span>
               </li>

@@ -7,11 +7,11 @@ import { useForm } from "react-hook-form";
 import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { CheckIcon } from "@/components/ui/icons";
 import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
-import { CheckIcon } from "./CheckIcon";
 import { InviteSent } from "./InviteSent";
 
 const EMPTY: InvitePartnerForm = { partner_first_name: "", partner_last_name: "", partner_email: "" };
@@ -87,7 +87,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
       <ul className="invite-notes">
         {NOTES.map((note) => (
           <li key={note}>
-            <CheckIcon />
+            <CheckIcon size={18} />
             {note}
           </li>
         ))}

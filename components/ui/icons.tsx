@@ -26,3 +26,10 @@ export const CloseIcon = () => (
     <path d="M18 6 6 18M6 6l12 12" />
   </svg>
 );
+
+/** A tick; decorative, the text beside it says what it means. */
+export const CheckIcon = ({ size = base.width }: { size?: number }) => (
+  <svg {...base} width={size} height={size} strokeWidth={2.5}>
+    <path d="M5 12.5l4.5 4.5L19 7.5" />
+  </svg>
+);
