@@ -27,6 +27,7 @@ export type ErrorCode =
   | "INVITATION_EXPIRED"
   | "INVITATION_ALREADY_SENT"
   | "COUPLE_FULL"
+  | "PAYLOAD_TOO_LARGE"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -54,6 +55,7 @@ const STATUS: Record<ErrorCode, number> = {
   INVITATION_EXPIRED: 410,
   INVITATION_ALREADY_SENT: 409,
   COUPLE_FULL: 409,
+  PAYLOAD_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
 };
 

@@ -3,6 +3,10 @@ import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { readBoundedBody } from "./body";
+
+/** A JSON call carries names and ids, never files: 1 MB is ample. */
+const MAX_JSON_BYTES = 1024 * 1024;
 
 export type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } } & Record<string, unknown>;
 
@@ -41,7 +45,7 @@ export function errorResponse(error: unknown): NextResponse<ErrorBody> {
 
 /** Reads a JSON body; anything that is not a JSON object is a 400, not a crash. */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
+  const text = new TextDecoder().decode(await readBoundedBody(request, MAX_JSON_BYTES));
   if (!text.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -52,9 +56,13 @@ export async function readJson(request: Request): Promise<Record<string, unknown
   throw new AppError("VALIDATION_ERROR", "The request body must be a JSON object.");
 }
 
-/** Parses with a domain schema, turning failures into the spec's VALIDATION_ERROR. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, message?: string): z.output<S> {
+/**
+ * Parses with a domain schema, turning failures into the spec's VALIDATION_ERROR. The message is
+ * the one given, or with `firstIssue` the first failing rule (schemas list keys in the spec's
+ * check order); every field's message goes along.
+ */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, message?: string | { firstIssue: true }): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, message);
+  if (!parsed.success) throw validationError(parsed.error, typeof message === "string" ? message : message && parsed.error.issues[0]?.message);
   return parsed.data;
 }

@@ -1,8 +1,9 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { fieldErrors, validationError } from "@/lib/http/errors";
-import { MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE, uploadedImageBytes } from "@/lib/images";
+import { readBoundedBody } from "@/lib/http/body";
+import { fieldErrors } from "@/lib/http/errors";
+import { MAX_IMAGE_BYTES, uploadedImageBytes } from "@/lib/images";
 import { EXTRA_PHOTOS_MAX, type step1Schema, type step2Schema } from "./rules";
 import type { Step1Images, Step2Images } from "./service";
 
@@ -13,9 +14,9 @@ const MAX_BODY_BYTES = (EXTRA_PHOTOS_MAX + 1) * MAX_IMAGE_BYTES + 1024 * 1024;
 export async function readMultipart(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new AppError("VALIDATION_ERROR", "The request body must be multipart/form-data.");
-  if (Number(request.headers.get("content-length")) > MAX_BODY_BYTES) throw new AppError("VALIDATION_ERROR", TOO_LARGE_MESSAGE);
+  const bytes = await readBoundedBody(request, MAX_BODY_BYTES);
   try {
-    return await request.formData();
+    return await new Response(bytes, { headers: { "content-type": type } }).formData();
   } catch {
     throw new AppError("VALIDATION_ERROR", "The multipart body could not be read.");
   }
@@ -23,13 +24,6 @@ export async function readMultipart(request: Request): Promise<FormData> {
 
 /** A text field; a file sent under a text field's name is left for the schema to refuse. */
 const text = (form: FormData, name: string): unknown => form.get(name) ?? undefined;
-
-/** The message is the first failing rule in the spec's check order; every field's message goes along. */
-export function parseFields<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, parsed.error.issues[0]?.message);
-  return parsed.data;
-}
 
 /**
  * A step's text fields parsed together with the checks the schema cannot make (a required photo

@@ -4,7 +4,6 @@ import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { parseFields } from "@/lib/onboarding/form";
 import { coupleUpdateSchema } from "@/lib/onboarding/rules";
 
 const targetSchema = z.object({ id: z.string({ error: "id must be a couple id" }).nullish() });
@@ -14,6 +13,6 @@ export const PUT = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
   const { id, ...fields } = await readJson(request);
   const target = parseWith(targetSchema, { id }).id ?? null;
-  const data = await updateCouple(db, caller.userId, target, parseFields(coupleUpdateSchema, fields));
+  const data = await updateCouple(db, caller.userId, target, parseWith(coupleUpdateSchema, fields, { firstIssue: true }));
   return NextResponse.json({ success: true, data });
 });

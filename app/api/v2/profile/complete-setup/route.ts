@@ -1,15 +1,14 @@
 import { NextResponse } from "next/server";
-import { readJson } from "@/lib/http/errors";
+import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { parseFields } from "@/lib/onboarding/form";
 import { profileCompletionSchema } from "@/lib/onboarding/rules";
 import { completeProfileSetup } from "@/lib/profile/complete-setup";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
 export const POST = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
-  const input = parseFields(profileCompletionSchema, await readJson(request));
+  const input = parseWith(profileCompletionSchema, await readJson(request), { firstIssue: true });
   const data = await completeProfileSetup(db, caller.userId, input);
   return NextResponse.json({ success: true, data });
 });
