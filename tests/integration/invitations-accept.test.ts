@@ -1,0 +1,354 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as accept } from "@/app/api/auth/invitations/accept/route";
+import { GET as me } from "@/app/api/v2/auth/me/route";
+import { getDb } from "@/db/client";
+import { couples, invitations, notifications, users } from "@/db/schema";
+import { verifyEmail } from "@/lib/auth/email-verification";
+import { hashToken } from "@/lib/auth/secrets";
+import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
+import { LIMITS } from "@/lib/rate-limit";
+import { call, createUser } from "../support/api";
+import { bearer, latestMail, passwordGrant } from "../support/flows";
+import { JOIN_PASSWORD, MSG, partnerEmail, partnerA, invited, load, acceptWith, expire, counts, tampered, coupleFlags } from "../support/invitations";
+
+describe("GET /api/auth/invitations/{token}", () => {
+  it("shows an open invitation with the inviter's name and the couple's name", async () => {
+    const inviter = await partnerA("Maya & Theo");
+    const { token, email } = await invited(inviter);
+    const res = await load(token);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      invitation: {
+        partner_email: email,
+        partner_first_name: "Theo",
+        partner_last_name: "Grant",
+        inviter_first_name: "Maya",
+        inviter_name: "Maya Okafor",
+        couple_name: "Maya & Theo",
+        expires_at: expect.any(String),
+      },
+    });
+  });
+
+  it("answers INVALID_INVITATION for unknown, tampered and used tokens, INVITATION_EXPIRED for expired ones", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    for (const bad of ["unknown-token", tampered(token), "x".repeat(500)]) {
+      const res = await load(bad);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    }
+    await expire(token);
+    const expired = await load(token);
+    expect(expired.status).toBe(410);
+    expect(expired.json.error).toEqual({ code: "INVITATION_EXPIRED", message: MSG.expired });
+
+    const other = await invited(await partnerA());
+    expect((await acceptWith(other.token)).status).toBe(200);
+    expect((await load(other.token)).json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+  });
+
+  it("limits failed look-ups per address", async () => {
+    const headers = { "x-forwarded-for": "198.51.100.77" };
+    for (let i = 0; i < LIMITS.invitationLookupFailuresPerAddress.limit; i++) expect((await load(`guess-${i}`, headers)).status).toBe(400);
+    const res = await load("guess-last", headers);
+    expect(res.status).toBe(429);
+    expect(res.json.error.code).toBe("RATE_LIMITED");
+  });
+});
+
+describe("POST /api/auth/invitations/accept", () => {
+  it("creates partner B's verified account in the couple, signs it in, and notifies partner A", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      success: true,
+      autoLogin: { required: false },
+      verificationRequired: false,
+      session: { access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number) },
+      user: { id: expect.any(String), email },
+      couple: { id: inviter.coupleId },
+    });
+    expect(JSON.stringify(res.json)).not.toContain(JOIN_PASSWORD);
+    // The e-mailed link proved the address: no verification e-mail follows.
+    expect((await latestMail(email)).subject).not.toBe("Verify your email address");
+
+    const db = await getDb();
+    const [user] = await db.select().from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({ firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", registrationType: "partner_invitation" });
+    expect(user!.emailVerifiedAt).not.toBeNull();
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(user!.id);
+    const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token)));
+    expect(row!.acceptedAt).not.toBeNull();
+
+    const [note] = await db.select().from(notifications).where(eq(notifications.userId, inviter.user.id));
+    expect(note).toMatchObject({ type: "partner_joined", title: "Theo joined your couple!", actorUserId: user!.id, actorCoupleId: inviter.coupleId, isRead: false });
+
+    // The session works, and the new partner can sign in with the chosen password.
+    // Partner B's onboarding (step 1) is still ahead: the current-user call says so with 409 and the user.
+    const current = await call(me, "GET", "/api/v2/auth/me", { headers: bearer(res.json.session.access_token) });
+    expect(current.status).toBe(409);
+    expect(current.json.user).toMatchObject({ userId: user!.id, coupleId: inviter.coupleId, partner2Id: user!.id });
+    expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+  });
+
+  it("refuses weak passwords and minors with the spec's validation message, and writes nothing", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const res = await acceptWith(token, { password: "weak", dateOfBirth: `${new Date().getUTCFullYear() - 17}-01-01` });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: MSG.validation,
+      fields: { password: "Password must be at least 8 characters", dateOfBirth: "You must be at least 18 years old" },
+    });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses expired, used, tampered and unknown tokens with the spec's messages, and writes nothing", async () => {
+    const inviter = await partnerA();
+    const expiring = await invited(inviter);
+    await expire(expiring.token);
+    const before = await counts(inviter.coupleId);
+    const expired = await acceptWith(expiring.token);
+    expect(expired.status).toBe(410);
+    expect(expired.json.error).toEqual({ code: "INVITATION_EXPIRED", message: MSG.expired });
+    for (const bad of [tampered(expiring.token), "never-issued"]) {
+      const res = await acceptWith(bad);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    }
+    expect(await counts(inviter.coupleId)).toEqual(before);
+
+    const other = await partnerA();
+    const open = await invited(other);
+    expect((await acceptWith(open.token)).status).toBe(200);
+    const afterFirst = await counts(other.coupleId);
+    const reused = await acceptWith(open.token, { password: "Another#Pass9" });
+    expect(reused.json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    expect(await counts(other.coupleId)).toEqual(afterFirst);
+  });
+
+  it("lets exactly one of two simultaneous accepts of one link through", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const results = await Promise.all([acceptWith(token, { password: "First#Pass1" }), acceptWith(token, { password: "Second#Pass2" })]);
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    // The loser finds the couple full, or (when it came after the winner committed) the link used.
+    const loser = results.find((r) => r.status !== 200)!;
+    expect(["COUPLE_FULL", "INVALID_INVITATION"]).toContain(loser.json.error.code);
+    const after = await counts(inviter.coupleId);
+    expect(after.userCount).toBe(before.userCount + 1);
+    const db = await getDb();
+    const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    expect(after.partner2Id).toBe(user!.id);
+  });
+
+  it("keeps a couple at two partners when two different invitees accept at once: the other gets COUPLE_FULL and no account", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    const second = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const results = await Promise.all([acceptWith(first.token, { password: "First#Pass1" }), acceptWith(second.token, { password: "Second#Pass2" })]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const loser = results.find((r) => r.status === 409)!;
+    expect(loser.json.error).toEqual({ code: "COUPLE_FULL", message: "This couple already has two partners, so the invitation can no longer be used." });
+
+    const after = await counts(inviter.coupleId);
+    expect(after.userCount).toBe(before.userCount + 1);
+    expect(after.notificationCount).toBe(before.notificationCount + 1);
+    const winner = results.find((r) => r.status === 200)!;
+    expect(after.partner2Id).toBe(winner.json.user.id);
+    const db = await getDb();
+    const open = await db
+      .select({ id: invitations.id })
+      .from(invitations)
+      .where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)));
+    expect(open).toHaveLength(0);
+  });
+
+  it("revokes the couple's other open invitations once a partner joins", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    const second = await invited(inviter);
+    expect((await acceptWith(first.token)).status).toBe(200);
+    expect((await load(second.token)).json.error.code).toBe("COUPLE_FULL");
+    expect((await acceptWith(second.token)).json.error.code).toBe("COUPLE_FULL");
+    const db = await getDb();
+    const [row] = await db.select({ revokedAt: invitations.revokedAt }).from(invitations).where(eq(invitations.tokenHash, hashToken(second.token)));
+    expect(row!.revokedAt).not.toBeNull();
+  });
+
+  it("refuses a stale invitation of a couple that is already full, leaving no account", async () => {
+    const inviter = await partnerA();
+    const partnerB = await createUser();
+    const db = await getDb();
+    await db.update(couples).set({ partner2Id: partnerB.id }).where(eq(couples.id, inviter.coupleId));
+    const token = "stale-invitation-token-of-a-full-couple";
+    await db.insert(invitations).values({
+      coupleId: inviter.coupleId,
+      inviterId: inviter.user.id,
+      partnerEmail: partnerEmail("stale"),
+      partnerFirstName: "Third",
+      partnerLastName: "Wheel",
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const before = await counts(inviter.coupleId);
+    const res = await acceptWith(token);
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe("COUPLE_FULL");
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses when the invited address got an account of its own meanwhile", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    await createUser({ email });
+    const before = await counts(inviter.coupleId);
+    const res = await acceptWith(token);
+    expect(res.status).toBe(409);
+    expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: "An account with this email already exists. Please sign in instead." });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("limits accept attempts per address, so tokens cannot be brute-forced", async () => {
+    const headers = { "x-forwarded-for": "198.51.100.91" };
+    for (let i = 0; i < LIMITS.invitationAcceptPerAddress.limit; i++) expect((await acceptWith(`guess-${i}`, {}, headers)).status).toBe(400);
+    const res = await acceptWith("guess-last", {}, headers);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("answers 400, not 500, to a body that is not JSON", async () => {
+    const res = await call(accept, "POST", "/api/auth/invitations/accept", { rawBody: "[1,2", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("the shareable link (shown to partner A)", () => {
+  it("opens the same invitation as the e-mailed link", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken } = await invited(inviter);
+    const viaShare = await load(shareToken);
+    expect(viaShare.status).toBe(200);
+    expect(viaShare.json).toEqual((await load(token)).json);
+  });
+
+  it("makes an unverified account in the couple: no session, a verification e-mail to the invited address, sign-in only once verified", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const res = await acceptWith(shareToken);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      success: true,
+      autoLogin: { required: false },
+      verificationRequired: true,
+      user: { id: expect.any(String), email },
+      couple: { id: inviter.coupleId },
+    });
+
+    const db = await getDb();
+    const [user] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt, registrationType: users.registrationType }).from(users).where(eq(users.email, email));
+    expect(user).toMatchObject({ emailVerifiedAt: null, registrationType: "partner_invitation" });
+    const after = await counts(inviter.coupleId);
+    expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 1, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
+
+    const mail = await latestMail(email);
+    expect(mail.subject).toBe("Verify your email address");
+    const refused = await passwordGrant(email, JOIN_PASSWORD);
+    expect(refused.json.error.code).toBe("EMAIL_NOT_CONFIRMED");
+
+    const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail.text)![0]);
+    await verifyEmail(db, { token: link.searchParams.get("token")!, email });
+    expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+  });
+
+  it("cannot give partner A a 'Verified Couple' by accepting their own shareable link", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter, partnerEmail("not-really-partner-b"));
+    const res = await acceptWith(shareToken);
+    expect(res.status).toBe(200);
+    expect(res.json.session).toBeUndefined();
+    // The account cannot sign in, so it can never reach the set-up that completes partner B's part.
+    expect((await passwordGrant(email, JOIN_PASSWORD)).json.error.code).toBe("EMAIL_NOT_CONFIRMED");
+    expect(await coupleFlags(inviter.coupleId)).toEqual({ b: false, verified: false });
+  });
+
+  it("cannot lock partner B out: the e-mailed link, used after the shareable one, replaces the unverified account with B's verified one", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const claim = await acceptWith(shareToken, { password: "Link#Holder99" });
+    expect(claim.status).toBe(200);
+    const claimantId = claim.json.user.id as string;
+    expect((await load(token)).status).toBe(200);
+
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    expect(res.json.session).toBeDefined();
+    const db = await getDb();
+    const [b] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(b!.id).not.toBe(claimantId);
+    expect(b!.emailVerifiedAt).not.toBeNull();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(b!.id);
+    expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+    expect((await passwordGrant(email, "Link#Holder99")).status).not.toBe(200);
+    // The shareable link stays used up.
+    expect((await acceptWith(shareToken)).json.error.code).toBe("INVALID_INVITATION");
+  });
+
+  it("the e-mailed link also replaces an unverified account registered on its own at the invited address", async () => {
+    const inviter = await partnerA();
+    const { token, email } = await invited(inviter);
+    const squatter = await createUser({ email, emailVerifiedAt: null });
+    const res = await acceptWith(token);
+    expect(res.status).toBe(200);
+    const db = await getDb();
+    const [b] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(b!.id).not.toBe(squatter.id);
+    expect(b!.emailVerifiedAt).not.toBeNull();
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(b!.id);
+  });
+
+  it("does not replace a verified partner 2: the e-mailed link is then used up", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    const claim = await acceptWith(shareToken);
+    const db = await getDb();
+    await db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, claim.json.user.id));
+    expect((await load(token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await acceptWith(token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(claim.json.user.id);
+    expect((await db.select({ id: users.id }).from(users).where(eq(users.email, email))).length).toBe(1);
+  });
+
+  it("joins an existing account to the couple without verifying its address; only the e-mailed link does", async () => {
+    const details = { firstName: "Theo", lastName: "Grant", dateOfBirth: "1990-02-03", occupation: "Chef" };
+    const db = await getDb();
+    const verifiedOf = async (id: string) => (await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, id)))[0]!.at;
+
+    const viaShare = await partnerA();
+    const shared = await invited(viaShare);
+    const unproven = await createUser({ email: shared.email, emailVerifiedAt: null });
+    const joined = await completeRegistrationIn(db, unproven.id, { ...details, invitationToken: shared.shareToken }, { clientAddress: "198.51.100.32" });
+    expect(joined.couple?.id).toBe(viaShare.coupleId);
+    expect(await verifiedOf(unproven.id)).toBeNull();
+
+    const viaMail = await partnerA();
+    const mailed = await invited(viaMail);
+    const proven = await createUser({ email: mailed.email, emailVerifiedAt: null });
+    await completeRegistrationIn(db, proven.id, { ...details, invitationToken: mailed.token }, { clientAddress: "198.51.100.33" });
+    expect(await verifiedOf(proven.id)).not.toBeNull();
+    expect(await coupleFlags(viaMail.coupleId)).toEqual({ b: true, verified: true });
+  });
+});

@@ -1,0 +1,184 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { invitations } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
+import { LIMITS } from "@/lib/rate-limit";
+import { browserSession, createUser } from "../support/api";
+import { apiSession, bearer, latestMail } from "../support/flows";
+import { JOIN_PASSWORD, MSG, partnerEmail, partnerA, invite, emailedToken, invited, load, acceptWith, expire, counts } from "../support/invitations";
+
+describe("POST /api/auth/send-invitation", () => {
+  it("stores only the hashes of its two secrets, valid 7 days; e-mails the partner an absolute /register?invite= link and answers with the other, shareable one", async () => {
+    const inviter = await partnerA();
+    const email = partnerEmail();
+    const res = await invite(inviter.headers, { partner_first_name: " Theo ", partner_last_name: "Grant", partner_email: email.toUpperCase() });
+    expect(res.status).toBe(200);
+    const { invitation } = res.json;
+    expect(invitation).toMatchObject({ partner_email: email, partner_first_name: "Theo", partner_last_name: "Grant" });
+    expect(invitation.invitation_token).toMatch(/^[\w-]{43}$/);
+    expect(Math.abs(new Date(invitation.expires_at).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
+
+    const emailed = await emailedToken(email);
+    expect(emailed).toMatch(/^[\w-]{43}$/);
+    expect(emailed).not.toBe(invitation.invitation_token);
+    const db = await getDb();
+    const [row] = await db.select().from(invitations).where(eq(invitations.coupleId, inviter.coupleId));
+    expect(row).toMatchObject({
+      inviterId: inviter.user.id,
+      partnerEmail: email,
+      tokenHash: hashToken(emailed),
+      shareTokenHash: hashToken(invitation.invitation_token),
+      acceptedAt: null,
+      revokedAt: null,
+    });
+    expect(JSON.stringify(row)).not.toContain(invitation.invitation_token);
+    expect(JSON.stringify(row)).not.toContain(emailed);
+
+    const mail = await latestMail(email);
+    expect(mail.text).toContain(`http://localhost:3000/register?invite=${emailed}`);
+    expect(mail.text).not.toContain(invitation.invitation_token);
+    expect(mail.text).toContain("Hi Theo,");
+    expect(mail.text).toContain("Maya");
+    expect(mail.text).toContain("7 days");
+  });
+
+  it("works for an API client with a bearer token, without a CSRF token", async () => {
+    const inviter = await partnerA();
+    const session = await apiSession(inviter.user.email);
+    const res = await invite(bearer(session.access_token), { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a cookie call without the CSRF token and writes nothing", async () => {
+    const inviter = await partnerA();
+    const before = await counts(inviter.coupleId);
+    const res = await invite({ cookie: inviter.headers.cookie }, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("CSRF_VALIDATION_FAILED");
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses a signed-out caller", async () => {
+    const res = await invite({}, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(res.status).toBe(401);
+  });
+
+  it("names every missing field with the spec's messages and writes nothing", async () => {
+    const inviter = await partnerA();
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, { partner_first_name: " ", partner_email: "nope" });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    expect(res.json.error.fields).toEqual({
+      partner_first_name: "Please enter your partner's first name",
+      partner_last_name: "Please enter your partner's last name",
+      partner_email: "Please enter a valid email address",
+    });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses a self-invitation, whatever the case of the address", async () => {
+    const inviter = await partnerA();
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, { partner_first_name: "Me", partner_last_name: "Again", partner_email: ` ${inviter.user.email.toUpperCase()} ` });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: MSG.self, fields: { partner_email: MSG.self } });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses an address that already has an account", async () => {
+    const inviter = await partnerA();
+    const other = await createUser();
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: other.email });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: MSG.emailExists });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("refuses a second invitation to the same e-mail while the first is open", async () => {
+    const inviter = await partnerA();
+    const { email } = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email.toUpperCase() });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toEqual({ code: "INVITATION_ALREADY_SENT", message: MSG.alreadySent });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+  });
+
+  it("replaces an expired invitation: the old one is revoked and its link stops working", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    await expire(first.token);
+    const second = await invited(inviter, first.email);
+    expect(second.token).not.toBe(first.token);
+
+    const db = await getDb();
+    const rows = await db.select({ tokenHash: invitations.tokenHash, revokedAt: invitations.revokedAt }).from(invitations).where(eq(invitations.coupleId, inviter.coupleId));
+    expect(rows).toHaveLength(2);
+    expect(rows.find((row) => row.tokenHash === hashToken(first.token))?.revokedAt).not.toBeNull();
+    expect(rows.find((row) => row.tokenHash === hashToken(second.token))?.revokedAt).toBeNull();
+    expect((await load(first.token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await load(second.token)).status).toBe(200);
+  });
+
+  it("refuses a user without a couple", async () => {
+    const user = await createUser();
+    const session = await browserSession(user.id);
+    const res = await invite({ cookie: session.cookie, "x-csrf-token": session.csrf }, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe("NO_COUPLE");
+  });
+
+  it("refuses a third partner: neither partner of a full couple can invite", async () => {
+    const inviter = await partnerA();
+    const { token } = await invited(inviter);
+    const joined = await acceptWith(token);
+    expect(joined.status).toBe(200);
+
+    const again = await invite(inviter.headers, { partner_first_name: "Third", partner_last_name: "Wheel", partner_email: partnerEmail("third") });
+    expect(again.status).toBe(409);
+    expect(again.json.error).toEqual({ code: "COUPLE_FULL", message: "Your couple already has two partners." });
+
+    const partnerB = await apiSession(joined.json.user.email, JOIN_PASSWORD);
+    const fromB = await invite(bearer(partnerB.access_token), { partner_first_name: "Third", partner_last_name: "Wheel", partner_email: partnerEmail("third") });
+    expect(fromB.json.error.code).toBe("COUPLE_FULL");
+  });
+
+  it("limits the invitations one account sends per hour", async () => {
+    const inviter = await partnerA();
+    for (let i = 0; i < LIMITS.invitationsPerInviter.limit; i++) await invited(inviter);
+    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("counts refused attempts too, so whether addresses have accounts cannot be probed without limit", async () => {
+    const inviter = await partnerA();
+    const taken = await createUser();
+    for (let i = 0; i < LIMITS.invitationsPerInviter.limit; i++) {
+      const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+      expect(res.json.error.code).toBe("EMAIL_EXISTS");
+    }
+    const probe = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+    expect(probe.status).toBe(429);
+    expect(probe.json.error.code).toBe("RATE_LIMITED");
+    const fresh = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    expect(fresh.status).toBe(429);
+  });
+
+  it("holds the limit under parallel sends", async () => {
+    const inviter = await partnerA();
+    const taken = await createUser();
+    const extra = 4;
+    const results = await Promise.all(
+      Array.from({ length: LIMITS.invitationsPerInviter.limit + extra }, () =>
+        invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email }),
+      ),
+    );
+    const codes = results.map((res) => res.json.error.code);
+    expect(codes.filter((code) => code === "EMAIL_EXISTS")).toHaveLength(LIMITS.invitationsPerInviter.limit);
+    expect(codes.filter((code) => code === "RATE_LIMITED")).toHaveLength(extra);
+  });
+});
