@@ -57,7 +57,7 @@ export function CoupleTypePicker({
                   aria-describedby={`${id}-${type.value}`}
                   onChange={() => {
                     setTriedFourth(locked);
-                    if (!locked) onChange(togglePick(value, type.value, COUPLE_TYPES_MAX));
+                    onChange(togglePick(value, type.value, COUPLE_TYPES_MAX));
                   }}
                 />
                 <span className="style-text">

@@ -70,7 +70,7 @@ export function InterestPicker({
                         checked={checked}
                         aria-disabled={locked || undefined}
                         onChange={() => {
-                    if (!locked) onChange(togglePick(value, item.value, INTERESTS_MAX));
+                    onChange(togglePick(value, item.value, INTERESTS_MAX));
                   }}
                       />
                       {item.label}

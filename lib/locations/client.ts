@@ -9,7 +9,7 @@ import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } 
 
 
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
-export const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
+const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
 
 export class LocationSearchError extends Error {
   constructor(readonly reason: SearchFailureReason) {

@@ -1,3 +1,2 @@
-export { createNotification, type NewNotification, type NotificationType } from "./create";
 export { listNotifications, markRead, unreadCount } from "./notifications";
 export * from "./schemas";

@@ -55,9 +55,6 @@ export const COUPLE_TYPES = [
 export type CoupleType = (typeof COUPLE_TYPES)[number]["value"];
 export const COUPLE_TYPE_VALUES: readonly string[] = COUPLE_TYPES.map((type) => type.value);
 
-/** Older values a saved draft may still hold; they are dropped, never sent. */
-export const LEGACY_COUPLE_TYPES = ["adventure_first", "homebody_creatives", "wellness_warriors", "social_butterflies", "foodie_explorers", "tech_innovators"] as const;
-
 /** Keeps only current values, once each, in the order given: what a restored draft may show. */
 export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
   [...new Set(values)].filter((value): value is CoupleType => COUPLE_TYPE_VALUES.includes(value));
@@ -202,5 +199,3 @@ export function profileCompletionPercentage(user: CompletionUser, couple: { stat
   if (couple?.status === "active") percentage += 34;
   return percentage;
 }
-
-export const isProfileCompletionDone = (percentage: number) => percentage >= 100;
