@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { COUPLE_TYPES, COUPLE_TYPES_MAX, type CoupleType } from "@/lib/onboarding/rules";
+import { COUPLE_TYPES, COUPLE_TYPES_MAX, type CoupleType } from "@/lib/couples/rules";
 import { togglePick } from "@/lib/onboarding/picks";
 
 /** The spec names the styles but not their descriptions; these are ours. */

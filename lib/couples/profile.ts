@@ -8,7 +8,7 @@ import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { locationColumns } from "@/lib/locations/place";
-import { COUPLE_TYPES } from "@/lib/onboarding/rules";
+import { COUPLE_TYPES } from "@/lib/couples/rules";
 import { coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { partnerOf } from "./partner";
 

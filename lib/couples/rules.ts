@@ -1,8 +1,26 @@
 /**
- * Couple rules (spec sections 3 and 4): pure and browser-safe, so the profile page and the
- * server derive badges and visibility the same way.
+ * Couple rules (spec sections 3 and 4): adventure styles, badges, visibility. Pure and
+ * browser-safe, so the forms, the profile page and the server share them.
  */
 import { shownName, type StoredLocation } from "@/lib/locations/privacy";
+
+export const COUPLE_TYPES_MAX = 3;
+
+/** The six current adventure styles (spec section 3), in display order. */
+export const COUPLE_TYPES = [
+  { value: "global_adventurers", label: "Global Adventurers" },
+  { value: "culture_curators", label: "Culture Curators" },
+  { value: "mindful_adventurers", label: "Mindful Adventurers" },
+  { value: "community_connectors", label: "Community Connectors" },
+  { value: "culinary_connoisseurs", label: "Culinary Connoisseurs" },
+  { value: "career_climbers", label: "Career Climbers" },
+] as const;
+export type CoupleType = (typeof COUPLE_TYPES)[number]["value"];
+export const COUPLE_TYPE_VALUES: readonly string[] = COUPLE_TYPES.map((type) => type.value);
+
+/** Keeps only current values, once each, in the order given: what a restored draft may show. */
+export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
+  [...new Set(values)].filter((value): value is CoupleType => COUPLE_TYPE_VALUES.includes(value));
 
 export type CoupleBadge = "Verified Couple" | "Beta Member";
 

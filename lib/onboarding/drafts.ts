@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { locationDetailsShape, type OnboardingLocation } from "./client/location";
 import type { PickedPhoto } from "./client/photo";
-import { currentCoupleTypes } from "./rules";
+import { currentCoupleTypes } from "@/lib/couples/rules";
 
 export type DraftForm = "individual_profile" | "couple_profile";
 export const draftKey = (userId: string, form: DraftForm) => `${userId}:${form}`;

@@ -11,7 +11,8 @@ import type { ImageStorage } from "@/lib/storage";
 import { discardReplacedImages, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
 import { updateUserRow } from "@/lib/profile/user-row";
 import { parseStep, type Step1Fields, type Step2Fields } from "./form";
-import { EXTRA_PHOTOS_MAX, MESSAGES, profileCompletionPercentage, step1Schema, step2Schema, tooManyPhotosMessage } from "./rules";
+import { EXTRA_PHOTOS_MAX, MESSAGES, step1Schema, step2Schema, tooManyPhotosMessage } from "@/lib/onboarding/rules";
+import { profileCompletionPercentage } from "@/lib/profile/rules";
 
 /** Replaceable services, so a test can hand in its own. */
 export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };

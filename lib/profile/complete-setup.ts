@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { coupleIdOf } from "@/lib/couples/profile";
 import { coupleChangesFrom, insertCouple, newCoupleFrom, writeCoupleChanges, type ChangedCouple, type CoupleDeps, type CoupleRecord } from "@/lib/couples/service";
-import { profileCompletionPercentage, type ProfileCompletionInput } from "@/lib/onboarding/rules";
+import { profileCompletionPercentage, type ProfileCompletionInput } from "@/lib/profile/rules";
 import { assertOwnImageUrls, discardReplacedImages } from "@/lib/images/lifecycle";
 import { placesProvider } from "@/lib/places";
 import { updateUserRow } from "./user-row";

@@ -1,7 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "@/db/client";
-import { MESSAGES, userFields } from "@/lib/onboarding/rules";
+import { MESSAGES } from "@/lib/onboarding/rules";
+import { userFields } from "@/lib/profile/rules";
 import { assertOwnImageUrls, discardReplacedImages } from "@/lib/images/lifecycle";
 import type { ImageStorage } from "@/lib/storage";
 import { updateUserRow } from "./user-row";

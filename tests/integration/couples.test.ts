@@ -17,7 +17,7 @@ const { GET: fullProfile } = await import("@/app/api/couples/[id]/full-profile/r
 const { getDb } = await import("@/db/client");
 const { couples, locations, users } = await import("@/db/schema");
 const { createCouple, updateCouple } = await import("@/lib/couples/service");
-const { coupleCreateSchema } = await import("@/lib/onboarding/rules");
+const { coupleCreateSchema } = await import("@/lib/couples/schemas");
 const { gazetteerProvider } = await import("@/lib/places/gazetteer");
 const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
 const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
@@ -263,7 +263,7 @@ describe("POST /api/v2/profile/complete-setup", () => {
   it("leaves neither the user change nor a couple nor a location behind when the transaction fails", async () => {
     const { user } = await signedIn();
     const body = setupBody({ userData: { firstName: "Changed" } });
-    const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
+    const { profileCompletionSchema } = await import("@/lib/profile/rules");
     await expect(completeProfileSetup(await failingDb(), user.id, profileCompletionSchema.parse(body))).rejects.toThrow();
     const db = await getDb();
     const [me] = await db.select({ firstName: users.firstName, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
@@ -631,7 +631,7 @@ describe("replaced couple photos", () => {
     const db = await getDb();
     await db.update(users).set({ avatarUrl: oldAvatar }).where(eq(users.id, user.id));
     const { storage, deleted } = recordingStorage();
-    const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
+    const { profileCompletionSchema } = await import("@/lib/profile/rules");
     // Couple photos move to the avatar and the main photo: they stay, the two they replaced go.
     const body = setupBody({ userData: { avatarUrl: toAvatar }, coupleData: { profileImageUrl: toMain, photos: [] } });
     await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });
@@ -654,7 +654,7 @@ describe("one couple per user", () => {
   const creators = {
     "POST /api/v2/couples": (userId: string) => async () => createCouple(await getDb(), userId, coupleCreateSchema.parse(coupleBody())),
     "complete-setup": (userId: string) => async () => {
-      const { profileCompletionSchema } = await import("@/lib/onboarding/rules");
+      const { profileCompletionSchema } = await import("@/lib/profile/rules");
       return completeProfileSetup(await getDb(), userId, profileCompletionSchema.parse(setupBody()));
     },
   };

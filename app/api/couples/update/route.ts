@@ -4,7 +4,7 @@ import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { coupleUpdateSchema } from "@/lib/onboarding/rules";
+import { coupleUpdateSchema } from "@/lib/couples/schemas";
 
 const targetSchema = z.object({ id: z.string({ error: "id must be a couple id" }).nullish() });
 

@@ -3,7 +3,7 @@ import { createCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { coupleCreateSchema } from "@/lib/onboarding/rules";
+import { coupleCreateSchema } from "@/lib/couples/schemas";
 
 /** Creates the caller's couple; a caller who has one gets 409 COUPLE_EXISTS with existingCoupleId. */
 export const POST = apiRoute(async (request, db) => {

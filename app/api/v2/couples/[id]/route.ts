@@ -3,7 +3,7 @@ import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { coupleUpdateSchema } from "@/lib/onboarding/rules";
+import { coupleUpdateSchema } from "@/lib/couples/schemas";
 
 /** Changes the caller's own couple; any other id, well-formed or not, is 404. */
 export const PUT = apiRoute<{ id: string }>(async (request, db, { id }) => {

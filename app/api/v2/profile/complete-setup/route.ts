@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { profileCompletionSchema } from "@/lib/onboarding/rules";
+import { profileCompletionSchema } from "@/lib/profile/rules";
 import { completeProfileSetup } from "@/lib/profile/complete-setup";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
