@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
 import { PRIVACY_LEVELS } from "./privacy";
 
 /** Section 9: searches start at 2 characters and show 5 suggestions. */
@@ -22,21 +23,6 @@ const SEARCH_FAILURE_TEXTS: Record<SearchFailureReason, string> = {
 
 /** Spec section 8: 'Unable to search locations. ' and why; the server and the browser say the same. */
 export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to search locations. ${SEARCH_FAILURE_TEXTS[reason]}`;
-
-/** Query strings send "" for an empty field: that is "not given", not zero. */
-const fromQueryString = (value: unknown) => {
-  if (typeof value !== "string") return value;
-  return value.trim() === "" ? undefined : Number(value);
-};
-
-const numberParam = (name: string) =>
-  z.number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a number`) });
-
-const intParam = (name: string, min: number, max: number, fallback: number) =>
-  z.preprocess(
-    fromQueryString,
-    numberParam(name).int(`${name} must be a whole number`).min(min, `${name} must be between ${min} and ${max}`).max(max, `${name} must be between ${min} and ${max}`).default(fallback),
-  );
 
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });

@@ -1,25 +1,9 @@
 import { z } from "zod";
+import { intParam } from "@/lib/http/query";
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MARK_READ_MAX_IDS } from "./rules";
 
 /** Deep offsets are refused rather than scanned: no one pages through a million notifications. */
 export const LIST_MAX_OFFSET = 100_000;
-
-/** Query strings send "" for an empty field: that is "not given", not zero. */
-const fromQueryString = (value: unknown) => {
-  if (typeof value !== "string") return value;
-  return value.trim() === "" ? undefined : Number(value);
-};
-
-const intParam = (name: string, min: number, max: number, fallback: number) =>
-  z.preprocess(
-    fromQueryString,
-    z
-      .number({ error: `${name} must be a number` })
-      .int(`${name} must be a whole number`)
-      .min(min, `${name} must be between ${min} and ${max}`)
-      .max(max, `${name} must be between ${min} and ${max}`)
-      .default(fallback),
-  );
 
 export const listQuerySchema = z.object({
   limit: intParam("limit", 1, LIST_MAX_LIMIT, LIST_DEFAULT_LIMIT),
