@@ -1,10 +1,9 @@
 "use client";
 
-import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { LocationRefusedError, normalizeLocation } from "@/lib/locations/client";
 import {
   clearSavedLocation,
-  loadSavedLocation,
   LocationStorageError,
   SAVE_LOCATION_FAILED,
   saveLocation,
@@ -44,19 +43,6 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
   const changeRef = useRef<HTMLButtonElement>(null);
   /** Where focus goes once the view switched (the element it was on is gone). */
   const focusNext = useRef<"input" | "change" | null>(null);
-  const latest = useRef({ value, onChange });
-
-  useEffect(() => {
-    latest.current = { value, onChange };
-  });
-
-  // Source order (spec section 4): a saved location is restored before the browser paints the input.
-  useLayoutEffect(() => {
-    if (latest.current.value !== null) return;
-    const saved = loadSavedLocation(userId);
-    if (saved) latest.current.onChange(saved);
-  }, [userId]);
-
   useEffect(() => {
     if (focusNext.current === "input") inputRef.current?.focus();
     if (focusNext.current === "change") changeRef.current?.focus();
