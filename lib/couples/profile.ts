@@ -76,9 +76,10 @@ function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partner
  * A couple's profile as `viewerUserId` may see it, in one query (couple, its location, both
  * partners). Its partners always see it; anyone else only while it is discoverable, and then
  * with the location at its privacy level. Hidden and missing read the same: ids are not probed.
+ * Without an id, the viewer's own couple (NOT_FOUND when they have none).
  */
-export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId: string): Promise<CoupleProfile> {
-  if (!isCoupleId(coupleId)) throw coupleNotFound();
+export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?: string): Promise<CoupleProfile> {
+  if (coupleId !== undefined && !isCoupleId(coupleId)) throw coupleNotFound();
   const [row] = await db
     .select({
       couple: {
@@ -104,7 +105,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId: 
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
     .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
-    .where(eq(couples.id, coupleId));
+    .where(coupleId === undefined ? partnerOf(viewerUserId) : eq(couples.id, coupleId));
   if (!row) throw coupleNotFound();
 
   const { couple, place } = row;

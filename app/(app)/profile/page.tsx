@@ -3,16 +3,21 @@ import { redirect } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { coupleIdOf, loadCoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
+import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Your Couple Profile" };
 
 /** The signed-in user's own couple. */
 export default async function OwnProfilePage() {
   const { userId } = await requireSignedIn();
-  const db = await getDb();
-  const coupleId = await coupleIdOf(db, userId);
-  // The guard lets only complete profiles in; without a couple the profile is not complete.
-  if (!coupleId) redirect("/onboarding");
-  return <CoupleProfileView profile={await loadCoupleProfile(db, userId, coupleId)} />;
+  let profile: CoupleProfile;
+  try {
+    profile = await loadCoupleProfile(await getDb(), userId);
+  } catch (error) {
+    // The guard lets only complete profiles in; without a couple the profile is not complete.
+    if (error instanceof AppError && error.code === "NOT_FOUND") redirect("/onboarding");
+    throw error;
+  }
+  return <CoupleProfileView profile={profile} />;
 }

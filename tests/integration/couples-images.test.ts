@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+
+// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
+vi.hoisted(() => {
+  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
+  delete process.env.S3_BUCKET;
+  delete process.env.GOOGLE_MAPS_API_KEY;
+});
+
+const { getDb } = await import("@/db/client");
+const { users } = await import("@/db/schema");
+const { updateCouple } = await import("@/lib/couples/service");
+const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
+const { failingDb } = await import("../support/failing-db");
+const { NOT_STORED, ownImage, setupBody, postSetup, putCouple, withCouple, coupleRow, showPhotos, joinAsPartnerB, recordingStorage, keyOf } = await import("../support/couples");
+
+describe("image URLs in JSON calls", () => {
+  it("refuses another couple's photo, on the couple and as the caller's avatar, and changes nothing", async () => {
+    const theirs = await withCouple();
+    const theirPhoto = ownImage("couple-main");
+    await showPhotos(theirs.coupleId, { profileImageUrl: theirPhoto });
+    const { user, headers, coupleId } = await withCouple();
+
+    const res = await putCouple(coupleId, { profileImageUrl: theirPhoto }, headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { profileImageUrl: NOT_STORED } });
+    expect((await coupleRow(coupleId))!.profileImageUrl).toBeNull();
+    const setup = await postSetup(setupBody({ userData: { avatarUrl: theirPhoto } }), headers);
+    expect(setup.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { "userData.avatarUrl": NOT_STORED } });
+    const db = await getDb();
+    const [me] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(me!.avatarUrl).toBeNull();
+  });
+});
+
+describe("replaced couple photos", () => {
+  it("removes the main photo and the extra photos a change dropped, once it is saved, and keeps the rest", async () => {
+    const [keptPhoto, droppedPhoto, promoted, oldMain] = [ownImage(), ownImage(), ownImage(), ownImage("couple-main")];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { photos: [keptPhoto, droppedPhoto, promoted], profileImageUrl: oldMain });
+    const { storage, deleted } = recordingStorage();
+    await updateCouple(await getDb(), user.id, coupleId, { profileImageUrl: promoted, photos: [keptPhoto] }, { storage });
+    expect(deleted.sort()).toEqual([keyOf(droppedPhoto), keyOf(oldMain)].sort());
+    expect(await coupleRow(coupleId)).toMatchObject({ profileImageUrl: promoted, photos: [keptPhoto] });
+  });
+
+  it("removes nothing when the photos did not change, and nothing when the change fails", async () => {
+    const { user, coupleId } = await withCouple();
+    const { storage, deleted } = recordingStorage();
+    await updateCouple(await getDb(), user.id, coupleId, { coupleName: "Same photos" }, { storage });
+    await expect(updateCouple(await failingDb(), user.id, coupleId, { photos: [] }, { storage })).rejects.toThrow();
+    expect(deleted).toEqual([]);
+  });
+
+  it("keeps a replaced photo that a partner's profile still shows", async () => {
+    const [shared, other] = [ownImage("couple-main"), ownImage()];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { profileImageUrl: shared, photos: [other] });
+    const b = await joinAsPartnerB(coupleId);
+    const db = await getDb();
+    await db.update(users).set({ avatarUrl: shared }).where(eq(users.id, b.user.id));
+    const { storage, deleted } = recordingStorage();
+    await updateCouple(db, user.id, coupleId, { profileImageUrl: other, photos: [] }, { storage });
+    expect(deleted).toEqual([]);
+  });
+
+  it("removes the avatar and couple photo that complete-setup replaced", async () => {
+    const oldAvatar = ownImage("avatar");
+    const oldMain = ownImage("couple-main");
+    const [toAvatar, toMain] = [ownImage(), ownImage()];
+    const { user, coupleId } = await withCouple();
+    await showPhotos(coupleId, { profileImageUrl: oldMain, photos: [toAvatar, toMain] });
+    const db = await getDb();
+    await db.update(users).set({ avatarUrl: oldAvatar }).where(eq(users.id, user.id));
+    const { storage, deleted } = recordingStorage();
+    const { profileCompletionSchema } = await import("@/lib/profile/rules");
+    // Couple photos move to the avatar and the main photo: they stay, the two they replaced go.
+    const body = setupBody({ userData: { avatarUrl: toAvatar }, coupleData: { profileImageUrl: toMain, photos: [] } });
+    await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });
+    expect(deleted.sort()).toEqual([keyOf(oldAvatar), keyOf(oldMain)].sort());
+    expect((await coupleRow(coupleId))!.profileImageUrl).toBe(toMain);
+  });
+});

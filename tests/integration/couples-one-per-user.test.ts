@@ -1,0 +1,63 @@
+import { eq, or, sql } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+
+// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
+vi.hoisted(() => {
+  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
+  delete process.env.S3_BUCKET;
+  delete process.env.GOOGLE_MAPS_API_KEY;
+});
+
+const { getDb } = await import("@/db/client");
+const { couples, users } = await import("@/db/schema");
+const { createCouple } = await import("@/lib/couples/service");
+const { coupleCreateSchema } = await import("@/lib/couples/schemas");
+const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
+const { afterStep1, coupleBody, setupBody, withCouple } = await import("../support/couples");
+
+describe("one couple per user", () => {
+  /** True once some statement of this database waits for a row lock. */
+  async function someoneWaitsForALock() {
+    const db = await getDb();
+    const waiting = await db
+      .select({ pid: sql<number>`pid` })
+      .from(sql`pg_stat_activity`)
+      .where(sql`datname = current_database() and wait_event_type = 'Lock'`);
+    return waiting.length > 0;
+  }
+
+  const creators = {
+    "POST /api/v2/couples": (userId: string) => async () => createCouple(await getDb(), userId, coupleCreateSchema.parse(coupleBody())),
+    "complete-setup": (userId: string) => async () => {
+      const { profileCompletionSchema } = await import("@/lib/profile/rules");
+      return completeProfileSetup(await getDb(), userId, profileCompletionSchema.parse(setupBody()));
+    },
+  };
+
+  it.each(Object.keys(creators) as (keyof typeof creators)[])(
+    "never puts a user in two couples when %s races with the user joining another couple",
+    async (creator) => {
+      const theirs = await withCouple();
+      const { user } = await afterStep1();
+      const db = await getDb();
+      let creating: Promise<unknown> | undefined;
+      let settled = false;
+      // A join as lib/invitations does it: lock the user's row, see no couple yet, become partner 2.
+      const join = db.transaction(async (tx) => {
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+        const mine = await tx.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+        expect(mine).toEqual([]);
+        creating = creators[creator](user.id)().finally(() => (settled = true));
+        creating.catch(() => {});
+        // The create either finishes unhindered (no lock) or stops at the user's row: only then does the join go on.
+        while (!settled && !(await someoneWaitsForALock())) await new Promise((resolve) => setTimeout(resolve, 10));
+        await tx.update(couples).set({ partner2Id: user.id }).where(eq(couples.id, theirs.coupleId));
+      });
+      const [joined, created] = await Promise.allSettled([join, join.then(() => creating)]);
+      expect(joined.status).toBe("fulfilled");
+      expect(created).toMatchObject({ status: "rejected", reason: { code: "COUPLE_EXISTS" } });
+      const memberships = await db.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+      expect(memberships).toEqual([{ id: theirs.coupleId }]);
+    },
+  );
+});

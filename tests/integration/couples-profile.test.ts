@@ -1,0 +1,123 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+
+// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
+vi.hoisted(() => {
+  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
+  delete process.env.S3_BUCKET;
+  delete process.env.GOOGLE_MAPS_API_KEY;
+});
+
+const { GET: fullProfile } = await import("@/app/api/couples/[id]/full-profile/route");
+const { getDb } = await import("@/db/client");
+const { loadCoupleProfile } = await import("@/lib/couples/profile");
+const { couples, locations } = await import("@/db/schema");
+const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
+const { call } = await import("../support/api");
+const { signedIn, getProfile, withCouple, joinAsPartnerB } = await import("../support/couples");
+
+describe("GET /api/couples/{id}/full-profile", () => {
+  /** A couple whose location row names a street, its city, region and country. */
+  async function placedCouple(privacyLevel: "full" | "city" | "region" | "country" | "hidden") {
+    const owner = await withCouple();
+    const db = await getDb();
+    await db
+      .update(locations)
+      .set({ displayLocation: "Rua Augusta 24, Lisbon", city: "Lisbon", state: "Lisbon District", country: "Portugal", privacyLevel })
+      .where(eq(locations.entityId, owner.coupleId));
+    return owner;
+  }
+
+  it("shows its own partners everything, with labels, roles and the badge", async () => {
+    const { user, headers, coupleId } = await placedCouple("hidden");
+    const b = await joinAsPartnerB(coupleId);
+    for (const viewer of [headers, b.headers]) {
+      const res = await getProfile(coupleId, viewer);
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({
+        success: true,
+        data: {
+          id: coupleId,
+          coupleName: "Ada & Grace",
+          location: "Rua Augusta 24, Lisbon",
+          coupleTypes: [
+            { value: "global_adventurers", label: "Global Adventurers" },
+            { value: "culture_curators", label: "Culture Curators" },
+          ],
+          interests: expect.arrayContaining([{ value: INTEREST_VALUES[2], label: expect.any(String) }]),
+          status: "active",
+          badge: "Beta Member",
+          isOwn: true,
+          partners: [
+            { id: user.id, role: "A", firstName: "Ada", lastName: "Lovelace", age: expect.any(Number), occupation: "Engineer", avatarUrl: null },
+            { id: b.user.id, role: "B", firstName: "Bea", lastName: "Byron", age: expect.any(Number), occupation: "Poet", avatarUrl: null },
+          ],
+        },
+      });
+    }
+  });
+
+  // Every level's text is the unit tests' (couples-rules); here, that the API applies the couple's own level.
+  it.each([
+    ["city", "Lisbon, Lisbon District, Portugal"],
+    ["hidden", null],
+  ] as const)("shows another couple the location at privacy level %s as %j", async (level, shown) => {
+    const { coupleId } = await placedCouple(level);
+    const other = await withCouple();
+    const res = await getProfile(coupleId, other.headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ id: coupleId, location: shown, isOwn: false });
+  });
+
+  it("gives the verified badge once both partners are verified", async () => {
+    const { coupleId } = await withCouple();
+    const b = await joinAsPartnerB(coupleId);
+    const db = await getDb();
+    await db.update(couples).set({ partnerBVerified: true, isVerified: true }).where(eq(couples.id, coupleId));
+    const res = await getProfile(coupleId, b.headers);
+    expect(res.json.data).toMatchObject({ badge: "Verified Couple", isVerified: true });
+  });
+
+  it("answers others 404 for a hidden or inactive couple, exactly as for a missing one, while its partners still see it", async () => {
+    const other = await signedIn();
+    const missing = await getProfile("00000000-0000-4000-8000-000000000000", other.headers);
+    expect(missing.status).toBe(404);
+    for (const change of [{ isVisible: false }, { status: "suspended" }]) {
+      const { headers, coupleId } = await withCouple();
+      const db = await getDb();
+      await db.update(couples).set(change).where(eq(couples.id, coupleId));
+      const res = await getProfile(coupleId, other.headers);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual(missing.json);
+      expect((await getProfile(coupleId, headers)).status).toBe(200);
+    }
+  });
+
+  it.each(["not-a-uuid", "1; drop table couples", "%00"])("answers the malformed id %j with 404, not 500", async (id) => {
+    const { headers } = await signedIn();
+    const res = await getProfile(id, headers);
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe("NOT_FOUND");
+  });
+
+  it("leaks no e-mail, password hash or exact coordinates", async () => {
+    const { coupleId } = await placedCouple("city");
+    const other = await withCouple();
+    const text = JSON.stringify((await getProfile(coupleId, other.headers)).json);
+    expect(text).not.toMatch(/email|password|argon2|latitude|longitude|Rua Augusta/i);
+  });
+
+  it("loads the viewer's own couple when no id is given, and NOT_FOUND without one", async () => {
+    const { user, coupleId } = await withCouple();
+    const db = await getDb();
+    expect(await loadCoupleProfile(db, user.id)).toMatchObject({ id: coupleId, isOwn: true });
+    const { user: single } = await signedIn();
+    await expect(loadCoupleProfile(db, single.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("answers 401 without a session", async () => {
+    const { coupleId } = await withCouple();
+    const res = await call(fullProfile, "GET", `/api/couples/${coupleId}/full-profile`, { params: { id: coupleId } });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,168 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+
+// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
+vi.hoisted(() => {
+  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
+  delete process.env.S3_BUCKET;
+  delete process.env.GOOGLE_MAPS_API_KEY;
+});
+
+const { POST: completeSetup } = await import("@/app/api/v2/profile/complete-setup/route");
+const { getDb } = await import("@/db/client");
+const { couples, locations, users } = await import("@/db/schema");
+const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
+const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
+const { failingDb } = await import("../support/failing-db");
+const { browserSession, call } = await import("../support/api");
+const { LISBON, PORTO, NOT_STORED, ownImage, signedIn, setupBody, postSetup, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB } = await import("../support/couples");
+
+describe("POST /api/v2/profile/complete-setup", () => {
+  it("updates the user, creates the complete couple at the server-resolved place and answers it with the percentage", async () => {
+    const avatar = ownImage("avatar");
+    const { user, headers } = await signedIn({ occupation: null, avatarUrl: avatar });
+    // A JSON client may show its own photo again, here as the couple's main photo.
+    const body = setupBody({ userData: { firstName: "  Grace ", occupation: "Admiral", avatarUrl: avatar }, coupleData: { photos: [], profileImageUrl: avatar } });
+    const res = await postSetup(body, headers);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      success: true,
+      data: {
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        partner1Id: user.id,
+        partner2Id: null,
+        coupleName: "Ada & Grace",
+        coupleTypes: ["global_adventurers", "culture_curators"],
+        interests: INTEREST_VALUES.slice(2, 8),
+        photos: [],
+        profileImageUrl: avatar,
+        placeId: LISBON,
+        location: "Lisbon, Portugal",
+        status: "active",
+        partnerAVerified: true,
+        partnerBVerified: false,
+        isVerified: false,
+        isVisible: true,
+        profileCompletionPercentage: 100,
+      },
+    });
+
+    const db = await getDb();
+    const [me] = await db.select().from(users).where(eq(users.id, user.id));
+    expect(me).toMatchObject({ firstName: "Grace", occupation: "Admiral", bio: "Counting engines.", avatarUrl: avatar });
+    const couple = await coupleRow(res.json.data.id);
+    expect(couple!.partnerACompletedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // The client's coordinates and names were ignored: the place is the provider's.
+    const place = await coupleLocation(couple!.id);
+    expect(place).toMatchObject({ placeId: LISBON, displayLocation: "Lisbon, Portugal", city: "Lisbon", country: "Portugal", countryCode: "PT", privacyLevel: "city" });
+    expect(place!.latitude).toBeCloseTo(38.7, 0);
+  });
+
+  it("changes the caller's existing couple instead of making a second one, keeping its privacy level", async () => {
+    const { user, headers, coupleId } = await withCouple();
+    const db = await getDb();
+    await db.update(locations).set({ privacyLevel: "country" }).where(eq(locations.entityId, coupleId));
+    const res = await postSetup(setupBody({ coupleData: { coupleName: "Renamed", placeId: PORTO, interests: undefined } }), headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ id: coupleId, coupleName: "Renamed", placeId: PORTO, interests: INTEREST_VALUES.slice(2, 8) });
+    expect(await couplesOf(user.id)).toHaveLength(1);
+    expect(await coupleLocation(coupleId)).toMatchObject({ placeId: PORTO, city: "Porto", privacyLevel: "country" });
+  });
+
+  it("verifies the couple when partner A completes after partner B", async () => {
+    const { coupleId } = await withCouple();
+    const db = await getDb();
+    await db.update(couples).set({ partnerAVerified: false, partnerBVerified: true, isVerified: false }).where(eq(couples.id, coupleId));
+    const a = await coupleRow(coupleId);
+    const session = await browserSession(a!.partner1Id);
+    const res = await postSetup(setupBody(), { cookie: session.cookie, "x-csrf-token": session.csrf });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ partnerAVerified: true, partnerBVerified: true, isVerified: true });
+  });
+
+  it("marks partner B's part, not partner A's, when partner B completes the setup", async () => {
+    const { coupleId } = await withCouple();
+    const b = await joinAsPartnerB(coupleId);
+    const db = await getDb();
+    await db.update(couples).set({ partnerAVerified: false, partnerACompletedAt: null }).where(eq(couples.id, coupleId));
+    const res = await postSetup(setupBody({ userData: { firstName: "Bea" } }), b.headers);
+    expect(res.status).toBe(200);
+    expect(await coupleRow(coupleId)).toMatchObject({ partner2Id: b.user.id, partnerAVerified: false, partnerACompletedAt: null, partnerBVerified: true, isVerified: false });
+  });
+
+  it.each([
+    ["wrong types", { userData: { firstName: 42 }, coupleData: { coupleTypes: "global_adventurers" } }, { "userData.firstName": "First name is required", "coupleData.coupleTypes": "Please select at least one adventure style" }],
+    ["oversized fields", { userData: { occupation: "x".repeat(101) }, coupleData: { coupleName: "x".repeat(101), bio: "x".repeat(1001) } }, {
+      "userData.occupation": "Occupation must be no more than 100 characters",
+      "coupleData.coupleName": "Couple name must be no more than 100 characters",
+      "coupleData.bio": "Bio is too long (maximum 1000 characters)",
+    }],
+    ["an unknown interest and too many photos", { coupleData: { interests: [...INTEREST_VALUES.slice(0, 5), "knitting"], photos: Array.from({ length: 6 }, () => ownImage()) } }, {
+      "coupleData.interests.5": "Please select interests from the list",
+      "coupleData.photos": "You can only upload up to 5 photos. You currently have 6.",
+    }],
+  ])("refuses %s with 400 and the field messages, writing nothing", async (_case, overrides, fields) => {
+    const { user, headers } = await signedIn();
+    const res = await postSetup(setupBody(overrides), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    expect(res.json.error.fields).toMatchObject(fields);
+    expect(await couplesOf(user.id)).toHaveLength(0);
+  });
+
+  it("refuses a body without coupleData or userData, or one that is not JSON, with 400 naming the fields", async () => {
+    const { headers } = await signedIn();
+    const missing = await postSetup({ userData: setupBody().userData }, headers);
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toMatchObject({ message: "Please enter your couple name", fields: { "coupleData.coupleName": "Please enter your couple name" } });
+    const noUser = await postSetup({ coupleData: setupBody().coupleData }, headers);
+    expect(noUser.status).toBe(400);
+    expect(noUser.json.error.fields["userData.firstName"]).toBe("First name is required");
+    const garbage = await call(completeSetup, "POST", "/api/v2/profile/complete-setup", { rawBody: "{not json", headers });
+    expect(garbage.status).toBe(400);
+  });
+
+  it.each([
+    ["a tracking pixel as avatar", { userData: { avatarUrl: "https://tracker.example.com/p.gif" } }, "userData.avatarUrl"],
+    ["a hotlinked couple photo", { coupleData: { photos: [ownImage(), "https://elsewhere.example.com/a.jpg"] } }, "coupleData.photos"],
+    ["an outside main photo", { coupleData: { profileImageUrl: "//evil.example.com/a.jpg" } }, "coupleData.profileImageUrl"],
+    ["a path beside the image route", { userData: { avatarUrl: "/api/images/../secrets.jpg" } }, "userData.avatarUrl"],
+  ])("refuses %s and writes nothing", async (_case, overrides, field) => {
+    const { user, headers } = await signedIn();
+    const res = await postSetup(setupBody(overrides), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: NOT_STORED, fields: { [field]: NOT_STORED } });
+    expect(await couplesOf(user.id)).toHaveLength(0);
+    const db = await getDb();
+    const [me] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(me!.avatarUrl).toBeNull();
+  });
+
+  it("refuses a place the provider does not know and writes nothing", async () => {
+    const { user, headers } = await signedIn();
+    const res = await postSetup(setupBody({ coupleData: { placeId: "geonames:999999999" } }), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("INVALID_LOCATION_DATA");
+    expect(await couplesOf(user.id)).toHaveLength(0);
+  });
+
+  it("leaves neither the user change nor a couple nor a location behind when the transaction fails", async () => {
+    const { user } = await signedIn();
+    const body = setupBody({ userData: { firstName: "Changed" } });
+    const { profileCompletionSchema } = await import("@/lib/profile/rules");
+    await expect(completeProfileSetup(await failingDb(), user.id, profileCompletionSchema.parse(body))).rejects.toThrow();
+    const db = await getDb();
+    const [me] = await db.select({ firstName: users.firstName, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(me).toEqual({ firstName: "Ada", avatarUrl: null });
+    expect(await couplesOf(user.id)).toHaveLength(0);
+  });
+
+  it("answers 401 without a session and 403 for a cookie without the CSRF token", async () => {
+    const { user, headers } = await signedIn();
+    expect((await postSetup(setupBody(), {})).status).toBe(401);
+    const res = await postSetup(setupBody(), { cookie: headers.cookie! });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("CSRF_VALIDATION_FAILED");
+    expect(await couplesOf(user.id)).toHaveLength(0);
+  });
+});
