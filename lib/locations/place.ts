@@ -1,5 +1,5 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { locations, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -72,6 +72,29 @@ export async function resolvePlace(places: PlacesProvider, placeId: string, fiel
     country: details.country,
     countryCode: details.countryCode,
   };
+}
+
+/**
+ * The entity's place: its own `locations` row when that names `placeId` (choosing a place
+ * resolved and saved it a moment ago), else resolved through the provider. A place is looked
+ * up, and billed, once.
+ */
+export async function entityPlace(db: Db, places: PlacesProvider, entity: EntityRef, placeId: string, field: string): Promise<ResolvedPlace> {
+  const [row] = await db
+    .select({
+      location: locations.displayLocation,
+      placeId: locations.placeId,
+      latitude: locations.latitude,
+      longitude: locations.longitude,
+      city: locations.city,
+      state: locations.state,
+      country: locations.country,
+      countryCode: locations.countryCode,
+    })
+    .from(locations)
+    .where(and(eq(locations.entityType, entity.entityType), eq(locations.entityId, entity.entityId)));
+  if (row?.placeId === placeId && row.latitude !== null && row.longitude !== null) return { ...row, latitude: row.latitude, longitude: row.longitude };
+  return resolvePlace(places, placeId, field);
 }
 
 /** A `locations` row as every read shapes it (lib/locations/privacy shapeLocation): nothing more. */

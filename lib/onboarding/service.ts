@@ -5,7 +5,7 @@ import { users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/profile";
 import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
-import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
+import { entityPlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { discardReplacedImages, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
@@ -54,8 +54,9 @@ async function loadProfile(db: Db, userId: string) {
 }
 
 /**
- * Step 1 (individual profile): photo, occupation, location and interests. The place is resolved
- * and the photo stored before the transaction (both slow); the user row and the user's location
+ * Step 1 (individual profile): photo, occupation, location and interests. The place (the one
+ * saved when it was chosen, else the provider's) and the photo are ready before the transaction
+ * (both slow); the user row and the user's location
  * row are then written together, and a failed write removes the stored photo. For partner B this
  * completes their part, in the same transaction (spec: verified badge once both are verified).
  * A replaced photo is removed once the new one is saved.
@@ -64,7 +65,7 @@ export async function completeStep1(db: Db, userId: string, fields: Step1Fields,
   const user = await loadProfile(db, userId);
   // The photo may be left out only when one was saved before (the client sends it only when new).
   const input = parseStep(step1Schema, fields, STEP1_ORDER, { userImage: images.userImage || user.avatarUrl ? null : MESSAGES.photoRequired });
-  const place = await resolvePlace(deps.places ?? placesProvider(), input.locationPlaceId, "locationPlaceId");
+  const place = await entityPlace(db, deps.places ?? placesProvider(), { entityType: "user", entityId: userId }, input.locationPlaceId, "locationPlaceId");
   const stored = images.userImage ? await storeUploads([{ bytes: images.userImage, kind: "avatar" }], deps.storage) : [];
   const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
 

@@ -1,0 +1,51 @@
+import sharp from "sharp";
+import { describe, expect, it, vi } from "vitest";
+
+// Before any module reads the configuration: offline places.
+vi.hoisted(() => {
+  delete process.env.GOOGLE_MAPS_API_KEY;
+});
+
+const { getDb } = await import("@/db/client");
+const { normalizeLocation } = await import("@/lib/locations");
+const { completeStep1 } = await import("@/lib/onboarding/service");
+const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
+const { gazetteerProvider } = await import("@/lib/places/gazetteer");
+const { createUser } = await import("../support/api");
+
+const LISBON = "geonames:2267057";
+const PORTO = "geonames:2735943";
+
+/** The offline places provider, counting the lookups made (each is billed with Google). */
+function countingPlaces() {
+  const details = vi.fn(gazetteerProvider.details);
+  return { places: { ...gazetteerProvider, details }, details };
+}
+
+/** Storage that keeps nothing: these tests are about place lookups. */
+const storage = { put: async (key: string) => ({ url: `/api/images/${key}` }), delete: async () => {} };
+
+const step1 = async (placeId: string) => ({
+  fields: { occupation: "Engineer", locationName: "Somewhere", locationPlaceId: placeId, interests: INTEREST_VALUES.slice(0, 6) },
+  images: { userImage: new Uint8Array(await sharp({ create: { width: 400, height: 400, channels: 3, background: "#336699" } }).jpeg().toBuffer()) },
+});
+
+describe("step 1's place", () => {
+  it("reuses the place chosen a moment ago and asks the provider only for a different one", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    const { places, details } = countingPlaces();
+    await normalizeLocation(db, { placeId: LISBON, entityType: "user", entityId: user.id, privacyLevel: undefined }, { userId: user.id }, places);
+    expect(details).toHaveBeenCalledTimes(1);
+
+    const chosen = await step1(LISBON);
+    const saved = await completeStep1(db, user.id, chosen.fields, chosen.images, { places, storage });
+    expect(details).toHaveBeenCalledTimes(1);
+    expect(saved.location).toMatchObject({ placeId: LISBON, location: "Lisbon, Portugal", countryCode: "PT" });
+
+    const other = await step1(PORTO);
+    await completeStep1(db, user.id, other.fields, other.images, { places, storage });
+    expect(details).toHaveBeenCalledTimes(2);
+    expect(details).toHaveBeenLastCalledWith(PORTO);
+  });
+});
