@@ -7,16 +7,16 @@ import os from "node:os";
 import sharp from "sharp";
 import { processImage, type ImageKind } from "@/lib/images";
 import { gazetteerPredictions, gazetteerStats } from "@/lib/places/gazetteer";
+import { percentile } from "./stats";
 
 /** What people type: prefixes, accents left out, two words, a country, a miss. */
 export const SEARCH_QUERIES = ["lisb", "san fr", "sao pa", "new y", "ber", "tokyo", "mexico c", "par", "lon", "syd", "kraków", "cape t", "zzzq", "mu", "bue"];
 
 export type Summary = { count: number; median: number; p99: number; max: number };
 
-export function summarize(samples: number[]): Summary {
+function summarize(samples: number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN;
-  return { count: sorted.length, median: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+  return { count: sorted.length, median: percentile(sorted, 50), p99: percentile(sorted, 99), max: percentile(sorted, 100) };
 }
 
 export function benchGazetteer(rounds = 400): { stats: ReturnType<typeof gazetteerStats>; summary: Summary } {

@@ -23,6 +23,7 @@ import { openDatabase } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
+import { percentile } from "./stats";
 
 const PORT = 3199;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
@@ -333,10 +334,6 @@ async function me(account: Account, token: string, address: string): Promise<voi
 }
 
 type Row = { name: string; total: number; concurrency: number; outcome: Outcome };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
-}
 
 function report(rows: Row[]): number {
   const header = ["phase", "requests", "conc", "ok", "errors", "req/s", "median", "p95", "p99", "max (ms)"];

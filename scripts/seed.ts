@@ -6,9 +6,10 @@
  */
 import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
-import { couples, locations, notifications, users } from "@/db/schema";
+import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/interests";
+import { saveEntityLocation } from "@/lib/locations/place";
 import {
   DEMO_COUPLES,
   DEMO_INBOX,
@@ -63,27 +64,6 @@ function personValues(person: DemoPerson, passwordHash: string, p: Place, finish
     registrationType: null,
     ...placeColumns(finished ? p : null),
   };
-}
-
-/** The location row that carries a place's coordinates and who may see how much of it. */
-async function upsertLocation(db: Db, entityType: "user" | "couple", entityId: string, p: Place): Promise<void> {
-  const values = {
-    entityType,
-    entityId,
-    placeId: p.placeId,
-    displayLocation: p.location,
-    latitude: p.latitude,
-    longitude: p.longitude,
-    city: p.city,
-    state: p.state,
-    country: p.country,
-    countryCode: p.countryCode,
-    privacyLevel: "city" as const,
-  };
-  await db
-    .insert(locations)
-    .values(values)
-    .onConflictDoUpdate({ target: [locations.entityType, locations.entityId], set: { ...values, updatedAt: new Date() } });
 }
 
 /** A demo person's account and couple, by first name. */
@@ -156,9 +136,9 @@ async function main(): Promise<void> {
           .onConflictDoUpdate({ target: couples.partner1Id, set: { ...coupleValues, updatedAt: new Date() } })
           .returning({ id: couples.id });
         seeded.set(a.firstName, { userId: aId, coupleId: row!.id }).set(b.firstName, { userId: bId, coupleId: row!.id });
-        await upsertLocation(tx, "couple", row!.id, p);
-        await upsertLocation(tx, "user", aId, p);
-        if (b.finished) await upsertLocation(tx, "user", bId, p);
+        await saveEntityLocation(tx, { entityType: "couple", entityId: row!.id }, p, "city");
+        await saveEntityLocation(tx, { entityType: "user", entityId: aId }, p, "city");
+        if (b.finished) await saveEntityLocation(tx, { entityType: "user", entityId: bId }, p, "city");
         signIns.push(
           {
             email: demoEmail(a.firstName),
