@@ -6,7 +6,7 @@ import { z } from "zod";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/onboarding/client/location";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
-import { loadIndividualDraft, saveIndividualDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { individualDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
 import type { SavedStep1 } from "@/lib/onboarding/state";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
@@ -44,7 +44,7 @@ const FIELD_OF: Record<string, Step1Field> = {
 
 /** A restored draft first, then the location kept in this tab, then what the server saved. */
 function startingValues(userId: string, saved: SavedStep1, categories: Categories): Values {
-  const draft = loadIndividualDraft(sessionStore(), userId);
+  const draft = individualDraft.load(sessionStore(), userId);
   const offered = new Set(Object.values(categories).flatMap((items) => items.map((item) => item.value)));
   return {
     userImage: draft?.userImage ?? null,
@@ -84,8 +84,7 @@ export function Step1Form({
     step: "step1",
     url: "/api/onboarding/step1",
     userId,
-    draft: "individual_profile",
-    saveDraft: saveIndividualDraft,
+    draft: individualDraft,
     defaultValues,
     resolver: checksResolver<Values>((values) => step1Errors({ ...values, hasPhoto: Boolean(values.userImage || saved.avatarUrl) })),
   });

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
-import { loadCoupleDraft, saveCoupleDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
@@ -28,7 +28,7 @@ const resolver = checksResolver<Values>((values) =>
 
 /** Step 2, the couple profile (partner A): name, photos, adventure styles and bio. */
 export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(): void; onSaved(): Promise<void> | void }) {
-  const [defaultValues] = useState<Values>(() => ({ ...EMPTY, ...loadCoupleDraft(sessionStore(), userId) }));
+  const [defaultValues] = useState<Values>(() => ({ ...EMPTY, ...coupleDraft.load(sessionStore(), userId) }));
   const {
     form: {
       control,
@@ -39,7 +39,7 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
     phase,
     submit,
     frame,
-  } = useStepForm<Values, Step2Field>({ step: "step2", url: "/api/onboarding/step2", userId, draft: "couple_profile", saveDraft: saveCoupleDraft, defaultValues, resolver });
+  } = useStepForm<Values, Step2Field>({ step: "step2", url: "/api/onboarding/step2", userId, draft: coupleDraft, defaultValues, resolver });
 
   const onValid = async (values: Values, formElement: HTMLFormElement) => {
     const form = new FormData();

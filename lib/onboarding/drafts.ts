@@ -1,6 +1,7 @@
 /**
  * Onboarding form drafts (spec section 3, drafts): kept in session storage under
- * `{userId}:{form}`, so a reload keeps what was typed and the chosen photo previews. Pure apart
+ * `{userId}:{form}` (and the photos under `{userId}:{form}:photos`), so a reload keeps what was
+ * typed and the chosen photo previews. Pure apart
  * from the Storage handed in; a draft that does not parse is ignored, never trusted.
  */
 import { z } from "zod";
@@ -40,65 +41,95 @@ const locationSchema = z.object({ location: z.string().min(1), placeId: z.string
 
 const texts = z.array(z.string());
 
-const individualSchema = z.object({
-  userImage: photoSchema.nullable().catch(null),
-  occupation: z.string().catch(""),
-  interests: texts.catch([]),
-  location: locationSchema.nullable().catch(null),
-});
+/** One form's draft: its text fields under `{userId}:{form}`, its photos under `{userId}:{form}:photos`. */
+export type DraftStore<T> = {
+  form: DraftForm;
+  /** The photo fields: kept apart, so typing never re-serializes the photos' data URLs. */
+  photoFields: readonly (keyof T)[];
+  load(storage: Storage | null, userId: string): T | null;
+  /** Writes the text fields (call it as the user types). */
+  saveText(storage: Storage | null, userId: string, draft: T): void;
+  /** Writes the photos (call it only when a photo changed); too large for storage, they are dropped, the text kept. */
+  savePhotos(storage: Storage | null, userId: string, draft: T): void;
+};
 
-const coupleSchema = z.object({
-  couple_name: z.string().catch(""),
-  // Styles renamed since the draft was saved are dropped, never sent.
-  coupleTypes: texts.catch([]).transform(currentCoupleTypes),
-  bio: z.string().catch(""),
-  coupleProfileImage: photoSchema.nullable().catch(null),
-  couplePhotos: z.array(photoSchema).catch([]),
-});
-
-function read<T>(storage: Storage | null, key: string, schema: z.ZodType<T>): T | null {
+function read(storage: Storage | null, key: string): unknown {
   try {
     const raw = storage?.getItem(key);
-    if (!raw) return null;
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return raw ? JSON.parse(raw) : null;
   } catch {
     return null;
   }
 }
 
-/**
- * Writes the draft; when storage refuses it (quota), the photos are dropped and the text kept;
- * when even that fails the form carries on without a draft.
- */
-function write<T>(storage: Storage | null, key: string, draft: T, withoutPhotos: (draft: T) => T): void {
-  if (!storage) return;
+/** Writes or, when storage refuses it (quota), removes the key; a draft is a convenience, typing goes on without one. */
+function write(storage: Storage | null, key: string, value: unknown): void {
   try {
-    storage.setItem(key, JSON.stringify(draft));
+    storage?.setItem(key, JSON.stringify(value));
   } catch {
     try {
-      storage.setItem(key, JSON.stringify(withoutPhotos(draft)));
+      storage?.removeItem(key);
     } catch {
-      // A draft is a convenience; typing goes on without one.
+      // Nothing to remove in a storage that cannot be reached.
     }
   }
 }
 
-export const loadIndividualDraft = (storage: Storage | null, userId: string): IndividualDraft | null =>
-  read(storage, draftKey(userId, "individual_profile"), individualSchema);
+const photosKey = (userId: string, form: DraftForm) => `${draftKey(userId, form)}:photos`;
 
-export const saveIndividualDraft = (storage: Storage | null, userId: string, draft: IndividualDraft) =>
-  write(storage, draftKey(userId, "individual_profile"), draft, (d) => ({ ...d, userImage: null }));
+function draftStore<T extends Record<string, unknown>>(form: DraftForm, schema: z.ZodType<T>, photoFields: readonly (keyof T)[]): DraftStore<T> {
+  const split = (draft: T) => {
+    const text: Record<string, unknown> = { ...draft };
+    const photos: Record<string, unknown> = {};
+    for (const field of photoFields) {
+      photos[field as string] = draft[field];
+      delete text[field as string];
+    }
+    return { text, photos };
+  };
+  return {
+    form,
+    photoFields,
+    load(storage, userId) {
+      const text = read(storage, draftKey(userId, form));
+      if (!text || typeof text !== "object") return null;
+      const photos = read(storage, photosKey(userId, form));
+      const parsed = schema.safeParse({ ...(photos && typeof photos === "object" ? photos : {}), ...text });
+      return parsed.success ? parsed.data : null;
+    },
+    saveText: (storage, userId, draft) => write(storage, draftKey(userId, form), split(draft).text),
+    savePhotos: (storage, userId, draft) => write(storage, photosKey(userId, form), split(draft).photos),
+  };
+}
 
-export const loadCoupleDraft = (storage: Storage | null, userId: string): CoupleDraft | null =>
-  read(storage, draftKey(userId, "couple_profile"), coupleSchema);
+export const individualDraft = draftStore<IndividualDraft>(
+  "individual_profile",
+  z.object({
+    userImage: photoSchema.nullable().catch(null),
+    occupation: z.string().catch(""),
+    interests: texts.catch([]),
+    location: locationSchema.nullable().catch(null),
+  }),
+  ["userImage"],
+);
 
-export const saveCoupleDraft = (storage: Storage | null, userId: string, draft: CoupleDraft) =>
-  write(storage, draftKey(userId, "couple_profile"), draft, (d) => ({ ...d, coupleProfileImage: null, couplePhotos: [] }));
+export const coupleDraft = draftStore<CoupleDraft>(
+  "couple_profile",
+  z.object({
+    couple_name: z.string().catch(""),
+    // Styles renamed since the draft was saved are dropped, never sent.
+    coupleTypes: texts.catch([]).transform(currentCoupleTypes),
+    bio: z.string().catch(""),
+    coupleProfileImage: photoSchema.nullable().catch(null),
+    couplePhotos: z.array(photoSchema).catch([]),
+  }),
+  ["coupleProfileImage", "couplePhotos"],
+);
 
 export function clearDraft(storage: Storage | null, userId: string, form: DraftForm): void {
   try {
     storage?.removeItem(draftKey(userId, form));
+    storage?.removeItem(photosKey(userId, form));
   } catch {
     // Nothing to clear in a storage that cannot be reached.
   }

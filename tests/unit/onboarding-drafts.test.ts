@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  clearDraft,
-  draftKey,
-  loadCoupleDraft,
-  loadIndividualDraft,
-  saveCoupleDraft,
-  saveIndividualDraft,
-  type CoupleDraft,
-  type IndividualDraft,
-} from "@/lib/onboarding/drafts";
+import { clearDraft, coupleDraft, draftKey, individualDraft, type CoupleDraft, type DraftStore, type IndividualDraft } from "@/lib/onboarding/drafts";
 import { MemoryStorage } from "../support/memory-storage";
 
 const photo = (name: string) => ({ dataUrl: `data:image/jpeg;base64,${"A".repeat(400)}`, name, size: 300, width: 400, height: 400 });
@@ -23,10 +14,31 @@ const couple: CoupleDraft = {
   couplePhotos: [photo("a.jpg"), photo("b.jpg")],
 };
 
+/** Both parts, as a form that just changed a photo writes them. */
+function saveBoth<T extends Record<string, unknown>>(store: DraftStore<T>, storage: Storage | null, userId: string, draft: T) {
+  store.saveText(storage, userId, draft);
+  store.savePhotos(storage, userId, draft);
+}
+const saveIndividualDraft = (storage: Storage | null, userId: string, draft: IndividualDraft) => saveBoth(individualDraft, storage, userId, draft);
+const saveCoupleDraft = (storage: Storage | null, userId: string, draft: CoupleDraft) => saveBoth(coupleDraft, storage, userId, draft);
+const loadIndividualDraft = individualDraft.load;
+const loadCoupleDraft = coupleDraft.load;
+
 describe("onboarding drafts", () => {
   it("keys a draft by user id and form name", () => {
     expect(draftKey("u1", "individual_profile")).toBe("u1:individual_profile");
     expect(draftKey("u1", "couple_profile")).toBe("u1:couple_profile");
+  });
+
+  it("keeps the photos under their own key, so the text is written without them", () => {
+    const storage = new MemoryStorage();
+    coupleDraft.saveText(storage, "u1", couple);
+    expect(storage.getItem("u1:couple_profile")).not.toContain("data:image");
+    expect(storage.getItem("u1:couple_profile:photos")).toBeNull();
+    expect(loadCoupleDraft(storage, "u1")).toEqual({ ...couple, coupleProfileImage: null, couplePhotos: [] });
+    coupleDraft.savePhotos(storage, "u1", couple);
+    expect(JSON.parse(storage.getItem("u1:couple_profile:photos")!)).toEqual({ coupleProfileImage: couple.coupleProfileImage, couplePhotos: couple.couplePhotos });
+    expect(loadCoupleDraft(storage, "u1")).toEqual(couple);
   });
 
   it("restores both drafts as saved, photo previews included", () => {
@@ -51,12 +63,14 @@ describe("onboarding drafts", () => {
 
   it("keeps the text when storage is too full for the photos", () => {
     // The quota counts the key too.
-    const textOnly = draftKey("u1", "individual_profile").length + JSON.stringify({ ...individual, userImage: null }).length;
+    const { userImage: _photo, ...individualText } = individual;
+    const textOnly = draftKey("u1", "individual_profile").length + JSON.stringify(individualText).length;
     const storage = new MemoryStorage(textOnly + 10);
     saveIndividualDraft(storage, "u1", individual);
     expect(loadIndividualDraft(storage, "u1")).toEqual({ ...individual, userImage: null });
 
-    const coupleStorage = new MemoryStorage(draftKey("u1", "couple_profile").length + JSON.stringify({ ...couple, coupleProfileImage: null, couplePhotos: [] }).length);
+    const { coupleProfileImage: _main, couplePhotos: _photos, ...coupleText } = couple;
+    const coupleStorage = new MemoryStorage(draftKey("u1", "couple_profile").length + JSON.stringify(coupleText).length);
     saveCoupleDraft(coupleStorage, "u1", couple);
     expect(loadCoupleDraft(coupleStorage, "u1")).toEqual({ ...couple, coupleProfileImage: null, couplePhotos: [] });
   });
@@ -81,5 +95,6 @@ describe("onboarding drafts", () => {
     saveCoupleDraft(storage, "u1", couple);
     clearDraft(storage, "u1", "couple_profile");
     expect(loadCoupleDraft(storage, "u1")).toBeNull();
+    expect(storage.length).toBe(0);
   });
 });
