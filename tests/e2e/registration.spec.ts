@@ -51,7 +51,7 @@ test.describe("registration journey", () => {
     await expect(page).toHaveURL(/\/register$/);
   });
 
-  test("register, be refused before verifying, verify from the e-mail, sign in, land on onboarding, sign out", async ({ page, request }) => {
+  test("register, be refused before verifying, verify from the e-mail, sign in, land on onboarding, sign out", async ({ page, request, baseURL }) => {
     const csp = watchCsp(page);
     const email = uniqueEmail("journey");
     await page.goto("/register");
@@ -78,7 +78,8 @@ test.describe("registration journey", () => {
     await expect(page.getByText("Please verify your email address before logging in. Check your inbox for the verification link.")).toBeVisible();
 
     const link = await latestLink(request, email, "/verify-email");
-    expect(link.startsWith("http://localhost:3100/verify-email?token=")).toBe(true);
+    // Absolute, on this deployment (APP_URL).
+    expect(link.startsWith(`${baseURL}/verify-email?token=`)).toBe(true);
     await page.goto(link);
     await expect(page.getByText("Email verified successfully! Redirecting to onboarding...")).toBeVisible();
     await expect(page.getByRole("link", { name: "Start Your Adventure" })).toHaveAttribute("href", "/onboarding");
