@@ -56,8 +56,8 @@ async function loadProfile(db: Db, userId: string) {
 /**
  * Step 1 (individual profile): photo, occupation, location and interests. The place (the one
  * saved when it was chosen, else the provider's) and the photo are ready before the transaction
- * (both slow); the user row and the user's location
- * row are then written together, and a failed write removes the stored photo. For partner B this
+ * (both slow); the user row and the user's location row are then written together, and a failed
+ * write removes the stored photo. For partner B this
  * completes their part, in the same transaction (spec: verified badge once both are verified).
  * A replaced photo is removed once the new one is saved.
  */
