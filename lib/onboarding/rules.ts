@@ -4,6 +4,7 @@
  * calls' schemas (lib/couples/schemas.ts, lib/profile/rules.ts).
  */
 import { z } from "zod";
+import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { COUPLE_TYPE_VALUES, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
@@ -50,9 +51,6 @@ const missingAsEmpty = (value: unknown) => value ?? "";
 
 const requiredText = (max: number, required: string, tooLong: string) => z.preprocess(missingAsEmpty, requiredString(max, required, tooLong));
 
-/** Control characters (line breaks, tabs, escapes, C1 codes): nothing a name shown in e-mails and pages may hold. */
-const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
-
 /** Picks from a fixed list: each value known, duplicates collapsed before the minimum is checked. */
 const picks = (allowed: readonly string[], min: number, max: number, m: { unknown: string; tooFew: string; tooMany: string }) =>
   z
@@ -70,7 +68,7 @@ export const interestsField = picks(INTEREST_VALUES, INTERESTS_MIN, INTERESTS_MA
 });
 export const coupleNameField = z.preprocess(
   missingAsEmpty,
-  requiredString(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong).regex(NO_CONTROL_CHARACTERS, MESSAGES.coupleNameControl),
+  requiredString(COUPLE_NAME_MAX, MESSAGES.coupleNameRequired, MESSAGES.coupleNameTooLong).refine((name) => !CONTROL_CHARACTER.test(name), MESSAGES.coupleNameControl),
 );
 export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
   unknown: MESSAGES.coupleTypeUnknown,

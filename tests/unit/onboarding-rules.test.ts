@@ -79,6 +79,7 @@ describe("step2Schema", () => {
     ["an escape sequence", "Ada \u001b[31m& Grace"],
     ["DEL", "Ada\u007f& Grace"],
     ["a C1 control", "Ada\u0085& Grace"],
+    ["a Unicode line separator", "Ada\u2028& Grace"],
   ])("refuses a couple name with %s, in step 2 and the JSON couple calls alike", (_case, name) => {
     const message = "Couple name cannot contain line breaks or control characters";
     expect(messages(step2Schema, { ...step2, couple_name: name })).toEqual([message]);
