@@ -11,6 +11,7 @@ import {
   CROP_JPEG_QUALITY,
   NO_CROP_AREA_MESSAGE,
   croppedFileName,
+  drawJpeg,
   minCropSize,
   type PickedPhoto,
 } from "@/lib/onboarding/client/photo";
@@ -149,18 +150,9 @@ function CropWorkspace({ file, aspect, circular, output, onCancel, onApply }: Cr
  */
 async function cropToPhoto(image: HTMLImageElement, crop: PercentCrop, output: Size, name: string): Promise<PickedPhoto> {
   const area = convertToPixelCrop(crop, image.naturalWidth, image.naturalHeight);
-  const canvas = document.createElement("canvas");
-  canvas.width = output.width;
-  canvas.height = output.height;
-  const context = canvas.getContext("2d");
-  if (!context) throw new Error("No 2D canvas");
-  // JPEG has no transparency: see-through parts of a PNG become white instead of black.
-  context.fillStyle = "#ffffff";
-  context.fillRect(0, 0, output.width, output.height);
-  context.imageSmoothingQuality = "high";
-  context.drawImage(image, area.x, area.y, area.width, area.height, 0, 0, output.width, output.height);
-  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", CROP_JPEG_QUALITY));
-  if (!blob) throw new Error("The canvas gave no image");
+  const blob = await drawJpeg(output, CROP_JPEG_QUALITY, (context) =>
+    context.drawImage(image, area.x, area.y, area.width, area.height, 0, 0, output.width, output.height),
+  );
   return { dataUrl: await readAsDataUrl(blob), name, size: blob.size, ...output };
 }
 

@@ -1,4 +1,4 @@
-import { fitWithin } from "@/lib/onboarding/client/photo";
+import { drawJpeg, fitWithin } from "@/lib/onboarding/client/photo";
 import { PARTNER_PHOTO_MAX_SIDE, PARTNER_PHOTO_QUALITY } from "./rules";
 
 /**
@@ -8,17 +8,9 @@ import { PARTNER_PHOTO_MAX_SIDE, PARTNER_PHOTO_QUALITY } from "./rules";
 export async function shrinkPhoto(file: Blob): Promise<Blob> {
   const bitmap = await createImageBitmap(file);
   const size = fitWithin(bitmap.width, bitmap.height, PARTNER_PHOTO_MAX_SIDE);
-  const canvas = document.createElement("canvas");
-  canvas.width = size.width;
-  canvas.height = size.height;
-  const context = canvas.getContext("2d");
-  if (!context) throw new Error("No 2D canvas");
-  // JPEG has no transparency: see-through parts of a PNG become white instead of black.
-  context.fillStyle = "#ffffff";
-  context.fillRect(0, 0, size.width, size.height);
-  context.drawImage(bitmap, 0, 0, size.width, size.height);
-  bitmap.close();
-  return new Promise((resolve, reject) =>
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The photo could not be encoded"))), "image/jpeg", PARTNER_PHOTO_QUALITY),
-  );
+  try {
+    return await drawJpeg(size, PARTNER_PHOTO_QUALITY, (context) => context.drawImage(bitmap, 0, 0, size.width, size.height));
+  } finally {
+    bitmap.close();
+  }
 }

@@ -99,3 +99,22 @@ export function photoToFile(photo: PickedPhoto): File {
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
   return new File([bytes], photo.name, { type: "image/jpeg" });
 }
+
+/**
+ * Browser only: draws onto a white canvas of the given size and encodes a JPEG. JPEG has no
+ * transparency, so see-through parts of a PNG become white instead of black.
+ */
+export async function drawJpeg(size: { width: number; height: number }, quality: number, draw: (context: CanvasRenderingContext2D) => void): Promise<Blob> {
+  const canvas = document.createElement("canvas");
+  canvas.width = size.width;
+  canvas.height = size.height;
+  const context = canvas.getContext("2d");
+  if (!context) throw new Error("No 2D canvas");
+  context.fillStyle = "#ffffff";
+  context.fillRect(0, 0, size.width, size.height);
+  context.imageSmoothingQuality = "high";
+  draw(context);
+  const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/jpeg", quality));
+  if (!blob) throw new Error("The image could not be encoded");
+  return blob;
+}
