@@ -1,19 +1,11 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
-vi.hoisted(() => {
-  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { getDb } = await import("@/db/client");
-const { users } = await import("@/db/schema");
-const { updateCouple } = await import("@/lib/couples/service");
-const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
-const { failingDb } = await import("../support/failing-db");
-const { NOT_STORED, ownImage, setupBody, postSetup, putCouple, withCouple, coupleRow, showPhotos, joinAsPartnerB, recordingStorage, keyOf } = await import("../support/couples");
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import { updateCouple } from "@/lib/couples/service";
+import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { failingDb } from "../support/failing-db";
+import { NOT_STORED, ownImage, setupBody, postSetup, putCouple, withCouple, coupleRow, showPhotos, joinAsPartnerB, recordingStorage, keyOf } from "../support/couples";
 
 describe("image URLs in JSON calls", () => {
   it("refuses another couple's photo, on the couple and as the caller's avatar, and changes nothing", async () => {

@@ -1,19 +1,11 @@
 import { eq, or, sql } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
-vi.hoisted(() => {
-  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { getDb } = await import("@/db/client");
-const { couples, users } = await import("@/db/schema");
-const { createCouple } = await import("@/lib/couples/service");
-const { coupleCreateSchema } = await import("@/lib/couples/schemas");
-const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
-const { afterStep1, coupleBody, setupBody, withCouple } = await import("../support/couples");
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { createCouple } from "@/lib/couples/service";
+import { coupleCreateSchema } from "@/lib/couples/schemas";
+import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { afterStep1, coupleBody, setupBody, withCouple } from "../support/couples";
 
 describe("one couple per user", () => {
   /** True once some statement of this database waits for a row lock. */

@@ -1,20 +1,12 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
-vi.hoisted(() => {
-  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { GET: fullProfile } = await import("@/app/api/couples/[id]/full-profile/route");
-const { getDb } = await import("@/db/client");
-const { loadCoupleProfile } = await import("@/lib/couples/profile");
-const { couples, locations } = await import("@/db/schema");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { call } = await import("../support/api");
-const { signedIn, getProfile, withCouple, joinAsPartnerB } = await import("../support/couples");
+import { describe, expect, it } from "vitest";
+import { GET as fullProfile } from "@/app/api/couples/[id]/full-profile/route";
+import { getDb } from "@/db/client";
+import { loadCoupleProfile } from "@/lib/couples/profile";
+import { couples, locations } from "@/db/schema";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { call } from "../support/api";
+import { signedIn, getProfile, withCouple, joinAsPartnerB } from "../support/couples";
 
 describe("GET /api/couples/{id}/full-profile", () => {
   /** A couple whose location row names a street, its city, region and country. */

@@ -1,21 +1,13 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
-vi.hoisted(() => {
-  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { POST: completeSetup } = await import("@/app/api/v2/profile/complete-setup/route");
-const { getDb } = await import("@/db/client");
-const { couples, locations, users } = await import("@/db/schema");
-const { completeProfileSetup } = await import("@/lib/profile/complete-setup");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { failingDb } = await import("../support/failing-db");
-const { browserSession, call } = await import("../support/api");
-const { LISBON, PORTO, NOT_STORED, ownImage, signedIn, setupBody, postSetup, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB } = await import("../support/couples");
+import { describe, expect, it } from "vitest";
+import { POST as completeSetup } from "@/app/api/v2/profile/complete-setup/route";
+import { getDb } from "@/db/client";
+import { couples, locations, users } from "@/db/schema";
+import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { failingDb } from "../support/failing-db";
+import { browserSession, call } from "../support/api";
+import { LISBON, PORTO, NOT_STORED, ownImage, signedIn, setupBody, postSetup, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB } from "../support/couples";
 
 describe("POST /api/v2/profile/complete-setup", () => {
   it("updates the user, creates the complete couple at the server-resolved place and answers it with the percentage", async () => {

@@ -1,20 +1,12 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: local image storage (a folder of this file's own), offline places.
-vi.hoisted(() => {
-  process.env.STORAGE_DIR = `${process.env.TMPDIR ?? "/tmp"}/couples-${process.pid}-${Date.now()}/uploads`;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { getDb } = await import("@/db/client");
-const { locations } = await import("@/db/schema");
-const { updateCouple } = await import("@/lib/couples/service");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { failingDb } = await import("../support/failing-db");
-const { apiSession, bearer } = await import("../support/flows");
-const { LISBON, PORTO, NOT_STORED, ownImage, signedIn, afterStep1, coupleBody, postCouple, putCouple, putFallback, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB, countingPlaces } = await import("../support/couples");
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { locations } from "@/db/schema";
+import { updateCouple } from "@/lib/couples/service";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { failingDb } from "../support/failing-db";
+import { apiSession, bearer } from "../support/flows";
+import { LISBON, PORTO, NOT_STORED, ownImage, signedIn, afterStep1, coupleBody, postCouple, putCouple, putFallback, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB, countingPlaces } from "../support/couples";
 
 describe("POST /api/v2/couples", () => {
   it("creates the caller's couple, complete and discoverable, for a bearer client without CSRF", async () => {

@@ -1,21 +1,12 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { GET } from "@/app/api/images/[...key]/route";
+import { deleteImages, storeImage } from "@/lib/images";
 
-// Before any module reads the configuration: this file's uploads go to a folder of its own.
-const uploads = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/images-route-${process.pid}-${Date.now()}/uploads`;
-  process.env.STORAGE_DIR = dir;
-  delete process.env.S3_BUCKET;
-  return dir;
-});
-
-const { GET } = await import("@/app/api/images/[...key]/route");
-const { deleteImages, storeImage } = await import("@/lib/images");
-
-afterAll(() => rm(path.dirname(uploads), { recursive: true, force: true }));
+const uploads = process.env.STORAGE_DIR!;
 
 async function get(segments: string[] | undefined) {
   const url = new URL(`/api/images/${(segments ?? []).join("/")}`, "http://localhost:3000");

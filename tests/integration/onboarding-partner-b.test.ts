@@ -1,26 +1,12 @@
-import { rm } from "node:fs/promises";
-import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterAll, describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: this file's uploads go to a folder of its own.
-const uploads = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/onboarding-${process.pid}-${Date.now()}/uploads`;
-  process.env.STORAGE_DIR = dir;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-  return dir;
-});
-
-const { getDb } = await import("@/db/client");
-const { couples } = await import("@/db/schema");
-const { completeStep1 } = await import("@/lib/onboarding/service");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { failingDb } = await import("../support/failing-db");
-const { createUser } = await import("../support/api");
-const { LISBON, jpeg, signedIn, postStep1 } = await import("../support/onboarding");
-
-afterAll(() => rm(path.dirname(uploads), { recursive: true, force: true }));
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { couples } from "@/db/schema";
+import { completeStep1 } from "@/lib/onboarding/service";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { failingDb } from "../support/failing-db";
+import { createUser } from "../support/api";
+import { LISBON, jpeg, signedIn, postStep1 } from "../support/onboarding";
 
 describe("partner B's step 1", () => {
   /** A couple whose partner A has (or has not) completed their part, and partner B signed in. */

@@ -1,17 +1,11 @@
 import sharp from "sharp";
 import { describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: offline places.
-vi.hoisted(() => {
-  delete process.env.GOOGLE_MAPS_API_KEY;
-});
-
-const { getDb } = await import("@/db/client");
-const { normalizeLocation } = await import("@/lib/locations");
-const { completeStep1 } = await import("@/lib/onboarding/service");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { gazetteerProvider } = await import("@/lib/places/gazetteer");
-const { createUser } = await import("../support/api");
+import { getDb } from "@/db/client";
+import { normalizeLocation } from "@/lib/locations";
+import { completeStep1 } from "@/lib/onboarding/service";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { gazetteerProvider } from "@/lib/places/gazetteer";
+import { createUser } from "../support/api";
 
 const LISBON = "geonames:2267057";
 const PORTO = "geonames:2735943";

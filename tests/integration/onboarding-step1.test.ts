@@ -1,27 +1,16 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { POST as step1 } from "@/app/api/onboarding/step1/route";
+import { getDb } from "@/db/client";
+import { locations, users } from "@/db/schema";
+import { completeStep1 } from "@/lib/onboarding/service";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { failingDb } from "../support/failing-db";
+import { LISBON, jpeg, post, signedIn, postStep1, storedFiles, fileOfUrl } from "../support/onboarding";
 
-// Before any module reads the configuration: this file's uploads go to a folder of its own.
-const uploads = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/onboarding-${process.pid}-${Date.now()}/uploads`;
-  process.env.STORAGE_DIR = dir;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-  return dir;
-});
-
-const { POST: step1 } = await import("@/app/api/onboarding/step1/route");
-const { getDb } = await import("@/db/client");
-const { locations, users } = await import("@/db/schema");
-const { completeStep1 } = await import("@/lib/onboarding/service");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { failingDb } = await import("../support/failing-db");
-const { LISBON, jpeg, post, signedIn, postStep1, storedFiles, fileOfUrl } = await import("../support/onboarding");
-
-afterAll(() => rm(path.dirname(uploads), { recursive: true, force: true }));
+const uploads = process.env.STORAGE_DIR!;
 
 describe("POST /api/onboarding/step1", () => {
   it("saves photo, occupation, interests and the resolved place, with a city-level location row", async () => {

@@ -1,28 +1,14 @@
-import { rm } from "node:fs/promises";
-import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, describe, expect, it, vi } from "vitest";
-
-// Before any module reads the configuration: this file's uploads go to a folder of its own.
-const uploads = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/onboarding-${process.pid}-${Date.now()}/uploads`;
-  process.env.STORAGE_DIR = dir;
-  delete process.env.S3_BUCKET;
-  delete process.env.GOOGLE_MAPS_API_KEY;
-  return dir;
-});
-
-const { GET: me } = await import("@/app/api/v2/auth/me/route");
-const { getDb } = await import("@/db/client");
-const { couples, locations } = await import("@/db/schema");
-const { completeStep2 } = await import("@/lib/onboarding/service");
-const { INTEREST_VALUES } = await import("@/lib/interests/catalogue");
-const { failingDb } = await import("../support/failing-db");
-const { call } = await import("../support/api");
-const { LISBON, jpeg, signedIn, postStep1, postStep2, storedFiles, fileOfUrl, coupleLocationCount } = await import("../support/onboarding");
-
-afterAll(() => rm(path.dirname(uploads), { recursive: true, force: true }));
+import { describe, expect, it } from "vitest";
+import { GET as me } from "@/app/api/v2/auth/me/route";
+import { getDb } from "@/db/client";
+import { couples, locations } from "@/db/schema";
+import { completeStep2 } from "@/lib/onboarding/service";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { failingDb } from "../support/failing-db";
+import { call } from "../support/api";
+import { LISBON, jpeg, signedIn, postStep1, postStep2, storedFiles, fileOfUrl, coupleLocationCount } from "../support/onboarding";
 
 describe("POST /api/onboarding/step2", () => {
   /** A user who finished step 1. */

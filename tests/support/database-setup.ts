@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, inject } from "vitest";
 import { adminQuery, databaseUrl } from "./test-database";
 
@@ -6,6 +9,11 @@ import { adminQuery, databaseUrl } from "./test-database";
 process.env.AUTH_SECRET = "test-secret-test-secret-test-secret-0123456789";
 process.env.APP_URL = "http://localhost:3000";
 delete process.env.RESEND_API_KEY;
+// Images go to a local folder of this file's own, places to the offline gazetteer: no real service is called.
+const uploadsRoot = await mkdtemp(path.join(os.tmpdir(), "couples-test-"));
+process.env.STORAGE_DIR = path.join(uploadsRoot, "uploads");
+delete process.env.S3_BUCKET;
+delete process.env.GOOGLE_MAPS_API_KEY;
 
 const template = inject("templateDatabase");
 if (template) {
@@ -20,4 +28,5 @@ if (template) {
 afterAll(async () => {
   const { closeDb } = await import("@/db/client");
   await closeDb();
+  await rm(uploadsRoot, { recursive: true, force: true });
 });

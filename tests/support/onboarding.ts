@@ -1,4 +1,4 @@
-/** Helpers of the onboarding integration tests (each file points STORAGE_DIR at a folder of its own first). */
+/** Helpers of the onboarding integration tests (tests/support/database-setup.ts gives each file its own STORAGE_DIR). */
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { eq } from "drizzle-orm";
