@@ -3,14 +3,14 @@
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { Field } from "@/components/ui/Field";
-import type { PickedPhoto } from "@/lib/onboarding/client/photo";
+import type { PickedPhoto } from "@/lib/images/client/photo";
 import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
 import { CoupleTypePicker } from "./CoupleTypePicker";
-import { PhotoGallery } from "./PhotoGallery";
-import { PhotoPicker } from "./PhotoPicker";
+import { PhotoGallery } from "@/components/photos/PhotoGallery";
+import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
