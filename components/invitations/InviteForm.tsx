@@ -8,7 +8,7 @@ import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions"
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { CheckIcon } from "@/components/ui/icons";
-import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
+import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
