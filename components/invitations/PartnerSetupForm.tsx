@@ -1,10 +1,9 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, type ChangeEvent } from "react";
-import { useForm } from "react-hook-form";
 import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
@@ -34,7 +33,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values>({ resolver: zodResolver(partnerSetupSchema), mode: "all", defaultValues: defaults });
+  } = useZodForm(partnerSetupSchema, defaults);
 
   // The preview's object URL is released when replaced or when the form goes.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);
