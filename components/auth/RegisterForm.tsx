@@ -1,11 +1,10 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
 import { registerAction } from "@/app/(auth)/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
@@ -18,7 +17,7 @@ const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName:
 export function RegisterForm() {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useForm<Values>({ resolver: zodResolver(registrationFormSchema), mode: "all", defaultValues: EMPTY });
+  const form = useZodForm(registrationFormSchema, EMPTY);
   const {
     register,
     handleSubmit,

@@ -1,14 +1,13 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
-import { useForm } from "react-hook-form";
 import { sendInvitationAction } from "@/app/(onboarding)/invite-partner/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { CheckIcon } from "@/components/ui/icons";
-import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
+import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { INVITATION_VALID_DAYS, inviteFormSchema, MESSAGES, type InvitePartnerForm } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
@@ -30,7 +29,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
     setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useForm<InvitePartnerForm>({ resolver: zodResolver(inviteFormSchema(ownEmail)), mode: "all", defaultValues: EMPTY });
+  } = useZodForm(inviteFormSchema(ownEmail), EMPTY);
 
   // Back from the success view: the keyboard starts again at the first field.
   useEffect(() => {

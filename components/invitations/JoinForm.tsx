@@ -1,11 +1,10 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
 import { acceptInvitationAction, type JoinResult } from "@/app/invitation/accept/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
 import { Alert } from "@/components/ui/Alert";
@@ -29,7 +28,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
   const [signInHref, setSignInHref] = useState<string | null>(null);
   // Stays busy after success, while the next page loads.
   const [joined, setJoined] = useState(false);
-  const form = useForm<Values>({ resolver: zodResolver(joinFormSchema), mode: "all", defaultValues: EMPTY });
+  const form = useZodForm(joinFormSchema, EMPTY);
   const {
     register,
     handleSubmit,

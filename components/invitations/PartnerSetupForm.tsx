@@ -1,17 +1,16 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useState, type ChangeEvent } from "react";
-import { useForm } from "react-hook-form";
 import { completePartnerSetupAction } from "@/app/(onboarding)/partner-setup/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
-import { ACCEPT_ATTRIBUTE, imageProblem } from "@/lib/onboarding/client/photo";
+import { ACCEPT_ATTRIBUTE, imageProblem } from "@/lib/images/client/photo";
 
 type Photo = { blob: Blob; preview: string };
 
@@ -34,7 +33,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<Values>({ resolver: zodResolver(partnerSetupSchema), mode: "all", defaultValues: defaults });
+  } = useZodForm(partnerSetupSchema, defaults);
 
   // The preview's object URL is released when replaced or when the form goes.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);

@@ -4,20 +4,12 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import { navLinks } from "@/lib/routes";
 import { NotificationBell } from "./NotificationBell";
 import { ThemeToggle } from "./ThemeToggle";
 
-const LINKS = [
-  { href: "/forum", label: "Global" },
-  { href: "/forum/local", label: "Local" },
-] as const;
-
-const SECONDARY = [
-  { href: "/directory", label: "Directory" },
-  { href: "/profile", label: "Your Couple Profile" },
-  { href: "/settings", label: "Settings" },
-  { href: "/notifications", label: "Notifications" },
-] as const;
+const LINKS = navLinks("main");
+const SECONDARY = navLinks("secondary");
 
 export function NavBar() {
   const pathname = usePathname();

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
+import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
 import type { OnboardingState } from "@/lib/onboarding/state";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";

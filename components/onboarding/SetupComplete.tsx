@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
-import { leaveWithFreshSession } from "@/lib/auth/leave-with-fresh-session";
+import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { nextMove, type OnboardingRole } from "@/lib/onboarding/router";
 
 /** A finished profile has nothing left here: the session's flags are brought up to date, then where the router leads. */

@@ -3,16 +3,16 @@
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { z } from "zod";
+import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
-import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/onboarding/client/location";
-import type { PickedPhoto } from "@/lib/onboarding/client/photo";
+import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/locations/client/saved-location";
+import type { PickedPhoto } from "@/lib/images/client/photo";
 import { individualDraft, sessionStore } from "@/lib/onboarding/drafts";
-import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
+import { INTERESTS_MAX, INTERESTS_MIN, OCCUPATION_MAX } from "@/lib/onboarding/rules";
 import type { SavedStep1 } from "@/lib/onboarding/state";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
-import { InterestPicker } from "./InterestPicker";
-import { LocationAutocomplete } from "./LocationAutocomplete";
-import { PhotoPicker } from "./PhotoPicker";
+import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
+import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
@@ -162,7 +162,21 @@ export function Step1Form({
         <Controller
           control={control}
           name="interests"
-          render={({ field }) => <InterestPicker categories={categories} value={field.value} onChange={field.onChange} error={errors.interests?.message} disabled={busy} />}
+          render={({ field }) => (
+            <ChipPicker
+              kind="interest"
+              legend="Interests"
+              name="interests"
+              hint={`Select ${INTERESTS_MIN}-${INTERESTS_MAX} interests`}
+              count={`${field.value.length} of ${Object.values(categories).flat().length} interests selected`}
+              max={INTERESTS_MAX}
+              categories={categories}
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.interests?.message}
+              disabled={busy}
+            />
+          )}
         />
       </div>
     </StepFormFrame>

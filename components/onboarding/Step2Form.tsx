@@ -2,15 +2,16 @@
 
 import { useState } from "react";
 import { Controller } from "react-hook-form";
+import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
-import type { PickedPhoto } from "@/lib/onboarding/client/photo";
+import type { PickedPhoto } from "@/lib/images/client/photo";
 import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { COUPLE_TYPES, COUPLE_TYPES_MAX, type CoupleType } from "@/lib/couples/rules";
 import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
-import { CoupleTypePicker } from "./CoupleTypePicker";
-import { PhotoGallery } from "./PhotoGallery";
-import { PhotoPicker } from "./PhotoPicker";
+import { PhotoGallery } from "@/components/photos/PhotoGallery";
+import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
@@ -21,6 +22,17 @@ type Values = { couple_name: string; coupleProfileImage: PickedPhoto | null; cou
 const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos: [], coupleTypes: [], bio: "" };
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
+
+/** The spec names the styles but not their descriptions; these are ours. */
+const DESCRIPTIONS: Record<CoupleType, string> = {
+  global_adventurers: "Passports always ready: you plan the year around the next trip abroad.",
+  culture_curators: "Museums, theatre, galleries and live music fill your calendar.",
+  mindful_adventurers: "Slow travel, retreats and time in nature keep you both grounded.",
+  community_connectors: "You host the dinners, join the clubs and bring people together.",
+  culinary_connoisseurs: "New restaurants, cooking classes and wine regions guide your plans.",
+  career_climbers: "Ambitious together: you back each other's goals and love to talk shop.",
+};
+const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: DESCRIPTIONS[type.value] }));
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),
@@ -101,7 +113,21 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
         <Controller
           control={control}
           name="coupleTypes"
-          render={({ field }) => <CoupleTypePicker value={field.value} onChange={field.onChange} error={errors.coupleTypes?.message} disabled={busy} />}
+          render={({ field }) => (
+            <ChipPicker
+              kind="style"
+              legend="Adventure styles"
+              name="coupleTypes"
+              hint={`Choose up to ${COUPLE_TYPES_MAX} (${field.value.length} selected)`}
+              limitMessage={`You can select up to ${COUPLE_TYPES_MAX} adventure styles`}
+              max={COUPLE_TYPES_MAX}
+              options={STYLE_OPTIONS}
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.coupleTypes?.message}
+              disabled={busy}
+            />
+          )}
         />
       </div>
       <div data-field="bio">

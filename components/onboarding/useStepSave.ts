@@ -2,9 +2,9 @@
 
 import { useState } from "react";
 import { z } from "zod";
-import { compressImage } from "@/lib/onboarding/client/compress";
-import { photoToFile, type PickedPhoto } from "@/lib/onboarding/client/photo";
-import { uploadForm } from "@/lib/onboarding/client/upload";
+import { compressImage } from "@/lib/images/client/compress";
+import { photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
+import { uploadForm } from "@/lib/http/upload-client";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import { focusField } from "./stepForm";
 

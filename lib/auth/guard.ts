@@ -1,43 +1,18 @@
 /**
- * The spec's route table and route guard as one pure function (section 2). middleware.ts
- * feeds it the path and the session claims; every row has a unit test.
+ * The spec's route guard as one pure function (section 2), over the route table in lib/routes.ts.
+ * middleware.ts feeds it the path and the session claims; every row has a unit test.
  */
+import { findRoute, type RouteTier } from "@/lib/routes";
 
 export type GuardUser = { emailVerified: boolean; profileComplete: boolean; isPartnerB: boolean };
 export type GuardDecision = { action: "next" } | { action: "redirect"; to: string };
 
-const PUBLIC = new Set(["/login", "/register", "/forgot-password", "/reset-password", "/signout", "/verify-email", "/invitation/accept"]);
-/** Guarded, no complete profile required. */
-const ONBOARDING = new Set(["/onboarding", "/invite-partner", "/partner-setup"]);
-/** Guarded, complete profile required. */
-const PROFILE_REQUIRED = new Set([
-  "/dashboard",
-  "/profile",
-  "/discover",
-  "/events",
-  "/events/create",
-  "/messages",
-  "/forum",
-  "/forum/local",
-  "/settings",
-  "/directory",
-  "/notifications",
-]);
-const PROFILE_REQUIRED_PATTERNS = [/^\/profile\/[^/]+$/, /^\/forum\/post\/[^/]+$/];
-/** Developer tools; their pages answer 404 themselves when disabled. */
-const DEV = new Set(["/dev/outbox"]);
+export type RouteKind = RouteTier | "unknown";
 
-export type RouteKind = "root" | "public" | "profile-setup" | "onboarding" | "profile-required" | "dev" | "unknown";
-
+/** The tier of a path from the route registry; "unknown" (sent to /) when no page answers it. */
 export function routeKind(pathname: string): RouteKind {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  if (path === "/") return "root";
-  if (PUBLIC.has(path)) return "public";
-  if (path === "/profile-setup") return "profile-setup";
-  if (ONBOARDING.has(path) || path.startsWith("/onboarding/")) return "onboarding";
-  if (PROFILE_REQUIRED.has(path) || PROFILE_REQUIRED_PATTERNS.some((p) => p.test(path))) return "profile-required";
-  if (DEV.has(path)) return "dev";
-  return "unknown";
+  return findRoute(path)?.tier ?? "unknown";
 }
 
 export type Flow = "standard" | "invitation" | "partner_b";

@@ -1,4 +1,4 @@
-import { drawJpeg, fitWithin } from "@/lib/onboarding/client/photo";
+import { drawJpeg, fitWithin } from "@/lib/images/client/photo";
 import { PARTNER_PHOTO_MAX_SIDE, PARTNER_PHOTO_QUALITY } from "./rules";
 
 /**

@@ -5,8 +5,8 @@
  * from the Storage handed in; a draft that does not parse is ignored, never trusted.
  */
 import { z } from "zod";
-import { locationDetailsShape, type OnboardingLocation } from "./client/location";
-import type { PickedPhoto } from "./client/photo";
+import { locationDetailsShape, type OnboardingLocation } from "@/lib/locations/client/saved-location";
+import type { PickedPhoto } from "@/lib/images/client/photo";
 import { currentCoupleTypes } from "@/lib/couples/rules";
 
 export type DraftForm = "individual_profile" | "couple_profile";

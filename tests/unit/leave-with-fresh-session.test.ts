@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 const refreshSessionAction = vi.fn<() => Promise<void>>();
 vi.mock("@/app/(auth)/actions", () => ({ refreshSessionAction: () => refreshSessionAction() }));
 
-const { leaveWithFreshSession } = await import("@/lib/auth/leave-with-fresh-session");
+const { leaveWithFreshSession } = await import("@/components/auth/leaveWithFreshSession");
 
 const fakeRouter = () => ({ push: vi.fn(), replace: vi.fn() });
 

@@ -10,7 +10,7 @@ import {
   saveLocation,
   toOnboardingLocation,
   type OnboardingLocation,
-} from "@/lib/onboarding/client/location";
+} from "@/lib/locations/client/saved-location";
 import type { Prediction } from "@/lib/places/types";
 import { MemoryStorage, RefusingStorage } from "@/tests/support/memory-storage";
 

@@ -14,7 +14,7 @@ import {
   photoToFile,
   planGalleryAdditions,
   type PickedPhoto,
-} from "@/lib/onboarding/client/photo";
+} from "@/lib/images/client/photo";
 
 const picked = (name: string, type: string, size = 1000) => ({ name, type, size });
 
@@ -164,13 +164,13 @@ describe("compressImage", () => {
   }
 
   it("returns the original where there are no workers", async () => {
-    const { compressImage } = await import("@/lib/onboarding/client/compress");
+    const { compressImage } = await import("@/lib/images/client/compress");
     expect(await compressImage(original)).toBe(original);
   });
 
   it("returns the worker's JPEG renamed .jpg, and ends the worker", async () => {
     const terminated = fakeWorker((worker) => worker.onmessage?.({ data: { kind: "compressed", blob: new Blob([new Uint8Array(3)], { type: "image/jpeg" }) } }));
-    const { compressImage } = await import("@/lib/onboarding/client/compress");
+    const { compressImage } = await import("@/lib/images/client/compress");
     const result = await compressImage(original);
     expect(result.name).toBe("holiday.jpg");
     expect(result.type).toBe("image/jpeg");
@@ -180,7 +180,7 @@ describe("compressImage", () => {
 
   it("returns the original when the worker fails or leaves the file as it is", async () => {
     fakeWorker((worker) => worker.onmessage?.({ data: { kind: "failed" } }));
-    const { compressImage } = await import("@/lib/onboarding/client/compress");
+    const { compressImage } = await import("@/lib/images/client/compress");
     expect(await compressImage(original)).toBe(original);
     fakeWorker((worker) => worker.onmessage?.({ data: { kind: "unchanged" } }));
     expect(await compressImage(original)).toBe(original);
@@ -197,7 +197,7 @@ describe("compressImage", () => {
         }
       },
     );
-    const { compressImage } = await import("@/lib/onboarding/client/compress");
+    const { compressImage } = await import("@/lib/images/client/compress");
     expect(await compressImage(original)).toBe(original);
   });
 });
@@ -263,7 +263,7 @@ describe("uploadForm", () => {
   });
 
   async function uploadForm() {
-    return (await import("@/lib/onboarding/client/upload")).uploadForm;
+    return (await import("@/lib/http/upload-client")).uploadForm;
   }
 
   it("POSTs the form with the token from /api/csrf-token and reports progress", async () => {

@@ -9,7 +9,7 @@ import {
   saveLocation,
   toOnboardingLocation,
   type OnboardingLocation,
-} from "@/lib/onboarding/client/location";
+} from "@/lib/locations/client/saved-location";
 import type { Prediction } from "@/lib/places/types";
 import { ConfirmedLocation } from "./ConfirmedLocation";
 import { LocationSearch, type ChoiceOutcome } from "./LocationSearch";

@@ -1,6 +1,6 @@
 import { useId, type Ref } from "react";
 import { DEFAULT_PRIVACY_LEVEL, PRIVACY_LABELS } from "@/lib/locations/privacy";
-import type { OnboardingLocation } from "@/lib/onboarding/client/location";
+import type { OnboardingLocation } from "@/lib/locations/client/saved-location";
 import { LocationNotices } from "./LocationNotices";
 
 export const LOCATION_TIP = "Tip: Select from suggestions for better location matching";

@@ -2,7 +2,7 @@
 
 import { useRef, useState } from "react";
 import { IMAGE_SIZES } from "@/lib/images/rules";
-import { formatFileSize, imageProblem, type PickedPhoto } from "@/lib/onboarding/client/photo";
+import { formatFileSize, imageProblem, type PickedPhoto } from "@/lib/images/client/photo";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
 import { usePhotoField } from "./usePhotoField";

@@ -14,7 +14,7 @@ import {
   drawJpeg,
   minCropSize,
   type PickedPhoto,
-} from "@/lib/onboarding/client/photo";
+} from "@/lib/images/client/photo";
 
 type Size = { width: number; height: number };
 type CropDialogProps = {

@@ -1,0 +1,70 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./identity";
+
+export const couples = pgTable(
+  "couples",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partner1Id: uuid("partner1_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    partner2Id: uuid("partner2_id").references(() => users.id, { onDelete: "set null" }),
+    coupleName: text("couple_name").notNull(),
+    bio: text("bio"),
+    photos: text("photos").array().notNull().default(sql`'{}'::text[]`),
+    coupleTypes: text("couple_types").array().notNull().default(sql`'{}'::text[]`),
+    interests: text("interests").array().notNull().default(sql`'{}'::text[]`),
+    location: text("location"),
+    placeId: text("place_id"),
+    profileImageUrl: text("profile_image_url"),
+    status: text("status").notNull().default("active"),
+    isVerified: boolean("is_verified").notNull().default(false),
+    partnerAVerified: boolean("partner_a_verified").notNull().default(false),
+    partnerBVerified: boolean("partner_b_verified").notNull().default(false),
+    partnerACompletedAt: timestamp("partner_a_completed_at", { withTimezone: true }),
+    isVisible: boolean("is_visible").notNull().default(false),
+    canCreatePaidEvents: boolean("can_create_paid_events").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("couples_partner1_key").on(t.partner1Id), uniqueIndex("couples_partner2_key").on(t.partner2Id)],
+);
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    coupleId: uuid("couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    inviterId: uuid("inviter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    partnerEmail: text("partner_email").notNull(),
+    partnerFirstName: text("partner_first_name").notNull(),
+    partnerLastName: text("partner_last_name").notNull(),
+    /** The e-mailed link's secret: accepting with it proves the invited address. */
+    tokenHash: text("token_hash").notNull(),
+    /**
+     * The shareable link's secret, shown to the inviter: accepting with it proves nothing about
+     * the address, so that account must verify its e-mail like any other.
+     */
+    shareTokenHash: text("share_token_hash"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_key").on(t.tokenHash),
+    uniqueIndex("invitations_share_token_hash_key").on(t.shareTokenHash),
+    index("invitations_couple_idx").on(t.coupleId),
+    index("invitations_email_idx").on(t.partnerEmail),
+    // At most one open invitation per couple and address; an expired one is revoked before a new one is made.
+    uniqueIndex("invitations_open_couple_email_key")
+      .on(t.coupleId, t.partnerEmail)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
+);

@@ -1,0 +1,11 @@
+/**
+ * The Drizzle schema, one file per area; `@/db/schema` (and drizzle.config.ts) read it all from here.
+ * A new area (forum, messages) adds its file and one line below.
+ */
+export * from "./identity";
+export * from "./couples";
+export * from "./locations";
+export * from "./interests";
+export * from "./notifications";
+export * from "./mail";
+export * from "./rate-limit";

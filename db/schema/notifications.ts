@@ -1,0 +1,36 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { couples } from "./couples";
+import { users } from "./identity";
+
+export const notificationType = pgEnum("notification_type", ["partner_joined", "reply", "mention", "reaction"]);
+
+/**
+ * In-app notifications, one row per recipient user. `message` is the body shown (the spec's
+ * content_snippet or message); post and reply ids link forum notifications to their place.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: notificationType("type").notNull(),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    postId: uuid("post_id"),
+    replyId: uuid("reply_id"),
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    actorCoupleId: uuid("actor_couple_id").references(() => couples.id, { onDelete: "set null" }),
+    isRead: boolean("is_read").notNull().default(false),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_created_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // The bell's unread count reads only this small index, however many rows a user has.
+    index("notifications_user_unread_idx").on(t.userId).where(sql`${t.isRead} = false`),
+  ],
+);

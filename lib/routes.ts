@@ -1,0 +1,90 @@
+/**
+ * Every page of the app, once (spec section 2): its path as the app/ folders spell it, who may
+ * open it, and its navigation link. The route guard and the navigation bar read this table, and a
+ * unit test checks it against the page.tsx files, so a new page cannot be forgotten here.
+ * Pure and browser-safe (the guard runs on the Edge runtime, the navigation bar in the browser).
+ */
+
+/** Who may open a page; the guard in lib/auth/guard.ts says what each tier requires. */
+export type RouteTier =
+  /** "/": sends everyone where they belong. */
+  | "root"
+  | "public"
+  /** The old profile set-up address, kept as a redirect to onboarding. */
+  | "profile-setup"
+  /** Signed in and verified, no complete profile required. */
+  | "onboarding"
+  /** Signed in, verified, complete profile. */
+  | "profile-required"
+  /** Developer tools; their pages answer 404 themselves when disabled. */
+  | "dev";
+
+/** "main": the forum links before the IRL button; "secondary": the links after it. */
+export type NavGroup = "main" | "secondary";
+
+export type RouteRow = {
+  /** As under app/ without route groups: `[id]` is one segment, `[...rest]` one or more. */
+  path: string;
+  tier: RouteTier;
+  nav?: { label: string; group: NavGroup };
+};
+
+export const ROUTES: readonly RouteRow[] = [
+  { path: "/", tier: "root" },
+
+  { path: "/login", tier: "public" },
+  { path: "/register", tier: "public" },
+  { path: "/forgot-password", tier: "public" },
+  { path: "/reset-password", tier: "public" },
+  { path: "/signout", tier: "public" },
+  { path: "/verify-email", tier: "public" },
+  { path: "/invitation/accept", tier: "public" },
+
+  { path: "/profile-setup", tier: "profile-setup" },
+
+  { path: "/onboarding", tier: "onboarding" },
+  { path: "/onboarding/[...step]", tier: "onboarding" },
+  { path: "/invite-partner", tier: "onboarding" },
+  { path: "/partner-setup", tier: "onboarding" },
+
+  { path: "/forum", tier: "profile-required", nav: { label: "Global", group: "main" } },
+  { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main" } },
+  { path: "/forum/post/[postId]", tier: "profile-required" },
+  { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary" } },
+  { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary" } },
+  { path: "/profile/[coupleId]", tier: "profile-required" },
+  { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
+  { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
+  { path: "/dashboard", tier: "profile-required" },
+  { path: "/discover", tier: "profile-required" },
+  { path: "/events", tier: "profile-required" },
+  { path: "/events/create", tier: "profile-required" },
+  { path: "/messages", tier: "profile-required" },
+
+  { path: "/dev/outbox", tier: "dev" },
+];
+
+/** A row's path as a regular expression over a URL path. */
+function toPattern(path: string): RegExp {
+  const source = path
+    .split("/")
+    .map((segment) => {
+      if (/^\[\.\.\.[^\]]+\]$/.test(segment)) return ".+";
+      if (/^\[[^\]]+\]$/.test(segment)) return "[^/]+";
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("/");
+  return new RegExp(`^${source}$`);
+}
+
+const MATCHERS = ROUTES.map((row) => ({ row, pattern: toPattern(row.path) }));
+
+/** The row of a URL path (without trailing slash), or undefined for a path no page answers. */
+export function findRoute(pathname: string): RouteRow | undefined {
+  return MATCHERS.find(({ pattern }) => pattern.test(pathname))?.row;
+}
+
+/** The navigation bar's links of one group, in table order. */
+export function navLinks(group: NavGroup): { href: string; label: string }[] {
+  return ROUTES.flatMap((row) => (row.nav?.group === group ? [{ href: row.path, label: row.nav.label }] : []));
+}

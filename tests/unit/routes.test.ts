@@ -1,0 +1,40 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROUTES, findRoute, navLinks } from "@/lib/routes";
+
+const APP = path.join(import.meta.dirname, "../../app");
+
+/** The URL pattern of every page.tsx under app/: route groups like (app) add no segment. */
+function pagePaths(dir = APP, segments: string[] = []): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isFile()) return entry.name === "page.tsx" ? [`/${segments.join("/")}`] : [];
+    if (!entry.isDirectory()) return [];
+    const grouped = /^\(.+\)$/.test(entry.name);
+    return pagePaths(path.join(dir, entry.name), grouped ? segments : [...segments, entry.name]);
+  });
+}
+
+describe("route registry", () => {
+  it("has a row for every page under app/ and a page for every row", () => {
+    const pages = pagePaths().sort();
+    expect(pages.length).toBeGreaterThan(20);
+    expect(ROUTES.map((row) => row.path).sort()).toEqual(pages);
+  });
+
+  it("matches dynamic segments: [id] is one segment, [...rest] one or more", () => {
+    expect(findRoute("/profile/abc")?.path).toBe("/profile/[coupleId]");
+    expect(findRoute("/profile/abc/def")).toBeUndefined();
+    expect(findRoute("/onboarding/a/b")?.path).toBe("/onboarding/[...step]");
+    expect(findRoute("/forum/post")).toBeUndefined();
+    expect(findRoute("/dev.outbox")).toBeUndefined();
+  });
+
+  it("gives the navigation bar its links in order", () => {
+    expect(navLinks("main")).toEqual([
+      { href: "/forum", label: "Global" },
+      { href: "/forum/local", label: "Local" },
+    ]);
+    expect(navLinks("secondary").map((link) => link.label)).toEqual(["Directory", "Your Couple Profile", "Settings", "Notifications"]);
+  });
+});
