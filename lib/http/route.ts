@@ -2,23 +2,12 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { accountFlags } from "@/lib/auth/users";
-import { AppError } from "@/lib/errors";
+import { assertProfileComplete, type Access, type CallerFor } from "./access";
 import { errorResponse, parseWith, readJson } from "./errors";
 import { optionalCaller, requireCaller, type Caller } from "./request-auth";
 
-/**
- * Who may call a route, declared by every route:
- * - `public`: anyone; no credential is read at all (a stray header can never refuse the call).
- * - `optional`: anyone; a signed-in caller is recognised (with the CSRF rule of mutating cookie calls).
- * - `signed-in`: a live session (cookie or bearer), else 401.
- * - `complete-profile`: signed in, and the profile complete (names, occupation, couple), else 409.
- * (`admin` joins here when there is one.)
- */
-export type Access = "public" | "optional" | "signed-in" | "complete-profile";
-
-/** The caller a handler gets: never null where the access requires a session. */
-export type CallerFor<A extends Access> = A extends "public" ? null : A extends "optional" ? Caller | null : Caller;
+/** The caller a route handler gets: never null where the access requires a session. */
+export type RouteCaller<A extends Access> = CallerFor<A, Caller>;
 
 /** Reads and validates a request's input; failures throw the spec's VALIDATION_ERROR. */
 export type InputReader<I> = (request: NextRequest) => Promise<I>;
@@ -43,7 +32,7 @@ export const stringParams = <K extends string>(...names: K[]) =>
 
 export type RouteContext<A extends Access, I, P> = {
   db: Db;
-  caller: CallerFor<A>;
+  caller: RouteCaller<A>;
   input: I;
   params: P;
   request: NextRequest;
@@ -62,9 +51,7 @@ async function callerFor(access: Access, db: Db, request: NextRequest): Promise<
   if (access === "public") return null;
   if (access === "optional") return optionalCaller(db, request);
   const caller = await requireCaller(db, request);
-  if (access === "complete-profile" && !(await accountFlags(db, caller.userId))?.profileComplete) {
-    throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
-  }
+  if (access === "complete-profile") await assertProfileComplete(db, caller.userId);
   return caller;
 }
 
@@ -81,7 +68,7 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
   return async (request, context) => {
     try {
       const db = await getDb();
-      const caller = (await callerFor(options.access, db, request)) as CallerFor<A>;
+      const caller = (await callerFor(options.access, db, request)) as RouteCaller<A>;
       const rawParams = await context.params;
       const params = (options.params ? parseWith(options.params, rawParams, options.paramsMessage) : rawParams) as P;
       const input = (options.input ? await options.input(request) : undefined) as I;
