@@ -1,12 +1,12 @@
 import "server-only";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { z } from "zod";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { authConfig } from "./auth.config";
 import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
+import { signInSchema } from "./schemas";
 import type { SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
 import { accountFlags } from "./users";
@@ -18,8 +18,6 @@ export class SignInRefused extends CredentialsSignin {
     this.code = appError.code;
   }
 }
-
-const credentialsSchema = z.object({ email: z.string().max(254), password: z.string().max(1024) });
 
 async function claimsFor(userId: string, sid: string): Promise<SessionClaims | null> {
   const flags = await accountFlags(await getDb(), userId);
@@ -38,7 +36,7 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
     Credentials({
       credentials: { email: {}, password: {} },
       async authorize(raw, request) {
-        const parsed = credentialsSchema.safeParse(raw);
+        const parsed = signInSchema.safeParse(raw);
         if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE));
         const db = await getDb();
         try {

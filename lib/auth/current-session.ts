@@ -1,8 +1,10 @@
 import "server-only";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { accountFlags, type AccountFlags } from "./users";
 
@@ -25,4 +27,10 @@ export async function requireActionUserId(): Promise<string> {
   const session = await auth();
   if (!session?.claims.sub) throw new AppError("UNAUTHENTICATED", "Not authenticated");
   return session.claims.sub;
+}
+
+/** For public pages that adapt to a signed-in visitor (the join pages): who is asking, if anyone, and from where. */
+export async function currentVisitor(): Promise<{ userId: string | null; clientAddress: string }> {
+  const [session, requestHeaders] = await Promise.all([auth(), headers()]);
+  return { userId: session?.claims.sub ?? null, clientAddress: clientAddress(requestHeaders) };
 }

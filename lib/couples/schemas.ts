@@ -49,3 +49,6 @@ export const coupleUpdateSchema = z.preprocess(
   coupleFields.partial().refine((update) => Object.values(update).some((value) => value !== undefined), MESSAGES.nothingToUpdate),
 );
 export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
+
+/** PUT /api/couples/update names its target couple in the body beside the fields; none is the caller's own. */
+export const coupleUpdateTargetSchema = z.object({ id: z.string({ error: "id must be a couple id" }).nullish() });

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
-import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Your Couple Profile" };
 
@@ -13,7 +13,7 @@ export default async function OwnProfilePage() {
   const { userId } = await requireSignedIn();
   let profile: CoupleProfile;
   try {
-    profile = await loadCoupleProfile(await getDb(), userId);
+    profile = await withDb((db) => loadCoupleProfile(db, userId));
   } catch (error) {
     // The guard lets only complete profiles in; without a couple the profile is not complete.
     if (error instanceof AppError && error.code === "NOT_FOUND") redirect("/onboarding");

@@ -1,15 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { InviteForm } from "@/components/invitations/InviteForm";
-import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { inviteScreen } from "@/lib/invitations/send";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Invite your partner" };
 
 export default async function InvitePartnerPage() {
   const { userId } = await requireSignedIn();
-  const screen = await inviteScreen(await getDb(), userId);
+  const screen = await withDb((db) => inviteScreen(db, userId));
   return (
     <main id="main" className="invite-page">
       <section className="invite-card">

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { PartnerSetupForm } from "@/components/invitations/PartnerSetupForm";
-import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { postAuthDestination } from "@/lib/auth/guard";
 import { partnerSetupView } from "@/lib/invitations/complete-registration";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Welcome to your couple" };
 
@@ -13,7 +13,7 @@ const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : 
 /** Partner B's short set-up: their own details; the couple profile is partner A's work already. */
 export default async function PartnerSetupPage() {
   const flags = await requireSignedIn();
-  const view = await partnerSetupView(await getDb(), flags.userId);
+  const view = await withDb((db) => partnerSetupView(db, flags.userId));
   // Only a partner who joined by invitation has this step.
   if (!view) redirect(postAuthDestination(flags));
   const { me } = view;

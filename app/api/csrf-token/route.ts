@@ -1,10 +1,9 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
-import { csrfTokenFor, optionalCaller } from "@/lib/http/request-auth";
+import { csrfTokenFor } from "@/lib/http/request-auth";
+import { route } from "@/lib/http/route";
 
 /** The X-CSRF-Token for cookie-authenticated mutating calls. Bearer clients do not need one. */
-export const GET = apiRoute(async (request, db) => {
-  const caller = await optionalCaller(db, request);
+export const GET = route({ access: "optional" }, async ({ caller }) => {
   const token = caller?.via === "cookie" ? csrfTokenFor(caller.sessionId) : null;
   return NextResponse.json({ csrfToken: token, token }, { headers: { "Cache-Control": "no-store" } });
 });

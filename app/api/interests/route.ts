@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { listInterests } from "@/lib/interests";
 import { INTERESTS_CACHE_CONTROL } from "@/lib/interests/http";
 
 /** Public: the picker is shown before anything personal is known. */
-export const GET = apiRoute(async (_request, db) => {
+export const GET = route({ access: "public" }, async ({ db }) => {
   const data = await listInterests(db);
   return NextResponse.json({ success: true, data, error: null }, { headers: { "Cache-Control": INTERESTS_CACHE_CONTROL } });
 });

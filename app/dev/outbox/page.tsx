@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
-import { getDb } from "@/db/client";
 import { devOutboxEnabled } from "@/lib/env";
 import { listOutbox } from "@/lib/mail/outbox";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dev outbox", robots: { index: false } };
 
@@ -28,7 +28,7 @@ function Linkified({ text }: { text: string }) {
 export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
   if (!devOutboxEnabled()) notFound();
   const { to } = await searchParams;
-  const messages = await listOutbox(await getDb(), typeof to === "string" ? to : undefined);
+  const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
   return (
     <main id="main" className="page">
       <h1>Dev outbox</h1>

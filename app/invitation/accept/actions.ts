@@ -1,12 +1,10 @@
 "use server";
 
 import { headers } from "next/headers";
-import { getDb } from "@/db/client";
-import { auth, signIn, signOut } from "@/lib/auth/auth";
-import { requireActionUserId } from "@/lib/auth/current-session";
+import { endBrowserSession, signInReplacingSession } from "@/lib/auth/browser-session";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
-import { revokeSession } from "@/lib/auth/sessions";
-import { actionFailure, type ActionResult } from "@/lib/http/action-result";
+import { action } from "@/lib/http/action";
+import type { ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-registration";
@@ -23,36 +21,31 @@ export type JoinResult = ActionResult<{ userId: string; coupleId: string; signed
  * goes no further than the sign-in and is never sent back. Either way, whoever was signed in on
  * this browser before is replaced, not left with a live session.
  */
-export async function acceptInvitationAction(token: string, values: unknown): Promise<JoinResult> {
-  const db = await getDb();
-  let accepted;
-  let password: string;
-  try {
-    const fields = typeof values === "object" && values !== null ? values : {};
-    const input = parseWith(acceptInvitationSchema, { ...fields, invitationToken: token });
-    password = input.password;
-    accepted = await acceptInvitation(db, input, { clientAddress: clientAddress(await headers()) });
-  } catch (error) {
-    return actionFailure(error, MESSAGES.acceptFailed);
-  }
-  const ids = { userId: accepted.user.id, coupleId: accepted.couple.id };
-  const previous = await auth();
-  if (!accepted.user.emailVerifiedAt) {
-    deliverAfterResponse(db, accepted.emailIds);
-    if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
-    await signOut({ redirect: false });
-    return { ok: true, ...ids, signedIn: false, verificationRequired: true };
-  }
-  try {
-    await signIn("credentials", { email: accepted.user.email, password, redirect: false });
-  } catch (error) {
-    // The account exists and is in the couple; only the automatic sign-in failed.
-    console.error("[invitation] sign-in after accept failed", error);
-    return { ok: true, ...ids, signedIn: false, verificationRequired: false };
-  }
-  if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
-  return { ok: true, ...ids, signedIn: true, verificationRequired: false };
-}
+export const acceptInvitationAction: (token: string, values: unknown) => Promise<JoinResult> = action(
+  {
+    access: "public",
+    input: (token: string, values: unknown) =>
+      parseWith(acceptInvitationSchema, { ...(typeof values === "object" && values !== null ? values : {}), invitationToken: token }),
+    failure: MESSAGES.acceptFailed,
+  },
+  async ({ db, input }) => {
+    const accepted = await acceptInvitation(db, input, { clientAddress: clientAddress(await headers()) });
+    const ids = { userId: accepted.user.id, coupleId: accepted.couple.id };
+    if (!accepted.user.emailVerifiedAt) {
+      deliverAfterResponse(db, accepted.emailIds);
+      await endBrowserSession();
+      return { ...ids, signedIn: false, verificationRequired: true };
+    }
+    try {
+      await signInReplacingSession({ email: accepted.user.email, password: input.password });
+    } catch (error) {
+      // The account exists and is in the couple; only the automatic sign-in failed.
+      console.error("[invitation] sign-in after accept failed", error);
+      return { ...ids, signedIn: false, verificationRequired: false };
+    }
+    return { ...ids, signedIn: true, verificationRequired: false };
+  },
+);
 
 export type JoinWithAccountResult = ActionResult<{ userId: string; coupleId: string; destination: string }>;
 
@@ -62,14 +55,11 @@ export type JoinWithAccountResult = ActionResult<{ userId: string; coupleId: str
  * The account's flags change (partner B now), so the session cookie is rewritten before the
  * form navigates to where the account belongs.
  */
-export async function joinWithAccountAction(token: unknown): Promise<JoinWithAccountResult> {
-  try {
-    const userId = await requireActionUserId();
-    const invitationToken = parseWith(invitationTokenSchema, token);
-    const joined = await joinWithAccount(await getDb(), userId, invitationToken, { clientAddress: clientAddress(await headers()) });
+export const joinWithAccountAction: (token: unknown) => Promise<JoinWithAccountResult> = action(
+  { access: "signed-in", input: (token: unknown) => parseWith(invitationTokenSchema, token), failure: MESSAGES.acceptFailed },
+  async ({ db, caller, input: invitationToken }) => {
+    const joined = await joinWithAccount(db, caller.userId, invitationToken, { clientAddress: clientAddress(await headers()) });
     await refreshSessionClaims();
-    return { ok: true, userId: joined.user.id, coupleId: joined.couple!.id, destination: destinationAfter(joined) };
-  } catch (error) {
-    return actionFailure(error, MESSAGES.acceptFailed);
-  }
-}
+    return { userId: joined.user.id, coupleId: joined.couple!.id, destination: destinationAfter(joined) };
+  },
+);

@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { lookUpInvitation } from "@/app/invitation/look-up";
 import { InvitationJoin } from "@/components/invitations/InvitationJoin";
+import { currentVisitor } from "@/lib/auth/current-session";
+import { invitationForPage } from "@/lib/invitations/page";
 
 export const metadata: Metadata = { title: "Join your partner", referrer: "no-referrer" };
 
@@ -12,5 +13,5 @@ export default async function InvitationAcceptPage({ searchParams }: { searchPar
   const params = await searchParams;
   const token = first(params.token) || first(params.invite);
   if (!token) redirect("/register");
-  return <InvitationJoin token={token} found={await lookUpInvitation(token)} />;
+  return <InvitationJoin token={token} found={await invitationForPage(token, await currentVisitor())} />;
 }

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
-import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Couple Profile" };
 
@@ -14,7 +14,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   const { userId } = await requireSignedIn();
   let profile: CoupleProfile;
   try {
-    profile = await loadCoupleProfile(await getDb(), userId, coupleId);
+    profile = await withDb((db) => loadCoupleProfile(db, userId, coupleId));
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;

@@ -1,18 +1,18 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
+import { coupleUpdateSchema, coupleUpdateTargetSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
-import { coupleUpdateSchema } from "@/lib/couples/schemas";
+import { route } from "@/lib/http/route";
 
-const targetSchema = z.object({ id: z.string({ error: "id must be a couple id" }).nullish() });
+/** The body names the target couple beside the fields: the target is checked first, then the fields. */
+async function readTargetAndFields(request: Request) {
+  const { id, ...fields } = await readJson(request);
+  const target = parseWith(coupleUpdateTargetSchema, { id }).id ?? null;
+  return { target, fields: parseWith(coupleUpdateSchema, fields, { firstIssue: true }) };
+}
 
 /** The spec's fallback update: the couple named by `id` in the body, else the caller's own. */
-export const PUT = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const { id, ...fields } = await readJson(request);
-  const target = parseWith(targetSchema, { id }).id ?? null;
-  const data = await updateCouple(db, caller.userId, target, parseWith(coupleUpdateSchema, fields, { firstIssue: true }));
+export const PUT = route({ access: "signed-in", input: readTargetAndFields }, async ({ db, caller, input }) => {
+  const data = await updateCouple(db, caller.userId, input.target, input.fields);
   return NextResponse.json({ success: true, data });
 });

@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
 import { devOutboxEnabled } from "@/lib/env";
-import { apiRoute } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 import { listOutbox } from "@/lib/mail/outbox";
 
 /** The development outbox: only while no e-mail provider is configured outside production. */
-export const GET = apiRoute(async (request, db) => {
+export const GET = route({ access: "public" }, async ({ db, request }) => {
   if (!devOutboxEnabled()) return NextResponse.json({ error: { code: "NOT_FOUND", message: "Not found" } }, { status: 404 });
   const to = request.nextUrl.searchParams.get("to") ?? undefined;
   return NextResponse.json({ messages: await listOutbox(db, to) }, { headers: { "Cache-Control": "no-store" } });

@@ -1,12 +1,8 @@
 import { NextResponse } from "next/server";
-import { readJson } from "@/lib/http/errors";
-import { requireCaller } from "@/lib/http/request-auth";
-import { apiRoute } from "@/lib/http/route";
-import { normalizeInputSchema, normalizeLocation, parseLocationInput } from "@/lib/locations";
+import { jsonBody, route } from "@/lib/http/route";
+import { normalizeInputSchema, normalizeLocation } from "@/lib/locations";
 
-export const POST = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const input = parseLocationInput(normalizeInputSchema, await readJson(request));
+export const POST = route({ access: "signed-in", input: jsonBody(normalizeInputSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
   const location = await normalizeLocation(db, input, caller);
   return NextResponse.json({ success: true, location });
 });

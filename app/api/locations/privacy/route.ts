@@ -1,12 +1,8 @@
 import { NextResponse } from "next/server";
-import { readJson } from "@/lib/http/errors";
-import { requireCaller } from "@/lib/http/request-auth";
-import { apiRoute } from "@/lib/http/route";
-import { parseLocationInput, privacyInputSchema, setPrivacy } from "@/lib/locations";
+import { jsonBody, route } from "@/lib/http/route";
+import { privacyInputSchema, setPrivacy } from "@/lib/locations";
 
-export const PUT = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const input = parseLocationInput(privacyInputSchema, await readJson(request));
+export const PUT = route({ access: "signed-in", input: jsonBody(privacyInputSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
   const location = await setPrivacy(db, input, caller);
   return NextResponse.json({ success: true, location });
 });

@@ -1,13 +1,13 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
+import { route } from "@/lib/http/route";
 import { readMultipart, step2FromForm } from "@/lib/onboarding/form";
 import { completeStep2 } from "@/lib/onboarding/service";
 
 /** Onboarding step 2 (couple profile), multipart with the spec's field names; creates the couple. */
-export const POST = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const { fields, images } = await step2FromForm(await readMultipart(request));
-  const data = await completeStep2(db, caller.userId, fields, images);
-  return NextResponse.json({ success: true, data }, { status: 201 });
-});
+export const POST = route(
+  { access: "signed-in", input: async (request) => step2FromForm(await readMultipart(request)) },
+  async ({ db, caller, input: { fields, images } }) => {
+    const data = await completeStep2(db, caller.userId, fields, images);
+    return NextResponse.json({ success: true, data }, { status: 201 });
+  },
+);

@@ -1,14 +1,10 @@
 import { NextResponse } from "next/server";
-import { createCouple } from "@/lib/couples/service";
-import { parseWith, readJson } from "@/lib/http/errors";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
+import { createCouple } from "@/lib/couples/service";
+import { jsonBody, route } from "@/lib/http/route";
 
 /** Creates the caller's couple; a caller who has one gets 409 COUPLE_EXISTS with existingCoupleId. */
-export const POST = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const input = parseWith(coupleCreateSchema, await readJson(request), { firstIssue: true });
+export const POST = route({ access: "signed-in", input: jsonBody(coupleCreateSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
   const data = await createCouple(db, caller.userId, input);
   return NextResponse.json({ success: true, data }, { status: 201 });
 });

@@ -1,8 +1,7 @@
 import { NextResponse } from "next/server";
 import { startApiSession } from "@/lib/auth/api-tokens";
 import { clientAddress } from "@/lib/http/client-address";
-import { parseWith, readJson } from "@/lib/http/errors";
-import { apiRoute } from "@/lib/http/route";
+import { jsonBody, route } from "@/lib/http/route";
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
@@ -13,8 +12,7 @@ import { deliverAfterResponse } from "@/lib/mail/outbox";
  * proven: no session, and the account verifies its e-mail first (`verificationRequired`). The
  * password is never echoed.
  */
-export const POST = apiRoute(async (request, db) => {
-  const input = parseWith(acceptInvitationSchema, await readJson(request));
+export const POST = route({ access: "public", input: jsonBody(acceptInvitationSchema) }, async ({ db, input, request }) => {
   const { user, couple, emailIds } = await acceptInvitation(db, input, { clientAddress: clientAddress(request.headers) });
   const answer = { success: true, autoLogin: { required: false }, user: { id: user.id, email: user.email }, couple };
   const noStore = { headers: { "Cache-Control": "no-store" } };

@@ -1,11 +1,9 @@
 import { NextResponse } from "next/server";
 import { loadCoupleProfile } from "@/lib/couples/profile";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
+import { route, stringParams } from "@/lib/http/route";
 
 /** A couple's profile as the caller may see it; hidden and missing couples are both 404. */
-export const GET = apiRoute<{ id: string }>(async (request, db, { id }) => {
-  const caller = await requireCaller(db, request);
-  const data = await loadCoupleProfile(db, caller.userId, id);
+export const GET = route({ access: "signed-in", params: stringParams("id") }, async ({ db, caller, params }) => {
+  const data = await loadCoupleProfile(db, caller.userId, params.id);
   return NextResponse.json({ success: true, data });
 });

@@ -1,18 +1,16 @@
 import { NextResponse } from "next/server";
-import { requireCaller } from "@/lib/http/request-auth";
-import { apiRoute } from "@/lib/http/route";
-import { deleteLocation, entityRefSchema, getLocation, parseLocationInput } from "@/lib/locations";
+import { route } from "@/lib/http/route";
+import { deleteLocation, entityRefSchema, getLocation } from "@/lib/locations";
 
-type Params = { entityType: string; entityId: string };
+/** The entity named in the path, its failures worded like the other location calls (first problem). */
+const options = { access: "signed-in", params: entityRefSchema, paramsMessage: { firstIssue: true } } as const;
 
-export const GET = apiRoute<Params>(async (request, db, params) => {
-  const caller = await requireCaller(db, request);
-  const location = await getLocation(db, parseLocationInput(entityRefSchema, params), caller);
+export const GET = route(options, async ({ db, caller, params }) => {
+  const location = await getLocation(db, params, caller);
   return NextResponse.json({ success: true, location });
 });
 
-export const DELETE = apiRoute<Params>(async (request, db, params) => {
-  const caller = await requireCaller(db, request);
-  await deleteLocation(db, parseLocationInput(entityRefSchema, params), caller);
+export const DELETE = route(options, async ({ db, caller, params }) => {
+  await deleteLocation(db, params, caller);
   return NextResponse.json({ success: true });
 });

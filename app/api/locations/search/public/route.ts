@@ -1,10 +1,9 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
-import { parseLocationInput, searchPlaces, searchQuerySchema } from "@/lib/locations";
+import { route, searchParams } from "@/lib/http/route";
+import { searchPlaces, searchQuerySchema } from "@/lib/locations";
 
 /** Public (registration uses it before there is a session): no auth header is read at all. */
-export const GET = apiRoute(async (request) => {
-  const input = parseLocationInput(searchQuerySchema, Object.fromEntries(request.nextUrl.searchParams));
+export const GET = route({ access: "public", input: searchParams(searchQuerySchema, { firstIssue: true }) }, async ({ input }) => {
   const predictions = await searchPlaces(input);
   return NextResponse.json({ success: true, data: { predictions } });
 });

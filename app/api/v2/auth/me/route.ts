@@ -1,11 +1,12 @@
 import { NextResponse } from "next/server";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
+import { route } from "@/lib/http/route";
 import { loadCurrentUser } from "@/lib/profile/current-user";
 
-/** The flat current-user response; 409 with the partial account while onboarding is incomplete. */
-export const GET = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
+/**
+ * The flat current-user response; 409 with the partial account while onboarding is incomplete
+ * (signed-in, not complete-profile: the incomplete answer carries the account).
+ */
+export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {
   const { user, profileComplete } = await loadCurrentUser(db, caller.userId);
   const headers = { "Cache-Control": "private, no-store" };
   if (!profileComplete) {

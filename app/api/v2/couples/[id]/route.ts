@@ -1,14 +1,13 @@
 import { NextResponse } from "next/server";
-import { updateCouple } from "@/lib/couples/service";
-import { parseWith, readJson } from "@/lib/http/errors";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
 import { coupleUpdateSchema } from "@/lib/couples/schemas";
+import { updateCouple } from "@/lib/couples/service";
+import { jsonBody, route, stringParams } from "@/lib/http/route";
 
 /** Changes the caller's own couple; any other id, well-formed or not, is 404. */
-export const PUT = apiRoute<{ id: string }>(async (request, db, { id }) => {
-  const caller = await requireCaller(db, request);
-  const input = parseWith(coupleUpdateSchema, await readJson(request), { firstIssue: true });
-  const data = await updateCouple(db, caller.userId, id, input);
-  return NextResponse.json({ success: true, data });
-});
+export const PUT = route(
+  { access: "signed-in", params: stringParams("id"), input: jsonBody(coupleUpdateSchema, { firstIssue: true }) },
+  async ({ db, caller, params, input }) => {
+    const data = await updateCouple(db, caller.userId, params.id, input);
+    return NextResponse.json({ success: true, data });
+  },
+);

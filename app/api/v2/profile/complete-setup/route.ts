@@ -1,14 +1,10 @@
 import { NextResponse } from "next/server";
-import { parseWith, readJson } from "@/lib/http/errors";
-import { apiRoute } from "@/lib/http/route";
-import { requireCaller } from "@/lib/http/request-auth";
-import { profileCompletionSchema } from "@/lib/profile/rules";
+import { jsonBody, route } from "@/lib/http/route";
 import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { profileCompletionSchema } from "@/lib/profile/rules";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
-export const POST = apiRoute(async (request, db) => {
-  const caller = await requireCaller(db, request);
-  const input = parseWith(profileCompletionSchema, await readJson(request), { firstIssue: true });
+export const POST = route({ access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
   const data = await completeProfileSetup(db, caller.userId, input);
   return NextResponse.json({ success: true, data });
 });

@@ -1,0 +1,32 @@
+/**
+ * The identity calls' inputs (sign-in, API tokens, e-mail verification, password reset): pure
+ * zod schemas shared by the route handlers and the server actions.
+ */
+import { z } from "zod";
+import { TOKEN_MAX } from "@/lib/invitations/rules";
+import { emailSchema, resetPasswordSchema } from "./rules";
+
+/** A secret token from a link or a refresh: its length is only bounded, the domain checks its hash. */
+export const secretTokenSchema = z.string().min(1).max(TOKEN_MAX);
+
+/**
+ * Sign-in with e-mail and password (the login form through Auth.js, and the API's password
+ * grant). Lenient on purpose: a wrong address or password is INVALID_CREDENTIALS from the
+ * domain, never a hint about which rule failed; the caps only bound the work.
+ */
+export const signInSchema = z.object({ email: z.string().max(254), password: z.string().min(1).max(1024) });
+
+/** POST /api/auth/token: a password grant, or a refresh-token rotation. */
+export const tokenRequestSchema = z.discriminatedUnion("grant_type", [
+  signInSchema.extend({ grant_type: z.literal("password") }),
+  z.object({ grant_type: z.literal("refresh_token"), refresh_token: secretTokenSchema }),
+]);
+
+/** The verification link's token, and the address it was sent to when the link carries it. */
+export const verifyEmailSchema = z.object({ token: secretTokenSchema, email: z.string().max(254).optional() });
+
+/** Resending the verification e-mail: no body for a signed-in caller, the address for a signed-out one. */
+export const resendVerificationSchema = z.object({ email: emailSchema.optional() });
+
+/** The reset link's token and the new password. */
+export const passwordResetSchema = z.object({ token: secretTokenSchema, password: resetPasswordSchema });

@@ -1,0 +1,54 @@
+import "server-only";
+import { unstable_rethrow } from "next/navigation";
+import { getDb, type Db } from "@/db/client";
+import { auth } from "@/lib/auth/auth";
+import { requireActionUserId } from "@/lib/auth/current-session";
+import { assertProfileComplete, type Access, type CallerFor } from "./access";
+import { actionFailure, type ActionResult } from "./action-result";
+
+/** A server action's caller: the browser session's account. */
+export type ActionCaller = { userId: string };
+
+export type ActionContext<A extends Access, I> = { db: Db; caller: CallerFor<A, ActionCaller>; input: I };
+
+export type ActionOptions<A extends Access, Args extends unknown[], I> = {
+  access: A;
+  /** Turns the action's arguments into its validated input (a domain schema's parse; may read files). */
+  input?: (...args: Args) => I | Promise<I>;
+  /** The form's message for an unexpected error. */
+  failure?: string;
+};
+
+async function callerFor(access: Access, db: Db): Promise<ActionCaller | null> {
+  if (access === "public") return null;
+  if (access === "optional") {
+    const userId = (await auth())?.claims.sub;
+    return userId ? { userId } : null;
+  }
+  const caller = { userId: await requireActionUserId() };
+  if (access === "complete-profile") await assertProfileComplete(db, caller.userId);
+  return caller;
+}
+
+/**
+ * Declares a server action: who may call it and how its arguments become its input. The wrapper
+ * opens the database, checks the caller, then reads the input (so a signed-out call is refused
+ * whatever it sent), and hands back `{ ok: true, ...answer }` or the form's failure: never a
+ * thrown error. Next.js's own signals (redirect, notFound) still pass through.
+ */
+export function action<A extends Access, T extends object, Args extends unknown[] = [], I = undefined>(
+  options: ActionOptions<A, Args, I>,
+  handler: (context: ActionContext<A, I>) => Promise<T>,
+): (...args: Args) => Promise<ActionResult<T>> {
+  return async (...args) => {
+    try {
+      const db = await getDb();
+      const caller = (await callerFor(options.access, db)) as CallerFor<A, ActionCaller>;
+      const input = (options.input ? await options.input(...args) : undefined) as I;
+      return { ok: true, ...(await handler({ db, caller, input })) };
+    } catch (error) {
+      unstable_rethrow(error);
+      return actionFailure(error, options.failure);
+    }
+  };
+}

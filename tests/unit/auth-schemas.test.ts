@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { passwordResetSchema, signInSchema, tokenRequestSchema, verifyEmailSchema } from "@/lib/auth/schemas";
+import { TOKEN_MAX } from "@/lib/invitations/rules";
+
+const token = (length: number) => "a".repeat(length);
+
+describe("the identity calls' schemas", () => {
+  it("bound every secret token by TOKEN_MAX", () => {
+    expect(verifyEmailSchema.safeParse({ token: token(TOKEN_MAX) }).success).toBe(true);
+    expect(verifyEmailSchema.safeParse({ token: token(TOKEN_MAX + 1) }).success).toBe(false);
+    expect(passwordResetSchema.safeParse({ token: token(TOKEN_MAX + 1), password: "secret1" }).success).toBe(false);
+    expect(tokenRequestSchema.safeParse({ grant_type: "refresh_token", refresh_token: token(TOKEN_MAX + 1) }).success).toBe(false);
+  });
+
+  it("take the verification e-mail as optional, for the link with and without it", () => {
+    expect(verifyEmailSchema.parse({ token: "t" })).toEqual({ token: "t" });
+    expect(verifyEmailSchema.parse({ token: "t", email: "ada@example.com" })).toEqual({ token: "t", email: "ada@example.com" });
+  });
+
+  it("read the password grant with the sign-in schema: an empty password is refused", () => {
+    expect(signInSchema.safeParse({ email: "ada@example.com", password: "" }).success).toBe(false);
+    expect(tokenRequestSchema.parse({ grant_type: "password", email: "ada@example.com", password: "pw" })).toEqual({
+      grant_type: "password",
+      email: "ada@example.com",
+      password: "pw",
+    });
+  });
+});

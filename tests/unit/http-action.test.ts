@@ -1,0 +1,74 @@
+import { redirect } from "next/navigation";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+
+const auth = vi.fn<() => Promise<{ claims: { sub?: string } } | null>>();
+const accountFlags = vi.fn<() => Promise<{ profileComplete: boolean } | null>>();
+vi.mock("@/lib/auth/auth", () => ({ auth: () => auth() }));
+vi.mock("@/lib/auth/users", () => ({ accountFlags: () => accountFlags() }));
+vi.mock("@/db/client", () => ({ getDb: async () => ({}) }));
+
+const { action } = await import("@/lib/http/action");
+
+afterEach(() => {
+  auth.mockReset();
+  accountFlags.mockReset();
+});
+
+const nameInput = (name: unknown) => z.object({ name: z.string().min(1, "Name is required") }).parse({ name });
+
+describe("action(): who may call", () => {
+  it("public reads no session and hands a null caller", async () => {
+    const greet = action({ access: "public", input: nameInput }, async ({ caller, input }) => ({ caller, greeting: `Hi ${input.name}` }));
+    await expect(greet("Ada")).resolves.toEqual({ ok: true, caller: null, greeting: "Hi Ada" });
+    expect(auth).not.toHaveBeenCalled();
+  });
+
+  it("optional hands the signed-in caller, or null", async () => {
+    const who = action({ access: "optional" }, async ({ caller }) => ({ userId: caller?.userId ?? null }));
+    auth.mockResolvedValue({ claims: { sub: "user-1" } });
+    await expect(who()).resolves.toEqual({ ok: true, userId: "user-1" });
+    auth.mockResolvedValue(null);
+    await expect(who()).resolves.toEqual({ ok: true, userId: null });
+  });
+
+  it("signed-in refuses a signed-out caller with UNAUTHENTICATED before reading the input", async () => {
+    const input = vi.fn(nameInput);
+    const save = action({ access: "signed-in", input }, async ({ caller }) => ({ userId: caller.userId }));
+    auth.mockResolvedValue(null);
+    await expect(save("Ada")).resolves.toMatchObject({ ok: false, code: "UNAUTHENTICATED" });
+    expect(input).not.toHaveBeenCalled();
+    auth.mockResolvedValue({ claims: { sub: "user-1" } });
+    await expect(save("Ada")).resolves.toEqual({ ok: true, userId: "user-1" });
+  });
+
+  it("complete-profile refuses an incomplete profile with PROFILE_INCOMPLETE", async () => {
+    const post = action({ access: "complete-profile" }, async () => ({}));
+    auth.mockResolvedValue({ claims: { sub: "user-1" } });
+    accountFlags.mockResolvedValue({ profileComplete: false });
+    await expect(post()).resolves.toMatchObject({ ok: false, code: "PROFILE_INCOMPLETE" });
+    accountFlags.mockResolvedValue({ profileComplete: true });
+    await expect(post()).resolves.toEqual({ ok: true });
+  });
+});
+
+describe("action(): answers", () => {
+  it("answers invalid input with the form's VALIDATION_ERROR and every field's message", async () => {
+    const greet = action({ access: "public", input: nameInput }, async () => ({}));
+    await expect(greet("")).resolves.toMatchObject({ ok: false, code: "VALIDATION_ERROR", fieldErrors: { name: "Name is required" } });
+  });
+
+  it("answers an unexpected error with the declared message, never the error", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const fail = action({ access: "public", failure: "Failed to save" }, async () => {
+      throw new Error("connection refused at 10.0.0.7");
+    });
+    await expect(fail()).resolves.toEqual({ ok: false, code: "INTERNAL_ERROR", message: "Failed to save" });
+    logged.mockRestore();
+  });
+
+  it("lets Next.js's redirect through", async () => {
+    const go = action({ access: "public" }, async () => redirect("/dashboard"));
+    await expect(go()).rejects.toMatchObject({ digest: expect.stringContaining("NEXT_REDIRECT") });
+  });
+});
