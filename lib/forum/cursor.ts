@@ -1,5 +1,6 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { CURSOR_MAX } from "./rules";
 
 /**
  * Opaque keyset cursors for the forum's lists: the last row's sort key and id, signed so a
@@ -11,8 +12,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  */
 export type Cursor = { sortKey: Date | number; id: string };
 
-/** Far longer than any cursor this file makes; anything longer is refused unread. */
-const CURSOR_MAX = 256;
 const TAG_BYTES = 16;
 const SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -78,6 +78,8 @@ export const REPORT_NOTE_MAX = 1_000;
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 50;
+/** Far longer than any keyset cursor the server makes (lib/forum/cursor.ts); longer ones are refused unread. */
+export const CURSOR_MAX = 256;
 
 /** The local forum's radii in km; 50 is the spec's nearby radius. */
 export const LOCAL_RADII_KM = [10, 25, 50, 100] as const;

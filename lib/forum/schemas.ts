@@ -10,6 +10,7 @@ import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import {
   BODY_MAX,
+  CURSOR_MAX,
   BODY_MIN,
   DEFAULT_LOCAL_RADIUS_KM,
   DEFAULT_SORT,
@@ -36,8 +37,6 @@ import {
 const thousands = (n: number) => n.toLocaleString("en-US");
 /** Long enough for any URL this app's storage hands out. */
 const PHOTO_URL_MAX = 2048;
-/** Signed cursors are far shorter; the route decodes and verifies it. */
-const CURSOR_MAX = 256;
 
 export const FORUM_MESSAGES = {
   titleRequired: "Please enter a title",
@@ -56,6 +55,7 @@ export const FORUM_MESSAGES = {
   sortNeedsLocal: "sort=nearest is only for the local forum (scope=local)",
   radiusUnknown: `radius must be one of ${LOCAL_RADII_KM.join(", ")} (km)`,
   searchTooLong: `Search must be no more than ${SEARCH_QUERY_MAX} characters`,
+  searchInvalid: "Search must be text",
   searchControl: "Search cannot contain control characters",
   cursorInvalid: "cursor is not valid: start again from the first page",
   tooManyPhotos: `You can add up to ${PHOTOS_MAX} photos`,
@@ -69,6 +69,7 @@ export const FORUM_MESSAGES = {
   targetTypeUnknown: `targetType must be one of ${REPORT_TARGET_TYPES.join(", ")}`,
   targetIdInvalid: "targetId must be a UUID",
   reasonUnknown: "Please choose a reason",
+  noteInvalid: "The note must be text",
   noteTooLong: `The note must be no more than ${thousands(REPORT_NOTE_MAX)} characters`,
 } as const;
 
@@ -135,7 +136,7 @@ export const listPostsQuerySchema = z
     q: z.preprocess(
       emptyAsMissing,
       z
-        .string({ error: FORUM_MESSAGES.searchControl })
+        .string({ error: FORUM_MESSAGES.searchInvalid })
         .trim()
         .max(SEARCH_QUERY_MAX, FORUM_MESSAGES.searchTooLong)
         .refine((q) => !CONTROL_CHARACTER.test(q), FORUM_MESSAGES.searchControl)
@@ -148,6 +149,7 @@ export const listPostsQuerySchema = z
         .refine((km) => (LOCAL_RADII_KM as readonly number[]).includes(km), FORUM_MESSAGES.radiusUnknown)
         .default(DEFAULT_LOCAL_RADIUS_KM),
     ),
+    // Only bounded here: the route verifies its signature (lib/forum/cursor.ts) and answers 400.
     cursor: z.preprocess(emptyAsMissing, z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional()),
     limit: intParam("limit", 1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
   })
@@ -204,7 +206,7 @@ export const reportSchema = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES, { error: FORUM_MESSAGES.targetTypeUnknown }),
   targetId: z.uuid({ error: FORUM_MESSAGES.targetIdInvalid }),
   reason: z.enum(REPORT_REASON_VALUES, { error: FORUM_MESSAGES.reasonUnknown }),
-  note: z.preprocess((value) => emptyAsMissing(value ?? undefined), multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteTooLong, tooLong: FORUM_MESSAGES.noteTooLong }).optional()),
+  note: z.preprocess((value) => emptyAsMissing(value ?? undefined), multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteInvalid, tooLong: FORUM_MESSAGES.noteTooLong }).optional()),
 });
 export type ReportInput = z.output<typeof reportSchema>;
 

@@ -139,9 +139,10 @@ export function mentionQueryAt(text: string, caret: number): { query: string; st
  */
 export function insertMention(text: string, start: number, caret: number, coupleName: string): { text: string; caret: number } {
   const after = text.slice(caret);
-  const inserted = `@${coupleName}${/^\s/.test(after) ? "" : " "}`;
-  const next = text.slice(0, start) + inserted + after;
-  return { text: next, caret: start + inserted.length + (/^\s/.test(after) ? 1 : 0) };
+  const spaced = /^\s/.test(after);
+  const inserted = spaced ? `@${coupleName}` : `@${coupleName} `;
+  // Either way the caret lands after the one space that follows the name.
+  return { text: text.slice(0, start) + inserted + after, caret: start + inserted.length + (spaced ? 1 : 0) };
 }
 
 export const EXCERPT_LENGTH = 200;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "@/lib/forum/cursor";
+import { CURSOR_MAX } from "@/lib/forum/rules";
 
 const SECRET = "a-test-secret-that-is-long-enough-for-hmac";
 const ID = "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b";
@@ -16,6 +17,8 @@ describe("keyset cursors", () => {
     const cursor = encodeCursor(SECRET, "posts:new", { sortKey: new Date(), id: ID });
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(encodeURIComponent(cursor)).toBe(cursor);
+    // The list query refuses anything longer unread: every cursor made must fit well within it.
+    expect(encodeCursor(SECRET, "posts:top", { sortKey: -Number.MAX_VALUE, id: ID }).length).toBeLessThan(CURSOR_MAX);
   });
 
   it("refuses a cursor whose position or tag was changed", () => {

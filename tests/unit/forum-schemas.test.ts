@@ -63,6 +63,7 @@ describe("listPostsQuerySchema", () => {
     expect(messages(listPostsQuerySchema, { q: "a".repeat(201) })).toEqual({ q: FORUM_MESSAGES.searchTooLong });
     expect(messages(listPostsQuerySchema, { q: "a\u0000b" })).toEqual({ q: FORUM_MESSAGES.searchControl });
     expect(messages(listPostsQuerySchema, { cursor: "x".repeat(257) })).toEqual({ cursor: FORUM_MESSAGES.cursorInvalid });
+    expect(messages(listPostsQuerySchema, { q: ["a", "b"] })).toEqual({ q: FORUM_MESSAGES.searchInvalid });
   });
 });
 
@@ -174,6 +175,7 @@ describe("reportSchema", () => {
       reason: FORUM_MESSAGES.reasonUnknown,
       note: FORUM_MESSAGES.noteTooLong,
     });
+    expect(messages(reportSchema, { targetType: "post", targetId: ID, reason: "spam", note: 7 })).toEqual({ note: FORUM_MESSAGES.noteInvalid });
   });
 });
 
