@@ -1,0 +1,263 @@
+/**
+ * The forum (issue 11): posts, replies, reactions, mentions, reports and couple blocks.
+ *
+ * Conventions of this file:
+ * - Timestamps are timestamp(3): whole milliseconds, so a JavaScript Date holds a row's value
+ *   exactly and keyset cursors (lib/forum/cursor.ts) neither skip nor repeat rows.
+ * - Content is never deleted while a thread needs it: `deleted_at` (by its author), `hidden_at`
+ *   (reported by enough couples, until reviewed) and `removed_at` (by a moderator) keep the row,
+ *   and the lists' partial indexes leave such rows out.
+ * - Keyset indexes are ascending: scanned backwards they serve `order by x desc, id desc` exactly
+ *   (Drizzle's `.desc()` writes DESC NULLS LAST, which a plain `desc` order cannot use).
+ * - Topic, scope, reaction and report values come from lib/forum/rules.ts, the one list the
+ *   composer, the API and these enums share.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import {
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+import { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES } from "../../lib/forum/rules";
+import { couples } from "./couples";
+import { users } from "./identity";
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+const createdAt = () => at("created_at").notNull().defaultNow();
+
+export const forumTopic = pgEnum("forum_topic", TOPIC_VALUES);
+export const forumScope = pgEnum("forum_scope", SCOPE_VALUES);
+export const reactionKind = pgEnum("reaction_kind", REACTION_KINDS);
+export const reportTargetType = pgEnum("report_target_type", REPORT_TARGET_TYPES);
+export const reportReason = pgEnum("report_reason", REPORT_REASON_VALUES);
+export const reportStatus = pgEnum("report_status", ["open", "dismissed", "removed"]);
+
+/** Postgres full-text vector; Drizzle has no built-in column for it. */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/** A row others may see in a list: not deleted, not hidden by reports, not removed. */
+const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: AnyPgColumn }): SQL =>
+  sql`${t.deletedAt} is null and ${t.hiddenAt} is null and ${t.removedAt} is null`;
+
+/**
+ * A post, written by a person for their couple. `couple_id` is the couple at posting time, so the
+ * signature and blocks work without a join through the partners. A local post carries the place
+ * its couple showed others when it was posted (`place` text, and coordinates already snapped at
+ * the couple's privacy level, never the exact point): moving later does not move old posts, and
+ * distances measured from these coordinates cannot locate anyone. `reply_count` and
+ * `last_activity_at` are kept by the reply writes so a list row needs no count and Latest sorts by
+ * one indexed column. `search_vector` is generated from title (weight A) and body (weight B) for
+ * ranked full-text search ('english': the app's language, so "hiking" finds "hike").
+ *
+ * Indexes: one keyset index per list order (Latest, New), each also with the topic filter, all
+ * partial on listed rows and led by the scope; a GIN index for search; a (latitude, longitude)
+ * index narrowing the local forum's bounding box; the couple's posts; the author's recent posts
+ * (the 60 s duplicate-body check).
+ */
+export const forumPosts = pgTable(
+  "forum_posts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    authorUserId: uuid("author_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    coupleId: uuid("couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    scope: forumScope("scope").notNull(),
+    topic: forumTopic("topic").notNull(),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    /** Upload URLs from POST /api/forum/photos, at most 4 (checked by lib/forum/schemas.ts). */
+    photos: text("photos").array().notNull().default(sql`'{}'::text[]`),
+    /** Local posts only: the place text others saw, and its shown (snapped) coordinates. */
+    place: text("place"),
+    latitude: doublePrecision("latitude"),
+    longitude: doublePrecision("longitude"),
+    replyCount: integer("reply_count").notNull().default(0),
+    lastActivityAt: at("last_activity_at").notNull().defaultNow(),
+    createdAt: createdAt(),
+    editedAt: at("edited_at"),
+    deletedAt: at("deleted_at"),
+    hiddenAt: at("hidden_at"),
+    removedAt: at("removed_at"),
+    searchVector: tsvector("search_vector")
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL =>
+          sql`setweight(to_tsvector('english', ${forumPosts.title}), 'A') || setweight(to_tsvector('english', ${forumPosts.body}), 'B')`,
+      ),
+  },
+  (t) => [
+    check("forum_posts_local_place_check", sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null)`),
+    index("forum_posts_latest_idx").on(t.scope, t.lastActivityAt, t.id).where(listed(t)),
+    index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),
+    index("forum_posts_topic_latest_idx").on(t.scope, t.topic, t.lastActivityAt, t.id).where(listed(t)),
+    index("forum_posts_topic_new_idx").on(t.scope, t.topic, t.createdAt, t.id).where(listed(t)),
+    index("forum_posts_search_idx").using("gin", t.searchVector).where(listed(t)),
+    index("forum_posts_local_point_idx").on(t.latitude, t.longitude).where(sql`${t.scope} = 'local' and ${listed(t)}`),
+    index("forum_posts_couple_idx").on(t.coupleId, t.createdAt),
+    index("forum_posts_author_recent_idx").on(t.authorUserId, t.createdAt),
+  ],
+);
+
+/**
+ * A reply to a post, read oldest first, so (post_id, created_at, id) is the thread's keyset and
+ * the "new replies since" poll. Deleted and hidden replies stay in that index: the thread shows a
+ * placeholder where they were, and quotes of them still resolve. `quote_reply_id` is the one
+ * level of quoting (a reply of the same post; the server checks that). The author's recent
+ * replies serve the duplicate-body check.
+ */
+export const forumReplies = pgTable(
+  "forum_replies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => forumPosts.id, { onDelete: "cascade" }),
+    authorUserId: uuid("author_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    coupleId: uuid("couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    quoteReplyId: uuid("quote_reply_id").references((): AnyPgColumn => forumReplies.id, { onDelete: "set null" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+    editedAt: at("edited_at"),
+    deletedAt: at("deleted_at"),
+    hiddenAt: at("hidden_at"),
+    removedAt: at("removed_at"),
+  },
+  (t) => [
+    index("forum_replies_thread_idx").on(t.postId, t.createdAt, t.id),
+    index("forum_replies_author_recent_idx").on(t.authorUserId, t.createdAt),
+    // Deleting a quoted reply's row (an account deletion) sets its quotes to null through this.
+    index("forum_replies_quote_idx").on(t.quoteReplyId).where(sql`${t.quoteReplyId} is not null`),
+  ],
+);
+
+/**
+ * One reaction of a person on a post (reply_id null) or on one of its replies. `post_id` is set
+ * for both, so a thread's counts for the post and all its replies come from one index range.
+ * `couple_id` is the reactor's couple: blocks hide it, and grouped notifications count couples.
+ * One of each kind per person and target, by the two partial unique indexes (what makes PUT
+ * idempotent). Top (reactions on posts in the last 7 days) reads the recent-post-reactions index.
+ */
+export const forumReactions = pgTable(
+  "forum_reactions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => forumPosts.id, { onDelete: "cascade" }),
+    replyId: uuid("reply_id").references(() => forumReplies.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    coupleId: uuid("couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    kind: reactionKind("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("forum_reactions_post_user_kind_key").on(t.postId, t.userId, t.kind).where(sql`${t.replyId} is null`),
+    uniqueIndex("forum_reactions_reply_user_kind_key").on(t.replyId, t.userId, t.kind).where(sql`${t.replyId} is not null`),
+    index("forum_reactions_post_recent_idx").on(t.createdAt, t.postId).where(sql`${t.replyId} is null`),
+    index("forum_reactions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * A couple mentioned by a post (reply_id null) or a reply: only ids the server validated, never
+ * parsed from the text, so rendering (lib/forum/text.ts) links exactly these. `post_id` is set for
+ * both, so a thread's mentions load with one index range; one row per couple and target.
+ * By mentioned couple: what a couple was mentioned in, and cleaning up after a block.
+ */
+export const forumMentions = pgTable(
+  "forum_mentions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => forumPosts.id, { onDelete: "cascade" }),
+    replyId: uuid("reply_id").references(() => forumReplies.id, { onDelete: "cascade" }),
+    mentionedCoupleId: uuid("mentioned_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("forum_mentions_post_couple_key").on(t.postId, t.mentionedCoupleId).where(sql`${t.replyId} is null`),
+    uniqueIndex("forum_mentions_reply_couple_key").on(t.replyId, t.mentionedCoupleId).where(sql`${t.replyId} is not null`),
+    index("forum_mentions_couple_idx").on(t.mentionedCoupleId),
+  ],
+);
+
+/**
+ * A person's report of a post, a reply or a couple. The target is a type and an id without a
+ * foreign key: a report is a record for moderators and outlives what it names. One report per
+ * person and target (409 ALREADY_REPORTED). `reporter_couple_id` lets the hide rule count
+ * different couples (3) with the (target) index; the moderation queue reads open reports oldest
+ * first from a partial index that stays small once reports are reviewed.
+ */
+export const reports = pgTable(
+  "reports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    reporterUserId: uuid("reporter_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reporterCoupleId: uuid("reporter_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    targetType: reportTargetType("target_type").notNull(),
+    targetId: uuid("target_id").notNull(),
+    reason: reportReason("reason").notNull(),
+    note: text("note"),
+    status: reportStatus("status").notNull().default("open"),
+    reviewedByUserId: uuid("reviewed_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: at("reviewed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("reports_reporter_target_key").on(t.reporterUserId, t.targetType, t.targetId),
+    index("reports_target_idx").on(t.targetType, t.targetId),
+    index("reports_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
+  ],
+);
+
+/**
+ * A couple blocking another, for both partners of both couples and in both directions: every
+ * forum read and write asks "is there a row either way" (the key answers one direction, the
+ * (blocked, blocker) index the other). `created_by_user_id` is the partner who blocked.
+ */
+export const coupleBlocks = pgTable(
+  "couple_blocks",
+  {
+    blockerCoupleId: uuid("blocker_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    blockedCoupleId: uuid("blocked_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    createdByUserId: uuid("created_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: "couple_blocks_pkey", columns: [t.blockerCoupleId, t.blockedCoupleId] }),
+    index("couple_blocks_blocked_idx").on(t.blockedCoupleId, t.blockerCoupleId),
+    check("couple_blocks_not_self_check", sql`${t.blockerCoupleId} <> ${t.blockedCoupleId}`),
+  ],
+);

@@ -1,0 +1,51 @@
+import "server-only";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { CURSOR_MAX } from "./rules";
+
+/**
+ * Opaque keyset cursors for the forum's lists: the last row's sort key and id, signed so a
+ * client can neither forge a position nor hand one list's cursor to another. A tampered,
+ * truncated or foreign cursor decodes to null, which the API answers with 400.
+ *
+ * Timestamps travel as whole milliseconds: the forum's timestamp columns are timestamp(3), so
+ * a JavaScript Date holds them exactly and `(sort_key, id) < (cursor)` skips and repeats nothing.
+ */
+export type Cursor = { sortKey: Date | number; id: string };
+
+const TAG_BYTES = 16;
+const SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Payload = ["t" | "n", number, string];
+
+/** The context (e.g. "posts:latest") is signed with the payload, so a cursor only works where it was made. */
+function tag(secret: string, context: string, payload: string): Buffer {
+  return createHmac("sha256", secret).update(`forum-cursor:v1\0${context}\0${payload}`).digest().subarray(0, TAG_BYTES);
+}
+
+export function encodeCursor(secret: string, context: string, cursor: Cursor): string {
+  const isDate = cursor.sortKey instanceof Date;
+  const key = isDate ? (cursor.sortKey as Date).getTime() : (cursor.sortKey as number);
+  if (!Number.isFinite(key)) throw new Error("A cursor's sort key must be a finite number or a valid date");
+  const payload = Buffer.from(JSON.stringify([isDate ? "t" : "n", key, cursor.id] satisfies Payload)).toString("base64url");
+  return `${payload}.${tag(secret, context, payload).toString("base64url")}`;
+}
+
+export function decodeCursor(secret: string, context: string, text: string): Cursor | null {
+  if (text.length > CURSOR_MAX || !SHAPE.test(text)) return null;
+  const [payload, given] = text.split(".") as [string, string];
+  const expected = tag(secret, context, payload);
+  const actual = Buffer.from(given, "base64url");
+  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+  } catch {
+    return null;
+  }
+  // Signed by us, so well-formed; checked anyway in case the secret ever signed something else.
+  if (!Array.isArray(value) || value.length !== 3) return null;
+  const [kind, key, id] = value as unknown[];
+  if ((kind !== "t" && kind !== "n") || typeof key !== "number" || !Number.isFinite(key) || typeof id !== "string" || !UUID.test(id)) return null;
+  return { sortKey: kind === "t" ? new Date(key) : key, id };
+}

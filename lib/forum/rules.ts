@@ -1,0 +1,163 @@
+/**
+ * Forum rules (issue 11): topics, scopes, sorts, reactions, limits and the texts built from
+ * them. Pure and browser-safe with no imports, so the composer, the pages, the server and the
+ * Drizzle schema (db/schema/forum.ts) share one copy of every list and limit.
+ */
+
+/** Topics, tied to the interest categories, in display order (`GET /api/forum/topics`). */
+export const FORUM_TOPICS = [
+  { value: "travel", label: "Travel" },
+  { value: "food_drink", label: "Food & Drink" },
+  { value: "outdoors", label: "Outdoors" },
+  { value: "culture_creativity", label: "Culture & Creativity" },
+  { value: "wellness", label: "Wellness" },
+  { value: "career_money", label: "Career & Money" },
+  { value: "home_life", label: "Home Life" },
+  { value: "meetups", label: "Meetups" },
+] as const;
+export type ForumTopic = (typeof FORUM_TOPICS)[number]["value"];
+export const TOPIC_VALUES = FORUM_TOPICS.map((topic) => topic.value) as [ForumTopic, ...ForumTopic[]];
+
+export const topicLabel = (topic: ForumTopic): string => FORUM_TOPICS.find((t) => t.value === topic)!.label;
+
+/** The composer's scope choice; a local post carries its couple's place at posting time. */
+export const FORUM_SCOPES = [
+  { value: "global", label: "Global" },
+  { value: "local", label: "Local" },
+] as const;
+export type ForumScope = (typeof FORUM_SCOPES)[number]["value"];
+export const SCOPE_VALUES = FORUM_SCOPES.map((scope) => scope.value) as [ForumScope, ...ForumScope[]];
+
+/**
+ * List orders: Latest (last activity), New (creation), Top (reactions in the last 7 days), and
+ * Nearest, which only the local forum offers (its posts have a distance band).
+ */
+export const FORUM_SORTS = [
+  { value: "latest", label: "Latest" },
+  { value: "new", label: "New" },
+  { value: "top", label: "Top" },
+  { value: "nearest", label: "Nearest" },
+] as const;
+export type ForumSort = (typeof FORUM_SORTS)[number]["value"];
+export const SORT_VALUES = FORUM_SORTS.map((sort) => sort.value) as [ForumSort, ...ForumSort[]];
+export const DEFAULT_SORT: ForumSort = "latest";
+/** Sorts that need a distance, hence the local scope. */
+export const LOCAL_ONLY_SORTS: readonly ForumSort[] = ["nearest"];
+export const TOP_WINDOW_DAYS = 7;
+
+/** The fixed reaction set, in display order; `label` is each button's accessible name. */
+export const REACTIONS = [
+  { kind: "heart", emoji: "❤️", label: "React with heart" },
+  { kind: "laugh", emoji: "😂", label: "React with laugh" },
+  { kind: "wow", emoji: "😮", label: "React with wow" },
+  { kind: "clap", emoji: "👏", label: "React with clap" },
+  { kind: "hug", emoji: "🤗", label: "React with hug" },
+] as const;
+export type ReactionKind = (typeof REACTIONS)[number]["kind"];
+export const REACTION_KINDS = REACTIONS.map((reaction) => reaction.kind) as [ReactionKind, ...ReactionKind[]];
+export type ReactionCounts = Record<ReactionKind, number>;
+
+/** Counts of every kind, zero where no row was counted: the API always answers all five. */
+export function reactionCounts(rows: readonly { kind: ReactionKind; count: number }[]): ReactionCounts {
+  const counts = Object.fromEntries(REACTION_KINDS.map((kind) => [kind, 0])) as ReactionCounts;
+  for (const row of rows) counts[row.kind] += row.count;
+  return counts;
+}
+
+export const TITLE_MIN = 3;
+export const TITLE_MAX = 150;
+export const BODY_MIN = 1;
+export const BODY_MAX = 10_000;
+export const REPLY_BODY_MIN = 1;
+export const REPLY_BODY_MAX = 5_000;
+export const PHOTOS_MAX = 4;
+/** Mentions per post or reply: enough for a meetup invitation, too few to spam a directory. */
+export const MENTIONS_MAX = 20;
+export const SEARCH_QUERY_MAX = 200;
+export const REPORT_NOTE_MAX = 1_000;
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 50;
+/** Far longer than any keyset cursor the server makes (lib/forum/cursor.ts); longer ones are refused unread. */
+export const CURSOR_MAX = 256;
+
+/** The local forum's radii in km; 50 is the spec's nearby radius. */
+export const LOCAL_RADII_KM = [10, 25, 50, 100] as const;
+export type LocalRadius = (typeof LOCAL_RADII_KM)[number];
+export const DEFAULT_LOCAL_RADIUS_KM: LocalRadius = 50;
+
+/**
+ * The band a local post shows instead of its distance: the smallest radius it lies within.
+ * Null beyond the largest radius (such a post is never listed) or for a distance that is not one.
+ */
+export function distanceBand(distanceKm: number): string | null {
+  if (!Number.isFinite(distanceKm) || distanceKm < 0) return null;
+  const radius = LOCAL_RADII_KM.find((km) => distanceKm <= km);
+  return radius === undefined ? null : `within ${radius} km`;
+}
+
+/** Fixing a typo right after posting is not an edit worth showing. */
+export const EDIT_GRACE_MS = 5 * 60_000;
+
+/** Whether a post or reply shows the "edited" marker. */
+export function showsEdited(createdAt: Date, editedAt: Date | null): boolean {
+  return editedAt !== null && editedAt.getTime() - createdAt.getTime() > EDIT_GRACE_MS;
+}
+
+/** How a person signs a post or reply: "Maya of Maya & Theo". */
+export const signature = (firstName: string, coupleName: string): string => `${firstName} of ${coupleName}`;
+
+export type ReactionTarget = "post" | "reply";
+
+/**
+ * The title of a grouped reaction notification, as Mastodon groups them: the latest couple to
+ * react is named and the other couples are counted ("Ana & Rui and 3 others reacted to your post").
+ */
+export function reactionNotificationTitle(latestCoupleName: string, otherCouples: number, target: ReactionTarget): string {
+  const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
+  return `${latestCoupleName}${others} reacted to your ${target}`;
+}
+
+export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+
+export const REPORT_REASONS = [
+  { value: "spam", label: "Spam" },
+  { value: "harassment", label: "Harassment" },
+  { value: "inappropriate", label: "Inappropriate" },
+  { value: "other", label: "Other" },
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
+export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
+
+/** Reports from this many different couples hide the content from all but its authors until reviewed. */
+export const REPORT_HIDE_THRESHOLD = 3;
+export const isHiddenByReports = (reportingCouples: number): boolean => reportingCouples >= REPORT_HIDE_THRESHOLD;
+
+const HOUR_SECONDS = 60 * 60;
+
+/**
+ * Per-person hourly limits, in the shape of lib/rate-limit.ts's `Limit`. Generous for a person
+ * (a busy evening is a handful of posts and a few dozen replies), tight for a script.
+ */
+export const FORUM_LIMITS = {
+  postsPerUser: { bucket: "forum-post:user", limit: 10, windowSeconds: HOUR_SECONDS },
+  repliesPerUser: { bucket: "forum-reply:user", limit: 60, windowSeconds: HOUR_SECONDS },
+  // Toggling counts too: a reaction tapped on and off is two hits.
+  reactionsPerUser: { bucket: "forum-reaction:user", limit: 300, windowSeconds: HOUR_SECONDS },
+  reportsPerUser: { bucket: "forum-report:user", limit: 20, windowSeconds: HOUR_SECONDS },
+} as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;
+
+/** The same body from the same person within this window is a double submit, refused. */
+export const DUPLICATE_BODY_WINDOW_SECONDS = 60;
+
+/** Replies from others appear on an open post page at the spec's cadence (paused while hidden). */
+export const REPLY_POLL_MS = 10_000;
+
+/** Exact UI copy the pages and the API share. */
+export const FORUM_TEXTS = {
+  deletedPost: "This post was deleted",
+  removedByModerator: "Removed by a moderator",
+  noLocation: "Set your location to see couples near you.",
+  reportThanks: "Thanks, our team will review this.",
+} as const;

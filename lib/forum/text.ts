@@ -1,0 +1,160 @@
+/**
+ * Plain text of posts and replies, turned into data React renders: never HTML, so no input can
+ * become markup. Also the composer's mention picker rules and the list rows' excerpt. Pure and
+ * browser-safe.
+ */
+
+export type Segment = { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
+/** A line is a run of segments; a paragraph is lines separated by single line breaks. */
+export type Line = Segment[];
+export type Paragraph = Line[];
+
+/** A mention the server validated for this post or reply: only these become links. */
+export type KnownMention = { coupleId: string; name: string };
+
+/** Every link opens away from the app without handing it our window or our ranking. */
+export const LINK_REL = "noopener nofollow ugc";
+
+// http(s) only: javascript:, data: and every other scheme stay plain text. A link ends at white
+// space or at a character that cannot start one in plain prose (<, >, ").
+const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
+/** Punctuation that ends a sentence rather than a URL. */
+const TRAILING = /[.,;:!?'’”)\]}*_]+$/u;
+const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+
+/** Drops trailing punctuation, except a closing bracket the URL itself opened (Wikipedia's "(film)"). */
+function trimLink(candidate: string): string {
+  let url = candidate;
+  for (;;) {
+    const tail = TRAILING.exec(url);
+    if (!tail) return url;
+    const last = url.at(-1)!;
+    const opener = CLOSERS[last];
+    if (opener && count(url, opener) >= count(url, last)) {
+      // Balanced: the bracket belongs to the URL; earlier trailing marks were already removed.
+      return url;
+    }
+    url = url.slice(0, -1);
+  }
+}
+
+const count = (text: string, char: string) => text.split(char).length - 1;
+
+/** The URL an address points to, or null when it is not a well-formed http(s) URL with a host. */
+function safeHref(text: string): string | null {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * "@Name" for each known mention, longest name first so "@Maya & Theo" wins over "@Maya". The
+ * '@' starts a word (not an e-mail address) and the name ends one (case ignored).
+ */
+function mentionPattern(mentions: readonly KnownMention[]): RegExp | null {
+  const names = [...new Set(mentions.map((m) => m.name).filter((name) => name.trim() !== ""))].sort((a, b) => b.length - a.length);
+  if (names.length === 0) return null;
+  return new RegExp(`(?<![\\p{L}\\p{N}_@])@(${names.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`, "giu");
+}
+
+function mentionSegments(text: string, pattern: RegExp | null, byName: Map<string, KnownMention>): Segment[] {
+  if (!pattern) return [{ kind: "text", text }];
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    const mention = byName.get(match[1]!.toLowerCase());
+    // Case-insensitive matching may fold a letter differently from toLowerCase: then it stays text.
+    if (!mention) continue;
+    if (match.index > at) segments.push({ kind: "text", text: text.slice(at, match.index) });
+    segments.push({ kind: "mention", coupleId: mention.coupleId, label: `@${mention.name}` });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) segments.push({ kind: "text", text: text.slice(at) });
+  return segments;
+}
+
+/** One line: links first (a mention inside a URL stays part of it), mentions in the text between. */
+function lineSegments(line: string, pattern: RegExp | null, byName: Map<string, KnownMention>): Line {
+  const segments: Segment[] = [];
+  let at = 0;
+  for (const match of line.matchAll(LINK)) {
+    const text = trimLink(match[0]);
+    const href = safeHref(text);
+    if (!href) continue;
+    if (match.index > at) segments.push(...mentionSegments(line.slice(at, match.index), pattern, byName));
+    segments.push({ kind: "link", text, href });
+    at = match.index + text.length;
+  }
+  if (at < line.length) segments.push(...mentionSegments(line.slice(at), pattern, byName));
+  return segments;
+}
+
+/**
+ * A body as paragraphs (split at blank lines) of lines (split at line breaks) of segments.
+ * Mentions are recognised only for the couples given, so text that merely looks like a
+ * mention stays text; the first couple listed under a name wins.
+ */
+export function renderBody(body: string, mentions: readonly KnownMention[] = []): Paragraph[] {
+  const byName = new Map<string, KnownMention>();
+  for (const mention of mentions) if (!byName.has(mention.name.toLowerCase())) byName.set(mention.name.toLowerCase(), mention);
+  const pattern = mentionPattern(mentions);
+  return body
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[^\S\n]*\n\s*/)
+    .map((paragraph) => paragraph.replace(/^\s*\n|\s+$/g, ""))
+    .filter((paragraph) => paragraph.trim() !== "")
+    .map((paragraph) => paragraph.split("\n").map((line) => lineSegments(line, pattern, byName)));
+}
+
+/** A query is at least this many letters after the '@'. */
+export const MENTION_QUERY_MIN = 2;
+const MENTION_QUERY_MAX = 50;
+/** Letters (any script), with the apostrophes and hyphens names carry. */
+const MENTION_QUERY = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+
+/**
+ * The mention being typed at the caret: an '@' that starts a word, then at least two letters up
+ * to the caret. Null when the caret is not in one (the suggestions close).
+ */
+export function mentionQueryAt(text: string, caret: number): { query: string; start: number } | null {
+  if (caret < 0 || caret > text.length) return null;
+  const start = text.lastIndexOf("@", caret - 1);
+  if (start < 0) return null;
+  // An '@' inside a word is an e-mail address, not a mention.
+  if (start > 0 && /[\p{L}\p{N}_@.]/u.test(text[start - 1]!)) return null;
+  const query = text.slice(start + 1, caret);
+  if (query.length > MENTION_QUERY_MAX || !MENTION_QUERY.test(query)) return null;
+  const letters = query.match(/\p{L}/gu)?.length ?? 0;
+  return letters >= MENTION_QUERY_MIN ? { query, start } : null;
+}
+
+/**
+ * Replaces the typed query (from its '@' to the caret) by "@Couple Name " and answers the new
+ * text and where the caret goes: after the space, so typing simply goes on.
+ */
+export function insertMention(text: string, start: number, caret: number, coupleName: string): { text: string; caret: number } {
+  const after = text.slice(caret);
+  const spaced = /^\s/.test(after);
+  const inserted = spaced ? `@${coupleName}` : `@${coupleName} `;
+  // Either way the caret lands after the one space that follows the name.
+  return { text: text.slice(0, start) + inserted + after, caret: start + inserted.length + (spaced ? 1 : 0) };
+}
+
+export const EXCERPT_LENGTH = 200;
+
+/** The start of a body for a list row: white space collapsed, cut at a word boundary with "…". */
+export function excerpt(body: string, length = EXCERPT_LENGTH): string {
+  const flat = body.replace(/\s+/gu, " ").trim();
+  const chars = Array.from(flat);
+  if (chars.length <= length) return flat;
+  const cut = chars.slice(0, length).join("");
+  const space = cut.lastIndexOf(" ");
+  // A single long word (a URL) is cut inside it rather than leaving almost nothing.
+  const head = space >= cut.length / 2 ? cut.slice(0, space) : cut;
+  return `${head.replace(/[\s.,;:!?-]+$/u, "")}…`;
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import {
+  distanceBand,
+  EDIT_GRACE_MS,
+  FORUM_LIMITS,
+  FORUM_TOPICS,
+  isHiddenByReports,
+  REACTIONS,
+  reactionCounts,
+  reactionNotificationTitle,
+  showsEdited,
+  signature,
+  topicLabel,
+} from "@/lib/forum/rules";
+
+describe("topics", () => {
+  it("lists the issue's eight topics in display order, each with its label", () => {
+    expect(FORUM_TOPICS.map((t) => t.value)).toEqual(["travel", "food_drink", "outdoors", "culture_creativity", "wellness", "career_money", "home_life", "meetups"]);
+    expect(topicLabel("food_drink")).toBe("Food & Drink");
+    expect(topicLabel("career_money")).toBe("Career & Money");
+  });
+});
+
+describe("reactions", () => {
+  it("names every button 'React with <kind>' and shows an emoji", () => {
+    expect(REACTIONS.map((r) => r.label)).toEqual(["React with heart", "React with laugh", "React with wow", "React with clap", "React with hug"]);
+    for (const reaction of REACTIONS) expect(reaction.emoji).not.toBe("");
+  });
+
+  it("answers all five counts, zero where nobody reacted", () => {
+    expect(reactionCounts([{ kind: "hug", count: 2 }])).toEqual({ heart: 0, laugh: 0, wow: 0, clap: 0, hug: 2 });
+    expect(reactionCounts([])).toEqual({ heart: 0, laugh: 0, wow: 0, clap: 0, hug: 0 });
+  });
+});
+
+describe("distanceBand", () => {
+  it("shows the smallest radius a post lies within, never the distance", () => {
+    expect(distanceBand(0)).toBe("within 10 km");
+    expect(distanceBand(10)).toBe("within 10 km");
+    expect(distanceBand(10.01)).toBe("within 25 km");
+    expect(distanceBand(25)).toBe("within 25 km");
+    expect(distanceBand(49.9)).toBe("within 50 km");
+    expect(distanceBand(100)).toBe("within 100 km");
+  });
+
+  it("has no band beyond 100 km or for a distance that is not one", () => {
+    expect(distanceBand(100.5)).toBeNull();
+    expect(distanceBand(-1)).toBeNull();
+    expect(distanceBand(Number.NaN)).toBeNull();
+  });
+});
+
+describe("showsEdited", () => {
+  const created = new Date("2026-03-20T12:00:00Z");
+  const later = (ms: number) => new Date(created.getTime() + ms);
+
+  it("shows no marker for a post never edited or edited within its first 5 minutes", () => {
+    expect(showsEdited(created, null)).toBe(false);
+    expect(showsEdited(created, later(60_000))).toBe(false);
+    expect(showsEdited(created, later(EDIT_GRACE_MS))).toBe(false);
+  });
+
+  it("shows the marker for an edit after the first 5 minutes", () => {
+    expect(showsEdited(created, later(EDIT_GRACE_MS + 1000))).toBe(true);
+  });
+});
+
+describe("texts", () => {
+  it("signs as the person of their couple", () => {
+    expect(signature("Maya", "Maya & Theo")).toBe("Maya of Maya & Theo");
+  });
+
+  it("groups reaction notifications Mastodon-style, for posts and replies", () => {
+    expect(reactionNotificationTitle("Ana & Rui", 0, "post")).toBe("Ana & Rui reacted to your post");
+    expect(reactionNotificationTitle("Ana & Rui", 1, "post")).toBe("Ana & Rui and 1 other reacted to your post");
+    expect(reactionNotificationTitle("Ana & Rui", 3, "post")).toBe("Ana & Rui and 3 others reacted to your post");
+    expect(reactionNotificationTitle("Ana & Rui", 2, "reply")).toBe("Ana & Rui and 2 others reacted to your reply");
+  });
+});
+
+describe("limits", () => {
+  it("hides content once three different couples reported it", () => {
+    expect(isHiddenByReports(2)).toBe(false);
+    expect(isHiddenByReports(3)).toBe(true);
+  });
+
+  it("gives every forum limit its own bucket, per hour", () => {
+    const limits = Object.values(FORUM_LIMITS);
+    expect(new Set(limits.map((l) => l.bucket)).size).toBe(limits.length);
+    for (const limit of limits) expect(limit.windowSeconds).toBe(3600);
+  });
+});

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { excerpt, insertMention, mentionQueryAt, renderBody, type Segment } from "@/lib/forum/text";
+
+const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
+const ANA = { coupleId: "c-ana", name: "Ana" };
+
+/** The segments of a one-line body. */
+const line = (body: string, mentions = [MAYA, ANA]): Segment[] => renderBody(body, mentions)[0]![0]!;
+
+describe("renderBody: paragraphs and lines", () => {
+  it("splits paragraphs at blank lines and lines at single line breaks", () => {
+    expect(renderBody("One\ntwo\n\nThree")).toEqual([[[{ kind: "text", text: "One" }], [{ kind: "text", text: "two" }]], [[{ kind: "text", text: "Three" }]]]);
+  });
+
+  it("treats Windows line ends, white-space-only lines and extra blank lines as breaks, dropping empty paragraphs", () => {
+    expect(renderBody("\r\n\r\nOne\r\n  \r\n\r\n\r\nTwo\n\n")).toEqual([[[{ kind: "text", text: "One" }]], [[{ kind: "text", text: "Two" }]]]);
+    expect(renderBody("   \n\n ")).toEqual([]);
+  });
+
+  it("keeps markup as text: no HTML is ever produced", () => {
+    expect(line("<script>alert(1)</script> <b>hi</b>")).toEqual([{ kind: "text", text: "<script>alert(1)</script> <b>hi</b>" }]);
+  });
+});
+
+describe("renderBody: links", () => {
+  it("makes http and https URLs links, leaving trailing punctuation outside", () => {
+    expect(line("See https://example.com/a?b=1, then http://x.org/path.")).toEqual([
+      { kind: "text", text: "See " },
+      { kind: "link", text: "https://example.com/a?b=1", href: "https://example.com/a?b=1" },
+      { kind: "text", text: ", then " },
+      { kind: "link", text: "http://x.org/path", href: "http://x.org/path" },
+      { kind: "text", text: "." },
+    ]);
+  });
+
+  it("keeps a closing bracket the URL opened, drops one that closes the sentence", () => {
+    expect(line("(https://en.wikipedia.org/wiki/Lisbon_(city))")[1]).toEqual({
+      kind: "link",
+      text: "https://en.wikipedia.org/wiki/Lisbon_(city)",
+      href: "https://en.wikipedia.org/wiki/Lisbon_(city)",
+    });
+    expect(line("(see https://example.com)")).toEqual([
+      { kind: "text", text: "(see " },
+      { kind: "link", text: "https://example.com", href: "https://example.com/" },
+      { kind: "text", text: ")" },
+    ]);
+  });
+
+  it("never links another scheme or a URL without a host", () => {
+    for (const body of ["javascript:alert(1)", "JaVaScRiPt://example.com/%0aalert(1)", "data:text/html,<b>x</b>", "vbscript:x", "ftp://example.com", "https://", "xhttps://example.com"]) {
+      expect(line(body).every((segment) => segment.kind === "text")).toBe(true);
+    }
+  });
+
+  it("stops a link at quotes and angle brackets", () => {
+    expect(line('"https://example.com/x"<b>')[1]).toEqual({ kind: "link", text: "https://example.com/x", href: "https://example.com/x" });
+  });
+
+  it("accepts an upper-case scheme and normalises the href only", () => {
+    expect(line("HTTPS://Example.com/Path")).toEqual([{ kind: "link", text: "HTTPS://Example.com/Path", href: "https://example.com/Path" }]);
+  });
+});
+
+describe("renderBody: mentions", () => {
+  it("links only the couples the server validated, longest name first", () => {
+    expect(line("Hi @Maya & Theo and @ana! Not @Bob.")).toEqual([
+      { kind: "text", text: "Hi " },
+      { kind: "mention", coupleId: "c-maya", label: "@Maya & Theo" },
+      { kind: "text", text: " and " },
+      { kind: "mention", coupleId: "c-ana", label: "@Ana" },
+      { kind: "text", text: "! Not @Bob." },
+    ]);
+  });
+
+  it("leaves text that merely looks like a mention as text", () => {
+    expect(line("@Maya & Theo", [])).toEqual([{ kind: "text", text: "@Maya & Theo" }]);
+    expect(line("mail ana@example.com or @Anabel")).toEqual([{ kind: "text", text: "mail ana@example.com or @Anabel" }]);
+  });
+
+  it("does not find mentions inside links", () => {
+    expect(line("https://example.com/@Ana")).toEqual([{ kind: "link", text: "https://example.com/@Ana", href: "https://example.com/@Ana" }]);
+  });
+
+  it("treats names with regular-expression characters literally", () => {
+    const odd = { coupleId: "c-odd", name: "A+B (us)" };
+    expect(line("hey @A+B (us)", [odd])).toEqual([
+      { kind: "text", text: "hey " },
+      { kind: "mention", coupleId: "c-odd", label: "@A+B (us)" },
+    ]);
+    expect(line("hey @AAB (us)", [odd])).toEqual([{ kind: "text", text: "hey @AAB (us)" }]);
+  });
+});
+
+describe("mentionQueryAt", () => {
+  it("offers suggestions once '@' is followed by two letters at the caret", () => {
+    expect(mentionQueryAt("Hello @M", 8)).toBeNull();
+    expect(mentionQueryAt("Hello @Ma", 9)).toEqual({ query: "Ma", start: 6 });
+    expect(mentionQueryAt("@Zoë", 4)).toEqual({ query: "Zoë", start: 0 });
+    expect(mentionQueryAt("Hi @Maya and more", 8)).toEqual({ query: "Maya", start: 3 });
+  });
+
+  it("answers null when the caret is not in a mention", () => {
+    expect(mentionQueryAt("Hello @Ma there", 15)).toBeNull();
+    expect(mentionQueryAt("write ana@example", 17)).toBeNull();
+    expect(mentionQueryAt("@12", 3)).toBeNull();
+    expect(mentionQueryAt("no at sign", 5)).toBeNull();
+    expect(mentionQueryAt("@Ma", 0)).toBeNull();
+    expect(mentionQueryAt("@Ma", 99)).toBeNull();
+  });
+});
+
+describe("insertMention", () => {
+  it("replaces the query by the couple's name and a space, caret after it", () => {
+    expect(insertMention("Hi @Ma", 3, 6, "Maya & Theo")).toEqual({ text: "Hi @Maya & Theo ", caret: 16 });
+  });
+
+  it("keeps the text after the caret and does not double a space", () => {
+    expect(insertMention("Hi @Ma see you", 3, 6, "Maya & Theo")).toEqual({ text: "Hi @Maya & Theo see you", caret: 16 });
+    expect(insertMention("@Ma,", 0, 3, "Maya & Theo")).toEqual({ text: "@Maya & Theo ,", caret: 13 });
+  });
+
+  it("inserts what renderBody then recognises", () => {
+    const { text } = insertMention("Thanks @Ma", 7, 10, MAYA.name);
+    expect(renderBody(text, [MAYA])[0]![0]).toContainEqual({ kind: "mention", coupleId: "c-maya", label: "@Maya & Theo" });
+  });
+});
+
+describe("excerpt", () => {
+  it("keeps a short body whole with its white space collapsed", () => {
+    expect(excerpt("  One\n\n two\tthree  ")).toBe("One two three");
+  });
+
+  it("cuts a long body at a word boundary near 200 characters", () => {
+    const body = "word ".repeat(100);
+    const cut = excerpt(body);
+    expect(cut.endsWith("word…")).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(201);
+    expect(cut.length).toBeGreaterThan(150);
+  });
+
+  it("cuts inside one very long word and never splits an emoji", () => {
+    expect(excerpt("x".repeat(300), 10)).toBe("xxxxxxxxxx…");
+    expect(excerpt("😀".repeat(20), 5)).toBe("😀😀😀😀😀…");
+  });
+});
