@@ -11,7 +11,8 @@ import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
-import { ACCEPT_ATTRIBUTE, imageProblem } from "@/lib/onboarding/client/photo";
+import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
+import { imageProblem } from "@/lib/onboarding/client/photo";
 
 type Photo = { blob: Blob; preview: string };
 

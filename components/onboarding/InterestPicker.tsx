@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/onboarding/rules";
+import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { togglePick } from "@/lib/onboarding/picks";
 
 type Categories = Record<string, { value: string; label: string }[]>;

@@ -7,7 +7,7 @@ import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/onboarding/client/location";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
 import { individualDraft, sessionStore } from "@/lib/onboarding/drafts";
-import { OCCUPATION_MAX } from "@/lib/onboarding/rules";
+import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { SavedStep1 } from "@/lib/onboarding/state";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
 import { InterestPicker } from "./InterestPicker";

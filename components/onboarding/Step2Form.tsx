@@ -5,7 +5,7 @@ import { Controller } from "react-hook-form";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/onboarding/client/photo";
 import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
-import { COUPLE_NAME_MAX } from "@/lib/onboarding/rules";
+import { COUPLE_NAME_MAX } from "@/lib/couples/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
 import { CoupleTypePicker } from "./CoupleTypePicker";

@@ -1,4 +1,4 @@
-import type { CoupleProfile } from "@/lib/couples/profile";
+import type { CoupleProfile } from "@/lib/couples/queries";
 
 /** A list of labelled picks (adventure styles, interests) as chips. */
 function Chips({ items }: { items: readonly { value: string; label: string }[] }) {

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { getDb } from "@/db/client";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { AppError } from "@/lib/errors";
 
 export const metadata: Metadata = { title: "Your Couple Profile" };

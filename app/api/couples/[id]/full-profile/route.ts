@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { loadCoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile } from "@/lib/couples/queries";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
 

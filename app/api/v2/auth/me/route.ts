@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { loadCurrentUser } from "@/lib/profile/current-user";
+import { loadCurrentUser } from "@/lib/profile/queries";
 
 /** The flat current-user response; 409 with the partial account while onboarding is incomplete. */
 export const GET = apiRoute(async (request, db) => {

@@ -2,8 +2,8 @@ import { NextResponse } from "next/server";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { profileCompletionSchema } from "@/lib/profile/rules";
-import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { profileCompletionSchema } from "@/lib/profile/schemas";
+import { completeProfileSetup } from "@/lib/profile/service";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
 export const POST = apiRoute(async (request, db) => {

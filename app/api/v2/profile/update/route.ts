@@ -2,8 +2,9 @@ import { NextResponse } from "next/server";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { apiRoute } from "@/lib/http/route";
 import { requireCaller } from "@/lib/http/request-auth";
-import { loadCurrentUser } from "@/lib/profile/current-user";
-import { normalizeProfileKeys, profileUpdateSchema, updateProfile } from "@/lib/profile/update";
+import { loadCurrentUser } from "@/lib/profile/queries";
+import { normalizeProfileKeys, profileUpdateSchema } from "@/lib/profile/schemas";
+import { updateProfile } from "@/lib/profile/service";
 
 export const PUT = apiRoute(async (request, db) => {
   const caller = await requireCaller(db, request);
