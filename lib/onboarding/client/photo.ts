@@ -2,6 +2,7 @@
  * Photo rules of the onboarding forms (spec sections 5 and 9): pure and browser-safe, shared by the
  * picker, the gallery, the crop dialog and the compression worker.
  */
+import "client-only";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
 import { ACCEPTED_IMAGE_TYPES, COMPRESSION, CROP_MIN_SIDE, INVALID_IMAGE_MESSAGE, INVALID_IMAGES_MESSAGE, tooLargeProblem } from "@/lib/images/rules";
 
