@@ -29,7 +29,7 @@ function Placeholder({ name, className }: { name: string; className: string }) {
 }
 
 /**
- * A couple's profile as the viewer may see it: lib/couples/profile has already applied the
+ * A couple's profile as the viewer may see it: lib/couples/queries has already applied the
  * privacy level to the location and left out what the viewer may not see.
  */
 export function CoupleProfileView({ profile }: { profile: CoupleProfile }) {

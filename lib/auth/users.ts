@@ -15,8 +15,8 @@ export type AccountFlags = {
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
-    // The one read of the password hash: the sign-in check needs it, nothing else does.
-    .select({ ...selfColumns(users), passwordHash: users.passwordHash })
+    // No caller needs the password hash (credentials.ts reads it for the check), so it is not read here.
+    .select(selfColumns(users))
     .from(users)
     .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
