@@ -1,6 +1,7 @@
 /**
- * Photo rules of the onboarding forms (spec sections 5 and 9): pure and browser-safe, shared by the
- * picker, the gallery, the crop dialog and the compression worker.
+ * Photo helpers of the browser (spec sections 5 and 9), shared by the picker, the gallery, the crop
+ * dialog, the compression worker and partner B's photo. Their limits and messages are
+ * lib/images/rules.ts.
  */
 import "client-only";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
