@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
-import { ensureInterestCatalogue } from "@/lib/interests/interests";
+import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
 import {
   DEMO_COUPLES,

@@ -10,7 +10,8 @@ import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
-import { ACCEPT_ATTRIBUTE, imageProblem } from "@/lib/images/client/photo";
+import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
+import { imageProblem } from "@/lib/images/client/photo";
 
 type Photo = { blob: Blob; preview: string };
 

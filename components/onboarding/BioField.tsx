@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { bioCounterText, bioCounterTone, bioHint } from "@/lib/onboarding/bio";
+import { bioCounterText, bioCounterTone, bioHint } from "@/lib/couples/rules";
 
 /** The couple bio with its live counter and encouraging hint (spec section 2, step 2). */
 export function BioField({

@@ -5,11 +5,8 @@ import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type Percent
 import "react-image-crop/dist/ReactCrop.css";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
-import { INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
+import { CROP_FAILED_MESSAGE, CROP_JPEG_QUALITY, INVALID_IMAGE_MESSAGE, NO_CROP_AREA_MESSAGE } from "@/lib/images/rules";
 import {
-  CROP_FAILED_MESSAGE,
-  CROP_JPEG_QUALITY,
-  NO_CROP_AREA_MESSAGE,
   croppedFileName,
   drawJpeg,
   minCropSize,

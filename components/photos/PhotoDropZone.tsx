@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type Ref } from "react";
-import { ACCEPT_ATTRIBUTE, PHOTO_HINT } from "@/lib/images/client/photo";
+import { ACCEPT_ATTRIBUTE, PHOTO_HINT } from "@/lib/images/rules";
 
 type PhotoDropZoneProps = {
   /** Id of the element naming the field (its visible label). */

@@ -1,4 +1,4 @@
-import type { CoupleProfile } from "@/lib/couples/profile";
+import type { CoupleProfile } from "@/lib/couples/queries";
 
 /** A list of labelled picks (adventure styles, interests) as chips. */
 function Chips({ items }: { items: readonly { value: string; label: string }[] }) {
@@ -29,7 +29,7 @@ function Placeholder({ name, className }: { name: string; className: string }) {
 }
 
 /**
- * A couple's profile as the viewer may see it: lib/couples/profile has already applied the
+ * A couple's profile as the viewer may see it: lib/couples/queries has already applied the
  * privacy level to the location and left out what the viewer may not see.
  */
 export function CoupleProfileView({ profile }: { profile: CoupleProfile }) {

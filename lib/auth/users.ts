@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
+import { selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
@@ -14,13 +15,8 @@ export type AccountFlags = {
 
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      passwordHash: users.passwordHash,
-      emailVerifiedAt: users.emailVerifiedAt,
-    })
+    // No caller needs the password hash (credentials.ts reads it for the check), so it is not read here.
+    .select(selfColumns(users))
     .from(users)
     .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
@@ -28,14 +24,7 @@ export async function findUserByEmail(db: Db, email: string) {
 
 export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
   const [row] = await db
-    .select({
-      emailVerifiedAt: users.emailVerifiedAt,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      occupation: users.occupation,
-      coupleName: couples.coupleName,
-      partner2Id: couples.partner2Id,
-    })
+    .select({ ...selfColumns(users), coupleName: couples.coupleName, partner2Id: couples.partner2Id })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, userId));

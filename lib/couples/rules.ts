@@ -1,10 +1,30 @@
 /**
- * Couple rules (spec sections 3 and 4): adventure styles, badges, visibility. Pure and
- * browser-safe, so the forms, the profile page and the server share them.
+ * Couple rules (spec sections 3, 4 and 5): the couple's field limits and messages, adventure
+ * styles, the bio counter, badges, visibility. Pure and browser-safe, so the forms (onboarding
+ * now, settings later), the profile page and the server share one copy.
  */
 import { shownName, type StoredLocation } from "@/lib/locations/privacy";
 
+export const COUPLE_NAME_MAX = 100;
 export const COUPLE_TYPES_MAX = 3;
+export const BIO_MIN = 10;
+export const BIO_MAX = 1000;
+/** Photos besides the main one. */
+export const EXTRA_PHOTOS_MAX = 5;
+
+export const COUPLE_MESSAGES = {
+  coupleNameRequired: "Please enter your couple name",
+  coupleNameTooLong: `Couple name must be no more than ${COUPLE_NAME_MAX} characters`,
+  coupleNameControl: "Couple name cannot contain line breaks or control characters",
+  mainPhotoRequired: "Please upload a main couple photo",
+  coupleTypesTooFew: "Please select at least one adventure style",
+  coupleTypesTooMany: `Please select up to ${COUPLE_TYPES_MAX} adventure styles`,
+  coupleTypeUnknown: "Please select adventure styles from the list",
+  bioTooShort: `Please share more about yourselves (at least ${BIO_MIN} characters)`,
+  bioTooLong: `Bio is too long (maximum ${BIO_MAX} characters)`,
+} as const;
+
+export const tooManyPhotosMessage = (count: number) => `You can only upload up to ${EXTRA_PHOTOS_MAX} photos. You currently have ${count}.`;
 
 /** The six current adventure styles (spec section 3), in display order. */
 export const COUPLE_TYPES = [
@@ -50,3 +70,24 @@ export function shownCoupleLocation(location: StoredLocation | null, viewer: "ow
   if (!location || location.privacyLevel === "hidden") return null;
   return shownName(location) || null;
 }
+
+/* The bio's live counter and hint (spec section 2, step 2). */
+
+export type BioTone = "error" | "warning" | "success";
+
+/** Red under 10, amber under 200, green under 800, amber under 950, red from there on. */
+export function bioCounterTone(length: number): BioTone {
+  if (length < 10) return "error";
+  if (length < 200) return "warning";
+  if (length < 800) return "success";
+  if (length < 950) return "warning";
+  return "error";
+}
+
+export function bioHint(length: number): string {
+  if (length < 10) return "Tell us more about your adventures together...";
+  if (length < 100) return "Great start! Keep sharing...";
+  return "Perfect! This gives others a real sense of who you are.";
+}
+
+export const bioCounterText = (length: number) => `${length}/${BIO_MAX} characters`;

@@ -1,9 +1,31 @@
 /**
- * The couple's fields in JSON calls (create, update, profile completion): pure and browser-safe.
- * The step 2 form's rules are the onboarding ones; these add the JSON spellings and image URLs.
+ * The couple's fields: each field's schema (shared by the step 2 form and the server) and the
+ * JSON calls' schemas (create, update, profile completion). Pure and browser-safe.
  */
 import { z } from "zod";
-import { coupleBioField, coupleNameField, coupleTypesField, EXTRA_PHOTOS_MAX, imageUrlField, interestsField, locationField, MESSAGES, tooManyPhotosMessage } from "@/lib/onboarding/rules";
+import { CONTROL_CHARACTER } from "@/lib/auth/rules";
+import { missingAsEmpty, NOTHING_TO_UPDATE_MESSAGE, picks, requiredString } from "@/lib/fields";
+import { imageUrlField, imageUrlsField } from "@/lib/images/schemas";
+import { interestsField } from "@/lib/interests/schemas";
+import { locationField } from "@/lib/locations/schemas";
+import { BIO_MAX, BIO_MIN, COUPLE_MESSAGES, COUPLE_NAME_MAX, COUPLE_TYPE_VALUES, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
+
+export const coupleNameField = z.preprocess(
+  missingAsEmpty,
+  requiredString(COUPLE_NAME_MAX, COUPLE_MESSAGES.coupleNameRequired, COUPLE_MESSAGES.coupleNameTooLong).refine(
+    (name) => !CONTROL_CHARACTER.test(name),
+    COUPLE_MESSAGES.coupleNameControl,
+  ),
+);
+export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
+  unknown: COUPLE_MESSAGES.coupleTypeUnknown,
+  tooFew: COUPLE_MESSAGES.coupleTypesTooFew,
+  tooMany: COUPLE_MESSAGES.coupleTypesTooMany,
+});
+export const coupleBioField = z.preprocess(
+  missingAsEmpty,
+  z.string({ error: COUPLE_MESSAGES.bioTooShort }).trim().min(BIO_MIN, COUPLE_MESSAGES.bioTooShort).max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+);
 
 /**
  * A couple's fields (create, update, profile completion). The place is named by its id only:
@@ -19,8 +41,7 @@ export const coupleFields = z.object({
   /** The main photo; step 2 uploads it, JSON clients name one they uploaded before. */
   profileImageUrl: imageUrlField.nullable().optional(),
   /** The extra photos; the main one is profileImageUrl. */
-  photos: z
-    .array(imageUrlField, { error: MESSAGES.imageNotStored })
+  photos: imageUrlsField
     .superRefine((photos, ctx) => {
       if (photos.length > EXTRA_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: tooManyPhotosMessage(photos.length) });
     })
@@ -46,7 +67,7 @@ export type CoupleCreateInput = z.output<typeof coupleCreateSchema>;
 
 export const coupleUpdateSchema = z.preprocess(
   camelCoupleKeys,
-  coupleFields.partial().refine((update) => Object.values(update).some((value) => value !== undefined), MESSAGES.nothingToUpdate),
+  coupleFields.partial().refine((update) => Object.values(update).some((value) => value !== undefined), NOTHING_TO_UPDATE_MESSAGE),
 );
 export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 

@@ -5,12 +5,13 @@ import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
-import { MESSAGES } from "@/lib/onboarding/rules";
+import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
-import { assertOwnImageUrls, discardReplacedImages, replacedImageUrls } from "@/lib/images/lifecycle";
+import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
-import { coupleIdOf, coupleNotFound, isCoupleId } from "./profile";
+import { selfColumns } from "@/lib/users/projections";
+import { coupleIdOf, coupleNotFound, isCoupleId } from "./queries";
 import { partnerOf } from "./partner";
 
 /** Replaceable services, so a test can hand in its own. */
@@ -155,7 +156,7 @@ export async function writeCoupleChanges(tx: Db, userId: string, coupleId: strin
  */
 export async function markPartnerBComplete(tx: Db, userId: string): Promise<boolean> {
   const [row] = await tx
-    .select({ coupleId: couples.id, coupleName: couples.coupleName, firstName: users.firstName, lastName: users.lastName, occupation: users.occupation })
+    .select({ ...selfColumns(users), coupleId: couples.id, coupleName: couples.coupleName })
     .from(couples)
     .innerJoin(users, eq(users.id, couples.partner2Id))
     .where(eq(couples.partner2Id, userId));
@@ -176,7 +177,7 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
     .where(eq(users.id, userId));
   if (!user) throw userNotFound();
   const place = input.placeId ? await resolvePlace(places, input.placeId, "placeId") : savedPlace(user);
-  if (!place) throw new AppError("VALIDATION_ERROR", MESSAGES.locationRequired, { fieldErrors: { placeId: MESSAGES.locationRequired } });
+  if (!place) throw new AppError("VALIDATION_ERROR", LOCATION_REQUIRED_MESSAGE, { fieldErrors: { placeId: LOCATION_REQUIRED_MESSAGE } });
   return {
     coupleName: input.coupleName,
     coupleTypes: input.coupleTypes,
@@ -218,7 +219,8 @@ export async function updateCouple(db: Db, userId: string, coupleId: string | nu
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
   await ownCouple(db, userId, target);
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
-  const { couple, replacedImages } = await db.transaction((tx) => writeCoupleChanges(tx, userId, target, changes));
-  await discardReplacedImages(db, userId, replacedImages, deps.storage);
-  return couple;
+  return writeWithImages(db, userId, { storage: deps.storage }, async (tx) => {
+    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, target, changes);
+    return { result: couple, replaced: replacedImages };
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * The browser's side of CSRF protection (spec section 7): cookie-authenticated POST, PUT, PATCH
  * and DELETE calls carry X-CSRF-Token from GET /api/csrf-token, and a refused token is fetched
- * again and the call sent once more (section 7, client behaviour). Browser-safe.
+ * again and the call sent once more (section 7, client behaviour). Browser only.
  */
+import "client-only";
 
 export const CSRF_HEADER = "X-CSRF-Token";
 

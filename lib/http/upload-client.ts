@@ -2,6 +2,7 @@
  * Multipart uploads with real progress: fetch cannot report upload progress, XMLHttpRequest can.
  * Cookie-authenticated mutating calls carry X-CSRF-Token (see lib/http/csrf-client.ts).
  */
+import "client-only";
 import { CSRF_HEADER, CsrfTokenError, withCsrfRetry, type CsrfAnswer } from "@/lib/http/csrf-client";
 
 export type UploadResult = CsrfAnswer;

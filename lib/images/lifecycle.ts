@@ -21,7 +21,7 @@ export type Upload = { bytes: Uint8Array; kind: ImageKind };
  * Stores uploads one after another (sharp is CPU-bound; one at a time keeps memory flat). If one
  * is refused, the ones already stored are removed before the error goes on.
  */
-export async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<StoredImage[]> {
+async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<StoredImage[]> {
   const stored: StoredImage[] = [];
   try {
     for (const upload of uploads) stored.push(await storeImage(upload.bytes, upload.kind, storage));
@@ -32,14 +32,30 @@ export async function storeUploads(uploads: readonly Upload[], storage?: ImageSt
   }
 }
 
-/** Runs the database work; if it fails, the images stored for it go too, so nothing is half-written. */
-export async function withStoredImages<T>(stored: readonly StoredImage[], storage: ImageStorage | undefined, work: () => Promise<T>): Promise<T> {
+/** What a write hands back: its result, and the image URLs its rows no longer show. */
+export type ImageWrite<T> = { result: T; replaced: readonly string[] };
+
+/**
+ * The one sequence of a write that touches the user's images: store the uploads (slow, so
+ * before the transaction opens), run the write in one transaction with them, remove them again
+ * if it fails (nothing half-written), and once it committed remove the images it replaced.
+ */
+export async function writeWithImages<T>(
+  db: Db,
+  userId: string,
+  images: { uploads?: readonly Upload[]; storage?: ImageStorage },
+  write: (tx: Db, stored: readonly StoredImage[]) => Promise<ImageWrite<T>>,
+): Promise<T> {
+  const stored = await storeUploads(images.uploads ?? [], images.storage);
+  let written: ImageWrite<T>;
   try {
-    return await work();
+    written = await db.transaction((tx) => write(tx, stored));
   } catch (error) {
-    await deleteImages(stored.map((image) => image.key), storage);
+    await deleteImages(stored.map((image) => image.key), images.storage);
     throw error;
   }
+  await discardReplacedImages(db, userId, written.replaced, images.storage);
+  return written.result;
 }
 
 /** Where the configured storage serves what this app stored: this app's image route, or the S3 public URL. */
@@ -84,7 +100,7 @@ async function imagesAround(db: Db, userId: string): Promise<{ own: Set<string>;
  * failure is logged, the change stands). Only images of this app's storage, and only those the
  * user's rows or their partner's photo no longer show (one image may be named in two places).
  */
-export async function discardReplacedImages(db: Db, userId: string, urls: readonly string[], storage?: ImageStorage): Promise<void> {
+async function discardReplacedImages(db: Db, userId: string, urls: readonly string[], storage?: ImageStorage): Promise<void> {
   const ours = urls.flatMap((url) => {
     const key = storedImageKey(url);
     return key ? [{ url, key }] : [];

@@ -5,9 +5,8 @@ import {
   IMAGE_SIZES,
   INVALID_IMAGE_MESSAGE,
   JPEG_QUALITY,
-  MAX_IMAGE_BYTES,
   MAX_INPUT_PIXELS,
-  TOO_LARGE_MESSAGE,
+  tooLargeProblem,
   TOO_MANY_PIXELS_MESSAGE,
   type ImageKind,
 } from "./rules";
@@ -37,7 +36,8 @@ function hasAcceptedSignature(input: Uint8Array): boolean {
  * Throws VALIDATION_ERROR for anything it refuses.
  */
 export async function processImage(input: Uint8Array, kind: ImageKind): Promise<ProcessedImage> {
-  if (input.byteLength > MAX_IMAGE_BYTES) throw new AppError("VALIDATION_ERROR", TOO_LARGE_MESSAGE);
+  const tooLarge = tooLargeProblem(input.byteLength);
+  if (tooLarge) throw new AppError("VALIDATION_ERROR", tooLarge);
   if (!hasAcceptedSignature(input)) throw invalid();
 
   // failOn "error": truncated or corrupt pixel data is refused; harmless encoder warnings are not.

@@ -1,6 +1,6 @@
 /**
- * Image sizes, limits and messages: pure values, so the browser (crop dialog, file picker)
- * and the server share them.
+ * Image sizes, limits and messages: pure values, so the browser (file picker, crop dialog,
+ * compression, partner B's photo) and the server share them. The one place for image constants.
  */
 
 /** Output sizes by use (spec section 9): round profile and main couple photos, 4:3 extra photos. */
@@ -16,6 +16,8 @@ export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 /** 40 MP covers any phone camera; beyond it a small file can decode to gigabytes (a decompression bomb). */
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const JPEG_QUALITY = 85;
+/** Long enough for any URL this app's storage hands out. */
+export const IMAGE_URL_MAX = 2048;
 
 export const INVALID_IMAGE_MESSAGE = "Please select a valid image file (JPEG, PNG, or WebP)";
 export const TOO_LARGE_MESSAGE = "Images must be 10 MB or smaller.";
@@ -23,5 +25,26 @@ export const TOO_LARGE_MESSAGE = "Images must be 10 MB or smaller.";
 export const IMAGE_URL_REFUSED_MESSAGE = "Please upload the photo here: links to images elsewhere are not accepted";
 export const TOO_MANY_PIXELS_MESSAGE = "Images must be 40 megapixels or smaller.";
 
+/** The one byte-limit check of an upload, in the browser before sending and on the server on arrival. */
+export const tooLargeProblem = (bytes: number): string | null => (bytes > MAX_IMAGE_BYTES ? TOO_LARGE_MESSAGE : null);
+
 /** MIME types the file picker offers; the server ignores declared types and judges by content. */
 export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;
+/** The value of a file input's accept attribute. */
+export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(",");
+
+/* The photo pickers and the crop dialog (spec sections 5 and 9). */
+export const PHOTO_HINT = "JPEG, PNG or WebP, up to 10 MB";
+export const INVALID_IMAGES_MESSAGE = "Some files are not valid image files. Please use JPEG, PNG, or WebP.";
+export const CROP_FAILED_MESSAGE = "Error cropping image. Please try again.";
+export const NO_CROP_AREA_MESSAGE = "Please select a crop area first";
+export const CROP_JPEG_QUALITY = 0.95;
+/** Neither side of a crop box under this many pixels. */
+export const CROP_MIN_SIDE = 50;
+
+/** Compression before upload (spec section 9): at most 1 MB and 1920 px a side, JPEG from quality 0.85 down. */
+export const COMPRESSION = { maxBytes: 1024 * 1024, maxSide: 1920, initialQuality: 0.85, qualityStep: 0.1, minQuality: 0.45 } as const;
+
+/** Partner B's optional photo is shrunk in the browser before upload (spec section 9). */
+export const PARTNER_PHOTO_MAX_SIDE = 400;
+export const PARTNER_PHOTO_QUALITY = 0.9;

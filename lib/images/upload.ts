@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "./rules";
+import { INVALID_IMAGE_MESSAGE, tooLargeProblem } from "./rules";
 
 /**
  * An uploaded file's bytes, or null when none was picked (browsers send an empty part for an
@@ -11,6 +11,7 @@ export async function uploadedImageBytes(value: FormDataEntryValue | null, field
   const refuse = (message: string) => new AppError("VALIDATION_ERROR", message, { fieldErrors: { [field]: message } });
   if (typeof value === "string") throw refuse(INVALID_IMAGE_MESSAGE);
   if (value.size === 0) return null;
-  if (value.size > MAX_IMAGE_BYTES) throw refuse(TOO_LARGE_MESSAGE);
+  const tooLarge = tooLargeProblem(value.size);
+  if (tooLarge) throw refuse(tooLarge);
   return Buffer.from(await value.arrayBuffer());
 }

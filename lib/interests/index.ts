@@ -1,2 +1,2 @@
 export * from "./catalogue";
-export { ensureInterestCatalogue, interestsByCategory, listInterests } from "./interests";
+export { ensureInterestCatalogue, interestsByCategory, listInterests } from "./service";

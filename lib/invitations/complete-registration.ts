@@ -7,11 +7,12 @@ import { postAuthDestination } from "@/lib/auth/guard";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
 import { partnerOf } from "@/lib/couples/partner";
-import { coupleIdOf } from "@/lib/couples/profile";
+import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
-import { discardReplacedImages, replacedImageUrls, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
+import { replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import type { ImageStorage } from "@/lib/storage";
+import { accountColumns, detailsColumns } from "@/lib/users/projections";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
 import { MESSAGES, type CompleteRegistrationInput } from "./rules";
 
@@ -31,20 +32,11 @@ const coupleColumns = {
 };
 const coupleOf = async (db: Db, userId: string) => (await db.select(coupleColumns).from(couples).where(partnerOf(userId)))[0] ?? null;
 
-const accountColumns = {
-  id: users.id,
-  email: users.email,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  dateOfBirth: users.dateOfBirth,
-  occupation: users.occupation,
-  avatarUrl: users.avatarUrl,
-};
 type Account = CompletedRegistration["user"];
 
 /** The account, locked until the transaction ends (so two saves of one account run one after the other). */
 async function lockAccount(tx: Db, userId: string): Promise<Account> {
-  const [account] = await tx.select(accountColumns).from(users).where(eq(users.id, userId)).for("update");
+  const [account] = await tx.select(accountColumns(users)).from(users).where(eq(users.id, userId)).for("update");
   if (!account) throw userNotFound();
   return account;
 }
@@ -93,32 +85,28 @@ export async function completeRegistration(
 ): Promise<CompletedRegistration> {
   const { invitationToken } = input;
   if (invitationToken) await checkLinkFirst(db, invitationToken, context.clientAddress);
-  const stored = context.avatar ? await storeUploads([{ bytes: context.avatar, kind: "avatar" }], context.storage) : [];
-  const { result, replaced } = await withStoredImages(stored, context.storage, () =>
-    db.transaction(async (tx) => {
-      const now = new Date();
-      const account = invitationToken ? await joinInvited(tx, userId, invitationToken, now, input) : await lockAccount(tx, userId);
-      const [user] = await tx
-        .update(users)
-        .set({
-          firstName: input.firstName,
-          lastName: input.lastName,
-          dateOfBirth: input.dateOfBirth,
-          ...(input.occupation ? { occupation: input.occupation } : {}),
-          ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
-        })
-        .where(eq(users.id, userId))
-        .returning(accountColumns);
-      await markPartnerBComplete(tx, userId);
-      const couple = await coupleOf(tx, userId);
-      return {
-        result: { user: user!, couple, isExisting: !invitationToken && couple !== null },
-        replaced: replacedImageUrls([account.avatarUrl], [user!.avatarUrl]),
-      };
-    }),
-  );
-  await discardReplacedImages(db, userId, replaced, context.storage);
-  return result;
+  const uploads = context.avatar ? [{ bytes: context.avatar, kind: "avatar" as const }] : [];
+  return writeWithImages(db, userId, { uploads, storage: context.storage }, async (tx, stored) => {
+    const now = new Date();
+    const account = invitationToken ? await joinInvited(tx, userId, invitationToken, now, input) : await lockAccount(tx, userId);
+    const [user] = await tx
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        dateOfBirth: input.dateOfBirth,
+        ...(input.occupation ? { occupation: input.occupation } : {}),
+        ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
+      })
+      .where(eq(users.id, userId))
+      .returning(accountColumns(users));
+    await markPartnerBComplete(tx, userId);
+    const couple = await coupleOf(tx, userId);
+    return {
+      result: { user: user!, couple, isExisting: !invitationToken && couple !== null },
+      replaced: replacedImageUrls([account.avatarUrl], [user!.avatarUrl]),
+    };
+  });
 }
 
 /** Where the account belongs once completed: onboarding until its profile is complete, then the dashboard. */
@@ -162,7 +150,7 @@ export async function partnerSetupView(db: Db, userId: string): Promise<PartnerS
       photos: couples.photos,
       profileImageUrl: couples.profileImageUrl,
       partnerFirstName: partnerA.firstName,
-      me: { firstName: me.firstName, lastName: me.lastName, dateOfBirth: me.dateOfBirth, occupation: me.occupation, avatarUrl: me.avatarUrl },
+      me: detailsColumns(me),
     })
     .from(couples)
     .innerJoin(me, eq(me.id, couples.partner2Id))

@@ -5,7 +5,7 @@ import { couples, invitations, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
-import { createNotification } from "@/lib/notifications/create";
+import { createNotification } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
 import { assertOpen, invalidInvitation, invitationByToken, tooManyAttempts, type InvitationRow } from "./lookup";

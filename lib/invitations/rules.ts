@@ -4,13 +4,10 @@
  */
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
-import { MESSAGES as ONBOARDING_MESSAGES, OCCUPATION_MAX } from "@/lib/onboarding/rules";
+import { optionalOccupationField } from "@/lib/profile/schemas";
 
 /** An invitation link works for this long (spec section 9). */
 export const INVITATION_VALID_DAYS = 7;
-/** Partner B's optional photo is shrunk in the browser before upload (spec section 9). */
-export const PARTNER_PHOTO_MAX_SIDE = 400;
-export const PARTNER_PHOTO_QUALITY = 0.9;
 /** Tokens are 43 characters (256 bits, base64url); the cap only bounds what a request may carry. */
 export const TOKEN_MAX = 200;
 
@@ -69,18 +66,12 @@ export const joinFormSchema = acceptInvitationSchema
   .refine((form) => form.password === form.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
 export type JoinForm = z.input<typeof joinFormSchema>;
 
-/** An optional text: empty means "not given". */
-const optionalOccupation = z.preprocess(
-  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  z.string().trim().max(OCCUPATION_MAX, ONBOARDING_MESSAGES.occupationTooLong).optional(),
-);
-
 /** POST /api/auth/complete-registration and the partner setup form. */
 export const completeRegistrationSchema = z.object({
   firstName: nameSchema("First name"),
   lastName: nameSchema("Last name"),
   dateOfBirth: dateOfBirthSchema,
-  occupation: optionalOccupation,
+  occupation: optionalOccupationField,
   invitationToken: invitationTokenSchema.optional(),
 });
 export type CompleteRegistrationInput = z.output<typeof completeRegistrationSchema>;

@@ -1,5 +1,6 @@
+import "client-only";
+import { PARTNER_PHOTO_MAX_SIDE, PARTNER_PHOTO_QUALITY } from "@/lib/images/rules";
 import { drawJpeg, fitWithin } from "@/lib/images/client/photo";
-import { PARTNER_PHOTO_MAX_SIDE, PARTNER_PHOTO_QUALITY } from "./rules";
 
 /**
  * Browser only: a JPEG of the photo whose longer side is at most 400 px, at quality 0.9, so the

@@ -1,4 +1,4 @@
-export { normalizeLocation, setPrivacy, getLocation, deleteLocation } from "./locations";
+export { normalizeLocation, setPrivacy, getLocation, deleteLocation } from "./service";
 export { nearby } from "./nearby";
 export { searchPlaces } from "./search";
 export * from "./schemas";

@@ -1,6 +1,16 @@
 import { z } from "zod";
+import { requiredText } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
 import { PRIVACY_LEVELS } from "./privacy";
+
+export const PLACE_ID_MAX = 300;
+export const LOCATION_NAME_MAX = 300;
+export const LOCATION_REQUIRED_MESSAGE = "Please select a location from the dropdown suggestions";
+
+/** A place chosen from the suggestions, named by its id (forms: the place of a person or a couple). */
+export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
+/** The chosen suggestion's text, sent along with its id by the forms. */
+export const locationNameField = requiredText(LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
 
 /** Section 9: searches start at 2 characters and show 5 suggestions. */
 export const SEARCH_MIN_QUERY = 2;
@@ -31,7 +41,7 @@ export const placeIdSchema = z
   .string({ error: "place_id is required" })
   .trim()
   .min(1, "place_id is required")
-  .max(300, "place_id is too long");
+  .max(PLACE_ID_MAX, "place_id is too long");
 
 export const searchQuerySchema = z.object({
   query: z.preprocess((v) => v ?? "", z.string().trim().max(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`)),

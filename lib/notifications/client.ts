@@ -3,6 +3,7 @@
  * Reads go with the session cookie alone; marking read also sends the session's CSRF token
  * (lib/http/csrf-client.ts).
  */
+import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
 import { UNREAD_RETRIES, type NotificationItem, type Pagination } from "./rules";
 

@@ -1,2 +1,2 @@
-export { listNotifications, markRead, unreadCount } from "./notifications";
+export { listNotifications, markRead, unreadCount } from "./service";
 export * from "./schemas";

@@ -3,9 +3,9 @@ import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { readBoundedBody } from "@/lib/http/body";
 import { fieldErrors } from "@/lib/http/errors";
+import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { MAX_IMAGE_BYTES, uploadedImageBytes } from "@/lib/images";
-import { EXTRA_PHOTOS_MAX, type step1Schema, type step2Schema } from "./rules";
-import type { Step1Images, Step2Images } from "./service";
+import type { step1Schema, step2Schema } from "./rules";
 
 /** Every photo of step 2 at its largest, plus room for the text fields. */
 const MAX_BODY_BYTES = (EXTRA_PHOTOS_MAX + 1) * MAX_IMAGE_BYTES + 1024 * 1024;
@@ -46,6 +46,9 @@ export function parseStep<S extends z.ZodType>(schema: S, value: unknown, order:
 /** The text fields as sent; the service parses them once it knows whether a photo is saved. */
 export type Step1Fields = z.input<typeof step1Schema>;
 export type Step2Fields = z.input<typeof step2Schema>;
+/** The photos as sent; a missing one is null. */
+export type Step1Images = { userImage?: Uint8Array | null };
+export type Step2Images = { coupleProfileImage?: Uint8Array | null; couplePhotos?: readonly Uint8Array[] };
 
 export async function step1FromForm(form: FormData): Promise<{ fields: Step1Fields; images: Step1Images }> {
   return {

@@ -2,23 +2,22 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
-import { coupleIdOf } from "@/lib/couples/profile";
+import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
+import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
 import { entityPlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
-import { discardReplacedImages, storeUploads, withStoredImages } from "@/lib/images/lifecycle";
-import { updateUserRow } from "@/lib/profile/user-row";
-import { parseStep, type Step1Fields, type Step2Fields } from "./form";
-import { EXTRA_PHOTOS_MAX, MESSAGES, step1Schema, step2Schema, tooManyPhotosMessage } from "@/lib/onboarding/rules";
-import { profileCompletionPercentage } from "@/lib/profile/rules";
+import { writeWithImages } from "@/lib/images/lifecycle";
+import { PROFILE_MESSAGES, profileCompletionPercentage } from "@/lib/profile/rules";
+import { updateUserRow } from "@/lib/profile/service";
+import { selfColumns } from "@/lib/users/projections";
+import { parseStep, type Step1Fields, type Step1Images, type Step2Fields, type Step2Images } from "./form";
+import { step1Schema, step2Schema } from "./rules";
 
 /** Replaceable services, so a test can hand in its own. */
 export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };
-
-export type Step1Images = { userImage?: Uint8Array | null };
-export type Step2Images = { coupleProfileImage?: Uint8Array | null; couplePhotos?: readonly Uint8Array[] };
 
 export type Step1Result = {
   avatarUrl: string;
@@ -36,16 +35,8 @@ const STEP2_ORDER = ["couple_name", "coupleProfileImage", "coupleTypes", "bio", 
 
 const STEP1_FIRST = "Please complete your individual profile first";
 
-const profileColumns = {
-  firstName: users.firstName,
-  lastName: users.lastName,
-  dateOfBirth: users.dateOfBirth,
-  occupation: users.occupation,
-  bio: users.bio,
-  interests: users.interests,
-  avatarUrl: users.avatarUrl,
-  ...userPlaceColumns,
-};
+/** The person as they see themselves, with the coordinates of their saved place (copied to the couple). */
+const profileColumns = { ...selfColumns(users), ...userPlaceColumns };
 
 async function loadProfile(db: Db, userId: string) {
   const [user] = await db.select(profileColumns).from(users).where(eq(users.id, userId));
@@ -64,25 +55,21 @@ async function loadProfile(db: Db, userId: string) {
 export async function completeStep1(db: Db, userId: string, fields: Step1Fields, images: Step1Images, deps: OnboardingDeps = {}): Promise<Step1Result> {
   const user = await loadProfile(db, userId);
   // The photo may be left out only when one was saved before (the client sends it only when new).
-  const input = parseStep(step1Schema, fields, STEP1_ORDER, { userImage: images.userImage || user.avatarUrl ? null : MESSAGES.photoRequired });
+  const input = parseStep(step1Schema, fields, STEP1_ORDER, { userImage: images.userImage || user.avatarUrl ? null : PROFILE_MESSAGES.photoRequired });
   const place = await entityPlace(db, deps.places ?? placesProvider(), { entityType: "user", entityId: userId }, input.locationPlaceId, "locationPlaceId");
-  const stored = images.userImage ? await storeUploads([{ bytes: images.userImage, kind: "avatar" }], deps.storage) : [];
-  const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
+  const uploads = images.userImage ? [{ bytes: images.userImage, kind: "avatar" as const }] : [];
 
-  const { result, replaced } = await withStoredImages(stored, deps.storage, () =>
-    db.transaction(async (tx) => {
-      const { replacedImages } = await updateUserRow(tx, userId, { occupation: input.occupation, interests: input.interests, avatarUrl, ...place });
-      await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
-      const isPartnerB = await markPartnerBComplete(tx, userId);
-      const { latitude: _lat, longitude: _lng, ...location } = place;
-      return {
-        result: { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB },
-        replaced: replacedImages,
-      };
-    }),
-  );
-  await discardReplacedImages(db, userId, replaced, deps.storage);
-  return result;
+  return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
+    const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
+    const { replacedImages } = await updateUserRow(tx, userId, { occupation: input.occupation, interests: input.interests, avatarUrl, ...place });
+    await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
+    const isPartnerB = await markPartnerBComplete(tx, userId);
+    const { latitude: _lat, longitude: _lng, ...location } = place;
+    return {
+      result: { avatarUrl, occupation: input.occupation, interests: input.interests, location, isPartnerB },
+      replaced: replacedImages,
+    };
+  });
 }
 
 /**
@@ -93,7 +80,7 @@ export async function completeStep1(db: Db, userId: string, fields: Step1Fields,
 export async function completeStep2(db: Db, userId: string, fields: Step2Fields, images: Step2Images, deps: OnboardingDeps = {}): Promise<Step2Result> {
   const extra = images.couplePhotos ?? [];
   const input = parseStep(step2Schema, fields, STEP2_ORDER, {
-    coupleProfileImage: images.coupleProfileImage ? null : MESSAGES.mainPhotoRequired,
+    coupleProfileImage: images.coupleProfileImage ? null : COUPLE_MESSAGES.mainPhotoRequired,
     couplePhotos: extra.length > EXTRA_PHOTOS_MAX ? tooManyPhotosMessage(extra.length) : null,
   });
   const existing = await coupleIdOf(db, userId);
@@ -103,24 +90,20 @@ export async function completeStep2(db: Db, userId: string, fields: Step2Fields,
   const place = savedPlace(user);
   if (!place || !user.occupation) throw new AppError("VALIDATION_ERROR", STEP1_FIRST, { fieldErrors: { _: STEP1_FIRST } });
 
-  const stored = await storeUploads(
-    [{ bytes: images.coupleProfileImage!, kind: "couple-main" }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))],
-    deps.storage,
-  );
-  const [main, ...photos] = stored;
+  const uploads = [{ bytes: images.coupleProfileImage!, kind: "couple-main" as const }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))];
 
-  return withStoredImages(stored, deps.storage, () =>
-    db.transaction(async (tx) => {
-      const couple = await insertCouple(tx, userId, {
-        coupleName: input.couple_name,
-        coupleTypes: input.coupleTypes,
-        bio: input.bio,
-        interests: user.interests,
-        photos: photos.map((photo) => photo.url),
-        profileImageUrl: main!.url,
-        place,
-      });
-      return { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) };
-    }),
-  );
+  return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
+    const [main, ...photos] = stored;
+    const couple = await insertCouple(tx, userId, {
+      coupleName: input.couple_name,
+      coupleTypes: input.coupleTypes,
+      bio: input.bio,
+      interests: user.interests,
+      photos: photos.map((photo) => photo.url),
+      profileImageUrl: main!.url,
+      place,
+    });
+    // A new couple replaces no image.
+    return { result: { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) }, replaced: [] };
+  });
 }

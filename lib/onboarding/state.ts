@@ -7,6 +7,7 @@ import { userNotFound } from "@/lib/errors";
 import { interestsByCategory, type InterestsByCategory } from "@/lib/interests";
 import { initialStep, roleOf, type OnboardingRole, type OnboardingStep } from "./router";
 import { partnerOf } from "@/lib/couples/partner";
+import { selfColumns } from "@/lib/users/projections";
 
 /** What step 1 saved before, to prefill the form when no draft is newer. */
 export type SavedStep1 = {
@@ -28,13 +29,7 @@ export type OnboardingState = {
 export async function loadOnboardingState(db: Db, userId: string): Promise<OnboardingState> {
   const [row] = await db
     .select({
-      firstName: users.firstName,
-      lastName: users.lastName,
-      occupation: users.occupation,
-      interests: users.interests,
-      avatarUrl: users.avatarUrl,
-      location: users.location,
-      placeId: users.placeId,
+      ...selfColumns(users),
       partner1Id: couples.partner1Id,
       partner2Id: couples.partner2Id,
       coupleName: couples.coupleName,

@@ -1,8 +1,10 @@
 /**
  * The onboarding forms' checks before upload (spec section 5) and their save errors (section 8).
- * Pure and browser-safe: the limits and messages are the server's own, from rules.ts.
+ * Pure and browser-safe: the limits and messages are the server's own, from the fields' owners.
  */
-import { EXTRA_PHOTOS_MAX, MESSAGES, step1Schema, step2Schema, tooManyPhotosMessage } from "./rules";
+import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
+import { PROFILE_MESSAGES } from "@/lib/profile/rules";
+import { step1Schema, step2Schema } from "./rules";
 
 /** Field name to its first message, in the spec's check order (the first key is the first problem). */
 export type StepErrors<F extends string> = Partial<Record<F, string>>;
@@ -34,7 +36,7 @@ export function step1Errors(facts: Step1Facts): StepErrors<Step1Field> {
   });
   const found = parsed.success ? new Map<string, string>() : schemaMessages(parsed.error.issues);
   const errors: StepErrors<Step1Field> = {};
-  if (!facts.hasPhoto) errors.userImage = MESSAGES.photoRequired;
+  if (!facts.hasPhoto) errors.userImage = PROFILE_MESSAGES.photoRequired;
   const location = found.get("locationPlaceId") ?? found.get("locationName");
   if (location) errors.location = location;
   if (found.has("occupation")) errors.occupation = found.get("occupation");
@@ -57,7 +59,7 @@ export function step2Errors(facts: Step2Facts): StepErrors<Step2Field> {
   const found = parsed.success ? new Map<string, string>() : schemaMessages(parsed.error.issues);
   const errors: StepErrors<Step2Field> = {};
   if (found.has("couple_name")) errors.couple_name = found.get("couple_name");
-  if (!facts.hasMainPhoto) errors.coupleProfileImage = MESSAGES.mainPhotoRequired;
+  if (!facts.hasMainPhoto) errors.coupleProfileImage = COUPLE_MESSAGES.mainPhotoRequired;
   if (found.has("coupleTypes")) errors.coupleTypes = found.get("coupleTypes");
   if (found.has("bio")) errors.bio = found.get("bio");
   if (facts.extraPhotoCount > EXTRA_PHOTOS_MAX) errors.couplePhotos = tooManyPhotosMessage(facts.extraPhotoCount);

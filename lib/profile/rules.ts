@@ -1,28 +1,14 @@
 /**
- * The person's own fields in JSON calls (profile update, profile completion) and the completion
- * percentage: pure and browser-safe.
+ * The person's own field limits and messages (spec section 5) and the completion percentage:
+ * pure and browser-safe, so the forms (onboarding now, settings later) and the server share them.
  */
-import { z } from "zod";
-import { dateOfBirthSchema, nameSchema } from "@/lib/auth/rules";
-import { coupleCreateSchema } from "@/lib/couples/schemas";
-import { BIO_MAX, imageUrlField, MESSAGES, occupationField } from "@/lib/onboarding/rules";
+export const OCCUPATION_MAX = 100;
 
-/** The person's own fields (profile update and profile completion). */
-export const userFields = z.object({
-  firstName: nameSchema("First name"),
-  lastName: nameSchema("Last name"),
-  dateOfBirth: dateOfBirthSchema,
-  occupation: occupationField,
-  bio: z.string({ error: MESSAGES.bioTooLong }).trim().max(BIO_MAX, MESSAGES.bioTooLong),
-  avatarUrl: imageUrlField.nullable(),
-});
-
-/** POST /api/v2/profile/complete-setup (spec section 3, profile completion payload). */
-export const profileCompletionSchema = z.object({
-  userData: z.preprocess((value) => value ?? {}, userFields.partial({ bio: true, avatarUrl: true })),
-  coupleData: coupleCreateSchema,
-});
-export type ProfileCompletionInput = z.output<typeof profileCompletionSchema>;
+export const PROFILE_MESSAGES = {
+  photoRequired: "Please upload your profile photo",
+  occupationRequired: "Occupation is required",
+  occupationTooLong: `Occupation must be no more than ${OCCUPATION_MAX} characters`,
+} as const;
 
 export type CompletionUser = {
   firstName: string | null;

@@ -1,3 +1,5 @@
+import "client-only";
+
 /** Session storage flag: registration is over, the flow guard lets the user through to the dashboard. */
 export const REGISTRATION_COMPLETED_KEY = "registration_completed";
 /** Session storage flag the spec's flow guard reads to let a user past the profile check once. */

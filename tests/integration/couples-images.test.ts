@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import { updateCouple } from "@/lib/couples/service";
-import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { completeProfileSetup } from "@/lib/profile/service";
 import { failingDb } from "../support/failing-db";
 import { NOT_STORED, ownImage, setupBody, postSetup, putCouple, withCouple, coupleRow, showPhotos, joinAsPartnerB, recordingStorage, keyOf } from "../support/couples";
 
@@ -66,7 +66,7 @@ describe("replaced couple photos", () => {
     const db = await getDb();
     await db.update(users).set({ avatarUrl: oldAvatar }).where(eq(users.id, user.id));
     const { storage, deleted } = recordingStorage();
-    const { profileCompletionSchema } = await import("@/lib/profile/rules");
+    const { profileCompletionSchema } = await import("@/lib/profile/schemas");
     // Couple photos move to the avatar and the main photo: they stay, the two they replaced go.
     const body = setupBody({ userData: { avatarUrl: toAvatar }, coupleData: { profileImageUrl: toMain, photos: [] } });
     await completeProfileSetup(db, user.id, profileCompletionSchema.parse(body), { storage });

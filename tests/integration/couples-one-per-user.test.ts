@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { createCouple } from "@/lib/couples/service";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
-import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { completeProfileSetup } from "@/lib/profile/service";
 import { afterStep1, coupleBody, setupBody, withCouple } from "../support/couples";
 
 describe("one couple per user", () => {
@@ -21,7 +21,7 @@ describe("one couple per user", () => {
   const creators = {
     "POST /api/v2/couples": (userId: string) => async () => createCouple(await getDb(), userId, coupleCreateSchema.parse(coupleBody())),
     "complete-setup": (userId: string) => async () => {
-      const { profileCompletionSchema } = await import("@/lib/profile/rules");
+      const { profileCompletionSchema } = await import("@/lib/profile/schemas");
       return completeProfileSetup(await getDb(), userId, profileCompletionSchema.parse(setupBody()));
     },
   };

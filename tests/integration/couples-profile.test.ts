@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as fullProfile } from "@/app/api/couples/[id]/full-profile/route";
 import { getDb } from "@/db/client";
-import { loadCoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile } from "@/lib/couples/queries";
 import { couples, locations } from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { call } from "../support/api";

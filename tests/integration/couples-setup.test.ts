@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { POST as completeSetup } from "@/app/api/v2/profile/complete-setup/route";
 import { getDb } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
-import { completeProfileSetup } from "@/lib/profile/complete-setup";
+import { completeProfileSetup } from "@/lib/profile/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { failingDb } from "../support/failing-db";
 import { browserSession, call } from "../support/api";
@@ -141,7 +141,7 @@ describe("POST /api/v2/profile/complete-setup", () => {
   it("leaves neither the user change nor a couple nor a location behind when the transaction fails", async () => {
     const { user } = await signedIn();
     const body = setupBody({ userData: { firstName: "Changed" } });
-    const { profileCompletionSchema } = await import("@/lib/profile/rules");
+    const { profileCompletionSchema } = await import("@/lib/profile/schemas");
     await expect(completeProfileSetup(await failingDb(), user.id, profileCompletionSchema.parse(body))).rejects.toThrow();
     const db = await getDb();
     const [me] = await db.select({ firstName: users.firstName, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));

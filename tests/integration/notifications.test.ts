@@ -6,7 +6,7 @@ import { PATCH as read } from "@/app/api/notifications/read/route";
 import { GET as unreadCountRoute } from "@/app/api/notifications/unread-count/route";
 import { getDb } from "@/db/client";
 import { couples, notifications } from "@/db/schema";
-import { createNotification } from "@/lib/notifications/create";
+import { createNotification } from "@/lib/notifications/service";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 

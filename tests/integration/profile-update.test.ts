@@ -6,7 +6,7 @@ import { getDb } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { revokeSession } from "@/lib/auth/sessions";
-import { updateProfile } from "@/lib/profile/update";
+import { updateProfile } from "@/lib/profile/service";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 

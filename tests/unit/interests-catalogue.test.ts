@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_INTEREST_CATEGORIES, INTEREST_ROWS, groupByCategory } from "@/lib/interests/catalogue";
-import { INTERESTS_MAX } from "@/lib/onboarding/rules";
+import { INTERESTS_MAX } from "@/lib/interests/rules";
 
 describe("interest catalogue", () => {
   it("has the spec's fallback categories, in order", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bioCounterText, bioCounterTone, bioHint } from "@/lib/onboarding/bio";
+import { bioCounterText, bioCounterTone, bioHint } from "@/lib/couples/rules";
 import { togglePick } from "@/lib/onboarding/picks";
 
 describe("bio counter", () => {

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "@/lib/images/rules";
+import { COMPRESSION, INVALID_IMAGE_MESSAGE, INVALID_IMAGES_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "@/lib/images/rules";
 import {
-  COMPRESSION,
-  INVALID_IMAGES_MESSAGE,
   croppedFileName,
   fitWithin,
   formatFileSize,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { COUPLE_TYPES, currentCoupleTypes } from "@/lib/couples/rules";
+import { COUPLE_TYPES, currentCoupleTypes, tooManyPhotosMessage } from "@/lib/couples/rules";
 import { coupleCreateSchema, coupleUpdateSchema } from "@/lib/couples/schemas";
-import { profileCompletionSchema, profileCompletionPercentage, type CompletionUser } from "@/lib/profile/rules";
-import { step1Schema, step2Schema, tooManyPhotosMessage } from "@/lib/onboarding/rules";
+import { profileCompletionPercentage, type CompletionUser } from "@/lib/profile/rules";
+import { profileCompletionSchema } from "@/lib/profile/schemas";
+import { step1Schema, step2Schema } from "@/lib/onboarding/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 
 const step1 = {

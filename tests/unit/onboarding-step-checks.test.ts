@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { MESSAGES } from "@/lib/onboarding/rules";
+import { COUPLE_MESSAGES } from "@/lib/couples/rules";
+import { INTEREST_MESSAGES } from "@/lib/interests/rules";
+import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
+import { PROFILE_MESSAGES } from "@/lib/profile/rules";
 import { saveErrorMessage, step1Errors, step2Errors } from "@/lib/onboarding/step-checks";
+
+/** The messages of the steps' fields, from their owners. */
+const MESSAGES = { ...PROFILE_MESSAGES, ...INTEREST_MESSAGES, ...COUPLE_MESSAGES, locationRequired: LOCATION_REQUIRED_MESSAGE };
 
 describe("step 1 checks", () => {
   const lisbon = { location: "Lisbon, Portugal", placeId: "geonames:2267057" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { AppError } from "@/lib/errors";
 import { withDb } from "@/lib/with-db";
 

@@ -1,3 +1,4 @@
+import "client-only";
 import type { CompressionReply } from "./compress.worker";
 import { jpegName } from "./photo";
 

@@ -2,7 +2,9 @@
  * Compression off the main thread (spec section 9), so a 12-megapixel photo does not freeze the
  * form: decode, shrink to 1920 px a side, encode JPEG and step the quality down until <= 1 MB.
  */
-import { COMPRESSION, fitWithin, isAlreadyCompact, nextQuality } from "./photo";
+import "client-only";
+import { COMPRESSION } from "@/lib/images/rules";
+import { fitWithin, isAlreadyCompact, nextQuality } from "./photo";
 
 export type CompressionReply = { kind: "compressed"; blob: Blob } | { kind: "unchanged" } | { kind: "failed" };
 

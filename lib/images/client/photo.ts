@@ -1,22 +1,14 @@
 /**
- * Photo rules of the onboarding forms (spec sections 5 and 9): pure and browser-safe, shared by the
- * picker, the gallery, the crop dialog and the compression worker.
+ * Photo helpers of the browser (spec sections 5 and 9), shared by the picker, the gallery, the crop
+ * dialog, the compression worker and partner B's photo. Their limits and messages are
+ * lib/images/rules.ts.
  */
-import { ACCEPTED_IMAGE_TYPES, INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE } from "@/lib/images/rules";
-import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/onboarding/rules";
+import "client-only";
+import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
+import { ACCEPTED_IMAGE_TYPES, COMPRESSION, CROP_MIN_SIDE, INVALID_IMAGE_MESSAGE, INVALID_IMAGES_MESSAGE, tooLargeProblem } from "@/lib/images/rules";
 
 /** A cropped photo kept as a data URL, so a draft in session storage can restore its preview after a reload. */
 export type PickedPhoto = { dataUrl: string; name: string; size: number; width: number; height: number };
-
-export const PHOTO_HINT = "JPEG, PNG or WebP, up to 10 MB";
-export const INVALID_IMAGES_MESSAGE = "Some files are not valid image files. Please use JPEG, PNG, or WebP.";
-export const CROP_FAILED_MESSAGE = "Error cropping image. Please try again.";
-export const NO_CROP_AREA_MESSAGE = "Please select a crop area first";
-/** The value of a file input's accept attribute. */
-export const ACCEPT_ATTRIBUTE = ACCEPTED_IMAGE_TYPES.join(",");
-
-export const CROP_JPEG_QUALITY = 0.95;
-const CROP_MIN_SIDE = 50;
 
 const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
 
@@ -29,8 +21,7 @@ function isImageType(file: Pick<File, "name" | "type">): boolean {
 /** Why a picked file cannot be used, or null when it can. The server judges the content again. */
 export function imageProblem(file: Pick<File, "name" | "type" | "size">): string | null {
   if (!isImageType(file)) return INVALID_IMAGE_MESSAGE;
-  if (file.size > MAX_IMAGE_BYTES) return TOO_LARGE_MESSAGE;
-  return null;
+  return tooLargeProblem(file.size);
 }
 
 /** "512 B", "48 KB", "1.4 MB". */
@@ -69,9 +60,6 @@ export function planGalleryAdditions<F extends Pick<File, "name" | "type" | "siz
   const error = problems.includes(INVALID_IMAGE_MESSAGE) ? INVALID_IMAGES_MESSAGE : (problems.find((problem) => problem !== null) ?? null);
   return { accepted, error };
 }
-
-/** Compression before upload (spec section 9): at most 1 MB and 1920 px a side, JPEG from quality 0.85 down. */
-export const COMPRESSION = { maxBytes: 1024 * 1024, maxSide: 1920, initialQuality: 0.85, qualityStep: 0.1, minQuality: 0.45 } as const;
 
 /** The size that fits within maxSide on both sides, keeping the aspect ratio; never enlarged. */
 export function fitWithin(width: number, height: number, maxSide: number): { width: number; height: number } {

@@ -1,7 +1,8 @@
 /**
  * The browser's calls for locations (spec section 7): public search and normalizing a chosen
- * place. Browser-safe; failures carry the spec's texts (section 8).
+ * place. Browser only; failures carry the spec's texts (section 8).
  */
+import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";

@@ -2,6 +2,7 @@
  * The onboarding location in the browser (spec sections 3 and 4): where it is kept between
  * reloads, and how a chosen suggestion becomes one. Browser-safe; Storage is passed in by tests.
  */
+import "client-only";
 import { z } from "zod";
 import { PRIVACY_LEVELS, type NormalizedLocation, type PrivacyLevel } from "@/lib/locations/privacy";
 import type { Prediction } from "@/lib/places/types";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { loadCoupleProfile } from "@/lib/couples/profile";
+import { loadCoupleProfile } from "@/lib/couples/queries";
 import { route, stringParams } from "@/lib/http/route";
 
 /** A couple's profile as the caller may see it; hidden and missing couples are both 404. */

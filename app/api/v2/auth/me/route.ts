@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { loadCurrentUser } from "@/lib/profile/current-user";
+import { loadCurrentUser } from "@/lib/profile/queries";
 
 /**
  * The flat current-user response; 409 with the partial account while onboarding is incomplete

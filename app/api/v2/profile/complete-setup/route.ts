@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { completeProfileSetup } from "@/lib/profile/complete-setup";
-import { profileCompletionSchema } from "@/lib/profile/rules";
+import { profileCompletionSchema } from "@/lib/profile/schemas";
+import { completeProfileSetup } from "@/lib/profile/service";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
 export const POST = route({ access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {

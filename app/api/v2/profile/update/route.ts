@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
 import { parseWith, readJson } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
-import { loadCurrentUser } from "@/lib/profile/current-user";
-import { normalizeProfileKeys, profileUpdateSchema, updateProfile } from "@/lib/profile/update";
+import { loadCurrentUser } from "@/lib/profile/queries";
+import { normalizeProfileKeys, profileUpdateSchema } from "@/lib/profile/schemas";
+import { updateProfile } from "@/lib/profile/service";
 
 /** Either key spelling is accepted: the keys are normalised before the schema reads them. */
 const readProfileUpdate = async (request: Request) => parseWith(profileUpdateSchema, normalizeProfileKeys(await readJson(request)));

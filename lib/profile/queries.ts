@@ -7,37 +7,12 @@ import { ageOn } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/couples/partner";
+import { partnerColumns, selfColumns, type PartnerRow, type SelfRow } from "@/lib/users/projections";
 
 const partner = alias(users, "partner");
 
-const personColumns = (t: typeof users | typeof partner) => ({
-  id: t.id,
-  email: t.email,
-  emailVerifiedAt: t.emailVerifiedAt,
-  firstName: t.firstName,
-  lastName: t.lastName,
-  dateOfBirth: t.dateOfBirth,
-  occupation: t.occupation,
-  bio: t.bio,
-  interests: t.interests,
-  avatarUrl: t.avatarUrl,
-  location: t.location,
-  placeId: t.placeId,
-  city: t.city,
-  state: t.state,
-  country: t.country,
-  countryCode: t.countryCode,
-});
-
-type PersonRow = Pick<
-  typeof users.$inferSelect,
-  "id" | "email" | "emailVerifiedAt" | "firstName" | "lastName" | "dateOfBirth" | "occupation" | "bio" | "interests" | "avatarUrl" | "location" | "placeId" | "city" | "state" | "country" | "countryCode"
->;
-/** A left-joined person: every column may be null. */
-type Person = { [K in keyof PersonRow]: PersonRow[K] | null };
-
 /** The spec's per-partner profile. Exact coordinates are never part of it. */
-function partnerProfile(person: Person | null) {
+function partnerProfile(person: PartnerRow | null) {
   if (!person?.id) return null;
   return {
     id: person.id,
@@ -59,7 +34,7 @@ function partnerProfile(person: Person | null) {
 
 export type CurrentUser = ReturnType<typeof shapeCurrentUser>;
 
-function shapeCurrentUser(row: { me: Person; couple: typeof couples.$inferSelect | null; partner: Person | null }) {
+function shapeCurrentUser(row: { me: SelfRow; couple: typeof couples.$inferSelect | null; partner: PartnerRow | null }) {
   const { me, couple } = row;
   const mine = partnerProfile(me)!;
   const theirs = partnerProfile(row.partner);
@@ -108,7 +83,7 @@ function shapeCurrentUser(row: { me: Person; couple: typeof couples.$inferSelect
 /** The signed-in user, their couple and their partner, in one query. */
 export async function loadCurrentUser(db: Db, userId: string): Promise<{ user: CurrentUser; profileComplete: boolean }> {
   const [row] = await db
-    .select({ me: personColumns(users), couple: couples, partner: personColumns(partner) })
+    .select({ me: selfColumns(users), couple: couples, partner: partnerColumns(partner) })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
     .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))))

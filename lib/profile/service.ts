@@ -1,11 +1,39 @@
 import "server-only";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { coupleIdOf } from "@/lib/couples/profile";
+import { users } from "@/db/schema";
+import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleChangesFrom, insertCouple, newCoupleFrom, writeCoupleChanges, type ChangedCouple, type CoupleDeps, type CoupleRecord } from "@/lib/couples/service";
-import { profileCompletionPercentage, type ProfileCompletionInput } from "@/lib/profile/rules";
-import { assertOwnImageUrls, discardReplacedImages } from "@/lib/images/lifecycle";
+import { userNotFound } from "@/lib/errors";
+import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider } from "@/lib/places";
-import { updateUserRow } from "./user-row";
+import type { ImageStorage } from "@/lib/storage";
+import { selfColumns } from "@/lib/users/projections";
+import { profileCompletionPercentage } from "./rules";
+import type { ProfileCompletionInput, ProfileUpdate } from "./schemas";
+
+export type UserChanges = Partial<typeof users.$inferInsert>;
+
+/**
+ * Changes the user's row inside the caller's transaction, with the photo it replaced (removed by
+ * `writeWithImages` once committed). The row is locked first, so of two saves at once each
+ * removes the photo the other did not keep.
+ */
+export async function updateUserRow(tx: Db, userId: string, changes: UserChanges) {
+  const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
+  if (!previous) throw userNotFound();
+  const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning(selfColumns(users));
+  return { row: row!, replacedImages: replacedImageUrls([previous.avatarUrl], [row!.avatarUrl]) };
+}
+
+/** Changes the person's own fields; an avatar the change replaced is removed once it is saved. */
+export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage): Promise<void> {
+  await assertOwnImageUrls(db, userId, { avatarUrl: update.avatarUrl });
+  await writeWithImages(db, userId, { storage }, async (tx) => {
+    const { replacedImages } = await updateUserRow(tx, userId, update);
+    return { result: undefined, replaced: replacedImages };
+  });
+}
 
 export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: number };
 
@@ -25,8 +53,8 @@ export async function completeProfileSetup(db: Db, userId: string, input: Profil
   const places = deps.places ?? placesProvider();
 
   /** The user row and the couple row together, or neither. */
-  const save = async (writeCouple: (tx: Db) => Promise<ChangedCouple>) => {
-    const { result, replaced } = await db.transaction(async (tx) => {
+  const save = (writeCouple: (tx: Db) => Promise<ChangedCouple>) =>
+    writeWithImages(db, userId, { storage: deps.storage }, async (tx) => {
       const user = await updateUserRow(tx, userId, userData);
       const { couple, replacedImages } = await writeCouple(tx);
       return {
@@ -34,9 +62,6 @@ export async function completeProfileSetup(db: Db, userId: string, input: Profil
         replaced: [...user.replacedImages, ...replacedImages],
       };
     });
-    await discardReplacedImages(db, userId, replaced, deps.storage);
-    return result;
-  };
 
   // The place is resolved (the provider may be slow) before the transaction opens.
   const existingId = await coupleIdOf(db, userId);

@@ -8,8 +8,8 @@ import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { locationColumns } from "@/lib/locations/place";
-import { COUPLE_TYPES } from "@/lib/couples/rules";
-import { coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
+import { COUPLE_TYPES, coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { partnerOf } from "./partner";
 
 export type { CoupleBadge } from "./rules";
@@ -40,16 +40,13 @@ export const coupleNotFound = () => new AppError("NOT_FOUND", "Couple not found"
 const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
 
-const personColumns = (t: typeof partnerA | typeof partnerB) => ({
-  id: t.id,
-  firstName: t.firstName,
-  lastName: t.lastName,
-  dateOfBirth: t.dateOfBirth,
-  occupation: t.occupation,
-  avatarUrl: t.avatarUrl,
-});
+/**
+ * A partner as the couple's profile shows them. The last name is still shown to other couples
+ * too (today's answer, kept as the tests expect it); a later issue narrows it to the public person.
+ */
+const personColumns = (t: typeof partnerA | typeof partnerB) => ({ ...publicPersonColumns(t), lastName: t.lastName });
 /** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
-type Person = { [K in "id" | "firstName" | "lastName" | "dateOfBirth" | "occupation" | "avatarUrl"]: string | null };
+type Person = PublicPersonRow & { lastName: string | null };
 
 const labelled = (options: readonly { value: string; label: string }[]) => {
   const labels = new Map(options.map((option) => [option.value, option.label]));
