@@ -19,6 +19,8 @@ export const LIMITS = {
   invitationsPerInviter: { bucket: "invitation-send:user", limit: 10, windowSeconds: 60 * 60 },
   invitationAcceptPerAddress: { bucket: "invitation-accept:address", limit: 10, windowSeconds: 60 * 60 },
   invitationLookupFailuresPerAddress: { bucket: "invitation-lookup:address", limit: 30, windowSeconds: 60 * 60 },
+  /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
+  nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, Limit>;
 
 const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);
