@@ -9,6 +9,8 @@ export type LimitState = { allowed: boolean; remaining: number; retryAfterSecond
 /** The limits of the product, in one place. */
 export const LIMITS = {
   signInPerAccount: { bucket: "sign-in:account", limit: 5, windowSeconds: 15 * 60 },
+  /** Failures from a browser that signed in to the account before (its device cookie). */
+  signInPerDevice: { bucket: "sign-in:device", limit: 5, windowSeconds: 15 * 60 },
   signInPerAddress: { bucket: "sign-in:address", limit: 50, windowSeconds: 15 * 60 },
   registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
   verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },

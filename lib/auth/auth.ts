@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { authConfig } from "./auth.config";
+import { deviceTokenOf, rememberDevice } from "./device-cookie";
 import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
 import type { SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
@@ -42,8 +43,9 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
         if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE));
         const db = await getDb();
         try {
-          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers) });
+          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers), deviceToken: deviceTokenOf(request.headers) });
           const sid = await createSession(db, user.id, "browser");
+          await rememberDevice(user.email);
           return { id: user.id, email: user.email, sid };
         } catch (error) {
           if (error instanceof AppError) throw new SignInRefused(error);
