@@ -1,7 +1,7 @@
 import NextAuth from "next-auth";
 import { NextResponse } from "next/server";
 import { authConfig } from "@/lib/auth/auth.config";
-import { guard, type GuardUser } from "@/lib/auth/guard";
+import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
 import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
 
 /**
@@ -17,7 +17,7 @@ export default auth((request) => {
     ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
     : null;
 
-  const decision = guard(pathname, searchParams, user);
+  const decision = edgeGuard(pathname, searchParams, user);
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce);
   let response: NextResponse;
