@@ -11,6 +11,7 @@ import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
 import type { SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
 import { accountFlags } from "./users";
+import { describeError } from "@/lib/log";
 
 /** A refused sign-in, carrying the domain error so the login form can show its message. */
 export class SignInRefused extends CredentialsSignin {
@@ -32,7 +33,7 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
   logger: {
     error(error) {
       if (error instanceof CredentialsSignin) return;
-      console.error("[auth]", error);
+      console.error("[auth]", describeError(error));
     },
   },
   providers: [

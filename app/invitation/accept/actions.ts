@@ -13,6 +13,7 @@ import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-re
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema, invitationTokenSchema, MESSAGES } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
+import { describeError } from "@/lib/log";
 
 export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean; verificationRequired: boolean }>;
 
@@ -47,7 +48,7 @@ export async function acceptInvitationAction(token: string, values: unknown): Pr
     await signIn("credentials", { email: accepted.user.email, password, redirect: false });
   } catch (error) {
     // The account exists and is in the couple; only the automatic sign-in failed.
-    console.error("[invitation] sign-in after accept failed", error);
+    console.error("[invitation] sign-in after accept failed", describeError(error));
     return { ok: true, ...ids, signedIn: false, verificationRequired: false };
   }
   if (previous?.claims.sid) await revokeSession(db, previous.claims.sid);
