@@ -6,7 +6,6 @@
  * errors included).
  */
 
-const SQLSTATE = /^[0-9A-Z]{5}$/;
 const MAX_MESSAGE = 300;
 const STACK_FRAMES = 6;
 
@@ -17,10 +16,13 @@ function unwrapQueryError(error: Error): Error {
   return error.message.startsWith("Failed query:") && error.cause instanceof Error ? error.cause : error;
 }
 
-function redactMessage(message: string, isDatabaseError: boolean): string {
-  // A database message quotes values ('invalid input syntax for type uuid: "..."'); names of
-  // constraints and columns are quoted the same way, which costs little.
-  const text = isDatabaseError ? message.replace(/"[^"]*"/g, '"…"') : message.split(/\n\s*params:/)[0]!;
+/**
+ * Messages quote values in double quotes (Postgres: 'invalid input syntax for type uuid: "..."',
+ * JSON.parse: '"abc" is not valid JSON'); names of constraints and columns are quoted the same
+ * way, which costs little. Drizzle's "params:" tail goes whole.
+ */
+function redactMessage(message: string): string {
+  const text = message.split(/\n\s*params:/)[0]!.replace(/"[^"]*"/g, '"…"');
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 
@@ -28,12 +30,11 @@ export function describeError(thrown: unknown): Described {
   if (!(thrown instanceof Error)) return { name: typeof thrown, message: "(not an Error)" };
   const error = unwrapQueryError(thrown);
   const { code, digest } = error as { code?: unknown; digest?: unknown };
-  const isDatabaseError = typeof code === "string" && SQLSTATE.test(code);
   const frames = error.stack?.split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, STACK_FRAMES);
   return {
     name: error.constructor?.name || error.name,
     ...(typeof code === "string" || typeof code === "number" ? { code: String(code) } : {}),
-    message: redactMessage(error.message, isDatabaseError),
+    message: redactMessage(error.message),
     ...(typeof digest === "string" ? { digest } : {}),
     ...(frames?.length ? { stack: frames.map((line) => line.trim()).join(" | ") } : {}),
   };
