@@ -1,7 +1,8 @@
-import NextAuth from "next-auth";
-import { NextResponse } from "next/server";
+import NextAuth, { type NextAuthRequest } from "next-auth";
+import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig } from "@/lib/auth/auth.config";
-import { guard, type GuardUser } from "@/lib/auth/guard";
+import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
+import { earlyRefusal } from "@/lib/http/early-refusal";
 import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
 
 /**
@@ -10,14 +11,15 @@ import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/ht
  */
 const { auth } = NextAuth(authConfig);
 
-export default auth((request) => {
+// Typed as middleware (with its event), so `auth` returns a middleware rather than a route handler.
+const guardPage = auth((request: NextAuthRequest, _event: NextFetchEvent) => {
   const { pathname, searchParams } = request.nextUrl;
   const claims = request.auth?.claims;
   const user: GuardUser | null = claims?.sid
     ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
     : null;
 
-  const decision = guard(pathname, searchParams, user);
+  const decision = edgeGuard(pathname, searchParams, user);
   const nonce = newNonce();
   const csp = contentSecurityPolicy(nonce);
   let response: NextResponse;
@@ -35,9 +37,26 @@ export default auth((request) => {
 });
 
 /**
- * Pages only. API routes check their own caller, get their static headers from next.config.ts,
- * and stay out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
+ * Refuses malformed paths (pages and API) and cross-site posts to pages first; then guards pages.
+ * API paths come here only when the matcher below sees a `%` in them.
+ */
+export default function middleware(request: NextRequest, event: NextFetchEvent) {
+  const { pathname } = request.nextUrl;
+  const refusal = earlyRefusal(request.method, pathname, request.headers);
+  if (refusal) {
+    const response = NextResponse.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status });
+    for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
+    return response;
+  }
+  if (pathname.startsWith("/api/")) return NextResponse.next();
+  return guardPage(request, event);
+}
+
+/**
+ * Pages, and API paths with a `%` (a malformed one would make Next's router answer 500). Other
+ * API routes check their own caller, get their static headers from next.config.ts, and stay
+ * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
  */
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)", "/api/(.*%.*)"],
 };

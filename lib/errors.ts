@@ -28,7 +28,8 @@ export type ErrorCode =
   | "INVITATION_ALREADY_SENT"
   | "COUPLE_FULL"
   | "PAYLOAD_TOO_LARGE"
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
@@ -57,6 +58,7 @@ const STATUS: Record<ErrorCode, number> = {
   COUPLE_FULL: 409,
   PAYLOAD_TOO_LARGE: 413,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 export type AppErrorExtra = {

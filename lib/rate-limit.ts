@@ -9,6 +9,8 @@ export type LimitState = { allowed: boolean; remaining: number; retryAfterSecond
 /** The limits of the product, in one place. */
 export const LIMITS = {
   signInPerAccount: { bucket: "sign-in:account", limit: 5, windowSeconds: 15 * 60 },
+  /** Failures from a browser that signed in to the account before (its device cookie). */
+  signInPerDevice: { bucket: "sign-in:device", limit: 5, windowSeconds: 15 * 60 },
   signInPerAddress: { bucket: "sign-in:address", limit: 50, windowSeconds: 15 * 60 },
   registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
   verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },
@@ -19,6 +21,8 @@ export const LIMITS = {
   invitationsPerInviter: { bucket: "invitation-send:user", limit: 10, windowSeconds: 60 * 60 },
   invitationAcceptPerAddress: { bucket: "invitation-accept:address", limit: 10, windowSeconds: 60 * 60 },
   invitationLookupFailuresPerAddress: { bucket: "invitation-lookup:address", limit: 30, windowSeconds: 60 * 60 },
+  /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
+  nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, Limit>;
 
 const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);

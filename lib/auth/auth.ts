@@ -5,11 +5,13 @@ import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { authConfig } from "./auth.config";
+import { deviceTokenOf, rememberDevice } from "./device-cookie";
 import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
 import { signInSchema } from "./schemas";
 import type { SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
 import { accountFlags } from "./users";
+import { describeError } from "@/lib/log";
 
 /** A refused sign-in, carrying the domain error so the login form can show its message. */
 export class SignInRefused extends CredentialsSignin {
@@ -29,7 +31,7 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
   logger: {
     error(error) {
       if (error instanceof CredentialsSignin) return;
-      console.error("[auth]", error);
+      console.error("[auth]", describeError(error));
     },
   },
   providers: [
@@ -40,8 +42,9 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
         if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE));
         const db = await getDb();
         try {
-          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers) });
+          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers), deviceToken: deviceTokenOf(request.headers) });
           const sid = await createSession(db, user.id, "browser");
+          await rememberDevice(user.email);
           return { id: user.id, email: user.email, sid };
         } catch (error) {
           if (error instanceof AppError) throw new SignInRefused(error);

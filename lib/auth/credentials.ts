@@ -4,7 +4,8 @@ import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, clearHits, recordHit, withLimitLock } from "@/lib/rate-limit";
-import { burnPasswordCheck, verifyPassword } from "./password";
+import { trustedDevice } from "./device-cookie";
+import { burnPasswordCheck, verifyPassword, withPasswordSlot } from "./password";
 import { normalizeEmail } from "./rules";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
@@ -24,35 +25,47 @@ function lockedOut(retryAfterSeconds: number): AppError {
  * Checks an e-mail and password, for browser sign-in and the token endpoint alike.
  * Unknown e-mails cost the same hashing time as wrong passwords, a locked account is refused
  * before the password is looked at, and 'not verified' is only said to whoever knows the password.
+ * A browser that signed in to this account before (its device cookie, lib/auth/device-cookie)
+ * is not locked out by others' failures: its own failures are counted for it alone. At most
+ * PASSWORD_SLOTS checks run at once; excess ones are refused with 503 after a short wait.
  */
 export async function authenticate(
   db: Db,
   input: { email: string; password: string },
-  context: { clientAddress: string },
+  context: { clientAddress: string; deviceToken?: string | null },
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
-  const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
-  if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
-  // Attempts on one account run one at a time: parallel guesses cannot slip past the count of
-  // failures, and parallel correct sign-ins are never counted as failures.
-  const outcome = await withLimitLock(db, LIMITS.signInPerAccount, email, async (tx) => {
-    const account = await checkLimit(tx, LIMITS.signInPerAccount, email);
-    if (!account.allowed) return { kind: "locked", retryAfterSeconds: account.retryAfterSeconds } as const;
-    const [user] = await tx
-      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
-      .from(users)
-      .where(eq(users.email, email));
-    let passwordMatches = false;
-    if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
-    else await burnPasswordCheck(input.password);
-    if (!user || !passwordMatches) {
-      await recordHit(tx, LIMITS.signInPerAccount, email);
-      await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
-      return { kind: "invalid" } as const;
-    }
-    await clearHits(tx, LIMITS.signInPerAccount, email);
-    return { kind: "ok", user } as const;
-  });
+  const device = trustedDevice(context.deviceToken, email);
+  // A trusted device has its own count; the per-address one would let a neighbour behind the
+  // same address lock it out, and its own count already bounds its guesses.
+  const [limit, subject] = device ? [LIMITS.signInPerDevice, device] : [LIMITS.signInPerAccount, email];
+  if (!device) {
+    const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
+    if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
+  }
+  // Attempts on one account (or device) run one at a time: parallel guesses cannot slip past the
+  // count of failures, and parallel correct sign-ins are never counted as failures. The slot is
+  // taken first, so queued sign-ins hold no database connection.
+  const outcome = await withPasswordSlot(() =>
+    withLimitLock(db, limit, subject, async (tx) => {
+      const state = await checkLimit(tx, limit, subject);
+      if (!state.allowed) return { kind: "locked", retryAfterSeconds: state.retryAfterSeconds } as const;
+      const [user] = await tx
+        .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
+        .from(users)
+        .where(eq(users.email, email));
+      let passwordMatches = false;
+      if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
+      else await burnPasswordCheck(input.password);
+      if (!user || !passwordMatches) {
+        await recordHit(tx, limit, subject);
+        if (!device) await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
+        return { kind: "invalid" } as const;
+      }
+      await clearHits(tx, limit, subject);
+      return { kind: "ok", user } as const;
+    }),
+  );
   // Thrown only now, so the failure counted above is committed.
   if (outcome.kind === "locked") throw lockedOut(outcome.retryAfterSeconds);
   if (outcome.kind === "invalid") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);

@@ -84,3 +84,16 @@ export function guard(pathname: string, search: URLSearchParams, user: GuardUser
   if (kind === "profile-required" && !user.profileComplete) return redirect("/onboarding");
   return next;
 }
+
+/**
+ * The guard as middleware.ts applies it, from the session cookie alone. The cookie's flags can
+ * lag behind the database (a REST call, the partner, another device), so a flag it says is
+ * missing may be set by now. On the pages under the signed-in layouts, which read the flags
+ * from the database and redirect themselves exactly as `guard` would (requireSignedIn and the
+ * layouts), a signed-in user is therefore let through and the layout decides.
+ */
+export function edgeGuard(pathname: string, search: URLSearchParams, user: GuardUser | null): GuardDecision {
+  const kind = routeKind(pathname);
+  if (user && (kind === "onboarding" || kind === "profile-required")) return next;
+  return guard(pathname, search, user);
+}

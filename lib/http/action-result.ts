@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { logUnexpected } from "@/lib/log";
 import { fieldErrors } from "./errors";
 
 /** What a server action hands back to its form: never a thrown error, never the submitted password. */
@@ -31,6 +32,6 @@ export function actionFailure(error: unknown, fallback = "An unexpected error oc
     };
   }
   const requestId = randomUUID();
-  console.error(`[action] unexpected error (request ${requestId})`, error);
+  logUnexpected("action", requestId, error);
   return { ok: false, code: "INTERNAL_ERROR", message: fallback };
 }

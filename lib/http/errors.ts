@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { logUnexpected } from "@/lib/log";
 import { readBoundedBody } from "./body";
 
 /** A JSON call carries names and ids, never files: 1 MB is ample. */
@@ -36,7 +37,7 @@ export function errorResponse(error: unknown): NextResponse<ErrorBody> {
     );
   }
   const requestId = randomUUID();
-  console.error(`[api] unexpected error (request ${requestId})`, error);
+  logUnexpected("api", requestId, error);
   return NextResponse.json(
     { error: { code: "INTERNAL_ERROR", message: `Something went wrong on our side. Please try again. (request ${requestId})` } },
     { status: 500 },

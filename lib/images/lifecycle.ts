@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";
 import { IMAGE_URL_REFUSED_MESSAGE, type ImageKind } from "./rules";
 import { deleteImages, storeImage, type StoredImage } from "./store";
+import { describeError } from "@/lib/log";
 
 /**
  * The image lifecycle of profiles, couples and invitations: store uploads, remove them when the
@@ -111,7 +112,7 @@ async function discardReplacedImages(db: Db, userId: string, urls: readonly stri
     const gone = ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar);
     await deleteImages(gone.map((image) => image.key), storage);
   } catch (error) {
-    console.error("[images] could not remove replaced images", error);
+    console.error("[images] could not remove replaced images", describeError(error));
   }
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
 import { processImage } from "./process";
 import type { ImageKind } from "./rules";
+import { describeError } from "@/lib/log";
 
 export type StoredImage = { key: string; url: string; width: number; height: number; bytes: number };
 
@@ -22,5 +23,5 @@ export async function storeImage(input: Uint8Array, kind: ImageKind, storage?: I
 export async function deleteImages(keys: readonly string[], storage?: ImageStorage): Promise<void> {
   const target = storage ?? (await imageStorage());
   const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
-  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", result.reason);
+  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
 }

@@ -1,8 +1,10 @@
 import "server-only";
-import { and, asc, between, eq, exists, inArray, isNotNull, lte, ne, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, eq, exists, inArray, isNotNull, lte, notExists, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
-import type { Actor } from "./access";
+import { AppError } from "@/lib/errors";
+import { consumeLimit, LIMITS } from "@/lib/rate-limit";
+import { discoverableTo, type Actor } from "./access";
 import { locationColumns } from "./place";
 import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
 import type { NearbyQuery } from "./schemas";
@@ -13,7 +15,7 @@ const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 /** Snapping to the 1° region grid moves a point by at most half a degree on each axis. */
 const SNAP_MARGIN_DEGREES = 0.5 + 1e-9;
 
-export type NearbyEntry = { entity_type: "user" | "couple"; entity_id: string; distance_km: number; location: NormalizedLocation };
+export type NearbyEntry = { entity_type: "couple"; entity_id: string; distance_km: number; location: NormalizedLocation };
 
 /**
  * The coordinates others may see, as SQL: the same floor(x * steps + 0.5) / steps as `snap`.
@@ -43,12 +45,16 @@ function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL | unde
 }
 
 /**
- * Places within `radius` km of a point, nearest first: a bounding box on the stored
+ * Couples' places within `radius` km of a point, nearest first: a bounding box on the stored
  * coordinates (index locations_lat_lng_idx) narrows the rows, haversine on the shown ones
- * decides. Hidden and country-level places have no shown point, so they are never nearby;
- * couples appear only once discoverable; the caller's own user and couple are left out.
+ * decides. Only couples discoverable to the caller, never their own and never a person (a
+ * person's place is theirs and their partner's); hidden and country-level places have no shown
+ * point, so they are never nearby. Each call counts against the caller's limit, so the map
+ * cannot be swept.
  */
 export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<NearbyEntry[]> {
+  const limitState = await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
+  if (!limitState.allowed) throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limitState.retryAfterSeconds });
   const { lat, lng, radius, limit } = query;
   const latHalf = radius / KM_PER_DEGREE + SNAP_MARGIN_DEGREES;
   const shownLat = shown(locations.latitude);
@@ -63,11 +69,13 @@ export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<
     .select({ id: couples.id })
     .from(couples)
     .where(and(eq(couples.id, locations.entityId), partnerOf(actor.userId)));
-  const visibleCouple = db.select({ id: couples.id }).from(couples).where(and(eq(couples.id, locations.entityId), eq(couples.isVisible, true)));
+  const discoverableCouple = db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(and(eq(couples.id, locations.entityId), discoverableTo(actor.userId)));
 
   const rows = await db
     .select({
-      entityType: locations.entityType,
       entityId: locations.entityId,
       ...locationColumns,
       distance,
@@ -81,14 +89,16 @@ export async function nearby(db: Db, query: NearbyQuery, actor: Actor): Promise<
         between(locations.latitude, lat - latHalf, lat + latHalf),
         longitudeFilter(lng, lat, radius),
         lte(distance, radius),
-        or(and(eq(locations.entityType, "user"), ne(locations.entityId, actor.userId)), and(eq(locations.entityType, "couple"), notExists(ownCouple), exists(visibleCouple))),
+        eq(locations.entityType, "couple"),
+        notExists(ownCouple),
+        exists(discoverableCouple),
       ),
     )
     .orderBy(asc(distance), asc(locations.id))
     .limit(limit);
 
-  return rows.map(({ entityType, entityId, distance: km, ...row }) => ({
-    entity_type: entityType,
+  return rows.map(({ entityId, distance: km, ...row }) => ({
+    entity_type: "couple",
     entity_id: entityId,
     // Shown to 0.1 km; the point it is measured from is already the coarse one.
     distance_km: Math.round(km * 10) / 10,

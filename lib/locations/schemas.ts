@@ -18,10 +18,10 @@ export const SEARCH_DEFAULT_LIMIT = 5;
 export const SEARCH_MAX_LIMIT = 10;
 export const SEARCH_MAX_QUERY = 100;
 export const NEARBY_DEFAULT_RADIUS_KM = 50;
-/** Bounds the rows a nearby query can touch; a continent is not "nearby". */
-export const NEARBY_MAX_RADIUS_KM = 500;
+/** Bounds what one nearby query can reveal (a continent is not "nearby"); the per-caller limit bounds how many. */
+export const NEARBY_MAX_RADIUS_KM = 200;
 export const NEARBY_DEFAULT_LIMIT = 20;
-export const NEARBY_MAX_LIMIT = 100;
+export const NEARBY_MAX_LIMIT = 50;
 
 export type SearchFailureReason = "network" | "unavailable" | "other";
 

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { assertCanWrite, canWrite, type Actor } from "./access";
+import { assertCanWrite, viewerOf, type Actor } from "./access";
 import { locationColumns, resolvePlace, saveEntityLocation } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
@@ -32,12 +32,16 @@ export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Pro
   return shapeLocation(row, "owner")!;
 }
 
-/** Anyone signed in may read; what they see depends on whether the location is theirs. */
+/**
+ * A place as `actor` may see it: a person's to themself and their partner, a couple's to its
+ * partners and, at its privacy level, to others while it is discoverable to them. Anything else
+ * (and a hidden place for others) reads exactly like a missing one: ids are not probed.
+ */
 export async function getLocation(db: Db, entity: EntityRef, actor: Actor): Promise<NormalizedLocation> {
+  const viewer = await viewerOf(db, entity, actor);
+  if (!viewer) throw notFound();
   const [row] = await db.select(locationColumns).from(locations).where(ofEntity(entity)).limit(1);
-  if (!row) throw notFound();
-  // A hidden location reads exactly like a missing one to anyone but its owner.
-  const shaped = shapeLocation(row, (await canWrite(db, entity, actor)) ? "owner" : "other");
+  const shaped = row && shapeLocation(row, viewer);
   if (!shaped) throw notFound();
   return shaped;
 }

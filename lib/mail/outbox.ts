@@ -6,6 +6,7 @@ import { emailOutbox } from "@/db/schema";
 import { env } from "@/lib/env";
 import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
+import { describeError } from "@/lib/log";
 
 /** Writes the e-mail in the caller's transaction: it exists exactly when the change that caused it does. */
 export async function enqueueEmail(db: Db, message: EmailMessage): Promise<string> {
@@ -41,7 +42,7 @@ export async function deliverEmails(db: Db, ids: string[], provider: Provider | 
       // Once delivered, the body (with its live link) has no reason to stay in the database.
       await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
     } catch (error) {
-      console.error("[mail] delivery failed", { id: row.id, error: String(error) });
+      console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });
       await db.update(emailOutbox).set({ lastError: String(error).slice(0, 500) }).where(eq(emailOutbox.id, row.id));
     }
   }

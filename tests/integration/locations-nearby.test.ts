@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
 import { normalizeLocation } from "@/lib/locations";
 import type { PrivacyLevel } from "@/lib/locations/privacy";
+import { LIMITS } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
 
 const PLACES = {
@@ -27,10 +28,10 @@ async function userAt(placeId: string, level: PrivacyLevel) {
   return user.id;
 }
 
-async function coupleAt(placeId: string, level: PrivacyLevel, isVisible: boolean, partner1Id?: string) {
+async function coupleAt(placeId: string, level: PrivacyLevel, isVisible = true, partner1Id?: string, status = "active") {
   const db = await getDb();
   const partner = partner1Id ?? (await createUser()).id;
-  const [couple] = await db.insert(couples).values({ partner1Id: partner, coupleName: "Ada & Grace", isVisible }).returning({ id: couples.id });
+  const [couple] = await db.insert(couples).values({ partner1Id: partner, coupleName: "Ada & Grace", isVisible, status }).returning({ id: couples.id });
   await place(partner, { entityType: "couple", entityId: couple!.id }, placeId, level);
   return couple!.id;
 }
@@ -50,15 +51,16 @@ beforeAll(async () => {
   me = { id: user.id, cookie: (await browserSession(user.id)).cookie };
   await place(me.id, { entityType: "user", entityId: me.id }, PLACES.lisbon, "full");
   ids.myCouple = await coupleAt(PLACES.lisbon, "full", true, me.id);
-  ids.full = await userAt(PLACES.almada, "full");
-  ids.city = await userAt(PLACES.lisbon, "city");
-  ids.region = await userAt(PLACES.sintra, "region");
-  ids.country = await userAt(PLACES.lisbon, "country");
-  ids.hidden = await userAt(PLACES.lisbon, "hidden");
-  ids.visibleCouple = await coupleAt(PLACES.sintra, "city", true);
+  ids.full = await coupleAt(PLACES.almada, "full");
+  ids.city = await coupleAt(PLACES.lisbon, "city");
+  ids.region = await coupleAt(PLACES.sintra, "region");
+  ids.country = await coupleAt(PLACES.lisbon, "country");
+  ids.hidden = await coupleAt(PLACES.lisbon, "hidden");
   ids.invisibleCouple = await coupleAt(PLACES.lisbon, "city", false);
-  ids.evora = await userAt(PLACES.evora, "city");
-  ids.suva = await userAt(PLACES.suva, "full");
+  ids.inactiveCouple = await coupleAt(PLACES.lisbon, "city", true, undefined, "suspended");
+  ids.person = await userAt(PLACES.almada, "full");
+  ids.evora = await coupleAt(PLACES.evora, "city");
+  ids.suva = await coupleAt(PLACES.suva, "full");
 });
 
 describe("GET /api/locations/nearby", () => {
@@ -68,7 +70,8 @@ describe("GET /api/locations/nearby", () => {
     expect(res.json.success).toBe(true);
     expect(res.json.data).toMatchObject({ radius: 50, limit: 20 });
     const found = res.json.data.locations as Entry[];
-    expect(found.map((e) => e.entity_id).sort()).toEqual([ids.full, ids.city, ids.region, ids.visibleCouple].sort());
+    expect(found.map((e) => e.entity_id).sort()).toEqual([ids.full, ids.city, ids.region].sort());
+    expect(found.every((e) => e.entity_type === "couple")).toBe(true);
     const distances = found.map((e) => e.distance_km);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     const city = found.find((e) => e.entity_id === ids.city)!;
@@ -78,9 +81,9 @@ describe("GET /api/locations/nearby", () => {
     expect(found.find((e) => e.entity_id === ids.full)!.location.display_coordinates).toEqual({ lat: 38.67902, lng: -9.1569 });
   });
 
-  it("never lists hidden or country-level places, undiscoverable couples, or the caller's own user and couple", async () => {
-    const found = (await entries("?lat=38.7223&lng=-9.1393&radius=500&limit=100")).map((e) => e.entity_id);
-    for (const key of ["hidden", "country", "invisibleCouple", "myCouple"]) expect(found, key).not.toContain(ids[key]);
+  it("lists discoverable couples only: never a person, a hidden or country-level place, an invisible or inactive couple, or the caller's own couple", async () => {
+    const found = (await entries("?lat=38.7223&lng=-9.1393&radius=200&limit=50")).map((e) => e.entity_id);
+    for (const key of ["hidden", "country", "invisibleCouple", "inactiveCouple", "person", "myCouple"]) expect(found, key).not.toContain(ids[key]);
     expect(found).not.toContain(me.id);
     expect(found).toContain(ids.evora);
   });
@@ -98,13 +101,13 @@ describe("GET /api/locations/nearby", () => {
   });
 
   it("finds places across the antimeridian", async () => {
-    const found = await entries("?lat=-18.14&lng=-179.5&radius=300");
+    const found = await entries("?lat=-18.14&lng=-179.9&radius=200");
     expect(found.map((e) => e.entity_id)).toEqual([ids.suva]);
     expect(found[0]!.distance_km).toBeGreaterThan(150);
   });
 
   it("carries no coordinate finer than 0.01° for any place below 'full'", async () => {
-    for (const entry of await entries("?lat=38.7223&lng=-9.1393&radius=500&limit=100")) {
+    for (const entry of await entries("?lat=38.7223&lng=-9.1393&radius=200&limit=50")) {
       if (entry.location.privacy_level === "full") continue;
       for (const n of numbersIn(entry)) expect(Math.abs(n * 100 - Math.round(n * 100)), `${entry.location.privacy_level}: ${n}`).toBeLessThan(1e-6);
       expect(entry.location.place_id).toBeNull();
@@ -119,9 +122,9 @@ describe("GET /api/locations/nearby", () => {
       ["?lat=91&lng=-9.1", "lat must be between -90 and 90"],
       ["?lat=38&lng=181", "lng must be between -180 and 180"],
       ["?lat=38&lng=-9&radius=0", "radius must be greater than 0"],
-      ["?lat=38&lng=-9&radius=501", "radius must be at most 500 km"],
-      ["?lat=38&lng=-9&limit=101", "limit must be between 1 and 100"],
-      ["?lat=38&lng=-9&limit=0", "limit must be between 1 and 100"],
+      ["?lat=38&lng=-9&radius=200.1", "radius must be at most 200 km"],
+      ["?lat=38&lng=-9&limit=51", "limit must be between 1 and 50"],
+      ["?lat=38&lng=-9&limit=0", "limit must be between 1 and 50"],
     ];
     for (const [qs, message] of cases) {
       const res = await nearbyCall(qs);
@@ -130,5 +133,18 @@ describe("GET /api/locations/nearby", () => {
     }
     const anonymous = await nearbyCall("?lat=38&lng=-9", {});
     expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("GET /api/locations/nearby, rate limit", () => {
+  it("answers 429 with Retry-After once a caller has used up their calls, counting per caller", async () => {
+    const user = await createUser();
+    const cookie = (await browserSession(user.id)).cookie;
+    for (let i = 0; i < LIMITS.nearbyPerUser.limit; i++) expect((await nearbyCall("?lat=38&lng=-9", { cookie })).status).toBe(200);
+    const refused = await nearbyCall("?lat=38&lng=-9", { cookie });
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.code).toBe("RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await nearbyCall("?lat=38&lng=-9")).status).toBe(200);
   });
 });

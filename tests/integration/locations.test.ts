@@ -19,9 +19,9 @@ async function signedInUser() {
   return { user, read: { cookie: session.cookie }, write: { cookie: session.cookie, "x-csrf-token": session.csrf } };
 }
 
-async function createCouple(partner1Id: string, partner2Id: string | null = null) {
+async function createCouple(partner1Id: string, partner2Id: string | null = null, shown: { isVisible?: boolean; status?: string } = {}) {
   const db = await getDb();
-  const [couple] = await db.insert(couples).values({ partner1Id, partner2Id, coupleName: "Ada & Grace", isVisible: true }).returning({ id: couples.id });
+  const [couple] = await db.insert(couples).values({ partner1Id, partner2Id, coupleName: "Ada & Grace", isVisible: true, ...shown }).returning({ id: couples.id });
   return couple!;
 }
 
@@ -243,10 +243,11 @@ describe("PUT /api/locations/privacy", () => {
 });
 
 describe("GET /api/locations/{entityType}/{entityId}", () => {
-  it("shows someone else's location only as far as its level allows", async () => {
+  it("shows another discoverable couple's location only as far as its level allows", async () => {
     const owner = await signedInUser();
     const viewer = await signedInUser();
-    await normalizeCall({ place_id: SF, entity_type: "user", entity_id: owner.user.id }, owner.write);
+    const couple = await createCouple(owner.user.id);
+    await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, owner.write);
     const expected = {
       full: { place_id: SF, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77493, lng: -122.41942 } },
       city: { place_id: null, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77, lng: -122.42 } },
@@ -254,23 +255,50 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
       country: { place_id: null, display_location: "United States", display_coordinates: null },
     };
     for (const [level, shape] of Object.entries(expected)) {
-      await privacyCall({ entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write);
-      const res = await entityCall(read, "GET", "user", owner.user.id, viewer.read);
+      await privacyCall({ entity_type: "couple", entity_id: couple.id, privacy_level: level }, owner.write);
+      const res = await entityCall(read, "GET", "couple", couple.id, viewer.read);
       expect(res.status, level).toBe(200);
       expect(res.json.location, level).toMatchObject({ ...shape, privacy_level: level });
     }
   });
 
-  it("reads a hidden location as missing for others, and as the owner's own for its owner", async () => {
+  it("reads a hidden couple location as missing for others, and as their own for its partners", async () => {
     const owner = await signedInUser();
     const viewer = await signedInUser();
-    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: owner.user.id, privacy_level: "hidden" }, owner.write);
-    const other = await entityCall(read, "GET", "user", owner.user.id, viewer.read);
+    const couple = await createCouple(owner.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id, privacy_level: "hidden" }, owner.write);
+    const other = await entityCall(read, "GET", "couple", couple.id, viewer.read);
     expect(other.status).toBe(404);
     expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
-    const own = await entityCall(read, "GET", "user", owner.user.id, owner.read);
+    const own = await entityCall(read, "GET", "couple", couple.id, owner.read);
     expect(own.status).toBe(200);
     expect(own.json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal", display_coordinates: null, privacy_level: "hidden" });
+  });
+
+  it("shows a couple that is not discoverable (invisible or not active) to its partners only, 404 to anyone else", async () => {
+    const viewer = await signedInUser();
+    for (const shown of [{ isVisible: false }, { status: "suspended" }]) {
+      const owner = await signedInUser();
+      const couple = await createCouple(owner.user.id, null, shown);
+      await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id, privacy_level: "full" }, owner.write);
+      const other = await entityCall(read, "GET", "couple", couple.id, viewer.read);
+      expect(other.status, JSON.stringify(shown)).toBe(404);
+      expect(JSON.stringify(other.json)).not.toContain("Lisbon");
+      expect((await entityCall(read, "GET", "couple", couple.id, owner.read)).status).toBe(200);
+    }
+  });
+
+  it("shows a person's place to themself and their partner only: anyone else gets 404, whatever the level", async () => {
+    const a = await signedInUser();
+    const b = await signedInUser();
+    const stranger = await signedInUser();
+    await createCouple(a.user.id, b.user.id);
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: a.user.id, privacy_level: "full" }, a.write);
+    expect((await entityCall(read, "GET", "user", a.user.id, a.read)).json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal" });
+    expect((await entityCall(read, "GET", "user", a.user.id, b.read)).json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal" });
+    const other = await entityCall(read, "GET", "user", a.user.id, stranger.read);
+    expect(other.status).toBe(404);
+    expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
   });
 
   it("shows a couple's location to its partner as its owner", async () => {
@@ -325,13 +353,14 @@ describe("DELETE /api/locations/{entityType}/{entityId}", () => {
 describe("exact coordinates never leave the server below 'full'", () => {
   it("no answer of normalize, privacy or read carries a number finer than 0.01° at city level or coarser", async () => {
     const owner = await signedInUser();
-    const viewer = await signedInUser();
+    const partner = await signedInUser();
+    await createCouple(owner.user.id, partner.user.id);
     for (const level of LEVELS.filter((l) => l !== "full")) {
       const answers = [
         await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write),
         await privacyCall({ entity_type: "user", entity_id: owner.user.id, privacy_level: level }, owner.write),
         await entityCall(read, "GET", "user", owner.user.id, owner.read),
-        await entityCall(read, "GET", "user", owner.user.id, viewer.read),
+        await entityCall(read, "GET", "user", owner.user.id, partner.read),
       ];
       for (const answer of answers) {
         const text = JSON.stringify(answer.json);

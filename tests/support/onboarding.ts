@@ -39,7 +39,7 @@ export async function post(handler: Handler, url: string, body: FormData | strin
     body,
   });
   const response = await handler(request, { params: Promise.resolve({}) as never });
-  return { status: response.status, json: await response.json() };
+  return { status: response.status, headers: response.headers, json: await response.json() };
 }
 
 export async function signedIn() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type GuardUser, detectFlow, guard, postAuthDestination, routeKind, safeOrigin } from "@/lib/auth/guard";
+import { type GuardUser, detectFlow, edgeGuard, guard, postAuthDestination, routeKind, safeOrigin } from "@/lib/auth/guard";
 
 const q = (query = "") => new URLSearchParams(query);
 const complete: GuardUser = { emailVerified: true, profileComplete: true, isPartnerB: false };
@@ -255,5 +255,23 @@ describe("postAuthDestination with a remembered origin", () => {
     expect(postAuthDestination({ profileComplete: false }, "/settings")).toBe("/onboarding");
     expect(postAuthDestination({ profileComplete: true }, "//evil.com")).toBe("/dashboard");
     expect(postAuthDestination({ profileComplete: true }, "/register")).toBe("/dashboard");
+  });
+});
+
+describe("edge guard (middleware.ts): the cookie's flags may be stale", () => {
+  it("lets a signed-in user whose cookie says unverified or incomplete through to the guarded layouts, which decide from the database", () => {
+    for (const path of [...ONBOARDING_ROUTES, ...PROFILE_ROUTES]) {
+      for (const user of [incomplete, unverified, unverifiedComplete, partnerB]) expect(edgeGuard(path, q(), user), path).toEqual(next);
+    }
+  });
+
+  it("decides every other row exactly as the guard does", () => {
+    for (const path of [...ONBOARDING_ROUTES, ...PROFILE_ROUTES, ...PUBLIC_ROUTES, "/", "/profile-setup", "/nowhere", "/dev/outbox"]) {
+      expect(edgeGuard(path, q(), null), path).toEqual(guard(path, q(), null));
+      expect(edgeGuard(path, q(), complete), path).toEqual(guard(path, q(), complete));
+    }
+    for (const path of [...PUBLIC_ROUTES, "/", "/profile-setup", "/nowhere"]) {
+      for (const user of [incomplete, unverified, partnerB]) expect(edgeGuard(path, q(), user), path).toEqual(guard(path, q(), user));
+    }
   });
 });

@@ -95,7 +95,7 @@ describe("location input schemas", () => {
     expect(nearbyQuerySchema.parse({ lat: "38.7", lng: "-9.1" })).toEqual({ lat: 38.7, lng: -9.1, radius: 50, limit: 20 });
     expect(nearbyQuerySchema.safeParse({ lng: "1" }).error?.issues[0]?.message).toBe("lat is required");
     expect(nearbyQuerySchema.safeParse({ lat: "91", lng: "0" }).error?.issues[0]?.message).toBe("lat must be between -90 and 90");
-    expect(nearbyQuerySchema.safeParse({ lat: "0", lng: "0", limit: "101" }).error?.issues[0]?.message).toBe("limit must be between 1 and 100");
+    expect(nearbyQuerySchema.safeParse({ lat: "0", lng: "0", limit: "51" }).error?.issues[0]?.message).toBe("limit must be between 1 and 50");
   });
 
   it("leaves the privacy level out when none is sent (a new location gets 'city', an existing one keeps its own)", () => {

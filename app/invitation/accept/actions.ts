@@ -11,6 +11,7 @@ import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-re
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema, invitationTokenSchema, MESSAGES } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
+import { describeError } from "@/lib/log";
 
 export type JoinResult = ActionResult<{ userId: string; coupleId: string; signedIn: boolean; verificationRequired: boolean }>;
 
@@ -40,7 +41,7 @@ export const acceptInvitationAction: (token: string, values: unknown) => Promise
       await signInReplacingSession({ email: accepted.user.email, password: input.password });
     } catch (error) {
       // The account exists and is in the couple; only the automatic sign-in failed.
-      console.error("[invitation] sign-in after accept failed", error);
+      console.error("[invitation] sign-in after accept failed", describeError(error));
       return { ...ids, signedIn: false, verificationRequired: false };
     }
     return { ...ids, signedIn: true, verificationRequired: false };

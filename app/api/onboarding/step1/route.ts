@@ -2,12 +2,13 @@ import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
 import { readMultipart, step1FromForm } from "@/lib/onboarding/form";
 import { completeStep1 } from "@/lib/onboarding/service";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 
 /** Onboarding step 1 (individual profile), multipart with the spec's field names. */
 export const POST = route(
   { access: "signed-in", input: async (request) => step1FromForm(await readMultipart(request)) },
-  async ({ db, caller, input: { fields, images } }) => {
+  async ({ db, caller, request, input: { fields, images } }) => {
     const data = await completeStep1(db, caller.userId, fields, images);
-    return NextResponse.json({ success: true, data });
+    return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
   },
 );

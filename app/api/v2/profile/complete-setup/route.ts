@@ -2,9 +2,10 @@ import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
 import { profileCompletionSchema } from "@/lib/profile/schemas";
 import { completeProfileSetup } from "@/lib/profile/service";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
-export const POST = route({ access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
+export const POST = route({ access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) }, async ({ db, caller, request, input }) => {
   const data = await completeProfileSetup(db, caller.userId, input);
-  return NextResponse.json({ success: true, data });
+  return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
 });

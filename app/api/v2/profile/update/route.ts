@@ -4,12 +4,13 @@ import { route } from "@/lib/http/route";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { normalizeProfileKeys, profileUpdateSchema } from "@/lib/profile/schemas";
 import { updateProfile } from "@/lib/profile/service";
+import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 
 /** Either key spelling is accepted: the keys are normalised before the schema reads them. */
 const readProfileUpdate = async (request: Request) => parseWith(profileUpdateSchema, normalizeProfileKeys(await readJson(request)));
 
-export const PUT = route({ access: "signed-in", input: readProfileUpdate }, async ({ db, caller, input }) => {
+export const PUT = route({ access: "signed-in", input: readProfileUpdate }, async ({ db, caller, request, input }) => {
   await updateProfile(db, caller.userId, input);
   const { user } = await loadCurrentUser(db, caller.userId);
-  return NextResponse.json({ success: true, data: user });
+  return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data: user }));
 });

@@ -1,0 +1,50 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { cookies } from "next/headers";
+import { authSecret, isSecureOrigin } from "@/lib/env";
+import { hmac, safeEqual } from "./secrets";
+
+/**
+ * OWASP's device cookie ("Slow Down Online Guessing Attacks with Device Cookies"): a browser
+ * that signed in to an account gets `nonce.signature`, the signature binding the nonce to that
+ * account's e-mail. Its later sign-ins to that account are trusted: strangers' failures, which
+ * lock the account for untrusted clients, do not lock it out; its own failures count per device.
+ */
+export const deviceCookieName = () => (isSecureOrigin() ? "__Host-device" : "device");
+const MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+const signature = (email: string, nonce: string) => hmac(authSecret(), `device:${email}:${nonce}`);
+
+export function issueDeviceToken(email: string): string {
+  const nonce = randomBytes(16).toString("base64url");
+  return `${nonce}.${signature(email, nonce)}`;
+}
+
+/** The device's id (its nonce) when `token` was issued to a sign-in to `email`, else null. */
+export function trustedDevice(token: string | null | undefined, email: string): string | null {
+  const [nonce, signed, ...rest] = token?.split(".") ?? [];
+  if (!nonce || !signed || rest.length > 0) return null;
+  return safeEqual(signed, signature(email, nonce)) ? nonce : null;
+}
+
+/** The device cookie a request carries (Auth.js hands `authorize` the request, cookies included). */
+export function deviceTokenOf(headers: Headers): string | null {
+  const prefix = `${deviceCookieName()}=`;
+  const pair = headers
+    .get("cookie")
+    ?.split(";")
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(prefix));
+  return pair ? pair.slice(prefix.length) : null;
+}
+
+/** Gives the browser of the current request (a server action's sign-in) a fresh device cookie. */
+export async function rememberDevice(email: string): Promise<void> {
+  (await cookies()).set(deviceCookieName(), issueDeviceToken(email), {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isSecureOrigin(),
+    path: "/",
+    maxAge: MAX_AGE_SECONDS,
+  });
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { decode, encode } from "next-auth/jwt";
+import type { NextRequest, NextResponse } from "next/server";
+import type { Db } from "@/db/client";
+import { authSecret, isSecureOrigin } from "@/lib/env";
+import type { Caller } from "@/lib/http/request-auth";
+import { BROWSER_SESSION_SECONDS, sessionCookieName } from "./session-token";
+import { accountFlags } from "./users";
+
+/**
+ * refreshSessionClaims (lib/auth/refresh-claims) for a REST call that changes a flag: when it
+ * was made with the browser session cookie, `response` carries that cookie re-issued with the
+ * account's current flags, so the next page the browser opens is guarded by them. Bearer
+ * calls have no cookie to renew.
+ */
+export async function renewSessionCookie(db: Db, request: NextRequest, caller: Caller, response: NextResponse): Promise<NextResponse> {
+  if (caller.via !== "cookie") return response;
+  const name = sessionCookieName();
+  const token = await decode({ token: request.cookies.get(name)?.value, secret: authSecret(), salt: name });
+  const flags = await accountFlags(db, caller.userId);
+  if (!token || !flags) return response;
+  const value = await encode({ token: { ...token, ...flags }, secret: authSecret(), salt: name, maxAge: BROWSER_SESSION_SECONDS });
+  response.cookies.set(name, value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin(), maxAge: BROWSER_SESSION_SECONDS });
+  return response;
+}

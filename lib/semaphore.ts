@@ -1,0 +1,43 @@
+/**
+ * A fixed number of slots for work that must not all run at once. A caller waits for a slot in
+ * arrival order, at most `maxWaitMs`; then it gets null and should refuse rather than queue on.
+ */
+export class Semaphore {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  /** Resolves to the slot's release function, or null when none freed up in time. */
+  acquire(maxWaitMs: number): Promise<(() => void) | null> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve(this.releaser());
+    }
+    return new Promise((resolve) => {
+      const grant = () => {
+        clearTimeout(timer);
+        resolve(this.releaser());
+      };
+      const timer = setTimeout(() => {
+        this.waiting.splice(this.waiting.indexOf(grant), 1);
+        resolve(null);
+      }, maxWaitMs);
+      this.waiting.push(grant);
+    });
+  }
+
+  /** A release that works once: the slot goes straight to the next waiter, if any. */
+  private releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}

@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { authenticate } from "@/lib/auth/credentials";
+import { issueDeviceToken } from "@/lib/auth/device-cookie";
+import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
+import { AppError } from "@/lib/errors";
+import { PASSWORD, createUser, freshAddress } from "../support/api";
+import { passwordGrant } from "../support/flows";
+
+/** A sign-in as the browser's server action makes it: with or without a device cookie. */
+async function signIn(email: string, password: string, deviceToken?: string): Promise<string> {
+  try {
+    await authenticate(await getDb(), { email, password }, { clientAddress: freshAddress(), deviceToken });
+    return "ok";
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+}
+
+const lockOut = async (email: string, deviceToken?: string) => {
+  for (let i = 0; i < 5; i++) expect(await signIn(email, `Wrong-${i}`, deviceToken)).toBe("INVALID_CREDENTIALS");
+};
+
+describe("the account lock and the device cookie", () => {
+  it("does not lock out a browser that signed in to the account before when strangers lock it", async () => {
+    const user = await createUser();
+    const device = issueDeviceToken(user.email);
+    await lockOut(user.email);
+    expect(await signIn(user.email, PASSWORD)).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(user.email, PASSWORD, device)).toBe("ok");
+  });
+
+  it("trusts a device cookie only for the account it was issued for, and never a forged one", async () => {
+    const user = await createUser();
+    const other = await createUser();
+    await lockOut(user.email);
+    const [nonce] = issueDeviceToken(user.email).split(".");
+    for (const token of [issueDeviceToken(other.email), `${nonce}.forged`, "garbage", ""]) {
+      expect(await signIn(user.email, PASSWORD, token), token).toBe("ACCOUNT_LOCKED");
+    }
+  });
+
+  it("counts a trusted device's failures for that device alone", async () => {
+    const user = await createUser();
+    const device = issueDeviceToken(user.email);
+    await lockOut(user.email, device);
+    expect(await signIn(user.email, PASSWORD, device)).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(user.email, PASSWORD, issueDeviceToken(user.email))).toBe("ok");
+    expect(await signIn(user.email, PASSWORD)).toBe("ok");
+  });
+});
+
+describe("bounded password hashing", () => {
+  it("refuses a sign-in with 503 and Retry-After when every slot stays busy past the wait, and serves it once one frees", async () => {
+    const user = await createUser();
+    let free!: () => void;
+    const busy = new Promise<void>((resolve) => (free = resolve));
+    const holders = Array.from({ length: PASSWORD_SLOTS }, () => withPasswordSlot(() => busy));
+    const started = Date.now();
+    const refused = await passwordGrant(user.email);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(PASSWORD_SLOT_WAIT_MS - 50);
+    expect(refused.status).toBe(503);
+    expect(refused.json.error).toEqual({ code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const waiting = passwordGrant(user.email);
+    free();
+    await Promise.all(holders);
+    expect((await waiting).status).toBe(200);
+  });
+});
