@@ -94,12 +94,17 @@ function fieldLabel(path: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
 }
 
-/** Where a value (any depth of objects and arrays) holds text no field may hold, by field path. */
-function unsafeTextFields(value: unknown, path: string[] = [], found: Record<string, string> = {}): Record<string, string> {
-  if (typeof value === "string") {
-    if (UNSAFE_TEXT.test(value)) found[path.join(".") || "_"] ??= notAllowedMessage(fieldLabel(path.join(".")));
-  } else if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) unsafeTextFields(item, [...path, key], found);
+/**
+ * Where a value (objects and arrays to any depth) holds text no field may hold, by field path.
+ * A queue, not recursion: a deeply nested body must not overflow the stack; fields in body order.
+ */
+function unsafeTextFields(value: unknown): Record<string, string> {
+  const found: Record<string, string> = {};
+  const pending: [unknown, string][] = [[value, ""]];
+  for (let index = 0; index < pending.length; index++) {
+    const [item, path] = pending[index]!;
+    if (typeof item === "string" && UNSAFE_TEXT.test(item)) found[path || "_"] ??= notAllowedMessage(fieldLabel(path));
+    else if (item && typeof item === "object") pending.push(...Object.entries(item).map(([key, child]): [unknown, string] => [child, path ? `${path}.${key}` : key]));
   }
   return found;
 }
