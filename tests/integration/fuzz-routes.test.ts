@@ -1,0 +1,263 @@
+/**
+ * Every route handler under app/api, called with generated input: bodies built from the route's
+ * own zod schema (`declared` on the route() wrapper's handler) mixed with hostile strings, raw
+ * bytes, wrong content types, bad JSON, hostile path params and query strings; signed out, with
+ * a session cookie (and its CSRF token, or a wrong one) and with a bearer token. No answer may be
+ * a 5xx. Fixed seed and bounded runs, so a failure replays exactly.
+ */
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import fc from "fast-check";
+import { NextRequest } from "next/server";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { getDb } from "@/db/client";
+import { startApiSession } from "@/lib/auth/api-tokens";
+import type { RouteDeclaration, RouteHandler } from "@/lib/http/route";
+import { browserSession, freshAddress } from "../support/api";
+import { withCouple } from "../support/couples";
+
+const SEED = 20260911;
+const RUNS_PER_HANDLER = 60;
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const API_DIR = path.join(import.meta.dirname, "../../app/api");
+
+type Route = { file: string; template: string; params: { name: string; catchAll: boolean }[] };
+type Declared = RouteHandler & { declared?: RouteDeclaration };
+
+/** app/api/**\/route.ts, found by walking the folder, with each one's URL and path params. */
+async function routeFiles(): Promise<Route[]> {
+  const entries = await readdir(API_DIR, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name === "route.ts")
+    .map((entry) => {
+      const folder = path.relative(API_DIR, entry.parentPath);
+      const segments = folder ? folder.split(path.sep) : [];
+      const params = segments.filter((s) => s.startsWith("[")).map((s) => ({ name: s.replace(/[[\].]/g, ""), catchAll: s.startsWith("[...") }));
+      return { file: path.join(entry.parentPath, entry.name), template: `/api/${segments.join("/")}`, params };
+    })
+    .sort((a, b) => a.template.localeCompare(b.template));
+}
+
+const HOSTILE_STRINGS = [
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\u0001\u0008\u001b\u007f\u0085\u009f",
+  "\ud800",
+  "x\udfffy",
+  "\u202eevil\u202c",
+  "line\u2028break\u2029",
+  "a\r\nb\tc",
+  "x".repeat(10_000),
+  "é".repeat(300),
+  "' OR 1=1; --",
+  "'; DROP TABLE users; --",
+  "<script>alert(1)</script>",
+  '{"__proto__":{"admin":true}}',
+  "%ff",
+  "%00",
+  "../../../etc/passwd",
+  "..%2f..%2fetc",
+  "null",
+  "NaN",
+  "-1",
+  "1e309",
+  "00000000-0000-0000-0000-000000000000",
+  "geonames:2267057",
+  "😀👩‍❤️‍👨",
+];
+
+const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: "binary", maxLength: 40 }), fc.string({ maxLength: 20 }));
+const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2));
+const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    hostileString,
+    hostileNumber,
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+type Def = { type: string; [key: string]: unknown };
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const bagOf = (schema: z.ZodType): Record<string, number | undefined> => (schema as unknown as { _zod: { bag: Record<string, number> } })._zod.bag ?? {};
+
+/**
+ * Values a schema might accept (object, string, number, enum, literal, array, optional, union,
+ * pipe), each leaf sometimes replaced by a hostile value: enough to get past the outer checks
+ * and reach the domain with something nasty.
+ */
+function fromSchema(schema: z.ZodType): fc.Arbitrary<unknown> {
+  const def = defOf(schema);
+  const inner = (key: string) => fromSchema(def[key] as z.ZodType);
+  let fitting: fc.Arbitrary<unknown>;
+  switch (def.type) {
+    case "object": {
+      const shape = def.shape as Record<string, z.ZodType>;
+      const fields = Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, fromSchema(value)]));
+      return fc.record(fields, { requiredKeys: Object.keys(fields).filter((key) => !["optional", "default"].includes(defOf(shape[key]!).type)) });
+    }
+    case "string": {
+      const bag = bagOf(schema);
+      fitting = fc.string({ minLength: bag.minimum ?? 0, maxLength: Math.min(bag.maximum ?? 30, 60) });
+      break;
+    }
+    case "number": {
+      const bag = bagOf(schema);
+      fitting = fc.integer({ min: Math.max(bag.minimum ?? -1000, -1e6), max: Math.min(bag.maximum ?? 1000, 1e6) });
+      break;
+    }
+    case "boolean":
+      fitting = fc.boolean();
+      break;
+    case "enum":
+      fitting = fc.constantFrom(...Object.values(def.entries as Record<string, string>));
+      break;
+    case "literal":
+      fitting = fc.constantFrom(...(def.values as unknown[]));
+      break;
+    case "array":
+      fitting = fc.array(inner("element"), { maxLength: 8 });
+      break;
+    case "optional":
+    case "nullable":
+    case "default":
+    case "catch":
+    case "readonly":
+    case "nonoptional":
+      fitting = inner("innerType");
+      break;
+    case "union":
+      fitting = fc.oneof(...(def.options as z.ZodType[]).map(fromSchema));
+      break;
+    case "pipe":
+      // preprocess(fn, schema) is pipe(transform, schema); schema.transform(fn) is pipe(schema, transform).
+      fitting = defOf(def.in as z.ZodType).type === "transform" ? inner("out") : inner("in");
+      break;
+    default:
+      return hostileValue;
+  }
+  return fc.oneof({ weight: 3, arbitrary: fitting }, { weight: 1, arbitrary: hostileValue });
+}
+
+/** A JSON text from the schema, or hostile, or not JSON at all. */
+function jsonText(schema: z.ZodType | undefined): fc.Arbitrary<string> {
+  const objects = schema ? fc.oneof(fromSchema(schema), hostileValue) : hostileValue;
+  return fc.oneof(
+    { weight: 6, arbitrary: objects.map((value) => JSON.stringify(value) ?? "null") },
+    { weight: 1, arbitrary: objects.map((value) => (JSON.stringify(value) ?? "").replace(/"/, '"\\ud800')) },
+    { weight: 1, arbitrary: fc.constantFrom("{", "[]", "null", '"text"', "{}}", '{"a":1,}', `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`, "\u0000", "{\"a\":\"\\u0000\"}") },
+  );
+}
+
+type Body = { bytes?: Uint8Array | string | FormData; contentType?: string };
+
+/** A request body: JSON from the schema, raw bytes, bad JSON, wrong content types, hostile multipart. */
+function bodyFor(schema: z.ZodType | undefined): fc.Arbitrary<Body> {
+  const contentType = fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", undefined);
+  const multipart = fc
+    .array(
+      fc.tuple(
+        fc.constantFrom("occupation", "locationName", "locationPlaceId", "interests[]", "userImage", "couple_name", "coupleTypes[]", "bio", "coupleProfileImage", "couplePhotos", "%ff"),
+        fc.oneof(hostileString, fc.uint8Array({ maxLength: 256 })),
+      ),
+      { maxLength: 8 },
+    )
+    .map((parts) => {
+      const form = new FormData();
+      for (const [name, value] of parts) form.append(name, typeof value === "string" ? value : new File([new Uint8Array(value)], "x.jpg", { type: "image/jpeg" }));
+      return { bytes: form };
+    });
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.record({ bytes: jsonText(schema), contentType }) },
+    { weight: 2, arbitrary: fc.record({ bytes: fc.uint8Array({ maxLength: 512 }), contentType }) },
+    { weight: 2, arbitrary: multipart },
+    { weight: 1, arbitrary: fc.constant({}) },
+  );
+}
+
+/** Path params: valid-looking ids (ours and another couple's), hostile text, and for catch-alls lists. */
+function paramsFor(route: Route, known: string[], declared: z.ZodType | undefined): fc.Arbitrary<Record<string, string | string[]>> {
+  const segment = fc.oneof(fc.constantFrom(...known, "user", "couple", "avatar", "couple-photo"), hostileString);
+  const hostile = fc.record(Object.fromEntries(route.params.map((p) => [p.name, p.catchAll ? fc.array(segment, { minLength: 1, maxLength: 4 }) : segment])));
+  if (!declared || route.params.some((p) => p.catchAll)) return hostile;
+  // Next hands a handler its params as text: whatever the schema leads to is sent as text.
+  const asText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
+  const fromDeclared = fromSchema(declared).map((value) => Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, asText(item)])));
+  return fc.oneof(hostile, fromDeclared);
+}
+
+/** A query string: from the schema's keys, or hostile names and values, or raw undecodable bytes. */
+function queryFor(schema: z.ZodType | undefined): fc.Arbitrary<string> {
+  const keys = schema && defOf(schema).type === "object" ? Object.keys(defOf(schema).shape as object) : [];
+  const pair = fc.tuple(fc.oneof(fc.constantFrom(...keys, "to", "ready", "limit"), hostileString), fc.oneof(hostileString, hostileNumber.map(String)));
+  return fc.oneof(
+    fc.array(pair, { maxLength: 4 }).map((pairs) => new URLSearchParams(pairs).toString()),
+    fc.constantFrom("%ff=%ff", "a=%00", "limit=%ff", "%=%", "query=%E2%80%AE", "to=a%0d%0ab"),
+  );
+}
+
+type Auth = "none" | "cookie" | "cookie-wrong-csrf" | "bearer";
+
+describe("fuzzing every route handler", async () => {
+  const routes = await routeFiles();
+  let state: { userId: string; email: string; known: string[] };
+
+  beforeAll(async () => {
+    const own = await withCouple();
+    const other = await withCouple();
+    state = { userId: own.user.id, email: own.user.email, known: [own.coupleId, other.coupleId, own.user.id, other.user.id] };
+  });
+
+  async function headersFor(auth: Auth): Promise<Record<string, string>> {
+    if (auth === "none") return {};
+    if (auth === "bearer") {
+      const session = await startApiSession(await getDb(), { id: state.userId, email: state.email, emailVerifiedAt: new Date() });
+      return { authorization: `Bearer ${session.access_token}` };
+    }
+    const session = await browserSession(state.userId);
+    return { cookie: session.cookie, "x-csrf-token": auth === "cookie" ? session.csrf : "wrong" };
+  }
+
+  it("finds the route files", () => {
+    expect(routes.length).toBeGreaterThanOrEqual(31);
+  });
+
+  for (const route of routes) {
+    it(`never answers 5xx: ${route.template}`, { timeout: 120_000 }, async () => {
+      const module = (await import(route.file)) as Record<string, Declared | undefined>;
+      const handlers = METHODS.flatMap((method) => (module[method] ? [[method, module[method]] as const] : []));
+      expect(handlers.length).toBeGreaterThan(0);
+      for (const [method, handler] of handlers) {
+        const declared = handler.declared;
+        const request = fc.record({
+          auth: fc.constantFrom<Auth>("none", "cookie", "cookie", "cookie-wrong-csrf", "bearer", "bearer"),
+          params: paramsFor(route, state.known, declared?.params),
+          query: queryFor(method === "GET" ? declared?.input : undefined),
+          body: method === "GET" ? fc.constant<Body>({}) : bodyFor(declared?.input),
+          address: fc.oneof(fc.constant("198.51.100.9"), fc.constant(null)),
+        });
+        await fc.assert(
+          fc.asyncProperty(request, async ({ auth, params, query, body, address }) => {
+            const headers = new Headers({ "x-forwarded-for": address ?? freshAddress(), ...(await headersFor(auth)) });
+            if (body.contentType) headers.set("content-type", body.contentType);
+            // The URL is only what the handler sees of the path; the params themselves go as they are.
+            const encode = (segment: string) => encodeURIComponent(segment.replace(/\p{Cs}/gu, "\ufffd"));
+            const pathname = route.template.replace(/\[(\.\.\.)?(\w+)\]/g, (_, __, name: string) => [params[name] ?? ""].flat().map(encode).join("/"));
+            const url = new URL(`${pathname}?${query}`, "http://localhost:3000");
+            const init = { method, headers, body: body.bytes as BodyInit | undefined };
+            const response = await handler(new NextRequest(url, init), { params: Promise.resolve(params) });
+            await response.arrayBuffer();
+            if (response.status >= 500) throw new Error(`${method} ${url.pathname}${url.search} (${auth}) answered ${response.status}`);
+          }),
+          { seed: SEED, numRuns: RUNS_PER_HANDLER, endOnFailure: true },
+        );
+      }
+    });
+  }
+});
