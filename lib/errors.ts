@@ -28,6 +28,8 @@ export type ErrorCode =
   | "INVITATION_ALREADY_SENT"
   | "COUPLE_FULL"
   | "PAYLOAD_TOO_LARGE"
+  | "REQUEST_TIMEOUT"
+  | "SERVICE_UNAVAILABLE"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -56,6 +58,8 @@ const STATUS: Record<ErrorCode, number> = {
   INVITATION_ALREADY_SENT: 409,
   COUPLE_FULL: 409,
   PAYLOAD_TOO_LARGE: 413,
+  REQUEST_TIMEOUT: 408,
+  SERVICE_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
 };
 
