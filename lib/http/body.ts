@@ -33,7 +33,9 @@ export async function readBoundedBody(request: Request, maxBytes: number, timeou
       chunks.push(value);
     }
   } catch (error) {
-    await reader.cancel().catch(() => {});
+    // Not awaited: over a Node request (an async iterator underneath), cancel waits for the
+    // pending read, i.e. for the slow client this is meant to stop waiting for.
+    void reader.cancel().catch(() => {});
     throw error;
   } finally {
     clearTimeout(timer);

@@ -22,6 +22,17 @@ describe("readBoundedBody's read deadline", () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  it("answers in time over a body read from an async iterator (how Next hands over a Node request)", async () => {
+    async function* stalled() {
+      yield new Uint8Array([0x7b]);
+      await new Promise(() => {});
+    }
+    const request = new Request("http://localhost/api/x", { method: "POST", body: stalled(), duplex: "half" } as unknown as RequestInit);
+    const started = Date.now();
+    await expect(readBoundedBody(request, 1024, 100)).rejects.toMatchObject({ code: "REQUEST_TIMEOUT" });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
   it("reads a body that arrives in time", async () => {
     const body = await readBoundedBody(new Request("http://localhost/api/x", { method: "POST", body: "{}" }), 1024, 1000);
     expect(new TextDecoder().decode(body)).toBe("{}");
