@@ -10,7 +10,8 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * peer, or the entry the trusted proxies vouch for, so nothing a client writes decides it.
  */
 export function createAppServer(handle: Handler, options: { trustedProxyHops: number; strictTransportSecurity: string | null }): Server {
-  const server = createServer((req, res) => {
+  // Node checks its timeouts every 30 s by default: a slow request would be held up to 30 s past them.
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
     // Set before Next starts answering; API routes get no headers from the route guard.
     if (options.strictTransportSecurity) res.setHeader("Strict-Transport-Security", options.strictTransportSecurity);
     const forwardedFor = [req.headers["x-forwarded-for"] ?? []].flat().join(",");
