@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, UNSAFE_TEXT } from "@/lib/fields";
 import { logUnexpected } from "@/lib/log";
@@ -39,9 +40,14 @@ function isDataException(error: unknown): boolean {
   return false;
 }
 
-/** A data exception is the caller's 400; the log (redacted) still tells us which schema let it through. */
-function asValidationError(error: unknown): unknown {
+/**
+ * The AppError a known failure answers with. An unreachable database is an outage to wait out
+ * (503 with Retry-After), not a bug. A data exception is the caller's 400; the log (redacted)
+ * still tells us which schema let it through.
+ */
+function asKnownError(error: unknown): unknown {
   if (error instanceof z.ZodError) return validationError(error);
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
   if (!isDataException(error)) return error;
   logUnexpected("api data exception", randomUUID(), error);
   return new AppError("VALIDATION_ERROR", "Please check that all information is filled out correctly.");
@@ -49,7 +55,7 @@ function asValidationError(error: unknown): unknown {
 
 /** Turns anything thrown into `{error: {code, message}}` with its status; never a stack trace. */
 export function errorResponse(error: unknown): NextResponse<ErrorBody> {
-  const appError = asValidationError(error);
+  const appError = asKnownError(error);
   if (appError instanceof AppError) {
     const { retryAfterSeconds, fieldErrors: fields, body } = appError.extra;
     const headers = retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined;
