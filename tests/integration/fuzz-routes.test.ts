@@ -230,8 +230,8 @@ describe("fuzzing every route handler", async () => {
 
   for (const route of routes) {
     it(`never answers 5xx: ${route.template}`, { timeout: 120_000 }, async () => {
-      const module = (await import(route.file)) as Record<string, Declared | undefined>;
-      const handlers = METHODS.flatMap((method) => (module[method] ? [[method, module[method]] as const] : []));
+      const exported = (await import(route.file)) as Record<string, Declared | undefined>;
+      const handlers = METHODS.flatMap((method) => (exported[method] ? [[method, exported[method]] as const] : []));
       expect(handlers.length).toBeGreaterThan(0);
       for (const [method, handler] of handlers) {
         const declared = handler.declared;
