@@ -13,9 +13,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { startApiSession } from "@/lib/auth/api-tokens";
+import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import type { RouteDeclaration, RouteHandler } from "@/lib/http/route";
 import { browserSession, freshAddress } from "../support/api";
 import { withCouple } from "../support/couples";
+import { jpeg } from "../support/onboarding";
 
 const SEED = 20260911;
 const RUNS_PER_HANDLER = 60;
@@ -87,62 +90,71 @@ type Def = { type: string; [key: string]: unknown };
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const bagOf = (schema: z.ZodType): Record<string, number | undefined> => (schema as unknown as { _zod: { bag: Record<string, number> } })._zod.bag ?? {};
 
+/** Values a field's name suggests its rules accept (e-mail, password, dates, places, tokens, ids, picks). */
+const known: { ids: string[]; photo: Uint8Array } = { ids: [], photo: new Uint8Array() };
+function hinted(key: string): fc.Arbitrary<unknown> | null {
+  if (/e-?mail/i.test(key)) return fc.emailAddress({ size: "small" });
+  if (/password/i.test(key)) return fc.constant("Str0ng!Passw0rd");
+  if (/date/i.test(key)) return fc.constantFrom("1990-05-17", "2000-02-29", "1899-12-31");
+  if (/place_?id|location/i.test(key)) return fc.constantFrom("geonames:2267057", "geonames:2735943");
+  if (/token|code/i.test(key)) return fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 });
+  if (/url|image/i.test(key)) return fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 }).map((hex) => `/api/images/avatar/${hex}.jpg`);
+  if (/^(id|ids|entityId|userId|coupleId)$/i.test(key)) return fc.constantFrom(...known.ids);
+  if (/couple_?types/i.test(key)) return fc.subarray([...COUPLE_TYPE_VALUES], { minLength: 1, maxLength: 3 });
+  if (/interests/i.test(key)) return fc.subarray([...INTEREST_VALUES], { minLength: 5, maxLength: 8 });
+  return null;
+}
+
+/** A leaf that mostly fits, sometimes hostile text, now and then anything at all. */
+const leaf = (fitting: fc.Arbitrary<unknown>) =>
+  fc.oneof({ weight: 8, arbitrary: fitting }, { weight: 2, arbitrary: hostileString }, { weight: 1, arbitrary: hostileValue });
+
 /**
  * Values a schema might accept (object, string, number, enum, literal, array, optional, union,
- * pipe), each leaf sometimes replaced by a hostile value: enough to get past the outer checks
- * and reach the domain with something nasty.
+ * pipe; field names hint at formats), each leaf sometimes hostile: mostly valid bodies with one
+ * nasty field, so the nasty value gets past the other checks and reaches the domain.
  */
-function fromSchema(schema: z.ZodType): fc.Arbitrary<unknown> {
+function fromSchema(schema: z.ZodType, key = ""): fc.Arbitrary<unknown> {
   const def = defOf(schema);
-  const inner = (key: string) => fromSchema(def[key] as z.ZodType);
-  let fitting: fc.Arbitrary<unknown>;
+  const inner = (name: string) => fromSchema(def[name] as z.ZodType, key);
+  const hint = hinted(key);
   switch (def.type) {
     case "object": {
       const shape = def.shape as Record<string, z.ZodType>;
-      const fields = Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, fromSchema(value)]));
-      return fc.record(fields, { requiredKeys: Object.keys(fields).filter((key) => !["optional", "default"].includes(defOf(shape[key]!).type)) });
+      const fields = Object.fromEntries(Object.entries(shape).map(([name, value]) => [name, fromSchema(value, name)]));
+      return fc.record(fields, { requiredKeys: Object.keys(fields).filter((name) => !["optional", "default"].includes(defOf(shape[name]!).type)) });
     }
-    case "string": {
-      const bag = bagOf(schema);
-      fitting = fc.string({ minLength: bag.minimum ?? 0, maxLength: Math.min(bag.maximum ?? 30, 60) });
-      break;
-    }
-    case "number": {
-      const bag = bagOf(schema);
-      fitting = fc.integer({ min: Math.max(bag.minimum ?? -1000, -1e6), max: Math.min(bag.maximum ?? 1000, 1e6) });
-      break;
-    }
-    case "boolean":
-      fitting = fc.boolean();
-      break;
-    case "enum":
-      fitting = fc.constantFrom(...Object.values(def.entries as Record<string, string>));
-      break;
-    case "literal":
-      fitting = fc.constantFrom(...(def.values as unknown[]));
-      break;
-    case "array":
-      fitting = fc.array(inner("element"), { maxLength: 8 });
-      break;
     case "optional":
     case "nullable":
     case "default":
     case "catch":
     case "readonly":
     case "nonoptional":
-      fitting = inner("innerType");
-      break;
+      return inner("innerType");
     case "union":
-      fitting = fc.oneof(...(def.options as z.ZodType[]).map(fromSchema));
-      break;
+      return fc.oneof(...(def.options as z.ZodType[]).map((option) => fromSchema(option, key)));
     case "pipe":
       // preprocess(fn, schema) is pipe(transform, schema); schema.transform(fn) is pipe(schema, transform).
-      fitting = defOf(def.in as z.ZodType).type === "transform" ? inner("out") : inner("in");
-      break;
+      return defOf(def.in as z.ZodType).type === "transform" ? inner("out") : inner("in");
+    case "array":
+      return hint ? leaf(hint) : fc.array(inner("element"), { maxLength: 8 });
+    case "string": {
+      const bag = bagOf(schema);
+      return leaf(hint ?? fc.string({ unit: "grapheme-ascii", minLength: bag.minimum ?? 0, maxLength: Math.min(bag.maximum ?? 30, 60) }));
+    }
+    case "number": {
+      const bag = bagOf(schema);
+      return leaf(fc.integer({ min: Math.max(bag.minimum ?? -1000, -1e6), max: Math.min(bag.maximum ?? 1000, 1e6) }));
+    }
+    case "boolean":
+      return leaf(fc.boolean());
+    case "enum":
+      return leaf(fc.constantFrom(...Object.values(def.entries as Record<string, string>)));
+    case "literal":
+      return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(def.values as unknown[])) }, { weight: 1, arbitrary: hostileValue });
     default:
-      return hostileValue;
+      return leaf(hint ?? hostileValue);
   }
-  return fc.oneof({ weight: 3, arbitrary: fitting }, { weight: 1, arbitrary: hostileValue });
 }
 
 /** A JSON text from the schema, or hostile, or not JSON at all. */
@@ -160,17 +172,30 @@ type Body = { bytes?: Uint8Array | string | FormData; contentType?: string };
 /** A request body: JSON from the schema, raw bytes, bad JSON, wrong content types, hostile multipart. */
 function bodyFor(schema: z.ZodType | undefined): fc.Arbitrary<Body> {
   const contentType = fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", undefined);
+  // The onboarding steps' form: valid fields and a real photo, each part sometimes hostile or bytes.
+  const text = (fitting: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: fitting }, { weight: 1, arbitrary: hostileString });
+  const file = fc.oneof(fc.constant(known.photo), fc.uint8Array({ maxLength: 256 }));
   const multipart = fc
-    .array(
-      fc.tuple(
-        fc.constantFrom("occupation", "locationName", "locationPlaceId", "interests[]", "userImage", "couple_name", "coupleTypes[]", "bio", "coupleProfileImage", "couplePhotos", "%ff"),
-        fc.oneof(hostileString, fc.uint8Array({ maxLength: 256 })),
-      ),
-      { maxLength: 8 },
-    )
+    .record({
+      occupation: text(fc.constant("Engineer")),
+      locationName: text(fc.constant("Lisbon, Portugal")),
+      locationPlaceId: text(fc.constantFrom("geonames:2267057", "%ff")),
+      "interests[]": fc.array(text(fc.constantFrom(...INTEREST_VALUES)), { maxLength: 8 }),
+      couple_name: text(fc.constant("Ada & Grace")),
+      "coupleTypes[]": fc.array(text(fc.constantFrom(...COUPLE_TYPE_VALUES)), { maxLength: 4 }),
+      bio: text(fc.constant("We travel, we cook, we argue about maps.")),
+      userImage: file,
+      coupleProfileImage: file,
+      couplePhotos: fc.array(file, { maxLength: 2 }),
+      [HOSTILE_STRINGS[3]!]: hostileString,
+    }, { requiredKeys: [] })
     .map((parts) => {
       const form = new FormData();
-      for (const [name, value] of parts) form.append(name, typeof value === "string" ? value : new File([new Uint8Array(value)], "x.jpg", { type: "image/jpeg" }));
+      for (const [name, value] of Object.entries(parts)) {
+        for (const item of Array.isArray(value) ? value : [value]) {
+          form.append(name, typeof item === "string" ? item : new File([new Uint8Array(item as Uint8Array)], "photo.jpg", { type: "image/jpeg" }));
+        }
+      }
       return { bytes: form };
     });
   return fc.oneof(
@@ -212,6 +237,8 @@ describe("fuzzing every route handler", async () => {
     const own = await withCouple();
     const other = await withCouple();
     state = { userId: own.user.id, email: own.user.email, known: [own.coupleId, other.coupleId, own.user.id, other.user.id] };
+    known.ids = state.known;
+    known.photo = new Uint8Array(await jpeg(500, 500));
   });
 
   async function headersFor(auth: Auth): Promise<Record<string, string>> {
