@@ -105,23 +105,50 @@ function hinted(key: string): fc.Arbitrary<unknown> | null {
   return null;
 }
 
-/** A leaf that mostly fits, sometimes hostile text, now and then anything at all. */
-const leaf = (fitting: fc.Arbitrary<unknown>) =>
-  fc.oneof({ weight: 8, arbitrary: fitting }, { weight: 2, arbitrary: hostileString }, { weight: 1, arbitrary: hostileValue });
+const SPIKES = ["\u0000", "\u0000", "\u0007", "\ud800", "\u202e", "\u0085", "\u2028", "\n", "%ff", "'", "\\"];
+const spike = (text: string, what: string, at: number) => text.slice(0, at % (text.length + 1)) + what + text.slice(at % (text.length + 1));
+
+/** A fitting value with a hostile character slipped in (a NUL inside a well-formed e-mail, say). */
+const spiked = (fitting: fc.Arbitrary<unknown>) =>
+  fc.tuple(fitting, fc.constantFrom(...SPIKES), fc.nat()).map(([value, what, at]) => (typeof value === "string" ? spike(value, what, at) : value));
+
+/** A leaf that mostly fits, sometimes spiked or hostile text, now and then anything at all. */
+const mixedLeaf = (fitting: fc.Arbitrary<unknown>) =>
+  fc.oneof({ weight: 8, arbitrary: fitting }, { weight: 2, arbitrary: spiked(fitting) }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: hostileValue });
+
+/** The paths of a value's text leaves. */
+function textPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
+  if (typeof value === "string") return [path];
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => textPaths(item, [...path, Array.isArray(value) ? Number(key) : key]));
+  return [];
+}
+
+/** A value that fits the schema in every field but one text field, which is spiked or hostile. */
+const oneFieldHostile = (schema: z.ZodType) =>
+  fc.tuple(fromSchema(schema, "", false), fc.nat(), fc.oneof(fc.constantFrom(...SPIKES), hostileString), fc.nat(), fc.boolean()).map(([value, pick, what, at, inside]) => {
+    const paths = textPaths(value);
+    const path = paths[pick % Math.max(paths.length, 1)];
+    if (!path || path.length === 0) return value;
+    const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, value as Record<string, unknown>);
+    const key = path.at(-1)!;
+    parent[key] = inside ? spike(parent[key] as string, what, at) : what;
+    return value;
+  });
 
 /**
  * Values a schema might accept (object, string, number, enum, literal, array, optional, union,
  * pipe; field names hint at formats), each leaf sometimes hostile: mostly valid bodies with one
  * nasty field, so the nasty value gets past the other checks and reaches the domain.
  */
-function fromSchema(schema: z.ZodType, key = ""): fc.Arbitrary<unknown> {
+function fromSchema(schema: z.ZodType, key = "", mix = true): fc.Arbitrary<unknown> {
   const def = defOf(schema);
-  const inner = (name: string) => fromSchema(def[name] as z.ZodType, key);
+  const inner = (name: string) => fromSchema(def[name] as z.ZodType, key, mix);
   const hint = hinted(key);
+  const leaf = mix ? mixedLeaf : (fitting: fc.Arbitrary<unknown>) => fitting;
   switch (def.type) {
     case "object": {
       const shape = def.shape as Record<string, z.ZodType>;
-      const fields = Object.fromEntries(Object.entries(shape).map(([name, value]) => [name, fromSchema(value, name)]));
+      const fields = Object.fromEntries(Object.entries(shape).map(([name, value]) => [name, fromSchema(value, name, mix)]));
       return fc.record(fields, { requiredKeys: Object.keys(fields).filter((name) => !["optional", "default"].includes(defOf(shape[name]!).type)) });
     }
     case "optional":
@@ -132,7 +159,7 @@ function fromSchema(schema: z.ZodType, key = ""): fc.Arbitrary<unknown> {
     case "nonoptional":
       return inner("innerType");
     case "union":
-      return fc.oneof(...(def.options as z.ZodType[]).map((option) => fromSchema(option, key)));
+      return fc.oneof(...(def.options as z.ZodType[]).map((option) => fromSchema(option, key, mix)));
     case "pipe":
       // preprocess(fn, schema) is pipe(transform, schema); schema.transform(fn) is pipe(schema, transform).
       return defOf(def.in as z.ZodType).type === "transform" ? inner("out") : inner("in");
@@ -151,7 +178,7 @@ function fromSchema(schema: z.ZodType, key = ""): fc.Arbitrary<unknown> {
     case "enum":
       return leaf(fc.constantFrom(...Object.values(def.entries as Record<string, string>)));
     case "literal":
-      return fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...(def.values as unknown[])) }, { weight: 1, arbitrary: hostileValue });
+      return leaf(fc.constantFrom(...(def.values as unknown[])));
     default:
       return leaf(hint ?? hostileValue);
   }
@@ -159,7 +186,9 @@ function fromSchema(schema: z.ZodType, key = ""): fc.Arbitrary<unknown> {
 
 /** A JSON text from the schema, or hostile, or not JSON at all. */
 function jsonText(schema: z.ZodType | undefined): fc.Arbitrary<string> {
-  const objects = schema ? fc.oneof(fromSchema(schema), hostileValue) : hostileValue;
+  const objects = schema
+    ? fc.oneof({ weight: 4, arbitrary: oneFieldHostile(schema) }, { weight: 2, arbitrary: fromSchema(schema) }, { weight: 1, arbitrary: fromSchema(schema, "", false) }, { weight: 1, arbitrary: hostileValue })
+    : hostileValue;
   return fc.oneof(
     { weight: 6, arbitrary: objects.map((value) => JSON.stringify(value) ?? "null") },
     { weight: 1, arbitrary: objects.map((value) => (JSON.stringify(value) ?? "").replace(/"/, '"\\ud800')) },
@@ -221,7 +250,10 @@ function paramsFor(route: Route, known: string[], declared: z.ZodType | undefine
 function queryFor(schema: z.ZodType | undefined): fc.Arbitrary<string> {
   const keys = schema && defOf(schema).type === "object" ? Object.keys(defOf(schema).shape as object) : [];
   const pair = fc.tuple(fc.oneof(fc.constantFrom(...keys, "to", "ready", "limit"), hostileString), fc.oneof(hostileString, hostileNumber.map(String)));
+  const asQuery = (value: unknown) =>
+    new URLSearchParams(Object.entries(value as object).flatMap(([key, item]) => [item].flat().map((one): [string, string] => [key, String(one)]))).toString();
   return fc.oneof(
+    ...(schema && keys.length ? [oneFieldHostile(schema).map(asQuery), fromSchema(schema, "", false).map(asQuery)] : []),
     fc.array(pair, { maxLength: 4 }).map((pairs) => new URLSearchParams(pairs).toString()),
     fc.constantFrom("%ff=%ff", "a=%00", "limit=%ff", "%=%", "query=%E2%80%AE", "to=a%0d%0ab"),
   );
