@@ -10,6 +10,7 @@ import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
+import { seedForum } from "./seed-forum";
 import {
   DEMO_COUPLES,
   DEMO_INBOX,
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     const signIns: SignIn[] = [];
     const seeded: Seeded = new Map();
 
-    const interestCount = await handle.db.transaction(async (tx) => {
+    const totals = await handle.db.transaction(async (tx) => {
       const count = await ensureInterestCatalogue(tx);
       for (const couple of DEMO_COUPLES) {
         const { partnerA: a, partnerB: b, place: p } = couple;
@@ -171,11 +172,11 @@ async function main(): Promise<void> {
       await tx.delete(couples).where(eq(couples.partner1Id, soloId));
       signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
       await seedInbox(tx, seeded);
-      return count;
+      return { count, forum: await seedForum(tx, seeded) };
     });
 
     console.log(
-      `Seeded ${interestCount} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples) and ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)}.\n`,
+      `Seeded ${totals.count} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples), ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)} and a forum of ${totals.forum.posts} posts, ${totals.forum.replies} replies and ${totals.forum.reactions} reactions.\n`,
     );
     printTable(signIns);
   } catch (error) {
