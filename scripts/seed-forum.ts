@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumMentions, forumPosts, forumReactions, forumReplies } from "@/db/schema";
-import { cityLevelPlace } from "@/lib/forum/queries";
+import { cityLevelPlace } from "@/lib/forum/place";
 import { DEMO_POSTS } from "./seed-forum-data";
 import { DEMO_COUPLES, type Place } from "./seed-data";
 

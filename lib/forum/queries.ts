@@ -6,11 +6,11 @@ import { couples, forumMentions, forumPosts, forumReactions, forumReplies, locat
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { partnerOf } from "@/lib/couples/partner";
-import { SNAP_STEPS, shownName, snap, type PrivacyLevel, type StoredLocation } from "@/lib/locations/privacy";
 import { locationColumns } from "@/lib/locations/place";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { decodeCursor, encodeCursor, type Cursor } from "./cursor";
 import { distanceBand, FORUM_TEXTS, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
+import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
 
@@ -155,21 +155,6 @@ function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReaction
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
-
-/** A local post's place: the couple's place as others see it, never finer than the city. */
-export type ForumPlace = { place: string; latitude: number; longitude: number };
-
-/** Finer than the city is snapped to the city grid (lib/locations/privacy.ts); country and hidden have no point. */
-const CITY_AT_MOST: Record<PrivacyLevel, PrivacyLevel> = { full: "city", city: "city", region: "region", country: "country", hidden: "hidden" };
-
-export function cityLevelPlace(location: StoredLocation): ForumPlace | null {
-  const level = CITY_AT_MOST[location.privacyLevel];
-  const steps = level === "full" ? null : SNAP_STEPS[level];
-  if (!steps || location.latitude === null || location.longitude === null) return null;
-  const place = shownName({ ...location, privacyLevel: level });
-  if (!place) return null;
-  return { place, latitude: snap(location.latitude, steps), longitude: snap(location.longitude, steps) };
-}
 
 /** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
 export async function couplePlace(db: Db, coupleId: string): Promise<ForumPlace | null> {
