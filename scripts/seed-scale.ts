@@ -116,11 +116,12 @@ export async function seedScale(db: Db): Promise<void> {
         least(now(), now() - make_interval(secs => ((${replyPost} * 7919) % ${YEAR_SECONDS})) + make_interval(secs => (r % 259200)))
       from generate_series(${from}::int, ${to}::int) r on conflict do nothing`),
   );
+  // The kind moves on each time x wraps around the posts, so (post, person, kind) rarely repeats.
   await inChunks("reactions", reactions, (from, to) =>
     db.execute(sql`insert into forum_reactions (post_id, user_id, couple_id, kind, created_at)
       select ${id("p", sql`(1 + (x::bigint * 49979687) % ${posts})`)}, ${user(sql`2 * (1 + (x::bigint * 86028121) % ${couples})`)},
         ${couple(sql`(1 + (x::bigint * 86028121) % ${couples})`)},
-        (array['heart','laugh','wow','clap','hug'])[1 + x % 5]::reaction_kind, now() - make_interval(secs => (x % 1209600))
+        (array['heart','laugh','wow','clap','hug'])[1 + (x + x / ${posts}) % 5]::reaction_kind, now() - make_interval(secs => (x % 1209600))
       from generate_series(${from}::int, ${to}::int) x on conflict do nothing`),
   );
   const started = Date.now();
