@@ -21,7 +21,7 @@ import { withCouple } from "../support/couples";
 import { jpeg } from "../support/onboarding";
 
 const SEED = 20260911;
-const RUNS_PER_HANDLER = 60;
+const RUNS_PER_HANDLER = 35;
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const API_DIR = path.join(import.meta.dirname, "../../app/api");
 
