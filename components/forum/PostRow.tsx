@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { REACTIONS, topicLabel } from "@/lib/forum/rules";
+import { REACTIONS, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { excerpt } from "@/lib/forum/text";
 import type { ForumPost } from "@/lib/forum/client/api";
 import { RelativeTime } from "./RelativeTime";
@@ -12,7 +12,7 @@ export function PostRow({ post }: { post: ForumPost }) {
     <li className="forum-row">
       <article aria-labelledby={`post-${post.id}-title`}>
         <p className="forum-row-topline">
-          <span className="forum-topic">{topicLabel(post.topic)}</span>
+          <span className="forum-topic">{topicLabel(post.topic as ForumTopic)}</span>
           {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
         </p>
         <h2 id={`post-${post.id}-title`} className="forum-row-title">

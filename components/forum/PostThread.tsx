@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useState } from "react";
-import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel } from "@/lib/forum/rules";
-import { excerpt } from "@/lib/forum/text";
+import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { Body } from "./Body";
 import { ItemMenu } from "./ItemMenu";
@@ -16,7 +15,7 @@ export type Viewer = { userId: string; coupleId: string };
 const replyAnchor = (id: string) => `reply-${id}`;
 /** Reaction buttons keep their own state: a poll with other counts starts them afresh. */
 const reactionsKey = (item: Pick<ForumReply, "id" | "reactions" | "myReactions">) => `${item.id}:${Object.values(item.reactions).join()}:${item.myReactions.join()}`;
-const edited = (item: { createdAt: string | Date; editedAt: string | Date | null }) =>
+const edited = (item: { createdAt: string; editedAt: string | null }) =>
   showsEdited(new Date(item.createdAt), item.editedAt === null ? null : new Date(item.editedAt));
 
 /** The reply the address points at (`#reply-{id}`), as the notification links do. */
@@ -64,13 +63,12 @@ function Placeholder({ item, noun }: { item: { deleted: boolean; removed?: boole
 }
 
 /** A quoted reply, one level deep: who wrote it and its start, linking to it. */
-function Quote({ reply }: { reply: ForumReply | undefined }) {
-  if (!reply) return null;
-  const gone = reply.deleted || reply.removed;
+function Quote({ quote }: { quote: NonNullable<ForumReply["quote"]> }) {
+  const who = quote.author ? `${signature(quote.author.firstName, quote.author.coupleName)} wrote:` : "A reply:";
   return (
     <blockquote className="forum-quote">
-      <a href={`#${replyAnchor(reply.id)}`}>{signature(reply.author.firstName, reply.author.coupleName)} wrote:</a>
-      <p>{gone ? (reply.removed ? FORUM_TEXTS.removedByModerator : "This reply was deleted") : excerpt(reply.body)}</p>
+      <a href={`#${replyAnchor(quote.id)}`}>{who}</a>
+      <p>{quote.deleted ? "This reply was deleted" : quote.excerpt}</p>
     </blockquote>
   );
 }
@@ -121,14 +119,13 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
     else setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, deleted: true } : reply)));
   };
 
-  const byId = new Map(replies.map((reply) => [reply.id, reply]));
   const postGone = post.deleted || post.removed;
 
   return (
     <>
       <article className="forum-post" aria-labelledby="post-title">
         <p className="forum-row-topline">
-          <span className="forum-topic">{topicLabel(post.topic)}</span>
+          <span className="forum-topic">{topicLabel(post.topic as ForumTopic)}</span>
           {post.scope === "local" && post.place && <span className="forum-distance">{post.place}</span>}
           {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
         </p>
@@ -177,7 +174,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                   <Placeholder item={reply} noun="reply" />
                 ) : (
                   <>
-                    {reply.quoteReplyId && <Quote reply={byId.get(reply.quoteReplyId)} />}
+                    {reply.quote && <Quote quote={reply.quote} />}
                     <Body text={reply.body} mentions={reply.mentions} />
                     <div className="forum-reply-actions">
                       <Reactions key={reactionsKey(reply)} target="reply" item={reply} />

@@ -4,7 +4,8 @@ import { useId, useState } from "react";
 import { REACTIONS, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
 import { setReaction, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
 
-type Props = { target: ReactionTarget; item: Pick<ForumPost | ForumReply, "id" | "reactions" | "myReactions" | "reactors">; disabled?: boolean };
+/** Replies carry who reacted (`reactedBy`); a post only its counts. */
+type Props = { target: ReactionTarget; item: Pick<ForumPost, "id" | "reactions" | "myReactions"> & { reactedBy?: ForumReply["reactedBy"] }; disabled?: boolean };
 
 /** "You and 2 others", or the names the server sent: shown on hover and read on focus. */
 function whoReacted(kind: ReactionKind, count: number, mine: boolean, names: readonly string[] | undefined): string {
@@ -57,7 +58,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
               <span className="forum-reaction-count">{counts[kind]}</span>
             </button>
             <span id={tipId} role="tooltip" className="forum-tooltip">
-              {whoReacted(kind, counts[kind], pressed, item.reactors?.[kind])}
+              {whoReacted(kind, counts[kind], pressed, item.reactedBy?.[kind])}
             </span>
           </span>
         );

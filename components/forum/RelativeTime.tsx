@@ -1,8 +1,7 @@
 import { formatNotificationTime } from "@/lib/notifications/rules";
-import type { When } from "@/lib/forum/client/api";
 
 /** "5 minutes ago", as the notifications say it, with the exact time for machines and on hover. */
-export function RelativeTime({ at }: { at: When }) {
+export function RelativeTime({ at }: { at: string }) {
   const date = new Date(at);
   return (
     <time dateTime={date.toISOString()} title={date.toLocaleString("en")} suppressHydrationWarning>

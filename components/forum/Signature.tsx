@@ -1,13 +1,13 @@
 import Link from "next/link";
 import { signature } from "@/lib/forum/rules";
-import type { ForumAuthor, When } from "@/lib/forum/client/api";
+import type { ForumAuthor } from "@/lib/forum/client/api";
 import { RelativeTime } from "./RelativeTime";
 
 /**
  * "Maya of Maya & Theo" with the couple's photo, both linking to their profile, the 'Verified
  * Couple' badge when it applies, and when it was written.
  */
-export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: When; edited?: boolean }) {
+export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
   const href = `/profile/${encodeURIComponent(author.coupleId)}`;
   return (
     <div className="forum-signature">

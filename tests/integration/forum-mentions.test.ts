@@ -9,7 +9,7 @@ import { withCouple, type Headers } from "../support/couples";
 const search = (q: string, headers: Headers) => call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
 
 describe("GET /api/forum/mentions", () => {
-  it("offers discoverable couples whose name has a word starting with the query, never the caller's own couple", async () => {
+  it("offers discoverable couples whose name contains the query, never the caller's own couple", async () => {
     const tag = `Zq${Date.now().toString(36)}`;
     const mine = await withCouple({ couple_name: `${tag}ara & Mo` });
     const other = await withCouple({ couple_name: `Lia & ${tag}eno` });
@@ -19,7 +19,7 @@ describe("GET /api/forum/mentions", () => {
 
     const res = await search(tag, mine.headers);
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual([{ coupleId: other.coupleId, name: `Lia & ${tag}eno` }]);
+    expect(res.json.data).toEqual([{ coupleId: other.coupleId, name: `Lia & ${tag}eno`, imageUrl: null }]);
   });
 
   it("treats LIKE wildcards as letters", async () => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ForumPage } from "@/components/forum/ForumPage";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { pageListQuery } from "@/lib/forum/list-query";
-import { readPosts } from "./reads";
+import { readActor, readPosts } from "./reads";
 
 export const metadata: Metadata = { title: "Global Forum" };
 
@@ -10,5 +10,5 @@ export const metadata: Metadata = { title: "Global Forum" };
 export default async function GlobalForumPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { userId } = await requireSignedIn();
   const query = pageListQuery("global", await searchParams);
-  return <ForumPage title="Global Forum" userId={userId} query={query} first={await readPosts(userId, query)} />;
+  return <ForumPage title="Global Forum" userId={userId} query={query} first={await readPosts(await readActor(userId), query)} />;
 }

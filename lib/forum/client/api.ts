@@ -7,56 +7,13 @@
 import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
 import { listSearchParams, type ListQuery } from "../list-query";
-import type { ForumScope, ForumTopic, ReactionCounts, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
+import type { ForumPost, ForumReply, KeysetPagination, MentionSuggestion } from "../queries";
+import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
 
-/** Timestamps arrive as ISO text over JSON and as Dates from a server component. */
-export type When = string | Date;
+export type { ForumAuthor, ForumMention, ForumPost, ForumReply, MentionSuggestion } from "../queries";
 
-export type ForumAuthor = {
-  userId: string;
-  firstName: string;
-  coupleId: string;
-  coupleName: string;
-  coupleImageUrl: string | null;
-  isVerified: boolean;
-};
-
-/** A couple named in a post or reply that the server validated: only these render as links. */
-export type ForumMention = { coupleId: string; name: string };
-
-type Reactable = {
-  id: string;
-  body: string;
-  author: ForumAuthor;
-  reactions: ReactionCounts;
-  myReactions: ReactionKind[];
-  /** Who reacted, per kind, when the server sends it (shown on hover and focus). */
-  reactors?: Partial<Record<ReactionKind, string[]>>;
-  mentions?: ForumMention[];
-  createdAt: When;
-  editedAt: When | null;
-  deleted: boolean;
-  removed?: boolean;
-};
-
-export type ForumPost = Reactable & {
-  title: string;
-  topic: ForumTopic;
-  scope: ForumScope;
-  photos: string[];
-  place: string | null;
-  distanceBand: string | null;
-  replyCount: number;
-  lastActivityAt: When;
-};
-
-export type ForumReply = Reactable & {
-  postId: string;
-  quoteReplyId: string | null;
-};
-
-export type PostPage = { data: ForumPost[]; pagination: { limit: number; nextCursor: string | null; hasMore: boolean } };
-export type Thread = { post: ForumPost; replies: ForumReply[]; pagination: { limit: number; nextCursor: string | null; hasMore: boolean } };
+export type PostPage = { data: ForumPost[]; pagination: KeysetPagination };
+export type Thread = { post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination };
 
 export class ForumRequestError extends Error {
   constructor(
@@ -119,7 +76,7 @@ export const sendReport = (report: { targetType: ReportTargetType; targetId: str
 export const setBlock = (coupleId: string, blocked: boolean) => send<unknown>(blocked ? "PUT" : "DELETE", `/api/couples/${encodeURIComponent(coupleId)}/block`);
 
 export const searchMentions = (q: string, signal?: AbortSignal) =>
-  getJson<{ data: ForumMention[] }>(`/api/forum/mentions?q=${encodeURIComponent(q)}`, signal).then((body) => body.data);
+  getJson<{ data: MentionSuggestion[] }>(`/api/forum/mentions?q=${encodeURIComponent(q)}`, signal).then((body) => body.data);
 
 /** One photo, as `POST /api/forum/photos` takes it (multipart field `photo`); answers its URL. */
 export async function uploadPhoto(file: File): Promise<string> {

@@ -4,7 +4,7 @@ import { ForumPage } from "@/components/forum/ForumPage";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { pageListQuery } from "@/lib/forum/list-query";
-import { readLocalPosts } from "../reads";
+import { readActor, readLocalPosts } from "../reads";
 
 export const metadata: Metadata = { title: "Local Forum" };
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Local Forum" };
 export default async function LocalForumPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { userId } = await requireSignedIn();
   const query = pageListQuery("local", await searchParams);
-  const first = await readLocalPosts(userId, query);
+  const first = await readLocalPosts(await readActor(userId), query);
   const notice = first ? undefined : (
     <p className="alert alert-info">
       <Link href="/settings">{FORUM_TEXTS.noLocation}</Link>

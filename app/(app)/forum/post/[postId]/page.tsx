@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { PostThread } from "@/components/forum/PostThread";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { readThread, readViewer } from "../../reads";
+import { readActor, readThread } from "../../reads";
 
 export const metadata: Metadata = { title: "Forum Post" };
 
@@ -10,13 +10,14 @@ export const metadata: Metadata = { title: "Forum Post" };
 export default async function ForumPostPage({ params }: { params: Promise<{ postId: string }> }) {
   const { postId } = await params;
   const { userId } = await requireSignedIn();
-  const [thread, viewer] = await Promise.all([readThread(userId, postId), readViewer(userId)]);
+  const actor = await readActor(userId);
+  const thread = await readThread(actor, postId);
   return (
     <main id="main" className="page forum-thread-page">
       <p>
         <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum</Link>
       </p>
-      <PostThread key={thread.post.id} initial={thread} viewer={viewer} />
+      <PostThread key={thread.post.id} initial={thread} viewer={{ userId, coupleId: actor.coupleId }} />
     </main>
   );
 }
