@@ -8,19 +8,20 @@ import { signIn, verifiedAccount } from "./support";
  * call with their place) and then used through the screens only.
  */
 
-type Place = { city: string; latitude: number; longitude: number };
-// Lisbon; a town about 20 km east across the river; and Porto's latitude band, about 300 km north.
-const LISBON: Place = { city: "Lisbon", latitude: 38.7223, longitude: -9.1393 };
-const NEAR: Place = { city: "Alcochete", latitude: 38.75, longitude: -8.93 };
-const FAR: Place = { city: "Aveiro", latitude: 41.42, longitude: -9.1393 };
+/** Places of the offline gazetteer: Lisbon; Algueirão, 20 km away; Póvoa de Varzim, 298 km away. */
+const LISBON = "geonames:2267057";
+const NEAR = "geonames:2271977";
+const FAR = "geonames:2735787";
 
 type Couple = { page: Page; coupleName: string; firstName: string };
 
 let made = 0;
 /** A complete couple (partner A only) signed in in a browser context of its own. */
-async function couple(browser: Browser, request: APIRequestContext, first: string, place: Place): Promise<Couple> {
+async function couple(browser: Browser, request: APIRequestContext, first: string, placeId: string): Promise<Couple> {
   const account = await verifiedAccount(request, `forum-${first.toLowerCase()}`);
-  const coupleName = `${first} & ${["Rui", "Ana", "Leo", "Mia", "Tom"][made++ % 5]} ${Date.now().toString(36)}`;
+  // Letters only in the first word, unique per run: typing it after '@' finds this couple alone.
+  const tag = `${Date.now().toString(36)}${made++}`.replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
+  const coupleName = `${first}${tag} & ${["Rui", "Ana", "Leo", "Mia", "Tom"][made % 5]}`;
   const page = await (await browser.newContext()).newPage();
   await signIn(page, account);
   await expect(page).toHaveURL(/\/onboarding$/);
@@ -29,17 +30,7 @@ async function couple(browser: Browser, request: APIRequestContext, first: strin
     headers: { "X-CSRF-Token": token },
     data: {
       userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", bio: "Hi." },
-      coupleData: {
-        coupleName,
-        coupleTypes: ["global_adventurers"],
-        bio: "We like long walks.",
-        location: `${place.city}, Portugal`,
-        latitude: place.latitude,
-        longitude: place.longitude,
-        city: place.city,
-        country: "Portugal",
-        countryCode: "PT",
-      },
+      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks.", placeId },
     },
   });
   expect(response.ok()).toBe(true);
@@ -94,7 +85,8 @@ test.describe("forum", () => {
     await expect(b.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     const reply = b.page.getByRole("combobox", { name: "Write a reply" });
     await reply.fill("Count us in ");
-    await reply.pressSequentially(`@${a.coupleName.slice(0, 4)}`);
+    await reply.pressSequentially(`@${a.coupleName.split(" ")[0]}`);
+    await expect(reply).toHaveAttribute("aria-expanded", "true");
     await b.page.getByRole("option", { name: a.coupleName }).click();
     await expect(reply).toHaveValue(`Count us in @${a.coupleName} `);
     await reply.pressSequentially("see you there!");
@@ -105,6 +97,21 @@ test.describe("forum", () => {
     const heart = b.page.getByRole("group", { name: "Reactions" }).first().getByRole("button", { name: "React with heart" });
     await heart.click();
     await expect(heart).toHaveAttribute("aria-pressed", "true");
+
+    // A reply that mentions the post's couple notifies them once, as a reply: B mentions A in a post too.
+    await b.page.goto("/forum");
+    await b.page.getByRole("button", { name: "New Post" }).click();
+    const composer = b.page.getByRole("form", { name: "New Post" });
+    await composer.getByLabel("Title").fill(`Sintra crew ${word.slice(-4)}`);
+    await composer.getByLabel("Topic").selectOption({ label: "Meetups" });
+    const body = composer.getByRole("combobox", { name: "Your post" });
+    await body.pressSequentially(`Thanks @${a.coupleName.slice(0, 4)}`);
+    await body.press("ArrowDown");
+    await expect(b.page.getByRole("option", { name: a.coupleName })).toBeVisible();
+    await b.page.getByRole("option", { name: a.coupleName }).click();
+    await body.pressSequentially("for the tip!");
+    await composer.getByRole("button", { name: "Publish Post" }).click();
+    await expect(b.page.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
 
     // A's bell: the reply and the mention; the reply opens at its anchor, highlighted.
     await a.page.goto("/forum");
