@@ -5,8 +5,12 @@
  *      (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), else PGlite in a temp folder;
  *   2. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
  *   3. verified users inserted directly, paired into couples so /api/v2/auth/me answers 200;
- *   4. `next start` on 127.0.0.1:3199, then bounded request loops with a concurrency pool
- *      (current user, sign-in, place search);
+ *   4. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 with TRUSTED_PROXY_HOPS=1
+ *      (the bench plays the proxy: each virtual user's X-Forwarded-For is its address), then
+ *      timed runs at BENCH_CLIENTS clients for BENCH_DURATION_S seconds each (GET
+ *      /api/v2/auth/me; a write, PATCH /api/notifications/read), a sign-in flood of unknown
+ *      e-mails for BENCH_FLOOD_S seconds with /api/v2/auth/me measured during it, and bounded
+ *      request loops (current user, sign-in, place search);
  *   5. the server is stopped, then the in-process figures (gazetteer search time, images per
  *      second: scripts/bench-in-process.ts); the database is dropped, also on failure and on Ctrl-C.
  *
@@ -29,6 +33,16 @@ const PORT = 3199;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DIST_DIR = ".next-bench";
 const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
+const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
+/** Timed runs: seconds each and clients at once (60 s at 50 clients unless told otherwise), and the flood's seconds. */
+const positive = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+const DURATION_S = positive("BENCH_DURATION_S", 60);
+const CLIENTS = Math.round(positive("BENCH_CLIENTS", 50));
+const FLOOD_S = positive("BENCH_FLOOD_S", 30);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const USER_COUNT = 20;
 const PASSWORD = "Bench-Pass-2026!";
@@ -153,9 +167,9 @@ function appEnv(database: BenchDatabase): NodeJS.ProcessEnv {
   return { ...env, ...database.env };
 }
 
-/** Its own process group, so stopping it also stops the workers it forks. */
+/** A Node script in its own process group, so stopping it also stops the workers it forks. */
 function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
-  const child = spawn(process.execPath, [NEXT_BIN, ...args], { env, detached: true, stdio: ["ignore", stdio, stdio] });
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", stdio, stdio] });
   cleanups.push(() => stopGroup(child));
   return child;
 }
@@ -183,7 +197,7 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    const child = spawnGroup(["build"], env, "inherit");
+    const child = spawnGroup([NEXT_BIN, "build"], env, "inherit");
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`next build failed (exit ${code})`);
   } finally {
@@ -207,10 +221,10 @@ async function answers(): Promise<boolean> {
   }
 }
 
-/** Starts `next start` on loopback only; resolves once an API route (and so the database) answers. */
+/** Starts the app's server on loopback only; resolves once an API route (and so the database) answers. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
-  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], env, "pipe");
+  const child = spawnGroup([TSX_CLI, "server.ts"], { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
   const keep = (chunk: Buffer) => {
@@ -298,6 +312,30 @@ async function runLoad(total: number, concurrency: number, send: (i: number, wor
   return { latencies, failures, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
+/** `concurrency` workers sending for `seconds` (each a virtual user); failures are counted by reason. */
+async function runFor(seconds: number, concurrency: number, send: (worker: number) => Promise<void>): Promise<Outcome & { total: number }> {
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  const deadline = Date.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (Date.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          await send(worker);
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          const reason = message(error).slice(0, 60);
+          failures.set(reason, (failures.get(reason) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+  return { latencies, failures, skipped: 0, seconds: (performance.now() - started) / 1000, total: latencies.length + failed };
+}
+
 /** A distinct client address per virtual user, from the benchmarking range 198.18.0.0/15. */
 const addressOf = (worker: number) => `198.18.${worker >> 8}.${worker & 255}`;
 
@@ -333,14 +371,23 @@ async function me(account: Account, token: string, address: string): Promise<voi
   if (body.userId !== account.id) throw new Error("/me answered for another user");
 }
 
-type Row = { name: string; total: number; concurrency: number; outcome: Outcome };
+async function markAllRead(token: string, address: string): Promise<void> {
+  await callJson("/api/notifications/read", address, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ mark_all: true }),
+  });
+}
+
+type Row = { name: string; total: number; concurrency: number; outcome: Outcome; expectFailures?: boolean };
 
 function report(rows: Row[]): number {
-  const header = ["phase", "requests", "conc", "ok", "errors", "req/s", "median", "p95", "p99", "max (ms)"];
+  const header = ["phase", "requests", "conc", "ok", "errors", "err %", "req/s", "p50", "p95", "p99", "max (ms)"];
   const table = rows.map(({ name, total, concurrency, outcome: o }) => {
     const sorted = [...o.latencies].sort((a, b) => a - b);
     const errors = total - o.latencies.length;
-    return [name, total, concurrency, o.latencies.length, errors, (o.latencies.length / o.seconds).toFixed(1)]
+    const errorRate = total ? ((100 * errors) / total).toFixed(2) : "0.00";
+    return [name, total, concurrency, o.latencies.length, errors, errorRate, (o.latencies.length / o.seconds).toFixed(1)]
       .concat([50, 95, 99, 100].map((p) => percentile(sorted, p).toFixed(1)))
       .map(String);
   });
@@ -349,10 +396,11 @@ function report(rows: Row[]): number {
   console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const r of table) console.log(line(r));
   let errors = 0;
-  for (const { name, outcome } of rows) {
+  for (const { name, outcome, expectFailures } of rows) {
     for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
     if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
-    errors += [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+    // The flood's refusals are its expected answers, not failures of the app.
+    if (!expectFailures) errors += [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
   }
   return errors;
 }
@@ -392,6 +440,31 @@ async function main(): Promise<number> {
   memory.push(`after warm-up: ${rss(pid)}`);
 
   const rows: Row[] = [];
+  console.log(`\nTimed runs: ${DURATION_S} s at ${CLIENTS} clients each (BENCH_DURATION_S, BENCH_CLIENTS)...`);
+  const meTimed = await runFor(DURATION_S, CLIENTS, (w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)));
+  rows.push({ name: `GET /api/v2/auth/me, ${DURATION_S} s`, total: meTimed.total, concurrency: CLIENTS, outcome: meTimed });
+  const writeTimed = await runFor(DURATION_S, CLIENTS, (w) => markAllRead(tokens[w % accounts.length]!, addressOf(w)));
+  rows.push({ name: `PATCH /api/notifications/read, ${DURATION_S} s`, total: writeTimed.total, concurrency: CLIENTS, outcome: writeTimed });
+  memory.push(`after the timed runs: ${rss(pid)}`);
+
+  // A flood of sign-ins for unknown e-mails from many addresses (argon2 for each), with /me measured meanwhile.
+  const floodClients = Math.max(1, Math.round(CLIENTS / 2));
+  const meClients = Math.max(1, CLIENTS - floodClients);
+  console.log(`Sign-in flood: ${FLOOD_S} s, ${floodClients} clients signing in as unknown e-mails, ${meClients} on /api/v2/auth/me (BENCH_FLOOD_S)...`);
+  let attempt = 0;
+  const [flood, meDuringFlood] = await Promise.all([
+    runFor(FLOOD_S, floodClients, async (w) => {
+      const n = ++attempt;
+      await signIn({ id: "", email: `nobody${n}@flood.couples.test` }, `198.19.${(n >> 8) & 255}.${n & 255}`).catch((error: unknown) => {
+        throw new Error(message(error).slice(0, 3) || `worker ${w}`); // counted by status
+      });
+    }),
+    runFor(FLOOD_S, meClients, (w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(500 + w))),
+  ]);
+  rows.push({ name: `sign-in flood (unknown e-mails), ${FLOOD_S} s`, total: flood.total, concurrency: floodClients, outcome: flood, expectFailures: true });
+  rows.push({ name: `GET /api/v2/auth/me during the flood`, total: meDuringFlood.total, concurrency: meClients, outcome: meDuringFlood });
+  memory.push(`after the flood: ${rss(pid)}`);
+
   const meTotal = 2000;
   const meConcurrency = 20;
   console.log(`\nGET /api/v2/auth/me: ${meTotal} requests at concurrency ${meConcurrency}...`);
