@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ReportTargetType } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { BlockDialog } from "./BlockDialog";
@@ -27,6 +27,23 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onDelete
   const close = () => {
     if (details.current) details.current.open = false;
   };
+  // A click elsewhere or Escape closes the menu (and Escape returns focus to its button).
+  useEffect(() => {
+    const onPointer = (event: PointerEvent) => {
+      if (details.current?.open && !details.current.contains(event.target as Node)) close();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !details.current?.open) return;
+      close();
+      details.current.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
   return (
     <>
       <details ref={details} className="forum-menu">

@@ -134,6 +134,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
           {!postGone && <ItemMenu label="Post actions" targetType="post" targetId={post.id} author={post.author} viewer={viewer} onDelete={() => remove("post", post.id)} onBlocked={onBlocked} />}
         </div>
         <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
+        {post.hidden && <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>}
         {postGone ? (
           <Placeholder item={post} noun="post" />
         ) : (
