@@ -93,8 +93,13 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   useEffect(() => {
     const follow = () => setTarget(hashTarget());
     follow();
+    // A client-side navigation (the bell's link) may commit the new address just after this page mounts.
+    const frame = requestAnimationFrame(follow);
     window.addEventListener("hashchange", follow);
-    return () => window.removeEventListener("hashchange", follow);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("hashchange", follow);
+    };
   }, []);
   useEffect(() => {
     if (!target) return;

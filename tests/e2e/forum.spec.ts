@@ -34,8 +34,7 @@ async function couple(browser: Browser, request: APIRequestContext, first: strin
     },
   });
   expect(response.ok()).toBe(true);
-  // The account's name is the registration's: the signature says who wrote.
-  return { page, coupleName, firstName: account.firstName };
+  return { page, coupleName, firstName: first };
 }
 
 async function photo(dir: string): Promise<string> {
