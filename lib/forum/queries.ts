@@ -6,11 +6,11 @@ import { couples, forumMentions, forumPosts, forumReactions, forumReplies, locat
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { partnerOf } from "@/lib/couples/partner";
-import { SNAP_STEPS, shownName, snap, type PrivacyLevel, type StoredLocation } from "@/lib/locations/privacy";
 import { locationColumns } from "@/lib/locations/place";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { decodeCursor, encodeCursor, type Cursor } from "./cursor";
 import { distanceBand, FORUM_TEXTS, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
+import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
 
@@ -156,21 +156,6 @@ function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReaction
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 
-/** A local post's place: the couple's place as others see it, never finer than the city. */
-export type ForumPlace = { place: string; latitude: number; longitude: number };
-
-/** Finer than the city is snapped to the city grid (lib/locations/privacy.ts); country and hidden have no point. */
-const CITY_AT_MOST: Record<PrivacyLevel, PrivacyLevel> = { full: "city", city: "city", region: "region", country: "country", hidden: "hidden" };
-
-export function cityLevelPlace(location: StoredLocation): ForumPlace | null {
-  const level = CITY_AT_MOST[location.privacyLevel];
-  const steps = level === "full" ? null : SNAP_STEPS[level];
-  if (!steps || location.latitude === null || location.longitude === null) return null;
-  const place = shownName({ ...location, privacyLevel: level });
-  if (!place) return null;
-  return { place, latitude: snap(location.latitude, steps), longitude: snap(location.longitude, steps) };
-}
-
 /** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
 export async function couplePlace(db: Db, coupleId: string): Promise<ForumPlace | null> {
   const [row] = await db
@@ -295,7 +280,7 @@ const keyValue = (key: Date | number): SQL => (key instanceof Date ? sql`${key.t
  * A page of posts (issue 11, `GET /api/forum/posts`): listed posts (not deleted, hidden or
  * removed) of couples not blocked either way, in the scope, by topic and search. With `q` the
  * order is the search rank; otherwise Latest (last activity), New (creation), Top (reactions on
- * the post in the last 7 days) or, locally, Nearest. Keyset pagination on (sort key, id): no
+ * the post in the last 7 days; posts without any are not listed) or, locally, Nearest. Keyset pagination on (sort key, id): no
  * OFFSET, and rows added meanwhile neither repeat nor shift the next page (Top's scores can
  * move between pages; its keyset still never repeats a (score, id) pair).
  * A local list measures from the viewer's couple place at city level at most to posts' stored
@@ -311,14 +296,20 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
 
   const distance = centre ? distanceFrom(centre) : null;
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
-  const topScore = sql<number>`(select count(*) from ${forumReactions} where ${forumReactions.postId} = ${forumPosts.id} and ${forumReactions.replyId} is null and ${forumReactions.createdAt} > now() - make_interval(days => ${TOP_WINDOW_DAYS}))::double precision`;
+  // Top reads only the recent reactions (forum_reactions_post_recent_idx), once, not a count per post.
+  const topScores = db
+    .select({ postId: forumReactions.postId, score: sql<number>`count(*)::double precision`.as("score") })
+    .from(forumReactions)
+    .where(and(isNull(forumReactions.replyId), sql`${forumReactions.createdAt} > now() - make_interval(days => ${TOP_WINDOW_DAYS})`))
+    .groupBy(forumReactions.postId)
+    .as("top_scores");
   const sortKey: SQL | typeof forumPosts.lastActivityAt =
     order === "rank"
       ? sql`ts_rank(${forumPosts.searchVector}, ${tsQuery})::double precision`
       : order === "nearest"
         ? distance!
         : order === "top"
-          ? topScore
+          ? sql`${topScores.score}`
           : order === "new"
             ? forumPosts.createdAt
             : forumPosts.lastActivityAt;
@@ -336,11 +327,14 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
     distance ? sql`${distance} <= ${query.radius}` : undefined,
     after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${keyValue(after.sortKey)}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${keyValue(after.sortKey)}, ${after.id}::uuid)`) : undefined,
   ];
-  const rows = await db
+  const select = db
     .select({ ...postColumns, sortKey: sql<unknown>`${sortKey}`, distanceKm: distance ?? sql<null>`null` })
     .from(forumPosts)
     .innerJoin(users, eq(users.id, forumPosts.authorUserId))
     .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+    .$dynamic();
+  // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
+  const rows = await (order === "top" ? select.innerJoin(topScores, eq(topScores.postId, forumPosts.id)) : select)
     .where(and(...conditions))
     .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
     .limit(query.limit + 1);

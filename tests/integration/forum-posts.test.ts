@@ -193,6 +193,21 @@ describe("GET /api/forum/posts", () => {
     expect(new Set(seen)).toEqual(new Set(seeded.map((row) => row.id)));
   });
 
+  it("sorts Top by reactions in the last 7 days, leaving out posts without any", async () => {
+    const us = await forumCouple();
+    const fans = [await forumCouple(), await forumCouple()];
+    const [quiet, liked, loved] = await seedPosts(us.coupleId, us.a.userId, 3, { topic: "home_life" });
+    await forum.react("post", liked!.id, "heart", true, fans[0]!.a.headers);
+    for (const fan of fans) await forum.react("post", loved!.id, "hug", true, fan.b.headers);
+    await forum.react("post", loved!.id, "wow", true, fans[0]!.b.headers);
+    const first = await forum.list("?topic=home_life&sort=top&limit=1", us.a.headers);
+    expect(first.json.data.map((p: Post) => p.id)).toEqual([loved!.id]);
+    const next = await forum.list(`?topic=home_life&sort=top&limit=1&cursor=${encodeURIComponent(first.json.pagination.nextCursor)}`, us.a.headers);
+    expect(next.json.data.map((p: Post) => p.id)).toEqual([liked!.id]);
+    expect(next.json.pagination.hasMore).toBe(false);
+    expect(next.json.data.map((p: Post) => p.id)).not.toContain(quiet!.id);
+  });
+
   it("refuses bad query values with 400", async () => {
     const us = await forumCouple();
     const cases: [string, string][] = [
