@@ -37,6 +37,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
   S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
+  BENCH_BARE: booleanFlag,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

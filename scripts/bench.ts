@@ -1,14 +1,21 @@
 /**
- * `npm run bench`: a production build on its own database, measured over loopback.
+ * `npm run bench`: a production build measured over loopback against a baseline in the same build.
  *
- *   1. a database of its own: a fresh `bench_<timestamp>` on the local Postgres when it answers
- *      (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), else PGlite in a temp folder;
- *   2. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
- *   3. verified users inserted directly, paired into couples so /api/v2/auth/me answers 200;
- *   4. `next start` on 127.0.0.1:3199, then bounded request loops with a concurrency pool
- *      (current user, sign-in, place search);
- *   5. the server is stopped, then the in-process figures (gazetteer search time, images per
- *      second: scripts/bench-in-process.ts); the database is dropped, also on failure and on Ctrl-C.
+ *   1. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
+ *   2. for each database (BENCH_DATABASES, default "postgres,pglite"): a fresh `bench_<timestamp>`
+ *      on the local Postgres (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test; skipped
+ *      when it does not answer) or PGlite in a temp folder; verified users inserted directly, paired
+ *      into couples so /api/v2/auth/me and /profile answer 200, with a browser session cookie each;
+ *   3. `next start` on 127.0.0.1:3199 with BENCH_BARE=1, which opens /api/bench/bare (a route that
+ *      only answers JSON: the baseline); then rounds of timed runs, alternating the baseline with
+ *      each call (the order rotates every round) so the machine's noise falls on both sides, and
+ *      the ratio of each call to the baseline; then the sign-in phase;
+ *   4. the server is stopped and the database dropped (also on failure and on Ctrl-C); at the end
+ *      the in-process figures (gazetteer search time, images per second: scripts/bench-in-process.ts).
+ *
+ * BENCH_CPU_PROF=<folder> makes the server write a V8 CPU profile (.cpuprofile) there.
+ * Run length: BENCH_ROUNDS (default 3) x BENCH_SECONDS (default 5) per call and baseline, at
+ * BENCH_CONCURRENCY connections (default 50); BENCH_ROUNDS=2 BENCH_SECONDS=3 is a ~2-3 min run.
  *
  * Users are created before the server starts: PGlite is single-process, so the script cannot
  * write to the data folder while the server holds it.
@@ -20,8 +27,11 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
+import { encode } from "next-auth/jwt";
 import { couples, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { createSession } from "@/lib/auth/sessions";
+import { BROWSER_SESSION_SECONDS } from "@/lib/auth/session-token";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 import { percentile } from "./stats";
 
@@ -36,6 +46,21 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** No phase runs longer than this; requests not sent by then count as errors. */
 const PHASE_BUDGET_MS = 180_000;
 const READY_TIMEOUT_MS = 90_000;
+/** The app is served over http://localhost here, so the cookie has its plain name (also its JWE salt). */
+const SESSION_COOKIE = "authjs.session-token";
+
+function positiveNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
+  return value;
+}
+const ROUNDS = Math.round(positiveNumber("BENCH_ROUNDS", 3));
+const SECONDS = positiveNumber("BENCH_SECONDS", 5);
+const CONCURRENCY = Math.round(positiveNumber("BENCH_CONCURRENCY", 50));
+const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",").map((kind) => kind.trim());
+for (const kind of DATABASES) if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (postgres, pglite)`);
 
 const quiet = { onnotice: () => {} };
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -68,18 +93,23 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 type BenchDatabase = { env: Record<string, string>; label: string; drop: () => Promise<void> };
 
-async function prepareDatabase(): Promise<BenchDatabase> {
+function pgliteDatabase(): BenchDatabase {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "couples-bench-"));
+  return {
+    env: { PGLITE_DIR: path.join(dir, "pglite") },
+    label: `PGlite in ${dir}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A fresh database on the local Postgres, or null when it does not answer. */
+async function postgresDatabase(): Promise<BenchDatabase | null> {
   const admin = postgres(ADMIN_URL, { max: 1, connect_timeout: 3, ...quiet });
   try {
     await admin`select 1`;
   } catch {
     await admin.end({ timeout: 1 });
-    const dir = mkdtempSync(path.join(os.tmpdir(), "couples-bench-"));
-    return {
-      env: { PGLITE_DIR: path.join(dir, "pglite") },
-      label: `PGlite in ${dir} (Postgres did not answer at ${ADMIN_URL})`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+    return null;
   }
   const name = `bench_${Date.now()}`;
   try {
@@ -103,10 +133,11 @@ async function prepareDatabase(): Promise<BenchDatabase> {
   };
 }
 
-type Account = { id: string; email: string };
+type Account = { id: string; email: string; cookie: string };
 
-async function createUsers(): Promise<Account[]> {
-  const handle = await openDatabase();
+/** Users in couples, each with a live browser session and its cookie (as a sign-in would set it). */
+async function createUsers(database: BenchDatabase, secret: string): Promise<Account[]> {
+  const handle = await openDatabase(database.env.DATABASE_URL);
   try {
     await handle.migrate();
     const hashes = await Promise.all(Array.from({ length: USER_COUNT }, () => hashPassword(PASSWORD)));
@@ -130,7 +161,14 @@ async function createUsers(): Promise<Account[]> {
       pairs.push({ partner1Id: accounts[i]!.id, partner2Id: accounts[i + 1]!.id, coupleName: `Bench pair ${i / 2}` });
     }
     await handle.db.insert(couples).values(pairs);
-    return accounts;
+    return await Promise.all(
+      accounts.map(async (account, i) => {
+        const sid = await createSession(handle.db, account.id, "browser");
+        const claims = { sub: account.id, sid, emailVerified: true, profileComplete: true, isPartnerB: i % 2 === 1 };
+        const token = await encode({ token: claims, secret, salt: SESSION_COOKIE, maxAge: BROWSER_SESSION_SECONDS });
+        return { ...account, cookie: `${SESSION_COOKIE}=${token}` };
+      }),
+    );
   } finally {
     await handle.close();
   }
@@ -138,20 +176,23 @@ async function createUsers(): Promise<Account[]> {
 
 // ---------------------------------------------------------------- processes
 
-/** Everything the build and the server see: production, our database, a throwaway secret. */
-function appEnv(database: BenchDatabase): NodeJS.ProcessEnv {
+/** Everything the build and the server see: production, the baseline route, our database, a throwaway secret. */
+function appEnv(database: BenchDatabase | null, secret: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     NEXT_DIST_DIR: DIST_DIR,
     NEXT_TELEMETRY_DISABLED: "1",
-    AUTH_SECRET: randomBytes(36).toString("base64url"), // 48 characters
+    AUTH_SECRET: secret,
     APP_URL: `http://localhost:${PORT}`,
+    BENCH_BARE: "1",
   };
   // Never the developer's database or mail provider.
   for (const key of ["DATABASE_URL", "PGLITE_DIR", "RESEND_API_KEY", "ENABLE_DEV_OUTBOX"]) delete env[key];
-  return { ...env, ...database.env };
+  return { ...env, ...database?.env };
 }
+
+const newSecret = () => randomBytes(36).toString("base64url"); // 48 characters
 
 /** Its own process group, so stopping it also stops the workers it forks. */
 function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
@@ -210,7 +251,10 @@ async function answers(): Promise<boolean> {
 /** Starts `next start` on loopback only; resolves once an API route (and so the database) answers. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
-  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], env, "pipe");
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF;
+  const options = profile ? { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${path.resolve(profile)}`.trim() } : {};
+  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], { ...env, ...options }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
   const keep = (chunk: Buffer) => {
@@ -298,6 +342,31 @@ async function runLoad(total: number, concurrency: number, send: (i: number, wor
   return { latencies, failures, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
+/** As runLoad, but for `seconds` of wall time rather than a number of requests. */
+async function runFor(seconds: number, concurrency: number, send: (i: number, worker: number) => Promise<void>): Promise<Outcome> {
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let next = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, worker) => {
+      while (performance.now() < deadline) {
+        const i = next++;
+        const t0 = performance.now();
+        try {
+          await send(i, worker);
+          latencies.push(performance.now() - t0);
+        } catch (error) {
+          const reason = message(error);
+          failures.set(reason, (failures.get(reason) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return { latencies, failures, skipped: 0, seconds: (performance.now() - started) / 1000 };
+}
+
 /** A distinct client address per virtual user, from the benchmarking range 198.18.0.0/15. */
 const addressOf = (worker: number) => `198.18.${worker >> 8}.${worker & 255}`;
 
@@ -310,6 +379,17 @@ async function callJson(pathname: string, address: string, init: RequestInit = {
   const text = await response.text();
   if (!response.ok) throw new Error(`${response.status} ${text.slice(0, 160)}`);
   return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** A page: 200 with HTML, never a redirect (which would mean the guard sent us elsewhere). */
+async function getPage(pathname: string, address: string, cookie?: string): Promise<void> {
+  const response = await fetch(`${ORIGIN}${pathname}`, {
+    headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) },
+    redirect: "manual",
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${pathname}: ${response.status} ${response.headers.get("location") ?? text.slice(0, 120)}`);
 }
 
 async function searchPlaces(query: string, address: string): Promise<void> {
@@ -335,6 +415,20 @@ async function me(account: Account, token: string, address: string): Promise<voi
 
 type Row = { name: string; total: number; concurrency: number; outcome: Outcome };
 
+/** Requests counted by reason; returns how many failed. */
+function reportFailures(name: string, outcome: Outcome): number {
+  for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
+  if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
+  return [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+}
+
+function printTable(header: string[], table: string[][]): void {
+  const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const r of table) console.log(line(r));
+}
+
 function report(rows: Row[]): number {
   const header = ["phase", "requests", "conc", "ok", "errors", "req/s", "median", "p95", "p99", "max (ms)"];
   const table = rows.map(({ name, total, concurrency, outcome: o }) => {
@@ -344,87 +438,129 @@ function report(rows: Row[]): number {
       .concat([50, 95, 99, 100].map((p) => percentile(sorted, p).toFixed(1)))
       .map(String);
   });
-  const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
-  for (const r of table) console.log(line(r));
-  let errors = 0;
-  for (const { name, outcome } of rows) {
-    for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
-    if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
-    errors += [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+  printTable(header, table);
+  return rows.reduce((errors, { name, outcome }) => errors + reportFailures(name, outcome), 0);
+}
+
+type Target = { name: string; send: (i: number, worker: number) => Promise<void> };
+
+const throughput = (o: Outcome) => o.latencies.length / o.seconds;
+const p99Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 99);
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const spread = (values: number[]) => (values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-");
+
+/**
+ * ROUNDS rounds; in each, every target runs SECONDS right after its own run of the baseline, and
+ * the order rotates every round. Each ratio pairs a run with the baseline run just before it, so a
+ * burst of load from elsewhere on the machine lands on both sides; the table shows the mean ratio
+ * and how far the runs spread (max-min over mean of the req/s), which is the noise.
+ */
+async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: string[][]; errors: number }> {
+  const results: { target: Target; pairs: { base: Outcome; run: Outcome }[] }[] = targets.map((target) => ({ target, pairs: [] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < results.length; k++) {
+      const entry = results[(k + round) % results.length]!;
+      const base = await runFor(SECONDS, CONCURRENCY, baseline.send);
+      const run = await runFor(SECONDS, CONCURRENCY, entry.target.send);
+      entry.pairs.push({ base, run });
+      process.stdout.write(".");
+    }
   }
-  return errors;
+  let errors = 0;
+  const rows = results.map(({ target, pairs }) => {
+    for (const { base, run } of pairs) errors += reportFailures(baseline.name, base) + reportFailures(target.name, run);
+    const runs = pairs.map((p) => p.run);
+    const bases = pairs.map((p) => p.base);
+    const all = (o: Outcome[]) => o.flatMap((x) => x.latencies).sort((a, b) => a - b);
+    return [
+      target.name,
+      mean(runs.map(throughput)).toFixed(0),
+      percentile(all(runs), 50).toFixed(1),
+      percentile(all(runs), 99).toFixed(1),
+      mean(bases.map(throughput)).toFixed(0),
+      percentile(all(bases), 99).toFixed(1),
+      `${mean(pairs.map((p) => throughput(p.run) / throughput(p.base))).toFixed(2)}x`,
+      `${mean(pairs.map((p) => p99Of(p.run) / p99Of(p.base))).toFixed(1)}x`,
+      `${spread(runs.map(throughput))} / ${spread(bases.map(throughput))}`,
+    ];
+  });
+  return { rows, errors };
 }
 
 // ---------------------------------------------------------------- main
 
-async function main(): Promise<number> {
-  const database = await prepareDatabase();
-  cleanups.push(database.drop);
-  console.log(`Database: ${database.label}`);
-  // This process opens the same database to create the users (env() is read lazily, on first use).
+/** One database: its own users and server, the alternating runs, then the sign-in phase. */
+async function benchOn(database: BenchDatabase): Promise<number> {
+  const secret = newSecret();
+  const env = appEnv(database, secret);
+  // This process opens the same database to create the users: Postgres by its URL, PGlite through
+  // env().PGLITE_DIR, which is read once, on first use (hence PGlite first, see main).
   for (const key of ["DATABASE_URL", "PGLITE_DIR"]) delete process.env[key];
   Object.assign(process.env, database.env);
-  const env = appEnv(database);
-
-  if (process.env.BENCH_SKIP_BUILD === "1") {
-    if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
-  } else {
-    await build(env);
-  }
-
-  const accounts = await createUsers();
-  console.log(`Created ${accounts.length} verified users (${accounts.length / 2} couples).`);
+  const accounts = await createUsers(database, secret);
+  console.log(`\n== ${database.label}: ${accounts.length} verified users (${accounts.length / 2} couples).`);
 
   const { child } = await startServer(env);
   const pid = child.pid!;
   const memory = [`after start: ${rss(pid)}`];
 
-  // Warm-up: one sign-in per user (which also gives the tokens), then /me calls.
+  // Warm-up: one sign-in per user (which also gives the tokens), a few of each call, the gazetteer index.
   const tokens: string[] = [];
   const warmSignIns = await runLoad(accounts.length, 5, async (i, w) => {
     tokens[i] = await signIn(accounts[i]!, addressOf(100 + w));
   });
   if (warmSignIns.failures.size) throw new Error(`warm-up sign-in failed: ${[...warmSignIns.failures.keys()].join("; ")}`);
-  const warmMe = await runLoad(200, 20, (i) => me(accounts[i % accounts.length]!, tokens[i % accounts.length]!, addressOf(200 + (i % 20))));
-  if (warmMe.failures.size) throw new Error(`warm-up /me failed: ${[...warmMe.failures.keys()].join("; ")}`);
+  const account = (worker: number) => accounts[worker % accounts.length]!;
+  const baseline: Target = { name: "GET /api/bench/bare (baseline)", send: (_, w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined) };
+  const targets: Target[] = [
+    { name: "GET /api/v2/auth/me (bearer)", send: (_, w) => me(account(w), tokens[w % accounts.length]!, addressOf(w)) },
+    { name: "GET /login", send: (_, w) => getPage("/login", addressOf(w)) },
+    { name: "GET /profile (cookie)", send: (_, w) => getPage("/profile", addressOf(w), account(w).cookie) },
+    { name: "GET /api/locations/search/public", send: (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)) },
+  ];
+  for (const target of [baseline, ...targets]) {
+    const warm = await runLoad(40, 10, target.send);
+    if (warm.failures.size) throw new Error(`warm-up of ${target.name} failed: ${[...warm.failures.keys()].join("; ")}`);
+  }
   memory.push(`after warm-up: ${rss(pid)}`);
 
-  const rows: Row[] = [];
-  const meTotal = 2000;
-  const meConcurrency = 20;
-  console.log(`\nGET /api/v2/auth/me: ${meTotal} requests at concurrency ${meConcurrency}...`);
-  // Virtual user w is user w (mod the user count), with its own address and token.
-  const meOutcome = await runLoad(meTotal, meConcurrency, (_, w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)));
-  rows.push({ name: "GET /api/v2/auth/me (bearer)", total: meTotal, concurrency: meConcurrency, outcome: meOutcome });
-  memory.push(`after /me: ${rss(pid)}`);
+  console.log(`${ROUNDS} rounds of ${SECONDS} s per call and baseline, ${CONCURRENCY} connections`);
+  const alternating = await alternate(baseline, targets);
+  printTable(["call", "req/s", "p50", "p99", "base req/s", "base p99", "ratio", "p99 ratio", "spread run/base"], alternating.rows);
+  memory.push(`after the alternating runs: ${rss(pid)}`);
 
-  const signInTotal = 200;
+  const signInTotal = Math.round(positiveNumber("BENCH_SIGNINS", 200));
   const signInConcurrency = 10;
-  console.log(`POST /api/auth/token (password grant): ${signInTotal} requests at concurrency ${signInConcurrency}...`);
   // Each user signs in total/users times; successful sign-ins never count toward a lockout.
   const signInOutcome = await runLoad(signInTotal, signInConcurrency, async (i, w) => {
     await signIn(accounts[i % accounts.length]!, addressOf(1000 + w));
   });
-  rows.push({ name: "POST /api/auth/token (password)", total: signInTotal, concurrency: signInConcurrency, outcome: signInOutcome });
+  const errors = alternating.errors + report([{ name: "POST /api/auth/token (password)", total: signInTotal, concurrency: signInConcurrency, outcome: signInOutcome }]);
   memory.push(`after sign-ins: ${rss(pid)}`);
-
-  // The first search builds the gazetteer index (a one-off per server instance): outside the figures.
-  await searchPlaces("lisb", addressOf(3000));
-  memory.push(`after the first search: ${rss(pid)}`);
-  const searchTotal = 2000;
-  const searchConcurrency = 10;
-  console.log(`GET /api/locations/search/public: ${searchTotal} requests at concurrency ${searchConcurrency}...`);
-  const searchOutcome = await runLoad(searchTotal, searchConcurrency, (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)));
-  rows.push({ name: "GET /api/locations/search/public", total: searchTotal, concurrency: searchConcurrency, outcome: searchOutcome });
-  memory.push(`after searches: ${rss(pid)}`);
-
-  const errors = report(rows);
-  console.log(`\nServer RSS: ${memory.join("; ")}`);
-  console.log(`Database: ${database.label}; ${os.cpus().length} CPUs; Node ${process.version}.`);
-  // With the server stopped, so the two do not compete for the CPUs.
+  console.log(`Server RSS: ${memory.join("; ")}`);
   await stopGroup(child);
+  return errors;
+}
+
+async function main(): Promise<number> {
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
+  } else {
+    // The build reads no database; the secret only has to be valid.
+    await build(appEnv(null, newSecret()));
+  }
+  let errors = 0;
+  for (const kind of [...DATABASES].sort((a, b) => Number(b === "pglite") - Number(a === "pglite"))) {
+    const database = kind === "pglite" ? pgliteDatabase() : await postgresDatabase();
+    if (!database) {
+      console.log(`\n== Postgres did not answer at ${ADMIN_URL}: skipped.`);
+      continue;
+    }
+    cleanups.push(database.drop);
+    errors += await benchOn(database);
+  }
+  console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
+  // With the server stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
