@@ -195,8 +195,8 @@ function appEnv(database: BenchDatabase | null, secret: string): NodeJS.ProcessE
 const newSecret = () => randomBytes(36).toString("base64url"); // 48 characters
 
 /** Its own process group, so stopping it also stops the workers it forks. */
-function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
-  const child = spawn(process.execPath, [NEXT_BIN, ...args], { env, detached: true, stdio: ["ignore", stdio, stdio] });
+function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe", nodeFlags: string[] = []): ChildProcess {
+  const child = spawn(process.execPath, [...nodeFlags, NEXT_BIN, ...args], { env, detached: true, stdio: ["ignore", stdio, stdio] });
   cleanups.push(() => stopGroup(child));
   return child;
 }
@@ -253,8 +253,8 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProces
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF;
-  const options = profile ? { NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${path.resolve(profile)}`.trim() } : {};
-  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], { ...env, ...options }, "pipe");
+  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [];
+  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], env, "pipe", flags);
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
   const keep = (chunk: Buffer) => {
