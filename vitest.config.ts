@@ -12,6 +12,11 @@ export default defineConfig({
     ],
   },
   test: {
+    // postgres.js 3.4.9 can throw from its write scheduler when a connection closes during a
+    // database restart (TypeError "reading 'write'" in connection.js nextWrite; the fault test,
+    // database-restart.test.ts, provokes it). A server only logs it (Next's uncaughtException
+    // handler) and db/supervised-pool.ts replaces the pool; this one driver error is not counted.
+    onUnhandledError: (error) => !(error.message?.includes("reading 'write'") && error.stack?.includes("postgres/src/connection.js")),
     projects: [
       {
         extends: true,

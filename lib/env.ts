@@ -37,11 +37,47 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
   S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  /** How many reverse proxies in front of the app each append to X-Forwarded-For (0: clients reach the app's server directly). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Set by Vercel on its deployments: the client address then comes from Vercel's own header. */
+  VERCEL: optionalText,
+  /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
   BENCH_BARE: booleanFlag,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+type S3Env = Pick<Env, "S3_BUCKET" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL">;
+
+/** With S3_BUCKET set, the other S3 settings the storage needs that are missing. */
+export function missingS3Settings(e: S3Env): string[] {
+  if (!e.S3_BUCKET) return [];
+  return (["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter((name) => !e[name]);
+}
+
+/**
+ * The whole configuration checked at start-up (server.ts, instrumentation.ts): null when it is
+ * usable, else one line naming what to set, so a bad deployment stops instead of misbehaving.
+ */
+export function configurationProblem(source: Record<string, string | undefined> = process.env): string | null {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? "configuration");
+    return `Invalid configuration: ${name} is invalid (${issue.message}); set ${name} as README.md, Configuration, describes.`;
+  }
+  const e = parsed.data;
+  // Every mode but the tests signs cookies and tokens with it (`npm run app` makes one).
+  if (!e.AUTH_SECRET && e.NODE_ENV !== "test") {
+    return "Invalid configuration: AUTH_SECRET is missing; set it to 32 or more random characters (e.g. `openssl rand -base64 48`).";
+  }
+  const missing = missingS3Settings(e);
+  if (missing.length) return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too.`;
+  return null;
+}
 
 let cached: Env | undefined;
 

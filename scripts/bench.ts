@@ -1,21 +1,28 @@
 /**
- * `npm run bench`: a production build measured over loopback against a baseline in the same build.
+ * `npm run bench`: a production build measured over loopback, against a baseline in the same build.
  *
  *   1. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
- *   2. for each database (BENCH_DATABASES, default "postgres,pglite"): a fresh `bench_<timestamp>`
- *      on the local Postgres (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test; skipped
- *      when it does not answer) or PGlite in a temp folder; verified users inserted directly, paired
- *      into couples so /api/v2/auth/me and /profile answer 200, with a browser session cookie each;
- *   3. `next start` on 127.0.0.1:3199 with BENCH_BARE=1, which opens /api/bench/bare (a route that
- *      only answers JSON: the baseline); then rounds of timed runs, alternating the baseline with
- *      each call (the order rotates every round) so the machine's noise falls on both sides, and
- *      the ratio of each call to the baseline; then the sign-in phase;
- *   4. the server is stopped and the database dropped (also on failure and on Ctrl-C); at the end
+ *   2. for each database (BENCH_DATABASES, default "pglite,postgres"): PGlite in a temp folder, or a
+ *      fresh `bench_<timestamp>` on the local Postgres (TEST_DATABASE_URL or
+ *      postgres://postgres@127.0.0.1:5432/test; skipped when it does not answer); verified users
+ *      inserted directly, paired into couples so /api/v2/auth/me and /profile answer 200, each with
+ *      a browser session cookie;
+ *   3. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 with TRUSTED_PROXY_HOPS=1
+ *      (the bench plays the proxy: each virtual user's X-Forwarded-For is its address) and
+ *      BENCH_BARE=1, which opens /api/bench/bare (JSON and nothing else: the baseline);
+ *   4. the ratios: BENCH_ROUNDS rounds (default 3) in which /api/v2/auth/me, /login, /profile and
+ *      the place search each run BENCH_PAIR_S seconds (default 5) right after a run of the
+ *      baseline, at BENCH_CLIENTS clients, the order rotating every round, so the machine's noise
+ *      falls on both sides of each ratio;
+ *   5. timed runs at BENCH_CLIENTS clients for BENCH_DURATION_S seconds each (GET
+ *      /api/v2/auth/me; a write, PATCH /api/notifications/read), a sign-in flood of unknown
+ *      e-mails for BENCH_FLOOD_S seconds with /api/v2/auth/me measured during it, and bounded
+ *      request loops (current user, sign-in, place search);
+ *   6. the server is stopped and its database dropped (also on failure and on Ctrl-C); at the end
  *      the in-process figures (gazetteer search time, images per second: scripts/bench-in-process.ts).
  *
- * BENCH_CPU_PROF=<folder> makes the server write a V8 CPU profile (.cpuprofile) there.
- * Run length: BENCH_ROUNDS (default 3) x BENCH_SECONDS (default 5) per call and baseline, at
- * BENCH_CONCURRENCY connections (default 50); BENCH_ROUNDS=2 BENCH_SECONDS=3 is a ~2-3 min run.
+ * A quick run (~3 min): BENCH_ROUNDS=2 BENCH_PAIR_S=3 BENCH_DURATION_S=3 BENCH_FLOOD_S=3.
+ * BENCH_CPU_PROF=<folder> makes the server write a V8 CPU profile (.cpuprofile) there when it stops.
  *
  * Users are created before the server starts: PGlite is single-process, so the script cannot
  * write to the data folder while the server holds it.
@@ -39,6 +46,21 @@ const PORT = 3199;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 const DIST_DIR = ".next-bench";
 const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
+const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
+/** Timed runs: seconds each and clients at once (60 s at 50 clients unless told otherwise), and the flood's seconds. */
+const positive = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+const DURATION_S = positive("BENCH_DURATION_S", 60);
+const CLIENTS = Math.round(positive("BENCH_CLIENTS", 50));
+const FLOOD_S = positive("BENCH_FLOOD_S", 30);
+/** The alternating runs: rounds, and seconds of each run. */
+const ROUNDS = Math.round(positive("BENCH_ROUNDS", 3));
+const PAIR_S = positive("BENCH_PAIR_S", 5);
+const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
+for (const kind of DATABASES) if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (pglite, postgres)`);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const USER_COUNT = 20;
 const PASSWORD = "Bench-Pass-2026!";
@@ -48,19 +70,6 @@ const PHASE_BUDGET_MS = 180_000;
 const READY_TIMEOUT_MS = 90_000;
 /** The app is served over http://localhost here, so the cookie has its plain name (also its JWE salt). */
 const SESSION_COOKIE = "authjs.session-token";
-
-function positiveNumber(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got "${raw}")`);
-  return value;
-}
-const ROUNDS = Math.round(positiveNumber("BENCH_ROUNDS", 3));
-const SECONDS = positiveNumber("BENCH_SECONDS", 5);
-const CONCURRENCY = Math.round(positiveNumber("BENCH_CONCURRENCY", 50));
-const DATABASES = (process.env.BENCH_DATABASES ?? "postgres,pglite").split(",").map((kind) => kind.trim());
-for (const kind of DATABASES) if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (postgres, pglite)`);
 
 const quiet = { onnotice: () => {} };
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -194,9 +203,9 @@ function appEnv(database: BenchDatabase | null, secret: string): NodeJS.ProcessE
 
 const newSecret = () => randomBytes(36).toString("base64url"); // 48 characters
 
-/** Its own process group, so stopping it also stops the workers it forks. */
-function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe", nodeFlags: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeFlags, NEXT_BIN, ...args], { env, detached: true, stdio: ["ignore", stdio, stdio] });
+/** A Node script in its own process group, so stopping it also stops the workers it forks. */
+function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", stdio, stdio] });
   cleanups.push(() => stopGroup(child));
   return child;
 }
@@ -224,7 +233,7 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    const child = spawnGroup(["build"], env, "inherit");
+    const child = spawnGroup([NEXT_BIN, "build"], env, "inherit");
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`next build failed (exit ${code})`);
   } finally {
@@ -248,13 +257,14 @@ async function answers(): Promise<boolean> {
   }
 }
 
-/** Starts `next start` on loopback only; resolves once an API route (and so the database) answers. */
+/** Starts the app's server on loopback only; resolves once an API route (and so the database) answers. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
-  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops.
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (tsx as a loader,
+  // so the profiled process is the server itself; the flag is not allowed in NODE_OPTIONS).
   const profile = process.env.BENCH_CPU_PROF;
-  const flags = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [];
-  const child = spawnGroup(["start", "-p", String(PORT), "-H", "127.0.0.1"], env, "pipe", flags);
+  const script = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", "tsx", "server.ts"] : [TSX_CLI, "server.ts"];
+  const child = spawnGroup(script, { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
   const keep = (chunk: Buffer) => {
@@ -342,29 +352,28 @@ async function runLoad(total: number, concurrency: number, send: (i: number, wor
   return { latencies, failures, skipped, seconds: (performance.now() - started) / 1000 };
 }
 
-/** As runLoad, but for `seconds` of wall time rather than a number of requests. */
-async function runFor(seconds: number, concurrency: number, send: (i: number, worker: number) => Promise<void>): Promise<Outcome> {
+/** `concurrency` workers sending for `seconds` (each a virtual user); failures are counted by reason. */
+async function runFor(seconds: number, concurrency: number, send: (worker: number) => Promise<void>): Promise<Outcome & { total: number }> {
   const latencies: number[] = [];
   const failures = new Map<string, number>();
-  let next = 0;
-  const deadline = performance.now() + seconds * 1000;
+  const deadline = Date.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      while (performance.now() < deadline) {
-        const i = next++;
+      while (Date.now() < deadline) {
         const t0 = performance.now();
         try {
-          await send(i, worker);
+          await send(worker);
           latencies.push(performance.now() - t0);
         } catch (error) {
-          const reason = message(error);
+          const reason = message(error).slice(0, 60);
           failures.set(reason, (failures.get(reason) ?? 0) + 1);
         }
       }
     }),
   );
-  return { latencies, failures, skipped: 0, seconds: (performance.now() - started) / 1000 };
+  const failed = [...failures.values()].reduce((a, b) => a + b, 0);
+  return { latencies, failures, skipped: 0, seconds: (performance.now() - started) / 1000, total: latencies.length + failed };
 }
 
 /** A distinct client address per virtual user, from the benchmarking range 198.18.0.0/15. */
@@ -398,7 +407,7 @@ async function searchPlaces(query: string, address: string): Promise<void> {
   if (!Array.isArray(data?.predictions)) throw new Error("search answered without predictions");
 }
 
-async function signIn(account: Account, address: string): Promise<string> {
+async function signIn(account: Pick<Account, "email">, address: string): Promise<string> {
   const body = await callJson("/api/auth/token", address, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -413,13 +422,22 @@ async function me(account: Account, token: string, address: string): Promise<voi
   if (body.userId !== account.id) throw new Error("/me answered for another user");
 }
 
-type Row = { name: string; total: number; concurrency: number; outcome: Outcome };
+async function markAllRead(token: string, address: string): Promise<void> {
+  await callJson("/api/notifications/read", address, {
+    method: "PATCH",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ mark_all: true }),
+  });
+}
 
-/** Requests counted by reason; returns how many failed. */
-function reportFailures(name: string, outcome: Outcome): number {
+type Row = { name: string; total: number; concurrency: number; outcome: Outcome; expectFailures?: boolean };
+
+/** Prints the failures by reason; returns how many count as errors. */
+function reportFailures(name: string, outcome: Outcome, expectFailures = false): number {
   for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
   if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
-  return [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+  // The flood's refusals are its expected answers, not failures of the app.
+  return expectFailures ? 0 : [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
 }
 
 function printTable(header: string[], table: string[][]): void {
@@ -439,31 +457,30 @@ function report(rows: Row[]): number {
       .map(String);
   });
   printTable(header, table);
-  return rows.reduce((errors, { name, outcome }) => errors + reportFailures(name, outcome), 0);
+  return rows.reduce((errors, { name, outcome, expectFailures }) => errors + reportFailures(name, outcome, expectFailures), 0);
 }
 
-type Target = { name: string; send: (i: number, worker: number) => Promise<void> };
+type Target = { name: string; send: (worker: number) => Promise<void> };
 
 const throughput = (o: Outcome) => o.latencies.length / o.seconds;
 const p99Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 99);
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+/** How far the runs of one kind spread: (max - min) / mean of their req/s, the machine's noise. */
 const spread = (values: number[]) => (values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-");
 
 /**
- * ROUNDS rounds; in each, every target runs SECONDS right after its own run of the baseline, and
- * the order rotates every round. Each ratio pairs a run with the baseline run just before it, so a
- * burst of load from elsewhere on the machine lands on both sides; the table shows the mean ratio
- * and how far the runs spread (max-min over mean of the req/s), which is the noise.
+ * ROUNDS rounds; in each, every target runs PAIR_S seconds right after its own run of the
+ * baseline, in an order that rotates every round. Each ratio pairs a run with the baseline run
+ * just before it, so a burst of load from elsewhere on the machine lands on both sides.
  */
 async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: string[][]; errors: number }> {
-  const results: { target: Target; pairs: { base: Outcome; run: Outcome }[] }[] = targets.map((target) => ({ target, pairs: [] }));
+  const results = targets.map((target) => ({ target, pairs: [] as { base: Outcome; run: Outcome }[] }));
   for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < results.length; k++) {
       const entry = results[(k + round) % results.length]!;
-      const base = await runFor(SECONDS, CONCURRENCY, baseline.send);
-      const run = await runFor(SECONDS, CONCURRENCY, entry.target.send);
+      const base = await runFor(PAIR_S, CLIENTS, baseline.send);
+      const run = await runFor(PAIR_S, CLIENTS, entry.target.send);
       entry.pairs.push({ base, run });
-      process.stdout.write(".");
     }
   }
   let errors = 0;
@@ -489,7 +506,7 @@ async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: s
 
 // ---------------------------------------------------------------- main
 
-/** One database: its own users and server, the alternating runs, then the sign-in phase. */
+/** One database: its own users and server; the ratios, then the timed runs, the flood and the loops. */
 async function benchOn(database: BenchDatabase): Promise<number> {
   const secret = newSecret();
   const env = appEnv(database, secret);
@@ -504,40 +521,92 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   const pid = child.pid!;
   const memory = [`after start: ${rss(pid)}`];
 
-  // Warm-up: one sign-in per user (which also gives the tokens), a few of each call, the gazetteer index.
+  // Warm-up: one sign-in per user (which also gives the tokens), then /me calls.
   const tokens: string[] = [];
   const warmSignIns = await runLoad(accounts.length, 5, async (i, w) => {
     tokens[i] = await signIn(accounts[i]!, addressOf(100 + w));
   });
   if (warmSignIns.failures.size) throw new Error(`warm-up sign-in failed: ${[...warmSignIns.failures.keys()].join("; ")}`);
-  const account = (worker: number) => accounts[worker % accounts.length]!;
-  const baseline: Target = { name: "GET /api/bench/bare (baseline)", send: (_, w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined) };
+  const warmMe = await runLoad(200, 20, (i) => me(accounts[i % accounts.length]!, tokens[i % accounts.length]!, addressOf(200 + (i % 20))));
+  if (warmMe.failures.size) throw new Error(`warm-up /me failed: ${[...warmMe.failures.keys()].join("; ")}`);
+
+  // The ratios. Client w is user w (mod the user count), with its own address, token and cookie.
+  const account = (w: number) => accounts[w % accounts.length]!;
+  let searches = 0;
+  const baseline: Target = { name: "GET /api/bench/bare (baseline)", send: (w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined) };
   const targets: Target[] = [
-    { name: "GET /api/v2/auth/me (bearer)", send: (_, w) => me(account(w), tokens[w % accounts.length]!, addressOf(w)) },
-    { name: "GET /login", send: (_, w) => getPage("/login", addressOf(w)) },
-    { name: "GET /profile (cookie)", send: (_, w) => getPage("/profile", addressOf(w), account(w).cookie) },
-    { name: "GET /api/locations/search/public", send: (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)) },
+    { name: "GET /api/v2/auth/me (bearer)", send: (w) => me(account(w), tokens[w % accounts.length]!, addressOf(w)) },
+    { name: "GET /login", send: (w) => getPage("/login", addressOf(w)) },
+    { name: "GET /profile (cookie)", send: (w) => getPage("/profile", addressOf(w), account(w).cookie) },
+    { name: "GET /api/locations/search/public", send: (w) => searchPlaces(SEARCH_QUERIES[searches++ % SEARCH_QUERIES.length]!, addressOf(2000 + w)) },
   ];
+  // Warm: each once per client slot (the first search also builds the gazetteer index).
   for (const target of [baseline, ...targets]) {
-    const warm = await runLoad(40, 10, target.send);
+    const warm = await runLoad(40, 10, (_, w) => target.send(w));
     if (warm.failures.size) throw new Error(`warm-up of ${target.name} failed: ${[...warm.failures.keys()].join("; ")}`);
   }
   memory.push(`after warm-up: ${rss(pid)}`);
-
-  console.log(`${ROUNDS} rounds of ${SECONDS} s per call and baseline, ${CONCURRENCY} connections`);
+  console.log(`Ratios: ${ROUNDS} rounds of ${PAIR_S} s per call and baseline at ${CLIENTS} clients (BENCH_ROUNDS, BENCH_PAIR_S)...`);
   const alternating = await alternate(baseline, targets);
   printTable(["call", "req/s", "p50", "p99", "base req/s", "base p99", "ratio", "p99 ratio", "spread run/base"], alternating.rows);
-  memory.push(`after the alternating runs: ${rss(pid)}`);
+  memory.push(`after the ratios: ${rss(pid)}`);
 
-  const signInTotal = Math.round(positiveNumber("BENCH_SIGNINS", 200));
+  const rows: Row[] = [];
+  console.log(`\nTimed runs: ${DURATION_S} s at ${CLIENTS} clients each (BENCH_DURATION_S, BENCH_CLIENTS)...`);
+  const meTimed = await runFor(DURATION_S, CLIENTS, (w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)));
+  rows.push({ name: `GET /api/v2/auth/me, ${DURATION_S} s`, total: meTimed.total, concurrency: CLIENTS, outcome: meTimed });
+  const writeTimed = await runFor(DURATION_S, CLIENTS, (w) => markAllRead(tokens[w % accounts.length]!, addressOf(w)));
+  rows.push({ name: `PATCH /api/notifications/read, ${DURATION_S} s`, total: writeTimed.total, concurrency: CLIENTS, outcome: writeTimed });
+  memory.push(`after the timed runs: ${rss(pid)}`);
+
+  // A flood of sign-ins for unknown e-mails from many addresses (argon2 for each), with /me measured meanwhile.
+  const floodClients = Math.max(1, Math.round(CLIENTS / 2));
+  const meClients = Math.max(1, CLIENTS - floodClients);
+  console.log(`Sign-in flood: ${FLOOD_S} s, ${floodClients} clients signing in as unknown e-mails, ${meClients} on /api/v2/auth/me (BENCH_FLOOD_S)...`);
+  let attempt = 0;
+  const [flood, meDuringFlood] = await Promise.all([
+    runFor(FLOOD_S, floodClients, async (w) => {
+      const n = ++attempt;
+      await signIn({ email: `nobody${n}@flood.couples.test` }, `198.19.${(n >> 8) & 255}.${n & 255}`).catch((error: unknown) => {
+        throw new Error(message(error).slice(0, 3) || `worker ${w}`); // counted by status
+      });
+    }),
+    runFor(FLOOD_S, meClients, (w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(500 + w))),
+  ]);
+  rows.push({ name: `sign-in flood (unknown e-mails), ${FLOOD_S} s`, total: flood.total, concurrency: floodClients, outcome: flood, expectFailures: true });
+  rows.push({ name: `GET /api/v2/auth/me during the flood`, total: meDuringFlood.total, concurrency: meClients, outcome: meDuringFlood });
+  memory.push(`after the flood: ${rss(pid)}`);
+
+  const meTotal = 2000;
+  const meConcurrency = 20;
+  console.log(`\nGET /api/v2/auth/me: ${meTotal} requests at concurrency ${meConcurrency}...`);
+  // Virtual user w is user w (mod the user count), with its own address and token.
+  const meOutcome = await runLoad(meTotal, meConcurrency, (_, w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)));
+  rows.push({ name: "GET /api/v2/auth/me (bearer)", total: meTotal, concurrency: meConcurrency, outcome: meOutcome });
+  memory.push(`after /me: ${rss(pid)}`);
+
+  const signInTotal = 200;
   const signInConcurrency = 10;
+  console.log(`POST /api/auth/token (password grant): ${signInTotal} requests at concurrency ${signInConcurrency}...`);
   // Each user signs in total/users times; successful sign-ins never count toward a lockout.
   const signInOutcome = await runLoad(signInTotal, signInConcurrency, async (i, w) => {
     await signIn(accounts[i % accounts.length]!, addressOf(1000 + w));
   });
-  const errors = alternating.errors + report([{ name: "POST /api/auth/token (password)", total: signInTotal, concurrency: signInConcurrency, outcome: signInOutcome }]);
+  rows.push({ name: "POST /api/auth/token (password)", total: signInTotal, concurrency: signInConcurrency, outcome: signInOutcome });
   memory.push(`after sign-ins: ${rss(pid)}`);
-  console.log(`Server RSS: ${memory.join("; ")}`);
+
+  // The first search builds the gazetteer index (a one-off per server instance): outside the figures.
+  await searchPlaces("lisb", addressOf(3000));
+  memory.push(`after the first search: ${rss(pid)}`);
+  const searchTotal = 2000;
+  const searchConcurrency = 10;
+  console.log(`GET /api/locations/search/public: ${searchTotal} requests at concurrency ${searchConcurrency}...`);
+  const searchOutcome = await runLoad(searchTotal, searchConcurrency, (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)));
+  rows.push({ name: "GET /api/locations/search/public", total: searchTotal, concurrency: searchConcurrency, outcome: searchOutcome });
+  memory.push(`after searches: ${rss(pid)}`);
+
+  const errors = alternating.errors + report(rows);
+  console.log(`\nServer RSS: ${memory.join("; ")}`);
   await stopGroup(child);
   return errors;
 }
@@ -560,7 +629,7 @@ async function main(): Promise<number> {
     errors += await benchOn(database);
   }
   console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
-  // With the server stopped, so the two do not compete for the CPUs.
+  // With the servers stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the app on the embedded defaults at http://localhost:3000: PGlite under .data/,
-# e-mails to the dev outbox (/dev/outbox), offline places. Real services are picked up from
+# Runs the app on the embedded defaults at http://localhost:3000 (listening on 127.0.0.1 only;
+# HOST=0.0.0.0 opens it to the network): PGlite under .data/, e-mails to the dev outbox
+# (/dev/outbox, answered to this machine only), offline places. Real services are picked up from
 # the environment when set (see README.md, Configuration).
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
@@ -22,4 +23,4 @@ export APP_URL="${APP_URL:-http://localhost:${PORT}}"
 npm run --silent db:migrate
 npm run --silent db:seed
 npx next build
-exec npx next start -p "$PORT"
+exec npx tsx server.ts

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { AppError } from "@/lib/errors";
 import { logUnexpected } from "@/lib/log";
 import { readBoundedBody } from "./body";
@@ -27,7 +28,8 @@ export function validationError(error: z.ZodError, message = "Please check that 
 
 /** Turns anything thrown into `{error: {code, message}}` with its status; never a stack trace. */
 export function errorResponse(error: unknown): NextResponse<ErrorBody> {
-  const appError = error instanceof z.ZodError ? validationError(error) : error;
+  // An unreachable database is an outage to wait out (503 with Retry-After), not a bug.
+  const appError = error instanceof z.ZodError ? validationError(error) : isDatabaseUnavailable(error) ? databaseUnavailable() : error;
   if (appError instanceof AppError) {
     const { retryAfterSeconds, fieldErrors: fields, body } = appError.extra;
     const headers = retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined;

@@ -6,6 +6,14 @@ const isProduction = () => process.env.NODE_ENV === "production";
 /** HTTPS-only rules apply to a production deployment served over HTTPS (not a local production build). */
 const httpsProduction = () => isProduction() && isSecureOrigin();
 
+/**
+ * HSTS, decided when called: the app's server (server.ts) adds it to every response at run time,
+ * since next.config.ts headers are frozen at build time.
+ */
+export function strictTransportSecurity(): string | null {
+  return httpsProduction() ? "max-age=63072000; includeSubDomains; preload" : null;
+}
+
 export function staticSecurityHeaders(): { key: string; value: string }[] {
   const headers = [
     { key: "X-Content-Type-Options", value: "nosniff" },
@@ -14,7 +22,8 @@ export function staticSecurityHeaders(): { key: string; value: string }[] {
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(self), payment=()" },
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
   ];
-  if (httpsProduction()) headers.push({ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains; preload" });
+  const hsts = strictTransportSecurity();
+  if (hsts) headers.push({ key: "Strict-Transport-Security", value: hsts });
   return headers;
 }
 

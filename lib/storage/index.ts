@@ -1,5 +1,5 @@
 import "server-only";
-import { env, type Env } from "@/lib/env";
+import { env, missingS3Settings, type Env } from "@/lib/env";
 import { createLocalStorage, type LocalImageStorage } from "./local";
 import type { S3Settings } from "./s3";
 import type { ImageStorage } from "./types";
@@ -17,7 +17,7 @@ export type StorageChoice = { kind: "local"; dir: string } | { kind: "s3"; setti
  */
 export function chooseStorage(e: StorageEnv): StorageChoice {
   if (!e.S3_BUCKET) return { kind: "local", dir: e.STORAGE_DIR };
-  const missing = (["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter((name) => !e[name]);
+  const missing = missingS3Settings(e);
   if (missing.length) throw new Error(`S3_BUCKET is set, so ${missing.join(", ")} must be set too.`);
   return {
     kind: "s3",

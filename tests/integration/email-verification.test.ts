@@ -5,7 +5,7 @@ import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { GET as outbox } from "@/app/api/dev/outbox/route";
 import { getDb } from "@/db/client";
 import { userTokens, users } from "@/db/schema";
-import { browserSession, call, createUser } from "../support/api";
+import { browserSession, call, createUser, FROM_LOOPBACK } from "../support/api";
 import { ageRateLimitHits, linkInLatestMail, passwordGrant, registerViaApi } from "../support/flows";
 
 const verifyCall = (body: unknown) => call(verify, "POST", "/api/email-verification/verify", { body });
@@ -25,7 +25,7 @@ async function verifiedAt(userId: string) {
 }
 
 async function mailCount(to: string) {
-  return (await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).json.messages.length as number;
+  return (await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`, { headers: FROM_LOOPBACK })).json.messages.length as number;
 }
 
 describe("POST /api/email-verification/verify", () => {

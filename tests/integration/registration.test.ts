@@ -7,7 +7,7 @@ import { userTokens, users } from "@/db/schema";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { registerAccount } from "@/lib/registration/service";
-import { call, freshAddress } from "../support/api";
+import { call, freshAddress, FROM_LOOPBACK } from "../support/api";
 import { failingDb } from "../support/failing-db";
 
 const valid = (email: string) => ({
@@ -27,7 +27,7 @@ describe("POST /api/auth/register", () => {
     const [user] = await db.select().from(users).where(eq(users.email, "maya@example.com"));
     expect(user?.emailVerifiedAt).toBeNull();
     expect(user?.passwordHash).toMatch(/^\$argon2id\$/);
-    const mail = await call(outbox, "GET", "/api/dev/outbox?to=maya@example.com");
+    const mail = await call(outbox, "GET", "/api/dev/outbox?to=maya@example.com", { headers: FROM_LOOPBACK });
     expect(mail.json.messages).toHaveLength(1);
     expect(mail.json.messages[0].text).toMatch(/http:\/\/localhost:3000\/verify-email\?token=[\w-]{43}&email=maya%40example.com/);
     expect(JSON.stringify(res.json)).not.toContain("Str0ng!Passw0rd");

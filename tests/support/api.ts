@@ -13,6 +13,9 @@ let addressCounter = 0;
 /** A distinct client address per call, so per-address limits only bite where a test wants them to. */
 export const freshAddress = () => `203.0.113.${++addressCounter % 250}-${Date.now()}`;
 
+/** What the app's server writes for a caller on this machine (the dev outbox answers only those). */
+export const FROM_LOOPBACK = { "x-forwarded-for": "127.0.0.1" };
+
 export type CallOptions = { body?: unknown; rawBody?: string; headers?: Record<string, string>; params?: Record<string, string> };
 
 /** Calls a route handler the way Next.js would, and reads its JSON answer. */

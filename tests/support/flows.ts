@@ -4,7 +4,7 @@ import { POST as token } from "@/app/api/auth/token/route";
 import { GET as outbox } from "@/app/api/dev/outbox/route";
 import { getDb } from "@/db/client";
 import { rateLimitHits, users } from "@/db/schema";
-import { PASSWORD, call } from "./api";
+import { FROM_LOOPBACK, PASSWORD, call } from "./api";
 
 let registrationCounter = 0;
 
@@ -21,7 +21,7 @@ export async function registerViaApi(email = `reg${++registrationCounter}-${Date
 
 /** The newest e-mail to an address, read through the dev outbox endpoint. */
 export async function latestMail(to: string) {
-  const res = await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`);
+  const res = await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`, { headers: FROM_LOOPBACK });
   const message = res.json.messages[0] as { to: string; subject: string; text: string; html: string; createdAt: string } | undefined;
   if (!message) throw new Error(`no e-mail to ${to}`);
   return message;

@@ -1,12 +1,89 @@
-import { describe, expect, it } from "vitest";
-import { clientAddress } from "@/lib/http/client-address";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createAppServer } from "@/lib/http/app-server";
+import { clientAddress, isLoopback, trustedClientAddress } from "@/lib/http/client-address";
 
 describe("clientAddress", () => {
-  it("takes the entry the proxy appended, not what the client wrote before it", () => {
-    expect(clientAddress(new Headers({ "x-forwarded-for": "1.1.1.1, 9.9.9.9" }))).toBe("9.9.9.9");
+  it("behind the app's server, reads the one address the server wrote into X-Forwarded-For", () => {
+    expect(clientAddress(new Headers({ "x-forwarded-for": "9.9.9.9" }), { vercel: false })).toBe("9.9.9.9");
   });
-  it("falls back to X-Real-IP, then to one shared bucket", () => {
-    expect(clientAddress(new Headers({ "x-real-ip": "5.5.5.5" }))).toBe("5.5.5.5");
-    expect(clientAddress(new Headers())).toBe("unknown");
+  it("on Vercel, reads Vercel's own header, not X-Forwarded-For or X-Real-IP", () => {
+    const headers = new Headers({ "x-vercel-forwarded-for": "7.7.7.7", "x-forwarded-for": "6.6.6.6", "x-real-ip": "5.5.5.5" });
+    expect(clientAddress(headers, { vercel: true })).toBe("7.7.7.7");
+    expect(clientAddress(new Headers({ "x-forwarded-for": "6.6.6.6" }), { vercel: true })).toBe("unknown");
+  });
+  it("gives one shared bucket when no address is known, never X-Real-IP a client can send", () => {
+    expect(clientAddress(new Headers({ "x-real-ip": "5.5.5.5" }), { vercel: false })).toBe("unknown");
+  });
+});
+
+describe("trustedClientAddress", () => {
+  it("bare (0 hops): the socket's peer, whatever the client wrote", () => {
+    expect(trustedClientAddress("1.1.1.1, 2.2.2.2", "203.0.113.9", 0)).toBe("203.0.113.9");
+    expect(trustedClientAddress(undefined, "203.0.113.9", 0)).toBe("203.0.113.9");
+  });
+  it("behind one proxy: the entry that proxy appended, not what the client wrote before it", () => {
+    expect(trustedClientAddress("1.1.1.1, 198.51.100.7", "10.0.0.2", 1)).toBe("198.51.100.7");
+  });
+  it("behind two proxies: the entry two places from the end", () => {
+    expect(trustedClientAddress("1.1.1.1, 198.51.100.7, 10.0.0.3", "10.0.0.2", 2)).toBe("198.51.100.7");
+  });
+  it("with fewer entries than proxies, the first address a proxy vouched for", () => {
+    expect(trustedClientAddress(undefined, "10.0.0.2", 1)).toBe("10.0.0.2");
+    expect(trustedClientAddress("", undefined, 0)).toBe("unknown");
+  });
+});
+
+describe("isLoopback", () => {
+  it("knows IPv4, IPv6 and IPv4-mapped loopback, and nothing else", () => {
+    for (const address of ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"]) expect(isLoopback(address)).toBe(true);
+    for (const address of ["10.0.0.1", "::ffff:10.0.0.1", "unknown", "127.0.0.1.evil", "1127.0.0.1"]) expect(isLoopback(address)).toBe(false);
+  });
+});
+
+describe("the app's server (server.ts)", () => {
+  let close: (() => void) | undefined;
+  afterEach(() => close?.());
+
+  /** Starts the server on a free loopback port with a handler that echoes what Next would see. */
+  async function start(options: { trustedProxyHops: number; strictTransportSecurity: string | null }) {
+    const server = createAppServer(async (req, res) => {
+      res.end(JSON.stringify({ forwardedFor: req.headers["x-forwarded-for"] }));
+    }, options);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    close = () => server.close();
+    return (server.address() as AddressInfo).port;
+  }
+
+  function get(port: number, headers: Record<string, string>) {
+    return new Promise<{ body: { forwardedFor: string }; hsts: string | undefined }>((resolve, reject) => {
+      request({ port, host: "127.0.0.1", path: "/api/v2/auth/me", headers }, (res) => {
+        let text = "";
+        res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        res.on("end", () => resolve({ body: JSON.parse(text), hsts: res.headers["strict-transport-security"] as string | undefined }));
+      })
+        .on("error", reject)
+        .end();
+    });
+  }
+
+  it("replaces a client-set X-Forwarded-For with the socket's address", async () => {
+    const port = await start({ trustedProxyHops: 0, strictTransportSecurity: null });
+    const { body, hsts } = await get(port, { "x-forwarded-for": "1.2.3.4" });
+    expect(isLoopback(body.forwardedFor)).toBe(true);
+    expect(clientAddress(new Headers({ "x-forwarded-for": body.forwardedFor }), { vercel: false })).toBe(body.forwardedFor);
+    expect(hsts).toBeUndefined();
+  });
+
+  it("behind a trusted proxy, keeps the address that proxy appended and drops what the client wrote", async () => {
+    const port = await start({ trustedProxyHops: 1, strictTransportSecurity: null });
+    const { body } = await get(port, { "x-forwarded-for": "1.2.3.4, 198.51.100.7" });
+    expect(body.forwardedFor).toBe("198.51.100.7");
+  });
+
+  it("adds HSTS to every response, API ones included, when decided at start", async () => {
+    const port = await start({ trustedProxyHops: 0, strictTransportSecurity: "max-age=63072000; includeSubDomains; preload" });
+    expect((await get(port, {})).hsts).toBe("max-age=63072000; includeSubDomains; preload");
   });
 });

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
 import { devOutboxEnabled } from "@/lib/env";
+import { clientAddress, isLoopback } from "@/lib/http/client-address";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
 
@@ -26,7 +28,8 @@ function Linkified({ text }: { text: string }) {
 }
 
 export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
-  if (!devOutboxEnabled()) notFound();
+  // Its reset and invitation links take over accounts: only a caller on this machine reads them.
+  if (!devOutboxEnabled() || !isLoopback(clientAddress(await headers()))) notFound();
   const { to } = await searchParams;
   const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
   return (

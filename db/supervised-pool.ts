@@ -1,0 +1,104 @@
+import "server-only";
+import type { Sql } from "postgres";
+import { AppError } from "@/lib/errors";
+import { within } from "@/lib/timeout";
+
+/**
+ * A postgres.js pool that survives a database restart without an app restart. postgres.js 3.4.9
+ * (the newest release) can keep a connection that closed during the server's start-up
+ * reconnecting with no delay and no time limit (porsager/postgres issue 1193, unreleased PR 1214),
+ * so one pooled connection hangs requests long after the database is back. Instead of trusting
+ * the pool to heal, any closed connection triggers a probe on a connection of its own; when the
+ * database does not answer, the pool is ended at once (what waited on it fails now, with 503,
+ * instead of after the outage), requests fail fast while it is down, and a fresh pool replaces it
+ * as soon as a probe succeeds.
+ */
+const PROBE_TIMEOUT_MS = 1_000;
+const PROBE_INTERVAL_MS = 250;
+/** What a client is told to wait: a restart usually takes a few seconds. */
+export const RETRY_AFTER_SECONDS = 5;
+
+export const databaseUnavailable = () =>
+  new AppError("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", { retryAfterSeconds: RETRY_AFTER_SECONDS });
+
+type Connect = (onclose: () => void) => Sql;
+
+export type SupervisedPool = {
+  /** The current pool; throws SERVICE_UNAVAILABLE while the database is known to be down. */
+  current(): Sql;
+  /** Whether the database answers a round trip within `timeoutMs`, on a connection of its own. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  end(): Promise<void>;
+};
+
+export function supervisedPool(connect: Connect, probe: () => Sql): SupervisedPool {
+  let down = false;
+  let checking = false;
+  let ended = false;
+  let sql = connect(() => void check());
+
+  async function ping(timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
+    const single = probe();
+    try {
+      return await within(single`select 1`.then(() => true, () => false), timeoutMs, false);
+    } finally {
+      void single.end({ timeout: 0 }).catch(() => {});
+    }
+  }
+
+  /** After any closed connection: a routine close (idle, lifetime) passes the probe and changes nothing. */
+  async function check() {
+    if (checking || ended) return;
+    checking = true;
+    try {
+      if (await ping()) return;
+      down = true;
+      void sql.end({ timeout: 0 }).catch(() => {});
+      while (!ended && !(await ping())) await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+      if (!ended) sql = connect(() => void check());
+      down = false;
+    } finally {
+      checking = false;
+    }
+  }
+
+  return {
+    current() {
+      if (down) throw databaseUnavailable();
+      return sql;
+    },
+    ping,
+    async end() {
+      ended = true;
+      await sql.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Connection-level failures (refused, reset, closed, timed out, server shutting down or starting): 503, not 500. */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+]);
+
+/** Whether an error (or what caused it: Drizzle wraps driver errors) says the database cannot be reached. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

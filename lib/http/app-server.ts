@@ -1,0 +1,30 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { trustedClientAddress } from "./client-address";
+import { REQUEST_TIMEOUT_MS } from "./body";
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The app's own HTTP server in front of Next's request handler (server.ts). Before Next sees a
+ * request it replaces X-Forwarded-For with the one address `clientAddress` reads: the socket's
+ * peer, or the entry the trusted proxies vouch for, so nothing a client writes decides it.
+ */
+export function createAppServer(handle: Handler, options: { trustedProxyHops: number; strictTransportSecurity: string | null }): Server {
+  // Node checks its timeouts every 30 s by default: a slow request would be held up to 30 s past them.
+  const server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
+    // Set before Next starts answering; API routes get no headers from the route guard.
+    if (options.strictTransportSecurity) res.setHeader("Strict-Transport-Security", options.strictTransportSecurity);
+    const forwardedFor = [req.headers["x-forwarded-for"] ?? []].flat().join(",");
+    req.headers["x-forwarded-for"] = trustedClientAddress(forwardedFor, req.socket.remoteAddress, options.trustedProxyHops);
+    handle(req, res).catch((error: unknown) => {
+      console.error("[server] request failed", error);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  // Node's own bound on a whole request (300 s by default): a little past the body read deadline
+  // API routes answer 408 at, for the requests that never reach one (pages, server actions).
+  server.requestTimeout = REQUEST_TIMEOUT_MS + 5_000;
+  server.headersTimeout = REQUEST_TIMEOUT_MS;
+  return server;
+}

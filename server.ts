@@ -1,0 +1,26 @@
+/**
+ * `npm start` and `npm run app` (and `npm run dev` with --dev): Next's request handler behind the
+ * app's own server, so the client address comes from the socket (see lib/http/client-address.ts).
+ * Listens on HOST:PORT, 127.0.0.1:3000 by default.
+ */
+import next from "next";
+import { createAppServer } from "./lib/http/app-server";
+import { configurationProblem, env } from "./lib/env";
+import { strictTransportSecurity } from "./lib/http/security-headers";
+
+const dev = process.argv.includes("--dev");
+// As `next start` / `next dev` would; lib/env.ts reads it.
+Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV || (dev ? "development" : "production") });
+
+const problem = configurationProblem();
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
+
+const { HOST, PORT, TRUSTED_PROXY_HOPS } = env();
+const app = next({ dev, hostname: HOST, port: PORT });
+await app.prepare();
+createAppServer(app.getRequestHandler(), { trustedProxyHops: TRUSTED_PROXY_HOPS, strictTransportSecurity: strictTransportSecurity() }).listen(PORT, HOST, () => {
+  console.log(`> Ready on http://${HOST}:${PORT} (${dev ? "development" : "production"})`);
+});
