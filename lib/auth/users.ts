@@ -48,8 +48,9 @@ export async function liveSessionAccount(db: Db, sessionId: string, userId: stri
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(couples, partnerOf(users.id))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
-  return row ? flagsOf(row, userId) : null;
+    // By the session's primary key alone (a user filter here can make the planner walk all the user's sessions).
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  return row?.id === userId ? flagsOf(row, userId) : null;
 }
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */
