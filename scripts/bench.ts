@@ -261,9 +261,13 @@ async function answers(): Promise<boolean> {
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
   // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (tsx as a loader,
-  // so the profiled process is the server itself; the flag is not allowed in NODE_OPTIONS).
+  // so the profiled process is the server itself; the flag is not allowed in NODE_OPTIONS). Node
+  // writes it only on a normal exit, hence the SIGTERM handler.
   const profile = process.env.BENCH_CPU_PROF;
-  const script = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", "tsx", "server.ts"] : [TSX_CLI, "server.ts"];
+  const exitOnTerm = `data:text/javascript,process.once("SIGTERM",()=>process.exit(0))`;
+  const script = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", exitOnTerm, "--import", "tsx", "server.ts"]
+    : [TSX_CLI, "server.ts"];
   const child = spawnGroup(script, { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
