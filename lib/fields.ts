@@ -6,12 +6,39 @@ import { z } from "zod";
 
 export const NOTHING_TO_UPDATE_MESSAGE = "Nothing to update";
 
+/**
+ * The one control-character rule for one-line text: line breaks (U+2028/2029 too), tabs, NUL and
+ * the like are never part of a name, an address or a token, and a name ends up in e-mail subjects.
+ */
+export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * What no text anywhere may hold, multi-line text included: control characters other than tab and
+ * line breaks, and lone UTF-16 surrogates (no valid UTF-8 spelling; Postgres refuses NUL with 22021).
+ */
+export const UNSAFE_TEXT = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\p{Cs}]/u;
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** One-line text: refuses every control character and lone surrogate with the field's message. */
+export const oneLine = (schema: z.ZodString, message: string) =>
+  schema.refine((value) => !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value), message);
+
+/** Multi-line text (bios, posts): keeps tabs and line breaks, refuses the rest as oneLine does. */
+export const multiLine = (schema: z.ZodString, message: string) => schema.refine((value) => !UNSAFE_TEXT.test(value), message);
+
+/** The message a field's unsafe characters get: "Occupation contains characters that are not allowed". */
+export const notAllowedMessage = (field: string) => `${field} contains characters that are not allowed`;
+
 /** A form sends "" for an untouched field and may send nothing at all: both read as missing. */
 export const missingAsEmpty = (value: unknown) => value ?? "";
 
-export const requiredString = (max: number, required: string, tooLong: string) => z.string({ error: required }).trim().min(1, required).max(max, tooLong);
+/** Required one-line text; `notAllowed` is the message for control characters (see oneLine). */
+export const requiredString = (max: number, required: string, tooLong: string, notAllowed: string) =>
+  oneLine(z.string({ error: required }).trim().min(1, required).max(max, tooLong), notAllowed);
 
-export const requiredText = (max: number, required: string, tooLong: string) => z.preprocess(missingAsEmpty, requiredString(max, required, tooLong));
+export const requiredText = (max: number, required: string, tooLong: string, notAllowed: string) =>
+  z.preprocess(missingAsEmpty, requiredString(max, required, tooLong, notAllowed));
 
 /** Picks from a fixed list: each value known, duplicates collapsed before the minimum is checked. */
 export const picks = (allowed: readonly string[], min: number, max: number, m: { unknown: string; tooFew: string; tooMany: string }) =>

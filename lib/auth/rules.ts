@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { notAllowedMessage, oneLine } from "@/lib/fields";
 
 /** Field rules shared by the forms (react-hook-form resolver) and the server. Pure, browser-safe. */
 
@@ -15,12 +16,17 @@ const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
 /** E-mail addresses are compared lower-cased and trimmed, everywhere. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const emailSchema = z
-  .string({ error: "Please enter a valid email address" })
-  .trim()
-  .toLowerCase()
-  .max(254, "Please enter a valid email address")
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Please enter a valid email address");
+export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
+
+export const emailSchema = oneLine(
+  z
+    .string({ error: EMAIL_INVALID_MESSAGE })
+    .trim()
+    .toLowerCase()
+    .max(254, EMAIL_INVALID_MESSAGE)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, EMAIL_INVALID_MESSAGE),
+  EMAIL_INVALID_MESSAGE,
+);
 
 export const PASSWORD_REQUIREMENTS = [
   { test: (p: string) => p.length >= PASSWORD_MIN, message: `Password must be at least ${PASSWORD_MIN} characters` },
@@ -50,20 +56,14 @@ export const resetPasswordSchema = z
   .min(RESET_PASSWORD_MIN, `Password must be at least ${RESET_PASSWORD_MIN} characters long.`)
   .max(PASSWORD_MAX, `Password must be no more than ${PASSWORD_MAX} characters`);
 
-/**
- * The one control-character rule: line breaks (U+2028/2029 too), tabs, NUL and the like are never
- * part of a name or any one-line text, and a name ends up in e-mail subjects.
- */
-export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+export { CONTROL_CHARACTER } from "@/lib/fields";
 
 /** A person's name; `required` replaces the message for a missing one (the invite form asks about the partner). */
 export const nameSchema = (field: "First name" | "Last name", required = `${field} is required`) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`)
-    .refine((name) => !CONTROL_CHARACTER.test(name), `${field} contains characters that are not allowed`);
+  oneLine(
+    z.string({ error: required }).trim().min(1, required).max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`),
+    notAllowedMessage(field),
+  );
 
 /** Today as YYYY-MM-DD in UTC. */
 export const todayIso = (now = new Date()): string => now.toISOString().slice(0, 10);

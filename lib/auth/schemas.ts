@@ -4,17 +4,21 @@
  */
 import { z } from "zod";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
-import { emailSchema, resetPasswordSchema } from "./rules";
+import { notAllowedMessage, oneLine } from "@/lib/fields";
+import { EMAIL_INVALID_MESSAGE, emailSchema, resetPasswordSchema } from "./rules";
 
 /** A secret token from a link or a refresh: its length is only bounded, the domain checks its hash. */
-export const secretTokenSchema = z.string().min(1).max(TOKEN_MAX);
+export const secretTokenSchema = oneLine(z.string().min(1).max(TOKEN_MAX), notAllowedMessage("Token"));
+
+/** An address that is only looked up, never stored: bounded and one line, no format hint. */
+const lookupEmail = oneLine(z.string().max(254), EMAIL_INVALID_MESSAGE);
 
 /**
  * Sign-in with e-mail and password (the login form through Auth.js, and the API's password
  * grant). Lenient on purpose: a wrong address or password is INVALID_CREDENTIALS from the
  * domain, never a hint about which rule failed; the caps only bound the work.
  */
-export const signInSchema = z.object({ email: z.string().max(254), password: z.string().min(1).max(1024) });
+export const signInSchema = z.object({ email: lookupEmail, password: z.string().min(1).max(1024) });
 
 /** POST /api/auth/token: a password grant, or a refresh-token rotation. */
 export const tokenRequestSchema = z.discriminatedUnion("grant_type", [
@@ -23,7 +27,7 @@ export const tokenRequestSchema = z.discriminatedUnion("grant_type", [
 ]);
 
 /** The verification link's token, and the address it was sent to when the link carries it. */
-export const verifyEmailSchema = z.object({ token: secretTokenSchema, email: z.string().max(254).optional() });
+export const verifyEmailSchema = z.object({ token: secretTokenSchema, email: lookupEmail.optional() });
 
 /** Resending the verification e-mail: no body for a signed-in caller, the address for a signed-out one. */
 export const resendVerificationSchema = z.object({ email: emailSchema.optional() });

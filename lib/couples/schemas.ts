@@ -3,8 +3,7 @@
  * JSON calls' schemas (create, update, profile completion). Pure and browser-safe.
  */
 import { z } from "zod";
-import { CONTROL_CHARACTER } from "@/lib/auth/rules";
-import { missingAsEmpty, NOTHING_TO_UPDATE_MESSAGE, picks, requiredString } from "@/lib/fields";
+import { missingAsEmpty, multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, picks, requiredString } from "@/lib/fields";
 import { imageUrlField, imageUrlsField } from "@/lib/images/schemas";
 import { interestsField } from "@/lib/interests/schemas";
 import { locationField } from "@/lib/locations/schemas";
@@ -12,10 +11,7 @@ import { BIO_MAX, BIO_MIN, COUPLE_MESSAGES, COUPLE_NAME_MAX, COUPLE_TYPE_VALUES,
 
 export const coupleNameField = z.preprocess(
   missingAsEmpty,
-  requiredString(COUPLE_NAME_MAX, COUPLE_MESSAGES.coupleNameRequired, COUPLE_MESSAGES.coupleNameTooLong).refine(
-    (name) => !CONTROL_CHARACTER.test(name),
-    COUPLE_MESSAGES.coupleNameControl,
-  ),
+  requiredString(COUPLE_NAME_MAX, COUPLE_MESSAGES.coupleNameRequired, COUPLE_MESSAGES.coupleNameTooLong, COUPLE_MESSAGES.coupleNameControl),
 );
 export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
   unknown: COUPLE_MESSAGES.coupleTypeUnknown,
@@ -24,7 +20,10 @@ export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
 });
 export const coupleBioField = z.preprocess(
   missingAsEmpty,
-  z.string({ error: COUPLE_MESSAGES.bioTooShort }).trim().min(BIO_MIN, COUPLE_MESSAGES.bioTooShort).max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+  multiLine(
+    z.string({ error: COUPLE_MESSAGES.bioTooShort }).trim().min(BIO_MIN, COUPLE_MESSAGES.bioTooShort).max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+    COUPLE_MESSAGES.bioNotAllowed,
+  ),
 );
 
 /**
@@ -72,4 +71,4 @@ export const coupleUpdateSchema = z.preprocess(
 export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 
 /** PUT /api/couples/update names its target couple in the body beside the fields; none is the caller's own. */
-export const coupleUpdateTargetSchema = z.object({ id: z.string({ error: "id must be a couple id" }).nullish() });
+export const coupleUpdateTargetSchema = z.object({ id: oneLine(z.string({ error: "id must be a couple id" }), "id must be a couple id").nullish() });

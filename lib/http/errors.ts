@@ -4,6 +4,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { AppError } from "@/lib/errors";
+import { notAllowedMessage, UNSAFE_TEXT } from "@/lib/fields";
 import { logUnexpected } from "@/lib/log";
 import { readBoundedBody } from "./body";
 
@@ -26,10 +27,35 @@ export function validationError(error: z.ZodError, message = "Please check that 
   return new AppError("VALIDATION_ERROR", message, { fieldErrors: fieldErrors(error) });
 }
 
+/**
+ * Postgres's SQLSTATE class 22 ("data exception": 22021 a character the encoding refuses, 22P02 bad
+ * text for a type, 22001 too long, 22007/22008 a bad date) means the input was bad, not the server.
+ * Drizzle wraps the driver's error, so the code may be on the cause.
+ */
+function isDataException(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * The AppError a known failure answers with. An unreachable database is an outage to wait out
+ * (503 with Retry-After), not a bug. A data exception is the caller's 400; the log (redacted)
+ * still tells us which schema let it through.
+ */
+function asKnownError(error: unknown): unknown {
+  if (error instanceof z.ZodError) return validationError(error);
+  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (!isDataException(error)) return error;
+  logUnexpected("api data exception", randomUUID(), error);
+  return new AppError("VALIDATION_ERROR", "Please check that all information is filled out correctly.");
+}
+
 /** Turns anything thrown into `{error: {code, message}}` with its status; never a stack trace. */
 export function errorResponse(error: unknown): NextResponse<ErrorBody> {
-  // An unreachable database is an outage to wait out (503 with Retry-After), not a bug.
-  const appError = error instanceof z.ZodError ? validationError(error) : isDatabaseUnavailable(error) ? databaseUnavailable() : error;
+  const appError = asKnownError(error);
   if (appError instanceof AppError) {
     const { retryAfterSeconds, fieldErrors: fields, body } = appError.extra;
     const headers = retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined;
@@ -46,9 +72,9 @@ export function errorResponse(error: unknown): NextResponse<ErrorBody> {
   );
 }
 
-/** Reads a JSON body; anything that is not a JSON object is a 400, not a crash. */
+/** Reads a JSON body; anything that is not UTF-8 text of a JSON object is a 400, not a crash. */
 export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const text = new TextDecoder().decode(await readBoundedBody(request, MAX_JSON_BYTES));
+  const text = decodeUtf8(await readBoundedBody(request, MAX_JSON_BYTES));
   if (!text.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);
@@ -59,13 +85,56 @@ export async function readJson(request: Request): Promise<Record<string, unknown
   throw new AppError("VALIDATION_ERROR", "The request body must be a JSON object.");
 }
 
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    // fatal: broken UTF-8 is refused, not silently turned into U+FFFD.
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError("VALIDATION_ERROR", "The request body must be UTF-8 text.");
+  }
+}
+
+/** "coupleData.bio" -> "Bio", "first_name" -> "First name": a field's name as its message says it. */
+function fieldLabel(path: string): string {
+  const words = (path.split(".").filter((part) => !/^\d+$/.test(part)).pop() || "value").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
+}
+
+/**
+ * Where a value (objects and arrays to any depth) holds text no field may hold, by field path.
+ * A queue, not recursion: a deeply nested body must not overflow the stack; fields in body order.
+ */
+function unsafeTextFields(value: unknown): Record<string, string> {
+  const found: Record<string, string> = {};
+  const pending: [unknown, string][] = [[value, ""]];
+  for (let index = 0; index < pending.length; index++) {
+    const [item, path] = pending[index]!;
+    if (typeof item === "string" && UNSAFE_TEXT.test(item)) found[path || "_"] ??= notAllowedMessage(fieldLabel(path));
+    else if (item && typeof item === "object") pending.push(...Object.entries(item).map(([key, child]): [unknown, string] => [child, path ? `${path}.${key}` : key]));
+  }
+  return found;
+}
+
+/**
+ * The last check on any input, after its schema: NUL, other control characters than tab and line
+ * breaks, and lone surrogates are refused in every field, even one whose schema forgot them
+ * (Postgres answers NUL with an error, and a lone surrogate cannot be stored as UTF-8).
+ */
+export function refuseUnsafeText(value: unknown): void {
+  const fields = unsafeTextFields(value);
+  const [first] = Object.values(fields);
+  if (first) throw new AppError("VALIDATION_ERROR", first, { fieldErrors: fields });
+}
+
 /**
  * Parses with a domain schema, turning failures into the spec's VALIDATION_ERROR. The message is
  * the one given, or with `firstIssue` the first failing rule (schemas list keys in the spec's
- * check order); every field's message goes along.
+ * check order); every field's message goes along. A schema's own message for a bad character
+ * wins; refuseUnsafeText catches what no schema named.
  */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, message?: string | { firstIssue: true }): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw validationError(parsed.error, typeof message === "string" ? message : message && parsed.error.issues[0]?.message);
+  refuseUnsafeText(value);
   return parsed.data;
 }

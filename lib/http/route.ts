@@ -1,6 +1,7 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
+import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
 import { assertAccess, type Access, type CallerFor } from "./access";
 import { errorResponse, parseWith, readJson } from "./errors";
@@ -9,26 +10,25 @@ import { optionalCaller, requireCaller, type Caller } from "./request-auth";
 /** The caller a route handler gets: never null where the access requires a session. */
 export type RouteCaller<A extends Access> = CallerFor<A, Caller>;
 
-/** Reads and validates a request's input; failures throw the spec's VALIDATION_ERROR. */
-export type InputReader<I> = (request: NextRequest) => Promise<I>;
+/**
+ * Reads and validates a request's input; failures throw the spec's VALIDATION_ERROR. `schema`
+ * is what it parses, when it is one zod schema (read by the route fuzz test).
+ */
+export type InputReader<I> = ((request: NextRequest) => Promise<I>) & { schema?: z.ZodType };
 
 type ParseMessage = Parameters<typeof parseWith>[2];
 
 /** The JSON body, parsed with a domain schema (`message` as for parseWith). */
-export const jsonBody =
-  <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
-  async (request) =>
-    parseWith(schema, await readJson(request), message);
+export const jsonBody = <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
+  Object.assign(async (request: NextRequest) => parseWith(schema, await readJson(request), message), { schema });
 
 /** The query string, parsed with a domain schema (`message` as for parseWith). */
-export const searchParams =
-  <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
-  async (request) =>
-    parseWith(schema, Object.fromEntries(request.nextUrl.searchParams), message);
+export const searchParams = <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
+  Object.assign(async (request: NextRequest) => parseWith(schema, Object.fromEntries(request.nextUrl.searchParams), message), { schema });
 
 /** Route params that are plain strings (`[id]`, `[token]`): the domain decides what a bad one means. */
 export const stringParams = <K extends string>(...names: K[]) =>
-  z.object(Object.fromEntries(names.map((name) => [name, z.string()])) as Record<K, z.ZodString>);
+  z.object(Object.fromEntries(names.map((name) => [name, oneLine(z.string(), notAllowedMessage(name))])) as Record<K, z.ZodString>);
 
 export type RouteContext<A extends Access, I, P> = {
   db: Db;
@@ -47,6 +47,9 @@ export type RouteOptions<A extends Access, I, P> = {
   paramsMessage?: ParseMessage;
 };
 
+export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
+export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
+
 async function callerFor(access: Access, db: Db, request: NextRequest): Promise<Caller | null> {
   if (access === "public") return null;
   if (access === "optional") return optionalCaller(db, request);
@@ -59,13 +62,14 @@ async function callerFor(access: Access, db: Db, request: NextRequest): Promise<
  * Declares a route handler: who may call it and what input it takes. The wrapper opens the
  * database, checks the caller, then parses the params and the input (in that order, so a
  * signed-out call is 401 whatever it sent), and turns every thrown error into the JSON error
- * shape with its status, so no handler can answer a stack trace.
+ * shape with its status, so no handler can answer a stack trace. The returned handler carries
+ * its declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
  */
 export function route<A extends Access, I = undefined, P = Record<string, never>>(
   options: RouteOptions<A, I, P>,
   handler: (context: RouteContext<A, I, P>) => Promise<Response>,
-): (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response> {
-  return async (request, context) => {
+): RouteHandler {
+  const handle: RouteHandler = async (request, context) => {
     try {
       const db = await getDb();
       const caller = (await callerFor(options.access, db, request)) as RouteCaller<A>;
@@ -77,4 +81,6 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
       return errorResponse(error);
     }
   };
+  const declared: RouteDeclaration = { access: options.access, input: options.input?.schema, params: options.params };
+  return Object.defineProperty(handle, "declared", { value: declared, enumerable: false });
 }

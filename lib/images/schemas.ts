@@ -1,12 +1,16 @@
 /** An image named by its URL in a JSON call: pure and browser-safe. */
 import { z } from "zod";
+import { oneLine } from "@/lib/fields";
 import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE } from "./rules";
 
 /**
  * An image URL as text. Which images the caller may name is the server's check
  * (`assertOwnImageUrls`): only images the caller's own rows show now are accepted.
  */
-export const imageUrlField = z.string({ error: IMAGE_URL_REFUSED_MESSAGE }).trim().min(1, IMAGE_URL_REFUSED_MESSAGE).max(IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE);
+export const imageUrlField = oneLine(
+  z.string({ error: IMAGE_URL_REFUSED_MESSAGE }).trim().min(1, IMAGE_URL_REFUSED_MESSAGE).max(IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE),
+  IMAGE_URL_REFUSED_MESSAGE,
+);
 
 /** Several image URLs (a couple's extra photos). */
 export const imageUrlsField = z.array(imageUrlField, { error: IMAGE_URL_REFUSED_MESSAGE });

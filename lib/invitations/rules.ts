@@ -3,6 +3,7 @@
  * the server share one copy of every field rule and message.
  */
 import { z } from "zod";
+import { oneLine } from "@/lib/fields";
 import { dateOfBirthSchema, emailSchema, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
 import { optionalOccupationField } from "@/lib/profile/schemas";
 
@@ -49,7 +50,7 @@ export const inviteFormSchema = (ownEmail: string) =>
     path: ["partner_email"],
   });
 
-export const invitationTokenSchema = z.string({ error: MESSAGES.invalid }).trim().min(1, MESSAGES.invalid).max(TOKEN_MAX, MESSAGES.invalid);
+export const invitationTokenSchema = oneLine(z.string({ error: MESSAGES.invalid }).trim().min(1, MESSAGES.invalid).max(TOKEN_MAX, MESSAGES.invalid), MESSAGES.invalid);
 
 /** POST /api/auth/invitations/accept. */
 export const acceptInvitationSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "@/lib/fields";
+import { notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
 import { PRIVACY_LEVELS } from "./privacy";
 
@@ -8,9 +8,9 @@ export const LOCATION_NAME_MAX = 300;
 export const LOCATION_REQUIRED_MESSAGE = "Please select a location from the dropdown suggestions";
 
 /** A place chosen from the suggestions, named by its id (forms: the place of a person or a couple). */
-export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
+export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
 /** The chosen suggestion's text, sent along with its id by the forms. */
-export const locationNameField = requiredText(LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
+export const locationNameField = requiredText(LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
 
 /** Section 9: searches start at 2 characters and show 5 suggestions. */
 export const SEARCH_MIN_QUERY = 2;
@@ -37,14 +37,16 @@ export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to 
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
 export const privacyLevelSchema = z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(", ")}` });
-export const placeIdSchema = z
-  .string({ error: "place_id is required" })
-  .trim()
-  .min(1, "place_id is required")
-  .max(PLACE_ID_MAX, "place_id is too long");
+export const placeIdSchema = oneLine(
+  z.string({ error: "place_id is required" }).trim().min(1, "place_id is required").max(PLACE_ID_MAX, "place_id is too long"),
+  notAllowedMessage("place_id"),
+);
 
 export const searchQuerySchema = z.object({
-  query: z.preprocess((v) => v ?? "", z.string().trim().max(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`)),
+  query: z.preprocess(
+    (v) => v ?? "",
+    oneLine(z.string().trim().max(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`), notAllowedMessage("query")),
+  ),
   limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
 });
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { readBoundedBody } from "@/lib/http/body";
-import { fieldErrors } from "@/lib/http/errors";
+import { fieldErrors, refuseUnsafeText } from "@/lib/http/errors";
 import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { MAX_IMAGE_BYTES, uploadedImageBytes } from "@/lib/images";
 import type { step1Schema, step2Schema } from "./rules";
@@ -32,6 +32,7 @@ const text = (form: FormData, name: string): unknown => form.get(name) ?? undefi
  */
 export function parseStep<S extends z.ZodType>(schema: S, value: unknown, order: readonly string[], other: Record<string, string | null>): z.output<S> {
   const parsed = schema.safeParse(value);
+  if (parsed.success) refuseUnsafeText(value);
   const otherProblems = Object.entries(other).filter((entry): entry is [string, string] => entry[1] !== null);
   if (parsed.success && otherProblems.length === 0) return parsed.data;
   const problems = { ...(parsed.success ? {} : fieldErrors(parsed.error)), ...Object.fromEntries(otherProblems) };

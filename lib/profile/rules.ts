@@ -8,6 +8,7 @@ export const PROFILE_MESSAGES = {
   photoRequired: "Please upload your profile photo",
   occupationRequired: "Occupation is required",
   occupationTooLong: `Occupation must be no more than ${OCCUPATION_MAX} characters`,
+  occupationNotAllowed: "Occupation contains characters that are not allowed",
 } as const;
 
 export type CompletionUser = {

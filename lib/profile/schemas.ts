@@ -6,16 +6,21 @@ import { z } from "zod";
 import { dateOfBirthSchema, nameSchema } from "@/lib/auth/rules";
 import { BIO_MAX, COUPLE_MESSAGES } from "@/lib/couples/rules";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
-import { NOTHING_TO_UPDATE_MESSAGE, requiredText } from "@/lib/fields";
+import { multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, requiredText } from "@/lib/fields";
 import { imageUrlField } from "@/lib/images/schemas";
 import { OCCUPATION_MAX, PROFILE_MESSAGES } from "./rules";
 
-export const occupationField = requiredText(OCCUPATION_MAX, PROFILE_MESSAGES.occupationRequired, PROFILE_MESSAGES.occupationTooLong);
+export const occupationField = requiredText(
+  OCCUPATION_MAX,
+  PROFILE_MESSAGES.occupationRequired,
+  PROFILE_MESSAGES.occupationTooLong,
+  PROFILE_MESSAGES.occupationNotAllowed,
+);
 
 /** The occupation where it may be left out: empty means "not given". */
 export const optionalOccupationField = z.preprocess(
   (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  z.string().trim().max(OCCUPATION_MAX, PROFILE_MESSAGES.occupationTooLong).optional(),
+  oneLine(z.string().trim().max(OCCUPATION_MAX, PROFILE_MESSAGES.occupationTooLong), PROFILE_MESSAGES.occupationNotAllowed).optional(),
 );
 
 /** The person's own fields (profile update and profile completion). */
@@ -25,7 +30,7 @@ export const userFields = z.object({
   dateOfBirth: dateOfBirthSchema,
   occupation: occupationField,
   // A person's bio has the couple bio's ceiling, but no minimum.
-  bio: z.string({ error: COUPLE_MESSAGES.bioTooLong }).trim().max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+  bio: multiLine(z.string({ error: COUPLE_MESSAGES.bioTooLong }).trim().max(BIO_MAX, COUPLE_MESSAGES.bioTooLong), COUPLE_MESSAGES.bioNotAllowed),
   avatarUrl: imageUrlField.nullable(),
 });
 

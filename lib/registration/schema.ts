@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/rules";
+import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
 
 /** What POST /api/auth/register and the register form's server action accept. */
@@ -9,7 +10,7 @@ export const registrationPayloadSchema = z.object({
   firstName: nameSchema("First name"),
   lastName: nameSchema("Last name"),
   dateOfBirth: dateOfBirthSchema,
-  inviteCode: z.string().trim().max(TOKEN_MAX).optional(),
+  inviteCode: oneLine(z.string().trim().max(TOKEN_MAX), notAllowedMessage("Invitation code")).optional(),
 });
 export type RegistrationPayload = z.infer<typeof registrationPayloadSchema>;
 

@@ -143,3 +143,30 @@ test("follows the system colour scheme when no theme was chosen", async ({ brows
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await context.close();
 });
+
+test.describe("hostile requests", () => {
+  test("a cross-site POST with a Next-Action header to a page answers 403", async ({ request }) => {
+    const response = await request.post("/login", {
+      headers: { "Next-Action": "0123456789abcdef0123456789abcdef01234567", Origin: "https://evil.example.com", "Content-Type": "text/plain;charset=UTF-8" },
+      data: "[]",
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(403);
+  });
+
+  test("an undecodable path answers 400 or 404, never 500, signed out and signed in", async ({ page, request }) => {
+    const paths = ["/profile/%ff", "/api/couples/%ff/full-profile", "/api/images/avatar/%ff"];
+    for (const path of paths) expect([400, 404]).toContain((await request.get(path, { maxRedirects: 0 })).status());
+    await signIn(page, complete);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    for (const path of paths) expect([400, 404]).toContain((await page.request.get(path, { maxRedirects: 0 })).status());
+  });
+
+  test("signing in sets the device cookie, HttpOnly", async ({ page, context }) => {
+    await signIn(page, complete);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const device = (await context.cookies()).find((cookie) => cookie.name === "device");
+    expect(device).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    expect(device!.value.length).toBeGreaterThan(20);
+  });
+});

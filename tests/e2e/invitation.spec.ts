@@ -80,6 +80,13 @@ async function fillInvite(page: Page, partner: { first: string; last: string; em
   await page.getByLabel("Partner's email").fill(partner.email);
 }
 
+test("after onboarding through the REST calls with the page's cookie, /profile opens without a detour to /onboarding", async ({ page, request }) => {
+  await partnerAWithCouple(page, request);
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByText("Robin & Theo").first()).toBeVisible();
+});
+
 test.describe("partner invitation", () => {
   test("partner A invites, copies the link; partner B joins from the e-mail and lands on onboarding", async ({ page, request, browser, context }) => {
     const csp = watchCsp(page);
