@@ -31,5 +31,7 @@ fi
 npm run --silent db:migrate >&2
 npm run --silent db:seed >/dev/null
 # The app's own server (server.ts), as `npm start` runs it: what the tests drive is what ships.
-export PORT
+# The tests play the trusted proxy: their API calls name a client address in X-Forwarded-For (so
+# per-address limits do not pile up on one loopback address), the browser's calls are loopback.
+export PORT TRUSTED_PROXY_HOPS=1
 exec npx tsx server.ts
