@@ -195,6 +195,12 @@ for (const [size, viewport] of VIEWPORTS) {
     await expect(page).toHaveURL(/\/onboarding$/);
     expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
     await expect(page.getByText("Confirm your location above to continue.")).toBeVisible();
+    if (viewport === PHONE) {
+      await page.setViewportSize({ width: 360, height: 740 });
+      expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
+      await noHorizontalScroll(page);
+      await page.setViewportSize(viewport);
+    }
 
     const pick = async (label: string) => {
       await page.getByRole("group", { name: label }).locator('input[type="file"]').setInputFiles(file);
@@ -237,6 +243,7 @@ for (const [size, viewport] of VIEWPORTS) {
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await signIn(page, { email: demoEmail(unfinishedB.firstName), password: DEMO_PASSWORD });
+    await expect(page).not.toHaveURL(/\/login/);
     await page.goto("/partner-setup");
     await expect(page.getByRole("heading", { level: 1, name: /^Welcome to / })).toBeVisible();
     await page.getByLabel("Profile Photo (optional)").setInputFiles(file);
