@@ -7,6 +7,7 @@ import "./styles/onboarding.css";
 import "./styles/invitations.css";
 import "./styles/notifications.css";
 import "./styles/profile.css";
+import "./styles/forum.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },

@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
+  BENCH_BARE: booleanFlag,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

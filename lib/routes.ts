@@ -61,6 +61,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/events", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
   { path: "/messages", tier: "profile-required" },
+  /** Admins only: the page itself answers not-found to everyone else. */
+  { path: "/moderation", tier: "profile-required" },
 
   { path: "/dev/outbox", tier: "dev" },
 ];

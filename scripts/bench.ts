@@ -1,18 +1,28 @@
 /**
- * `npm run bench`: a production build on its own database, measured over loopback.
+ * `npm run bench`: a production build measured over loopback, against a baseline in the same build.
  *
- *   1. a database of its own: a fresh `bench_<timestamp>` on the local Postgres when it answers
- *      (TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test), else PGlite in a temp folder;
- *   2. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
- *   3. verified users inserted directly, paired into couples so /api/v2/auth/me answers 200;
- *   4. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 with TRUSTED_PROXY_HOPS=1
- *      (the bench plays the proxy: each virtual user's X-Forwarded-For is its address), then
- *      timed runs at BENCH_CLIENTS clients for BENCH_DURATION_S seconds each (GET
+ *   1. `next build` into .next-bench (skipped with BENCH_SKIP_BUILD=1), so it never touches .next;
+ *   2. for each database (BENCH_DATABASES, default "pglite,postgres"): PGlite in a temp folder, or a
+ *      fresh `bench_<timestamp>` on the local Postgres (TEST_DATABASE_URL or
+ *      postgres://postgres@127.0.0.1:5432/test; skipped when it does not answer); verified users
+ *      inserted directly, paired into couples so /api/v2/auth/me and /profile answer 200, each with
+ *      a browser session cookie;
+ *   3. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 with TRUSTED_PROXY_HOPS=1
+ *      (the bench plays the proxy: each virtual user's X-Forwarded-For is its address) and
+ *      BENCH_BARE=1, which opens /api/bench/bare (JSON and nothing else: the baseline);
+ *   4. the ratios: BENCH_ROUNDS rounds (default 3) in which /api/v2/auth/me, /login, /profile and
+ *      the place search each run BENCH_PAIR_S seconds (default 5) right after a run of the
+ *      baseline, at BENCH_CLIENTS clients, the order rotating every round, so the machine's noise
+ *      falls on both sides of each ratio;
+ *   5. timed runs at BENCH_CLIENTS clients for BENCH_DURATION_S seconds each (GET
  *      /api/v2/auth/me; a write, PATCH /api/notifications/read), a sign-in flood of unknown
  *      e-mails for BENCH_FLOOD_S seconds with /api/v2/auth/me measured during it, and bounded
  *      request loops (current user, sign-in, place search);
- *   5. the server is stopped, then the in-process figures (gazetteer search time, images per
- *      second: scripts/bench-in-process.ts); the database is dropped, also on failure and on Ctrl-C.
+ *   6. the server is stopped and its database dropped (also on failure and on Ctrl-C); at the end
+ *      the in-process figures (gazetteer search time, images per second: scripts/bench-in-process.ts).
+ *
+ * A quick run (~3 min): BENCH_ROUNDS=2 BENCH_PAIR_S=3 BENCH_DURATION_S=3 BENCH_FLOOD_S=3.
+ * BENCH_CPU_PROF=<folder> makes the server write a V8 CPU profile (.cpuprofile) there when it stops.
  *
  * Users are created before the server starts: PGlite is single-process, so the script cannot
  * write to the data folder while the server holds it.
@@ -24,8 +34,11 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
+import { encode } from "next-auth/jwt";
 import { couples, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
+import { createSession } from "@/lib/auth/sessions";
+import { BROWSER_SESSION_SECONDS } from "@/lib/auth/session-token";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 import { percentile } from "./stats";
 
@@ -43,6 +56,11 @@ const positive = (name: string, fallback: number) => {
 const DURATION_S = positive("BENCH_DURATION_S", 60);
 const CLIENTS = Math.round(positive("BENCH_CLIENTS", 50));
 const FLOOD_S = positive("BENCH_FLOOD_S", 30);
+/** The alternating runs: rounds, and seconds of each run. */
+const ROUNDS = Math.round(positive("BENCH_ROUNDS", 3));
+const PAIR_S = positive("BENCH_PAIR_S", 5);
+const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
+for (const kind of DATABASES) if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (pglite, postgres)`);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const USER_COUNT = 20;
 const PASSWORD = "Bench-Pass-2026!";
@@ -50,6 +68,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** No phase runs longer than this; requests not sent by then count as errors. */
 const PHASE_BUDGET_MS = 180_000;
 const READY_TIMEOUT_MS = 90_000;
+/** The app is served over http://localhost here, so the cookie has its plain name (also its JWE salt). */
+const SESSION_COOKIE = "authjs.session-token";
 
 const quiet = { onnotice: () => {} };
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -82,18 +102,23 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 
 type BenchDatabase = { env: Record<string, string>; label: string; drop: () => Promise<void> };
 
-async function prepareDatabase(): Promise<BenchDatabase> {
+function pgliteDatabase(): BenchDatabase {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "couples-bench-"));
+  return {
+    env: { PGLITE_DIR: path.join(dir, "pglite") },
+    label: `PGlite in ${dir}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A fresh database on the local Postgres, or null when it does not answer. */
+async function postgresDatabase(): Promise<BenchDatabase | null> {
   const admin = postgres(ADMIN_URL, { max: 1, connect_timeout: 3, ...quiet });
   try {
     await admin`select 1`;
   } catch {
     await admin.end({ timeout: 1 });
-    const dir = mkdtempSync(path.join(os.tmpdir(), "couples-bench-"));
-    return {
-      env: { PGLITE_DIR: path.join(dir, "pglite") },
-      label: `PGlite in ${dir} (Postgres did not answer at ${ADMIN_URL})`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+    return null;
   }
   const name = `bench_${Date.now()}`;
   try {
@@ -117,10 +142,11 @@ async function prepareDatabase(): Promise<BenchDatabase> {
   };
 }
 
-type Account = { id: string; email: string };
+type Account = { id: string; email: string; cookie: string };
 
-async function createUsers(): Promise<Account[]> {
-  const handle = await openDatabase();
+/** Users in couples, each with a live browser session and its cookie (as a sign-in would set it). */
+async function createUsers(database: BenchDatabase, secret: string): Promise<Account[]> {
+  const handle = await openDatabase(database.env.DATABASE_URL);
   try {
     await handle.migrate();
     const hashes = await Promise.all(Array.from({ length: USER_COUNT }, () => hashPassword(PASSWORD)));
@@ -144,7 +170,14 @@ async function createUsers(): Promise<Account[]> {
       pairs.push({ partner1Id: accounts[i]!.id, partner2Id: accounts[i + 1]!.id, coupleName: `Bench pair ${i / 2}` });
     }
     await handle.db.insert(couples).values(pairs);
-    return accounts;
+    return await Promise.all(
+      accounts.map(async (account, i) => {
+        const sid = await createSession(handle.db, account.id, "browser");
+        const claims = { sub: account.id, sid, emailVerified: true, profileComplete: true, isPartnerB: i % 2 === 1 };
+        const token = await encode({ token: claims, secret, salt: SESSION_COOKIE, maxAge: BROWSER_SESSION_SECONDS });
+        return { ...account, cookie: `${SESSION_COOKIE}=${token}` };
+      }),
+    );
   } finally {
     await handle.close();
   }
@@ -152,20 +185,23 @@ async function createUsers(): Promise<Account[]> {
 
 // ---------------------------------------------------------------- processes
 
-/** Everything the build and the server see: production, our database, a throwaway secret. */
-function appEnv(database: BenchDatabase): NodeJS.ProcessEnv {
+/** Everything the build and the server see: production, the baseline route, our database, a throwaway secret. */
+function appEnv(database: BenchDatabase | null, secret: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: "production",
     NEXT_DIST_DIR: DIST_DIR,
     NEXT_TELEMETRY_DISABLED: "1",
-    AUTH_SECRET: randomBytes(36).toString("base64url"), // 48 characters
+    AUTH_SECRET: secret,
     APP_URL: `http://localhost:${PORT}`,
+    BENCH_BARE: "1",
   };
   // Never the developer's database or mail provider.
   for (const key of ["DATABASE_URL", "PGLITE_DIR", "RESEND_API_KEY", "ENABLE_DEV_OUTBOX"]) delete env[key];
-  return { ...env, ...database.env };
+  return { ...env, ...database?.env };
 }
+
+const newSecret = () => randomBytes(36).toString("base64url"); // 48 characters
 
 /** A Node script in its own process group, so stopping it also stops the workers it forks. */
 function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
@@ -224,7 +260,15 @@ async function answers(): Promise<boolean> {
 /** Starts the app's server on loopback only; resolves once an API route (and so the database) answers. */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
-  const child = spawnGroup([TSX_CLI, "server.ts"], { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (tsx as a loader,
+  // so the profiled process is the server itself; the flag is not allowed in NODE_OPTIONS). Node
+  // writes it only on a normal exit, hence the SIGTERM handler.
+  const profile = process.env.BENCH_CPU_PROF;
+  const exitOnTerm = `data:text/javascript,process.once("SIGTERM",()=>process.exit(0))`;
+  const script = profile
+    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", exitOnTerm, "--import", "tsx", "server.ts"]
+    : [TSX_CLI, "server.ts"];
+  const child = spawnGroup(script, { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.
   const keep = (chunk: Buffer) => {
@@ -350,13 +394,24 @@ async function callJson(pathname: string, address: string, init: RequestInit = {
   return JSON.parse(text) as Record<string, unknown>;
 }
 
+/** A page: 200 with HTML, never a redirect (which would mean the guard sent us elsewhere). */
+async function getPage(pathname: string, address: string, cookie?: string): Promise<void> {
+  const response = await fetch(`${ORIGIN}${pathname}`, {
+    headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) },
+    redirect: "manual",
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${pathname}: ${response.status} ${response.headers.get("location") ?? text.slice(0, 120)}`);
+}
+
 async function searchPlaces(query: string, address: string): Promise<void> {
   const body = await callJson(`/api/locations/search/public?${new URLSearchParams({ query, limit: "5" })}`, address);
   const data = body.data as { predictions?: unknown[] } | undefined;
   if (!Array.isArray(data?.predictions)) throw new Error("search answered without predictions");
 }
 
-async function signIn(account: Account, address: string): Promise<string> {
+async function signIn(account: Pick<Account, "email">, address: string): Promise<string> {
   const body = await callJson("/api/auth/token", address, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -381,49 +436,90 @@ async function markAllRead(token: string, address: string): Promise<void> {
 
 type Row = { name: string; total: number; concurrency: number; outcome: Outcome; expectFailures?: boolean };
 
-function report(rows: Row[]): number {
-  const header = ["phase", "requests", "conc", "ok", "errors", "err %", "req/s", "p50", "p95", "p99", "max (ms)"];
-  const table = rows.map(({ name, total, concurrency, outcome: o }) => {
-    const sorted = [...o.latencies].sort((a, b) => a - b);
-    const errors = total - o.latencies.length;
-    const errorRate = total ? ((100 * errors) / total).toFixed(2) : "0.00";
-    return [name, total, concurrency, o.latencies.length, errors, errorRate, (o.latencies.length / o.seconds).toFixed(1)]
-      .concat([50, 95, 99, 100].map((p) => percentile(sorted, p).toFixed(1)))
-      .map(String);
-  });
+/** Prints the failures by reason; returns how many count as errors. */
+function reportFailures(name: string, outcome: Outcome, expectFailures = false): number {
+  for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
+  if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
+  // The flood's refusals are its expected answers, not failures of the app.
+  return expectFailures ? 0 : [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+}
+
+function printTable(header: string[], table: string[][]): void {
   const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
   const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
   console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const r of table) console.log(line(r));
-  let errors = 0;
-  for (const { name, outcome, expectFailures } of rows) {
-    for (const [reason, n] of outcome.failures) console.log(`  ${name}: ${n} x ${reason}`);
-    if (outcome.skipped) console.log(`  ${name}: ${outcome.skipped} not sent within the ${PHASE_BUDGET_MS / 1000} s budget`);
-    // The flood's refusals are its expected answers, not failures of the app.
-    if (!expectFailures) errors += [...outcome.failures.values()].reduce((a, b) => a + b, 0) + outcome.skipped;
+}
+
+function report(rows: Row[]): number {
+  const header = ["phase", "requests", "conc", "ok", "errors", "req/s", "median", "p95", "p99", "max (ms)"];
+  const table = rows.map(({ name, total, concurrency, outcome: o }) => {
+    const sorted = [...o.latencies].sort((a, b) => a - b);
+    const errors = total - o.latencies.length;
+    return [name, total, concurrency, o.latencies.length, errors, (o.latencies.length / o.seconds).toFixed(1)]
+      .concat([50, 95, 99, 100].map((p) => percentile(sorted, p).toFixed(1)))
+      .map(String);
+  });
+  printTable(header, table);
+  return rows.reduce((errors, { name, outcome, expectFailures }) => errors + reportFailures(name, outcome, expectFailures), 0);
+}
+
+type Target = { name: string; send: (worker: number) => Promise<void> };
+
+const throughput = (o: Outcome) => o.latencies.length / o.seconds;
+const p99Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 99);
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+/** How far the runs of one kind spread: (max - min) / mean of their req/s, the machine's noise. */
+const spread = (values: number[]) => (values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-");
+
+/**
+ * ROUNDS rounds; in each, every target runs PAIR_S seconds right after its own run of the
+ * baseline, in an order that rotates every round. Each ratio pairs a run with the baseline run
+ * just before it, so a burst of load from elsewhere on the machine lands on both sides.
+ */
+async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: string[][]; errors: number }> {
+  const results = targets.map((target) => ({ target, pairs: [] as { base: Outcome; run: Outcome }[] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let k = 0; k < results.length; k++) {
+      const entry = results[(k + round) % results.length]!;
+      const base = await runFor(PAIR_S, CLIENTS, baseline.send);
+      const run = await runFor(PAIR_S, CLIENTS, entry.target.send);
+      entry.pairs.push({ base, run });
+    }
   }
-  return errors;
+  let errors = 0;
+  const rows = results.map(({ target, pairs }) => {
+    for (const { base, run } of pairs) errors += reportFailures(baseline.name, base) + reportFailures(target.name, run);
+    const runs = pairs.map((p) => p.run);
+    const bases = pairs.map((p) => p.base);
+    const all = (o: Outcome[]) => o.flatMap((x) => x.latencies).sort((a, b) => a - b);
+    return [
+      target.name,
+      mean(runs.map(throughput)).toFixed(0),
+      percentile(all(runs), 50).toFixed(1),
+      percentile(all(runs), 99).toFixed(1),
+      mean(bases.map(throughput)).toFixed(0),
+      percentile(all(bases), 99).toFixed(1),
+      `${mean(pairs.map((p) => throughput(p.run) / throughput(p.base))).toFixed(2)}x`,
+      `${mean(pairs.map((p) => p99Of(p.run) / p99Of(p.base))).toFixed(1)}x`,
+      `${spread(runs.map(throughput))} / ${spread(bases.map(throughput))}`,
+    ];
+  });
+  return { rows, errors };
 }
 
 // ---------------------------------------------------------------- main
 
-async function main(): Promise<number> {
-  const database = await prepareDatabase();
-  cleanups.push(database.drop);
-  console.log(`Database: ${database.label}`);
-  // This process opens the same database to create the users (env() is read lazily, on first use).
+/** One database: its own users and server; the ratios, then the timed runs, the flood and the loops. */
+async function benchOn(database: BenchDatabase): Promise<number> {
+  const secret = newSecret();
+  const env = appEnv(database, secret);
+  // This process opens the same database to create the users: Postgres by its URL, PGlite through
+  // env().PGLITE_DIR, which is read once, on first use (hence PGlite first, see main).
   for (const key of ["DATABASE_URL", "PGLITE_DIR"]) delete process.env[key];
   Object.assign(process.env, database.env);
-  const env = appEnv(database);
-
-  if (process.env.BENCH_SKIP_BUILD === "1") {
-    if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
-  } else {
-    await build(env);
-  }
-
-  const accounts = await createUsers();
-  console.log(`Created ${accounts.length} verified users (${accounts.length / 2} couples).`);
+  const accounts = await createUsers(database, secret);
+  console.log(`\n== ${database.label}: ${accounts.length} verified users (${accounts.length / 2} couples).`);
 
   const { child } = await startServer(env);
   const pid = child.pid!;
@@ -437,7 +533,27 @@ async function main(): Promise<number> {
   if (warmSignIns.failures.size) throw new Error(`warm-up sign-in failed: ${[...warmSignIns.failures.keys()].join("; ")}`);
   const warmMe = await runLoad(200, 20, (i) => me(accounts[i % accounts.length]!, tokens[i % accounts.length]!, addressOf(200 + (i % 20))));
   if (warmMe.failures.size) throw new Error(`warm-up /me failed: ${[...warmMe.failures.keys()].join("; ")}`);
+
+  // The ratios. Client w is user w (mod the user count), with its own address, token and cookie.
+  const account = (w: number) => accounts[w % accounts.length]!;
+  let searches = 0;
+  const baseline: Target = { name: "GET /api/bench/bare (baseline)", send: (w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined) };
+  const targets: Target[] = [
+    { name: "GET /api/v2/auth/me (bearer)", send: (w) => me(account(w), tokens[w % accounts.length]!, addressOf(w)) },
+    { name: "GET /login", send: (w) => getPage("/login", addressOf(w)) },
+    { name: "GET /profile (cookie)", send: (w) => getPage("/profile", addressOf(w), account(w).cookie) },
+    { name: "GET /api/locations/search/public", send: (w) => searchPlaces(SEARCH_QUERIES[searches++ % SEARCH_QUERIES.length]!, addressOf(2000 + w)) },
+  ];
+  // Warm: each once per client slot (the first search also builds the gazetteer index).
+  for (const target of [baseline, ...targets]) {
+    const warm = await runLoad(40, 10, (_, w) => target.send(w));
+    if (warm.failures.size) throw new Error(`warm-up of ${target.name} failed: ${[...warm.failures.keys()].join("; ")}`);
+  }
   memory.push(`after warm-up: ${rss(pid)}`);
+  console.log(`Ratios: ${ROUNDS} rounds of ${PAIR_S} s per call and baseline at ${CLIENTS} clients (BENCH_ROUNDS, BENCH_PAIR_S)...`);
+  const alternating = await alternate(baseline, targets);
+  printTable(["call", "req/s", "p50", "p99", "base req/s", "base p99", "ratio", "p99 ratio", "spread run/base"], alternating.rows);
+  memory.push(`after the ratios: ${rss(pid)}`);
 
   const rows: Row[] = [];
   console.log(`\nTimed runs: ${DURATION_S} s at ${CLIENTS} clients each (BENCH_DURATION_S, BENCH_CLIENTS)...`);
@@ -455,7 +571,7 @@ async function main(): Promise<number> {
   const [flood, meDuringFlood] = await Promise.all([
     runFor(FLOOD_S, floodClients, async (w) => {
       const n = ++attempt;
-      await signIn({ id: "", email: `nobody${n}@flood.couples.test` }, `198.19.${(n >> 8) & 255}.${n & 255}`).catch((error: unknown) => {
+      await signIn({ email: `nobody${n}@flood.couples.test` }, `198.19.${(n >> 8) & 255}.${n & 255}`).catch((error: unknown) => {
         throw new Error(message(error).slice(0, 3) || `worker ${w}`); // counted by status
       });
     }),
@@ -493,11 +609,31 @@ async function main(): Promise<number> {
   rows.push({ name: "GET /api/locations/search/public", total: searchTotal, concurrency: searchConcurrency, outcome: searchOutcome });
   memory.push(`after searches: ${rss(pid)}`);
 
-  const errors = report(rows);
+  const errors = alternating.errors + report(rows);
   console.log(`\nServer RSS: ${memory.join("; ")}`);
-  console.log(`Database: ${database.label}; ${os.cpus().length} CPUs; Node ${process.version}.`);
-  // With the server stopped, so the two do not compete for the CPUs.
   await stopGroup(child);
+  return errors;
+}
+
+async function main(): Promise<number> {
+  if (process.env.BENCH_SKIP_BUILD === "1") {
+    if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
+  } else {
+    // The build reads no database; the secret only has to be valid.
+    await build(appEnv(null, newSecret()));
+  }
+  let errors = 0;
+  for (const kind of [...DATABASES].sort((a, b) => Number(b === "pglite") - Number(a === "pglite"))) {
+    const database = kind === "pglite" ? pgliteDatabase() : await postgresDatabase();
+    if (!database) {
+      console.log(`\n== Postgres did not answer at ${ADMIN_URL}: skipped.`);
+      continue;
+    }
+    cleanups.push(database.drop);
+    errors += await benchOn(database);
+  }
+  console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
+  // With the servers stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;

@@ -30,4 +30,6 @@ if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -d "$NEXT_DIST_DIR" ]; then
 fi
 npm run --silent db:migrate >&2
 npm run --silent db:seed >/dev/null
-exec npx next start -p "$PORT"
+# The app's own server (server.ts), as `npm start` runs it: what the tests drive is what ships.
+export PORT
+exec npx tsx server.ts

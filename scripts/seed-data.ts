@@ -305,7 +305,7 @@ export type DemoNotification = {
 };
 
 /** Maya's forum posts that the demo notifications are about. */
-const MAYA_POSTS = [
+export const MAYA_POSTS = [
   { id: "0887bce3-1c40-45b4-a47d-3f40f7c791f2", title: "Best surf spots near Lisbon for beginners?" },
   { id: "5ab103f6-c3bb-48e5-a262-1475a04b854d", title: "Tile-hunting walk through Alfama this Saturday" },
   { id: "c233ad13-b438-4f27-8004-6ae7f047eb41", title: "Favourite tascas that aren't on every list?" },

@@ -1,6 +1,7 @@
 /**
- * `npm run db:seed`: demo couples, their locations, the interest catalogue and one partner's
- * notifications. Idempotent: every row is upserted on its natural key (e-mail, partner, value)
+ * `npm run db:seed`: demo couples, their locations, the interest catalogue, one partner's
+ * notifications and a demo forum. `npm run db:seed -- --scale` fills a real Postgres for the
+ * benchmark instead (scripts/seed-scale.ts). Idempotent: every row is upserted on its natural key (e-mail, partner, value)
  * and the notifications are replaced, so a second run resets the demo accounts to their demo
  * state instead of failing or duplicating them. Demo pictures (scripts/seed-images) are drawn
  * for the people and couples that have none yet, so a re-seed keeps them and leaves no orphans.
@@ -11,6 +12,9 @@ import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
+import { env } from "@/lib/env";
+import { seedForum } from "./seed-forum";
+import { seedScale } from "./seed-scale";
 import {
   DEMO_COUPLES,
   DEMO_INBOX,
@@ -133,10 +137,13 @@ async function seedInbox(db: Db, seeded: Seeded): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const scale = process.argv.includes("--scale");
+  if (scale && !env().DATABASE_URL) throw new Error("--scale fills a real Postgres: set DATABASE_URL");
   const handle = await openDatabase();
   try {
     // A fresh database works too: migrations are idempotent.
     await handle.migrate();
+    if (scale) return await seedScale(handle.db);
     const people = DEMO_COUPLES.flatMap((c) => [c.partnerA.firstName, c.partnerB.firstName]).concat(DEMO_SOLO.firstName);
     // Hashing is slow (argon2id): do it before the transaction, one salt per account.
     const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
@@ -144,7 +151,7 @@ async function main(): Promise<void> {
     const signIns: SignIn[] = [];
     const seeded: Seeded = new Map();
 
-    const interestCount = await handle.db.transaction(async (tx) => {
+    const totals = await handle.db.transaction(async (tx) => {
       const count = await ensureInterestCatalogue(tx);
       for (const couple of DEMO_COUPLES) {
         const { partnerA: a, partnerB: b, place: p } = couple;
@@ -212,11 +219,11 @@ async function main(): Promise<void> {
       await tx.delete(couples).where(eq(couples.partner1Id, soloId));
       signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
       await seedInbox(tx, seeded);
-      return count;
+      return { count, forum: await seedForum(tx, seeded) };
     });
 
     console.log(
-      `Seeded ${interestCount} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples) and ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)}.\n`,
+      `Seeded ${totals.count} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples), ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)} and a forum of ${totals.forum.posts} posts, ${totals.forum.replies} replies and ${totals.forum.reactions} reactions.\n`,
     );
     printTable(signIns);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { CoupleProfile } from "@/lib/couples/queries";
 
 /** A list of labelled picks (adventure styles, interests) as chips; shared ones (both partners chose them) are marked in words too. */
@@ -33,7 +34,7 @@ function Placeholder({ name, className }: { name: string; className: string }) {
  * A couple's profile as the viewer may see it: lib/couples/queries has already applied the
  * privacy level to the location and left out what the viewer may not see.
  */
-export function CoupleProfileView({ profile }: { profile: CoupleProfile }) {
+export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile; actions?: ReactNode }) {
   const headingId = "couple-profile-title";
   return (
     <main id="main" className="page profile-page">
@@ -48,6 +49,7 @@ export function CoupleProfileView({ profile }: { profile: CoupleProfile }) {
             <h1 id={headingId}>{profile.coupleName}</h1>
             <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>{profile.badge}</p>
             {profile.location && <p className="profile-location">{profile.location}</p>}
+            {actions}
           </div>
         </header>
 

@@ -239,6 +239,22 @@ export const reports = pgTable(
 );
 
 /**
+ * A photo uploaded through `POST /api/forum/photos`, recorded with its uploader so a post may
+ * only show its author's own uploads (never another person's, never an outside URL).
+ */
+export const forumPhotos = pgTable(
+  "forum_photos",
+  {
+    url: text("url").primaryKey(),
+    ownerUserId: uuid("owner_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("forum_photos_owner_idx").on(t.ownerUserId)],
+);
+
+/**
  * A couple blocking another, for both partners of both couples and in both directions: every
  * forum read and write asks "is there a row either way" (the key answers one direction, the
  * (blocked, blocker) index the other). `created_by_user_id` is the partner who blocked.

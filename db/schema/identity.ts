@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { date, doublePrecision, index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 
+/** 'admin' moderates the forum (given by `npm run admin:grant -- EMAIL`); everyone else is a member. */
+export const userRole = pgEnum("user_role", ["member", "admin"]);
+
 /** One person. E-mail is stored lower-cased; the unique index makes it the identity. */
 export const users = pgTable(
   "users",
@@ -27,6 +30,7 @@ export const users = pgTable(
     countryCode: text("country_code"),
     /** 'partner_invitation' for partner B; null for partner A. */
     registrationType: text("registration_type"),
+    role: userRole("role").notNull().default("member"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -9,3 +9,4 @@ export * from "./interests";
 export * from "./notifications";
 export * from "./mail";
 export * from "./rate-limit";
+export * from "./forum";

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgEnum, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { couples } from "./couples";
 import { users } from "./identity";
@@ -9,6 +9,9 @@ export const notificationType = pgEnum("notification_type", ["partner_joined", "
 /**
  * In-app notifications, one row per recipient user. `message` is the body shown (the spec's
  * content_snippet or message); post and reply ids link forum notifications to their place.
+ * Reactions are grouped (Mastodon-style): `group_key` names the target and the day, at most one
+ * unread row per user and key exists (the partial unique index the reaction write upserts on),
+ * and `actor_count` is how many different couples that row stands for.
  */
 export const notifications = pgTable(
   "notifications",
@@ -24,6 +27,8 @@ export const notifications = pgTable(
     replyId: uuid("reply_id"),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     actorCoupleId: uuid("actor_couple_id").references(() => couples.id, { onDelete: "set null" }),
+    groupKey: text("group_key"),
+    actorCount: integer("actor_count").notNull().default(1),
     isRead: boolean("is_read").notNull().default(false),
     readAt: timestamp("read_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -32,5 +37,6 @@ export const notifications = pgTable(
     index("notifications_user_created_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
     // The bell's unread count reads only this small index, however many rows a user has.
     index("notifications_user_unread_idx").on(t.userId).where(sql`${t.isRead} = false`),
+    uniqueIndex("notifications_unread_group_key").on(t.userId, t.groupKey).where(sql`${t.isRead} = false and ${t.groupKey} is not null`),
   ],
 );

@@ -1,10 +1,11 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { decode, encode } from "next-auth/jwt";
+import { encode } from "next-auth/jwt";
 import type { Db } from "@/db/client";
 import { refreshTokens, sessions, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { cachedDecode } from "./jwt-cache";
 import { hashToken, newSecretToken } from "./secrets";
 import { createSession, revokeSession, API_SESSION_SECONDS } from "./sessions";
 
@@ -90,7 +91,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
 /** Reads a bearer access token; says TOKEN_EXPIRED when it is only too old, so clients refresh. */
 export async function readAccessToken(token: string): Promise<{ userId: string; sessionId: string }> {
   try {
-    const payload = await decode({ token, secret: authSecret(), salt: ACCESS_TOKEN_SALT });
+    const payload = await cachedDecode({ token, secret: authSecret(), salt: ACCESS_TOKEN_SALT });
     if (typeof payload?.sub === "string" && typeof payload.sid === "string") return { userId: payload.sub, sessionId: payload.sid };
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_JWT_EXPIRED") throw new AppError("TOKEN_EXPIRED", "Access token expired");

@@ -1,5 +1,6 @@
 import type { NextAuthConfig } from "next-auth";
 import { isSecureOrigin } from "@/lib/env";
+import { cachedDecode } from "./jwt-cache";
 import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
 
 /**
@@ -11,6 +12,8 @@ export const authConfig = {
   pages: { signIn: "/login" },
   providers: [],
   session: { strategy: "jwt", maxAge: BROWSER_SESSION_SECONDS },
+  // The guard (middleware) and every auth() read the cookie: decode it once per token and process.
+  jwt: { decode: cachedDecode },
   cookies: {
     sessionToken: {
       name: sessionCookieName(),

@@ -1,25 +1,28 @@
 import "server-only";
-import { headers } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { cache } from "react";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
-import { accountFlags, type AccountFlags } from "./users";
+import { readSessionCookie } from "./session-cookie";
+import { sessionCookieName } from "./session-token";
+import { liveSessionAccount, type AccountFlags } from "./users";
 
 /**
- * For guarded pages: the live session and the account's flags read from the rows, since the
- * cookie's copy can be stale. Redirects when there is no live session. Cached per request: a
- * layout and its page both ask, and the session and flags are read once.
+ * For guarded pages: the live session and the account's flags read from the rows in one query,
+ * since the cookie's copy can be stale. Redirects to sign in when there is no live session (a
+ * session row goes with its user). Reads the cookie itself rather than through
+ * auth(): a server component cannot set the cookie Auth.js re-encrypts on every read. Cached per
+ * request: a layout and its page both ask, and the session and flags are read once.
  */
 export const requireSignedIn = cache(async (): Promise<{ userId: string } & AccountFlags> => {
-  const session = await auth();
-  if (!session?.claims.sub) redirect("/login");
-  const flags = await accountFlags(await getDb(), session.claims.sub);
-  if (!flags) redirect("/signout");
+  const session = await readSessionCookie((await cookies()).get(sessionCookieName())?.value);
+  const flags = session && (await liveSessionAccount(await getDb(), session.sessionId, session.userId));
+  if (!session || !flags) redirect("/login");
   if (!flags.emailVerified) redirect("/verify-email");
-  return { userId: session.claims.sub, ...flags };
+  return { userId: session.userId, ...flags };
 });
 
 /** For server actions: the signed-in caller's id, else UNAUTHENTICATED (which actionFailure turns into the form's message). */

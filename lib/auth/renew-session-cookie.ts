@@ -1,9 +1,10 @@
 import "server-only";
-import { decode, encode } from "next-auth/jwt";
+import { encode } from "next-auth/jwt";
 import type { NextRequest, NextResponse } from "next/server";
 import type { Db } from "@/db/client";
 import { authSecret, isSecureOrigin } from "@/lib/env";
 import type { Caller } from "@/lib/http/request-auth";
+import { cachedDecode } from "./jwt-cache";
 import { BROWSER_SESSION_SECONDS, sessionCookieName } from "./session-token";
 import { accountFlags } from "./users";
 
@@ -16,7 +17,7 @@ import { accountFlags } from "./users";
 export async function renewSessionCookie(db: Db, request: NextRequest, caller: Caller, response: NextResponse): Promise<NextResponse> {
   if (caller.via !== "cookie") return response;
   const name = sessionCookieName();
-  const token = await decode({ token: request.cookies.get(name)?.value, secret: authSecret(), salt: name });
+  const token = await cachedDecode({ token: request.cookies.get(name)?.value, secret: authSecret(), salt: name });
   const flags = await accountFlags(db, caller.userId);
   if (!token || !flags) return response;
   const value = await encode({ token: { ...token, ...flags }, secret: authSecret(), salt: name, maxAge: BROWSER_SESSION_SECONDS });

@@ -1,7 +1,7 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { couples, sessions, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
@@ -22,18 +22,35 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
-  const [row] = await db
-    .select({ ...selfColumns(users), coupleName: couples.coupleName, partner2Id: couples.partner2Id })
-    .from(users)
-    .leftJoin(couples, partnerOf(users.id))
-    .where(eq(users.id, userId));
-  if (!row) return null;
+const flagColumns = { ...selfColumns(users), coupleName: couples.coupleName, partner2Id: couples.partner2Id };
+
+function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0], userId: string): AccountFlags {
   return {
     emailVerified: row.emailVerifiedAt !== null,
     profileComplete: isProfileComplete(row),
     isPartnerB: row.partner2Id === userId,
   };
+}
+
+export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
+  const [row] = await db.select(flagColumns).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, userId));
+  return row ? flagsOf(row, userId) : null;
+}
+
+/**
+ * A live session's user and their flags, in one round trip (the session's primary key, the
+ * user's, and the couples' partner indexes): null when the session was revoked, expired, never
+ * existed or belongs to someone else than `userId` (the cookie's claim).
+ */
+export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
+  const [row] = await db
+    .select(flagColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(couples, partnerOf(users.id))
+    // By the session's primary key alone (a user filter here can make the planner walk all the user's sessions).
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  return row?.id === userId ? flagsOf(row, userId) : null;
 }
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */

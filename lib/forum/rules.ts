@@ -78,6 +78,9 @@ export const REPORT_NOTE_MAX = 1_000;
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 50;
+/** A thread's replies per page: a long evening's discussion at once, oldest first. */
+export const REPLIES_PAGE_DEFAULT = 100;
+export const REPLIES_PAGE_MAX = 200;
 /** Far longer than any keyset cursor the server makes (lib/forum/cursor.ts); longer ones are refused unread. */
 export const CURSOR_MAX = 256;
 
@@ -118,6 +121,10 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
   return `${latestCoupleName}${others} reacted to your ${target}`;
 }
 
+/** What a moderator does with an open report (and every other open report of the same target). */
+export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
 export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
@@ -146,6 +153,8 @@ export const FORUM_LIMITS = {
   // Toggling counts too: a reaction tapped on and off is two hits.
   reactionsPerUser: { bucket: "forum-reaction:user", limit: 300, windowSeconds: HOUR_SECONDS },
   reportsPerUser: { bucket: "forum-report:user", limit: 20, windowSeconds: HOUR_SECONDS },
+  // Four photos per post, and room for a few that were picked and removed again.
+  photosPerUser: { bucket: "forum-photo:user", limit: 60, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;
 
 /** The same body from the same person within this window is a double submit, refused. */

@@ -19,8 +19,11 @@ import {
   MENTIONS_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
+  MODERATION_ACTIONS,
   PHOTOS_MAX,
   REACTION_KINDS,
+  REPLIES_PAGE_DEFAULT,
+  REPLIES_PAGE_MAX,
   REPLY_BODY_MAX,
   REPLY_BODY_MIN,
   REPORT_NOTE_MAX,
@@ -216,3 +219,18 @@ export const forumIdParamsSchema = z.object({ id: z.uuid({ error: FORUM_MESSAGES
 /** `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`. */
 export const reactionParamsSchema = forumIdParamsSchema.extend({ kind: z.enum(REACTION_KINDS, { error: FORUM_MESSAGES.reactionUnknown }) });
 export type ReactionParams = z.output<typeof reactionParamsSchema>;
+
+/** `GET /api/forum/posts/{id}`: a page of its replies, oldest first, after `cursor`. */
+export const threadQuerySchema = z.object({
+  cursor: z.preprocess(emptyAsMissing, z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional()),
+  limit: intParam("limit", 1, REPLIES_PAGE_MAX, REPLIES_PAGE_DEFAULT),
+});
+export type ThreadQuery = z.output<typeof threadQuerySchema>;
+
+/** `GET /api/forum/mentions?q=`: the composer's couple suggestions after '@' and two letters. */
+export const mentionSearchSchema = z.object({
+  q: z.string({ error: FORUM_MESSAGES.searchInvalid }).trim().min(2, "Type at least 2 letters").max(50, FORUM_MESSAGES.searchTooLong),
+});
+
+/** `POST /api/moderation/reports/{id}/{dismiss|remove}`. */
+export const moderationParamsSchema = forumIdParamsSchema.extend({ action: z.enum(MODERATION_ACTIONS, { error: "action must be dismiss or remove" }) });

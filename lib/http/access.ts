@@ -1,5 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
+import { eq } from "drizzle-orm";
+import { users } from "@/db/schema";
 import { accountFlags } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 
@@ -11,9 +13,10 @@ import { AppError } from "@/lib/errors";
  * - `signed-in`: a live session, else UNAUTHENTICATED.
  * - `complete-profile`: signed in with a complete profile (names, occupation, couple), else
  *   PROFILE_INCOMPLETE (409).
- * (`admin` joins here when there is one.)
+ * - `admin`: signed in with the admin role (`npm run admin:grant -- EMAIL`), else NOT_FOUND: to
+ *   everyone else the moderation tools do not exist.
  */
-export type Access = "public" | "optional" | "signed-in" | "complete-profile";
+export type Access = "public" | "optional" | "signed-in" | "complete-profile" | "admin";
 
 /** The caller a handler gets for its access: never null where a session is required. */
 export type CallerFor<A extends Access, C> = A extends "public" ? null : A extends "optional" ? C | null : C;
@@ -22,5 +25,14 @@ export type CallerFor<A extends Access, C> = A extends "public" ? null : A exten
 export async function assertProfileComplete(db: Db, userId: string): Promise<void> {
   if (!(await accountFlags(db, userId))?.profileComplete) {
     throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
+  }
+}
+
+/** The checks on the rows once a live session is known: a complete profile, or the admin role. */
+export async function assertAccess(db: Db, access: Access, userId: string): Promise<void> {
+  if (access === "complete-profile") await assertProfileComplete(db, userId);
+  if (access === "admin") {
+    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
+    if (row?.role !== "admin") throw new AppError("NOT_FOUND", "Not found");
   }
 }

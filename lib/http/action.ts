@@ -3,7 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import { getDb, type Db } from "@/db/client";
 import { auth } from "@/lib/auth/auth";
 import { requireActionUserId } from "@/lib/auth/current-session";
-import { assertProfileComplete, type Access, type CallerFor } from "./access";
+import { assertAccess, type Access, type CallerFor } from "./access";
 import { actionFailure, type ActionResult } from "./action-result";
 
 /** A server action's caller: the browser session's account. */
@@ -26,7 +26,7 @@ async function callerFor(access: Access, db: Db): Promise<ActionCaller | null> {
     return userId ? { userId } : null;
   }
   const caller = { userId: await requireActionUserId() };
-  if (access === "complete-profile") await assertProfileComplete(db, caller.userId);
+  await assertAccess(db, access, caller.userId);
   return caller;
 }
 

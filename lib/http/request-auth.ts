@@ -1,9 +1,9 @@
 import "server-only";
-import { decode } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import type { Db } from "@/db/client";
 import { readAccessToken } from "@/lib/auth/api-tokens";
 import { hmac, safeEqual } from "@/lib/auth/secrets";
+import { readSessionCookie } from "@/lib/auth/session-cookie";
 import { sessionCookieName } from "@/lib/auth/session-token";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { authSecret } from "@/lib/env";
@@ -15,19 +15,6 @@ const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** The CSRF token of a browser session: bound to the session id, so it dies with the session. */
 export const csrfTokenFor = (sessionId: string) => hmac(authSecret(), `csrf:${sessionId}`);
-
-async function sessionFromCookie(request: NextRequest): Promise<{ userId: string; sessionId: string } | null> {
-  const name = sessionCookieName();
-  const value = request.cookies.get(name)?.value;
-  if (!value) return null;
-  try {
-    const payload = await decode({ token: value, secret: authSecret(), salt: name });
-    if (typeof payload?.sub === "string" && typeof payload.sid === "string") return { userId: payload.sub, sessionId: payload.sid };
-  } catch {
-    // an unreadable or expired cookie is no session
-  }
-  return null;
-}
 
 /**
  * Who is calling: a bearer access token, or else the browser session cookie. Either way the
@@ -41,7 +28,7 @@ export async function optionalCaller(db: Db, request: NextRequest): Promise<Call
     if (!match) throw new AppError("UNAUTHENTICATED", "Authentication token invalid");
     found = { ...(await readAccessToken(match[1]!)), via: "bearer" };
   } else {
-    const cookie = await sessionFromCookie(request);
+    const cookie = await readSessionCookie(request.cookies.get(sessionCookieName())?.value);
     if (cookie) found = { ...cookie, via: "cookie" };
   }
   if (!found) return null;

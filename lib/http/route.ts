@@ -2,7 +2,7 @@ import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { getDb, type Db } from "@/db/client";
-import { assertProfileComplete, type Access, type CallerFor } from "./access";
+import { assertAccess, type Access, type CallerFor } from "./access";
 import { errorResponse, parseWith, readJson } from "./errors";
 import { optionalCaller, requireCaller, type Caller } from "./request-auth";
 
@@ -51,7 +51,7 @@ async function callerFor(access: Access, db: Db, request: NextRequest): Promise<
   if (access === "public") return null;
   if (access === "optional") return optionalCaller(db, request);
   const caller = await requireCaller(db, request);
-  if (access === "complete-profile") await assertProfileComplete(db, caller.userId);
+  await assertAccess(db, access, caller.userId);
   return caller;
 }
 

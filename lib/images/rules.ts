@@ -8,6 +8,8 @@ export const IMAGE_SIZES = {
   avatar: { width: 400, height: 400 },
   "couple-main": { width: 400, height: 400 },
   "couple-photo": { width: 600, height: 450 },
+  /** Forum post photos: 4:3 like the couple's photos, large enough to open full width. */
+  "forum-photo": { width: 1200, height: 900 },
 } as const;
 export type ImageKind = keyof typeof IMAGE_SIZES;
 

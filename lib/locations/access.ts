@@ -1,10 +1,11 @@
 import "server-only";
-import { and, eq, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
 import { partnerOf } from "@/lib/couples/partner";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 
 export type Actor = { userId: string };
 
@@ -27,12 +28,11 @@ export async function assertCanWrite(db: Db, entity: EntityRef, actor: Actor): P
 }
 
 /**
- * Whether neither the couple `coupleId` nor the viewer's couple has blocked the other. No block
- * table exists yet, so nothing is blocked; the forum issue adds blocks here, and every read of
- * another couple's place (one location, nearby) already goes through this one predicate.
+ * Whether neither the couple `coupleId` nor the viewer's couple has blocked the other: every
+ * read of another couple's place (one location, nearby) goes through this one predicate.
  */
-export function notBlockedEitherWay(_viewerUserId: string, _coupleId: Column): SQL {
-  return sql`true`;
+export function notBlockedEitherWay(viewerUserId: string, coupleId: Column): SQL {
+  return notBlockedBetween(coupleOfUser(viewerUserId), coupleId);
 }
 
 /** The couples (rows of `couples`) others may find: active, visible, and not blocked either way. */

@@ -2,10 +2,12 @@ import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, notifications, users } from "@/db/schema";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import type { NotificationItem, Pagination } from "./rules";
 import type { ListQuery, MarkReadTarget } from "./schemas";
 
-const own = (userId: string) => eq(notifications.userId, userId);
+/** The user's notifications, without those from a couple blocked either way (issue 11). */
+const own = (userId: string) => and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
 const unread = eq(notifications.isRead, false);
 
 /**
@@ -96,4 +98,28 @@ export type NewNotification = {
 export async function createNotification(db: Db, notification: NewNotification): Promise<string> {
   const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
   return row!.id;
+}
+
+/**
+ * Writes or updates a grouped notification in the caller's transaction: at most one unread row
+ * per user and `groupKey` (a reaction target and day), so a hundred taps make one row whose
+ * title names the latest actor and counts the others; it moves back to the top of the list.
+ * Once read, the next event starts a new row.
+ */
+export async function upsertGroupedNotification(db: Db, notification: NewNotification & { groupKey: string; actorCount: number }): Promise<void> {
+  await db
+    .insert(notifications)
+    .values(notification)
+    .onConflictDoUpdate({
+      target: [notifications.userId, notifications.groupKey],
+      targetWhere: sql`${notifications.isRead} = false and ${notifications.groupKey} is not null`,
+      set: {
+        title: notification.title,
+        message: notification.message,
+        actorUserId: notification.actorUserId ?? null,
+        actorCoupleId: notification.actorCoupleId ?? null,
+        actorCount: notification.actorCount,
+        createdAt: sql`now()`,
+      },
+    });
 }

@@ -9,7 +9,8 @@ import { locationDetailsShape, type OnboardingLocation } from "@/lib/locations/c
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { currentCoupleTypes } from "@/lib/couples/rules";
 
-export type DraftForm = "individual_profile" | "couple_profile";
+/** The onboarding forms, and the forum's composer and reply field (one reply draft per post). */
+export type DraftForm = "individual_profile" | "couple_profile" | "forum_post" | `forum_reply:${string}`;
 export const draftKey = (userId: string, form: DraftForm) => `${userId}:${form}`;
 
 export type IndividualDraft = {
@@ -77,7 +78,7 @@ function write(storage: Storage | null, key: string, value: unknown): void {
 
 const photosKey = (userId: string, form: DraftForm) => `${draftKey(userId, form)}:photos`;
 
-function draftStore<T extends Record<string, unknown>>(form: DraftForm, schema: z.ZodType<T>, photoFields: readonly (keyof T)[]): DraftStore<T> {
+export function draftStore<T extends Record<string, unknown>>(form: DraftForm, schema: z.ZodType<T>, photoFields: readonly (keyof T)[]): DraftStore<T> {
   const split = (draft: T) => {
     const text: Record<string, unknown> = { ...draft };
     const photos: Record<string, unknown> = {};

@@ -10,11 +10,11 @@ import type { step1Schema, step2Schema } from "./rules";
 /** Every photo of step 2 at its largest, plus room for the text fields. */
 const MAX_BODY_BYTES = (EXTRA_PHOTOS_MAX + 1) * MAX_IMAGE_BYTES + 1024 * 1024;
 
-/** The multipart body of an onboarding step; anything else is a clear 400, never a crash. */
-export async function readMultipart(request: Request): Promise<FormData> {
+/** The multipart body of an onboarding step (or a forum photo, with its own bound); anything else is a clear 400, never a crash. */
+export async function readMultipart(request: Request, maxBytes = MAX_BODY_BYTES): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new AppError("VALIDATION_ERROR", "The request body must be multipart/form-data.");
-  const bytes = await readBoundedBody(request, MAX_BODY_BYTES);
+  const bytes = await readBoundedBody(request, maxBytes);
   try {
     return await new Response(bytes, { headers: { "content-type": type } }).formData();
   } catch {

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { BASE_URL } from "../../playwright.config";
 import { registerViaApi, signIn, verifiedAccount } from "./support";
 
 /** A seeded couple whose profile is complete and whose inbox is empty (scripts/seed.ts runs before the server starts). */
@@ -29,7 +30,8 @@ test.describe("route guard", () => {
     await page.getByLabel("Email").fill(complete.email);
     await page.getByLabel("Password", { exact: true }).fill(complete.password);
     await page.getByRole("button", { name: "Let's Go!" }).click();
-    await expect(page).toHaveURL(/localhost:3100\/dashboard$/);
+    // The run's own origin, not a port typed here: another E2E_PORT must pass too.
+    await expect(page).toHaveURL(`${BASE_URL}/dashboard`);
   });
 
   test("refuses an unverified user at sign-in and keeps them out of guarded pages", async ({ page, request }) => {

@@ -1,5 +1,22 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ForumPage } from "@/components/forum/ForumPage";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { FORUM_TEXTS } from "@/lib/forum/rules";
+import { pageListQuery } from "@/lib/forum/list-query";
+import { readActor, readLocalPosts } from "../reads";
 
-const page = titleOnlyPage("Local Forum");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Local Forum" };
+
+/** Local posts within the chosen radius of the couple's location, nearest first or latest. */
+export default async function LocalForumPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { userId } = await requireSignedIn();
+  const query = pageListQuery("local", await searchParams);
+  const first = await readLocalPosts(await readActor(userId), query);
+  const notice = first ? undefined : (
+    <p className="alert alert-info">
+      <Link href="/settings">{FORUM_TEXTS.noLocation}</Link>
+    </p>
+  );
+  return <ForumPage title="Local Forum" userId={userId} query={query} first={first ?? { data: [], pagination: { limit: 20, nextCursor: null, hasMore: false } }} notice={notice} />;
+}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
@@ -19,5 +20,5 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   }
-  return <CoupleProfileView profile={profile} />;
+  return <CoupleProfileView profile={profile} actions={profile.isOwn ? undefined : <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />} />;
 }

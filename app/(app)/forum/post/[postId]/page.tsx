@@ -1,5 +1,23 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { PostThread } from "@/components/forum/PostThread";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { readActor, readThread } from "../../reads";
 
-const page = titleOnlyPage("Forum Post");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Forum Post" };
+
+/** A post and its replies, read on the server; missing, deleted without replies or blocked: 404. */
+export default async function ForumPostPage({ params }: { params: Promise<{ postId: string }> }) {
+  const { postId } = await params;
+  const { userId } = await requireSignedIn();
+  const actor = await readActor(userId);
+  const thread = await readThread(actor, postId);
+  return (
+    <main id="main" className="page forum-thread-page">
+      <p>
+        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum</Link>
+      </p>
+      <PostThread key={thread.post.id} initial={thread} viewer={{ userId, coupleId: actor.coupleId }} />
+    </main>
+  );
+}

@@ -1,0 +1,17 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { action } from "@/lib/http/action";
+import { parseWith } from "@/lib/http/errors";
+import { moderationParamsSchema } from "@/lib/forum/schemas";
+import { resolveReport } from "@/lib/safety/reports";
+
+/** Dismiss or remove a report's target: the same domain function as POST /api/moderation/reports/{id}/{action}. */
+export const resolveReportAction = action(
+  { access: "admin", input: (id: unknown, decision: unknown) => parseWith(moderationParamsSchema, { id, action: decision }), failure: "Could not save the decision. Please try again." },
+  async ({ db, caller, input }) => {
+    await resolveReport(db, caller.userId, input.id, input.action);
+    revalidatePath("/moderation");
+    return {};
+  },
+);

@@ -1,0 +1,22 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ModerationQueue } from "@/components/forum/ModerationQueue";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { listOpenReports } from "@/lib/safety/reports";
+import { withDb } from "@/lib/with-db";
+import { readActor } from "../forum/reads";
+
+export const metadata: Metadata = { title: "Moderation" };
+
+/** Admins only: the open reports with their content, to dismiss or remove. Everyone else: not found. */
+export default async function ModerationPage() {
+  const { userId } = await requireSignedIn();
+  if ((await readActor(userId)).role !== "admin") notFound();
+  const reports = await withDb((db) => listOpenReports(db));
+  return (
+    <main id="main" className="page">
+      <h1>Moderation</h1>
+      <ModerationQueue reports={reports} />
+    </main>
+  );
+}

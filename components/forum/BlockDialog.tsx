@@ -1,0 +1,42 @@
+"use client";
+
+import { useState } from "react";
+import { Dialog } from "@/components/ui/Dialog";
+import { Alert } from "@/components/ui/Alert";
+import { setBlock } from "@/lib/forum/client/api";
+
+type Props = { open: boolean; onClose(): void; coupleId: string; coupleName: string; onBlocked(): void };
+
+/** 'Block {couple name}' asks first: blocking hides both couples from each other everywhere. */
+export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function confirm() {
+    setBusy(true);
+    setError(null);
+    try {
+      await setBlock(coupleId, true);
+      onBlocked();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : "Could not block this couple");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onClose={onClose} title={`Block ${coupleName}?`}>
+      {error && <Alert tone="error">{error}</Alert>}
+      <p>You will no longer see each other&apos;s posts, replies, reactions or mentions, and neither couple can reply to or mention the other. You can unblock them later.</p>
+      <div className="forum-form-actions">
+        <button type="button" className="button button-primary" onClick={confirm} disabled={busy}>
+          {busy ? "Blocking..." : `Block ${coupleName}`}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onClose} autoFocus>
+          Cancel
+        </button>
+      </div>
+    </Dialog>
+  );
+}

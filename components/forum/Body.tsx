@@ -1,0 +1,33 @@
+import Link from "next/link";
+import { LINK_REL, renderBody, type KnownMention } from "@/lib/forum/text";
+
+/** A post's or reply's plain text as paragraphs, with clickable links and validated mentions; never HTML. */
+export function Body({ text, mentions = [] }: { text: string; mentions?: readonly KnownMention[] }) {
+  return (
+    <div className="forum-body">
+      {renderBody(text, mentions).map((paragraph, p) => (
+        <p key={p}>
+          {paragraph.map((line, l) => (
+            <span key={l}>
+              {l > 0 && <br />}
+              {line.map((segment, s) => {
+                if (segment.kind === "text") return <span key={s}>{segment.text}</span>;
+                if (segment.kind === "link")
+                  return (
+                    <a key={s} href={segment.href} rel={LINK_REL} target="_blank">
+                      {segment.text}
+                    </a>
+                  );
+                return (
+                  <Link key={s} href={`/profile/${encodeURIComponent(segment.coupleId)}`} className="forum-mention">
+                    {segment.label}
+                  </Link>
+                );
+              })}
+            </span>
+          ))}
+        </p>
+      ))}
+    </div>
+  );
+}

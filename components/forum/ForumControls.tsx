@@ -1,0 +1,62 @@
+import Link from "next/link";
+import { FORUM_SORTS, FORUM_TOPICS, LOCAL_RADII_KM, type ForumSort } from "@/lib/forum/rules";
+import { forumHref, type ListQuery } from "@/lib/forum/list-query";
+
+const GLOBAL_SORTS: readonly ForumSort[] = ["latest", "new", "top"];
+const LOCAL_SORTS: readonly ForumSort[] = ["nearest", "latest"];
+
+/**
+ * The order tabs (links, so each order has its address), then one GET form for topic, search and
+ * (local) radius: it works before any script has loaded and keeps the order it was opened with.
+ */
+export function ForumControls({ query }: { query: ListQuery }) {
+  const sorts = query.scope === "local" ? LOCAL_SORTS : GLOBAL_SORTS;
+  return (
+    <div className="forum-controls">
+      <nav aria-label="Order">
+        <ul className="forum-tabs">
+          {sorts.map((sort) => (
+            <li key={sort}>
+              <Link href={forumHref({ ...query, sort, cursor: undefined })} aria-current={query.sort === sort ? "page" : undefined}>
+                {FORUM_SORTS.find((s) => s.value === sort)!.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <form className="forum-filters" method="get" action={query.scope === "local" ? "/forum/local" : "/forum"} role="search">
+        <input type="hidden" name="sort" value={query.sort} />
+        <div className="field">
+          <label htmlFor="forum-topic">Topic</label>
+          <select id="forum-topic" name="topic" defaultValue={query.topic ?? ""}>
+            <option value="">All topics</option>
+            {FORUM_TOPICS.map((topic) => (
+              <option key={topic.value} value={topic.value}>
+                {topic.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {query.scope === "local" && (
+          <div className="field">
+            <label htmlFor="forum-radius">Distance</label>
+            <select id="forum-radius" name="radius" defaultValue={String(query.radius)}>
+              {LOCAL_RADII_KM.map((km) => (
+                <option key={km} value={km}>
+                  Within {km} km
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <div className="field forum-search-field">
+          <label htmlFor="forum-q">Search posts</label>
+          <input id="forum-q" name="q" type="search" defaultValue={query.q ?? ""} maxLength={200} />
+        </div>
+        <button type="submit" className="button button-secondary">
+          Search
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+"use client";
+
+import { useEffect, useRef, useState } from "react";
+import type { ReportTargetType } from "@/lib/forum/rules";
+import type { ForumAuthor } from "@/lib/forum/client/api";
+import { BlockDialog } from "./BlockDialog";
+import { ReportDialog } from "./ReportDialog";
+
+type Props = {
+  label: string;
+  targetType: ReportTargetType;
+  targetId: string;
+  author: ForumAuthor;
+  viewer: { userId: string; coupleId: string };
+  onDelete?: () => void;
+  onBlocked(coupleId: string): void;
+};
+
+/**
+ * The "More" menu of a post or reply (a disclosure of buttons): Delete for its author, Report and
+ * 'Block {couple name}' for everyone else; each opens its dialog.
+ */
+export function ItemMenu({ label, targetType, targetId, author, viewer, onDelete, onBlocked }: Props) {
+  const [dialog, setDialog] = useState<"report" | "block" | null>(null);
+  const details = useRef<HTMLDetailsElement>(null);
+  const ownCouple = author.coupleId === viewer.coupleId;
+  const close = () => {
+    if (details.current) details.current.open = false;
+  };
+  // A click elsewhere or Escape closes the menu (and Escape returns focus to its button).
+  useEffect(() => {
+    const onPointer = (event: PointerEvent) => {
+      if (details.current?.open && !details.current.contains(event.target as Node)) close();
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !details.current?.open) return;
+      close();
+      details.current.querySelector("summary")?.focus();
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, []);
+  return (
+    <>
+      <details ref={details} className="forum-menu">
+        <summary aria-label={label}>
+          <span aria-hidden="true">⋯</span>
+        </summary>
+        <div className="forum-menu-items">
+          {author.userId === viewer.userId && onDelete && (
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                onDelete();
+              }}
+            >
+              Delete
+            </button>
+          )}
+          {!ownCouple && (
+            <>
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  setDialog("report");
+                }}
+              >
+                Report
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  close();
+                  setDialog("block");
+                }}
+              >
+                Block {author.coupleName}
+              </button>
+            </>
+          )}
+        </div>
+      </details>
+      {dialog === "report" && <ReportDialog open onClose={() => setDialog(null)} targetType={targetType} targetId={targetId} />}
+      {dialog === "block" && (
+        <BlockDialog
+          open
+          onClose={() => setDialog(null)}
+          coupleId={author.coupleId}
+          coupleName={author.coupleName}
+          onBlocked={() => {
+            setDialog(null);
+            onBlocked(author.coupleId);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+"use client";
+
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { insertMention, mentionQueryAt } from "@/lib/forum/text";
+import { searchMentions, type ForumMention } from "@/lib/forum/client/api";
+
+type Props = {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  /** Called with each couple chosen from the suggestions; the form sends their ids. */
+  onMention(mention: ForumMention): void;
+  max: number;
+  error?: string;
+  disabled?: boolean;
+  rows?: number;
+  name: string;
+};
+
+/** Waits this long after the last key before asking the server, so typing a name is one request. */
+const SEARCH_DELAY_MS = 200;
+
+/**
+ * A textarea with a live character counter, where `@` and two letters offer matching couples in
+ * a listbox (combobox pattern: arrows move, Enter or Tab chooses, Escape closes); choosing one
+ * writes "@Couple Name " at the caret.
+ */
+export function MentionTextarea({ label, value, onChange, onMention, max, error, disabled, rows = 6, name }: Props) {
+  const id = useId();
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const [query, setQuery] = useState<{ query: string; start: number; caret: number } | null>(null);
+  const [options, setOptions] = useState<ForumMention[]>([]);
+  const [active, setActive] = useState(0);
+
+  useEffect(() => {
+    if (!query) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      searchMentions(query.query, controller.signal).then(
+        (found) => {
+          setOptions(found);
+          setActive(0);
+        },
+        () => setOptions([]),
+      );
+    }, SEARCH_DELAY_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [query]);
+
+  const open = query !== null && options.length > 0;
+  const listId = `${id}-mentions`;
+  const counterId = `${id}-counter`;
+  const errorId = `${id}-error`;
+
+  function track(text: string, caret: number) {
+    const found = mentionQueryAt(text, caret);
+    setQuery(found ? { ...found, caret } : null);
+    if (!found) setOptions([]);
+  }
+
+  function choose(mention: ForumMention) {
+    if (!query) return;
+    const next = insertMention(value, query.start, query.caret, mention.name);
+    onChange(next.text);
+    onMention(mention);
+    setQuery(null);
+    setOptions([]);
+    // The caret goes after the inserted name once React has written the new value.
+    requestAnimationFrame(() => {
+      ref.current?.focus();
+      ref.current?.setSelectionRange(next.caret, next.caret);
+    });
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (!open) return;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((index) => (index + step + options.length) % options.length);
+    } else if (event.key === "Enter" || event.key === "Tab") {
+      event.preventDefault();
+      choose(options[active]!);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      setQuery(null);
+      setOptions([]);
+    }
+  }
+
+  const over = value.length > max;
+  return (
+    <div className="field forum-textarea">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        ref={ref}
+        id={id}
+        name={name}
+        rows={rows}
+        value={value}
+        disabled={disabled}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        aria-activedescendant={open ? `${listId}-${active}` : undefined}
+        aria-invalid={error || over ? true : undefined}
+        aria-describedby={[counterId, error ? errorId : null].filter(Boolean).join(" ")}
+        onChange={(event) => {
+          onChange(event.target.value);
+          track(event.target.value, event.target.selectionStart);
+        }}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTimeout(() => setQuery(null), 150)}
+      />
+      {open && (
+        <ul id={listId} role="listbox" aria-label="Couples to mention" className="forum-mention-list">
+          {options.map((option, index) => (
+            <li
+              key={option.coupleId}
+              id={`${listId}-${index}`}
+              role="option"
+              aria-selected={index === active}
+              className="forum-mention-option"
+              // mousedown, not click: the textarea keeps focus and its caret.
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(option);
+              }}
+            >
+              {option.name}
+            </li>
+          ))}
+        </ul>
+      )}
+      <span id={counterId} className={`field-hint forum-counter${over ? " is-over" : ""}`}>
+        {value.length.toLocaleString("en-US")} / {max.toLocaleString("en-US")} characters
+      </span>
+      {error && (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

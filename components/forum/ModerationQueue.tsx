@@ -1,0 +1,73 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { REPORT_REASONS, type ModerationAction } from "@/lib/forum/rules";
+import type { OpenReport } from "@/lib/safety/reports";
+import { resolveReportAction } from "@/app/(app)/moderation/actions";
+import { RelativeTime } from "./RelativeTime";
+
+const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? reason;
+
+function contentHref(report: OpenReport): string | null {
+  const content = report.content;
+  if (!content) return null;
+  if (report.targetType === "couple") return `/profile/${encodeURIComponent(content.coupleId)}`;
+  if (!content.postId) return null;
+  const post = `/forum/post/${encodeURIComponent(content.postId)}`;
+  return report.targetType === "reply" ? `${post}#reply-${encodeURIComponent(report.targetId)}` : post;
+}
+
+/** The open reports, oldest first; each decision applies to every open report of the same target. */
+export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function decide(report: OpenReport, decision: ModerationAction) {
+    setBusy(report.id);
+    setError(null);
+    const result = await resolveReportAction(report.id, decision);
+    if (!result.ok) setError(result.message ?? "Could not save the decision. Please try again.");
+    setBusy(null);
+  }
+
+  if (reports.length === 0) return <p className="forum-empty">No open reports. All clear!</p>;
+  return (
+    <>
+      {error && <Alert tone="error">{error}</Alert>}
+      <ul className="moderation-list">
+        {reports.map((report) => {
+          const href = contentHref(report);
+          return (
+            <li key={report.id} className="moderation-item">
+              <p>
+                <strong>{reasonLabel(report.reason)}</strong> · a {report.targetType} by {report.content?.coupleName ?? "a couple"} · reported by {report.reporter.firstName}{" "}
+                <RelativeTime at={report.createdAt} />
+              </p>
+              {report.note && <p>Note: {report.note}</p>}
+              {report.content ? (
+                <div className="moderation-content">
+                  {report.content.title && <strong>{report.content.title}</strong>}
+                  {report.content.title && "\n"}
+                  {report.content.body}
+                </div>
+              ) : (
+                <p className="forum-gone">The content no longer exists.</p>
+              )}
+              <div className="forum-form-actions">
+                {href && <Link href={href}>Open</Link>}
+                <button type="button" className="button button-secondary" disabled={busy === report.id} onClick={() => decide(report, "dismiss")}>
+                  Dismiss
+                </button>
+                <button type="button" className="button button-primary" disabled={busy === report.id} onClick={() => decide(report, "remove")}>
+                  Remove
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useRef, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { FORUM_SCOPES, FORUM_TOPICS, BODY_MAX, TITLE_MAX, type ForumScope } from "@/lib/forum/rules";
+import { createPostSchema } from "@/lib/forum/schemas";
+import { createPost, type ForumMention } from "@/lib/forum/client/api";
+import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
+import { ForumPhotos } from "./ForumPhotos";
+import { MentionTextarea } from "./MentionTextarea";
+import { useDraft } from "./useDraft";
+
+type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
+
+/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
+export const mentionedIds = (text: string, mentions: readonly ForumMention[]) =>
+  [...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId))];
+
+/**
+ * 'New Post' opens the composer: title, topic, body with mentions, up to 4 photos and the scope,
+ * each limit shown with a live counter; the draft survives a reload. Publishing opens the post.
+ */
+export function PostComposer({ userId, defaultScope }: { userId: string; defaultScope: ForumScope }) {
+  const router = useRouter();
+  const empty: PostDraft = { title: "", topic: "", body: "", scope: defaultScope, photos: [], mentions: [] };
+  const draft = useDraft(postDraft, userId, empty);
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const titleRef = useRef<HTMLInputElement>(null);
+  const { title, topic, body, scope, photos, mentions } = draft.value;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = createPostSchema.safeParse({ title, topic, body, scope, photos, mentions: mentionedIds(body, mentions) });
+    if (!parsed.success) {
+      const found: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0]) as keyof Errors;
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const post = await createPost(parsed.data);
+      draft.clear();
+      router.push(`/forum/post/${encodeURIComponent(post.id)}`);
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : "Could not publish your post");
+      setBusy(false);
+    }
+  }
+
+  if (!open)
+    return (
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={() => {
+          setOpen(true);
+          requestAnimationFrame(() => titleRef.current?.focus());
+        }}
+      >
+        New Post
+      </button>
+    );
+
+  return (
+    <form className="forum-composer" onSubmit={submit} noValidate aria-labelledby="composer-title">
+      <h2 id="composer-title">New Post</h2>
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <div className="field">
+        <label htmlFor="post-title">Title</label>
+        <input
+          ref={titleRef}
+          id="post-title"
+          name="title"
+          value={title}
+          maxLength={TITLE_MAX + 50}
+          aria-invalid={errors.title ? true : undefined}
+          aria-describedby={`post-title-counter${errors.title ? " post-title-error" : ""}`}
+          onChange={(event) => draft.update({ title: event.target.value })}
+        />
+        <span id="post-title-counter" className={`field-hint forum-counter${title.length > TITLE_MAX ? " is-over" : ""}`}>
+          {title.length} / {TITLE_MAX} characters
+        </span>
+        {errors.title && (
+          <p id="post-title-error" className="field-error">
+            {errors.title}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor="post-topic">Topic</label>
+        <select
+          id="post-topic"
+          name="topic"
+          value={topic}
+          aria-invalid={errors.topic ? true : undefined}
+          aria-describedby={errors.topic ? "post-topic-error" : undefined}
+          onChange={(event) => draft.update({ topic: event.target.value as PostDraft["topic"] })}
+        >
+          <option value="">Choose a topic</option>
+          {FORUM_TOPICS.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        {errors.topic && (
+          <p id="post-topic-error" className="field-error">
+            {errors.topic}
+          </p>
+        )}
+      </div>
+      <MentionTextarea
+        label="Your post"
+        name="body"
+        value={body}
+        max={BODY_MAX}
+        rows={8}
+        error={errors.body}
+        onChange={(text) => draft.update({ body: text })}
+        onMention={(mention) => draft.update({ mentions: [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention] })}
+      />
+      <ForumPhotos value={photos} onChange={(urls) => draft.update({ photos: urls })} onBusy={setUploading} disabled={busy} />
+      {errors.photos && <p className="field-error">{errors.photos}</p>}
+      <fieldset className="forum-scope">
+        <legend>Where to post</legend>
+        {FORUM_SCOPES.map((s) => (
+          <label key={s.value} className="forum-radio">
+            <input type="radio" name="scope" value={s.value} checked={scope === s.value} onChange={() => draft.update({ scope: s.value })} />
+            {s.label}
+          </label>
+        ))}
+      </fieldset>
+      <div className="forum-form-actions">
+        <button type="submit" className="button button-primary" disabled={busy || uploading}>
+          {busy ? "Publishing..." : "Publish Post"}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => setOpen(false)} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,213 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
+import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
+import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
+import { Body } from "./Body";
+import { ItemMenu } from "./ItemMenu";
+import { Reactions } from "./Reactions";
+import { ReplyComposer } from "./ReplyComposer";
+import { Signature } from "./Signature";
+
+export type Viewer = { userId: string; coupleId: string };
+
+const replyAnchor = (id: string) => `reply-${id}`;
+/** Reaction buttons keep their own state: a poll with other counts starts them afresh. */
+const reactionsKey = (item: Pick<ForumReply, "id" | "reactions" | "myReactions">) => `${item.id}:${Object.values(item.reactions).join()}:${item.myReactions.join()}`;
+const edited = (item: { createdAt: string; editedAt: string | null }) =>
+  showsEdited(new Date(item.createdAt), item.editedAt === null ? null : new Date(item.editedAt));
+
+/** The reply the address points at (`#reply-{id}`), as the notification links do. */
+function hashTarget(): string | null {
+  const hash = decodeURIComponent(window.location.hash.slice(1));
+  return hash.startsWith("reply-") ? hash : null;
+}
+
+/**
+ * Fetches the thread every 10 s while the tab is visible (the spec's cadence), at once when it is
+ * shown again, never while hidden; `onThread` gets each answer.
+ */
+function usePolling(postId: string, onThread: (thread: Thread) => void) {
+  useEffect(() => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    let running: AbortController | undefined;
+    const run = () => {
+      running?.abort();
+      running = new AbortController();
+      fetchThread(postId, running.signal).then(onThread, () => {
+        // The next poll tries again; a post that disappeared stays as last seen.
+      });
+    };
+    const schedule = () => {
+      clearInterval(timer);
+      timer = document.visibilityState === "visible" ? setInterval(run, REPLY_POLL_MS) : undefined;
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === "visible") run();
+      schedule();
+    };
+    schedule();
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => {
+      running?.abort();
+      clearInterval(timer);
+      document.removeEventListener("visibilitychange", onVisibility);
+    };
+  }, [postId, onThread]);
+}
+
+function Placeholder({ item, noun }: { item: { deleted: boolean; removed?: boolean }; noun: "post" | "reply" }) {
+  if (item.removed) return <p className="forum-gone">{FORUM_TEXTS.removedByModerator}</p>;
+  return <p className="forum-gone">{noun === "post" ? FORUM_TEXTS.deletedPost : "This reply was deleted"}</p>;
+}
+
+/** A quoted reply, one level deep: who wrote it and its start, linking to it. */
+function Quote({ quote }: { quote: NonNullable<ForumReply["quote"]> }) {
+  const who = quote.author ? `${signature(quote.author.firstName, quote.author.coupleName)} wrote:` : "A reply:";
+  return (
+    <blockquote className="forum-quote">
+      <a href={`#${replyAnchor(quote.id)}`}>{who}</a>
+      <p>{quote.deleted ? "This reply was deleted" : quote.excerpt}</p>
+    </blockquote>
+  );
+}
+
+/**
+ * A post and its replies, oldest first. Each reply is `id="reply-{id}"`: the address's reply is
+ * scrolled to, highlighted and focused. Replies from others arrive by polling.
+ */
+export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewer }) {
+  const router = useRouter();
+  const [post, setPost] = useState(initial.post);
+  const [replies, setReplies] = useState(initial.replies);
+  const [target, setTarget] = useState<string | null>(null);
+  const [quoting, setQuoting] = useState<ForumReply | null>(null);
+
+  const onThread = useCallback((thread: Thread) => {
+    setPost(thread.post);
+    setReplies(thread.replies);
+  }, []);
+  usePolling(post.id, onThread);
+
+  useEffect(() => {
+    const follow = () => setTarget(hashTarget());
+    follow();
+    // A client-side navigation (the bell's link) may commit the new address just after this page mounts.
+    const frame = requestAnimationFrame(follow);
+    window.addEventListener("hashchange", follow);
+    return () => {
+      cancelAnimationFrame(frame);
+      window.removeEventListener("hashchange", follow);
+    };
+  }, []);
+  useEffect(() => {
+    if (!target) return;
+    const element = document.getElementById(target);
+    element?.scrollIntoView({ block: "center" });
+    element?.focus({ preventScroll: true });
+  }, [target, replies]);
+
+  const onBlocked = (coupleId: string) => {
+    if (coupleId === post.author.coupleId) {
+      router.push("/forum");
+      return;
+    }
+    setReplies((all) => all.filter((reply) => reply.author.coupleId !== coupleId));
+    router.refresh();
+  };
+
+  const remove = async (kind: "post" | "reply", id: string) => {
+    if (!window.confirm(`Delete this ${kind}? This cannot be undone.`)) return;
+    await deleteTarget(kind, id);
+    if (kind === "post") router.push("/forum");
+    else setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, deleted: true } : reply)));
+  };
+
+  const postGone = post.deleted || post.removed;
+
+  return (
+    <>
+      <article className="forum-post" aria-labelledby="post-title">
+        <p className="forum-row-topline">
+          <span className="forum-topic">{topicLabel(post.topic as ForumTopic)}</span>
+          {post.scope === "local" && post.place && <span className="forum-distance">{post.place}</span>}
+          {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
+        </p>
+        <div className="forum-post-head">
+          <h1 id="post-title">{post.title}</h1>
+          {!postGone && <ItemMenu label="Post actions" targetType="post" targetId={post.id} author={post.author} viewer={viewer} onDelete={() => remove("post", post.id)} onBlocked={onBlocked} />}
+        </div>
+        <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
+        {post.hidden && <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>}
+        {postGone ? (
+          <Placeholder item={post} noun="post" />
+        ) : (
+          <>
+            <Body text={post.body} mentions={post.mentions} />
+            {post.photos.length > 0 && (
+              <ul className="forum-photos">
+                {post.photos.map((url, index) => (
+                  <li key={url}>
+                    <a href={url} target="_blank" rel="noopener">
+                      {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}
+                      <img src={url} alt={`Photo ${index + 1} of ${post.photos.length}: ${post.title}`} loading="lazy" />
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Reactions key={reactionsKey(post)} target="post" item={post} />
+          </>
+        )}
+      </article>
+
+      <section className="forum-replies" aria-labelledby="replies-title">
+        <h2 id="replies-title">
+          {replies.length} {replies.length === 1 ? "reply" : "replies"}
+        </h2>
+        <ol className="forum-reply-list">
+          {replies.map((reply) => {
+            const gone = reply.deleted || reply.removed;
+            const anchor = replyAnchor(reply.id);
+            return (
+              <li key={reply.id} id={anchor} tabIndex={-1} className={`forum-reply${target === anchor ? " is-target" : ""}`} aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}>
+                <div className="forum-post-head">
+                  <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
+                  {!gone && <ItemMenu label="Reply actions" targetType="reply" targetId={reply.id} author={reply.author} viewer={viewer} onDelete={() => remove("reply", reply.id)} onBlocked={onBlocked} />}
+                </div>
+                {gone ? (
+                  <Placeholder item={reply} noun="reply" />
+                ) : (
+                  <>
+                    {reply.quote && <Quote quote={reply.quote} />}
+                    <Body text={reply.body} mentions={reply.mentions} />
+                    <div className="forum-reply-actions">
+                      <Reactions key={reactionsKey(reply)} target="reply" item={reply} />
+                      <button type="button" className="forum-link-button" onClick={() => setQuoting(reply)}>
+                        Quote
+                      </button>
+                    </div>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </section>
+
+      {!postGone && (
+        <ReplyComposer
+          postId={post.id}
+          userId={viewer.userId}
+          quoting={quoting}
+          onCancelQuote={() => setQuoting(null)}
+          onReplied={(reply) => {
+            setQuoting(null);
+            setReplies((all) => (all.some((r) => r.id === reply.id) ? all : [...all, reply]));
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import Link from "next/link";
+import { signature } from "@/lib/forum/rules";
+import type { ForumAuthor } from "@/lib/forum/client/api";
+import { RelativeTime } from "./RelativeTime";
+
+/**
+ * "Maya of Maya & Theo" with the couple's photo, both linking to their profile, the 'Verified
+ * Couple' badge when it applies, and when it was written.
+ */
+export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
+  const href = `/profile/${encodeURIComponent(author.coupleId)}`;
+  return (
+    <div className="forum-signature">
+      <Link href={href} className="forum-avatar-link" tabIndex={-1} aria-hidden="true">
+        {author.coupleImageUrl ? (
+          // eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server
+          <img src={author.coupleImageUrl} alt="" width={40} height={40} className="forum-avatar" />
+        ) : (
+          <span className="forum-avatar">{author.coupleName.trim().charAt(0).toUpperCase()}</span>
+        )}
+      </Link>
+      <span className="forum-signature-text">
+        <Link href={href} className="forum-author">
+          {signature(author.firstName, author.coupleName)}
+        </Link>
+        {author.isVerified && <span className="forum-verified">Verified Couple</span>}
+        <span className="forum-meta">
+          <RelativeTime at={at} />
+          {edited && <span className="forum-edited"> · edited</span>}
+        </span>
+      </span>
+    </div>
+  );
+}

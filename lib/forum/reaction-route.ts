@@ -1,0 +1,20 @@
+import "server-only";
+import { NextResponse } from "next/server";
+import { route } from "@/lib/http/route";
+import { forumActor } from "./queries";
+import type { ReactionTarget } from "./rules";
+import { reactionParamsSchema } from "./schemas";
+import { setReaction } from "./service";
+
+/**
+ * The PUT (add) and DELETE (remove) handlers of `/api/forum/{posts|replies}/{id}/reactions/{kind}`,
+ * both idempotent, answering the target's counts and the caller's own kinds.
+ */
+export function reactionHandlers(target: ReactionTarget) {
+  const handler = (on: boolean) =>
+    route({ access: "complete-profile", params: reactionParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
+      const actor = await forumActor(db, caller.userId);
+      return NextResponse.json({ data: await setReaction(db, actor, target, params.id, params.kind, on) });
+    });
+  return { PUT: handler(true), DELETE: handler(false) };
+}

@@ -1,0 +1,353 @@
+import "server-only";
+import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { IMAGE_URL_REFUSED_MESSAGE, storeImage, deleteImages } from "@/lib/images";
+import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
+import { consumeLimit, type Limit } from "@/lib/rate-limit";
+import { blockedError, isBlockedEitherWay, notBlockedBetween } from "@/lib/safety/blocks";
+import { couplePlace, mentionable, readPost, readReply, visiblePostRow, type ForumActor, type ForumPost, type ForumReply } from "./queries";
+import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, reactionNotificationTitle, signature, type ReactionKind, type ReactionTarget } from "./rules";
+import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
+import { excerpt } from "./text";
+
+/** Notification texts are short: the bell shows a line or two. */
+const SNIPPET_LENGTH = 140;
+
+const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
+const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
+const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can only change your own ${what}s.`);
+
+/** Counts one write against the person's hourly limit; over it, the spec's 429 with Retry-After. */
+async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
+  const state = await consumeLimit(db, limit, userId);
+  if (!state.allowed) throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+}
+
+const duplicate = () => new AppError("DUPLICATE_CONTENT", "You posted this a moment ago. Please wait a minute before posting the same text again.");
+const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS})`;
+
+/**
+ * The couples a post or reply may mention, from the ids sent: a couple blocked either way is
+ * refused (403 BLOCKED); one that is not discoverable (missing, hidden, inactive) or the
+ * author's own is dropped, as if its id had never been sent.
+ */
+async function validMentions(db: Db, actor: ForumActor, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: couples.id, blocked: sql<boolean>`not ${notBlockedBetween(actor.coupleId, couples.id)}`, allowed: sql<boolean>`${mentionable(actor)}` })
+    .from(couples)
+    .where(inArray(couples.id, [...ids]));
+  if (rows.some((row) => row.blocked)) throw blockedError();
+  return rows.filter((row) => row.allowed).map((row) => row.id);
+}
+
+/** A post's photos must be the author's own uploads through `POST /api/forum/photos`. */
+async function assertOwnPhotos(db: Db, actor: ForumActor, urls: readonly string[]): Promise<void> {
+  if (urls.length === 0) return;
+  const rows = await db
+    .select({ url: forumPhotos.url })
+    .from(forumPhotos)
+    .where(and(inArray(forumPhotos.url, [...urls]), eq(forumPhotos.ownerUserId, actor.userId)));
+  if (rows.length !== urls.length) throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+}
+
+/** Partners of the given couples (both, where there are two). */
+async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
+  if (coupleIds.length === 0) return new Map();
+  const rows = await db.select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(inArray(couples.id, [...coupleIds]));
+  return new Map(rows.map((row) => [row.id, [row.p1, ...(row.p2 ? [row.p2] : [])]]));
+}
+
+type Notice = { type: NotificationType; title: string; message: string; postId: string; replyId: string | null };
+
+/**
+ * Writes one notification per recipient for one event, in the caller's transaction: never to
+ * the actor, and each person once (the first notice that names them wins, so a reply that also
+ * mentions the post's couple notifies them as a reply).
+ */
+async function notifyOnce(db: Db, actor: ForumActor, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
+  const done = new Set([actor.userId]);
+  for (const { recipients, notice } of notices) {
+    for (const userId of recipients) {
+      if (done.has(userId)) continue;
+      done.add(userId);
+      await createNotification(db, { userId, ...notice, actorUserId: actor.userId, actorCoupleId: actor.coupleId });
+    }
+  }
+}
+
+async function insertMentions(db: Db, postId: string, replyId: string | null, coupleIds: readonly string[]): Promise<void> {
+  if (coupleIds.length === 0) return;
+  await db
+    .insert(forumMentions)
+    .values(coupleIds.map((mentionedCoupleId) => ({ postId, replyId, mentionedCoupleId })))
+    .onConflictDoNothing();
+}
+
+/** Replaces the mentions of a post (replyId null) or reply; answers the couples that are new. */
+async function replaceMentions(db: Db, postId: string, replyId: string | null, coupleIds: readonly string[]): Promise<string[]> {
+  const target = replyId ? eq(forumMentions.replyId, replyId) : and(eq(forumMentions.postId, postId), isNull(forumMentions.replyId));
+  const before = await db.select({ id: forumMentions.mentionedCoupleId }).from(forumMentions).where(target);
+  const had = new Set(before.map((row) => row.id));
+  await db.delete(forumMentions).where(and(target, coupleIds.length > 0 ? not(inArray(forumMentions.mentionedCoupleId, [...coupleIds])) : undefined));
+  const added = coupleIds.filter((id) => !had.has(id));
+  await insertMentions(db, postId, replyId, added);
+  return added;
+}
+
+const mentionNotice = (actor: ForumActor, postId: string, replyId: string | null, text: string): Notice => ({
+  type: "mention",
+  title: `${signature(actor.firstName, actor.coupleName)} mentioned you`,
+  message: excerpt(text, SNIPPET_LENGTH),
+  postId,
+  replyId,
+});
+
+async function mentionNotices(db: Db, actor: ForumActor, coupleIds: readonly string[], notice: Notice) {
+  const partners = await partnersOf(db, coupleIds);
+  return [{ recipients: [...partners.values()].flat(), notice }];
+}
+
+/* ---------- Posts ---------- */
+
+/**
+ * `POST /api/forum/posts`: a post by the person for their couple. A local post takes the
+ * couple's place now, at city level at most; without a usable place it is refused (409).
+ */
+export async function createPost(db: Db, actor: ForumActor, input: CreatePostInput): Promise<ForumPost> {
+  await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
+  const id = await db.transaction(async (tx) => {
+    const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
+    if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
+    await assertOwnPhotos(tx, actor, input.photos);
+    const mentions = await validMentions(tx, actor, input.mentions);
+    const [twice] = await tx
+      .select({ id: forumPosts.id })
+      .from(forumPosts)
+      .where(and(eq(forumPosts.authorUserId, actor.userId), gt(forumPosts.createdAt, recent), eq(forumPosts.body, input.body)))
+      .limit(1);
+    if (twice) throw duplicate();
+    const [post] = await tx
+      .insert(forumPosts)
+      .values({
+        authorUserId: actor.userId,
+        coupleId: actor.coupleId,
+        scope: input.scope,
+        topic: input.topic,
+        title: input.title,
+        body: input.body,
+        photos: input.photos,
+        ...(place ?? {}),
+      })
+      .returning({ id: forumPosts.id });
+    await insertMentions(tx, post!.id, null, mentions);
+    await notifyOnce(tx, actor, await mentionNotices(tx, actor, mentions, mentionNotice(actor, post!.id, null, input.title)));
+    return post!.id;
+  });
+  return readPost(db, actor, id);
+}
+
+/** The author's own post that is still there (not deleted or removed), else 404/403. */
+async function ownLivePost(db: Db, actor: ForumActor, postId: string) {
+  const row = await visiblePostRow(db, actor, postId);
+  if (!row || row.deletedAt || row.removedAt) throw notFound();
+  if (row.authorUserId !== actor.userId) throw notYours("post");
+  return row;
+}
+
+/** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
+export async function patchPost(db: Db, actor: ForumActor, postId: string, patch: PatchPostInput): Promise<ForumPost> {
+  await db.transaction(async (tx) => {
+    const row = await ownLivePost(tx, actor, postId);
+    if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
+    const { mentions: _mentions, ...fields } = patch;
+    await tx.update(forumPosts).set({ ...fields, editedAt: sql`now()` }).where(eq(forumPosts.id, postId));
+    if (mentions) {
+      const added = await replaceMentions(tx, postId, null, mentions);
+      await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, postId, null, patch.title ?? row.title)));
+    }
+  });
+  return readPost(db, actor, postId);
+}
+
+/** `DELETE /api/forum/posts/{id}`: the author deletes; with replies the thread stays under "This post was deleted". */
+export async function deletePost(db: Db, actor: ForumActor, postId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    await ownLivePost(tx, actor, postId);
+    await tx.update(forumPosts).set({ deletedAt: sql`now()` }).where(eq(forumPosts.id, postId));
+  });
+}
+
+/* ---------- Replies ---------- */
+
+/**
+ * `POST /api/forum/posts/{id}/replies`: notifies both partners of the post's couple and the
+ * author of the quoted reply (as a reply), then the partners of mentioned couples (as a
+ * mention), each person once, never the actor, in the reply's transaction.
+ */
+export async function createReply(db: Db, actor: ForumActor, postId: string, input: CreateReplyInput): Promise<ForumReply> {
+  await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
+  const id = await db.transaction(async (tx) => {
+    const post = await visiblePostRow(tx, actor, postId);
+    if (!post || post.deletedAt || post.removedAt) throw notFound();
+    let quotedAuthor: string | null = null;
+    if (input.quoteReplyId) {
+      const [quote] = await tx
+        .select({ authorUserId: forumReplies.authorUserId, coupleId: forumReplies.coupleId })
+        .from(forumReplies)
+        .where(and(eq(forumReplies.id, input.quoteReplyId), eq(forumReplies.postId, postId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
+        .limit(1);
+      if (!quote) throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
+      if (await isBlockedEitherWay(tx, actor.coupleId, quote.coupleId)) throw blockedError();
+      quotedAuthor = quote.authorUserId;
+    }
+    const mentions = await validMentions(tx, actor, input.mentions);
+    const [twice] = await tx
+      .select({ id: forumReplies.id })
+      .from(forumReplies)
+      .where(and(eq(forumReplies.authorUserId, actor.userId), gt(forumReplies.createdAt, recent), eq(forumReplies.body, input.body)))
+      .limit(1);
+    if (twice) throw duplicate();
+    const [reply] = await tx
+      .insert(forumReplies)
+      .values({ postId, authorUserId: actor.userId, coupleId: actor.coupleId, quoteReplyId: input.quoteReplyId ?? null, body: input.body })
+      .returning({ id: forumReplies.id, createdAt: forumReplies.createdAt });
+    await tx
+      .update(forumPosts)
+      .set({ replyCount: sql`${forumPosts.replyCount} + 1`, lastActivityAt: reply!.createdAt })
+      .where(eq(forumPosts.id, postId));
+    await insertMentions(tx, postId, reply!.id, mentions);
+    const postCouple = (await partnersOf(tx, [post.coupleId])).get(post.coupleId) ?? [];
+    const who = signature(actor.firstName, actor.coupleName);
+    const snippet = excerpt(input.body, SNIPPET_LENGTH);
+    await notifyOnce(tx, actor, [
+      { recipients: postCouple, notice: { type: "reply", title: `${who} replied to your post`, message: snippet, postId, replyId: reply!.id } },
+      { recipients: quotedAuthor ? [quotedAuthor] : [], notice: { type: "reply", title: `${who} replied to your reply`, message: snippet, postId, replyId: reply!.id } },
+      ...(await mentionNotices(tx, actor, mentions, mentionNotice(actor, postId, reply!.id, input.body))),
+    ]);
+    return reply!.id;
+  });
+  return (await readReply(db, actor, id))!;
+}
+
+/** The author's own reply that is still there, else 404/403. */
+async function ownLiveReply(db: Db, actor: ForumActor, replyId: string) {
+  const [row] = await db
+    .select({ postId: forumReplies.postId, authorUserId: forumReplies.authorUserId, coupleId: forumReplies.coupleId })
+    .from(forumReplies)
+    .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
+    .limit(1);
+  if (!row || !(await visiblePostRow(db, actor, row.postId))) throw replyNotFound();
+  if (row.authorUserId !== actor.userId) {
+    if (!(await readReply(db, actor, replyId))) throw replyNotFound();
+    throw notYours("reply");
+  }
+  return row;
+}
+
+/** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
+export async function patchReply(db: Db, actor: ForumActor, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
+  await db.transaction(async (tx) => {
+    const row = await ownLiveReply(tx, actor, replyId);
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
+    await tx.update(forumReplies).set({ body: patch.body, editedAt: sql`now()` }).where(eq(forumReplies.id, replyId));
+    if (mentions) {
+      const added = await replaceMentions(tx, row.postId, replyId, mentions);
+      await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, row.postId, replyId, patch.body)));
+    }
+  });
+  return (await readReply(db, actor, replyId))!;
+}
+
+/** `DELETE /api/forum/replies/{id}`: the author deletes; the thread keeps a placeholder (quotes of it still resolve). */
+export async function deleteReply(db: Db, actor: ForumActor, replyId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await ownLiveReply(tx, actor, replyId);
+    await tx.update(forumReplies).set({ deletedAt: sql`now()` }).where(eq(forumReplies.id, replyId));
+    await tx.update(forumPosts).set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` }).where(eq(forumPosts.id, row.postId));
+  });
+}
+
+/* ---------- Reactions ---------- */
+
+export type ReactionState = { reactions: ForumPost["reactions"]; myReactions: ReactionKind[] };
+
+/** The target of a reaction as the actor may see it and react to (present, not deleted or removed), else 404. */
+async function reactionTarget(db: Db, actor: ForumActor, target: ReactionTarget, id: string) {
+  if (target === "post") {
+    const post = await visiblePostRow(db, actor, id);
+    if (!post || post.deletedAt || post.removedAt) throw notFound();
+    return { postId: id, replyId: null, recipient: post.authorUserId, recipientCouple: post.coupleId, text: post.title };
+  }
+  const reply = await readReply(db, actor, id);
+  if (!reply || reply.deleted || reply.removed || !(await visiblePostRow(db, actor, reply.postId))) throw replyNotFound();
+  return { postId: reply.postId, replyId: id, recipient: reply.author.userId, recipientCouple: reply.author.coupleId, text: reply.body };
+}
+
+const utcDay = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`: idempotent (a second PUT or
+ * DELETE changes nothing). A new reaction notifies the person reacted to (not themself), in
+ * one unread row per target and day that names the latest couple and counts the others.
+ */
+export async function setReaction(db: Db, actor: ForumActor, target: ReactionTarget, id: string, kind: ReactionKind, on: boolean): Promise<ReactionState> {
+  await spend(db, FORUM_LIMITS.reactionsPerUser, actor.userId);
+  await db.transaction(async (tx) => {
+    const found = await reactionTarget(tx, actor, target, id);
+    const sameTarget = and(
+      eq(forumReactions.postId, found.postId),
+      found.replyId ? eq(forumReactions.replyId, found.replyId) : isNull(forumReactions.replyId),
+    );
+    if (!on) {
+      await tx.delete(forumReactions).where(and(sameTarget, eq(forumReactions.userId, actor.userId), eq(forumReactions.kind, kind)));
+      return;
+    }
+    const inserted = await tx
+      .insert(forumReactions)
+      .values({ postId: found.postId, replyId: found.replyId, userId: actor.userId, coupleId: actor.coupleId, kind })
+      .onConflictDoNothing()
+      .returning({ id: forumReactions.id });
+    if (inserted.length === 0 || found.recipient === actor.userId) return;
+    const [{ couplesToday } = { couplesToday: 1 }] = await tx
+      .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })
+      .from(forumReactions)
+      .where(and(sameTarget, ne(forumReactions.userId, found.recipient), sql`${forumReactions.createdAt} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`));
+    const actorCount = Math.max(1, couplesToday);
+    await upsertGroupedNotification(tx, {
+      userId: found.recipient,
+      type: "reaction",
+      title: reactionNotificationTitle(actor.coupleName, actorCount - 1, target),
+      message: excerpt(found.text, SNIPPET_LENGTH),
+      postId: found.postId,
+      replyId: found.replyId,
+      actorUserId: actor.userId,
+      actorCoupleId: actor.coupleId,
+      groupKey: `reaction:${target}:${id}:${utcDay()}`,
+      actorCount,
+    });
+  });
+  const fresh = target === "post" ? await readPost(db, actor, id) : await readReply(db, actor, id);
+  return { reactions: fresh!.reactions, myReactions: fresh!.myReactions };
+}
+
+/* ---------- Photos ---------- */
+
+/**
+ * `POST /api/forum/photos`: one photo through the image pipeline (sharp, metadata stripped),
+ * recorded with its uploader so only they can attach it. A failed record removes the file.
+ */
+export async function uploadForumPhoto(db: Db, actor: ForumActor, bytes: Uint8Array): Promise<{ url: string }> {
+  await spend(db, FORUM_LIMITS.photosPerUser, actor.userId);
+  const stored = await storeImage(bytes, "forum-photo");
+  try {
+    await db.insert(forumPhotos).values({ url: stored.url, ownerUserId: actor.userId });
+  } catch (error) {
+    await deleteImages([stored.key]);
+    throw error;
+  }
+  return { url: stored.url };
+}

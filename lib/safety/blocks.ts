@@ -1,0 +1,79 @@
+import "server-only";
+import { and, desc, eq, or, sql, type Column, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { coupleBlocks, couples } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Couple-level blocks (issue 11): a block hides both couples from each other, for both partners
+ * and in both directions, so every read asks one question: "is there a row either way?".
+ */
+
+/** A couple id given as a value or as a column of the outer query. */
+type CoupleRef = string | Column | SQL;
+
+/** SQL: no block exists between the two couples, in either direction. */
+export function notBlockedBetween(viewerCouple: CoupleRef, other: CoupleRef): SQL {
+  return sql`not exists (select 1 from ${coupleBlocks} where (${coupleBlocks.blockerCoupleId} = ${viewerCouple} and ${coupleBlocks.blockedCoupleId} = ${other}) or (${coupleBlocks.blockerCoupleId} = ${other} and ${coupleBlocks.blockedCoupleId} = ${viewerCouple}))`;
+}
+
+/**
+ * The couple of a user as a scalar subquery (null when they have none, which blocks nothing).
+ * Aliased, so it never binds to a `couples` of the outer query.
+ */
+export function coupleOfUser(userId: string): SQL {
+  return sql`(select vc.id from couples vc where vc.partner1_id = ${userId} or vc.partner2_id = ${userId} limit 1)`;
+}
+
+export async function isBlockedEitherWay(db: Db, coupleA: string, coupleB: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql`1` })
+    .from(coupleBlocks)
+    .where(
+      or(
+        and(eq(coupleBlocks.blockerCoupleId, coupleA), eq(coupleBlocks.blockedCoupleId, coupleB)),
+        and(eq(coupleBlocks.blockerCoupleId, coupleB), eq(coupleBlocks.blockedCoupleId, coupleA)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+export const BLOCK_MESSAGES = {
+  self: "You cannot block your own couple.",
+  notFound: "Couple not found.",
+  blocked: "You cannot interact with this couple.",
+} as const;
+
+export const blockedError = () => new AppError("BLOCKED", BLOCK_MESSAGES.blocked);
+
+export type BlockActor = { userId: string; coupleId: string };
+
+/** Blocks a couple; blocking again changes nothing (idempotent). Only a missing couple is 404: one that blocked the caller may be blocked back. */
+export async function blockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
+  if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", BLOCK_MESSAGES.self);
+  const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
+  if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
+  await db
+    .insert(coupleBlocks)
+    .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
+    .onConflictDoNothing();
+}
+
+/** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). */
+export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
+  await db.delete(coupleBlocks).where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)));
+}
+
+export type BlockedCouple = { coupleId: string; coupleName: string; coupleImageUrl: string | null; blockedAt: string };
+
+/** The couples the caller's couple blocked, latest first (the settings page's list with 'Unblock'). */
+export async function listBlocks(db: Db, actor: BlockActor): Promise<BlockedCouple[]> {
+  const rows = await db
+    .select({ coupleId: couples.id, coupleName: couples.coupleName, coupleImageUrl: couples.profileImageUrl, blockedAt: coupleBlocks.createdAt })
+    .from(coupleBlocks)
+    .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
+    .where(eq(coupleBlocks.blockerCoupleId, actor.coupleId))
+    .orderBy(desc(coupleBlocks.createdAt));
+  return rows.map((row) => ({ ...row, blockedAt: row.blockedAt.toISOString() }));
+}

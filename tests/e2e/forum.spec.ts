@@ -1,0 +1,167 @@
+import { mkdir } from "node:fs/promises";
+import { expect, test, type Browser, type APIRequestContext, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { signIn, verifiedAccount } from "./support";
+
+/**
+ * The forum, walked by couples made through the API (register, verify, one profile-completion
+ * call with their place) and then used through the screens only.
+ */
+
+/** Places of the offline gazetteer: Lisbon; Algueirão, 20 km away; Póvoa de Varzim, 298 km away. */
+const LISBON = "geonames:2267057";
+const NEAR = "geonames:2271977";
+const FAR = "geonames:2735787";
+
+type Couple = { page: Page; coupleName: string; firstName: string };
+
+let made = 0;
+/** A complete couple (partner A only) signed in in a browser context of its own. */
+async function couple(browser: Browser, request: APIRequestContext, first: string, placeId: string): Promise<Couple> {
+  const account = await verifiedAccount(request, `forum-${first.toLowerCase()}`);
+  // Letters only in the first word, unique per run: typing it after '@' finds this couple alone.
+  const tag = `${Date.now().toString(36)}${made++}`.replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
+  const coupleName = `${first}${tag} & ${["Rui", "Ana", "Leo", "Mia", "Tom"][made % 5]}`;
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const token = ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+  const response = await page.request.post("/api/v2/profile/complete-setup", {
+    headers: { "X-CSRF-Token": token },
+    data: {
+      userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", bio: "Hi." },
+      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks.", placeId },
+    },
+  });
+  expect(response.ok()).toBe(true);
+  return { page, coupleName, firstName: first };
+}
+
+async function photo(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = `${dir}/forum.jpg`;
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2d6a4f" } }).jpeg().toFile(path);
+  return path;
+}
+
+async function publish(page: Page, post: { title: string; body: string; scope: "Global" | "Local"; photo?: string }) {
+  await page.goto(post.scope === "Local" ? "/forum/local" : "/forum");
+  await page.getByRole("button", { name: "New Post" }).click();
+  const composer = page.getByRole("form", { name: "New Post" });
+  await expect(composer.getByLabel("Title")).toBeFocused();
+  await composer.getByLabel("Title").fill(post.title);
+  await composer.getByLabel("Topic").selectOption({ label: "Travel" });
+  await composer.getByLabel("Your post").fill(post.body);
+  if (post.photo) {
+    await composer.getByRole("group", { name: "Photos" }).locator('input[type="file"]').setInputFiles(post.photo);
+    await expect(composer.getByRole("img", { name: "Photo 1" })).toBeVisible();
+  }
+  await composer.getByRole("radio", { name: post.scope }).check();
+  await composer.getByRole("button", { name: "Publish Post" }).click();
+  await expect(page).toHaveURL(/\/forum\/post\/[0-9a-f-]+$/);
+  await expect(page.getByRole("heading", { level: 1, name: post.title })).toBeVisible();
+}
+
+const bell = (page: Page) => page.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
+
+test.describe("forum", () => {
+  test("a post with a photo, found by a word of its body, a reply that mentions, a reaction; the bell leads to the reply; report, then block", async ({ browser, request }, testInfo) => {
+    test.setTimeout(180_000);
+    const [a, b] = [await couple(browser, request, "Ines", LISBON), await couple(browser, request, "Joao", LISBON)];
+    const word = `zephyr${Date.now().toString(36)}`;
+    const title = `Weekend in Sintra ${word.slice(-4)}`;
+
+    await publish(a.page, { title, body: `We found a quiet ${word} trail above the palace.\n\nWho wants to join?`, scope: "Global", photo: await photo(testInfo.outputPath("images")) });
+    await expect(a.page.getByRole("img", { name: /^Photo 1 of 1/ })).toBeVisible();
+    const postUrl = a.page.url();
+
+    // B finds it by a word of its body, opens it, replies mentioning A, and reacts.
+    await b.page.goto("/forum");
+    await b.page.getByLabel("Search posts").fill(word);
+    await b.page.getByRole("button", { name: "Search" }).click();
+    await expect(b.page).toHaveURL(new RegExp(`q=${word}`));
+    await b.page.getByRole("link", { name: title }).click();
+    await expect(b.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+    const reply = b.page.getByRole("combobox", { name: "Write a reply" });
+    await reply.fill("Count us in ");
+    await reply.pressSequentially(`@${a.coupleName.split(" ")[0]}`);
+    await expect(reply).toHaveAttribute("aria-expanded", "true");
+    await b.page.getByRole("option", { name: a.coupleName }).click();
+    await expect(reply).toHaveValue(`Count us in @${a.coupleName} `);
+    await reply.pressSequentially("see you there!");
+    await b.page.getByRole("button", { name: "Reply", exact: true }).click();
+    const bReply = b.page.locator('[id^="reply-"]').filter({ hasText: "see you there!" });
+    await expect(bReply).toBeVisible();
+    await expect(bReply.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
+    const heart = b.page.getByRole("group", { name: "Reactions" }).first().getByRole("button", { name: "React with heart" });
+    await heart.click();
+    await expect(heart).toHaveAttribute("aria-pressed", "true");
+
+    // A reply that mentions the post's couple notifies them once, as a reply: B mentions A in a post too.
+    await b.page.goto("/forum");
+    await b.page.getByRole("button", { name: "New Post" }).click();
+    const composer = b.page.getByRole("form", { name: "New Post" });
+    await composer.getByLabel("Title").fill(`Sintra crew ${word.slice(-4)}`);
+    await composer.getByLabel("Topic").selectOption({ label: "Meetups" });
+    const body = composer.getByRole("combobox", { name: "Your post" });
+    await body.pressSequentially(`Thanks @${a.coupleName.slice(0, 4)}`);
+    await body.press("ArrowDown");
+    await expect(b.page.getByRole("option", { name: a.coupleName })).toBeVisible();
+    await b.page.getByRole("option", { name: a.coupleName }).click();
+    await body.pressSequentially("for the tip!");
+    await composer.getByRole("button", { name: "Publish Post" }).click();
+    await expect(b.page.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
+
+    // A's bell: the reply and the mention; the reply opens at its anchor, highlighted.
+    await a.page.goto("/forum");
+    await expect(bell(a.page)).toHaveAccessibleName(/unread$/, { timeout: 20_000 });
+    await bell(a.page).click();
+    const latest = a.page.getByRole("region", { name: "Latest notifications" });
+    await expect(latest.getByRole("link", { name: /replied/i })).toBeVisible();
+    await expect(latest.getByRole("link", { name: /mentioned/i })).toBeVisible();
+    await latest.getByRole("link", { name: /replied/i }).first().click();
+    await expect(a.page).toHaveURL(new RegExp(`${postUrl.split("/").pop()}#reply-[0-9a-f-]+$`));
+    const target = a.page.locator(".forum-reply.is-target");
+    await expect(target).toContainText("see you there!");
+    await expect(target).toBeInViewport();
+
+    // A reports B's reply, then blocks B.
+    const menu = target.locator('summary[aria-label="Reply actions"]');
+    await menu.click();
+    await target.getByRole("button", { name: "Report" }).click();
+    const report = a.page.getByRole("dialog", { name: "Report" });
+    await report.getByRole("radio", { name: "Spam" }).check();
+    await report.getByRole("button", { name: "Send Report" }).click();
+    await expect(report.getByText("Thanks, our team will review this.")).toBeVisible();
+    await report.getByRole("button", { name: "Close", exact: true }).first().click();
+
+    await menu.click();
+    await target.getByRole("button", { name: `Block ${b.coupleName}` }).click();
+    await a.page.getByRole("dialog", { name: `Block ${b.coupleName}?` }).getByRole("button", { name: `Block ${b.coupleName}` }).click();
+    await expect(a.page.getByText("see you there!")).toHaveCount(0);
+
+    // Neither sees the other: B's post page is not found, and each is out of the other's search.
+    await b.page.goto(postUrl);
+    await expect(b.page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await b.page.goto(`/forum?q=${word}`);
+    await expect(b.page.getByRole("link", { name: title })).toHaveCount(0);
+    await a.page.goto(postUrl);
+    await expect(a.page.getByText("see you there!")).toHaveCount(0);
+  });
+
+  test("a local post is seen by a couple 20 km away and not by one 300 km away", async ({ browser, request }) => {
+    test.setTimeout(120_000);
+    const [poster, near, far] = [await couple(browser, request, "Rita", LISBON), await couple(browser, request, "Nuno", NEAR), await couple(browser, request, "Vera", FAR)];
+    const title = `Sunset picnic ${Date.now().toString(36)}`;
+    await publish(poster.page, { title, body: "Anyone near the river this Saturday?", scope: "Local" });
+
+    await near.page.goto("/forum/local");
+    const row = near.page.getByRole("listitem").filter({ has: near.page.getByRole("link", { name: title }) });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(/within \d+ km/);
+
+    await far.page.goto("/forum/local?radius=100");
+    await expect(far.page.getByRole("heading", { level: 1, name: "Local Forum" })).toBeVisible();
+    await expect(far.page.getByRole("link", { name: title })).toHaveCount(0);
+  });
+});

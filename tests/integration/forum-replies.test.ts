@@ -1,0 +1,215 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
+import { getDb } from "@/db/client";
+import { forumReplies, notifications } from "@/db/schema";
+import { listNotifications } from "@/lib/notifications/service";
+import { call } from "../support/api";
+import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
+
+async function notificationsOf(...userIds: string[]) {
+  const db = await getDb();
+  return db
+    .select({ userId: notifications.userId, type: notifications.type, title: notifications.title, postId: notifications.postId, replyId: notifications.replyId, actorCount: notifications.actorCount, isRead: notifications.isRead })
+    .from(notifications)
+    .where(inArray(notifications.userId, userIds));
+}
+
+async function postBy(couple: TestCouple) {
+  return (await forum.create(postBody(), couple.a.headers)).json.data as { id: string };
+}
+
+describe("POST /api/forum/posts/{id}/replies", () => {
+  it("adds a reply (201), counts it, bumps the post's activity, and shows it oldest first with its id", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const first = await forum.reply(post.id, { body: "First!" }, them.a.headers);
+    expect(first.status).toBe(201);
+    expect(first.json.data).toMatchObject({ postId: post.id, body: "First!", quote: null, deleted: false, author: { coupleId: them.coupleId } });
+    await forum.reply(post.id, { body: "Second", quoteReplyId: first.json.data.id }, us.b.headers);
+    const thread = (await forum.thread(post.id, them.b.headers)).json.data;
+    expect(thread.post.replyCount).toBe(2);
+    expect(thread.replies.map((r: { body: string }) => r.body)).toEqual(["First!", "Second"]);
+    expect(thread.replies[1].quote).toMatchObject({ id: first.json.data.id, excerpt: "First!", deleted: false, author: { firstName: them.a.firstName, coupleName: them.name } });
+    expect(new Date(thread.post.lastActivityAt).getTime()).toBeGreaterThanOrEqual(new Date(thread.replies[1].createdAt).getTime());
+  });
+
+  it("refuses bad replies with 4xx and writes nothing", async () => {
+    const us = await forumCouple();
+    const post = await postBy(us);
+    const other = await postBy(await forumCouple());
+    const otherReply = (await forum.reply(other.id, { body: "elsewhere" }, us.a.headers)).json.data;
+    const cases: [unknown, number, string][] = [
+      [{ body: "" }, 400, "Please write a reply"],
+      [{ body: "x".repeat(5001) }, 400, "Your reply must be no more than 5,000 characters"],
+      [{ body: "ok", quoteReplyId: "nope" }, 400, "quoteReplyId must be the id of a reply"],
+      [{ body: "ok", quoteReplyId: otherReply.id }, 400, "quoteReplyId must be the id of a reply"],
+    ];
+    for (const [body, status, message] of cases) {
+      const res = await forum.reply(post.id, body, us.b.headers);
+      expect(res.status).toBe(status);
+      expect(res.json.error.message).toBe(message);
+    }
+    expect((await forum.reply("00000000-0000-4000-8000-000000000000", { body: "hi" }, us.a.headers)).status).toBe(404);
+    const db = await getDb();
+    expect(await db.select().from(forumReplies).where(eq(forumReplies.postId, post.id))).toEqual([]);
+  });
+
+  it("lets only its author edit or delete a reply; a deleted one stays as a placeholder", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const reply = (await forum.reply(post.id, { body: "Typo here" }, them.a.headers)).json.data;
+    expect((await forum.patchReply(reply.id, { body: "Not mine" }, us.a.headers)).status).toBe(403);
+    expect((await forum.patchReply(reply.id, { body: "Not mine" }, them.b.headers)).status).toBe(403);
+    const fixed = await forum.patchReply(reply.id, { body: "Fixed" }, them.a.headers);
+    expect(fixed.status).toBe(200);
+    expect(fixed.json.data.body).toBe("Fixed");
+    expect((await forum.removeReply(reply.id, us.a.headers)).status).toBe(403);
+    expect((await forum.removeReply(reply.id, them.a.headers)).status).toBe(200);
+    const thread = (await forum.thread(post.id, us.a.headers)).json.data;
+    expect(thread.post.replyCount).toBe(0);
+    expect(thread.replies[0]).toMatchObject({ id: reply.id, deleted: true, body: "" });
+  });
+
+  it("pages replies with a cursor that also serves polling for new ones", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    for (const body of ["one", "two", "three"]) await forum.reply(post.id, { body }, them.a.headers);
+    const first = (await forum.thread(post.id, us.a.headers, "?limit=2")).json.data;
+    expect(first.replies.map((r: { body: string }) => r.body)).toEqual(["one", "two"]);
+    expect(first.pagination.hasMore).toBe(true);
+    const rest = (await forum.thread(post.id, us.a.headers, `?limit=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`)).json.data;
+    expect(rest.replies.map((r: { body: string }) => r.body)).toEqual(["three"]);
+    expect(rest.pagination.hasMore).toBe(false);
+    await forum.reply(post.id, { body: "four" }, them.b.headers);
+    const polled = (await forum.thread(post.id, us.a.headers, `?cursor=${encodeURIComponent(rest.pagination.nextCursor)}`)).json.data;
+    expect(polled.replies.map((r: { body: string }) => r.body)).toEqual(["four"]);
+    expect((await forum.thread(post.id, us.a.headers, "?cursor=abc.def")).status).toBe(400);
+  });
+});
+
+describe("reply and mention notifications", () => {
+  it("notifies both partners of the post's couple and the quoted reply's author, once each, never the actor", async () => {
+    const us = await forumCouple();
+    const quoted = await forumCouple();
+    const replier = await forumCouple();
+    const post = await postBy(us);
+    const first = (await forum.reply(post.id, { body: "Lovely idea" }, quoted.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Agreed with you", quoteReplyId: first.id, mentions: [us.coupleId, quoted.coupleId] }, replier.a.headers)).json.data;
+    const rows = (await notificationsOf(us.a.userId, us.b.userId, quoted.a.userId, quoted.b.userId, replier.a.userId, replier.b.userId)).filter((n) => n.replyId === reply.id);
+    const by = (userId: string) => rows.filter((n) => n.userId === userId).map((n) => [n.type, n.title]);
+    const who = `${replier.a.firstName} of ${replier.name}`;
+    expect(by(us.a.userId)).toEqual([["reply", `${who} replied to your post`]]);
+    expect(by(us.b.userId)).toEqual([["reply", `${who} replied to your post`]]);
+    expect(by(quoted.a.userId)).toEqual([["reply", `${who} replied to your reply`]]);
+    expect(by(quoted.b.userId)).toEqual([["mention", `${who} mentioned you`]]);
+    expect(by(replier.a.userId)).toEqual([]);
+    expect(by(replier.b.userId)).toEqual([]);
+    expect(rows.every((n) => n.postId === post.id)).toBe(true);
+    // In the spec's shape, with the actor's couple name.
+    const db = await getDb();
+    const listed = await listNotifications(db, us.a.userId, { limit: 20, offset: 0 });
+    expect(listed.data.find((n) => n.reply_id === reply.id)).toMatchObject({ type: "reply", post_id: post.id, triggered_by_couple_name: replier.name });
+  });
+
+  it("notifies a couple mentioned in a post, keeps only discoverable couples, and renders the validated mentions", async () => {
+    const us = await forumCouple();
+    const friends = await forumCouple();
+    const hidden = await forumCouple({ visible: false });
+    const post = (await forum.create(postBody({ mentions: [friends.coupleId, hidden.coupleId, us.coupleId] }), us.a.headers)).json.data;
+    expect(post.mentions).toEqual([{ coupleId: friends.coupleId, name: friends.name }]);
+    const rows = await notificationsOf(friends.a.userId, friends.b.userId, hidden.a.userId, us.b.userId);
+    expect(rows.filter((n) => n.postId === post.id).map((n) => [n.userId, n.type])).toEqual(
+      expect.arrayContaining([
+        [friends.a.userId, "mention"],
+        [friends.b.userId, "mention"],
+      ]),
+    );
+    expect(rows.filter((n) => n.postId === post.id)).toHaveLength(2);
+  });
+
+  it("suggests couples to mention by name: discoverable, not one's own", async () => {
+    const us = await forumCouple({ name: `Zoe & Max ${Date.now()}` });
+    const found = await forumCouple({ name: `Zora & Ian ${Date.now()}` });
+    await forumCouple({ name: `Zorro & Hidden ${Date.now()}`, visible: false });
+    const res = await call(mentionsRoute, "GET", "/api/forum/mentions?q=zo", { headers: us.a.headers });
+    expect(res.status).toBe(200);
+    const names = res.json.data.map((c: { name: string }) => c.name);
+    expect(names).toContain(found.name);
+    expect(names).not.toContain(us.name);
+    expect(names.some((n: string) => n.startsWith("Zorro"))).toBe(false);
+    expect((await call(mentionsRoute, "GET", "/api/forum/mentions?q=z", { headers: us.a.headers })).status).toBe(400);
+  });
+});
+
+describe("PUT and DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}", () => {
+  it("toggles idempotently and answers counts and the caller's own kinds", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const once = await forum.react("post", post.id, "heart", true, them.a.headers);
+    expect(once.status).toBe(200);
+    expect(once.json.data).toEqual({ reactions: { heart: 1, laugh: 0, wow: 0, clap: 0, hug: 0 }, myReactions: ["heart"] });
+    expect((await forum.react("post", post.id, "heart", true, them.a.headers)).json.data.reactions.heart).toBe(1);
+    await forum.react("post", post.id, "heart", true, them.b.headers);
+    await forum.react("post", post.id, "hug", true, them.a.headers);
+    const listed = (await forum.list("", them.a.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    expect(listed).toMatchObject({ reactions: { heart: 2, hug: 1 }, myReactions: expect.arrayContaining(["heart", "hug"]) });
+    const off = await forum.react("post", post.id, "heart", false, them.a.headers);
+    expect(off.json.data).toEqual({ reactions: { heart: 1, laugh: 0, wow: 0, clap: 0, hug: 1 }, myReactions: ["hug"] });
+    expect((await forum.react("post", post.id, "heart", false, them.a.headers)).status).toBe(200);
+    const thread = (await forum.thread(post.id, us.a.headers)).json.data;
+    expect(thread.post.reactions.heart).toBe(1);
+  });
+
+  it("refuses an unknown reaction (400) and a missing target (404); reacts to replies too", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const bad = await forum.react("post", post.id, "angry", true, them.a.headers);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.message).toBe("Unknown reaction: use heart, laugh, wow, clap, hug");
+    expect((await forum.react("post", "00000000-0000-4000-8000-000000000000", "wow", true, them.a.headers)).status).toBe(404);
+    const reply = (await forum.reply(post.id, { body: "Ha!" }, us.b.headers)).json.data;
+    const res = await forum.react("reply", reply.id, "laugh", true, them.a.headers);
+    expect(res.json.data.reactions.laugh).toBe(1);
+    const thread = (await forum.thread(post.id, them.b.headers)).json.data;
+    expect(thread.replies[0].reactions.laugh).toBe(1);
+    expect(thread.replies[0].reactedBy.laugh).toEqual([`${them.a.firstName} of ${them.name}`]);
+    expect(thread.post.reactions.laugh).toBe(0);
+  });
+
+  it("groups reaction notifications: one unread row per target and day, naming the latest couple and counting the others", async () => {
+    const us = await forumCouple();
+    const post = await postBy(us);
+    const reactors = [await forumCouple(), await forumCouple(), await forumCouple()];
+    for (const couple of reactors) {
+      await forum.react("post", post.id, "heart", true, couple.a.headers);
+      await forum.react("post", post.id, "clap", true, couple.a.headers);
+    }
+    // Both partners of the last couple: still one couple more.
+    await forum.react("post", post.id, "wow", true, reactors[2]!.b.headers);
+    let rows = (await notificationsOf(us.a.userId, us.b.userId)).filter((n) => n.type === "reaction");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ userId: us.a.userId, actorCount: 3, title: `${reactors[2]!.name} and 2 others reacted to your post`, postId: post.id, replyId: null });
+
+    // Once read, the next reaction starts a new unread row.
+    const db = await getDb();
+    await db.update(notifications).set({ isRead: true }).where(and(eq(notifications.userId, us.a.userId), eq(notifications.type, "reaction")));
+    const late = await forumCouple();
+    await forum.react("post", post.id, "hug", true, late.a.headers);
+    rows = (await notificationsOf(us.a.userId)).filter((n) => n.type === "reaction");
+    expect(rows).toHaveLength(2);
+    expect(rows.find((n) => !n.isRead)?.title).toBe(`${late.name} and 3 others reacted to your post`);
+  });
+
+  it("never notifies the person about their own reaction", async () => {
+    const us = await forumCouple();
+    const [seeded] = await seedPosts(us.coupleId, us.a.userId, 1);
+    await forum.react("post", seeded!.id, "heart", true, us.a.headers);
+    expect((await notificationsOf(us.a.userId)).filter((n) => n.type === "reaction")).toEqual([]);
+  });
+});

@@ -1,0 +1,209 @@
+import { eq } from "drizzle-orm";
+import { NextRequest } from "next/server";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { GET as blocksRoute } from "@/app/api/blocks/route";
+import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
+import { POST as photosRoute } from "@/app/api/forum/photos/route";
+import { GET as nearbyRoute } from "@/app/api/locations/nearby/route";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
+import { getDb } from "@/db/client";
+import { notifications, users } from "@/db/schema";
+import { listNotifications } from "@/lib/notifications/service";
+import { call } from "../support/api";
+import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
+
+const block = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
+const unblock = (id: string, h: Headers) => call(unblockRoute, "DELETE", `/api/couples/${id}/block`, { headers: h, params: { id } });
+const blocks = (h: Headers) => call(blocksRoute, "GET", "/api/blocks", { headers: h });
+const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
+const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
+const resolve = (id: string, action: string, h: Headers) => call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
+
+async function makeAdmin(couple: TestCouple) {
+  const db = await getDb();
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, couple.a.userId));
+  return couple.a.headers;
+}
+
+const ids = (res: { json: { data: { id: string }[] } }) => res.json.data.map((item) => item.id);
+
+describe("blocks", () => {
+  it("hides both couples from each other, both ways and for both partners; unblocking restores", async () => {
+    const us = await forumCouple({ place: LISBON });
+    const them = await forumCouple({ place: SINTRA });
+    const ours = (await forum.create(postBody(), us.a.headers)).json.data;
+    const theirs = (await forum.create(postBody(), them.a.headers)).json.data;
+    const theirReply = (await forum.reply(ours.id, { body: "Hello neighbours" }, them.b.headers)).json.data;
+    await forum.react("post", ours.id, "heart", true, them.a.headers);
+
+    const res = await block(them.coupleId, us.b.headers);
+    expect(res.status).toBe(200);
+    expect((await block(them.coupleId, us.b.headers)).status).toBe(200);
+
+    for (const viewer of [us.a, us.b]) {
+      expect(ids(await forum.list("", viewer.headers))).not.toContain(theirs.id);
+      expect((await forum.thread(theirs.id, viewer.headers)).status).toBe(404);
+      const thread = (await forum.thread(ours.id, viewer.headers)).json.data;
+      expect(thread.replies.map((r: { id: string }) => r.id)).not.toContain(theirReply.id);
+      expect(thread.post.reactions.heart).toBe(0);
+    }
+    for (const viewer of [them.a, them.b]) {
+      expect(ids(await forum.list("", viewer.headers))).not.toContain(ours.id);
+      expect((await forum.thread(ours.id, viewer.headers)).status).toBe(404);
+      expect((await forum.reply(ours.id, { body: "Still here?" }, viewer.headers)).status).toBe(404);
+      expect((await forum.react("post", ours.id, "wow", true, viewer.headers)).status).toBe(404);
+    }
+    // Neither can mention the other (403 BLOCKED), and their places are not nearby either.
+    const mention = await forum.create(postBody({ mentions: [us.coupleId] }), them.a.headers);
+    expect(mention.status).toBe(403);
+    expect(mention.json.error.code).toBe("BLOCKED");
+    expect((await forum.create(postBody({ mentions: [them.coupleId] }), us.a.headers)).json.error.code).toBe("BLOCKED");
+    const nearby = await call(nearbyRoute, "GET", `/api/locations/nearby?lat=${LISBON.lat}&lng=${LISBON.lng}&radius=50`, { headers: { cookie: us.a.headers.cookie! } });
+    expect(nearby.json.data.locations.map((l: { entity_id: string }) => l.entity_id)).not.toContain(them.coupleId);
+    // Their earlier notifications are not shown either.
+    const db = await getDb();
+    const mine = await listNotifications(db, us.a.userId, { limit: 50, offset: 0 });
+    expect(mine.data.filter((n) => n.triggered_by_couple_name === them.name)).toEqual([]);
+    expect((await db.select().from(notifications).where(eq(notifications.userId, us.a.userId))).length).toBeGreaterThan(0);
+
+    const listed = await blocks(us.a.headers);
+    expect(listed.json.data).toEqual([expect.objectContaining({ coupleId: them.coupleId, coupleName: them.name })]);
+    expect((await blocks(them.a.headers)).json.data).toEqual([]);
+
+    // Only the couple that blocked can lift its block.
+    await unblock(us.coupleId, them.a.headers);
+    expect((await forum.thread(ours.id, them.a.headers)).status).toBe(404);
+    expect((await unblock(them.coupleId, us.a.headers)).status).toBe(200);
+    expect((await forum.thread(ours.id, them.a.headers)).status).toBe(200);
+    expect((await blocks(us.a.headers)).json.data).toEqual([]);
+  });
+
+  it("refuses to block one's own couple (400), a missing couple (404) and a malformed id (400)", async () => {
+    const us = await forumCouple();
+    expect((await block(us.coupleId, us.a.headers)).status).toBe(400);
+    expect((await block("00000000-0000-4000-8000-000000000000", us.a.headers)).status).toBe(404);
+    expect((await block("nope", us.a.headers)).status).toBe(400);
+  });
+
+  it("refuses to quote a blocked couple's reply (403 BLOCKED)", async () => {
+    const host = await forumCouple();
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), host.a.headers)).json.data;
+    const theirReply = (await forum.reply(post.id, { body: "Our view" }, them.a.headers)).json.data;
+    await block(them.coupleId, us.a.headers);
+    const res = await forum.reply(post.id, { body: "Replying to you", quoteReplyId: theirReply.id }, us.a.headers);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("BLOCKED");
+  });
+});
+
+describe("POST /api/reports", () => {
+  it("takes one report per person and target (201, then 409 ALREADY_REPORTED) and refuses bad input", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), them.a.headers)).json.data;
+    const body = { targetType: "post", targetId: post.id, reason: "spam", note: "Selling things" };
+    const first = await report(body, us.a.headers);
+    expect(first.status).toBe(201);
+    expect(first.json.message).toBe("Thanks, our team will review this.");
+    const again = await report({ ...body, reason: "other" }, us.a.headers);
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe("ALREADY_REPORTED");
+    // The partner is another person: their report counts on its own.
+    expect((await report(body, us.b.headers)).status).toBe(201);
+    expect((await report({ ...body, reason: "rude" }, us.a.headers)).json.error.message).toBe("Please choose a reason");
+    expect((await report({ ...body, targetType: "event" }, us.a.headers)).status).toBe(400);
+    expect((await report({ ...body, targetId: "00000000-0000-4000-8000-000000000000" }, us.a.headers)).status).toBe(404);
+    expect((await report({ ...body, targetType: "couple", targetId: us.coupleId }, us.a.headers)).status).toBe(400);
+    expect((await report({ targetType: "couple", targetId: them.coupleId, reason: "harassment" }, us.a.headers)).status).toBe(201);
+  });
+
+  it("hides content reported by 3 different couples from everyone but its couple, until a moderator reviews it", async () => {
+    const author = await forumCouple();
+    const reader = await forumCouple();
+    const reporters = [await forumCouple(), await forumCouple(), await forumCouple()];
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Buy my stuff" }, author.b.headers)).json.data;
+    for (const [i, couple] of reporters.entries()) {
+      // Both partners of the first couple report: still one couple.
+      if (i === 0) await report({ targetType: "reply", targetId: reply.id, reason: "spam" }, couple.b.headers);
+      expect((await report({ targetType: "reply", targetId: reply.id, reason: "spam" }, couple.a.headers)).status).toBe(201);
+      const seen = (await forum.thread(post.id, reader.a.headers)).json.data.replies.map((r: { id: string }) => r.id);
+      expect(seen.includes(reply.id), `after ${i + 1} couples`).toBe(i < 2);
+    }
+    const own = (await forum.thread(post.id, author.a.headers)).json.data.replies;
+    expect(own[0]).toMatchObject({ id: reply.id, hidden: true, body: "Buy my stuff" });
+
+    // A moderator dismisses: shown again.
+    const admin = await makeAdmin(await forumCouple());
+    const queue = (await openReports(admin)).json.data.filter((r: { targetId: string }) => r.targetId === reply.id);
+    expect(queue).toHaveLength(4);
+    expect(queue[0].content).toMatchObject({ body: "Buy my stuff", postId: post.id, coupleName: author.name });
+    expect((await resolve(queue[0].id, "dismiss", admin)).status).toBe(200);
+    expect((await openReports(admin)).json.data.filter((r: { targetId: string }) => r.targetId === reply.id)).toEqual([]);
+    expect((await forum.thread(post.id, reader.a.headers)).json.data.replies[0]).toMatchObject({ id: reply.id, hidden: false });
+  });
+});
+
+describe("moderation", () => {
+  it("is not found for anyone but admins", async () => {
+    const us = await forumCouple();
+    const res = await openReports(us.a.headers);
+    expect(res.status).toBe(404);
+    expect((await resolve("00000000-0000-4000-8000-000000000000", "remove", us.a.headers)).status).toBe(404);
+    expect((await openReports({})).status).toBe(401);
+  });
+
+  it("removes reported content: the thread shows 'Removed by a moderator' and lists leave it out", async () => {
+    const author = await forumCouple();
+    const reader = await forumCouple();
+    const admin = await makeAdmin(await forumCouple());
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    await forum.reply(post.id, { body: "A fair reply" }, reader.a.headers);
+    const filed = (await report({ targetType: "post", targetId: post.id, reason: "inappropriate" }, reader.b.headers)).json.data;
+    expect((await resolve(filed.id, "ban", admin)).status).toBe(400);
+    expect((await resolve(filed.id, "remove", admin)).status).toBe(200);
+    expect((await resolve(filed.id, "remove", admin)).status).toBe(404);
+    const thread = (await forum.thread(post.id, reader.a.headers)).json.data;
+    expect(thread.post).toMatchObject({ removed: true, title: "Removed by a moderator", body: "" });
+    expect(ids(await forum.list("", reader.a.headers))).not.toContain(post.id);
+    expect((await forum.patch(post.id, { title: "Back again" }, author.a.headers)).status).toBe(404);
+  });
+});
+
+describe("POST /api/forum/photos", () => {
+  const upload = async (h: Headers, file: Blob | string | null) => {
+    const form = new FormData();
+    if (file !== null) form.append("photo", file);
+    const request = new NextRequest(new URL("/api/forum/photos", "http://localhost:3000"), { method: "POST", headers: h, body: form });
+    const response = await photosRoute(request, { params: Promise.resolve({} as never) });
+    return { status: response.status, json: await response.json() };
+  };
+
+  it("stores an upload through the image pipeline; only its uploader can attach it to a post", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const jpeg = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+    const res = await upload(us.a.headers, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }));
+    expect(res.status).toBe(201);
+    const url = res.json.data.url as string;
+    expect(url).toMatch(/^\/api\/images\/forum-photo\/[0-9a-f]{32}\.jpg$/);
+    const post = await forum.create(postBody({ photos: [url] }), us.a.headers);
+    expect(post.status).toBe(201);
+    expect(post.json.data.photos).toEqual([url]);
+    const stolen = await forum.create(postBody({ photos: [url] }), them.a.headers);
+    expect(stolen.status).toBe(400);
+    expect(stolen.json.error.fields.photos).toBe("Please upload the photo here: links to images elsewhere are not accepted");
+    expect((await forum.create(postBody({ photos: [url, url, url, url, "/a", "/b"] }), us.a.headers)).status).toBe(400);
+  });
+
+  it("refuses a missing photo or a file that is not an image (400)", async () => {
+    const us = await forumCouple();
+    expect((await upload(us.a.headers, null)).status).toBe(400);
+    expect((await upload(us.a.headers, new Blob(["<svg/>"], { type: "image/svg+xml" }))).status).toBe(400);
+  });
+});

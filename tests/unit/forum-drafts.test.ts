@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { postDraft, replyDraft, type PostDraft } from "@/lib/forum/client/drafts";
+import { clearDraft, draftKey } from "@/lib/onboarding/drafts";
+import { MemoryStorage } from "../support/memory-storage";
+
+const post: PostDraft = {
+  title: "Weekend in Sintra",
+  topic: "travel",
+  body: "Who wants to join @Maya & Theo?",
+  scope: "local",
+  photos: ["/api/images/forum/0001.jpg"],
+  mentions: [{ coupleId: "6f1c1d7e-55f1-4a43-9a4f-4ea1c49b8a11", name: "Maya & Theo" }],
+};
+
+describe("forum drafts (the onboarding draft store, per user and form)", () => {
+  it("keeps the composer's draft per user", () => {
+    const storage = new MemoryStorage();
+    postDraft.saveText(storage, "u1", post);
+    expect(postDraft.load(storage, "u1")).toEqual(post);
+    expect(postDraft.load(storage, "u2")).toBeNull();
+    expect(storage.getItem(draftKey("u1", "forum_post"))).not.toBeNull();
+  });
+
+  it("keeps one reply draft per post, cleared on its own", () => {
+    const storage = new MemoryStorage();
+    replyDraft("p1").saveText(storage, "u1", { body: "Count us in", mentions: [] });
+    replyDraft("p2").saveText(storage, "u1", { body: "Not this one", mentions: [] });
+    clearDraft(storage, "u1", "forum_reply:p1");
+    expect(replyDraft("p1").load(storage, "u1")).toBeNull();
+    expect(replyDraft("p2").load(storage, "u1")).toEqual({ body: "Not this one", mentions: [] });
+  });
+
+  it("drops fields that no longer parse (a topic renamed since) and keeps the rest", () => {
+    const storage = new MemoryStorage();
+    storage.setItem(draftKey("u1", "forum_post"), JSON.stringify({ ...post, topic: "gossip", scope: 7 }));
+    expect(postDraft.load(storage, "u1")).toEqual({ ...post, topic: "", scope: "global" });
+  });
+});
