@@ -70,7 +70,7 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
         {profile.interests.length > 0 && (
           <section className="profile-section" aria-labelledby="profile-interests">
             <h2 id="profile-interests">Interests</h2>
-            {profile.partners.length === 2 && <p className="profile-hint">Both partners&apos; interests; the ones you share are marked.</p>}
+            {profile.partners.length === 2 && <p className="profile-hint">Both partners&apos; interests; the ones they share are marked.</p>}
             <Chips items={profile.interests} />
           </section>
         )}

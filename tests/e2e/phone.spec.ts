@@ -173,13 +173,14 @@ test("the laptop shell keeps one bar with every link and the bell's dropdown in 
   expect(sheetBox.x + sheetBox.width).toBeLessThanOrEqual(LAPTOP.width);
 });
 
-test("an unknown or malformed couple id answers 404; an unknown top-level path still goes to /", async ({ browser }) => {
+test("an unknown or malformed couple or post id answers 404; an unknown top-level path still goes to /", async ({ browser }) => {
   const page = await open(browser, LAPTOP, "light");
   for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
     const response = await page.goto(`/profile/${id}`);
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   }
+  for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) expect((await page.goto(`/forum/post/${id}`))?.status()).toBe(404);
   await page.goto("/no-such-page");
   await expect(page).toHaveURL(/\/dashboard$/);
 });
