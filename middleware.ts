@@ -58,5 +58,5 @@ export default function middleware(request: NextRequest, event: NextFetchEvent) 
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
  */
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|robots.txt).*)", "/api/(.*%.*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)", "/api/(.*%.*)"],
 };

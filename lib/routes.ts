@@ -26,7 +26,8 @@ export type RouteRow = {
   /** As under app/ without route groups: `[id]` is one segment, `[...rest]` one or more. */
   path: string;
   tier: RouteTier;
-  nav?: { label: string; group: NavGroup };
+  /** `tab`: the link's label in the phone's bottom tab bar; links without one go in the phone's menu. */
+  nav?: { label: string; group: NavGroup; tab?: string };
 };
 
 export const ROUTES: readonly RouteRow[] = [
@@ -47,11 +48,11 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/invite-partner", tier: "onboarding" },
   { path: "/partner-setup", tier: "onboarding" },
 
-  { path: "/forum", tier: "profile-required", nav: { label: "Global", group: "main" } },
-  { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main" } },
+  { path: "/forum", tier: "profile-required", nav: { label: "Global", group: "main", tab: "Global" } },
+  { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main", tab: "Local" } },
   { path: "/forum/post/[postId]", tier: "profile-required" },
-  { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary" } },
-  { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary" } },
+  { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
+  { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
@@ -86,7 +87,9 @@ export function findRoute(pathname: string): RouteRow | undefined {
   return MATCHERS.find(({ pattern }) => pattern.test(pathname))?.row;
 }
 
+export type NavLink = { href: string; label: string; tab?: string };
+
 /** The navigation bar's links of one group, in table order. */
-export function navLinks(group: NavGroup): { href: string; label: string }[] {
-  return ROUTES.flatMap((row) => (row.nav?.group === group ? [{ href: row.path, label: row.nav.label }] : []));
+export function navLinks(group: NavGroup): NavLink[] {
+  return ROUTES.flatMap((row) => (row.nav?.group === group ? [{ href: row.path, label: row.nav.label, ...(row.nav.tab ? { tab: row.nav.tab } : {}) }] : []));
 }

@@ -22,5 +22,20 @@ export APP_URL="${APP_URL:-http://localhost:${PORT}}"
 
 npm run --silent db:migrate
 npm run --silent db:seed
-npx next build
+# Builds only when the sources changed since the last build: a hash of every file git tracks (or
+# would, untracked ones included), with their contents, the lock file among them, and of APP_URL
+# (next.config.ts reads it into the headers at build time) is kept beside the build. Outside a git
+# checkout there is no such list, so every start builds.
+source_hash() {
+  git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "no-git-$(date +%s%N)"; return; }
+  { git ls-files -z --cached --others --exclude-standard | xargs -0 sha256sum 2>/dev/null || true; echo "APP_URL=${APP_URL}"; } | sha256sum | cut -d' ' -f1
+}
+hash_file=.next/source-hash
+hash="$(source_hash)"
+if [ -f .next/BUILD_ID ] && [ "$(cat "$hash_file" 2>/dev/null)" = "$hash" ]; then
+  echo "Sources unchanged since the last build: starting it without rebuilding."
+else
+  npx next build
+  echo "$hash" > "$hash_file"
+fi
 exec npx tsx server.ts

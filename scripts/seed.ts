@@ -3,9 +3,10 @@
  * notifications and a demo forum. `npm run db:seed -- --scale` fills a real Postgres for the
  * benchmark instead (scripts/seed-scale.ts). Idempotent: every row is upserted on its natural key (e-mail, partner, value)
  * and the notifications are replaced, so a second run resets the demo accounts to their demo
- * state instead of failing or duplicating them.
+ * state instead of failing or duplicating them. Demo pictures (scripts/seed-images) are drawn
+ * for the people and couples that have none yet, so a re-seed keeps them and leaves no orphans.
  */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { openDatabase, type Db } from "@/db/client";
 import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
@@ -23,6 +24,7 @@ import {
   type DemoPerson,
   type Place,
 } from "./seed-data";
+import { demoImage } from "./seed-images";
 
 type SignIn = { email: string; shows: string };
 
@@ -52,7 +54,7 @@ const placeColumns = (p: Place | null) => ({
   countryCode: p?.countryCode ?? null,
 });
 
-function personValues(person: DemoPerson, passwordHash: string, p: Place, finished: boolean): UserSeed {
+function personValues(person: DemoPerson, passwordHash: string, p: Place, finished: boolean, avatarUrl: string | null): UserSeed {
   return {
     email: demoEmail(person.firstName),
     passwordHash,
@@ -64,10 +66,46 @@ function personValues(person: DemoPerson, passwordHash: string, p: Place, finish
     occupation: finished ? person.occupation : null,
     bio: finished ? person.bio : null,
     interests: finished ? person.interests : [],
-    avatarUrl: null,
+    avatarUrl: finished ? avatarUrl : null,
     registrationType: null,
     ...placeColumns(finished ? p : null),
   };
+}
+
+const initial = (name: string) => name.charAt(0).toUpperCase();
+
+type DemoPictures = { avatars: Map<string, string>; couples: Map<string, { main: string; photos: string[] }> };
+
+/**
+ * The demo's pictures, by partner A's e-mail for couples: those already stored (a re-seed) are
+ * kept, the missing ones drawn and stored. Before the transaction: storing is slow.
+ */
+async function demoPictures(db: Db): Promise<DemoPictures> {
+  const emails = DEMO_COUPLES.flatMap((c) => [demoEmail(c.partnerA.firstName), demoEmail(c.partnerB.firstName)]);
+  const stored = await db.select({ email: users.email, avatarUrl: users.avatarUrl }).from(users).where(inArray(users.email, emails));
+  const storedCouples = await db
+    .select({ email: users.email, main: couples.profileImageUrl, photos: couples.photos })
+    .from(couples)
+    .innerJoin(users, eq(users.id, couples.partner1Id))
+    .where(inArray(users.email, emails));
+  const avatarOf = new Map(stored.map((row) => [row.email, row.avatarUrl]));
+  const coupleOf = new Map(storedCouples.map((row) => [row.email, row]));
+  const pictures: DemoPictures = { avatars: new Map(), couples: new Map() };
+  for (const { partnerA: a, partnerB: b } of DEMO_COUPLES) {
+    // An unfinished partner B has no photo yet: they add it in their set-up.
+    for (const person of b.finished ? [a, b] : [a]) {
+      const email = demoEmail(person.firstName);
+      pictures.avatars.set(email, avatarOf.get(email) ?? (await demoImage(`${initial(person.firstName)}${initial(person.lastName)}`, person.firstName, "avatar")));
+    }
+    const name = `${a.firstName} & ${b.firstName}`;
+    const couple = coupleOf.get(demoEmail(a.firstName));
+    const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
+    pictures.couples.set(demoEmail(a.firstName), {
+      main: couple?.main ?? (await demoImage(initials, name, "couple-main")),
+      photos: couple?.photos.length ? couple.photos : [await demoImage(initials, name, "couple-photo", 1), await demoImage(initials, name, "couple-photo", 2)],
+    });
+  }
+  return pictures;
 }
 
 /** A demo person's account and couple, by first name. */
@@ -109,6 +147,7 @@ async function main(): Promise<void> {
     const people = DEMO_COUPLES.flatMap((c) => [c.partnerA.firstName, c.partnerB.firstName]).concat(DEMO_SOLO.firstName);
     // Hashing is slow (argon2id): do it before the transaction, one salt per account.
     const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
+    const pictures = await demoPictures(handle.db);
     const signIns: SignIn[] = [];
     const seeded: Seeded = new Map();
 
@@ -116,9 +155,9 @@ async function main(): Promise<void> {
       const count = await ensureInterestCatalogue(tx);
       for (const couple of DEMO_COUPLES) {
         const { partnerA: a, partnerB: b, place: p } = couple;
-        const aId = await upsertUser(tx, personValues(a, hashes.get(a.firstName)!, p, true));
+        const aId = await upsertUser(tx, personValues(a, hashes.get(a.firstName)!, p, true, pictures.avatars.get(demoEmail(a.firstName))!));
         const bId = await upsertUser(tx, {
-          ...personValues(b, hashes.get(b.firstName)!, p, b.finished),
+          ...personValues(b, hashes.get(b.firstName)!, p, b.finished, pictures.avatars.get(demoEmail(b.firstName)) ?? null),
           registrationType: "partner_invitation",
         });
         const coupleValues = {
@@ -126,6 +165,8 @@ async function main(): Promise<void> {
           partner2Id: bId,
           coupleName: `${a.firstName} & ${b.firstName}`,
           bio: couple.bio,
+          profileImageUrl: pictures.couples.get(demoEmail(a.firstName))!.main,
+          photos: pictures.couples.get(demoEmail(a.firstName))!.photos,
           coupleTypes: couple.coupleTypes,
           interests: [...new Set([...a.interests, ...b.interests])],
           location: p.location,

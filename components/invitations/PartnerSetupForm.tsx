@@ -115,13 +115,13 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
         id={photoInputId}
         onChange={(event) => void pickPhoto(event)}
       />
-      <p className="photo-status" role="status">
+      <p className="invite-photo-status" role="status">
         {processing ? "Optimizing photo..." : ""}
       </p>
       {photo && (
-        <div className="field photo-chosen">
+        <div className="field invite-photo-chosen">
           {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, not an optimisable asset */}
-          <img src={photo.preview} alt="Your profile photo preview" className="photo-preview" />
+          <img src={photo.preview} alt="Your profile photo preview" className="invite-photo-preview" />
           <button type="button" className="button button-secondary" onClick={removePhoto}>
             Remove photo
           </button>

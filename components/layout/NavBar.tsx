@@ -2,26 +2,49 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import { MenuIcon } from "@/components/ui/icons";
 import { navLinks } from "@/lib/routes";
 import { NotificationBell } from "./NotificationBell";
 import { ThemeToggle } from "./ThemeToggle";
+import { useDismiss } from "./useDismiss";
 
 const LINKS = navLinks("main");
 const SECONDARY = navLinks("secondary");
+/** Phones: the links with a tab label go in the bottom tab bar, the others in the menu. */
+const TABS = [...LINKS, ...SECONDARY].filter((link) => link.tab);
+const MENU_LINKS = [...LINKS, ...SECONDARY].filter((link) => !link.tab);
 
+/** The menu's first entry takes focus as it opens, so the keyboard continues inside it. */
+const focusFirstEntry = (panel: HTMLElement | null) => panel?.querySelector<HTMLElement>("a, button")?.focus();
+
+/**
+ * The signed-in navigation. Wide screens: one bar with every link. Phones (CSS decides, so the
+ * server renders both): a one-row top bar (logo, bell, menu), a bottom tab bar for the main
+ * areas, and the rest in the menu, a disclosure that takes focus when opened.
+ */
 export function NavBar() {
   const pathname = usePathname();
   const [irlOpen, setIrlOpen] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menu = useRef<HTMLDivElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  useDismiss(menuOpen, closeMenu, menu, menuButton);
   const current = (href: string) => (pathname === href ? "page" : undefined);
+
+  const openIrl = () => {
+    setMenuOpen(false);
+    setIrlOpen(true);
+  };
   return (
     <header className="navbar">
       <nav aria-label="Main" className="navbar-inner">
         <Link href="/dashboard" className="logo" aria-label="Two of Us, dashboard">
           Two of Us
         </Link>
-        <ul className="nav-links">
+        <ul className="nav-links nav-wide">
           {LINKS.map((link) => (
             <li key={link.href}>
               <Link href={link.href} aria-current={current(link.href)}>
@@ -44,13 +67,76 @@ export function NavBar() {
         </ul>
         <div className="nav-actions">
           <NotificationBell />
-          <ThemeToggle />
-          <Link href="/signout" className="nav-signout">
+          <span className="nav-wide">
+            <ThemeToggle />
+          </span>
+          <Link href="/signout" className="nav-signout nav-wide">
             Sign out
           </Link>
+          <div className="nav-menu nav-narrow" ref={menu}>
+            <button
+              ref={menuButton}
+              type="button"
+              className="icon-button"
+              aria-label="Menu"
+              aria-expanded={menuOpen}
+              aria-controls="nav-menu-panel"
+              onClick={() => setMenuOpen((value) => !value)}
+            >
+              <MenuIcon />
+            </button>
+            {menuOpen && (
+              <ul
+                id="nav-menu-panel"
+                className="nav-menu-panel"
+                ref={focusFirstEntry}
+              >
+                <li>
+                  <button type="button" className="nav-menu-item" onClick={openIrl}>
+                    IRL
+                  </button>
+                </li>
+                {MENU_LINKS.map((link) => (
+                  <li key={link.href}>
+                    <Link href={link.href} className="nav-menu-item" aria-current={current(link.href)} onClick={closeMenu}>
+                      {link.label}
+                    </Link>
+                  </li>
+                ))}
+                <li>
+                  <ThemeToggle className="nav-menu-item" withLabel />
+                </li>
+                <li>
+                  <Link href="/signout" className="nav-menu-item">
+                    Sign out
+                  </Link>
+                </li>
+              </ul>
+            )}
+          </div>
         </div>
       </nav>
-      <Dialog open={irlOpen} onClose={() => setIrlOpen(false)} title="IRL Events Coming Soon!">
+      <nav aria-label="Sections" className="tabbar nav-narrow">
+        <ul>
+          {TABS.map((link) => (
+            <li key={link.href}>
+              <Link href={link.href} aria-current={current(link.href)}>
+                {link.tab}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <Dialog
+        open={irlOpen}
+        onClose={() => {
+          setIrlOpen(false);
+          // Opened from the phone's menu, which has closed: focus goes back to the menu's button.
+          if (!menuButton.current?.closest(".nav-narrow")?.checkVisibility()) return;
+          menuButton.current.focus();
+        }}
+        title="IRL Events Coming Soon!"
+      >
         <p>Meet other couples in real life. We are putting the finishing touches on events near you.</p>
         <button type="button" className="button button-primary" autoFocus onClick={() => setIrlOpen(false)}>
           Got it!

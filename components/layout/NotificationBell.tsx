@@ -1,12 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useNotificationsPage, useUnreadCount } from "@/components/notifications/hooks";
 import { NotificationSummary } from "@/components/notifications/NotificationSummary";
 import { BellIcon } from "@/components/ui/icons";
 import { markNotificationsRead } from "@/lib/notifications/client";
 import { badgeText, DROPDOWN_SIZE, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { useDismiss } from "./useDismiss";
 
 /** Opening an item marks it read; the badge and the page follow once the server has it. */
 function markOpened(item: NotificationItem): void {
@@ -42,38 +43,15 @@ function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
   );
 }
 
-/** The bell, its unread badge (polled while the tab is visible) and the dropdown of the latest. */
+/** The bell, its unread badge (polled while the tab is visible) and the dropdown of the latest (a sheet on phones). */
 export function NotificationBell() {
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const unread = useUnreadCount();
+  const close = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    // Tabbing out of the dropdown closes it, like clicking outside.
-    const onFocus = (event: FocusEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onClick = (event: MouseEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    // Armed after 100 ms so the click that opened the dropdown does not close it.
-    const timer = setTimeout(() => document.addEventListener("mousedown", onClick), 100);
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("focusin", onFocus);
-    return () => {
-      clearTimeout(timer);
-      document.removeEventListener("mousedown", onClick);
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("focusin", onFocus);
-    };
-  }, [open]);
+  useDismiss(open, close, container, button);
 
   return (
     <div className="bell" ref={container}>

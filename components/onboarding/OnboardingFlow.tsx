@@ -59,7 +59,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
     <main id="main" className="onboarding-page">
       <div className="onboarding-card">
         <p className="onboarding-wave">Join the First Wave</p>
-        <ProgressIndicator step={step === "step1" ? 1 : 2} />
+        <ProgressIndicator step={step === "step1" ? 1 : 2} onlyStep1={role === "partner_b"} />
         <h1 ref={headingRef} tabIndex={-1} className="onboarding-title">
           {TITLES[step]}
         </h1>

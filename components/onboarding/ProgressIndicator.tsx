@@ -3,15 +3,19 @@ const STEPS = [
   { step: 2, label: "Complete Setup" },
 ] as const;
 
-/** Onboarding's 'step N of 2' with both step names; the current one is marked for assistive technology too. */
-export function ProgressIndicator({ step }: { step: 1 | 2 }) {
+/**
+ * Onboarding's 'step N of 2' with both step names; the current one is marked for assistive
+ * technology too. Partner B joins a couple that is set up already: their progress is their one step.
+ */
+export function ProgressIndicator({ step, onlyStep1 }: { step: 1 | 2; onlyStep1: boolean }) {
+  const steps = onlyStep1 ? STEPS.slice(0, 1) : STEPS;
   return (
     <div className="progress">
       <p className="progress-count">
-        step {step} of {STEPS.length}
+        step {step} of {steps.length}
       </p>
       <ol className="progress-steps" aria-label="Onboarding progress">
-        {STEPS.map((item) => {
+        {steps.map((item) => {
           const state = item.step === step ? "current" : item.step < step ? "done" : "next";
           return (
             <li key={item.step} className={`progress-step progress-step-${state}`} aria-current={state === "current" ? "step" : undefined}>

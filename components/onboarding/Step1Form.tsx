@@ -121,6 +121,7 @@ export function Step1Form({
     });
   };
 
+  const waitsForPlace = !values.location && !processingLocation;
   const label = processingLocation ? "Processing location..." : phase === "compressing" ? "Optimizing photo..." : phase === "uploading" ? "Saving..." : "Continue Setup";
   return (
     <StepFormFrame
@@ -128,9 +129,22 @@ export function Step1Form({
       onValid={onValid}
       progressLabels={{ compressing: "Optimizing photo", uploading: "Saving your profile" }}
       actions={
-        <button type="submit" className="button button-primary button-block" disabled={busy || processingLocation || !values.location}>
-          {label}
-        </button>
+        <>
+          {/* The spec keeps the button disabled without a place; this says why, next to it. */}
+          {waitsForPlace && (
+            <p id="continue-setup-reason" className="field-hint">
+              Confirm your location above to continue.
+            </p>
+          )}
+          <button
+            type="submit"
+            className="button button-primary button-block"
+            disabled={busy || processingLocation || !values.location}
+            aria-describedby={waitsForPlace ? "continue-setup-reason" : undefined}
+          >
+            {label}
+          </button>
+        </>
       }
     >
       <div data-field="userImage">

@@ -1,13 +1,14 @@
 import type { ReactNode } from "react";
 import type { CoupleProfile } from "@/lib/couples/queries";
 
-/** A list of labelled picks (adventure styles, interests) as chips. */
-function Chips({ items }: { items: readonly { value: string; label: string }[] }) {
+/** A list of labelled picks (adventure styles, interests) as chips; shared ones (both partners chose them) are marked in words too. */
+function Chips({ items, label }: { items: readonly { value: string; label: string; shared?: boolean }[]; label?: string }) {
   return (
-    <ul className="profile-chips">
+    <ul className="profile-chips" aria-label={label}>
       {items.map((item) => (
-        <li key={item.value} className="profile-chip">
+        <li key={item.value} className={item.shared ? "profile-chip profile-chip-shared" : "profile-chip"}>
           {item.label}
+          {item.shared && <span className="profile-chip-mark"> · shared</span>}
         </li>
       ))}
     </ul>
@@ -69,6 +70,7 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
         {profile.interests.length > 0 && (
           <section className="profile-section" aria-labelledby="profile-interests">
             <h2 id="profile-interests">Interests</h2>
+            {profile.partners.length === 2 && <p className="profile-hint">Both partners&apos; interests; the ones they share are marked.</p>}
             <Chips items={profile.interests} />
           </section>
         )}
@@ -102,6 +104,7 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
                     {partner.age !== null && <span className="profile-age">, {partner.age}</span>}
                   </h3>
                   {partner.occupation && <p className="profile-occupation">{partner.occupation}</p>}
+                  {partner.interests.length > 0 && <Chips items={partner.interests} label={`${partner.firstName}'s interests`} />}
                 </div>
               </li>
             ))}

@@ -33,3 +33,9 @@ export const CheckIcon = ({ size = base.width }: { size?: number }) => (
     <path d="M5 12.5l4.5 4.5L19 7.5" />
   </svg>
 );
+
+export const MenuIcon = () => (
+  <svg {...base}>
+    <path d="M4 6h16M4 12h16M4 18h16" />
+  </svg>
+);

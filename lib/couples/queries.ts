@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { locationColumns } from "@/lib/locations/place";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
-import { COUPLE_TYPES, coupleBadge, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { COUPLE_TYPES, coupleBadge, coupleInterests, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { partnerOf } from "./partner";
 
 export type { CoupleBadge } from "./rules";
@@ -21,13 +21,14 @@ export type CoupleProfile = {
   profileImageUrl: string | null;
   photos: string[];
   coupleTypes: { value: string; label: string }[];
-  interests: { value: string; label: string }[];
+  /** Both partners' interests together; `shared` marks those both chose. */
+  interests: { value: string; label: string; shared: boolean }[];
   /** The location as the viewer may see it (privacy level applied; null when hidden). */
   location: string | null;
   status: string;
   isVerified: boolean;
   badge: CoupleBadge;
-  partners: { id: string; role: "A" | "B"; firstName: string; lastName: string; age: number | null; occupation: string | null; avatarUrl: string | null }[];
+  partners: { id: string; role: "A" | "B"; firstName: string; lastName: string; age: number | null; occupation: string | null; avatarUrl: string | null; interests: { value: string; label: string }[] }[];
   /** True when the viewer is one of the two partners. */
   isOwn: boolean;
 };
@@ -44,9 +45,9 @@ const partnerB = alias(users, "partner_b");
  * A partner as the couple's profile shows them. The last name is still shown to other couples
  * too (today's answer, kept as the tests expect it); a later issue narrows it to the public person.
  */
-const personColumns = (t: typeof partnerA | typeof partnerB) => ({ ...publicPersonColumns(t), lastName: t.lastName });
+const personColumns = (t: typeof partnerA | typeof partnerB) => ({ ...publicPersonColumns(t), lastName: t.lastName, interests: t.interests });
 /** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
-type Person = PublicPersonRow & { lastName: string | null };
+type Person = PublicPersonRow & { lastName: string | null; interests: string[] | null };
 
 const labelled = (options: readonly { value: string; label: string }[]) => {
   const labels = new Map(options.map((option) => [option.value, option.label]));
@@ -66,6 +67,7 @@ function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partner
     age: person.dateOfBirth ? ageOn(person.dateOfBirth) : null,
     occupation: person.occupation,
     avatarUrl: person.avatarUrl,
+    interests: interestOptions(person.interests ?? []),
   };
 }
 
@@ -106,6 +108,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
   if (!row) throw coupleNotFound();
 
   const { couple, place } = row;
+  const partners = [partner(row.a, "A"), partner(row.b, "B")].filter((p) => p !== null);
   const isOwn = row.a?.id === viewerUserId || row.b?.id === viewerUserId;
   if (!isOwn && !isDiscoverable(couple)) throw coupleNotFound();
   return {
@@ -115,12 +118,15 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     profileImageUrl: couple.profileImageUrl,
     photos: couple.photos,
     coupleTypes: coupleTypeOptions(couple.coupleTypes),
-    interests: interestOptions(couple.interests),
+    interests: coupleInterests(
+      partners.map((person) => person.interests),
+      interestOptions(couple.interests),
+    ),
     location: shownCoupleLocation(place, isOwn ? "own" : "other", couple.location),
     status: couple.status,
     isVerified: couple.isVerified,
     badge: coupleBadge(couple),
-    partners: [partner(row.a, "A"), partner(row.b, "B")].filter((p) => p !== null),
+    partners,
     isOwn,
   };
 }

@@ -92,3 +92,17 @@ export function bioHint(length: number): string {
 }
 
 export const bioCounterText = (length: number) => `${length}/${BIO_MAX} characters`;
+
+type Labelled = { value: string; label: string };
+
+/**
+ * The couple's interests: the union of both partners' (partner A's first, in their order), each
+ * marked `shared` when both partners chose it. `legacy` (the couple's own stored list) fills in
+ * for a couple whose partners' lists are empty.
+ */
+export function coupleInterests(partners: readonly (readonly Labelled[])[], legacy: readonly Labelled[]): (Labelled & { shared: boolean })[] {
+  const all = partners.flat();
+  const union = new Map((all.length > 0 ? all : legacy).map((item) => [item.value, item]));
+  const inBoth = (value: string) => partners.length === 2 && partners.every((list) => list.some((item) => item.value === value));
+  return [...union.values()].map((item) => ({ ...item, shared: inBoth(item.value) }));
+}

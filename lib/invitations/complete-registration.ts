@@ -11,6 +11,7 @@ import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
 import { replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
+import { PARTNER_WELCOME } from "@/lib/onboarding/router";
 import type { ImageStorage } from "@/lib/storage";
 import { accountColumns, detailsColumns } from "@/lib/users/projections";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
@@ -109,9 +110,11 @@ export async function completeRegistration(
   });
 }
 
-/** Where the account belongs once completed: onboarding until its profile is complete, then the dashboard. */
-export const destinationAfter = ({ user, couple }: CompletedRegistration): string =>
-  postAuthDestination({ profileComplete: isProfileComplete({ ...user, coupleName: couple?.couple_name ?? null }) });
+/** Where the account belongs once completed: onboarding until its profile is complete, then the dashboard's welcome to the couple. */
+export const destinationAfter = ({ user, couple }: CompletedRegistration): string => {
+  const destination = postAuthDestination({ profileComplete: isProfileComplete({ ...user, coupleName: couple?.couple_name ?? null }) });
+  return destination === "/dashboard" && couple ? PARTNER_WELCOME : destination;
+};
 
 /**
  * The signed-in account of the invited address joins the couple as it is (its own names and

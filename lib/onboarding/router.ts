@@ -26,6 +26,9 @@ export function initialStep({ role, profileComplete, step1Saved }: StartFacts): 
   return step1Saved && role !== "partner_b" ? "step2" : "step1";
 }
 
+/** Where partner B lands once set up: the dashboard, with a welcome to their couple. */
+export const PARTNER_WELCOME = "/dashboard?welcome=partner";
+
 export type Move =
   | { kind: "step"; step: OnboardingStep }
   /** Leaves onboarding: `replace` keeps the finished steps out of the history. */
@@ -36,7 +39,7 @@ export function nextMove(step: OnboardingStep, role: OnboardingRole): Move | nul
   switch (step) {
     case "step1":
       // Partner B joined an existing couple: step 2 is not theirs.
-      return role === "partner_b" ? { kind: "leave", to: "/dashboard", replace: true, bypassProfileCheck: true } : { kind: "step", step: "step2" };
+      return role === "partner_b" ? { kind: "leave", to: PARTNER_WELCOME, replace: true, bypassProfileCheck: true } : { kind: "step", step: "step2" };
     case "step2":
       // The couple exists now: partner A invites the partner next (spec: couple step submit).
       return role === "partner_b" ? null : { kind: "leave", to: "/invite-partner", replace: false, bypassProfileCheck: false };

@@ -33,6 +33,8 @@ export async function loadOnboardingState(db: Db, userId: string): Promise<Onboa
       partner1Id: couples.partner1Id,
       partner2Id: couples.partner2Id,
       coupleName: couples.coupleName,
+      coupleLocation: couples.location,
+      couplePlaceId: couples.placeId,
     })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
@@ -42,11 +44,13 @@ export async function loadOnboardingState(db: Db, userId: string): Promise<Onboa
   const role = roleOf(userId, row.partner1Id ? { partner1Id: row.partner1Id, partner2Id: row.partner2Id } : null);
   const location = row.location && row.placeId ? { location: row.location, placeId: row.placeId } : null;
   const step1Saved = Boolean(row.occupation && row.avatarUrl && location && row.interests.length > 0);
+  // Partner B joins a couple that has a place: offered as theirs until they pick another.
+  const couplePlace = role === "partner_b" && row.coupleLocation && row.couplePlaceId ? { location: row.coupleLocation, placeId: row.couplePlaceId } : null;
   return {
     userId,
     role,
     step: initialStep({ role, profileComplete: isProfileComplete(row), step1Saved }),
-    saved: { occupation: row.occupation ?? "", interests: row.interests, avatarUrl: row.avatarUrl, location },
+    saved: { occupation: row.occupation ?? "", interests: row.interests, avatarUrl: row.avatarUrl, location: location ?? couplePlace },
     interestCategories: await interestsByCategory(db),
   };
 }

@@ -30,11 +30,16 @@ async function openAllCategories(interests: Locator) {
   while ((await closed.count()) > 0) await closed.first().click();
 }
 
-/** Step 1 as a person fills it in: a suggested place, a cropped photo, an occupation, five interests. */
-async function individualProfile(page: Page, file: string, occupation: string) {
+/**
+ * Step 1 as a person fills it in: a suggested place (partner B keeps the couple's, offered as
+ * theirs), a cropped photo, an occupation, five interests.
+ */
+async function individualProfile(page: Page, file: string, occupation: string, { couplePlaceOffered = false } = {}) {
   await expect(page.getByRole("heading", { level: 1, name: "Tell us about yourself" })).toBeVisible();
-  await page.getByRole("combobox", { name: "Location" }).fill("lisb");
-  await page.getByRole("option", { name: /^Lisbon\s*Portugal$/ }).click();
+  if (!couplePlaceOffered) {
+    await page.getByRole("combobox", { name: "Location" }).fill("lisb");
+    await page.getByRole("option", { name: /^Lisbon\s*Portugal$/ }).click();
+  }
   await expect(page.getByText("Verified location selected")).toBeVisible();
   await pickPhoto(page, "Profile photo", file);
   await page.getByLabel("Occupation").fill(occupation);
@@ -113,9 +118,11 @@ test("the whole couple: register, verify, onboard, invite; the partner joins; bo
   await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
   await expect(pageB).toHaveURL(/\/onboarding$/);
 
-  // Partner B does step 1 only and lands on the dashboard.
-  await individualProfile(pageB, images.b, "Sound engineer");
-  await expect(pageB).toHaveURL(/\/dashboard$/);
+  // Partner B does step 1 only (their progress says one step) and lands on the dashboard, welcomed to their couple.
+  await expect(pageB.getByText("step 1 of 1")).toBeVisible();
+  await individualProfile(pageB, images.b, "Sound engineer", { couplePlaceOffered: true });
+  await expect(pageB).toHaveURL(/\/dashboard\?welcome=partner$/);
+  await expect(pageB.getByRole("status").filter({ hasText: `Welcome to ${coupleName}!` })).toBeVisible();
   await pageB.goto("/profile");
   await expect(pageB.getByRole("heading", { level: 1, name: coupleName })).toBeVisible();
   await expect(pageB.getByText("Verified Couple", { exact: true })).toBeVisible();

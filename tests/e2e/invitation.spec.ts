@@ -198,9 +198,10 @@ test.describe("partner invitation", () => {
     await dropNextServerAction(pageB);
     await pageB.getByRole("button", { name: "Complete Setup" }).click();
     await expect(pageB.getByRole("alert").filter({ hasText: "Failed to complete setup" })).toBeVisible();
-    // With an occupation the profile is complete: the dashboard.
+    // With an occupation the profile is complete: the dashboard, with a welcome to the couple.
     await pageB.getByRole("button", { name: "Complete Setup" }).click();
-    await expect(pageB).toHaveURL(/\/dashboard$/);
+    await expect(pageB).toHaveURL(/\/dashboard\?welcome=partner$/);
+    await expect(pageB.getByText(/^Welcome to .+!$/)).toBeVisible();
 
     // The used link (either of the two) is invalid now, on both routes.
     const token = new URL(emailed).searchParams.get("invite")!;

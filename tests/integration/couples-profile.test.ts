@@ -36,16 +36,21 @@ describe("GET /api/couples/{id}/full-profile", () => {
             { value: "global_adventurers", label: "Global Adventurers" },
             { value: "culture_curators", label: "Culture Curators" },
           ],
-          interests: expect.arrayContaining([{ value: INTEREST_VALUES[2], label: expect.any(String) }]),
+          interests: expect.arrayContaining([{ value: INTEREST_VALUES[2], label: expect.any(String), shared: expect.any(Boolean) }]),
           status: "active",
           badge: "Beta Member",
           isOwn: true,
           partners: [
-            { id: user.id, role: "A", firstName: "Ada", lastName: "Lovelace", age: expect.any(Number), occupation: "Engineer", avatarUrl: null },
-            { id: b.user.id, role: "B", firstName: "Bea", lastName: "Byron", age: expect.any(Number), occupation: "Poet", avatarUrl: null },
+            { id: user.id, role: "A", firstName: "Ada", lastName: "Lovelace", age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
+            { id: b.user.id, role: "B", firstName: "Bea", lastName: "Byron", age: expect.any(Number), occupation: "Poet", avatarUrl: null, interests: expect.any(Array) },
           ],
         },
       });
+      // The couple's interests are both partners' together; those both chose are marked shared.
+      const { interests, partners } = res.json.data as { interests: { value: string; shared: boolean }[]; partners: { interests: { value: string }[] }[] };
+      const lists = partners.map((partner) => partner.interests.map((interest) => interest.value));
+      expect(new Set(interests.map((interest) => interest.value))).toEqual(new Set(lists.flat()));
+      for (const interest of interests) expect(interest.shared).toBe(lists.every((list) => list.includes(interest.value)));
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coupleBadge, isDiscoverable, shownCoupleLocation } from "@/lib/couples/rules";
+import { coupleBadge, coupleInterests, isDiscoverable, shownCoupleLocation } from "@/lib/couples/rules";
 import type { PrivacyLevel, StoredLocation } from "@/lib/locations/privacy";
 
 describe("coupleBadge", () => {
@@ -64,5 +64,20 @@ describe("shownCoupleLocation", () => {
   it("without a stored location, shows the partners the couple's text and others nothing", () => {
     expect(shownCoupleLocation(null, "own", "Lisbon, Portugal")).toBe("Lisbon, Portugal");
     expect(shownCoupleLocation(null, "other", "Lisbon, Portugal")).toBeNull();
+  });
+});
+
+describe("coupleInterests", () => {
+  const item = (value: string) => ({ value, label: value.toUpperCase() });
+  it("joins both partners' interests, A's first, marking the ones both chose", () => {
+    expect(coupleInterests([[item("a"), item("b")], [item("b"), item("c")]], [])).toEqual([
+      { value: "a", label: "A", shared: false },
+      { value: "b", label: "B", shared: true },
+      { value: "c", label: "C", shared: false },
+    ]);
+  });
+  it("marks nothing shared with one partner, and falls back to the couple's list when the partners have none", () => {
+    expect(coupleInterests([[item("a")]], [item("z")])).toEqual([{ value: "a", label: "A", shared: false }]);
+    expect(coupleInterests([[], []], [item("z")])).toEqual([{ value: "z", label: "Z", shared: false }]);
   });
 });

@@ -32,9 +32,11 @@ describe("route registry", () => {
 
   it("gives the navigation bar its links in order", () => {
     expect(navLinks("main")).toEqual([
-      { href: "/forum", label: "Global" },
-      { href: "/forum/local", label: "Local" },
+      { href: "/forum", label: "Global", tab: "Global" },
+      { href: "/forum/local", label: "Local", tab: "Local" },
     ]);
     expect(navLinks("secondary").map((link) => link.label)).toEqual(["Directory", "Your Couple Profile", "Settings", "Notifications"]);
+    // Phones: the tab bar takes the links with a tab label, the menu the rest.
+    expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual(["Global", "Local", "Directory", "Profile"]);
   });
 });

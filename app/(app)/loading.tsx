@@ -1,7 +1,0 @@
-export default function Loading() {
-  return (
-    <p className="page-loading" role="status">
-      Loading...
-    </p>
-  );
-}
