@@ -15,7 +15,7 @@ import { action } from "@/lib/http/action";
 import type { ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
-import { registrationPayloadSchema } from "@/lib/registration/schema";
+import { registrationPayloadSchema } from "@/lib/registration/schemas";
 import { registerAccount } from "@/lib/registration/service";
 
 /**

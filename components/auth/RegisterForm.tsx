@@ -8,7 +8,7 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
-import { registrationFormSchema, type RegistrationForm as Values } from "@/lib/registration/schema";
+import { registrationFormSchema, type RegistrationForm as Values } from "@/lib/registration/schemas";
 import { DateOfBirthField } from "./DateOfBirthField";
 import { NewPasswordFields } from "./NewPasswordFields";
 

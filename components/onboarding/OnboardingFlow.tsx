@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
-import type { OnboardingState } from "@/lib/onboarding/state";
+import type { OnboardingState } from "@/lib/onboarding/queries";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { ProgressIndicator } from "./ProgressIndicator";
 import { SetupComplete } from "./SetupComplete";

@@ -10,7 +10,7 @@ import type { PickedPhoto } from "@/lib/images/client/photo";
 import { individualDraft, sessionStore } from "@/lib/onboarding/drafts";
 import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
-import type { SavedStep1 } from "@/lib/onboarding/state";
+import type { SavedStep1 } from "@/lib/onboarding/queries";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";

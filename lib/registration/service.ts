@@ -6,7 +6,7 @@ import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
-import type { RegistrationPayload } from "./schema";
+import type { RegistrationPayload } from "./schemas";
 
 export const EMAIL_EXISTS_MESSAGE = "An account with this email already exists. Please sign in instead.";
 

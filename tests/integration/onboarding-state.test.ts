@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { loadOnboardingState } from "@/lib/onboarding/state";
+import { loadOnboardingState } from "@/lib/onboarding/queries";
 import { createUser } from "../support/api";
 
 const stepOneDone = {

@@ -9,7 +9,7 @@ import {
   inviterName,
   joinFormSchema,
 } from "@/lib/invitations/rules";
-import { registrationPayloadSchema } from "@/lib/registration/schema";
+import { registrationPayloadSchema } from "@/lib/registration/schemas";
 
 /** The first message per field, as the forms and the API show them. */
 function messagesOf(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {

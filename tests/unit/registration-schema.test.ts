@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schema";
+import { registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schemas";
 
 const form = {
   email: "maya@example.com",

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { OnboardingFlow } from "@/components/onboarding/OnboardingFlow";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { loadOnboardingState } from "@/lib/onboarding/state";
+import { loadOnboardingState } from "@/lib/onboarding/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Onboarding" };

@@ -2,7 +2,7 @@ import { NextResponse } from "next/server";
 import { clientAddress } from "@/lib/http/client-address";
 import { jsonBody, route } from "@/lib/http/route";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
-import { registrationPayloadSchema } from "@/lib/registration/schema";
+import { registrationPayloadSchema } from "@/lib/registration/schemas";
 import { registerAccount } from "@/lib/registration/service";
 
 export const POST = route(
