@@ -102,9 +102,9 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
         rows={rows}
         value={value}
         disabled={disabled}
-        role="combobox"
+        // A textarea keeps its textbox role (ARIA in HTML allows no other); the list it offers is
+        // announced through aria-autocomplete, aria-controls and the active option.
         aria-autocomplete="list"
-        aria-expanded={open}
         aria-controls={open ? listId : undefined}
         aria-activedescendant={open ? `${listId}-${active}` : undefined}
         aria-invalid={error || over ? true : undefined}

@@ -21,7 +21,9 @@ function whoReacted(kind: ReactionKind, count: number, mine: boolean, names: rea
 }
 
 /**
- * The five reaction buttons of a post or reply, each with its count and aria-pressed. A tap
+ * The five reaction buttons of a post or reply, each with its count and aria-pressed. The name
+ * comes from the content ('React with heart' read, not shown; then the count), so it holds all
+ * the visible text. A tap
  * shows at once and is undone if the server refuses it.
  */
 export function Reactions({ target, item, disabled = false }: Props) {
@@ -53,8 +55,9 @@ export function Reactions({ target, item, disabled = false }: Props) {
         const tipId = `${id}-${kind}`;
         return (
           <span key={kind} className="forum-reaction">
-            <button type="button" className="forum-reaction-button" aria-label={label} aria-pressed={pressed} aria-describedby={tipId} disabled={disabled} onClick={() => toggle(kind)}>
+            <button type="button" className="forum-reaction-button" aria-pressed={pressed} aria-describedby={tipId} disabled={disabled} onClick={() => toggle(kind)}>
               <span aria-hidden="true">{emoji}</span>
+              <span className="forum-reaction-name">{label}</span>
               <span className="forum-reaction-count">{counts[kind]}</span>
             </button>
             <span id={tipId} role="tooltip" className="forum-tooltip">
