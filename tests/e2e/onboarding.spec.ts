@@ -301,7 +301,8 @@ test.describe("onboarding", () => {
     await expect(page.getByRole("img", { name: new RegExp(`^${coupleName}, photo \\d of 2$`) })).toHaveCount(2);
     await expect(page.getByRole("img", { name: `${coupleName}, photo 1 of 2` })).toHaveJSProperty("naturalWidth", 600);
     for (const style of ["Global Adventurers", "Culture Curators", "Culinary Connoisseurs"]) await expect(page.getByText(style, { exact: true })).toBeVisible();
-    await expect(page.getByText("Wine Tasting", { exact: true })).toBeVisible();
+    // The couple's interests (the partner's card lists their own too).
+    await expect(page.getByRole("region", { name: "Interests", exact: true }).getByText("Wine Tasting", { exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { level: 3, name: /^Robin/ })).toBeVisible();
     await expect(page.getByText("Architect")).toBeVisible();
     await expect(page.getByRole("img", { name: "Photo of Robin" })).toHaveJSProperty("naturalWidth", 400);
