@@ -28,7 +28,17 @@ const member = { email: demoEmail(DEMO_COUPLES[2]!.partnerA.firstName), password
 const unfinishedB = DEMO_COUPLES.find((couple) => !couple.partnerB.finished)!.partnerB;
 
 const SIGNED_IN_PAGES = ["/dashboard", "/forum", "/forum/local", "/directory", "/profile", "/settings", "/notifications", "/events", "/messages", "/discover"];
-const PUBLIC_PAGES = ["/login", "/register", "/forgot-password"];
+/** The rest of a member's reach: pages off the navigation, and the not-found page an unknown couple gets. */
+const MORE_SIGNED_IN_PAGES = ["/events/create", "/invite-partner", "/profile/00000000-0000-4000-8000-000000000000"];
+const PUBLIC_PAGES = [
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+  "/verify-email?email=someone%40example.com",
+  "/invitation/accept?token=not-a-real-token",
+  "/register?invite=not-a-real-token",
+];
 
 /** One sign-in for the whole file: its cookies are handed to every context. */
 let memberState: Awaited<ReturnType<BrowserContext["storageState"]>>;
@@ -87,10 +97,14 @@ async function image(dir: string, name: string): Promise<string> {
 for (const [size, viewport] of VIEWPORTS) {
   for (const theme of THEMES) {
     test(`every page at ${size} size in the ${theme} theme: no sideways scroll, no axe violations`, async ({ browser }, testInfo) => {
-      // Thirteen pages, each with an axe pass.
-      test.setTimeout(300_000);
+      // Twenty-two pages, each with an axe pass.
+      test.setTimeout(420_000);
       const page = await open(browser, viewport, theme);
-      for (const path of SIGNED_IN_PAGES) {
+      // A forum thread and another couple's profile, found as a member finds them.
+      await page.goto("/forum");
+      const thread = await page.locator('a[href^="/forum/post/"]').first().getAttribute("href");
+      const couple = await page.locator('a[href^="/profile/"]').first().getAttribute("href");
+      for (const path of [...SIGNED_IN_PAGES, ...MORE_SIGNED_IN_PAGES, thread!, couple!]) {
         await page.goto(path);
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         await noHorizontalScroll(page);
@@ -186,74 +200,76 @@ test("an unknown or malformed couple or post id answers 404; an unknown top-leve
 });
 
 for (const [size, viewport] of VIEWPORTS) {
-  test(`onboarding at ${size} size: header on one row, both steps' previews clear of the labels, why 'Continue Setup' waits`, async ({ browser, request }, testInfo) => {
-    test.setTimeout(120_000);
-    const file = await image(testInfo.outputPath("images"), "photo.jpg");
-    const account = await verifiedAccount(request, `phone-onboarding-${size}`);
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await signIn(page, account);
-    await expect(page).toHaveURL(/\/onboarding$/);
-    expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
-    await expect(page.getByText("Confirm your location above to continue.")).toBeVisible();
-    if (viewport === PHONE) {
-      await page.setViewportSize({ width: 360, height: 740 });
+  for (const theme of THEMES) {
+    test(`onboarding at ${size} size in the ${theme} theme: header on one row, both steps' previews clear of the labels, why 'Continue Setup' waits`, async ({ browser, request }, testInfo) => {
+      test.setTimeout(120_000);
+      const file = await image(testInfo.outputPath("images"), "photo.jpg");
+      const account = await verifiedAccount(request, `phone-onboarding-${size}-${theme}`);
+      const page = await open(browser, viewport, theme, false);
+      const context = page.context();
+      await signIn(page, account);
+      await expect(page).toHaveURL(/\/onboarding$/);
       expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
+      await expect(page.getByText("Confirm your location above to continue.")).toBeVisible();
+      if (viewport === PHONE) {
+        await page.setViewportSize({ width: 360, height: 740 });
+        expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
+        await noHorizontalScroll(page);
+        await page.setViewportSize(viewport);
+      }
+
+      const pick = async (label: string) => {
+        await page.getByRole("group", { name: label }).locator('input[type="file"]').setInputFiles(file);
+        const dialog = page.getByRole("dialog", { name: "Crop Your Image" });
+        await dialog.getByRole("button", { name: "Apply Crop" }).click();
+        await expect(dialog).toBeHidden();
+      };
+      await pick("Profile photo");
+      const preview = page.getByRole("group", { name: "Profile photo" });
+      const previewBox = await box(preview);
+      for (const label of [page.locator("label", { hasText: "Occupation" }), page.getByText("Location", { exact: true }).first()]) {
+        expect(apart(previewBox, await box(label)), `${label} clear of the photo`).toBe(true);
+      }
       await noHorizontalScroll(page);
-      await page.setViewportSize(viewport);
-    }
+      await axe(page);
+      await page.screenshot({ path: testInfo.outputPath(`step1-${size}-${theme}.png`), fullPage: true });
 
-    const pick = async (label: string) => {
-      await page.getByRole("group", { name: label }).locator('input[type="file"]').setInputFiles(file);
-      const dialog = page.getByRole("dialog", { name: "Crop Your Image" });
-      await dialog.getByRole("button", { name: "Apply Crop" }).click();
-      await expect(dialog).toBeHidden();
-    };
-    await pick("Profile photo");
-    const preview = page.getByRole("group", { name: "Profile photo" });
-    const previewBox = await box(preview);
-    for (const label of [page.locator("label", { hasText: "Occupation" }), page.getByText("Location", { exact: true }).first()]) {
-      expect(apart(previewBox, await box(label)), `${label} clear of the photo`).toBe(true);
-    }
-    await noHorizontalScroll(page);
-    await axe(page);
-    await page.screenshot({ path: testInfo.outputPath(`step1-${size}.png`), fullPage: true });
+      await page.getByRole("combobox", { name: "Location" }).fill("lisb");
+      await page.getByRole("option", { name: /^Lisbon\s*Portugal$/ }).click();
+      await expect(page.getByText("Confirm your location above to continue.")).toBeHidden();
+      await page.getByLabel("Occupation").fill("Cartographer");
+      const interests = page.getByRole("group", { name: "Interests" });
+      const closed = interests.locator("details:not([open]) > summary");
+      while ((await closed.count()) > 0) await closed.first().click();
+      for (const name of ["Travel", "Food & Dining", "Wine Tasting", "Music", "Reading"]) await page.getByRole("checkbox", { name, exact: true }).check();
+      await page.getByRole("button", { name: "Continue Setup" }).click();
 
-    await page.getByRole("combobox", { name: "Location" }).fill("lisb");
-    await page.getByRole("option", { name: /^Lisbon\s*Portugal$/ }).click();
-    await expect(page.getByText("Confirm your location above to continue.")).toBeHidden();
-    await page.getByLabel("Occupation").fill("Cartographer");
-    const interests = page.getByRole("group", { name: "Interests" });
-    const closed = interests.locator("details:not([open]) > summary");
-    while ((await closed.count()) > 0) await closed.first().click();
-    for (const name of ["Travel", "Food & Dining", "Wine Tasting", "Music", "Reading"]) await page.getByRole("checkbox", { name, exact: true }).check();
-    await page.getByRole("button", { name: "Continue Setup" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Create your couple profile" })).toBeVisible();
+      await pick("Main couple photo");
+      const main = await box(page.getByRole("group", { name: "Main couple photo" }));
+      expect(apart(main, await box(page.getByText("More couple photos (optional)").first()))).toBe(true);
+      await noHorizontalScroll(page);
+      await axe(page);
+      await page.screenshot({ path: testInfo.outputPath(`step2-${size}-${theme}.png`), fullPage: true });
+      await context.close();
+    });
 
-    await expect(page.getByRole("heading", { level: 1, name: "Create your couple profile" })).toBeVisible();
-    await pick("Main couple photo");
-    const main = await box(page.getByRole("group", { name: "Main couple photo" }));
-    expect(apart(main, await box(page.getByText("More couple photos (optional)").first()))).toBe(true);
-    await noHorizontalScroll(page);
-    await axe(page);
-    await page.screenshot({ path: testInfo.outputPath(`step2-${size}.png`), fullPage: true });
-    await context.close();
-  });
-
-  test(`the invitation's set-up screen at ${size} size: photo preview clear of the fields, no sideways scroll, no axe violations`, async ({ browser }, testInfo) => {
-    const file = await image(testInfo.outputPath("images"), "partner.jpg");
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    await signIn(page, { email: demoEmail(unfinishedB.firstName), password: DEMO_PASSWORD });
-    await expect(page).not.toHaveURL(/\/login/);
-    await page.goto("/partner-setup");
-    await expect(page.getByRole("heading", { level: 1, name: /^Welcome to / })).toBeVisible();
-    await page.getByLabel("Profile Photo (optional)").setInputFiles(file);
-    const preview = await box(page.getByRole("img", { name: "Your profile photo preview" }));
-    expect(apart(preview, await box(page.getByText("Occupation (optional)")))).toBe(true);
-    expect(apart(preview, await box(page.getByText("Profile Photo (optional)")))).toBe(true);
-    await noHorizontalScroll(page);
-    await axe(page);
-    await page.screenshot({ path: testInfo.outputPath(`partner-setup-${size}.png`), fullPage: true });
-    await context.close();
-  });
+    test(`the invitation's set-up screen at ${size} size in the ${theme} theme: photo preview clear of the fields, no sideways scroll, no axe violations`, async ({ browser }, testInfo) => {
+      const file = await image(testInfo.outputPath("images"), "partner.jpg");
+      const page = await open(browser, viewport, theme, false);
+      const context = page.context();
+      await signIn(page, { email: demoEmail(unfinishedB.firstName), password: DEMO_PASSWORD });
+      await expect(page).not.toHaveURL(/\/login/);
+      await page.goto("/partner-setup");
+      await expect(page.getByRole("heading", { level: 1, name: /^Welcome to / })).toBeVisible();
+      await page.getByLabel("Profile Photo (optional)").setInputFiles(file);
+      const preview = await box(page.getByRole("img", { name: "Your profile photo preview" }));
+      expect(apart(preview, await box(page.getByText("Occupation (optional)")))).toBe(true);
+      expect(apart(preview, await box(page.getByText("Profile Photo (optional)")))).toBe(true);
+      await noHorizontalScroll(page);
+      await axe(page);
+      await page.screenshot({ path: testInfo.outputPath(`partner-setup-${size}-${theme}.png`), fullPage: true });
+      await context.close();
+    });
+  }
 }
