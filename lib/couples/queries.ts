@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import type { Db } from "@/db/client";
@@ -7,6 +7,9 @@ import { couples, locations, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { interestsVenn, directoryBand, type CoupleVenn } from "@/lib/directory/rules";
+import { shownDistanceKm, type PlacePoint } from "@/lib/locations/bands";
+import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
 import { COUPLE_TYPES, coupleBadge, coupleInterests, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
@@ -28,10 +31,18 @@ export type CoupleProfile = {
   status: string;
   isVerified: boolean;
   badge: CoupleBadge;
-  partners: { id: string; role: "A" | "B"; firstName: string; lastName: string; age: number | null; occupation: string | null; avatarUrl: string | null; interests: { value: string; label: string }[] }[];
+  /** First name and age for everyone; the last name only for the couple's own partners. */
+  partners: { id: string; role: "A" | "B"; firstName: string; lastName?: string; age: number | null; occupation: string | null; avatarUrl: string | null; interests: { value: string; label: string }[] }[];
   /** True when the viewer is one of the two partners. */
   isOwn: boolean;
+  /** Interest values the two couples share, only the viewer's, only theirs, and all four people's; null on the viewer's own profile. */
+  interestsVenn: CoupleVenn | null;
+  /** 'within 10 km' … 'further away' between the shown points; null when either place is hidden, country-level or unknown (and on one's own profile). */
+  distanceBand: string | null;
 };
+
+/** What another couple's profile needs of the viewer's own couple: its partners' interests and its place. */
+export type ViewerCouple = { id: string; interests: string[][]; place: PlacePoint | null };
 
 /** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
 export const isCoupleId = (id: string) => z.guid().safeParse(id).success;
@@ -57,7 +68,7 @@ const labelled = (options: readonly { value: string; label: string }[]) => {
 const interestOptions = labelled(INTEREST_ROWS);
 const coupleTypeOptions = labelled(COUPLE_TYPES);
 
-function partner(person: Person | null, role: "A" | "B"): CoupleProfile["partners"][number] | null {
+function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partners"][number] & { lastName: string }) | null {
   if (!person?.id) return null;
   return {
     id: person.id,
@@ -99,6 +110,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
       place: locationColumns,
       a: personColumns(partnerA),
       b: personColumns(partnerB),
+      notBlocked: sql<boolean>`${notBlockedEitherWay(viewerUserId, couples.id)}`,
     })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
@@ -110,7 +122,11 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
   const { couple, place } = row;
   const partners = [partner(row.a, "A"), partner(row.b, "B")].filter((p) => p !== null);
   const isOwn = row.a?.id === viewerUserId || row.b?.id === viewerUserId;
-  if (!isOwn && !isDiscoverable(couple)) throw coupleNotFound();
+  // Hidden, inactive, blocked either way and missing all read the same.
+  if (!isOwn && (!isDiscoverable(couple) || !row.notBlocked)) throw coupleNotFound();
+  const viewer = isOwn ? null : await viewerCouple(db, viewerUserId);
+  const rawInterests = (person: Person | null) => (person?.id ? (person.interests ?? []) : null);
+  const theirLists = [rawInterests(row.a), rawInterests(row.b)].filter((list) => list !== null);
   return {
     id: couple.id,
     coupleName: couple.coupleName,
@@ -126,8 +142,42 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     status: couple.status,
     isVerified: couple.isVerified,
     badge: coupleBadge(couple),
-    partners,
+    // Other couples see first names and ages only (issue 12): never a last name.
+    partners: isOwn ? partners : partners.map(({ lastName: _lastName, ...shown }) => shown),
     isOwn,
+    interestsVenn: viewer ? interestsVenn(viewer.interests, theirLists.some((list) => list.length > 0) ? theirLists : [couple.interests]) : null,
+    distanceBand: viewer && place ? directoryBand(shownDistanceKm(viewer.place, place)) : null,
+  };
+}
+
+/**
+ * The viewer's couple as another couple's profile compares against it, in one query: each
+ * partner's interests (the couple's own stored list when both are empty) and its place.
+ */
+export async function viewerCouple(db: Db, viewerUserId: string): Promise<ViewerCouple | null> {
+  const [row] = await db
+    .select({
+      id: couples.id,
+      interests: couples.interests,
+      a: partnerA.interests,
+      b: partnerB.interests,
+      bId: partnerB.id,
+      privacyLevel: locations.privacyLevel,
+      latitude: locations.latitude,
+      longitude: locations.longitude,
+    })
+    .from(couples)
+    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+    .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
+    .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
+    .where(partnerOf(viewerUserId))
+    .limit(1);
+  if (!row) return null;
+  const lists = [row.a ?? [], ...(row.bId ? [row.b ?? []] : [])];
+  return {
+    id: row.id,
+    interests: lists.some((list) => list.length > 0) ? lists : [row.interests],
+    place: row.privacyLevel ? { privacyLevel: row.privacyLevel, latitude: row.latitude, longitude: row.longitude } : null,
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * Forum rules (issue 11): topics, scopes, sorts, reactions, limits and the texts built from
- * them. Pure and browser-safe with no imports, so the composer, the pages, the server and the
- * Drizzle schema (db/schema/forum.ts) share one copy of every list and limit.
+ * them. Pure and browser-safe with relative imports of pure files only, so the composer, the
+ * pages, the server and the Drizzle schema (db/schema/forum.ts) share one copy of every list and limit.
  */
+import { bandOf } from "../locations/bands";
 
 /** Topics, tied to the interest categories, in display order (`GET /api/forum/topics`). */
 export const FORUM_TOPICS = [
@@ -94,9 +95,7 @@ export const DEFAULT_LOCAL_RADIUS_KM: LocalRadius = 50;
  * Null beyond the largest radius (such a post is never listed) or for a distance that is not one.
  */
 export function distanceBand(distanceKm: number): string | null {
-  if (!Number.isFinite(distanceKm) || distanceKm < 0) return null;
-  const radius = LOCAL_RADII_KM.find((km) => distanceKm <= km);
-  return radius === undefined ? null : `within ${radius} km`;
+  return bandOf(distanceKm, LOCAL_RADII_KM, null);
 }
 
 /** Fixing a typo right after posting is not an edit worth showing. */

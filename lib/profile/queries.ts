@@ -7,6 +7,7 @@ import { ageOn } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/couples/partner";
+import { partnersVenn } from "@/lib/directory/rules";
 import { partnerColumns, selfColumns, type PartnerRow, type SelfRow } from "@/lib/users/projections";
 
 const partner = alias(users, "partner");
@@ -76,6 +77,8 @@ function shapeCurrentUser(row: { me: SelfRow; couple: typeof couples.$inferSelec
     partnerCity: theirs?.city ?? null,
     partnerState: theirs?.state ?? null,
     partnerCountry: theirs?.country ?? null,
+    /** The two partners' interests compared (issue 12); from the row already read, no extra query. */
+    interestsVenn: partnersVenn(mine.interests, theirs?.interests ?? []),
     meta: { version: "v2" },
   };
 }

@@ -1,0 +1,156 @@
+/**
+ * Directory rules (issue 12): distance bands, the interests Venn, and the filters as the page's
+ * URL and the API's query string spell them. Pure and browser-safe.
+ */
+import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { bandOf } from "@/lib/locations/bands";
+
+/** The directory's distance filter, in km; bands are named after the same radii. */
+export const DIRECTORY_RADII_KM = [10, 50, 200] as const;
+export type DirectoryRadius = (typeof DIRECTORY_RADII_KM)[number];
+export const FURTHER_AWAY = "further away";
+
+export const DISTANCE_OPTIONS: readonly { value: DirectoryRadius | null; label: string }[] = [
+  { value: 10, label: "Within 10 km" },
+  { value: 50, label: "Within 50 km" },
+  { value: 200, label: "Within 200 km" },
+  { value: null, label: "Any distance" },
+];
+
+/** 'within 10 km', 'within 50 km', 'within 200 km' or 'further away'; null without a distance. */
+export function directoryBand(distanceKm: number | null): string | null {
+  return distanceKm === null ? null : bandOf(distanceKm, DIRECTORY_RADII_KM, FURTHER_AWAY);
+}
+
+export const DIRECTORY_SORTS = ["newest", "nearest", "common"] as const;
+export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
+export const DEFAULT_DIRECTORY_SORT: DirectorySort = "newest";
+export const SORT_LABELS: Record<DirectorySort, string> = { newest: "Newest", nearest: "Nearest", common: "Most in common" };
+
+export const DIRECTORY_PAGE_DEFAULT = 24;
+export const DIRECTORY_PAGE_MAX = 50;
+export const DIRECTORY_SEARCH_MAX = 100;
+
+export const DIRECTORY_TEXTS = {
+  empty: "No couples match these filters.",
+  clear: "Clear filters",
+  loadMore: "Load more",
+  noLocation: "Set your location to filter and sort by distance.",
+  locationRequired: "Set your location to filter or sort by distance.",
+  interestUnknown: "Please choose interests from the list",
+  styleUnknown: "Please choose adventure styles from the list",
+  distanceUnknown: "Distance must be 10, 50 or 200",
+  sortUnknown: "Sort must be nearest, newest or common",
+  verifiedInvalid: "verified must be 1",
+  searchTooLong: `Search must be no more than ${DIRECTORY_SEARCH_MAX} characters`,
+  searchControl: "Search cannot contain control characters",
+  cursorInvalid: "This page link has expired. Please reload the list.",
+} as const;
+
+export const commonText = (count: number) => `${count} ${count === 1 ? "interest" : "interests"} in common`;
+
+/* ---------- The interests Venn ---------- */
+
+export type CoupleVenn = { shared: string[]; onlyYours: string[]; onlyTheirs: string[]; allFour: string[] };
+export type PartnersVenn = { shared: string[]; onlyMine: string[]; onlyPartner: string[] };
+
+const unique = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
+
+/**
+ * Two couples' interests (each couple's is the union of its partners'): those both couples
+ * have, only the viewer's, only the other's, and `allFour`, those every one of the four
+ * people holds (empty unless both couples have two partners). Each list in first-seen order.
+ */
+export function interestsVenn(yours: readonly (readonly string[])[], theirs: readonly (readonly string[])[]): CoupleVenn {
+  const mine = unique(yours);
+  const other = new Set(unique(theirs));
+  const mineSet = new Set(mine);
+  const everyone = [...yours, ...theirs];
+  return {
+    shared: mine.filter((value) => other.has(value)),
+    onlyYours: mine.filter((value) => !other.has(value)),
+    onlyTheirs: [...other].filter((value) => !mineSet.has(value)),
+    allFour: yours.length === 2 && theirs.length === 2 ? mine.filter((value) => everyone.every((list) => list.includes(value))) : [],
+  };
+}
+
+/** The two partners of one couple (`GET /api/v2/auth/me`); the partner's list is empty before they join. */
+export function partnersVenn(mine: readonly string[], partner: readonly string[]): PartnersVenn {
+  const me = unique([mine]);
+  const them = unique([partner]);
+  return {
+    shared: me.filter((value) => them.includes(value)),
+    onlyMine: me.filter((value) => !them.includes(value)),
+    onlyPartner: them.filter((value) => !me.includes(value)),
+  };
+}
+
+/* ---------- Filters ---------- */
+
+export type DirectoryFilters = {
+  q?: string;
+  interests: string[];
+  styles: string[];
+  verified: boolean;
+  distance?: DirectoryRadius;
+  sort: DirectorySort;
+};
+
+export const NO_FILTERS: DirectoryFilters = { interests: [], styles: [], verified: false, sort: DEFAULT_DIRECTORY_SORT };
+
+/** A comma list as the URL spells it: trimmed, empty items dropped, each once. */
+export const splitList = (text: string | undefined): string[] => [...new Set((text ?? "").split(",").map((item) => item.trim()).filter(Boolean))];
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A page address's search params as filters, leniently: an unknown value (an interest not in
+ * the catalogue, a distance not offered) is dropped, never an error page. Without a location
+ * of the viewer's own, the distance filter and the nearest sort mean nothing and are dropped.
+ */
+export function pageFilters(params: Record<string, string | string[] | undefined>, viewerHasLocation: boolean): DirectoryFilters {
+  const one = (key: string) => {
+    const value = params[key];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const q = one("q")?.trim();
+  const distance = Number(one("distance"));
+  const sort = one("sort");
+  const filters: DirectoryFilters = {
+    interests: splitList(one("interests")).filter((value) => INTEREST_VALUES.includes(value)),
+    styles: splitList(one("styles")).filter((value) => COUPLE_TYPE_VALUES.includes(value)),
+    verified: one("verified") === "1",
+    sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : DEFAULT_DIRECTORY_SORT,
+  };
+  if (q && q.length <= DIRECTORY_SEARCH_MAX && !CONTROL_CHARACTER.test(q)) filters.q = q;
+  if (viewerHasLocation && (DIRECTORY_RADII_KM as readonly number[]).includes(distance)) filters.distance = distance as DirectoryRadius;
+  if (!viewerHasLocation && filters.sort === "nearest") filters.sort = DEFAULT_DIRECTORY_SORT;
+  return filters;
+}
+
+/** The filters as the page URL and the API spell them (no empty values, the default sort left out). */
+export function filterParams(filters: DirectoryFilters, cursor?: string): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.q) params.set("q", filters.q);
+  if (filters.interests.length) params.set("interests", filters.interests.join(","));
+  if (filters.styles.length) params.set("styles", filters.styles.join(","));
+  if (filters.verified) params.set("verified", "1");
+  if (filters.distance) params.set("distance", String(filters.distance));
+  if (filters.sort !== DEFAULT_DIRECTORY_SORT) params.set("sort", filters.sort);
+  if (cursor) params.set("cursor", cursor);
+  return params;
+}
+
+export const directoryHref = (filters: DirectoryFilters): string => {
+  const query = filterParams(filters).toString();
+  return query ? `/directory?${query}` : "/directory";
+};
+
+export const hasFilters = (filters: DirectoryFilters) =>
+  !!filters.q || filters.interests.length > 0 || filters.styles.length > 0 || filters.verified || filters.distance !== undefined;
+
+/** The signed context of a cursor: a page of one filter set cannot continue another's list. */
+export function cursorContext(filters: DirectoryFilters): string {
+  return ["directory", filters.sort, filters.q ?? "", filters.interests.join(","), filters.styles.join(","), filters.verified ? "1" : "", filters.distance ?? ""].join(":");
+}

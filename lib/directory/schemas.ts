@@ -1,0 +1,53 @@
+/** `GET /api/directory`'s query string (issue 12): strict, an unknown value is a 400. */
+import { z } from "zod";
+import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
+import { CURSOR_MAX } from "@/lib/forum/rules";
+import { intParam } from "@/lib/http/query";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import {
+  DEFAULT_DIRECTORY_SORT,
+  DIRECTORY_PAGE_DEFAULT,
+  DIRECTORY_PAGE_MAX,
+  DIRECTORY_RADII_KM,
+  DIRECTORY_SEARCH_MAX,
+  DIRECTORY_SORTS,
+  DIRECTORY_TEXTS,
+  splitList,
+  type DirectoryRadius,
+} from "./rules";
+
+const emptyAsMissing = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+const listOf = (allowed: readonly string[], message: string) =>
+  z.preprocess(
+    (value) => (typeof value === "string" ? splitList(value) : value),
+    z.array(z.string().refine((item) => allowed.includes(item), message), { error: message }).max(allowed.length, message),
+  );
+
+export const directoryQuerySchema = z.object({
+  q: z.preprocess(
+    emptyAsMissing,
+    z
+      .string()
+      .trim()
+      .max(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong)
+      .refine((q) => !CONTROL_CHARACTER.test(q), DIRECTORY_TEXTS.searchControl)
+      .optional(),
+  ),
+  interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
+  styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
+  verified: z.preprocess(emptyAsMissing, z.enum(["1"], { error: DIRECTORY_TEXTS.verifiedInvalid }).optional()).transform((value) => value === "1"),
+  distance: z.preprocess(
+    emptyAsMissing,
+    z
+      .enum(DIRECTORY_RADII_KM.map(String) as [string, ...string[]], { error: DIRECTORY_TEXTS.distanceUnknown })
+      .transform((value) => Number(value) as DirectoryRadius)
+      .optional(),
+  ),
+  sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).default(DEFAULT_DIRECTORY_SORT)),
+  // Only bounded here: the query verifies its signature and answers 400.
+  cursor: z.preprocess(emptyAsMissing, z.string({ error: DIRECTORY_TEXTS.cursorInvalid }).max(CURSOR_MAX, DIRECTORY_TEXTS.cursorInvalid).optional()),
+  limit: intParam("limit", 1, DIRECTORY_PAGE_MAX, DIRECTORY_PAGE_DEFAULT),
+});
+export type DirectoryQuery = z.output<typeof directoryQuerySchema>;

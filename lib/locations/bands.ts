@@ -1,0 +1,38 @@
+/**
+ * Distance bands: what a list shows instead of a distance (the forum's local posts, the
+ * directory's couples). One rule for both, over each list's own radii. Pure and browser-safe.
+ * Distances are always measured between shown (snapped) coordinates, so a band never says more
+ * than the privacy level already does.
+ */
+import { shownCoordinates, type PrivacyLevel } from "./privacy";
+
+const EARTH_RADIUS_KM = 6371.0088;
+
+/**
+ * The band of a distance: `within {r} km` for the smallest radius it lies within, `beyond` past
+ * the largest (null: the list never shows such a row), null for a value that is not a distance.
+ */
+export function bandOf(distanceKm: number, radii: readonly number[], beyond: string | null): string | null {
+  if (!Number.isFinite(distanceKm) || distanceKm < 0) return null;
+  const radius = radii.find((km) => distanceKm <= km);
+  return radius === undefined ? beyond : `within ${radius} km`;
+}
+
+/** Great-circle distance in km (the same haversine as the SQL of nearby and the forum). */
+export function haversineKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
+  const rad = (deg: number) => (deg * Math.PI) / 180;
+  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+export type PlacePoint = { privacyLevel: PrivacyLevel; latitude: number | null; longitude: number | null };
+
+/**
+ * The distance in km between two places as each one's privacy level shows it; null when either
+ * has no shown point (hidden, country-level, or no coordinates).
+ */
+export function shownDistanceKm(a: PlacePoint | null, b: PlacePoint | null): number | null {
+  const from = a && shownCoordinates(a.privacyLevel, a.latitude, a.longitude);
+  const to = b && shownCoordinates(b.privacyLevel, b.latitude, b.longitude);
+  return from && to ? haversineKm(from, to) : null;
+}
