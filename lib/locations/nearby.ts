@@ -10,10 +10,10 @@ import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
 import type { NearbyQuery } from "./schemas";
 import { partnerOf } from "@/lib/couples/partner";
 
-const EARTH_RADIUS_KM = 6371.0088;
-const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+export const EARTH_RADIUS_KM = 6371.0088;
+export const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 /** Snapping to the 1° region grid moves a point by at most half a degree on each axis. */
-const SNAP_MARGIN_DEGREES = 0.5 + 1e-9;
+export const SNAP_MARGIN_DEGREES = 0.5 + 1e-9;
 
 export type NearbyEntry = { entity_type: "couple"; entity_id: string; distance_km: number; location: NormalizedLocation };
 
@@ -22,7 +22,7 @@ export type NearbyEntry = { entity_type: "couple"; entity_id: string; distance_k
  * Distances are measured between these, never the stored point, so repeated queries from
  * different centres cannot narrow a city-level place down to its exact spot.
  */
-function shown(column: typeof locations.latitude | typeof locations.longitude): SQL<number> {
+export function shown(column: typeof locations.latitude | typeof locations.longitude): SQL<number> {
   const city = SNAP_STEPS.city!;
   const region = SNAP_STEPS.region!;
   return sql<number>`(case ${locations.privacyLevel}
@@ -33,7 +33,7 @@ function shown(column: typeof locations.latitude | typeof locations.longitude): 
 }
 
 /** Longitude window of the bounding box, split at the antimeridian; null when it spans the globe. */
-function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL | undefined {
+export function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL | undefined {
   const cos = Math.cos((Math.min(89, Math.abs(lat) + radiusKm / KM_PER_DEGREE) * Math.PI) / 180);
   const half = radiusKm / (KM_PER_DEGREE * cos) + SNAP_MARGIN_DEGREES;
   if (half >= 180) return undefined;

@@ -1,0 +1,255 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as directoryRoute } from "@/app/api/directory/route";
+import { getDb } from "@/db/client";
+import { coupleBlocks, couples, locations, users } from "@/db/schema";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { call } from "../support/api";
+import { getProfile } from "../support/couples";
+import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
+
+type Card = { id: string; coupleName: string; badge: string; location: string | null; distanceBand: string | null; coupleTypes: { value: string }[]; interestsInCommon: number };
+type Page = { data: Card[]; pagination: { limit: number; nextCursor: string | null; hasMore: boolean } };
+
+const list = (qs: string, h: Headers) => call(directoryRoute, "GET", `/api/directory${qs}`, { headers: h });
+const [I0, I1, I2, I3, I4, I5] = INTEREST_VALUES as [string, string, string, string, string, string];
+const FAR: Place = { lat: 48.8566, lng: 2.3522, city: "Paris", country: "France" };
+
+let tagCounter = 0;
+/** A word no other test's couple names contain: searching for it isolates a test's couples. */
+const newTag = () => `Qz${++tagCounter}x${Date.now().toString(36)}`;
+
+type Setup = { interests?: [string[], string[]]; styles?: string[]; verified?: boolean; place?: Place; visible?: boolean; createdAt?: Date };
+
+async function couple(tag: string, label: string, setup: Setup = {}): Promise<TestCouple> {
+  const made = await forumCouple({ name: `${tag} ${label}`, place: setup.place, visible: setup.visible ?? true });
+  const db = await getDb();
+  const [a, b] = setup.interests ?? [[], []];
+  await db.update(users).set({ interests: a }).where(eq(users.id, made.a.userId));
+  await db.update(users).set({ interests: b }).where(eq(users.id, made.b.userId));
+  await db
+    .update(couples)
+    .set({
+      coupleTypes: setup.styles ?? ["global_adventurers"],
+      partnerAVerified: setup.verified ?? false,
+      partnerBVerified: setup.verified ?? false,
+      ...(setup.createdAt ? { createdAt: setup.createdAt } : {}),
+    })
+    .where(eq(couples.id, made.coupleId));
+  return made;
+}
+
+const names = (page: Page) => page.data.map((card) => card.coupleName.split(" ").slice(1).join(" "));
+
+describe("GET /api/directory", () => {
+  it("lists discoverable couples as cards, newest first, never the viewer's own, hidden, inactive or blocked either way", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0, I1], [I2]], place: LISBON });
+    const older = await couple(tag, "Older", { interests: [[I0], [I3]], place: SINTRA, verified: true, createdAt: new Date(Date.now() - 60_000) });
+    await couple(tag, "Newer", { interests: [[I4], []], place: { ...PORTO, level: "region" } });
+    await couple(tag, "Hidden", { visible: false });
+    const suspended = await couple(tag, "Suspended");
+    const blockedByMe = await couple(tag, "BlockedByMe");
+    const blockedMe = await couple(tag, "BlockedMe");
+    const db = await getDb();
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, suspended.coupleId));
+    await db.insert(coupleBlocks).values([
+      { blockerCoupleId: me.coupleId, blockedCoupleId: blockedByMe.coupleId, createdByUserId: me.a.userId },
+      { blockerCoupleId: blockedMe.coupleId, blockedCoupleId: me.coupleId, createdByUserId: blockedMe.a.userId },
+    ]);
+
+    const res = await list(`?q=${tag}`, me.a.headers);
+    expect(res.status).toBe(200);
+    const page = res.json as Page;
+    expect(names(page)).toEqual(["Newer", "Older"]);
+    expect(page.pagination).toEqual({ limit: 24, nextCursor: null, hasMore: false });
+    expect(page.data[1]).toEqual({
+      id: older.coupleId,
+      coupleName: `${tag} Older`,
+      profileImageUrl: null,
+      badge: "Verified Couple",
+      location: "Sintra, Portugal",
+      distanceBand: "within 50 km",
+      coupleTypes: [{ value: "global_adventurers", label: "Global Adventurers" }],
+      interestsInCommon: 1,
+    });
+    // Porto at region level snaps to the 1° grid (41, -9): about 250 km from Lisbon's city point.
+    expect(page.data[0]).toMatchObject({ badge: "Beta Member", location: "Portugal", distanceBand: "further away", interestsInCommon: 0 });
+    // Partner B sees the same directory as partner A.
+    expect(names((await list(`?q=${tag}`, me.b.headers)).json as Page)).toEqual(["Newer", "Older"]);
+  });
+
+  it("shows no distance band when either place is hidden or country-level, 'further away' beyond 200 km", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    await couple(tag, "Paris", { place: FAR });
+    await couple(tag, "Country", { place: { ...SINTRA, level: "country" } });
+    await couple(tag, "Hidden", { place: { ...SINTRA, level: "hidden" } });
+    await couple(tag, "Nowhere");
+    const page = (await list(`?q=${tag}&sort=nearest`, me.a.headers)).json as Page;
+    const byName = Object.fromEntries(page.data.map((card) => [card.coupleName.split(" ")[1], card]));
+    expect(byName.Paris).toMatchObject({ distanceBand: "further away", location: "Paris, France" });
+    expect(byName.Country).toMatchObject({ distanceBand: null, location: "Portugal" });
+    expect(byName.Hidden).toMatchObject({ distanceBand: null, location: null });
+    expect(byName.Nowhere).toMatchObject({ distanceBand: null, location: null });
+    // Nearest: the one with a distance first, those without after.
+    expect(names(page)[0]).toBe("Paris");
+
+    const hiddenMe = await couple(tag, "HiddenMe", { place: { ...LISBON, level: "hidden" } });
+    const seen = (await list(`?q=${tag}`, hiddenMe.a.headers)).json as Page;
+    expect(seen.data.every((card) => card.distanceBand === null)).toBe(true);
+  });
+
+  it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0, I1], [I1, I2]], place: LISBON });
+    await couple(tag, "Alpha Near", { interests: [[I0], [I5]], styles: ["culture_curators"], place: SINTRA, verified: true });
+    await couple(tag, "Beta Far", { interests: [[I3], [I1]], styles: ["career_climbers", "culture_curators"], place: PORTO });
+    await couple(tag, "Gamma Paris", { interests: [[I4], []], styles: ["career_climbers"], place: FAR, verified: true });
+    const get = async (qs: string) => {
+      const res = await list(`?q=${tag}${qs}`, me.a.headers);
+      expect(res.status, qs).toBe(200);
+      return names(res.json as Page).sort();
+    };
+    expect(await get("")).toEqual(["Alpha Near", "Beta Far", "Gamma Paris"]);
+    expect((await list(`?q=${tag.toLowerCase()}%20alpha`, me.a.headers)).json.data).toHaveLength(1);
+    expect(await get(`&interests=${I0}`)).toEqual(["Alpha Near"]);
+    expect(await get(`&interests=${I0},${I4}`)).toEqual(["Alpha Near", "Gamma Paris"]);
+    expect(await get(`&styles=culture_curators`)).toEqual(["Alpha Near", "Beta Far"]);
+    expect(await get(`&styles=career_climbers&verified=1`)).toEqual(["Gamma Paris"]);
+    expect(await get(`&verified=1`)).toEqual(["Alpha Near", "Gamma Paris"]);
+    expect(await get(`&distance=10`)).toEqual([]);
+    expect(await get(`&distance=50`)).toEqual(["Alpha Near"]);
+    expect(await get(`&distance=200`)).toEqual(["Alpha Near"]);
+    expect(await get(`&distance=50&interests=${I3}`)).toEqual([]);
+    // Most in common: Beta Far shares I1 (both partners' lists are the couple's), Alpha Near I0.
+    const common = (await list(`?q=${tag}&sort=common`, me.a.headers)).json as Page;
+    expect(common.data.map((card) => card.interestsInCommon)).toEqual([1, 1, 0]);
+    expect(names(common)[2]).toBe("Gamma Paris");
+    // LIKE wildcards are searched for literally.
+    expect((await list(`?q=${tag}%25`, me.a.headers)).json.data).toEqual([]);
+  });
+
+  it.each([
+    ["interests=not_an_interest", "interests"],
+    [`interests=${"x".repeat(30)}`, "interests"],
+    ["styles=couch_potatoes", "styles"],
+    ["distance=25", "distance"],
+    ["distance=abc", "distance"],
+    ["sort=random", "sort"],
+    ["verified=yes", "verified"],
+    ["limit=0", "limit"],
+    ["limit=51", "limit"],
+    ["limit=ten", "limit"],
+    [`q=${"a".repeat(101)}`, "q"],
+    ["q=a%00b", "q"],
+    ["cursor=forged.cursor", "cursor"],
+  ])("answers %s with 400 naming %s", async (qs, field) => {
+    const me = await couple(newTag(), "Me", { place: LISBON });
+    const res = await list(`?${qs}`, me.a.headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    expect(Object.keys(res.json.error.fields ?? { cursor: 1 }).map((key) => key.split(".")[0])).toContain(field);
+  });
+
+  it("answers 409 LOCATION_REQUIRED for a distance filter or the nearest sort without a location of one's own", async () => {
+    const me = await couple(newTag(), "Me");
+    for (const qs of ["?distance=50", "?sort=nearest"]) {
+      const res = await list(qs, me.a.headers);
+      expect(res.status).toBe(409);
+      expect(res.json.error.code).toBe("LOCATION_REQUIRED");
+    }
+    expect((await list("?sort=common", me.a.headers)).status).toBe(200);
+  });
+
+  it.each(["newest", "nearest", "common"])("pages by keyset under sort %s: no duplicates, no gaps, a cursor only for its own filters", async (sort) => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0, I1, I2], []], place: LISBON });
+    const spots = [LISBON, SINTRA, PORTO, FAR];
+    const same = new Date(Date.now() - 3600_000);
+    const made: string[] = [];
+    for (let i = 0; i < 11; i++) {
+      // Ties on purpose: same creation time, same place, same interests for several couples.
+      const c = await couple(tag, `C${i}`, { interests: [INTEREST_VALUES.slice(0, i % 3), []], place: spots[i % 4], createdAt: i < 6 ? same : undefined });
+      made.push(c.coupleId);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await list(`?q=${tag}&sort=${sort}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
+      expect(res.status).toBe(200);
+      const page = res.json as Page;
+      seen.push(...page.data.map((card) => card.id));
+      cursor = page.pagination.nextCursor;
+      expect(page.pagination.hasMore).toBe(cursor !== null);
+      pages++;
+    } while (cursor && pages < 10);
+    expect(seen).toHaveLength(11);
+    expect(new Set(seen)).toEqual(new Set(made));
+    // The full list in one page has the same order.
+    const whole = (await list(`?q=${tag}&sort=${sort}&limit=50`, me.a.headers)).json as Page;
+    expect(whole.data.map((card) => card.id)).toEqual(seen);
+
+    const first = (await list(`?q=${tag}&sort=${sort}&limit=3`, me.a.headers)).json as Page;
+    const foreign = await list(`?q=${tag}&sort=${sort}&limit=3&verified=1&cursor=${encodeURIComponent(first.pagination.nextCursor!)}`, me.a.headers);
+    expect(foreign.status).toBe(400);
+  });
+
+  it("never carries another couple's last name, e-mail, date of birth or coordinates", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0], [I1]], place: LISBON });
+    const other = await couple(tag, "Other", { interests: [[I0, I1], [I1]], place: SINTRA });
+    const db = await getDb();
+    await db.update(users).set({ lastName: "Zyxwvutsrq", dateOfBirth: "1987-03-29" }).where(eq(users.id, other.a.userId));
+    const [person] = await db.select({ email: users.email }).from(users).where(eq(users.id, other.a.userId));
+    const [place] = await db.select().from(locations).where(eq(locations.entityId, other.coupleId));
+    const texts = [JSON.stringify((await list(`?q=${tag}`, me.a.headers)).json), JSON.stringify((await getProfile(other.coupleId, me.a.headers)).json)];
+    for (const text of texts) {
+      expect(text).toContain("Other");
+      for (const secret of ["Zyxwvutsrq", person!.email, "1987-03-29", "1987", String(place!.latitude), String(place!.longitude), "Rua Exacta", "lastName", "email", "dateOfBirth", "latitude", "longitude"]) {
+        expect(text, secret).not.toContain(secret);
+      }
+    }
+  });
+});
+
+describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", () => {
+  it("carries first names and ages, the interests Venn and the distance band", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0, I1, I2], [I0, I3]], place: LISBON });
+    const other = await couple(tag, "Other", { interests: [[I0, I2, I4], [I0, I5]], place: SINTRA });
+    const res = await getProfile(other.coupleId, me.a.headers);
+    expect(res.status).toBe(200);
+    const data = res.json.data;
+    expect(data.partners).toEqual([
+      { id: other.a.userId, role: "A", firstName: other.a.firstName, age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
+      { id: other.b.userId, role: "B", firstName: other.b.firstName, age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
+    ]);
+    expect(data.interestsVenn).toEqual({ shared: [I0, I2], onlyYours: [I1, I3], onlyTheirs: [I4, I5], allFour: [I0] });
+    expect(data.distanceBand).toBe("within 50 km");
+    // Their own profile: no Venn against themselves, their last names kept.
+    const own = (await getProfile(me.coupleId, me.a.headers)).json.data;
+    expect(own).toMatchObject({ isOwn: true, interestsVenn: null, distanceBand: null });
+    expect(own.partners[0].lastName).toBe("Lovelace");
+  });
+
+  it("answers a couple blocked either way with the same 404 as an unknown id", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me");
+    const mine = await couple(tag, "Blocked");
+    const theirs = await couple(tag, "Blocker");
+    const db = await getDb();
+    await db.insert(coupleBlocks).values([
+      { blockerCoupleId: me.coupleId, blockedCoupleId: mine.coupleId, createdByUserId: me.a.userId },
+      { blockerCoupleId: theirs.coupleId, blockedCoupleId: me.coupleId, createdByUserId: theirs.a.userId },
+    ]);
+    const unknown = await getProfile("00000000-0000-4000-8000-000000000000", me.a.headers);
+    expect(unknown.status).toBe(404);
+    for (const id of [mine.coupleId, theirs.coupleId]) {
+      const res = await getProfile(id, me.a.headers);
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual(unknown.json);
+    }
+  });
+});
