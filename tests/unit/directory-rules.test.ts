@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { cursorContext, directoryBand, directoryHref, filterParams, interestsVenn, NO_FILTERS, pageFilters, partnersVenn, commonText } from "@/lib/directory/rules";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
+import { distanceBand } from "@/lib/forum/rules";
+import { bandOf, haversineKm, shownDistanceKm } from "@/lib/locations/bands";
+
+describe("distance bands", () => {
+  it.each([
+    [0, "within 10 km"],
+    [10, "within 10 km"],
+    [10.01, "within 50 km"],
+    [50, "within 50 km"],
+    [120, "within 200 km"],
+    [200, "within 200 km"],
+    [200.5, "further away"],
+    [19_000, "further away"],
+  ])("puts %d km in the directory band %j", (km, band) => {
+    expect(directoryBand(km)).toBe(band);
+  });
+
+  it("has no band without a distance, or for a value that is not one", () => {
+    expect(directoryBand(null)).toBeNull();
+    expect(directoryBand(Number.NaN)).toBeNull();
+    expect(directoryBand(-1)).toBeNull();
+    expect(bandOf(Number.POSITIVE_INFINITY, [10], "far")).toBeNull();
+  });
+
+  it("serves the forum's radii with the same rule: nothing beyond its largest", () => {
+    expect(distanceBand(20)).toBe("within 25 km");
+    expect(distanceBand(100)).toBe("within 100 km");
+    expect(distanceBand(101)).toBeNull();
+  });
+
+  it("measures between shown points: none when either place is hidden, country-level or has no coordinates", () => {
+    const lisbon = { privacyLevel: "city" as const, latitude: 38.71667, longitude: -9.13333 };
+    const sintra = { privacyLevel: "city" as const, latitude: 38.80097, longitude: -9.37826 };
+    const km = shownDistanceKm(lisbon, sintra)!;
+    expect(km).toBeGreaterThan(20);
+    expect(km).toBeLessThan(25);
+    expect(km).toBeCloseTo(haversineKm({ lat: 38.72, lng: -9.13 }, { lat: 38.8, lng: -9.38 }), 6);
+    for (const level of ["hidden", "country"] as const) {
+      expect(shownDistanceKm(lisbon, { ...sintra, privacyLevel: level })).toBeNull();
+      expect(shownDistanceKm({ ...lisbon, privacyLevel: level }, sintra)).toBeNull();
+    }
+    expect(shownDistanceKm(lisbon, { ...sintra, latitude: null })).toBeNull();
+    expect(shownDistanceKm(null, sintra)).toBeNull();
+    // Region level snaps to whole degrees: moving within the cell changes nothing.
+    const a = shownDistanceKm(lisbon, { privacyLevel: "region", latitude: 41.1, longitude: -8.6 });
+    const b = shownDistanceKm(lisbon, { privacyLevel: "region", latitude: 40.6, longitude: -9.4 });
+    expect(a).toBe(b);
+  });
+});
+
+describe("interestsVenn", () => {
+  it("splits two couples' interests into shared, only yours, only theirs and all four", () => {
+    expect(interestsVenn([["hiking", "wine", "music"], ["hiking", "travel"]], [["hiking", "wine", "yoga"], ["hiking", "chess"]])).toEqual({
+      shared: ["hiking", "wine"],
+      onlyYours: ["music", "travel"],
+      onlyTheirs: ["yoga", "chess"],
+      allFour: ["hiking"],
+    });
+  });
+
+  it("has no all-four list when either couple has one partner, and handles empty lists", () => {
+    expect(interestsVenn([["hiking"]], [["hiking"], ["hiking"]])).toEqual({ shared: ["hiking"], onlyYours: [], onlyTheirs: [], allFour: [] });
+    expect(interestsVenn([[], []], [[], []])).toEqual({ shared: [], onlyYours: [], onlyTheirs: [], allFour: [] });
+  });
+
+  it("compares two partners for the current user", () => {
+    expect(partnersVenn(["a", "b", "b"], ["b", "c"])).toEqual({ shared: ["b"], onlyMine: ["a"], onlyPartner: ["c"] });
+    expect(partnersVenn(["a"], [])).toEqual({ shared: [], onlyMine: ["a"], onlyPartner: [] });
+  });
+
+  it("says how many interests are in common", () => {
+    expect(commonText(1)).toBe("1 interest in common");
+    expect(commonText(3)).toBe("3 interests in common");
+  });
+});
+
+describe("directory filters", () => {
+  it("reads a page address leniently: unknown values are dropped, never an error", () => {
+    expect(pageFilters({ q: "  Ana ", interests: "hiking,nope,hiking,travel", styles: "culture_curators,bogus", verified: "1", distance: "50", sort: "common" }, true)).toEqual({
+      q: "Ana",
+      interests: ["hiking", "travel"],
+      styles: ["culture_curators"],
+      verified: true,
+      distance: 50,
+      sort: "common",
+    });
+    expect(pageFilters({ distance: "25", sort: "random", verified: "yes", q: "x".repeat(101) }, true)).toEqual(NO_FILTERS);
+    expect(pageFilters({ interests: ["hiking", "travel"] }, true).interests).toEqual(["hiking"]);
+  });
+
+  it("drops the distance filter and the nearest sort for a viewer without a location", () => {
+    expect(pageFilters({ distance: "10", sort: "nearest" }, false)).toEqual(NO_FILTERS);
+    expect(pageFilters({ distance: "10", sort: "nearest" }, true)).toMatchObject({ distance: 10, sort: "nearest" });
+  });
+
+  it("writes the same parameter names back, without empty values or the default sort", () => {
+    const filters = { q: "Ana", interests: ["hiking", "travel"], styles: [], verified: true, distance: 10 as const, sort: "nearest" as const };
+    expect(filterParams(filters, "abc").toString()).toBe("q=Ana&interests=hiking%2Ctravel&verified=1&distance=10&sort=nearest&cursor=abc");
+    expect(directoryHref(NO_FILTERS)).toBe("/directory");
+    expect(pageFilters(Object.fromEntries(filterParams(filters)), true)).toEqual(filters);
+  });
+
+  it("signs a cursor for its own filters only", () => {
+    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, verified: true }));
+    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, sort: "common" }));
+  });
+
+  it("validates the API's query strictly", () => {
+    expect(directoryQuerySchema.parse({})).toEqual({ interests: [], styles: [], verified: false, sort: "newest", limit: 24 });
+    expect(directoryQuerySchema.parse({ interests: "hiking, travel", distance: "200", verified: "1", limit: "5", q: "" })).toMatchObject({
+      interests: ["hiking", "travel"],
+      distance: 200,
+      verified: true,
+      limit: 5,
+    });
+    for (const bad of [{ interests: "hiking,nope" }, { styles: "x" }, { distance: "25" }, { sort: "best" }, { verified: "true" }, { limit: "100" }]) {
+      expect(directoryQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
