@@ -29,7 +29,14 @@ export const couples = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("couples_partner1_key").on(t.partner1Id), uniqueIndex("couples_partner2_key").on(t.partner2Id)],
+  (t) => [
+    uniqueIndex("couples_partner1_key").on(t.partner1Id),
+    uniqueIndex("couples_partner2_key").on(t.partner2Id),
+    // The directory's newest-first keyset (issue 12): discoverable couples only.
+    index("couples_discoverable_newest_idx")
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.status} = 'active' and ${t.isVisible}`),
+  ],
 );
 
 export const invitations = pgTable(

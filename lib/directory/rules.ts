@@ -114,12 +114,17 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     const value = params[key];
     return Array.isArray(value) ? value[0] : value;
   };
+  // A plain GET form (before any script loads) sends a checkbox list as repeated names.
+  const list = (key: string) => {
+    const value = params[key];
+    return splitList(Array.isArray(value) ? value.join(",") : value);
+  };
   const q = one("q")?.trim();
   const distance = Number(one("distance"));
   const sort = one("sort");
   const filters: DirectoryFilters = {
-    interests: splitList(one("interests")).filter((value) => INTEREST_VALUES.includes(value)),
-    styles: splitList(one("styles")).filter((value) => COUPLE_TYPE_VALUES.includes(value)),
+    interests: list("interests").filter((value) => INTEREST_VALUES.includes(value)),
+    styles: list("styles").filter((value) => COUPLE_TYPE_VALUES.includes(value)),
     verified: one("verified") === "1",
     sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : DEFAULT_DIRECTORY_SORT,
   };

@@ -88,7 +88,7 @@ describe("directory filters", () => {
       sort: "common",
     });
     expect(pageFilters({ distance: "25", sort: "random", verified: "yes", q: "x".repeat(101) }, true)).toEqual(NO_FILTERS);
-    expect(pageFilters({ interests: ["hiking", "travel"] }, true).interests).toEqual(["hiking"]);
+    expect(pageFilters({ interests: ["hiking", "travel"] }, true).interests).toEqual(["hiking", "travel"]);
   });
 
   it("drops the distance filter and the nearest sort for a viewer without a location", () => {

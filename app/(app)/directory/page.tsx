@@ -1,5 +1,50 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DirectoryFilters } from "@/components/directory/DirectoryFilters";
+import { DirectoryList } from "@/components/directory/DirectoryList";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { viewerCouple } from "@/lib/couples/queries";
+import { listDirectory, viewerCentre } from "@/lib/directory/queries";
+import { DIRECTORY_PAGE_DEFAULT, DIRECTORY_TEXTS, directoryHref, hasFilters, pageFilters } from "@/lib/directory/rules";
+import { withDb } from "@/lib/with-db";
 
-const page = titleOnlyPage("Directory");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Directory" };
+
+/**
+ * Every couple the viewer may see, searchable (issue 12). Rendered on the server with its first
+ * page; the filters live in the address under the API's own names, and an unknown value there is
+ * ignored rather than an error page.
+ */
+export default async function DirectoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { userId } = await requireSignedIn();
+  const params = await searchParams;
+  const { filters, first, hasLocation } = await withDb(async (db) => {
+    const viewer = await viewerCouple(db, userId);
+    const hasLocation = viewerCentre(viewer) !== null;
+    const filters = pageFilters(params, hasLocation);
+    const first = await listDirectory(db, userId, { ...filters, limit: DIRECTORY_PAGE_DEFAULT }, { viewer });
+    return { filters, first, hasLocation };
+  });
+  const href = directoryHref(filters);
+  return (
+    <main id="main" className="page directory-page">
+      <h1>Directory</h1>
+      <p className="directory-intro">Couples like you, near and far. Open a profile to see what you have in common.</p>
+      {/* A new address is a new form and a new list: the keys drop the state of the old ones. */}
+      <DirectoryFilters key={`filters:${href}`} filters={filters} hasLocation={hasLocation} />
+      {first.data.length === 0 ? (
+        <div className="directory-empty" role="status">
+          <p>{DIRECTORY_TEXTS.empty}</p>
+          {hasFilters(filters) && (
+            <Link href="/directory" className="button button-secondary">
+              {DIRECTORY_TEXTS.clear}
+            </Link>
+          )}
+        </div>
+      ) : (
+        <DirectoryList key={`list:${href}`} filters={filters} first={first} />
+      )}
+    </main>
+  );
+}
+

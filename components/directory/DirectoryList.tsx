@@ -1,0 +1,48 @@
+"use client";
+
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { fetchDirectory, type DirectoryPage } from "@/lib/directory/client/api";
+import { DIRECTORY_TEXTS, type DirectoryFilters } from "@/lib/directory/rules";
+import { CoupleCard } from "./CoupleCard";
+
+/** The first page comes with the HTML; 'Load more' follows the keyset cursor of the last answer. */
+export function DirectoryList({ filters, first }: { filters: DirectoryFilters; first: DirectoryPage }) {
+  const [cards, setCards] = useState(first.data);
+  const [cursor, setCursor] = useState(first.pagination.hasMore ? first.pagination.nextCursor : null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function loadMore() {
+    if (!cursor) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await fetchDirectory(filters, cursor);
+      setCards((shown) => [...shown, ...next.data.filter((card) => !shown.some((old) => old.id === card.id))]);
+      setCursor(next.pagination.hasMore ? next.pagination.nextCursor : null);
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : "Could not load more couples. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <ul className="directory-grid" aria-label="Couples">
+        {cards.map((card) => (
+          <CoupleCard key={card.id} card={card} />
+        ))}
+      </ul>
+      {error && <Alert tone="error">{error}</Alert>}
+      {cursor && (
+        <p className="directory-more">
+          <button type="button" className="button button-secondary" onClick={loadMore} disabled={busy}>
+            {busy ? "Loading..." : DIRECTORY_TEXTS.loadMore}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}
