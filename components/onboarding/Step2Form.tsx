@@ -6,7 +6,7 @@ import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
-import { COUPLE_NAME_MAX, COUPLE_TYPES, COUPLE_TYPES_MAX, type CoupleType } from "@/lib/couples/rules";
+import { COUPLE_NAME_MAX, COUPLE_TYPE_DESCRIPTIONS, COUPLE_TYPES, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
@@ -22,16 +22,7 @@ const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos:
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
 
-/** The spec names the styles but not their descriptions; these are ours. */
-const DESCRIPTIONS: Record<CoupleType, string> = {
-  global_adventurers: "Passports always ready: you plan the year around the next trip abroad.",
-  culture_curators: "Museums, theatre, galleries and live music fill your calendar.",
-  mindful_adventurers: "Slow travel, retreats and time in nature keep you both grounded.",
-  community_connectors: "You host the dinners, join the clubs and bring people together.",
-  culinary_connoisseurs: "New restaurants, cooking classes and wine regions guide your plans.",
-  career_climbers: "Ambitious together: you back each other's goals and love to talk shop.",
-};
-const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: DESCRIPTIONS[type.value] }));
+const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: COUPLE_TYPE_DESCRIPTIONS[type.value] }));
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),

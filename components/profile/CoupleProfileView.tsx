@@ -1,5 +1,36 @@
 import type { ReactNode } from "react";
 import type { CoupleProfile } from "@/lib/couples/queries";
+import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
+import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { PhotoLightbox } from "./PhotoLightbox";
+
+const interestLabels = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
+const labelled = (values: readonly string[]) => values.map((value) => ({ value, label: interestLabels.get(value) ?? value }));
+
+/** The interests Venn of another couple's profile: four labelled groups, each in words (not colour alone). */
+function InterestsVenn({ venn, coupleName }: { venn: NonNullable<CoupleProfile["interestsVenn"]>; coupleName: string }) {
+  const groups = [
+    { key: "allFour", title: "All four of you", items: venn.allFour, empty: "No interest all four of you share yet." },
+    { key: "shared", title: "Both couples", items: venn.shared, empty: "No interests in common yet." },
+    { key: "onlyYours", title: "Only yours", items: venn.onlyYours, empty: "None." },
+    { key: "onlyTheirs", title: `Only ${coupleName}`, items: venn.onlyTheirs, empty: "None." },
+  ];
+  return (
+    <section className="profile-section" aria-labelledby="profile-venn">
+      <h2 id="profile-venn">Interests in common</h2>
+      <div className="profile-venn">
+        {groups.map((group) => (
+          <div key={group.key} className={`profile-venn-group profile-venn-${group.key}`} data-testid={`venn-${group.key}`}>
+            <h3>
+              {group.title} <span className="profile-venn-count">({group.items.length})</span>
+            </h3>
+            {group.items.length > 0 ? <Chips items={labelled(group.items)} label={group.title} /> : <p className="profile-hint">{group.empty}</p>}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
 
 /** A list of labelled picks (adventure styles, interests) as chips; shared ones (both partners chose them) are marked in words too. */
 function Chips({ items, label }: { items: readonly { value: string; label: string; shared?: boolean }[]; label?: string }) {
@@ -34,8 +65,9 @@ function Placeholder({ name, className }: { name: string; className: string }) {
  * A couple's profile as the viewer may see it: lib/couples/queries has already applied the
  * privacy level to the location and left out what the viewer may not see.
  */
-export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile; actions?: ReactNode }) {
+export function CoupleProfileView({ profile, actions, posts }: { profile: CoupleProfile; actions?: ReactNode; posts?: ReactNode }) {
   const headingId = "couple-profile-title";
+  const gallery = [...(profile.profileImageUrl ? [profile.profileImageUrl] : []), ...profile.photos.slice(0, EXTRA_PHOTOS_MAX)];
   return (
     <main id="main" className="page profile-page">
       <article aria-labelledby={headingId}>
@@ -48,7 +80,13 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
           <div className="profile-heading">
             <h1 id={headingId}>{profile.coupleName}</h1>
             <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>{profile.badge}</p>
-            {profile.location && <p className="profile-location">{profile.location}</p>}
+            {(profile.location || profile.distanceBand) && (
+              <p className="profile-location">
+                {profile.location}
+                {profile.location && profile.distanceBand && " · "}
+                {profile.distanceBand}
+              </p>
+            )}
             {actions}
           </div>
         </header>
@@ -63,7 +101,14 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
         {profile.coupleTypes.length > 0 && (
           <section className="profile-section" aria-labelledby="profile-styles">
             <h2 id="profile-styles">Adventure styles</h2>
-            <Chips items={profile.coupleTypes} />
+            <dl className="profile-styles">
+              {profile.coupleTypes.map((type) => (
+                <div key={type.value}>
+                  <dt>{type.label}</dt>
+                  {type.value in COUPLE_TYPE_DESCRIPTIONS && <dd>{COUPLE_TYPE_DESCRIPTIONS[type.value as CoupleType]}</dd>}
+                </div>
+              ))}
+            </dl>
           </section>
         )}
 
@@ -75,18 +120,14 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
           </section>
         )}
 
-        {profile.photos.length > 0 && (
+        {profile.interestsVenn && <InterestsVenn venn={profile.interestsVenn} coupleName={profile.coupleName} />}
+
+        {profile.photos.length > 0 ? (
           <section className="profile-section" aria-labelledby="profile-photos">
             <h2 id="profile-photos">Photos</h2>
-            <ul className="profile-gallery">
-              {profile.photos.map((url, index) => (
-                <li key={url}>
-                  <StoredImage src={url} width={600} height={450} alt={`${profile.coupleName}, photo ${index + 1} of ${profile.photos.length}`} loading="lazy" />
-                </li>
-              ))}
-            </ul>
+            <PhotoLightbox photos={gallery} coupleName={profile.coupleName} />
           </section>
-        )}
+        ) : null}
 
         <section className="profile-section" aria-labelledby="profile-partners">
           <h2 id="profile-partners">The two of us</h2>
@@ -110,6 +151,8 @@ export function CoupleProfileView({ profile, actions }: { profile: CoupleProfile
             ))}
           </ul>
         </section>
+
+        {posts}
       </article>
     </main>
   );

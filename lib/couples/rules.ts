@@ -39,6 +39,16 @@ export const COUPLE_TYPES = [
 export type CoupleType = (typeof COUPLE_TYPES)[number]["value"];
 export const COUPLE_TYPE_VALUES: readonly string[] = COUPLE_TYPES.map((type) => type.value);
 
+/** The spec names the styles but not their descriptions; these are ours (onboarding's picker, the couple profile). */
+export const COUPLE_TYPE_DESCRIPTIONS: Record<CoupleType, string> = {
+  global_adventurers: "Passports always ready: you plan the year around the next trip abroad.",
+  culture_curators: "Museums, theatre, galleries and live music fill your calendar.",
+  mindful_adventurers: "Slow travel, retreats and time in nature keep you both grounded.",
+  community_connectors: "You host the dinners, join the clubs and bring people together.",
+  culinary_connoisseurs: "New restaurants, cooking classes and wine regions guide your plans.",
+  career_climbers: "Ambitious together: you back each other's goals and love to talk shop.",
+};
+
 /** Keeps only current values, once each, in the order given: what a restored draft may show. */
 export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
   [...new Set(values)].filter((value): value is CoupleType => COUPLE_TYPE_VALUES.includes(value));

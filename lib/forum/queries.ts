@@ -286,10 +286,16 @@ const keyValue = (key: Date | number): SQL => (key instanceof Date ? sql`${key.t
  * A local list measures from the viewer's couple place at city level at most to posts' stored
  * city-level points, and shows a band, never a distance.
  */
-export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery): Promise<{ data: ForumPost[]; pagination: KeysetPagination }> {
+export async function listPosts(
+  db: Db,
+  actor: ForumActor,
+  query: ListPostsQuery,
+  /** One couple's posts only (their profile's recent posts, issue 12). */
+  only: { coupleId?: string } = {},
+): Promise<{ data: ForumPost[]; pagination: KeysetPagination }> {
   const local = query.scope === "local";
   const order = query.q ? "rank" : query.sort;
-  const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : ""].join(":");
+  const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor);
   const centre = local ? await couplePlace(db, actor.coupleId) : null;
   if (local && !centre) throw locationRequired();
@@ -321,6 +327,7 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
     isNull(forumPosts.hiddenAt),
     isNull(forumPosts.removedAt),
     query.topic ? eq(forumPosts.topic, query.topic) : undefined,
+    only.coupleId ? eq(forumPosts.coupleId, only.coupleId) : undefined,
     tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
     notBlockedBetween(actor.coupleId, forumPosts.coupleId),
     centre ? boundingBox(centre, query.radius) : undefined,

@@ -1,24 +1,58 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
+import { PostRow } from "@/components/forum/PostRow";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { requireSignedIn } from "@/lib/auth/current-session";
-import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
+import { isCoupleId, loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { AppError } from "@/lib/errors";
+import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Couple Profile" };
 
-/** Any couple's profile, as the signed-in user may see it; hidden and missing both read as not found. */
+const RECENT_POSTS = 5;
+
+/**
+ * Any couple's full profile as the signed-in user may see it (issue 12): photos, styles, both
+ * partners (first names and ages), the interests Venn, the distance band and their recent forum
+ * posts. Hidden, inactive, blocked either way, malformed and missing all read as not found.
+ */
 export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
   const { coupleId } = await params;
+  if (!isCoupleId(coupleId)) notFound();
   const { userId } = await requireSignedIn();
   let profile: CoupleProfile;
+  let posts: ForumPost[];
   try {
-    profile = await withDb((db) => loadCoupleProfile(db, userId, coupleId));
+    [profile, posts] = await withDb(async (db) => {
+      const found = await loadCoupleProfile(db, userId, coupleId);
+      const actor = await forumActor(db, userId);
+      const recent = await listPosts(db, actor, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
+      return [found, recent.data] as const;
+    });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   }
-  return <CoupleProfileView profile={profile} actions={profile.isOwn ? undefined : <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />} />;
+  return (
+    <CoupleProfileView
+      profile={profile}
+      actions={profile.isOwn ? undefined : <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />}
+      posts={
+        <section className="profile-section" aria-labelledby="profile-posts">
+          <h2 id="profile-posts">Recent forum posts</h2>
+          {posts.length > 0 ? (
+            <ol className="profile-posts forum-list">
+              {posts.map((post) => (
+                <PostRow key={post.id} post={post} />
+              ))}
+            </ol>
+          ) : (
+            <p className="profile-hint">No forum posts yet.</p>
+          )}
+        </section>
+      }
+    />
+  );
 }
