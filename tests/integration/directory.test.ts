@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as directoryRoute } from "@/app/api/directory/route";
+import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, locations, users } from "@/db/schema";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
@@ -251,5 +252,16 @@ describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", (
       expect(res.status).toBe(404);
       expect(res.json).toEqual(unknown.json);
     }
+  });
+});
+
+describe("GET /api/v2/auth/me interestsVenn (issue 12)", () => {
+  it("compares the two partners' interests", async () => {
+    const us = await couple(newTag(), "Us", { interests: [[I0, I1, I2], [I1, I3]] });
+    const res = await call(meRoute, "GET", "/api/v2/auth/me", { headers: us.a.headers });
+    const user = res.status === 200 ? res.json : res.json.user;
+    expect(user.interestsVenn).toEqual({ shared: [I1], onlyMine: [I0, I2], onlyPartner: [I3] });
+    const theirs = await call(meRoute, "GET", "/api/v2/auth/me", { headers: us.b.headers });
+    expect((theirs.status === 200 ? theirs.json : theirs.json.user).interestsVenn).toEqual({ shared: [I1], onlyMine: [I3], onlyPartner: [I0, I2] });
   });
 });
