@@ -374,3 +374,88 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     ),
   ],
 };
+
+/* ---------- The directory's neighbourhood (issue 12) ---------- */
+
+/** Towns around the demo cities, so a Lisbon couple has neighbours within 10, 50 and 200 km. */
+const town = (city: string, state: string, country: string, countryCode: string, latitude: number, longitude: number): Place => ({
+  location: `${city}, ${country}`,
+  placeId: `seed:${city.toLowerCase().replace(/[^a-z]+/g, "-")}`,
+  city,
+  state,
+  country,
+  countryCode,
+  latitude,
+  longitude,
+});
+
+const DIRECTORY_TOWNS: Place[] = [
+  PLACES.lisbon,
+  town("Almada", "Setúbal", "Portugal", "PT", 38.6791, -9.1569),
+  town("Oeiras", "Lisbon", "Portugal", "PT", 38.691, -9.3107),
+  town("Sintra", "Lisbon", "Portugal", "PT", 38.8029, -9.3817),
+  town("Cascais", "Lisbon", "Portugal", "PT", 38.6979, -9.4215),
+  town("Setúbal", "Setúbal", "Portugal", "PT", 38.5244, -8.8882),
+  town("Évora", "Évora", "Portugal", "PT", 38.5714, -7.9135),
+  town("Coimbra", "Coimbra", "Portugal", "PT", 40.2033, -8.4103),
+  town("Porto", "Porto", "Portugal", "PT", 41.1579, -8.6291),
+  PLACES.london,
+  town("Brighton", "England", "United Kingdom", "GB", 50.8225, -0.1372),
+  PLACES.berlin,
+  town("Potsdam", "Brandenburg", "Germany", "DE", 52.3906, 13.0645),
+  PLACES.paris,
+  PLACES.barcelona,
+  town("Madrid", "Community of Madrid", "Spain", "ES", 40.4168, -3.7038),
+];
+
+const DIRECTORY_NAMES: [string, string][] = [
+  ["Ines", "Rafael"], ["Beatriz", "Tomas"], ["Carla", "Duarte"], ["Leonor", "Miguel"], ["Sofia", "Goncalo"], ["Marta", "Nuno"],
+  ["Rita", "Pedro"], ["Joana", "Andre"], ["Clara", "Vasco"], ["Helena", "Bruno"], ["Alice", "Henrique"], ["Lara", "Diogo"],
+  ["Eva", "Simao"], ["Matilde", "Rodrigo"], ["Olivia", "Harry"], ["Amelia", "Jack"], ["Isla", "George"], ["Freya", "Oscar"],
+  ["Hanna", "Lukas"], ["Lena", "Felix"], ["Mila", "Jonas"], ["Emma", "Louis"], ["Chloe", "Hugo"], ["Lucia", "Pablo"],
+  ["Paula", "Javier"], ["Nuria", "Marc"], ["Elena", "Sergio"], ["Teresa", "Afonso"], ["Vera", "Joao"], ["Irene", "Gil"],
+  ["Nadia", "Omar"], ["Zoe", "Samir"], ["Ana", "Kai"], ["Julia", "Noah"], ["Mariana", "Luca"], ["Sara", "Elias"],
+];
+
+const INTEREST_POOL: Interest[] = [
+  "travel", "food_dining", "photography", "arts_culture", "reading", "hiking", "wine_tasting", "cooking",
+  "outdoor_activities", "music", "live_music", "cycling", "board_games", "gardening", "sailing", "fitness_wellness",
+];
+const STYLE_POOL: CoupleType[] = ["global_adventurers", "culture_curators", "mindful_adventurers", "community_connectors", "culinary_connoisseurs", "career_climbers"];
+const OCCUPATIONS = ["Teacher", "Nurse", "Software developer", "Chef", "Architect", "Translator", "Pharmacist", "Illustrator", "Engineer", "Journalist", "Physiotherapist", "Florist"];
+/** Mostly city level; some exact, region, country or hidden, so every privacy level shows. */
+const LEVELS = ["city", "city", "city", "full", "city", "region", "city", "country", "city", "hidden", "city", "city"] as const;
+
+export type DirectoryCouple = {
+  partnerA: { firstName: string; lastName: string; dateOfBirth: string; occupation: string; interests: Interest[] };
+  partnerB: { firstName: string; lastName: string; dateOfBirth: string; occupation: string; interests: Interest[] };
+  place: Place;
+  privacyLevel: (typeof LEVELS)[number];
+  coupleTypes: CoupleType[];
+  bio: string;
+  verified: boolean;
+  /** Days since the couple joined: the directory's "newest" order. */
+  joinedDaysAgo: number;
+};
+
+/** Deterministic picks (no Math.random), so a re-seed writes the same couples. */
+const pick = <T>(list: readonly T[], i: number, count: number, step: number): T[] =>
+  [...new Set(Array.from({ length: count }, (_, k) => list[(i * step + k * (step + 2)) % list.length]!))];
+
+/** A few dozen more couples around several cities with overlapping interests: a directory worth browsing. */
+export const DIRECTORY_COUPLES: DirectoryCouple[] = DIRECTORY_NAMES.map(([a, b], i) => {
+  const place = DIRECTORY_TOWNS[i % DIRECTORY_TOWNS.length]!;
+  return {
+    partnerA: { firstName: a, lastName: "Silva", dateOfBirth: `${1982 + (i % 12)}-0${1 + (i % 9)}-1${i % 10}`, occupation: OCCUPATIONS[i % OCCUPATIONS.length]!, interests: pick(INTEREST_POOL, i, 4 + (i % 3), 3) },
+    partnerB: { firstName: b, lastName: "Costa", dateOfBirth: `${1980 + (i % 14)}-1${i % 3}-0${1 + (i % 9)}`, occupation: OCCUPATIONS[(i + 5) % OCCUPATIONS.length]!, interests: pick(INTEREST_POOL, i + 1, 3 + (i % 4), 5) },
+    place,
+    privacyLevel: LEVELS[i % LEVELS.length]!,
+    coupleTypes: pick(STYLE_POOL, i, 1 + (i % 3), 1),
+    bio: `${a} and ${b} from ${place.city}: weekends are for ${pick(INTEREST_POOL, i, 2, 3).join(" and ").replace(/_/g, " ")}, and we are always up for meeting new couples.`,
+    verified: i % 3 !== 2,
+    joinedDaysAgo: 1 + ((i * 7) % 90),
+  };
+});
+
+/** The directory couples' e-mails: first names repeat across couples elsewhere, so these carry a prefix. */
+export const directoryEmail = (firstName: string) => `dir.${firstName.toLowerCase()}@${DEMO_EMAIL_DOMAIN}`;

@@ -13,6 +13,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
 import { env } from "@/lib/env";
+import { seedDirectory } from "./seed-directory";
 import { seedForum } from "./seed-forum";
 import { seedScale } from "./seed-scale";
 import {
@@ -219,11 +220,12 @@ async function main(): Promise<void> {
       await tx.delete(couples).where(eq(couples.partner1Id, soloId));
       signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
       await seedInbox(tx, seeded);
-      return { count, forum: await seedForum(tx, seeded) };
+      const directory = await seedDirectory(tx, hashes.get(DEMO_SOLO.firstName)!);
+      return { count, directory, forum: await seedForum(tx, seeded) };
     });
 
     console.log(
-      `Seeded ${totals.count} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples), ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)} and a forum of ${totals.forum.posts} posts, ${totals.forum.replies} replies and ${totals.forum.reactions} reactions.\n`,
+      `Seeded ${totals.count} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples), ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)}, ${totals.directory} more couples for the directory and a forum of ${totals.forum.posts} posts, ${totals.forum.replies} replies and ${totals.forum.reactions} reactions.\n`,
     );
     printTable(signIns);
   } catch (error) {
