@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 
 /**
@@ -12,13 +12,20 @@ export function PhotoLightbox({ photos, coupleName }: { photos: readonly string[
   const [index, setIndex] = useState<number | null>(null);
   const count = photos.length;
   const alt = (i: number) => `${coupleName}, photo ${i + 1} of ${count}`;
+  const open = index !== null;
+  useEffect(() => {
+    if (!open) return;
+    // On the document: the arrow keys work wherever focus is inside the dialog (the close button first).
+    const onKeyDown = (event: KeyboardEvent) => {
+      const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+      if (step === 0) return;
+      event.preventDefault();
+      setIndex((current) => (current === null ? null : (current + step + count) % count));
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [open, count]);
   const move = (step: number) => setIndex((current) => (current === null ? null : (current + step + count) % count));
-  function onKeyDown(event: KeyboardEvent) {
-    if (event.key === "ArrowRight") move(1);
-    else if (event.key === "ArrowLeft") move(-1);
-    else return;
-    event.preventDefault();
-  }
   return (
     <>
       <ul className="profile-gallery">
@@ -33,7 +40,7 @@ export function PhotoLightbox({ photos, coupleName }: { photos: readonly string[
       </ul>
       {index !== null && (
         <Dialog open onClose={() => setIndex(null)} title={alt(index)} closeButton className="profile-lightbox">
-          <div onKeyDown={onKeyDown}>
+          <div>
             {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
             <img className="profile-lightbox-image" src={photos[index]} alt={alt(index)} />
             {count > 1 && (

@@ -1,0 +1,85 @@
+import { expect, test } from "@playwright/test";
+import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { signIn } from "./support";
+
+/**
+ * The directory and the full couple profile (issue 12), walked by the seeded demo couple (Maya &
+ * Theo, Lisbon at city level) among the seeded neighbours: filter by an interest and a distance
+ * band, open a couple, read the Venn and both partners without any private field.
+ */
+test.describe.configure({ mode: "serial" });
+
+test("the demo couple filters the directory by an interest and a distance band and opens a couple", async ({ page }) => {
+  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await page.goto("/directory");
+  await expect(page.getByRole("heading", { level: 1, name: "Directory" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Couples" }).getByRole("listitem").first()).toBeVisible();
+
+  // An interest and a distance band, through the form; the address carries the API's names.
+  await page.getByText("Interests", { exact: true }).click();
+  await page.getByRole("checkbox", { name: "Travel", exact: true }).check();
+  await page.getByLabel("Distance").selectOption({ label: "Within 10 km" });
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/\/directory\?interests=travel&distance=10$/);
+  const cards = page.getByRole("list", { name: "Couples" }).getByRole("listitem");
+  await expect(cards.first()).toBeVisible();
+  for (const card of await cards.all()) await expect(card).toContainText("within 10 km");
+  await expect(page.getByLabel("Distance")).toHaveValue("10");
+
+  // Unknown values in a hand-edited address are ignored, not an error page.
+  await page.goto("/directory?distance=25&interests=bogus&sort=random");
+  await expect(page.getByRole("heading", { level: 1, name: "Directory" })).toBeVisible();
+  await expect(page.getByLabel("Distance")).toHaveValue("");
+
+  // No match: the empty state and its way out.
+  await page.goto("/directory?q=nobody-is-called-this");
+  await expect(page.getByText("No couples match these filters.")).toBeVisible();
+  await page.getByRole("main").getByRole("link", { name: "Clear filters" }).last().click();
+  await expect(page).toHaveURL(/\/directory$/);
+
+  // Open a couple near by: the full profile with the Venn and both partners.
+  await page.goto("/directory?interests=travel&distance=10");
+  const first = cards.first();
+  const name = (await first.locator(".directory-name").textContent())!;
+  await first.getByRole("link").click();
+  await expect(page).toHaveURL(/\/profile\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const venn = page.getByRole("region", { name: "Interests in common" });
+  await expect(venn.getByRole("heading", { name: /All four of you/ })).toBeVisible();
+  await expect(venn.getByRole("heading", { name: /Both couples/ })).toBeVisible();
+  await expect(venn.getByRole("heading", { name: /Only yours/ })).toBeVisible();
+  await expect(venn.getByRole("heading", { name: new RegExp(`Only ${name}`) })).toBeVisible();
+  // Both couples picked travel: it is shared.
+  await expect(page.getByTestId("venn-shared")).toContainText("Travel");
+  await expect(page.getByText("within 10 km")).toBeVisible();
+  const partners = page.getByRole("region", { name: "The two of us" }).getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
+  await expect(partners).toHaveCount(2);
+  for (const heading of await partners.getByRole("heading", { level: 3 }).all()) await expect(heading).toHaveText(/^\p{L}+, \d{2}$/u);
+  // The seeded neighbours' last names, e-mails and birth dates are nowhere on the page.
+  const text = await page.locator("body").innerText();
+  expect(text).not.toMatch(/Silva|Costa|@demo\.couples\.test|19\d\d-\d\d-\d\d/);
+  await expect(page.getByRole("button", { name: "Report" })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Block ${name}` })).toBeVisible();
+});
+
+test("a couple's photos open in a lightbox that the keyboard drives", async ({ page }) => {
+  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await page.goto("/directory?q=Priya");
+  await page.getByRole("list", { name: "Couples" }).getByRole("link").first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Priya & Samuel" })).toBeVisible();
+  const opener = page.getByRole("button", { name: "Open Priya & Samuel, photo 1 of 3" });
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "Priya & Samuel, photo 1 of 3" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await expect(page.getByRole("dialog", { name: "Priya & Samuel, photo 2 of 3" })).toBeVisible();
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("dialog", { name: "Priya & Samuel, photo 3 of 3" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(opener).toBeFocused();
+});
