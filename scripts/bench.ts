@@ -635,6 +635,8 @@ async function main(): Promise<number> {
   console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
   // With the servers stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
+  // Issue 12: the directory's page at 1,000 and 100,000 couples, each on a scale database of its own.
+  if ((process.env.BENCH_SECTIONS ?? "").split(",").includes("directory")) await (await import("./bench/directory")).benchDirectory(ADMIN_URL);
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
 }

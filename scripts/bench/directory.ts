@@ -1,0 +1,122 @@
+/**
+ * The directory's benchmark (issue 12): p50/p99 of one directory page (`listDirectory`, the query
+ * `GET /api/directory` and the /directory page run) with no filter, with an interest filter and
+ * nearest-first within 50 km, at 1,000 and at 100,000 couples on real Postgres, plus the EXPLAIN
+ * ANALYZE of each query at each size. Each size gets a scale database of its own
+ * (`bench_dir_<n>_<time>`, dropped afterwards), filled by the database itself with
+ * generate_series: one statement per table, never a round trip per row.
+ *
+ * Run alone: `npx tsx --conditions react-server scripts/bench/directory.ts`, or from
+ * `npm run bench` with BENCH_SECTIONS including `directory`. Sizes: BENCH_DIRECTORY_SIZES
+ * (default "1000,100000"); samples per query: BENCH_DIRECTORY_SAMPLES (default 200).
+ */
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "@/db/schema";
+import type { Db } from "@/db/client";
+import { listDirectory } from "@/lib/directory/queries";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { percentile } from "../stats";
+
+const quiet = { onnotice: () => {} };
+/** Centres couples are spread around (±2° ≈ 220 km): dense and sparse areas alike. */
+const CENTRES: [number, number][] = [
+  [38.72, -9.14], [51.51, -0.13], [52.52, 13.4], [48.86, 2.35], [41.39, 2.17], [40.42, -3.7], [52.37, 4.9], [55.68, 12.57],
+  [43.65, -79.38], [40.71, -74.01], [34.05, -118.24], [-37.81, 144.96], [-33.87, 151.21], [35.68, 139.69], [19.43, -99.13],
+  [-23.55, -46.63], [1.35, 103.82], [28.61, 77.21], [-33.92, 18.42], [59.33, 18.07],
+];
+const STYLES = ["global_adventurers", "culture_curators", "mindful_adventurers", "community_connectors", "culinary_connoisseurs", "career_climbers"];
+
+const QUERIES: { name: string; params: Record<string, string> }[] = [
+  { name: "no filter (newest)", params: {} },
+  { name: "interest filter (hiking)", params: { interests: "hiking" } },
+  { name: "nearest within 50 km", params: { sort: "nearest", distance: "50" } },
+];
+
+const arrayLiteral = (values: readonly string[]) => `array[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`;
+
+/** Fills an empty migrated database with `n` couples (two partners each) and their places. */
+async function fill(sql: postgres.Sql, n: number): Promise<void> {
+  const pool = arrayLiteral(INTEREST_VALUES);
+  const lats = `array[${CENTRES.map(([lat]) => lat).join(",")}]::float8[]`;
+  const lngs = `array[${CENTRES.map(([, lng]) => lng).join(",")}]::float8[]`;
+  // `+ 0 * g` ties each subquery to its row: otherwise Postgres runs it once for all rows.
+  await sql.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
+    select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now(),
+      array(select v from unnest(${pool}) v where random() < 0.12 + 0 * g)
+    from generate_series(1, ${2 * n}) g`);
+  await sql.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, couple_types, status, is_visible, partner_a_verified, partner_b_verified, created_at)
+    select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g,
+      array[(${arrayLiteral(STYLES)})[1 + g % 6]], 'active', g % 20 <> 0, true, g % 3 <> 0, now() - random() * interval '365 days'
+    from generate_series(1, ${n}) g`);
+  await sql.unsafe(`insert into locations (entity_type, entity_id, place_id, display_location, latitude, longitude, city, country, privacy_level)
+    select 'couple', md5('c' || g)::uuid, 'bench:' || g, 'Place ' || g,
+      (${lats})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4, (${lngs})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4,
+      'City', 'Country', (case g % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
+    from generate_series(1, ${n}) g`);
+  // The viewer: couple 1, placed in Lisbon at city level.
+  await sql.unsafe(`update locations set latitude = 38.7223, longitude = -9.1393, privacy_level = 'city' where entity_id = md5('c1')::uuid`);
+  await sql.unsafe("analyze");
+}
+
+export type DirectoryBenchRow = { size: number; query: string; p50: number; p99: number; rows: number };
+
+export async function benchDirectory(adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"): Promise<DirectoryBenchRow[]> {
+  process.env.AUTH_SECRET ??= "bench-directory-secret-0123456789abcdef";
+  const sizes = (process.env.BENCH_DIRECTORY_SIZES ?? "1000,100000").split(",").map(Number);
+  const samples = Number(process.env.BENCH_DIRECTORY_SAMPLES ?? 200);
+  const admin = postgres(adminUrl, { max: 1, ...quiet });
+  const results: DirectoryBenchRow[] = [];
+  try {
+    for (const size of sizes) {
+      const name = `bench_dir_${size}_${Date.now()}`;
+      await admin.unsafe(`create database ${name}`);
+      const url = adminUrl.replace(/\/[^/]*$/, `/${name}`);
+      const client = postgres(url, { max: 4, ...quiet });
+      try {
+        const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+        let last: { query: string; params: unknown[] } | null = null;
+        const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void (last = { query, params }) } });
+        await migrate(db, { migrationsFolder: "db/migrations" });
+        const started = Date.now();
+        await fill(client, size);
+        console.log(`\n== Directory at ${size.toLocaleString("en-US")} couples (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
+        for (const { name: label, params } of QUERIES) {
+          const query = directoryQuerySchema.parse(params);
+          const run = () => listDirectory(db as unknown as Db, viewer!.id as string, query);
+          for (let i = 0; i < 10; i++) await run();
+          const times: number[] = [];
+          let rows = 0;
+          for (let i = 0; i < samples; i++) {
+            const t = performance.now();
+            rows = (await run()).data.length;
+            times.push(performance.now() - t);
+          }
+          times.sort((a, b) => a - b);
+          const row = { size, query: label, p50: percentile(times, 50), p99: percentile(times, 99), rows };
+          results.push(row);
+          console.log(`${label.padEnd(28)} p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  (${rows} cards, ${samples} samples)`);
+          // The page's main query (the last one run; the viewer's couple is read first).
+          const { query: text, params: values } = last!;
+          const plan = await client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);
+          console.log(plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n"));
+        }
+      } finally {
+        await client.end();
+        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchDirectory().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
