@@ -1,1 +1,1 @@
-CREATE INDEX "couples_discoverable_newest_idx" ON "couples" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "couples"."status" = 'active' and "couples"."is_visible";
+CREATE INDEX "couples_discoverable_newest_idx" ON "couples" USING btree ("created_at","id") WHERE "couples"."status" = 'active' and "couples"."is_visible";

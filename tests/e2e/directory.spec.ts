@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { createRequire } from "node:module";
+import { expect, test, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
 import { signIn } from "./support";
 
@@ -8,6 +9,17 @@ import { signIn } from "./support";
  * band, open a couple, read the Venn and both partners without any private field.
  */
 test.describe.configure({ mode: "serial" });
+
+const AXE = createRequire(import.meta.url).resolve("axe-core");
+
+async function axe(page: Page) {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
+  });
+  expect(violations, page.url()).toEqual([]);
+}
 
 test("the demo couple filters the directory by an interest and a distance band and opens a couple", async ({ page }) => {
   await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
@@ -83,3 +95,25 @@ test("a couple's photos open in a lightbox that the keyboard drives", async ({ p
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(opener).toBeFocused();
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the directory with its filters open, its empty state and a full profile pass axe at 360 px in the ${theme} theme, without sideways scroll`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: theme });
+    await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+    const page = await context.newPage();
+    await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+    for (const path of ["/directory?interests=travel&styles=culture_curators", "/directory?q=nobody-is-called-this"]) {
+      await page.goto(path);
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      await axe(page);
+    }
+    await page.goto("/directory?q=Priya");
+    await page.getByRole("list", { name: "Couples" }).getByRole("link").first().click();
+    await expect(page.getByRole("heading", { name: "Interests in common" })).toBeVisible();
+    await axe(page);
+    await context.close();
+  });
+}
