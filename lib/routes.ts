@@ -55,6 +55,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
+  { path: "/settings/location", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/discover", tier: "profile-required" },

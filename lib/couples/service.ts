@@ -58,7 +58,7 @@ type NewCouple = {
 };
 
 /** Changes to a couple (undefined: unchanged), the place already resolved. */
-type CoupleChanges = Partial<NewCouple>;
+type CoupleChanges = Partial<NewCouple & { isVisible: boolean }>;
 
 const placeColumns = (place: PlaceColumns) => ({ location: place.location, placeId: place.placeId });
 

@@ -1,0 +1,42 @@
+"use server";
+
+import { action } from "@/lib/http/action";
+import { parseWith } from "@/lib/http/errors";
+import { coupleUpdateSchema } from "@/lib/couples/schemas";
+import { updateCouple } from "@/lib/couples/service";
+import { setPrivacy } from "@/lib/locations";
+import { privacyLevelSchema } from "@/lib/locations/schemas";
+import { loadLocationSettings } from "@/lib/settings/queries";
+
+/*
+ * The settings' server actions: each the same domain function as its REST call, always on the
+ * caller's own couple (no id is taken from the browser).
+ */
+
+/** The couple's privacy level: PUT /locations/privacy's setPrivacy on the caller's couple. */
+export const savePrivacyAction = action(
+  { access: "complete-profile", input: (level: unknown) => parseWith(privacyLevelSchema, level), failure: "Could not save your privacy level. Please try again." },
+  async ({ db, caller, input }) => {
+    const { coupleId } = await loadLocationSettings(db, caller.userId);
+    const location = await setPrivacy(db, { entityType: "couple", entityId: coupleId, privacyLevel: input }, caller);
+    return { privacyLevel: location.privacy_level };
+  },
+);
+
+/** 'Show us in the directory': PUT /api/v2/couples/{id} with {isVisible} on the caller's couple. */
+export const saveVisibilityAction = action(
+  { access: "complete-profile", input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }), failure: "Could not save your choice. Please try again." },
+  async ({ db, caller, input }) => {
+    const couple = await updateCouple(db, caller.userId, null, input);
+    return { isVisible: couple.isVisible };
+  },
+);
+
+/** A new place for the couple, chosen from the suggestions: PUT /api/v2/couples/{id} with {placeId}. */
+export const saveCouplePlaceAction = action(
+  { access: "complete-profile", input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }), failure: "Could not save your location. Please try again." },
+  async ({ db, caller, input }) => {
+    await updateCouple(db, caller.userId, null, input);
+    return { place: (await loadLocationSettings(db, caller.userId)).place };
+  },
+);
