@@ -56,6 +56,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
   { path: "/settings/location", tier: "profile-required" },
+  { path: "/settings/appearance", tier: "profile-required" },
+  { path: "/settings/blocked", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/discover", tier: "profile-required" },

@@ -6,6 +6,9 @@ import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
 import { setPrivacy } from "@/lib/locations";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
+import { forumActor } from "@/lib/forum/queries";
+import { forumIdParamsSchema } from "@/lib/forum/schemas";
+import { unblockCouple } from "@/lib/safety/blocks";
 import { loadLocationSettings } from "@/lib/settings/queries";
 
 /*
@@ -38,5 +41,14 @@ export const saveCouplePlaceAction = action(
   async ({ db, caller, input }) => {
     await updateCouple(db, caller.userId, null, input);
     return { place: (await loadLocationSettings(db, caller.userId)).place };
+  },
+);
+
+/** 'Unblock': DELETE /api/couples/{id}/block's unblockCouple, for the caller's couple. */
+export const unblockCoupleAction = action(
+  { access: "complete-profile", input: (id: unknown) => parseWith(forumIdParamsSchema, { id }, { firstIssue: true }).id, failure: "Could not unblock this couple. Please try again." },
+  async ({ db, caller, input }) => {
+    await unblockCouple(db, await forumActor(db, caller.userId), input);
+    return {};
   },
 );
