@@ -55,6 +55,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
+  { path: "/settings/profile", tier: "profile-required" },
+  { path: "/settings/couple", tier: "profile-required" },
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },

@@ -22,7 +22,7 @@ const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos:
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
 
-/** The spec names the styles but not their descriptions; these are ours. */
+/** The spec names the styles but not their descriptions; these are ours (the settings show them too). */
 const DESCRIPTIONS: Record<CoupleType, string> = {
   global_adventurers: "Passports always ready: you plan the year around the next trip abroad.",
   culture_curators: "Museums, theatre, galleries and live music fill your calendar.",
@@ -31,7 +31,7 @@ const DESCRIPTIONS: Record<CoupleType, string> = {
   culinary_connoisseurs: "New restaurants, cooking classes and wine regions guide your plans.",
   career_climbers: "Ambitious together: you back each other's goals and love to talk shop.",
 };
-const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: DESCRIPTIONS[type.value] }));
+export const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: DESCRIPTIONS[type.value] }));
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),

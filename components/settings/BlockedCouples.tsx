@@ -40,7 +40,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
             <li key={couple.coupleId} className="settings-list-item">
               <span className="settings-who">
                 {couple.coupleImageUrl ? (
-                  // eslint-disable-next-line @next/next/no-img-element -- our own stored images, already sized
+                  // eslint-disable-next-line @next/next/no-img-element -- our own stored photo, already small
                   <img src={couple.coupleImageUrl} alt="" className="settings-avatar" />
                 ) : (
                   <span className="settings-avatar" aria-hidden="true" />

@@ -8,6 +8,8 @@ import { PRIVACY_LABELS, PRIVACY_LEVELS, type PrivacyLevel } from "@/lib/locatio
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
 import type { LocationSettings as Settings } from "@/lib/settings/queries";
 import type { Prediction } from "@/lib/places/types";
+import { StatusLine } from "./StatusLine";
+import type { Status } from "./useSettingsForm";
 
 /** What each level shows others; the spec names the levels, these lines are ours. */
 const LEVEL_HINTS: Record<PrivacyLevel, string> = {
@@ -18,15 +20,6 @@ const LEVEL_HINTS: Record<PrivacyLevel, string> = {
   hidden: "no location at all",
 };
 
-type Status = { tone: "success" | "error"; text: string } | null;
-
-function StatusLine({ status }: { status: Status }) {
-  return (
-    <p className={`settings-status${status?.tone === "error" ? " settings-status-error" : ""}`} role="status">
-      {status?.text ?? ""}
-    </p>
-  );
-}
 
 /** 'Location and privacy': the couple's place, how precisely others see it, and 'Show us in the directory'. Each part is saved on its own. */
 export function LocationSettings({ initial }: { initial: Settings }) {

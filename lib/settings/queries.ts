@@ -1,9 +1,10 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, locations } from "@/db/schema";
+import { couples, locations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
-import { AppError } from "@/lib/errors";
+import { AppError, userNotFound } from "@/lib/errors";
+import { selfColumns } from "@/lib/users/projections";
 import { DEFAULT_PRIVACY_LEVEL, type PrivacyLevel } from "@/lib/locations/privacy";
 
 /** What the 'Location and privacy' section shows: the couple's place (its parts, for the preview), its level, its visibility. */
@@ -41,4 +42,26 @@ export async function loadLocationSettings(db: Db, userId: string): Promise<Loca
     place: placeId && displayLocation ? { placeId, displayLocation, city, state, country } : null,
     privacyLevel: privacyLevel ?? DEFAULT_PRIVACY_LEVEL,
   };
+}
+
+/** What 'Your profile' edits: the person's own fields, as they see them. */
+export type ProfileSettings = { firstName: string; lastName: string; occupation: string; interests: string[]; avatarUrl: string | null };
+
+export async function loadProfileSettings(db: Db, userId: string): Promise<ProfileSettings> {
+  const [row] = await db.select(selfColumns(users)).from(users).where(eq(users.id, userId));
+  if (!row) throw userNotFound();
+  return { firstName: row.firstName ?? "", lastName: row.lastName ?? "", occupation: row.occupation ?? "", interests: row.interests ?? [], avatarUrl: row.avatarUrl };
+}
+
+/** What 'Couple profile' edits: the couple's own fields, for either partner. */
+export type CoupleSettings = { coupleName: string; bio: string; coupleTypes: string[]; profileImageUrl: string | null; photos: string[] };
+
+export async function loadCoupleSettings(db: Db, userId: string): Promise<CoupleSettings> {
+  const [row] = await db
+    .select({ coupleName: couples.coupleName, bio: couples.bio, coupleTypes: couples.coupleTypes, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+    .from(couples)
+    .where(partnerOf(userId))
+    .limit(1);
+  if (!row) throw noCouple();
+  return { ...row, bio: row.bio ?? "" };
 }
