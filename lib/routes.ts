@@ -59,6 +59,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/couple", tier: "profile-required" },
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
+  { path: "/settings/partner", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
