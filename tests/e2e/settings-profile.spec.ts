@@ -125,7 +125,7 @@ test.describe.serial("settings", () => {
     const search = page.getByRole("combobox", { name: "Location" });
     await expect(search).toBeFocused();
     await search.fill("porto");
-    await page.getByRole("option", { name: /^Porto, Portugal/ }).first().click();
+    await page.getByRole("option", { name: "Porto Portugal", exact: true }).click();
     await expect(page.getByText("Location saved.")).toBeVisible();
     await expect(page.getByTestId("privacy-preview")).toHaveText("Others see: Porto, Portugal");
     expect(await seenBy(them, us)).toEqual({ status: 200, location: "Porto, Portugal" });
@@ -229,7 +229,7 @@ test.describe.serial("settings", () => {
     expect(sent.ok()).toBe(true);
     await page.reload();
     await expect(page.getByRole("heading", { name: "Invitation pending" })).toBeVisible();
-    await expect(page.getByText(email)).toBeVisible();
+    await expect(page.getByText(email, { exact: true })).toBeVisible();
     await page.getByRole("button", { name: "Resend" }).click();
     await expect(page.getByText(`We sent a new invitation to ${email}.`)).toBeVisible();
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
