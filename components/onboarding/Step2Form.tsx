@@ -22,7 +22,7 @@ const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos:
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
 
-const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: COUPLE_TYPE_DESCRIPTIONS[type.value] }));
+export const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: COUPLE_TYPE_DESCRIPTIONS[type.value] }));
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),

@@ -15,10 +15,12 @@ type PhotoGalleryProps = {
   onChange(photos: PickedPhoto[]): void;
   error?: string;
   disabled?: boolean;
+  /** Photos already saved (the settings' gallery) that count towards the five. */
+  kept?: number;
 };
 
 /** Extra couple photos: pick several at once, crop each in turn (cancel skips that one), remove any. */
-export function PhotoGallery({ label, value, onChange, error, disabled = false }: PhotoGalleryProps) {
+export function PhotoGallery({ label, value, onChange, error, disabled = false, kept = 0 }: PhotoGalleryProps) {
   const [queue, setQueue] = useState<File[]>([]);
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
@@ -26,7 +28,7 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
   const field = usePhotoField(value, error, () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"));
 
   function pick(files: File[]) {
-    const plan = planGalleryAdditions(value.length, files);
+    const plan = planGalleryAdditions(kept + value.length, files);
     field.setProblem(plan.error);
     if (plan.accepted.length > 0) setQueue(plan.accepted);
   }
@@ -38,19 +40,19 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
         {label}
       </span>
       <span className="field-hint">
-        {value.length} of {EXTRA_PHOTOS_MAX} photos
+        {kept + value.length} of {EXTRA_PHOTOS_MAX} photos
       </span>
       {value.length > 0 && (
         <ul ref={listRef} className="photo-gallery">
           {value.map((photo, index) => (
             <li key={index} className="photo-gallery-item">
               {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
-              <img src={photo.dataUrl} alt={`Couple photo ${index + 1}`} width={photo.width} height={photo.height} className="photo-gallery-image" />
+              <img src={photo.dataUrl} alt={`Couple photo ${kept + index + 1}`} width={photo.width} height={photo.height} className="photo-gallery-image" />
               <span className="photo-size">{formatFileSize(photo.size)}</span>
               <button
                 type="button"
                 className="button button-secondary photo-remove"
-                aria-label={`Remove photo ${index + 1}`}
+                aria-label={`Remove photo ${kept + index + 1}`}
                 disabled={disabled}
                 onClick={() => {
                   field.armFocus();
@@ -64,7 +66,7 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false }
           ))}
         </ul>
       )}
-      {value.length < EXTRA_PHOTOS_MAX && (
+      {kept + value.length < EXTRA_PHOTOS_MAX && (
         <PhotoDropZone ref={inputRef} labelledBy={field.labelId} errorId={field.errorId} multiple disabled={disabled} onFiles={pick} />
       )}
       {field.errorMessage}

@@ -3,7 +3,7 @@
  * styles, the bio counter, badges, visibility. Pure and browser-safe, so the forms (onboarding
  * now, settings later), the profile page and the server share one copy.
  */
-import { shownName, type StoredLocation } from "@/lib/locations/privacy";
+import { shownName, type NamedPlace } from "@/lib/locations/privacy";
 
 export const COUPLE_NAME_MAX = 100;
 export const COUPLE_TYPES_MAX = 3;
@@ -76,7 +76,7 @@ export function isDiscoverable({ status, isVisible }: { status: string; isVisibl
  * region and country; country: the country; hidden: nothing). Without a stored location
  * others see nothing: there is no level to apply to a bare text.
  */
-export function shownCoupleLocation(location: StoredLocation | null, viewer: "own" | "other", ownText: string | null): string | null {
+export function shownCoupleLocation(location: NamedPlace | null, viewer: "own" | "other", ownText: string | null): string | null {
   if (viewer === "own") return location?.displayLocation ?? ownText;
   if (!location || location.privacyLevel === "hidden") return null;
   return shownName(location) || null;
@@ -115,4 +115,14 @@ export function coupleInterests(partners: readonly (readonly Labelled[])[], lega
   const union = new Map((all.length > 0 ? all : legacy).map((item) => [item.value, item]));
   const inBoth = (value: string) => partners.length === 2 && partners.every((list) => list.some((item) => item.value === value));
   return [...union.values()].map((item) => ({ ...item, shared: inBoth(item.value) }));
+}
+
+/**
+ * The settings' one-line preview of the couple's place at `level`: the very rule the profile
+ * (shownCoupleLocation) applies for other couples, so the preview never promises what the server
+ * does not do.
+ */
+export function privacyPreview(place: Omit<NamedPlace, "privacyLevel"> | null, level: NamedPlace["privacyLevel"]): string {
+  const shown = place ? shownCoupleLocation({ ...place, privacyLevel: level }, "other", null) : null;
+  return shown ? `Others see: ${shown}` : "Others see no location";
 }

@@ -53,6 +53,7 @@ const COUPLE_KEY_ALIASES: Record<string, string> = {
   couple_types: "coupleTypes",
   place_id: "placeId",
   profile_image_url: "profileImageUrl",
+  is_visible: "isVisible",
 };
 /** Renames the aliases; a missing body reads as empty, so each required field names itself. */
 const camelCoupleKeys = (body: unknown) =>
@@ -64,9 +65,14 @@ const camelCoupleKeys = (body: unknown) =>
 export const coupleCreateSchema = z.preprocess(camelCoupleKeys, coupleFields);
 export type CoupleCreateInput = z.output<typeof coupleCreateSchema>;
 
+/** 'Show us in the directory': an update may turn it off and on again; a new couple starts visible. */
+export const isVisibleField = z.boolean({ error: "isVisible must be true or false" });
+
 export const coupleUpdateSchema = z.preprocess(
   camelCoupleKeys,
-  coupleFields.partial().refine((update) => Object.values(update).some((value) => value !== undefined), NOTHING_TO_UPDATE_MESSAGE),
+  coupleFields
+    .extend({ isVisible: isVisibleField })
+    .partial().refine((update) => Object.values(update).some((value) => value !== undefined), NOTHING_TO_UPDATE_MESSAGE),
 );
 export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 

@@ -7,6 +7,7 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
+import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
@@ -16,6 +17,9 @@ import { partnerOf } from "./partner";
 
 /** Replaceable services, so a test can hand in its own. */
 export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
+
+/** Photos uploaded with an update (the settings' form): a new main photo, extra photos to add. */
+export type CoupleUploads = { main?: Uint8Array | null; extra?: readonly Uint8Array[] };
 
 /** The couple as its own partners see it. */
 const recordColumns = {
@@ -58,7 +62,7 @@ type NewCouple = {
 };
 
 /** Changes to a couple (undefined: unchanged), the place already resolved. */
-type CoupleChanges = Partial<NewCouple>;
+type CoupleChanges = Partial<NewCouple & { isVisible: boolean }>;
 
 const placeColumns = (place: PlaceColumns) => ({ location: place.location, placeId: place.placeId });
 
@@ -213,14 +217,36 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
  * before the place is looked up (the places provider bills each lookup). Images the change
  * replaced are removed once it is saved.
  */
-export async function updateCouple(db: Db, userId: string, coupleId: string | null, input: CoupleUpdateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
+export async function updateCouple(
+  db: Db,
+  userId: string,
+  coupleId: string | null,
+  input: CoupleUpdateInput,
+  deps: CoupleDeps & { uploads?: CoupleUploads } = {},
+): Promise<CoupleRecord> {
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
-  await ownCouple(db, userId, target);
+  const own = await ownCouple(db, userId, target);
+  const main = deps.uploads?.main ?? null;
+  const extra = deps.uploads?.extra ?? [];
+  // Uploaded extra photos join the ones kept (those sent, else those the couple shows).
+  const kept = input.photos ?? own.photos;
+  const photoCount = kept.length + extra.length;
+  if (photoCount > EXTRA_PHOTOS_MAX) {
+    const message = tooManyPhotosMessage(photoCount);
+    throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
+  }
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
-  return writeWithImages(db, userId, { storage: deps.storage }, async (tx) => {
-    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, target, changes);
+  const uploads = [...(main ? [{ bytes: main, kind: "couple-main" as const }] : []), ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))];
+  return writeWithImages(db, userId, { storage: deps.storage, uploads }, async (tx, stored) => {
+    const [newMain, ...newExtra] = main ? stored : [undefined, ...stored];
+    const withUploads: CoupleChanges = {
+      ...changes,
+      ...(newMain ? { profileImageUrl: newMain.url } : {}),
+      ...(newExtra.length > 0 ? { photos: [...kept, ...newExtra.map((image) => image!.url)] } : {}),
+    };
+    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, target, withUploads);
     return { result: couple, replaced: replacedImages };
   });
 }

@@ -29,14 +29,15 @@ const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvit
  * shareable one, which partner A is shown (`invitation_token`), opens the same invitation but
  * proves nothing about the address, so partner A cannot use it to fake a verified partner. The couple row is locked for the check-and-write, so a
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
- * An expired open invitation to the same address is revoked and replaced in the same transaction.
+ * An expired open invitation to the same address is revoked and replaced in the same transaction
+ * (with `replaceOpen`, the settings' 'Resend', a live one too).
  *
  * Every attempt counts against the hourly limit before anything is checked, refused ones too (it
  * commits on its own, whatever the send's transaction does): the answers (EMAIL_EXISTS, ...)
  * would otherwise tell an inviter, without limit, which addresses have accounts. Counting and
  * checking are one step, so parallel sends cannot exceed the limit either.
  */
-export async function sendInvitation(db: Db, inviterId: string, input: InvitePartnerInput, now = new Date()): Promise<SentInvitation> {
+export async function sendInvitation(db: Db, inviterId: string, input: InvitePartnerInput, now = new Date(), { replaceOpen = false } = {}): Promise<SentInvitation> {
   const sendLimit = await consumeLimit(db, LIMITS.invitationsPerInviter, inviterId);
   if (!sendLimit.allowed) {
     throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", { retryAfterSeconds: sendLimit.retryAfterSeconds });
@@ -66,7 +67,8 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
       .where(
         and(eq(invitations.coupleId, couple.id), eq(invitations.partnerEmail, input.partner_email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
       );
-    if (open && open.expiresAt.getTime() > now.getTime()) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
+    // 'Resend' (replaceOpen) replaces a live invitation too: its links stop working.
+    if (open && open.expiresAt.getTime() > now.getTime() && !replaceOpen) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
     if (open) await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, open.id));
 
     const expiresAt = expiryFrom(now);

@@ -62,8 +62,11 @@ export type NormalizedLocation = {
 
 const join = (...parts: (string | null)[]) => parts.filter((p): p is string => !!p && p.trim() !== "").join(", ");
 
+/** What the shown name is made of: the chosen place's name, its parts, and the level. */
+export type NamedPlace = Pick<StoredLocation, "displayLocation" | "city" | "state" | "country" | "privacyLevel">;
+
 /** The name others see: the chosen place at 'full', then city, region or country only. */
-export function shownName(location: StoredLocation): string {
+export function shownName(location: NamedPlace): string {
   const { city, state, country, displayLocation } = location;
   switch (location.privacyLevel) {
     case "full":

@@ -8,6 +8,7 @@ import { BIO_MAX, COUPLE_MESSAGES } from "@/lib/couples/rules";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
 import { multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, requiredText } from "@/lib/fields";
 import { imageUrlField } from "@/lib/images/schemas";
+import { interestsField } from "@/lib/interests/schemas";
 import { OCCUPATION_MAX, PROFILE_MESSAGES } from "./rules";
 
 export const occupationField = requiredText(
@@ -49,8 +50,9 @@ const SNAKE_TO_CAMEL: Record<string, string> = {
   avatar_url: "avatarUrl",
 };
 
-/** Any of the person's own fields; anything else (e-mail, ids, hashes) is refused, not ignored. */
+/** Any of the person's own fields, their interests too; anything else (e-mail, ids, hashes) is refused, not ignored. */
 export const profileUpdateSchema = userFields
+  .extend({ interests: interestsField })
   .partial()
   .strict()
   .refine((update) => Object.keys(update).length > 0, NOTHING_TO_UPDATE_MESSAGE);

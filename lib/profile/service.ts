@@ -26,11 +26,16 @@ export async function updateUserRow(tx: Db, userId: string, changes: UserChanges
   return { row: row!, replacedImages: replacedImageUrls([previous.avatarUrl], [row!.avatarUrl]) };
 }
 
-/** Changes the person's own fields; an avatar the change replaced is removed once it is saved. */
-export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage): Promise<void> {
+/**
+ * Changes the person's own fields; `avatar` (an uploaded photo, as the settings send it) becomes
+ * the new profile photo. An avatar the change replaced is removed once it is saved; an upload
+ * whose save failed is removed at once.
+ */
+export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage, avatar?: Uint8Array | null): Promise<void> {
   await assertOwnImageUrls(db, userId, { avatarUrl: update.avatarUrl });
-  await writeWithImages(db, userId, { storage }, async (tx) => {
-    const { replacedImages } = await updateUserRow(tx, userId, update);
+  const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const }] : [];
+  await writeWithImages(db, userId, { storage, uploads }, async (tx, stored) => {
+    const { replacedImages } = await updateUserRow(tx, userId, stored[0] ? { ...update, avatarUrl: stored[0].url } : update);
     return { result: undefined, replaced: replacedImages };
   });
 }

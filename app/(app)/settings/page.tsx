@@ -1,5 +1,24 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SETTINGS_SECTIONS } from "@/lib/settings/sections";
 
-const page = titleOnlyPage("Settings");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Settings" };
+
+/** The overview: every section with one line on what it holds. */
+export default function SettingsPage() {
+  return (
+    <main id="main">
+      <h1>Settings</h1>
+      <ul className="settings-overview">
+        {SETTINGS_SECTIONS.map((section) => (
+          <li key={section.href}>
+            <Link href={section.href}>
+              <span className="settings-overview-label">{section.label}</span>
+              <span className="settings-overview-summary">{section.summary}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

@@ -1,0 +1,69 @@
+"use server";
+
+import { action } from "@/lib/http/action";
+import { parseWith } from "@/lib/http/errors";
+import { coupleUpdateSchema } from "@/lib/couples/schemas";
+import { updateCouple } from "@/lib/couples/service";
+import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
+import { setPrivacy } from "@/lib/locations";
+import { deliverAfterResponse } from "@/lib/mail/outbox";
+import { privacyLevelSchema } from "@/lib/locations/schemas";
+import { forumActor } from "@/lib/forum/queries";
+import { forumIdParamsSchema } from "@/lib/forum/schemas";
+import { unblockCouple } from "@/lib/safety/blocks";
+import { loadLocationSettings } from "@/lib/settings/queries";
+
+/*
+ * The settings' server actions: each the same domain function as its REST call, always on the
+ * caller's own couple (no id is taken from the browser).
+ */
+
+/** The couple's privacy level: PUT /locations/privacy's setPrivacy on the caller's couple. */
+export const savePrivacyAction = action(
+  { access: "complete-profile", input: (level: unknown) => parseWith(privacyLevelSchema, level), failure: "Could not save your privacy level. Please try again." },
+  async ({ db, caller, input }) => {
+    const { coupleId } = await loadLocationSettings(db, caller.userId);
+    const location = await setPrivacy(db, { entityType: "couple", entityId: coupleId, privacyLevel: input }, caller);
+    return { privacyLevel: location.privacy_level };
+  },
+);
+
+/** 'Show us in the directory': PUT /api/v2/couples/{id} with {isVisible} on the caller's couple. */
+export const saveVisibilityAction = action(
+  { access: "complete-profile", input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }), failure: "Could not save your choice. Please try again." },
+  async ({ db, caller, input }) => {
+    const couple = await updateCouple(db, caller.userId, null, input);
+    return { isVisible: couple.isVisible };
+  },
+);
+
+/** A new place for the couple, chosen from the suggestions: PUT /api/v2/couples/{id} with {placeId}. */
+export const saveCouplePlaceAction = action(
+  { access: "complete-profile", input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }), failure: "Could not save your location. Please try again." },
+  async ({ db, caller, input }) => {
+    await updateCouple(db, caller.userId, null, input);
+    return { place: (await loadLocationSettings(db, caller.userId)).place };
+  },
+);
+
+/** 'Unblock': DELETE /api/couples/{id}/block's unblockCouple, for the caller's couple. */
+export const unblockCoupleAction = action(
+  { access: "complete-profile", input: (id: unknown) => parseWith(forumIdParamsSchema, { id }, { firstIssue: true }).id, failure: "Could not unblock this couple. Please try again." },
+  async ({ db, caller, input }) => {
+    await unblockCouple(db, await forumActor(db, caller.userId), input);
+    return {};
+  },
+);
+
+/** 'Resend': a fresh invitation to the same person (the e-mail goes out after the answer); the old links stop working. */
+export const resendInvitationAction = action({ access: "complete-profile", failure: "Could not resend the invitation. Please try again." }, async ({ db, caller }) => {
+  const { invitation, emailIds } = await resendInvitation(db, caller.userId);
+  deliverAfterResponse(db, emailIds);
+  return { expiresAt: invitation.expires_at };
+});
+
+/** 'Cancel': the pending invitation's links stop working. */
+export const cancelInvitationAction = action({ access: "complete-profile", failure: "Could not cancel the invitation. Please try again." }, async ({ db, caller }) => {
+  await cancelInvitation(db, caller.userId);
+  return {};
+});

@@ -1,0 +1,17 @@
+import { NextResponse } from "next/server";
+import { updateCouple } from "@/lib/couples/service";
+import { route } from "@/lib/http/route";
+import { readMultipart } from "@/lib/onboarding/form";
+import { coupleSettingsFromForm } from "@/lib/settings/form";
+
+/**
+ * The 'Couple profile' settings form (multipart, so new photos go along): the fields of
+ * PUT /api/v2/couples/{id} and its updateCouple, always on the caller's own couple.
+ */
+export const POST = route(
+  { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
+  async ({ db, caller, input }) => {
+    const data = await updateCouple(db, caller.userId, null, input.update, { uploads: input.uploads });
+    return NextResponse.json({ success: true, data });
+  },
+);

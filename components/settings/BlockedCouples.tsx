@@ -1,0 +1,69 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { unblockCoupleAction } from "@/app/(app)/settings/actions";
+import type { BlockedCouple } from "@/lib/safety/blocks";
+
+/** The couples this couple blocked, newest first, each with 'Unblock'. */
+export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
+  const [blocked, setBlocked] = useState(initial);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [status, setStatus] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const unblock = async (couple: BlockedCouple) => {
+    setBusy(couple.coupleId);
+    setStatus(null);
+    const result = await unblockCoupleAction(couple.coupleId);
+    setBusy(null);
+    if (!result.ok) return setStatus({ tone: "error", text: result.message });
+    setBlocked((list) => list.filter((item) => item.coupleId !== couple.coupleId));
+    setStatus({ tone: "success", text: `${couple.coupleName} is no longer blocked.` });
+    // The button that had focus is gone: continue from the section's heading.
+    heading.current?.focus();
+  };
+
+  return (
+    <section className="settings-section" aria-labelledby="blocked-title">
+      <h2 id="blocked-title" ref={heading} tabIndex={-1}>
+        Couples you blocked
+      </h2>
+      <p className="field-hint">
+        You and a blocked couple don&apos;t see each other&apos;s profiles, places, posts or replies, and can&apos;t mention each other. They are not told. Unblocking lets you see each other again.
+      </p>
+      {blocked.length === 0 ? (
+        <p>You haven&apos;t blocked anyone.</p>
+      ) : (
+        <ul className="settings-list">
+          {blocked.map((couple) => (
+            <li key={couple.coupleId} className="settings-list-item">
+              <span className="settings-who">
+                {couple.coupleImageUrl ? (
+                  // eslint-disable-next-line @next/next/no-img-element -- our own stored photo, already small
+                  <img src={couple.coupleImageUrl} alt="" className="settings-avatar" />
+                ) : (
+                  <span className="settings-avatar" aria-hidden="true" />
+                )}
+                <span>
+                  <strong>{couple.coupleName}</strong>
+                  <br />
+                  <span className="muted">Blocked {new Date(couple.blockedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })}</span>
+                </span>
+              </span>
+              <button type="button" className="button button-secondary" disabled={busy !== null} onClick={() => void unblock(couple)} aria-label={`Unblock ${couple.coupleName}`}>
+                {busy === couple.coupleId ? "Unblocking..." : "Unblock"}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className={`settings-status${status?.tone === "error" ? " settings-status-error" : ""}`} role="status">
+        {status?.text ?? ""}
+      </p>
+      <p className="field-hint">
+        To block a couple, use &apos;Block&apos; on one of their posts or replies in the <Link href="/forum">forum</Link>.
+      </p>
+    </section>
+  );
+}

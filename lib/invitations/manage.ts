@@ -1,0 +1,80 @@
+import "server-only";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, invitations, users } from "@/db/schema";
+import { partnerOf } from "@/lib/couples/partner";
+import { AppError } from "@/lib/errors";
+import { partnerColumns } from "@/lib/users/projections";
+import { MESSAGES } from "./rules";
+import { sendInvitation, type SentInvitation } from "./send";
+
+/** What the settings' 'Partner' section shows: the partner, the invitation waiting for them, or neither. */
+export type PartnerView =
+  | { kind: "partner"; partner: { firstName: string; lastName: string; occupation: string | null; avatarUrl: string | null } }
+  | { kind: "invited"; invitation: { partnerEmail: string; partnerFirstName: string; partnerLastName: string; expiresAt: string; expired: boolean } }
+  | { kind: "none"; canInvite: boolean };
+
+export const noOpenInvitation = () => new AppError("NOT_FOUND", "There is no pending invitation.");
+
+/** The caller's couple, locked for the caller's transaction when asked. */
+async function ownCouple(db: Db, userId: string, lock = false) {
+  const query = db.select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id }).from(couples).where(partnerOf(userId)).limit(1);
+  const [couple] = lock ? await query.for("update") : await query;
+  if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
+  return couple;
+}
+
+const openOf = (coupleId: string) => and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+
+/** The couple's newest invitation neither used nor cancelled (an expired one too: it can be resent). */
+async function latestOpen(db: Db, coupleId: string) {
+  const [row] = await db
+    .select({ partnerEmail: invitations.partnerEmail, partnerFirstName: invitations.partnerFirstName, partnerLastName: invitations.partnerLastName, expiresAt: invitations.expiresAt })
+    .from(invitations)
+    .where(openOf(coupleId))
+    .orderBy(desc(invitations.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The partner as a partner may see them (lib/users/projections: never their e-mail), else the open invitation. */
+export async function partnerView(db: Db, userId: string, now = new Date()): Promise<PartnerView> {
+  const couple = await ownCouple(db, userId);
+  const otherId = couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id;
+  if (otherId) {
+    const [other] = await db.select(partnerColumns(users)).from(users).where(eq(users.id, otherId));
+    if (other) return { kind: "partner", partner: { firstName: other.firstName ?? "", lastName: other.lastName ?? "", occupation: other.occupation, avatarUrl: other.avatarUrl } };
+  }
+  const isInviter = couple.partner1Id === userId;
+  const open = isInviter ? await latestOpen(db, couple.id) : null;
+  if (!open) return { kind: "none", canInvite: isInviter && !couple.partner2Id };
+  return { kind: "invited", invitation: { ...open, expiresAt: open.expiresAt.toISOString(), expired: open.expiresAt.getTime() <= now.getTime() } };
+}
+
+/** Only partner A of a couple still waiting for partner B manages its invitation. */
+function assertInviter(couple: { partner1Id: string; partner2Id: string | null }, userId: string) {
+  if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+  if (couple.partner1Id !== userId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
+}
+
+/** 'Cancel': every open invitation of the caller's couple stops working at once (both its links). */
+export async function cancelInvitation(db: Db, userId: string, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const couple = await ownCouple(tx, userId, true);
+    assertInviter(couple, userId);
+    const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });
+    if (revoked.length === 0) throw noOpenInvitation();
+  });
+}
+
+/**
+ * 'Resend': a new invitation to the same person, by sendInvitation (its limits, its e-mail); the
+ * old one's links stop working in the same transaction. Its answer carries the new shareable link.
+ */
+export async function resendInvitation(db: Db, userId: string, now = new Date()): Promise<SentInvitation> {
+  const couple = await ownCouple(db, userId);
+  assertInviter(couple, userId);
+  const open = await latestOpen(db, couple.id);
+  if (!open) throw noOpenInvitation();
+  return sendInvitation(db, userId, { partner_email: open.partnerEmail, partner_first_name: open.partnerFirstName, partner_last_name: open.partnerLastName }, now, { replaceOpen: true });
+}

@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
+import { GET as blocksRoute } from "@/app/api/blocks/route";
+import { getDb } from "@/db/client";
+import { couples, invitations } from "@/db/schema";
+import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
+import { call, createUser } from "../support/api";
+import { latestMail } from "../support/flows";
+import { acceptWith, emailedToken, expire, invited, load, partnerA, partnerEmail } from "../support/invitations";
+import { withCouple } from "../support/couples";
+
+const openInvitations = async (coupleId: string) => {
+  const db = await getDb();
+  return (await db.select().from(invitations).where(eq(invitations.coupleId, coupleId))).filter((row) => !row.revokedAt && !row.acceptedAt);
+};
+
+describe("the settings' Partner section", () => {
+  it("offers partner A to invite, then shows the pending invitation", async () => {
+    const inviter = await partnerA();
+    const db = await getDb();
+    expect(await partnerView(db, inviter.user.id)).toEqual({ kind: "none", canInvite: true });
+    const { email } = await invited(inviter);
+    expect(await partnerView(db, inviter.user.id)).toEqual({
+      kind: "invited",
+      invitation: { partnerEmail: email, partnerFirstName: "Theo", partnerLastName: "Grant", expiresAt: expect.any(String), expired: false },
+    });
+  });
+
+  it("shows the partner by name, without their e-mail, to each of the two", async () => {
+    const inviter = await partnerA();
+    const partner = await createUser({ firstName: "Theo", lastName: "Grant", occupation: "Chef" });
+    const db = await getDb();
+    await db.update(couples).set({ partner2Id: partner.id }).where(eq(couples.id, inviter.coupleId));
+    const seenByA = await partnerView(db, inviter.user.id);
+    expect(seenByA).toEqual({ kind: "partner", partner: { firstName: "Theo", lastName: "Grant", occupation: "Chef", avatarUrl: null } });
+    expect(JSON.stringify(seenByA)).not.toContain(partner.email);
+    expect(await partnerView(db, partner.id)).toMatchObject({ kind: "partner", partner: { firstName: "Maya", lastName: "Okafor" } });
+  });
+
+  it("'Resend' e-mails a new link to the same person and the old links stop working", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    const db = await getDb();
+    const sent = await resendInvitation(db, inviter.user.id);
+    expect(sent.invitation).toMatchObject({ partner_email: first.email, partner_first_name: "Theo", partner_last_name: "Grant" });
+    const fresh = await emailedToken(first.email);
+    expect(fresh).not.toBe(first.token);
+    expect((await load(first.token)).status).toBe(400);
+    expect((await load(first.shareToken)).status).toBe(400);
+    expect((await load(fresh)).status).toBe(200);
+    expect(await openInvitations(inviter.coupleId)).toHaveLength(1);
+    expect((await latestMail(first.email)).text).toContain("Hi Theo,");
+  });
+
+  it("'Resend' renews an expired invitation", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    await expire(first.token);
+    const db = await getDb();
+    expect(await partnerView(db, inviter.user.id)).toMatchObject({ kind: "invited", invitation: { expired: true } });
+    await resendInvitation(db, inviter.user.id);
+    expect(await partnerView(db, inviter.user.id)).toMatchObject({ kind: "invited", invitation: { expired: false } });
+  });
+
+  it("'Cancel' ends every link of the invitation; a second cancel finds nothing", async () => {
+    const inviter = await partnerA();
+    const first = await invited(inviter);
+    const db = await getDb();
+    await cancelInvitation(db, inviter.user.id);
+    expect(await openInvitations(inviter.coupleId)).toHaveLength(0);
+    expect((await acceptWith(first.token)).status).toBe(400);
+    expect(await partnerView(db, inviter.user.id)).toEqual({ kind: "none", canInvite: true });
+    await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resendInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("touches only the caller's own couple's invitation", async () => {
+    const mine = await partnerA("Mine");
+    const theirs = await partnerA("Theirs");
+    await invited(theirs, partnerEmail("theirs"));
+    const db = await getDb();
+    await expect(cancelInvitation(db, mine.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resendInvitation(db, mine.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await openInvitations(theirs.coupleId)).toHaveLength(1);
+  });
+
+  it("refuses a person without a couple, and a full couple", async () => {
+    const loner = await createUser();
+    const db = await getDb();
+    await expect(partnerView(db, loner.id)).rejects.toMatchObject({ code: "NO_COUPLE" });
+    await expect(cancelInvitation(db, loner.id)).rejects.toMatchObject({ code: "NO_COUPLE" });
+    const inviter = await partnerA();
+    const partner = await createUser();
+    await db.update(couples).set({ partner2Id: partner.id }).where(eq(couples.id, inviter.coupleId));
+    await expect(resendInvitation(db, partner.id)).rejects.toMatchObject({ code: "COUPLE_FULL" });
+  });
+});
+
+describe("the settings' Blocked couples section (GET /api/blocks, DELETE /api/couples/{id}/block)", () => {
+  const blocks = (headers: Record<string, string>) => call(blocksRoute, "GET", "/api/blocks", { headers });
+  const block = (id: string, method: "PUT" | "DELETE", headers: Record<string, string>) =>
+    call(method === "PUT" ? blockRoute : unblockRoute, method, `/api/couples/${id}/block`, { headers, params: { id } });
+
+  it("lists a blocked couple and 'Unblock' removes it, for the caller's couple only", async () => {
+    const mine = await withCouple();
+    const theirs = await withCouple({ coupleName: "Blocked Pair" });
+    const bystander = await withCouple({ coupleName: "Bystanders" });
+    expect((await block(theirs.coupleId, "PUT", mine.headers)).status).toBe(200);
+    expect((await blocks(mine.headers)).json.data).toMatchObject([{ coupleId: theirs.coupleId, coupleName: "Blocked Pair" }]);
+    // Another couple cannot lift the block.
+    expect((await block(theirs.coupleId, "DELETE", bystander.headers)).status).toBe(200);
+    expect((await blocks(mine.headers)).json.data).toHaveLength(1);
+    expect((await block(theirs.coupleId, "DELETE", mine.headers)).status).toBe(200);
+    expect((await blocks(mine.headers)).json.data).toEqual([]);
+  });
+
+  it("refuses a malformed id with 400", async () => {
+    const mine = await withCouple();
+    expect((await block("not-a-uuid", "DELETE", mine.headers)).status).toBe(400);
+  });
+});

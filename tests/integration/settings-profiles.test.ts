@@ -1,0 +1,169 @@
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { POST as profileRoute } from "@/app/api/settings/profile/route";
+import { POST as coupleRoute } from "@/app/api/settings/couple/route";
+import { getDb } from "@/db/client";
+import { couples, users } from "@/db/schema";
+import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { browserSession } from "../support/api";
+import { fileOfUrl, formOf, jpeg, post, postStep1, postStep2, signedIn, storedFiles, type Fields } from "../support/onboarding";
+
+type Headers = Record<string, string>;
+
+/** A person through both onboarding steps: their avatar, the couple's main photo and two more are stored files. */
+async function onboarded() {
+  const signed = await signedIn();
+  expect((await postStep1(signed.headers)).status).toBe(200);
+  const step2 = await postStep2(signed.headers);
+  expect(step2.status).toBe(201);
+  return { ...signed, coupleId: step2.json.data.coupleId as string };
+}
+
+const userRow = async (id: string) => (await (await getDb()).select().from(users).where(eq(users.id, id)))[0]!;
+const coupleRow = async (id: string) => (await (await getDb()).select().from(couples).where(eq(couples.id, id)))[0]!;
+const stored = (url: string) => url.replace(/^\/api\/images\//, "");
+
+const postProfile = (fields: Fields, headers: Headers) => post(profileRoute, "/api/settings/profile", formOf(fields), headers);
+const postCouple = (fields: Fields, headers: Headers) => post(coupleRoute, "/api/settings/couple", formOf(fields), headers);
+
+const profileFields = (overrides: Fields = {}): Fields => ({
+  firstName: "Adele",
+  lastName: "Lovelace-King",
+  occupation: "Analyst",
+  "interests[]": INTEREST_VALUES.slice(3, 9),
+  ...overrides,
+});
+
+describe("POST /api/settings/profile ('Your profile')", () => {
+  it("saves names, occupation and interests, and a new photo replaces the old one, whose file is removed", async () => {
+    const { user, headers } = await onboarded();
+    const before = await userRow(user.id);
+    const res = await postProfile(profileFields({ avatar: await jpeg(1000, 1000) }), headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ firstName: "Adele", lastName: "Lovelace-King", occupation: "Analyst" });
+    const after = await userRow(user.id);
+    expect(after).toMatchObject({ firstName: "Adele", lastName: "Lovelace-King", occupation: "Analyst", interests: INTEREST_VALUES.slice(3, 9) });
+    expect(after.avatarUrl).not.toBe(before.avatarUrl);
+    expect(await sharp(fileOfUrl(after.avatarUrl!)).metadata()).toMatchObject({ width: 400, height: 400 });
+    const files = await storedFiles();
+    expect(files).toContain(stored(after.avatarUrl!));
+    expect(files).not.toContain(stored(before.avatarUrl!));
+  });
+
+  it("keeps the photo when none is sent", async () => {
+    const { user, headers } = await onboarded();
+    const before = await userRow(user.id);
+    expect((await postProfile(profileFields(), headers)).status).toBe(200);
+    expect((await userRow(user.id)).avatarUrl).toBe(before.avatarUrl);
+  });
+
+  it.each([
+    ["an empty first name", { firstName: " " }, "firstName"],
+    ["four interests", { "interests[]": INTEREST_VALUES.slice(0, 4) }, "interests"],
+    ["an unknown interest", { "interests[]": [...INTEREST_VALUES.slice(0, 5), "knitting-on-mars"] }, "interests"],
+    ["an empty occupation", { occupation: "" }, "occupation"],
+    ["a photo that is not an image", { avatar: Buffer.from("not an image at all") }, "_any"],
+  ])("refuses %s with 400 and changes nothing", async (_case, overrides, field) => {
+    const { user, headers } = await onboarded();
+    const before = await userRow(user.id);
+    const filesBefore = await storedFiles();
+    const res = await postProfile(profileFields(overrides), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe("VALIDATION_ERROR");
+    const fieldOf = (key: string) => key.split(".")[0];
+    if (field !== "_any") expect(Object.keys(res.json.error.fields).map(fieldOf)).toContain(field);
+    expect(await userRow(user.id)).toEqual(before);
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it("answers 401 without a session and 403 without the CSRF token", async () => {
+    const { user, headers } = await onboarded();
+    expect((await postProfile(profileFields(), {})).status).toBe(401);
+    expect((await postProfile(profileFields(), { cookie: headers.cookie })).status).toBe(403);
+    expect((await userRow(user.id)).firstName).not.toBe("Adele");
+  });
+});
+
+const coupleFields = (overrides: Fields = {}): Fields => ({
+  coupleName: "Ada & Grace, again",
+  bio: "Still travelling, still cooking, fewer arguments about maps.",
+  "coupleTypes[]": ["mindful_adventurers"],
+  ...overrides,
+});
+
+describe("POST /api/settings/couple ('Couple profile')", () => {
+  it("saves the fields, replaces the main photo, keeps one extra, adds one, and removes the files no longer shown", async () => {
+    const { headers, coupleId } = await onboarded();
+    const before = await coupleRow(coupleId);
+    const [keep, drop] = before.photos;
+    const res = await postCouple(coupleFields({ photos: JSON.stringify([keep]), profileImage: await jpeg(), newPhotos: [await jpeg(1200, 900)] }), headers);
+    expect(res.status).toBe(200);
+    const after = await coupleRow(coupleId);
+    expect(after).toMatchObject({ coupleName: "Ada & Grace, again", bio: "Still travelling, still cooking, fewer arguments about maps.", coupleTypes: ["mindful_adventurers"] });
+    expect(res.json.data).toMatchObject({ id: coupleId, coupleName: "Ada & Grace, again", photos: after.photos, profileImageUrl: after.profileImageUrl });
+    expect(after.photos).toHaveLength(2);
+    expect(after.photos[0]).toBe(keep);
+    expect(await sharp(fileOfUrl(after.photos[1]!)).metadata()).toMatchObject({ width: 600, height: 450 });
+    expect(after.profileImageUrl).not.toBe(before.profileImageUrl);
+    const files = await storedFiles();
+    expect(files).not.toContain(stored(drop!));
+    expect(files).not.toContain(stored(before.profileImageUrl!));
+    expect(files).toContain(stored(after.profileImageUrl!));
+  });
+
+  it("lets partner B edit the couple", async () => {
+    const { coupleId } = await onboarded();
+    const partnerB = await signedIn();
+    const db = await getDb();
+    await db.update(users).set({ occupation: "Poet" }).where(eq(users.id, partnerB.user.id));
+    await db.update(couples).set({ partner2Id: partnerB.user.id }).where(eq(couples.id, coupleId));
+    const session = await browserSession(partnerB.user.id);
+    const res = await postCouple(coupleFields({ coupleName: "Bea & Ada" }), { cookie: session.cookie, "x-csrf-token": session.csrf });
+    expect(res.status).toBe(200);
+    expect((await coupleRow(coupleId)).coupleName).toBe("Bea & Ada");
+  });
+
+  it("refuses a sixth extra photo with the onboarding message, storing nothing", async () => {
+    const { headers, coupleId } = await onboarded();
+    const before = await coupleRow(coupleId);
+    const filesBefore = await storedFiles();
+    const res = await postCouple(coupleFields({ photos: JSON.stringify(before.photos), newPhotos: [await jpeg(), await jpeg(), await jpeg(), await jpeg()] }), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "You can only upload up to 5 photos. You currently have 6.", fields: { photos: "You can only upload up to 5 photos. You currently have 6." } });
+    expect(await coupleRow(coupleId)).toEqual(before);
+    expect(await storedFiles()).toEqual(filesBefore);
+  });
+
+  it("refuses to take over another couple's photo, and leaves both couples as they were", async () => {
+    const mine = await onboarded();
+    const theirs = await onboarded();
+    const theirsBefore = await coupleRow(theirs.coupleId);
+    const mineBefore = await coupleRow(mine.coupleId);
+    const res = await postCouple(coupleFields({ photos: JSON.stringify([theirsBefore.photos[0]]) }), mine.headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toBe("Please upload the photo here: links to images elsewhere are not accepted");
+    expect(await coupleRow(mine.coupleId)).toEqual(mineBefore);
+    expect(await coupleRow(theirs.coupleId)).toEqual(theirsBefore);
+  });
+
+  it.each([
+    ["a bio under 10 characters", { bio: "short" }, "bio", "Please share more about yourselves (at least 10 characters)"],
+    ["four adventure styles", { "coupleTypes[]": ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] }, "coupleTypes", "Please select up to 3 adventure styles"],
+    ["an empty couple name", { coupleName: "" }, "coupleName", "Please enter your couple name"],
+    ["photos that are not a list", { photos: "{not json" }, "photos", "Please upload the photo here: links to images elsewhere are not accepted"],
+  ])("refuses %s with its onboarding message and changes nothing", async (_case, overrides, field, message) => {
+    const { headers, coupleId } = await onboarded();
+    const before = await coupleRow(coupleId);
+    const res = await postCouple(coupleFields(overrides), headers);
+    expect(res.status).toBe(400);
+    expect(res.json.error.fields[field]).toBe(message);
+    expect(await coupleRow(coupleId)).toEqual(before);
+  });
+
+  it("answers a person without a couple (no complete profile) with 409 and 401 without a session", async () => {
+    const loner = await signedIn();
+    expect((await postCouple(coupleFields(), loner.headers)).status).toBe(409);
+    expect((await postCouple(coupleFields(), {})).status).toBe(401);
+  });
+});
