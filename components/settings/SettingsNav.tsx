@@ -5,25 +5,23 @@ import { usePathname } from "next/navigation";
 import { currentSection, SETTINGS_SECTIONS } from "@/lib/settings/sections";
 
 /**
- * The sections of /settings. Wide screens: beside the open section. Phones (CSS decides): the
- * overview lists the sections itself, so a section page shows only a link back to it.
+ * The sections of /settings. Wide screens: the list beside the open section. Phones (CSS
+ * decides): the overview lists the sections itself, so a section page shows only a link back to it.
  */
 export function SettingsNav() {
   const pathname = usePathname();
   const section = currentSection(pathname);
   return (
-    <>
-      <nav aria-label="Settings" className="settings-nav">
-        <ul>
-          {SETTINGS_SECTIONS.map((item) => (
-            <li key={item.href}>
-              <Link href={item.href} aria-current={item.href === section?.href ? "page" : undefined}>
-                {item.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+    <nav aria-label="Settings" className="settings-nav">
+      <ul className="settings-nav-list">
+        {SETTINGS_SECTIONS.map((item) => (
+          <li key={item.href}>
+            <Link href={item.href} aria-current={item.href === section?.href ? "page" : undefined}>
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
       {section && (
         <p className="settings-back">
           <Link href="/settings">
@@ -31,6 +29,6 @@ export function SettingsNav() {
           </Link>
         </p>
       )}
-    </>
+    </nav>
   );
 }

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { mkdir } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
@@ -11,6 +12,8 @@ import { signIn, uniqueEmail, verifiedAccount, watchCsp } from "./support";
  */
 
 const LISBON = "geonames:2267057";
+const AXE = createRequire(import.meta.url).resolve("axe-core");
+const SETTINGS_PAGES = ["/settings", "/settings/profile", "/settings/couple", "/settings/location", "/settings/appearance", "/settings/partner", "/settings/blocked"];
 
 type Couple = { page: Page; coupleId: string; coupleName: string };
 
@@ -259,9 +262,39 @@ test("on a phone the overview is the list and a section links back to it", async
   const phone = await couple(browser, request, "Cora");
   await phone.page.setViewportSize({ width: 360, height: 740 });
   await phone.page.goto("/settings/appearance");
-  await expect(phone.page.getByRole("navigation", { name: "Settings" })).toBeHidden();
+  await expect(phone.page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Security" })).toBeHidden();
   await phone.page.getByRole("link", { name: "All settings" }).click();
   await expect(phone.page).toHaveURL(/\/settings$/);
   await expect(phone.page.getByRole("main").getByRole("link", { name: /^Blocked couples/ })).toBeVisible();
   expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+});
+
+test("every settings page at 360 px in both themes and at 1280 px dark: no sideways scroll, no axe violations", async ({ browser, request }) => {
+  // Twenty-one pages, each with an axe pass.
+  test.setTimeout(240_000);
+  const owner = await couple(browser, request, "Dora");
+  const state = await owner.page.context().storageState();
+  const runs = [
+    [{ width: 360, height: 740 }, "light"],
+    [{ width: 360, height: 740 }, "dark"],
+    [{ width: 1280, height: 800 }, "dark"],
+  ] as const;
+  for (const [viewport, theme] of runs) {
+    const context = await browser.newContext({ viewport, storageState: state, colorScheme: theme });
+    await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+    const page = await context.newPage();
+    for (const path of SETTINGS_PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(widths.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+      await page.addScriptTag({ path: AXE });
+      const violations = await page.evaluate(async () => {
+        const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
+      });
+      expect(violations, `${path} at ${viewport.width} px, ${theme}`).toEqual([]);
+    }
+    await context.close();
+  }
 });
