@@ -67,7 +67,6 @@ function Placeholder({ name, className }: { name: string; className: string }) {
  */
 export function CoupleProfileView({ profile, actions, posts }: { profile: CoupleProfile; actions?: ReactNode; posts?: ReactNode }) {
   const headingId = "couple-profile-title";
-  const gallery = [...(profile.profileImageUrl ? [profile.profileImageUrl] : []), ...profile.photos.slice(0, EXTRA_PHOTOS_MAX)];
   return (
     <main id="main" className="page profile-page">
       <article aria-labelledby={headingId}>
@@ -125,7 +124,7 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         {profile.photos.length > 0 ? (
           <section className="profile-section" aria-labelledby="profile-photos">
             <h2 id="profile-photos">Photos</h2>
-            <PhotoLightbox photos={gallery} coupleName={profile.coupleName} />
+            <PhotoLightbox main={profile.profileImageUrl} photos={profile.photos.slice(0, EXTRA_PHOTOS_MAX)} coupleName={profile.coupleName} />
           </section>
         ) : null}
 

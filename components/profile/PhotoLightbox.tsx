@@ -4,14 +4,15 @@ import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 
 /**
- * A couple's photos (main first, then up to five more) as buttons; one opens a lightbox on the
- * native dialog (focus kept inside, Escape closes, focus back to the photo), where Previous and
- * Next, or the arrow keys, move through them.
+ * A couple's extra photos (up to five) as buttons, each named by its photo; one opens a lightbox
+ * on the native dialog (focus kept inside, Escape closes, focus back to the photo) over the main
+ * photo and the extra ones, where Previous and Next, or the arrow keys, move through them all.
  */
-export function PhotoLightbox({ photos, coupleName }: { photos: readonly string[]; coupleName: string }) {
+export function PhotoLightbox({ main, photos, coupleName }: { main: string | null; photos: readonly string[]; coupleName: string }) {
+  const all = [...(main ? [{ url: main, alt: `${coupleName}, main photo` }] : []), ...photos.map((url, i) => ({ url, alt: `${coupleName}, photo ${i + 1} of ${photos.length}` }))];
+  const offset = main ? 1 : 0;
   const [index, setIndex] = useState<number | null>(null);
-  const count = photos.length;
-  const alt = (i: number) => `${coupleName}, photo ${i + 1} of ${count}`;
+  const count = all.length;
   const open = index !== null;
   useEffect(() => {
     if (!open) return;
@@ -26,34 +27,33 @@ export function PhotoLightbox({ photos, coupleName }: { photos: readonly string[
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [open, count]);
   const move = (step: number) => setIndex((current) => (current === null ? null : (current + step + count) % count));
+  const shown = index === null ? null : all[index]!;
   return (
     <>
       <ul className="profile-gallery">
         {photos.map((url, i) => (
           <li key={url}>
-            <button type="button" className="profile-gallery-button" onClick={() => setIndex(i)} aria-label={`Open ${alt(i)}`}>
+            <button type="button" className="profile-gallery-button" onClick={() => setIndex(i + offset)} aria-haspopup="dialog">
               {/* eslint-disable-next-line @next/next/no-img-element -- stored images are already resized by the server */}
-              <img src={url} width={600} height={450} alt="" loading="lazy" />
+              <img src={url} width={600} height={450} alt={all[i + offset]?.alt ?? ""} loading="lazy" />
             </button>
           </li>
         ))}
       </ul>
-      {index !== null && (
-        <Dialog open onClose={() => setIndex(null)} title={alt(index)} closeButton className="profile-lightbox">
-          <div>
-            {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
-            <img className="profile-lightbox-image" src={photos[index]} alt={alt(index)} />
-            {count > 1 && (
-              <div className="profile-lightbox-nav">
-                <button type="button" className="button button-secondary" onClick={() => move(-1)}>
-                  Previous
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => move(1)}>
-                  Next
-                </button>
-              </div>
-            )}
-          </div>
+      {shown && (
+        <Dialog open onClose={() => setIndex(null)} title={shown.alt} closeButton className="profile-lightbox">
+          {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
+          <img className="profile-lightbox-image" src={shown.url} alt="" />
+          {count > 1 && (
+            <div className="profile-lightbox-nav">
+              <button type="button" className="button button-secondary" onClick={() => move(-1)}>
+                Previous
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => move(1)}>
+                Next
+              </button>
+            </div>
+          )}
         </Dialog>
       )}
     </>

@@ -46,6 +46,17 @@ const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.val
 const partnersInterests = sql`(coalesce(${partnerA.interests}, '{}'::text[]) || coalesce(${partnerB.interests}, '{}'::text[]))`;
 const coupleInterestsSql = sql`(case when cardinality(${partnersInterests}) = 0 then ${couples.interests} else ${partnersInterests} end)`;
 
+/**
+ * The couple's interests (as `coupleInterestsSql`) overlap `values`, spelled per column so the
+ * planner can use each array column's statistics (a CASE over them gets a blind guess, and the
+ * plan a needless parallel scan).
+ */
+function hasAnyInterest(values: string[]): SQL {
+  const wanted = sql`${sql.param(values)}::text[]`;
+  return sql`(${partnerA.interests} && ${wanted} or ${partnerB.interests} && ${wanted}
+    or (cardinality(${partnersInterests}) = 0 and ${couples.interests} && ${wanted}))`;
+}
+
 export const cursorError = () => new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
@@ -142,7 +153,7 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
         viewer ? ne(couples.id, viewer.id) : undefined,
         notBlockedEitherWay(viewerUserId, couples.id),
         escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
-        query.interests.length ? sql`${coupleInterestsSql} && ${sql.param(query.interests)}::text[]` : undefined,
+        query.interests.length ? hasAnyInterest(query.interests) : undefined,
         query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
         query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
         ...nearbyOnly,

@@ -42,18 +42,19 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
   const lats = `array[${CENTRES.map(([lat]) => lat).join(",")}]::float8[]`;
   const lngs = `array[${CENTRES.map(([, lng]) => lng).join(",")}]::float8[]`;
   // `+ 0 * g` ties each subquery to its row: otherwise Postgres runs it once for all rows.
+  // Couple g lives around centre g % 20, so its other traits vary with g / 20, never with g % 20.
   await sql.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
     select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now(),
       array(select v from unnest(${pool}) v where random() < 0.12 + 0 * g)
     from generate_series(1, ${2 * n}) g`);
   await sql.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, couple_types, status, is_visible, partner_a_verified, partner_b_verified, created_at)
     select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g,
-      array[(${arrayLiteral(STYLES)})[1 + g % 6]], 'active', g % 20 <> 0, true, g % 3 <> 0, now() - random() * interval '365 days'
+      array[(${arrayLiteral(STYLES)})[1 + (g / 20) % 6]], 'active', (g / 20) % 20 <> 0, true, g % 3 <> 0, now() - random() * interval '365 days'
     from generate_series(1, ${n}) g`);
   await sql.unsafe(`insert into locations (entity_type, entity_id, place_id, display_location, latitude, longitude, city, country, privacy_level)
     select 'couple', md5('c' || g)::uuid, 'bench:' || g, 'Place ' || g,
       (${lats})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4, (${lngs})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4,
-      'City', 'Country', (case g % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
+      'City', 'Country', (case (g / 20) % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
     from generate_series(1, ${n}) g`);
   // The viewer: couple 1, placed in Lisbon at city level.
   await sql.unsafe(`update locations set latitude = 38.7223, longitude = -9.1393, privacy_level = 'city' where entity_id = md5('c1')::uuid`);

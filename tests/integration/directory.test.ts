@@ -127,6 +127,11 @@ describe("GET /api/directory", () => {
     const common = (await list(`?q=${tag}&sort=common`, me.a.headers)).json as Page;
     expect(common.data.map((card) => card.interestsInCommon)).toEqual([1, 1, 0]);
     expect(names(common)[2]).toBe("Gamma Paris");
+    // A couple whose partners' lists are empty is found by its own stored list (as its profile shows it).
+    const legacy = await couple(tag, "Legacy", { interests: [[], []] });
+    const db = await getDb();
+    await db.update(couples).set({ interests: [I5] }).where(eq(couples.id, legacy.coupleId));
+    expect(await get(`&interests=${I5}`)).toEqual(["Alpha Near", "Legacy"]);
     // LIKE wildcards are searched for literally.
     expect((await list(`?q=${tag}%25`, me.a.headers)).json.data).toEqual([]);
   });
