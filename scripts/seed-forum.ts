@@ -51,6 +51,7 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
       ...(place ?? {}),
       replyCount: demo.replies.length,
       createdAt: hoursAgo(demo.hoursAgo),
+      editedAt: demo.editedHoursAgo === undefined ? null : hoursAgo(demo.editedHoursAgo),
       lastActivityAt: hoursAgo(lastReply),
     });
     for (const name of demo.mentions ?? []) mentions.push({ postId, mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(demo.hoursAgo) });

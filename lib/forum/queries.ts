@@ -9,7 +9,7 @@ import { partnerOf } from "@/lib/couples/partner";
 import { locationColumns } from "@/lib/locations/place";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { decodeCursor, encodeCursor, type Cursor } from "./cursor";
-import { distanceBand, FORUM_TEXTS, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
+import { distanceBand, FORUM_TEXTS, REACTED_BY_SHOWN, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
 import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
@@ -30,8 +30,13 @@ export async function forumActor(db: Db, userId: string): Promise<ForumActor> {
 
 export type ForumAuthor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
 export type ForumMention = { coupleId: string; name: string };
-/** Who reacted with each kind, as signatures ("Maya of Maya & Theo"): shown on hover or focus. */
+/**
+ * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
+ * REACTED_BY_SHOWN of them (the count says how many more): shown on hover or focus. Couples
+ * blocked either way are neither listed nor counted.
+ */
 export type ReactedBy = Record<ReactionKind, string[]>;
+const noneReacted = (): ReactedBy => Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy;
 
 export type ForumPost = {
   id: string;
@@ -47,6 +52,7 @@ export type ForumPost = {
   replyCount: number;
   reactions: ReactionCounts;
   myReactions: ReactionKind[];
+  reactedBy: ReactedBy;
   mentions: ForumMention[];
   createdAt: string;
   editedAt: string | null;
@@ -125,7 +131,10 @@ const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */
 const gone = (row: { deletedAt: Date | null; removedAt: Date | null }) => row.deletedAt !== null || row.removedAt !== null;
 
-function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; mentions: ForumMention[]; distanceKm?: number | null }): ForumPost {
+function shapePost(
+  row: PostRow,
+  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[]; distanceKm?: number | null },
+): ForumPost {
   const blank = gone(row);
   return {
     id: row.id,
@@ -141,6 +150,7 @@ function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReaction
     replyCount: row.replyCount,
     reactions: extras.reactions,
     myReactions: extras.myReactions,
+    reactedBy: extras.reactedBy,
     mentions: blank ? [] : extras.mentions,
     createdAt: row.createdAt.toISOString(),
     editedAt: showsEdited(row.createdAt, row.editedAt) ? row.editedAt!.toISOString() : null,
@@ -214,11 +224,11 @@ async function threadReactions(db: Db, actor: ForumActor, postId: string) {
     const key = targetKey({ postId, replyId: row.replyId });
     let entry = byTarget.get(key);
     if (!entry) {
-      entry = { counts: [], mine: [], by: Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy };
+      entry = { counts: [], mine: [], by: noneReacted() };
       byTarget.set(key, entry);
     }
     entry.counts.push({ kind: row.kind, count: 1 });
-    entry.by[row.kind].push(signature(row.firstName, row.coupleName));
+    if (entry.by[row.kind].length < REACTED_BY_SHOWN) entry.by[row.kind].push(signature(row.firstName, row.coupleName));
     if (row.userId === actor.userId) entry.mine.push(row.kind);
   }
   return (target: Target) => {
@@ -226,27 +236,32 @@ async function threadReactions(db: Db, actor: ForumActor, postId: string) {
     return {
       reactions: reactionCounts(entry?.counts ?? []),
       myReactions: entry?.mine ?? [],
-      reactedBy: entry?.by ?? (Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy),
+      reactedBy: entry?.by ?? noneReacted(),
     };
   };
 }
 
-/** Counts and the viewer's own kinds for a list page's posts (reactions on the posts only). */
+/** Counts, the viewer's own kinds and the first who reacted, for a list page's posts (reactions on the posts only). */
 async function listReactions(db: Db, actor: ForumActor, postIds: string[]) {
-  if (postIds.length === 0) return () => ({ reactions: reactionCounts([]), myReactions: [] as ReactionKind[] });
+  if (postIds.length === 0) return () => ({ reactions: reactionCounts([]), myReactions: [] as ReactionKind[], reactedBy: noneReacted() });
   const rows = await db
     .select({
       postId: forumReactions.postId,
       kind: forumReactions.kind,
       count: sql<number>`count(*)::int`,
       mine: sql<boolean>`bool_or(${forumReactions.userId} = ${actor.userId})`,
+      names: sql<string[]>`(array_agg(${users.firstName} || ' of ' || ${couples.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id}))[1:${sql.raw(String(REACTED_BY_SHOWN))}]`,
     })
     .from(forumReactions)
+    .innerJoin(users, eq(users.id, forumReactions.userId))
+    .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
     .where(and(inArray(forumReactions.postId, postIds), isNull(forumReactions.replyId), notBlockedBetween(actor.coupleId, forumReactions.coupleId)))
     .groupBy(forumReactions.postId, forumReactions.kind);
   return (postId: string) => {
     const own = rows.filter((row) => row.postId === postId);
-    return { reactions: reactionCounts(own), myReactions: own.filter((row) => row.mine).map((row) => row.kind) };
+    const reactedBy = noneReacted();
+    for (const row of own) reactedBy[row.kind] = row.names;
+    return { reactions: reactionCounts(own), myReactions: own.filter((row) => row.mine).map((row) => row.kind), reactedBy };
   };
 }
 
@@ -377,8 +392,7 @@ export async function readPost(db: Db, actor: ForumActor, postId: string): Promi
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
   const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]);
-  const { reactions, myReactions } = reactionsOf({ postId, replyId: null });
-  return shapePost(row, { reactions, myReactions, mentions: mentions({ postId, replyId: null }) });
+  return shapePost(row, { ...reactionsOf({ postId, replyId: null }), mentions: mentions({ postId, replyId: null }) });
 }
 
 const quoted = alias(forumReplies, "quoted");
