@@ -29,7 +29,13 @@ export const couples = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("couples_partner1_key").on(t.partner1Id), uniqueIndex("couples_partner2_key").on(t.partner2Id)],
+  (t) => [
+    uniqueIndex("couples_partner1_key").on(t.partner1Id),
+    uniqueIndex("couples_partner2_key").on(t.partner2Id),
+    // The forum's mention suggestions: any word of the name starting with what was typed
+    // (lib/forum/queries.ts `mentionSuggestions`), indexed at 100,000 couples.
+    index("couples_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.coupleName})`),
+  ],
 );
 
 export const invitations = pgTable(

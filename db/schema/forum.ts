@@ -59,7 +59,7 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
  * one indexed column. `search_vector` is generated from title (weight A) and body (weight B) for
  * ranked full-text search ('english': the app's language, so "hiking" finds "hike").
  *
- * Indexes: one keyset index per list order (Latest, New), each also with the topic filter, all
+ * Indexes: one keyset index per list order (Latest, New, Top), each also with the topic filter, all
  * partial on listed rows and led by the scope; a GIN index for search; a (latitude, longitude)
  * index narrowing the local forum's bounding box; the couple's posts; the author's recent posts
  * (the 60 s duplicate-body check).
@@ -85,6 +85,8 @@ export const forumPosts = pgTable(
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
     replyCount: integer("reply_count").notNull().default(0),
+    /** Reactions on the post in Top's 7-day window, kept by the reaction writes (db/schema/forum-top.ts). */
+    topScore: integer("top_score").notNull().default(0),
     lastActivityAt: at("last_activity_at").notNull().defaultNow(),
     createdAt: createdAt(),
     editedAt: at("edited_at"),
@@ -104,6 +106,8 @@ export const forumPosts = pgTable(
     index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),
     index("forum_posts_topic_latest_idx").on(t.scope, t.topic, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_topic_new_idx").on(t.scope, t.topic, t.createdAt, t.id).where(listed(t)),
+    index("forum_posts_top_idx").on(t.scope, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
+    index("forum_posts_topic_top_idx").on(t.scope, t.topic, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
     index("forum_posts_search_idx").using("gin", t.searchVector).where(listed(t)),
     index("forum_posts_local_point_idx").on(t.latitude, t.longitude).where(sql`${t.scope} = 'local' and ${listed(t)}`),
     index("forum_posts_couple_idx").on(t.coupleId, t.createdAt),

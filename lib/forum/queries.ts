@@ -1,6 +1,6 @@
 import "server-only";
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, forumMentions, forumPosts, forumReactions, forumReplies, locations, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
@@ -13,6 +13,7 @@ import { distanceBand, FORUM_TEXTS, REACTED_BY_SHOWN, reactionCounts, REACTION_K
 import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
+import { keepTopWindowFresh } from "./top";
 
 /** The signed-in person as the forum sees them: every read and write is scoped by their couple. */
 export type ForumActor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; role: "member" | "admin" };
@@ -311,24 +312,21 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
 
   const distance = centre ? distanceFrom(centre) : null;
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
-  // Top reads only the recent reactions (forum_reactions_post_recent_idx), once, not a count per post.
-  const topScores = db
-    .select({ postId: forumReactions.postId, score: sql<number>`count(*)::double precision`.as("score") })
-    .from(forumReactions)
-    .where(and(isNull(forumReactions.replyId), sql`${forumReactions.createdAt} > now() - make_interval(days => ${TOP_WINDOW_DAYS})`))
-    .groupBy(forumReactions.postId)
-    .as("top_scores");
-  const sortKey: SQL | typeof forumPosts.lastActivityAt =
+  // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
+  if (order === "top") await keepTopWindowFresh(db);
+  const sortKey: SQL | AnyPgColumn =
     order === "rank"
       ? sql`ts_rank(${forumPosts.searchVector}, ${tsQuery})::double precision`
       : order === "nearest"
         ? distance!
         : order === "top"
-          ? sql`${topScores.score}`
+          ? forumPosts.topScore
           : order === "new"
             ? forumPosts.createdAt
             : forumPosts.lastActivityAt;
   const ascending = order === "nearest";
+  // Top's key is the integer column itself, so the row comparison stays on its index.
+  const afterKey = after ? (order === "top" && typeof after.sortKey === "number" ? sql`${Math.trunc(after.sortKey)}::int` : keyValue(after.sortKey)) : null;
 
   const conditions: (SQL | undefined)[] = [
     eq(forumPosts.scope, query.scope),
@@ -340,7 +338,9 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
     notBlockedBetween(actor.coupleId, forumPosts.coupleId),
     centre ? boundingBox(centre, query.radius) : undefined,
     distance ? sql`${distance} <= ${query.radius}` : undefined,
-    after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${keyValue(after.sortKey)}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${keyValue(after.sortKey)}, ${after.id}::uuid)`) : undefined,
+    // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
+    order === "top" ? gt(forumPosts.topScore, 0) : undefined,
+    after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`) : undefined,
   ];
   const select = db
     .select({ ...postColumns, sortKey: sql<unknown>`${sortKey}`, distanceKm: distance ?? sql<null>`null` })
@@ -348,8 +348,7 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
     .innerJoin(users, eq(users.id, forumPosts.authorUserId))
     .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
     .$dynamic();
-  // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
-  const rows = await (order === "top" ? select.innerJoin(topScores, eq(topScores.postId, forumPosts.id)) : select)
+  const rows = await select
     .where(and(...conditions))
     .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
     .limit(query.limit + 1);
@@ -504,16 +503,28 @@ export async function readThread(db: Db, actor: ForumActor, postId: string, quer
 export type MentionSuggestion = { coupleId: string; name: string; imageUrl: string | null };
 
 /**
- * Couples the actor may mention whose name contains the query: discoverable (active and
- * visible), not their own, not blocked either way. Hidden couples' posts stay readable, but
- * nobody can find them here.
+ * The words of a mention query as a prefix search over the words of couple names ("ma th" finds
+ * "Maya & Theo"), or null when it has no letter or digit. Only letters and digits reach
+ * to_tsquery, so nothing typed can change the query's syntax.
+ */
+export function mentionPrefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+/**
+ * Couples the actor may mention with a name whose words start with the query's words:
+ * discoverable (active and visible), not their own, not blocked either way. Hidden couples'
+ * posts stay readable, but nobody can find them here. Served by the GIN index on the name's
+ * words (`couples_name_words_idx`), so it stays indexed at 100,000 couples.
  */
 export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): Promise<MentionSuggestion[]> {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const words = mentionPrefixQuery(q);
+  if (!words) return [];
   return db
     .select({ coupleId: couples.id, name: couples.coupleName, imageUrl: couples.profileImageUrl })
     .from(couples)
-    .where(and(mentionable(actor), ilike(couples.coupleName, pattern)))
+    .where(and(mentionable(actor), sql`to_tsvector('simple', ${couples.coupleName}) @@ to_tsquery('simple', ${words})`))
     .orderBy(asc(couples.coupleName))
     .limit(8);
 }
