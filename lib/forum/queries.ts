@@ -9,7 +9,7 @@ import { partnerOf } from "@/lib/couples/partner";
 import { locationColumns } from "@/lib/locations/place";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { decodeCursor, encodeCursor, type Cursor } from "./cursor";
-import { distanceBand, FORUM_TEXTS, REACTED_BY_SHOWN, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
+import { distanceBand, FORUM_TEXTS, REACTED_BY_SHOWN, reactionCounts, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
