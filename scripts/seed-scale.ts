@@ -101,8 +101,11 @@ const words = (list: string) => sql.raw(`(array[${list.split(",").map((w) => `'$
 const TITLE_START = words("Weekend in,Dinner ideas for,Our trip to,Looking for couples in,Hiking near,Best coffee in,Moving to,First time in,Date night in,Cooking class in");
 const BODY_WORDS = words("we,love,quiet,trails,market,breakfast,museum,sunset,train,bikes,wine,bakery,river,festival,garden,beach,books,music,picnic,friends,weekend,evening,recipe,mountains,lake");
 
-/** Id of the n-th row of a kind: stable across runs, so reruns add nothing. */
-const id = (kind: string, n: SQL) => sql`md5(${`scale-${kind}-`}::text || ${n})::uuid`;
+/**
+ * Id of the n-th row of a kind: stable across runs, so reruns add nothing. An md5 with the
+ * version (4) and variant (8) digits set, so the API's UUID checks accept it.
+ */
+const id = (kind: string, n: SQL) => sql`overlay(overlay(md5(${`scale-${kind}-`}::text || ${n}) placing '4' from 13) placing '8' from 17)::uuid`;
 const couple = (n: SQL) => id("c", n);
 const user = (n: SQL) => id("u", n);
 
