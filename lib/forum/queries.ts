@@ -387,12 +387,15 @@ export async function visiblePostRow(db: Db, actor: ForumActor, postId: string):
 }
 
 /** One post, shaped for the actor (the answer of create, patch and the thread). */
-export async function readPost(db: Db, actor: ForumActor, postId: string): Promise<ForumPost> {
+export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPost> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]);
+  const [reactionsOf, mentions] = loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
   return shapePost(row, { ...reactionsOf({ postId, replyId: null }), mentions: mentions({ postId, replyId: null }) });
 }
+
+/** A thread's reactions and mentions, read once for the post and its replies. */
+type ThreadExtras = [Awaited<ReturnType<typeof threadReactions>>, Awaited<ReturnType<typeof mentionsOf>>];
 
 const quoted = alias(forumReplies, "quoted");
 const quotedAuthor = alias(users, "quoted_author");
@@ -473,7 +476,8 @@ export async function readReply(db: Db, actor: ForumActor, replyId: string): Pro
 export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor);
-  const post = await readPost(db, actor, postId);
+  const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  const post = await readPost(db, actor, postId, extras);
   const rows = await replyRows(
     db,
     actor,
@@ -485,7 +489,7 @@ export async function readThread(db: Db, actor: ForumActor, postId: string, quer
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  const [reactionsOf, mentions] = extras;
   const last = page.at(-1);
   return {
     post,
