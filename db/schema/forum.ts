@@ -156,7 +156,7 @@ export const forumReplies = pgTable(
  * for both, so a thread's counts for the post and all its replies come from one index range.
  * `couple_id` is the reactor's couple: blocks hide it, and grouped notifications count couples.
  * One of each kind per person and target, by the two partial unique indexes (what makes PUT
- * idempotent). Top (reactions on posts in the last 7 days) reads the recent-post-reactions index.
+ * idempotent). Top's window moves over the recent-post-reactions index (lib/forum/top.ts).
  */
 export const forumReactions = pgTable(
   "forum_reactions",
@@ -179,6 +179,8 @@ export const forumReactions = pgTable(
     uniqueIndex("forum_reactions_post_user_kind_key").on(t.postId, t.userId, t.kind).where(sql`${t.replyId} is null`),
     uniqueIndex("forum_reactions_reply_user_kind_key").on(t.replyId, t.userId, t.kind).where(sql`${t.replyId} is not null`),
     index("forum_reactions_post_recent_idx").on(t.createdAt, t.postId).where(sql`${t.replyId} is null`),
+    // A thread's reactions, on the post and on all its replies at once (the unique keys are partial).
+    index("forum_reactions_thread_idx").on(t.postId),
     index("forum_reactions_user_idx").on(t.userId),
   ],
 );
@@ -206,6 +208,8 @@ export const forumMentions = pgTable(
     uniqueIndex("forum_mentions_post_couple_key").on(t.postId, t.mentionedCoupleId).where(sql`${t.replyId} is null`),
     uniqueIndex("forum_mentions_reply_couple_key").on(t.replyId, t.mentionedCoupleId).where(sql`${t.replyId} is not null`),
     index("forum_mentions_couple_idx").on(t.mentionedCoupleId),
+    // A thread's mentions, in the post and in all its replies at once.
+    index("forum_mentions_thread_idx").on(t.postId),
   ],
 );
 
