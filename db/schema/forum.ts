@@ -60,7 +60,7 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
  * ranked full-text search ('english': the app's language, so "hiking" finds "hike").
  *
  * Indexes: one keyset index per list order (Latest, New, Top), each also with the topic filter, all
- * partial on listed rows and led by the scope; a GIN index for search; a (latitude, longitude)
+ * partial on listed rows and led by the scope; a GIN index for search; a GiST point
  * index narrowing the local forum's bounding box; the couple's posts; the author's recent posts
  * (the 60 s duplicate-body check).
  */
@@ -109,7 +109,9 @@ export const forumPosts = pgTable(
     index("forum_posts_top_idx").on(t.scope, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
     index("forum_posts_topic_top_idx").on(t.scope, t.topic, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
     index("forum_posts_search_idx").using("gin", t.searchVector).where(listed(t)),
-    index("forum_posts_local_point_idx").on(t.latitude, t.longitude).where(sql`${t.scope} = 'local' and ${listed(t)}`),
+    // The local forum's box: a GiST index on the (longitude, latitude) point, so the rows read
+    // are the posts inside the box, not every post at that latitude around the world.
+    index("forum_posts_local_box_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`).where(sql`${t.scope} = 'local' and ${listed(t)}`),
     index("forum_posts_couple_idx").on(t.coupleId, t.createdAt),
     index("forum_posts_author_recent_idx").on(t.authorUserId, t.createdAt),
   ],

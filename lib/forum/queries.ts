@@ -188,22 +188,22 @@ function distanceFrom(centre: { latitude: number; longitude: number }): SQL<numb
     + cos(radians(${lat})) * cos(radians(${forumPosts.latitude})) * power(sin(radians(${forumPosts.longitude} - ${lng}) / 2), 2)))))`.mapWith(Number);
 }
 
-/** The bounding box around the centre that the (latitude, longitude) index narrows first. */
+/**
+ * The bounding box around the centre that the GiST point index (`forum_posts_local_box_idx`)
+ * narrows first: one box, or two across the antimeridian. The scope is written as a literal, so
+ * the partial index applies to generic plans of the prepared statement too.
+ */
 function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: number): SQL {
   const latHalf = radiusKm / KM_PER_DEGREE;
   const cos = Math.cos((Math.min(89, Math.abs(centre.latitude) + latHalf) * Math.PI) / 180);
-  const lngHalf = radiusKm / (KM_PER_DEGREE * cos);
-  const latRange = sql`${forumPosts.latitude} between ${centre.latitude - latHalf} and ${centre.latitude + latHalf}`;
-  if (lngHalf >= 180) return latRange;
+  const lngHalf = Math.min(180, radiusKm / (KM_PER_DEGREE * cos));
+  const lat = [Math.max(-90, centre.latitude - latHalf), Math.min(90, centre.latitude + latHalf)] as const;
+  const box = (lo: number, hi: number) =>
+    sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${lo}::float8, ${lat[0]}::float8), point(${hi}::float8, ${lat[1]}::float8))`;
   const lo = centre.longitude - lngHalf;
   const hi = centre.longitude + lngHalf;
-  const lngRange =
-    lo < -180
-      ? sql`(${forumPosts.longitude} >= ${lo + 360} or ${forumPosts.longitude} <= ${hi})`
-      : hi > 180
-        ? sql`(${forumPosts.longitude} >= ${lo} or ${forumPosts.longitude} <= ${hi - 360})`
-        : sql`${forumPosts.longitude} between ${lo} and ${hi}`;
-  return sql`${latRange} and ${lngRange}`;
+  const within = lngHalf >= 180 ? box(-180, 180) : lo < -180 ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})` : hi > 180 ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})` : box(lo, hi);
+  return sql`${forumPosts.scope} = 'local' and ${within}`;
 }
 
 /* ---------- Reactions and mentions of a page, in one query each ---------- */

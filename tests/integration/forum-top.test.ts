@@ -83,6 +83,18 @@ describe("Top's stored 7-day counter", () => {
   });
 });
 
+describe("the local forum's box", () => {
+  it("is read from the GiST point index, not a band of latitude around the world", async () => {
+    const db = await getDb();
+    await db.execute(sql`set enable_seqscan = off`);
+    const plan = (await db.execute(sql`explain select id from forum_posts
+      where scope = 'local' and deleted_at is null and hidden_at is null and removed_at is null
+        and point(longitude, latitude) <@ box(point(-9.8, 38.2), point(-8.5, 39.2))`)) as unknown as { "QUERY PLAN": string }[];
+    await db.execute(sql`reset enable_seqscan`);
+    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("forum_posts_local_box_idx");
+  });
+});
+
 describe("mention suggestions by the words of couple names", () => {
   it("finds a couple by the start of any word of its name, several words too, and ignores punctuation", async () => {
     const tag = `Wq${Date.now().toString(36)}`.replace(/\d/g, (d) => "abcdefghij"[Number(d)]!);

@@ -1,0 +1,2 @@
+DROP INDEX "forum_posts_local_point_idx";--> statement-breakpoint
+CREATE INDEX "forum_posts_local_box_idx" ON "forum_posts" USING gist (point("longitude", "latitude")) WHERE "forum_posts"."scope" = 'local' and "forum_posts"."deleted_at" is null and "forum_posts"."hidden_at" is null and "forum_posts"."removed_at" is null;
