@@ -171,7 +171,6 @@ export async function seedScale(db: Db): Promise<void> {
       from generate_series(${from}::int, ${to}::int) p join scale_cities c on c.i = ${cityOf(postCouple)} join scale_bodies bd on bd.i = p % 1000
       on conflict do nothing`),
   );
-  await restorePostIndexes();
   // Reply r answers post 1 + (r * 15485863) % posts, up to three days after it (never in the future).
   const replyPost = sql`(1 + (r::bigint * 15485863) % ${posts})`;
   const replyCouple = sql`(1 + (r::bigint * 32452843) % ${couples})`;
@@ -197,6 +196,8 @@ export async function seedScale(db: Db): Promise<void> {
     from (select post_id, count(*)::int n, max(created_at) last from forum_replies group by post_id) s
     where p.id = s.post_id and (p.reply_count <> s.n or p.last_activity_at < s.last)`);
   await rebuildTopScores(db);
+  // Built after the counts and scores are written, so those updates maintain no secondary index.
+  await restorePostIndexes();
   await db.execute(sql`drop table scale_cities`);
   await db.execute(sql`drop table scale_bodies`);
   await db.execute(sql`vacuum analyze`);
