@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { Body } from "./Body";
@@ -129,11 +129,17 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
 
   const postGone = post.deleted || post.removed;
 
-  /** After an edit closes, focus goes back to the item's menu button, where it was opened. */
+  /** After an edit closes, focus goes back to the item's menu button, where it was opened (once it is rendered again). */
+  const returnFocus = useRef<string | null>(null);
   const closeEditor = (anchor: string) => {
+    returnFocus.current = anchor;
     setEditing(null);
-    requestAnimationFrame(() => document.getElementById(anchor)?.querySelector<HTMLElement>(".forum-menu summary")?.focus());
   };
+  useEffect(() => {
+    if (editing !== null || !returnFocus.current) return;
+    document.getElementById(returnFocus.current)?.querySelector<HTMLElement>(".forum-menu summary")?.focus();
+    returnFocus.current = null;
+  }, [editing]);
 
   return (
     <>
