@@ -70,12 +70,15 @@ export async function rebuildTopScores(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     await tx.execute(sql`select 1 from forum_top_window where id = 1 for update`);
-    await tx.execute(sql`with r as (
-        select post_id, count(*)::int as n from forum_reactions
-        where reply_id is null and created_at > now() - ${WINDOW} group by post_id)
-      update forum_posts p set top_score = coalesce(r.n, 0)
-      from forum_posts q left join r on r.post_id = q.id
-      where p.id = q.id and (q.top_score > 0 or r.n is not null) and p.top_score is distinct from coalesce(r.n, 0)`);
+    // Posts with reactions in the window get their count (only where it changed) ...
+    await tx.execute(sql`update forum_posts p set top_score = r.n
+      from (select post_id, count(*)::int as n from forum_reactions
+            where reply_id is null and created_at > now() - ${WINDOW} group by post_id) r
+      where p.id = r.post_id and p.top_score <> r.n`);
+    // ... and the others that still had a score (read from the Top index) lose it.
+    await tx.execute(sql`update forum_posts p set top_score = 0
+      where p.top_score > 0 and not exists (
+        select 1 from forum_reactions r where r.post_id = p.id and r.reply_id is null and r.created_at > now() - ${WINDOW})`);
     await tx.update(forumTopWindow).set({ decayedUntil: sql`now()` }).where(eq(forumTopWindow.id, 1));
   });
 }
