@@ -342,16 +342,24 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
     order === "top" ? gt(forumPosts.topScore, 0) : undefined,
     after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`) : undefined,
   ];
-  const select = db
-    .select({ ...postColumns, sortKey: sql<unknown>`${sortKey}`, distanceKm: distance ?? sql<null>`null` })
+  // The page is chosen from forum_posts alone (every condition is on its columns), and only its
+  // rows are then joined to their authors: a search with many matches never joins them all.
+  const chosen = db
+    .select({ id: sql<string>`${forumPosts.id}`.as("page_id"), sortKey: sql<unknown>`${sortKey}`.as("sort_key"), distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km") })
     .from(forumPosts)
-    .innerJoin(users, eq(users.id, forumPosts.authorUserId))
-    .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-    .$dynamic();
-  const rows = await select
     .where(and(...conditions))
     .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-    .limit(query.limit + 1);
+    .limit(query.limit + 1)
+    .as("page");
+  const rows = (
+    await db
+      .select({ ...postColumns, sortKey: chosen.sortKey, distanceKm: chosen.distanceKm })
+      .from(chosen)
+      .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
+      .innerJoin(users, eq(users.id, forumPosts.authorUserId))
+      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]))
+  ).map((row) => ({ ...row, distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }));
 
   const page = rows.slice(0, query.limit);
   const ids = page.map((row) => row.id);
