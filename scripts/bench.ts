@@ -40,6 +40,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { createSession } from "@/lib/auth/sessions";
 import { BROWSER_SESSION_SECONDS } from "@/lib/auth/session-token";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
+import { benchForum } from "./bench/forum";
 import { percentile } from "./stats";
 
 const PORT = 3199;
@@ -616,6 +617,10 @@ async function benchOn(database: BenchDatabase): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  // BENCH_SECTIONS (e.g. "forum", "http,forum"): which parts run; unset, the HTTP bench only.
+  const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
+  const forumErrors = sections.includes("forum") ? await benchForum() : 0;
+  if (!sections.includes("http")) return forumErrors ? 1 : 0;
   if (process.env.BENCH_SKIP_BUILD === "1") {
     if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
   } else {

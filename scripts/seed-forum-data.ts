@@ -16,6 +16,8 @@ export type DemoPost = {
   title: string;
   body: string;
   hoursAgo: number;
+  /** Hours before the seed its author last edited it (later than 5 minutes after posting: it shows "edited"). */
+  editedHoursAgo?: number;
   mentions?: string[];
   reactions: [string, ReactionKind][];
   replies: DemoReply[];
@@ -77,6 +79,7 @@ export const DEMO_POSTS: DemoPost[] = [
     title: "Two weeks in Japan on one rail pass: our route",
     body: "Tokyo, Kanazawa, Kyoto, Naoshima, Hiroshima, back to Tokyo. The pass paid for itself by day six.\n\nHappy to share the spreadsheet: https://example.com/japan-route",
     hoursAgo: 70,
+    editedHoursAgo: 68,
     reactions: [...all("heart", "Maya", "Lena", "Nina", "Clara"), ...all("wow", "Alex")],
     replies: [
       { by: "Nina", body: "Naoshima was the highlight of our trip too. Did you stay on the island?", hoursAgo: 66 },

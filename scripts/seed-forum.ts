@@ -8,6 +8,7 @@ import { inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumMentions, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { cityLevelPlace } from "@/lib/forum/place";
+import { rebuildTopScores } from "@/lib/forum/top";
 import { DEMO_POSTS } from "./seed-forum-data";
 import { DEMO_COUPLES, type Place } from "./seed-data";
 
@@ -51,6 +52,7 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
       ...(place ?? {}),
       replyCount: demo.replies.length,
       createdAt: hoursAgo(demo.hoursAgo),
+      editedAt: demo.editedHoursAgo === undefined ? null : hoursAgo(demo.editedHoursAgo),
       lastActivityAt: hoursAgo(lastReply),
     });
     for (const name of demo.mentions ?? []) mentions.push({ postId, mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(demo.hoursAgo) });
@@ -76,6 +78,8 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
   // Quoted replies first: a quote points at an earlier reply of the same thread.
   if (replies.length) await db.insert(forumReplies).values(replies);
   if (reactions.length) await db.insert(forumReactions).values(reactions);
+  // Reactions written straight here count in Top only once the stored scores are counted afresh.
+  await rebuildTopScores(db);
   if (mentions.length) await db.insert(forumMentions).values(mentions);
   return { posts: posts.length, replies: replies.length, reactions: reactions.length };
 }

@@ -12,15 +12,16 @@ type Props = {
   targetId: string;
   author: ForumAuthor;
   viewer: { userId: string; coupleId: string };
+  onEdit?: () => void;
   onDelete?: () => void;
   onBlocked(coupleId: string): void;
 };
 
 /**
- * The "More" menu of a post or reply (a disclosure of buttons): Delete for its author, Report and
+ * The "More" menu of a post or reply (a disclosure of buttons): Edit and Delete for its author, Report and
  * 'Block {couple name}' for everyone else; each opens its dialog.
  */
-export function ItemMenu({ label, targetType, targetId, author, viewer, onDelete, onBlocked }: Props) {
+export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, onDelete, onBlocked }: Props) {
   const [dialog, setDialog] = useState<"report" | "block" | null>(null);
   const details = useRef<HTMLDetailsElement>(null);
   const ownCouple = author.coupleId === viewer.coupleId;
@@ -51,6 +52,17 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onDelete
           <span aria-hidden="true">⋯</span>
         </summary>
         <div className="forum-menu-items">
+          {author.userId === viewer.userId && onEdit && (
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                onEdit();
+              }}
+            >
+              Edit
+            </button>
+          )}
           {author.userId === viewer.userId && onDelete && (
             <button
               type="button"

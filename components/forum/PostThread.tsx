@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { Body } from "./Body";
+import { PostEditor, ReplyEditor } from "./Editors";
 import { ItemMenu } from "./ItemMenu";
 import { Reactions } from "./Reactions";
 import { ReplyComposer } from "./ReplyComposer";
@@ -83,6 +84,8 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   const [replies, setReplies] = useState(initial.replies);
   const [target, setTarget] = useState<string | null>(null);
   const [quoting, setQuoting] = useState<ForumReply | null>(null);
+  /** What the author is editing in place: the post, or one of their replies (by id). */
+  const [editing, setEditing] = useState<string | null>(null);
 
   const onThread = useCallback((thread: Thread) => {
     setPost(thread.post);
@@ -126,6 +129,18 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
 
   const postGone = post.deleted || post.removed;
 
+  /** After an edit closes, focus goes back to the item's menu button, where it was opened (once it is rendered again). */
+  const returnFocus = useRef<string | null>(null);
+  const closeEditor = (anchor: string) => {
+    returnFocus.current = anchor;
+    setEditing(null);
+  };
+  useEffect(() => {
+    if (editing !== null || !returnFocus.current) return;
+    document.getElementById(returnFocus.current)?.querySelector<HTMLElement>(".forum-menu summary")?.focus();
+    returnFocus.current = null;
+  }, [editing]);
+
   return (
     <>
       <article className="forum-post" aria-labelledby="post-title">
@@ -134,9 +149,20 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
           {post.scope === "local" && post.place && <span className="forum-distance">{post.place}</span>}
           {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
         </p>
-        <div className="forum-post-head">
+        <div className="forum-post-head" id="post-head">
           <h1 id="post-title">{post.title}</h1>
-          {!postGone && <ItemMenu label="Post actions" targetType="post" targetId={post.id} author={post.author} viewer={viewer} onDelete={() => remove("post", post.id)} onBlocked={onBlocked} />}
+          {!postGone && editing !== post.id && (
+            <ItemMenu
+              label="Post actions"
+              targetType="post"
+              targetId={post.id}
+              author={post.author}
+              viewer={viewer}
+              onEdit={() => setEditing(post.id)}
+              onDelete={() => remove("post", post.id)}
+              onBlocked={onBlocked}
+            />
+          )}
         </div>
         <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
         {post.hidden && <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>}
@@ -144,7 +170,18 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
           <Placeholder item={post} noun="post" />
         ) : (
           <>
-            <Body text={post.body} mentions={post.mentions} />
+            {editing === post.id ? (
+              <PostEditor
+                post={post}
+                onCancel={() => closeEditor("post-head")}
+                onSaved={(saved) => {
+                  setPost(saved);
+                  closeEditor("post-head");
+                }}
+              />
+            ) : (
+              <Body text={post.body} mentions={post.mentions} />
+            )}
             {post.photos.length > 0 && (
               <ul className="forum-photos">
                 {post.photos.map((url, index) => (
@@ -174,10 +211,30 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
               <li key={reply.id} id={anchor} tabIndex={-1} className={`forum-reply${target === anchor ? " is-target" : ""}`} aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}>
                 <div className="forum-post-head">
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
-                  {!gone && <ItemMenu label="Reply actions" targetType="reply" targetId={reply.id} author={reply.author} viewer={viewer} onDelete={() => remove("reply", reply.id)} onBlocked={onBlocked} />}
+                  {!gone && editing !== reply.id && (
+                    <ItemMenu
+                      label="Reply actions"
+                      targetType="reply"
+                      targetId={reply.id}
+                      author={reply.author}
+                      viewer={viewer}
+                      onEdit={() => setEditing(reply.id)}
+                      onDelete={() => remove("reply", reply.id)}
+                      onBlocked={onBlocked}
+                    />
+                  )}
                 </div>
                 {gone ? (
                   <Placeholder item={reply} noun="reply" />
+                ) : editing === reply.id ? (
+                  <ReplyEditor
+                    reply={reply}
+                    onCancel={() => closeEditor(anchor)}
+                    onSaved={(saved) => {
+                      setReplies((all) => all.map((r) => (r.id === saved.id ? saved : r)));
+                      closeEditor(anchor);
+                    }}
+                  />
                 ) : (
                   <>
                     {reply.quote && <Quote quote={reply.quote} />}

@@ -1,27 +1,14 @@
 "use client";
 
 import { useId, useState } from "react";
-import { REACTIONS, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
-import { setReaction, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
+import { REACTIONS, whoReactedText, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
+import { setReaction, type ForumPost } from "@/lib/forum/client/api";
 
-/** Replies carry who reacted (`reactedBy`); a post only its counts. */
-type Props = { target: ReactionTarget; item: Pick<ForumPost, "id" | "reactions" | "myReactions"> & { reactedBy?: ForumReply["reactedBy"] }; disabled?: boolean };
-
-/** "You and 2 others", or the names the server sent: shown on hover and read on focus. */
-function whoReacted(kind: ReactionKind, count: number, mine: boolean, names: readonly string[] | undefined): string {
-  if (count === 0) return "No reactions yet";
-  if (names && names.length > 0) {
-    const rest = count - names.length;
-    return rest > 0 ? `${names.join(", ")} and ${rest} more` : names.join(", ");
-  }
-  const others = count - (mine ? 1 : 0);
-  const othersText = `${others} ${others === 1 ? "other" : "others"}`;
-  if (!mine) return `${count} ${count === 1 ? "person" : "people"} reacted with ${kind}`;
-  return others > 0 ? `You and ${othersText}` : "You";
-}
+type Props = { target: ReactionTarget; item: Pick<ForumPost, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
 
 /**
- * The five reaction buttons of a post or reply, each with its count and aria-pressed. The name
+ * The five reaction buttons of a post or reply, each with its count and aria-pressed, and who
+ * reacted in a tooltip shown on hover and on keyboard focus (and read as the button's description). The name
  * comes from the content ('React with heart' read, not shown; then the count), so it holds all
  * the visible text. A tap
  * shows at once and is undone if the server refuses it.
@@ -61,7 +48,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
               <span className="forum-reaction-count">{counts[kind]}</span>
             </button>
             <span id={tipId} role="tooltip" className="forum-tooltip">
-              {whoReacted(kind, counts[kind], pressed, item.reactedBy?.[kind])}
+              {whoReactedText(counts[kind], item.reactedBy[kind])}
             </span>
           </span>
         );

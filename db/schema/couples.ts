@@ -38,6 +38,9 @@ export const couples = pgTable(
     index("couples_discoverable_newest_idx")
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
+    // The forum's mention suggestions: any word of the name starting with what was typed
+    // (lib/forum/queries.ts `mentionSuggestions`), indexed at 100,000 couples.
+    index("couples_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.coupleName})`),
   ],
 );
 

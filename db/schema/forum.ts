@@ -59,8 +59,8 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
  * one indexed column. `search_vector` is generated from title (weight A) and body (weight B) for
  * ranked full-text search ('english': the app's language, so "hiking" finds "hike").
  *
- * Indexes: one keyset index per list order (Latest, New), each also with the topic filter, all
- * partial on listed rows and led by the scope; a GIN index for search; a (latitude, longitude)
+ * Indexes: one keyset index per list order (Latest, New, Top), each also with the topic filter, all
+ * partial on listed rows and led by the scope; a GIN index for search; a GiST point
  * index narrowing the local forum's bounding box; the couple's posts; the author's recent posts
  * (the 60 s duplicate-body check).
  */
@@ -85,6 +85,8 @@ export const forumPosts = pgTable(
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
     replyCount: integer("reply_count").notNull().default(0),
+    /** Reactions on the post in Top's 7-day window, kept by the reaction writes (db/schema/forum-top.ts). */
+    topScore: integer("top_score").notNull().default(0),
     lastActivityAt: at("last_activity_at").notNull().defaultNow(),
     createdAt: createdAt(),
     editedAt: at("edited_at"),
@@ -104,8 +106,12 @@ export const forumPosts = pgTable(
     index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),
     index("forum_posts_topic_latest_idx").on(t.scope, t.topic, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_topic_new_idx").on(t.scope, t.topic, t.createdAt, t.id).where(listed(t)),
+    index("forum_posts_top_idx").on(t.scope, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
+    index("forum_posts_topic_top_idx").on(t.scope, t.topic, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
     index("forum_posts_search_idx").using("gin", t.searchVector).where(listed(t)),
-    index("forum_posts_local_point_idx").on(t.latitude, t.longitude).where(sql`${t.scope} = 'local' and ${listed(t)}`),
+    // The local forum's box: a GiST index on the (longitude, latitude) point, so the rows read
+    // are the posts inside the box, not every post at that latitude around the world.
+    index("forum_posts_local_box_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`).where(sql`${t.scope} = 'local' and ${listed(t)}`),
     index("forum_posts_couple_idx").on(t.coupleId, t.createdAt),
     index("forum_posts_author_recent_idx").on(t.authorUserId, t.createdAt),
   ],
@@ -152,7 +158,7 @@ export const forumReplies = pgTable(
  * for both, so a thread's counts for the post and all its replies come from one index range.
  * `couple_id` is the reactor's couple: blocks hide it, and grouped notifications count couples.
  * One of each kind per person and target, by the two partial unique indexes (what makes PUT
- * idempotent). Top (reactions on posts in the last 7 days) reads the recent-post-reactions index.
+ * idempotent). Top's window moves over the recent-post-reactions index (lib/forum/top.ts).
  */
 export const forumReactions = pgTable(
   "forum_reactions",
@@ -175,6 +181,8 @@ export const forumReactions = pgTable(
     uniqueIndex("forum_reactions_post_user_kind_key").on(t.postId, t.userId, t.kind).where(sql`${t.replyId} is null`),
     uniqueIndex("forum_reactions_reply_user_kind_key").on(t.replyId, t.userId, t.kind).where(sql`${t.replyId} is not null`),
     index("forum_reactions_post_recent_idx").on(t.createdAt, t.postId).where(sql`${t.replyId} is null`),
+    // A thread's reactions, on the post and on all its replies at once (the unique keys are partial).
+    index("forum_reactions_thread_idx").on(t.postId),
     index("forum_reactions_user_idx").on(t.userId),
   ],
 );
@@ -202,6 +210,8 @@ export const forumMentions = pgTable(
     uniqueIndex("forum_mentions_post_couple_key").on(t.postId, t.mentionedCoupleId).where(sql`${t.replyId} is null`),
     uniqueIndex("forum_mentions_reply_couple_key").on(t.replyId, t.mentionedCoupleId).where(sql`${t.replyId} is not null`),
     index("forum_mentions_couple_idx").on(t.mentionedCoupleId),
+    // A thread's mentions, in the post and in all its replies at once.
+    index("forum_mentions_thread_idx").on(t.postId),
   ],
 );
 

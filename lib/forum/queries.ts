@@ -1,6 +1,6 @@
 import "server-only";
-import { and, asc, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, asc, desc, eq, gt, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, forumMentions, forumPosts, forumReactions, forumReplies, locations, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
@@ -9,10 +9,11 @@ import { partnerOf } from "@/lib/couples/partner";
 import { locationColumns } from "@/lib/locations/place";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { decodeCursor, encodeCursor, type Cursor } from "./cursor";
-import { distanceBand, FORUM_TEXTS, reactionCounts, REACTION_KINDS, showsEdited, signature, TOP_WINDOW_DAYS, type ReactionCounts, type ReactionKind } from "./rules";
+import { distanceBand, FORUM_TEXTS, REACTED_BY_SHOWN, reactionCounts, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import { cityLevelPlace, type ForumPlace } from "./place";
 import { FORUM_MESSAGES, type ListPostsQuery, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
+import { keepTopWindowFresh } from "./top";
 
 /** The signed-in person as the forum sees them: every read and write is scoped by their couple. */
 export type ForumActor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; role: "member" | "admin" };
@@ -30,8 +31,13 @@ export async function forumActor(db: Db, userId: string): Promise<ForumActor> {
 
 export type ForumAuthor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
 export type ForumMention = { coupleId: string; name: string };
-/** Who reacted with each kind, as signatures ("Maya of Maya & Theo"): shown on hover or focus. */
+/**
+ * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
+ * REACTED_BY_SHOWN of them (the count says how many more): shown on hover or focus. Couples
+ * blocked either way are neither listed nor counted.
+ */
 export type ReactedBy = Record<ReactionKind, string[]>;
+const noneReacted = (): ReactedBy => Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy;
 
 export type ForumPost = {
   id: string;
@@ -47,6 +53,7 @@ export type ForumPost = {
   replyCount: number;
   reactions: ReactionCounts;
   myReactions: ReactionKind[];
+  reactedBy: ReactedBy;
   mentions: ForumMention[];
   createdAt: string;
   editedAt: string | null;
@@ -125,7 +132,10 @@ const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */
 const gone = (row: { deletedAt: Date | null; removedAt: Date | null }) => row.deletedAt !== null || row.removedAt !== null;
 
-function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; mentions: ForumMention[]; distanceKm?: number | null }): ForumPost {
+function shapePost(
+  row: PostRow,
+  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[]; distanceKm?: number | null },
+): ForumPost {
   const blank = gone(row);
   return {
     id: row.id,
@@ -141,6 +151,7 @@ function shapePost(row: PostRow, extras: { reactions: ReactionCounts; myReaction
     replyCount: row.replyCount,
     reactions: extras.reactions,
     myReactions: extras.myReactions,
+    reactedBy: extras.reactedBy,
     mentions: blank ? [] : extras.mentions,
     createdAt: row.createdAt.toISOString(),
     editedAt: showsEdited(row.createdAt, row.editedAt) ? row.editedAt!.toISOString() : null,
@@ -177,22 +188,22 @@ function distanceFrom(centre: { latitude: number; longitude: number }): SQL<numb
     + cos(radians(${lat})) * cos(radians(${forumPosts.latitude})) * power(sin(radians(${forumPosts.longitude} - ${lng}) / 2), 2)))))`.mapWith(Number);
 }
 
-/** The bounding box around the centre that the (latitude, longitude) index narrows first. */
+/**
+ * The bounding box around the centre that the GiST point index (`forum_posts_local_box_idx`)
+ * narrows first: one box, or two across the antimeridian. The scope is written as a literal, so
+ * the partial index applies to generic plans of the prepared statement too.
+ */
 function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: number): SQL {
   const latHalf = radiusKm / KM_PER_DEGREE;
   const cos = Math.cos((Math.min(89, Math.abs(centre.latitude) + latHalf) * Math.PI) / 180);
-  const lngHalf = radiusKm / (KM_PER_DEGREE * cos);
-  const latRange = sql`${forumPosts.latitude} between ${centre.latitude - latHalf} and ${centre.latitude + latHalf}`;
-  if (lngHalf >= 180) return latRange;
+  const lngHalf = Math.min(180, radiusKm / (KM_PER_DEGREE * cos));
+  const lat = [Math.max(-90, centre.latitude - latHalf), Math.min(90, centre.latitude + latHalf)] as const;
+  const box = (lo: number, hi: number) =>
+    sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${lo}::float8, ${lat[0]}::float8), point(${hi}::float8, ${lat[1]}::float8))`;
   const lo = centre.longitude - lngHalf;
   const hi = centre.longitude + lngHalf;
-  const lngRange =
-    lo < -180
-      ? sql`(${forumPosts.longitude} >= ${lo + 360} or ${forumPosts.longitude} <= ${hi})`
-      : hi > 180
-        ? sql`(${forumPosts.longitude} >= ${lo} or ${forumPosts.longitude} <= ${hi - 360})`
-        : sql`${forumPosts.longitude} between ${lo} and ${hi}`;
-  return sql`${latRange} and ${lngRange}`;
+  const within = lngHalf >= 180 ? box(-180, 180) : lo < -180 ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})` : hi > 180 ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})` : box(lo, hi);
+  return sql`${forumPosts.scope} = 'local' and ${within}`;
 }
 
 /* ---------- Reactions and mentions of a page, in one query each ---------- */
@@ -214,11 +225,11 @@ async function threadReactions(db: Db, actor: ForumActor, postId: string) {
     const key = targetKey({ postId, replyId: row.replyId });
     let entry = byTarget.get(key);
     if (!entry) {
-      entry = { counts: [], mine: [], by: Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy };
+      entry = { counts: [], mine: [], by: noneReacted() };
       byTarget.set(key, entry);
     }
     entry.counts.push({ kind: row.kind, count: 1 });
-    entry.by[row.kind].push(signature(row.firstName, row.coupleName));
+    if (entry.by[row.kind].length < REACTED_BY_SHOWN) entry.by[row.kind].push(signature(row.firstName, row.coupleName));
     if (row.userId === actor.userId) entry.mine.push(row.kind);
   }
   return (target: Target) => {
@@ -226,27 +237,32 @@ async function threadReactions(db: Db, actor: ForumActor, postId: string) {
     return {
       reactions: reactionCounts(entry?.counts ?? []),
       myReactions: entry?.mine ?? [],
-      reactedBy: entry?.by ?? (Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy),
+      reactedBy: entry?.by ?? noneReacted(),
     };
   };
 }
 
-/** Counts and the viewer's own kinds for a list page's posts (reactions on the posts only). */
+/** Counts, the viewer's own kinds and the first who reacted, for a list page's posts (reactions on the posts only). */
 async function listReactions(db: Db, actor: ForumActor, postIds: string[]) {
-  if (postIds.length === 0) return () => ({ reactions: reactionCounts([]), myReactions: [] as ReactionKind[] });
+  if (postIds.length === 0) return () => ({ reactions: reactionCounts([]), myReactions: [] as ReactionKind[], reactedBy: noneReacted() });
   const rows = await db
     .select({
       postId: forumReactions.postId,
       kind: forumReactions.kind,
       count: sql<number>`count(*)::int`,
       mine: sql<boolean>`bool_or(${forumReactions.userId} = ${actor.userId})`,
+      names: sql<string[]>`(array_agg(${users.firstName} || ' of ' || ${couples.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id}))[1:${sql.raw(String(REACTED_BY_SHOWN))}]`,
     })
     .from(forumReactions)
+    .innerJoin(users, eq(users.id, forumReactions.userId))
+    .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
     .where(and(inArray(forumReactions.postId, postIds), isNull(forumReactions.replyId), notBlockedBetween(actor.coupleId, forumReactions.coupleId)))
     .groupBy(forumReactions.postId, forumReactions.kind);
   return (postId: string) => {
     const own = rows.filter((row) => row.postId === postId);
-    return { reactions: reactionCounts(own), myReactions: own.filter((row) => row.mine).map((row) => row.kind) };
+    const reactedBy = noneReacted();
+    for (const row of own) reactedBy[row.kind] = row.names;
+    return { reactions: reactionCounts(own), myReactions: own.filter((row) => row.mine).map((row) => row.kind), reactedBy };
   };
 }
 
@@ -302,24 +318,21 @@ export async function listPosts(
 
   const distance = centre ? distanceFrom(centre) : null;
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
-  // Top reads only the recent reactions (forum_reactions_post_recent_idx), once, not a count per post.
-  const topScores = db
-    .select({ postId: forumReactions.postId, score: sql<number>`count(*)::double precision`.as("score") })
-    .from(forumReactions)
-    .where(and(isNull(forumReactions.replyId), sql`${forumReactions.createdAt} > now() - make_interval(days => ${TOP_WINDOW_DAYS})`))
-    .groupBy(forumReactions.postId)
-    .as("top_scores");
-  const sortKey: SQL | typeof forumPosts.lastActivityAt =
+  // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
+  if (order === "top") await keepTopWindowFresh(db);
+  const sortKey: SQL | AnyPgColumn =
     order === "rank"
       ? sql`ts_rank(${forumPosts.searchVector}, ${tsQuery})::double precision`
       : order === "nearest"
         ? distance!
         : order === "top"
-          ? sql`${topScores.score}`
+          ? forumPosts.topScore
           : order === "new"
             ? forumPosts.createdAt
             : forumPosts.lastActivityAt;
   const ascending = order === "nearest";
+  // Top's key is the integer column itself, so the row comparison stays on its index.
+  const afterKey = after ? (order === "top" && typeof after.sortKey === "number" ? sql`${Math.trunc(after.sortKey)}::int` : keyValue(after.sortKey)) : null;
 
   const conditions: (SQL | undefined)[] = [
     eq(forumPosts.scope, query.scope),
@@ -332,19 +345,28 @@ export async function listPosts(
     notBlockedBetween(actor.coupleId, forumPosts.coupleId),
     centre ? boundingBox(centre, query.radius) : undefined,
     distance ? sql`${distance} <= ${query.radius}` : undefined,
-    after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${keyValue(after.sortKey)}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${keyValue(after.sortKey)}, ${after.id}::uuid)`) : undefined,
+    // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
+    order === "top" ? gt(forumPosts.topScore, 0) : undefined,
+    after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`) : undefined,
   ];
-  const select = db
-    .select({ ...postColumns, sortKey: sql<unknown>`${sortKey}`, distanceKm: distance ?? sql<null>`null` })
+  // The page is chosen from forum_posts alone (every condition is on its columns), and only its
+  // rows are then joined to their authors: a search with many matches never joins them all.
+  const chosen = db
+    .select({ id: sql<string>`${forumPosts.id}`.as("page_id"), sortKey: sql<unknown>`${sortKey}`.as("sort_key"), distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km") })
     .from(forumPosts)
-    .innerJoin(users, eq(users.id, forumPosts.authorUserId))
-    .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-    .$dynamic();
-  // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
-  const rows = await (order === "top" ? select.innerJoin(topScores, eq(topScores.postId, forumPosts.id)) : select)
     .where(and(...conditions))
     .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-    .limit(query.limit + 1);
+    .limit(query.limit + 1)
+    .as("page");
+  const rows = (
+    await db
+      .select({ ...postColumns, sortKey: chosen.sortKey, distanceKm: chosen.distanceKm })
+      .from(chosen)
+      .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
+      .innerJoin(users, eq(users.id, forumPosts.authorUserId))
+      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]))
+  ).map((row) => ({ ...row, distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }));
 
   const page = rows.slice(0, query.limit);
   const ids = page.map((row) => row.id);
@@ -380,13 +402,15 @@ export async function visiblePostRow(db: Db, actor: ForumActor, postId: string):
 }
 
 /** One post, shaped for the actor (the answer of create, patch and the thread). */
-export async function readPost(db: Db, actor: ForumActor, postId: string): Promise<ForumPost> {
+export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPost> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]);
-  const { reactions, myReactions } = reactionsOf({ postId, replyId: null });
-  return shapePost(row, { reactions, myReactions, mentions: mentions({ postId, replyId: null }) });
+  const [reactionsOf, mentions] = loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
+  return shapePost(row, { ...reactionsOf({ postId, replyId: null }), mentions: mentions({ postId, replyId: null }) });
 }
+
+/** A thread's reactions and mentions, read once for the post and its replies. */
+type ThreadExtras = [Awaited<ReturnType<typeof threadReactions>>, Awaited<ReturnType<typeof mentionsOf>>];
 
 const quoted = alias(forumReplies, "quoted");
 const quotedAuthor = alias(users, "quoted_author");
@@ -467,7 +491,8 @@ export async function readReply(db: Db, actor: ForumActor, replyId: string): Pro
 export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor);
-  const post = await readPost(db, actor, postId);
+  const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  const post = await readPost(db, actor, postId, extras);
   const rows = await replyRows(
     db,
     actor,
@@ -479,7 +504,7 @@ export async function readThread(db: Db, actor: ForumActor, postId: string, quer
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  const [reactionsOf, mentions] = extras;
   const last = page.at(-1);
   return {
     post,
@@ -497,16 +522,28 @@ export async function readThread(db: Db, actor: ForumActor, postId: string, quer
 export type MentionSuggestion = { coupleId: string; name: string; imageUrl: string | null };
 
 /**
- * Couples the actor may mention whose name contains the query: discoverable (active and
- * visible), not their own, not blocked either way. Hidden couples' posts stay readable, but
- * nobody can find them here.
+ * The words of a mention query as a prefix search over the words of couple names ("ma th" finds
+ * "Maya & Theo"), or null when it has no letter or digit. Only letters and digits reach
+ * to_tsquery, so nothing typed can change the query's syntax.
+ */
+export function mentionPrefixQuery(q: string): string | null {
+  const words = q.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words ? words.map((word) => `${word}:*`).join(" & ") : null;
+}
+
+/**
+ * Couples the actor may mention with a name whose words start with the query's words:
+ * discoverable (active and visible), not their own, not blocked either way. Hidden couples'
+ * posts stay readable, but nobody can find them here. Served by the GIN index on the name's
+ * words (`couples_name_words_idx`), so it stays indexed at 100,000 couples.
  */
 export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): Promise<MentionSuggestion[]> {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const words = mentionPrefixQuery(q);
+  if (!words) return [];
   return db
     .select({ coupleId: couples.id, name: couples.coupleName, imageUrl: couples.profileImageUrl })
     .from(couples)
-    .where(and(mentionable(actor), ilike(couples.coupleName, pattern)))
+    .where(and(mentionable(actor), sql`to_tsvector('simple', ${couples.coupleName}) @@ to_tsquery('simple', ${words})`))
     .orderBy(asc(couples.coupleName))
     .limit(8);
 }

@@ -65,6 +65,22 @@ export function reactionCounts(rows: readonly { kind: ReactionKind; count: numbe
   return counts;
 }
 
+/** Who reacted with one kind: this many signatures at most, the rest counted ("and 3 others"). */
+export const REACTED_BY_SHOWN = 10;
+
+/**
+ * The text of a reaction's tooltip: the signatures the server sent (the first few) and a count
+ * of the rest: "Maya of Maya & Theo, Rui of Ana & Rui and 3 others".
+ */
+export function whoReactedText(count: number, names: readonly string[]): string {
+  if (count <= 0) return "No reactions yet";
+  const listed = names.slice(0, Math.min(count, REACTED_BY_SHOWN));
+  if (listed.length === 0) return `${count} ${count === 1 ? "person" : "people"}`;
+  const rest = count - listed.length;
+  if (rest > 0) return `${listed.join(", ")} and ${rest} ${rest === 1 ? "other" : "others"}`;
+  return listed.length === 1 ? listed[0]! : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`;
+}
+
 export const TITLE_MIN = 3;
 export const TITLE_MAX = 150;
 export const BODY_MIN = 1;

@@ -11,6 +11,7 @@ import { couplePlace, mentionable, readPost, readReply, visiblePostRow, type For
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, reactionNotificationTitle, signature, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "./text";
+import { countTopReaction, uncountTopReaction } from "./top";
 
 /** Notification texts are short: the bell shows a line or two. */
 const SNIPPET_LENGTH = 140;
@@ -303,7 +304,11 @@ export async function setReaction(db: Db, actor: ForumActor, target: ReactionTar
       found.replyId ? eq(forumReactions.replyId, found.replyId) : isNull(forumReactions.replyId),
     );
     if (!on) {
-      await tx.delete(forumReactions).where(and(sameTarget, eq(forumReactions.userId, actor.userId), eq(forumReactions.kind, kind)));
+      const removed = await tx
+        .delete(forumReactions)
+        .where(and(sameTarget, eq(forumReactions.userId, actor.userId), eq(forumReactions.kind, kind)))
+        .returning({ createdAt: forumReactions.createdAt });
+      if (removed[0] && found.replyId === null) await uncountTopReaction(tx, found.postId, removed[0].createdAt);
       return;
     }
     const inserted = await tx
@@ -311,6 +316,7 @@ export async function setReaction(db: Db, actor: ForumActor, target: ReactionTar
       .values({ postId: found.postId, replyId: found.replyId, userId: actor.userId, coupleId: actor.coupleId, kind })
       .onConflictDoNothing()
       .returning({ id: forumReactions.id });
+    if (inserted.length > 0 && found.replyId === null) await countTopReaction(tx, found.postId);
     if (inserted.length === 0 || found.recipient === actor.userId) return;
     const [{ couplesToday } = { couplesToday: 1 }] = await tx
       .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })

@@ -75,6 +75,32 @@ test.describe("forum", () => {
     await expect(a.page.getByRole("img", { name: /^Photo 1 of 1/ })).toBeVisible();
     const postUrl = a.page.url();
 
+    // A edits the post in place, with the composer's limits and counters; within the first 5 minutes no "edited" marker.
+    const postMenu = a.page.locator('summary[aria-label="Post actions"]');
+    await postMenu.click();
+    await a.page.getByRole("button", { name: "Edit", exact: true }).click();
+    const editor = a.page.getByRole("form", { name: "Edit post" });
+    await expect(editor.getByLabel("Title")).toBeFocused();
+    await expect(editor.getByText(`${title.length} / 150 characters`)).toBeVisible();
+    await editor.getByLabel("Title").fill("x".repeat(151));
+    await expect(editor.getByText("151 / 150 characters")).toBeVisible();
+    await editor.getByRole("button", { name: "Save Changes" }).click();
+    await expect(editor.getByText("Title must be no more than 150 characters")).toBeVisible();
+    await editor.getByLabel("Title").fill(`${title} updated`);
+    await editor.getByLabel("Topic").selectOption({ label: "Outdoors" });
+    await editor.getByLabel("Your post").press("Control+End");
+    await editor.getByLabel("Your post").pressSequentially(" Bring water.");
+    await editor.getByRole("button", { name: "Save Changes" }).click();
+    await expect(a.page.getByRole("heading", { level: 1, name: `${title} updated` })).toBeVisible();
+    await expect(a.page.locator(".forum-post .forum-topic")).toHaveText("Outdoors");
+    await expect(a.page.getByText("Who wants to join? Bring water.")).toBeVisible();
+    await expect(postMenu).toBeFocused();
+    await expect(a.page.locator(".forum-post .forum-edited")).toHaveCount(0);
+    // A post its author edited hours after posting shows the marker (the demo data's Japan route).
+    await a.page.goto("/forum?q=spreadsheet");
+    await a.page.getByRole("link", { name: "Two weeks in Japan on one rail pass: our route" }).click();
+    await expect(a.page.locator(".forum-post .forum-edited")).toHaveText(/edited/);
+
     // B finds it by a word of its body, opens it, replies mentioning A, and reacts.
     await b.page.goto("/forum");
     await b.page.getByLabel("Search posts").fill(word);
@@ -94,6 +120,19 @@ test.describe("forum", () => {
     const bReply = b.page.locator('[id^="reply-"]').filter({ hasText: "see you there!" });
     await expect(bReply).toBeVisible();
     await expect(bReply.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
+    // B edits the reply in place; the mention stays a link.
+    const bReplyId = await bReply.getAttribute("id");
+    const editedReply = b.page.locator(`[id="${bReplyId}"]`);
+    await editedReply.locator('summary[aria-label="Reply actions"]').click();
+    await editedReply.getByRole("button", { name: "Edit", exact: true }).click();
+    const replyField = editedReply.getByRole("form", { name: "Edit reply" }).getByRole("textbox", { name: "Edit your reply" });
+    await expect(replyField).toBeFocused();
+    await expect(editedReply.getByText(/^\d+ \/ 5,000 characters$/)).toBeVisible();
+    await replyField.press("Control+End");
+    await replyField.pressSequentially(" Snacks on us.");
+    await editedReply.getByRole("button", { name: "Save Changes" }).click();
+    await expect(editedReply).toContainText("see you there! Snacks on us.");
+    await expect(editedReply.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
     const heart = b.page.getByRole("group", { name: "Reactions" }).first().getByRole("button", { name: "React with heart" });
     await heart.click();
     await expect(heart).toHaveAttribute("aria-pressed", "true");

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   distanceBand,
+  REACTED_BY_SHOWN,
+  whoReactedText,
   EDIT_GRACE_MS,
   FORUM_LIMITS,
   FORUM_TOPICS,
@@ -88,5 +90,20 @@ describe("limits", () => {
     const limits = Object.values(FORUM_LIMITS);
     expect(new Set(limits.map((l) => l.bucket)).size).toBe(limits.length);
     for (const limit of limits) expect(limit.windowSeconds).toBe(3600);
+  });
+});
+
+describe("whoReactedText", () => {
+  it("names who reacted and counts the rest", () => {
+    expect(whoReactedText(0, [])).toBe("No reactions yet");
+    expect(whoReactedText(1, ["Maya of Maya & Theo"])).toBe("Maya of Maya & Theo");
+    expect(whoReactedText(2, ["Maya of Maya & Theo", "Rui of Ana & Rui"])).toBe("Maya of Maya & Theo and Rui of Ana & Rui");
+    expect(whoReactedText(3, ["A of A & B", "C of C & D", "E of E & F"])).toBe("A of A & B, C of C & D and E of E & F");
+    const ten = Array.from({ length: REACTED_BY_SHOWN }, (_, i) => `P${i} of C${i}`);
+    expect(whoReactedText(13, ten)).toBe(`${ten.join(", ")} and 3 others`);
+    expect(whoReactedText(11, ten)).toBe(`${ten.join(", ")} and 1 other`);
+    // A count that moved on since the names were read (the viewer just reacted).
+    expect(whoReactedText(2, ["Maya of Maya & Theo"])).toBe("Maya of Maya & Theo and 1 other");
+    expect(whoReactedText(2, [])).toBe("2 people");
   });
 });

@@ -86,3 +86,9 @@ export async function uploadPhoto(file: File): Promise<string> {
   if (!answer.ok) throw failure(answer.status, answer.json);
   return (answer.json as { data: { url: string } }).data.url;
 }
+
+export type PostEdit = { title?: string; body?: string; topic?: ForumTopic; mentions?: string[] };
+export const patchPost = (postId: string, patch: PostEdit) => send<{ data: ForumPost }>("PATCH", targetPath("post", postId), patch).then((body) => body.data);
+
+export type ReplyEdit = { body: string; mentions?: string[] };
+export const patchReply = (replyId: string, patch: ReplyEdit) => send<{ data: ForumReply }>("PATCH", targetPath("reply", replyId), patch).then((body) => body.data);

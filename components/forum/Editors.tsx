@@ -1,0 +1,192 @@
+"use client";
+
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { BODY_MAX, FORUM_TOPICS, REPLY_BODY_MAX, TITLE_MAX, type ForumTopic } from "@/lib/forum/rules";
+import { patchPostSchema, patchReplySchema } from "@/lib/forum/schemas";
+import { patchPost, patchReply, type ForumMention, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
+import { MentionTextarea } from "./MentionTextarea";
+import { mentionedIds } from "./PostComposer";
+
+type Errors = Partial<Record<"title" | "topic" | "body", string>>;
+
+/** The first issue of each field, keyed by the field's name. */
+function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
+  const found: Errors = {};
+  for (const issue of issues) {
+    const key = String(issue.path[0] ?? "body") as keyof Errors;
+    found[key] ??= issue.message;
+  }
+  return found;
+}
+
+/** Focuses the editor's first field when it opens; Escape (outside an open mention list) cancels. */
+function useEditorFocus(onCancel: () => void) {
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>("input, textarea")?.focus();
+  }, []);
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
+    if (event.key !== "Escape" || event.defaultPrevented) return;
+    if (event.target instanceof HTMLTextAreaElement && event.target.getAttribute("aria-controls")) return;
+    event.preventDefault();
+    onCancel();
+  };
+  return { form, onKeyDown };
+}
+
+const mergeMention = (mentions: ForumMention[], mention: ForumMention) => [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention];
+
+function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
+  return (
+    <div className="forum-form-actions">
+      <button type="submit" className="button button-primary" disabled={busy}>
+        {busy ? "Saving..." : "Save Changes"}
+      </button>
+      <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A post edited in place by its author: title, topic and body (with mentions) under the
+ * composer's limits and live counters. The scope and photos stay as posted.
+ */
+export function PostEditor({ post, onSaved, onCancel }: { post: ForumPost; onSaved(post: ForumPost): void; onCancel(): void }) {
+  const [title, setTitle] = useState(post.title);
+  const [topic, setTopic] = useState(post.topic as ForumTopic);
+  const [body, setBody] = useState(post.body);
+  const [mentions, setMentions] = useState<ForumMention[]>(post.mentions);
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { form, onKeyDown } = useEditorFocus(onCancel);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = patchPostSchema.safeParse({ title, topic, body, mentions: mentionedIds(body, mentions) });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      onSaved(await patchPost(post.id, parsed.data));
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : "Could not save your changes");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form ref={form} className="forum-composer forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <div className="field">
+        <label htmlFor="edit-post-title">Title</label>
+        <input
+          id="edit-post-title"
+          name="title"
+          value={title}
+          maxLength={TITLE_MAX + 50}
+          disabled={busy}
+          aria-invalid={errors.title ? true : undefined}
+          aria-describedby={`edit-post-title-counter${errors.title ? " edit-post-title-error" : ""}`}
+          onChange={(event) => setTitle(event.target.value)}
+        />
+        <span id="edit-post-title-counter" className={`field-hint forum-counter${title.length > TITLE_MAX ? " is-over" : ""}`}>
+          {title.length} / {TITLE_MAX} characters
+        </span>
+        {errors.title && (
+          <p id="edit-post-title-error" className="field-error">
+            {errors.title}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor="edit-post-topic">Topic</label>
+        <select
+          id="edit-post-topic"
+          name="topic"
+          value={topic}
+          disabled={busy}
+          aria-invalid={errors.topic ? true : undefined}
+          aria-describedby={errors.topic ? "edit-post-topic-error" : undefined}
+          onChange={(event) => setTopic(event.target.value as ForumTopic)}
+        >
+          {FORUM_TOPICS.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </select>
+        {errors.topic && (
+          <p id="edit-post-topic-error" className="field-error">
+            {errors.topic}
+          </p>
+        )}
+      </div>
+      <MentionTextarea
+        label="Your post"
+        name="body"
+        value={body}
+        max={BODY_MAX}
+        rows={8}
+        error={errors.body}
+        disabled={busy}
+        onChange={setBody}
+        onMention={(mention) => setMentions((all) => mergeMention(all, mention))}
+      />
+      <Actions busy={busy} onCancel={onCancel} />
+    </form>
+  );
+}
+
+/** A reply edited in place by its author, under the reply field's limit and live counter. */
+export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; onSaved(reply: ForumReply): void; onCancel(): void }) {
+  const [body, setBody] = useState(reply.body);
+  const [mentions, setMentions] = useState<ForumMention[]>(reply.mentions);
+  const [error, setError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { form, onKeyDown } = useEditorFocus(onCancel);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(null);
+    const parsed = patchReplySchema.safeParse({ body, mentions: mentionedIds(body, mentions) });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    setBusy(true);
+    try {
+      onSaved(await patchReply(reply.id, parsed.data));
+    } catch (problem) {
+      setFailure(problem instanceof Error ? problem.message : "Could not save your changes");
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form ref={form} className="forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit reply">
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <MentionTextarea
+        label="Edit your reply"
+        name="reply"
+        value={body}
+        max={REPLY_BODY_MAX}
+        rows={4}
+        error={error}
+        disabled={busy}
+        onChange={setBody}
+        onMention={(mention) => setMentions((all) => mergeMention(all, mention))}
+      />
+      <Actions busy={busy} onCancel={onCancel} />
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { forumPosts, forumTopWindow } from "@/db/schema";
+import { TOP_WINDOW_DAYS } from "./rules";
+
+/**
+ * Top's stored counter (db/schema/forum-top.ts): `forum_posts.top_score` counts the reactions on
+ * a post created after `forum_top_window.decayed_until - 7 days`. Every function here keeps that
+ * true, so a Top page is a keyset range of `forum_posts_top_idx` and never counts reactions.
+ */
+
+const WINDOW = sql.raw(`interval '${TOP_WINDOW_DAYS} days'`);
+/** How often a process moves the window forward (a Top list may be this much older than "the last 7 days"). */
+export const TOP_DECAY_EVERY_MS = 60_000;
+
+/** A new reaction on a post counts at once (it is newer than any window start), in its transaction. */
+export async function countTopReaction(tx: Db, postId: string): Promise<void> {
+  await tx.update(forumPosts).set({ topScore: sql`${forumPosts.topScore} + 1` }).where(eq(forumPosts.id, postId));
+}
+
+/**
+ * A removed reaction on a post stops counting if it still counted (created inside the window). The
+ * window's row is read FOR SHARE, so a concurrent move either saw the reaction or sees this.
+ */
+export async function uncountTopReaction(tx: Db, postId: string, createdAt: Date): Promise<void> {
+  await tx.execute(sql`update forum_posts set top_score = greatest(top_score - 1, 0)
+    where id = ${postId} and ${createdAt.toISOString()}::timestamptz > coalesce(
+      (select decayed_until from forum_top_window where id = 1 for share), '-infinity'::timestamptz) - ${WINDOW}`);
+}
+
+/**
+ * Moves the window to `now`: subtracts, per post, only the reactions that left it since the last
+ * move (a short range of the (created_at, post_id) index), in one statement. A move already
+ * under way elsewhere holds the row, and this one skips (SKIP LOCKED): it would do nothing more.
+ */
+export async function decayTopScores(db: Db, now?: Date): Promise<void> {
+  const at = now ? sql`${now.toISOString()}::timestamptz` : sql`now()`;
+  await db.execute(sql`with w as (select decayed_until from forum_top_window where id = 1 for update skip locked),
+    gone as (
+      select r.post_id, count(*)::int as n from forum_reactions r, w
+      where r.reply_id is null and r.created_at > w.decayed_until - ${WINDOW} and r.created_at <= ${at} - ${WINDOW}
+      group by r.post_id),
+    moved as (update forum_posts p set top_score = greatest(p.top_score - gone.n, 0) from gone where p.id = gone.post_id returning 1)
+    update forum_top_window set decayed_until = greatest(decayed_until, ${at}) where id = 1 and exists (select 1 from w)`);
+}
+
+let nextCheck = 0;
+
+/**
+ * Before a Top page: at most once a minute per process, move the window if it is older than
+ * that. Creates the row when it is missing (a database emptied by hand), counting from now.
+ */
+export async function keepTopWindowFresh(db: Db): Promise<void> {
+  if (Date.now() < nextCheck) return;
+  nextCheck = Date.now() + TOP_DECAY_EVERY_MS;
+  const [row] = await db.select({ decayedUntil: forumTopWindow.decayedUntil }).from(forumTopWindow).where(eq(forumTopWindow.id, 1));
+  if (!row) {
+    await db.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
+    return;
+  }
+  if (Date.now() - row.decayedUntil.getTime() >= TOP_DECAY_EVERY_MS) await decayTopScores(db);
+}
+
+/**
+ * Counts every post's score afresh from the reactions of the last 7 days and starts the window
+ * now: after writing reactions straight into the database (the seeds), or to repair drift.
+ */
+export async function rebuildTopScores(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
+    await tx.execute(sql`select 1 from forum_top_window where id = 1 for update`);
+    // Posts with reactions in the window get their count (only where it changed) ...
+    await tx.execute(sql`update forum_posts p set top_score = r.n
+      from (select post_id, count(*)::int as n from forum_reactions
+            where reply_id is null and created_at > now() - ${WINDOW} group by post_id) r
+      where p.id = r.post_id and p.top_score <> r.n`);
+    // ... and the others that still had a score (read from the Top index) lose it.
+    await tx.execute(sql`update forum_posts p set top_score = 0
+      where p.top_score > 0 and not exists (
+        select 1 from forum_reactions r where r.post_id = p.id and r.reply_id is null and r.created_at > now() - ${WINDOW})`);
+    await tx.update(forumTopWindow).set({ decayedUntil: sql`now()` }).where(eq(forumTopWindow.id, 1));
+  });
+}

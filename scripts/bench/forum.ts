@@ -1,0 +1,259 @@
+/**
+ * The forum's section of `npm run bench` (BENCH_SECTIONS=forum): p50 and p99 of the forum's calls
+ * on real Postgres, on a 10,000-post data set and on the scale data set, with
+ * GET /api/v2/auth/me under the same load for the ratio, and the plan of every query.
+ *
+ * The data sets are made beforehand by the scale seed, each in a database of its own:
+ *   createdb -h 127.0.0.1 -U postgres forum_scale_10k
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/forum_scale_10k SCALE_COUPLES=1000 SCALE_POSTS=10000 \
+ *     SCALE_REPLIES=50000 SCALE_REACTIONS=20000 npm run db:seed -- --scale
+ *   createdb -h 127.0.0.1 -U postgres forum_scale
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/forum_scale npm run db:seed -- --scale
+ * BENCH_FORUM_DATABASES (default "forum_scale_10k,forum_scale") names them on the Postgres of
+ * TEST_DATABASE_URL. Each is measured in a child process of its own (the app's database handle is
+ * one per process) that calls the route handlers in process, as Next.js does, without HTTP:
+ * the figures are the app's and the database's, not the network's. BENCH_FORUM_REQUESTS (200)
+ * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests.
+ *
+ * Plans: a last pass runs each call once on connections that load auto_explain (log_analyze,
+ * log_buffers) and reads the plans back from the server's log (a superuser's pg_read_file):
+ * each statement's plan, shortened to its node lines. BENCH_FORUM_EXPLAIN=0 skips it.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
+import { NextRequest } from "next/server";
+import { percentile } from "../stats";
+
+const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
+const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
+
+type Timing = { name: string; p50: number; p99: number; errors: number; status: string };
+type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; plans: Record<string, string[]> };
+
+const CALLS = ["global list", "local list (50 km)", "post page, 200 replies", "search", "post a reply", "GET /api/v2/auth/me"] as const;
+
+/* ---------------------------------------------------------------- parent */
+
+const databaseUrl = (name: string) => `${ADMIN_URL.replace(/\/[^/?]*(\?.*)?$/, "")}/${name}`;
+
+function runWorker(name: string): Promise<WorkerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [TSX_CLI, "--conditions", "react-server", "scripts/bench/forum.ts", "--worker"], {
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl(name),
+        BENCH_FORUM_LABEL: name,
+        AUTH_SECRET: randomBytes(36).toString("base64url"),
+        APP_URL: "http://localhost:3000",
+        NODE_ENV: "production",
+      },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RESULT "));
+      if (code !== 0 || !line) reject(new Error(`forum bench on ${name} failed (exit ${code})\n${out.slice(-2000)}`));
+      else resolve(JSON.parse(line.slice("RESULT ".length)) as WorkerResult);
+    });
+  });
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/** Runs the forum section; answers the number of failed requests. */
+export async function benchForum(): Promise<number> {
+  const names = (process.env.BENCH_FORUM_DATABASES ?? "forum_scale_10k,forum_scale").split(",").map((n) => n.trim());
+  console.log(`\n== Forum: ${names.join(" vs ")} (${count("BENCH_FORUM_REQUESTS", 200)} requests per call at ${count("BENCH_FORUM_CLIENTS", 4)} clients)`);
+  const results: WorkerResult[] = [];
+  for (const name of names) results.push(await runWorker(name));
+  const [base, scale] = [results[0]!, results.at(-1)!];
+  for (const r of results) console.log(`${r.label}: ${r.couples.toLocaleString("en-US")} couples, ${r.posts.toLocaleString("en-US")} posts, ${r.replies.toLocaleString("en-US")} replies`);
+  const rows = CALLS.map((call) => {
+    const a = base.timings.find((t) => t.name === call)!;
+    const b = scale.timings.find((t) => t.name === call)!;
+    return [call, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`, `${(b.p99 / a.p99).toFixed(2)}x`, b.status];
+  });
+  const header = ["call", `p50 ${base.label}`, `p99 ${base.label}`, `p50 ${scale.label}`, `p99 ${scale.label}`, "p50 ratio", "p99 ratio", "status"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+  for (const r of results) {
+    const list = r.timings.find((t) => t.name === "global list")!;
+    const me = r.timings.find((t) => t.name === "GET /api/v2/auth/me")!;
+    console.log(`${r.label}: global list / auth/me p50 ${(list.p50 / me.p50).toFixed(2)}x, p99 ${(list.p99 / me.p99).toFixed(2)}x`);
+  }
+  for (const r of results) {
+    if (Object.keys(r.plans).length === 0) continue;
+    console.log(`\n-- Plans on ${r.label} (auto_explain, ANALYZE, BUFFERS)`);
+    for (const [call, plans] of Object.entries(r.plans)) {
+      console.log(`\n[${call}]`);
+      for (const plan of plans) console.log(plan);
+    }
+  }
+  return results.flatMap((r) => r.timings).reduce((sum, t) => sum + t.errors, 0);
+}
+
+/* ---------------------------------------------------------------- worker */
+
+type Handler = (request: NextRequest, context: { params: Promise<never> }) => Promise<Response>;
+type Session = { userId: string; cookie: string; csrf: string };
+
+let addressCounter = 0;
+async function invoke(handler: Handler, method: string, url: string, session: Session, params: Record<string, string> = {}, body?: unknown): Promise<number> {
+  const headers = new Headers({ cookie: session.cookie, "x-forwarded-for": `198.18.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}` });
+  if (method !== "GET") headers.set("x-csrf-token", session.csrf);
+  if (body !== undefined) headers.set("content-type", "application/json");
+  const request = new NextRequest(new URL(url, "http://localhost:3000"), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await handler(request, { params: Promise.resolve(params as never) });
+  const text = await response.text();
+  if (response.status >= 400 && process.env.BENCH_FORUM_DEBUG) console.error(method, url, response.status, text.slice(0, 300));
+  return response.status;
+}
+
+async function measure(name: string, total: number, clients: number, send: (i: number) => Promise<number>): Promise<Timing> {
+  for (let i = 0; i < 10; i++) await send(total + i);
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) {
+        const i = next++;
+        const started = performance.now();
+        const status = await send(i).catch(() => 0);
+        latencies.push(performance.now() - started);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const errors = [...statuses].filter(([status]) => status < 200 || status >= 300).reduce((sum, [, n]) => sum + n, 0);
+  return { name, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" ") };
+}
+
+async function worker(): Promise<void> {
+  const { getDb, closeDb } = await import("@/db/client");
+  const { createSession } = await import("@/lib/auth/sessions");
+  const { sessionCookieName } = await import("@/lib/auth/session-token");
+  const { csrfTokenFor } = await import("@/lib/http/request-auth");
+  const posts = await import("@/app/api/forum/posts/route");
+  const thread = await import("@/app/api/forum/posts/[id]/route");
+  const replies = await import("@/app/api/forum/posts/[id]/replies/route");
+  const me = await import("@/app/api/v2/auth/me/route");
+  const db = await getDb();
+  const rows = async <T>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[];
+
+  // The densest local place: the city with the most local posts, and a couple living there.
+  const [dense] = await rows<{ place: string }>(sql`select place from forum_posts where scope = 'local' group by place order by count(*) desc limit 1`);
+  const city = dense!.place.split(", ")[0]!;
+  const [centre] = await rows<{ user_id: string; couple_id: string }>(sql`select c.partner1_id as user_id, c.id as couple_id from locations l
+    join couples c on c.id = l.entity_id where l.entity_type = 'couple' and l.city = ${city} and c.status = 'active' limit 1`);
+  const others = await rows<{ user_id: string }>(sql`select partner1_id as user_id from couples where status = 'active' and id <> ${centre!.couple_id} order by id limit 60`);
+  const name = sessionCookieName();
+  const session = async (userId: string): Promise<Session> => {
+    const sid = await createSession(db, userId, "browser");
+    const token = await encode({ token: { sub: userId, sid, emailVerified: true, profileComplete: true, isPartnerB: false }, secret: process.env.AUTH_SECRET!, salt: name });
+    return { userId, cookie: `${name}=${token}`, csrf: csrfTokenFor(sid) };
+  };
+  const viewer = await session(centre!.user_id);
+  const writers = await Promise.all(others.map((o) => session(o.user_id)));
+
+  // Ids the API accepts (RFC 4122 version and variant digits): a data set seeded before the scale
+  // seed set them has only some such ids; the bench picks among those.
+  const validId = sql`id::text ~ '^.{14}[1-8].{4}[89ab]'`;
+  // The post page: an early global post, with 200 replies (topped up, idempotently).
+  const [post] = await rows<{ id: string }>(sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at limit 1`);
+  await db.execute(sql`insert into forum_replies (id, post_id, author_user_id, couple_id, body, created_at)
+    select overlay(overlay(md5('bench-r-' || k) placing '4' from 13) placing '8' from 17)::uuid, ${post!.id}, c.partner1_id, c.id, 'Bench reply ' || k, now() - make_interval(secs => 1000 - k)
+    from generate_series(1, 200) k join lateral (select id, partner1_id from couples order by id offset (k % 50) limit 1) c on true
+    on conflict do nothing`);
+  await db.execute(sql`update forum_posts set reply_count = (select count(*) from forum_replies where post_id = ${post!.id} and deleted_at is null) where id = ${post!.id}`);
+  const [{ n: replyCount } = { n: 0 }] = await rows<{ n: number }>(sql`select count(*)::int as n from forum_replies where post_id = ${post!.id}`);
+  if (replyCount < 200) throw new Error(`the post page has ${replyCount} replies`);
+  // Posts to reply to: the latest global ones.
+  const targets = await rows<{ id: string }>(sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at desc limit 50`);
+  const [sizes] = await rows<{ posts: number; replies: number; couples: number }>(sql`select
+    (select reltuples::bigint from pg_class where relname = 'forum_posts') as posts,
+    (select reltuples::bigint from pg_class where relname = 'forum_replies') as replies,
+    (select count(*)::int from couples) as couples`);
+
+  const calls: Record<(typeof CALLS)[number], (i: number) => Promise<number>> = {
+    "global list": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&sort=latest", viewer),
+    "local list (50 km)": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=local&radius=50", viewer),
+    "post page, 200 replies": () => invoke(thread.GET as Handler, "GET", `/api/forum/posts/${post!.id}?limit=200`, viewer, { id: post!.id }),
+    search: () => invoke(posts.GET as Handler, "GET", `/api/forum/posts?scope=global&q=${encodeURIComponent(city)}`, viewer),
+    "post a reply": (i) => {
+      const writer = writers[i % writers.length]!;
+      const target = targets[i % targets.length]!.id;
+      return invoke(replies.POST as Handler, "POST", `/api/forum/posts/${target}/replies`, writer, { id: target }, { body: `Bench reply ${Date.now()} ${i} ${randomBytes(4).toString("hex")}` });
+    },
+    "GET /api/v2/auth/me": () => invoke(me.GET as Handler, "GET", "/api/v2/auth/me", viewer),
+  };
+
+  const total = count("BENCH_FORUM_REQUESTS", 200);
+  const clients = count("BENCH_FORUM_CLIENTS", 4);
+  const timings: Timing[] = [];
+  for (const call of CALLS) timings.push(await measure(call, total, clients, calls[call]));
+  // Rate limits are per person and hour: a bench that reruns within the hour must not meet them.
+  await db.execute(sql`delete from rate_limit_hits where key like 'forum-reply:user%'`).catch(() => {});
+
+  const plans: Record<string, string[]> = {};
+  if (process.env.BENCH_FORUM_EXPLAIN !== "0") {
+    const log = "/var/log/postgresql/postgresql-15-main.log";
+    const database = sql.identifier(new URL(process.env.DATABASE_URL!).pathname.slice(1));
+    const settings = { session_preload_libraries: "auto_explain", "auto_explain.log_min_duration": "0", "auto_explain.log_analyze": "on", "auto_explain.log_buffers": "on" };
+    for (const [key, value] of Object.entries(settings)) await db.execute(sql`alter database ${database} set ${sql.identifier(key)} = ${sql.raw(`'${value}'`)}`);
+    try {
+      await closeDb();
+      const explainDb = await getDb();
+      const [{ size } = { size: 0 }] = (await explainDb.execute(sql`select size::bigint as size from pg_stat_file(${log}, true)`)) as unknown as { size: number }[];
+      let offset = Number(size);
+      for (const call of CALLS) {
+        await calls[call](total + 100);
+        const [chunk] = (await explainDb.execute(sql`select pg_read_file(${log}, ${offset}, 10000000) as text`)) as unknown as { text: string }[];
+        offset += Buffer.byteLength(chunk?.text ?? "");
+        plans[call] = shortPlans(chunk?.text ?? "");
+      }
+    } finally {
+      const admin = await getDb();
+      for (const key of Object.keys(settings)) await admin.execute(sql`alter database ${database} reset ${sql.identifier(key)}`);
+    }
+  }
+  await db.execute(sql`select 1`).catch(() => {});
+  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, plans } satisfies WorkerResult)}`);
+  await closeDb();
+}
+
+/** The auto_explain entries of a log chunk, each as its query's first line and its plan's node lines. */
+function shortPlans(text: string): string[] {
+  const entries = text.split(/\n(?=\S[^\n]*LOG:\s+duration:)/).filter((entry) => entry.includes("Query Text:"));
+  return entries
+    .map((entry) => {
+      const lines = entry.split("\n");
+      const query = (entry.match(/Query Text: ([^\n]*)/)?.[1] ?? "").slice(0, 160);
+      const nodes = lines
+        .filter((line) => /(->|^\s*(Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append))/.test(line.replace(/^\t/, "")) || /Execution Time|Buffers:/.test(line))
+        .filter((line) => !/Buffers:/.test(line) || /shared/.test(line))
+        .slice(0, 24)
+        .map((line) => `    ${line.trim().slice(0, 180)}`);
+      return `  ${query}\n${nodes.join("\n")}`;
+    })
+    .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry));
+}
+
+if (process.argv.includes("--worker")) {
+  worker().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,121 @@
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
+import { getDb } from "@/db/client";
+import { couples, forumPosts, forumReactions } from "@/db/schema";
+import { decayTopScores, rebuildTopScores } from "@/lib/forum/top";
+import { call } from "../support/api";
+import { forum, forumCouple, seedPosts } from "../support/forum";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function scoreOf(postId: string) {
+  const db = await getDb();
+  const [row] = await db.select({ topScore: forumPosts.topScore }).from(forumPosts).where(eq(forumPosts.id, postId));
+  return row!.topScore;
+}
+
+const topIds = async (headers: Record<string, string>) =>
+  ((await forum.list("?topic=meetups&sort=top&limit=50", headers)).json.data as { id: string }[]).map((p) => p.id);
+
+describe("Top's stored 7-day counter", () => {
+  it("counts a reaction at once, uncounts it when removed, and lets it go when it leaves the 7 days", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [post, other] = await seedPosts(us.coupleId, us.a.userId, 2, { topic: "meetups" });
+    await forum.react("post", post!.id, "heart", true, fan.a.headers);
+    await forum.react("post", post!.id, "heart", true, fan.a.headers); // idempotent: counted once
+    await forum.react("post", post!.id, "clap", true, fan.b.headers);
+    const reply = (await forum.reply(post!.id, { body: "Count me in" }, fan.a.headers)).json.data as { id: string };
+    await forum.react("reply", reply.id, "hug", true, us.a.headers); // a reply's reaction is not the post's
+    expect(await scoreOf(post!.id)).toBe(2);
+    expect(await topIds(us.a.headers)).toContain(post!.id);
+    expect(await topIds(us.a.headers)).not.toContain(other!.id);
+
+    await forum.react("post", post!.id, "clap", false, fan.b.headers);
+    await forum.react("post", post!.id, "clap", false, fan.b.headers);
+    expect(await scoreOf(post!.id)).toBe(1);
+
+    // The heart was given almost 7 days ago: once the window moves past it, the post drops out of Top.
+    const db = await getDb();
+    await db
+      .update(forumReactions)
+      .set({ createdAt: new Date(Date.now() - 7 * DAY_MS + 60_000) })
+      .where(eq(forumReactions.postId, post!.id));
+    await decayTopScores(db, new Date(Date.now() - 60_000));
+    expect(await scoreOf(post!.id)).toBe(1);
+    await decayTopScores(db, new Date(Date.now() + 120_000));
+    expect(await scoreOf(post!.id)).toBe(0);
+    expect(await topIds(us.a.headers)).not.toContain(post!.id);
+
+    // Removing a reaction that already left the window takes nothing off another's count.
+    await forum.react("post", other!.id, "wow", true, fan.a.headers);
+    await forum.react("post", post!.id, "heart", false, fan.a.headers);
+    expect(await scoreOf(post!.id)).toBe(0);
+    expect(await scoreOf(other!.id)).toBe(1);
+  });
+
+  it("rebuilds the scores from the reactions of the last 7 days (after a seed writes them directly)", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [fresh, old] = await seedPosts(us.coupleId, us.a.userId, 2, { topic: "meetups" });
+    const db = await getDb();
+    await db.insert(forumReactions).values([
+      { postId: fresh!.id, userId: fan.a.userId, coupleId: fan.coupleId, kind: "heart", createdAt: new Date(Date.now() - DAY_MS) },
+      { postId: fresh!.id, userId: fan.b.userId, coupleId: fan.coupleId, kind: "heart", createdAt: new Date(Date.now() - 2 * DAY_MS) },
+      { postId: old!.id, userId: fan.a.userId, coupleId: fan.coupleId, kind: "heart", createdAt: new Date(Date.now() - 8 * DAY_MS) },
+    ]);
+    await rebuildTopScores(db);
+    expect(await scoreOf(fresh!.id)).toBe(2);
+    expect(await scoreOf(old!.id)).toBe(0);
+  });
+
+  it("reads a Top page from its keyset index, never counting reactions", async () => {
+    const db = await getDb();
+    await db.execute(sql`set enable_seqscan = off`);
+    const plan = (await db.execute(sql`explain select id from forum_posts
+      where scope = 'global' and deleted_at is null and hidden_at is null and removed_at is null and top_score > 0
+      order by top_score desc, id desc limit 21`)) as unknown as { "QUERY PLAN": string }[];
+    await db.execute(sql`reset enable_seqscan`);
+    const text = [...plan].map((row) => row["QUERY PLAN"]).join("\n");
+    expect(text).toContain("forum_posts_top_idx");
+    expect(text).not.toContain("forum_reactions");
+  });
+});
+
+describe("the local forum's box", () => {
+  it("is read from the GiST point index, not a band of latitude around the world", async () => {
+    const db = await getDb();
+    await db.execute(sql`set enable_seqscan = off`);
+    const plan = (await db.execute(sql`explain select id from forum_posts
+      where scope = 'local' and deleted_at is null and hidden_at is null and removed_at is null
+        and point(longitude, latitude) <@ box(point(-9.8, 38.2), point(-8.5, 39.2))`)) as unknown as { "QUERY PLAN": string }[];
+    await db.execute(sql`reset enable_seqscan`);
+    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("forum_posts_local_box_idx");
+  });
+});
+
+describe("mention suggestions by the words of couple names", () => {
+  it("finds a couple by the start of any word of its name, several words too, and ignores punctuation", async () => {
+    const tag = `Wq${Date.now().toString(36)}`.replace(/\d/g, (d) => "abcdefghij"[Number(d)]!);
+    const me = await forumCouple();
+    const them = await forumCouple({ name: `Maya & ${tag}theo` });
+    const search = async (q: string) =>
+      ((await call(mentionsRoute, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: me.a.headers.cookie! } })).json.data as { coupleId: string }[]).map(
+        (c) => c.coupleId,
+      );
+    expect(await search(tag.slice(0, 4))).toContain(them.coupleId);
+    expect(await search(`maya ${tag}`)).toEqual([them.coupleId]);
+    expect(await search(`${tag}th & ma`)).toEqual([them.coupleId]);
+    expect(await search(`${tag}zz`)).toEqual([]);
+    expect(await search("'&:*")).toEqual([]);
+    // The plan uses the words index.
+    const db = await getDb();
+    await db.execute(sql`set enable_seqscan = off`);
+    const plan = (await db.execute(sql`explain select id from ${couples} where to_tsvector('simple', couple_name) @@ to_tsquery('simple', 'maya:*')`)) as unknown as {
+      "QUERY PLAN": string;
+    }[];
+    await db.execute(sql`reset enable_seqscan`);
+    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("couples_name_words_idx");
+  });
+});
