@@ -1,0 +1,18 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The theme's first-paint script, inline in the root layout's <head>: the stored choice under
+ * "theme" (else the system preference) set on <html data-theme> before anything paints, as
+ * next-themes' own script does for components/layout/ThemeProvider.tsx's settings. Its text is
+ * fixed, so every Content-Security-Policy allows it by its hash: the layout needs no nonce, and
+ * pages with nothing per request can be prerendered (lib/http/static-pages.ts).
+ */
+export const THEME_INIT_SCRIPT =
+  '(function(){var d=document.documentElement;try{var t=localStorage.getItem("theme")||"system";' +
+  'if(t==="system")t=matchMedia("(prefers-color-scheme: dark)").matches?"dark":"light";' +
+  'd.setAttribute("data-theme",t);if(t==="light"||t==="dark")d.style.colorScheme=t}catch(e){}})()';
+
+/** A CSP hash source for an inline script's exact text. */
+export const scriptHashSource = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
+export const THEME_INIT_SCRIPT_HASH = scriptHashSource(THEME_INIT_SCRIPT);
