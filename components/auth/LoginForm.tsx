@@ -30,8 +30,10 @@ export function LoginForm() {
     if (params.has("email")) setEmail(text(params.get("email"), 254));
     /* eslint-enable react-hooks/set-state-in-effect */
     const controller = new AbortController();
-    fetch("/api/v2/auth/me", { cache: "no-store", signal: controller.signal })
-      .then((response) => setSignedIn(response.ok))
+    // Answers 200 either way, with a token only for a live browser session.
+    fetch("/api/csrf-token", { cache: "no-store", signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<{ csrfToken: string | null }>) : null))
+      .then((body) => setSignedIn(Boolean(body?.csrfToken)))
       .catch(() => {});
     if (params.has("message") || params.has("email")) {
       params.delete("message");
