@@ -2,6 +2,7 @@ import NextAuth, { type NextAuthRequest } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig } from "@/lib/auth/auth.config";
 import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
+import { sessionCookieName } from "@/lib/auth/session-token";
 import { earlyRefusal } from "@/lib/http/early-refusal";
 import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes } from "@/lib/http/static-pages";
@@ -15,12 +16,16 @@ const { auth } = NextAuth(authConfig);
 
 // Typed as middleware (with its event), so `auth` returns a middleware rather than a route handler.
 const guardPage = auth((request: NextAuthRequest, _event: NextFetchEvent) => {
-  const { pathname, searchParams } = request.nextUrl;
   const claims = request.auth?.claims;
   const user: GuardUser | null = claims?.sid
     ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
     : null;
+  return pageResponse(request, user);
+});
 
+/** The guard's answer for a page, with its security headers. */
+function pageResponse(request: NextRequest, user: GuardUser | null): NextResponse {
+  const { pathname, searchParams } = request.nextUrl;
   const decision = edgeGuard(pathname, searchParams, user);
   if (decision.action === "redirect") return withHeaders(NextResponse.redirect(new URL(decision.to, request.nextUrl.origin)), contentSecurityPolicy(newNonce()));
   // A prerendered page is the same bytes for everyone: its inline scripts are allowed by hash.
@@ -36,7 +41,13 @@ const guardPage = auth((request: NextAuthRequest, _event: NextFetchEvent) => {
     ? NextResponse.rewrite(new URL(`/invitation/accept${request.nextUrl.search}`, request.nextUrl.origin), { request: { headers } })
     : NextResponse.next({ request: { headers } });
   return withHeaders(response, csp);
-});
+}
+
+/** The session cookie, whole or in Auth.js's chunks (`name.0`, `name.1`...). */
+function hasSessionCookie(request: NextRequest): boolean {
+  const name = sessionCookieName();
+  return request.cookies.getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`));
+}
 
 function withHeaders(response: NextResponse, csp: string): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
@@ -57,6 +68,8 @@ export default function middleware(request: NextRequest, event: NextFetchEvent) 
     return response;
   }
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  // Without a session cookie there is nobody to read: Auth.js (a whole session request of its own) is skipped.
+  if (!hasSessionCookie(request)) return pageResponse(request, null);
   return guardPage(request, event);
 }
 
