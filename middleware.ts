@@ -2,39 +2,58 @@ import NextAuth, { type NextAuthRequest } from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { authConfig } from "@/lib/auth/auth.config";
 import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
+import { sessionCookieName } from "@/lib/auth/session-token";
 import { earlyRefusal } from "@/lib/http/early-refusal";
-import { contentSecurityPolicy, newNonce, staticSecurityHeaders } from "@/lib/http/security-headers";
+import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
+import { prerenderedScriptHashes } from "@/lib/http/static-pages";
 
 /**
- * The route guard. Edge runtime: it reads only the session JWT (no database); pages and
- * API handlers re-check the session row, so a revoked session never reaches data.
+ * The route guard. Node.js runtime (it reads the prerendered pages' scripts from the build): it
+ * reads only the session JWT (no database); pages and API handlers re-check the session row, so a
+ * revoked session never reaches data.
  */
 const { auth } = NextAuth(authConfig);
 
 // Typed as middleware (with its event), so `auth` returns a middleware rather than a route handler.
 const guardPage = auth((request: NextAuthRequest, _event: NextFetchEvent) => {
-  const { pathname, searchParams } = request.nextUrl;
   const claims = request.auth?.claims;
   const user: GuardUser | null = claims?.sid
     ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
     : null;
+  return pageResponse(request, user);
+});
 
+/** The guard's answer for a page, with its security headers. */
+function pageResponse(request: NextRequest, user: GuardUser | null): NextResponse {
+  const { pathname, searchParams } = request.nextUrl;
   const decision = edgeGuard(pathname, searchParams, user);
-  const nonce = newNonce();
-  const csp = contentSecurityPolicy(nonce);
-  let response: NextResponse;
-  if (decision.action === "redirect") {
-    response = NextResponse.redirect(new URL(decision.to, request.nextUrl.origin));
-  } else {
-    const headers = new Headers(request.headers);
-    headers.set("x-nonce", nonce);
-    headers.set("content-security-policy", csp);
-    response = NextResponse.next({ request: { headers } });
-  }
+  if (decision.action === "redirect") return withHeaders(NextResponse.redirect(new URL(decision.to, request.nextUrl.origin)), contentSecurityPolicy(newNonce()));
+  // A prerendered page is the same bytes for everyone: its inline scripts are allowed by hash.
+  const invited = pathname === "/register" && searchParams.has("invite");
+  const hashes = invited ? null : prerenderedScriptHashes(pathname);
+  if (hashes) return withHeaders(NextResponse.next(), prerenderedPageContentSecurityPolicy(hashes));
+  // Rendered now: Next.js reads the nonce from the request's policy and puts it on its scripts.
+  const csp = contentSecurityPolicy(newNonce());
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", csp);
+  // An invited partner's /register is the invitation page, read per request; plain /register is prerendered.
+  const response = invited
+    ? NextResponse.rewrite(new URL(`/invitation/accept${request.nextUrl.search}`, request.nextUrl.origin), { request: { headers } })
+    : NextResponse.next({ request: { headers } });
+  return withHeaders(response, csp);
+}
+
+/** The session cookie, whole or in Auth.js's chunks (`name.0`, `name.1`...). */
+function hasSessionCookie(request: NextRequest): boolean {
+  const name = sessionCookieName();
+  return request.cookies.getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`));
+}
+
+function withHeaders(response: NextResponse, csp: string): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
   for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
   return response;
-});
+}
 
 /**
  * Refuses malformed paths (pages and API) and cross-site posts to pages first; then guards pages.
@@ -49,6 +68,8 @@ export default function middleware(request: NextRequest, event: NextFetchEvent) 
     return response;
   }
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  // Without a session cookie there is nobody to read: Auth.js (a whole session request of its own) is skipped.
+  if (!hasSessionCookie(request)) return pageResponse(request, null);
   return guardPage(request, event);
 }
 
@@ -58,5 +79,6 @@ export default function middleware(request: NextRequest, event: NextFetchEvent) 
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
  */
 export const config = {
+  runtime: "nodejs",
   matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)", "/api/(.*%.*)"],
 };

@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from "next";
-import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
+import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
 import "./globals.css";
 import "./styles/onboarding.css";
 import "./styles/invitations.css";
@@ -22,16 +22,21 @@ export const viewport: Viewport = {
   ],
 };
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  // The CSP nonce middleware.ts made for this response; next-themes' inline script needs it.
-  const nonce = (await headers()).get("x-nonce") ?? undefined;
+/**
+ * Reads nothing from the request, so pages that read nothing either are prerendered. The theme's
+ * first-paint script has a fixed text that every Content-Security-Policy allows by its hash.
+ */
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+      </head>
       <body>
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <ThemeProvider nonce={nonce}>{children}</ThemeProvider>
+        <ThemeProvider>{children}</ThemeProvider>
       </body>
     </html>
   );

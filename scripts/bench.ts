@@ -7,7 +7,7 @@
  *      postgres://postgres@127.0.0.1:5432/test; skipped when it does not answer); verified users
  *      inserted directly, paired into couples so /api/v2/auth/me and /profile answer 200, each with
  *      a browser session cookie;
- *   3. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 with TRUSTED_PROXY_HOPS=1
+ *   3. the app's server (server.ts, as `npm start`) on 127.0.0.1:3199 (BENCH_PORT) with TRUSTED_PROXY_HOPS=1
  *      (the bench plays the proxy: each virtual user's X-Forwarded-For is its address) and
  *      BENCH_BARE=1, which opens /api/bench/bare (JSON and nothing else: the baseline);
  *   4. the ratios: BENCH_ROUNDS rounds (default 3) in which /api/v2/auth/me, /login, /profile and
@@ -43,9 +43,11 @@ import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 import { benchForum } from "./bench/forum";
 import { percentile } from "./stats";
 
-const PORT = 3199;
+/** BENCH_PORT: several worktrees on one machine each bench on a port of their own. */
+const PORT = Number(process.env.BENCH_PORT ?? 3199);
 const ORIGIN = `http://127.0.0.1:${PORT}`;
-const DIST_DIR = ".next-bench";
+/** BENCH_DIST_DIR: with BENCH_SKIP_BUILD=1, another production build of this tree (the browser tests' one). */
+const DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 /** Timed runs: seconds each and clients at once (60 s at 50 clients unless told otherwise), and the flood's seconds. */

@@ -39,14 +39,28 @@ export const registerAction = action(
 
 export type SignInState = ActionResult | null;
 
+/**
+ * /login is prerendered and fills its `from` field once hydrated; a form sent before that still
+ * came from /login?from=..., which the Referer names (same origin: Referrer-Policy sends it whole).
+ * postAuthDestination follows it only if it is one of this site's pages.
+ */
+function fromOfLoginPage(referer: string | null): string {
+  try {
+    const url = new URL(referer ?? "");
+    return url.pathname === "/login" ? (url.searchParams.get("from") ?? "").slice(0, 500) : "";
+  } catch {
+    return "";
+  }
+}
+
 /** The login form (useActionState): the credentials go to Auth.js as typed; success redirects. */
 export const signInAction: (previous: SignInState, form: FormData) => Promise<SignInState> = action(
   {
     access: "public",
-    input: (_previous: SignInState, form: FormData) => ({
+    input: async (_previous: SignInState, form: FormData) => ({
       email: normalizeEmail(String(form.get("email") ?? "")),
       password: String(form.get("password") ?? ""),
-      from: String(form.get("from") ?? ""),
+      from: String(form.get("from") ?? "") || fromOfLoginPage((await headers()).get("referer")),
     }),
   },
   async ({ db, input: { email, password, from } }) => {

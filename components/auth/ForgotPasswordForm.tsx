@@ -5,7 +5,6 @@ import { useState, type FormEvent } from "react";
 import { forgotPasswordAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { emailSchema } from "@/lib/auth/rules";
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
@@ -16,6 +15,8 @@ export function ForgotPasswordForm() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The schema (and zod) load on the first submit, not with the page.
+    const { emailSchema } = await import("@/lib/auth/rules");
     const parsed = emailSchema.safeParse(email);
     if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setError(null);

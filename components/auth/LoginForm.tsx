@@ -5,21 +5,43 @@ import { useActionState, useEffect, useState } from "react";
 import { signInAction, type SignInState } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { loginNotice } from "@/lib/auth/login-notices";
 
-type LoginFormProps = { from: string; signedIn: boolean; notice: string | null; prefillEmail: string };
+const text = (value: string | null, max: number) => (value ?? "").slice(0, max);
 
-export function LoginForm({ from, signedIn, notice, prefillEmail }: LoginFormProps) {
+/**
+ * The page is prerendered, so what depends on the visit is read here after hydration: the query
+ * (`from`, a `message` notice, an `email` to prefill) and whether someone is signed in (for the
+ * "Sign out" link). A sign-in sent before hydration has no `from` field: the action then reads it
+ * from the page's address (the Referer).
+ */
+export function LoginForm() {
   const [state, action, pending] = useActionState<SignInState, FormData>(signInAction, null);
-  const [email, setEmail] = useState(prefillEmail);
+  const [email, setEmail] = useState("");
+  const [from, setFrom] = useState("");
+  const [notice, setNotice] = useState<string | null>(null);
+  const [signedIn, setSignedIn] = useState(false);
   // message and email arrive as query parameters once: shown, then tidied from the address bar.
   useEffect(() => {
     const params = new URLSearchParams(window.location.search);
+    /* eslint-disable react-hooks/set-state-in-effect -- the prerendered page learns its query only in the browser */
+    setFrom(text(params.get("from"), 500));
+    setNotice(loginNotice(params.get("message")));
+    if (params.has("email")) setEmail(text(params.get("email"), 254));
+    /* eslint-enable react-hooks/set-state-in-effect */
+    const controller = new AbortController();
+    // Answers 200 either way, with a token only for a live browser session.
+    fetch("/api/csrf-token", { cache: "no-store", signal: controller.signal })
+      .then((response) => (response.ok ? (response.json() as Promise<{ csrfToken: string | null }>) : null))
+      .then((body) => setSignedIn(Boolean(body?.csrfToken)))
+      .catch(() => {});
     if (params.has("message") || params.has("email")) {
       params.delete("message");
       params.delete("email");
       const query = params.toString();
       window.history.replaceState(null, "", `${window.location.pathname}${query ? `?${query}` : ""}`);
     }
+    return () => controller.abort();
   }, []);
 
   return (

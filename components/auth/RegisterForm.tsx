@@ -8,16 +8,18 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { clearRegistrationProgress } from "@/lib/registration/client-storage";
-import { registrationFormSchema, type RegistrationForm as Values } from "@/lib/registration/schemas";
+import type { RegistrationForm as Values } from "@/lib/registration/schemas";
 import { DateOfBirthField } from "./DateOfBirthField";
 import { NewPasswordFields } from "./NewPasswordFields";
 
 const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
 
+const loadSchema = () => import("@/lib/registration/schemas").then((schemas) => schemas.registrationFormSchema);
+
 export function RegisterForm() {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
-  const form = useZodForm(registrationFormSchema, EMPTY);
+  const form = useZodForm(loadSchema, EMPTY);
   const {
     register,
     handleSubmit,

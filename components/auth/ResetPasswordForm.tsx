@@ -7,7 +7,6 @@ import { resetPasswordAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { PASSWORD_UPDATED_NOTICE } from "@/lib/auth/login-notices";
-import { resetPasswordSchema } from "@/lib/auth/rules";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
@@ -18,6 +17,8 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The schema (and zod) load on the first submit, not with the page.
+    const { resetPasswordSchema } = await import("@/lib/auth/rules");
     const parsed = resetPasswordSchema.safeParse(password);
     if (!parsed.success) return setErrors({ password: parsed.error.issues[0]!.message });
     if (password !== confirm) return setErrors({ confirm: "Passwords do not match. Please try again." });

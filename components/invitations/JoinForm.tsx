@@ -8,7 +8,8 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
 import { Alert } from "@/components/ui/Alert";
-import { joinFormSchema, MESSAGES, type JoinForm as Values } from "@/lib/invitations/rules";
+import { MESSAGES } from "@/lib/invitations/plain-rules";
+import type { JoinForm as Values } from "@/lib/invitations/rules";
 import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
@@ -22,13 +23,15 @@ const SIGN_IN_NOTICE = "Registration successful! Please login to complete your p
  * When the address has an account already, a sign-in link comes back to this invitation, where
  * the signed-in account joins with one button.
  */
+const loadSchema = () => import("@/lib/invitations/rules").then((rules) => rules.joinFormSchema);
+
 export function JoinForm({ token, email, firstName }: { token: string; email: string; firstName: string }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
   const [signInHref, setSignInHref] = useState<string | null>(null);
   // Stays busy after success, while the next page loads.
   const [joined, setJoined] = useState(false);
-  const form = useZodForm(joinFormSchema, EMPTY);
+  const form = useZodForm(loadSchema, EMPTY);
   const {
     register,
     handleSubmit,

@@ -8,7 +8,8 @@ import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
-import { MESSAGES, partnerSetupSchema, type PartnerSetupForm as Values } from "@/lib/invitations/rules";
+import { MESSAGES } from "@/lib/invitations/plain-rules";
+import type { PartnerSetupForm as Values } from "@/lib/invitations/rules";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
 import { imageProblem } from "@/lib/images/client/photo";
@@ -20,6 +21,8 @@ type Photo = { blob: Blob; preview: string };
  * sent. Success goes where the account now belongs: the dashboard once the profile is complete
  * (occupation given), else onboarding's step 1.
  */
+const loadSchema = () => import("@/lib/invitations/rules").then((rules) => rules.partnerSetupSchema);
+
 export function PartnerSetupForm({ defaults }: { defaults: Values }) {
   const router = useRouter();
   const [formError, setFormError] = useState<string | null>(null);
@@ -34,7 +37,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useZodForm(partnerSetupSchema, defaults);
+  } = useZodForm(loadSchema, defaults);
 
   // The preview's object URL is released when replaced or when the form goes.
   useEffect(() => () => (photo ? URL.revokeObjectURL(photo.preview) : undefined), [photo]);

@@ -1,6 +1,7 @@
 import { isSecureOrigin } from "../env";
+import { THEME_INIT_SCRIPT_HASH } from "./theme-script";
 
-/** Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP. Edge-safe. */
+/** Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP. Node runtime. */
 
 const isProduction = () => process.env.NODE_ENV === "production";
 /** HTTPS-only rules apply to a production deployment served over HTTPS (not a local production build). */
@@ -32,12 +33,11 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-/** Scripts run only with this response's nonce (and what they load); never inline ones without it. */
-export function contentSecurityPolicy(nonce: string): string {
-  const devEval = isProduction() ? "" : " 'unsafe-eval'";
+/** Every directive but script-src, which says how this response's scripts are allowed. */
+function policy(scriptSrc: string): string {
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devEval}`,
+    `script-src ${scriptSrc}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
@@ -50,4 +50,24 @@ export function contentSecurityPolicy(nonce: string): string {
     "frame-ancestors 'none'",
     ...(httpsProduction() ? ["upgrade-insecure-requests"] : []),
   ].join("; ");
+}
+
+const devEval = () => (isProduction() ? "" : " 'unsafe-eval'");
+
+/**
+ * Pages rendered per request: scripts run only with this response's nonce (and what they load),
+ * plus the theme's fixed first-paint script by its hash; never inline ones without either.
+ */
+export function contentSecurityPolicy(nonce: string): string {
+  return policy(`'self' 'nonce-${nonce}' ${THEME_INIT_SCRIPT_HASH} 'strict-dynamic'${devEval()}`);
+}
+
+/**
+ * A prerendered page (the same bytes for everyone, so no nonce can be in it): its inline scripts
+ * run only by their hashes (lib/http/static-pages.ts reads them from the built HTML), its script
+ * files only from this origin. No 'strict-dynamic', which would ignore 'self'; no 'unsafe-inline'.
+ */
+export function prerenderedPageContentSecurityPolicy(inlineScriptHashes: readonly string[]): string {
+  const hashes = [...new Set([THEME_INIT_SCRIPT_HASH, ...inlineScriptHashes])];
+  return policy(`'self' ${hashes.join(" ")}${devEval()}`);
 }

@@ -6,31 +6,12 @@ import { z } from "zod";
 import { oneLine } from "@/lib/fields";
 import { dateOfBirthSchema, emailSchema, nameSchema, normalizeEmail, registrationPasswordSchema } from "@/lib/auth/rules";
 import { optionalOccupationField } from "@/lib/profile/schemas";
+import { INVITATION_VALID_DAYS, MESSAGES } from "./plain-rules";
 
-/** An invitation link works for this long (spec section 9). */
-export const INVITATION_VALID_DAYS = 7;
 /** Tokens are 43 characters (256 bits, base64url); the cap only bounds what a request may carry. */
 export const TOKEN_MAX = 200;
 
-export const MESSAGES = {
-  partnerFirstNameRequired: "Please enter your partner's first name",
-  partnerLastNameRequired: "Please enter your partner's last name",
-  selfInvitation: "You cannot invite yourself. Please enter your partner's email.",
-  emailExists: "This email is already registered. Your partner should sign in instead.",
-  alreadySent: "An invitation has already been sent to this email.",
-  sendFailed: "Failed to send invitation",
-  noCouple: "Please create your couple profile before inviting your partner.",
-  coupleFull: "Your couple already has two partners.",
-  notInviter: "Only the partner who created the couple can invite.",
-  invalid: "This invitation is invalid or has expired. Please request a new one.",
-  expired: "This invitation has expired. Please ask your partner to send a new one.",
-  joinCoupleFull: "This couple already has two partners, so the invitation can no longer be used.",
-  otherAddress: "This invitation was sent to a different email address.",
-  acceptFailed: "Registration failed",
-  setupFailed: "Failed to complete setup",
-  photoFailed: "Failed to process image",
-  tooManyAttempts: "Too many attempts. Please try again later.",
-} as const;
+export { INVITATION_VALID_DAYS, invitationLink, MESSAGES } from "./plain-rules";
 
 /** POST /api/auth/send-invitation and the invite form: the spec's snake_case keys. */
 export const invitePartnerSchema = z.object({
@@ -82,8 +63,6 @@ export type PartnerSetupForm = z.input<typeof partnerSetupSchema>;
 
 export const expiryFrom = (now: Date): Date => new Date(now.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60 * 1000);
 
-/** The shareable link partner A is shown, on the page's origin (the e-mail builds its own from APP_URL). */
-export const invitationLink = (origin: string, token: string): string => `${origin}/register?${new URLSearchParams({ invite: token })}`;
 
 export type InviterNameSource = {
   inviter_first_name?: string | null;

@@ -85,3 +85,21 @@ describe("staticSecurityHeaders", () => {
     );
   });
 });
+
+describe("prerenderedPageContentSecurityPolicy", () => {
+  it("allows a prerendered page's inline scripts by hash and its files from this origin, never any inline script", async () => {
+    const { prerenderedPageContentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
+    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/http/theme-script");
+    const csp = directives(prerenderedPageContentSecurityPolicy(["'sha256-abc='", "'sha256-abc='", THEME_INIT_SCRIPT_HASH]));
+    expect(csp["script-src"]).toEqual(["'self'", THEME_INIT_SCRIPT_HASH, "'sha256-abc='"]);
+    expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+    expect(csp["object-src"]).toEqual(["'none'"]);
+    expect(csp["worker-src"]).toEqual(["'self'"]);
+  });
+
+  it("lets the theme's first-paint script run on pages rendered per request too", async () => {
+    const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
+    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/http/theme-script");
+    expect(directives(contentSecurityPolicy("abc"))["script-src"]).toEqual(["'self'", "'nonce-abc'", THEME_INIT_SCRIPT_HASH, "'strict-dynamic'"]);
+  });
+});

@@ -29,7 +29,9 @@ function Linkified({ text }: { text: string }) {
 
 export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
   // Its reset and invitation links take over accounts: only a caller on this machine reads them.
-  if (!devOutboxEnabled() || !isLoopback(clientAddress(await headers()))) notFound();
+  // The request is read first, so the page is rendered per request and the setting read at run time.
+  const address = clientAddress(await headers());
+  if (!devOutboxEnabled() || !isLoopback(address)) notFound();
   const { to } = await searchParams;
   const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
   return (

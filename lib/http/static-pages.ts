@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { findRoute } from "../routes";
+import { scriptHashSource } from "./theme-script";
+
+/**
+ * Public pages with nothing per request (/login, /register, /forgot-password, /signout) are
+ * prerendered by `next build` into <distDir>/server/app/<path>.html and served as those bytes.
+ * No nonce can be in them, so middleware.ts allows their inline scripts by hash instead: read
+ * from that HTML once per path and server process, then kept (a new build is a new process).
+ * Node runtime only.
+ */
+
+/** The text of each inline script that runs (no `src`, a JavaScript type), as the browser hashes it. */
+export function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  for (const [, attributes = "", text = ""] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\bsrc\s*=/i.test(attributes)) continue;
+    const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type && type !== "module" && !/^(text|application)\/(java|ecma)script$/.test(type)) continue;
+    scripts.push(text);
+  }
+  return scripts;
+}
+
+export const inlineScriptHashes = (html: string) => [...new Set(inlineScripts(html).map(scriptHashSource))];
+
+const cache = new Map<string, readonly string[] | null>();
+
+/** The built HTML's file for a page path, or null for paths that cannot be a prerendered public page. */
+export function prerenderedFile(pathname: string, distDir: string, root = process.cwd()): string | null {
+  const page = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (findRoute(page)?.tier !== "public" || !/^\/[a-z0-9/-]+$/.test(page)) return null;
+  return path.join(root, distDir, "server", "app", `${page}.html`);
+}
+
+/**
+ * The hash sources of the inline scripts of `pathname`'s prerendered HTML, or null when the page
+ * is rendered per request (no such file: not a public page, a page that reads the request, or
+ * `next dev`, which prerenders nothing).
+ */
+export function prerenderedScriptHashes(pathname: string): readonly string[] | null {
+  if (process.env.NODE_ENV !== "production") return null;
+  const file = prerenderedFile(pathname, process.env.NEXT_DIST_DIR || ".next");
+  if (!file) return null;
+  const known = cache.get(file);
+  if (known !== undefined) return known;
+  let hashes: readonly string[] | null;
+  try {
+    hashes = inlineScriptHashes(readFileSync(file, "utf8"));
+  } catch {
+    hashes = null;
+  }
+  cache.set(file, hashes);
+  return hashes;
+}
