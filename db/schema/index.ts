@@ -10,3 +10,4 @@ export * from "./notifications";
 export * from "./mail";
 export * from "./rate-limit";
 export * from "./forum";
+export * from "./settings";
