@@ -28,7 +28,8 @@ export async function forumActor(db: Db, userId: string): Promise<ForumActor> {
   return row;
 }
 
-export type ForumAuthor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
+/** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
+export type ForumAuthor = { userId: string | null; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
 export type ForumMention = { coupleId: string; name: string };
 /** Who reacted with each kind, as signatures ("Maya of Maya & Theo"): shown on hover or focus. */
 export type ReactedBy = Record<ReactionKind, string[]>;
@@ -109,17 +110,17 @@ const postColumns = {
 
 /** Posts with their author and couple joined in. */
 const selectPosts = (db: Db) =>
-  db.select(postColumns).from(forumPosts).innerJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
+  db.select(postColumns).from(forumPosts).leftJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
 type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
 const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({
   userId: row.authorUserId,
-  firstName: row.firstName,
+  firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
   coupleId: row.coupleId,
   coupleName: row.coupleName,
   coupleImageUrl: row.coupleImageUrl,
   isVerified: row.isVerified,
-  signature: signature(row.firstName, row.coupleName),
+  signature: row.firstName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
 });
 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */
@@ -330,7 +331,7 @@ export async function listPosts(db: Db, actor: ForumActor, query: ListPostsQuery
   const select = db
     .select({ ...postColumns, sortKey: sql<unknown>`${sortKey}`, distanceKm: distance ?? sql<null>`null` })
     .from(forumPosts)
-    .innerJoin(users, eq(users.id, forumPosts.authorUserId))
+    .leftJoin(users, eq(users.id, forumPosts.authorUserId))
     .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
     .$dynamic();
   // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
@@ -407,7 +408,7 @@ function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
   return db
     .select(replyColumns)
     .from(forumReplies)
-    .innerJoin(users, eq(users.id, forumReplies.authorUserId))
+    .leftJoin(users, eq(users.id, forumReplies.authorUserId))
     .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
     .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(actor.coupleId, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))

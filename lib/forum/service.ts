@@ -311,7 +311,7 @@ export async function setReaction(db: Db, actor: ForumActor, target: ReactionTar
       .values({ postId: found.postId, replyId: found.replyId, userId: actor.userId, coupleId: actor.coupleId, kind })
       .onConflictDoNothing()
       .returning({ id: forumReactions.id });
-    if (inserted.length === 0 || found.recipient === actor.userId) return;
+    if (inserted.length === 0 || found.recipient === null || found.recipient === actor.userId) return;
     const [{ couplesToday } = { couplesToday: 1 }] = await tx
       .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })
       .from(forumReactions)
