@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { PASSWORD, latestLink, signIn, uniqueEmail, verifiedAccount, type Account } from "./support";
@@ -9,6 +10,19 @@ import { PASSWORD, latestLink, signIn, uniqueEmail, verifiedAccount, type Accoun
  */
 
 const LISBON = "geonames:2267057";
+const AXE = createRequire(import.meta.url).resolve("axe-core");
+
+/** No axe violation and no sideways scroll (the pages work at 360 px wide). */
+async function accessible(page: Page) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
+  });
+  expect(violations, page.url()).toEqual([]);
+}
 const NEW_PASSWORD = "Harbour#Light77";
 
 async function csrf(page: Page): Promise<string> {
@@ -163,6 +177,55 @@ test.describe("settings: your data", () => {
     });
     expect(again.status()).toBe(201);
     await page.context().close();
+    await a.page.context().close();
+  });
+});
+
+test.describe("settings: notifications", () => {
+  test("the unsubscribe link works once without signing in; the choices save; every page passes axe at 360 px in both themes", async ({ browser, request }) => {
+    const a = await partnerA(browser, request, "notify");
+    await partnerB(a.page, request);
+    // B joining sent A a 'partner joined' e-mail (e-mail is on by default) with its unsubscribe link.
+    const link = await latestLink(request, a.account.email, "/unsubscribe");
+
+    for (const theme of ["light", "dark"] as const) {
+      const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme });
+      await visitorContext.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+      const visitor = await visitorContext.newPage();
+      await visitor.goto(link);
+      await expect(visitor.getByRole("heading", { name: "Unsubscribe from these e-mails" })).toBeVisible();
+      await accessible(visitor);
+      await visitor.getByRole("button", { name: "Unsubscribe" }).click();
+      await expect(visitor.getByText(theme === "light" ? "You will no longer get e-mails for: Partner joined." : "This unsubscribe link has already been used or is not valid.", { exact: false })).toBeVisible();
+      await visitorContext.close();
+    }
+
+    await a.page.goto("/settings/notifications");
+    const joined = a.page.getByRole("group", { name: "Partner joined" });
+    await expect(joined.getByLabel("By e-mail")).not.toBeChecked();
+    await expect(joined.getByLabel("In the app")).toBeChecked();
+    const replies = a.page.getByRole("group", { name: "Replies" });
+    await expect(replies.getByLabel("By e-mail")).toBeChecked();
+    await replies.getByLabel("By e-mail").uncheck();
+    await a.page.getByRole("button", { name: "Save notification choices" }).click();
+    await expect(a.page.getByText("Your notification choices were saved.")).toBeVisible();
+    await a.page.reload();
+    await expect(a.page.getByRole("group", { name: "Replies" }).getByLabel("By e-mail")).not.toBeChecked();
+
+    const state = await a.page.context().storageState();
+    for (const theme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme, storageState: state });
+      await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+      const page = await context.newPage();
+      for (const path of ["/settings/security", "/settings/notifications", "/settings/data", "/settings/confirm-email?token=made-up"]) {
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        if (path === "/settings/security") await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem").first()).toBeVisible();
+        await accessible(page);
+      }
+      await context.close();
+    }
     await a.page.context().close();
   });
 });
