@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { sessions, users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
-import { emailChangeEmail, emailChangeNotice } from "@/lib/mail/templates";
+import { emailChangeEmail, emailChangeNotice, passwordChangedNotice } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
 import { describeDevice } from "./device";
 import { hashPassword, verifyPassword, withPasswordSlot } from "./password";
@@ -39,18 +39,24 @@ export async function confirmPassword(db: Db, userId: string, password: string):
 /**
  * Sets a new password (the registration rules, checked by the schema) after the current one, and
  * ends every other session of the person, browser and API alike; the one that asked stays.
- * Outstanding reset links die too. Returns how many sessions were ended.
+ * Outstanding reset links die too, and the address is told. Returns how many sessions were ended.
  */
-export async function changePassword(db: Db, caller: { userId: string; sessionId: string }, input: { currentPassword: string; newPassword: string }): Promise<{ sessionsEnded: number }> {
+export async function changePassword(
+  db: Db,
+  caller: { userId: string; sessionId: string },
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ sessionsEnded: number; emailIds: string[] }> {
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
   return db.transaction(async (tx) => {
-    await tx.update(users).set({ passwordHash }).where(eq(users.id, caller.userId));
+    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, caller.userId)).returning({ email: users.email, firstName: users.firstName });
+    if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
     await tx
       .update(userTokens)
       .set({ usedAt: new Date() })
       .where(and(eq(userTokens.userId, caller.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
-    return { sessionsEnded: await revokeOtherSessions(tx, caller.userId, caller.sessionId) };
+    const sessionsEnded = await revokeOtherSessions(tx, caller.userId, caller.sessionId);
+    return { sessionsEnded, emailIds: [await enqueueEmail(tx, passwordChangedNotice(user.email, user.firstName))] };
   });
 }
 

@@ -81,6 +81,19 @@ export const emailChangeNotice = (to: string, firstName: string, newEmail: strin
     { label: "Review your security settings", url: appLink("/settings/security", {}) },
   );
 
+/** After a password change: the person learns of it even if it was not them. */
+export const passwordChangedNotice = (to: string, firstName: string) =>
+  layout(
+    to,
+    "Your password was changed",
+    `Hi ${firstName},`,
+    [
+      "The password of your Two of Us account was just changed, and every other session was signed out.",
+      "If this was not you, reset your password now with the link below.",
+    ],
+    { label: "Reset my password", url: appLink("/forgot-password", {}) },
+  );
+
 export const NOTIFICATION_EMAIL_SUBJECTS = {
   partner_joined: "Your partner joined your couple profile",
   reply: "New reply on Two of Us",

@@ -47,6 +47,7 @@ describe("POST /api/auth/change-password", () => {
     const db = await getDb();
     const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(row!.hash, NEW_PASSWORD)).toBe(true);
+    expect((await latestMail(user.email)).subject).toBe("Your password was changed");
   });
 
   it("refuses a wrong current password with 403 INVALID_PASSWORD, nothing changed", async () => {
@@ -139,6 +140,23 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     const rows = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, b.user.id));
     expect(rows[0]!.email).toBe(b.user.email);
     expect((await postConfirm(a.headers, secondToken)).status).toBe(200);
+  });
+});
+
+describe("last seen", () => {
+  it("is written when a session is used, at most once every few minutes", async () => {
+    const { session, headers } = await person();
+    const db = await getDb();
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, session.sid));
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    const [first] = await db.select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, session.sid));
+    expect(first!.at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Used again at once: not written again.
+    await db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, session.sid));
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    const [second] = await db.select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, session.sid));
+    expect(second!.at!.getTime()).toBe(old.getTime());
   });
 });
 
