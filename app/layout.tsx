@@ -9,6 +9,7 @@ import "./styles/notifications.css";
 import "./styles/profile.css";
 import "./styles/forum.css";
 import "./styles/directory.css";
+import "./styles/settings-account.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },

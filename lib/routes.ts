@@ -40,6 +40,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/signout", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
+  /** A notification e-mail's unsubscribe link: works without signing in. */
+  { path: "/unsubscribe", tier: "public" },
 
   { path: "/profile-setup", tier: "profile-setup" },
 
@@ -61,6 +63,11 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/partner", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },
+  { path: "/settings/security", tier: "profile-required" },
+  { path: "/settings/notifications", tier: "profile-required" },
+  { path: "/settings/data", tier: "profile-required" },
+  /** The e-mail change link: opened signed in (the guard sends a signed-out visitor to sign in first). */
+  { path: "/settings/confirm-email", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/discover", tier: "profile-required" },

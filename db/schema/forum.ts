@@ -68,9 +68,8 @@ export const forumPosts = pgTable(
   "forum_posts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    authorUserId: uuid("author_user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once its author deleted their account: it then shows "Deleted member" (lib/forum/queries). */
+    authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
     coupleId: uuid("couple_id")
       .notNull()
       .references(() => couples.id, { onDelete: "cascade" }),
@@ -131,9 +130,8 @@ export const forumReplies = pgTable(
     postId: uuid("post_id")
       .notNull()
       .references(() => forumPosts.id, { onDelete: "cascade" }),
-    authorUserId: uuid("author_user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** Null once its author deleted their account: it then shows "Deleted member" (lib/forum/queries). */
+    authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
     coupleId: uuid("couple_id")
       .notNull()
       .references(() => couples.id, { onDelete: "cascade" }),

@@ -51,6 +51,10 @@ export const sessions = pgTable(
     kind: text("kind", { enum: ["browser", "api"] }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The client's User-Agent when the session began: the settings page names the device from it. */
+    userAgent: text("user_agent"),
+    /** Updated at most every few minutes while the session is used (lib/auth/sessions touchSession). */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
@@ -72,7 +76,7 @@ export const refreshTokens = pgTable(
   (t) => [uniqueIndex("refresh_tokens_hash_key").on(t.tokenHash), index("refresh_tokens_session_idx").on(t.sessionId)],
 );
 
-export const userTokenPurpose = pgEnum("user_token_purpose", ["verify_email", "reset_password"]);
+export const userTokenPurpose = pgEnum("user_token_purpose", ["verify_email", "reset_password", "change_email"]);
 
 /** Single-use secrets sent by e-mail; only their SHA-256 is stored. */
 export const userTokens = pgTable(
@@ -84,6 +88,8 @@ export const userTokens = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: userTokenPurpose("purpose").notNull(),
     tokenHash: text("token_hash").notNull(),
+    /** 'change_email' only: the address the link confirms (it replaces users.email when used). */
+    newEmail: text("new_email"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),

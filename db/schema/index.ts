@@ -11,3 +11,4 @@ export * from "./mail";
 export * from "./rate-limit";
 export * from "./forum";
 export * from "./forum-top";
+export * from "./settings";

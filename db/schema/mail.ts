@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
@@ -13,6 +13,8 @@ export const emailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
+    /** Extra headers (List-Unsubscribe on notification e-mails), handed to the provider as they are. */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     lastError: text("last_error"),
     createdAt: createdAt(),

@@ -7,7 +7,7 @@ import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { cachedDecode } from "./jwt-cache";
 import { hashToken, newSecretToken } from "./secrets";
-import { createSession, revokeSession, API_SESSION_SECONDS } from "./sessions";
+import { createSession, revokeSession, API_SESSION_SECONDS, type SessionClient } from "./sessions";
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 const ACCESS_TOKEN_SALT = "api-access-token";
@@ -42,9 +42,9 @@ async function issue(db: Db, session: SessionRef, user: { id: string; email: str
 }
 
 /** Opens an API session for an already authenticated user. */
-export async function startApiSession(db: Db, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
+export async function startApiSession(db: Db, user: { id: string; email: string; emailVerifiedAt: Date | null }, client: SessionClient = {}): Promise<ApiSession> {
   return db.transaction(async (tx) => {
-    const id = await createSession(tx, user.id, "api");
+    const id = await createSession(tx, user.id, "api", client);
     return issue(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
   });
 }

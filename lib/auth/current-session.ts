@@ -8,6 +8,7 @@ import { clientAddress } from "@/lib/http/client-address";
 import { auth } from "./auth";
 import { readSessionCookie } from "./session-cookie";
 import { sessionCookieName } from "./session-token";
+import { touchSession } from "./sessions";
 import { liveSessionAccount, type AccountFlags } from "./users";
 
 /**
@@ -21,6 +22,7 @@ export const requireSignedIn = cache(async (): Promise<{ userId: string } & Acco
   const session = await readSessionCookie((await cookies()).get(sessionCookieName())?.value);
   const flags = session && (await liveSessionAccount(await getDb(), session.sessionId, session.userId));
   if (!session || !flags) redirect("/login");
+  await touchSession(await getDb(), session.sessionId);
   if (!flags.emailVerified) redirect("/verify-email");
   return { userId: session.userId, ...flags };
 });

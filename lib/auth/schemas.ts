@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
-import { EMAIL_INVALID_MESSAGE, emailSchema, resetPasswordSchema } from "./rules";
+import { EMAIL_INVALID_MESSAGE, emailSchema, registrationPasswordSchema, resetPasswordSchema } from "./rules";
 
 /** A secret token from a link or a refresh: its length is only bounded, the domain checks its hash. */
 export const secretTokenSchema = oneLine(z.string().min(1).max(TOKEN_MAX), notAllowedMessage("Token"));
@@ -34,3 +34,21 @@ export const resendVerificationSchema = z.object({ email: emailSchema.optional()
 
 /** The reset link's token and the new password. */
 export const passwordResetSchema = z.object({ token: secretTokenSchema, password: resetPasswordSchema });
+
+/** A password typed to confirm a change: only bounded here; the domain checks it (INVALID_PASSWORD). */
+const confirmingPassword = (message: string) => z.string({ error: message }).min(1, message).max(1024, message);
+
+/** POST /api/auth/change-password: the current password and a new one meeting the registration rules. */
+export const changePasswordSchema = z.object({
+  currentPassword: confirmingPassword("Please enter your current password"),
+  newPassword: registrationPasswordSchema,
+});
+
+/** POST /api/auth/change-email: the password and the new address. */
+export const changeEmailSchema = z.object({ password: confirmingPassword("Please enter your password"), newEmail: emailSchema });
+
+/** POST /api/auth/confirm-email: the token of the link sent to the new address. */
+export const confirmEmailChangeSchema = z.object({ token: secretTokenSchema });
+
+/** DELETE /api/auth/sessions/{id}. */
+export const sessionIdParamsSchema = z.object({ id: z.uuid({ error: "Session not found" }) });

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { sessions } from "@/db/schema";
 
@@ -7,11 +7,17 @@ import { BROWSER_SESSION_SECONDS } from "./session-token";
 
 export const API_SESSION_SECONDS = 30 * 24 * 60 * 60;
 
-export async function createSession(db: Db, userId: string, kind: "browser" | "api"): Promise<string> {
+/** What the settings page shows of a session's client: its User-Agent, cut to a sane length. */
+export type SessionClient = { userAgent?: string | null };
+
+export const USER_AGENT_MAX = 512;
+
+export async function createSession(db: Db, userId: string, kind: "browser" | "api", client: SessionClient = {}): Promise<string> {
   const seconds = kind === "browser" ? BROWSER_SESSION_SECONDS : API_SESSION_SECONDS;
+  const now = new Date();
   const [row] = await db
     .insert(sessions)
-    .values({ userId, kind, expiresAt: new Date(Date.now() + seconds * 1000) })
+    .values({ userId, kind, expiresAt: new Date(now.getTime() + seconds * 1000), userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null, lastSeenAt: now })
     .returning({ id: sessions.id });
   return row!.id;
 }
@@ -32,4 +38,37 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
 /** Ends every session of the user, browser and API alike (after a password reset). */
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every session of the user but one (a password change keeps the session that made it). */
+export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
+  const ended = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return ended.length;
+}
+
+/** How stale "last seen" may get: a session in use is written at most this often. */
+export const TOUCH_EVERY_MS = 5 * 60 * 1000;
+const touched = ((globalThis as { __sessionTouches?: Map<string, number> }).__sessionTouches ??= new Map());
+
+/**
+ * Records that a live session was used, for the settings page's "last seen". At most one write
+ * per session every TOUCH_EVERY_MS, per process and in the database alike; never throws.
+ */
+export async function touchSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
+  const last = touched.get(sessionId);
+  if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
+  if (touched.size >= 10_000) touched.clear();
+  touched.set(sessionId, now);
+  try {
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(and(eq(sessions.id, sessionId), or(isNull(sessions.lastSeenAt), lt(sessions.lastSeenAt, new Date(now - TOUCH_EVERY_MS)))));
+  } catch {
+    // "last seen" is a convenience: a failed write must never fail the request that used the session
+  }
 }

@@ -29,7 +29,8 @@ export async function forumActor(db: Db, userId: string): Promise<ForumActor> {
   return row;
 }
 
-export type ForumAuthor = { userId: string; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
+/** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
+export type ForumAuthor = { userId: string | null; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
 export type ForumMention = { coupleId: string; name: string };
 /**
  * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
@@ -116,17 +117,17 @@ const postColumns = {
 
 /** Posts with their author and couple joined in. */
 const selectPosts = (db: Db) =>
-  db.select(postColumns).from(forumPosts).innerJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
+  db.select(postColumns).from(forumPosts).leftJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
 type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
 const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({
   userId: row.authorUserId,
-  firstName: row.firstName,
+  firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
   coupleId: row.coupleId,
   coupleName: row.coupleName,
   coupleImageUrl: row.coupleImageUrl,
   isVerified: row.isVerified,
-  signature: signature(row.firstName, row.coupleName),
+  signature: row.firstName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
 });
 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */
@@ -363,7 +364,7 @@ export async function listPosts(
       .select({ ...postColumns, sortKey: chosen.sortKey, distanceKm: chosen.distanceKm })
       .from(chosen)
       .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
-      .innerJoin(users, eq(users.id, forumPosts.authorUserId))
+      .leftJoin(users, eq(users.id, forumPosts.authorUserId))
       .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
       .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]))
   ).map((row) => ({ ...row, distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }));
@@ -438,7 +439,7 @@ function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
   return db
     .select(replyColumns)
     .from(forumReplies)
-    .innerJoin(users, eq(users.id, forumReplies.authorUserId))
+    .leftJoin(users, eq(users.id, forumReplies.authorUserId))
     .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
     .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(actor.coupleId, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))

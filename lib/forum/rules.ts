@@ -181,6 +181,8 @@ export const REPLY_POLL_MS = 10_000;
 /** Exact UI copy the pages and the API share. */
 export const FORUM_TEXTS = {
   deletedPost: "This post was deleted",
+  /** Who wrote a post or reply whose author deleted their account. */
+  deletedMember: "Deleted member",
   removedByModerator: "Removed by a moderator",
   noLocation: "Set your location to see couples near you.",
   reportThanks: "Thanks, our team will review this.",

@@ -317,7 +317,7 @@ export async function setReaction(db: Db, actor: ForumActor, target: ReactionTar
       .onConflictDoNothing()
       .returning({ id: forumReactions.id });
     if (inserted.length > 0 && found.replyId === null) await countTopReaction(tx, found.postId);
-    if (inserted.length === 0 || found.recipient === actor.userId) return;
+    if (inserted.length === 0 || found.recipient === null || found.recipient === actor.userId) return;
     const [{ couplesToday } = { couplesToday: 1 }] = await tx
       .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })
       .from(forumReactions)

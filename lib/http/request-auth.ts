@@ -5,7 +5,7 @@ import { readAccessToken } from "@/lib/auth/api-tokens";
 import { hmac, safeEqual } from "@/lib/auth/secrets";
 import { readSessionCookie } from "@/lib/auth/session-cookie";
 import { sessionCookieName } from "@/lib/auth/session-token";
-import { activeSessionUser } from "@/lib/auth/sessions";
+import { activeSessionUser, touchSession } from "@/lib/auth/sessions";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -37,6 +37,7 @@ export async function optionalCaller(db: Db, request: NextRequest): Promise<Call
     if (found.via === "cookie") return null;
     throw new AppError("SESSION_EXPIRED", "Your session has ended. Please sign in again.");
   }
+  await touchSession(db, found.sessionId);
   if (found.via === "cookie" && MUTATING.has(request.method)) {
     const sent = request.headers.get("x-csrf-token") ?? "";
     if (!safeEqual(sent, csrfTokenFor(found.sessionId))) throw new AppError("CSRF_VALIDATION_FAILED", "Invalid CSRF token");

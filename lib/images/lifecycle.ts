@@ -66,7 +66,7 @@ function storedImagePrefix(): string {
 }
 
 /** The storage key of a URL the storage handed out (its prefix, then a key, nothing else); else null. */
-function storedImageKey(url: string): string | null {
+export function storedImageKey(url: string): string | null {
   const prefix = storedImagePrefix();
   const key = url.startsWith(prefix) ? url.slice(prefix.length) : null;
   return key !== null && isStorageKey(key) ? key : null;

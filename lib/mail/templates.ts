@@ -1,7 +1,7 @@
 import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { env } from "@/lib/env";
 
-export type EmailMessage = { to: string; subject: string; text: string; html: string };
+export type EmailMessage = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -56,3 +56,74 @@ export const invitationEmail = (to: string, invitation: { partnerFirstName: stri
     ],
     { label: "Accept the invitation", url: appLink("/register", { invite: token }) },
   );
+
+export const emailChangeEmail = (to: string, firstName: string, token: string) =>
+  layout(
+    to,
+    "Confirm your new email address",
+    `Hi ${firstName},`,
+    [
+      "You asked to use this address for your Two of Us account. Your sign-in address changes only when you open this link, while signed in. It is valid for 24 hours and can be used once.",
+    ],
+    { label: "Confirm my new email", url: appLink("/settings/confirm-email", { token }) },
+  );
+
+/** The old address is told, so a stolen session cannot quietly take the account away. */
+export const emailChangeNotice = (to: string, firstName: string, newEmail: string) =>
+  layout(
+    to,
+    "Your email address is being changed",
+    `Hi ${firstName},`,
+    [
+      `Someone signed in to your Two of Us account asked to change its email address to ${newEmail}. Nothing changes until that address confirms it.`,
+      "If this was not you, change your password now: that signs out every other session.",
+    ],
+    { label: "Review your security settings", url: appLink("/settings/security", {}) },
+  );
+
+/** After a password change: the person learns of it even if it was not them. */
+export const passwordChangedNotice = (to: string, firstName: string) =>
+  layout(
+    to,
+    "Your password was changed",
+    `Hi ${firstName},`,
+    [
+      "The password of your Two of Us account was just changed, and every other session was signed out.",
+      "If this was not you, reset your password now with the link below.",
+    ],
+    { label: "Reset my password", url: appLink("/forgot-password", {}) },
+  );
+
+export const NOTIFICATION_EMAIL_SUBJECTS = {
+  partner_joined: "Your partner joined your couple profile",
+  reply: "New reply on Two of Us",
+  mention: "You were mentioned on Two of Us",
+  reaction: "New reaction on Two of Us",
+} as const;
+
+/**
+ * A notification sent by e-mail: its title and text, a link to it, and the one-click
+ * unsubscribe link for its type (in the body and as RFC 8058 List-Unsubscribe headers).
+ */
+export function notificationEmail(
+  to: string,
+  notification: { type: keyof typeof NOTIFICATION_EMAIL_SUBJECTS; title: string; message: string; href: string },
+  unsubscribeToken: string,
+): EmailMessage {
+  const unsubscribeUrl = appLink("/unsubscribe", { token: unsubscribeToken });
+  const oneClickUrl = appLink("/api/notifications/unsubscribe", { token: unsubscribeToken });
+  const base = layout(to, notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type], "Hi,", [notification.title, notification.message].filter(Boolean), {
+    label: "Open Two of Us",
+    url: appLink(notification.href, {}),
+  });
+  const footer = "You get this e-mail because of your notification settings.";
+  return {
+    ...base,
+    text: `${base.text}\n\n${footer}\nUnsubscribe from these e-mails: ${unsubscribeUrl}`,
+    html: base.html.replace(
+      "</body></html>",
+      `<p style="font-size:13px;color:#4b5563">${escapeHtml(footer)} <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe from these e-mails</a></p></body></html>`,
+    ),
+    headers: { "List-Unsubscribe": `<${oneClickUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}

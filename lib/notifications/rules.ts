@@ -64,3 +64,36 @@ export function formatNotificationTime(createdAt: string | Date, now: Date = new
   if (elapsed < WEEK) return ago(Math.floor(elapsed / DAY), "day");
   return dateFormat.format(at);
 }
+
+/** The notification types a person chooses for, in the settings' order. */
+export const NOTIFICATION_TYPES = ["partner_joined", "reply", "mention", "reaction"] as const satisfies readonly NotificationItem["type"][];
+export type NotificationKind = (typeof NOTIFICATION_TYPES)[number];
+
+export type ChannelChoice = { inApp: boolean; email: boolean };
+export type NotificationPreferences = Record<NotificationKind, ChannelChoice>;
+
+/** The settings' labels per type. */
+export const NOTIFICATION_TYPE_LABELS: Record<NotificationKind, { label: string; hint: string }> = {
+  partner_joined: { label: "Partner joined", hint: "When your partner accepts your invitation." },
+  reply: { label: "Replies", hint: "When someone replies to your post or quotes your reply." },
+  mention: { label: "Mentions", hint: "When a couple mentions yours in the forum." },
+  reaction: { label: "Reactions", hint: "When couples react to your posts and replies." },
+};
+
+/**
+ * Until a person chooses: everything in the app; e-mail for what is addressed to them
+ * (partner, replies, mentions) but not for reactions, which come in bursts (as most apps do).
+ */
+export const DEFAULT_PREFERENCES: NotificationPreferences = {
+  partner_joined: { inApp: true, email: true },
+  reply: { inApp: true, email: true },
+  mention: { inApp: true, email: true },
+  reaction: { inApp: true, email: false },
+};
+
+/** The stored choices over the defaults. */
+export function withDefaults(rows: readonly ({ type: NotificationKind } & ChannelChoice)[]): NotificationPreferences {
+  const result = structuredClone(DEFAULT_PREFERENCES);
+  for (const row of rows) result[row.type] = { inApp: row.inApp, email: row.email };
+  return result;
+}

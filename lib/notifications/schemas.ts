@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MARK_READ_MAX_IDS } from "./rules";
 
@@ -25,3 +26,27 @@ export const markReadSchema = z
   .transform((v): MarkReadTarget => (v.mark_all ? { all: true } : { ids: [...new Set(v.notification_ids)] }));
 
 export type MarkReadTarget = { all: true } | { ids: string[] };
+
+const channelChoice = z.object(
+  { inApp: z.boolean({ error: "inApp must be true or false" }), email: z.boolean({ error: "email must be true or false" }) },
+  { error: "Each type needs inApp and email" },
+);
+
+/** PUT /api/settings/notifications: the types named change, the others stay as they are. */
+export const notificationPreferencesSchema = z.object({
+  preferences: z
+    .object(
+      {
+        partner_joined: channelChoice.optional(),
+        reply: channelChoice.optional(),
+        mention: channelChoice.optional(),
+        reaction: channelChoice.optional(),
+      },
+      { error: "preferences is required" },
+    )
+    .strict(),
+});
+export type NotificationPreferencesInput = z.output<typeof notificationPreferencesSchema>["preferences"];
+
+/** The unsubscribe link's token (query string or one-click POST). */
+export const unsubscribeQuerySchema = z.object({ token: oneLine(z.string().min(1, "Token is required").max(200, "Token is invalid"), "Token is invalid") });

@@ -1,9 +1,13 @@
 import "server-only";
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { getDb, type Db } from "@/db/client";
 import { couples, notifications, users } from "@/db/schema";
+import { describeError } from "@/lib/log";
+import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
+import { notificationEmail } from "@/lib/mail/templates";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import type { NotificationItem, Pagination } from "./rules";
+import { issueUnsubscribeToken, preferenceFor } from "./preferences";
+import { notificationHref, type NotificationItem, type Pagination } from "./rules";
 import type { ListQuery, MarkReadTarget } from "./schemas";
 
 /** The user's notifications, without those from a couple blocked either way (issue 11). */
@@ -92,22 +96,54 @@ export type NewNotification = {
 };
 
 /**
- * Writes one notification in the caller's transaction, so it exists exactly when the change
- * that caused it does (a partner joining now; forum replies, mentions and reactions later).
+ * Sends a notification by e-mail (the recipient chose e-mail for its type), in the caller's
+ * transaction through the outbox, with its own one-click unsubscribe link. Delivery happens after
+ * the response (and so after the commit); without a provider the outbox keeps it.
  */
-export async function createNotification(db: Db, notification: NewNotification): Promise<string> {
-  const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
-  return row!.id;
+async function emailNotification(db: Db, notification: NewNotification): Promise<void> {
+  const [recipient] = await db.select({ email: users.email }).from(users).where(eq(users.id, notification.userId));
+  if (!recipient) return;
+  const token = await issueUnsubscribeToken(db, notification.userId, notification.type);
+  const href = notificationHref({ post_id: notification.postId ?? null, reply_id: notification.replyId ?? null });
+  const id = await enqueueEmail(db, notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token));
+  try {
+    deliverAfterResponse(await getDb(), [id]);
+  } catch (error) {
+    // Outside a request (a script): the outbox keeps the e-mail for the next delivery.
+    console.error("[notifications] e-mail delivery not scheduled", describeError(error));
+  }
+}
+
+/**
+ * Writes one notification in the caller's transaction, so it exists exactly when the change
+ * that caused it does, as the recipient chose for its type (settings): in the app (null when
+ * they turned that off) and by e-mail.
+ */
+export async function createNotification(db: Db, notification: NewNotification): Promise<string | null> {
+  const choice = await preferenceFor(db, notification.userId, notification.type);
+  let id: string | null = null;
+  if (choice.inApp) {
+    const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
+    id = row!.id;
+  }
+  if (choice.email) await emailNotification(db, notification);
+  return id;
 }
 
 /**
  * Writes or updates a grouped notification in the caller's transaction: at most one unread row
  * per user and `groupKey` (a reaction target and day), so a hundred taps make one row whose
  * title names the latest actor and counts the others; it moves back to the top of the list.
- * Once read, the next event starts a new row.
+ * Once read, the next event starts a new row. The recipient's choices apply: nothing in the app
+ * when they turned it off, and one e-mail per group (when its row is new), not one per tap.
  */
 export async function upsertGroupedNotification(db: Db, notification: NewNotification & { groupKey: string; actorCount: number }): Promise<void> {
-  await db
+  const choice = await preferenceFor(db, notification.userId, notification.type);
+  if (!choice.inApp) {
+    if (choice.email && notification.actorCount === 1) await emailNotification(db, notification);
+    return;
+  }
+  const [row] = await db
     .insert(notifications)
     .values(notification)
     .onConflictDoUpdate({
@@ -121,5 +157,8 @@ export async function upsertGroupedNotification(db: Db, notification: NewNotific
         actorCount: notification.actorCount,
         createdAt: sql`now()`,
       },
-    });
+    })
+    // xmax is 0 on a row this statement inserted, not on one it updated.
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  if (choice.email && row?.inserted) await emailNotification(db, notification);
 }

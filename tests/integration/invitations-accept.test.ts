@@ -261,7 +261,8 @@ describe("the shareable link (shown to partner A)", () => {
     const [user] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt, registrationType: users.registrationType }).from(users).where(eq(users.email, email));
     expect(user).toMatchObject({ emailVerifiedAt: null, registrationType: "partner_invitation" });
     const after = await counts(inviter.coupleId);
-    expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 1, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
+    // Two e-mails: the verification to the new account, and partner A's 'partner joined' (e-mail on by default, settings).
+    expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 2, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
 
     const mail = await latestMail(email);
     expect(mail.subject).toBe("Verify your email address");

@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { DataSettings } from "@/components/settings/DataSettings";
+import { accountOverview } from "@/lib/account/queries";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { withDb } from "@/lib/with-db";
+
+export const metadata: Metadata = { title: "Your data" };
+
+export default async function DataPage() {
+  const { userId } = await requireSignedIn();
+  const { hasPartner } = await withDb((db) => accountOverview(db, userId));
+  return (
+    <main id="main" className="page acct-page">
+      <h1>Your data</h1>
+      <DataSettings hasPartner={hasPartner} />
+    </main>
+  );
+}

@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { SecuritySettings } from "@/components/settings/SecuritySettings";
+import { accountOverview } from "@/lib/account/queries";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { withDb } from "@/lib/with-db";
+
+export const metadata: Metadata = { title: "Security" };
+
+export default async function SecurityPage() {
+  const { userId } = await requireSignedIn();
+  const { email } = await withDb((db) => accountOverview(db, userId));
+  return (
+    <main id="main" className="page acct-page">
+      <h1>Security</h1>
+      <SecuritySettings email={email} />
+    </main>
+  );
+}

@@ -1,0 +1,36 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { errorMessage, send } from "./api";
+
+/** The new address's link: one button (a link scanner opening the page changes nothing). */
+export function ConfirmEmailChange({ token }: { token: string }) {
+  const [state, setState] = useState<{ kind: "idle" | "pending" } | { kind: "done"; email: string } | { kind: "error"; message: string }>({ kind: "idle" });
+
+  if (!token) return <Alert tone="error">This link is invalid or has expired. Please ask for a new one in your security settings.</Alert>;
+  if (state.kind === "done") {
+    return (
+      <>
+        <Alert tone="success">Your email is now {state.email}. Use it the next time you sign in.</Alert>
+        <Link href="/settings/security">Back to security settings</Link>
+      </>
+    );
+  }
+  const confirm = async () => {
+    setState({ kind: "pending" });
+    const res = await send("POST", "/api/auth/confirm-email", { token });
+    if (res.ok) setState({ kind: "done", email: (res.json as { email: string }).email });
+    else setState({ kind: "error", message: errorMessage(res.json) });
+  };
+  return (
+    <>
+      {state.kind === "error" && <Alert tone="error">{state.message}</Alert>}
+      <p>Confirm that you want to sign in with this new email address from now on.</p>
+      <button type="button" className="button button-primary" onClick={confirm} disabled={state.kind === "pending"}>
+        {state.kind === "pending" ? "Confirming..." : "Confirm my new email"}
+      </button>
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { DELETE_CONFIRMATION_WORD } from "@/lib/account/schemas";
+import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
+import { errorMessage, send } from "./api";
+
+/** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
+export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
+  const [password, setPassword] = useState("");
+  const [typed, setTyped] = useState("");
+  const [errors, setErrors] = useState<{ password?: string; typed?: string; form?: string }>({});
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found: typeof errors = {};
+    if (!password) found.password = "Please enter your password";
+    if (typed !== DELETE_CONFIRMATION_WORD) found.typed = `Please type ${DELETE_CONFIRMATION_WORD} to confirm`;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    const res = await send("DELETE", "/api/account", { password });
+    if (!res.ok) {
+      setPending(false);
+      const code = (res.json as { error?: { code?: string } })?.error?.code;
+      return setErrors(code === "INVALID_PASSWORD" ? { password: errorMessage(res.json) } : { form: errorMessage(res.json) });
+    }
+    // The account and its sessions are gone: a full load leaves every cached page behind.
+    window.location.replace(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);
+  };
+
+  return (
+    <>
+      <section className="acct-section" aria-labelledby="download-title">
+        <h2 id="download-title">Download my data</h2>
+        <p>A JSON file with everything we store about you and your couple: profile, couple, place, posts, replies, reactions, notifications, sessions and the addresses of your photos. It never holds your password or any secret link.</p>
+        <a className="button button-secondary" href="/api/account/export" download>
+          Download my data
+        </a>
+      </section>
+      <section className="acct-section acct-danger" aria-labelledby="delete-title">
+        <h2 id="delete-title">Delete my account</h2>
+        <p>This cannot be undone. When you delete your account:</p>
+        <ul>
+          <li>Your profile, your sessions, your notifications, your reactions and your photos are erased, and the photos are removed from storage.</li>
+          <li>Your posts and replies stay in the forum, signed &quot;Deleted member&quot;.</li>
+          {hasPartner ? (
+            <li>Your partner keeps your couple profile on their own. They can invite a partner again, and the couple&apos;s badge goes back to &apos;Beta Member&apos;.</li>
+          ) : (
+            <li>You are the only partner, so your couple profile, its photos and its posts are deleted too.</li>
+          )}
+          <li>Your e-mail address can be used to register again.</li>
+        </ul>
+        <form onSubmit={submit} noValidate>
+          {errors.form && <Alert tone="error">{errors.form}</Alert>}
+          <Field label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+          <Field label={`Type ${DELETE_CONFIRMATION_WORD} to confirm`} autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} error={errors.typed} />
+          <button type="submit" className="button acct-button-danger" disabled={pending}>
+            {pending ? "Deleting..." : "Delete my account"}
+          </button>
+        </form>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,75 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, forumPhotos, forumPosts, locations, users } from "@/db/schema";
+import { confirmPassword } from "@/lib/auth/account-security";
+import { partnerOf } from "@/lib/couples/partner";
+import { userNotFound } from "@/lib/errors";
+import { storedImageKey } from "@/lib/images/lifecycle";
+import { deleteImages } from "@/lib/images/store";
+import type { ImageStorage } from "@/lib/storage";
+
+export type DeletionOutcome = {
+  /** What became of the couple: it stays with the partner, or it went with its last partner (or there was none). */
+  couple: "kept-with-partner" | "deleted" | "none";
+  /** The files removed from storage after the commit. */
+  removedImages: number;
+};
+
+/**
+ * 'Delete my account' (after the password): in one transaction the person's rows go (their
+ * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), their
+ * place, and their photos; their posts and replies stay, signed "Deleted member" (the author
+ * column is set to null). If their partner stays, the couple stays with that partner alone as
+ * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
+ * couple goes too, with its place, its photos and its posts. The files are removed from
+ * storage only after the commit, best effort: a database that rolled back keeps its images.
+ * Afterwards the e-mail address is free to register again.
+ */
+export async function deleteAccount(db: Db, userId: string, password: string, options: { storage?: ImageStorage } = {}): Promise<DeletionOutcome> {
+  await confirmPassword(db, userId, password);
+  const { urls, couple } = await db.transaction(async (tx) => {
+    const [person] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
+    if (!person) throw userNotFound();
+    const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
+    const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
+    const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
+    const urls: (string | null)[] = [person.avatarUrl, ...uploads.map((u) => u.url), ...postPhotos.flatMap((p) => p.photos)];
+    // The posts stay, their photos (the person's images) do not.
+    await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
+
+    let outcome: DeletionOutcome["couple"] = "none";
+    if (row) {
+      const partnerId = row.partner1Id === userId ? row.partner2Id : row.partner1Id;
+      if (partnerId) {
+        outcome = "kept-with-partner";
+        // The one who stays is partner A from now on (partner1's foreign key would take the
+        // couple with it): the couple can invite a partner B again, and is not verified.
+        await tx
+          .update(couples)
+          .set({
+            partner1Id: partnerId,
+            partner2Id: null,
+            partnerAVerified: row.partner1Id === userId ? row.partnerBVerified : row.partnerAVerified,
+            partnerBVerified: false,
+            isVerified: false,
+          })
+          .where(eq(couples.id, row.id));
+      } else {
+        outcome = "deleted";
+        urls.push(row.profileImageUrl, ...row.photos);
+        await tx.delete(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, row.id)));
+        await tx.delete(couples).where(eq(couples.id, row.id));
+      }
+    }
+    await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
+    await tx.delete(users).where(eq(users.id, userId));
+    return { urls, couple: outcome };
+  });
+  const keys = [...new Set(urls)].flatMap((url) => {
+    const key = url ? storedImageKey(url) : null;
+    return key ? [key] : [];
+  });
+  await deleteImages(keys, options.storage);
+  return { couple, removedImages: keys.length };
+}

@@ -1,0 +1,191 @@
+import "server-only";
+import { and, desc, eq, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import {
+  coupleBlocks,
+  couples,
+  forumPhotos,
+  forumPosts,
+  forumReactions,
+  forumReplies,
+  invitations,
+  locations,
+  notifications,
+  reports,
+  sessions,
+  users,
+} from "@/db/schema";
+import { describeDevice } from "@/lib/auth/device";
+import { partnerOf } from "@/lib/couples/partner";
+import { getPreferences } from "@/lib/notifications/preferences";
+import { selfColumns } from "@/lib/users/projections";
+import { userNotFound } from "@/lib/errors";
+
+export const EXPORT_FORMAT_VERSION = 1;
+
+/**
+ * Everything stored about a person and their couple, as one JSON document ('Download my data'),
+ * read in one repeatable-read transaction so it is one consistent picture. Never a secret: no
+ * password hash, no token or token hash, no refresh token; sessions without their ids' secrets.
+ * The partner appears only as the couple shows them (first name, id): their own data is theirs.
+ */
+export async function exportAccount(db: Db, userId: string) {
+  return db.transaction(
+    async (tx) => {
+      const [person] = await tx
+        .select({
+          ...selfColumns(users),
+          latitude: users.latitude,
+          longitude: users.longitude,
+          registrationType: users.registrationType,
+          role: users.role,
+          createdAt: users.createdAt,
+          updatedAt: users.updatedAt,
+        })
+        .from(users)
+        .where(eq(users.id, userId));
+      if (!person) throw userNotFound();
+      const [couple] = await tx.select().from(couples).where(partnerOf(userId));
+      const partnerId = couple ? (couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id) : null;
+      const partnerUser = alias(users, "partner");
+      const [partner] = partnerId ? await tx.select({ id: partnerUser.id, firstName: partnerUser.firstName }).from(partnerUser).where(eq(partnerUser.id, partnerId)) : [];
+
+      const locationOwners = [and(eq(locations.entityType, "user"), eq(locations.entityId, userId))];
+      if (couple) locationOwners.push(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple.id)));
+      const [places, posts, replies, reactions, inbox, sessionRows, photos, sentInvitations, blocks, filedReports, notificationPreferences] = await Promise.all([
+        tx.select().from(locations).where(or(...locationOwners)),
+        tx
+          .select({
+            id: forumPosts.id,
+            scope: forumPosts.scope,
+            topic: forumPosts.topic,
+            title: forumPosts.title,
+            body: forumPosts.body,
+            photos: forumPosts.photos,
+            place: forumPosts.place,
+            createdAt: forumPosts.createdAt,
+            editedAt: forumPosts.editedAt,
+            deletedAt: forumPosts.deletedAt,
+          })
+          .from(forumPosts)
+          .where(eq(forumPosts.authorUserId, userId))
+          .orderBy(desc(forumPosts.createdAt)),
+        tx
+          .select({ id: forumReplies.id, postId: forumReplies.postId, body: forumReplies.body, createdAt: forumReplies.createdAt, editedAt: forumReplies.editedAt, deletedAt: forumReplies.deletedAt })
+          .from(forumReplies)
+          .where(eq(forumReplies.authorUserId, userId))
+          .orderBy(desc(forumReplies.createdAt)),
+        tx
+          .select({ id: forumReactions.id, postId: forumReactions.postId, replyId: forumReactions.replyId, kind: forumReactions.kind, createdAt: forumReactions.createdAt })
+          .from(forumReactions)
+          .where(eq(forumReactions.userId, userId))
+          .orderBy(desc(forumReactions.createdAt)),
+        tx
+          .select({
+            id: notifications.id,
+            type: notifications.type,
+            title: notifications.title,
+            message: notifications.message,
+            postId: notifications.postId,
+            replyId: notifications.replyId,
+            isRead: notifications.isRead,
+            createdAt: notifications.createdAt,
+          })
+          .from(notifications)
+          .where(eq(notifications.userId, userId))
+          .orderBy(desc(notifications.createdAt)),
+        tx
+          .select({ kind: sessions.kind, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
+          .from(sessions)
+          .where(eq(sessions.userId, userId))
+          .orderBy(desc(sessions.createdAt)),
+        tx.select({ url: forumPhotos.url, createdAt: forumPhotos.createdAt }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId)),
+        tx
+          .select({
+            partnerEmail: invitations.partnerEmail,
+            partnerFirstName: invitations.partnerFirstName,
+            partnerLastName: invitations.partnerLastName,
+            createdAt: invitations.createdAt,
+            expiresAt: invitations.expiresAt,
+            acceptedAt: invitations.acceptedAt,
+            revokedAt: invitations.revokedAt,
+          })
+          .from(invitations)
+          .where(eq(invitations.inviterId, userId)),
+        couple
+          ? tx
+              .select({ blockedCoupleId: coupleBlocks.blockedCoupleId, blockedCoupleName: couples.coupleName, createdAt: coupleBlocks.createdAt })
+              .from(coupleBlocks)
+              .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
+              .where(eq(coupleBlocks.blockerCoupleId, couple.id))
+          : Promise.resolve([]),
+        tx
+          .select({ targetType: reports.targetType, targetId: reports.targetId, reason: reports.reason, note: reports.note, status: reports.status, createdAt: reports.createdAt })
+          .from(reports)
+          .where(eq(reports.reporterUserId, userId)),
+        getPreferences(tx, userId),
+      ]);
+
+      const imageUrls = [
+        ...new Set(
+          [
+            person.avatarUrl,
+            couple?.profileImageUrl ?? null,
+            ...(couple?.photos ?? []),
+            ...posts.flatMap((p) => p.photos),
+            ...photos.map((p) => p.url),
+          ].filter((url): url is string => Boolean(url)),
+        ),
+      ];
+      return {
+        format: "two-of-us-export",
+        version: EXPORT_FORMAT_VERSION,
+        exportedAt: new Date().toISOString(),
+        profile: person,
+        couple: couple
+          ? {
+              id: couple.id,
+              coupleName: couple.coupleName,
+              bio: couple.bio,
+              coupleTypes: couple.coupleTypes,
+              interests: couple.interests,
+              location: couple.location,
+              placeId: couple.placeId,
+              profileImageUrl: couple.profileImageUrl,
+              photos: couple.photos,
+              isVisible: couple.isVisible,
+              isVerified: couple.isVerified,
+              createdAt: couple.createdAt,
+              partner: partner ?? null,
+            }
+          : null,
+        locations: places.map((place) => ({
+          entityType: place.entityType,
+          displayLocation: place.displayLocation,
+          latitude: place.latitude,
+          longitude: place.longitude,
+          city: place.city,
+          state: place.state,
+          country: place.country,
+          countryCode: place.countryCode,
+          privacyLevel: place.privacyLevel,
+          updatedAt: place.updatedAt,
+        })),
+        posts,
+        replies,
+        reactions,
+        notifications: inbox,
+        notificationPreferences,
+        sessions: sessionRows.map(({ userAgent, ...row }) => ({ ...row, device: describeDevice(userAgent, row.kind), userAgent })),
+        invitationsSent: sentInvitations,
+        blockedCouples: blocks,
+        reports: filedReports,
+        imageUrls,
+      };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;

@@ -1,0 +1,168 @@
+import "server-only";
+import { and, asc, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { sessions, users, userTokens } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { enqueueEmail } from "@/lib/mail/outbox";
+import { emailChangeEmail, emailChangeNotice, passwordChangedNotice } from "@/lib/mail/templates";
+import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { describeDevice } from "./device";
+import { hashPassword, verifyPassword, withPasswordSlot } from "./password";
+import { hashToken, newSecretToken } from "./secrets";
+import { revokeOtherSessions, revokeSession } from "./sessions";
+
+export const EMAIL_EXISTS_MESSAGE = "An account with this email already exists.";
+export const INVALID_PASSWORD_MESSAGE = "That password is not correct.";
+export const TOO_MANY_PASSWORD_ATTEMPTS = "Too many wrong passwords. Please try again later.";
+export const EMAIL_CHANGE_TTL_SECONDS = 24 * 60 * 60;
+export const SAME_EMAIL_MESSAGE = "That is already your email address.";
+export const INVALID_EMAIL_CHANGE_LINK = "This link is invalid or has expired. Please ask for a new one in your security settings.";
+
+/**
+ * Checks the signed-in person's password before a sensitive change (password, e-mail, deletion).
+ * Wrong passwords are counted per person (LIMITS.passwordConfirmPerUser): a stolen session
+ * cannot guess its way through. Wrong: 403 INVALID_PASSWORD.
+ */
+export async function confirmPassword(db: Db, userId: string, password: string): Promise<void> {
+  const state = await checkLimit(db, LIMITS.passwordConfirmPerUser, userId);
+  if (!state.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_PASSWORD_ATTEMPTS, { retryAfterSeconds: state.retryAfterSeconds });
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+  const matches = await withPasswordSlot(() => verifyPassword(user.passwordHash, password));
+  if (!matches) {
+    await recordHit(db, LIMITS.passwordConfirmPerUser, userId);
+    throw new AppError("INVALID_PASSWORD", INVALID_PASSWORD_MESSAGE);
+  }
+  await clearHits(db, LIMITS.passwordConfirmPerUser, userId);
+}
+
+/**
+ * Sets a new password (the registration rules, checked by the schema) after the current one, and
+ * ends every other session of the person, browser and API alike; the one that asked stays.
+ * Outstanding reset links die too, and the address is told. Returns how many sessions were ended.
+ */
+export async function changePassword(
+  db: Db,
+  caller: { userId: string; sessionId: string },
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ sessionsEnded: number; emailIds: string[] }> {
+  await confirmPassword(db, caller.userId, input.currentPassword);
+  const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
+  return db.transaction(async (tx) => {
+    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, caller.userId)).returning({ email: users.email, firstName: users.firstName });
+    if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    await tx
+      .update(userTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(userTokens.userId, caller.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
+    const sessionsEnded = await revokeOtherSessions(tx, caller.userId, caller.sessionId);
+    return { sessionsEnded, emailIds: [await enqueueEmail(tx, passwordChangedNotice(user.email, user.firstName))] };
+  });
+}
+
+const emailTakenByOther = async (db: Db, email: string, userId: string) =>
+  (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, userId))).limit(1)).length > 0;
+
+/**
+ * Starts an e-mail change: a single-use link (24 h) to the new address, a notice to the old one.
+ * Nothing about the account changes until the link is used. An earlier pending change is
+ * replaced. Returns the queued e-mails' ids (delivered after the response).
+ */
+export async function requestEmailChange(db: Db, userId: string, input: { password: string; newEmail: string }): Promise<{ emailIds: string[] }> {
+  await confirmPassword(db, userId, input.password);
+  const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+  if (user.email === input.newEmail) throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
+  if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+  const limit = await consumeLimit(db, LIMITS.emailChangePerUser, userId);
+  if (!limit.allowed) {
+    throw new AppError("RATE_LIMITED", "Too many email change requests. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
+  }
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    await tx
+      .update(userTokens)
+      .set({ usedAt: now })
+      .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, "change_email"), isNull(userTokens.usedAt)));
+    const token = newSecretToken();
+    await tx.insert(userTokens).values({
+      userId,
+      purpose: "change_email",
+      tokenHash: hashToken(token),
+      newEmail: input.newEmail,
+      expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000),
+    });
+    const ids = [
+      await enqueueEmail(tx, emailChangeEmail(input.newEmail, user.firstName, token)),
+      await enqueueEmail(tx, emailChangeNotice(user.email, user.firstName, input.newEmail)),
+    ];
+    return { emailIds: ids };
+  });
+}
+
+/**
+ * Uses an e-mail change link: the signed-in person's address becomes the new one (verified, since
+ * the link reached it). A link of another account, used, expired or unknown is INVALID_TOKEN with
+ * nothing changed. Sessions stay as they are.
+ */
+export async function confirmEmailChange(db: Db, userId: string, token: string): Promise<{ email: string }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
+      .from(userTokens)
+      .where(
+        and(
+          eq(userTokens.tokenHash, hashToken(token)),
+          eq(userTokens.purpose, "change_email"),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, new Date()),
+        ),
+      )
+      .for("update");
+    if (!row || row.userId !== userId || !row.newEmail) throw new AppError("INVALID_TOKEN", INVALID_EMAIL_CHANGE_LINK);
+    if (await emailTakenByOther(tx, row.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+    const now = new Date();
+    await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
+    await tx.update(users).set({ email: row.newEmail, emailVerifiedAt: now }).where(eq(users.id, userId));
+    return { email: row.newEmail };
+  });
+}
+
+/** One live session as the settings page shows it: no secrets, no address finer than none at all. */
+export type SessionSummary = {
+  id: string;
+  device: string;
+  kind: "browser" | "api";
+  current: boolean;
+  createdAt: string;
+  lastSeenAt: string;
+};
+
+const live = (userId: string) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()));
+
+/** The person's live sessions, the current one first, then the most recently used. */
+export async function listSessions(db: Db, caller: { userId: string; sessionId: string }): Promise<SessionSummary[]> {
+  const rows = await db
+    .select({ id: sessions.id, kind: sessions.kind, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(live(caller.userId))
+    .orderBy(desc(sessions.lastSeenAt), asc(sessions.id));
+  const list = rows.map((row) => ({
+    id: row.id,
+    device: describeDevice(row.userAgent, row.kind),
+    kind: row.kind,
+    current: row.id === caller.sessionId,
+    createdAt: row.createdAt.toISOString(),
+    lastSeenAt: (row.lastSeenAt ?? row.createdAt).toISOString(),
+  }));
+  return [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
+}
+
+/** Signs out one of the person's own live sessions; anyone else's id, or an ended one, is NOT_FOUND. */
+export async function endOwnSession(db: Db, userId: string, sessionId: string): Promise<void> {
+  const [row] = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, sessionId), live(userId)));
+  if (!row) throw new AppError("NOT_FOUND", "Session not found");
+  await revokeSession(db, row.id);
+}
+
+export { revokeOtherSessions };

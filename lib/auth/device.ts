@@ -1,0 +1,33 @@
+/**
+ * A person-readable name for a session's client, from its User-Agent ("Chrome on Android",
+ * "Safari on iPhone", "API client"). Pure and browser-safe. Only the common browsers and
+ * systems are named; anything else is "Unknown browser" / "unknown device", never the raw text.
+ */
+const BROWSERS: readonly [RegExp, string][] = [
+  [/\bEdg(?:e|A|iOS)?\//, "Edge"],
+  [/\b(?:OPR|Opera)\//, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\b(?:Firefox|FxiOS)\//, "Firefox"],
+  [/(?:\b|Headless)(?:Chrome|CriOS|Chromium)\//, "Chrome"],
+  [/\bVersion\/[\d.]+.*Safari\//, "Safari"],
+];
+
+const SYSTEMS: readonly [RegExp, string][] = [
+  [/\biPhone\b/, "iPhone"],
+  [/\biPad\b/, "iPad"],
+  [/\bAndroid\b/, "Android"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bWindows\b/, "Windows"],
+  [/\bMac OS X\b|\bMacintosh\b/, "macOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+const first = (table: readonly [RegExp, string][], userAgent: string) => table.find(([pattern]) => pattern.test(userAgent))?.[1];
+
+export function describeDevice(userAgent: string | null | undefined, kind: "browser" | "api" = "browser"): string {
+  const ua = userAgent?.trim() ?? "";
+  const browser = ua ? first(BROWSERS, ua) : undefined;
+  const system = ua ? first(SYSTEMS, ua) : undefined;
+  if (!browser && !system) return kind === "api" ? "App or API client" : "Unknown device";
+  return `${browser ?? "Unknown browser"} on ${system ?? "unknown device"}`;
+}

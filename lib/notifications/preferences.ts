@@ -1,0 +1,79 @@
+import "server-only";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
+import { hashToken, newSecretToken } from "@/lib/auth/secrets";
+import { AppError } from "@/lib/errors";
+import { DEFAULT_PREFERENCES, NOTIFICATION_TYPES, withDefaults, type ChannelChoice, type NotificationKind, type NotificationPreferences } from "./rules";
+import type { NotificationPreferencesInput } from "./schemas";
+
+/** How long an e-mail's unsubscribe link keeps working. */
+export const UNSUBSCRIBE_TTL_SECONDS = 180 * 24 * 60 * 60;
+export const INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link has already been used or is not valid. You can change your e-mail choices in Settings.";
+
+/** The person's choices for every type, their stored ones over the defaults. */
+export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
+  const rows = await db
+    .select({ type: notificationPreferences.type, inApp: notificationPreferences.inApp, email: notificationPreferences.email })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
+  return withDefaults(rows);
+}
+
+/** One type's choice for the notification writer: one primary-key read. */
+export async function preferenceFor(db: Db, userId: string, type: NotificationKind): Promise<ChannelChoice> {
+  const [row] = await db
+    .select({ inApp: notificationPreferences.inApp, email: notificationPreferences.email })
+    .from(notificationPreferences)
+    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, type)));
+  return row ?? DEFAULT_PREFERENCES[type];
+}
+
+/** Saves the named types' choices (the others stay) and answers them all. */
+export async function savePreferences(db: Db, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
+  const values = NOTIFICATION_TYPES.flatMap((type) => {
+    const choice = input[type];
+    return choice ? [{ userId, type, inApp: choice.inApp, email: choice.email }] : [];
+  });
+  if (values.length > 0) {
+    await db
+      .insert(notificationPreferences)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [notificationPreferences.userId, notificationPreferences.type],
+        set: { inApp: sql`excluded.in_app`, email: sql`excluded.email`, updatedAt: new Date() },
+      });
+  }
+  return getPreferences(db, userId);
+}
+
+/** A fresh unsubscribe link's secret for one e-mail; only its hash is stored. */
+export async function issueUnsubscribeToken(db: Db, userId: string, type: NotificationKind): Promise<string> {
+  const token = newSecretToken();
+  await db.insert(unsubscribeTokens).values({
+    userId,
+    type,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + UNSUBSCRIBE_TTL_SECONDS * 1000),
+  });
+  return token;
+}
+
+/**
+ * Uses an unsubscribe link: e-mail for its type is turned off for its person (in-app stays as
+ * chosen). Works once; an unknown, used or expired token is INVALID_TOKEN with nothing changed.
+ * No sign-in needed: the unguessable token is the proof.
+ */
+export async function unsubscribe(db: Db, token: string): Promise<{ type: NotificationKind }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(unsubscribeTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(unsubscribeTokens.tokenHash, hashToken(token)), isNull(unsubscribeTokens.usedAt), gt(unsubscribeTokens.expiresAt, new Date())))
+      .returning({ userId: unsubscribeTokens.userId, type: unsubscribeTokens.type });
+    if (!row) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
+    const current = await preferenceFor(tx, row.userId, row.type);
+    await savePreferences(tx, row.userId, { [row.type]: { inApp: current.inApp, email: false } });
+    return { type: row.type };
+  });
+}

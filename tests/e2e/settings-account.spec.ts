@@ -1,0 +1,231 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { PASSWORD, latestLink, signIn, uniqueEmail, verifiedAccount, type Account } from "./support";
+
+/**
+ * Settings, part two: security (password, e-mail, sessions), the data export and account
+ * deletion. Couples are made through the API; the settings are used through the screens.
+ */
+
+const LISBON = "geonames:2267057";
+const AXE = createRequire(import.meta.url).resolve("axe-core");
+
+/** No axe violation and no sideways scroll (the pages work at 360 px wide). */
+async function accessible(page: Page) {
+  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
+  });
+  expect(violations, page.url()).toEqual([]);
+}
+const NEW_PASSWORD = "Harbour#Light77";
+
+async function csrf(page: Page): Promise<string> {
+  return ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+}
+
+/** Partner A with a complete couple, signed in in a browser context of its own. */
+async function partnerA(browser: Browser, request: APIRequestContext, label: string): Promise<{ page: Page; account: Account; coupleName: string }> {
+  const account = await verifiedAccount(request, label);
+  const coupleName = `${label} ${Date.now().toString(36)}`;
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const response = await page.request.post("/api/v2/profile/complete-setup", {
+    headers: { "X-CSRF-Token": await csrf(page) },
+    data: {
+      userData: { firstName: account.firstName, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer" },
+      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks.", placeId: LISBON },
+    },
+  });
+  expect(response.ok()).toBe(true);
+  return { page, account, coupleName };
+}
+
+/** Partner B joined through the e-mailed invitation and completed; answers their account and API token. */
+async function partnerB(a: Page, request: APIRequestContext): Promise<{ account: Account; accessToken: string }> {
+  const email = uniqueEmail("partner-b");
+  const invite = await a.request.post("/api/auth/send-invitation", {
+    headers: { "X-CSRF-Token": await csrf(a) },
+    data: { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email },
+  });
+  expect(invite.ok()).toBe(true);
+  const token = new URL(await latestLink(request, email, "/register")).searchParams.get("invite")!;
+  const accepted = await request.post("/api/auth/invitations/accept", { data: { invitationToken: token, password: PASSWORD, dateOfBirth: "1991-02-03" } });
+  expect(accepted.ok()).toBe(true);
+  const accessToken = ((await accepted.json()) as { session: { access_token: string } }).session.access_token;
+  const profile = await request.put("/api/v2/profile/update", { headers: { Authorization: `Bearer ${accessToken}` }, data: { occupation: "Writer" } });
+  expect(profile.ok()).toBe(true);
+  return { account: { email, password: PASSWORD, firstName: "Theo" }, accessToken };
+}
+
+async function post(request: APIRequestContext | Page["request"], headers: Record<string, string>, title: string, photos: string[] = []): Promise<string> {
+  const response = await request.post("/api/forum/posts", { headers, data: { title, body: `${title}: the long way round.`, topic: "travel", scope: "global", photos } });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+test.describe("settings: security", () => {
+  test("a password change ends the session in a second browser; an e-mail change takes effect only after its link", async ({ browser, request }) => {
+    const { page, account } = await partnerA(browser, request, "security");
+    const second = await (await browser.newContext()).newPage();
+    await signIn(second, account);
+    await expect(second).toHaveURL(/\/forum$|\/dashboard$|\/profile$/);
+
+    await page.goto("/settings/security");
+    await expect(page.getByRole("heading", { level: 1, name: "Security" })).toBeVisible();
+    const sessions = page.getByRole("list", { name: "Active sessions" });
+    await expect(sessions.getByRole("listitem")).toHaveCount(2);
+    await expect(sessions.getByText("This device")).toBeVisible();
+
+    await page.getByLabel("Current password").fill(account.password);
+    await page.getByLabel("New password", { exact: true }).fill("weak");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
+    await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("Your password was changed. Every other session has been signed out.")).toBeVisible();
+    await expect(sessions.getByRole("listitem")).toHaveCount(1);
+
+    // The second browser is signed out; this one is not.
+    await second.goto("/settings/security");
+    await expect(second).toHaveURL(/\/login/);
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1, name: "Security" })).toBeVisible();
+
+    const newEmail = uniqueEmail("moved");
+    await page.getByLabel("New email").fill(newEmail);
+    await page.getByLabel("Password", { exact: true }).fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Send confirmation link" }).click();
+    await expect(page.getByText(`We sent a link to ${newEmail}.`)).toBeVisible();
+    await page.reload();
+    await expect(page.getByText(`You sign in with ${account.email}.`)).toBeVisible();
+
+    const link = await latestLink(request, newEmail, "/settings/confirm-email");
+    await page.goto(link);
+    await page.getByRole("button", { name: "Confirm my new email" }).click();
+    await expect(page.getByText(`Your email is now ${newEmail}.`)).toBeVisible();
+    await page.goto("/settings/security");
+    await expect(page.getByText(`You sign in with ${newEmail}.`)).toBeVisible();
+    await page.context().close();
+    await second.context().close();
+  });
+});
+
+test.describe("settings: your data", () => {
+  test("the export holds the person's post and no secret; deleting partner B, then the last partner", async ({ browser, request }) => {
+    const a = await partnerA(browser, request, "data");
+    const b = await partnerB(a.page, request);
+    const bearer = { Authorization: `Bearer ${b.accessToken}` };
+
+    // B's post with a photo of B's.
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2d6a4f" } }).jpeg().toBuffer();
+    const upload = await request.post("/api/forum/photos", { headers: bearer, multipart: { photo: { name: "p.jpg", mimeType: "image/jpeg", buffer: jpeg } } });
+    expect(upload.status()).toBe(201);
+    const photoUrl = ((await upload.json()) as { data: { url: string } }).data.url;
+    const bPost = await post(request, bearer, "Theo's ferry notes", [photoUrl]);
+    expect((await request.get(photoUrl)).status()).toBe(200);
+    await post(a.page.request, { "X-CSRF-Token": await csrf(a.page) }, "Our first trip");
+
+    // B, in a browser: the export, then the deletion.
+    const page = await (await browser.newContext()).newPage();
+    await signIn(page, b.account);
+    await expect(page).not.toHaveURL(/\/login/);
+    await page.goto("/settings/data");
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download my data" }).click();
+    const file = await (await downloading).path();
+    const text = await readFile(file, "utf8");
+    const data = JSON.parse(text) as { posts: { title: string }[]; profile: { email: string } };
+    expect(data.profile.email).toBe(b.account.email);
+    expect(data.posts.map((p) => p.title)).toEqual(["Theo's ferry notes"]);
+    expect(text).not.toMatch(/password|token|hash|\$argon2/i);
+
+    await expect(page.getByText("Your partner keeps your couple profile on their own.")).toBeVisible();
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    await expect(page.getByText("Please type DELETE to confirm")).toBeVisible();
+    await page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByText("Your account was deleted.")).toBeVisible();
+    expect((await request.get(photoUrl)).status()).toBe(404);
+
+    // A's couple stays, 'Beta Member', with B's post signed "Deleted member".
+    await a.page.goto("/profile");
+    await expect(a.page.getByText("Beta Member")).toBeVisible();
+    await a.page.goto(`/forum/post/${bPost}`);
+    await expect(a.page.getByRole("heading", { name: "Theo's ferry notes" })).toBeVisible();
+    await expect(a.page.getByText("Deleted member").first()).toBeVisible();
+
+    // A, the last partner: the couple goes too, and the address can register again.
+    await a.page.goto("/settings/data");
+    await expect(a.page.getByText("You are the only partner, so your couple profile, its photos and its posts are deleted too.")).toBeVisible();
+    await a.page.getByLabel("Password", { exact: true }).fill(a.account.password);
+    await a.page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    await a.page.getByRole("button", { name: "Delete my account" }).click();
+    await expect(a.page).toHaveURL(/\/login/);
+    const again = await request.post("/api/auth/register", {
+      headers: { "x-forwarded-for": "198.51.100.77" },
+      data: { email: a.account.email, password: PASSWORD, firstName: "Robin", lastName: "Hart", dateOfBirth: "1991-06-15" },
+    });
+    expect(again.status()).toBe(201);
+    await page.context().close();
+    await a.page.context().close();
+  });
+});
+
+test.describe("settings: notifications", () => {
+  test("the unsubscribe link works once without signing in; the choices save; every page passes axe at 360 px in both themes", async ({ browser, request }) => {
+    const a = await partnerA(browser, request, "notify");
+    await partnerB(a.page, request);
+    // B joining sent A a 'partner joined' e-mail (e-mail is on by default) with its unsubscribe link.
+    const link = await latestLink(request, a.account.email, "/unsubscribe");
+
+    for (const theme of ["light", "dark"] as const) {
+      const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme });
+      await visitorContext.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+      const visitor = await visitorContext.newPage();
+      await visitor.goto(link);
+      await expect(visitor.getByRole("heading", { name: "Unsubscribe from these e-mails" })).toBeVisible();
+      await accessible(visitor);
+      await visitor.getByRole("button", { name: "Unsubscribe" }).click();
+      await expect(visitor.getByText(theme === "light" ? "You will no longer get e-mails for: Partner joined." : "This unsubscribe link has already been used or is not valid.", { exact: false })).toBeVisible();
+      await visitorContext.close();
+    }
+
+    await a.page.goto("/settings/notifications");
+    const joined = a.page.getByRole("group", { name: "Partner joined" });
+    await expect(joined.getByLabel("By e-mail")).not.toBeChecked();
+    await expect(joined.getByLabel("In the app")).toBeChecked();
+    const replies = a.page.getByRole("group", { name: "Replies" });
+    await expect(replies.getByLabel("By e-mail")).toBeChecked();
+    await replies.getByLabel("By e-mail").uncheck();
+    await a.page.getByRole("button", { name: "Save notification choices" }).click();
+    await expect(a.page.getByText("Your notification choices were saved.")).toBeVisible();
+    await a.page.reload();
+    await expect(a.page.getByRole("group", { name: "Replies" }).getByLabel("By e-mail")).not.toBeChecked();
+
+    const state = await a.page.context().storageState();
+    for (const theme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme, storageState: state });
+      await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+      const page = await context.newPage();
+      for (const path of ["/settings/security", "/settings/notifications", "/settings/data", "/settings/confirm-email?token=made-up"]) {
+        await page.goto(path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+        if (path === "/settings/security") await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem").first()).toBeVisible();
+        await accessible(page);
+      }
+      await context.close();
+    }
+    await a.page.context().close();
+  });
+});

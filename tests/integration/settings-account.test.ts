@@ -1,0 +1,141 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
+import { GET as exportRoute } from "@/app/api/account/export/route";
+import { getDb } from "@/db/client";
+import { couples, forumPosts, locations, sessions, users } from "@/db/schema";
+import { coupleBadge } from "@/lib/couples/rules";
+import { localImageStorage, newStorageKey } from "@/lib/storage";
+import { PASSWORD, browserSession, call } from "../support/api";
+import { registerViaApi } from "../support/flows";
+import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
+
+const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
+const remove = (headers: Headers, password = PASSWORD) => call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
+
+/** A stored file under the configured (local) storage; its URL as a row would hold it. */
+async function storedImage(folder: string) {
+  const key = newStorageKey(folder, "jpg");
+  const { url } = await localImageStorage()!.put(key, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), "image/jpeg");
+  return { key, url };
+}
+const exists = async (key: string) => (await localImageStorage()!.read(key)) !== null;
+
+/** A couple whose partners each have a photo, the couple a main photo, B a post with a photo and a reply. */
+async function coupleWithContent(): Promise<TestCouple & { images: Record<"a" | "b" | "main" | "postPhoto", { key: string; url: string }>; postId: string }> {
+  const couple = await forumCouple();
+  const db = await getDb();
+  const images = { a: await storedImage("avatar"), b: await storedImage("avatar"), main: await storedImage("couple-photo"), postPhoto: await storedImage("forum-photo") };
+  await db.update(users).set({ avatarUrl: images.a.url }).where(eq(users.id, couple.a.userId));
+  await db.update(users).set({ avatarUrl: images.b.url }).where(eq(users.id, couple.b.userId));
+  await db.update(couples).set({ profileImageUrl: images.main.url, partnerAVerified: true, partnerBVerified: true, isVerified: true, status: "active" }).where(eq(couples.id, couple.coupleId));
+  const post = await forum.create(postBody({ title: "B's own post" }), couple.b.headers);
+  expect(post.status).toBe(201);
+  await db.update(forumPosts).set({ photos: [images.postPhoto.url] }).where(eq(forumPosts.id, post.json.data.id));
+  expect((await forum.reply(post.json.data.id, { body: "B answers" }, couple.b.headers)).status).toBe(201);
+  await forum.create(postBody({ title: "A's own post" }), couple.a.headers);
+  return { ...couple, images, postId: post.json.data.id };
+}
+
+describe("GET /api/account/export", () => {
+  it("is a JSON file with the person's profile, couple, posts, replies and sessions, and no secret", async () => {
+    const couple = await coupleWithContent();
+    const res = await exportOf(couple.b.headers);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="two-of-us-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    const data = res.json;
+    expect(data.profile.id).toBe(couple.b.userId);
+    expect(data.couple).toMatchObject({ id: couple.coupleId, partner: { id: couple.a.userId, firstName: couple.a.firstName } });
+    expect(data.posts.map((p: { title: string }) => p.title)).toEqual(["B's own post"]);
+    expect(data.replies.map((r: { body: string }) => r.body)).toEqual(["B answers"]);
+    expect(data.sessions.length).toBeGreaterThan(0);
+    expect(data.imageUrls).toEqual(expect.arrayContaining([couple.images.b.url, couple.images.main.url, couple.images.postPhoto.url]));
+    expect(data.imageUrls).not.toContain(couple.images.a.url);
+    const text = JSON.stringify(data);
+    const db = await getDb();
+    const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, couple.b.userId));
+    expect(text).not.toContain(row!.hash);
+    expect(text).not.toMatch(/password|token|hash/i);
+    // The partner's own details are theirs, not in this export.
+    expect(text).not.toContain("A's own post");
+  });
+
+  it("needs a session", async () => {
+    expect((await call(exportRoute, "GET", "/api/account/export")).status).toBe(401);
+  });
+});
+
+describe("DELETE /api/account", () => {
+  it("refuses a wrong password (403) and a missing one (400) with nothing changed", async () => {
+    const couple = await coupleWithContent();
+    expect((await remove(couple.b.headers, "Wrong-Horse7!")).json.error.code).toBe("INVALID_PASSWORD");
+    expect((await call(deleteAccountRoute, "DELETE", "/api/account", { body: {}, headers: couple.b.headers })).status).toBe(400);
+    const db = await getDb();
+    expect(await db.select().from(users).where(eq(users.id, couple.b.userId))).toHaveLength(1);
+    expect(await exists(couple.images.b.key)).toBe(true);
+  });
+
+  it("partner B: their rows and images go; the couple stays with A as 'Beta Member'; B's posts show \"Deleted member\"", async () => {
+    const couple = await coupleWithContent();
+    const other = await browserSession(couple.b.userId);
+    const res = await remove(couple.b.headers);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, couple: "kept-with-partner" });
+    const db = await getDb();
+    expect(await db.select().from(users).where(eq(users.id, couple.b.userId))).toHaveLength(0);
+    expect(await db.select().from(sessions).where(eq(sessions.id, other.sid))).toHaveLength(0);
+    const [row] = await db.select().from(couples).where(eq(couples.id, couple.coupleId));
+    expect(row).toMatchObject({ partner1Id: couple.a.userId, partner2Id: null });
+    expect(coupleBadge(row!)).toBe("Beta Member");
+    // B's images are gone from storage; A's and the couple's stay.
+    expect(await exists(couple.images.b.key)).toBe(false);
+    expect(await exists(couple.images.postPhoto.key)).toBe(false);
+    expect(await exists(couple.images.a.key)).toBe(true);
+    expect(await exists(couple.images.main.key)).toBe(true);
+    // The post and its reply stay, signed "Deleted member".
+    const thread = await forum.thread(couple.postId, couple.a.headers);
+    expect(thread.status).toBe(200);
+    expect(thread.json.data.post.author).toMatchObject({ userId: null, firstName: "Deleted member", signature: "Deleted member" });
+    expect(thread.json.data.post.photos).toEqual([]);
+    expect(thread.json.data.replies[0].author.signature).toBe("Deleted member");
+  });
+
+  it("partner A while B stays: B becomes the couple's partner A", async () => {
+    const couple = await coupleWithContent();
+    expect((await remove(couple.a.headers)).json.couple).toBe("kept-with-partner");
+    const db = await getDb();
+    const [row] = await db.select().from(couples).where(eq(couples.id, couple.coupleId));
+    expect(row).toMatchObject({ partner1Id: couple.b.userId, partner2Id: null, isVerified: false });
+    expect(await exists(couple.images.a.key)).toBe(false);
+    expect(await exists(couple.images.main.key)).toBe(true);
+  });
+
+  it("the last partner: the couple, its place, its posts and photos go", async () => {
+    const couple = await coupleWithContent();
+    await remove(couple.b.headers);
+    const res = await remove(couple.a.headers);
+    expect(res.json).toEqual({ success: true, couple: "deleted" });
+    const db = await getDb();
+    expect(await db.select().from(couples).where(eq(couples.id, couple.coupleId))).toHaveLength(0);
+    expect(await db.select().from(forumPosts).where(eq(forumPosts.coupleId, couple.coupleId))).toHaveLength(0);
+    expect(await db.select().from(locations).where(eq(locations.entityId, couple.coupleId))).toHaveLength(0);
+    expect(await exists(couple.images.main.key)).toBe(false);
+    expect(await exists(couple.images.a.key)).toBe(false);
+  });
+
+  it("frees the e-mail address to register again", async () => {
+    const { user, password } = await registerViaApi();
+    const session = await browserSession(user.id);
+    const res = await call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } });
+    expect(res.status).toBe(200);
+    expect(res.json.couple).toBe("none");
+    const again = await registerViaApi(user.email);
+    expect(again.user.id).not.toBe(user.id);
+  });
+
+  it("needs a session and the CSRF token", async () => {
+    const couple = await forumCouple();
+    expect((await remove({})).status).toBe(401);
+    expect((await remove({ cookie: couple.a.headers.cookie! })).status).toBe(403);
+  });
+});

@@ -1,0 +1,150 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as unsubscribeRoute } from "@/app/api/notifications/unsubscribe/route";
+import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notifications/route";
+import { getDb } from "@/db/client";
+import { emailOutbox, notifications, unsubscribeTokens, users } from "@/db/schema";
+import { call } from "../support/api";
+import { forum, forumCouple, postBody, type Headers } from "../support/forum";
+
+const put = (headers: Headers, body: unknown) => call(putPrefs, "PUT", "/api/settings/notifications", { body, headers });
+const unsubscribe = (token: string, body = "List-Unsubscribe=One-Click") =>
+  call(unsubscribeRoute, "POST", `/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+    rawBody: body,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+
+async function emailOf(userId: string) {
+  const db = await getDb();
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row!.email;
+}
+
+async function mailsTo(userId: string) {
+  const db = await getDb();
+  return db.select().from(emailOutbox).where(eq(emailOutbox.to, await emailOf(userId)));
+}
+
+async function inApp(userId: string) {
+  const db = await getDb();
+  return db.select().from(notifications).where(eq(notifications.userId, userId));
+}
+
+/** Couple one posts; couple two replies: couple one's author is notified of a reply. */
+async function replyScene() {
+  const one = await forumCouple();
+  const two = await forumCouple();
+  const post = await forum.create(postBody(), one.a.headers);
+  expect(post.status).toBe(201);
+  const reply = () => forum.reply(post.json.data.id, { body: `A reply ${Math.random()}` }, two.a.headers);
+  return { one, two, reply };
+}
+
+describe("GET and PUT /api/settings/notifications", () => {
+  it("answers the defaults, saves the types named and leaves the others", async () => {
+    const { one } = await replyScene();
+    const before = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
+    expect(before.json.data).toEqual({
+      partner_joined: { inApp: true, email: true },
+      reply: { inApp: true, email: true },
+      mention: { inApp: true, email: true },
+      reaction: { inApp: true, email: false },
+    });
+    const res = await put(one.a.headers, { preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } } });
+    expect(res.status).toBe(200);
+    expect(res.json.data.reply).toEqual({ inApp: false, email: false });
+    expect(res.json.data.reaction).toEqual({ inApp: true, email: true });
+    expect(res.json.data.mention).toEqual({ inApp: true, email: true });
+    // The partner's choices are theirs alone.
+    const partner = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.b.headers.cookie! } });
+    expect(partner.json.data.reply).toEqual({ inApp: true, email: true });
+  });
+
+  it("refuses bad bodies with 400 and signed-out calls with 401", async () => {
+    const { one } = await replyScene();
+    for (const body of [{}, { preferences: { reply: { inApp: "yes", email: true } } }, { preferences: { messages: { inApp: true, email: true } } }, { preferences: { reply: { inApp: true } } }]) {
+      expect((await put(one.a.headers, body)).status).toBe(400);
+    }
+    expect((await put({}, { preferences: {} })).status).toBe(401);
+  });
+});
+
+describe("the notification writer follows the choices", () => {
+  it("by default: in the app and by e-mail, with a one-click unsubscribe link and its headers", async () => {
+    const { one, reply } = await replyScene();
+    expect((await reply()).status).toBe(201);
+    expect(await inApp(one.a.userId)).toHaveLength(1);
+    const mails = await mailsTo(one.a.userId);
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!;
+    const unsubscribeUrl = /https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(mail.text)![0];
+    const token = new URL(unsubscribeUrl).searchParams.get("token")!;
+    expect(mail.headers).toEqual({
+      "List-Unsubscribe": `<${new URL(`/api/notifications/unsubscribe?token=${token}`, unsubscribeUrl).toString()}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
+    expect(mail.html).toContain("Unsubscribe");
+    // Only the token's hash is stored.
+    const db = await getDb();
+    const stored = await db.select().from(unsubscribeTokens).where(eq(unsubscribeTokens.userId, one.a.userId));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.tokenHash).not.toBe(token);
+  });
+
+  it("sends no e-mail when e-mail is off, and writes nothing in the app when in-app is off", async () => {
+    const { one, reply } = await replyScene();
+    await put(one.a.headers, { preferences: { reply: { inApp: true, email: false } } });
+    await reply();
+    expect(await mailsTo(one.a.userId)).toHaveLength(0);
+    expect(await inApp(one.a.userId)).toHaveLength(1);
+    await put(one.a.headers, { preferences: { reply: { inApp: false, email: true } } });
+    await reply();
+    expect(await mailsTo(one.a.userId)).toHaveLength(1);
+    expect(await inApp(one.a.userId)).toHaveLength(1);
+  });
+
+  it("mails a group of reactions once, not per tap, when the person chose e-mail for reactions", async () => {
+    const { one, two } = await replyScene();
+    const three = await forumCouple();
+    const post = await forum.create(postBody(), one.a.headers);
+    expect((await forum.react("post", post.json.data.id, "heart", true, two.a.headers)).status).toBe(200);
+    expect(await mailsTo(one.a.userId)).toHaveLength(0);
+    await put(one.a.headers, { preferences: { reaction: { inApp: true, email: true } } });
+    const other = await forum.create(postBody(), one.a.headers);
+    await forum.react("post", other.json.data.id, "heart", true, two.a.headers);
+    await forum.react("post", other.json.data.id, "heart", true, three.a.headers);
+    expect(await mailsTo(one.a.userId)).toHaveLength(1);
+  });
+});
+
+describe("POST /api/notifications/unsubscribe", () => {
+  it("turns e-mail off for the link's type without signing in, once; in-app and other types stay", async () => {
+    const { one, reply } = await replyScene();
+    await reply();
+    const [mail] = await mailsTo(one.a.userId);
+    const token = new URL(/https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(mail!.text)![0]).searchParams.get("token")!;
+    const res = await unsubscribe(token);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, type: "reply" });
+    const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
+    expect(prefs.json.data.reply).toEqual({ inApp: true, email: false });
+    expect(prefs.json.data.mention).toEqual({ inApp: true, email: true });
+    const again = await unsubscribe(token);
+    expect(again.status).toBe(400);
+    expect(again.json.error.code).toBe("INVALID_TOKEN");
+    await reply();
+    expect(await mailsTo(one.a.userId)).toHaveLength(1);
+  });
+
+  it("cannot be forged: a made-up or altered token changes nothing", async () => {
+    const { one, reply } = await replyScene();
+    await reply();
+    const [mail] = await mailsTo(one.a.userId);
+    const token = new URL(/https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(mail!.text)![0]).searchParams.get("token")!;
+    const altered = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    for (const fake of [altered, "made-up", one.a.userId]) expect((await unsubscribe(fake)).status).toBe(400);
+    expect((await call(unsubscribeRoute, "POST", "/api/notifications/unsubscribe")).status).toBe(400);
+    const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
+    expect(prefs.json.data.reply).toEqual({ inApp: true, email: true });
+  });
+});

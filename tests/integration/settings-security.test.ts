@@ -1,0 +1,206 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as changeEmail } from "@/app/api/auth/change-email/route";
+import { POST as changePassword } from "@/app/api/auth/change-password/route";
+import { POST as confirmEmail } from "@/app/api/auth/confirm-email/route";
+import { DELETE as endSession } from "@/app/api/auth/sessions/[id]/route";
+import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/sessions/route";
+import { getDb } from "@/db/client";
+import { sessions, users, userTokens } from "@/db/schema";
+import { verifyPassword } from "@/lib/auth/password";
+import { PASSWORD, browserSession, call, createUser } from "../support/api";
+import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
+
+const NEW_PASSWORD = "Brand-New-Pass9?";
+type Headers = Record<string, string>;
+const headersOf = (s: { cookie: string; csrf: string }): Headers => ({ cookie: s.cookie, "x-csrf-token": s.csrf });
+
+async function person() {
+  const user = await createUser();
+  const session = await browserSession(user.id);
+  return { user, session, headers: headersOf(session) };
+}
+
+const isLive = async (sid: string) => {
+  const db = await getDb();
+  const [row] = await db.select({ revokedAt: sessions.revokedAt }).from(sessions).where(eq(sessions.id, sid));
+  return row !== undefined && row.revokedAt === null;
+};
+
+const postPassword = (headers: Headers, body: unknown) => call(changePassword, "POST", "/api/auth/change-password", { body, headers });
+const postEmail = (headers: Headers, body: unknown) => call(changeEmail, "POST", "/api/auth/change-email", { body, headers });
+const postConfirm = (headers: Headers, token: string) => call(confirmEmail, "POST", "/api/auth/confirm-email", { body: { token }, headers });
+
+describe("POST /api/auth/change-password", () => {
+  it("sets the new password and ends every other session, browser and API, keeping this one", async () => {
+    const { user, session, headers } = await person();
+    const other = await browserSession(user.id);
+    const api = await apiSession(user.email);
+    const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ success: true, sessionsEnded: 2 });
+    expect(await isLive(session.sid)).toBe(true);
+    expect(await isLive(other.sid)).toBe(false);
+    // The API client's token is refused now.
+    const listed = await call(listSessions, "GET", "/api/auth/sessions", { headers: bearer(api.access_token) });
+    expect(listed.status).toBe(401);
+    const db = await getDb();
+    const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword(row!.hash, NEW_PASSWORD)).toBe(true);
+    expect((await latestMail(user.email)).subject).toBe("Your password was changed");
+  });
+
+  it("refuses a wrong current password with 403 INVALID_PASSWORD, nothing changed", async () => {
+    const { user, headers } = await person();
+    const other = await browserSession(user.id);
+    const res = await postPassword(headers, { currentPassword: "Wrong-Horse7!", newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("INVALID_PASSWORD");
+    expect(await isLive(other.sid)).toBe(true);
+    const db = await getDb();
+    const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword(row!.hash, PASSWORD)).toBe(true);
+  });
+
+  it("refuses a weak new password with 400 VALIDATION_ERROR and the registration rule's message", async () => {
+    const { headers } = await person();
+    const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: "alllowercase1!" });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "Password must contain at least one uppercase letter" });
+  });
+
+  it("needs a session and the CSRF token", async () => {
+    const { session } = await person();
+    expect((await postPassword({}, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(401);
+    expect((await postPassword({ cookie: session.cookie }, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(403);
+  });
+
+  it("limits wrong guesses per person", async () => {
+    const { headers } = await person();
+    for (let i = 0; i < 10; i++) expect((await postPassword(headers, { currentPassword: `Wrong-${i}a!A`, newPassword: NEW_PASSWORD })).status).toBe(403);
+    const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(429);
+  });
+});
+
+describe("POST /api/auth/change-email and the confirmation link", () => {
+  it("sends a link to the new address and a notice to the old; the address changes only when the link is used", async () => {
+    const { user, session, headers } = await person();
+    const newEmail = `moved-${Date.now()}@example.com`;
+    const res = await postEmail(headers, { password: PASSWORD, newEmail: ` ${newEmail.toUpperCase()} ` });
+    expect(res.status).toBe(200);
+    const db = await getDb();
+    const before = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+    expect(before[0]!.email).toBe(user.email);
+
+    const notice = await latestMail(user.email);
+    expect(notice.subject).toBe("Your email address is being changed");
+    expect(notice.text).toContain(newEmail);
+    const link = await linkInLatestMail(newEmail);
+    expect(link.pathname).toBe("/settings/confirm-email");
+    const token = link.searchParams.get("token")!;
+    // Only the hash is stored.
+    const stored = await db.select().from(userTokens).where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email")));
+    expect(stored.map((t) => t.tokenHash)).not.toContain(token);
+
+    const confirmed = await postConfirm(headers, token);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.json).toEqual({ success: true, email: newEmail });
+    const [after] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+    expect(after!.email).toBe(newEmail);
+    expect(await isLive(session.sid)).toBe(true);
+    // Works once.
+    expect((await postConfirm(headers, token)).status).toBe(400);
+  });
+
+  it("refuses a wrong password (403), the same address (400), a taken address (409), a bad address (400)", async () => {
+    const { user, headers } = await person();
+    const taken = await createUser();
+    expect((await postEmail(headers, { password: "Wrong-Horse7!", newEmail: "x-new@example.com" })).json.error.code).toBe("INVALID_PASSWORD");
+    expect((await postEmail(headers, { password: PASSWORD, newEmail: user.email })).status).toBe(400);
+    const exists = await postEmail(headers, { password: PASSWORD, newEmail: taken.email });
+    expect(exists.status).toBe(409);
+    expect(exists.json.error.code).toBe("EMAIL_EXISTS");
+    expect((await postEmail(headers, { password: PASSWORD, newEmail: "not-an-address" })).status).toBe(400);
+  });
+
+  it("refuses another person's link, an unknown one and a replaced one, nothing changed", async () => {
+    const a = await person();
+    const b = await person();
+    const first = `first-${Date.now()}@example.com`;
+    const second = `second-${Date.now()}@example.com`;
+    await postEmail(a.headers, { password: PASSWORD, newEmail: first });
+    const firstToken = (await linkInLatestMail(first)).searchParams.get("token")!;
+    await postEmail(a.headers, { password: PASSWORD, newEmail: second });
+    const secondToken = (await linkInLatestMail(second)).searchParams.get("token")!;
+    expect((await postConfirm(a.headers, firstToken)).status).toBe(400);
+    expect((await postConfirm(b.headers, secondToken)).json.error.code).toBe("INVALID_TOKEN");
+    expect((await postConfirm(a.headers, "made-up-token")).status).toBe(400);
+    const db = await getDb();
+    const rows = await db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, b.user.id));
+    expect(rows[0]!.email).toBe(b.user.email);
+    expect((await postConfirm(a.headers, secondToken)).status).toBe(200);
+  });
+});
+
+describe("last seen", () => {
+  it("is written when a session is used, at most once every few minutes", async () => {
+    const { session, headers } = await person();
+    const db = await getDb();
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    await db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, session.sid));
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    const [first] = await db.select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, session.sid));
+    expect(first!.at!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+    // Used again at once: not written again.
+    await db.update(sessions).set({ lastSeenAt: old }).where(eq(sessions.id, session.sid));
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    const [second] = await db.select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, session.sid));
+    expect(second!.at!.getTime()).toBe(old.getTime());
+  });
+});
+
+describe("GET and DELETE /api/auth/sessions", () => {
+  it("lists the caller's live sessions with their device, current first, without secrets", async () => {
+    const { user, session, headers } = await person();
+    await apiSession(user.email);
+    const ended = await browserSession(user.id);
+    const db = await getDb();
+    await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ended.sid));
+    await db.update(sessions).set({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" }).where(eq(sessions.id, session.sid));
+    const someoneElse = await person();
+    const res = await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toHaveLength(2);
+    expect(res.json.data[0]).toEqual({ id: session.sid, device: "Safari on iPhone", kind: "browser", current: true, createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(res.json.data[1]).toMatchObject({ kind: "api", current: false });
+    expect(res.json.data.map((s: { id: string }) => s.id)).not.toContain(someoneElse.session.sid);
+  });
+
+  it("signs out one own session; another person's id is 404 with nothing changed", async () => {
+    const { user, headers } = await person();
+    const mine = await browserSession(user.id);
+    const other = await person();
+    const del = (id: string) => call(endSession, "DELETE", `/api/auth/sessions/${id}`, { headers, params: { id } });
+    const refused = await del(other.session.sid);
+    expect(refused.status).toBe(404);
+    expect(await isLive(other.session.sid)).toBe(true);
+    expect((await del(mine.sid)).status).toBe(200);
+    expect(await isLive(mine.sid)).toBe(false);
+    expect((await del(mine.sid)).status).toBe(404);
+    expect((await del("not-a-uuid")).status).toBe(400);
+  });
+
+  it("'Sign out everywhere else' ends the others and keeps this one", async () => {
+    const { user, session, headers } = await person();
+    const b1 = await browserSession(user.id);
+    const b2 = await browserSession(user.id);
+    const other = await person();
+    const res = await call(endOthers, "DELETE", "/api/auth/sessions", { headers });
+    expect(res.json).toEqual({ success: true, sessionsEnded: 2 });
+    expect(await isLive(session.sid)).toBe(true);
+    expect(await isLive(b1.sid)).toBe(false);
+    expect(await isLive(b2.sid)).toBe(false);
+    expect(await isLive(other.session.sid)).toBe(true);
+  });
+});

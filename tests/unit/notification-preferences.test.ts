@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_PREFERENCES, NOTIFICATION_TYPES, withDefaults } from "@/lib/notifications/rules";
+import { notificationPreferencesSchema } from "@/lib/notifications/schemas";
+
+describe("notification preferences", () => {
+  it("covers every type with a default; e-mail is off for reactions only", () => {
+    expect(Object.keys(DEFAULT_PREFERENCES).sort()).toEqual([...NOTIFICATION_TYPES].sort());
+    expect(NOTIFICATION_TYPES.filter((t) => !DEFAULT_PREFERENCES[t].email)).toEqual(["reaction"]);
+  });
+
+  it("lays stored choices over the defaults without changing the defaults", () => {
+    const prefs = withDefaults([{ type: "reply", inApp: false, email: false }]);
+    expect(prefs.reply).toEqual({ inApp: false, email: false });
+    expect(prefs.mention).toEqual(DEFAULT_PREFERENCES.mention);
+    expect(DEFAULT_PREFERENCES.reply).toEqual({ inApp: true, email: true });
+  });
+
+  it("accepts some types, refuses unknown types and half choices", () => {
+    expect(notificationPreferencesSchema.safeParse({ preferences: { reply: { inApp: true, email: false } } }).success).toBe(true);
+    expect(notificationPreferencesSchema.safeParse({ preferences: {} }).success).toBe(true);
+    expect(notificationPreferencesSchema.safeParse({ preferences: { messages: { inApp: true, email: true } } }).success).toBe(false);
+    expect(notificationPreferencesSchema.safeParse({ preferences: { reply: { inApp: true } } }).success).toBe(false);
+    expect(notificationPreferencesSchema.safeParse({}).success).toBe(false);
+  });
+});
