@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: "Confirm your new email", referrer: "
 export default async function ConfirmEmailPage({ searchParams }: { searchParams: Promise<{ token?: string | string[] }> }) {
   const { token } = await searchParams;
   return (
-    <main id="main" className="page acct-page">
+    <main id="main" className="acct-page">
       <h1>Confirm your new email</h1>
       <ConfirmEmailChange token={typeof token === "string" ? token : ""} />
     </main>

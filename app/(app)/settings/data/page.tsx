@@ -10,7 +10,7 @@ export default async function DataPage() {
   const { userId } = await requireSignedIn();
   const { hasPartner } = await withDb((db) => accountOverview(db, userId));
   return (
-    <main id="main" className="page acct-page">
+    <main id="main" className="acct-page">
       <h1>Your data</h1>
       <DataSettings hasPartner={hasPartner} />
     </main>

@@ -10,7 +10,7 @@ export default async function NotificationSettingsPage() {
   const { userId } = await requireSignedIn();
   const preferences = await withDb((db) => getPreferences(db, userId));
   return (
-    <main id="main" className="page acct-page">
+    <main id="main" className="acct-page">
       <h1>Notifications</h1>
       <p className="muted">For each kind of notification, choose whether it shows in the app and whether it is sent by e-mail.</p>
       <NotificationSettings initial={preferences} />

@@ -10,7 +10,7 @@ export default async function SecurityPage() {
   const { userId } = await requireSignedIn();
   const { email } = await withDb((db) => accountOverview(db, userId));
   return (
-    <main id="main" className="page acct-page">
+    <main id="main" className="acct-page">
       <h1>Security</h1>
       <SecuritySettings email={email} />
     </main>
