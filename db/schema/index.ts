@@ -10,3 +10,5 @@ export * from "./notifications";
 export * from "./mail";
 export * from "./rate-limit";
 export * from "./forum";
+export * from "./discover";
+export * from "./events";
