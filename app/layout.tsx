@@ -8,6 +8,7 @@ import "./styles/invitations.css";
 import "./styles/notifications.css";
 import "./styles/profile.css";
 import "./styles/forum.css";
+import "./styles/discover.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },
