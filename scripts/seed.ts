@@ -177,6 +177,7 @@ async function main(): Promise<void> {
           isVerified: b.finished,
           isVisible: b.finished,
           partnerACompletedAt: daysAgo(couple.completedDaysAgo),
+          canCreatePaidEvents: couple.canCreatePaidEvents ?? false,
         };
         const [row] = await tx
           .insert(couples)
@@ -190,7 +191,7 @@ async function main(): Promise<void> {
         signIns.push(
           {
             email: demoEmail(a.firstName),
-            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}`,
+            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}${couple.canCreatePaidEvents ? "; drafts paid events" : ""}`,
           },
           {
             email: demoEmail(b.firstName),
