@@ -116,9 +116,7 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
   ].filter((condition) => condition !== undefined);
   const byInterest =
     overlaps.length > 0
-      ? db
-          .select({ id: couples.id })
-          .from(couples)
+      ? selectScoring(db)
           .where(and(eligible, or(...overlaps)))
           .orderBy(asc(couples.id))
           .limit(CANDIDATES_BY_INTEREST)
@@ -130,13 +128,9 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
         // The box is on the stored coordinates (the index); the margin covers the 1° snapping.
         const latHalf = NEARBY_KM / KM_PER_DEGREE + 0.5;
         const lngHalf = Math.min(180, NEARBY_KM / (KM_PER_DEGREE * Math.cos((Math.min(89, Math.abs(point.lat) + 2) * Math.PI) / 180)) + 0.5);
-        return db
-          .select({ id: couples.id })
-          .from(locations)
-          .innerJoin(couples, eq(couples.id, locations.entityId))
+        return selectScoring(db)
           .where(
             and(
-              eq(locations.entityType, "couple"),
               inArray(locations.privacyLevel, ["full", "city", "region"]),
               isNotNull(locations.latitude),
               between(locations.latitude, point.lat - latHalf, point.lat + latHalf),
@@ -149,11 +143,11 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
       })()
     : Promise.resolve([]);
 
-  const [interestIds, placeIds] = await Promise.all([byInterest, byPlace]);
-  const ids = [...new Set([...interestIds, ...placeIds].map((row) => row.id))];
-  if (ids.length === 0) return [];
-  const rows = await selectScoring(db).where(inArray(couples.id, ids));
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  // Both pre-filters return the scoring columns themselves: one round after the viewer's row.
+  const [interestRows, placeRows] = await Promise.all([byInterest, byPlace]);
+  const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
+  if (byId.size === 0) return [];
+  const rows = [...byId.values()];
   return rankSuggestions(viewer, rows.map(scoringCouple), limit).map((suggestion) => {
     const row = byId.get(suggestion.id)!;
     const place = row.place?.id ? row.place : null;
