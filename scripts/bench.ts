@@ -40,6 +40,7 @@ import { hashPassword } from "@/lib/auth/password";
 import { createSession } from "@/lib/auth/sessions";
 import { BROWSER_SESSION_SECONDS } from "@/lib/auth/session-token";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
+import { runDiscoverBench } from "./bench/discover";
 import { percentile } from "./stats";
 
 const PORT = 3199;
@@ -635,6 +636,8 @@ async function main(): Promise<number> {
   console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
   // With the servers stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
+  // BENCH_SECTIONS=discover: discover and the dashboard's data at 1,000 and 100,000 couples (scripts/bench/discover.ts).
+  if ((process.env.BENCH_SECTIONS ?? "").split(",").includes("discover")) await runDiscoverBench();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
 }
