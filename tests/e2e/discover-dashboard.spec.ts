@@ -117,7 +117,7 @@ test("a flagged couple drafts an event, listed under 'Your drafts'", async ({ br
   await page.getByLabel("Date and time").fill(local);
   const place = page.getByRole("combobox", { name: "Place" });
   await place.fill("Lisbon");
-  await page.getByRole("option").first().click();
+  await page.getByRole("listbox", { name: "Select Location" }).getByRole("option").first().click();
   await expect(page.getByText(/Chosen: .*Lisbon/)).toBeVisible();
   await page.getByLabel("Capacity (couples)").fill("10");
   await page.getByLabel("Price per couple").fill("25");
