@@ -105,46 +105,9 @@ const notDismissedBy = (viewerCoupleId: string): SQL =>
  * `rankSuggestions`. Nothing private leaves: no partner names, no coordinates, no distance figure.
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT): Promise<DiscoverSuggestion[]> {
-  const viewerRow = await viewerCouple(db, userId);
-  const viewer = scoringCouple(viewerRow);
-  const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
-  const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
-
-  const overlaps = [
-    viewerInterests.length > 0 ? arrayOverlaps(couples.interests, viewerInterests) : undefined,
-    viewer.styles.length > 0 ? arrayOverlaps(couples.coupleTypes, [...viewer.styles]) : undefined,
-  ].filter((condition) => condition !== undefined);
-  const byInterest =
-    overlaps.length > 0
-      ? selectScoring(db)
-          .where(and(eligible, or(...overlaps)))
-          .orderBy(asc(couples.id))
-          .limit(CANDIDATES_BY_INTEREST)
-      : Promise.resolve([]);
-
-  const point = viewer.point;
-  const byPlace = point
-    ? (() => {
-        // The box is on the stored coordinates (the index); the margin covers the 1° snapping.
-        const latHalf = NEARBY_KM / KM_PER_DEGREE + 0.5;
-        const lngHalf = Math.min(180, NEARBY_KM / (KM_PER_DEGREE * Math.cos((Math.min(89, Math.abs(point.lat) + 2) * Math.PI) / 180)) + 0.5);
-        return selectScoring(db)
-          .where(
-            and(
-              inArray(locations.privacyLevel, ["full", "city", "region"]),
-              isNotNull(locations.latitude),
-              between(locations.latitude, point.lat - latHalf, point.lat + latHalf),
-              between(locations.longitude, point.lng - lngHalf, point.lng + lngHalf),
-              eligible,
-            ),
-          )
-          .orderBy(sql`abs(${locations.latitude} - ${point.lat}::double precision) + abs(${locations.longitude} - ${point.lng}::double precision)`)
-          .limit(CANDIDATES_NEARBY);
-      })()
-    : Promise.resolve([]);
-
+  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId);
   // Both pre-filters return the scoring columns themselves: one round after the viewer's row.
-  const [interestRows, placeRows] = await Promise.all([byInterest, byPlace]);
+  const [interestRows, placeRows] = await Promise.all([byInterest ?? [], byPlace ?? []]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
   if (byId.size === 0) return [];
   const rows = [...byId.values()];
@@ -163,6 +126,51 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
       reasons: suggestion.reasons,
     };
   });
+}
+
+/**
+ * The viewer and the two bounded candidate queries, not yet run (the bench EXPLAINs them): the
+ * couples sharing an interest or a style, and the couples within 200 km; null when the viewer
+ * has nothing to match on.
+ */
+export async function candidateQueries(db: Db, userId: string) {
+  const viewerRow = await viewerCouple(db, userId);
+  const viewer = scoringCouple(viewerRow);
+  const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
+  const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
+
+  const overlaps = [
+    viewerInterests.length > 0 ? arrayOverlaps(couples.interests, viewerInterests) : undefined,
+    viewer.styles.length > 0 ? arrayOverlaps(couples.coupleTypes, [...viewer.styles]) : undefined,
+  ].filter((condition) => condition !== undefined);
+  const byInterest =
+    overlaps.length > 0
+      ? selectScoring(db)
+          .where(and(eligible, or(...overlaps)))
+          .orderBy(asc(couples.id))
+          .limit(CANDIDATES_BY_INTEREST)
+      : null;
+
+  const point = viewer.point;
+  let byPlace = null;
+  if (point) {
+    // The box is on the stored coordinates (the index); the margin covers the 1° snapping.
+    const latHalf = NEARBY_KM / KM_PER_DEGREE + 0.5;
+    const lngHalf = Math.min(180, NEARBY_KM / (KM_PER_DEGREE * Math.cos((Math.min(89, Math.abs(point.lat) + 2) * Math.PI) / 180)) + 0.5);
+    byPlace = selectScoring(db)
+      .where(
+        and(
+          inArray(locations.privacyLevel, ["full", "city", "region"]),
+          isNotNull(locations.latitude),
+          between(locations.latitude, point.lat - latHalf, point.lat + latHalf),
+          between(locations.longitude, point.lng - lngHalf, point.lng + lngHalf),
+          eligible,
+        ),
+      )
+      .orderBy(sql`abs(${locations.latitude} - ${point.lat}::double precision) + abs(${locations.longitude} - ${point.lng}::double precision)`)
+      .limit(CANDIDATES_NEARBY);
+  }
+  return { viewer, byInterest, byPlace };
 }
 
 /**

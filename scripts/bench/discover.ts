@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { loadDashboard } from "@/lib/dashboard/queries";
-import { discoverSuggestions } from "@/lib/discover/queries";
+import { candidateQueries, discoverSuggestions } from "@/lib/discover/queries";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { loadCurrentUser } from "@/lib/profile/queries";
@@ -99,6 +99,15 @@ export async function runDiscoverBench(): Promise<void> {
       const dashboard = await time(samples, () => loadDashboard(db, viewer));
       const me = await time(samples, () => loadCurrentUser(db, viewer));
       const found = (await discoverSuggestions(db, viewer)).length;
+      if (process.env.BENCH_DISCOVER_EXPLAIN === "1") {
+        const { byInterest, byPlace } = await candidateQueries(db, viewer);
+        for (const [label, query] of [["by interest", byInterest], ["by place", byPlace]] as const) {
+          if (!query) continue;
+          const { sql: text, params } = query.toSQL();
+          const plan = await sql.unsafe(`explain (analyze, buffers) ${text}`, params as never[]);
+          console.log(`-- EXPLAIN ${label} at ${size} couples\n${plan.map((row) => row["QUERY PLAN"]).join("\n")}`);
+        }
+      }
       console.log(
         `${size.toLocaleString("en")} couples (inserted in ${insertS.toFixed(1)} s): discover p50 ${ms(discover.p50)} p99 ${ms(discover.p99)} (${found} suggestions); ` +
           `dashboard data p50 ${ms(dashboard.p50)} p99 ${ms(dashboard.p99)}; current user (/me) p50 ${ms(me.p50)} p99 ${ms(me.p99)}; ` +
