@@ -35,4 +35,5 @@ ALTER TABLE "event_drafts" ADD CONSTRAINT "event_drafts_created_by_user_id_users
 ALTER TABLE "events_waitlist" ADD CONSTRAINT "events_waitlist_couple_id_couples_id_fk" FOREIGN KEY ("couple_id") REFERENCES "public"."couples"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events_waitlist" ADD CONSTRAINT "events_waitlist_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "discover_dismissals_dismissed_idx" ON "discover_dismissals" USING btree ("dismissed_couple_id");--> statement-breakpoint
-CREATE INDEX "event_drafts_couple_idx" ON "event_drafts" USING btree ("couple_id","created_at");
+CREATE INDEX "event_drafts_couple_idx" ON "event_drafts" USING btree ("couple_id","created_at");--> statement-breakpoint
+CREATE INDEX "locations_point_gist_idx" ON "locations" USING gist (point("longitude", "latitude"));

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayOverlaps, asc, between, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, asc, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, locations, users } from "@/db/schema";
@@ -14,14 +14,12 @@ import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCou
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest or
- * an adventure style (a primary-key walk that stops once it has this many), and the couples
- * within 200 km (the locations_lat_lng_idx box). Bounded, so the scoring cost is the same at
- * 1,000 couples and at 100,000.
+ * an adventure style (a primary-key walk that stops once it has this many), and the nearest
+ * couples (a walk of the locations_point_gist_idx index, nearest first). Bounded, so the
+ * scoring cost is the same at 1,000 couples and at 100,000.
  */
 export const CANDIDATES_BY_INTEREST = 300;
 export const CANDIDATES_NEARBY = 200;
-const NEARBY_KM = 200;
-const KM_PER_DEGREE = (Math.PI * 6371.0088) / 180;
 
 export type DiscoverSuggestion = {
   coupleId: string;
@@ -101,7 +99,7 @@ const notDismissedBy = (viewerCoupleId: string): SQL =>
 /**
  * Suggested couples for the user, best first, each with why. Candidates are pre-filtered in SQL
  * (discoverable to the viewer, so active, visible and not blocked either way; not their own;
- * not dismissed; sharing an interest or a style, or within 200 km), then scored by the pure
+ * not dismissed; sharing an interest or a style, or among the nearest), then scored by the pure
  * `rankSuggestions`. Nothing private leaves: no partner names, no coordinates, no distance figure.
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT): Promise<DiscoverSuggestion[]> {
@@ -152,24 +150,15 @@ export async function candidateQueries(db: Db, userId: string) {
       : null;
 
   const point = viewer.point;
-  let byPlace = null;
-  if (point) {
-    // The box is on the stored coordinates (the index); the margin covers the 1° snapping.
-    const latHalf = NEARBY_KM / KM_PER_DEGREE + 0.5;
-    const lngHalf = Math.min(180, NEARBY_KM / (KM_PER_DEGREE * Math.cos((Math.min(89, Math.abs(point.lat) + 2) * Math.PI) / 180)) + 0.5);
-    byPlace = selectScoring(db)
-      .where(
-        and(
-          inArray(locations.privacyLevel, ["full", "city", "region"]),
-          isNotNull(locations.latitude),
-          between(locations.latitude, point.lat - latHalf, point.lat + latHalf),
-          between(locations.longitude, point.lng - lngHalf, point.lng + lngHalf),
-          eligible,
-        ),
-      )
-      .orderBy(sql`abs(${locations.latitude} - ${point.lat}::double precision) + abs(${locations.longitude} - ${point.lng}::double precision)`)
-      .limit(CANDIDATES_NEARBY);
-  }
+  // The nearest couples first, whatever the distance: a walk of locations_point_gist_idx that
+  // stops at its limit (the scorer gives a band only within 200 km). Measured from the viewer's
+  // shown point; the candidates' bands come from their shown points too.
+  const byPlace = point
+    ? selectScoring(db)
+        .where(and(eq(locations.entityType, "couple"), inArray(locations.privacyLevel, ["full", "city", "region"]), isNotNull(locations.latitude), eligible))
+        .orderBy(sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`)
+        .limit(CANDIDATES_NEARBY)
+    : null;
   return { viewer, byInterest, byPlace };
 }
 
