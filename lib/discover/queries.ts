@@ -18,8 +18,8 @@ import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCou
  * couples (a walk of the locations_point_gist_idx index, nearest first). Bounded, so the
  * scoring cost is the same at 1,000 couples and at 100,000.
  */
-export const CANDIDATES_BY_INTEREST = 300;
-export const CANDIDATES_NEARBY = 200;
+export const CANDIDATES_BY_INTEREST = 150;
+export const CANDIDATES_NEARBY = 100;
 
 export type DiscoverSuggestion = {
   coupleId: string;
