@@ -103,7 +103,7 @@ const notDismissedBy = (viewerCoupleId: string): SQL =>
  * `rankSuggestions`. Nothing private leaves: no partner names, no coordinates, no distance figure.
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT): Promise<DiscoverSuggestion[]> {
-  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId);
+  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, limit);
   // Both pre-filters return the scoring columns themselves: one round after the viewer's row.
   const [interestRows, placeRows] = await Promise.all([byInterest ?? [], byPlace ?? []]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
@@ -131,7 +131,9 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
  * couples sharing an interest or a style, and the couples within 200 km; null when the viewer
  * has nothing to match on.
  */
-export async function candidateQueries(db: Db, userId: string) {
+export async function candidateQueries(db: Db, userId: string, limit = DISCOVER_LIMIT) {
+  // A short list (the dashboard's 3) is ranked from a smaller pool: 15 candidates per place, at least 40.
+  const pool = (most: number) => Math.min(most, Math.max(40, limit * 15));
   const viewerRow = await viewerCouple(db, userId);
   const viewer = scoringCouple(viewerRow);
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
@@ -146,7 +148,7 @@ export async function candidateQueries(db: Db, userId: string) {
       ? selectScoring(db)
           .where(and(eligible, or(...overlaps)))
           .orderBy(asc(couples.id))
-          .limit(CANDIDATES_BY_INTEREST)
+          .limit(pool(CANDIDATES_BY_INTEREST))
       : null;
 
   const point = viewer.point;
@@ -157,7 +159,7 @@ export async function candidateQueries(db: Db, userId: string) {
     ? selectScoring(db)
         .where(and(eq(locations.entityType, "couple"), inArray(locations.privacyLevel, ["full", "city", "region"]), isNotNull(locations.latitude), eligible))
         .orderBy(sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`)
-        .limit(CANDIDATES_NEARBY)
+        .limit(pool(CANDIDATES_NEARBY))
     : null;
   return { viewer, byInterest, byPlace };
 }
