@@ -10,6 +10,7 @@ import "./styles/profile.css";
 import "./styles/forum.css";
 import "./styles/directory.css";
 import "./styles/settings-account.css";
+import "./styles/discover.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },

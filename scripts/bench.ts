@@ -41,6 +41,8 @@ import { createSession } from "@/lib/auth/sessions";
 import { BROWSER_SESSION_SECONDS } from "@/lib/auth/session-token";
 import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 import { benchForum } from "./bench/forum";
+import { runDiscoverBench } from "./bench/discover";
+import { benchDirectory } from "./bench/directory";
 import { percentile } from "./stats";
 
 /** BENCH_PORT: several worktrees on one machine each bench on a port of their own. */
@@ -618,11 +620,8 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   return errors;
 }
 
-async function main(): Promise<number> {
-  // BENCH_SECTIONS (e.g. "forum", "http,forum"): which parts run; unset, the HTTP bench only.
-  const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
-  const forumErrors = sections.includes("forum") ? await benchForum() : 0;
-  if (!sections.includes("http")) return forumErrors ? 1 : 0;
+/** The HTTP bench: each database in turn against the bare route in the same server, then the in-process figures. */
+async function benchHttp(): Promise<number> {
   if (process.env.BENCH_SKIP_BUILD === "1") {
     if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
   } else {
@@ -642,8 +641,19 @@ async function main(): Promise<number> {
   console.log(`\n${os.cpus().length} CPUs; Node ${process.version}; ratios are against /api/bench/bare in the same server.`);
   // With the servers stopped, so the two do not compete for the CPUs.
   await runInProcessBenchmarks();
-  // Issue 12: the directory's page at 1,000 and 100,000 couples, each on a scale database of its own.
-  if ((process.env.BENCH_SECTIONS ?? "").split(",").includes("directory")) await (await import("./bench/directory")).benchDirectory(ADMIN_URL);
+  return errors;
+}
+
+async function main(): Promise<number> {
+  // BENCH_SECTIONS (e.g. "forum", "http,directory,discover"): which parts run; unset, the HTTP bench only.
+  // forum: issue 11's lists at 10k and 1M posts; directory and discover: issue 12's at 1,000 and
+  // 100,000 couples, each on scale databases of their own.
+  const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
+  let errors = 0;
+  if (sections.includes("http")) errors += await benchHttp();
+  if (sections.includes("forum")) errors += await benchForum();
+  if (sections.includes("directory")) await benchDirectory(ADMIN_URL);
+  if (sections.includes("discover")) await runDiscoverBench();
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
 }

@@ -71,6 +71,8 @@ export type DemoCouple = {
   partnerA: DemoPerson;
   /** Partner B; `finished: false` means they accepted the invitation but have not set up their profile. */
   partnerB: DemoPerson & { finished: boolean };
+  /** May draft paid events (`npm run couple:flag -- EMAIL can_create_paid_events`). */
+  canCreatePaidEvents?: boolean;
 };
 
 /** Demo e-mail of a person: their first name, lower-cased. First names are unique below. */
@@ -82,6 +84,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     coupleTypes: ["global_adventurers", "culinary_connoisseurs"],
     bio: "We met on a night train to Porto and never really stopped travelling. Weekends are for surf lessons in Ericeira, tascas in Alfama and far too many pastéis de nata.",
     completedDaysAgo: 41,
+    canCreatePaidEvents: true,
     partnerA: {
       firstName: "Maya",
       lastName: "Ferreira",

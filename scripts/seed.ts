@@ -178,6 +178,7 @@ async function main(): Promise<void> {
           isVerified: b.finished,
           isVisible: b.finished,
           partnerACompletedAt: daysAgo(couple.completedDaysAgo),
+          canCreatePaidEvents: couple.canCreatePaidEvents ?? false,
         };
         const [row] = await tx
           .insert(couples)
@@ -191,7 +192,7 @@ async function main(): Promise<void> {
         signIns.push(
           {
             email: demoEmail(a.firstName),
-            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}`,
+            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}${couple.canCreatePaidEvents ? "; drafts paid events" : ""}`,
           },
           {
             email: demoEmail(b.firstName),

@@ -9,6 +9,7 @@ import { navLinks } from "@/lib/routes";
 import { NotificationBell } from "./NotificationBell";
 import { ThemeToggle } from "./ThemeToggle";
 import { useDismiss } from "./useDismiss";
+import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/rules";
 
 const LINKS = navLinks("main");
 const SECONDARY = navLinks("secondary");
@@ -135,9 +136,9 @@ export function NavBar() {
           if (!menuButton.current?.closest(".nav-narrow")?.checkVisibility()) return;
           menuButton.current.focus();
         }}
-        title="IRL Events Coming Soon!"
+        title={EVENTS_COMING_SOON_TITLE}
       >
-        <p>Meet other couples in real life. We are putting the finishing touches on events near you.</p>
+        <p>{EVENTS_COMING_SOON_TEXT}</p>
         <button type="button" className="button button-primary" autoFocus onClick={() => setIrlOpen(false)}>
           Got it!
         </button>

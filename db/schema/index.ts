@@ -12,3 +12,5 @@ export * from "./rate-limit";
 export * from "./forum";
 export * from "./forum-top";
 export * from "./settings";
+export * from "./discover";
+export * from "./events";

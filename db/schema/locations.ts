@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { doublePrecision, index, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 
@@ -22,5 +23,10 @@ export const locations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("locations_entity_key").on(t.entityType, t.entityId), index("locations_lat_lng_idx").on(t.latitude, t.longitude)],
+  (t) => [
+    uniqueIndex("locations_entity_key").on(t.entityType, t.entityId),
+    index("locations_lat_lng_idx").on(t.latitude, t.longitude),
+    // Nearest-first walks (discover's candidates): `point(lng, lat) <-> point(x, y)` reads this in order and stops at its limit.
+    index("locations_point_gist_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`),
+  ],
 );

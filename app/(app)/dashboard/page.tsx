@@ -1,10 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
-import { PageTitle } from "@/components/layout/PageTitle";
+import { InvitationCard } from "@/components/dashboard/InvitationCard";
+import { SuggestionCard } from "@/components/discover/SuggestionCard";
 import { Alert } from "@/components/ui/Alert";
 import { requireSignedIn } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
+import { loadDashboard } from "@/lib/dashboard/queries";
+import type { ForumPost } from "@/lib/forum/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -12,21 +15,150 @@ export const metadata: Metadata = { title: "Dashboard" };
 /** `?welcome=partner`: partner B's first arrival (lib/onboarding/router PARTNER_WELCOME). */
 const query = z.object({ welcome: z.literal("partner").optional() }).catch({});
 
-/** The dashboard; partner B arriving from their set-up is first welcomed to their couple. */
+function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
+  return (
+    <ul className="dashboard-list" aria-labelledby={id}>
+      {posts.map((post) => (
+        <li key={post.id}>
+          <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
+          <span className="muted"> · {post.author.coupleName}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The home of a signed-in couple, rendered on the server from one round of queries
+ * (lib/dashboard/queries loadDashboard); every card says what to do when it is empty.
+ */
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = query.parse(await searchParams);
   const { userId } = await requireSignedIn();
-  const couple = welcome ? await withDb((db) => loadCoupleProfile(db, userId)) : null;
+  const [dashboard, couple] = await withDb((db) => Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]));
   const partner = couple?.partners.find((person) => person.id !== userId);
+  const { completion } = dashboard;
   return (
-    <PageTitle title="Dashboard">
+    <main id="main" className="page">
+      <h1>{dashboard.coupleName ? `Welcome back, ${dashboard.coupleName}!` : `Welcome, ${dashboard.firstName}!`}</h1>
       {couple && (
         <Alert tone="success">
           <strong>Welcome to {couple.coupleName}!</strong> You and {partner?.firstName ?? "your partner"} are all set, and your couple profile is ready:{" "}
           <Link href="/profile">see your couple profile</Link>.
         </Alert>
       )}
-      <p className="muted">This part of the product is on its way.</p>
-    </PageTitle>
+      <div className="dashboard-grid">
+        <section className="dashboard-card" aria-labelledby="dashboard-completion">
+          <h2 id="dashboard-completion">Profile {completion.percentage}% complete</h2>
+          <progress className="dashboard-meter" max={100} value={completion.percentage} aria-label="Profile completion">
+            {completion.percentage}%
+          </progress>
+          {completion.complete ? (
+            <p className="dashboard-empty">Your profile is complete. Keep it fresh: couples read it before they say hello.</p>
+          ) : (
+            <ul className="dashboard-list" aria-label="Still missing">
+              {completion.missing.map((step) => (
+                <li key={step.label}>
+                  {step.label} (+{step.points}%): <Link href={step.fix.href}>{step.fix.text}</Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        {dashboard.invitation !== undefined && <InvitationCard invitation={dashboard.invitation} />}
+
+        <section className="dashboard-card" aria-labelledby="dashboard-notifications">
+          <h2 id="dashboard-notifications">Latest notifications</h2>
+          {dashboard.notifications.length === 0 ? (
+            <p className="dashboard-empty">Nothing new yet. Post in the forum or reply to a couple, and you will hear back here.</p>
+          ) : (
+            <ul className="dashboard-list">
+              {dashboard.notifications.map((notification) => (
+                <li key={notification.id}>
+                  {notification.post_id ? <Link href={`/forum/post/${encodeURIComponent(notification.post_id)}`}>{notification.title}</Link> : notification.title}
+                  {!notification.is_read && <span className="muted"> · new</span>}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="dashboard-more">
+            <Link href="/notifications">All notifications</Link>
+          </p>
+        </section>
+
+        <section className="dashboard-card" aria-labelledby="dashboard-near">
+          <h2 id="dashboard-near">Couples near you</h2>
+          {dashboard.near === null ? (
+            <p className="dashboard-empty">
+              Set your couple&apos;s location to see couples near you: <Link href="/settings">add your location</Link>.
+            </p>
+          ) : dashboard.near.length === 0 ? (
+            <p className="dashboard-empty">
+              No couples within 200 km yet. <Link href="/directory">Browse the directory</Link> to find couples further away.
+            </p>
+          ) : (
+            <ul className="dashboard-list">
+              {dashboard.near.map((near) => (
+                <li key={near.coupleId}>
+                  <Link href={`/profile/${encodeURIComponent(near.coupleId)}`}>{near.coupleName}</Link>
+                  <span className="muted">
+                    {" "}
+                    · {near.distance}
+                    {near.location ? ` · ${near.location}` : ""}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section className="dashboard-card dashboard-wide" aria-labelledby="dashboard-suggestions">
+          <h2 id="dashboard-suggestions">Suggested couples</h2>
+          {dashboard.suggestions.length === 0 ? (
+            <p className="dashboard-empty">
+              No suggestions yet. Add interests and adventure styles to your profile, then <Link href="/discover">visit Discover</Link>.
+            </p>
+          ) : (
+            <ul className="suggestion-list">
+              {dashboard.suggestions.map((suggestion) => (
+                <li key={suggestion.coupleId}>
+                  <SuggestionCard suggestion={suggestion} headingLevel={3} />
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="dashboard-more">
+            <Link href="/discover">See all suggestions</Link>
+          </p>
+        </section>
+
+        <section className="dashboard-card" aria-labelledby="dashboard-global">
+          <h2 id="dashboard-global">Latest in the global forum</h2>
+          {dashboard.globalPosts.length === 0 ? (
+            <p className="dashboard-empty">
+              No posts yet. <Link href="/forum">Start the first conversation</Link>.
+            </p>
+          ) : (
+            <PostList posts={dashboard.globalPosts} id="dashboard-global" />
+          )}
+        </section>
+
+        <section className="dashboard-card" aria-labelledby="dashboard-local">
+          <h2 id="dashboard-local">Latest near you</h2>
+          {dashboard.localPosts === null ? (
+            <p className="dashboard-empty">
+              Set your couple&apos;s location to read the local forum: <Link href="/settings">add your location</Link>.
+            </p>
+          ) : dashboard.localPosts.length === 0 ? (
+            <p className="dashboard-empty">
+              No local posts yet. <Link href="/forum/local">Say hello to couples nearby</Link>.
+            </p>
+          ) : (
+            <PostList posts={dashboard.localPosts} id="dashboard-local" />
+          )}
+        </section>
+      </div>
+    </main>
   );
 }

@@ -1,5 +1,64 @@
-import { titleOnlyPage } from "@/components/layout/PageTitle";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { WaitlistButton } from "@/components/events/WaitlistButton";
+import { Alert } from "@/components/ui/Alert";
+import { requireSignedIn } from "@/lib/auth/current-session";
+import { eventsCouple, listDrafts } from "@/lib/events";
+import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE, formatPrice } from "@/lib/events/rules";
+import { withDb } from "@/lib/with-db";
 
-const page = titleOnlyPage("Events");
-export const metadata = page.metadata;
-export default page.Page;
+export const metadata: Metadata = { title: "Events" };
+
+const when = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+
+/** IRL events are coming: what they will be, 'Notify us', and a flagged couple's drafts. */
+export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const drafted = (await searchParams).drafted === "1";
+  const { userId } = await requireSignedIn();
+  const [couple, drafts] = await withDb((db) => Promise.all([eventsCouple(db, userId), listDrafts(db, userId)]));
+  return (
+    <main id="main" className="page">
+      <h1>Events</h1>
+      {drafted && <Alert tone="success">Your event is saved as a draft. Only the two of you can see it.</Alert>}
+      <section className="events-hero" aria-labelledby="events-coming">
+        <h2 id="events-coming">{EVENTS_COMING_SOON_TITLE}</h2>
+        <p>{EVENTS_COMING_SOON_TEXT}</p>
+        <p>What is coming:</p>
+        <ul className="events-coming">
+          <li>Small get-togethers for couples near you: dinners, tastings, walks and game nights.</li>
+          <li>Events hosted by couples from the community, with a set number of places.</li>
+          <li>Booking and paying for a place for the two of you in one step.</li>
+        </ul>
+        <WaitlistButton done={couple.onWaitlist} />
+      </section>
+
+      {(couple.canCreatePaidEvents || drafts.length > 0) && (
+        <section className="events-section" aria-labelledby="events-drafts">
+          <h2 id="events-drafts">Your drafts</h2>
+          {drafts.length === 0 ? (
+            <p className="dashboard-empty">No drafts yet. Draft your first event now; it stays private until events launch.</p>
+          ) : (
+            <ul className="events-drafts">
+              {drafts.map((draft) => (
+                <li key={draft.id} className="events-draft">
+                  <h3>{draft.title}</h3>
+                  <p className="muted">
+                    {when(draft.startsAt)} · {draft.place} · {draft.capacity} couples · {formatPrice(draft.priceCents, draft.currency)}
+                  </p>
+                  <p>{draft.description}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          {couple.canCreatePaidEvents && (
+            <p>
+              <Link href="/events/create" className="button button-primary">
+                Create an event
+              </Link>
+            </p>
+          )}
+        </section>
+      )}
+    </main>
+  );
+}

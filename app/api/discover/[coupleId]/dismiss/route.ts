@@ -1,0 +1,8 @@
+import { NextResponse } from "next/server";
+import { dismissSuggestion } from "@/lib/discover";
+import { route, stringParams } from "@/lib/http/route";
+
+/** 'Not for us': hides the couple from the caller's suggestions for 30 days. */
+export const POST = route({ access: "complete-profile", params: stringParams("coupleId") }, async ({ db, caller, params }) => {
+  return NextResponse.json({ success: true, data: await dismissSuggestion(db, caller.userId, params.coupleId) });
+});

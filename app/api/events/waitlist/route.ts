@@ -1,0 +1,8 @@
+import { NextResponse } from "next/server";
+import { joinWaitlist } from "@/lib/events";
+import { route } from "@/lib/http/route";
+
+/** 'Notify us when events launch' for the caller's couple (again: still 200). */
+export const POST = route({ access: "complete-profile" }, async ({ db, caller }) => {
+  return NextResponse.json({ success: true, data: await joinWaitlist(db, caller.userId) });
+});

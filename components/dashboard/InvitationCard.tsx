@@ -1,0 +1,62 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
+import { Alert } from "@/components/ui/Alert";
+import type { PendingInvitation } from "@/lib/invitations/pending";
+
+const dateTime = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+
+/** While partner B has not joined: the pending invitation with 'Resend Invitation' and 'Cancel Invitation', or 'Invite Your Partner'. */
+export function InvitationCard({ invitation }: { invitation: PendingInvitation | null }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+
+  async function run(kind: "resend" | "cancel") {
+    setBusy(true);
+    setMessage(null);
+    const result = kind === "resend" ? await resendInvitationAction() : await cancelInvitationAction();
+    setBusy(false);
+    if (!result.ok) {
+      setMessage({ tone: "error", text: result.message });
+      return;
+    }
+    setMessage({ tone: "success", text: kind === "resend" ? "Invitation sent again." : "Invitation cancelled." });
+    router.refresh();
+  }
+
+  return (
+    <section className="dashboard-card dashboard-wide" aria-labelledby="dashboard-invitation">
+      <h2 id="dashboard-invitation">Your partner</h2>
+      {message && <Alert tone={message.tone}>{message.text}</Alert>}
+      {invitation ? (
+        <>
+          <p>
+            You invited <strong>{invitation.partnerFirstName}</strong> ({invitation.partnerEmail}).{" "}
+            {invitation.expired ? `The invitation expired on ${dateTime(invitation.expiresAt)}.` : `The invitation expires on ${dateTime(invitation.expiresAt)}.`}
+          </p>
+          <div className="dashboard-actions">
+            <button type="button" className="button button-primary" disabled={busy} onClick={() => run("resend")}>
+              Resend Invitation
+            </button>
+            <button type="button" className="button button-secondary" disabled={busy} onClick={() => run("cancel")}>
+              Cancel Invitation
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <p className="dashboard-empty">Your partner has not joined yet. Invite them so your couple profile is complete.</p>
+          <div className="dashboard-actions">
+            <Link href="/invite-partner" className="button button-primary">
+              Invite Your Partner
+            </Link>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

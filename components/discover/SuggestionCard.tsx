@@ -1,0 +1,38 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import type { DiscoverSuggestion } from "@/lib/discover/queries";
+
+/** One suggested couple: photo, name, badge, place, styles, and why it is suggested. */
+export function SuggestionCard({ suggestion, headingLevel = 2, children }: { suggestion: DiscoverSuggestion; headingLevel?: 2 | 3; children?: ReactNode }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  const href = `/profile/${encodeURIComponent(suggestion.coupleId)}`;
+  return (
+    <article className="suggestion-card" aria-labelledby={`suggestion-${suggestion.coupleId}`}>
+      <div className="suggestion-head">
+        {suggestion.profileImageUrl ? (
+          // eslint-disable-next-line @next/next/no-img-element -- already resized by the server
+          <img src={suggestion.profileImageUrl} alt="" width={56} height={56} className="suggestion-photo" />
+        ) : (
+          <span className="suggestion-photo suggestion-initial" aria-hidden="true">
+            {suggestion.coupleName.slice(0, 1)}
+          </span>
+        )}
+        <div>
+          <Heading id={`suggestion-${suggestion.coupleId}`} className="suggestion-name" tabIndex={-1}>
+            <Link href={href}>{suggestion.coupleName}</Link>
+          </Heading>
+          <p className="suggestion-meta">
+            <span className={suggestion.badge === "Verified Couple" ? "suggestion-badge suggestion-verified" : "suggestion-badge"}>{suggestion.badge}</span>
+            {suggestion.location && <span> · {suggestion.location}</span>}
+          </p>
+        </div>
+      </div>
+      <ul className="suggestion-reasons" aria-label="Why we suggest them">
+        {suggestion.reasons.map((reason) => (
+          <li key={reason}>{reason}</li>
+        ))}
+      </ul>
+      {children}
+    </article>
+  );
+}

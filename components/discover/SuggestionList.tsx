@@ -1,0 +1,81 @@
+"use client";
+
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
+import { Alert } from "@/components/ui/Alert";
+import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import { SuggestionCard } from "./SuggestionCard";
+
+/**
+ * The ranked suggestions with 'Not for us' on each: the card goes at once (the server hides it
+ * for 30 days), the change is announced, and focus moves to the next card's name (or the
+ * list's heading when none is left), so a keyboard user keeps their place.
+ */
+export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestion[] }) {
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState("");
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = suggestions.filter((suggestion) => !hidden.has(suggestion.coupleId));
+
+  async function dismiss(suggestion: DiscoverSuggestion) {
+    setBusy(suggestion.coupleId);
+    setError(null);
+    const result = await dismissSuggestionAction(suggestion.coupleId);
+    setBusy(null);
+    if (!result.ok) {
+      setError(result.message);
+      return;
+    }
+    const index = shown.findIndex((item) => item.coupleId === suggestion.coupleId);
+    const next = shown[index + 1] ?? shown[index - 1];
+    setHidden((previous) => new Set(previous).add(suggestion.coupleId));
+    setStatus(`${suggestion.coupleName} is hidden from your suggestions for 30 days.`);
+    requestAnimationFrame(() => (next ? document.getElementById(`suggestion-${next.coupleId}`) : heading.current)?.focus());
+  }
+
+  return (
+    <section aria-labelledby="suggestions-heading">
+      <h2 id="suggestions-heading" ref={heading} tabIndex={-1} className="discover-sr-only">
+        Suggested couples
+      </h2>
+      <p role="status" className="discover-sr-only">
+        {status}
+      </p>
+      {error && <Alert tone="error">{error}</Alert>}
+      {shown.length === 0 ? (
+        <div className="suggestion-empty">
+          <p>No suggestions right now. Add more interests and adventure styles, or set your location, and we will find couples like you.</p>
+          <p>
+            <Link href="/settings">Update your profile</Link> or <Link href="/directory">browse the directory</Link>.
+          </p>
+        </div>
+      ) : (
+        <ul className="suggestion-list">
+          {shown.map((suggestion) => (
+            <li key={suggestion.coupleId}>
+              <SuggestionCard suggestion={suggestion}>
+                <div className="suggestion-actions">
+                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-primary">
+                    View profile
+                  </Link>
+                  <button
+                    type="button"
+                    className="button button-secondary"
+                    disabled={busy === suggestion.coupleId}
+                    aria-label={`Not for us: hide ${suggestion.coupleName} for 30 days`}
+                    onClick={() => dismiss(suggestion)}
+                  >
+                    Not for us
+                  </button>
+                </div>
+              </SuggestionCard>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Discover's scoring (issue 12): one pure function ranks candidate couples for a viewer and says
+ * why each is suggested. Pure and browser-safe: the server feeds it rows it already filtered
+ * (discoverable, not blocked either way, not dismissed, not the viewer's own).
+ *
+ * Privacy: distances are computed only between the coordinates others may see (snapped to each
+ * couple's privacy level, see lib/locations/privacy.ts) and only ever leave as a band ('Within
+ * 10 km', 'Within 50 km', 'Within 200 km'), never as a number, so moving one's own place cannot
+ * trilaterate anyone.
+ */
+import { COUPLE_TYPES } from "@/lib/couples/rules";
+import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+
+/** 'Not for us' hides a suggestion this long. */
+export const DISMISS_DAYS = 30;
+export const DISMISS_MS = DISMISS_DAYS * 24 * 60 * 60 * 1000;
+
+/** How many suggestions /discover and GET /api/discover show. */
+export const DISCOVER_LIMIT = 24;
+
+export const DISTANCE_BANDS = [10, 50, 200] as const;
+export type DistanceBand = (typeof DISTANCE_BANDS)[number];
+
+export const WEIGHTS = {
+  /** Per interest every one of the four people holds. */
+  allFour: 3,
+  /** Per interest the two couples share (each couple: the union of its partners'), beyond the all-four ones. */
+  couples: 1,
+  /** Per adventure style both couples chose. */
+  style: 2,
+  /** By distance band. */
+  band: { 10: 4, 50: 3, 200: 1 } satisfies Record<DistanceBand, number>,
+} as const;
+
+export type Point = { lat: number; lng: number };
+
+export type ScoringCouple = {
+  id: string;
+  /** Each joined partner's own interests (one list per partner). */
+  partners: readonly (readonly string[])[];
+  /** The couple's stored list: stands in when its partners chose none. */
+  coupleInterests: readonly string[];
+  /** Adventure styles (couple types). */
+  styles: readonly string[];
+  /** The coordinates others may see (already snapped), null when hidden, country-level or unknown. */
+  point: Point | null;
+};
+
+export type Suggestion = {
+  id: string;
+  score: number;
+  /** Interests all four people hold, catalogue order. */
+  allFour: string[];
+  /** Interests the two couples share as couples (all-four ones included), catalogue order. */
+  sharedInterests: string[];
+  sharedStyles: string[];
+  distanceBand: DistanceBand | null;
+  reasons: string[];
+};
+
+const INTEREST_ORDER = new Map(INTEREST_ROWS.map((row, index) => [row.value, index]));
+const INTEREST_LABEL = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
+const STYLE_ORDER = new Map(COUPLE_TYPES.map((type, index) => [type.value as string, index]));
+const STYLE_LABEL = new Map(COUPLE_TYPES.map((type) => [type.value as string, type.label as string]));
+
+const byOrder = (order: Map<string, number>) => (a: string, b: string) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || a.localeCompare(b);
+
+/** A couple's interests as a couple: the union of its partners', else its own stored list. */
+export function coupleInterestSet(couple: Pick<ScoringCouple, "partners" | "coupleInterests">): Set<string> {
+  const union = new Set(couple.partners.flat());
+  return union.size > 0 ? union : new Set(couple.coupleInterests);
+}
+
+/** Interests every one of the four people holds: empty when either couple has one partner. */
+export function allFourInterests(a: Pick<ScoringCouple, "partners">, b: Pick<ScoringCouple, "partners">): Set<string> {
+  const people = [...a.partners, ...b.partners];
+  if (a.partners.length !== 2 || b.partners.length !== 2) return new Set();
+  const [first, ...rest] = people.map((list) => new Set(list));
+  return new Set([...first!].filter((value) => rest.every((set) => set.has(value))));
+}
+
+const EARTH_RADIUS_KM = 6371.0088;
+const radians = (degrees: number) => (degrees * Math.PI) / 180;
+
+/** Great-circle distance in km (haversine, as lib/locations/nearby.ts computes it in SQL). */
+export function distanceKm(p: Point, q: Point): number {
+  const h = Math.sin(radians(q.lat - p.lat) / 2) ** 2 + Math.cos(radians(p.lat)) * Math.cos(radians(q.lat)) * Math.sin(radians(q.lng - p.lng) / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** The smallest band a distance falls in; null beyond the last one. */
+export function distanceBand(km: number): DistanceBand | null {
+  return DISTANCE_BANDS.find((band) => km <= band) ?? null;
+}
+
+export const bandLabel = (band: DistanceBand) => `Within ${band} km`;
+
+/** 'a', 'a and b', 'a, b and c', 'a, b, c and 2 more'. */
+export function listed(items: readonly string[], max = 3): string {
+  if (items.length <= 1) return items[0] ?? "";
+  if (items.length > max) return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
+  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
+}
+
+const interestWords = (values: readonly string[]) => values.map((value) => (INTEREST_LABEL.get(value) ?? value.replaceAll("_", " ")).toLowerCase());
+const styleWords = (values: readonly string[]) => values.map((value) => STYLE_LABEL.get(value) ?? value);
+
+/** The sentences that say why a couple is suggested, strongest first. */
+export function reasonsFor(s: Pick<Suggestion, "allFour" | "sharedInterests" | "sharedStyles" | "distanceBand">): string[] {
+  const reasons: string[] = [];
+  const allFour = new Set(s.allFour);
+  const coupleOnly = s.sharedInterests.filter((value) => !allFour.has(value));
+  if (s.allFour.length > 0) reasons.push(`You all love ${listed(interestWords(s.allFour))}`);
+  if (coupleOnly.length > 0) reasons.push(`${s.allFour.length > 0 ? "Both couples also enjoy" : "Both couples enjoy"} ${listed(interestWords(coupleOnly))}`);
+  if (s.sharedStyles.length > 0) reasons.push(`Both ${listed(styleWords(s.sharedStyles))}`);
+  if (s.distanceBand !== null) reasons.push(bandLabel(s.distanceBand));
+  return reasons;
+}
+
+/** One candidate's score and reasons for the viewer. */
+export function scoreCouple(viewer: ScoringCouple, candidate: ScoringCouple): Suggestion {
+  const mine = coupleInterestSet(viewer);
+  const sharedInterests = [...coupleInterestSet(candidate)].filter((value) => mine.has(value)).sort(byOrder(INTEREST_ORDER));
+  const allFour = [...allFourInterests(viewer, candidate)].sort(byOrder(INTEREST_ORDER));
+  const myStyles = new Set(viewer.styles);
+  const sharedStyles = [...new Set(candidate.styles)].filter((value) => myStyles.has(value)).sort(byOrder(STYLE_ORDER));
+  const band = viewer.point && candidate.point ? distanceBand(distanceKm(viewer.point, candidate.point)) : null;
+  const score =
+    allFour.length * WEIGHTS.allFour +
+    (sharedInterests.length - allFour.length) * WEIGHTS.couples +
+    sharedStyles.length * WEIGHTS.style +
+    (band === null ? 0 : WEIGHTS.band[band]);
+  const suggestion = { id: candidate.id, score, allFour, sharedInterests, sharedStyles, distanceBand: band };
+  return { ...suggestion, reasons: reasonsFor(suggestion) };
+}
+
+/**
+ * The candidates ranked for the viewer, best first (ties: nearer band, then id, so the order is
+ * stable), at most `limit`. A couple with nothing to say about it (score 0) is not suggested,
+ * and neither is the viewer's own couple should it slip in.
+ */
+export function rankSuggestions(viewer: ScoringCouple, candidates: readonly ScoringCouple[], limit = DISCOVER_LIMIT): Suggestion[] {
+  const bandRank = (band: DistanceBand | null) => band ?? Infinity;
+  return candidates
+    .filter((candidate) => candidate.id !== viewer.id)
+    .map((candidate) => scoreCouple(viewer, candidate))
+    .filter((suggestion) => suggestion.score > 0)
+    .sort((a, b) => b.score - a.score || bandRank(a.distanceBand) - bandRank(b.distanceBand) || a.id.localeCompare(b.id))
+    .slice(0, limit);
+}

@@ -1,0 +1,1 @@
+export { createDraft, eventsCouple, joinWaitlist, listDrafts, type EventDraft, type EventsCouple } from "./service";

@@ -1,0 +1,47 @@
+/**
+ * The events pages (issue 12): the 'coming soon' message the navigation's IRL modal shows too,
+ * and the event draft's limits and messages. Pure and browser-safe.
+ */
+export const EVENTS_COMING_SOON_TITLE = "IRL Events Coming Soon!";
+export const EVENTS_COMING_SOON_TEXT = "Meet other couples in real life. We are putting the finishing touches on events near you.";
+
+export const EVENT_TITLE_MAX = 120;
+export const EVENT_DESCRIPTION_MIN = 10;
+export const EVENT_DESCRIPTION_MAX = 2000;
+export const EVENT_CAPACITY_MIN = 2;
+export const EVENT_CAPACITY_MAX = 500;
+/** 10,000.00 in the currency's main unit. */
+export const EVENT_PRICE_MAX_CENTS = 1_000_000;
+export const EVENT_CURRENCIES = ["EUR", "GBP", "USD", "CHF", "CAD", "AUD"] as const;
+export type EventCurrency = (typeof EVENT_CURRENCIES)[number];
+
+export const EVENT_MESSAGES = {
+  titleRequired: "Please give your event a title",
+  titleTooLong: `Title must be no more than ${EVENT_TITLE_MAX} characters`,
+  titleNotAllowed: "Title contains characters that are not allowed",
+  startsAtRequired: "Please choose a date and time",
+  startsAtPast: "Please choose a date and time in the future",
+  placeRequired: "Please choose a place from the list",
+  capacity: `Capacity must be a whole number from ${EVENT_CAPACITY_MIN} to ${EVENT_CAPACITY_MAX}`,
+  price: `Price must be from 0 to ${(EVENT_PRICE_MAX_CENTS / 100).toLocaleString("en-GB")}, in cents (whole numbers)`,
+  currency: `Currency must be one of ${EVENT_CURRENCIES.join(", ")}`,
+  descriptionTooShort: `Please describe your event (at least ${EVENT_DESCRIPTION_MIN} characters)`,
+  descriptionTooLong: `Description must be no more than ${EVENT_DESCRIPTION_MAX} characters`,
+  descriptionNotAllowed: "Description contains characters that are not allowed",
+  notAllowed: "Creating paid events is not available for your couple yet.",
+  waitlistDone: "You're on the list: we will let you know when events launch.",
+} as const;
+
+/** '€25.00', 'Free'. */
+export function formatPrice(priceCents: number, currency: string): string {
+  if (priceCents === 0) return "Free";
+  return new Intl.NumberFormat("en-GB", { style: "currency", currency }).format(priceCents / 100);
+}
+
+/** A datetime-local value ('2027-05-01T18:30') read as UTC, or an ISO string: null when unreadable. */
+export function parseStartsAt(value: string): Date | null {
+  const withZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(withZone)) return null;
+  const date = new Date(withZone);
+  return Number.isNaN(date.getTime()) ? null : date;
+}

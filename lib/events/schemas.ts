@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { multiLine, requiredString } from "@/lib/fields";
+import { placeIdSchema } from "@/lib/locations/schemas";
+import {
+  EVENT_CAPACITY_MAX,
+  EVENT_CAPACITY_MIN,
+  EVENT_CURRENCIES,
+  EVENT_DESCRIPTION_MAX,
+  EVENT_DESCRIPTION_MIN,
+  EVENT_MESSAGES,
+  EVENT_PRICE_MAX_CENTS,
+  EVENT_TITLE_MAX,
+  parseStartsAt,
+} from "./rules";
+
+/**
+ * `POST /api/events`: `{title, startsAt, placeId, capacity, priceCents, currency, description}`.
+ * startsAt is an ISO date-time (with its zone; without one it is read as UTC) in the future.
+ */
+export const createEventSchema = z.object({
+  title: requiredString(EVENT_TITLE_MAX, EVENT_MESSAGES.titleRequired, EVENT_MESSAGES.titleTooLong, EVENT_MESSAGES.titleNotAllowed),
+  startsAt: z
+    .string({ error: EVENT_MESSAGES.startsAtRequired })
+    .max(40, EVENT_MESSAGES.startsAtRequired)
+    .transform((value, ctx) => {
+      const date = parseStartsAt(value.trim());
+      if (!date) {
+        ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtRequired });
+        return z.NEVER;
+      }
+      if (date.getTime() <= Date.now()) {
+        ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtPast });
+        return z.NEVER;
+      }
+      return date;
+    }),
+  placeId: placeIdSchema,
+  capacity: z.number({ error: EVENT_MESSAGES.capacity }).int(EVENT_MESSAGES.capacity).min(EVENT_CAPACITY_MIN, EVENT_MESSAGES.capacity).max(EVENT_CAPACITY_MAX, EVENT_MESSAGES.capacity),
+  priceCents: z.number({ error: EVENT_MESSAGES.price }).int(EVENT_MESSAGES.price).min(0, EVENT_MESSAGES.price).max(EVENT_PRICE_MAX_CENTS, EVENT_MESSAGES.price),
+  currency: z.enum(EVENT_CURRENCIES, { error: EVENT_MESSAGES.currency }),
+  description: multiLine(
+    z.string({ error: EVENT_MESSAGES.descriptionTooShort }).trim().min(EVENT_DESCRIPTION_MIN, EVENT_MESSAGES.descriptionTooShort).max(EVENT_DESCRIPTION_MAX, EVENT_MESSAGES.descriptionTooLong),
+    EVENT_MESSAGES.descriptionNotAllowed,
+  ),
+});
+export type CreateEventInput = z.output<typeof createEventSchema>;

@@ -1,0 +1,134 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { signIn, verifiedAccount } from "./support";
+
+/**
+ * Discover, the dashboard and the events pages: couples made through the API (register, verify,
+ * one profile-completion call with their place, styles and interests), then used through the
+ * screens only. The seeded demo couple Maya & Theo may draft paid events.
+ */
+
+/** Places of the offline gazetteer: Lisbon, and Algueirão about 20 km away. */
+const LISBON = "geonames:2267057";
+const NEAR = "geonames:2271977";
+const INTERESTS = ["sailing", "skiing", "theatre", "writing", "dance"];
+
+type Couple = { page: Page; coupleName: string };
+
+let made = 0;
+/** A complete couple (partner A only, so partner B is still to be invited), signed in in its own browser context. */
+async function couple(browser: Browser, request: APIRequestContext, first: string, placeId: string): Promise<Couple> {
+  const account = await verifiedAccount(request, `discover-${first.toLowerCase()}`);
+  const coupleName = `${first} ${Date.now().toString(36)}${made++} & Sam`;
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const token = ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+  const response = await page.request.post("/api/v2/profile/complete-setup", {
+    headers: { "X-CSRF-Token": token },
+    data: {
+      userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", bio: "Hi there." },
+      coupleData: { coupleName, coupleTypes: ["mindful_adventurers"], interests: INTERESTS, bio: "We like long walks.", placeId },
+    },
+  });
+  expect(response.ok()).toBe(true);
+  return { page, coupleName };
+}
+
+test.describe.configure({ mode: "serial" });
+
+let us: Couple;
+let them: Couple;
+
+test.beforeAll(async ({ browser, request }) => {
+  us = await couple(browser, request, "Iris", LISBON);
+  them = await couple(browser, request, "Otto", NEAR);
+});
+
+test.afterAll(async () => {
+  await us?.page.context().close();
+  await them?.page.context().close();
+});
+
+test("the dashboard: completion percentage, the invite card without partner B, couples near you, suggestions", async () => {
+  const { page } = us;
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: `Welcome back, ${us.coupleName}!` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Profile 100% complete" })).toBeVisible();
+  await expect(page.getByRole("progressbar", { name: "Profile completion" })).toHaveAttribute("value", "100");
+
+  const partner = page.getByRole("region", { name: "Your partner" });
+  await expect(partner.getByRole("link", { name: "Invite Your Partner" })).toHaveAttribute("href", "/invite-partner");
+
+  const near = page.getByRole("region", { name: "Couples near you" });
+  const neighbour = near.getByRole("listitem").filter({ hasText: them.coupleName });
+  await expect(neighbour).toContainText("Within 50 km");
+  await expect(near).not.toContainText(us.coupleName);
+
+  const suggested = page.getByRole("region", { name: "Suggested couples" });
+  await expect(suggested.getByRole("link", { name: them.coupleName })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Latest notifications" })).toContainText("Nothing new yet");
+});
+
+test("discover says why, and 'Not for us' removes a suggestion (for good, after a reload)", async () => {
+  const { page } = us;
+  await page.goto("/discover");
+  const card = page.getByRole("article", { name: them.coupleName });
+  await expect(card).toContainText("Both couples enjoy sailing, skiing, theatre and 2 more");
+  await expect(card).toContainText("Both Mindful Adventurers");
+  await expect(card).toContainText("Within 50 km");
+  await expect(card).not.toContainText("Hart");
+
+  await card.getByRole("button", { name: `Not for us: hide ${them.coupleName} for 30 days` }).click();
+  await expect(card).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: `${them.coupleName} is hidden from your suggestions for 30 days.` })).toBeAttached();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Discover" })).toBeVisible();
+  await expect(page.getByRole("article", { name: them.coupleName })).toHaveCount(0);
+});
+
+test("events: 'Notify us' is kept; a couple without the flag cannot open /events/create", async () => {
+  const { page } = them;
+  await page.goto("/events");
+  await expect(page.getByRole("heading", { name: "IRL Events Coming Soon!" })).toBeVisible();
+  await page.getByRole("button", { name: "Notify us when events launch" }).click();
+  await expect(page.getByText("You're on the list")).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("You're on the list")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Your drafts" })).toHaveCount(0);
+
+  await page.goto("/events/create");
+  await expect(page.getByRole("heading", { name: "Not available yet" })).toBeVisible();
+  await expect(page.getByText("Creating paid events is not available for your couple yet.")).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveCount(0);
+});
+
+test("a flagged couple drafts an event, listed under 'Your drafts'", async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, { email: "maya@demo.couples.test", password: "Couples2026!" });
+  await expect(page).toHaveURL(/\/dashboard/);
+  await page.goto("/events");
+  await page.getByRole("link", { name: "Create an event" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Create an Event" })).toBeVisible();
+
+  const title = `Rooftop tasting ${Date.now()}`;
+  await page.getByLabel("Title").fill(title);
+  const start = new Date(Date.now() + 14 * 86_400_000);
+  const local = new Date(start.getTime() - start.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  await page.getByLabel("Date and time").fill(local);
+  const place = page.getByRole("combobox", { name: "Place" });
+  await place.fill("Lisbon");
+  await page.getByRole("listbox", { name: "Select Location" }).getByRole("option").first().click();
+  await expect(page.getByText(/Chosen: .*Lisbon/)).toBeVisible();
+  await page.getByLabel("Capacity (couples)").fill("10");
+  await page.getByLabel("Price per couple").fill("25");
+  await page.getByLabel("Description").fill("Four wines from the Douro valley, on a rooftop in Alfama.");
+  await page.getByRole("button", { name: "Save draft" }).click();
+
+  await expect(page).toHaveURL(/\/events\?drafted=1$/);
+  const drafts = page.getByRole("region", { name: "Your drafts" });
+  const draft = drafts.getByRole("listitem").filter({ hasText: title });
+  await expect(draft).toContainText("Lisbon");
+  await expect(draft).toContainText("€25.00");
+  await expect(draft).toContainText("10 couples");
+  await page.context().close();
+});

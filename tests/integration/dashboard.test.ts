@@ -1,0 +1,65 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { invitations, users } from "@/db/schema";
+import { loadDashboard } from "@/lib/dashboard/queries";
+import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/pending";
+import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
+import { invited, partnerA } from "../support/invitations";
+
+describe("the dashboard's data", () => {
+  it("near couples: visible ones within 200 km as bands, never hidden ones; completion; no invitation card once both joined", async () => {
+    const us = await forumCouple({ place: LISBON });
+    const near = await forumCouple({ place: SINTRA });
+    const hidden = await forumCouple({ place: SINTRA, visible: false });
+    const far = await forumCouple({ place: PORTO });
+    const db = await getDb();
+    await db.update(users).set({ interests: ["travel"] }).where(eq(users.id, us.a.userId));
+    const dashboard = await loadDashboard(db, us.a.userId);
+    expect(dashboard.coupleName).toBe(us.name);
+    expect(dashboard.completion.percentage).toBe(100);
+    expect(dashboard.invitation).toBeUndefined();
+    const nearIds = dashboard.near!.map((couple) => couple.coupleId);
+    expect(nearIds).toContain(near.coupleId);
+    expect(nearIds).not.toContain(hidden.coupleId);
+    expect(nearIds).not.toContain(us.coupleId);
+    expect(dashboard.near!.length).toBeLessThanOrEqual(5);
+    const sintra = dashboard.near!.find((couple) => couple.coupleId === near.coupleId)!;
+    expect(sintra.distance).toBe("Within 50 km");
+    expect(JSON.stringify(dashboard.near)).not.toMatch(/Rua Exacta|latitude|Lovelace/);
+    if (nearIds.includes(far.coupleId)) expect(dashboard.near!.find((c) => c.coupleId === far.coupleId)!.distance).toBe("Further away");
+    // Without bio, interests or photo: 67 and what to do about it.
+    const b = await loadDashboard(db, us.b.userId);
+    expect(b.completion.percentage).toBe(67);
+    expect(b.completion.missing.map((step) => step.fix.text)).toEqual(["Add a bio, interests or a photo"]);
+  });
+
+  it("no place: near couples and local posts say to set one", async () => {
+    const us = await forumCouple();
+    const dashboard = await loadDashboard(await getDb(), us.a.userId);
+    expect(dashboard.near).toBeNull();
+    expect(dashboard.localPosts).toBeNull();
+    expect(Array.isArray(dashboard.globalPosts)).toBe(true);
+  });
+
+  it("partner B not joined: 'Invite Your Partner' without an invitation, then the pending one, resend and cancel", async () => {
+    const inviter = await partnerA();
+    const db = await getDb();
+    expect((await loadDashboard(db, inviter.user.id)).invitation).toBeNull();
+    const { email } = await invited(inviter);
+    const pending = (await loadDashboard(db, inviter.user.id)).invitation!;
+    expect(pending).toMatchObject({ partnerFirstName: "Theo", partnerEmail: email, expired: false });
+    expect(Date.parse(pending.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
+
+    const resent = await resendInvitation(db, inviter.user.id);
+    expect(resent.invitation.partner_email).toBe(email);
+    const open = await db.select().from(invitations).where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.revokedAt)));
+    expect(open).toHaveLength(1);
+    expect((await pendingInvitation(db, inviter.user.id))!.id).not.toBe(pending.id);
+
+    await cancelInvitation(db, inviter.user.id);
+    expect(await pendingInvitation(db, inviter.user.id)).toBeNull();
+    await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(resendInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

@@ -1,0 +1,89 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as listRoute, POST as createRoute } from "@/app/api/events/route";
+import { POST as waitlistRoute } from "@/app/api/events/waitlist/route";
+import { getDb } from "@/db/client";
+import { couples, eventsWaitlist } from "@/db/schema";
+import { call } from "../support/api";
+import { LISBON } from "../support/couples";
+import { forumCouple, type Headers } from "../support/forum";
+
+const list = (h: Headers) => call(listRoute, "GET", "/api/events", { headers: h });
+const create = (body: unknown, h: Headers) => call(createRoute, "POST", "/api/events", { body, headers: h });
+const waitlist = (h: Headers) => call(waitlistRoute, "POST", "/api/events/waitlist", { headers: h });
+
+const inAWeek = () => new Date(Date.now() + 7 * 86_400_000).toISOString();
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: "Sunset wine tasting",
+  startsAt: inAWeek(),
+  placeId: LISBON,
+  capacity: 12,
+  priceCents: 2500,
+  currency: "EUR",
+  description: "Four wines from the Douro, on a rooftop, with cheese.",
+  ...overrides,
+});
+
+async function flagged() {
+  const couple = await forumCouple();
+  const db = await getDb();
+  await db.update(couples).set({ canCreatePaidEvents: true }).where(eq(couples.id, couple.coupleId));
+  return couple;
+}
+
+describe("events", () => {
+  it("a flagged couple drafts an event (201) that only its partners see", async () => {
+    const us = await flagged();
+    const others = await flagged();
+    const res = await create(event(), us.a.headers);
+    expect(res.status).toBe(201);
+    expect(res.json.data).toMatchObject({ title: "Sunset wine tasting", capacity: 12, priceCents: 2500, currency: "EUR", status: "draft", placeId: LISBON });
+    expect(res.json.data.place).toContain("Lisbon");
+    const mine = await list(us.b.headers);
+    expect(mine.status).toBe(200);
+    expect(mine.json.data.map((d: { id: string }) => d.id)).toEqual([res.json.data.id]);
+    expect((await list(others.a.headers)).json.data).toEqual([]);
+  });
+
+  it("refuses a couple without the flag: 403 PAID_EVENTS_NOT_ALLOWED", async () => {
+    const them = await forumCouple();
+    const res = await create(event(), them.a.headers);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("PAID_EVENTS_NOT_ALLOWED");
+    expect((await list(them.a.headers)).json.data).toEqual([]);
+  });
+
+  it("validates every field", async () => {
+    const us = await flagged();
+    const bad: [Record<string, unknown>, string][] = [
+      [{ title: "" }, "Please give your event a title"],
+      [{ title: "x".repeat(121) }, "Title must be no more than 120 characters"],
+      [{ startsAt: new Date(Date.now() - 60_000).toISOString() }, "Please choose a date and time in the future"],
+      [{ startsAt: "tomorrow" }, "Please choose a date and time"],
+      [{ capacity: 1 }, "Capacity must be a whole number from 2 to 500"],
+      [{ capacity: 2.5 }, "Capacity must be a whole number from 2 to 500"],
+      [{ priceCents: -1 }, "Price must be from 0 to 10,000, in cents (whole numbers)"],
+      [{ currency: "XYZ" }, "Currency must be one of EUR, GBP, USD, CHF, CAD, AUD"],
+      [{ description: "short" }, "Please describe your event (at least 10 characters)"],
+      [{ placeId: "" }, "place_id is required"],
+    ];
+    for (const [overrides, message] of bad) {
+      const res = await create(event(overrides), us.a.headers);
+      expect(res.status, JSON.stringify(overrides)).toBe(400);
+      expect(res.json.error.message).toBe(message);
+    }
+    const unknownPlace = await create(event({ placeId: "geonames:999999999" }), us.a.headers);
+    expect(unknownPlace.status).toBeGreaterThanOrEqual(400);
+    expect(unknownPlace.status).toBeLessThan(500);
+    expect((await create(event(), {})).status).toBe(401);
+  });
+
+  it("'Notify us when events launch' is stored once per couple", async () => {
+    const us = await forumCouple();
+    expect((await waitlist(us.a.headers)).status).toBe(200);
+    expect((await waitlist(us.b.headers)).json.data).toEqual({ onWaitlist: true });
+    const rows = await (await getDb()).select().from(eventsWaitlist).where(eq(eventsWaitlist.coupleId, us.coupleId));
+    expect(rows).toHaveLength(1);
+    expect((await waitlist({})).status).toBe(401);
+  });
+});

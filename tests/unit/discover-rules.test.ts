@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { allFourInterests, coupleInterestSet, distanceBand, distanceKm, listed, rankSuggestions, scoreCouple, WEIGHTS, type ScoringCouple } from "@/lib/discover/rules";
+
+const LISBON = { lat: 38.72, lng: -9.13 };
+const SINTRA = { lat: 38.8, lng: -9.38 };
+const PORTO = { lat: 41.15, lng: -8.61 };
+
+const couple = (id: string, overrides: Partial<ScoringCouple> = {}): ScoringCouple => ({
+  id,
+  partners: [[], []],
+  coupleInterests: [],
+  styles: [],
+  point: null,
+  ...overrides,
+});
+
+describe("discover scoring", () => {
+  it("a couple's interests are the union of its partners', else its own list", () => {
+    expect([...coupleInterestSet(couple("a", { partners: [["travel"], ["hiking", "travel"]], coupleInterests: ["music"] }))].sort()).toEqual(["hiking", "travel"]);
+    expect([...coupleInterestSet(couple("a", { partners: [[], []], coupleInterests: ["music"] }))]).toEqual(["music"]);
+  });
+
+  it("all four: only what every one of the four holds, and nothing when a couple has one partner", () => {
+    const us = couple("us", { partners: [["travel", "hiking", "wine_tasting"], ["travel", "hiking"]] });
+    const them = couple("them", { partners: [["travel", "hiking"], ["travel", "music"]] });
+    expect([...allFourInterests(us, them)]).toEqual(["travel"]);
+    expect(allFourInterests(us, couple("solo", { partners: [["travel"]] })).size).toBe(0);
+  });
+
+  it("says why, in the issue's words", () => {
+    const all = ["travel", "wine_tasting", "hiking"];
+    const us = couple("us", { partners: [all, all], styles: ["culture_curators", "career_climbers"], point: LISBON });
+    const them = couple("them", { partners: [[...all, "music"], all], styles: ["culture_curators"], point: SINTRA });
+    const s = scoreCouple(us, them);
+    expect(s.reasons).toEqual(["You all love travel, wine tasting and hiking", "Both Culture Curators", "Within 50 km"]);
+    expect(s.score).toBe(3 * WEIGHTS.allFour + WEIGHTS.style + WEIGHTS.band[50]);
+  });
+
+  it("names interests the couples share as couples apart from the all-four ones", () => {
+    const us = couple("us", { partners: [["travel", "cooking"], ["travel"]] });
+    const them = couple("them", { partners: [["travel"], ["travel", "cooking"]] });
+    expect(scoreCouple(us, them).reasons).toEqual(["You all love travel", "Both couples also enjoy cooking"]);
+    const solo = couple("solo", { partners: [["cooking", "yoga"]] });
+    expect(scoreCouple(us, solo).reasons).toEqual(["Both couples enjoy cooking"]);
+  });
+
+  it("distance is a band of the shown points, never a figure; none without both points", () => {
+    expect(distanceKm(LISBON, SINTRA)).toBeGreaterThan(15);
+    expect(distanceBand(9.9)).toBe(10);
+    expect(distanceBand(10)).toBe(10);
+    expect(distanceBand(49)).toBe(50);
+    expect(distanceBand(199)).toBe(200);
+    expect(distanceBand(201)).toBeNull();
+    const us = couple("us", { point: LISBON, styles: ["culture_curators"] });
+    expect(scoreCouple(us, couple("far", { point: PORTO, styles: ["culture_curators"] })).distanceBand).toBeNull();
+    expect(scoreCouple(us, couple("hidden", { point: null, styles: ["culture_curators"] })).reasons).toEqual(["Both Culture Curators"]);
+    for (const reason of scoreCouple(us, couple("near", { point: SINTRA })).reasons) expect(reason).not.toMatch(/\d+\.\d|km away/);
+  });
+
+  it("ranks best first, ties nearer first then by id, drops couples with nothing in common and the viewer's own", () => {
+    const us = couple("us", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: LISBON });
+    const ranked = rankSuggestions(us, [
+      couple("nothing", { partners: [["music"], ["music"]], point: PORTO }),
+      couple("one", { partners: [["travel"], ["music"]] }),
+      couple("both-far", { partners: [["travel", "hiking"], ["travel", "hiking"]] }),
+      couple("both-near", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: SINTRA }),
+      couple("b-one", { partners: [["travel"], ["music"]] }),
+      couple("us", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: LISBON }),
+    ]);
+    expect(ranked.map((s) => s.id)).toEqual(["both-near", "both-far", "b-one", "one"]);
+    expect(rankSuggestions(us, [couple("x", { partners: [["travel"], []] }), couple("y", { partners: [["travel"], []] })], 1)).toHaveLength(1);
+  });
+
+  it("lists a few and counts the rest", () => {
+    expect(listed(["a"])).toBe("a");
+    expect(listed(["a", "b"])).toBe("a and b");
+    expect(listed(["a", "b", "c", "d", "e"])).toBe("a, b, c and 2 more");
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { formatPrice, parseStartsAt } from "@/lib/events/rules";
+import { createEventSchema } from "@/lib/events/schemas";
+
+describe("event rules", () => {
+  it("reads ISO date-times, a zone-less one as UTC, and nothing else", () => {
+    expect(parseStartsAt("2030-05-01T18:30")?.toISOString()).toBe("2030-05-01T18:30:00.000Z");
+    expect(parseStartsAt("2030-05-01T18:30:00+02:00")?.toISOString()).toBe("2030-05-01T16:30:00.000Z");
+    expect(parseStartsAt("2030-05-01")).toBeNull();
+    expect(parseStartsAt("tomorrow")).toBeNull();
+    expect(parseStartsAt("2030-13-45T99:99")).toBeNull();
+  });
+
+  it("formats prices, free at 0", () => {
+    expect(formatPrice(0, "EUR")).toBe("Free");
+    expect(formatPrice(2500, "EUR")).toBe("€25.00");
+    expect(formatPrice(1999, "GBP")).toBe("£19.99");
+  });
+
+  it("the draft schema wants a future start and whole numbers", () => {
+    const good = { title: "Tasting", startsAt: "2099-01-01T10:00:00Z", placeId: "geonames:1", capacity: 10, priceCents: 0, currency: "EUR", description: "A long enough description." };
+    expect(createEventSchema.safeParse(good).success).toBe(true);
+    expect(createEventSchema.safeParse({ ...good, startsAt: "2001-01-01T10:00:00Z" }).error?.issues[0]?.message).toBe("Please choose a date and time in the future");
+    expect(createEventSchema.safeParse({ ...good, capacity: "10" }).success).toBe(false);
+    expect(createEventSchema.safeParse({ ...good, priceCents: 10.5 }).success).toBe(false);
+    expect(createEventSchema.safeParse({ ...good, title: "Line\nbreak" }).success).toBe(false);
+  });
+});
