@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
 import { Alert } from "@/components/ui/Alert";
-import type { PendingInvitation } from "@/lib/invitations/pending";
+import type { PendingInvitation } from "@/lib/invitations/manage";
 
 const dateTime = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
 

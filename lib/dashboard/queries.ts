@@ -9,7 +9,7 @@ import { bandLabel, distanceBand } from "@/lib/discover/rules";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
-import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/pending";
+import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
 import { nearby } from "@/lib/locations/nearby";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
 import { listNotifications } from "@/lib/notifications/service";

@@ -51,6 +51,22 @@ export async function partnerView(db: Db, userId: string, now = new Date()): Pro
   return { kind: "invited", invitation: { ...open, expiresAt: open.expiresAt.toISOString(), expired: open.expiresAt.getTime() <= now.getTime() } };
 }
 
+/** The invitation partner A is waiting on, as the dashboard shows it to them (the invitee's address is theirs to see). */
+export type PendingInvitation = { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: string; expired: boolean };
+
+/** The couple's latest open invitation (not accepted, not cancelled), expired or not; null when none. */
+export async function pendingInvitation(db: Db, userId: string, now = new Date()): Promise<PendingInvitation | null> {
+  const [row] = await db
+    .select({ id: invitations.id, partnerFirstName: invitations.partnerFirstName, partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt })
+    .from(invitations)
+    .innerJoin(couples, eq(couples.id, invitations.coupleId))
+    .where(and(partnerOf(userId), isNull(couples.partner2Id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
+    .orderBy(desc(invitations.createdAt))
+    .limit(1);
+  if (!row) return null;
+  return { ...row, expiresAt: row.expiresAt.toISOString(), expired: row.expiresAt.getTime() <= now.getTime() };
+}
+
 /** Only partner A of a couple still waiting for partner B manages its invitation. */
 function assertInviter(couple: { partner1Id: string; partner2Id: string | null }, userId: string) {
   if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { invitations, users } from "@/db/schema";
 import { loadDashboard } from "@/lib/dashboard/queries";
-import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/pending";
+import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
 import { invited, partnerA } from "../support/invitations";
 

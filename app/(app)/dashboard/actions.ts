@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/http/action";
-import { cancelInvitation, resendInvitation } from "@/lib/invitations/pending";
+import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 
 /** 'Resend Invitation': a fresh invitation (new links, 7 more days) to the same person. */
