@@ -7,9 +7,12 @@ import { signIn, verifiedAccount } from "./support";
  * screens only. The seeded demo couple Maya & Theo may draft paid events.
  */
 
-/** Places of the offline gazetteer: Lisbon, and Algueirão about 20 km away. */
-const LISBON = "geonames:2267057";
-const NEAR = "geonames:2271977";
+/**
+ * Places of the offline gazetteer: Tartu, and Elva about 25 km away; far from the seeded couples
+ * (Lisbon, London, Berlin, Paris, Barcelona, Madrid), so the dashboard's five nearest are ours.
+ */
+const HOME = "geonames:588335";
+const NEAR = "geonames:592279";
 const INTERESTS = ["sailing", "skiing", "theatre", "writing", "dance"];
 
 type Couple = { page: Page; coupleName: string };
@@ -40,7 +43,7 @@ let us: Couple;
 let them: Couple;
 
 test.beforeAll(async ({ browser, request }) => {
-  us = await couple(browser, request, "Iris", LISBON);
+  us = await couple(browser, request, "Iris", HOME);
   them = await couple(browser, request, "Otto", NEAR);
 });
 
@@ -66,7 +69,7 @@ test("the dashboard: completion percentage, the invite card without partner B, c
 
   const suggested = page.getByRole("region", { name: "Suggested couples" });
   await expect(suggested.getByRole("link", { name: them.coupleName })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Latest notifications" })).toContainText("Nothing new yet");
+  await expect(page.getByRole("region", { name: "Recent notifications" })).toContainText("Nothing new yet");
 });
 
 test("discover says why, and 'Not for us' removes a suggestion (for good, after a reload)", async () => {

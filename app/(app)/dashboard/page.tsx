@@ -69,7 +69,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         {dashboard.invitation !== undefined && <InvitationCard invitation={dashboard.invitation} />}
 
         <section className="dashboard-card" aria-labelledby="dashboard-notifications">
-          <h2 id="dashboard-notifications">Latest notifications</h2>
+          <h2 id="dashboard-notifications">Recent notifications</h2>
           {dashboard.notifications.length === 0 ? (
             <p className="dashboard-empty">Nothing new yet. Post in the forum or reply to a couple, and you will hear back here.</p>
           ) : (
