@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { BioField } from "@/components/onboarding/BioField";
-import { STYLE_OPTIONS } from "@/components/onboarding/Step2Form";
+import { STYLE_OPTIONS } from "@/components/onboarding/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";
