@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { BODY_MAX, FORUM_TOPICS, REPLY_BODY_MAX, TITLE_MAX, type ForumTopic } from "@/lib/forum/rules";
-import { patchPostSchema, patchReplySchema } from "@/lib/forum/schemas";
 import { patchPost, patchReply, type ForumMention, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
+import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mentionedIds } from "./PostComposer";
 
@@ -67,7 +67,9 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPost; onSav
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    const parsed = patchPostSchema.safeParse({ title, topic, body, mentions: mentionedIds(body, mentions) });
+    const schemas = await loadForumSchemas();
+    if (!schemas) return setFailure(SCHEMAS_FAILED);
+    const parsed = schemas.patchPostSchema.safeParse({ title, topic, body, mentions: mentionedIds(body, mentions) });
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues));
       return;
@@ -157,7 +159,9 @@ export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; o
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    const parsed = patchReplySchema.safeParse({ body, mentions: mentionedIds(body, mentions) });
+    const schemas = await loadForumSchemas();
+    if (!schemas) return setFailure(SCHEMAS_FAILED);
+    const parsed = schemas.patchReplySchema.safeParse({ body, mentions: mentionedIds(body, mentions) });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
       return;

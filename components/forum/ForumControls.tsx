@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { FORUM_SORTS, FORUM_TOPICS, LOCAL_RADII_KM, type ForumSort } from "@/lib/forum/rules";
-import { forumHref, type ListQuery } from "@/lib/forum/list-query";
+import { forumHref, type ListQuery } from "@/lib/forum/list-href";
 
 const GLOBAL_SORTS: readonly ForumSort[] = ["latest", "new", "top"];
 const LOCAL_SORTS: readonly ForumSort[] = ["nearest", "latest"];

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { forumHref, type ListQuery } from "@/lib/forum/list-query";
+import { forumHref, type ListQuery } from "@/lib/forum/list-href";
 import type { PostPage } from "@/lib/forum/client/api";
 import { ForumControls } from "./ForumControls";
 import { PostComposer } from "./PostComposer";

@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_SCOPES, FORUM_TOPICS, BODY_MAX, TITLE_MAX, type ForumScope } from "@/lib/forum/rules";
-import { createPostSchema } from "@/lib/forum/schemas";
 import { createPost, type ForumMention } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
 import { ForumPhotos } from "./ForumPhotos";
+import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { useDraft } from "./useDraft";
 
@@ -36,7 +36,9 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    const parsed = createPostSchema.safeParse({ title, topic, body, scope, photos, mentions: mentionedIds(body, mentions) });
+    const schemas = await loadForumSchemas();
+    if (!schemas) return setFailure(SCHEMAS_FAILED);
+    const parsed = schemas.createPostSchema.safeParse({ title, topic, body, scope, photos, mentions: mentionedIds(body, mentions) });
     if (!parsed.success) {
       const found: Errors = {};
       for (const issue of parsed.error.issues) {

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { fetchPosts, type PostPage } from "@/lib/forum/client/api";
-import type { ListQuery } from "@/lib/forum/list-query";
+import type { ListQuery } from "@/lib/forum/list-href";
 import { PostRow } from "./PostRow";
 
 /**

@@ -3,9 +3,9 @@
 import { useMemo, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { REPLY_BODY_MAX, signature } from "@/lib/forum/rules";
-import { createReplySchema } from "@/lib/forum/schemas";
 import { createReply, type ForumReply } from "@/lib/forum/client/api";
 import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
+import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mentionedIds } from "./PostComposer";
 import { useDraft } from "./useDraft";
@@ -26,7 +26,9 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(null);
-    const parsed = createReplySchema.safeParse({ body, quoteReplyId: quoting?.id, mentions: mentionedIds(body, mentions) });
+    const schemas = await loadForumSchemas();
+    if (!schemas) return setFailure(SCHEMAS_FAILED);
+    const parsed = schemas.createReplySchema.safeParse({ body, quoteReplyId: quoting?.id, mentions: mentionedIds(body, mentions) });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message);
       return;

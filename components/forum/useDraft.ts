@@ -1,23 +1,32 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { clearDraft, sessionStore, type DraftStore } from "@/lib/onboarding/drafts";
+import { clearDraft, sessionStore, type LazyDraftStore } from "@/lib/onboarding/draft-store";
 
 /**
  * A form's value kept in session storage per user and form: restored after hydration (the
  * server renders the empty form), saved on every change, cleared once sent.
  */
-export function useDraft<T extends Record<string, unknown>>(store: DraftStore<T>, userId: string, empty: T) {
+export function useDraft<T extends Record<string, unknown>>(store: LazyDraftStore<T>, userId: string, empty: T) {
   const [value, setValue] = useState<T>(empty);
   const restored = useRef(false);
   const blank = useRef(empty);
 
   useEffect(() => {
-    const saved = store.load(sessionStore(), userId);
-    // Restoring once, after hydration, is the point: the server cannot see session storage.
-    // eslint-disable-next-line react-hooks/set-state-in-effect
-    if (saved) setValue(saved);
-    restored.current = true;
+    let current = true;
+    // Restoring once, after hydration, is the point: the server cannot see session storage. The
+    // draft's schema loads with this first read; what was typed meanwhile is kept, not replaced.
+    void store
+      .load(sessionStore(), userId)
+      .catch(() => null)
+      .then((saved) => {
+        if (!current) return;
+        if (saved) setValue((typed) => (typed === blank.current ? saved : typed));
+        restored.current = true;
+      });
+    return () => {
+      current = false;
+    };
   }, [store, userId]);
 
   useEffect(() => {

@@ -2,8 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { LocationSearchError, searchLocations } from "@/lib/locations/client";
-import { SEARCH_MIN_QUERY, searchFailureMessage } from "@/lib/locations/schemas";
-import { cacheSearchResults, findCachedResults } from "@/lib/locations/search-cache";
+import { SEARCH_MIN_QUERY, searchFailureMessage } from "@/lib/locations/plain-rules";
 import type { Prediction } from "@/lib/places/types";
 
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -16,6 +15,22 @@ export type SearchState =
   | { kind: "empty" }
   /** Live search failed and the cache had nothing close. */
   | { kind: "unavailable"; message: string };
+
+/**
+ * The search cache (and zod, which checks its entries) loads once the field is on screen, not
+ * with the page's first paint; loaded early, it still answers when the network is gone.
+ */
+let searchCache: ReturnType<typeof loadSearchCache> | undefined;
+function loadSearchCache() {
+  return import("@/lib/locations/search-cache").catch(() => null);
+}
+const withSearchCache = () => {
+  const loading = (searchCache ??= loadSearchCache());
+  void loading.then((cache) => {
+    if (!cache) searchCache = undefined;
+  });
+  return loading;
+};
 
 const shown = (predictions: Prediction[]): SearchState => (predictions.length > 0 ? { kind: "results", predictions } : { kind: "empty" });
 
@@ -36,6 +51,7 @@ export function useLocationSearch() {
   }, []);
 
   useEffect(() => cancel, [cancel]);
+  useEffect(() => void withSearchCache(), []);
 
   const run = useCallback(async (query: string) => {
     const controller = new AbortController();
@@ -48,11 +64,11 @@ export function useLocationSearch() {
     };
     try {
       const predictions = await searchLocations(query, controller.signal);
-      cacheSearchResults(query, predictions);
+      void withSearchCache().then((cache) => cache?.cacheSearchResults(query, predictions));
       settle(shown(predictions));
     } catch (error) {
       if (controller.signal.aborted) return;
-      const cached = findCachedResults(query);
+      const cached = (await withSearchCache())?.findCachedResults(query) ?? null;
       const message = error instanceof LocationSearchError ? error.message : searchFailureMessage("other");
       settle(cached ? shown(cached) : { kind: "unavailable", message });
     }

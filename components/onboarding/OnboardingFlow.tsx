@@ -1,5 +1,6 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
@@ -8,8 +9,16 @@ import type { OnboardingState } from "@/lib/onboarding/queries";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { ProgressIndicator } from "./ProgressIndicator";
 import { SetupComplete } from "./SetupComplete";
-import { Step1Form, type Step1Saved } from "./Step1Form";
-import { Step2Form } from "./Step2Form";
+import type { Step1Saved } from "./Step1Form";
+
+/**
+ * The step forms (react-hook-form, zod for the drafts and checks, the pickers) load after
+ * hydration: the server cannot render them anyway (they start from session-storage drafts), so
+ * the page's first paint ships none of them and shows the same "Loading..." meanwhile.
+ */
+const loading = () => <p className="onboarding-loading">Loading...</p>;
+const Step1Form = dynamic(() => import("./Step1Form").then((m) => m.Step1Form), { ssr: false, loading });
+const Step2Form = dynamic(() => import("./Step2Form").then((m) => m.Step2Form), { ssr: false, loading });
 
 const TITLES = { step1: "Tell us about yourself", step2: "Create your couple profile" } as const;
 
@@ -64,7 +73,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
           {TITLES[step]}
         </h1>
         {!inBrowser ? (
-          <p className="onboarding-loading">Loading...</p>
+          loading()
         ) : step === "step1" ? (
           <Step1Form userId={userId} categories={interestCategories} saved={saved} onSaved={step1Saved} />
         ) : (

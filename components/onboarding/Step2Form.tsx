@@ -6,12 +6,13 @@ import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { coupleDraft, sessionStore } from "@/lib/onboarding/drafts";
-import { COUPLE_NAME_MAX, COUPLE_TYPE_DESCRIPTIONS, COUPLE_TYPES, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
+import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
 import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "./BioField";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
+import { STYLE_OPTIONS } from "./styleOptions";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
 import type { PhotoPart } from "./useStepSave";
@@ -22,7 +23,6 @@ const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos:
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
 
-export const STYLE_OPTIONS = COUPLE_TYPES.map((type) => ({ ...type, description: COUPLE_TYPE_DESCRIPTIONS[type.value] }));
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),

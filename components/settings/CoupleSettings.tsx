@@ -2,15 +2,15 @@
 
 import { useState } from "react";
 import { BioField } from "@/components/onboarding/BioField";
-import { STYLE_OPTIONS } from "@/components/onboarding/Step2Form";
+import { STYLE_OPTIONS } from "@/components/onboarding/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
-import { step2Errors } from "@/lib/onboarding/step-checks";
 import type { CoupleSettings as Saved } from "@/lib/settings/queries";
+import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
 import { useSettingsForm } from "./useSettingsForm";
 
@@ -28,9 +28,10 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
   const [newPhotos, setNewPhotos] = useState<PickedPhoto[]>([]);
   const { busy, errors, status, save } = useSettingsForm("/api/settings/couple");
 
-  const submit = () => {
-    const found = step2Errors({ couple_name: coupleName, hasMainPhoto: Boolean(mainUrl || mainPhoto), coupleTypes, bio, extraPhotoCount: kept.length + newPhotos.length });
-    const problems = Object.fromEntries(Object.entries(found).map(([field, message]) => [FIELD_NAMES[field as keyof typeof FIELD_NAMES], message]));
+  const submit = async () => {
+    const checks = await loadChecks(() => import("@/lib/onboarding/step-checks"));
+    const found = checks?.step2Errors({ couple_name: coupleName, hasMainPhoto: Boolean(mainUrl || mainPhoto), coupleTypes, bio, extraPhotoCount: kept.length + newPhotos.length });
+    const problems = Object.fromEntries(Object.entries(found ?? {}).map(([field, message]) => [FIELD_NAMES[field as keyof typeof FIELD_NAMES], message]));
     const form = new FormData();
     form.set("coupleName", coupleName.trim());
     form.set("bio", bio.trim());
@@ -56,7 +57,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        submit();
+        void submit();
       }}
     >
       <h2 id="couple-form-title">Your couple</h2>

@@ -4,13 +4,13 @@ import { useState } from "react";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
-import { NAME_MAX } from "@/lib/auth/rules";
+import { NAME_MAX } from "@/lib/auth/plain-rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
 import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
-import { profileUpdateSchema } from "@/lib/profile/schemas";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
+import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
 import { firstMessages, useSettingsForm } from "./useSettingsForm";
 
@@ -24,15 +24,15 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
   const [photo, setPhoto] = useState<PickedPhoto | null>(null);
   const { busy, errors, status, save } = useSettingsForm("/api/settings/profile");
 
-  const submit = () => {
+  const submit = async () => {
     const values = { firstName, lastName, occupation, interests };
-    const parsed = profileUpdateSchema.safeParse(values);
+    const parsed = (await loadChecks(() => import("@/lib/profile/schemas")))?.profileUpdateSchema.safeParse(values);
     const form = new FormData();
     form.set("firstName", firstName.trim());
     form.set("lastName", lastName.trim());
     form.set("occupation", occupation.trim());
     for (const interest of interests) form.append("interests[]", interest);
-    void save(parsed.success ? {} : firstMessages(parsed.error.issues), form, photo ? [{ field: "avatar", fileName: "avatar.jpg", photo }] : [], (json) => {
+    void save(!parsed || parsed.success ? {} : firstMessages(parsed.error.issues), form, photo ? [{ field: "avatar", fileName: "avatar.jpg", photo }] : [], (json) => {
       const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
       if (saved && saved.userAvatarUrl !== undefined) setAvatarUrl(saved.userAvatarUrl);
       setPhoto(null);
@@ -46,7 +46,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        submit();
+        void submit();
       }}
     >
       <h2 id="profile-form-title">About you</h2>

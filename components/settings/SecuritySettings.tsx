@@ -4,8 +4,9 @@ import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { PasswordStrength } from "@/components/auth/PasswordStrength";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { emailSchema, registrationPasswordSchema } from "@/lib/auth/rules";
+import { normalizeEmail } from "@/lib/auth/plain-rules";
 import { errorMessage, send } from "./api";
+import { loadChecks } from "./loadChecks";
 
 type Notice = { tone: "error" | "success"; text: string } | null;
 
@@ -21,8 +22,8 @@ function ChangePassword() {
     event.preventDefault();
     const found: typeof errors = {};
     if (!current) found.current = "Please enter your current password";
-    const rule = registrationPasswordSchema.safeParse(next);
-    if (!rule.success) found.next = rule.error.issues[0]!.message;
+    const rule = (await loadChecks(() => import("@/lib/auth/rules")))?.registrationPasswordSchema.safeParse(next);
+    if (rule && !rule.success) found.next = rule.error.issues[0]!.message;
     else if (next !== confirm) found.confirm = "Passwords do not match. Please try again.";
     setErrors(found);
     setNotice(null);
@@ -69,14 +70,16 @@ function ChangeEmail({ email }: { email: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found: typeof errors = {};
-    const parsed = emailSchema.safeParse(newEmail);
-    if (!parsed.success) found.newEmail = parsed.error.issues[0]!.message;
+    const parsed = (await loadChecks(() => import("@/lib/auth/rules")))?.emailSchema.safeParse(newEmail);
+    if (parsed && !parsed.success) found.newEmail = parsed.error.issues[0]!.message;
     if (!password) found.password = "Please enter your password";
     setErrors(found);
     setNotice(null);
-    if (Object.keys(found).length > 0 || !parsed.success) return;
+    if (Object.keys(found).length > 0 || (parsed && !parsed.success)) return;
+    // Unchecked here only when the checks could not load: the server then checks the same way.
+    const address = parsed?.success ? parsed.data : normalizeEmail(newEmail);
     setPending(true);
-    const res = await send("POST", "/api/auth/change-email", { password, newEmail: parsed.data });
+    const res = await send("POST", "/api/auth/change-email", { password, newEmail: address });
     setPending(false);
     if (!res.ok) {
       const code = (res.json as { error?: { code?: string } })?.error?.code;
@@ -87,7 +90,7 @@ function ChangeEmail({ email }: { email: string }) {
       return;
     }
     setPassword("");
-    setNotice({ tone: "success", text: `We sent a link to ${parsed.data}. Your email changes when you open it. Until then you sign in with ${email}.` });
+    setNotice({ tone: "success", text: `We sent a link to ${address}. Your email changes when you open it. Until then you sign in with ${email}.` });
   };
 
   return (

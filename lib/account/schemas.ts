@@ -5,5 +5,4 @@ export const deleteAccountSchema = z.object({
   password: z.string({ error: "Please enter your password" }).min(1, "Please enter your password").max(1024, "Please enter your password"),
 });
 
-/** What the person types to confirm, exactly. */
-export const DELETE_CONFIRMATION_WORD = "DELETE";
+export { DELETE_CONFIRMATION_WORD } from "./plain-rules";

@@ -1,38 +1,15 @@
 import { z } from "zod";
 import { notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
+import { LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, PLACE_ID_MAX, SEARCH_MAX_QUERY, NEARBY_MAX_RADIUS_KM, NEARBY_DEFAULT_RADIUS_KM, NEARBY_DEFAULT_LIMIT, NEARBY_MAX_LIMIT, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "./plain-rules";
 import { PRIVACY_LEVELS } from "./privacy";
 
-export const PLACE_ID_MAX = 300;
-export const LOCATION_NAME_MAX = 300;
-export const LOCATION_REQUIRED_MESSAGE = "Please select a location from the dropdown suggestions";
+export * from "./plain-rules";
 
 /** A place chosen from the suggestions, named by its id (forms: the place of a person or a couple). */
 export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
 /** The chosen suggestion's text, sent along with its id by the forms. */
 export const locationNameField = requiredText(LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
-
-/** Section 9: searches start at 2 characters and show 5 suggestions. */
-export const SEARCH_MIN_QUERY = 2;
-export const SEARCH_DEFAULT_LIMIT = 5;
-export const SEARCH_MAX_LIMIT = 10;
-export const SEARCH_MAX_QUERY = 100;
-export const NEARBY_DEFAULT_RADIUS_KM = 50;
-/** Bounds what one nearby query can reveal (a continent is not "nearby"); the per-caller limit bounds how many. */
-export const NEARBY_MAX_RADIUS_KM = 200;
-export const NEARBY_DEFAULT_LIMIT = 20;
-export const NEARBY_MAX_LIMIT = 50;
-
-export type SearchFailureReason = "network" | "unavailable" | "other";
-
-const SEARCH_FAILURE_TEXTS: Record<SearchFailureReason, string> = {
-  network: "Please check your internet connection.",
-  unavailable: "The service is temporarily unavailable. Please try again later.",
-  other: "Please type your location manually or try again.",
-};
-
-/** Spec section 8: 'Unable to search locations. ' and why; the server and the browser say the same. */
-export const searchFailureMessage = (reason: SearchFailureReason) => `Unable to search locations. ${SEARCH_FAILURE_TEXTS[reason]}`;
 
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { postDraft, replyDraft, type PostDraft } from "@/lib/forum/client/drafts";
-import { clearDraft, draftKey } from "@/lib/onboarding/drafts";
+import { clearDraft, draftKey } from "@/lib/onboarding/draft-store";
 import { MemoryStorage } from "../support/memory-storage";
 
 const post: PostDraft = {
@@ -13,26 +13,26 @@ const post: PostDraft = {
 };
 
 describe("forum drafts (the onboarding draft store, per user and form)", () => {
-  it("keeps the composer's draft per user", () => {
+  it("keeps the composer's draft per user", async () => {
     const storage = new MemoryStorage();
     postDraft.saveText(storage, "u1", post);
-    expect(postDraft.load(storage, "u1")).toEqual(post);
-    expect(postDraft.load(storage, "u2")).toBeNull();
+    expect(await postDraft.load(storage, "u1")).toEqual(post);
+    expect(await postDraft.load(storage, "u2")).toBeNull();
     expect(storage.getItem(draftKey("u1", "forum_post"))).not.toBeNull();
   });
 
-  it("keeps one reply draft per post, cleared on its own", () => {
+  it("keeps one reply draft per post, cleared on its own", async () => {
     const storage = new MemoryStorage();
     replyDraft("p1").saveText(storage, "u1", { body: "Count us in", mentions: [] });
     replyDraft("p2").saveText(storage, "u1", { body: "Not this one", mentions: [] });
     clearDraft(storage, "u1", "forum_reply:p1");
-    expect(replyDraft("p1").load(storage, "u1")).toBeNull();
-    expect(replyDraft("p2").load(storage, "u1")).toEqual({ body: "Not this one", mentions: [] });
+    expect(await replyDraft("p1").load(storage, "u1")).toBeNull();
+    expect(await replyDraft("p2").load(storage, "u1")).toEqual({ body: "Not this one", mentions: [] });
   });
 
-  it("drops fields that no longer parse (a topic renamed since) and keeps the rest", () => {
+  it("drops fields that no longer parse (a topic renamed since) and keeps the rest", async () => {
     const storage = new MemoryStorage();
     storage.setItem(draftKey("u1", "forum_post"), JSON.stringify({ ...post, topic: "gossip", scope: 7 }));
-    expect(postDraft.load(storage, "u1")).toEqual({ ...post, topic: "", scope: "global" });
+    expect(await postDraft.load(storage, "u1")).toEqual({ ...post, topic: "", scope: "global" });
   });
 });

@@ -6,7 +6,7 @@
  */
 import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
-import { listSearchParams, type ListQuery } from "../list-query";
+import { listSearchParams, type ListQuery } from "../list-href";
 import type { ForumPost, ForumReply, KeysetPagination, MentionSuggestion } from "../queries";
 import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
 

@@ -6,7 +6,7 @@ import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";
-import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../schemas";
+import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../plain-rules";
 
 
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
