@@ -333,7 +333,15 @@ export async function listPosts(
             : forumPosts.lastActivityAt;
   const ascending = order === "nearest";
   // Top's key is the integer column itself, so the row comparison stays on its index.
-  const afterKey = after ? (order === "top" && typeof after.sortKey === "number" ? sql`${Math.trunc(after.sortKey)}::int` : keyValue(after.sortKey)) : null;
+  // Nearest: the cursor names the last post only and its distance is measured again here (a
+  // cursor is signed, not sealed: it must not carry a distance, which leaves only as a band).
+  const afterKey = !after
+    ? null
+    : order === "nearest"
+      ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
+      : order === "top" && typeof after.sortKey === "number"
+        ? sql`${Math.trunc(after.sortKey)}::int`
+        : keyValue(after.sortKey);
 
   const conditions: (SQL | undefined)[] = [
     eq(forumPosts.scope, query.scope),
@@ -374,7 +382,7 @@ export async function listPosts(
   const [reactionsOf, mentions] = await Promise.all([listReactions(db, actor, ids), mentionsOf(db, actor, ids, false)]);
   const hasMore = rows.length > query.limit;
   const last = page.at(-1);
-  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : Number(row.sortKey));
+  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
   return {
     data: page.map((row) =>
       shapePost(row, { ...reactionsOf(row.id), mentions: mentions({ postId: row.id, replyId: null }), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),
