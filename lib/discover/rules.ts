@@ -10,6 +10,7 @@
  */
 import { COUPLE_TYPES } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { haversineKm } from "@/lib/locations/bands";
 
 /** 'Not for us' hides a suggestion this long. */
 export const DISMISS_DAYS = 30;
@@ -79,14 +80,8 @@ export function allFourInterests(a: Pick<ScoringCouple, "partners">, b: Pick<Sco
   return new Set([...first!].filter((value) => rest.every((set) => set.has(value))));
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
-const radians = (degrees: number) => (degrees * Math.PI) / 180;
-
-/** Great-circle distance in km (haversine, as lib/locations/nearby.ts computes it in SQL). */
-export function distanceKm(p: Point, q: Point): number {
-  const h = Math.sin(radians(q.lat - p.lat) / 2) ** 2 + Math.cos(radians(p.lat)) * Math.cos(radians(q.lat)) * Math.sin(radians(q.lng - p.lng) / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+/** Great-circle distance in km: the one haversine of lib/locations/bands.ts. */
+export const distanceKm = (p: Point, q: Point): number => haversineKm(p, q);
 
 /** The smallest band a distance falls in; null beyond the last one. */
 export function distanceBand(km: number): DistanceBand | null {
