@@ -8,7 +8,7 @@
  * 10 km', 'Within 50 km', 'Within 200 km'), never as a number, so moving one's own place cannot
  * trilaterate anyone.
  */
-import { COUPLE_TYPES } from "@/lib/couples/rules";
+import { COUPLE_TYPES, interestLists } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { haversineKm } from "@/lib/locations/bands";
 
@@ -68,8 +68,7 @@ const byOrder = (order: Map<string, number>) => (a: string, b: string) => (order
 
 /** A couple's interests as a couple: the union of its partners', else its own stored list. */
 export function coupleInterestSet(couple: Pick<ScoringCouple, "partners" | "coupleInterests">): Set<string> {
-  const union = new Set(couple.partners.flat());
-  return union.size > 0 ? union : new Set(couple.coupleInterests);
+  return new Set(interestLists(couple.partners, couple.coupleInterests).flat());
 }
 
 /** Interests every one of the four people holds: empty when either couple has one partner. */
