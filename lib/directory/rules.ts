@@ -5,10 +5,10 @@
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { isOneLine } from "@/lib/fields";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { bandOf } from "@/lib/locations/bands";
+import { bandOf, COUPLE_RADII_KM } from "@/lib/locations/bands";
 
 /** The directory's distance filter, in km; bands are named after the same radii. */
-export const DIRECTORY_RADII_KM = [10, 50, 200] as const;
+export const DIRECTORY_RADII_KM = COUPLE_RADII_KM;
 export type DirectoryRadius = (typeof DIRECTORY_RADII_KM)[number];
 export const FURTHER_AWAY = "further away";
 

@@ -10,7 +10,7 @@
  */
 import { COUPLE_TYPES, interestLists } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
-import { haversineKm } from "@/lib/locations/bands";
+import { COUPLE_RADII_KM, haversineKm } from "@/lib/locations/bands";
 
 /** 'Not for us' hides a suggestion this long. */
 export const DISMISS_DAYS = 30;
@@ -19,7 +19,8 @@ export const DISMISS_MS = DISMISS_DAYS * 24 * 60 * 60 * 1000;
 /** How many suggestions /discover and GET /api/discover show. */
 export const DISCOVER_LIMIT = 24;
 
-export const DISTANCE_BANDS = [10, 50, 200] as const;
+/** The couples' bands of lib/locations/bands.ts (the directory and a profile show the same). */
+export const DISTANCE_BANDS = COUPLE_RADII_KM;
 export type DistanceBand = (typeof DISTANCE_BANDS)[number];
 
 export const WEIGHTS = {
