@@ -21,8 +21,12 @@ export const UNSAFE_TEXT = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\p{Cs}]/u;
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** One-line text: refuses every control character and lone surrogate with the field's message. */
-export const oneLine = (schema: z.ZodString, message: string) =>
-  schema.refine((value) => !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value), message);
+export const oneLine = (schema: z.ZodString, message: string) => schema.refine(isOneLine, message);
+
+/** The rule of oneLine as a plain test, for lenient readers (a page's search params) that drop rather than refuse. */
+export function isOneLine(value: string): boolean {
+  return !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value);
+}
 
 /** Multi-line text (bios, posts): keeps tabs and line breaks, refuses the rest as oneLine does. */
 export const multiLine = (schema: z.ZodString, message: string) => schema.refine((value) => !UNSAFE_TEXT.test(value), message);

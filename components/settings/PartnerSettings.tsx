@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/settings/actions";
+import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
 import { Dialog } from "@/components/ui/Dialog";
 import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";

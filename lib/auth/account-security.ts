@@ -60,6 +60,14 @@ export async function changePassword(
   });
 }
 
+/** A Postgres unique violation (23505), as thrown or as the cause of Drizzle's "Failed query" error. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
 const emailTakenByOther = async (db: Db, email: string, userId: string) =>
   (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, userId))).limit(1)).length > 0;
 
@@ -123,7 +131,13 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
     if (await emailTakenByOther(tx, row.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
     const now = new Date();
     await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
-    await tx.update(users).set({ email: row.newEmail, emailVerifiedAt: now }).where(eq(users.id, userId));
+    try {
+      await tx.update(users).set({ email: row.newEmail, emailVerifiedAt: now }).where(eq(users.id, userId));
+    } catch (error) {
+      // Another account took the address between the check and this write (users_email_key).
+      if (isUniqueViolation(error)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+      throw error;
+    }
     return { email: row.newEmail };
   });
 }

@@ -12,7 +12,7 @@ import { shownDistanceKm, type PlacePoint } from "@/lib/locations/bands";
 import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
-import { COUPLE_TYPES, coupleBadge, coupleInterests, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { COUPLE_TYPES, coupleBadge, coupleInterests, interestLists, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { partnerOf } from "./partner";
 
 export type { CoupleBadge } from "./rules";
@@ -42,7 +42,7 @@ export type CoupleProfile = {
 };
 
 /** What another couple's profile needs of the viewer's own couple: its partners' interests and its place. */
-export type ViewerCouple = { id: string; interests: string[][]; place: PlacePoint | null };
+export type ViewerCouple = { id: string; interests: (readonly string[])[]; place: PlacePoint | null };
 
 /** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
 export const isCoupleId = (id: string) => z.guid().safeParse(id).success;
@@ -145,7 +145,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     // Other couples see first names and ages only (issue 12): never a last name.
     partners: isOwn ? partners : partners.map(({ lastName: _lastName, ...shown }) => shown),
     isOwn,
-    interestsVenn: viewer ? interestsVenn(viewer.interests, theirLists.some((list) => list.length > 0) ? theirLists : [couple.interests]) : null,
+    interestsVenn: viewer ? interestsVenn(viewer.interests, interestLists(theirLists, couple.interests)) : null,
     distanceBand: viewer && place ? directoryBand(shownDistanceKm(viewer.place, place)) : null,
   };
 }
@@ -176,7 +176,7 @@ export async function viewerCouple(db: Db, viewerUserId: string): Promise<Viewer
   const lists = [row.a ?? [], ...(row.bId ? [row.b ?? []] : [])];
   return {
     id: row.id,
-    interests: lists.some((list) => list.length > 0) ? lists : [row.interests],
+    interests: interestLists(lists, row.interests),
     place: row.privacyLevel ? { privacyLevel: row.privacyLevel, latitude: row.latitude, longitude: row.longitude } : null,
   };
 }

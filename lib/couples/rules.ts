@@ -103,6 +103,15 @@ export function bioHint(length: number): string {
 
 export const bioCounterText = (length: number) => `${length}/${BIO_MAX} characters`;
 
+/**
+ * A couple's interests as two couples are compared (the directory's Venn and count, discover's
+ * score): each joined partner's own list or, when every partner's list is empty, the couple's
+ * stored list as its one list. One rule for every comparison.
+ */
+export function interestLists(partners: readonly (readonly string[])[], stored: readonly string[]): (readonly string[])[] {
+  return partners.some((list) => list.length > 0) ? [...partners] : [stored];
+}
+
 type Labelled = { value: string; label: string };
 
 /**

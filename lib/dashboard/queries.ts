@@ -12,6 +12,7 @@ import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
 import { nearby } from "@/lib/locations/nearby";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
+import { shownCoordinates } from "@/lib/locations/privacy";
 import { listNotifications } from "@/lib/notifications/service";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
@@ -57,7 +58,7 @@ async function overview(db: Db, userId: string) {
 }
 
 /**
- * Up to 5 discoverable couples nearest the viewer's couple place (lib/locations/nearby: privacy
+ * Up to 5 discoverable couples nearest the viewer's couple's shown place (lib/locations/nearby: privacy
  * levels, blocks and visibility applied there), as bands, never figures. Centred on the couple's
  * own place, so it does not count against the nearby limit (a fixed centre sweeps nothing).
  */
@@ -68,8 +69,11 @@ async function nearYou(db: Db, userId: string): Promise<NearCouple[] | null> {
     .innerJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
     .where(partnerOf(userId))
     .limit(1);
-  if (!own || own.lat === null || own.lng === null) return null;
-  const entries = await nearby(db, { lat: own.lat, lng: own.lng, radius: NEARBY_MAX_RADIUS_KM, limit: DASHBOARD_COUNTS.near }, { userId }, { countAgainstLimit: false });
+  // From the viewer's shown point, as the directory, a profile and discover measure: the same
+  // couple reads the same band everywhere. None (hidden, country level): nothing to measure from.
+  const centre = own ? shownCoordinates(own.level, own.lat, own.lng) : null;
+  if (!centre) return null;
+  const entries = await nearby(db, { lat: centre.lat, lng: centre.lng, radius: NEARBY_MAX_RADIUS_KM, limit: DASHBOARD_COUNTS.near }, { userId }, { countAgainstLimit: false });
   if (entries.length === 0) return [];
   const rows = await db
     .select({ id: couples.id, coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl, status: couples.status, partnerAVerified: couples.partnerAVerified, partnerBVerified: couples.partnerBVerified })

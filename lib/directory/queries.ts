@@ -78,6 +78,16 @@ function distanceFrom(centre: { lat: number; lng: number }): SQL<number | null> 
     + cos(radians(${lat})) * cos(radians(${shownLat})) * power(sin(radians(${shownLng} - ${lng}) / 2), 2)))) end)`;
 }
 
+/** The sort key `key` (a distance from the viewer's centre) of one couple's place; NO_DISTANCE when it has none. */
+async function distanceOf(db: Db, key: SQL, coupleId: string): Promise<number> {
+  const [row] = await db
+    .select({ key: sql<number>`${key}`.mapWith(Number) })
+    .from(couples)
+    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+    .where(eq(couples.id, coupleId));
+  return row?.key ?? NO_DISTANCE;
+}
+
 /**
  * A page of the directory (issue 12, `GET /api/directory`): discoverable couples (active and
  * visible), never the viewer's own nor one blocked either way, filtered by name, interests (any
@@ -107,7 +117,9 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
   if (query.sort === "nearest") {
     const key = sql`coalesce(${distance}, ${sql.raw(String(NO_DISTANCE))})`;
     order = [asc(key), asc(couples.id)];
-    if (after) keyset = sql`(${key}, ${couples.id}) > (${after.sortKey as number}::double precision, ${after.id}::uuid)`;
+    // The cursor names the last couple only: its distance is measured again here, never carried
+    // by the client (a cursor's payload is signed, not sealed, and distances leave only as bands).
+    if (after) keyset = sql`(${key}, ${couples.id}) > (${await distanceOf(db, key, after.id)}::double precision, ${after.id}::uuid)`;
   } else if (query.sort === "common") {
     order = [desc(common), desc(couples.id)];
     if (after) keyset = sql`(${common}, ${couples.id}) < (${after.sortKey as number}::int, ${after.id}::uuid)`;
@@ -168,7 +180,7 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
   const last = page.at(-1);
   const numeric = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   const lastKey = (row: (typeof rows)[number]): number =>
-    query.sort === "nearest" ? (numeric(row.distance) ?? NO_DISTANCE) : query.sort === "common" ? Number(row.common) : Number(row.createdMicros);
+    query.sort === "nearest" ? 0 : query.sort === "common" ? Number(row.common) : Number(row.createdMicros);
   return {
     data: page.map((row) => ({
       id: row.id,

@@ -3,11 +3,12 @@
  * URL and the API's query string spell them. Pure and browser-safe.
  */
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
+import { isOneLine } from "@/lib/fields";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { bandOf } from "@/lib/locations/bands";
+import { bandOf, COUPLE_RADII_KM } from "@/lib/locations/bands";
 
 /** The directory's distance filter, in km; bands are named after the same radii. */
-export const DIRECTORY_RADII_KM = [10, 50, 200] as const;
+export const DIRECTORY_RADII_KM = COUPLE_RADII_KM;
 export type DirectoryRadius = (typeof DIRECTORY_RADII_KM)[number];
 export const FURTHER_AWAY = "further away";
 
@@ -102,7 +103,6 @@ export const NO_FILTERS: DirectoryFilters = { interests: [], styles: [], verifie
 /** A comma list as the URL spells it: trimmed, empty items dropped, each once. */
 export const splitList = (text: string | undefined): string[] => [...new Set((text ?? "").split(",").map((item) => item.trim()).filter(Boolean))];
 
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 /**
  * A page address's search params as filters, leniently: an unknown value (an interest not in
@@ -128,7 +128,7 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     verified: one("verified") === "1",
     sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : DEFAULT_DIRECTORY_SORT,
   };
-  if (q && q.length <= DIRECTORY_SEARCH_MAX && !CONTROL_CHARACTER.test(q)) filters.q = q;
+  if (q && q.length <= DIRECTORY_SEARCH_MAX && isOneLine(q)) filters.q = q;
   if (viewerHasLocation && (DIRECTORY_RADII_KM as readonly number[]).includes(distance)) filters.distance = distance as DirectoryRadius;
   if (!viewerHasLocation && filters.sort === "nearest") filters.sort = DEFAULT_DIRECTORY_SORT;
   return filters;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { CURSOR_MAX } from "@/lib/forum/rules";
+import { oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import {
@@ -17,7 +18,6 @@ import {
 } from "./rules";
 
 const emptyAsMissing = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 const listOf = (allowed: readonly string[], message: string) =>
   z.preprocess(
@@ -28,12 +28,7 @@ const listOf = (allowed: readonly string[], message: string) =>
 export const directoryQuerySchema = z.object({
   q: z.preprocess(
     emptyAsMissing,
-    z
-      .string()
-      .trim()
-      .max(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong)
-      .refine((q) => !CONTROL_CHARACTER.test(q), DIRECTORY_TEXTS.searchControl)
-      .optional(),
+    oneLine(z.string().trim().max(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
   ),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),

@@ -8,8 +8,9 @@
  * 10 km', 'Within 50 km', 'Within 200 km'), never as a number, so moving one's own place cannot
  * trilaterate anyone.
  */
-import { COUPLE_TYPES } from "@/lib/couples/rules";
+import { COUPLE_TYPES, interestLists } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { COUPLE_RADII_KM, haversineKm } from "@/lib/locations/bands";
 
 /** 'Not for us' hides a suggestion this long. */
 export const DISMISS_DAYS = 30;
@@ -18,7 +19,8 @@ export const DISMISS_MS = DISMISS_DAYS * 24 * 60 * 60 * 1000;
 /** How many suggestions /discover and GET /api/discover show. */
 export const DISCOVER_LIMIT = 24;
 
-export const DISTANCE_BANDS = [10, 50, 200] as const;
+/** The couples' bands of lib/locations/bands.ts (the directory and a profile show the same). */
+export const DISTANCE_BANDS = COUPLE_RADII_KM;
 export type DistanceBand = (typeof DISTANCE_BANDS)[number];
 
 export const WEIGHTS = {
@@ -67,8 +69,7 @@ const byOrder = (order: Map<string, number>) => (a: string, b: string) => (order
 
 /** A couple's interests as a couple: the union of its partners', else its own stored list. */
 export function coupleInterestSet(couple: Pick<ScoringCouple, "partners" | "coupleInterests">): Set<string> {
-  const union = new Set(couple.partners.flat());
-  return union.size > 0 ? union : new Set(couple.coupleInterests);
+  return new Set(interestLists(couple.partners, couple.coupleInterests).flat());
 }
 
 /** Interests every one of the four people holds: empty when either couple has one partner. */
@@ -79,14 +80,8 @@ export function allFourInterests(a: Pick<ScoringCouple, "partners">, b: Pick<Sco
   return new Set([...first!].filter((value) => rest.every((set) => set.has(value))));
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
-const radians = (degrees: number) => (degrees * Math.PI) / 180;
-
-/** Great-circle distance in km (haversine, as lib/locations/nearby.ts computes it in SQL). */
-export function distanceKm(p: Point, q: Point): number {
-  const h = Math.sin(radians(q.lat - p.lat) / 2) ** 2 + Math.cos(radians(p.lat)) * Math.cos(radians(q.lat)) * Math.sin(radians(q.lng - p.lng) / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
+/** Great-circle distance in km: the one haversine of lib/locations/bands.ts. */
+export const distanceKm = (p: Point, q: Point): number => haversineKm(p, q);
 
 /** The smallest band a distance falls in; null beyond the last one. */
 export function distanceBand(km: number): DistanceBand | null {

@@ -212,10 +212,24 @@ function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: 
 type Target = { postId: string; replyId: string | null };
 const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
 
+/**
+ * SQL: a reaction's couple may be named in "who reacted": an active, visible couple, or the
+ * viewer's own. A hidden couple's reactions are counted but never named to other couples.
+ */
+const namedReactor = (actor: ForumActor): SQL =>
+  sql`((${couples.status} = 'active' and ${couples.isVisible}) or ${couples.id} = ${actor.coupleId})`;
+
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
 async function threadReactions(db: Db, actor: ForumActor, postId: string) {
   const rows = await db
-    .select({ replyId: forumReactions.replyId, kind: forumReactions.kind, userId: forumReactions.userId, firstName: users.firstName, coupleName: couples.coupleName })
+    .select({
+      replyId: forumReactions.replyId,
+      kind: forumReactions.kind,
+      userId: forumReactions.userId,
+      firstName: users.firstName,
+      coupleName: couples.coupleName,
+      named: sql<boolean>`${namedReactor(actor)}`,
+    })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
     .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
@@ -230,7 +244,7 @@ async function threadReactions(db: Db, actor: ForumActor, postId: string) {
       byTarget.set(key, entry);
     }
     entry.counts.push({ kind: row.kind, count: 1 });
-    if (entry.by[row.kind].length < REACTED_BY_SHOWN) entry.by[row.kind].push(signature(row.firstName, row.coupleName));
+    if (row.named && entry.by[row.kind].length < REACTED_BY_SHOWN) entry.by[row.kind].push(signature(row.firstName, row.coupleName));
     if (row.userId === actor.userId) entry.mine.push(row.kind);
   }
   return (target: Target) => {
@@ -252,7 +266,7 @@ async function listReactions(db: Db, actor: ForumActor, postIds: string[]) {
       kind: forumReactions.kind,
       count: sql<number>`count(*)::int`,
       mine: sql<boolean>`bool_or(${forumReactions.userId} = ${actor.userId})`,
-      names: sql<string[]>`(array_agg(${users.firstName} || ' of ' || ${couples.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id}))[1:${sql.raw(String(REACTED_BY_SHOWN))}]`,
+      names: sql<string[]>`coalesce((array_agg(${users.firstName} || ' of ' || ${couples.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id}) filter (where ${namedReactor(actor)}))[1:${sql.raw(String(REACTED_BY_SHOWN))}], '{}')`,
     })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
@@ -333,7 +347,15 @@ export async function listPosts(
             : forumPosts.lastActivityAt;
   const ascending = order === "nearest";
   // Top's key is the integer column itself, so the row comparison stays on its index.
-  const afterKey = after ? (order === "top" && typeof after.sortKey === "number" ? sql`${Math.trunc(after.sortKey)}::int` : keyValue(after.sortKey)) : null;
+  // Nearest: the cursor names the last post only and its distance is measured again here (a
+  // cursor is signed, not sealed: it must not carry a distance, which leaves only as a band).
+  const afterKey = !after
+    ? null
+    : order === "nearest"
+      ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
+      : order === "top" && typeof after.sortKey === "number"
+        ? sql`${Math.trunc(after.sortKey)}::int`
+        : keyValue(after.sortKey);
 
   const conditions: (SQL | undefined)[] = [
     eq(forumPosts.scope, query.scope),
@@ -374,7 +396,7 @@ export async function listPosts(
   const [reactionsOf, mentions] = await Promise.all([listReactions(db, actor, ids), mentionsOf(db, actor, ids, false)]);
   const hasMore = rows.length > query.limit;
   const last = page.at(-1);
-  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : Number(row.sortKey));
+  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
   return {
     data: page.map((row) =>
       shapePost(row, { ...reactionsOf(row.id), mentions: mentions({ postId: row.id, replyId: null }), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),

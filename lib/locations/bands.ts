@@ -8,6 +8,9 @@ import { shownCoordinates, type PrivacyLevel } from "./privacy";
 
 const EARTH_RADIUS_KM = 6371.0088;
 
+/** The bands between two couples (the directory's cards and filter, a profile, discover, the dashboard). */
+export const COUPLE_RADII_KM = [10, 50, 200] as const;
+
 /**
  * The band of a distance: `within {r} km` for the smallest radius it lies within, `beyond` past
  * the largest (null: the list never shows such a row), null for a value that is not a distance.

@@ -20,11 +20,19 @@ export type CompletionUser = {
   avatarUrl: string | null;
 };
 
+/** The three parts of the completion (spec section 5), each with its points and whether it is done. */
+export type CompletionPart = { key: "basics" | "about" | "couple"; points: number; done: boolean };
+
 /** Spec section 5: 33 for the basics, 33 for any of bio, interests or photo, 34 for an active couple. */
+export function completionParts(user: CompletionUser, couple: { status: string } | null): CompletionPart[] {
+  return [
+    { key: "basics", points: 33, done: Boolean(user.firstName && user.lastName && user.dateOfBirth) },
+    { key: "about", points: 33, done: Boolean(user.bio?.trim() || (user.interests?.length ?? 0) > 0 || user.avatarUrl) },
+    { key: "couple", points: 34, done: couple?.status === "active" },
+  ];
+}
+
+/** The completion percentage: the points of the parts done. */
 export function profileCompletionPercentage(user: CompletionUser, couple: { status: string } | null): number {
-  let percentage = 0;
-  if (user.firstName && user.lastName && user.dateOfBirth) percentage += 33;
-  if (user.bio?.trim() || (user.interests?.length ?? 0) > 0 || user.avatarUrl) percentage += 33;
-  if (couple?.status === "active") percentage += 34;
-  return percentage;
+  return completionParts(user, couple).reduce((sum, part) => sum + (part.done ? part.points : 0), 0);
 }

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { invitations, users } from "@/db/schema";
+import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
@@ -32,6 +33,20 @@ describe("the dashboard's data", () => {
     const b = await loadDashboard(db, us.b.userId);
     expect(b.completion.percentage).toBe(67);
     expect(b.completion.missing.map((step) => step.fix.text)).toEqual(["Add a bio, interests or a photo"]);
+  });
+
+  it("near couples are measured from the viewer's shown point, as the directory and a profile measure them", async () => {
+    // Region level snaps the viewer to the 1° grid (45, 10), about 40 km from where it really is.
+    const here = { lat: 45.3, lng: 10.3, city: "Brescia", country: "Italy" };
+    const us = await forumCouple({ place: { ...here, level: "region" } });
+    const them = await forumCouple({ place: { ...here, level: "full" } });
+    const near = (await loadDashboard(await getDb(), us.a.userId)).near!;
+    expect(near.find((couple) => couple.coupleId === them.coupleId)!.distance).toBe("Within 50 km");
+    const profile = await loadCoupleProfile(await getDb(), us.a.userId, them.coupleId);
+    expect(profile.distanceBand).toBe("within 50 km");
+    // A hidden place of one's own has no point to measure from: the card asks for one, as the directory does.
+    const hidden = await forumCouple({ place: { ...here, level: "hidden" } });
+    expect((await loadDashboard(await getDb(), hidden.a.userId)).near).toBeNull();
   });
 
   it("no place: near couples and local posts say to set one", async () => {

@@ -202,6 +202,20 @@ describe("GET /api/directory", () => {
     expect(foreign.status).toBe(400);
   });
 
+  it("a nearest page's cursor carries no distance (it names the last couple; the server measures again)", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    await couple(tag, "Sintra", { place: { ...SINTRA, level: "full" } });
+    await couple(tag, "Porto", { place: { ...PORTO, level: "full" } });
+    const first = (await list(`?q=${tag}&sort=nearest&limit=1`, me.a.headers)).json as Page;
+    expect(names(first)).toEqual(["Sintra"]);
+    const cursor = first.pagination.nextCursor!;
+    const payload = JSON.parse(Buffer.from(cursor.split(".")[0]!, "base64url").toString("utf8")) as [string, number, string];
+    expect(payload[1]).toBe(0);
+    const next = (await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(cursor)}`, me.a.headers)).json as Page;
+    expect(names(next)).toEqual(["Porto"]);
+  });
+
   it("never carries another couple's last name, e-mail, date of birth or coordinates", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { interests: [[I0], [I1]], place: LISBON });

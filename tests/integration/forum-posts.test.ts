@@ -257,6 +257,33 @@ describe("GET /api/forum/posts", () => {
     expect(asked.status).toBe(409);
     expect(asked.json.error.code).toBe("LOCATION_REQUIRED");
   });
+
+  it("pages the local Nearest list by a cursor that carries no distance (the server measures the last post again)", async () => {
+    const viewer = await forumCouple({ place: SINTRA });
+    const sintra = await forumCouple({ place: SINTRA });
+    const lisbon = await forumCouple({ place: LISBON });
+    const stamp = Date.now();
+    const mine = [
+      (await forum.create(postBody({ scope: "local", title: `Near ${stamp}` }), sintra.a.headers)).json.data.id as string,
+      (await forum.create(postBody({ scope: "local", title: `Less near ${stamp}` }), lisbon.a.headers)).json.data.id as string,
+      (await forum.create(postBody({ scope: "local", title: `Also less near ${stamp}` }), lisbon.b.headers)).json.data.id as string,
+    ];
+    const whole = (await forum.list("?scope=local&radius=100&sort=nearest&limit=50", viewer.a.headers)).json.data.map((p: Post) => p.id);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 30; pages++) {
+      const res = await forum.list(`?scope=local&radius=100&sort=nearest&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, viewer.a.headers);
+      expect(res.status).toBe(200);
+      seen.push(...res.json.data.map((p: Post) => p.id));
+      cursor = res.json.pagination.nextCursor;
+      if (!cursor) break;
+      const payload = JSON.parse(Buffer.from(cursor.split(".")[0]!, "base64url").toString("utf8")) as [string, number, string];
+      expect(payload[1]).toBe(0);
+    }
+    expect(seen).toEqual(whole);
+    expect(seen.indexOf(mine[0]!)).toBeGreaterThanOrEqual(0);
+    expect(seen.indexOf(mine[0]!)).toBeLessThan(seen.indexOf(mine[1]!));
+  });
 });
 
 describe("GET /api/forum/topics", () => {

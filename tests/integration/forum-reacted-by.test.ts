@@ -41,6 +41,28 @@ describe("who reacted (shown on hover or focus)", () => {
     expect(patched.reactedBy.heart).toEqual([sign(them), sign(us, "b")]);
   });
 
+  it("counts a hidden couple's reaction but names it to no other couple (only to itself)", async () => {
+    const us = await forumCouple();
+    const hidden = await forumCouple({ visible: false });
+    const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
+    const reply = (await forum.reply(post.id, { body: "Quietly here" }, us.b.headers)).json.data as { id: string };
+    await forum.react("post", post.id, "heart", true, hidden.a.headers);
+    await forum.react("reply", reply.id, "hug", true, hidden.a.headers);
+
+    const thread = (await forum.thread(post.id, us.a.headers)).json.data;
+    expect(thread.post.reactions.heart).toBe(1);
+    expect(thread.post.reactedBy.heart).toEqual([]);
+    expect(thread.replies[0].reactions.hug).toBe(1);
+    expect(thread.replies[0].reactedBy.hug).toEqual([]);
+    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.a.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    expect(listed.reactions.heart).toBe(1);
+    expect(listed.reactedBy.heart).toEqual([]);
+    expect(JSON.stringify(thread)).not.toContain(hidden.name);
+
+    // The hidden couple itself still sees its own name.
+    expect((await forum.thread(post.id, hidden.a.headers)).json.data.post.reactedBy.heart).toEqual([sign(hidden)]);
+  });
+
   it(`names at most ${REACTED_BY_SHOWN} per kind while the count holds every one`, async () => {
     const us = await forumCouple();
     const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };

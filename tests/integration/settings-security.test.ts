@@ -124,6 +124,19 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect((await postEmail(headers, { password: PASSWORD, newEmail: "not-an-address" })).status).toBe(400);
   });
 
+  it("two people confirming links to the same new address at once: one gets it, the other 409 EMAIL_EXISTS (never a 500)", async () => {
+    const a = await person();
+    const b = await person();
+    const wanted = `race-${Date.now()}@example.com`;
+    expect((await postEmail(a.headers, { password: PASSWORD, newEmail: wanted })).status).toBe(200);
+    const tokenA = (await linkInLatestMail(wanted)).searchParams.get("token")!;
+    expect((await postEmail(b.headers, { password: PASSWORD, newEmail: wanted })).status).toBe(200);
+    const tokenB = (await linkInLatestMail(wanted)).searchParams.get("token")!;
+    const answers = await Promise.all([postConfirm(a.headers, tokenA), postConfirm(b.headers, tokenB)]);
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(answers.find((res) => res.status === 409)!.json.error.code).toBe("EMAIL_EXISTS");
+  });
+
   it("refuses another person's link, an unknown one and a replaced one, nothing changed", async () => {
     const a = await person();
     const b = await person();

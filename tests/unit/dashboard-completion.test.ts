@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { profileCompletion } from "@/lib/dashboard/rules";
+import { profileCompletionPercentage } from "@/lib/profile/rules";
 
 const full = { firstName: "Ana", lastName: "Silva", dateOfBirth: "1990-01-01", bio: null, interests: ["travel"], avatarUrl: null };
 
@@ -26,5 +27,16 @@ describe("profile completion (spec section 5)", () => {
       { text: "Create your couple profile", href: "/onboarding" },
     ]);
     expect(profileCompletion(full, { status: "suspended" }).missing.map((step) => step.fix.href)).toEqual(["/profile"]);
+  });
+
+  it("the card's done steps add up to the percentage the API reports, for every combination", () => {
+    const users = [full, { ...full, lastName: null }, { ...full, interests: [], bio: " " }, { ...full, interests: null, avatarUrl: "/api/images/x" }, { ...full, dateOfBirth: null, interests: [] }];
+    for (const user of users) {
+      for (const couple of [null, { status: "active" }, { status: "suspended" }]) {
+        const card = profileCompletion(user, couple);
+        expect(card.percentage).toBe(profileCompletionPercentage(user, couple));
+        expect(card.steps.filter((step) => step.done).reduce((sum, step) => sum + step.points, 0)).toBe(card.percentage);
+      }
+    }
   });
 });

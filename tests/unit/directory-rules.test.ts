@@ -121,3 +121,15 @@ describe("directory filters", () => {
     }
   });
 });
+
+describe("the directory's search text follows the one one-line rule (lib/fields)", () => {
+  const unsafe = ["a\u0000b", "a\nb", "a\u2028b", "a\u0085b", "a\ud800b"];
+  it("the API refuses control characters, line separators and lone surrogates with a 400 message", () => {
+    for (const q of unsafe) expect(directoryQuerySchema.safeParse({ q }).success, JSON.stringify(q)).toBe(false);
+    expect(directoryQuerySchema.parse({ q: "  Maya & Theo " }).q).toBe("Maya & Theo");
+  });
+  it("the page drops them", () => {
+    for (const q of unsafe) expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBeUndefined();
+    expect(pageFilters({ q: "Maya" }, true).q).toBe("Maya");
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { allFourInterests, coupleInterestSet, distanceBand, distanceKm, listed, rankSuggestions, scoreCouple, WEIGHTS, type ScoringCouple } from "@/lib/discover/rules";
+import { directoryBand } from "@/lib/directory/rules";
+import { allFourInterests, bandLabel, coupleInterestSet, distanceBand, distanceKm, listed, rankSuggestions, scoreCouple, WEIGHTS, type ScoringCouple } from "@/lib/discover/rules";
 
 const LISBON = { lat: 38.72, lng: -9.13 };
 const SINTRA = { lat: 38.8, lng: -9.38 };
@@ -75,5 +76,14 @@ describe("discover scoring", () => {
     expect(listed(["a"])).toBe("a");
     expect(listed(["a", "b"])).toBe("a and b");
     expect(listed(["a", "b", "c", "d", "e"])).toBe("a, b, c and 2 more");
+  });
+});
+
+describe("one set of bands between couples", () => {
+  it("discover (and the dashboard) name the band a directory card and a profile name", () => {
+    for (const km of [0, 3, 10, 10.01, 42, 50, 120, 200, 200.5, 900]) {
+      const band = distanceBand(km);
+      expect(band === null ? "further away" : bandLabel(band).toLowerCase(), String(km)).toBe(directoryBand(km));
+    }
   });
 });

@@ -1,5 +1,10 @@
 "use server";
 
+/*
+ * The partner invitation's 'Resend' and 'Cancel' (lib/invitations/manage.ts), for the dashboard's
+ * card and the settings' Partner section alike.
+ */
+
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/http/action";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
@@ -10,6 +15,7 @@ export const resendInvitationAction = action({ access: "signed-in", failure: "Co
   const { invitation, emailIds } = await resendInvitation(db, caller.userId);
   deliverAfterResponse(db, emailIds);
   revalidatePath("/dashboard");
+  revalidatePath("/settings/partner");
   return { expiresAt: invitation.expires_at };
 });
 
@@ -17,5 +23,6 @@ export const resendInvitationAction = action({ access: "signed-in", failure: "Co
 export const cancelInvitationAction = action({ access: "signed-in", failure: "Could not cancel the invitation. Please try again." }, async ({ db, caller }) => {
   await cancelInvitation(db, caller.userId);
   revalidatePath("/dashboard");
+  revalidatePath("/settings/partner");
   return {};
 });

@@ -4,9 +4,7 @@ import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
-import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { setPrivacy } from "@/lib/locations";
-import { deliverAfterResponse } from "@/lib/mail/outbox";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
 import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
@@ -55,15 +53,4 @@ export const unblockCoupleAction = action(
   },
 );
 
-/** 'Resend': a fresh invitation to the same person (the e-mail goes out after the answer); the old links stop working. */
-export const resendInvitationAction = action({ access: "complete-profile", failure: "Could not resend the invitation. Please try again." }, async ({ db, caller }) => {
-  const { invitation, emailIds } = await resendInvitation(db, caller.userId);
-  deliverAfterResponse(db, emailIds);
-  return { expiresAt: invitation.expires_at };
-});
-
-/** 'Cancel': the pending invitation's links stop working. */
-export const cancelInvitationAction = action({ access: "complete-profile", failure: "Could not cancel the invitation. Please try again." }, async ({ db, caller }) => {
-  await cancelInvitation(db, caller.userId);
-  return {};
-});
+// 'Resend' and 'Cancel' of the partner invitation: app/(app)/dashboard/actions.ts (one pair for both pages).
