@@ -2,10 +2,11 @@
 
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { BODY_MAX, FORUM_TOPICS, REPLY_BODY_MAX, TITLE_MAX, type ForumTopic } from "@/lib/forum/rules";
+import { BODY_MAX, REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
 import { patchPost, patchReply, type ForumMention, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
+import { mergeMention, TitleField, TopicField } from "./PostFields";
 import { mentionedIds } from "./PostComposer";
 
 type Errors = Partial<Record<"title" | "topic" | "body", string>>;
@@ -35,7 +36,6 @@ function useEditorFocus(onCancel: () => void) {
   return { form, onKeyDown };
 }
 
-const mergeMention = (mentions: ForumMention[], mention: ForumMention) => [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention];
 
 function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
   return (
@@ -87,50 +87,8 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPost; onSav
   return (
     <form ref={form} className="forum-composer forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="field">
-        <label htmlFor="edit-post-title">Title</label>
-        <input
-          id="edit-post-title"
-          name="title"
-          value={title}
-          maxLength={TITLE_MAX + 50}
-          disabled={busy}
-          aria-invalid={errors.title ? true : undefined}
-          aria-describedby={`edit-post-title-counter${errors.title ? " edit-post-title-error" : ""}`}
-          onChange={(event) => setTitle(event.target.value)}
-        />
-        <span id="edit-post-title-counter" className={`field-hint forum-counter${title.length > TITLE_MAX ? " is-over" : ""}`}>
-          {title.length} / {TITLE_MAX} characters
-        </span>
-        {errors.title && (
-          <p id="edit-post-title-error" className="field-error">
-            {errors.title}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="edit-post-topic">Topic</label>
-        <select
-          id="edit-post-topic"
-          name="topic"
-          value={topic}
-          disabled={busy}
-          aria-invalid={errors.topic ? true : undefined}
-          aria-describedby={errors.topic ? "edit-post-topic-error" : undefined}
-          onChange={(event) => setTopic(event.target.value as ForumTopic)}
-        >
-          {FORUM_TOPICS.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-        {errors.topic && (
-          <p id="edit-post-topic-error" className="field-error">
-            {errors.topic}
-          </p>
-        )}
-      </div>
+      <TitleField idPrefix="edit-post" value={title} error={errors.title} disabled={busy} onChange={setTitle} />
+      <TopicField idPrefix="edit-post" value={topic} error={errors.topic} disabled={busy} onChange={(value) => setTopic(value as ForumTopic)} />
       <MentionTextarea
         label="Your post"
         name="body"

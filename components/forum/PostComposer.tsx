@@ -3,12 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { FORUM_SCOPES, FORUM_TOPICS, BODY_MAX, TITLE_MAX, type ForumScope } from "@/lib/forum/rules";
+import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
 import { createPost, type ForumMention } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
 import { ForumPhotos } from "./ForumPhotos";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
+import { mergeMention, TitleField, TopicField } from "./PostFields";
 import { useDraft } from "./useDraft";
 
 type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
@@ -78,50 +79,8 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
     <form className="forum-composer" onSubmit={submit} noValidate aria-labelledby="composer-title">
       <h2 id="composer-title">New Post</h2>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="field">
-        <label htmlFor="post-title">Title</label>
-        <input
-          ref={titleRef}
-          id="post-title"
-          name="title"
-          value={title}
-          maxLength={TITLE_MAX + 50}
-          aria-invalid={errors.title ? true : undefined}
-          aria-describedby={`post-title-counter${errors.title ? " post-title-error" : ""}`}
-          onChange={(event) => draft.update({ title: event.target.value })}
-        />
-        <span id="post-title-counter" className={`field-hint forum-counter${title.length > TITLE_MAX ? " is-over" : ""}`}>
-          {title.length} / {TITLE_MAX} characters
-        </span>
-        {errors.title && (
-          <p id="post-title-error" className="field-error">
-            {errors.title}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="post-topic">Topic</label>
-        <select
-          id="post-topic"
-          name="topic"
-          value={topic}
-          aria-invalid={errors.topic ? true : undefined}
-          aria-describedby={errors.topic ? "post-topic-error" : undefined}
-          onChange={(event) => draft.update({ topic: event.target.value as PostDraft["topic"] })}
-        >
-          <option value="">Choose a topic</option>
-          {FORUM_TOPICS.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
-            </option>
-          ))}
-        </select>
-        {errors.topic && (
-          <p id="post-topic-error" className="field-error">
-            {errors.topic}
-          </p>
-        )}
-      </div>
+      <TitleField idPrefix="post" inputRef={titleRef} value={title} error={errors.title} onChange={(text) => draft.update({ title: text })} />
+      <TopicField idPrefix="post" placeholder="Choose a topic" value={topic} error={errors.topic} onChange={(value) => draft.update({ topic: value as PostDraft["topic"] })} />
       <MentionTextarea
         label="Your post"
         name="body"
@@ -130,7 +89,7 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
         rows={8}
         error={errors.body}
         onChange={(text) => draft.update({ body: text })}
-        onMention={(mention) => draft.update({ mentions: [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention] })}
+        onMention={(mention) => draft.update({ mentions: mergeMention(mentions, mention) })}
       />
       <ForumPhotos value={photos} onChange={(urls) => draft.update({ photos: urls })} onBusy={setUploading} disabled={busy} />
       {errors.photos && <p className="field-error">{errors.photos}</p>}

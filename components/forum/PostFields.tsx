@@ -1,0 +1,71 @@
+"use client";
+
+import type { Ref } from "react";
+import { FORUM_TOPICS, TITLE_MAX } from "@/lib/forum/rules";
+import type { ForumMention } from "@/lib/forum/client/api";
+
+/** The title and topic fields of a post, shared by the composer ('New Post') and the editor ('Edit post'). */
+
+type FieldProps = { idPrefix: string; value: string; error?: string; disabled?: boolean; onChange(value: string): void };
+
+export function TitleField({ idPrefix, value, error, disabled, onChange, inputRef }: FieldProps & { inputRef?: Ref<HTMLInputElement> }) {
+  const id = `${idPrefix}-title`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Title</label>
+      <input
+        ref={inputRef}
+        id={id}
+        name="title"
+        value={value}
+        maxLength={TITLE_MAX + 50}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-counter${error ? ` ${id}-error` : ""}`}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      <span id={`${id}-counter`} className={`field-hint forum-counter${value.length > TITLE_MAX ? " is-over" : ""}`}>
+        {value.length} / {TITLE_MAX} characters
+      </span>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** `placeholder`: a first, empty choice (the composer asks for a topic; a post being edited has one). */
+export function TopicField({ idPrefix, value, error, disabled, onChange, placeholder }: FieldProps & { placeholder?: string }) {
+  const id = `${idPrefix}-topic`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>Topic</label>
+      <select
+        id={id}
+        name="topic"
+        value={value}
+        disabled={disabled}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {FORUM_TOPICS.map((t) => (
+          <option key={t.value} value={t.value}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A chosen mention replaces an earlier one of the same couple. */
+export const mergeMention = (mentions: readonly ForumMention[], mention: ForumMention) => [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention];
