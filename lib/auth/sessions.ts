@@ -1,6 +1,7 @@
 import "server-only";
-import { and, eq, gt, isNull, lt, ne, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { sessions } from "@/db/schema";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
@@ -22,12 +23,21 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
   return row!.id;
 }
 
-/** The user id of a live session, or null when it was revoked, expired or never existed. */
+/**
+ * Reads a session row by id: its user when the session is live (else null), with whatever else
+ * a caller needs (`value`) taken along in the same round trip.
+ */
+export type SessionRead<L> = (db: Db, sessionId: string) => Promise<{ userId: string; value: L } | null>;
+
+/** The live-session condition on `sessions` (joined or not), for queries with `sid` and `now` (ISO) placeholders. */
+export const liveSessionWhere = () =>
+  and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")));
+
+const activeSessionQuery = preparedPer((db) => db.select({ userId: sessions.userId }).from(sessions).where(liveSessionWhere()).prepare("active_session_user"));
+
+/** The user id of a live session, or null when it was revoked, expired or never existed. Every signed-in call asks: prepared. */
 export async function activeSessionUser(db: Db, sessionId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ userId: sessions.userId })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  const [row] = await activeSessionQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
   return row?.userId ?? null;
 }
 

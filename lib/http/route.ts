@@ -1,11 +1,13 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
+import { AppError } from "@/lib/errors";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
 import { assertAccess, type Access, type CallerFor } from "./access";
 import { errorResponse, parseWith, readJson } from "./errors";
-import { optionalCaller, requireCaller, type Caller } from "./request-auth";
+import type { SessionRead } from "@/lib/auth/sessions";
+import { liveCaller, sessionUserOnly, type Caller } from "./request-auth";
 
 /** The caller a route handler gets: never null where the access requires a session. */
 export type RouteCaller<A extends Access> = CallerFor<A, Caller>;
@@ -30,16 +32,23 @@ export const searchParams = <S extends z.ZodType>(schema: S, message?: ParseMess
 export const stringParams = <K extends string>(...names: K[]) =>
   z.object(Object.fromEntries(names.map((name) => [name, oneLine(z.string(), notAllowedMessage(name))])) as Record<K, z.ZodString>);
 
-export type RouteContext<A extends Access, I, P> = {
+export type RouteContext<A extends Access, I, P, L = undefined> = {
   db: Db;
   caller: RouteCaller<A>;
+  /** What `withSession` read along with the session (null where there is no caller). */
+  live: CallerFor<A, L>;
   input: I;
   params: P;
   request: NextRequest;
 };
 
-export type RouteOptions<A extends Access, I, P> = {
+export type RouteOptions<A extends Access, I, P, L = undefined> = {
   access: A;
+  /**
+   * Reads the session row together with what the handler needs, in one round trip, instead of
+   * the plain liveness check (the current user's call: every signed-in client asks it).
+   */
+  withSession?: SessionRead<L>;
   /** The request's input: `jsonBody(...)`, `searchParams(...)`, or a custom reader (multipart). */
   input?: InputReader<I>;
   /** The route params' schema; failures are a VALIDATION_ERROR like any input (`message` as for parseWith). */
@@ -50,12 +59,13 @@ export type RouteOptions<A extends Access, I, P> = {
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
 export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
 
-async function callerFor(access: Access, db: Db, request: NextRequest): Promise<Caller | null> {
+async function callerFor<L>(access: Access, db: Db, request: NextRequest, read: SessionRead<L>): Promise<{ caller: Caller; value: L } | null> {
   if (access === "public") return null;
-  if (access === "optional") return optionalCaller(db, request);
-  const caller = await requireCaller(db, request);
-  await assertAccess(db, access, caller.userId);
-  return caller;
+  const found = await liveCaller(db, request, read);
+  if (access === "optional") return found;
+  if (!found) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+  await assertAccess(db, access, found.caller.userId);
+  return found;
 }
 
 /**
@@ -65,18 +75,21 @@ async function callerFor(access: Access, db: Db, request: NextRequest): Promise<
  * shape with its status, so no handler can answer a stack trace. The returned handler carries
  * its declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
  */
-export function route<A extends Access, I = undefined, P = Record<string, never>>(
-  options: RouteOptions<A, I, P>,
-  handler: (context: RouteContext<A, I, P>) => Promise<Response>,
+export function route<A extends Access, I = undefined, P = Record<string, never>, L = undefined>(
+  options: RouteOptions<A, I, P, L>,
+  handler: (context: RouteContext<A, I, P, L>) => Promise<Response>,
 ): RouteHandler {
+  const read = (options.withSession ?? sessionUserOnly) as SessionRead<L>;
   const handle: RouteHandler = async (request, context) => {
     try {
       const db = await getDb();
-      const caller = (await callerFor(options.access, db, request)) as RouteCaller<A>;
+      const found = await callerFor(options.access, db, request, read);
+      const caller = (found?.caller ?? null) as RouteCaller<A>;
+      const live = (found ? found.value : null) as CallerFor<A, L>;
       const rawParams = await context.params;
       const params = (options.params ? parseWith(options.params, rawParams, options.paramsMessage) : rawParams) as P;
       const input = (options.input ? await options.input(request) : undefined) as I;
-      return await handler({ db, caller, input, params, request });
+      return await handler({ db, caller, live, input, params, request });
     } catch (error) {
       return errorResponse(error);
     }

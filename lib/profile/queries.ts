@@ -1,9 +1,11 @@
 import "server-only";
-import { and, eq, ne, or } from "drizzle-orm";
+import { and, eq, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { preparedPer } from "@/db/prepared";
+import { couples, sessions, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
+import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/couples/partner";
@@ -83,15 +85,38 @@ function shapeCurrentUser(row: { me: SelfRow; couple: typeof couples.$inferSelec
   };
 }
 
-/** The signed-in user, their couple and their partner, in one query. */
-export async function loadCurrentUser(db: Db, userId: string): Promise<{ user: CurrentUser; profileComplete: boolean }> {
-  const [row] = await db
+/** The signed-in user, their couple and their partner: one query, built on `from` (the user's row, or their session's). */
+const currentUserQuery = (db: Db) =>
+  db
     .select({ me: selfColumns(users), couple: couples, partner: partnerColumns(partner) })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
-    .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))))
-    .where(eq(users.id, userId));
-  if (!row) throw userNotFound();
+    .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))));
+
+const byUserId = preparedPer((db) => currentUserQuery(db).where(eq(users.id, sql.placeholder("userId"))).prepare("current_user_by_id"));
+const bySession = preparedPer((db) =>
+  currentUserQuery(db).innerJoin(sessions, eq(sessions.userId, users.id)).where(liveSessionWhere()).prepare("current_user_by_session"),
+);
+
+type CurrentUserAnswer = { user: CurrentUser; profileComplete: boolean };
+
+function answer(row: Parameters<typeof shapeCurrentUser>[0]): CurrentUserAnswer {
   const user = shapeCurrentUser(row);
   return { user, profileComplete: isProfileComplete(user) };
 }
+
+/** The signed-in user, their couple and their partner, in one query. */
+export async function loadCurrentUser(db: Db, userId: string): Promise<CurrentUserAnswer> {
+  const [row] = await byUserId(db).execute({ userId });
+  if (!row) throw userNotFound();
+  return answer(row);
+}
+
+/**
+ * The current user's call in one round trip: the session's liveness (as activeSessionUser) and
+ * the user, their couple and their partner. Null when the session is not live.
+ */
+export const currentUserBySession: SessionRead<CurrentUserAnswer> = async (db, sessionId) => {
+  const [row] = await bySession(db).execute({ sid: sessionId, now: new Date().toISOString() });
+  return row ? { userId: row.me.id!, value: answer(row) } : null;
+};

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
-import { couples } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
+import { couples, sessions, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
+import { sessionCookieName } from "@/lib/auth/session-token";
 import { revokeSession } from "@/lib/auth/sessions";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
@@ -159,6 +162,35 @@ describe("GET /api/v2/auth/me", () => {
     await revokeSession(await getDb(), session.sid);
     const res = await meCall({ cookie: session.cookie });
     expect(res.status).toBe(401);
+  });
+
+  it("answers 401 once the session row has expired, with the cookie and with a bearer token", async () => {
+    const { a } = await coupleWithTwoPartners();
+    const browser = await browserSession(a.id);
+    const api = await apiSession(a.email);
+    const db = await getDb();
+    expect((await meCall({ cookie: browser.cookie })).status).toBe(200);
+    expect((await meCall(bearer(api.access_token))).status).toBe(200);
+    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, a.id));
+    expect((await meCall({ cookie: browser.cookie })).status).toBe(401);
+    expect((await meCall(bearer(api.access_token))).json.error.code).toBe("SESSION_EXPIRED");
+  });
+
+  it("answers 401 to a cookie whose session row belongs to someone else", async () => {
+    const { a, b } = await coupleWithTwoPartners();
+    const theirs = await browserSession(b.id);
+    // Only possible with the secret; proves the row, not the cookie, says whose call it is.
+    const name = sessionCookieName();
+    const token = await encode({ token: { sub: a.id, sid: theirs.sid }, secret: process.env.AUTH_SECRET!, salt: name });
+    expect((await meCall({ cookie: `${name}=${token}` })).status).toBe(401);
+  });
+
+  it("shows the partner's change on the very next call", async () => {
+    const { a, b } = await coupleWithTwoPartners();
+    const { cookie } = await browserSession(a.id);
+    expect((await meCall({ cookie })).json.partnerOccupation).toBe("Chef");
+    await (await getDb()).update(users).set({ occupation: "Baker" }).where(eq(users.id, b.id));
+    expect((await meCall({ cookie })).json.partnerOccupation).toBe("Baker");
   });
 
   it("answers 401 to a cookie that is not a valid session token", async () => {

@@ -1,13 +1,14 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { loadCurrentUser } from "@/lib/profile/queries";
+import { currentUserBySession } from "@/lib/profile/queries";
 
 /**
  * The flat current-user response; 409 with the partial account while onboarding is incomplete
- * (signed-in, not complete-profile: the incomplete answer carries the account).
+ * (signed-in, not complete-profile: the incomplete answer carries the account). The session's
+ * liveness and the user are read in one round trip.
  */
-export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {
-  const { user, profileComplete } = await loadCurrentUser(db, caller.userId);
+export const GET = route({ access: "signed-in", withSession: currentUserBySession }, async ({ live }) => {
+  const { user, profileComplete } = live;
   const headers = { "Cache-Control": "private, no-store" };
   if (!profileComplete) {
     return NextResponse.json(
