@@ -83,8 +83,9 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   const dataDir = env().PGLITE_DIR;
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(path.resolve(dataDir), { recursive: true });
+  const { withNamedStatements } = await import("./pglite-statements");
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
-  const db = drizzle(client, { schema });
+  const db = drizzle(withNamedStatements(client), { schema });
   return {
     db: db as unknown as Db,
     migrate: async () => {
