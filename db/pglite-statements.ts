@@ -23,8 +23,8 @@ function failure(messages: { name: string }[]): void {
  * user's 4-table join that was ~1 ms of the ~1.5 ms the query took. Queries registered with
  * `nameStatement` (db/prepared.ts: the hot reads) are parsed once as a named statement and then
  * only bound and executed, in one protocol call, under the same locks as `query()`. Anything
- * else goes to PGlite as before. For reads: no blob and no file-system sync, as PGlite skips
- * for them anyway on a memory or Node file system.
+ * else goes to PGlite as before. Meant for reads: no blob handling, and no file-system sync
+ * (query()'s is a no-op on the memory and Node file systems this app uses).
  */
 export function withNamedStatements(client: PGlite): NamingPGlite {
   const names = new Map<string, string>();

@@ -85,7 +85,7 @@ function shapeCurrentUser(row: { me: SelfRow; couple: typeof couples.$inferSelec
   };
 }
 
-/** The signed-in user, their couple and their partner: one query, built on `from` (the user's row, or their session's). */
+/** The signed-in user, their couple and their partner in one query; each use adds how the user is found. */
 const currentUserQuery = (db: Db) =>
   db
     .select({ me: selfColumns(users), couple: couples, partner: partnerColumns(partner) })
