@@ -1,10 +1,12 @@
 import "server-only";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
+import { liveSessionWhere } from "./sessions";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
 export type AccountFlags = {
@@ -32,8 +34,23 @@ function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null 
   };
 }
 
+// Prepared: every complete-profile API call and every guarded page asks.
+const flagsQuery = preparedPer((db) =>
+  db.select(flagColumns).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, sql.placeholder("userId"))).prepare("account_flags"),
+);
+const liveFlagsQuery = preparedPer((db) =>
+  db
+    .select(flagColumns)
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(couples, partnerOf(users.id))
+    // By the session's primary key alone (a user filter here can make the planner walk all the user's sessions).
+    .where(liveSessionWhere())
+    .prepare("live_session_account"),
+);
+
 export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
-  const [row] = await db.select(flagColumns).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, userId));
+  const [row] = await flagsQuery(db).execute({ userId });
   return row ? flagsOf(row, userId) : null;
 }
 
@@ -43,13 +60,7 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
  * existed or belongs to someone else than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
-  const [row] = await db
-    .select(flagColumns)
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(couples, partnerOf(users.id))
-    // By the session's primary key alone (a user filter here can make the planner walk all the user's sessions).
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
   return row?.id === userId ? flagsOf(row, userId) : null;
 }
 
