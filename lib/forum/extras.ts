@@ -1,5 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, forumMentions, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -14,8 +15,8 @@ const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
  * SQL: a reaction's couple may be named in "who reacted": an active, visible couple, or the
  * viewer's own. A hidden couple's reactions are counted but never named to other couples.
  */
-const namedReactor = (actor: ForumActor): SQL =>
-  sql`((${couples.status} = 'active' and ${couples.isVisible}) or ${couples.id} = ${actor.coupleId})`;
+export const namedReactor = (viewerCouple: string | SQL, couple: { status: AnyPgColumn; isVisible: AnyPgColumn; id: AnyPgColumn } = couples): SQL =>
+  sql`((${couple.status} = 'active' and ${couple.isVisible}) or ${couple.id} = ${viewerCouple})`;
 
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
 export async function threadReactions(db: Db, actor: ForumActor, postId: string) {
@@ -26,7 +27,7 @@ export async function threadReactions(db: Db, actor: ForumActor, postId: string)
       userId: forumReactions.userId,
       firstName: users.firstName,
       coupleName: couples.coupleName,
-      named: sql<boolean>`${namedReactor(actor)}`,
+      named: sql<boolean>`${namedReactor(actor.coupleId)}`,
     })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
@@ -52,30 +53,6 @@ export async function threadReactions(db: Db, actor: ForumActor, postId: string)
       myReactions: entry?.mine ?? [],
       reactedBy: entry?.by ?? noneReacted(),
     };
-  };
-}
-
-/** Counts, the viewer's own kinds and the first who reacted, for a list page's posts (reactions on the posts only). */
-export async function listReactions(db: Db, actor: ForumActor, postIds: string[]) {
-  if (postIds.length === 0) return () => ({ reactions: reactionCounts([]), myReactions: [] as ReactionKind[], reactedBy: noneReacted() });
-  const rows = await db
-    .select({
-      postId: forumReactions.postId,
-      kind: forumReactions.kind,
-      count: sql<number>`count(*)::int`,
-      mine: sql<boolean>`bool_or(${forumReactions.userId} = ${actor.userId})`,
-      names: sql<string[]>`coalesce((array_agg(${users.firstName} || ' of ' || ${couples.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id}) filter (where ${namedReactor(actor)}))[1:${sql.raw(String(REACTED_BY_SHOWN))}], '{}')`,
-    })
-    .from(forumReactions)
-    .innerJoin(users, eq(users.id, forumReactions.userId))
-    .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
-    .where(and(inArray(forumReactions.postId, postIds), isNull(forumReactions.replyId), notBlockedBetween(actor.coupleId, forumReactions.coupleId)))
-    .groupBy(forumReactions.postId, forumReactions.kind);
-  return (postId: string) => {
-    const own = rows.filter((row) => row.postId === postId);
-    const reactedBy = noneReacted();
-    for (const row of own) reactedBy[row.kind] = row.names;
-    return { reactions: reactionCounts(own), myReactions: own.filter((row) => row.mine).map((row) => row.kind), reactedBy };
   };
 }
 

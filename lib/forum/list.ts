@@ -1,18 +1,61 @@
 import "server-only";
 import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples, forumPosts, users } from "@/db/schema";
+import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
-import { notBlockedBetween } from "@/lib/safety/blocks";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { encodeCursor } from "./cursor";
+import { REACTED_BY_SHOWN, reactionCounts, type ReactionKind } from "./rules";
 import type { ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
-import { listReactions, mentionsOf } from "./extras";
+import { namedReactor } from "./extras";
 import { keyValue, readCursor } from "./keyset";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
-import { postColumns, shapePost, type ForumPost, type KeysetPagination } from "./shape";
+import { noneReacted, postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
+
+/** Who reads a list: the couple is found from the person in the list's own statement. */
+export type ListViewer = Pick<ForumActor, "userId">;
+
+const reactor = alias(users, "reactor");
+const reactorCouple = alias(couples, "reactor_couple");
+const mentioned = alias(couples, "mentioned");
+
+/**
+ * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine, [signature, ...]], ...]`,
+ * one entry per kind, with the first REACTED_BY_SHOWN named reactors (earliest first). Couples
+ * blocked either way are neither counted nor named. A row of the post's reaction index per reaction.
+ */
+function reactionsJson(viewerCouple: SQL, userId: string, postId: SQL): SQL<[ReactionKind, number, boolean, string[]][]> {
+  return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine, k.names)), '[]'::json) from (
+    select ${forumReactions.kind} as kind, count(*)::int as n, bool_or(${forumReactions.userId} = ${userId}) as mine,
+      coalesce((array_agg(${reactor.firstName} || ' of ' || ${reactorCouple.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id})
+        filter (where ${namedReactor(viewerCouple, reactorCouple)}))[1:${sql.raw(String(REACTED_BY_SHOWN))}], '{}') as names
+    from ${forumReactions}
+    join ${users} ${reactor} on ${reactor.id} = ${forumReactions.userId}
+    join ${couples} ${reactorCouple} on ${reactorCouple.id} = ${forumReactions.coupleId}
+    where ${forumReactions.postId} = ${postId} and ${forumReactions.replyId} is null and ${notBlockedBetween(viewerCouple, forumReactions.coupleId)}
+    group by ${forumReactions.kind}) k)`;
+}
+
+/** SQL: a listed post's validated mentions as JSON `[[coupleId, name], ...]`, without couples blocked either way. */
+function mentionsJson(viewerCouple: SQL, postId: SQL): SQL<[string, string][]> {
+  return sql`(select coalesce(json_agg(json_build_array(${mentioned.id}, ${mentioned.coupleName})), '[]'::json)
+    from ${forumMentions} join ${couples} ${mentioned} on ${mentioned.id} = ${forumMentions.mentionedCoupleId}
+    where ${forumMentions.postId} = ${postId} and ${forumMentions.replyId} is null and ${notBlockedBetween(viewerCouple, mentioned.id)})`;
+}
+
+function listExtras(reactions: [ReactionKind, number, boolean, string[]][], mentions: [string, string][]) {
+  const reactedBy = noneReacted();
+  for (const [kind, , , names] of reactions) reactedBy[kind] = names;
+  return {
+    reactions: reactionCounts(reactions.map(([kind, count]) => ({ kind, count }))),
+    myReactions: reactions.filter(([, , mine]) => mine).map(([kind]) => kind),
+    reactedBy,
+    mentions: mentions.map(([coupleId, name]): ForumMention => ({ coupleId, name })),
+  };
+}
 
 /**
  * A page of posts (issue 11, `GET /api/forum/posts`): listed posts (not deleted, hidden or
@@ -26,7 +69,7 @@ import { postColumns, shapePost, type ForumPost, type KeysetPagination } from ".
  */
 export async function listPosts(
   db: Db,
-  actor: ForumActor,
+  viewer: ListViewer,
   query: ListPostsQuery,
   /** One couple's posts only (their profile's recent posts, issue 12). */
   only: { coupleId?: string } = {},
@@ -35,7 +78,9 @@ export async function listPosts(
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor);
-  const centre = local ? await couplePlace(db, actor.coupleId) : null;
+  // The viewer's couple, found in each statement (an init plan run once), so a global list is one round trip.
+  const viewerCouple = coupleOfUser(viewer.userId);
+  const centre = local ? await couplePlace(db, viewerCouple) : null;
   if (local && !centre) throw locationRequired();
 
   const distance = centre ? distanceFrom(centre) : null;
@@ -65,14 +110,15 @@ export async function listPosts(
         : keyValue(after.sortKey);
 
   const conditions: (SQL | undefined)[] = [
-    eq(forumPosts.scope, query.scope),
+    // Literals (both validated), so a prepared list keeps one generic plan on its partial indexes.
+    sql`${forumPosts.scope} = ${sql.raw(`'${query.scope}'`)}`,
     isNull(forumPosts.deletedAt),
     isNull(forumPosts.hiddenAt),
     isNull(forumPosts.removedAt),
     query.topic ? eq(forumPosts.topic, query.topic) : undefined,
     only.coupleId ? eq(forumPosts.coupleId, only.coupleId) : undefined,
     tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
-    notBlockedBetween(actor.coupleId, forumPosts.coupleId),
+    notBlockedBetween(viewerCouple, forumPosts.coupleId),
     centre ? boundingBox(centre, query.radius) : undefined,
     distance ? sql`${distance} <= ${query.radius}` : undefined,
     // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
@@ -80,34 +126,39 @@ export async function listPosts(
     after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`) : undefined,
   ];
   // The page is chosen from forum_posts alone (every condition is on its columns), and only its
-  // rows are then joined to their authors: a search with many matches never joins them all.
+  // rows are then joined to their authors, reactions and mentions: a search with many matches
+  // never joins them all. One statement: no round trip per kind of detail.
   const chosen = db
     .select({ id: sql<string>`${forumPosts.id}`.as("page_id"), sortKey: sql<unknown>`${sortKey}`.as("sort_key"), distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km") })
     .from(forumPosts)
     .where(and(...conditions))
     .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-    .limit(query.limit + 1)
+    .limit(sql.raw(String(query.limit + 1)) as unknown as number)
     .as("page");
-  const rows = (
-    await db
-      .select({ ...postColumns, sortKey: chosen.sortKey, distanceKm: chosen.distanceKm })
-      .from(chosen)
-      .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
-      .leftJoin(users, eq(users.id, forumPosts.authorUserId))
-      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-      .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]))
-  ).map((row) => ({ ...row, distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }));
+  const statement = db
+    .select({
+      ...postColumns,
+      sortKey: chosen.sortKey,
+      distanceKm: chosen.distanceKm,
+      reactions: reactionsJson(viewerCouple, viewer.userId, sql`${chosen.id}`),
+      mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
+    })
+    .from(chosen)
+    .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
+    .leftJoin(users, eq(users.id, forumPosts.authorUserId))
+    .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+    .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
+  // Every value is a parameter, so the server keeps one plan per shape of list (planning this
+  // statement costs more than running it). Searches are planned afresh: how to find a term's
+  // matches depends on how common it is.
+  const rows = await (tsQuery ? statement : statement.prepare("forum_list").execute());
 
   const page = rows.slice(0, query.limit);
-  const ids = page.map((row) => row.id);
-  const [reactionsOf, mentions] = await Promise.all([listReactions(db, actor, ids), mentionsOf(db, actor, ids, false)]);
   const hasMore = rows.length > query.limit;
   const last = page.at(-1);
   const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
   return {
-    data: page.map((row) =>
-      shapePost(row, { ...reactionsOf(row.id), mentions: mentions({ postId: row.id, replyId: null }), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),
-    ),
+    data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
     pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null },
   };
 }

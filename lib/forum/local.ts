@@ -11,7 +11,7 @@ const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 
 /** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
-export async function couplePlace(db: Db, coupleId: string): Promise<ForumPlace | null> {
+export async function couplePlace(db: Db, coupleId: string | SQL): Promise<ForumPlace | null> {
   const [row] = await db
     .select(locationColumns)
     .from(locations)
