@@ -12,6 +12,7 @@ import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
 import { namedReactor } from "./extras";
 import { keyValue, readCursor } from "./keyset";
+import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
 import { noneReacted, postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
 
@@ -87,16 +88,8 @@ export async function listPosts(
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
   // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
   if (order === "top") await keepTopWindowFresh(db);
-  const sortKey: SQL | AnyPgColumn =
-    order === "rank"
-      ? sql`ts_rank(${forumPosts.searchVector}, ${tsQuery})::double precision`
-      : order === "nearest"
-        ? distance!
-        : order === "top"
-          ? forumPosts.topScore
-          : order === "new"
-            ? forumPosts.createdAt
-            : forumPosts.lastActivityAt;
+  // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
+  const sortKey: SQL | AnyPgColumn = order === "nearest" ? distance! : order === "top" ? forumPosts.topScore : order === "new" ? forumPosts.createdAt : forumPosts.lastActivityAt;
   const ascending = order === "nearest";
   // Top's key is the integer column itself, so the row comparison stays on its index.
   // Nearest: the cursor names the last post only and its distance is measured again here (a
@@ -123,23 +116,31 @@ export async function listPosts(
     distance ? sql`${distance} <= ${query.radius}` : undefined,
     // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
     order === "top" ? gt(forumPosts.topScore, 0) : undefined,
-    after ? (ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`) : undefined,
   ];
+  const position = !after ? undefined : ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`;
   // The page is chosen from forum_posts alone (every condition is on its columns), and only its
   // rows are then joined to their authors, reactions and mentions: a search with many matches
   // never joins them all. One statement: no round trip per kind of detail.
-  const chosen = db
-    .select({ id: sql<string>`${forumPosts.id}`.as("page_id"), sortKey: sql<unknown>`${sortKey}`.as("sort_key"), distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km") })
-    .from(forumPosts)
-    .where(and(...conditions))
-    .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-    .limit(sql.raw(String(query.limit + 1)) as unknown as number)
-    .as("page");
+  const chosen = tsQuery
+    ? searchPage(db, conditions, tsQuery, after, query.limit)
+    : db
+        .select({
+          id: sql<string>`${forumPosts.id}`.as("page_id"),
+          sortKey: sql<unknown>`${sortKey}`.as("sort_key"),
+          distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km"),
+          pinnedMs: sql<number | null>`null::double precision`.as("pinned_ms"),
+        })
+        .from(forumPosts)
+        .where(and(...conditions, position))
+        .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
+        .limit(sql.raw(String(query.limit + 1)) as unknown as number)
+        .as("page");
   const statement = db
     .select({
       ...postColumns,
       sortKey: chosen.sortKey,
       distanceKm: chosen.distanceKm,
+      pinnedMs: chosen.pinnedMs,
       reactions: reactionsJson(viewerCouple, viewer.userId, sql`${chosen.id}`),
       mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
     })
@@ -156,9 +157,12 @@ export async function listPosts(
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const last = page.at(-1);
+  // A search keeps the window its first page pinned (lib/forum/search.ts).
+  const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));
+  const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
   const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
   return {
     data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
-    pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null },
+    pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null },
   };
 }
