@@ -11,7 +11,7 @@ import type { ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
 import { namedReactor } from "./extras";
-import { keyValue, readCursor } from "./keyset";
+import { readCursor } from "./keyset";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
 import { noneReacted, postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
@@ -28,7 +28,7 @@ const mentioned = alias(couples, "mentioned");
  * one entry per kind, with the first REACTED_BY_SHOWN named reactors (earliest first). Couples
  * blocked either way are neither counted nor named. A row of the post's reaction index per reaction.
  */
-function reactionsJson(viewerCouple: SQL, userId: string, postId: SQL): SQL<[ReactionKind, number, boolean, string[]][]> {
+function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean, string[]][]> {
   return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine, k.names)), '[]'::json) from (
     select ${forumReactions.kind} as kind, count(*)::int as n, bool_or(${forumReactions.userId} = ${userId}) as mine,
       coalesce((array_agg(${reactor.firstName} || ' of ' || ${reactorCouple.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id})
@@ -58,6 +58,16 @@ function listExtras(reactions: [ReactionKind, number, boolean, string[]][], ment
   };
 }
 
+/** Global lists' statements, prepared once per shape (the Map's key) for each database handle. */
+const preparedLists = new WeakMap<Db, Map<string, unknown>>();
+
+function preparedList<T extends { prepare: (name: string) => unknown }>(db: Db, shape: string, build: () => T): ReturnType<T["prepare"]> {
+  let byShape = preparedLists.get(db);
+  if (!byShape) preparedLists.set(db, (byShape = new Map()));
+  if (!byShape.has(shape)) byShape.set(shape, build().prepare("forum_list"));
+  return byShape.get(shape) as ReturnType<T["prepare"]>;
+}
+
 /**
  * A page of posts (issue 11, `GET /api/forum/posts`): listed posts (not deleted, hidden or
  * removed) of couples not blocked either way, in the scope, by topic and search. With `q` the
@@ -79,80 +89,90 @@ export async function listPosts(
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor);
-  // The viewer's couple, found in each statement (an init plan run once), so a global list is one round trip.
-  const viewerCouple = coupleOfUser(viewer.userId);
-  const centre = local ? await couplePlace(db, viewerCouple) : null;
+  const centre = local ? await couplePlace(db, coupleOfUser(viewer.userId)) : null;
   if (local && !centre) throw locationRequired();
 
   const distance = centre ? distanceFrom(centre) : null;
   const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
   // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
   if (order === "top") await keepTopWindowFresh(db);
-  // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
-  const sortKey: SQL | AnyPgColumn = order === "nearest" ? distance! : order === "top" ? forumPosts.topScore : order === "new" ? forumPosts.createdAt : forumPosts.lastActivityAt;
-  const ascending = order === "nearest";
-  // Top's key is the integer column itself, so the row comparison stays on its index.
-  // Nearest: the cursor names the last post only and its distance is measured again here (a
-  // cursor is signed, not sealed: it must not carry a distance, which leaves only as a band).
-  const afterKey = !after
-    ? null
-    : order === "nearest"
-      ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
-      : order === "top" && typeof after.sortKey === "number"
-        ? sql`${Math.trunc(after.sortKey)}::int`
-        : keyValue(after.sortKey);
+  // A global list's statement is built once per shape and process, its values bound when it runs;
+  // a local list depends on the place and a search on its term: those are built per request.
+  const reusable = !local && !tsQuery;
+  const afterKey = !after || order === "nearest" ? undefined : order === "top" ? Math.trunc(Number(after.sortKey)) : after.sortKey instanceof Date ? after.sortKey.toISOString() : after.sortKey;
+  const values = { viewer: viewer.userId, topic: query.topic, only: only.coupleId, afterKey, afterId: after?.id };
+  const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
+  const viewerId = bind("viewer");
+  // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
+  const viewerCouple = coupleOfUser(viewerId);
 
-  const conditions: (SQL | undefined)[] = [
-    // Literals (both validated), so a prepared list keeps one generic plan on its partial indexes.
-    sql`${forumPosts.scope} = ${sql.raw(`'${query.scope}'`)}`,
-    isNull(forumPosts.deletedAt),
-    isNull(forumPosts.hiddenAt),
-    isNull(forumPosts.removedAt),
-    query.topic ? eq(forumPosts.topic, query.topic) : undefined,
-    only.coupleId ? eq(forumPosts.coupleId, only.coupleId) : undefined,
-    tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
-    notBlockedBetween(viewerCouple, forumPosts.coupleId),
-    centre ? boundingBox(centre, query.radius) : undefined,
-    distance ? sql`${distance} <= ${query.radius}` : undefined,
-    // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
-    order === "top" ? gt(forumPosts.topScore, 0) : undefined,
-  ];
-  const position = !after ? undefined : ascending ? sql`(${sortKey}, ${forumPosts.id}) > (${afterKey}, ${after.id}::uuid)` : sql`(${sortKey}, ${forumPosts.id}) < (${afterKey}, ${after.id}::uuid)`;
-  // The page is chosen from forum_posts alone (every condition is on its columns), and only its
-  // rows are then joined to their authors, reactions and mentions: a search with many matches
-  // never joins them all. One statement: no round trip per kind of detail.
-  const chosen = tsQuery
-    ? searchPage(db, conditions, tsQuery, after, query.limit)
-    : db
-        .select({
-          id: sql<string>`${forumPosts.id}`.as("page_id"),
-          sortKey: sql<unknown>`${sortKey}`.as("sort_key"),
-          distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km"),
-          pinnedMs: sql<number | null>`null::double precision`.as("pinned_ms"),
-        })
-        .from(forumPosts)
-        .where(and(...conditions, position))
-        .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
-        .limit(sql.raw(String(query.limit + 1)) as unknown as number)
-        .as("page");
-  const statement = db
-    .select({
-      ...postColumns,
-      sortKey: chosen.sortKey,
-      distanceKm: chosen.distanceKm,
-      pinnedMs: chosen.pinnedMs,
-      reactions: reactionsJson(viewerCouple, viewer.userId, sql`${chosen.id}`),
-      mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
-    })
-    .from(chosen)
-    .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
-    .leftJoin(users, eq(users.id, forumPosts.authorUserId))
-    .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-    .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
-  // Every value is a parameter, so the server keeps one plan per shape of list (planning this
-  // statement costs more than running it). Searches are planned afresh: how to find a term's
-  // matches depends on how common it is.
-  const rows = await (tsQuery ? statement : statement.prepare("forum_list").execute());
+  const build = () => {
+    // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
+    const sortKey: SQL | AnyPgColumn = order === "nearest" ? distance! : order === "top" ? forumPosts.topScore : order === "new" ? forumPosts.createdAt : forumPosts.lastActivityAt;
+    const ascending = order === "nearest";
+    // Top's key is the integer column itself, so the row comparison stays on its index.
+    // Nearest: the cursor names the last post only and its distance is measured again here (a
+    // cursor is signed, not sealed: it must not carry a distance, which leaves only as a band).
+    const afterSql = !after
+      ? null
+      : order === "nearest"
+        ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
+        : sql`${bind("afterKey")}::${sql.raw(order === "top" ? "int" : after.sortKey instanceof Date ? "timestamptz" : "double precision")}`;
+    const conditions: (SQL | undefined)[] = [
+      // Literals (both validated), so a prepared list keeps one generic plan on its partial indexes.
+      sql`${forumPosts.scope} = ${sql.raw(`'${query.scope}'`)}`,
+      isNull(forumPosts.deletedAt),
+      isNull(forumPosts.hiddenAt),
+      isNull(forumPosts.removedAt),
+      query.topic ? sql`${forumPosts.topic} = ${bind("topic")}` : undefined,
+      only.coupleId ? sql`${forumPosts.coupleId} = ${bind("only")}` : undefined,
+      tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
+      notBlockedBetween(viewerCouple, forumPosts.coupleId),
+      centre ? boundingBox(centre, query.radius) : undefined,
+      distance ? sql`${distance} <= ${query.radius}` : undefined,
+      // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
+      order === "top" ? gt(forumPosts.topScore, 0) : undefined,
+    ];
+    const position = !after
+      ? undefined
+      : sql`(${sortKey}, ${forumPosts.id}) ${sql.raw(ascending ? ">" : "<")} (${afterSql}, ${bind("afterId")}::uuid)`;
+    // The page is chosen from forum_posts alone (every condition is on its columns), and only its
+    // rows are then joined to their authors, reactions and mentions: a search with many matches
+    // never joins them all. One statement: no round trip per kind of detail.
+    const chosen = tsQuery
+      ? searchPage(db, conditions, tsQuery, after, query.limit)
+      : db
+          .select({
+            id: sql<string>`${forumPosts.id}`.as("page_id"),
+            sortKey: sql<unknown>`${sortKey}`.as("sort_key"),
+            distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km"),
+            pinnedMs: sql<number | null>`null::double precision`.as("pinned_ms"),
+          })
+          .from(forumPosts)
+          .where(and(...conditions, position))
+          .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
+          .limit(sql.raw(String(query.limit + 1)) as unknown as number)
+          .as("page");
+    return db
+      .select({
+        ...postColumns,
+        sortKey: chosen.sortKey,
+        distanceKm: chosen.distanceKm,
+        pinnedMs: chosen.pinnedMs,
+        reactions: reactionsJson(viewerCouple, viewerId, sql`${chosen.id}`),
+        mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
+      })
+      .from(chosen)
+      .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
+      .leftJoin(users, eq(users.id, forumPosts.authorUserId))
+      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
+  };
+  // Prepared (a named statement), the server keeps one plan per shape of list: planning this
+  // statement costs more than running it. Searches are planned afresh: how to find a term's
+  // matches depends on how common it is (lib/forum/search.ts).
+  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit].join(":");
+  const rows = reusable ? await preparedList(db, shape, build).execute(values) : tsQuery ? await build() : await build().prepare("forum_list").execute();
 
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
