@@ -13,7 +13,8 @@
  * TEST_DATABASE_URL. Each is measured in a child process of its own (the app's database handle is
  * one per process) that calls the route handlers in process, as Next.js does, without HTTP:
  * the figures are the app's and the database's, not the network's. BENCH_FORUM_REQUESTS (200)
- * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests.
+ * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests; then the global
+ * list and /me interleaved (each client alternating them), so their ratio is taken under the same load.
  *
  * Plans: a last pass runs each call once on connections that load auto_explain (log_analyze,
  * log_buffers) and reads the plans back from the server's log (a superuser's pg_read_file):
@@ -32,7 +33,7 @@ const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
 
 type Timing = { name: string; p50: number; p99: number; errors: number; status: string };
-type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; plans: Record<string, string[]> };
+type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; paired: [Timing, Timing]; plans: Record<string, string[]> };
 
 const CALLS = ["global list", "local list (50 km)", "post page, 200 replies", "search", "search, common word", "post a reply", "GET /api/v2/auth/me"] as const;
 
@@ -88,6 +89,10 @@ export async function benchForum(): Promise<number> {
     const list = r.timings.find((t) => t.name === "global list")!;
     const me = r.timings.find((t) => t.name === "GET /api/v2/auth/me")!;
     console.log(`${r.label}: global list / auth/me p50 ${(list.p50 / me.p50).toFixed(2)}x, p99 ${(list.p99 / me.p99).toFixed(2)}x`);
+    const [pairedList, pairedMe] = r.paired;
+    console.log(
+      `${r.label}: interleaved (each client alternating the two): global list ${ms(pairedList.p50)} / auth/me ${ms(pairedMe.p50)} p50 ${(pairedList.p50 / pairedMe.p50).toFixed(2)}x, p99 ${(pairedList.p99 / pairedMe.p99).toFixed(2)}x`,
+    );
   }
   for (const r of results) {
     if (Object.keys(r.plans).length === 0) continue;
@@ -133,9 +138,37 @@ async function measure(name: string, total: number, clients: number, send: (i: n
       }
     }),
   );
+  return timing(name, latencies, statuses);
+}
+
+function timing(name: string, latencies: number[], statuses: Map<number, number>): Timing {
   latencies.sort((a, b) => a - b);
   const errors = [...statuses].filter(([status]) => status < 200 || status >= 300).reduce((sum, [, n]) => sum + n, 0);
   return { name, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" ") };
+}
+
+/**
+ * Two calls under the same load: each client alternates them, so a ratio of the two is not
+ * skewed by what the machine's other work did while one of them ran alone.
+ */
+async function measurePair(names: [string, string], total: number, clients: number, sends: [() => Promise<number>, () => Promise<number>]): Promise<[Timing, Timing]> {
+  const latencies: [number[], number[]] = [[], []];
+  const statuses: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) {
+        for (const k of [0, 1] as const) {
+          next++;
+          const started = performance.now();
+          const status = await sends[k]().catch(() => 0);
+          latencies[k].push(performance.now() - started);
+          statuses[k].set(status, (statuses[k].get(status) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return [timing(names[0], latencies[0], statuses[0]), timing(names[1], latencies[1], statuses[1])];
 }
 
 async function worker(): Promise<void> {
@@ -209,6 +242,7 @@ async function worker(): Promise<void> {
   const clients = count("BENCH_FORUM_CLIENTS", 4);
   const timings: Timing[] = [];
   for (const call of CALLS) timings.push(await measure(call, total, clients, calls[call]));
+  const paired = await measurePair(["global list", "GET /api/v2/auth/me"], 2 * total, clients, [() => calls["global list"](0), () => calls["GET /api/v2/auth/me"](0)]);
   // Rate limits are per person and hour: a bench that reruns within the hour must not meet them.
   await db.execute(sql`delete from rate_limit_hits where key like 'forum-reply:user%'`).catch(() => {});
 
@@ -235,7 +269,7 @@ async function worker(): Promise<void> {
     }
   }
   await db.execute(sql`select 1`).catch(() => {});
-  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, plans } satisfies WorkerResult)}`);
+  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, paired, plans } satisfies WorkerResult)}`);
   await closeDb();
 }
 
