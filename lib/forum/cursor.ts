@@ -10,13 +10,18 @@ import { CURSOR_MAX } from "./rules";
  * Timestamps travel as whole milliseconds: the forum's timestamp columns are timestamp(3), so
  * a JavaScript Date holds them exactly and `(sort_key, id) < (cursor)` skips and repeats nothing.
  */
-export type Cursor = { sortKey: Date | number; id: string };
+export type Cursor = {
+  sortKey: Date | number;
+  id: string;
+  /** A search's window (lib/forum/search.ts): its newest match when the first page was read. */
+  pinnedAt?: Date;
+};
 
 const TAG_BYTES = 16;
 const SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Payload = ["t" | "n", number, string];
+type Payload = ["t" | "n", number, string] | ["t" | "n", number, string, number];
 
 /** The context (e.g. "posts:latest") is signed with the payload, so a cursor only works where it was made. */
 function tag(secret: string, context: string, payload: string): Buffer {
@@ -27,7 +32,8 @@ export function encodeCursor(secret: string, context: string, cursor: Cursor): s
   const isDate = cursor.sortKey instanceof Date;
   const key = isDate ? (cursor.sortKey as Date).getTime() : (cursor.sortKey as number);
   if (!Number.isFinite(key)) throw new Error("A cursor's sort key must be a finite number or a valid date");
-  const payload = Buffer.from(JSON.stringify([isDate ? "t" : "n", key, cursor.id] satisfies Payload)).toString("base64url");
+  const fields: Payload = cursor.pinnedAt ? [isDate ? "t" : "n", key, cursor.id, cursor.pinnedAt.getTime()] : [isDate ? "t" : "n", key, cursor.id];
+  const payload = Buffer.from(JSON.stringify(fields)).toString("base64url");
   return `${payload}.${tag(secret, context, payload).toString("base64url")}`;
 }
 
@@ -44,8 +50,11 @@ export function decodeCursor(secret: string, context: string, text: string): Cur
     return null;
   }
   // Signed by us, so well-formed; checked anyway in case the secret ever signed something else.
-  if (!Array.isArray(value) || value.length !== 3) return null;
-  const [kind, key, id] = value as unknown[];
+  if (!Array.isArray(value) || (value.length !== 3 && value.length !== 4)) return null;
+  const [kind, key, id, pinned] = value as unknown[];
   if ((kind !== "t" && kind !== "n") || typeof key !== "number" || !Number.isFinite(key) || typeof id !== "string" || !UUID.test(id)) return null;
-  return { sortKey: kind === "t" ? new Date(key) : key, id };
+  if (pinned !== undefined && (typeof pinned !== "number" || !Number.isFinite(pinned))) return null;
+  const cursor: Cursor = { sortKey: kind === "t" ? new Date(key) : key, id };
+  if (typeof pinned === "number") cursor.pinnedAt = new Date(pinned);
+  return cursor;
 }

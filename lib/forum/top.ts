@@ -1,5 +1,5 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPosts, forumTopWindow } from "@/db/schema";
 import { TOP_WINDOW_DAYS } from "./rules";
@@ -13,6 +13,8 @@ import { TOP_WINDOW_DAYS } from "./rules";
 const WINDOW = sql.raw(`interval '${TOP_WINDOW_DAYS} days'`);
 /** How often a process moves the window forward (a Top list may be this much older than "the last 7 days"). */
 export const TOP_DECAY_EVERY_MS = 60_000;
+/** How often each database's scores are counted afresh, repairing any drift (a write lost by a crash, a row changed by hand). */
+const REBUILD_EVERY = sql.raw("interval '1 day'");
 
 /** A new reaction on a post counts at once (it is newer than any window start), in its transaction. */
 export async function countTopReaction(tx: Db, postId: string): Promise<void> {
@@ -48,18 +50,40 @@ export async function decayTopScores(db: Db, now?: Date): Promise<void> {
 let nextCheck = 0;
 
 /**
- * Before a Top page: at most once a minute per process, move the window if it is older than
- * that. Creates the row when it is missing (a database emptied by hand), counting from now.
+ * Before a Top page: at most once a minute per process, rebuild the scores if the day's rebuild
+ * is due, else move the window if it is older than that. Serverless instances have no timer of
+ * their own, so the repair rides on the reads that need it. Creates the row when it is missing
+ * (a database emptied by hand), counting from now.
  */
 export async function keepTopWindowFresh(db: Db): Promise<void> {
   if (Date.now() < nextCheck) return;
   nextCheck = Date.now() + TOP_DECAY_EVERY_MS;
-  const [row] = await db.select({ decayedUntil: forumTopWindow.decayedUntil }).from(forumTopWindow).where(eq(forumTopWindow.id, 1));
+  const [row] = await db.select({ decayedUntil: forumTopWindow.decayedUntil, rebuiltAt: forumTopWindow.rebuiltAt }).from(forumTopWindow).where(eq(forumTopWindow.id, 1));
   if (!row) {
     await db.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     return;
   }
+  // The clocks compared here are only a filter: the database's clock decides in the rebuild's claim.
+  if (Date.now() - row.rebuiltAt.getTime() >= 86_400_000 && (await rebuildTopScoresIfDue(db))) return;
   if (Date.now() - row.decayedUntil.getTime() >= TOP_DECAY_EVERY_MS) await decayTopScores(db);
+}
+
+/**
+ * Rebuilds the scores when the last rebuild is a day old, and answers whether it did. The
+ * window's row is claimed FOR UPDATE SKIP LOCKED in the rebuild's transaction: of instances
+ * checking at once, one rebuilds and the others go on (a failed rebuild leaves it due).
+ */
+export async function rebuildTopScoresIfDue(db: Db): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: forumTopWindow.id })
+      .from(forumTopWindow)
+      .where(and(eq(forumTopWindow.id, 1), lte(forumTopWindow.rebuiltAt, sql`now() - ${REBUILD_EVERY}`)))
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return false;
+    await rebuildTopScores(tx);
+    return true;
+  });
 }
 
 /**
@@ -79,6 +103,6 @@ export async function rebuildTopScores(db: Db): Promise<void> {
     await tx.execute(sql`update forum_posts p set top_score = 0
       where p.top_score > 0 and not exists (
         select 1 from forum_reactions r where r.post_id = p.id and r.reply_id is null and r.created_at > now() - ${WINDOW})`);
-    await tx.update(forumTopWindow).set({ decayedUntil: sql`now()` }).where(eq(forumTopWindow.id, 1));
+    await tx.update(forumTopWindow).set({ decayedUntil: sql`now()`, rebuiltAt: sql`now()` }).where(eq(forumTopWindow.id, 1));
   });
 }

@@ -21,7 +21,7 @@ export function notBlockedBetween(viewerCouple: CoupleRef, other: CoupleRef): SQ
  * The couple of a user as a scalar subquery (null when they have none, which blocks nothing).
  * Aliased, so it never binds to a `couples` of the outer query.
  */
-export function coupleOfUser(userId: string): SQL {
+export function coupleOfUser(userId: string | SQL): SQL {
   return sql`(select vc.id from couples vc where vc.partner1_id = ${userId} or vc.partner2_id = ${userId} limit 1)`;
 }
 

@@ -13,7 +13,8 @@
  * TEST_DATABASE_URL. Each is measured in a child process of its own (the app's database handle is
  * one per process) that calls the route handlers in process, as Next.js does, without HTTP:
  * the figures are the app's and the database's, not the network's. BENCH_FORUM_REQUESTS (200)
- * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests.
+ * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests; then the global
+ * list and /me interleaved (each client alternating them), so their ratio is taken under the same load.
  *
  * Plans: a last pass runs each call once on connections that load auto_explain (log_analyze,
  * log_buffers) and reads the plans back from the server's log (a superuser's pg_read_file):
@@ -32,9 +33,9 @@ const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
 
 type Timing = { name: string; p50: number; p99: number; errors: number; status: string };
-type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; plans: Record<string, string[]> };
+type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; paired: [Timing, Timing]; plans: Record<string, string[]> };
 
-const CALLS = ["global list", "local list (50 km)", "post page, 200 replies", "search", "post a reply", "GET /api/v2/auth/me"] as const;
+const CALLS = ["global list", "local list (50 km)", "post page, 200 replies", "search", "search, common word", "post a reply", "GET /api/v2/auth/me"] as const;
 
 /* ---------------------------------------------------------------- parent */
 
@@ -88,6 +89,10 @@ export async function benchForum(): Promise<number> {
     const list = r.timings.find((t) => t.name === "global list")!;
     const me = r.timings.find((t) => t.name === "GET /api/v2/auth/me")!;
     console.log(`${r.label}: global list / auth/me p50 ${(list.p50 / me.p50).toFixed(2)}x, p99 ${(list.p99 / me.p99).toFixed(2)}x`);
+    const [pairedList, pairedMe] = r.paired;
+    console.log(
+      `${r.label}: interleaved (each client alternating the two): global list ${ms(pairedList.p50)} / auth/me ${ms(pairedMe.p50)} p50 ${(pairedList.p50 / pairedMe.p50).toFixed(2)}x, p99 ${(pairedList.p99 / pairedMe.p99).toFixed(2)}x`,
+    );
   }
   for (const r of results) {
     if (Object.keys(r.plans).length === 0) continue;
@@ -133,9 +138,37 @@ async function measure(name: string, total: number, clients: number, send: (i: n
       }
     }),
   );
+  return timing(name, latencies, statuses);
+}
+
+function timing(name: string, latencies: number[], statuses: Map<number, number>): Timing {
   latencies.sort((a, b) => a - b);
   const errors = [...statuses].filter(([status]) => status < 200 || status >= 300).reduce((sum, [, n]) => sum + n, 0);
   return { name, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" ") };
+}
+
+/**
+ * Two calls under the same load: each client alternates them, so a ratio of the two is not
+ * skewed by what the machine's other work did while one of them ran alone.
+ */
+async function measurePair(names: [string, string], total: number, clients: number, sends: [() => Promise<number>, () => Promise<number>]): Promise<[Timing, Timing]> {
+  const latencies: [number[], number[]] = [[], []];
+  const statuses: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < total) {
+        for (const k of [0, 1] as const) {
+          next++;
+          const started = performance.now();
+          const status = await sends[k]().catch(() => 0);
+          latencies[k].push(performance.now() - started);
+          statuses[k].set(status, (statuses[k].get(status) ?? 0) + 1);
+        }
+      }
+    }),
+  );
+  return [timing(names[0], latencies[0], statuses[0]), timing(names[1], latencies[1], statuses[1])];
 }
 
 async function worker(): Promise<void> {
@@ -155,6 +188,12 @@ async function worker(): Promise<void> {
   const city = dense!.place.split(", ")[0]!;
   const [centre] = await rows<{ user_id: string; couple_id: string }>(sql`select c.partner1_id as user_id, c.id as couple_id from locations l
     join couples c on c.id = l.entity_id where l.entity_type = 'couple' and l.city = ${city} and c.status = 'active' limit 1`);
+  // The search term: the city with the most global posts (the search is in the global forum), so
+  // it finds a full page on both data sets; the densest local place found none at 10,000 posts,
+  // which compared an empty answer with a full one.
+  const [searched] = await rows<{ city: string }>(sql`select l.city from forum_posts p join locations l on l.entity_type = 'couple' and l.entity_id = p.couple_id
+    where p.scope = 'global' group by l.city order by count(*) desc limit 1`);
+  console.error(`${process.env.BENCH_FORUM_LABEL}: search terms "${searched!.city}" and "weekend"`);
   const others = await rows<{ user_id: string }>(sql`select partner1_id as user_id from couples where status = 'active' and id <> ${centre!.couple_id} order by id limit 60`);
   const name = sessionCookieName();
   const session = async (userId: string): Promise<Session> => {
@@ -188,7 +227,9 @@ async function worker(): Promise<void> {
     "global list": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&sort=latest", viewer),
     "local list (50 km)": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=local&radius=50", viewer),
     "post page, 200 replies": () => invoke(thread.GET as Handler, "GET", `/api/forum/posts/${post!.id}?limit=200`, viewer, { id: post!.id }),
-    search: () => invoke(posts.GET as Handler, "GET", `/api/forum/posts?scope=global&q=${encodeURIComponent(city)}`, viewer),
+    search: () => invoke(posts.GET as Handler, "GET", `/api/forum/posts?scope=global&q=${encodeURIComponent(searched!.city)}`, viewer),
+    // A word in most posts: ranking every match is what grew with the table (lib/forum/search.ts).
+    "search, common word": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&q=weekend", viewer),
     "post a reply": (i) => {
       const writer = writers[i % writers.length]!;
       const target = targets[i % targets.length]!.id;
@@ -201,6 +242,7 @@ async function worker(): Promise<void> {
   const clients = count("BENCH_FORUM_CLIENTS", 4);
   const timings: Timing[] = [];
   for (const call of CALLS) timings.push(await measure(call, total, clients, calls[call]));
+  const paired = await measurePair(["global list", "GET /api/v2/auth/me"], 2 * total, clients, [() => calls["global list"](0), () => calls["GET /api/v2/auth/me"](0)]);
   // Rate limits are per person and hour: a bench that reruns within the hour must not meet them.
   await db.execute(sql`delete from rate_limit_hits where key like 'forum-reply:user%'`).catch(() => {});
 
@@ -227,7 +269,7 @@ async function worker(): Promise<void> {
     }
   }
   await db.execute(sql`select 1`).catch(() => {});
-  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, plans } satisfies WorkerResult)}`);
+  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, paired, plans } satisfies WorkerResult)}`);
   await closeDb();
 }
 

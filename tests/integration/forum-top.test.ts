@@ -2,8 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples, forumPosts, forumReactions } from "@/db/schema";
-import { decayTopScores, rebuildTopScores } from "@/lib/forum/top";
+import { couples, forumPosts, forumReactions, forumTopWindow } from "@/db/schema";
+import { decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
 import { call } from "../support/api";
 import { forum, forumCouple, seedPosts } from "../support/forum";
 
@@ -68,6 +68,30 @@ describe("Top's stored 7-day counter", () => {
     await rebuildTopScores(db);
     expect(await scoreOf(fresh!.id)).toBe(2);
     expect(await scoreOf(old!.id)).toBe(0);
+  });
+
+  it("repairs drift once a day per database: one of the instances checking at once rebuilds", async () => {
+    const us = await forumCouple();
+    const fan = await forumCouple();
+    const [post] = await seedPosts(us.coupleId, us.a.userId, 1, { topic: "meetups" });
+    await forum.react("post", post!.id, "heart", true, fan.a.headers);
+    const db = await getDb();
+    const drift = () => db.update(forumPosts).set({ topScore: 7 }).where(eq(forumPosts.id, post!.id));
+    await drift();
+    // Rebuilt less than a day ago: not due, the drift stays.
+    await db.update(forumTopWindow).set({ rebuiltAt: new Date(Date.now() - DAY_MS + 60_000) });
+    expect(await rebuildTopScoresIfDue(db)).toBe(false);
+    expect(await scoreOf(post!.id)).toBe(7);
+    // A day old: exactly one of two concurrent checks rebuilds, and the count is right again.
+    await db.update(forumTopWindow).set({ rebuiltAt: new Date(Date.now() - DAY_MS - 60_000) });
+    expect((await Promise.all([rebuildTopScoresIfDue(db), rebuildTopScoresIfDue(db)])).filter(Boolean)).toHaveLength(1);
+    expect(await scoreOf(post!.id)).toBe(1);
+    const [window] = await db.select().from(forumTopWindow);
+    expect(Date.now() - window!.rebuiltAt.getTime()).toBeLessThan(60_000);
+    // Done for the day.
+    await drift();
+    expect(await rebuildTopScoresIfDue(db)).toBe(false);
+    expect(await scoreOf(post!.id)).toBe(7);
   });
 
   it("reads a Top page from its keyset index, never counting reactions", async () => {

@@ -13,6 +13,12 @@ describe("keyset cursors", () => {
     expect(decodeCursor(SECRET, "posts:nearest", encodeCursor(SECRET, "posts:nearest", { sortKey: 12.5, id: ID }))).toEqual({ sortKey: 12.5, id: ID });
   });
 
+  it("carries a search's pinned window when it has one", () => {
+    const pinnedAt = new Date("2026-03-20T12:34:56.789Z");
+    expect(decodeCursor(SECRET, "posts:rank", encodeCursor(SECRET, "posts:rank", { sortKey: 0.0607927, id: ID, pinnedAt }))).toEqual({ sortKey: 0.0607927, id: ID, pinnedAt });
+    expect(encodeCursor(SECRET, "posts:rank", { sortKey: -Number.MAX_VALUE, id: ID, pinnedAt }).length).toBeLessThan(CURSOR_MAX);
+  });
+
   it("is URL-safe without encoding", () => {
     const cursor = encodeCursor(SECRET, "posts:new", { sortKey: new Date(), id: ID });
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);

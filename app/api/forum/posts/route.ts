@@ -5,10 +5,9 @@ import { createPost } from "@/lib/forum/service";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
 
 /** A page of the global or local forum: `{data: [post], pagination: {limit, nextCursor, hasMore}}`. */
-export const GET = route({ access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  const actor = await forumActor(db, caller.userId);
-  return NextResponse.json(await listPosts(db, actor, input));
-});
+export const GET = route({ access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }) }, async ({ db, caller, input }) =>
+  NextResponse.json(await listPosts(db, caller, input)),
+);
 
 /** A new post by the caller for their couple: 201 `{data: post}`. */
 export const POST = route({ access: "complete-profile", input: jsonBody(createPostSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {

@@ -1,0 +1,1 @@
+ALTER TABLE "forum_top_window" ADD COLUMN "rebuilt_at" timestamp (3) with time zone DEFAULT now() NOT NULL;

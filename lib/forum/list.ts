@@ -1,0 +1,188 @@
+import "server-only";
+import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
+import { authSecret } from "@/lib/env";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { encodeCursor } from "./cursor";
+import { REACTED_BY_SHOWN, reactionCounts, type ReactionKind } from "./rules";
+import type { ListPostsQuery } from "./schemas";
+import { keepTopWindowFresh } from "./top";
+import type { ForumActor } from "./actor";
+import { namedReactor } from "./extras";
+import { readCursor } from "./keyset";
+import { searchPage } from "./search";
+import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
+import { noneReacted, postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
+
+/** Who reads a list: the couple is found from the person in the list's own statement. */
+export type ListViewer = Pick<ForumActor, "userId">;
+
+const reactor = alias(users, "reactor");
+const reactorCouple = alias(couples, "reactor_couple");
+const mentioned = alias(couples, "mentioned");
+
+/**
+ * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine, [signature, ...]], ...]`,
+ * one entry per kind, with the first REACTED_BY_SHOWN named reactors (earliest first). Couples
+ * blocked either way are neither counted nor named. A row of the post's reaction index per reaction.
+ */
+function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean, string[]][]> {
+  return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine, k.names)), '[]'::json) from (
+    select ${forumReactions.kind} as kind, count(*)::int as n, bool_or(${forumReactions.userId} = ${userId}) as mine,
+      coalesce((array_agg(${reactor.firstName} || ' of ' || ${reactorCouple.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id})
+        filter (where ${namedReactor(viewerCouple, reactorCouple)}))[1:${sql.raw(String(REACTED_BY_SHOWN))}], '{}') as names
+    from ${forumReactions}
+    join ${users} ${reactor} on ${reactor.id} = ${forumReactions.userId}
+    join ${couples} ${reactorCouple} on ${reactorCouple.id} = ${forumReactions.coupleId}
+    where ${forumReactions.postId} = ${postId} and ${forumReactions.replyId} is null and ${notBlockedBetween(viewerCouple, forumReactions.coupleId)}
+    group by ${forumReactions.kind}) k)`;
+}
+
+/** SQL: a listed post's validated mentions as JSON `[[coupleId, name], ...]`, without couples blocked either way. */
+function mentionsJson(viewerCouple: SQL, postId: SQL): SQL<[string, string][]> {
+  return sql`(select coalesce(json_agg(json_build_array(${mentioned.id}, ${mentioned.coupleName})), '[]'::json)
+    from ${forumMentions} join ${couples} ${mentioned} on ${mentioned.id} = ${forumMentions.mentionedCoupleId}
+    where ${forumMentions.postId} = ${postId} and ${forumMentions.replyId} is null and ${notBlockedBetween(viewerCouple, mentioned.id)})`;
+}
+
+function listExtras(reactions: [ReactionKind, number, boolean, string[]][], mentions: [string, string][]) {
+  const reactedBy = noneReacted();
+  for (const [kind, , , names] of reactions) reactedBy[kind] = names;
+  return {
+    reactions: reactionCounts(reactions.map(([kind, count]) => ({ kind, count }))),
+    myReactions: reactions.filter(([, , mine]) => mine).map(([kind]) => kind),
+    reactedBy,
+    mentions: mentions.map(([coupleId, name]): ForumMention => ({ coupleId, name })),
+  };
+}
+
+/** Global lists' statements, prepared once per shape (the Map's key) for each database handle. */
+const preparedLists = new WeakMap<Db, Map<string, unknown>>();
+
+function preparedList<T extends { prepare: (name: string) => unknown }>(db: Db, shape: string, build: () => T): ReturnType<T["prepare"]> {
+  let byShape = preparedLists.get(db);
+  if (!byShape) preparedLists.set(db, (byShape = new Map()));
+  if (!byShape.has(shape)) byShape.set(shape, build().prepare("forum_list"));
+  return byShape.get(shape) as ReturnType<T["prepare"]>;
+}
+
+/**
+ * A page of posts (issue 11, `GET /api/forum/posts`): listed posts (not deleted, hidden or
+ * removed) of couples not blocked either way, in the scope, by topic and search. With `q` the
+ * order is the search rank; otherwise Latest (last activity), New (creation), Top (reactions on
+ * the post in the last 7 days; posts without any are not listed) or, locally, Nearest. Keyset pagination on (sort key, id): no
+ * OFFSET, and rows added meanwhile neither repeat nor shift the next page (Top's scores can
+ * move between pages; its keyset still never repeats a (score, id) pair).
+ * A local list measures from the viewer's couple place at city level at most to posts' stored
+ * city-level points, and shows a band, never a distance.
+ */
+export async function listPosts(
+  db: Db,
+  viewer: ListViewer,
+  query: ListPostsQuery,
+  /** One couple's posts only (their profile's recent posts, issue 12). */
+  only: { coupleId?: string } = {},
+): Promise<{ data: ForumPost[]; pagination: KeysetPagination }> {
+  const local = query.scope === "local";
+  const order = query.q ? "rank" : query.sort;
+  const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
+  const after = readCursor(context, query.cursor);
+  const centre = local ? await couplePlace(db, coupleOfUser(viewer.userId)) : null;
+  if (local && !centre) throw locationRequired();
+
+  const distance = centre ? distanceFrom(centre) : null;
+  const tsQuery = query.q ? sql`websearch_to_tsquery('english', ${query.q})` : null;
+  // Top reads each post's stored 7-day count (lib/forum/top.ts) from its keyset index.
+  if (order === "top") await keepTopWindowFresh(db);
+  // A global list's statement is built once per shape and process, its values bound when it runs;
+  // a local list depends on the place and a search on its term: those are built per request.
+  const reusable = !local && !tsQuery;
+  const afterKey = !after || order === "nearest" ? undefined : order === "top" ? Math.trunc(Number(after.sortKey)) : after.sortKey instanceof Date ? after.sortKey.toISOString() : after.sortKey;
+  const values = { viewer: viewer.userId, topic: query.topic, only: only.coupleId, afterKey, afterId: after?.id };
+  const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
+  const viewerId = bind("viewer");
+  // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
+  const viewerCouple = coupleOfUser(viewerId);
+
+  const build = () => {
+    // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
+    const sortKey: SQL | AnyPgColumn = order === "nearest" ? distance! : order === "top" ? forumPosts.topScore : order === "new" ? forumPosts.createdAt : forumPosts.lastActivityAt;
+    const ascending = order === "nearest";
+    // Top's key is the integer column itself, so the row comparison stays on its index.
+    // Nearest: the cursor names the last post only and its distance is measured again here (a
+    // cursor is signed, not sealed: it must not carry a distance, which leaves only as a band).
+    const afterSql = !after
+      ? null
+      : order === "nearest"
+        ? sql`(select ${distance!} from ${forumPosts} where ${forumPosts.id} = ${after.id}::uuid)`
+        : sql`${bind("afterKey")}::${sql.raw(order === "top" ? "int" : after.sortKey instanceof Date ? "timestamptz" : "double precision")}`;
+    const conditions: (SQL | undefined)[] = [
+      // Literals (both validated), so a prepared list keeps one generic plan on its partial indexes.
+      sql`${forumPosts.scope} = ${sql.raw(`'${query.scope}'`)}`,
+      isNull(forumPosts.deletedAt),
+      isNull(forumPosts.hiddenAt),
+      isNull(forumPosts.removedAt),
+      query.topic ? sql`${forumPosts.topic} = ${bind("topic")}` : undefined,
+      only.coupleId ? sql`${forumPosts.coupleId} = ${bind("only")}` : undefined,
+      tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
+      notBlockedBetween(viewerCouple, forumPosts.coupleId),
+      centre ? boundingBox(centre, query.radius) : undefined,
+      distance ? sql`${distance} <= ${query.radius}` : undefined,
+      // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
+      order === "top" ? gt(forumPosts.topScore, 0) : undefined,
+    ];
+    const position = !after
+      ? undefined
+      : sql`(${sortKey}, ${forumPosts.id}) ${sql.raw(ascending ? ">" : "<")} (${afterSql}, ${bind("afterId")}::uuid)`;
+    // The page is chosen from forum_posts alone (every condition is on its columns), and only its
+    // rows are then joined to their authors, reactions and mentions: a search with many matches
+    // never joins them all. One statement: no round trip per kind of detail.
+    const chosen = tsQuery
+      ? searchPage(db, conditions, tsQuery, after, query.limit)
+      : db
+          .select({
+            id: sql<string>`${forumPosts.id}`.as("page_id"),
+            sortKey: sql<unknown>`${sortKey}`.as("sort_key"),
+            distanceKm: sql<number | null>`${distance ?? sql`null::double precision`}`.as("distance_km"),
+            pinnedMs: sql<number | null>`null::double precision`.as("pinned_ms"),
+          })
+          .from(forumPosts)
+          .where(and(...conditions, position))
+          .orderBy(...(ascending ? [asc(sortKey), asc(forumPosts.id)] : [desc(sortKey), desc(forumPosts.id)]))
+          .limit(sql.raw(String(query.limit + 1)) as unknown as number)
+          .as("page");
+    return db
+      .select({
+        ...postColumns,
+        sortKey: chosen.sortKey,
+        distanceKm: chosen.distanceKm,
+        pinnedMs: chosen.pinnedMs,
+        reactions: reactionsJson(viewerCouple, viewerId, sql`${chosen.id}`),
+        mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
+      })
+      .from(chosen)
+      .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
+      .leftJoin(users, eq(users.id, forumPosts.authorUserId))
+      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
+  };
+  // Prepared (a named statement), the server keeps one plan per shape of list: planning this
+  // statement costs more than running it. Searches are planned afresh: how to find a term's
+  // matches depends on how common it is (lib/forum/search.ts).
+  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit].join(":");
+  const rows = reusable ? await preparedList(db, shape, build).execute(values) : tsQuery ? await build() : await build().prepare("forum_list").execute();
+
+  const page = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  const last = page.at(-1);
+  // A search keeps the window its first page pinned (lib/forum/search.ts).
+  const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));
+  const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
+  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
+  return {
+    data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
+    pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null },
+  };
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { forumPosts, locations } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { locationColumns } from "@/lib/locations/place";
+import { FORUM_TEXTS } from "./rules";
+import { cityLevelPlace, type ForumPlace } from "./place";
+
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
+/** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
+export async function couplePlace(db: Db, coupleId: string | SQL): Promise<ForumPlace | null> {
+  const [row] = await db
+    .select(locationColumns)
+    .from(locations)
+    .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, coupleId)))
+    .limit(1);
+  return row ? cityLevelPlace(row) : null;
+}
+
+export const locationRequired = () => new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
+
+/** Haversine between a post's stored (already snapped) point and the centre, in km. */
+export function distanceFrom(centre: { latitude: number; longitude: number }): SQL<number> {
+  const lat = sql`${centre.latitude}::double precision`;
+  const lng = sql`${centre.longitude}::double precision`;
+  return sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
+    power(sin(radians(${forumPosts.latitude} - ${lat}) / 2), 2)
+    + cos(radians(${lat})) * cos(radians(${forumPosts.latitude})) * power(sin(radians(${forumPosts.longitude} - ${lng}) / 2), 2)))))`.mapWith(Number);
+}
+
+/**
+ * The bounding box around the centre that the GiST point index (`forum_posts_local_box_idx`)
+ * narrows first: one box, or two across the antimeridian. The scope is written as a literal, so
+ * the partial index applies to generic plans of the prepared statement too.
+ */
+export function boundingBox(centre: { latitude: number; longitude: number }, radiusKm: number): SQL {
+  const latHalf = radiusKm / KM_PER_DEGREE;
+  const cos = Math.cos((Math.min(89, Math.abs(centre.latitude) + latHalf) * Math.PI) / 180);
+  const lngHalf = Math.min(180, radiusKm / (KM_PER_DEGREE * cos));
+  const lat = [Math.max(-90, centre.latitude - latHalf), Math.min(90, centre.latitude + latHalf)] as const;
+  const box = (lo: number, hi: number) =>
+    sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${lo}::float8, ${lat[0]}::float8), point(${hi}::float8, ${lat[1]}::float8))`;
+  const lo = centre.longitude - lngHalf;
+  const hi = centre.longitude + lngHalf;
+  const within = lngHalf >= 180 ? box(-180, 180) : lo < -180 ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})` : hi > 180 ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})` : box(lo, hi);
+  return sql`${forumPosts.scope} = 'local' and ${within}`;
+}

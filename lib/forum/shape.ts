@@ -1,0 +1,140 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, forumPosts, users } from "@/db/schema";
+import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
+import { excerpt } from "./text";
+
+/** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
+export type ForumAuthor = { userId: string | null; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
+export type ForumMention = { coupleId: string; name: string };
+/**
+ * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
+ * REACTED_BY_SHOWN of them (the count says how many more): shown on hover or focus. Couples
+ * blocked either way are neither listed nor counted.
+ */
+export type ReactedBy = Record<ReactionKind, string[]>;
+export const noneReacted = (): ReactedBy => Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy;
+
+export type ForumPost = {
+  id: string;
+  title: string;
+  body: string;
+  excerpt: string;
+  topic: string;
+  scope: "global" | "local";
+  photos: string[];
+  author: ForumAuthor;
+  place: string | null;
+  distanceBand: string | null;
+  replyCount: number;
+  reactions: ReactionCounts;
+  myReactions: ReactionKind[];
+  reactedBy: ReactedBy;
+  mentions: ForumMention[];
+  createdAt: string;
+  editedAt: string | null;
+  lastActivityAt: string;
+  deleted: boolean;
+  removed: boolean;
+  /** Hidden by reports until reviewed: only its own couple still sees it, with this flag. */
+  hidden: boolean;
+};
+
+export type ForumQuote = { id: string; author: { firstName: string; coupleName: string } | null; excerpt: string; deleted: boolean };
+
+export type ForumReply = {
+  id: string;
+  postId: string;
+  body: string;
+  quote: ForumQuote | null;
+  author: ForumAuthor;
+  reactions: ReactionCounts;
+  myReactions: ReactionKind[];
+  reactedBy: ReactedBy;
+  mentions: ForumMention[];
+  createdAt: string;
+  editedAt: string | null;
+  deleted: boolean;
+  removed: boolean;
+  hidden: boolean;
+};
+
+export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
+
+export const authorColumns = {
+  authorUserId: users.id,
+  firstName: users.firstName,
+  coupleId: couples.id,
+  coupleName: couples.coupleName,
+  coupleImageUrl: couples.profileImageUrl,
+  isVerified: couples.isVerified,
+};
+
+export const postColumns = {
+  id: forumPosts.id,
+  title: forumPosts.title,
+  body: forumPosts.body,
+  topic: forumPosts.topic,
+  scope: forumPosts.scope,
+  photos: forumPosts.photos,
+  place: forumPosts.place,
+  latitude: forumPosts.latitude,
+  longitude: forumPosts.longitude,
+  replyCount: forumPosts.replyCount,
+  createdAt: forumPosts.createdAt,
+  editedAt: forumPosts.editedAt,
+  lastActivityAt: forumPosts.lastActivityAt,
+  deletedAt: forumPosts.deletedAt,
+  hiddenAt: forumPosts.hiddenAt,
+  removedAt: forumPosts.removedAt,
+  ...authorColumns,
+};
+
+/** Posts with their author and couple joined in. */
+export const selectPosts = (db: Db) =>
+  db.select(postColumns).from(forumPosts).leftJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
+export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
+
+export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({
+  userId: row.authorUserId,
+  firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
+  coupleId: row.coupleId,
+  coupleName: row.coupleName,
+  coupleImageUrl: row.coupleImageUrl,
+  isVerified: row.isVerified,
+  signature: row.firstName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
+});
+
+/** Content that is gone (by its author or a moderator) keeps its place, never its words. */
+export const gone = (row: { deletedAt: Date | null; removedAt: Date | null }) => row.deletedAt !== null || row.removedAt !== null;
+
+export function shapePost(
+  row: PostRow,
+  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[]; distanceKm?: number | null },
+): ForumPost {
+  const blank = gone(row);
+  return {
+    id: row.id,
+    title: blank ? (row.removedAt ? FORUM_TEXTS.removedByModerator : FORUM_TEXTS.deletedPost) : row.title,
+    body: blank ? "" : row.body,
+    excerpt: blank ? "" : excerpt(row.body),
+    topic: row.topic,
+    scope: row.scope,
+    photos: blank ? [] : row.photos,
+    author: author(row),
+    place: row.place,
+    distanceBand: extras.distanceKm == null ? null : distanceBand(extras.distanceKm),
+    replyCount: row.replyCount,
+    reactions: extras.reactions,
+    myReactions: extras.myReactions,
+    reactedBy: extras.reactedBy,
+    mentions: blank ? [] : extras.mentions,
+    createdAt: row.createdAt.toISOString(),
+    editedAt: showsEdited(row.createdAt, row.editedAt) ? row.editedAt!.toISOString() : null,
+    lastActivityAt: row.lastActivityAt.toISOString(),
+    deleted: row.deletedAt !== null,
+    removed: row.removedAt !== null,
+    hidden: row.hiddenAt !== null,
+  };
+}

@@ -1,0 +1,149 @@
+import "server-only";
+import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { couples, forumPosts, forumReplies, users } from "@/db/schema";
+import { authSecret } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { notBlockedBetween } from "@/lib/safety/blocks";
+import { encodeCursor } from "./cursor";
+import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from "./rules";
+import type { ThreadQuery } from "./schemas";
+import { excerpt } from "./text";
+import type { ForumActor } from "./actor";
+import { mentionsOf, threadReactions } from "./extras";
+import { keyValue, readCursor } from "./keyset";
+import { author, authorColumns, gone, selectPosts, shapePost, type ForumMention, type ForumPost, type ForumReply, type KeysetPagination, type PostRow, type ReactedBy } from "./shape";
+
+const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
+
+/**
+ * A post as the actor may see it, or null: a blocked couple's post does not exist for them; a
+ * post hidden by reports exists only for its own couple; a deleted or removed one only while it
+ * has replies (its thread stays).
+ */
+export async function visiblePostRow(db: Db, actor: ForumActor, postId: string): Promise<PostRow | null> {
+  const [row] = await selectPosts(db)
+    .where(and(eq(forumPosts.id, postId), notBlockedBetween(actor.coupleId, forumPosts.coupleId)))
+    .limit(1);
+  if (!row) return null;
+  if (row.hiddenAt && row.coupleId !== actor.coupleId) return null;
+  if (gone(row) && row.replyCount === 0) return null;
+  return row;
+}
+
+/** One post, shaped for the actor (the answer of create, patch and the thread). */
+export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPost> {
+  const row = await visiblePostRow(db, actor, postId);
+  if (!row) throw notFound();
+  const [reactionsOf, mentions] = loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
+  return shapePost(row, { ...reactionsOf({ postId, replyId: null }), mentions: mentions({ postId, replyId: null }) });
+}
+
+/** A thread's reactions and mentions, read once for the post and its replies. */
+type ThreadExtras = [Awaited<ReturnType<typeof threadReactions>>, Awaited<ReturnType<typeof mentionsOf>>];
+
+const quoted = alias(forumReplies, "quoted");
+const quotedAuthor = alias(users, "quoted_author");
+const quotedCouple = alias(couples, "quoted_couple");
+
+const replyColumns = {
+  id: forumReplies.id,
+  postId: forumReplies.postId,
+  body: forumReplies.body,
+  createdAt: forumReplies.createdAt,
+  editedAt: forumReplies.editedAt,
+  deletedAt: forumReplies.deletedAt,
+  hiddenAt: forumReplies.hiddenAt,
+  removedAt: forumReplies.removedAt,
+  ...authorColumns,
+  quoteId: quoted.id,
+  quoteBody: quoted.body,
+  quoteGone: sql<boolean>`(${quoted.deletedAt} is not null or ${quoted.removedAt} is not null or ${quoted.hiddenAt} is not null)`,
+  quoteFirstName: quotedAuthor.firstName,
+  quoteCoupleName: quotedCouple.coupleName,
+};
+
+/** Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only to their own couple. */
+function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
+  return db
+    .select(replyColumns)
+    .from(forumReplies)
+    .leftJoin(users, eq(users.id, forumReplies.authorUserId))
+    .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
+    .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(actor.coupleId, quoted.coupleId)))
+    .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
+    .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
+    .where(
+      and(where, notBlockedBetween(actor.coupleId, forumReplies.coupleId), or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, actor.coupleId))),
+    );
+}
+type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
+
+function shapeReply(row: ReplyRow, extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[] }): ForumReply {
+  const blank = gone(row);
+  return {
+    id: row.id,
+    postId: row.postId,
+    body: blank ? (row.removedAt ? FORUM_TEXTS.removedByModerator : "") : row.body,
+    quote:
+      row.quoteId === null
+        ? null
+        : {
+            id: row.quoteId,
+            author: row.quoteFirstName && row.quoteCoupleName ? { firstName: row.quoteFirstName, coupleName: row.quoteCoupleName } : null,
+            excerpt: row.quoteGone ? "" : excerpt(row.quoteBody ?? ""),
+            deleted: row.quoteGone,
+          },
+    author: author(row),
+    ...extras,
+    mentions: blank ? [] : extras.mentions,
+    createdAt: row.createdAt.toISOString(),
+    editedAt: showsEdited(row.createdAt, row.editedAt) ? row.editedAt!.toISOString() : null,
+    deleted: row.deletedAt !== null,
+    removed: row.removedAt !== null,
+    hidden: row.hiddenAt !== null,
+  };
+}
+
+/** One reply, shaped for the actor (the answer of create and patch), or null when they may not see it. */
+export async function readReply(db: Db, actor: ForumActor, replyId: string): Promise<ForumReply | null> {
+  const [row] = await replyRows(db, actor, eq(forumReplies.id, replyId)).limit(1);
+  if (!row) return null;
+  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), mentionsOf(db, actor, [row.postId], true)]);
+  return shapeReply(row, { ...reactionsOf({ postId: row.postId, replyId }), mentions: mentions({ postId: row.postId, replyId }) });
+}
+
+/**
+ * `GET /api/forum/posts/{id}`: the post and a page of its replies, oldest first. `nextCursor`
+ * is the position after the last reply given (also when there is no more yet), so an open page
+ * polls with it for replies posted since.
+ */
+export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination }> {
+  const context = `thread:${postId}`;
+  const after = readCursor(context, query.cursor);
+  const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  const post = await readPost(db, actor, postId, extras);
+  const rows = await replyRows(
+    db,
+    actor,
+    and(
+      eq(forumReplies.postId, postId),
+      after ? sql`(${forumReplies.createdAt}, ${forumReplies.id}) > (${keyValue(after.sortKey)}, ${after.id}::uuid)` : undefined,
+    ),
+  )
+    .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const [reactionsOf, mentions] = extras;
+  const last = page.at(-1);
+  return {
+    post,
+    replies: page.map((row) => shapeReply(row, { ...reactionsOf({ postId, replyId: row.id }), mentions: mentions({ postId, replyId: row.id }) })),
+    pagination: {
+      limit: query.limit,
+      hasMore: rows.length > query.limit,
+      nextCursor: last ? encodeCursor(authSecret(), context, { sortKey: last.createdAt, id: last.id }) : (query.cursor ?? null),
+    },
+  };
+}
