@@ -12,7 +12,7 @@ export default async function OnboardingLayout({ children }: { children: ReactNo
         <div className="navbar-inner">
           <span className="logo">Two of Us</span>
           <span className="beta-badge">Beta Access</span>
-          <div className="nav-actions">
+          <div className="nav-actions nav-actions-slim">
             <ThemeToggle />
             <Link href="/signout" className="nav-signout">
               Sign out
