@@ -147,15 +147,19 @@ export async function benchLighthouse(server: BenchServer): Promise<number> {
   console.log(`Load average before: ${load()}`);
   try {
     // Warm: each page once (the server's first render of a route, the browser's first start).
-    for (const page of pages) await measure(chrome.port, `${origin}${page.path}`, page.cookie);
+    for (const page of pages) await measure(chrome.port, `${origin}${page.path}`, page.cookie).catch(() => undefined);
     for (let round = 0; round < RUNS; round++) {
       for (let k = 0; k < pages.length; k++) {
         const page = pages[(k + round) % pages.length]!;
-        try {
-          runs.get(page.path)!.push(await measure(chrome.port, `${origin}${page.path}`, page.cookie));
-        } catch (error) {
-          failures++;
-          console.error(error instanceof Error ? error.message : String(error));
+        // A loaded machine sometimes loses a trace (NO_NAVSTART): one more try before it counts.
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          try {
+            runs.get(page.path)!.push(await measure(chrome.port, `${origin}${page.path}`, page.cookie));
+            break;
+          } catch (error) {
+            console.error(`${error instanceof Error ? error.message : String(error)}${attempt === 1 ? " (retrying)" : ""}`);
+            if (attempt === 2) failures++;
+          }
         }
       }
     }
