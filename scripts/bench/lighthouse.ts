@@ -11,6 +11,7 @@
  * the /login form in a browser; their session cookie goes to Lighthouse as a header.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
@@ -23,6 +24,8 @@ const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disa
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)) || 3);
 const ONBOARDING_PASSWORD = "Lighthouse#Phone26";
+/** BENCH_LIGHTHOUSE_JSON=<folder>: every run's full report is kept there (its traces' evidence). */
+const REPORTS = process.env.BENCH_LIGHTHOUSE_JSON;
 
 type BenchDatabase = { env: Record<string, string>; label: string; drop: () => Promise<void> };
 
@@ -101,11 +104,24 @@ async function signInCookie(origin: string, email: string, password: string, lan
   }
 }
 
-/** One Lighthouse run of the mobile preset, performance only. */
-async function measure(port: number, url: string, cookie: string | undefined): Promise<Figures> {
+/** One Lighthouse run of the mobile preset, performance only, in a browser of its own (as the CLI does). */
+async function measure(url: string, cookie: string | undefined): Promise<Figures> {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
+  try {
+    return await measureIn(chrome.port, url, cookie);
+  } finally {
+    chrome.kill();
+  }
+}
+
+async function measureIn(port: number, url: string, cookie: string | undefined): Promise<Figures> {
   const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: cookie ? { cookie } : undefined });
   if (!result) throw new Error(`${url}: Lighthouse gave no result`);
   const { lhr } = result;
+  if (REPORTS) {
+    mkdirSync(REPORTS, { recursive: true });
+    writeFileSync(path.join(REPORTS, `${new URL(url).pathname.slice(1).replaceAll("/", "-")}-${Date.now()}.json`), JSON.stringify(lhr));
+  }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const figure = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
@@ -141,20 +157,19 @@ export async function benchLighthouse(server: BenchServer): Promise<number> {
     { path: "/forum", cookie: maya },
   ];
 
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   const runs = new Map<string, Figures[]>(pages.map((page) => [page.path, []]));
   let failures = 0;
   console.log(`Load average before: ${load()}`);
   try {
     // Warm: each page once (the server's first render of a route, the browser's first start).
-    for (const page of pages) await measure(chrome.port, `${origin}${page.path}`, page.cookie).catch(() => undefined);
+    for (const page of pages) await measure(`${origin}${page.path}`, page.cookie).catch(() => undefined);
     for (let round = 0; round < RUNS; round++) {
       for (let k = 0; k < pages.length; k++) {
         const page = pages[(k + round) % pages.length]!;
         // A loaded machine sometimes loses a trace (NO_NAVSTART): one more try before it counts.
         for (let attempt = 1; attempt <= 2; attempt++) {
           try {
-            runs.get(page.path)!.push(await measure(chrome.port, `${origin}${page.path}`, page.cookie));
+            runs.get(page.path)!.push(await measure(`${origin}${page.path}`, page.cookie));
             break;
           } catch (error) {
             console.error(`${error instanceof Error ? error.message : String(error)}${attempt === 1 ? " (retrying)" : ""}`);
@@ -164,7 +179,6 @@ export async function benchLighthouse(server: BenchServer): Promise<number> {
       }
     }
   } finally {
-    await chrome.kill();
     await server.stopGroup(child);
   }
   console.log(`Load average after: ${load()}`);
