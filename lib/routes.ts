@@ -78,6 +78,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/moderation", tier: "profile-required" },
 
   { path: "/dev/outbox", tier: "dev" },
+  /** The benchmark's baseline page (BENCH_BARE=1 only). */
+  { path: "/dev/bare", tier: "dev" },
 ];
 
 /** A row's path as a regular expression over a URL path. */

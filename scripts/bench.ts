@@ -43,6 +43,7 @@ import { SEARCH_QUERIES, runInProcessBenchmarks } from "./bench-in-process";
 import { benchForum } from "./bench/forum";
 import { runDiscoverBench } from "./bench/discover";
 import { benchDirectory } from "./bench/directory";
+import { benchLighthouse } from "./bench/lighthouse";
 import { percentile } from "./stats";
 
 /** BENCH_PORT: several worktrees on one machine each bench on a port of their own. */
@@ -620,14 +621,22 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   return errors;
 }
 
-/** The HTTP bench: each database in turn against the bare route in the same server, then the in-process figures. */
-async function benchHttp(): Promise<number> {
+let built = false;
+/** The production build every section measures, made once per run (or BENCH_SKIP_BUILD's). */
+async function ensureBuild(): Promise<void> {
+  if (built) return;
   if (process.env.BENCH_SKIP_BUILD === "1") {
     if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
   } else {
     // The build reads no database; the secret only has to be valid.
     await build(appEnv(null, newSecret()));
   }
+  built = true;
+}
+
+/** The HTTP bench: each database in turn against the bare route in the same server, then the in-process figures. */
+async function benchHttp(): Promise<number> {
+  await ensureBuild();
   let errors = 0;
   for (const kind of [...DATABASES].sort((a, b) => Number(b === "pglite") - Number(a === "pglite"))) {
     const database = kind === "pglite" ? pgliteDatabase() : await postgresDatabase();
@@ -647,13 +656,26 @@ async function benchHttp(): Promise<number> {
 async function main(): Promise<number> {
   // BENCH_SECTIONS (e.g. "forum", "http,directory,discover"): which parts run; unset, the HTTP bench only.
   // forum: issue 11's lists at 10k and 1M posts; directory and discover: issue 12's at 1,000 and
-  // 100,000 couples, each on scale databases of their own.
+  // 100,000 couples, each on scale databases of their own; lighthouse: issue 10's phone scores
+  // (scripts/bench/lighthouse.ts).
   const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
   let errors = 0;
   if (sections.includes("http")) errors += await benchHttp();
   if (sections.includes("forum")) errors += await benchForum();
   if (sections.includes("directory")) await benchDirectory(ADMIN_URL);
   if (sections.includes("discover")) await runDiscoverBench();
+  if (sections.includes("lighthouse")) {
+    errors += await benchLighthouse({
+      origin: `http://localhost:${PORT}`,
+      ensureBuild,
+      database: async () => (await postgresDatabase()) ?? pgliteDatabase(),
+      appEnv,
+      newSecret,
+      startServer,
+      stopGroup,
+      cleanups,
+    });
+  }
   if (errors) console.error(`\n${errors} request(s) failed.`);
   return errors ? 1 : 0;
 }

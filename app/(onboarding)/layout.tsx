@@ -3,7 +3,11 @@ import type { ReactNode } from "react";
 import { ThemeToggle } from "@/components/layout/ThemeToggle";
 import { requireSignedIn } from "@/lib/auth/current-session";
 
-/** Onboarding and invitation pages: signed in, no complete profile needed, a slim header. */
+/**
+ * Onboarding and invitation pages: signed in, no complete profile needed, a slim header. "Sign
+ * out" is not prefetched: that would be two requests and a render on a phone's main thread at
+ * every load, for a page nobody needs ready in advance.
+ */
 export default async function OnboardingLayout({ children }: { children: ReactNode }) {
   await requireSignedIn();
   return (
@@ -12,9 +16,9 @@ export default async function OnboardingLayout({ children }: { children: ReactNo
         <div className="navbar-inner">
           <span className="logo">Two of Us</span>
           <span className="beta-badge">Beta Access</span>
-          <div className="nav-actions">
+          <div className="nav-actions nav-actions-slim">
             <ThemeToggle />
-            <Link href="/signout" className="nav-signout">
+            <Link href="/signout" className="nav-signout" prefetch={false}>
               Sign out
             </Link>
           </div>

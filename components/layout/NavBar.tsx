@@ -71,7 +71,7 @@ export function NavBar() {
           <span className="nav-wide">
             <ThemeToggle />
           </span>
-          <Link href="/signout" className="nav-signout nav-wide">
+          <Link href="/signout" className="nav-signout nav-wide" prefetch={false}>
             Sign out
           </Link>
           <div className="nav-menu nav-narrow" ref={menu}>

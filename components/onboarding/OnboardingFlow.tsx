@@ -19,6 +19,9 @@ import type { Step1Saved } from "./Step1Form";
 const loading = () => <p className="onboarding-loading">Loading...</p>;
 const Step1Form = dynamic(() => import("./Step1Form").then((m) => m.Step1Form), { ssr: false, loading });
 const Step2Form = dynamic(() => import("./Step2Form").then((m) => m.Step2Form), { ssr: false, loading });
+// Step 1 is where nearly everyone lands: its code starts loading as this module runs, alongside
+// hydration rather than after it (the largest paint of the page is that form's).
+if (typeof window !== "undefined") void import("./Step1Form");
 
 const TITLES = { step1: "Tell us about yourself", step2: "Create your couple profile" } as const;
 
