@@ -15,7 +15,7 @@ import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 type Point = { lat: number; lng: number };
 
 /** A point on the unit sphere, as the SQL `shown_point` computes it. */
-function unitVector({ lat, lng }: Point): [number, number, number] {
+export function unitVector({ lat, lng }: Point): [number, number, number] {
   const phi = (lat * Math.PI) / 180;
   const lambda = (lng * Math.PI) / 180;
   return [Math.cos(phi) * Math.cos(lambda), Math.cos(phi) * Math.sin(lambda), Math.sin(phi)];
