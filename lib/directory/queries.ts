@@ -56,7 +56,8 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
  * the couples without a shown point, by id), an interest filter may start from
  * couples_discoverable_interests_idx and a name search from couples_discoverable_name_trgm_idx.
- * 'Most in common' ranks every discoverable couple (the count depends on the viewer).
+ * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
+ * on the viewer, so no index holds that order), then lists those sharing none by id.
  */
 export async function listDirectory(db: Db, viewerUserId: string, query: DirectoryQuery, known?: { viewer: ViewerCouple | null }): Promise<DirectoryPage> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
@@ -143,8 +144,18 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
   } else if (query.sort === "common") {
-    const keyset = after ? sql`(${common}, ${couples.id}) < (${after.sortKey as number}::int, ${after.id}::uuid)` : undefined;
-    rows = await select(keyset, [desc(common), desc(couples.id)], query.limit + 1);
+    // The couples sharing an interest (found by couples_discoverable_interests_idx), ranked,
+    // then those sharing none by id: a last count of 0 says the cursor is in the second part.
+    const shares = mine.length ? sql`${couples.matchInterests} && ${sql.param(mine)}::text[]` : sql`false`;
+    const count = after ? Number(after.sortKey) : null;
+    let sharing: Row[] = [];
+    if (count !== 0) {
+      const keyset = after ? sql`(${common}, ${couples.id}) < (${count}::int, ${after.id}::uuid)` : undefined;
+      sharing = await select(and(shares, keyset), [desc(common), desc(couples.id)], query.limit + 1);
+    }
+    const room = query.limit + 1 - sharing.length;
+    const none = room > 0 ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room) : [];
+    rows = [...sharing, ...none];
     lastKey = (row) => Number(row.common);
   } else {
     const keyset = after
