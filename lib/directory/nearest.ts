@@ -1,6 +1,5 @@
 import "server-only";
 import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
 import { locations } from "@/db/schema";
 import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 
@@ -55,13 +54,4 @@ export function nearestSql(centre: Point) {
       return sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${bound}, 3) and ${chord} <= ${bound})`;
     },
   };
-}
-
-/** The sort key of one couple's place, measured again from the centre (a cursor carries none); null without a shown point. */
-export async function chordOfCouple(db: Db, chord: SQL<number>, coupleId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ chord: sql<number | null>`${chord}` })
-    .from(locations)
-    .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, coupleId)));
-  return row?.chord === null || row?.chord === undefined ? null : Number(row.chord);
 }

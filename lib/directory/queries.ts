@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, type Cursor } from "@/lib/forum/cursor";
 import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
-import { chordOfCouple, kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -117,11 +117,10 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     // measured again here, never carried by the client (a cursor's payload is signed, not
     // sealed, and distances leave only as bands).
     let measured: Row[] = [];
-    let from: number | null = null;
-    if (after?.sortKey === MEASURED) from = await chordOfCouple(db, near.chord, after.id);
-    const inMeasured = !after || (after.sortKey === MEASURED && from !== null);
-    if (inMeasured) {
-      const keyset = and(near.hasPoint, after ? sql`(${near.chord}, ${couples.id}) > (${from}::float8, ${after.id}::uuid)` : undefined);
+    if (after?.sortKey !== UNMEASURED) {
+      // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
+      const from = after ? db.select({ chord: near.chord }).from(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id))) : null;
+      const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
       // A KNN walk can order by the distance alone (Postgres matches every ORDER BY key to the
       // index or none), and many couples share a snapped point: the walk finds the page's last
       // distance, then the page is read from the cube around it, ties ordered by id (the cube's
