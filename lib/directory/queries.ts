@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { authSecret } from "@/lib/env";
@@ -150,7 +150,15 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     let sharing: Row[] = [];
     if (count !== 0) {
       const keyset = after ? sql`(${common}, ${couples.id}) < (${count}::int, ${after.id}::uuid)` : undefined;
-      sharing = await select(and(shares, keyset), [desc(common), desc(couples.id)], query.limit + 1);
+      // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
+      const ranked = db
+        .select({ id: couples.id })
+        .from(couples)
+        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+        .where(and(matching, shares, keyset))
+        .orderBy(desc(common), desc(couples.id))
+        .limit(query.limit + 1);
+      sharing = await select(inArray(couples.id, ranked), [desc(common), desc(couples.id)], query.limit + 1);
     }
     const room = query.limit + 1 - sharing.length;
     const none = room > 0 ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room) : [];
