@@ -106,8 +106,7 @@ export async function benchDirectory(adminUrl = process.env.TEST_DATABASE_URL ??
           // The page's main query (the last one run; the viewer's couple is read first).
           const { query: text, params: values } = last!;
           const plan = await client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);
-          // Lines cut at 240 characters: the shown point's inlined SQL would fill screens.
-          console.log(plan.map((line) => `    ${String(line["QUERY PLAN"]).slice(0, 240)}`).join("\n"));
+          console.log(plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n"));
         }
       } finally {
         await client.end();
