@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, type Cursor } from "@/lib/forum/cursor";
 import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
-import { kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -76,7 +76,7 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
   const common = sql<number>`(select count(*) from unnest(${couples.matchInterests}) as x where x = any(${sql.param(mine)}::text[]))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const matching = and(
+  const filtered = and(
     eq(couples.status, "active"),
     eq(couples.isVisible, true),
     viewer ? ne(couples.id, viewer.id) : undefined,
@@ -85,8 +85,8 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
     query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
-    near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined,
   );
+  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
   const select = (where: SQL | undefined, order: SQL[], limit: number) =>
     db
       .select({
@@ -124,15 +124,19 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
       // A KNN walk can order by the distance alone (Postgres matches every ORDER BY key to the
       // index or none), and many couples share a snapped point: the walk finds the page's last
       // distance, then the page is read from the cube around it, ties ordered by id (the cube's
-      // corners hold only couples further than the walk's last, which sort after the page).
+      // corners hold only couples further than the walk's last, which sort after the page). The
+      // walk ignores the distance filter, so it always stops after a page's worth of index
+      // entries; the page then keeps those within the radius.
       const walk = db
         .select({ chord: sql<number>`${near.chord}`.as("chord") })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(matching, keyset))
+        .where(and(filtered, keyset))
         .orderBy(asc(near.chord))
         .limit(query.limit + 1);
-      measured = await select(and(keyset, near.box(sql`(select max(chord) from ${walk.as("knn")})`)), [asc(near.chord), asc(couples.id)], query.limit + 1);
+      const walked = sql`(select max(chord) from ${walk.as("knn")})`;
+      const bound = query.distance === undefined ? walked : sql`least(${walked}, ${chordOf(query.distance)}::float8)`;
+      measured = await select(and(keyset, near.box(bound)), [asc(near.chord), asc(couples.id)], query.limit + 1);
     }
     let unmeasured: Row[] = [];
     const room = query.limit + 1 - measured.length;
