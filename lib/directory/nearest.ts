@@ -38,6 +38,7 @@ export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);
   const centreCube = sql`cube(array[${x}, ${y}, ${z}]::float8[])`;
   const chord = sql<number>`(${shownPoint} <-> ${centreCube})`;
+  const box = (bound: SQL): SQL => sql`${shownPoint} <@ cube_enlarge(${centreCube}, ${bound}, 3)`;
   return {
     chord,
     hasPoint: and(
@@ -46,12 +47,12 @@ export function nearestSql(centre: Point) {
       isNotNull(locations.latitude),
       isNotNull(locations.longitude),
     )!,
-    /** The cube around the centre holding every point within `chord` (SQL): what the index answers. */
-    box: (bound: SQL): SQL => sql`${shownPoint} <@ cube_enlarge(${centreCube}, ${bound}, 3)`,
+    /** The cube around the centre holding every point within a chord (SQL): what the index answers. */
+    box,
     /** Within `km`: the bounding cube, then the exact bound. */
     within: (km: number): SQL => {
       const bound = sql`${chordOf(km)}::float8`;
-      return sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${bound}, 3) and ${chord} <= ${bound})`;
+      return sql`(${box(bound)} and ${chord} <= ${bound})`;
     },
   };
 }
