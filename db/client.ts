@@ -84,7 +84,9 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(path.resolve(dataDir), { recursive: true });
   const { withNamedStatements } = await import("./pglite-statements");
-  const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir));
+  // The extensions migration 0009 creates (the directory's nearest walk and name search).
+  const [{ cube }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite/contrib/cube"), import("@electric-sql/pglite/contrib/pg_trgm")]);
+  const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), { extensions: { cube, pg_trgm } });
   const db = drizzle(withNamedStatements(client), { schema });
   return {
     db: db as unknown as Db,

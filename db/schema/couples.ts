@@ -16,6 +16,12 @@ export const couples = pgTable(
     photos: text("photos").array().notNull().default(sql`'{}'::text[]`),
     coupleTypes: text("couple_types").array().notNull().default(sql`'{}'::text[]`),
     interests: text("interests").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * The couple's interests as the directory counts and filters them: the union of both
+     * partners' lists, or `interests` when both are empty. Kept by the triggers of migration
+     * 0009 (hand-written part) on couples and users, so a GIN index can answer "any of".
+     */
+    matchInterests: text("match_interests").array().notNull().default(sql`'{}'::text[]`),
     location: text("location"),
     placeId: text("place_id"),
     profileImageUrl: text("profile_image_url"),
@@ -41,6 +47,11 @@ export const couples = pgTable(
     // The forum's mention suggestions: any word of the name starting with what was typed
     // (lib/forum/queries.ts `mentionSuggestions`), indexed at 100,000 couples.
     index("couples_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.coupleName})`),
+    // The directory's interest filter and 'most in common' candidates, discoverable couples only.
+    // Its name search uses couples_discoverable_name_trgm_idx (pg_trgm, hand-written in 0009).
+    index("couples_discoverable_interests_idx")
+      .using("gin", t.matchInterests)
+      .where(sql`${t.status} = 'active' and ${t.isVisible}`),
   ],
 );
 

@@ -28,5 +28,7 @@ export const locations = pgTable(
     index("locations_lat_lng_idx").on(t.latitude, t.longitude),
     // Nearest-first walks (discover's candidates): `point(lng, lat) <-> point(x, y)` reads this in order and stops at its limit.
     index("locations_point_gist_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`),
+    // The directory's nearest sort walks locations_couple_shown_point_idx, a GiST index of the shown
+    // point as a cube (extension cube, SQL function shown_point): hand-written in migration 0009.
   ],
 );

@@ -1,25 +1,24 @@
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, locations, users } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
-import { coupleBadge } from "@/lib/couples/rules";
+import { viewerCouple } from "@/lib/couples/queries";
 import { discoverSuggestions, type DiscoverSuggestion } from "@/lib/discover/queries";
-import { bandLabel, distanceBand } from "@/lib/discover/rules";
+import { listDirectory, viewerCentre } from "@/lib/directory/queries";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
-import { nearby } from "@/lib/locations/nearby";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
-import { shownCoordinates } from "@/lib/locations/privacy";
 import { listNotifications } from "@/lib/notifications/service";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 
 export const DASHBOARD_COUNTS = { notifications: 5, near: 5, suggestions: 3, posts: 3 } as const;
 
-export type NearCouple = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: string; location: string; distance: string };
+export type NearCouple = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: string; location: string | null; distance: string };
 
 export type Dashboard = {
   firstName: string;
@@ -58,48 +57,25 @@ async function overview(db: Db, userId: string) {
 }
 
 /**
- * Up to 5 discoverable couples nearest the viewer's couple's shown place (lib/locations/nearby: privacy
- * levels, blocks and visibility applied there), as bands, never figures. Centred on the couple's
- * own place, so it does not count against the nearby limit (a fixed centre sweeps nothing).
+ * Up to 5 discoverable couples within 200 km of the viewer's couple's shown place, nearest first:
+ * the directory's nearest sort (its KNN walk; privacy levels, blocks and visibility applied
+ * there), as bands, never figures. Null when the couple has no place others can measure from
+ * (hidden, country level, none): then the card says to set one.
  */
 async function nearYou(db: Db, userId: string): Promise<NearCouple[] | null> {
-  const [own] = await db
-    .select({ lat: locations.latitude, lng: locations.longitude, level: locations.privacyLevel })
-    .from(couples)
-    .innerJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-    .where(partnerOf(userId))
-    .limit(1);
-  // From the viewer's shown point, as the directory, a profile and discover measure: the same
-  // couple reads the same band everywhere. None (hidden, country level): nothing to measure from.
-  const centre = own ? shownCoordinates(own.level, own.lat, own.lng) : null;
-  if (!centre) return null;
-  const entries = await nearby(db, { lat: centre.lat, lng: centre.lng, radius: NEARBY_MAX_RADIUS_KM, limit: DASHBOARD_COUNTS.near }, { userId }, { countAgainstLimit: false });
-  if (entries.length === 0) return [];
-  const rows = await db
-    .select({ id: couples.id, coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl, status: couples.status, partnerAVerified: couples.partnerAVerified, partnerBVerified: couples.partnerBVerified })
-    .from(couples)
-    .where(
-      inArray(
-        couples.id,
-        entries.map((entry) => entry.entity_id),
-      ),
-    );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return entries.flatMap((entry) => {
-    const couple = byId.get(entry.entity_id);
-    if (!couple) return [];
-    const band = distanceBand(entry.distance_km);
-    return [
-      {
-        coupleId: couple.id,
-        coupleName: couple.coupleName,
-        profileImageUrl: couple.profileImageUrl,
-        badge: coupleBadge(couple),
-        location: entry.location.display_location,
-        distance: band === null ? "Further away" : bandLabel(band),
-      },
-    ];
-  });
+  const viewer = await viewerCouple(db, userId);
+  if (!viewerCentre(viewer)) return null;
+  const query = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(DASHBOARD_COUNTS.near) });
+  const page = await listDirectory(db, userId, query, { viewer });
+  return page.data.map((card) => ({
+    coupleId: card.id,
+    coupleName: card.coupleName,
+    profileImageUrl: card.profileImageUrl,
+    badge: card.badge,
+    location: card.location,
+    // 'within 10 km' as the card's label 'Within 10 km'.
+    distance: card.distanceBand ? card.distanceBand.charAt(0).toUpperCase() + card.distanceBand.slice(1) : "Further away",
+  }));
 }
 
 async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: ForumPost[]; localPosts: ForumPost[] | null }> {

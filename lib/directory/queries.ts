@@ -1,17 +1,16 @@
 import "server-only";
-import { and, asc, between, desc, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, locations, users } from "@/db/schema";
+import { couples, locations } from "@/db/schema";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
 import { decodeCursor, encodeCursor, type Cursor } from "@/lib/forum/cursor";
 import { notBlockedEitherWay } from "@/lib/locations/access";
-import { EARTH_RADIUS_KM, KM_PER_DEGREE, longitudeFilter, shown, SNAP_MARGIN_DEGREES } from "@/lib/locations/nearby";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
+import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -31,31 +30,11 @@ export type DirectoryCard = {
 export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
 export type DirectoryPage = { data: DirectoryCard[]; pagination: KeysetPagination };
 
-const partnerA = alias(users, "dir_partner_a");
-const partnerB = alias(users, "dir_partner_b");
-
-/** Couples without a shown point sort after every real distance under "nearest". */
-const NO_DISTANCE = 1e9;
+/** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
+const MEASURED = 0;
+const UNMEASURED = 1;
 
 const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.value, type.label]));
-
-/**
- * A couple's interests as SQL: the union of both partners' lists (as the profile shows them),
- * or the couple's own stored list when both are empty.
- */
-const partnersInterests = sql`(coalesce(${partnerA.interests}, '{}'::text[]) || coalesce(${partnerB.interests}, '{}'::text[]))`;
-const coupleInterestsSql = sql`(case when cardinality(${partnersInterests}) = 0 then ${couples.interests} else ${partnersInterests} end)`;
-
-/**
- * The couple's interests (as `coupleInterestsSql`) overlap `values`, spelled per column so the
- * planner can use each array column's statistics (a CASE over them gets a blind guess, and the
- * plan a needless parallel scan).
- */
-function hasAnyInterest(values: string[]): SQL {
-  const wanted = sql`${sql.param(values)}::text[]`;
-  return sql`(${partnerA.interests} && ${wanted} or ${partnerB.interests} && ${wanted}
-    or (cardinality(${partnersInterests}) = 0 and ${couples.interests} && ${wanted}))`;
-}
 
 export const cursorError = () => new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
@@ -66,34 +45,19 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
   return place ? shownCoordinates(place.privacyLevel, place.latitude, place.longitude) : null;
 }
 
-/** Haversine between the centre and a couple's shown (snapped) point; null for hidden or country-level places. */
-function distanceFrom(centre: { lat: number; lng: number }): SQL<number | null> {
-  const lat = sql`${centre.lat}::double precision`;
-  const lng = sql`${centre.lng}::double precision`;
-  const shownLat = shown(locations.latitude);
-  const shownLng = shown(locations.longitude);
-  // least() skips nulls, so a place without a shown point must be null before it, not after.
-  return sql<number | null>`(case when ${shownLat} is null or ${shownLng} is null then null else 2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
-    power(sin(radians(${shownLat} - ${lat}) / 2), 2)
-    + cos(radians(${lat})) * cos(radians(${shownLat})) * power(sin(radians(${shownLng} - ${lng}) / 2), 2)))) end)`;
-}
-
-/** The sort key `key` (a distance from the viewer's centre) of one couple's place; NO_DISTANCE when it has none. */
-async function distanceOf(db: Db, key: SQL, coupleId: string): Promise<number> {
-  const [row] = await db
-    .select({ key: sql<number>`${key}`.mapWith(Number) })
-    .from(couples)
-    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-    .where(eq(couples.id, coupleId));
-  return row?.key ?? NO_DISTANCE;
-}
-
 /**
  * A page of the directory (issue 12, `GET /api/directory`): discoverable couples (active and
  * visible), never the viewer's own nor one blocked either way, filtered by name, interests (any
  * of), adventure styles (any of), verified badge and distance band, sorted newest, nearest or
  * most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no
  * repeats, no gaps. Distances are measured between shown points and leave only as bands.
+ *
+ * Each sort reads an index in its order and stops after the page: newest walks
+ * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
+ * the couples without a shown point, by id), an interest filter may start from
+ * couples_discoverable_interests_idx and a name search from couples_discoverable_name_trgm_idx.
+ * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
+ * on the viewer, so no index holds that order), then lists those sharing none by id.
  */
 export async function listDirectory(db: Db, viewerUserId: string, query: DirectoryQuery, known?: { viewer: ViewerCouple | null }): Promise<DirectoryPage> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
@@ -108,79 +72,113 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
   }
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
-  const distance = centre ? distanceFrom(centre) : null;
-  const common = sql<number>`(select count(distinct x) from unnest(${coupleInterestsSql}) as x where x = any(${sql.param(mine)}::text[]))::int`;
+  const near = centre ? nearestSql(centre) : null;
+  const common = sql<number>`(select count(*) from unnest(${couples.matchInterests}) as x where x = any(${sql.param(mine)}::text[]))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
-
-  let order: SQL[];
-  let keyset: SQL | undefined;
-  if (query.sort === "nearest") {
-    const key = sql`coalesce(${distance}, ${sql.raw(String(NO_DISTANCE))})`;
-    order = [asc(key), asc(couples.id)];
-    // The cursor names the last couple only: its distance is measured again here, never carried
-    // by the client (a cursor's payload is signed, not sealed, and distances leave only as bands).
-    if (after) keyset = sql`(${key}, ${couples.id}) > (${await distanceOf(db, key, after.id)}::double precision, ${after.id}::uuid)`;
-  } else if (query.sort === "common") {
-    order = [desc(common), desc(couples.id)];
-    if (after) keyset = sql`(${common}, ${couples.id}) < (${after.sortKey as number}::int, ${after.id}::uuid)`;
-  } else {
-    order = [desc(couples.createdAt), desc(couples.id)];
-    if (after) keyset = sql`(${couples.createdAt}, ${couples.id}) < ('epoch'::timestamptz + ${after.sortKey as number}::bigint * interval '1 microsecond', ${after.id}::uuid)`;
-  }
-
-  const nearbyOnly =
-    centre && query.distance !== undefined
-      ? [
-          inArray(locations.privacyLevel, ["full", "city", "region"]),
-          isNotNull(locations.latitude),
-          between(locations.latitude, centre.lat - query.distance / KM_PER_DEGREE - SNAP_MARGIN_DEGREES, centre.lat + query.distance / KM_PER_DEGREE + SNAP_MARGIN_DEGREES),
-          longitudeFilter(centre.lng, centre.lat, query.distance),
-          sql`${distance} <= ${query.distance}`,
-        ]
-      : [];
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const filtered = and(
+    eq(couples.status, "active"),
+    eq(couples.isVisible, true),
+    viewer ? ne(couples.id, viewer.id) : undefined,
+    notBlockedEitherWay(viewerUserId, couples.id),
+    escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
+    query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
+    query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
+    query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
+  );
+  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
+  const select = (where: SQL | undefined, order: SQL[], limit: number) =>
+    db
+      .select({
+        id: couples.id,
+        coupleName: couples.coupleName,
+        profileImageUrl: couples.profileImageUrl,
+        coupleTypes: couples.coupleTypes,
+        status: couples.status,
+        partnerAVerified: couples.partnerAVerified,
+        partnerBVerified: couples.partnerBVerified,
+        createdMicros,
+        place: locationColumns,
+        chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,
+        common,
+      })
+      .from(couples)
+      .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+      .where(and(matching, where))
+      .orderBy(...order)
+      .limit(limit);
 
-  const rows = await db
-    .select({
-      id: couples.id,
-      coupleName: couples.coupleName,
-      profileImageUrl: couples.profileImageUrl,
-      coupleTypes: couples.coupleTypes,
-      status: couples.status,
-      partnerAVerified: couples.partnerAVerified,
-      partnerBVerified: couples.partnerBVerified,
-      createdMicros,
-      place: locationColumns,
-      distance: distance ?? sql<null>`null`,
-      common,
-    })
-    .from(couples)
-    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-    .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
-    .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
-    .where(
-      and(
-        eq(couples.status, "active"),
-        eq(couples.isVisible, true),
-        viewer ? ne(couples.id, viewer.id) : undefined,
-        notBlockedEitherWay(viewerUserId, couples.id),
-        escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
-        query.interests.length ? hasAnyInterest(query.interests) : undefined,
-        query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
-        query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
-        ...nearbyOnly,
-        keyset,
-      ),
-    )
-    .orderBy(...order)
-    .limit(query.limit + 1);
+  type Row = Awaited<ReturnType<typeof select>>[number];
+  let rows: Row[];
+  let lastKey: (row: Row) => number;
+  if (query.sort === "nearest" && near) {
+    // Couples with a shown point, nearest first (the KNN walk), then, unless a distance is
+    // required, those without one by id. The cursor names the last couple only: its key is
+    // measured again here, never carried by the client (a cursor's payload is signed, not
+    // sealed, and distances leave only as bands).
+    let measured: Row[] = [];
+    if (after?.sortKey !== UNMEASURED) {
+      // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
+      const from = after ? db.select({ chord: near.chord }).from(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id))) : null;
+      const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
+      // A KNN walk can order by the distance alone (Postgres matches every ORDER BY key to the
+      // index or none), and many couples share a snapped point: the walk finds the page's last
+      // distance, then the page is read from the cube around it, ties ordered by id (the cube's
+      // corners hold only couples further than the walk's last, which sort after the page). The
+      // walk ignores the distance filter, so it always stops after a page's worth of index
+      // entries; the page then keeps those within the radius.
+      const walk = db
+        .select({ chord: sql<number>`${near.chord}`.as("chord") })
+        .from(couples)
+        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+        .where(and(filtered, keyset))
+        .orderBy(asc(near.chord))
+        .limit(query.limit + 1);
+      const walked = sql`(select max(chord) from ${walk.as("knn")})`;
+      const bound = query.distance === undefined ? walked : sql`least(${walked}, ${chordOf(query.distance)}::float8)`;
+      measured = await select(and(keyset, near.box(bound)), [asc(near.chord), asc(couples.id)], query.limit + 1);
+    }
+    let unmeasured: Row[] = [];
+    const room = query.limit + 1 - measured.length;
+    if (room > 0 && query.distance === undefined) {
+      const keyset = after?.sortKey === UNMEASURED ? sql`${couples.id} > ${after.id}::uuid` : undefined;
+      unmeasured = await select(and(sql`${shownPoint} is null`, keyset), [asc(couples.id)], room);
+    }
+    rows = [...measured, ...unmeasured];
+    lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
+  } else if (query.sort === "common") {
+    // The couples sharing an interest (found by couples_discoverable_interests_idx), ranked,
+    // then those sharing none by id: a last count of 0 says the cursor is in the second part.
+    const shares = mine.length ? sql`${couples.matchInterests} && ${sql.param(mine)}::text[]` : sql`false`;
+    const count = after ? Number(after.sortKey) : null;
+    let sharing: Row[] = [];
+    if (count !== 0) {
+      const keyset = after ? sql`(${common}, ${couples.id}) < (${count}::int, ${after.id}::uuid)` : undefined;
+      // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
+      const ranked = db
+        .select({ id: couples.id })
+        .from(couples)
+        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+        .where(and(matching, shares, keyset))
+        .orderBy(desc(common), desc(couples.id))
+        .limit(query.limit + 1);
+      sharing = await select(inArray(couples.id, ranked), [desc(common), desc(couples.id)], query.limit + 1);
+    }
+    const room = query.limit + 1 - sharing.length;
+    const none = room > 0 ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room) : [];
+    rows = [...sharing, ...none];
+    lastKey = (row) => Number(row.common);
+  } else {
+    const keyset = after
+      ? sql`(${couples.createdAt}, ${couples.id}) < ('epoch'::timestamptz + ${after.sortKey as number}::bigint * interval '1 microsecond', ${after.id}::uuid)`
+      : undefined;
+    rows = await select(keyset, [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
+    lastKey = (row) => Number(row.createdMicros);
+  }
 
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   const last = page.at(-1);
-  const numeric = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  const lastKey = (row: (typeof rows)[number]): number =>
-    query.sort === "nearest" ? 0 : query.sort === "common" ? Number(row.common) : Number(row.createdMicros);
   return {
     data: page.map((row) => ({
       id: row.id,
@@ -188,7 +186,7 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
       profileImageUrl: row.profileImageUrl,
       badge: coupleBadge(row),
       location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
-      distanceBand: directoryBand(numeric(row.distance)),
+      distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       coupleTypes: row.coupleTypes.map((value) => ({ value, label: styleLabels.get(value) ?? value })),
       interestsInCommon: Number(row.common),
     })),

@@ -13,8 +13,8 @@ import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCouple } from "./rules";
 
 /**
- * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest or
- * an adventure style (a primary-key walk that stops once it has this many), and the nearest
+ * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
+ * partner's or the couple's own: couples.match_interests) or an adventure style (a primary-key walk that stops once it has this many), and the nearest
  * couples (a walk of the locations_point_gist_idx index, nearest first). Bounded, so the
  * scoring cost is the same at 1,000 couples and at 100,000.
  */
@@ -140,7 +140,7 @@ export async function candidateQueries(db: Db, userId: string, limit = DISCOVER_
   const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
 
   const overlaps = [
-    viewerInterests.length > 0 ? arrayOverlaps(couples.interests, viewerInterests) : undefined,
+    viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,
     viewer.styles.length > 0 ? arrayOverlaps(couples.coupleTypes, [...viewer.styles]) : undefined,
   ].filter((condition) => condition !== undefined);
   const byInterest =

@@ -32,6 +32,10 @@ const QUERIES: { name: string; params: Record<string, string> }[] = [
   { name: "no filter (newest)", params: {} },
   { name: "interest filter (hiking)", params: { interests: "hiking" } },
   { name: "nearest within 50 km", params: { sort: "nearest", distance: "50" } },
+  // Beyond the issue's three: the other sorts and the name search at the same sizes.
+  { name: "nearest, any distance", params: { sort: "nearest" } },
+  { name: "name search ('ple 12')", params: { q: "ple 12" } },
+  { name: "most in common", params: { sort: "common" } },
 ];
 
 const arrayLiteral = (values: readonly string[]) => `array[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`;

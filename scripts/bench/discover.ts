@@ -73,6 +73,8 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
 }
 
 export async function runDiscoverBench(): Promise<void> {
+  // The dashboard's near couples are a directory page, which signs its cursor.
+  process.env.AUTH_SECRET ??= "bench-discover-secret-0123456789abcdef";
   const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const small = Number(process.env.BENCH_DISCOVER_SMALL ?? 1000);
   const large = Number(process.env.BENCH_DISCOVER_LARGE ?? 100_000);

@@ -1,10 +1,12 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, locations, users } from "@/db/schema";
+import { unitVector } from "@/lib/directory/nearest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { shownCoordinates } from "@/lib/locations/privacy";
 import { call } from "../support/api";
 import { getProfile } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
@@ -231,6 +233,74 @@ describe("GET /api/directory", () => {
         expect(text, secret).not.toContain(secret);
       }
     }
+  });
+
+  it("pages nearest within a distance through couples sharing one snapped point: by id within the tie, none beyond the radius", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    const same: string[] = [];
+    // City level snaps these five to one point: a tie of five across pages of two.
+    for (let i = 0; i < 5; i++) same.push((await couple(tag, `Same${i}`, { place: { ...SINTRA, lat: SINTRA.lat + i * 0.0001 } })).coupleId);
+    const porto = await couple(tag, "Porto", { place: PORTO });
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await list(`?q=${tag}&sort=nearest&distance=50&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)).json as Page;
+      expect(page.data.every((card) => card.distanceBand === "within 50 km")).toBe(true);
+      seen.push(...page.data.map((card) => card.id));
+      cursor = page.pagination.nextCursor;
+    } while (cursor && seen.length < 20);
+    expect(seen).toEqual([...same].sort());
+    // Without the radius Porto (about 270 km) follows them.
+    const all = (await list(`?q=${tag}&sort=nearest`, me.a.headers)).json as Page;
+    expect(all.data.map((card) => card.id)).toEqual([...[...same].sort(), porto.coupleId]);
+  });
+
+  it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
+    const db = await getDb();
+    for (const level of ["full", "city", "region"] as const) {
+      for (const [lat, lng] of [[38.716674, -9.133335], [-33.875, 151.205], [0.005, -0.005], [64.5, 179.996]] as const) {
+        const shown = shownCoordinates(level, lat, lng)!;
+        const [x, y, z] = unitVector(shown);
+        const [row] = (await db.execute(
+          sql`select shown_point(${level}::privacy_level, ${lat}::float8, ${lng}::float8) <-> cube(array[${x}, ${y}, ${z}]::float8[]) as gap`,
+        )) as unknown as { gap: number }[];
+        expect(Number(row!.gap)).toBeLessThan(1e-12);
+      }
+    }
+    const [none] = (await db.execute(sql`select shown_point('hidden', 1, 2) as hidden, shown_point('country', 1, 2) as country`)) as unknown as unknown[];
+    expect(none).toEqual({ hidden: null, country: null });
+  });
+
+  it("keeps each couple's interests current for the filter and the count: a partner's change, a partner leaving", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { interests: [[I0, I1], []] });
+    const other = await couple(tag, "Other", { interests: [[I2], [I3]] });
+    const match = async (qs: string) => ((await list(`?q=${tag}${qs}`, me.a.headers)).json as Page).data;
+    expect(await match(`&interests=${I0}`)).toEqual([]);
+    const db = await getDb();
+    await db.update(users).set({ interests: [I0, I2] }).where(eq(users.id, other.b.userId));
+    expect((await match(`&interests=${I0}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
+    // Partner B leaves: only partner A's interests count.
+    await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, other.coupleId));
+    expect(await match(`&interests=${I0}`)).toEqual([]);
+    expect((await match(`&interests=${I2}`)).map((card) => card.id)).toEqual([other.coupleId]);
+    // Neither partner lists any: the couple's own list stands in.
+    await db.update(users).set({ interests: [] }).where(eq(users.id, other.a.userId));
+    await db.update(couples).set({ interests: [I1, I4] }).where(eq(couples.id, other.coupleId));
+    expect((await match(`&interests=${I4}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
+  });
+
+  it("finds a name by any part of it (the trigram index), escaping % and _", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me");
+    await couple(tag, "Marigold");
+    await couple(tag, "50%_off");
+    expect(names((await list(`?q=${encodeURIComponent(`${tag} Mari`)}`, me.a.headers)).json as Page)).toEqual(["Marigold"]);
+    expect(names((await list(`?q=${encodeURIComponent("igol")}`, me.a.headers)).json as Page)).toContain("Marigold");
+    expect(names((await list(`?q=${encodeURIComponent(`${tag} 50%_`)}`, me.a.headers)).json as Page)).toEqual(["50%_off"]);
+    // A literal %, not a wildcard: "{tag}%off" is in no name.
+    expect(names((await list(`?q=${encodeURIComponent(`${tag}%off`)}`, me.a.headers)).json as Page)).toEqual([]);
   });
 });
 
