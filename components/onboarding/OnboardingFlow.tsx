@@ -24,6 +24,11 @@ const Step2Form = dynamic(() => import("./Step2Form").then((m) => m.Step2Form), 
 if (typeof window !== "undefined") void import("./Step1Form");
 
 const TITLES = { step1: "Tell us about yourself", step2: "Create your couple profile" } as const;
+/** What each step is for and who sees it, painted with the page while the form's code loads. */
+const INTROS = {
+  step1: "A few things about you. Other couples see your first name and age, never your last name, e-mail or date of birth.",
+  step2: "Now the two of you together: your couple name, photos and where you are. You choose how precisely others see your place.",
+} as const;
 
 /** True once running in the browser: the forms start from drafts in session storage, which the server cannot read. */
 const noSubscription = () => () => undefined;
@@ -75,6 +80,7 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
         <h1 ref={headingRef} tabIndex={-1} className="onboarding-title">
           {TITLES[step]}
         </h1>
+        <p className="onboarding-intro">{INTROS[step]}</p>
         {!inBrowser ? (
           loading()
         ) : step === "step1" ? (
