@@ -6,7 +6,7 @@ import { couples, sessions, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
-import { liveSessionWhere } from "./sessions";
+import { liveSessionWhere, type SessionRead } from "./sessions";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
 export type AccountFlags = {
@@ -60,9 +60,15 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
  * existed or belongs to someone else than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
-  const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
-  return row?.id === userId ? flagsOf(row, userId) : null;
+  const found = await sessionWithFlags(db, sessionId);
+  return found?.userId === userId ? found.value : null;
 }
+
+/** A live session's user with their flags, as a route's session read (`complete-profile` calls). */
+export const sessionWithFlags: SessionRead<AccountFlags> = async (db, sessionId) => {
+  const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
+  return row ? { userId: row.id, value: flagsOf(row, row.id) } : null;
+};
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */
 export function isProfileComplete(row: {

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { eq } from "drizzle-orm";
 import { users } from "@/db/schema";
-import { accountFlags } from "@/lib/auth/users";
+import { accountFlags, type AccountFlags } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -23,9 +23,12 @@ export type CallerFor<A extends Access, C> = A extends "public" ? null : A exten
 
 /** The `complete-profile` check, on the rows (the session's copy of the flag can be stale). */
 export async function assertProfileComplete(db: Db, userId: string): Promise<void> {
-  if (!(await accountFlags(db, userId))?.profileComplete) {
-    throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
-  }
+  assertCompleteFlags(await accountFlags(db, userId));
+}
+
+/** The `complete-profile` check on flags already read (with the session, in one round trip). */
+export function assertCompleteFlags(flags: AccountFlags | null): void {
+  if (!flags?.profileComplete) throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
 }
 
 /** The checks on the rows once a live session is known: a complete profile, or the admin role. */

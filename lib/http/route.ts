@@ -4,7 +4,8 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
-import { assertAccess, type Access, type CallerFor } from "./access";
+import { assertAccess, assertCompleteFlags, type Access, type CallerFor } from "./access";
+import { sessionWithFlags } from "@/lib/auth/users";
 import { errorResponse, parseWith, readJson } from "./errors";
 import type { SessionRead } from "@/lib/auth/sessions";
 import { liveCaller, sessionUserOnly, type Caller } from "./request-auth";
@@ -61,6 +62,13 @@ export type RouteHandler = (request: NextRequest, context: { params: Promise<unk
 
 async function callerFor<L>(access: Access, db: Db, request: NextRequest, read: SessionRead<L>): Promise<{ caller: Caller; value: L } | null> {
   if (access === "public") return null;
+  if (access === "complete-profile" && read === sessionUserOnly) {
+    // The profile check rides on the session's round trip (the fixed cost of most calls).
+    const live = await liveCaller(db, request, sessionWithFlags);
+    if (!live) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    assertCompleteFlags(live.value);
+    return { caller: live.caller, value: undefined as L };
+  }
   const found = await liveCaller(db, request, read);
   if (access === "optional") return found;
   if (!found) throw new AppError("UNAUTHENTICATED", "Not authenticated");
