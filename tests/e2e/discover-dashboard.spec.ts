@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
-import { signIn, verifiedAccount } from "./support";
+import { completeCouple, signIn } from "./support";
 
 /**
  * Discover, the dashboard and the events pages: couples made through the API (register, verify,
@@ -20,20 +20,11 @@ type Couple = { page: Page; coupleName: string };
 let made = 0;
 /** A complete couple (partner A only, so partner B is still to be invited), signed in in its own browser context. */
 async function couple(browser: Browser, request: APIRequestContext, first: string, placeId: string): Promise<Couple> {
-  const account = await verifiedAccount(request, `discover-${first.toLowerCase()}`);
   const coupleName = `${first} ${Date.now().toString(36)}${made++} & Sam`;
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  const token = ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
-  const response = await page.request.post("/api/v2/profile/complete-setup", {
-    headers: { "X-CSRF-Token": token },
-    data: {
-      userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", bio: "Hi there." },
-      coupleData: { coupleName, coupleTypes: ["mindful_adventurers"], interests: INTERESTS, bio: "We like long walks.", placeId },
-    },
+  const { page } = await completeCouple(browser, request, `discover-${first.toLowerCase()}`, {
+    userData: { firstName: first, bio: "Hi there." },
+    coupleData: { coupleName, coupleTypes: ["mindful_adventurers"], interests: INTERESTS, placeId },
   });
-  expect(response.ok()).toBe(true);
   return { page, coupleName };
 }
 

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { expect, test, type Browser, type APIRequestContext, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { signIn, verifiedAccount } from "./support";
+import { completeCouple } from "./support";
 
 /**
  * The forum, walked by couples made through the API (register, verify, one profile-completion
@@ -18,22 +18,13 @@ type Couple = { page: Page; coupleName: string; firstName: string };
 let made = 0;
 /** A complete couple (partner A only) signed in in a browser context of its own. */
 async function couple(browser: Browser, request: APIRequestContext, first: string, placeId: string): Promise<Couple> {
-  const account = await verifiedAccount(request, `forum-${first.toLowerCase()}`);
   // Letters only in the first word, unique per run: typing it after '@' finds this couple alone.
   const tag = `${Date.now().toString(36)}${made++}`.replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
   const coupleName = `${first}${tag} & ${["Rui", "Ana", "Leo", "Mia", "Tom"][made % 5]}`;
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  const token = ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
-  const response = await page.request.post("/api/v2/profile/complete-setup", {
-    headers: { "X-CSRF-Token": token },
-    data: {
-      userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", bio: "Hi." },
-      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks.", placeId },
-    },
+  const { page } = await completeCouple(browser, request, `forum-${first.toLowerCase()}`, {
+    userData: { firstName: first, bio: "Hi." },
+    coupleData: { coupleName, placeId },
   });
-  expect(response.ok()).toBe(true);
   return { page, coupleName, firstName: first };
 }
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { PASSWORD, latestLink, signIn, uniqueEmail, verifiedAccount, type Account } from "./support";
+import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, type Account } from "./support";
 
 /**
  * Settings, part two: security (password, e-mail, sessions), the data export and account
@@ -25,25 +25,10 @@ async function accessible(page: Page) {
 }
 const NEW_PASSWORD = "Harbour#Light77";
 
-async function csrf(page: Page): Promise<string> {
-  return ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
-}
-
 /** Partner A with a complete couple, signed in in a browser context of its own. */
 async function partnerA(browser: Browser, request: APIRequestContext, label: string): Promise<{ page: Page; account: Account; coupleName: string }> {
-  const account = await verifiedAccount(request, label);
   const coupleName = `${label} ${Date.now().toString(36)}`;
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  const response = await page.request.post("/api/v2/profile/complete-setup", {
-    headers: { "X-CSRF-Token": await csrf(page) },
-    data: {
-      userData: { firstName: account.firstName, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer" },
-      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks.", placeId: LISBON },
-    },
-  });
-  expect(response.ok()).toBe(true);
+  const { page, account } = await completeCouple(browser, request, label, { coupleData: { coupleName, placeId: LISBON } });
   return { page, account, coupleName };
 }
 
@@ -51,7 +36,7 @@ async function partnerA(browser: Browser, request: APIRequestContext, label: str
 async function partnerB(a: Page, request: APIRequestContext): Promise<{ account: Account; accessToken: string }> {
   const email = uniqueEmail("partner-b");
   const invite = await a.request.post("/api/auth/send-invitation", {
-    headers: { "X-CSRF-Token": await csrf(a) },
+    headers: { "X-CSRF-Token": await csrfToken(a) },
     data: { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email },
   });
   expect(invite.ok()).toBe(true);
@@ -131,7 +116,7 @@ test.describe("settings: your data", () => {
     const photoUrl = ((await upload.json()) as { data: { url: string } }).data.url;
     const bPost = await post(request, bearer, "Theo's ferry notes", [photoUrl]);
     expect((await request.get(photoUrl)).status()).toBe(200);
-    await post(a.page.request, { "X-CSRF-Token": await csrf(a.page) }, "Our first trip");
+    await post(a.page.request, { "X-CSRF-Token": await csrfToken(a.page) }, "Our first trip");
 
     // B, in a browser: the export, then the deletion.
     const page = await (await browser.newContext()).newPage();

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { mkdir } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { signIn, uniqueEmail, verifiedAccount, watchCsp } from "./support";
+import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";
 
 /**
  * /settings, walked by one couple through the screens, checked by a second couple through what
@@ -17,23 +17,12 @@ const SETTINGS_PAGES = ["/settings", "/settings/profile", "/settings/couple", "/
 
 type Couple = { page: Page; coupleId: string; coupleName: string };
 
-const csrf = async (page: Page) => ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
-
 async function couple(browser: Browser, request: APIRequestContext, first: string): Promise<Couple> {
-  const account = await verifiedAccount(request, `settings-${first.toLowerCase()}`);
   const coupleName = `${first} & ${Date.now().toString(36)}`;
-  const page = await (await browser.newContext()).newPage();
-  await signIn(page, account);
-  await expect(page).toHaveURL(/\/onboarding$/);
-  const response = await page.request.post("/api/v2/profile/complete-setup", {
-    headers: { "X-CSRF-Token": await csrf(page) },
-    data: {
-      userData: { firstName: first, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer" },
-      coupleData: { coupleName, coupleTypes: ["global_adventurers"], bio: "We like long walks by the river.", placeId: LISBON },
-    },
+  const { page, coupleId } = await completeCouple(browser, request, `settings-${first.toLowerCase()}`, {
+    userData: { firstName: first },
+    coupleData: { coupleName, bio: "We like long walks by the river.", placeId: LISBON },
   });
-  expect(response.ok()).toBe(true);
-  const coupleId = ((await response.json()) as { data: { id: string } }).data.id;
   return { page, coupleId, coupleName };
 }
 
@@ -226,7 +215,7 @@ test.describe.serial("settings", () => {
     await expect(page.getByRole("link", { name: "Invite your partner" })).toBeVisible();
     const email = uniqueEmail("settings-partner");
     const sent = await page.request.post("/api/auth/send-invitation", {
-      headers: { "X-CSRF-Token": await csrf(page) },
+      headers: { "X-CSRF-Token": await csrfToken(page) },
       data: { partner_first_name: "Rio", partner_last_name: "Vale", partner_email: email },
     });
     expect(sent.ok()).toBe(true);
@@ -245,7 +234,7 @@ test.describe.serial("settings", () => {
 
   test("'Blocked couples' lists a blocked couple and 'Unblock' lets them see each other again", async () => {
     const { page } = us;
-    const blocked = await page.request.put(`/api/couples/${them.coupleId}/block`, { headers: { "X-CSRF-Token": await csrf(page) } });
+    const blocked = await page.request.put(`/api/couples/${them.coupleId}/block`, { headers: { "X-CSRF-Token": await csrfToken(page) } });
     expect(blocked.ok()).toBe(true);
     expect(await nearbyIds(them)).not.toContain(us.coupleId);
     await page.goto("/settings/blocked");

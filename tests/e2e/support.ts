@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 
 export const PASSWORD = "Sunset#Walk42";
 
@@ -49,6 +49,33 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("button", { name: "Let's Go!" }).click();
+}
+
+/** The browser session's CSRF token, for API calls made from a signed-in page. */
+export const csrfToken = async (page: Page): Promise<string> =>
+  ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+
+type SetupData = { userData?: Record<string, unknown>; coupleData: { coupleName: string; placeId: string } & Record<string, unknown> };
+
+/**
+ * Partner A of a complete couple, made through the API (register, verify, one profile-completion
+ * call) and signed in in a browser context of its own; partner B is still to be invited.
+ */
+export async function completeCouple(browser: Browser, request: APIRequestContext, label: string, { userData, coupleData }: SetupData) {
+  const account = await verifiedAccount(request, label);
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/onboarding$/);
+  const response = await page.request.post("/api/v2/profile/complete-setup", {
+    headers: { "X-CSRF-Token": await csrfToken(page) },
+    data: {
+      userData: { firstName: account.firstName, lastName: "Hart", dateOfBirth: "1990-05-17", occupation: "Designer", ...userData },
+      coupleData: { coupleTypes: ["global_adventurers"], bio: "We like long walks.", ...coupleData },
+    },
+  });
+  expect(response.ok()).toBe(true);
+  const coupleId = ((await response.json()) as { data: { id: string } }).data.id;
+  return { page, account, coupleId };
 }
 
 /** Fails the test on any Content-Security-Policy violation the page reports. */
