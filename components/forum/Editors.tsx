@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { BODY_MAX, REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
-import { patchPost, patchReply, type ForumMention, type ForumPost, type ForumReply } from "@/lib/forum/client/api";
+import { patchPost, patchReply, type ForumMention, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention, TitleField, TopicField } from "./PostFields";
@@ -54,7 +54,7 @@ function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
  * A post edited in place by its author: title, topic and body (with mentions) under the
  * composer's limits and live counters. The scope and photos stay as posted.
  */
-export function PostEditor({ post, onSaved, onCancel }: { post: ForumPost; onSaved(post: ForumPost): void; onCancel(): void }) {
+export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail; onSaved(post: ForumPostDetail): void; onCancel(): void }) {
   const [title, setTitle] = useState(post.title);
   const [topic, setTopic] = useState(post.topic as ForumTopic);
   const [body, setBody] = useState(post.body);

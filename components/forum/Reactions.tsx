@@ -2,9 +2,9 @@
 
 import { useId, useState } from "react";
 import { REACTIONS, whoReactedText, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
-import { setReaction, type ForumPost } from "@/lib/forum/client/api";
+import { setReaction, type ForumPostDetail } from "@/lib/forum/client/api";
 
-type Props = { target: ReactionTarget; item: Pick<ForumPost, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
+type Props = { target: ReactionTarget; item: Pick<ForumPostDetail, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
 
 /**
  * The five reaction buttons of a post or reply, each with its count and aria-pressed, and who

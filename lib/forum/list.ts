@@ -6,36 +6,29 @@ import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/
 import { authSecret } from "@/lib/env";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { encodeCursor } from "./cursor";
-import { REACTED_BY_SHOWN, reactionCounts, type ReactionKind } from "./rules";
+import { reactionCounts, type ReactionKind } from "./rules";
 import type { ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
-import { namedReactor } from "./extras";
 import { readCursor } from "./keyset";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
-import { noneReacted, postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
+import { postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
 export type ListViewer = Pick<ForumActor, "userId">;
 
-const reactor = alias(users, "reactor");
-const reactorCouple = alias(couples, "reactor_couple");
 const mentioned = alias(couples, "mentioned");
 
 /**
- * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine, [signature, ...]], ...]`,
- * one entry per kind, with the first REACTED_BY_SHOWN named reactors (earliest first). Couples
- * blocked either way are neither counted nor named. A row of the post's reaction index per reaction.
+ * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine], ...]`, one
+ * entry per kind; couples blocked either way are not counted. Who reacted is the thread's detail
+ * (lib/forum/extras.ts): naming them here joined two rows per reaction for every listed post.
  */
-function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean, string[]][]> {
-  return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine, k.names)), '[]'::json) from (
-    select ${forumReactions.kind} as kind, count(*)::int as n, bool_or(${forumReactions.userId} = ${userId}) as mine,
-      coalesce((array_agg(${reactor.firstName} || ' of ' || ${reactorCouple.coupleName} order by ${forumReactions.createdAt}, ${forumReactions.id})
-        filter (where ${namedReactor(viewerCouple, reactorCouple)}))[1:${sql.raw(String(REACTED_BY_SHOWN))}], '{}') as names
+function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean][]> {
+  return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine)), '[]'::json) from (
+    select ${forumReactions.kind} as kind, count(*)::int as n, bool_or(${forumReactions.userId} = ${userId}) as mine
     from ${forumReactions}
-    join ${users} ${reactor} on ${reactor.id} = ${forumReactions.userId}
-    join ${couples} ${reactorCouple} on ${reactorCouple.id} = ${forumReactions.coupleId}
     where ${forumReactions.postId} = ${postId} and ${forumReactions.replyId} is null and ${notBlockedBetween(viewerCouple, forumReactions.coupleId)}
     group by ${forumReactions.kind}) k)`;
 }
@@ -47,13 +40,10 @@ function mentionsJson(viewerCouple: SQL, postId: SQL): SQL<[string, string][]> {
     where ${forumMentions.postId} = ${postId} and ${forumMentions.replyId} is null and ${notBlockedBetween(viewerCouple, mentioned.id)})`;
 }
 
-function listExtras(reactions: [ReactionKind, number, boolean, string[]][], mentions: [string, string][]) {
-  const reactedBy = noneReacted();
-  for (const [kind, , , names] of reactions) reactedBy[kind] = names;
+function listExtras(reactions: [ReactionKind, number, boolean][], mentions: [string, string][]) {
   return {
     reactions: reactionCounts(reactions.map(([kind, count]) => ({ kind, count }))),
     myReactions: reactions.filter(([, , mine]) => mine).map(([kind]) => kind),
-    reactedBy,
     mentions: mentions.map(([coupleId, name]): ForumMention => ({ coupleId, name })),
   };
 }

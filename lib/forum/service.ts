@@ -7,7 +7,7 @@ import { IMAGE_URL_REFUSED_MESSAGE, storeImage, deleteImages } from "@/lib/image
 import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
 import { consumeLimit, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay, notBlockedBetween } from "@/lib/safety/blocks";
-import { couplePlace, mentionable, readPost, readReply, visiblePostRow, type ForumActor, type ForumPost, type ForumReply } from "./queries";
+import { couplePlace, mentionable, readPost, readReply, visiblePostRow, type ForumActor, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, reactionNotificationTitle, signature, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "./text";
@@ -117,7 +117,7 @@ async function mentionNotices(db: Db, actor: ForumActor, coupleIds: readonly str
  * `POST /api/forum/posts`: a post by the person for their couple. A local post takes the
  * couple's place now, at city level at most; without a usable place it is refused (409).
  */
-export async function createPost(db: Db, actor: ForumActor, input: CreatePostInput): Promise<ForumPost> {
+export async function createPost(db: Db, actor: ForumActor, input: CreatePostInput): Promise<ForumPostDetail> {
   await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
   const id = await db.transaction(async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
@@ -159,7 +159,7 @@ async function ownLivePost(db: Db, actor: ForumActor, postId: string) {
 }
 
 /** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
-export async function patchPost(db: Db, actor: ForumActor, postId: string, patch: PatchPostInput): Promise<ForumPost> {
+export async function patchPost(db: Db, actor: ForumActor, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
   await db.transaction(async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
     if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);

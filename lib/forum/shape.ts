@@ -16,6 +16,7 @@ export type ForumMention = { coupleId: string; name: string };
 export type ReactedBy = Record<ReactionKind, string[]>;
 export const noneReacted = (): ReactedBy => Object.fromEntries(REACTION_KINDS.map((kind) => [kind, []])) as unknown as ReactedBy;
 
+/** A post as lists show it: counts of each reaction, not who reacted (the thread's detail). */
 export type ForumPost = {
   id: string;
   title: string;
@@ -30,7 +31,6 @@ export type ForumPost = {
   replyCount: number;
   reactions: ReactionCounts;
   myReactions: ReactionKind[];
-  reactedBy: ReactedBy;
   mentions: ForumMention[];
   createdAt: string;
   editedAt: string | null;
@@ -40,6 +40,9 @@ export type ForumPost = {
   /** Hidden by reports until reviewed: only its own couple still sees it, with this flag. */
   hidden: boolean;
 };
+
+/** A post as its own page (and the answer of create and edit) shows it: with who reacted. */
+export type ForumPostDetail = ForumPost & { reactedBy: ReactedBy };
 
 export type ForumQuote = { id: string; author: { firstName: string; coupleName: string } | null; excerpt: string; deleted: boolean };
 
@@ -111,7 +114,7 @@ export const gone = (row: { deletedAt: Date | null; removedAt: Date | null }) =>
 
 export function shapePost(
   row: PostRow,
-  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[]; distanceKm?: number | null },
+  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; mentions: ForumMention[]; distanceKm?: number | null },
 ): ForumPost {
   const blank = gone(row);
   return {
@@ -128,7 +131,6 @@ export function shapePost(
     replyCount: row.replyCount,
     reactions: extras.reactions,
     myReactions: extras.myReactions,
-    reactedBy: extras.reactedBy,
     mentions: blank ? [] : extras.mentions,
     createdAt: row.createdAt.toISOString(),
     editedAt: showsEdited(row.createdAt, row.editedAt) ? row.editedAt!.toISOString() : null,

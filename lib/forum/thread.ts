@@ -13,7 +13,7 @@ import { excerpt } from "./text";
 import type { ForumActor } from "./actor";
 import { mentionsOf, threadReactions } from "./extras";
 import { keyValue, readCursor } from "./keyset";
-import { author, authorColumns, gone, selectPosts, shapePost, type ForumMention, type ForumPost, type ForumReply, type KeysetPagination, type PostRow, type ReactedBy } from "./shape";
+import { author, authorColumns, gone, selectPosts, shapePost, type ForumMention, type ForumPostDetail, type ForumReply, type KeysetPagination, type PostRow, type ReactedBy } from "./shape";
 
 const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
@@ -33,11 +33,12 @@ export async function visiblePostRow(db: Db, actor: ForumActor, postId: string):
 }
 
 /** One post, shaped for the actor (the answer of create, patch and the thread). */
-export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPost> {
+export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPostDetail> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
   const [reactionsOf, mentions] = loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
-  return shapePost(row, { ...reactionsOf({ postId, replyId: null }), mentions: mentions({ postId, replyId: null }) });
+  const { reactedBy, ...counts } = reactionsOf({ postId, replyId: null });
+  return { ...shapePost(row, { ...counts, mentions: mentions({ postId, replyId: null }) }), reactedBy };
 }
 
 /** A thread's reactions and mentions, read once for the post and its replies. */
@@ -119,7 +120,7 @@ export async function readReply(db: Db, actor: ForumActor, replyId: string): Pro
  * is the position after the last reply given (also when there is no more yet), so an open page
  * polls with it for replies posted since.
  */
-export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination }> {
+export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor);
   const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);

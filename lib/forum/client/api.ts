@@ -7,13 +7,13 @@
 import "client-only";
 import { csrfFetch } from "@/lib/http/csrf-client";
 import { listSearchParams, type ListQuery } from "../list-href";
-import type { ForumPost, ForumReply, KeysetPagination, MentionSuggestion } from "../queries";
+import type { ForumPost, ForumPostDetail, ForumReply, KeysetPagination, MentionSuggestion } from "../queries";
 import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
 
-export type { ForumAuthor, ForumMention, ForumPost, ForumReply, MentionSuggestion } from "../queries";
+export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
 
 export type PostPage = { data: ForumPost[]; pagination: KeysetPagination };
-export type Thread = { post: ForumPost; replies: ForumReply[]; pagination: KeysetPagination };
+export type Thread = { post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination };
 
 export class ForumRequestError extends Error {
   constructor(
@@ -56,7 +56,7 @@ export const fetchPosts = (query: ListQuery, signal?: AbortSignal) => getJson<Po
 export const fetchThread = (postId: string, signal?: AbortSignal) => getJson<{ data: Thread }>(`/api/forum/posts/${encodeURIComponent(postId)}`, signal).then((body) => body.data);
 
 export type NewPost = { title: string; body: string; topic: ForumTopic; scope: ForumScope; photos: string[]; mentions: string[] };
-export const createPost = (post: NewPost) => send<{ data: ForumPost }>("POST", "/api/forum/posts", post).then((body) => body.data);
+export const createPost = (post: NewPost) => send<{ data: ForumPostDetail }>("POST", "/api/forum/posts", post).then((body) => body.data);
 
 export type NewReply = { body: string; quoteReplyId?: string; mentions: string[] };
 export const createReply = (postId: string, reply: NewReply) =>
@@ -88,7 +88,7 @@ export async function uploadPhoto(file: File): Promise<string> {
 }
 
 export type PostEdit = { title?: string; body?: string; topic?: ForumTopic; mentions?: string[] };
-export const patchPost = (postId: string, patch: PostEdit) => send<{ data: ForumPost }>("PATCH", targetPath("post", postId), patch).then((body) => body.data);
+export const patchPost = (postId: string, patch: PostEdit) => send<{ data: ForumPostDetail }>("PATCH", targetPath("post", postId), patch).then((body) => body.data);
 
 export type ReplyEdit = { body: string; mentions?: string[] };
 export const patchReply = (replyId: string, patch: ReplyEdit) => send<{ data: ForumReply }>("PATCH", targetPath("reply", replyId), patch).then((body) => body.data);
