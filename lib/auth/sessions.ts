@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { sessions } from "@/db/schema";
+import type { AccountFlags } from "./users";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
 
@@ -25,9 +26,12 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
 
 /**
  * Reads a session row by id: its user when the session is live (else null), with whatever else
- * a caller needs (`value`) taken along in the same round trip.
+ * a caller needs (`value`) taken along in the same round trip, and the account's flags when it
+ * read them too (a `complete-profile` call then checks them without another round trip). A
+ * route's read gets the request's parsed input (`input`), so it can be the handler's own query.
  */
-export type SessionRead<L> = (db: Db, sessionId: string) => Promise<{ userId: string; value: L } | null>;
+export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: I) => Promise<SessionFound<L> | null>;
+export type SessionFound<L> = { userId: string; value: L; flags?: AccountFlags };
 
 /** The live-session condition on `sessions` (joined or not), for queries with `sid` and `now` (ISO) placeholders. */
 export const liveSessionWhere = () =>

@@ -1,5 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
@@ -24,9 +25,14 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-const flagColumns = { ...selfColumns(users), coupleName: couples.coupleName, partner2Id: couples.partner2Id };
+/** What the flags are derived from, of a person and their couple (tables or aliases of them, as a statement joins them). */
+export const flagColumns = <P extends Parameters<typeof selfColumns>[0], C extends { coupleName: AnyPgColumn<{ data: string }>; partner2Id: AnyPgColumn<{ data: string }> }>(person: P, couple: C) => ({
+  ...selfColumns(person),
+  coupleName: couple.coupleName,
+  partner2Id: couple.partner2Id,
+});
 
-function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0], userId: string): AccountFlags {
+export function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0], userId: string): AccountFlags {
   return {
     emailVerified: row.emailVerifiedAt !== null,
     profileComplete: isProfileComplete(row),
@@ -36,11 +42,11 @@ function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null 
 
 // Prepared: every complete-profile API call and every guarded page asks.
 const flagsQuery = preparedPer((db) =>
-  db.select(flagColumns).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, sql.placeholder("userId"))).prepare("account_flags"),
+  db.select(flagColumns(users, couples)).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, sql.placeholder("userId"))).prepare("account_flags"),
 );
 const liveFlagsQuery = preparedPer((db) =>
   db
-    .select(flagColumns)
+    .select(flagColumns(users, couples))
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(couples, partnerOf(users.id))
@@ -60,14 +66,16 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
  * existed or belongs to someone else than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
-  const found = await sessionWithFlags(db, sessionId);
+  const found = await sessionWithFlags(db, sessionId, undefined);
   return found?.userId === userId ? found.value : null;
 }
 
 /** A live session's user with their flags, as a route's session read (`complete-profile` calls). */
 export const sessionWithFlags: SessionRead<AccountFlags> = async (db, sessionId) => {
   const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
-  return row ? { userId: row.id, value: flagsOf(row, row.id) } : null;
+  if (!row) return null;
+  const flags = flagsOf(row, row.id);
+  return { userId: row.id, value: flags, flags };
 };
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */

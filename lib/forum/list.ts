@@ -1,8 +1,10 @@
 import "server-only";
-import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
+import { couples, forumMentions, forumPosts, forumReactions, sessions, users } from "@/db/schema";
+import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
+import { flagColumns, flagsOf, sessionWithFlags } from "@/lib/auth/users";
 import { authSecret } from "@/lib/env";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { encodeCursor } from "./cursor";
@@ -17,6 +19,12 @@ import { postColumns, shapePost, type ForumMention, type ForumPost, type KeysetP
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
 export type ListViewer = Pick<ForumActor, "userId">;
+/** Or the live session of a person: the route's one round trip (listPostsBySession). */
+type Reader = ListViewer | { sessionId: string };
+export type PostPage = { data: ForumPost[]; pagination: KeysetPagination };
+
+const accountUser = alias(users, "account_user");
+const accountCouple = alias(couples, "account_couple");
 
 const mentioned = alias(couples, "mentioned");
 
@@ -74,12 +82,40 @@ export async function listPosts(
   query: ListPostsQuery,
   /** One couple's posts only (their profile's recent posts, issue 12). */
   only: { coupleId?: string } = {},
-): Promise<{ data: ForumPost[]; pagination: KeysetPagination }> {
+): Promise<PostPage> {
+  return (await readList(db, viewer, query, only)).page;
+}
+
+/**
+ * `GET /api/forum/posts`'s session read: a global list (not a search) is read in the statement
+ * that checks the session and takes the account's flags along, one round trip in all (the route
+ * checks the flags before anything leaves). No row means an empty page or no live session: the
+ * session's own read tells which. A local list or a search needs the session first (its
+ * statement depends on the couple's place, or is planned per term).
+ */
+export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, query) => {
+  if (query.scope === "local" || query.q) {
+    const found = await sessionWithFlags(db, sessionId, undefined);
+    if (!found?.flags?.profileComplete) return found && { ...found, value: emptyPage(query) };
+    return { ...found, value: await listPosts(db, { userId: found.userId }, query) };
+  }
+  const { page, account } = await readList(db, { sessionId }, query, {});
+  if (!account) {
+    const found = await sessionWithFlags(db, sessionId, undefined);
+    return found && { ...found, value: emptyPage(query) };
+  }
+  return { userId: account.id, flags: flagsOf(account, account.id), value: page };
+};
+
+const emptyPage = (query: ListPostsQuery): PostPage => ({ data: [], pagination: { limit: query.limit, hasMore: false, nextCursor: null } });
+
+async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { coupleId?: string }) {
+  const bySession = "sessionId" in reader;
   const local = query.scope === "local";
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor);
-  const centre = local ? await couplePlace(db, coupleOfUser(viewer.userId)) : null;
+  const centre = local && !bySession ? await couplePlace(db, coupleOfUser(reader.userId)) : null;
   if (local && !centre) throw locationRequired();
 
   const distance = centre ? distanceFrom(centre) : null;
@@ -89,10 +125,13 @@ export async function listPosts(
   // A global list's statement is built once per shape and process, its values bound when it runs;
   // a local list depends on the place and a search on its term: those are built per request.
   const reusable = !local && !tsQuery;
+  if (bySession && !reusable) throw new Error("a list read by session is a global list, not a search");
   const afterKey = !after || order === "nearest" ? undefined : order === "top" ? Math.trunc(Number(after.sortKey)) : after.sortKey instanceof Date ? after.sortKey.toISOString() : after.sortKey;
-  const values = { viewer: viewer.userId, topic: query.topic, only: only.coupleId, afterKey, afterId: after?.id };
+  const session = bySession ? { sid: reader.sessionId, now: new Date().toISOString() } : {};
+  const values = { viewer: bySession ? undefined : reader.userId, ...session, topic: query.topic, only: only.coupleId, afterKey, afterId: after?.id };
   const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
-  const viewerId = bind("viewer");
+  // By session, the viewer is the live session's person (no row at all when it is not live).
+  const viewerId = bySession ? sql`(select ${sessions.userId} from ${sessions} where ${liveSessionWhere()})` : bind("viewer");
   // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
   const viewerCouple = coupleOfUser(viewerId);
 
@@ -151,17 +190,21 @@ export async function listPosts(
         pinnedMs: chosen.pinnedMs,
         reactions: reactionsJson(viewerCouple, viewerId, sql`${chosen.id}`),
         mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
+        // The reader's account flags (by session; else a join that never matches and costs nothing).
+        account: flagColumns(accountUser, accountCouple),
       })
       .from(chosen)
       .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
       .leftJoin(users, eq(users.id, forumPosts.authorUserId))
       .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .leftJoin(accountUser, bySession ? eq(accountUser.id, viewerId) : sql`false`)
+      .leftJoin(accountCouple, or(eq(accountCouple.partner1Id, accountUser.id), eq(accountCouple.partner2Id, accountUser.id)))
       .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
   };
   // Prepared (a named statement), the server keeps one plan per shape of list: planning this
   // statement costs more than running it. Searches are planned afresh: how to find a term's
   // matches depends on how common it is (lib/forum/search.ts).
-  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit].join(":");
+  const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit, bySession].join(":");
   const rows = reusable ? await preparedList(db, shape, build).execute(values) : tsQuery ? await build() : await build().prepare("forum_list").execute();
 
   const page = rows.slice(0, query.limit);
@@ -171,8 +214,13 @@ export async function listPosts(
   const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));
   const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
   const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
+  // Drizzle types a nested selection of left-joined aliases as never: the row is flagColumns' own.
+  const account = rows[0]?.account as (Parameters<typeof flagsOf>[0] & { id: string | null }) | null | undefined;
   return {
-    data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
-    pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null },
+    page: {
+      data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
+      pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null },
+    },
+    account: account?.id ? { ...account, id: account.id } : null,
   };
 }

@@ -6,6 +6,6 @@
 export { forumActor, type ForumActor } from "./actor";
 export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumQuote, ForumReply, KeysetPagination, ReactedBy } from "./shape";
 export { couplePlace } from "./local";
-export { listPosts } from "./list";
+export { listPosts, listPostsBySession } from "./list";
 export { readPost, readReply, readThread, visiblePostRow } from "./thread";
 export { mentionable, mentionPrefixQuery, mentionSuggestions, type MentionSuggestion } from "./mentions";

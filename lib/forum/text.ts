@@ -149,7 +149,17 @@ export const EXCERPT_LENGTH = 200;
 
 /** The start of a body for a list row: white space collapsed, cut at a word boundary with "…". */
 export function excerpt(body: string, length = EXCERPT_LENGTH): string {
-  const flat = body.replace(/\s+/gu, " ").trim();
+  // Only the head of a long body is read (a list shapes 20 bodies of up to 10,000 characters):
+  // collapsing white space can only shorten it, so the head grows until it holds enough. A pair
+  // split at its end is the last character, never one of the first `length`.
+  let read = body.length;
+  for (let size = length * 4; size < body.length; size *= 2) {
+    if (Array.from(body.slice(0, size).replace(/\s+/gu, " ").trim()).length > length) {
+      read = size;
+      break;
+    }
+  }
+  const flat = body.slice(0, read).replace(/\s+/gu, " ").trim();
   const chars = Array.from(flat);
   if (chars.length <= length) return flat;
   const cut = chars.slice(0, length).join("");

@@ -5,7 +5,7 @@ import { readAccessToken } from "@/lib/auth/api-tokens";
 import { hmac, safeEqual } from "@/lib/auth/secrets";
 import { readSessionCookie } from "@/lib/auth/session-cookie";
 import { sessionCookieName } from "@/lib/auth/session-token";
-import { activeSessionUser, touchSession, type SessionRead } from "@/lib/auth/sessions";
+import { activeSessionUser, touchSession, type SessionFound, type SessionRead } from "@/lib/auth/sessions";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
@@ -39,10 +39,15 @@ async function claimedCaller(request: NextRequest): Promise<Caller | null> {
  * `read` finds live (with what it read along). Mutating calls made with the cookie must carry
  * X-CSRF-Token.
  */
-export async function liveCaller<L>(db: Db, request: NextRequest, read: SessionRead<L>): Promise<{ caller: Caller; value: L } | null> {
+export async function liveCaller<L, I>(
+  db: Db,
+  request: NextRequest,
+  read: SessionRead<L, I>,
+  input: I,
+): Promise<(Omit<SessionFound<L>, "userId"> & { caller: Caller }) | null> {
   const claimed = await claimedCaller(request);
   if (!claimed) return null;
-  const row = await read(db, claimed.sessionId);
+  const row = await read(db, claimed.sessionId, input);
   if (!row || row.userId !== claimed.userId) {
     // A stale cookie is simply no session; a bearer client is told to sign in again.
     if (claimed.via === "cookie") return null;
@@ -53,5 +58,5 @@ export async function liveCaller<L>(db: Db, request: NextRequest, read: SessionR
     const sent = request.headers.get("x-csrf-token") ?? "";
     if (!safeEqual(sent, csrfTokenFor(claimed.sessionId))) throw new AppError("CSRF_VALIDATION_FAILED", "Invalid CSRF token");
   }
-  return { caller: claimed, value: row.value };
+  return { caller: claimed, value: row.value, flags: row.flags };
 }

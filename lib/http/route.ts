@@ -47,9 +47,11 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
   access: A;
   /**
    * Reads the session row together with what the handler needs, in one round trip, instead of
-   * the plain liveness check (the current user's call: every signed-in client asks it).
+   * the plain liveness check (the current user's call, the forum's list). It gets the parsed
+   * input, so the request's input is read before the session then: a bad input is still
+   * answered after the session check (401 first, whatever was sent).
    */
-  withSession?: SessionRead<L>;
+  withSession?: SessionRead<L, I>;
   /** The request's input: `jsonBody(...)`, `searchParams(...)`, or a custom reader (multipart). */
   input?: InputReader<I>;
   /** The route params' schema; failures are a VALIDATION_ERROR like any input (`message` as for parseWith). */
@@ -60,20 +62,31 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
 export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
 
-async function callerFor<L>(access: Access, db: Db, request: NextRequest, read: SessionRead<L>): Promise<{ caller: Caller; value: L } | null> {
+async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, read: SessionRead<L, I>, input: I): Promise<{ caller: Caller; value: L } | null> {
   if (access === "public") return null;
-  if (access === "complete-profile" && read === sessionUserOnly) {
-    // The profile check rides on the session's round trip (the fixed cost of most calls).
-    const live = await liveCaller(db, request, sessionWithFlags);
-    if (!live) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-    assertCompleteFlags(live.value);
-    return { caller: live.caller, value: undefined as L };
+  // The profile check rides on the session's round trip (the fixed cost of most calls).
+  const withFlags = access === "complete-profile" && read === sessionUserOnly;
+  const found = await liveCaller<unknown, I>(db, request, withFlags ? sessionWithFlags : read, input);
+  if (!found) {
+    if (access === "optional") return null;
+    throw new AppError("UNAUTHENTICATED", "Not authenticated");
   }
-  const found = await liveCaller(db, request, read);
-  if (access === "optional") return found;
-  if (!found) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-  await assertAccess(db, access, found.caller.userId);
-  return found;
+  if (access === "complete-profile" && found.flags) assertCompleteFlags(found.flags);
+  else if (access !== "optional") await assertAccess(db, access, found.caller.userId);
+  return { caller: found.caller, value: (withFlags ? undefined : found.value) as L };
+}
+
+type Parsed<I, P> = { ok: true; input: I; params: P } | { ok: false; error: unknown };
+
+async function parseRequest<A extends Access, I, P, L>(options: RouteOptions<A, I, P, L>, request: NextRequest, context: { params: Promise<unknown> }): Promise<Parsed<I, P>> {
+  try {
+    const rawParams = await context.params;
+    const params = (options.params ? parseWith(options.params, rawParams, options.paramsMessage) : rawParams) as P;
+    const input = (options.input ? await options.input(request) : undefined) as I;
+    return { ok: true, input, params };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }
 
 /**
@@ -87,17 +100,19 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
   options: RouteOptions<A, I, P, L>,
   handler: (context: RouteContext<A, I, P, L>) => Promise<Response>,
 ): RouteHandler {
-  const read = (options.withSession ?? sessionUserOnly) as SessionRead<L>;
   const handle: RouteHandler = async (request, context) => {
     try {
       const db = await getDb();
-      const found = await callerFor(options.access, db, request, read);
+      // A session read that takes the input along needs it parsed first; otherwise the session
+      // is checked before anything the caller sent is read.
+      const early = options.withSession ? await parseRequest(options, request, context) : null;
+      const read = (early?.ok ? options.withSession : sessionUserOnly) as SessionRead<L, I>;
+      const found = await callerFor(options.access, db, request, read, (early?.ok ? early.input : undefined) as I);
+      const parsed = early ?? (await parseRequest(options, request, context));
+      if (!parsed.ok) throw parsed.error;
       const caller = (found?.caller ?? null) as RouteCaller<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;
-      const rawParams = await context.params;
-      const params = (options.params ? parseWith(options.params, rawParams, options.paramsMessage) : rawParams) as P;
-      const input = (options.input ? await options.input(request) : undefined) as I;
-      return await handler({ db, caller, live, input, params, request });
+      return await handler({ db, caller, live, input: parsed.input, params: parsed.params, request });
     } catch (error) {
       return errorResponse(error);
     }

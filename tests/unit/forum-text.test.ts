@@ -142,4 +142,26 @@ describe("excerpt", () => {
     expect(excerpt("x".repeat(300), 10)).toBe("xxxxxxxxxx…");
     expect(excerpt("😀".repeat(20), 5)).toBe("😀😀😀😀😀…");
   });
+
+  it("reads only the head of a long body yet gives what the whole body would: long runs of white space, emoji at the edge", () => {
+    // The definition, on the whole body: collapse, then cut.
+    const whole = (body: string, length: number) => {
+      const flat = body.replace(/\s+/gu, " ").trim();
+      const chars = Array.from(flat);
+      if (chars.length <= length) return flat;
+      const cut = chars.slice(0, length).join("");
+      const space = cut.lastIndexOf(" ");
+      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/u, "")}…`;
+    };
+    const bodies = [
+      `${" ".repeat(5000)}short`,
+      `a${"\n".repeat(3000)}b ${"word ".repeat(50)}`,
+      "😀".repeat(10_000),
+      `${"x".repeat(39)}😀${"y".repeat(2000)}`,
+      `${"word ".repeat(30)}${" \t\n".repeat(2000)}end`,
+      "tiny",
+      "",
+    ];
+    for (const length of [5, 40, 200]) for (const body of bodies) expect(excerpt(body, length), `${length}: ${body.slice(0, 20)}`).toBe(whole(body, length));
+  });
 });

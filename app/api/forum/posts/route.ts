@@ -1,12 +1,16 @@
 import { NextResponse } from "next/server";
-import { forumActor, listPosts } from "@/lib/forum/queries";
+import { forumActor, listPostsBySession } from "@/lib/forum/queries";
 import { createPostSchema, listPostsQuerySchema } from "@/lib/forum/schemas";
 import { createPost } from "@/lib/forum/service";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
 
-/** A page of the global or local forum: `{data: [post], pagination: {limit, nextCursor, hasMore}}`. */
-export const GET = route({ access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }) }, async ({ db, caller, input }) =>
-  NextResponse.json(await listPosts(db, caller, input)),
+/**
+ * A page of the global or local forum: `{data: [post], pagination: {limit, nextCursor, hasMore}}`,
+ * read with the session (a global list in the session's own statement).
+ */
+export const GET = route(
+  { access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }), withSession: listPostsBySession },
+  async ({ live }) => NextResponse.json(live),
 );
 
 /** A new post by the caller for their couple: 201 `{data: post}`. */
