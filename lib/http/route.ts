@@ -92,7 +92,8 @@ async function parseRequest<A extends Access, I, P, L>(options: RouteOptions<A, 
 /**
  * Declares a route handler: who may call it and what input it takes. The wrapper opens the
  * database, checks the caller, then parses the params and the input (in that order, so a
- * signed-out call is 401 whatever it sent), and turns every thrown error into the JSON error
+ * signed-out call is 401 whatever it sent; a `withSession` read gets the input parsed first, and
+ * a bad one is still answered only after the session check), and turns every thrown error into the JSON error
  * shape with its status, so no handler can answer a stack trace. The returned handler carries
  * its declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
  */
