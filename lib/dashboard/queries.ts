@@ -1,7 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { preparedPer } from "@/db/prepared";
+import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { viewerCouple } from "@/lib/couples/queries";
 import { discoverSuggestions, type DiscoverSuggestion } from "@/lib/discover/queries";
@@ -10,9 +11,9 @@ import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
-import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
+import { openOf, pendingColumns, pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
-import { listNotifications } from "@/lib/notifications/service";
+import { latestNotifications } from "@/lib/notifications/service";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 
@@ -35,8 +36,12 @@ export type Dashboard = {
   localPosts: ForumPost[] | null;
 };
 
-async function overview(db: Db, userId: string) {
-  const [row] = await db
+/**
+ * The user, their couple and, while partner B has not joined, the couple's newest open invitation,
+ * in one prepared statement (at most one row: the newest invitation first).
+ */
+const overviewQuery = preparedPer((db) =>
+  db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
@@ -47,11 +52,19 @@ async function overview(db: Db, userId: string) {
       coupleName: couples.coupleName,
       status: couples.status,
       partner2Id: couples.partner2Id,
+      invitation: pendingColumns,
     })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
+    .leftJoin(invitations, and(isNull(couples.partner2Id), openOf(couples.id)))
+    .where(eq(users.id, sql.placeholder("userId")))
+    .orderBy(desc(invitations.createdAt))
+    .limit(1)
+    .prepare("dashboard_overview"),
+);
+
+async function overview(db: Db, userId: string) {
+  const [row] = await overviewQuery(db).execute({ userId });
   if (!row) throw new AppError("NOT_FOUND", "Account not found");
   return row;
 }
@@ -100,10 +113,9 @@ async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: Forum
  * look-ups chained inside it), so the page renders on the server without a waterfall.
  */
 export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> {
-  const [me, invitation, notifications, near, suggestions, posts] = await Promise.all([
+  const [me, notifications, near, suggestions, posts] = await Promise.all([
     overview(db, userId),
-    pendingInvitation(db, userId),
-    listNotifications(db, userId, { limit: DASHBOARD_COUNTS.notifications, offset: 0 }),
+    latestNotifications(db, userId, DASHBOARD_COUNTS.notifications),
     nearYou(db, userId),
     discoverSuggestions(db, userId, DASHBOARD_COUNTS.suggestions),
     latestPosts(db, userId),
@@ -113,8 +125,8 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
     firstName: me.firstName,
     coupleName: me.coupleName,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
-    invitation: hasCouple && me.partner2Id === null ? invitation : undefined,
-    notifications: notifications.data,
+    invitation: hasCouple && me.partner2Id === null ? me.invitation && pendingInvitation(me.invitation) : undefined,
+    notifications,
     near,
     suggestions,
     ...posts,

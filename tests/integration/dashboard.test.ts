@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { invitations, users } from "@/db/schema";
+import { coupleBlocks, invitations, notifications, users } from "@/db/schema";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
-import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/manage";
+import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
 import { invited, partnerA } from "../support/invitations";
 
@@ -70,11 +70,28 @@ describe("the dashboard's data", () => {
     expect(resent.invitation.partner_email).toBe(email);
     const open = await db.select().from(invitations).where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.revokedAt)));
     expect(open).toHaveLength(1);
-    expect((await pendingInvitation(db, inviter.user.id))!.id).not.toBe(pending.id);
+    expect((await loadDashboard(db, inviter.user.id)).invitation!.id).not.toBe(pending.id);
 
     await cancelInvitation(db, inviter.user.id);
-    expect(await pendingInvitation(db, inviter.user.id)).toBeNull();
+    expect((await loadDashboard(db, inviter.user.id)).invitation).toBeNull();
     await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(resendInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("notifications: the newest five, newest first, never one from a couple blocked either way", async () => {
+    const us = await forumCouple();
+    const friend = await forumCouple();
+    const blocked = await forumCouple();
+    const db = await getDb();
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
+    const note = (title: string, minutes: number, actor = friend) =>
+      ({ userId: us.a.userId, type: "reply" as const, title, message: title, actorUserId: actor.a.userId, actorCoupleId: actor.coupleId, createdAt: at(minutes) });
+    await db.insert(notifications).values([...Array.from({ length: 6 }, (_, i) => note(`reply ${i}`, i)), note("from the blocked couple", 30, blocked)]);
+    await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
+    const shown = (await loadDashboard(db, us.a.userId)).notifications;
+    expect(shown.map((item) => item.title)).toEqual(["reply 5", "reply 4", "reply 3", "reply 2", "reply 1"]);
+    expect(shown[0]).toMatchObject({ actor_couple_name: friend.name, is_read: false });
+    // The partner has none of their own.
+    expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
   });
 });
