@@ -7,12 +7,15 @@ import { couples, discoverDismissals, discoverSummaries, locations, users } from
 import { coupleNotFound, isCoupleId } from "@/lib/couples/queries";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
 import { partnerOf } from "@/lib/couples/partner";
+import { listDirectory } from "@/lib/directory/queries";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
+import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
 import { discoverableTo } from "@/lib/locations/access";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
-import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCouple } from "./rules";
+import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
@@ -23,6 +26,9 @@ import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCou
  */
 export const CANDIDATES_BY_INTEREST = 150;
 export const CANDIDATES_NEARBY = 100;
+
+/** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
+export const NEAR_STORED = 10;
 
 export type DiscoverSuggestion = {
   coupleId: string;
@@ -100,24 +106,29 @@ const USER = sql`${sql.placeholder("userId")}`;
 /** The viewer's couple as scoring sees it. */
 const viewerScoring = preparedPer((db) => selectScoring(db).where(partnerOf(USER)).limit(1).prepare("discover_viewer"));
 
-/** The key and age of the viewer's couple's stored list. */
+/** The viewer's couple's stored lists, their key and age. */
 const summaryOf = preparedPer((db) =>
   db
-    .select({ inputsKey: discoverSummaries.inputsKey, computedAt: discoverSummaries.computedAt })
+    .select({
+      candidateIds: discoverSummaries.candidateIds,
+      nearIds: discoverSummaries.nearIds,
+      inputsKey: discoverSummaries.inputsKey,
+      computedAt: discoverSummaries.computedAt,
+    })
     .from(discoverSummaries)
     .where(sql`${discoverSummaries.coupleId} = ${coupleOfUser(USER)}`)
     .prepare("discover_summary"),
 );
 
 /**
- * The stored candidates that are still eligible now: discoverable to the viewer (active, visible,
+ * The stored candidates and near couples that are still eligible now: discoverable to the viewer (active, visible,
  * not blocked either way) and not dismissed, so a block or a 'Not for us' counts at once.
  */
 const storedCandidates = preparedPer((db) =>
   selectScoring(db)
     .where(
       and(
-        sql`${couples.id} = any((select ${discoverSummaries.candidateIds} from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
+        sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
         discoverableTo(USER),
         notDismissedBy(coupleOfUser(USER)),
       ),
@@ -128,9 +139,38 @@ const storedCandidates = preparedPer((db) =>
 /** What the stored list was computed from: the viewer's own interests, styles and shown place. */
 const inputsKey = (viewer: ScoringCouple) => JSON.stringify([viewer.partners, viewer.coupleInterests, viewer.styles, viewer.point]);
 
-function shape(viewer: ScoringCouple, rows: Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>, limit: number): DiscoverSuggestion[] {
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return rankSuggestions(viewer, rows.map(scoringCouple), limit).map((suggestion) => {
+type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>[number];
+/** The viewer, the stored couples still eligible, and which of them each list names. */
+type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string[]; nearIds: string[] | null };
+
+/**
+ * The couple's stored lists while they are fresh: less than a day old and computed from the
+ * viewer's current interests, styles and place. Otherwise they are searched again on this request
+ * and stored (about once per couple per day; the request that finds them stale pays it, so no one
+ * is shown lists built from their old profile or place). Either way the rows are read with their
+ * eligibility re-checked now.
+ */
+async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
+  // Three reads side by side: each finds the couple through the user, not through another's answer.
+  const [[viewerRow], [summary], stored] = await Promise.all([
+    viewerScoring(db).execute({ userId }),
+    summaryOf(db).execute({ userId }),
+    storedCandidates(db).execute({ userId }),
+  ]);
+  if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
+  const viewer = scoringCouple(viewerRow);
+  const key = inputsKey(viewer);
+  if (summary && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS) return { viewer, rows: stored, ...summary };
+  const lists = await computeSummary(db, userId, viewerRow, key, now);
+  return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
+}
+
+/** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
+function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): DiscoverSuggestion[] {
+  const listed = new Set(candidateIds);
+  const candidates = rows.filter((row) => listed.has(row.id));
+  const byId = new Map(candidates.map((row) => [row.id, row]));
+  return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
     const row = byId.get(suggestion.id)!;
     const place = row.place?.id ? row.place : null;
     return {
@@ -147,41 +187,66 @@ function shape(viewer: ScoringCouple, rows: Awaited<ReturnType<ReturnType<typeof
   });
 }
 
+export type NearRow = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: CoupleBadge; location: string | null; km: number };
+
 /**
- * Suggested couples for the user, best first, each with why. The ranked candidates come from the
- * couple's stored summary (discover_suggestions) while it is fresh: less than a day old and
- * computed from the viewer's current interests, styles and place. Otherwise they are searched
- * and ranked again on this request and stored (about a search per couple per day; the request
- * that finds the list stale pays it, so no one is shown a list built from their old profile).
- * Either way the candidates are re-checked and scored again on live rows by the pure
- * `rankSuggestions`: eligibility, reasons and bands are never older than the read. Nothing
- * private leaves: no partner names, no coordinates, no distance figure.
+ * The stored near couples measured again between the shown points now, nearest first (ties by
+ * id, as the directory orders them), those no longer within 200 km or without a shown point left
+ * out. Null when the viewer's couple has no shown place.
  */
-export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
-  // Three reads side by side: each finds the couple through the user, not through another's answer.
-  const [[viewerRow], [summary], stored] = await Promise.all([
-    viewerScoring(db).execute({ userId }),
-    summaryOf(db).execute({ userId }),
-    storedCandidates(db).execute({ userId }),
-  ]);
-  if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  const viewer = scoringCouple(viewerRow);
-  const key = inputsKey(viewer);
-  const fresh = summary !== undefined && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS;
-  return shape(viewer, fresh ? stored : await computeSummary(db, userId, viewerRow, key, now), limit);
+function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | null {
+  const centre = viewer.point;
+  if (nearIds === null || !centre) return null;
+  const listed = new Set(nearIds);
+  return rows
+    .filter((row) => listed.has(row.id))
+    .map((row) => ({ row, point: scoringCouple(row).point }))
+    .flatMap(({ row, point }) => (point ? [{ row, km: distanceKm(centre, point) }] : []))
+    .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
+    .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
+    .slice(0, limit)
+    .map(({ row, km }) => ({
+      coupleId: row.id,
+      coupleName: row.coupleName,
+      profileImageUrl: row.profileImageUrl,
+      badge: coupleBadge(row),
+      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
+      km,
+    }));
 }
 
-/** Searches and ranks the candidates (DISCOVER_LIMIT of them, whatever the caller shows), stores their ids, and answers their rows. */
+/**
+ * Suggested couples for the user, best first, each with why (GET /api/discover, /discover), from
+ * the couple's stored list (readFinds). Nothing private leaves: no partner names, no
+ * coordinates, no distance figure.
+ */
+export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
+  return suggestionsOf(await readFinds(db, userId, now), limit);
+}
+
+/** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
+export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
+  const finds = await readFinds(db, userId, now);
+  return { suggestions: suggestionsOf(finds, counts.suggestions), near: nearOf(finds, counts.near) };
+}
+
+/**
+ * Searches and ranks the candidates (DISCOVER_LIMIT of them, whatever the caller shows) and walks
+ * the directory's nearest within 200 km (NEAR_STORED), and stores both lists' ids.
+ */
 async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key: string, now: Date) {
   const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, viewerRow);
-  const [interestRows, placeRows] = await Promise.all([byInterest ?? [], byPlace ?? []]);
+  const nearQuery = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(NEAR_STORED) });
+  const [interestRows, placeRows, near] = await Promise.all([byInterest ?? [], byPlace ?? [], viewer.point ? listDirectory(db, userId, nearQuery) : null]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
-  const ranked = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
+  const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
+  const nearIds = near ? near.data.map((card) => card.id) : null;
+  const lists = { candidateIds, nearIds, inputsKey: key, computedAt: now };
   await db
     .insert(discoverSummaries)
-    .values({ coupleId: viewer.id, candidateIds: ranked, inputsKey: key, computedAt: now })
-    .onConflictDoUpdate({ target: discoverSummaries.coupleId, set: { candidateIds: ranked, inputsKey: key, computedAt: now } });
-  return ranked.map((id) => byId.get(id)!);
+    .values({ coupleId: viewer.id, ...lists })
+    .onConflictDoUpdate({ target: discoverSummaries.coupleId, set: lists });
+  return { candidateIds, nearIds };
 }
 
 /**
