@@ -100,7 +100,7 @@ describe("the dashboard's data", () => {
     const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
     const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
     const us = await forumCouple({ place: here });
-    const [hidden, blocked, placeless, stays] = await Promise.all([1, 2, 3, 4].map(() => forumCouple({ place: nearby })));
+    const [hidden, blocked, placeless, stays] = await Promise.all([forumCouple({ place: nearby }), forumCouple({ place: nearby }), forumCouple({ place: nearby }), forumCouple({ place: nearby })]);
     const db = await getDb();
     const nearIds = async () => (await loadDashboard(db, us.a.userId)).near!.map((couple) => couple.coupleId);
     const first = await nearIds();
