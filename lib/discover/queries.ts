@@ -121,8 +121,10 @@ const summaryOf = preparedPer((db) =>
 );
 
 /**
- * The stored candidates and near couples that are still eligible now: discoverable to the viewer (active, visible,
- * not blocked either way) and not dismissed, so a block or a 'Not for us' counts at once.
+ * The stored candidates and near couples that are still eligible now: discoverable to the viewer
+ * (active, visible, not blocked either way) and not dismissed, so a block or a 'Not for us'
+ * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
+ * of the couple, not of one card).
  */
 const storedCandidates = preparedPer((db) =>
   selectScoring(db)

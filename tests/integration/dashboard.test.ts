@@ -2,11 +2,11 @@ import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
-import { SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { dismissSuggestion, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
-import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
+import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA } from "../support/invitations";
 
 describe("the dashboard's data", () => {
@@ -96,23 +96,24 @@ describe("the dashboard's data", () => {
     expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
   });
 
-  it("near couples come from the couple's stored list: hidden, blocked or placeless ones drop out at once, newcomers once it is a day old or the viewer moves", async () => {
+  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers once it is a day old or the viewer moves", async () => {
     const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
     const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
     const us = await forumCouple({ place: here });
-    const [hidden, blocked, placeless, stays] = await Promise.all([forumCouple({ place: nearby }), forumCouple({ place: nearby }), forumCouple({ place: nearby }), forumCouple({ place: nearby })]);
+    const [hidden, blocked, placeless, dismissed, stays] = await Promise.all([1, 2, 3, 4, 5].map(() => forumCouple({ place: nearby }))) as [TestCouple, TestCouple, TestCouple, TestCouple, TestCouple];
     const db = await getDb();
     const nearIds = async () => (await loadDashboard(db, us.a.userId)).near!.map((couple) => couple.coupleId);
     const first = await nearIds();
-    for (const other of [hidden, blocked, placeless, stays]) expect(first).toContain(other.coupleId);
+    for (const other of [hidden, blocked, placeless, dismissed, stays]) expect(first).toContain(other.coupleId);
 
     await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));
     await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
     await db.update(locations).set({ privacyLevel: "country" }).where(eq(locations.entityId, placeless.coupleId));
+    await dismissSuggestion(db, us.b.userId, dismissed.coupleId);
     const newcomer = await forumCouple({ place: nearby });
     const second = await nearIds();
     expect(second).toContain(stays.coupleId);
-    for (const gone of [hidden, blocked, placeless, newcomer]) expect(second).not.toContain(gone.coupleId);
+    for (const gone of [hidden, blocked, placeless, dismissed, newcomer]) expect(second).not.toContain(gone.coupleId);
 
     // A day later the list is walked again...
     await db.update(discoverSummaries).set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) }).where(eq(discoverSummaries.coupleId, us.coupleId));
