@@ -33,7 +33,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type Db } from "@/db/client";
 import { encode } from "next-auth/jwt";
 import { couples, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
@@ -176,17 +176,18 @@ async function createUsers(database: BenchDatabase, secret: string): Promise<Acc
       pairs.push({ partner1Id: accounts[i]!.id, partner2Id: accounts[i + 1]!.id, coupleName: `Bench pair ${i / 2}` });
     }
     await handle.db.insert(couples).values(pairs);
-    return await Promise.all(
-      accounts.map(async (account, i) => {
-        const sid = await createSession(handle.db, account.id, "browser");
-        const claims = { sub: account.id, sid, emailVerified: true, profileComplete: true, isPartnerB: i % 2 === 1 };
-        const token = await encode({ token: claims, secret, salt: SESSION_COOKIE, maxAge: BROWSER_SESSION_SECONDS });
-        return { ...account, cookie: `${SESSION_COOKIE}=${token}` };
-      }),
-    );
+    return await Promise.all(accounts.map(async (account, i) => ({ ...account, cookie: await sessionCookie(handle.db, account.id, secret, i % 2 === 1) })));
   } finally {
     await handle.close();
   }
+}
+
+/** A live browser session for a verified user with a complete profile, and its cookie (as a sign-in would set it). */
+async function sessionCookie(db: Db, userId: string, secret: string, isPartnerB: boolean): Promise<string> {
+  const sid = await createSession(db, userId, "browser");
+  const claims = { sub: userId, sid, emailVerified: true, profileComplete: true, isPartnerB };
+  const token = await encode({ token: claims, secret, salt: SESSION_COOKIE, maxAge: BROWSER_SESSION_SECONDS });
+  return `${SESSION_COOKIE}=${token}`;
 }
 
 // ---------------------------------------------------------------- processes
@@ -474,6 +475,7 @@ type Target = { name: string; send: (worker: number) => Promise<void> };
 
 const throughput = (o: Outcome) => o.latencies.length / o.seconds;
 const p99Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 99);
+const p50Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 50);
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 /** How far the runs of one kind spread: (max - min) / mean of their req/s, the machine's noise. */
 const spread = (values: number[]) => (values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-");
@@ -505,14 +507,20 @@ async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: s
       percentile(all(runs), 50).toFixed(1),
       percentile(all(runs), 99).toFixed(1),
       mean(bases.map(throughput)).toFixed(0),
+      percentile(all(bases), 50).toFixed(1),
       percentile(all(bases), 99).toFixed(1),
       `${mean(pairs.map((p) => throughput(p.run) / throughput(p.base))).toFixed(2)}x`,
+      `${mean(pairs.map((p) => p50Of(p.run) / p50Of(p.base))).toFixed(2)}x`,
       `${mean(pairs.map((p) => p99Of(p.run) / p99Of(p.base))).toFixed(1)}x`,
       `${spread(runs.map(throughput))} / ${spread(bases.map(throughput))}`,
     ];
   });
   return { rows, errors };
 }
+
+/** The columns of alternate()'s rows: "ratio" is of req/s (run / base), the latency ratios are base-relative the other way (run / base ms). */
+const ALTERNATE_HEADER = ["call", "req/s", "p50", "p99", "base req/s", "base p50", "base p99", "ratio", "p50 ratio", "p99 ratio", "spread run/base"];
+const printAlternate = (rows: string[][]) => printTable(ALTERNATE_HEADER, rows);
 
 // ---------------------------------------------------------------- main
 
@@ -558,7 +566,7 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   memory.push(`after warm-up: ${rss(pid)}`);
   console.log(`Ratios: ${ROUNDS} rounds of ${PAIR_S} s per call and baseline at ${CLIENTS} clients (BENCH_ROUNDS, BENCH_PAIR_S)...`);
   const alternating = await alternate(baseline, targets);
-  printTable(["call", "req/s", "p50", "p99", "base req/s", "base p99", "ratio", "p99 ratio", "spread run/base"], alternating.rows);
+  printAlternate(alternating.rows);
   memory.push(`after the ratios: ${rss(pid)}`);
 
   const rows: Row[] = [];
@@ -663,7 +671,22 @@ async function main(): Promise<number> {
   if (sections.includes("http")) errors += await benchHttp();
   if (sections.includes("forum")) errors += await benchForum();
   if (sections.includes("directory")) await benchDirectory(ADMIN_URL);
-  if (sections.includes("discover")) await runDiscoverBench();
+  if (sections.includes("discover")) {
+    errors += await runDiscoverBench({
+      ensureBuild,
+      appEnv: (databaseUrl, secret) => appEnv({ env: { DATABASE_URL: databaseUrl }, label: databaseUrl, drop: async () => {} }, secret),
+      newSecret,
+      startServer,
+      stopGroup,
+      sessionCookie,
+      alternate,
+      printAlternate,
+      getPage,
+      callJson,
+      addressOf,
+      settings: `${ROUNDS} rounds of ${PAIR_S} s per call and baseline at ${CLIENTS} clients (BENCH_ROUNDS, BENCH_PAIR_S, BENCH_CLIENTS)`,
+    });
+  }
   if (sections.includes("lighthouse")) {
     errors += await benchLighthouse({
       origin: `http://localhost:${PORT}`,

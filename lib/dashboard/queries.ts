@@ -1,18 +1,16 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { preparedPer } from "@/db/prepared";
+import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
-import { viewerCouple } from "@/lib/couples/queries";
-import { discoverSuggestions, type DiscoverSuggestion } from "@/lib/discover/queries";
-import { listDirectory, viewerCentre } from "@/lib/directory/queries";
-import { directoryQuerySchema } from "@/lib/directory/schemas";
+import { dashboardFinds, type DiscoverSuggestion } from "@/lib/discover/queries";
+import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
-import { pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
-import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
-import { listNotifications } from "@/lib/notifications/service";
+import { openOf, pendingColumns, pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
+import { latestNotifications } from "@/lib/notifications/service";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 
@@ -35,8 +33,12 @@ export type Dashboard = {
   localPosts: ForumPost[] | null;
 };
 
-async function overview(db: Db, userId: string) {
-  const [row] = await db
+/**
+ * The user, their couple and, while partner B has not joined, the couple's newest open invitation,
+ * in one prepared statement (at most one row: the newest invitation first).
+ */
+const overviewQuery = preparedPer((db) =>
+  db
     .select({
       firstName: users.firstName,
       lastName: users.lastName,
@@ -47,35 +49,41 @@ async function overview(db: Db, userId: string) {
       coupleName: couples.coupleName,
       status: couples.status,
       partner2Id: couples.partner2Id,
+      invitation: pendingColumns,
     })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
+    .leftJoin(invitations, and(isNull(couples.partner2Id), openOf(couples.id)))
+    .where(eq(users.id, sql.placeholder("userId")))
+    .orderBy(desc(invitations.createdAt))
+    .limit(1)
+    .prepare("dashboard_overview"),
+);
+
+async function overview(db: Db, userId: string) {
+  const [row] = await overviewQuery(db).execute({ userId });
   if (!row) throw new AppError("NOT_FOUND", "Account not found");
   return row;
 }
 
 /**
- * Up to 5 discoverable couples within 200 km of the viewer's couple's shown place, nearest first:
- * the directory's nearest sort (its KNN walk; privacy levels, blocks and visibility applied
- * there), as bands, never figures. Null when the couple has no place others can measure from
- * (hidden, country level, none): then the card says to set one.
+ * Suggested couples (3) and up to 5 discoverable couples within 200 km of the viewer's couple's
+ * shown place, nearest first, from one read of the couple's stored lists (lib/discover
+ * dashboardFinds: the discover ranking and the directory's nearest, eligibility re-checked and
+ * distances measured again on every read), as bands, never figures. Near is null when the couple
+ * has no place others can measure from (hidden, country level, none): then the card says to set one.
  */
-async function nearYou(db: Db, userId: string): Promise<NearCouple[] | null> {
-  const viewer = await viewerCouple(db, userId);
-  if (!viewerCentre(viewer)) return null;
-  const query = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(DASHBOARD_COUNTS.near) });
-  const page = await listDirectory(db, userId, query, { viewer });
-  return page.data.map((card) => ({
-    coupleId: card.id,
-    coupleName: card.coupleName,
-    profileImageUrl: card.profileImageUrl,
-    badge: card.badge,
-    location: card.location,
-    // 'within 10 km' as the card's label 'Within 10 km'.
-    distance: card.distanceBand ? card.distanceBand.charAt(0).toUpperCase() + card.distanceBand.slice(1) : "Further away",
-  }));
+async function finds(db: Db, userId: string): Promise<{ suggestions: DiscoverSuggestion[]; near: NearCouple[] | null }> {
+  const { suggestions, near } = await dashboardFinds(db, userId, { suggestions: DASHBOARD_COUNTS.suggestions, near: DASHBOARD_COUNTS.near });
+  return {
+    suggestions,
+    near:
+      near?.map(({ km, ...card }) => {
+        const band = directoryBand(km)!;
+        // 'within 10 km' as the card's label 'Within 10 km'.
+        return { ...card, distance: band.charAt(0).toUpperCase() + band.slice(1) };
+      }) ?? null,
+  };
 }
 
 async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: ForumPost[]; localPosts: ForumPost[] | null }> {
@@ -100,12 +108,10 @@ async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: Forum
  * look-ups chained inside it), so the page renders on the server without a waterfall.
  */
 export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> {
-  const [me, invitation, notifications, near, suggestions, posts] = await Promise.all([
+  const [me, notifications, found, posts] = await Promise.all([
     overview(db, userId),
-    pendingInvitation(db, userId),
-    listNotifications(db, userId, { limit: DASHBOARD_COUNTS.notifications, offset: 0 }),
-    nearYou(db, userId),
-    discoverSuggestions(db, userId, DASHBOARD_COUNTS.suggestions),
+    latestNotifications(db, userId, DASHBOARD_COUNTS.notifications),
+    finds(db, userId),
     latestPosts(db, userId),
   ]);
   const hasCouple = me.status !== null;
@@ -113,10 +119,9 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
     firstName: me.firstName,
     coupleName: me.coupleName,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
-    invitation: hasCouple && me.partner2Id === null ? invitation : undefined,
-    notifications: notifications.data,
-    near,
-    suggestions,
+    invitation: hasCouple && me.partner2Id === null ? me.invitation && pendingInvitation(me.invitation) : undefined,
+    notifications,
+    ...found,
     ...posts,
   };
 }

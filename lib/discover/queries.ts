@@ -2,24 +2,33 @@ import "server-only";
 import { and, arrayOverlaps, asc, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples, discoverDismissals, locations, users } from "@/db/schema";
+import { preparedPer } from "@/db/prepared";
+import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { coupleNotFound, isCoupleId } from "@/lib/couples/queries";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
 import { partnerOf } from "@/lib/couples/partner";
+import { listDirectory } from "@/lib/directory/queries";
+import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
+import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
 import { discoverableTo } from "@/lib/locations/access";
+import { coupleOfUser } from "@/lib/safety/blocks";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
-import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, rankSuggestions, type ScoringCouple } from "./rules";
+import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
  * partner's or the couple's own: couples.match_interests) or an adventure style (a primary-key walk that stops once it has this many), and the nearest
  * couples (a walk of the locations_point_gist_idx index, nearest first). Bounded, so the
- * scoring cost is the same at 1,000 couples and at 100,000.
+ * scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's stored list is
+ * missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
  */
 export const CANDIDATES_BY_INTEREST = 150;
 export const CANDIDATES_NEARBY = 100;
+
+/** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
+export const NEAR_STORED = 10;
 
 export type DiscoverSuggestion = {
   coupleId: string;
@@ -85,31 +94,85 @@ const selectScoring = (db: Db) =>
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)));
 
-/** The viewer's couple as scoring sees it; NOT_FOUND when they have none. */
-async function viewerCouple(db: Db, userId: string) {
-  const [row] = await selectScoring(db).where(partnerOf(userId)).limit(1);
-  if (!row) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  return row;
-}
+/** SQL: the couple `viewer` (an id or a subquery) has not said 'Not for us' to `couples` within the last 30 days. */
+const notDismissedBy = (viewer: string | SQL): SQL =>
+  sql`not exists (select 1 from ${discoverDismissals} where ${discoverDismissals.coupleId} = ${viewer} and ${discoverDismissals.dismissedCoupleId} = ${couples.id} and ${discoverDismissals.hiddenUntil} > now())`;
 
-/** SQL: the viewer's couple has not said 'Not for us' to `couples` within the last 30 days. */
-const notDismissedBy = (viewerCoupleId: string): SQL =>
-  sql`not exists (select 1 from ${discoverDismissals} where ${discoverDismissals.coupleId} = ${viewerCoupleId} and ${discoverDismissals.dismissedCoupleId} = ${couples.id} and ${discoverDismissals.hiddenUntil} > now())`;
+/** A stored list is computed again after this long (candidates join, leave and change meanwhile). */
+export const SUMMARY_TTL_MS = 24 * 60 * 60 * 1000;
+
+const USER = sql`${sql.placeholder("userId")}`;
+
+/** The viewer's couple as scoring sees it. */
+const viewerScoring = preparedPer((db) => selectScoring(db).where(partnerOf(USER)).limit(1).prepare("discover_viewer"));
+
+/** The viewer's couple's stored lists, their key and age. */
+const summaryOf = preparedPer((db) =>
+  db
+    .select({
+      candidateIds: discoverSummaries.candidateIds,
+      nearIds: discoverSummaries.nearIds,
+      inputsKey: discoverSummaries.inputsKey,
+      computedAt: discoverSummaries.computedAt,
+    })
+    .from(discoverSummaries)
+    .where(sql`${discoverSummaries.coupleId} = ${coupleOfUser(USER)}`)
+    .prepare("discover_summary"),
+);
 
 /**
- * Suggested couples for the user, best first, each with why. Candidates are pre-filtered in SQL
- * (discoverable to the viewer, so active, visible and not blocked either way; not their own;
- * not dismissed; sharing an interest or a style, or among the nearest), then scored by the pure
- * `rankSuggestions`. Nothing private leaves: no partner names, no coordinates, no distance figure.
+ * The stored candidates and near couples that are still eligible now: discoverable to the viewer
+ * (active, visible, not blocked either way) and not dismissed, so a block or a 'Not for us'
+ * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
+ * of the couple, not of one card).
  */
-export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT): Promise<DiscoverSuggestion[]> {
-  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, limit);
-  // Both pre-filters return the scoring columns themselves: one round after the viewer's row.
-  const [interestRows, placeRows] = await Promise.all([byInterest ?? [], byPlace ?? []]);
-  const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
-  if (byId.size === 0) return [];
-  const rows = [...byId.values()];
-  return rankSuggestions(viewer, rows.map(scoringCouple), limit).map((suggestion) => {
+const storedCandidates = preparedPer((db) =>
+  selectScoring(db)
+    .where(
+      and(
+        sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
+        discoverableTo(USER),
+        notDismissedBy(coupleOfUser(USER)),
+      ),
+    )
+    .prepare("discover_stored_candidates"),
+);
+
+/** What the stored list was computed from: the viewer's own interests, styles and shown place. */
+const inputsKey = (viewer: ScoringCouple) => JSON.stringify([viewer.partners, viewer.coupleInterests, viewer.styles, viewer.point]);
+
+type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>[number];
+/** The viewer, the stored couples still eligible, and which of them each list names. */
+type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string[]; nearIds: string[] | null };
+
+/**
+ * The couple's stored lists while they are fresh: less than a day old and computed from the
+ * viewer's current interests, styles and place. Otherwise they are searched again on this request
+ * and stored (about once per couple per day; the request that finds them stale pays it, so no one
+ * is shown lists built from their old profile or place). Either way the rows are read with their
+ * eligibility re-checked now.
+ */
+async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
+  // Three reads side by side: each finds the couple through the user, not through another's answer.
+  const [[viewerRow], [summary], stored] = await Promise.all([
+    viewerScoring(db).execute({ userId }),
+    summaryOf(db).execute({ userId }),
+    storedCandidates(db).execute({ userId }),
+  ]);
+  if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
+  const viewer = scoringCouple(viewerRow);
+  const key = inputsKey(viewer);
+  if (summary && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS) return { viewer, rows: stored, ...summary };
+  const lists = await computeSummary(db, userId, viewerRow, key, now);
+  return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
+}
+
+/** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
+function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): DiscoverSuggestion[] {
+  const listed = new Set(candidateIds);
+  const candidates = rows.filter((row) => listed.has(row.id));
+  const byId = new Map(candidates.map((row) => [row.id, row]));
+  return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
     const row = byId.get(suggestion.id)!;
     const place = row.place?.id ? row.place : null;
     return {
@@ -126,15 +189,77 @@ export async function discoverSuggestions(db: Db, userId: string, limit = DISCOV
   });
 }
 
+export type NearRow = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: CoupleBadge; location: string | null; km: number };
+
 /**
- * The viewer and the two bounded candidate queries, not yet run (the bench EXPLAINs them): the
- * couples sharing an interest or a style, and the couples within 200 km; null when the viewer
- * has nothing to match on.
+ * The stored near couples measured again between the shown points now, nearest first (ties by
+ * id, as the directory orders them), those no longer within 200 km or without a shown point left
+ * out. Null when the viewer's couple has no shown place.
  */
-export async function candidateQueries(db: Db, userId: string, limit = DISCOVER_LIMIT) {
-  // A short list (the dashboard's 3) is ranked from a smaller pool: 15 candidates per place, at least 40.
-  const pool = (most: number) => Math.min(most, Math.max(40, limit * 15));
-  const viewerRow = await viewerCouple(db, userId);
+function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | null {
+  const centre = viewer.point;
+  if (nearIds === null || !centre) return null;
+  const listed = new Set(nearIds);
+  return rows
+    .filter((row) => listed.has(row.id))
+    .map((row) => ({ row, point: scoringCouple(row).point }))
+    .flatMap(({ row, point }) => (point ? [{ row, km: distanceKm(centre, point) }] : []))
+    .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
+    .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
+    .slice(0, limit)
+    .map(({ row, km }) => ({
+      coupleId: row.id,
+      coupleName: row.coupleName,
+      profileImageUrl: row.profileImageUrl,
+      badge: coupleBadge(row),
+      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
+      km,
+    }));
+}
+
+/**
+ * Suggested couples for the user, best first, each with why (GET /api/discover, /discover), from
+ * the couple's stored list (readFinds). Nothing private leaves: no partner names, no
+ * coordinates, no distance figure.
+ */
+export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
+  return suggestionsOf(await readFinds(db, userId, now), limit);
+}
+
+/** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
+export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
+  const finds = await readFinds(db, userId, now);
+  return { suggestions: suggestionsOf(finds, counts.suggestions), near: nearOf(finds, counts.near) };
+}
+
+/**
+ * Searches and ranks the candidates (DISCOVER_LIMIT of them, whatever the caller shows) and walks
+ * the directory's nearest within 200 km (NEAR_STORED), and stores both lists' ids.
+ */
+async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key: string, now: Date) {
+  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, viewerRow);
+  const nearQuery = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(NEAR_STORED) });
+  const [interestRows, placeRows, near] = await Promise.all([byInterest ?? [], byPlace ?? [], viewer.point ? listDirectory(db, userId, nearQuery) : null]);
+  const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
+  const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
+  const nearIds = near ? near.data.map((card) => card.id) : null;
+  const lists = { candidateIds, nearIds, inputsKey: key, computedAt: now };
+  await db
+    .insert(discoverSummaries)
+    .values({ coupleId: viewer.id, ...lists })
+    .onConflictDoUpdate({ target: discoverSummaries.coupleId, set: lists });
+  return { candidateIds, nearIds };
+}
+
+/**
+ * The two bounded candidate queries, not yet run (the bench EXPLAINs them): the couples sharing
+ * an interest or a style, and the nearest couples; null when the viewer has nothing to match on.
+ * Pre-filtered in SQL: discoverable to the viewer (active, visible, not blocked either way), not
+ * their own, not dismissed.
+ */
+export async function candidateQueries(db: Db, userId: string, known?: ScoringRow) {
+  const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
+  if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
   const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
@@ -148,7 +273,7 @@ export async function candidateQueries(db: Db, userId: string, limit = DISCOVER_
       ? selectScoring(db)
           .where(and(eligible, or(...overlaps)))
           .orderBy(asc(couples.id))
-          .limit(pool(CANDIDATES_BY_INTEREST))
+          .limit(CANDIDATES_BY_INTEREST)
       : null;
 
   const point = viewer.point;
@@ -159,7 +284,7 @@ export async function candidateQueries(db: Db, userId: string, limit = DISCOVER_
     ? selectScoring(db)
         .where(and(eq(locations.entityType, "couple"), inArray(locations.privacyLevel, ["full", "city", "region"]), isNotNull(locations.latitude), eligible))
         .orderBy(sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`)
-        .limit(pool(CANDIDATES_NEARBY))
+        .limit(CANDIDATES_NEARBY)
     : null;
   return { viewer, byInterest, byPlace };
 }

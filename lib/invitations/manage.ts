@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
@@ -24,7 +24,8 @@ async function ownCouple(db: Db, userId: string, lock = false) {
   return couple;
 }
 
-const openOf = (coupleId: string) => and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+/** The couple's invitations neither used nor cancelled (expired ones too: they can be resent). */
+export const openOf = (coupleId: string | Column) => and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
 /** The couple's newest invitation neither used nor cancelled (an expired one too: it can be resent). */
 async function latestOpen(db: Db, coupleId: string) {
@@ -54,16 +55,11 @@ export async function partnerView(db: Db, userId: string, now = new Date()): Pro
 /** The invitation partner A is waiting on, as the dashboard shows it to them (the invitee's address is theirs to see). */
 export type PendingInvitation = { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: string; expired: boolean };
 
-/** The couple's latest open invitation (not accepted, not cancelled), expired or not; null when none. */
-export async function pendingInvitation(db: Db, userId: string, now = new Date()): Promise<PendingInvitation | null> {
-  const [row] = await db
-    .select({ id: invitations.id, partnerFirstName: invitations.partnerFirstName, partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt })
-    .from(invitations)
-    .innerJoin(couples, eq(couples.id, invitations.coupleId))
-    .where(and(partnerOf(userId), isNull(couples.partner2Id), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
-    .orderBy(desc(invitations.createdAt))
-    .limit(1);
-  if (!row) return null;
+/** The columns of an open invitation the dashboard reads (lib/dashboard joins them to its overview). */
+export const pendingColumns = { id: invitations.id, partnerFirstName: invitations.partnerFirstName, partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt };
+
+/** An open invitation as the dashboard shows it: expired once its date has passed. */
+export function pendingInvitation(row: { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: Date }, now = new Date()): PendingInvitation {
   return { ...row, expiresAt: row.expiresAt.toISOString(), expired: row.expiresAt.getTime() <= now.getTime() };
 }
 

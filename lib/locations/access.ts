@@ -31,12 +31,12 @@ export async function assertCanWrite(db: Db, entity: EntityRef, actor: Actor): P
  * Whether neither the couple `coupleId` nor the viewer's couple has blocked the other: every
  * read of another couple's place (one location, nearby) goes through this one predicate.
  */
-export function notBlockedEitherWay(viewerUserId: string, coupleId: Column): SQL {
+export function notBlockedEitherWay(viewerUserId: string | SQL, coupleId: Column): SQL {
   return notBlockedBetween(coupleOfUser(viewerUserId), coupleId);
 }
 
 /** The couples (rows of `couples`) others may find: active, visible, and not blocked either way. */
-export function discoverableTo(viewerUserId: string): SQL {
+export function discoverableTo(viewerUserId: string | SQL): SQL {
   return and(eq(couples.status, "active"), eq(couples.isVisible, true), notBlockedEitherWay(viewerUserId, couples.id))!;
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
 import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
@@ -11,57 +12,74 @@ import { notificationHref, type NotificationItem, type Pagination } from "./rule
 import type { ListQuery, MarkReadTarget } from "./schemas";
 
 /** The user's notifications, without those from a couple blocked either way (issue 11). */
-const own = (userId: string) => and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
+const own = (userId: string | SQL) => and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
 const unread = eq(notifications.isRead, false);
 
 /**
- * A page of the user's notifications, newest first (ties broken by id, so pages never overlap),
- * with the actor's picture and couple name joined in the same query: no query per row.
- * Both queries follow notifications_user_created_idx.
+ * The user's notifications, newest first (ties broken by id, so pages never overlap), with the
+ * actor's picture and couple name joined in the same query: no query per row. Follows
+ * notifications_user_created_idx.
  */
+const newestOwn = (db: Db, userId: string | SQL) =>
+  db
+    .select({
+      id: notifications.id,
+      type: notifications.type,
+      title: notifications.title,
+      message: notifications.message,
+      isRead: notifications.isRead,
+      createdAt: notifications.createdAt,
+      postId: notifications.postId,
+      replyId: notifications.replyId,
+      // The couple's picture stands for the couple; a partner's own avatar when it has none.
+      actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
+      actorCoupleName: couples.coupleName,
+    })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorUserId))
+    .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
+    .where(own(userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id));
+
+function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    message: row.message,
+    content_snippet: row.message,
+    is_read: row.isRead,
+    created_at: row.createdAt.toISOString(),
+    post_id: row.postId,
+    reply_id: row.replyId,
+    actor_profile_image_url: row.actorImage,
+    actor_couple_name: row.actorCoupleName,
+    triggered_by_couple_name: row.actorCoupleName,
+  };
+}
+
+/** A page of the user's notifications with the total (the API's pagination); both follow notifications_user_created_idx. */
 export async function listNotifications(db: Db, userId: string, query: ListQuery): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
   const [rows, [totals]] = await Promise.all([
-    db
-      .select({
-        id: notifications.id,
-        type: notifications.type,
-        title: notifications.title,
-        message: notifications.message,
-        isRead: notifications.isRead,
-        createdAt: notifications.createdAt,
-        postId: notifications.postId,
-        replyId: notifications.replyId,
-        // The couple's picture stands for the couple; a partner's own avatar when it has none.
-        actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
-        actorCoupleName: couples.coupleName,
-      })
-      .from(notifications)
-      .leftJoin(users, eq(users.id, notifications.actorUserId))
-      .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
-      .where(own(userId))
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
-      .limit(query.limit)
-      .offset(query.offset),
+    newestOwn(db, userId).limit(query.limit).offset(query.offset),
     db.select({ total: count() }).from(notifications).where(own(userId)),
   ]);
   const total = totals?.total ?? 0;
   return {
-    data: rows.map((row) => ({
-      id: row.id,
-      type: row.type,
-      title: row.title,
-      message: row.message,
-      content_snippet: row.message,
-      is_read: row.isRead,
-      created_at: row.createdAt.toISOString(),
-      post_id: row.postId,
-      reply_id: row.replyId,
-      actor_profile_image_url: row.actorImage,
-      actor_couple_name: row.actorCoupleName,
-      triggered_by_couple_name: row.actorCoupleName,
-    })),
+    data: rows.map(item),
     pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + rows.length < total },
   };
+}
+
+const latest = preparedPer((db) =>
+  newestOwn(db, sql`${sql.placeholder("userId")}`)
+    .limit(sql.placeholder("limit"))
+    .prepare("latest_notifications"),
+);
+
+/** The user's newest notifications without a total (the dashboard's card): one prepared statement. */
+export async function latestNotifications(db: Db, userId: string, limit: number): Promise<NotificationItem[]> {
+  return (await latest(db).execute({ userId, limit })).map(item);
 }
 
 /** The badge's number: one count over the partial index of unread rows, however many there are. */

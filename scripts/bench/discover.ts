@@ -2,19 +2,26 @@
  * The discover section of `npm run bench` (BENCH_SECTIONS=discover), also runnable alone:
  * `npx tsx --conditions react-server scripts/bench/discover.ts`.
  *
- * On a fresh `bench_discover_<timestamp>` database of the local Postgres (TEST_DATABASE_URL or
- * postgres://postgres@127.0.0.1:5432/test), couples are bulk-inserted with generate_series
- * (two partners each, 6 interests per person from the catalogue, one or two adventure styles,
- * a city-level place scattered around ten cities), first BENCH_DISCOVER_SMALL (1,000), then up to
- * BENCH_DISCOVER_LARGE (100,000). At each size, in process (the server's own functions, no HTTP):
- * p50/p99 of discover (what GET /api/discover runs), of the dashboard's data (loadDashboard: the
- * whole server-side read of /dashboard), and of the current user (loadCurrentUser: what GET
- * /api/v2/auth/me runs), and the dashboard/me ratio. The database is dropped at the end.
+ * Two fresh `bench_discover_<size>_<timestamp>` databases on the local Postgres (TEST_DATABASE_URL
+ * or postgres://postgres@127.0.0.1:5432/test), holding BENCH_DISCOVER_SMALL (1,000) and
+ * BENCH_DISCOVER_LARGE (100,000) couples bulk-inserted with generate_series (two partners each, 6
+ * interests per person from the catalogue, one or two adventure styles, a city-level place
+ * scattered around ten cities). In process (the server's own functions, no HTTP), each sample
+ * times a call on both databases back to back, so the machine's noise falls on both sizes and
+ * the large/small ratio says how a call grows: p50/p99 of discover (what GET /api/discover runs:
+ * searched and ranked, as when its stored list is missing or stale, and from the stored list), of
+ * the dashboard's data (loadDashboard: the whole server-side read of /dashboard), and of the
+ * current user (loadCurrentUser: what GET /api/v2/auth/me runs). Then, under `npm run bench`,
+ * over HTTP at the large size: GET /dashboard against GET /api/v2/auth/me on the production build
+ * (dashboardOverHttp). The databases are dropped at the end.
  */
+import type { ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { openDatabase } from "@/db/client";
+import { openDatabase, type Db } from "@/db/client";
 import { loadDashboard } from "@/lib/dashboard/queries";
+import { discoverSummaries } from "@/db/schema";
 import { candidateQueries, discoverSuggestions } from "@/lib/discover/queries";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
@@ -26,6 +33,60 @@ const CITIES: [number, number][] = [
   [40.42, -3.7], [52.37, 4.9], [59.33, 18.07], [50.85, 4.35], [53.35, -6.26],
 ];
 
+type Target = { name: string; send: (worker: number) => Promise<void> };
+
+/**
+ * What `npm run bench` (scripts/bench.ts) lends this section for the HTTP figure: its build, its
+ * server, its session cookies and its paired runs. Run alone, the section has none and prints
+ * the in-process figures only.
+ */
+export type DashboardHttp = {
+  ensureBuild: () => Promise<void>;
+  appEnv: (databaseUrl: string, secret: string) => NodeJS.ProcessEnv;
+  newSecret: () => string;
+  startServer: (env: NodeJS.ProcessEnv) => Promise<{ child: ChildProcess }>;
+  stopGroup: (child: ChildProcess) => Promise<void>;
+  sessionCookie: (db: Db, userId: string, secret: string, isPartnerB: boolean) => Promise<string>;
+  alternate: (baseline: Target, targets: Target[]) => Promise<{ rows: string[][]; errors: number }>;
+  printAlternate: (rows: string[][]) => void;
+  getPage: (pathname: string, address: string, cookie?: string) => Promise<void>;
+  callJson: (pathname: string, address: string, init?: RequestInit) => Promise<Record<string, unknown>>;
+  addressOf: (worker: number) => string;
+  settings: string;
+};
+
+/**
+ * GET /dashboard (the server-rendered HTML, its whole body read) against GET /api/v2/auth/me on
+ * the production build, one session for both, in alternating runs at the same load (the bench's
+ * pairing: each dashboard run right after a /me run). Returns the failed requests.
+ */
+async function dashboardOverHttp(http: DashboardHttp, db: Db, databaseUrl: string, viewer: string, size: number): Promise<number> {
+  await http.ensureBuild();
+  const secret = http.newSecret();
+  const cookie = await http.sessionCookie(db, viewer, secret, false);
+  const { child } = await http.startServer(http.appEnv(databaseUrl, secret));
+  try {
+    const me: Target = {
+      name: "GET /api/v2/auth/me (cookie)",
+      send: async (w) => {
+        const body = await http.callJson("/api/v2/auth/me", http.addressOf(w), { headers: { cookie } });
+        if (body.userId !== viewer) throw new Error("/me answered for another user");
+      },
+    };
+    const dashboard: Target = { name: "GET /dashboard (cookie, full HTML)", send: (w) => http.getPage("/dashboard", http.addressOf(w), cookie) };
+    // The floor of any page of this build: the root layout and a heading, no data (BENCH_BARE=1).
+    const bare: Target = { name: "GET /dev/bare (reference: an empty page)", send: (w) => http.getPage("/dev/bare", http.addressOf(w)) };
+    for (const target of [me, dashboard, bare]) for (let i = 0; i < 20; i++) await target.send(i);
+    console.log(`\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${http.settings}...`);
+    const { rows, errors } = await http.alternate(me, [dashboard, bare]);
+    // Here the baseline ("base") is /me: the p50 ratio is the dashboard's render against /me.
+    http.printAlternate(rows);
+    return errors;
+  } finally {
+    await http.stopGroup(child);
+  }
+}
+
 type Figures = { p50: number; p99: number };
 const figures = (samples: number[]): Figures => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -33,16 +94,29 @@ const figures = (samples: number[]): Figures => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-async function time(samples: number, run: () => Promise<unknown>): Promise<Figures> {
-  for (let i = 0; i < Math.min(10, samples); i++) await run();
-  const out: number[] = [];
-  for (let i = 0; i < samples; i++) {
+/**
+ * The same call on the small and the large database, one after the other in each sample (the
+ * order swapping every sample), so the machine's noise falls on both sizes alike and their ratio
+ * says how the call grows with size. `before` runs outside the timing, before each call.
+ */
+async function timePair(samples: number, run: (db: Db) => Promise<unknown>, dbs: [Db, Db], before?: (db: Db) => Promise<unknown>): Promise<[Figures, Figures]> {
+  const timed = async (db: Db) => {
+    await before?.(db);
     const start = performance.now();
-    await run();
-    out.push(performance.now() - start);
+    await run(db);
+    return performance.now() - start;
+  };
+  for (let i = 0; i < Math.min(10, samples); i++) for (const db of dbs) await timed(db);
+  const out: [number[], number[]] = [[], []];
+  for (let i = 0; i < samples; i++) {
+    const order = i % 2 ? [1, 0] : [0, 1];
+    for (const k of order) out[k]!.push(await timed(dbs[k]!));
   }
-  return figures(out);
+  return [figures(out[0]), figures(out[1])];
 }
+
+/** Postgres's md5(text)::uuid: the ids insertCouples gives. */
+const md5Uuid = (text: string) => createHash("md5").update(text).digest("hex").replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
 
 /** Couples from..to (1-based, inclusive), their partners and places, in three statements. */
 async function insertCouples(sql: postgres.Sql, from: number, to: number) {
@@ -72,36 +146,69 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
   await sql`analyze`;
 }
 
-export async function runDiscoverBench(): Promise<void> {
-  // The dashboard's near couples are a directory page, which signs its cursor.
-  process.env.AUTH_SECRET ??= "bench-discover-secret-0123456789abcdef";
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const small = Number(process.env.BENCH_DISCOVER_SMALL ?? 1000);
-  const large = Number(process.env.BENCH_DISCOVER_LARGE ?? 100_000);
-  const samples = Number(process.env.BENCH_DISCOVER_SAMPLES ?? 100);
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const name = `bench_discover_${Date.now()}`;
+/** A fresh `bench_discover_<size>_<timestamp>` database holding `size` couples. */
+async function scaleDatabase(admin: postgres.Sql, adminUrl: string, size: number) {
+  const name = `bench_discover_${size}_${Date.now()}`;
   await admin.unsafe(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase(url.toString());
   const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const close = async () => {
+    await sql.end({ timeout: 5 });
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+  };
   try {
     await handle.migrate();
-    const db = handle.db;
-    const viewer = (await sql`select md5('u1')::uuid::text as id`)[0]!.id as string;
-    console.log(`\n== Discover and dashboard, in process, on Postgres (${samples} samples each, one at a time)`);
-    let inserted = 0;
-    for (const size of [small, large]) {
-      const started = performance.now();
-      await insertCouples(sql, inserted + 1, size);
-      inserted = size;
-      const insertS = (performance.now() - started) / 1000;
-      const discover = await time(samples, () => discoverSuggestions(db, viewer));
-      const dashboard = await time(samples, () => loadDashboard(db, viewer));
-      const me = await time(samples, () => loadCurrentUser(db, viewer));
-      const found = (await discoverSuggestions(db, viewer)).length;
-      if (process.env.BENCH_DISCOVER_EXPLAIN === "1") {
+    await sql`select 1`; // postgres.js learns the array types on its first query
+    const started = performance.now();
+    await insertCouples(sql, 1, size);
+    return { size, url: url.toString(), db: handle.db, sql, insertS: (performance.now() - started) / 1000, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
+  // The dashboard's near couples are a directory page, which signs its cursor.
+  process.env.AUTH_SECRET ??= "bench-discover-secret-0123456789abcdef";
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const sizes = [Number(process.env.BENCH_DISCOVER_SMALL ?? 1000), Number(process.env.BENCH_DISCOVER_LARGE ?? 100_000)];
+  const samples = Number(process.env.BENCH_DISCOVER_SAMPLES ?? 200);
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
+  try {
+    for (const size of sizes) databases.push(await scaleDatabase(admin, adminUrl, size));
+    const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
+    const dbs: [Db, Db] = [small.db, large.db];
+    // The same viewer (couple 1) in both.
+    const viewer = md5Uuid("u1");
+    console.log(
+      `\n== Discover and dashboard, in process, on Postgres: ${small.size.toLocaleString("en")} couples (inserted in ${small.insertS.toFixed(1)} s) and ` +
+        `${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s), ${samples} samples each, the two sizes interleaved (BENCH_DISCOVER_SAMPLES)`,
+    );
+    // Searched and ranked (what a missing or stale stored list costs: the stored one is removed first, untimed), then from the stored list.
+    const searched = await timePair(samples, (db) => discoverSuggestions(db, viewer), dbs, (db) => db.delete(discoverSummaries));
+    const stored = await timePair(samples, (db) => discoverSuggestions(db, viewer), dbs);
+    const dashboard = await timePair(samples, (db) => loadDashboard(db, viewer), dbs);
+    const me = await timePair(samples, (db) => loadCurrentUser(db, viewer), dbs);
+    const rows = [
+      ["discover, searched and ranked", searched],
+      ["discover, from the stored list", stored],
+      ["dashboard data (loadDashboard)", dashboard],
+      ["current user (/me, loadCurrentUser)", me],
+    ] as const;
+    const table = rows.map(([label, [a, b]]) => [label, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`]);
+    table.push(["dashboard / me (p50)", `${(dashboard[0].p50 / me[0].p50).toFixed(1)}x`, "", `${(dashboard[1].p50 / me[1].p50).toFixed(1)}x`, "", ""]);
+    const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
+    const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
+    const line = (cells: readonly string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+    console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...table.map(line)].join("\n"));
+    console.log(`(${(await discoverSuggestions(large.db, viewer)).length} suggestions at ${large.size.toLocaleString("en")} couples)`);
+    if (process.env.BENCH_DISCOVER_EXPLAIN === "1") {
+      for (const { db, sql, size } of databases) {
         const { byInterest, byPlace } = await candidateQueries(db, viewer);
         for (const [label, query] of [["by interest", byInterest], ["by place", byPlace]] as const) {
           if (!query) continue;
@@ -110,23 +217,19 @@ export async function runDiscoverBench(): Promise<void> {
           console.log(`-- EXPLAIN ${label} at ${size} couples\n${plan.map((row) => row["QUERY PLAN"]).join("\n")}`);
         }
       }
-      console.log(
-        `${size.toLocaleString("en")} couples (inserted in ${insertS.toFixed(1)} s): discover p50 ${ms(discover.p50)} p99 ${ms(discover.p99)} (${found} suggestions); ` +
-          `dashboard data p50 ${ms(dashboard.p50)} p99 ${ms(dashboard.p99)}; current user (/me) p50 ${ms(me.p50)} p99 ${ms(me.p99)}; ` +
-          `dashboard/me p50 ${(dashboard.p50 / me.p50).toFixed(2)}x`,
-      );
     }
+    if (http) return await dashboardOverHttp(http, large.db, large.url, viewer, large.size);
+    console.log("(GET /dashboard vs /me over HTTP: run through `npm run bench` with BENCH_SECTIONS=discover.)");
+    return 0;
   } finally {
-    await sql.end({ timeout: 5 });
-    await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    for (const database of databases) await database.close();
     await admin.end({ timeout: 5 });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   runDiscoverBench().then(
-    () => process.exit(0),
+    (errors) => process.exit(errors ? 1 : 0),
     (error: unknown) => {
       console.error(`discover bench failed: ${error instanceof Error ? error.message : String(error)}`);
       process.exit(1);

@@ -1,11 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { invitations, users } from "@/db/schema";
+import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
+import { dismissSuggestion, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
-import { cancelInvitation, pendingInvitation, resendInvitation } from "@/lib/invitations/manage";
-import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
+import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
+import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA } from "../support/invitations";
 
 describe("the dashboard's data", () => {
@@ -70,11 +71,57 @@ describe("the dashboard's data", () => {
     expect(resent.invitation.partner_email).toBe(email);
     const open = await db.select().from(invitations).where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.revokedAt)));
     expect(open).toHaveLength(1);
-    expect((await pendingInvitation(db, inviter.user.id))!.id).not.toBe(pending.id);
+    expect((await loadDashboard(db, inviter.user.id)).invitation!.id).not.toBe(pending.id);
 
     await cancelInvitation(db, inviter.user.id);
-    expect(await pendingInvitation(db, inviter.user.id)).toBeNull();
+    expect((await loadDashboard(db, inviter.user.id)).invitation).toBeNull();
     await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(resendInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("notifications: the newest five, newest first, never one from a couple blocked either way", async () => {
+    const us = await forumCouple();
+    const friend = await forumCouple();
+    const blocked = await forumCouple();
+    const db = await getDb();
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
+    const note = (title: string, minutes: number, actor = friend) =>
+      ({ userId: us.a.userId, type: "reply" as const, title, message: title, actorUserId: actor.a.userId, actorCoupleId: actor.coupleId, createdAt: at(minutes) });
+    await db.insert(notifications).values([...Array.from({ length: 6 }, (_, i) => note(`reply ${i}`, i)), note("from the blocked couple", 30, blocked)]);
+    await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
+    const shown = (await loadDashboard(db, us.a.userId)).notifications;
+    expect(shown.map((item) => item.title)).toEqual(["reply 5", "reply 4", "reply 3", "reply 2", "reply 1"]);
+    expect(shown[0]).toMatchObject({ actor_couple_name: friend.name, is_read: false });
+    // The partner has none of their own.
+    expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
+  });
+
+  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers once it is a day old or the viewer moves", async () => {
+    const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
+    const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
+    const us = await forumCouple({ place: here });
+    const [hidden, blocked, placeless, dismissed, stays] = await Promise.all([1, 2, 3, 4, 5].map(() => forumCouple({ place: nearby }))) as [TestCouple, TestCouple, TestCouple, TestCouple, TestCouple];
+    const db = await getDb();
+    const nearIds = async () => (await loadDashboard(db, us.a.userId)).near!.map((couple) => couple.coupleId);
+    const first = await nearIds();
+    for (const other of [hidden, blocked, placeless, dismissed, stays]) expect(first).toContain(other.coupleId);
+
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));
+    await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
+    await db.update(locations).set({ privacyLevel: "country" }).where(eq(locations.entityId, placeless.coupleId));
+    await dismissSuggestion(db, us.b.userId, dismissed.coupleId);
+    const newcomer = await forumCouple({ place: nearby });
+    const second = await nearIds();
+    expect(second).toContain(stays.coupleId);
+    for (const gone of [hidden, blocked, placeless, dismissed, newcomer]) expect(second).not.toContain(gone.coupleId);
+
+    // A day later the list is walked again...
+    await db.update(discoverSummaries).set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) }).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(await nearIds()).toContain(newcomer.coupleId);
+    // ...and at once when the viewer's own place changes.
+    const another = await forumCouple({ place: nearby });
+    expect(await nearIds()).not.toContain(another.coupleId);
+    await db.update(locations).set({ latitude: 44.48 }).where(eq(locations.entityId, us.coupleId));
+    expect(await nearIds()).toContain(another.coupleId);
   });
 });

@@ -4,7 +4,8 @@ import { GET as discoverRoute } from "@/app/api/discover/route";
 import { POST as dismissRoute } from "@/app/api/discover/[coupleId]/dismiss/route";
 import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { getDb } from "@/db/client";
-import { couples, discoverDismissals, users } from "@/db/schema";
+import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
+import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { call } from "../support/api";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
@@ -107,5 +108,68 @@ describe("POST /api/discover/{coupleId}/dismiss", () => {
       expect(res.json.error.code).toBe("NOT_FOUND");
     }
     expect((await dismiss(hidden.coupleId, {})).status).toBe(401);
+  });
+});
+
+// Another theme of its own: the stored lists here hold only couples these tests made.
+const STORED = ["gardening", "volunteering"];
+const suggested = async (userId: string, now?: Date) => (await discoverSuggestions(await getDb(), userId, undefined, now)).map((card) => card.coupleId);
+
+describe("stored suggestions (discover_suggestions)", () => {
+  it("later reads use the stored list; it is computed again after a day, or at once when the viewer's interests, styles or place change", async () => {
+    const us = await couple(STORED, STORED, []);
+    const first = await couple(STORED, STORED, []);
+    expect(await suggested(us.a.userId)).toContain(first.coupleId);
+    const db = await getDb();
+    const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(stored!.candidateIds).toContain(first.coupleId);
+
+    // A couple joining later is not searched for while the list is fresh, for either partner...
+    const later = await couple(STORED, STORED, []);
+    expect(await suggested(us.b.userId)).not.toContain(later.coupleId);
+    // ...but is a day later,
+    expect(await suggested(us.a.userId, new Date(Date.now() + SUMMARY_TTL_MS + 60_000))).toContain(later.coupleId);
+
+    // and at once after the viewer's own interests change (here: one partner adds one).
+    const another = await couple(STORED, STORED, []);
+    expect(await suggested(us.a.userId)).not.toContain(another.coupleId);
+    await db.update(users).set({ interests: [...STORED, "writing"] }).where(eq(users.id, us.b.userId));
+    expect(await suggested(us.a.userId)).toContain(another.coupleId);
+
+    // A style or a place of the couple's own counts too.
+    const third = await couple(STORED, STORED, []);
+    await db.update(couples).set({ coupleTypes: ["culture_curators"] }).where(eq(couples.id, us.coupleId));
+    expect(await suggested(us.a.userId)).toContain(third.coupleId);
+  });
+
+  it("a couple hidden, blocked (either way) or dismissed after the list was stored drops out at once; its band and reasons are live", async () => {
+    const us = await couple(STORED, STORED, [], { place: LISBON });
+    const hidden = await couple(STORED, STORED, [], { place: SINTRA });
+    const blockedByUs = await couple(STORED, STORED, [], { place: SINTRA });
+    const blockedUs = await couple(STORED, STORED, [], { place: SINTRA });
+    const dismissed = await couple(STORED, STORED, [], { place: SINTRA });
+    const moved = await couple(STORED, STORED, [], { place: SINTRA });
+    const all = [hidden, blockedByUs, blockedUs, dismissed, moved].map((other) => other.coupleId);
+    const before = await discover(us.a.headers);
+    for (const id of all) expect(ids(before)).toContain(id);
+    expect(cards(before).find((card) => card.coupleId === moved.coupleId)!.distance).toBe("Within 50 km");
+
+    const db = await getDb();
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));
+    const blockCall = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
+    expect((await blockCall(blockedByUs.coupleId, us.a.headers)).status).toBe(200);
+    expect((await blockCall(us.coupleId, blockedUs.b.headers)).status).toBe(200);
+    expect((await dismiss(dismissed.coupleId, us.b.headers)).status).toBe(200);
+    // The couple hides its place: no band and no distance reason any more, though the list is not recomputed.
+    await db.update(locations).set({ privacyLevel: "hidden" }).where(eq(locations.entityId, moved.coupleId));
+
+    const after = await discover(us.a.headers);
+    for (const gone of [hidden, blockedByUs, blockedUs, dismissed]) expect(ids(after)).not.toContain(gone.coupleId);
+    const card = cards(after).find((c) => c.coupleId === moved.coupleId)!;
+    expect(card.distance).toBeNull();
+    expect(card.reasons.join(" ")).not.toContain("km");
+    // Still the stored list: nothing was searched again.
+    const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(stored!.candidateIds).toEqual(expect.arrayContaining(all));
   });
 });

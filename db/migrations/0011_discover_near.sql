@@ -1,0 +1,1 @@
+ALTER TABLE "discover_suggestions" ADD COLUMN "near_ids" uuid[];
