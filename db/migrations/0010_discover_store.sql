@@ -1,6 +1,7 @@
 CREATE TABLE "discover_suggestions" (
 	"couple_id" uuid PRIMARY KEY NOT NULL,
 	"candidate_ids" uuid[] NOT NULL,
+	"near_ids" uuid[],
 	"inputs_key" text NOT NULL,
 	"computed_at" timestamp with time zone NOT NULL
 );

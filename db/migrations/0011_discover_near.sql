@@ -1,1 +1,0 @@
-ALTER TABLE "discover_suggestions" ADD COLUMN "near_ids" uuid[];
