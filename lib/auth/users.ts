@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
-import { selfColumns } from "@/lib/users/projections";
+import { flagSourceColumns, selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
 import { liveSessionWhere, type SessionRead } from "./sessions";
 
@@ -25,9 +25,12 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-/** What the flags are derived from, of a person and their couple (tables or aliases of them, as a statement joins them). */
-export const flagColumns = <P extends Parameters<typeof selfColumns>[0], C extends { coupleName: AnyPgColumn<{ data: string }>; partner2Id: AnyPgColumn<{ data: string }> }>(person: P, couple: C) => ({
-  ...selfColumns(person),
+/**
+ * What the flags are derived from and nothing more, of a person and their couple (tables or
+ * aliases of them, as a statement joins them): every complete-profile call reads these.
+ */
+export const flagColumns = <P extends Parameters<typeof flagSourceColumns>[0], C extends { coupleName: AnyPgColumn<{ data: string }>; partner2Id: AnyPgColumn<{ data: string }> }>(person: P, couple: C) => ({
+  ...flagSourceColumns(person),
   coupleName: couple.coupleName,
   partner2Id: couple.partner2Id,
 });

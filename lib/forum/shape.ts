@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, users } from "@/db/schema";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
-import { excerpt } from "./text";
 
 /** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
 export type ForumAuthor = { userId: string | null; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
@@ -21,7 +20,6 @@ export type ForumPost = {
   id: string;
   title: string;
   body: string;
-  excerpt: string;
   topic: string;
   scope: "global" | "local";
   photos: string[];
@@ -121,7 +119,6 @@ export function shapePost(
     id: row.id,
     title: blank ? (row.removedAt ? FORUM_TEXTS.removedByModerator : FORUM_TEXTS.deletedPost) : row.title,
     body: blank ? "" : row.body,
-    excerpt: blank ? "" : excerpt(row.body),
     topic: row.topic,
     scope: row.scope,
     photos: blank ? [] : row.photos,

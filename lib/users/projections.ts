@@ -18,6 +18,8 @@ const DETAILS = ["firstName", "lastName", "dateOfBirth", "occupation", "avatarUr
 const ACCOUNT = ["id", "email", ...DETAILS] as const satisfies readonly UserField[];
 /** What a partner sees of the other: never their e-mail or sign-in state; the place as text, never its coordinates. */
 const PARTNER = [...PUBLIC_PERSON, "lastName", "interests", "location", "placeId", "city", "state", "country", "countryCode"] as const satisfies readonly UserField[];
+/** What the route guard derives a person's flags from (lib/auth/users.ts flagsOf), read by every complete-profile call. */
+const FLAG_SOURCES = ["id", "emailVerifiedAt", "firstName", "lastName", "occupation"] as const satisfies readonly UserField[];
 /** What a person sees of themselves: all but secrets and exact coordinates. */
 const SELF = [...PARTNER, "email", "emailVerifiedAt", "bio"] as const satisfies readonly UserField[];
 
@@ -32,6 +34,7 @@ export const detailsColumns = projection(DETAILS);
 export const accountColumns = projection(ACCOUNT);
 export const partnerColumns = projection(PARTNER);
 export const selfColumns = projection(SELF);
+export const flagSourceColumns = projection(FLAG_SOURCES);
 
 /** A projected row as a left join gives it: every column may be null (no such person). */
 type Nullable<F extends UserField> = { [K in F]: User[K] | null };
