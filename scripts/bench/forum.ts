@@ -238,13 +238,16 @@ async function worker(): Promise<void> {
     "GET /api/v2/auth/me": () => invoke(me.GET as Handler, "GET", "/api/v2/auth/me", viewer),
   };
 
+  // Rate limits are per person and hour: a bench run within the hour of another (whose writers
+  // are the same people) must not meet them.
+  const forgetReplyLimits = () => db.execute(sql`delete from rate_limit_hits where bucket = 'forum-reply:user'`);
+  await forgetReplyLimits();
   const total = count("BENCH_FORUM_REQUESTS", 200);
   const clients = count("BENCH_FORUM_CLIENTS", 4);
   const timings: Timing[] = [];
   for (const call of CALLS) timings.push(await measure(call, total, clients, calls[call]));
   const paired = await measurePair(["global list", "GET /api/v2/auth/me"], 2 * total, clients, [() => calls["global list"](0), () => calls["GET /api/v2/auth/me"](0)]);
-  // Rate limits are per person and hour: a bench that reruns within the hour must not meet them.
-  await db.execute(sql`delete from rate_limit_hits where key like 'forum-reply:user%'`).catch(() => {});
+  await forgetReplyLimits();
 
   const plans: Record<string, string[]> = {};
   if (process.env.BENCH_FORUM_EXPLAIN !== "0") {
