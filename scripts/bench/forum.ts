@@ -285,12 +285,13 @@ function shortPlans(text: string): string[] {
       const query = (entry.match(/Query Text: ([^\n]*)/)?.[1] ?? "").slice(0, 160);
       const nodes = lines
         .filter((line) => /(->|^\s*(Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append))/.test(line.replace(/^\t/, "")) || /Execution Time|Buffers:/.test(line))
-        .filter((line) => !/Buffers:/.test(line) || /shared/.test(line))
-        .slice(0, 24)
+        .filter((line) => (!/Buffers:/.test(line) || /shared/.test(line)) && !/never executed/.test(line))
+        .slice(0, 40)
         .map((line) => `    ${line.trim().slice(0, 180)}`);
       return `  ${query}\n${nodes.join("\n")}`;
     })
-    .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry));
+    // Not the app's: the bench's own reads of the log.
+    .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry) && !/pg_read_file|pg_stat_file/.test(entry));
 }
 
 if (process.argv.includes("--worker")) {
