@@ -27,6 +27,17 @@ export const requireSignedIn = cache(async (): Promise<{ userId: string } & Acco
   return { userId: session.userId, ...flags };
 });
 
+/**
+ * For pages under the signed-in layout, which need a complete profile: the layout redirects to
+ * onboarding, but a page's own work starts beside its layout's, so a page that reads the couple
+ * must not run for someone who has none. The same check, cached with requireSignedIn.
+ */
+export const requireCompleteProfile = cache(async (): Promise<{ userId: string } & AccountFlags> => {
+  const account = await requireSignedIn();
+  if (!account.profileComplete) redirect("/onboarding");
+  return account;
+});
+
 /** For server actions: the signed-in caller's id, else UNAUTHENTICATED (which actionFailure turns into the form's message). */
 export async function requireActionUserId(): Promise<string> {
   const session = await auth();

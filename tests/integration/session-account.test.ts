@@ -20,13 +20,13 @@ vi.mock("next/headers", () => ({
 // Auth.js is not involved: guarded pages read the cookie themselves.
 vi.mock("@/lib/auth/auth", () => ({ auth: async () => null }));
 
-const { requireSignedIn } = await import("@/lib/auth/current-session");
+const { requireCompleteProfile, requireSignedIn } = await import("@/lib/auth/current-session");
 
-/** requireSignedIn's answer, or where it redirected. */
-async function guardedPage(cookie: string) {
+/** A guard's answer (requireSignedIn unless told), or where it redirected. */
+async function guardedPage(cookie: string, guard: () => Promise<unknown> = requireSignedIn) {
   cookieHeader = cookie;
   try {
-    return await requireSignedIn();
+    return await guard();
   } catch (error) {
     const digest = (error as { digest?: string }).digest ?? "";
     if (!digest.startsWith("NEXT_REDIRECT")) throw error;
@@ -48,6 +48,14 @@ describe("requireSignedIn (guarded pages)", () => {
     expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({ userId: b.id, emailVerified: true, profileComplete: true, isPartnerB: true });
     const alone = await createUser();
     expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({ userId: alone.id, emailVerified: true, profileComplete: false, isPartnerB: false });
+  });
+
+  it("requireCompleteProfile (the pages that read the couple) sends an account without a complete profile to onboarding", async () => {
+    const { a } = await couple();
+    expect(await guardedPage((await browserSession(a.id)).cookie, requireCompleteProfile)).toMatchObject({ userId: a.id, profileComplete: true });
+    const alone = await createUser();
+    expect(await guardedPage((await browserSession(alone.id)).cookie, requireCompleteProfile)).toEqual({ redirectedTo: "/onboarding" });
+    expect(await guardedPage("", requireCompleteProfile)).toEqual({ redirectedTo: "/login" });
   });
 
   it("sends an unverified account to verify its e-mail", async () => {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
 import { SuggestionCard } from "@/components/discover/SuggestionCard";
 import { Alert } from "@/components/ui/Alert";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import type { ForumPost } from "@/lib/forum/queries";
@@ -34,7 +34,7 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
  */
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = query.parse(await searchParams);
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const [dashboard, couple] = await withDb((db) => Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]));
   const partner = couple?.partners.find((person) => person.id !== userId);
   const { completion } = dashboard;

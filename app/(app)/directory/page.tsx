@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DirectoryFilters } from "@/components/directory/DirectoryFilters";
 import { DirectoryList } from "@/components/directory/DirectoryList";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { viewerCouple } from "@/lib/couples/queries";
 import { listDirectory, viewerCentre } from "@/lib/directory/queries";
 import { DIRECTORY_PAGE_DEFAULT, DIRECTORY_TEXTS, directoryHref, hasFilters, pageFilters } from "@/lib/directory/rules";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Directory" };
  * ignored rather than an error page.
  */
 export default async function DirectoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const params = await searchParams;
   const { filters, first, hasLocation } = await withDb(async (db) => {
     const viewer = await viewerCouple(db, userId);

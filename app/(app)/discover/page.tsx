@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SuggestionList } from "@/components/discover/SuggestionList";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { discoverSuggestions } from "@/lib/discover";
 import { withDb } from "@/lib/with-db";
 
@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Discover" };
 
 /** Couples like you, best first, each saying why; 'Not for us' hides one for 30 days. */
 export default async function DiscoverPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const suggestions = await withDb((db) => discoverSuggestions(db, userId));
   return (
     <main id="main" className="page">

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { WaitlistButton } from "@/components/events/WaitlistButton";
 import { Alert } from "@/components/ui/Alert";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { eventsCouple, listDrafts } from "@/lib/events";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE, formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
@@ -14,7 +14,7 @@ const when = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "ful
 /** IRL events are coming: what they will be, 'Notify us', and a flagged couple's drafts. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const drafted = (await searchParams).drafted === "1";
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const [couple, drafts] = await withDb((db) => Promise.all([eventsCouple(db, userId), listDrafts(db, userId)]));
   return (
     <main id="main" className="page">

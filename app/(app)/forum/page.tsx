@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ForumPage } from "@/components/forum/ForumPage";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { pageListQuery } from "@/lib/forum/list-query";
 import { readActor, readPosts } from "./reads";
 
@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Global Forum" };
 
 /** Posts of every discoverable couple; order, topic and search live in the address. */
 export default async function GlobalForumPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const query = pageListQuery("global", await searchParams);
   return <ForumPage title="Global Forum" userId={userId} query={query} first={await readPosts(await readActor(userId), query)} />;
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ModerationQueue } from "@/components/forum/ModerationQueue";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { listOpenReports } from "@/lib/safety/reports";
 import { withDb } from "@/lib/with-db";
 import { readActor } from "../forum/reads";
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Moderation" };
 
 /** Admins only: the open reports with their content, to dismiss or remove. Everyone else: not found. */
 export default async function ModerationPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   if ((await readActor(userId)).role !== "admin") notFound();
   const reports = await withDb((db) => listOpenReports(db));
   return (

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { AppError } from "@/lib/errors";
 import { withDb } from "@/lib/with-db";
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Your Couple Profile" };
 
 /** The signed-in user's own couple. */
 export default async function OwnProfilePage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   let profile: CoupleProfile;
   try {
     profile = await withDb((db) => loadCoupleProfile(db, userId));

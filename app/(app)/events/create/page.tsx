@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EventForm } from "@/components/events/EventForm";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { eventsCouple } from "@/lib/events";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Create an Event" };
 
 /** Drafting a paid event: only couples with can_create_paid_events; everyone else is told it is not for them yet. */
 export default async function CreateEventPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const couple = await withDb((db) => eventsCouple(db, userId));
   if (!couple.canCreatePaidEvents) {
     return (

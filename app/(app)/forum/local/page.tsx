@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ForumPage } from "@/components/forum/ForumPage";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { pageListQuery } from "@/lib/forum/list-query";
 import { readActor, readLocalPosts } from "../reads";
@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "Local Forum" };
 
 /** Local posts within the chosen radius of the couple's location, nearest first or latest. */
 export default async function LocalForumPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const query = pageListQuery("local", await searchParams);
   const first = await readLocalPosts(await readActor(userId), query);
   const notice = first ? undefined : (

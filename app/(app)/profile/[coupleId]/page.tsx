@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
 import { PostRow } from "@/components/forum/PostRow";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { isCoupleId, loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
@@ -21,7 +21,7 @@ const RECENT_POSTS = 5;
 export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
   const { coupleId } = await params;
   if (!isCoupleId(coupleId)) notFound();
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   let profile: CoupleProfile;
   let posts: ForumPost[];
   try {

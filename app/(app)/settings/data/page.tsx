@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { DataSettings } from "@/components/settings/DataSettings";
 import { accountOverview } from "@/lib/account/queries";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Your data" };
 
 export default async function DataPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const { hasPartner } = await withDb((db) => accountOverview(db, userId));
   return (
     <main id="main" className="acct-page">

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { NotificationSettings } from "@/components/settings/NotificationSettings";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { getPreferences } from "@/lib/notifications/preferences";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Notification settings" };
 
 export default async function NotificationSettingsPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const preferences = await withDb((db) => getPreferences(db, userId));
   return (
     <main id="main" className="acct-page">

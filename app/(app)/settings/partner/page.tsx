@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { PartnerSettings } from "@/components/settings/PartnerSettings";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { partnerView } from "@/lib/invitations/manage";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Partner" };
 
 export default async function PartnerSettingsPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const view = await withDb((db) => partnerView(db, userId));
   return (
     <main id="main">

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ProfileSettings } from "@/components/settings/ProfileSettings";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { groupByCategory, INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { loadProfileSettings } from "@/lib/settings/queries";
 import { withDb } from "@/lib/with-db";
@@ -8,7 +8,7 @@ import { withDb } from "@/lib/with-db";
 export const metadata: Metadata = { title: "Your profile" };
 
 export default async function ProfileSettingsPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const profile = await withDb((db) => loadProfileSettings(db, userId));
   return (
     <main id="main">

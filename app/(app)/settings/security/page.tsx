@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { SecuritySettings } from "@/components/settings/SecuritySettings";
 import { accountOverview } from "@/lib/account/queries";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Security" };
 
 export default async function SecurityPage() {
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const { email } = await withDb((db) => accountOverview(db, userId));
   return (
     <main id="main" className="acct-page">

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PostThread } from "@/components/forum/PostThread";
-import { requireSignedIn } from "@/lib/auth/current-session";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { readActor, readThread } from "../../reads";
 
 export const metadata: Metadata = { title: "Forum Post" };
@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: "Forum Post" };
 /** A post and its replies, read on the server; missing, deleted without replies or blocked: 404. */
 export default async function ForumPostPage({ params }: { params: Promise<{ postId: string }> }) {
   const { postId } = await params;
-  const { userId } = await requireSignedIn();
+  const { userId } = await requireCompleteProfile();
   const actor = await readActor(userId);
   const thread = await readThread(actor, postId);
   return (
