@@ -44,6 +44,7 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
     setStatus("ready");
   }
 
+  // Enabled once the image is read (until then there is nothing to crop: the button waits, rather than refuse).
   async function apply() {
     const image = imageRef.current;
     if (!image || status !== "ready" || !crop?.width || !crop.height) {
@@ -89,7 +90,7 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button button-primary" onClick={apply} disabled={cropping || status === "unreadable"}>
+        <button type="button" className="button button-primary" onClick={apply} disabled={cropping || status !== "ready"}>
           {cropping ? "Cropping..." : "Apply Crop"}
         </button>
       </div>
