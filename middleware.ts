@@ -1,27 +1,15 @@
-import NextAuth, { type NextAuthRequest } from "next-auth";
-import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
-import { authConfig } from "@/lib/auth/auth.config";
+import { NextResponse, type NextRequest } from "next/server";
+import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
 import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
-import { sessionCookieName } from "@/lib/auth/session-token";
 import { earlyRefusal } from "@/lib/http/early-refusal";
 import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes } from "@/lib/http/static-pages";
 
 /**
  * The route guard. Node.js runtime (it reads the prerendered pages' scripts from the build): it
- * reads only the session JWT (no database); pages and API handlers re-check the session row, so a
- * revoked session never reaches data.
+ * reads only the session cookie (no database; lib/auth/guard-session renews it once a day);
+ * pages and API handlers re-check the session row, so a revoked session never reaches data.
  */
-const { auth } = NextAuth(authConfig);
-
-// Typed as middleware (with its event), so `auth` returns a middleware rather than a route handler.
-const guardPage = auth((request: NextAuthRequest, _event: NextFetchEvent) => {
-  const claims = request.auth?.claims;
-  const user: GuardUser | null = claims?.sid
-    ? { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB }
-    : null;
-  return pageResponse(request, user);
-});
 
 /** The guard's answer for a page, with its security headers. */
 function pageResponse(request: NextRequest, user: GuardUser | null): NextResponse {
@@ -43,12 +31,6 @@ function pageResponse(request: NextRequest, user: GuardUser | null): NextRespons
   return withHeaders(response, csp);
 }
 
-/** The session cookie, whole or in Auth.js's chunks (`name.0`, `name.1`...). */
-function hasSessionCookie(request: NextRequest): boolean {
-  const name = sessionCookieName();
-  return request.cookies.getAll().some((cookie) => cookie.name === name || cookie.name.startsWith(`${name}.`));
-}
-
 function withHeaders(response: NextResponse, csp: string): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
   for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
@@ -59,7 +41,7 @@ function withHeaders(response: NextResponse, csp: string): NextResponse {
  * Refuses malformed paths (pages and API) and cross-site posts to pages first; then guards pages.
  * API paths come here only when the matcher below sees a `%` in them.
  */
-export default function middleware(request: NextRequest, event: NextFetchEvent) {
+export default async function middleware(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const refusal = earlyRefusal(request.method, pathname, request.headers);
   if (refusal) {
@@ -68,9 +50,10 @@ export default function middleware(request: NextRequest, event: NextFetchEvent) 
     return response;
   }
   if (pathname.startsWith("/api/")) return NextResponse.next();
-  // Without a session cookie there is nobody to read: Auth.js (a whole session request of its own) is skipped.
-  if (!hasSessionCookie(request)) return pageResponse(request, null);
-  return guardPage(request, event);
+  const session = await readGuardSession(request);
+  const { claims } = session;
+  const user: GuardUser | null = claims && { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB };
+  return applyGuardCookie(request, pageResponse(request, user), session);
 }
 
 /**

@@ -1,11 +1,11 @@
 import "server-only";
-import { encode } from "next-auth/jwt";
 import type { NextRequest, NextResponse } from "next/server";
 import type { Db } from "@/db/client";
-import { authSecret, isSecureOrigin } from "@/lib/env";
+import { authSecret } from "@/lib/env";
 import type { Caller } from "@/lib/http/request-auth";
 import { cachedDecode } from "./jwt-cache";
-import { BROWSER_SESSION_SECONDS, sessionCookieName } from "./session-token";
+import { encodeSessionCookie, setSessionCookie } from "./guard-session";
+import { sessionCookieName } from "./session-token";
 import { accountFlags } from "./users";
 
 /**
@@ -20,7 +20,5 @@ export async function renewSessionCookie(db: Db, request: NextRequest, caller: C
   const token = await cachedDecode({ token: request.cookies.get(name)?.value, secret: authSecret(), salt: name });
   const flags = await accountFlags(db, caller.userId);
   if (!token || !flags) return response;
-  const value = await encode({ token: { ...token, ...flags }, secret: authSecret(), salt: name, maxAge: BROWSER_SESSION_SECONDS });
-  response.cookies.set(name, value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin(), maxAge: BROWSER_SESSION_SECONDS });
-  return response;
+  return setSessionCookie(response, await encodeSessionCookie({ ...token, ...flags }));
 }

@@ -1,0 +1,71 @@
+import { encode, type JWT } from "next-auth/jwt";
+import type { NextRequest, NextResponse } from "next/server";
+import { authSecret, isSecureOrigin } from "@/lib/env";
+import { cachedDecode } from "./jwt-cache";
+import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
+
+/**
+ * The browser session cookie as the route guard reads and renews it. Edge-safe (middleware).
+ *
+ * Auth.js's own middleware ran its whole session request on every page: it re-encrypted the
+ * cookie and set it again with two cookies of its own (a CSRF token and a callback URL) that no
+ * route of this app reads. The guard decodes the cookie (cached per token) and re-issues it,
+ * with a fresh 14-day expiry, only once it is a day old: a couple that visits within 14 days
+ * stays signed in, as before.
+ */
+export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
+
+/** The cookie's value, whole or from Auth.js's chunks (`name.0`, `name.1`...); undefined when absent. */
+export function sessionCookieValue(request: NextRequest): string | undefined {
+  const name = sessionCookieName();
+  const whole = request.cookies.get(name)?.value;
+  if (whole !== undefined) return whole;
+  const chunks = request.cookies
+    .getAll()
+    .filter((cookie) => cookie.name.startsWith(`${name}.`) && /^\d+$/.test(cookie.name.slice(name.length + 1)))
+    .sort((a, b) => Number(a.name.slice(name.length + 1)) - Number(b.name.slice(name.length + 1)));
+  return chunks.length ? chunks.map((chunk) => chunk.value).join("") : undefined;
+}
+
+/** The claims encrypted as a cookie value, valid for a browser session's length from now. */
+export const encodeSessionCookie = (claims: JWT) => encode({ token: claims, secret: authSecret(), salt: sessionCookieName(), maxAge: BROWSER_SESSION_SECONDS });
+
+export function setSessionCookie(response: NextResponse, value: string): NextResponse {
+  response.cookies.set(sessionCookieName(), value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin(), maxAge: BROWSER_SESSION_SECONDS });
+  return response;
+}
+
+export type GuardSession =
+  /** No cookie: nobody is signed in. */
+  | { claims: null; cookie: "none" }
+  /** A cookie that does not decode (tampered, expired, another secret): cleared, as Auth.js did. */
+  | { claims: null; cookie: "clear" }
+  /** Claims, and a renewed cookie value when the cookie is a day old. */
+  | { claims: SessionClaims; cookie: { renewed: string } | "keep" };
+
+export async function readGuardSession(request: NextRequest, now = Date.now()): Promise<GuardSession> {
+  const value = sessionCookieValue(request);
+  if (!value) return { claims: null, cookie: "none" };
+  let token: JWT | null = null;
+  try {
+    token = await cachedDecode({ token: value, secret: authSecret(), salt: sessionCookieName() });
+  } catch {
+    // undecodable: the cookie is cleared below
+  }
+  if (typeof token?.sub !== "string" || typeof token.sid !== "string") return { claims: null, cookie: "clear" };
+  const claims = token as unknown as SessionClaims;
+  const issuedAt = typeof token.iat === "number" ? token.iat : 0;
+  if (now / 1000 - issuedAt < SESSION_RENEW_AFTER_SECONDS) return { claims, cookie: "keep" };
+  return { claims, cookie: { renewed: await encodeSessionCookie(token) } };
+}
+
+/** Puts the guard's cookie decision on its answer: a renewed value, or the cookie (and its chunks) removed. */
+export function applyGuardCookie(request: NextRequest, response: NextResponse, session: GuardSession): NextResponse {
+  if (session.cookie === "clear") {
+    const name = sessionCookieName();
+    for (const cookie of request.cookies.getAll()) if (cookie.name === name || cookie.name.startsWith(`${name}.`)) response.cookies.delete(cookie.name);
+  } else if (typeof session.cookie === "object") {
+    setSessionCookie(response, session.cookie.renewed);
+  }
+  return response;
+}

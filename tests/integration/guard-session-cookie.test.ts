@@ -1,0 +1,79 @@
+import { decode, encode } from "next-auth/jwt";
+import { NextRequest } from "next/server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import middleware from "@/middleware";
+import { SESSION_RENEW_AFTER_SECONDS } from "@/lib/auth/guard-session";
+import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-token";
+
+/**
+ * The route guard's reading of the session cookie (middleware.ts, lib/auth/guard-session): the
+ * claims decide the redirect, and the cookie is re-issued only once it is a day old.
+ */
+const name = sessionCookieName();
+const secret = () => process.env.AUTH_SECRET!;
+const claims = { sub: "3f1c0a56-7f55-4a43-9bd2-5c4c1b0b6a11", sid: "session-1", emailVerified: true, profileComplete: true, isPartnerB: false };
+
+/** A cookie value issued `ageSeconds` ago (its iat and exp as encode set them then). */
+async function issued(ageSeconds: number, token: Record<string, unknown> = claims): Promise<string> {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - ageSeconds * 1000 });
+  try {
+    return await encode({ token, secret: secret(), salt: name, maxAge: BROWSER_SESSION_SECONDS });
+  } finally {
+    vi.useRealTimers();
+  }
+}
+afterEach(() => vi.useRealTimers());
+
+const visit = (path: string, cookie?: string) => middleware(new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} }));
+const setCookies = (response: Response) => response.headers.getSetCookie();
+
+describe("the route guard's session cookie", () => {
+  it("lets a fresh cookie through to a signed-in page without setting any cookie", async () => {
+    const response = await visit("/dashboard", `${name}=${await issued(60)}`);
+    expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("x-middleware-next")).toBe("1");
+    expect(setCookies(response)).toEqual([]);
+  });
+
+  it("re-issues a day-old cookie with the same claims and a fresh 14-day expiry", async () => {
+    const response = await visit("/dashboard", `${name}=${await issued(SESSION_RENEW_AFTER_SECONDS + 60)}`);
+    expect(response.headers.get("location")).toBeNull();
+    const [set, ...others] = setCookies(response);
+    expect(others).toEqual([]);
+    expect(set).toMatch(new RegExp(`^${name}=[^;]+; Path=/; .*Max-Age=${BROWSER_SESSION_SECONDS}; HttpOnly; SameSite=lax`, "i"));
+    const renewed = await decode({ token: set!.slice(name.length + 1).split(";")[0]!, secret: secret(), salt: name });
+    expect(renewed).toMatchObject(claims);
+    expect(renewed!.exp).toBeGreaterThan(Date.now() / 1000 + BROWSER_SESSION_SECONDS - 60);
+  });
+
+  it("reads the claims for the guard: / sends an unfinished profile to onboarding, a finished one to the dashboard", async () => {
+    const finished = await visit("/", `${name}=${await issued(60)}`);
+    expect(new URL(finished.headers.get("location")!).pathname).toBe("/dashboard");
+    const response = await visit("/", `${name}=${await issued(60, { ...claims, profileComplete: false })}`);
+    expect(new URL(response.headers.get("location")!).pathname).toBe("/onboarding");
+  });
+
+  it("reads a cookie split into Auth.js's chunks", async () => {
+    const value = await issued(60);
+    const half = Math.floor(value.length / 2);
+    const response = await visit("/dashboard", `${name}.1=${value.slice(half)}; ${name}.0=${value.slice(0, half)}`);
+    expect(response.headers.get("location")).toBeNull();
+  });
+
+  it("treats an expired, tampered or foreign cookie as nobody, sends them to sign in and clears it", async () => {
+    const expired = await issued(BROWSER_SESSION_SECONDS + 60);
+    const foreign = await encode({ token: claims, secret: "another-secret-another-secret-0123456789", salt: name });
+    const noSession = await issued(60, { sub: claims.sub });
+    for (const value of [expired, `${expired.slice(0, -4)}AAAA`, foreign, noSession, "not-a-token"]) {
+      const response = await visit("/dashboard", `${name}=${value}`);
+      expect(new URL(response.headers.get("location")!).pathname).toBe("/login");
+      expect(setCookies(response)).toEqual([expect.stringMatching(new RegExp(`^${name}=; .*(Max-Age=0|Expires=Thu, 01 Jan 1970)`, "i"))]);
+    }
+  });
+
+  it("sets no cookie for a visitor without one", async () => {
+    const response = await visit("/dashboard");
+    expect(new URL(response.headers.get("location")!).pathname).toBe("/login");
+    expect(setCookies(response)).toEqual([]);
+  });
+});
