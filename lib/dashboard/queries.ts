@@ -7,7 +7,7 @@ import { partnerOf } from "@/lib/couples/partner";
 import { dashboardFinds, type DiscoverSuggestion } from "@/lib/discover/queries";
 import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";
-import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
+import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { openOf, pendingColumns, pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
 import { latestNotifications } from "@/lib/notifications/service";
@@ -86,12 +86,12 @@ async function finds(db: Db, userId: string): Promise<{ suggestions: DiscoverSug
   };
 }
 
+/** Read as the user (their couple's blocks and place): the dashboard is only for a complete profile, so no forum actor is looked up first. */
 async function latestPosts(db: Db, userId: string): Promise<{ globalPosts: ForumPost[]; localPosts: ForumPost[] | null }> {
-  const actor = await forumActor(db, userId);
   const query = (scope: "global" | "local") => listPostsQuerySchema.parse({ scope, limit: String(DASHBOARD_COUNTS.posts) });
   const [globalPosts, localPosts] = await Promise.all([
-    listPosts(db, actor, query("global")).then((page) => page.data),
-    listPosts(db, actor, query("local")).then(
+    listPosts(db, { userId }, query("global")).then((page) => page.data),
+    listPosts(db, { userId }, query("local")).then(
       (page) => page.data,
       (error: unknown) => {
         // No place for the local forum yet: the card says how to set one.

@@ -74,11 +74,13 @@ async function dashboardOverHttp(http: DashboardHttp, db: Db, databaseUrl: strin
       },
     };
     const dashboard: Target = { name: "GET /dashboard (cookie, full HTML)", send: (w) => http.getPage("/dashboard", http.addressOf(w), cookie) };
-    // The floor of any page of this build: the root layout and a heading, no data (BENCH_BARE=1).
+    // The floor of any page of this build: the root layout and a heading, no data (BENCH_BARE=1);
+    // with the session cookie, the floor of a signed-in page (the route guard reads the cookie).
     const bare: Target = { name: "GET /dev/bare (reference: an empty page)", send: (w) => http.getPage("/dev/bare", http.addressOf(w)) };
-    for (const target of [me, dashboard, bare]) for (let i = 0; i < 20; i++) await target.send(i);
+    const bareSignedIn: Target = { name: "GET /dev/bare (cookie)", send: (w) => http.getPage("/dev/bare", http.addressOf(w), cookie) };
+    for (const target of [me, dashboard, bare, bareSignedIn]) for (let i = 0; i < 20; i++) await target.send(i);
     console.log(`\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${http.settings}...`);
-    const { rows, errors } = await http.alternate(me, [dashboard, bare]);
+    const { rows, errors } = await http.alternate(me, [dashboard, bare, bareSignedIn]);
     // Here the baseline ("base") is /me: the p50 ratio is the dashboard's render against /me.
     http.printAlternate(rows);
     return errors;
