@@ -4,11 +4,12 @@ import Credentials from "next-auth/providers/credentials";
 import { getDb } from "@/db/client";
 import { AppError } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
-import { authConfig } from "./auth.config";
+import { isSecureOrigin } from "@/lib/env";
 import { deviceTokenOf, rememberDevice } from "./device-cookie";
 import { authenticate, INVALID_CREDENTIALS_MESSAGE } from "./credentials";
 import { signInSchema } from "./schemas";
-import type { SessionClaims } from "./session-token";
+import { cachedDecode } from "./jwt-cache";
+import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
 import { activeSessionUser, createSession } from "./sessions";
 import { accountFlags } from "./users";
 import { describeError } from "@/lib/log";
@@ -26,8 +27,22 @@ async function claimsFor(userId: string, sid: string): Promise<SessionClaims | n
   return flags && { sub: userId, sid, ...flags };
 }
 
+/**
+ * Auth.js signs in (credentials), re-issues the cookie when claims change (unstable_update) and
+ * reads it for server actions. The route guard reads the cookie itself (lib/auth/guard-session).
+ */
 export const { auth, signIn, signOut, unstable_update } = NextAuth({
-  ...authConfig,
+  trustHost: true,
+  pages: { signIn: "/login" },
+  session: { strategy: "jwt", maxAge: BROWSER_SESSION_SECONDS },
+  // Every auth() and the guard read the cookie: decode it once per token and process.
+  jwt: { decode: cachedDecode },
+  cookies: {
+    sessionToken: {
+      name: sessionCookieName(),
+      options: { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin() },
+    },
+  },
   logger: {
     error(error) {
       if (error instanceof CredentialsSignin) return;
@@ -54,7 +69,14 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
     }),
   ],
   callbacks: {
-    ...authConfig.callbacks,
+    session({ session, token }) {
+      const claims = token as unknown as Partial<SessionClaims>;
+      return {
+        ...session,
+        user: { ...session.user, id: claims.sub ?? "" },
+        claims: claims as SessionClaims,
+      };
+    },
     async jwt({ token, user, trigger }) {
       // Sign-in: a new session row, hence a new session id, every time.
       if (user) return (await claimsFor(user.id!, (user as { sid: string }).sid)) ?? null;
@@ -68,3 +90,9 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
     },
   },
 });
+
+declare module "next-auth" {
+  interface Session {
+    claims: SessionClaims;
+  }
+}
