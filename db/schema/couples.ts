@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./identity";
 
@@ -22,6 +22,13 @@ export const couples = pgTable(
      * 0009 (hand-written part) on couples and users, so a GIN index can answer "any of".
      */
     matchInterests: text("match_interests").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * `match_interests` as a bitmask, one bit per catalogue interest (interest_mask, migration
+     * 0011): 'most in common' counts shared interests as the popcount of two masks.
+     */
+    matchInterestsMask: bigint("match_interests_mask", { mode: "bigint" })
+      .notNull()
+      .generatedAlwaysAs(sql`public.interest_mask(match_interests)`),
     location: text("location"),
     placeId: text("place_id"),
     profileImageUrl: text("profile_image_url"),
@@ -51,6 +58,11 @@ export const couples = pgTable(
     // Its name search uses couples_discoverable_name_trgm_idx (pg_trgm, hand-written in 0009).
     index("couples_discoverable_interests_idx")
       .using("gin", t.matchInterests)
+      .where(sql`${t.status} = 'active' and ${t.isVisible}`),
+    // 'Most in common' ranks every discoverable couple sharing an interest: an index-only scan
+    // of this narrow index reads the masks without visiting the wide rows.
+    index("couples_discoverable_common_idx")
+      .on(t.matchInterestsMask, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
   ],
 );

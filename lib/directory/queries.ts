@@ -57,7 +57,8 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
  * the couples without a shown point, by id), an interest filter may start from
  * couples_discoverable_interests_idx and a name search from couples_discoverable_name_trgm_idx.
  * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
- * on the viewer, so no index holds that order), then lists those sharing none by id.
+ * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
+ * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
  */
 export async function listDirectory(db: Db, viewerUserId: string, query: DirectoryQuery, known?: { viewer: ViewerCouple | null }): Promise<DirectoryPage> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
@@ -73,7 +74,11 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
   const near = centre ? nearestSql(centre) : null;
-  const common = sql<number>`(select count(*) from unnest(${couples.matchInterests}) as x where x = any(${sql.param(mine)}::text[]))::int`;
+  // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
+  // viewer's mask is an init plan, so it is computed once however the statement is planned.
+  const mineMask = sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
+  const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
+  const common = sql<number>`bit_count(${shared}::bit(64))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
   const filtered = and(
@@ -147,9 +152,9 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
   } else if (query.sort === "common") {
-    // The couples sharing an interest (found by couples_discoverable_interests_idx), ranked,
-    // then those sharing none by id: a last count of 0 says the cursor is in the second part.
-    const shares = mine.length ? sql`${couples.matchInterests} && ${sql.param(mine)}::text[]` : sql`false`;
+    // The couples sharing an interest, ranked, then those sharing none by id: a last count of 0
+    // says the cursor is in the second part.
+    const shares = mine.length ? sql`${shared} <> 0` : sql`false`;
     const count = after ? Number(after.sortKey) : null;
     let sharing: Row[] = [];
     if (count !== 0) {

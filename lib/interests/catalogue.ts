@@ -2,7 +2,9 @@
  * The interest catalogue: the spec's values, labels and categories (section 3), widened with
  * more interests in the same six categories so the 25-pick maximum can be reached. In display
  * order. Single source for the seed, the server's fallback and the client's fallback list, so
- * it stays pure data (no server imports) and can be bundled for the browser.
+ * it stays pure data (no server imports) and can be bundled for the browser. A new interest also
+ * needs its bit in the database's interest_mask (appended by a migration, see 0011): the
+ * directory's 'most in common' counts with it.
  */
 export const INTEREST_CATALOGUE = {
   Lifestyle: [

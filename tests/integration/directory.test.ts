@@ -204,6 +204,57 @@ describe("GET /api/directory", () => {
     expect(foreign.status).toBe(400);
   });
 
+  it("pages 'most in common' by count then id, counts as a plain recomputation gives them, those sharing none last by id", async () => {
+    const tag = newTag();
+    const V = INTEREST_VALUES;
+    // The viewer's interests reach the catalogue's last bit: the count is a popcount of both masks.
+    const mine = [V[0]!, V[5]!, V[10]!, V[20]!, V.at(-1)!];
+    const me = await couple(tag, "Me", { interests: [[V[0]!, V[5]!, V[20]!], [V[10]!, V.at(-1)!]] });
+    const made: { id: string; interests: string[] }[] = [];
+    for (let i = 0; i < 14; i++) {
+      // Overlapping lists (a partner's value repeated by the other counts once), ties on purpose.
+      const a = [V[(i * 5) % V.length]!, V[(i * 7 + 10) % V.length]!];
+      const b = i % 3 === 0 ? [] : [V[(i * 5) % V.length]!, V[(V.length - 1 - i) % V.length]!];
+      const c = await couple(tag, `C${i}`, { interests: [a, b] });
+      made.push({ id: c.coupleId, interests: [...new Set([...a, ...b])] });
+    }
+    const inCommon = (interests: string[]) => interests.filter((value) => mine.includes(value)).length;
+    const byIdDesc = (x: { id: string }, y: { id: string }) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0);
+    const expected = made
+      .map((c) => ({ id: c.id, interestsInCommon: inCommon(c.interests) }))
+      .sort((x, y) => Math.sign(y.interestsInCommon) - Math.sign(x.interestsInCommon) || y.interestsInCommon - x.interestsInCommon || byIdDesc(x, y));
+    // The fixture has what the ranking must get right: several counts, ties, couples sharing none.
+    const counts = expected.map((card) => card.interestsInCommon);
+    expect(new Set(counts).size).toBeGreaterThanOrEqual(3);
+    expect(counts).toContain(0);
+    expect(counts.length - new Set(counts).size).toBeGreaterThanOrEqual(4);
+
+    const seen: { id: string; interestsInCommon: number }[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await list(`?q=${tag}&sort=common&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
+      expect(res.status).toBe(200);
+      const page = res.json as Page;
+      seen.push(...page.data.map(({ id, interestsInCommon }) => ({ id, interestsInCommon })));
+      cursor = page.pagination.nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(4);
+    expect(seen).toEqual(expected);
+  });
+
+  it("gives every catalogue interest a bit of its own in interest_mask (a new interest needs its bit: migration 0011)", async () => {
+    const db = await getDb();
+    const rows = await db
+      .select({ value: sql<string>`v`, mask: sql<string>`public.interest_mask(array[v])::text` })
+      .from(sql`unnest(${sql.param(INTEREST_VALUES)}::text[]) as v`);
+    const masks = rows.map((row) => BigInt(row.mask));
+    expect(rows.map((row) => row.value)).toEqual(INTEREST_VALUES);
+    for (const mask of masks) expect(mask > 0n && (mask & (mask - 1n)) === 0n).toBe(true);
+    expect(new Set(masks).size).toBe(INTEREST_VALUES.length);
+  });
+
   it("a nearest page's cursor carries no distance (it names the last couple; the server measures again)", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { place: LISBON });

@@ -39,6 +39,11 @@ describe("interest catalogue", () => {
     expect(INTEREST_ROWS[0]).toEqual({ value: "travel", label: "Travel", category: "Lifestyle", sortOrder: 0 });
   });
 
+  it("fits the directory's interest mask: one bit of a bigint per interest, the sign bit unused", () => {
+    // interest_mask (migration 0011) gives each interest a bit; 'most in common' counts them.
+    expect(INTEREST_ROWS.length).toBeLessThanOrEqual(63);
+  });
+
   it("groups keeping first-seen order of categories and items", () => {
     const grouped = groupByCategory([
       { value: "b", label: "B", category: "Two" },
