@@ -4,7 +4,7 @@
 -- The values are the catalogue's (lib/interests/catalogue.ts) in its order of today; the list is
 -- append-only: an interest added to the catalogue is appended here by a new migration (CREATE OR
 -- REPLACE; no stored mask changes, since no couple held it), never inserted, so every stored
--- mask keeps its meaning. 63 values at most (bit 63 is the sign). tests/integration/directory.test.ts
+-- mask keeps its meaning. 53 values at most (the schema reads the mask as a JavaScript number, exact to 2^53). tests/integration/directory.test.ts
 -- fails while a catalogue interest has no bit of its own.
 CREATE FUNCTION interest_mask(interests text[]) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   select coalesce(bit_or(1::bigint << (catalogue.position - 1)::int), 0)

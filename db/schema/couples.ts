@@ -24,9 +24,11 @@ export const couples = pgTable(
     matchInterests: text("match_interests").array().notNull().default(sql`'{}'::text[]`),
     /**
      * `match_interests` as a bitmask, one bit per catalogue interest (interest_mask, migration
-     * 0011): 'most in common' counts shared interests as the popcount of two masks.
+     * 0011): 'most in common' counts shared interests as the popcount of two masks. Read as a
+     * number (exact below 2^53; the catalogue test keeps it there), so no row carries a BigInt
+     * that JSON cannot serialise.
      */
-    matchInterestsMask: bigint("match_interests_mask", { mode: "bigint" })
+    matchInterestsMask: bigint("match_interests_mask", { mode: "number" })
       .notNull()
       .generatedAlwaysAs(sql`public.interest_mask(match_interests)`),
     location: text("location"),
