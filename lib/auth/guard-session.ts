@@ -10,8 +10,8 @@ import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "
  * Auth.js's own middleware ran its whole session request on every page: it re-encrypted the
  * cookie and set it again with two cookies of its own (a CSRF token and a callback URL) that no
  * route of this app reads. The guard decodes the cookie (cached per token) and re-issues it,
- * with a fresh 14-day expiry, only once it is a day old: a couple that visits within 14 days
- * stays signed in, as before.
+ * with a fresh 14-day expiry, only once it is a day old: a couple that visits within 13 days
+ * stays signed in (the cookie they hold may be a day old).
  */
 export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
 
@@ -30,8 +30,11 @@ export function sessionCookieValue(request: NextRequest): string | undefined {
 /** The claims encrypted as a cookie value, valid for a browser session's length from now. */
 export const encodeSessionCookie = (claims: JWT) => encode({ token: claims, secret: authSecret(), salt: sessionCookieName(), maxAge: BROWSER_SESSION_SECONDS });
 
+// The attributes Auth.js gives it; `secure` on https, where a `__Secure-` cookie without it is ignored (set or cleared).
+const cookieOptions = (maxAge: number) => ({ httpOnly: true, sameSite: "lax" as const, path: "/", secure: isSecureOrigin(), maxAge });
+
 export function setSessionCookie(response: NextResponse, value: string): NextResponse {
-  response.cookies.set(sessionCookieName(), value, { httpOnly: true, sameSite: "lax", path: "/", secure: isSecureOrigin(), maxAge: BROWSER_SESSION_SECONDS });
+  response.cookies.set(sessionCookieName(), value, cookieOptions(BROWSER_SESSION_SECONDS));
   return response;
 }
 
@@ -46,9 +49,11 @@ export type GuardSession =
 export async function readGuardSession(request: NextRequest, now = Date.now()): Promise<GuardSession> {
   const value = sessionCookieValue(request);
   if (!value) return { claims: null, cookie: "none" };
+  // Outside the try: a missing secret is a configuration error, not a signed-out visitor.
+  const secret = authSecret();
   let token: JWT | null = null;
   try {
-    token = await cachedDecode({ token: value, secret: authSecret(), salt: sessionCookieName() });
+    token = await cachedDecode({ token: value, secret, salt: sessionCookieName() });
   } catch {
     // undecodable: the cookie is cleared below
   }
@@ -59,13 +64,16 @@ export async function readGuardSession(request: NextRequest, now = Date.now()): 
   return { claims, cookie: { renewed: await encodeSessionCookie(token) } };
 }
 
-/** Puts the guard's cookie decision on its answer: a renewed value, or the cookie (and its chunks) removed. */
+/**
+ * Puts the guard's cookie decision on its answer: the cookie cleared, or renewed whole (chunks
+ * left beside a whole cookie would make Auth.js, which joins them all, read another value).
+ */
 export function applyGuardCookie(request: NextRequest, response: NextResponse, session: GuardSession): NextResponse {
-  if (session.cookie === "clear") {
-    const name = sessionCookieName();
-    for (const cookie of request.cookies.getAll()) if (cookie.name === name || cookie.name.startsWith(`${name}.`)) response.cookies.delete(cookie.name);
-  } else if (typeof session.cookie === "object") {
-    setSessionCookie(response, session.cookie.renewed);
+  if (session.cookie === "none" || session.cookie === "keep") return response;
+  const name = sessionCookieName();
+  const renewed = session.cookie === "clear" ? null : session.cookie.renewed;
+  for (const cookie of request.cookies.getAll()) {
+    if (cookie.name.startsWith(`${name}.`) || (cookie.name === name && !renewed)) response.cookies.set(cookie.name, "", cookieOptions(0));
   }
-  return response;
+  return renewed ? setSessionCookie(response, renewed) : response;
 }

@@ -62,12 +62,46 @@ describe("the route guard's session cookie", () => {
 
   it("treats an expired, tampered or foreign cookie as nobody, sends them to sign in and clears it", async () => {
     const expired = await issued(BROWSER_SESSION_SECONDS + 60);
+    const fresh = await issued(60);
+    // The last part is the authentication tag: any change to it fails the decryption.
+    const tampered = `${fresh.slice(0, -4)}${fresh.endsWith("AAAA") ? "BBBB" : "AAAA"}`;
     const foreign = await encode({ token: claims, secret: "another-secret-another-secret-0123456789", salt: name });
     const noSession = await issued(60, { sub: claims.sub });
-    for (const value of [expired, `${expired.slice(0, -4)}AAAA`, foreign, noSession, "not-a-token"]) {
+    for (const value of [expired, tampered, foreign, noSession, "not-a-token"]) {
       const response = await visit("/dashboard", `${name}=${value}`);
       expect(new URL(response.headers.get("location")!).pathname).toBe("/login");
       expect(setCookies(response)).toEqual([expect.stringMatching(new RegExp(`^${name}=; .*(Max-Age=0|Expires=Thu, 01 Jan 1970)`, "i"))]);
+    }
+  });
+
+  it("renews a chunked cookie whole and clears its chunks", async () => {
+    const value = await issued(SESSION_RENEW_AFTER_SECONDS + 60);
+    const half = Math.floor(value.length / 2);
+    const response = await visit("/dashboard", `${name}.0=${value.slice(0, half)}; ${name}.1=${value.slice(half)}`);
+    const set = setCookies(response);
+    expect(set).toHaveLength(3);
+    expect(set.filter((c) => c.startsWith(`${name}.`))).toEqual([expect.stringMatching(/^[^=]+\.0=; .*Max-Age=0/), expect.stringMatching(/^[^=]+\.1=; .*Max-Age=0/)]);
+    const whole = set.find((c) => c.startsWith(`${name}=`))!;
+    expect(await decode({ token: whole.slice(name.length + 1).split(";")[0]!, secret: secret(), salt: name })).toMatchObject(claims);
+  });
+
+  it("on https, names the cookie __Secure- and marks it Secure when renewing and when clearing (else the browser ignores both)", async () => {
+    vi.stubEnv("APP_URL", "https://couples.example");
+    vi.resetModules();
+    try {
+      const { default: secureMiddleware } = await import("@/middleware");
+      const secureName = (await import("@/lib/auth/session-token")).sessionCookieName();
+      expect(secureName).toBe("__Secure-authjs.session-token");
+      const oldValue = await encode({ token: claims, secret: secret(), salt: secureName, maxAge: BROWSER_SESSION_SECONDS });
+      vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + (SESSION_RENEW_AFTER_SECONDS + 60) * 1000 });
+      const renewed = await secureMiddleware(new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=${oldValue}` } }));
+      vi.useRealTimers();
+      expect(setCookies(renewed)).toEqual([expect.stringMatching(new RegExp(`^${secureName}=[^;]+; Path=/; .*Secure`))]);
+      const cleared = await secureMiddleware(new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=not-a-token` } }));
+      expect(setCookies(cleared)).toEqual([expect.stringMatching(new RegExp(`^${secureName}=; Path=/; .*Max-Age=0; .*Secure`))]);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
     }
   });
 
