@@ -1,7 +1,7 @@
 import { encode, type JWT } from "next-auth/jwt";
 import type { NextRequest, NextResponse } from "next/server";
 import { authSecret, isSecureOrigin } from "@/lib/env";
-import { cachedDecode } from "./jwt-cache";
+import { decodeSessionCookie } from "./session-cookie";
 import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
 
 /**
@@ -49,19 +49,11 @@ export type GuardSession =
 export async function readGuardSession(request: NextRequest, now = Date.now()): Promise<GuardSession> {
   const value = sessionCookieValue(request);
   if (!value) return { claims: null, cookie: "none" };
-  // Outside the try: a missing secret is a configuration error, not a signed-out visitor.
-  const secret = authSecret();
-  let token: JWT | null = null;
-  try {
-    token = await cachedDecode({ token: value, secret, salt: sessionCookieName() });
-  } catch {
-    // undecodable: the cookie is cleared below
-  }
-  if (typeof token?.sub !== "string" || typeof token.sid !== "string") return { claims: null, cookie: "clear" };
-  const claims = token as unknown as SessionClaims;
-  const issuedAt = typeof token.iat === "number" ? token.iat : 0;
+  const claims = await decodeSessionCookie(value);
+  if (!claims) return { claims: null, cookie: "clear" };
+  const issuedAt = typeof claims.iat === "number" ? claims.iat : 0;
   if (now / 1000 - issuedAt < SESSION_RENEW_AFTER_SECONDS) return { claims, cookie: "keep" };
-  return { claims, cookie: { renewed: await encodeSessionCookie(token) } };
+  return { claims, cookie: { renewed: await encodeSessionCookie(claims) } };
 }
 
 /**

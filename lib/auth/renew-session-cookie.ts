@@ -1,10 +1,9 @@
 import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
 import type { Db } from "@/db/client";
-import { authSecret } from "@/lib/env";
 import type { Caller } from "@/lib/http/request-auth";
-import { cachedDecode } from "./jwt-cache";
 import { encodeSessionCookie, setSessionCookie } from "./guard-session";
+import { decodeSessionCookie } from "./session-cookie";
 import { sessionCookieName } from "./session-token";
 import { accountFlags } from "./users";
 
@@ -16,9 +15,9 @@ import { accountFlags } from "./users";
  */
 export async function renewSessionCookie(db: Db, request: NextRequest, caller: Caller, response: NextResponse): Promise<NextResponse> {
   if (caller.via !== "cookie") return response;
-  const name = sessionCookieName();
-  const token = await cachedDecode({ token: request.cookies.get(name)?.value, secret: authSecret(), salt: name });
+  const value = request.cookies.get(sessionCookieName())?.value;
+  const claims = value ? await decodeSessionCookie(value) : null;
   const flags = await accountFlags(db, caller.userId);
-  if (!token || !flags) return response;
-  return setSessionCookie(response, await encodeSessionCookie({ ...token, ...flags }));
+  if (!claims || !flags) return response;
+  return setSessionCookie(response, await encodeSessionCookie({ ...claims, ...flags }));
 }

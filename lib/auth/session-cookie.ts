@@ -1,19 +1,27 @@
-import "server-only";
+import type { JWT } from "next-auth/jwt";
 import { authSecret } from "@/lib/env";
 import { cachedDecode } from "./jwt-cache";
-import { sessionCookieName } from "./session-token";
+import { sessionCookieName, type SessionClaims } from "./session-token";
 
 /**
- * The browser session cookie's user and session ids, or null when it is missing, unreadable or
- * expired. Says nothing about whether the session is still live: callers check the row.
+ * The claims of a browser session cookie's value (with the token's own `iat` and `exp`), or null
+ * when it does not decode (tampered, expired, another secret) or names no session. Says nothing
+ * about whether the session is still live: callers check the row. Edge-safe (the route guard).
  */
-export async function readSessionCookie(value: string | undefined): Promise<{ userId: string; sessionId: string } | null> {
-  if (!value) return null;
+export async function decodeSessionCookie(value: string): Promise<(SessionClaims & JWT) | null> {
+  // Outside the try: a missing secret is a configuration error, not a signed-out visitor.
+  const secret = authSecret();
   try {
-    const payload = await cachedDecode({ token: value, secret: authSecret(), salt: sessionCookieName() });
-    if (typeof payload?.sub === "string" && typeof payload.sid === "string") return { userId: payload.sub, sessionId: payload.sid };
+    const token = await cachedDecode({ token: value, secret, salt: sessionCookieName() });
+    if (typeof token?.sub === "string" && typeof token.sid === "string") return token as SessionClaims & JWT;
   } catch {
     // an unreadable or expired cookie is no session
   }
   return null;
+}
+
+/** The browser session cookie's user and session ids, or null when it is missing or is no session. */
+export async function readSessionCookie(value: string | undefined): Promise<{ userId: string; sessionId: string } | null> {
+  const claims = value ? await decodeSessionCookie(value) : null;
+  return claims && { userId: claims.sub, sessionId: claims.sid };
 }

@@ -201,9 +201,10 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
   if (nearIds === null || !centre) return null;
   const listed = new Set(nearIds);
   return rows
-    .filter((row) => listed.has(row.id))
-    .map((row) => ({ row, point: scoringCouple(row).point }))
-    .flatMap(({ row, point }) => (point ? [{ row, km: distanceKm(centre, point) }] : []))
+    .flatMap((row) => {
+      const point = listed.has(row.id) ? scoringCouple(row).point : null;
+      return point ? [{ row, km: distanceKm(centre, point) }] : [];
+    })
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit)
