@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
+import prettier from "eslint-config-prettier/flat";
 
 /** Layer boundaries (README, "Architecture in a few lines"): imports that would cross a layer the wrong way. */
 const noDatabase = {
@@ -42,4 +43,6 @@ export default defineConfig([
       }),
     },
   },
+  // Layout is Prettier's (`npm run lint` checks it): no ESLint rule may argue with it.
+  prettier,
 ]);

@@ -15,7 +15,8 @@ import { prerenderedScriptHashes } from "@/lib/http/static-pages";
 function pageResponse(request: NextRequest, user: GuardUser | null): NextResponse {
   const { pathname, searchParams } = request.nextUrl;
   const decision = edgeGuard(pathname, searchParams, user);
-  if (decision.action === "redirect") return withHeaders(NextResponse.redirect(new URL(decision.to, request.nextUrl.origin)), contentSecurityPolicy(newNonce()));
+  if (decision.action === "redirect")
+    return withHeaders(NextResponse.redirect(new URL(decision.to, request.nextUrl.origin)), contentSecurityPolicy(newNonce()));
   // A prerendered page is the same bytes for everyone: its inline scripts are allowed by hash.
   const invited = pathname === "/register" && searchParams.has("invite");
   const hashes = invited ? null : prerenderedScriptHashes(pathname);
@@ -52,7 +53,11 @@ export default async function middleware(request: NextRequest) {
   if (pathname.startsWith("/api/")) return NextResponse.next();
   const session = await readGuardSession(request);
   const { claims } = session;
-  const user: GuardUser | null = claims && { emailVerified: claims.emailVerified, profileComplete: claims.profileComplete, isPartnerB: claims.isPartnerB };
+  const user: GuardUser | null = claims && {
+    emailVerified: claims.emailVerified,
+    profileComplete: claims.profileComplete,
+    isPartnerB: claims.isPartnerB,
+  };
   return applyGuardCookie(request, pageResponse(request, user), session);
 }
 
@@ -63,5 +68,8 @@ export default async function middleware(request: NextRequest) {
  */
 export const config = {
   runtime: "nodejs",
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)", "/api/(.*%.*)"],
+  matcher: [
+    "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)",
+    "/api/(.*%.*)",
+  ],
 };

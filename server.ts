@@ -21,6 +21,9 @@ if (problem) {
 const { HOST, PORT, TRUSTED_PROXY_HOPS } = env();
 const app = next({ dev, hostname: HOST, port: PORT });
 await app.prepare();
-createAppServer(app.getRequestHandler(), { trustedProxyHops: TRUSTED_PROXY_HOPS, strictTransportSecurity: strictTransportSecurity() }).listen(PORT, HOST, () => {
+createAppServer(app.getRequestHandler(), {
+  trustedProxyHops: TRUSTED_PROXY_HOPS,
+  strictTransportSecurity: strictTransportSecurity(),
+}).listen(PORT, HOST, () => {
   console.log(`> Ready on http://${HOST}:${PORT} (${dev ? "development" : "production"})`);
 });

@@ -85,7 +85,10 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   if (!inMemory) mkdirSync(path.resolve(dataDir), { recursive: true });
   const { withNamedStatements } = await import("./pglite-statements");
   // The extensions migration 0009 creates (the directory's nearest walk and name search).
-  const [{ cube }, { pg_trgm }] = await Promise.all([import("@electric-sql/pglite/contrib/cube"), import("@electric-sql/pglite/contrib/pg_trgm")]);
+  const [{ cube }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite/contrib/cube"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+  ]);
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), { extensions: { cube, pg_trgm } });
   const db = drizzle(withNamedStatements(client), { schema });
   return {
@@ -93,7 +96,12 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
     migrate: async () => {
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
     },
-    ready: (timeoutMs) => within(client.query("select 1").then(() => true), timeoutMs, false),
+    ready: (timeoutMs) =>
+      within(
+        client.query("select 1").then(() => true),
+        timeoutMs,
+        false,
+      ),
     close: () => client.close(),
   };
 }
@@ -123,7 +131,10 @@ export const getDb = async (): Promise<Db> => (await handle()).db;
 /** Readiness: the process-wide database answers a round trip within `timeoutMs`. */
 export function databaseReady(timeoutMs: number): Promise<boolean> {
   return within(
-    handle().then((opened) => opened.ready(timeoutMs), () => false),
+    handle().then(
+      (opened) => opened.ready(timeoutMs),
+      () => false,
+    ),
     timeoutMs,
     false,
   );

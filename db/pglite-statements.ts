@@ -34,9 +34,12 @@ export function withNamedStatements(client: PGlite): NamingPGlite {
   async function paramTypes(name: string, text: string): Promise<number[]> {
     const known = prepared.get(name);
     if (known) return known;
-    const { messages } = await client.execProtocol(concat(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()), {
-      throwOnError: false,
-    });
+    const { messages } = await client.execProtocol(
+      concat(serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()),
+      {
+        throwOnError: false,
+      },
+    );
     failure(messages);
     const types = parse.parseDescribeStatementResults(messages);
     prepared.set(name, types);
@@ -55,7 +58,12 @@ export function withNamedStatements(client: PGlite): NamingPGlite {
           const serializer = options?.serializers?.[types[i]!] ?? client.serializers[types[i]!];
           return serializer ? serializer(value) : String(value);
         });
-        const message = concat(serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync());
+        const message = concat(
+          serialize.bind({ statement: name, values }),
+          serialize.describe({ type: "P" }),
+          serialize.execute({}),
+          serialize.sync(),
+        );
         const { messages } = await client.execProtocol(message, { throwOnError: false });
         failure(messages);
         return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;

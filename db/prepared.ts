@@ -14,7 +14,7 @@ export function preparedPer<Q extends { getQuery: () => { sql: string } }>(build
     let query = built.get(db);
     if (!query) {
       built.set(db, (query = build(db)));
-      ((db as { $client?: Partial<NamingPGlite> }).$client?.nameStatement)?.(query.getQuery().sql);
+      (db as { $client?: Partial<NamingPGlite> }).$client?.nameStatement?.(query.getQuery().sql);
     }
     return query;
   };

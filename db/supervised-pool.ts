@@ -19,7 +19,9 @@ const PROBE_INTERVAL_MS = 250;
 export const RETRY_AFTER_SECONDS = 5;
 
 export const databaseUnavailable = () =>
-  new AppError("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", { retryAfterSeconds: RETRY_AFTER_SECONDS });
+  new AppError("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", {
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
+  });
 
 type Connect = (onclose: () => void) => Sql;
 
@@ -40,7 +42,14 @@ export function supervisedPool(connect: Connect, probe: () => Sql): SupervisedPo
   async function ping(timeoutMs = PROBE_TIMEOUT_MS): Promise<boolean> {
     const single = probe();
     try {
-      return await within(single`select 1`.then(() => true, () => false), timeoutMs, false);
+      return await within(
+        single`select 1`.then(
+          () => true,
+          () => false,
+        ),
+        timeoutMs,
+        false,
+      );
     } finally {
       void single.end({ timeout: 0 }).catch(() => {});
     }

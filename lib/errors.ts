@@ -97,6 +97,5 @@ export class AppError extends Error {
   }
 }
 
-
 /** The signed-in account is gone (spec section 8's text for a missing user). */
 export const userNotFound = () => new AppError("USER_NOT_FOUND", "User not found. Please try registering again.");

@@ -30,7 +30,10 @@ export function describeError(thrown: unknown): Described {
   if (!(thrown instanceof Error)) return { name: typeof thrown, message: "(not an Error)" };
   const error = unwrapQueryError(thrown);
   const { code, digest } = error as { code?: unknown; digest?: unknown };
-  const frames = error.stack?.split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, STACK_FRAMES);
+  const frames = error.stack
+    ?.split("\n")
+    .filter((line) => line.trimStart().startsWith("at "))
+    .slice(0, STACK_FRAMES);
   return {
     name: error.constructor?.name || error.name,
     ...(typeof code === "string" || typeof code === "number" ? { code: String(code) } : {}),

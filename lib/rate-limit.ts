@@ -53,7 +53,9 @@ const PRUNE_AFTER_SECONDS = 24 * 60 * 60;
 export async function recordHit(db: Db, limit: Limit, subject: string): Promise<void> {
   await db
     .delete(rateLimitHits)
-    .where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), lt(rateLimitHits.createdAt, windowStart(limit))));
+    .where(
+      and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject), lt(rateLimitHits.createdAt, windowStart(limit))),
+    );
   if (Math.random() < 0.01) {
     await db.delete(rateLimitHits).where(lt(rateLimitHits.createdAt, new Date(Date.now() - PRUNE_AFTER_SECONDS * 1000)));
   }

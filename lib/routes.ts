@@ -106,5 +106,7 @@ export type NavLink = { href: string; label: string; tab?: string };
 
 /** The navigation bar's links of one group, in table order. */
 export function navLinks(group: NavGroup): NavLink[] {
-  return ROUTES.flatMap((row) => (row.nav?.group === group ? [{ href: row.path, label: row.nav.label, ...(row.nav.tab ? { tab: row.nav.tab } : {}) }] : []));
+  return ROUTES.flatMap((row) =>
+    row.nav?.group === group ? [{ href: row.path, label: row.nav.label, ...(row.nav.tab ? { tab: row.nav.tab } : {}) }] : [],
+  );
 }

@@ -20,7 +20,11 @@ async function main(): Promise<void> {
   try {
     await handle.migrate();
     const role = revoke ? "member" : "admin";
-    const updated = await handle.db.update(users).set({ role }).where(eq(users.email, normalizeEmail(email))).returning({ id: users.id });
+    const updated = await handle.db
+      .update(users)
+      .set({ role })
+      .where(eq(users.email, normalizeEmail(email)))
+      .returning({ id: users.id });
     if (updated.length === 0) {
       console.error(`admin:grant: no account with the e-mail ${email}`);
       process.exitCode = 1;

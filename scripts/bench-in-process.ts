@@ -10,7 +10,23 @@ import { gazetteerPredictions, gazetteerStats } from "@/lib/places/gazetteer";
 import { percentile } from "./stats";
 
 /** What people type: prefixes, accents left out, two words, a country, a miss. */
-export const SEARCH_QUERIES = ["lisb", "san fr", "sao pa", "new y", "ber", "tokyo", "mexico c", "par", "lon", "syd", "kraków", "cape t", "zzzq", "mu", "bue"];
+export const SEARCH_QUERIES = [
+  "lisb",
+  "san fr",
+  "sao pa",
+  "new y",
+  "ber",
+  "tokyo",
+  "mexico c",
+  "par",
+  "lon",
+  "syd",
+  "kraków",
+  "cape t",
+  "zzzq",
+  "mu",
+  "bue",
+];
 
 export type Summary = { count: number; median: number; p99: number; max: number };
 
@@ -35,7 +51,9 @@ export function benchGazetteer(rounds = 400): { stats: ReturnType<typeof gazette
 
 /** A phone-camera-sized photo (4000x3000) with noise, so the JPEG decoder has real work to do. */
 export function twelveMegapixelJpeg(): Promise<Buffer> {
-  return sharp({ create: { width: 4000, height: 3000, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+  return sharp({
+    create: { width: 4000, height: 3000, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+  })
     .jpeg({ quality: 90 })
     .toBuffer();
 }
@@ -63,10 +81,14 @@ export async function runInProcessBenchmarks(): Promise<void> {
   const ms = (value: number) => value.toFixed(3);
   const { stats, summary } = benchGazetteer();
   console.log(`\nGazetteer search in process (${stats.cities} places, ${stats.keys} keys, index built in ${stats.buildMs} ms):`);
-  console.log(`  ${summary.count} searches of ${SEARCH_QUERIES.length} queries, limit 5: median ${ms(summary.median)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms`);
+  console.log(
+    `  ${summary.count} searches of ${SEARCH_QUERIES.length} queries, limit 5: median ${ms(summary.median)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms`,
+  );
 
   const input = await twelveMegapixelJpeg();
-  console.log(`\nImage pipeline in process (12 MP JPEG, ${(input.byteLength / 1024 / 1024).toFixed(1)} MB, ${os.cpus().length} CPUs, sharp concurrency ${sharp.concurrency()}):`);
+  console.log(
+    `\nImage pipeline in process (12 MP JPEG, ${(input.byteLength / 1024 / 1024).toFixed(1)} MB, ${os.cpus().length} CPUs, sharp concurrency ${sharp.concurrency()}):`,
+  );
   for (const row of await benchImages(input)) {
     console.log(
       `  ${row.kind.padEnd(12)} ${row.images} images: ${row.perSecond.toFixed(2)} images/s, median ${row.summary.median.toFixed(0)} ms, p99 ${row.summary.p99.toFixed(0)} ms`,

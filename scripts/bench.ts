@@ -66,7 +66,8 @@ const FLOOD_S = positive("BENCH_FLOOD_S", 30);
 const ROUNDS = Math.round(positive("BENCH_ROUNDS", 3));
 const PAIR_S = positive("BENCH_PAIR_S", 5);
 const DATABASES = (process.env.BENCH_DATABASES ?? "pglite,postgres").split(",").map((kind) => kind.trim());
-for (const kind of DATABASES) if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (pglite, postgres)`);
+for (const kind of DATABASES)
+  if (kind !== "postgres" && kind !== "pglite") throw new Error(`BENCH_DATABASES: unknown "${kind}" (pglite, postgres)`);
 const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const USER_COUNT = 20;
 const PASSWORD = "Bench-Pass-2026!";
@@ -176,7 +177,9 @@ async function createUsers(database: BenchDatabase, secret: string): Promise<Acc
       pairs.push({ partner1Id: accounts[i]!.id, partner2Id: accounts[i + 1]!.id, coupleName: `Bench pair ${i / 2}` });
     }
     await handle.db.insert(couples).values(pairs);
-    return await Promise.all(accounts.map(async (account, i) => ({ ...account, cookie: await sessionCookie(handle.db, account.id, secret, i % 2 === 1) })));
+    return await Promise.all(
+      accounts.map(async (account, i) => ({ ...account, cookie: await sessionCookie(handle.db, account.id, secret, i % 2 === 1) })),
+    );
   } finally {
     await handle.close();
   }
@@ -236,7 +239,10 @@ async function stopGroup(child: ChildProcess): Promise<void> {
  * next-env.d.ts (imports .next-bench types): put both back so the bench leaves no diff.
  */
 async function build(env: NodeJS.ProcessEnv): Promise<void> {
-  const touched = ["tsconfig.json", "next-env.d.ts"].map((file) => ({ file, before: existsSync(file) ? readFileSync(file, "utf8") : null }));
+  const touched = ["tsconfig.json", "next-env.d.ts"].map((file) => ({
+    file,
+    before: existsSync(file) ? readFileSync(file, "utf8") : null,
+  }));
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
@@ -474,11 +480,20 @@ function report(rows: Row[]): number {
 type Target = { name: string; send: (worker: number) => Promise<void> };
 
 const throughput = (o: Outcome) => o.latencies.length / o.seconds;
-const p99Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 99);
-const p50Of = (o: Outcome) => percentile([...o.latencies].sort((a, b) => a - b), 50);
+const p99Of = (o: Outcome) =>
+  percentile(
+    [...o.latencies].sort((a, b) => a - b),
+    99,
+  );
+const p50Of = (o: Outcome) =>
+  percentile(
+    [...o.latencies].sort((a, b) => a - b),
+    50,
+  );
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 /** How far the runs of one kind spread: (max - min) / mean of their req/s, the machine's noise. */
-const spread = (values: number[]) => (values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-");
+const spread = (values: number[]) =>
+  values.length > 1 ? `${((100 * (Math.max(...values) - Math.min(...values))) / mean(values)).toFixed(0)}%` : "-";
 
 /**
  * ROUNDS rounds; in each, every target runs PAIR_S seconds right after its own run of the
@@ -519,7 +534,19 @@ async function alternate(baseline: Target, targets: Target[]): Promise<{ rows: s
 }
 
 /** The columns of alternate()'s rows: "ratio" is of req/s (run / base), the latency ratios are base-relative the other way (run / base ms). */
-const ALTERNATE_HEADER = ["call", "req/s", "p50", "p99", "base req/s", "base p50", "base p99", "ratio", "p50 ratio", "p99 ratio", "spread run/base"];
+const ALTERNATE_HEADER = [
+  "call",
+  "req/s",
+  "p50",
+  "p99",
+  "base req/s",
+  "base p50",
+  "base p99",
+  "ratio",
+  "p50 ratio",
+  "p99 ratio",
+  "spread run/base",
+];
 const printAlternate = (rows: string[][]) => printTable(ALTERNATE_HEADER, rows);
 
 // ---------------------------------------------------------------- main
@@ -551,12 +578,18 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   // The ratios. Client w is user w (mod the user count), with its own address, token and cookie.
   const account = (w: number) => accounts[w % accounts.length]!;
   let searches = 0;
-  const baseline: Target = { name: "GET /api/bench/bare (baseline)", send: (w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined) };
+  const baseline: Target = {
+    name: "GET /api/bench/bare (baseline)",
+    send: (w) => callJson("/api/bench/bare", addressOf(w)).then(() => undefined),
+  };
   const targets: Target[] = [
     { name: "GET /api/v2/auth/me (bearer)", send: (w) => me(account(w), tokens[w % accounts.length]!, addressOf(w)) },
     { name: "GET /login", send: (w) => getPage("/login", addressOf(w)) },
     { name: "GET /profile (cookie)", send: (w) => getPage("/profile", addressOf(w), account(w).cookie) },
-    { name: "GET /api/locations/search/public", send: (w) => searchPlaces(SEARCH_QUERIES[searches++ % SEARCH_QUERIES.length]!, addressOf(2000 + w)) },
+    {
+      name: "GET /api/locations/search/public",
+      send: (w) => searchPlaces(SEARCH_QUERIES[searches++ % SEARCH_QUERIES.length]!, addressOf(2000 + w)),
+    },
   ];
   // Warm: each once per client slot (the first search also builds the gazetteer index).
   for (const target of [baseline, ...targets]) {
@@ -580,7 +613,9 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   // A flood of sign-ins for unknown e-mails from many addresses (argon2 for each), with /me measured meanwhile.
   const floodClients = Math.max(1, Math.round(CLIENTS / 2));
   const meClients = Math.max(1, CLIENTS - floodClients);
-  console.log(`Sign-in flood: ${FLOOD_S} s, ${floodClients} clients signing in as unknown e-mails, ${meClients} on /api/v2/auth/me (BENCH_FLOOD_S)...`);
+  console.log(
+    `Sign-in flood: ${FLOOD_S} s, ${floodClients} clients signing in as unknown e-mails, ${meClients} on /api/v2/auth/me (BENCH_FLOOD_S)...`,
+  );
   let attempt = 0;
   const [flood, meDuringFlood] = await Promise.all([
     runFor(FLOOD_S, floodClients, async (w) => {
@@ -591,7 +626,13 @@ async function benchOn(database: BenchDatabase): Promise<number> {
     }),
     runFor(FLOOD_S, meClients, (w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(500 + w))),
   ]);
-  rows.push({ name: `sign-in flood (unknown e-mails), ${FLOOD_S} s`, total: flood.total, concurrency: floodClients, outcome: flood, expectFailures: true });
+  rows.push({
+    name: `sign-in flood (unknown e-mails), ${FLOOD_S} s`,
+    total: flood.total,
+    concurrency: floodClients,
+    outcome: flood,
+    expectFailures: true,
+  });
   rows.push({ name: `GET /api/v2/auth/me during the flood`, total: meDuringFlood.total, concurrency: meClients, outcome: meDuringFlood });
   memory.push(`after the flood: ${rss(pid)}`);
 
@@ -599,7 +640,9 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   const meConcurrency = 20;
   console.log(`\nGET /api/v2/auth/me: ${meTotal} requests at concurrency ${meConcurrency}...`);
   // Virtual user w is user w (mod the user count), with its own address and token.
-  const meOutcome = await runLoad(meTotal, meConcurrency, (_, w) => me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)));
+  const meOutcome = await runLoad(meTotal, meConcurrency, (_, w) =>
+    me(accounts[w % accounts.length]!, tokens[w % accounts.length]!, addressOf(w)),
+  );
   rows.push({ name: "GET /api/v2/auth/me (bearer)", total: meTotal, concurrency: meConcurrency, outcome: meOutcome });
   memory.push(`after /me: ${rss(pid)}`);
 
@@ -619,7 +662,9 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   const searchTotal = 2000;
   const searchConcurrency = 10;
   console.log(`GET /api/locations/search/public: ${searchTotal} requests at concurrency ${searchConcurrency}...`);
-  const searchOutcome = await runLoad(searchTotal, searchConcurrency, (i, w) => searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)));
+  const searchOutcome = await runLoad(searchTotal, searchConcurrency, (i, w) =>
+    searchPlaces(SEARCH_QUERIES[i % SEARCH_QUERIES.length]!, addressOf(2000 + w)),
+  );
   rows.push({ name: "GET /api/locations/search/public", total: searchTotal, concurrency: searchConcurrency, outcome: searchOutcome });
   memory.push(`after searches: ${rss(pid)}`);
 

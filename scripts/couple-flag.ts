@@ -25,7 +25,11 @@ async function main(): Promise<void> {
   const handle = await openDatabase();
   try {
     await handle.migrate();
-    const [user] = await handle.db.select({ id: users.id }).from(users).where(eq(users.email, normalizeEmail(email))).limit(1);
+    const [user] = await handle.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, normalizeEmail(email)))
+      .limit(1);
     if (!user) {
       console.error(`couple:flag: no account with the e-mail ${email}`);
       process.exitCode = 1;

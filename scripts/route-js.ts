@@ -29,5 +29,7 @@ const rows = stats
   .sort((a, b) => b.kb - a.kb);
 console.log(`First Load JS (gzip) of ${distDir}, against a minimal page's ${MINIMAL_PAGE_KB} kB:`);
 for (const { route, kb } of rows) {
-  console.log(`${route.padEnd(28)} ${kb.toFixed(1).padStart(7)} kB  ${(kb / MINIMAL_PAGE_KB).toFixed(2)}x${kb / MINIMAL_PAGE_KB > 1.3 ? "  over 1.3x" : ""}`);
+  console.log(
+    `${route.padEnd(28)} ${kb.toFixed(1).padStart(7)} kB  ${(kb / MINIMAL_PAGE_KB).toFixed(2)}x${kb / MINIMAL_PAGE_KB > 1.3 ? "  over 1.3x" : ""}`,
+  );
 }

@@ -11,12 +11,7 @@ export const DEMO_PASSWORD = "Couples2026!";
 
 /** The spec's adventure styles (couple types). */
 export type CoupleType =
-  | "global_adventurers"
-  | "culture_curators"
-  | "mindful_adventurers"
-  | "community_connectors"
-  | "culinary_connoisseurs"
-  | "career_climbers";
+  "global_adventurers" | "culture_curators" | "mindful_adventurers" | "community_connectors" | "culinary_connoisseurs" | "career_climbers";
 
 export type Place = {
   location: string;
@@ -30,7 +25,15 @@ export type Place = {
   longitude: number;
 };
 
-const place = (city: string, state: string, country: string, countryCode: string, geonameId: number, latitude: number, longitude: number): Place => ({
+const place = (
+  city: string,
+  state: string,
+  country: string,
+  countryCode: string,
+  geonameId: number,
+  latitude: number,
+  longitude: number,
+): Place => ({
   location: `${city}, ${country}`,
   placeId: `geonames:${geonameId}`,
   city,
@@ -363,17 +366,15 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
       replyId: "a472edf6-434c-44e6-b950-3ec497fccd6e",
     },
     ...MAYA_POSTS.flatMap((post, p) =>
-      REACTORS.map(
-        (actor, r): DemoNotification => ({
-          type: "reaction",
-          title: "New reaction",
-          message: `${actor} liked your post “${post.title}”`,
-          actor,
-          hoursAgo: 72 + (p * REACTORS.length + r) * 36,
-          read: true,
-          postId: post.id,
-        }),
-      ),
+      REACTORS.map((actor, r): DemoNotification => ({
+        type: "reaction",
+        title: "New reaction",
+        message: `${actor} liked your post “${post.title}”`,
+        actor,
+        hoursAgo: 72 + (p * REACTORS.length + r) * 36,
+        read: true,
+        postId: post.id,
+      })),
     ),
   ],
 };
@@ -412,20 +413,84 @@ const DIRECTORY_TOWNS: Place[] = [
 ];
 
 const DIRECTORY_NAMES: [string, string][] = [
-  ["Ines", "Rafael"], ["Beatriz", "Tomas"], ["Carla", "Duarte"], ["Leonor", "Miguel"], ["Sofia", "Goncalo"], ["Marta", "Nuno"],
-  ["Rita", "Pedro"], ["Joana", "Andre"], ["Clara", "Vasco"], ["Helena", "Bruno"], ["Alice", "Henrique"], ["Lara", "Diogo"],
-  ["Eva", "Simao"], ["Matilde", "Rodrigo"], ["Olivia", "Harry"], ["Amelia", "Jack"], ["Isla", "George"], ["Freya", "Oscar"],
-  ["Hanna", "Lukas"], ["Lena", "Felix"], ["Mila", "Jonas"], ["Emma", "Louis"], ["Chloe", "Hugo"], ["Lucia", "Pablo"],
-  ["Paula", "Javier"], ["Nuria", "Marc"], ["Elena", "Sergio"], ["Teresa", "Afonso"], ["Vera", "Joao"], ["Irene", "Gil"],
-  ["Nadia", "Omar"], ["Zoe", "Samir"], ["Ana", "Kai"], ["Julia", "Noah"], ["Mariana", "Luca"], ["Sara", "Elias"],
+  ["Ines", "Rafael"],
+  ["Beatriz", "Tomas"],
+  ["Carla", "Duarte"],
+  ["Leonor", "Miguel"],
+  ["Sofia", "Goncalo"],
+  ["Marta", "Nuno"],
+  ["Rita", "Pedro"],
+  ["Joana", "Andre"],
+  ["Clara", "Vasco"],
+  ["Helena", "Bruno"],
+  ["Alice", "Henrique"],
+  ["Lara", "Diogo"],
+  ["Eva", "Simao"],
+  ["Matilde", "Rodrigo"],
+  ["Olivia", "Harry"],
+  ["Amelia", "Jack"],
+  ["Isla", "George"],
+  ["Freya", "Oscar"],
+  ["Hanna", "Lukas"],
+  ["Lena", "Felix"],
+  ["Mila", "Jonas"],
+  ["Emma", "Louis"],
+  ["Chloe", "Hugo"],
+  ["Lucia", "Pablo"],
+  ["Paula", "Javier"],
+  ["Nuria", "Marc"],
+  ["Elena", "Sergio"],
+  ["Teresa", "Afonso"],
+  ["Vera", "Joao"],
+  ["Irene", "Gil"],
+  ["Nadia", "Omar"],
+  ["Zoe", "Samir"],
+  ["Ana", "Kai"],
+  ["Julia", "Noah"],
+  ["Mariana", "Luca"],
+  ["Sara", "Elias"],
 ];
 
 const INTEREST_POOL: Interest[] = [
-  "travel", "food_dining", "photography", "arts_culture", "reading", "hiking", "wine_tasting", "cooking",
-  "outdoor_activities", "music", "live_music", "cycling", "board_games", "gardening", "sailing", "fitness_wellness",
+  "travel",
+  "food_dining",
+  "photography",
+  "arts_culture",
+  "reading",
+  "hiking",
+  "wine_tasting",
+  "cooking",
+  "outdoor_activities",
+  "music",
+  "live_music",
+  "cycling",
+  "board_games",
+  "gardening",
+  "sailing",
+  "fitness_wellness",
 ];
-const STYLE_POOL: CoupleType[] = ["global_adventurers", "culture_curators", "mindful_adventurers", "community_connectors", "culinary_connoisseurs", "career_climbers"];
-const OCCUPATIONS = ["Teacher", "Nurse", "Software developer", "Chef", "Architect", "Translator", "Pharmacist", "Illustrator", "Engineer", "Journalist", "Physiotherapist", "Florist"];
+const STYLE_POOL: CoupleType[] = [
+  "global_adventurers",
+  "culture_curators",
+  "mindful_adventurers",
+  "community_connectors",
+  "culinary_connoisseurs",
+  "career_climbers",
+];
+const OCCUPATIONS = [
+  "Teacher",
+  "Nurse",
+  "Software developer",
+  "Chef",
+  "Architect",
+  "Translator",
+  "Pharmacist",
+  "Illustrator",
+  "Engineer",
+  "Journalist",
+  "Physiotherapist",
+  "Florist",
+];
 /** Mostly city level; some exact, region, country or hidden, so every privacy level shows. */
 const LEVELS = ["city", "city", "city", "full", "city", "region", "city", "country", "city", "hidden", "city", "city"] as const;
 
@@ -442,15 +507,28 @@ export type DirectoryCouple = {
 };
 
 /** Deterministic picks (no Math.random), so a re-seed writes the same couples. */
-const pick = <T>(list: readonly T[], i: number, count: number, step: number): T[] =>
-  [...new Set(Array.from({ length: count }, (_, k) => list[(i * step + k * (step + 2)) % list.length]!))];
+const pick = <T>(list: readonly T[], i: number, count: number, step: number): T[] => [
+  ...new Set(Array.from({ length: count }, (_, k) => list[(i * step + k * (step + 2)) % list.length]!)),
+];
 
 /** A few dozen more couples around several cities with overlapping interests: a directory worth browsing. */
 export const DIRECTORY_COUPLES: DirectoryCouple[] = DIRECTORY_NAMES.map(([a, b], i) => {
   const place = DIRECTORY_TOWNS[i % DIRECTORY_TOWNS.length]!;
   return {
-    partnerA: { firstName: a, lastName: "Silva", dateOfBirth: `${1982 + (i % 12)}-0${1 + (i % 9)}-1${i % 10}`, occupation: OCCUPATIONS[i % OCCUPATIONS.length]!, interests: pick(INTEREST_POOL, i, 4 + (i % 3), 3) },
-    partnerB: { firstName: b, lastName: "Costa", dateOfBirth: `${1980 + (i % 14)}-1${i % 3}-0${1 + (i % 9)}`, occupation: OCCUPATIONS[(i + 5) % OCCUPATIONS.length]!, interests: pick(INTEREST_POOL, i + 1, 3 + (i % 4), 5) },
+    partnerA: {
+      firstName: a,
+      lastName: "Silva",
+      dateOfBirth: `${1982 + (i % 12)}-0${1 + (i % 9)}-1${i % 10}`,
+      occupation: OCCUPATIONS[i % OCCUPATIONS.length]!,
+      interests: pick(INTEREST_POOL, i, 4 + (i % 3), 3),
+    },
+    partnerB: {
+      firstName: b,
+      lastName: "Costa",
+      dateOfBirth: `${1980 + (i % 14)}-1${i % 3}-0${1 + (i % 9)}`,
+      occupation: OCCUPATIONS[(i + 5) % OCCUPATIONS.length]!,
+      interests: pick(INTEREST_POOL, i + 1, 3 + (i % 4), 5),
+    },
     place,
     privacyLevel: LEVELS[i % LEVELS.length]!,
     coupleTypes: pick(STYLE_POOL, i, 1 + (i % 3), 1),

@@ -37,8 +37,17 @@ export const DEMO_POSTS: DemoPost[] = [
     hoursAgo: 80,
     reactions: [...all("heart", "Priya", "Lena", "Sofia"), ...all("laugh", "Jonas", "Hugo")],
     replies: [
-      { id: "a472edf6-434c-44e6-b950-3ec497fccd6e", by: "Jonas", body: "Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.", hoursAgo: 50 },
-      { by: "Sofia", body: "Costa da Caparica! Longer beach, fewer people, and the schools there are lovely with nervous beginners.", hoursAgo: 46 },
+      {
+        id: "a472edf6-434c-44e6-b950-3ec497fccd6e",
+        by: "Jonas",
+        body: "Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.",
+        hoursAgo: 50,
+      },
+      {
+        by: "Sofia",
+        body: "Costa da Caparica! Longer beach, fewer people, and the schools there are lovely with nervous beginners.",
+        hoursAgo: 46,
+      },
       { by: "Theo", body: "Nervous beginner here. Noted.", hoursAgo: 45, quote: 1 },
       { by: "Marco", body: "Whatever you pick, go at low tide the first time. Everything is easier.", hoursAgo: 20 },
     ],
@@ -53,7 +62,13 @@ export const DEMO_POSTS: DemoPost[] = [
     hoursAgo: 40,
     reactions: [...all("heart", "Camille", "Hugo", "Noor"), ...all("clap", "Priya")],
     replies: [
-      { id: "1231e1d6-e910-4ac0-be05-76612c13206e", by: "Camille", body: "@Maya & Theo we're in Lisbon in May: can we join the tile walk?", hoursAgo: 26, mentions: ["Maya"] },
+      {
+        id: "1231e1d6-e910-4ac0-be05-76612c13206e",
+        by: "Camille",
+        body: "@Maya & Theo we're in Lisbon in May: can we join the tile walk?",
+        hoursAgo: 26,
+        mentions: ["Maya"],
+      },
       { by: "Maya", body: "Of course! We'll do another one in May just for you two.", hoursAgo: 24, quote: 0 },
       { by: "Noor", body: "Saving this for our trip in the autumn. The Museu do Azulejo is worth the detour too.", hoursAgo: 12 },
     ],
@@ -68,7 +83,12 @@ export const DEMO_POSTS: DemoPost[] = [
     hoursAgo: 30,
     reactions: [...all("heart", "Theo"), ...all("wow", "Theo")],
     replies: [
-      { id: "87e0b450-3c88-4638-9c41-51b7599225c8", by: "Priya", body: "Try O Trevo for bifanas, and go early: by noon the queue is the whole street.", hoursAgo: 5 },
+      {
+        id: "87e0b450-3c88-4638-9c41-51b7599225c8",
+        by: "Priya",
+        body: "Try O Trevo for bifanas, and go early: by noon the queue is the whole street.",
+        hoursAgo: 5,
+      },
       { by: "Theo", body: "Adding the one behind the market in Campo de Ourique: grilled fish on Fridays.", hoursAgo: 4 },
     ],
   },
@@ -83,7 +103,12 @@ export const DEMO_POSTS: DemoPost[] = [
     reactions: [...all("heart", "Maya", "Lena", "Nina", "Clara"), ...all("wow", "Alex")],
     replies: [
       { by: "Nina", body: "Naoshima was the highlight of our trip too. Did you stay on the island?", hoursAgo: 66 },
-      { by: "Samuel", body: "We did, two nights at a guesthouse by the port. Worth it to see the art after the day-trippers leave.", hoursAgo: 64, quote: 0 },
+      {
+        by: "Samuel",
+        body: "We did, two nights at a guesthouse by the port. Worth it to see the art after the day-trippers leave.",
+        hoursAgo: 64,
+        quote: 0,
+      },
       { by: "Alex", body: "Saving this. @Priya & Samuel how did you book the ryokan in Kanazawa?", hoursAgo: 30, mentions: ["Priya"] },
     ],
   },
@@ -126,7 +151,12 @@ export const DEMO_POSTS: DemoPost[] = [
     reactions: [...all("heart", "Hugo", "Maya", "Jordan"), ...all("wow", "Lena")],
     replies: [
       { by: "Jordan", body: "Yes please to the recipe.", hoursAgo: 98 },
-      { by: "Sofia", body: "Bomba rice, chicken and rabbit, garrofó beans, saffron, rosemary at the end. No chorizo, ever.", hoursAgo: 97, quote: 0 },
+      {
+        by: "Sofia",
+        body: "Bomba rice, chicken and rabbit, garrofó beans, saffron, rosemary at the end. No chorizo, ever.",
+        hoursAgo: 97,
+        quote: 0,
+      },
     ],
   },
   {

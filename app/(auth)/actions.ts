@@ -27,7 +27,11 @@ import { registerAccount } from "@/lib/registration/service";
 const callerAddress = async () => clientAddress(await headers());
 
 export const registerAction = action(
-  { access: "public", input: (values: unknown) => registrationPayloadSchema.parse(values), failure: "Registration failed. Please try again later." },
+  {
+    access: "public",
+    input: (values: unknown) => registrationPayloadSchema.parse(values),
+    failure: "Registration failed. Please try again later.",
+  },
   async ({ db, input }) => {
     const { user, emailIds } = await registerAccount(db, input, { clientAddress: await callerAddress() });
     deliverAfterResponse(db, emailIds);
@@ -87,7 +91,11 @@ export const resendVerificationAction = action(
 );
 
 export const verifyEmailAction = action(
-  { access: "public", input: (token: string, email: string) => verifyEmailSchema.parse({ token, email }), failure: "Failed to verify email. Please try again." },
+  {
+    access: "public",
+    input: (token: string, email: string) => verifyEmailSchema.parse({ token, email }),
+    failure: "Failed to verify email. Please try again.",
+  },
   async ({ db, input }) => {
     await verifyEmail(db, input);
     return {};

@@ -41,7 +41,14 @@ export function ForgotPasswordForm() {
   return (
     <form onSubmit={submit} noValidate>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <Field label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error ?? undefined} />
+      <Field
+        label="Email"
+        type="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={error ?? undefined}
+      />
       <button type="submit" className="button button-primary button-block" disabled={pending}>
         {pending ? "Sending..." : "Send Reset Link"}
       </button>

@@ -54,7 +54,15 @@ export function LoginForm() {
         </p>
       )}
       <input type="hidden" name="from" value={from} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
       <p className="form-aside">
         <Link href="/forgot-password">Forgot your password?</Link>

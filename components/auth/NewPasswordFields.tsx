@@ -30,7 +30,13 @@ export function NewPasswordFields<T extends NewPassword>({ form, confirmLabel, c
         hint={<PasswordStrength password={password} checklist={checklist} />}
         {...register("password", { deps: ["confirmPassword"] })}
       />
-      <Field label={confirmLabel} type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...register("confirmPassword")} />
+      <Field
+        label={confirmLabel}
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword?.message}
+        {...register("confirmPassword")}
+      />
     </>
   );
 }

@@ -20,7 +20,9 @@ function remainingText(attempts: number): string {
 /** Checking a link from the e-mail: posted from the page (never on GET, so mail scanners cannot use it up). */
 function VerifyToken({ token, email }: { token: string; email: string }) {
   const router = useRouter();
-  const [state, setState] = useState<{ status: "working" } | { status: "done" } | { status: "failed"; message: string }>({ status: "working" });
+  const [state, setState] = useState<{ status: "working" } | { status: "done" } | { status: "failed"; message: string }>({
+    status: "working",
+  });
   const started = useRef(false);
   useEffect(() => {
     if (started.current) return;
@@ -89,7 +91,12 @@ function CheckInbox({ email, justRegistered = false }: { email: string; justRegi
           {message.attempts !== undefined && message.text !== remainingText(message.attempts) && <> {remainingText(message.attempts)}</>}
         </Alert>
       )}
-      <button type="button" className="button button-secondary button-block" onClick={resend} disabled={pending || secondsLeft > 0 || !email}>
+      <button
+        type="button"
+        className="button button-secondary button-block"
+        onClick={resend}
+        disabled={pending || secondsLeft > 0 || !email}
+      >
         {pending ? "Sending..." : secondsLeft > 0 ? `Resend available in ${secondsLeft}s` : "Resend Verification Email"}
       </button>
       <p className="auth-footer">

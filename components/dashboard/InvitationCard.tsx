@@ -7,7 +7,8 @@ import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dash
 import { Alert } from "@/components/ui/Alert";
 import type { PendingInvitation } from "@/lib/invitations/manage";
 
-const dateTime = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+const dateTime = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
 
 /** While partner B has not joined: the pending invitation with 'Resend Invitation' and 'Cancel Invitation', or 'Invite Your Partner'. */
 export function InvitationCard({ invitation }: { invitation: PendingInvitation | null }) {
@@ -36,7 +37,9 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
         <>
           <p>
             You invited <strong>{invitation.partnerFirstName}</strong> ({invitation.partnerEmail}).{" "}
-            {invitation.expired ? `The invitation expired on ${dateTime(invitation.expiresAt)}.` : `The invitation expires on ${dateTime(invitation.expiresAt)}.`}
+            {invitation.expired
+              ? `The invitation expired on ${dateTime(invitation.expiresAt)}.`
+              : `The invitation expires on ${dateTime(invitation.expiresAt)}.`}
           </p>
           <div className="dashboard-actions">
             <button type="button" className="button button-primary" disabled={busy} onClick={() => run("resend")}>

@@ -46,7 +46,13 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
       <div className="directory-row">
         <div className="field">
           <label htmlFor="directory-distance">Distance</label>
-          <select id="directory-distance" name="distance" defaultValue={filters.distance ? String(filters.distance) : ""} disabled={!hasLocation} aria-describedby={hasLocation ? undefined : "directory-location-hint"}>
+          <select
+            id="directory-distance"
+            name="distance"
+            defaultValue={filters.distance ? String(filters.distance) : ""}
+            disabled={!hasLocation}
+            aria-describedby={hasLocation ? undefined : "directory-location-hint"}
+          >
             {DISTANCE_OPTIONS.map((option) => (
               <option key={option.label} value={option.value ?? ""}>
                 {option.label}

@@ -3,7 +3,15 @@ import type { ReactNode } from "react";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
 
 /** One suggested couple: photo, name, badge, place, styles, and why it is suggested. */
-export function SuggestionCard({ suggestion, headingLevel = 2, children }: { suggestion: DiscoverSuggestion; headingLevel?: 2 | 3; children?: ReactNode }) {
+export function SuggestionCard({
+  suggestion,
+  headingLevel = 2,
+  children,
+}: {
+  suggestion: DiscoverSuggestion;
+  headingLevel?: 2 | 3;
+  children?: ReactNode;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = `/profile/${encodeURIComponent(suggestion.coupleId)}`;
   return (
@@ -22,7 +30,9 @@ export function SuggestionCard({ suggestion, headingLevel = 2, children }: { sug
             <Link href={href}>{suggestion.coupleName}</Link>
           </Heading>
           <p className="suggestion-meta">
-            <span className={suggestion.badge === "Verified Couple" ? "suggestion-badge suggestion-verified" : "suggestion-badge"}>{suggestion.badge}</span>
+            <span className={suggestion.badge === "Verified Couple" ? "suggestion-badge suggestion-verified" : "suggestion-badge"}>
+              {suggestion.badge}
+            </span>
             {suggestion.location && <span> · {suggestion.location}</span>}
           </p>
         </div>

@@ -6,7 +6,14 @@ import { createEventAction } from "@/app/(app)/events/actions";
 import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { EVENT_CAPACITY_MAX, EVENT_CAPACITY_MIN, EVENT_CURRENCIES, EVENT_DESCRIPTION_MAX, EVENT_MESSAGES, EVENT_TITLE_MAX } from "@/lib/events/rules";
+import {
+  EVENT_CAPACITY_MAX,
+  EVENT_CAPACITY_MIN,
+  EVENT_CURRENCIES,
+  EVENT_DESCRIPTION_MAX,
+  EVENT_MESSAGES,
+  EVENT_TITLE_MAX,
+} from "@/lib/events/rules";
 
 type Errors = Partial<Record<"title" | "startsAt" | "placeId" | "capacity" | "priceCents" | "currency" | "description", string>>;
 
@@ -75,7 +82,15 @@ export function EventForm() {
         </div>
       )}
       <Field label="Title" name="title" required maxLength={EVENT_TITLE_MAX} error={errors.title} />
-      <Field label="Date and time" name="startsAt" type="datetime-local" required min={minStart} error={errors.startsAt} hint="In your own time zone; it must be in the future." />
+      <Field
+        label="Date and time"
+        name="startsAt"
+        type="datetime-local"
+        required
+        min={minStart}
+        error={errors.startsAt}
+        hint="In your own time zone; it must be in the future."
+      />
       <LocationSearch
         label="Place"
         initialQuery=""
@@ -92,8 +107,28 @@ export function EventForm() {
         onUseTyped={() => setErrors((previous) => ({ ...previous, placeId: EVENT_MESSAGES.placeRequired }))}
       />
       <div className="events-row">
-        <Field label="Capacity (couples)" name="capacity" type="number" inputMode="numeric" min={EVENT_CAPACITY_MIN} max={EVENT_CAPACITY_MAX} step={1} required error={errors.capacity} />
-        <Field label="Price per couple" name="price" type="number" inputMode="decimal" min={0} step="0.01" required error={errors.priceCents} hint="0 for a free event." />
+        <Field
+          label="Capacity (couples)"
+          name="capacity"
+          type="number"
+          inputMode="numeric"
+          min={EVENT_CAPACITY_MIN}
+          max={EVENT_CAPACITY_MAX}
+          step={1}
+          required
+          error={errors.capacity}
+        />
+        <Field
+          label="Price per couple"
+          name="price"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="0.01"
+          required
+          error={errors.priceCents}
+          hint="0 for a free event."
+        />
         <div className="field">
           <label htmlFor={`${id}-currency`}>Currency</label>
           <select id={`${id}-currency`} name="currency" defaultValue="EUR" aria-invalid={errors.currency ? true : undefined}>
@@ -101,11 +136,7 @@ export function EventForm() {
               <option key={currency}>{currency}</option>
             ))}
           </select>
-          {errors.currency && (
-            <p className="field-error">
-              {errors.currency}
-            </p>
-          )}
+          {errors.currency && <p className="field-error">{errors.currency}</p>}
         </div>
       </div>
       <div className="field">

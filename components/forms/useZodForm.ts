@@ -12,7 +12,9 @@ export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> 
  * (a field typed or left, or a submit), so the page's first paint ships none of them; each later
  * validation reuses them. Same schema, same messages as the server's.
  */
-export function lazyZodResolver<Input extends FieldValues, Output extends FieldValues>(load: SchemaLoader<Input, Output>): Resolver<Input, unknown, Output> {
+export function lazyZodResolver<Input extends FieldValues, Output extends FieldValues>(
+  load: SchemaLoader<Input, Output>,
+): Resolver<Input, unknown, Output> {
   let loaded: Promise<Resolver<Input, unknown, Output>> | undefined;
   return async (values, context, options) => {
     loaded ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(([{ zodResolver }, schema]) => zodResolver(schema));
@@ -29,7 +31,10 @@ export function lazyZodResolver<Input extends FieldValues, Output extends FieldV
  * with), loaded on first use, as resolver; each field checked as it is typed and when it is left
  * (mode "all").
  */
-export function useZodForm<Input extends FieldValues, Output extends FieldValues>(load: SchemaLoader<Input, Output>, defaultValues: DefaultValues<Input>) {
+export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
+  load: SchemaLoader<Input, Output>,
+  defaultValues: DefaultValues<Input>,
+) {
   const [resolver] = useState(() => lazyZodResolver(load));
   return useForm<Input, unknown, Output>({ resolver, mode: "all", defaultValues });
 }

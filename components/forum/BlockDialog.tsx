@@ -28,7 +28,10 @@ export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: 
   return (
     <Dialog open={open} onClose={onClose} title={`Block ${coupleName}?`}>
       {error && <Alert tone="error">{error}</Alert>}
-      <p>You will no longer see each other&apos;s posts, replies, reactions or mentions, and neither couple can reply to or mention the other. You can unblock them later.</p>
+      <p>
+        You will no longer see each other&apos;s posts, replies, reactions or mentions, and neither couple can reply to or mention the
+        other. You can unblock them later.
+      </p>
       <div className="forum-form-actions">
         <button type="button" className="button button-primary" onClick={confirm} disabled={busy}>
           {busy ? "Blocking..." : `Block ${coupleName}`}

@@ -36,7 +36,6 @@ function useEditorFocus(onCancel: () => void) {
   return { form, onKeyDown };
 }
 
-
 function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
   return (
     <div className="forum-form-actions">
@@ -88,7 +87,13 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
     <form ref={form} className="forum-composer forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
       {failure && <Alert tone="error">{failure}</Alert>}
       <TitleField idPrefix="edit-post" value={title} error={errors.title} disabled={busy} onChange={setTitle} />
-      <TopicField idPrefix="edit-post" value={topic} error={errors.topic} disabled={busy} onChange={(value) => setTopic(value as ForumTopic)} />
+      <TopicField
+        idPrefix="edit-post"
+        value={topic}
+        error={errors.topic}
+        disabled={busy}
+        onChange={(value) => setTopic(value as ForumTopic)}
+      />
       <MentionTextarea
         label="Your post"
         name="body"

@@ -21,7 +21,13 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
   async function pick(files: File[]) {
     const room = PHOTOS_MAX - value.length;
     const usable = files.filter((file) => imageProblem(file) === null);
-    field.setProblem(files.length > room ? `You can add up to ${PHOTOS_MAX} photos` : usable.length < files.length ? imageProblem(files.find((f) => imageProblem(f))!) : null);
+    field.setProblem(
+      files.length > room
+        ? `You can add up to ${PHOTOS_MAX} photos`
+        : usable.length < files.length
+          ? imageProblem(files.find((f) => imageProblem(f))!)
+          : null,
+    );
     const chosen = usable.slice(0, room);
     if (chosen.length === 0) return;
     onBusy(true);
@@ -55,14 +61,22 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
             <li key={url}>
               {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}
               <img src={url} alt={`Photo ${index + 1}`} width={120} height={90} />
-              <button type="button" className="button button-secondary" aria-label={`Remove photo ${index + 1}`} disabled={disabled} onClick={() => onChange(value.filter((other) => other !== url))}>
+              <button
+                type="button"
+                className="button button-secondary"
+                aria-label={`Remove photo ${index + 1}`}
+                disabled={disabled}
+                onClick={() => onChange(value.filter((other) => other !== url))}
+              >
                 Remove
               </button>
             </li>
           ))}
         </ul>
       )}
-      {value.length < PHOTOS_MAX && <PhotoDropZone labelledBy={field.labelId} errorId={field.errorId} multiple disabled={disabled || uploading > 0} onFiles={pick} />}
+      {value.length < PHOTOS_MAX && (
+        <PhotoDropZone labelledBy={field.labelId} errorId={field.errorId} multiple disabled={disabled || uploading > 0} onFiles={pick} />
+      )}
       {field.errorMessage}
     </div>
   );

@@ -42,8 +42,8 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
           return (
             <li key={report.id} className="moderation-item">
               <p>
-                <strong>{reasonLabel(report.reason)}</strong> · a {report.targetType} by {report.content?.coupleName ?? "a couple"} · reported by {report.reporter.firstName}{" "}
-                <RelativeTime at={report.createdAt} />
+                <strong>{reasonLabel(report.reason)}</strong> · a {report.targetType} by {report.content?.coupleName ?? "a couple"} ·
+                reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
               </p>
               {report.note && <p>Note: {report.note}</p>}
               {report.content ? (
@@ -57,10 +57,20 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
               )}
               <div className="forum-form-actions">
                 {href && <Link href={href}>Open</Link>}
-                <button type="button" className="button button-secondary" disabled={busy === report.id} onClick={() => decide(report, "dismiss")}>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy === report.id}
+                  onClick={() => decide(report, "dismiss")}
+                >
                   Dismiss
                 </button>
-                <button type="button" className="button button-primary" disabled={busy === report.id} onClick={() => decide(report, "remove")}>
+                <button
+                  type="button"
+                  className="button button-primary"
+                  disabled={busy === report.id}
+                  onClick={() => decide(report, "remove")}
+                >
                   Remove
                 </button>
               </div>

@@ -15,8 +15,9 @@ import { useDraft } from "./useDraft";
 type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
 
 /** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
-export const mentionedIds = (text: string, mentions: readonly ForumMention[]) =>
-  [...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId))];
+export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
+  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
+];
 
 /**
  * 'New Post' opens the composer: title, topic, body with mentions, up to 4 photos and the scope,
@@ -79,8 +80,20 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
     <form className="forum-composer" onSubmit={submit} noValidate aria-labelledby="composer-title">
       <h2 id="composer-title">New Post</h2>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <TitleField idPrefix="post" inputRef={titleRef} value={title} error={errors.title} onChange={(text) => draft.update({ title: text })} />
-      <TopicField idPrefix="post" placeholder="Choose a topic" value={topic} error={errors.topic} onChange={(value) => draft.update({ topic: value as PostDraft["topic"] })} />
+      <TitleField
+        idPrefix="post"
+        inputRef={titleRef}
+        value={title}
+        error={errors.title}
+        onChange={(text) => draft.update({ title: text })}
+      />
+      <TopicField
+        idPrefix="post"
+        placeholder="Choose a topic"
+        value={topic}
+        error={errors.topic}
+        onChange={(value) => draft.update({ topic: value as PostDraft["topic"] })}
+      />
       <MentionTextarea
         label="Your post"
         name="body"
@@ -97,7 +110,13 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
         <legend>Where to post</legend>
         {FORUM_SCOPES.map((s) => (
           <label key={s.value} className="forum-radio">
-            <input type="radio" name="scope" value={s.value} checked={scope === s.value} onChange={() => draft.update({ scope: s.value })} />
+            <input
+              type="radio"
+              name="scope"
+              value={s.value}
+              checked={scope === s.value}
+              onChange={() => draft.update({ scope: s.value })}
+            />
             {s.label}
           </label>
         ))}

@@ -68,4 +68,7 @@ export function TopicField({ idPrefix, value, error, disabled, onChange, placeho
 }
 
 /** A chosen mention replaces an earlier one of the same couple. */
-export const mergeMention = (mentions: readonly ForumMention[], mention: ForumMention) => [...mentions.filter((m) => m.coupleId !== mention.coupleId), mention];
+export const mergeMention = (mentions: readonly ForumMention[], mention: ForumMention) => [
+  ...mentions.filter((m) => m.coupleId !== mention.coupleId),
+  mention,
+];

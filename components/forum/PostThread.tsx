@@ -15,7 +15,8 @@ export type Viewer = { userId: string; coupleId: string };
 
 const replyAnchor = (id: string) => `reply-${id}`;
 /** Reaction buttons keep their own state: a poll with other counts starts them afresh. */
-const reactionsKey = (item: Pick<ForumReply, "id" | "reactions" | "myReactions">) => `${item.id}:${Object.values(item.reactions).join()}:${item.myReactions.join()}`;
+const reactionsKey = (item: Pick<ForumReply, "id" | "reactions" | "myReactions">) =>
+  `${item.id}:${Object.values(item.reactions).join()}:${item.myReactions.join()}`;
 const edited = (item: { createdAt: string; editedAt: string | null }) =>
   showsEdited(new Date(item.createdAt), item.editedAt === null ? null : new Date(item.editedAt));
 
@@ -165,7 +166,9 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
           )}
         </div>
         <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
-        {post.hidden && <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>}
+        {post.hidden && (
+          <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>
+        )}
         {postGone ? (
           <Placeholder item={post} noun="post" />
         ) : (
@@ -208,7 +211,13 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
             const gone = reply.deleted || reply.removed;
             const anchor = replyAnchor(reply.id);
             return (
-              <li key={reply.id} id={anchor} tabIndex={-1} className={`forum-reply${target === anchor ? " is-target" : ""}`} aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}>
+              <li
+                key={reply.id}
+                id={anchor}
+                tabIndex={-1}
+                className={`forum-reply${target === anchor ? " is-target" : ""}`}
+                aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}
+              >
                 <div className="forum-post-head">
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
                   {!gone && editing !== reply.id && (

@@ -42,7 +42,14 @@ export function Reactions({ target, item, disabled = false }: Props) {
         const tipId = `${id}-${kind}`;
         return (
           <span key={kind} className="forum-reaction">
-            <button type="button" className="forum-reaction-button" aria-pressed={pressed} aria-describedby={tipId} disabled={disabled} onClick={() => toggle(kind)}>
+            <button
+              type="button"
+              className="forum-reaction-button"
+              aria-pressed={pressed}
+              aria-describedby={tipId}
+              disabled={disabled}
+              onClick={() => toggle(kind)}
+            >
               <span aria-hidden="true">{emoji}</span>
               <span className="forum-reaction-name">{label}</span>
               <span className="forum-reaction-count">{counts[kind]}</span>

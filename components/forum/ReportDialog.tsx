@@ -59,7 +59,14 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
           </fieldset>
           <div className="field">
             <label htmlFor={`report-note-${targetId}`}>Note (optional)</label>
-            <textarea id={`report-note-${targetId}`} rows={3} value={note} maxLength={REPORT_NOTE_MAX} onChange={(event) => setNote(event.target.value)} aria-describedby={`report-note-${targetId}-counter`} />
+            <textarea
+              id={`report-note-${targetId}`}
+              rows={3}
+              value={note}
+              maxLength={REPORT_NOTE_MAX}
+              onChange={(event) => setNote(event.target.value)}
+              aria-describedby={`report-note-${targetId}-counter`}
+            />
             <span id={`report-note-${targetId}-counter`} className="field-hint">
               {note.length} / {REPORT_NOTE_MAX.toLocaleString("en-US")} characters
             </span>

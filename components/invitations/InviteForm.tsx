@@ -95,10 +95,26 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
       <form noValidate onSubmit={handleSubmit(onValid)}>
         {formError && <Alert tone="error">{formError}</Alert>}
         <div className="field-row">
-          <Field label="Partner's first name" autoComplete="off" error={errors.partner_first_name?.message} {...register("partner_first_name")} />
-          <Field label="Partner's last name" autoComplete="off" error={errors.partner_last_name?.message} {...register("partner_last_name")} />
+          <Field
+            label="Partner's first name"
+            autoComplete="off"
+            error={errors.partner_first_name?.message}
+            {...register("partner_first_name")}
+          />
+          <Field
+            label="Partner's last name"
+            autoComplete="off"
+            error={errors.partner_last_name?.message}
+            {...register("partner_last_name")}
+          />
         </div>
-        <Field label="Partner's email" type="email" autoComplete="off" error={errors.partner_email?.message} {...register("partner_email")} />
+        <Field
+          label="Partner's email"
+          type="email"
+          autoComplete="off"
+          error={errors.partner_email?.message}
+          {...register("partner_email")}
+        />
         <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
           {isSubmitting ? "Sending..." : "Send Invitation"}
         </button>

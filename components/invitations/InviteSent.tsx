@@ -42,13 +42,22 @@ export function InviteSent({ invitation, onSendAnother, onDashboard }: Props) {
       <div className="field">
         <label htmlFor="invite-link">Shareable invitation link</label>
         <div className="share-link">
-          <input id="invite-link" ref={linkInput} type="text" readOnly value={link} aria-describedby="invite-link-hint" onFocus={(e) => e.currentTarget.select()} />
+          <input
+            id="invite-link"
+            ref={linkInput}
+            type="text"
+            readOnly
+            value={link}
+            aria-describedby="invite-link-hint"
+            onFocus={(e) => e.currentTarget.select()}
+          />
           <button type="button" className="button button-secondary" onClick={() => void copy()}>
             Copy link
           </button>
         </div>
         <p id="invite-link-hint" className="field-hint">
-          Send it another way if the email doesn&apos;t arrive. It works once and expires in {INVITATION_VALID_DAYS} days; whoever joins with it confirms their email address first.
+          Send it another way if the email doesn&apos;t arrive. It works once and expires in {INVITATION_VALID_DAYS} days; whoever joins
+          with it confirms their email address first.
         </p>
         <p className="copy-status" role="status">
           {copyStatus}

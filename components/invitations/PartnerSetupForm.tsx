@@ -130,7 +130,12 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
           </button>
         </div>
       )}
-      <Field label="Occupation (optional)" autoComplete="organization-title" error={errors.occupation?.message} {...register("occupation")} />
+      <Field
+        label="Occupation (optional)"
+        autoComplete="organization-title"
+        error={errors.occupation?.message}
+        {...register("occupation")}
+      />
       <button type="submit" className="button button-primary button-block" disabled={busy || processing}>
         {busy ? "Completing Setup..." : "Complete Setup"}
       </button>

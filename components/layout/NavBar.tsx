@@ -87,11 +87,7 @@ export function NavBar() {
               <MenuIcon />
             </button>
             {menuOpen && (
-              <ul
-                id="nav-menu-panel"
-                className="nav-menu-panel"
-                ref={focusFirstEntry}
-              >
+              <ul id="nav-menu-panel" className="nav-menu-panel" ref={focusFirstEntry}>
                 <li>
                   <button type="button" className="nav-menu-item" onClick={openIrl}>
                     IRL

@@ -20,8 +20,18 @@ function markOpened(item: NotificationItem): void {
 /** The 5 latest, loaded each time the dropdown opens (it is mounted only while open). */
 function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
   const state = useNotificationsPage(DROPDOWN_SIZE, 0);
-  if (state.status === "loading") return <p className="dropdown-empty" role="status">Loading notifications...</p>;
-  if (state.status === "error") return <p className="dropdown-empty" role="alert">Failed to load notifications</p>;
+  if (state.status === "loading")
+    return (
+      <p className="dropdown-empty" role="status">
+        Loading notifications...
+      </p>
+    );
+  if (state.status === "error")
+    return (
+      <p className="dropdown-empty" role="alert">
+        Failed to load notifications
+      </p>
+    );
   if (state.page.data.length === 0) return <p className="dropdown-empty">You&apos;re all caught up!</p>;
   return (
     <ul className="notification-menu">

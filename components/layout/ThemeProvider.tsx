@@ -13,7 +13,14 @@ const INERT_SCRIPT = { type: "application/json" } as const;
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   return (
-    <NextThemes attribute="data-theme" storageKey="theme" defaultTheme="system" enableSystem disableTransitionOnChange scriptProps={INERT_SCRIPT}>
+    <NextThemes
+      attribute="data-theme"
+      storageKey="theme"
+      defaultTheme="system"
+      enableSystem
+      disableTransitionOnChange
+      scriptProps={INERT_SCRIPT}
+    >
       {children}
     </NextThemes>
   );

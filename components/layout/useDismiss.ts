@@ -6,7 +6,12 @@ import { useEffect, type RefObject } from "react";
  * Closes an open popup (the bell's dropdown, the phone menu) the ways people expect: Escape
  * (focus back on its trigger), a click outside it, or focus leaving it (tabbing out).
  */
-export function useDismiss(open: boolean, close: () => void, container: RefObject<HTMLElement | null>, trigger: RefObject<HTMLElement | null>): void {
+export function useDismiss(
+  open: boolean,
+  close: () => void,
+  container: RefObject<HTMLElement | null>,
+  trigger: RefObject<HTMLElement | null>,
+): void {
   useEffect(() => {
     if (!open) return;
     const outside = (target: EventTarget | null) => !container.current?.contains(target as Node);

@@ -32,13 +32,20 @@ export function ConfirmedLocation({ label, value, onChange, notice, error, chang
           {verified ? (
             <p className="location-verified">
               <span aria-hidden="true">✓ </span>
-              Verified location selected <span className="location-privacy">{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
+              Verified location selected{" "}
+              <span className="location-privacy">{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
             </p>
           ) : (
             <p className="field-hint">{LOCATION_TIP}</p>
           )}
         </div>
-        <button ref={changeRef} type="button" className="button button-secondary location-change" onClick={onChange} aria-describedby={`${id}-place`}>
+        <button
+          ref={changeRef}
+          type="button"
+          className="button button-secondary location-change"
+          onClick={onChange}
+          aria-describedby={`${id}-place`}
+        >
           Change
         </button>
       </div>

@@ -34,7 +34,11 @@ const subscribeToNothing = () => () => {};
  */
 export function LocationAutocomplete({ userId, value, onChange, onBusyChange, error, label = "Location" }: Props) {
   // Storage exists only in the browser: the server (and hydration) render the loading state.
-  const inBrowser = useSyncExternalStore(subscribeToNothing, () => true, () => false);
+  const inBrowser = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
   const [processing, setProcessing] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   /** What the search starts with after 'Change': a location typed by hand comes back to be edited. */
@@ -61,7 +65,10 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
     let location: OnboardingLocation | null = null;
     let outcome: ChoiceOutcome = "confirmed";
     try {
-      location = toOnboardingLocation(prediction, await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId }));
+      location = toOnboardingLocation(
+        prediction,
+        await normalizeLocation({ placeId: prediction.place_id, entityType: "user", entityId: userId }),
+      );
     } catch (failure) {
       const refused = failure instanceof LocationRefusedError;
       // A refused place is unusable and its stored copy goes too; any other failure leaves the typed text for another try.

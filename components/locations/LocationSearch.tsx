@@ -30,7 +30,17 @@ type LocationSearchProps = {
  * The location search (spec sections 2, 4, 5): an ARIA 1.2 combobox over the public search, with
  * keyboard use, and typing the location by hand when search finds nothing or is down.
  */
-export function LocationSearch({ label, initialQuery, processing, onChoose, onUseTyped, onTyping, notice, error, inputRef }: LocationSearchProps) {
+export function LocationSearch({
+  label,
+  initialQuery,
+  processing,
+  onChoose,
+  onUseTyped,
+  onTyping,
+  notice,
+  error,
+  inputRef,
+}: LocationSearchProps) {
   const id = useId();
   const ids = { input: `${id}-input`, list: `${id}-list`, title: `${id}-title`, hint: `${id}-hint`, error: `${id}-error` };
   const { state, schedule, retry, reset } = useLocationSearch();
@@ -145,7 +155,9 @@ export function LocationSearch({ label, initialQuery, processing, onChoose, onUs
                 onClick={() => void choose(prediction)}
               >
                 <span className="location-main">{prediction.structured_formatting.main_text}</span>
-                {prediction.structured_formatting.secondary_text && <span className="location-secondary">{prediction.structured_formatting.secondary_text}</span>}
+                {prediction.structured_formatting.secondary_text && (
+                  <span className="location-secondary">{prediction.structured_formatting.secondary_text}</span>
+                )}
               </li>
             ))}
           </ul>

@@ -1,7 +1,15 @@
 import type { SavePhase } from "./useStepSave";
 
 /** The save's real progress while a step is being saved: optimizing first, then uploading. */
-export function SaveProgress({ phase, progress, labels }: { phase: SavePhase; progress: number; labels: Record<Exclude<SavePhase, "idle">, string> }) {
+export function SaveProgress({
+  phase,
+  progress,
+  labels,
+}: {
+  phase: SavePhase;
+  progress: number;
+  labels: Record<Exclude<SavePhase, "idle">, string>;
+}) {
   if (phase === "idle") return null;
   return (
     <div className="step-progress">

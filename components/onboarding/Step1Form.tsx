@@ -122,7 +122,13 @@ export function Step1Form({
   };
 
   const waitsForPlace = !values.location && !processingLocation;
-  const label = processingLocation ? "Processing location..." : phase === "compressing" ? "Optimizing photo..." : phase === "uploading" ? "Saving..." : "Continue Setup";
+  const label = processingLocation
+    ? "Processing location..."
+    : phase === "compressing"
+      ? "Optimizing photo..."
+      : phase === "uploading"
+        ? "Saving..."
+        : "Continue Setup";
   return (
     <StepFormFrame
       {...frame}
@@ -158,18 +164,40 @@ export function Step1Form({
         <Controller
           control={control}
           name="userImage"
-          render={({ field }) => <PhotoPicker label="Profile photo" kind="avatar" value={field.value} onChange={field.onChange} error={errors.userImage?.message} disabled={busy} />}
+          render={({ field }) => (
+            <PhotoPicker
+              label="Profile photo"
+              kind="avatar"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.userImage?.message}
+              disabled={busy}
+            />
+          )}
         />
       </div>
       <div data-field="occupation">
-        <Field label="Occupation" autoComplete="organization-title" maxLength={OCCUPATION_MAX} readOnly={busy} error={errors.occupation?.message} {...register("occupation")} />
+        <Field
+          label="Occupation"
+          autoComplete="organization-title"
+          maxLength={OCCUPATION_MAX}
+          readOnly={busy}
+          error={errors.occupation?.message}
+          {...register("occupation")}
+        />
       </div>
       <div data-field="location">
         <Controller
           control={control}
           name="location"
           render={({ field }) => (
-            <LocationAutocomplete userId={userId} value={field.value} onChange={field.onChange} onBusyChange={setProcessingLocation} error={errors.location?.message} />
+            <LocationAutocomplete
+              userId={userId}
+              value={field.value}
+              onChange={field.onChange}
+              onBusyChange={setProcessingLocation}
+              error={errors.location?.message}
+            />
           )}
         />
       </div>

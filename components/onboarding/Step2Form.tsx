@@ -17,12 +17,17 @@ import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
 import type { PhotoPart } from "./useStepSave";
 
-type Values = { couple_name: string; coupleProfileImage: PickedPhoto | null; couplePhotos: PickedPhoto[]; coupleTypes: string[]; bio: string };
+type Values = {
+  couple_name: string;
+  coupleProfileImage: PickedPhoto | null;
+  couplePhotos: PickedPhoto[];
+  coupleTypes: string[];
+  bio: string;
+};
 
 const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos: [], coupleTypes: [], bio: "" };
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
-
 
 const resolver = checksResolver<Values>((values) =>
   step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),
@@ -79,14 +84,27 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
       }
     >
       <div data-field="couple_name">
-        <Field label="What should we call you two?" maxLength={COUPLE_NAME_MAX} readOnly={busy} error={errors.couple_name?.message} {...register("couple_name")} />
+        <Field
+          label="What should we call you two?"
+          maxLength={COUPLE_NAME_MAX}
+          readOnly={busy}
+          error={errors.couple_name?.message}
+          {...register("couple_name")}
+        />
       </div>
       <div data-field="coupleProfileImage">
         <Controller
           control={control}
           name="coupleProfileImage"
           render={({ field }) => (
-            <PhotoPicker label="Main couple photo" kind="couple-main" value={field.value} onChange={field.onChange} error={errors.coupleProfileImage?.message} disabled={busy} />
+            <PhotoPicker
+              label="Main couple photo"
+              kind="couple-main"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.coupleProfileImage?.message}
+              disabled={busy}
+            />
           )}
         />
       </div>
@@ -95,7 +113,13 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
           control={control}
           name="couplePhotos"
           render={({ field }) => (
-            <PhotoGallery label="More couple photos (optional)" value={field.value} onChange={field.onChange} error={errors.couplePhotos?.message} disabled={busy} />
+            <PhotoGallery
+              label="More couple photos (optional)"
+              value={field.value}
+              onChange={field.onChange}
+              error={errors.couplePhotos?.message}
+              disabled={busy}
+            />
           )}
         />
       </div>
@@ -124,7 +148,9 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
         <Controller
           control={control}
           name="bio"
-          render={({ field }) => <BioField value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={errors.bio?.message} disabled={busy} />}
+          render={({ field }) => (
+            <BioField value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={errors.bio?.message} disabled={busy} />
+          )}
         />
       </div>
     </StepFormFrame>

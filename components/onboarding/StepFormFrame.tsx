@@ -24,7 +24,16 @@ type StepFormFrameProps<V extends FieldValues> = {
  * What both onboarding steps share around their fields: the form, its message on top, the
  * save's progress and the buttons. A refused check moves focus to the first field it names.
  */
-export function StepFormFrame<V extends FieldValues>({ handleSubmit, onValid, error, phase, progress, progressLabels, actions, children }: StepFormFrameProps<V>) {
+export function StepFormFrame<V extends FieldValues>({
+  handleSubmit,
+  onValid,
+  error,
+  phase,
+  progress,
+  progressLabels,
+  actions,
+  children,
+}: StepFormFrameProps<V>) {
   return (
     <form
       noValidate

@@ -22,6 +22,8 @@ export function checksResolver<V extends FieldValues>(check: (values: V) => Part
 export function focusField(form: HTMLFormElement | null, field: string | undefined): void {
   if (!form || !field) return;
   const wrapper = form.querySelector<HTMLElement>(`[data-field="${CSS.escape(field)}"]`);
-  const control = wrapper?.querySelector<HTMLElement>("input:not([type=hidden]):not(:disabled), textarea:not(:disabled), button:not(:disabled), summary");
+  const control = wrapper?.querySelector<HTMLElement>(
+    "input:not([type=hidden]):not(:disabled), textarea:not(:disabled), button:not(:disabled), summary",
+  );
   (control ?? wrapper)?.focus();
 }

@@ -70,7 +70,14 @@ function useDraft<V extends FieldValues>(draft: DraftStore<V>, userId: string, v
  * draft (so a reload restores it), and the save wired to the fields: the server's field messages
  * land on the fields, and the draft goes once the step is saved. `frame` is for StepFormFrame.
  */
-export function useStepForm<V extends FieldValues, F extends Path<V>>({ step, url, userId, draft, defaultValues, resolver }: StepFormOptions<V>) {
+export function useStepForm<V extends FieldValues, F extends Path<V>>({
+  step,
+  url,
+  userId,
+  draft,
+  defaultValues,
+  resolver,
+}: StepFormOptions<V>) {
   const save = useStepSave<F>(step, url);
   const form = useForm<V>({ defaultValues, resolver, shouldFocusError: false });
   const values = useWatch({ control: form.control }) as V;

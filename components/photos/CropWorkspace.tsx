@@ -82,7 +82,12 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
           disabled={cropping}
         >
           {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, not an optimisable asset */}
-          <img ref={imageRef} alt="Image to crop" onLoad={(event) => startCrop(event.currentTarget)} onError={() => setStatus("unreadable")} />
+          <img
+            ref={imageRef}
+            alt="Image to crop"
+            onLoad={(event) => startCrop(event.currentTarget)}
+            onError={() => setStatus("unreadable")}
+          />
         </ReactCrop>
       </div>
       {error && <Alert tone="error">{error}</Alert>}

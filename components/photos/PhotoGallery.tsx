@@ -25,7 +25,11 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false, 
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   // A removed photo's button is gone, and so is the full gallery's picker: focus goes to the picker, else the last photo.
-  const field = usePhotoField(value, error, () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"));
+  const field = usePhotoField(
+    value,
+    error,
+    () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"),
+  );
 
   function pick(files: File[]) {
     const plan = planGalleryAdditions(kept + value.length, files);
@@ -47,7 +51,13 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false, 
           {value.map((photo, index) => (
             <li key={index} className="photo-gallery-item">
               {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
-              <img src={photo.dataUrl} alt={`Couple photo ${kept + index + 1}`} width={photo.width} height={photo.height} className="photo-gallery-image" />
+              <img
+                src={photo.dataUrl}
+                alt={`Couple photo ${kept + index + 1}`}
+                width={photo.width}
+                height={photo.height}
+                className="photo-gallery-image"
+              />
               <span className="photo-size">{formatFileSize(photo.size)}</span>
               <button
                 type="button"

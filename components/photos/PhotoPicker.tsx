@@ -41,7 +41,13 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
       {value ? (
         <div className="photo-preview">
           {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
-          <img src={value.dataUrl} alt={`${label} preview`} width={value.width} height={value.height} className="photo-preview-image photo-round" />
+          <img
+            src={value.dataUrl}
+            alt={`${label} preview`}
+            width={value.width}
+            height={value.height}
+            className="photo-preview-image photo-round"
+          />
           <div className="photo-meta">
             <span className="photo-name">{value.name}</span>
             <span className="photo-size">{formatFileSize(value.size)}</span>

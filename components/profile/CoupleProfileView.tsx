@@ -24,7 +24,11 @@ function InterestsVenn({ venn, coupleName }: { venn: NonNullable<CoupleProfile["
             <h3>
               {group.title} <span className="profile-venn-count">({group.items.length})</span>
             </h3>
-            {group.items.length > 0 ? <Chips items={labelled(group.items)} label={group.title} /> : <p className="profile-hint">{group.empty}</p>}
+            {group.items.length > 0 ? (
+              <Chips items={labelled(group.items)} label={group.title} />
+            ) : (
+              <p className="profile-hint">{group.empty}</p>
+            )}
           </div>
         ))}
       </div>
@@ -72,13 +76,21 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
       <article aria-labelledby={headingId}>
         <header className="profile-header">
           {profile.profileImageUrl ? (
-            <StoredImage className="profile-main-photo" src={profile.profileImageUrl} width={400} height={400} alt={`${profile.coupleName}, main photo`} />
+            <StoredImage
+              className="profile-main-photo"
+              src={profile.profileImageUrl}
+              width={400}
+              height={400}
+              alt={`${profile.coupleName}, main photo`}
+            />
           ) : (
             <Placeholder name={profile.coupleName} className="profile-main-photo" />
           )}
           <div className="profile-heading">
             <h1 id={headingId}>{profile.coupleName}</h1>
-            <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>{profile.badge}</p>
+            <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>
+              {profile.badge}
+            </p>
             {(profile.location || profile.distanceBand) && (
               <p className="profile-location">
                 {profile.location}
@@ -114,7 +126,9 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         {profile.interests.length > 0 && (
           <section className="profile-section" aria-labelledby="profile-interests">
             <h2 id="profile-interests">Interests</h2>
-            {profile.partners.length === 2 && <p className="profile-hint">Both partners&apos; interests; the ones they share are marked.</p>}
+            {profile.partners.length === 2 && (
+              <p className="profile-hint">Both partners&apos; interests; the ones they share are marked.</p>
+            )}
             <Chips items={profile.interests} />
           </section>
         )}
@@ -124,7 +138,11 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         {profile.photos.length > 0 ? (
           <section className="profile-section" aria-labelledby="profile-photos">
             <h2 id="profile-photos">Photos</h2>
-            <PhotoLightbox main={profile.profileImageUrl} photos={profile.photos.slice(0, EXTRA_PHOTOS_MAX)} coupleName={profile.coupleName} />
+            <PhotoLightbox
+              main={profile.profileImageUrl}
+              photos={profile.photos.slice(0, EXTRA_PHOTOS_MAX)}
+              coupleName={profile.coupleName}
+            />
           </section>
         ) : null}
 
@@ -134,7 +152,13 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
             {profile.partners.map((partner) => (
               <li key={partner.id} className="profile-partner">
                 {partner.avatarUrl ? (
-                  <StoredImage className="profile-avatar" src={partner.avatarUrl} width={400} height={400} alt={`Photo of ${partner.firstName}`} />
+                  <StoredImage
+                    className="profile-avatar"
+                    src={partner.avatarUrl}
+                    width={400}
+                    height={400}
+                    alt={`Photo of ${partner.firstName}`}
+                  />
                 ) : (
                   <Placeholder name={partner.firstName} className="profile-avatar" />
                 )}

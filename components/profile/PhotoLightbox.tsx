@@ -9,7 +9,10 @@ import { Dialog } from "@/components/ui/Dialog";
  * photo and the extra ones, where Previous and Next, or the arrow keys, move through them all.
  */
 export function PhotoLightbox({ main, photos, coupleName }: { main: string | null; photos: readonly string[]; coupleName: string }) {
-  const all = [...(main ? [{ url: main, alt: `${coupleName}, main photo` }] : []), ...photos.map((url, i) => ({ url, alt: `${coupleName}, photo ${i + 1} of ${photos.length}` }))];
+  const all = [
+    ...(main ? [{ url: main, alt: `${coupleName}, main photo` }] : []),
+    ...photos.map((url, i) => ({ url, alt: `${coupleName}, photo ${i + 1} of ${photos.length}` })),
+  ];
   const offset = main ? 1 : 0;
   const [index, setIndex] = useState<number | null>(null);
   const count = all.length;

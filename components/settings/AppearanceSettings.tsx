@@ -13,7 +13,14 @@ export function AppearanceSettings() {
         <div className="settings-choices">
           {THEME_CHOICES.map((option) => (
             <label key={option.value} className="settings-choice">
-              <input type="radio" name="theme" value={option.value} checked={choice === option.value} disabled={choice === null} onChange={() => choose(option.value)} />
+              <input
+                type="radio"
+                name="theme"
+                value={option.value}
+                checked={choice === option.value}
+                disabled={choice === null}
+                onChange={() => choose(option.value)}
+              />
               <span>
                 {option.label}
                 {"hint" in option && <span className="muted"> ({option.hint})</span>}

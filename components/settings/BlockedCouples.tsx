@@ -30,7 +30,8 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
         Couples you blocked
       </h2>
       <p className="field-hint">
-        You and a blocked couple don&apos;t see each other&apos;s profiles, places, posts or replies, and can&apos;t mention each other. They are not told. Unblocking lets you see each other again.
+        You and a blocked couple don&apos;t see each other&apos;s profiles, places, posts or replies, and can&apos;t mention each other.
+        They are not told. Unblocking lets you see each other again.
       </p>
       {blocked.length === 0 ? (
         <p>You haven&apos;t blocked anyone.</p>
@@ -48,10 +49,18 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
                 <span>
                   <strong>{couple.coupleName}</strong>
                   <br />
-                  <span className="muted">Blocked {new Date(couple.blockedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })}</span>
+                  <span className="muted">
+                    Blocked {new Date(couple.blockedAt).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" })}
+                  </span>
                 </span>
               </span>
-              <button type="button" className="button button-secondary" disabled={busy !== null} onClick={() => void unblock(couple)} aria-label={`Unblock ${couple.coupleName}`}>
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy !== null}
+                onClick={() => void unblock(couple)}
+                aria-label={`Unblock ${couple.coupleName}`}
+              >
                 {busy === couple.coupleId ? "Unblocking..." : "Unblock"}
               </button>
             </li>

@@ -7,7 +7,9 @@ import { errorMessage, send } from "./api";
 
 /** The new address's link: one button (a link scanner opening the page changes nothing). */
 export function ConfirmEmailChange({ token }: { token: string }) {
-  const [state, setState] = useState<{ kind: "idle" | "pending" } | { kind: "done"; email: string } | { kind: "error"; message: string }>({ kind: "idle" });
+  const [state, setState] = useState<{ kind: "idle" | "pending" } | { kind: "done"; email: string } | { kind: "error"; message: string }>({
+    kind: "idle",
+  });
 
   if (!token) return <Alert tone="error">This link is invalid or has expired. Please ask for a new one in your security settings.</Alert>;
   if (state.kind === "done") {

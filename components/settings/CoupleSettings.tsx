@@ -15,7 +15,13 @@ import { StatusLine } from "./StatusLine";
 import { useSettingsForm } from "./useSettingsForm";
 
 /** The onboarding checks' field names, as this form (and its server call) names them. */
-const FIELD_NAMES = { couple_name: "coupleName", coupleProfileImage: "profileImage", coupleTypes: "coupleTypes", bio: "bio", couplePhotos: "photos" } as const;
+const FIELD_NAMES = {
+  couple_name: "coupleName",
+  coupleProfileImage: "profileImage",
+  coupleTypes: "coupleTypes",
+  bio: "bio",
+  couplePhotos: "photos",
+} as const;
 
 /** 'Couple profile' (either partner): name, bio, adventure styles, main photo and up to five more, with the onboarding rules and messages. */
 export function CoupleSettings({ initial }: { initial: Saved }) {
@@ -30,8 +36,16 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
 
   const submit = async () => {
     const checks = await loadChecks(() => import("@/lib/onboarding/step-checks"));
-    const found = checks?.step2Errors({ couple_name: coupleName, hasMainPhoto: Boolean(mainUrl || mainPhoto), coupleTypes, bio, extraPhotoCount: kept.length + newPhotos.length });
-    const problems = Object.fromEntries(Object.entries(found ?? {}).map(([field, message]) => [FIELD_NAMES[field as keyof typeof FIELD_NAMES], message]));
+    const found = checks?.step2Errors({
+      couple_name: coupleName,
+      hasMainPhoto: Boolean(mainUrl || mainPhoto),
+      coupleTypes,
+      bio,
+      extraPhotoCount: kept.length + newPhotos.length,
+    });
+    const problems = Object.fromEntries(
+      Object.entries(found ?? {}).map(([field, message]) => [FIELD_NAMES[field as keyof typeof FIELD_NAMES], message]),
+    );
     const form = new FormData();
     form.set("coupleName", coupleName.trim());
     form.set("bio", bio.trim());
@@ -62,7 +76,15 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     >
       <h2 id="couple-form-title">Your couple</h2>
       <p className="field-hint">Either of you can change your couple profile; your partner sees the changes too.</p>
-      <Field label="What should we call you two?" name="coupleName" maxLength={COUPLE_NAME_MAX} value={coupleName} onChange={(e) => setCoupleName(e.target.value)} error={errors.coupleName} readOnly={busy} />
+      <Field
+        label="What should we call you two?"
+        name="coupleName"
+        maxLength={COUPLE_NAME_MAX}
+        value={coupleName}
+        onChange={(e) => setCoupleName(e.target.value)}
+        error={errors.coupleName}
+        readOnly={busy}
+      />
       {mainUrl && !mainPhoto && (
         <div className="step-saved-photo">
           {/* eslint-disable-next-line @next/next/no-img-element -- the stored photo, already at its final size */}
@@ -70,7 +92,14 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
           <p className="field-hint">Your current main photo. Upload a new one to replace it.</p>
         </div>
       )}
-      <PhotoPicker label="Main couple photo" kind="couple-main" value={mainPhoto} onChange={setMainPhoto} error={errors.profileImage ?? errors.profileImageUrl} disabled={busy} />
+      <PhotoPicker
+        label="Main couple photo"
+        kind="couple-main"
+        value={mainPhoto}
+        onChange={setMainPhoto}
+        error={errors.profileImage ?? errors.profileImageUrl}
+        disabled={busy}
+      />
       {kept.length > 0 && (
         <div className="field" role="group" aria-labelledby="kept-photos-label">
           <span id="kept-photos-label" className="photo-label">

@@ -36,7 +36,10 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
     <>
       <section className="acct-section" aria-labelledby="download-title">
         <h2 id="download-title">Download my data</h2>
-        <p>A JSON file with everything we store about you and your couple: profile, couple, place, posts, replies, reactions, notifications, sessions and the addresses of your photos. It never holds your password or any secret link.</p>
+        <p>
+          A JSON file with everything we store about you and your couple: profile, couple, place, posts, replies, reactions, notifications,
+          sessions and the addresses of your photos. It never holds your password or any secret link.
+        </p>
         <a className="button button-secondary" href="/api/account/export" download>
           Download my data
         </a>
@@ -45,10 +48,16 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
         <h2 id="delete-title">Delete my account</h2>
         <p>This cannot be undone. When you delete your account:</p>
         <ul>
-          <li>Your profile, your sessions, your notifications, your reactions and your photos are erased, and the photos are removed from storage.</li>
+          <li>
+            Your profile, your sessions, your notifications, your reactions and your photos are erased, and the photos are removed from
+            storage.
+          </li>
           <li>Your posts and replies stay in the forum, signed &quot;Deleted member&quot;.</li>
           {hasPartner ? (
-            <li>Your partner keeps your couple profile on their own. They can invite a partner again, and the couple&apos;s badge goes back to &apos;Beta Member&apos;.</li>
+            <li>
+              Your partner keeps your couple profile on their own. They can invite a partner again, and the couple&apos;s badge goes back to
+              &apos;Beta Member&apos;.
+            </li>
           ) : (
             <li>You are the only partner, so your couple profile, its photos and its posts are deleted too.</li>
           )}
@@ -56,8 +65,23 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
         </ul>
         <form onSubmit={submit} noValidate>
           {errors.form && <Alert tone="error">{errors.form}</Alert>}
-          <Field label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
-          <Field label={`Type ${DELETE_CONFIRMATION_WORD} to confirm`} autoComplete="off" autoCapitalize="characters" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} error={errors.typed} />
+          <Field
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={errors.password}
+          />
+          <Field
+            label={`Type ${DELETE_CONFIRMATION_WORD} to confirm`}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            error={errors.typed}
+          />
           <button type="submit" className="button acct-button-danger" disabled={pending}>
             {pending ? "Deleting..." : "Delete my account"}
           </button>

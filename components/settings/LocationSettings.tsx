@@ -20,7 +20,6 @@ const LEVEL_HINTS: Record<PrivacyLevel, string> = {
   hidden: "no location at all",
 };
 
-
 /** 'Location and privacy': the couple's place, how precisely others see it, and 'Show us in the directory'. Each part is saved on its own. */
 export function LocationSettings({ initial }: { initial: Settings }) {
   const id = useId();
@@ -77,7 +76,10 @@ export function LocationSettings({ initial }: { initial: Settings }) {
       setVisible(!next);
       return setVisibleStatus({ tone: "error", text: result.message });
     }
-    setVisibleStatus({ tone: "success", text: result.isVisible ? "Other couples can find you again." : "You are hidden from other couples." });
+    setVisibleStatus({
+      tone: "success",
+      text: result.isVisible ? "Other couples can find you again." : "You are hidden from other couples.",
+    });
   };
 
   return (
@@ -166,11 +168,19 @@ export function LocationSettings({ initial }: { initial: Settings }) {
       <section className="settings-section" aria-labelledby={`${id}-visible`}>
         <h2 id={`${id}-visible`}>Directory</h2>
         <label className="settings-choice">
-          <input type="checkbox" role="switch" checked={visible} disabled={visibleBusy} aria-describedby={`${id}-visible-hint`} onChange={(event) => void toggleVisible(event.target.checked)} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={visible}
+            disabled={visibleBusy}
+            aria-describedby={`${id}-visible-hint`}
+            onChange={(event) => void toggleVisible(event.target.checked)}
+          />
           <span>Show us in the directory</span>
         </label>
         <p id={`${id}-visible-hint`} className="field-hint">
-          When this is off, other couples can no longer find you in the directory or among couples nearby, open your couple profile, see your place or mention you. Your forum posts and replies stay visible, and you can still use everything yourselves.
+          When this is off, other couples can no longer find you in the directory or among couples nearby, open your couple profile, see
+          your place or mention you. Your forum posts and replies stay visible, and you can still use everything yourselves.
         </p>
         <StatusLine status={visibleStatus} />
       </section>

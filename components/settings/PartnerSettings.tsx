@@ -75,7 +75,9 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
               {view.invitation.partnerFirstName} {view.invitation.partnerLastName}
             </strong>{" "}
             at <strong>{view.invitation.partnerEmail}</strong>.{" "}
-            {view.invitation.expired ? `The invitation expired on ${day(view.invitation.expiresAt)}.` : `It is valid until ${day(view.invitation.expiresAt)}.`}
+            {view.invitation.expired
+              ? `The invitation expired on ${day(view.invitation.expiresAt)}.`
+              : `It is valid until ${day(view.invitation.expiresAt)}.`}
           </p>
           <div className="settings-actions">
             <button type="button" className="button button-primary" disabled={busy} onClick={() => void resend()}>
@@ -86,9 +88,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
             </button>
           </div>
           <Dialog open={confirming} onClose={() => setConfirming(false)} title="Cancel the invitation?">
-            <p>
-              The links we sent to {view.invitation.partnerEmail} will stop working. You can invite your partner again at any time.
-            </p>
+            <p>The links we sent to {view.invitation.partnerEmail} will stop working. You can invite your partner again at any time.</p>
             <div className="settings-actions">
               <button type="button" className="button button-primary" onClick={() => void cancel()}>
                 Cancel invitation

@@ -32,11 +32,16 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     form.set("lastName", lastName.trim());
     form.set("occupation", occupation.trim());
     for (const interest of interests) form.append("interests[]", interest);
-    void save(!parsed || parsed.success ? {} : firstMessages(parsed.error.issues), form, photo ? [{ field: "avatar", fileName: "avatar.jpg", photo }] : [], (json) => {
-      const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
-      if (saved && saved.userAvatarUrl !== undefined) setAvatarUrl(saved.userAvatarUrl);
-      setPhoto(null);
-    });
+    void save(
+      !parsed || parsed.success ? {} : firstMessages(parsed.error.issues),
+      form,
+      photo ? [{ field: "avatar", fileName: "avatar.jpg", photo }] : [],
+      (json) => {
+        const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
+        if (saved && saved.userAvatarUrl !== undefined) setAvatarUrl(saved.userAvatarUrl);
+        setPhoto(null);
+      },
+    );
   };
 
   return (
@@ -51,11 +56,38 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     >
       <h2 id="profile-form-title">About you</h2>
       <div className="field-row">
-        <Field label="First name" name="firstName" autoComplete="given-name" maxLength={NAME_MAX} value={firstName} onChange={(e) => setFirstName(e.target.value)} error={errors.firstName} readOnly={busy} />
-        <Field label="Last name" name="lastName" autoComplete="family-name" maxLength={NAME_MAX} value={lastName} onChange={(e) => setLastName(e.target.value)} error={errors.lastName} readOnly={busy} />
+        <Field
+          label="First name"
+          name="firstName"
+          autoComplete="given-name"
+          maxLength={NAME_MAX}
+          value={firstName}
+          onChange={(e) => setFirstName(e.target.value)}
+          error={errors.firstName}
+          readOnly={busy}
+        />
+        <Field
+          label="Last name"
+          name="lastName"
+          autoComplete="family-name"
+          maxLength={NAME_MAX}
+          value={lastName}
+          onChange={(e) => setLastName(e.target.value)}
+          error={errors.lastName}
+          readOnly={busy}
+        />
       </div>
       <p className="field-hint">Other couples see your first name only; your last name stays between you and your partner.</p>
-      <Field label="Occupation" name="occupation" autoComplete="organization-title" maxLength={OCCUPATION_MAX} value={occupation} onChange={(e) => setOccupation(e.target.value)} error={errors.occupation} readOnly={busy} />
+      <Field
+        label="Occupation"
+        name="occupation"
+        autoComplete="organization-title"
+        maxLength={OCCUPATION_MAX}
+        value={occupation}
+        onChange={(e) => setOccupation(e.target.value)}
+        error={errors.occupation}
+        readOnly={busy}
+      />
       {avatarUrl && !photo && (
         <div className="step-saved-photo">
           {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
@@ -63,7 +95,14 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
           <p className="field-hint">Your current profile photo. Upload a new one to replace it.</p>
         </div>
       )}
-      <PhotoPicker label="Profile photo" kind="avatar" value={photo} onChange={setPhoto} error={errors.avatar ?? errors.avatarUrl} disabled={busy} />
+      <PhotoPicker
+        label="Profile photo"
+        kind="avatar"
+        value={photo}
+        onChange={setPhoto}
+        error={errors.avatar ?? errors.avatarUrl}
+        disabled={busy}
+      />
       <ChipPicker
         kind="interest"
         legend="Interests"

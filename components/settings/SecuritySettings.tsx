@@ -49,9 +49,31 @@ function ChangePassword() {
       <h2 id="change-password-title">Change password</h2>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       <form onSubmit={submit} noValidate>
-        <Field label="Current password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} error={errors.current} />
-        <Field label="New password" type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} error={errors.next} hint={<PasswordStrength password={next} checklist />} />
-        <Field label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} error={errors.confirm} />
+        <Field
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={errors.current}
+        />
+        <Field
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={errors.next}
+          hint={<PasswordStrength password={next} checklist />}
+        />
+        <Field
+          label="Confirm new password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={errors.confirm}
+        />
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? "Changing..." : "Change password"}
         </button>
@@ -90,7 +112,10 @@ function ChangeEmail({ email }: { email: string }) {
       return;
     }
     setPassword("");
-    setNotice({ tone: "success", text: `We sent a link to ${address}. Your email changes when you open it. Until then you sign in with ${email}.` });
+    setNotice({
+      tone: "success",
+      text: `We sent a link to ${address}. Your email changes when you open it. Until then you sign in with ${email}.`,
+    });
   };
 
   return (
@@ -101,8 +126,22 @@ function ChangeEmail({ email }: { email: string }) {
       </p>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       <form onSubmit={submit} noValidate>
-        <Field label="New email" type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} error={errors.newEmail} />
-        <Field label="Password" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} error={errors.password} />
+        <Field
+          label="New email"
+          type="email"
+          autoComplete="email"
+          value={newEmail}
+          onChange={(e) => setNewEmail(e.target.value)}
+          error={errors.newEmail}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
         <button type="submit" className="button button-primary" disabled={pending}>
           {pending ? "Sending..." : "Send confirmation link"}
         </button>
@@ -119,7 +158,11 @@ type SessionsAnswer = { ok: true; items: SessionItem[] } | { ok: false; message:
 
 async function fetchSessions(): Promise<SessionsAnswer> {
   try {
-    const response = await fetch("/api/auth/sessions", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+    const response = await fetch("/api/auth/sessions", {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json" },
+    });
     const json = (await response.json().catch(() => null)) as { data?: SessionItem[] } | null;
     if (response.ok && json?.data) return { ok: true, items: json.data };
     return { ok: false, message: errorMessage(json, "We could not load your sessions.") };
@@ -181,7 +224,13 @@ function Sessions() {
                 </div>
               </div>
               {!item.current && (
-                <button type="button" className="button button-secondary" onClick={() => end(item.id)} disabled={busy !== null} aria-label={`Sign out ${item.device}, last seen ${when.format(new Date(item.lastSeenAt))}`}>
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  onClick={() => end(item.id)}
+                  disabled={busy !== null}
+                  aria-label={`Sign out ${item.device}, last seen ${when.format(new Date(item.lastSeenAt))}`}
+                >
                   Sign out
                 </button>
               )}

@@ -8,7 +8,11 @@ export function errorMessage(json: unknown, fallback = "Something went wrong. Pl
 }
 
 /** A mutating JSON call with the session's CSRF token: `{ok, json}`; a network failure is a failed answer. */
-export async function send(method: "POST" | "PUT" | "DELETE", url: string, body?: unknown): Promise<{ ok: boolean; status: number; json: unknown }> {
+export async function send(
+  method: "POST" | "PUT" | "DELETE",
+  url: string,
+  body?: unknown,
+): Promise<{ ok: boolean; status: number; json: unknown }> {
   try {
     return await csrfFetch(url, {
       method,
@@ -16,6 +20,10 @@ export async function send(method: "POST" | "PUT" | "DELETE", url: string, body?
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
-    return { ok: false, status: 0, json: { error: { message: "We could not reach the server. Please check your connection and try again." } } };
+    return {
+      ok: false,
+      status: 0,
+      json: { error: { message: "We could not reach the server. Please check your connection and try again." } },
+    };
   }
 }

@@ -20,7 +20,12 @@ export function useSettingsForm(url: string) {
   const [status, setStatus] = useState<Status>(null);
 
   /** Local checks first (`problems`), then the server; `onSaved` gets the answer's JSON. */
-  async function save(problems: Record<string, string>, form: FormData, photos: { field: string; fileName: string; photo: PickedPhoto }[], onSaved: (json: unknown) => void) {
+  async function save(
+    problems: Record<string, string>,
+    form: FormData,
+    photos: { field: string; fileName: string; photo: PickedPhoto }[],
+    onSaved: (json: unknown) => void,
+  ) {
     setStatus(null);
     setErrors(problems);
     if (Object.keys(problems).length > 0) return setStatus({ tone: "error", text: "Please correct the fields marked below." });

@@ -8,7 +8,11 @@ type Categories = Record<string, ChipOption[]>;
 
 /** Open at first: the first category and every one that already holds a pick (a restored draft). */
 const initiallyOpen = (categories: Categories, value: string[]) =>
-  new Set(Object.entries(categories).flatMap(([name, items], index) => (index === 0 || items.some((item) => value.includes(item.value)) ? [name] : [])));
+  new Set(
+    Object.entries(categories).flatMap(([name, items], index) =>
+      index === 0 || items.some((item) => value.includes(item.value)) ? [name] : [],
+    ),
+  );
 
 type Props = {
   /** Class names are `${kind}-picker`, `${kind}-option`, ... (app/styles/onboarding.css). */
@@ -37,7 +41,21 @@ type Props = {
  * disabled but stay focusable (aria-disabled), so keyboard users still find and hear them; a
  * further pick is ignored.
  */
-export function ChipPicker({ kind, legend, name, hint, count, limitMessage, max, value, onChange, error, disabled, options, categories }: Props) {
+export function ChipPicker({
+  kind,
+  legend,
+  name,
+  hint,
+  count,
+  limitMessage,
+  max,
+  value,
+  onChange,
+  error,
+  disabled,
+  options,
+  categories,
+}: Props) {
   const id = useId();
   const [triedBeyond, setTriedBeyond] = useState(false);
   const [open, setOpen] = useState(() => (categories ? initiallyOpen(categories, value) : new Set<string>()));
@@ -105,7 +123,12 @@ export function ChipPicker({ kind, legend, name, hint, count, limitMessage, max,
         ? Object.entries(categories).map(([category, items]) => {
             const picked = items.filter((item) => value.includes(item.value)).length;
             return (
-              <details key={category} className={`${kind}-category`} open={open.has(category)} onToggle={(event) => toggleCategory(category, event.currentTarget.open)}>
+              <details
+                key={category}
+                className={`${kind}-category`}
+                open={open.has(category)}
+                onToggle={(event) => toggleCategory(category, event.currentTarget.open)}
+              >
                 <summary className={`${kind}-summary`}>
                   <span className={`${kind}-category-name`}>{category}</span>
                   {picked > 0 && <span className={`${kind}-category-count`}>{picked} selected</span>}

@@ -13,15 +13,27 @@ export const couples = pgTable(
     partner2Id: uuid("partner2_id").references(() => users.id, { onDelete: "set null" }),
     coupleName: text("couple_name").notNull(),
     bio: text("bio"),
-    photos: text("photos").array().notNull().default(sql`'{}'::text[]`),
-    coupleTypes: text("couple_types").array().notNull().default(sql`'{}'::text[]`),
-    interests: text("interests").array().notNull().default(sql`'{}'::text[]`),
+    photos: text("photos")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    coupleTypes: text("couple_types")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    interests: text("interests")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /**
      * The couple's interests as the directory counts and filters them: the union of both
      * partners' lists, or `interests` when both are empty. Kept by the triggers of migration
      * 0009 (hand-written part) on couples and users, so a GIN index can answer "any of".
      */
-    matchInterests: text("match_interests").array().notNull().default(sql`'{}'::text[]`),
+    matchInterests: text("match_interests")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /**
      * `match_interests` as a bitmask, one bit per catalogue interest (interest_mask, migration
      * 0011): 'most in common' counts shared interests as the popcount of two masks. Read as a

@@ -78,7 +78,10 @@ export const forumPosts = pgTable(
     title: text("title").notNull(),
     body: text("body").notNull(),
     /** Upload URLs from POST /api/forum/photos, at most 4 (checked by lib/forum/schemas.ts). */
-    photos: text("photos").array().notNull().default(sql`'{}'::text[]`),
+    photos: text("photos")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Local posts only: the place text others saw, and its shown (snapped) coordinates. */
     place: text("place"),
     latitude: doublePrecision("latitude"),
@@ -100,17 +103,26 @@ export const forumPosts = pgTable(
       ),
   },
   (t) => [
-    check("forum_posts_local_place_check", sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null)`),
+    check(
+      "forum_posts_local_place_check",
+      sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null)`,
+    ),
     index("forum_posts_latest_idx").on(t.scope, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),
     index("forum_posts_topic_latest_idx").on(t.scope, t.topic, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_topic_new_idx").on(t.scope, t.topic, t.createdAt, t.id).where(listed(t)),
-    index("forum_posts_top_idx").on(t.scope, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
-    index("forum_posts_topic_top_idx").on(t.scope, t.topic, t.topScore, t.id).where(sql`${listed(t)} and ${t.topScore} > 0`),
+    index("forum_posts_top_idx")
+      .on(t.scope, t.topScore, t.id)
+      .where(sql`${listed(t)} and ${t.topScore} > 0`),
+    index("forum_posts_topic_top_idx")
+      .on(t.scope, t.topic, t.topScore, t.id)
+      .where(sql`${listed(t)} and ${t.topScore} > 0`),
     index("forum_posts_search_idx").using("gin", t.searchVector).where(listed(t)),
     // The local forum's box: a GiST index on the (longitude, latitude) point, so the rows read
     // are the posts inside the box, not every post at that latitude around the world.
-    index("forum_posts_local_box_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`).where(sql`${t.scope} = 'local' and ${listed(t)}`),
+    index("forum_posts_local_box_idx")
+      .using("gist", sql`point(${t.longitude}, ${t.latitude})`)
+      .where(sql`${t.scope} = 'local' and ${listed(t)}`),
     index("forum_posts_couple_idx").on(t.coupleId, t.createdAt),
     index("forum_posts_author_recent_idx").on(t.authorUserId, t.createdAt),
   ],
@@ -147,7 +159,9 @@ export const forumReplies = pgTable(
     index("forum_replies_thread_idx").on(t.postId, t.createdAt, t.id),
     index("forum_replies_author_recent_idx").on(t.authorUserId, t.createdAt),
     // Deleting a quoted reply's row (an account deletion) sets its quotes to null through this.
-    index("forum_replies_quote_idx").on(t.quoteReplyId).where(sql`${t.quoteReplyId} is not null`),
+    index("forum_replies_quote_idx")
+      .on(t.quoteReplyId)
+      .where(sql`${t.quoteReplyId} is not null`),
   ],
 );
 
@@ -176,9 +190,15 @@ export const forumReactions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("forum_reactions_post_user_kind_key").on(t.postId, t.userId, t.kind).where(sql`${t.replyId} is null`),
-    uniqueIndex("forum_reactions_reply_user_kind_key").on(t.replyId, t.userId, t.kind).where(sql`${t.replyId} is not null`),
-    index("forum_reactions_post_recent_idx").on(t.createdAt, t.postId).where(sql`${t.replyId} is null`),
+    uniqueIndex("forum_reactions_post_user_kind_key")
+      .on(t.postId, t.userId, t.kind)
+      .where(sql`${t.replyId} is null`),
+    uniqueIndex("forum_reactions_reply_user_kind_key")
+      .on(t.replyId, t.userId, t.kind)
+      .where(sql`${t.replyId} is not null`),
+    index("forum_reactions_post_recent_idx")
+      .on(t.createdAt, t.postId)
+      .where(sql`${t.replyId} is null`),
     // A thread's reactions, on the post and on all its replies at once (the unique keys are partial).
     index("forum_reactions_thread_idx").on(t.postId),
     index("forum_reactions_user_idx").on(t.userId),
@@ -205,8 +225,12 @@ export const forumMentions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("forum_mentions_post_couple_key").on(t.postId, t.mentionedCoupleId).where(sql`${t.replyId} is null`),
-    uniqueIndex("forum_mentions_reply_couple_key").on(t.replyId, t.mentionedCoupleId).where(sql`${t.replyId} is not null`),
+    uniqueIndex("forum_mentions_post_couple_key")
+      .on(t.postId, t.mentionedCoupleId)
+      .where(sql`${t.replyId} is null`),
+    uniqueIndex("forum_mentions_reply_couple_key")
+      .on(t.replyId, t.mentionedCoupleId)
+      .where(sql`${t.replyId} is not null`),
     index("forum_mentions_couple_idx").on(t.mentionedCoupleId),
     // A thread's mentions, in the post and in all its replies at once.
     index("forum_mentions_thread_idx").on(t.postId),
@@ -242,7 +266,9 @@ export const reports = pgTable(
   (t) => [
     uniqueIndex("reports_reporter_target_key").on(t.reporterUserId, t.targetType, t.targetId),
     index("reports_target_idx").on(t.targetType, t.targetId),
-    index("reports_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
+    index("reports_open_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'open'`),
   ],
 );
 

@@ -18,7 +18,10 @@ export const users = pgTable(
     dateOfBirth: date("date_of_birth", { mode: "string" }).notNull(),
     occupation: text("occupation"),
     bio: text("bio"),
-    interests: text("interests").array().notNull().default(sql`'{}'::text[]`),
+    interests: text("interests")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     avatarUrl: text("avatar_url"),
     location: text("location"),
     placeId: text("place_id"),

@@ -36,7 +36,11 @@ export const notifications = pgTable(
   (t) => [
     index("notifications_user_created_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
     // The bell's unread count reads only this small index, however many rows a user has.
-    index("notifications_user_unread_idx").on(t.userId).where(sql`${t.isRead} = false`),
-    uniqueIndex("notifications_unread_group_key").on(t.userId, t.groupKey).where(sql`${t.isRead} = false and ${t.groupKey} is not null`),
+    index("notifications_user_unread_idx")
+      .on(t.userId)
+      .where(sql`${t.isRead} = false`),
+    uniqueIndex("notifications_unread_group_key")
+      .on(t.userId, t.groupKey)
+      .where(sql`${t.isRead} = false and ${t.groupKey} is not null`),
   ],
 );

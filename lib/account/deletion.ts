@@ -26,7 +26,12 @@ export type DeletionOutcome = {
  * storage only after the commit, best effort: a database that rolled back keeps its images.
  * Afterwards the e-mail address is free to register again.
  */
-export async function deleteAccount(db: Db, userId: string, password: string, options: { storage?: ImageStorage } = {}): Promise<DeletionOutcome> {
+export async function deleteAccount(
+  db: Db,
+  userId: string,
+  password: string,
+  options: { storage?: ImageStorage } = {},
+): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
   const { urls, couple } = await db.transaction(async (tx) => {
     const [person] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");

@@ -49,12 +49,29 @@ export async function exportAccount(db: Db, userId: string) {
       const [couple] = await tx.select().from(couples).where(partnerOf(userId));
       const partnerId = couple ? (couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id) : null;
       const partnerUser = alias(users, "partner");
-      const [partner] = partnerId ? await tx.select({ id: partnerUser.id, firstName: partnerUser.firstName }).from(partnerUser).where(eq(partnerUser.id, partnerId)) : [];
+      const [partner] = partnerId
+        ? await tx.select({ id: partnerUser.id, firstName: partnerUser.firstName }).from(partnerUser).where(eq(partnerUser.id, partnerId))
+        : [];
 
       const locationOwners = [and(eq(locations.entityType, "user"), eq(locations.entityId, userId))];
       if (couple) locationOwners.push(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple.id)));
-      const [places, posts, replies, reactions, inbox, sessionRows, photos, sentInvitations, blocks, filedReports, notificationPreferences] = await Promise.all([
-        tx.select().from(locations).where(or(...locationOwners)),
+      const [
+        places,
+        posts,
+        replies,
+        reactions,
+        inbox,
+        sessionRows,
+        photos,
+        sentInvitations,
+        blocks,
+        filedReports,
+        notificationPreferences,
+      ] = await Promise.all([
+        tx
+          .select()
+          .from(locations)
+          .where(or(...locationOwners)),
         tx
           .select({
             id: forumPosts.id,
@@ -72,12 +89,25 @@ export async function exportAccount(db: Db, userId: string) {
           .where(eq(forumPosts.authorUserId, userId))
           .orderBy(desc(forumPosts.createdAt)),
         tx
-          .select({ id: forumReplies.id, postId: forumReplies.postId, body: forumReplies.body, createdAt: forumReplies.createdAt, editedAt: forumReplies.editedAt, deletedAt: forumReplies.deletedAt })
+          .select({
+            id: forumReplies.id,
+            postId: forumReplies.postId,
+            body: forumReplies.body,
+            createdAt: forumReplies.createdAt,
+            editedAt: forumReplies.editedAt,
+            deletedAt: forumReplies.deletedAt,
+          })
           .from(forumReplies)
           .where(eq(forumReplies.authorUserId, userId))
           .orderBy(desc(forumReplies.createdAt)),
         tx
-          .select({ id: forumReactions.id, postId: forumReactions.postId, replyId: forumReactions.replyId, kind: forumReactions.kind, createdAt: forumReactions.createdAt })
+          .select({
+            id: forumReactions.id,
+            postId: forumReactions.postId,
+            replyId: forumReactions.replyId,
+            kind: forumReactions.kind,
+            createdAt: forumReactions.createdAt,
+          })
           .from(forumReactions)
           .where(eq(forumReactions.userId, userId))
           .orderBy(desc(forumReactions.createdAt)),
@@ -96,7 +126,14 @@ export async function exportAccount(db: Db, userId: string) {
           .where(eq(notifications.userId, userId))
           .orderBy(desc(notifications.createdAt)),
         tx
-          .select({ kind: sessions.kind, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, expiresAt: sessions.expiresAt, revokedAt: sessions.revokedAt })
+          .select({
+            kind: sessions.kind,
+            userAgent: sessions.userAgent,
+            createdAt: sessions.createdAt,
+            lastSeenAt: sessions.lastSeenAt,
+            expiresAt: sessions.expiresAt,
+            revokedAt: sessions.revokedAt,
+          })
           .from(sessions)
           .where(eq(sessions.userId, userId))
           .orderBy(desc(sessions.createdAt)),
@@ -115,13 +152,24 @@ export async function exportAccount(db: Db, userId: string) {
           .where(eq(invitations.inviterId, userId)),
         couple
           ? tx
-              .select({ blockedCoupleId: coupleBlocks.blockedCoupleId, blockedCoupleName: couples.coupleName, createdAt: coupleBlocks.createdAt })
+              .select({
+                blockedCoupleId: coupleBlocks.blockedCoupleId,
+                blockedCoupleName: couples.coupleName,
+                createdAt: coupleBlocks.createdAt,
+              })
               .from(coupleBlocks)
               .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
               .where(eq(coupleBlocks.blockerCoupleId, couple.id))
           : Promise.resolve([]),
         tx
-          .select({ targetType: reports.targetType, targetId: reports.targetId, reason: reports.reason, note: reports.note, status: reports.status, createdAt: reports.createdAt })
+          .select({
+            targetType: reports.targetType,
+            targetId: reports.targetId,
+            reason: reports.reason,
+            note: reports.note,
+            status: reports.status,
+            createdAt: reports.createdAt,
+          })
           .from(reports)
           .where(eq(reports.reporterUserId, userId)),
         getPreferences(tx, userId),

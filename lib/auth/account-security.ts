@@ -49,7 +49,11 @@ export async function changePassword(
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
   return db.transaction(async (tx) => {
-    const [user] = await tx.update(users).set({ passwordHash }).where(eq(users.id, caller.userId)).returning({ email: users.email, firstName: users.firstName });
+    const [user] = await tx
+      .update(users)
+      .set({ passwordHash })
+      .where(eq(users.id, caller.userId))
+      .returning({ email: users.email, firstName: users.firstName });
     if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
     await tx
       .update(userTokens)
@@ -69,22 +73,35 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 const emailTakenByOther = async (db: Db, email: string, userId: string) =>
-  (await db.select({ id: users.id }).from(users).where(and(eq(users.email, email), ne(users.id, userId))).limit(1)).length > 0;
+  (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), ne(users.id, userId)))
+      .limit(1)
+  ).length > 0;
 
 /**
  * Starts an e-mail change: a single-use link (24 h) to the new address, a notice to the old one.
  * Nothing about the account changes until the link is used. An earlier pending change is
  * replaced. Returns the queued e-mails' ids (delivered after the response).
  */
-export async function requestEmailChange(db: Db, userId: string, input: { password: string; newEmail: string }): Promise<{ emailIds: string[] }> {
+export async function requestEmailChange(
+  db: Db,
+  userId: string,
+  input: { password: string; newEmail: string },
+): Promise<{ emailIds: string[] }> {
   await confirmPassword(db, userId, input.password);
   const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId));
   if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-  if (user.email === input.newEmail) throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
+  if (user.email === input.newEmail)
+    throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
   if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
   const limit = await consumeLimit(db, LIMITS.emailChangePerUser, userId);
   if (!limit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many email change requests. Please try again later.", { retryAfterSeconds: limit.retryAfterSeconds });
+    throw new AppError("RATE_LIMITED", "Too many email change requests. Please try again later.", {
+      retryAfterSeconds: limit.retryAfterSeconds,
+    });
   }
   return db.transaction(async (tx) => {
     const now = new Date();
@@ -157,7 +174,13 @@ const live = (userId: string) => and(eq(sessions.userId, userId), isNull(session
 /** The person's live sessions, the current one first, then the most recently used. */
 export async function listSessions(db: Db, caller: { userId: string; sessionId: string }): Promise<SessionSummary[]> {
   const rows = await db
-    .select({ id: sessions.id, kind: sessions.kind, userAgent: sessions.userAgent, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      id: sessions.id,
+      kind: sessions.kind,
+      userAgent: sessions.userAgent,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+    })
     .from(sessions)
     .where(live(caller.userId))
     .orderBy(desc(sessions.lastSeenAt), asc(sessions.id));
@@ -174,7 +197,10 @@ export async function listSessions(db: Db, caller: { userId: string; sessionId: 
 
 /** Signs out one of the person's own live sessions; anyone else's id, or an ended one, is NOT_FOUND. */
 export async function endOwnSession(db: Db, userId: string, sessionId: string): Promise<void> {
-  const [row] = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.id, sessionId), live(userId)));
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), live(userId)));
   if (!row) throw new AppError("NOT_FOUND", "Session not found");
   await revokeSession(db, row.id);
 }

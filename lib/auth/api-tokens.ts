@@ -42,7 +42,11 @@ async function issue(db: Db, session: SessionRef, user: { id: string; email: str
 }
 
 /** Opens an API session for an already authenticated user. */
-export async function startApiSession(db: Db, user: { id: string; email: string; emailVerifiedAt: Date | null }, client: SessionClient = {}): Promise<ApiSession> {
+export async function startApiSession(
+  db: Db,
+  user: { id: string; email: string; emailVerifiedAt: Date | null },
+  client: SessionClient = {},
+): Promise<ApiSession> {
   return db.transaction(async (tx) => {
     const id = await createSession(tx, user.id, "api", client);
     return issue(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
@@ -81,10 +85,18 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
     }
     if (Math.min(row.expiresAt.getTime(), row.sessionExpiresAt.getTime()) <= Date.now()) return { reused: false, session: null };
     await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
-    return { reused: false, session: await issue(tx, { id: row.sessionId, expiresAt: row.sessionExpiresAt }, { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt }) };
+    return {
+      reused: false,
+      session: await issue(
+        tx,
+        { id: row.sessionId, expiresAt: row.sessionExpiresAt },
+        { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt },
+      ),
+    };
   });
   // The revocation above must commit, so the error is thrown only after the transaction.
-  if (!outcome.session) throw new AppError("SESSION_EXPIRED", outcome.reused ? "Refresh token reuse detected. Please sign in again." : INVALID_REFRESH);
+  if (!outcome.session)
+    throw new AppError("SESSION_EXPIRED", outcome.reused ? "Refresh token reuse detected. Please sign in again." : INVALID_REFRESH);
   return outcome.session;
 }
 

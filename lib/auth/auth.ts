@@ -57,7 +57,10 @@ export const { auth, signIn, signOut, unstable_update } = NextAuth({
         if (!parsed.success) throw new SignInRefused(new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE));
         const db = await getDb();
         try {
-          const user = await authenticate(db, parsed.data, { clientAddress: clientAddress(request.headers), deviceToken: deviceTokenOf(request.headers) });
+          const user = await authenticate(db, parsed.data, {
+            clientAddress: clientAddress(request.headers),
+            deviceToken: deviceTokenOf(request.headers),
+          });
           const sid = await createSession(db, user.id, "browser", { userAgent: request.headers.get("user-agent") });
           await rememberDevice(user.email);
           return { id: user.id, email: user.email, sid };

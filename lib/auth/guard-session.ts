@@ -28,7 +28,8 @@ export function sessionCookieValue(request: NextRequest): string | undefined {
 }
 
 /** The claims encrypted as a cookie value, valid for a browser session's length from now. */
-export const encodeSessionCookie = (claims: JWT) => encode({ token: claims, secret: authSecret(), salt: sessionCookieName(), maxAge: BROWSER_SESSION_SECONDS });
+export const encodeSessionCookie = (claims: JWT) =>
+  encode({ token: claims, secret: authSecret(), salt: sessionCookieName(), maxAge: BROWSER_SESSION_SECONDS });
 
 // The attributes Auth.js gives it; `secure` on https, where a `__Secure-` cookie without it is ignored (set or cleared).
 const cookieOptions = (maxAge: number) => ({ httpOnly: true, sameSite: "lax" as const, path: "/", secure: isSecureOrigin(), maxAge });

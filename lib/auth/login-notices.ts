@@ -14,5 +14,4 @@ export const LOGIN_NOTICES = [
   "Registration successful! Please login to complete your profile setup.",
 ] as const;
 
-export const loginNotice = (message: unknown): string | null =>
-  LOGIN_NOTICES.find((notice) => notice === message) ?? null;
+export const loginNotice = (message: unknown): string | null => LOGIN_NOTICES.find((notice) => notice === message) ?? null;

@@ -1,6 +1,14 @@
 import { z } from "zod";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
-import { EMAIL_INVALID_MESSAGE, isAdult, isRealDate, NAME_MAX, PASSWORD_MAX, PASSWORD_REQUIREMENTS, RESET_PASSWORD_MIN } from "./plain-rules";
+import {
+  EMAIL_INVALID_MESSAGE,
+  isAdult,
+  isRealDate,
+  NAME_MAX,
+  PASSWORD_MAX,
+  PASSWORD_REQUIREMENTS,
+  RESET_PASSWORD_MIN,
+} from "./plain-rules";
 
 export * from "./plain-rules";
 
@@ -44,4 +52,3 @@ export const dateOfBirthSchema = z
   .min(1, "Please enter your date of birth")
   .refine(isRealDate, "Please enter a valid date")
   .refine((value) => isAdult(value), "You must be at least 18 years old");
-

@@ -19,7 +19,13 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
   const now = new Date();
   const [row] = await db
     .insert(sessions)
-    .values({ userId, kind, expiresAt: new Date(now.getTime() + seconds * 1000), userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null, lastSeenAt: now })
+    .values({
+      userId,
+      kind,
+      expiresAt: new Date(now.getTime() + seconds * 1000),
+      userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
+      lastSeenAt: now,
+    })
     .returning({ id: sessions.id });
   return row!.id;
 }
@@ -37,7 +43,9 @@ export type SessionFound<L> = { userId: string; value: L; flags?: AccountFlags }
 export const liveSessionWhere = () =>
   and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")));
 
-const activeSessionQuery = preparedPer((db) => db.select({ userId: sessions.userId }).from(sessions).where(liveSessionWhere()).prepare("active_session_user"));
+const activeSessionQuery = preparedPer((db) =>
+  db.select({ userId: sessions.userId }).from(sessions).where(liveSessionWhere()).prepare("active_session_user"),
+);
 
 /** The user id of a live session, or null when it was revoked, expired or never existed. Every signed-in call asks: prepared. */
 export async function activeSessionUser(db: Db, sessionId: string): Promise<string | null> {
@@ -46,12 +54,18 @@ export async function activeSessionUser(db: Db, sessionId: string): Promise<stri
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 /** Ends every session of the user, browser and API alike (after a password reset). */
 export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
 /** Ends every session of the user but one (a password change keeps the session that made it). */

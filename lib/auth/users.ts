@@ -29,13 +29,22 @@ export async function findUserByEmail(db: Db, email: string) {
  * What the flags are derived from and nothing more, of a person and their couple (tables or
  * aliases of them, as a statement joins them): every complete-profile call reads these.
  */
-export const flagColumns = <P extends Parameters<typeof flagSourceColumns>[0], C extends { coupleName: AnyPgColumn<{ data: string }>; partner2Id: AnyPgColumn<{ data: string }> }>(person: P, couple: C) => ({
+export const flagColumns = <
+  P extends Parameters<typeof flagSourceColumns>[0],
+  C extends { coupleName: AnyPgColumn<{ data: string }>; partner2Id: AnyPgColumn<{ data: string }> },
+>(
+  person: P,
+  couple: C,
+) => ({
   ...flagSourceColumns(person),
   coupleName: couple.coupleName,
   partner2Id: couple.partner2Id,
 });
 
-export function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0], userId: string): AccountFlags {
+export function flagsOf(
+  row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0],
+  userId: string,
+): AccountFlags {
   return {
     emailVerified: row.emailVerifiedAt !== null,
     profileComplete: isProfileComplete(row),
@@ -45,7 +54,12 @@ export function flagsOf(row: { emailVerifiedAt: Date | null; partner2Id: string 
 
 // Prepared: every complete-profile API call and every guarded page asks.
 const flagsQuery = preparedPer((db) =>
-  db.select(flagColumns(users, couples)).from(users).leftJoin(couples, partnerOf(users.id)).where(eq(users.id, sql.placeholder("userId"))).prepare("account_flags"),
+  db
+    .select(flagColumns(users, couples))
+    .from(users)
+    .leftJoin(couples, partnerOf(users.id))
+    .where(eq(users.id, sql.placeholder("userId")))
+    .prepare("account_flags"),
 );
 const liveFlagsQuery = preparedPer((db) =>
   db

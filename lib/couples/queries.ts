@@ -32,7 +32,16 @@ export type CoupleProfile = {
   isVerified: boolean;
   badge: CoupleBadge;
   /** First name and age for everyone; the last name only for the couple's own partners. */
-  partners: { id: string; role: "A" | "B"; firstName: string; lastName?: string; age: number | null; occupation: string | null; avatarUrl: string | null; interests: { value: string; label: string }[] }[];
+  partners: {
+    id: string;
+    role: "A" | "B";
+    firstName: string;
+    lastName?: string;
+    age: number | null;
+    occupation: string | null;
+    avatarUrl: string | null;
+    interests: { value: string; label: string }[];
+  }[];
   /** True when the viewer is one of the two partners. */
   isOwn: boolean;
   /** Interest values the two couples share, only the viewer's, only theirs, and all four people's; null on the viewer's own profile. */
@@ -56,7 +65,11 @@ const partnerB = alias(users, "partner_b");
  * A partner as the couple's profile shows them. The last name is still shown to other couples
  * too (today's answer, kept as the tests expect it); a later issue narrows it to the public person.
  */
-const personColumns = (t: typeof partnerA | typeof partnerB) => ({ ...publicPersonColumns(t), lastName: t.lastName, interests: t.interests });
+const personColumns = (t: typeof partnerA | typeof partnerB) => ({
+  ...publicPersonColumns(t),
+  lastName: t.lastName,
+  interests: t.interests,
+});
 /** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
 type Person = PublicPersonRow & { lastName: string | null; interests: string[] | null };
 
@@ -183,10 +196,6 @@ export async function viewerCouple(db: Db, viewerUserId: string): Promise<Viewer
 
 /** The id of the couple the user belongs to, as either partner; null when none. */
 export async function coupleIdOf(db: Db, userId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ id: couples.id })
-    .from(couples)
-    .where(partnerOf(userId))
-    .limit(1);
+  const [row] = await db.select({ id: couples.id }).from(couples).where(partnerOf(userId)).limit(1);
   return row?.id ?? null;
 }

@@ -119,7 +119,10 @@ type Labelled = { value: string; label: string };
  * marked `shared` when both partners chose it. `legacy` (the couple's own stored list) fills in
  * for a couple whose partners' lists are empty.
  */
-export function coupleInterests(partners: readonly (readonly Labelled[])[], legacy: readonly Labelled[]): (Labelled & { shared: boolean })[] {
+export function coupleInterests(
+  partners: readonly (readonly Labelled[])[],
+  legacy: readonly Labelled[],
+): (Labelled & { shared: boolean })[] {
   const all = partners.flat();
   const union = new Map((all.length > 0 ? all : legacy).map((item) => [item.value, item]));
   const inBoth = (value: string) => partners.length === 2 && partners.every((list) => list.some((item) => item.value === value));

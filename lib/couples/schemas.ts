@@ -7,7 +7,16 @@ import { missingAsEmpty, multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, picks, r
 import { imageUrlField, imageUrlsField } from "@/lib/images/schemas";
 import { interestsField } from "@/lib/interests/schemas";
 import { locationField } from "@/lib/locations/schemas";
-import { BIO_MAX, BIO_MIN, COUPLE_MESSAGES, COUPLE_NAME_MAX, COUPLE_TYPE_VALUES, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
+import {
+  BIO_MAX,
+  BIO_MIN,
+  COUPLE_MESSAGES,
+  COUPLE_NAME_MAX,
+  COUPLE_TYPE_VALUES,
+  COUPLE_TYPES_MAX,
+  EXTRA_PHOTOS_MAX,
+  tooManyPhotosMessage,
+} from "./rules";
 
 export const coupleNameField = z.preprocess(
   missingAsEmpty,
@@ -21,7 +30,11 @@ export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
 export const coupleBioField = z.preprocess(
   missingAsEmpty,
   multiLine(
-    z.string({ error: COUPLE_MESSAGES.bioTooShort }).trim().min(BIO_MIN, COUPLE_MESSAGES.bioTooShort).max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+    z
+      .string({ error: COUPLE_MESSAGES.bioTooShort })
+      .trim()
+      .min(BIO_MIN, COUPLE_MESSAGES.bioTooShort)
+      .max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
     COUPLE_MESSAGES.bioNotAllowed,
   ),
 );
@@ -72,9 +85,12 @@ export const coupleUpdateSchema = z.preprocess(
   camelCoupleKeys,
   coupleFields
     .extend({ isVisible: isVisibleField })
-    .partial().refine((update) => Object.values(update).some((value) => value !== undefined), NOTHING_TO_UPDATE_MESSAGE),
+    .partial()
+    .refine((update) => Object.values(update).some((value) => value !== undefined), NOTHING_TO_UPDATE_MESSAGE),
 );
 export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 
 /** PUT /api/couples/update names its target couple in the body beside the fields; none is the caller's own. */
-export const coupleUpdateTargetSchema = z.object({ id: oneLine(z.string({ error: "id must be a couple id" }), "id must be a couple id").nullish() });
+export const coupleUpdateTargetSchema = z.object({
+  id: oneLine(z.string({ error: "id must be a couple id" }), "id must be a couple id").nullish(),
+});

@@ -114,8 +114,7 @@ export async function insertCouple(tx: Db, userId: string, couple: NewCouple): P
   return row;
 }
 
-const ofPartner = (coupleId: string, userId: string) =>
-  and(eq(couples.id, coupleId), partnerOf(userId));
+const ofPartner = (coupleId: string, userId: string) => and(eq(couples.id, coupleId), partnerOf(userId));
 
 /**
  * The couple's images, when the user is one of its partners; any other id (malformed, missing,
@@ -139,7 +138,13 @@ export type ChangedCouple = { couple: CoupleRecord; replacedImages: string[] };
  * Changes a couple the user is a partner of; any other couple reads as missing and stays as it
  * was. With `complete`, the user's own part (A or B) is marked done as well.
  */
-export async function writeCoupleChanges(tx: Db, userId: string, coupleId: string, changes: CoupleChanges, complete = false): Promise<ChangedCouple> {
+export async function writeCoupleChanges(
+  tx: Db,
+  userId: string,
+  coupleId: string,
+  changes: CoupleChanges,
+  complete = false,
+): Promise<ChangedCouple> {
   const own = await ownCouple(tx, userId, coupleId, true);
   const { place, ...fields } = changes;
   const completion = !complete ? {} : own.partner1Id === userId ? partnerAComplete() : partnerBComplete();
@@ -238,7 +243,10 @@ export async function updateCouple(
     throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
   }
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
-  const uploads = [...(main ? [{ bytes: main, kind: "couple-main" as const }] : []), ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))];
+  const uploads = [
+    ...(main ? [{ bytes: main, kind: "couple-main" as const }] : []),
+    ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const })),
+  ];
   return writeWithImages(db, userId, { storage: deps.storage, uploads }, async (tx, stored) => {
     const [newMain, ...newExtra] = main ? stored : [undefined, ...stored];
     const withUploads: CoupleChanges = {

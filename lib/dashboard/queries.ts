@@ -16,7 +16,14 @@ import { profileCompletion, type Completion } from "./rules";
 
 export const DASHBOARD_COUNTS = { notifications: 5, near: 5, suggestions: 3, posts: 3 } as const;
 
-export type NearCouple = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: string; location: string | null; distance: string };
+export type NearCouple = {
+  coupleId: string;
+  coupleName: string;
+  profileImageUrl: string | null;
+  badge: string;
+  location: string | null;
+  distance: string;
+};
 
 export type Dashboard = {
   firstName: string;
@@ -74,7 +81,10 @@ async function overview(db: Db, userId: string) {
  * has no place others can measure from (hidden, country level, none): then the card says to set one.
  */
 async function finds(db: Db, userId: string): Promise<{ suggestions: DiscoverSuggestion[]; near: NearCouple[] | null }> {
-  const { suggestions, near } = await dashboardFinds(db, userId, { suggestions: DASHBOARD_COUNTS.suggestions, near: DASHBOARD_COUNTS.near });
+  const { suggestions, near } = await dashboardFinds(db, userId, {
+    suggestions: DASHBOARD_COUNTS.suggestions,
+    near: DASHBOARD_COUNTS.near,
+  });
   return {
     suggestions,
     near:

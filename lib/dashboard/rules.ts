@@ -11,8 +11,10 @@ export type Completion = { percentage: number; complete: boolean; steps: Complet
 
 /** What each part of the completion is called, and where to fix it. */
 function describe(key: CompletionPart["key"], hasCouple: boolean): Pick<CompletionStep, "label" | "fix"> {
-  if (key === "basics") return { label: "Your first name, last name and date of birth", fix: { text: "Add your name and date of birth", href: "/settings" } };
-  if (key === "about") return { label: "A bio, your interests or a profile photo", fix: { text: "Add a bio, interests or a photo", href: "/settings" } };
+  if (key === "basics")
+    return { label: "Your first name, last name and date of birth", fix: { text: "Add your name and date of birth", href: "/settings" } };
+  if (key === "about")
+    return { label: "A bio, your interests or a profile photo", fix: { text: "Add a bio, interests or a photo", href: "/settings" } };
   return {
     label: "An active couple profile",
     fix: hasCouple ? { text: "See your couple profile", href: "/profile" } : { text: "Create your couple profile", href: "/onboarding" },
@@ -21,7 +23,11 @@ function describe(key: CompletionPart["key"], hasCouple: boolean): Pick<Completi
 
 /** The steps are lib/profile/rules.ts's completion parts (one rule for the percentage and the card). */
 export function profileCompletion(user: CompletionUser, couple: { status: string } | null): Completion {
-  const steps: CompletionStep[] = completionParts(user, couple).map((part) => ({ ...describe(part.key, couple !== null), done: part.done, points: part.points }));
+  const steps: CompletionStep[] = completionParts(user, couple).map((part) => ({
+    ...describe(part.key, couple !== null),
+    done: part.done,
+    points: part.points,
+  }));
   const percentage = steps.reduce((sum, step) => sum + (step.done ? step.points : 0), 0);
   return { percentage, complete: percentage === 100, steps, missing: steps.filter((step) => !step.done) };
 }

@@ -36,7 +36,8 @@ const UNMEASURED = 1;
 
 const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.value, type.label]));
 
-export const cursorError = () => new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
+export const cursorError = () =>
+  new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
 /** The viewer's shown point (their own privacy level applied): the centre distances are measured from. */
@@ -60,11 +61,23 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
  * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
  * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
  */
-export async function listDirectory(db: Db, viewerUserId: string, query: DirectoryQuery, known?: { viewer: ViewerCouple | null }): Promise<DirectoryPage> {
+export async function listDirectory(
+  db: Db,
+  viewerUserId: string,
+  query: DirectoryQuery,
+  known?: { viewer: ViewerCouple | null },
+): Promise<DirectoryPage> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
   const centre = viewerCentre(viewer);
   if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
-  const filters: DirectoryFilters = { q: query.q, interests: query.interests, styles: query.styles, verified: query.verified, distance: query.distance, sort: query.sort };
+  const filters: DirectoryFilters = {
+    q: query.q,
+    interests: query.interests,
+    styles: query.styles,
+    verified: query.verified,
+    distance: query.distance,
+    sort: query.sort,
+  };
   const context = cursorContext(filters);
   let after: Cursor | null = null;
   if (query.cursor !== undefined) {
@@ -124,7 +137,12 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
       // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
-      const from = after ? db.select({ chord: near.chord }).from(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id))) : null;
+      const from = after
+        ? db
+            .select({ chord: near.chord })
+            .from(locations)
+            .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id)))
+        : null;
       const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
       // A KNN walk can order by the distance alone (Postgres matches every ORDER BY key to the
       // index or none), and many couples share a snapped point: the walk finds the page's last
@@ -170,7 +188,10 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
       sharing = await select(inArray(couples.id, ranked), [desc(common), desc(couples.id)], query.limit + 1);
     }
     const room = query.limit + 1 - sharing.length;
-    const none = room > 0 ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room) : [];
+    const none =
+      room > 0
+        ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room)
+        : [];
     rows = [...sharing, ...none];
     lastKey = (row) => Number(row.common);
   } else {
@@ -195,6 +216,10 @@ export async function listDirectory(db: Db, viewerUserId: string, query: Directo
       coupleTypes: row.coupleTypes.map((value) => ({ value, label: styleLabels.get(value) ?? value })),
       interestsInCommon: Number(row.common),
     })),
-    pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null },
+    pagination: {
+      limit: query.limit,
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null,
+    },
   };
 }

@@ -101,8 +101,14 @@ export type DirectoryFilters = {
 export const NO_FILTERS: DirectoryFilters = { interests: [], styles: [], verified: false, sort: DEFAULT_DIRECTORY_SORT };
 
 /** A comma list as the URL spells it: trimmed, empty items dropped, each once. */
-export const splitList = (text: string | undefined): string[] => [...new Set((text ?? "").split(",").map((item) => item.trim()).filter(Boolean))];
-
+export const splitList = (text: string | undefined): string[] => [
+  ...new Set(
+    (text ?? "")
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  ),
+];
 
 /**
  * A page address's search params as filters, leniently: an unknown value (an interest not in
@@ -157,5 +163,13 @@ export const hasFilters = (filters: DirectoryFilters) =>
 
 /** The signed context of a cursor: a page of one filter set cannot continue another's list. */
 export function cursorContext(filters: DirectoryFilters): string {
-  return ["directory", filters.sort, filters.q ?? "", filters.interests.join(","), filters.styles.join(","), filters.verified ? "1" : "", filters.distance ?? ""].join(":");
+  return [
+    "directory",
+    filters.sort,
+    filters.q ?? "",
+    filters.interests.join(","),
+    filters.styles.join(","),
+    filters.verified ? "1" : "",
+    filters.distance ?? "",
+  ].join(":");
 }

@@ -22,7 +22,12 @@ const emptyAsMissing = (value: unknown) => (typeof value === "string" && value.t
 const listOf = (allowed: readonly string[], message: string) =>
   z.preprocess(
     (value) => (typeof value === "string" ? splitList(value) : value),
-    z.array(z.string().refine((item) => allowed.includes(item), message), { error: message }).max(allowed.length, message),
+    z
+      .array(
+        z.string().refine((item) => allowed.includes(item), message),
+        { error: message },
+      )
+      .max(allowed.length, message),
   );
 
 export const directoryQuerySchema = z.object({
@@ -32,7 +37,9 @@ export const directoryQuerySchema = z.object({
   ),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
-  verified: z.preprocess(emptyAsMissing, z.enum(["1"], { error: DIRECTORY_TEXTS.verifiedInvalid }).optional()).transform((value) => value === "1"),
+  verified: z
+    .preprocess(emptyAsMissing, z.enum(["1"], { error: DIRECTORY_TEXTS.verifiedInvalid }).optional())
+    .transform((value) => value === "1"),
   distance: z.preprocess(
     emptyAsMissing,
     z
@@ -42,7 +49,10 @@ export const directoryQuerySchema = z.object({
   ),
   sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).default(DEFAULT_DIRECTORY_SORT)),
   // Only bounded here: the query verifies its signature and answers 400.
-  cursor: z.preprocess(emptyAsMissing, z.string({ error: DIRECTORY_TEXTS.cursorInvalid }).max(CURSOR_MAX, DIRECTORY_TEXTS.cursorInvalid).optional()),
+  cursor: z.preprocess(
+    emptyAsMissing,
+    z.string({ error: DIRECTORY_TEXTS.cursorInvalid }).max(CURSOR_MAX, DIRECTORY_TEXTS.cursorInvalid).optional(),
+  ),
   limit: intParam("limit", 1, DIRECTORY_PAGE_MAX, DIRECTORY_PAGE_DEFAULT),
 });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;

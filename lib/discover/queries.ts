@@ -162,7 +162,8 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const key = inputsKey(viewer);
-  if (summary && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS) return { viewer, rows: stored, ...summary };
+  if (summary && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS)
+    return { viewer, rows: stored, ...summary };
   const lists = await computeSummary(db, userId, viewerRow, key, now);
   return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
 }
@@ -189,7 +190,14 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
   });
 }
 
-export type NearRow = { coupleId: string; coupleName: string; profileImageUrl: string | null; badge: CoupleBadge; location: string | null; km: number };
+export type NearRow = {
+  coupleId: string;
+  coupleName: string;
+  profileImageUrl: string | null;
+  badge: CoupleBadge;
+  location: string | null;
+  km: number;
+};
 
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
@@ -240,7 +248,11 @@ export async function dashboardFinds(db: Db, userId: string, counts: { suggestio
 async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key: string, now: Date) {
   const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, viewerRow);
   const nearQuery = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(NEAR_STORED) });
-  const [interestRows, placeRows, near] = await Promise.all([byInterest ?? [], byPlace ?? [], viewer.point ? listDirectory(db, userId, nearQuery) : null]);
+  const [interestRows, placeRows, near] = await Promise.all([
+    byInterest ?? [],
+    byPlace ?? [],
+    viewer.point ? listDirectory(db, userId, nearQuery) : null,
+  ]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
   const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
   const nearIds = near ? near.data.map((card) => card.id) : null;
@@ -283,8 +295,17 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   // shown point; the candidates' bands come from their shown points too.
   const byPlace = point
     ? selectScoring(db)
-        .where(and(eq(locations.entityType, "couple"), inArray(locations.privacyLevel, ["full", "city", "region"]), isNotNull(locations.latitude), eligible))
-        .orderBy(sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`)
+        .where(
+          and(
+            eq(locations.entityType, "couple"),
+            inArray(locations.privacyLevel, ["full", "city", "region"]),
+            isNotNull(locations.latitude),
+            eligible,
+          ),
+        )
+        .orderBy(
+          sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`,
+        )
         .limit(CANDIDATES_NEARBY)
     : null;
   return { viewer, byInterest, byPlace };
@@ -295,7 +316,12 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
  * 30 days start over). A couple the viewer may not see (hidden, blocked, unknown, malformed id)
  * is NOT_FOUND alike, so ids cannot be probed; their own couple is a VALIDATION_ERROR.
  */
-export async function dismissSuggestion(db: Db, userId: string, coupleId: string, now = new Date()): Promise<{ coupleId: string; hiddenUntil: string }> {
+export async function dismissSuggestion(
+  db: Db,
+  userId: string,
+  coupleId: string,
+  now = new Date(),
+): Promise<{ coupleId: string; hiddenUntil: string }> {
   if (!isCoupleId(coupleId)) throw coupleNotFound();
   const [own] = await db.select({ id: couples.id }).from(couples).where(partnerOf(userId)).limit(1);
   if (!own) throw new AppError("NOT_FOUND", "Create your couple profile first.");
@@ -313,4 +339,3 @@ export async function dismissSuggestion(db: Db, userId: string, coupleId: string
     .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil } });
   return { coupleId, hiddenUntil: hiddenUntil.toISOString() };
 }
-

@@ -65,7 +65,8 @@ const INTEREST_LABEL = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]
 const STYLE_ORDER = new Map(COUPLE_TYPES.map((type, index) => [type.value as string, index]));
 const STYLE_LABEL = new Map(COUPLE_TYPES.map((type) => [type.value as string, type.label as string]));
 
-const byOrder = (order: Map<string, number>) => (a: string, b: string) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || a.localeCompare(b);
+const byOrder = (order: Map<string, number>) => (a: string, b: string) =>
+  (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || a.localeCompare(b);
 
 /** A couple's interests as a couple: the union of its partners', else its own stored list. */
 export function coupleInterestSet(couple: Pick<ScoringCouple, "partners" | "coupleInterests">): Set<string> {
@@ -97,7 +98,8 @@ export function listed(items: readonly string[], max = 3): string {
   return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-const interestWords = (values: readonly string[]) => values.map((value) => (INTEREST_LABEL.get(value) ?? value.replaceAll("_", " ")).toLowerCase());
+const interestWords = (values: readonly string[]) =>
+  values.map((value) => (INTEREST_LABEL.get(value) ?? value.replaceAll("_", " ")).toLowerCase());
 const styleWords = (values: readonly string[]) => values.map((value) => STYLE_LABEL.get(value) ?? value);
 
 /** The sentences that say why a couple is suggested, strongest first. */
@@ -106,7 +108,8 @@ export function reasonsFor(s: Pick<Suggestion, "allFour" | "sharedInterests" | "
   const allFour = new Set(s.allFour);
   const coupleOnly = s.sharedInterests.filter((value) => !allFour.has(value));
   if (s.allFour.length > 0) reasons.push(`You all love ${listed(interestWords(s.allFour))}`);
-  if (coupleOnly.length > 0) reasons.push(`${s.allFour.length > 0 ? "Both couples also enjoy" : "Both couples enjoy"} ${listed(interestWords(coupleOnly))}`);
+  if (coupleOnly.length > 0)
+    reasons.push(`${s.allFour.length > 0 ? "Both couples also enjoy" : "Both couples enjoy"} ${listed(interestWords(coupleOnly))}`);
   if (s.sharedStyles.length > 0) reasons.push(`Both ${listed(styleWords(s.sharedStyles))}`);
   if (s.distanceBand !== null) reasons.push(bandLabel(s.distanceBand));
   return reasons;

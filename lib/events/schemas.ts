@@ -35,11 +35,23 @@ export const createEventSchema = z.object({
       return date;
     }),
   placeId: placeIdSchema,
-  capacity: z.number({ error: EVENT_MESSAGES.capacity }).int(EVENT_MESSAGES.capacity).min(EVENT_CAPACITY_MIN, EVENT_MESSAGES.capacity).max(EVENT_CAPACITY_MAX, EVENT_MESSAGES.capacity),
-  priceCents: z.number({ error: EVENT_MESSAGES.price }).int(EVENT_MESSAGES.price).min(0, EVENT_MESSAGES.price).max(EVENT_PRICE_MAX_CENTS, EVENT_MESSAGES.price),
+  capacity: z
+    .number({ error: EVENT_MESSAGES.capacity })
+    .int(EVENT_MESSAGES.capacity)
+    .min(EVENT_CAPACITY_MIN, EVENT_MESSAGES.capacity)
+    .max(EVENT_CAPACITY_MAX, EVENT_MESSAGES.capacity),
+  priceCents: z
+    .number({ error: EVENT_MESSAGES.price })
+    .int(EVENT_MESSAGES.price)
+    .min(0, EVENT_MESSAGES.price)
+    .max(EVENT_PRICE_MAX_CENTS, EVENT_MESSAGES.price),
   currency: z.enum(EVENT_CURRENCIES, { error: EVENT_MESSAGES.currency }),
   description: multiLine(
-    z.string({ error: EVENT_MESSAGES.descriptionTooShort }).trim().min(EVENT_DESCRIPTION_MIN, EVENT_MESSAGES.descriptionTooShort).max(EVENT_DESCRIPTION_MAX, EVENT_MESSAGES.descriptionTooLong),
+    z
+      .string({ error: EVENT_MESSAGES.descriptionTooShort })
+      .trim()
+      .min(EVENT_DESCRIPTION_MIN, EVENT_MESSAGES.descriptionTooShort)
+      .max(EVENT_DESCRIPTION_MAX, EVENT_MESSAGES.descriptionTooLong),
     EVENT_MESSAGES.descriptionNotAllowed,
   ),
 });

@@ -67,7 +67,12 @@ const shapeDraft = (row: { startsAt: Date; createdAt: Date } & Omit<EventDraft, 
 /** The couple's own drafts, newest first: nobody else ever sees them. */
 export async function listDrafts(db: Db, userId: string): Promise<EventDraft[]> {
   const { coupleId } = await eventsCouple(db, userId);
-  const rows = await db.select(draftColumns).from(eventDrafts).where(eq(eventDrafts.coupleId, coupleId)).orderBy(desc(eventDrafts.createdAt)).limit(100);
+  const rows = await db
+    .select(draftColumns)
+    .from(eventDrafts)
+    .where(eq(eventDrafts.coupleId, coupleId))
+    .orderBy(desc(eventDrafts.createdAt))
+    .limit(100);
   return rows.map(shapeDraft);
 }
 
@@ -76,7 +81,12 @@ export async function listDrafts(db: Db, userId: string): Promise<EventDraft[]> 
  * can_create_paid_events may (403 PAID_EVENTS_NOT_ALLOWED). The place is resolved through the
  * places provider (the client's text is never trusted) and kept as its city-level name.
  */
-export async function createDraft(db: Db, userId: string, input: CreateEventInput, places: PlacesProvider = placesProvider()): Promise<EventDraft> {
+export async function createDraft(
+  db: Db,
+  userId: string,
+  input: CreateEventInput,
+  places: PlacesProvider = placesProvider(),
+): Promise<EventDraft> {
   const couple = await eventsCouple(db, userId);
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
   const place = await resolvePlace(places, input.placeId, "placeId");

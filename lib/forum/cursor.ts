@@ -32,7 +32,9 @@ export function encodeCursor(secret: string, context: string, cursor: Cursor): s
   const isDate = cursor.sortKey instanceof Date;
   const key = isDate ? (cursor.sortKey as Date).getTime() : (cursor.sortKey as number);
   if (!Number.isFinite(key)) throw new Error("A cursor's sort key must be a finite number or a valid date");
-  const fields: Payload = cursor.pinnedAt ? [isDate ? "t" : "n", key, cursor.id, cursor.pinnedAt.getTime()] : [isDate ? "t" : "n", key, cursor.id];
+  const fields: Payload = cursor.pinnedAt
+    ? [isDate ? "t" : "n", key, cursor.id, cursor.pinnedAt.getTime()]
+    : [isDate ? "t" : "n", key, cursor.id];
   const payload = Buffer.from(JSON.stringify(fields)).toString("base64url");
   return `${payload}.${tag(secret, context, payload).toString("base64url")}`;
 }
@@ -52,7 +54,8 @@ export function decodeCursor(secret: string, context: string, text: string): Cur
   // Signed by us, so well-formed; checked anyway in case the secret ever signed something else.
   if (!Array.isArray(value) || (value.length !== 3 && value.length !== 4)) return null;
   const [kind, key, id, pinned] = value as unknown[];
-  if ((kind !== "t" && kind !== "n") || typeof key !== "number" || !Number.isFinite(key) || typeof id !== "string" || !UUID.test(id)) return null;
+  if ((kind !== "t" && kind !== "n") || typeof key !== "number" || !Number.isFinite(key) || typeof id !== "string" || !UUID.test(id))
+    return null;
   if (pinned !== undefined && (typeof pinned !== "number" || !Number.isFinite(pinned))) return null;
   const cursor: Cursor = { sortKey: kind === "t" ? new Date(key) : key, id };
   if (typeof pinned === "number") cursor.pinnedAt = new Date(pinned);

@@ -15,8 +15,10 @@ const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
  * SQL: a reaction's couple may be named in "who reacted": an active, visible couple, or the
  * viewer's own. A hidden couple's reactions are counted but never named to other couples.
  */
-export const namedReactor = (viewerCouple: string | SQL, couple: { status: AnyPgColumn; isVisible: AnyPgColumn; id: AnyPgColumn } = couples): SQL =>
-  sql`((${couple.status} = 'active' and ${couple.isVisible}) or ${couple.id} = ${viewerCouple})`;
+export const namedReactor = (
+  viewerCouple: string | SQL,
+  couple: { status: AnyPgColumn; isVisible: AnyPgColumn; id: AnyPgColumn } = couples,
+): SQL => sql`((${couple.status} = 'active' and ${couple.isVisible}) or ${couple.id} = ${viewerCouple})`;
 
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
 export async function threadReactions(db: Db, actor: ForumActor, postId: string) {
@@ -63,7 +65,15 @@ export async function mentionsOf(db: Db, actor: ForumActor, postIds: string[], w
     .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
     .from(forumMentions)
     .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
-    .where(and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId), notBlockedBetween(actor.coupleId, couples.id)));
+    .where(
+      and(
+        inArray(forumMentions.postId, postIds),
+        withReplies ? undefined : isNull(forumMentions.replyId),
+        notBlockedBetween(actor.coupleId, couples.id),
+      ),
+    );
   return (target: Target): ForumMention[] =>
-    rows.filter((row) => row.postId === target.postId && row.replyId === target.replyId).map((row) => ({ coupleId: row.coupleId, name: row.name }));
+    rows
+      .filter((row) => row.postId === target.postId && row.replyId === target.replyId)
+      .map((row) => ({ coupleId: row.coupleId, name: row.name }));
 }

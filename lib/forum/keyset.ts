@@ -5,7 +5,8 @@ import { AppError } from "@/lib/errors";
 import { decodeCursor, type Cursor } from "./cursor";
 import { FORUM_MESSAGES } from "./schemas";
 
-const cursorError = () => new AppError("VALIDATION_ERROR", FORUM_MESSAGES.cursorInvalid, { fieldErrors: { cursor: FORUM_MESSAGES.cursorInvalid } });
+const cursorError = () =>
+  new AppError("VALIDATION_ERROR", FORUM_MESSAGES.cursorInvalid, { fieldErrors: { cursor: FORUM_MESSAGES.cursorInvalid } });
 
 export function readCursor(context: string, text: string | undefined): Cursor | null {
   if (text === undefined) return null;
@@ -15,4 +16,5 @@ export function readCursor(context: string, text: string | undefined): Cursor | 
 }
 
 /** A cursor's sort key as SQL of the key's own type, so the row comparison is exact. */
-export const keyValue = (key: Date | number): SQL => (key instanceof Date ? sql`${key.toISOString()}::timestamptz` : sql`${key}::double precision`);
+export const keyValue = (key: Date | number): SQL =>
+  key instanceof Date ? sql`${key.toISOString()}::timestamptz` : sql`${key}::double precision`;

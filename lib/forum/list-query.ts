@@ -18,14 +18,25 @@ export function pageListQuery(scope: ForumScope, params: Record<string, string |
     const value = params[key];
     return Array.isArray(value) ? value[0] : value;
   };
-  const raw = { scope, sort: one("sort") ?? (scope === "local" ? "nearest" : "latest"), topic: one("topic"), q: one("q"), radius: one("radius") };
+  const raw = {
+    scope,
+    sort: one("sort") ?? (scope === "local" ? "nearest" : "latest"),
+    topic: one("topic"),
+    q: one("q"),
+    radius: one("radius"),
+  };
   const parsed = listPostsQuerySchema.safeParse(raw);
   if (parsed.success) return pick(parsed.data);
   // Keep what is valid field by field: drop only the fields that were refused.
   const refused = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
   const kept = Object.fromEntries(Object.entries(raw).filter(([key]) => !refused.has(key)));
-  const retry = listPostsQuerySchema.safeParse({ ...kept, sort: refused.has("sort") ? (scope === "local" ? "nearest" : "latest") : kept.sort });
-  return retry.success ? pick(retry.data) : { scope, sort: scope === "local" ? "nearest" : "latest", radius: scope === "local" ? 50 : undefined };
+  const retry = listPostsQuerySchema.safeParse({
+    ...kept,
+    sort: refused.has("sort") ? (scope === "local" ? "nearest" : "latest") : kept.sort,
+  });
+  return retry.success
+    ? pick(retry.data)
+    : { scope, sort: scope === "local" ? "nearest" : "latest", radius: scope === "local" ? 50 : undefined };
 }
 
 function pick(data: { scope: ForumScope; sort: ForumSort; topic?: ForumTopic; q?: string; radius: number }): ListQuery {

@@ -126,9 +126,23 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   // a local list depends on the place and a search on its term: those are built per request.
   const reusable = !local && !tsQuery;
   if (bySession && !reusable) throw new Error("a list read by session is a global list, not a search");
-  const afterKey = !after || order === "nearest" ? undefined : order === "top" ? Math.trunc(Number(after.sortKey)) : after.sortKey instanceof Date ? after.sortKey.toISOString() : after.sortKey;
+  const afterKey =
+    !after || order === "nearest"
+      ? undefined
+      : order === "top"
+        ? Math.trunc(Number(after.sortKey))
+        : after.sortKey instanceof Date
+          ? after.sortKey.toISOString()
+          : after.sortKey;
   const session = bySession ? { sid: reader.sessionId, now: new Date().toISOString() } : {};
-  const values = { viewer: bySession ? undefined : reader.userId, ...session, topic: query.topic, only: only.coupleId, afterKey, afterId: after?.id };
+  const values = {
+    viewer: bySession ? undefined : reader.userId,
+    ...session,
+    topic: query.topic,
+    only: only.coupleId,
+    afterKey,
+    afterId: after?.id,
+  };
   const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
   // By session, the viewer is the live session's person (no row at all when it is not live).
   const viewerId = bySession ? sql`(select ${sessions.userId} from ${sessions} where ${liveSessionWhere()})` : bind("viewer");
@@ -137,7 +151,14 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
 
   const build = () => {
     // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
-    const sortKey: SQL | AnyPgColumn = order === "nearest" ? distance! : order === "top" ? forumPosts.topScore : order === "new" ? forumPosts.createdAt : forumPosts.lastActivityAt;
+    const sortKey: SQL | AnyPgColumn =
+      order === "nearest"
+        ? distance!
+        : order === "top"
+          ? forumPosts.topScore
+          : order === "new"
+            ? forumPosts.createdAt
+            : forumPosts.lastActivityAt;
     const ascending = order === "nearest";
     // Top's key is the integer column itself, so the row comparison stays on its index.
     // Nearest: the cursor names the last post only and its distance is measured again here (a
@@ -205,7 +226,11 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   // statement costs more than running it. Searches are planned afresh: how to find a term's
   // matches depends on how common it is (lib/forum/search.ts).
   const shape = [query.scope, order, !!query.topic, !!only.coupleId, !!after, query.limit, bySession].join(":");
-  const rows = reusable ? await preparedList(db, shape, build).execute(values) : tsQuery ? await build() : await build().prepare("forum_list").execute();
+  const rows = reusable
+    ? await preparedList(db, shape, build).execute(values)
+    : tsQuery
+      ? await build()
+      : await build().prepare("forum_list").execute();
 
   const page = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
@@ -213,13 +238,20 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   // A search keeps the window its first page pinned (lib/forum/search.ts).
   const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));
   const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
-  const lastKey = (row: (typeof rows)[number]): Date | number => (order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey));
+  const lastKey = (row: (typeof rows)[number]): Date | number =>
+    order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey);
   // Drizzle types a nested selection of left-joined aliases as never: the row is flagColumns' own.
   const account = rows[0]?.account as (Parameters<typeof flagsOf>[0] & { id: string | null }) | null | undefined;
   return {
     page: {
-      data: page.map((row) => shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) })),
-      pagination: { limit: query.limit, hasMore, nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null },
+      data: page.map((row) =>
+        shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),
+      ),
+      pagination: {
+        limit: query.limit,
+        hasMore,
+        nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null,
+      },
     },
     account: account?.id ? { ...account, id: account.id } : null,
   };

@@ -28,7 +28,9 @@ export function distanceFrom(centre: { latitude: number; longitude: number }): S
   const lng = sql`${centre.longitude}::double precision`;
   return sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
     power(sin(radians(${forumPosts.latitude} - ${lat}) / 2), 2)
-    + cos(radians(${lat})) * cos(radians(${forumPosts.latitude})) * power(sin(radians(${forumPosts.longitude} - ${lng}) / 2), 2)))))`.mapWith(Number);
+    + cos(radians(${lat})) * cos(radians(${forumPosts.latitude})) * power(sin(radians(${forumPosts.longitude} - ${lng}) / 2), 2)))))`.mapWith(
+    Number,
+  );
 }
 
 /**
@@ -45,6 +47,13 @@ export function boundingBox(centre: { latitude: number; longitude: number }, rad
     sql`point(${forumPosts.longitude}, ${forumPosts.latitude}) <@ box(point(${lo}::float8, ${lat[0]}::float8), point(${hi}::float8, ${lat[1]}::float8))`;
   const lo = centre.longitude - lngHalf;
   const hi = centre.longitude + lngHalf;
-  const within = lngHalf >= 180 ? box(-180, 180) : lo < -180 ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})` : hi > 180 ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})` : box(lo, hi);
+  const within =
+    lngHalf >= 180
+      ? box(-180, 180)
+      : lo < -180
+        ? sql`(${box(lo + 360, 180)} or ${box(-180, hi)})`
+        : hi > 180
+          ? sql`(${box(lo, 180)} or ${box(-180, hi - 360)})`
+          : box(lo, hi);
   return sql`${forumPosts.scope} = 'local' and ${within}`;
 }

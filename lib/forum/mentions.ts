@@ -36,5 +36,10 @@ export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): 
 
 /** The couples (rows of `couples`) the actor may mention. */
 export function mentionable(actor: ForumActor): SQL {
-  return and(eq(couples.status, "active"), eq(couples.isVisible, true), ne(couples.id, actor.coupleId), notBlockedBetween(actor.coupleId, couples.id))!;
+  return and(
+    eq(couples.status, "active"),
+    eq(couples.isVisible, true),
+    ne(couples.id, actor.coupleId),
+    notBlockedBetween(actor.coupleId, couples.id),
+  )!;
 }

@@ -7,7 +7,13 @@ import { SNAP_STEPS, shownName, snap, type PrivacyLevel, type StoredLocation } f
 export type ForumPlace = { place: string; latitude: number; longitude: number };
 
 /** Finer than the city is snapped to the city grid (lib/locations/privacy.ts); country and hidden have no point. */
-const CITY_AT_MOST: Record<PrivacyLevel, Exclude<PrivacyLevel, "full">> = { full: "city", city: "city", region: "region", country: "country", hidden: "hidden" };
+const CITY_AT_MOST: Record<PrivacyLevel, Exclude<PrivacyLevel, "full">> = {
+  full: "city",
+  city: "city",
+  region: "region",
+  country: "country",
+  hidden: "hidden",
+};
 
 export function cityLevelPlace(location: StoredLocation): ForumPlace | null {
   const level = CITY_AT_MOST[location.privacyLevel];

@@ -12,9 +12,12 @@ import { setReaction } from "./service";
  */
 export function reactionHandlers(target: ReactionTarget) {
   const handler = (on: boolean) =>
-    route({ access: "complete-profile", params: reactionParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
-      const actor = await forumActor(db, caller.userId);
-      return NextResponse.json({ data: await setReaction(db, actor, target, params.id, params.kind, on) });
-    });
+    route(
+      { access: "complete-profile", params: reactionParamsSchema, paramsMessage: { firstIssue: true } },
+      async ({ db, caller, params }) => {
+        const actor = await forumActor(db, caller.userId);
+        return NextResponse.json({ data: await setReaction(db, actor, target, params.id, params.kind, on) });
+      },
+    );
   return { PUT: handler(true), DELETE: handler(false) };
 }

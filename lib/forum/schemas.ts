@@ -109,15 +109,25 @@ const titleField = lineText(TITLE_MIN, TITLE_MAX, {
   control: FORUM_MESSAGES.titleControl,
 });
 const postBodyField = multiLineText(BODY_MIN, BODY_MAX, { required: FORUM_MESSAGES.bodyRequired, tooLong: FORUM_MESSAGES.bodyTooLong });
-const replyBodyField = multiLineText(REPLY_BODY_MIN, REPLY_BODY_MAX, { required: FORUM_MESSAGES.replyRequired, tooLong: FORUM_MESSAGES.replyTooLong });
+const replyBodyField = multiLineText(REPLY_BODY_MIN, REPLY_BODY_MAX, {
+  required: FORUM_MESSAGES.replyRequired,
+  tooLong: FORUM_MESSAGES.replyTooLong,
+});
 const topicField = z.enum(TOPIC_VALUES, { error: FORUM_MESSAGES.topicUnknown });
 const scopeField = z.enum(SCOPE_VALUES, { error: FORUM_MESSAGES.scopeUnknown });
 
 /** Upload URLs from `POST /api/forum/photos`, once each; the server checks they are the caller's. */
 const photosField = z
-  .array(z.string({ error: FORUM_MESSAGES.photoInvalid }).trim().min(1, FORUM_MESSAGES.photoInvalid).max(PHOTO_URL_MAX, FORUM_MESSAGES.photoInvalid), {
-    error: FORUM_MESSAGES.photoInvalid,
-  })
+  .array(
+    z
+      .string({ error: FORUM_MESSAGES.photoInvalid })
+      .trim()
+      .min(1, FORUM_MESSAGES.photoInvalid)
+      .max(PHOTO_URL_MAX, FORUM_MESSAGES.photoInvalid),
+    {
+      error: FORUM_MESSAGES.photoInvalid,
+    },
+  )
   .max(PHOTOS_MAX, FORUM_MESSAGES.tooManyPhotos)
   .transform((urls) => [...new Set(urls)]);
 
@@ -153,11 +163,15 @@ export const listPostsQuerySchema = z
         .default(DEFAULT_LOCAL_RADIUS_KM),
     ),
     // Only bounded here: the route verifies its signature (lib/forum/cursor.ts) and answers 400.
-    cursor: z.preprocess(emptyAsMissing, z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional()),
+    cursor: z.preprocess(
+      emptyAsMissing,
+      z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional(),
+    ),
     limit: intParam("limit", 1, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT),
   })
   .superRefine((query, ctx) => {
-    if (query.scope !== "local" && LOCAL_ONLY_SORTS.includes(query.sort)) ctx.addIssue({ code: "custom", path: ["sort"], message: FORUM_MESSAGES.sortNeedsLocal });
+    if (query.scope !== "local" && LOCAL_ONLY_SORTS.includes(query.sort))
+      ctx.addIssue({ code: "custom", path: ["sort"], message: FORUM_MESSAGES.sortNeedsLocal });
   });
 export type ListPostsQuery = z.output<typeof listPostsQuerySchema>;
 
@@ -209,7 +223,10 @@ export const reportSchema = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES, { error: FORUM_MESSAGES.targetTypeUnknown }),
   targetId: z.uuid({ error: FORUM_MESSAGES.targetIdInvalid }),
   reason: z.enum(REPORT_REASON_VALUES, { error: FORUM_MESSAGES.reasonUnknown }),
-  note: z.preprocess((value) => emptyAsMissing(value ?? undefined), multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteInvalid, tooLong: FORUM_MESSAGES.noteTooLong }).optional()),
+  note: z.preprocess(
+    (value) => emptyAsMissing(value ?? undefined),
+    multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteInvalid, tooLong: FORUM_MESSAGES.noteTooLong }).optional(),
+  ),
 });
 export type ReportInput = z.output<typeof reportSchema>;
 
@@ -222,7 +239,10 @@ export type ReactionParams = z.output<typeof reactionParamsSchema>;
 
 /** `GET /api/forum/posts/{id}`: a page of its replies, oldest first, after `cursor`. */
 export const threadQuerySchema = z.object({
-  cursor: z.preprocess(emptyAsMissing, z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional()),
+  cursor: z.preprocess(
+    emptyAsMissing,
+    z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional(),
+  ),
   limit: intParam("limit", 1, REPLIES_PAGE_MAX, REPLIES_PAGE_DEFAULT),
 });
 export type ThreadQuery = z.output<typeof threadQuerySchema>;
@@ -233,4 +253,6 @@ export const mentionSearchSchema = z.object({
 });
 
 /** `POST /api/moderation/reports/{id}/{dismiss|remove}`. */
-export const moderationParamsSchema = forumIdParamsSchema.extend({ action: z.enum(MODERATION_ACTIONS, { error: "action must be dismiss or remove" }) });
+export const moderationParamsSchema = forumIdParamsSchema.extend({
+  action: z.enum(MODERATION_ACTIONS, { error: "action must be dismiss or remove" }),
+});

@@ -7,8 +7,26 @@ import { IMAGE_URL_REFUSED_MESSAGE, storeImage, deleteImages } from "@/lib/image
 import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
 import { consumeLimit, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay, notBlockedBetween } from "@/lib/safety/blocks";
-import { couplePlace, mentionable, readPost, readReply, visiblePostRow, type ForumActor, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
-import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, reactionNotificationTitle, signature, type ReactionKind, type ReactionTarget } from "./rules";
+import {
+  couplePlace,
+  mentionable,
+  readPost,
+  readReply,
+  visiblePostRow,
+  type ForumActor,
+  type ForumPost,
+  type ForumPostDetail,
+  type ForumReply,
+} from "./queries";
+import {
+  DUPLICATE_BODY_WINDOW_SECONDS,
+  FORUM_LIMITS,
+  FORUM_TEXTS,
+  reactionNotificationTitle,
+  signature,
+  type ReactionKind,
+  type ReactionTarget,
+} from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "./text";
 import { countTopReaction, uncountTopReaction } from "./top";
@@ -23,10 +41,12 @@ const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can 
 /** Counts one write against the person's hourly limit; over it, the spec's 429 with Retry-After. */
 async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
   const state = await consumeLimit(db, limit, userId);
-  if (!state.allowed) throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!state.allowed)
+    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
 }
 
-const duplicate = () => new AppError("DUPLICATE_CONTENT", "You posted this a moment ago. Please wait a minute before posting the same text again.");
+const duplicate = () =>
+  new AppError("DUPLICATE_CONTENT", "You posted this a moment ago. Please wait a minute before posting the same text again.");
 const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS})`;
 
 /**
@@ -37,7 +57,11 @@ const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS
 async function validMentions(db: Db, actor: ForumActor, ids: readonly string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const rows = await db
-    .select({ id: couples.id, blocked: sql<boolean>`not ${notBlockedBetween(actor.coupleId, couples.id)}`, allowed: sql<boolean>`${mentionable(actor)}` })
+    .select({
+      id: couples.id,
+      blocked: sql<boolean>`not ${notBlockedBetween(actor.coupleId, couples.id)}`,
+      allowed: sql<boolean>`${mentionable(actor)}`,
+    })
     .from(couples)
     .where(inArray(couples.id, [...ids]));
   if (rows.some((row) => row.blocked)) throw blockedError();
@@ -51,13 +75,17 @@ async function assertOwnPhotos(db: Db, actor: ForumActor, urls: readonly string[
     .select({ url: forumPhotos.url })
     .from(forumPhotos)
     .where(and(inArray(forumPhotos.url, [...urls]), eq(forumPhotos.ownerUserId, actor.userId)));
-  if (rows.length !== urls.length) throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+  if (rows.length !== urls.length)
+    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
 }
 
 /** Partners of the given couples (both, where there are two). */
 async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
   if (coupleIds.length === 0) return new Map();
-  const rows = await db.select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(inArray(couples.id, [...coupleIds]));
+  const rows = await db
+    .select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
+    .from(couples)
+    .where(inArray(couples.id, [...coupleIds]));
   return new Map(rows.map((row) => [row.id, [row.p1, ...(row.p2 ? [row.p2] : [])]]));
 }
 
@@ -92,7 +120,9 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
   const target = replyId ? eq(forumMentions.replyId, replyId) : and(eq(forumMentions.postId, postId), isNull(forumMentions.replyId));
   const before = await db.select({ id: forumMentions.mentionedCoupleId }).from(forumMentions).where(target);
   const had = new Set(before.map((row) => row.id));
-  await db.delete(forumMentions).where(and(target, coupleIds.length > 0 ? not(inArray(forumMentions.mentionedCoupleId, [...coupleIds])) : undefined));
+  await db
+    .delete(forumMentions)
+    .where(and(target, coupleIds.length > 0 ? not(inArray(forumMentions.mentionedCoupleId, [...coupleIds])) : undefined));
   const added = coupleIds.filter((id) => !had.has(id));
   await insertMentions(db, postId, replyId, added);
   return added;
@@ -165,7 +195,10 @@ export async function patchPost(db: Db, actor: ForumActor, postId: string, patch
     if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
     const { mentions: _mentions, ...fields } = patch;
-    await tx.update(forumPosts).set({ ...fields, editedAt: sql`now()` }).where(eq(forumPosts.id, postId));
+    await tx
+      .update(forumPosts)
+      .set({ ...fields, editedAt: sql`now()` })
+      .where(eq(forumPosts.id, postId));
     if (mentions) {
       const added = await replaceMentions(tx, postId, null, mentions);
       await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, postId, null, patch.title ?? row.title)));
@@ -178,7 +211,10 @@ export async function patchPost(db: Db, actor: ForumActor, postId: string, patch
 export async function deletePost(db: Db, actor: ForumActor, postId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await ownLivePost(tx, actor, postId);
-    await tx.update(forumPosts).set({ deletedAt: sql`now()` }).where(eq(forumPosts.id, postId));
+    await tx
+      .update(forumPosts)
+      .set({ deletedAt: sql`now()` })
+      .where(eq(forumPosts.id, postId));
   });
 }
 
@@ -199,9 +235,17 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
       const [quote] = await tx
         .select({ authorUserId: forumReplies.authorUserId, coupleId: forumReplies.coupleId })
         .from(forumReplies)
-        .where(and(eq(forumReplies.id, input.quoteReplyId), eq(forumReplies.postId, postId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
+        .where(
+          and(
+            eq(forumReplies.id, input.quoteReplyId),
+            eq(forumReplies.postId, postId),
+            isNull(forumReplies.deletedAt),
+            isNull(forumReplies.removedAt),
+          ),
+        )
         .limit(1);
-      if (!quote) throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
+      if (!quote)
+        throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
       if (await isBlockedEitherWay(tx, actor.coupleId, quote.coupleId)) throw blockedError();
       quotedAuthor = quote.authorUserId;
     }
@@ -225,8 +269,14 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
     const who = signature(actor.firstName, actor.coupleName);
     const snippet = excerpt(input.body, SNIPPET_LENGTH);
     await notifyOnce(tx, actor, [
-      { recipients: postCouple, notice: { type: "reply", title: `${who} replied to your post`, message: snippet, postId, replyId: reply!.id } },
-      { recipients: quotedAuthor ? [quotedAuthor] : [], notice: { type: "reply", title: `${who} replied to your reply`, message: snippet, postId, replyId: reply!.id } },
+      {
+        recipients: postCouple,
+        notice: { type: "reply", title: `${who} replied to your post`, message: snippet, postId, replyId: reply!.id },
+      },
+      {
+        recipients: quotedAuthor ? [quotedAuthor] : [],
+        notice: { type: "reply", title: `${who} replied to your reply`, message: snippet, postId, replyId: reply!.id },
+      },
       ...(await mentionNotices(tx, actor, mentions, mentionNotice(actor, postId, reply!.id, input.body))),
     ]);
     return reply!.id;
@@ -254,7 +304,10 @@ export async function patchReply(db: Db, actor: ForumActor, replyId: string, pat
   await db.transaction(async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
-    await tx.update(forumReplies).set({ body: patch.body, editedAt: sql`now()` }).where(eq(forumReplies.id, replyId));
+    await tx
+      .update(forumReplies)
+      .set({ body: patch.body, editedAt: sql`now()` })
+      .where(eq(forumReplies.id, replyId));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
       await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, row.postId, replyId, patch.body)));
@@ -267,8 +320,14 @@ export async function patchReply(db: Db, actor: ForumActor, replyId: string, pat
 export async function deleteReply(db: Db, actor: ForumActor, replyId: string): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
-    await tx.update(forumReplies).set({ deletedAt: sql`now()` }).where(eq(forumReplies.id, replyId));
-    await tx.update(forumPosts).set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` }).where(eq(forumPosts.id, row.postId));
+    await tx
+      .update(forumReplies)
+      .set({ deletedAt: sql`now()` })
+      .where(eq(forumReplies.id, replyId));
+    await tx
+      .update(forumPosts)
+      .set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` })
+      .where(eq(forumPosts.id, row.postId));
   });
 }
 
@@ -295,7 +354,14 @@ const utcDay = () => new Date().toISOString().slice(0, 10);
  * DELETE changes nothing). A new reaction notifies the person reacted to (not themself), in
  * one unread row per target and day that names the latest couple and counts the others.
  */
-export async function setReaction(db: Db, actor: ForumActor, target: ReactionTarget, id: string, kind: ReactionKind, on: boolean): Promise<ReactionState> {
+export async function setReaction(
+  db: Db,
+  actor: ForumActor,
+  target: ReactionTarget,
+  id: string,
+  kind: ReactionKind,
+  on: boolean,
+): Promise<ReactionState> {
   await spend(db, FORUM_LIMITS.reactionsPerUser, actor.userId);
   await db.transaction(async (tx) => {
     const found = await reactionTarget(tx, actor, target, id);
@@ -321,7 +387,13 @@ export async function setReaction(db: Db, actor: ForumActor, target: ReactionTar
     const [{ couplesToday } = { couplesToday: 1 }] = await tx
       .select({ couplesToday: sql<number>`count(distinct ${forumReactions.coupleId})::int` })
       .from(forumReactions)
-      .where(and(sameTarget, ne(forumReactions.userId, found.recipient), sql`${forumReactions.createdAt} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`));
+      .where(
+        and(
+          sameTarget,
+          ne(forumReactions.userId, found.recipient),
+          sql`${forumReactions.createdAt} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`,
+        ),
+      );
     const actorCount = Math.max(1, couplesToday);
     await upsertGroupedNotification(tx, {
       userId: found.recipient,

@@ -5,7 +5,15 @@ import { couples, forumPosts, users } from "@/db/schema";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 
 /** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
-export type ForumAuthor = { userId: string | null; firstName: string; coupleId: string; coupleName: string; coupleImageUrl: string | null; isVerified: boolean; signature: string };
+export type ForumAuthor = {
+  userId: string | null;
+  firstName: string;
+  coupleId: string;
+  coupleName: string;
+  coupleImageUrl: string | null;
+  isVerified: boolean;
+  signature: string;
+};
 export type ForumMention = { coupleId: string; name: string };
 /**
  * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
@@ -94,7 +102,11 @@ export const postColumns = {
 
 /** Posts with their author and couple joined in. */
 export const selectPosts = (db: Db) =>
-  db.select(postColumns).from(forumPosts).leftJoin(users, eq(users.id, forumPosts.authorUserId)).innerJoin(couples, eq(couples.id, forumPosts.coupleId));
+  db
+    .select(postColumns)
+    .from(forumPosts)
+    .leftJoin(users, eq(users.id, forumPosts.authorUserId))
+    .innerJoin(couples, eq(couples.id, forumPosts.coupleId));
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
 export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({

@@ -4,7 +4,8 @@
  * browser-safe.
  */
 
-export type Segment = { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
+export type Segment =
+  { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
 /** A line is a run of segments; a paragraph is lines separated by single line breaks. */
 export type Line = Segment[];
 export type Paragraph = Line[];

@@ -13,7 +13,19 @@ import { excerpt } from "./text";
 import type { ForumActor } from "./actor";
 import { mentionsOf, threadReactions } from "./extras";
 import { keyValue, readCursor } from "./keyset";
-import { author, authorColumns, gone, selectPosts, shapePost, type ForumMention, type ForumPostDetail, type ForumReply, type KeysetPagination, type PostRow, type ReactedBy } from "./shape";
+import {
+  author,
+  authorColumns,
+  gone,
+  selectPosts,
+  shapePost,
+  type ForumMention,
+  type ForumPostDetail,
+  type ForumReply,
+  type KeysetPagination,
+  type PostRow,
+  type ReactedBy,
+} from "./shape";
 
 const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
@@ -36,7 +48,8 @@ export async function visiblePostRow(db: Db, actor: ForumActor, postId: string):
 export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPostDetail> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
-  const [reactionsOf, mentions] = loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
+  const [reactionsOf, mentions] =
+    loaded ?? (await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], false)]));
   const { reactedBy, ...counts } = reactionsOf({ postId, replyId: null });
   return { ...shapePost(row, { ...counts, mentions: mentions({ postId, replyId: null }) }), reactedBy };
 }
@@ -76,12 +89,19 @@ function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
     .where(
-      and(where, notBlockedBetween(actor.coupleId, forumReplies.coupleId), or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, actor.coupleId))),
+      and(
+        where,
+        notBlockedBetween(actor.coupleId, forumReplies.coupleId),
+        or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, actor.coupleId)),
+      ),
     );
 }
 type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
 
-function shapeReply(row: ReplyRow, extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[] }): ForumReply {
+function shapeReply(
+  row: ReplyRow,
+  extras: { reactions: ReactionCounts; myReactions: ReactionKind[]; reactedBy: ReactedBy; mentions: ForumMention[] },
+): ForumReply {
   const blank = gone(row);
   return {
     id: row.id,
@@ -120,7 +140,12 @@ export async function readReply(db: Db, actor: ForumActor, replyId: string): Pro
  * is the position after the last reply given (also when there is no more yet), so an open page
  * polls with it for replies posted since.
  */
-export async function readThread(db: Db, actor: ForumActor, postId: string, query: ThreadQuery): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
+export async function readThread(
+  db: Db,
+  actor: ForumActor,
+  postId: string,
+  query: ThreadQuery,
+): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor);
   const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
@@ -140,7 +165,9 @@ export async function readThread(db: Db, actor: ForumActor, postId: string, quer
   const last = page.at(-1);
   return {
     post,
-    replies: page.map((row) => shapeReply(row, { ...reactionsOf({ postId, replyId: row.id }), mentions: mentions({ postId, replyId: row.id }) })),
+    replies: page.map((row) =>
+      shapeReply(row, { ...reactionsOf({ postId, replyId: row.id }), mentions: mentions({ postId, replyId: row.id }) }),
+    ),
     pagination: {
       limit: query.limit,
       hasMore: rows.length > query.limit,

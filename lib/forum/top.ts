@@ -18,7 +18,10 @@ const REBUILD_EVERY = sql.raw("interval '1 day'");
 
 /** A new reaction on a post counts at once (it is newer than any window start), in its transaction. */
 export async function countTopReaction(tx: Db, postId: string): Promise<void> {
-  await tx.update(forumPosts).set({ topScore: sql`${forumPosts.topScore} + 1` }).where(eq(forumPosts.id, postId));
+  await tx
+    .update(forumPosts)
+    .set({ topScore: sql`${forumPosts.topScore} + 1` })
+    .where(eq(forumPosts.id, postId));
 }
 
 /**
@@ -58,7 +61,10 @@ let nextCheck = 0;
 export async function keepTopWindowFresh(db: Db): Promise<void> {
   if (Date.now() < nextCheck) return;
   nextCheck = Date.now() + TOP_DECAY_EVERY_MS;
-  const [row] = await db.select({ decayedUntil: forumTopWindow.decayedUntil, rebuiltAt: forumTopWindow.rebuiltAt }).from(forumTopWindow).where(eq(forumTopWindow.id, 1));
+  const [row] = await db
+    .select({ decayedUntil: forumTopWindow.decayedUntil, rebuiltAt: forumTopWindow.rebuiltAt })
+    .from(forumTopWindow)
+    .where(eq(forumTopWindow.id, 1));
   if (!row) {
     await db.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     return;
@@ -103,6 +109,9 @@ export async function rebuildTopScores(db: Db): Promise<void> {
     await tx.execute(sql`update forum_posts p set top_score = 0
       where p.top_score > 0 and not exists (
         select 1 from forum_reactions r where r.post_id = p.id and r.reply_id is null and r.created_at > now() - ${WINDOW})`);
-    await tx.update(forumTopWindow).set({ decayedUntil: sql`now()`, rebuiltAt: sql`now()` }).where(eq(forumTopWindow.id, 1));
+    await tx
+      .update(forumTopWindow)
+      .set({ decayedUntil: sql`now()`, rebuiltAt: sql`now()` })
+      .where(eq(forumTopWindow.id, 1));
   });
 }

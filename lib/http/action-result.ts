@@ -18,7 +18,12 @@ export type ActionResult<T = object> = ({ ok: true } & T) | ActionFailure;
 
 export function actionFailure(error: unknown, fallback = "An unexpected error occurred. Please try again."): ActionFailure {
   if (error instanceof z.ZodError) {
-    return { ok: false, code: "VALIDATION_ERROR", message: "Please fill in all required fields correctly.", fieldErrors: fieldErrors(error) };
+    return {
+      ok: false,
+      code: "VALIDATION_ERROR",
+      message: "Please fill in all required fields correctly.",
+      fieldErrors: fieldErrors(error),
+    };
   }
   if (error instanceof AppError) {
     const attempts = error.extra.body?.attemptsRemaining;

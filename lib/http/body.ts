@@ -11,7 +11,11 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  * not fully arrived within `timeoutMs`, so a slow client cannot hold the request open. API routes
  * do not pass the proxy's buffer, so these are the only bounds.
  */
-export async function readBoundedBody(request: Request, maxBytes: number, timeoutMs = REQUEST_TIMEOUT_MS): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBoundedBody(
+  request: Request,
+  maxBytes: number,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The request body must be ${megabytes(maxBytes)} or smaller.`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return new Uint8Array(0);

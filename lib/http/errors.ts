@@ -96,7 +96,14 @@ function decodeUtf8(bytes: Uint8Array): string {
 
 /** "coupleData.bio" -> "Bio", "first_name" -> "First name": a field's name as its message says it. */
 function fieldLabel(path: string): string {
-  const words = (path.split(".").filter((part) => !/^\d+$/.test(part)).pop() || "value").replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ");
+  const words = (
+    path
+      .split(".")
+      .filter((part) => !/^\d+$/.test(part))
+      .pop() || "value"
+  )
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ");
   return words.charAt(0).toUpperCase() + words.slice(1).toLowerCase();
 }
 
@@ -110,7 +117,8 @@ function unsafeTextFields(value: unknown): Record<string, string> {
   for (let index = 0; index < pending.length; index++) {
     const [item, path] = pending[index]!;
     if (typeof item === "string" && UNSAFE_TEXT.test(item)) found[path || "_"] ??= notAllowedMessage(fieldLabel(path));
-    else if (item && typeof item === "object") pending.push(...Object.entries(item).map(([key, child]): [unknown, string] => [child, path ? `${path}.${key}` : key]));
+    else if (item && typeof item === "object")
+      pending.push(...Object.entries(item).map(([key, child]): [unknown, string] => [child, path ? `${path}.${key}` : key]));
   }
   return found;
 }
@@ -134,7 +142,8 @@ export function refuseUnsafeText(value: unknown): void {
  */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, message?: string | { firstIssue: true }): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error, typeof message === "string" ? message : message && parsed.error.issues[0]?.message);
+  if (!parsed.success)
+    throw validationError(parsed.error, typeof message === "string" ? message : message && parsed.error.issues[0]?.message);
   refuseUnsafeText(value);
   return parsed.data;
 }

@@ -15,5 +15,9 @@ export const numberParam = (name: string) =>
 export const intParam = (name: string, min: number, max: number, fallback: number) =>
   z.preprocess(
     fromQueryString,
-    numberParam(name).int(`${name} must be a whole number`).min(min, `${name} must be between ${min} and ${max}`).max(max, `${name} must be between ${min} and ${max}`).default(fallback),
+    numberParam(name)
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} must be between ${min} and ${max}`)
+      .max(max, `${name} must be between ${min} and ${max}`)
+      .default(fallback),
   );

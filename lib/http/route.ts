@@ -62,7 +62,13 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
 export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
 
-async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, read: SessionRead<L, I>, input: I): Promise<{ caller: Caller; value: L } | null> {
+async function callerFor<L, I>(
+  access: Access,
+  db: Db,
+  request: NextRequest,
+  read: SessionRead<L, I>,
+  input: I,
+): Promise<{ caller: Caller; value: L } | null> {
   if (access === "public") return null;
   // The profile check rides on the session's round trip (the fixed cost of most calls).
   const withFlags = access === "complete-profile" && read === sessionUserOnly;
@@ -78,7 +84,11 @@ async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, rea
 
 type Parsed<I, P> = { ok: true; input: I; params: P } | { ok: false; error: unknown };
 
-async function parseRequest<A extends Access, I, P, L>(options: RouteOptions<A, I, P, L>, request: NextRequest, context: { params: Promise<unknown> }): Promise<Parsed<I, P>> {
+async function parseRequest<A extends Access, I, P, L>(
+  options: RouteOptions<A, I, P, L>,
+  request: NextRequest,
+  context: { params: Promise<unknown> },
+): Promise<Parsed<I, P>> {
   try {
     const rawParams = await context.params;
     const params = (options.params ? parseWith(options.params, rawParams, options.paramsMessage) : rawParams) as P;

@@ -28,7 +28,10 @@ async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage):
     for (const upload of uploads) stored.push(await storeImage(upload.bytes, upload.kind, storage));
     return stored;
   } catch (error) {
-    await deleteImages(stored.map((image) => image.key), storage);
+    await deleteImages(
+      stored.map((image) => image.key),
+      storage,
+    );
     throw error;
   }
 }
@@ -52,7 +55,10 @@ export async function writeWithImages<T>(
   try {
     written = await db.transaction((tx) => write(tx, stored));
   } catch (error) {
-    await deleteImages(stored.map((image) => image.key), images.storage);
+    await deleteImages(
+      stored.map((image) => image.key),
+      images.storage,
+    );
     throw error;
   }
   await discardReplacedImages(db, userId, written.replaced, images.storage);
@@ -110,7 +116,10 @@ async function discardReplacedImages(db: Db, userId: string, urls: readonly stri
   try {
     const { own, partnerAvatar } = await imagesAround(db, userId);
     const gone = ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar);
-    await deleteImages(gone.map((image) => image.key), storage);
+    await deleteImages(
+      gone.map((image) => image.key),
+      storage,
+    );
   } catch (error) {
     console.error("[images] could not remove replaced images", describeError(error));
   }
@@ -122,10 +131,16 @@ async function discardReplacedImages(db: Db, userId: string, urls: readonly stri
  * a tracking pixel, and another couple's photo is theirs, not the caller's to show. Uploads go
  * through the multipart forms. Each refused field gets the message.
  */
-export async function assertOwnImageUrls(db: Db, userId: string, fields: Record<string, string | null | undefined | readonly string[]>): Promise<void> {
+export async function assertOwnImageUrls(
+  db: Db,
+  userId: string,
+  fields: Record<string, string | null | undefined | readonly string[]>,
+): Promise<void> {
   const named = Object.entries(fields).map(([field, value]) => [field, typeof value === "string" ? [value] : (value ?? [])] as const);
   if (named.every(([, urls]) => urls.length === 0)) return;
   const { own } = await imagesAround(db, userId);
-  const refused = Object.fromEntries(named.filter(([, urls]) => urls.some((url) => !own.has(url))).map(([field]) => [field, IMAGE_URL_REFUSED_MESSAGE]));
+  const refused = Object.fromEntries(
+    named.filter(([, urls]) => urls.some((url) => !own.has(url))).map(([field]) => [field, IMAGE_URL_REFUSED_MESSAGE]),
+  );
   if (Object.keys(refused).length > 0) throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: refused });
 }

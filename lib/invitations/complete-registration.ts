@@ -18,7 +18,15 @@ import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join"
 import { MESSAGES, type CompleteRegistrationInput } from "./rules";
 
 export type CompletedRegistration = {
-  user: { id: string; email: string; firstName: string; lastName: string; dateOfBirth: string; occupation: string | null; avatarUrl: string | null };
+  user: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    dateOfBirth: string;
+    occupation: string | null;
+    avatarUrl: string | null;
+  };
   couple: { id: string; couple_name: string; status: string; partner1_id: string; partner2_id: string | null } | null;
   /** The account already belonged to its couple before this call (partner B finishing set-up). */
   isExisting: boolean;
@@ -55,7 +63,13 @@ async function checkLinkFirst(db: Db, invitationToken: string, clientAddress: st
  * shareable one) proves the address. `names` are the ones partner A is told about, when the
  * caller is changing them.
  */
-async function joinInvited(tx: Db, userId: string, invitationToken: string, now: Date, names?: { firstName: string; lastName: string }): Promise<Account> {
+async function joinInvited(
+  tx: Db,
+  userId: string,
+  invitationToken: string,
+  now: Date,
+  names?: { firstName: string; lastName: string },
+): Promise<Account> {
   const invitation = await lockForJoin(tx, invitationToken, now);
   const account = await lockAccount(tx, userId);
   if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
@@ -120,7 +134,12 @@ export const destinationAfter = ({ user, couple }: CompletedRegistration): strin
  * The signed-in account of the invited address joins the couple as it is (its own names and
  * birth date): an invited partner who had an account already.
  */
-export async function joinWithAccount(db: Db, userId: string, invitationToken: string, context: { clientAddress: string }): Promise<CompletedRegistration> {
+export async function joinWithAccount(
+  db: Db,
+  userId: string,
+  invitationToken: string,
+  context: { clientAddress: string },
+): Promise<CompletedRegistration> {
   await checkLinkFirst(db, invitationToken, context.clientAddress);
   return db.transaction(async (tx) => {
     const user = await joinInvited(tx, userId, invitationToken, new Date());

@@ -49,7 +49,12 @@ export async function lockForJoin(tx: Db, token: string, now = new Date()): Prom
  * transaction, an account made for it included. The invitation is used up, the couple's other
  * open invitations are revoked, and partner A is notified, all in the same transaction.
  */
-export async function joinCouple(tx: Db, invitation: InvitationRow, partner: { id: string; firstName: string; lastName: string }, now = new Date()): Promise<{ coupleId: string }> {
+export async function joinCouple(
+  tx: Db,
+  invitation: InvitationRow,
+  partner: { id: string; firstName: string; lastName: string },
+  now = new Date(),
+): Promise<{ coupleId: string }> {
   const [joined] = await tx
     .update(couples)
     .set({ partner2Id: partner.id })
@@ -97,7 +102,11 @@ export type AcceptedInvitation = {
  * went through partner A's hands): the account must verify its e-mail like any other, and the
  * verification e-mail is queued in the same transaction.
  */
-export async function acceptInvitation(db: Db, input: AcceptInvitationInput, context: { clientAddress: string }): Promise<AcceptedInvitation> {
+export async function acceptInvitation(
+  db: Db,
+  input: AcceptInvitationInput,
+  context: { clientAddress: string },
+): Promise<AcceptedInvitation> {
   await throttleAccept(db, context.clientAddress);
   // A bad link is refused before the slow hashing; the link is checked again under lock below.
   await openInvitation(db, input.invitationToken);

@@ -10,7 +10,8 @@ import { inviterName, MESSAGES, TOKEN_MAX } from "./rules";
 
 export const invalidInvitation = () => new AppError("INVALID_INVITATION", MESSAGES.invalid);
 /** Too many look-ups or accepts from one address. */
-export const tooManyAttempts = (limit: LimitState) => new AppError("RATE_LIMITED", MESSAGES.tooManyAttempts, { retryAfterSeconds: limit.retryAfterSeconds });
+export const tooManyAttempts = (limit: LimitState) =>
+  new AppError("RATE_LIMITED", MESSAGES.tooManyAttempts, { retryAfterSeconds: limit.retryAfterSeconds });
 
 /** The couple's partner 2, to tell a claim made through the shareable link from a real join. */
 const partner2 = alias(users, "partner2");

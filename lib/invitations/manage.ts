@@ -11,26 +11,39 @@ import { sendInvitation, type SentInvitation } from "./send";
 /** What the settings' 'Partner' section shows: the partner, the invitation waiting for them, or neither. */
 export type PartnerView =
   | { kind: "partner"; partner: { firstName: string; lastName: string; occupation: string | null; avatarUrl: string | null } }
-  | { kind: "invited"; invitation: { partnerEmail: string; partnerFirstName: string; partnerLastName: string; expiresAt: string; expired: boolean } }
+  | {
+      kind: "invited";
+      invitation: { partnerEmail: string; partnerFirstName: string; partnerLastName: string; expiresAt: string; expired: boolean };
+    }
   | { kind: "none"; canInvite: boolean };
 
 export const noOpenInvitation = () => new AppError("NOT_FOUND", "There is no pending invitation.");
 
 /** The caller's couple, locked for the caller's transaction when asked. */
 async function ownCouple(db: Db, userId: string, lock = false) {
-  const query = db.select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id }).from(couples).where(partnerOf(userId)).limit(1);
+  const query = db
+    .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .from(couples)
+    .where(partnerOf(userId))
+    .limit(1);
   const [couple] = lock ? await query.for("update") : await query;
   if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
   return couple;
 }
 
 /** The couple's invitations neither used nor cancelled (expired ones too: they can be resent). */
-export const openOf = (coupleId: string | Column) => and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
+export const openOf = (coupleId: string | Column) =>
+  and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
 /** The couple's newest invitation neither used nor cancelled (an expired one too: it can be resent). */
 async function latestOpen(db: Db, coupleId: string) {
   const [row] = await db
-    .select({ partnerEmail: invitations.partnerEmail, partnerFirstName: invitations.partnerFirstName, partnerLastName: invitations.partnerLastName, expiresAt: invitations.expiresAt })
+    .select({
+      partnerEmail: invitations.partnerEmail,
+      partnerFirstName: invitations.partnerFirstName,
+      partnerLastName: invitations.partnerLastName,
+      expiresAt: invitations.expiresAt,
+    })
     .from(invitations)
     .where(openOf(coupleId))
     .orderBy(desc(invitations.createdAt))
@@ -44,22 +57,42 @@ export async function partnerView(db: Db, userId: string, now = new Date()): Pro
   const otherId = couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id;
   if (otherId) {
     const [other] = await db.select(partnerColumns(users)).from(users).where(eq(users.id, otherId));
-    if (other) return { kind: "partner", partner: { firstName: other.firstName ?? "", lastName: other.lastName ?? "", occupation: other.occupation, avatarUrl: other.avatarUrl } };
+    if (other)
+      return {
+        kind: "partner",
+        partner: {
+          firstName: other.firstName ?? "",
+          lastName: other.lastName ?? "",
+          occupation: other.occupation,
+          avatarUrl: other.avatarUrl,
+        },
+      };
   }
   const isInviter = couple.partner1Id === userId;
   const open = isInviter ? await latestOpen(db, couple.id) : null;
   if (!open) return { kind: "none", canInvite: isInviter && !couple.partner2Id };
-  return { kind: "invited", invitation: { ...open, expiresAt: open.expiresAt.toISOString(), expired: open.expiresAt.getTime() <= now.getTime() } };
+  return {
+    kind: "invited",
+    invitation: { ...open, expiresAt: open.expiresAt.toISOString(), expired: open.expiresAt.getTime() <= now.getTime() },
+  };
 }
 
 /** The invitation partner A is waiting on, as the dashboard shows it to them (the invitee's address is theirs to see). */
 export type PendingInvitation = { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: string; expired: boolean };
 
 /** The columns of an open invitation the dashboard reads (lib/dashboard joins them to its overview). */
-export const pendingColumns = { id: invitations.id, partnerFirstName: invitations.partnerFirstName, partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt };
+export const pendingColumns = {
+  id: invitations.id,
+  partnerFirstName: invitations.partnerFirstName,
+  partnerEmail: invitations.partnerEmail,
+  expiresAt: invitations.expiresAt,
+};
 
 /** An open invitation as the dashboard shows it: expired once its date has passed. */
-export function pendingInvitation(row: { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: Date }, now = new Date()): PendingInvitation {
+export function pendingInvitation(
+  row: { id: string; partnerFirstName: string; partnerEmail: string; expiresAt: Date },
+  now = new Date(),
+): PendingInvitation {
   return { ...row, expiresAt: row.expiresAt.toISOString(), expired: row.expiresAt.getTime() <= now.getTime() };
 }
 
@@ -88,5 +121,11 @@ export async function resendInvitation(db: Db, userId: string, now = new Date())
   assertInviter(couple, userId);
   const open = await latestOpen(db, couple.id);
   if (!open) throw noOpenInvitation();
-  return sendInvitation(db, userId, { partner_email: open.partnerEmail, partner_first_name: open.partnerFirstName, partner_last_name: open.partnerLastName }, now, { replaceOpen: true });
+  return sendInvitation(
+    db,
+    userId,
+    { partner_email: open.partnerEmail, partner_first_name: open.partnerFirstName, partner_last_name: open.partnerLastName },
+    now,
+    { replaceOpen: true },
+  );
 }

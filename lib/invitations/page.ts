@@ -7,15 +7,17 @@ import { AppError, type ErrorCode } from "@/lib/errors";
 import { loadInvitation, type InvitationView } from "./lookup";
 
 export type InvitationForPage =
-  | { ok: true; invitation: InvitationView; signedInAsInvitee: boolean }
-  | { ok: false; code: ErrorCode; message: string };
+  { ok: true; invitation: InvitationView; signedInAsInvitee: boolean } | { ok: false; code: ErrorCode; message: string };
 
 /**
  * The join pages' look-up: an open invitation, and whether the signed-in account (if any) is the
  * invited address, which then joins as it is; or why the link cannot be used (unexpected errors
  * go to the error boundary).
  */
-export async function invitationForPage(token: string, context: { clientAddress: string; userId: string | null }): Promise<InvitationForPage> {
+export async function invitationForPage(
+  token: string,
+  context: { clientAddress: string; userId: string | null },
+): Promise<InvitationForPage> {
   const db = await getDb();
   let invitation: InvitationView;
   try {

@@ -22,7 +22,8 @@ export const invitePartnerSchema = z.object({
 export type InvitePartnerInput = z.output<typeof invitePartnerSchema>;
 export type InvitePartnerForm = z.input<typeof invitePartnerSchema>;
 
-export const isSelfInvitation = (ownEmail: string, partnerEmail: string): boolean => normalizeEmail(ownEmail) === normalizeEmail(partnerEmail);
+export const isSelfInvitation = (ownEmail: string, partnerEmail: string): boolean =>
+  normalizeEmail(ownEmail) === normalizeEmail(partnerEmail);
 
 /** The invite form knows the inviter's own address, so it refuses a self-invitation before sending. */
 export const inviteFormSchema = (ownEmail: string) =>
@@ -31,7 +32,10 @@ export const inviteFormSchema = (ownEmail: string) =>
     path: ["partner_email"],
   });
 
-export const invitationTokenSchema = oneLine(z.string({ error: MESSAGES.invalid }).trim().min(1, MESSAGES.invalid).max(TOKEN_MAX, MESSAGES.invalid), MESSAGES.invalid);
+export const invitationTokenSchema = oneLine(
+  z.string({ error: MESSAGES.invalid }).trim().min(1, MESSAGES.invalid).max(TOKEN_MAX, MESSAGES.invalid),
+  MESSAGES.invalid,
+);
 
 /** POST /api/auth/invitations/accept. */
 export const acceptInvitationSchema = z.object({
@@ -63,7 +67,6 @@ export type PartnerSetupForm = z.input<typeof partnerSetupSchema>;
 
 export const expiryFrom = (now: Date): Date => new Date(now.getTime() + INVITATION_VALID_DAYS * 24 * 60 * 60 * 1000);
 
-
 export type InviterNameSource = {
   inviter_first_name?: string | null;
   partner1_first_name?: string | null;
@@ -77,6 +80,11 @@ export type InviterNameSource = {
  * on ' & ', else 'Your Partner'.
  */
 export function inviterName(invitation: InviterNameSource): string {
-  const candidates = [invitation.inviter_first_name, invitation.partner1_first_name, invitation.inviter_name, invitation.couple_name?.split(" & ")[0]];
+  const candidates = [
+    invitation.inviter_first_name,
+    invitation.partner1_first_name,
+    invitation.inviter_name,
+    invitation.couple_name?.split(" & ")[0],
+  ];
   return candidates.map((value) => value?.trim()).find((value) => value) ?? "Your Partner";
 }

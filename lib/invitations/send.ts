@@ -21,7 +21,8 @@ export type SentInvitation = {
   emailIds: string[];
 };
 
-const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
+const selfInvitation = () =>
+  new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
 
 /**
  * Partner A invites partner B: two fresh 256-bit secrets (only their digests are stored), valid
@@ -37,10 +38,18 @@ const selfInvitation = () => new AppError("VALIDATION_ERROR", MESSAGES.selfInvit
  * would otherwise tell an inviter, without limit, which addresses have accounts. Counting and
  * checking are one step, so parallel sends cannot exceed the limit either.
  */
-export async function sendInvitation(db: Db, inviterId: string, input: InvitePartnerInput, now = new Date(), { replaceOpen = false } = {}): Promise<SentInvitation> {
+export async function sendInvitation(
+  db: Db,
+  inviterId: string,
+  input: InvitePartnerInput,
+  now = new Date(),
+  { replaceOpen = false } = {},
+): Promise<SentInvitation> {
   const sendLimit = await consumeLimit(db, LIMITS.invitationsPerInviter, inviterId);
   if (!sendLimit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", { retryAfterSeconds: sendLimit.retryAfterSeconds });
+    throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", {
+      retryAfterSeconds: sendLimit.retryAfterSeconds,
+    });
   }
   const emailedToken = newSecretToken();
   const shareToken = newSecretToken();
@@ -65,10 +74,16 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
       .select({ id: invitations.id, expiresAt: invitations.expiresAt })
       .from(invitations)
       .where(
-        and(eq(invitations.coupleId, couple.id), eq(invitations.partnerEmail, input.partner_email), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)),
+        and(
+          eq(invitations.coupleId, couple.id),
+          eq(invitations.partnerEmail, input.partner_email),
+          isNull(invitations.acceptedAt),
+          isNull(invitations.revokedAt),
+        ),
       );
     // 'Resend' (replaceOpen) replaces a live invitation too: its links stop working.
-    if (open && open.expiresAt.getTime() > now.getTime() && !replaceOpen) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
+    if (open && open.expiresAt.getTime() > now.getTime() && !replaceOpen)
+      throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
     if (open) await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, open.id));
 
     const expiresAt = expiryFrom(now);
@@ -92,7 +107,12 @@ export async function sendInvitation(db: Db, inviterId: string, input: InvitePar
       tx,
       invitationEmail(
         input.partner_email,
-        { partnerFirstName: input.partner_first_name, inviterFirstName: inviter.firstName, coupleName: couple.coupleName, validDays: INVITATION_VALID_DAYS },
+        {
+          partnerFirstName: input.partner_first_name,
+          inviterFirstName: inviter.firstName,
+          coupleName: couple.coupleName,
+          validDays: INVITATION_VALID_DAYS,
+        },
         emailedToken,
       ),
     );

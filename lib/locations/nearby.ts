@@ -53,9 +53,18 @@ export function longitudeFilter(lng: number, lat: number, radiusKm: number): SQL
  * cannot be swept; a caller centred on their own couple's place (the dashboard's 'Couples near
  * you') may skip the count (`countAgainstLimit: false`): a fixed centre sweeps nothing.
  */
-export async function nearby(db: Db, query: NearbyQuery, actor: Actor, options: { countAgainstLimit?: boolean } = {}): Promise<NearbyEntry[]> {
-  const limitState = options.countAgainstLimit === false ? { allowed: true as const, retryAfterSeconds: 0 } : await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
-  if (!limitState.allowed) throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limitState.retryAfterSeconds });
+export async function nearby(
+  db: Db,
+  query: NearbyQuery,
+  actor: Actor,
+  options: { countAgainstLimit?: boolean } = {},
+): Promise<NearbyEntry[]> {
+  const limitState =
+    options.countAgainstLimit === false
+      ? { allowed: true as const, retryAfterSeconds: 0 }
+      : await consumeLimit(db, LIMITS.nearbyPerUser, actor.userId);
+  if (!limitState.allowed)
+    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: limitState.retryAfterSeconds });
   const { lat, lng, radius, limit } = query;
   const latHalf = radius / KM_PER_DEGREE + SNAP_MARGIN_DEGREES;
   const shownLat = shown(locations.latitude);

@@ -54,7 +54,10 @@ export async function resolvePlace(places: PlacesProvider, placeId: string, fiel
   } catch (error) {
     if (!(error instanceof PlacesServiceError)) throw error;
     console.error("[locations] places provider failed", error.message);
-    throw new AppError("PLACES_SERVICE_FAILED", "Unable to get location details from the maps service. Please try selecting your location again.");
+    throw new AppError(
+      "PLACES_SERVICE_FAILED",
+      "Unable to get location details from the maps service. Please try selecting your location again.",
+    );
   }
   const point = details?.geometry.location;
   if (!details || !point || !Number.isFinite(point.lat) || !Number.isFinite(point.lng)) {
@@ -79,7 +82,13 @@ export async function resolvePlace(places: PlacesProvider, placeId: string, fiel
  * resolved and saved it a moment ago), else resolved through the provider. A place is looked
  * up, and billed, once.
  */
-export async function entityPlace(db: Db, places: PlacesProvider, entity: EntityRef, placeId: string, field: string): Promise<ResolvedPlace> {
+export async function entityPlace(
+  db: Db,
+  places: PlacesProvider,
+  entity: EntityRef,
+  placeId: string,
+  field: string,
+): Promise<ResolvedPlace> {
   const [row] = await db
     .select({
       location: locations.displayLocation,
@@ -93,7 +102,8 @@ export async function entityPlace(db: Db, places: PlacesProvider, entity: Entity
     })
     .from(locations)
     .where(and(eq(locations.entityType, entity.entityType), eq(locations.entityId, entity.entityId)));
-  if (row?.placeId === placeId && row.latitude !== null && row.longitude !== null) return { ...row, latitude: row.latitude, longitude: row.longitude };
+  if (row?.placeId === placeId && row.latitude !== null && row.longitude !== null)
+    return { ...row, latitude: row.latitude, longitude: row.longitude };
   return resolvePlace(places, placeId, field);
 }
 

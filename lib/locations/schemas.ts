@@ -1,7 +1,18 @@
 import { z } from "zod";
 import { notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
-import { LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, PLACE_ID_MAX, SEARCH_MAX_QUERY, NEARBY_MAX_RADIUS_KM, NEARBY_DEFAULT_RADIUS_KM, NEARBY_DEFAULT_LIMIT, NEARBY_MAX_LIMIT, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT } from "./plain-rules";
+import {
+  LOCATION_NAME_MAX,
+  LOCATION_REQUIRED_MESSAGE,
+  PLACE_ID_MAX,
+  SEARCH_MAX_QUERY,
+  NEARBY_MAX_RADIUS_KM,
+  NEARBY_DEFAULT_RADIUS_KM,
+  NEARBY_DEFAULT_LIMIT,
+  NEARBY_MAX_LIMIT,
+  SEARCH_DEFAULT_LIMIT,
+  SEARCH_MAX_LIMIT,
+} from "./plain-rules";
 import { PRIVACY_LEVELS } from "./privacy";
 
 export * from "./plain-rules";
@@ -9,7 +20,12 @@ export * from "./plain-rules";
 /** A place chosen from the suggestions, named by its id (forms: the place of a person or a couple). */
 export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
 /** The chosen suggestion's text, sent along with its id by the forms. */
-export const locationNameField = requiredText(LOCATION_NAME_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);
+export const locationNameField = requiredText(
+  LOCATION_NAME_MAX,
+  LOCATION_REQUIRED_MESSAGE,
+  LOCATION_REQUIRED_MESSAGE,
+  LOCATION_REQUIRED_MESSAGE,
+);
 
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
@@ -44,8 +60,14 @@ export const privacyInputSchema = z
   .transform((v) => ({ entityType: v.entity_type, entityId: v.entity_id, privacyLevel: v.privacy_level }));
 
 export const nearbyQuerySchema = z.object({
-  lat: z.preprocess(fromQueryString, numberParam("lat").min(-90, "lat must be between -90 and 90").max(90, "lat must be between -90 and 90")),
-  lng: z.preprocess(fromQueryString, numberParam("lng").min(-180, "lng must be between -180 and 180").max(180, "lng must be between -180 and 180")),
+  lat: z.preprocess(
+    fromQueryString,
+    numberParam("lat").min(-90, "lat must be between -90 and 90").max(90, "lat must be between -90 and 90"),
+  ),
+  lng: z.preprocess(
+    fromQueryString,
+    numberParam("lng").min(-180, "lng must be between -180 and 180").max(180, "lng must be between -180 and 180"),
+  ),
   radius: z.preprocess(
     fromQueryString,
     numberParam("radius")

@@ -18,7 +18,12 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
  * it as the entity's one location, at the level given or (left out) the one it has. The answer
  * is shaped like any other read.
  */
-export async function normalizeLocation(db: Db, input: NormalizeInput, actor: Actor, places: PlacesProvider = placesProvider()): Promise<NormalizedLocation> {
+export async function normalizeLocation(
+  db: Db,
+  input: NormalizeInput,
+  actor: Actor,
+  places: PlacesProvider = placesProvider(),
+): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
   const place = await resolvePlace(places, input.placeId, "place_id");
   const row = await saveEntityLocation(db, input, place, input.privacyLevel);
@@ -27,7 +32,11 @@ export async function normalizeLocation(db: Db, input: NormalizeInput, actor: Ac
 
 export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
-  const [row] = await db.update(locations).set({ privacyLevel: input.privacyLevel, updatedAt: new Date() }).where(ofEntity(input)).returning(locationColumns);
+  const [row] = await db
+    .update(locations)
+    .set({ privacyLevel: input.privacyLevel, updatedAt: new Date() })
+    .where(ofEntity(input))
+    .returning(locationColumns);
   if (!row) throw notFound();
   return shapeLocation(row, "owner")!;
 }

@@ -38,21 +38,44 @@ export async function deliverEmails(db: Db, ids: string[], provider: Provider | 
     .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
   for (const row of pending) {
     try {
-      await provider({ to: row.to, subject: row.subject, text: row.text, html: row.html, ...(row.headers ? { headers: row.headers } : {}) });
+      await provider({
+        to: row.to,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+        ...(row.headers ? { headers: row.headers } : {}),
+      });
       // Once delivered, the body (with its live link) has no reason to stay in the database.
       await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
     } catch (error) {
       console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });
-      await db.update(emailOutbox).set({ lastError: String(error).slice(0, 500) }).where(eq(emailOutbox.id, row.id));
+      await db
+        .update(emailOutbox)
+        .set({ lastError: String(error).slice(0, 500) })
+        .where(eq(emailOutbox.id, row.id));
     }
   }
 }
 
-export type OutboxMessage = { to: string; subject: string; text: string; html: string; headers?: Record<string, string>; createdAt: string };
+export type OutboxMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+  createdAt: string;
+};
 
 export async function listOutbox(db: Db, to?: string, limit = 100): Promise<OutboxMessage[]> {
   const rows = await db
-    .select({ to: emailOutbox.to, subject: emailOutbox.subject, text: emailOutbox.text, html: emailOutbox.html, headers: emailOutbox.headers, createdAt: emailOutbox.createdAt })
+    .select({
+      to: emailOutbox.to,
+      subject: emailOutbox.subject,
+      text: emailOutbox.text,
+      html: emailOutbox.html,
+      headers: emailOutbox.headers,
+      createdAt: emailOutbox.createdAt,
+    })
     .from(emailOutbox)
     .where(to ? eq(emailOutbox.to, normalizeEmail(to)) : undefined)
     .orderBy(desc(emailOutbox.createdAt))

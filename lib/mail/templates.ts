@@ -18,7 +18,15 @@ const CONTROL_RUN = new RegExp(`${CONTROL_CHARACTER.source}+`, "gu");
 const oneLine = (subject: string) => subject.replace(CONTROL_RUN, " ").trim();
 
 function layout(to: string, subject: string, greeting: string, lines: string[], action: { label: string; url: string }): EmailMessage {
-  const text = [greeting, "", ...lines, "", `${action.label}: ${action.url}`, "", "If you did not ask for this, you can ignore this e-mail."].join("\n");
+  const text = [
+    greeting,
+    "",
+    ...lines,
+    "",
+    `${action.label}: ${action.url}`,
+    "",
+    "If you did not ask for this, you can ignore this e-mail.",
+  ].join("\n");
   const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#1f2937">
 <p>${escapeHtml(greeting)}</p>${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("")}
 <p><a href="${escapeHtml(action.url)}" style="display:inline-block;padding:10px 18px;background:#b4235a;color:#fff;border-radius:6px;text-decoration:none">${escapeHtml(action.label)}</a></p>
@@ -45,7 +53,11 @@ export const passwordResetEmail = (to: string, firstName: string, token: string)
     { label: "Reset my password", url: appLink("/reset-password", { token }) },
   );
 
-export const invitationEmail = (to: string, invitation: { partnerFirstName: string; inviterFirstName: string; coupleName: string; validDays: number }, token: string) =>
+export const invitationEmail = (
+  to: string,
+  invitation: { partnerFirstName: string; inviterFirstName: string; coupleName: string; validDays: number },
+  token: string,
+) =>
   layout(
     to,
     `${invitation.inviterFirstName} invited you to join ${invitation.coupleName}`,
@@ -112,10 +124,16 @@ export function notificationEmail(
 ): EmailMessage {
   const unsubscribeUrl = appLink("/unsubscribe", { token: unsubscribeToken });
   const oneClickUrl = appLink("/api/notifications/unsubscribe", { token: unsubscribeToken });
-  const base = layout(to, notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type], "Hi,", [notification.title, notification.message].filter(Boolean), {
-    label: "Open Two of Us",
-    url: appLink(notification.href, {}),
-  });
+  const base = layout(
+    to,
+    notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type],
+    "Hi,",
+    [notification.title, notification.message].filter(Boolean),
+    {
+      label: "Open Two of Us",
+      url: appLink(notification.href, {}),
+    },
+  );
   const footer = "You get this e-mail because of your notification settings.";
   return {
     ...base,

@@ -4,12 +4,20 @@ import type { Db } from "@/db/client";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
-import { DEFAULT_PREFERENCES, NOTIFICATION_TYPES, withDefaults, type ChannelChoice, type NotificationKind, type NotificationPreferences } from "./rules";
+import {
+  DEFAULT_PREFERENCES,
+  NOTIFICATION_TYPES,
+  withDefaults,
+  type ChannelChoice,
+  type NotificationKind,
+  type NotificationPreferences,
+} from "./rules";
 import type { NotificationPreferencesInput } from "./schemas";
 
 /** How long an e-mail's unsubscribe link keeps working. */
 export const UNSUBSCRIBE_TTL_SECONDS = 180 * 24 * 60 * 60;
-export const INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link has already been used or is not valid. You can change your e-mail choices in Settings.";
+export const INVALID_UNSUBSCRIBE_LINK =
+  "This unsubscribe link has already been used or is not valid. You can change your e-mail choices in Settings.";
 
 /** The person's choices for every type, their stored ones over the defaults. */
 export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
@@ -69,7 +77,13 @@ export async function unsubscribe(db: Db, token: string): Promise<{ type: Notifi
     const [row] = await tx
       .update(unsubscribeTokens)
       .set({ usedAt: new Date() })
-      .where(and(eq(unsubscribeTokens.tokenHash, hashToken(token)), isNull(unsubscribeTokens.usedAt), gt(unsubscribeTokens.expiresAt, new Date())))
+      .where(
+        and(
+          eq(unsubscribeTokens.tokenHash, hashToken(token)),
+          isNull(unsubscribeTokens.usedAt),
+          gt(unsubscribeTokens.expiresAt, new Date()),
+        ),
+      )
       .returning({ userId: unsubscribeTokens.userId, type: unsubscribeTokens.type });
     if (!row) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
     const current = await preferenceFor(tx, row.userId, row.type);

@@ -49,4 +49,6 @@ export const notificationPreferencesSchema = z.object({
 export type NotificationPreferencesInput = z.output<typeof notificationPreferencesSchema>["preferences"];
 
 /** The unsubscribe link's token (query string or one-click POST). */
-export const unsubscribeQuerySchema = z.object({ token: oneLine(z.string().min(1, "Token is required").max(200, "Token is invalid"), "Token is invalid") });
+export const unsubscribeQuerySchema = z.object({
+  token: oneLine(z.string().min(1, "Token is required").max(200, "Token is invalid"), "Token is invalid"),
+});

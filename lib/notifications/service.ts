@@ -12,7 +12,8 @@ import { notificationHref, type NotificationItem, type Pagination } from "./rule
 import type { ListQuery, MarkReadTarget } from "./schemas";
 
 /** The user's notifications, without those from a couple blocked either way (issue 11). */
-const own = (userId: string | SQL) => and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
+const own = (userId: string | SQL) =>
+  and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
 const unread = eq(notifications.isRead, false);
 
 /**
@@ -59,7 +60,11 @@ function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationI
 }
 
 /** A page of the user's notifications with the total (the API's pagination); both follow notifications_user_created_idx. */
-export async function listNotifications(db: Db, userId: string, query: ListQuery): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  query: ListQuery,
+): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
   const [rows, [totals]] = await Promise.all([
     newestOwn(db, userId).limit(query.limit).offset(query.offset),
     db.select({ total: count() }).from(notifications).where(own(userId)),
@@ -84,7 +89,10 @@ export async function latestNotifications(db: Db, userId: string, limit: number)
 
 /** The badge's number: one count over the partial index of unread rows, however many there are. */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ unread: count() }).from(notifications).where(and(own(userId), unread));
+  const [row] = await db
+    .select({ unread: count() })
+    .from(notifications)
+    .where(and(own(userId), unread));
   return row?.unread ?? 0;
 }
 
@@ -123,7 +131,10 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
   if (!recipient) return;
   const token = await issueUnsubscribeToken(db, notification.userId, notification.type);
   const href = notificationHref({ post_id: notification.postId ?? null, reply_id: notification.replyId ?? null });
-  const id = await enqueueEmail(db, notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token));
+  const id = await enqueueEmail(
+    db,
+    notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token),
+  );
   try {
     deliverAfterResponse(await getDb(), [id]);
   } catch (error) {
@@ -155,7 +166,10 @@ export async function createNotification(db: Db, notification: NewNotification):
  * Once read, the next event starts a new row. The recipient's choices apply: nothing in the app
  * when they turned it off, and one e-mail per group (when its row is new), not one per tap.
  */
-export async function upsertGroupedNotification(db: Db, notification: NewNotification & { groupKey: string; actorCount: number }): Promise<void> {
+export async function upsertGroupedNotification(
+  db: Db,
+  notification: NewNotification & { groupKey: string; actorCount: number },
+): Promise<void> {
   const choice = await preferenceFor(db, notification.userId, notification.type);
   if (!choice.inApp) {
     if (choice.email && notification.actorCount === 1) await emailNotification(db, notification);

@@ -80,14 +80,22 @@ const parseDraft = <T>(schema: DraftSchema<T>, stored: Record<string, unknown> |
   return parsed.success ? parsed.data : null;
 };
 
-export function draftStore<T extends Record<string, unknown>>(form: DraftForm, schema: DraftSchema<T>, photoFields: readonly (keyof T)[]): DraftStore<T> {
+export function draftStore<T extends Record<string, unknown>>(
+  form: DraftForm,
+  schema: DraftSchema<T>,
+  photoFields: readonly (keyof T)[],
+): DraftStore<T> {
   return { ...writers(form, photoFields), load: (storage, userId) => parseDraft(schema, readDraft(storage, userId, form)) };
 }
 
 /** A store whose schema (and zod with it) loads the first time a draft is read, so the page's first paint ships none of it. */
 export type LazyDraftStore<T> = Omit<DraftStore<T>, "load"> & { load(storage: Storage | null, userId: string): Promise<T | null> };
 
-export function lazyDraftStore<T extends Record<string, unknown>>(form: DraftForm, loadSchema: () => Promise<DraftSchema<T>>, photoFields: readonly (keyof T)[]): LazyDraftStore<T> {
+export function lazyDraftStore<T extends Record<string, unknown>>(
+  form: DraftForm,
+  loadSchema: () => Promise<DraftSchema<T>>,
+  photoFields: readonly (keyof T)[],
+): LazyDraftStore<T> {
   return {
     ...writers(form, photoFields),
     async load(storage, userId) {

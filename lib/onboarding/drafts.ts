@@ -36,7 +36,11 @@ const photoSchema = z.object({
 }) satisfies z.ZodType<PickedPhoto>;
 
 /** A typed location (no place id) is kept too: the step then asks for a suggestion. */
-const locationSchema = z.object({ location: z.string().min(1), placeId: z.string(), ...locationDetailsShape }) satisfies z.ZodType<OnboardingLocation>;
+const locationSchema = z.object({
+  location: z.string().min(1),
+  placeId: z.string(),
+  ...locationDetailsShape,
+}) satisfies z.ZodType<OnboardingLocation>;
 
 const texts = z.array(z.string());
 

@@ -30,7 +30,12 @@ const text = (form: FormData, name: string): unknown => form.get(name) ?? undefi
  * needs the saved profile): the message is the first problem in `order`, the spec's check order,
  * and every field's message goes along.
  */
-export function parseStep<S extends z.ZodType>(schema: S, value: unknown, order: readonly string[], other: Record<string, string | null>): z.output<S> {
+export function parseStep<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  order: readonly string[],
+  other: Record<string, string | null>,
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) refuseUnsafeText(value);
   const otherProblems = Object.entries(other).filter((entry): entry is [string, string] => entry[1] !== null);

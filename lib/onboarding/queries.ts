@@ -45,7 +45,8 @@ export async function loadOnboardingState(db: Db, userId: string): Promise<Onboa
   const location = row.location && row.placeId ? { location: row.location, placeId: row.placeId } : null;
   const step1Saved = Boolean(row.occupation && row.avatarUrl && location && row.interests.length > 0);
   // Partner B joins a couple that has a place: offered as theirs until they pick another.
-  const couplePlace = role === "partner_b" && row.coupleLocation && row.couplePlaceId ? { location: row.coupleLocation, placeId: row.couplePlaceId } : null;
+  const couplePlace =
+    role === "partner_b" && row.coupleLocation && row.couplePlaceId ? { location: row.coupleLocation, placeId: row.couplePlaceId } : null;
   return {
     userId,
     role,

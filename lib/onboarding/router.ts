@@ -39,7 +39,9 @@ export function nextMove(step: OnboardingStep, role: OnboardingRole): Move | nul
   switch (step) {
     case "step1":
       // Partner B joined an existing couple: step 2 is not theirs.
-      return role === "partner_b" ? { kind: "leave", to: PARTNER_WELCOME, replace: true, bypassProfileCheck: true } : { kind: "step", step: "step2" };
+      return role === "partner_b"
+        ? { kind: "leave", to: PARTNER_WELCOME, replace: true, bypassProfileCheck: true }
+        : { kind: "step", step: "step2" };
     case "step2":
       // The couple exists now: partner A invites the partner next (spec: couple step submit).
       return role === "partner_b" ? null : { kind: "leave", to: "/invite-partner", replace: false, bypassProfileCheck: false };

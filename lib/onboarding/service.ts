@@ -52,16 +52,35 @@ async function loadProfile(db: Db, userId: string) {
  * completes their part, in the same transaction (spec: verified badge once both are verified).
  * A replaced photo is removed once the new one is saved.
  */
-export async function completeStep1(db: Db, userId: string, fields: Step1Fields, images: Step1Images, deps: OnboardingDeps = {}): Promise<Step1Result> {
+export async function completeStep1(
+  db: Db,
+  userId: string,
+  fields: Step1Fields,
+  images: Step1Images,
+  deps: OnboardingDeps = {},
+): Promise<Step1Result> {
   const user = await loadProfile(db, userId);
   // The photo may be left out only when one was saved before (the client sends it only when new).
-  const input = parseStep(step1Schema, fields, STEP1_ORDER, { userImage: images.userImage || user.avatarUrl ? null : PROFILE_MESSAGES.photoRequired });
-  const place = await entityPlace(db, deps.places ?? placesProvider(), { entityType: "user", entityId: userId }, input.locationPlaceId, "locationPlaceId");
+  const input = parseStep(step1Schema, fields, STEP1_ORDER, {
+    userImage: images.userImage || user.avatarUrl ? null : PROFILE_MESSAGES.photoRequired,
+  });
+  const place = await entityPlace(
+    db,
+    deps.places ?? placesProvider(),
+    { entityType: "user", entityId: userId },
+    input.locationPlaceId,
+    "locationPlaceId",
+  );
   const uploads = images.userImage ? [{ bytes: images.userImage, kind: "avatar" as const }] : [];
 
   return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
     const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
-    const { replacedImages } = await updateUserRow(tx, userId, { occupation: input.occupation, interests: input.interests, avatarUrl, ...place });
+    const { replacedImages } = await updateUserRow(tx, userId, {
+      occupation: input.occupation,
+      interests: input.interests,
+      avatarUrl,
+      ...place,
+    });
     await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
     const isPartnerB = await markPartnerBComplete(tx, userId);
     const { latitude: _lat, longitude: _lng, ...location } = place;
@@ -77,7 +96,13 @@ export async function completeStep1(db: Db, userId: string, fields: Step1Fields,
  * makes the couple discoverable (spec section 4). Location and interests come from step 1. The
  * couple row and its location row are written together; a failed write removes the stored photos.
  */
-export async function completeStep2(db: Db, userId: string, fields: Step2Fields, images: Step2Images, deps: OnboardingDeps = {}): Promise<Step2Result> {
+export async function completeStep2(
+  db: Db,
+  userId: string,
+  fields: Step2Fields,
+  images: Step2Images,
+  deps: OnboardingDeps = {},
+): Promise<Step2Result> {
   const extra = images.couplePhotos ?? [];
   const input = parseStep(step2Schema, fields, STEP2_ORDER, {
     coupleProfileImage: images.coupleProfileImage ? null : COUPLE_MESSAGES.mainPhotoRequired,
@@ -90,7 +115,10 @@ export async function completeStep2(db: Db, userId: string, fields: Step2Fields,
   const place = savedPlace(user);
   if (!place || !user.occupation) throw new AppError("VALIDATION_ERROR", STEP1_FIRST, { fieldErrors: { _: STEP1_FIRST } });
 
-  const uploads = [{ bytes: images.coupleProfileImage!, kind: "couple-main" as const }, ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const }))];
+  const uploads = [
+    { bytes: images.coupleProfileImage!, kind: "couple-main" as const },
+    ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const })),
+  ];
 
   return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
     const [main, ...photos] = stored;

@@ -101,7 +101,8 @@ export function loadCities(file = CITIES_FILE): Cities {
       else if (field === 9) pop = varint();
       else if (field === 10) lastLng += svarint();
       else if (field === 11) lastLat += svarint();
-      else if (wire === 2) skip(varint()); // alt country, municipality, feature code: not needed
+      else if (wire === 2)
+        skip(varint()); // alt country, municipality, feature code: not needed
       else varint();
     }
     let ci = countryIndex.get(code);

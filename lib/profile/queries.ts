@@ -93,7 +93,11 @@ const currentUserQuery = (db: Db) =>
     .leftJoin(couples, partnerOf(users.id))
     .leftJoin(partner, and(ne(partner.id, users.id), or(eq(partner.id, couples.partner1Id), eq(partner.id, couples.partner2Id))));
 
-const byUserId = preparedPer((db) => currentUserQuery(db).where(eq(users.id, sql.placeholder("userId"))).prepare("current_user_by_id"));
+const byUserId = preparedPer((db) =>
+  currentUserQuery(db)
+    .where(eq(users.id, sql.placeholder("userId")))
+    .prepare("current_user_by_id"),
+);
 const bySession = preparedPer((db) =>
   currentUserQuery(db).innerJoin(sessions, eq(sessions.userId, users.id)).where(liveSessionWhere()).prepare("current_user_by_session"),
 );

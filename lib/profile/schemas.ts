@@ -31,7 +31,10 @@ export const userFields = z.object({
   dateOfBirth: dateOfBirthSchema,
   occupation: occupationField,
   // A person's bio has the couple bio's ceiling, but no minimum.
-  bio: multiLine(z.string({ error: COUPLE_MESSAGES.bioTooLong }).trim().max(BIO_MAX, COUPLE_MESSAGES.bioTooLong), COUPLE_MESSAGES.bioNotAllowed),
+  bio: multiLine(
+    z.string({ error: COUPLE_MESSAGES.bioTooLong }).trim().max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+    COUPLE_MESSAGES.bioNotAllowed,
+  ),
   avatarUrl: imageUrlField.nullable(),
 });
 

@@ -3,7 +3,15 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/queries";
-import { coupleChangesFrom, insertCouple, newCoupleFrom, writeCoupleChanges, type ChangedCouple, type CoupleDeps, type CoupleRecord } from "@/lib/couples/service";
+import {
+  coupleChangesFrom,
+  insertCouple,
+  newCoupleFrom,
+  writeCoupleChanges,
+  type ChangedCouple,
+  type CoupleDeps,
+  type CoupleRecord,
+} from "@/lib/couples/service";
 import { userNotFound } from "@/lib/errors";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider } from "@/lib/places";
@@ -31,7 +39,13 @@ export async function updateUserRow(tx: Db, userId: string, changes: UserChanges
  * the new profile photo. An avatar the change replaced is removed once it is saved; an upload
  * whose save failed is removed at once.
  */
-export async function updateProfile(db: Db, userId: string, update: ProfileUpdate, storage?: ImageStorage, avatar?: Uint8Array | null): Promise<void> {
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  update: ProfileUpdate,
+  storage?: ImageStorage,
+  avatar?: Uint8Array | null,
+): Promise<void> {
   await assertOwnImageUrls(db, userId, { avatarUrl: update.avatarUrl });
   const uploads = avatar ? [{ bytes: avatar, kind: "avatar" as const }] : [];
   await writeWithImages(db, userId, { storage, uploads }, async (tx, stored) => {
@@ -48,7 +62,12 @@ export type ProfileSetupResult = CoupleRecord & { profileCompletionPercentage: n
  * in one transaction; the place is resolved from its id beforehand, never taken from the client.
  * Images the change replaced (avatar, couple photos) are removed once it is saved.
  */
-export async function completeProfileSetup(db: Db, userId: string, input: ProfileCompletionInput, deps: CoupleDeps = {}): Promise<ProfileSetupResult> {
+export async function completeProfileSetup(
+  db: Db,
+  userId: string,
+  input: ProfileCompletionInput,
+  deps: CoupleDeps = {},
+): Promise<ProfileSetupResult> {
   const { userData, coupleData } = input;
   await assertOwnImageUrls(db, userId, {
     "userData.avatarUrl": userData.avatarUrl,

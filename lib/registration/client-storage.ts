@@ -65,7 +65,8 @@ export function clearRegistrationProgress(): void {
     for (const key of REGISTRATION_SESSION_KEYS) storage.removeItem(key);
     const keys = Array.from({ length: storage.length }, (_, index) => storage.key(index) ?? "");
     for (const key of keys) {
-      if (key.startsWith("registrationLocation") || key.startsWith("onboardingLocation") || key.endsWith(":register")) storage.removeItem(key);
+      if (key.startsWith("registrationLocation") || key.startsWith("onboardingLocation") || key.endsWith(":register"))
+        storage.removeItem(key);
     }
   });
 }

@@ -16,11 +16,7 @@ export type RegisteredAccount = { user: { id: string; email: string; firstName: 
  * Creates an unverified account and its verification e-mail in one transaction: if any part
  * fails, nothing is left behind. The caller delivers the queued e-mail after commit.
  */
-export async function registerAccount(
-  db: Db,
-  input: RegistrationPayload,
-  context: { clientAddress: string },
-): Promise<RegisteredAccount> {
+export async function registerAccount(db: Db, input: RegistrationPayload, context: { clientAddress: string }): Promise<RegisteredAccount> {
   const limit = await consumeLimit(db, LIMITS.registrationPerAddress, context.clientAddress);
   if (!limit.allowed) {
     throw new AppError("RATE_LIMITED", "Too many registration attempts. Please try again later.", {

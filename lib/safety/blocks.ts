@@ -70,7 +70,12 @@ export type BlockedCouple = { coupleId: string; coupleName: string; coupleImageU
 /** The couples the caller's couple blocked, latest first (the settings page's list with 'Unblock'). */
 export async function listBlocks(db: Db, actor: BlockActor): Promise<BlockedCouple[]> {
   const rows = await db
-    .select({ coupleId: couples.id, coupleName: couples.coupleName, coupleImageUrl: couples.profileImageUrl, blockedAt: coupleBlocks.createdAt })
+    .select({
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+      coupleImageUrl: couples.profileImageUrl,
+      blockedAt: coupleBlocks.createdAt,
+    })
     .from(coupleBlocks)
     .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
     .where(eq(coupleBlocks.blockerCoupleId, actor.coupleId))

@@ -41,12 +41,20 @@ const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts :
 /** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
 export async function reportTarget(db: Db, actor: ForumActor, input: ReportInput): Promise<{ id: string }> {
   const state = await consumeLimit(db, FORUM_LIMITS.reportsPerUser, actor.userId);
-  if (!state.allowed) throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!state.allowed)
+    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
   return db.transaction(async (tx) => {
     await reportedCouple(tx, actor, input.targetType, input.targetId);
     const [row] = await tx
       .insert(reports)
-      .values({ reporterUserId: actor.userId, reporterCoupleId: actor.coupleId, targetType: input.targetType, targetId: input.targetId, reason: input.reason, note: input.note ?? null })
+      .values({
+        reporterUserId: actor.userId,
+        reporterCoupleId: actor.coupleId,
+        targetType: input.targetType,
+        targetId: input.targetId,
+        reason: input.reason,
+        note: input.note ?? null,
+      })
       .onConflictDoNothing()
       .returning({ id: reports.id });
     if (!row) throw new AppError("ALREADY_REPORTED", "You have already reported this.");
@@ -56,7 +64,11 @@ export async function reportTarget(db: Db, actor: ForumActor, input: ReportInput
         .select({ couplesReporting: countDistinct(reports.reporterCoupleId) })
         .from(reports)
         .where(and(eq(reports.targetType, input.targetType), eq(reports.targetId, input.targetId), eq(reports.status, "open")));
-      if (isHiddenByReports(couplesReporting)) await tx.update(table).set({ hiddenAt: sql`now()` }).where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
+      if (isHiddenByReports(couplesReporting))
+        await tx
+          .update(table)
+          .set({ hiddenAt: sql`now()` })
+          .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
     }
     return row;
   });
@@ -96,21 +108,42 @@ export async function listOpenReports(db: Db, limit = 100): Promise<OpenReport[]
   const [posts, replies, reported] = await Promise.all([
     ids("post").length
       ? db
-          .select({ id: forumPosts.id, title: forumPosts.title, body: forumPosts.body, postId: forumPosts.id, coupleId: couples.id, coupleName: couples.coupleName })
+          .select({
+            id: forumPosts.id,
+            title: forumPosts.title,
+            body: forumPosts.body,
+            postId: forumPosts.id,
+            coupleId: couples.id,
+            coupleName: couples.coupleName,
+          })
           .from(forumPosts)
           .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
           .where(inArray(forumPosts.id, ids("post")))
       : [],
     ids("reply").length
       ? db
-          .select({ id: forumReplies.id, title: sql<null>`null`, body: forumReplies.body, postId: forumReplies.postId, coupleId: couples.id, coupleName: couples.coupleName })
+          .select({
+            id: forumReplies.id,
+            title: sql<null>`null`,
+            body: forumReplies.body,
+            postId: forumReplies.postId,
+            coupleId: couples.id,
+            coupleName: couples.coupleName,
+          })
           .from(forumReplies)
           .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
           .where(inArray(forumReplies.id, ids("reply")))
       : [],
     ids("couple").length
       ? db
-          .select({ id: couples.id, title: couples.coupleName, body: sql<string>`coalesce(${couples.bio}, '')`, postId: sql<null>`null`, coupleId: couples.id, coupleName: couples.coupleName })
+          .select({
+            id: couples.id,
+            title: couples.coupleName,
+            body: sql<string>`coalesce(${couples.bio}, '')`,
+            postId: sql<null>`null`,
+            coupleId: couples.id,
+            coupleName: couples.coupleName,
+          })
           .from(couples)
           .where(inArray(couples.id, ids("couple")))
       : [],
@@ -126,7 +159,15 @@ export async function listOpenReports(db: Db, limit = 100): Promise<OpenReport[]
       note: row.note,
       createdAt: row.createdAt.toISOString(),
       reporter: { userId: row.reporterUserId, firstName: row.reporterFirstName },
-      content: found ? { title: found.title, body: excerpt(found.body, 1000), postId: found.postId, coupleId: found.coupleId, coupleName: found.coupleName } : null,
+      content: found
+        ? {
+            title: found.title,
+            body: excerpt(found.body, 1000),
+            postId: found.postId,
+            coupleId: found.coupleId,
+            coupleName: found.coupleName,
+          }
+        : null,
     };
   });
 }

@@ -37,7 +37,8 @@ export async function profileSettingsFromForm(form: FormData): Promise<{ update:
 function keptPhotos(form: FormData): unknown {
   const value = form.get("photos");
   if (value === null) return undefined;
-  if (typeof value !== "string") throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+  if (typeof value !== "string")
+    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
   try {
     return JSON.parse(value);
   } catch {
@@ -59,6 +60,9 @@ export async function coupleSettingsFromForm(form: FormData): Promise<{ update: 
   const extra = await Promise.all(form.getAll("newPhotos").map((value) => uploadedImageBytes(value, "newPhotos")));
   return {
     update,
-    uploads: { main: await uploadedImageBytes(form.get("profileImage"), "profileImage"), extra: extra.filter((photo): photo is Buffer => photo !== null) },
+    uploads: {
+      main: await uploadedImageBytes(form.get("profileImage"), "profileImage"),
+      extra: extra.filter((photo): photo is Buffer => photo !== null),
+    },
   };
 }

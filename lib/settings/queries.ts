@@ -50,7 +50,13 @@ export type ProfileSettings = { firstName: string; lastName: string; occupation:
 export async function loadProfileSettings(db: Db, userId: string): Promise<ProfileSettings> {
   const [row] = await db.select(selfColumns(users)).from(users).where(eq(users.id, userId));
   if (!row) throw userNotFound();
-  return { firstName: row.firstName ?? "", lastName: row.lastName ?? "", occupation: row.occupation ?? "", interests: row.interests ?? [], avatarUrl: row.avatarUrl };
+  return {
+    firstName: row.firstName ?? "",
+    lastName: row.lastName ?? "",
+    occupation: row.occupation ?? "",
+    interests: row.interests ?? [],
+    avatarUrl: row.avatarUrl,
+  };
 }
 
 /** What 'Couple profile' edits: the couple's own fields, for either partner. */
@@ -58,7 +64,13 @@ export type CoupleSettings = { coupleName: string; bio: string; coupleTypes: str
 
 export async function loadCoupleSettings(db: Db, userId: string): Promise<CoupleSettings> {
   const [row] = await db
-    .select({ coupleName: couples.coupleName, bio: couples.bio, coupleTypes: couples.coupleTypes, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+    .select({
+      coupleName: couples.coupleName,
+      bio: couples.bio,
+      coupleTypes: couples.coupleTypes,
+      profileImageUrl: couples.profileImageUrl,
+      photos: couples.photos,
+    })
     .from(couples)
     .where(partnerOf(userId))
     .limit(1);

@@ -7,7 +7,11 @@ export type SettingsSection = { href: string; label: string; summary: string };
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { href: "/settings/profile", label: "Your profile", summary: "Your name, occupation, interests and profile photo." },
   { href: "/settings/couple", label: "Couple profile", summary: "Your couple name, bio, adventure styles and photos." },
-  { href: "/settings/location", label: "Location and privacy", summary: "Your place, how precisely others see it, and whether you appear in the directory." },
+  {
+    href: "/settings/location",
+    label: "Location and privacy",
+    summary: "Your place, how precisely others see it, and whether you appear in the directory.",
+  },
   { href: "/settings/appearance", label: "Appearance", summary: "Light, dark or your device's theme." },
   { href: "/settings/notifications", label: "Notifications", summary: "Which notifications reach you in the app and by e-mail." },
   { href: "/settings/security", label: "Security", summary: "Your password, e-mail address and signed-in devices." },

@@ -8,7 +8,10 @@ export { contentTypeOfKey, isStorageKey, newStorageKey, storageKeyParamsSchema }
 export { LOCAL_IMAGE_URL_PREFIX, type LocalImageStorage } from "./local";
 export type { ImageStorage, StoredObject } from "./types";
 
-type StorageEnv = Pick<Env, "STORAGE_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL">;
+type StorageEnv = Pick<
+  Env,
+  "STORAGE_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL"
+>;
 export type StorageChoice = { kind: "local"; dir: string } | { kind: "s3"; settings: S3Settings };
 
 /**

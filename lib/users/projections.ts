@@ -17,7 +17,17 @@ const DETAILS = ["firstName", "lastName", "dateOfBirth", "occupation", "avatarUr
 /** The account as the registration answers show it. */
 const ACCOUNT = ["id", "email", ...DETAILS] as const satisfies readonly UserField[];
 /** What a partner sees of the other: never their e-mail or sign-in state; the place as text, never its coordinates. */
-const PARTNER = [...PUBLIC_PERSON, "lastName", "interests", "location", "placeId", "city", "state", "country", "countryCode"] as const satisfies readonly UserField[];
+const PARTNER = [
+  ...PUBLIC_PERSON,
+  "lastName",
+  "interests",
+  "location",
+  "placeId",
+  "city",
+  "state",
+  "country",
+  "countryCode",
+] as const satisfies readonly UserField[];
 /** What the route guard derives a person's flags from (lib/auth/users.ts flagsOf), read by every complete-profile call. */
 const FLAG_SOURCES = ["id", "emailVerifiedAt", "firstName", "lastName", "occupation"] as const satisfies readonly UserField[];
 /** What a person sees of themselves: all but secrets and exact coordinates. */

@@ -22,11 +22,35 @@ import { percentile } from "../stats";
 const quiet = { onnotice: () => {} };
 /** Centres couples are spread around (±2° ≈ 220 km): dense and sparse areas alike. */
 const CENTRES: [number, number][] = [
-  [38.72, -9.14], [51.51, -0.13], [52.52, 13.4], [48.86, 2.35], [41.39, 2.17], [40.42, -3.7], [52.37, 4.9], [55.68, 12.57],
-  [43.65, -79.38], [40.71, -74.01], [34.05, -118.24], [-37.81, 144.96], [-33.87, 151.21], [35.68, 139.69], [19.43, -99.13],
-  [-23.55, -46.63], [1.35, 103.82], [28.61, 77.21], [-33.92, 18.42], [59.33, 18.07],
+  [38.72, -9.14],
+  [51.51, -0.13],
+  [52.52, 13.4],
+  [48.86, 2.35],
+  [41.39, 2.17],
+  [40.42, -3.7],
+  [52.37, 4.9],
+  [55.68, 12.57],
+  [43.65, -79.38],
+  [40.71, -74.01],
+  [34.05, -118.24],
+  [-37.81, 144.96],
+  [-33.87, 151.21],
+  [35.68, 139.69],
+  [19.43, -99.13],
+  [-23.55, -46.63],
+  [1.35, 103.82],
+  [28.61, 77.21],
+  [-33.92, 18.42],
+  [59.33, 18.07],
 ];
-const STYLES = ["global_adventurers", "culture_curators", "mindful_adventurers", "community_connectors", "culinary_connoisseurs", "career_climbers"];
+const STYLES = [
+  "global_adventurers",
+  "culture_curators",
+  "mindful_adventurers",
+  "community_connectors",
+  "culinary_connoisseurs",
+  "career_climbers",
+];
 
 const QUERIES: { name: string; params: Record<string, string> }[] = [
   { name: "no filter (newest)", params: {} },
@@ -61,14 +85,18 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       'City', 'Country', (case (g / 20) % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
     from generate_series(1, ${n}) g`);
   // The viewer: couple 1, placed in Lisbon at city level.
-  await sql.unsafe(`update locations set latitude = 38.7223, longitude = -9.1393, privacy_level = 'city' where entity_id = md5('c1')::uuid`);
+  await sql.unsafe(
+    `update locations set latitude = 38.7223, longitude = -9.1393, privacy_level = 'city' where entity_id = md5('c1')::uuid`,
+  );
   // Vacuumed too, as autovacuum leaves a settled table: its visibility map lets index-only scans skip the rows.
   await sql.unsafe("vacuum analyze");
 }
 
 export type DirectoryBenchRow = { size: number; query: string; p50: number; p99: number; rows: number };
 
-export async function benchDirectory(adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"): Promise<DirectoryBenchRow[]> {
+export async function benchDirectory(
+  adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
+): Promise<DirectoryBenchRow[]> {
   process.env.AUTH_SECRET ??= "bench-directory-secret-0123456789abcdef";
   const sizes = (process.env.BENCH_DIRECTORY_SIZES ?? "1000,100000").split(",").map(Number);
   const samples = Number(process.env.BENCH_DIRECTORY_SAMPLES ?? 200);
@@ -87,7 +115,9 @@ export async function benchDirectory(adminUrl = process.env.TEST_DATABASE_URL ??
         await migrate(db, { migrationsFolder: "db/migrations" });
         const started = Date.now();
         await fill(client, size);
-        console.log(`\n== Directory at ${size.toLocaleString("en-US")} couples (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        console.log(
+          `\n== Directory at ${size.toLocaleString("en-US")} couples (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        );
         const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
         for (const { name: label, params } of QUERIES) {
           const query = directoryQuerySchema.parse(params);
@@ -103,7 +133,9 @@ export async function benchDirectory(adminUrl = process.env.TEST_DATABASE_URL ??
           times.sort((a, b) => a - b);
           const row = { size, query: label, p50: percentile(times, 50), p99: percentile(times, 99), rows };
           results.push(row);
-          console.log(`${label.padEnd(28)} p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  (${rows} cards, ${samples} samples)`);
+          console.log(
+            `${label.padEnd(28)} p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms  (${rows} cards, ${samples} samples)`,
+          );
           // The page's main query (the last one run; the viewer's couple is read first).
           const { query: text, params: values } = last!;
           const plan = await client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);

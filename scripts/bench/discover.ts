@@ -29,8 +29,16 @@ import { loadCurrentUser } from "@/lib/profile/queries";
 import { percentile } from "../stats";
 
 const CITIES: [number, number][] = [
-  [38.72, -9.14], [51.51, -0.13], [52.52, 13.4], [48.86, 2.35], [41.9, 12.5],
-  [40.42, -3.7], [52.37, 4.9], [59.33, 18.07], [50.85, 4.35], [53.35, -6.26],
+  [38.72, -9.14],
+  [51.51, -0.13],
+  [52.52, 13.4],
+  [48.86, 2.35],
+  [41.9, 12.5],
+  [40.42, -3.7],
+  [52.37, 4.9],
+  [59.33, 18.07],
+  [50.85, 4.35],
+  [53.35, -6.26],
 ];
 
 type Target = { name: string; send: (worker: number) => Promise<void> };
@@ -73,13 +81,18 @@ async function dashboardOverHttp(http: DashboardHttp, db: Db, databaseUrl: strin
         if (body.userId !== viewer) throw new Error("/me answered for another user");
       },
     };
-    const dashboard: Target = { name: "GET /dashboard (cookie, full HTML)", send: (w) => http.getPage("/dashboard", http.addressOf(w), cookie) };
+    const dashboard: Target = {
+      name: "GET /dashboard (cookie, full HTML)",
+      send: (w) => http.getPage("/dashboard", http.addressOf(w), cookie),
+    };
     // The floor of any page of this build: the root layout and a heading, no data (BENCH_BARE=1);
     // with the session cookie, the floor of a signed-in page (the route guard reads the cookie).
     const bare: Target = { name: "GET /dev/bare (reference: an empty page)", send: (w) => http.getPage("/dev/bare", http.addressOf(w)) };
     const bareSignedIn: Target = { name: "GET /dev/bare (cookie)", send: (w) => http.getPage("/dev/bare", http.addressOf(w), cookie) };
     for (const target of [me, dashboard, bare, bareSignedIn]) for (let i = 0; i < 20; i++) await target.send(i);
-    console.log(`\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${http.settings}...`);
+    console.log(
+      `\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${http.settings}...`,
+    );
     const { rows, errors } = await http.alternate(me, [dashboard, bare, bareSignedIn]);
     // Here the baseline ("base") is /me: the p50 ratio is the dashboard's render against /me.
     http.printAlternate(rows);
@@ -101,7 +114,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
  * order swapping every sample), so the machine's noise falls on both sizes alike and their ratio
  * says how the call grows with size. `before` runs outside the timing, before each call.
  */
-async function timePair(samples: number, run: (db: Db) => Promise<unknown>, dbs: [Db, Db], before?: (db: Db) => Promise<unknown>): Promise<[Figures, Figures]> {
+async function timePair(
+  samples: number,
+  run: (db: Db) => Promise<unknown>,
+  dbs: [Db, Db],
+  before?: (db: Db) => Promise<unknown>,
+): Promise<[Figures, Figures]> {
   const timed = async (db: Db) => {
     await before?.(db);
     const start = performance.now();
@@ -118,7 +136,11 @@ async function timePair(samples: number, run: (db: Db) => Promise<unknown>, dbs:
 }
 
 /** Postgres's md5(text)::uuid: the ids insertCouples gives. */
-const md5Uuid = (text: string) => createHash("md5").update(text).digest("hex").replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+const md5Uuid = (text: string) =>
+  createHash("md5")
+    .update(text)
+    .digest("hex")
+    .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
 
 /** Couples from..to (1-based, inclusive), their partners and places, in three statements. */
 async function insertCouples(sql: postgres.Sql, from: number, to: number) {
@@ -192,7 +214,12 @@ export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
         `${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s), ${samples} samples each, the two sizes interleaved (BENCH_DISCOVER_SAMPLES)`,
     );
     // Searched and ranked (what a missing or stale stored list costs: the stored one is removed first, untimed), then from the stored list.
-    const searched = await timePair(samples, (db) => discoverSuggestions(db, viewer), dbs, (db) => db.delete(discoverSummaries));
+    const searched = await timePair(
+      samples,
+      (db) => discoverSuggestions(db, viewer),
+      dbs,
+      (db) => db.delete(discoverSummaries),
+    );
     const stored = await timePair(samples, (db) => discoverSuggestions(db, viewer), dbs);
     const dashboard = await timePair(samples, (db) => loadDashboard(db, viewer), dbs);
     const me = await timePair(samples, (db) => loadCurrentUser(db, viewer), dbs);
@@ -203,16 +230,27 @@ export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
       ["current user (/me, loadCurrentUser)", me],
     ] as const;
     const table = rows.map(([label, [a, b]]) => [label, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`]);
-    table.push(["dashboard / me (p50)", `${(dashboard[0].p50 / me[0].p50).toFixed(1)}x`, "", `${(dashboard[1].p50 / me[1].p50).toFixed(1)}x`, "", ""]);
+    table.push([
+      "dashboard / me (p50)",
+      `${(dashboard[0].p50 / me[0].p50).toFixed(1)}x`,
+      "",
+      `${(dashboard[1].p50 / me[1].p50).toFixed(1)}x`,
+      "",
+      "",
+    ]);
     const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
     const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
-    const line = (cells: readonly string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+    const line = (cells: readonly string[]) =>
+      cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
     console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...table.map(line)].join("\n"));
     console.log(`(${(await discoverSuggestions(large.db, viewer)).length} suggestions at ${large.size.toLocaleString("en")} couples)`);
     if (process.env.BENCH_DISCOVER_EXPLAIN === "1") {
       for (const { db, sql, size } of databases) {
         const { byInterest, byPlace } = await candidateQueries(db, viewer);
-        for (const [label, query] of [["by interest", byInterest], ["by place", byPlace]] as const) {
+        for (const [label, query] of [
+          ["by interest", byInterest],
+          ["by place", byPlace],
+        ] as const) {
           if (!query) continue;
           const { sql: text, params } = query.toSQL();
           const plan = await sql.unsafe(`explain (analyze, buffers) ${text}`, params as never[]);

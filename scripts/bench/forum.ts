@@ -33,9 +33,25 @@ const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
 
 type Timing = { name: string; p50: number; p99: number; errors: number; status: string };
-type WorkerResult = { label: string; posts: number; replies: number; couples: number; timings: Timing[]; paired: [Timing, Timing]; plans: Record<string, string[]> };
+type WorkerResult = {
+  label: string;
+  posts: number;
+  replies: number;
+  couples: number;
+  timings: Timing[];
+  paired: [Timing, Timing];
+  plans: Record<string, string[]>;
+};
 
-const CALLS = ["global list", "local list (50 km)", "post page, 200 replies", "search", "search, common word", "post a reply", "GET /api/v2/auth/me"] as const;
+const CALLS = [
+  "global list",
+  "local list (50 km)",
+  "post page, 200 replies",
+  "search",
+  "search, common word",
+  "post a reply",
+  "GET /api/v2/auth/me",
+] as const;
 
 /* ---------------------------------------------------------------- parent */
 
@@ -72,17 +88,31 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 /** Runs the forum section; answers the number of failed requests. */
 export async function benchForum(): Promise<number> {
   const names = (process.env.BENCH_FORUM_DATABASES ?? "forum_scale_10k,forum_scale").split(",").map((n) => n.trim());
-  console.log(`\n== Forum: ${names.join(" vs ")} (${count("BENCH_FORUM_REQUESTS", 200)} requests per call at ${count("BENCH_FORUM_CLIENTS", 4)} clients)`);
+  console.log(
+    `\n== Forum: ${names.join(" vs ")} (${count("BENCH_FORUM_REQUESTS", 200)} requests per call at ${count("BENCH_FORUM_CLIENTS", 4)} clients)`,
+  );
   const results: WorkerResult[] = [];
   for (const name of names) results.push(await runWorker(name));
   const [base, scale] = [results[0]!, results.at(-1)!];
-  for (const r of results) console.log(`${r.label}: ${r.couples.toLocaleString("en-US")} couples, ${r.posts.toLocaleString("en-US")} posts, ${r.replies.toLocaleString("en-US")} replies`);
+  for (const r of results)
+    console.log(
+      `${r.label}: ${r.couples.toLocaleString("en-US")} couples, ${r.posts.toLocaleString("en-US")} posts, ${r.replies.toLocaleString("en-US")} replies`,
+    );
   const rows = CALLS.map((call) => {
     const a = base.timings.find((t) => t.name === call)!;
     const b = scale.timings.find((t) => t.name === call)!;
     return [call, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`, `${(b.p99 / a.p99).toFixed(2)}x`, b.status];
   });
-  const header = ["call", `p50 ${base.label}`, `p99 ${base.label}`, `p50 ${scale.label}`, `p99 ${scale.label}`, "p50 ratio", "p99 ratio", "status"];
+  const header = [
+    "call",
+    `p50 ${base.label}`,
+    `p99 ${base.label}`,
+    `p50 ${scale.label}`,
+    `p99 ${scale.label}`,
+    "p50 ratio",
+    "p99 ratio",
+    "status",
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
   for (const r of results) {
@@ -111,11 +141,25 @@ type Handler = (request: NextRequest, context: { params: Promise<never> }) => Pr
 type Session = { userId: string; cookie: string; csrf: string };
 
 let addressCounter = 0;
-async function invoke(handler: Handler, method: string, url: string, session: Session, params: Record<string, string> = {}, body?: unknown): Promise<number> {
-  const headers = new Headers({ cookie: session.cookie, "x-forwarded-for": `198.18.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}` });
+async function invoke(
+  handler: Handler,
+  method: string,
+  url: string,
+  session: Session,
+  params: Record<string, string> = {},
+  body?: unknown,
+): Promise<number> {
+  const headers = new Headers({
+    cookie: session.cookie,
+    "x-forwarded-for": `198.18.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`,
+  });
   if (method !== "GET") headers.set("x-csrf-token", session.csrf);
   if (body !== undefined) headers.set("content-type", "application/json");
-  const request = new NextRequest(new URL(url, "http://localhost:3000"), { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const request = new NextRequest(new URL(url, "http://localhost:3000"), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const response = await handler(request, { params: Promise.resolve(params as never) });
   const text = await response.text();
   if (response.status >= 400 && process.env.BENCH_FORUM_DEBUG) console.error(method, url, response.status, text.slice(0, 300));
@@ -144,14 +188,25 @@ async function measure(name: string, total: number, clients: number, send: (i: n
 function timing(name: string, latencies: number[], statuses: Map<number, number>): Timing {
   latencies.sort((a, b) => a - b);
   const errors = [...statuses].filter(([status]) => status < 200 || status >= 300).reduce((sum, [, n]) => sum + n, 0);
-  return { name, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" ") };
+  return {
+    name,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" "),
+  };
 }
 
 /**
  * Two calls under the same load: each client alternates them, so a ratio of the two is not
  * skewed by what the machine's other work did while one of them ran alone.
  */
-async function measurePair(names: [string, string], total: number, clients: number, sends: [() => Promise<number>, () => Promise<number>]): Promise<[Timing, Timing]> {
+async function measurePair(
+  names: [string, string],
+  total: number,
+  clients: number,
+  sends: [() => Promise<number>, () => Promise<number>],
+): Promise<[Timing, Timing]> {
   const latencies: [number[], number[]] = [[], []];
   const statuses: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
   let next = 0;
@@ -184,21 +239,34 @@ async function worker(): Promise<void> {
   const rows = async <T>(query: ReturnType<typeof sql>) => (await db.execute(query)) as unknown as T[];
 
   // The densest local place: the city with the most local posts, and a couple living there.
-  const [dense] = await rows<{ place: string }>(sql`select place from forum_posts where scope = 'local' group by place order by count(*) desc limit 1`);
+  const [dense] = await rows<{ place: string }>(
+    sql`select place from forum_posts where scope = 'local' group by place order by count(*) desc limit 1`,
+  );
   const city = dense!.place.split(", ")[0]!;
-  const [centre] = await rows<{ user_id: string; couple_id: string }>(sql`select c.partner1_id as user_id, c.id as couple_id from locations l
+  const [centre] = await rows<{
+    user_id: string;
+    couple_id: string;
+  }>(sql`select c.partner1_id as user_id, c.id as couple_id from locations l
     join couples c on c.id = l.entity_id where l.entity_type = 'couple' and l.city = ${city} and c.status = 'active' limit 1`);
   // The search term: the city with the most global posts (the search is in the global forum), so
   // it finds a full page on both data sets; the densest local place found none at 10,000 posts,
   // which compared an empty answer with a full one.
-  const [searched] = await rows<{ city: string }>(sql`select l.city from forum_posts p join locations l on l.entity_type = 'couple' and l.entity_id = p.couple_id
+  const [searched] = await rows<{
+    city: string;
+  }>(sql`select l.city from forum_posts p join locations l on l.entity_type = 'couple' and l.entity_id = p.couple_id
     where p.scope = 'global' group by l.city order by count(*) desc limit 1`);
   console.error(`${process.env.BENCH_FORUM_LABEL}: search terms "${searched!.city}" and "weekend"`);
-  const others = await rows<{ user_id: string }>(sql`select partner1_id as user_id from couples where status = 'active' and id <> ${centre!.couple_id} order by id limit 60`);
+  const others = await rows<{ user_id: string }>(
+    sql`select partner1_id as user_id from couples where status = 'active' and id <> ${centre!.couple_id} order by id limit 60`,
+  );
   const name = sessionCookieName();
   const session = async (userId: string): Promise<Session> => {
     const sid = await createSession(db, userId, "browser");
-    const token = await encode({ token: { sub: userId, sid, emailVerified: true, profileComplete: true, isPartnerB: false }, secret: process.env.AUTH_SECRET!, salt: name });
+    const token = await encode({
+      token: { sub: userId, sid, emailVerified: true, profileComplete: true, isPartnerB: false },
+      secret: process.env.AUTH_SECRET!,
+      salt: name,
+    });
     return { userId, cookie: `${name}=${token}`, csrf: csrfTokenFor(sid) };
   };
   const viewer = await session(centre!.user_id);
@@ -208,16 +276,24 @@ async function worker(): Promise<void> {
   // seed set them has only some such ids; the bench picks among those.
   const validId = sql`id::text ~ '^.{14}[1-8].{4}[89ab]'`;
   // The post page: an early global post, with 200 replies (topped up, idempotently).
-  const [post] = await rows<{ id: string }>(sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at limit 1`);
+  const [post] = await rows<{ id: string }>(
+    sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at limit 1`,
+  );
   await db.execute(sql`insert into forum_replies (id, post_id, author_user_id, couple_id, body, created_at)
     select overlay(overlay(md5('bench-r-' || k) placing '4' from 13) placing '8' from 17)::uuid, ${post!.id}, c.partner1_id, c.id, 'Bench reply ' || k, now() - make_interval(secs => 1000 - k)
     from generate_series(1, 200) k join lateral (select id, partner1_id from couples order by id offset (k % 50) limit 1) c on true
     on conflict do nothing`);
-  await db.execute(sql`update forum_posts set reply_count = (select count(*) from forum_replies where post_id = ${post!.id} and deleted_at is null) where id = ${post!.id}`);
-  const [{ n: replyCount } = { n: 0 }] = await rows<{ n: number }>(sql`select count(*)::int as n from forum_replies where post_id = ${post!.id}`);
+  await db.execute(
+    sql`update forum_posts set reply_count = (select count(*) from forum_replies where post_id = ${post!.id} and deleted_at is null) where id = ${post!.id}`,
+  );
+  const [{ n: replyCount } = { n: 0 }] = await rows<{ n: number }>(
+    sql`select count(*)::int as n from forum_replies where post_id = ${post!.id}`,
+  );
   if (replyCount < 200) throw new Error(`the post page has ${replyCount} replies`);
   // Posts to reply to: the latest global ones.
-  const targets = await rows<{ id: string }>(sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at desc limit 50`);
+  const targets = await rows<{ id: string }>(
+    sql`select id from forum_posts where scope = 'global' and deleted_at is null and ${validId} order by created_at desc limit 50`,
+  );
   const [sizes] = await rows<{ posts: number; replies: number; couples: number }>(sql`select
     (select reltuples::bigint from pg_class where relname = 'forum_posts') as posts,
     (select reltuples::bigint from pg_class where relname = 'forum_replies') as replies,
@@ -226,14 +302,22 @@ async function worker(): Promise<void> {
   const calls: Record<(typeof CALLS)[number], (i: number) => Promise<number>> = {
     "global list": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&sort=latest", viewer),
     "local list (50 km)": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=local&radius=50", viewer),
-    "post page, 200 replies": () => invoke(thread.GET as Handler, "GET", `/api/forum/posts/${post!.id}?limit=200`, viewer, { id: post!.id }),
+    "post page, 200 replies": () =>
+      invoke(thread.GET as Handler, "GET", `/api/forum/posts/${post!.id}?limit=200`, viewer, { id: post!.id }),
     search: () => invoke(posts.GET as Handler, "GET", `/api/forum/posts?scope=global&q=${encodeURIComponent(searched!.city)}`, viewer),
     // A word in most posts: ranking every match is what grew with the table (lib/forum/search.ts).
     "search, common word": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&q=weekend", viewer),
     "post a reply": (i) => {
       const writer = writers[i % writers.length]!;
       const target = targets[i % targets.length]!.id;
-      return invoke(replies.POST as Handler, "POST", `/api/forum/posts/${target}/replies`, writer, { id: target }, { body: `Bench reply ${Date.now()} ${i} ${randomBytes(4).toString("hex")}` });
+      return invoke(
+        replies.POST as Handler,
+        "POST",
+        `/api/forum/posts/${target}/replies`,
+        writer,
+        { id: target },
+        { body: `Bench reply ${Date.now()} ${i} ${randomBytes(4).toString("hex")}` },
+      );
     },
     "GET /api/v2/auth/me": () => invoke(me.GET as Handler, "GET", "/api/v2/auth/me", viewer),
   };
@@ -246,23 +330,36 @@ async function worker(): Promise<void> {
   const clients = count("BENCH_FORUM_CLIENTS", 4);
   const timings: Timing[] = [];
   for (const call of CALLS) timings.push(await measure(call, total, clients, calls[call]));
-  const paired = await measurePair(["global list", "GET /api/v2/auth/me"], 2 * total, clients, [() => calls["global list"](0), () => calls["GET /api/v2/auth/me"](0)]);
+  const paired = await measurePair(["global list", "GET /api/v2/auth/me"], 2 * total, clients, [
+    () => calls["global list"](0),
+    () => calls["GET /api/v2/auth/me"](0),
+  ]);
   await forgetReplyLimits();
 
   const plans: Record<string, string[]> = {};
   if (process.env.BENCH_FORUM_EXPLAIN !== "0") {
     const log = "/var/log/postgresql/postgresql-15-main.log";
     const database = sql.identifier(new URL(process.env.DATABASE_URL!).pathname.slice(1));
-    const settings = { session_preload_libraries: "auto_explain", "auto_explain.log_min_duration": "0", "auto_explain.log_analyze": "on", "auto_explain.log_buffers": "on" };
-    for (const [key, value] of Object.entries(settings)) await db.execute(sql`alter database ${database} set ${sql.identifier(key)} = ${sql.raw(`'${value}'`)}`);
+    const settings = {
+      session_preload_libraries: "auto_explain",
+      "auto_explain.log_min_duration": "0",
+      "auto_explain.log_analyze": "on",
+      "auto_explain.log_buffers": "on",
+    };
+    for (const [key, value] of Object.entries(settings))
+      await db.execute(sql`alter database ${database} set ${sql.identifier(key)} = ${sql.raw(`'${value}'`)}`);
     try {
       await closeDb();
       const explainDb = await getDb();
-      const [{ size } = { size: 0 }] = (await explainDb.execute(sql`select size::bigint as size from pg_stat_file(${log}, true)`)) as unknown as { size: number }[];
+      const [{ size } = { size: 0 }] = (await explainDb.execute(
+        sql`select size::bigint as size from pg_stat_file(${log}, true)`,
+      )) as unknown as { size: number }[];
       let offset = Number(size);
       for (const call of CALLS) {
         await calls[call](total + 100);
-        const [chunk] = (await explainDb.execute(sql`select pg_read_file(${log}, ${offset}, 10000000) as text`)) as unknown as { text: string }[];
+        const [chunk] = (await explainDb.execute(sql`select pg_read_file(${log}, ${offset}, 10000000) as text`)) as unknown as {
+          text: string;
+        }[];
         offset += Buffer.byteLength(chunk?.text ?? "");
         plans[call] = shortPlans(chunk?.text ?? "");
       }
@@ -272,26 +369,35 @@ async function worker(): Promise<void> {
     }
   }
   await db.execute(sql`select 1`).catch(() => {});
-  console.log(`RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, paired, plans } satisfies WorkerResult)}`);
+  console.log(
+    `RESULT ${JSON.stringify({ label: process.env.BENCH_FORUM_LABEL ?? "db", posts: Number(sizes!.posts), replies: Number(sizes!.replies), couples: sizes!.couples, timings, paired, plans } satisfies WorkerResult)}`,
+  );
   await closeDb();
 }
 
 /** The auto_explain entries of a log chunk, each as its query's first line and its plan's node lines. */
 function shortPlans(text: string): string[] {
   const entries = text.split(/\n(?=\S[^\n]*LOG:\s+duration:)/).filter((entry) => entry.includes("Query Text:"));
-  return entries
-    .map((entry) => {
-      const lines = entry.split("\n");
-      const query = (entry.match(/Query Text: ([^\n]*)/)?.[1] ?? "").slice(0, 160);
-      const nodes = lines
-        .filter((line) => /(->|^\s*(Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append))/.test(line.replace(/^\t/, "")) || /Execution Time|Buffers:/.test(line))
-        .filter((line) => (!/Buffers:/.test(line) || /shared/.test(line)) && !/never executed/.test(line))
-        .slice(0, 40)
-        .map((line) => `    ${line.trim().slice(0, 180)}`);
-      return `  ${query}\n${nodes.join("\n")}`;
-    })
-    // Not the app's: the bench's own reads of the log.
-    .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry) && !/pg_read_file|pg_stat_file/.test(entry));
+  return (
+    entries
+      .map((entry) => {
+        const lines = entry.split("\n");
+        const query = (entry.match(/Query Text: ([^\n]*)/)?.[1] ?? "").slice(0, 160);
+        const nodes = lines
+          .filter(
+            (line) =>
+              /(->|^\s*(Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append))/.test(
+                line.replace(/^\t/, ""),
+              ) || /Execution Time|Buffers:/.test(line),
+          )
+          .filter((line) => (!/Buffers:/.test(line) || /shared/.test(line)) && !/never executed/.test(line))
+          .slice(0, 40)
+          .map((line) => `    ${line.trim().slice(0, 180)}`);
+        return `  ${query}\n${nodes.join("\n")}`;
+      })
+      // Not the app's: the bench's own reads of the log.
+      .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry) && !/pg_read_file|pg_stat_file/.test(entry))
+  );
 }
 
 if (process.argv.includes("--worker")) {

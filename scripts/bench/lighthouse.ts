@@ -20,7 +20,15 @@ import lighthouse from "lighthouse";
 import { DEMO_PASSWORD, demoEmail } from "../seed-data";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROME_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3)) || 3);
 const ONBOARDING_PASSWORD = "Lighthouse#Phone26";
@@ -49,12 +57,19 @@ const median = (values: number[]) => {
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const load = () => os.loadavg().map((value) => value.toFixed(2)).join(", ");
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ");
 
 /** A script of this repository under tsx with the server's conditions (migrate, seed). */
 function runScript(script: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX_CLI, "--conditions", "react-server", script], { env, stdio: ["ignore", "ignore", "inherit"] });
+    const child = spawn(process.execPath, [TSX_CLI, "--conditions", "react-server", script], {
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     child.once("error", reject);
     child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${script} failed (exit ${code})`))));
   });
@@ -71,7 +86,9 @@ async function registerForOnboarding(origin: string): Promise<string> {
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   // The e-mail is sent after the response: poll the outbox for it.
   for (let attempt = 0; attempt < 50; attempt++) {
-    const outbox = (await (await fetch(`${origin}/api/dev/outbox?${new URLSearchParams({ to: email })}`)).json()) as { messages: { text: string }[] };
+    const outbox = (await (await fetch(`${origin}/api/dev/outbox?${new URLSearchParams({ to: email })}`)).json()) as {
+      messages: { text: string }[];
+    };
     const link = outbox.messages[0]?.text.match(/https?:\/\/\S+\/verify-email\?\S+/)?.[0];
     if (link) {
       const token = new URL(link).searchParams.get("token");
@@ -115,7 +132,13 @@ async function measure(url: string, cookie: string | undefined): Promise<Figures
 }
 
 async function measureIn(port: number, url: string, cookie: string | undefined): Promise<Figures> {
-  const result = await lighthouse(url, { port, output: "json", logLevel: "error", onlyCategories: ["performance"], extraHeaders: cookie ? { cookie } : undefined });
+  const result = await lighthouse(url, {
+    port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance"],
+    extraHeaders: cookie ? { cookie } : undefined,
+  });
   if (!result) throw new Error(`${url}: Lighthouse gave no result`);
   const { lhr } = result;
   if (REPORTS) {

@@ -12,7 +12,9 @@ import { latestLink, PASSWORD, signIn, uniqueEmail, watchCsp } from "./support";
 async function photo(dir: string, name: string, background: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = `${dir}/${name}`;
-  await sharp({ create: { width: 1000, height: 800, channels: 3, background } }).jpeg().toFile(path);
+  await sharp({ create: { width: 1000, height: 800, channels: 3, background } })
+    .jpeg()
+    .toFile(path);
   return path;
 }
 
@@ -57,7 +59,11 @@ test("the whole couple: register, verify, onboard, invite; the partner joins; bo
 }, testInfo) => {
   test.setTimeout(240_000);
   const dir = testInfo.outputPath("images");
-  const images = { a: await photo(dir, "a.jpg", "#336699"), b: await photo(dir, "b.jpg", "#aa3366"), couple: await photo(dir, "couple.jpg", "#2d6a4f") };
+  const images = {
+    a: await photo(dir, "a.jpg", "#336699"),
+    b: await photo(dir, "b.jpg", "#aa3366"),
+    couple: await photo(dir, "couple.jpg", "#2d6a4f"),
+  };
   const violations = watchCsp(page);
 
   // Partner A registers and verifies through the e-mailed link.
@@ -83,7 +89,10 @@ test("the whole couple: register, verify, onboard, invite; the partner joins; bo
   const coupleName = `Ines & Rui ${Date.now()}`;
   await page.getByLabel("What should we call you two?").fill(coupleName);
   await pickPhoto(page, "Main couple photo", images.couple);
-  await page.getByRole("group", { name: "Adventure styles" }).getByRole("checkbox", { name: /^Global Adventurers/ }).check();
+  await page
+    .getByRole("group", { name: "Adventure styles" })
+    .getByRole("checkbox", { name: /^Global Adventurers/ })
+    .check();
   await page.getByLabel("Bio", { exact: true }).fill("Tram rides, long lunches and every miradouro in town.");
   await page.getByRole("button", { name: "Complete Profile!" }).click();
   await expect(page).toHaveURL(/\/invite-partner$/);

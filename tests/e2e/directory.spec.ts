@@ -15,7 +15,9 @@ const AXE = createRequire(import.meta.url).resolve("axe-core");
 async function axe(page: Page) {
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe.run();
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
   });
   expect(violations, page.url()).toEqual([]);
@@ -65,7 +67,10 @@ test("the demo couple filters the directory by an interest and a distance band a
   // Both couples picked travel: it is shared.
   await expect(page.getByTestId("venn-shared")).toContainText("Travel");
   await expect(page.getByText("within 10 km")).toBeVisible();
-  const partners = page.getByRole("region", { name: "The two of us" }).getByRole("listitem").filter({ has: page.getByRole("heading", { level: 3 }) });
+  const partners = page
+    .getByRole("region", { name: "The two of us" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { level: 3 }) });
   await expect(partners).toHaveCount(2);
   for (const heading of await partners.getByRole("heading", { level: 3 }).all()) await expect(heading).toHaveText(/^\p{L}+, \d{2}$/u);
   // The seeded neighbours' last names, e-mails and birth dates are nowhere on the page.
@@ -99,7 +104,9 @@ test("a couple's photos open in a lightbox that the keyboard drives", async ({ p
 });
 
 for (const theme of ["light", "dark"] as const) {
-  test(`the directory with its filters open, its empty state and a full profile pass axe at 360 px in the ${theme} theme, without sideways scroll`, async ({ browser }) => {
+  test(`the directory with its filters open, its empty state and a full profile pass axe at 360 px in the ${theme} theme, without sideways scroll`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: theme });
     await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
     const page = await context.newPage();
@@ -108,7 +115,10 @@ for (const theme of ["light", "dark"] as const) {
     for (const path of ["/directory?interests=travel&styles=culture_curators", "/directory?q=nobody-is-called-this"]) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
       await axe(page);
     }

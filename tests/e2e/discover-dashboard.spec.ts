@@ -74,7 +74,9 @@ test("discover says why, and 'Not for us' removes a suggestion (for good, after 
 
   await card.getByRole("button", { name: `Not for us: hide ${them.coupleName} for 30 days` }).click();
   await expect(card).toHaveCount(0);
-  await expect(page.getByRole("status").filter({ hasText: `${them.coupleName} is hidden from your suggestions for 30 days.` })).toBeAttached();
+  await expect(
+    page.getByRole("status").filter({ hasText: `${them.coupleName} is hidden from your suggestions for 30 days.` }),
+  ).toBeAttached();
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: "Discover" })).toBeVisible();
   await expect(page.getByRole("article", { name: them.coupleName })).toHaveCount(0);

@@ -31,7 +31,9 @@ async function couple(browser: Browser, request: APIRequestContext, first: strin
 async function photo(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = `${dir}/forum.jpg`;
-  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2d6a4f" } }).jpeg().toFile(path);
+  await sharp({ create: { width: 800, height: 600, channels: 3, background: "#2d6a4f" } })
+    .jpeg()
+    .toFile(path);
   return path;
 }
 
@@ -56,13 +58,21 @@ async function publish(page: Page, post: { title: string; body: string; scope: "
 const bell = (page: Page) => page.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
 
 test.describe("forum", () => {
-  test("a post with a photo, found by a word of its body, a reply that mentions, a reaction; the bell leads to the reply; report, then block", async ({ browser, request }, testInfo) => {
+  test("a post with a photo, found by a word of its body, a reply that mentions, a reaction; the bell leads to the reply; report, then block", async ({
+    browser,
+    request,
+  }, testInfo) => {
     test.setTimeout(180_000);
     const [a, b] = [await couple(browser, request, "Ines", LISBON), await couple(browser, request, "Joao", LISBON)];
     const word = `zephyr${Date.now().toString(36)}`;
     const title = `Weekend in Sintra ${word.slice(-4)}`;
 
-    await publish(a.page, { title, body: `We found a quiet ${word} trail above the palace.\n\nWho wants to join?`, scope: "Global", photo: await photo(testInfo.outputPath("images")) });
+    await publish(a.page, {
+      title,
+      body: `We found a quiet ${word} trail above the palace.\n\nWho wants to join?`,
+      scope: "Global",
+      photo: await photo(testInfo.outputPath("images")),
+    });
     await expect(a.page.getByRole("img", { name: /^Photo 1 of 1/ })).toBeVisible();
     const postUrl = a.page.url();
 
@@ -150,7 +160,10 @@ test.describe("forum", () => {
     const latest = a.page.getByRole("region", { name: "Latest notifications" });
     await expect(latest.getByRole("link", { name: /replied/i })).toBeVisible();
     await expect(latest.getByRole("link", { name: /mentioned/i })).toBeVisible();
-    await latest.getByRole("link", { name: /replied/i }).first().click();
+    await latest
+      .getByRole("link", { name: /replied/i })
+      .first()
+      .click();
     await expect(a.page).toHaveURL(new RegExp(`${postUrl.split("/").pop()}#reply-[0-9a-f-]+$`));
     const target = a.page.locator(".forum-reply.is-target");
     await expect(target).toContainText("see you there!");
@@ -168,7 +181,10 @@ test.describe("forum", () => {
 
     await menu.click();
     await target.getByRole("button", { name: `Block ${b.coupleName}` }).click();
-    await a.page.getByRole("dialog", { name: `Block ${b.coupleName}?` }).getByRole("button", { name: `Block ${b.coupleName}` }).click();
+    await a.page
+      .getByRole("dialog", { name: `Block ${b.coupleName}?` })
+      .getByRole("button", { name: `Block ${b.coupleName}` })
+      .click();
     await expect(a.page.getByText("see you there!")).toHaveCount(0);
 
     // Neither sees the other: B's post page is not found, and each is out of the other's search.
@@ -182,7 +198,11 @@ test.describe("forum", () => {
 
   test("a local post is seen by a couple 20 km away and not by one 300 km away", async ({ browser, request }) => {
     test.setTimeout(120_000);
-    const [poster, near, far] = [await couple(browser, request, "Rita", LISBON), await couple(browser, request, "Nuno", NEAR), await couple(browser, request, "Vera", FAR)];
+    const [poster, near, far] = [
+      await couple(browser, request, "Rita", LISBON),
+      await couple(browser, request, "Nuno", NEAR),
+      await couple(browser, request, "Vera", FAR),
+    ];
     const title = `Sunset picnic ${Date.now().toString(36)}`;
     await publish(poster.page, { title, body: "Anyone near the river this Saturday?", scope: "Local" });
 

@@ -37,7 +37,9 @@ test.describe("route guard", () => {
   test("refuses an unverified user at sign-in and keeps them out of guarded pages", async ({ page, request }) => {
     const account = await registerViaApi(request, "unverified");
     await signIn(page, account);
-    await expect(page.getByText("Please verify your email address before logging in. Check your inbox for the verification link.")).toBeVisible();
+    await expect(
+      page.getByText("Please verify your email address before logging in. Check your inbox for the verification link."),
+    ).toBeVisible();
     await page.goto("/onboarding");
     await expect(page).toHaveURL("/login?from=%2Fonboarding");
   });
@@ -149,7 +151,11 @@ test("follows the system colour scheme when no theme was chosen", async ({ brows
 test.describe("hostile requests", () => {
   test("a cross-site POST with a Next-Action header to a page answers 403", async ({ request }) => {
     const response = await request.post("/login", {
-      headers: { "Next-Action": "0123456789abcdef0123456789abcdef01234567", Origin: "https://evil.example.com", "Content-Type": "text/plain;charset=UTF-8" },
+      headers: {
+        "Next-Action": "0123456789abcdef0123456789abcdef01234567",
+        Origin: "https://evil.example.com",
+        "Content-Type": "text/plain;charset=UTF-8",
+      },
       data: "[]",
       maxRedirects: 0,
     });

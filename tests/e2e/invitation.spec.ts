@@ -2,8 +2,12 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import sharp from "sharp";
 import { latestLink, PASSWORD, signIn, uniqueEmail, verifiedAccount, watchCsp, type Account } from "./support";
 
-const jpeg = (width: number, height: number, background: string) => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
-const imagePart = async (name: string, width: number, height: number) => new File([new Uint8Array(await jpeg(width, height, "#2a6f97"))], name, { type: "image/jpeg" });
+const jpeg = (width: number, height: number, background: string) =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+const imagePart = async (name: string, width: number, height: number) =>
+  new File([new Uint8Array(await jpeg(width, height, "#2a6f97"))], name, { type: "image/jpeg" });
 
 /**
  * Partner A with a finished couple: registered and verified through the API, signed in on the
@@ -16,7 +20,9 @@ async function partnerAWithCouple(page: Page, request: APIRequestContext): Promi
   const { csrfToken } = (await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string };
   const headers = { "X-CSRF-Token": csrfToken };
 
-  const search = (await (await page.request.get("/api/locations/search/public?query=Lisbon&limit=1")).json()) as { data: { predictions: { place_id: string; description: string }[] } };
+  const search = (await (await page.request.get("/api/locations/search/public?query=Lisbon&limit=1")).json()) as {
+    data: { predictions: { place_id: string; description: string }[] };
+  };
   const place = search.data.predictions[0]!;
   const step1 = new FormData();
   step1.append("occupation", "Architect");
@@ -41,7 +47,9 @@ async function invitationLinkFor(request: APIRequestContext, email: string): Pro
   let link: string | undefined;
   await expect
     .poll(async () => {
-      const { messages } = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+      const { messages } = (await (await request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as {
+        messages: { text: string }[];
+      };
       link = messages[0]?.text.match(/https?:\/\/\S+\/register\?invite=[\w-]+/)?.[0];
       return link;
     })
@@ -80,7 +88,10 @@ async function fillInvite(page: Page, partner: { first: string; last: string; em
   await page.getByLabel("Partner's email").fill(partner.email);
 }
 
-test("after onboarding through the REST calls with the page's cookie, /profile opens without a detour to /onboarding", async ({ page, request }) => {
+test("after onboarding through the REST calls with the page's cookie, /profile opens without a detour to /onboarding", async ({
+  page,
+  request,
+}) => {
   await partnerAWithCouple(page, request);
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/profile$/);
@@ -88,7 +99,12 @@ test("after onboarding through the REST calls with the page's cookie, /profile o
 });
 
 test.describe("partner invitation", () => {
-  test("partner A invites, copies the link; partner B joins from the e-mail and lands on onboarding", async ({ page, request, browser, context }) => {
+  test("partner A invites, copies the link; partner B joins from the e-mail and lands on onboarding", async ({
+    page,
+    request,
+    browser,
+    context,
+  }) => {
     const csp = watchCsp(page);
     const partnerA = await partnerAWithCouple(page, request);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
@@ -154,7 +170,10 @@ test.describe("partner invitation", () => {
     await expect(checklist.getByText("At least one uppercase letter (not met)")).toBeAttached();
     const dob = pageB.getByLabel("Date of Birth");
     const today = new Date();
-    await expect(dob).toHaveAttribute("max", `${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, "0")}-${String(today.getUTCDate()).padStart(2, "0")}`);
+    await expect(dob).toHaveAttribute(
+      "max",
+      `${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, "0")}-${String(today.getUTCDate()).padStart(2, "0")}`,
+    );
     await dob.fill(`${today.getUTCFullYear() - 10}-01-01`);
     await dob.blur();
     await expect(pageB.getByText("You must be at least 18 years old")).toBeVisible();
@@ -217,12 +236,17 @@ test.describe("partner invitation", () => {
     await expect(page.getByRole("heading", { name: "You're both here" })).toBeVisible();
   });
 
-  test("partner A leaves for the dashboard by the skip link or after sending, with registration marked complete", async ({ page, request, browser }) => {
+  test("partner A leaves for the dashboard by the skip link or after sending, with registration marked complete", async ({
+    page,
+    request,
+    browser,
+  }) => {
     await partnerAWithCouple(page, request);
     await page.goto("/invite-partner");
     await page.getByRole("link", { name: "I'll loop them in later" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    const flags = () => page.evaluate(() => [sessionStorage.getItem("registration_completed"), sessionStorage.getItem("bypass_profile_check")]);
+    const flags = () =>
+      page.evaluate(() => [sessionStorage.getItem("registration_completed"), sessionStorage.getItem("bypass_profile_check")]);
     expect(await flags()).toEqual(["true", "true"]);
     // The invite page was replaced in the history.
     await page.goBack();
@@ -304,7 +328,9 @@ test.describe("partner invitation", () => {
     await pageB.getByLabel("Confirm Password").fill(PASSWORD);
     await pageB.getByLabel("Date of Birth").fill("1992-03-04");
     await pageB.getByRole("button", { name: "Join the Adventure!" }).click();
-    await expect(pageB.getByRole("alert").filter({ hasText: "An account with this email already exists. Please sign in instead." })).toBeVisible();
+    await expect(
+      pageB.getByRole("alert").filter({ hasText: "An account with this email already exists. Please sign in instead." }),
+    ).toBeVisible();
     await pageB.getByRole("link", { name: "Sign in to join" }).click();
 
     await expect(pageB).toHaveURL(/\/login\?/);
@@ -324,7 +350,11 @@ test.describe("partner invitation", () => {
   });
 
   test("bad and damaged links get the 'Invalid Invitation' screen on both routes", async ({ page }) => {
-    for (const bad of ["/register?invite=not-a-real-token", "/invitation/accept?invite=damaged-link", "/invitation/accept?token=damaged-link"]) {
+    for (const bad of [
+      "/register?invite=not-a-real-token",
+      "/invitation/accept?invite=damaged-link",
+      "/invitation/accept?token=damaged-link",
+    ]) {
       await page.goto(bad);
       await expect(page.getByRole("heading", { name: "Invalid Invitation" })).toBeVisible();
       await expect(page.getByText("This invitation link is invalid or has expired.")).toBeVisible();

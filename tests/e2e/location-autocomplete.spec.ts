@@ -13,10 +13,14 @@ async function onStep1(page: Page, request: Parameters<typeof verifiedAccount>[0
 }
 
 const SEARCH = "**/api/locations/search/public?*";
-const savedLocationKeys = (page: Page) => page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("onboardingLocation:")));
+const savedLocationKeys = (page: Page) =>
+  page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("onboardingLocation:")));
 
 test.describe("location autocomplete", () => {
-  test("chooses a suggestion by keyboard, confirms it on the server, keeps it over a reload and lets it change", async ({ page, request }) => {
+  test("chooses a suggestion by keyboard, confirms it on the server, keeps it over a reload and lets it change", async ({
+    page,
+    request,
+  }) => {
     const input = await onStep1(page, request, "location-keyboard");
     await input.fill("l");
     await expect(page.getByRole("listbox", { name: "Select Location" })).toBeHidden();
@@ -75,11 +79,16 @@ test.describe("location autocomplete", () => {
     expect(await savedLocationKeys(page)).toEqual([]);
   });
 
-  test("when search fails: the spec's texts, typing it by hand, trying again, and earlier answers from the cache", async ({ page, request }) => {
+  test("when search fails: the spec's texts, typing it by hand, trying again, and earlier answers from the cache", async ({
+    page,
+    request,
+  }) => {
     const input = await onStep1(page, request, "location-offline");
     await page.route(SEARCH, (route) => route.abort("internetdisconnected"));
     await input.fill("Porto");
-    await expect(page.getByRole("alert").filter({ hasText: "Unable to search locations. Please check your internet connection." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "Unable to search locations. Please check your internet connection." }),
+    ).toBeVisible();
     await expect(page.getByText("Location search is currently unavailable.")).toBeVisible();
     await expect(page.getByText("You can update your location later in settings.")).toBeVisible();
     await expect(page.getByRole("button", { name: 'Continue with "Porto"' })).toBeVisible();
@@ -87,7 +96,9 @@ test.describe("location autocomplete", () => {
     await page.unroute(SEARCH);
     await page.route(SEARCH, (route) => route.fulfill({ status: 503, json: { error: { code: "INTERNAL", message: "down" } } }));
     await page.getByRole("button", { name: "Try searching again" }).click();
-    await expect(page.getByText("Unable to search locations. The service is temporarily unavailable. Please try again later.")).toBeVisible();
+    await expect(
+      page.getByText("Unable to search locations. The service is temporarily unavailable. Please try again later."),
+    ).toBeVisible();
     await expect(input).toBeFocused();
 
     await page.unroute(SEARCH);
@@ -110,9 +121,14 @@ test.describe("location autocomplete", () => {
     await expect(page.getByText("Verified location selected")).toBeHidden();
   });
 
-  test("says when the chosen place could not be saved, keeping the typed text, and asks again when the server refuses it", async ({ page, request }) => {
+  test("says when the chosen place could not be saved, keeping the typed text, and asks again when the server refuses it", async ({
+    page,
+    request,
+  }) => {
     const input = await onStep1(page, request, "location-normalize");
-    await page.route("**/api/locations/normalize", (route) => route.fulfill({ status: 502, json: { error: { code: "PLACES_SERVICE_FAILED", message: "down" } } }));
+    await page.route("**/api/locations/normalize", (route) =>
+      route.fulfill({ status: 502, json: { error: { code: "PLACES_SERVICE_FAILED", message: "down" } } }),
+    );
     await input.fill("Lisbon");
     await page.getByRole("option").first().click();
     await expect(page.getByRole("alert").filter({ hasText: "Failed to save location. Please try again." })).toBeVisible();
@@ -137,11 +153,16 @@ test.describe("location autocomplete", () => {
 
     await page.getByRole("button", { name: "Change" }).click();
     await page.route("**/api/locations/normalize", (route) =>
-      route.fulfill({ status: 400, json: { error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } } }),
+      route.fulfill({
+        status: 400,
+        json: { error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } },
+      }),
     );
     await input.fill("Lisbon");
     await page.getByRole("option").first().click();
-    await expect(page.getByRole("alert").filter({ hasText: "The location data is invalid. Please select your location again." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "The location data is invalid. Please select your location again." }),
+    ).toBeVisible();
     await expect(input).toBeFocused();
     expect(await savedLocationKeys(page)).toEqual([]);
   });

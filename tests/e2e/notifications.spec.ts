@@ -77,7 +77,9 @@ test.describe("notifications", () => {
     await expect(dropdown(page).getByRole("link", { name: new RegExp(partnerJoined) })).not.toContainText("New");
   });
 
-  test("the bell works from the keyboard: Enter opens, Tab reaches the items, Escape closes and returns focus; a click outside closes", async ({ page }) => {
+  test("the bell works from the keyboard: Enter opens, Tab reaches the items, Escape closes and returns focus; a click outside closes", async ({
+    page,
+  }) => {
     await signInAsMaya(page);
     await bell(page).focus();
     await page.keyboard.press("Enter");

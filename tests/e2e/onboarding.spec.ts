@@ -9,7 +9,12 @@ async function makeImages(dir: string) {
   const file = async (name: string, width: number, height: number, background: string, format: "jpeg" | "png") => {
     const path = `${dir}/${name}`;
     await sharp({ create: { width, height, channels: 3, background } })
-      .composite([{ input: { create: { width: Math.round(width / 3), height: Math.round(height / 3), channels: 3, background: "#f4d35e" } }, gravity: "northwest" }])
+      .composite([
+        {
+          input: { create: { width: Math.round(width / 3), height: Math.round(height / 3), channels: 3, background: "#f4d35e" } },
+          gravity: "northwest",
+        },
+      ])
       [format]()
       .toFile(path);
     return path;
@@ -300,7 +305,8 @@ test.describe("onboarding", () => {
     await expect(main).toHaveJSProperty("naturalWidth", 400);
     await expect(page.getByRole("img", { name: new RegExp(`^${coupleName}, photo \\d of 2$`) })).toHaveCount(2);
     await expect(page.getByRole("img", { name: `${coupleName}, photo 1 of 2` })).toHaveJSProperty("naturalWidth", 600);
-    for (const style of ["Global Adventurers", "Culture Curators", "Culinary Connoisseurs"]) await expect(page.getByText(style, { exact: true })).toBeVisible();
+    for (const style of ["Global Adventurers", "Culture Curators", "Culinary Connoisseurs"])
+      await expect(page.getByText(style, { exact: true })).toBeVisible();
     // The couple's interests (the partner's card lists their own too).
     await expect(page.getByRole("region", { name: "Interests", exact: true }).getByText("Wine Tasting", { exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { level: 3, name: /^Robin/ })).toBeVisible();

@@ -27,7 +27,18 @@ const member = { email: demoEmail(DEMO_COUPLES[2]!.partnerA.firstName), password
 /** Partner B who joined but has not set up yet: the invitation's set-up screen. */
 const unfinishedB = DEMO_COUPLES.find((couple) => !couple.partnerB.finished)!.partnerB;
 
-const SIGNED_IN_PAGES = ["/dashboard", "/forum", "/forum/local", "/directory", "/profile", "/settings", "/notifications", "/events", "/messages", "/discover"];
+const SIGNED_IN_PAGES = [
+  "/dashboard",
+  "/forum",
+  "/forum/local",
+  "/directory",
+  "/profile",
+  "/settings",
+  "/notifications",
+  "/events",
+  "/messages",
+  "/discover",
+];
 /** The rest of a member's reach: pages off the navigation, and the not-found page an unknown couple gets. */
 const MORE_SIGNED_IN_PAGES = ["/events/create", "/invite-partner", "/profile/00000000-0000-4000-8000-000000000000"];
 const PUBLIC_PAGES = [
@@ -51,14 +62,22 @@ test.beforeAll(async ({ browser }) => {
   await context.close();
 });
 
-async function open(browser: Browser, viewport: { width: number; height: number }, theme: "light" | "dark", signedIn = true): Promise<Page> {
+async function open(
+  browser: Browser,
+  viewport: { width: number; height: number },
+  theme: "light" | "dark",
+  signedIn = true,
+): Promise<Page> {
   const context = await browser.newContext({ viewport, storageState: signedIn ? memberState : undefined, colorScheme: theme });
   await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
   return context.newPage();
 }
 
 async function noHorizontalScroll(page: Page) {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
 }
 
@@ -66,7 +85,9 @@ async function axe(page: Page) {
   // Evaluated, not added as an inline <script>: the prerendered pages' policy allows inline scripts by hash only.
   await page.evaluate(await readFile(AXE, "utf8"));
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe.run();
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
   });
   expect(violations, page.url()).toEqual([]);
@@ -91,7 +112,9 @@ async function atLeast44(locator: Locator) {
 async function image(dir: string, name: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = `${dir}/${name}`;
-  await sharp({ create: { width: 900, height: 700, channels: 3, background: "#336699" } }).jpeg().toFile(path);
+  await sharp({ create: { width: 900, height: 700, channels: 3, background: "#336699" } })
+    .jpeg()
+    .toFile(path);
   return path;
 }
 
@@ -110,7 +133,8 @@ for (const [size, viewport] of VIEWPORTS) {
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         await noHorizontalScroll(page);
         await axe(page);
-        if (path === "/dashboard" || path === "/profile") await page.screenshot({ path: testInfo.outputPath(`${path.slice(1)}-${size}-${theme}.png`), fullPage: true });
+        if (path === "/dashboard" || path === "/profile")
+          await page.screenshot({ path: testInfo.outputPath(`${path.slice(1)}-${size}-${theme}.png`), fullPage: true });
       }
       const visitor = await open(browser, viewport, theme, false);
       for (const path of PUBLIC_PAGES) {
@@ -122,7 +146,9 @@ for (const [size, viewport] of VIEWPORTS) {
   }
 }
 
-test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell as a sheet, 44 px targets; all fits 360 px", async ({ browser }, testInfo) => {
+test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell as a sheet, 44 px targets; all fits 360 px", async ({
+  browser,
+}, testInfo) => {
   const page = await open(browser, PHONE, "light");
   await page.goto("/dashboard");
   const top = page.getByRole("navigation", { name: "Main" });
@@ -132,14 +158,24 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   await expect(top.getByRole("link", { name: "Settings" })).toBeHidden();
 
   const menuButton = top.getByRole("button", { name: "Menu" });
-  for (const control of [top.getByRole("link", { name: "Two of Us, dashboard" }), top.getByRole("button", { name: "Notifications" }), menuButton]) {
+  for (const control of [
+    top.getByRole("link", { name: "Two of Us, dashboard" }),
+    top.getByRole("button", { name: "Notifications" }),
+    menuButton,
+  ]) {
     expect((await box(control)).height).toBeGreaterThanOrEqual(44);
   }
   await menuButton.click();
   await expect(menuButton).toHaveAttribute("aria-expanded", "true");
   const irl = top.getByRole("button", { name: "IRL" });
   await expect(irl).toBeFocused();
-  for (const entry of [irl, top.getByRole("link", { name: "Settings" }), top.getByRole("link", { name: "Notifications" }), top.getByRole("button", { name: "Switch to dark mode" }), top.getByRole("link", { name: "Sign out" })]) {
+  for (const entry of [
+    irl,
+    top.getByRole("link", { name: "Settings" }),
+    top.getByRole("link", { name: "Notifications" }),
+    top.getByRole("button", { name: "Switch to dark mode" }),
+    top.getByRole("link", { name: "Sign out" }),
+  ]) {
     await atLeast44(entry);
   }
   await page.screenshot({ path: testInfo.outputPath("menu-phone.png") });
@@ -179,7 +215,8 @@ test("the laptop shell keeps one bar with every link and the bell's dropdown in 
   const page = await open(browser, LAPTOP, "light");
   await page.goto("/dashboard");
   const top = page.getByRole("navigation", { name: "Main" });
-  for (const name of ["Global", "Local", "Directory", "Your Couple Profile", "Settings", "Notifications"]) await expect(top.getByRole("link", { name, exact: true })).toBeVisible();
+  for (const name of ["Global", "Local", "Directory", "Your Couple Profile", "Settings", "Notifications"])
+    await expect(top.getByRole("link", { name, exact: true })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeHidden();
   await expect(top.getByRole("button", { name: "Menu" })).toBeHidden();
   await top.getByRole("button", { name: /^Notifications/ }).click();
@@ -195,14 +232,18 @@ test("an unknown or malformed couple or post id answers 404; an unknown top-leve
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
   }
-  for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) expect((await page.goto(`/forum/post/${id}`))?.status()).toBe(404);
+  for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"])
+    expect((await page.goto(`/forum/post/${id}`))?.status()).toBe(404);
   await page.goto("/no-such-page");
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 for (const [size, viewport] of VIEWPORTS) {
   for (const theme of THEMES) {
-    test(`onboarding at ${size} size in the ${theme} theme: header on one row, both steps' previews clear of the labels, why 'Continue Setup' waits`, async ({ browser, request }, testInfo) => {
+    test(`onboarding at ${size} size in the ${theme} theme: header on one row, both steps' previews clear of the labels, why 'Continue Setup' waits`, async ({
+      browser,
+      request,
+    }, testInfo) => {
       test.setTimeout(120_000);
       const file = await image(testInfo.outputPath("images"), "photo.jpg");
       const account = await verifiedAccount(request, `phone-onboarding-${size}-${theme}`);
@@ -242,7 +283,8 @@ for (const [size, viewport] of VIEWPORTS) {
       const interests = page.getByRole("group", { name: "Interests" });
       const closed = interests.locator("details:not([open]) > summary");
       while ((await closed.count()) > 0) await closed.first().click();
-      for (const name of ["Travel", "Food & Dining", "Wine Tasting", "Music", "Reading"]) await page.getByRole("checkbox", { name, exact: true }).check();
+      for (const name of ["Travel", "Food & Dining", "Wine Tasting", "Music", "Reading"])
+        await page.getByRole("checkbox", { name, exact: true }).check();
       await page.getByRole("button", { name: "Continue Setup" }).click();
 
       await expect(page.getByRole("heading", { level: 1, name: "Create your couple profile" })).toBeVisible();
@@ -255,7 +297,9 @@ for (const [size, viewport] of VIEWPORTS) {
       await context.close();
     });
 
-    test(`the invitation's set-up screen at ${size} size in the ${theme} theme: photo preview clear of the fields, no sideways scroll, no axe violations`, async ({ browser }, testInfo) => {
+    test(`the invitation's set-up screen at ${size} size in the ${theme} theme: photo preview clear of the fields, no sideways scroll, no axe violations`, async ({
+      browser,
+    }, testInfo) => {
       const file = await image(testInfo.outputPath("images"), "partner.jpg");
       const page = await open(browser, viewport, theme, false);
       const context = page.context();

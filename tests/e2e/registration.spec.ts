@@ -41,7 +41,9 @@ test.describe("registration journey", () => {
     const dob = page.getByLabel("Date of birth");
     const max = await dob.getAttribute("max");
     const today = new Date();
-    expect(max).toBe(`${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, "0")}-${String(today.getUTCDate()).padStart(2, "0")}`);
+    expect(max).toBe(
+      `${today.getUTCFullYear() - 18}-${String(today.getUTCMonth() + 1).padStart(2, "0")}-${String(today.getUTCDate()).padStart(2, "0")}`,
+    );
     await dob.fill(`${today.getUTCFullYear() - 10}-01-01`);
     await dob.blur();
     await expect(page.getByText("You must be at least 18 years old")).toBeVisible();
@@ -51,7 +53,11 @@ test.describe("registration journey", () => {
     await expect(page).toHaveURL(/\/register$/);
   });
 
-  test("register, be refused before verifying, verify from the e-mail, sign in, land on onboarding, sign out", async ({ page, request, baseURL }) => {
+  test("register, be refused before verifying, verify from the e-mail, sign in, land on onboarding, sign out", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const csp = watchCsp(page);
     const email = uniqueEmail("journey");
     await page.goto("/register");
@@ -75,7 +81,9 @@ test.describe("registration journey", () => {
     await expect(page).toHaveURL(/\/login\?from=%2Fdashboard$/);
 
     await signIn(page, { email, password: PASSWORD });
-    await expect(page.getByText("Please verify your email address before logging in. Check your inbox for the verification link.")).toBeVisible();
+    await expect(
+      page.getByText("Please verify your email address before logging in. Check your inbox for the verification link."),
+    ).toBeVisible();
 
     const link = await latestLink(request, email, "/verify-email");
     // Absolute, on this deployment (APP_URL).

@@ -14,11 +14,16 @@ const AXE = createRequire(import.meta.url).resolve("axe-core");
 
 /** No axe violation and no sideways scroll (the pages work at 360 px wide). */
 async function accessible(page: Page) {
-  const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  const widths = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
   expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+    const result = await (
+      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+    ).axe.run();
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
   });
   expect(violations, page.url()).toEqual([]);
@@ -26,7 +31,11 @@ async function accessible(page: Page) {
 const NEW_PASSWORD = "Harbour#Light77";
 
 /** Partner A with a complete couple, signed in in a browser context of its own. */
-async function partnerA(browser: Browser, request: APIRequestContext, label: string): Promise<{ page: Page; account: Account; coupleName: string }> {
+async function partnerA(
+  browser: Browser,
+  request: APIRequestContext,
+  label: string,
+): Promise<{ page: Page; account: Account; coupleName: string }> {
   const coupleName = `${label} ${Date.now().toString(36)}`;
   const { page, account } = await completeCouple(browser, request, label, { coupleData: { coupleName, placeId: LISBON } });
   return { page, account, coupleName };
@@ -41,22 +50,38 @@ async function partnerB(a: Page, request: APIRequestContext): Promise<{ account:
   });
   expect(invite.ok()).toBe(true);
   const token = new URL(await latestLink(request, email, "/register")).searchParams.get("invite")!;
-  const accepted = await request.post("/api/auth/invitations/accept", { data: { invitationToken: token, password: PASSWORD, dateOfBirth: "1991-02-03" } });
+  const accepted = await request.post("/api/auth/invitations/accept", {
+    data: { invitationToken: token, password: PASSWORD, dateOfBirth: "1991-02-03" },
+  });
   expect(accepted.ok()).toBe(true);
   const accessToken = ((await accepted.json()) as { session: { access_token: string } }).session.access_token;
-  const profile = await request.put("/api/v2/profile/update", { headers: { Authorization: `Bearer ${accessToken}` }, data: { occupation: "Writer" } });
+  const profile = await request.put("/api/v2/profile/update", {
+    headers: { Authorization: `Bearer ${accessToken}` },
+    data: { occupation: "Writer" },
+  });
   expect(profile.ok()).toBe(true);
   return { account: { email, password: PASSWORD, firstName: "Theo" }, accessToken };
 }
 
-async function post(request: APIRequestContext | Page["request"], headers: Record<string, string>, title: string, photos: string[] = []): Promise<string> {
-  const response = await request.post("/api/forum/posts", { headers, data: { title, body: `${title}: the long way round.`, topic: "travel", scope: "global", photos } });
+async function post(
+  request: APIRequestContext | Page["request"],
+  headers: Record<string, string>,
+  title: string,
+  photos: string[] = [],
+): Promise<string> {
+  const response = await request.post("/api/forum/posts", {
+    headers,
+    data: { title, body: `${title}: the long way round.`, topic: "travel", scope: "global", photos },
+  });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { data: { id: string } }).data.id;
 }
 
 test.describe("settings: security", () => {
-  test("a password change ends the session in a second browser; an e-mail change takes effect only after its link", async ({ browser, request }) => {
+  test("a password change ends the session in a second browser; an e-mail change takes effect only after its link", async ({
+    browser,
+    request,
+  }) => {
     const { page, account } = await partnerA(browser, request, "security");
     const second = await (await browser.newContext()).newPage();
     await signIn(second, account);
@@ -110,8 +135,13 @@ test.describe("settings: your data", () => {
     const bearer = { Authorization: `Bearer ${b.accessToken}` };
 
     // B's post with a photo of B's.
-    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2d6a4f" } }).jpeg().toBuffer();
-    const upload = await request.post("/api/forum/photos", { headers: bearer, multipart: { photo: { name: "p.jpg", mimeType: "image/jpeg", buffer: jpeg } } });
+    const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#2d6a4f" } })
+      .jpeg()
+      .toBuffer();
+    const upload = await request.post("/api/forum/photos", {
+      headers: bearer,
+      multipart: { photo: { name: "p.jpg", mimeType: "image/jpeg", buffer: jpeg } },
+    });
     expect(upload.status()).toBe(201);
     const photoUrl = ((await upload.json()) as { data: { url: string } }).data.url;
     const bPost = await post(request, bearer, "Theo's ferry notes", [photoUrl]);
@@ -151,7 +181,9 @@ test.describe("settings: your data", () => {
 
     // A, the last partner: the couple goes too, and the address can register again.
     await a.page.goto("/settings/data");
-    await expect(a.page.getByText("You are the only partner, so your couple profile, its photos and its posts are deleted too.")).toBeVisible();
+    await expect(
+      a.page.getByText("You are the only partner, so your couple profile, its photos and its posts are deleted too."),
+    ).toBeVisible();
     await a.page.getByLabel("Password", { exact: true }).fill(a.account.password);
     await a.page.getByLabel("Type DELETE to confirm").fill("DELETE");
     await a.page.getByRole("button", { name: "Delete my account" }).click();
@@ -167,7 +199,10 @@ test.describe("settings: your data", () => {
 });
 
 test.describe("settings: notifications", () => {
-  test("the unsubscribe link works once without signing in; the choices save; every page passes axe at 360 px in both themes", async ({ browser, request }) => {
+  test("the unsubscribe link works once without signing in; the choices save; every page passes axe at 360 px in both themes", async ({
+    browser,
+    request,
+  }) => {
     const a = await partnerA(browser, request, "notify");
     await partnerB(a.page, request);
     // B joining sent A a 'partner joined' e-mail (e-mail is on by default) with its unsubscribe link.
@@ -181,7 +216,14 @@ test.describe("settings: notifications", () => {
       await expect(visitor.getByRole("heading", { name: "Unsubscribe from these e-mails" })).toBeVisible();
       await accessible(visitor);
       await visitor.getByRole("button", { name: "Unsubscribe" }).click();
-      await expect(visitor.getByText(theme === "light" ? "You will no longer get e-mails for: Partner joined." : "This unsubscribe link has already been used or is not valid.", { exact: false })).toBeVisible();
+      await expect(
+        visitor.getByText(
+          theme === "light"
+            ? "You will no longer get e-mails for: Partner joined."
+            : "This unsubscribe link has already been used or is not valid.",
+          { exact: false },
+        ),
+      ).toBeVisible();
       await visitorContext.close();
     }
 
@@ -206,7 +248,8 @@ test.describe("settings: notifications", () => {
         await page.goto(path);
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-        if (path === "/settings/security") await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem").first()).toBeVisible();
+        if (path === "/settings/security")
+          await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem").first()).toBeVisible();
         await accessible(page);
       }
       await context.close();

@@ -13,7 +13,15 @@ import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";
 
 const LISBON = "geonames:2267057";
 const AXE = createRequire(import.meta.url).resolve("axe-core");
-const SETTINGS_PAGES = ["/settings", "/settings/profile", "/settings/couple", "/settings/location", "/settings/appearance", "/settings/partner", "/settings/blocked"];
+const SETTINGS_PAGES = [
+  "/settings",
+  "/settings/profile",
+  "/settings/couple",
+  "/settings/location",
+  "/settings/appearance",
+  "/settings/partner",
+  "/settings/blocked",
+];
 
 type Couple = { page: Page; coupleId: string; coupleName: string };
 
@@ -29,7 +37,9 @@ async function couple(browser: Browser, request: APIRequestContext, first: strin
 async function photo(dir: string, name: string, background: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = `${dir}/${name}`;
-  await sharp({ create: { width: 1000, height: 800, channels: 3, background } }).jpeg().toFile(path);
+  await sharp({ create: { width: 1000, height: 800, channels: 3, background } })
+    .jpeg()
+    .toFile(path);
   return path;
 }
 
@@ -72,7 +82,17 @@ test.describe.serial("settings", () => {
     await page.goto("/settings");
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     const main = page.getByRole("main");
-    for (const label of ["Your profile", "Couple profile", "Location and privacy", "Appearance", "Notifications", "Security", "Partner", "Blocked couples", "Your data"]) {
+    for (const label of [
+      "Your profile",
+      "Couple profile",
+      "Location and privacy",
+      "Appearance",
+      "Notifications",
+      "Security",
+      "Partner",
+      "Blocked couples",
+      "Your data",
+    ]) {
       await expect(main.getByRole("link", { name: new RegExp(`^${label}`) })).toBeVisible();
     }
     await main.getByRole("link", { name: /^Location and privacy/ }).click();
@@ -178,7 +198,10 @@ test.describe.serial("settings", () => {
     await page.getByRole("checkbox", { name: /Culture Curators/ }).check();
     const dir = testInfo.outputPath("photos");
     await pickPhoto(page, "Main couple photo", await photo(dir, "main.jpg", "#1d3557"));
-    await page.getByRole("group", { name: "More couple photos (optional)" }).locator('input[type="file"]').setInputFiles(await photo(dir, "extra.jpg", "#e76f51"));
+    await page
+      .getByRole("group", { name: "More couple photos (optional)" })
+      .locator('input[type="file"]')
+      .setInputFiles(await photo(dir, "extra.jpg", "#e76f51"));
     const dialog = page.getByRole("dialog", { name: "Crop Your Image" });
     await dialog.getByRole("button", { name: "Apply Crop" }).click();
     await expect(dialog).toBeHidden();
@@ -258,7 +281,10 @@ test("on a phone the overview is the list and a section links back to it", async
   expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });
 
-test("every settings page at 360 px in both themes and at 1280 px dark: no sideways scroll, no axe violations", async ({ browser, request }) => {
+test("every settings page at 360 px in both themes and at 1280 px dark: no sideways scroll, no axe violations", async ({
+  browser,
+  request,
+}) => {
   // Twenty-one pages, each with an axe pass.
   test.setTimeout(240_000);
   const owner = await couple(browser, request, "Dora");
@@ -275,11 +301,16 @@ test("every settings page at 360 px in both themes and at 1280 px dark: no sidew
     for (const path of SETTINGS_PAGES) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const widths = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       expect(widths.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(widths.client);
       await page.addScriptTag({ path: AXE });
       const violations = await page.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe.run();
+        const result = await (
+          window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
+        ).axe.run();
         return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
       });
       expect(violations, `${path} at ${viewport.width} px, ${theme}`).toEqual([]);

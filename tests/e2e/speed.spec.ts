@@ -27,13 +27,22 @@ async function instrument(page: Page): Promise<() => Promise<Measured>> {
     const w = window as unknown as { __violations: string[]; __shifts: Shift[] };
     w.__violations = [];
     w.__shifts = [];
-    document.addEventListener("securitypolicyviolation", (event) => w.__violations.push(`${event.effectiveDirective} ${event.blockedURI} ${event.sample}`));
-    type LayoutShift = PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-    const describe = (node: Node | null) => (node instanceof Element ? node.outerHTML.slice(0, 100) : (node?.textContent ?? "?").slice(0, 60));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      w.__violations.push(`${event.effectiveDirective} ${event.blockedURI} ${event.sample}`),
+    );
+    type LayoutShift = PerformanceEntry & {
+      value: number;
+      hadRecentInput: boolean;
+      sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
+    };
+    const describe = (node: Node | null) =>
+      node instanceof Element ? node.outerHTML.slice(0, 100) : (node?.textContent ?? "?").slice(0, 60);
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as LayoutShift[]) {
         if (entry.hadRecentInput) continue;
-        const sources = entry.sources.map(({ node, previousRect: a, currentRect: b }) => `${describe(node)} moved from (${a.x}, ${a.y}) to (${b.x}, ${b.y})`);
+        const sources = entry.sources.map(
+          ({ node, previousRect: a, currentRect: b }) => `${describe(node)} moved from (${a.x}, ${a.y}) to (${b.x}, ${b.y})`,
+        );
         w.__shifts.push({ value: entry.value, sources });
       }
     }).observe({ type: "layout-shift", buffered: true });
@@ -52,7 +61,11 @@ async function instrument(page: Page): Promise<() => Promise<Measured>> {
   };
 }
 
-const scriptSrc = (csp: string | undefined) => (csp ?? "").split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+const scriptSrc = (csp: string | undefined) =>
+  (csp ?? "")
+    .split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src")) ?? "";
 
 /** No policy violation and no layout shift at all (CLS exactly 0), with what moved when one comes back. */
 function expectStill(measured: Measured, path: string) {
@@ -88,7 +101,9 @@ test.describe("speed", () => {
 
   test("/login reads its query in the browser: the notice, the e-mail, where to go after signing in", async ({ page }) => {
     const measure = await instrument(page);
-    await page.goto(`/login?${new URLSearchParams({ message: "Email verified successfully! You can now log in.", email: complete.email, from: "/settings" })}`);
+    await page.goto(
+      `/login?${new URLSearchParams({ message: "Email verified successfully! You can now log in.", email: complete.email, from: "/settings" })}`,
+    );
     await expect(page.getByText("Email verified successfully! You can now log in.")).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveValue(complete.email);
     await expect(page).toHaveURL(/\/login\?from=%2Fsettings$/);

@@ -5,7 +5,19 @@ import { users } from "@/db/schema";
 import { updateCouple } from "@/lib/couples/service";
 import { completeProfileSetup } from "@/lib/profile/service";
 import { failingDb } from "../support/failing-db";
-import { NOT_STORED, ownImage, setupBody, postSetup, putCouple, withCouple, coupleRow, showPhotos, joinAsPartnerB, recordingStorage, keyOf } from "../support/couples";
+import {
+  NOT_STORED,
+  ownImage,
+  setupBody,
+  postSetup,
+  putCouple,
+  withCouple,
+  coupleRow,
+  showPhotos,
+  joinAsPartnerB,
+  recordingStorage,
+  keyOf,
+} from "../support/couples";
 
 describe("image URLs in JSON calls", () => {
   it("refuses another couple's photo, on the couple and as the caller's avatar, and changes nothing", async () => {

@@ -37,7 +37,10 @@ describe("one couple per user", () => {
       // A join as lib/invitations does it: lock the user's row, see no couple yet, become partner 2.
       const join = db.transaction(async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
-        const mine = await tx.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+        const mine = await tx
+          .select({ id: couples.id })
+          .from(couples)
+          .where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
         expect(mine).toEqual([]);
         creating = creators[creator](user.id)().finally(() => (settled = true));
         creating.catch(() => {});
@@ -48,7 +51,10 @@ describe("one couple per user", () => {
       const [joined, created] = await Promise.allSettled([join, join.then(() => creating)]);
       expect(joined.status).toBe("fulfilled");
       expect(created).toMatchObject({ status: "rejected", reason: { code: "COUPLE_EXISTS" } });
-      const memberships = await db.select({ id: couples.id }).from(couples).where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
+      const memberships = await db
+        .select({ id: couples.id })
+        .from(couples)
+        .where(or(eq(couples.partner1Id, user.id), eq(couples.partner2Id, user.id)));
       expect(memberships).toEqual([{ id: theirs.coupleId }]);
     },
   );

@@ -41,13 +41,34 @@ describe("GET /api/couples/{id}/full-profile", () => {
           badge: "Beta Member",
           isOwn: true,
           partners: [
-            { id: user.id, role: "A", firstName: "Ada", lastName: "Lovelace", age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
-            { id: b.user.id, role: "B", firstName: "Bea", lastName: "Byron", age: expect.any(Number), occupation: "Poet", avatarUrl: null, interests: expect.any(Array) },
+            {
+              id: user.id,
+              role: "A",
+              firstName: "Ada",
+              lastName: "Lovelace",
+              age: expect.any(Number),
+              occupation: "Engineer",
+              avatarUrl: null,
+              interests: expect.any(Array),
+            },
+            {
+              id: b.user.id,
+              role: "B",
+              firstName: "Bea",
+              lastName: "Byron",
+              age: expect.any(Number),
+              occupation: "Poet",
+              avatarUrl: null,
+              interests: expect.any(Array),
+            },
           ],
         },
       });
       // The couple's interests are both partners' together; those both chose are marked shared.
-      const { interests, partners } = res.json.data as { interests: { value: string; shared: boolean }[]; partners: { interests: { value: string }[] }[] };
+      const { interests, partners } = res.json.data as {
+        interests: { value: string; shared: boolean }[];
+        partners: { interests: { value: string }[] }[];
+      };
       const lists = partners.map((partner) => partner.interests.map((interest) => interest.value));
       expect(new Set(interests.map((interest) => interest.value))).toEqual(new Set(lists.flat()));
       for (const interest of interests) expect(interest.shared).toBe(lists.every((list) => list.includes(interest.value)));

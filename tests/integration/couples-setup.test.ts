@@ -7,14 +7,30 @@ import { completeProfileSetup } from "@/lib/profile/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { failingDb } from "../support/failing-db";
 import { browserSession, call } from "../support/api";
-import { LISBON, PORTO, NOT_STORED, ownImage, signedIn, setupBody, postSetup, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB } from "../support/couples";
+import {
+  LISBON,
+  PORTO,
+  NOT_STORED,
+  ownImage,
+  signedIn,
+  setupBody,
+  postSetup,
+  withCouple,
+  coupleRow,
+  coupleLocation,
+  couplesOf,
+  joinAsPartnerB,
+} from "../support/couples";
 
 describe("POST /api/v2/profile/complete-setup", () => {
   it("updates the user, creates the complete couple at the server-resolved place and answers it with the percentage", async () => {
     const avatar = ownImage("avatar");
     const { user, headers } = await signedIn({ occupation: null, avatarUrl: avatar });
     // A JSON client may show its own photo again, here as the couple's main photo.
-    const body = setupBody({ userData: { firstName: "  Grace ", occupation: "Admiral", avatarUrl: avatar }, coupleData: { photos: [], profileImageUrl: avatar } });
+    const body = setupBody({
+      userData: { firstName: "  Grace ", occupation: "Admiral", avatarUrl: avatar },
+      coupleData: { photos: [], profileImageUrl: avatar },
+    });
     const res = await postSetup(body, headers);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
@@ -46,7 +62,14 @@ describe("POST /api/v2/profile/complete-setup", () => {
     expect(couple!.partnerACompletedAt!.getTime()).toBeGreaterThan(Date.now() - 60_000);
     // The client's coordinates and names were ignored: the place is the provider's.
     const place = await coupleLocation(couple!.id);
-    expect(place).toMatchObject({ placeId: LISBON, displayLocation: "Lisbon, Portugal", city: "Lisbon", country: "Portugal", countryCode: "PT", privacyLevel: "city" });
+    expect(place).toMatchObject({
+      placeId: LISBON,
+      displayLocation: "Lisbon, Portugal",
+      city: "Lisbon",
+      country: "Portugal",
+      countryCode: "PT",
+      privacyLevel: "city",
+    });
     expect(place!.latitude).toBeCloseTo(38.7, 0);
   });
 
@@ -79,20 +102,38 @@ describe("POST /api/v2/profile/complete-setup", () => {
     await db.update(couples).set({ partnerAVerified: false, partnerACompletedAt: null }).where(eq(couples.id, coupleId));
     const res = await postSetup(setupBody({ userData: { firstName: "Bea" } }), b.headers);
     expect(res.status).toBe(200);
-    expect(await coupleRow(coupleId)).toMatchObject({ partner2Id: b.user.id, partnerAVerified: false, partnerACompletedAt: null, partnerBVerified: true, isVerified: false });
+    expect(await coupleRow(coupleId)).toMatchObject({
+      partner2Id: b.user.id,
+      partnerAVerified: false,
+      partnerACompletedAt: null,
+      partnerBVerified: true,
+      isVerified: false,
+    });
   });
 
   it.each([
-    ["wrong types", { userData: { firstName: 42 }, coupleData: { coupleTypes: "global_adventurers" } }, { "userData.firstName": "First name is required", "coupleData.coupleTypes": "Please select at least one adventure style" }],
-    ["oversized fields", { userData: { occupation: "x".repeat(101) }, coupleData: { coupleName: "x".repeat(101), bio: "x".repeat(1001) } }, {
-      "userData.occupation": "Occupation must be no more than 100 characters",
-      "coupleData.coupleName": "Couple name must be no more than 100 characters",
-      "coupleData.bio": "Bio is too long (maximum 1000 characters)",
-    }],
-    ["an unknown interest and too many photos", { coupleData: { interests: [...INTEREST_VALUES.slice(0, 5), "knitting"], photos: Array.from({ length: 6 }, () => ownImage()) } }, {
-      "coupleData.interests.5": "Please select interests from the list",
-      "coupleData.photos": "You can only upload up to 5 photos. You currently have 6.",
-    }],
+    [
+      "wrong types",
+      { userData: { firstName: 42 }, coupleData: { coupleTypes: "global_adventurers" } },
+      { "userData.firstName": "First name is required", "coupleData.coupleTypes": "Please select at least one adventure style" },
+    ],
+    [
+      "oversized fields",
+      { userData: { occupation: "x".repeat(101) }, coupleData: { coupleName: "x".repeat(101), bio: "x".repeat(1001) } },
+      {
+        "userData.occupation": "Occupation must be no more than 100 characters",
+        "coupleData.coupleName": "Couple name must be no more than 100 characters",
+        "coupleData.bio": "Bio is too long (maximum 1000 characters)",
+      },
+    ],
+    [
+      "an unknown interest and too many photos",
+      { coupleData: { interests: [...INTEREST_VALUES.slice(0, 5), "knitting"], photos: Array.from({ length: 6 }, () => ownImage()) } },
+      {
+        "coupleData.interests.5": "Please select interests from the list",
+        "coupleData.photos": "You can only upload up to 5 photos. You currently have 6.",
+      },
+    ],
   ])("refuses %s with 400 and the field messages, writing nothing", async (_case, overrides, fields) => {
     const { user, headers } = await signedIn();
     const res = await postSetup(setupBody(overrides), headers);
@@ -106,7 +147,10 @@ describe("POST /api/v2/profile/complete-setup", () => {
     const { headers } = await signedIn();
     const missing = await postSetup({ userData: setupBody().userData }, headers);
     expect(missing.status).toBe(400);
-    expect(missing.json.error).toMatchObject({ message: "Please enter your couple name", fields: { "coupleData.coupleName": "Please enter your couple name" } });
+    expect(missing.json.error).toMatchObject({
+      message: "Please enter your couple name",
+      fields: { "coupleData.coupleName": "Please enter your couple name" },
+    });
     const noUser = await postSetup({ coupleData: setupBody().coupleData }, headers);
     expect(noUser.status).toBe(400);
     expect(noUser.json.error.fields["userData.firstName"]).toBe("First name is required");

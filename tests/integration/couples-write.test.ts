@@ -6,7 +6,24 @@ import { updateCouple } from "@/lib/couples/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { failingDb } from "../support/failing-db";
 import { apiSession, bearer } from "../support/flows";
-import { LISBON, PORTO, NOT_STORED, ownImage, signedIn, afterStep1, coupleBody, postCouple, putCouple, putFallback, withCouple, coupleRow, coupleLocation, couplesOf, joinAsPartnerB, countingPlaces } from "../support/couples";
+import {
+  LISBON,
+  PORTO,
+  NOT_STORED,
+  ownImage,
+  signedIn,
+  afterStep1,
+  coupleBody,
+  postCouple,
+  putCouple,
+  putFallback,
+  withCouple,
+  coupleRow,
+  coupleLocation,
+  couplesOf,
+  joinAsPartnerB,
+  countingPlaces,
+} from "../support/couples";
 
 describe("POST /api/v2/couples", () => {
   it("creates the caller's couple, complete and discoverable, for a bearer client without CSRF", async () => {
@@ -14,7 +31,10 @@ describe("POST /api/v2/couples", () => {
     const session = await apiSession(user.email);
     const res = await postCouple(coupleBody(), bearer(session.access_token));
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ success: true, data: { partner1Id: user.id, coupleName: "Ada & Grace", placeId: LISBON, status: "active", partnerAVerified: true, isVisible: true } });
+    expect(res.json).toMatchObject({
+      success: true,
+      data: { partner1Id: user.id, coupleName: "Ada & Grace", placeId: LISBON, status: "active", partnerAVerified: true, isVisible: true },
+    });
     expect(await coupleLocation(res.json.data.id)).toMatchObject({ placeId: LISBON, privacyLevel: "city" });
   });
 
@@ -25,7 +45,14 @@ describe("POST /api/v2/couples", () => {
       headers,
     );
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ coupleName: "Porto Pair", placeId: PORTO, location: "Porto, Portugal", interests: INTEREST_VALUES.slice(0, 6), photos: [], profileImageUrl: null });
+    expect(res.json.data).toMatchObject({
+      coupleName: "Porto Pair",
+      placeId: PORTO,
+      location: "Porto, Portugal",
+      interests: INTEREST_VALUES.slice(0, 6),
+      photos: [],
+      profileImageUrl: null,
+    });
   });
 
   it("asks for a place when none is sent and none was saved in step 1", async () => {
@@ -57,7 +84,12 @@ describe("POST /api/v2/couples", () => {
   it.each([
     ["a number as couple name", { coupleName: 7 }, "coupleName", "Please enter your couple name"],
     ["a 101-character couple name", { coupleName: "x".repeat(101) }, "coupleName", "Couple name must be no more than 100 characters"],
-    ["four adventure styles", { coupleTypes: ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] }, "coupleTypes", "Please select up to 3 adventure styles"],
+    [
+      "four adventure styles",
+      { coupleTypes: ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] },
+      "coupleTypes",
+      "Please select up to 3 adventure styles",
+    ],
     ["a bio under 10 characters", { bio: "short" }, "bio", "Please share more about yourselves (at least 10 characters)"],
     ["a 301-character place id", { placeId: "x".repeat(301) }, "placeId", "Please select a location from the dropdown suggestions"],
     ["photos as a string", { photos: ownImage() }, "photos", NOT_STORED],
@@ -84,7 +116,12 @@ describe("PUT /api/v2/couples/{id}", () => {
     const before = await coupleRow(coupleId);
     const res = await putCouple(coupleId, { bio: "A brand new story about us." }, headers);
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ id: coupleId, bio: "A brand new story about us.", coupleName: before!.coupleName, photos: before!.photos });
+    expect(res.json.data).toMatchObject({
+      id: coupleId,
+      bio: "A brand new story about us.",
+      coupleName: before!.coupleName,
+      photos: before!.photos,
+    });
     expect(await coupleRow(coupleId)).toMatchObject({ ...before, bio: "A brand new story about us.", updatedAt: expect.any(Date) });
   });
 
@@ -92,7 +129,11 @@ describe("PUT /api/v2/couples/{id}", () => {
     const { headers, coupleId } = await withCouple();
     const db = await getDb();
     await db.update(locations).set({ privacyLevel: "hidden" }).where(eq(locations.entityId, coupleId));
-    const res = await putCouple(coupleId, { placeId: PORTO, location: "Client text", latitude: 1, longitude: 2, coupleTypes: ["mindful_adventurers"] }, headers);
+    const res = await putCouple(
+      coupleId,
+      { placeId: PORTO, location: "Client text", latitude: 1, longitude: 2, coupleTypes: ["mindful_adventurers"] },
+      headers,
+    );
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ placeId: PORTO, location: "Porto, Portugal", coupleTypes: ["mindful_adventurers"] });
     const place = await coupleLocation(coupleId);
@@ -135,7 +176,9 @@ describe("PUT /api/v2/couples/{id}", () => {
     const theirs = await withCouple();
     const { places, details } = countingPlaces();
     const target = id === "other" ? theirs.coupleId : id;
-    await expect(updateCouple(await getDb(), mine.user.id, target, { placeId: PORTO }, { places })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(updateCouple(await getDb(), mine.user.id, target, { placeId: PORTO }, { places })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(details).not.toHaveBeenCalled();
     await updateCouple(await getDb(), mine.user.id, mine.coupleId, { placeId: PORTO }, { places });
     expect(details).toHaveBeenCalledTimes(1);

@@ -16,11 +16,25 @@ const meCall = (headers: Record<string, string> = {}) =>
 /** Partner A with a complete profile, partner B, and their couple. */
 async function coupleWithTwoPartners() {
   const a = await createUser({ firstName: "Maya", lastName: "Okafor", occupation: "Architect", dateOfBirth: "1990-05-17", city: "Lisbon" });
-  const b = await createUser({ firstName: "Jonas", lastName: "Berg", occupation: "Chef", dateOfBirth: "1988-11-02", city: "Porto", country: "Portugal" });
+  const b = await createUser({
+    firstName: "Jonas",
+    lastName: "Berg",
+    occupation: "Chef",
+    dateOfBirth: "1988-11-02",
+    city: "Porto",
+    country: "Portugal",
+  });
   const db = await getDb();
   const [couple] = await db
     .insert(couples)
-    .values({ partner1Id: a.id, partner2Id: b.id, coupleName: "Maya & Jonas", bio: "We like long walks.", coupleTypes: ["culture_curators"], partnerAVerified: true })
+    .values({
+      partner1Id: a.id,
+      partner2Id: b.id,
+      coupleName: "Maya & Jonas",
+      bio: "We like long walks.",
+      coupleTypes: ["culture_curators"],
+      partnerAVerified: true,
+    })
     .returning();
   return { a, b, couple: couple! };
 }
@@ -39,11 +53,14 @@ describe("GET /api/v2/auth/me", () => {
     expect(res.json.error).toEqual({ code: "UNAUTHENTICATED", message: "Not authenticated" });
   });
 
-  it.each([["Bearer garbage"], ["Bearer "], ["Basic dXNlcjpwYXNz"], ["garbage"]])("answers 401 to the authorization header %j", async (authorization) => {
-    const res = await meCall({ authorization });
-    expect(res.status).toBe(401);
-    expect(res.json.error.code).toBe("UNAUTHENTICATED");
-  });
+  it.each([["Bearer garbage"], ["Bearer "], ["Basic dXNlcjpwYXNz"], ["garbage"]])(
+    "answers 401 to the authorization header %j",
+    async (authorization) => {
+      const res = await meCall({ authorization });
+      expect(res.status).toBe(401);
+      expect(res.json.error.code).toBe("UNAUTHENTICATED");
+    },
+  );
 
   it("does not fall back to the cookie when a bad bearer token is sent", async () => {
     const user = await createUser();
@@ -171,7 +188,10 @@ describe("GET /api/v2/auth/me", () => {
     const db = await getDb();
     expect((await meCall({ cookie: browser.cookie })).status).toBe(200);
     expect((await meCall(bearer(api.access_token))).status).toBe(200);
-    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, a.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, a.id));
     expect((await meCall({ cookie: browser.cookie })).status).toBe(401);
     expect((await meCall(bearer(api.access_token))).json.error.code).toBe("SESSION_EXPIRED");
   });

@@ -16,7 +16,10 @@ describe("the dashboard's data", () => {
     const hidden = await forumCouple({ place: SINTRA, visible: false });
     const far = await forumCouple({ place: PORTO });
     const db = await getDb();
-    await db.update(users).set({ interests: ["travel"] }).where(eq(users.id, us.a.userId));
+    await db
+      .update(users)
+      .set({ interests: ["travel"] })
+      .where(eq(users.id, us.a.userId));
     const dashboard = await loadDashboard(db, us.a.userId);
     expect(dashboard.coupleName).toBe(us.name);
     expect(dashboard.completion.percentage).toBe(100);
@@ -69,7 +72,10 @@ describe("the dashboard's data", () => {
 
     const resent = await resendInvitation(db, inviter.user.id);
     expect(resent.invitation.partner_email).toBe(email);
-    const open = await db.select().from(invitations).where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.revokedAt)));
+    const open = await db
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.coupleId, inviter.coupleId), isNull(invitations.revokedAt)));
     expect(open).toHaveLength(1);
     expect((await loadDashboard(db, inviter.user.id)).invitation!.id).not.toBe(pending.id);
 
@@ -85,9 +91,18 @@ describe("the dashboard's data", () => {
     const blocked = await forumCouple();
     const db = await getDb();
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
-    const note = (title: string, minutes: number, actor = friend) =>
-      ({ userId: us.a.userId, type: "reply" as const, title, message: title, actorUserId: actor.a.userId, actorCoupleId: actor.coupleId, createdAt: at(minutes) });
-    await db.insert(notifications).values([...Array.from({ length: 6 }, (_, i) => note(`reply ${i}`, i)), note("from the blocked couple", 30, blocked)]);
+    const note = (title: string, minutes: number, actor = friend) => ({
+      userId: us.a.userId,
+      type: "reply" as const,
+      title,
+      message: title,
+      actorUserId: actor.a.userId,
+      actorCoupleId: actor.coupleId,
+      createdAt: at(minutes),
+    });
+    await db
+      .insert(notifications)
+      .values([...Array.from({ length: 6 }, (_, i) => note(`reply ${i}`, i)), note("from the blocked couple", 30, blocked)]);
     await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
     const shown = (await loadDashboard(db, us.a.userId)).notifications;
     expect(shown.map((item) => item.title)).toEqual(["reply 5", "reply 4", "reply 3", "reply 2", "reply 1"]);
@@ -100,7 +115,9 @@ describe("the dashboard's data", () => {
     const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
     const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
     const us = await forumCouple({ place: here });
-    const [hidden, blocked, placeless, dismissed, stays] = await Promise.all([1, 2, 3, 4, 5].map(() => forumCouple({ place: nearby }))) as [TestCouple, TestCouple, TestCouple, TestCouple, TestCouple];
+    const [hidden, blocked, placeless, dismissed, stays] = (await Promise.all(
+      [1, 2, 3, 4, 5].map(() => forumCouple({ place: nearby })),
+    )) as [TestCouple, TestCouple, TestCouple, TestCouple, TestCouple];
     const db = await getDb();
     const nearIds = async () => (await loadDashboard(db, us.a.userId)).near!.map((couple) => couple.coupleId);
     const first = await nearIds();
@@ -116,7 +133,10 @@ describe("the dashboard's data", () => {
     for (const gone of [hidden, blocked, placeless, dismissed, newcomer]) expect(second).not.toContain(gone.coupleId);
 
     // A day later the list is walked again...
-    await db.update(discoverSummaries).set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) }).where(eq(discoverSummaries.coupleId, us.coupleId));
+    await db
+      .update(discoverSummaries)
+      .set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) })
+      .where(eq(discoverSummaries.coupleId, us.coupleId));
     expect(await nearIds()).toContain(newcomer.coupleId);
     // ...and at once when the viewer's own place changes.
     const another = await forumCouple({ place: nearby });

@@ -52,7 +52,9 @@ describe("GET /api/dev/outbox", () => {
   it("answers 404 to a caller not on this machine, whatever X-Forwarded-For it claimed before the server's entry", async () => {
     await queue("remote-reader@example.com", "reset link", new Date());
     for (const address of ["203.0.113.7", "10.0.0.8", "unknown"]) {
-      const res = await call(outbox, "GET", "/api/dev/outbox?to=remote-reader@example.com", { headers: { "x-forwarded-for": `127.0.0.1, ${address}` } });
+      const res = await call(outbox, "GET", "/api/dev/outbox?to=remote-reader@example.com", {
+        headers: { "x-forwarded-for": `127.0.0.1, ${address}` },
+      });
       expect(res.status).toBe(404);
       expect(JSON.stringify(res.json)).not.toContain("reset link");
     }
@@ -60,7 +62,10 @@ describe("GET /api/dev/outbox", () => {
 
   it("answers 404 once an e-mail provider is configured, or in production", async () => {
     await queue("secret-reader@example.com", "reset link", new Date());
-    for (const [name, value] of [["RESEND_API_KEY", "re_test_key"], ["NODE_ENV", "production"]] as const) {
+    for (const [name, value] of [
+      ["RESEND_API_KEY", "re_test_key"],
+      ["NODE_ENV", "production"],
+    ] as const) {
       vi.stubEnv(name, value);
       vi.resetModules(); // lib/env reads the environment once
       try {

@@ -11,7 +11,15 @@ import { call } from "../support/api";
 import { getProfile } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
-type Card = { id: string; coupleName: string; badge: string; location: string | null; distanceBand: string | null; coupleTypes: { value: string }[]; interestsInCommon: number };
+type Card = {
+  id: string;
+  coupleName: string;
+  badge: string;
+  location: string | null;
+  distanceBand: string | null;
+  coupleTypes: { value: string }[];
+  interestsInCommon: number;
+};
 type Page = { data: Card[]; pagination: { limit: number; nextCursor: string | null; hasMore: boolean } };
 
 const list = (qs: string, h: Headers) => call(directoryRoute, "GET", `/api/directory${qs}`, { headers: h });
@@ -22,7 +30,14 @@ let tagCounter = 0;
 /** A word no other test's couple names contain: searching for it isolates a test's couples. */
 const newTag = () => `Qz${++tagCounter}x${Date.now().toString(36)}`;
 
-type Setup = { interests?: [string[], string[]]; styles?: string[]; verified?: boolean; place?: Place; visible?: boolean; createdAt?: Date };
+type Setup = {
+  interests?: [string[], string[]];
+  styles?: string[];
+  verified?: boolean;
+  place?: Place;
+  visible?: boolean;
+  createdAt?: Date;
+};
 
 async function couple(tag: string, label: string, setup: Setup = {}): Promise<TestCouple> {
   const made = await forumCouple({ name: `${tag} ${label}`, place: setup.place, visible: setup.visible ?? true });
@@ -48,7 +63,12 @@ describe("GET /api/directory", () => {
   it("lists discoverable couples as cards, newest first, never the viewer's own, hidden, inactive or blocked either way", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { interests: [[I0, I1], [I2]], place: LISBON });
-    const older = await couple(tag, "Older", { interests: [[I0], [I3]], place: SINTRA, verified: true, createdAt: new Date(Date.now() - 60_000) });
+    const older = await couple(tag, "Older", {
+      interests: [[I0], [I3]],
+      place: SINTRA,
+      verified: true,
+      createdAt: new Date(Date.now() - 60_000),
+    });
     await couple(tag, "Newer", { interests: [[I4], []], place: { ...PORTO, level: "region" } });
     await couple(tag, "Hidden", { visible: false });
     const suspended = await couple(tag, "Suspended");
@@ -105,7 +125,13 @@ describe("GET /api/directory", () => {
 
   it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {
     const tag = newTag();
-    const me = await couple(tag, "Me", { interests: [[I0, I1], [I1, I2]], place: LISBON });
+    const me = await couple(tag, "Me", {
+      interests: [
+        [I0, I1],
+        [I1, I2],
+      ],
+      place: LISBON,
+    });
     await couple(tag, "Alpha Near", { interests: [[I0], [I5]], styles: ["culture_curators"], place: SINTRA, verified: true });
     await couple(tag, "Beta Far", { interests: [[I3], [I1]], styles: ["career_climbers", "culture_curators"], place: PORTO });
     await couple(tag, "Gamma Paris", { interests: [[I4], []], styles: ["career_climbers"], place: FAR, verified: true });
@@ -132,7 +158,10 @@ describe("GET /api/directory", () => {
     // A couple whose partners' lists are empty is found by its own stored list (as its profile shows it).
     const legacy = await couple(tag, "Legacy", { interests: [[], []] });
     const db = await getDb();
-    await db.update(couples).set({ interests: [I5] }).where(eq(couples.id, legacy.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: [I5] })
+      .where(eq(couples.id, legacy.coupleId));
     expect(await get(`&interests=${I5}`)).toEqual(["Alpha Near", "Legacy"]);
     // LIKE wildcards are searched for literally.
     expect((await list(`?q=${tag}%25`, me.a.headers)).json.data).toEqual([]);
@@ -170,46 +199,61 @@ describe("GET /api/directory", () => {
     expect((await list("?sort=common", me.a.headers)).status).toBe(200);
   });
 
-  it.each(["newest", "nearest", "common"])("pages by keyset under sort %s: no duplicates, no gaps, a cursor only for its own filters", async (sort) => {
-    const tag = newTag();
-    const me = await couple(tag, "Me", { interests: [[I0, I1, I2], []], place: LISBON });
-    const spots = [LISBON, SINTRA, PORTO, FAR];
-    const same = new Date(Date.now() - 3600_000);
-    const made: string[] = [];
-    for (let i = 0; i < 11; i++) {
-      // Ties on purpose: same creation time, same place, same interests for several couples.
-      const c = await couple(tag, `C${i}`, { interests: [INTEREST_VALUES.slice(0, i % 3), []], place: spots[i % 4], createdAt: i < 6 ? same : undefined });
-      made.push(c.coupleId);
-    }
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const res = await list(`?q=${tag}&sort=${sort}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
-      expect(res.status).toBe(200);
-      const page = res.json as Page;
-      seen.push(...page.data.map((card) => card.id));
-      cursor = page.pagination.nextCursor;
-      expect(page.pagination.hasMore).toBe(cursor !== null);
-      pages++;
-    } while (cursor && pages < 10);
-    expect(seen).toHaveLength(11);
-    expect(new Set(seen)).toEqual(new Set(made));
-    // The full list in one page has the same order.
-    const whole = (await list(`?q=${tag}&sort=${sort}&limit=50`, me.a.headers)).json as Page;
-    expect(whole.data.map((card) => card.id)).toEqual(seen);
+  it.each(["newest", "nearest", "common"])(
+    "pages by keyset under sort %s: no duplicates, no gaps, a cursor only for its own filters",
+    async (sort) => {
+      const tag = newTag();
+      const me = await couple(tag, "Me", { interests: [[I0, I1, I2], []], place: LISBON });
+      const spots = [LISBON, SINTRA, PORTO, FAR];
+      const same = new Date(Date.now() - 3600_000);
+      const made: string[] = [];
+      for (let i = 0; i < 11; i++) {
+        // Ties on purpose: same creation time, same place, same interests for several couples.
+        const c = await couple(tag, `C${i}`, {
+          interests: [INTEREST_VALUES.slice(0, i % 3), []],
+          place: spots[i % 4],
+          createdAt: i < 6 ? same : undefined,
+        });
+        made.push(c.coupleId);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await list(`?q=${tag}&sort=${sort}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
+        expect(res.status).toBe(200);
+        const page = res.json as Page;
+        seen.push(...page.data.map((card) => card.id));
+        cursor = page.pagination.nextCursor;
+        expect(page.pagination.hasMore).toBe(cursor !== null);
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen).toHaveLength(11);
+      expect(new Set(seen)).toEqual(new Set(made));
+      // The full list in one page has the same order.
+      const whole = (await list(`?q=${tag}&sort=${sort}&limit=50`, me.a.headers)).json as Page;
+      expect(whole.data.map((card) => card.id)).toEqual(seen);
 
-    const first = (await list(`?q=${tag}&sort=${sort}&limit=3`, me.a.headers)).json as Page;
-    const foreign = await list(`?q=${tag}&sort=${sort}&limit=3&verified=1&cursor=${encodeURIComponent(first.pagination.nextCursor!)}`, me.a.headers);
-    expect(foreign.status).toBe(400);
-  });
+      const first = (await list(`?q=${tag}&sort=${sort}&limit=3`, me.a.headers)).json as Page;
+      const foreign = await list(
+        `?q=${tag}&sort=${sort}&limit=3&verified=1&cursor=${encodeURIComponent(first.pagination.nextCursor!)}`,
+        me.a.headers,
+      );
+      expect(foreign.status).toBe(400);
+    },
+  );
 
   it("pages 'most in common' by count then id, counts as a plain recomputation gives them, those sharing none last by id", async () => {
     const tag = newTag();
     const V = INTEREST_VALUES;
     // The viewer's interests reach the catalogue's last bit: the count is a popcount of both masks.
     const mine = [V[0]!, V[5]!, V[10]!, V[20]!, V.at(-1)!];
-    const me = await couple(tag, "Me", { interests: [[V[0]!, V[5]!, V[20]!], [V[10]!, V.at(-1)!]] });
+    const me = await couple(tag, "Me", {
+      interests: [
+        [V[0]!, V[5]!, V[20]!],
+        [V[10]!, V.at(-1)!],
+      ],
+    });
     const made: { id: string; interests: string[] }[] = [];
     for (let i = 0; i < 14; i++) {
       // Overlapping lists (a partner's value repeated by the other counts once), ties on purpose.
@@ -222,7 +266,10 @@ describe("GET /api/directory", () => {
     const byIdDesc = (x: { id: string }, y: { id: string }) => (x.id < y.id ? 1 : x.id > y.id ? -1 : 0);
     const expected = made
       .map((c) => ({ id: c.id, interestsInCommon: inCommon(c.interests) }))
-      .sort((x, y) => Math.sign(y.interestsInCommon) - Math.sign(x.interestsInCommon) || y.interestsInCommon - x.interestsInCommon || byIdDesc(x, y));
+      .sort(
+        (x, y) =>
+          Math.sign(y.interestsInCommon) - Math.sign(x.interestsInCommon) || y.interestsInCommon - x.interestsInCommon || byIdDesc(x, y),
+      );
     // The fixture has what the ranking must get right: several counts, ties, couples sharing none.
     const counts = expected.map((card) => card.interestsInCommon);
     expect(new Set(counts).size).toBeGreaterThanOrEqual(3);
@@ -277,10 +324,26 @@ describe("GET /api/directory", () => {
     await db.update(users).set({ lastName: "Zyxwvutsrq", dateOfBirth: "1987-03-29" }).where(eq(users.id, other.a.userId));
     const [person] = await db.select({ email: users.email }).from(users).where(eq(users.id, other.a.userId));
     const [place] = await db.select().from(locations).where(eq(locations.entityId, other.coupleId));
-    const texts = [JSON.stringify((await list(`?q=${tag}`, me.a.headers)).json), JSON.stringify((await getProfile(other.coupleId, me.a.headers)).json)];
+    const texts = [
+      JSON.stringify((await list(`?q=${tag}`, me.a.headers)).json),
+      JSON.stringify((await getProfile(other.coupleId, me.a.headers)).json),
+    ];
     for (const text of texts) {
       expect(text).toContain("Other");
-      for (const secret of ["Zyxwvutsrq", person!.email, "1987-03-29", "1987", String(place!.latitude), String(place!.longitude), "Rua Exacta", "lastName", "email", "dateOfBirth", "latitude", "longitude"]) {
+      for (const secret of [
+        "Zyxwvutsrq",
+        person!.email,
+        "1987-03-29",
+        "1987",
+        String(place!.latitude),
+        String(place!.longitude),
+        "Rua Exacta",
+        "lastName",
+        "email",
+        "dateOfBirth",
+        "latitude",
+        "longitude",
+      ]) {
         expect(text, secret).not.toContain(secret);
       }
     }
@@ -296,7 +359,9 @@ describe("GET /api/directory", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await list(`?q=${tag}&sort=nearest&distance=50&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)).json as Page;
+      const page = (
+        await list(`?q=${tag}&sort=nearest&distance=50&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)
+      ).json as Page;
       expect(page.data.every((card) => card.distanceBand === "within 50 km")).toBe(true);
       seen.push(...page.data.map((card) => card.id));
       cursor = page.pagination.nextCursor;
@@ -310,7 +375,12 @@ describe("GET /api/directory", () => {
   it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
     const db = await getDb();
     for (const level of ["full", "city", "region"] as const) {
-      for (const [lat, lng] of [[38.716674, -9.133335], [-33.875, 151.205], [0.005, -0.005], [64.5, 179.996]] as const) {
+      for (const [lat, lng] of [
+        [38.716674, -9.133335],
+        [-33.875, 151.205],
+        [0.005, -0.005],
+        [64.5, 179.996],
+      ] as const) {
         const shown = shownCoordinates(level, lat, lng)!;
         const [x, y, z] = unitVector(shown);
         const [row] = (await db.execute(
@@ -319,7 +389,9 @@ describe("GET /api/directory", () => {
         expect(Number(row!.gap)).toBeLessThan(1e-12);
       }
     }
-    const [none] = (await db.execute(sql`select shown_point('hidden', 1, 2) as hidden, shown_point('country', 1, 2) as country`)) as unknown as unknown[];
+    const [none] = (await db.execute(
+      sql`select shown_point('hidden', 1, 2) as hidden, shown_point('country', 1, 2) as country`,
+    )) as unknown as unknown[];
     expect(none).toEqual({ hidden: null, country: null });
   });
 
@@ -330,7 +402,10 @@ describe("GET /api/directory", () => {
     const match = async (qs: string) => ((await list(`?q=${tag}${qs}`, me.a.headers)).json as Page).data;
     expect(await match(`&interests=${I0}`)).toEqual([]);
     const db = await getDb();
-    await db.update(users).set({ interests: [I0, I2] }).where(eq(users.id, other.b.userId));
+    await db
+      .update(users)
+      .set({ interests: [I0, I2] })
+      .where(eq(users.id, other.b.userId));
     expect((await match(`&interests=${I0}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
     // Partner B leaves: only partner A's interests count.
     await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, other.coupleId));
@@ -338,7 +413,10 @@ describe("GET /api/directory", () => {
     expect((await match(`&interests=${I2}`)).map((card) => card.id)).toEqual([other.coupleId]);
     // Neither partner lists any: the couple's own list stands in.
     await db.update(users).set({ interests: [] }).where(eq(users.id, other.a.userId));
-    await db.update(couples).set({ interests: [I1, I4] }).where(eq(couples.id, other.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: [I1, I4] })
+      .where(eq(couples.id, other.coupleId));
     expect((await match(`&interests=${I4}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
   });
 
@@ -358,14 +436,42 @@ describe("GET /api/directory", () => {
 describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", () => {
   it("carries first names and ages, the interests Venn and the distance band", async () => {
     const tag = newTag();
-    const me = await couple(tag, "Me", { interests: [[I0, I1, I2], [I0, I3]], place: LISBON });
-    const other = await couple(tag, "Other", { interests: [[I0, I2, I4], [I0, I5]], place: SINTRA });
+    const me = await couple(tag, "Me", {
+      interests: [
+        [I0, I1, I2],
+        [I0, I3],
+      ],
+      place: LISBON,
+    });
+    const other = await couple(tag, "Other", {
+      interests: [
+        [I0, I2, I4],
+        [I0, I5],
+      ],
+      place: SINTRA,
+    });
     const res = await getProfile(other.coupleId, me.a.headers);
     expect(res.status).toBe(200);
     const data = res.json.data;
     expect(data.partners).toEqual([
-      { id: other.a.userId, role: "A", firstName: other.a.firstName, age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
-      { id: other.b.userId, role: "B", firstName: other.b.firstName, age: expect.any(Number), occupation: "Engineer", avatarUrl: null, interests: expect.any(Array) },
+      {
+        id: other.a.userId,
+        role: "A",
+        firstName: other.a.firstName,
+        age: expect.any(Number),
+        occupation: "Engineer",
+        avatarUrl: null,
+        interests: expect.any(Array),
+      },
+      {
+        id: other.b.userId,
+        role: "B",
+        firstName: other.b.firstName,
+        age: expect.any(Number),
+        occupation: "Engineer",
+        avatarUrl: null,
+        interests: expect.any(Array),
+      },
     ]);
     expect(data.interestsVenn).toEqual({ shared: [I0, I2], onlyYours: [I1, I3], onlyTheirs: [I4, I5], allFour: [I0] });
     expect(data.distanceBand).toBe("within 50 km");
@@ -397,11 +503,20 @@ describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", (
 
 describe("GET /api/v2/auth/me interestsVenn (issue 12)", () => {
   it("compares the two partners' interests", async () => {
-    const us = await couple(newTag(), "Us", { interests: [[I0, I1, I2], [I1, I3]] });
+    const us = await couple(newTag(), "Us", {
+      interests: [
+        [I0, I1, I2],
+        [I1, I3],
+      ],
+    });
     const res = await call(meRoute, "GET", "/api/v2/auth/me", { headers: us.a.headers });
     const user = res.status === 200 ? res.json : res.json.user;
     expect(user.interestsVenn).toEqual({ shared: [I1], onlyMine: [I0, I2], onlyPartner: [I3] });
     const theirs = await call(meRoute, "GET", "/api/v2/auth/me", { headers: us.b.headers });
-    expect((theirs.status === 200 ? theirs.json : theirs.json.user).interestsVenn).toEqual({ shared: [I1], onlyMine: [I3], onlyPartner: [I0, I2] });
+    expect((theirs.status === 200 ? theirs.json : theirs.json.user).interestsVenn).toEqual({
+      shared: [I1],
+      onlyMine: [I3],
+      onlyPartner: [I0, I2],
+    });
   });
 });

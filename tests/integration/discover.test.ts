@@ -10,7 +10,8 @@ import { call } from "../support/api";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
-const dismiss = (id: string, h: Headers) => call(dismissRoute, "POST", `/api/discover/${encodeURIComponent(id)}/dismiss`, { headers: h, params: { coupleId: id } });
+const dismiss = (id: string, h: Headers) =>
+  call(dismissRoute, "POST", `/api/discover/${encodeURIComponent(id)}/dismiss`, { headers: h, params: { coupleId: id } });
 
 /** A couple whose partners hold these interests and who chose these styles. */
 async function couple(a: string[], b: string[], styles: string[], options: { place?: Place; visible?: boolean } = {}): Promise<TestCouple> {
@@ -18,7 +19,10 @@ async function couple(a: string[], b: string[], styles: string[], options: { pla
   const db = await getDb();
   await db.update(users).set({ interests: a }).where(eq(users.id, made.a.userId));
   await db.update(users).set({ interests: b }).where(eq(users.id, made.b.userId));
-  await db.update(couples).set({ interests: [...new Set([...a, ...b])], coupleTypes: styles }).where(eq(couples.id, made.coupleId));
+  await db
+    .update(couples)
+    .set({ interests: [...new Set([...a, ...b])], coupleTypes: styles })
+    .where(eq(couples.id, made.coupleId));
   return made;
 }
 
@@ -42,7 +46,10 @@ describe("GET /api/discover", () => {
     const top = cards(res).find((card) => card.coupleId === best.coupleId)!;
     expect(top.reasons).toEqual(["You all love sailing, skiing and theatre", "Both Culture Curators", "Within 50 km"]);
     expect(top.distance).toBe("Within 50 km");
-    expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual(["You all love sailing", "Both couples also enjoy skiing"]);
+    expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual([
+      "You all love sailing",
+      "Both couples also enjoy skiing",
+    ]);
     expect(ids(res)).not.toContain(us.coupleId);
   });
 
@@ -59,10 +66,32 @@ describe("GET /api/discover", () => {
     expect(ids(res)).toContain(visible.coupleId);
     for (const other of [hidden, blockedByUs, blockedUs]) expect(ids(res)).not.toContain(other.coupleId);
     const text = JSON.stringify(res.json);
-    for (const secret of ["lastName", "last_name", "email", "dateOfBirth", "latitude", "longitude", "display_coordinates", "Lovelace", "Rua Exacta", "@example.com", "38.8"]) {
+    for (const secret of [
+      "lastName",
+      "last_name",
+      "email",
+      "dateOfBirth",
+      "latitude",
+      "longitude",
+      "display_coordinates",
+      "Lovelace",
+      "Rua Exacta",
+      "@example.com",
+      "38.8",
+    ]) {
       expect(text).not.toContain(secret);
     }
-    expect(Object.keys(cards(res)[0]!).sort()).toEqual(["badge", "coupleId", "coupleName", "coupleTypes", "distance", "location", "profileImageUrl", "reasons", "score"]);
+    expect(Object.keys(cards(res)[0]!).sort()).toEqual([
+      "badge",
+      "coupleId",
+      "coupleName",
+      "coupleTypes",
+      "distance",
+      "location",
+      "profileImageUrl",
+      "reasons",
+      "score",
+    ]);
   });
 
   it("answers 401 signed out", async () => {
@@ -90,7 +119,10 @@ describe("POST /api/discover/{coupleId}/dismiss", () => {
 
     // After 30 days they come back.
     const db = await getDb();
-    await db.update(discoverDismissals).set({ hiddenUntil: new Date(Date.now() - 1000) }).where(eq(discoverDismissals.dismissedCoupleId, them.coupleId));
+    await db
+      .update(discoverDismissals)
+      .set({ hiddenUntil: new Date(Date.now() - 1000) })
+      .where(eq(discoverDismissals.dismissedCoupleId, them.coupleId));
     expect(ids(await discover(us.a.headers))).toContain(them.coupleId);
   });
 
@@ -113,7 +145,8 @@ describe("POST /api/discover/{coupleId}/dismiss", () => {
 
 // Another theme of its own: the stored lists here hold only couples these tests made.
 const STORED = ["gardening", "volunteering"];
-const suggested = async (userId: string, now?: Date) => (await discoverSuggestions(await getDb(), userId, undefined, now)).map((card) => card.coupleId);
+const suggested = async (userId: string, now?: Date) =>
+  (await discoverSuggestions(await getDb(), userId, undefined, now)).map((card) => card.coupleId);
 
 describe("stored suggestions (discover_suggestions)", () => {
   it("later reads use the stored list; it is computed again after a day, or at once when the viewer's interests, styles or place change", async () => {
@@ -133,12 +166,18 @@ describe("stored suggestions (discover_suggestions)", () => {
     // and at once after the viewer's own interests change (here: one partner adds one).
     const another = await couple(STORED, STORED, []);
     expect(await suggested(us.a.userId)).not.toContain(another.coupleId);
-    await db.update(users).set({ interests: [...STORED, "writing"] }).where(eq(users.id, us.b.userId));
+    await db
+      .update(users)
+      .set({ interests: [...STORED, "writing"] })
+      .where(eq(users.id, us.b.userId));
     expect(await suggested(us.a.userId)).toContain(another.coupleId);
 
     // A style or a place of the couple's own counts too.
     const third = await couple(STORED, STORED, []);
-    await db.update(couples).set({ coupleTypes: ["culture_curators"] }).where(eq(couples.id, us.coupleId));
+    await db
+      .update(couples)
+      .set({ coupleTypes: ["culture_curators"] })
+      .where(eq(couples.id, us.coupleId));
     expect(await suggested(us.a.userId)).toContain(third.coupleId);
   });
 

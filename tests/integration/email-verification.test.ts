@@ -25,7 +25,8 @@ async function verifiedAt(userId: string) {
 }
 
 async function mailCount(to: string) {
-  return (await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`, { headers: FROM_LOOPBACK })).json.messages.length as number;
+  return (await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`, { headers: FROM_LOOPBACK })).json.messages
+    .length as number;
 }
 
 describe("POST /api/email-verification/verify", () => {
@@ -85,7 +86,10 @@ describe("POST /api/email-verification/verify", () => {
   it("refuses an expired token", async () => {
     const { user, token, linkEmail } = await registeredWithLink();
     const db = await getDb();
-    await db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.userId, user.id));
+    await db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.userId, user.id));
     const res = await verifyCall({ token, email: linkEmail });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("INVALID_TOKEN");
@@ -194,7 +198,9 @@ describe("POST /api/email-verification/resend", () => {
     const headers = { "x-forwarded-for": `192.0.2.${Date.now() % 250}-resend` };
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
-      statuses.push((await call(resend, "POST", "/api/email-verification/resend", { body: { email: `probe${i}@example.com` }, headers })).status);
+      statuses.push(
+        (await call(resend, "POST", "/api/email-verification/resend", { body: { email: `probe${i}@example.com` }, headers })).status,
+      );
     }
     expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
     expect(statuses[20]).toBe(429);

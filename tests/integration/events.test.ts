@@ -37,7 +37,14 @@ describe("events", () => {
     const others = await flagged();
     const res = await create(event(), us.a.headers);
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ title: "Sunset wine tasting", capacity: 12, priceCents: 2500, currency: "EUR", status: "draft", placeId: LISBON });
+    expect(res.json.data).toMatchObject({
+      title: "Sunset wine tasting",
+      capacity: 12,
+      priceCents: 2500,
+      currency: "EUR",
+      status: "draft",
+      placeId: LISBON,
+    });
     expect(res.json.data.place).toContain("Lisbon");
     const mine = await list(us.b.headers);
     expect(mine.status).toBe(200);

@@ -71,7 +71,10 @@ describe("the forum list read with its session", () => {
       ((await forum.list("?scope=global&limit=50", h)).json.data as { id: string; myReactions: string[] }[]).find((p) => p.id === post.id);
     expect((await listed(us.b.headers))?.myReactions).toEqual(["hug"]);
     expect((await listed(us.a.headers))?.myReactions).toEqual([]);
-    expect((await call(blockRoute, "PUT", `/api/couples/${them.coupleId}/block`, { headers: us.a.headers, params: { id: them.coupleId } })).status).toBeLessThan(300);
+    expect(
+      (await call(blockRoute, "PUT", `/api/couples/${them.coupleId}/block`, { headers: us.a.headers, params: { id: them.coupleId } }))
+        .status,
+    ).toBeLessThan(300);
     expect(await listed(us.b.headers)).toBeUndefined();
     // Both ways: they no longer see ours.
     const ours = (await forum.create(postBody({ title: "Ours" }), us.b.headers)).json.data as { id: string };

@@ -6,7 +6,8 @@ import { couples } from "@/db/schema";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
 
-const search = (q: string, headers: Headers) => call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
+const search = (q: string, headers: Headers) =>
+  call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
 
 describe("GET /api/forum/mentions", () => {
   it("offers discoverable couples whose name contains the query, never the caller's own couple", async () => {

@@ -6,7 +6,16 @@ import { forumPosts } from "@/db/schema";
 import { call, createUser, browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
 
-type Post = { id: string; title: string; body: string; deleted: boolean; author: Record<string, unknown>; place: string | null; distanceBand: string | null; replyCount: number };
+type Post = {
+  id: string;
+  title: string;
+  body: string;
+  deleted: boolean;
+  author: Record<string, unknown>;
+  place: string | null;
+  distanceBand: string | null;
+  replyCount: number;
+};
 
 describe("POST /api/forum/posts", () => {
   it("creates a post signed by the person and their couple (201), readable with GET", async () => {
@@ -27,7 +36,14 @@ describe("POST /api/forum/posts", () => {
       myReactions: [],
       editedAt: null,
       deleted: false,
-      author: { userId: us.a.userId, firstName: us.a.firstName, coupleId: us.coupleId, coupleName: us.name, isVerified: true, signature: `${us.a.firstName} of ${us.name}` },
+      author: {
+        userId: us.a.userId,
+        firstName: us.a.firstName,
+        coupleId: us.coupleId,
+        coupleName: us.name,
+        isVerified: true,
+        signature: `${us.a.firstName} of ${us.name}`,
+      },
     });
     const read = await forum.thread(post.id, us.b.headers);
     expect(read.status).toBe(200);
@@ -46,7 +62,11 @@ describe("POST /api/forum/posts", () => {
       [{ topic: "gossip" }, "topic", "Please choose a topic from the list"],
       [{ scope: "galaxy" }, "scope", "Scope must be global or local"],
       [{ title: 42 }, "title", "Please enter a title"],
-      [{ photos: ["https://evil.example/pixel.gif"] }, "photos", "Please upload the photo here: links to images elsewhere are not accepted"],
+      [
+        { photos: ["https://evil.example/pixel.gif"] },
+        "photos",
+        "Please upload the photo here: links to images elsewhere are not accepted",
+      ],
       [{ mentions: ["not-a-uuid"] }, "mentions.0", "mentions must be a list of couple ids"],
     ];
     for (const [overrides, field, message] of cases) {
@@ -96,7 +116,10 @@ describe("POST /api/forum/posts", () => {
     expect(res.status).toBe(201);
     expect(res.json.data.place).toBe("Lisbon, Portugal");
     const db = await getDb();
-    const [row] = await db.select({ lat: forumPosts.latitude, lng: forumPosts.longitude }).from(forumPosts).where(eq(forumPosts.id, res.json.data.id));
+    const [row] = await db
+      .select({ lat: forumPosts.latitude, lng: forumPosts.longitude })
+      .from(forumPosts)
+      .where(eq(forumPosts.id, res.json.data.id));
     expect(row).toEqual({ lat: 38.72, lng: -9.13 });
 
     const nowhere = await forumCouple();
@@ -202,7 +225,10 @@ describe("GET /api/forum/posts", () => {
     await forum.react("post", loved!.id, "wow", true, fans[0]!.b.headers);
     const first = await forum.list("?topic=home_life&sort=top&limit=1", us.a.headers);
     expect(first.json.data.map((p: Post) => p.id)).toEqual([loved!.id]);
-    const next = await forum.list(`?topic=home_life&sort=top&limit=1&cursor=${encodeURIComponent(first.json.pagination.nextCursor)}`, us.a.headers);
+    const next = await forum.list(
+      `?topic=home_life&sort=top&limit=1&cursor=${encodeURIComponent(first.json.pagination.nextCursor)}`,
+      us.a.headers,
+    );
     expect(next.json.data.map((p: Post) => p.id)).toEqual([liked!.id]);
     expect(next.json.pagination.hasMore).toBe(false);
     expect(next.json.data.map((p: Post) => p.id)).not.toContain(quiet!.id);
@@ -249,7 +275,9 @@ describe("GET /api/forum/posts", () => {
     expect(JSON.stringify(found)).not.toMatch(/latitude|longitude|distanceKm/);
     expect((await forum.list("?scope=local&radius=10", sintra.a.headers)).json.data.map((p: Post) => p.id)).not.toContain(local.id);
     expect((await forum.list("?scope=local", porto.a.headers)).json.data.map((p: Post) => p.id)).not.toContain(local.id);
-    expect((await forum.list("?scope=local&radius=100&sort=nearest", sintra.a.headers)).json.data[0].distanceBand).toMatch(/^within \d+ km$/);
+    expect((await forum.list("?scope=local&radius=100&sort=nearest", sintra.a.headers)).json.data[0].distanceBand).toMatch(
+      /^within \d+ km$/,
+    );
     // The global forum does not list local posts.
     expect((await forum.list("", sintra.a.headers)).json.data.map((p: Post) => p.id)).not.toContain(local.id);
     const nowhere = await forumCouple();
@@ -272,7 +300,10 @@ describe("GET /api/forum/posts", () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let pages = 0; pages < 30; pages++) {
-      const res = await forum.list(`?scope=local&radius=100&sort=nearest&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, viewer.a.headers);
+      const res = await forum.list(
+        `?scope=local&radius=100&sort=nearest&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+        viewer.a.headers,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.json.data.map((p: Post) => p.id));
       cursor = res.json.pagination.nextCursor;

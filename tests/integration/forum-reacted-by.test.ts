@@ -13,7 +13,11 @@ const sign = (couple: TestCouple, who: "a" | "b" = "a") => `${couple[who].firstN
 async function reactInOrder(postId: string, replyId: string | null, couples: TestCouple[], kind: "heart" | "hug") {
   const db = await getDb();
   const start = Date.now() - couples.length * 1000;
-  await db.insert(forumReactions).values(couples.map((c, i) => ({ postId, replyId, userId: c.a.userId, coupleId: c.coupleId, kind, createdAt: new Date(start + i * 1000) })));
+  await db
+    .insert(forumReactions)
+    .values(
+      couples.map((c, i) => ({ postId, replyId, userId: c.a.userId, coupleId: c.coupleId, kind, createdAt: new Date(start + i * 1000) })),
+    );
 }
 
 describe("who reacted (shown on hover or focus)", () => {
@@ -32,7 +36,9 @@ describe("who reacted (shown on hover or focus)", () => {
     expect(thread.replies[0].reactedBy.hug).toEqual([sign(us)]);
     expect(thread.replies[0].reactedBy.heart).toEqual([]);
 
-    const listed = (await forum.list("?scope=global&sort=new&limit=50", them.a.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    const listed = (await forum.list("?scope=global&sort=new&limit=50", them.a.headers)).json.data.find(
+      (p: { id: string }) => p.id === post.id,
+    );
     expect(listed.reactions).toMatchObject({ heart: 2, wow: 1, laugh: 0 });
     expect(listed.myReactions).toEqual(["heart"]);
     // Who reacted is the thread's detail (shown on hover there); a list row shows counts.
@@ -56,7 +62,9 @@ describe("who reacted (shown on hover or focus)", () => {
     expect(thread.post.reactedBy.heart).toEqual([]);
     expect(thread.replies[0].reactions.hug).toBe(1);
     expect(thread.replies[0].reactedBy.hug).toEqual([]);
-    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.a.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.a.headers)).json.data.find(
+      (p: { id: string }) => p.id === post.id,
+    );
     expect(listed.reactions.heart).toBe(1);
     expect(JSON.stringify(thread)).not.toContain(hidden.name);
     expect(JSON.stringify(listed)).not.toContain(hidden.name);
@@ -79,7 +87,9 @@ describe("who reacted (shown on hover or focus)", () => {
     expect(thread.post.reactedBy.heart).toEqual(reactors.slice(0, REACTED_BY_SHOWN).map((c) => sign(c)));
     expect(thread.replies[0].reactions.hug).toBe(REACTED_BY_SHOWN + 3);
     expect(thread.replies[0].reactedBy.hug).toEqual(reactors.slice(0, REACTED_BY_SHOWN).map((c) => sign(c)));
-    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.a.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.a.headers)).json.data.find(
+      (p: { id: string }) => p.id === post.id,
+    );
     expect(listed.reactions.heart).toBe(REACTED_BY_SHOWN + 3);
   });
 
@@ -101,7 +111,9 @@ describe("who reacted (shown on hover or focus)", () => {
     expect(thread.post.reactions.clap).toBe(1);
     expect(thread.post.reactedBy.clap).toEqual([sign(friend)]);
     expect(thread.replies[0].reactedBy.clap).toEqual([sign(friend)]);
-    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.b.headers)).json.data.find((p: { id: string }) => p.id === post.id);
+    const listed = (await forum.list("?scope=global&sort=new&limit=50", us.b.headers)).json.data.find(
+      (p: { id: string }) => p.id === post.id,
+    );
     expect(listed.reactions.clap).toBe(1);
     expect(JSON.stringify(listed)).not.toContain(blocked.name);
     // The friend, who blocked nobody, sees all three.

@@ -10,7 +10,15 @@ import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../sup
 async function notificationsOf(...userIds: string[]) {
   const db = await getDb();
   return db
-    .select({ userId: notifications.userId, type: notifications.type, title: notifications.title, postId: notifications.postId, replyId: notifications.replyId, actorCount: notifications.actorCount, isRead: notifications.isRead })
+    .select({
+      userId: notifications.userId,
+      type: notifications.type,
+      title: notifications.title,
+      postId: notifications.postId,
+      replyId: notifications.replyId,
+      actorCount: notifications.actorCount,
+      isRead: notifications.isRead,
+    })
     .from(notifications)
     .where(inArray(notifications.userId, userIds));
 }
@@ -26,12 +34,23 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     const post = await postBy(us);
     const first = await forum.reply(post.id, { body: "First!" }, them.a.headers);
     expect(first.status).toBe(201);
-    expect(first.json.data).toMatchObject({ postId: post.id, body: "First!", quote: null, deleted: false, author: { coupleId: them.coupleId } });
+    expect(first.json.data).toMatchObject({
+      postId: post.id,
+      body: "First!",
+      quote: null,
+      deleted: false,
+      author: { coupleId: them.coupleId },
+    });
     await forum.reply(post.id, { body: "Second", quoteReplyId: first.json.data.id }, us.b.headers);
     const thread = (await forum.thread(post.id, them.b.headers)).json.data;
     expect(thread.post.replyCount).toBe(2);
     expect(thread.replies.map((r: { body: string }) => r.body)).toEqual(["First!", "Second"]);
-    expect(thread.replies[1].quote).toMatchObject({ id: first.json.data.id, excerpt: "First!", deleted: false, author: { firstName: them.a.firstName, coupleName: them.name } });
+    expect(thread.replies[1].quote).toMatchObject({
+      id: first.json.data.id,
+      excerpt: "First!",
+      deleted: false,
+      author: { firstName: them.a.firstName, coupleName: them.name },
+    });
     expect(new Date(thread.post.lastActivityAt).getTime()).toBeGreaterThanOrEqual(new Date(thread.replies[1].createdAt).getTime());
   });
 
@@ -81,7 +100,8 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     const first = (await forum.thread(post.id, us.a.headers, "?limit=2")).json.data;
     expect(first.replies.map((r: { body: string }) => r.body)).toEqual(["one", "two"]);
     expect(first.pagination.hasMore).toBe(true);
-    const rest = (await forum.thread(post.id, us.a.headers, `?limit=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`)).json.data;
+    const rest = (await forum.thread(post.id, us.a.headers, `?limit=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`)).json
+      .data;
     expect(rest.replies.map((r: { body: string }) => r.body)).toEqual(["three"]);
     expect(rest.pagination.hasMore).toBe(false);
     await forum.reply(post.id, { body: "four" }, them.b.headers);
@@ -98,8 +118,16 @@ describe("reply and mention notifications", () => {
     const replier = await forumCouple();
     const post = await postBy(us);
     const first = (await forum.reply(post.id, { body: "Lovely idea" }, quoted.a.headers)).json.data;
-    const reply = (await forum.reply(post.id, { body: "Agreed with you", quoteReplyId: first.id, mentions: [us.coupleId, quoted.coupleId] }, replier.a.headers)).json.data;
-    const rows = (await notificationsOf(us.a.userId, us.b.userId, quoted.a.userId, quoted.b.userId, replier.a.userId, replier.b.userId)).filter((n) => n.replyId === reply.id);
+    const reply = (
+      await forum.reply(
+        post.id,
+        { body: "Agreed with you", quoteReplyId: first.id, mentions: [us.coupleId, quoted.coupleId] },
+        replier.a.headers,
+      )
+    ).json.data;
+    const rows = (
+      await notificationsOf(us.a.userId, us.b.userId, quoted.a.userId, quoted.b.userId, replier.a.userId, replier.b.userId)
+    ).filter((n) => n.replyId === reply.id);
     const by = (userId: string) => rows.filter((n) => n.userId === userId).map((n) => [n.type, n.title]);
     const who = `${replier.a.firstName} of ${replier.name}`;
     expect(by(us.a.userId)).toEqual([["reply", `${who} replied to your post`]]);
@@ -112,7 +140,11 @@ describe("reply and mention notifications", () => {
     // In the spec's shape, with the actor's couple name.
     const db = await getDb();
     const listed = await listNotifications(db, us.a.userId, { limit: 20, offset: 0 });
-    expect(listed.data.find((n) => n.reply_id === reply.id)).toMatchObject({ type: "reply", post_id: post.id, triggered_by_couple_name: replier.name });
+    expect(listed.data.find((n) => n.reply_id === reply.id)).toMatchObject({
+      type: "reply",
+      post_id: post.id,
+      triggered_by_couple_name: replier.name,
+    });
   });
 
   it("notifies a couple mentioned in a post, keeps only discoverable couples, and renders the validated mentions", async () => {
@@ -194,11 +226,20 @@ describe("PUT and DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}", () =
     await forum.react("post", post.id, "wow", true, reactors[2]!.b.headers);
     let rows = (await notificationsOf(us.a.userId, us.b.userId)).filter((n) => n.type === "reaction");
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ userId: us.a.userId, actorCount: 3, title: `${reactors[2]!.name} and 2 others reacted to your post`, postId: post.id, replyId: null });
+    expect(rows[0]).toMatchObject({
+      userId: us.a.userId,
+      actorCount: 3,
+      title: `${reactors[2]!.name} and 2 others reacted to your post`,
+      postId: post.id,
+      replyId: null,
+    });
 
     // Once read, the next reaction starts a new unread row.
     const db = await getDb();
-    await db.update(notifications).set({ isRead: true }).where(and(eq(notifications.userId, us.a.userId), eq(notifications.type, "reaction")));
+    await db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(and(eq(notifications.userId, us.a.userId), eq(notifications.type, "reaction")));
     const late = await forumCouple();
     await forum.react("post", post.id, "hug", true, late.a.headers);
     rows = (await notificationsOf(us.a.userId)).filter((n) => n.type === "reaction");

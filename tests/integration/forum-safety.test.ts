@@ -20,7 +20,8 @@ const unblock = (id: string, h: Headers) => call(unblockRoute, "DELETE", `/api/c
 const blocks = (h: Headers) => call(blocksRoute, "GET", "/api/blocks", { headers: h });
 const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
 const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
-const resolve = (id: string, action: string, h: Headers) => call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
+const resolve = (id: string, action: string, h: Headers) =>
+  call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
 
 async function makeAdmin(couple: TestCouple) {
   const db = await getDb();
@@ -61,7 +62,9 @@ describe("blocks", () => {
     expect(mention.status).toBe(403);
     expect(mention.json.error.code).toBe("BLOCKED");
     expect((await forum.create(postBody({ mentions: [them.coupleId] }), us.a.headers)).json.error.code).toBe("BLOCKED");
-    const nearby = await call(nearbyRoute, "GET", `/api/locations/nearby?lat=${LISBON.lat}&lng=${LISBON.lng}&radius=50`, { headers: { cookie: us.a.headers.cookie! } });
+    const nearby = await call(nearbyRoute, "GET", `/api/locations/nearby?lat=${LISBON.lat}&lng=${LISBON.lng}&radius=50`, {
+      headers: { cookie: us.a.headers.cookie! },
+    });
     expect(nearby.json.data.locations.map((l: { entity_id: string }) => l.entity_id)).not.toContain(them.coupleId);
     // Their earlier notifications are not shown either.
     const db = await getDb();
@@ -187,7 +190,9 @@ describe("POST /api/forum/photos", () => {
   it("stores an upload through the image pipeline; only its uploader can attach it to a post", async () => {
     const us = await forumCouple();
     const them = await forumCouple();
-    const jpeg = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: "#336699" } })
+      .jpeg()
+      .toBuffer();
     const res = await upload(us.a.headers, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }));
     expect(res.status).toBe(201);
     const url = res.json.data.url as string;

@@ -25,7 +25,12 @@ describe("search (GET /api/forum/posts?q=)", () => {
       cursor = res.json.pagination.nextCursor;
       if (!cursor) break;
       // A newer and better match arrives between pages: it is not squeezed into the pages being read.
-      await seedPosts(us.coupleId, us.a.userId, 1, { title: `${word} ${word} ${pages}`, body: `${word} ${word}`, createdAt: new Date(), lastActivityAt: new Date() });
+      await seedPosts(us.coupleId, us.a.userId, 1, {
+        title: `${word} ${word} ${pages}`,
+        body: `${word} ${word}`,
+        createdAt: new Date(),
+        lastActivityAt: new Date(),
+      });
     }
     expect(seen).toEqual(whole);
     // A new search sees the new posts first.
@@ -36,7 +41,11 @@ describe("search (GET /api/forum/posts?q=)", () => {
     const us = await forumCouple();
     const word = `wombat${Date.now()}`;
     // The best match is the oldest, behind SEARCH_CANDIDATES newer (weaker) ones.
-    const [oldest] = await seedPosts(us.coupleId, us.a.userId, 1, { title: `${word} ${word}`, body: `${word} ${word} ${word}`, createdAt: new Date(Date.now() - 86_400_000) });
+    const [oldest] = await seedPosts(us.coupleId, us.a.userId, 1, {
+      title: `${word} ${word}`,
+      body: `${word} ${word} ${word}`,
+      createdAt: new Date(Date.now() - 86_400_000),
+    });
     await seedPosts(us.coupleId, us.a.userId, SEARCH_CANDIDATES, { body: `Once we saw a ${word} by the lake` });
     const res = await forum.list(`?q=${word}&limit=50`, us.a.headers);
     expect(res.status).toBe(200);

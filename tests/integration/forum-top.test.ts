@@ -125,9 +125,10 @@ describe("mention suggestions by the words of couple names", () => {
     const me = await forumCouple();
     const them = await forumCouple({ name: `Maya & ${tag}theo` });
     const search = async (q: string) =>
-      ((await call(mentionsRoute, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: me.a.headers.cookie! } })).json.data as { coupleId: string }[]).map(
-        (c) => c.coupleId,
-      );
+      (
+        (await call(mentionsRoute, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: me.a.headers.cookie! } }))
+          .json.data as { coupleId: string }[]
+      ).map((c) => c.coupleId);
     expect(await search(tag.slice(0, 4))).toContain(them.coupleId);
     expect(await search(`maya ${tag}`)).toEqual([them.coupleId]);
     expect(await search(`${tag}th & ma`)).toEqual([them.coupleId]);
@@ -136,7 +137,9 @@ describe("mention suggestions by the words of couple names", () => {
     // The plan uses the words index.
     const db = await getDb();
     await db.execute(sql`set enable_seqscan = off`);
-    const plan = (await db.execute(sql`explain select id from ${couples} where to_tsvector('simple', couple_name) @@ to_tsquery('simple', 'maya:*')`)) as unknown as {
+    const plan = (await db.execute(
+      sql`explain select id from ${couples} where to_tsvector('simple', couple_name) @@ to_tsquery('simple', 'maya:*')`,
+    )) as unknown as {
       "QUERY PLAN": string;
     }[];
     await db.execute(sql`reset enable_seqscan`);

@@ -36,7 +36,9 @@ async function routeFiles(): Promise<Route[]> {
     .map((entry) => {
       const folder = path.relative(API_DIR, entry.parentPath);
       const segments = folder ? folder.split(path.sep) : [];
-      const params = segments.filter((s) => s.startsWith("[")).map((s) => ({ name: s.replace(/[[\].]/g, ""), catchAll: s.startsWith("[...") }));
+      const params = segments
+        .filter((s) => s.startsWith("["))
+        .map((s) => ({ name: s.replace(/[[\].]/g, ""), catchAll: s.startsWith("[...") }));
       return { file: path.join(entry.parentPath, entry.name), template: `/api/${segments.join("/")}`, params };
     })
     .sort((a, b) => a.template.localeCompare(b.template));
@@ -72,7 +74,11 @@ const HOSTILE_STRINGS = [
   "😀👩‍❤️‍👨",
 ];
 
-const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: "binary", maxLength: 40 }), fc.string({ maxLength: 20 }));
+const hostileString = fc.oneof(
+  fc.constantFrom(...HOSTILE_STRINGS),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ maxLength: 20 }),
+);
 const hostileNumber = fc.oneof(fc.integer(), fc.double(), fc.constantFrom(0, -1, 1e308, Number.MAX_SAFE_INTEGER + 2));
 const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -88,7 +94,8 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 
 type Def = { type: string; [key: string]: unknown };
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-const bagOf = (schema: z.ZodType): Record<string, number | undefined> => (schema as unknown as { _zod: { bag: Record<string, number> } })._zod.bag ?? {};
+const bagOf = (schema: z.ZodType): Record<string, number | undefined> =>
+  (schema as unknown as { _zod: { bag: Record<string, number> } })._zod.bag ?? {};
 
 /** Values a field's name suggests its rules accept (e-mail, password, dates, places, tokens, ids, picks). */
 const known: { ids: string[]; photo: Uint8Array } = { ids: [], photo: new Uint8Array() };
@@ -98,7 +105,10 @@ function hinted(key: string): fc.Arbitrary<unknown> | null {
   if (/date/i.test(key)) return fc.constantFrom("1990-05-17", "2000-02-29", "1899-12-31");
   if (/place_?id|location/i.test(key)) return fc.constantFrom("geonames:2267057", "geonames:2735943");
   if (/token|code/i.test(key)) return fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 64, maxLength: 64 });
-  if (/url|image/i.test(key)) return fc.string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 }).map((hex) => `/api/images/avatar/${hex}.jpg`);
+  if (/url|image/i.test(key))
+    return fc
+      .string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 })
+      .map((hex) => `/api/images/avatar/${hex}.jpg`);
   if (/^(id|ids|entityId|userId|coupleId)$/i.test(key)) return fc.constantFrom(...known.ids);
   if (/couple_?types/i.test(key)) return fc.subarray([...COUPLE_TYPE_VALUES], { minLength: 1, maxLength: 3 });
   if (/interests/i.test(key)) return fc.subarray([...INTEREST_VALUES], { minLength: 5, maxLength: 8 });
@@ -110,30 +120,45 @@ const spike = (text: string, what: string, at: number) => text.slice(0, at % (te
 
 /** A fitting value with a hostile character slipped in (a NUL inside a well-formed e-mail, say). */
 const spiked = (fitting: fc.Arbitrary<unknown>) =>
-  fc.tuple(fitting, fc.constantFrom(...SPIKES), fc.nat()).map(([value, what, at]) => (typeof value === "string" ? spike(value, what, at) : value));
+  fc
+    .tuple(fitting, fc.constantFrom(...SPIKES), fc.nat())
+    .map(([value, what, at]) => (typeof value === "string" ? spike(value, what, at) : value));
 
 /** A leaf that mostly fits, sometimes spiked or hostile text, now and then anything at all. */
 const mixedLeaf = (fitting: fc.Arbitrary<unknown>) =>
-  fc.oneof({ weight: 8, arbitrary: fitting }, { weight: 2, arbitrary: spiked(fitting) }, { weight: 1, arbitrary: hostileString }, { weight: 1, arbitrary: hostileValue });
+  fc.oneof(
+    { weight: 8, arbitrary: fitting },
+    { weight: 2, arbitrary: spiked(fitting) },
+    { weight: 1, arbitrary: hostileString },
+    { weight: 1, arbitrary: hostileValue },
+  );
 
 /** The paths of a value's text leaves. */
 function textPaths(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (typeof value === "string") return [path];
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([key, item]) => textPaths(item, [...path, Array.isArray(value) ? Number(key) : key]));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([key, item]) => textPaths(item, [...path, Array.isArray(value) ? Number(key) : key]));
   return [];
 }
 
 /** A value that fits the schema in every field but one text field, which is spiked or hostile. */
 const oneFieldHostile = (schema: z.ZodType) =>
-  fc.tuple(fromSchema(schema, "", false), fc.nat(), fc.oneof(fc.constantFrom(...SPIKES), hostileString), fc.nat(), fc.boolean()).map(([value, pick, what, at, inside]) => {
-    const paths = textPaths(value);
-    const path = paths[pick % Math.max(paths.length, 1)];
-    if (!path || path.length === 0) return value;
-    const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((node, key) => node[key] as Record<string | number, unknown>, value as Record<string, unknown>);
-    const key = path.at(-1)!;
-    parent[key] = inside ? spike(parent[key] as string, what, at) : what;
-    return value;
-  });
+  fc
+    .tuple(fromSchema(schema, "", false), fc.nat(), fc.oneof(fc.constantFrom(...SPIKES), hostileString), fc.nat(), fc.boolean())
+    .map(([value, pick, what, at, inside]) => {
+      const paths = textPaths(value);
+      const path = paths[pick % Math.max(paths.length, 1)];
+      if (!path || path.length === 0) return value;
+      const parent = path
+        .slice(0, -1)
+        .reduce<Record<string | number, unknown>>(
+          (node, key) => node[key] as Record<string | number, unknown>,
+          value as Record<string, unknown>,
+        );
+      const key = path.at(-1)!;
+      parent[key] = inside ? spike(parent[key] as string, what, at) : what;
+      return value;
+    });
 
 /**
  * Values a schema might accept (object, string, number, enum, literal, array, optional, union,
@@ -149,7 +174,9 @@ function fromSchema(schema: z.ZodType, key = "", mix = true): fc.Arbitrary<unkno
     case "object": {
       const shape = def.shape as Record<string, z.ZodType>;
       const fields = Object.fromEntries(Object.entries(shape).map(([name, value]) => [name, fromSchema(value, name, mix)]));
-      return fc.record(fields, { requiredKeys: Object.keys(fields).filter((name) => !["optional", "default"].includes(defOf(shape[name]!).type)) });
+      return fc.record(fields, {
+        requiredKeys: Object.keys(fields).filter((name) => !["optional", "default"].includes(defOf(shape[name]!).type)),
+      });
     }
     case "optional":
     case "nullable":
@@ -187,12 +214,30 @@ function fromSchema(schema: z.ZodType, key = "", mix = true): fc.Arbitrary<unkno
 /** A JSON text from the schema, or hostile, or not JSON at all. */
 function jsonText(schema: z.ZodType | undefined): fc.Arbitrary<string> {
   const objects = schema
-    ? fc.oneof({ weight: 4, arbitrary: oneFieldHostile(schema) }, { weight: 2, arbitrary: fromSchema(schema) }, { weight: 1, arbitrary: fromSchema(schema, "", false) }, { weight: 1, arbitrary: hostileValue })
+    ? fc.oneof(
+        { weight: 4, arbitrary: oneFieldHostile(schema) },
+        { weight: 2, arbitrary: fromSchema(schema) },
+        { weight: 1, arbitrary: fromSchema(schema, "", false) },
+        { weight: 1, arbitrary: hostileValue },
+      )
     : hostileValue;
   return fc.oneof(
     { weight: 6, arbitrary: objects.map((value) => JSON.stringify(value) ?? "null") },
     { weight: 1, arbitrary: objects.map((value) => (JSON.stringify(value) ?? "").replace(/"/, '"\\ud800')) },
-    { weight: 1, arbitrary: fc.constantFrom("{", "[]", "null", '"text"', "{}}", '{"a":1,}', `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`, "\u0000", "{\"a\":\"\\u0000\"}") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "{",
+        "[]",
+        "null",
+        '"text"',
+        "{}}",
+        '{"a":1,}',
+        `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+        "\u0000",
+        '{"a":"\\u0000"}',
+      ),
+    },
   );
 }
 
@@ -200,29 +245,42 @@ type Body = { bytes?: Uint8Array | string | FormData; contentType?: string };
 
 /** A request body: JSON from the schema, raw bytes, bad JSON, wrong content types, hostile multipart. */
 function bodyFor(schema: z.ZodType | undefined): fc.Arbitrary<Body> {
-  const contentType = fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=latin1", undefined);
+  const contentType = fc.constantFrom(
+    "application/json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/json; charset=latin1",
+    undefined,
+  );
   // The onboarding steps' form: valid fields and a real photo, each part sometimes hostile or bytes.
   const text = (fitting: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: fitting }, { weight: 1, arbitrary: hostileString });
   const file = fc.oneof(fc.constant(known.photo), fc.uint8Array({ maxLength: 256 }));
   const multipart = fc
-    .record({
-      occupation: text(fc.constant("Engineer")),
-      locationName: text(fc.constant("Lisbon, Portugal")),
-      locationPlaceId: text(fc.constantFrom("geonames:2267057", "%ff")),
-      "interests[]": fc.array(text(fc.constantFrom(...INTEREST_VALUES)), { maxLength: 8 }),
-      couple_name: text(fc.constant("Ada & Grace")),
-      "coupleTypes[]": fc.array(text(fc.constantFrom(...COUPLE_TYPE_VALUES)), { maxLength: 4 }),
-      bio: text(fc.constant("We travel, we cook, we argue about maps.")),
-      userImage: file,
-      coupleProfileImage: file,
-      couplePhotos: fc.array(file, { maxLength: 2 }),
-      [HOSTILE_STRINGS[3]!]: hostileString,
-    }, { requiredKeys: [] })
+    .record(
+      {
+        occupation: text(fc.constant("Engineer")),
+        locationName: text(fc.constant("Lisbon, Portugal")),
+        locationPlaceId: text(fc.constantFrom("geonames:2267057", "%ff")),
+        "interests[]": fc.array(text(fc.constantFrom(...INTEREST_VALUES)), { maxLength: 8 }),
+        couple_name: text(fc.constant("Ada & Grace")),
+        "coupleTypes[]": fc.array(text(fc.constantFrom(...COUPLE_TYPE_VALUES)), { maxLength: 4 }),
+        bio: text(fc.constant("We travel, we cook, we argue about maps.")),
+        userImage: file,
+        coupleProfileImage: file,
+        couplePhotos: fc.array(file, { maxLength: 2 }),
+        [HOSTILE_STRINGS[3]!]: hostileString,
+      },
+      { requiredKeys: [] },
+    )
     .map((parts) => {
       const form = new FormData();
       for (const [name, value] of Object.entries(parts)) {
         for (const item of Array.isArray(value) ? value : [value]) {
-          form.append(name, typeof item === "string" ? item : new File([new Uint8Array(item as Uint8Array)], "photo.jpg", { type: "image/jpeg" }));
+          form.append(
+            name,
+            typeof item === "string" ? item : new File([new Uint8Array(item as Uint8Array)], "photo.jpg", { type: "image/jpeg" }),
+          );
         }
       }
       return { bytes: form };
@@ -238,20 +296,29 @@ function bodyFor(schema: z.ZodType | undefined): fc.Arbitrary<Body> {
 /** Path params: valid-looking ids (ours and another couple's), hostile text, and for catch-alls lists. */
 function paramsFor(route: Route, known: string[], declared: z.ZodType | undefined): fc.Arbitrary<Record<string, string | string[]>> {
   const segment = fc.oneof(fc.constantFrom(...known, "user", "couple", "avatar", "couple-photo"), hostileString);
-  const hostile = fc.record(Object.fromEntries(route.params.map((p) => [p.name, p.catchAll ? fc.array(segment, { minLength: 1, maxLength: 4 }) : segment])));
+  const hostile = fc.record(
+    Object.fromEntries(route.params.map((p) => [p.name, p.catchAll ? fc.array(segment, { minLength: 1, maxLength: 4 }) : segment])),
+  );
   if (!declared || route.params.some((p) => p.catchAll)) return hostile;
   // Next hands a handler its params as text: whatever the schema leads to is sent as text.
   const asText = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? ""));
-  const fromDeclared = fromSchema(declared).map((value) => Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, asText(item)])));
+  const fromDeclared = fromSchema(declared).map((value) =>
+    Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, asText(item)])),
+  );
   return fc.oneof(hostile, fromDeclared);
 }
 
 /** A query string: from the schema's keys, or hostile names and values, or raw undecodable bytes. */
 function queryFor(schema: z.ZodType | undefined): fc.Arbitrary<string> {
   const keys = schema && defOf(schema).type === "object" ? Object.keys(defOf(schema).shape as object) : [];
-  const pair = fc.tuple(fc.oneof(fc.constantFrom(...keys, "to", "ready", "limit"), hostileString), fc.oneof(hostileString, hostileNumber.map(String)));
+  const pair = fc.tuple(
+    fc.oneof(fc.constantFrom(...keys, "to", "ready", "limit"), hostileString),
+    fc.oneof(hostileString, hostileNumber.map(String)),
+  );
   const asQuery = (value: unknown) =>
-    new URLSearchParams(Object.entries(value as object).flatMap(([key, item]) => [item].flat().map((one): [string, string] => [key, String(one)]))).toString();
+    new URLSearchParams(
+      Object.entries(value as object).flatMap(([key, item]) => [item].flat().map((one): [string, string] => [key, String(one)])),
+    ).toString();
   return fc.oneof(
     ...(schema && keys.length ? [oneFieldHostile(schema).map(asQuery), fromSchema(schema, "", false).map(asQuery)] : []),
     fc.array(pair, { maxLength: 4 }).map((pairs) => new URLSearchParams(pairs).toString()),
@@ -307,7 +374,9 @@ describe("fuzzing every route handler", async () => {
             if (body.contentType) headers.set("content-type", body.contentType);
             // The URL is only what the handler sees of the path; the params themselves go as they are.
             const encode = (segment: string) => encodeURIComponent(segment.replace(/\p{Cs}/gu, "\ufffd"));
-            const pathname = route.template.replace(/\[(\.\.\.)?(\w+)\]/g, (_, __, name: string) => [params[name] ?? ""].flat().map(encode).join("/"));
+            const pathname = route.template.replace(/\[(\.\.\.)?(\w+)\]/g, (_, __, name: string) =>
+              [params[name] ?? ""].flat().map(encode).join("/"),
+            );
             const url = new URL(`${pathname}?${query}`, "http://localhost:3000");
             const init = { method, headers, body: body.bytes as BodyInit | undefined };
             const response = await handler(new NextRequest(url, init), { params: Promise.resolve(params) });

@@ -11,7 +11,13 @@ import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-t
  */
 const name = sessionCookieName();
 const secret = () => process.env.AUTH_SECRET!;
-const claims = { sub: "3f1c0a56-7f55-4a43-9bd2-5c4c1b0b6a11", sid: "session-1", emailVerified: true, profileComplete: true, isPartnerB: false };
+const claims = {
+  sub: "3f1c0a56-7f55-4a43-9bd2-5c4c1b0b6a11",
+  sid: "session-1",
+  emailVerified: true,
+  profileComplete: true,
+  isPartnerB: false,
+};
 
 /** A cookie value issued `ageSeconds` ago (its iat and exp as encode set them then). */
 async function issued(ageSeconds: number, token: Record<string, unknown> = claims): Promise<string> {
@@ -24,7 +30,8 @@ async function issued(ageSeconds: number, token: Record<string, unknown> = claim
 }
 afterEach(() => vi.useRealTimers());
 
-const visit = (path: string, cookie?: string) => middleware(new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} }));
+const visit = (path: string, cookie?: string) =>
+  middleware(new NextRequest(`http://localhost:3000${path}`, { headers: cookie ? { cookie } : {} }));
 const setCookies = (response: Response) => response.headers.getSetCookie();
 
 describe("the route guard's session cookie", () => {
@@ -80,7 +87,10 @@ describe("the route guard's session cookie", () => {
     const response = await visit("/dashboard", `${name}.0=${value.slice(0, half)}; ${name}.1=${value.slice(half)}`);
     const set = setCookies(response);
     expect(set).toHaveLength(3);
-    expect(set.filter((c) => c.startsWith(`${name}.`))).toEqual([expect.stringMatching(/^[^=]+\.0=; .*Max-Age=0/), expect.stringMatching(/^[^=]+\.1=; .*Max-Age=0/)]);
+    expect(set.filter((c) => c.startsWith(`${name}.`))).toEqual([
+      expect.stringMatching(/^[^=]+\.0=; .*Max-Age=0/),
+      expect.stringMatching(/^[^=]+\.1=; .*Max-Age=0/),
+    ]);
     const whole = set.find((c) => c.startsWith(`${name}=`))!;
     expect(await decode({ token: whole.slice(name.length + 1).split(";")[0]!, secret: secret(), salt: name })).toMatchObject(claims);
   });
@@ -94,10 +104,14 @@ describe("the route guard's session cookie", () => {
       expect(secureName).toBe("__Secure-authjs.session-token");
       const oldValue = await encode({ token: claims, secret: secret(), salt: secureName, maxAge: BROWSER_SESSION_SECONDS });
       vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + (SESSION_RENEW_AFTER_SECONDS + 60) * 1000 });
-      const renewed = await secureMiddleware(new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=${oldValue}` } }));
+      const renewed = await secureMiddleware(
+        new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=${oldValue}` } }),
+      );
       vi.useRealTimers();
       expect(setCookies(renewed)).toEqual([expect.stringMatching(new RegExp(`^${secureName}=[^;]+; Path=/; .*Secure`))]);
-      const cleared = await secureMiddleware(new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=not-a-token` } }));
+      const cleared = await secureMiddleware(
+        new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=not-a-token` } }),
+      );
       expect(setCookies(cleared)).toEqual([expect.stringMatching(new RegExp(`^${secureName}=; Path=/; .*Max-Age=0; .*Secure`))]);
     } finally {
       vi.unstubAllEnvs();

@@ -25,17 +25,23 @@ function keepingStorage() {
   return { storage, files, deleted };
 }
 
-const avatarOf = async (userId: string) => (await (await getDb()).select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)))[0]!.avatarUrl;
+const avatarOf = async (userId: string) =>
+  (await (await getDb()).select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)))[0]!.avatarUrl;
 
 describe("writeWithImages", () => {
   it("hands the stored uploads to the write and removes them again when the write fails", async () => {
     const { user } = await signedIn();
     const { storage, files } = keepingStorage();
-    const write = writeWithImages(await failingDb(), user.id, { uploads: [{ bytes: await jpeg(), kind: "avatar" }], storage }, async (tx, stored) => {
-      expect(files.has(keyOf(stored[0]!.url))).toBe(true);
-      await tx.update(users).set({ avatarUrl: stored[0]!.url }).where(eq(users.id, user.id));
-      return { result: null, replaced: [] };
-    });
+    const write = writeWithImages(
+      await failingDb(),
+      user.id,
+      { uploads: [{ bytes: await jpeg(), kind: "avatar" }], storage },
+      async (tx, stored) => {
+        expect(files.has(keyOf(stored[0]!.url))).toBe(true);
+        await tx.update(users).set({ avatarUrl: stored[0]!.url }).where(eq(users.id, user.id));
+        return { result: null, replaced: [] };
+      },
+    );
     await expect(write).rejects.toThrow();
     expect(files.size).toBe(0);
     expect(await avatarOf(user.id)).toBeNull();

@@ -14,7 +14,10 @@ async function get(segments: string[] | undefined) {
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
-const photo = () => sharp({ create: { width: 900, height: 700, channels: 3, background: "#884422" } }).jpeg().toBuffer();
+const photo = () =>
+  sharp({ create: { width: 900, height: 700, channels: 3, background: "#884422" } })
+    .jpeg()
+    .toBuffer();
 
 describe("GET /api/images/[...key]", () => {
   it("serves a stored image with its type, a year of immutable caching and nosniff", async () => {

@@ -28,7 +28,14 @@ describe("GET /api/interests and /api/interests/by-category", () => {
     const grouped = await getByCategory();
     expect(grouped.status).toBe(200);
     expect(grouped.json).toEqual({ success: true, data: BUILT_IN_INTEREST_CATEGORIES, error: null });
-    expect(Object.keys(grouped.json.data)).toEqual(["Lifestyle", "Adventure", "Creative", "Innovation & Future", "Health & Wellness", "Professional Growth"]);
+    expect(Object.keys(grouped.json.data)).toEqual([
+      "Lifestyle",
+      "Adventure",
+      "Creative",
+      "Innovation & Future",
+      "Health & Wellness",
+      "Professional Growth",
+    ]);
     expect(grouped.headers.get("cache-control")).toMatch(/^public, max-age=\d+/);
   });
 

@@ -10,7 +10,19 @@ import { completeRegistration as completeRegistrationIn } from "@/lib/invitation
 import { LIMITS } from "@/lib/rate-limit";
 import { call, createUser } from "../support/api";
 import { bearer, latestMail, passwordGrant } from "../support/flows";
-import { JOIN_PASSWORD, MSG, partnerEmail, partnerA, invited, load, acceptWith, expire, counts, tampered, coupleFlags } from "../support/invitations";
+import {
+  JOIN_PASSWORD,
+  MSG,
+  partnerEmail,
+  partnerA,
+  invited,
+  load,
+  acceptWith,
+  expire,
+  counts,
+  tampered,
+  coupleFlags,
+} from "../support/invitations";
 
 describe("GET /api/auth/invitations/{token}", () => {
   it("shows an open invitation with the inviter's name and the couple's name", async () => {
@@ -82,11 +94,20 @@ describe("POST /api/auth/invitations/accept", () => {
     expect(user).toMatchObject({ firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", registrationType: "partner_invitation" });
     expect(user!.emailVerifiedAt).not.toBeNull();
     expect((await counts(inviter.coupleId)).partner2Id).toBe(user!.id);
-    const [row] = await db.select().from(invitations).where(eq(invitations.tokenHash, hashToken(token)));
+    const [row] = await db
+      .select()
+      .from(invitations)
+      .where(eq(invitations.tokenHash, hashToken(token)));
     expect(row!.acceptedAt).not.toBeNull();
 
     const [note] = await db.select().from(notifications).where(eq(notifications.userId, inviter.user.id));
-    expect(note).toMatchObject({ type: "partner_joined", title: "Theo joined your couple!", actorUserId: user!.id, actorCoupleId: inviter.coupleId, isRead: false });
+    expect(note).toMatchObject({
+      type: "partner_joined",
+      title: "Theo joined your couple!",
+      actorUserId: user!.id,
+      actorCoupleId: inviter.coupleId,
+      isRead: false,
+    });
 
     // The session works, and the new partner can sign in with the chosen password.
     // Partner B's onboarding (step 1) is still ahead: the current-user call says so with 409 and the user.
@@ -156,10 +177,16 @@ describe("POST /api/auth/invitations/accept", () => {
     const first = await invited(inviter);
     const second = await invited(inviter);
     const before = await counts(inviter.coupleId);
-    const results = await Promise.all([acceptWith(first.token, { password: "First#Pass1" }), acceptWith(second.token, { password: "Second#Pass2" })]);
+    const results = await Promise.all([
+      acceptWith(first.token, { password: "First#Pass1" }),
+      acceptWith(second.token, { password: "Second#Pass2" }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const loser = results.find((r) => r.status === 409)!;
-    expect(loser.json.error).toEqual({ code: "COUPLE_FULL", message: "This couple already has two partners, so the invitation can no longer be used." });
+    expect(loser.json.error).toEqual({
+      code: "COUPLE_FULL",
+      message: "This couple already has two partners, so the invitation can no longer be used.",
+    });
 
     const after = await counts(inviter.coupleId);
     expect(after.userCount).toBe(before.userCount + 1);
@@ -182,7 +209,10 @@ describe("POST /api/auth/invitations/accept", () => {
     expect((await load(second.token)).json.error.code).toBe("COUPLE_FULL");
     expect((await acceptWith(second.token)).json.error.code).toBe("COUPLE_FULL");
     const db = await getDb();
-    const [row] = await db.select({ revokedAt: invitations.revokedAt }).from(invitations).where(eq(invitations.tokenHash, hashToken(second.token)));
+    const [row] = await db
+      .select({ revokedAt: invitations.revokedAt })
+      .from(invitations)
+      .where(eq(invitations.tokenHash, hashToken(second.token)));
     expect(row!.revokedAt).not.toBeNull();
   });
 
@@ -221,14 +251,18 @@ describe("POST /api/auth/invitations/accept", () => {
 
   it("limits accept attempts per address, so tokens cannot be brute-forced", async () => {
     const headers = { "x-forwarded-for": "198.51.100.91" };
-    for (let i = 0; i < LIMITS.invitationAcceptPerAddress.limit; i++) expect((await acceptWith(`guess-${i}`, {}, headers)).status).toBe(400);
+    for (let i = 0; i < LIMITS.invitationAcceptPerAddress.limit; i++)
+      expect((await acceptWith(`guess-${i}`, {}, headers)).status).toBe(400);
     const res = await acceptWith("guess-last", {}, headers);
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 
   it("answers 400, not 500, to a body that is not JSON", async () => {
-    const res = await call(accept, "POST", "/api/auth/invitations/accept", { rawBody: "[1,2", headers: { "content-type": "application/json" } });
+    const res = await call(accept, "POST", "/api/auth/invitations/accept", {
+      rawBody: "[1,2",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("VALIDATION_ERROR");
   });
@@ -258,11 +292,19 @@ describe("the shareable link (shown to partner A)", () => {
     });
 
     const db = await getDb();
-    const [user] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt, registrationType: users.registrationType }).from(users).where(eq(users.email, email));
+    const [user] = await db
+      .select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt, registrationType: users.registrationType })
+      .from(users)
+      .where(eq(users.email, email));
     expect(user).toMatchObject({ emailVerifiedAt: null, registrationType: "partner_invitation" });
     const after = await counts(inviter.coupleId);
     // Two e-mails: the verification to the new account, and partner A's 'partner joined' (e-mail on by default, settings).
-    expect(after).toMatchObject({ userCount: before.userCount + 1, mailCount: before.mailCount + 2, notificationCount: before.notificationCount + 1, partner2Id: user!.id });
+    expect(after).toMatchObject({
+      userCount: before.userCount + 1,
+      mailCount: before.mailCount + 2,
+      notificationCount: before.notificationCount + 1,
+      partner2Id: user!.id,
+    });
 
     const mail = await latestMail(email);
     expect(mail.subject).toBe("Verify your email address");
@@ -341,7 +383,12 @@ describe("the shareable link (shown to partner A)", () => {
     const viaShare = await partnerA();
     const shared = await invited(viaShare);
     const unproven = await createUser({ email: shared.email, emailVerifiedAt: null });
-    const joined = await completeRegistrationIn(db, unproven.id, { ...details, invitationToken: shared.shareToken }, { clientAddress: "198.51.100.32" });
+    const joined = await completeRegistrationIn(
+      db,
+      unproven.id,
+      { ...details, invitationToken: shared.shareToken },
+      { clientAddress: "198.51.100.32" },
+    );
     expect(joined.couple?.id).toBe(viaShare.coupleId);
     expect(await verifiedOf(unproven.id)).toBeNull();
 

@@ -36,7 +36,10 @@ describe("POST /api/auth/complete-registration", () => {
     const session = await apiSession(email, JOIN_PASSWORD);
     const res = await complete(bearer(session.access_token), { ...details, occupation: "" });
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ couple: { id: inviter.coupleId, status: "active", couple_name: "Maya & Theo" }, isExisting: true });
+    expect(res.json.data).toMatchObject({
+      couple: { id: inviter.coupleId, status: "active", couple_name: "Maya & Theo" },
+      isExisting: true,
+    });
     expect(res.json.data.user.occupation).toBeNull();
   });
 
@@ -47,7 +50,9 @@ describe("POST /api/auth/complete-registration", () => {
     const partnerB = accepted.json.user.id as string;
     const db = await getDb();
     const flags = async () =>
-      (await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId)))[0];
+      (
+        await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId))
+      )[0];
     // Whoever calls it: without an occupation partner B's part is not done, but they are partner B.
     expect(await db.transaction((tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
     expect(await flags()).toEqual({ b: false, verified: false });
@@ -64,7 +69,9 @@ describe("POST /api/auth/complete-registration", () => {
     const session = await apiSession(email, JOIN_PASSWORD);
     const db = await getDb();
     const flags = async () =>
-      (await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId)))[0];
+      (
+        await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId))
+      )[0];
     await complete(bearer(session.access_token), { ...details, occupation: "" });
     expect(await flags()).toEqual({ b: false, verified: false });
     const res = await complete(bearer(session.access_token), { ...details, occupation: "Chef" });
@@ -95,7 +102,10 @@ describe("POST /api/auth/complete-registration", () => {
     const stranger = await createUser();
     const strangerSession = await browserSession(stranger.id);
     const before = await counts(inviter.coupleId);
-    const res = await complete({ cookie: strangerSession.cookie, "x-csrf-token": strangerSession.csrf }, { ...details, invitationToken: token });
+    const res = await complete(
+      { cookie: strangerSession.cookie, "x-csrf-token": strangerSession.csrf },
+      { ...details, invitationToken: token },
+    );
     expect(res.status).toBe(403);
     expect(res.json.error).toEqual({ code: "FORBIDDEN", message: "This invitation was sent to a different email address." });
     const db = await getDb();
@@ -117,7 +127,10 @@ describe("POST /api/auth/complete-registration", () => {
     const account = await createUser({ email });
     const session = await browserSession(account.id);
     const headers = { cookie: session.cookie, "x-csrf-token": session.csrf };
-    expect((await complete(headers, { ...details, invitationToken: "nope" })).json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    expect((await complete(headers, { ...details, invitationToken: "nope" })).json.error).toEqual({
+      code: "INVALID_INVITATION",
+      message: MSG.invalid,
+    });
     await expire(token);
     const expired = await complete(headers, { ...details, invitationToken: token });
     expect(expired.status).toBe(410);
@@ -127,12 +140,19 @@ describe("POST /api/auth/complete-registration", () => {
   it("refuses bad input, a missing CSRF token and a signed-out caller", async () => {
     const user = await createUser();
     const session = await browserSession(user.id);
-    const invalid = await complete({ cookie: session.cookie, "x-csrf-token": session.csrf }, { firstName: "", lastName: "x".repeat(51), dateOfBirth: "" });
+    const invalid = await complete(
+      { cookie: session.cookie, "x-csrf-token": session.csrf },
+      { firstName: "", lastName: "x".repeat(51), dateOfBirth: "" },
+    );
     expect(invalid.status).toBe(400);
     expect(invalid.json.error).toMatchObject({
       code: "VALIDATION_ERROR",
       message: MSG.validation,
-      fields: { firstName: "First name is required", lastName: "Last name must be no more than 50 characters", dateOfBirth: "Please enter your date of birth" },
+      fields: {
+        firstName: "First name is required",
+        lastName: "Last name must be no more than 50 characters",
+        dateOfBirth: "Please enter your date of birth",
+      },
     });
     const noCsrf = await complete({ cookie: session.cookie }, details);
     expect(noCsrf.status).toBe(403);
@@ -184,7 +204,9 @@ describe("POST /api/auth/complete-registration", () => {
     it("stores the photo as the avatar", async () => {
       const user = await createUser();
       const { storage, objects } = memoryStorage();
-      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } }).jpeg({ quality: 90 }).toBuffer();
+      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } })
+        .jpeg({ quality: 90 })
+        .toBuffer();
       const db = await getDb();
       const result = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
       expect(objects.size).toBe(1);
@@ -194,7 +216,9 @@ describe("POST /api/auth/complete-registration", () => {
     it("removes the photo it replaces once the new one is saved", async () => {
       const user = await createUser();
       const { storage, objects } = memoryStorage();
-      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } }).jpeg().toBuffer();
+      const avatar = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#884466" } })
+        .jpeg()
+        .toBuffer();
       const db = await getDb();
       const first = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
       const second = await completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar, storage });
@@ -206,14 +230,24 @@ describe("POST /api/auth/complete-registration", () => {
       const user = await createUser();
       const { storage, objects } = memoryStorage();
       const db = await getDb();
-      await expect(completeRegistrationIn(db, user.id, details, { clientAddress: "198.51.100.5", avatar: new TextEncoder().encode("not an image"), storage })).rejects.toMatchObject({
+      await expect(
+        completeRegistrationIn(db, user.id, details, {
+          clientAddress: "198.51.100.5",
+          avatar: new TextEncoder().encode("not an image"),
+          storage,
+        }),
+      ).rejects.toMatchObject({
         code: "VALIDATION_ERROR",
         message: "Please select a valid image file (JPEG, PNG, or WebP)",
       });
       // The photo is stored before the transaction, which then refuses a link sent to another address.
       const { token } = await invited(await partnerA());
-      const avatar = await sharp({ create: { width: 50, height: 50, channels: 3, background: "#884466" } }).png().toBuffer();
-      await expect(completeRegistrationIn(db, user.id, { ...details, invitationToken: token }, { clientAddress: "198.51.100.6", avatar, storage })).rejects.toMatchObject({
+      const avatar = await sharp({ create: { width: 50, height: 50, channels: 3, background: "#884466" } })
+        .png()
+        .toBuffer();
+      await expect(
+        completeRegistrationIn(db, user.id, { ...details, invitationToken: token }, { clientAddress: "198.51.100.6", avatar, storage }),
+      ).rejects.toMatchObject({
         code: "FORBIDDEN",
       });
       expect(objects.size).toBe(0);
@@ -229,7 +263,10 @@ describe("partnerSetupView", () => {
     const { token } = await invited(inviter);
     const accepted = await acceptWith(token);
     const db = await getDb();
-    await db.update(couples).set({ interests: ["hiking", "wine"], photos: ["/uploads/a.jpg"], profileImageUrl: "/uploads/main.jpg" }).where(eq(couples.id, inviter.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: ["hiking", "wine"], photos: ["/uploads/a.jpg"], profileImageUrl: "/uploads/main.jpg" })
+      .where(eq(couples.id, inviter.coupleId));
     expect(await partnerSetupView(db, accepted.json.user.id)).toEqual({
       coupleName: "Maya & Theo",
       partnerFirstName: "Maya",

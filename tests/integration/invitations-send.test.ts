@@ -6,13 +6,29 @@ import { hashToken } from "@/lib/auth/secrets";
 import { LIMITS } from "@/lib/rate-limit";
 import { browserSession, createUser } from "../support/api";
 import { apiSession, bearer, latestMail } from "../support/flows";
-import { JOIN_PASSWORD, MSG, partnerEmail, partnerA, invite, emailedToken, invited, load, acceptWith, expire, counts } from "../support/invitations";
+import {
+  JOIN_PASSWORD,
+  MSG,
+  partnerEmail,
+  partnerA,
+  invite,
+  emailedToken,
+  invited,
+  load,
+  acceptWith,
+  expire,
+  counts,
+} from "../support/invitations";
 
 describe("POST /api/auth/send-invitation", () => {
   it("stores only the hashes of its two secrets, valid 7 days; e-mails the partner an absolute /register?invite= link and answers with the other, shareable one", async () => {
     const inviter = await partnerA();
     const email = partnerEmail();
-    const res = await invite(inviter.headers, { partner_first_name: " Theo ", partner_last_name: "Grant", partner_email: email.toUpperCase() });
+    const res = await invite(inviter.headers, {
+      partner_first_name: " Theo ",
+      partner_last_name: "Grant",
+      partner_email: email.toUpperCase(),
+    });
     expect(res.status).toBe(200);
     const { invitation } = res.json;
     expect(invitation).toMatchObject({ partner_email: email, partner_first_name: "Theo", partner_last_name: "Grant" });
@@ -46,14 +62,21 @@ describe("POST /api/auth/send-invitation", () => {
   it("works for an API client with a bearer token, without a CSRF token", async () => {
     const inviter = await partnerA();
     const session = await apiSession(inviter.user.email);
-    const res = await invite(bearer(session.access_token), { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const res = await invite(bearer(session.access_token), {
+      partner_first_name: "Theo",
+      partner_last_name: "Grant",
+      partner_email: partnerEmail(),
+    });
     expect(res.status).toBe(200);
   });
 
   it("refuses a cookie call without the CSRF token and writes nothing", async () => {
     const inviter = await partnerA();
     const before = await counts(inviter.coupleId);
-    const res = await invite({ cookie: inviter.headers.cookie }, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const res = await invite(
+      { cookie: inviter.headers.cookie },
+      { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() },
+    );
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe("CSRF_VALIDATION_FAILED");
     expect(await counts(inviter.coupleId)).toEqual(before);
@@ -81,7 +104,11 @@ describe("POST /api/auth/send-invitation", () => {
   it("refuses a self-invitation, whatever the case of the address", async () => {
     const inviter = await partnerA();
     const before = await counts(inviter.coupleId);
-    const res = await invite(inviter.headers, { partner_first_name: "Me", partner_last_name: "Again", partner_email: ` ${inviter.user.email.toUpperCase()} ` });
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Me",
+      partner_last_name: "Again",
+      partner_email: ` ${inviter.user.email.toUpperCase()} `,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: MSG.self, fields: { partner_email: MSG.self } });
     expect(await counts(inviter.coupleId)).toEqual(before);
@@ -101,7 +128,11 @@ describe("POST /api/auth/send-invitation", () => {
     const inviter = await partnerA();
     const { email } = await invited(inviter);
     const before = await counts(inviter.coupleId);
-    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email.toUpperCase() });
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Theo",
+      partner_last_name: "Grant",
+      partner_email: email.toUpperCase(),
+    });
     expect(res.status).toBe(409);
     expect(res.json.error).toEqual({ code: "INVITATION_ALREADY_SENT", message: MSG.alreadySent });
     expect(await counts(inviter.coupleId)).toEqual(before);
@@ -115,7 +146,10 @@ describe("POST /api/auth/send-invitation", () => {
     expect(second.token).not.toBe(first.token);
 
     const db = await getDb();
-    const rows = await db.select({ tokenHash: invitations.tokenHash, revokedAt: invitations.revokedAt }).from(invitations).where(eq(invitations.coupleId, inviter.coupleId));
+    const rows = await db
+      .select({ tokenHash: invitations.tokenHash, revokedAt: invitations.revokedAt })
+      .from(invitations)
+      .where(eq(invitations.coupleId, inviter.coupleId));
     expect(rows).toHaveLength(2);
     expect(rows.find((row) => row.tokenHash === hashToken(first.token))?.revokedAt).not.toBeNull();
     expect(rows.find((row) => row.tokenHash === hashToken(second.token))?.revokedAt).toBeNull();
@@ -126,7 +160,10 @@ describe("POST /api/auth/send-invitation", () => {
   it("refuses a user without a couple", async () => {
     const user = await createUser();
     const session = await browserSession(user.id);
-    const res = await invite({ cookie: session.cookie, "x-csrf-token": session.csrf }, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const res = await invite(
+      { cookie: session.cookie, "x-csrf-token": session.csrf },
+      { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() },
+    );
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("NO_COUPLE");
   });
@@ -137,12 +174,20 @@ describe("POST /api/auth/send-invitation", () => {
     const joined = await acceptWith(token);
     expect(joined.status).toBe(200);
 
-    const again = await invite(inviter.headers, { partner_first_name: "Third", partner_last_name: "Wheel", partner_email: partnerEmail("third") });
+    const again = await invite(inviter.headers, {
+      partner_first_name: "Third",
+      partner_last_name: "Wheel",
+      partner_email: partnerEmail("third"),
+    });
     expect(again.status).toBe(409);
     expect(again.json.error).toEqual({ code: "COUPLE_FULL", message: "Your couple already has two partners." });
 
     const partnerB = await apiSession(joined.json.user.email, JOIN_PASSWORD);
-    const fromB = await invite(bearer(partnerB.access_token), { partner_first_name: "Third", partner_last_name: "Wheel", partner_email: partnerEmail("third") });
+    const fromB = await invite(bearer(partnerB.access_token), {
+      partner_first_name: "Third",
+      partner_last_name: "Wheel",
+      partner_email: partnerEmail("third"),
+    });
     expect(fromB.json.error.code).toBe("COUPLE_FULL");
   });
 

@@ -31,7 +31,10 @@ async function userAt(placeId: string, level: PrivacyLevel) {
 async function coupleAt(placeId: string, level: PrivacyLevel, isVisible = true, partner1Id?: string, status = "active") {
   const db = await getDb();
   const partner = partner1Id ?? (await createUser()).id;
-  const [couple] = await db.insert(couples).values({ partner1Id: partner, coupleName: "Ada & Grace", isVisible, status }).returning({ id: couples.id });
+  const [couple] = await db
+    .insert(couples)
+    .values({ partner1Id: partner, coupleName: "Ada & Grace", isVisible, status })
+    .returning({ id: couples.id });
   await place(partner, { entityType: "couple", entityId: couple!.id }, placeId, level);
   return couple!.id;
 }
@@ -39,11 +42,17 @@ async function coupleAt(placeId: string, level: PrivacyLevel, isVisible = true, 
 const numbersIn = (value: unknown): number[] =>
   typeof value === "number" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(numbersIn) : [];
 
-type Entry = { entity_type: string; entity_id: string; distance_km: number; location: { display_location: string; display_coordinates: { lat: number; lng: number }; place_id: string | null; privacy_level: string } };
+type Entry = {
+  entity_type: string;
+  entity_id: string;
+  distance_km: number;
+  location: { display_location: string; display_coordinates: { lat: number; lng: number }; place_id: string | null; privacy_level: string };
+};
 
 let me: { id: string; cookie: string };
 const ids: Record<string, string> = {};
-const nearbyCall = (qs: string, headers: Record<string, string> = { cookie: me.cookie }) => call(nearbyRoute, "GET", `/api/locations/nearby${qs}`, { headers });
+const nearbyCall = (qs: string, headers: Record<string, string> = { cookie: me.cookie }) =>
+  call(nearbyRoute, "GET", `/api/locations/nearby${qs}`, { headers });
 const entries = async (qs: string) => (await nearbyCall(qs)).json.data.locations as Entry[];
 
 beforeAll(async () => {
@@ -75,7 +84,11 @@ describe("GET /api/locations/nearby", () => {
     const distances = found.map((e) => e.distance_km);
     expect(distances).toEqual([...distances].sort((a, b) => a - b));
     const city = found.find((e) => e.entity_id === ids.city)!;
-    expect(city.location).toMatchObject({ display_location: "Lisbon, Portugal", display_coordinates: { lat: 38.72, lng: -9.13 }, place_id: null });
+    expect(city.location).toMatchObject({
+      display_location: "Lisbon, Portugal",
+      display_coordinates: { lat: 38.72, lng: -9.13 },
+      place_id: null,
+    });
     const region = found.find((e) => e.entity_id === ids.region)!;
     expect(region.location).toMatchObject({ display_location: "Portugal", display_coordinates: { lat: 39, lng: -9 } });
     expect(found.find((e) => e.entity_id === ids.full)!.location.display_coordinates).toEqual({ lat: 38.67902, lng: -9.1569 });
@@ -83,7 +96,8 @@ describe("GET /api/locations/nearby", () => {
 
   it("lists discoverable couples only: never a person, a hidden or country-level place, an invisible or inactive couple, or the caller's own couple", async () => {
     const found = (await entries("?lat=38.7223&lng=-9.1393&radius=200&limit=50")).map((e) => e.entity_id);
-    for (const key of ["hidden", "country", "invisibleCouple", "inactiveCouple", "person", "myCouple"]) expect(found, key).not.toContain(ids[key]);
+    for (const key of ["hidden", "country", "invisibleCouple", "inactiveCouple", "person", "myCouple"])
+      expect(found, key).not.toContain(ids[key]);
     expect(found).not.toContain(me.id);
     expect(found).toContain(ids.evora);
   });
@@ -109,7 +123,8 @@ describe("GET /api/locations/nearby", () => {
   it("carries no coordinate finer than 0.01° for any place below 'full'", async () => {
     for (const entry of await entries("?lat=38.7223&lng=-9.1393&radius=200&limit=50")) {
       if (entry.location.privacy_level === "full") continue;
-      for (const n of numbersIn(entry)) expect(Math.abs(n * 100 - Math.round(n * 100)), `${entry.location.privacy_level}: ${n}`).toBeLessThan(1e-6);
+      for (const n of numbersIn(entry))
+        expect(Math.abs(n * 100 - Math.round(n * 100)), `${entry.location.privacy_level}: ${n}`).toBeLessThan(1e-6);
       expect(entry.location.place_id).toBeNull();
     }
   });

@@ -21,7 +21,10 @@ async function signedInUser() {
 
 async function createCouple(partner1Id: string, partner2Id: string | null = null, shown: { isVisible?: boolean; status?: string } = {}) {
   const db = await getDb();
-  const [couple] = await db.insert(couples).values({ partner1Id, partner2Id, coupleName: "Ada & Grace", isVisible: true, ...shown }).returning({ id: couples.id });
+  const [couple] = await db
+    .insert(couples)
+    .values({ partner1Id, partner2Id, coupleName: "Ada & Grace", isVisible: true, ...shown })
+    .returning({ id: couples.id });
   return couple!;
 }
 
@@ -29,8 +32,10 @@ async function createCouple(partner1Id: string, partner2Id: string | null = null
 const numbersIn = (value: unknown): number[] =>
   typeof value === "number" ? [value] : value && typeof value === "object" ? Object.values(value).flatMap(numbersIn) : [];
 
-const searchCall = (qs: string, headers: Record<string, string> = {}) => call(search, "GET", `/api/locations/search/public${qs}`, { headers });
-const normalizeCall = (body: unknown, headers: Record<string, string>) => call(normalize, "POST", "/api/locations/normalize", { body, headers });
+const searchCall = (qs: string, headers: Record<string, string> = {}) =>
+  call(search, "GET", `/api/locations/search/public${qs}`, { headers });
+const normalizeCall = (body: unknown, headers: Record<string, string>) =>
+  call(normalize, "POST", "/api/locations/normalize", { body, headers });
 const privacyCall = (body: unknown, headers: Record<string, string>) => call(privacy, "PUT", "/api/locations/privacy", { body, headers });
 const entityCall = (handler: typeof read, method: string, entityType: string, entityId: string, headers: Record<string, string>) =>
   call(handler, method, `/api/locations/${entityType}/${entityId}`, { headers, params: { entityType, entityId } });
@@ -54,7 +59,9 @@ describe("GET /api/locations/search/public", () => {
   });
 
   it("trims the query, is accent-insensitive and honours limit up to 10", async () => {
-    expect((await searchCall("?query=%20%20sao%20pa%20&limit=1")).json.data.predictions.map((p: { description: string }) => p.description)).toEqual(["São Paulo, Brazil"]);
+    expect(
+      (await searchCall("?query=%20%20sao%20pa%20&limit=1")).json.data.predictions.map((p: { description: string }) => p.description),
+    ).toEqual(["São Paulo, Brazil"]);
     expect((await searchCall("?query=san&limit=10")).json.data.predictions).toHaveLength(10);
   });
 
@@ -108,7 +115,15 @@ describe("POST /api/locations/normalize", () => {
       },
     });
     const [row] = await storedRows(user.id);
-    expect(row).toMatchObject({ entityType: "user", placeId: LISBON, latitude: 38.71667, longitude: -9.13333, city: "Lisbon", country: "Portugal", countryCode: "PT" });
+    expect(row).toMatchObject({
+      entityType: "user",
+      placeId: LISBON,
+      latitude: 38.71667,
+      longitude: -9.13333,
+      city: "Lisbon",
+      country: "Portugal",
+      countryCode: "PT",
+    });
   });
 
   it("gives the exact coordinates back only at 'full'", async () => {
@@ -121,7 +136,12 @@ describe("POST /api/locations/normalize", () => {
     const { user, write } = await signedInUser();
     const first = await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id }, write);
     const second = await normalizeCall({ place_id: SF, entity_type: "user", entity_id: user.id, privacy_level: "region" }, write);
-    expect(second.json.location).toMatchObject({ id: first.json.location.id, place_id: SF, display_location: "San Francisco, California, United States", privacy_level: "region" });
+    expect(second.json.location).toMatchObject({
+      id: first.json.location.id,
+      place_id: SF,
+      display_location: "San Francisco, California, United States",
+      privacy_level: "region",
+    });
     expect(await storedRows(user.id)).toHaveLength(1);
   });
 
@@ -209,7 +229,11 @@ describe("POST /api/locations/normalize", () => {
     for (const placeId of ["geonames:999999999", "ChIJnot-a-real-place"]) {
       const res = await normalizeCall({ place_id: placeId, entity_type: "user", entity_id: user.id }, write);
       expect(res.status).toBe(400);
-      expect(res.json.error).toEqual({ code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again.", fields: { place_id: "Unknown place" } });
+      expect(res.json.error).toEqual({
+        code: "INVALID_LOCATION_DATA",
+        message: "The location data is invalid. Please select your location again.",
+        fields: { place_id: "Unknown place" },
+      });
     }
     expect(await storedRows(user.id)).toHaveLength(0);
   });
@@ -249,8 +273,16 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
     const couple = await createCouple(owner.user.id);
     await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, owner.write);
     const expected = {
-      full: { place_id: SF, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77493, lng: -122.41942 } },
-      city: { place_id: null, display_location: "San Francisco, California, United States", display_coordinates: { lat: 37.77, lng: -122.42 } },
+      full: {
+        place_id: SF,
+        display_location: "San Francisco, California, United States",
+        display_coordinates: { lat: 37.77493, lng: -122.41942 },
+      },
+      city: {
+        place_id: null,
+        display_location: "San Francisco, California, United States",
+        display_coordinates: { lat: 37.77, lng: -122.42 },
+      },
       region: { place_id: null, display_location: "California, United States", display_coordinates: { lat: 38, lng: -122 } },
       country: { place_id: null, display_location: "United States", display_coordinates: null },
     };
@@ -272,7 +304,12 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
     expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });
     const own = await entityCall(read, "GET", "couple", couple.id, owner.read);
     expect(own.status).toBe(200);
-    expect(own.json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal", display_coordinates: null, privacy_level: "hidden" });
+    expect(own.json.location).toMatchObject({
+      place_id: LISBON,
+      display_location: "Lisbon, Portugal",
+      display_coordinates: null,
+      privacy_level: "hidden",
+    });
   });
 
   it("shows a couple that is not discoverable (invisible or not active) to its partners only, 404 to anyone else", async () => {
@@ -294,8 +331,14 @@ describe("GET /api/locations/{entityType}/{entityId}", () => {
     const stranger = await signedInUser();
     await createCouple(a.user.id, b.user.id);
     await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: a.user.id, privacy_level: "full" }, a.write);
-    expect((await entityCall(read, "GET", "user", a.user.id, a.read)).json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal" });
-    expect((await entityCall(read, "GET", "user", a.user.id, b.read)).json.location).toMatchObject({ place_id: LISBON, display_location: "Lisbon, Portugal" });
+    expect((await entityCall(read, "GET", "user", a.user.id, a.read)).json.location).toMatchObject({
+      place_id: LISBON,
+      display_location: "Lisbon, Portugal",
+    });
+    expect((await entityCall(read, "GET", "user", a.user.id, b.read)).json.location).toMatchObject({
+      place_id: LISBON,
+      display_location: "Lisbon, Portugal",
+    });
     const other = await entityCall(read, "GET", "user", a.user.id, stranger.read);
     expect(other.status).toBe(404);
     expect(other.json.error).toEqual({ code: "NOT_FOUND", message: "No location found" });

@@ -19,7 +19,8 @@ async function failingQuery(): Promise<unknown> {
 }
 
 /** Everything console.error was called with, as one string (objects inspected like the console does). */
-const logged = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map((args) => args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ")).join("\n");
+const logged = (spy: { mock: { calls: unknown[][] } }) =>
+  spy.mock.calls.map((args) => args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ")).join("\n");
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -52,7 +52,13 @@ describe("GET /api/notifications", () => {
     expect(first.json.pagination).toEqual({ limit: 20, offset: 0, total: 25, hasMore: true });
 
     const last = await listCall("?limit=20&offset=20", me.read);
-    expect(last.json.data.map((n: { title: string }) => n.title)).toEqual(["Reaction 5", "Reaction 4", "Reaction 3", "Reaction 2", "Reaction 1"]);
+    expect(last.json.data.map((n: { title: string }) => n.title)).toEqual([
+      "Reaction 5",
+      "Reaction 4",
+      "Reaction 3",
+      "Reaction 2",
+      "Reaction 1",
+    ]);
     expect(last.json.pagination).toEqual({ limit: 20, offset: 20, total: 25, hasMore: false });
 
     const beyond = await listCall("?offset=40", me.read);

@@ -22,8 +22,18 @@ function streamed(totalBytes: number): ReadableStream<Uint8Array> {
 async function post(handler: typeof step1, path: string, contentType: string, totalBytes: number) {
   const user = await createUser();
   const session = await browserSession(user.id);
-  const headers = new Headers({ "x-forwarded-for": freshAddress(), cookie: session.cookie, "x-csrf-token": session.csrf, "content-type": contentType });
-  const request = new NextRequest(new URL(path, "http://localhost:3000"), { method: "POST", headers, body: streamed(totalBytes), duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+  const headers = new Headers({
+    "x-forwarded-for": freshAddress(),
+    cookie: session.cookie,
+    "x-csrf-token": session.csrf,
+    "content-type": contentType,
+  });
+  const request = new NextRequest(new URL(path, "http://localhost:3000"), {
+    method: "POST",
+    headers,
+    body: streamed(totalBytes),
+    duplex: "half",
+  } as ConstructorParameters<typeof NextRequest>[1]);
   expect(request.headers.get("content-length")).toBeNull();
   const response = await handler(request, { params: Promise.resolve({} as never) });
   return { status: response.status, json: await response.json() };

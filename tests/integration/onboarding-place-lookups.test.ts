@@ -21,7 +21,13 @@ const storage = { put: async (key: string) => ({ url: `/api/images/${key}` }), d
 
 const step1 = async (placeId: string) => ({
   fields: { occupation: "Engineer", locationName: "Somewhere", locationPlaceId: placeId, interests: INTEREST_VALUES.slice(0, 6) },
-  images: { userImage: new Uint8Array(await sharp({ create: { width: 400, height: 400, channels: 3, background: "#336699" } }).jpeg().toBuffer()) },
+  images: {
+    userImage: new Uint8Array(
+      await sharp({ create: { width: 400, height: 400, channels: 3, background: "#336699" } })
+        .jpeg()
+        .toBuffer(),
+    ),
+  },
 });
 
 describe("step 1's place", () => {
@@ -29,7 +35,12 @@ describe("step 1's place", () => {
     const user = await createUser();
     const db = await getDb();
     const { places, details } = countingPlaces();
-    await normalizeLocation(db, { placeId: LISBON, entityType: "user", entityId: user.id, privacyLevel: undefined }, { userId: user.id }, places);
+    await normalizeLocation(
+      db,
+      { placeId: LISBON, entityType: "user", entityId: user.id, privacyLevel: undefined },
+      { userId: user.id },
+      places,
+    );
     expect(details).toHaveBeenCalledTimes(1);
 
     const chosen = await step1(LISBON);

@@ -35,7 +35,11 @@ describe("session flags after onboarding through the REST calls", () => {
     const claims = await renewedClaims(step2);
     expect(claims).toMatchObject({ sub: user.id, emailVerified: true, profileComplete: true, isPartnerB: false });
     // The same session, kept alive as long as a fresh sign-in's.
-    const old = await decode({ token: headers.cookie.split("=").slice(1).join("="), secret: process.env.AUTH_SECRET!, salt: sessionCookieName() });
+    const old = await decode({
+      token: headers.cookie.split("=").slice(1).join("="),
+      secret: process.env.AUTH_SECRET!,
+      salt: sessionCookieName(),
+    });
     expect(claims!.sid).toBe(old!.sid);
     expect(claims!.exp).toBeGreaterThan(Date.now() / 1000 + 13 * 24 * 60 * 60);
     expect(edgeGuard("/profile", new URLSearchParams(), guardUser(claims!))).toEqual({ action: "next" });

@@ -23,7 +23,11 @@ describe("loadOnboardingState", () => {
       step: "step1",
       saved: { occupation: "", interests: [], avatarUrl: null, location: null },
     });
-    expect(Object.values(state.interestCategories).flat().map((item) => item.value)).toEqual(expect.arrayContaining([...INTEREST_VALUES]));
+    expect(
+      Object.values(state.interestCategories)
+        .flat()
+        .map((item) => item.value),
+    ).toEqual(expect.arrayContaining([...INTEREST_VALUES]));
   });
 
   it("resumes on step 2 once step 1 is saved, with the saved answers to prefill step 1", async () => {

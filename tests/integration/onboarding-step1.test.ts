@@ -17,17 +17,30 @@ describe("POST /api/onboarding/step1", () => {
     const { user, headers } = await signedIn();
     const res = await postStep1(headers, { occupation: "  Engineer  " });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ success: true, data: { occupation: "Engineer", isPartnerB: false, location: { placeId: LISBON, city: "Lisbon", countryCode: "PT" } } });
+    expect(res.json).toMatchObject({
+      success: true,
+      data: { occupation: "Engineer", isPartnerB: false, location: { placeId: LISBON, city: "Lisbon", countryCode: "PT" } },
+    });
 
     const db = await getDb();
     const [row] = await db.select().from(users).where(eq(users.id, user.id));
-    expect(row).toMatchObject({ occupation: "Engineer", interests: INTEREST_VALUES.slice(0, 6), placeId: LISBON, city: "Lisbon", country: "Portugal", countryCode: "PT" });
+    expect(row).toMatchObject({
+      occupation: "Engineer",
+      interests: INTEREST_VALUES.slice(0, 6),
+      placeId: LISBON,
+      city: "Lisbon",
+      country: "Portugal",
+      countryCode: "PT",
+    });
     expect(row!.location).toContain("Lisbon");
     expect(row!.latitude).toBeCloseTo(38.7, 0);
     expect(row!.longitude).toBeCloseTo(-9.1, 0);
     expect(row!.avatarUrl).toBe(res.json.data.avatarUrl);
 
-    const [place] = await db.select().from(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, user.id)));
+    const [place] = await db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.entityType, "user"), eq(locations.entityId, user.id)));
     expect(place).toMatchObject({ placeId: LISBON, privacyLevel: "city", city: "Lisbon", countryCode: "PT" });
 
     const avatar = await sharp(fileOfUrl(row!.avatarUrl!)).metadata();
@@ -82,7 +95,11 @@ describe("POST /api/onboarding/step1", () => {
     ["26 interests", { "interests[]": INTEREST_VALUES.slice(0, 26) }, "Please select no more than 25 interests"],
     ["an unknown interest", { "interests[]": [...INTEREST_VALUES.slice(0, 5), "knitting"] }, "Please select interests from the list"],
     ["a text file named .jpg", { userImage: Buffer.from("not an image at all") }, "Please select a valid image file (JPEG, PNG, or WebP)"],
-    ["a corrupt JPEG", { userImage: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) }, "Please select a valid image file (JPEG, PNG, or WebP)"],
+    [
+      "a corrupt JPEG",
+      { userImage: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) },
+      "Please select a valid image file (JPEG, PNG, or WebP)",
+    ],
   ])("refuses %s with the spec's message and writes nothing", async (_case, overrides, message) => {
     const { user, headers } = await signedIn();
     const before = await storedFiles();
@@ -112,10 +129,16 @@ describe("POST /api/onboarding/step1", () => {
 
   it("answers a JSON body or a broken multipart body with a clear 400, not a crash", async () => {
     const { headers } = await signedIn();
-    const json = await post(step1, "/api/onboarding/step1", JSON.stringify({ occupation: "x" }), { ...headers, "content-type": "application/json" });
+    const json = await post(step1, "/api/onboarding/step1", JSON.stringify({ occupation: "x" }), {
+      ...headers,
+      "content-type": "application/json",
+    });
     expect(json.status).toBe(400);
     expect(json.json.error.message).toBe("The request body must be multipart/form-data.");
-    const broken = await post(step1, "/api/onboarding/step1", "garbage", { ...headers, "content-type": "multipart/form-data; boundary=nope" });
+    const broken = await post(step1, "/api/onboarding/step1", "garbage", {
+      ...headers,
+      "content-type": "multipart/form-data; boundary=nope",
+    });
     expect(broken.status).toBe(400);
   });
 
@@ -125,7 +148,10 @@ describe("POST /api/onboarding/step1", () => {
     const input = { occupation: "Engineer", locationName: "Lisbon", locationPlaceId: LISBON, interests: INTEREST_VALUES.slice(0, 5) };
     await expect(completeStep1(await failingDb(), user.id, input, { userImage: await jpeg() })).rejects.toThrow();
     const db = await getDb();
-    const [row] = await db.select({ occupation: users.occupation, placeId: users.placeId, avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    const [row] = await db
+      .select({ occupation: users.occupation, placeId: users.placeId, avatarUrl: users.avatarUrl })
+      .from(users)
+      .where(eq(users.id, user.id));
     expect(row).toEqual({ occupation: null, placeId: null, avatarUrl: null });
     expect(await db.select().from(locations).where(eq(locations.entityId, user.id))).toHaveLength(0);
     expect(await storedFiles()).toEqual(before);

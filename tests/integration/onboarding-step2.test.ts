@@ -24,7 +24,10 @@ describe("POST /api/onboarding/step2", () => {
 
     const res = await postStep2(headers, { couple_name: "  Ada & Grace  " });
     expect(res.status).toBe(201);
-    expect(res.json).toEqual({ success: true, data: { coupleId: expect.stringMatching(/^[0-9a-f-]{36}$/), profileCompletionPercentage: 100 } });
+    expect(res.json).toEqual({
+      success: true,
+      data: { coupleId: expect.stringMatching(/^[0-9a-f-]{36}$/), profileCompletionPercentage: 100 },
+    });
 
     const db = await getDb();
     const [couple] = await db.select().from(couples).where(eq(couples.id, res.json.data.coupleId));
@@ -48,12 +51,21 @@ describe("POST /api/onboarding/step2", () => {
     expect(couple!.photos).toHaveLength(2);
     for (const url of couple!.photos) expect(await sharp(fileOfUrl(url)).metadata()).toMatchObject({ width: 600, height: 450 });
 
-    const [place] = await db.select().from(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple!.id)));
+    const [place] = await db
+      .select()
+      .from(locations)
+      .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, couple!.id)));
     expect(place).toMatchObject({ placeId: LISBON, privacyLevel: "city", city: "Lisbon" });
 
     const current = await call(me, "GET", "/api/v2/auth/me", { headers: { cookie: headers.cookie } });
     expect(current.status).toBe(200);
-    expect(current.json).toMatchObject({ coupleId: couple!.id, coupleName: "Ada & Grace", coupleStatus: "active", partnerAVerified: true, isVisible: true });
+    expect(current.json).toMatchObject({
+      coupleId: couple!.id,
+      coupleName: "Ada & Grace",
+      coupleStatus: "active",
+      partnerAVerified: true,
+      isVisible: true,
+    });
   });
 
   it("refuses a second couple with 409 COUPLE_EXISTS naming the first, and stores none of its photos", async () => {
@@ -62,7 +74,10 @@ describe("POST /api/onboarding/step2", () => {
     const before = await storedFiles();
     const again = await postStep2(headers, { couple_name: "Another" });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ existingCoupleId: first.json.data.coupleId, error: { code: "COUPLE_EXISTS", message: "You already have a couple profile" } });
+    expect(again.json).toMatchObject({
+      existingCoupleId: first.json.data.coupleId,
+      error: { code: "COUPLE_EXISTS", message: "You already have a couple profile" },
+    });
     const db = await getDb();
     expect(await db.select().from(couples).where(eq(couples.partner1Id, user.id))).toHaveLength(1);
     expect(await storedFiles()).toEqual(before);
@@ -90,7 +105,11 @@ describe("POST /api/onboarding/step2", () => {
     ["no couple name", { couple_name: "" }, "Please enter your couple name"],
     ["a couple name over 100 characters", { couple_name: "x".repeat(101) }, "Couple name must be no more than 100 characters"],
     ["no adventure style", { "coupleTypes[]": undefined }, "Please select at least one adventure style"],
-    ["four adventure styles", { "coupleTypes[]": ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] }, "Please select up to 3 adventure styles"],
+    [
+      "four adventure styles",
+      { "coupleTypes[]": ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] },
+      "Please select up to 3 adventure styles",
+    ],
     ["an older adventure style", { "coupleTypes[]": ["foodie_explorers"] }, "Please select adventure styles from the list"],
     ["a bio under 10 characters", { bio: "Too short" }, "Please share more about yourselves (at least 10 characters)"],
     ["a bio over 1000 characters", { bio: "x".repeat(1001) }, "Bio is too long (maximum 1000 characters)"],

@@ -119,7 +119,10 @@ describe("resetPassword", () => {
     const user = await createUser();
     const token = await resetToken(user.email);
     const db = await getDb();
-    await db.update(userTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(userTokens.userId, user.id));
+    await db
+      .update(userTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(userTokens.userId, user.id));
     await expect(resetPassword(db, { token, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
     await expect(signIn(user.email, PASSWORD)).resolves.toMatchObject({ id: user.id });
   });

@@ -90,9 +90,20 @@ describe("PUT /api/v2/profile/update", () => {
     );
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
-    expect(res.json.data).toMatchObject({ userId: user.id, firstName: "Grace", lastName: "Hopper", occupation: "Admiral", userAvatarUrl: OWN_IMAGE });
+    expect(res.json.data).toMatchObject({
+      userId: user.id,
+      firstName: "Grace",
+      lastName: "Hopper",
+      occupation: "Admiral",
+      userAvatarUrl: OWN_IMAGE,
+    });
     expect(JSON.stringify(res.json)).not.toMatch(/password|argon2/i);
-    expect(await row(user.id)).toMatchObject({ firstName: "Grace", lastName: "Hopper", occupation: "Admiral", bio: "Debugging since 1947." });
+    expect(await row(user.id)).toMatchObject({
+      firstName: "Grace",
+      lastName: "Hopper",
+      occupation: "Admiral",
+      bio: "Debugging since 1947.",
+    });
   });
 
   it("accepts the snake_case keys first_name, last_name, date_of_birth and avatar_url", async () => {

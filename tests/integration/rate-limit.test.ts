@@ -94,7 +94,10 @@ describe("checkLimit, recordHit and clearHits", () => {
     await recordHit(db, two, "ivan");
     await ageRateLimitHits("ivan", 120, two.bucket);
     await recordHit(db, two, "ivan");
-    const rows = await db.select().from(rateLimitHits).where(and(eq(rateLimitHits.bucket, two.bucket), eq(rateLimitHits.subject, "ivan")));
+    const rows = await db
+      .select()
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.bucket, two.bucket), eq(rateLimitHits.subject, "ivan")));
     expect(rows).toHaveLength(1);
   });
 

@@ -42,7 +42,12 @@ describe("POST /api/auth/register", () => {
 
   it("refuses minors, weak passwords and missing names with the spec's messages", async () => {
     const res = await call(register, "POST", "/api/auth/register", {
-      body: { ...valid("kid@example.com"), dateOfBirth: latestAdultBirthDate().replace(/^(\d{4})/, (y) => String(Number(y) + 1)), password: "short", firstName: "" },
+      body: {
+        ...valid("kid@example.com"),
+        dateOfBirth: latestAdultBirthDate().replace(/^(\d{4})/, (y) => String(Number(y) + 1)),
+        password: "short",
+        firstName: "",
+      },
     });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("VALIDATION_ERROR");
@@ -56,7 +61,9 @@ describe("POST /api/auth/register", () => {
   });
 
   it("accepts someone who turns 18 today", async () => {
-    const res = await call(register, "POST", "/api/auth/register", { body: { ...valid("today18@example.com"), dateOfBirth: latestAdultBirthDate() } });
+    const res = await call(register, "POST", "/api/auth/register", {
+      body: { ...valid("today18@example.com"), dateOfBirth: latestAdultBirthDate() },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -73,7 +80,10 @@ describe("POST /api/auth/register", () => {
   });
 
   it("answers 400, not 500, to a body that is not JSON", async () => {
-    const res = await call(register, "POST", "/api/auth/register", { rawBody: "{not json", headers: { "content-type": "application/json" } });
+    const res = await call(register, "POST", "/api/auth/register", {
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe("VALIDATION_ERROR");
   });
@@ -82,7 +92,10 @@ describe("POST /api/auth/register", () => {
     const address = freshAddress();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await call(register, "POST", "/api/auth/register", { body: valid(`burst${i}@example.com`), headers: { "x-forwarded-for": address } });
+      const res = await call(register, "POST", "/api/auth/register", {
+        body: valid(`burst${i}@example.com`),
+        headers: { "x-forwarded-for": address },
+      });
       statuses.push(res.status);
       if (res.status === 429) {
         expect(res.json.error.message).toBe("Too many registration attempts. Please try again later.");
@@ -102,7 +115,9 @@ describe("POST /api/auth/register", () => {
     const tokens = await db.select().from(userTokens);
     expect(tokens.every((t) => t.userId)).toBe(true);
     // And the same address can register properly afterwards.
-    await expect(registerAccount(db, valid("half@example.com"), { clientAddress: freshAddress() })).resolves.toMatchObject({ user: { email: "half@example.com" } });
+    await expect(registerAccount(db, valid("half@example.com"), { clientAddress: freshAddress() })).resolves.toMatchObject({
+      user: { email: "half@example.com" },
+    });
   });
 
   it("lets only one of two simultaneous registrations of one e-mail through", async () => {

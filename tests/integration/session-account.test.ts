@@ -44,15 +44,33 @@ async function couple() {
 describe("requireSignedIn (guarded pages)", () => {
   it("answers the user and the flags read from the rows, not the cookie's copy", async () => {
     const { a, b } = await couple();
-    expect(await guardedPage((await browserSession(a.id)).cookie)).toEqual({ userId: a.id, emailVerified: true, profileComplete: true, isPartnerB: false });
-    expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({ userId: b.id, emailVerified: true, profileComplete: true, isPartnerB: true });
+    expect(await guardedPage((await browserSession(a.id)).cookie)).toEqual({
+      userId: a.id,
+      emailVerified: true,
+      profileComplete: true,
+      isPartnerB: false,
+    });
+    expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({
+      userId: b.id,
+      emailVerified: true,
+      profileComplete: true,
+      isPartnerB: true,
+    });
     const alone = await createUser();
-    expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({ userId: alone.id, emailVerified: true, profileComplete: false, isPartnerB: false });
+    expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({
+      userId: alone.id,
+      emailVerified: true,
+      profileComplete: false,
+      isPartnerB: false,
+    });
   });
 
   it("requireCompleteProfile (the pages that read the couple) sends an account without a complete profile to onboarding", async () => {
     const { a } = await couple();
-    expect(await guardedPage((await browserSession(a.id)).cookie, requireCompleteProfile)).toMatchObject({ userId: a.id, profileComplete: true });
+    expect(await guardedPage((await browserSession(a.id)).cookie, requireCompleteProfile)).toMatchObject({
+      userId: a.id,
+      profileComplete: true,
+    });
     const alone = await createUser();
     expect(await guardedPage((await browserSession(alone.id)).cookie, requireCompleteProfile)).toEqual({ redirectedTo: "/onboarding" });
     expect(await guardedPage("", requireCompleteProfile)).toEqual({ redirectedTo: "/login" });
@@ -81,7 +99,12 @@ describe("requireSignedIn (guarded pages)", () => {
   it("refuses an expired session row, and a session presented under another user's id", async () => {
     const user = await createUser();
     const expired = await browserSession(user.id);
-    await (await getDb()).update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.id, expired.sid));
+    await (
+      await getDb()
+    )
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.id, expired.sid));
     expect(await guardedPage(expired.cookie)).toEqual({ redirectedTo: "/login" });
 
     const someoneElse = await createUser();

@@ -11,7 +11,8 @@ import { registerViaApi } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
-const remove = (headers: Headers, password = PASSWORD) => call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
+const remove = (headers: Headers, password = PASSWORD) =>
+  call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
 
 /** A stored file under the configured (local) storage; its URL as a row would hold it. */
 async function storedImage(folder: string) {
@@ -22,16 +23,29 @@ async function storedImage(folder: string) {
 const exists = async (key: string) => (await localImageStorage()!.read(key)) !== null;
 
 /** A couple whose partners each have a photo, the couple a main photo, B a post with a photo and a reply. */
-async function coupleWithContent(): Promise<TestCouple & { images: Record<"a" | "b" | "main" | "postPhoto", { key: string; url: string }>; postId: string }> {
+async function coupleWithContent(): Promise<
+  TestCouple & { images: Record<"a" | "b" | "main" | "postPhoto", { key: string; url: string }>; postId: string }
+> {
   const couple = await forumCouple();
   const db = await getDb();
-  const images = { a: await storedImage("avatar"), b: await storedImage("avatar"), main: await storedImage("couple-photo"), postPhoto: await storedImage("forum-photo") };
+  const images = {
+    a: await storedImage("avatar"),
+    b: await storedImage("avatar"),
+    main: await storedImage("couple-photo"),
+    postPhoto: await storedImage("forum-photo"),
+  };
   await db.update(users).set({ avatarUrl: images.a.url }).where(eq(users.id, couple.a.userId));
   await db.update(users).set({ avatarUrl: images.b.url }).where(eq(users.id, couple.b.userId));
-  await db.update(couples).set({ profileImageUrl: images.main.url, partnerAVerified: true, partnerBVerified: true, isVerified: true, status: "active" }).where(eq(couples.id, couple.coupleId));
+  await db
+    .update(couples)
+    .set({ profileImageUrl: images.main.url, partnerAVerified: true, partnerBVerified: true, isVerified: true, status: "active" })
+    .where(eq(couples.id, couple.coupleId));
   const post = await forum.create(postBody({ title: "B's own post" }), couple.b.headers);
   expect(post.status).toBe(201);
-  await db.update(forumPosts).set({ photos: [images.postPhoto.url] }).where(eq(forumPosts.id, post.json.data.id));
+  await db
+    .update(forumPosts)
+    .set({ photos: [images.postPhoto.url] })
+    .where(eq(forumPosts.id, post.json.data.id));
   expect((await forum.reply(post.json.data.id, { body: "B answers" }, couple.b.headers)).status).toBe(201);
   await forum.create(postBody({ title: "A's own post" }), couple.a.headers);
   return { ...couple, images, postId: post.json.data.id };
@@ -126,7 +140,10 @@ describe("DELETE /api/account", () => {
   it("frees the e-mail address to register again", async () => {
     const { user, password } = await registerViaApi();
     const session = await browserSession(user.id);
-    const res = await call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } });
+    const res = await call(deleteAccountRoute, "DELETE", "/api/account", {
+      body: { password },
+      headers: { cookie: session.cookie, "x-csrf-token": session.csrf },
+    });
     expect(res.status).toBe(200);
     expect(res.json.couple).toBe("none");
     const again = await registerViaApi(user.email);

@@ -8,12 +8,24 @@ import { privacyPreview } from "@/lib/couples/rules";
 import { PRIVACY_LEVELS } from "@/lib/locations/privacy";
 import { loadLocationSettings } from "@/lib/settings/queries";
 import { call } from "../support/api";
-import { coupleLocation, coupleRow, getProfile, joinAsPartnerB, putCouple, putFallback, signedIn, withCouple, type Headers } from "../support/couples";
+import {
+  coupleLocation,
+  coupleRow,
+  getProfile,
+  joinAsPartnerB,
+  putCouple,
+  putFallback,
+  signedIn,
+  withCouple,
+  type Headers,
+} from "../support/couples";
 
 const privacyCall = (body: unknown, headers: Headers) => call(privacyRoute, "PUT", "/api/locations/privacy", { body, headers });
 /** The couples near Lisbon (where withCouple places them) that the viewer may see. */
 const nearbyIds = async (headers: Headers) => {
-  const res = await call(nearbyRoute, "GET", "/api/locations/nearby?lat=38.72&lng=-9.14&radius=50&limit=50", { headers: { cookie: headers.cookie! } });
+  const res = await call(nearbyRoute, "GET", "/api/locations/nearby?lat=38.72&lng=-9.14&radius=50&limit=50", {
+    headers: { cookie: headers.cookie! },
+  });
   expect(res.status).toBe(200);
   return (res.json.data.locations as { entity_id: string }[]).map((row) => row.entity_id);
 };

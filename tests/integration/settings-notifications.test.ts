@@ -22,7 +22,10 @@ async function emailOf(userId: string) {
 
 async function mailsTo(userId: string) {
   const db = await getDb();
-  return db.select().from(emailOutbox).where(eq(emailOutbox.to, await emailOf(userId)));
+  return db
+    .select()
+    .from(emailOutbox)
+    .where(eq(emailOutbox.to, await emailOf(userId)));
 }
 
 async function inApp(userId: string) {
@@ -50,7 +53,9 @@ describe("GET and PUT /api/settings/notifications", () => {
       mention: { inApp: true, email: true },
       reaction: { inApp: true, email: false },
     });
-    const res = await put(one.a.headers, { preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } } });
+    const res = await put(one.a.headers, {
+      preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.reply).toEqual({ inApp: false, email: false });
     expect(res.json.data.reaction).toEqual({ inApp: true, email: true });
@@ -62,7 +67,12 @@ describe("GET and PUT /api/settings/notifications", () => {
 
   it("refuses bad bodies with 400 and signed-out calls with 401", async () => {
     const { one } = await replyScene();
-    for (const body of [{}, { preferences: { reply: { inApp: "yes", email: true } } }, { preferences: { messages: { inApp: true, email: true } } }, { preferences: { reply: { inApp: true } } }]) {
+    for (const body of [
+      {},
+      { preferences: { reply: { inApp: "yes", email: true } } },
+      { preferences: { messages: { inApp: true, email: true } } },
+      { preferences: { reply: { inApp: true } } },
+    ]) {
       expect((await put(one.a.headers, body)).status).toBe(400);
     }
     expect((await put({}, { preferences: {} })).status).toBe(401);

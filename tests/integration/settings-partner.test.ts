@@ -23,7 +23,13 @@ describe("the settings' Partner section", () => {
     const { email } = await invited(inviter);
     expect(await partnerView(db, inviter.user.id)).toEqual({
       kind: "invited",
-      invitation: { partnerEmail: email, partnerFirstName: "Theo", partnerLastName: "Grant", expiresAt: expect.any(String), expired: false },
+      invitation: {
+        partnerEmail: email,
+        partnerFirstName: "Theo",
+        partnerLastName: "Grant",
+        expiresAt: expect.any(String),
+        expired: false,
+      },
     });
   });
 

@@ -43,7 +43,12 @@ describe("POST /api/settings/profile ('Your profile')", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ firstName: "Adele", lastName: "Lovelace-King", occupation: "Analyst" });
     const after = await userRow(user.id);
-    expect(after).toMatchObject({ firstName: "Adele", lastName: "Lovelace-King", occupation: "Analyst", interests: INTEREST_VALUES.slice(3, 9) });
+    expect(after).toMatchObject({
+      firstName: "Adele",
+      lastName: "Lovelace-King",
+      occupation: "Analyst",
+      interests: INTEREST_VALUES.slice(3, 9),
+    });
     expect(after.avatarUrl).not.toBe(before.avatarUrl);
     expect(await sharp(fileOfUrl(after.avatarUrl!)).metadata()).toMatchObject({ width: 400, height: 400 });
     const files = await storedFiles();
@@ -97,11 +102,23 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);
     const [keep, drop] = before.photos;
-    const res = await postCouple(coupleFields({ photos: JSON.stringify([keep]), profileImage: await jpeg(), newPhotos: [await jpeg(1200, 900)] }), headers);
+    const res = await postCouple(
+      coupleFields({ photos: JSON.stringify([keep]), profileImage: await jpeg(), newPhotos: [await jpeg(1200, 900)] }),
+      headers,
+    );
     expect(res.status).toBe(200);
     const after = await coupleRow(coupleId);
-    expect(after).toMatchObject({ coupleName: "Ada & Grace, again", bio: "Still travelling, still cooking, fewer arguments about maps.", coupleTypes: ["mindful_adventurers"] });
-    expect(res.json.data).toMatchObject({ id: coupleId, coupleName: "Ada & Grace, again", photos: after.photos, profileImageUrl: after.profileImageUrl });
+    expect(after).toMatchObject({
+      coupleName: "Ada & Grace, again",
+      bio: "Still travelling, still cooking, fewer arguments about maps.",
+      coupleTypes: ["mindful_adventurers"],
+    });
+    expect(res.json.data).toMatchObject({
+      id: coupleId,
+      coupleName: "Ada & Grace, again",
+      photos: after.photos,
+      profileImageUrl: after.profileImageUrl,
+    });
     expect(after.photos).toHaveLength(2);
     expect(after.photos[0]).toBe(keep);
     expect(await sharp(fileOfUrl(after.photos[1]!)).metadata()).toMatchObject({ width: 600, height: 450 });
@@ -128,9 +145,16 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);
     const filesBefore = await storedFiles();
-    const res = await postCouple(coupleFields({ photos: JSON.stringify(before.photos), newPhotos: [await jpeg(), await jpeg(), await jpeg(), await jpeg()] }), headers);
+    const res = await postCouple(
+      coupleFields({ photos: JSON.stringify(before.photos), newPhotos: [await jpeg(), await jpeg(), await jpeg(), await jpeg()] }),
+      headers,
+    );
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "You can only upload up to 5 photos. You currently have 6.", fields: { photos: "You can only upload up to 5 photos. You currently have 6." } });
+    expect(res.json.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: "You can only upload up to 5 photos. You currently have 6.",
+      fields: { photos: "You can only upload up to 5 photos. You currently have 6." },
+    });
     expect(await coupleRow(coupleId)).toEqual(before);
     expect(await storedFiles()).toEqual(filesBefore);
   });
@@ -149,9 +173,19 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
 
   it.each([
     ["a bio under 10 characters", { bio: "short" }, "bio", "Please share more about yourselves (at least 10 characters)"],
-    ["four adventure styles", { "coupleTypes[]": ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] }, "coupleTypes", "Please select up to 3 adventure styles"],
+    [
+      "four adventure styles",
+      { "coupleTypes[]": ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] },
+      "coupleTypes",
+      "Please select up to 3 adventure styles",
+    ],
     ["an empty couple name", { coupleName: "" }, "coupleName", "Please enter your couple name"],
-    ["photos that are not a list", { photos: "{not json" }, "photos", "Please upload the photo here: links to images elsewhere are not accepted"],
+    [
+      "photos that are not a list",
+      { photos: "{not json" },
+      "photos",
+      "Please upload the photo here: links to images elsewhere are not accepted",
+    ],
   ])("refuses %s with its onboarding message and changes nothing", async (_case, overrides, field, message) => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);

@@ -29,7 +29,8 @@ const isLive = async (sid: string) => {
 
 const postPassword = (headers: Headers, body: unknown) => call(changePassword, "POST", "/api/auth/change-password", { body, headers });
 const postEmail = (headers: Headers, body: unknown) => call(changeEmail, "POST", "/api/auth/change-email", { body, headers });
-const postConfirm = (headers: Headers, token: string) => call(confirmEmail, "POST", "/api/auth/confirm-email", { body: { token }, headers });
+const postConfirm = (headers: Headers, token: string) =>
+  call(confirmEmail, "POST", "/api/auth/confirm-email", { body: { token }, headers });
 
 describe("POST /api/auth/change-password", () => {
   it("sets the new password and ends every other session, browser and API, keeping this one", async () => {
@@ -77,7 +78,8 @@ describe("POST /api/auth/change-password", () => {
 
   it("limits wrong guesses per person", async () => {
     const { headers } = await person();
-    for (let i = 0; i < 10; i++) expect((await postPassword(headers, { currentPassword: `Wrong-${i}a!A`, newPassword: NEW_PASSWORD })).status).toBe(403);
+    for (let i = 0; i < 10; i++)
+      expect((await postPassword(headers, { currentPassword: `Wrong-${i}a!A`, newPassword: NEW_PASSWORD })).status).toBe(403);
     const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(429);
   });
@@ -100,7 +102,10 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(link.pathname).toBe("/settings/confirm-email");
     const token = link.searchParams.get("token")!;
     // Only the hash is stored.
-    const stored = await db.select().from(userTokens).where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email")));
+    const stored = await db
+      .select()
+      .from(userTokens)
+      .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email")));
     expect(stored.map((t) => t.tokenHash)).not.toContain(token);
 
     const confirmed = await postConfirm(headers, token);
@@ -116,7 +121,9 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
   it("refuses a wrong password (403), the same address (400), a taken address (409), a bad address (400)", async () => {
     const { user, headers } = await person();
     const taken = await createUser();
-    expect((await postEmail(headers, { password: "Wrong-Horse7!", newEmail: "x-new@example.com" })).json.error.code).toBe("INVALID_PASSWORD");
+    expect((await postEmail(headers, { password: "Wrong-Horse7!", newEmail: "x-new@example.com" })).json.error.code).toBe(
+      "INVALID_PASSWORD",
+    );
     expect((await postEmail(headers, { password: PASSWORD, newEmail: user.email })).status).toBe(400);
     const exists = await postEmail(headers, { password: PASSWORD, newEmail: taken.email });
     expect(exists.status).toBe(409);
@@ -180,12 +187,25 @@ describe("GET and DELETE /api/auth/sessions", () => {
     const ended = await browserSession(user.id);
     const db = await getDb();
     await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ended.sid));
-    await db.update(sessions).set({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1" }).where(eq(sessions.id, session.sid));
+    await db
+      .update(sessions)
+      .set({
+        userAgent:
+          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1",
+      })
+      .where(eq(sessions.id, session.sid));
     const someoneElse = await person();
     const res = await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(2);
-    expect(res.json.data[0]).toEqual({ id: session.sid, device: "Safari on iPhone", kind: "browser", current: true, createdAt: expect.any(String), lastSeenAt: expect.any(String) });
+    expect(res.json.data[0]).toEqual({
+      id: session.sid,
+      device: "Safari on iPhone",
+      kind: "browser",
+      current: true,
+      createdAt: expect.any(String),
+      lastSeenAt: expect.any(String),
+    });
     expect(res.json.data[1]).toMatchObject({ kind: "api", current: false });
     expect(res.json.data.map((s: { id: string }) => s.id)).not.toContain(someoneElse.session.sid);
   });

@@ -61,7 +61,10 @@ describe("bounded password hashing", () => {
     const refused = await passwordGrant(user.email);
     expect(Date.now() - started).toBeGreaterThanOrEqual(PASSWORD_SLOT_WAIT_MS - 50);
     expect(refused.status).toBe(503);
-    expect(refused.json.error).toEqual({ code: "SERVICE_UNAVAILABLE", message: "The service is temporarily unavailable. Please try again later." });
+    expect(refused.json.error).toEqual({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The service is temporarily unavailable. Please try again later.",
+    });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     const waiting = passwordGrant(user.email);
     free();

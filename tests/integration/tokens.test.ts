@@ -65,7 +65,9 @@ describe("POST /api/auth/token, password grant", () => {
   });
 
   it("refuses a malformed request with 400", async () => {
-    const missing = await call((await import("@/app/api/auth/token/route")).POST, "POST", "/api/auth/token", { body: { grant_type: "password" } });
+    const missing = await call((await import("@/app/api/auth/token/route")).POST, "POST", "/api/auth/token", {
+      body: { grant_type: "password" },
+    });
     expect(missing.status).toBe(400);
     const unknownGrant = await call((await import("@/app/api/auth/token/route")).POST, "POST", "/api/auth/token", {
       body: { grant_type: "client_credentials" },
@@ -100,7 +102,10 @@ describe("POST /api/auth/token, refresh grant", () => {
     const user = await createUser();
     const first = await apiSession(user.email);
     const db = await getDb();
-    await db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user.id));
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user.id));
     const res = await refreshGrant(first.refresh_token);
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("SESSION_EXPIRED");
@@ -249,7 +254,12 @@ describe("access tokens", () => {
     const user = await createUser();
     const db = await getDb();
     const sid = await createSession(db, user.id, "api");
-    const forged = await encode({ token: { sub: user.id, sid }, secret: "another-secret-another-secret-0123456789", salt: "api-access-token", maxAge: 600 });
+    const forged = await encode({
+      token: { sub: user.id, sid },
+      secret: "another-secret-another-secret-0123456789",
+      salt: "api-access-token",
+      maxAge: 600,
+    });
     const res = await meCall(bearer(forged));
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("UNAUTHENTICATED");
@@ -261,7 +271,12 @@ describe("access tokens", () => {
     const db = await getDb();
     const attackerSid = await createSession(db, attacker.id, "api");
     // Only possible with the secret; proves the session row must match the token's user.
-    const mixed = await encode({ token: { sub: victim.id, sid: attackerSid }, secret: process.env.AUTH_SECRET!, salt: "api-access-token", maxAge: 600 });
+    const mixed = await encode({
+      token: { sub: victim.id, sid: attackerSid },
+      secret: process.env.AUTH_SECRET!,
+      salt: "api-access-token",
+      maxAge: 600,
+    });
     expect((await meCall(bearer(mixed))).status).toBe(401);
   });
 });

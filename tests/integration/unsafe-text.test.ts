@@ -25,7 +25,11 @@ const registration = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** A 400 VALIDATION_ERROR whose field carries `message`. */
-function expectRefused(res: { status: number; json: { error: { code: string; fields?: Record<string, string> } } }, field: string, message: string) {
+function expectRefused(
+  res: { status: number; json: { error: { code: string; fields?: Record<string, string> } } },
+  field: string,
+  message: string,
+) {
   expect(res.status).toBe(400);
   expect(res.json.error.code).toBe("VALIDATION_ERROR");
   expect(res.json.error.fields?.[field]).toBe(message);
@@ -39,25 +43,47 @@ const updateProfile = async (body: unknown) => {
 
 describe("control characters and broken encodings in JSON bodies", () => {
   it("refuses a NUL in the e-mail at registration with the e-mail's message", async () => {
-    expectRefused(await call(register, "POST", "/api/auth/register", { body: registration({ email: `a${NUL}b@example.com` }) }), "email", "Please enter a valid email address");
+    expectRefused(
+      await call(register, "POST", "/api/auth/register", { body: registration({ email: `a${NUL}b@example.com` }) }),
+      "email",
+      "Please enter a valid email address",
+    );
   });
 
   it("refuses a NUL or a line break in a name at registration with the name's message", async () => {
-    expectRefused(await call(register, "POST", "/api/auth/register", { body: registration({ firstName: `Ada${NUL}` }) }), "firstName", "First name contains characters that are not allowed");
-    expectRefused(await call(register, "POST", "/api/auth/register", { body: registration({ lastName: "Love\u2028lace" }) }), "lastName", "Last name contains characters that are not allowed");
+    expectRefused(
+      await call(register, "POST", "/api/auth/register", { body: registration({ firstName: `Ada${NUL}` }) }),
+      "firstName",
+      "First name contains characters that are not allowed",
+    );
+    expectRefused(
+      await call(register, "POST", "/api/auth/register", { body: registration({ lastName: "Love\u2028lace" }) }),
+      "lastName",
+      "Last name contains characters that are not allowed",
+    );
   });
 
   it("refuses a NUL in the e-mail of a password grant", async () => {
-    const res = await call(token, "POST", "/api/auth/token", { body: { grant_type: "password", email: `x${NUL}@example.com`, password: "whatever" } });
+    const res = await call(token, "POST", "/api/auth/token", {
+      body: { grant_type: "password", email: `x${NUL}@example.com`, password: "whatever" },
+    });
     expectRefused(res, "email", "Please enter a valid email address");
   });
 
   it("refuses a NUL in the e-mail of a verification resend", async () => {
-    expectRefused(await call(resend, "POST", "/api/email-verification/resend", { body: { email: `x${NUL}@example.com` } }), "email", "Please enter a valid email address");
+    expectRefused(
+      await call(resend, "POST", "/api/email-verification/resend", { body: { email: `x${NUL}@example.com` } }),
+      "email",
+      "Please enter a valid email address",
+    );
   });
 
   it("refuses a NUL in the occupation and in the bio of a profile update", async () => {
-    expectRefused(await updateProfile({ occupation: `Engineer${NUL}` }), "occupation", "Occupation contains characters that are not allowed");
+    expectRefused(
+      await updateProfile({ occupation: `Engineer${NUL}` }),
+      "occupation",
+      "Occupation contains characters that are not allowed",
+    );
     expectRefused(await updateProfile({ bio: `Hello${NUL}` }), "bio", "Bio contains characters that are not allowed");
   });
 
@@ -69,7 +95,11 @@ describe("control characters and broken encodings in JSON bodies", () => {
 
   it("refuses a NUL in a couple's bio", async () => {
     const { headers } = await withCouple();
-    expectRefused(await putFallback({ bio: `We travel, we cook${NUL}, we argue about maps.` }, headers), "bio", "Bio contains characters that are not allowed");
+    expectRefused(
+      await putFallback({ bio: `We travel, we cook${NUL}, we argue about maps.` }, headers),
+      "bio",
+      "Bio contains characters that are not allowed",
+    );
   });
 
   it("refuses a lone surrogate (JSON \\ud800) with the field's message", async () => {
@@ -99,11 +129,19 @@ describe("control characters and broken encodings in JSON bodies", () => {
 
 describe("control characters in query strings, paths and multipart fields", () => {
   it("refuses a NUL in the outbox's `to`", async () => {
-    expectRefused(await call(outbox, "GET", "/api/dev/outbox?to=a%00b%40example.com", { headers: FROM_LOOPBACK }), "to", "Please enter a valid email address");
+    expectRefused(
+      await call(outbox, "GET", "/api/dev/outbox?to=a%00b%40example.com", { headers: FROM_LOOPBACK }),
+      "to",
+      "Please enter a valid email address",
+    );
   });
 
   it("refuses a NUL in a query parameter", async () => {
-    expectRefused(await call(placeSearch, "GET", "/api/locations/search/public?query=Lis%00bon"), "query", "query contains characters that are not allowed");
+    expectRefused(
+      await call(placeSearch, "GET", "/api/locations/search/public?query=Lis%00bon"),
+      "query",
+      "query contains characters that are not allowed",
+    );
   });
 
   it("refuses a NUL in a path parameter", async () => {
@@ -115,7 +153,11 @@ describe("control characters in query strings, paths and multipart fields", () =
 
   it("refuses a NUL in step 1's occupation (multipart)", async () => {
     const { headers } = await signedIn();
-    expectRefused(await postStep1(headers, { occupation: `Engineer${NUL}` }), "occupation", "Occupation contains characters that are not allowed");
+    expectRefused(
+      await postStep1(headers, { occupation: `Engineer${NUL}` }),
+      "occupation",
+      "Occupation contains characters that are not allowed",
+    );
   });
 });
 

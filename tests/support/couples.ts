@@ -53,11 +53,28 @@ export const coupleBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 export const setupBody = (overrides: { userData?: Record<string, unknown>; coupleData?: Record<string, unknown> } = {}) => ({
-  userData: { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17", occupation: "Engineer", bio: "Counting engines.", ...overrides.userData },
-  coupleData: { ...coupleBody(), location: "Somewhere made up", latitude: 0, longitude: 0, city: "Fake City", country: "Nowhere", countryCode: "XX", ...overrides.coupleData },
+  userData: {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    dateOfBirth: "1990-05-17",
+    occupation: "Engineer",
+    bio: "Counting engines.",
+    ...overrides.userData,
+  },
+  coupleData: {
+    ...coupleBody(),
+    location: "Somewhere made up",
+    latitude: 0,
+    longitude: 0,
+    city: "Fake City",
+    country: "Nowhere",
+    countryCode: "XX",
+    ...overrides.coupleData,
+  },
 });
 
-export const postSetup = (body: unknown, headers: Headers) => call(completeSetup, "POST", "/api/v2/profile/complete-setup", { body, headers });
+export const postSetup = (body: unknown, headers: Headers) =>
+  call(completeSetup, "POST", "/api/v2/profile/complete-setup", { body, headers });
 export const postCouple = (body: unknown, headers: Headers) => call(createCoupleRoute, "POST", "/api/v2/couples", { body, headers });
 export const putCouple = (id: string, body: unknown, headers: Headers) =>
   call(updateCoupleById, "PUT", `/api/v2/couples/${encodeURIComponent(id)}`, { body, headers, params: { id } });
@@ -81,7 +98,10 @@ export async function coupleRow(id: string) {
 
 export async function coupleLocation(id: string) {
   const db = await getDb();
-  const [row] = await db.select().from(locations).where(and(eq(locations.entityType, "couple"), eq(locations.entityId, id)));
+  const [row] = await db
+    .select()
+    .from(locations)
+    .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, id)));
   return row;
 }
 

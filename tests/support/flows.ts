@@ -56,7 +56,12 @@ export const refreshGrant = (refreshToken: string) =>
 export async function apiSession(email: string, password = PASSWORD) {
   const res = await passwordGrant(email, password);
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.json)}`);
-  return res.json as { access_token: string; refresh_token: string; expires_at: number; user: { id: string; email: string; email_confirmed_at: string | null } };
+  return res.json as {
+    access_token: string;
+    refresh_token: string;
+    expires_at: number;
+    user: { id: string; email: string; email_confirmed_at: string | null };
+  };
 }
 
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });

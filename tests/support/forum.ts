@@ -66,7 +66,12 @@ export const postBody = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** Posts straight in the database (no rate limit), one second apart, the last one the newest. */
-export async function seedPosts(coupleId: string, authorUserId: string, count: number, values: Partial<typeof forumPosts.$inferInsert> = {}) {
+export async function seedPosts(
+  coupleId: string,
+  authorUserId: string,
+  count: number,
+  values: Partial<typeof forumPosts.$inferInsert> = {},
+) {
   const db = await getDb();
   const start = Date.now() - count * 1000;
   return db
@@ -92,11 +97,15 @@ export const forum = {
   list: (qs: string, h: Headers) => call(listRoute, "GET", `/api/forum/posts${qs}`, { headers: h }),
   create: (body: unknown, h: Headers) => call(createRoute, "POST", "/api/forum/posts", { body, headers: h }),
   thread: (id: string, h: Headers, qs = "") => call(threadRoute, "GET", `/api/forum/posts/${enc(id)}${qs}`, { headers: h, params: { id } }),
-  patch: (id: string, body: unknown, h: Headers) => call(patchPostRoute, "PATCH", `/api/forum/posts/${enc(id)}`, { body, headers: h, params: { id } }),
+  patch: (id: string, body: unknown, h: Headers) =>
+    call(patchPostRoute, "PATCH", `/api/forum/posts/${enc(id)}`, { body, headers: h, params: { id } }),
   remove: (id: string, h: Headers) => call(deletePostRoute, "DELETE", `/api/forum/posts/${enc(id)}`, { headers: h, params: { id } }),
-  reply: (id: string, body: unknown, h: Headers) => call(replyRoute, "POST", `/api/forum/posts/${enc(id)}/replies`, { body, headers: h, params: { id } }),
-  patchReply: (id: string, body: unknown, h: Headers) => call(patchReplyRoute, "PATCH", `/api/forum/replies/${enc(id)}`, { body, headers: h, params: { id } }),
-  removeReply: (id: string, h: Headers) => call(deleteReplyRoute, "DELETE", `/api/forum/replies/${enc(id)}`, { headers: h, params: { id } }),
+  reply: (id: string, body: unknown, h: Headers) =>
+    call(replyRoute, "POST", `/api/forum/posts/${enc(id)}/replies`, { body, headers: h, params: { id } }),
+  patchReply: (id: string, body: unknown, h: Headers) =>
+    call(patchReplyRoute, "PATCH", `/api/forum/replies/${enc(id)}`, { body, headers: h, params: { id } }),
+  removeReply: (id: string, h: Headers) =>
+    call(deleteReplyRoute, "DELETE", `/api/forum/replies/${enc(id)}`, { headers: h, params: { id } }),
   react: (target: "post" | "reply", id: string, kind: string, on: boolean, h: Headers) =>
     call(
       target === "post" ? (on ? reactPostRoute : unreactPostRoute) : on ? reactReplyRoute : unreactReplyRoute,

@@ -11,7 +11,6 @@ import { hashToken } from "@/lib/auth/secrets";
 import { browserSession, call, createUser } from "./api";
 import { latestMail } from "./flows";
 
-
 export const JOIN_PASSWORD = "Sunset#Walk42";
 export const MSG = {
   invalid: "This invitation is invalid or has expired. Please request a new one.",
@@ -37,7 +36,8 @@ export async function partnerA(coupleName = "Maya & Theo") {
   return { user, coupleId: couple!.id, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } };
 }
 
-export const invite = (headers: Record<string, string>, body: Record<string, unknown>) => call(sendInvitation, "POST", "/api/auth/send-invitation", { headers, body });
+export const invite = (headers: Record<string, string>, body: Record<string, unknown>) =>
+  call(sendInvitation, "POST", "/api/auth/send-invitation", { headers, body });
 
 /** The secret in the newest invitation e-mail to an address. */
 export async function emailedToken(email: string): Promise<string> {
@@ -67,7 +67,10 @@ export const complete = (headers: Record<string, string>, body: Record<string, u
 
 export async function expire(token: string) {
   const db = await getDb();
-  await db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(invitations.tokenHash, hashToken(token)));
+  await db
+    .update(invitations)
+    .set({ expiresAt: new Date(Date.now() - 1000) })
+    .where(eq(invitations.tokenHash, hashToken(token)));
 }
 
 export async function counts(coupleId: string) {
@@ -85,6 +88,9 @@ export const tampered = (token: string) => `${token.slice(0, -1)}${token.endsWit
 /** Partner B's part and the couple's badge, as stored. */
 export async function coupleFlags(coupleId: string) {
   const db = await getDb();
-  const [row] = await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, coupleId));
+  const [row] = await db
+    .select({ b: couples.partnerBVerified, verified: couples.isVerified })
+    .from(couples)
+    .where(eq(couples.id, coupleId));
   return row;
 }

@@ -18,7 +18,10 @@ export const LISBON = "geonames:2267057";
 export type Handler = typeof step1;
 export type Fields = Record<string, string | string[] | Buffer | Buffer[] | undefined>;
 
-export const jpeg = (width = 900, height = 700) => sharp({ create: { width, height, channels: 3, background: "#336699" } }).jpeg().toBuffer();
+export const jpeg = (width = 900, height = 700) =>
+  sharp({ create: { width, height, channels: 3, background: "#336699" } })
+    .jpeg()
+    .toBuffer();
 
 /** A multipart form as the browser builds it: repeated names for lists, File parts for images. */
 export function formOf(fields: Fields): FormData {
@@ -66,13 +69,18 @@ export const step2Fields = async (overrides: Fields = {}): Promise<Fields> => ({
   ...overrides,
 });
 
-export const postStep1 = async (headers: Record<string, string>, overrides: Fields = {}) => post(step1, "/api/onboarding/step1", formOf(await step1Fields(overrides)), headers);
-export const postStep2 = async (headers: Record<string, string>, overrides: Fields = {}) => post(step2, "/api/onboarding/step2", formOf(await step2Fields(overrides)), headers);
+export const postStep1 = async (headers: Record<string, string>, overrides: Fields = {}) =>
+  post(step1, "/api/onboarding/step1", formOf(await step1Fields(overrides)), headers);
+export const postStep2 = async (headers: Record<string, string>, overrides: Fields = {}) =>
+  post(step2, "/api/onboarding/step2", formOf(await step2Fields(overrides)), headers);
 
 /** Every stored file, as paths relative to the uploads folder. */
 export async function storedFiles(): Promise<string[]> {
   const entries = await readdir(uploadsDir(), { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(uploadsDir(), path.join(entry.parentPath, entry.name))).sort();
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(uploadsDir(), path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 export const fileOfUrl = (url: string) => path.join(uploadsDir(), url.replace(/^\/api\/images\//, ""));

@@ -32,7 +32,8 @@ async function sparePort(): Promise<number> {
 
 export async function ownPostgres() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "couples-pg-"));
-  if (asRoot) chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), Number(execFileSync("id", ["-g", "postgres"]).toString()));
+  if (asRoot)
+    chownSync(dir, Number(execFileSync("id", ["-u", "postgres"]).toString()), Number(execFileSync("id", ["-g", "postgres"]).toString()));
   const data = path.join(dir, "data");
   const port = await sparePort();
   run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);

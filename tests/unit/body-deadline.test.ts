@@ -13,7 +13,8 @@ function stalling(): ReadableStream<Uint8Array> {
   });
 }
 
-const post = (body: ReadableStream<Uint8Array>) => new Request("http://localhost/api/x", { method: "POST", body, duplex: "half" } as RequestInit);
+const post = (body: ReadableStream<Uint8Array>) =>
+  new Request("http://localhost/api/x", { method: "POST", body, duplex: "half" } as RequestInit);
 
 describe("readBoundedBody's read deadline", () => {
   it("answers 408 REQUEST_TIMEOUT when the body has not arrived in time", async () => {

@@ -10,7 +10,17 @@ const options = [
 ];
 const render = (props: Partial<Parameters<typeof ChipPicker>[0]>) =>
   renderToStaticMarkup(
-    createElement(ChipPicker, { kind: "style", legend: "Styles", name: "styles", hint: "Choose up to 2", max: 2, value: [], onChange() {}, options, ...props } as Parameters<typeof ChipPicker>[0]),
+    createElement(ChipPicker, {
+      kind: "style",
+      legend: "Styles",
+      name: "styles",
+      hint: "Choose up to 2",
+      max: 2,
+      value: [],
+      onChange() {},
+      options,
+      ...props,
+    } as Parameters<typeof ChipPicker>[0]),
   );
 
 describe("ChipPicker", () => {
@@ -18,7 +28,9 @@ describe("ChipPicker", () => {
     const html = render({});
     expect(html).toContain('<legend class="style-legend">Styles</legend>');
     expect(html.match(/type="checkbox"/g)).toHaveLength(3);
-    expect(html).toMatch(/<input type="checkbox" aria-describedby="([^"]+)" name="styles" value="a"\/>.*?id="\1" class="style-description">First</);
+    expect(html).toMatch(
+      /<input type="checkbox" aria-describedby="([^"]+)" name="styles" value="a"\/>.*?id="\1" class="style-description">First</,
+    );
   });
 
   it("at the limit marks the other boxes aria-disabled (still focusable), not the picked ones", () => {
@@ -37,7 +49,10 @@ describe("ChipPicker", () => {
   });
 
   it("puts categories in collapsible sections, the first one open", () => {
-    const html = render({ options: undefined, categories: { Outdoors: [{ value: "hike", label: "Hiking" }], Food: [{ value: "wine", label: "Wine" }] } });
+    const html = render({
+      options: undefined,
+      categories: { Outdoors: [{ value: "hike", label: "Hiking" }], Food: [{ value: "wine", label: "Wine" }] },
+    });
     expect(html.match(/<details/g)).toHaveLength(2);
     expect(html).toMatch(/<details class="style-category" open="">.*Outdoors/);
     expect(html).toContain("Hiking</label>");

@@ -38,7 +38,8 @@ describe("trustedClientAddress", () => {
 describe("isLoopback", () => {
   it("knows IPv4, IPv6 and IPv4-mapped loopback, and nothing else", () => {
     for (const address of ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"]) expect(isLoopback(address)).toBe(true);
-    for (const address of ["10.0.0.1", "::ffff:10.0.0.1", "unknown", "127.0.0.1.evil", "1127.0.0.1"]) expect(isLoopback(address)).toBe(false);
+    for (const address of ["10.0.0.1", "::ffff:10.0.0.1", "unknown", "127.0.0.1.evil", "1127.0.0.1"])
+      expect(isLoopback(address)).toBe(false);
   });
 });
 

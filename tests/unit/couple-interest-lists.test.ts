@@ -14,7 +14,10 @@ describe("a couple's interests as couples are compared (one rule for the directo
   it("discover's interest set and the profile's Venn read the same union", () => {
     const cases: [string[][], string[]][] = [
       [[["travel", "hiking"], ["cooking"]], ["legacy"]],
-      [[[], []], ["legacy", "travel"]],
+      [
+        [[], []],
+        ["legacy", "travel"],
+      ],
       [[["hiking"]], []],
     ];
     for (const [partners, stored] of cases) {

@@ -52,9 +52,12 @@ describe("shownCoupleLocation", () => {
     expect(shownCoupleLocation(stored(level), "other", "Rua Augusta 24, Lisbon")).toBe(shown);
   });
 
-  it.each(["full", "city", "region", "country", "hidden"] as const)("shows the couple's own partners the chosen place at level %s", (level) => {
-    expect(shownCoupleLocation(stored(level), "own", "Rua Augusta 24, Lisbon")).toBe("Rua Augusta 24, Lisbon");
-  });
+  it.each(["full", "city", "region", "country", "hidden"] as const)(
+    "shows the couple's own partners the chosen place at level %s",
+    (level) => {
+      expect(shownCoupleLocation(stored(level), "own", "Rua Augusta 24, Lisbon")).toBe("Rua Augusta 24, Lisbon");
+    },
+  );
 
   it("shows nothing rather than an empty text when the level's parts are unknown", () => {
     expect(shownCoupleLocation(stored("region", { state: null, country: null }), "other", null)).toBeNull();
@@ -70,7 +73,15 @@ describe("shownCoupleLocation", () => {
 describe("coupleInterests", () => {
   const item = (value: string) => ({ value, label: value.toUpperCase() });
   it("joins both partners' interests, A's first, marking the ones both chose", () => {
-    expect(coupleInterests([[item("a"), item("b")], [item("b"), item("c")]], [])).toEqual([
+    expect(
+      coupleInterests(
+        [
+          [item("a"), item("b")],
+          [item("b"), item("c")],
+        ],
+        [],
+      ),
+    ).toEqual([
       { value: "a", label: "A", shared: false },
       { value: "b", label: "B", shared: true },
       { value: "c", label: "C", shared: false },

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 
 /** Answers GET /api/csrf-token from `tokens` in order; any other URL is not expected. */
 function serveTokens(...tokens: (Response | Error)[]) {
@@ -75,7 +76,11 @@ describe("the CSRF token", () => {
   });
 
   it("fails with the answer's status, or 'Not authenticated' when the answer holds none", async () => {
-    serveTokens(json({ error: { code: "INTERNAL_ERROR" } }, 500), json({ csrfToken: null, token: null }), new Response("<html>", { status: 200 }));
+    serveTokens(
+      json({ error: { code: "INTERNAL_ERROR" } }, 500),
+      json({ csrfToken: null, token: null }),
+      new Response("<html>", { status: 200 }),
+    );
     const { withCsrfRetry } = await csrfClient();
     const { tokens, send } = sender();
     await expect(withCsrfRetry(send)).rejects.toMatchObject({ status: 500, message: "Request failed with status 500" });
@@ -132,7 +137,11 @@ describe("csrfFetch", () => {
     const { csrfFetch } = await csrfClient();
 
     const body = JSON.stringify({ a: 1 });
-    expect(await csrfFetch("/api/thing", { method: "PATCH", headers: { "Content-Type": "application/json" }, body })).toEqual({ ok: true, status: 202, json: { data: 1 } });
+    expect(await csrfFetch("/api/thing", { method: "PATCH", headers: { "Content-Type": "application/json" }, body })).toEqual({
+      ok: true,
+      status: 202,
+      json: { data: 1 },
+    });
     const [url, init = {}] = fetch.mock.calls[1]!;
     expect(url).toBe("/api/thing");
     expect(init).toMatchObject({ method: "PATCH", body, credentials: "same-origin" });

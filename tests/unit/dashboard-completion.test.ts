@@ -30,7 +30,13 @@ describe("profile completion (spec section 5)", () => {
   });
 
   it("the card's done steps add up to the percentage the API reports, for every combination", () => {
-    const users = [full, { ...full, lastName: null }, { ...full, interests: [], bio: " " }, { ...full, interests: null, avatarUrl: "/api/images/x" }, { ...full, dateOfBirth: null, interests: [] }];
+    const users = [
+      full,
+      { ...full, lastName: null },
+      { ...full, interests: [], bio: " " },
+      { ...full, interests: null, avatarUrl: "/api/images/x" },
+      { ...full, dateOfBirth: null, interests: [] },
+    ];
     for (const user of users) {
       for (const couple of [null, { status: "active" }, { status: "suspended" }]) {
         const card = profileCompletion(user, couple);

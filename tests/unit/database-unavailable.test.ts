@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "@/db/supervised-pool";
 import { errorResponse } from "@/lib/http/errors";
 
-const wrapped = (code: string) => Object.assign(new Error("Failed query: insert ..."), { cause: Object.assign(new Error("driver"), { code }) });
+const wrapped = (code: string) =>
+  Object.assign(new Error("Failed query: insert ..."), { cause: Object.assign(new Error("driver"), { code }) });
 
 describe("an unreachable database", () => {
   it("is recognised through Drizzle's wrapper: refused, closed, timed out, shutting down, starting up", () => {

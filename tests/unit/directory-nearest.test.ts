@@ -27,7 +27,12 @@ describe("the nearest sort's chord (issue 12)", () => {
   });
 
   it("orders as the distance does", () => {
-    const points = [{ lat: 38.8, lng: -9.38 }, { lat: 41.15, lng: -8.61 }, { lat: 48.86, lng: 2.35 }, { lat: 40.42, lng: -3.7 }];
+    const points = [
+      { lat: 38.8, lng: -9.38 },
+      { lat: 41.15, lng: -8.61 },
+      { lat: 48.86, lng: 2.35 },
+      { lat: 40.42, lng: -3.7 },
+    ];
     const byChord = [...points].sort((a, b) => chord(LISBON, a) - chord(LISBON, b));
     const byKm = [...points].sort((a, b) => haversineKm(LISBON, a) - haversineKm(LISBON, b));
     expect(byChord).toEqual(byKm);

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { cursorContext, directoryBand, directoryHref, filterParams, interestsVenn, NO_FILTERS, pageFilters, partnersVenn, commonText } from "@/lib/directory/rules";
+import {
+  cursorContext,
+  directoryBand,
+  directoryHref,
+  filterParams,
+  interestsVenn,
+  NO_FILTERS,
+  pageFilters,
+  partnersVenn,
+  commonText,
+} from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { distanceBand } from "@/lib/forum/rules";
 import { bandOf, haversineKm, shownDistanceKm } from "@/lib/locations/bands";
@@ -53,7 +63,18 @@ describe("distance bands", () => {
 
 describe("interestsVenn", () => {
   it("splits two couples' interests into shared, only yours, only theirs and all four", () => {
-    expect(interestsVenn([["hiking", "wine", "music"], ["hiking", "travel"]], [["hiking", "wine", "yoga"], ["hiking", "chess"]])).toEqual({
+    expect(
+      interestsVenn(
+        [
+          ["hiking", "wine", "music"],
+          ["hiking", "travel"],
+        ],
+        [
+          ["hiking", "wine", "yoga"],
+          ["hiking", "chess"],
+        ],
+      ),
+    ).toEqual({
       shared: ["hiking", "wine"],
       onlyYours: ["music", "travel"],
       onlyTheirs: ["yoga", "chess"],
@@ -62,7 +83,12 @@ describe("interestsVenn", () => {
   });
 
   it("has no all-four list when either couple has one partner, and handles empty lists", () => {
-    expect(interestsVenn([["hiking"]], [["hiking"], ["hiking"]])).toEqual({ shared: ["hiking"], onlyYours: [], onlyTheirs: [], allFour: [] });
+    expect(interestsVenn([["hiking"]], [["hiking"], ["hiking"]])).toEqual({
+      shared: ["hiking"],
+      onlyYours: [],
+      onlyTheirs: [],
+      allFour: [],
+    });
     expect(interestsVenn([[], []], [[], []])).toEqual({ shared: [], onlyYours: [], onlyTheirs: [], allFour: [] });
   });
 
@@ -79,7 +105,19 @@ describe("interestsVenn", () => {
 
 describe("directory filters", () => {
   it("reads a page address leniently: unknown values are dropped, never an error", () => {
-    expect(pageFilters({ q: "  Ana ", interests: "hiking,nope,hiking,travel", styles: "culture_curators,bogus", verified: "1", distance: "50", sort: "common" }, true)).toEqual({
+    expect(
+      pageFilters(
+        {
+          q: "  Ana ",
+          interests: "hiking,nope,hiking,travel",
+          styles: "culture_curators,bogus",
+          verified: "1",
+          distance: "50",
+          sort: "common",
+        },
+        true,
+      ),
+    ).toEqual({
       q: "Ana",
       interests: ["hiking", "travel"],
       styles: ["culture_curators"],
@@ -97,7 +135,14 @@ describe("directory filters", () => {
   });
 
   it("writes the same parameter names back, without empty values or the default sort", () => {
-    const filters = { q: "Ana", interests: ["hiking", "travel"], styles: [], verified: true, distance: 10 as const, sort: "nearest" as const };
+    const filters = {
+      q: "Ana",
+      interests: ["hiking", "travel"],
+      styles: [],
+      verified: true,
+      distance: 10 as const,
+      sort: "nearest" as const,
+    };
     expect(filterParams(filters, "abc").toString()).toBe("q=Ana&interests=hiking%2Ctravel&verified=1&distance=10&sort=nearest&cursor=abc");
     expect(directoryHref(NO_FILTERS)).toBe("/directory");
     expect(pageFilters(Object.fromEntries(filterParams(filters)), true)).toEqual(filters);
@@ -116,7 +161,14 @@ describe("directory filters", () => {
       verified: true,
       limit: 5,
     });
-    for (const bad of [{ interests: "hiking,nope" }, { styles: "x" }, { distance: "25" }, { sort: "best" }, { verified: "true" }, { limit: "100" }]) {
+    for (const bad of [
+      { interests: "hiking,nope" },
+      { styles: "x" },
+      { distance: "25" },
+      { sort: "best" },
+      { verified: "true" },
+      { limit: "100" },
+    ]) {
       expect(directoryQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
   });

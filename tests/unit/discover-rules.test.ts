@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { directoryBand } from "@/lib/directory/rules";
-import { allFourInterests, bandLabel, coupleInterestSet, distanceBand, distanceKm, listed, rankSuggestions, scoreCouple, WEIGHTS, type ScoringCouple } from "@/lib/discover/rules";
+import {
+  allFourInterests,
+  bandLabel,
+  coupleInterestSet,
+  distanceBand,
+  distanceKm,
+  listed,
+  rankSuggestions,
+  scoreCouple,
+  WEIGHTS,
+  type ScoringCouple,
+} from "@/lib/discover/rules";
 
 const LISBON = { lat: 38.72, lng: -9.13 };
 const SINTRA = { lat: 38.8, lng: -9.38 };
@@ -17,13 +28,25 @@ const couple = (id: string, overrides: Partial<ScoringCouple> = {}): ScoringCoup
 
 describe("discover scoring", () => {
   it("a couple's interests are the union of its partners', else its own list", () => {
-    expect([...coupleInterestSet(couple("a", { partners: [["travel"], ["hiking", "travel"]], coupleInterests: ["music"] }))].sort()).toEqual(["hiking", "travel"]);
+    expect(
+      [...coupleInterestSet(couple("a", { partners: [["travel"], ["hiking", "travel"]], coupleInterests: ["music"] }))].sort(),
+    ).toEqual(["hiking", "travel"]);
     expect([...coupleInterestSet(couple("a", { partners: [[], []], coupleInterests: ["music"] }))]).toEqual(["music"]);
   });
 
   it("all four: only what every one of the four holds, and nothing when a couple has one partner", () => {
-    const us = couple("us", { partners: [["travel", "hiking", "wine_tasting"], ["travel", "hiking"]] });
-    const them = couple("them", { partners: [["travel", "hiking"], ["travel", "music"]] });
+    const us = couple("us", {
+      partners: [
+        ["travel", "hiking", "wine_tasting"],
+        ["travel", "hiking"],
+      ],
+    });
+    const them = couple("them", {
+      partners: [
+        ["travel", "hiking"],
+        ["travel", "music"],
+      ],
+    });
     expect([...allFourInterests(us, them)]).toEqual(["travel"]);
     expect(allFourInterests(us, couple("solo", { partners: [["travel"]] })).size).toBe(0);
   });
@@ -59,17 +82,42 @@ describe("discover scoring", () => {
   });
 
   it("ranks best first, ties nearer first then by id, drops couples with nothing in common and the viewer's own", () => {
-    const us = couple("us", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: LISBON });
+    const us = couple("us", {
+      partners: [
+        ["travel", "hiking"],
+        ["travel", "hiking"],
+      ],
+      point: LISBON,
+    });
     const ranked = rankSuggestions(us, [
       couple("nothing", { partners: [["music"], ["music"]], point: PORTO }),
       couple("one", { partners: [["travel"], ["music"]] }),
-      couple("both-far", { partners: [["travel", "hiking"], ["travel", "hiking"]] }),
-      couple("both-near", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: SINTRA }),
+      couple("both-far", {
+        partners: [
+          ["travel", "hiking"],
+          ["travel", "hiking"],
+        ],
+      }),
+      couple("both-near", {
+        partners: [
+          ["travel", "hiking"],
+          ["travel", "hiking"],
+        ],
+        point: SINTRA,
+      }),
       couple("b-one", { partners: [["travel"], ["music"]] }),
-      couple("us", { partners: [["travel", "hiking"], ["travel", "hiking"]], point: LISBON }),
+      couple("us", {
+        partners: [
+          ["travel", "hiking"],
+          ["travel", "hiking"],
+        ],
+        point: LISBON,
+      }),
     ]);
     expect(ranked.map((s) => s.id)).toEqual(["both-near", "both-far", "b-one", "one"]);
-    expect(rankSuggestions(us, [couple("x", { partners: [["travel"], []] }), couple("y", { partners: [["travel"], []] })], 1)).toHaveLength(1);
+    expect(rankSuggestions(us, [couple("x", { partners: [["travel"], []] }), couple("y", { partners: [["travel"], []] })], 1)).toHaveLength(
+      1,
+    );
   });
 
   it("lists a few and counts the rest", () => {

@@ -7,7 +7,11 @@ describe("malformed paths (middleware.ts answers them before Next's router, whic
   it("refuses a percent-encoding that does not decode with 400, on pages and API paths alike", () => {
     for (const path of ["/profile/%ff", "/api/couples/%ff/full-profile", "/api/images/avatar/%ff", "/profile/%", "/profile/%e2%82"]) {
       expect(isMalformedPath(path), path).toBe(true);
-      expect(earlyRefusal("GET", path, headers({ host: "app.test" })), path).toEqual({ status: 400, code: "VALIDATION_ERROR", message: "The address is not valid." });
+      expect(earlyRefusal("GET", path, headers({ host: "app.test" })), path).toEqual({
+        status: 400,
+        code: "VALIDATION_ERROR",
+        message: "The address is not valid.",
+      });
     }
   });
 
@@ -26,13 +30,21 @@ describe("cross-site server-action posts (Next throws, answering 500; middleware
     for (const origin of ["https://evil.test", "http://app.test.evil.test", "http://app.test:8080", "null", "not a url"]) {
       const sent = headers({ host: "app.test", origin, "next-action": "abc123" });
       expect(isCrossSitePagePost("POST", sent), origin).toBe(true);
-      expect(earlyRefusal("POST", "/login", sent), origin).toEqual({ status: 403, code: "FORBIDDEN", message: "Cross-site requests are not allowed." });
+      expect(earlyRefusal("POST", "/login", sent), origin).toEqual({
+        status: 403,
+        code: "FORBIDDEN",
+        message: "Cross-site requests are not allowed.",
+      });
     }
   });
 
   it("compares with X-Forwarded-Host first, as Next does behind a proxy", () => {
-    expect(isCrossSitePagePost("POST", headers({ host: "internal:3000", "x-forwarded-host": "app.test", origin: "https://app.test" }))).toBe(false);
-    expect(isCrossSitePagePost("POST", headers({ host: "app.test", "x-forwarded-host": "other.test", origin: "https://app.test" }))).toBe(true);
+    expect(
+      isCrossSitePagePost("POST", headers({ host: "internal:3000", "x-forwarded-host": "app.test", origin: "https://app.test" })),
+    ).toBe(false);
+    expect(isCrossSitePagePost("POST", headers({ host: "app.test", "x-forwarded-host": "other.test", origin: "https://app.test" }))).toBe(
+      true,
+    );
   });
 
   it("lets same-site posts, posts without Origin, other methods and API calls through", () => {

@@ -25,14 +25,11 @@ describe("AppError", () => {
   ])("answers %s with status %i", (code, status) => {
     expect(new AppError(code, "x").status).toBe(status);
   });
-
 });
 
 describe("errorResponse", () => {
   it("answers {error:{code,message}} with the status, extra body fields and Retry-After", async () => {
-    const response = errorResponse(
-      new AppError("RATE_LIMITED", "Slow down", { retryAfterSeconds: 42, body: { attemptsRemaining: 3 } }),
-    );
+    const response = errorResponse(new AppError("RATE_LIMITED", "Slow down", { retryAfterSeconds: 42, body: { attemptsRemaining: 3 } }));
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("42");
     expect(await response.json()).toEqual({ attemptsRemaining: 3, error: { code: "RATE_LIMITED", message: "Slow down" } });
@@ -52,7 +49,7 @@ describe("errorResponse", () => {
 
   it("answers an unexpected error with 500 and a generic message, never its text or stack", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => {});
-    const response = errorResponse(new Error("relation \"users\" password_hash leaked"));
+    const response = errorResponse(new Error('relation "users" password_hash leaked'));
     const body = await response.json();
     expect(response.status).toBe(500);
     expect(body.error.code).toBe("INTERNAL_ERROR");

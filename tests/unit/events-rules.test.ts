@@ -18,9 +18,19 @@ describe("event rules", () => {
   });
 
   it("the draft schema wants a future start and whole numbers", () => {
-    const good = { title: "Tasting", startsAt: "2099-01-01T10:00:00Z", placeId: "geonames:1", capacity: 10, priceCents: 0, currency: "EUR", description: "A long enough description." };
+    const good = {
+      title: "Tasting",
+      startsAt: "2099-01-01T10:00:00Z",
+      placeId: "geonames:1",
+      capacity: 10,
+      priceCents: 0,
+      currency: "EUR",
+      description: "A long enough description.",
+    };
     expect(createEventSchema.safeParse(good).success).toBe(true);
-    expect(createEventSchema.safeParse({ ...good, startsAt: "2001-01-01T10:00:00Z" }).error?.issues[0]?.message).toBe("Please choose a date and time in the future");
+    expect(createEventSchema.safeParse({ ...good, startsAt: "2001-01-01T10:00:00Z" }).error?.issues[0]?.message).toBe(
+      "Please choose a date and time in the future",
+    );
     expect(createEventSchema.safeParse({ ...good, capacity: "10" }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, priceCents: 10.5 }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, title: "Line\nbreak" }).success).toBe(false);

@@ -8,14 +8,24 @@ const ID = "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b";
 describe("keyset cursors", () => {
   it("round-trips a timestamp to the millisecond and a numeric key", () => {
     const at = new Date("2026-03-20T12:34:56.789Z");
-    expect(decodeCursor(SECRET, "posts:latest", encodeCursor(SECRET, "posts:latest", { sortKey: at, id: ID }))).toEqual({ sortKey: at, id: ID });
+    expect(decodeCursor(SECRET, "posts:latest", encodeCursor(SECRET, "posts:latest", { sortKey: at, id: ID }))).toEqual({
+      sortKey: at,
+      id: ID,
+    });
     expect(decodeCursor(SECRET, "posts:top", encodeCursor(SECRET, "posts:top", { sortKey: 42, id: ID }))).toEqual({ sortKey: 42, id: ID });
-    expect(decodeCursor(SECRET, "posts:nearest", encodeCursor(SECRET, "posts:nearest", { sortKey: 12.5, id: ID }))).toEqual({ sortKey: 12.5, id: ID });
+    expect(decodeCursor(SECRET, "posts:nearest", encodeCursor(SECRET, "posts:nearest", { sortKey: 12.5, id: ID }))).toEqual({
+      sortKey: 12.5,
+      id: ID,
+    });
   });
 
   it("carries a search's pinned window when it has one", () => {
     const pinnedAt = new Date("2026-03-20T12:34:56.789Z");
-    expect(decodeCursor(SECRET, "posts:rank", encodeCursor(SECRET, "posts:rank", { sortKey: 0.0607927, id: ID, pinnedAt }))).toEqual({ sortKey: 0.0607927, id: ID, pinnedAt });
+    expect(decodeCursor(SECRET, "posts:rank", encodeCursor(SECRET, "posts:rank", { sortKey: 0.0607927, id: ID, pinnedAt }))).toEqual({
+      sortKey: 0.0607927,
+      id: ID,
+      pinnedAt,
+    });
     expect(encodeCursor(SECRET, "posts:rank", { sortKey: -Number.MAX_VALUE, id: ID, pinnedAt }).length).toBeLessThan(CURSOR_MAX);
   });
 
@@ -44,7 +54,8 @@ describe("keyset cursors", () => {
   });
 
   it("answers null, never throws, for junk", () => {
-    for (const junk of ["", ".", "abc", "a.b.c", "%%%.%%%", "x".repeat(300), "eyJ9.AAAA"]) expect(decodeCursor(SECRET, "posts:latest", junk)).toBeNull();
+    for (const junk of ["", ".", "abc", "a.b.c", "%%%.%%%", "x".repeat(300), "eyJ9.AAAA"])
+      expect(decodeCursor(SECRET, "posts:latest", junk)).toBeNull();
   });
 
   it("refuses to encode a sort key that is not a finite number or a valid date", () => {

@@ -28,8 +28,12 @@ describe("forum list state in the address", () => {
   });
 
   it("spells the API query and the page address without empty values", () => {
-    expect(listSearchParams({ scope: "global", sort: "top", q: "", cursor: "abc.def" }).toString()).toBe("scope=global&sort=top&cursor=abc.def");
-    expect(forumHref({ scope: "local", sort: "nearest", radius: 100, topic: "meetups" })).toBe("/forum/local?sort=nearest&topic=meetups&radius=100");
+    expect(listSearchParams({ scope: "global", sort: "top", q: "", cursor: "abc.def" }).toString()).toBe(
+      "scope=global&sort=top&cursor=abc.def",
+    );
+    expect(forumHref({ scope: "local", sort: "nearest", radius: 100, topic: "meetups" })).toBe(
+      "/forum/local?sort=nearest&topic=meetups&radius=100",
+    );
     expect(forumHref({ scope: "global", sort: "new" })).toBe("/forum?sort=new");
   });
 });

@@ -17,7 +17,16 @@ import {
 
 describe("topics", () => {
   it("lists the issue's eight topics in display order, each with its label", () => {
-    expect(FORUM_TOPICS.map((t) => t.value)).toEqual(["travel", "food_drink", "outdoors", "culture_creativity", "wellness", "career_money", "home_life", "meetups"]);
+    expect(FORUM_TOPICS.map((t) => t.value)).toEqual([
+      "travel",
+      "food_drink",
+      "outdoors",
+      "culture_creativity",
+      "wellness",
+      "career_money",
+      "home_life",
+      "meetups",
+    ]);
     expect(topicLabel("food_drink")).toBe("Food & Drink");
     expect(topicLabel("career_money")).toBe("Career & Money");
   });
@@ -25,7 +34,13 @@ describe("topics", () => {
 
 describe("reactions", () => {
   it("names every button 'React with <kind>' and shows an emoji", () => {
-    expect(REACTIONS.map((r) => r.label)).toEqual(["React with heart", "React with laugh", "React with wow", "React with clap", "React with hug"]);
+    expect(REACTIONS.map((r) => r.label)).toEqual([
+      "React with heart",
+      "React with laugh",
+      "React with wow",
+      "React with clap",
+      "React with hug",
+    ]);
     for (const reaction of REACTIONS) expect(reaction.emoji).not.toBe("");
   });
 

@@ -33,7 +33,17 @@ describe("listPostsQuerySchema", () => {
   });
 
   it("reads query-string values, empty ones as not given", () => {
-    expect(listPostsQuerySchema.parse({ scope: "local", sort: "nearest", topic: "meetups", q: "  sunset hike ", radius: "25", limit: "50", cursor: "abc.def" })).toEqual({
+    expect(
+      listPostsQuerySchema.parse({
+        scope: "local",
+        sort: "nearest",
+        topic: "meetups",
+        q: "  sunset hike ",
+        radius: "25",
+        limit: "50",
+        cursor: "abc.def",
+      }),
+    ).toEqual({
       scope: "local",
       sort: "nearest",
       topic: "meetups",
@@ -42,7 +52,9 @@ describe("listPostsQuerySchema", () => {
       limit: 50,
       cursor: "abc.def",
     });
-    expect(listPostsQuerySchema.parse({ scope: "", sort: "", topic: "", q: "  ", radius: "", limit: "", cursor: "" })).toEqual(listPostsQuerySchema.parse({}));
+    expect(listPostsQuerySchema.parse({ scope: "", sort: "", topic: "", q: "  ", radius: "", limit: "", cursor: "" })).toEqual(
+      listPostsQuerySchema.parse({}),
+    );
   });
 
   it("refuses unknown values with a clear message", () => {
@@ -78,7 +90,11 @@ describe("createPostSchema", () => {
   });
 
   it("keeps photos and mentions once each", () => {
-    const parsed = createPostSchema.parse({ ...post, photos: ["/api/images/a.jpg", "/api/images/a.jpg"], mentions: [ID, ID.toUpperCase(), OTHER] });
+    const parsed = createPostSchema.parse({
+      ...post,
+      photos: ["/api/images/a.jpg", "/api/images/a.jpg"],
+      mentions: [ID, ID.toUpperCase(), OTHER],
+    });
     expect(parsed.photos).toEqual(["/api/images/a.jpg"]);
     expect(parsed.mentions).toEqual([ID, OTHER]);
   });
@@ -104,7 +120,9 @@ describe("createPostSchema", () => {
 
   it("holds the body to 1-10,000 characters, allowing only line breaks and tabs", () => {
     expect(messages(createPostSchema, { ...post, body: " \n " })).toEqual({ body: FORUM_MESSAGES.bodyRequired });
-    expect(messages(createPostSchema, { ...post, body: "x".repeat(BODY_MAX + 1) })).toEqual({ body: "Your post must be no more than 10,000 characters" });
+    expect(messages(createPostSchema, { ...post, body: "x".repeat(BODY_MAX + 1) })).toEqual({
+      body: "Your post must be no more than 10,000 characters",
+    });
     expect(createPostSchema.parse({ ...post, body: "x".repeat(BODY_MAX) }).body).toHaveLength(BODY_MAX);
     expect(createPostSchema.parse({ ...post, body: "a\tb\nc" }).body).toBe("a\tb\nc");
     for (const body of ["a\u0000b", "a\u001bb", "a\u2029b", "a\u007fb"]) {
@@ -122,7 +140,9 @@ describe("createPostSchema", () => {
     expect(messages(createPostSchema, { ...post, photos: "a.jpg" })).toEqual({ photos: FORUM_MESSAGES.photoInvalid });
     expect(messages(createPostSchema, { ...post, photos: [""] })).toEqual({ "photos.0": FORUM_MESSAGES.photoInvalid });
     expect(messages(createPostSchema, { ...post, mentions: ["maya"] })).toEqual({ "mentions.0": FORUM_MESSAGES.mentionsInvalid });
-    expect(messages(createPostSchema, { ...post, mentions: Array.from({ length: 21 }, () => ID) })).toEqual({ mentions: FORUM_MESSAGES.tooManyMentions });
+    expect(messages(createPostSchema, { ...post, mentions: Array.from({ length: 21 }, () => ID) })).toEqual({
+      mentions: FORUM_MESSAGES.tooManyMentions,
+    });
   });
 });
 
@@ -144,13 +164,19 @@ describe("patchPostSchema", () => {
 
 describe("replies", () => {
   it("accepts a reply with a quoted reply and mentions", () => {
-    expect(createReplySchema.parse({ body: " Count us in! ", quoteReplyId: ID, mentions: [OTHER] })).toEqual({ body: "Count us in!", quoteReplyId: ID, mentions: [OTHER] });
+    expect(createReplySchema.parse({ body: " Count us in! ", quoteReplyId: ID, mentions: [OTHER] })).toEqual({
+      body: "Count us in!",
+      quoteReplyId: ID,
+      mentions: [OTHER],
+    });
     expect(createReplySchema.parse({ body: "Yes" })).toEqual({ body: "Yes", mentions: [] });
   });
 
   it("holds the body to 1-5,000 characters and the quote to a reply id", () => {
     expect(messages(createReplySchema, {})).toEqual({ body: FORUM_MESSAGES.replyRequired });
-    expect(messages(createReplySchema, { body: "x".repeat(REPLY_BODY_MAX + 1) })).toEqual({ body: "Your reply must be no more than 5,000 characters" });
+    expect(messages(createReplySchema, { body: "x".repeat(REPLY_BODY_MAX + 1) })).toEqual({
+      body: "Your reply must be no more than 5,000 characters",
+    });
     expect(createReplySchema.parse({ body: "x".repeat(REPLY_BODY_MAX) }).body).toHaveLength(REPLY_BODY_MAX);
     expect(messages(createReplySchema, { body: "ok", quoteReplyId: "r1" })).toEqual({ quoteReplyId: FORUM_MESSAGES.quoteInvalid });
   });
@@ -163,8 +189,16 @@ describe("replies", () => {
 
 describe("reportSchema", () => {
   it("accepts a report, an empty note being no note", () => {
-    expect(reportSchema.parse({ targetType: "reply", targetId: ID, reason: "spam", note: "" })).toEqual({ targetType: "reply", targetId: ID, reason: "spam" });
-    expect(reportSchema.parse({ targetType: "couple", targetId: ID, reason: "other", note: null })).toEqual({ targetType: "couple", targetId: ID, reason: "other" });
+    expect(reportSchema.parse({ targetType: "reply", targetId: ID, reason: "spam", note: "" })).toEqual({
+      targetType: "reply",
+      targetId: ID,
+      reason: "spam",
+    });
+    expect(reportSchema.parse({ targetType: "couple", targetId: ID, reason: "other", note: null })).toEqual({
+      targetType: "couple",
+      targetId: ID,
+      reason: "other",
+    });
     expect(reportSchema.parse({ targetType: "post", targetId: ID, reason: "harassment", note: " Twice\nnow " }).note).toBe("Twice\nnow");
   });
 
@@ -175,7 +209,9 @@ describe("reportSchema", () => {
       reason: FORUM_MESSAGES.reasonUnknown,
       note: FORUM_MESSAGES.noteTooLong,
     });
-    expect(messages(reportSchema, { targetType: "post", targetId: ID, reason: "spam", note: 7 })).toEqual({ note: FORUM_MESSAGES.noteInvalid });
+    expect(messages(reportSchema, { targetType: "post", targetId: ID, reason: "spam", note: 7 })).toEqual({
+      note: FORUM_MESSAGES.noteInvalid,
+    });
   });
 });
 
@@ -186,7 +222,9 @@ describe("route params", () => {
   });
 
   it("refuses an unknown reaction and an id that is not one", () => {
-    expect(messages(reactionParamsSchema, { id: ID, kind: "angry" })).toEqual({ kind: "Unknown reaction: use heart, laugh, wow, clap, hug" });
+    expect(messages(reactionParamsSchema, { id: ID, kind: "angry" })).toEqual({
+      kind: "Unknown reaction: use heart, laugh, wow, clap, hug",
+    });
     expect(messages(forumIdParamsSchema, { id: "%ff" })).toEqual({ id: FORUM_MESSAGES.idInvalid });
   });
 });

@@ -9,11 +9,17 @@ const line = (body: string, mentions = [MAYA, ANA]): Segment[] => renderBody(bod
 
 describe("renderBody: paragraphs and lines", () => {
   it("splits paragraphs at blank lines and lines at single line breaks", () => {
-    expect(renderBody("One\ntwo\n\nThree")).toEqual([[[{ kind: "text", text: "One" }], [{ kind: "text", text: "two" }]], [[{ kind: "text", text: "Three" }]]]);
+    expect(renderBody("One\ntwo\n\nThree")).toEqual([
+      [[{ kind: "text", text: "One" }], [{ kind: "text", text: "two" }]],
+      [[{ kind: "text", text: "Three" }]],
+    ]);
   });
 
   it("treats Windows line ends, white-space-only lines and extra blank lines as breaks, dropping empty paragraphs", () => {
-    expect(renderBody("\r\n\r\nOne\r\n  \r\n\r\n\r\nTwo\n\n")).toEqual([[[{ kind: "text", text: "One" }]], [[{ kind: "text", text: "Two" }]]]);
+    expect(renderBody("\r\n\r\nOne\r\n  \r\n\r\n\r\nTwo\n\n")).toEqual([
+      [[{ kind: "text", text: "One" }]],
+      [[{ kind: "text", text: "Two" }]],
+    ]);
     expect(renderBody("   \n\n ")).toEqual([]);
   });
 
@@ -47,7 +53,15 @@ describe("renderBody: links", () => {
   });
 
   it("never links another scheme or a URL without a host", () => {
-    for (const body of ["javascript:alert(1)", "JaVaScRiPt://example.com/%0aalert(1)", "data:text/html,<b>x</b>", "vbscript:x", "ftp://example.com", "https://", "xhttps://example.com"]) {
+    for (const body of [
+      "javascript:alert(1)",
+      "JaVaScRiPt://example.com/%0aalert(1)",
+      "data:text/html,<b>x</b>",
+      "vbscript:x",
+      "ftp://example.com",
+      "https://",
+      "xhttps://example.com",
+    ]) {
       expect(line(body).every((segment) => segment.kind === "text")).toBe(true);
     }
   });
@@ -57,7 +71,9 @@ describe("renderBody: links", () => {
   });
 
   it("accepts an upper-case scheme and normalises the href only", () => {
-    expect(line("HTTPS://Example.com/Path")).toEqual([{ kind: "link", text: "HTTPS://Example.com/Path", href: "https://example.com/Path" }]);
+    expect(line("HTTPS://Example.com/Path")).toEqual([
+      { kind: "link", text: "HTTPS://Example.com/Path", href: "https://example.com/Path" },
+    ]);
   });
 });
 
@@ -78,7 +94,9 @@ describe("renderBody: mentions", () => {
   });
 
   it("does not find mentions inside links", () => {
-    expect(line("https://example.com/@Ana")).toEqual([{ kind: "link", text: "https://example.com/@Ana", href: "https://example.com/@Ana" }]);
+    expect(line("https://example.com/@Ana")).toEqual([
+      { kind: "link", text: "https://example.com/@Ana", href: "https://example.com/@Ana" },
+    ]);
   });
 
   it("treats names with regular-expression characters literally", () => {
@@ -162,6 +180,7 @@ describe("excerpt", () => {
       "tiny",
       "",
     ];
-    for (const length of [5, 40, 200]) for (const body of bodies) expect(excerpt(body, length), `${length}: ${body.slice(0, 20)}`).toBe(whole(body, length));
+    for (const length of [5, 40, 200])
+      for (const body of bodies) expect(excerpt(body, length), `${length}: ${body.slice(0, 20)}`).toBe(whole(body, length));
   });
 });

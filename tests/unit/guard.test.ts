@@ -220,12 +220,16 @@ describe("safeOrigin and postAuthDestination for invitation links", () => {
     expect(safeOrigin(link)).toBe(link);
   });
 
-  it.each(["/register", "/register?clear=true", "/register?inviter=abc", "/invitation/accept", "/invitation/accept?tokens=abc", "/invitation/other?token=abc"])(
-    "rejects %s (not an invitation link)",
-    (path) => {
-      expect(safeOrigin(path)).toBeNull();
-    },
-  );
+  it.each([
+    "/register",
+    "/register?clear=true",
+    "/register?inviter=abc",
+    "/invitation/accept",
+    "/invitation/accept?tokens=abc",
+    "/invitation/other?token=abc",
+  ])("rejects %s (not an invitation link)", (path) => {
+    expect(safeOrigin(path)).toBeNull();
+  });
 
   it.each(links)("goes back to %s after sign-in whether or not the profile is complete", (link) => {
     expect(postAuthDestination({ profileComplete: false }, link)).toBe(link);

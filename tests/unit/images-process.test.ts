@@ -1,12 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import {
-  INVALID_IMAGE_MESSAGE,
-  MAX_IMAGE_BYTES,
-  TOO_LARGE_MESSAGE,
-  TOO_MANY_PIXELS_MESSAGE,
-  type ImageKind,
-} from "@/lib/images/rules";
+import { INVALID_IMAGE_MESSAGE, MAX_IMAGE_BYTES, TOO_LARGE_MESSAGE, TOO_MANY_PIXELS_MESSAGE, type ImageKind } from "@/lib/images/rules";
 import { processImage } from "@/lib/images/process";
 import { pngHeaderOnly } from "../fixtures/images";
 
@@ -70,7 +64,11 @@ describe("processImage", () => {
     ["couple-main", 400, 400],
     ["couple-photo", 600, 450],
   ] as const)("gives a %s exactly %ix%i, whatever the input's shape", async (kind, width, height) => {
-    for (const [w, h] of [[1200, 300], [300, 1200], [50, 40]]) {
+    for (const [w, h] of [
+      [1200, 300],
+      [300, 1200],
+      [50, 40],
+    ]) {
       const out = await processImage(await solid(w!, h!, "#336699").jpeg().toBuffer(), kind);
       expect([out.width, out.height]).toEqual([width, height]);
       const meta = await sharp(out.buffer).metadata();
@@ -107,7 +105,9 @@ describe("processImage", () => {
 
   it("refuses a JPEG signature followed by garbage, and a truncated JPEG", async () => {
     const garbage = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from("not really a jpeg".repeat(10))]);
-    const noisy = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } })
+    const noisy = await sharp({
+      create: { width: 800, height: 600, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } },
+    })
       .jpeg()
       .toBuffer();
     for (const input of [garbage, noisy.subarray(0, noisy.length / 2)]) {

@@ -19,9 +19,21 @@ describe("interest catalogue", () => {
     expect(new Set(values).size).toBe(values.length);
     expect(values).toEqual(
       expect.arrayContaining([
-        "travel", "food_dining", "wine_tasting", "home_entertaining", "outdoor_activities", "adventure_sports",
-        "arts_culture", "music", "reading", "photography", "technology", "investing", "entrepreneurship",
-        "fitness_wellness", "career_development",
+        "travel",
+        "food_dining",
+        "wine_tasting",
+        "home_entertaining",
+        "outdoor_activities",
+        "adventure_sports",
+        "arts_culture",
+        "music",
+        "reading",
+        "photography",
+        "technology",
+        "investing",
+        "entrepreneurship",
+        "fitness_wellness",
+        "career_development",
       ]),
     );
     expect(values.length).toBeGreaterThan(INTERESTS_MAX);
@@ -52,7 +64,13 @@ describe("interest catalogue", () => {
       { value: "c", label: "C", category: "Two" },
     ]);
     expect(Object.entries(grouped)).toEqual([
-      ["Two", [{ value: "b", label: "B" }, { value: "c", label: "C" }]],
+      [
+        "Two",
+        [
+          { value: "b", label: "B" },
+          { value: "c", label: "C" },
+        ],
+      ],
       ["One", [{ value: "a", label: "A" }]],
     ]);
   });

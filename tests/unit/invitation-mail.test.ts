@@ -5,7 +5,11 @@ const invitation = { partnerFirstName: "Theo", inviterFirstName: "Maya", coupleN
 
 describe("e-mail subjects", () => {
   it("are one line: line breaks and other control characters in a typed name become a space", () => {
-    const mail = invitationEmail("theo@example.com", { ...invitation, inviterFirstName: "Maya\r\nBcc: everyone@example.com", coupleName: "Us\u0000\tTwo\u2028" }, "token");
+    const mail = invitationEmail(
+      "theo@example.com",
+      { ...invitation, inviterFirstName: "Maya\r\nBcc: everyone@example.com", coupleName: "Us\u0000\tTwo\u2028" },
+      "token",
+    );
     expect(mail.subject).toBe("Maya Bcc: everyone@example.com invited you to join Us Two");
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(verificationEmail("a@example.com", "Ada", "token").subject).toBe("Verify your email address");

@@ -40,7 +40,11 @@ describe("invitePartnerSchema", () => {
   const valid = { partner_first_name: " Theo ", partner_last_name: "Grant", partner_email: " Theo@Example.COM " };
 
   it("trims the names and normalises the e-mail", () => {
-    expect(invitePartnerSchema.parse(valid)).toEqual({ partner_first_name: "Theo", partner_last_name: "Grant", partner_email: "theo@example.com" });
+    expect(invitePartnerSchema.parse(valid)).toEqual({
+      partner_first_name: "Theo",
+      partner_last_name: "Grant",
+      partner_email: "theo@example.com",
+    });
   });
 
   it("gives the spec's message for each missing or bad field", () => {
@@ -80,13 +84,21 @@ describe("names refuse control characters (they end up in e-mail subjects)", () 
 
   it.each(typed)("partner set-up and registration refuse %j", (name) => {
     const base = { firstName: name, lastName: "Grant", dateOfBirth: "1990-01-01" };
-    expect(messagesOf(completeRegistrationSchema.safeParse(base))).toEqual({ firstName: "First name contains characters that are not allowed" });
+    expect(messagesOf(completeRegistrationSchema.safeParse(base))).toEqual({
+      firstName: "First name contains characters that are not allowed",
+    });
     const registration = registrationPayloadSchema.safeParse({ ...base, email: "theo@example.com", password: "Sunset#Walk42" });
     expect(messagesOf(registration)).toEqual({ firstName: "First name contains characters that are not allowed" });
   });
 
   it("keeps accents, apostrophes, hyphens and inner spaces, and trims the ends", () => {
-    expect(invitePartnerSchema.parse({ partner_first_name: " Zoë-Anne\n", partner_last_name: "O'Brien da Silva", partner_email: "z@example.com" })).toMatchObject({
+    expect(
+      invitePartnerSchema.parse({
+        partner_first_name: " Zoë-Anne\n",
+        partner_last_name: "O'Brien da Silva",
+        partner_email: "z@example.com",
+      }),
+    ).toMatchObject({
       partner_first_name: "Zoë-Anne",
       partner_last_name: "O'Brien da Silva",
     });
@@ -95,7 +107,11 @@ describe("names refuse control characters (they end up in e-mail subjects)", () 
 
 describe("joinFormSchema", () => {
   it("asks for a strong password, a matching confirmation and an adult birth date", () => {
-    const result = joinFormSchema.safeParse({ password: "weakpass", confirmPassword: "other", dateOfBirth: latestAdultBirthDate().replace(/^\d{4}/, (y) => String(Number(y) + 1)) });
+    const result = joinFormSchema.safeParse({
+      password: "weakpass",
+      confirmPassword: "other",
+      dateOfBirth: latestAdultBirthDate().replace(/^\d{4}/, (y) => String(Number(y) + 1)),
+    });
     expect(messagesOf(result)).toMatchObject({
       password: "Password must contain at least one uppercase letter",
       dateOfBirth: "You must be at least 18 years old",
@@ -112,7 +128,9 @@ describe("completeRegistrationSchema", () => {
     expect(messagesOf(completeRegistrationSchema.safeParse({ ...base, occupation: "x".repeat(101) }))).toEqual({
       occupation: "Occupation must be no more than 100 characters",
     });
-    expect(messagesOf(completeRegistrationSchema.safeParse({ ...base, dateOfBirth: "" }))).toEqual({ dateOfBirth: "Please enter your date of birth" });
+    expect(messagesOf(completeRegistrationSchema.safeParse({ ...base, dateOfBirth: "" }))).toEqual({
+      dateOfBirth: "Please enter your date of birth",
+    });
   });
 });
 

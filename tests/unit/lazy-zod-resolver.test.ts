@@ -15,7 +15,14 @@ describe("lazyZodResolver", () => {
     const [got, want] = await Promise.all([lazy(form, undefined, options), eager(form, undefined, options)]);
     expect(got).toEqual(want);
     expect(Object.keys(got.errors)).toEqual(expect.arrayContaining(["email", "password", "firstName", "dateOfBirth"]));
-    const valid = { email: "a@b.example", password: "Sunset#Walk42", confirmPassword: "Sunset#Walk42", firstName: "Robin", lastName: "Hart", dateOfBirth: "1991-06-15" };
+    const valid = {
+      email: "a@b.example",
+      password: "Sunset#Walk42",
+      confirmPassword: "Sunset#Walk42",
+      firstName: "Robin",
+      lastName: "Hart",
+      dateOfBirth: "1991-06-15",
+    };
     expect(await lazy(valid, undefined, options)).toEqual(await eager(valid, undefined, options));
     expect(load).toHaveBeenCalledTimes(1);
   });

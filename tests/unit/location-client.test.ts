@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LocationRefusedError, LocationSearchError, normalizeLocation, searchLocations } from "@/lib/locations/client";
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
-const lisbon = { place_id: "geonames:2267057", description: "Lisbon, Lisbon, Portugal", structured_formatting: { main_text: "Lisbon", secondary_text: "Lisbon, Portugal" } };
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+const lisbon = {
+  place_id: "geonames:2267057",
+  description: "Lisbon, Lisbon, Portugal",
+  structured_formatting: { main_text: "Lisbon", secondary_text: "Lisbon, Portugal" },
+};
 
 function stubFetch(...answers: (Response | Error)[]) {
   const fetch = vi.fn(async (_url: string, _init?: RequestInit) => {
@@ -26,10 +31,26 @@ describe("location search from the browser", () => {
 
   it.each([
     ["a network failure", new TypeError("Failed to fetch"), "Unable to search locations. Please check your internet connection."],
-    ["a 502", json({ error: { code: "PLACES_SERVICE_FAILED", message: "down" } }, 502), "Unable to search locations. The service is temporarily unavailable. Please try again later."],
-    ["a 503", new Response("busy", { status: 503 }), "Unable to search locations. The service is temporarily unavailable. Please try again later."],
-    ["a refused query", json({ error: { code: "VALIDATION_ERROR", message: "query too long" } }, 400), "Unable to search locations. Please type your location manually or try again."],
-    ["an unreadable answer", new Response("<html>", { status: 200 }), "Unable to search locations. Please type your location manually or try again."],
+    [
+      "a 502",
+      json({ error: { code: "PLACES_SERVICE_FAILED", message: "down" } }, 502),
+      "Unable to search locations. The service is temporarily unavailable. Please try again later.",
+    ],
+    [
+      "a 503",
+      new Response("busy", { status: 503 }),
+      "Unable to search locations. The service is temporarily unavailable. Please try again later.",
+    ],
+    [
+      "a refused query",
+      json({ error: { code: "VALIDATION_ERROR", message: "query too long" } }, 400),
+      "Unable to search locations. Please type your location manually or try again.",
+    ],
+    [
+      "an unreadable answer",
+      new Response("<html>", { status: 200 }),
+      "Unable to search locations. Please type your location manually or try again.",
+    ],
   ])("explains %s with the spec's text", async (_, answer, message) => {
     stubFetch(answer);
     const failure = searchLocations("lisbon");
@@ -46,12 +67,25 @@ describe("location search from the browser", () => {
 });
 
 describe("normalizing a chosen place from the browser", () => {
-  const input = { placeId: lisbon.place_id, entityType: "user" as const, entityId: "5d3c8f0e-4c44-4b39-a7a4-6f0c6d3d2a11", privacyLevel: "city" as const };
-  const location = { id: "l1", place_id: lisbon.place_id, display_location: lisbon.description, display_coordinates: { lat: 38.72, lng: -9.13 }, privacy_level: "city" };
+  const input = {
+    placeId: lisbon.place_id,
+    entityType: "user" as const,
+    entityId: "5d3c8f0e-4c44-4b39-a7a4-6f0c6d3d2a11",
+    privacyLevel: "city" as const,
+  };
+  const location = {
+    id: "l1",
+    place_id: lisbon.place_id,
+    display_location: lisbon.description,
+    display_coordinates: { lat: 38.72, lng: -9.13 },
+    privacy_level: "city",
+  };
 
   /** The CSRF token is kept per page (tests/unit/csrf-client.test.ts), so it is served whenever asked. */
   function stubWithToken(...answers: Response[]) {
-    const fetch = vi.fn(async (url: string, _init?: RequestInit) => (url === "/api/csrf-token" ? json({ csrfToken: "t0k3n" }) : answers.shift()!));
+    const fetch = vi.fn(async (url: string, _init?: RequestInit) =>
+      url === "/api/csrf-token" ? json({ csrfToken: "t0k3n" }) : answers.shift()!,
+    );
     vi.stubGlobal("fetch", fetch);
     return () => fetch.mock.calls.filter(([url]) => url !== "/api/csrf-token");
   }
@@ -63,18 +97,29 @@ describe("normalizing a chosen place from the browser", () => {
     expect(url).toBe("/api/locations/normalize");
     expect(init.method).toBe("POST");
     expect(new Headers(init.headers).get("X-CSRF-Token")).toBe("t0k3n");
-    expect(JSON.parse(init.body as string)).toEqual({ place_id: lisbon.place_id, entity_type: "user", entity_id: input.entityId, privacy_level: "city" });
+    expect(JSON.parse(init.body as string)).toEqual({
+      place_id: lisbon.place_id,
+      entity_type: "user",
+      entity_id: input.entityId,
+      privacy_level: "city",
+    });
   });
 
   it("leaves privacy_level out when none is chosen, so the server keeps the saved level", async () => {
     const sent = stubWithToken(json({ success: true, location }));
     const { privacyLevel: _level, ...withoutLevel } = input;
     await normalizeLocation(withoutLevel);
-    expect(JSON.parse(sent()[0]![1]!.body as string)).toEqual({ place_id: lisbon.place_id, entity_type: "user", entity_id: input.entityId });
+    expect(JSON.parse(sent()[0]![1]!.body as string)).toEqual({
+      place_id: lisbon.place_id,
+      entity_type: "user",
+      entity_id: input.entityId,
+    });
   });
 
   it("tells a refused place apart from a failure to ask", async () => {
-    stubWithToken(json({ error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } }, 400));
+    stubWithToken(
+      json({ error: { code: "INVALID_LOCATION_DATA", message: "The location data is invalid. Please select your location again." } }, 400),
+    );
     await expect(normalizeLocation(input)).rejects.toBeInstanceOf(LocationRefusedError);
 
     stubWithToken(json({ error: { code: "PLACES_SERVICE_FAILED", message: "maps down" } }, 502));

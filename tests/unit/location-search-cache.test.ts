@@ -19,7 +19,8 @@ const lisbon = [place("Lisbon")];
 const lisburn = [place("Lisburn", "Northern Ireland, United Kingdom")];
 const porto = [place("Porto")];
 
-const cacheKeys = (storage: Storage) => Array.from({ length: storage.length }, (_, i) => storage.key(i)!).filter((key) => key.startsWith("location_search_cache_"));
+const cacheKeys = (storage: Storage) =>
+  Array.from({ length: storage.length }, (_, i) => storage.key(i)!).filter((key) => key.startsWith("location_search_cache_"));
 
 describe("location search cache", () => {
   let storage: MemoryStorage;
@@ -38,7 +39,11 @@ describe("location search cache", () => {
   it("keys entries by the lowercased, trimmed query and stores query, results and timestamp", () => {
     cacheSearchResults("  LisBon ", lisbon, storage);
     expect(searchCacheKey("  LisBon ")).toBe("location_search_cache_lisbon");
-    expect(JSON.parse(storage.getItem("location_search_cache_lisbon")!)).toEqual({ query: "lisbon", results: lisbon, timestamp: Date.now() });
+    expect(JSON.parse(storage.getItem("location_search_cache_lisbon")!)).toEqual({
+      query: "lisbon",
+      results: lisbon,
+      timestamp: Date.now(),
+    });
   });
 
   it("answers the exact query first, then a query starting alike, then one containing the text", () => {

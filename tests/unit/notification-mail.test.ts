@@ -4,7 +4,12 @@ import { emailChangeEmail, emailChangeNotice, notificationEmail } from "@/lib/ma
 describe("notification e-mails", () => {
   const mail = notificationEmail(
     "ana@example.com",
-    { type: "reply", title: "Rui of Rui & Ana\r\nBcc: x@example.com replied to your post", message: "<b>hi</b>", href: "/forum/post/p1#reply-r1" },
+    {
+      type: "reply",
+      title: "Rui of Rui & Ana\r\nBcc: x@example.com replied to your post",
+      message: "<b>hi</b>",
+      href: "/forum/post/p1#reply-r1",
+    },
     "secret-token",
   );
 

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchUnreadCount, isTransient, markNotificationsRead, NotificationsRequestError, onNotificationsChanged } from "@/lib/notifications/client";
+import {
+  fetchUnreadCount,
+  isTransient,
+  markNotificationsRead,
+  NotificationsRequestError,
+  onNotificationsChanged,
+} from "@/lib/notifications/client";
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 function stubFetch(...answers: (Response | Error)[]) {
   const fetch = vi.fn(async () => {
@@ -54,7 +61,13 @@ describe("fetchUnreadCount", () => {
 
 describe("isTransient", () => {
   it("knows the spec's transient errors", () => {
-    for (const message of ["Failed to fetch", "Network request failed", "read ECONNRESET", "connect ETIMEDOUT", "getaddrinfo ENOTFOUND api"]) {
+    for (const message of [
+      "Failed to fetch",
+      "Network request failed",
+      "read ECONNRESET",
+      "connect ETIMEDOUT",
+      "getaddrinfo ENOTFOUND api",
+    ]) {
       expect(isTransient(new Error(message)), message).toBe(true);
     }
     expect(isTransient(new NotificationsRequestError(502))).toBe(true);

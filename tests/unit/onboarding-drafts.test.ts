@@ -1,11 +1,31 @@
 import { describe, expect, it } from "vitest";
-import { clearDraft, coupleDraft, draftKey, individualDraft, type CoupleDraft, type DraftStore, type IndividualDraft } from "@/lib/onboarding/drafts";
+import {
+  clearDraft,
+  coupleDraft,
+  draftKey,
+  individualDraft,
+  type CoupleDraft,
+  type DraftStore,
+  type IndividualDraft,
+} from "@/lib/onboarding/drafts";
 import { MemoryStorage } from "../support/memory-storage";
 
 const photo = (name: string) => ({ dataUrl: `data:image/jpeg;base64,${"A".repeat(400)}`, name, size: 300, width: 400, height: 400 });
-const lisbon = { location: "Lisbon, Portugal", placeId: "geonames:2267057", latitude: 38.7, longitude: -9.1, city: "Lisbon", country: "Portugal" };
+const lisbon = {
+  location: "Lisbon, Portugal",
+  placeId: "geonames:2267057",
+  latitude: 38.7,
+  longitude: -9.1,
+  city: "Lisbon",
+  country: "Portugal",
+};
 
-const individual: IndividualDraft = { userImage: photo("me.jpg"), occupation: "Engineer", interests: ["travel", "music"], location: lisbon };
+const individual: IndividualDraft = {
+  userImage: photo("me.jpg"),
+  occupation: "Engineer",
+  interests: ["travel", "music"],
+  location: lisbon,
+};
 const couple: CoupleDraft = {
   couple_name: "Ada & Grace",
   coupleTypes: ["global_adventurers", "culture_curators"],
@@ -19,7 +39,8 @@ function saveBoth<T extends Record<string, unknown>>(store: DraftStore<T>, stora
   store.saveText(storage, userId, draft);
   store.savePhotos(storage, userId, draft);
 }
-const saveIndividualDraft = (storage: Storage | null, userId: string, draft: IndividualDraft) => saveBoth(individualDraft, storage, userId, draft);
+const saveIndividualDraft = (storage: Storage | null, userId: string, draft: IndividualDraft) =>
+  saveBoth(individualDraft, storage, userId, draft);
 const saveCoupleDraft = (storage: Storage | null, userId: string, draft: CoupleDraft) => saveBoth(coupleDraft, storage, userId, draft);
 const loadIndividualDraft = individualDraft.load;
 const loadCoupleDraft = coupleDraft.load;
@@ -37,7 +58,10 @@ describe("onboarding drafts", () => {
     expect(storage.getItem("u1:couple_profile:photos")).toBeNull();
     expect(loadCoupleDraft(storage, "u1")).toEqual({ ...couple, coupleProfileImage: null, couplePhotos: [] });
     coupleDraft.savePhotos(storage, "u1", couple);
-    expect(JSON.parse(storage.getItem("u1:couple_profile:photos")!)).toEqual({ coupleProfileImage: couple.coupleProfileImage, couplePhotos: couple.couplePhotos });
+    expect(JSON.parse(storage.getItem("u1:couple_profile:photos")!)).toEqual({
+      coupleProfileImage: couple.coupleProfileImage,
+      couplePhotos: couple.couplePhotos,
+    });
     expect(loadCoupleDraft(storage, "u1")).toEqual(couple);
   });
 
@@ -57,7 +81,10 @@ describe("onboarding drafts", () => {
 
   it("drops adventure styles that are no longer offered", () => {
     const storage = new MemoryStorage();
-    storage.setItem(draftKey("u1", "couple_profile"), JSON.stringify({ ...couple, coupleTypes: ["adventure_first", "culture_curators", "foodie_explorers", "culture_curators"] }));
+    storage.setItem(
+      draftKey("u1", "couple_profile"),
+      JSON.stringify({ ...couple, coupleTypes: ["adventure_first", "culture_curators", "foodie_explorers", "culture_curators"] }),
+    );
     expect(loadCoupleDraft(storage, "u1")?.coupleTypes).toEqual(["culture_curators"]);
   });
 
@@ -86,7 +113,10 @@ describe("onboarding drafts", () => {
     const storage = new MemoryStorage();
     storage.setItem(draftKey("u1", "individual_profile"), "{not json");
     expect(loadIndividualDraft(storage, "u1")).toBeNull();
-    storage.setItem(draftKey("u1", "individual_profile"), JSON.stringify({ occupation: 42, interests: "travel", userImage: { dataUrl: "javascript:alert(1)" } }));
+    storage.setItem(
+      draftKey("u1", "individual_profile"),
+      JSON.stringify({ occupation: 42, interests: "travel", userImage: { dataUrl: "javascript:alert(1)" } }),
+    );
     expect(loadIndividualDraft(storage, "u1")).toEqual({ userImage: null, occupation: "", interests: [], location: null });
   });
 

@@ -14,7 +14,15 @@ import {
 import type { Prediction } from "@/lib/places/types";
 import { MemoryStorage, RefusingStorage } from "@/tests/support/memory-storage";
 
-const lisbon: OnboardingLocation = { location: "Lisbon, Lisbon, Portugal", placeId: "geonames:2267057", latitude: 38.72, longitude: -9.13, city: "Lisbon", country: "Portugal", privacyLevel: "city" };
+const lisbon: OnboardingLocation = {
+  location: "Lisbon, Lisbon, Portugal",
+  placeId: "geonames:2267057",
+  latitude: 38.72,
+  longitude: -9.13,
+  city: "Lisbon",
+  country: "Portugal",
+  privacyLevel: "city",
+};
 const porto: OnboardingLocation = { location: "Porto, Portugal", placeId: "geonames:2735943" };
 
 describe("saved onboarding location", () => {
@@ -41,7 +49,11 @@ describe("saved onboarding location", () => {
     expect(loadSavedLocation("u1", storage)).toEqual(lisbon);
     expect(storage.getItem(registrationLocationKey("u1"))).toBeNull();
     // Moved, not renewed: it still expires 24 hours after it was chosen.
-    expect(JSON.parse(storage.getItem(onboardingLocationKey("u1"))!)).toEqual({ ...lisbon, timestamp: Date.now() - 60_000, version: "1.0" });
+    expect(JSON.parse(storage.getItem(onboardingLocationKey("u1"))!)).toEqual({
+      ...lisbon,
+      timestamp: Date.now() - 60_000,
+      version: "1.0",
+    });
     expect(loadSavedLocation("u1", storage)).toEqual(lisbon);
   });
 
@@ -90,7 +102,9 @@ describe("saved onboarding location", () => {
 
   it("reports a full or refused storage with the spec's text", () => {
     expect(() => saveLocation("u1", lisbon, new MemoryStorage(10))).toThrow(LocationStorageError);
-    expect(() => saveLocation("u1", lisbon, new RefusingStorage())).toThrow("Unable to save location data. Please check your browser settings and try again.");
+    expect(() => saveLocation("u1", lisbon, new RefusingStorage())).toThrow(
+      "Unable to save location data. Please check your browser settings and try again.",
+    );
     expect(() => saveLocation("u1", lisbon, null)).toThrow(LocationStorageError);
   });
 
@@ -133,7 +147,11 @@ describe("a chosen suggestion as onboarding location", () => {
 
   it("reads a suggestion without a region", () => {
     const paris = { ...prediction, structured_formatting: { main_text: "Paris", secondary_text: "France" } };
-    expect(toOnboardingLocation(paris, { ...normalized, display_coordinates: null })).toMatchObject({ city: "Paris", state: undefined, country: "France" });
+    expect(toOnboardingLocation(paris, { ...normalized, display_coordinates: null })).toMatchObject({
+      city: "Paris",
+      state: undefined,
+      country: "France",
+    });
     expect(toOnboardingLocation(paris, { ...normalized, display_coordinates: null })).not.toHaveProperty("latitude");
   });
 });

@@ -90,7 +90,10 @@ describe("planGalleryAdditions", () => {
 
   it("skips files over 10 MB with the size message", () => {
     const good = jpeg("a.jpg");
-    expect(planGalleryAdditions(0, [good, picked("big.jpg", "image/jpeg", MAX_IMAGE_BYTES + 1)])).toEqual({ accepted: [good], error: TOO_LARGE_MESSAGE });
+    expect(planGalleryAdditions(0, [good, picked("big.jpg", "image/jpeg", MAX_IMAGE_BYTES + 1)])).toEqual({
+      accepted: [good],
+      error: TOO_LARGE_MESSAGE,
+    });
   });
 
   it("fills the gallery up to exactly five", () => {
@@ -134,7 +137,13 @@ describe("compression rules", () => {
 describe("photoToFile", () => {
   it("turns the kept data URL back into the same JPEG bytes under the photo's name", async () => {
     const bytes = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0xff, 0xd9]);
-    const photo: PickedPhoto = { dataUrl: `data:image/jpeg;base64,${Buffer.from(bytes).toString("base64")}`, name: "me.jpg", size: 10, width: 400, height: 400 };
+    const photo: PickedPhoto = {
+      dataUrl: `data:image/jpeg;base64,${Buffer.from(bytes).toString("base64")}`,
+      name: "me.jpg",
+      size: 10,
+      width: 400,
+      height: 400,
+    };
     const file = photoToFile(photo);
     expect(file.name).toBe("me.jpg");
     expect(file.type).toBe("image/jpeg");
@@ -167,7 +176,9 @@ describe("compressImage", () => {
   });
 
   it("returns the worker's JPEG renamed .jpg, and ends the worker", async () => {
-    const terminated = fakeWorker((worker) => worker.onmessage?.({ data: { kind: "compressed", blob: new Blob([new Uint8Array(3)], { type: "image/jpeg" }) } }));
+    const terminated = fakeWorker((worker) =>
+      worker.onmessage?.({ data: { kind: "compressed", blob: new Blob([new Uint8Array(3)], { type: "image/jpeg" }) } }),
+    );
     const { compressImage } = await import("@/lib/images/client/compress");
     const result = await compressImage(original);
     expect(result.name).toBe("holiday.jpg");

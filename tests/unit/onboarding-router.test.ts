@@ -22,7 +22,12 @@ describe("onboarding router", () => {
   });
 
   it("sends partner B from step 1 to the dashboard, replacing history, with the profile-check bypass", () => {
-    expect(nextMove("step1", "partner_b")).toEqual({ kind: "leave", to: "/dashboard?welcome=partner", replace: true, bypassProfileCheck: true });
+    expect(nextMove("step1", "partner_b")).toEqual({
+      kind: "leave",
+      to: "/dashboard?welcome=partner",
+      replace: true,
+      bypassProfileCheck: true,
+    });
   });
 
   it("sends partner A (and an unknown role) from step 1 to step 2", () => {

@@ -27,7 +27,9 @@ describe("step1Schema", () => {
 
   it("asks for a location from the dropdown when the place id or name is missing", () => {
     expect(messages(step1Schema, { ...step1, locationPlaceId: "" })).toEqual(["Please select a location from the dropdown suggestions"]);
-    expect(messages(step1Schema, { ...step1, locationName: undefined })).toEqual(["Please select a location from the dropdown suggestions"]);
+    expect(messages(step1Schema, { ...step1, locationName: undefined })).toEqual([
+      "Please select a location from the dropdown suggestions",
+    ]);
   });
 
   it("checks location before occupation before interests, as the spec orders them", () => {
@@ -53,11 +55,15 @@ describe("step1Schema", () => {
 
   it("accepts 25 distinct interests of the catalogue and refuses 26", () => {
     expect(step1Schema.parse({ ...step1, interests: INTEREST_VALUES.slice(0, 25) }).interests).toHaveLength(25);
-    expect(messages(step1Schema, { ...step1, interests: INTEREST_VALUES.slice(0, 26) })).toEqual(["Please select no more than 25 interests"]);
+    expect(messages(step1Schema, { ...step1, interests: INTEREST_VALUES.slice(0, 26) })).toEqual([
+      "Please select no more than 25 interests",
+    ]);
   });
 
   it("refuses interests that are not in the catalogue", () => {
-    expect(messages(step1Schema, { ...step1, interests: [...INTEREST_VALUES.slice(0, 5), "knitting"] })).toEqual(["Please select interests from the list"]);
+    expect(messages(step1Schema, { ...step1, interests: [...INTEREST_VALUES.slice(0, 5), "knitting"] })).toEqual([
+      "Please select interests from the list",
+    ]);
   });
 });
 
@@ -88,7 +94,8 @@ describe("step2Schema", () => {
   });
 
   it("keeps names with accents, emoji and symbols, and trims surrounding line breaks", () => {
-    for (const name of ["Zoë & Ângelo", "Ada 💛 Grace", "The Smiths (Lisbon)"]) expect(step2Schema.parse({ ...step2, couple_name: name }).couple_name).toBe(name);
+    for (const name of ["Zoë & Ângelo", "Ada 💛 Grace", "The Smiths (Lisbon)"])
+      expect(step2Schema.parse({ ...step2, couple_name: name }).couple_name).toBe(name);
     expect(step2Schema.parse({ ...step2, couple_name: "\nAda & Grace\n" }).couple_name).toBe("Ada & Grace");
   });
 
@@ -101,7 +108,9 @@ describe("step2Schema", () => {
   });
 
   it("refuses the older adventure style values", () => {
-    expect(messages(step2Schema, { ...step2, coupleTypes: ["foodie_explorers"] })).toEqual(["Please select adventure styles from the list"]);
+    expect(messages(step2Schema, { ...step2, coupleTypes: ["foodie_explorers"] })).toEqual([
+      "Please select adventure styles from the list",
+    ]);
   });
 
   it("needs a bio of 10 to 1000 characters after trimming", () => {
@@ -112,11 +121,21 @@ describe("step2Schema", () => {
 });
 
 describe("coupleCreateSchema and coupleUpdateSchema", () => {
-  const couple = { coupleName: " Ada & Grace ", coupleTypes: ["global_adventurers"], bio: "We love long walks and longer dinners.", placeId: "geonames:2267057" };
+  const couple = {
+    coupleName: " Ada & Grace ",
+    coupleTypes: ["global_adventurers"],
+    bio: "We love long walks and longer dinners.",
+    placeId: "geonames:2267057",
+  };
 
   it("accepts the spec's keys and the helper variant's couple_name, dropping client-side location details", () => {
     const parsed = coupleCreateSchema.parse({ ...couple, location: "Lisbon", latitude: 1, longitude: 2, city: "X", partner1Id: "someone" });
-    expect(parsed).toEqual({ coupleName: "Ada & Grace", coupleTypes: ["global_adventurers"], bio: couple.bio, placeId: "geonames:2267057" });
+    expect(parsed).toEqual({
+      coupleName: "Ada & Grace",
+      coupleTypes: ["global_adventurers"],
+      bio: couple.bio,
+      placeId: "geonames:2267057",
+    });
     const { coupleName: _name, ...rest } = couple;
     expect(coupleCreateSchema.parse({ ...rest, couple_name: "Helpers" }).coupleName).toBe("Helpers");
   });
@@ -127,15 +146,21 @@ describe("coupleCreateSchema and coupleUpdateSchema", () => {
       "Please select at least one adventure style",
       "Please share more about yourselves (at least 10 characters)",
     ]);
-    expect(messages(coupleCreateSchema, { ...couple, coupleName: "x".repeat(101) })).toEqual(["Couple name must be no more than 100 characters"]);
+    expect(messages(coupleCreateSchema, { ...couple, coupleName: "x".repeat(101) })).toEqual([
+      "Couple name must be no more than 100 characters",
+    ]);
   });
 
   it("caps the extra photos at 5 and the interests at 25", () => {
     const urls = (n: number) => Array.from({ length: n }, (_, i) => `/api/images/couple-photo/${String(i).padStart(32, "0")}.jpg`);
     expect(coupleCreateSchema.parse({ ...couple, photos: urls(5) }).photos).toHaveLength(5);
     expect(messages(coupleCreateSchema, { ...couple, photos: urls(6) })).toEqual([tooManyPhotosMessage(6)]);
-    expect(messages(coupleCreateSchema, { ...couple, photos: urls(8) })).toEqual(["You can only upload up to 5 photos. You currently have 8."]);
-    expect(messages(coupleCreateSchema, { ...couple, interests: INTEREST_VALUES.slice(0, 26) })).toEqual(["Please select no more than 25 interests"]);
+    expect(messages(coupleCreateSchema, { ...couple, photos: urls(8) })).toEqual([
+      "You can only upload up to 5 photos. You currently have 8.",
+    ]);
+    expect(messages(coupleCreateSchema, { ...couple, interests: INTEREST_VALUES.slice(0, 26) })).toEqual([
+      "Please select no more than 25 interests",
+    ]);
   });
 
   it("makes every field optional for an update but checks the ones sent, and refuses an empty one", () => {
@@ -187,7 +212,14 @@ describe("adventure styles", () => {
 });
 
 describe("profileCompletionPercentage", () => {
-  const bare: CompletionUser = { firstName: "Ada", lastName: "Lovelace", dateOfBirth: "1990-05-17", bio: null, interests: [], avatarUrl: null };
+  const bare: CompletionUser = {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    dateOfBirth: "1990-05-17",
+    bio: null,
+    interests: [],
+    avatarUrl: null,
+  };
 
   it("gives 33 for the basic profile alone", () => {
     expect(profileCompletionPercentage(bare, null)).toBe(33);

@@ -38,7 +38,13 @@ describe("step 1 checks", () => {
 });
 
 describe("step 2 checks", () => {
-  const complete = { couple_name: "Ada & Grace", hasMainPhoto: true, coupleTypes: ["global_adventurers"], bio: "We love long walks.", extraPhotoCount: 0 };
+  const complete = {
+    couple_name: "Ada & Grace",
+    hasMainPhoto: true,
+    coupleTypes: ["global_adventurers"],
+    bio: "We love long walks.",
+    extraPhotoCount: 0,
+  };
 
   it("passes a complete step", () => {
     expect(step2Errors(complete)).toEqual({});
@@ -56,11 +62,15 @@ describe("step 2 checks", () => {
 
   it("bounds name, styles, bio and extra photos", () => {
     expect(step2Errors({ ...complete, couple_name: "x".repeat(101) })).toEqual({ couple_name: MESSAGES.coupleNameTooLong });
-    expect(step2Errors({ ...complete, coupleTypes: ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] })).toEqual({
+    expect(
+      step2Errors({ ...complete, coupleTypes: ["global_adventurers", "culture_curators", "mindful_adventurers", "career_climbers"] }),
+    ).toEqual({
       coupleTypes: MESSAGES.coupleTypesTooMany,
     });
     expect(step2Errors({ ...complete, bio: "x".repeat(1001) })).toEqual({ bio: MESSAGES.bioTooLong });
-    expect(step2Errors({ ...complete, extraPhotoCount: 6 })).toEqual({ couplePhotos: "You can only upload up to 5 photos. You currently have 6." });
+    expect(step2Errors({ ...complete, extraPhotoCount: 6 })).toEqual({
+      couplePhotos: "You can only upload up to 5 photos. You currently have 6.",
+    });
   });
 });
 
@@ -76,13 +86,17 @@ describe("save error texts", () => {
     );
     expect(saveErrorMessage("step2", "Validation failed")).toBe("Please check that all information is filled out correctly.");
     expect(saveErrorMessage("step1", "Gateway timeout")).toBe("The request timed out. Please check your connection and try again.");
-    expect(saveErrorMessage("step2", "Images must be 10 MB or smaller.", "VALIDATION_ERROR")).toBe("There was an issue uploading your images. Please try again.");
+    expect(saveErrorMessage("step2", "Images must be 10 MB or smaller.", "VALIDATION_ERROR")).toBe(
+      "There was an issue uploading your images. Please try again.",
+    );
     expect(saveErrorMessage("step1", "file could not be stored")).toBe("There was an issue uploading your images. Please try again.");
   });
 
   it("keeps the server's own text for errors with a code of their own", () => {
     const mapsDown = "Unable to get location details from the maps service. Please try selecting your location again.";
     expect(saveErrorMessage("step1", mapsDown, "PLACES_SERVICE_FAILED")).toBe(mapsDown);
-    expect(saveErrorMessage("step2", "Something went wrong on our side.", "INTERNAL_ERROR")).toBe("Failed to save your couple profile. Please try again.");
+    expect(saveErrorMessage("step2", "Something went wrong on our side.", "INTERNAL_ERROR")).toBe(
+      "Failed to save your couple profile. Please try again.",
+    );
   });
 });

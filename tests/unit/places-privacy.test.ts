@@ -44,7 +44,11 @@ describe("privacy shaping for others", () => {
   });
 
   it("at 'country' shows the country and no coordinates", () => {
-    expect(shapeLocation(stored("country"), "other")).toMatchObject({ display_location: "United States", display_coordinates: null, place_id: null });
+    expect(shapeLocation(stored("country"), "other")).toMatchObject({
+      display_location: "United States",
+      display_coordinates: null,
+      place_id: null,
+    });
   });
 
   it("gives nothing at all when hidden", () => {
@@ -95,12 +99,30 @@ describe("location input schemas", () => {
     expect(nearbyQuerySchema.parse({ lat: "38.7", lng: "-9.1" })).toEqual({ lat: 38.7, lng: -9.1, radius: 50, limit: 20 });
     expect(nearbyQuerySchema.safeParse({ lng: "1" }).error?.issues[0]?.message).toBe("lat is required");
     expect(nearbyQuerySchema.safeParse({ lat: "91", lng: "0" }).error?.issues[0]?.message).toBe("lat must be between -90 and 90");
-    expect(nearbyQuerySchema.safeParse({ lat: "0", lng: "0", limit: "51" }).error?.issues[0]?.message).toBe("limit must be between 1 and 50");
+    expect(nearbyQuerySchema.safeParse({ lat: "0", lng: "0", limit: "51" }).error?.issues[0]?.message).toBe(
+      "limit must be between 1 and 50",
+    );
   });
 
   it("leaves the privacy level out when none is sent (a new location gets 'city', an existing one keeps its own)", () => {
-    const parsed = normalizeInputSchema.parse({ place_id: " geonames:1 ", entity_type: "user", entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01" });
-    expect(parsed).toEqual({ placeId: "geonames:1", entityType: "user", entityId: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01", privacyLevel: undefined });
-    expect(normalizeInputSchema.parse({ place_id: "geonames:1", entity_type: "user", entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01", privacy_level: "region" }).privacyLevel).toBe("region");
+    const parsed = normalizeInputSchema.parse({
+      place_id: " geonames:1 ",
+      entity_type: "user",
+      entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01",
+    });
+    expect(parsed).toEqual({
+      placeId: "geonames:1",
+      entityType: "user",
+      entityId: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01",
+      privacyLevel: undefined,
+    });
+    expect(
+      normalizeInputSchema.parse({
+        place_id: "geonames:1",
+        entity_type: "user",
+        entity_id: "0b8a6f3e-4a4f-4c55-9a51-2f4f0f6f0a01",
+        privacy_level: "region",
+      }).privacyLevel,
+    ).toBe("region");
   });
 });

@@ -27,7 +27,13 @@ describe("registrationFormSchema", () => {
   });
 
   it("reports every invalid field with the spec's message", () => {
-    const result = registrationFormSchema.safeParse({ ...form, email: "nope", firstName: "", lastName: "x".repeat(51), dateOfBirth: "2001-02-30" });
+    const result = registrationFormSchema.safeParse({
+      ...form,
+      email: "nope",
+      firstName: "",
+      lastName: "x".repeat(51),
+      dateOfBirth: "2001-02-30",
+    });
     // The first message of each field is the one a form shows.
     const byField: Record<string, string> = {};
     for (const issue of result.error!.issues) byField[issue.path.join(".")] ??= issue.message;
@@ -43,7 +49,9 @@ describe("registrationFormSchema", () => {
 describe("registrationPayloadSchema", () => {
   it("normalises the e-mail and names and keeps an optional invite code", () => {
     const { confirmPassword: _, ...payload } = form;
-    expect(registrationPayloadSchema.parse({ ...payload, email: " Maya@Example.com", firstName: " Maya ", inviteCode: " abc " })).toMatchObject({
+    expect(
+      registrationPayloadSchema.parse({ ...payload, email: " Maya@Example.com", firstName: " Maya ", inviteCode: " abc " }),
+    ).toMatchObject({
       email: "maya@example.com",
       firstName: "Maya",
       inviteCode: "abc",

@@ -37,6 +37,11 @@ describe("route registry", () => {
     ]);
     expect(navLinks("secondary").map((link) => link.label)).toEqual(["Directory", "Your Couple Profile", "Settings", "Notifications"]);
     // Phones: the tab bar takes the links with a tab label, the menu the rest.
-    expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual(["Global", "Local", "Directory", "Profile"]);
+    expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual([
+      "Global",
+      "Local",
+      "Directory",
+      "Profile",
+    ]);
   });
 });

@@ -13,7 +13,8 @@ import {
   resetPasswordSchema,
 } from "@/lib/auth/rules";
 
-const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((i) => i.message) ?? [];
+const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues.map((i) => i.message) ?? [];
 
 describe("registration password", () => {
   it.each([
@@ -117,7 +118,8 @@ describe("nameSchema", () => {
 
 describe("CONTROL_CHARACTER (the one rule for names and one-line texts)", () => {
   it("finds line breaks of every kind, tabs and NUL, and nothing in ordinary text", () => {
-    for (const text of ["a\nb", "a\rb", "a\tb", "a\u0000b", "a\u007fb", "a\u2028b", "a\u2029b"]) expect(CONTROL_CHARACTER.test(text)).toBe(true);
+    for (const text of ["a\nb", "a\rb", "a\tb", "a\u0000b", "a\u007fb", "a\u2028b", "a\u2029b"])
+      expect(CONTROL_CHARACTER.test(text)).toBe(true);
     for (const text of ["Maya & Theo", "José-María O'Neil", "李 小龍", "🙂"]) expect(CONTROL_CHARACTER.test(text)).toBe(false);
   });
 });
@@ -190,9 +192,12 @@ describe("dateOfBirthSchema", () => {
     expect(messages(dateOfBirthSchema.safeParse(undefined))).toEqual(["Please enter your date of birth"]);
   });
 
-  it.each(["2001-02-30", "2001-02-29", "2001-04-31", "2001-00-10", "2001-1-5", "yesterday"])("refuses the impossible date %j as invalid", (value) => {
-    expect(messages(dateOfBirthSchema.safeParse(value))[0]).toBe("Please enter a valid date");
-  });
+  it.each(["2001-02-30", "2001-02-29", "2001-04-31", "2001-00-10", "2001-1-5", "yesterday"])(
+    "refuses the impossible date %j as invalid",
+    (value) => {
+      expect(messages(dateOfBirthSchema.safeParse(value))[0]).toBe("Please enter a valid date");
+    },
+  );
 
   it("accepts a real leap day", () => {
     expect(dateOfBirthSchema.parse("2000-02-29")).toBe("2000-02-29");

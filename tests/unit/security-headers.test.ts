@@ -8,7 +8,13 @@ async function headersModule(env: { NODE_ENV: string; APP_URL: string }) {
   return import("@/lib/http/security-headers");
 }
 
-const directives = (csp: string) => Object.fromEntries(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+const directives = (csp: string) =>
+  Object.fromEntries(
+    csp
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 const names = (list: { key: string }[]) => list.map((h) => h.key);
 
 afterEach(() => vi.unstubAllEnvs());
@@ -74,12 +80,12 @@ describe("staticSecurityHeaders", () => {
   });
 
   it("sends HSTS only from an HTTPS production deployment", async () => {
-    expect(names((await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" })).staticSecurityHeaders())).not.toContain(
-      "Strict-Transport-Security",
-    );
-    expect(names((await headersModule({ NODE_ENV: "production", APP_URL: "http://localhost:3000" })).staticSecurityHeaders())).not.toContain(
-      "Strict-Transport-Security",
-    );
+    expect(
+      names((await headersModule({ NODE_ENV: "development", APP_URL: "http://localhost:3000" })).staticSecurityHeaders()),
+    ).not.toContain("Strict-Transport-Security");
+    expect(
+      names((await headersModule({ NODE_ENV: "production", APP_URL: "http://localhost:3000" })).staticSecurityHeaders()),
+    ).not.toContain("Strict-Transport-Security");
     expect(names((await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" })).staticSecurityHeaders())).toContain(
       "Strict-Transport-Security",
     );
@@ -100,6 +106,11 @@ describe("prerenderedPageContentSecurityPolicy", () => {
   it("lets the theme's first-paint script run on pages rendered per request too", async () => {
     const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
     const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/http/theme-script");
-    expect(directives(contentSecurityPolicy("abc"))["script-src"]).toEqual(["'self'", "'nonce-abc'", THEME_INIT_SCRIPT_HASH, "'strict-dynamic'"]);
+    expect(directives(contentSecurityPolicy("abc"))["script-src"]).toEqual([
+      "'self'",
+      "'nonce-abc'",
+      THEME_INIT_SCRIPT_HASH,
+      "'strict-dynamic'",
+    ]);
   });
 });

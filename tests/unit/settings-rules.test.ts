@@ -16,7 +16,9 @@ describe("privacyPreview", () => {
   });
 
   it("never shows the chosen name below 'full', and skips missing parts", () => {
-    expect(privacyPreview({ displayLocation: "Lisbon, Portugal", city: "Lisbon", state: null, country: "Portugal" }, "city")).toBe("Others see: Lisbon, Portugal");
+    expect(privacyPreview({ displayLocation: "Lisbon, Portugal", city: "Lisbon", state: null, country: "Portugal" }, "city")).toBe(
+      "Others see: Lisbon, Portugal",
+    );
     expect(privacyPreview({ ...LISBON, city: null, state: null, country: null }, "city")).toBe("Others see no location");
   });
 

@@ -7,7 +7,13 @@ const keys = (columns: object) => Object.keys(columns).sort();
 
 describe("user projections", () => {
   it("never select a secret or the exact coordinates", () => {
-    for (const columns of [publicPersonColumns(users), detailsColumns(users), accountColumns(users), partnerColumns(users), selfColumns(users)]) {
+    for (const columns of [
+      publicPersonColumns(users),
+      detailsColumns(users),
+      accountColumns(users),
+      partnerColumns(users),
+      selfColumns(users),
+    ]) {
       expect(keys(columns).filter((key) => SECRET.includes(key))).toEqual([]);
     }
   });

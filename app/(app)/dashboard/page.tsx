@@ -35,7 +35,9 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = query.parse(await searchParams);
   const { userId } = await requireCompleteProfile();
-  const [dashboard, couple] = await withDb((db) => Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]));
+  const [dashboard, couple] = await withDb((db) =>
+    Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]),
+  );
   const partner = couple?.partners.find((person) => person.id !== userId);
   const { completion } = dashboard;
   return (
@@ -43,8 +45,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
       <h1>{dashboard.coupleName ? `Welcome back, ${dashboard.coupleName}!` : `Welcome, ${dashboard.firstName}!`}</h1>
       {couple && (
         <Alert tone="success">
-          <strong>Welcome to {couple.coupleName}!</strong> You and {partner?.firstName ?? "your partner"} are all set, and your couple profile is ready:{" "}
-          <Link href="/profile">see your couple profile</Link>.
+          <strong>Welcome to {couple.coupleName}!</strong> You and {partner?.firstName ?? "your partner"} are all set, and your couple
+          profile is ready: <Link href="/profile">see your couple profile</Link>.
         </Alert>
       )}
       <div className="dashboard-grid">
@@ -76,7 +78,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             <ul className="dashboard-list">
               {dashboard.notifications.map((notification) => (
                 <li key={notification.id}>
-                  {notification.post_id ? <Link href={`/forum/post/${encodeURIComponent(notification.post_id)}`}>{notification.title}</Link> : notification.title}
+                  {notification.post_id ? (
+                    <Link href={`/forum/post/${encodeURIComponent(notification.post_id)}`}>{notification.title}</Link>
+                  ) : (
+                    notification.title
+                  )}
                   {!notification.is_read && <span className="muted"> · new</span>}
                 </li>
               ))}

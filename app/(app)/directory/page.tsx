@@ -47,4 +47,3 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
     </main>
   );
 }
-

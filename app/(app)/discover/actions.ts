@@ -7,7 +7,11 @@ import { action } from "@/lib/http/action";
 
 /** 'Not for us': the same domain function as POST /api/discover/{coupleId}/dismiss. */
 export const dismissSuggestionAction = action(
-  { access: "complete-profile", input: (coupleId: unknown) => z.string().max(100).parse(coupleId), failure: "Could not hide this couple. Please try again." },
+  {
+    access: "complete-profile",
+    input: (coupleId: unknown) => z.string().max(100).parse(coupleId),
+    failure: "Could not hide this couple. Please try again.",
+  },
   async ({ db, caller, input }) => {
     const { hiddenUntil } = await dismissSuggestion(db, caller.userId, input);
     revalidatePath("/discover");

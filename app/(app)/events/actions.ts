@@ -7,15 +7,22 @@ import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 
 /** 'Notify us when events launch': the same domain function as POST /api/events/waitlist. */
-export const joinWaitlistAction = action({ access: "complete-profile", failure: "Could not save that. Please try again." }, async ({ db, caller }) => {
-  await joinWaitlist(db, caller.userId);
-  revalidatePath("/events");
-  return {};
-});
+export const joinWaitlistAction = action(
+  { access: "complete-profile", failure: "Could not save that. Please try again." },
+  async ({ db, caller }) => {
+    await joinWaitlist(db, caller.userId);
+    revalidatePath("/events");
+    return {};
+  },
+);
 
 /** The create form: the same domain function as POST /api/events. */
 export const createEventAction = action(
-  { access: "complete-profile", input: (values: unknown) => parseWith(createEventSchema, values), failure: "Could not save the draft. Please try again." },
+  {
+    access: "complete-profile",
+    input: (values: unknown) => parseWith(createEventSchema, values),
+    failure: "Could not save the draft. Please try again.",
+  },
   async ({ db, caller, input }) => {
     const draft = await createDraft(db, caller.userId, input);
     revalidatePath("/events");

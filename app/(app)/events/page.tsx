@@ -9,7 +9,8 @@ import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Events" };
 
-const when = (iso: string) => new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
+const when = (iso: string) =>
+  new Intl.DateTimeFormat("en-GB", { dateStyle: "full", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
 
 /** IRL events are coming: what they will be, 'Notify us', and a flagged couple's drafts. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -8,7 +8,11 @@ import { resolveReport } from "@/lib/safety/reports";
 
 /** Dismiss or remove a report's target: the same domain function as POST /api/moderation/reports/{id}/{action}. */
 export const resolveReportAction = action(
-  { access: "admin", input: (id: unknown, decision: unknown) => parseWith(moderationParamsSchema, { id, action: decision }), failure: "Could not save the decision. Please try again." },
+  {
+    access: "admin",
+    input: (id: unknown, decision: unknown) => parseWith(moderationParamsSchema, { id, action: decision }),
+    failure: "Could not save the decision. Please try again.",
+  },
   async ({ db, caller, input }) => {
     await resolveReport(db, caller.userId, input.id, input.action);
     revalidatePath("/moderation");

@@ -9,7 +9,11 @@ function pageNumber(value: string | string[] | undefined): number {
   return Number.isSafeInteger(page) && page >= 1 ? page : 1;
 }
 
-export default async function NotificationsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function NotificationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const page = pageNumber((await searchParams).page);
   return (
     <main id="main" className="page notifications-page">

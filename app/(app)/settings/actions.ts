@@ -18,7 +18,11 @@ import { loadLocationSettings } from "@/lib/settings/queries";
 
 /** The couple's privacy level: PUT /locations/privacy's setPrivacy on the caller's couple. */
 export const savePrivacyAction = action(
-  { access: "complete-profile", input: (level: unknown) => parseWith(privacyLevelSchema, level), failure: "Could not save your privacy level. Please try again." },
+  {
+    access: "complete-profile",
+    input: (level: unknown) => parseWith(privacyLevelSchema, level),
+    failure: "Could not save your privacy level. Please try again.",
+  },
   async ({ db, caller, input }) => {
     const { coupleId } = await loadLocationSettings(db, caller.userId);
     const location = await setPrivacy(db, { entityType: "couple", entityId: coupleId, privacyLevel: input }, caller);
@@ -28,7 +32,11 @@ export const savePrivacyAction = action(
 
 /** 'Show us in the directory': PUT /api/v2/couples/{id} with {isVisible} on the caller's couple. */
 export const saveVisibilityAction = action(
-  { access: "complete-profile", input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }), failure: "Could not save your choice. Please try again." },
+  {
+    access: "complete-profile",
+    input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }),
+    failure: "Could not save your choice. Please try again.",
+  },
   async ({ db, caller, input }) => {
     const couple = await updateCouple(db, caller.userId, null, input);
     return { isVisible: couple.isVisible };
@@ -37,7 +45,11 @@ export const saveVisibilityAction = action(
 
 /** A new place for the couple, chosen from the suggestions: PUT /api/v2/couples/{id} with {placeId}. */
 export const saveCouplePlaceAction = action(
-  { access: "complete-profile", input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }), failure: "Could not save your location. Please try again." },
+  {
+    access: "complete-profile",
+    input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
+    failure: "Could not save your location. Please try again.",
+  },
   async ({ db, caller, input }) => {
     await updateCouple(db, caller.userId, null, input);
     return { place: (await loadLocationSettings(db, caller.userId)).place };
@@ -46,7 +58,11 @@ export const saveCouplePlaceAction = action(
 
 /** 'Unblock': DELETE /api/couples/{id}/block's unblockCouple, for the caller's couple. */
 export const unblockCoupleAction = action(
-  { access: "complete-profile", input: (id: unknown) => parseWith(forumIdParamsSchema, { id }, { firstIssue: true }).id, failure: "Could not unblock this couple. Please try again." },
+  {
+    access: "complete-profile",
+    input: (id: unknown) => parseWith(forumIdParamsSchema, { id }, { firstIssue: true }).id,
+    failure: "Could not unblock this couple. Please try again.",
+  },
   async ({ db, caller, input }) => {
     await unblockCouple(db, await forumActor(db, caller.userId), input);
     return {};

@@ -21,17 +21,24 @@ export default async function PartnerSetupPage() {
     <main id="main" className="invite-page">
       <section className="invite-card" aria-labelledby="partner-setup-title">
         <h1 id="partner-setup-title">Welcome to {view.coupleName}!</h1>
-        <p className="invite-lead">{view.partnerFirstName} already set up most of your couple profile. Add a few details about yourself and you&apos;re in.</p>
+        <p className="invite-lead">
+          {view.partnerFirstName} already set up most of your couple profile. Add a few details about yourself and you&apos;re in.
+        </p>
         <section className="setup-done" aria-labelledby="setup-done-title">
           <h2 id="setup-done-title">Already set up by {view.partnerFirstName}</h2>
           <ul>
             <li>Couple name: {view.coupleName}</li>
             <li>Location: {view.location ?? "not set yet"}</li>
-            <li>Interests and preferences: {count(view.interestCount, "interest", "interests")}, {count(view.coupleTypeCount, "adventure style", "adventure styles")}</li>
+            <li>
+              Interests and preferences: {count(view.interestCount, "interest", "interests")},{" "}
+              {count(view.coupleTypeCount, "adventure style", "adventure styles")}
+            </li>
             <li>Couple photos: {count(view.photoCount, "photo", "photos")}</li>
           </ul>
         </section>
-        <PartnerSetupForm defaults={{ firstName: me.firstName, lastName: me.lastName, dateOfBirth: me.dateOfBirth, occupation: me.occupation ?? "" }} />
+        <PartnerSetupForm
+          defaults={{ firstName: me.firstName, lastName: me.lastName, dateOfBirth: me.dateOfBirth, occupation: me.occupation ?? "" }}
+        />
       </section>
     </main>
   );

@@ -5,10 +5,13 @@ import { sessionCookieName } from "@/lib/auth/session-token";
 import { jsonBody, route } from "@/lib/http/route";
 
 /** 'Delete my account' with the password: the person's rows and images go (lib/account/deletion). */
-export const DELETE = route({ access: "signed-in", input: jsonBody(deleteAccountSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  const outcome = await deleteAccount(db, caller.userId, input.password);
-  const response = NextResponse.json({ success: true, couple: outcome.couple });
-  // Its session rows are gone with the account; the browser forgets the cookie too.
-  response.cookies.delete(sessionCookieName());
-  return response;
-});
+export const DELETE = route(
+  { access: "signed-in", input: jsonBody(deleteAccountSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    const outcome = await deleteAccount(db, caller.userId, input.password);
+    const response = NextResponse.json({ success: true, couple: outcome.couple });
+    // Its session rows are gone with the account; the browser forgets the cookie too.
+    response.cookies.delete(sessionCookieName());
+    return response;
+  },
+);

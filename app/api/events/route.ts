@@ -9,6 +9,9 @@ export const GET = route({ access: "complete-profile" }, async ({ db, caller }) 
 });
 
 /** A new paid event draft: 201 `{data: draft}`, or 403 PAID_EVENTS_NOT_ALLOWED without the couple's flag. */
-export const POST = route({ access: "complete-profile", input: jsonBody(createEventSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  return NextResponse.json({ success: true, data: await createDraft(db, caller.userId, input) }, { status: 201 });
-});
+export const POST = route(
+  { access: "complete-profile", input: jsonBody(createEventSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    return NextResponse.json({ success: true, data: await createDraft(db, caller.userId, input) }, { status: 201 });
+  },
+);

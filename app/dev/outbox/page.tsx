@@ -44,7 +44,8 @@ export default async function DevOutboxPage({ searchParams }: { searchParams: Pr
           <li key={`${message.createdAt}-${index}`} className="outbox-item">
             <h2>{message.subject}</h2>
             <p className="muted">
-              To {message.to} · <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC</time>
+              To {message.to} ·{" "}
+              <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC</time>
             </p>
             <pre className="outbox-text">
               <Linkified text={message.text} />

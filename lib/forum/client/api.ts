@@ -51,9 +51,11 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<T>
   return answer.json as T;
 }
 
-export const fetchPosts = (query: ListQuery, signal?: AbortSignal) => getJson<PostPage>(`/api/forum/posts?${listSearchParams(query)}`, signal);
+export const fetchPosts = (query: ListQuery, signal?: AbortSignal) =>
+  getJson<PostPage>(`/api/forum/posts?${listSearchParams(query)}`, signal);
 
-export const fetchThread = (postId: string, signal?: AbortSignal) => getJson<{ data: Thread }>(`/api/forum/posts/${encodeURIComponent(postId)}`, signal).then((body) => body.data);
+export const fetchThread = (postId: string, signal?: AbortSignal) =>
+  getJson<{ data: Thread }>(`/api/forum/posts/${encodeURIComponent(postId)}`, signal).then((body) => body.data);
 
 export type NewPost = { title: string; body: string; topic: ForumTopic; scope: ForumScope; photos: string[]; mentions: string[] };
 export const createPost = (post: NewPost) => send<{ data: ForumPostDetail }>("POST", "/api/forum/posts", post).then((body) => body.data);
@@ -62,7 +64,8 @@ export type NewReply = { body: string; quoteReplyId?: string; mentions: string[]
 export const createReply = (postId: string, reply: NewReply) =>
   send<{ data: ForumReply }>("POST", `/api/forum/posts/${encodeURIComponent(postId)}/replies`, reply).then((body) => body.data);
 
-const targetPath = (target: ReactionTarget, id: string) => `/api/forum/${target === "post" ? "posts" : "replies"}/${encodeURIComponent(id)}`;
+const targetPath = (target: ReactionTarget, id: string) =>
+  `/api/forum/${target === "post" ? "posts" : "replies"}/${encodeURIComponent(id)}`;
 
 export const deleteTarget = (target: ReactionTarget, id: string) => send<unknown>("DELETE", targetPath(target, id));
 
@@ -73,7 +76,8 @@ export const setReaction = (target: ReactionTarget, id: string, kind: ReactionKi
 export const sendReport = (report: { targetType: ReportTargetType; targetId: string; reason: ReportReason; note?: string }) =>
   send<unknown>("POST", "/api/reports", report);
 
-export const setBlock = (coupleId: string, blocked: boolean) => send<unknown>(blocked ? "PUT" : "DELETE", `/api/couples/${encodeURIComponent(coupleId)}/block`);
+export const setBlock = (coupleId: string, blocked: boolean) =>
+  send<unknown>(blocked ? "PUT" : "DELETE", `/api/couples/${encodeURIComponent(coupleId)}/block`);
 
 export const searchMentions = (q: string, signal?: AbortSignal) =>
   getJson<{ data: MentionSuggestion[] }>(`/api/forum/mentions?q=${encodeURIComponent(q)}`, signal).then((body) => body.data);
@@ -88,7 +92,9 @@ export async function uploadPhoto(file: File): Promise<string> {
 }
 
 export type PostEdit = { title?: string; body?: string; topic?: ForumTopic; mentions?: string[] };
-export const patchPost = (postId: string, patch: PostEdit) => send<{ data: ForumPostDetail }>("PATCH", targetPath("post", postId), patch).then((body) => body.data);
+export const patchPost = (postId: string, patch: PostEdit) =>
+  send<{ data: ForumPostDetail }>("PATCH", targetPath("post", postId), patch).then((body) => body.data);
 
 export type ReplyEdit = { body: string; mentions?: string[] };
-export const patchReply = (replyId: string, patch: ReplyEdit) => send<{ data: ForumReply }>("PATCH", targetPath("reply", replyId), patch).then((body) => body.data);
+export const patchReply = (replyId: string, patch: ReplyEdit) =>
+  send<{ data: ForumReply }>("PATCH", targetPath("reply", replyId), patch).then((body) => body.data);

@@ -8,9 +8,17 @@ import { lazyDraftStore } from "@/lib/onboarding/draft-store";
 import type { ForumScope, ForumTopic } from "../rules";
 import type { ForumMention } from "./api";
 
-export type PostDraft = { title: string; topic: ForumTopic | ""; body: string; scope: ForumScope; photos: string[]; mentions: ForumMention[] };
+export type PostDraft = {
+  title: string;
+  topic: ForumTopic | "";
+  body: string;
+  scope: ForumScope;
+  photos: string[];
+  mentions: ForumMention[];
+};
 export type ReplyDraft = { body: string; mentions: ForumMention[] };
 
 export const postDraft = lazyDraftStore<PostDraft>("forum_post", () => import("./draft-schemas").then((m) => m.postDraftSchema), []);
 
-export const replyDraft = (postId: string) => lazyDraftStore<ReplyDraft>(`forum_reply:${postId}`, () => import("./draft-schemas").then((m) => m.replyDraftSchema), []);
+export const replyDraft = (postId: string) =>
+  lazyDraftStore<ReplyDraft>(`forum_reply:${postId}`, () => import("./draft-schemas").then((m) => m.replyDraftSchema), []);

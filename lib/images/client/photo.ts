@@ -5,7 +5,14 @@
  */
 import "client-only";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
-import { ACCEPTED_IMAGE_TYPES, COMPRESSION, CROP_MIN_SIDE, INVALID_IMAGE_MESSAGE, INVALID_IMAGES_MESSAGE, tooLargeProblem } from "@/lib/images/rules";
+import {
+  ACCEPTED_IMAGE_TYPES,
+  COMPRESSION,
+  CROP_MIN_SIDE,
+  INVALID_IMAGE_MESSAGE,
+  INVALID_IMAGES_MESSAGE,
+  tooLargeProblem,
+} from "@/lib/images/rules";
 
 /** A cropped photo kept as a data URL, so a draft in session storage can restore its preview after a reload. */
 export type PickedPhoto = { dataUrl: string; name: string; size: number; width: number; height: number };
@@ -92,7 +99,11 @@ export function photoToFile(photo: PickedPhoto): File {
  * Browser only: draws onto a white canvas of the given size and encodes a JPEG. JPEG has no
  * transparency, so see-through parts of a PNG become white instead of black.
  */
-export async function drawJpeg(size: { width: number; height: number }, quality: number, draw: (context: CanvasRenderingContext2D) => void): Promise<Blob> {
+export async function drawJpeg(
+  size: { width: number; height: number },
+  quality: number,
+  draw: (context: CanvasRenderingContext2D) => void,
+): Promise<Blob> {
   const canvas = document.createElement("canvas");
   canvas.width = size.width;
   canvas.height = size.height;

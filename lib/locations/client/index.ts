@@ -8,7 +8,6 @@ import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";
 import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../plain-rules";
 
-
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
 const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
 
@@ -58,10 +57,19 @@ export async function normalizeLocation(input: NormalizeRequest): Promise<Normal
   const { ok, status, json } = await csrfFetch("/api/locations/normalize", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ place_id: input.placeId, entity_type: input.entityType, entity_id: input.entityId, ...(input.privacyLevel && { privacy_level: input.privacyLevel }) }),
+    body: JSON.stringify({
+      place_id: input.placeId,
+      entity_type: input.entityType,
+      entity_id: input.entityId,
+      ...(input.privacyLevel && { privacy_level: input.privacyLevel }),
+    }),
   });
   const body = json as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
   if (ok && body?.success && body.location) return body.location;
-  if (body?.error?.code === "INVALID_LOCATION_DATA") throw new LocationRefusedError(body.error.code, body.error.message ?? "The location data is invalid. Please select your location again.");
+  if (body?.error?.code === "INVALID_LOCATION_DATA")
+    throw new LocationRefusedError(
+      body.error.code,
+      body.error.message ?? "The location data is invalid. Please select your location again.",
+    );
   throw new Error(body?.error?.message ?? `Request failed with status ${status}`);
 }

@@ -9,10 +9,13 @@ import { uploadForm } from "@/lib/http/upload-client";
 
 export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: string; fields: Record<string, string> };
 
-
 export const SAVE_FAILED = "Could not save your changes. Please try again.";
 
-export async function saveSettingsForm(url: string, form: FormData, photos: readonly { field: string; fileName: string; photo: PickedPhoto }[]): Promise<SettingsSave> {
+export async function saveSettingsForm(
+  url: string,
+  form: FormData,
+  photos: readonly { field: string; fileName: string; photo: PickedPhoto }[],
+): Promise<SettingsSave> {
   try {
     for (const part of photos) form.append(part.field, await compressImage(photoToFile(part.photo)), part.fileName);
     const { status, json } = await uploadForm(url, form);

@@ -18,5 +18,13 @@ export default async function LocalForumPage({ searchParams }: { searchParams: P
       <Link href="/settings">{FORUM_TEXTS.noLocation}</Link>
     </p>
   );
-  return <ForumPage title="Local Forum" userId={userId} query={query} first={first ?? { data: [], pagination: { limit: 20, nextCursor: null, hasMore: false } }} notice={notice} />;
+  return (
+    <ForumPage
+      title="Local Forum"
+      userId={userId}
+      query={query}
+      first={first ?? { data: [], pagination: { limit: 20, nextCursor: null, hasMore: false } }}
+      notice={notice}
+    />
+  );
 }

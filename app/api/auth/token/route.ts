@@ -9,7 +9,9 @@ import { jsonBody, route } from "@/lib/http/route";
 export const POST = route({ access: "public", input: jsonBody(tokenRequestSchema) }, async ({ db, input, request }) => {
   const session =
     input.grant_type === "password"
-      ? await startApiSession(db, await authenticate(db, input, { clientAddress: clientAddress(request.headers) }), { userAgent: request.headers.get("user-agent") })
+      ? await startApiSession(db, await authenticate(db, input, { clientAddress: clientAddress(request.headers) }), {
+          userAgent: request.headers.get("user-agent"),
+        })
       : await rotateRefreshToken(db, input.refresh_token);
   return NextResponse.json(session, { headers: { "Cache-Control": "no-store" } });
 });

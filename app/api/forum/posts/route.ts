@@ -14,7 +14,10 @@ export const GET = route(
 );
 
 /** A new post by the caller for their couple: 201 `{data: post}`. */
-export const POST = route({ access: "complete-profile", input: jsonBody(createPostSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  const actor = await forumActor(db, caller.userId);
-  return NextResponse.json({ data: await createPost(db, actor, input) }, { status: 201 });
-});
+export const POST = route(
+  { access: "complete-profile", input: jsonBody(createPostSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    const actor = await forumActor(db, caller.userId);
+    return NextResponse.json({ data: await createPost(db, actor, input) }, { status: 201 });
+  },
+);

@@ -9,6 +9,9 @@ export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {
 });
 
 /** Saves the types named in `preferences` (the others stay) and answers them all. */
-export const PUT = route({ access: "signed-in", input: jsonBody(notificationPreferencesSchema, { firstIssue: true }) }, async ({ db, caller, input }) => {
-  return NextResponse.json({ data: await savePreferences(db, caller.userId, input.preferences) });
-});
+export const PUT = route(
+  { access: "signed-in", input: jsonBody(notificationPreferencesSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    return NextResponse.json({ data: await savePreferences(db, caller.userId, input.preferences) });
+  },
+);

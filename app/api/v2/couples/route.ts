@@ -5,7 +5,10 @@ import { jsonBody, route } from "@/lib/http/route";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 
 /** Creates the caller's couple; a caller who has one gets 409 COUPLE_EXISTS with existingCoupleId. */
-export const POST = route({ access: "signed-in", input: jsonBody(coupleCreateSchema, { firstIssue: true }) }, async ({ db, caller, request, input }) => {
-  const data = await createCouple(db, caller.userId, input);
-  return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }, { status: 201 }));
-});
+export const POST = route(
+  { access: "signed-in", input: jsonBody(coupleCreateSchema, { firstIssue: true }) },
+  async ({ db, caller, request, input }) => {
+    const data = await createCouple(db, caller.userId, input);
+    return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }, { status: 201 }));
+  },
+);

@@ -15,7 +15,9 @@ export default async function ForumPostPage({ params }: { params: Promise<{ post
   return (
     <main id="main" className="page forum-thread-page">
       <p>
-        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum</Link>
+        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>
+          ← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum
+        </Link>
       </p>
       <PostThread key={thread.post.id} initial={thread} viewer={{ userId, coupleId: actor.coupleId }} />
     </main>

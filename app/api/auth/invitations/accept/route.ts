@@ -20,7 +20,11 @@ export const POST = route({ access: "public", input: jsonBody(acceptInvitationSc
     deliverAfterResponse(db, emailIds);
     return NextResponse.json({ ...answer, verificationRequired: true }, noStore);
   }
-  const session = await startApiSession(db, { ...user, emailVerifiedAt: user.emailVerifiedAt }, { userAgent: request.headers.get("user-agent") });
+  const session = await startApiSession(
+    db,
+    { ...user, emailVerifiedAt: user.emailVerifiedAt },
+    { userAgent: request.headers.get("user-agent") },
+  );
   return NextResponse.json(
     {
       ...answer,

@@ -5,13 +5,19 @@ import { route } from "@/lib/http/route";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 
 /** Blocks the couple for both partners, both ways (idempotent). */
-export const PUT = route({ access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
-  await blockCouple(db, await forumActor(db, caller.userId), params.id);
-  return NextResponse.json({ data: { coupleId: params.id, blocked: true } });
-});
+export const PUT = route(
+  { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
+  async ({ db, caller, params }) => {
+    await blockCouple(db, await forumActor(db, caller.userId), params.id);
+    return NextResponse.json({ data: { coupleId: params.id, blocked: true } });
+  },
+);
 
 /** Lifts the caller's couple's block (idempotent). */
-export const DELETE = route({ access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
-  await unblockCouple(db, await forumActor(db, caller.userId), params.id);
-  return NextResponse.json({ data: { coupleId: params.id, blocked: false } });
-});
+export const DELETE = route(
+  { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
+  async ({ db, caller, params }) => {
+    await unblockCouple(db, await forumActor(db, caller.userId), params.id);
+    return NextResponse.json({ data: { coupleId: params.id, blocked: false } });
+  },
+);

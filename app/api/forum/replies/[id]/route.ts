@@ -6,7 +6,12 @@ import { jsonBody, route } from "@/lib/http/route";
 
 /** Its author edits it (403 for anyone else). */
 export const PATCH = route(
-  { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true }, input: jsonBody(patchReplySchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    params: forumIdParamsSchema,
+    paramsMessage: { firstIssue: true },
+    input: jsonBody(patchReplySchema, { firstIssue: true }),
+  },
   async ({ db, caller, params, input }) => {
     const actor = await forumActor(db, caller.userId);
     return NextResponse.json({ data: await patchReply(db, actor, params.id, input) });
@@ -14,8 +19,11 @@ export const PATCH = route(
 );
 
 /** Its author deletes it; the thread keeps its place. */
-export const DELETE = route({ access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
-  const actor = await forumActor(db, caller.userId);
-  await deleteReply(db, actor, params.id);
-  return NextResponse.json({ data: { id: params.id, deleted: true } });
-});
+export const DELETE = route(
+  { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
+  async ({ db, caller, params }) => {
+    const actor = await forumActor(db, caller.userId);
+    await deleteReply(db, actor, params.id);
+    return NextResponse.json({ data: { id: params.id, deleted: true } });
+  },
+);

@@ -5,7 +5,10 @@ import { completeProfileSetup } from "@/lib/profile/service";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
-export const POST = route({ access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) }, async ({ db, caller, request, input }) => {
-  const data = await completeProfileSetup(db, caller.userId, input);
-  return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
-});
+export const POST = route(
+  { access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) },
+  async ({ db, caller, request, input }) => {
+    const data = await completeProfileSetup(db, caller.userId, input);
+    return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
+  },
+);

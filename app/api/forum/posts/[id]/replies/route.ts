@@ -6,7 +6,12 @@ import { jsonBody, route } from "@/lib/http/route";
 
 /** A reply to the post (optionally quoting one of its replies): 201 `{data: reply}`. */
 export const POST = route(
-  { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true }, input: jsonBody(createReplySchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    params: forumIdParamsSchema,
+    paramsMessage: { firstIssue: true },
+    input: jsonBody(createReplySchema, { firstIssue: true }),
+  },
   async ({ db, caller, params, input }) => {
     const actor = await forumActor(db, caller.userId);
     return NextResponse.json({ data: await createReply(db, actor, params.id, input) }, { status: 201 });

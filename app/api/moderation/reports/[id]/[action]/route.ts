@@ -4,7 +4,10 @@ import { route } from "@/lib/http/route";
 import { resolveReport } from "@/lib/safety/reports";
 
 /** Admins only: `dismiss` (shown again) or `remove` ("Removed by a moderator") a report's target. */
-export const POST = route({ access: "admin", params: moderationParamsSchema, paramsMessage: { firstIssue: true } }, async ({ db, caller, params }) => {
-  await resolveReport(db, caller.userId, params.id, params.action);
-  return NextResponse.json({ data: { id: params.id, status: params.action === "dismiss" ? "dismissed" : "removed" } });
-});
+export const POST = route(
+  { access: "admin", params: moderationParamsSchema, paramsMessage: { firstIssue: true } },
+  async ({ db, caller, params }) => {
+    await resolveReport(db, caller.userId, params.id, params.action);
+    return NextResponse.json({ data: { id: params.id, status: params.action === "dismiss" ? "dismissed" : "removed" } });
+  },
+);
