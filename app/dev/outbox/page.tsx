@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
-import { devOutboxEnabled } from "@/lib/env";
-import { clientAddress, isLoopback } from "@/lib/http/client-address";
+import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
 
@@ -28,10 +27,9 @@ function Linkified({ text }: { text: string }) {
 }
 
 export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
-  // Its reset and invitation links take over accounts: only a caller on this machine reads them.
+  // Its reset and invitation links take over accounts: only a caller on this machine, or a preview's reviewer, reads them.
   // The request is read first, so the page is rendered per request and the setting read at run time.
-  const address = clientAddress(await headers());
-  if (!devOutboxEnabled() || !isLoopback(address)) notFound();
+  if (!mayReadOutbox(await headers())) notFound();
   const { to } = await searchParams;
   const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
   return (
