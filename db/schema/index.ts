@@ -14,4 +14,5 @@ export * from "./forum-top";
 export * from "./settings";
 export * from "./discover";
 export * from "./events";
+export * from "./live";
 export * from "./images";
