@@ -1,11 +1,10 @@
 /**
- * Sends a settings form with its photos: each photo compressed in a worker first (the onboarding
- * pipeline, lib/images/client), then the multipart form with CSRF. Browser only.
+ * Sends a settings form with its photos through the onboarding pipeline (lib/images/client/
+ * send-photos: compressed in a worker, the couple's photos one per request ahead of the form),
+ * with CSRF and the progress of the whole. Browser only.
  */
 import "client-only";
-import { compressImage } from "@/lib/images/client/compress";
-import { photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
-import { uploadForm } from "@/lib/http/upload-client";
+import { sendWithPhotos, type PhotoPart, type SendOptions } from "@/lib/images/client/send-photos";
 
 export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: string; fields: Record<string, string> };
 
@@ -14,11 +13,11 @@ export const SAVE_FAILED = "Could not save your changes. Please try again.";
 export async function saveSettingsForm(
   url: string,
   form: FormData,
-  photos: readonly { field: string; fileName: string; photo: PickedPhoto }[],
+  photos: readonly PhotoPart[],
+  options: SendOptions = {},
 ): Promise<SettingsSave> {
   try {
-    for (const part of photos) form.append(part.field, await compressImage(photoToFile(part.photo)), part.fileName);
-    const { status, json } = await uploadForm(url, form);
+    const { status, json } = await sendWithPhotos(url, form, photos, options);
     if (status >= 200 && status < 300) return { ok: true, json };
     // zod (with the answer's shape) loads only when an answer is a failure.
     const { errorBody } = await import("./error-body");
