@@ -64,7 +64,8 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
     // Instances may start together: one migrates (or seeds a preview) while the others wait on the lock.
     // The lock is held on a connection of its own, so the work has the whole pool (a pool of one included).
     const underMigrationLock = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
-      const lock = postgres(url, { max: 1, connect_timeout: CONNECT_TIMEOUT_SECONDS, onnotice: () => {} });
+      // A session lock needs a session: the direct URL where the pooled one is a transaction pooler.
+      const lock = postgres(env().DATABASE_URL_UNPOOLED ?? url, { max: 1, connect_timeout: CONNECT_TIMEOUT_SECONDS, onnotice: () => {} });
       try {
         await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
         return await work(current().db as unknown as Db);

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   APP_URL: z.url().default("http://localhost:3000"),
   DATABASE_URL: z.string().min(1).optional(),
+  /** A direct (not transaction-pooled) URL of the same database, for what a pooler breaks: migrations and their session lock (Neon's integration names it so). */
+  DATABASE_URL_UNPOOLED: optionalText,
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
   AUTH_SECRET: z.string().min(32).optional(),
   RESEND_API_KEY: z.string().min(1).optional(),

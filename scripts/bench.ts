@@ -44,6 +44,7 @@ import { benchForum } from "./bench/forum";
 import { runDiscoverBench } from "./bench/discover";
 import { benchDirectory } from "./bench/directory";
 import { benchLighthouse } from "./bench/lighthouse";
+import { benchDeploy } from "./bench/deploy";
 import { percentile } from "./stats";
 
 /** BENCH_PORT: several worktrees on one machine each bench on a port of their own. */
@@ -246,9 +247,15 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    const child = spawnGroup([NEXT_BIN, "build"], env, "inherit");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+    // As `npm run build`: the gazetteer's index first, then Next's build.
+    for (const args of [
+      [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
+      [NEXT_BIN, "build"],
+    ]) {
+      const child = spawnGroup(args, env, "inherit");
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      if (code !== 0) throw new Error(`${args.at(-1)} failed (exit ${code})`);
+    }
   } finally {
     for (const { file, before } of touched) {
       const now = existsSync(file) ? readFileSync(file, "utf8") : null;
@@ -674,6 +681,34 @@ async function benchOn(database: BenchDatabase): Promise<number> {
   return errors;
 }
 
+/**
+ * The deploy section's database: Postgres when it answers, the instances then in serverless mode
+ * as on the platform (no migration at start; S3 named but never written by the routes timed),
+ * else PGlite; with one signed-in user.
+ */
+async function deployDatabase(): Promise<{ env: NodeJS.ProcessEnv; cookie: string; label: string }> {
+  const database = (await postgresDatabase()) ?? pgliteDatabase();
+  cleanups.push(database.drop);
+  const secret = newSecret();
+  for (const key of ["DATABASE_URL", "PGLITE_DIR"]) delete process.env[key];
+  Object.assign(process.env, database.env);
+  const [account] = await createUsers(database, secret);
+  const serverless = database.env.DATABASE_URL
+    ? {
+        SERVERLESS: "1",
+        S3_BUCKET: "bench",
+        S3_ACCESS_KEY_ID: "bench",
+        S3_SECRET_ACCESS_KEY: "bench",
+        S3_PUBLIC_URL: "https://img.bench.invalid",
+      }
+    : {};
+  return {
+    env: { ...appEnv(database, secret), ...serverless },
+    cookie: account!.cookie,
+    label: `${database.label}${database.env.DATABASE_URL ? ", serverless mode" : ""}`,
+  };
+}
+
 let built = false;
 /** The production build every section measures, made once per run (or BENCH_SKIP_BUILD's). */
 async function ensureBuild(): Promise<void> {
@@ -711,9 +746,11 @@ async function main(): Promise<number> {
   // forum: issue 11's lists at 10k and 1M posts; directory and discover: issue 12's at 1,000 and
   // 100,000 couples, each on scale databases of their own; lighthouse: issue 10's phone scores
   // (scripts/bench/lighthouse.ts).
-  const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
+  const sections = (process.env.BENCH_SECTIONS ?? "http,deploy").split(",").map((name) => name.trim());
   let errors = 0;
   if (sections.includes("http")) errors += await benchHttp();
+  if (sections.includes("deploy"))
+    errors += await benchDeploy({ distDir: DIST_DIR, port: PORT, ensureBuild, stopGroup, database: deployDatabase });
   if (sections.includes("forum")) errors += await benchForum();
   if (sections.includes("directory")) await benchDirectory(ADMIN_URL);
   if (sections.includes("discover")) {
