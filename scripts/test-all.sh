@@ -22,3 +22,4 @@ echo "== types" && npm run --silent typecheck
 echo "== unit" && npx vitest run --project unit
 echo "== integration" && npx vitest run --project integration
 echo "== browser" && npx playwright test
+echo "== rehearsal" && npm run --silent rehearse
