@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check the project has: lint, types, unit, integration (real Postgres when it answers,
-# else PGlite) and browser tests (Debian's Chromium, installed here when missing).
+# else PGlite), browser tests (Debian's Chromium, installed here when missing) and the deployment
+# rehearsal (two serverless instances behind a platform-like edge; skipped, saying so, without Postgres).
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
