@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
+import { isPreview } from "@/lib/env";
 import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
@@ -35,7 +36,10 @@ export default async function DevOutboxPage({ searchParams }: { searchParams: Pr
   return (
     <main id="main" className="page">
       <h1>Dev outbox</h1>
-      <p className="muted">E-mails the app would have sent, newest first. Shown only while no e-mail provider is configured.</p>
+      <p className="muted">
+        E-mails the app would have sent, newest first.{" "}
+        {isPreview() ? "On a preview every e-mail stays here: none is sent." : "Shown only while no e-mail provider is configured."}
+      </p>
       {messages.length === 0 && <p>No e-mails yet.</p>}
       <ol className="outbox">
         {messages.map((message, index) => (
