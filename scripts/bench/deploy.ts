@@ -8,8 +8,9 @@
  *   2. Cold start: a fresh production process (the app's server, as `npm start`) from its spawn
  *      to its first answer of `/login`, of `GET /api/v2/auth/me` and of a place search, each in a
  *      process of its own, BENCH_COLD_STARTS times (3), median and worst.
- *   3. First against second place search in one fresh process: the first reads the gazetteer's
- *      index (the build's file), which must cost under 100 ms more than the second.
+ *   3. First against second place search in one fresh process, once the route's code is loaded: the
+ *      first reads the gazetteer's index (the build's file), which must cost under 100 ms more
+ *      than the second.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -156,21 +157,26 @@ export async function benchDeploy(deps: Deps): Promise<number> {
       console.log(`  ${name.padEnd(36)} median ${median(samples).toFixed(0)} ms, worst ${Math.max(...samples).toFixed(0)} ms`);
   }
 
-  // Listening and warmed on another route first, so only the search's own first cost remains.
-  const pairs: { first: number; second: number }[] = [];
+  // In each fresh process: the route's first call with a one-letter query (the route's code loads,
+  // the gazetteer is not touched: shorter queries answer [] before it), then the first search,
+  // which reads the gazetteer's index, then the second. The first's extra over the second is the
+  // index's cost alone.
+  const pairs: { route: number; first: number; second: number }[] = [];
   for (let i = 0; i < runs; i++) {
     pairs.push(
       await withFreshServer(deps, env, async (origin) => {
         await firstAnswer(origin, { url: "/api/health" });
+        const route = await firstAnswer(origin, { ...search, url: "/api/locations/search/public?query=l&limit=5" });
         const first = await firstAnswer(origin, search);
         const second = await firstAnswer(origin, { ...search, url: "/api/locations/search/public?query=san%20fr&limit=5" });
-        return { first, second };
+        return { route, first, second };
       }),
     );
   }
   const extra = median(pairs.map((p) => p.first - p.second));
+  const ms = (pick: (p: (typeof pairs)[number]) => number) => median(pairs.map(pick)).toFixed(1);
   console.log(
-    `\nPlace search in a fresh process (listening, warmed on /api/health): first ${median(pairs.map((p) => p.first)).toFixed(1)} ms, second ${median(pairs.map((p) => p.second)).toFixed(1)} ms (medians of ${runs}); the first costs ${extra.toFixed(1)} ms more (budget ${FIRST_SEARCH_BUDGET_MS} ms).`,
+    `\nPlace search in a fresh process (medians of ${runs}): the route's first call (no index) ${ms((p) => p.route)} ms; then the first search ${ms((p) => p.first)} ms, the second ${ms((p) => p.second)} ms: the first costs ${extra.toFixed(1)} ms more (budget ${FIRST_SEARCH_BUDGET_MS} ms).`,
   );
   if (extra >= FIRST_SEARCH_BUDGET_MS) {
     console.error(

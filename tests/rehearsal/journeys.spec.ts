@@ -87,7 +87,7 @@ async function applyCrops(page: Page, count: number) {
 
 test("a reviewer: the outbox is 404 without the token; with it, signs up, reads the verification mail, and signs in as a demo couple", async ({
   browser,
-}) => {
+}, testInfo) => {
   const stranger = await browser.newContext();
   const page = await stranger.newPage();
   expect((await page.goto("/dev/outbox"))!.status()).toBe(404);
@@ -100,6 +100,32 @@ test("a reviewer: the outbox is 404 without the token; with it, signs up, reads 
   await expect(ribbon).toContainText("Preview");
   if (process.env.REHEARSE_COMMIT) await expect(ribbon).toContainText(process.env.REHEARSE_COMMIT);
   await stranger.close();
+
+  // The ribbon covers no control, on a phone and on a desktop, in both themes.
+  for (const look of [
+    { width: 360, height: 740, colorScheme: "light" },
+    { width: 360, height: 740, colorScheme: "dark" },
+    { width: 1280, height: 800, colorScheme: "dark" },
+  ] as const) {
+    const context = await browser.newContext({ viewport: { width: look.width, height: look.height }, colorScheme: look.colorScheme });
+    const shot = await context.newPage();
+    await shot.goto("/login");
+    await expect(shot.getByRole("complementary", { name: "Preview deployment" })).toBeVisible();
+    const covered = await shot.evaluate(() => {
+      const ribbon = document.querySelector('aside[aria-label="Preview deployment"]')!;
+      return [...document.querySelectorAll<HTMLElement>("a, button, input, select, textarea")]
+        .filter((control) => control.getClientRects().length > 0 && !control.closest(".skip-link"))
+        .filter((control) => {
+          const box = control.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return hit !== null && ribbon.contains(hit);
+        })
+        .map((control) => control.outerHTML.slice(0, 80));
+    });
+    expect(covered).toEqual([]);
+    await shot.screenshot({ path: testInfo.outputPath(`ribbon-${look.width}-${look.colorScheme}.png`) });
+    await context.close();
+  }
 
   const { context, page: outbox } = await reviewer(browser, { viewport: { width: 360, height: 740 } });
   // Signing up as a person would, on a phone.
