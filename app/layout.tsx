@@ -13,6 +13,9 @@ import "./styles/directory.css";
 import "./styles/settings-account.css";
 import "./styles/discover.css";
 
+/** Every page runs on Node.js (also Next's default; route handlers have it too, the middleware declares it). */
+export const runtime = "nodejs";
+
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },
   description: "The social network for couples without children.",

@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import postgres from "postgres";
 import { MAX_REQUEST_BYTES } from "@/lib/http/body";
 import { startBucket } from "./rehearse/bucket";
@@ -111,10 +111,15 @@ async function main(): Promise<number> {
   for (const name of ["PGLITE_DIR", "RESEND_API_KEY", "ENABLE_DEV_OUTBOX", "STORAGE_DIR", "BENCH_BARE", "VERCEL", "VERCEL_ENV"])
     delete deployment[name];
 
-  if (process.env.REHEARSE_SKIP_BUILD === "1" && existsSync(`${DIST_DIR}/BUILD_ID`)) console.log(`Reusing the build in ${DIST_DIR}/.`);
-  else {
+  // The commit the build's ribbon names (prerendered pages carry it from their build).
+  const builtCommit = `${DIST_DIR}/REHEARSE_COMMIT`;
+  if (process.env.REHEARSE_SKIP_BUILD === "1" && existsSync(`${DIST_DIR}/BUILD_ID`)) {
+    console.log(`Reusing the build in ${DIST_DIR}/.`);
+    deployment.VERCEL_GIT_COMMIT_SHA = existsSync(builtCommit) ? readFileSync(builtCommit, "utf8").trim() : commit;
+  } else {
     console.log(`Building the preview into ${DIST_DIR}/...`);
     if ((await run("npm", ["run", "--silent", "build"], deployment)) !== 0) throw new Error("the build failed");
+    writeFileSync(builtCommit, commit);
   }
 
   const name = `rehearse_${BASE_PORT}_${Date.now()}`;
@@ -154,7 +159,7 @@ async function main(): Promise<number> {
       ...process.env,
       REHEARSE_ORIGIN: ORIGIN,
       PREVIEW_ACCESS_TOKEN: previewToken,
-      REHEARSE_COMMIT: commit.slice(0, 7),
+      REHEARSE_COMMIT: deployment.VERCEL_GIT_COMMIT_SHA!.slice(0, 7),
     });
     console.log(
       `\nRehearsal ${code === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s: requests per instance ${edge.stats.byInstance.join(" / ")}, ${edge.stats.refused413} refused with 413, ${edge.stats.cut} cut at ${MAX_DURATION_S} s, ${bucket.objects.size} objects in the bucket.`,
