@@ -78,7 +78,7 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
       get db() {
         return current().db as unknown as Db;
       },
-      migrate: () => underMigrationLock((db) => migrate(db as never, { migrationsFolder: MIGRATIONS_FOLDER })),
+      migrate: () => underMigrationLock(() => migrate(current().db, { migrationsFolder: MIGRATIONS_FOLDER })),
       underMigrationLock,
       ready: (timeoutMs) => pool.ping(timeoutMs),
       // Bounded: after a failed connection, end() without a timeout can wait forever.

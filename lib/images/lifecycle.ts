@@ -7,19 +7,16 @@ import { partnerOf } from "@/lib/couples/partner";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";
-import { IMAGE_URL_REFUSED_MESSAGE } from "./rules";
+import { IMAGE_URL_REFUSED_MESSAGE, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage, type StoredImage } from "./store";
 import { claimStagedPhotos } from "./staged";
 import type { Upload } from "./upload";
-import type { StagedPhotoKind } from "./rules";
 import { describeError } from "@/lib/log";
 
 /**
  * The image lifecycle of profiles, couples and invitations: store uploads, remove them when the
  * write fails, remove the ones a change replaced, and check the image URLs a JSON call names.
  */
-
-export type { Upload } from "./upload";
 
 /** An image a write shows: stored from its bytes now, or claimed from the photos staged ahead. */
 export type PlacedImage = { key: string; url: string };
