@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
-import { push, useLive } from "@/lib/live/use-live";
+import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { PostEditor, ReplyEditor } from "./Editors";
 import { ItemMenu } from "./ItemMenu";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
- * The live feeds under useLive (lib/live/use-live.ts): polling only while the page is visible and
+ * The live feeds under useLive (lib/live/client/use-live.ts): polling only while the page is visible and
  * at once when shown again (spec section 9), shared keys, invalidation, pushed values and a stream
  * that switches polling off. The page is a fake document and window; the clock is fake.
  */
@@ -33,7 +33,7 @@ function heldLoader<T>() {
   return Object.assign(load, { pending });
 }
 
-const live = () => import("@/lib/live/use-live");
+const live = () => import("@/lib/live/client/use-live");
 const unsubscribes: (() => void)[] = [];
 
 async function watch<T>(

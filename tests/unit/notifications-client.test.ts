@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { subscribeLive } from "@/lib/live/use-live";
+import { subscribeLive } from "@/lib/live/client/use-live";
 import { fetchUnreadCount, markNotificationsRead, pageKey, UNREAD_KEY } from "@/lib/notifications/client";
 
 const json = (status: number, body: unknown) =>
