@@ -62,8 +62,9 @@ const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
 
 /**
- * A partner as the couple's profile shows them. The last name is still shown to other couples
- * too (today's answer, kept as the tests expect it); a later issue narrows it to the public person.
+ * A partner as the couple's profile shows them. The last name still goes to other couples too
+ * (today's answer, kept as the tests expect it), although a last name is private to the couple:
+ * narrowing this to the public person is still to do.
  */
 const personColumns = (t: typeof partnerA | typeof partnerB) => ({
   ...publicPersonColumns(t),
@@ -155,7 +156,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     status: couple.status,
     isVerified: couple.isVerified,
     badge: coupleBadge(couple),
-    // Other couples see first names and ages only (issue 12): never a last name.
+    // Other couples see first names and ages only: never a last name, nor a date of birth.
     partners: isOwn ? partners : partners.map(({ lastName: _lastName, ...shown }) => shown),
     isOwn,
     interestsVenn: viewer ? interestsVenn(viewer.interests, interestLists(theirLists, couple.interests)) : null,

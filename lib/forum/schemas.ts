@@ -1,5 +1,5 @@
 /**
- * The forum API's inputs (issue 11, API section), shared by the composer's resolver and the
+ * The forum API's inputs (the README's forum API section), shared by the composer's resolver and the
  * server. Pure and browser-safe. Keys are listed in the order a person meets the fields, so the
  * first issue is the message they see first. What only the server can judge (whose photos,
  * which couples may be mentioned, a cursor's signature) is checked there.

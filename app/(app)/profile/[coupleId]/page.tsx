@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Couple Profile" };
 const RECENT_POSTS = 5;
 
 /**
- * Any couple's full profile as the signed-in user may see it (issue 12): photos, styles, both
+ * Any couple's full profile as the signed-in user may see it: photos, styles, both
  * partners (first names and ages), the interests Venn, the distance band and their recent forum
  * posts. Hidden, inactive, blocked either way, malformed and missing all read as not found.
  */
