@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { DELETE_CONFIRMATION_WORD } from "@/lib/account/plain-rules";
+import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
 import { api, ApiError, leavePage } from "@/lib/http/client";
 

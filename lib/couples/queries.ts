@@ -1,7 +1,6 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { z } from "zod";
 import type { Db } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
@@ -14,6 +13,7 @@ import { locationColumns } from "@/lib/locations/place";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
 import { COUPLE_TYPES, coupleBadge, coupleInterests, interestLists, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { partnerOf } from "./partner";
+import { isCoupleId } from "./schemas";
 
 export type { CoupleBadge } from "./rules";
 
@@ -52,9 +52,6 @@ export type CoupleProfile = {
 
 /** What another couple's profile needs of the viewer's own couple: its partners' interests and its place. */
 export type ViewerCouple = { id: string; interests: (readonly string[])[]; place: PlacePoint | null };
-
-/** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
-export const isCoupleId = (id: string) => z.guid().safeParse(id).success;
 
 export const coupleNotFound = () => new AppError("NOT_FOUND", "Couple not found");
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LocationRefusedError, LocationSearchError, normalizeLocation, searchLocations } from "@/lib/locations/client";
+import { LocationRefusedError, LocationSearchError, normalizeLocation, searchLocations } from "@/lib/locations/client/api";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });

@@ -5,7 +5,7 @@ import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { action } from "@/lib/http/action";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
-import { uploadedImageBytes } from "@/lib/images";
+import { uploadedImageBytes } from "@/lib/images/upload";
 import { completeRegistration, destinationAfter } from "@/lib/invitations/complete-registration";
 import { MESSAGES, partnerSetupSchema } from "@/lib/invitations/rules";
 

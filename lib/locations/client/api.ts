@@ -7,7 +7,7 @@ import "client-only";
 import { api, ApiError } from "@/lib/http/client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";
-import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../plain-rules";
+import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../rules";
 
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
 const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
