@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { PasswordStrength } from "@/components/auth/PasswordStrength";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { normalizeEmail } from "@/lib/auth/plain-rules";
+import { normalizeEmail } from "@/lib/auth/rules";
 import { api, ApiError } from "@/lib/http/client";
 import { loadChecks } from "./loadChecks";
 
@@ -22,7 +22,7 @@ function ChangePassword() {
     event.preventDefault();
     const found: typeof errors = {};
     if (!current) found.current = "Please enter your current password";
-    const rule = (await loadChecks(() => import("@/lib/auth/rules")))?.registrationPasswordSchema.safeParse(next);
+    const rule = (await loadChecks(() => import("@/lib/auth/schemas")))?.registrationPasswordSchema.safeParse(next);
     if (rule && !rule.success) found.next = rule.error.issues[0]!.message;
     else if (next !== confirm) found.confirm = "Passwords do not match. Please try again.";
     setErrors(found);
@@ -94,7 +94,7 @@ function ChangeEmail({ email }: { email: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found: typeof errors = {};
-    const parsed = (await loadChecks(() => import("@/lib/auth/rules")))?.emailSchema.safeParse(newEmail);
+    const parsed = (await loadChecks(() => import("@/lib/auth/schemas")))?.emailSchema.safeParse(newEmail);
     if (parsed && !parsed.success) found.newEmail = parsed.error.issues[0]!.message;
     if (!password) found.password = "Please enter your password";
     setErrors(found);

@@ -5,7 +5,7 @@
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { CONTROL_CHARACTER } from "@/lib/auth/rules";
+import { CONTROL_CHARACTER } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import {
