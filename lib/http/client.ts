@@ -202,12 +202,15 @@ export async function exchange<T>(
 ): Promise<T> {
   const needsToken = method !== "GET" && !options.public;
   const retries = options.retries ?? RETRY_ATTEMPTS;
-  let freshToken = false;
+  let tokenRefused = false;
+  let refreshToken = false;
   for (let retry = 0; ; retry++) {
     let failure: ApiError | NetworkFailure;
     let retryAfter: string | null = null;
     try {
-      const answer = await send(needsToken ? await csrfToken(freshToken) : null);
+      const token = needsToken ? await csrfToken(refreshToken) : null;
+      refreshToken = false;
+      const answer = await send(token);
       if (answer.status >= 200 && answer.status < 300) return answer.json as T;
       failure = answerError(answer.status, answer.json, texts.status(answer.status));
       retryAfter = answer.retryAfter;
@@ -215,9 +218,9 @@ export async function exchange<T>(
       if (!(error instanceof ApiError || error instanceof NetworkFailure)) throw error;
       failure = error;
     }
-    if (failure instanceof ApiError && isCsrfRefusal(failure) && needsToken && !freshToken) {
+    if (failure instanceof ApiError && isCsrfRefusal(failure) && needsToken && !tokenRefused) {
       // The token belongs to the session, so it goes stale after signing in again: once more with a fresh one.
-      freshToken = true;
+      tokenRefused = refreshToken = true;
       retry--;
       continue;
     }

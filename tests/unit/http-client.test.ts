@@ -264,6 +264,17 @@ describe("retries (section 9: 3 more attempts, 1000 ms doubling, capped at 5000 
     expect(silent.sent()).toHaveLength(4);
   });
 
+  it("fetches a fresh token once, not again on each try after a refusal", async () => {
+    const fetch = fakeFetch({
+      tokens: [json({ csrfToken: "stale" }), json({ csrfToken: "fresh" })],
+      answers: [refusedByCode(), json({}, 503), json({ ok: 1 })],
+    });
+    const { api } = await client();
+    expect((await timeline(fetch, () => api("/api/thing", { method: "PUT" }))).value).toEqual({ ok: 1 });
+    expect(fetch.sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual(["stale", "fresh", "fresh"]);
+    expect(fetch.tokenCalls()).toBe(2);
+  });
+
   it("throws 500 and other 4xx at once", async () => {
     for (const status of [500, 400, 403, 404, 409]) {
       const fetch = fakeFetch({ answers: [json({ error: { code: "X", message: `status ${status}` } }, status)] });
