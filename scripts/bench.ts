@@ -742,10 +742,11 @@ async function benchHttp(): Promise<number> {
 }
 
 async function main(): Promise<number> {
-  // BENCH_SECTIONS (e.g. "forum", "http,directory,discover"): which parts run; unset, the HTTP bench only.
-  // forum: issue 11's lists at 10k and 1M posts; directory and discover: issue 12's at 1,000 and
-  // 100,000 couples, each on scale databases of their own; lighthouse: issue 10's phone scores
-  // (scripts/bench/lighthouse.ts).
+  // BENCH_SECTIONS (e.g. "forum", "http,directory,discover"): which parts run; unset, the HTTP bench and deploy.
+  // forum: the forum's lists at 10k and 1M posts; directory and discover: their pages at 1,000
+  // and 100,000 couples, each on scale databases of their own; lighthouse: the phone scores of
+  // five pages against a bare page (scripts/bench/lighthouse.ts); deploy: function sizes, cold
+  // starts, the first place search (scripts/bench/deploy.ts).
   const sections = (process.env.BENCH_SECTIONS ?? "http,deploy").split(",").map((name) => name.trim());
   let errors = 0;
   if (sections.includes("http")) errors += await benchHttp();

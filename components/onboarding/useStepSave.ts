@@ -1,13 +1,13 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { z } from "zod";
+import { ApiError } from "@/lib/http/client";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import { focusField } from "./stepForm";
 
-/** Optimizing the photos, then sending them and the form. */
+/** Optimizing the photos, then sending the form. */
 export type SavePhase = "idle" | "compressing" | "uploading";
 
 export type { PhotoPart } from "@/lib/images/client/send-photos";
@@ -17,17 +17,12 @@ export type SaveOutcome =
   /** `fields`: the server's message per field; `message`: what the whole form says, if anything. */
   | { ok: false; code: string | null; fields: Record<string, string>; message: string | null };
 
-const errorBody = z.object({
-  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
-});
-
 /** A whole-form problem the server reports under "_" is shown like any other form message. */
 const FORM_KEY = "_";
 
-function failure(step: keyof typeof SAVE_FAILED, status: number, json: unknown): SaveOutcome {
-  const parsed = errorBody.safeParse(json);
-  if (!parsed.success) return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, `Upload failed with status ${status}`) };
-  const { code, message, fields = {} } = parsed.data.error;
+/** The server's refusal: its fields' messages on the fields, else one message for the form. */
+function refused(step: keyof typeof SAVE_FAILED, { code, message, fields }: ApiError): SaveOutcome {
+  if (code === null) return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, message) };
   const { [FORM_KEY]: formProblem, ...fieldProblems } = fields;
   if (Object.keys(fieldProblems).length > 0) return { ok: false, code, fields: fieldProblems, message: formProblem ?? null };
   return { ok: false, code, fields: {}, message: formProblem ?? saveErrorMessage(step, message, code) };
@@ -65,18 +60,17 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
   async function save(form: FormData, photos: readonly PhotoPart[]): Promise<SaveOutcome> {
     setProgress(0);
     try {
-      const { status, json } = await sendWithPhotos(url, form, photos, {
+      const json = await sendWithPhotos(url, form, photos, {
         uploaded: uploaded.current,
         onProgress: (next, fraction) => {
           setPhase(next);
           setProgress(fraction);
         },
       });
-      if (status >= 200 && status < 300) return { ok: true, json };
-      setPhase("idle");
-      return failure(step, status, json);
+      return { ok: true, json };
     } catch (error) {
       setPhase("idle");
+      if (error instanceof ApiError && error.status !== 0) return refused(step, error);
       return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, errorText(error)) };
     }
   }

@@ -1,12 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { readBoundedBody } from "@/lib/http/body";
+import { MAX_REQUEST_BYTES, readBoundedBody } from "@/lib/http/body";
 import { fieldErrors, refuseUnsafeText } from "@/lib/http/errors";
-import { uploadedImageBytes } from "@/lib/images";
-import { MAX_REQUEST_BYTES } from "@/lib/http/body";
-import { photoField, type PhotoInput } from "@/lib/images/upload";
-import type { step1Schema, step2Schema } from "./rules";
+import { photoField, uploadedImageBytes, type PhotoInput } from "@/lib/images/upload";
+import type { step1Schema, step2Schema } from "./schemas";
 
 /**
  * A multipart body (an onboarding step, a settings form, an uploaded photo), at most the

@@ -6,12 +6,17 @@ type Sent = { url: string; form: FormData };
 const sent: Sent[] = [];
 let answer: (url: string, form: FormData, report?: (fraction: number) => void) => { status: number; json: unknown };
 
+// The transport's upload: the JSON of a 2xx answer, else its ApiError.
 vi.mock("@/lib/http/upload-client", () => ({
   uploadForm: async (url: string, form: FormData, options: { onProgress?(fraction: number): void } = {}) => {
     sent.push({ url, form });
     options.onProgress?.(0.5);
     options.onProgress?.(1);
-    return answer(url, form);
+    const { status, json } = answer(url, form);
+    if (status >= 200 && status < 300) return json;
+    const { ApiError } = await import("@/lib/http/client");
+    const error = (json as { error: { code: string; message: string; fields?: Record<string, string> } }).error;
+    throw new ApiError(status, error.code, error.message, error.fields);
   },
 }));
 // The worker's compression: a photo of ~1 MB, as a phone's cropped photo compresses to.
@@ -46,7 +51,7 @@ describe("sendWithPhotos (onboarding step 2 and the couple settings)", () => {
     const result = await sendWithPhotos("/api/onboarding/step2", form, parts(photos), {
       onProgress: (_, fraction) => progress.push(fraction),
     });
-    expect(result.status).toBe(201);
+    expect(result).toEqual({ success: true });
     expect(sent.map((s) => s.url)).toEqual([...Array(6).fill("/api/uploads"), "/api/onboarding/step2"]);
     for (const upload of sent.slice(0, 6)) expect(upload.form.getAll("photo")).toHaveLength(1);
     expect(sent.map((s) => s.form.get("kind"))).toEqual(["couple-main", ...Array(5).fill("couple-photo"), null]);
@@ -65,12 +70,14 @@ describe("sendWithPhotos (onboarding step 2 and the couple settings)", () => {
       url === "/api/uploads"
         ? { status: 201, json: { data: { id: `id-${++nextId}` } } }
         : { status: 400, json: { error: { code: "VALIDATION_ERROR", message: "Bio too short" } } };
-    await sendWithPhotos("/api/onboarding/step2", new FormData(), parts(photos), { uploaded });
+    await expect(sendWithPhotos("/api/onboarding/step2", new FormData(), parts(photos), { uploaded })).rejects.toThrow("Bio too short");
     expect(sent.filter((s) => s.url === "/api/uploads")).toHaveLength(2);
 
     sent.length = 0;
     answer = () => ({ status: 400, json: { error: { code: "VALIDATION_ERROR", message: STAGED_PHOTO_EXPIRED_MESSAGE } } });
-    await sendWithPhotos("/api/onboarding/step2", new FormData(), parts(photos), { uploaded });
+    await expect(sendWithPhotos("/api/onboarding/step2", new FormData(), parts(photos), { uploaded })).rejects.toThrow(
+      STAGED_PHOTO_EXPIRED_MESSAGE,
+    );
     expect(sent.map((s) => s.url)).toEqual(["/api/onboarding/step2"]);
 
     sent.length = 0;
@@ -84,10 +91,8 @@ describe("sendWithPhotos (onboarding step 2 and the couple settings)", () => {
       status: 400,
       json: { error: { code: "VALIDATION_ERROR", message: "Not an image", fields: { photo: "Not an image" } } },
     });
-    const result = await sendWithPhotos("/api/onboarding/step2", new FormData(), parts([picked("a"), picked("b")]));
-    expect(result.json).toEqual({
-      error: { code: "VALIDATION_ERROR", message: "Not an image", fields: { coupleProfileImage: "Not an image" } },
-    });
+    const refused = sendWithPhotos("/api/onboarding/step2", new FormData(), parts([picked("a"), picked("b")]));
+    await expect(refused).rejects.toMatchObject({ status: 400, code: "VALIDATION_ERROR", fields: { coupleProfileImage: "Not an image" } });
     expect(sent.map((s) => s.url)).toEqual(["/api/uploads"]);
   });
 
@@ -95,7 +100,7 @@ describe("sendWithPhotos (onboarding step 2 and the couple settings)", () => {
     const result = await sendWithPhotos("/api/onboarding/step1", new FormData(), [
       { field: "userImage", fileName: "user.jpg", photo: picked("me") },
     ]);
-    expect(result.status).toBe(201);
+    expect(result).toEqual({ success: true });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.form.get("userImage")).toBeInstanceOf(File);
   });

@@ -1,16 +1,15 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
-import { MAX_UPLOAD_BYTES, STAGED_PHOTO_KINDS, uploadedImageBytes } from "@/lib/images";
-import { INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
+import { INVALID_IMAGE_MESSAGE, MAX_UPLOAD_BYTES } from "@/lib/images/rules";
+import { stagedPhotoKindSchema } from "@/lib/images/schemas";
+import { uploadedImageBytes } from "@/lib/images/upload";
 import { stagePhoto } from "@/lib/images/staged";
 import { readMultipart } from "@/lib/onboarding/form";
 
 /** One photo and its multipart framing. */
 const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
-const kindSchema = z.object({ kind: z.enum(STAGED_PHOTO_KINDS) });
 
 /**
  * One couple photo (multipart `kind`: couple-main | couple-photo, and `photo`) ahead of the save
@@ -22,7 +21,7 @@ export const POST = route(
     access: "signed-in",
     input: async (request) => {
       const form = await readMultipart(request, MAX_BODY_BYTES);
-      const { kind } = parseWith(kindSchema, { kind: form.get("kind") ?? undefined }, { firstIssue: true });
+      const { kind } = parseWith(stagedPhotoKindSchema, { kind: form.get("kind") ?? undefined }, { firstIssue: true });
       const bytes = await uploadedImageBytes(form.get("photo"), "photo");
       if (!bytes) throw new AppError("VALIDATION_ERROR", INVALID_IMAGE_MESSAGE, { fieldErrors: { photo: INVALID_IMAGE_MESSAGE } });
       return { kind, bytes };

@@ -6,7 +6,8 @@
  * the first half, then every byte sent (each upload, then the save) the second.
  */
 import "client-only";
-import { uploadForm, type UploadResult } from "@/lib/http/upload-client";
+import { ApiError } from "@/lib/http/client";
+import { uploadForm } from "@/lib/http/upload-client";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, type StagedPhotoKind } from "@/lib/images/rules";
 import { compressImage } from "./compress";
 import { photoToFile, type PickedPhoto } from "./photo";
@@ -25,13 +26,16 @@ export type SendOptions = {
   uploaded?: WeakMap<PickedPhoto, string>;
 };
 
-/** The form's answer, or the refusal of one photo's upload with its messages under the photo's field. */
+/**
+ * The form's answer (its JSON); a refusal is the transport's ApiError, a refused photo's with its
+ * messages under the photo's own field of the form.
+ */
 export async function sendWithPhotos(
   url: string,
   form: FormData,
   parts: readonly PhotoPart[],
   options: SendOptions = {},
-): Promise<UploadResult> {
+): Promise<unknown> {
   const uploaded = options.uploaded ?? new WeakMap<PickedPhoto, string>();
   const report = options.onProgress ?? (() => {});
   report("compressing", 0);
@@ -52,25 +56,29 @@ export async function sendWithPhotos(
     const single = new FormData();
     single.set("kind", part.stagedAs);
     single.set("photo", file, part.fileName);
-    const answer = await uploadForm("/api/uploads", single, { onProgress: progressOf(file.size) });
-    if (answer.status !== 201) return underField(answer, part.field);
-    uploaded.set(part.photo, (answer.json as { data: { id: string } }).data.id);
+    const answer = await uploadForm<{ data: { id: string } }>("/api/uploads", single, { onProgress: progressOf(file.size) }).catch(
+      (error: unknown) => {
+        throw underField(error, part.field);
+      },
+    );
+    uploaded.set(part.photo, answer.data.id);
     sent += file.size;
   }
   for (const [index, part] of parts.entries()) {
     if (part.stagedAs) form.append(part.field, uploaded.get(part.photo)!);
     else form.append(part.field, files[index]!, part.fileName);
   }
-  const answer = await uploadForm(url, form, { onProgress: progressOf(saveBytes) });
-  if ((answer.json as { error?: { message?: string } } | null)?.error?.message === STAGED_PHOTO_EXPIRED_MESSAGE)
-    for (const part of parts) uploaded.delete(part.photo);
-  return answer;
+  try {
+    return await uploadForm(url, form, { onProgress: progressOf(saveBytes) });
+  } catch (error) {
+    if (error instanceof ApiError && error.message === STAGED_PHOTO_EXPIRED_MESSAGE) for (const part of parts) uploaded.delete(part.photo);
+    throw error;
+  }
 }
 
 /** A refused upload of one photo, its messages moved from the upload's `photo` field to the form's field. */
-function underField(answer: UploadResult, field: string): UploadResult {
-  const error = (answer.json as { error?: { code?: string; message?: string; fields?: Record<string, string> } } | null)?.error;
-  if (!error?.fields?.photo) return answer;
+function underField(error: unknown, field: string): unknown {
+  if (!(error instanceof ApiError) || error.fields.photo === undefined) return error;
   const { photo, ...rest } = error.fields;
-  return { ...answer, json: { error: { ...error, fields: { ...rest, [field]: photo } } } };
+  return new ApiError(error.status, error.code, error.message, { ...rest, [field]: photo });
 }

@@ -1,9 +1,10 @@
 /**
  * Sends a settings form with its photos through the onboarding pipeline (lib/images/client/
- * send-photos: compressed in a worker, the couple's photos one per request ahead of the form),
- * with CSRF and the progress of the whole. Browser only.
+ * send-photos: compressed in a worker, the couple's photos one per request ahead of the form,
+ * each through the transport's upload), with the progress of the whole. Browser only.
  */
 import "client-only";
+import { ApiError } from "@/lib/http/client";
 import { sendWithPhotos, type PhotoPart, type SendOptions } from "@/lib/images/client/send-photos";
 
 export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: string; fields: Record<string, string> };
@@ -17,14 +18,11 @@ export async function saveSettingsForm(
   options: SendOptions = {},
 ): Promise<SettingsSave> {
   try {
-    const { status, json } = await sendWithPhotos(url, form, photos, options);
-    if (status >= 200 && status < 300) return { ok: true, json };
-    // zod (with the answer's shape) loads only when an answer is a failure.
-    const { errorBody } = await import("./error-body");
-    const parsed = errorBody.safeParse(json);
-    if (!parsed.success) return { ok: false, message: SAVE_FAILED, fields: {} };
-    return { ok: false, message: parsed.data.error.message, fields: parsed.data.error.fields ?? {} };
-  } catch {
+    return { ok: true, json: await sendWithPhotos(url, form, photos, options) };
+  } catch (error) {
+    // The server's refusal is shown as it is; anything else (no answer, a bare status) says the save failed.
+    if (error instanceof ApiError && error.code !== null && error.status !== 0)
+      return { ok: false, message: error.message, fields: error.fields };
     return { ok: false, message: SAVE_FAILED, fields: {} };
   }
 }
