@@ -243,8 +243,12 @@ test("forum post and reply between two demo couples", async ({ browser }) => {
   await expect(pageA).toHaveURL(/\/dashboard$/);
   const title = `Rehearsal walk ${Date.now()}`;
   await pageA.goto("/forum");
-  await pageA.getByRole("button", { name: "New Post" }).click();
   const composer = pageA.getByRole("form", { name: "New Post" });
+  // A click that lands before the page is hydrated opens nothing: click until the composer opens.
+  await expect(async () => {
+    await pageA.getByRole("button", { name: "New Post" }).click();
+    await expect(composer).toBeVisible({ timeout: 2_000 });
+  }).toPass();
   await composer.getByLabel("Title").fill(title);
   await composer.getByLabel("Topic").selectOption({ label: "Travel" });
   await composer.getByLabel("Your post").fill("Who walks the coast with us on Saturday?");
