@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
 import { signIn } from "./support";
 
 /**
- * The seeded inbox of maya@demo.couples.test (scripts/seed.ts): this is the only spec that reads
+ * The seeded inbox of maya@demo.couples.test (scripts/seed/main.ts): this is the only spec that reads
  * or changes it. Counts are read from the page rather than assumed.
  */
 const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };

@@ -1,5 +1,5 @@
 /**
- * The demo forum (scripts/seed-forum-data.ts) written for the demo couples. Idempotent: the demo
+ * The demo forum (scripts/seed/forum-data.ts) written for the demo couples. Idempotent: the demo
  * couples' posts are deleted (their replies, reactions and mentions go with them) and written
  * again, with the fixed ids the demo inbox links to.
  */
@@ -9,8 +9,8 @@ import type { Db } from "@/db/client";
 import { forumMentions, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { cityLevelPlace } from "@/lib/forum/place";
 import { rebuildTopScores } from "@/lib/forum/top";
-import { DEMO_POSTS } from "./seed-forum-data";
-import { DEMO_COUPLES, type Place } from "./seed-data";
+import { DEMO_POSTS } from "./forum-data";
+import { DEMO_COUPLES, type Place } from "./data";
 
 export type SeededPeople = Map<string, { userId: string; coupleId: string }>;
 
@@ -25,7 +25,7 @@ function localPlace(place: Place) {
 export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: number; replies: number; reactions: number }> {
   const who = (firstName: string) => {
     const person = people.get(firstName);
-    if (!person) throw new Error(`seed-forum-data names ${firstName}, who is not a demo person`);
+    if (!person) throw new Error(`forum-data.ts names ${firstName}, who is not a demo person`);
     return person;
   };
   const placeOf = new Map(

@@ -1,11 +1,11 @@
 /**
  * The demo forum for `npm run db:seed`: plain values only. People are named by first name (their
- * couple is the one they belong to in seed-data.ts); times are hours before the seed runs.
+ * couple is the one they belong to in data.ts); times are hours before the seed runs.
  * Maya's three posts and the replies her demo inbox links to keep their fixed ids, so the
  * bell's links open real threads.
  */
-import type { ForumScope, ForumTopic, ReactionKind } from "../lib/forum/rules";
-import { MAYA_POSTS } from "./seed-data";
+import type { ForumScope, ForumTopic, ReactionKind } from "../../lib/forum/rules";
+import { MAYA_POSTS } from "./data";
 
 export type DemoReply = { id?: string; by: string; body: string; hoursAgo: number; quote?: number; mentions?: string[] };
 export type DemoPost = {

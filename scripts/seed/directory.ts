@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { saveEntityLocation } from "@/lib/locations/place";
-import { DIRECTORY_COUPLES, directoryEmail } from "./seed-data";
+import { DIRECTORY_COUPLES, directoryEmail } from "./data";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
 

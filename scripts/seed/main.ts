@@ -1,9 +1,9 @@
 /**
  * `npm run db:seed`: demo couples, their locations, the interest catalogue, one partner's
  * notifications and a demo forum. `npm run db:seed -- --scale` fills a real Postgres for the
- * benchmark instead (scripts/seed-scale.ts). Idempotent: every row is upserted on its natural key (e-mail, partner, value)
+ * benchmark instead (scripts/seed/scale.ts). Idempotent: every row is upserted on its natural key (e-mail, partner, value)
  * and the notifications are replaced, so a second run resets the demo accounts to their demo
- * state instead of failing or duplicating them. Demo pictures (scripts/seed-images) are drawn
+ * state instead of failing or duplicating them. Demo pictures (scripts/seed/images.ts) are drawn
  * for the people and couples that have none yet, so a re-seed keeps them and leaves no orphans.
  */
 import { eq, inArray } from "drizzle-orm";
@@ -13,11 +13,11 @@ import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
 import { env } from "@/lib/env";
-import { seedDirectory } from "./seed-directory";
-import { seedForum } from "./seed-forum";
-import { seedScale } from "./seed-scale";
-import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoEmail, type DemoPerson, type Place } from "./seed-data";
-import { demoImage } from "./seed-images";
+import { seedDirectory } from "./directory";
+import { seedForum } from "./forum";
+import { seedScale } from "./scale";
+import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoEmail, type DemoPerson, type Place } from "./data";
+import { demoImage } from "./images";
 
 type SignIn = { email: string; shows: string };
 
