@@ -36,7 +36,7 @@ export function PostList({ query, first, empty }: { query: ListQuery; first: Pos
   if (posts.length === 0) return <p className={styles.empty}>{empty}</p>;
   return (
     <>
-      <ol className={styles.list} aria-label="Posts">
+      <ol className="stack" aria-label="Posts">
         {posts.map((post) => (
           <PostRow key={post.id} post={post} />
         ))}

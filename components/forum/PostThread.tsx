@@ -204,7 +204,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
         <h2 id="replies-title">
           {replies.length} {replies.length === 1 ? "reply" : "replies"}
         </h2>
-        <ol className={styles.replyList}>
+        <ol className="stack">
           {replies.map((reply) => {
             const gone = reply.deleted || reply.removed;
             const anchor = replyAnchor(reply.id);

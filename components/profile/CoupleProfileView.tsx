@@ -187,7 +187,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
         {recentPosts && (
           <section className={styles.section} aria-labelledby="profile-posts">
             <h2 id="profile-posts">Recent forum posts</h2>
-            {recentPosts.length > 0 ? <ol className={styles.posts}>{recentPosts}</ol> : <p className={styles.hint}>No forum posts yet.</p>}
+            {recentPosts.length > 0 ? <ol className="stack">{recentPosts}</ol> : <p className={styles.hint}>No forum posts yet.</p>}
           </section>
         )}
       </article>

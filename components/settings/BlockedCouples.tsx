@@ -38,7 +38,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
       {blocked.length === 0 ? (
         <p>You haven&apos;t blocked anyone.</p>
       ) : (
-        <ul className={styles.list}>
+        <ul className="stack">
           {blocked.map((couple) => (
             <li key={couple.coupleId} className={styles.listItem}>
               <span className={styles.who}>

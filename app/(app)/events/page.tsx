@@ -40,7 +40,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           {drafts.length === 0 ? (
             <p className={styles.empty}>No drafts yet. Draft your first event now; it stays private until events launch.</p>
           ) : (
-            <ul className={styles.drafts}>
+            <ul className="stack">
               {drafts.map((draft) => (
                 <li key={draft.id} className={styles.draft}>
                   <h3>{draft.title}</h3>
