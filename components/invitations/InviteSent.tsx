@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { INVITATION_VALID_DAYS, invitationLink } from "@/lib/invitations/plain-rules";
+import { INVITATION_VALID_DAYS, invitationLink } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
 import { InviteLead } from "./InviteCard";
 import styles from "./InviteSent.module.css";

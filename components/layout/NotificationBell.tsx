@@ -33,10 +33,10 @@ function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
         Failed to load notifications
       </p>
     );
-  if (state.page.data.length === 0) return <p className={styles.empty}>You&apos;re all caught up!</p>;
+  if (state.value.data.length === 0) return <p className={styles.empty}>You&apos;re all caught up!</p>;
   return (
     <ul className={styles.menu}>
-      {state.page.data.map((item) => (
+      {state.value.data.map((item) => (
         <li key={item.id}>
           <NotificationLink
             item={item}

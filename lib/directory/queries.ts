@@ -47,7 +47,7 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
 }
 
 /**
- * A page of the directory (issue 12, `GET /api/directory`): discoverable couples (active and
+ * A page of the directory (`GET /api/directory`): discoverable couples (active and
  * visible), never the viewer's own nor one blocked either way, filtered by name, interests (any
  * of), adventure styles (any of), verified badge and distance band, sorted newest, nearest or
  * most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no

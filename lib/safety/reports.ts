@@ -11,7 +11,7 @@ import { consumeLimit } from "@/lib/rate-limit";
 import { notBlockedBetween } from "./blocks";
 
 /**
- * Reports (issue 11): one per person and target; content reported by 3 different couples is
+ * Reports: one per person and target; content reported by 3 different couples is
  * hidden from all but its own couple until a moderator dismisses (shown again) or removes it
  * ("Removed by a moderator"). A reported couple is not hidden by reports: moderators decide.
  */

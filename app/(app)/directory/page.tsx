@@ -12,7 +12,7 @@ import styles from "./page.module.css";
 export const metadata: Metadata = { title: "Directory" };
 
 /**
- * Every couple the viewer may see, searchable (issue 12). Rendered on the server with its first
+ * Every couple the viewer may see, searchable. Rendered on the server with its first
  * page; the filters live in the address under the API's own names, and an unknown value there is
  * ignored rather than an error page.
  */
