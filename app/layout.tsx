@@ -4,14 +4,6 @@ import { PreviewRibbon } from "@/components/layout/PreviewRibbon";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
 import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
 import "./globals.css";
-import "./styles/onboarding.css";
-import "./styles/invitations.css";
-import "./styles/notifications.css";
-import "./styles/profile.css";
-import "./styles/forum.css";
-import "./styles/directory.css";
-import "./styles/settings-account.css";
-import "./styles/discover.css";
 
 /** Every page runs on Node.js (also Next's default; route handlers have it too, the middleware declares it). */
 export const runtime = "nodejs";

@@ -12,21 +12,40 @@
  *      first reads the gazetteer's index (the build's file), which must cost under 100 ms more
  *      than the second.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { createUsers } from "./accounts";
+import { onCleanup } from "./cleanup";
+import { DIST_DIR, PORT } from "./config";
+import { pgliteDatabase, postgresDatabase } from "./databases";
+import { appEnv, ensureBuild, newSecret, stopGroup } from "./server";
 
 const FUNCTION_LIMIT_BYTES = 250 * 1024 * 1024;
 const FIRST_SEARCH_BUDGET_MS = 100;
 
-type Deps = {
-  distDir: string;
-  port: number;
-  ensureBuild: () => Promise<void>;
-  /** The build's environment on a fresh database of its own, with a signed-in user's session cookie. */
-  database: () => Promise<{ env: NodeJS.ProcessEnv; cookie: string; label: string }>;
-  stopGroup: (child: ChildProcess) => Promise<void>;
-};
+/**
+ * The build's environment on a fresh database with one signed-in user: Postgres when it answers,
+ * the server then in serverless mode as on the platform (no migration at start; S3 named but never
+ * written by the routes timed), else PGlite.
+ */
+async function deployDatabase(): Promise<{ env: NodeJS.ProcessEnv; cookie: string; label: string }> {
+  const database = (await postgresDatabase()) ?? pgliteDatabase();
+  onCleanup(database.drop);
+  const secret = newSecret();
+  // This process opens it to create the user (PGlite through env().PGLITE_DIR, read once).
+  for (const key of ["DATABASE_URL", "PGLITE_DIR"]) delete process.env[key];
+  Object.assign(process.env, database.env);
+  const [account] = await createUsers(database, secret);
+  const serverless = database.env.DATABASE_URL
+    ? { SERVERLESS: "1", S3_BUCKET: "bench", S3_ACCESS_KEY_ID: "bench", S3_SECRET_ACCESS_KEY: "bench", S3_PUBLIC_URL: "https://img.bench.invalid" }
+    : {};
+  return {
+    env: { ...appEnv(database.env, secret), ...serverless },
+    cookie: account!.cookie,
+    label: `${database.label}${database.env.DATABASE_URL ? ", serverless mode" : ""}`,
+  };
+}
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -78,17 +97,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 type Target = { url: string; headers?: Record<string, string> };
 
 /** A fresh server process (the app's own, as `npm start`), stopped when `work` is done. */
-async function withFreshServer<T>(deps: Deps, env: NodeJS.ProcessEnv, work: (origin: string, spawnedAt: number) => Promise<T>): Promise<T> {
+async function withFreshServer<T>(env: NodeJS.ProcessEnv, work: (origin: string, spawnedAt: number) => Promise<T>): Promise<T> {
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [TSX_CLI, "server.ts"], {
-    env: { ...env, HOST: "127.0.0.1", PORT: String(deps.port), TRUSTED_PROXY_HOPS: "1" },
+    env: { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" },
     detached: true,
     stdio: "ignore",
   });
   try {
-    return await work(`http://127.0.0.1:${deps.port}`, spawnedAt);
+    return await work(`http://127.0.0.1:${PORT}`, spawnedAt);
   } finally {
-    await deps.stopGroup(child);
+    await stopGroup(child);
   }
 }
 
@@ -112,11 +131,11 @@ async function firstAnswer(origin: string, target: Target, deadlineMs = 90_000):
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-export async function benchDeploy(deps: Deps): Promise<number> {
-  await deps.ensureBuild();
+export async function benchDeploy(): Promise<number> {
+  await ensureBuild();
   let errors = 0;
   console.log("\n== Deploy: function sizes (traced, unzipped), cold starts, first place search");
-  const sizes = functionSizes(deps.distDir);
+  const sizes = functionSizes(DIST_DIR);
   const largest = sizes[0]!;
   console.log(
     `${sizes.length} functions; largest ${largest.route} ${mb(largest.bytes)} (limit 250 MB), smallest ${mb(sizes.at(-1)!.bytes)}:`,
@@ -128,7 +147,7 @@ export async function benchDeploy(deps: Deps): Promise<number> {
   }
 
   const runs = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 3));
-  const { env, cookie, label } = await deps.database();
+  const { env, cookie, label } = await deployDatabase();
   const search: Target = { url: "/api/locations/search/public?query=lisb&limit=5", headers: { "x-forwarded-for": "198.18.7.7" } };
   const targets: { name: string; target: Target }[] = [
     { name: "GET /login", target: { url: "/login" } },
@@ -143,7 +162,7 @@ export async function benchDeploy(deps: Deps): Promise<number> {
     for (let i = 0; i < runs; i++) {
       try {
         samples.push(
-          await withFreshServer(deps, env, async (origin, spawnedAt) => {
+          await withFreshServer(env, async (origin, spawnedAt) => {
             await firstAnswer(origin, target);
             return performance.now() - spawnedAt;
           }),
@@ -164,7 +183,7 @@ export async function benchDeploy(deps: Deps): Promise<number> {
   const pairs: { route: number; first: number; second: number }[] = [];
   for (let i = 0; i < runs; i++) {
     pairs.push(
-      await withFreshServer(deps, env, async (origin) => {
+      await withFreshServer(env, async (origin) => {
         await firstAnswer(origin, { url: "/api/health" });
         const route = await firstAnswer(origin, { ...search, url: "/api/locations/search/public?query=l&limit=5" });
         const first = await firstAnswer(origin, search);

@@ -22,7 +22,7 @@ const VIEWPORTS = [
 ] as const;
 const THEMES = ["light", "dark"] as const;
 
-/** A seeded couple with a complete profile (scripts/seed.ts), and another one to visit. */
+/** A seeded couple with a complete profile (scripts/seed/main.ts), and another one to visit. */
 const member = { email: demoEmail(DEMO_COUPLES[2]!.partnerA.firstName), password: DEMO_PASSWORD };
 /** Partner B who joined but has not set up yet: the invitation's set-up screen. */
 const unfinishedB = DEMO_COUPLES.find((couple) => !couple.partnerB.finished)!.partnerB;

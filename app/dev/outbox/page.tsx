@@ -6,6 +6,7 @@ import { isPreview } from "@/lib/env";
 import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
+import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Dev outbox", robots: { index: false } };
 
@@ -41,15 +42,15 @@ export default async function DevOutboxPage({ searchParams }: { searchParams: Pr
         {isPreview() ? "On a preview every e-mail stays here: none is sent." : "Shown only while no e-mail provider is configured."}
       </p>
       {messages.length === 0 && <p>No e-mails yet.</p>}
-      <ol className="outbox">
+      <ol className={styles.outbox}>
         {messages.map((message, index) => (
-          <li key={`${message.createdAt}-${index}`} className="outbox-item">
+          <li key={`${message.createdAt}-${index}`} className="card">
             <h2>{message.subject}</h2>
             <p className="muted">
               To {message.to} ·{" "}
               <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC</time>
             </p>
-            <pre className="outbox-text">
+            <pre className={styles.text}>
               <Linkified text={message.text} />
             </pre>
           </li>

@@ -1,0 +1,56 @@
+/**
+ * `npm run db:seed`: the demo (lib/demo/seed.ts: couples, their locations, the interest
+ * catalogue, one partner's notifications, the directory's neighbourhood and a forum), then the
+ * demo sign-ins. `npm run db:seed -- --scale` fills a real Postgres for the benchmark instead
+ * (scripts/seed/scale.ts). Idempotent: a second run resets the demo accounts to their demo state.
+ */
+import { openDatabase } from "@/db/client";
+import { DEMO_PASSWORD } from "@/lib/demo/data";
+import { seedDemo, type SignIn } from "@/lib/demo/seed";
+import { env } from "@/lib/env";
+import { seedScale } from "./scale";
+
+async function main(): Promise<void> {
+  const scale = process.argv.includes("--scale");
+  if (scale && !env().DATABASE_URL) throw new Error("--scale fills a real Postgres: set DATABASE_URL");
+  const handle = await openDatabase();
+  try {
+    // A fresh database works too: migrations are idempotent.
+    await handle.migrate();
+    if (scale) return await seedScale(handle.db);
+    const seeded = await seedDemo(handle.db);
+    console.log(
+      `Seeded ${seeded.interests} interests, ${seeded.signIns.length} demo accounts (${seeded.couples} couples), ${seeded.notifications} notifications, ${seeded.directory} more couples for the directory and a forum of ${seeded.forum.posts} posts, ${seeded.forum.replies} replies and ${seeded.forum.reactions} reactions.\n`,
+    );
+    printTable(seeded.signIns);
+  } catch (error) {
+    fail(error);
+  } finally {
+    await handle.close();
+  }
+}
+
+function printTable(rows: SignIn[]): void {
+  const header = { email: "E-mail", password: "Password", shows: "Signing in shows" };
+  const lines = [header, ...rows.map((r) => ({ ...r, password: DEMO_PASSWORD }))];
+  const width = (key: "email" | "password") => Math.max(...lines.map((l) => l[key].length));
+  const [ew, pw] = [width("email"), width("password")];
+  for (const [i, l] of lines.entries()) {
+    console.log(`${l.email.padEnd(ew)}  ${l.password.padEnd(pw)}  ${l.shows}`);
+    if (i === 0) console.log(`${"-".repeat(ew)}  ${"-".repeat(pw)}  ${"-".repeat(header.shows.length)}`);
+  }
+}
+
+/**
+ * One line, then the exit code. Set before closing: with postgres.js 3.4.9, end() never settles after
+ * a failed connection, and Node then exits when the loop drains, with this code.
+ */
+function fail(error: unknown): void {
+  // drizzle wraps driver errors ("Failed query: <sql>"); the cause says what went wrong.
+  const cause = (error as { cause?: { message?: string } }).cause?.message;
+  const message = cause ?? (error instanceof Error ? error.message : String(error));
+  console.error(`db:seed failed: ${message.replace(/\s+/g, " ").trim()}`);
+  process.exitCode = 1;
+}
+
+main().catch(fail);
