@@ -2,14 +2,14 @@ import "server-only";
 import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
-import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
-import { decodeCursor, encodeCursor, type Cursor } from "@/lib/forum/cursor";
 import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
+import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
@@ -27,8 +27,7 @@ export type DirectoryCard = {
   interestsInCommon: number;
 };
 
-export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
-export type DirectoryPage = { data: DirectoryCard[]; pagination: KeysetPagination };
+export type DirectoryPage = KeysetPage<DirectoryCard>;
 
 /** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
 const MEASURED = 0;
@@ -36,8 +35,6 @@ const UNMEASURED = 1;
 
 const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.value, type.label]));
 
-export const cursorError = () =>
-  new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
 /** The viewer's shown point (their own privacy level applied): the centre distances are measured from. */
@@ -79,11 +76,7 @@ export async function listDirectory(
     sort: query.sort,
   };
   const context = cursorContext(filters);
-  let after: Cursor | null = null;
-  if (query.cursor !== undefined) {
-    after = decodeCursor(authSecret(), context, query.cursor);
-    if (!after) throw cursorError();
-  }
+  const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
   const near = centre ? nearestSql(centre) : null;
@@ -202,11 +195,10 @@ export async function listDirectory(
     lastKey = (row) => Number(row.createdMicros);
   }
 
-  const page = rows.slice(0, query.limit);
-  const hasMore = rows.length > query.limit;
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => ({
+  return keysetPage(
+    rows,
+    query.limit,
+    (row) => ({
       id: row.id,
       coupleName: row.coupleName,
       profileImageUrl: row.profileImageUrl,
@@ -215,11 +207,7 @@ export async function listDirectory(
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       coupleTypes: row.coupleTypes.map((value) => ({ value, label: styleLabels.get(value) ?? value })),
       interestsInCommon: Number(row.common),
-    })),
-    pagination: {
-      limit: query.limit,
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null,
-    },
-  };
+    }),
+    (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),
+  );
 }

@@ -4,7 +4,7 @@
  * (mentions.ts), and the local forum's places (local.ts). Importers keep this one path.
  */
 export { forumActor, type ForumActor } from "./actor";
-export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumQuote, ForumReply, KeysetPagination, ReactedBy } from "./shape";
+export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumQuote, ForumReply, ReactedBy } from "./shape";
 export { couplePlace } from "./local";
 export { listPosts, listPostsBySession } from "./list";
 export { readPost, readReply, readThread, visiblePostRow } from "./thread";

@@ -98,8 +98,6 @@ export const PAGE_SIZE_MAX = 50;
 /** A thread's replies per page: a long evening's discussion at once, oldest first. */
 export const REPLIES_PAGE_DEFAULT = 100;
 export const REPLIES_PAGE_MAX = 200;
-/** Far longer than any keyset cursor the server makes (lib/forum/cursor.ts); longer ones are refused unread. */
-export const CURSOR_MAX = 256;
 
 /** The local forum's radii in km; 50 is the spec's nearby radius. */
 export const LOCAL_RADII_KM = [10, 25, 50, 100] as const;

@@ -8,9 +8,9 @@ import { z } from "zod";
 import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { CURSOR_MAX } from "@/lib/pagination/page";
 import {
   BODY_MAX,
-  CURSOR_MAX,
   BODY_MIN,
   DEFAULT_LOCAL_RADIUS_KM,
   DEFAULT_SORT,
@@ -162,7 +162,7 @@ export const listPostsQuerySchema = z
         .refine((km) => (LOCAL_RADII_KM as readonly number[]).includes(km), FORUM_MESSAGES.radiusUnknown)
         .default(DEFAULT_LOCAL_RADIUS_KM),
     ),
-    // Only bounded here: the route verifies its signature (lib/forum/cursor.ts) and answers 400.
+    // Only bounded here: the route verifies its signature (lib/pagination/cursor.ts) and answers 400.
     cursor: z.preprocess(
       emptyAsMissing,
       z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional(),

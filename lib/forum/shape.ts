@@ -69,8 +69,6 @@ export type ForumReply = {
   hidden: boolean;
 };
 
-export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
-
 export const authorColumns = {
   authorUserId: users.id,
   firstName: users.firstName,
