@@ -91,7 +91,6 @@ export const PHOTOS_MAX = 4;
 /** Mentions per post or reply: enough for a meetup invitation, too few to spam a directory. */
 export const MENTIONS_MAX = 20;
 export const SEARCH_QUERY_MAX = 200;
-export const REPORT_NOTE_MAX = 1_000;
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 50;
@@ -134,26 +133,6 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
   return `${latestCoupleName}${others} reacted to your ${target}`;
 }
 
-/** What a moderator does with an open report (and every other open report of the same target). */
-export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
-export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
-
-export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
-export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
-
-export const REPORT_REASONS = [
-  { value: "spam", label: "Spam" },
-  { value: "harassment", label: "Harassment" },
-  { value: "inappropriate", label: "Inappropriate" },
-  { value: "other", label: "Other" },
-] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
-export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
-
-/** Reports from this many different couples hide the content from all but its authors until reviewed. */
-export const REPORT_HIDE_THRESHOLD = 3;
-export const isHiddenByReports = (reportingCouples: number): boolean => reportingCouples >= REPORT_HIDE_THRESHOLD;
-
 const HOUR_SECONDS = 60 * 60;
 
 /**
@@ -165,7 +144,6 @@ export const FORUM_LIMITS = {
   repliesPerUser: { bucket: "forum-reply:user", limit: 60, windowSeconds: HOUR_SECONDS },
   // Toggling counts too: a reaction tapped on and off is two hits.
   reactionsPerUser: { bucket: "forum-reaction:user", limit: 300, windowSeconds: HOUR_SECONDS },
-  reportsPerUser: { bucket: "forum-report:user", limit: 20, windowSeconds: HOUR_SECONDS },
   // Four photos per post, and room for a few that were picked and removed again.
   photosPerUser: { bucket: "forum-photo:user", limit: 60, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;

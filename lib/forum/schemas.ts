@@ -9,6 +9,7 @@ import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
+import { MODERATION_ACTIONS, REPORT_NOTE_MAX, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, type ReportInput } from "@/lib/safety/rules";
 import {
   BODY_MAX,
   BODY_MIN,
@@ -19,16 +20,12 @@ import {
   MENTIONS_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
-  MODERATION_ACTIONS,
   PHOTOS_MAX,
   REACTION_KINDS,
   REPLIES_PAGE_DEFAULT,
   REPLIES_PAGE_MAX,
   REPLY_BODY_MAX,
   REPLY_BODY_MIN,
-  REPORT_NOTE_MAX,
-  REPORT_REASON_VALUES,
-  REPORT_TARGET_TYPES,
   SCOPE_VALUES,
   SEARCH_QUERY_MAX,
   SORT_VALUES,
@@ -218,7 +215,7 @@ export const patchReplySchema = z.object({
 });
 export type PatchReplyInput = z.output<typeof patchReplySchema>;
 
-/** `POST /api/reports`: an empty note is no note. */
+/** `POST /api/reports` (filed by lib/safety/reports.ts): an empty note is no note. */
 export const reportSchema = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES, { error: FORUM_MESSAGES.targetTypeUnknown }),
   targetId: z.uuid({ error: FORUM_MESSAGES.targetIdInvalid }),
@@ -227,8 +224,7 @@ export const reportSchema = z.object({
     (value) => emptyAsMissing(value ?? undefined),
     multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteInvalid, tooLong: FORUM_MESSAGES.noteTooLong }).optional(),
   ),
-});
-export type ReportInput = z.output<typeof reportSchema>;
+}) satisfies z.ZodType<ReportInput>;
 
 /** The `{id}` of `/api/forum/posts/{id}` and `/api/forum/replies/{id}`. */
 export const forumIdParamsSchema = z.object({ id: z.uuid({ error: FORUM_MESSAGES.idInvalid }) });
