@@ -1,8 +1,8 @@
 import Link from "next/link";
-import { LINK_REL, renderBody, type KnownMention } from "@/lib/forum/text";
+import { LINK_REL, renderBody, type ForumMention } from "@/lib/forum/text";
 
 /** A post's or reply's plain text as paragraphs, with clickable links and validated mentions; never HTML. */
-export function Body({ text, mentions = [] }: { text: string; mentions?: readonly KnownMention[] }) {
+export function Body({ text, mentions = [] }: { text: string; mentions?: readonly ForumMention[] }) {
   return (
     <div className="forum-body">
       {renderBody(text, mentions).map((paragraph, p) => (

@@ -1,15 +1,15 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
-import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { seenByOther } from "@/lib/safety/visibility";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
@@ -44,10 +44,10 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
 }
 
 /**
- * A page of the directory (issue 12, `GET /api/directory`): discoverable couples (active and
- * visible), never the viewer's own nor one blocked either way, filtered by name, interests (any
- * of), adventure styles (any of), verified badge and distance band, sorted newest, nearest or
- * most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no
+ * A page of the directory (`GET /api/directory`): the couples the viewer may see
+ * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
+ * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
+ * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no
  * repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
@@ -88,10 +88,7 @@ export async function listDirectory(
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
   const filtered = and(
-    eq(couples.status, "active"),
-    eq(couples.isVisible, true),
-    viewer ? ne(couples.id, viewer.id) : undefined,
-    notBlockedEitherWay(viewerUserId, couples.id),
+    seenByOther(viewer?.id ?? null),
     escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayOverlaps, asc, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
@@ -11,10 +11,10 @@ import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
-import { discoverableTo } from "@/lib/locations/access";
-import { coupleOfUser } from "@/lib/safety/blocks";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
 
 /**
@@ -121,8 +121,8 @@ const summaryOf = preparedPer((db) =>
 );
 
 /**
- * The stored candidates and near couples that are still eligible now: discoverable to the viewer
- * (active, visible, not blocked either way) and not dismissed, so a block or a 'Not for us'
+ * The stored candidates and near couples that are still eligible now: seen by the viewer
+ * (lib/safety/visibility.ts: discoverable, not blocked either way) and not dismissed, so a block or a 'Not for us'
  * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
  * of the couple, not of one card).
  */
@@ -131,7 +131,7 @@ const storedCandidates = preparedPer((db) =>
     .where(
       and(
         sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
-        discoverableTo(USER),
+        seenByOther(coupleOfUser(USER)),
         notDismissedBy(coupleOfUser(USER)),
       ),
     )
@@ -267,15 +267,15 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
 /**
  * The two bounded candidate queries, not yet run (the bench EXPLAINs them): the couples sharing
  * an interest or a style, and the nearest couples; null when the viewer has nothing to match on.
- * Pre-filtered in SQL: discoverable to the viewer (active, visible, not blocked either way), not
- * their own, not dismissed.
+ * Pre-filtered in SQL: seen by the viewer (lib/safety/visibility.ts: discoverable, not their own,
+ * not blocked either way), not dismissed.
  */
 export async function candidateQueries(db: Db, userId: string, known?: ScoringRow) {
   const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
-  const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
+  const eligible = and(seenByOther(viewer.id), notDismissedBy(viewer.id));
 
   const overlaps = [
     viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,
@@ -329,7 +329,7 @@ export async function dismissSuggestion(
   const [target] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, coupleId), discoverableTo(userId)))
+    .where(and(eq(couples.id, coupleId), seenByOther(own.id)))
     .limit(1);
   if (!target) throw coupleNotFound();
   const hiddenUntil = new Date(now.getTime() + DISMISS_MS);

@@ -14,7 +14,7 @@ import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
-import { postColumns, shapePost, type ForumMention, type ForumPost } from "./shape";
+import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
 export type ListViewer = Pick<ForumActor, "userId">;
@@ -30,7 +30,7 @@ const mentioned = alias(couples, "mentioned");
 /**
  * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine], ...]`, one
  * entry per kind; couples blocked either way are not counted. Who reacted is the thread's detail
- * (lib/forum/extras.ts): naming them here joined two rows per reaction for every listed post.
+ * (lib/forum/reactions.ts): naming them here joined two rows per reaction for every listed post.
  */
 function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean][]> {
   return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine)), '[]'::json) from (

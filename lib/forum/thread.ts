@@ -11,7 +11,8 @@ import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
 import type { ForumActor } from "./actor";
-import { mentionsOf, threadReactions } from "./extras";
+import { mentionsOf } from "./mentions";
+import { threadReactions } from "./reactions";
 import {
   author,
   authorColumns,
@@ -23,7 +24,7 @@ import {
   type ForumReply,
   type PostRow,
   type ReactedBy,
-} from "./shape";
+} from "./projections";
 
 const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
