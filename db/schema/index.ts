@@ -14,3 +14,4 @@ export * from "./forum-top";
 export * from "./settings";
 export * from "./discover";
 export * from "./events";
+export * from "./live";

@@ -1,0 +1,141 @@
+import { asc, eq } from "drizzle-orm";
+import postgres from "postgres";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { liveEvents } from "@/db/schema";
+import { LIVE_CHANNEL, notifyPayloads, publishLive } from "@/lib/live/publish";
+import { createUser } from "../support/api";
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+async function rowsOf(userId: string) {
+  const db = await getDb();
+  return db
+    .select({ seq: liveEvents.seq, kind: liveEvents.kind, subjectId: liveEvents.subjectId })
+    .from(liveEvents)
+    .where(eq(liveEvents.userId, userId))
+    .orderBy(asc(liveEvents.seq));
+}
+
+/** Collects what arrives on the live channel, over a connection of its own (as an instance's listener). */
+async function listen(): Promise<{ received: string[]; stop: () => Promise<void> }> {
+  const received: string[] = [];
+  if (onPostgres) {
+    const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    await sql.listen(LIVE_CHANNEL, (payload) => received.push(payload));
+    return { received, stop: () => sql.end({ timeout: 1 }) };
+  }
+  const client = (await getDb()).$client as unknown as {
+    listen: (channel: string, cb: (p: string) => void) => Promise<() => Promise<void>>;
+  };
+  const unlisten = await client.listen(LIVE_CHANNEL, (payload) => received.push(payload));
+  return { received, stop: unlisten };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+describe("publishLive", () => {
+  it("numbers each person's events from 1 in order, and follows those that change counts with one unread row", async () => {
+    const db = await getDb();
+    const [ana, rui] = [await createUser(), await createUser()];
+    const message = crypto.randomUUID();
+    await db.transaction((tx) =>
+      publishLive(tx, [
+        { userId: ana.id, kind: "message", subjectId: message },
+        { userId: rui.id, kind: "message", subjectId: message },
+        { userId: ana.id, kind: "read", subjectId: ana.id },
+      ]),
+    );
+    await db.transaction((tx) => publishLive(tx, [{ userId: rui.id, kind: "connection", subjectId: crypto.randomUUID() }]));
+    expect((await rowsOf(ana.id)).map((row) => [row.seq, row.kind])).toEqual([
+      [1, "message"],
+      [2, "read"],
+      [3, "unread"],
+    ]);
+    // A connection request changes no counts: no unread row after it.
+    expect((await rowsOf(rui.id)).map((row) => [row.seq, row.kind])).toEqual([
+      [1, "message"],
+      [2, "unread"],
+      [3, "connection"],
+    ]);
+  });
+
+  it("gives every person gapless, unrepeated numbers when many transactions publish to them at once", async () => {
+    const db = await getDb();
+    const people = [await createUser(), await createUser(), await createUser()];
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db.transaction((tx) =>
+          publishLive(
+            tx,
+            // Each transaction names the people in a different order: locks are still taken in one order.
+            (i % 2 ? [...people].reverse() : people).map((person) => ({ userId: person.id, kind: "connection" as const })),
+          ),
+        ),
+      ),
+    );
+    for (const person of people)
+      expect((await rowsOf(person.id)).map((row) => row.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it.skipIf(!onPostgres)("holds a person's next event until the earlier one commits, so numbers commit in order", async () => {
+    const db = await getDb();
+    const maya = await createUser();
+    let commitFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => (commitFirst = resolve));
+    let firstPublished!: () => void;
+    const published = new Promise<void>((resolve) => (firstPublished = resolve));
+    const first = db.transaction(async (tx) => {
+      await publishLive(tx, [{ userId: maya.id, kind: "connection" }]);
+      firstPublished();
+      await firstHeld;
+    });
+    await published;
+    let secondDone = false;
+    const second = db.transaction((tx) => publishLive(tx, [{ userId: maya.id, kind: "connection" }])).then(() => (secondDone = true));
+    await settle();
+    expect(secondDone).toBe(false);
+    expect(await rowsOf(maya.id)).toEqual([]);
+    commitFirst();
+    await Promise.all([first, second]);
+    expect((await rowsOf(maya.id)).map((row) => row.seq)).toEqual([1, 2]);
+  });
+
+  it("wakes listeners with the people to wake at commit, and writes and wakes nothing on rollback", async () => {
+    const db = await getDb();
+    const [theo, lea] = [await createUser(), await createUser()];
+    const listener = await listen();
+    try {
+      await db
+        .transaction(async (tx) => {
+          await publishLive(tx, [{ userId: theo.id, kind: "notification" }]);
+          throw new Error("rolled back");
+        })
+        .catch(() => {});
+      await settle();
+      expect(listener.received).toEqual([]);
+      expect(await rowsOf(theo.id)).toEqual([]);
+
+      await db.transaction((tx) =>
+        publishLive(tx, [
+          { userId: theo.id, kind: "notification" },
+          { userId: lea.id, kind: "notification" },
+        ]),
+      );
+      await settle();
+      expect(listener.received).toEqual([[theo.id, lea.id].sort().join(",")]);
+    } finally {
+      await listener.stop();
+    }
+  });
+});
+
+describe("notifyPayloads", () => {
+  it("splits many people into payloads under pg_notify's 8,000-byte limit, each id whole and once", () => {
+    const ids = Array.from({ length: 1000 }, () => crypto.randomUUID());
+    const payloads = notifyPayloads(ids);
+    expect(payloads.length).toBeGreaterThan(1);
+    expect(payloads.every((payload) => payload.length < 8000)).toBe(true);
+    expect(payloads.flatMap((payload) => payload.split(","))).toEqual(ids);
+  });
+});
