@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { ReportTargetType } from "@/lib/safety/rules";
+import type { ReportTargetType } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { BlockDialog } from "./BlockDialog";
 import { ReportDialog } from "./ReportDialog";

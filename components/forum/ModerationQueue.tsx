@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import type { OpenReport } from "@/lib/forum/reports";
-import { REPORT_REASONS, type ModerationAction } from "@/lib/safety/rules";
+import { REPORT_REASONS } from "@/lib/forum/rules";
+import type { ModerationAction } from "@/lib/safety/rules";
 import { resolveReportAction } from "@/app/(app)/moderation/actions";
 import { RelativeTime } from "./RelativeTime";
 

@@ -3,8 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
-import { FORUM_TEXTS } from "@/lib/forum/rules";
-import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTargetType } from "@/lib/safety/rules";
+import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTargetType } from "@/lib/forum/rules";
 import { sendReport } from "@/lib/forum/client/api";
 
 type Props = { open: boolean; onClose(): void; targetType: ReportTargetType; targetId: string };

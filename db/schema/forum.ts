@@ -28,8 +28,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
-import { REACTION_KINDS, SCOPE_VALUES, TOPIC_VALUES } from "../../lib/forum/rules";
-import { REPORT_REASON_VALUES, REPORT_TARGET_TYPES } from "../../lib/safety/rules";
+import { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES } from "../../lib/forum/rules";
 import { couples } from "./couples";
 import { users } from "./identity";
 

@@ -4,8 +4,9 @@ import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { openReports, reportTarget, type OpenReportRow } from "@/lib/safety/reports";
-import type { ReportInput, ReportTargetType } from "@/lib/safety/rules";
 import type { ForumActor } from "./actor";
+import type { ReportTargetType } from "./rules";
+import type { ReportInput } from "./schemas";
 import { excerpt } from "./text";
 import { readReply, visiblePostRow } from "./thread";
 
@@ -41,39 +42,31 @@ export type OpenReport = OpenReportRow & {
   content: { title: string | null; body: string; postId: string | null; coupleId: string; coupleName: string } | null;
 };
 
+/** Reported posts or replies with their couple, as moderators see them; a post is its own thread, a reply names its post. */
+function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies, ids: string[]) {
+  if (ids.length === 0) return [];
+  const post = table === forumPosts;
+  return db
+    .select({
+      id: table.id,
+      title: post ? forumPosts.title : sql<null>`null`,
+      body: table.body,
+      postId: post ? forumPosts.id : forumReplies.postId,
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+    })
+    .from(table)
+    .innerJoin(couples, eq(couples.id, table.coupleId))
+    .where(inArray(table.id, ids));
+}
+
 /** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
 export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
   const [posts, replies, reported] = await Promise.all([
-    ids("post").length
-      ? db
-          .select({
-            id: forumPosts.id,
-            title: forumPosts.title,
-            body: forumPosts.body,
-            postId: forumPosts.id,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
-          .from(forumPosts)
-          .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-          .where(inArray(forumPosts.id, ids("post")))
-      : [],
-    ids("reply").length
-      ? db
-          .select({
-            id: forumReplies.id,
-            title: sql<null>`null`,
-            body: forumReplies.body,
-            postId: forumReplies.postId,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
-          .from(forumReplies)
-          .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
-          .where(inArray(forumReplies.id, ids("reply")))
-      : [],
+    reportedWritings(db, forumPosts, ids("post")),
+    reportedWritings(db, forumReplies, ids("reply")),
     ids("couple").length
       ? db
           .select({

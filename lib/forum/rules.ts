@@ -91,6 +91,7 @@ export const PHOTOS_MAX = 4;
 /** Mentions per post or reply: enough for a meetup invitation, too few to spam a directory. */
 export const MENTIONS_MAX = 20;
 export const SEARCH_QUERY_MAX = 200;
+export const REPORT_NOTE_MAX = 1_000;
 
 export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 50;
@@ -132,6 +133,19 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
   const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
   return `${latestCoupleName}${others} reacted to your ${target}`;
 }
+
+/** What a report names and why (filed by lib/safety/reports.ts). */
+export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+
+export const REPORT_REASONS = [
+  { value: "spam", label: "Spam" },
+  { value: "harassment", label: "Harassment" },
+  { value: "inappropriate", label: "Inappropriate" },
+  { value: "other", label: "Other" },
+] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
+export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
 
 const HOUR_SECONDS = 60 * 60;
 

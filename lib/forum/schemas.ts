@@ -9,7 +9,7 @@ import { CONTROL_CHARACTER } from "@/lib/auth/rules";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
-import { MODERATION_ACTIONS, REPORT_NOTE_MAX, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, type ReportInput } from "@/lib/safety/rules";
+import { MODERATION_ACTIONS } from "@/lib/safety/rules";
 import {
   BODY_MAX,
   BODY_MIN,
@@ -26,6 +26,9 @@ import {
   REPLIES_PAGE_MAX,
   REPLY_BODY_MAX,
   REPLY_BODY_MIN,
+  REPORT_NOTE_MAX,
+  REPORT_REASON_VALUES,
+  REPORT_TARGET_TYPES,
   SCOPE_VALUES,
   SEARCH_QUERY_MAX,
   SORT_VALUES,
@@ -224,7 +227,8 @@ export const reportSchema = z.object({
     (value) => emptyAsMissing(value ?? undefined),
     multiLineText(1, REPORT_NOTE_MAX, { required: FORUM_MESSAGES.noteInvalid, tooLong: FORUM_MESSAGES.noteTooLong }).optional(),
   ),
-}) satisfies z.ZodType<ReportInput>;
+});
+export type ReportInput = z.output<typeof reportSchema>;
 
 /** The `{id}` of `/api/forum/posts/{id}` and `/api/forum/replies/{id}`. */
 export const forumIdParamsSchema = z.object({ id: z.uuid({ error: FORUM_MESSAGES.idInvalid }) });

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { consumeLimit } from "@/lib/rate-limit";
-import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction, type ReportInput, type ReportTargetType } from "./rules";
+import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
  * Reports: one per person and target; content reported by 3 different couples is hidden from all
@@ -16,6 +16,9 @@ import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction, type Report
 
 /** Who reports: a person of a couple. */
 export type Reporter = { userId: string; coupleId: string };
+/** A report as its reporter files it (`POST /api/reports`, parsed by lib/forum/schemas.ts `reportSchema`). */
+export type ReportInput = Pick<typeof reports.$inferInsert, "targetType" | "targetId" | "reason" | "note">;
+type ReportTargetType = ReportInput["targetType"];
 
 const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does not exist or is no longer available.");
 

@@ -9,8 +9,7 @@ import { csrfFetch } from "@/lib/http/csrf-client";
 import { listSearchParams, type ListQuery } from "../list-href";
 import type { KeysetPage, KeysetPagination } from "@/lib/pagination/page";
 import type { ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
-import type { ReportReason, ReportTargetType } from "@/lib/safety/rules";
-import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget } from "../rules";
+import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
 
 export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
 
