@@ -7,7 +7,7 @@ export function CoupleCard({ card }: { card: DirectoryCard }) {
   const verified = card.badge === "Verified Couple";
   return (
     <li className="directory-card">
-      <Link href={`/profile/${card.id}`} className="directory-card-link">
+      <Link href={`/profile/${card.coupleId}`} className="directory-card-link">
         {card.profileImageUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- stored images are already resized by the server
           <img className="directory-photo" src={card.profileImageUrl} alt="" width={320} height={240} loading="lazy" />

@@ -13,7 +13,8 @@ import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { viewerOf } from "@/lib/safety/visibility";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
-import { COUPLE_TYPES, coupleBadge, coupleInterests, interestLists, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { coupleBadge, coupleInterests, interestLists, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { coupleTypeOptions, labelled } from "./card";
 import { partnerOf } from "./partner";
 
 export type { CoupleBadge } from "./rules";
@@ -74,13 +75,7 @@ const personColumns = (t: typeof partnerA | typeof partnerB) => ({
 /** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
 type Person = PublicPersonRow & { lastName: string | null; interests: string[] | null };
 
-const labelled = (options: readonly { value: string; label: string }[]) => {
-  const labels = new Map(options.map((option) => [option.value, option.label]));
-  // A value no longer in the list (a legacy style) keeps showing, under its own name.
-  return (values: readonly string[]) => values.map((value) => ({ value, label: labels.get(value) ?? value }));
-};
 const interestOptions = labelled(INTEREST_ROWS);
-const coupleTypeOptions = labelled(COUPLE_TYPES);
 
 function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partners"][number] & { lastName: string }) | null {
   if (!person?.id) return null;

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
+import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
@@ -14,16 +14,9 @@ import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
-export type DirectoryCard = {
-  id: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  /** At the couple's privacy level; null when hidden. */
-  location: string | null;
+export type DirectoryCard = CoupleCard & {
   /** Between the shown points; null when either place is hidden, country-level or unknown. */
   distanceBand: string | null;
-  coupleTypes: { value: string; label: string }[];
   interestsInCommon: number;
 };
 
@@ -32,8 +25,6 @@ export type DirectoryPage = KeysetPage<DirectoryCard>;
 /** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
 const MEASURED = 0;
 const UNMEASURED = 1;
-
-const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.value, type.label]));
 
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
@@ -196,13 +187,8 @@ export async function listDirectory(
     rows,
     query.limit,
     (row) => ({
-      id: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
+      ...coupleCard(row),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
-      coupleTypes: row.coupleTypes.map((value) => ({ value, label: styleLabels.get(value) ?? value })),
       interestsInCommon: Number(row.common),
     }),
     (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),

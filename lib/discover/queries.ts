@@ -5,7 +5,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { coupleNotFound, isCoupleId } from "@/lib/couples/queries";
-import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
+import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -30,14 +30,7 @@ export const CANDIDATES_NEARBY = 100;
 /** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
 export const NEAR_STORED = 10;
 
-export type DiscoverSuggestion = {
-  coupleId: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  /** At the couple's privacy level; null when hidden. */
-  location: string | null;
-  coupleTypes: { value: string; label: string }[];
+export type DiscoverSuggestion = CoupleCard & {
   /** 'Within 10 km' etc., from the snapped coordinates; null when either place is hidden, country-level or far. */
   distance: string | null;
   score: number;
@@ -46,7 +39,6 @@ export type DiscoverSuggestion = {
 
 const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
-const STYLE_LABEL = new Map(COUPLE_TYPES.map((type) => [type.value as string, type.label as string]));
 
 /** The columns scoring needs of a couple; partners contribute their interests only. */
 const scoringColumns = {
@@ -174,15 +166,8 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
   return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
-    const row = byId.get(suggestion.id)!;
-    const place = row.place?.id ? row.place : null;
     return {
-      coupleId: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(place, "other", null),
-      coupleTypes: row.coupleTypes.map((value) => ({ value, label: STYLE_LABEL.get(value) ?? value })),
+      ...coupleCard(byId.get(suggestion.id)!),
       distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
       score: suggestion.score,
       reasons: suggestion.reasons,
@@ -190,14 +175,7 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
   });
 }
 
-export type NearRow = {
-  coupleId: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  location: string | null;
-  km: number;
-};
+export type NearRow = CoupleCard & { km: number };
 
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
@@ -216,14 +194,7 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ row, km }) => ({
-      coupleId: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
-      km,
-    }));
+    .map(({ row, km }) => ({ ...coupleCard(row), km }));
 }
 
 /**
@@ -255,7 +226,7 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
   ]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
   const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
-  const nearIds = near ? near.data.map((card) => card.id) : null;
+  const nearIds = near ? near.data.map((card) => card.coupleId) : null;
   const lists = { candidateIds, nearIds, inputsKey: key, computedAt: now };
   await db
     .insert(discoverSummaries)
