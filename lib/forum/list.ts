@@ -8,7 +8,7 @@ import { flagColumns, flagsOf, sessionWithFlags } from "@/lib/auth/users";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { emptyPage, keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import { reactionCounts, type ReactionKind } from "./rules";
+import { PAGE_SIZE_DEFAULT, reactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
@@ -89,18 +89,21 @@ export async function listPosts(
  * `GET /api/forum/posts`'s session read: a global list (not a search) is read in the statement
  * that checks the session and takes the account's flags along, one round trip in all (the route
  * checks the flags before anything leaves). No row means an empty page or no live session: the
- * session's own read tells which. A local list or a search needs the session first (its
- * statement depends on the couple's place, or is planned per term).
+ * session's own read tells which. Anything else checks the session first: a local list or a
+ * search (its statement depends on the couple's place, or is planned per term), and a query that
+ * does not parse (the route answers it with 400 once the session is known live).
  */
-export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, query) => {
-  if (query.scope === "local" || query.q) {
-    const found = await sessionWithFlags(db, sessionId, undefined);
-    if (!found?.flags?.profileComplete) return found && { ...found, value: emptyPage<ForumPost>(query.limit) };
+export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, input) => {
+  const query = await input();
+  if (!query || query.scope === "local" || query.q) {
+    const found = await sessionWithFlags(db, sessionId, input);
+    if (!query || !found?.flags?.profileComplete)
+      return found && { ...found, value: emptyPage<ForumPost>(query?.limit ?? PAGE_SIZE_DEFAULT) };
     return { ...found, value: await listPosts(db, { userId: found.userId }, query) };
   }
   const { page, account } = await readList(db, { sessionId }, query, {});
   if (!account) {
-    const found = await sessionWithFlags(db, sessionId, undefined);
+    const found = await sessionWithFlags(db, sessionId, input);
     return found && { ...found, value: emptyPage<ForumPost>(query.limit) };
   }
   return { userId: account.id, flags: flagsOf(account, account.id), value: page };
