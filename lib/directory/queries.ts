@@ -79,7 +79,7 @@ export async function listDirectory(
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
   const filtered = and(
-    seenByOther(viewer?.id ?? null),
+    seenByOther({ coupleId: viewer?.id ?? null }),
     escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,

@@ -123,7 +123,7 @@ const storedCandidates = preparedPer((db) =>
     .where(
       and(
         sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
-        seenByOther(coupleOfUser(USER)),
+        seenByOther({ userId: USER }),
         notDismissedBy(coupleOfUser(USER)),
       ),
     )
@@ -246,7 +246,7 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
-  const eligible = and(seenByOther(viewer.id), notDismissedBy(viewer.id));
+  const eligible = and(seenByOther({ coupleId: viewer.id }), notDismissedBy(viewer.id));
 
   const overlaps = [
     viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,
@@ -300,7 +300,7 @@ export async function dismissSuggestion(
   const [target] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, coupleId), seenByOther(own.id)))
+    .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own.id })))
     .limit(1);
   if (!target) throw coupleNotFound();
   const hiddenUntil = new Date(now.getTime() + DISMISS_MS);

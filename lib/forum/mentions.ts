@@ -31,7 +31,9 @@ export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): 
   return db
     .select({ coupleId: couples.id, name: couples.coupleName, imageUrl: couples.profileImageUrl })
     .from(couples)
-    .where(and(seenByOther(actor.coupleId), sql`to_tsvector('simple', ${couples.coupleName}) @@ to_tsquery('simple', ${words})`))
+    .where(
+      and(seenByOther({ coupleId: actor.coupleId }), sql`to_tsvector('simple', ${couples.coupleName}) @@ to_tsquery('simple', ${words})`),
+    )
     .orderBy(asc(couples.coupleName))
     .limit(8);
 }

@@ -55,7 +55,7 @@ const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS
  * author's own is dropped, as if its id had never been sent.
  */
 async function validMentions(db: Db, actor: ForumActor, ids: readonly string[]): Promise<string[]> {
-  const found = [...(await standings(db, actor.coupleId, ids))];
+  const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
   if (found.some(([, standing]) => standing.blockedByViewer || standing.blocksViewer)) throw blockedError();
   return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
 }

@@ -5,7 +5,6 @@ import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
 import { partnerOf } from "@/lib/couples/partner";
-import { coupleOfUser } from "@/lib/safety/blocks";
 import { standing, type Viewer } from "@/lib/safety/visibility";
 
 export type Actor = { userId: string };
@@ -43,5 +42,5 @@ export async function placeViewer(db: Db, entity: EntityRef, actor: Actor): Prom
       .limit(1);
     return shared ? "own" : null;
   }
-  return (await standing(db, coupleOfUser(actor.userId), entity.entityId))?.viewer ?? null;
+  return (await standing(db, { userId: actor.userId }, entity.entityId))?.viewer ?? null;
 }

@@ -4,7 +4,6 @@ import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { consumeLimit, LIMITS } from "@/lib/rate-limit";
-import { coupleOfUser } from "@/lib/safety/blocks";
 import { seenByOther } from "@/lib/safety/visibility";
 import type { Actor } from "./access";
 import { locationColumns } from "./place";
@@ -79,7 +78,7 @@ export async function nearby(
   const seenCouple = db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, locations.entityId), seenByOther(coupleOfUser(actor.userId))));
+    .where(and(eq(couples.id, locations.entityId), seenByOther({ userId: actor.userId })));
 
   const rows = await db
     .select({

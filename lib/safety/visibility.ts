@@ -1,9 +1,9 @@
 import "server-only";
-import { and, Column, eq, inArray, is, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, not, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { coupleBlocks, couples } from "@/db/schema";
-import { notBlockedBetween, type CoupleRef } from "./blocks";
+import { coupleOfUser, notBlockedBetween, type CoupleRef } from "./blocks";
 
 /**
  * Who may see a couple: the one rule every read of another couple goes through (the directory,
@@ -16,7 +16,7 @@ import { notBlockedBetween, type CoupleRef } from "./blocks";
  *
  * The rule comes in three forms that agree (tests/integration/visibility.test.ts checks them
  * against each other): `viewerOf`, pure, over facts already read; `seenByOther`, the SQL a list
- * or a read filters `couples` with; and `standings`, one query answering how the viewer stands to
+ * or a read filters `couples` with; and `standings`, one query answering how the looker stands to
  * given couples, block direction included (a mention refuses a couple blocked either way; a
  * connection request will answer a couple that is hidden or blocked the viewer with 404, and one
  * the viewer blocked with 403 BLOCKED: both read it from the same Standing).
@@ -26,7 +26,14 @@ import { notBlockedBetween, type CoupleRef } from "./blocks";
 export type Viewer = "own" | "other";
 
 /** A `couples` row of a query: the table itself or an alias of it. */
-type CoupleRow = { id: AnyPgColumn; status: AnyPgColumn; isVisible: AnyPgColumn };
+type CoupleRow = { id: AnyPgColumn; status: AnyPgColumn; isVisible: AnyPgColumn; partner1Id: AnyPgColumn; partner2Id: AnyPgColumn };
+
+/**
+ * Who looks, for the SQL forms: their couple's id (null for a person without a couple, who blocks
+ * nobody and has no couple of their own), or the person (an id, or SQL naming them), whose couple
+ * the statement finds itself.
+ */
+export type Looker = { coupleId: string | null } | { userId: string | SQL };
 
 /** Spec section 4: discoverable while active, and shown while its visibility flag (set by partner A's completion) is on. */
 export const isDiscoverable = ({ status, isVisible }: { status: string; isVisible: boolean }): boolean => status === "active" && isVisible;
@@ -43,25 +50,25 @@ export function viewerOf(couple: CoupleFacts): Viewer | null {
 /** SQL: the couple is discoverable (`isDiscoverable`); written as the partial indexes' predicate, so lists can use them. */
 export const discoverable = (couple: CoupleRow = couples): SQL => and(eq(couple.status, "active"), eq(couple.isVisible, true))!;
 
-/**
- * SQL: the couple is not the viewer's own. A viewer found within the statement (a subquery) may
- * have no couple yet: then no couple is their own.
- */
-function notOwn(viewerCouple: CoupleRef, couple: CoupleRow): SQL {
-  return typeof viewerCouple === "string" || is(viewerCouple, Column)
-    ? ne(couple.id, viewerCouple)
-    : sql`coalesce(${couple.id} <> ${viewerCouple}, true)`;
+/** The looker's couple as SQL: its id, or found from the person within the statement (null when they have none). */
+const lookerCouple = (looker: Looker): CoupleRef | null => ("userId" in looker ? coupleOfUser(looker.userId) : looker.coupleId);
+
+/** SQL: the couple is the looker's own (by its id, or by its partners: no subquery per statement). */
+function own(looker: Looker, couple: CoupleRow): SQL | null {
+  if ("userId" in looker)
+    return sql`(${couple.partner1Id} = ${looker.userId} or ${couple.partner2Id} is not distinct from ${looker.userId})`;
+  return looker.coupleId === null ? null : eq(couple.id, looker.coupleId);
 }
 
 /**
  * SQL over a `couples` row (table or alias): the couples another couple sees, `viewerOf(...) ===
- * "other"`: not the viewer's own, discoverable, and not blocked either way. The viewer's couple
- * is an id, a column, or SQL finding it in the statement (`coupleOfUser`); null for a person
- * without a couple, who blocks nobody and has no couple of their own.
+ * "other"`: not the looker's own, discoverable, and not blocked either way.
  */
-export function seenByOther(viewerCouple: CoupleRef | null, couple: CoupleRow = couples): SQL {
-  if (viewerCouple === null) return discoverable(couple);
-  return and(discoverable(couple), notOwn(viewerCouple, couple), notBlockedBetween(viewerCouple, couple.id))!;
+export function seenByOther(looker: Looker, couple: CoupleRow = couples): SQL {
+  const viewerCouple = lookerCouple(looker);
+  const ownCouple = own(looker, couple);
+  if (viewerCouple === null || ownCouple === null) return discoverable(couple);
+  return and(discoverable(couple), not(ownCouple), notBlockedBetween(viewerCouple, couple.id))!;
 }
 
 /** How the viewer's couple stands to a couple: the rule's answer, and which way a block stands (either may). */
@@ -71,9 +78,9 @@ export type Standing = { viewer: Viewer | null; blockedByViewer: boolean; blocks
  * How the viewer's couple stands to each of `coupleIds`, in one query (the couples' primary key,
  * the blocks' primary key and its reverse index). Ids that name no couple are absent.
  */
-export async function standings(db: Db, viewerCouple: CoupleRef | null, coupleIds: readonly string[]): Promise<Map<string, Standing>> {
+export async function standings(db: Db, looker: Looker, coupleIds: readonly string[]): Promise<Map<string, Standing>> {
   if (coupleIds.length === 0) return new Map();
-  const viewer = viewerCouple ?? sql`null::uuid`;
+  const viewer = lookerCouple(looker) ?? sql`null::uuid`;
   const blocked = (blocker: CoupleRef, blockedCouple: CoupleRef) =>
     sql<boolean>`exists (select 1 from ${coupleBlocks} where ${coupleBlocks.blockerCoupleId} = ${blocker} and ${coupleBlocks.blockedCoupleId} = ${blockedCouple})`;
   const rows = await db
@@ -81,7 +88,7 @@ export async function standings(db: Db, viewerCouple: CoupleRef | null, coupleId
       id: couples.id,
       status: couples.status,
       isVisible: couples.isVisible,
-      own: sql<boolean>`coalesce(${couples.id} = ${viewer}, false)`,
+      own: sql<boolean>`coalesce(${own(looker, couples) ?? sql`false`}, false)`,
       blockedByViewer: blocked(viewer, couples.id),
       blocksViewer: blocked(couples.id, viewer),
     })
@@ -100,6 +107,6 @@ export async function standings(db: Db, viewerCouple: CoupleRef | null, coupleId
 }
 
 /** How the viewer's couple stands to one couple; null when the id names none. */
-export async function standing(db: Db, viewerCouple: CoupleRef | null, coupleId: string): Promise<Standing | null> {
-  return (await standings(db, viewerCouple, [coupleId])).get(coupleId) ?? null;
+export async function standing(db: Db, looker: Looker, coupleId: string): Promise<Standing | null> {
+  return (await standings(db, looker, [coupleId])).get(coupleId) ?? null;
 }
