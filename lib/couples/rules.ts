@@ -66,9 +66,9 @@ export function coupleBadge({ status, partnerAVerified, partnerBVerified }: Badg
 
 /**
  * The location text a viewer (lib/safety/visibility.ts) may see. The partners see the place they
- * chose; another couple sees it at the couple's privacy level (full: the place; city: city, region, country; region:
- * region and country; country: the country; hidden: nothing). Without a stored location
- * others see nothing: there is no level to apply to a bare text.
+ * chose; another couple sees it at the couple's privacy level (full: the place; city: city,
+ * region, country; region: region and country; country: the country; hidden: nothing). Without a
+ * stored location others see nothing: there is no level to apply to a bare text.
  */
 export function shownCoupleLocation(location: NamedPlace | null, viewer: Viewer, ownText: string | null): string | null {
   if (viewer === "own") return location?.displayLocation ?? ownText;
