@@ -19,13 +19,5 @@ export default async function LocalForumPage({ searchParams }: { searchParams: P
       <Link href="/settings">{FORUM_TEXTS.noLocation}</Link>
     </p>
   );
-  return (
-    <ForumPage
-      title="Local Forum"
-      userId={userId}
-      query={query}
-      first={first ?? emptyPage(PAGE_SIZE_DEFAULT)}
-      notice={notice}
-    />
-  );
+  return <ForumPage title="Local Forum" userId={userId} query={query} first={first ?? emptyPage(PAGE_SIZE_DEFAULT)} notice={notice} />;
 }
