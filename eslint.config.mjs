@@ -9,6 +9,10 @@ const noDatabase = {
   message: "Only lib/ opens the database: call a domain function from lib/<area>/ instead.",
 };
 const restrictImports = (...patterns) => ["error", { patterns }];
+const belowAdapters = {
+  group: ["@/app", "@/app/*", "@/components", "@/components/*"],
+  message: "lib/ is below app/ and components/: move the code that needs them up a layer.",
+};
 
 export default defineConfig([
   ...nextVitals,
@@ -36,11 +40,35 @@ export default defineConfig([
   },
   {
     files: ["lib/**"],
+    rules: { "@typescript-eslint/no-restricted-imports": restrictImports(belowAdapters) },
+  },
+  {
+    // The domain convention (README, "Architecture in a few lines"): zod is built in schema files
+    // only, so rules.ts stays light for the browser; the field builders, the configuration and the
+    // HTTP edge's parsing are the shared exceptions. Naming zod's types is fine anywhere.
+    files: ["lib/**"],
+    ignores: ["lib/**/schemas.ts", "lib/**/*-schemas.ts", "lib/fields.ts", "lib/env.ts", "lib/http/**"],
     rules: {
-      "@typescript-eslint/no-restricted-imports": restrictImports({
-        group: ["@/app", "@/app/*", "@/components", "@/components/*"],
-        message: "lib/ is below app/ and components/: move the code that needs them up a layer.",
-      }),
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "zod", allowTypeImports: true, message: "Build zod schemas in the domain's schemas.ts (or a *-schemas.ts)." }],
+          patterns: [belowAdapters],
+        },
+      ],
+    },
+  },
+  {
+    // queries.ts reads; writes are service.ts's.
+    files: ["lib/**/queries.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name=/^(db|tx)$/][callee.property.name=/^(insert|update|delete)$/]",
+          message: "queries.ts only reads: put the write in the domain's service.ts.",
+        },
+      ],
     },
   },
   // Layout is Prettier's (`npm run lint` checks it): no ESLint rule may argue with it.

@@ -6,7 +6,7 @@ import { within } from "@/lib/timeout";
 /**
  * A postgres.js pool that survives a database restart without an app restart. postgres.js 3.4.9
  * (the newest release) can keep a connection that closed during the server's start-up
- * reconnecting with no delay and no time limit (porsager/postgres issue 1193, unreleased PR 1214),
+ * reconnecting with no delay and no time limit (github.com/porsager/postgres/issues/1193, unreleased pull/1214),
  * so one pooled connection hangs requests long after the database is back. Instead of trusting
  * the pool to heal, any closed connection triggers a probe on a connection of its own; when the
  * database does not answer, the pool is ended at once (what waited on it fails now, with 503,

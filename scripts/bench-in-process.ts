@@ -5,7 +5,8 @@
  */
 import os from "node:os";
 import sharp from "sharp";
-import { processImage, type ImageKind } from "@/lib/images";
+import { processImage } from "@/lib/images/process";
+import type { ImageKind } from "@/lib/images/rules";
 import { gazetteerPredictions, gazetteerStats } from "@/lib/places/gazetteer";
 import { percentile } from "./stats";
 

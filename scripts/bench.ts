@@ -708,9 +708,9 @@ async function benchHttp(): Promise<number> {
 
 async function main(): Promise<number> {
   // BENCH_SECTIONS (e.g. "forum", "http,directory,discover"): which parts run; unset, the HTTP bench only.
-  // forum: issue 11's lists at 10k and 1M posts; directory and discover: issue 12's at 1,000 and
-  // 100,000 couples, each on scale databases of their own; lighthouse: issue 10's phone scores
-  // (scripts/bench/lighthouse.ts).
+  // forum: the forum's lists at 10k and 1M posts; directory and discover: their pages at 1,000
+  // and 100,000 couples, each on scale databases of their own; lighthouse: the phone scores of
+  // five pages against a bare page (scripts/bench/lighthouse.ts).
   const sections = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
   let errors = 0;
   if (sections.includes("http")) errors += await benchHttp();

@@ -1,7 +1,7 @@
 /**
  * First Load JS per page, gzip, from a production build's route stats
  * (<distDir>/diagnostics/route-bundle-stats.json, written by `next build`), against a minimal
- * Next.js page's 131 kB (issue 10's reference; goal: every page <= 1.3x).
+ * Next.js page's 131 kB (the reference; the goal: every page within 1.3x of it).
  *
  *   npx tsx scripts/route-js.ts [distDir]      (default: NEXT_DIST_DIR or .next)
  */

@@ -379,7 +379,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
   ],
 };
 
-/* ---------- The directory's neighbourhood (issue 12) ---------- */
+/* ---------- The directory's neighbourhood ---------- */
 
 /** Towns around the demo cities, so a Lisbon couple has neighbours within 10, 50 and 200 km. */
 const town = (city: string, state: string, country: string, countryCode: string, latitude: number, longitude: number): Place => ({

@@ -1,5 +1,5 @@
 /**
- * The directory's demo neighbourhood (issue 12): a few dozen couples around several cities with
+ * The directory's demo neighbourhood: a few dozen couples around several cities with
  * overlapping interests, every privacy level represented. Idempotent like the rest of the seed:
  * people are upserted on their e-mail, couples on partner A, locations on their entity.
  * One password hash for all of them (they are there to be found, not to sign in often).

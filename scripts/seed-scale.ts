@@ -17,7 +17,7 @@
  *   createdb -h 127.0.0.1 -U postgres forum_scale
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/forum_scale npm run db:seed -- --scale
  *
- * Counts by env (defaults are the issue's): SCALE_COUPLES=100000 SCALE_POSTS=1000000
+ * Counts by env (defaults are the benchmark's large sizes): SCALE_COUPLES=100000 SCALE_POSTS=1000000
  * SCALE_REPLIES=5000000 SCALE_REACTIONS=2000000. Try it small first:
  *   SCALE_COUPLES=1000 SCALE_POSTS=10000 SCALE_REPLIES=50000 npm run db:seed -- --scale
  */

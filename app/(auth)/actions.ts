@@ -8,7 +8,8 @@ import { accountForResend, resendVerification, verifyEmail } from "@/lib/auth/em
 import { postAuthDestination } from "@/lib/auth/guard";
 import { RESET_REQUESTED_MESSAGE, requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
-import { emailSchema, normalizeEmail } from "@/lib/auth/rules";
+import { emailSchema } from "@/lib/auth/schemas";
+import { normalizeEmail } from "@/lib/auth/rules";
 import { passwordResetSchema, verifyEmailSchema } from "@/lib/auth/schemas";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
 import { action } from "@/lib/http/action";

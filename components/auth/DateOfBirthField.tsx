@@ -1,6 +1,6 @@
 import type { ComponentProps } from "react";
 import { Field } from "@/components/ui/Field";
-import { latestAdultBirthDate } from "@/lib/auth/plain-rules";
+import { latestAdultBirthDate } from "@/lib/auth/rules";
 
 type Props = Omit<ComponentProps<typeof Field>, "type" | "min" | "max" | "autoComplete">;
 

@@ -16,7 +16,7 @@ export function ForgotPasswordForm() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     // The schema (and zod) load on the first submit, not with the page.
-    const { emailSchema } = await import("@/lib/auth/rules");
+    const { emailSchema } = await import("@/lib/auth/schemas");
     const parsed = emailSchema.safeParse(email);
     if (!parsed.success) return setError(parsed.error.issues[0]!.message);
     setError(null);

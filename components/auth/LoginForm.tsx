@@ -5,6 +5,7 @@ import { useActionState, useEffect, useState } from "react";
 import { signInAction, type SignInState } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { api } from "@/lib/http/client";
 import { loginNotice } from "@/lib/auth/login-notices";
 
 const text = (value: string | null, max: number) => (value ?? "").slice(0, max);
@@ -31,8 +32,7 @@ export function LoginForm() {
     /* eslint-enable react-hooks/set-state-in-effect */
     const controller = new AbortController();
     // Answers 200 either way, with a token only for a live browser session.
-    fetch("/api/csrf-token", { cache: "no-store", signal: controller.signal })
-      .then((response) => (response.ok ? (response.json() as Promise<{ csrfToken: string | null }>) : null))
+    api<{ csrfToken: string | null }>("/api/csrf-token", { signal: controller.signal, public: true })
       .then((body) => setSignedIn(Boolean(body?.csrfToken)))
       .catch(() => {});
     if (params.has("message") || params.has("email")) {

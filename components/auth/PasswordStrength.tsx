@@ -1,5 +1,5 @@
 import { CheckIcon } from "@/components/ui/icons";
-import { PASSWORD_REQUIREMENTS, passwordStrength } from "@/lib/auth/plain-rules";
+import { PASSWORD_REQUIREMENTS, passwordStrength } from "@/lib/auth/rules";
 
 /** "Password must contain at least one number" reads "At least one number" in a checklist. */
 const requirementLabel = (message: string) => {

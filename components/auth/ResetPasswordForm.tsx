@@ -18,7 +18,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     // The schema (and zod) load on the first submit, not with the page.
-    const { resetPasswordSchema } = await import("@/lib/auth/rules");
+    const { resetPasswordSchema } = await import("@/lib/auth/schemas");
     const parsed = resetPasswordSchema.safeParse(password);
     if (!parsed.success) return setErrors({ password: parsed.error.issues[0]!.message });
     if (password !== confirm) return setErrors({ confirm: "Passwords do not match. Please try again." });

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
+import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { PostEditor, ReplyEditor } from "./Editors";
 import { ItemMenu } from "./ItemMenu";
@@ -26,38 +27,7 @@ function hashTarget(): string | null {
   return hash.startsWith("reply-") ? hash : null;
 }
 
-/**
- * Fetches the thread every 10 s while the tab is visible (the spec's cadence), at once when it is
- * shown again, never while hidden; `onThread` gets each answer.
- */
-function usePolling(postId: string, onThread: (thread: Thread) => void) {
-  useEffect(() => {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    let running: AbortController | undefined;
-    const run = () => {
-      running?.abort();
-      running = new AbortController();
-      fetchThread(postId, running.signal).then(onThread, () => {
-        // The next poll tries again; a post that disappeared stays as last seen.
-      });
-    };
-    const schedule = () => {
-      clearInterval(timer);
-      timer = document.visibilityState === "visible" ? setInterval(run, REPLY_POLL_MS) : undefined;
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === "visible") run();
-      schedule();
-    };
-    schedule();
-    document.addEventListener("visibilitychange", onVisibility);
-    return () => {
-      running?.abort();
-      clearInterval(timer);
-      document.removeEventListener("visibilitychange", onVisibility);
-    };
-  }, [postId, onThread]);
-}
+const threadKey = (postId: string) => `forum:thread:${postId}`;
 
 function Placeholder({ item, noun }: { item: { deleted: boolean; removed?: boolean }; noun: "post" | "reply" }) {
   if (item.removed) return <p className="forum-gone">{FORUM_TEXTS.removedByModerator}</p>;
@@ -77,22 +47,22 @@ function Quote({ quote }: { quote: NonNullable<ForumReply["quote"]> }) {
 
 /**
  * A post and its replies, oldest first. Each reply is `id="reply-{id}"`: the address's reply is
- * scrolled to, highlighted and focused. Replies from others arrive by polling.
+ * scrolled to, highlighted and focused. Replies from others arrive live: the thread is loaded
+ * again every 10 s while the tab is visible (the spec's cadence), at once when it is shown again,
+ * never while hidden; this page's own changes are pushed to the same live value.
  */
 export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewer }) {
   const router = useRouter();
-  const [post, setPost] = useState(initial.post);
-  const [replies, setReplies] = useState(initial.replies);
+  const key = threadKey(initial.post.id);
+  const live = useLive(key, (signal) => fetchThread(initial.post.id, signal), { pollMs: REPLY_POLL_MS, initial });
+  const { post, replies } = live.status === "ready" ? live.value : initial;
+  const setPost = (next: Thread["post"]) => push<Thread>(key, (thread) => ({ ...thread, post: next }));
+  const setReplies = (change: (all: ForumReply[]) => ForumReply[]) =>
+    push<Thread>(key, (thread) => ({ ...thread, replies: change(thread.replies) }));
   const [target, setTarget] = useState<string | null>(null);
   const [quoting, setQuoting] = useState<ForumReply | null>(null);
   /** What the author is editing in place: the post, or one of their replies (by id). */
   const [editing, setEditing] = useState<string | null>(null);
-
-  const onThread = useCallback((thread: Thread) => {
-    setPost(thread.post);
-    setReplies(thread.replies);
-  }, []);
-  usePolling(post.id, onThread);
 
   useEffect(() => {
     const follow = () => setTarget(hashTarget());

@@ -5,6 +5,7 @@ import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTargetType } from "@/lib/forum/rules";
 import { sendReport } from "@/lib/forum/client/api";
+import { ApiError } from "@/lib/http/client";
 
 type Props = { open: boolean; onClose(): void; targetType: ReportTargetType; targetId: string };
 
@@ -29,7 +30,7 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
       setSent(true);
     } catch (failure) {
       // A second report of the same target is already in the team's hands: thank them the same.
-      if (failure instanceof Error && "code" in failure && failure.code === "ALREADY_REPORTED") setSent(true);
+      if (failure instanceof ApiError && failure.code === "ALREADY_REPORTED") setSent(true);
       else setError(failure instanceof Error ? failure.message : "Could not send your report");
     } finally {
       setBusy(false);

@@ -1,5 +1,5 @@
 import { AuthCard } from "@/components/ui/AuthCard";
-import type { InvitationForPage } from "@/lib/invitations/page";
+import type { InvitationForPage } from "@/lib/invitations/queries";
 import { InvalidInvitation } from "./InvitationProblem";
 import { JoinForm } from "./JoinForm";
 import { JoinWithAccount } from "./JoinWithAccount";

@@ -9,8 +9,8 @@ import { Field } from "@/components/ui/Field";
 import { CheckIcon } from "@/components/ui/icons";
 import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
-import { INVITATION_VALID_DAYS, MESSAGES } from "@/lib/invitations/plain-rules";
-import type { InvitePartnerForm } from "@/lib/invitations/rules";
+import { INVITATION_VALID_DAYS, MESSAGES } from "@/lib/invitations/rules";
+import type { InvitePartnerForm } from "@/lib/invitations/schemas";
 import type { SentInvitation } from "@/lib/invitations/send";
 import { InviteSent } from "./InviteSent";
 
@@ -30,7 +30,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
     setError,
     setFocus,
     formState: { errors, isSubmitting },
-  } = useZodForm(() => import("@/lib/invitations/rules").then((rules) => rules.inviteFormSchema(ownEmail)), EMPTY);
+  } = useZodForm(() => import("@/lib/invitations/schemas").then((schemas) => schemas.inviteFormSchema(ownEmail)), EMPTY);
 
   // Back from the success view: the keyboard starts again at the first field.
   useEffect(() => {

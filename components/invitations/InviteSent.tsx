@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { INVITATION_VALID_DAYS, invitationLink } from "@/lib/invitations/plain-rules";
+import { INVITATION_VALID_DAYS, invitationLink } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
 
 type Props = { invitation: SentInvitation["invitation"]; onSendAnother: () => void; onDashboard: () => void };

@@ -8,8 +8,8 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
 import { Alert } from "@/components/ui/Alert";
-import { MESSAGES } from "@/lib/invitations/plain-rules";
-import type { JoinForm as Values } from "@/lib/invitations/rules";
+import { MESSAGES } from "@/lib/invitations/rules";
+import type { JoinForm as Values } from "@/lib/invitations/schemas";
 import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
@@ -23,7 +23,7 @@ const SIGN_IN_NOTICE = "Registration successful! Please login to complete your p
  * When the address has an account already, a sign-in link comes back to this invitation, where
  * the signed-in account joins with one button.
  */
-const loadSchema = () => import("@/lib/invitations/rules").then((rules) => rules.joinFormSchema);
+const loadSchema = () => import("@/lib/invitations/schemas").then((schemas) => schemas.joinFormSchema);
 
 export function JoinForm({ token, email, firstName }: { token: string; email: string; firstName: string }) {
   const router = useRouter();

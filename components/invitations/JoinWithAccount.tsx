@@ -5,7 +5,7 @@ import { useState } from "react";
 import { joinWithAccountAction } from "@/app/invitation/accept/actions";
 import { Alert } from "@/components/ui/Alert";
 import { rememberAccount } from "@/lib/registration/client-storage";
-import { MESSAGES } from "@/lib/invitations/plain-rules";
+import { MESSAGES } from "@/lib/invitations/rules";
 
 /**
  * The invited partner is signed in already (they had an account): one button joins that account

@@ -8,8 +8,8 @@ import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
-import { MESSAGES } from "@/lib/invitations/plain-rules";
-import type { PartnerSetupForm as Values } from "@/lib/invitations/rules";
+import { MESSAGES } from "@/lib/invitations/rules";
+import type { PartnerSetupForm as Values } from "@/lib/invitations/schemas";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
 import { imageProblem } from "@/lib/images/client/photo";
@@ -21,7 +21,7 @@ type Photo = { blob: Blob; preview: string };
  * sent. Success goes where the account now belongs: the dashboard once the profile is complete
  * (occupation given), else onboarding's step 1.
  */
-const loadSchema = () => import("@/lib/invitations/rules").then((rules) => rules.partnerSetupSchema);
+const loadSchema = () => import("@/lib/invitations/schemas").then((schemas) => schemas.partnerSetupSchema);
 
 export function PartnerSetupForm({ defaults }: { defaults: Values }) {
   const router = useRouter();

@@ -32,10 +32,10 @@ function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
         Failed to load notifications
       </p>
     );
-  if (state.page.data.length === 0) return <p className="dropdown-empty">You&apos;re all caught up!</p>;
+  if (state.value.data.length === 0) return <p className="dropdown-empty">You&apos;re all caught up!</p>;
   return (
     <ul className="notification-menu">
-      {state.page.data.map((item) => (
+      {state.value.data.map((item) => (
         <li key={item.id}>
           <Link
             href={notificationHref(item)}

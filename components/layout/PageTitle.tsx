@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
 
-/** A page whose content arrives with a later issue: its title, and a word on what is coming. */
+/** A page whose content is still to come: its title, and a word on what is coming. */
 export function PageTitle({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <main id="main" className="page">

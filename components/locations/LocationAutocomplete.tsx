@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { LocationRefusedError, normalizeLocation } from "@/lib/locations/client";
+import { LocationRefusedError, normalizeLocation } from "@/lib/locations/client/api";
 import {
   clearSavedLocation,
   LocationStorageError,

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState, type KeyboardEvent, type RefObject } from "react";
-import { SEARCH_MAX_QUERY } from "@/lib/locations/plain-rules";
+import { SEARCH_MAX_QUERY } from "@/lib/locations/rules";
 import type { Prediction } from "@/lib/places/types";
 import { LOCATION_TIP } from "./ConfirmedLocation";
 import { LocationNotices } from "./LocationNotices";

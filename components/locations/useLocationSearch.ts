@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { LocationSearchError, searchLocations } from "@/lib/locations/client";
-import { SEARCH_MIN_QUERY, searchFailureMessage } from "@/lib/locations/plain-rules";
+import { LocationSearchError, searchLocations } from "@/lib/locations/client/api";
+import { SEARCH_MIN_QUERY, searchFailureMessage } from "@/lib/locations/rules";
 import type { Prediction } from "@/lib/places/types";
 
 export const SEARCH_DEBOUNCE_MS = 300;

@@ -58,7 +58,7 @@ export function NotificationsList({ page }: { page: number }) {
   if (state.status === "loading") return <p role="status">Loading notifications...</p>;
   if (state.status === "error") return <Alert tone="error">Failed to load notifications</Alert>;
 
-  const { data, pagination } = state.page;
+  const { data, pagination } = state.value;
   const pages = Math.ceil(pagination.total / LIST_DEFAULT_LIMIT);
   const markAll = async () => {
     setBusy(true);

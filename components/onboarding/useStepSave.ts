@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { z } from "zod";
+import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
 import { uploadForm } from "@/lib/http/upload-client";
@@ -19,17 +19,12 @@ export type SaveOutcome =
   /** `fields`: the server's message per field; `message`: what the whole form says, if anything. */
   | { ok: false; code: string | null; fields: Record<string, string>; message: string | null };
 
-const errorBody = z.object({
-  error: z.object({ code: z.string(), message: z.string(), fields: z.record(z.string(), z.string()).optional() }),
-});
-
 /** A whole-form problem the server reports under "_" is shown like any other form message. */
 const FORM_KEY = "_";
 
-function failure(step: keyof typeof SAVE_FAILED, status: number, json: unknown): SaveOutcome {
-  const parsed = errorBody.safeParse(json);
-  if (!parsed.success) return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, `Upload failed with status ${status}`) };
-  const { code, message, fields = {} } = parsed.data.error;
+/** The server's refusal: its fields' messages on the fields, else one message for the form. */
+function refused(step: keyof typeof SAVE_FAILED, { code, message, fields }: ApiError): SaveOutcome {
+  if (code === null) return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, message) };
   const { [FORM_KEY]: formProblem, ...fieldProblems } = fields;
   if (Object.keys(fieldProblems).length > 0) return { ok: false, code, fields: fieldProblems, message: formProblem ?? null };
   return { ok: false, code, fields: {}, message: formProblem ?? saveErrorMessage(step, message, code) };
@@ -71,12 +66,11 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
       }
       setProgress(0.5);
       setPhase("uploading");
-      const { status, json } = await uploadForm(url, form, { onProgress: (fraction) => setProgress(0.5 + fraction / 2) });
-      if (status >= 200 && status < 300) return { ok: true, json };
-      setPhase("idle");
-      return failure(step, status, json);
+      const json = await uploadForm(url, form, { onProgress: (fraction) => setProgress(0.5 + fraction / 2) });
+      return { ok: true, json };
     } catch (error) {
       setPhase("idle");
+      if (error instanceof ApiError && error.status !== 0) return refused(step, error);
       return { ok: false, code: null, fields: {}, message: saveErrorMessage(step, errorText(error)) };
     }
   }

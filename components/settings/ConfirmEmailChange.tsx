@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { errorMessage, send } from "./api";
+import { api, ApiError } from "@/lib/http/client";
 
 /** The new address's link: one button (a link scanner opening the page changes nothing). */
 export function ConfirmEmailChange({ token }: { token: string }) {
@@ -22,9 +22,13 @@ export function ConfirmEmailChange({ token }: { token: string }) {
   }
   const confirm = async () => {
     setState({ kind: "pending" });
-    const res = await send("POST", "/api/auth/confirm-email", { token });
-    if (res.ok) setState({ kind: "done", email: (res.json as { email: string }).email });
-    else setState({ kind: "error", message: errorMessage(res.json) });
+    try {
+      const { email } = await api<{ email: string }>("/api/auth/confirm-email", { method: "POST", body: { token } });
+      setState({ kind: "done", email });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setState({ kind: "error", message: error.message });
+    }
   };
   return (
     <>

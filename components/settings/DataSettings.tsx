@@ -3,9 +3,9 @@
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { DELETE_CONFIRMATION_WORD } from "@/lib/account/plain-rules";
+import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
-import { errorMessage, send } from "./api";
+import { api, ApiError, leavePage } from "@/lib/http/client";
 
 /** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
 export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
@@ -22,14 +22,16 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    const res = await send("DELETE", "/api/account", { password });
-    if (!res.ok) {
+    try {
+      await api("/api/account", { method: "DELETE", body: { password } });
+    } catch (error) {
       setPending(false);
-      const code = (res.json as { error?: { code?: string } })?.error?.code;
-      return setErrors(code === "INVALID_PASSWORD" ? { password: errorMessage(res.json) } : { form: errorMessage(res.json) });
+      if (!(error instanceof ApiError)) throw error;
+      return setErrors(error.code === "INVALID_PASSWORD" ? { password: error.message } : { form: error.message });
     }
-    // The account and its sessions are gone: a full load leaves every cached page behind.
-    window.location.replace(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);
+    // The account and its sessions are gone: a full load leaves every cached page behind (and no
+    // call still out, answered 401 now, sends the page to /signout instead).
+    leavePage(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);
   };
 
   return (

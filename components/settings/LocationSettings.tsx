@@ -5,7 +5,7 @@ import { saveCouplePlaceAction, savePrivacyAction, saveVisibilityAction } from "
 import { LocationSearch, type ChoiceOutcome } from "@/components/locations/LocationSearch";
 import { privacyPreview } from "@/lib/couples/rules";
 import { PRIVACY_LABELS, PRIVACY_LEVELS, type PrivacyLevel } from "@/lib/locations/privacy";
-import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/plain-rules";
+import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import type { LocationSettings as Settings } from "@/lib/settings/queries";
 import type { Prediction } from "@/lib/places/types";
 import { StatusLine } from "./StatusLine";

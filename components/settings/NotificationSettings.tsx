@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type NotificationPreferences } from "@/lib/notifications/rules";
-import { errorMessage, send } from "./api";
+import { api, ApiError } from "@/lib/http/client";
 
 /** One row per type: in the app, by e-mail; saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
@@ -18,11 +18,19 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
     event.preventDefault();
     setPending(true);
     setNotice(null);
-    const res = await send("PUT", "/api/settings/notifications", { preferences: prefs });
-    setPending(false);
-    if (!res.ok) return setNotice({ tone: "error", text: errorMessage(res.json) });
-    setPrefs((res.json as { data: NotificationPreferences }).data);
-    setNotice({ tone: "success", text: "Your notification choices were saved." });
+    try {
+      const { data } = await api<{ data: NotificationPreferences }>("/api/settings/notifications", {
+        method: "PUT",
+        body: { preferences: prefs },
+      });
+      setPrefs(data);
+      setNotice({ tone: "success", text: "Your notification choices were saved." });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setNotice({ tone: "error", text: error.message });
+    } finally {
+      setPending(false);
+    }
   };
 
   return (

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
-import { NAME_MAX } from "@/lib/auth/plain-rules";
+import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
 import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";

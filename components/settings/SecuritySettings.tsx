@@ -4,8 +4,8 @@ import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { PasswordStrength } from "@/components/auth/PasswordStrength";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { normalizeEmail } from "@/lib/auth/plain-rules";
-import { errorMessage, send } from "./api";
+import { normalizeEmail } from "@/lib/auth/rules";
+import { api, ApiError } from "@/lib/http/client";
 import { loadChecks } from "./loadChecks";
 
 type Notice = { tone: "error" | "success"; text: string } | null;
@@ -22,20 +22,22 @@ function ChangePassword() {
     event.preventDefault();
     const found: typeof errors = {};
     if (!current) found.current = "Please enter your current password";
-    const rule = (await loadChecks(() => import("@/lib/auth/rules")))?.registrationPasswordSchema.safeParse(next);
+    const rule = (await loadChecks(() => import("@/lib/auth/schemas")))?.registrationPasswordSchema.safeParse(next);
     if (rule && !rule.success) found.next = rule.error.issues[0]!.message;
     else if (next !== confirm) found.confirm = "Passwords do not match. Please try again.";
     setErrors(found);
     setNotice(null);
     if (Object.keys(found).length > 0) return;
     setPending(true);
-    const res = await send("POST", "/api/auth/change-password", { currentPassword: current, newPassword: next });
-    setPending(false);
-    if (!res.ok) {
-      const message = errorMessage(res.json);
-      if ((res.json as { error?: { code?: string } })?.error?.code === "INVALID_PASSWORD") setErrors({ current: message });
-      else setNotice({ tone: "error", text: message });
+    try {
+      await api("/api/auth/change-password", { method: "POST", body: { currentPassword: current, newPassword: next } });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === "INVALID_PASSWORD") setErrors({ current: error.message });
+      else setNotice({ tone: "error", text: error.message });
       return;
+    } finally {
+      setPending(false);
     }
     setCurrent("");
     setNext("");
@@ -92,7 +94,7 @@ function ChangeEmail({ email }: { email: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const found: typeof errors = {};
-    const parsed = (await loadChecks(() => import("@/lib/auth/rules")))?.emailSchema.safeParse(newEmail);
+    const parsed = (await loadChecks(() => import("@/lib/auth/schemas")))?.emailSchema.safeParse(newEmail);
     if (parsed && !parsed.success) found.newEmail = parsed.error.issues[0]!.message;
     if (!password) found.password = "Please enter your password";
     setErrors(found);
@@ -101,15 +103,16 @@ function ChangeEmail({ email }: { email: string }) {
     // Unchecked here only when the checks could not load: the server then checks the same way.
     const address = parsed?.success ? parsed.data : normalizeEmail(newEmail);
     setPending(true);
-    const res = await send("POST", "/api/auth/change-email", { password, newEmail: address });
-    setPending(false);
-    if (!res.ok) {
-      const code = (res.json as { error?: { code?: string } })?.error?.code;
-      const message = errorMessage(res.json);
-      if (code === "INVALID_PASSWORD") setErrors({ password: message });
-      else if (code === "EMAIL_EXISTS" || code === "VALIDATION_ERROR") setErrors({ newEmail: message });
-      else setNotice({ tone: "error", text: message });
+    try {
+      await api("/api/auth/change-email", { method: "POST", body: { password, newEmail: address } });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === "INVALID_PASSWORD") setErrors({ password: error.message });
+      else if (error.code === "EMAIL_EXISTS" || error.code === "VALIDATION_ERROR") setErrors({ newEmail: error.message });
+      else setNotice({ tone: "error", text: error.message });
       return;
+    } finally {
+      setPending(false);
     }
     setPassword("");
     setNotice({
@@ -152,24 +155,11 @@ function ChangeEmail({ email }: { email: string }) {
 
 type SessionItem = { id: string; device: string; kind: "browser" | "api"; current: boolean; createdAt: string; lastSeenAt: string };
 
+const LOAD_FAILED = "We could not load your sessions.";
+
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
-type SessionsAnswer = { ok: true; items: SessionItem[] } | { ok: false; message: string };
-
-async function fetchSessions(): Promise<SessionsAnswer> {
-  try {
-    const response = await fetch("/api/auth/sessions", {
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
-    const json = (await response.json().catch(() => null)) as { data?: SessionItem[] } | null;
-    if (response.ok && json?.data) return { ok: true, items: json.data };
-    return { ok: false, message: errorMessage(json, "We could not load your sessions.") };
-  } catch {
-    return { ok: false, message: "We could not load your sessions." };
-  }
-}
+const fetchSessions = () => api<{ data: SessionItem[] }>("/api/auth/sessions").then((body) => body.data);
 
 function Sessions() {
   const [items, setItems] = useState<SessionItem[] | null>(null);
@@ -180,11 +170,10 @@ function Sessions() {
 
   useEffect(() => {
     let current = true;
-    void fetchSessions().then((answer) => {
-      if (!current) return;
-      if (answer.ok) setItems(answer.items);
-      else setNotice({ tone: "error", text: answer.message });
-    });
+    fetchSessions().then(
+      (sessions) => current && setItems(sessions),
+      (error: unknown) => current && setNotice({ tone: "error", text: error instanceof ApiError ? error.message : LOAD_FAILED }),
+    );
     return () => {
       current = false;
     };
@@ -197,9 +186,14 @@ function Sessions() {
 
   const end = async (id: string | null) => {
     setBusy(id ?? "others");
-    const res = id ? await send("DELETE", `/api/auth/sessions/${encodeURIComponent(id)}`) : await send("DELETE", "/api/auth/sessions");
-    setBusy(null);
-    if (!res.ok) return setNotice({ tone: "error", text: errorMessage(res.json) });
+    try {
+      await api(id ? `/api/auth/sessions/${encodeURIComponent(id)}` : "/api/auth/sessions", { method: "DELETE" });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return setNotice({ tone: "error", text: error.message });
+    } finally {
+      setBusy(null);
+    }
     setNotice({ tone: "success", text: id ? "That session was signed out." : "Every other session was signed out." });
     reload();
   };

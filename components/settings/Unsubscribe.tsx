@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { api, ApiError } from "@/lib/http/client";
 import { NOTIFICATION_TYPE_LABELS, type NotificationKind } from "@/lib/notifications/rules";
 
 /** The e-mail's unsubscribe link: one button, no sign-in (a link scanner opening the page changes nothing). */
@@ -18,15 +19,15 @@ export function Unsubscribe({ token }: { token: string }) {
   const confirm = async () => {
     setState({ kind: "pending" });
     try {
-      const response = await fetch(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+      // A public call: the link's token is the authority, no session is needed.
+      const { type } = await api<{ type: NotificationKind }>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
         method: "POST",
-        headers: { Accept: "application/json" },
+        public: true,
       });
-      const json = (await response.json().catch(() => null)) as { type?: NotificationKind; error?: { message?: string } } | null;
-      if (response.ok && json?.type) return setState({ kind: "done", type: json.type });
-      setState({ kind: "error", message: json?.error?.message ?? "Something went wrong. Please try again." });
-    } catch {
-      setState({ kind: "error", message: "We could not reach the server. Please try again." });
+      setState({ kind: "done", type });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setState({ kind: "error", message: error.message });
     }
   };
   return (

@@ -59,7 +59,7 @@ export const couples = pgTable(
   (t) => [
     uniqueIndex("couples_partner1_key").on(t.partner1Id),
     uniqueIndex("couples_partner2_key").on(t.partner2Id),
-    // The directory's newest-first keyset (issue 12), discoverable couples only. Ascending: read
+    // The directory's newest-first keyset, discoverable couples only. Ascending: read
     // backwards it is (created_at desc, id desc) with Postgres's default NULLS FIRST, which an
     // explicit `desc nulls last` index would not match.
     index("couples_discoverable_newest_idx")

@@ -23,7 +23,7 @@ export const discoverDismissals = pgTable(
 );
 
 /**
- * A couple's discover candidates, ranked when discover was last computed for it (issue 12), and
+ * A couple's discover candidates, ranked when discover was last computed for it, and
  * the directory's nearest couples: the dashboard and GET /api/discover read this instead of
  * searching, scoring and walking the nearest on every view.
  * Only the ids are kept: each read re-checks them (discoverable, not blocked, not dismissed) and

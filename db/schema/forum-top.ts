@@ -1,5 +1,5 @@
 /**
- * Top (issue 11: "reactions in the last 7 days") at scale. Counting the window's reactions per
+ * Top ("reactions in the last 7 days") at scale. Counting the window's reactions per
  * request reads every reaction of the week; instead each post keeps `forum_posts.top_score`, the
  * number of reactions on it created after `decayed_until - 7 days`, and the lists read it from a
  * keyset index. A new reaction adds one and a removed one (still in the window) takes one off,

@@ -1,5 +1,5 @@
 /**
- * The forum (issue 11): posts, replies, reactions, mentions, reports and couple blocks.
+ * The forum: posts, replies, reactions, mentions, reports and couple blocks.
  *
  * Conventions of this file:
  * - Timestamps are timestamp(3): whole milliseconds, so a JavaScript Date holds a row's value

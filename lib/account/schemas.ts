@@ -4,5 +4,3 @@ import { z } from "zod";
 export const deleteAccountSchema = z.object({
   password: z.string({ error: "Please enter your password" }).min(1, "Please enter your password").max(1024, "Please enter your password"),
 });
-
-export { DELETE_CONFIRMATION_WORD } from "./plain-rules";

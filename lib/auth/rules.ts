@@ -1,54 +1,65 @@
-import { z } from "zod";
-import { notAllowedMessage, oneLine } from "@/lib/fields";
-import {
-  EMAIL_INVALID_MESSAGE,
-  isAdult,
-  isRealDate,
-  NAME_MAX,
-  PASSWORD_MAX,
-  PASSWORD_REQUIREMENTS,
-  RESET_PASSWORD_MIN,
-} from "./plain-rules";
+/**
+ * The identity rules: limits, messages, password strength, dates of birth. Pure and browser-safe,
+ * with no zod, so the forms' first paint ships none (lib/auth/schemas.ts builds the schemas from
+ * them).
+ */
 
-export * from "./plain-rules";
+export const MIN_AGE = 18;
+export const PASSWORD_MIN = 8;
+export const RESET_PASSWORD_MIN = 6;
+/** Long passphrases are welcome; the cap only keeps hashing cost bounded. */
+export const PASSWORD_MAX = 256;
+export const NAME_MAX = 50;
+export const SPECIAL_CHARACTERS = `!@#$%^&*(),.?":{}|<>`;
 
-/** Field rules shared by the forms (react-hook-form resolver) and the server. Pure, browser-safe. */
+const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
 
-export const emailSchema = oneLine(
-  z
-    .string({ error: EMAIL_INVALID_MESSAGE })
-    .trim()
-    .toLowerCase()
-    .max(254, EMAIL_INVALID_MESSAGE)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, EMAIL_INVALID_MESSAGE),
-  EMAIL_INVALID_MESSAGE,
-);
+/** E-mail addresses are compared lower-cased and trimmed, everywhere. */
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-export const registrationPasswordSchema = z
-  .string({ error: PASSWORD_REQUIREMENTS[0].message })
-  .max(PASSWORD_MAX, `Password must be no more than ${PASSWORD_MAX} characters`)
-  .superRefine((password, ctx) => {
-    const failed = PASSWORD_REQUIREMENTS.find((rule) => !rule.test(password));
-    if (failed) ctx.addIssue({ code: "custom", message: failed.message });
-  });
+export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
 
-export const resetPasswordSchema = z
-  .string({ error: `Password must be at least ${RESET_PASSWORD_MIN} characters long.` })
-  .min(RESET_PASSWORD_MIN, `Password must be at least ${RESET_PASSWORD_MIN} characters long.`)
-  .max(PASSWORD_MAX, `Password must be no more than ${PASSWORD_MAX} characters`);
+export const PASSWORD_REQUIREMENTS = [
+  { test: (p: string) => p.length >= PASSWORD_MIN, message: `Password must be at least ${PASSWORD_MIN} characters` },
+  { test: (p: string) => /[A-Z]/.test(p), message: "Password must contain at least one uppercase letter" },
+  { test: (p: string) => /[a-z]/.test(p), message: "Password must contain at least one lowercase letter" },
+  { test: (p: string) => /\d/.test(p), message: "Password must contain at least one number" },
+  { test: (p: string) => SPECIAL.test(p), message: "Password must contain at least one special character" },
+] as const;
 
-export { CONTROL_CHARACTER } from "@/lib/fields";
+export type PasswordStrength = "Strong" | "Weak" | "Too Short";
 
-/** A person's name; `required` replaces the message for a missing one (the invite form asks about the partner). */
-export const nameSchema = (field: "First name" | "Last name", required = `${field} is required`) =>
-  oneLine(
-    z.string({ error: required }).trim().min(1, required).max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`),
-    notAllowedMessage(field),
-  );
+export function passwordStrength(password: string): PasswordStrength {
+  if (password.length < PASSWORD_MIN) return "Too Short";
+  return PASSWORD_REQUIREMENTS.every((rule) => rule.test(password)) ? "Strong" : "Weak";
+}
 
-export const dateOfBirthSchema = z
-  .string({ error: "Please enter your date of birth" })
-  .trim()
-  .min(1, "Please enter your date of birth")
-  .refine(isRealDate, "Please enter a valid date")
-  .refine((value) => isAdult(value), "You must be at least 18 years old");
+/** Today as YYYY-MM-DD in UTC. */
+export const todayIso = (now = new Date()): string => now.toISOString().slice(0, 10);
+
+/** The latest birth date of someone who is an adult today (the date picker's max). */
+export function latestAdultBirthDate(today = todayIso()): string {
+  const [y, m, d] = today.split("-").map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y - MIN_AGE, m - 1, d));
+  // 29 February minus 18 years lands on 1 March: step back to the last day of February.
+  if (date.getUTCMonth() !== m - 1) date.setUTCDate(0);
+  return date.toISOString().slice(0, 10);
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isRealDate(value: string): boolean {
+  if (!ISO_DATE.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+export const isAdult = (dateOfBirth: string, today = todayIso()): boolean =>
+  isRealDate(dateOfBirth) && dateOfBirth <= latestAdultBirthDate(today) && dateOfBirth >= "1900-01-01";
+
+/** Whole years between a birth date and today. */
+export function ageOn(dateOfBirth: string, today = todayIso()): number {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split("-").map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}

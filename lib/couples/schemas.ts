@@ -94,3 +94,6 @@ export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 export const coupleUpdateTargetSchema = z.object({
   id: oneLine(z.string({ error: "id must be a couple id" }), "id must be a couple id").nullish(),
 });
+
+/** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
+export const isCoupleId = (id: string) => z.guid().safeParse(id).success;

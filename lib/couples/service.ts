@@ -5,14 +5,15 @@ import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
 import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
-import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
+import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
-import { coupleIdOf, coupleNotFound, isCoupleId } from "./queries";
+import { coupleIdOf, coupleNotFound } from "./queries";
+import { isCoupleId } from "./schemas";
 import { partnerOf } from "./partner";
 
 /** Replaceable services, so a test can hand in its own. */

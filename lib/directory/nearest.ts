@@ -4,7 +4,7 @@ import { locations } from "@/db/schema";
 import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 
 /**
- * Nearest-first on a GiST index (issue 12): a place's shown point (snapped at its privacy level,
+ * Nearest-first on a GiST index: a place's shown point (snapped at its privacy level,
  * SQL function `shown_point` of migration 0009) as a unit vector in a cube, so the index
  * `locations_couple_shown_point_idx` walks places in order of `<->` (the chord between two
  * shown points) and the query stops after its page. The chord orders exactly as the

@@ -38,8 +38,8 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
  * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
- * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no
- * repeats, no gaps. Distances are measured between shown points and leave only as bands.
+ * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a
+ * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then

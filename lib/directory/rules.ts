@@ -1,5 +1,5 @@
 /**
- * Directory rules (issue 12): distance bands, the interests Venn, and the filters as the page's
+ * Directory rules: distance bands, the interests Venn, and the filters as the page's
  * URL and the API's query string spell them. Pure and browser-safe.
  */
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";

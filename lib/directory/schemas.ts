@@ -1,4 +1,4 @@
-/** `GET /api/directory`'s query string (issue 12): strict, an unknown value is a 400. */
+/** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { oneLine } from "@/lib/fields";

@@ -4,18 +4,18 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
-import { coupleNotFound, isCoupleId } from "@/lib/couples/queries";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
-import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/schemas";
+import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { seenByOther } from "@/lib/safety/visibility";
-import { bandLabel, DISCOVER_LIMIT, DISMISS_MS, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
+import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
+import { storeSummary } from "./service";
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
@@ -227,11 +227,8 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
   const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
   const nearIds = near ? near.data.map((card) => card.coupleId) : null;
-  const lists = { candidateIds, nearIds, inputsKey: key, computedAt: now };
-  await db
-    .insert(discoverSummaries)
-    .values({ coupleId: viewer.id, ...lists })
-    .onConflictDoUpdate({ target: discoverSummaries.coupleId, set: lists });
+  // A read that finds the stored lists stale stores them afresh: the write is the service's.
+  await storeSummary(db, viewer.id, { candidateIds, nearIds, inputsKey: key, computedAt: now });
   return { candidateIds, nearIds };
 }
 
@@ -280,33 +277,4 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
         .limit(CANDIDATES_NEARBY)
     : null;
   return { viewer, byInterest, byPlace };
-}
-
-/**
- * 'Not for us': hides the couple from the viewer's couple's suggestions for 30 days (again: the
- * 30 days start over). A couple the viewer may not see (hidden, blocked, unknown, malformed id)
- * is NOT_FOUND alike, so ids cannot be probed; their own couple is a VALIDATION_ERROR.
- */
-export async function dismissSuggestion(
-  db: Db,
-  userId: string,
-  coupleId: string,
-  now = new Date(),
-): Promise<{ coupleId: string; hiddenUntil: string }> {
-  if (!isCoupleId(coupleId)) throw coupleNotFound();
-  const [own] = await db.select({ id: couples.id }).from(couples).where(partnerOf(userId)).limit(1);
-  if (!own) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  if (own.id === coupleId) throw new AppError("VALIDATION_ERROR", "You cannot hide your own couple.");
-  const [target] = await db
-    .select({ id: couples.id })
-    .from(couples)
-    .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own.id })))
-    .limit(1);
-  if (!target) throw coupleNotFound();
-  const hiddenUntil = new Date(now.getTime() + DISMISS_MS);
-  await db
-    .insert(discoverDismissals)
-    .values({ coupleId: own.id, dismissedCoupleId: coupleId, hiddenUntil })
-    .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil } });
-  return { coupleId, hiddenUntil: hiddenUntil.toISOString() };
 }

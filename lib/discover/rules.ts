@@ -1,5 +1,5 @@
 /**
- * Discover's scoring (issue 12): one pure function ranks candidate couples for a viewer and says
+ * Discover's scoring: one pure function ranks candidate couples for a viewer and says
  * why each is suggested. Pure and browser-safe: the server feeds it rows it already filtered
  * (discoverable, not blocked either way, not dismissed, not the viewer's own).
  *

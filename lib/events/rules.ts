@@ -1,5 +1,5 @@
 /**
- * The events pages (issue 12): the 'coming soon' message the navigation's IRL modal shows too,
+ * The events pages: the 'coming soon' message the navigation's IRL modal shows too,
  * and the event draft's limits and messages. Pure and browser-safe.
  */
 export const EVENTS_COMING_SOON_TITLE = "IRL Events Coming Soon!";

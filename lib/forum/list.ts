@@ -66,7 +66,7 @@ function preparedList<T extends { prepare: (name: string) => unknown }>(db: Db, 
 }
 
 /**
- * A page of posts (issue 11, `GET /api/forum/posts`): listed posts (not deleted, hidden or
+ * A page of posts (`GET /api/forum/posts`): listed posts (not deleted, hidden or
  * removed) of couples not blocked either way, in the scope, by topic and search. With `q` the
  * order is the search rank; otherwise Latest (last activity), New (creation), Top (reactions on
  * the post in the last 7 days; posts without any are not listed) or, locally, Nearest. Keyset pagination on (sort key, id): no
@@ -79,7 +79,7 @@ export async function listPosts(
   db: Db,
   viewer: ListViewer,
   query: ListPostsQuery,
-  /** One couple's posts only (their profile's recent posts, issue 12). */
+  /** One couple's posts only (their profile's recent posts). */
   only: { coupleId?: string } = {},
 ): Promise<PostPage> {
   return (await readList(db, viewer, query, only)).page;

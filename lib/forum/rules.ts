@@ -1,5 +1,5 @@
 /**
- * Forum rules (issue 11): topics, scopes, sorts, reactions, limits and the texts built from
+ * Forum rules: topics, scopes, sorts, reactions, limits and the texts built from
  * them. Pure and browser-safe with relative imports of pure files only, so the composer, the
  * pages, the server and the Drizzle schema (db/schema/forum.ts) share one copy of every list and limit.
  */

@@ -1,11 +1,11 @@
 /**
- * The forum API's inputs (issue 11, API section), shared by the composer's resolver and the
+ * The forum API's inputs (the README's forum API section), shared by the composer's resolver and the
  * server. Pure and browser-safe. Keys are listed in the order a person meets the fields, so the
  * first issue is the message they see first. What only the server can judge (whose photos,
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { CONTROL_CHARACTER } from "@/lib/auth/rules";
+import { CONTROL_CHARACTER } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";

@@ -1,24 +1,29 @@
 /**
  * Multipart uploads with real progress: fetch cannot report upload progress, XMLHttpRequest can.
- * Cookie-authenticated mutating calls carry X-CSRF-Token (see lib/http/csrf-client.ts).
+ * Everything else is the transport's (lib/http/client.ts): the CSRF token and its one retry, the
+ * retry rules, and one ApiError read from the answer, with section 8's upload texts.
  */
 import "client-only";
-import { CSRF_HEADER, CsrfTokenError, withCsrfRetry, type CsrfAnswer } from "@/lib/http/csrf-client";
+import { ApiError, CSRF_HEADER, exchange, NetworkFailure, type Answer, type FailureTexts } from "@/lib/http/client";
 
-export type UploadResult = CsrfAnswer;
 export type UploadOptions = { onProgress?(fraction: number): void; signal?: AbortSignal };
 
 const NETWORK_ERROR = "Upload failed - network error";
+const UPLOAD_TEXTS: FailureTexts = {
+  status: (status) => `Upload failed with status ${status}`,
+  network: NETWORK_ERROR,
+  afterRetries: NETWORK_ERROR,
+};
 
-function parseJson(text: string): { json: unknown } | null {
+function parseJson(text: string): unknown {
   try {
-    return { json: JSON.parse(text) };
+    return JSON.parse(text);
   } catch {
     return null;
   }
 }
 
-function send(url: string, form: FormData, token: string, { onProgress, signal }: UploadOptions): Promise<UploadResult> {
+function send(url: string, form: FormData, token: string | null, { onProgress, signal }: UploadOptions): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error("Upload cancelled"));
     const request = new XMLHttpRequest();
@@ -26,22 +31,18 @@ function send(url: string, form: FormData, token: string, { onProgress, signal }
     const settle = () => signal?.removeEventListener("abort", abort);
     request.open("POST", url);
     request.setRequestHeader("Accept", "application/json");
-    request.setRequestHeader(CSRF_HEADER, token);
+    if (token) request.setRequestHeader(CSRF_HEADER, token);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable && event.total > 0) onProgress?.(event.loaded / event.total);
     };
     request.onload = () => {
       settle();
-      const ok = request.status >= 200 && request.status < 300;
-      const parsed = parseJson(request.responseText);
-      if (ok) onProgress?.(1);
-      if (parsed) resolve({ status: request.status, json: parsed.json });
-      else if (ok) resolve({ status: request.status, json: null });
-      else reject(new Error(`Upload failed with status ${request.status}`));
+      if (request.status >= 200 && request.status < 300) onProgress?.(1);
+      resolve({ status: request.status, json: parseJson(request.responseText), retryAfter: request.getResponseHeader("Retry-After") });
     };
     request.onerror = () => {
       settle();
-      reject(new Error(NETWORK_ERROR));
+      reject(new NetworkFailure());
     };
     request.onabort = () => {
       settle();
@@ -53,14 +54,13 @@ function send(url: string, form: FormData, token: string, { onProgress, signal }
 }
 
 /**
- * POSTs multipart with real upload progress (XMLHttpRequest), with the session cookie and
- * X-CSRF-Token; a refused token is fetched again and the form sent once more.
+ * POSTs multipart with real upload progress (XMLHttpRequest): the JSON body of a 2xx answer, or
+ * an ApiError ('Upload failed with status N', 'Upload failed - network error' without a message
+ * of the server's); 'Upload cancelled' when `signal` aborts.
  */
-export async function uploadForm(url: string, form: FormData, options: UploadOptions = {}): Promise<UploadResult> {
-  try {
-    return await withCsrfRetry((token) => send(url, form, token, options));
-  } catch (error) {
-    if (error instanceof CsrfTokenError && error.status === null) throw new Error(NETWORK_ERROR);
-    throw error;
-  }
+export function uploadForm<T = unknown>(url: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+  return exchange<T>("POST", (token) => send(url, form, token, options), { signal: options.signal }, UPLOAD_TEXTS).catch((error) => {
+    // Aborted while waiting to try again: said the same way as aborted while sending.
+    throw options.signal?.aborted && !(error instanceof ApiError) ? new Error("Upload cancelled") : error;
+  });
 }

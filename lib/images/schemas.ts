@@ -14,3 +14,6 @@ export const imageUrlField = oneLine(
 
 /** Several image URLs (a couple's extra photos). */
 export const imageUrlsField = z.array(imageUrlField, { error: IMAGE_URL_REFUSED_MESSAGE });
+
+/** `GET /api/images/{...key}`: the path's segments as one storage key; no segments are "", which no image has. */
+export const imageKeyParamsSchema = z.object({ key: z.array(z.string()).catch([]) }).transform(({ key }) => key.join("/"));

@@ -15,7 +15,8 @@ import { PARTNER_WELCOME } from "@/lib/onboarding/router";
 import type { ImageStorage } from "@/lib/storage";
 import { accountColumns, detailsColumns } from "@/lib/users/projections";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
-import { MESSAGES, type CompleteRegistrationInput } from "./rules";
+import { MESSAGES } from "./rules";
+import { type CompleteRegistrationInput } from "./schemas";
 
 export type CompletedRegistration = {
   user: {

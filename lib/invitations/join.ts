@@ -9,7 +9,8 @@ import { createNotification } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
 import { assertOpen, invalidInvitation, invitationByToken, tooManyAttempts, type InvitationRow } from "./lookup";
-import { MESSAGES, type AcceptInvitationInput } from "./rules";
+import { MESSAGES } from "./rules";
+import { type AcceptInvitationInput } from "./schemas";
 
 /**
  * Accepting is public and creates accounts, so every attempt counts against the caller's

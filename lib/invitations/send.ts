@@ -8,7 +8,8 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
-import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES, type InvitePartnerInput } from "./rules";
+import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
+import { type InvitePartnerInput } from "./schemas";
 
 export type SentInvitation = {
   invitation: {

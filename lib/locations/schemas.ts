@@ -12,10 +12,8 @@ import {
   NEARBY_MAX_LIMIT,
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
-} from "./plain-rules";
+} from "./rules";
 import { PRIVACY_LEVELS } from "./privacy";
-
-export * from "./plain-rules";
 
 /** A place chosen from the suggestions, named by its id (forms: the place of a person or a couple). */
 export const locationField = requiredText(PLACE_ID_MAX, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE, LOCATION_REQUIRED_MESSAGE);

@@ -2,21 +2,13 @@
  * The browser's cache of location searches (spec section 9): what live search answered, kept so
  * a failed search can still offer suggestions. Browser-safe; Storage is passed in by tests.
  */
-import { z } from "zod";
 import type { Prediction } from "@/lib/places/types";
+import { searchCacheEntrySchema, type SearchCacheEntry as Entry } from "./client/storage-schemas";
 
 export const SEARCH_CACHE_PREFIX = "location_search_cache_";
 export const SEARCH_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 export const SEARCH_CACHE_MAX_ENTRIES = 100;
 export const SEARCH_CACHE_CLEANUP_PROBABILITY = 0.1;
-
-const predictionSchema = z.object({
-  place_id: z.string(),
-  description: z.string(),
-  structured_formatting: z.object({ main_text: z.string(), secondary_text: z.string() }),
-});
-const entrySchema = z.object({ query: z.string(), results: z.array(predictionSchema), timestamp: z.number() });
-type Entry = z.infer<typeof entrySchema>;
 
 export const normalizeSearchQuery = (query: string) => query.trim().toLowerCase();
 export const searchCacheKey = (query: string) => SEARCH_CACHE_PREFIX + normalizeSearchQuery(query);
@@ -44,7 +36,7 @@ function cacheKeys(storage: Storage): string[] {
 
 function readEntry(storage: Storage, key: string): Entry | null {
   try {
-    const parsed = entrySchema.safeParse(JSON.parse(storage.getItem(key) ?? "null"));
+    const parsed = searchCacheEntrySchema.safeParse(JSON.parse(storage.getItem(key) ?? "null"));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { placesProvider, PlacesServiceError, type PlacesProvider, type Prediction } from "@/lib/places";
-import { SEARCH_MIN_QUERY, searchFailureMessage, type SearchQuery } from "./schemas";
+import { SEARCH_MIN_QUERY, searchFailureMessage } from "./rules";
+import type { SearchQuery } from "./schemas";
 
 /** Section 5: shorter than 2 characters (after trimming) is no search at all, not an error. */
 export async function searchPlaces(input: SearchQuery, places: PlacesProvider = placesProvider()): Promise<Prediction[]> {

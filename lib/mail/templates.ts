@@ -1,4 +1,4 @@
-import { CONTROL_CHARACTER } from "@/lib/auth/rules";
+import { CONTROL_CHARACTER } from "@/lib/fields";
 import { env } from "@/lib/env";
 
 export type EmailMessage = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };

@@ -11,7 +11,7 @@ import { issueUnsubscribeToken, preferenceFor } from "./preferences";
 import { notificationHref, type NotificationItem, type Pagination } from "./rules";
 import type { ListQuery, MarkReadTarget } from "./schemas";
 
-/** The user's notifications, without those from a couple blocked either way (issue 11). */
+/** The user's notifications, without those from a couple blocked either way (a block hides both couples everywhere). */
 const own = (userId: string | SQL) =>
   and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
 const unread = eq(notifications.isRead, false);

@@ -4,8 +4,9 @@ import { AppError } from "@/lib/errors";
 import { readBoundedBody } from "@/lib/http/body";
 import { fieldErrors, refuseUnsafeText } from "@/lib/http/errors";
 import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
-import { MAX_IMAGE_BYTES, uploadedImageBytes } from "@/lib/images";
-import type { step1Schema, step2Schema } from "./rules";
+import { MAX_IMAGE_BYTES } from "@/lib/images/rules";
+import { uploadedImageBytes } from "@/lib/images/upload";
+import type { step1Schema, step2Schema } from "./schemas";
 
 /** Every photo of step 2 at its largest, plus room for the text fields. */
 const MAX_BODY_BYTES = (EXTRA_PHOTOS_MAX + 1) * MAX_IMAGE_BYTES + 1024 * 1024;

@@ -14,7 +14,7 @@ import { PROFILE_MESSAGES, profileCompletionPercentage } from "@/lib/profile/rul
 import { updateUserRow } from "@/lib/profile/service";
 import { selfColumns } from "@/lib/users/projections";
 import { parseStep, type Step1Fields, type Step1Images, type Step2Fields, type Step2Images } from "./form";
-import { step1Schema, step2Schema } from "./rules";
+import { step1Schema, step2Schema } from "./schemas";
 
 /** Replaceable services, so a test can hand in its own. */
 export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };

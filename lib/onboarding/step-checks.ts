@@ -4,7 +4,7 @@
  */
 import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
 import { PROFILE_MESSAGES } from "@/lib/profile/rules";
-import { step1Schema, step2Schema } from "./rules";
+import { step1Schema, step2Schema } from "./schemas";
 
 /** Field name to its first message, in the spec's check order (the first key is the first problem). */
 export type StepErrors<F extends string> = Partial<Record<F, string>>;

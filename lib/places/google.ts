@@ -1,35 +1,14 @@
 import "server-only";
-import { z } from "zod";
+import { AutocompleteResponse, DetailsResponse } from "./google-schemas";
 import { PlacesServiceError, type PlaceDetails, type PlacesProvider, type Prediction } from "./types";
 
 /**
  * Google Places API (New) web service: autocomplete and place details with a server key.
- * Not exercised by the tests (no network here); the responses are parsed with zod so a
- * change on Google's side fails loudly instead of leaking undefined into our shapes.
+ * Not exercised by the tests (no network here); the responses are parsed (google-schemas.ts) so
+ * a change on Google's side fails loudly instead of leaking undefined into our shapes.
  */
 const BASE = "https://places.googleapis.com/v1";
 const TIMEOUT_MS = 10_000;
-
-const text = z.object({ text: z.string() }).optional();
-const AutocompleteResponse = z.object({
-  suggestions: z
-    .array(
-      z.object({
-        placePrediction: z
-          .object({ placeId: z.string(), text, structuredFormat: z.object({ mainText: text, secondaryText: text }).optional() })
-          .optional(),
-      }),
-    )
-    .default([]),
-});
-
-const DetailsResponse = z.object({
-  id: z.string(),
-  displayName: text,
-  formattedAddress: z.string().optional(),
-  location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
-  addressComponents: z.array(z.object({ longText: z.string(), shortText: z.string().optional(), types: z.array(z.string()) })).default([]),
-});
 
 async function call(apiKey: string, path: string, init: RequestInit & { fieldMask?: string }): Promise<Response> {
   const headers = new Headers(init.headers);

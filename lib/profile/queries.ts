@@ -79,7 +79,7 @@ function shapeCurrentUser(row: { me: SelfRow; couple: typeof couples.$inferSelec
     partnerCity: theirs?.city ?? null,
     partnerState: theirs?.state ?? null,
     partnerCountry: theirs?.country ?? null,
-    /** The two partners' interests compared (issue 12); from the row already read, no extra query. */
+    /** The two partners' interests compared (the profile's Venn); from the row already read, no extra query. */
     interestsVenn: partnersVenn(mine.interests, theirs?.interests ?? []),
     meta: { version: "v2" },
   };

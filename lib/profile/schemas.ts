@@ -3,7 +3,7 @@
  * calls' schemas (profile update, profile completion). Pure and browser-safe.
  */
 import { z } from "zod";
-import { dateOfBirthSchema, nameSchema } from "@/lib/auth/rules";
+import { dateOfBirthSchema, nameSchema } from "@/lib/auth/schemas";
 import { BIO_MAX, COUPLE_MESSAGES } from "@/lib/couples/rules";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
 import { multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, requiredText } from "@/lib/fields";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/rules";
+import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
 

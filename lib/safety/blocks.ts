@@ -5,7 +5,7 @@ import { coupleBlocks, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
 /**
- * Couple-level blocks (issue 11): a block hides both couples from each other, for both partners
+ * Couple-level blocks: a block hides both couples from each other, for both partners
  * and in both directions, so every read asks one question: "is there a row either way?".
  */
 

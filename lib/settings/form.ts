@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/errors";
-import { uploadedImageBytes } from "@/lib/images";
+import { uploadedImageBytes } from "@/lib/images/upload";
 import { coupleUpdateSchema, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import type { CoupleUploads } from "@/lib/couples/service";
 import { profileUpdateSchema, type ProfileUpdate } from "@/lib/profile/schemas";

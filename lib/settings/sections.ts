@@ -1,5 +1,5 @@
 /**
- * The sections of /settings (issue 13), in the order the section navigation and the overview
+ * The sections of /settings, in the order the section navigation and the overview
  * list them. Each is its own page, saved on its own. Pure and browser-safe.
  */
 export type SettingsSection = { href: string; label: string; summary: string };

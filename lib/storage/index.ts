@@ -4,7 +4,7 @@ import { createLocalStorage, type LocalImageStorage } from "./local";
 import type { S3Settings } from "./s3";
 import type { ImageStorage } from "./types";
 
-export { contentTypeOfKey, isStorageKey, newStorageKey, storageKeyParamsSchema } from "./keys";
+export { contentTypeOfKey, isStorageKey, newStorageKey } from "./keys";
 export { LOCAL_IMAGE_URL_PREFIX, type LocalImageStorage } from "./local";
 export type { ImageStorage, StoredObject } from "./types";
 

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 
 /**
  * Storage keys: `{folder}/{32 random hex}.{ext}`. Random (128 bits) rather than content-addressed,
@@ -19,9 +18,6 @@ export function newStorageKey(folder: string, extension: StorageExtension = "jpg
 }
 
 export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
-
-/** The serving route's `[...key]` segments as one key; no segments are "", which no image has. */
-export const storageKeyParamsSchema = z.object({ key: z.array(z.string()).catch([]) }).transform(({ key }) => key.join("/"));
 
 /** The content type a key is served with, from its fixed extension; null for an invalid key. */
 export function contentTypeOfKey(key: string): string | null {

@@ -1,5 +1,5 @@
 /**
- * The directory's benchmark (issue 12): p50/p99 of one directory page (`listDirectory`, the query
+ * The directory's benchmark: p50/p99 of one directory page (`listDirectory`, the query
  * `GET /api/directory` and the /directory page run) with no filter, with an interest filter and
  * nearest-first within 50 km, at 1,000 and at 100,000 couples on real Postgres, plus the EXPLAIN
  * ANALYZE of each query at each size. Each size gets a scale database of its own
@@ -56,7 +56,7 @@ const QUERIES: { name: string; params: Record<string, string> }[] = [
   { name: "no filter (newest)", params: {} },
   { name: "interest filter (hiking)", params: { interests: "hiking" } },
   { name: "nearest within 50 km", params: { sort: "nearest", distance: "50" } },
-  // Beyond the issue's three: the other sorts and the name search at the same sizes.
+  // Beyond those three: the other sorts and the name search at the same sizes.
   { name: "nearest, any distance", params: { sort: "nearest" } },
   { name: "name search ('ple 12')", params: { q: "ple 12" } },
   { name: "most in common", params: { sort: "common" } },

@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
 import { signIn } from "./support";
 
 /**
- * The directory and the full couple profile (issue 12), walked by the seeded demo couple (Maya &
+ * The directory and the full couple profile, walked by the seeded demo couple (Maya &
  * Theo, Lisbon at city level) among the seeded neighbours: filter by an interest and a distance
  * band, open a couple, read the Venn and both partners without any private field.
  */

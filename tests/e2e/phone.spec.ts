@@ -6,7 +6,7 @@ import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data"
 import { signIn, verifiedAccount } from "./support";
 
 /**
- * Phone first (issue 14): at a phone's 390x844 and a laptop's 1280x800, in both themes, every
+ * Phone first: at a phone's 390x844 and a laptop's 1280x800, in both themes, every
  * page fits with no horizontal scroll and passes axe-core; the shell, the bell, onboarding, the
  * invitation screens and the profile keep their boxes apart and their targets at 44 px.
  */

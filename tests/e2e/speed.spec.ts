@@ -3,7 +3,7 @@ import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data"
 import { signIn, verifiedAccount } from "./support";
 
 /**
- * Issue 10 in a real browser: the public pages are prerendered under a strict script policy (no
+ * Speed in a real browser: the public pages are prerendered under a strict script policy (no
  * nonce, no 'unsafe-inline': their inline scripts by hash) and run without a single violation;
  * pages rendered per request keep their nonce; nothing shifts while the pages load (CLS 0, with
  * the CPU slowed 4x as Lighthouse's phone does, so the browser paints the HTML while it is still

@@ -433,7 +433,7 @@ describe("GET /api/directory", () => {
   });
 });
 
-describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", () => {
+describe("GET /api/couples/{id}/full-profile about another couple", () => {
   it("carries first names and ages, the interests Venn and the distance band", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", {
@@ -501,7 +501,7 @@ describe("GET /api/couples/{id}/full-profile about another couple (issue 12)", (
   });
 });
 
-describe("GET /api/v2/auth/me interestsVenn (issue 12)", () => {
+describe("GET /api/v2/auth/me interestsVenn", () => {
   it("compares the two partners' interests", async () => {
     const us = await couple(newTag(), "Us", {
       interests: [

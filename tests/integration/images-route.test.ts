@@ -4,7 +4,7 @@ import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { GET } from "@/app/api/images/[...key]/route";
-import { deleteImages, storeImage } from "@/lib/images";
+import { deleteImages, storeImage } from "@/lib/images/store";
 
 const uploads = process.env.STORAGE_DIR!;
 

@@ -4,7 +4,8 @@ import { GET as byCategory } from "@/app/api/interests/by-category/route";
 import { GET as list } from "@/app/api/interests/route";
 import { getDb } from "@/db/client";
 import { interests } from "@/db/schema";
-import { BUILT_IN_INTEREST_CATEGORIES, INTEREST_ROWS, ensureInterestCatalogue } from "@/lib/interests";
+import { BUILT_IN_INTEREST_CATEGORIES, INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { call } from "../support/api";
 
 const getList = () => call(list, "GET", "/api/interests");

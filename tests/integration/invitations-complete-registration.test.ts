@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { couples, notifications, users } from "@/db/schema";
 import { markPartnerBComplete } from "@/lib/couples/service";
 import { completeRegistration as completeRegistrationIn, joinWithAccount, partnerSetupView } from "@/lib/invitations/complete-registration";
-import { invitationForPage } from "@/lib/invitations/page";
+import { invitationForPage } from "@/lib/invitations/queries";
 import type { ImageStorage } from "@/lib/storage";
 import { browserSession, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";

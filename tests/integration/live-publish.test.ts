@@ -25,7 +25,7 @@ async function listen(): Promise<{ received: string[]; stop: () => Promise<void>
     await sql.listen(LIVE_CHANNEL, (payload) => received.push(payload));
     return { received, stop: () => sql.end({ timeout: 1 }) };
   }
-  const client = (await getDb()).$client as unknown as {
+  const client = ((await getDb()) as unknown as { $client: unknown }).$client as {
     listen: (channel: string, cb: (p: string) => void) => Promise<() => Promise<void>>;
   };
   const unlisten = await client.listen(LIVE_CHANNEL, (payload) => received.push(payload));

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as nearbyRoute } from "@/app/api/locations/nearby/route";
 import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
-import { normalizeLocation } from "@/lib/locations";
+import { normalizeLocation } from "@/lib/locations/service";
 import type { PrivacyLevel } from "@/lib/locations/privacy";
 import { LIMITS } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";

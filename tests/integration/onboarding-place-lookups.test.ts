@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
-import { normalizeLocation } from "@/lib/locations";
+import { normalizeLocation } from "@/lib/locations/service";
 import { completeStep1 } from "@/lib/onboarding/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";

@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { emailOutbox, userTokens, users } from "@/db/schema";
 import { authenticate } from "@/lib/auth/credentials";
 import { requestPasswordReset, resetPassword } from "@/lib/auth/password-reset";
-import { resetPasswordSchema } from "@/lib/auth/rules";
+import { resetPasswordSchema } from "@/lib/auth/schemas";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";

@@ -10,7 +10,7 @@ function chord(a: { lat: number; lng: number }, b: { lat: number; lng: number })
   return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
 }
 
-describe("the nearest sort's chord (issue 12)", () => {
+describe("the nearest sort's chord", () => {
   it.each([
     [{ lat: 38.8, lng: -9.38 }],
     [{ lat: 41.15, lng: -8.61 }],

@@ -51,7 +51,7 @@ describe("discover scoring", () => {
     expect(allFourInterests(us, couple("solo", { partners: [["travel"]] })).size).toBe(0);
   });
 
-  it("says why, in the issue's words", () => {
+  it("says why, in the page's words", () => {
     const all = ["travel", "wine_tasting", "hiking"];
     const us = couple("us", { partners: [all, all], styles: ["culture_curators", "career_climbers"], point: LISBON });
     const them = couple("them", { partners: [[...all, "music"], all], styles: ["culture_curators"], point: SINTRA });

@@ -4,7 +4,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 10: the heavy pages' first paint ships no zod (31 kB gzip) and the onboarding's no
+ * First paint stays light: the heavy pages ship no zod (31 kB gzip) and the onboarding's no
  * react-hook-form either; they load on first validation, submit or draft read (dynamic import).
  * This follows each page's client components through their static, value imports (type-only
  * imports and `import()` are not bundled with the page; server actions are called, not bundled)

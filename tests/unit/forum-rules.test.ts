@@ -16,7 +16,7 @@ import {
 } from "@/lib/forum/rules";
 
 describe("topics", () => {
-  it("lists the issue's eight topics in display order, each with its label", () => {
+  it("lists the eight topics in display order, each with its label", () => {
     expect(FORUM_TOPICS.map((t) => t.value)).toEqual([
       "travel",
       "food_drink",

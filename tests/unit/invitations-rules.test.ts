@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
-import {
-  completeRegistrationSchema,
-  expiryFrom,
-  invitationLink,
-  inviteFormSchema,
-  invitePartnerSchema,
-  inviterName,
-  joinFormSchema,
-} from "@/lib/invitations/rules";
+import { completeRegistrationSchema, inviteFormSchema, invitePartnerSchema, joinFormSchema } from "@/lib/invitations/schemas";
+import { expiryFrom, invitationLink, inviterName } from "@/lib/invitations/rules";
 import { registrationPayloadSchema } from "@/lib/registration/schemas";
 
 /** The first message per field, as the forms and the API show them. */

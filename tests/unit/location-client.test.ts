@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LocationRefusedError, LocationSearchError, normalizeLocation, searchLocations } from "@/lib/locations/client";
+import { LocationRefusedError, LocationSearchError, normalizeLocation, searchLocations } from "@/lib/locations/client/api";
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
@@ -81,7 +81,7 @@ describe("normalizing a chosen place from the browser", () => {
     privacy_level: "city",
   };
 
-  /** The CSRF token is kept per page (tests/unit/csrf-client.test.ts), so it is served whenever asked. */
+  /** The CSRF token is kept per page (tests/unit/http-client.test.ts), so it is served whenever asked. */
   function stubWithToken(...answers: Response[]) {
     const fetch = vi.fn(async (url: string, _init?: RequestInit) =>
       url === "/api/csrf-token" ? json({ csrfToken: "t0k3n" }) : answers.shift()!,

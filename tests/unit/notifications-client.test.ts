@@ -1,11 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  fetchUnreadCount,
-  isTransient,
-  markNotificationsRead,
-  NotificationsRequestError,
-  onNotificationsChanged,
-} from "@/lib/notifications/client";
+import { subscribeLive } from "@/lib/live/client/use-live";
+import { fetchUnreadCount, markNotificationsRead, pageKey, UNREAD_KEY } from "@/lib/notifications/client";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -59,26 +54,37 @@ describe("fetchUnreadCount", () => {
   });
 });
 
-describe("isTransient", () => {
-  it("knows the spec's transient errors", () => {
-    for (const message of [
-      "Failed to fetch",
-      "Network request failed",
-      "read ECONNRESET",
-      "connect ETIMEDOUT",
-      "getaddrinfo ENOTFOUND api",
-    ]) {
-      expect(isTransient(new Error(message)), message).toBe(true);
-    }
-    expect(isTransient(new NotificationsRequestError(502))).toBe(true);
-    expect(isTransient(new NotificationsRequestError(500))).toBe(false);
-    expect(isTransient(new NotificationsRequestError(429))).toBe(false);
-    expect(isTransient(new Error("Unexpected token"))).toBe(false);
+describe("the unread count's transient failures (section 8)", () => {
+  it.each([
+    ["Failed to fetch", new TypeError("Failed to fetch")],
+    ["Network request failed", new TypeError("Network request failed")],
+    ["ECONNRESET", new Error("read ECONNRESET")],
+    ["ETIMEDOUT", new Error("connect ETIMEDOUT")],
+    ["ENOTFOUND", new Error("getaddrinfo ENOTFOUND api")],
+    ["HTTP 502", json(502, {})],
+    ["HTTP 503", json(503, {})],
+    ["HTTP 504", json(504, {})],
+  ])("tries %s again", async (_, failure) => {
+    vi.useFakeTimers();
+    const fetch = stubFetch(failure, json(200, { data: { unread_count: 2 } }));
+    const pending = fetchUnreadCount();
+    await vi.runAllTimersAsync();
+    expect(await pending).toBe(2);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not try a 500 again, nor an answer it cannot read", async () => {
+    const fetch = stubFetch(json(500, { error: { code: "INTERNAL_ERROR" } }));
+    await expect(fetchUnreadCount()).rejects.toMatchObject({ status: 500 });
+    expect(fetch).toHaveBeenCalledTimes(1);
+    const unreadable = stubFetch(new Response("<html>", { status: 200 }));
+    await expect(fetchUnreadCount()).rejects.toThrow();
+    expect(unreadable).toHaveBeenCalledTimes(1);
   });
 });
 
 describe("markNotificationsRead", () => {
-  /** The CSRF token is kept per page (tests/unit/csrf-client.test.ts), so it is served whenever asked. */
+  /** The CSRF token is kept per page (tests/unit/http-client.test.ts), so it is served whenever asked. */
   function stubWithToken(...answers: Response[]) {
     const fetch = vi.fn(async (url: string, _init?: RequestInit) => {
       if (url === "/api/csrf-token") return json(200, { csrfToken: "t0k3n" });
@@ -90,9 +96,23 @@ describe("markNotificationsRead", () => {
     return () => fetch.mock.calls.filter(([url]) => url !== "/api/csrf-token");
   }
 
-  it("PATCHes the chosen ids, or all, with the CSRF token, and tells listeners", async () => {
-    const listener = vi.fn();
-    const unsubscribe = onNotificationsChanged(listener);
+  /** The bell's count and a page of the list, shown on a fake visible page: each loads once, then again whenever invalidated. */
+  function showNotifications() {
+    vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
+    vi.stubGlobal("window", new EventTarget());
+    const count = vi.fn(async () => 1);
+    const list = vi.fn(async () => []);
+    const unsubscribes = [
+      subscribeLive(UNREAD_KEY, count, {}, () => {}),
+      subscribeLive(pageKey({ limit: 20, offset: 0 }), list, {}, () => {}),
+    ];
+    /** How many times both were loaded again. */
+    const reloads = () => Math.min(count.mock.calls.length, list.mock.calls.length) - 1;
+    return { reloads, unsubscribe: () => unsubscribes.forEach((unsubscribe) => unsubscribe()) };
+  }
+
+  it("PATCHes the chosen ids, or all, with the CSRF token, and loads the shown count and list again", async () => {
+    const { reloads, unsubscribe } = showNotifications();
     const sent = stubWithToken(json(200, { data: { marked_count: 2 } }), json(200, { data: { marked_count: 5 } }));
     expect(await markNotificationsRead({ ids: ["a", "b"] })).toBe(2);
     expect(await markNotificationsRead({ all: true })).toBe(5);
@@ -102,16 +122,15 @@ describe("markNotificationsRead", () => {
     expect(new Headers(init.headers).get("x-csrf-token")).toBe("t0k3n");
     expect(JSON.parse(String(init.body))).toEqual({ notification_ids: ["a", "b"] });
     expect(JSON.parse(String(all.body))).toEqual({ mark_all: true });
-    expect(listener).toHaveBeenCalledTimes(2);
+    expect(reloads()).toBe(2);
     unsubscribe();
   });
 
-  it("fails without telling listeners when the server refuses", async () => {
-    const listener = vi.fn();
-    const unsubscribe = onNotificationsChanged(listener);
+  it("fails without loading anything again when the server refuses", async () => {
+    const { reloads, unsubscribe } = showNotifications();
     stubWithToken(json(400, { error: { code: "VALIDATION_ERROR" } }));
     await expect(markNotificationsRead({ ids: ["x"] })).rejects.toMatchObject({ status: 400 });
-    expect(listener).not.toHaveBeenCalled();
+    expect(reloads()).toBe(0);
     unsubscribe();
   });
 });

@@ -234,6 +234,9 @@ describe("uploadForm", () => {
     setRequestHeader(name: string, value: string) {
       this.headers[name] = value;
     }
+    getResponseHeader(_name: string): string | null {
+      return null;
+    }
     send(body: unknown) {
       this.body = body;
       requests.push(this);
@@ -281,26 +284,33 @@ describe("uploadForm", () => {
     const form = new FormData();
     const progress: number[] = [];
     const result = await (await uploadForm())("/api/onboarding/step1", form, { onProgress: (fraction) => progress.push(fraction) });
-    expect(result).toEqual({ status: 200, json: { success: true } });
+    expect(result).toEqual({ success: true });
     expect(fetchToken.mock.calls[0]?.[0]).toBe("/api/csrf-token");
     expect(requests[0]).toMatchObject({ method: "POST", url: "/api/onboarding/step1", body: form });
     expect(requests[0]?.headers["X-CSRF-Token"]).toBe("token-1");
     expect(progress).toEqual([0.5, 1]);
   });
 
-  // The token's rules are tested once, in tests/unit/csrf-client.test.ts; this is the XMLHttpRequest side of them.
+  // The token's rules are tested once, in tests/unit/http-client.test.ts; this is the XMLHttpRequest side of them.
   it("fetches a new token and sends the form again when the token is refused", async () => {
     serveTokens({ csrfToken: "stale" }, { csrfToken: "fresh" });
     replies.push(csrfRefused, json(201, { ok: true }));
-    expect(await (await uploadForm())("/a", new FormData())).toEqual({ status: 201, json: { ok: true } });
+    expect(await (await uploadForm())("/a", new FormData())).toEqual({ ok: true });
     expect(requests.map((request) => request.headers["X-CSRF-Token"])).toEqual(["stale", "fresh"]);
   });
 
-  it("returns JSON error answers for the caller to show", async () => {
+  it("throws JSON error answers as the transport's ApiError, for the caller to show", async () => {
     serveTokens({ csrfToken: "t" });
-    const answer = { error: { code: "VALIDATION_ERROR", message: "Please upload your profile photo" } };
+    const answer = { error: { code: "VALIDATION_ERROR", message: "Please upload your profile photo", fields: { userImage: "Required" } } };
     replies.push(json(400, answer));
-    expect(await (await uploadForm())("/a", new FormData())).toEqual({ status: 400, json: answer });
+    const failure = (await uploadForm())("/a", new FormData());
+    await expect(failure).rejects.toBeInstanceOf((await import("@/lib/http/client")).ApiError);
+    await expect(failure).rejects.toMatchObject({
+      status: 400,
+      code: "VALIDATION_ERROR",
+      message: "Please upload your profile photo",
+      fields: { userImage: "Required" },
+    });
     expect(requests).toHaveLength(1);
   });
 
@@ -308,6 +318,8 @@ describe("uploadForm", () => {
     serveTokens({ csrfToken: "t" });
     replies.push({ status: 502, body: "<html>Bad gateway</html>" });
     await expect((await uploadForm())("/a", new FormData())).rejects.toThrow("Upload failed with status 502");
+    // A POST that may have reached the server is not sent again.
+    expect(requests).toHaveLength(1);
   });
 
   it("throws 'Upload failed - network error' when the token or the upload cannot be requested", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_MESSAGES } from "@/lib/couples/rules";
 import { INTEREST_MESSAGES } from "@/lib/interests/rules";
-import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/schemas";
+import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { PROFILE_MESSAGES } from "@/lib/profile/rules";
 import { saveErrorMessage, step1Errors, step2Errors } from "@/lib/onboarding/step-checks";
 

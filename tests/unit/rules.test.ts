@@ -1,17 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  CONTROL_CHARACTER,
-  PASSWORD_REQUIREMENTS,
-  ageOn,
-  dateOfBirthSchema,
-  emailSchema,
-  isAdult,
-  latestAdultBirthDate,
-  nameSchema,
-  passwordStrength,
-  registrationPasswordSchema,
-  resetPasswordSchema,
-} from "@/lib/auth/rules";
+import { CONTROL_CHARACTER } from "@/lib/fields";
+import { PASSWORD_REQUIREMENTS, ageOn, isAdult, latestAdultBirthDate, passwordStrength } from "@/lib/auth/rules";
+import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema, resetPasswordSchema } from "@/lib/auth/schemas";
 
 const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues.map((i) => i.message) ?? [];

@@ -28,7 +28,7 @@ describe("privacyPreview", () => {
 });
 
 describe("settings sections", () => {
-  it("lists the nine sections of issue 13, each under /settings", () => {
+  it("lists the nine sections, each under /settings", () => {
     expect(SETTINGS_SECTIONS.map((section) => section.label)).toEqual([
       "Your profile",
       "Couple profile",

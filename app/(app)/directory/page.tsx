@@ -11,7 +11,7 @@ import { withDb } from "@/lib/with-db";
 export const metadata: Metadata = { title: "Directory" };
 
 /**
- * Every couple the viewer may see, searchable (issue 12). Rendered on the server with its first
+ * Every couple the viewer may see, searchable. Rendered on the server with its first
  * page; the filters live in the address under the API's own names, and an unknown value there is
  * ignored rather than an error page.
  */

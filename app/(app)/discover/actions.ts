@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { dismissSuggestion } from "@/lib/discover";
+import { dismissSuggestion } from "@/lib/discover/service";
 import { action } from "@/lib/http/action";
 
 /** 'Not for us': the same domain function as POST /api/discover/{coupleId}/dismiss. */

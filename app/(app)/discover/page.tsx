@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { SuggestionList } from "@/components/discover/SuggestionList";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { discoverSuggestions } from "@/lib/discover";
+import { discoverSuggestions } from "@/lib/discover/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Discover" };

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createDraft, joinWaitlist } from "@/lib/events";
+import { createDraft, joinWaitlist } from "@/lib/events/service";
 import { createEventSchema } from "@/lib/events/schemas";
 import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";

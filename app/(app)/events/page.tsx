@@ -3,7 +3,7 @@ import Link from "next/link";
 import { WaitlistButton } from "@/components/events/WaitlistButton";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { eventsCouple, listDrafts } from "@/lib/events";
+import { eventsCouple, listDrafts } from "@/lib/events/service";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE, formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
 

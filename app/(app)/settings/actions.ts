@@ -4,7 +4,7 @@ import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
-import { setPrivacy } from "@/lib/locations";
+import { setPrivacy } from "@/lib/locations/service";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
 import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";

@@ -2,7 +2,8 @@
 
 import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
-import { invitePartnerSchema, MESSAGES } from "@/lib/invitations/rules";
+import { invitePartnerSchema } from "@/lib/invitations/schemas";
+import { MESSAGES } from "@/lib/invitations/rules";
 import { sendInvitation } from "@/lib/invitations/send";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 

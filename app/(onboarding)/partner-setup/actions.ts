@@ -5,9 +5,10 @@ import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { action } from "@/lib/http/action";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
-import { uploadedImageBytes } from "@/lib/images";
+import { uploadedImageBytes } from "@/lib/images/upload";
 import { completeRegistration, destinationAfter } from "@/lib/invitations/complete-registration";
-import { MESSAGES, partnerSetupSchema } from "@/lib/invitations/rules";
+import { MESSAGES } from "@/lib/invitations/rules";
+import { partnerSetupSchema } from "@/lib/invitations/schemas";
 
 /** The form's fields, then its optional photo (checked as an image upload). */
 async function readPartnerSetup(form: FormData) {

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { discoverSuggestions } from "@/lib/discover";
+import { discoverSuggestions } from "@/lib/discover/queries";
 import { route } from "@/lib/http/route";
 
 /** Suggested couples, best first: `{data: [{coupleId, coupleName, ..., distance, reasons: [text]}]}`. */

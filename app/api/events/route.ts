@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { createDraft, listDrafts } from "@/lib/events";
+import { createDraft, listDrafts } from "@/lib/events/service";
 import { createEventSchema } from "@/lib/events/schemas";
 import { jsonBody, route } from "@/lib/http/route";
 

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { listInterests } from "@/lib/interests";
-import { INTERESTS_CACHE_CONTROL } from "@/lib/interests/http";
+import { listInterests } from "@/lib/interests/service";
+import { INTERESTS_CACHE_CONTROL } from "@/lib/interests/rules";
 
 /** Public: the picker is shown before anything personal is known. */
 export const GET = route({ access: "public" }, async ({ db }) => {

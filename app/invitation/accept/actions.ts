@@ -9,7 +9,8 @@ import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-registration";
 import { acceptInvitation } from "@/lib/invitations/join";
-import { acceptInvitationSchema, invitationTokenSchema, MESSAGES } from "@/lib/invitations/rules";
+import { acceptInvitationSchema, invitationTokenSchema } from "@/lib/invitations/schemas";
+import { MESSAGES } from "@/lib/invitations/rules";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 import { describeError } from "@/lib/log";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { InvitationJoin } from "@/components/invitations/InvitationJoin";
 import { currentVisitor } from "@/lib/auth/current-session";
-import { invitationForPage } from "@/lib/invitations/page";
+import { invitationForPage } from "@/lib/invitations/queries";
 
 export const metadata: Metadata = { title: "Join your partner", referrer: "no-referrer" };
 

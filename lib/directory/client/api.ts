@@ -1,16 +1,10 @@
-/** The browser's call to `GET /api/directory` ('Load more'). */
+/** The browser's call to `GET /api/directory` ('Load more'), through the transport (lib/http/client.ts). */
 import "client-only";
+import { api } from "@/lib/http/client";
 import type { DirectoryPage } from "../queries";
 import { filterParams, type DirectoryFilters } from "../rules";
 
 export type { DirectoryCard, DirectoryPage } from "../queries";
 
-export async function fetchDirectory(filters: DirectoryFilters, cursor: string): Promise<DirectoryPage> {
-  const response = await fetch(`/api/directory?${filterParams(filters, cursor)}`, {
-    cache: "no-store",
-    headers: { accept: "application/json" },
-  });
-  const json = (await response.json().catch(() => null)) as (DirectoryPage & { error?: { message?: string } }) | null;
-  if (!response.ok || !json) throw new Error(json?.error?.message ?? "Could not load more couples. Please try again.");
-  return json;
-}
+export const fetchDirectory = (filters: DirectoryFilters, cursor: string) =>
+  api<DirectoryPage>(`/api/directory?${filterParams(filters, cursor)}`);

@@ -3,9 +3,9 @@
  * reloads, and how a chosen suggestion becomes one. Browser-safe; Storage is passed in by tests.
  */
 import "client-only";
-import { z } from "zod";
-import { PRIVACY_LEVELS, type NormalizedLocation, type PrivacyLevel } from "@/lib/locations/privacy";
+import type { NormalizedLocation, PrivacyLevel } from "@/lib/locations/privacy";
 import type { Prediction } from "@/lib/places/types";
+import { savedLocationSchema } from "./storage-schemas";
 
 /** The onboarding location (spec section 3), as kept in session storage with timestamp and version '1.0'. */
 export type OnboardingLocation = {
@@ -35,22 +35,8 @@ export class LocationStorageError extends Error {
   }
 }
 
-/** The optional parts of an onboarding location, as kept in browser storage (here and in the step 1 draft). */
-export const locationDetailsShape = {
-  latitude: z.number().finite().optional(),
-  longitude: z.number().finite().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  country: z.string().optional(),
-  countryCode: z.string().optional(),
-  privacyLevel: z.enum(PRIVACY_LEVELS).optional(),
-};
-
 /** Spec section 8: the chosen place could not be saved; the typed text stays for another try. */
 export const SAVE_LOCATION_FAILED = "Failed to save location. Please try again.";
-
-const text = z.string().trim().min(1);
-const savedSchema = z.object({ location: text, placeId: text, ...locationDetailsShape, timestamp: z.number() });
 
 function defaultStorage(): Storage | null {
   try {
@@ -66,7 +52,7 @@ function takeValid(storage: Storage, key: string): { location: OnboardingLocatio
   if (raw === null) return null;
   let parsed;
   try {
-    parsed = savedSchema.safeParse(JSON.parse(raw));
+    parsed = savedLocationSchema.safeParse(JSON.parse(raw));
   } catch {
     parsed = null;
   }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EventForm } from "@/components/events/EventForm";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { eventsCouple } from "@/lib/events";
+import { eventsCouple } from "@/lib/events/service";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
 

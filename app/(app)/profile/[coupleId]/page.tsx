@@ -4,7 +4,8 @@ import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
 import { PostRow } from "@/components/forum/PostRow";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { isCoupleId, loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
+import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
+import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
 import { withDb } from "@/lib/with-db";
@@ -14,7 +15,7 @@ export const metadata: Metadata = { title: "Couple Profile" };
 const RECENT_POSTS = 5;
 
 /**
- * Any couple's full profile as the signed-in user may see it (issue 12): photos, styles, both
+ * Any couple's full profile as the signed-in user may see it: photos, styles, both
  * partners (first names and ages), the interests Venn, the distance band and their recent forum
  * posts. Hidden, inactive, blocked either way, malformed and missing all read as not found.
  */

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { invitePartnerSchema } from "@/lib/invitations/rules";
+import { invitePartnerSchema } from "@/lib/invitations/schemas";
 import { sendInvitation } from "@/lib/invitations/send";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { joinWaitlist } from "@/lib/events";
+import { joinWaitlist } from "@/lib/events/service";
 import { route } from "@/lib/http/route";
 
 /** 'Notify us when events launch' for the caller's couple (again: still 200). */

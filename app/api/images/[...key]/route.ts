@@ -1,13 +1,14 @@
 import { AppError } from "@/lib/errors";
 import { route } from "@/lib/http/route";
-import { isStorageKey, localImageStorage, storageKeyParamsSchema } from "@/lib/storage";
+import { imageKeyParamsSchema } from "@/lib/images/schemas";
+import { isStorageKey, localImageStorage } from "@/lib/storage";
 
 /**
  * Serves images stored on local disk. Public like an S3 object URL: keys are 128-bit random ids,
  * so knowing the URL is the permission. Only keys of the exact storage pattern are looked up,
  * so `..`, encoded slashes or other files under the folder can never be reached.
  */
-export const GET = route({ access: "public", params: storageKeyParamsSchema }, async ({ params: key }) => {
+export const GET = route({ access: "public", params: imageKeyParamsSchema }, async ({ params: key }) => {
   const storage = localImageStorage();
   const stored = storage && isStorageKey(key) ? await storage.read(key) : null;
   if (!stored) throw new AppError("NOT_FOUND", "Image not found.");

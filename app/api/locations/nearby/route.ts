@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { route, searchParams } from "@/lib/http/route";
-import { nearby, nearbyQuerySchema } from "@/lib/locations";
+import { nearby } from "@/lib/locations/nearby";
+import { nearbyQuerySchema } from "@/lib/locations/schemas";
 
 export const GET = route(
   { access: "signed-in", input: searchParams(nearbyQuerySchema, { firstIssue: true }) },

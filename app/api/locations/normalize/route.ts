@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { normalizeInputSchema, normalizeLocation } from "@/lib/locations";
+import { normalizeInputSchema } from "@/lib/locations/schemas";
+import { normalizeLocation } from "@/lib/locations/service";
 
 export const POST = route(
   { access: "signed-in", input: jsonBody(normalizeInputSchema, { firstIssue: true }) },

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { privacyInputSchema, setPrivacy } from "@/lib/locations";
+import { privacyInputSchema } from "@/lib/locations/schemas";
+import { setPrivacy } from "@/lib/locations/service";
 
 export const PUT = route(
   { access: "signed-in", input: jsonBody(privacyInputSchema, { firstIssue: true }) },

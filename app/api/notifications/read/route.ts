@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
-import { markRead, markReadSchema } from "@/lib/notifications";
+import { markReadSchema } from "@/lib/notifications/schemas";
+import { markRead } from "@/lib/notifications/service";
 
 /** PATCH /api/notifications/read with notification_ids or mark_all: true. */
 export const PATCH = route({ access: "signed-in", input: jsonBody(markReadSchema) }, async ({ db, caller, input }) => {

@@ -3,7 +3,7 @@ import { startApiSession } from "@/lib/auth/api-tokens";
 import { clientAddress } from "@/lib/http/client-address";
 import { jsonBody, route } from "@/lib/http/route";
 import { acceptInvitation } from "@/lib/invitations/join";
-import { acceptInvitationSchema } from "@/lib/invitations/rules";
+import { acceptInvitationSchema } from "@/lib/invitations/schemas";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 
 /**

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { dismissSuggestion } from "@/lib/discover";
+import { dismissSuggestion } from "@/lib/discover/service";
 import { route, stringParams } from "@/lib/http/route";
 
 /** 'Not for us': hides the couple from the caller's suggestions for 30 days. */

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { deleteLocation, entityRefSchema, getLocation } from "@/lib/locations";
+import { entityRefSchema } from "@/lib/locations/schemas";
+import { deleteLocation, getLocation } from "@/lib/locations/service";
 
 /** The entity named in the path, its failures worded like the other location calls (first problem). */
 const options = { access: "signed-in", params: entityRefSchema, paramsMessage: { firstIssue: true } } as const;

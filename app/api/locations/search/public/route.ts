@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { route, searchParams } from "@/lib/http/route";
-import { searchPlaces, searchQuerySchema } from "@/lib/locations";
+import { searchQuerySchema } from "@/lib/locations/schemas";
+import { searchPlaces } from "@/lib/locations/search";
 
 /** Public (registration uses it before there is a session): no auth header is read at all. */
 export const GET = route({ access: "public", input: searchParams(searchQuerySchema, { firstIssue: true }) }, async ({ input }) => {

@@ -1,12 +1,13 @@
 /**
  * The browser's calls for locations (spec section 7): public search and normalizing a chosen
- * place. Browser only; failures carry the spec's texts (section 8).
+ * place, through the transport (lib/http/client.ts). Browser only; failures carry the spec's
+ * texts (section 8).
  */
 import "client-only";
-import { csrfFetch } from "@/lib/http/csrf-client";
+import { api, ApiError } from "@/lib/http/client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";
-import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../plain-rules";
+import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../rules";
 
 /** 50x answers mean the service is down; other answers (a refused query) leave typing it by hand. */
 const searchFailureReason = (status: number): SearchFailureReason => (status >= 500 && status < 600 ? "unavailable" : "other");
@@ -18,18 +19,19 @@ export class LocationSearchError extends Error {
   }
 }
 
-/** Throws LocationSearchError (or the AbortError of `signal`). */
+/**
+ * Throws LocationSearchError (or the AbortError of `signal`). A type-ahead: a late answer is stale
+ * by the next keystroke, so a failure is not tried again (the search cache is the fallback).
+ */
 export async function searchLocations(query: string, signal?: AbortSignal): Promise<Prediction[]> {
   const params = new URLSearchParams({ query: query.trim(), limit: String(SEARCH_DEFAULT_LIMIT) });
-  let response: Response;
+  let body: { success?: boolean; data?: { predictions?: Prediction[] } } | null;
   try {
-    response = await fetch(`/api/locations/search/public?${params}`, { signal, headers: { Accept: "application/json" } });
+    body = await api(`/api/locations/search/public?${params}`, { signal, retries: 0, public: true });
   } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new LocationSearchError("network");
+    if (!(error instanceof ApiError)) throw error;
+    throw new LocationSearchError(error.status === 0 ? "network" : searchFailureReason(error.status));
   }
-  if (!response.ok) throw new LocationSearchError(searchFailureReason(response.status));
-  const body = (await response.json().catch(() => null)) as { success?: boolean; data?: { predictions?: Prediction[] } } | null;
   const predictions = body?.data?.predictions;
   if (!body?.success || !Array.isArray(predictions)) throw new LocationSearchError("other");
   return predictions;
@@ -54,22 +56,22 @@ export type NormalizeRequest = { placeId: string; entityType: "user" | "couple";
  * when the server refuses the place itself (INVALID_LOCATION_DATA); any other Error otherwise.
  */
 export async function normalizeLocation(input: NormalizeRequest): Promise<NormalizedLocation> {
-  const { ok, status, json } = await csrfFetch("/api/locations/normalize", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      place_id: input.placeId,
-      entity_type: input.entityType,
-      entity_id: input.entityId,
-      ...(input.privacyLevel && { privacy_level: input.privacyLevel }),
-    }),
-  });
-  const body = json as { success?: boolean; location?: NormalizedLocation; error?: { code?: string; message?: string } } | null;
-  if (ok && body?.success && body.location) return body.location;
-  if (body?.error?.code === "INVALID_LOCATION_DATA")
-    throw new LocationRefusedError(
-      body.error.code,
-      body.error.message ?? "The location data is invalid. Please select your location again.",
-    );
-  throw new Error(body?.error?.message ?? `Request failed with status ${status}`);
+  const body = {
+    place_id: input.placeId,
+    entity_type: input.entityType,
+    entity_id: input.entityId,
+    ...(input.privacyLevel && { privacy_level: input.privacyLevel }),
+  };
+  try {
+    const answer = await api<{ success?: boolean; location?: NormalizedLocation } | null>("/api/locations/normalize", {
+      method: "POST",
+      body,
+    });
+    if (answer?.success && answer.location) return answer.location;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "INVALID_LOCATION_DATA") throw new LocationRefusedError(error.code, error.message);
+    throw error;
+  }
+  // Section 8's text for an answer of the wrong shape.
+  throw new Error("Invalid response structure from backend");
 }

@@ -4,7 +4,7 @@ import { COUPLE_TYPES, currentCoupleTypes, tooManyPhotosMessage } from "@/lib/co
 import { coupleCreateSchema, coupleUpdateSchema } from "@/lib/couples/schemas";
 import { profileCompletionPercentage, type CompletionUser } from "@/lib/profile/rules";
 import { profileCompletionSchema } from "@/lib/profile/schemas";
-import { step1Schema, step2Schema } from "@/lib/onboarding/rules";
+import { step1Schema, step2Schema } from "@/lib/onboarding/schemas";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 
 const step1 = {

@@ -1,6 +1,6 @@
 /**
- * The locations' limits and messages without zod (lib/locations/schemas.ts builds the schemas
- * from them and re-exports them), so the browser's search field and forms ship no zod.
+ * The locations' limits and messages, pure and browser-safe (lib/locations/schemas.ts builds the
+ * schemas from them), so the browser's search field and forms ship no zod.
  */
 export const PLACE_ID_MAX = 300;
 export const LOCATION_NAME_MAX = 300;

@@ -1,2 +1,0 @@
-export { discoverSuggestions, dismissSuggestion, type DiscoverSuggestion } from "./queries";
-export { DISCOVER_LIMIT, DISMISS_DAYS, rankSuggestions, scoreCouple } from "./rules";

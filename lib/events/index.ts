@@ -1,1 +1,0 @@
-export { createDraft, eventsCouple, joinWaitlist, listDrafts, type EventDraft, type EventsCouple } from "./service";

@@ -1,0 +1,275 @@
+/**
+ * The browser's one way to call the API: `api(path, options)` answers the JSON body of a 2xx, or
+ * throws one `ApiError` (status, code, message, fields) read from the `{error: {code, message,
+ * fields}}` every route answers. Uploads with progress (lib/http/upload-client.ts) go through the
+ * same rules with XMLHttpRequest. The rules are the spec's (section 7, client behaviour on
+ * answers; section 9, retries):
+ * - POST, PUT, PATCH and DELETE carry X-CSRF-Token from GET /api/csrf-token (kept per page); a
+ *   403 CSRF_VALIDATION_FAILED (or the error 'Invalid CSRF token') fetches a fresh token and
+ *   sends once more.
+ * - 429 waits for Retry-After (60 s when absent, section 8) and tries again, unless that is more
+ *   than a person waits on a button (RATE_LIMIT_WAIT_MAX_MS): then the server's message at once.
+ * - 502, 503, 504 and network failures (section 8's transient list) are tried again, 3 times, after
+ *   1000 ms doubling, capped at 5000 ms, plus up to 1000 ms of jitter (or the answer's Retry-After).
+ *   A POST creates something, so it is tried again only when the answer says nothing was done
+ *   (429, 503); a failure that may have reached the server is the caller's to retry.
+ * - 401 on a call that needs the session: the session has ended (the browser's session is its
+ *   cookie, renewed by the route guard; there is nothing here to refresh), so the page leaves for
+ *   /signout, which clears this browser's storage and signs out (a full logout), then /login.
+ * - Every other 4xx, and 500, is thrown at once.
+ * Browser only.
+ */
+import "client-only";
+
+export const CSRF_HEADER = "X-CSRF-Token";
+/** Section 9: 3 attempts after the first, from 1000 ms doubling, capped at 5000 ms, plus up to 1000 ms of jitter. */
+export const RETRY_ATTEMPTS = 3;
+const RETRY_BASE_MS = 1000;
+const RETRY_CAP_MS = 5000;
+const RETRY_JITTER_MS = 1000;
+/** Section 8: a 429 without Retry-After waits 60 s. */
+const RATE_LIMIT_DEFAULT_WAIT_MS = 60_000;
+/** Longer waits than this are not sat out behind a busy button: the server's message says to come back later. */
+export const RATE_LIMIT_WAIT_MAX_MS = 10_000;
+/** Section 9: a request that has not answered in 30 s is given up (and, where safe, tried again). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * What a failed call says: the answer's status (0: no answer, code NETWORK_ERROR), its code (null
+ * when the answer had none) and message, and per-field messages for forms.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Section 8's generic texts for a failure without a message of its own. */
+export type FailureTexts = { status(status: number): string; network: string; afterRetries: string };
+const API_TEXTS: FailureTexts = {
+  status: (status) => `Request failed with status ${status}`,
+  network: "Network error",
+  afterRetries: "Request failed after retries",
+};
+
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+
+/**
+ * The one reader of an error answer: `{error: {code, message, fields}}`, or the spec's older
+ * `{error: "text"}` and `{message}`; without a message, `fallback`.
+ */
+export function answerError(status: number, json: unknown, fallback = API_TEXTS.status(status)): ApiError {
+  const body = (typeof json === "object" && json !== null ? json : {}) as { error?: unknown; message?: unknown };
+  const error = (typeof body.error === "object" && body.error !== null ? body.error : {}) as {
+    code?: unknown;
+    message?: unknown;
+    fields?: unknown;
+  };
+  const fields = typeof error.fields === "object" && error.fields !== null ? (error.fields as Record<string, string>) : {};
+  const message = text(error.message) ?? text(body.error) ?? text(body.message) ?? fallback;
+  return new ApiError(status, text(error.code) ?? null, message, fields);
+}
+
+/** No answer came: the request could not be sent, the connection dropped, or it timed out. */
+export class NetworkFailure extends Error {
+  constructor() {
+    super("Network failure");
+    this.name = "NetworkFailure";
+  }
+}
+
+/** A status and JSON body (null when there is none), and the Retry-After header. */
+export type Answer = { status: number; json: unknown; retryAfter: string | null };
+
+async function fetchToken(): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch("/api/csrf-token", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } });
+  } catch {
+    throw new NetworkFailure();
+  }
+  const json: unknown = await response.json().catch(() => null);
+  if (!response.ok) throw answerError(response.status, json);
+  const body = json as { csrfToken?: unknown; token?: unknown } | null;
+  const token = text(body?.csrfToken) ?? text(body?.token);
+  // The server binds the token to the session cookie: no token means no session.
+  if (!token) throw new ApiError(401, "UNAUTHENTICATED", "Not authenticated");
+  return token;
+}
+
+/** One token per page while it is accepted; a failed fetch is not kept, so the next call asks again. */
+let cachedToken: Promise<string> | null = null;
+
+function csrfToken(fresh: boolean): Promise<string> {
+  if (fresh || !cachedToken) {
+    const pending = fetchToken();
+    cachedToken = pending;
+    pending.catch(() => {
+      if (cachedToken === pending) cachedToken = null;
+    });
+  }
+  return cachedToken;
+}
+
+/** Section 7's refused-token answer: 403 with code CSRF_VALIDATION_FAILED, or the error text 'Invalid CSRF token'. */
+const isCsrfRefusal = (error: ApiError) =>
+  error.status === 403 && (error.code === "CSRF_VALIDATION_FAILED" || error.message === "Invalid CSRF token");
+
+/** Once the page is on its way out, a session-ended answer no longer sends it elsewhere. */
+let leaving = false;
+
+/** A full navigation away (a page load, so nothing of this page is kept), taken once. */
+export function leavePage(url: string): void {
+  if (leaving) return;
+  leaving = true;
+  window.location.replace(url);
+}
+
+/** Section 7: a 401 on a session call is a full logout (/signout clears local and session storage, then signs out). */
+function sessionEnded(): void {
+  if (typeof window !== "undefined") leavePage("/signout");
+}
+
+/** Milliseconds from a Retry-After header (seconds or an HTTP date); null when it says nothing usable. */
+function retryAfterMs(header: string | null): number | null {
+  if (header === null || header.trim() === "") return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+const backoffMs = (retry: number) => Math.min(RETRY_BASE_MS * 2 ** retry, RETRY_CAP_MS) + Math.random() * RETRY_JITTER_MS;
+
+/**
+ * How long to wait before trying again, or null to give up now. `sentSafely`: the method may be
+ * repeated whatever happened to the first try (everything but POST).
+ */
+function retryDelay(failure: ApiError | NetworkFailure, retryAfter: string | null, retry: number, sentSafely: boolean): number | null {
+  if (failure instanceof NetworkFailure) return sentSafely ? backoffMs(retry) : null;
+  const told = retryAfterMs(retryAfter);
+  if (failure.status === 429) {
+    const wait = told ?? RATE_LIMIT_DEFAULT_WAIT_MS;
+    return wait <= RATE_LIMIT_WAIT_MAX_MS ? wait : null;
+  }
+  const transient = failure.status === 503 || (sentSafely && (failure.status === 502 || failure.status === 504));
+  if (!transient) return null;
+  if (told === null) return backoffMs(retry);
+  return told <= RATE_LIMIT_WAIT_MAX_MS ? told : null;
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export type CallOptions = {
+  signal?: AbortSignal;
+  /** Tries after the first on a transient failure: RETRY_ATTEMPTS by default, 0 for an answer that is stale by then (a type-ahead). */
+  retries?: number;
+  /** A public route: no session, so no CSRF token is sent and a 401 is an answer like any other. */
+  public?: boolean;
+};
+
+/**
+ * The rules above around one way of sending: `send` gets the CSRF token (null for reads and public
+ * calls) and answers, throws NetworkFailure when no answer came, or throws anything else (an
+ * abort) to end the call as it is.
+ */
+export async function exchange<T>(
+  method: Method,
+  send: (token: string | null) => Promise<Answer>,
+  options: CallOptions = {},
+  texts: FailureTexts = API_TEXTS,
+): Promise<T> {
+  const needsToken = method !== "GET" && !options.public;
+  const retries = options.retries ?? RETRY_ATTEMPTS;
+  let tokenRefused = false;
+  let refreshToken = false;
+  for (let retry = 0; ; retry++) {
+    let failure: ApiError | NetworkFailure;
+    let retryAfter: string | null = null;
+    try {
+      const token = needsToken ? await csrfToken(refreshToken) : null;
+      refreshToken = false;
+      const answer = await send(token);
+      if (answer.status >= 200 && answer.status < 300) return answer.json as T;
+      failure = answerError(answer.status, answer.json, texts.status(answer.status));
+      retryAfter = answer.retryAfter;
+    } catch (error) {
+      if (!(error instanceof ApiError || error instanceof NetworkFailure)) throw error;
+      failure = error;
+    }
+    if (failure instanceof ApiError && isCsrfRefusal(failure) && needsToken && !tokenRefused) {
+      // The token belongs to the session, so it goes stale after signing in again: once more with a fresh one.
+      tokenRefused = refreshToken = true;
+      retry--;
+      continue;
+    }
+    const delay = retry < retries ? retryDelay(failure, retryAfter, retry, method !== "POST") : null;
+    if (delay === null) {
+      if (failure instanceof NetworkFailure) throw new ApiError(0, "NETWORK_ERROR", retry > 0 ? texts.afterRetries : texts.network);
+      if (failure.status === 401 && !options.public) sessionEnded();
+      throw failure;
+    }
+    await wait(delay, options.signal);
+  }
+}
+
+export type ApiOptions = CallOptions & {
+  method?: Method;
+  /** Sent as JSON; a FormData goes as multipart. */
+  body?: unknown;
+};
+
+/** One fetch with the session cookie, given up after REQUEST_TIMEOUT_MS; the caller's abort ends it as an abort. */
+async function fetchAnswer(path: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Answer> {
+  const controller = new AbortController();
+  const timeout = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+  const forward = () => controller.abort(signal!.reason);
+  signal?.addEventListener("abort", forward, { once: true });
+  try {
+    if (signal?.aborted) throw signal.reason;
+    const response = await fetch(path, { ...init, credentials: "same-origin", cache: "no-store", signal: controller.signal });
+    const json: unknown = await response.json().catch(() => null);
+    return { status: response.status, json, retryAfter: response.headers.get("Retry-After") };
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    throw new NetworkFailure();
+  } finally {
+    clearTimeout(timeout);
+    signal?.removeEventListener("abort", forward);
+  }
+}
+
+/** Calls the API (see the file's header): the JSON body of a 2xx answer (null when it has none), or an ApiError. */
+export function api<T = unknown>(path: string, { method = "GET", body, ...options }: ApiOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers["Content-Type"] = "application/json";
+  const payload = body === undefined ? undefined : isForm ? body : JSON.stringify(body);
+  return exchange<T>(
+    method,
+    (token) =>
+      fetchAnswer(path, { method, body: payload, headers: token ? { ...headers, [CSRF_HEADER]: token } : headers }, options.signal),
+    options,
+  );
+}

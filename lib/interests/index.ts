@@ -1,2 +1,0 @@
-export * from "./catalogue";
-export { ensureInterestCatalogue, interestsByCategory, listInterests } from "./service";

@@ -1,0 +1,210 @@
+/**
+ * The one way what is on screen stays current: `useLive(key, load, options)`.
+ *
+ * Contract
+ * - `key` names what is shown ("notifications:unread", "forum:thread:{id}"); parts are joined
+ *   with ":" so a prefix names a group ("notifications" is the count and every page of the list).
+ *   One key is one feed per tab, shared by every component that shows it: the first subscriber's
+ *   `load` and options feed it (later ones share its state; `load` is always the latest passed),
+ *   and it ends with its last subscriber, so a key shown again later starts afresh.
+ * - `load(signal)` fetches the value (through the transport, lib/http/client.ts). The signal
+ *   aborts when a newer load or a pushed value supersedes it, or nobody shows the key any more.
+ * - The answer is a LiveState: "loading" until the first value, "error" when the first load
+ *   failed, "ready" with the latest value after that; a later failure keeps the value shown and
+ *   the next load tries again. With `initial` (the value the page was rendered with) it is
+ *   "ready" at once and nothing loads on mount.
+ * - Feeds. Polling is the default: every `pollMs` while the page is visible, never while it is
+ *   hidden (spec section 9: the unread count every 10 s while visible), and at once when it is
+ *   shown again (visibility or window focus) if the value is older than `staleMs` (0: always).
+ *   Without `pollMs` a key loads on mount, when shown again (if stale) and when invalidated.
+ *   Anything else feeds it through this module's functions, which callers never need:
+ *     invalidate(prefix)   loads every key under `prefix` again (a write that changed them, or
+ *                          an event saying so); keys that cannot load now (hidden page) load
+ *                          when shown again.
+ *     push(key, value)     sets the value (or `value(current)`) directly, e.g. from an event
+ *                          stream or after the user's own write; an older load in flight is
+ *                          dropped.
+ *     setStreaming(prefix, up)  a stream feeds the keys under `prefix`: while it is up their
+ *                          polling stops; when it goes down polling resumes and each loads
+ *                          once at once, for what the stream may have missed.
+ * - `whileVisible` (default true): loads wait while the page is hidden. false: polls run hidden
+ *   too, and nothing is owed when it is shown again.
+ * Browser only (the state is per tab); on the server the hook answers its `initial` state.
+ */
+import "client-only";
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+
+export type LiveState<T> = { status: "loading" } | { status: "error"; error: unknown } | { status: "ready"; value: T };
+
+export type LiveOptions<T> = {
+  pollMs?: number;
+  staleMs?: number;
+  whileVisible?: boolean;
+  initial?: T;
+};
+
+type Load<T> = (signal: AbortSignal) => Promise<T>;
+
+type Feed = {
+  state: LiveState<unknown>;
+  load: Load<unknown>;
+  options: LiveOptions<unknown>;
+  listeners: Set<() => void>;
+  /** When the value was last asked for or pushed (ms). */
+  loadedAt: number;
+  /** Invalidated while it could not load: loads when the page is shown again. */
+  owed: boolean;
+  running?: AbortController;
+  timer?: ReturnType<typeof setInterval>;
+};
+
+const LOADING: LiveState<never> = { status: "loading" };
+const feeds = new Map<string, Feed>();
+const streamed = new Set<string>();
+
+const under = (prefix: string, key: string) => key === prefix || key.startsWith(`${prefix}:`);
+const isStreamed = (key: string) => [...streamed].some((prefix) => under(prefix, key));
+const pageVisible = () => document.visibilityState === "visible";
+const mayLoad = (feed: Feed) => feed.options.whileVisible === false || pageVisible();
+
+function setState(feed: Feed, state: LiveState<unknown>): void {
+  feed.state = state;
+  for (const listener of feed.listeners) listener();
+}
+
+function run(feed: Feed): void {
+  feed.running?.abort();
+  const running = new AbortController();
+  feed.running = running;
+  feed.loadedAt = Date.now();
+  feed.owed = false;
+  feed.load(running.signal).then(
+    (value) => {
+      if (!running.signal.aborted) setState(feed, { status: "ready", value });
+    },
+    (error: unknown) => {
+      // A value already shown stays; the next load tries again.
+      if (!running.signal.aborted && feed.state.status !== "ready") setState(feed, { status: "error", error });
+    },
+  );
+}
+
+/** Loads now when it may, else once the page is shown again. */
+function loadOrOwe(feed: Feed): void {
+  if (mayLoad(feed)) run(feed);
+  else feed.owed = true;
+}
+
+/** Polls while the feed is polled, the page visible (or `whileVisible: false`), and no stream feeds it. */
+function schedule(key: string, feed: Feed): void {
+  clearInterval(feed.timer);
+  feed.timer = undefined;
+  const { pollMs } = feed.options;
+  if (pollMs && !isStreamed(key) && mayLoad(feed)) feed.timer = setInterval(() => run(feed), pollMs);
+}
+
+function onShown(): void {
+  for (const [key, feed] of feeds) {
+    schedule(key, feed);
+    if (!pageVisible() || feed.options.whileVisible === false) continue;
+    const stale = !isStreamed(key) && Date.now() - feed.loadedAt >= (feed.options.staleMs ?? 0);
+    if (feed.owed || stale) run(feed);
+  }
+}
+
+function onVisibility(): void {
+  if (pageVisible()) onShown();
+  else for (const [key, feed] of feeds) schedule(key, feed);
+}
+
+/** The hook's subscription, for code outside React: `listener` is called on every change; answers the unsubscribe. */
+export function subscribeLive(key: string, load: Load<unknown>, options: LiveOptions<unknown>, listener: () => void): () => void {
+  let feed = feeds.get(key);
+  if (!feed) {
+    const hasInitial = options.initial !== undefined;
+    feed = {
+      state: hasInitial ? { status: "ready", value: options.initial } : LOADING,
+      load,
+      options,
+      listeners: new Set(),
+      loadedAt: hasInitial ? Date.now() : 0,
+      owed: false,
+    };
+    if (feeds.size === 0) {
+      document.addEventListener("visibilitychange", onVisibility);
+      window.addEventListener("focus", onShown);
+    }
+    feeds.set(key, feed);
+    if (!hasInitial) loadOrOwe(feed);
+    schedule(key, feed);
+  }
+  const current = feed;
+  current.load = load;
+  current.listeners.add(listener);
+  return () => {
+    current.listeners.delete(listener);
+    if (current.listeners.size > 0 || feeds.get(key) !== current) return;
+    current.running?.abort();
+    clearInterval(current.timer);
+    feeds.delete(key);
+    if (feeds.size === 0) {
+      document.removeEventListener("visibilitychange", onVisibility);
+      window.removeEventListener("focus", onShown);
+    }
+  };
+}
+
+/** Loads every shown key under `prefix` again (see the contract above). */
+export function invalidate(prefix: string): void {
+  for (const [key, feed] of feeds) if (under(prefix, key)) loadOrOwe(feed);
+}
+
+/** Sets a shown key's value, or changes it with `change(current)` once it has one (see the contract above). */
+export function push<T>(key: string, value: T | ((current: T) => T)): void {
+  const feed = feeds.get(key);
+  if (!feed) return;
+  let next: unknown = value;
+  if (typeof value === "function") {
+    if (feed.state.status !== "ready") return;
+    next = (value as (current: T) => T)(feed.state.value as T);
+  }
+  feed.running?.abort();
+  feed.loadedAt = Date.now();
+  setState(feed, { status: "ready", value: next });
+}
+
+/** A stream feeds the keys under `prefix` while `up` (see the contract above). */
+export function setStreaming(prefix: string, up: boolean): void {
+  if (up) streamed.add(prefix);
+  else streamed.delete(prefix);
+  for (const [key, feed] of feeds) {
+    if (!under(prefix, key)) continue;
+    schedule(key, feed);
+    if (!up) loadOrOwe(feed);
+  }
+}
+
+/** The state shown under `key` now. */
+export const liveState = <T>(key: string): LiveState<T> | undefined => feeds.get(key)?.state as LiveState<T> | undefined;
+
+/** What is shown under `key`, kept current by its feeds (see the contract above). */
+export function useLive<T>(key: string, load: Load<T>, { pollMs, staleMs, whileVisible, initial }: LiveOptions<T> = {}): LiveState<T> {
+  const latest = useRef({ load, initial });
+  useEffect(() => {
+    latest.current = { load, initial };
+  });
+  const subscribeToKey = useCallback(
+    (listener: () => void) =>
+      subscribeLive(
+        key,
+        (signal) => latest.current.load(signal),
+        { pollMs, staleMs, whileVisible, initial: latest.current.initial },
+        listener,
+      ),
+    [key, pollMs, staleMs, whileVisible],
+  );
+  // Before the first subscription (the server, the first render): the initial value, or loading.
+  const before = useMemo<LiveState<T>>(() => (initial === undefined ? LOADING : { status: "ready", value: initial }), [initial]);
+  const snapshot = () => liveState<T>(key) ?? before;
+  return useSyncExternalStore(subscribeToKey, snapshot, () => before);
+}

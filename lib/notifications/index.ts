@@ -1,2 +1,0 @@
-export { listNotifications, markRead, unreadCount } from "./service";
-export * from "./schemas";

@@ -1,0 +1,412 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+/** The browser's transport (lib/http/client.ts): spec section 7's client behaviour on answers, section 9's retry constants. */
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+
+type Reply = Response | Error | "hang";
+
+/**
+ * A fake fetch: GET /api/csrf-token from `tokens` in order (a token "t0k3n" when none is left),
+ * every other URL from `answers` in order.
+ */
+function fakeFetch({ tokens = [], answers = [] }: { tokens?: Reply[]; answers?: Reply[] }) {
+  const fetch = vi.fn(async (url: string, init?: RequestInit) => {
+    const next = url === "/api/csrf-token" ? (tokens.shift() ?? json({ csrfToken: "t0k3n" })) : answers.shift();
+    if (!next) throw new Error(`unexpected request to ${url}`);
+    if (next === "hang")
+      return new Promise<Response>((_, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)));
+    if (next instanceof Error) throw next;
+    return next;
+  });
+  vi.stubGlobal("fetch", fetch);
+  return {
+    fetch,
+    /** The calls other than the token's. */
+    sent: () => fetch.mock.calls.filter(([url]) => url !== "/api/csrf-token"),
+    tokenCalls: () => fetch.mock.calls.filter(([url]) => url === "/api/csrf-token").length,
+  };
+}
+
+/** A fresh module: the token is kept per page, so every test starts on a new page. */
+const client = () => import("@/lib/http/client");
+const headerOf = (init: RequestInit | undefined, name: string) => new Headers(init?.headers).get(name);
+
+const refusedByCode = () => json({ error: { code: "CSRF_VALIDATION_FAILED", message: "Invalid CSRF token" } }, 403);
+
+beforeEach(() => {
+  vi.resetModules();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+describe("the CSRF token", () => {
+  it("is read from csrfToken, or else token", async () => {
+    const first = fakeFetch({ tokens: [json({ csrfToken: "modern", token: "modern" })], answers: [json({ ok: true })] });
+    await (await client()).api("/api/thing", { method: "POST" });
+    expect(headerOf(first.sent()[0]![1], "X-CSRF-Token")).toBe("modern");
+
+    vi.resetModules();
+    const second = fakeFetch({ tokens: [json({ token: "older-shape" })], answers: [json({ ok: true })] });
+    await (await client()).api("/api/thing", { method: "POST" });
+    expect(headerOf(second.sent()[0]![1], "X-CSRF-Token")).toBe("older-shape");
+  });
+
+  it("is fetched once per page and kept while it is accepted", async () => {
+    const { fetch, sent, tokenCalls } = fakeFetch({ tokens: [json({ csrfToken: "kept" })], answers: [json({}), json({})] });
+    const { api } = await client();
+    await api("/api/a", { method: "PUT" });
+    await api("/api/b", { method: "DELETE" });
+    expect(sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual(["kept", "kept"]);
+    expect(tokenCalls()).toBe(1);
+    expect(fetch.mock.calls[0]![1]).toMatchObject({ credentials: "same-origin", cache: "no-store" });
+  });
+
+  it("is not kept when fetching it failed, so the next call asks again", async () => {
+    const { sent, tokenCalls } = fakeFetch({
+      tokens: [new TypeError("Failed to fetch"), json({ csrfToken: "second-try" })],
+      answers: [json({ ok: true })],
+    });
+    const { api, ApiError } = await client();
+    const failure = api("/api/thing", { method: "POST" });
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ status: 0, code: "NETWORK_ERROR", message: "Network error" });
+    await api("/api/thing", { method: "POST" });
+    expect(headerOf(sent()[0]![1], "X-CSRF-Token")).toBe("second-try");
+    expect(tokenCalls()).toBe(2);
+  });
+
+  it("fails with the answer's status, or 'Not authenticated' when the answer holds none", async () => {
+    const { sent } = fakeFetch({
+      tokens: [
+        json({ error: { code: "INTERNAL_ERROR" } }, 500),
+        json({ csrfToken: null, token: null }),
+        new Response("<html>", { status: 200 }),
+      ],
+    });
+    const { api } = await client();
+    await expect(api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 500, message: "Request failed with status 500" });
+    await expect(api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 401, message: "Not authenticated" });
+    await expect(api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 401 });
+    expect(sent()).toEqual([]);
+  });
+
+  it("is not asked for by reads, nor by calls to public routes", async () => {
+    const { sent, tokenCalls } = fakeFetch({ answers: [json({ data: 1 }), json({ type: "reply" })] });
+    const { api } = await client();
+    expect(await api("/api/read")).toEqual({ data: 1 });
+    expect(await api("/api/notifications/unsubscribe?token=x", { method: "POST", public: true })).toEqual({ type: "reply" });
+    expect(tokenCalls()).toBe(0);
+    expect(sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual([null, null]);
+  });
+});
+
+describe("a refused CSRF token", () => {
+  it.each([
+    ["the code CSRF_VALIDATION_FAILED", refusedByCode],
+    ["the error text 'Invalid CSRF token'", () => json({ error: "Invalid CSRF token" }, 403)],
+  ])("is fetched afresh and the call sent once more on a 403 with %s", async (_, refused) => {
+    const { sent, tokenCalls } = fakeFetch({
+      tokens: [json({ csrfToken: "stale" }), json({ csrfToken: "fresh" })],
+      answers: [refused(), json({ ok: true }, 201), json({})],
+    });
+    const { api } = await client();
+    expect(await api("/api/thing", { method: "POST" })).toEqual({ ok: true });
+    // The fresh token is the one kept.
+    await api("/api/thing", { method: "POST" });
+    expect(sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual(["stale", "fresh", "fresh"]);
+    expect(tokenCalls()).toBe(2);
+  });
+
+  it("twice is thrown instead of retried again", async () => {
+    const { sent } = fakeFetch({
+      tokens: [json({ csrfToken: "one" }), json({ csrfToken: "two" })],
+      answers: [refusedByCode(), refusedByCode()],
+    });
+    const { api } = await client();
+    await expect(api("/api/thing", { method: "POST" })).rejects.toMatchObject({ status: 403, code: "CSRF_VALIDATION_FAILED" });
+    expect(sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual(["one", "two"]);
+  });
+
+  it.each([
+    [
+      "another 403",
+      json({ error: { code: "FORBIDDEN", message: "Not yours" } }, 403),
+      { status: 403, code: "FORBIDDEN", message: "Not yours" },
+    ],
+    ["a 403 without JSON", new Response("<html>", { status: 403 }), { status: 403, message: "Request failed with status 403" }],
+    ["the CSRF code on another status", json({ error: { code: "CSRF_VALIDATION_FAILED" } }, 400), { status: 400 }],
+  ])("is not what %s is: thrown at once", async (_, answer, error) => {
+    const { sent } = fakeFetch({ answers: [answer] });
+    const { api } = await client();
+    await expect(api("/api/thing", { method: "POST" })).rejects.toMatchObject(error);
+    expect(sent()).toHaveLength(1);
+  });
+});
+
+describe("api", () => {
+  it("sends the token with the cookie, the method and a JSON body, and answers the JSON (null when there is none)", async () => {
+    const { sent } = fakeFetch({ answers: [json({ data: 1 }, 202), new Response(null, { status: 204 })] });
+    const { api } = await client();
+    expect(await api("/api/thing", { method: "PATCH", body: { a: 1 } })).toEqual({ data: 1 });
+    const [url, init] = sent()[0]!;
+    expect(url).toBe("/api/thing");
+    expect(init).toMatchObject({ method: "PATCH", body: JSON.stringify({ a: 1 }), credentials: "same-origin", cache: "no-store" });
+    expect(headerOf(init, "X-CSRF-Token")).toBe("t0k3n");
+    expect(headerOf(init, "Content-Type")).toBe("application/json");
+    expect(headerOf(init, "Accept")).toBe("application/json");
+
+    expect(await api("/api/thing", { method: "DELETE" })).toBeNull();
+    expect(sent()[1]![1]).toMatchObject({ method: "DELETE", body: undefined });
+  });
+
+  it("sends a FormData as it is, for the browser to set the multipart type", async () => {
+    const { sent } = fakeFetch({ answers: [json({ data: { url: "/x.jpg" } }, 201)] });
+    const form = new FormData();
+    form.set("photo", new Blob(["x"]), "p.jpg");
+    await (await client()).api("/api/forum/photos", { method: "POST", body: form });
+    expect(sent()[0]![1]!.body).toBe(form);
+    expect(headerOf(sent()[0]![1], "Content-Type")).toBeNull();
+  });
+
+  it.each([
+    [
+      "the API's {error: {code, message, fields}}",
+      json({ error: { code: "VALIDATION_ERROR", message: "Check the fields", fields: { bio: "Too short" } } }, 400),
+      { status: 400, code: "VALIDATION_ERROR", message: "Check the fields", fields: { bio: "Too short" } },
+    ],
+    ["an {error: 'text'}", json({ error: "Not yours" }, 403), { status: 403, code: null, message: "Not yours", fields: {} }],
+    ["a {message}", json({ message: "Gone" }, 410), { status: 410, message: "Gone" }],
+    ["an answer without a message", new Response("<html>", { status: 409 }), { status: 409, message: "Request failed with status 409" }],
+  ])("throws one ApiError read from %s", async (_, answer, error) => {
+    fakeFetch({ answers: [answer] });
+    const { api, ApiError } = await client();
+    const failure = api("/api/thing", { method: "PUT" });
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject(error);
+  });
+
+  it("passes the caller's abort through as an abort, before or during the call", async () => {
+    const { sent } = fakeFetch({ answers: ["hang"] });
+    const { api } = await client();
+    await expect(api("/api/read", { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    expect(sent()).toHaveLength(0);
+    const controller = new AbortController();
+    const pending = api("/api/read", { signal: controller.signal });
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: "AbortError" });
+  });
+});
+
+describe("retries (section 9: 3 more attempts, 1000 ms doubling, capped at 5000 ms, plus up to 1000 ms of jitter)", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    // Half of the jitter: 500 ms on every wait.
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
+  });
+
+  /** Runs `pending` to its end on the fake clock; answers the times (ms after the start) of each call other than the token's. */
+  async function timeline(fetch: ReturnType<typeof fakeFetch>, run: () => Promise<unknown>) {
+    const started = Date.now();
+    const times: number[] = [];
+    fetch.fetch.mockImplementation(
+      (
+        (original) =>
+        async (...args: Parameters<typeof original>) => {
+          if (args[0] !== "/api/csrf-token") times.push(Date.now() - started);
+          return original(...args);
+        }
+      )(fetch.fetch.getMockImplementation()!),
+    );
+    const settled: Promise<{ value?: unknown; error?: unknown }> = run().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    await vi.runAllTimersAsync();
+    return { ...(await settled), times };
+  }
+
+  it("tries a read again on 502, 503, 504 and network failures, waiting 1500, 2500, 4500 ms", async () => {
+    const fetch = fakeFetch({
+      answers: [json({}, 502), new TypeError("Load failed"), json({ error: { code: "SERVICE_UNAVAILABLE" } }, 503), json({ data: 3 })],
+    });
+    const { api } = await client();
+    const { value, times } = await timeline(fetch, () => api("/api/read"));
+    expect(value).toEqual({ data: 3 });
+    expect(times).toEqual([0, 1500, 4000, 8500]);
+  });
+
+  it("caps the doubling at 5000 ms", async () => {
+    const fetch = fakeFetch({ answers: [json({}, 503), json({}, 503), json({}, 503), json({}, 503), json({}, 503), json({ ok: 1 })] });
+    const { api } = await client();
+    const { times } = await timeline(fetch, () => api("/api/read", { retries: 5 }));
+    expect(times.slice(1).map((time, index) => time - times[index]!)).toEqual([1500, 2500, 4500, 5500, 5500]);
+  });
+
+  it("gives up after 3 more attempts with the last answer, or 'Request failed after retries' when none came", async () => {
+    const answering = fakeFetch({
+      answers: [json({}, 503), json({}, 503), json({}, 504), json({ error: { message: "Still down" } }, 503)],
+    });
+    const { api } = await client();
+    const { error, times } = await timeline(answering, () => api("/api/read"));
+    expect(error).toMatchObject({ status: 503, message: "Still down" });
+    expect(times).toHaveLength(4);
+
+    const silent = fakeFetch({ answers: [1, 2, 3, 4].map(() => new TypeError("Failed to fetch")) });
+    const { error: network } = await timeline(silent, () => api("/api/read"));
+    expect(network).toMatchObject({ status: 0, code: "NETWORK_ERROR", message: "Request failed after retries" });
+    expect(silent.sent()).toHaveLength(4);
+  });
+
+  it("fetches a fresh token once, not again on each try after a refusal", async () => {
+    const fetch = fakeFetch({
+      tokens: [json({ csrfToken: "stale" }), json({ csrfToken: "fresh" })],
+      answers: [refusedByCode(), json({}, 503), json({ ok: 1 })],
+    });
+    const { api } = await client();
+    expect((await timeline(fetch, () => api("/api/thing", { method: "PUT" }))).value).toEqual({ ok: 1 });
+    expect(fetch.sent().map(([, init]) => headerOf(init, "X-CSRF-Token"))).toEqual(["stale", "fresh", "fresh"]);
+    expect(fetch.tokenCalls()).toBe(2);
+  });
+
+  it("throws 500 and other 4xx at once", async () => {
+    for (const status of [500, 400, 403, 404, 409]) {
+      const fetch = fakeFetch({ answers: [json({ error: { code: "X", message: `status ${status}` } }, status)] });
+      const { api } = await client();
+      const { error } = await timeline(fetch, () => api("/api/read"));
+      expect(error).toMatchObject({ status });
+      expect(fetch.sent()).toHaveLength(1);
+    }
+  });
+
+  it("does not repeat a POST that may have reached the server (network failure, 502, 504), but does on 503", async () => {
+    for (const answer of [new TypeError("Failed to fetch"), json({}, 502), json({}, 504)]) {
+      const fetch = fakeFetch({ answers: [answer] });
+      const { api } = await client();
+      const { error } = await timeline(fetch, () => api("/api/forum/posts", { method: "POST", body: {} }));
+      expect(error).toBeDefined();
+      expect(fetch.sent()).toHaveLength(1);
+    }
+    const fetch = fakeFetch({ answers: [json({}, 503), json({ data: 1 }, 201)] });
+    const { api } = await client();
+    expect((await timeline(fetch, () => api("/api/forum/posts", { method: "POST", body: {} }))).value).toEqual({ data: 1 });
+  });
+
+  it("says 'Network error' when a POST got no answer, and when retries are off", async () => {
+    const post = fakeFetch({ answers: [new TypeError("Failed to fetch")] });
+    const { api } = await client();
+    expect((await timeline(post, () => api("/api/x", { method: "POST" }))).error).toMatchObject({ status: 0, message: "Network error" });
+    const read = fakeFetch({ answers: [new TypeError("Failed to fetch")] });
+    expect((await timeline(read, () => api("/api/x", { retries: 0 }))).error).toMatchObject({ status: 0, message: "Network error" });
+    expect(read.sent()).toHaveLength(1);
+  });
+
+  it("gives up on a request that has not answered in 30 s, and tries a read again", async () => {
+    const fetch = fakeFetch({ answers: ["hang", json({ data: 1 })] });
+    const { api } = await client();
+    const { value, times } = await timeline(fetch, () => api("/api/read"));
+    expect(value).toEqual({ data: 1 });
+    expect(times).toEqual([0, 31_500]);
+  });
+
+  it("stops waiting when the caller aborts", async () => {
+    const fetch = fakeFetch({ answers: [json({}, 503)] });
+    const { api } = await client();
+    const controller = new AbortController();
+    const pending = api("/api/read", { signal: controller.signal }).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(100);
+    controller.abort();
+    expect(await pending).toMatchObject({ name: "AbortError" });
+    expect(fetch.sent()).toHaveLength(1);
+  });
+});
+
+describe("429 (section 7: waits for Retry-After)", () => {
+  beforeEach(() => vi.useFakeTimers());
+
+  it("waits the seconds the answer says, then tries again, a POST too", async () => {
+    const { sent } = fakeFetch({
+      answers: [json({ error: { code: "RATE_LIMITED" } }, 429, { "Retry-After": "3" }), json({ data: 1 }, 201)],
+    });
+    const { api } = await client();
+    const pending = api("/api/forum/posts", { method: "POST", body: {} });
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(sent()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toEqual({ data: 1 });
+    expect(sent()).toHaveLength(2);
+  });
+
+  it("reads a Retry-After date", async () => {
+    vi.setSystemTime(new Date("2026-03-01T12:00:00Z"));
+    const { sent } = fakeFetch({ answers: [json({}, 429, { "Retry-After": "Sun, 01 Mar 2026 12:00:05 GMT" }), json({ ok: 1 })] });
+    const { api } = await client();
+    const pending = api("/api/read");
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(sent()).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toEqual({ ok: 1 });
+  });
+
+  it.each([
+    ["without Retry-After (section 8: 60 s)", {}],
+    ["asking for longer than a person waits on a button", { "Retry-After": "1800" }],
+  ])("throws the server's message at once %s", async (_, headers) => {
+    const { sent } = fakeFetch({
+      answers: [json({ error: { code: "RATE_LIMITED", message: "Too many requests. Please try again later." } }, 429, headers)],
+    });
+    const { api } = await client();
+    await expect(api("/api/forum/posts", { method: "POST", body: {} })).rejects.toMatchObject({
+      status: 429,
+      code: "RATE_LIMITED",
+      message: "Too many requests. Please try again later.",
+    });
+    expect(sent()).toHaveLength(1);
+  });
+});
+
+describe("401 (section 7: a full logout)", () => {
+  function stubWindow() {
+    const replace = vi.fn();
+    vi.stubGlobal("window", { location: { replace } });
+    return replace;
+  }
+
+  it("sends the page to /signout, once, and throws the answer", async () => {
+    const replace = stubWindow();
+    fakeFetch({
+      answers: [
+        json({ error: { code: "UNAUTHENTICATED", message: "Not authenticated" } }, 401),
+        json({ error: { code: "UNAUTHENTICATED" } }, 401),
+      ],
+    });
+    const { api } = await client();
+    await expect(api("/api/notifications/unread-count")).rejects.toMatchObject({ status: 401, code: "UNAUTHENTICATED" });
+    await expect(api("/api/notifications/unread-count")).rejects.toMatchObject({ status: 401 });
+    expect(replace.mock.calls).toEqual([["/signout"]]);
+  });
+
+  it("also when the session has no CSRF token any more", async () => {
+    const replace = stubWindow();
+    fakeFetch({ tokens: [json({ csrfToken: null, token: null })] });
+    await expect((await client()).api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 401 });
+    expect(replace).toHaveBeenCalledWith("/signout");
+  });
+
+  it("is an answer like any other on a public route, and after the page started to leave", async () => {
+    const replace = stubWindow();
+    fakeFetch({ answers: [json({ error: { code: "UNAUTHENTICATED" } }, 401), json({ error: { code: "UNAUTHENTICATED" } }, 401)] });
+    const { api, leavePage } = await client();
+    await expect(api("/api/x", { method: "POST", public: true })).rejects.toMatchObject({ status: 401 });
+    expect(replace).not.toHaveBeenCalled();
+    leavePage("/login?message=deleted");
+    await expect(api("/api/x")).rejects.toMatchObject({ status: 401 });
+    expect(replace.mock.calls).toEqual([["/login?message=deleted"]]);
+  });
+});

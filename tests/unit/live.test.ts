@@ -1,0 +1,256 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+/**
+ * The live feeds under useLive (lib/live/client/use-live.ts): polling only while the page is visible and
+ * at once when shown again (spec section 9), shared keys, invalidation, pushed values and a stream
+ * that switches polling off. The page is a fake document and window; the clock is fake.
+ */
+
+const page = Object.assign(new EventTarget(), { visibilityState: "visible" as "visible" | "hidden" });
+const browserWindow = new EventTarget();
+
+function show(visible: boolean) {
+  page.visibilityState = visible ? "visible" : "hidden";
+  page.dispatchEvent(new Event("visibilitychange"));
+}
+
+/** A load that answers `values` in order (the last one from then on), counting its calls and remembering their signals. */
+function loader<T>(...values: (T | Error)[]) {
+  const signals: AbortSignal[] = [];
+  const load = vi.fn(async (signal: AbortSignal) => {
+    signals.push(signal);
+    const value = values.length > 1 ? values.shift()! : values[0]!;
+    if (value instanceof Error) throw value;
+    return value;
+  });
+  return Object.assign(load, { signals });
+}
+
+/** A load whose answers the test gives, one call at a time. */
+function heldLoader<T>() {
+  const pending: { resolve(value: T): void; signal: AbortSignal }[] = [];
+  const load = vi.fn((signal: AbortSignal) => new Promise<T>((resolve) => pending.push({ resolve, signal })));
+  return Object.assign(load, { pending });
+}
+
+const live = () => import("@/lib/live/client/use-live");
+const unsubscribes: (() => void)[] = [];
+
+async function watch<T>(
+  key: string,
+  load: (signal: AbortSignal) => Promise<T>,
+  options: Parameters<Awaited<ReturnType<typeof live>>["subscribeLive"]>[2] = {},
+) {
+  const feeds = await live();
+  const listener = vi.fn();
+  const unsubscribe = feeds.subscribeLive(key, load, options, listener);
+  unsubscribes.push(unsubscribe);
+  await vi.advanceTimersByTimeAsync(0);
+  return { listener, unsubscribe, state: () => feeds.liveState<T>(key), feeds };
+}
+
+beforeEach(() => {
+  vi.resetModules();
+  vi.useFakeTimers();
+  page.visibilityState = "visible";
+  vi.stubGlobal("document", page);
+  vi.stubGlobal("window", browserWindow);
+});
+
+afterEach(() => {
+  for (const unsubscribe of unsubscribes.splice(0)) unsubscribe();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe("a live key", () => {
+  it("loads when first shown: loading, then the value, telling its subscriber", async () => {
+    const load = heldLoader<number>();
+    const feeds = await live();
+    const listener = vi.fn();
+    unsubscribes.push(feeds.subscribeLive("count", load, {}, listener));
+    expect(feeds.liveState("count")).toEqual({ status: "loading" });
+    load.pending[0]!.resolve(4);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(feeds.liveState("count")).toEqual({ status: "ready", value: 4 });
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it("is one feed for every subscriber of the key", async () => {
+    const load = loader(7);
+    const first = await watch("notifications:unread", load, { pollMs: 10_000 });
+    const second = await watch("notifications:unread", loader(99), { pollMs: 1000 });
+    expect(second.state()).toEqual({ status: "ready", value: 7 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    // The first subscriber's options hold; the latest load function is the one called.
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(first.listener).toHaveBeenCalledTimes(2);
+    expect(second.listener).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows an error only when the first load failed; later failures keep the value", async () => {
+    const failing = await watch("a", loader<number>(new Error("down")));
+    expect(failing.state()).toMatchObject({ status: "error", error: new Error("down") });
+
+    const flaky = await watch("b", loader<number>(1, new Error("down"), 3), { pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(flaky.state()).toEqual({ status: "ready", value: 1 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(flaky.state()).toEqual({ status: "ready", value: 3 });
+  });
+
+  it("starts from `initial` without loading, then polls", async () => {
+    const load = loader({ replies: 2 });
+    const thread = await watch("forum:thread:p1", load, { initial: { replies: 1 }, pollMs: 10_000 });
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: 1 } });
+    expect(load).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: 2 } });
+  });
+
+  it("ends with its last subscriber: the load in flight is aborted, polling stops, and it starts afresh when shown again", async () => {
+    const load = heldLoader<number>();
+    const first = await watch("k", load, { pollMs: 1000 });
+    const second = await watch("k", load, { pollMs: 1000 });
+    first.unsubscribe();
+    expect(load.pending[0]!.signal.aborted).toBe(false);
+    second.unsubscribe();
+    expect(load.pending[0]!.signal.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(second.state()).toBeUndefined();
+
+    await watch("k", load, { pollMs: 1000 });
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("polling (section 9: every 10 s while the page is visible, never while hidden)", () => {
+  it("loads every pollMs while visible", async () => {
+    const load = loader(1);
+    await watch("count", load, { pollMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(load).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(load).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it("sends nothing while hidden, and loads at once when shown again", async () => {
+    const load = loader(1);
+    await watch("thread", load, { initial: 0, pollMs: 10_000 });
+    show(false);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(load).not.toHaveBeenCalled();
+    show(true);
+    expect(load).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not load on mount while the page is hidden, but when it is shown", async () => {
+    show(false);
+    const load = loader(5);
+    const count = await watch("count", load, { pollMs: 10_000 });
+    expect(load).not.toHaveBeenCalled();
+    expect(count.state()).toEqual({ status: "loading" });
+    show(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(count.state()).toEqual({ status: "ready", value: 5 });
+  });
+
+  it("loads when shown again (visibility or window focus) only once the value is older than staleMs", async () => {
+    const load = loader(1);
+    await watch("count", load, { staleMs: 8_000 });
+    show(false);
+    show(true);
+    browserWindow.dispatchEvent(new Event("focus"));
+    expect(load).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(8_000);
+    browserWindow.dispatchEvent(new Event("focus"));
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("with whileVisible false, polls while hidden too", async () => {
+    const load = loader(1);
+    await watch("count", load, { pollMs: 1000, whileVisible: false });
+    show(false);
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it("drops the answer of a load that a newer one superseded", async () => {
+    const load = heldLoader<string>();
+    const count = await watch("slow", load, { pollMs: 1000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(load.pending[0]!.signal.aborted).toBe(true);
+    load.pending[1]!.resolve("new");
+    load.pending[0]!.resolve("old");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(count.state()).toEqual({ status: "ready", value: "new" });
+  });
+});
+
+describe("other feeds", () => {
+  it("invalidate loads every shown key under the prefix again, and no other", async () => {
+    const unread = loader(1);
+    const page1 = loader(["a"]);
+    const other = loader("x");
+    const { feeds } = await watch("notifications:unread", unread);
+    await watch("notifications:page:20:0", page1);
+    await watch("notificationsettings", other);
+    feeds.invalidate("notifications");
+    expect(unread).toHaveBeenCalledTimes(2);
+    expect(page1).toHaveBeenCalledTimes(2);
+    expect(other).toHaveBeenCalledTimes(1);
+  });
+
+  it("invalidate while the page is hidden loads when it is shown again, even if not stale", async () => {
+    const load = loader(1);
+    const { feeds } = await watch("notifications:unread", load, { staleMs: 60_000 });
+    show(false);
+    feeds.invalidate("notifications");
+    expect(load).toHaveBeenCalledTimes(1);
+    show(true);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it("push sets the value, or changes it, and drops a load in flight", async () => {
+    const load = heldLoader<{ replies: string[] }>();
+    const thread = await watch("forum:thread:p1", load, { initial: { replies: ["r1"] }, pollMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(10_000);
+    thread.feeds.push<{ replies: string[] }>("forum:thread:p1", (current) => ({ replies: [...current.replies, "mine"] }));
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: ["r1", "mine"] } });
+    expect(load.pending[0]!.signal.aborted).toBe(true);
+    load.pending[0]!.resolve({ replies: ["r1"] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: ["r1", "mine"] } });
+
+    thread.feeds.push("forum:thread:p1", { replies: ["from a stream"] });
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: ["from a stream"] } });
+    expect(thread.listener).toHaveBeenCalledTimes(2);
+  });
+
+  it("a stream switches polling off while it is up, and on its end each key loads once and polls again", async () => {
+    const load = loader(1);
+    const { feeds } = await watch("notifications:unread", load, { pollMs: 10_000 });
+    feeds.setStreaming("notifications", true);
+    await vi.advanceTimersByTimeAsync(60_000);
+    show(false);
+    show(true);
+    expect(load).toHaveBeenCalledTimes(1);
+    feeds.push("notifications:unread", 2);
+
+    // A key shown while the stream is up is not polled either.
+    const other = loader("x");
+    await watch("notifications:page:5:0", other, { pollMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(other).toHaveBeenCalledTimes(1);
+
+    feeds.setStreaming("notifications", false);
+    expect(load).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+});
