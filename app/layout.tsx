@@ -3,14 +3,6 @@ import type { ReactNode } from "react";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
 import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
 import "./globals.css";
-import "./styles/onboarding.css";
-import "./styles/invitations.css";
-import "./styles/notifications.css";
-import "./styles/profile.css";
-import "./styles/forum.css";
-import "./styles/directory.css";
-import "./styles/settings-account.css";
-import "./styles/discover.css";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },

@@ -1,14 +1,12 @@
 import Link from "next/link";
+import { AuthCard } from "@/components/ui/AuthCard";
 
 export default function NotFound() {
   return (
-    <main id="main" className="auth-page">
-      <section className="auth-card">
-        <h1>Page not found</h1>
-        <p>
-          <Link href="/">Go to the start page</Link>
-        </p>
-      </section>
-    </main>
+    <AuthCard title="Page not found" brand={false}>
+      <p>
+        <Link href="/">Go to the start page</Link>
+      </p>
+    </AuthCard>
   );
 }

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { forgotPasswordAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
+import { AuthFooter } from "@/components/ui/AuthCard";
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
@@ -32,9 +33,9 @@ export function ForgotPasswordForm() {
     return (
       <>
         <Alert tone="success">{sent}</Alert>
-        <p className="auth-footer">
+        <AuthFooter>
           <Link href="/login">Back to sign in</Link>
-        </p>
+        </AuthFooter>
       </>
     );
   }
@@ -52,9 +53,9 @@ export function ForgotPasswordForm() {
       <button type="submit" className="button button-primary button-block" disabled={pending}>
         {pending ? "Sending..." : "Send Reset Link"}
       </button>
-      <p className="auth-footer">
+      <AuthFooter>
         Remembered it? <Link href="/login">Sign in</Link>
-      </p>
+      </AuthFooter>
     </form>
   );
 }

@@ -7,6 +7,8 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { api } from "@/lib/http/client";
 import { loginNotice } from "@/lib/auth/login-notices";
+import { AuthFooter } from "@/components/ui/AuthCard";
+import styles from "./LoginForm.module.css";
 
 const text = (value: string | null, max: number) => (value ?? "").slice(0, max);
 
@@ -49,7 +51,7 @@ export function LoginForm() {
       {notice && <Alert tone="success">{notice}</Alert>}
       {state && !state.ok && <Alert tone="error">{state.message}</Alert>}
       {state && !state.ok && state.code === "EMAIL_NOT_CONFIRMED" && (
-        <p className="form-note">
+        <p className={styles.note}>
           <Link href={`/verify-email?${new URLSearchParams({ email })}`}>Send the verification email again</Link>
         </p>
       )}
@@ -64,13 +66,13 @@ export function LoginForm() {
         onChange={(e) => setEmail(e.target.value)}
       />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-      <p className="form-aside">
+      <p className={styles.aside}>
         <Link href="/forgot-password">Forgot your password?</Link>
       </p>
       <button type="submit" className="button button-primary button-block" disabled={pending}>
         {pending ? "Signing you in..." : "Let's Go!"}
       </button>
-      <p className="auth-footer">
+      <AuthFooter>
         New here? <Link href="/register?clear=true">Create an account</Link>
         {signedIn && (
           <>
@@ -78,7 +80,7 @@ export function LoginForm() {
             <Link href="/signout">Sign out</Link>
           </>
         )}
-      </p>
+      </AuthFooter>
     </form>
   );
 }

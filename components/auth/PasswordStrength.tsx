@@ -1,5 +1,6 @@
 import { CheckIcon } from "@/components/ui/icons";
 import { PASSWORD_REQUIREMENTS, passwordStrength } from "@/lib/auth/rules";
+import styles from "./PasswordStrength.module.css";
 
 /** "Password must contain at least one number" reads "At least one number" in a checklist. */
 const requirementLabel = (message: string) => {
@@ -14,21 +15,21 @@ const requirementLabel = (message: string) => {
 export function PasswordStrength({ password, checklist = false }: { password: string; checklist?: boolean }) {
   const strength = passwordStrength(password);
   const shown = checklist && strength === "Too Short" ? "Weak" : strength;
-  const tone = shown === "Strong" ? "strong" : shown === "Weak" ? "weak" : "short";
+  const tone = shown === "Strong" ? styles.strong : shown === "Weak" ? styles.weak : styles.short;
   return (
     <>
       {password && (
-        <p className={`strength strength-${tone}`} aria-live="polite">
-          <span className="strength-bar" aria-hidden="true" />
+        <p className={`${styles.strength} ${tone}`} aria-live="polite">
+          <span className={styles.bar} aria-hidden="true" />
           Password strength: <strong>{shown}</strong>
         </p>
       )}
       {checklist && (
-        <ul className="password-checklist" aria-label="Password requirements">
+        <ul className={styles.checklist} aria-label="Password requirements">
           {PASSWORD_REQUIREMENTS.map((rule) => {
             const met = rule.test(password);
             return (
-              <li key={rule.message} className={met ? "requirement-met" : undefined}>
+              <li key={rule.message} className={met ? styles.met : undefined}>
                 {met ? (
                   <CheckIcon size={16} />
                 ) : (

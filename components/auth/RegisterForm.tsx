@@ -11,6 +11,7 @@ import { clearRegistrationProgress } from "@/lib/registration/client-storage";
 import type { RegistrationForm as Values } from "@/lib/registration/schemas";
 import { DateOfBirthField } from "./DateOfBirthField";
 import { NewPasswordFields } from "./NewPasswordFields";
+import { AuthFooter } from "@/components/ui/AuthCard";
 
 const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
 
@@ -56,9 +57,9 @@ export function RegisterForm() {
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
         {isSubmitting ? "Creating your account..." : "Create Account"}
       </button>
-      <p className="auth-footer">
+      <AuthFooter>
         Already have an account? <Link href="/login">Sign in</Link>
-      </p>
+      </AuthFooter>
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { resetPasswordAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { PASSWORD_UPDATED_NOTICE } from "@/lib/auth/login-notices";
+import { AuthFooter } from "@/components/ui/AuthCard";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const router = useRouter();
@@ -37,9 +38,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
     return (
       <>
         <Alert tone="error">This password reset link is invalid or has expired. Please request a new one.</Alert>
-        <p className="auth-footer">
+        <AuthFooter>
           <Link href="/forgot-password">Request a new link</Link>
-        </p>
+        </AuthFooter>
       </>
     );
   }
@@ -66,9 +67,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
         {pending ? "Updating..." : "Reset Password"}
       </button>
       {errors.form && (
-        <p className="auth-footer">
+        <AuthFooter>
           <Link href="/forgot-password">Request a new link</Link>
-        </p>
+        </AuthFooter>
       )}
     </form>
   );

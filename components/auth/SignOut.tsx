@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
+import { AuthPage } from "@/components/ui/AuthCard";
+import styles from "./SignOut.module.css";
 
 /** /signout: forget everything this browser kept, end the session on the server, then /login. */
 export function SignOut() {
@@ -24,10 +26,10 @@ export function SignOut() {
       });
   }, [router]);
   return (
-    <main id="main" className="auth-page">
-      <p role="status" className="signing-out">
+    <AuthPage>
+      <p role="status" className={styles.signingOut}>
         Signing out...
       </p>
-    </main>
+    </AuthPage>
   );
 }

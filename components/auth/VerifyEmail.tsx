@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { EMAIL_VERIFIED_NOTICE } from "@/lib/auth/login-notices";
+import { AuthFooter } from "@/components/ui/AuthCard";
 
 const COOLDOWN_SECONDS = 60;
 const RATE_LIMITED_LOCK_SECONDS = 300;
@@ -99,11 +100,11 @@ function CheckInbox({ email, justRegistered = false }: { email: string; justRegi
       >
         {pending ? "Sending..." : secondsLeft > 0 ? `Resend available in ${secondsLeft}s` : "Resend Verification Email"}
       </button>
-      <p className="auth-footer">
+      <AuthFooter>
         Wrong address? <Link href="/register?clear=true">try a different email address</Link>
         <br />
         Need help? <a href={`mailto:${SUPPORT_EMAIL}`}>Contact support</a>
-      </p>
+      </AuthFooter>
     </>
   );
 }

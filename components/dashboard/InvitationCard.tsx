@@ -6,6 +6,7 @@ import { useState } from "react";
 import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
 import { Alert } from "@/components/ui/Alert";
 import type { PendingInvitation } from "@/lib/invitations/manage";
+import styles from "./dashboard.module.css";
 
 const dateTime = (iso: string) =>
   new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
@@ -30,7 +31,7 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
   }
 
   return (
-    <section className="dashboard-card dashboard-wide" aria-labelledby="dashboard-invitation">
+    <section className={`${styles.card} ${styles.wide}`} aria-labelledby="dashboard-invitation">
       <h2 id="dashboard-invitation">Your partner</h2>
       {message && <Alert tone={message.tone}>{message.text}</Alert>}
       {invitation ? (
@@ -41,7 +42,7 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
               ? `The invitation expired on ${dateTime(invitation.expiresAt)}.`
               : `The invitation expires on ${dateTime(invitation.expiresAt)}.`}
           </p>
-          <div className="dashboard-actions">
+          <div className="form-actions">
             <button type="button" className="button button-primary" disabled={busy} onClick={() => run("resend")}>
               Resend Invitation
             </button>
@@ -52,8 +53,8 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
         </>
       ) : (
         <>
-          <p className="dashboard-empty">Your partner has not joined yet. Invite them so your couple profile is complete.</p>
-          <div className="dashboard-actions">
+          <p className={styles.empty}>Your partner has not joined yet. Invite them so your couple profile is complete.</p>
+          <div className="form-actions">
             <Link href="/invite-partner" className="button button-primary">
               Invite Your Partner
             </Link>

@@ -14,6 +14,7 @@ import {
   type DirectoryFilters as Filters,
 } from "@/lib/directory/rules";
 import { BUILT_IN_INTEREST_CATEGORIES } from "@/lib/interests/catalogue";
+import styles from "./DirectoryFilters.module.css";
 
 /**
  * The directory's search and filters: one GET form, so it works before any script has loaded
@@ -38,12 +39,12 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
   }
 
   return (
-    <form className="directory-filters" method="get" action="/directory" role="search" aria-label="Filter couples" onSubmit={submit}>
-      <div className="field directory-search">
+    <form className={styles.filters} method="get" action="/directory" role="search" aria-label="Filter couples" onSubmit={submit}>
+      <div className="field">
         <label htmlFor="directory-q">Search by couple name</label>
         <input id="directory-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={100} />
       </div>
-      <div className="directory-row">
+      <div className={styles.row}>
         <div className="field">
           <label htmlFor="directory-distance">Distance</label>
           <select
@@ -70,34 +71,34 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
             ))}
           </select>
         </div>
-        <label className="directory-check">
+        <label className="choice">
           <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
           Verified couples only
         </label>
       </div>
       {!hasLocation && (
-        <p className="directory-hint" id="directory-location-hint">
+        <p className={styles.hint} id="directory-location-hint">
           {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>
         </p>
       )}
-      <details className="directory-more-filters" open={filters.styles.length > 0 || undefined}>
+      <details className={styles.more} open={filters.styles.length > 0 || undefined}>
         <summary>Adventure styles{filters.styles.length > 0 && ` (${filters.styles.length} chosen)`}</summary>
-        <fieldset className="directory-options" aria-label="Adventure styles">
+        <fieldset className={styles.options} aria-label="Adventure styles">
           {COUPLE_TYPES.map((type) => (
-            <label key={type.value} className="directory-check">
+            <label key={type.value} className="choice">
               <input type="checkbox" name="styles" value={type.value} defaultChecked={filters.styles.includes(type.value)} />
               {type.label}
             </label>
           ))}
         </fieldset>
       </details>
-      <details className="directory-more-filters" open={filters.interests.length > 0 || undefined}>
+      <details className={styles.more} open={filters.interests.length > 0 || undefined}>
         <summary>Interests{filters.interests.length > 0 && ` (${filters.interests.length} chosen)`}</summary>
         {Object.entries(BUILT_IN_INTEREST_CATEGORIES).map(([category, items]) => (
-          <fieldset key={category} className="directory-options">
+          <fieldset key={category} className={styles.options}>
             <legend>{category}</legend>
             {items.map((item) => (
-              <label key={item.value} className="directory-check">
+              <label key={item.value} className="choice">
                 <input type="checkbox" name="interests" value={item.value} defaultChecked={filters.interests.includes(item.value)} />
                 {item.label}
               </label>
@@ -105,7 +106,7 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
           </fieldset>
         ))}
       </details>
-      <div className="directory-actions">
+      <div className={styles.actions}>
         <button type="submit" className="button button-primary">
           Apply filters
         </button>

@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/Alert";
 import { fetchDirectory, type DirectoryPage } from "@/lib/directory/client/api";
 import { DIRECTORY_TEXTS, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
+import styles from "./DirectoryList.module.css";
 
 /** The first page comes with the HTML; 'Load more' follows the keyset cursor of the last answer. */
 export function DirectoryList({ filters, first }: { filters: DirectoryFilters; first: DirectoryPage }) {
@@ -30,14 +31,14 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
 
   return (
     <>
-      <ul className="directory-grid" aria-label="Couples">
+      <ul className={styles.grid} aria-label="Couples">
         {cards.map((card) => (
           <CoupleCard key={card.coupleId} card={card} />
         ))}
       </ul>
       {error && <Alert tone="error">{error}</Alert>}
       {cursor && (
-        <p className="directory-more">
+        <p className={styles.more}>
           <button type="button" className="button button-secondary" onClick={loadMore} disabled={busy}>
             {busy ? "Loading..." : DIRECTORY_TEXTS.loadMore}
           </button>

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import styles from "./SuggestionCard.module.css";
 
 /** One suggested couple: photo, name, badge, place, styles, and why it is suggested. */
 export function SuggestionCard({
@@ -15,29 +16,29 @@ export function SuggestionCard({
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = `/profile/${encodeURIComponent(suggestion.coupleId)}`;
   return (
-    <article className="suggestion-card" aria-labelledby={`suggestion-${suggestion.coupleId}`}>
-      <div className="suggestion-head">
+    <article className={styles.card} aria-labelledby={`suggestion-${suggestion.coupleId}`}>
+      <div className={styles.head}>
         {suggestion.profileImageUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- already resized by the server
-          <img src={suggestion.profileImageUrl} alt="" width={56} height={56} className="suggestion-photo" />
+          <img src={suggestion.profileImageUrl} alt="" width={56} height={56} className={styles.photo} />
         ) : (
-          <span className="suggestion-photo suggestion-initial" aria-hidden="true">
+          <span className={`${styles.photo} ${styles.initial}`} aria-hidden="true">
             {suggestion.coupleName.slice(0, 1)}
           </span>
         )}
         <div>
-          <Heading id={`suggestion-${suggestion.coupleId}`} className="suggestion-name" tabIndex={-1}>
+          <Heading id={`suggestion-${suggestion.coupleId}`} className={styles.name} tabIndex={-1}>
             <Link href={href}>{suggestion.coupleName}</Link>
           </Heading>
-          <p className="suggestion-meta">
-            <span className={suggestion.badge === "Verified Couple" ? "suggestion-badge suggestion-verified" : "suggestion-badge"}>
+          <p className={styles.meta}>
+            <span className={suggestion.badge === "Verified Couple" ? `${styles.badge} ${styles.verified}` : styles.badge}>
               {suggestion.badge}
             </span>
             {suggestion.location && <span> · {suggestion.location}</span>}
           </p>
         </div>
       </div>
-      <ul className="suggestion-reasons" aria-label="Why we suggest them">
+      <ul className={styles.reasons} aria-label="Why we suggest them">
         {suggestion.reasons.map((reason) => (
           <li key={reason}>{reason}</li>
         ))}
@@ -45,4 +46,9 @@ export function SuggestionCard({
       {children}
     </article>
   );
+}
+
+/** Suggested couples side by side (discover, the dashboard), each a list item holding a SuggestionCard. */
+export function SuggestionGrid({ children }: { children: ReactNode }) {
+  return <ul className={styles.grid}>{children}</ul>;
 }

@@ -5,7 +5,8 @@ import { useRef, useState } from "react";
 import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
 import { Alert } from "@/components/ui/Alert";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
-import { SuggestionCard } from "./SuggestionCard";
+import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
+import styles from "./SuggestionList.module.css";
 
 /**
  * The ranked suggestions with 'Not for us' on each: the card goes at once (the server hides it
@@ -38,26 +39,26 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
 
   return (
     <section aria-labelledby="suggestions-heading">
-      <h2 id="suggestions-heading" ref={heading} tabIndex={-1} className="discover-sr-only">
+      <h2 id="suggestions-heading" ref={heading} tabIndex={-1} className="visually-hidden">
         Suggested couples
       </h2>
-      <p role="status" className="discover-sr-only">
+      <p role="status" className="visually-hidden">
         {status}
       </p>
       {error && <Alert tone="error">{error}</Alert>}
       {shown.length === 0 ? (
-        <div className="suggestion-empty">
+        <div className={styles.empty}>
           <p>No suggestions right now. Add more interests and adventure styles, or set your location, and we will find couples like you.</p>
           <p>
             <Link href="/settings">Update your profile</Link> or <Link href="/directory">browse the directory</Link>.
           </p>
         </div>
       ) : (
-        <ul className="suggestion-list">
+        <SuggestionGrid>
           {shown.map((suggestion) => (
             <li key={suggestion.coupleId}>
               <SuggestionCard suggestion={suggestion}>
-                <div className="suggestion-actions">
+                <div className={styles.actions}>
                   <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-primary">
                     View profile
                   </Link>
@@ -74,7 +75,7 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
               </SuggestionCard>
             </li>
           ))}
-        </ul>
+        </SuggestionGrid>
       )}
     </section>
   );

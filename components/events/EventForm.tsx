@@ -14,6 +14,7 @@ import {
   EVENT_MESSAGES,
   EVENT_TITLE_MAX,
 } from "@/lib/events/rules";
+import styles from "./EventForm.module.css";
 
 type Errors = Partial<Record<"title" | "startsAt" | "placeId" | "capacity" | "priceCents" | "currency" | "description", string>>;
 
@@ -75,7 +76,7 @@ export function EventForm() {
   }
 
   return (
-    <form className="events-form" onSubmit={submit} noValidate aria-describedby={failure ? `${id}-failure` : undefined}>
+    <form className={styles.form} onSubmit={submit} noValidate aria-describedby={failure ? `${id}-failure` : undefined}>
       {failure && (
         <div id={`${id}-failure`}>
           <Alert tone="error">{failure}</Alert>
@@ -106,7 +107,7 @@ export function EventForm() {
         }}
         onUseTyped={() => setErrors((previous) => ({ ...previous, placeId: EVENT_MESSAGES.placeRequired }))}
       />
-      <div className="events-row">
+      <div className={styles.row}>
         <Field
           label="Capacity (couples)"
           name="capacity"
@@ -156,7 +157,7 @@ export function EventForm() {
           </p>
         )}
       </div>
-      <div className="dashboard-actions">
+      <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? "Saving..." : "Save draft"}
         </button>

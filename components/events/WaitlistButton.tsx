@@ -4,6 +4,7 @@ import { useState } from "react";
 import { joinWaitlistAction } from "@/app/(app)/events/actions";
 import { Alert } from "@/components/ui/Alert";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
+import styles from "./WaitlistButton.module.css";
 
 /** 'Notify us when events launch', shown as done once the couple asked (by either partner). */
 export function WaitlistButton({ done: initiallyDone }: { done: boolean }) {
@@ -13,7 +14,7 @@ export function WaitlistButton({ done: initiallyDone }: { done: boolean }) {
 
   if (done) {
     return (
-      <p className="events-done" role="status">
+      <p className={styles.done} role="status">
         ✓ {EVENT_MESSAGES.waitlistDone}
       </p>
     );

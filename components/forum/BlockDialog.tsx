@@ -32,7 +32,7 @@ export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: 
         You will no longer see each other&apos;s posts, replies, reactions or mentions, and neither couple can reply to or mention the
         other. You can unblock them later.
       </p>
-      <div className="forum-form-actions">
+      <div className="form-actions">
         <button type="button" className="button button-primary" onClick={confirm} disabled={busy}>
           {busy ? "Blocking..." : `Block ${coupleName}`}
         </button>

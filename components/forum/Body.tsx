@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { LINK_REL, renderBody, type ForumMention } from "@/lib/forum/text";
+import styles from "./Body.module.css";
 
 /** A post's or reply's plain text as paragraphs, with clickable links and validated mentions; never HTML. */
 export function Body({ text, mentions = [] }: { text: string; mentions?: readonly ForumMention[] }) {
   return (
-    <div className="forum-body">
+    <div className={styles.body}>
       {renderBody(text, mentions).map((paragraph, p) => (
         <p key={p}>
           {paragraph.map((line, l) => (
@@ -19,7 +20,7 @@ export function Body({ text, mentions = [] }: { text: string; mentions?: readonl
                     </a>
                   );
                 return (
-                  <Link key={s} href={`/profile/${encodeURIComponent(segment.coupleId)}`} className="forum-mention">
+                  <Link key={s} href={`/profile/${encodeURIComponent(segment.coupleId)}`} className={styles.mention}>
                     {segment.label}
                   </Link>
                 );

@@ -10,7 +10,7 @@ export function CoupleSafetyActions({ coupleId, coupleName }: { coupleId: string
   const router = useRouter();
   const [dialog, setDialog] = useState<"report" | "block" | null>(null);
   return (
-    <div className="forum-form-actions">
+    <div className="form-actions">
       <button type="button" className="button button-secondary" onClick={() => setDialog("report")}>
         Report
       </button>

@@ -8,6 +8,7 @@ import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention, TitleField, TopicField } from "./PostFields";
 import { mentionedIds } from "./PostComposer";
+import styles from "./Editors.module.css";
 
 type Errors = Partial<Record<"title" | "topic" | "body", string>>;
 
@@ -38,7 +39,7 @@ function useEditorFocus(onCancel: () => void) {
 
 function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
   return (
-    <div className="forum-form-actions">
+    <div className="form-actions">
       <button type="submit" className="button button-primary" disabled={busy}>
         {busy ? "Saving..." : "Save Changes"}
       </button>
@@ -84,7 +85,7 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
   }
 
   return (
-    <form ref={form} className="forum-composer forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
+    <form ref={form} className={`card ${styles.postEditor}`} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
       {failure && <Alert tone="error">{failure}</Alert>}
       <TitleField idPrefix="edit-post" value={title} error={errors.title} disabled={busy} onChange={setTitle} />
       <TopicField
@@ -140,7 +141,7 @@ export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; o
   }
 
   return (
-    <form ref={form} className="forum-editor" onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit reply">
+    <form ref={form} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit reply">
       {failure && <Alert tone="error">{failure}</Alert>}
       <MentionTextarea
         label="Edit your reply"

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { FORUM_SORTS, FORUM_TOPICS, LOCAL_RADII_KM, type ForumSort } from "@/lib/forum/rules";
 import { forumHref, type ListQuery } from "@/lib/forum/list-href";
+import styles from "./ForumControls.module.css";
 
 const GLOBAL_SORTS: readonly ForumSort[] = ["latest", "new", "top"];
 const LOCAL_SORTS: readonly ForumSort[] = ["nearest", "latest"];
@@ -12,9 +13,9 @@ const LOCAL_SORTS: readonly ForumSort[] = ["nearest", "latest"];
 export function ForumControls({ query }: { query: ListQuery }) {
   const sorts = query.scope === "local" ? LOCAL_SORTS : GLOBAL_SORTS;
   return (
-    <div className="forum-controls">
+    <div className={styles.controls}>
       <nav aria-label="Order">
-        <ul className="forum-tabs">
+        <ul className={styles.tabs}>
           {sorts.map((sort) => (
             <li key={sort}>
               <Link href={forumHref({ ...query, sort, cursor: undefined })} aria-current={query.sort === sort ? "page" : undefined}>
@@ -24,7 +25,7 @@ export function ForumControls({ query }: { query: ListQuery }) {
           ))}
         </ul>
       </nav>
-      <form className="forum-filters" method="get" action={query.scope === "local" ? "/forum/local" : "/forum"} role="search">
+      <form className={styles.filters} method="get" action={query.scope === "local" ? "/forum/local" : "/forum"} role="search">
         <input type="hidden" name="sort" value={query.sort} />
         <div className="field">
           <label htmlFor="forum-topic">Topic</label>
@@ -49,7 +50,7 @@ export function ForumControls({ query }: { query: ListQuery }) {
             </select>
           </div>
         )}
-        <div className="field forum-search-field">
+        <div className={`field ${styles.search}`}>
           <label htmlFor="forum-q">Search posts</label>
           <input id="forum-q" name="q" type="search" defaultValue={query.q ?? ""} maxLength={200} />
         </div>

@@ -4,6 +4,7 @@ import type { PostPage } from "@/lib/forum/client/api";
 import { ForumControls } from "./ForumControls";
 import { PostComposer } from "./PostComposer";
 import { PostList } from "./PostList";
+import styles from "./ForumPage.module.css";
 
 type Props = { title: string; userId: string; query: ListQuery; first: PostPage; notice?: ReactNode };
 
@@ -12,7 +13,7 @@ export function ForumPage({ title, userId, query, first, notice }: Props) {
   const empty = query.q ? `No posts match "${query.q}".` : "No posts here yet. Start the conversation!";
   return (
     <main id="main" className="page">
-      <div className="forum-header">
+      <div className={styles.header}>
         <h1>{title}</h1>
         <PostComposer userId={userId} defaultScope={query.scope} />
       </div>

@@ -7,6 +7,8 @@ import { PHOTOS_MAX } from "@/lib/forum/rules";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { uploadPhoto } from "@/lib/forum/client/api";
+import photoStyles from "@/components/photos/PhotoField.module.css";
+import styles from "./ForumPhotos.module.css";
 
 type Props = { value: string[]; onChange(urls: string[]): void; onBusy(busy: boolean): void; disabled?: boolean };
 
@@ -48,15 +50,15 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
   }
 
   return (
-    <div className="field photo-field" role="group" aria-labelledby={field.labelId}>
-      <span id={field.labelId} className="photo-label">
+    <div className="field" role="group" aria-labelledby={field.labelId}>
+      <span id={field.labelId} className={photoStyles.label}>
         Photos
       </span>
       <span className="field-hint">
         {value.length} of {PHOTOS_MAX} photos{uploading > 0 ? ` · uploading ${uploading}...` : ""}
       </span>
       {value.length > 0 && (
-        <ul className="forum-photo-picks">
+        <ul className={styles.picks}>
           {value.map((url, index) => (
             <li key={url}>
               {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}

@@ -5,6 +5,7 @@ import type { ReportTargetType } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { BlockDialog } from "./BlockDialog";
 import { ReportDialog } from "./ReportDialog";
+import styles from "./ItemMenu.module.css";
 
 type Props = {
   label: string;
@@ -47,11 +48,11 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
   }, []);
   return (
     <>
-      <details ref={details} className="forum-menu">
+      <details ref={details} className={styles.menu}>
         <summary aria-label={label}>
           <span aria-hidden="true">⋯</span>
         </summary>
-        <div className="forum-menu-items">
+        <div className={styles.items}>
           {author.userId === viewer.userId && onEdit && (
             <button
               type="button"

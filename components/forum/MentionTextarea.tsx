@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { insertMention, mentionQueryAt } from "@/lib/forum/text";
 import { searchMentions, type ForumMention } from "@/lib/forum/client/api";
+import styles from "./MentionTextarea.module.css";
 
 type Props = {
   label: string;
@@ -93,7 +94,7 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
 
   const over = value.length > max;
   return (
-    <div className="field forum-textarea">
+    <div className="field">
       <label htmlFor={id}>{label}</label>
       <textarea
         ref={ref}
@@ -117,14 +118,14 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
         onBlur={() => setTimeout(() => setQuery(null), 150)}
       />
       {open && (
-        <ul id={listId} role="listbox" aria-label="Couples to mention" className="forum-mention-list">
+        <ul id={listId} role="listbox" aria-label="Couples to mention" className={styles.list}>
           {options.map((option, index) => (
             <li
               key={option.coupleId}
               id={`${listId}-${index}`}
               role="option"
               aria-selected={index === active}
-              className="forum-mention-option"
+              className={styles.option}
               // mousedown, not click: the textarea keeps focus and its caret.
               onMouseDown={(event) => {
                 event.preventDefault();
@@ -136,7 +137,7 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
           ))}
         </ul>
       )}
-      <span id={counterId} className={`field-hint forum-counter${over ? " is-over" : ""}`}>
+      <span id={counterId} className={over ? "field-hint field-count-over" : "field-hint"}>
         {value.length.toLocaleString("en-US")} / {max.toLocaleString("en-US")} characters
       </span>
       {error && (

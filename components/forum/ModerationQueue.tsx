@@ -8,6 +8,7 @@ import { REPORT_REASONS } from "@/lib/forum/rules";
 import type { ModerationAction } from "@/lib/safety/rules";
 import { resolveReportAction } from "@/app/(app)/moderation/actions";
 import { RelativeTime } from "./RelativeTime";
+import styles from "./ModerationQueue.module.css";
 
 const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? reason;
 
@@ -33,30 +34,30 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
     setBusy(null);
   }
 
-  if (reports.length === 0) return <p className="forum-empty">No open reports. All clear!</p>;
+  if (reports.length === 0) return <p className={styles.empty}>No open reports. All clear!</p>;
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
-      <ul className="moderation-list">
+      <ul className={styles.list}>
         {reports.map((report) => {
           const href = contentHref(report);
           return (
-            <li key={report.id} className="moderation-item">
+            <li key={report.id} className="card">
               <p>
                 <strong>{reasonLabel(report.reason)}</strong> · a {report.targetType} by {report.content?.coupleName ?? "a couple"} ·
                 reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
               </p>
               {report.note && <p>Note: {report.note}</p>}
               {report.content ? (
-                <div className="moderation-content">
+                <div className={styles.content}>
                   {report.content.title && <strong>{report.content.title}</strong>}
                   {report.content.title && "\n"}
                   {report.content.body}
                 </div>
               ) : (
-                <p className="forum-gone">The content no longer exists.</p>
+                <p className={styles.gone}>The content no longer exists.</p>
               )}
-              <div className="forum-form-actions">
+              <div className="form-actions">
                 {href && <Link href={href}>Open</Link>}
                 <button
                   type="button"

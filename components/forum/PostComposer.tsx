@@ -11,6 +11,7 @@ import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mergeMention, TitleField, TopicField } from "./PostFields";
 import { useDraft } from "./useDraft";
+import styles from "./PostComposer.module.css";
 
 type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
 
@@ -77,7 +78,7 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
     );
 
   return (
-    <form className="forum-composer" onSubmit={submit} noValidate aria-labelledby="composer-title">
+    <form className={`card ${styles.composer}`} onSubmit={submit} noValidate aria-labelledby="composer-title">
       <h2 id="composer-title">New Post</h2>
       {failure && <Alert tone="error">{failure}</Alert>}
       <TitleField
@@ -106,10 +107,10 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
       />
       <ForumPhotos value={photos} onChange={(urls) => draft.update({ photos: urls })} onBusy={setUploading} disabled={busy} />
       {errors.photos && <p className="field-error">{errors.photos}</p>}
-      <fieldset className="forum-scope">
+      <fieldset className="choice-group">
         <legend>Where to post</legend>
         {FORUM_SCOPES.map((s) => (
-          <label key={s.value} className="forum-radio">
+          <label key={s.value} className="choice">
             <input
               type="radio"
               name="scope"
@@ -121,7 +122,7 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
           </label>
         ))}
       </fieldset>
-      <div className="forum-form-actions">
+      <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={busy || uploading}>
           {busy ? "Publishing..." : "Publish Post"}
         </button>

@@ -24,7 +24,7 @@ export function TitleField({ idPrefix, value, error, disabled, onChange, inputRe
         aria-describedby={`${id}-counter${error ? ` ${id}-error` : ""}`}
         onChange={(event) => onChange(event.target.value)}
       />
-      <span id={`${id}-counter`} className={`field-hint forum-counter${value.length > TITLE_MAX ? " is-over" : ""}`}>
+      <span id={`${id}-counter`} className={value.length > TITLE_MAX ? "field-hint field-count-over" : "field-hint"}>
         {value.length} / {TITLE_MAX} characters
       </span>
       {error && (

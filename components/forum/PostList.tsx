@@ -5,6 +5,7 @@ import { Alert } from "@/components/ui/Alert";
 import { fetchPosts, type PostPage } from "@/lib/forum/client/api";
 import type { ListQuery } from "@/lib/forum/list-href";
 import { PostRow } from "./PostRow";
+import styles from "./PostList.module.css";
 
 /**
  * The first page arrives from the server with the HTML; 'Load more' asks for the next one with
@@ -32,17 +33,17 @@ export function PostList({ query, first, empty }: { query: ListQuery; first: Pos
     }
   }
 
-  if (posts.length === 0) return <p className="forum-empty">{empty}</p>;
+  if (posts.length === 0) return <p className={styles.empty}>{empty}</p>;
   return (
     <>
-      <ol className="forum-list" aria-label="Posts">
+      <ol className="stack" aria-label="Posts">
         {posts.map((post) => (
           <PostRow key={post.id} post={post} />
         ))}
       </ol>
       {error && <Alert tone="error">{error}</Alert>}
       {cursor && (
-        <p className="forum-more">
+        <p className={styles.more}>
           <button type="button" className="button button-secondary" onClick={loadMore} disabled={busy}>
             {busy ? "Loading..." : "Load more"}
           </button>

@@ -1,31 +1,30 @@
 import Link from "next/link";
-import { REACTIONS, topicLabel, type ForumTopic } from "@/lib/forum/rules";
+import { REACTIONS } from "@/lib/forum/rules";
 import { excerpt } from "@/lib/forum/text";
 import type { ForumPost } from "@/lib/forum/client/api";
 import { RelativeTime } from "./RelativeTime";
+import styles from "./PostRow.module.css";
 import { Signature } from "./Signature";
+import { Topline } from "./Topline";
 
 /** One post in a list: title, topic, signature, excerpt, replies, reactions, last activity (and distance band). */
 export function PostRow({ post }: { post: ForumPost }) {
   const reacted = REACTIONS.filter(({ kind }) => post.reactions[kind] > 0);
   return (
-    <li className="forum-row">
+    <li className="card">
       <article aria-labelledby={`post-${post.id}-title`}>
-        <p className="forum-row-topline">
-          <span className="forum-topic">{topicLabel(post.topic as ForumTopic)}</span>
-          {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
-        </p>
-        <h2 id={`post-${post.id}-title`} className="forum-row-title">
+        <Topline topic={post.topic} distanceBand={post.distanceBand} />
+        <h2 id={`post-${post.id}-title`} className={styles.title}>
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
         </h2>
         <Signature author={post.author} at={post.createdAt} />
-        <p className="forum-excerpt">{excerpt(post.body)}</p>
-        <p className="forum-row-stats">
+        <p className={styles.excerpt}>{excerpt(post.body)}</p>
+        <p className={styles.stats}>
           <span>
             {post.replyCount} {post.replyCount === 1 ? "reply" : "replies"}
           </span>
           {reacted.length > 0 && (
-            <span className="forum-row-reactions">
+            <span className={styles.reactions}>
               {reacted.map(({ kind, emoji }) => (
                 <span key={kind} aria-label={`${post.reactions[kind]} ${kind}`}>
                   <span aria-hidden="true">{emoji}</span> {post.reactions[kind]}

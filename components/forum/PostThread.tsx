@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, topicLabel, type ForumTopic } from "@/lib/forum/rules";
+import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
@@ -10,7 +10,9 @@ import { PostEditor, ReplyEditor } from "./Editors";
 import { ItemMenu } from "./ItemMenu";
 import { Reactions } from "./Reactions";
 import { ReplyComposer } from "./ReplyComposer";
+import styles from "./PostThread.module.css";
 import { Signature } from "./Signature";
+import { Topline } from "./Topline";
 
 export type Viewer = { userId: string; coupleId: string };
 
@@ -30,15 +32,15 @@ function hashTarget(): string | null {
 const threadKey = (postId: string) => `forum:thread:${postId}`;
 
 function Placeholder({ item, noun }: { item: { deleted: boolean; removed?: boolean }; noun: "post" | "reply" }) {
-  if (item.removed) return <p className="forum-gone">{FORUM_TEXTS.removedByModerator}</p>;
-  return <p className="forum-gone">{noun === "post" ? FORUM_TEXTS.deletedPost : "This reply was deleted"}</p>;
+  if (item.removed) return <p className={styles.gone}>{FORUM_TEXTS.removedByModerator}</p>;
+  return <p className={styles.gone}>{noun === "post" ? FORUM_TEXTS.deletedPost : "This reply was deleted"}</p>;
 }
 
 /** A quoted reply, one level deep: who wrote it and its start, linking to it. */
 function Quote({ quote }: { quote: NonNullable<ForumReply["quote"]> }) {
   const who = quote.author ? `${signature(quote.author.firstName, quote.author.coupleName)} wrote:` : "A reply:";
   return (
-    <blockquote className="forum-quote">
+    <blockquote className={styles.quote}>
       <a href={`#${replyAnchor(quote.id)}`}>{who}</a>
       <p>{quote.deleted ? "This reply was deleted" : quote.excerpt}</p>
     </blockquote>
@@ -108,19 +110,15 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   };
   useEffect(() => {
     if (editing !== null || !returnFocus.current) return;
-    document.getElementById(returnFocus.current)?.querySelector<HTMLElement>(".forum-menu summary")?.focus();
+    document.getElementById(returnFocus.current)?.querySelector<HTMLElement>("summary")?.focus();
     returnFocus.current = null;
   }, [editing]);
 
   return (
     <>
-      <article className="forum-post" aria-labelledby="post-title">
-        <p className="forum-row-topline">
-          <span className="forum-topic">{topicLabel(post.topic as ForumTopic)}</span>
-          {post.scope === "local" && post.place && <span className="forum-distance">{post.place}</span>}
-          {post.distanceBand && <span className="forum-distance">{post.distanceBand}</span>}
-        </p>
-        <div className="forum-post-head" id="post-head">
+      <article className={`card ${styles.post}`} aria-labelledby="post-title">
+        <Topline topic={post.topic} place={post.scope === "local" ? post.place : null} distanceBand={post.distanceBand} />
+        <div className={styles.head} id="post-head">
           <h1 id="post-title">{post.title}</h1>
           {!postGone && editing !== post.id && (
             <ItemMenu
@@ -156,7 +154,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
               <Body text={post.body} mentions={post.mentions} />
             )}
             {post.photos.length > 0 && (
-              <ul className="forum-photos">
+              <ul className={styles.photos}>
                 {post.photos.map((url, index) => (
                   <li key={url}>
                     <a href={url} target="_blank" rel="noopener">
@@ -172,11 +170,11 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
         )}
       </article>
 
-      <section className="forum-replies" aria-labelledby="replies-title">
+      <section className={styles.replies} aria-labelledby="replies-title">
         <h2 id="replies-title">
           {replies.length} {replies.length === 1 ? "reply" : "replies"}
         </h2>
-        <ol className="forum-reply-list">
+        <ol className="stack">
           {replies.map((reply) => {
             const gone = reply.deleted || reply.removed;
             const anchor = replyAnchor(reply.id);
@@ -185,10 +183,12 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                 key={reply.id}
                 id={anchor}
                 tabIndex={-1}
-                className={`forum-reply${target === anchor ? " is-target" : ""}`}
+                className={`card ${styles.reply}`}
+                // The reply the address points at, highlighted (after a client-side navigation :target does not apply).
+                aria-current={target === anchor ? "true" : undefined}
                 aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}
               >
-                <div className="forum-post-head">
+                <div className={styles.head}>
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
                   {!gone && editing !== reply.id && (
                     <ItemMenu
@@ -218,9 +218,9 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                   <>
                     {reply.quote && <Quote quote={reply.quote} />}
                     <Body text={reply.body} mentions={reply.mentions} />
-                    <div className="forum-reply-actions">
+                    <div className={styles.replyActions}>
                       <Reactions key={reactionsKey(reply)} target="reply" item={reply} />
-                      <button type="button" className="forum-link-button" onClick={() => setQuoting(reply)}>
+                      <button type="button" className="button-link" onClick={() => setQuoting(reply)}>
                         Quote
                       </button>
                     </div>

@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import { REACTIONS, whoReactedText, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
 import { setReaction, type ForumPostDetail } from "@/lib/forum/client/api";
+import styles from "./Reactions.module.css";
 
 type Props = { target: ReactionTarget; item: Pick<ForumPostDetail, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
 
@@ -36,25 +37,25 @@ export function Reactions({ target, item, disabled = false }: Props) {
   }
 
   return (
-    <div className="forum-reactions" role="group" aria-label="Reactions">
+    <div className={styles.reactions} role="group" aria-label="Reactions">
       {REACTIONS.map(({ kind, emoji, label }) => {
         const pressed = mine.includes(kind);
         const tipId = `${id}-${kind}`;
         return (
-          <span key={kind} className="forum-reaction">
+          <span key={kind} className={styles.reaction}>
             <button
               type="button"
-              className="forum-reaction-button"
+              className={styles.button}
               aria-pressed={pressed}
               aria-describedby={tipId}
               disabled={disabled}
               onClick={() => toggle(kind)}
             >
               <span aria-hidden="true">{emoji}</span>
-              <span className="forum-reaction-name">{label}</span>
-              <span className="forum-reaction-count">{counts[kind]}</span>
+              <span className="visually-hidden">{label}</span>
+              <span>{counts[kind]}</span>
             </button>
-            <span id={tipId} role="tooltip" className="forum-tooltip">
+            <span id={tipId} role="tooltip" className={styles.tooltip}>
               {whoReactedText(counts[kind], item.reactedBy[kind])}
             </span>
           </span>

@@ -9,6 +9,7 @@ import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
 import { mentionedIds } from "./PostComposer";
 import { useDraft } from "./useDraft";
+import styles from "./ReplyComposer.module.css";
 
 type Props = { postId: string; userId: string; quoting: ForumReply | null; onCancelQuote(): void; onReplied(reply: ForumReply): void };
 
@@ -47,12 +48,12 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
   }
 
   return (
-    <form className="forum-reply-form" onSubmit={submit} noValidate aria-label="Reply to this post">
+    <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Reply to this post">
       {failure && <Alert tone="error">{failure}</Alert>}
       {quoting && (
-        <p className="forum-quoting">
+        <p className={styles.quoting}>
           Quoting {signature(quoting.author.firstName, quoting.author.coupleName)}{" "}
-          <button type="button" className="forum-link-button" onClick={onCancelQuote}>
+          <button type="button" className="button-link" onClick={onCancelQuote}>
             Remove quote
           </button>
         </p>

@@ -49,10 +49,10 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
       ) : (
         <form onSubmit={submit} noValidate>
           {error && <Alert tone="error">{error}</Alert>}
-          <fieldset className="forum-reasons">
+          <fieldset className="choice-group">
             <legend>Why are you reporting this?</legend>
             {REPORT_REASONS.map((r) => (
-              <label key={r.value} className="forum-radio">
+              <label key={r.value} className="choice">
                 <input type="radio" name="reason" value={r.value} checked={reason === r.value} onChange={() => setReason(r.value)} />
                 {r.label}
               </label>
@@ -72,7 +72,7 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
               {note.length} / {REPORT_NOTE_MAX.toLocaleString("en-US")} characters
             </span>
           </div>
-          <div className="forum-form-actions">
+          <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={busy}>
               {busy ? "Sending..." : "Send Report"}
             </button>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { signature } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { RelativeTime } from "./RelativeTime";
+import styles from "./Signature.module.css";
 
 /**
  * "Maya of Maya & Theo" with the couple's photo, both linking to their profile, the 'Verified
@@ -10,23 +11,23 @@ import { RelativeTime } from "./RelativeTime";
 export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
   const href = `/profile/${encodeURIComponent(author.coupleId)}`;
   return (
-    <div className="forum-signature">
-      <Link href={href} className="forum-avatar-link" tabIndex={-1} aria-hidden="true">
+    <div className={styles.signature}>
+      <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true">
         {author.coupleImageUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server
-          <img src={author.coupleImageUrl} alt="" width={40} height={40} className="forum-avatar" />
+          <img src={author.coupleImageUrl} alt="" width={40} height={40} className={styles.avatar} />
         ) : (
-          <span className="forum-avatar">{author.coupleName.trim().charAt(0).toUpperCase()}</span>
+          <span className={styles.avatar}>{author.coupleName.trim().charAt(0).toUpperCase()}</span>
         )}
       </Link>
-      <span className="forum-signature-text">
-        <Link href={href} className="forum-author">
+      <span className={styles.text}>
+        <Link href={href} className={styles.author}>
           {signature(author.firstName, author.coupleName)}
         </Link>
-        {author.isVerified && <span className="forum-verified">Verified Couple</span>}
-        <span className="forum-meta">
+        {author.isVerified && <span className={`chip chip-verified ${styles.verified}`}>Verified Couple</span>}
+        <span className={styles.meta}>
           <RelativeTime at={at} />
-          {edited && <span className="forum-edited"> · edited</span>}
+          {edited && <span> · edited</span>}
         </span>
       </span>
     </div>

@@ -3,6 +3,7 @@ import type { InvitationForPage } from "@/lib/invitations/queries";
 import { InvalidInvitation } from "./InvitationProblem";
 import { JoinForm } from "./JoinForm";
 import { JoinWithAccount } from "./JoinWithAccount";
+import styles from "./InvitationJoin.module.css";
 
 type Props = { token: string; found: InvitationForPage };
 
@@ -17,7 +18,7 @@ export function InvitationJoin({ token, found }: Props) {
   return (
     <AuthCard title={`Welcome, ${invitation.partner_first_name}!`} subtitle={`${invitation.inviter_first_name} has invited you to join`}>
       {/* The spec's sentence ends at 'join'; the couple it means stands on its own line. */}
-      <p className="invitation-couple-name">{invitation.couple_name}</p>
+      <p className={styles.coupleName}>{invitation.couple_name}</p>
       {found.signedInAsInvitee ? (
         <JoinWithAccount token={token} email={invitation.partner_email} coupleName={invitation.couple_name} />
       ) : (

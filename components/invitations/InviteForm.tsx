@@ -13,6 +13,8 @@ import { INVITATION_VALID_DAYS, MESSAGES } from "@/lib/invitations/rules";
 import type { InvitePartnerForm } from "@/lib/invitations/schemas";
 import type { SentInvitation } from "@/lib/invitations/send";
 import { InviteSent } from "./InviteSent";
+import { InviteLead } from "./InviteCard";
+import styles from "./InviteForm.module.css";
 
 const EMPTY: InvitePartnerForm = { partner_first_name: "", partner_last_name: "", partner_email: "" };
 const NOTES = ["Your partner gets an email invitation", "A secure link that only works once", `${INVITATION_VALID_DAYS} days to join you`];
@@ -83,8 +85,8 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
   return (
     <>
       <h1>Invite your partner</h1>
-      <p className="invite-lead">Your couple profile is ready. Bring your partner in so you can explore together.</p>
-      <ul className="invite-notes">
+      <InviteLead>Your couple profile is ready. Bring your partner in so you can explore together.</InviteLead>
+      <ul className={styles.notes}>
         {NOTES.map((note) => (
           <li key={note}>
             <CheckIcon size={18} />
@@ -119,7 +121,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
           {isSubmitting ? "Sending..." : "Send Invitation"}
         </button>
       </form>
-      <a href="/dashboard" className="invite-skip" onClick={(event) => void goToDashboard(event)}>
+      <a href="/dashboard" className={styles.skip} onClick={(event) => void goToDashboard(event)}>
         I&apos;ll loop them in later
       </a>
     </>

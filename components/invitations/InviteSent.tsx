@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from "react";
 import { INVITATION_VALID_DAYS, invitationLink } from "@/lib/invitations/rules";
 import type { SentInvitation } from "@/lib/invitations/send";
+import { InviteLead } from "./InviteCard";
+import styles from "./InviteSent.module.css";
 
 type Props = { invitation: SentInvitation["invitation"]; onSendAnother: () => void; onDashboard: () => void };
 
@@ -32,16 +34,16 @@ export function InviteSent({ invitation, onSendAnother, onDashboard }: Props) {
       <h1 id="invite-sent-title" ref={heading} tabIndex={-1}>
         They&apos;re In the Loop!
       </h1>
-      <p className="invite-lead">
+      <InviteLead>
         We sent an invitation to{" "}
         <strong>
           {invitation.partner_first_name} {invitation.partner_last_name}
         </strong>{" "}
         at <strong>{invitation.partner_email}</strong>. They have {INVITATION_VALID_DAYS} days to join you.
-      </p>
+      </InviteLead>
       <div className="field">
         <label htmlFor="invite-link">Shareable invitation link</label>
-        <div className="share-link">
+        <div className={styles.shareLink}>
           <input
             id="invite-link"
             ref={linkInput}
@@ -59,11 +61,11 @@ export function InviteSent({ invitation, onSendAnother, onDashboard }: Props) {
           Send it another way if the email doesn&apos;t arrive. It works once and expires in {INVITATION_VALID_DAYS} days; whoever joins
           with it confirms their email address first.
         </p>
-        <p className="copy-status" role="status">
+        <p className={styles.copyStatus} role="status">
           {copyStatus}
         </p>
       </div>
-      <div className="invite-actions">
+      <div className={styles.actions}>
         <button type="button" className="button button-secondary" onClick={onSendAnother}>
           Send Another Invitation
         </button>

@@ -11,6 +11,7 @@ import { Alert } from "@/components/ui/Alert";
 import { MESSAGES } from "@/lib/invitations/rules";
 import type { JoinForm as Values } from "@/lib/invitations/schemas";
 import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
+import styles from "./InvitationJoin.module.css";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
 const SIGN_IN_NOTICE = "Registration successful! Please login to complete your profile setup.";
@@ -85,7 +86,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
           )}
         </Alert>
       )}
-      <p className="join-email">
+      <p className={styles.email}>
         You&apos;ll sign in with <strong>{email}</strong>
       </p>
       {/* Lets password managers file the new password under the right address. */}

@@ -6,6 +6,7 @@ import { joinWithAccountAction } from "@/app/invitation/accept/actions";
 import { Alert } from "@/components/ui/Alert";
 import { rememberAccount } from "@/lib/registration/client-storage";
 import { MESSAGES } from "@/lib/invitations/rules";
+import styles from "./InvitationJoin.module.css";
 
 /**
  * The invited partner is signed in already (they had an account): one button joins that account
@@ -37,7 +38,7 @@ export function JoinWithAccount({ token, email, coupleName }: { token: string; e
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
-      <p className="join-email">
+      <p className={styles.email}>
         You&apos;re signed in as <strong>{email}</strong>
       </p>
       <button type="button" className="button button-primary button-block" disabled={busy} onClick={() => void join()}>

@@ -13,6 +13,7 @@ import type { PartnerSetupForm as Values } from "@/lib/invitations/schemas";
 import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
 import { imageProblem } from "@/lib/images/client/photo";
+import styles from "./PartnerSetupForm.module.css";
 
 type Photo = { blob: Blob; preview: string };
 
@@ -102,7 +103,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
 
   const busy = isSubmitting || done;
   return (
-    <form noValidate onSubmit={handleSubmit(onValid)}>
+    <form noValidate onSubmit={handleSubmit(onValid)} className={styles.form}>
       {formError && <Alert tone="error">{formError}</Alert>}
       <div className="field-row">
         <Field label="First Name" autoComplete="given-name" error={errors.firstName?.message} {...register("firstName")} />
@@ -118,13 +119,13 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
         id={photoInputId}
         onChange={(event) => void pickPhoto(event)}
       />
-      <p className="invite-photo-status" role="status">
+      <p className={styles.photoStatus} role="status">
         {processing ? "Optimizing photo..." : ""}
       </p>
       {photo && (
-        <div className="field invite-photo-chosen">
+        <div className={`field ${styles.photoChosen}`}>
           {/* eslint-disable-next-line @next/next/no-img-element -- a local object URL, not an optimisable asset */}
-          <img src={photo.preview} alt="Your profile photo preview" className="invite-photo-preview" />
+          <img src={photo.preview} alt="Your profile photo preview" className={styles.photoPreview} />
           <button type="button" className="button button-secondary" onClick={removePhoto}>
             Remove photo
           </button>

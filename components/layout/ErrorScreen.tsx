@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect } from "react";
+import { AuthCard } from "@/components/ui/AuthCard";
 
 const RELOAD_KEY = "chunk-load-error-reload";
 
@@ -16,15 +17,12 @@ export function ErrorScreen({ error, reset }: { error: Error & { digest?: string
     }
   }, [error]);
   return (
-    <main id="main" className="auth-page">
-      <section className="auth-card" role="alert">
-        <h1>Unexpected Application Error!</h1>
-        <p>Something went wrong on our side. Please try again.</p>
-        {error.digest && <p className="muted">Reference: {error.digest}</p>}
-        <button type="button" className="button button-primary" onClick={reset}>
-          Try again
-        </button>
-      </section>
-    </main>
+    <AuthCard title="Unexpected Application Error!" brand={false} role="alert">
+      <p>Something went wrong on our side. Please try again.</p>
+      {error.digest && <p className="muted">Reference: {error.digest}</p>}
+      <button type="button" className="button button-primary" onClick={reset}>
+        Try again
+      </button>
+    </AuthCard>
   );
 }

@@ -3,10 +3,11 @@
 import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
 import { useNotificationsPage, useUnreadCount } from "@/components/notifications/hooks";
-import { NotificationSummary } from "@/components/notifications/NotificationSummary";
+import { NotificationLink } from "@/components/notifications/NotificationSummary";
 import { BellIcon } from "@/components/ui/icons";
 import { markNotificationsRead } from "@/lib/notifications/client";
 import { badgeText, DROPDOWN_SIZE, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import styles from "./NotificationBell.module.css";
 import { useDismiss } from "./useDismiss";
 
 /** Opening an item marks it read; the badge and the page follow once the server has it. */
@@ -22,31 +23,31 @@ function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
   const state = useNotificationsPage(DROPDOWN_SIZE, 0);
   if (state.status === "loading")
     return (
-      <p className="dropdown-empty" role="status">
+      <p className={styles.empty} role="status">
         Loading notifications...
       </p>
     );
   if (state.status === "error")
     return (
-      <p className="dropdown-empty" role="alert">
+      <p className={styles.empty} role="alert">
         Failed to load notifications
       </p>
     );
-  if (state.value.data.length === 0) return <p className="dropdown-empty">You&apos;re all caught up!</p>;
+  if (state.value.data.length === 0) return <p className={styles.empty}>You&apos;re all caught up!</p>;
   return (
-    <ul className="notification-menu">
+    <ul className={styles.menu}>
       {state.value.data.map((item) => (
         <li key={item.id}>
-          <Link
+          <NotificationLink
+            item={item}
             href={notificationHref(item)}
-            className="notification-link"
+            compact
+            className={styles.item}
             onClick={() => {
               markOpened(item);
               onNavigate();
             }}
-          >
-            <NotificationSummary item={item} />
-          </Link>
+          />
         </li>
       ))}
     </ul>
@@ -64,7 +65,7 @@ export function NotificationBell() {
   useDismiss(open, close, container, button);
 
   return (
-    <div className="bell" ref={container}>
+    <div className={styles.bell} ref={container}>
       <button
         ref={button}
         type="button"
@@ -76,15 +77,15 @@ export function NotificationBell() {
       >
         <BellIcon />
         {unread > 0 && (
-          <span className="badge" aria-hidden="true">
+          <span className={styles.badge} aria-hidden="true" data-testid="unread-badge">
             {badgeText(unread)}
           </span>
         )}
       </button>
       {open && (
-        <div id="notification-dropdown" className="dropdown" role="region" aria-label="Latest notifications">
+        <div id="notification-dropdown" className={styles.dropdown} role="region" aria-label="Latest notifications">
           <LatestNotifications onNavigate={() => setOpen(false)} />
-          <Link href="/notifications" className="dropdown-footer" onClick={() => setOpen(false)}>
+          <Link href="/notifications" className={styles.footer} onClick={() => setOpen(false)}>
             View All Notifications
           </Link>
         </div>

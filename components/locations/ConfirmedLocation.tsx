@@ -2,6 +2,7 @@ import { useId, type Ref } from "react";
 import { DEFAULT_PRIVACY_LEVEL, PRIVACY_LABELS } from "@/lib/locations/privacy";
 import type { OnboardingLocation } from "@/lib/locations/client/saved-location";
 import { LocationNotices } from "./LocationNotices";
+import styles from "./LocationAutocomplete.module.css";
 
 export const LOCATION_TIP = "Tip: Select from suggestions for better location matching";
 
@@ -21,19 +22,19 @@ export function ConfirmedLocation({ label, value, onChange, notice, error, chang
   const verified = value.placeId !== "";
   const place = [value.city, value.country].filter(Boolean).join(", ") || value.location;
   return (
-    <div className="field location-field" role="group" aria-labelledby={`${id}-label`}>
-      <p id={`${id}-label`} className="location-label">
+    <div className="field" role="group" aria-labelledby={`${id}-label`}>
+      <p id={`${id}-label`} className={styles.label}>
         {label}
       </p>
-      <div className="location-confirmed">
-        <div id={`${id}-place`} className="location-confirmed-text">
-          <p className="location-place">{place}</p>
-          {place !== value.location && <p className="location-detail">{value.location}</p>}
+      <div className={styles.confirmed}>
+        <div id={`${id}-place`} className={styles.confirmedText}>
+          <p className={styles.place}>{place}</p>
+          {place !== value.location && <p className={styles.detail}>{value.location}</p>}
           {verified ? (
-            <p className="location-verified">
+            <p className={styles.verified}>
               <span aria-hidden="true">✓ </span>
               Verified location selected{" "}
-              <span className="location-privacy">{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
+              <span className={styles.privacy}>{PRIVACY_LABELS[value.privacyLevel ?? DEFAULT_PRIVACY_LEVEL]}</span>
             </p>
           ) : (
             <p className="field-hint">{LOCATION_TIP}</p>
@@ -42,7 +43,7 @@ export function ConfirmedLocation({ label, value, onChange, notice, error, chang
         <button
           ref={changeRef}
           type="button"
-          className="button button-secondary location-change"
+          className={`button button-secondary ${styles.change}`}
           onClick={onChange}
           aria-describedby={`${id}-place`}
         >

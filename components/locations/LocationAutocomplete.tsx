@@ -13,6 +13,7 @@ import {
 import type { Prediction } from "@/lib/places/types";
 import { ConfirmedLocation } from "./ConfirmedLocation";
 import { LocationSearch, type ChoiceOutcome } from "./LocationSearch";
+import styles from "./LocationAutocomplete.module.css";
 
 type Props = {
   userId: string;
@@ -103,9 +104,9 @@ export function LocationAutocomplete({ userId, value, onChange, onBusyChange, er
 
   if (!inBrowser && value === null) {
     return (
-      <div className="field location-field">
-        <p className="location-label">{label}</p>
-        <p className="location-status" role="status">
+      <div className="field">
+        <p className={styles.label}>{label}</p>
+        <p className={styles.status} role="status">
           Loading location...
         </p>
       </div>

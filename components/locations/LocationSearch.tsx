@@ -7,6 +7,7 @@ import { LOCATION_TIP } from "./ConfirmedLocation";
 import { LocationNotices } from "./LocationNotices";
 import { ManualEntry } from "./ManualEntry";
 import { useLocationSearch } from "./useLocationSearch";
+import styles from "./LocationAutocomplete.module.css";
 
 /** How choosing a suggestion ended; after "failed" the typed text comes back for another try. */
 export type ChoiceOutcome = "confirmed" | "refused" | "failed";
@@ -102,19 +103,19 @@ export function LocationSearch({
 
   return (
     <div
-      className="field location-field"
+      className="field"
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setOpen(false);
       }}
     >
       <label htmlFor={ids.input}>{label}</label>
-      <div className="location-combobox">
+      <div className={styles.combobox}>
         <input
           ref={inputRef}
           id={ids.input}
           type="text"
           role="combobox"
-          className="location-input"
+          className={styles.input}
           placeholder="Search for a location..."
           autoComplete="off"
           spellCheck={false}
@@ -137,33 +138,33 @@ export function LocationSearch({
           }}
           onKeyDown={onKeyDown}
         />
-        <div className="location-dropdown" hidden={!expanded}>
-          <p id={ids.title} className="location-dropdown-title">
+        <div className={styles.dropdown} hidden={!expanded}>
+          <p id={ids.title} className={styles.dropdownTitle}>
             Select Location
           </p>
-          <ul id={ids.list} role="listbox" aria-labelledby={ids.title} className="location-options">
+          <ul id={ids.list} role="listbox" aria-labelledby={ids.title} className={styles.options}>
             {predictions.map((prediction, index) => (
               <li
                 key={prediction.place_id}
                 id={`${ids.list}-${index}`}
                 role="option"
                 aria-selected={index === active}
-                className="location-option"
+                className={styles.option}
                 // Keeps focus in the input, so the list does not close before the click lands.
                 onMouseDown={(event) => event.preventDefault()}
                 onMouseEnter={() => setActive(index)}
                 onClick={() => void choose(prediction)}
               >
-                <span className="location-main">{prediction.structured_formatting.main_text}</span>
+                <span className={styles.main}>{prediction.structured_formatting.main_text}</span>
                 {prediction.structured_formatting.secondary_text && (
-                  <span className="location-secondary">{prediction.structured_formatting.secondary_text}</span>
+                  <span className={styles.secondary}>{prediction.structured_formatting.secondary_text}</span>
                 )}
               </li>
             ))}
           </ul>
         </div>
       </div>
-      <p className="location-status" role="status">
+      <p className={styles.status} role="status">
         {status}
       </p>
       {!processing && (

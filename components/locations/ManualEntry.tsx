@@ -1,4 +1,5 @@
 import type { SearchState } from "./useLocationSearch";
+import styles from "./LocationAutocomplete.module.css";
 
 type ManualEntryProps = {
   state: SearchState;
@@ -15,7 +16,7 @@ type ManualEntryProps = {
 export function ManualEntry({ state, typed, onUseTyped, onRetry }: ManualEntryProps) {
   if (state.kind === "empty") {
     return (
-      <button type="button" className="button button-secondary location-manual" onClick={onUseTyped}>
+      <button type="button" className={`button button-secondary ${styles.manual}`} onClick={onUseTyped}>
         Use entered location
       </button>
     );
@@ -23,16 +24,16 @@ export function ManualEntry({ state, typed, onUseTyped, onRetry }: ManualEntryPr
   if (state.kind !== "unavailable") return null;
   return (
     <>
-      <div className="location-error" role="alert">
+      <div className={styles.error} role="alert">
         <p>{state.message}</p>
-        <button type="button" className="location-retry" onClick={onRetry}>
+        <button type="button" className={styles.retry} onClick={onRetry}>
           Try searching again
         </button>
       </div>
-      <div className="location-unavailable">
+      <div className={styles.unavailable}>
         <p>Location search is currently unavailable.</p>
         {typed && (
-          <button type="button" className="button button-secondary location-manual" onClick={onUseTyped}>
+          <button type="button" className={`button button-secondary ${styles.manual}`} onClick={onUseTyped}>
             Continue with &quot;{typed}&quot;
           </button>
         )}

@@ -1,4 +1,6 @@
+import Link from "next/link";
 import { formatNotificationTime, type NotificationItem } from "@/lib/notifications/rules";
+import styles from "./NotificationSummary.module.css";
 
 const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "short" });
 
@@ -13,28 +15,30 @@ function initials(name: string): string {
 
 /**
  * One notification: who (picture or initials, couple name), what (title, message) and when.
- * Unread ones carry a visible "New" label and a bold title, not a colour alone.
+ * Unread ones carry a visible "New" label and a bold title, not a colour alone. `compact` (the
+ * bell) keeps the message to two lines.
  */
-export function NotificationSummary({ item }: { item: NotificationItem }) {
+export function NotificationSummary({ item, compact = false }: { item: NotificationItem; compact?: boolean }) {
   const name = item.actor_couple_name;
+  const classes = [styles.summary, !item.is_read && styles.unread, compact && styles.compact].filter(Boolean).join(" ");
   return (
-    <span className={`notification-summary${item.is_read ? "" : " is-unread"}`}>
+    <span className={classes}>
       {item.actor_profile_image_url ? (
         // Uploaded pictures are already resized by the image pipeline; next/image would resize again.
         // eslint-disable-next-line @next/next/no-img-element
-        <img className="notification-avatar" src={item.actor_profile_image_url} alt="" width={40} height={40} />
+        <img className={styles.avatar} src={item.actor_profile_image_url} alt="" width={40} height={40} />
       ) : name ? (
-        <span className="notification-avatar" aria-hidden="true">
+        <span className={styles.avatar} aria-hidden="true">
           {initials(name)}
         </span>
       ) : null}
-      <span className="notification-body">
-        <span className="notification-title">
-          {!item.is_read && <span className="notification-new">New</span>}
+      <span className={styles.body}>
+        <span className={styles.title}>
+          {!item.is_read && <span className={styles.new}>New</span>}
           {item.title}
         </span>
-        <span className="notification-message">{item.message}</span>
-        <span className="notification-meta">
+        <span className={styles.message}>{item.message}</span>
+        <span className={styles.meta}>
           {name && <span>{name} · </span>}
           <time dateTime={item.created_at} title={fullDate.format(new Date(item.created_at))}>
             {formatNotificationTime(item.created_at)}
@@ -42,5 +46,16 @@ export function NotificationSummary({ item }: { item: NotificationItem }) {
         </span>
       </span>
     </span>
+  );
+}
+
+type LinkProps = { item: NotificationItem; href: string; onClick: () => void; compact?: boolean; className?: string };
+
+/** A notification as the link to what it is about (its post, or the notifications page). */
+export function NotificationLink({ item, href, onClick, compact, className }: LinkProps) {
+  return (
+    <Link href={href} className={className ? `${styles.link} ${className}` : styles.link} onClick={onClick}>
+      <NotificationSummary item={item} compact={compact} />
+    </Link>
   );
 }

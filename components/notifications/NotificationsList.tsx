@@ -6,7 +6,8 @@ import { Alert } from "@/components/ui/Alert";
 import { markNotificationsRead } from "@/lib/notifications/client";
 import { LIST_DEFAULT_LIMIT, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
 import { useNotificationsPage } from "./hooks";
-import { NotificationSummary } from "./NotificationSummary";
+import { NotificationLink, NotificationSummary } from "./NotificationSummary";
+import styles from "./NotificationsList.module.css";
 
 type Notice = { tone: "success" | "error"; text: string } | null;
 
@@ -18,17 +19,11 @@ function Entry({ item, onError }: { item: NotificationItem; onError: () => void 
     if (!item.is_read) markNotificationsRead({ ids: [item.id] }).catch(onError);
   };
   return (
-    <li className={`notification-entry${item.is_read ? "" : " is-unread"}`}>
+    <li className={item.is_read ? styles.entry : `${styles.entry} ${styles.unread}`}>
       {/* Only forum notifications lead somewhere; the rest are read here. */}
-      {href === "/notifications" ? (
-        <NotificationSummary item={item} />
-      ) : (
-        <Link href={href} className="notification-link" onClick={mark}>
-          <NotificationSummary item={item} />
-        </Link>
-      )}
+      {href === "/notifications" ? <NotificationSummary item={item} /> : <NotificationLink item={item} href={href} onClick={mark} />}
       {!item.is_read && (
-        <button type="button" className="notification-mark" aria-label={`Mark as read: ${item.title}`} onClick={mark}>
+        <button type="button" className={styles.mark} aria-label={`Mark as read: ${item.title}`} onClick={mark}>
           Mark as read
         </button>
       )}
@@ -39,7 +34,7 @@ function Entry({ item, onError }: { item: NotificationItem; onError: () => void 
 function Pager({ page, pages }: { page: number; pages: number }) {
   if (pages <= 1) return null;
   return (
-    <nav className="notification-pager" aria-label="Notification pages">
+    <nav className={styles.pager} aria-label="Notification pages">
       {page > 1 ? <Link href={`/notifications?page=${page - 1}`}>Previous</Link> : <span />}
       <span>
         Page {page} of {pages}
@@ -73,10 +68,10 @@ export function NotificationsList({ page }: { page: number }) {
     }
   };
 
-  if (pagination.total === 0) return <p className="notifications-empty">You&apos;re all caught up!</p>;
+  if (pagination.total === 0) return <p className={styles.empty}>You&apos;re all caught up!</p>;
   return (
     <>
-      <div className="notifications-toolbar">
+      <div className={styles.toolbar}>
         <p className="muted">
           {pagination.total} notification{pagination.total === 1 ? "" : "s"}
         </p>
@@ -90,7 +85,7 @@ export function NotificationsList({ page }: { page: number }) {
           There is nothing on this page. <Link href="/notifications">Go to the newest notifications</Link>
         </p>
       ) : (
-        <ul className="notification-list">
+        <ul className={styles.list} aria-label="Notifications">
           {data.map((item) => (
             <Entry key={item.id} item={item} onError={() => setNotice({ tone: "error", text: markFailed })} />
           ))}

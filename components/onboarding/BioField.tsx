@@ -2,6 +2,7 @@
 
 import { useId } from "react";
 import { bioCounterText, bioCounterTone, bioHint } from "@/lib/couples/rules";
+import styles from "./BioField.module.css";
 
 /** The couple bio with its live counter and encouraging hint (spec section 2, step 2). */
 export function BioField({
@@ -21,11 +22,11 @@ export function BioField({
   const length = value.length;
   const describedBy = [`${id}-counter`, `${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
-    <div className="field bio-field">
+    <div className="field">
       <label htmlFor={id}>Bio</label>
       <textarea
         id={id}
-        className="bio-input"
+        className={styles.input}
         rows={6}
         value={value}
         onChange={(event) => onChange(event.target.value)}
@@ -34,12 +35,12 @@ export function BioField({
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
       />
-      <div className="bio-meta">
+      <div className={styles.meta}>
         {/* The hint changes only at thresholds, so announcing it is not noisy; the counter changes per key and is read on focus. */}
-        <p id={`${id}-hint`} className="bio-hint" aria-live="polite">
+        <p id={`${id}-hint`} className={styles.hint} aria-live="polite">
           {bioHint(length)}
         </p>
-        <p id={`${id}-counter`} className={`bio-counter bio-counter-${bioCounterTone(length)}`}>
+        <p id={`${id}-counter`} className={`${styles.counter} ${styles[bioCounterTone(length)]}`}>
           {bioCounterText(length)}
         </p>
       </div>

@@ -10,13 +10,14 @@ import { markRegistrationComplete } from "@/lib/registration/client-storage";
 import { ProgressIndicator } from "./ProgressIndicator";
 import { SetupComplete } from "./SetupComplete";
 import type { Step1Saved } from "./Step1Form";
+import styles from "./OnboardingFlow.module.css";
 
 /**
  * The step forms (react-hook-form, zod for the drafts and checks, the pickers) load after
  * hydration: the server cannot render them anyway (they start from session-storage drafts), so
  * the page's first paint ships none of them and shows the same "Loading..." meanwhile.
  */
-const loading = () => <p className="onboarding-loading">Loading...</p>;
+const loading = () => <p className={styles.loading}>Loading...</p>;
 const Step1Form = dynamic(() => import("./Step1Form").then((m) => m.Step1Form), { ssr: false, loading });
 const Step2Form = dynamic(() => import("./Step2Form").then((m) => m.Step2Form), { ssr: false, loading });
 // Step 1 is where nearly everyone lands: its code starts loading as this module runs, alongside
@@ -73,14 +74,14 @@ export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLo
 
   if (step === "complete") return <SetupComplete role={role} />;
   return (
-    <main id="main" className="onboarding-page">
-      <div className="onboarding-card">
-        <p className="onboarding-wave">Join the First Wave</p>
+    <main id="main" className={styles.page}>
+      <div className={styles.card}>
+        <p className={styles.wave}>Join the First Wave</p>
         <ProgressIndicator step={step === "step1" ? 1 : 2} onlyStep1={role === "partner_b"} />
-        <h1 ref={headingRef} tabIndex={-1} className="onboarding-title">
+        <h1 ref={headingRef} tabIndex={-1} className={styles.title}>
           {TITLES[step]}
         </h1>
-        <p className="onboarding-intro">{INTROS[step]}</p>
+        <p className={styles.intro}>{INTROS[step]}</p>
         {!inBrowser ? (
           loading()
         ) : step === "step1" ? (

@@ -1,3 +1,5 @@
+import styles from "./ProgressIndicator.module.css";
+
 const STEPS = [
   { step: 1, label: "Individual Profile" },
   { step: 2, label: "Complete Setup" },
@@ -10,20 +12,24 @@ const STEPS = [
 export function ProgressIndicator({ step, onlyStep1 }: { step: 1 | 2; onlyStep1: boolean }) {
   const steps = onlyStep1 ? STEPS.slice(0, 1) : STEPS;
   return (
-    <div className="progress">
-      <p className="progress-count">
+    <div className={styles.progress}>
+      <p className={styles.count}>
         step {step} of {steps.length}
       </p>
-      <ol className="progress-steps" aria-label="Onboarding progress">
+      <ol className={styles.steps} aria-label="Onboarding progress">
         {steps.map((item) => {
           const state = item.step === step ? "current" : item.step < step ? "done" : "next";
           return (
-            <li key={item.step} className={`progress-step progress-step-${state}`} aria-current={state === "current" ? "step" : undefined}>
-              <span className="progress-marker" aria-hidden="true">
+            <li
+              key={item.step}
+              className={state === "next" ? styles.step : `${styles.step} ${styles[state]}`}
+              aria-current={state === "current" ? "step" : undefined}
+            >
+              <span className={styles.marker} aria-hidden="true">
                 {state === "done" ? "✓" : item.step}
               </span>
-              <span className="progress-label">{item.label}</span>
-              {state === "done" && <span className="progress-sr-only"> (completed)</span>}
+              <span>{item.label}</span>
+              {state === "done" && <span className="visually-hidden"> (completed)</span>}
             </li>
           );
         })}

@@ -1,4 +1,5 @@
 import type { SavePhase } from "./useStepSave";
+import styles from "./SaveProgress.module.css";
 
 /** The save's real progress while a step is being saved: optimizing first, then uploading. */
 export function SaveProgress({
@@ -12,9 +13,9 @@ export function SaveProgress({
 }) {
   if (phase === "idle") return null;
   return (
-    <div className="step-progress">
-      <progress className="step-progress-bar" value={progress} max={1} aria-label={labels[phase]} />
-      <span className="step-progress-text" aria-hidden="true">
+    <div className={styles.progress}>
+      <progress className={styles.bar} value={progress} max={1} aria-label={labels[phase]} />
+      <span className={styles.text} aria-hidden="true">
         {Math.round(progress * 100)}%
       </span>
     </div>

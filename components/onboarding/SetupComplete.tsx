@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
 import { nextMove, type OnboardingRole } from "@/lib/onboarding/router";
+import styles from "./SetupComplete.module.css";
 
 /** A finished profile has nothing left here: the session's flags are brought up to date, then where the router leads. */
 export function SetupComplete({ role }: { role: OnboardingRole }) {
@@ -20,8 +21,8 @@ export function SetupComplete({ role }: { role: OnboardingRole }) {
     };
   }, [router, role]);
   return (
-    <main id="main" className="onboarding-page onboarding-complete">
-      <p className="onboarding-complete-text" role="status">
+    <main id="main" className={styles.complete}>
+      <p className={styles.text} role="status">
         Setup complete! Redirecting...
       </p>
     </main>

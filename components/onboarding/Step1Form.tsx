@@ -17,6 +17,7 @@ import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
+import photoStyles from "@/components/photos/PhotoField.module.css";
 
 type Values = { userImage: PickedPhoto | null; occupation: string; location: OnboardingLocation | null; interests: string[] };
 type Categories = Record<string, { value: string; label: string }[]>;
@@ -155,9 +156,9 @@ export function Step1Form({
     >
       <div data-field="userImage">
         {!values.userImage && saved.avatarUrl && (
-          <div className="step-saved-photo">
+          <div className={photoStyles.saved}>
             {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-            <img src={saved.avatarUrl} width={400} height={400} alt="Your saved profile photo" className="step-saved-photo-image" />
+            <img src={saved.avatarUrl} width={400} height={400} alt="Your saved profile photo" className={photoStyles.savedImage} />
             <p className="field-hint">Your saved profile photo. Upload a new one to replace it.</p>
           </div>
         )}

@@ -16,6 +16,7 @@ import { STYLE_OPTIONS } from "./styleOptions";
 import { checksResolver } from "./stepForm";
 import { useStepForm } from "./useStepForm";
 import type { PhotoPart } from "./useStepSave";
+import styles from "./Step2Form.module.css";
 
 type Values = {
   couple_name: string;
@@ -73,7 +74,7 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
       onValid={onValid}
       progressLabels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }}
       actions={
-        <div className="step-actions">
+        <div className={styles.actions}>
           <button type="button" className="button button-secondary" onClick={onBack} disabled={busy}>
             ← Back to Individual Profile
           </button>

@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/Alert";
 import { SaveProgress } from "./SaveProgress";
 import { focusField } from "./stepForm";
 import type { SavePhase } from "./useStepSave";
+import styles from "./StepFormFrame.module.css";
 
 type StepFormFrameProps<V extends FieldValues> = {
   handleSubmit: UseFormHandleSubmit<V>;
@@ -37,7 +38,7 @@ export function StepFormFrame<V extends FieldValues>({
   return (
     <form
       noValidate
-      className="step-form"
+      className={styles.form}
       onSubmit={(event) => {
         const form = event.currentTarget;
         void handleSubmit(

@@ -3,6 +3,7 @@
 import dynamic from "next/dynamic";
 import { Dialog } from "@/components/ui/Dialog";
 import type { PickedPhoto } from "@/lib/images/client/photo";
+import styles from "./CropDialog.module.css";
 
 export type Size = { width: number; height: number };
 export type CropDialogProps = {
@@ -18,7 +19,7 @@ export type CropDialogProps = {
 // The first paint of the pages with a photo field does not need the crop: it loads when a photo is picked.
 const CropWorkspace = dynamic(() => import("./CropWorkspace").then((module) => module.CropWorkspace), {
   ssr: false,
-  loading: () => <p className="crop-loading">Loading image...</p>,
+  loading: () => <p className={styles.loading}>Loading image...</p>,
 });
 
 /** Each file gets a fresh workspace (crop, errors), even when the same file object comes again later. */
@@ -44,7 +45,7 @@ export function CropDialog(props: CropDialogProps) {
       }}
       title="Crop Your Image"
       closeButton
-      className="crop-dialog"
+      className={styles.dialog}
     >
       {file && <CropWorkspace key={workspaceKey(file)} {...props} file={file} />}
     </Dialog>

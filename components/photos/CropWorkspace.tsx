@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/Alert";
 import { CROP_FAILED_MESSAGE, CROP_JPEG_QUALITY, INVALID_IMAGE_MESSAGE, NO_CROP_AREA_MESSAGE } from "@/lib/images/rules";
 import { croppedFileName, drawJpeg, minCropSize, type PickedPhoto } from "@/lib/images/client/photo";
 import type { CropDialogProps, Size } from "./CropDialog";
+import styles from "./CropDialog.module.css";
 
 /** The crop itself: loaded (with react-image-crop and its styles) only once a photo is picked. */
 
@@ -64,12 +65,12 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
 
   return (
     <>
-      <p className="crop-hint">
+      <p className={styles.hint}>
         Drag to move, drag corners to resize. Final size: {output.width}x{output.height}px
       </p>
-      {status === "loading" && <p className="crop-loading">Loading image...</p>}
+      {status === "loading" && <p className={styles.loading}>Loading image...</p>}
       {status === "unreadable" && <Alert tone="error">{INVALID_IMAGE_MESSAGE}</Alert>}
-      <div ref={areaRef} className="crop-area" hidden={status !== "ready"}>
+      <div ref={areaRef} className={styles.area} hidden={status !== "ready"}>
         <ReactCrop
           crop={crop}
           onChange={(_, percent) => setCrop(percent)}
@@ -91,7 +92,7 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
         </ReactCrop>
       </div>
       {error && <Alert tone="error">{error}</Alert>}
-      <div className="crop-actions">
+      <div className={styles.actions}>
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
         </button>

@@ -2,6 +2,7 @@
 
 import { useId, useState, type Ref } from "react";
 import { ACCEPT_ATTRIBUTE, PHOTO_HINT } from "@/lib/images/rules";
+import styles from "./PhotoDropZone.module.css";
 
 type PhotoDropZoneProps = {
   /** Id of the element naming the field (its visible label). */
@@ -24,7 +25,7 @@ export function PhotoDropZone({ labelledBy, errorId, multiple = false, disabled 
   const [dragging, setDragging] = useState(false);
   return (
     <label
-      className={dragging ? "photo-drop photo-drop-active" : "photo-drop"}
+      className={dragging ? `${styles.drop} ${styles.dragging}` : styles.drop}
       onDragOver={(event) => {
         if (disabled) return;
         event.preventDefault();
@@ -43,7 +44,7 @@ export function PhotoDropZone({ labelledBy, errorId, multiple = false, disabled 
       <input
         ref={ref}
         type="file"
-        className="photo-file-input"
+        className="visually-hidden"
         accept={ACCEPT_ATTRIBUTE}
         multiple={multiple}
         disabled={disabled}
@@ -57,10 +58,10 @@ export function PhotoDropZone({ labelledBy, errorId, multiple = false, disabled 
           if (files.length > 0) onFiles(files);
         }}
       />
-      <span className="photo-drop-text">
+      <span>
         <strong>Click to upload</strong> or drag and drop
       </span>
-      <span id={hintId} className="photo-drop-hint">
+      <span id={hintId} className={styles.hint}>
         {PHOTO_HINT}
       </span>
     </label>

@@ -7,6 +7,7 @@ import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
 import { usePhotoField } from "./usePhotoField";
+import styles from "./PhotoField.module.css";
 
 type PhotoGalleryProps = {
   label: string;
@@ -39,29 +40,29 @@ export function PhotoGallery({ label, value, onChange, error, disabled = false, 
   const nextInQueue = () => setQueue((files) => files.slice(1));
 
   return (
-    <div className="field photo-field" role="group" aria-labelledby={field.labelId}>
-      <span id={field.labelId} className="photo-label">
+    <div className="field" role="group" aria-labelledby={field.labelId}>
+      <span id={field.labelId} className={styles.label}>
         {label}
       </span>
       <span className="field-hint">
         {kept + value.length} of {EXTRA_PHOTOS_MAX} photos
       </span>
       {value.length > 0 && (
-        <ul ref={listRef} className="photo-gallery">
+        <ul ref={listRef} className={styles.gallery}>
           {value.map((photo, index) => (
-            <li key={index} className="photo-gallery-item">
+            <li key={index} className={styles.galleryItem}>
               {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
               <img
                 src={photo.dataUrl}
                 alt={`Couple photo ${kept + index + 1}`}
                 width={photo.width}
                 height={photo.height}
-                className="photo-gallery-image"
+                className={styles.galleryImage}
               />
-              <span className="photo-size">{formatFileSize(photo.size)}</span>
+              <span className={styles.size}>{formatFileSize(photo.size)}</span>
               <button
                 type="button"
-                className="button button-secondary photo-remove"
+                className={`button button-secondary ${styles.remove}`}
                 aria-label={`Remove photo ${kept + index + 1}`}
                 disabled={disabled}
                 onClick={() => {

@@ -6,6 +6,7 @@ import { formatFileSize, imageProblem, type PickedPhoto } from "@/lib/images/cli
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
 import { usePhotoField } from "./usePhotoField";
+import styles from "./PhotoField.module.css";
 
 type PhotoPickerProps = {
   label: string;
@@ -34,28 +35,22 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
   }
 
   return (
-    <div className="field photo-field" role="group" aria-labelledby={field.labelId}>
-      <span id={field.labelId} className="photo-label">
+    <div className="field" role="group" aria-labelledby={field.labelId}>
+      <span id={field.labelId} className={styles.label}>
         {label}
       </span>
       {value ? (
-        <div className="photo-preview">
+        <div className={styles.preview}>
           {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
-          <img
-            src={value.dataUrl}
-            alt={`${label} preview`}
-            width={value.width}
-            height={value.height}
-            className="photo-preview-image photo-round"
-          />
-          <div className="photo-meta">
-            <span className="photo-name">{value.name}</span>
-            <span className="photo-size">{formatFileSize(value.size)}</span>
+          <img src={value.dataUrl} alt={`${label} preview`} width={value.width} height={value.height} className={styles.previewImage} />
+          <div className={styles.meta}>
+            <span className={styles.name}>{value.name}</span>
+            <span className={styles.size}>{formatFileSize(value.size)}</span>
           </div>
           <button
             ref={removeRef}
             type="button"
-            className="button button-secondary photo-remove"
+            className={`button button-secondary ${styles.remove}`}
             aria-label={`Remove ${label.toLowerCase()}`}
             disabled={disabled}
             onClick={() => {

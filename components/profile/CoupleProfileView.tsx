@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import styles from "./CoupleProfileView.module.css";
 import { PhotoLightbox } from "./PhotoLightbox";
 
 const interestLabels = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
@@ -16,18 +17,22 @@ function InterestsVenn({ venn, coupleName }: { venn: NonNullable<CoupleProfile["
     { key: "onlyTheirs", title: `Only ${coupleName}`, items: venn.onlyTheirs, empty: "None." },
   ];
   return (
-    <section className="profile-section" aria-labelledby="profile-venn">
+    <section className={styles.section} aria-labelledby="profile-venn">
       <h2 id="profile-venn">Interests in common</h2>
-      <div className="profile-venn">
+      <div className={styles.venn}>
         {groups.map((group) => (
-          <div key={group.key} className={`profile-venn-group profile-venn-${group.key}`} data-testid={`venn-${group.key}`}>
+          <div
+            key={group.key}
+            className={group.key === "allFour" ? `${styles.vennGroup} ${styles.allFour}` : styles.vennGroup}
+            data-testid={`venn-${group.key}`}
+          >
             <h3>
-              {group.title} <span className="profile-venn-count">({group.items.length})</span>
+              {group.title} <span className={styles.vennCount}>({group.items.length})</span>
             </h3>
             {group.items.length > 0 ? (
               <Chips items={labelled(group.items)} label={group.title} />
             ) : (
-              <p className="profile-hint">{group.empty}</p>
+              <p className={styles.hint}>{group.empty}</p>
             )}
           </div>
         ))}
@@ -39,11 +44,11 @@ function InterestsVenn({ venn, coupleName }: { venn: NonNullable<CoupleProfile["
 /** A list of labelled picks (adventure styles, interests) as chips; shared ones (both partners chose them) are marked in words too. */
 function Chips({ items, label }: { items: readonly { value: string; label: string; shared?: boolean }[]; label?: string }) {
   return (
-    <ul className="profile-chips" aria-label={label}>
+    <ul className={styles.chips} aria-label={label}>
       {items.map((item) => (
-        <li key={item.value} className={item.shared ? "profile-chip profile-chip-shared" : "profile-chip"}>
+        <li key={item.value} className={item.shared ? `${styles.chip} ${styles.shared}` : styles.chip}>
           {item.label}
-          {item.shared && <span className="profile-chip-mark"> · shared</span>}
+          {item.shared && <span className={styles.sharedMark}> · shared</span>}
         </li>
       ))}
     </ul>
@@ -57,42 +62,48 @@ function StoredImage({ alt, ...props }: { src: string; width: number; height: nu
 }
 
 /** Initials where a photo is missing, so the layout keeps its shape. */
-function Placeholder({ name, className }: { name: string; className: string }) {
+function Placeholder({ name, className }: { name: string; className?: string }) {
   return (
-    <span className={`${className} profile-photo-placeholder`} aria-hidden="true">
+    <span className={`${className ?? ""} ${styles.placeholder}`} aria-hidden="true">
       {name.trim().charAt(0).toUpperCase()}
     </span>
   );
 }
 
+type Props = {
+  profile: CoupleProfile;
+  /** Report and block, on another couple's profile. */
+  actions?: ReactNode;
+  /** Another couple's latest forum posts, as list rows. */
+  recentPosts?: ReactNode[];
+};
+
 /**
  * A couple's profile as the viewer may see it: lib/couples/queries has already applied the
  * privacy level to the location and left out what the viewer may not see.
  */
-export function CoupleProfileView({ profile, actions, posts }: { profile: CoupleProfile; actions?: ReactNode; posts?: ReactNode }) {
+export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
   const headingId = "couple-profile-title";
   return (
-    <main id="main" className="page profile-page">
-      <article aria-labelledby={headingId}>
-        <header className="profile-header">
+    <main id="main" className="page">
+      <article aria-labelledby={headingId} className={styles.article}>
+        <header className={styles.header}>
           {profile.profileImageUrl ? (
             <StoredImage
-              className="profile-main-photo"
+              className={styles.mainPhoto}
               src={profile.profileImageUrl}
               width={400}
               height={400}
               alt={`${profile.coupleName}, main photo`}
             />
           ) : (
-            <Placeholder name={profile.coupleName} className="profile-main-photo" />
+            <Placeholder name={profile.coupleName} className={styles.mainPhoto} />
           )}
-          <div className="profile-heading">
+          <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
-            <p className={`profile-badge ${profile.badge === "Verified Couple" ? "profile-badge-verified" : "profile-badge-beta"}`}>
-              {profile.badge}
-            </p>
+            <p className={`${styles.badge} ${profile.badge === "Verified Couple" ? styles.verified : styles.beta}`}>{profile.badge}</p>
             {(profile.location || profile.distanceBand) && (
-              <p className="profile-location">
+              <p className={styles.location}>
                 {profile.location}
                 {profile.location && profile.distanceBand && " · "}
                 {profile.distanceBand}
@@ -103,16 +114,16 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         </header>
 
         {profile.bio && (
-          <section className="profile-section" aria-labelledby="profile-about">
+          <section className={styles.section} aria-labelledby="profile-about">
             <h2 id="profile-about">About us</h2>
-            <p className="profile-bio">{profile.bio}</p>
+            <p className={styles.bio}>{profile.bio}</p>
           </section>
         )}
 
         {profile.coupleTypes.length > 0 && (
-          <section className="profile-section" aria-labelledby="profile-styles">
+          <section className={styles.section} aria-labelledby="profile-styles">
             <h2 id="profile-styles">Adventure styles</h2>
-            <dl className="profile-styles">
+            <dl className={styles.adventureStyles}>
               {profile.coupleTypes.map((type) => (
                 <div key={type.value}>
                   <dt>{type.label}</dt>
@@ -124,11 +135,9 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         )}
 
         {profile.interests.length > 0 && (
-          <section className="profile-section" aria-labelledby="profile-interests">
+          <section className={styles.section} aria-labelledby="profile-interests">
             <h2 id="profile-interests">Interests</h2>
-            {profile.partners.length === 2 && (
-              <p className="profile-hint">Both partners&apos; interests; the ones they share are marked.</p>
-            )}
+            {profile.partners.length === 2 && <p className={styles.hint}>Both partners&apos; interests; the ones they share are marked.</p>}
             <Chips items={profile.interests} />
           </section>
         )}
@@ -136,7 +145,7 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
         {profile.interestsVenn && <InterestsVenn venn={profile.interestsVenn} coupleName={profile.coupleName} />}
 
         {profile.photos.length > 0 ? (
-          <section className="profile-section" aria-labelledby="profile-photos">
+          <section className={styles.section} aria-labelledby="profile-photos">
             <h2 id="profile-photos">Photos</h2>
             <PhotoLightbox
               main={profile.profileImageUrl}
@@ -146,28 +155,28 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
           </section>
         ) : null}
 
-        <section className="profile-section" aria-labelledby="profile-partners">
+        <section className={styles.section} aria-labelledby="profile-partners">
           <h2 id="profile-partners">The two of us</h2>
-          <ul className="profile-partners">
+          <ul className={styles.partners}>
             {profile.partners.map((partner) => (
-              <li key={partner.id} className="profile-partner">
+              <li key={partner.id} className={styles.partner}>
                 {partner.avatarUrl ? (
                   <StoredImage
-                    className="profile-avatar"
+                    className={styles.avatar}
                     src={partner.avatarUrl}
                     width={400}
                     height={400}
                     alt={`Photo of ${partner.firstName}`}
                   />
                 ) : (
-                  <Placeholder name={partner.firstName} className="profile-avatar" />
+                  <Placeholder name={partner.firstName} className={styles.avatar} />
                 )}
                 <div>
                   <h3>
                     {partner.firstName}
-                    {partner.age !== null && <span className="profile-age">, {partner.age}</span>}
+                    {partner.age !== null && <span className={styles.age}>, {partner.age}</span>}
                   </h3>
-                  {partner.occupation && <p className="profile-occupation">{partner.occupation}</p>}
+                  {partner.occupation && <p className={styles.occupation}>{partner.occupation}</p>}
                   {partner.interests.length > 0 && <Chips items={partner.interests} label={`${partner.firstName}'s interests`} />}
                 </div>
               </li>
@@ -175,7 +184,12 @@ export function CoupleProfileView({ profile, actions, posts }: { profile: Couple
           </ul>
         </section>
 
-        {posts}
+        {recentPosts && (
+          <section className={styles.section} aria-labelledby="profile-posts">
+            <h2 id="profile-posts">Recent forum posts</h2>
+            {recentPosts.length > 0 ? <ol className="stack">{recentPosts}</ol> : <p className={styles.hint}>No forum posts yet.</p>}
+          </section>
+        )}
       </article>
     </main>
   );

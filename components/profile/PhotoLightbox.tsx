@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import styles from "./PhotoLightbox.module.css";
 
 /**
  * A couple's extra photos (up to five) as buttons, each named by its photo; one opens a lightbox
@@ -33,10 +34,10 @@ export function PhotoLightbox({ main, photos, coupleName }: { main: string | nul
   const shown = index === null ? null : all[index]!;
   return (
     <>
-      <ul className="profile-gallery">
+      <ul className={styles.gallery}>
         {photos.map((url, i) => (
           <li key={url}>
-            <button type="button" className="profile-gallery-button" onClick={() => setIndex(i + offset)} aria-haspopup="dialog">
+            <button type="button" className={styles.open} onClick={() => setIndex(i + offset)} aria-haspopup="dialog">
               {/* eslint-disable-next-line @next/next/no-img-element -- stored images are already resized by the server */}
               <img src={url} width={600} height={450} alt={all[i + offset]?.alt ?? ""} loading="lazy" />
             </button>
@@ -44,11 +45,11 @@ export function PhotoLightbox({ main, photos, coupleName }: { main: string | nul
         ))}
       </ul>
       {shown && (
-        <Dialog open onClose={() => setIndex(null)} title={shown.alt} closeButton className="profile-lightbox">
+        <Dialog open onClose={() => setIndex(null)} title={shown.alt} closeButton className={styles.lightbox}>
           {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
-          <img className="profile-lightbox-image" src={shown.url} alt="" />
+          <img className={styles.image} src={shown.url} alt="" />
           {count > 1 && (
-            <div className="profile-lightbox-nav">
+            <div className={styles.nav}>
               <button type="button" className="button button-secondary" onClick={() => move(-1)}>
                 Previous
               </button>

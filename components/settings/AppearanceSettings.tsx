@@ -1,18 +1,19 @@
 "use client";
 
 import { THEME_CHOICES, useThemeChoice } from "@/components/layout/useThemeChoice";
+import styles from "./settings.module.css";
 
 /** Light, dark or the device's theme: applied and stored (this browser) the moment it is chosen, like the navigation's toggle. */
 export function AppearanceSettings() {
   const { choice, choose } = useThemeChoice();
   return (
-    <section className="settings-section" aria-labelledby="appearance-title">
+    <section className={styles.section} aria-labelledby="appearance-title">
       <h2 id="appearance-title">Theme</h2>
       <fieldset aria-describedby="appearance-hint">
         <legend>Choose how Two of Us looks</legend>
-        <div className="settings-choices">
+        <div className={styles.choices}>
           {THEME_CHOICES.map((option) => (
-            <label key={option.value} className="settings-choice">
+            <label key={option.value} className="choice">
               <input
                 type="radio"
                 name="theme"

@@ -4,6 +4,8 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { unblockCoupleAction } from "@/app/(app)/settings/actions";
 import type { BlockedCouple } from "@/lib/safety/blocks";
+import styles from "./settings.module.css";
+import { StatusLine } from "./StatusLine";
 
 /** The couples this couple blocked, newest first, each with 'Unblock'. */
 export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
@@ -25,7 +27,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
   };
 
   return (
-    <section className="settings-section" aria-labelledby="blocked-title">
+    <section className={styles.section} aria-labelledby="blocked-title">
       <h2 id="blocked-title" ref={heading} tabIndex={-1}>
         Couples you blocked
       </h2>
@@ -36,15 +38,15 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
       {blocked.length === 0 ? (
         <p>You haven&apos;t blocked anyone.</p>
       ) : (
-        <ul className="settings-list">
+        <ul className="stack">
           {blocked.map((couple) => (
-            <li key={couple.coupleId} className="settings-list-item">
-              <span className="settings-who">
+            <li key={couple.coupleId} className={styles.listItem}>
+              <span className={styles.who}>
                 {couple.coupleImageUrl ? (
                   // eslint-disable-next-line @next/next/no-img-element -- our own stored photo, already small
-                  <img src={couple.coupleImageUrl} alt="" className="settings-avatar" />
+                  <img src={couple.coupleImageUrl} alt="" className={styles.avatar} />
                 ) : (
-                  <span className="settings-avatar" aria-hidden="true" />
+                  <span className={styles.avatar} aria-hidden="true" />
                 )}
                 <span>
                   <strong>{couple.coupleName}</strong>
@@ -67,9 +69,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
           ))}
         </ul>
       )}
-      <p className={`settings-status${status?.tone === "error" ? " settings-status-error" : ""}`} role="status">
-        {status?.text ?? ""}
-      </p>
+      <StatusLine status={status} />
       <p className="field-hint">
         To block a couple, use &apos;Block&apos; on one of their posts or replies in the <Link href="/forum">forum</Link>.
       </p>

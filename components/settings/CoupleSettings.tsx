@@ -13,6 +13,8 @@ import type { CoupleSettings as Saved } from "@/lib/settings/queries";
 import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
 import { useSettingsForm } from "./useSettingsForm";
+import photoStyles from "@/components/photos/PhotoField.module.css";
+import styles from "./settings.module.css";
 
 /** The onboarding checks' field names, as this form (and its server call) names them. */
 const FIELD_NAMES = {
@@ -66,7 +68,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
 
   return (
     <form
-      className="settings-section"
+      className={styles.section}
       aria-labelledby="couple-form-title"
       noValidate
       onSubmit={(event) => {
@@ -86,9 +88,9 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         readOnly={busy}
       />
       {mainUrl && !mainPhoto && (
-        <div className="step-saved-photo">
+        <div className={photoStyles.saved}>
           {/* eslint-disable-next-line @next/next/no-img-element -- the stored photo, already at its final size */}
-          <img src={mainUrl} width={400} height={400} alt="Your current main couple photo" className="step-saved-photo-image" />
+          <img src={mainUrl} width={400} height={400} alt="Your current main couple photo" className={photoStyles.savedImage} />
           <p className="field-hint">Your current main photo. Upload a new one to replace it.</p>
         </div>
       )}
@@ -102,17 +104,17 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
       />
       {kept.length > 0 && (
         <div className="field" role="group" aria-labelledby="kept-photos-label">
-          <span id="kept-photos-label" className="photo-label">
+          <span id="kept-photos-label" className={photoStyles.label}>
             Your couple photos
           </span>
-          <ul className="photo-gallery">
+          <ul className={photoStyles.gallery}>
             {kept.map((url, index) => (
-              <li key={url} className="photo-gallery-item">
+              <li key={url} className={photoStyles.galleryItem}>
                 {/* eslint-disable-next-line @next/next/no-img-element -- a stored photo, already at its final size */}
-                <img src={url} alt={`Couple photo ${index + 1}`} width={600} height={450} className="photo-gallery-image" />
+                <img src={url} alt={`Couple photo ${index + 1}`} width={600} height={450} className={photoStyles.galleryImage} />
                 <button
                   type="button"
-                  className="button button-secondary photo-remove"
+                  className={`button button-secondary ${photoStyles.remove}`}
                   aria-label={`Remove couple photo ${index + 1}`}
                   disabled={busy}
                   onClick={() => setKept((list) => list.filter((other) => other !== url))}
@@ -147,7 +149,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         disabled={busy}
       />
       <BioField value={bio} onChange={setBio} error={errors.bio} disabled={busy} />
-      <div className="settings-actions">
+      <div className={styles.actions}>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? "Saving..." : "Save couple profile"}
         </button>

@@ -6,6 +6,7 @@ import { Field } from "@/components/ui/Field";
 import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
 import { api, ApiError, leavePage } from "@/lib/http/client";
+import styles from "./settings.module.css";
 
 /** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
 export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
@@ -36,7 +37,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
 
   return (
     <>
-      <section className="acct-section" aria-labelledby="download-title">
+      <section className={styles.box} aria-labelledby="download-title">
         <h2 id="download-title">Download my data</h2>
         <p>
           A JSON file with everything we store about you and your couple: profile, couple, place, posts, replies, reactions, notifications,
@@ -46,7 +47,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
           Download my data
         </a>
       </section>
-      <section className="acct-section acct-danger" aria-labelledby="delete-title">
+      <section className={`${styles.box} ${styles.danger}`} aria-labelledby="delete-title">
         <h2 id="delete-title">Delete my account</h2>
         <p>This cannot be undone. When you delete your account:</p>
         <ul>
@@ -84,7 +85,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
             onChange={(e) => setTyped(e.target.value)}
             error={errors.typed}
           />
-          <button type="submit" className="button acct-button-danger" disabled={pending}>
+          <button type="submit" className={`button ${styles.dangerButton}`} disabled={pending}>
             {pending ? "Deleting..." : "Delete my account"}
           </button>
         </form>

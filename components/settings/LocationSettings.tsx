@@ -10,6 +10,7 @@ import type { LocationSettings as Settings } from "@/lib/settings/queries";
 import type { Prediction } from "@/lib/places/types";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsForm";
+import styles from "./settings.module.css";
 
 /** What each level shows others; the spec names the levels, these lines are ours. */
 const LEVEL_HINTS: Record<PrivacyLevel, string> = {
@@ -84,7 +85,7 @@ export function LocationSettings({ initial }: { initial: Settings }) {
 
   return (
     <>
-      <section className="settings-section" aria-labelledby={`${id}-place`}>
+      <section className={styles.section} aria-labelledby={`${id}-place`}>
         <h2 id={`${id}-place`}>Your place</h2>
         {changing ? (
           <>
@@ -113,8 +114,8 @@ export function LocationSettings({ initial }: { initial: Settings }) {
             )}
           </>
         ) : (
-          <div className="settings-actions">
-            <p className="settings-place">{place?.displayLocation}</p>
+          <div className={styles.actions}>
+            <p className={styles.place}>{place?.displayLocation}</p>
             <button
               ref={changeRef}
               type="button"
@@ -132,7 +133,7 @@ export function LocationSettings({ initial }: { initial: Settings }) {
         <StatusLine status={placeStatus} />
       </section>
 
-      <section className="settings-section" aria-labelledby={`${id}-privacy`}>
+      <section className={styles.section} aria-labelledby={`${id}-privacy`}>
         <h2 id={`${id}-privacy`}>Who sees your place</h2>
         <form
           onSubmit={(event) => {
@@ -142,9 +143,9 @@ export function LocationSettings({ initial }: { initial: Settings }) {
         >
           <fieldset disabled={levelBusy}>
             <legend>Location privacy</legend>
-            <div className="settings-choices">
+            <div className={styles.choices}>
               {PRIVACY_LEVELS.map((value) => (
-                <label key={value} className="settings-choice">
+                <label key={value} className="choice">
                   <input type="radio" name="privacyLevel" value={value} checked={level === value} onChange={() => setLevel(value)} />
                   <span>
                     {PRIVACY_LABELS[value]} <span className="muted">({LEVEL_HINTS[value]})</span>
@@ -153,10 +154,10 @@ export function LocationSettings({ initial }: { initial: Settings }) {
               ))}
             </div>
           </fieldset>
-          <p className="settings-preview" aria-live="polite" data-testid="privacy-preview">
+          <p className={styles.preview} aria-live="polite" data-testid="privacy-preview">
             {privacyPreview(place, level)}
           </p>
-          <div className="settings-actions">
+          <div className={styles.actions}>
             <button type="submit" className="button button-primary" disabled={levelBusy || level === savedLevel}>
               {levelBusy ? "Saving..." : "Save privacy level"}
             </button>
@@ -165,9 +166,9 @@ export function LocationSettings({ initial }: { initial: Settings }) {
         </form>
       </section>
 
-      <section className="settings-section" aria-labelledby={`${id}-visible`}>
+      <section className={styles.section} aria-labelledby={`${id}-visible`}>
         <h2 id={`${id}-visible`}>Directory</h2>
-        <label className="settings-choice">
+        <label className="choice">
           <input
             type="checkbox"
             role="switch"

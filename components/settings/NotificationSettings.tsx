@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type NotificationPreferences } from "@/lib/notifications/rules";
 import { api, ApiError } from "@/lib/http/client";
+import styles from "./settings.module.css";
 
 /** One row per type: in the app, by e-mail; saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
@@ -34,17 +35,17 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
   };
 
   return (
-    <form onSubmit={submit} className="acct-section">
+    <form onSubmit={submit} className={styles.box}>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {NOTIFICATION_TYPES.map((type) => (
-        <fieldset key={type} className="acct-fieldset">
+        <fieldset key={type} className={styles.group}>
           <legend>{NOTIFICATION_TYPE_LABELS[type].label}</legend>
-          <p className="muted acct-small">{NOTIFICATION_TYPE_LABELS[type].hint}</p>
-          <label className="acct-check">
+          <p className={`muted ${styles.small}`}>{NOTIFICATION_TYPE_LABELS[type].hint}</p>
+          <label className="choice">
             <input type="checkbox" checked={prefs[type].inApp} onChange={() => toggle(type, "inApp")} name={`${type}-in-app`} />
             In the app
           </label>
-          <label className="acct-check">
+          <label className="choice">
             <input type="checkbox" checked={prefs[type].email} onChange={() => toggle(type, "email")} name={`${type}-email`} />
             By e-mail
           </label>

@@ -7,6 +7,7 @@ import { Dialog } from "@/components/ui/Dialog";
 import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsForm";
+import styles from "./settings.module.css";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 
@@ -42,17 +43,17 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
   };
 
   return (
-    <section className="settings-section" aria-labelledby="partner-title">
+    <section className={styles.section} aria-labelledby="partner-title">
       <h2 id="partner-title" ref={heading} tabIndex={-1}>
         {view.kind === "partner" ? "Your partner" : view.kind === "invited" ? "Invitation pending" : "No partner yet"}
       </h2>
       {view.kind === "partner" && (
-        <div className="settings-who">
+        <div className={styles.who}>
           {view.partner.avatarUrl ? (
             // eslint-disable-next-line @next/next/no-img-element -- a stored avatar, already small
-            <img src={view.partner.avatarUrl} alt="" className="settings-avatar" />
+            <img src={view.partner.avatarUrl} alt="" className={styles.avatar} />
           ) : (
-            <span className="settings-avatar" aria-hidden="true" />
+            <span className={styles.avatar} aria-hidden="true" />
           )}
           <span>
             <strong>
@@ -79,7 +80,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
               ? `The invitation expired on ${day(view.invitation.expiresAt)}.`
               : `It is valid until ${day(view.invitation.expiresAt)}.`}
           </p>
-          <div className="settings-actions">
+          <div className={styles.actions}>
             <button type="button" className="button button-primary" disabled={busy} onClick={() => void resend()}>
               Resend
             </button>
@@ -89,7 +90,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
           </div>
           <Dialog open={confirming} onClose={() => setConfirming(false)} title="Cancel the invitation?">
             <p>The links we sent to {view.invitation.partnerEmail} will stop working. You can invite your partner again at any time.</p>
-            <div className="settings-actions">
+            <div className={styles.actions}>
               <button type="button" className="button button-primary" onClick={() => void cancel()}>
                 Cancel invitation
               </button>

@@ -13,6 +13,8 @@ import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
 import { firstMessages, useSettingsForm } from "./useSettingsForm";
+import photoStyles from "@/components/photos/PhotoField.module.css";
+import styles from "./settings.module.css";
 
 /** 'Your profile': names, occupation, interests and the profile photo (the onboarding crop and compression), saved together. */
 export function ProfileSettings({ initial, categories }: { initial: Saved; categories: InterestsByCategory }) {
@@ -46,7 +48,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
 
   return (
     <form
-      className="settings-section"
+      className={styles.section}
       aria-labelledby="profile-form-title"
       noValidate
       onSubmit={(event) => {
@@ -89,9 +91,9 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         readOnly={busy}
       />
       {avatarUrl && !photo && (
-        <div className="step-saved-photo">
+        <div className={photoStyles.saved}>
           {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-          <img src={avatarUrl} width={400} height={400} alt="Your current profile photo" className="step-saved-photo-image" />
+          <img src={avatarUrl} width={400} height={400} alt="Your current profile photo" className={photoStyles.savedImage} />
           <p className="field-hint">Your current profile photo. Upload a new one to replace it.</p>
         </div>
       )}
@@ -116,7 +118,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         error={errors.interests}
         disabled={busy}
       />
-      <div className="settings-actions">
+      <div className={styles.actions}>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? "Saving..." : "Save profile"}
         </button>

@@ -7,6 +7,7 @@ import { Field } from "@/components/ui/Field";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { api, ApiError } from "@/lib/http/client";
 import { loadChecks } from "./loadChecks";
+import styles from "./settings.module.css";
 
 type Notice = { tone: "error" | "success"; text: string } | null;
 
@@ -47,7 +48,7 @@ function ChangePassword() {
   };
 
   return (
-    <section className="acct-section" aria-labelledby="change-password-title">
+    <section className={styles.box} aria-labelledby="change-password-title">
       <h2 id="change-password-title">Change password</h2>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       <form onSubmit={submit} noValidate>
@@ -122,7 +123,7 @@ function ChangeEmail({ email }: { email: string }) {
   };
 
   return (
-    <section className="acct-section" aria-labelledby="change-email-title">
+    <section className={styles.box} aria-labelledby="change-email-title">
       <h2 id="change-email-title">Change email</h2>
       <p className="muted">
         You sign in with <strong>{email}</strong>.
@@ -200,20 +201,20 @@ function Sessions() {
 
   const others = items?.filter((item) => !item.current) ?? [];
   return (
-    <section className="acct-section" aria-labelledby="sessions-title">
+    <section className={styles.box} aria-labelledby="sessions-title">
       <h2 id="sessions-title">Where you are signed in</h2>
       <p className="muted">Places are not shown: we do not look up where an address is.</p>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {items === null ? (
         <p className="muted">Loading your sessions...</p>
       ) : (
-        <ul className="acct-list" aria-label="Active sessions">
+        <ul className={styles.rows} aria-label="Active sessions">
           {items.map((item) => (
-            <li key={item.id} className="acct-row">
+            <li key={item.id} className={styles.row}>
               <div>
                 <strong>{item.device}</strong>
-                {item.current && <span className="acct-tag"> This device</span>}
-                <div className="muted acct-small">
+                {item.current && <span className={styles.tag}> This device</span>}
+                <div className={`muted ${styles.small}`}>
                   Signed in {when.format(new Date(item.createdAt))} · Last seen {when.format(new Date(item.lastSeenAt))}
                 </div>
               </div>

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { currentSection, SETTINGS_SECTIONS } from "@/lib/settings/sections";
+import styles from "./SettingsNav.module.css";
 
 /**
  * The sections of /settings. Wide screens: the list beside the open section. Phones (CSS
@@ -12,8 +13,8 @@ export function SettingsNav() {
   const pathname = usePathname();
   const section = currentSection(pathname);
   return (
-    <nav aria-label="Settings" className="settings-nav">
-      <ul className="settings-nav-list">
+    <nav aria-label="Settings" className={styles.nav}>
+      <ul className={styles.list}>
         {SETTINGS_SECTIONS.map((item) => (
           <li key={item.href}>
             <Link href={item.href} aria-current={item.href === section?.href ? "page" : undefined}>
@@ -23,7 +24,7 @@ export function SettingsNav() {
         ))}
       </ul>
       {section && (
-        <p className="settings-back">
+        <p className={styles.back}>
           <Link href="/settings">
             <span aria-hidden="true">← </span>All settings
           </Link>

@@ -2,6 +2,7 @@
 
 import { useId, useState, type ReactNode } from "react";
 import { togglePick } from "@/lib/onboarding/picks";
+import styles from "./ChipPicker.module.css";
 
 export type ChipOption = { value: string; label: string; description?: string };
 type Categories = Record<string, ChipOption[]>;
@@ -15,8 +16,8 @@ const initiallyOpen = (categories: Categories, value: string[]) =>
   );
 
 type Props = {
-  /** Class names are `${kind}-picker`, `${kind}-option`, ... (app/styles/onboarding.css). */
-  kind: string;
+  /** The look: interests (compact, in categories) or styles (a card per option). */
+  kind: "interest" | "style";
   legend: string;
   /** The checkboxes' form name. */
   name: string;
@@ -72,13 +73,13 @@ export function ChipPicker({
     });
 
   const list = (items: ChipOption[]) => (
-    <ul className={`${kind}-options`}>
+    <ul className={styles.options}>
       {items.map((item) => {
         const checked = value.includes(item.value);
         const locked = full && !checked;
         return (
           <li key={item.value}>
-            <label className={`${kind}-option${checked ? ` ${kind}-option-checked` : ""}${locked ? ` ${kind}-option-locked` : ""}`}>
+            <label className={[styles.option, checked && styles.checked, locked && styles.locked].filter(Boolean).join(" ")}>
               <input
                 type="checkbox"
                 name={name}
@@ -92,9 +93,9 @@ export function ChipPicker({
                 }}
               />
               {item.description ? (
-                <span className={`${kind}-text`}>
-                  <span className={`${kind}-name`}>{item.label}</span>
-                  <span id={`${id}-${item.value}`} className={`${kind}-description`}>
+                <span className={styles.text}>
+                  <span className={styles.name}>{item.label}</span>
+                  <span id={`${id}-${item.value}`} className={styles.description}>
                     {item.description}
                   </span>
                 </span>
@@ -109,13 +110,13 @@ export function ChipPicker({
   );
 
   return (
-    <fieldset className={`${kind}-picker`} disabled={disabled} aria-describedby={describedBy}>
-      <legend className={`${kind}-legend`}>{legend}</legend>
+    <fieldset className={`${styles.picker} ${styles[kind]}`} disabled={disabled} aria-describedby={describedBy}>
+      <legend className={styles.legend}>{legend}</legend>
       <p id={`${id}-hint`} className="field-hint">
         {hint}
       </p>
       {count !== undefined && (
-        <p id={`${id}-count`} className={`${kind}-count`} role="status">
+        <p id={`${id}-count`} className={styles.count} role="status">
           {count}
         </p>
       )}
@@ -125,13 +126,13 @@ export function ChipPicker({
             return (
               <details
                 key={category}
-                className={`${kind}-category`}
+                className={styles.category}
                 open={open.has(category)}
                 onToggle={(event) => toggleCategory(category, event.currentTarget.open)}
               >
-                <summary className={`${kind}-summary`}>
-                  <span className={`${kind}-category-name`}>{category}</span>
-                  {picked > 0 && <span className={`${kind}-category-count`}>{picked} selected</span>}
+                <summary className={styles.summary}>
+                  <span>{category}</span>
+                  {picked > 0 && <span className={styles.categoryCount}>{picked} selected</span>}
                 </summary>
                 {list(items)}
               </details>
@@ -139,7 +140,7 @@ export function ChipPicker({
           })
         : list(options)}
       {limitMessage !== undefined && (
-        <p className={`${kind}-limit`} role="status">
+        <p className={styles.limit} role="status">
           {full && triedBeyond ? limitMessage : ""}
         </p>
       )}

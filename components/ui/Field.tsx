@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import styles from "./Field.module.css";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -18,7 +19,7 @@ export function Field({ label, error, hint, id, type = "text", ...input }: Field
   return (
     <div className="field">
       <label htmlFor={inputId}>{label}</label>
-      <div className={isPassword ? "input-with-action" : undefined}>
+      <div className={isPassword ? styles.withAction : undefined}>
         <input
           id={inputId}
           type={isPassword && revealed ? "text" : type}
@@ -29,7 +30,7 @@ export function Field({ label, error, hint, id, type = "text", ...input }: Field
         {isPassword && (
           <button
             type="button"
-            className="input-action"
+            className={styles.action}
             onClick={() => setRevealed((value) => !value)}
             aria-label="Show password"
             aria-pressed={revealed}

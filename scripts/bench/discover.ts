@@ -15,7 +15,6 @@
  * over HTTP at the large size: GET /dashboard against GET /api/v2/auth/me on the production build
  * (dashboardOverHttp). The databases are dropped at the end.
  */
-import type { ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
@@ -26,7 +25,13 @@ import { candidateQueries, discoverSuggestions } from "@/lib/discover/queries";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
 import { loadCurrentUser } from "@/lib/profile/queries";
-import { percentile } from "../stats";
+import { sessionCookie } from "./accounts";
+import { addressOf, callJson, getPage } from "./client";
+import { ADMIN_URL, PAIRED_SETTINGS } from "./config";
+import { alternate, type Target } from "./load";
+import { printAlternate } from "./report";
+import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
+import { percentile } from "./stats";
 
 const CITIES: [number, number][] = [
   [38.72, -9.14],
@@ -41,64 +46,42 @@ const CITIES: [number, number][] = [
   [53.35, -6.26],
 ];
 
-type Target = { name: string; send: (worker: number) => Promise<void> };
-
-/**
- * What `npm run bench` (scripts/bench.ts) lends this section for the HTTP figure: its build, its
- * server, its session cookies and its paired runs. Run alone, the section has none and prints
- * the in-process figures only.
- */
-export type DashboardHttp = {
-  ensureBuild: () => Promise<void>;
-  appEnv: (databaseUrl: string, secret: string) => NodeJS.ProcessEnv;
-  newSecret: () => string;
-  startServer: (env: NodeJS.ProcessEnv) => Promise<{ child: ChildProcess }>;
-  stopGroup: (child: ChildProcess) => Promise<void>;
-  sessionCookie: (db: Db, userId: string, secret: string, isPartnerB: boolean) => Promise<string>;
-  alternate: (baseline: Target, targets: Target[]) => Promise<{ rows: string[][]; errors: number }>;
-  printAlternate: (rows: string[][]) => void;
-  getPage: (pathname: string, address: string, cookie?: string) => Promise<void>;
-  callJson: (pathname: string, address: string, init?: RequestInit) => Promise<Record<string, unknown>>;
-  addressOf: (worker: number) => string;
-  settings: string;
-};
-
 /**
  * GET /dashboard (the server-rendered HTML, its whole body read) against GET /api/v2/auth/me on
  * the production build, one session for both, in alternating runs at the same load (the bench's
  * pairing: each dashboard run right after a /me run). Returns the failed requests.
  */
-async function dashboardOverHttp(http: DashboardHttp, db: Db, databaseUrl: string, viewer: string, size: number): Promise<number> {
-  await http.ensureBuild();
-  const secret = http.newSecret();
-  const cookie = await http.sessionCookie(db, viewer, secret, false);
-  const { child } = await http.startServer(http.appEnv(databaseUrl, secret));
+async function dashboardOverHttp(db: Db, databaseUrl: string, viewer: string, size: number): Promise<number> {
+  await ensureBuild();
+  const secret = newSecret();
+  const cookie = await sessionCookie(db, viewer, secret, false);
+  const { child } = await startServer(appEnv({ DATABASE_URL: databaseUrl }, secret));
   try {
     const me: Target = {
       name: "GET /api/v2/auth/me (cookie)",
       send: async (w) => {
-        const body = await http.callJson("/api/v2/auth/me", http.addressOf(w), { headers: { cookie } });
+        const body = await callJson("/api/v2/auth/me", addressOf(w), { headers: { cookie } });
         if (body.userId !== viewer) throw new Error("/me answered for another user");
       },
     };
     const dashboard: Target = {
       name: "GET /dashboard (cookie, full HTML)",
-      send: (w) => http.getPage("/dashboard", http.addressOf(w), cookie),
+      send: (w) => getPage("/dashboard", addressOf(w), cookie),
     };
     // The floor of any page of this build: the root layout and a heading, no data (BENCH_BARE=1);
     // with the session cookie, the floor of a signed-in page (the route guard reads the cookie).
-    const bare: Target = { name: "GET /dev/bare (reference: an empty page)", send: (w) => http.getPage("/dev/bare", http.addressOf(w)) };
-    const bareSignedIn: Target = { name: "GET /dev/bare (cookie)", send: (w) => http.getPage("/dev/bare", http.addressOf(w), cookie) };
+    const bare: Target = { name: "GET /dev/bare (reference: an empty page)", send: (w) => getPage("/dev/bare", addressOf(w)) };
+    const bareSignedIn: Target = { name: "GET /dev/bare (cookie)", send: (w) => getPage("/dev/bare", addressOf(w), cookie) };
     for (const target of [me, dashboard, bare, bareSignedIn]) for (let i = 0; i < 20; i++) await target.send(i);
     console.log(
-      `\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${http.settings}...`,
+      `\nGET /dashboard vs GET /api/v2/auth/me over HTTP at ${size.toLocaleString("en")} couples, same session: ${PAIRED_SETTINGS}...`,
     );
-    const { rows, errors } = await http.alternate(me, [dashboard, bare, bareSignedIn]);
+    const { rows, errors } = await alternate(me, [dashboard, bare, bareSignedIn]);
     // Here the baseline ("base") is /me: the p50 ratio is the dashboard's render against /me.
-    http.printAlternate(rows);
+    printAlternate(rows);
     return errors;
   } finally {
-    await http.stopGroup(child);
+    await stopGroup(child);
   }
 }
 
@@ -171,10 +154,10 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
 }
 
 /** A fresh `bench_discover_<size>_<timestamp>` database holding `size` couples. */
-async function scaleDatabase(admin: postgres.Sql, adminUrl: string, size: number) {
+async function scaleDatabase(admin: postgres.Sql, size: number) {
   const name = `bench_discover_${size}_${Date.now()}`;
   await admin.unsafe(`create database ${name}`);
-  const url = new URL(adminUrl);
+  const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const handle = await openDatabase(url.toString());
   const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
@@ -195,16 +178,16 @@ async function scaleDatabase(admin: postgres.Sql, adminUrl: string, size: number
   }
 }
 
-export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
+/** The section; `overHttp` adds the HTTP figure, which builds the app (under `npm run bench`). */
+export async function benchDiscover({ overHttp }: { overHttp: boolean }): Promise<number> {
   // The dashboard's near couples are a directory page, which signs its cursor.
   process.env.AUTH_SECRET ??= "bench-discover-secret-0123456789abcdef";
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   const sizes = [Number(process.env.BENCH_DISCOVER_SMALL ?? 1000), Number(process.env.BENCH_DISCOVER_LARGE ?? 100_000)];
   const samples = Number(process.env.BENCH_DISCOVER_SAMPLES ?? 200);
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
   try {
-    for (const size of sizes) databases.push(await scaleDatabase(admin, adminUrl, size));
+    for (const size of sizes) databases.push(await scaleDatabase(admin, size));
     const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
     const dbs: [Db, Db] = [small.db, large.db];
     // The same viewer (couple 1) in both.
@@ -258,7 +241,7 @@ export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
         }
       }
     }
-    if (http) return await dashboardOverHttp(http, large.db, large.url, viewer, large.size);
+    if (overHttp) return await dashboardOverHttp(large.db, large.url, viewer, large.size);
     console.log("(GET /dashboard vs /me over HTTP: run through `npm run bench` with BENCH_SECTIONS=discover.)");
     return 0;
   } finally {
@@ -268,7 +251,7 @@ export async function runDiscoverBench(http?: DashboardHttp): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  runDiscoverBench().then(
+  benchDiscover({ overHttp: false }).then(
     (errors) => process.exit(errors ? 1 : 0),
     (error: unknown) => {
       console.error(`discover bench failed: ${error instanceof Error ? error.message : String(error)}`);

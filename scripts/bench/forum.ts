@@ -26,9 +26,9 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
-import { percentile } from "../stats";
+import { ADMIN_URL } from "./config";
+import { percentile } from "./stats";
 
-const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
 

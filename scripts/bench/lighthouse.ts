@@ -10,14 +10,18 @@
  * through the API just before (verified through the dev outbox's link), both signed in through
  * the /login form in a browser; their session cookie goes to Lighthouse as a header.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { DEMO_PASSWORD, demoEmail } from "../seed-data";
+import { DEMO_PASSWORD, demoEmail } from "../seed/data";
+import { onCleanup } from "./cleanup";
+import { PORT } from "./config";
+import { pgliteDatabase, postgresDatabase } from "./databases";
+import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
@@ -34,20 +38,6 @@ const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 
 const ONBOARDING_PASSWORD = "Lighthouse#Phone26";
 /** BENCH_LIGHTHOUSE_JSON=<folder>: every run's full report is kept there (its traces' evidence). */
 const REPORTS = process.env.BENCH_LIGHTHOUSE_JSON;
-
-type BenchDatabase = { env: Record<string, string>; label: string; drop: () => Promise<void> };
-
-/** What the bench (scripts/bench.ts) lends this section: its build, database and server. */
-export type BenchServer = {
-  origin: string;
-  ensureBuild: () => Promise<void>;
-  database: () => Promise<BenchDatabase>;
-  appEnv: (database: BenchDatabase, secret: string) => NodeJS.ProcessEnv;
-  newSecret: () => string;
-  startServer: (env: NodeJS.ProcessEnv) => Promise<{ child: ChildProcess }>;
-  stopGroup: (child: ChildProcess) => Promise<void>;
-  cleanups: (() => unknown)[];
-};
 
 type Page = { path: string; cookie?: string };
 type Figures = { score: number; lcp: number; tbt: number; cls: number; fcp: number; version: string };
@@ -158,16 +148,17 @@ async function measureIn(port: number, url: string, cookie: string | undefined):
 }
 
 /** Runs the section; answers the number of failures (a page that could not be measured). */
-export async function benchLighthouse(server: BenchServer): Promise<number> {
-  await server.ensureBuild();
-  const database = await server.database();
-  server.cleanups.push(database.drop);
-  const env = { ...server.appEnv(database, server.newSecret()), ENABLE_DEV_OUTBOX: "true" };
+export async function benchLighthouse(): Promise<number> {
+  await ensureBuild();
+  const database = (await postgresDatabase()) ?? pgliteDatabase();
+  onCleanup(database.drop);
+  const env = { ...appEnv(database.env, newSecret()), ENABLE_DEV_OUTBOX: "true" };
   console.log(`\n== Lighthouse ${RUNS}x per page, mobile preset, on ${database.label} (migrate and demo seed)...`);
   await runScript("scripts/migrate.ts", env);
-  await runScript("scripts/seed.ts", env);
-  const { child } = await server.startServer(env);
-  const { origin } = server;
+  await runScript("scripts/seed/main.ts", env);
+  const { child } = await startServer(env);
+  // localhost, not 127.0.0.1: the app's origin (APP_URL), whose cookies the browser keeps.
+  const origin = `http://localhost:${PORT}`;
 
   const maya = await signInCookie(origin, demoEmail("Maya"), DEMO_PASSWORD, /\/dashboard$/);
   const newcomer = await signInCookie(origin, await registerForOnboarding(origin), ONBOARDING_PASSWORD, /\/onboarding$/);
@@ -202,7 +193,7 @@ export async function benchLighthouse(server: BenchServer): Promise<number> {
       }
     }
   } finally {
-    await server.stopGroup(child);
+    await stopGroup(child);
   }
   console.log(`Load average after: ${load()}`);
 

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
 import { signIn } from "./support";
 
 /**
@@ -55,7 +55,7 @@ test("the demo couple filters the directory by an interest and a distance band a
   // Open a couple near by: the full profile with the Venn and both partners.
   await page.goto("/directory?interests=travel&distance=10");
   const first = cards.first();
-  const name = (await first.locator(".directory-name").textContent())!;
+  const name = (await first.getByTestId("couple-name").textContent())!;
   await first.getByRole("link").click();
   await expect(page).toHaveURL(/\/profile\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();

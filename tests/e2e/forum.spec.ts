@@ -93,14 +93,14 @@ test.describe("forum", () => {
     await editor.getByLabel("Your post").pressSequentially(" Bring water.");
     await editor.getByRole("button", { name: "Save Changes" }).click();
     await expect(a.page.getByRole("heading", { level: 1, name: `${title} updated` })).toBeVisible();
-    await expect(a.page.locator(".forum-post .forum-topic")).toHaveText("Outdoors");
+    await expect(a.page.getByRole("article").getByText("Outdoors", { exact: true })).toHaveText("Outdoors");
     await expect(a.page.getByText("Who wants to join? Bring water.")).toBeVisible();
     await expect(postMenu).toBeFocused();
-    await expect(a.page.locator(".forum-post .forum-edited")).toHaveCount(0);
+    await expect(a.page.getByRole("article").getByText("· edited", { exact: true })).toHaveCount(0);
     // A post its author edited hours after posting shows the marker (the demo data's Japan route).
     await a.page.goto("/forum?q=spreadsheet");
     await a.page.getByRole("link", { name: "Two weeks in Japan on one rail pass: our route" }).click();
-    await expect(a.page.locator(".forum-post .forum-edited")).toHaveText(/edited/);
+    await expect(a.page.getByRole("article").getByText("· edited", { exact: true })).toHaveText(/edited/);
 
     // B finds it by a word of its body, opens it, replies mentioning A, and reacts.
     await b.page.goto("/forum");
@@ -165,7 +165,7 @@ test.describe("forum", () => {
       .first()
       .click();
     await expect(a.page).toHaveURL(new RegExp(`${postUrl.split("/").pop()}#reply-[0-9a-f-]+$`));
-    const target = a.page.locator(".forum-reply.is-target");
+    const target = a.page.locator('[id^="reply-"][aria-current="true"]');
     await expect(target).toContainText("see you there!");
     await expect(target).toBeInViewport();
 

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
 import { BASE_URL } from "../../playwright.config";
 import { registerViaApi, signIn, verifiedAccount } from "./support";
 
-/** A seeded couple whose profile is complete and whose inbox is empty (scripts/seed.ts runs before the server starts). */
+/** A seeded couple whose profile is complete and whose inbox is empty (scripts/seed/main.ts runs before the server starts). */
 const complete = { email: demoEmail(DEMO_COUPLES[1]!.partnerA.firstName), password: DEMO_PASSWORD };
 
 test.describe("route guard", () => {

@@ -1,9 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
 import { signIn } from "./support";
 
 /**
- * The seeded inbox of maya@demo.couples.test (scripts/seed.ts): this is the only spec that reads
+ * The seeded inbox of maya@demo.couples.test (scripts/seed/main.ts): this is the only spec that reads
  * or changes it. Counts are read from the page rather than assumed.
  */
 const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
@@ -28,7 +28,7 @@ test.describe("notifications", () => {
     await signInAsMaya(page);
     await expect(bell(page)).toHaveAccessibleName(/^Notifications, \d+ unread$/);
     const before = await unreadOnBell(page);
-    await expect(page.locator(".bell .badge")).toHaveText(String(before));
+    await expect(page.getByTestId("unread-badge")).toHaveText(String(before));
 
     await bell(page).click();
     await expect(bell(page)).toHaveAttribute("aria-expanded", "true");
@@ -49,7 +49,7 @@ test.describe("notifications", () => {
     await bell(page).click();
     await dropdown(page).getByRole("link", { name: "View All Notifications" }).click();
     await expect(page).toHaveURL(/\/notifications$/);
-    const list = page.locator(".notification-list > li");
+    const list = page.getByRole("list", { name: "Notifications" }).getByRole("listitem");
     await expect(page.getByRole("heading", { name: "Notifications", level: 1 })).toBeVisible();
     await expect(list).toHaveCount(20);
     await expect(list.filter({ hasText: partnerJoined })).not.toContainText("New");
@@ -65,12 +65,12 @@ test.describe("notifications", () => {
     await pager.getByRole("link", { name: "Previous" }).click();
     await expect(pager).toContainText("Page 1 of 2");
 
-    await expect(page.locator(".notification-new").first()).toBeVisible();
+    await expect(page.getByRole("main").getByText("New", { exact: true }).first()).toBeVisible();
     await page.getByRole("button", { name: "Mark all as read" }).click();
     await expect(page.getByText("All notifications marked as read.")).toBeVisible();
-    await expect(page.locator(".notification-new")).toHaveCount(0);
+    await expect(page.getByRole("main").getByText("New", { exact: true })).toHaveCount(0);
     await expect(bell(page)).toHaveAccessibleName("Notifications");
-    await expect(page.locator(".bell .badge")).toHaveCount(0);
+    await expect(page.getByTestId("unread-badge")).toHaveCount(0);
 
     // The bell's list agrees once reopened.
     await bell(page).click();

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { mkdir, readFile } from "node:fs/promises";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed-data";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
 import { signIn, verifiedAccount } from "./support";
 
 /**
@@ -22,7 +22,7 @@ const VIEWPORTS = [
 ] as const;
 const THEMES = ["light", "dark"] as const;
 
-/** A seeded couple with a complete profile (scripts/seed.ts), and another one to visit. */
+/** A seeded couple with a complete profile (scripts/seed/main.ts), and another one to visit. */
 const member = { email: demoEmail(DEMO_COUPLES[2]!.partnerA.firstName), password: DEMO_PASSWORD };
 /** Partner B who joined but has not set up yet: the invitation's set-up screen. */
 const unfinishedB = DEMO_COUPLES.find((couple) => !couple.partnerB.finished)!.partnerB;

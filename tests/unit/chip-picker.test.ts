@@ -26,11 +26,9 @@ const render = (props: Partial<Parameters<typeof ChipPicker>[0]>) =>
 describe("ChipPicker", () => {
   it("is a named group of checkboxes, each described by its description", () => {
     const html = render({});
-    expect(html).toContain('<legend class="style-legend">Styles</legend>');
+    expect(html).toMatch(/<fieldset[^>]*><legend[^>]*>Styles<\/legend>/);
     expect(html.match(/type="checkbox"/g)).toHaveLength(3);
-    expect(html).toMatch(
-      /<input type="checkbox" aria-describedby="([^"]+)" name="styles" value="a"\/>.*?id="\1" class="style-description">First</,
-    );
+    expect(html).toMatch(/<input type="checkbox" aria-describedby="([^"]+)" name="styles" value="a"\/>.*?id="\1"[^>]*>First</);
   });
 
   it("at the limit marks the other boxes aria-disabled (still focusable), not the picked ones", () => {
@@ -54,7 +52,7 @@ describe("ChipPicker", () => {
       categories: { Outdoors: [{ value: "hike", label: "Hiking" }], Food: [{ value: "wine", label: "Wine" }] },
     });
     expect(html.match(/<details/g)).toHaveLength(2);
-    expect(html).toMatch(/<details class="style-category" open="">.*Outdoors/);
+    expect(html).toMatch(/<details[^>]* open="">.*Outdoors/);
     expect(html).toContain("Hiking</label>");
   });
 });

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
-import { SuggestionCard } from "@/components/discover/SuggestionCard";
+import styles from "@/components/dashboard/dashboard.module.css";
+import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
@@ -17,7 +18,7 @@ const query = z.object({ welcome: z.literal("partner").optional() }).catch({});
 
 function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
   return (
-    <ul className="dashboard-list" aria-labelledby={id}>
+    <ul className={styles.list} aria-labelledby={id}>
       {posts.map((post) => (
         <li key={post.id}>
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
@@ -49,16 +50,16 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           profile is ready: <Link href="/profile">see your couple profile</Link>.
         </Alert>
       )}
-      <div className="dashboard-grid">
-        <section className="dashboard-card" aria-labelledby="dashboard-completion">
+      <div className={styles.grid}>
+        <section className={styles.card} aria-labelledby="dashboard-completion">
           <h2 id="dashboard-completion">Profile {completion.percentage}% complete</h2>
-          <progress className="dashboard-meter" max={100} value={completion.percentage} aria-label="Profile completion">
+          <progress className={styles.meter} max={100} value={completion.percentage} aria-label="Profile completion">
             {completion.percentage}%
           </progress>
           {completion.complete ? (
-            <p className="dashboard-empty">Your profile is complete. Keep it fresh: couples read it before they say hello.</p>
+            <p className={styles.empty}>Your profile is complete. Keep it fresh: couples read it before they say hello.</p>
           ) : (
-            <ul className="dashboard-list" aria-label="Still missing">
+            <ul className={styles.list} aria-label="Still missing">
               {completion.missing.map((step) => (
                 <li key={step.label}>
                   {step.label} (+{step.points}%): <Link href={step.fix.href}>{step.fix.text}</Link>
@@ -70,12 +71,12 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
 
         {dashboard.invitation !== undefined && <InvitationCard invitation={dashboard.invitation} />}
 
-        <section className="dashboard-card" aria-labelledby="dashboard-notifications">
+        <section className={styles.card} aria-labelledby="dashboard-notifications">
           <h2 id="dashboard-notifications">Recent notifications</h2>
           {dashboard.notifications.length === 0 ? (
-            <p className="dashboard-empty">Nothing new yet. Post in the forum or reply to a couple, and you will hear back here.</p>
+            <p className={styles.empty}>Nothing new yet. Post in the forum or reply to a couple, and you will hear back here.</p>
           ) : (
-            <ul className="dashboard-list">
+            <ul className={styles.list}>
               {dashboard.notifications.map((notification) => (
                 <li key={notification.id}>
                   {notification.post_id ? (
@@ -88,23 +89,23 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               ))}
             </ul>
           )}
-          <p className="dashboard-more">
+          <p className={styles.more}>
             <Link href="/notifications">All notifications</Link>
           </p>
         </section>
 
-        <section className="dashboard-card" aria-labelledby="dashboard-near">
+        <section className={styles.card} aria-labelledby="dashboard-near">
           <h2 id="dashboard-near">Couples near you</h2>
           {dashboard.near === null ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               Set your couple&apos;s location to see couples near you: <Link href="/settings">add your location</Link>.
             </p>
           ) : dashboard.near.length === 0 ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               No couples within 200 km yet. <Link href="/directory">Browse the directory</Link> to find couples further away.
             </p>
           ) : (
-            <ul className="dashboard-list">
+            <ul className={styles.list}>
               {dashboard.near.map((near) => (
                 <li key={near.coupleId}>
                   <Link href={`/profile/${encodeURIComponent(near.coupleId)}`}>{near.coupleName}</Link>
@@ -119,30 +120,30 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           )}
         </section>
 
-        <section className="dashboard-card dashboard-wide" aria-labelledby="dashboard-suggestions">
+        <section className={`${styles.card} ${styles.wide}`} aria-labelledby="dashboard-suggestions">
           <h2 id="dashboard-suggestions">Suggested couples</h2>
           {dashboard.suggestions.length === 0 ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               No suggestions yet. Add interests and adventure styles to your profile, then <Link href="/discover">visit Discover</Link>.
             </p>
           ) : (
-            <ul className="suggestion-list">
+            <SuggestionGrid>
               {dashboard.suggestions.map((suggestion) => (
                 <li key={suggestion.coupleId}>
                   <SuggestionCard suggestion={suggestion} headingLevel={3} />
                 </li>
               ))}
-            </ul>
+            </SuggestionGrid>
           )}
-          <p className="dashboard-more">
+          <p className={styles.more}>
             <Link href="/discover">See all suggestions</Link>
           </p>
         </section>
 
-        <section className="dashboard-card" aria-labelledby="dashboard-global">
+        <section className={styles.card} aria-labelledby="dashboard-global">
           <h2 id="dashboard-global">Latest in the global forum</h2>
           {dashboard.globalPosts.length === 0 ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               No posts yet. <Link href="/forum">Start the first conversation</Link>.
             </p>
           ) : (
@@ -150,14 +151,14 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           )}
         </section>
 
-        <section className="dashboard-card" aria-labelledby="dashboard-local">
+        <section className={styles.card} aria-labelledby="dashboard-local">
           <h2 id="dashboard-local">Latest near you</h2>
           {dashboard.localPosts === null ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               Set your couple&apos;s location to read the local forum: <Link href="/settings">add your location</Link>.
             </p>
           ) : dashboard.localPosts.length === 0 ? (
-            <p className="dashboard-empty">
+            <p className={styles.empty}>
               No local posts yet. <Link href="/forum/local">Say hello to couples nearby</Link>.
             </p>
           ) : (

@@ -7,6 +7,7 @@ import { viewerCouple } from "@/lib/couples/queries";
 import { listDirectory, viewerCentre } from "@/lib/directory/queries";
 import { DIRECTORY_PAGE_DEFAULT, DIRECTORY_TEXTS, directoryHref, hasFilters, pageFilters } from "@/lib/directory/rules";
 import { withDb } from "@/lib/with-db";
+import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Directory" };
 
@@ -27,13 +28,13 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
   });
   const href = directoryHref(filters);
   return (
-    <main id="main" className="page directory-page">
+    <main id="main" className="page">
       <h1>Directory</h1>
-      <p className="directory-intro">Couples like you, near and far. Open a profile to see what you have in common.</p>
+      <p className="page-lead">Couples like you, near and far. Open a profile to see what you have in common.</p>
       {/* A new address is a new form and a new list: the keys drop the state of the old ones. */}
       <DirectoryFilters key={`filters:${href}`} filters={filters} hasLocation={hasLocation} />
       {first.data.length === 0 ? (
-        <div className="directory-empty" role="status">
+        <div className={styles.empty} role="status">
           <p>{DIRECTORY_TEXTS.empty}</p>
           {hasFilters(filters) && (
             <Link href="/directory" className="button button-secondary">

@@ -13,7 +13,7 @@ export default async function DiscoverPage() {
   return (
     <main id="main" className="page">
       <h1>Discover</h1>
-      <p className="discover-lead">
+      <p className="page-lead">
         Couples who share your interests, your adventure styles or your part of the world. Not feeling it? &lsquo;Not for us&rsquo; hides a
         couple for 30 days.
       </p>

@@ -6,6 +6,7 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { eventsCouple, listDrafts } from "@/lib/events/service";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE, formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
+import styles from "@/components/events/events.module.css";
 
 export const metadata: Metadata = { title: "Events" };
 
@@ -21,11 +22,11 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     <main id="main" className="page">
       <h1>Events</h1>
       {drafted && <Alert tone="success">Your event is saved as a draft. Only the two of you can see it.</Alert>}
-      <section className="events-hero" aria-labelledby="events-coming">
+      <section className={styles.hero} aria-labelledby="events-coming">
         <h2 id="events-coming">{EVENTS_COMING_SOON_TITLE}</h2>
         <p>{EVENTS_COMING_SOON_TEXT}</p>
         <p>What is coming:</p>
-        <ul className="events-coming">
+        <ul className={styles.coming}>
           <li>Small get-togethers for couples near you: dinners, tastings, walks and game nights.</li>
           <li>Events hosted by couples from the community, with a set number of places.</li>
           <li>Booking and paying for a place for the two of you in one step.</li>
@@ -34,14 +35,14 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
       </section>
 
       {(couple.canCreatePaidEvents || drafts.length > 0) && (
-        <section className="events-section" aria-labelledby="events-drafts">
+        <section className={styles.section} aria-labelledby="events-drafts">
           <h2 id="events-drafts">Your drafts</h2>
           {drafts.length === 0 ? (
-            <p className="dashboard-empty">No drafts yet. Draft your first event now; it stays private until events launch.</p>
+            <p className={styles.empty}>No drafts yet. Draft your first event now; it stays private until events launch.</p>
           ) : (
-            <ul className="events-drafts">
+            <ul className="stack">
               {drafts.map((draft) => (
-                <li key={draft.id} className="events-draft">
+                <li key={draft.id} className={styles.draft}>
                   <h3>{draft.title}</h3>
                   <p className="muted">
                     {when(draft.startsAt)} · {draft.place} · {draft.capacity} couples · {formatPrice(draft.priceCents, draft.currency)}

@@ -16,7 +16,7 @@ export default async function NotificationsPage({
 }) {
   const page = pageNumber((await searchParams).page);
   return (
-    <main id="main" className="page notifications-page">
+    <main id="main" className="page">
       <h1>Notifications</h1>
       {/* A new key per page: the list loads that page from scratch. */}
       <NotificationsList key={page} page={page} />

@@ -1,13 +1,13 @@
 import type { ReactNode } from "react";
 import { SettingsNav } from "@/components/settings/SettingsNav";
-import "@/app/styles/settings.css";
+import styles from "./layout.module.css";
 
 /** Every settings page: the section navigation beside the section. */
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="page settings-shell">
+    <div className={`page ${styles.shell}`}>
       <SettingsNav />
-      <div className="settings-content">{children}</div>
+      <div className={styles.content}>{children}</div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SETTINGS_SECTIONS } from "@/lib/settings/sections";
+import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Settings" };
 
@@ -9,12 +10,12 @@ export default function SettingsPage() {
   return (
     <main id="main">
       <h1>Settings</h1>
-      <ul className="settings-overview">
+      <ul className={styles.overview}>
         {SETTINGS_SECTIONS.map((section) => (
           <li key={section.href}>
             <Link href={section.href}>
-              <span className="settings-overview-label">{section.label}</span>
-              <span className="settings-overview-summary">{section.summary}</span>
+              <span className={styles.label}>{section.label}</span>
+              <span className={styles.summary}>{section.summary}</span>
             </Link>
           </li>
         ))}

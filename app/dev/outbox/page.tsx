@@ -6,6 +6,7 @@ import { devOutboxEnabled } from "@/lib/env";
 import { clientAddress, isLoopback } from "@/lib/http/client-address";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
+import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Dev outbox", robots: { index: false } };
 
@@ -39,15 +40,15 @@ export default async function DevOutboxPage({ searchParams }: { searchParams: Pr
       <h1>Dev outbox</h1>
       <p className="muted">E-mails the app would have sent, newest first. Shown only while no e-mail provider is configured.</p>
       {messages.length === 0 && <p>No e-mails yet.</p>}
-      <ol className="outbox">
+      <ol className={styles.outbox}>
         {messages.map((message, index) => (
-          <li key={`${message.createdAt}-${index}`} className="outbox-item">
+          <li key={`${message.createdAt}-${index}`} className="card">
             <h2>{message.subject}</h2>
             <p className="muted">
               To {message.to} ·{" "}
               <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleString("en-GB", { timeZone: "UTC" })} UTC</time>
             </p>
-            <pre className="outbox-text">
+            <pre className={styles.text}>
               <Linkified text={message.text} />
             </pre>
           </li>

@@ -5,6 +5,7 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { eventsCouple } from "@/lib/events/service";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
+import styles from "@/components/events/events.module.css";
 
 export const metadata: Metadata = { title: "Create an Event" };
 
@@ -16,7 +17,7 @@ export default async function CreateEventPage() {
     return (
       <main id="main" className="page">
         <h1>Create an Event</h1>
-        <section className="events-hero" aria-labelledby="events-not-available">
+        <section className={styles.hero} aria-labelledby="events-not-available">
           <h2 id="events-not-available">Not available yet</h2>
           <p>{EVENT_MESSAGES.notAllowed} For now, paid events are drafted by a few hosts we work with while we get events ready.</p>
           <p>
@@ -31,7 +32,7 @@ export default async function CreateEventPage() {
   return (
     <main id="main" className="page">
       <h1>Create an Event</h1>
-      <p className="discover-lead">Your event is saved as a draft that only the two of you can see, until events launch.</p>
+      <p className="page-lead">Your event is saved as a draft that only the two of you can see, until events launch.</p>
       <EventForm />
     </main>
   );

@@ -40,20 +40,9 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
     <CoupleProfileView
       profile={profile}
       actions={profile.isOwn ? undefined : <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />}
-      posts={
-        <section className="profile-section" aria-labelledby="profile-posts">
-          <h2 id="profile-posts">Recent forum posts</h2>
-          {posts.length > 0 ? (
-            <ol className="profile-posts forum-list">
-              {posts.map((post) => (
-                <PostRow key={post.id} post={post} />
-              ))}
-            </ol>
-          ) : (
-            <p className="profile-hint">No forum posts yet.</p>
-          )}
-        </section>
-      }
+      recentPosts={posts.map((post) => (
+        <PostRow key={post.id} post={post} />
+      ))}
     />
   );
 }

@@ -3,6 +3,7 @@ import { DataSettings } from "@/components/settings/DataSettings";
 import { accountOverview } from "@/lib/account/queries";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { withDb } from "@/lib/with-db";
+import styles from "@/components/settings/settings.module.css";
 
 export const metadata: Metadata = { title: "Your data" };
 
@@ -10,7 +11,7 @@ export default async function DataPage() {
   const { userId } = await requireCompleteProfile();
   const { hasPartner } = await withDb((db) => accountOverview(db, userId));
   return (
-    <main id="main" className="acct-page">
+    <main id="main" className={styles.narrow}>
       <h1>Your data</h1>
       <DataSettings hasPartner={hasPartner} />
     </main>

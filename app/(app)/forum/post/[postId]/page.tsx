@@ -3,6 +3,7 @@ import Link from "next/link";
 import { PostThread } from "@/components/forum/PostThread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { readActor, readThread } from "../../reads";
+import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Forum Post" };
 
@@ -13,7 +14,7 @@ export default async function ForumPostPage({ params }: { params: Promise<{ post
   const actor = await readActor(userId);
   const thread = await readThread(actor, postId);
   return (
-    <main id="main" className="page forum-thread-page">
+    <main id="main" className={`page ${styles.thread}`}>
       <p>
         <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>
           ← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum

@@ -1,0 +1,33 @@
+/** The server's resident memory, read from /proc (Linux): the server and every process under it. */
+import { readdirSync, readFileSync } from "node:fs";
+
+function processRssKb(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The server and every process under it (`next start` may fork the actual server). */
+function processTree(pid: number): number[] {
+  const found = [pid];
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const child of children ? children.split(/\s+/).map(Number) : []) found.push(...processTree(child));
+    }
+  } catch {
+    // the process ended meanwhile
+  }
+  return found;
+}
+
+/** "412 MiB", with each process's share when there are several. */
+export function rss(pid: number): string {
+  const parts = processTree(pid).map((p) => ({ pid: p, mb: processRssKb(p) / 1024 }));
+  const total = parts.reduce((sum, p) => sum + p.mb, 0);
+  const detail = parts.length > 1 ? ` (${parts.map((p) => `pid ${p.pid}: ${p.mb.toFixed(0)}`).join(", ")})` : "";
+  return `${total.toFixed(0)} MiB${detail}`;
+}

@@ -1,0 +1,20 @@
+/**
+ * The sections of `npm run bench`, by the name BENCH_SECTIONS picks them with, in the order they
+ * run. A section is a file of its own in scripts/bench/ exporting an async function that prints
+ * its figures and answers how many requests failed (0 when all went well); it takes what it needs
+ * from the shared parts (config, databases, server, load, client, report). Adding one is that
+ * file and one line here.
+ */
+import { benchDirectory } from "./directory";
+import { benchDiscover } from "./discover";
+import { benchForum } from "./forum";
+import { benchHttp } from "./http";
+import { benchLighthouse } from "./lighthouse";
+
+export const SECTIONS: Record<string, () => Promise<number>> = {
+  http: benchHttp,
+  forum: benchForum,
+  directory: benchDirectory,
+  discover: () => benchDiscover({ overHttp: true }),
+  lighthouse: benchLighthouse,
+};
