@@ -8,7 +8,7 @@ export function CoupleCard({ card }: { card: DirectoryCard }) {
   const verified = card.badge === "Verified Couple";
   return (
     <li className={styles.card}>
-      <Link href={`/profile/${card.id}`} className={styles.link}>
+      <Link href={`/profile/${card.coupleId}`} className={styles.link}>
         {card.profileImageUrl ? (
           // eslint-disable-next-line @next/next/no-img-element -- stored images are already resized by the server
           <img className={styles.photo} src={card.profileImageUrl} alt="" width={320} height={240} loading="lazy" />

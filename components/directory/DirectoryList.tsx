@@ -20,7 +20,7 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
     setError(null);
     try {
       const next = await fetchDirectory(filters, cursor);
-      setCards((shown) => [...shown, ...next.data.filter((card) => !shown.some((old) => old.id === card.id))]);
+      setCards((shown) => [...shown, ...next.data.filter((card) => !shown.some((old) => old.coupleId === card.coupleId))]);
       setCursor(next.pagination.hasMore ? next.pagination.nextCursor : null);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : "Could not load more couples. Please try again.");
@@ -33,7 +33,7 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
     <>
       <ul className={styles.grid} aria-label="Couples">
         {cards.map((card) => (
-          <CoupleCard key={card.id} card={card} />
+          <CoupleCard key={card.coupleId} card={card} />
         ))}
       </ul>
       {error && <Alert tone="error">{error}</Alert>}

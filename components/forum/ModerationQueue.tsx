@@ -3,8 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { REPORT_REASONS, type ModerationAction } from "@/lib/forum/rules";
-import type { OpenReport } from "@/lib/safety/reports";
+import type { OpenReport } from "@/lib/forum/reports";
+import { REPORT_REASONS } from "@/lib/forum/rules";
+import type { ModerationAction } from "@/lib/safety/rules";
 import { resolveReportAction } from "@/app/(app)/moderation/actions";
 import { RelativeTime } from "./RelativeTime";
 import styles from "./ModerationQueue.module.css";

@@ -3,7 +3,7 @@
  *
  * Conventions of this file:
  * - Timestamps are timestamp(3): whole milliseconds, so a JavaScript Date holds a row's value
- *   exactly and keyset cursors (lib/forum/cursor.ts) neither skip nor repeat rows.
+ *   exactly and keyset cursors (lib/pagination/cursor.ts) neither skip nor repeat rows.
  * - Content is never deleted while a thread needs it: `deleted_at` (by its author), `hidden_at`
  *   (reported by enough couples, until reviewed) and `removed_at` (by a moderator) keep the row,
  *   and the lists' partial indexes leave such rows out.

@@ -31,12 +31,16 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
 }
 
 /**
- * Reads a session row by id: its user when the session is live (else null), with whatever else
- * a caller needs (`value`) taken along in the same round trip, and the account's flags when it
- * read them too (a `complete-profile` call then checks them without another round trip). A
- * route's read gets the request's parsed input (`input`), so it can be the handler's own query.
+ * How every route reads its caller's session (lib/http/route.ts, the `session` option): one
+ * round trip that finds the session row live (else null) and takes along what the route needs:
+ * nothing (the default), the account's flags (the default of `complete-profile` calls, which then
+ * check them without another round trip), or the route's whole answer (`value`: the current user,
+ * the forum's global list). `input()` parses the request's input when the read needs it (null
+ * when it does not parse: the read then checks the session alone, and the route answers the input
+ * with 400 once the session is known live). Only URL input should be read this way: it is read
+ * before the session row is checked.
  */
-export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: I) => Promise<SessionFound<L> | null>;
+export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: () => Promise<I | null>) => Promise<SessionFound<L> | null>;
 export type SessionFound<L> = { userId: string; value: L; flags?: AccountFlags };
 
 /** The live-session condition on `sessions` (joined or not), for queries with `sid` and `now` (ISO) placeholders. */

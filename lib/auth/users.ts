@@ -83,16 +83,16 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
  * existed or belongs to someone else than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
-  const found = await sessionWithFlags(db, sessionId, undefined);
-  return found?.userId === userId ? found.value : null;
+  const found = await sessionWithFlags(db, sessionId, noInput);
+  return found?.userId === userId ? (found.flags ?? null) : null;
 }
 
-/** A live session's user with their flags, as a route's session read (`complete-profile` calls). */
-export const sessionWithFlags: SessionRead<AccountFlags> = async (db, sessionId) => {
+const noInput = async () => null;
+
+/** A live session's user with their flags: the session read of `complete-profile` calls. */
+export const sessionWithFlags: SessionRead<undefined> = async (db, sessionId) => {
   const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
-  if (!row) return null;
-  const flags = flagsOf(row, row.id);
-  return { userId: row.id, value: flags, flags };
+  return row ? { userId: row.id, value: undefined, flags: flagsOf(row, row.id) } : null;
 };
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */

@@ -8,10 +8,12 @@ import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { interestsVenn, directoryBand, type CoupleVenn } from "@/lib/directory/rules";
 import { shownDistanceKm, type PlacePoint } from "@/lib/locations/bands";
-import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { viewerOf } from "@/lib/safety/visibility";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
-import { COUPLE_TYPES, coupleBadge, coupleInterests, interestLists, isDiscoverable, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { coupleBadge, coupleInterests, interestLists, shownCoupleLocation, type CoupleBadge } from "./rules";
+import { coupleTypeOptions, labelled } from "./card";
 import { partnerOf } from "./partner";
 import { isCoupleId } from "./schemas";
 
@@ -71,13 +73,7 @@ const personColumns = (t: typeof partnerA | typeof partnerB) => ({
 /** A left-joined partner: absent (partner B not joined yet) reads as null or as all-null columns. */
 type Person = PublicPersonRow & { lastName: string | null; interests: string[] | null };
 
-const labelled = (options: readonly { value: string; label: string }[]) => {
-  const labels = new Map(options.map((option) => [option.value, option.label]));
-  // A value no longer in the list (a legacy style) keeps showing, under its own name.
-  return (values: readonly string[]) => values.map((value) => ({ value, label: labels.get(value) ?? value }));
-};
 const interestOptions = labelled(INTEREST_ROWS);
-const coupleTypeOptions = labelled(COUPLE_TYPES);
 
 function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partners"][number] & { lastName: string }) | null {
   if (!person?.id) return null;
@@ -95,8 +91,9 @@ function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partne
 
 /**
  * A couple's profile as `viewerUserId` may see it, in one query (couple, its location, both
- * partners). Its partners always see it; anyone else only while it is discoverable, and then
- * with the location at its privacy level. Hidden and missing read the same: ids are not probed.
+ * partners), as the one rule says (lib/safety/visibility.ts): its partners always see it; another
+ * couple only while it is discoverable and not blocked either way, and then with the location at
+ * its privacy level. Hidden and missing read the same: ids are not probed.
  * Without an id, the viewer's own couple (NOT_FOUND when they have none).
  */
 export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?: string): Promise<CoupleProfile> {
@@ -121,7 +118,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
       place: locationColumns,
       a: personColumns(partnerA),
       b: personColumns(partnerB),
-      notBlocked: sql<boolean>`${notBlockedEitherWay(viewerUserId, couples.id)}`,
+      notBlocked: sql<boolean>`${notBlockedBetween(coupleOfUser(viewerUserId), couples.id)}`,
     })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
@@ -133,8 +130,9 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
   const { couple, place } = row;
   const partners = [partner(row.a, "A"), partner(row.b, "B")].filter((p) => p !== null);
   const isOwn = row.a?.id === viewerUserId || row.b?.id === viewerUserId;
+  const seenAs = viewerOf({ ...couple, own: isOwn, blockedEitherWay: !row.notBlocked });
   // Hidden, inactive, blocked either way and missing all read the same.
-  if (!isOwn && (!isDiscoverable(couple) || !row.notBlocked)) throw coupleNotFound();
+  if (!seenAs) throw coupleNotFound();
   const viewer = isOwn ? null : await viewerCouple(db, viewerUserId);
   const rawInterests = (person: Person | null) => (person?.id ? (person.interests ?? []) : null);
   const theirLists = [rawInterests(row.a), rawInterests(row.b)].filter((list) => list !== null);
@@ -149,7 +147,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
       partners.map((person) => person.interests),
       interestOptions(couple.interests),
     ),
-    location: shownCoupleLocation(place, isOwn ? "own" : "other", couple.location),
+    location: shownCoupleLocation(place, seenAs, couple.location),
     status: couple.status,
     isVerified: couple.isVerified,
     badge: coupleBadge(couple),

@@ -1,9 +1,11 @@
 /**
  * Couple rules (spec sections 3, 4 and 5): the couple's field limits and messages, adventure
- * styles, the bio counter, badges, visibility. Pure and browser-safe, so the forms (onboarding
- * now, settings later), the profile page and the server share one copy.
+ * styles, the bio counter, badges, the place as others see it. Pure and browser-safe, so the
+ * forms (onboarding now, settings later), the profile page and the server share one copy. Who may
+ * see a couple at all is lib/safety/visibility.ts.
  */
 import { shownName, type NamedPlace } from "@/lib/locations/privacy";
+import type { Viewer } from "@/lib/safety/visibility";
 
 export const COUPLE_NAME_MAX = 100;
 export const COUPLE_TYPES_MAX = 3;
@@ -63,20 +65,12 @@ export function coupleBadge({ status, partnerAVerified, partnerBVerified }: Badg
 }
 
 /**
- * Whether people outside the couple may see it: active (the spec's "discoverable") and not
- * hidden by its visibility flag, which partner A's completion turns on.
+ * The location text a viewer (lib/safety/visibility.ts) may see. The partners see the place they
+ * chose; another couple sees it at the couple's privacy level (full: the place; city: city,
+ * region, country; region: region and country; country: the country; hidden: nothing). Without a
+ * stored location others see nothing: there is no level to apply to a bare text.
  */
-export function isDiscoverable({ status, isVisible }: { status: string; isVisible: boolean }): boolean {
-  return status === "active" && isVisible;
-}
-
-/**
- * The location text a viewer may see. The partners see the place they chose; anyone else sees
- * it at the couple's privacy level (full: the place; city: city, region, country; region:
- * region and country; country: the country; hidden: nothing). Without a stored location
- * others see nothing: there is no level to apply to a bare text.
- */
-export function shownCoupleLocation(location: NamedPlace | null, viewer: "own" | "other", ownText: string | null): string | null {
+export function shownCoupleLocation(location: NamedPlace | null, viewer: Viewer, ownText: string | null): string | null {
   if (viewer === "own") return location?.displayLocation ?? ownText;
   if (!location || location.privacyLevel === "hidden") return null;
   return shownName(location) || null;

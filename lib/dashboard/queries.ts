@@ -3,6 +3,7 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, invitations, users } from "@/db/schema";
+import type { CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { dashboardFinds, type DiscoverSuggestion } from "@/lib/discover/queries";
 import { directoryBand } from "@/lib/directory/rules";
@@ -16,14 +17,7 @@ import { profileCompletion, type Completion } from "./rules";
 
 export const DASHBOARD_COUNTS = { notifications: 5, near: 5, suggestions: 3, posts: 3 } as const;
 
-export type NearCouple = {
-  coupleId: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: string;
-  location: string | null;
-  distance: string;
-};
+export type NearCouple = CoupleCard & { distance: string };
 
 export type Dashboard = {
   firstName: string;

@@ -1,43 +1,31 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
-import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
+import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
-import { decodeCursor, encodeCursor, type Cursor } from "@/lib/forum/cursor";
-import { notBlockedEitherWay } from "@/lib/locations/access";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
+import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { seenByOther } from "@/lib/safety/visibility";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
-export type DirectoryCard = {
-  id: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  /** At the couple's privacy level; null when hidden. */
-  location: string | null;
+export type DirectoryCard = CoupleCard & {
   /** Between the shown points; null when either place is hidden, country-level or unknown. */
   distanceBand: string | null;
-  coupleTypes: { value: string; label: string }[];
   interestsInCommon: number;
 };
 
-export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
-export type DirectoryPage = { data: DirectoryCard[]; pagination: KeysetPagination };
+export type DirectoryPage = KeysetPage<DirectoryCard>;
 
 /** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
 const MEASURED = 0;
 const UNMEASURED = 1;
 
-const styleLabels = new Map<string, string>(COUPLE_TYPES.map((type) => [type.value, type.label]));
-
-export const cursorError = () =>
-  new AppError("VALIDATION_ERROR", DIRECTORY_TEXTS.cursorInvalid, { fieldErrors: { cursor: DIRECTORY_TEXTS.cursorInvalid } });
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
 /** The viewer's shown point (their own privacy level applied): the centre distances are measured from. */
@@ -47,11 +35,11 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
 }
 
 /**
- * A page of the directory (`GET /api/directory`): discoverable couples (active and
- * visible), never the viewer's own nor one blocked either way, filtered by name, interests (any
- * of), adventure styles (any of), verified badge and distance band, sorted newest, nearest or
- * most in common. Keyset pagination on (sort key, id) with a signed cursor: no OFFSET, no
- * repeats, no gaps. Distances are measured between shown points and leave only as bands.
+ * A page of the directory (`GET /api/directory`): the couples the viewer may see
+ * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
+ * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
+ * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a
+ * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
@@ -79,11 +67,7 @@ export async function listDirectory(
     sort: query.sort,
   };
   const context = cursorContext(filters);
-  let after: Cursor | null = null;
-  if (query.cursor !== undefined) {
-    after = decodeCursor(authSecret(), context, query.cursor);
-    if (!after) throw cursorError();
-  }
+  const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
   const near = centre ? nearestSql(centre) : null;
@@ -95,10 +79,7 @@ export async function listDirectory(
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
   const filtered = and(
-    eq(couples.status, "active"),
-    eq(couples.isVisible, true),
-    viewer ? ne(couples.id, viewer.id) : undefined,
-    notBlockedEitherWay(viewerUserId, couples.id),
+    seenByOther({ coupleId: viewer?.id ?? null }),
     escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
@@ -202,24 +183,14 @@ export async function listDirectory(
     lastKey = (row) => Number(row.createdMicros);
   }
 
-  const page = rows.slice(0, query.limit);
-  const hasMore = rows.length > query.limit;
-  const last = page.at(-1);
-  return {
-    data: page.map((row) => ({
-      id: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
+  return keysetPage(
+    rows,
+    query.limit,
+    (row) => ({
+      ...coupleCard(row),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
-      coupleTypes: row.coupleTypes.map((value) => ({ value, label: styleLabels.get(value) ?? value })),
       interestsInCommon: Number(row.common),
-    })),
-    pagination: {
-      limit: query.limit,
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id }) : null,
-    },
-  };
+    }),
+    (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),
+  );
 }

@@ -1,10 +1,10 @@
 /** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { CURSOR_MAX } from "@/lib/forum/rules";
 import { oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { CURSOR_MAX } from "@/lib/pagination/page";
 import {
   DEFAULT_DIRECTORY_SORT,
   DIRECTORY_PAGE_DEFAULT,

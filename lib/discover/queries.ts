@@ -1,19 +1,19 @@
 import "server-only";
-import { and, arrayOverlaps, asc, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
-import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type CoupleBadge } from "@/lib/couples/rules";
+import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
-import { discoverableTo } from "@/lib/locations/access";
-import { coupleOfUser } from "@/lib/safety/blocks";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
 import { storeSummary } from "./service";
 
@@ -30,14 +30,7 @@ export const CANDIDATES_NEARBY = 100;
 /** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
 export const NEAR_STORED = 10;
 
-export type DiscoverSuggestion = {
-  coupleId: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  /** At the couple's privacy level; null when hidden. */
-  location: string | null;
-  coupleTypes: { value: string; label: string }[];
+export type DiscoverSuggestion = CoupleCard & {
   /** 'Within 10 km' etc., from the snapped coordinates; null when either place is hidden, country-level or far. */
   distance: string | null;
   score: number;
@@ -46,7 +39,6 @@ export type DiscoverSuggestion = {
 
 const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
-const STYLE_LABEL = new Map(COUPLE_TYPES.map((type) => [type.value as string, type.label as string]));
 
 /** The columns scoring needs of a couple; partners contribute their interests only. */
 const scoringColumns = {
@@ -121,8 +113,8 @@ const summaryOf = preparedPer((db) =>
 );
 
 /**
- * The stored candidates and near couples that are still eligible now: discoverable to the viewer
- * (active, visible, not blocked either way) and not dismissed, so a block or a 'Not for us'
+ * The stored candidates and near couples that are still eligible now: seen by the viewer
+ * (lib/safety/visibility.ts: discoverable, not blocked either way) and not dismissed, so a block or a 'Not for us'
  * counts at once (a dismissed couple leaves the dashboard's near card too: 'Not for us' is said
  * of the couple, not of one card).
  */
@@ -131,7 +123,7 @@ const storedCandidates = preparedPer((db) =>
     .where(
       and(
         sql`${couples.id} = any((select ${discoverSummaries.candidateIds} || coalesce(${discoverSummaries.nearIds}, '{}') from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})::uuid[])`,
-        discoverableTo(USER),
+        seenByOther({ userId: USER }),
         notDismissedBy(coupleOfUser(USER)),
       ),
     )
@@ -174,15 +166,8 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
   return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
-    const row = byId.get(suggestion.id)!;
-    const place = row.place?.id ? row.place : null;
     return {
-      coupleId: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(place, "other", null),
-      coupleTypes: row.coupleTypes.map((value) => ({ value, label: STYLE_LABEL.get(value) ?? value })),
+      ...coupleCard(byId.get(suggestion.id)!),
       distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
       score: suggestion.score,
       reasons: suggestion.reasons,
@@ -190,14 +175,7 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
   });
 }
 
-export type NearRow = {
-  coupleId: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  badge: CoupleBadge;
-  location: string | null;
-  km: number;
-};
+export type NearRow = CoupleCard & { km: number };
 
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
@@ -216,14 +194,7 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ row, km }) => ({
-      coupleId: row.id,
-      coupleName: row.coupleName,
-      profileImageUrl: row.profileImageUrl,
-      badge: coupleBadge(row),
-      location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
-      km,
-    }));
+    .map(({ row, km }) => ({ ...coupleCard(row), km }));
 }
 
 /**
@@ -255,7 +226,7 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
   ]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
   const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
-  const nearIds = near ? near.data.map((card) => card.id) : null;
+  const nearIds = near ? near.data.map((card) => card.coupleId) : null;
   // A read that finds the stored lists stale stores them afresh: the write is the service's.
   await storeSummary(db, viewer.id, { candidateIds, nearIds, inputsKey: key, computedAt: now });
   return { candidateIds, nearIds };
@@ -264,15 +235,15 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
 /**
  * The two bounded candidate queries, not yet run (the bench EXPLAINs them): the couples sharing
  * an interest or a style, and the nearest couples; null when the viewer has nothing to match on.
- * Pre-filtered in SQL: discoverable to the viewer (active, visible, not blocked either way), not
- * their own, not dismissed.
+ * Pre-filtered in SQL: seen by the viewer (lib/safety/visibility.ts: discoverable, not their own,
+ * not blocked either way), not dismissed.
  */
 export async function candidateQueries(db: Db, userId: string, known?: ScoringRow) {
   const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
-  const eligible = and(discoverableTo(userId), ne(couples.id, viewer.id), notDismissedBy(viewer.id));
+  const eligible = and(seenByOther({ coupleId: viewer.id }), notDismissedBy(viewer.id));
 
   const overlaps = [
     viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,

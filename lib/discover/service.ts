@@ -10,7 +10,7 @@ import { coupleNotFound } from "@/lib/couples/queries";
 import { partnerOf } from "@/lib/couples/partner";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
-import { discoverableTo } from "@/lib/locations/access";
+import { seenByOther } from "@/lib/safety/visibility";
 import { DISMISS_MS } from "./rules";
 
 /** A couple's stored lists: the suggestions' and the near couples' ids, and what and when they were computed from. */
@@ -42,7 +42,7 @@ export async function dismissSuggestion(
   const [target] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, coupleId), discoverableTo(userId)))
+    .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own.id })))
     .limit(1);
   if (!target) throw coupleNotFound();
   const hiddenUntil = new Date(now.getTime() + DISMISS_MS);

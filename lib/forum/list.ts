@@ -5,23 +5,22 @@ import type { Db } from "@/db/client";
 import { couples, forumMentions, forumPosts, forumReactions, sessions, users } from "@/db/schema";
 import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
 import { flagColumns, flagsOf, sessionWithFlags } from "@/lib/auth/users";
-import { authSecret } from "@/lib/env";
+import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
+import { emptyPage, keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import { encodeCursor } from "./cursor";
-import { reactionCounts, type ReactionKind } from "./rules";
-import type { ListPostsQuery } from "./schemas";
+import { PAGE_SIZE_DEFAULT, reactionCounts, type ReactionKind } from "./rules";
+import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ForumActor } from "./actor";
-import { readCursor } from "./keyset";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
-import { postColumns, shapePost, type ForumMention, type ForumPost, type KeysetPagination } from "./shape";
+import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
 export type ListViewer = Pick<ForumActor, "userId">;
 /** Or the live session of a person: the route's one round trip (listPostsBySession). */
 type Reader = ListViewer | { sessionId: string };
-export type PostPage = { data: ForumPost[]; pagination: KeysetPagination };
+export type PostPage = KeysetPage<ForumPost>;
 
 const accountUser = alias(users, "account_user");
 const accountCouple = alias(couples, "account_couple");
@@ -31,7 +30,7 @@ const mentioned = alias(couples, "mentioned");
 /**
  * SQL: a listed post's reactions (on the post itself) as JSON `[[kind, count, mine], ...]`, one
  * entry per kind; couples blocked either way are not counted. Who reacted is the thread's detail
- * (lib/forum/extras.ts): naming them here joined two rows per reaction for every listed post.
+ * (lib/forum/reactions.ts): naming them here joined two rows per reaction for every listed post.
  */
 function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[ReactionKind, number, boolean][]> {
   return sql`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.mine)), '[]'::json) from (
@@ -90,31 +89,32 @@ export async function listPosts(
  * `GET /api/forum/posts`'s session read: a global list (not a search) is read in the statement
  * that checks the session and takes the account's flags along, one round trip in all (the route
  * checks the flags before anything leaves). No row means an empty page or no live session: the
- * session's own read tells which. A local list or a search needs the session first (its
- * statement depends on the couple's place, or is planned per term).
+ * session's own read tells which. Anything else checks the session first: a local list or a
+ * search (its statement depends on the couple's place, or is planned per term), and a query that
+ * does not parse (the route answers it with 400 once the session is known live).
  */
-export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, query) => {
-  if (query.scope === "local" || query.q) {
-    const found = await sessionWithFlags(db, sessionId, undefined);
-    if (!found?.flags?.profileComplete) return found && { ...found, value: emptyPage(query) };
+export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, input) => {
+  const query = await input();
+  if (!query || query.scope === "local" || query.q) {
+    const found = await sessionWithFlags(db, sessionId, input);
+    if (!query || !found?.flags?.profileComplete)
+      return found && { ...found, value: emptyPage<ForumPost>(query?.limit ?? PAGE_SIZE_DEFAULT) };
     return { ...found, value: await listPosts(db, { userId: found.userId }, query) };
   }
   const { page, account } = await readList(db, { sessionId }, query, {});
   if (!account) {
-    const found = await sessionWithFlags(db, sessionId, undefined);
-    return found && { ...found, value: emptyPage(query) };
+    const found = await sessionWithFlags(db, sessionId, input);
+    return found && { ...found, value: emptyPage<ForumPost>(query.limit) };
   }
   return { userId: account.id, flags: flagsOf(account, account.id), value: page };
 };
-
-const emptyPage = (query: ListPostsQuery): PostPage => ({ data: [], pagination: { limit: query.limit, hasMore: false, nextCursor: null } });
 
 async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { coupleId?: string }) {
   const bySession = "sessionId" in reader;
   const local = query.scope === "local";
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
-  const after = readCursor(context, query.cursor);
+  const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
   const centre = local && !bySession ? await couplePlace(db, coupleOfUser(reader.userId)) : null;
   if (local && !centre) throw locationRequired();
 
@@ -232,9 +232,6 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
       ? await build()
       : await build().prepare("forum_list").execute();
 
-  const page = rows.slice(0, query.limit);
-  const hasMore = rows.length > query.limit;
-  const last = page.at(-1);
   // A search keeps the window its first page pinned (lib/forum/search.ts).
   const pinnedMs = after?.pinnedAt?.getTime() ?? (rows[0]?.pinnedMs == null ? null : Number(rows[0].pinnedMs));
   const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
@@ -243,16 +240,13 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   // Drizzle types a nested selection of left-joined aliases as never: the row is flagColumns' own.
   const account = rows[0]?.account as (Parameters<typeof flagsOf>[0] & { id: string | null }) | null | undefined;
   return {
-    page: {
-      data: page.map((row) =>
+    page: keysetPage(
+      rows,
+      query.limit,
+      (row) =>
         shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),
-      ),
-      pagination: {
-        limit: query.limit,
-        hasMore,
-        nextCursor: hasMore && last ? encodeCursor(authSecret(), context, { sortKey: lastKey(last), id: last.id, pinnedAt }) : null,
-      },
-    },
+      (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id, pinnedAt }),
+    ),
     account: account?.id ? { ...account, id: account.id } : null,
   };
 }

@@ -98,8 +98,6 @@ export const PAGE_SIZE_MAX = 50;
 /** A thread's replies per page: a long evening's discussion at once, oldest first. */
 export const REPLIES_PAGE_DEFAULT = 100;
 export const REPLIES_PAGE_MAX = 200;
-/** Far longer than any keyset cursor the server makes (lib/forum/cursor.ts); longer ones are refused unread. */
-export const CURSOR_MAX = 256;
 
 /** The local forum's radii in km; 50 is the spec's nearby radius. */
 export const LOCAL_RADII_KM = [10, 25, 50, 100] as const;
@@ -136,10 +134,7 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
   return `${latestCoupleName}${others} reacted to your ${target}`;
 }
 
-/** What a moderator does with an open report (and every other open report of the same target). */
-export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
-export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
-
+/** What a report names and why (filed by lib/safety/reports.ts). */
 export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
@@ -152,10 +147,6 @@ export const REPORT_REASONS = [
 export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
 export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
 
-/** Reports from this many different couples hide the content from all but its authors until reviewed. */
-export const REPORT_HIDE_THRESHOLD = 3;
-export const isHiddenByReports = (reportingCouples: number): boolean => reportingCouples >= REPORT_HIDE_THRESHOLD;
-
 const HOUR_SECONDS = 60 * 60;
 
 /**
@@ -167,7 +158,6 @@ export const FORUM_LIMITS = {
   repliesPerUser: { bucket: "forum-reply:user", limit: 60, windowSeconds: HOUR_SECONDS },
   // Toggling counts too: a reaction tapped on and off is two hits.
   reactionsPerUser: { bucket: "forum-reaction:user", limit: 300, windowSeconds: HOUR_SECONDS },
-  reportsPerUser: { bucket: "forum-report:user", limit: 20, windowSeconds: HOUR_SECONDS },
   // Four photos per post, and room for a few that were picked and removed again.
   photosPerUser: { bucket: "forum-photo:user", limit: 60, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;

@@ -8,9 +8,10 @@ import { z } from "zod";
 import { CONTROL_CHARACTER } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { CURSOR_MAX } from "@/lib/pagination/page";
+import { MODERATION_ACTIONS } from "@/lib/safety/rules";
 import {
   BODY_MAX,
-  CURSOR_MAX,
   BODY_MIN,
   DEFAULT_LOCAL_RADIUS_KM,
   DEFAULT_SORT,
@@ -19,7 +20,6 @@ import {
   MENTIONS_MAX,
   PAGE_SIZE_DEFAULT,
   PAGE_SIZE_MAX,
-  MODERATION_ACTIONS,
   PHOTOS_MAX,
   REACTION_KINDS,
   REPLIES_PAGE_DEFAULT,
@@ -162,7 +162,7 @@ export const listPostsQuerySchema = z
         .refine((km) => (LOCAL_RADII_KM as readonly number[]).includes(km), FORUM_MESSAGES.radiusUnknown)
         .default(DEFAULT_LOCAL_RADIUS_KM),
     ),
-    // Only bounded here: the route verifies its signature (lib/forum/cursor.ts) and answers 400.
+    // Only bounded here: the route verifies its signature (lib/pagination/cursor.ts) and answers 400.
     cursor: z.preprocess(
       emptyAsMissing,
       z.string({ error: FORUM_MESSAGES.cursorInvalid }).max(CURSOR_MAX, FORUM_MESSAGES.cursorInvalid).optional(),
@@ -218,7 +218,7 @@ export const patchReplySchema = z.object({
 });
 export type PatchReplyInput = z.output<typeof patchReplySchema>;
 
-/** `POST /api/reports`: an empty note is no note. */
+/** `POST /api/reports` (filed by lib/safety/reports.ts): an empty note is no note. */
 export const reportSchema = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES, { error: FORUM_MESSAGES.targetTypeUnknown }),
   targetId: z.uuid({ error: FORUM_MESSAGES.targetIdInvalid }),

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPosts } from "@/db/schema";
-import type { Cursor } from "./cursor";
+import type { Cursor } from "@/lib/pagination/cursor";
 
 /**
  * Search ranks at most this many matches: the most recent ones. Ranking every match made a

@@ -7,10 +7,10 @@ import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
 import { consumeLimit, type Limit } from "@/lib/rate-limit";
-import { blockedError, isBlockedEitherWay, notBlockedBetween } from "@/lib/safety/blocks";
+import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
+import { standings } from "@/lib/safety/visibility";
 import {
   couplePlace,
-  mentionable,
   readPost,
   readReply,
   visiblePostRow,
@@ -52,21 +52,13 @@ const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS
 
 /**
  * The couples a post or reply may mention, from the ids sent: a couple blocked either way is
- * refused (403 BLOCKED); one that is not discoverable (missing, hidden, inactive) or the
+ * refused (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive) or the
  * author's own is dropped, as if its id had never been sent.
  */
 async function validMentions(db: Db, actor: ForumActor, ids: readonly string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({
-      id: couples.id,
-      blocked: sql<boolean>`not ${notBlockedBetween(actor.coupleId, couples.id)}`,
-      allowed: sql<boolean>`${mentionable(actor)}`,
-    })
-    .from(couples)
-    .where(inArray(couples.id, [...ids]));
-  if (rows.some((row) => row.blocked)) throw blockedError();
-  return rows.filter((row) => row.allowed).map((row) => row.id);
+  const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
+  if (found.some(([, standing]) => standing.blockedByViewer || standing.blocksViewer)) throw blockedError();
+  return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
 }
 
 /** A post's photos must be the author's own uploads through `POST /api/forum/photos`. */

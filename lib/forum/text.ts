@@ -11,7 +11,7 @@ export type Line = Segment[];
 export type Paragraph = Line[];
 
 /** A mention the server validated for this post or reply: only these become links. */
-export type KnownMention = { coupleId: string; name: string };
+export type ForumMention = { coupleId: string; name: string };
 
 /** Every link opens away from the app without handing it our window or our ranking. */
 export const LINK_REL = "noopener nofollow ugc";
@@ -57,13 +57,13 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
  * "@Name" for each known mention, longest name first so "@Maya & Theo" wins over "@Maya". The
  * '@' starts a word (not an e-mail address) and the name ends one (case ignored).
  */
-function mentionPattern(mentions: readonly KnownMention[]): RegExp | null {
+function mentionPattern(mentions: readonly ForumMention[]): RegExp | null {
   const names = [...new Set(mentions.map((m) => m.name).filter((name) => name.trim() !== ""))].sort((a, b) => b.length - a.length);
   if (names.length === 0) return null;
   return new RegExp(`(?<![\\p{L}\\p{N}_@])@(${names.map(escapeRegExp).join("|")})(?![\\p{L}\\p{N}_])`, "giu");
 }
 
-function mentionSegments(text: string, pattern: RegExp | null, byName: Map<string, KnownMention>): Segment[] {
+function mentionSegments(text: string, pattern: RegExp | null, byName: Map<string, ForumMention>): Segment[] {
   if (!pattern) return [{ kind: "text", text }];
   const segments: Segment[] = [];
   let at = 0;
@@ -80,7 +80,7 @@ function mentionSegments(text: string, pattern: RegExp | null, byName: Map<strin
 }
 
 /** One line: links first (a mention inside a URL stays part of it), mentions in the text between. */
-function lineSegments(line: string, pattern: RegExp | null, byName: Map<string, KnownMention>): Line {
+function lineSegments(line: string, pattern: RegExp | null, byName: Map<string, ForumMention>): Line {
   const segments: Segment[] = [];
   let at = 0;
   for (const match of line.matchAll(LINK)) {
@@ -100,8 +100,8 @@ function lineSegments(line: string, pattern: RegExp | null, byName: Map<string, 
  * Mentions are recognised only for the couples given, so text that merely looks like a
  * mention stays text; the first couple listed under a name wins.
  */
-export function renderBody(body: string, mentions: readonly KnownMention[] = []): Paragraph[] {
-  const byName = new Map<string, KnownMention>();
+export function renderBody(body: string, mentions: readonly ForumMention[] = []): Paragraph[] {
+  const byName = new Map<string, ForumMention>();
   for (const mention of mentions) if (!byName.has(mention.name.toLowerCase())) byName.set(mention.name.toLowerCase(), mention);
   const pattern = mentionPattern(mentions);
   return body

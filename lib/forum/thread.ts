@@ -3,16 +3,16 @@ import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies, users } from "@/db/schema";
-import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import type { KeysetPagination } from "@/lib/pagination/page";
 import { notBlockedBetween } from "@/lib/safety/blocks";
-import { encodeCursor } from "./cursor";
 import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from "./rules";
-import type { ThreadQuery } from "./schemas";
+import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
 import type { ForumActor } from "./actor";
-import { mentionsOf, threadReactions } from "./extras";
-import { keyValue, readCursor } from "./keyset";
+import { mentionsOf } from "./mentions";
+import { threadReactions } from "./reactions";
 import {
   author,
   authorColumns,
@@ -22,10 +22,9 @@ import {
   type ForumMention,
   type ForumPostDetail,
   type ForumReply,
-  type KeysetPagination,
   type PostRow,
   type ReactedBy,
-} from "./shape";
+} from "./projections";
 
 const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
@@ -147,16 +146,13 @@ export async function readThread(
   query: ThreadQuery,
 ): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
-  const after = readCursor(context, query.cursor);
+  const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
   const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
   const post = await readPost(db, actor, postId, extras);
   const rows = await replyRows(
     db,
     actor,
-    and(
-      eq(forumReplies.postId, postId),
-      after ? sql`(${forumReplies.createdAt}, ${forumReplies.id}) > (${keyValue(after.sortKey)}, ${after.id}::uuid)` : undefined,
-    ),
+    and(eq(forumReplies.postId, postId), after ? rowsAfter(forumReplies.createdAt, forumReplies.id, after, "asc") : undefined),
   )
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
     .limit(query.limit + 1);
@@ -171,7 +167,7 @@ export async function readThread(
     pagination: {
       limit: query.limit,
       hasMore: rows.length > query.limit,
-      nextCursor: last ? encodeCursor(authSecret(), context, { sortKey: last.createdAt, id: last.id }) : (query.cursor ?? null),
+      nextCursor: last ? cursorAfter(context, { sortKey: last.createdAt, id: last.id }) : (query.cursor ?? null),
     },
   };
 }

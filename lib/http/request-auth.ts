@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 
 export type Caller = { userId: string; sessionId: string; via: "cookie" | "bearer" };
 
-/** The plain liveness check: the session's user and nothing else. */
+/** The plain liveness check: the session's user and nothing else (the session read of a route that declares none). */
 export const sessionUserOnly: SessionRead<undefined> = async (db, sessionId) => {
   const userId = await activeSessionUser(db, sessionId);
   return userId === null ? null : { userId, value: undefined };
@@ -43,7 +43,7 @@ export async function liveCaller<L, I>(
   db: Db,
   request: NextRequest,
   read: SessionRead<L, I>,
-  input: I,
+  input: () => Promise<I | null>,
 ): Promise<(Omit<SessionFound<L>, "userId"> & { caller: Caller }) | null> {
   const claimed = await claimedCaller(request);
   if (!claimed) return null;

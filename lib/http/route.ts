@@ -36,7 +36,7 @@ export const stringParams = <K extends string>(...names: K[]) =>
 export type RouteContext<A extends Access, I, P, L = undefined> = {
   db: Db;
   caller: RouteCaller<A>;
-  /** What `withSession` read along with the session (null where there is no caller). */
+  /** What the route's `session` read took along with the session (null where there is no caller). */
   live: CallerFor<A, L>;
   input: I;
   params: P;
@@ -46,12 +46,11 @@ export type RouteContext<A extends Access, I, P, L = undefined> = {
 export type RouteOptions<A extends Access, I, P, L = undefined> = {
   access: A;
   /**
-   * Reads the session row together with what the handler needs, in one round trip, instead of
-   * the plain liveness check (the current user's call, the forum's list). It gets the parsed
-   * input, so the request's input is read before the session then: a bad input is still
-   * answered after the session check (401 first, whatever was sent).
+   * How the caller's session is read, in one round trip (lib/auth/sessions.ts `SessionRead`):
+   * by default its user, with the account's flags for `complete-profile`; a route may read what
+   * it answers in the same statement instead (the current user, the forum's global list).
    */
-  withSession?: SessionRead<L, I>;
+  session?: SessionRead<L, I>;
   /** The request's input: `jsonBody(...)`, `searchParams(...)`, or a custom reader (multipart). */
   input?: InputReader<I>;
   /** The route params' schema; failures are a VALIDATION_ERROR like any input (`message` as for parseWith). */
@@ -62,24 +61,20 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
 export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
 
-async function callerFor<L, I>(
-  access: Access,
-  db: Db,
-  request: NextRequest,
-  read: SessionRead<L, I>,
-  input: I,
-): Promise<{ caller: Caller; value: L } | null> {
+/** The session read of a route that declares none: the flags where the access checks them, else the user alone. */
+const defaultRead = (access: Access): SessionRead<undefined> => (access === "complete-profile" ? sessionWithFlags : sessionUserOnly);
+
+/** The caller, checked as the access asks: null for `public` (no credential is read) and for a signed-out `optional` call. */
+async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, read: SessionRead<L, I>, input: () => Promise<I | null>) {
   if (access === "public") return null;
-  // The profile check rides on the session's round trip (the fixed cost of most calls).
-  const withFlags = access === "complete-profile" && read === sessionUserOnly;
-  const found = await liveCaller<unknown, I>(db, request, withFlags ? sessionWithFlags : read, input);
+  const found = await liveCaller(db, request, read, input);
   if (!found) {
     if (access === "optional") return null;
     throw new AppError("UNAUTHENTICATED", "Not authenticated");
   }
   if (access === "complete-profile" && found.flags) assertCompleteFlags(found.flags);
   else if (access !== "optional") await assertAccess(db, access, found.caller.userId);
-  return { caller: found.caller, value: (withFlags ? undefined : found.value) as L };
+  return found;
 }
 
 type Parsed<I, P> = { ok: true; input: I; params: P } | { ok: false; error: unknown };
@@ -101,25 +96,29 @@ async function parseRequest<A extends Access, I, P, L>(
 
 /**
  * Declares a route handler: who may call it and what input it takes. The wrapper opens the
- * database, checks the caller, then parses the params and the input (in that order, so a
- * signed-out call is 401 whatever it sent; a `withSession` read gets the input parsed first, and
- * a bad one is still answered only after the session check), and turns every thrown error into the JSON error
- * shape with its status, so no handler can answer a stack trace. The returned handler carries
- * its declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
+ * database, checks the caller (with the route's `session` read), then parses the params and the
+ * input, so a signed-out call is 401 whatever it sent and nothing it sent is read before its
+ * session is checked (unless the session read asks for the input: then a bad input is still
+ * answered only after the session check). Every thrown error becomes the JSON error shape with
+ * its status, so no handler can answer a stack trace. The returned handler carries its
+ * declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
  */
 export function route<A extends Access, I = undefined, P = Record<string, never>, L = undefined>(
   options: RouteOptions<A, I, P, L>,
   handler: (context: RouteContext<A, I, P, L>) => Promise<Response>,
 ): RouteHandler {
+  const read = (options.session ?? defaultRead(options.access)) as SessionRead<L, I>;
   const handle: RouteHandler = async (request, context) => {
     try {
       const db = await getDb();
-      // A session read that takes the input along needs it parsed first; otherwise the session
-      // is checked before anything the caller sent is read.
-      const early = options.withSession ? await parseRequest(options, request, context) : null;
-      const read = (early?.ok ? options.withSession : sessionUserOnly) as SessionRead<L, I>;
-      const found = await callerFor(options.access, db, request, read, (early?.ok ? early.input : undefined) as I);
-      const parsed = early ?? (await parseRequest(options, request, context));
+      // Parsed once, when the session read asks for the input or after the caller is checked.
+      let parsing: Promise<Parsed<I, P>> | undefined;
+      const parse = () => (parsing ??= parseRequest(options, request, context));
+      const found = await callerFor(options.access, db, request, read, async () => {
+        const parsed = await parse();
+        return parsed.ok ? parsed.input : null;
+      });
+      const parsed = await parse();
       if (!parsed.ok) throw parsed.error;
       const caller = (found?.caller ?? null) as RouteCaller<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;

@@ -1,11 +1,11 @@
 import "server-only";
-import { and, eq, type Column, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
 import { partnerOf } from "@/lib/couples/partner";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { standing, type Viewer } from "@/lib/safety/visibility";
 
 export type Actor = { userId: string };
 
@@ -28,38 +28,19 @@ export async function assertCanWrite(db: Db, entity: EntityRef, actor: Actor): P
 }
 
 /**
- * Whether neither the couple `coupleId` nor the viewer's couple has blocked the other: every
- * read of another couple's place (one location, nearby) goes through this one predicate.
+ * How `actor` may see the entity's place (lib/safety/visibility.ts): as its own (themself or
+ * their partner, the partners of a couple), as another couple (only a couple they may see), or
+ * not at all (null): a person's own place is never shown outside their couple.
  */
-export function notBlockedEitherWay(viewerUserId: string | SQL, coupleId: Column): SQL {
-  return notBlockedBetween(coupleOfUser(viewerUserId), coupleId);
-}
-
-/** The couples (rows of `couples`) others may find: active, visible, and not blocked either way. */
-export function discoverableTo(viewerUserId: string | SQL): SQL {
-  return and(eq(couples.status, "active"), eq(couples.isVisible, true), notBlockedEitherWay(viewerUserId, couples.id))!;
-}
-
-/**
- * How `actor` may see the entity's place: as its owner (themself or their partner, the partners
- * of a couple), as an outsider (only a couple discoverable to them), or not at all (null): a
- * person's own place is never shown outside their couple.
- */
-export async function viewerOf(db: Db, entity: EntityRef, actor: Actor): Promise<"owner" | "other" | null> {
+export async function placeViewer(db: Db, entity: EntityRef, actor: Actor): Promise<Viewer | null> {
   if (entity.entityType === "user") {
-    if (entity.entityId === actor.userId) return "owner";
+    if (entity.entityId === actor.userId) return "own";
     const [shared] = await db
       .select({ id: couples.id })
       .from(couples)
       .where(and(partnerOf(actor.userId), partnerOf(entity.entityId)))
       .limit(1);
-    return shared ? "owner" : null;
+    return shared ? "own" : null;
   }
-  if (await canWrite(db, entity, actor)) return "owner";
-  const [found] = await db
-    .select({ id: couples.id })
-    .from(couples)
-    .where(and(eq(couples.id, entity.entityId), discoverableTo(actor.userId)))
-    .limit(1);
-  return found ? "other" : null;
+  return (await standing(db, { userId: actor.userId }, entity.entityId))?.viewer ?? null;
 }

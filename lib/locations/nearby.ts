@@ -1,14 +1,14 @@
 import "server-only";
-import { and, asc, between, eq, exists, inArray, isNotNull, lte, notExists, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, eq, exists, inArray, isNotNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { consumeLimit, LIMITS } from "@/lib/rate-limit";
-import { discoverableTo, type Actor } from "./access";
+import { seenByOther } from "@/lib/safety/visibility";
+import type { Actor } from "./access";
 import { locationColumns } from "./place";
 import { SNAP_STEPS, shapeLocation, type NormalizedLocation } from "./privacy";
 import type { NearbyQuery } from "./schemas";
-import { partnerOf } from "@/lib/couples/partner";
 
 export const EARTH_RADIUS_KM = 6371.0088;
 export const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -75,14 +75,10 @@ export async function nearby(
   const distance = sql<number>`(2 * ${sql.raw(String(EARTH_RADIUS_KM))} * asin(least(1, sqrt(
     power(sin(radians(${shownLat} - ${centreLat}) / 2), 2)
     + cos(radians(${centreLat})) * cos(radians(${shownLat})) * power(sin(radians(${shownLng} - ${centreLng}) / 2), 2)))))`.mapWith(Number);
-  const ownCouple = db
+  const seenCouple = db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, locations.entityId), partnerOf(actor.userId)));
-  const discoverableCouple = db
-    .select({ id: couples.id })
-    .from(couples)
-    .where(and(eq(couples.id, locations.entityId), discoverableTo(actor.userId)));
+    .where(and(eq(couples.id, locations.entityId), seenByOther({ userId: actor.userId })));
 
   const rows = await db
     .select({
@@ -100,8 +96,7 @@ export async function nearby(
         longitudeFilter(lng, lat, radius),
         lte(distance, radius),
         eq(locations.entityType, "couple"),
-        notExists(ownCouple),
-        exists(discoverableCouple),
+        exists(seenCouple),
       ),
     )
     .orderBy(asc(distance), asc(locations.id))

@@ -4,6 +4,8 @@
  * server only for 'full'; coarser levels are snapped to a grid (city: 0.01° ≈ 1 km, region:
  * 1° ≈ 100 km) or dropped (country, hidden).
  */
+import type { Viewer } from "@/lib/safety/visibility";
+
 export const PRIVACY_LEVELS = ["full", "city", "region", "country", "hidden"] as const;
 export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
 
@@ -83,16 +85,17 @@ export function shownName(location: NamedPlace): string {
 }
 
 /**
- * The owner sees the name they chose, with coordinates as coarse as their level; anyone else
- * sees only what the level allows, and nothing at all when it is hidden.
+ * Its own (the person, or the couple's partners) see the name they chose, with coordinates as
+ * coarse as their level; another viewer (lib/safety/visibility.ts) sees only what the level
+ * allows, and nothing at all when it is hidden.
  */
-export function shapeLocation(location: StoredLocation, viewer: "owner" | "other"): NormalizedLocation | null {
+export function shapeLocation(location: StoredLocation, viewer: Viewer): NormalizedLocation | null {
   const level = location.privacyLevel;
   if (viewer === "other" && level === "hidden") return null;
   return {
     id: location.id,
-    place_id: viewer === "owner" || level === "full" ? location.placeId : null,
-    display_location: viewer === "owner" ? location.displayLocation : shownName(location),
+    place_id: viewer === "own" || level === "full" ? location.placeId : null,
+    display_location: viewer === "own" ? location.displayLocation : shownName(location),
     display_coordinates: shownCoordinates(level, location.latitude, location.longitude),
     privacy_level: level,
     privacy_label: PRIVACY_LABELS[level],

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { assertCanWrite, viewerOf, type Actor } from "./access";
+import { assertCanWrite, placeViewer, type Actor } from "./access";
 import { locationColumns, resolvePlace, saveEntityLocation } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
@@ -27,7 +27,7 @@ export async function normalizeLocation(
   await assertCanWrite(db, input, actor);
   const place = await resolvePlace(places, input.placeId, "place_id");
   const row = await saveEntityLocation(db, input, place, input.privacyLevel);
-  return shapeLocation(row, "owner")!;
+  return shapeLocation(row, "own")!;
 }
 
 export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Promise<NormalizedLocation> {
@@ -38,7 +38,7 @@ export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Pro
     .where(ofEntity(input))
     .returning(locationColumns);
   if (!row) throw notFound();
-  return shapeLocation(row, "owner")!;
+  return shapeLocation(row, "own")!;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function setPrivacy(db: Db, input: PrivacyInput, actor: Actor): Pro
  * (and a hidden place for others) reads exactly like a missing one: ids are not probed.
  */
 export async function getLocation(db: Db, entity: EntityRef, actor: Actor): Promise<NormalizedLocation> {
-  const viewer = await viewerOf(db, entity, actor);
+  const viewer = await placeViewer(db, entity, actor);
   if (!viewer) throw notFound();
   const [row] = await db.select(locationColumns).from(locations).where(ofEntity(entity)).limit(1);
   const shaped = row && shapeLocation(row, viewer);

@@ -10,7 +10,7 @@ import { AppError } from "@/lib/errors";
  */
 
 /** A couple id given as a value or as a column of the outer query. */
-type CoupleRef = string | Column | SQL;
+export type CoupleRef = string | Column | SQL;
 
 /** SQL: no block exists between the two couples, in either direction. */
 export function notBlockedBetween(viewerCouple: CoupleRef, other: CoupleRef): SQL {

@@ -1,55 +1,46 @@
 import "server-only";
-import { and, asc, countDistinct, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { readReply, visiblePostRow, type ForumActor } from "@/lib/forum/queries";
-import { FORUM_LIMITS, isHiddenByReports, type ModerationAction, type ReportTargetType } from "@/lib/forum/rules";
-import type { ReportInput } from "@/lib/forum/schemas";
-import { excerpt } from "@/lib/forum/text";
 import { consumeLimit } from "@/lib/rate-limit";
-import { notBlockedBetween } from "./blocks";
+import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
- * Reports: one per person and target; content reported by 3 different couples is
- * hidden from all but its own couple until a moderator dismisses (shown again) or removes it
- * ("Removed by a moderator"). A reported couple is not hidden by reports: moderators decide.
+ * Reports: one per person and target; content reported by 3 different couples is hidden from all
+ * but its own couple until a moderator dismisses (shown again) or removes it ("Removed by a
+ * moderator"). A reported couple is not hidden by reports: moderators decide. What a report names
+ * is resolved by its caller (lib/forum/reports.ts: a post, a reply or a couple as the reporter
+ * may see it), so this module reads no content of its own.
  */
+
+/** Who reports: a person of a couple. */
+export type Reporter = { userId: string; coupleId: string };
+/** A report as its reporter files it (`POST /api/reports`, parsed by lib/forum/schemas.ts `reportSchema`). */
+export type ReportInput = Pick<typeof reports.$inferInsert, "targetType" | "targetId" | "reason" | "note">;
+type ReportTargetType = ReportInput["targetType"];
 
 const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does not exist or is no longer available.");
 
-/** The target as the reporter may see it; their own couple's content or couple cannot be reported. */
-async function reportedCouple(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<string> {
-  let coupleId: string | null = null;
-  if (type === "post") coupleId = (await visiblePostRow(db, actor, id))?.coupleId ?? null;
-  if (type === "reply") coupleId = (await readReply(db, actor, id))?.author.coupleId ?? null;
-  if (type === "couple") {
-    const [row] = await db
-      .select({ id: couples.id })
-      .from(couples)
-      .where(and(eq(couples.id, id), notBlockedBetween(actor.coupleId, couples.id)))
-      .limit(1);
-    coupleId = row?.id ?? null;
-  }
-  if (!coupleId) throw targetNotFound();
-  if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
-  return coupleId;
-}
-
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
-/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
-export async function reportTarget(db: Db, actor: ForumActor, input: ReportInput): Promise<{ id: string }> {
-  const state = await consumeLimit(db, FORUM_LIMITS.reportsPerUser, actor.userId);
+/**
+ * `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the
+ * content. `targetCouple` is the couple the target belongs to (or is), as the caller resolved it
+ * for the reporter; null when they may not see it, which reads as missing.
+ */
+export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, targetCouple: string | null): Promise<{ id: string }> {
+  const state = await consumeLimit(db, REPORTS_PER_USER, reporter.userId);
   if (!state.allowed)
     throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!targetCouple) throw targetNotFound();
+  if (targetCouple === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
   return db.transaction(async (tx) => {
-    await reportedCouple(tx, actor, input.targetType, input.targetId);
     const [row] = await tx
       .insert(reports)
       .values({
-        reporterUserId: actor.userId,
-        reporterCoupleId: actor.coupleId,
+        reporterUserId: reporter.userId,
+        reporterCoupleId: reporter.coupleId,
         targetType: input.targetType,
         targetId: input.targetId,
         reason: input.reason,
@@ -74,7 +65,8 @@ export async function reportTarget(db: Db, actor: ForumActor, input: ReportInput
   });
 }
 
-export type OpenReport = {
+/** An open report as the moderation queue lists it (lib/forum/reports.ts adds what was reported). */
+export type OpenReportRow = {
   id: string;
   targetType: ReportTargetType;
   targetId: string;
@@ -82,12 +74,10 @@ export type OpenReport = {
   note: string | null;
   createdAt: string;
   reporter: { userId: string; firstName: string };
-  /** What was reported, as moderators see it: the words even when hidden. */
-  content: { title: string | null; body: string; postId: string | null; coupleId: string; coupleName: string } | null;
 };
 
-/** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
-export async function listOpenReports(db: Db, limit = 100): Promise<OpenReport[]> {
+/** The open reports, oldest first. */
+export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]> {
   const rows = await db
     .select({
       id: reports.id,
@@ -104,72 +94,11 @@ export async function listOpenReports(db: Db, limit = 100): Promise<OpenReport[]
     .where(eq(reports.status, "open"))
     .orderBy(asc(reports.createdAt))
     .limit(limit);
-  const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
-  const [posts, replies, reported] = await Promise.all([
-    ids("post").length
-      ? db
-          .select({
-            id: forumPosts.id,
-            title: forumPosts.title,
-            body: forumPosts.body,
-            postId: forumPosts.id,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
-          .from(forumPosts)
-          .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
-          .where(inArray(forumPosts.id, ids("post")))
-      : [],
-    ids("reply").length
-      ? db
-          .select({
-            id: forumReplies.id,
-            title: sql<null>`null`,
-            body: forumReplies.body,
-            postId: forumReplies.postId,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
-          .from(forumReplies)
-          .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
-          .where(inArray(forumReplies.id, ids("reply")))
-      : [],
-    ids("couple").length
-      ? db
-          .select({
-            id: couples.id,
-            title: couples.coupleName,
-            body: sql<string>`coalesce(${couples.bio}, '')`,
-            postId: sql<null>`null`,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
-          .from(couples)
-          .where(inArray(couples.id, ids("couple")))
-      : [],
-  ]);
-  const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
-  return rows.map((row) => {
-    const found = content.get(row.targetId);
-    return {
-      id: row.id,
-      targetType: row.targetType,
-      targetId: row.targetId,
-      reason: row.reason,
-      note: row.note,
-      createdAt: row.createdAt.toISOString(),
-      reporter: { userId: row.reporterUserId, firstName: row.reporterFirstName },
-      content: found
-        ? {
-            title: found.title,
-            body: excerpt(found.body, 1000),
-            postId: found.postId,
-            coupleId: found.coupleId,
-            coupleName: found.coupleName,
-          }
-        : null,
-    };
-  });
+  return rows.map(({ reporterUserId, reporterFirstName, createdAt, ...row }) => ({
+    ...row,
+    createdAt: createdAt.toISOString(),
+    reporter: { userId: reporterUserId, firstName: reporterFirstName },
+  }));
 }
 
 /**

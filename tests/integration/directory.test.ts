@@ -12,7 +12,7 @@ import { getProfile } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
 type Card = {
-  id: string;
+  coupleId: string;
   coupleName: string;
   badge: string;
   location: string | null;
@@ -87,7 +87,7 @@ describe("GET /api/directory", () => {
     expect(names(page)).toEqual(["Newer", "Older"]);
     expect(page.pagination).toEqual({ limit: 24, nextCursor: null, hasMore: false });
     expect(page.data[1]).toEqual({
-      id: older.coupleId,
+      coupleId: older.coupleId,
       coupleName: `${tag} Older`,
       profileImageUrl: null,
       badge: "Verified Couple",
@@ -223,7 +223,7 @@ describe("GET /api/directory", () => {
         const res = await list(`?q=${tag}&sort=${sort}&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
         expect(res.status).toBe(200);
         const page = res.json as Page;
-        seen.push(...page.data.map((card) => card.id));
+        seen.push(...page.data.map((card) => card.coupleId));
         cursor = page.pagination.nextCursor;
         expect(page.pagination.hasMore).toBe(cursor !== null);
         pages++;
@@ -232,7 +232,7 @@ describe("GET /api/directory", () => {
       expect(new Set(seen)).toEqual(new Set(made));
       // The full list in one page has the same order.
       const whole = (await list(`?q=${tag}&sort=${sort}&limit=50`, me.a.headers)).json as Page;
-      expect(whole.data.map((card) => card.id)).toEqual(seen);
+      expect(whole.data.map((card) => card.coupleId)).toEqual(seen);
 
       const first = (await list(`?q=${tag}&sort=${sort}&limit=3`, me.a.headers)).json as Page;
       const foreign = await list(
@@ -283,7 +283,7 @@ describe("GET /api/directory", () => {
       const res = await list(`?q=${tag}&sort=common&limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
       expect(res.status).toBe(200);
       const page = res.json as Page;
-      seen.push(...page.data.map(({ id, interestsInCommon }) => ({ id, interestsInCommon })));
+      seen.push(...page.data.map(({ coupleId, interestsInCommon }) => ({ id: coupleId, interestsInCommon })));
       cursor = page.pagination.nextCursor;
       pages++;
     } while (cursor && pages < 10);
@@ -363,13 +363,13 @@ describe("GET /api/directory", () => {
         await list(`?q=${tag}&sort=nearest&distance=50&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)
       ).json as Page;
       expect(page.data.every((card) => card.distanceBand === "within 50 km")).toBe(true);
-      seen.push(...page.data.map((card) => card.id));
+      seen.push(...page.data.map((card) => card.coupleId));
       cursor = page.pagination.nextCursor;
     } while (cursor && seen.length < 20);
     expect(seen).toEqual([...same].sort());
     // Without the radius Porto (about 270 km) follows them.
     const all = (await list(`?q=${tag}&sort=nearest`, me.a.headers)).json as Page;
-    expect(all.data.map((card) => card.id)).toEqual([...[...same].sort(), porto.coupleId]);
+    expect(all.data.map((card) => card.coupleId)).toEqual([...[...same].sort(), porto.coupleId]);
   });
 
   it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
@@ -406,18 +406,18 @@ describe("GET /api/directory", () => {
       .update(users)
       .set({ interests: [I0, I2] })
       .where(eq(users.id, other.b.userId));
-    expect((await match(`&interests=${I0}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
+    expect((await match(`&interests=${I0}`)).map((card) => [card.coupleId, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
     // Partner B leaves: only partner A's interests count.
     await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, other.coupleId));
     expect(await match(`&interests=${I0}`)).toEqual([]);
-    expect((await match(`&interests=${I2}`)).map((card) => card.id)).toEqual([other.coupleId]);
+    expect((await match(`&interests=${I2}`)).map((card) => card.coupleId)).toEqual([other.coupleId]);
     // Neither partner lists any: the couple's own list stands in.
     await db.update(users).set({ interests: [] }).where(eq(users.id, other.a.userId));
     await db
       .update(couples)
       .set({ interests: [I1, I4] })
       .where(eq(couples.id, other.coupleId));
-    expect((await match(`&interests=${I4}`)).map((card) => [card.id, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
+    expect((await match(`&interests=${I4}`)).map((card) => [card.coupleId, card.interestsInCommon])).toEqual([[other.coupleId, 1]]);
   });
 
   it("finds a name by any part of it (the trigram index), escaping % and _", async () => {

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { activeSessionUser } from "@/lib/auth/sessions";
 import { jsonBody, route, searchParams, stringParams } from "@/lib/http/route";
 import { call } from "../support/api";
 import { signedIn, withCouple } from "../support/couples";
@@ -71,5 +72,31 @@ describe("route(): input", () => {
     expect(res.status).toBe(500);
     expect(res.json.error.code).toBe("INTERNAL_ERROR");
     expect(JSON.stringify(res.json)).not.toContain("secret");
+  });
+});
+
+describe("route(): the session read", () => {
+  it("hands the handler what the route's read took along, and the read the input it asks for (null when it does not parse)", async () => {
+    const { user, headers } = await signedIn();
+    const asked: unknown[] = [];
+    const handler = route(
+      {
+        access: "signed-in",
+        input: searchParams(z.object({ q: z.string() }), { firstIssue: true }),
+        session: async (db, sessionId, input) => {
+          const query = await input();
+          asked.push(query);
+          const userId = await activeSessionUser(db, sessionId);
+          return userId === null ? null : { userId, value: query?.q ?? null };
+        },
+      },
+      async ({ caller, live }) => NextResponse.json({ userId: caller.userId, live }),
+    );
+    expect((await call(handler, "GET", "/x?q=lisbon", { headers })).json).toEqual({ userId: user.id, live: "lisbon" });
+    // A bad input is answered after the session check: 400 with a live session, 401 without one.
+    expect((await call(handler, "GET", "/x", { headers })).status).toBe(400);
+    expect(asked).toEqual([{ q: "lisbon" }, null]);
+    expect((await call(handler, "GET", "/x")).status).toBe(401);
+    expect(asked).toHaveLength(2);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coupleBadge, coupleInterests, isDiscoverable, shownCoupleLocation } from "@/lib/couples/rules";
+import { coupleBadge, coupleInterests, shownCoupleLocation } from "@/lib/couples/rules";
 import type { PrivacyLevel, StoredLocation } from "@/lib/locations/privacy";
 
 describe("coupleBadge", () => {
@@ -15,14 +15,6 @@ describe("coupleBadge", () => {
     { status: "", partnerAVerified: true, partnerBVerified: true },
   ])("is 'Beta Member' for %j", (facts) => {
     expect(coupleBadge(facts)).toBe("Beta Member");
-  });
-});
-
-describe("isDiscoverable", () => {
-  it("needs both an active status and the visibility flag", () => {
-    expect(isDiscoverable({ status: "active", isVisible: true })).toBe(true);
-    expect(isDiscoverable({ status: "active", isVisible: false })).toBe(false);
-    expect(isDiscoverable({ status: "pending", isVisible: true })).toBe(false);
   });
 });
 

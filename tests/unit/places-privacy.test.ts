@@ -68,13 +68,13 @@ describe("privacy shaping for others", () => {
 describe("privacy shaping for the owner", () => {
   it("keeps the chosen name and place id, but never exact coordinates below 'full'", () => {
     for (const level of PRIVACY_LEVELS) {
-      const shaped = shapeLocation(stored(level), "owner")!;
+      const shaped = shapeLocation(stored(level), "own")!;
       expect(shaped.display_location).toBe("San Francisco, California, United States");
       expect(shaped.place_id).toBe("geonames:5391959");
       expect(shaped.display_coordinates).toEqual(shownCoordinates(level, 37.77493, -122.41942));
       if (level !== "full") expect(shaped.display_coordinates?.lat).not.toBe(37.77493);
     }
-    expect(shapeLocation(stored("hidden"), "owner")?.display_coordinates).toBeNull();
+    expect(shapeLocation(stored("hidden"), "own")?.display_coordinates).toBeNull();
   });
 });
 

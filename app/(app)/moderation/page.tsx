@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ModerationQueue } from "@/components/forum/ModerationQueue";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { listOpenReports } from "@/lib/safety/reports";
+import { moderationQueue } from "@/lib/forum/reports";
 import { withDb } from "@/lib/with-db";
 import { readActor } from "../forum/reads";
 
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Moderation" };
 export default async function ModerationPage() {
   const { userId } = await requireCompleteProfile();
   if ((await readActor(userId)).role !== "admin") notFound();
-  const reports = await withDb((db) => listOpenReports(db));
+  const reports = await withDb((db) => moderationQueue(db));
   return (
     <main id="main" className="page">
       <h1>Moderation</h1>

@@ -1,16 +1,16 @@
 import { NextResponse } from "next/server";
 import { forumActor } from "@/lib/forum/queries";
+import { fileReport } from "@/lib/forum/reports";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { reportSchema } from "@/lib/forum/schemas";
 import { jsonBody, route } from "@/lib/http/route";
-import { reportTarget } from "@/lib/safety/reports";
 
 /** A report of a post, a reply or a couple: 201, or 409 ALREADY_REPORTED the second time. */
 export const POST = route(
   { access: "complete-profile", input: jsonBody(reportSchema, { firstIssue: true }) },
   async ({ db, caller, input }) => {
     const actor = await forumActor(db, caller.userId);
-    const report = await reportTarget(db, actor, input);
+    const report = await fileReport(db, actor, input);
     return NextResponse.json({ data: { id: report.id, status: "open" }, message: FORUM_TEXTS.reportThanks }, { status: 201 });
   },
 );

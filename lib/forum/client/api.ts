@@ -6,12 +6,13 @@
 import "client-only";
 import { api } from "@/lib/http/client";
 import { listSearchParams, type ListQuery } from "../list-href";
-import type { ForumPost, ForumPostDetail, ForumReply, KeysetPagination, MentionSuggestion } from "../queries";
+import type { KeysetPage, KeysetPagination } from "@/lib/pagination/page";
+import type { ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
 import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
 
 export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
 
-export type PostPage = { data: ForumPost[]; pagination: KeysetPagination };
+export type PostPage = KeysetPage<ForumPost>;
 export type Thread = { post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination };
 
 const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body?: unknown) => api<T>(path, { method, body });

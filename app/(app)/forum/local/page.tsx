@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ForumPage } from "@/components/forum/ForumPage";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { FORUM_TEXTS } from "@/lib/forum/rules";
+import { FORUM_TEXTS, PAGE_SIZE_DEFAULT } from "@/lib/forum/rules";
 import { pageListQuery } from "@/lib/forum/list-query";
+import { emptyPage } from "@/lib/pagination/page";
 import { readActor, readLocalPosts } from "../reads";
 
 export const metadata: Metadata = { title: "Local Forum" };
@@ -18,13 +19,5 @@ export default async function LocalForumPage({ searchParams }: { searchParams: P
       <Link href="/settings">{FORUM_TEXTS.noLocation}</Link>
     </p>
   );
-  return (
-    <ForumPage
-      title="Local Forum"
-      userId={userId}
-      query={query}
-      first={first ?? { data: [], pagination: { limit: 20, nextCursor: null, hasMore: false } }}
-      notice={notice}
-    />
-  );
+  return <ForumPage title="Local Forum" userId={userId} query={query} first={first ?? emptyPage(PAGE_SIZE_DEFAULT)} notice={notice} />;
 }

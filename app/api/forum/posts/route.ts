@@ -9,7 +9,7 @@ import { jsonBody, route, searchParams } from "@/lib/http/route";
  * read with the session (a global list in the session's own statement).
  */
 export const GET = route(
-  { access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }), withSession: listPostsBySession },
+  { access: "complete-profile", input: searchParams(listPostsQuerySchema, { firstIssue: true }), session: listPostsBySession },
   async ({ live }) => NextResponse.json(live),
 );
 

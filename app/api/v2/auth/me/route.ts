@@ -7,7 +7,7 @@ import { currentUserBySession } from "@/lib/profile/queries";
  * (signed-in, not complete-profile: the incomplete answer carries the account). The session's
  * liveness and the user are read in one round trip.
  */
-export const GET = route({ access: "signed-in", withSession: currentUserBySession }, async ({ live }) => {
+export const GET = route({ access: "signed-in", session: currentUserBySession }, async ({ live }) => {
   const { user, profileComplete } = live;
   // no-transform: not gzipped (Next's compression honours it). Every client asks this often and
   // it is ~1.4 kB: gzip was the top frame of the server's CPU profile under load, for ~1 kB saved.

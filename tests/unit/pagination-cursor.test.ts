@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor } from "@/lib/forum/cursor";
-import { CURSOR_MAX } from "@/lib/forum/rules";
+import { decodeCursor, encodeCursor } from "@/lib/pagination/cursor";
+import { CURSOR_MAX } from "@/lib/pagination/page";
 
 const SECRET = "a-test-secret-that-is-long-enough-for-hmac";
 const ID = "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b";

@@ -1,14 +1,19 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { CURSOR_MAX } from "./rules";
+import { sql, type Column, type SQL } from "drizzle-orm";
+import { authSecret } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { CURSOR_MAX } from "./page";
 
 /**
- * Opaque keyset cursors for the forum's lists: the last row's sort key and id, signed so a
- * client can neither forge a position nor hand one list's cursor to another. A tampered,
- * truncated or foreign cursor decodes to null, which the API answers with 400.
+ * The signed cursor of every keyset list: the last row's sort key and id, signed with the list's
+ * context (e.g. "posts:global:latest:...", "thread:{id}") so a client can neither forge a position
+ * nor hand one list's cursor to another. A tampered, truncated or foreign cursor decodes to null,
+ * which the API answers with 400.
  *
- * Timestamps travel as whole milliseconds: the forum's timestamp columns are timestamp(3), so
- * a JavaScript Date holds them exactly and `(sort_key, id) < (cursor)` skips and repeats nothing.
+ * Timestamps travel as whole milliseconds: timestamp(3) columns (the forum's) are held exactly by
+ * a JavaScript Date, so `(sort_key, id) < (cursor)` skips and repeats nothing. A list over a
+ * microsecond column carries the microseconds as a number (the directory's newest).
  */
 export type Cursor = {
   sortKey: Date | number;
@@ -23,7 +28,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Payload = ["t" | "n", number, string] | ["t" | "n", number, string, number];
 
-/** The context (e.g. "posts:latest") is signed with the payload, so a cursor only works where it was made. */
+/**
+ * The context is signed with the payload, so a cursor only works where it was made. (The domain
+ * string is the one the forum's cursors were first signed with: cursors handed out before stay good.)
+ */
 function tag(secret: string, context: string, payload: string): Buffer {
   return createHmac("sha256", secret).update(`forum-cursor:v1\0${context}\0${payload}`).digest().subarray(0, TAG_BYTES);
 }
@@ -61,3 +69,28 @@ export function decodeCursor(secret: string, context: string, text: string): Cur
   if (typeof pinned === "number") cursor.pinnedAt = new Date(pinned);
   return cursor;
 }
+
+/** The app's cursor for a list's context. */
+export const cursorAfter = (context: string, cursor: Cursor): string => encodeCursor(authSecret(), context, cursor);
+
+/**
+ * A request's cursor for a list's context, or null for the first page; one that does not verify
+ * is the list's VALIDATION_ERROR (`message`, the list's own words) on the `cursor` field.
+ */
+export function readCursor(context: string, text: string | undefined, message: string): Cursor | null {
+  if (text === undefined) return null;
+  const cursor = decodeCursor(authSecret(), context, text);
+  if (!cursor) throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { cursor: message } });
+  return cursor;
+}
+
+/** A cursor's sort key as SQL of the key's own type, so the row comparison is exact. */
+export const keyValue = (key: Date | number): SQL =>
+  key instanceof Date ? sql`${key.toISOString()}::timestamptz` : sql`${key}::double precision`;
+
+/**
+ * SQL: the rows after the cursor in a list ordered by (key, id), ascending or descending. One row
+ * comparison, which a btree index on (key, id) answers as a range.
+ */
+export const rowsAfter = (key: Column | SQL, id: Column, cursor: Cursor, order: "asc" | "desc"): SQL =>
+  sql`(${key}, ${id}) ${sql.raw(order === "asc" ? ">" : "<")} (${keyValue(cursor.sortKey)}, ${cursor.id}::uuid)`;

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, users } from "@/db/schema";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
+import type { ForumMention } from "./text";
 
 /** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
 export type ForumAuthor = {
@@ -14,7 +15,7 @@ export type ForumAuthor = {
   isVerified: boolean;
   signature: string;
 };
-export type ForumMention = { coupleId: string; name: string };
+export type { ForumMention } from "./text";
 /**
  * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
  * REACTED_BY_SHOWN of them (the count says how many more): shown on hover or focus. Couples
@@ -69,8 +70,6 @@ export type ForumReply = {
   hidden: boolean;
 };
 
-export type KeysetPagination = { limit: number; nextCursor: string | null; hasMore: boolean };
-
 export const authorColumns = {
   authorUserId: users.id,
   firstName: users.firstName,
@@ -99,6 +98,9 @@ export const postColumns = {
   removedAt: forumPosts.removedAt,
   ...authorColumns,
 };
+
+/** A post (replyId null) or one of its replies: what a reaction or a mention is on. */
+export type Target = { postId: string; replyId: string | null };
 
 /** Posts with their author and couple joined in. */
 export const selectPosts = (db: Db) =>

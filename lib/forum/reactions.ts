@@ -1,24 +1,21 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, forumMentions, forumReactions, users } from "@/db/schema";
+import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
+import { discoverable } from "@/lib/safety/visibility";
 import { REACTED_BY_SHOWN, reactionCounts, signature, type ReactionKind } from "./rules";
 import type { ForumActor } from "./actor";
-import { noneReacted, type ForumMention, type ReactedBy } from "./shape";
+import { noneReacted, type ReactedBy, type Target } from "./projections";
 
-export type Target = { postId: string; replyId: string | null };
 const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
 
 /**
- * SQL: a reaction's couple may be named in "who reacted": an active, visible couple, or the
- * viewer's own. A hidden couple's reactions are counted but never named to other couples.
+ * SQL: a reaction's couple is named in "who reacted" when the viewer may see it
+ * (lib/safety/visibility.ts): their own, or a discoverable couple; the read has already left out
+ * couples blocked either way. A hidden couple's reactions are counted but never named to others.
  */
-export const namedReactor = (
-  viewerCouple: string | SQL,
-  couple: { status: AnyPgColumn; isVisible: AnyPgColumn; id: AnyPgColumn } = couples,
-): SQL => sql`((${couple.status} = 'active' and ${couple.isVisible}) or ${couple.id} = ${viewerCouple})`;
+const namedReactor = (viewerCouple: string): SQL => or(eq(couples.id, viewerCouple), discoverable(couples))!;
 
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
 export async function threadReactions(db: Db, actor: ForumActor, postId: string) {
@@ -56,24 +53,4 @@ export async function threadReactions(db: Db, actor: ForumActor, postId: string)
       reactedBy: entry?.by ?? noneReacted(),
     };
   };
-}
-
-/** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
-export async function mentionsOf(db: Db, actor: ForumActor, postIds: string[], withReplies: boolean) {
-  if (postIds.length === 0) return () => [];
-  const rows = await db
-    .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
-    .from(forumMentions)
-    .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
-    .where(
-      and(
-        inArray(forumMentions.postId, postIds),
-        withReplies ? undefined : isNull(forumMentions.replyId),
-        notBlockedBetween(actor.coupleId, couples.id),
-      ),
-    );
-  return (target: Target): ForumMention[] =>
-    rows
-      .filter((row) => row.postId === target.postId && row.replyId === target.replyId)
-      .map((row) => ({ coupleId: row.coupleId, name: row.name }));
 }

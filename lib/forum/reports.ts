@@ -1,0 +1,100 @@
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, forumPosts, forumReplies } from "@/db/schema";
+import { notBlockedBetween } from "@/lib/safety/blocks";
+import { openReports, reportTarget, type OpenReportRow } from "@/lib/safety/reports";
+import type { ForumActor } from "./actor";
+import type { ReportTargetType } from "./rules";
+import type { ReportInput } from "./schemas";
+import { excerpt } from "./text";
+import { readReply, visiblePostRow } from "./thread";
+
+/**
+ * The forum's side of reports (lib/safety/reports.ts files them and holds the moderation
+ * decisions): what a report names, resolved as the reporter may see it, and the moderation
+ * queue with what was reported.
+ */
+
+/**
+ * The couple a report names, as the reporter may see it: a post's or a reply's couple while the
+ * post or reply exists for them, or the couple itself unless a block stands between them (a
+ * couple hidden from discovery can still be reported from its posts). Null reads as missing.
+ */
+async function reportedCouple(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<string | null> {
+  if (type === "post") return (await visiblePostRow(db, actor, id))?.coupleId ?? null;
+  if (type === "reply") return (await readReply(db, actor, id))?.author.coupleId ?? null;
+  const [row] = await db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(and(eq(couples.id, id), notBlockedBetween(actor.coupleId, couples.id)))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** `POST /api/reports`: the target resolved for the reporter, then filed. */
+export async function fileReport(db: Db, actor: ForumActor, input: ReportInput): Promise<{ id: string }> {
+  return reportTarget(db, actor, input, await reportedCouple(db, actor, input.targetType, input.targetId));
+}
+
+export type OpenReport = OpenReportRow & {
+  /** What was reported, as moderators see it: the words even when hidden. */
+  content: { title: string | null; body: string; postId: string | null; coupleId: string; coupleName: string } | null;
+};
+
+/** Reported posts or replies with their couple, as moderators see them; a post is its own thread, a reply names its post. */
+function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies, ids: string[]) {
+  if (ids.length === 0) return [];
+  const post = table === forumPosts;
+  return db
+    .select({
+      id: table.id,
+      title: post ? forumPosts.title : sql<null>`null`,
+      body: table.body,
+      postId: post ? forumPosts.id : forumReplies.postId,
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+    })
+    .from(table)
+    .innerJoin(couples, eq(couples.id, table.coupleId))
+    .where(inArray(table.id, ids));
+}
+
+/** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
+export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]> {
+  const rows = await openReports(db, limit);
+  const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
+  const [posts, replies, reported] = await Promise.all([
+    reportedWritings(db, forumPosts, ids("post")),
+    reportedWritings(db, forumReplies, ids("reply")),
+    ids("couple").length
+      ? db
+          .select({
+            id: couples.id,
+            title: couples.coupleName,
+            body: sql<string>`coalesce(${couples.bio}, '')`,
+            postId: sql<null>`null`,
+            coupleId: couples.id,
+            coupleName: couples.coupleName,
+          })
+          .from(couples)
+          .where(inArray(couples.id, ids("couple")))
+      : [],
+  ]);
+  const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
+  return rows.map((row) => {
+    const found = content.get(row.targetId);
+    return {
+      ...row,
+      content: found
+        ? {
+            title: found.title,
+            body: excerpt(found.body, 1000),
+            postId: found.postId,
+            coupleId: found.coupleId,
+            coupleName: found.coupleName,
+          }
+        : null,
+    };
+  });
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import { and, eq, inArray, not, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { coupleBlocks, couples } from "@/db/schema";
+import { coupleOfUser, notBlockedBetween, type CoupleRef } from "./blocks";
+
+/**
+ * Who may see a couple: the one rule every read of another couple goes through (the directory,
+ * discover and the dashboard, a couple's profile and place, nearby, forum mentions and who
+ * reacted; next, messaging). A couple's own partners always see it; another couple sees it while
+ * it is discoverable (spec section 4: active, and shown by its visibility flag) and no block
+ * stands between the two couples either way; nobody else does. What a viewer then sees of its
+ * place is the place at its privacy level (lib/locations/privacy.ts, `shapeLocation` and
+ * `shownCoupleLocation`, both over the `Viewer` this rule answers).
+ *
+ * The rule comes in three forms that agree (tests/integration/visibility.test.ts checks them
+ * against each other): `viewerOf`, pure, over facts already read; `seenByOther`, the SQL a list
+ * or a read filters `couples` with; and `standings`, one query answering how the looker stands to
+ * given couples, block direction included (a mention refuses a couple blocked either way; a
+ * connection request will answer a couple that is hidden or blocked the viewer with 404, and one
+ * the viewer blocked with 403 BLOCKED: both read it from the same Standing).
+ */
+
+/** How a couple is seen: by one of its own partners, or by another couple. */
+export type Viewer = "own" | "other";
+
+/** A `couples` row of a query: the table itself or an alias of it. */
+type CoupleRow = { id: AnyPgColumn; status: AnyPgColumn; isVisible: AnyPgColumn; partner1Id: AnyPgColumn; partner2Id: AnyPgColumn };
+
+/**
+ * Who looks, for the SQL forms: their couple's id (null for a person without a couple, who blocks
+ * nobody and has no couple of their own), or the person (an id, or SQL naming them), whose couple
+ * the statement finds itself.
+ */
+export type Looker = { coupleId: string | null } | { userId: string | SQL };
+
+/** Spec section 4: discoverable while active, and shown while its visibility flag (set by partner A's completion) is on. */
+export const isDiscoverable = ({ status, isVisible }: { status: string; isVisible: boolean }): boolean => status === "active" && isVisible;
+
+/** What the rule reads of a couple, as seen from the viewer's couple. */
+export type CoupleFacts = { status: string; isVisible: boolean; own: boolean; blockedEitherWay: boolean };
+
+/** The rule, pure: "own" for its partners, "other" for another couple that may see it, null for anyone else. */
+export function viewerOf(couple: CoupleFacts): Viewer | null {
+  if (couple.own) return "own";
+  return isDiscoverable(couple) && !couple.blockedEitherWay ? "other" : null;
+}
+
+/** SQL: the couple is discoverable (`isDiscoverable`); written as the partial indexes' predicate, so lists can use them. */
+export const discoverable = (couple: CoupleRow = couples): SQL => and(eq(couple.status, "active"), eq(couple.isVisible, true))!;
+
+/** The looker's couple as SQL: its id, or found from the person within the statement (null when they have none). */
+const lookerCouple = (looker: Looker): CoupleRef | null => ("userId" in looker ? coupleOfUser(looker.userId) : looker.coupleId);
+
+/** SQL: the couple is the looker's own (by its id, or by its partners: no subquery per statement). */
+function own(looker: Looker, couple: CoupleRow): SQL | null {
+  if ("userId" in looker)
+    return sql`(${couple.partner1Id} = ${looker.userId} or ${couple.partner2Id} is not distinct from ${looker.userId})`;
+  return looker.coupleId === null ? null : eq(couple.id, looker.coupleId);
+}
+
+/**
+ * SQL over a `couples` row (table or alias): the couples another couple sees, `viewerOf(...) ===
+ * "other"`: not the looker's own, discoverable, and not blocked either way.
+ */
+export function seenByOther(looker: Looker, couple: CoupleRow = couples): SQL {
+  const viewerCouple = lookerCouple(looker);
+  const ownCouple = own(looker, couple);
+  if (viewerCouple === null || ownCouple === null) return discoverable(couple);
+  return and(discoverable(couple), not(ownCouple), notBlockedBetween(viewerCouple, couple.id))!;
+}
+
+/** How the viewer's couple stands to a couple: the rule's answer, and which way a block stands (either may). */
+export type Standing = { viewer: Viewer | null; blockedByViewer: boolean; blocksViewer: boolean };
+
+/**
+ * How the viewer's couple stands to each of `coupleIds`, in one query (the couples' primary key,
+ * the blocks' primary key and its reverse index). Ids that name no couple are absent.
+ */
+export async function standings(db: Db, looker: Looker, coupleIds: readonly string[]): Promise<Map<string, Standing>> {
+  if (coupleIds.length === 0) return new Map();
+  const viewer = lookerCouple(looker) ?? sql`null::uuid`;
+  const blocked = (blocker: CoupleRef, blockedCouple: CoupleRef) =>
+    sql<boolean>`exists (select 1 from ${coupleBlocks} where ${coupleBlocks.blockerCoupleId} = ${blocker} and ${coupleBlocks.blockedCoupleId} = ${blockedCouple})`;
+  const rows = await db
+    .select({
+      id: couples.id,
+      status: couples.status,
+      isVisible: couples.isVisible,
+      own: sql<boolean>`coalesce(${own(looker, couples) ?? sql`false`}, false)`,
+      blockedByViewer: blocked(viewer, couples.id),
+      blocksViewer: blocked(couples.id, viewer),
+    })
+    .from(couples)
+    .where(inArray(couples.id, [...coupleIds]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        viewer: viewerOf({ ...row, blockedEitherWay: row.blockedByViewer || row.blocksViewer }),
+        blockedByViewer: row.blockedByViewer,
+        blocksViewer: row.blocksViewer,
+      },
+    ]),
+  );
+}
+
+/** How the viewer's couple stands to one couple; null when the id names none. */
+export async function standing(db: Db, looker: Looker, coupleId: string): Promise<Standing | null> {
+  return (await standings(db, looker, [coupleId])).get(coupleId) ?? null;
+}
