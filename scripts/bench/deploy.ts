@@ -38,7 +38,13 @@ async function deployDatabase(): Promise<{ env: NodeJS.ProcessEnv; cookie: strin
   Object.assign(process.env, database.env);
   const [account] = await createUsers(database, secret);
   const serverless = database.env.DATABASE_URL
-    ? { SERVERLESS: "1", S3_BUCKET: "bench", S3_ACCESS_KEY_ID: "bench", S3_SECRET_ACCESS_KEY: "bench", S3_PUBLIC_URL: "https://img.bench.invalid" }
+    ? {
+        SERVERLESS: "1",
+        S3_BUCKET: "bench",
+        S3_ACCESS_KEY_ID: "bench",
+        S3_SECRET_ACCESS_KEY: "bench",
+        S3_PUBLIC_URL: "https://img.bench.invalid",
+      }
     : {};
   return {
     env: { ...appEnv(database.env, secret), ...serverless },

@@ -72,7 +72,10 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
     // As `npm run build`: the gazetteer's index first, then Next's build.
-    for (const args of [[TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"], [NEXT_BIN, "build"]]) {
+    for (const args of [
+      [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
+      [NEXT_BIN, "build"],
+    ]) {
       const child = spawnGroup(args, env, "inherit");
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
       if (code !== 0) throw new Error(`${args.at(-1)} failed (exit ${code})`);
