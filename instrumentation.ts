@@ -1,19 +1,25 @@
 /**
  * Runs when a server instance starts, before it answers requests: redacts every error logged
  * (lib/log; Next's own logging of thrown errors included), stops on a bad configuration with one
- * line naming what to set, then applies pending migrations.
+ * line naming what to set, then opens the database: migrating it, or in serverless mode checking
+ * that the release step did (db/client.ts). A preview's first instance seeds the demo.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     (await import("./lib/log")).installLogRedaction();
-    const { configurationProblem } = await import("./lib/env");
+    const { configurationProblem, isPreview } = await import("./lib/env");
     const problem = configurationProblem();
     // `next build` loads this too; only a serving instance needs the full configuration.
-    if (problem && process.env.NEXT_PHASE !== "phase-production-build") {
+    if (process.env.NEXT_PHASE === "phase-production-build") return;
+    if (problem) {
       console.error(problem);
       process.exit(1);
     }
     const { getDb } = await import("./db/client");
     await getDb();
+    if (isPreview()) {
+      const { seedPreviewOnce } = await import("./lib/demo/preview");
+      if ((await seedPreviewOnce()) === "seeded") console.log("[preview] Seeded the demo couples on this preview's empty database.");
+    }
   }
 }

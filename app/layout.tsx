@@ -1,8 +1,12 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { PreviewRibbon } from "@/components/layout/PreviewRibbon";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
 import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
 import "./globals.css";
+
+/** Every page runs on Node.js (also Next's default; route handlers have it too, the middleware declares it). */
+export const runtime = "nodejs";
 
 export const metadata: Metadata = {
   title: { default: "Two of Us", template: "%s · Two of Us" },
@@ -17,7 +21,8 @@ export const viewport: Viewport = {
 };
 
 /**
- * Reads nothing from the request, so pages that read nothing either are prerendered. The theme's
+ * Reads nothing from the request, so pages that read nothing either are prerendered (the preview
+ * ribbon reads the environment, so a preview is one from its build on). The theme's
  * first-paint script has a fixed text that every Content-Security-Policy allows by its hash.
  */
 export default function RootLayout({ children }: { children: ReactNode }) {
@@ -30,6 +35,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <PreviewRibbon />
         <ThemeProvider>{children}</ThemeProvider>
       </body>
     </html>

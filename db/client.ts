@@ -1,9 +1,10 @@
 import "server-only";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { env, isServerless } from "@/lib/env";
 import { within } from "@/lib/timeout";
 import * as schema from "./schema";
 
@@ -17,10 +18,15 @@ type Handle = {
   /** The database; over postgres.js, the current pool's (it throws SERVICE_UNAVAILABLE while the database is down). */
   readonly db: Db;
   migrate: () => Promise<void>;
+  /** Runs `work` holding the migration lock: instances starting together do it one at a time. */
+  underMigrationLock: <T>(work: (db: Db) => Promise<T>) => Promise<T>;
   /** Whether the database answers a round trip within `timeoutMs` (readiness). */
   ready: (timeoutMs: number) => Promise<boolean>;
   close: () => Promise<void>;
 };
+
+/** The advisory lock migrations (and a preview's first seed) run under. */
+const MIGRATION_LOCK = 724301;
 
 /** How long a new connection may take: an unreachable database fails a request well within 5 s. */
 const CONNECT_TIMEOUT_SECONDS = 3;
@@ -55,22 +61,25 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
       if (bound?.sql !== sql) bound = { sql, db: drizzle(sql, { schema }) };
       return bound;
     };
+    // Instances may start together: one migrates (or seeds a preview) while the others wait on the lock.
+    // The lock is held on a connection of its own, so the work has the whole pool (a pool of one included).
+    const underMigrationLock = async <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+      // A session lock needs a session: the direct URL where the pooled one is a transaction pooler.
+      const lock = postgres(env().DATABASE_URL_UNPOOLED ?? url, { max: 1, connect_timeout: CONNECT_TIMEOUT_SECONDS, onnotice: () => {} });
+      try {
+        await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        return await work(current().db as unknown as Db);
+      } finally {
+        // Ending the session releases the lock, also when the unlock itself fails.
+        await lock.end({ timeout: 5 });
+      }
+    };
     return {
       get db() {
         return current().db as unknown as Db;
       },
-      // Serverless instances may start together: one migrates while the others wait on the lock.
-      migrate: async () => {
-        const { sql, db } = current();
-        const lock = await sql.reserve();
-        try {
-          await lock`select pg_advisory_lock(724301)`;
-          await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-        } finally {
-          await lock`select pg_advisory_unlock(724301)`;
-          lock.release();
-        }
-      },
+      migrate: () => underMigrationLock(() => migrate(current().db, { migrationsFolder: MIGRATIONS_FOLDER })),
+      underMigrationLock,
       ready: (timeoutMs) => pool.ping(timeoutMs),
       // Bounded: after a failed connection, end() without a timeout can wait forever.
       close: () => pool.end(),
@@ -91,10 +100,17 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   ]);
   const client = new PGlite(inMemory ? dataDir : path.resolve(dataDir), { extensions: { cube, pg_trgm } });
   const db = drizzle(withNamedStatements(client), { schema });
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     db: db as unknown as Db,
     migrate: async () => {
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    },
+    // One process holds an embedded database: the lock is a queue in this process.
+    underMigrationLock: <T>(work: (db: Db) => Promise<T>): Promise<T> => {
+      const turn = queue.then(() => work(db as unknown as Db));
+      queue = turn.catch(() => undefined);
+      return turn;
     },
     ready: (timeoutMs) =>
       within(
@@ -106,13 +122,45 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   };
 }
 
+/** The time stamp of the newest migration this build carries (drizzle records it as created_at). */
+function newestMigration(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/**
+ * Serverless instances never migrate (a cold start must not race a schema change, and it would
+ * hold every first request): `npm run db:migrate` is the release step. A schema behind this build
+ * is refused with one line saying so, rather than answered with errors from missing columns.
+ */
+async function assertMigrated(db: Db): Promise<void> {
+  const applied = await db
+    .execute<{ newest: string | null }>(sql`select max(created_at)::text as newest from drizzle.__drizzle_migrations`)
+    .then((result) => {
+      const rows = Array.isArray(result) ? result : (result as { rows: { newest: string | null }[] }).rows;
+      return Number(rows[0]?.newest ?? 0);
+    })
+    .catch(() => 0); // no bookkeeping table: never migrated
+  if (applied < newestMigration()) {
+    console.error(
+      "[db] The database schema is behind this build: run `npm run db:migrate` as the release step (README, Deploy to Vercel).",
+    );
+    throw new AppError("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", {
+      retryAfterSeconds: 5,
+    });
+  }
+}
+
 const globalForDb = globalThis as unknown as { __appDb?: Promise<Handle> };
 
 function handle(): Promise<Handle> {
   globalForDb.__appDb ??= (async () => {
     const opened = await openDatabase();
     try {
-      await opened.migrate();
+      if (isServerless()) await assertMigrated(opened.db);
+      else await opened.migrate();
     } catch (error) {
       await opened.close().catch(() => {}); // the next request opens afresh
       throw error;
@@ -125,8 +173,11 @@ function handle(): Promise<Handle> {
   return globalForDb.__appDb;
 }
 
-/** The process-wide database, migrated on first use. */
+/** The process-wide database, migrated on first use (checked as migrated, in serverless mode). */
 export const getDb = async (): Promise<Db> => (await handle()).db;
+
+/** Runs `work` on the process-wide database under the migration lock (a preview's first seed). */
+export const underMigrationLock = async <T>(work: (db: Db) => Promise<T>): Promise<T> => (await handle()).underMigrationLock(work);
 
 /** Readiness: the process-wide database answers a round trip within `timeoutMs`. */
 export function databaseReady(timeoutMs: number): Promise<boolean> {

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   APP_URL: z.url().default("http://localhost:3000"),
   DATABASE_URL: z.string().min(1).optional(),
+  /** A direct (not transaction-pooled) URL of the same database, for what a pooler breaks: migrations and their session lock (Neon's integration names it so). */
+  DATABASE_URL_UNPOOLED: optionalText,
   PGLITE_DIR: z.string().min(1).default(".data/pglite"),
   AUTH_SECRET: z.string().min(32).optional(),
   RESEND_API_KEY: z.string().min(1).optional(),
@@ -39,8 +41,18 @@ const EnvSchema = z.object({
   S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
   /** How many reverse proxies in front of the app each append to X-Forwarded-For (0: clients reach the app's server directly). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  /** Set by Vercel on its deployments: the client address then comes from Vercel's own header. */
+  /** Set by Vercel on its deployments: the client address then comes from Vercel's own header; serverless mode. */
   VERCEL: optionalText,
+  /** Serverless mode elsewhere than Vercel: no local disk, no migrations at start (README, Deploy to Vercel). */
+  SERVERLESS: booleanFlag,
+  /** Vercel's deployment kind (production, preview, development): `preview` turns on preview mode. */
+  VERCEL_ENV: optionalText,
+  /** `preview` turns on preview mode where VERCEL_ENV is not set. */
+  APP_ENV: optionalText,
+  /** The commit a deployment was built from (Vercel sets it): the preview ribbon shows its first 7 characters. */
+  VERCEL_GIT_COMMIT_SHA: optionalText,
+  /** Opens /dev/outbox on a preview to a reviewer who visits /dev/outbox?access=TOKEN once. */
+  PREVIEW_ACCESS_TOKEN: optionalText.pipe(z.string().min(16).optional()),
   /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -76,8 +88,21 @@ export function configurationProblem(source: Record<string, string | undefined> 
   }
   const missing = missingS3Settings(e);
   if (missing.length) return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too.`;
+  // A function instance has no lasting disk and no embedded database worth keeping.
+  if (isServerless(e)) {
+    const s3 = (["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter((name) => !e[name]);
+    const needed = [...(e.DATABASE_URL ? [] : ["DATABASE_URL"]), ...s3];
+    if (needed.length)
+      return `Invalid configuration: serverless mode (${e.VERCEL ? "VERCEL" : "SERVERLESS=1"}) keeps nothing on local disk; set ${needed.join(", ")}.`;
+  }
   return null;
 }
+
+/** Serverless mode: on Vercel, or SERVERLESS=1. No PGlite, no local disk, migrations only as a release step. */
+export const isServerless = (e: Pick<Env, "VERCEL" | "SERVERLESS"> = env()): boolean => Boolean(e.VERCEL) || e.SERVERLESS;
+
+/** Preview mode: a deployment made for review (VERCEL_ENV=preview on Vercel, APP_ENV=preview elsewhere). */
+export const isPreview = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boolean => (e.VERCEL_ENV ?? e.APP_ENV) === "preview";
 
 let cached: Env | undefined;
 
@@ -106,3 +131,7 @@ export function devOutboxEnabled(): boolean {
   const e = env();
   return e.ENABLE_DEV_OUTBOX || (!e.RESEND_API_KEY && e.NODE_ENV !== "production");
 }
+
+/** E-mail leaves through Resend only when it is configured and this is not a preview: a preview's mail stays in the outbox. */
+export const sendsRealEmail = (e: Pick<Env, "RESEND_API_KEY" | "VERCEL_ENV" | "APP_ENV"> = env()): boolean =>
+  Boolean(e.RESEND_API_KEY) && !isPreview(e);

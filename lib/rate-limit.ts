@@ -26,6 +26,8 @@ export const LIMITS = {
   passwordConfirmPerUser: { bucket: "password-confirm:user", limit: 10, windowSeconds: 15 * 60 },
   emailChangePerUser: { bucket: "email-change:user", limit: 5, windowSeconds: 60 * 60 },
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
+  /** Photos uploaded ahead of a save (six a profile): ten full profiles an hour. */
+  stagedPhotosPerUser: { bucket: "staged-photo:user", limit: 60, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
 
 const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);

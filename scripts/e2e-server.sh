@@ -26,7 +26,7 @@ else
 fi
 
 if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -d "$NEXT_DIST_DIR" ]; then
-  npx next build >&2
+  npm run --silent build >&2
 fi
 npm run --silent db:migrate >&2
 npm run --silent db:seed >/dev/null

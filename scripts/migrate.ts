@@ -1,6 +1,7 @@
 /**
  * `npm run db:migrate`: applies the committed migrations in db/migrations to the database the
- * app would use (DATABASE_URL, else PGlite under PGLITE_DIR), and says which ones it applied.
+ * app would use (DATABASE_URL, over its direct DATABASE_URL_UNPOOLED when set; else PGlite under
+ * PGLITE_DIR), and says which ones it applied. The release step of a serverless deployment.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -24,8 +25,9 @@ async function appliedCount(db: Db): Promise<number> {
 /** Where we are writing, without the password of a URL. */
 function target(): string {
   const { DATABASE_URL, PGLITE_DIR } = env();
-  if (!DATABASE_URL) return `PGlite at ${PGLITE_DIR.startsWith("memory://") ? PGLITE_DIR : path.resolve(PGLITE_DIR)}`;
-  const url = new URL(DATABASE_URL);
+  const direct = env().DATABASE_URL_UNPOOLED ?? DATABASE_URL;
+  if (!direct) return `PGlite at ${PGLITE_DIR.startsWith("memory://") ? PGLITE_DIR : path.resolve(PGLITE_DIR)}`;
+  const url = new URL(direct);
   if (url.password) url.password = "***";
   return `Postgres at ${url.toString()}`;
 }
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
     entries: { tag: string }[];
   };
   const where = target();
-  const handle = await openDatabase();
+  const handle = await openDatabase(env().DATABASE_URL_UNPOOLED ?? env().DATABASE_URL);
   try {
     const before = await appliedCount(handle.db);
     await handle.migrate();

@@ -35,7 +35,7 @@ hash="$(source_hash)"
 if [ -f .next/BUILD_ID ] && [ "$(cat "$hash_file" 2>/dev/null)" = "$hash" ]; then
   echo "Sources unchanged since the last build: starting it without rebuilding."
 else
-  npx next build
+  npm run --silent build
   echo "$hash" > "$hash_file"
 fi
 exec npx tsx server.ts

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every check the project has: lint, types, unit, integration (real Postgres when it answers,
-# else PGlite) and browser tests (Debian's Chromium, installed here when missing).
+# else PGlite), browser tests (Debian's Chromium, installed here when missing) and the deployment
+# rehearsal (two serverless instances behind a platform-like edge; skipped, saying so, without Postgres).
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -22,3 +23,4 @@ echo "== types" && npm run --silent typecheck
 echo "== unit" && npx vitest run --project unit
 echo "== integration" && npx vitest run --project integration
 echo "== browser" && npx playwright test
+echo "== rehearsal" && npm run --silent rehearse

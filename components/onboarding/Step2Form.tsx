@@ -55,8 +55,15 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
     for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
     form.set("bio", values.bio.trim());
     const photos: PhotoPart[] = [
-      ...(values.coupleProfileImage ? [{ field: "coupleProfileImage", fileName: "couple.jpg", photo: values.coupleProfileImage }] : []),
-      ...values.couplePhotos.map((photo, index) => ({ field: "couplePhotos", fileName: `photo-${index + 1}.jpg`, photo })),
+      ...(values.coupleProfileImage
+        ? [{ field: "coupleProfileImage", fileName: "couple.jpg", photo: values.coupleProfileImage, stagedAs: "couple-main" as const }]
+        : []),
+      ...values.couplePhotos.map((photo, index) => ({
+        field: "couplePhotos",
+        fileName: `photo-${index + 1}.jpg`,
+        photo,
+        stagedAs: "couple-photo" as const,
+      })),
     ];
     await submit({
       formElement,

@@ -1,18 +1,16 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { ApiError } from "@/lib/http/client";
-import { compressImage } from "@/lib/images/client/compress";
-import { photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
-import { uploadForm } from "@/lib/http/upload-client";
+import type { PickedPhoto } from "@/lib/images/client/photo";
+import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import { focusField } from "./stepForm";
 
 /** Optimizing the photos, then sending the form. */
 export type SavePhase = "idle" | "compressing" | "uploading";
 
-/** A photo part of the multipart body: the field it goes under and the file name sent. */
-export type PhotoPart = { field: string; fileName: string; photo: PickedPhoto };
+export type { PhotoPart } from "@/lib/images/client/send-photos";
 
 export type SaveOutcome =
   | { ok: true; json: unknown }
@@ -47,7 +45,9 @@ export type StepSubmit<F extends string> = {
 
 /**
  * Saves one onboarding step: compresses each photo in a worker (the first half of the
- * progress), then uploads the multipart form (the second half) with real upload progress.
+ * progress), then sends the photos one per request and the form (the second half) with real
+ * upload progress (lib/images/client/send-photos). Photos already uploaded by a refused try are
+ * not sent again.
  * After a success it stays busy: the screen is about to move on and must not be sent twice.
  * Every way it can fail ends in a message on the form, never in a screen stuck on its busy label.
  */
@@ -55,18 +55,18 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
   const [phase, setPhase] = useState<SavePhase>("idle");
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
+  const uploaded = useRef(new WeakMap<PickedPhoto, string>());
 
   async function save(form: FormData, photos: readonly PhotoPart[]): Promise<SaveOutcome> {
     setProgress(0);
     try {
-      setPhase("compressing");
-      for (const [index, part] of photos.entries()) {
-        form.append(part.field, await compressImage(photoToFile(part.photo)), part.fileName);
-        setProgress((index + 1) / photos.length / 2);
-      }
-      setProgress(0.5);
-      setPhase("uploading");
-      const json = await uploadForm(url, form, { onProgress: (fraction) => setProgress(0.5 + fraction / 2) });
+      const json = await sendWithPhotos(url, form, photos, {
+        uploaded: uploaded.current,
+        onProgress: (next, fraction) => {
+          setPhase(next);
+          setProgress(fraction);
+        },
+      });
       return { ok: true, json };
     } catch (error) {
       setPhase("idle");

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { BioField } from "@/components/onboarding/BioField";
+import { SaveProgress } from "@/components/onboarding/SaveProgress";
 import { STYLE_OPTIONS } from "@/components/onboarding/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
@@ -34,7 +35,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
   const [mainPhoto, setMainPhoto] = useState<PickedPhoto | null>(null);
   const [kept, setKept] = useState(initial.photos);
   const [newPhotos, setNewPhotos] = useState<PickedPhoto[]>([]);
-  const { busy, errors, status, save } = useSettingsForm("/api/settings/couple");
+  const { busy, progress, errors, status, save } = useSettingsForm("/api/settings/couple");
 
   const submit = async () => {
     const checks = await loadChecks(() => import("@/lib/onboarding/step-checks"));
@@ -54,8 +55,13 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     for (const type of coupleTypes) form.append("coupleTypes[]", type);
     form.set("photos", JSON.stringify(kept));
     const photos = [
-      ...(mainPhoto ? [{ field: "profileImage", fileName: "couple.jpg", photo: mainPhoto }] : []),
-      ...newPhotos.map((photo, index) => ({ field: "newPhotos", fileName: `photo-${index + 1}.jpg`, photo })),
+      ...(mainPhoto ? [{ field: "profileImage", fileName: "couple.jpg", photo: mainPhoto, stagedAs: "couple-main" as const }] : []),
+      ...newPhotos.map((photo, index) => ({
+        field: "newPhotos",
+        fileName: `photo-${index + 1}.jpg`,
+        photo,
+        stagedAs: "couple-photo" as const,
+      })),
     ];
     void save(problems, form, photos, (json) => {
       const saved = (json as { data?: { profileImageUrl?: string | null; photos?: string[] } }).data;
@@ -149,6 +155,13 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         disabled={busy}
       />
       <BioField value={bio} onChange={setBio} error={errors.bio} disabled={busy} />
+      {progress && (
+        <SaveProgress
+          phase={progress.phase}
+          progress={progress.fraction}
+          labels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }}
+        />
+      )}
       <div className={styles.actions}>
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? "Saving..." : "Save couple profile"}

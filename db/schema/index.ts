@@ -15,3 +15,4 @@ export * from "./settings";
 export * from "./discover";
 export * from "./events";
 export * from "./live";
+export * from "./images";

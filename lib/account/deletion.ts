@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, forumPhotos, forumPosts, locations, users } from "@/db/schema";
+import { couples, forumPhotos, forumPosts, locations, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { partnerOf } from "@/lib/couples/partner";
 import { userNotFound } from "@/lib/errors";
@@ -39,7 +39,14 @@ export async function deleteAccount(
     const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
     const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
-    const urls: (string | null)[] = [person.avatarUrl, ...uploads.map((u) => u.url), ...postPhotos.flatMap((p) => p.photos)];
+    // Photos uploaded ahead of a save that never came (their rows go with the user's).
+    const staged = await tx.select({ url: stagedPhotos.url }).from(stagedPhotos).where(eq(stagedPhotos.ownerUserId, userId));
+    const urls: (string | null)[] = [
+      person.avatarUrl,
+      ...uploads.map((u) => u.url),
+      ...staged.map((s) => s.url),
+      ...postPhotos.flatMap((p) => p.photos),
+    ];
     // The posts stay, their photos (the person's images) do not.
     await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
 

@@ -9,6 +9,7 @@ import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
+import { toUpload, type PhotoInput } from "@/lib/images/upload";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
@@ -20,7 +21,8 @@ import { partnerOf } from "./partner";
 export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
 
 /** Photos uploaded with an update (the settings' form): a new main photo, extra photos to add. */
-export type CoupleUploads = { main?: Uint8Array | null; extra?: readonly Uint8Array[] };
+/** A new main photo and new extra photos: each sent with the form, or uploaded ahead (`POST /api/uploads`). */
+export type CoupleUploads = { main?: PhotoInput | null; extra?: readonly PhotoInput[] };
 
 /** The couple as its own partners see it. */
 const recordColumns = {
@@ -245,8 +247,8 @@ export async function updateCouple(
   }
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
   const uploads = [
-    ...(main ? [{ bytes: main, kind: "couple-main" as const }] : []),
-    ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const })),
+    ...(main ? [toUpload(main, "couple-main", "profileImage")] : []),
+    ...extra.map((photo) => toUpload(photo, "couple-photo", "newPhotos")),
   ];
   return writeWithImages(db, userId, { storage: deps.storage, uploads }, async (tx, stored) => {
     const [newMain, ...newExtra] = main ? stored : [undefined, ...stored];

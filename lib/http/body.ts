@@ -1,12 +1,20 @@
 import { AppError } from "@/lib/errors";
 
-const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+const megabytes = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
+
+/**
+ * The largest request body any call takes: the platform's limit (a Vercel function refuses a
+ * body over 4.5 MB with 413 before the app sees it), so what works here works there. Photos go
+ * one per request (`POST /api/uploads`, lib/images/staged.ts) to stay under it.
+ */
+export const MAX_REQUEST_BYTES = 4_500_000;
 
 /** The spec's request timeout: a body still arriving after this is answered 408. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * The request body, counted while it is read: refused with 413 once it passes `maxBytes`, so a
+ * The request body, counted while it is read: refused with 413 once it passes `maxBytes` (never
+ * more than MAX_REQUEST_BYTES), so a
  * body without (or with a false) Content-Length cannot fill the memory, and with 408 when it has
  * not fully arrived within `timeoutMs`, so a slow client cannot hold the request open. API routes
  * do not pass the proxy's buffer, so these are the only bounds.
@@ -16,6 +24,7 @@ export async function readBoundedBody(
   maxBytes: number,
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  maxBytes = Math.min(maxBytes, MAX_REQUEST_BYTES);
   const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The request body must be ${megabytes(maxBytes)} or smaller.`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return new Uint8Array(0);

@@ -7,8 +7,10 @@ import { partnerOf } from "@/lib/couples/partner";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";
-import { IMAGE_URL_REFUSED_MESSAGE, type ImageKind } from "./rules";
+import { IMAGE_URL_REFUSED_MESSAGE, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage, type StoredImage } from "./store";
+import { claimStagedPhotos } from "./staged";
+import type { Upload } from "./upload";
 import { describeError } from "@/lib/log";
 
 /**
@@ -16,49 +18,57 @@ import { describeError } from "@/lib/log";
  * write fails, remove the ones a change replaced, and check the image URLs a JSON call names.
  */
 
-export type Upload = { bytes: Uint8Array; kind: ImageKind };
+/** An image a write shows: stored from its bytes now, or claimed from the photos staged ahead. */
+export type PlacedImage = { key: string; url: string };
 
 /**
- * Stores uploads one after another (sharp is CPU-bound; one at a time keeps memory flat). If one
- * is refused, the ones already stored are removed before the error goes on.
+ * Stores the uploads sent as bytes, one after another (sharp is CPU-bound; one at a time keeps
+ * memory flat), in their order; staged ones are left for the transaction to claim. If one is
+ * refused, the ones already stored are removed before the error goes on.
  */
-async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<StoredImage[]> {
-  const stored: StoredImage[] = [];
+async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<(StoredImage | null)[]> {
+  const stored: (StoredImage | null)[] = [];
   try {
-    for (const upload of uploads) stored.push(await storeImage(upload.bytes, upload.kind, storage));
+    for (const upload of uploads) stored.push("bytes" in upload ? await storeImage(upload.bytes, upload.kind, storage) : null);
     return stored;
   } catch (error) {
-    await deleteImages(
-      stored.map((image) => image.key),
-      storage,
-    );
+    await deleteImages(keysOf(stored), storage);
     throw error;
   }
 }
+
+const keysOf = (images: readonly (StoredImage | null)[]) => images.flatMap((image) => (image ? [image.key] : []));
 
 /** What a write hands back: its result, and the image URLs its rows no longer show. */
 export type ImageWrite<T> = { result: T; replaced: readonly string[] };
 
 /**
- * The one sequence of a write that touches the user's images: store the uploads (slow, so
- * before the transaction opens), run the write in one transaction with them, remove them again
- * if it fails (nothing half-written), and once it committed remove the images it replaced.
+ * The one sequence of a write that touches the user's images: store the uploads sent as bytes
+ * (slow, so before the transaction opens), then in one transaction claim the photos staged ahead
+ * (lib/images/staged.ts) and run the write with every image in the uploads' order. If it fails,
+ * the stored uploads are removed and the staged photos stay staged (nothing half-written); once
+ * it committed, the images it replaced are removed.
  */
 export async function writeWithImages<T>(
   db: Db,
   userId: string,
   images: { uploads?: readonly Upload[]; storage?: ImageStorage },
-  write: (tx: Db, stored: readonly StoredImage[]) => Promise<ImageWrite<T>>,
+  write: (tx: Db, placed: readonly PlacedImage[]) => Promise<ImageWrite<T>>,
 ): Promise<T> {
-  const stored = await storeUploads(images.uploads ?? [], images.storage);
+  const uploads = images.uploads ?? [];
+  const stored = await storeUploads(uploads, images.storage);
   let written: ImageWrite<T>;
   try {
-    written = await db.transaction((tx) => write(tx, stored));
+    written = await db.transaction(async (tx) => {
+      const staged = uploads.flatMap((upload) =>
+        "stagedId" in upload ? [{ id: upload.stagedId, kind: upload.kind as StagedPhotoKind, field: upload.field }] : [],
+      );
+      const claimed = await claimStagedPhotos(tx, userId, staged);
+      const placed = uploads.map((upload, index) => ("stagedId" in upload ? claimed.get(upload.stagedId)! : stored[index]!));
+      return write(tx, placed);
+    });
   } catch (error) {
-    await deleteImages(
-      stored.map((image) => image.key),
-      images.storage,
-    );
+    await deleteImages(keysOf(stored), images.storage);
     throw error;
   }
   await discardReplacedImages(db, userId, written.replaced, images.storage);

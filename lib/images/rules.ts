@@ -13,8 +13,14 @@ export const IMAGE_SIZES = {
 } as const;
 export type ImageKind = keyof typeof IMAGE_SIZES;
 
-/** The upload hint says up to 10 MB. */
+/** A picked file, before the browser crops and compresses it: the upload hint says up to 10 MB. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * A photo as it arrives on the server: one request carries at most one, with its form framing,
+ * under the platform's 4.5 MB body limit (lib/http/body MAX_REQUEST_BYTES). Photos compressed in
+ * the browser are 1 MB at most.
+ */
+export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 /** 40 MP covers any phone camera; beyond it a small file can decode to gigabytes (a decompression bomb). */
 export const MAX_INPUT_PIXELS = 40_000_000;
 export const JPEG_QUALITY = 85;
@@ -23,12 +29,22 @@ export const IMAGE_URL_MAX = 2048;
 
 export const INVALID_IMAGE_MESSAGE = "Please select a valid image file (JPEG, PNG, or WebP)";
 export const TOO_LARGE_MESSAGE = "Images must be 10 MB or smaller.";
+export const UPLOAD_TOO_LARGE_MESSAGE = "Each photo must be 4 MB or smaller when uploaded.";
 /** An image URL sent as JSON that is not one the caller's own profile or couple shows now. */
 export const IMAGE_URL_REFUSED_MESSAGE = "Please upload the photo here: links to images elsewhere are not accepted";
 export const TOO_MANY_PIXELS_MESSAGE = "Images must be 40 megapixels or smaller.";
 
-/** The one byte-limit check of an upload, in the browser before sending and on the server on arrival. */
+/** The byte limit of a picked file, checked in the browser before it is cropped and compressed. */
 export const tooLargeProblem = (bytes: number): string | null => (bytes > MAX_IMAGE_BYTES ? TOO_LARGE_MESSAGE : null);
+/** The byte limit of an uploaded photo, on the server on arrival. */
+export const uploadTooLargeProblem = (bytes: number): string | null => (bytes > MAX_UPLOAD_BYTES ? UPLOAD_TOO_LARGE_MESSAGE : null);
+
+/** The kinds a photo may be uploaded as ahead of its save (`POST /api/uploads`): the couple's photos. */
+export const STAGED_PHOTO_KINDS = ["couple-main", "couple-photo"] as const satisfies readonly ImageKind[];
+export type StagedPhotoKind = (typeof STAGED_PHOTO_KINDS)[number];
+/** An uploaded photo waits this long for the save that uses it, then it is removed. */
+export const STAGED_PHOTO_HOURS = 24;
+export const STAGED_PHOTO_EXPIRED_MESSAGE = "This photo's upload has expired. Please add the photo again.";
 
 /** MIME types the file picker offers; the server ignores declared types and judges by content. */
 export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;

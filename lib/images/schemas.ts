@@ -1,7 +1,7 @@
 /** An image named by its URL in a JSON call: pure and browser-safe. */
 import { z } from "zod";
 import { oneLine } from "@/lib/fields";
-import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE } from "./rules";
+import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_KINDS } from "./rules";
 
 /**
  * An image URL as text. Which images the caller may name is the server's check
@@ -17,3 +17,6 @@ export const imageUrlsField = z.array(imageUrlField, { error: IMAGE_URL_REFUSED_
 
 /** `GET /api/images/{...key}`: the path's segments as one storage key; no segments are "", which no image has. */
 export const imageKeyParamsSchema = z.object({ key: z.array(z.string()).catch([]) }).transform(({ key }) => key.join("/"));
+
+/** `POST /api/uploads`: the kind a couple photo is uploaded as ahead of its save. */
+export const stagedPhotoKindSchema = z.object({ kind: z.enum(STAGED_PHOTO_KINDS) });

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, isNull } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
-import { env } from "@/lib/env";
+import { env, sendsRealEmail } from "@/lib/env";
 import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { describeError } from "@/lib/log";
@@ -17,11 +17,12 @@ export async function enqueueEmail(db: Db, message: EmailMessage): Promise<strin
 type Provider = (message: EmailMessage) => Promise<void>;
 
 function configuredProvider(): Provider | null {
+  // A preview keeps its mail in the outbox, where the reviewer reads it (/dev/outbox).
+  if (!sendsRealEmail()) return null;
   const { RESEND_API_KEY, EMAIL_FROM } = env();
-  if (!RESEND_API_KEY) return null;
   return async (message) => {
     const { Resend } = await import("resend");
-    const { error } = await new Resend(RESEND_API_KEY).emails.send({ from: EMAIL_FROM, ...message });
+    const { error } = await new Resend(RESEND_API_KEY!).emails.send({ from: EMAIL_FROM, ...message });
     if (error) throw new Error(`${error.name}: ${error.message}`);
   };
 }

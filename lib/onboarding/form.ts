@@ -1,18 +1,17 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { readBoundedBody } from "@/lib/http/body";
+import { MAX_REQUEST_BYTES, readBoundedBody } from "@/lib/http/body";
 import { fieldErrors, refuseUnsafeText } from "@/lib/http/errors";
-import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
-import { MAX_IMAGE_BYTES } from "@/lib/images/rules";
-import { uploadedImageBytes } from "@/lib/images/upload";
+import { photoField, uploadedImageBytes, type PhotoInput } from "@/lib/images/upload";
 import type { step1Schema, step2Schema } from "./schemas";
 
-/** Every photo of step 2 at its largest, plus room for the text fields. */
-const MAX_BODY_BYTES = (EXTRA_PHOTOS_MAX + 1) * MAX_IMAGE_BYTES + 1024 * 1024;
-
-/** The multipart body of an onboarding step (or a forum photo, with its own bound); anything else is a clear 400, never a crash. */
-export async function readMultipart(request: Request, maxBytes = MAX_BODY_BYTES): Promise<FormData> {
+/**
+ * A multipart body (an onboarding step, a settings form, an uploaded photo), at most the
+ * platform's 4.5 MB: a form with several photos names the ones uploaded ahead (`POST /api/uploads`)
+ * instead of carrying them. Anything else is a clear 400, never a crash.
+ */
+export async function readMultipart(request: Request, maxBytes = MAX_REQUEST_BYTES): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(type)) throw new AppError("VALIDATION_ERROR", "The request body must be multipart/form-data.");
   const bytes = await readBoundedBody(request, maxBytes);
@@ -55,7 +54,8 @@ export type Step1Fields = z.input<typeof step1Schema>;
 export type Step2Fields = z.input<typeof step2Schema>;
 /** The photos as sent; a missing one is null. */
 export type Step1Images = { userImage?: Uint8Array | null };
-export type Step2Images = { coupleProfileImage?: Uint8Array | null; couplePhotos?: readonly Uint8Array[] };
+/** Each a file sent with the form, or the id of a photo uploaded ahead of it. */
+export type Step2Images = { coupleProfileImage?: PhotoInput | null; couplePhotos?: readonly PhotoInput[] };
 
 export async function step1FromForm(form: FormData): Promise<{ fields: Step1Fields; images: Step1Images }> {
   return {
@@ -70,7 +70,7 @@ export async function step1FromForm(form: FormData): Promise<{ fields: Step1Fiel
 }
 
 export async function step2FromForm(form: FormData): Promise<{ fields: Step2Fields; images: Step2Images }> {
-  const photos = await Promise.all(form.getAll("couplePhotos").map((value) => uploadedImageBytes(value, "couplePhotos")));
+  const photos = await Promise.all(form.getAll("couplePhotos").map((value) => photoField(value, "couplePhotos")));
   return {
     fields: {
       couple_name: text(form, "couple_name"),
@@ -78,8 +78,8 @@ export async function step2FromForm(form: FormData): Promise<{ fields: Step2Fiel
       bio: text(form, "bio"),
     },
     images: {
-      coupleProfileImage: await uploadedImageBytes(form.get("coupleProfileImage"), "coupleProfileImage"),
-      couplePhotos: photos.filter((photo): photo is Buffer => photo !== null),
+      coupleProfileImage: await photoField(form.get("coupleProfileImage"), "coupleProfileImage"),
+      couplePhotos: photos.filter((photo) => photo !== null),
     },
   };
 }

@@ -10,6 +10,7 @@ import { entityPlace, saveEntityLocation, savedPlace, userPlaceColumns, type Res
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { writeWithImages } from "@/lib/images/lifecycle";
+import { toUpload } from "@/lib/images/upload";
 import { PROFILE_MESSAGES, profileCompletionPercentage } from "@/lib/profile/rules";
 import { updateUserRow } from "@/lib/profile/service";
 import { selfColumns } from "@/lib/users/projections";
@@ -94,7 +95,8 @@ export async function completeStep1(
 /**
  * Step 2 (couple profile) for partner A: creates the couple, marks partner A's part complete and
  * makes the couple discoverable (spec section 4). Location and interests come from step 1. The
- * couple row and its location row are written together; a failed write removes the stored photos.
+ * couple row and its location row are written together; a failed write removes the photos it
+ * stored and leaves the ones uploaded ahead (`POST /api/uploads`) waiting for the next try.
  */
 export async function completeStep2(
   db: Db,
@@ -116,8 +118,8 @@ export async function completeStep2(
   if (!place || !user.occupation) throw new AppError("VALIDATION_ERROR", STEP1_FIRST, { fieldErrors: { _: STEP1_FIRST } });
 
   const uploads = [
-    { bytes: images.coupleProfileImage!, kind: "couple-main" as const },
-    ...extra.map((bytes) => ({ bytes, kind: "couple-photo" as const })),
+    toUpload(images.coupleProfileImage!, "couple-main", "coupleProfileImage"),
+    ...extra.map((photo) => toUpload(photo, "couple-photo", "couplePhotos")),
   ];
 
   return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {

@@ -1,5 +1,7 @@
 import "server-only";
-import { loadCities, type Cities } from "./gazetteer-data";
+import { existsSync, readFileSync } from "node:fs";
+import { loadCities } from "./gazetteer-data";
+import { buildGazetteerIndexFile, GAZETTEER_INDEX_FILE, readGazetteerIndexFile, type GazetteerIndex } from "./gazetteer-file";
 import { normalizeText } from "./normalize";
 import { countryName, regionName } from "./regions";
 import type { PlaceDetails, PlacesProvider, Prediction } from "./types";
@@ -7,81 +9,85 @@ import type { PlaceDetails, PlacesProvider, Prediction } from "./types";
 /**
  * Offline place search over the GeoNames cities: a sorted array of normalized keys searched by
  * binary search for the prefix, ranked by population. Each name is a key from its start and
- * from each later word, so "york" also finds New York.
+ * from each later word, so "york" also finds New York. The index is the build's file
+ * (lib/places/gazetteer-file.ts), read as typed arrays over its bytes: a fresh instance's first
+ * search costs a file read, not a sort of 200k keys.
  */
-type Index = {
-  cities: Cities;
-  keys: string[];
-  /** The city of each key. */
-  city: Uint32Array;
-  /** 1 when the key starts at a later word of the name. */
-  inner: Uint8Array;
-  /** City positions sorted by GeoNames id, for details. */
-  byId: Uint32Array;
+type Index = GazetteerIndex & {
   countryKeys: string[];
   regionKeys: Map<string, string>;
-  buildMs: number;
+  /** How long reading (or, without the build's file, building) the index took. */
+  loadMs: number;
+  source: "file" | "built";
 };
 
 const PLACE_ID = /^geonames:(\d{1,10})$/;
 /** What people type for a country that its English name or ISO code does not start with. */
 const COUNTRY_ALIASES: Record<string, string> = { usa: "US", uk: "GB", uae: "AE", america: "US", england: "GB" };
 
-function buildIndex(): Index {
+/**
+ * The build's index file; without one (a development server, the tests, a build made by
+ * `next build` alone) the same index is built in memory from the package's cities.
+ */
+function loadIndex(): Index {
   const started = performance.now();
-  const cities = loadCities();
-  const tmpKeys: string[] = [];
-  const tmpCity: number[] = [];
-  for (let c = 0; c < cities.count; c++) {
-    const key = normalizeText(cities.names[c]!);
-    if (!key) continue;
-    tmpKeys.push(key);
-    tmpCity.push(c);
-    for (let at = key.indexOf(" "); at !== -1; at = key.indexOf(" ", at + 1)) {
-      tmpKeys.push(key.slice(at + 1));
-      tmpCity.push(c | 0x80000000); // high bit marks a later-word key until the arrays are packed
-    }
-  }
-  const order = Array.from(tmpKeys.keys()).sort((a, b) => (tmpKeys[a]! < tmpKeys[b]! ? -1 : tmpKeys[a]! > tmpKeys[b]! ? 1 : 0));
-  const keys = order.map((i) => tmpKeys[i]!);
-  const city = new Uint32Array(order.length);
-  const inner = new Uint8Array(order.length);
-  order.forEach((i, j) => {
-    const packed = tmpCity[i]!;
-    city[j] = packed & 0x7fffffff;
-    inner[j] = packed >>> 31;
-  });
-  const byId = Uint32Array.from(cities.ids.keys()).sort((a, b) => cities.ids[a]! - cities.ids[b]!);
+  // The file is traced explicitly (next.config.ts outputFileTracingIncludes).
+  const file = existsSync(/*turbopackIgnore: true*/ GAZETTEER_INDEX_FILE)
+    ? readGazetteerIndexFile(readFileSync(/*turbopackIgnore: true*/ GAZETTEER_INDEX_FILE))
+    : null;
+  const index = file ?? readGazetteerIndexFile(buildGazetteerIndexFile(loadCities()))!;
   return {
-    cities,
-    keys,
-    city,
-    inner,
-    byId,
-    countryKeys: cities.countryCodes.map((code) => normalizeText(countryName(code))),
+    ...index,
+    countryKeys: index.countryCodes.map((code) => normalizeText(countryName(code))),
     regionKeys: new Map(),
-    buildMs: performance.now() - started,
+    loadMs: performance.now() - started,
+    source: file ? "file" : "built",
   };
 }
 
 const globalForIndex = globalThis as unknown as { __gazetteerIndex?: Index };
 
-/** Built on first use and kept for the life of the process (it survives hot reloads). */
+/** Read on first use and kept for the life of the process (it survives hot reloads). */
 export function gazetteerIndex(): Index {
-  globalForIndex.__gazetteerIndex ??= buildIndex();
+  globalForIndex.__gazetteerIndex ??= loadIndex();
   return globalForIndex.__gazetteerIndex;
 }
 
-function lowerBound(keys: string[], prefix: string): number {
+/** Key j against a prefix, bytewise (the order the build sorted them in): negative when the key sorts first. */
+function compareKey(index: Index, j: number, prefix: Uint8Array): number {
+  const start = index.keyStart[j]!;
+  const length = index.keyStart[j + 1]! - start;
+  const n = Math.min(length, prefix.length);
+  for (let i = 0; i < n; i++) {
+    const diff = index.keyBytes[start + i]! - prefix[i]!;
+    if (diff !== 0) return diff;
+  }
+  return length - prefix.length;
+}
+
+function startsWith(index: Index, j: number, prefix: Uint8Array): boolean {
+  const start = index.keyStart[j]!;
+  if (index.keyStart[j + 1]! - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (index.keyBytes[start + i] !== prefix[i]) return false;
+  return true;
+}
+
+function lowerBound(index: Index, prefix: Uint8Array): number {
   let lo = 0;
-  let hi = keys.length;
+  let hi = index.keyCount;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < prefix) lo = mid + 1;
+    if (compareKey(index, mid, prefix) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const nameOf = (index: Index, c: number) => decoder.decode(index.names.subarray(index.nameStart[c]!, index.nameStart[c + 1]!));
+const countryCodeOf = (index: Index, c: number) => index.countryCodes[index.country[c]!]!;
+const admin1Of = (index: Index, c: number) => index.admin1Codes[index.admin1[c]!]!;
 
 /** A later-word match ranks as if it had a tenth of its population: "york" gives New York City, then York. */
 const LATER_WORD_WEIGHT = 0.1;
@@ -102,11 +108,11 @@ class Top {
   private before(a: Pick, b: Pick): boolean {
     if (a.group !== b.group) return a.group < b.group;
     if (a.score !== b.score) return a.score > b.score;
-    return this.index.cities.ids[a.city]! < this.index.cities.ids[b.city]!;
+    return this.index.ids[a.city]! < this.index.ids[b.city]!;
   }
 
   offer(city: number, group: number, laterWord: boolean): void {
-    const candidate = { city, group, score: this.index.cities.population[city]! * (laterWord ? LATER_WORD_WEIGHT : 1) };
+    const candidate = { city, group, score: this.index.population[city]! * (laterWord ? LATER_WORD_WEIGHT : 1) };
     const seen = this.picked.findIndex((p) => p.city === city);
     if (seen !== -1) {
       if (!this.before(candidate, this.picked[seen]!)) return;
@@ -125,16 +131,17 @@ class Top {
 }
 
 function scan(index: Index, prefix: string, group: number, top: Top, accept?: (city: number) => boolean): void {
-  const { keys, city, inner } = index;
-  for (let j = lowerBound(keys, prefix); j < keys.length && keys[j]!.startsWith(prefix); j++) {
-    const c = city[j]!;
-    if (!accept || accept(c)) top.offer(c, group, inner[j] === 1);
+  const bytes = encoder.encode(prefix);
+  for (let j = lowerBound(index, bytes); j < index.keyCount && startsWith(index, j, bytes); j++) {
+    const packed = index.keyCity[j]!;
+    const c = packed & 0x7fffffff;
+    if (!accept || accept(c)) top.offer(c, group, packed >>> 31 === 1);
   }
 }
 
 function regionKey(index: Index, c: number): string {
-  const code = index.cities.countryCodes[index.cities.country[c]!]!;
-  const admin = index.cities.admin1[c]!;
+  const code = countryCodeOf(index, c);
+  const admin = admin1Of(index, c);
   const cacheKey = `${code}.${admin}`;
   let key = index.regionKeys.get(cacheKey);
   if (key === undefined) {
@@ -146,9 +153,9 @@ function regionKey(index: Index, c: number): string {
 
 /** "paris fr", "paris, france", "portland oregon": the trailing words name the country or region. */
 function qualifierMatches(index: Index, c: number, qualifier: string): boolean {
-  const code = index.cities.countryCodes[index.cities.country[c]!]!;
+  const code = countryCodeOf(index, c);
   if (code.toLowerCase() === qualifier || COUNTRY_ALIASES[qualifier] === code) return true;
-  if (index.countryKeys[index.cities.country[c]!]!.startsWith(qualifier)) return true;
+  if (index.countryKeys[index.country[c]!]!.startsWith(qualifier)) return true;
   const region = regionKey(index, c);
   return region !== "" && region.startsWith(qualifier);
 }
@@ -184,22 +191,21 @@ export function searchCities(query: string, limit: number): number[] {
 }
 
 function describe(index: Index, c: number) {
-  const { cities } = index;
-  const countryCode = cities.countryCodes[cities.country[c]!]!;
-  const name = cities.names[c]!;
-  const state = regionName(countryCode, cities.admin1[c]!);
+  const countryCode = countryCodeOf(index, c);
+  const name = nameOf(index, c);
+  const state = regionName(countryCode, admin1Of(index, c));
   const country = countryName(countryCode);
   const secondary = [state, country].filter(Boolean).join(", ");
-  return { placeId: `geonames:${cities.ids[c]}`, name, state, country, countryCode, secondary, description: `${name}, ${secondary}` };
+  return { placeId: `geonames:${index.ids[c]}`, name, state, country, countryCode, secondary, description: `${name}, ${secondary}` };
 }
 
 function findById(index: Index, id: number): number | null {
-  const { byId, cities } = index;
+  const { byId, ids } = index;
   let lo = 0;
   let hi = byId.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const at = cities.ids[byId[mid]!]!;
+    const at = ids[byId[mid]!]!;
     if (at === id) return byId[mid]!;
     if (at < id) lo = mid + 1;
     else hi = mid - 1;
@@ -218,7 +224,7 @@ export function gazetteerDetails(placeId: string): PlaceDetails | null {
     place_id: d.placeId,
     formatted_address: d.description,
     name: d.name,
-    geometry: { location: { lat: index.cities.lat[c]!, lng: index.cities.lng[c]! } },
+    geometry: { location: { lat: index.lat[c]! / 1e5, lng: index.lng[c]! / 1e5 } },
     city: d.name,
     state: d.state,
     country: d.country,
@@ -244,5 +250,5 @@ export const gazetteerProvider: PlacesProvider = {
 
 export const gazetteerStats = () => {
   const index = gazetteerIndex();
-  return { cities: index.cities.count, keys: index.keys.length, buildMs: Math.round(index.buildMs) };
+  return { cities: index.count, keys: index.keyCount, loadMs: Math.round(index.loadMs), source: index.source };
 };

@@ -6,6 +6,7 @@ import { coupleUpdateSchema, type CoupleUpdateInput } from "@/lib/couples/schema
 import type { CoupleUploads } from "@/lib/couples/service";
 import { profileUpdateSchema, type ProfileUpdate } from "@/lib/profile/schemas";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { photoField } from "@/lib/images/upload";
 
 /*
  * The settings' two multipart forms (a photo goes along with the text): read into the very
@@ -46,7 +47,10 @@ function keptPhotos(form: FormData): unknown {
   }
 }
 
-/** 'Couple profile': name, bio, adventure styles, the extra photos kept, a new main photo and new extra photos. */
+/**
+ * 'Couple profile': name, bio, adventure styles, the extra photos kept, a new main photo and new
+ * extra photos (files, or the ids of photos uploaded ahead with `POST /api/uploads`).
+ */
 export async function coupleSettingsFromForm(form: FormData): Promise<{ update: CoupleUpdateInput; uploads: CoupleUploads }> {
   const fields = Object.fromEntries(
     Object.entries({
@@ -57,12 +61,12 @@ export async function coupleSettingsFromForm(form: FormData): Promise<{ update: 
     }).filter(([, value]) => value !== undefined),
   );
   const update = parseWith(coupleUpdateSchema, fields, { firstIssue: true });
-  const extra = await Promise.all(form.getAll("newPhotos").map((value) => uploadedImageBytes(value, "newPhotos")));
+  const extra = await Promise.all(form.getAll("newPhotos").map((value) => photoField(value, "newPhotos")));
   return {
     update,
     uploads: {
-      main: await uploadedImageBytes(form.get("profileImage"), "profileImage"),
-      extra: extra.filter((photo): photo is Buffer => photo !== null),
+      main: await photoField(form.get("profileImage"), "profileImage"),
+      extra: extra.filter((photo) => photo !== null),
     },
   };
 }

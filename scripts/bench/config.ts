@@ -29,7 +29,7 @@ for (const kind of DATABASES)
 /** The local Postgres the bench makes its databases on (as the tests do). */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 /** The sections to run (scripts/bench/sections.ts), comma-separated; the HTTP bench alone by default. */
-export const SECTION_NAMES = (process.env.BENCH_SECTIONS ?? "http").split(",").map((name) => name.trim());
+export const SECTION_NAMES = (process.env.BENCH_SECTIONS ?? "http,deploy").split(",").map((name) => name.trim());
 
 export const REQUEST_TIMEOUT_MS = 15_000;
 /** No phase runs longer than this; requests not sent by then count as errors. */

@@ -17,7 +17,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { DEMO_PASSWORD, demoEmail } from "../seed/data";
+import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { onCleanup } from "./cleanup";
 import { PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: runs the sections BENCH_SECTIONS names (sections.ts; `http` alone by default)
+ * `npm run bench`: runs the sections BENCH_SECTIONS names (sections.ts; `http` and `deploy` by default)
  * and prints their figures; exits 1 when a request failed. Whatever a section started (servers,
  * databases) is stopped and dropped at the end, also on failure and on Ctrl-C (cleanup.ts).
  *

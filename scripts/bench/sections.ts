@@ -5,6 +5,7 @@
  * from the shared parts (config, databases, server, load, client, report). Adding one is that
  * file and one line here.
  */
+import { benchDeploy } from "./deploy";
 import { benchDirectory } from "./directory";
 import { benchDiscover } from "./discover";
 import { benchForum } from "./forum";
@@ -13,6 +14,7 @@ import { benchLighthouse } from "./lighthouse";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
+  deploy: benchDeploy,
   forum: benchForum,
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),

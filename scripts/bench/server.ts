@@ -71,9 +71,15 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    const child = spawnGroup([NEXT_BIN, "build"], env, "inherit");
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+    // As `npm run build`: the gazetteer's index first, then Next's build.
+    for (const args of [
+      [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
+      [NEXT_BIN, "build"],
+    ]) {
+      const child = spawnGroup(args, env, "inherit");
+      const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+      if (code !== 0) throw new Error(`${args.at(-1)} failed (exit ${code})`);
+    }
   } finally {
     for (const { file, before } of touched) {
       const now = existsSync(file) ? readFileSync(file, "utf8") : null;

@@ -1,138 +1,14 @@
 /**
- * `npm run db:seed`: demo couples, their locations, the interest catalogue, one partner's
- * notifications and a demo forum. `npm run db:seed -- --scale` fills a real Postgres for the
- * benchmark instead (scripts/seed/scale.ts). Idempotent: every row is upserted on its natural key (e-mail, partner, value)
- * and the notifications are replaced, so a second run resets the demo accounts to their demo
- * state instead of failing or duplicating them. Demo pictures (scripts/seed/images.ts) are drawn
- * for the people and couples that have none yet, so a re-seed keeps them and leaves no orphans.
+ * `npm run db:seed`: the demo (lib/demo/seed.ts: couples, their locations, the interest
+ * catalogue, one partner's notifications, the directory's neighbourhood and a forum), then the
+ * demo sign-ins. `npm run db:seed -- --scale` fills a real Postgres for the benchmark instead
+ * (scripts/seed/scale.ts). Idempotent: a second run resets the demo accounts to their demo state.
  */
-import { eq, inArray } from "drizzle-orm";
-import { openDatabase, type Db } from "@/db/client";
-import { couples, notifications, users } from "@/db/schema";
-import { hashPassword } from "@/lib/auth/password";
-import { ensureInterestCatalogue } from "@/lib/interests/service";
-import { saveEntityLocation } from "@/lib/locations/place";
+import { openDatabase } from "@/db/client";
+import { DEMO_PASSWORD } from "@/lib/demo/data";
+import { seedDemo, type SignIn } from "@/lib/demo/seed";
 import { env } from "@/lib/env";
-import { seedDirectory } from "./directory";
-import { seedForum } from "./forum";
 import { seedScale } from "./scale";
-import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoEmail, type DemoPerson, type Place } from "./data";
-import { demoImage } from "./images";
-
-type SignIn = { email: string; shows: string };
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-
-type UserSeed = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
-
-/** Inserts the account, or resets an existing one (password included) to the demo values. */
-async function upsertUser(db: Db, values: UserSeed): Promise<string> {
-  const { email: _email, ...rest } = values;
-  const [row] = await db
-    .insert(users)
-    .values(values)
-    .onConflictDoUpdate({ target: users.email, set: { ...rest, updatedAt: new Date() } })
-    .returning({ id: users.id });
-  return row!.id;
-}
-
-const placeColumns = (p: Place | null) => ({
-  location: p?.location ?? null,
-  placeId: p?.placeId ?? null,
-  latitude: p?.latitude ?? null,
-  longitude: p?.longitude ?? null,
-  city: p?.city ?? null,
-  state: p?.state ?? null,
-  country: p?.country ?? null,
-  countryCode: p?.countryCode ?? null,
-});
-
-function personValues(person: DemoPerson, passwordHash: string, p: Place, finished: boolean, avatarUrl: string | null): UserSeed {
-  return {
-    email: demoEmail(person.firstName),
-    passwordHash,
-    emailVerifiedAt: daysAgo(60),
-    firstName: person.firstName,
-    lastName: person.lastName,
-    dateOfBirth: person.dateOfBirth,
-    // An unfinished partner B has only what the invitation acceptance gave them.
-    occupation: finished ? person.occupation : null,
-    bio: finished ? person.bio : null,
-    interests: finished ? person.interests : [],
-    avatarUrl: finished ? avatarUrl : null,
-    registrationType: null,
-    ...placeColumns(finished ? p : null),
-  };
-}
-
-const initial = (name: string) => name.charAt(0).toUpperCase();
-
-type DemoPictures = { avatars: Map<string, string>; couples: Map<string, { main: string; photos: string[] }> };
-
-/**
- * The demo's pictures, by partner A's e-mail for couples: those already stored (a re-seed) are
- * kept, the missing ones drawn and stored. Before the transaction: storing is slow.
- */
-async function demoPictures(db: Db): Promise<DemoPictures> {
-  const emails = DEMO_COUPLES.flatMap((c) => [demoEmail(c.partnerA.firstName), demoEmail(c.partnerB.firstName)]);
-  const stored = await db.select({ email: users.email, avatarUrl: users.avatarUrl }).from(users).where(inArray(users.email, emails));
-  const storedCouples = await db
-    .select({ email: users.email, main: couples.profileImageUrl, photos: couples.photos })
-    .from(couples)
-    .innerJoin(users, eq(users.id, couples.partner1Id))
-    .where(inArray(users.email, emails));
-  const avatarOf = new Map(stored.map((row) => [row.email, row.avatarUrl]));
-  const coupleOf = new Map(storedCouples.map((row) => [row.email, row]));
-  const pictures: DemoPictures = { avatars: new Map(), couples: new Map() };
-  for (const { partnerA: a, partnerB: b } of DEMO_COUPLES) {
-    // An unfinished partner B has no photo yet: they add it in their set-up.
-    for (const person of b.finished ? [a, b] : [a]) {
-      const email = demoEmail(person.firstName);
-      pictures.avatars.set(
-        email,
-        avatarOf.get(email) ?? (await demoImage(`${initial(person.firstName)}${initial(person.lastName)}`, person.firstName, "avatar")),
-      );
-    }
-    const name = `${a.firstName} & ${b.firstName}`;
-    const couple = coupleOf.get(demoEmail(a.firstName));
-    const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
-    pictures.couples.set(demoEmail(a.firstName), {
-      main: couple?.main ?? (await demoImage(initials, name, "couple-main")),
-      photos: couple?.photos.length
-        ? couple.photos
-        : [await demoImage(initials, name, "couple-photo", 1), await demoImage(initials, name, "couple-photo", 2)],
-    });
-  }
-  return pictures;
-}
-
-/** A demo person's account and couple, by first name. */
-type Seeded = Map<string, { userId: string; coupleId: string }>;
-
-/** The demo inbox, replaced on every run (a natural key it has not): delete, then insert. */
-async function seedInbox(db: Db, seeded: Seeded): Promise<void> {
-  const recipient = seeded.get(DEMO_INBOX.recipient)!;
-  await db.delete(notifications).where(eq(notifications.userId, recipient.userId));
-  await db.insert(notifications).values(
-    DEMO_INBOX.notifications.map((n) => {
-      const createdAt = new Date(Date.now() - n.hoursAgo * 60 * 60 * 1000);
-      const actor = seeded.get(n.actor)!;
-      return {
-        userId: recipient.userId,
-        type: n.type,
-        title: n.title,
-        message: n.message,
-        postId: n.postId ?? null,
-        replyId: n.replyId ?? null,
-        actorUserId: actor.userId,
-        actorCoupleId: actor.coupleId,
-        isRead: n.read,
-        readAt: n.read ? createdAt : null,
-        createdAt,
-      };
-    }),
-  );
-}
 
 async function main(): Promise<void> {
   const scale = process.argv.includes("--scale");
@@ -142,90 +18,11 @@ async function main(): Promise<void> {
     // A fresh database works too: migrations are idempotent.
     await handle.migrate();
     if (scale) return await seedScale(handle.db);
-    const people = DEMO_COUPLES.flatMap((c) => [c.partnerA.firstName, c.partnerB.firstName]).concat(DEMO_SOLO.firstName);
-    // Hashing is slow (argon2id): do it before the transaction, one salt per account.
-    const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
-    const pictures = await demoPictures(handle.db);
-    const signIns: SignIn[] = [];
-    const seeded: Seeded = new Map();
-
-    const totals = await handle.db.transaction(async (tx) => {
-      const count = await ensureInterestCatalogue(tx);
-      for (const couple of DEMO_COUPLES) {
-        const { partnerA: a, partnerB: b, place: p } = couple;
-        const aId = await upsertUser(tx, personValues(a, hashes.get(a.firstName)!, p, true, pictures.avatars.get(demoEmail(a.firstName))!));
-        const bId = await upsertUser(tx, {
-          ...personValues(b, hashes.get(b.firstName)!, p, b.finished, pictures.avatars.get(demoEmail(b.firstName)) ?? null),
-          registrationType: "partner_invitation",
-        });
-        const coupleValues = {
-          partner1Id: aId,
-          partner2Id: bId,
-          coupleName: `${a.firstName} & ${b.firstName}`,
-          bio: couple.bio,
-          profileImageUrl: pictures.couples.get(demoEmail(a.firstName))!.main,
-          photos: pictures.couples.get(demoEmail(a.firstName))!.photos,
-          coupleTypes: couple.coupleTypes,
-          interests: [...new Set([...a.interests, ...b.interests])],
-          location: p.location,
-          placeId: p.placeId,
-          status: "active",
-          partnerAVerified: true,
-          partnerBVerified: b.finished,
-          isVerified: b.finished,
-          isVisible: b.finished,
-          partnerACompletedAt: daysAgo(couple.completedDaysAgo),
-          canCreatePaidEvents: couple.canCreatePaidEvents ?? false,
-        };
-        const [row] = await tx
-          .insert(couples)
-          .values(coupleValues)
-          .onConflictDoUpdate({ target: couples.partner1Id, set: { ...coupleValues, updatedAt: new Date() } })
-          .returning({ id: couples.id });
-        seeded.set(a.firstName, { userId: aId, coupleId: row!.id }).set(b.firstName, { userId: bId, coupleId: row!.id });
-        await saveEntityLocation(tx, { entityType: "couple", entityId: row!.id }, p, "city");
-        await saveEntityLocation(tx, { entityType: "user", entityId: aId }, p, "city");
-        if (b.finished) await saveEntityLocation(tx, { entityType: "user", entityId: bId }, p, "city");
-        signIns.push(
-          {
-            email: demoEmail(a.firstName),
-            shows: `dashboard of ${coupleValues.coupleName} (${p.city}), partner A${b.finished ? "" : "; partner B not finished"}${couple.canCreatePaidEvents ? "; drafts paid events" : ""}`,
-          },
-          {
-            email: demoEmail(b.firstName),
-            shows: b.finished
-              ? `dashboard of ${coupleValues.coupleName} (${p.city}), partner B`
-              : `partner setup: joined ${coupleValues.coupleName}, profile not finished`,
-          },
-        );
-      }
-
-      const soloId = await upsertUser(tx, {
-        email: demoEmail(DEMO_SOLO.firstName),
-        passwordHash: hashes.get(DEMO_SOLO.firstName)!,
-        emailVerifiedAt: daysAgo(2),
-        firstName: DEMO_SOLO.firstName,
-        lastName: DEMO_SOLO.lastName,
-        dateOfBirth: DEMO_SOLO.dateOfBirth,
-        occupation: null,
-        bio: null,
-        interests: [],
-        avatarUrl: null,
-        registrationType: null,
-        ...placeColumns(null),
-      });
-      // Undo a couple made while trying the demo, so the account needs onboarding again.
-      await tx.delete(couples).where(eq(couples.partner1Id, soloId));
-      signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
-      await seedInbox(tx, seeded);
-      const directory = await seedDirectory(tx, hashes.get(DEMO_SOLO.firstName)!);
-      return { count, directory, forum: await seedForum(tx, seeded) };
-    });
-
+    const seeded = await seedDemo(handle.db);
     console.log(
-      `Seeded ${totals.count} interests, ${signIns.length} demo accounts (${DEMO_COUPLES.length} couples), ${DEMO_INBOX.notifications.length} notifications for ${demoEmail(DEMO_INBOX.recipient)}, ${totals.directory} more couples for the directory and a forum of ${totals.forum.posts} posts, ${totals.forum.replies} replies and ${totals.forum.reactions} reactions.\n`,
+      `Seeded ${seeded.interests} interests, ${seeded.signIns.length} demo accounts (${seeded.couples} couples), ${seeded.notifications} notifications, ${seeded.directory} more couples for the directory and a forum of ${seeded.forum.posts} posts, ${seeded.forum.replies} replies and ${seeded.forum.reactions} reactions.\n`,
     );
-    printTable(signIns);
+    printTable(seeded.signIns);
   } catch (error) {
     fail(error);
   } finally {

@@ -27,7 +27,7 @@ import type { Db } from "@/db/client";
 import { hashPassword } from "@/lib/auth/password";
 import { TOPIC_VALUES } from "@/lib/forum/rules";
 import { rebuildTopScores } from "@/lib/forum/top";
-import { DEMO_PASSWORD } from "./data";
+import { DEMO_PASSWORD } from "@/lib/demo/data";
 
 const CHUNK = 200_000;
 /** Enough distinct places for dense and sparse regions alike. */

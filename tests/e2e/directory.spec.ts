@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
+import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn } from "./support";
 
 /**

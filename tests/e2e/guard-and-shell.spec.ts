@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { BASE_URL } from "../../playwright.config";
 import { registerViaApi, signIn, verifiedAccount } from "./support";
 

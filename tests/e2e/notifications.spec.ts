@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
+import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn } from "./support";
 
 /**

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { mkdir, readFile } from "node:fs/promises";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../scripts/seed/data";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn, verifiedAccount } from "./support";
 
 /**

@@ -80,3 +80,88 @@ describe("GET /api/dev/outbox", () => {
     }
   });
 });
+
+describe("the outbox on a preview (PREVIEW_ACCESS_TOKEN)", () => {
+  const TOKEN = "reviewer-token-0123456789abcdef";
+
+  /** The outbox call and the reviewer checks as a fresh process configured with `vars` loads them. */
+  async function configured(vars: Record<string, string>) {
+    for (const [name, value] of Object.entries({ NODE_ENV: "production", ...vars })) vi.stubEnv(name, value);
+    vi.resetModules(); // lib/env reads the environment once
+    const [{ GET }, access] = await Promise.all([import("@/app/api/dev/outbox/route"), import("@/lib/http/preview-access")]);
+    return { GET, ...access };
+  }
+
+  /** The cookie the reviewer's visit of /dev/outbox?access=TOKEN sets, as a Cookie header. */
+  async function reviewerCookie(access: Awaited<ReturnType<typeof configured>>): Promise<string> {
+    const { NextResponse } = await import("next/server");
+    const cookie = access.grantReviewerCookie(NextResponse.next()).cookies.get(access.previewAccessCookieName());
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.value).not.toContain(TOKEN); // a proof of the token, never the token itself
+    return `${cookie!.name}=${cookie!.value}`;
+  }
+
+  const REMOTE = { "x-forwarded-for": "203.0.113.9" };
+
+  it("opens to a remote reviewer holding the cookie, and only with the right cookie", async () => {
+    await queue("preview-reviewer@example.com", "verify your e-mail", new Date());
+    try {
+      const access = await configured({ APP_ENV: "preview", PREVIEW_ACCESS_TOKEN: TOKEN });
+      expect(access.isReviewerToken(TOKEN)).toBe(true);
+      expect(access.isReviewerToken(`${TOKEN}x`)).toBe(false);
+      expect(access.isReviewerToken("")).toBe(false);
+      const cookie = await reviewerCookie(access);
+      const url = "/api/dev/outbox?to=preview-reviewer@example.com";
+      const opened = await call(access.GET, "GET", url, { headers: { ...REMOTE, cookie } });
+      expect(opened.status).toBe(200);
+      expect(opened.json.messages.map((m: { subject: string }) => m.subject)).toEqual(["verify your e-mail"]);
+      for (const wrong of [undefined, `${access.previewAccessCookieName()}=${TOKEN}`, `${cookie}x`]) {
+        const res = await call(access.GET, "GET", url, { headers: { ...REMOTE, ...(wrong ? { cookie: wrong } : {}) } });
+        expect(res.status).toBe(404);
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
+  it("never opens outside a preview, nor on a preview without a token, whatever cookie is sent", async () => {
+    await queue("production-reader@example.com", "reset link", new Date());
+    try {
+      const preview = await configured({ APP_ENV: "preview", PREVIEW_ACCESS_TOKEN: TOKEN });
+      const cookie = await reviewerCookie(preview);
+      vi.unstubAllEnvs();
+      for (const vars of [
+        { PREVIEW_ACCESS_TOKEN: TOKEN } as Record<string, string>,
+        { VERCEL_ENV: "production", PREVIEW_ACCESS_TOKEN: TOKEN },
+        { APP_ENV: "preview" },
+      ]) {
+        const access = await configured(vars);
+        expect(access.isReviewerToken(TOKEN)).toBe(false);
+        const res = await call(access.GET, "GET", "/api/dev/outbox?to=production-reader@example.com", { headers: { ...REMOTE, cookie } });
+        expect(res.status).toBe(404);
+        expect(JSON.stringify(res.json)).not.toContain("reset link");
+        vi.unstubAllEnvs();
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
+  it("keeps the e-mail of a preview in the outbox even with Resend configured", async () => {
+    try {
+      for (const name of ["RESEND_API_KEY"]) vi.stubEnv(name, "re_test_key");
+      vi.stubEnv("VERCEL_ENV", "preview");
+      vi.resetModules();
+      const { sendsRealEmail } = await import("@/lib/env");
+      expect(sendsRealEmail()).toBe(false);
+      vi.stubEnv("VERCEL_ENV", "production");
+      vi.resetModules();
+      expect((await import("@/lib/env")).sendsRealEmail()).toBe(true);
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});

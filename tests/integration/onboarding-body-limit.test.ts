@@ -2,6 +2,7 @@ import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { POST as step1 } from "@/app/api/onboarding/step1/route";
 import { POST as createCouple } from "@/app/api/v2/couples/route";
+import { MAX_REQUEST_BYTES } from "@/lib/http/body";
 import { browserSession, createUser, freshAddress } from "../support/api";
 
 const MB = 1024 * 1024;
@@ -46,10 +47,10 @@ describe("bodies without Content-Length", () => {
     expect(res.json.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body must be 1 MB or smaller." });
   });
 
-  it("refuses a streamed multipart body past the onboarding cap with 413 PAYLOAD_TOO_LARGE", async () => {
-    const res = await post(step1, "/api/onboarding/step1", "multipart/form-data; boundary=x", 80 * MB);
+  it("refuses a streamed multipart body past the platform's 4.5 MB with 413 PAYLOAD_TOO_LARGE", async () => {
+    const res = await post(step1, "/api/onboarding/step1", "multipart/form-data; boundary=x", MAX_REQUEST_BYTES + 1);
     expect(res.status).toBe(413);
-    expect(res.json.error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(res.json.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body must be 4.5 MB or smaller." });
   });
 
   it("reads a small streamed JSON body as usual", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readBoundedBody } from "@/lib/http/body";
+import { MAX_REQUEST_BYTES, readBoundedBody } from "@/lib/http/body";
 
 /** A body that sends one chunk, then stalls: a slow client. */
 function stalling(): ReadableStream<Uint8Array> {
@@ -37,5 +37,16 @@ describe("readBoundedBody's read deadline", () => {
   it("reads a body that arrives in time", async () => {
     const body = await readBoundedBody(new Request("http://localhost/api/x", { method: "POST", body: "{}" }), 1024, 1000);
     expect(new TextDecoder().decode(body)).toBe("{}");
+  });
+});
+
+describe("readBoundedBody's ceiling", () => {
+  it("never reads past the platform's 4.5 MB, whatever bound a caller asks for", async () => {
+    const body = (bytes: number) => new Request("http://localhost/api/x", { method: "POST", body: new Uint8Array(bytes) });
+    await expect(readBoundedBody(body(MAX_REQUEST_BYTES + 1), 10 * MAX_REQUEST_BYTES)).rejects.toMatchObject({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "The request body must be 4.5 MB or smaller.",
+    });
+    expect((await readBoundedBody(body(MAX_REQUEST_BYTES), 10 * MAX_REQUEST_BYTES)).byteLength).toBe(MAX_REQUEST_BYTES);
   });
 });

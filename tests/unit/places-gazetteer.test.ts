@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gazetteerDetails, gazetteerPredictions, gazetteerStats } from "@/lib/places/gazetteer";
+import type { Cities } from "@/lib/places/gazetteer-data";
+import { buildGazetteerIndexFile, GAZETTEER_FORMAT_VERSION, readGazetteerIndexFile } from "@/lib/places/gazetteer-file";
 import { normalizeText } from "@/lib/places/normalize";
 
 const first = (query: string) => gazetteerPredictions(query, 5)[0];
@@ -105,5 +107,51 @@ describe("offline gazetteer details", () => {
     for (const prediction of gazetteerPredictions("be", 10)) {
       expect(gazetteerDetails(prediction.place_id)?.formatted_address).toBe(prediction.description);
     }
+  });
+});
+
+describe("the gazetteer's index file (written by `npm run build`)", () => {
+  const cities: Cities = {
+    count: 3,
+    ids: Uint32Array.from([30, 10, 20]),
+    names: ["São Paulo", "New York City", "York"],
+    country: Uint16Array.from([0, 1, 1]),
+    countryCodes: ["BR", "US"],
+    admin1: ["27", "NY", "NY"],
+    population: Uint32Array.from([12_000_000, 8_000_000, 150_000]),
+    lat: Float64Array.from([-23.5475, 40.71427, 42.5]),
+    lng: Float64Array.from([-46.63611, -74.00597, -76.1]),
+  };
+
+  it("holds every city, its keys sorted bytewise with later words marked, and the places' exact coordinates", () => {
+    const index = readGazetteerIndexFile(buildGazetteerIndexFile(cities))!;
+    expect([index.count, index.keyCount]).toEqual([3, 6]);
+    const keys = Array.from({ length: index.keyCount }, (_, j) =>
+      new TextDecoder().decode(index.keyBytes.subarray(index.keyStart[j]!, index.keyStart[j + 1]!)),
+    );
+    expect(keys).toEqual(["city", "new york city", "paulo", "sao paulo", "york", "york city"]);
+    expect(Array.from(index.keyCity, (packed) => [packed & 0x7fffffff, packed >>> 31])).toEqual([
+      [1, 1],
+      [1, 0],
+      [0, 1],
+      [0, 0],
+      [2, 0],
+      [1, 1],
+    ]);
+    expect(new TextDecoder().decode(index.names.subarray(index.nameStart[0]!, index.nameStart[1]!))).toBe("São Paulo");
+    expect(Array.from(index.lat, (v) => v / 1e5)).toEqual([-23.5475, 40.71427, 42.5]);
+    expect(Array.from(index.byId, (c) => index.ids[c])).toEqual([10, 20, 30]);
+    expect([index.countryCodes, index.admin1Codes]).toEqual([
+      ["BR", "US"],
+      ["27", "NY"],
+    ]);
+  });
+
+  it("is not read when its format is another version's, or not an index at all", () => {
+    const file = buildGazetteerIndexFile(cities);
+    const other = file.slice();
+    new DataView(other.buffer).setUint32(4, GAZETTEER_FORMAT_VERSION + 1, true);
+    expect(readGazetteerIndexFile(other)).toBeNull();
+    expect(readGazetteerIndexFile(new TextEncoder().encode("not an index file, clearly not one at all, no"))).toBeNull();
   });
 });

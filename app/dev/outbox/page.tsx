@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
-import { devOutboxEnabled } from "@/lib/env";
-import { clientAddress, isLoopback } from "@/lib/http/client-address";
+import { isPreview } from "@/lib/env";
+import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";
 import { withDb } from "@/lib/with-db";
 import styles from "./page.module.css";
@@ -29,16 +29,18 @@ function Linkified({ text }: { text: string }) {
 }
 
 export default async function DevOutboxPage({ searchParams }: { searchParams: Promise<{ to?: string }> }) {
-  // Its reset and invitation links take over accounts: only a caller on this machine reads them.
+  // Its reset and invitation links take over accounts: only a caller on this machine, or a preview's reviewer, reads them.
   // The request is read first, so the page is rendered per request and the setting read at run time.
-  const address = clientAddress(await headers());
-  if (!devOutboxEnabled() || !isLoopback(address)) notFound();
+  if (!mayReadOutbox(await headers())) notFound();
   const { to } = await searchParams;
   const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
   return (
     <main id="main" className="page">
       <h1>Dev outbox</h1>
-      <p className="muted">E-mails the app would have sent, newest first. Shown only while no e-mail provider is configured.</p>
+      <p className="muted">
+        E-mails the app would have sent, newest first.{" "}
+        {isPreview() ? "On a preview every e-mail stays here: none is sent." : "Shown only while no e-mail provider is configured."}
+      </p>
       {messages.length === 0 && <p>No e-mails yet.</p>}
       <ol className={styles.outbox}>
         {messages.map((message, index) => (

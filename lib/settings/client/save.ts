@@ -1,12 +1,11 @@
 /**
- * Sends a settings form with its photos: each photo compressed in a worker first (the onboarding
- * pipeline, lib/images/client), then the multipart form through the transport's upload. Browser only.
+ * Sends a settings form with its photos through the onboarding pipeline (lib/images/client/
+ * send-photos: compressed in a worker, the couple's photos one per request ahead of the form,
+ * each through the transport's upload), with the progress of the whole. Browser only.
  */
 import "client-only";
 import { ApiError } from "@/lib/http/client";
-import { uploadForm } from "@/lib/http/upload-client";
-import { compressImage } from "@/lib/images/client/compress";
-import { photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
+import { sendWithPhotos, type PhotoPart, type SendOptions } from "@/lib/images/client/send-photos";
 
 export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: string; fields: Record<string, string> };
 
@@ -15,11 +14,11 @@ export const SAVE_FAILED = "Could not save your changes. Please try again.";
 export async function saveSettingsForm(
   url: string,
   form: FormData,
-  photos: readonly { field: string; fileName: string; photo: PickedPhoto }[],
+  photos: readonly PhotoPart[],
+  options: SendOptions = {},
 ): Promise<SettingsSave> {
   try {
-    for (const part of photos) form.append(part.field, await compressImage(photoToFile(part.photo)), part.fileName);
-    return { ok: true, json: await uploadForm(url, form) };
+    return { ok: true, json: await sendWithPhotos(url, form, photos, options) };
   } catch (error) {
     // The server's refusal is shown as it is; anything else (no answer, a bare status) says the save failed.
     if (error instanceof ApiError && error.code !== null && error.status !== 0)

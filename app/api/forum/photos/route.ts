@@ -2,14 +2,14 @@ import { NextResponse } from "next/server";
 import { forumActor } from "@/lib/forum/queries";
 import { uploadForumPhoto } from "@/lib/forum/service";
 import { route } from "@/lib/http/route";
-import { MAX_IMAGE_BYTES } from "@/lib/images/rules";
+import { MAX_UPLOAD_BYTES } from "@/lib/images/rules";
 import { uploadedImageBytes } from "@/lib/images/upload";
 import { AppError } from "@/lib/errors";
 import { INVALID_IMAGE_MESSAGE } from "@/lib/images/rules";
 import { readMultipart } from "@/lib/onboarding/form";
 
 /** One photo and its multipart framing. */
-const MAX_BODY_BYTES = MAX_IMAGE_BYTES + 64 * 1024;
+const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 
 /** One photo (multipart field `photo`) for a post to come: 201 `{data: {url}}`. */
 export const POST = route(

@@ -4,7 +4,7 @@
  * Maya's three posts and the replies her demo inbox links to keep their fixed ids, so the
  * bell's links open real threads.
  */
-import type { ForumScope, ForumTopic, ReactionKind } from "../../lib/forum/rules";
+import type { ForumScope, ForumTopic, ReactionKind } from "../forum/rules";
 import { MAYA_POSTS } from "./data";
 
 export type DemoReply = { id?: string; by: string; body: string; hoursAgo: number; quote?: number; mentions?: string[] };

@@ -1,9 +1,9 @@
 /**
- * Demo data for `npm run db:seed`: plain values only, so main.ts reads as the steps it takes.
+ * Demo data for `npm run db:seed`: plain values only, so seed.ts reads as the steps it takes.
  * Couple types are the spec's (section 3); interests come from lib/interests/catalogue.ts.
  */
 // Relative, not "@/": the browser tests import this file too.
-import type { Interest } from "../../lib/interests/catalogue";
+import type { Interest } from "../interests/catalogue";
 
 export const DEMO_EMAIL_DOMAIN = "demo.couples.test";
 /** One password for every demo account; it passes the registration rules (lib/auth/rules.ts). */

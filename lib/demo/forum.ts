@@ -1,5 +1,5 @@
 /**
- * The demo forum (scripts/seed/forum-data.ts) written for the demo couples. Idempotent: the demo
+ * The demo forum (lib/demo/forum-data.ts) written for the demo couples. Idempotent: the demo
  * couples' posts are deleted (their replies, reactions and mentions go with them) and written
  * again, with the fixed ids the demo inbox links to.
  */
@@ -25,7 +25,7 @@ function localPlace(place: Place) {
 export async function seedForum(db: Db, people: SeededPeople): Promise<{ posts: number; replies: number; reactions: number }> {
   const who = (firstName: string) => {
     const person = people.get(firstName);
-    if (!person) throw new Error(`forum-data.ts names ${firstName}, who is not a demo person`);
+    if (!person) throw new Error(`the demo forum names ${firstName}, who is not a demo person`);
     return person;
   };
   const placeOf = new Map(
