@@ -6,7 +6,7 @@ const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "
 
 function initials(name: string): string {
   return name
-    .split(/\s*&\s*|\s+/)
+    .split(/[\s&]+/)
     .filter(Boolean)
     .slice(0, 2)
     .map((part) => part[0]!.toUpperCase())

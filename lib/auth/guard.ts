@@ -3,6 +3,7 @@
  * middleware.ts feeds it the path and the session claims; every row has a unit test.
  */
 import { findRoute, type RouteTier } from "@/lib/routes";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 export type GuardUser = { emailVerified: boolean; profileComplete: boolean; isPartnerB: boolean };
 export type GuardDecision = { action: "next" } | { action: "redirect"; to: string };
@@ -11,7 +12,7 @@ export type RouteKind = RouteTier | "unknown";
 
 /** The tier of a path from the route registry; "unknown" (sent to /) when no page answers it. */
 export function routeKind(pathname: string): RouteKind {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  const path = pathname.length > 1 ? trimEndWhere(pathname, isSlash) : pathname;
   return findRoute(path)?.tier ?? "unknown";
 }
 
