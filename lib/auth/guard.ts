@@ -93,6 +93,16 @@ export function guard(pathname: string, search: URLSearchParams, user: GuardUser
  * from the database and redirect themselves exactly as `guard` would (requireSignedIn and the
  * layouts), a signed-in user is therefore let through and the layout decides.
  */
+/** Where /signout sends a navigation from another site: a question, not a sign-out. */
+export const CONFIRM_SIGN_OUT_PATH = "/signout/confirm";
+
+/**
+ * /signout signs out at once when typed or followed from this site; a link on another site
+ * (the browser's Sec-Fetch-Site) must not sign a member out, so it is asked first.
+ */
+export const signOutFromAnotherSite = (pathname: string, secFetchSite: string | null): boolean =>
+  pathname === "/signout" && secFetchSite === "cross-site";
+
 export function edgeGuard(pathname: string, search: URLSearchParams, user: GuardUser | null): GuardDecision {
   const kind = routeKind(pathname);
   if (user && (kind === "onboarding" || kind === "profile-required")) return next;
