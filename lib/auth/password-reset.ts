@@ -7,7 +7,8 @@ import { after } from "next/server";
 import { describeError } from "@/lib/log";
 import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
 import { passwordResetEmail } from "@/lib/mail/templates";
-import { LIMITS, clearHits, consumeLimit } from "@/lib/rate-limit";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { liftSignInLocks } from "./credentials";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -103,7 +104,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .update(users)
       .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
       .where(eq(users.id, row.userId));
-    await clearHits(tx, LIMITS.signInPerAccount, row.email);
+    await liftSignInLocks(tx, row.email);
     await revokeAllSessions(tx, row.userId);
   });
 }

@@ -107,10 +107,12 @@ describe("resetPassword", () => {
 
   it("lifts a sign-in lockout, so the new password works at once", async () => {
     const user = await createUser();
-    for (let i = 0; i < 5; i++) await expect(signIn(user.email, `Wrong-${i}`)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
-    await expect(signIn(user.email, PASSWORD)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
+    const here = ctx();
+    const signInHere = async (password: string) => authenticate(await getDb(), { email: user.email, password }, here);
+    for (let i = 0; i < 5; i++) await expect(signInHere(`Wrong-${i}`)).rejects.toMatchObject({ code: "INVALID_CREDENTIALS" });
+    await expect(signInHere(PASSWORD)).rejects.toMatchObject({ code: "ACCOUNT_LOCKED" });
     await resetPassword(await getDb(), { token: await resetToken(user.email), password: NEW_PASSWORD });
-    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
+    await expect(signInHere(NEW_PASSWORD)).resolves.toMatchObject({ id: user.id });
   });
 
   it("works once only", async () => {
