@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { liveEvents, liveSequences, sessions } from "@/db/schema";
+import { conversations, couples, liveEvents, liveSequences, messages, sessions } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishLive } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
-import { withCouple } from "../support/couples";
+import { joinAsPartnerB, withCouple } from "../support/couples";
 import { named, openStream, readStream, type StreamEvent } from "../support/live";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -40,6 +40,37 @@ async function appendRows(userId: string, count: number, kind: "notification" | 
 }
 
 const ids = (events: StreamEvent[]) => events.map((event) => event.id);
+
+/** Two couples, Ana & Rui and Leo & Mia (four people), in one conversation. */
+async function conversationOfTwo() {
+  const ana = await withCouple();
+  const rui = await joinAsPartnerB(ana.coupleId);
+  const leo = await withCouple();
+  const mia = await joinAsPartnerB(leo.coupleId);
+  const [low, high] = [ana.coupleId, leo.coupleId].sort();
+  const db = await getDb();
+  const [conversation] = await db
+    .insert(conversations)
+    .values({ coupleLowId: low, coupleHighId: high })
+    .returning({ id: conversations.id });
+  return { ana, rui, leo, mia, conversationId: conversation!.id, coupleIds: { ana: ana.coupleId, leo: leo.coupleId } };
+}
+
+/** A message sent as messaging sends one: the row, and a live row for each person named. */
+async function send(conversationId: string, author: { user: { id: string }; coupleId?: string }, body: string, to: string[]) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [message] = await tx
+      .insert(messages)
+      .values({ conversationId, authorUserId: author.user.id, authorCoupleId: author.coupleId, body })
+      .returning({ id: messages.id });
+    await publishLive(
+      tx,
+      to.map((userId) => ({ userId, kind: "message" as const, conversationId, subjectId: message!.id })),
+    );
+    return message!.id;
+  });
+}
 const strictlyIncreasing = (values: number[]) => values.every((value, i) => i === 0 || value > values[i - 1]!);
 
 describe("GET /api/stream", () => {
@@ -81,6 +112,49 @@ describe("GET /api/stream", () => {
       expect(streams[2]!.stream.events).toEqual([{ id: 0, event: "unread", data: { notifications: 0 } }]);
     } finally {
       streams.forEach(({ stream }) => stream.close());
+    }
+  });
+
+  it("sends a message to the four partners of its conversation, and nothing to a fifth person, a partner who left or a blocked couple", async () => {
+    const { ana, rui, leo, mia, conversationId, coupleIds } = await conversationOfTwo();
+    const fifth = await person();
+    const people = { ana, rui, leo, mia, fifth };
+    const streams = Object.fromEntries(
+      await Promise.all(
+        Object.entries(people).map(async ([name, who]) => [name, (await openStream({ cookie: who.headers.cookie! })).stream] as const),
+      ),
+    );
+    const everyone = Object.values(people).map((who) => who.user.id);
+    const bodies = (name: string) => named(streams[name]!.events, "message").map((event) => (event.data as { body: string }).body);
+    try {
+      await Promise.all(Object.values(streams).map((stream) => stream.waitFor((events) => events.length >= 1)));
+      // Written for the fifth person too: what reaches a stream is decided when it is sent.
+      await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Dinner on Friday?", everyone);
+      for (const name of ["ana", "rui", "leo", "mia"]) {
+        await streams[name]!.waitFor((events) => named(events, "message").length === 1);
+        expect(named(streams[name]!.events, "message")[0]!.data).toMatchObject({
+          conversationId,
+          body: "Dinner on Friday?",
+          deleted: false,
+          author: { userId: ana.user.id, firstName: "Ada", coupleId: coupleIds.ana },
+        });
+      }
+
+      const db = await getDb();
+      await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, coupleIds.ana));
+      await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Yes! Eight?", everyone);
+      for (const name of ["ana", "leo", "mia"]) await streams[name]!.waitFor((events) => named(events, "message").length === 2);
+
+      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana);
+      await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Hello?", everyone);
+      await settle();
+      expect(bodies("ana")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("rui")).toEqual(["Dinner on Friday?"]);
+      expect(bodies("leo")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("mia")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("fifth")).toEqual([]);
+    } finally {
+      Object.values(streams).forEach((stream) => stream.close());
     }
   });
 
@@ -128,25 +202,31 @@ describe("GET /api/stream", () => {
     expect(stream.events).toHaveLength(1);
   });
 
-  it.each([1, 100, 10_000])(
-    "resumes from Last-Event-ID after %i missed events: every later id once, in order, none before",
-    async (missed) => {
-      const ana = await person();
-      await appendRows(ana.user.id, 5);
-      await appendRows(ana.user.id, missed, "notification");
-      const { stream } = await openStream(ana.headers, 5);
-      try {
-        await stream.waitFor((events) => events.at(-1)?.id === 5 + missed, 20_000);
-        const got = ids(stream.events);
-        expect(strictlyIncreasing(got)).toBe(true);
-        expect(got[0]).toBeGreaterThan(5);
-        // The count is sent once per page read (each page's last notification row): the value is the same now.
-        expect(stream.events.every((event) => event.event === "notification")).toBe(true);
-      } finally {
-        stream.close();
-      }
-    },
-  );
+  it.each([1, 100, 10_000])("resumes from Last-Event-ID after %i missed messages: each once, in order, none it had", async (missed) => {
+    const { ana, conversationId } = await conversationOfTwo();
+    await appendRows(ana.user.id, 5);
+    const db = await getDb();
+    // `missed` messages, each with its live row for Ana, as `missed` sends would leave them.
+    await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into messages (conversation_id, author_user_id, body) select ${conversationId}, null, 'm' || n from generate_series(1, ${missed}) n`,
+      );
+      await tx.execute(sql`update live_sequences set last_seq = last_seq + ${missed} where user_id = ${ana.user.id}`);
+      await tx.execute(
+        sql`insert into live_events (user_id, seq, kind, conversation_id, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', ${conversationId}, id from messages where conversation_id = ${conversationId}`,
+      );
+    });
+    const { stream } = await openStream(ana.headers, 5);
+    try {
+      await stream.waitFor((events) => events.at(-1)?.id === 5 + missed, 30_000);
+      expect(ids(stream.events)).toEqual(Array.from({ length: missed }, (_, i) => 6 + i));
+      expect(stream.events.map((event) => (event.data as { body: string }).body)).toEqual(
+        Array.from({ length: missed }, (_, i) => `m${i + 1}`),
+      );
+    } finally {
+      stream.close();
+    }
+  });
 
   it("tells a client to reload with `reset` when what it missed is no longer kept, or its id is not one of this person's", async () => {
     const ana = await person();

@@ -132,7 +132,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
 }
 
 type Counts = { notifications: number; messages?: number };
-type Changed = { conversation_id?: string | null };
+type Changed = { conversationId?: string | null };
 
 /** What each event changes on screen: a value pushed, or keys loaded again. */
 export function applyEvent(name: StreamEventName, data: unknown): void {
@@ -150,7 +150,7 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
     case "message":
     case "message-deleted":
     case "read": {
-      const conversation = (data as Changed).conversation_id;
+      const conversation = (data as Changed).conversationId;
       if (conversation) invalidate(`messages:thread:${conversation}`);
       invalidate("messages:inbox");
       return;
