@@ -1,15 +1,15 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { conversations, couples, liveEvents, liveSequences, messages, sessions } from "@/db/schema";
+import { couples, liveEvents, liveSequences, sessions } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishLive } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
-import { joinAsPartnerB, withCouple } from "../support/couples";
-import { named, openStream, readStream, type StreamEvent } from "../support/live";
+import { withCouple } from "../support/couples";
+import { conversationOfTwo, named, openStream, readStream, send, type StreamEvent } from "../support/live";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,37 +40,6 @@ async function appendRows(userId: string, count: number, kind: "notification" | 
 }
 
 const ids = (events: StreamEvent[]) => events.map((event) => event.id);
-
-/** Two couples, Ana & Rui and Leo & Mia (four people), in one conversation. */
-async function conversationOfTwo() {
-  const ana = await withCouple();
-  const rui = await joinAsPartnerB(ana.coupleId);
-  const leo = await withCouple();
-  const mia = await joinAsPartnerB(leo.coupleId);
-  const [low, high] = [ana.coupleId, leo.coupleId].sort();
-  const db = await getDb();
-  const [conversation] = await db
-    .insert(conversations)
-    .values({ coupleLowId: low, coupleHighId: high })
-    .returning({ id: conversations.id });
-  return { ana, rui, leo, mia, conversationId: conversation!.id, coupleIds: { ana: ana.coupleId, leo: leo.coupleId } };
-}
-
-/** A message sent as messaging sends one: the row, and a live row for each person named. */
-async function send(conversationId: string, author: { user: { id: string }; coupleId?: string }, body: string, to: string[]) {
-  const db = await getDb();
-  return db.transaction(async (tx) => {
-    const [message] = await tx
-      .insert(messages)
-      .values({ conversationId, authorUserId: author.user.id, authorCoupleId: author.coupleId, body })
-      .returning({ id: messages.id });
-    await publishLive(
-      tx,
-      to.map((userId) => ({ userId, kind: "message" as const, conversationId, subjectId: message!.id })),
-    );
-    return message!.id;
-  });
-}
 const strictlyIncreasing = (values: number[]) => values.every((value, i) => i === 0 || value > values[i - 1]!);
 
 describe("GET /api/stream", () => {

@@ -1,7 +1,11 @@
 /** Reading the live stream in tests: server-sent events parsed as they arrive. */
 import { NextRequest } from "next/server";
 import { GET as streamRoute } from "@/app/api/stream/route";
+import { getDb } from "@/db/client";
+import { conversations, messages } from "@/db/schema";
+import { publishLive } from "@/lib/live/publish";
 import { freshAddress } from "./api";
+import { joinAsPartnerB, withCouple } from "./couples";
 
 export type StreamEvent = { id: number; event: string; data: unknown };
 
@@ -101,3 +105,34 @@ export async function openStream(headers: Record<string, string>, lastEventId?: 
 
 /** The events after the opening one, named `name`. */
 export const named = (events: StreamEvent[], name: string) => events.filter((event) => event.event === name);
+
+/** Two couples, Ana & Rui and Leo & Mia (four people), in one conversation. */
+export async function conversationOfTwo() {
+  const ana = await withCouple();
+  const rui = await joinAsPartnerB(ana.coupleId);
+  const leo = await withCouple();
+  const mia = await joinAsPartnerB(leo.coupleId);
+  const [low, high] = [ana.coupleId, leo.coupleId].sort();
+  const db = await getDb();
+  const [conversation] = await db
+    .insert(conversations)
+    .values({ coupleLowId: low, coupleHighId: high })
+    .returning({ id: conversations.id });
+  return { ana, rui, leo, mia, conversationId: conversation!.id, coupleIds: { ana: ana.coupleId, leo: leo.coupleId } };
+}
+
+/** A message sent as messaging sends one: the row, and a live row for each person named. */
+export async function send(conversationId: string, author: { user: { id: string }; coupleId?: string }, body: string, to: string[]) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [message] = await tx
+      .insert(messages)
+      .values({ conversationId, authorUserId: author.user.id, authorCoupleId: author.coupleId, body })
+      .returning({ id: messages.id });
+    await publishLive(
+      tx,
+      to.map((userId) => ({ userId, kind: "message" as const, conversationId, subjectId: message!.id })),
+    );
+    return message!.id;
+  });
+}
