@@ -4,6 +4,7 @@
  * forms (onboarding now, settings later), the profile page and the server share one copy. Who may
  * see a couple at all is lib/safety/visibility.ts.
  */
+import { placeName } from "@/lib/locations/place-name";
 import { shownName, type NamedPlace } from "@/lib/locations/privacy";
 import type { Viewer } from "@/lib/safety/visibility";
 
@@ -71,7 +72,7 @@ export function coupleBadge({ status, partnerAVerified, partnerBVerified }: Badg
  * stored location others see nothing: there is no level to apply to a bare text.
  */
 export function shownCoupleLocation(location: NamedPlace | null, viewer: Viewer, ownText: string | null): string | null {
-  if (viewer === "own") return location?.displayLocation ?? ownText;
+  if (viewer === "own") return placeName(location?.displayLocation ?? ownText) || null;
   if (!location || location.privacyLevel === "hidden") return null;
   return shownName(location) || null;
 }
