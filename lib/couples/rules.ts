@@ -58,6 +58,12 @@ export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
 
 export type CoupleBadge = "Verified Couple" | "Beta Member";
 
+/** What a badge means, said where it is shown: it never promises an identity check nobody made. */
+export const BADGE_MEANINGS: Record<CoupleBadge, string> = {
+  "Verified Couple": "Both partners joined and verified their e-mail",
+  "Beta Member": "One partner has still to join or verify their e-mail",
+};
+
 export type BadgeFacts = { status: string; partnerAVerified: boolean; partnerBVerified: boolean };
 
 /** Spec: the verified badge when the couple is active and both partners are verified. */

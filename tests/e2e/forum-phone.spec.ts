@@ -32,20 +32,24 @@ for (const theme of THEMES) {
     await page.emulateMedia({ colorScheme: theme });
     await page.evaluate((chosen) => window.localStorage.setItem("theme", chosen), theme);
     await page.setViewportSize(PHONE);
-    await page.goto("/forum");
-    const post = page.locator('a[href^="/forum/post/"]').first();
-    const box = (await post.boundingBox())!;
-    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+    // The local forum has the most controls (order, topic, distance, search).
+    await page.goto("/forum/local");
+    const card = page.locator("li", { has: page.locator('a[href^="/forum/post/"]') }).first();
+    const box = (await card.boundingBox())!;
+    const tabBar = (await page.getByRole("navigation", { name: "Sections" }).boundingBox())!;
+    expect(box.y + box.height, "the first post ends above the tab bar").toBeLessThanOrEqual(tabBar.y);
     await expect(page.getByLabel("Topic")).toBeHidden();
     await page.getByText("Sort and filter").click();
     await expect(page.getByLabel("Topic")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Top" })).toBeVisible();
+    await expect(page.getByLabel("Distance")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Latest" })).toBeVisible();
     await noHorizontalScroll(page);
     await axe(page);
 
     await page.setViewportSize(LAPTOP);
     await page.goto("/forum/local");
     await expect(page.getByText("Sort and filter")).toBeHidden();
+    await expect(page.getByRole("link", { name: "Nearest" })).toBeVisible();
     await expect(page.getByLabel("Topic")).toBeVisible();
     await expect(page.getByLabel("Distance")).toBeVisible();
     await axe(page);
