@@ -67,6 +67,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
           {author.userId === viewer.userId && onDelete && (
             <button
               type="button"
+              className={styles.danger}
               onClick={() => {
                 close();
                 onDelete();
@@ -88,6 +89,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
               </button>
               <button
                 type="button"
+                className={styles.danger}
                 onClick={() => {
                   close();
                   setDialog("block");

@@ -35,7 +35,14 @@ describe("route registry", () => {
       { href: "/forum", label: "Global", tab: "Global" },
       { href: "/forum/local", label: "Local", tab: "Local" },
     ]);
-    expect(navLinks("secondary").map((link) => link.label)).toEqual(["Directory", "Your Couple Profile", "Settings", "Notifications"]);
+    expect(navLinks("secondary").map((link) => link.label)).toEqual([
+      "Directory",
+      "Discover",
+      "Events",
+      "Your Couple Profile",
+      "Settings",
+      "Notifications",
+    ]);
     // Phones: the tab bar takes the links with a tab label, the menu the rest.
     expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual([
       "Global",
