@@ -54,6 +54,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main", tab: "Local" } },
   { path: "/forum/post/[postId]", tier: "profile-required" },
   { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
+  { path: "/messages", tier: "profile-required", nav: { label: "Messages", group: "secondary", tab: "Messages" } },
+  { path: "/messages/[conversationId]", tier: "profile-required" },
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
@@ -73,7 +75,6 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/discover", tier: "profile-required" },
   { path: "/events", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
-  { path: "/messages", tier: "profile-required" },
   /** Admins only: the page itself answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
 
