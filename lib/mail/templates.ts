@@ -111,6 +111,9 @@ export const NOTIFICATION_EMAIL_SUBJECTS = {
   reply: "New reply on Two of Us",
   mention: "You were mentioned on Two of Us",
   reaction: "New reaction on Two of Us",
+  connection_request: "A couple said hello on Two of Us",
+  connection_accepted: "Your request was accepted on Two of Us",
+  message: "New messages on Two of Us",
 } as const;
 
 /**

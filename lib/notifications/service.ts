@@ -32,6 +32,7 @@ const newestOwn = (db: Db, userId: string | SQL) =>
       createdAt: notifications.createdAt,
       postId: notifications.postId,
       replyId: notifications.replyId,
+      conversationId: notifications.conversationId,
       // The couple's picture stands for the couple; a partner's own avatar when it has none.
       actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
       actorCoupleName: couples.coupleName,
@@ -53,6 +54,7 @@ function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationI
     created_at: row.createdAt.toISOString(),
     post_id: row.postId,
     reply_id: row.replyId,
+    conversation_id: row.conversationId,
     actor_profile_image_url: row.actorImage,
     actor_couple_name: row.actorCoupleName,
     triggered_by_couple_name: row.actorCoupleName,
@@ -117,6 +119,7 @@ export type NewNotification = {
   message: string;
   postId?: string | null;
   replyId?: string | null;
+  conversationId?: string | null;
   actorUserId?: string | null;
   actorCoupleId?: string | null;
 };
@@ -130,7 +133,12 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
   const [recipient] = await db.select({ email: users.email }).from(users).where(eq(users.id, notification.userId));
   if (!recipient) return;
   const token = await issueUnsubscribeToken(db, notification.userId, notification.type);
-  const href = notificationHref({ post_id: notification.postId ?? null, reply_id: notification.replyId ?? null });
+  const href = notificationHref({
+    type: notification.type,
+    post_id: notification.postId ?? null,
+    reply_id: notification.replyId ?? null,
+    conversation_id: notification.conversationId ?? null,
+  });
   const id = await enqueueEmail(
     db,
     notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token),
