@@ -14,7 +14,8 @@ type Props = { coupleId: string; coupleName: string; connection: ConnectionState
 
 /**
  * Consent first: 'Say hello' asks with a short note ('Send request'); afterwards 'Request sent',
- * and 'Message' (to the conversation) once the other couple has accepted. The page is read again
+ * and 'Message' (to the conversation) once the other couple has accepted; a couple who asked
+ * first leads to the inbox's requests. The page is read again
  * after a request, so every card of the same couple on it says so too.
  */
 export function SayHello({ coupleId, coupleName, connection, className }: Props) {
@@ -32,6 +33,13 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
       <Link href={`/messages/${encodeURIComponent(connection.conversationId)}`} className={`button button-primary ${classes}`}>
         {MESSAGE_TEXTS.message}
         <span className="visually-hidden"> {coupleName}</span>
+      </Link>
+    );
+  if (connection.state === "incoming")
+    return (
+      <Link href="/messages" className={`button button-secondary ${classes}`}>
+        {MESSAGE_TEXTS.incoming}
+        <span className="visually-hidden">: answer {coupleName} in your requests</span>
       </Link>
     );
   if (connection.state === "requested" || sent)

@@ -48,7 +48,13 @@ export type ConnectionRequest = {
 };
 
 /** What a couple's card and profile know of the viewer's connection with them. */
-export type ConnectionState = { state: "none" } | { state: "requested" } | { state: "connected"; conversationId: string };
+export type ConnectionState =
+  | { state: "none" }
+  /** The viewer's couple asked; a decline still reads so until the request expires (declining is silent). */
+  | { state: "requested" }
+  /** They asked the viewer's couple: the answer is in the inbox's requests. */
+  | { state: "incoming" }
+  | { state: "connected"; conversationId: string };
 
 export const MESSAGE_TEXTS = {
   deleted: "This message was deleted",
@@ -58,6 +64,7 @@ export const MESSAGE_TEXTS = {
   sayHello: "Say hello",
   sendRequest: "Send request",
   requestSent: "Request sent",
+  incoming: "They said hello",
   message: "Message",
   photo: "Photo",
 } as const;
