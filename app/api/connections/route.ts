@@ -1,0 +1,23 @@
+import { NextResponse } from "next/server";
+import { listRequests, memberOf } from "@/lib/connections/queries";
+import { listRequestsSchema, sendRequestSchema } from "@/lib/connections/schemas";
+import { sendRequest } from "@/lib/connections/service";
+import { jsonBody, route, searchParams } from "@/lib/http/route";
+
+/** 'Say hello': 201 `{data: {id, status: "pending", couple, note, createdAt}}`. */
+export const POST = route(
+  { access: "complete-profile", input: jsonBody(sendRequestSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    const member = await memberOf(db, caller.userId);
+    return NextResponse.json({ data: await sendRequest(db, member, input) }, { status: 201 });
+  },
+);
+
+/** `?box=incoming` (the default): open requests to the caller's couple; `outgoing`: the couple's own. */
+export const GET = route(
+  { access: "complete-profile", input: searchParams(listRequestsSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    const member = await memberOf(db, caller.userId);
+    return NextResponse.json({ data: await listRequests(db, member, input.box) });
+  },
+);
