@@ -64,6 +64,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/partner", tier: "profile-required" },
+  { path: "/settings/messages", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },
   { path: "/settings/security", tier: "profile-required" },
   { path: "/settings/notifications", tier: "profile-required" },
