@@ -93,6 +93,6 @@ export async function uploadMessagePhoto(file: File, onProgress?: (fraction: num
 }
 
 export async function setMuted(conversationId: string, muted: boolean): Promise<void> {
-  await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "PUT" : "DELETE" });
+  await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "POST" : "DELETE" });
   invalidate(threadKey(conversationId));
 }
