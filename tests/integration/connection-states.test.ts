@@ -1,6 +1,10 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { couples } from "@/db/schema";
+import { senderFacts } from "@/lib/connections/sender-facts";
 import { connectionStates, stateOf } from "@/lib/connections/states";
+import { forumCouple } from "../support/forum";
 import { connections, messagingCouple } from "../support/messages";
 
 /** Where two couples stand, as the viewer's cards and profiles read it. */
@@ -42,5 +46,26 @@ describe("connectionStates: 'Say hello', 'Request sent' or 'Message' on every ca
     expect((await connections.decline(sent.json.data.id, them.a.headers)).status).toBe(200);
     expect(await states(us.coupleId, them.coupleId)).toEqual(["requested"]);
     expect(await states(them.coupleId, us.coupleId)).toEqual(["none"]);
+  });
+});
+
+describe("senderFacts: a request's distance band and interests in common", () => {
+  it("measures between the shown places and names the interests both couples share", async () => {
+    const db = await getDb();
+    const us = await forumCouple({ place: { lat: 38.72, lng: -9.14, city: "Lisbon", country: "Portugal" } });
+    const near = await forumCouple({ place: { lat: 38.8, lng: -9.38, city: "Sintra", country: "Portugal" } });
+    const hidden = await forumCouple({ place: { lat: 38.8, lng: -9.38, city: "Sintra", country: "Portugal", level: "hidden" } });
+    await db
+      .update(couples)
+      .set({ interests: ["travel", "hiking"] })
+      .where(eq(couples.id, us.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: ["hiking", "cooking"] })
+      .where(eq(couples.id, near.coupleId));
+    const facts = await senderFacts(db, us.a.userId, [near.coupleId, hidden.coupleId]);
+    expect(facts.get(near.coupleId)).toEqual({ distanceBand: "within 50 km", interestsInCommon: ["Hiking"] });
+    // A hidden place tells no distance.
+    expect(facts.get(hidden.coupleId)).toEqual({ distanceBand: null, interestsInCommon: [] });
   });
 });
