@@ -9,11 +9,14 @@ import { RequestList } from "./RequestList";
 import styles from "./Inbox.module.css";
 
 const TABS = ["conversations", "requests"] as const;
-type Tab = (typeof TABS)[number];
+export type Tab = (typeof TABS)[number];
 
-/** Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA tab list. */
-export function Inbox({ viewerId, openId }: { viewerId: string; openId: string | null }) {
-  const [tab, setTab] = useState<Tab>("conversations");
+/**
+ * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
+ * tab list; `?tab=requests` (a request's notification) opens the second.
+ */
+export function Inbox({ viewerId, openId, initialTab }: { viewerId: string; openId: string | null; initialTab: Tab }) {
+  const [tab, setTab] = useState<Tab>(initialTab);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });
   const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS });
   const count = requests.status === "ready" ? requests.value.length : 0;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useSelectedLayoutSegment } from "next/navigation";
+import { useSearchParams, useSelectedLayoutSegment } from "next/navigation";
 import type { ReactNode } from "react";
 import { Inbox } from "./Inbox";
 import styles from "./MessagesShell.module.css";
@@ -11,6 +11,7 @@ import styles from "./MessagesShell.module.css";
  */
 export function MessagesShell({ viewerId, children }: { viewerId: string; children: ReactNode }) {
   const openId = useSelectedLayoutSegment();
+  const initialTab = useSearchParams().get("tab") === "requests" ? "requests" : "conversations";
   return (
     <main id="main" className={`${styles.shell} ${openId ? styles.threadOpen : ""}`}>
       <section className={styles.inbox} aria-labelledby="messages-title">
@@ -24,7 +25,8 @@ export function MessagesShell({ viewerId, children }: { viewerId: string; childr
             Messages
           </h1>
         )}
-        <Inbox viewerId={viewerId} openId={openId} />
+        {/* A notification's link to the requests opens that tab, even on /messages already. */}
+        <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} />
       </section>
       <div className={styles.pane}>{children}</div>
     </main>
