@@ -56,6 +56,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
   { path: "/messages", tier: "profile-required", nav: { label: "Messages", group: "secondary", tab: "Messages" } },
   { path: "/messages/[conversationId]", tier: "profile-required" },
+  { path: "/discover", tier: "profile-required", nav: { label: "Discover", group: "secondary" } },
+  { path: "/events", tier: "profile-required", nav: { label: "Events", group: "secondary" } },
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
@@ -73,8 +75,6 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/confirm-email", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
-  { path: "/discover", tier: "profile-required" },
-  { path: "/events", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
   /** Admins only: the page itself answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },

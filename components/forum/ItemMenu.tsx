@@ -68,6 +68,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
           {author.userId === viewer.userId && onDelete && (
             <button
               type="button"
+              className={styles.danger}
               onClick={() => {
                 close();
                 onDelete();
@@ -89,6 +90,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
               </button>
               <button
                 type="button"
+                className={styles.danger}
                 onClick={() => {
                   close();
                   setDialog("block");

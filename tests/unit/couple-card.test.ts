@@ -27,7 +27,7 @@ describe("coupleCard", () => {
       coupleName: "Maya & Theo",
       profileImageUrl: "/api/images/couple-photo/1.jpg",
       badge: "Verified Couple",
-      location: "Lisbon, Lisbon, Portugal",
+      location: "Lisbon, Portugal",
       coupleTypes: [
         { value: "global_adventurers", label: "Global Adventurers" },
         { value: "retired_style", label: "retired_style" },

@@ -39,6 +39,8 @@ describe("route registry", () => {
     expect(navLinks("secondary").map((link) => link.label)).toEqual([
       "Directory",
       "Messages",
+      "Discover",
+      "Events",
       "Your Couple Profile",
       "Settings",
       "Notifications",
