@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
 import { signIn } from "./support";
 
 /**
@@ -14,9 +13,6 @@ import { signIn } from "./support";
  */
 test.describe.configure({ mode: "serial" });
 
-const AXE = createRequire(import.meta.url).resolve("axe-core");
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1280, height: 800 };
 /** One thread poll and the time to show it; the badge follows the bell's 10 s poll. */
 const ONE_POLL = { timeout: 9_000 };
 const BADGE_POLL = { timeout: 15_000 };
@@ -37,17 +33,6 @@ async function person(
   await signIn(page, { email: directoryEmail(name), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   return { page, firstName: name, coupleName: `${firstName} & ${partner}`, label: `${name}-${viewport.width}-${theme}` };
-}
-
-async function axe(page: Page) {
-  await page.evaluate(await readFile(AXE, "utf8"));
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-    ).axe.run();
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-  });
-  expect(violations, page.url()).toEqual([]);
 }
 
 /** No sideways scroll, axe clean, and a screenshot to look at. */
