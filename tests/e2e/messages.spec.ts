@@ -37,11 +37,7 @@ async function person(
 
 /** No sideways scroll, axe clean, and a screenshot to look at. */
 async function check(who: Person, name: string, testInfo: TestInfo) {
-  const widths = await who.page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(widths.scroll, `${who.page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+  await noHorizontalScroll(who.page);
   await axe(who.page);
   await who.page.screenshot({ path: testInfo.outputPath(`${name}-${who.label}.png`) });
 }
