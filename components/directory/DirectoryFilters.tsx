@@ -35,7 +35,7 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
     }
     params.interests = data.getAll("interests").map(String);
     params.styles = data.getAll("styles").map(String);
-    router.push(directoryHref(pageFilters(params, hasLocation)));
+    router.push(directoryHref(pageFilters(params, hasLocation), hasLocation));
   }
 
   return (

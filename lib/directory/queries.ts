@@ -11,7 +11,7 @@ import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
-import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
+import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -38,7 +38,7 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
  * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
- * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a
+ * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
  * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
@@ -58,13 +58,14 @@ export async function listDirectory(
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
   const centre = viewerCentre(viewer);
   if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
+  const sort = query.sort ?? defaultSort(centre !== null);
   const filters: DirectoryFilters = {
     q: query.q,
     interests: query.interests,
     styles: query.styles,
     verified: query.verified,
     distance: query.distance,
-    sort: query.sort,
+    sort,
   };
   const context = cursorContext(filters);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
@@ -110,7 +111,7 @@ export async function listDirectory(
   type Row = Awaited<ReturnType<typeof select>>[number];
   let rows: Row[];
   let lastKey: (row: Row) => number;
-  if (query.sort === "nearest" && near) {
+  if (sort === "nearest" && near) {
     // Couples with a shown point, nearest first (the KNN walk), then, unless a distance is
     // required, those without one by id. The cursor names the last couple only: its key is
     // measured again here, never carried by the client (a cursor's payload is signed, not
@@ -150,7 +151,7 @@ export async function listDirectory(
     }
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
-  } else if (query.sort === "common") {
+  } else if (sort === "common") {
     // The couples sharing an interest, ranked, then those sharing none by id: a last count of 0
     // says the cursor is in the second part.
     const shares = mine.length ? sql`${shared} <> 0` : sql`false`;

@@ -31,9 +31,9 @@ describe("the dashboard's data", () => {
     expect(nearIds).not.toContain(us.coupleId);
     expect(dashboard.near!.length).toBeLessThanOrEqual(5);
     const sintra = dashboard.near!.find((couple) => couple.coupleId === near.coupleId)!;
-    expect(sintra.distance).toBe("Within 50 km");
+    expect(sintra.distance).toBe("Within 25 km");
     expect(JSON.stringify(dashboard.near)).not.toMatch(/Rua Exacta|latitude|Lovelace/);
-    if (nearIds.includes(far.coupleId)) expect(dashboard.near!.find((c) => c.coupleId === far.coupleId)!.distance).toBe("Further away");
+    if (nearIds.includes(far.coupleId)) expect(dashboard.near!.find((c) => c.coupleId === far.coupleId)!.distance).toBe("Within 500 km");
     // Without bio, interests or photo: 67 and what to do about it.
     const b = await loadDashboard(db, us.b.userId);
     expect(b.completion.percentage).toBe(67);
@@ -48,7 +48,7 @@ describe("the dashboard's data", () => {
     const near = (await loadDashboard(await getDb(), us.a.userId)).near!;
     expect(near.find((couple) => couple.coupleId === them.coupleId)!.distance).toBe("Within 50 km");
     const profile = await loadCoupleProfile(await getDb(), us.a.userId, them.coupleId);
-    expect(profile.distanceBand).toBe("within 50 km");
+    expect(profile.distanceBand).toBe("Within 50 km");
     // A hidden place of one's own has no point to measure from: the card asks for one, as the directory does.
     const hidden = await forumCouple({ place: { ...here, level: "hidden" } });
     expect((await loadDashboard(await getDb(), hidden.a.userId)).near).toBeNull();

@@ -44,11 +44,11 @@ describe("GET /api/discover", () => {
     const ours = ids(res).filter((id) => [best.coupleId, middle.coupleId, weak.coupleId].includes(id));
     expect(ours).toEqual([best.coupleId, middle.coupleId, weak.coupleId]);
     const top = cards(res).find((card) => card.coupleId === best.coupleId)!;
-    expect(top.reasons).toEqual(["You all love sailing, skiing and theatre", "Both Culture Curators", "Within 50 km"]);
-    expect(top.distance).toBe("Within 50 km");
+    expect(top.reasons).toEqual(["All four share 3 interests", "3 interests in common", "Both Culture Curators", "Within 25 km"]);
+    expect(top.distance).toBe("Within 25 km");
     expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual([
-      "You all love sailing",
-      "Both couples also enjoy skiing",
+      "All four love sailing",
+      "2 interests in common",
     ]);
     expect(ids(res)).not.toContain(us.coupleId);
   });
@@ -191,7 +191,7 @@ describe("stored suggestions (discover_suggestions)", () => {
     const all = [hidden, blockedByUs, blockedUs, dismissed, moved].map((other) => other.coupleId);
     const before = await discover(us.a.headers);
     for (const id of all) expect(ids(before)).toContain(id);
-    expect(cards(before).find((card) => card.coupleId === moved.coupleId)!.distance).toBe("Within 50 km");
+    expect(cards(before).find((card) => card.coupleId === moved.coupleId)!.distance).toBe("Within 25 km");
 
     const db = await getDb();
     await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));
