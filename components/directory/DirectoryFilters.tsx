@@ -41,7 +41,7 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
   return (
     <form className={styles.filters} method="get" action="/directory" role="search" aria-label="Filter couples" onSubmit={submit}>
       <div className="field">
-        <label htmlFor="directory-q">Search by couple name</label>
+        <label htmlFor="directory-q">Search by name or city</label>
         <input id="directory-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={100} />
       </div>
       <div className={styles.row}>

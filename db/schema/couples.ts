@@ -43,6 +43,13 @@ export const couples = pgTable(
     matchInterestsMask: bigint("match_interests_mask", { mode: "number" })
       .notNull()
       .generatedAlwaysAs(sql`public.interest_mask(match_interests)`),
+    /**
+     * What the directory's search reads (lib/directory/queries.ts): the couple name, both
+     * partners' first names and the place's name at its privacy level (nothing when hidden), so a
+     * couple is found by 'Priya' or 'London' but never by a city it does not show. Kept by the
+     * triggers of migration 0014 (hand-written part) on couples, users and locations.
+     */
+    searchText: text("search_text").notNull().default(""),
     location: text("location"),
     placeId: text("place_id"),
     profileImageUrl: text("profile_image_url"),
@@ -69,7 +76,7 @@ export const couples = pgTable(
     // (lib/forum/queries.ts `mentionSuggestions`), indexed at 100,000 couples.
     index("couples_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.coupleName})`),
     // The directory's interest filter and 'most in common' candidates, discoverable couples only.
-    // Its name search uses couples_discoverable_name_trgm_idx (pg_trgm, hand-written in 0009).
+    // Its search uses couples_discoverable_search_trgm_idx (pg_trgm, hand-written in 0014).
     index("couples_discoverable_interests_idx")
       .using("gin", t.matchInterests)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),

@@ -32,6 +32,18 @@ export const SORT_LABELS: Record<DirectorySort, string> = { newest: "Newest", ne
 export const DIRECTORY_PAGE_DEFAULT = 24;
 export const DIRECTORY_PAGE_MAX = 50;
 export const DIRECTORY_SEARCH_MAX = 100;
+/** A search is at most this many words: each is one more condition on the same index. */
+export const DIRECTORY_SEARCH_WORDS = 6;
+
+/**
+ * The words of a search, each once, at most DIRECTORY_SEARCH_WORDS of them: a couple matches when
+ * every word appears in its name, a partner's first name or its shown place ('Priya', 'London',
+ * 'priya lisbon'). The text is already bounded (DIRECTORY_SEARCH_MAX) before it is split.
+ */
+export function searchWords(q: string | undefined): string[] {
+  if (!q) return [];
+  return [...new Set(q.toLowerCase().split(" ").filter(Boolean))].slice(0, DIRECTORY_SEARCH_WORDS);
+}
 
 export const DIRECTORY_TEXTS = {
   empty: "No couples match these filters.",

@@ -60,6 +60,7 @@ const QUERIES: { name: string; params: Record<string, string> }[] = [
   // Beyond those three: the other sorts and the name search at the same sizes.
   { name: "nearest, any distance", params: { sort: "nearest" } },
   { name: "name search ('ple 12')", params: { q: "ple 12" } },
+  { name: "first name and city ('First124 City')", params: { q: "First124 City" } },
   { name: "most in common", params: { sort: "common" } },
 ];
 

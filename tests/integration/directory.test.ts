@@ -138,6 +138,42 @@ describe("GET /api/directory", () => {
     expect(names((await list(`?q=${tag}`, placeless.a.headers)).json as Page)).toEqual(["Paris", "Me", "Porto", "Sintra"]);
   });
 
+  it("finds a couple by any word of its name, a partner's first name or its place as others see it, never by more", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    const smiths = await couple(tag, "The Smiths", { place: { lat: 51.5074, lng: -0.1278, city: "London", country: "United Kingdom" } });
+    const regional = await couple(tag, "Regional", { place: { ...PORTO, level: "region" } });
+    const db = await getDb();
+    await db
+      .update(users)
+      .set({ firstName: `Priya${tag}` })
+      .where(eq(users.id, smiths.a.userId));
+    await db.update(locations).set({ state: "Norte" }).where(eq(locations.entityId, regional.coupleId));
+    const search = async (q: string) => {
+      const res = await list(`?q=${encodeURIComponent(q)}&sort=newest`, me.a.headers);
+      expect(res.status, q).toBe(200);
+      return (res.json as Page).data.map((card) => card.coupleId);
+    };
+    // A partner's first name, in any case, alone or with a word of the city.
+    expect(await search(`priya${tag}`)).toEqual([smiths.coupleId]);
+    expect(await search(`Priya${tag} london`)).toEqual([smiths.coupleId]);
+    expect(await search(`Priya${tag} Lisbon`)).toEqual([]);
+    // Any word of the couple name, and the city of a place shown at city level.
+    expect(await search(`${tag} smiths`)).toEqual([smiths.coupleId]);
+    expect((await search("London")).includes(smiths.coupleId)).toBe(true);
+    // A region-level place is found by its region, never by the city it hides; a hidden one by nothing.
+    expect(await search(`${tag} Norte`)).toEqual([regional.coupleId]);
+    expect(await search(`${tag} Porto`)).toEqual([]);
+    await db.update(locations).set({ privacyLevel: "hidden" }).where(eq(locations.entityId, smiths.coupleId));
+    expect(await search(`${tag} London`)).toEqual([]);
+    // A partner who renames themselves, or leaves, is found by their name no more.
+    await db.update(users).set({ firstName: "Rosa" }).where(eq(users.id, smiths.a.userId));
+    expect(await search(`priya${tag}`)).toEqual([]);
+    await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, smiths.coupleId));
+    expect(await search(`${tag} ${smiths.b.firstName}`)).toEqual([]);
+    expect(await search(`${tag} Rosa`)).toEqual([smiths.coupleId]);
+  });
+
   it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", {

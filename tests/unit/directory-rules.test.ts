@@ -8,6 +8,7 @@ import {
   NO_FILTERS,
   pageFilters,
   partnersVenn,
+  searchWords,
   commonText,
 } from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -193,5 +194,13 @@ describe("the directory's search text follows the one one-line rule (lib/fields)
   it("the page drops them", () => {
     for (const q of unsafe) expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBeUndefined();
     expect(pageFilters({ q: "Maya" }, true).q).toBe("Maya");
+  });
+});
+
+describe("the directory's search words", () => {
+  it("are the words typed, lower-cased, each once, a bounded number of them", () => {
+    expect(searchWords(undefined)).toEqual([]);
+    expect(searchWords("Priya  London priya")).toEqual(["priya", "london"]);
+    expect(searchWords("a b c d e f g h")).toEqual(["a", "b", "c", "d", "e", "f"]);
   });
 });
