@@ -54,7 +54,7 @@ const STYLES = [
 ];
 
 const QUERIES: { name: string; params: Record<string, string> }[] = [
-  { name: "no filter (newest)", params: {} },
+  { name: "no filter (newest)", params: { sort: "newest" } },
   { name: "interest filter (hiking)", params: { interests: "hiking" } },
   { name: "nearest within 50 km", params: { sort: "nearest", distance: "50" } },
   // Beyond those three: the other sorts and the name search at the same sizes.

@@ -112,7 +112,7 @@ describe("the dashboard's data", () => {
     expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
   });
 
-  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers once it is a day old or the viewer moves", async () => {
+  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers come in at once", async () => {
     const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
     const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
     const us = await forumCouple({ place: here });
@@ -131,7 +131,11 @@ describe("the dashboard's data", () => {
     const newcomer = await forumCouple({ place: nearby });
     const second = await nearIds();
     expect(second).toContain(stays.coupleId);
-    for (const gone of [hidden, blocked, placeless, dismissed, newcomer]) expect(second).not.toContain(gone.coupleId);
+    expect(second).toContain(newcomer.coupleId);
+    for (const gone of [hidden, blocked, placeless, dismissed]) expect(second).not.toContain(gone.coupleId);
+    // ...without the stored list being walked again: that waits for a day, or the viewer moving.
+    const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(stored!.nearIds).not.toContain(newcomer.coupleId);
 
     // A day later the list is walked again...
     await db
@@ -139,10 +143,13 @@ describe("the dashboard's data", () => {
       .set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) })
       .where(eq(discoverSummaries.coupleId, us.coupleId));
     expect(await nearIds()).toContain(newcomer.coupleId);
+    const [walked] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(walked!.nearIds).toContain(newcomer.coupleId);
     // ...and at once when the viewer's own place changes.
-    const another = await forumCouple({ place: nearby });
-    expect(await nearIds()).not.toContain(another.coupleId);
     await db.update(locations).set({ latitude: 44.48 }).where(eq(locations.entityId, us.coupleId));
-    expect(await nearIds()).toContain(another.coupleId);
+    const [moved] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    await nearIds();
+    const [after] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(after!.computedAt.getTime()).toBeGreaterThan(moved!.computedAt.getTime());
   });
 });
