@@ -1,8 +1,11 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import styles from "./CoupleProfileView.module.css";
+import { CoupleBadge } from "./CoupleBadge";
 import { PhotoLightbox } from "./PhotoLightbox";
 
 const interestLabels = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
@@ -55,24 +58,9 @@ function Chips({ items, label }: { items: readonly { value: string; label: strin
   );
 }
 
-/** An uploaded image: already resized to its final size by the server, so next/image adds nothing. */
-function StoredImage({ alt, ...props }: { src: string; width: number; height: number; alt: string; className?: string; loading?: "lazy" }) {
-  // eslint-disable-next-line @next/next/no-img-element -- see above; served by /api/images or the S3 origin
-  return <img alt={alt} {...props} />;
-}
-
-/** Initials where a photo is missing, so the layout keeps its shape. */
-function Placeholder({ name, className }: { name: string; className?: string }) {
-  return (
-    <span className={`${className ?? ""} ${styles.placeholder}`} aria-hidden="true">
-      {name.trim().charAt(0).toUpperCase()}
-    </span>
-  );
-}
-
 type Props = {
   profile: CoupleProfile;
-  /** Report and block, on another couple's profile. */
+  /** Report and block, on another couple's profile (its own partners get 'Edit profile' instead). */
   actions?: ReactNode;
   /** Another couple's latest forum posts, as list rows. */
   recentPosts?: ReactNode[];
@@ -88,20 +76,15 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
     <main id="main" className="page">
       <article aria-labelledby={headingId} className={styles.article}>
         <header className={styles.header}>
-          {profile.profileImageUrl ? (
-            <StoredImage
-              className={styles.mainPhoto}
-              src={profile.profileImageUrl}
-              width={400}
-              height={400}
-              alt={`${profile.coupleName}, main photo`}
-            />
-          ) : (
-            <Placeholder name={profile.coupleName} className={styles.mainPhoto} />
-          )}
+          <FacePhoto
+            src={profile.profileImageUrl}
+            size={400}
+            className={styles.mainPhoto}
+            alt={profile.profileImageUrl ? `${profile.coupleName}, main photo` : ""}
+          />
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
-            <p className={`${styles.badge} ${profile.badge === "Verified Couple" ? styles.verified : styles.beta}`}>{profile.badge}</p>
+            <CoupleBadge badge={profile.badge} />
             {(profile.location || profile.distanceBand) && (
               <p className={styles.location}>
                 {profile.location}
@@ -109,7 +92,15 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
                 {profile.distanceBand}
               </p>
             )}
-            {actions}
+            {profile.isOwn ? (
+              <p>
+                <Link href="/settings/couple" className="button button-secondary">
+                  Edit profile
+                </Link>
+              </p>
+            ) : (
+              actions
+            )}
           </div>
         </header>
 
@@ -160,17 +151,13 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
           <ul className={styles.partners}>
             {profile.partners.map((partner) => (
               <li key={partner.id} className={styles.partner}>
-                {partner.avatarUrl ? (
-                  <StoredImage
-                    className={styles.avatar}
-                    src={partner.avatarUrl}
-                    width={400}
-                    height={400}
-                    alt={`Photo of ${partner.firstName}`}
-                  />
-                ) : (
-                  <Placeholder name={partner.firstName} className={styles.avatar} />
-                )}
+                <FacePhoto
+                  src={partner.avatarUrl}
+                  size={400}
+                  kind="person"
+                  className={styles.avatar}
+                  alt={partner.avatarUrl ? `Photo of ${partner.firstName}` : ""}
+                />
                 <div>
                   <h3>
                     {partner.firstName}

@@ -118,25 +118,32 @@ export function renderBody(body: string, mentions: readonly ForumMention[] = [])
   );
 }
 
-/** A query is at least this many letters after the '@'. */
+/** A query holds at least this many letters or digits after the '@'. */
 export const MENTION_QUERY_MIN = 2;
 const MENTION_QUERY_MAX = 50;
-/** Letters (any script), with the apostrophes and hyphens names carry. */
-const MENTION_QUERY = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+/**
+ * A letter or digit first (names carry digits: 'Ada3z1w & Co'), then anything but a line break or
+ * another '@': couple names hold spaces and '&', and the server matches the words it finds.
+ */
+const MENTION_QUERY = /^[\p{L}\p{N}][^\n\r@]*$/u;
 
 /**
- * The mention being typed at the caret: an '@' that starts a word, then at least two letters up
- * to the caret. Null when the caret is not in one (the suggestions close).
+ * The mention being typed at the caret: an '@' that starts a word, then at least two letters or
+ * digits up to the caret, on one line. Null when the caret is not in one (the suggestions close).
+ * Only the last MENTION_QUERY_MAX characters before the caret are read, so a keystroke in a long
+ * body costs the same as in a short one.
  */
 export function mentionQueryAt(text: string, caret: number): { query: string; start: number } | null {
   if (caret < 0 || caret > text.length) return null;
-  const start = text.lastIndexOf("@", caret - 1);
-  if (start < 0) return null;
+  const from = Math.max(0, caret - MENTION_QUERY_MAX - 1);
+  const at = text.slice(from, caret).lastIndexOf("@");
+  if (at < 0) return null;
+  const start = from + at;
   // An '@' inside a word is an e-mail address, not a mention.
   if (start > 0 && /[\p{L}\p{N}_@.]/u.test(text[start - 1]!)) return null;
   const query = text.slice(start + 1, caret);
-  if (query.length > MENTION_QUERY_MAX || !MENTION_QUERY.test(query)) return null;
-  const letters = query.match(/\p{L}/gu)?.length ?? 0;
+  if (!MENTION_QUERY.test(query)) return null;
+  const letters = query.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
   return letters >= MENTION_QUERY_MIN ? { query, start } : null;
 }
 

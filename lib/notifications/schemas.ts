@@ -41,6 +41,9 @@ export const notificationPreferencesSchema = z.object({
         reply: channelChoice.optional(),
         mention: channelChoice.optional(),
         reaction: channelChoice.optional(),
+        connection_request: channelChoice.optional(),
+        connection_accepted: channelChoice.optional(),
+        message: channelChoice.optional(),
       },
       { error: "preferences is required" },
     )

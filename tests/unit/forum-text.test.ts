@@ -142,10 +142,25 @@ describe("mentionQueryAt", () => {
     expect(mentionQueryAt("Hi @Maya and more", 8)).toEqual({ query: "Maya", start: 3 });
   });
 
+  it("keeps the query open through digits and spaces, as couple names hold them", () => {
+    expect(mentionQueryAt("@Ada3z1w", 8)).toEqual({ query: "Ada3z1w", start: 0 });
+    expect(mentionQueryAt("@Ada3z1w & C", 12)).toEqual({ query: "Ada3z1w & C", start: 0 });
+    expect(mentionQueryAt("Hi @Maya ", 9)).toEqual({ query: "Maya ", start: 3 });
+    expect(mentionQueryAt("@12", 3)).toEqual({ query: "12", start: 0 });
+  });
+
+  it("reads only the last 51 characters before the caret, and never across a line", () => {
+    const long = `@Ma${"x".repeat(60)}`;
+    expect(mentionQueryAt(long, long.length)).toBeNull();
+    expect(mentionQueryAt("@Maya\nhi", 8)).toBeNull();
+    expect(mentionQueryAt(`${"a ".repeat(5000)}@Maya`, 10005)).toEqual({ query: "Maya", start: 10000 });
+  });
+
   it("answers null when the caret is not in a mention", () => {
-    expect(mentionQueryAt("Hello @Ma there", 15)).toBeNull();
+    expect(mentionQueryAt("Hello @Ma\nthere", 15)).toBeNull();
     expect(mentionQueryAt("write ana@example", 17)).toBeNull();
-    expect(mentionQueryAt("@12", 3)).toBeNull();
+    expect(mentionQueryAt("@1", 2)).toBeNull();
+    expect(mentionQueryAt("@ Ma", 4)).toBeNull();
     expect(mentionQueryAt("no at sign", 5)).toBeNull();
     expect(mentionQueryAt("@Ma", 0)).toBeNull();
     expect(mentionQueryAt("@Ma", 99)).toBeNull();
