@@ -1,9 +1,10 @@
 import Link from "next/link";
+import { SayHello } from "@/components/messages/SayHello";
 import type { DirectoryCard } from "@/lib/directory/queries";
 import { commonText } from "@/lib/directory/rules";
 import styles from "./CoupleCard.module.css";
 
-/** One couple in the directory: the whole card is one link to their profile. */
+/** One couple in the directory: one link to their profile (face first), and 'Say hello' below it. */
 export function CoupleCard({ card }: { card: DirectoryCard }) {
   const verified = card.badge === "Verified Couple";
   return (
@@ -33,6 +34,9 @@ export function CoupleCard({ card }: { card: DirectoryCard }) {
           <span className={styles.common}>{commonText(card.interestsInCommon)}</span>
         </span>
       </Link>
+      <div className={styles.actions}>
+        <SayHello coupleId={card.coupleId} coupleName={card.coupleName} connection={card.connection} className={styles.hello} />
+      </div>
     </li>
   );
 }

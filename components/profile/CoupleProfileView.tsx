@@ -1,8 +1,10 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import styles from "./CoupleProfileView.module.css";
+import { CoupleBadge } from "./CoupleBadge";
 import { PhotoLightbox } from "./PhotoLightbox";
 
 const interestLabels = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
@@ -72,7 +74,7 @@ function Placeholder({ name, className }: { name: string; className?: string }) 
 
 type Props = {
   profile: CoupleProfile;
-  /** Report and block, on another couple's profile. */
+  /** Report and block, on another couple's profile (its own partners get 'Edit profile' instead). */
   actions?: ReactNode;
   /** Another couple's latest forum posts, as list rows. */
   recentPosts?: ReactNode[];
@@ -101,7 +103,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
           )}
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
-            <p className={`${styles.badge} ${profile.badge === "Verified Couple" ? styles.verified : styles.beta}`}>{profile.badge}</p>
+            <CoupleBadge badge={profile.badge} />
             {(profile.location || profile.distanceBand) && (
               <p className={styles.location}>
                 {profile.location}
@@ -109,7 +111,15 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
                 {profile.distanceBand}
               </p>
             )}
-            {actions}
+            {profile.isOwn ? (
+              <p>
+                <Link href="/settings/couple" className="button button-secondary">
+                  Edit profile
+                </Link>
+              </p>
+            ) : (
+              actions
+            )}
           </div>
         </header>
 
