@@ -42,9 +42,9 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
         <div className={styles.head}>
           <CoupleFace name={couple.coupleName} url={couple.profileImageUrl} size={56} />
           <div className={styles.who}>
-            <h3 id={headingId} className={styles.name}>
+            <h2 id={headingId} className={styles.name}>
               <Link href={`/profile/${encodeURIComponent(couple.id)}`}>{couple.coupleName}</Link>
-            </h3>
+            </h2>
             <p className={styles.meta}>
               {[couple.distanceBand, couple.interestsInCommon?.length ? `In common: ${couple.interestsInCommon.join(", ")}` : null]
                 .filter(Boolean)
