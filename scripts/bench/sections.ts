@@ -11,6 +11,7 @@ import { benchDiscover } from "./discover";
 import { benchForum } from "./forum";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
+import { benchLive } from "./live";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
@@ -19,4 +20,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),
   lighthouse: benchLighthouse,
+  live: benchLive,
 };
