@@ -35,13 +35,13 @@ export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; h
     }
     params.interests = data.getAll("interests").map(String);
     params.styles = data.getAll("styles").map(String);
-    router.push(directoryHref(pageFilters(params, hasLocation)));
+    router.push(directoryHref(pageFilters(params, hasLocation), hasLocation));
   }
 
   return (
     <form className={styles.filters} method="get" action="/directory" role="search" aria-label="Filter couples" onSubmit={submit}>
       <div className="field">
-        <label htmlFor="directory-q">Search by couple name</label>
+        <label htmlFor="directory-q">Search by name or city</label>
         <input id="directory-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={100} />
       </div>
       <div className={styles.row}>

@@ -5,13 +5,14 @@ import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
-import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
+import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -37,14 +38,14 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
 /**
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
- * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
- * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a
+ * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge and distance
+ * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
  * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
  * the couples without a shown point, by id), an interest filter may start from
- * couples_discoverable_interests_idx and a name search from couples_discoverable_name_trgm_idx.
+ * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx.
  * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
  * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
  * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
@@ -58,13 +59,14 @@ export async function listDirectory(
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
   const centre = viewerCentre(viewer);
   if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
+  const sort = query.sort ?? defaultSort(centre !== null);
   const filters: DirectoryFilters = {
     q: query.q,
     interests: query.interests,
     styles: query.styles,
     verified: query.verified,
     distance: query.distance,
-    sort: query.sort,
+    sort,
   };
   const context = cursorContext(filters);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
@@ -77,10 +79,10 @@ export async function listDirectory(
   const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
   const common = sql<number>`bit_count(${shared}::bit(64))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
-  const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const words = searchWords(query.q);
   const filtered = and(
     seenByOther({ coupleId: viewer?.id ?? null }),
-    escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
+    ...words.map((word) => sql`${couples.searchText} ilike ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
     query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
@@ -110,7 +112,7 @@ export async function listDirectory(
   type Row = Awaited<ReturnType<typeof select>>[number];
   let rows: Row[];
   let lastKey: (row: Row) => number;
-  if (query.sort === "nearest" && near) {
+  if (sort === "nearest" && near) {
     // Couples with a shown point, nearest first (the KNN walk), then, unless a distance is
     // required, those without one by id. The cursor names the last couple only: its key is
     // measured again here, never carried by the client (a cursor's payload is signed, not
@@ -150,7 +152,7 @@ export async function listDirectory(
     }
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
-  } else if (query.sort === "common") {
+  } else if (sort === "common") {
     // The couples sharing an interest, ranked, then those sharing none by id: a last count of 0
     // says the cursor is in the second part.
     const shares = mine.length ? sql`${shared} <> 0` : sql`false`;
@@ -183,11 +185,16 @@ export async function listDirectory(
     lastKey = (row) => Number(row.createdMicros);
   }
 
+  const connections = await connectionStates(
+    db,
+    viewer?.id ?? null,
+    rows.slice(0, query.limit).map((row) => row.id),
+  );
   return keysetPage(
     rows,
     query.limit,
     (row) => ({
-      ...coupleCard(row),
+      ...coupleCard(row, stateOf(connections, row.id)),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       interestsInCommon: Number(row.common),
     }),

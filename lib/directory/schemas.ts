@@ -6,7 +6,6 @@ import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import {
-  DEFAULT_DIRECTORY_SORT,
   DIRECTORY_PAGE_DEFAULT,
   DIRECTORY_PAGE_MAX,
   DIRECTORY_RADII_KM,
@@ -47,7 +46,8 @@ export const directoryQuerySchema = z.object({
       .transform((value) => Number(value) as DirectoryRadius)
       .optional(),
   ),
-  sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).default(DEFAULT_DIRECTORY_SORT)),
+  // Missing: the viewer's default (nearest with a place of their own, else newest), resolved by the query.
+  sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).optional()),
   // Only bounded here: the query verifies its signature and answers 400.
   cursor: z.preprocess(
     emptyAsMissing,

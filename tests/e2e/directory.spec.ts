@@ -38,7 +38,7 @@ test("the demo couple filters the directory by an interest and a distance band a
   await expect(page).toHaveURL(/\/directory\?interests=travel&distance=10$/);
   const cards = page.getByRole("list", { name: "Couples" }).getByRole("listitem");
   await expect(cards.first()).toBeVisible();
-  for (const card of await cards.all()) await expect(card).toContainText("within 10 km");
+  for (const card of await cards.all()) await expect(card).toContainText("Within 10 km");
   await expect(page.getByLabel("Distance")).toHaveValue("10");
 
   // Unknown values in a hand-edited address are ignored, not an error page.
@@ -66,7 +66,7 @@ test("the demo couple filters the directory by an interest and a distance band a
   await expect(venn.getByRole("heading", { name: new RegExp(`Only ${name}`) })).toBeVisible();
   // Both couples picked travel: it is shared.
   await expect(page.getByTestId("venn-shared")).toContainText("Travel");
-  await expect(page.getByText("within 10 km")).toBeVisible();
+  await expect(page.getByText("Within 10 km")).toBeVisible();
   const partners = page
     .getByRole("region", { name: "The two of us" })
     .getByRole("listitem")

@@ -50,7 +50,7 @@ describe("POST /api/connections", () => {
         {
           id: res.json.data.id,
           status: "pending",
-          couple: { id: us.coupleId, coupleName: us.name, profileImageUrl: null },
+          couple: { id: us.coupleId, coupleName: us.name, profileImageUrl: null, distanceBand: null, interestsInCommon: [] },
           note: "We loved your post\nabout Sintra!",
           createdAt: res.json.data.createdAt,
           approvals: [

@@ -26,7 +26,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
     const first = await listDirectory(db, userId, { ...filters, limit: DIRECTORY_PAGE_DEFAULT }, { viewer });
     return { filters, first, hasLocation };
   });
-  const href = directoryHref(filters);
+  const href = directoryHref(filters, hasLocation);
   return (
     <main id="main" className="page">
       <h1>Directory</h1>
