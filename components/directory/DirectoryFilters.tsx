@@ -88,14 +88,16 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
         <label htmlFor="directory-q" className="visually-hidden">
           Search by name or city
         </label>
-        <input
-          id="directory-q"
-          name="q"
-          type="search"
-          placeholder="Search by name or city"
-          defaultValue={filters.q ?? ""}
-          maxLength={DIRECTORY_SEARCH_MAX}
-        />
+        <span className={`field ${styles.searchField}`}>
+          <input
+            id="directory-q"
+            name="q"
+            type="search"
+            placeholder="Search by name or city"
+            defaultValue={filters.q ?? ""}
+            maxLength={DIRECTORY_SEARCH_MAX}
+          />
+        </span>
         <button type="submit" className="button button-secondary">
           Search
         </button>

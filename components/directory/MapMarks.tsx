@@ -16,7 +16,7 @@ export function MapMarks({
   onCluster: (leaves: MapCard[]) => void;
 }) {
   return (
-    <ul className={styles.marks} aria-label="Couples on the map">
+    <ul className={styles.marks} aria-label="Marks on the map">
       {marks.map(({ mark, x, y }) => (
         <li key={mark.id} style={{ left: x, top: y }} className={styles.markAt}>
           {mark.kind === "couple" ? (
