@@ -3,30 +3,14 @@
  * and browser-safe, so a form's resolver and the server build each field the same way.
  */
 import { z } from "zod";
+import { isOneLine, UNSAFE_TEXT } from "./text-rules";
+
+export { CONTROL_CHARACTER, isOneLine, UNSAFE_TEXT } from "./text-rules";
 
 export const NOTHING_TO_UPDATE_MESSAGE = "Nothing to update";
 
-/**
- * The one control-character rule for one-line text: line breaks (U+2028/2029 too), tabs, NUL and
- * the like are never part of a name, an address or a token, and a name ends up in e-mail subjects.
- */
-export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
-
-/**
- * What no text anywhere may hold, multi-line text included: control characters other than tab and
- * line breaks, and lone UTF-16 surrogates (no valid UTF-8 spelling; Postgres refuses NUL with 22021).
- */
-export const UNSAFE_TEXT = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
-
-const LONE_SURROGATE = /\p{Cs}/u;
-
 /** One-line text: refuses every control character and lone surrogate with the field's message. */
 export const oneLine = (schema: z.ZodString, message: string) => schema.refine(isOneLine, message);
-
-/** The rule of oneLine as a plain test, for lenient readers (a page's search params) that drop rather than refuse. */
-export function isOneLine(value: string): boolean {
-  return !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value);
-}
 
 /** Multi-line text (bios, posts): keeps tabs and line breaks, refuses the rest as oneLine does. */
 export const multiLine = (schema: z.ZodString, message: string) => schema.refine((value) => !UNSAFE_TEXT.test(value), message);

@@ -56,3 +56,6 @@ export const directoryQuerySchema = z.object({
   limit: intParam("limit", 1, DIRECTORY_PAGE_MAX, DIRECTORY_PAGE_DEFAULT),
 });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+
+/** `GET /api/directory/count` and `/map`: the same filters, without a page's cursor and size. */
+export const directoryWhereSchema = directoryQuerySchema.omit({ cursor: true, limit: true });
