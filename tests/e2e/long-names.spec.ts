@@ -59,7 +59,7 @@ test("fifty-character names and a long address at 360 px: no sideways scroll; no
     "/events",
     "/discover",
   ]);
-  await fits(other.page, [`/profile/${long.coupleId}`, `/forum/post/${postId}`, "/forum/local", "/notifications", "/dashboard"]);
+  await fits(other.page, [`/profile/${long.coupleId}`, `/forum/post/${postId}`, "/forum/local", "/notifications"]);
 
   const visitor = await (await browser.newContext({ viewport: NARROW })).newPage();
   await fits(visitor, [
