@@ -10,7 +10,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * not match), and where e-mail goes while the outbox holds it.
  */
 export function readyLines(o: { appUrl: string; host: string; port: number; dev: boolean; outbox: boolean }): string[] {
-  const origin = o.appUrl.replace(/\/+$/, "");
+  const origin = new URL(o.appUrl).origin;
   const lines = [`Two of Us is running at ${origin} (listening on ${o.host}:${o.port}, ${o.dev ? "development" : "production"})`];
   if (o.outbox) lines.push(`E-mails: ${origin}/dev/outbox`);
   return lines;
