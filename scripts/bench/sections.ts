@@ -9,6 +9,7 @@ import { benchDeploy } from "./deploy";
 import { benchDirectory } from "./directory";
 import { benchDiscover } from "./discover";
 import { benchForum } from "./forum";
+import { benchHostile } from "./hostile";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 
@@ -19,4 +20,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),
   lighthouse: benchLighthouse,
+  hostile: benchHostile,
 };
