@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, forumPhotos, forumPosts, locations, stagedPhotos, users } from "@/db/schema";
+import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { partnerOf } from "@/lib/couples/partner";
 import { userNotFound } from "@/lib/errors";
@@ -20,7 +20,8 @@ export type DeletionOutcome = {
 
 /**
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
- * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), their
+ * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), the
+ * notifications others got about what they did (their names are in them), their
  * place, and their photos; their posts and replies stay, signed "Deleted member" (the author
  * column is set to null); their messages and the notes of their connection requests are erased. If their partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
@@ -80,6 +81,9 @@ export async function deleteAccount(
         await tx.delete(couples).where(eq(couples.id, row.id));
       }
     }
+    // Notifications about what the person did name them in their title and quote them: they go
+    // with the person (the actor column alone would only be cleared).
+    await tx.delete(notifications).where(eq(notifications.actorUserId, userId));
     await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
     await tx.delete(users).where(eq(users.id, userId));
     return { urls, messageKeys, couple: outcome };

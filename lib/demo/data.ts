@@ -4,6 +4,8 @@
  */
 // Relative, not "@/": the browser tests import this file too.
 import type { Interest } from "../interests/catalogue";
+import { FORUM_NOTIFICATION_TITLES, notifiedName, reactionNotificationTitle } from "../forum/rules";
+import { partnerJoinedNotice } from "../invitations/rules";
 
 export const DEMO_EMAIL_DOMAIN = "demo.couples.test";
 /** One password for every demo account; it passes the registration rules (lib/auth/rules.ts). */
@@ -320,24 +322,35 @@ export const MAYA_POSTS = [
 /** Couples that liked Maya's posts over the past weeks. */
 const REACTORS = ["Priya", "Lena", "Camille", "Sofia", "Noor", "Alex", "Nina"];
 
+/** A demo couple's name, as the seed stores it. */
+export const demoCoupleName = (couple: Pick<DemoCouple, "partnerA" | "partnerB">) =>
+  `${couple.partnerA.firstName} & ${couple.partnerB.firstName}`;
+
+const coupleOf = (firstName: string) =>
+  DEMO_COUPLES.find((couple) => couple.partnerA.firstName === firstName || couple.partnerB.firstName === firstName)!;
+const RECIPIENT = "Maya";
+/** The actor as the recipient knows them, in the real notifications' words (lib/forum/rules). */
+const who = (actor: string) =>
+  notifiedName({ firstName: actor, coupleName: demoCoupleName(coupleOf(actor)) }, coupleOf(actor) === coupleOf(RECIPIENT));
+
 /**
  * What the first couple's partner A finds under the bell: three new notifications (her partner
- * joining among them) and a few weeks of read reactions, enough for two pages of 20.
+ * joining among them) and a few weeks of read reactions, enough for two pages of 20. Titles and
+ * messages use the real notifications' wording.
  */
 export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] } = {
-  recipient: "Maya",
+  recipient: RECIPIENT,
   notifications: [
     {
       type: "partner_joined",
-      title: "Theo joined your couple",
-      message: "Theo accepted your invitation. Maya & Theo is now a Verified Couple.",
+      ...partnerJoinedNotice(coupleOf("Theo").partnerB, demoCoupleName(coupleOf("Theo"))),
       actor: "Theo",
       hoursAgo: 2,
       read: false,
     },
     {
       type: "reply",
-      title: "Priya replied to your post",
+      title: FORUM_NOTIFICATION_TITLES.replyToPost(who("Priya")),
       message: "“Try O Trevo for bifanas, and go early: by noon the queue is the whole street.”",
       actor: "Priya",
       hoursAgo: 5,
@@ -347,7 +360,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     },
     {
       type: "mention",
-      title: "Camille mentioned you",
+      title: FORUM_NOTIFICATION_TITLES.mention(who("Camille")),
       message: "“@Maya we're in Lisbon in May: can we join the tile walk?”",
       actor: "Camille",
       hoursAgo: 26,
@@ -357,7 +370,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     },
     {
       type: "reply",
-      title: "Jonas replied to your post",
+      title: FORUM_NOTIFICATION_TITLES.replyToPost(who("Jonas")),
       message: "“Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.”",
       actor: "Jonas",
       hoursAgo: 50,
@@ -368,8 +381,9 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     ...MAYA_POSTS.flatMap((post, p) =>
       REACTORS.map((actor, r): DemoNotification => ({
         type: "reaction",
-        title: "New reaction",
-        message: `${actor} liked your post “${post.title}”`,
+        title: reactionNotificationTitle(demoCoupleName(coupleOf(actor)), 0, "post"),
+        // A reaction's message quotes what was reacted to: a post's title.
+        message: post.title,
         actor,
         hoursAgo: 72 + (p * REACTORS.length + r) * 36,
         read: true,

@@ -7,7 +7,7 @@ import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
 import { seedDirectory } from "./directory";
 import { seedForum } from "./forum";
-import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoEmail, type DemoPerson, type Place } from "./data";
+import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoCoupleName, demoEmail, type DemoPerson, type Place } from "./data";
 import { demoImage } from "./images";
 
 /**
@@ -166,7 +166,7 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
       const coupleValues = {
         partner1Id: aId,
         partner2Id: bId,
-        coupleName: `${a.firstName} & ${b.firstName}`,
+        coupleName: demoCoupleName(couple),
         bio: couple.bio,
         profileImageUrl: pictures.couples.get(demoEmail(a.firstName))!.main,
         photos: pictures.couples.get(demoEmail(a.firstName))!.photos,

@@ -131,15 +131,30 @@ export function showsEdited(createdAt: Date, editedAt: Date | null): boolean {
 /** How a person signs a post or reply: "Maya of Maya & Theo". */
 export const signature = (firstName: string, coupleName: string): string => `${firstName} of ${coupleName}`;
 
+/**
+ * Who did it, in a notification: to their partner just their first name ("Ben"), never their own
+ * couple as if it were another couple; to everyone else their signature.
+ */
+export const notifiedName = (actor: { firstName: string; coupleName: string }, toPartner: boolean): string =>
+  toPartner ? actor.firstName : signature(actor.firstName, actor.coupleName);
+
+/** The forum notifications' titles, one wording for real and demo notifications (lib/demo). */
+export const FORUM_NOTIFICATION_TITLES = {
+  replyToPost: (who: string) => `${who} replied to your post`,
+  replyToReply: (who: string) => `${who} replied to your reply`,
+  mention: (who: string) => `${who} mentioned you`,
+};
+
 export type ReactionTarget = "post" | "reply";
 
 /**
  * The title of a grouped reaction notification, as Mastodon groups them: the latest couple to
  * react is named and the other couples are counted ("Ana & Rui and 3 others reacted to your post").
+ * A partner's reaction names the partner ("Ben reacted to your post").
  */
-export function reactionNotificationTitle(latestCoupleName: string, otherCouples: number, target: ReactionTarget): string {
+export function reactionNotificationTitle(latest: string, otherCouples: number, target: ReactionTarget): string {
   const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
-  return `${latestCoupleName}${others} reacted to your ${target}`;
+  return `${latest}${others} reacted to your ${target}`;
 }
 
 /** What a report names and why (filed by lib/safety/reports.ts). */

@@ -22,9 +22,10 @@ import {
 import {
   DUPLICATE_BODY_WINDOW_SECONDS,
   FORUM_LIMITS,
+  FORUM_NOTIFICATION_TITLES,
   FORUM_TEXTS,
+  notifiedName,
   reactionNotificationTitle,
-  signature,
   type ReactionKind,
   type ReactionTarget,
 } from "./rules";
@@ -82,7 +83,8 @@ async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.id, [row.p1, ...(row.p2 ? [row.p2] : [])]]));
 }
 
-type Notice = { type: NotificationType; title: string; message: string; postId: string; replyId: string | null };
+/** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
+type Notice = { type: NotificationType; title: (who: string) => string; message: string; postId: string; replyId: string | null };
 
 /**
  * Writes one notification per recipient for one event, in the caller's transaction: never to
@@ -91,11 +93,13 @@ type Notice = { type: NotificationType; title: string; message: string; postId: 
  */
 async function notifyOnce(db: Db, actor: ForumActor, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
   const done = new Set([actor.userId]);
+  const partners = new Set((await partnersOf(db, [actor.coupleId])).get(actor.coupleId));
   for (const { recipients, notice } of notices) {
     for (const userId of recipients) {
       if (done.has(userId)) continue;
       done.add(userId);
-      await createNotification(db, { userId, ...notice, actorUserId: actor.userId, actorCoupleId: actor.coupleId });
+      const title = notice.title(notifiedName(actor, partners.has(userId)));
+      await createNotification(db, { userId, ...notice, title, actorUserId: actor.userId, actorCoupleId: actor.coupleId });
     }
   }
 }
@@ -123,7 +127,7 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
 
 const mentionNotice = (actor: ForumActor, postId: string, replyId: string | null, text: string): Notice => ({
   type: "mention",
-  title: `${signature(actor.firstName, actor.coupleName)} mentioned you`,
+  title: FORUM_NOTIFICATION_TITLES.mention,
   message: excerpt(text, SNIPPET_LENGTH),
   postId,
   replyId,
@@ -259,16 +263,15 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);
     const postCouple = (await partnersOf(tx, [post.coupleId])).get(post.coupleId) ?? [];
-    const who = signature(actor.firstName, actor.coupleName);
     const snippet = excerpt(input.body, SNIPPET_LENGTH);
     await notifyOnce(tx, actor, [
       {
         recipients: postCouple,
-        notice: { type: "reply", title: `${who} replied to your post`, message: snippet, postId, replyId: reply!.id },
+        notice: { type: "reply", title: FORUM_NOTIFICATION_TITLES.replyToPost, message: snippet, postId, replyId: reply!.id },
       },
       {
         recipients: quotedAuthor ? [quotedAuthor] : [],
-        notice: { type: "reply", title: `${who} replied to your reply`, message: snippet, postId, replyId: reply!.id },
+        notice: { type: "reply", title: FORUM_NOTIFICATION_TITLES.replyToReply, message: snippet, postId, replyId: reply!.id },
       },
       ...(await mentionNotices(tx, actor, mentions, mentionNotice(actor, postId, reply!.id, input.body))),
     ]);
@@ -391,7 +394,12 @@ export async function setReaction(
     await upsertGroupedNotification(tx, {
       userId: found.recipient,
       type: "reaction",
-      title: reactionNotificationTitle(actor.coupleName, actorCount - 1, target),
+      // A partner is named by first name; another couple by its name (grouped reactions count couples).
+      title: reactionNotificationTitle(
+        found.recipientCouple === actor.coupleId ? actor.firstName : actor.coupleName,
+        actorCount - 1,
+        target,
+      ),
       message: excerpt(found.text, SNIPPET_LENGTH),
       postId: found.postId,
       replyId: found.replyId,

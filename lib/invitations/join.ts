@@ -9,7 +9,7 @@ import { createNotification } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
 import { assertOpen, invalidInvitation, invitationByToken, tooManyAttempts, type InvitationRow } from "./lookup";
-import { MESSAGES } from "./rules";
+import { MESSAGES, partnerJoinedNotice } from "./rules";
 import { type AcceptInvitationInput } from "./schemas";
 
 /**
@@ -70,8 +70,7 @@ export async function joinCouple(
   await createNotification(tx, {
     userId: invitation.partner1Id,
     type: "partner_joined",
-    title: `${partner.firstName} joined your couple!`,
-    message: `${partner.firstName} ${partner.lastName} accepted your invitation and is now part of ${invitation.coupleName}.`,
+    ...partnerJoinedNotice(partner, invitation.coupleName),
     actorUserId: partner.id,
     actorCoupleId: invitation.coupleId,
   });

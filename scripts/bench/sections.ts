@@ -9,10 +9,11 @@ import { benchDeploy } from "./deploy";
 import { benchDirectory } from "./directory";
 import { benchDiscover } from "./discover";
 import { benchForum } from "./forum";
+import { benchHostile } from "./hostile";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
-import { benchMessages } from "./messages";
 import { benchLive } from "./live";
+import { benchMessages } from "./messages";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
@@ -23,4 +24,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   messages: benchMessages,
   lighthouse: benchLighthouse,
   live: benchLive,
+  hostile: benchHostile,
 };

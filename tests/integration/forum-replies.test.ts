@@ -247,6 +247,16 @@ describe("PUT and DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}", () =
     expect(rows.find((n) => !n.isRead)?.title).toBe(`${late.name} and 3 others reacted to your post`);
   });
 
+  it("names a partner by first name, never the own couple as if it were another couple", async () => {
+    const us = await forumCouple();
+    const post = await postBy(us);
+    await forum.react("post", post.id, "heart", true, us.b.headers);
+    const reply = (await forum.reply(post.id, { body: "Proud of you" }, us.b.headers)).json.data;
+    const rows = await notificationsOf(us.a.userId);
+    expect(rows.find((n) => n.type === "reaction")?.title).toBe(`${us.b.firstName} reacted to your post`);
+    expect(rows.find((n) => n.replyId === reply.id)?.title).toBe(`${us.b.firstName} replied to your post`);
+  });
+
   it("never notifies the person about their own reaction", async () => {
     const us = await forumCouple();
     const [seeded] = await seedPosts(us.coupleId, us.a.userId, 1);

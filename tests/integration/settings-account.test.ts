@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
-import { couples, forumPosts, locations, sessions, users } from "@/db/schema";
+import { couples, forumPosts, locations, notifications, sessions, users } from "@/db/schema";
 import { coupleBadge } from "@/lib/couples/rules";
 import { localImageStorage, newStorageKey } from "@/lib/storage";
 import { PASSWORD, browserSession, call } from "../support/api";
@@ -135,6 +135,22 @@ describe("DELETE /api/account", () => {
     expect(await db.select().from(locations).where(eq(locations.entityId, couple.coupleId))).toHaveLength(0);
     expect(await exists(couple.images.main.key)).toBe(false);
     expect(await exists(couple.images.a.key)).toBe(false);
+  });
+
+  it("erases the person's name from the notifications others got about what they did", async () => {
+    const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const reply = (await forum.reply(couple.postId, { body: "Count us in" }, them.a.headers)).json.data;
+    await forum.react("reply", reply.id, "heart", true, couple.a.headers);
+    await forum.reply(couple.postId, { body: "See you there" }, couple.a.headers);
+    const db = await getDb();
+    const namingA = () => db.select({ title: notifications.title }).from(notifications).where(eq(notifications.userId, them.a.userId));
+    expect((await namingA()).map((n) => n.title)).toEqual([`${couple.name} reacted to your reply`]);
+    await remove(couple.b.headers);
+    await remove(couple.a.headers);
+    expect(await namingA()).toEqual([]);
+    const everywhere = await db.select({ title: notifications.title }).from(notifications);
+    expect(everywhere.filter((n) => n.title.includes(couple.a.firstName) || n.title.includes(couple.name))).toEqual([]);
   });
 
   it("frees the e-mail address to register again", async () => {
