@@ -70,7 +70,8 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
           userId: person.userId,
           type: "message",
           title: MESSAGE_TEXTS.notificationTitle(member.coupleName),
-          message: input.body.length > 140 ? `${input.body.slice(0, 139)}…` : input.body,
+          // Never the words themselves: a deleted message must leave no copy behind.
+          message: MESSAGE_TEXTS.notificationMessage(member.firstName, member.coupleName),
           conversationId,
           actorUserId: member.userId,
           actorCoupleId: member.coupleId,
