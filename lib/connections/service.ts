@@ -32,18 +32,13 @@ async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: strin
   return { coupleName: row.coupleName, profileImageUrl: row.profileImageUrl, partnerIds: row.p2 ? [row.p1, row.p2] : [row.p1] };
 }
 
-/** Notifies each person in the transaction, with the live rows of the notifications written. */
+/** Notifies each person in the transaction (createNotification writes their live rows). */
 async function notifyAll(
   tx: Db,
   people: readonly string[],
   notification: Omit<Parameters<typeof createNotification>[1], "userId">,
-): Promise<LiveEvent[]> {
-  const events: LiveEvent[] = [];
-  for (const userId of people) {
-    const id = await createNotification(tx, { ...notification, userId });
-    if (id) events.push({ userId, kind: "notification", subjectId: id });
-  }
-  return events;
+): Promise<void> {
+  for (const userId of people) await createNotification(tx, { ...notification, userId });
 }
 
 export type SentRequest = { id: string; status: "pending"; couple: RequestCouple; note: string; createdAt: string };
@@ -83,14 +78,14 @@ export async function sendRequest(db: Db, member: Member, input: SendRequestInpu
       })
       .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
     const target = await partnersOf(tx, input.coupleId);
-    const notified = await notifyAll(tx, target.partnerIds, {
+    await notifyAll(tx, target.partnerIds, {
       type: "connection_request",
       title: CONNECTION_TEXTS.requestTitle,
       message: CONNECTION_TEXTS.requestMessage(member.coupleName),
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,
     });
-    await publishLive(tx, [...connectionEvents([...member.partnerIds, ...target.partnerIds], row!.id), ...notified]);
+    await publishLive(tx, connectionEvents([...member.partnerIds, ...target.partnerIds], row!.id));
     return {
       id: row!.id,
       status: "pending",
@@ -161,7 +156,7 @@ export async function acceptRequest(db: Db, member: Member, requestId: string): 
       .set({ status: "accepted", answeredAt: sql`now()`, conversationId })
       .where(eq(connectionRequests.id, requestId));
     const sender = await partnersOf(tx, request.fromCoupleId);
-    const notified = await notifyAll(tx, sender.partnerIds, {
+    await notifyAll(tx, sender.partnerIds, {
       type: "connection_accepted",
       title: CONNECTION_TEXTS.acceptedTitle,
       message: CONNECTION_TEXTS.acceptedMessage(member.coupleName),
@@ -169,7 +164,7 @@ export async function acceptRequest(db: Db, member: Member, requestId: string): 
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,
     });
-    await publishLive(tx, [...connectionEvents([...member.partnerIds, ...sender.partnerIds], requestId), ...notified]);
+    await publishLive(tx, connectionEvents([...member.partnerIds, ...sender.partnerIds], requestId));
     return { status: "accepted", conversationId };
   });
 }

@@ -131,7 +131,8 @@ export function notificationEmail(
     to,
     notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type],
     "Hi,",
-    [notification.title, notification.message].filter(Boolean),
+    // Each line of the text its own paragraph (the unread-message e-mail quotes one message a line).
+    [notification.title, ...notification.message.split("\n")].filter(Boolean),
     {
       label: "Open Two of Us",
       url: appLink(notification.href, {}),

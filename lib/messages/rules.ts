@@ -44,4 +44,5 @@ export const MESSAGE_TEXTS = {
   cursorInvalid: "This list position is not valid. Please reload the conversations.",
   rateLimited: "You are sending messages too quickly. Please wait a moment.",
   notificationTitle: (coupleName: string) => `New messages from ${coupleName}`,
+  notificationMessage: (firstName: string, coupleName: string) => `${firstName} of ${coupleName} wrote to you`,
 } as const;

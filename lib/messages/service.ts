@@ -64,13 +64,14 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
     for (const person of people) {
       // The author's own partner is not notified (their couple wrote); the unread count still rises.
       if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
-      const notificationId = await upsertGroupedNotification(
+      await upsertGroupedNotification(
         tx,
         {
           userId: person.userId,
           type: "message",
           title: MESSAGE_TEXTS.notificationTitle(member.coupleName),
-          message: input.body.length > 140 ? `${input.body.slice(0, 139)}…` : input.body,
+          // Never the words themselves: a deleted message must leave no copy behind.
+          message: MESSAGE_TEXTS.notificationMessage(member.firstName, member.coupleName),
           conversationId,
           actorUserId: member.userId,
           actorCoupleId: member.coupleId,
@@ -79,7 +80,6 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
         },
         { inAppOnly: true },
       );
-      if (notificationId) events.push({ userId: person.userId, kind: "notification", subjectId: notificationId });
     }
     await publishLive(tx, events);
     return row!.id;
@@ -170,15 +170,14 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
       })
       .returning({ userId: conversationReads.userId });
     const unreadCount = await conversationUnread(tx, member.userId, conversationId);
-    const events: LiveEvent[] = [];
     if (moved) {
       const people = await membersOf(tx, conversationId);
-      events.push(...people.map(({ userId }): LiveEvent => ({ userId, kind: "read", conversationId, subjectId: member.userId })));
+      await publishLive(
+        tx,
+        people.map(({ userId }) => ({ userId, kind: "read", conversationId, subjectId: member.userId })),
+      );
     }
-    if (unreadCount === 0)
-      for (const id of await markGroupRead(tx, member.userId, messageGroupKey(conversationId)))
-        events.push({ userId: member.userId, kind: "notification", subjectId: id });
-    await publishLive(tx, events);
+    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));
     return { unreadCount };
   });
 }

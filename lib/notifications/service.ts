@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
+import { publishLive } from "@/lib/live/publish";
 import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
@@ -106,6 +107,8 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
   if ("ids" in target && target.ids.length === 0) return 0;
   const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
   const marked = await db.update(notifications).set({ isRead: true, readAt: new Date() }).where(chosen).returning({ id: notifications.id });
+  // The bell of the person's other tabs and devices clears at once (README, Live updates).
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
   return marked.length;
 }
 
@@ -154,7 +157,7 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
 /**
  * Writes one notification in the caller's transaction, so it exists exactly when the change
  * that caused it does, as the recipient chose for its type (settings): in the app (null when
- * they turned that off) and by e-mail.
+ * they turned that off; else their open streams are told) and by e-mail.
  */
 export async function createNotification(db: Db, notification: NewNotification): Promise<string | null> {
   const choice = await preferenceFor(db, notification.userId, notification.type);
@@ -162,6 +165,7 @@ export async function createNotification(db: Db, notification: NewNotification):
   if (choice.inApp) {
     const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
     id = row!.id;
+    await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: id }]);
   }
   if (choice.email) await emailNotification(db, notification);
   return id;
@@ -204,16 +208,17 @@ export async function upsertGroupedNotification(
     })
     // xmax is 0 on a row this statement inserted, not on one it updated.
     .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
+  if (row) await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: row.id }]);
   if (choice.email && row?.inserted) await emailNotification(db, notification);
   return row?.id ?? null;
 }
 
-/** Marks the person's unread notification of a group read (a conversation read to its end); answers the ids marked. */
-export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<string[]> {
+/** Marks the person's unread notification of a group read (a conversation read to its end), telling their bells as markRead does. */
+export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<void> {
   const marked = await db
     .update(notifications)
     .set({ isRead: true, readAt: new Date() })
     .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey), unread))
     .returning({ id: notifications.id });
-  return marked.map((row) => row.id);
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
 }

@@ -204,12 +204,15 @@ describe("notifications", () => {
     const db = await getDb();
     const rows = () =>
       db
-        .select({ userId: notifications.userId, title: notifications.title, isRead: notifications.isRead })
+        .select({ userId: notifications.userId, title: notifications.title, message: notifications.message, isRead: notifications.isRead })
         .from(notifications)
         .where(and(eq(notifications.conversationId, conversationId), eq(notifications.type, "message")));
     const before = await rows();
     expect(before.map((r) => r.userId)).toEqual([two.a.userId]);
-    expect(before.find((r) => r.userId === two.a.userId)!.title).toBe(`New messages from ${one.name}`);
+    expect(before.find((r) => r.userId === two.a.userId)).toMatchObject({
+      title: `New messages from ${one.name}`,
+      message: `${one.b.firstName} of ${one.name} wrote to you`,
+    });
     expect((await talk.unread(two.b.headers)).json.data.unread_count).toBe(2);
     await talk.read(conversationId, { upTo: last.json.data.id }, two.a.headers);
     expect((await rows()).find((r) => r.userId === two.a.userId)!.isRead).toBe(true);
