@@ -38,6 +38,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forgot-password", tier: "public" },
   { path: "/reset-password", tier: "public" },
   { path: "/signout", tier: "public" },
+  { path: "/signout/confirm", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */

@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { describeError } from "@/lib/log";
 import { liveListener, type LiveListener } from "./listener";
-import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts } from "./queries";
+import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, sseEvent } from "./rules";
 
 export type LiveStreamOptions = {
@@ -24,6 +24,35 @@ export type LiveStreamOptions = {
 /** A stream queues this much before it waits for the client to read (a long resume is sent page by page). */
 const QUEUE_BYTES = 64 * 1024;
 
+/**
+ * One read for every stream that asks for the same thing in the same tick: the listener wakes all
+ * of a person's streams (their tabs and devices) in one synchronous loop, so those at the same
+ * position share one page read and one session check. A read started in an earlier tick is never
+ * shared (it may predate the commit that caused the wake-up).
+ */
+function sharedInTick<T>(pending: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let found = pending.get(key);
+  if (!found) {
+    found = read();
+    pending.set(key, found);
+    queueMicrotask(() => pending.delete(key));
+  }
+  return found;
+}
+
+const encoder = new TextEncoder();
+
+type Page = { last: number | null; full: boolean; events: Outgoing[] };
+const pagesReading = new Map<string, Promise<Page>>();
+const sessionsChecking = new Map<string, Promise<string | null>>();
+
+/** The person's next page after `after`, as sent: the events and where it ends (null: nothing new). */
+const readPage = (db: Db, userId: string, after: number): Promise<Page> =>
+  sharedInTick(pagesReading, `${userId}:${after}`, async () => {
+    const rows = await rowsAfter(db, userId, after);
+    return { last: rows.at(-1)?.seq ?? null, full: rows.length === PAGE_ROWS, events: rows.length ? await render(db, userId, rows) : [] };
+  });
+
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
   // No cache, and no proxy may compress or buffer it (README, Live updates).
@@ -43,7 +72,6 @@ export const SSE_HEADERS = {
 export function liveStream(options: LiveStreamOptions): Response {
   const { db, userId, sessionId, resumeFrom } = options;
   const listener = options.listener ?? liveListener();
-  const encoder = new TextEncoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let position = 0;
   let closed = false;
@@ -72,7 +100,7 @@ export function liveStream(options: LiveStreamOptions): Response {
   }
 
   /** The session still live and still this person's: a revoked or expired one gets nothing more. */
-  const allowed = async () => (await activeSessionUser(db, sessionId)) === userId;
+  const allowed = async () => (await sharedInTick(sessionsChecking, sessionId, () => activeSessionUser(db, sessionId))) === userId;
 
   async function waitForRoom(): Promise<void> {
     while (!closed && (controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => (room = resolve));
@@ -89,13 +117,13 @@ export function liveStream(options: LiveStreamOptions): Response {
       do {
         again = false;
         for (;;) {
-          const rows = await rowsAfter(db, userId, position);
-          if (closed || rows.length === 0) break;
+          const page = await readPage(db, userId, position);
+          if (closed || page.last === null) break;
           if (!(await allowed())) return end();
-          for (const event of await render(db, userId, rows)) write(sseEvent(event.id, event.event, event.data));
-          position = rows.at(-1)!.seq;
+          for (const event of page.events) write(sseEvent(event.id, event.event, event.data));
+          position = page.last;
           await waitForRoom();
-          if (rows.length < PAGE_ROWS) break;
+          if (!page.full) break;
         }
       } while (again && !closed);
     } catch (error) {

@@ -12,6 +12,7 @@ import { benchForum } from "./forum";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 import { benchMessages } from "./messages";
+import { benchLive } from "./live";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
@@ -21,4 +22,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   discover: () => benchDiscover({ overHttp: true }),
   messages: benchMessages,
   lighthouse: benchLighthouse,
+  live: benchLive,
 };

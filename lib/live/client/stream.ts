@@ -140,7 +140,9 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
     case "unread": {
       const counts = data as Counts;
       push("notifications:unread", counts.notifications);
-      if (counts.messages !== undefined) push("messages:unread", counts.messages);
+      // Without the messages count in the event, the badge loads its own.
+      if (counts.messages === undefined) invalidate("messages:unread");
+      else push("messages:unread", counts.messages);
       return;
     }
     case "notification":
