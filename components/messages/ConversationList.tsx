@@ -5,7 +5,7 @@ import { useState } from "react";
 import { RelativeTime } from "@/components/forum/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import { useLive } from "@/lib/live/client/use-live";
-import { fetchInbox, INBOX_KEY } from "@/lib/messages/client/api";
+import { fetchInbox, INBOX_KEY, type InboxPage } from "@/lib/messages/client/api";
 import { badgeText } from "@/lib/notifications/rules";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
@@ -16,8 +16,8 @@ import styles from "./ConversationList.module.css";
  * The conversations, newest activity first: the first page stays current through the live hook;
  * 'Load more' follows the keyset cursor and keeps what it loaded below it.
  */
-export function ConversationList({ viewerId, openId }: { viewerId: string; openId: string | null }) {
-  const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS });
+export function ConversationList({ viewerId, openId, initial }: { viewerId: string; openId: string | null; initial: InboxPage }) {
+  const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS, initial });
   const [older, setOlder] = useState<{ rows: InboxRow[]; cursor: string | null } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -2,8 +2,8 @@
 
 import { useRef, useState, type KeyboardEvent } from "react";
 import { useLive } from "@/lib/live/client/use-live";
-import { fetchIncomingRequests, REQUESTS_KEY } from "@/lib/messages/client/api";
-import { MESSAGES_POLL_MS } from "@/lib/messages/view";
+import { fetchIncomingRequests, REQUESTS_KEY, type InboxPage } from "@/lib/messages/client/api";
+import { MESSAGES_POLL_MS, type ConnectionRequest } from "@/lib/messages/view";
 import { ConversationList } from "./ConversationList";
 import { RequestList } from "./RequestList";
 import styles from "./Inbox.module.css";
@@ -15,10 +15,15 @@ export type Tab = (typeof TABS)[number];
  * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
  * tab list; `?tab=requests` (a request's notification) opens the second.
  */
-export function Inbox({ viewerId, openId, initialTab }: { viewerId: string; openId: string | null; initialTab: Tab }) {
+/** What the server read for the first paint. */
+export type InboxStart = { conversations: InboxPage; requests: ConnectionRequest[] };
+
+type Props = { viewerId: string; openId: string | null; initialTab: Tab; initial: InboxStart };
+
+export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });
-  const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS });
+  const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS, initial: initial.requests });
   const count = requests.status === "ready" ? requests.value.length : 0;
 
   // Arrow keys move between the tabs (the tabs pattern); Tab goes on into the panel.
@@ -53,7 +58,7 @@ export function Inbox({ viewerId, openId, initialTab }: { viewerId: string; open
         ))}
       </div>
       <div role="tabpanel" id="panel-conversations" aria-labelledby="tab-conversations" hidden={tab !== "conversations"}>
-        <ConversationList viewerId={viewerId} openId={openId} />
+        <ConversationList viewerId={viewerId} openId={openId} initial={initial.conversations} />
       </div>
       <div role="tabpanel" id="panel-requests" aria-labelledby="tab-requests" hidden={tab !== "requests"}>
         <RequestList state={requests} />

@@ -2,14 +2,14 @@
 
 import { useSearchParams, useSelectedLayoutSegment } from "next/navigation";
 import type { ReactNode } from "react";
-import { Inbox } from "./Inbox";
+import { Inbox, type InboxStart } from "./Inbox";
 import styles from "./MessagesShell.module.css";
 
 /**
  * /messages and its threads. A laptop keeps the inbox beside the open thread; a phone shows one
  * full screen at a time (CSS decides): the inbox, or the open thread with its back link.
  */
-export function MessagesShell({ viewerId, children }: { viewerId: string; children: ReactNode }) {
+export function MessagesShell({ viewerId, initial, children }: { viewerId: string; initial: InboxStart; children: ReactNode }) {
   const openId = useSelectedLayoutSegment();
   const initialTab = useSearchParams().get("tab") === "requests" ? "requests" : "conversations";
   return (
@@ -26,7 +26,7 @@ export function MessagesShell({ viewerId, children }: { viewerId: string; childr
           </h1>
         )}
         {/* A notification's link to the requests opens that tab, even on /messages already. */}
-        <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} />
+        <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} initial={initial} />
       </section>
       <div className={styles.pane}>{children}</div>
     </main>

@@ -16,7 +16,7 @@ import styles from "./Thread.module.css";
 /** Closer than this to an edge counts as at it (px): the newest stay in view, older load before the top is hit. */
 const EDGE_PX = 120;
 
-type Latest = { conversation: Conversation; messages: Message[]; hasMore: boolean };
+export type Latest = { conversation: Conversation; messages: Message[]; hasMore: boolean };
 
 /**
  * The conversation and its newest page, added to every message loaded before (the newest page
@@ -34,14 +34,15 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
 }
 
 /**
- * One conversation, newest at the bottom: the newest page stays current through the live hook;
+ * One conversation, newest at the bottom, first painted as the server read it: the newest page
+ * stays current through the live hook;
  * scrolling up (or 'Load older messages') loads older pages above, keeping the reader's place.
  * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
  * others' read positions.
  */
-export function Thread({ conversationId, viewerId }: { conversationId: string; viewerId: string }) {
+export function Thread({ conversationId, viewerId, initial }: { conversationId: string; viewerId: string; initial: Latest }) {
   const key = threadKey(conversationId);
-  const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS });
+  const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
   /** Whether older messages remain, once an older page has answered. */
   const [olderLeft, setOlderLeft] = useState<boolean | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);

@@ -53,3 +53,17 @@ export async function senderFacts(db: Db, viewerUserId: string, coupleIds: reado
   }
   return facts;
 }
+
+/** Requests with their senders' facts (`GET /api/connections` and the inbox's first paint). */
+export async function withSenderFacts<R extends { couple: { id: string } }>(
+  db: Db,
+  viewerUserId: string,
+  requests: readonly R[],
+): Promise<(R & { couple: R["couple"] & Partial<SenderFacts> })[]> {
+  const facts = await senderFacts(
+    db,
+    viewerUserId,
+    requests.map((request) => request.couple.id),
+  );
+  return requests.map((request) => ({ ...request, couple: { ...request.couple, ...facts.get(request.couple.id) } }));
+}

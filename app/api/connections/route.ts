@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { listRequests, memberOf } from "@/lib/connections/queries";
-import { senderFacts } from "@/lib/connections/sender-facts";
+import { withSenderFacts } from "@/lib/connections/sender-facts";
 import { listRequestsSchema, sendRequestSchema } from "@/lib/connections/schemas";
 import { sendRequest } from "@/lib/connections/service";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
@@ -19,15 +19,7 @@ export const GET = route(
   { access: "complete-profile", input: searchParams(listRequestsSchema, { firstIssue: true }) },
   async ({ db, caller, input }) => {
     const member = await memberOf(db, caller.userId);
-    const requests = await listRequests(db, member, input.box);
     // The inbox shows a sender's distance band and interests in common beside their note.
-    const facts = await senderFacts(
-      db,
-      caller.userId,
-      requests.map((request) => request.couple.id),
-    );
-    return NextResponse.json({
-      data: requests.map((request) => ({ ...request, couple: { ...request.couple, ...facts.get(request.couple.id) } })),
-    });
+    return NextResponse.json({ data: await withSenderFacts(db, caller.userId, await listRequests(db, member, input.box)) });
   },
 );

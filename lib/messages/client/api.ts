@@ -7,7 +7,7 @@ import "client-only";
 import { api, ApiError } from "@/lib/http/client";
 import { uploadForm } from "@/lib/http/upload-client";
 import { invalidate } from "@/lib/live/client/use-live";
-import type { KeysetPagination } from "@/lib/pagination/page";
+import type { KeysetPage } from "@/lib/pagination/page";
 import type { ConnectionRequest, Conversation, InboxRow, Message } from "../view";
 
 /** The live keys: "messages" is every one of them. */
@@ -40,7 +40,7 @@ export async function declineRequest(id: string): Promise<void> {
   invalidate(MESSAGES_KEY);
 }
 
-export type InboxPage = { data: InboxRow[]; pagination: KeysetPagination };
+export type InboxPage = KeysetPage<InboxRow>;
 export const fetchInbox = (cursor: string | null, signal?: AbortSignal) =>
   api<InboxPage>(`/api/conversations${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
 

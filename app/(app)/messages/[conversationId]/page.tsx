@@ -1,16 +1,36 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { Thread } from "@/components/messages/Thread";
+import { Thread, type Latest } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
+import { memberOf } from "@/lib/connections/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
+import { AppError } from "@/lib/errors";
+import { conversationDetail, threadPage } from "@/lib/messages/queries";
+import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
+import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Conversation" };
 
-/** One conversation between two couples; only its four partners can read it (the API answers 404 to anyone else). */
+/**
+ * One conversation between two couples, first painted with its newest page; only its four
+ * partners can read it: anyone else (and any id that is no conversation) gets not found.
+ */
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
   const { conversationId } = await params;
-  // Ids are UUIDs like a couple's: anything else is no conversation.
+  // Conversation ids are UUIDs like a couple's: anything else is no conversation.
   if (!isCoupleId(conversationId)) notFound();
   const { userId } = await requireCompleteProfile();
-  return <Thread key={conversationId} conversationId={conversationId} viewerId={userId} />;
+  let initial: Latest;
+  try {
+    initial = await withDb(async (db) => {
+      const member = await memberOf(db, userId);
+      const conversation = await conversationDetail(db, member, conversationId);
+      const page = await threadPage(db, member, conversationId, { limit: THREAD_PAGE_DEFAULT });
+      return { conversation, messages: page.data, hasMore: page.pagination.hasMore };
+    });
+  } catch (error) {
+    if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "NO_COUPLE")) notFound();
+    throw error;
+  }
+  return <Thread key={conversationId} conversationId={conversationId} viewerId={userId} initial={initial} />;
 }
