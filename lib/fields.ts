@@ -21,9 +21,26 @@ export const notAllowedMessage = (field: string) => `${field} contains character
 /** A form sends "" for an untouched field and may send nothing at all: both read as missing. */
 export const missingAsEmpty = (value: unknown) => value ?? "";
 
+/**
+ * A string whose length is checked first, and the only issue when it is too long: zod otherwise
+ * goes on to the trims, refinements and patterns, so an over-long value would cost work that
+ * grows with its length (no work grows faster than input).
+ */
+export const boundedString = (max: number, tooLong?: string, error: string | undefined = tooLong) =>
+  z.string({ error }).max(max, { message: tooLong, abort: true });
+
+/**
+ * Text measured after trimming, as a person sees it, with the raw length checked first as above:
+ * white space around the text is forgiven up to the limit again, never more.
+ */
+export const trimmedString = (max: number, tooLong?: string, error: string | undefined = tooLong) =>
+  boundedString(2 * max, tooLong, error)
+    .trim()
+    .max(max, { message: tooLong, abort: true });
+
 /** Required one-line text; `notAllowed` is the message for control characters (see oneLine). */
 export const requiredString = (max: number, required: string, tooLong: string, notAllowed: string) =>
-  oneLine(z.string({ error: required }).trim().min(1, required).max(max, tooLong), notAllowed);
+  oneLine(trimmedString(max, tooLong, required).min(1, required), notAllowed);
 
 export const requiredText = (max: number, required: string, tooLong: string, notAllowed: string) =>
   z.preprocess(missingAsEmpty, requiredString(max, required, tooLong, notAllowed));

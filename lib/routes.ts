@@ -38,6 +38,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forgot-password", tier: "public" },
   { path: "/reset-password", tier: "public" },
   { path: "/signout", tier: "public" },
+  { path: "/signout/confirm", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */
@@ -54,6 +55,10 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main", tab: "Local" } },
   { path: "/forum/post/[postId]", tier: "profile-required" },
   { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
+  { path: "/messages", tier: "profile-required", nav: { label: "Messages", group: "secondary", tab: "Messages" } },
+  { path: "/messages/[conversationId]", tier: "profile-required" },
+  { path: "/discover", tier: "profile-required", nav: { label: "Discover", group: "secondary" } },
+  { path: "/events", tier: "profile-required", nav: { label: "Events", group: "secondary" } },
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
@@ -62,6 +67,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/partner", tier: "profile-required" },
+  { path: "/settings/messages", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },
   { path: "/settings/security", tier: "profile-required" },
   { path: "/settings/notifications", tier: "profile-required" },
@@ -70,10 +76,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/confirm-email", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
-  { path: "/discover", tier: "profile-required" },
-  { path: "/events", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
-  { path: "/messages", tier: "profile-required" },
   /** Admins only: the page itself answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
 

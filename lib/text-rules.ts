@@ -13,7 +13,7 @@ export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
  * What no text anywhere may hold, multi-line text included: control characters other than tab and
  * line breaks, and lone UTF-16 surrogates (no valid UTF-8 spelling; Postgres refuses NUL with 22021).
  */
-export const UNSAFE_TEXT = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\p{Cs}]/u;
+export const UNSAFE_TEXT = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
 
 const LONE_SURROGATE = /\p{Cs}/u;
 

@@ -46,7 +46,7 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
             <button type="button" className="button button-primary" disabled={busy} onClick={() => run("resend")}>
               Resend Invitation
             </button>
-            <button type="button" className="button button-secondary" disabled={busy} onClick={() => run("cancel")}>
+            <button type="button" className="button button-danger-outline" disabled={busy} onClick={() => run("cancel")}>
               Cancel Invitation
             </button>
           </div>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { SayHello } from "@/components/messages/SayHello";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DirectoryCard } from "@/lib/directory/queries";
 import { commonText } from "@/lib/directory/rules";
@@ -6,7 +7,7 @@ import styles from "./CoupleCard.module.css";
 
 /**
  * One couple in the directory, face first: their main photo, then name, badge, how far and what
- * you share. The whole card is one link to their profile. `eager`: a card of the first screen,
+ * you share. The card is one link to their profile, with 'Say hello' below it. `eager`: a card of the first screen,
  * whose photo loads at once rather than when scrolled to.
  */
 export function CoupleCard({ card, eager = false }: { card: DirectoryCard; eager?: boolean }) {
@@ -25,6 +26,9 @@ export function CoupleCard({ card, eager = false }: { card: DirectoryCard; eager
           <span className={styles.common}>{commonText(card.interestsInCommon)}</span>
         </span>
       </Link>
+      <div className={styles.actions}>
+        <SayHello coupleId={card.coupleId} coupleName={card.coupleName} connection={card.connection} className={styles.hello} />
+      </div>
     </li>
   );
 }

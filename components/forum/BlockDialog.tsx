@@ -33,7 +33,7 @@ export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: 
         other. You can unblock them later.
       </p>
       <div className="form-actions">
-        <button type="button" className="button button-primary" onClick={confirm} disabled={busy}>
+        <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
           {busy ? "Blocking..." : `Block ${coupleName}`}
         </button>
         <button type="button" className="button button-secondary" onClick={onClose} autoFocus>

@@ -14,7 +14,7 @@ export function CoupleSafetyActions({ coupleId, coupleName }: { coupleId: string
       <button type="button" className="button button-secondary" onClick={() => setDialog("report")}>
         Report
       </button>
-      <button type="button" className="button button-secondary" onClick={() => setDialog("block")}>
+      <button type="button" className="button button-danger-outline" onClick={() => setDialog("block")}>
         Block {coupleName}
       </button>
       {dialog === "report" && <ReportDialog open onClose={() => setDialog(null)} targetType="couple" targetId={coupleId} />}

@@ -32,13 +32,22 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
   const [query, setQuery] = useState<{ query: string; start: number; caret: number } | null>(null);
   const [options, setOptions] = useState<ForumMention[]>([]);
   const [active, setActive] = useState(0);
+  // The last query from this '@' that found nobody: every word is matched as a prefix, so typing
+  // on from it ("@Ana and then a sentence") only narrows and needs no request.
+  const empty = useRef<{ start: number; query: string } | null>(null);
 
   useEffect(() => {
     if (!query) return;
+    const dead = empty.current;
+    if (dead && dead.start === query.start && query.query.startsWith(dead.query)) {
+      setOptions([]);
+      return;
+    }
     const controller = new AbortController();
     const timer = setTimeout(() => {
       searchMentions(query.query, controller.signal).then(
         (found) => {
+          empty.current = found.length === 0 ? { start: query.start, query: query.query } : null;
           setOptions(found);
           setActive(0);
         },

@@ -69,7 +69,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
                 </button>
                 <button
                   type="button"
-                  className="button button-primary"
+                  className="button button-danger"
                   disabled={busy === report.id}
                   onClick={() => decide(report, "remove")}
                 >

@@ -1,23 +1,36 @@
 "use client";
 
 import { useId, useState } from "react";
-import { REACTIONS, whoReactedText, type ReactionCounts, type ReactionKind, type ReactionTarget } from "@/lib/forum/rules";
+import {
+  othersText,
+  peopleText,
+  reactedByShown,
+  REACTIONS,
+  whoReactedText,
+  type ReactionCounts,
+  type ReactionKind,
+  type ReactionTarget,
+} from "@/lib/forum/rules";
 import { setReaction, type ForumPostDetail } from "@/lib/forum/client/api";
+import { Dialog } from "@/components/ui/Dialog";
 import styles from "./Reactions.module.css";
 
 type Props = { target: ReactionTarget; item: Pick<ForumPostDetail, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
 
 /**
- * The five reaction buttons of a post or reply, each with its count and aria-pressed, and who
- * reacted in a tooltip shown on hover and on keyboard focus (and read as the button's description). The name
- * comes from the content ('React with heart' read, not shown; then the count), so it holds all
- * the visible text. A tap
- * shows at once and is undone if the server refuses it.
+ * The reactions of a post or reply. With none yet, one 'React' button opens the five (five '0'
+ * buttons say nothing). Each reaction is its emoji button (aria-pressed; named 'React with heart',
+ * who reacted in a tooltip on hover or keyboard focus, read as its description) and, once counted,
+ * its count: a button of its own that lists who reacted in a sheet, so a tap on a phone shows the
+ * names without reacting and leaves no tooltip behind. A tap on an emoji shows at once and is undone
+ * if the server refuses it.
  */
 export function Reactions({ target, item, disabled = false }: Props) {
   const [counts, setCounts] = useState<ReactionCounts>(item.reactions);
   const [mine, setMine] = useState<ReactionKind[]>(item.myReactions);
   const [error, setError] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [shown, setShown] = useState<ReactionKind | null>(null);
   const id = useId();
 
   async function toggle(kind: ReactionKind) {
@@ -36,28 +49,48 @@ export function Reactions({ target, item, disabled = false }: Props) {
     }
   }
 
+  const none = REACTIONS.every(({ kind }) => counts[kind] === 0);
+  if (none && !picking) {
+    if (disabled) return null;
+    return (
+      <div className={styles.reactions} role="group" aria-label="Reactions">
+        <button type="button" className={styles.button} aria-expanded={false} onClick={() => setPicking(true)}>
+          React
+        </button>
+      </div>
+    );
+  }
+
+  const sheet = shown ? REACTIONS.find((r) => r.kind === shown)! : null;
   return (
     <div className={styles.reactions} role="group" aria-label="Reactions">
       {REACTIONS.map(({ kind, emoji, label }) => {
-        const pressed = mine.includes(kind);
         const tipId = `${id}-${kind}`;
+        const count = counts[kind];
         return (
           <span key={kind} className={styles.reaction}>
             <button
               type="button"
               className={styles.button}
-              aria-pressed={pressed}
+              aria-pressed={mine.includes(kind)}
               aria-describedby={tipId}
               disabled={disabled}
+              // The picker was opened for a first reaction: its first emoji takes the focus.
+              autoFocus={none && kind === REACTIONS[0].kind}
               onClick={() => toggle(kind)}
             >
               <span aria-hidden="true">{emoji}</span>
               <span className="visually-hidden">{label}</span>
-              <span>{counts[kind]}</span>
             </button>
             <span id={tipId} role="tooltip" className={styles.tooltip}>
-              {whoReactedText(counts[kind], item.reactedBy[kind])}
+              {whoReactedText(count, item.reactedBy[kind])}
             </span>
+            {count > 0 && (
+              <button type="button" className={styles.count} aria-haspopup="dialog" onClick={() => setShown(kind)}>
+                {count}
+                <span className="visually-hidden"> {label.replace(/^React with /, "")}: who reacted</span>
+              </button>
+            )}
           </span>
         );
       })}
@@ -66,6 +99,32 @@ export function Reactions({ target, item, disabled = false }: Props) {
           {error}
         </p>
       )}
+      {sheet && (
+        <Dialog
+          open
+          onClose={() => setShown(null)}
+          title={`${sheet.emoji} ${whoReactedTitle(counts[sheet.kind])}`}
+          closeButton
+          className={styles.sheet}
+        >
+          <WhoReacted count={counts[sheet.kind]} names={item.reactedBy[sheet.kind]} />
+        </Dialog>
+      )}
     </div>
+  );
+}
+
+const whoReactedTitle = (count: number) => `${count} ${count === 1 ? "reaction" : "reactions"}`;
+
+/** The names the server sent (the first few it may name), then how many more. */
+function WhoReacted({ count, names }: { count: number; names: readonly string[] }) {
+  const { listed, rest } = reactedByShown(count, names);
+  return (
+    <ul className={styles.names}>
+      {listed.map((name, index) => (
+        <li key={`${index}-${name}`}>{name}</li>
+      ))}
+      {rest > 0 && <li className={styles.rest}>{listed.length === 0 ? peopleText(count) : `and ${othersText(rest)}`}</li>}
+    </ul>
   );
 }

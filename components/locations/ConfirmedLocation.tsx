@@ -1,4 +1,5 @@
 import { useId, type Ref } from "react";
+import { placeName } from "@/lib/locations/place-name";
 import { DEFAULT_PRIVACY_LEVEL, PRIVACY_LABELS } from "@/lib/locations/privacy";
 import type { OnboardingLocation } from "@/lib/locations/client/saved-location";
 import { LocationNotices } from "./LocationNotices";
@@ -20,7 +21,7 @@ type ConfirmedLocationProps = {
 export function ConfirmedLocation({ label, value, onChange, notice, error, changeRef }: ConfirmedLocationProps) {
   const id = useId();
   const verified = value.placeId !== "";
-  const place = [value.city, value.country].filter(Boolean).join(", ") || value.location;
+  const place = placeName(value.city, value.country) || placeName(value.location);
   return (
     <div className="field" role="group" aria-labelledby={`${id}-label`}>
       <p id={`${id}-label`} className={styles.label}>
@@ -29,7 +30,7 @@ export function ConfirmedLocation({ label, value, onChange, notice, error, chang
       <div className={styles.confirmed}>
         <div id={`${id}-place`} className={styles.confirmedText}>
           <p className={styles.place}>{place}</p>
-          {place !== value.location && <p className={styles.detail}>{value.location}</p>}
+          {place !== placeName(value.location) && <p className={styles.detail}>{placeName(value.location)}</p>}
           {verified ? (
             <p className={styles.verified}>
               <span aria-hidden="true">✓ </span>

@@ -1,9 +1,11 @@
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import styles from "./CoupleProfileView.module.css";
+import { CoupleBadge } from "./CoupleBadge";
 import { PhotoLightbox } from "./PhotoLightbox";
 
 const interestLabels = new Map(INTEREST_ROWS.map((row) => [row.value, row.label]));
@@ -58,7 +60,7 @@ function Chips({ items, label }: { items: readonly { value: string; label: strin
 
 type Props = {
   profile: CoupleProfile;
-  /** Report and block, on another couple's profile. */
+  /** Report and block, on another couple's profile (its own partners get 'Edit profile' instead). */
   actions?: ReactNode;
   /** Another couple's latest forum posts, as list rows. */
   recentPosts?: ReactNode[];
@@ -82,7 +84,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
           />
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
-            <p className={`${styles.badge} ${profile.badge === "Verified Couple" ? styles.verified : styles.beta}`}>{profile.badge}</p>
+            <CoupleBadge badge={profile.badge} />
             {(profile.location || profile.distanceBand) && (
               <p className={styles.location}>
                 {profile.location}
@@ -90,7 +92,15 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
                 {profile.distanceBand}
               </p>
             )}
-            {actions}
+            {profile.isOwn ? (
+              <p>
+                <Link href="/settings/couple" className="button button-secondary">
+                  Edit profile
+                </Link>
+              </p>
+            ) : (
+              actions
+            )}
           </div>
         </header>
 

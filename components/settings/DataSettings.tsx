@@ -85,7 +85,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
             onChange={(e) => setTyped(e.target.value)}
             error={errors.typed}
           />
-          <button type="submit" className={`button ${styles.dangerButton}`} disabled={pending}>
+          <button type="submit" className="button button-danger" disabled={pending}>
             {pending ? "Deleting..." : "Delete my account"}
           </button>
         </form>

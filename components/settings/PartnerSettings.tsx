@@ -87,7 +87,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
           <Dialog open={confirming} onClose={() => setConfirming(false)} title="Cancel the invitation?">
             <p>The links we sent to {view.invitation.partnerEmail} will stop working. You can invite your partner again at any time.</p>
             <div className={styles.actions}>
-              <button type="button" className="button button-primary" onClick={() => void cancel()}>
+              <button type="button" className="button button-danger" onClick={() => void cancel()}>
                 Cancel invitation
               </button>
               <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>

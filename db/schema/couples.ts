@@ -67,6 +67,8 @@ export const couples = pgTable(
     partnerACompletedAt: timestamp("partner_a_completed_at", { withTimezone: true }),
     isVisible: boolean("is_visible").notNull().default(false),
     canCreatePaidEvents: boolean("can_create_paid_events").notNull().default(false),
+    /** 'Both of us approve new connections': a request opens only when both partners accepted it. */
+    bothApproveConnections: boolean("both_approve_connections").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

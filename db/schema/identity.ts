@@ -34,6 +34,8 @@ export const users = pgTable(
     /** 'partner_invitation' for partner B; null for partner A. */
     registrationType: text("registration_type"),
     role: userRole("role").notNull().default("member"),
+    /** The first time this person opened the dashboard: 'Welcome' then, 'Welcome back' after (lib/dashboard/rules.ts). */
+    welcomedAt: timestamp("welcomed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,6 +4,7 @@
  * forms (onboarding now, settings later), the profile page and the server share one copy. Who may
  * see a couple at all is lib/safety/visibility.ts.
  */
+import { placeName } from "@/lib/locations/place-name";
 import { shownName, type NamedPlace } from "@/lib/locations/privacy";
 import type { Viewer } from "@/lib/safety/visibility";
 
@@ -57,6 +58,12 @@ export const currentCoupleTypes = (values: readonly string[]): CoupleType[] =>
 
 export type CoupleBadge = "Verified Couple" | "Beta Member";
 
+/** What a badge means, said where it is shown: it never promises an identity check nobody made. */
+export const BADGE_MEANINGS: Record<CoupleBadge, string> = {
+  "Verified Couple": "Both partners joined and verified their e-mail",
+  "Beta Member": "One partner has still to join or verify their e-mail",
+};
+
 export type BadgeFacts = { status: string; partnerAVerified: boolean; partnerBVerified: boolean };
 
 /** Spec: the verified badge when the couple is active and both partners are verified. */
@@ -71,7 +78,7 @@ export function coupleBadge({ status, partnerAVerified, partnerBVerified }: Badg
  * stored location others see nothing: there is no level to apply to a bare text.
  */
 export function shownCoupleLocation(location: NamedPlace | null, viewer: Viewer, ownText: string | null): string | null {
-  if (viewer === "own") return location?.displayLocation ?? ownText;
+  if (viewer === "own") return placeName(location?.displayLocation ?? ownText) || null;
   if (!location || location.privacyLevel === "hidden") return null;
   return shownName(location) || null;
 }

@@ -22,6 +22,8 @@ export type NearCouple = CoupleCard & { distance: string };
 export type Dashboard = {
   firstName: string;
   coupleName: string | null;
+  /** The person's first dashboard visit; null while this is it (lib/dashboard/service.ts records it). */
+  welcomedAt: Date | null;
   completion: Completion;
   /** Partner B has not joined: the open invitation, or null (then 'Invite Your Partner'). Undefined once both are in. */
   invitation: PendingInvitation | null | undefined;
@@ -47,6 +49,7 @@ const overviewQuery = preparedPer((db) =>
       bio: users.bio,
       interests: users.interests,
       avatarUrl: users.avatarUrl,
+      welcomedAt: users.welcomedAt,
       coupleName: couples.coupleName,
       status: couples.status,
       partner2Id: couples.partner2Id,
@@ -117,6 +120,7 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
   return {
     firstName: me.firstName,
     coupleName: me.coupleName,
+    welcomedAt: me.welcomedAt,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
     invitation: hasCouple && me.partner2Id === null ? me.invitation && pendingInvitation(me.invitation) : undefined,
     notifications,

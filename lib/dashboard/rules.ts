@@ -31,3 +31,13 @@ export function profileCompletion(user: CompletionUser, couple: { status: string
   const percentage = steps.reduce((sum, step) => sum + (step.done ? step.points : 0), 0);
   return { percentage, complete: percentage === 100, steps, missing: steps.filter((step) => !step.done) };
 }
+
+/**
+ * 'Welcome' is a person's first visit (partner A's, and partner B's own when they join), 'Welcome
+ * back' every visit after. A visit lasts a while: the page renders again after an action on it
+ * (resending the invitation) and must not turn into a 'back' within the same visit.
+ */
+export const WELCOME_VISIT_MS = 30 * 60 * 1000;
+
+export const greeting = (welcomedAt: Date, now: Date): "Welcome" | "Welcome back" =>
+  now.getTime() - welcomedAt.getTime() < WELCOME_VISIT_MS ? "Welcome" : "Welcome back";

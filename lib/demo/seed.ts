@@ -61,6 +61,8 @@ function personValues(person: DemoPerson, passwordHash: string, p: Place, finish
     interests: finished ? person.interests : [],
     avatarUrl: finished ? avatarUrl : null,
     registrationType: null,
+    // Members for weeks: their dashboard says 'Welcome back'.
+    welcomedAt: finished ? daysAgo(30) : null,
     ...placeColumns(finished ? p : null),
   };
 }

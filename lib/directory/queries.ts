@@ -5,6 +5,7 @@ import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { locationColumns } from "@/lib/locations/place";
 import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
@@ -246,11 +247,16 @@ async function readDirectory<Extra extends object>(
     lastKey = (row) => Number(row.createdMicros);
   }
 
+  const connections = await connectionStates(
+    db,
+    viewer?.id ?? null,
+    rows.slice(0, query.limit).map((row) => row.id),
+  );
   return keysetPage(
     rows,
     query.limit,
     (row) => ({
-      ...coupleCard(row),
+      ...coupleCard(row, stateOf(connections, row.id)),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       interestsInCommon: Number(row.common),
       ...extra(row),

@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { listDirectory } from "@/lib/directory/queries";
@@ -203,13 +204,13 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
 }
 
 /** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
-function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): DiscoverSuggestion[] {
+function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number, connections: Connections): DiscoverSuggestion[] {
   const listed = new Set(candidateIds);
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
   return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
     return {
-      ...coupleCard(byId.get(suggestion.id)!),
+      ...coupleCard(byId.get(suggestion.id)!, stateOf(connections, suggestion.id)),
       distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
       score: suggestion.score,
       reasons: suggestion.reasons,
@@ -219,12 +220,18 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
 
 export type NearRow = CoupleCard & { km: number };
 
+type Connections = Awaited<ReturnType<typeof connectionStates>>;
+
+/** Where the viewer's couple stands with every couple the stored lists hold: one read for both cards. */
+const findsConnections = (db: Db, { viewer, candidateIds, nearIds }: Finds, now: Date) =>
+  connectionStates(db, viewer.id, [...candidateIds, ...(nearIds ?? [])], now);
+
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
  * id, as the directory orders them), those no longer within 200 km or without a shown point left
  * out. Null when the viewer's couple has no shown place.
  */
-function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | null {
+function nearOf({ viewer, rows, nearIds }: Finds, limit: number, connections: Connections): NearRow[] | null {
   const centre = viewer.point;
   if (nearIds === null || !centre) return null;
   const listed = new Set(nearIds);
@@ -236,7 +243,7 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ row, km }) => ({ ...coupleCard(row), km }));
+    .map(({ row, km }) => ({ ...coupleCard(row, stateOf(connections, row.id)), km }));
 }
 
 /**
@@ -245,13 +252,15 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
  * coordinates, no distance figure.
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
-  return suggestionsOf(await readFinds(db, userId, now), limit);
+  const finds = await readFinds(db, userId, now);
+  return suggestionsOf(finds, limit, await findsConnections(db, finds, now));
 }
 
 /** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
 export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
   const finds = await readFinds(db, userId, now);
-  return { suggestions: suggestionsOf(finds, counts.suggestions), near: nearOf(finds, counts.near) };
+  const connections = await findsConnections(db, finds, now);
+  return { suggestions: suggestionsOf(finds, counts.suggestions, connections), near: nearOf(finds, counts.near, connections) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { placeName } from "@/lib/locations/place-name";
 import { couples, forumPosts, users } from "@/db/schema";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import type { ForumMention } from "./text";
@@ -137,7 +138,7 @@ export function shapePost(
     scope: row.scope,
     photos: blank ? [] : row.photos,
     author: author(row),
-    place: row.place,
+    place: row.place === null ? null : placeName(row.place),
     distanceBand: extras.distanceKm == null ? null : distanceBand(extras.distanceKm),
     replyCount: row.replyCount,
     reactions: extras.reactions,

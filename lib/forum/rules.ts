@@ -74,12 +74,20 @@ export const REACTED_BY_SHOWN = 10;
  */
 export function whoReactedText(count: number, names: readonly string[]): string {
   if (count <= 0) return "No reactions yet";
-  const listed = names.slice(0, Math.min(count, REACTED_BY_SHOWN));
-  if (listed.length === 0) return `${count} ${count === 1 ? "person" : "people"}`;
-  const rest = count - listed.length;
-  if (rest > 0) return `${listed.join(", ")} and ${rest} ${rest === 1 ? "other" : "others"}`;
+  const { listed, rest } = reactedByShown(count, names);
+  if (listed.length === 0) return peopleText(count);
+  if (rest > 0) return `${listed.join(", ")} and ${othersText(rest)}`;
   return listed.length === 1 ? listed[0]! : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`;
 }
+
+/** Who reacted as a list shows it (the count's sheet): the names named, and how many more. */
+export function reactedByShown(count: number, names: readonly string[]): { listed: string[]; rest: number } {
+  const listed = names.slice(0, Math.min(count, REACTED_BY_SHOWN));
+  return { listed, rest: count - listed.length };
+}
+
+export const peopleText = (count: number) => `${count} ${count === 1 ? "person" : "people"}`;
+export const othersText = (rest: number) => `${rest} ${rest === 1 ? "other" : "others"}`;
 
 export const TITLE_MIN = 3;
 export const TITLE_MAX = 150;
@@ -135,7 +143,7 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
 }
 
 /** What a report names and why (filed by lib/safety/reports.ts). */
-export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
+export const REPORT_TARGET_TYPES = ["post", "reply", "couple", "message"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
 export const REPORT_REASONS = [

@@ -3,6 +3,7 @@
  * become markup. Also the composer's mention picker rules and the list rows' excerpt. Pure and
  * browser-safe.
  */
+import { trimEndWhere } from "@/lib/trim-end";
 
 export type Segment =
   { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
@@ -20,26 +21,28 @@ export const LINK_REL = "noopener nofollow ugc";
 // space or at a character that cannot start one in plain prose (<, >, ").
 const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
 /** Punctuation that ends a sentence rather than a URL. */
-const TRAILING = /[.,;:!?'’”)\]}*_]+$/u;
+const TRAILING = new Set(".,;:!?'’”)]}*_");
 const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+const BRACKETS = new Set("()[]{}");
 
-/** Drops trailing punctuation, except a closing bracket the URL itself opened (Wikipedia's "(film)"). */
+/**
+ * Drops trailing punctuation, except a closing bracket the URL itself opened (Wikipedia's "(film)").
+ * One pass from the end with the brackets counted once: linear in the candidate's length.
+ */
 function trimLink(candidate: string): string {
-  let url = candidate;
-  for (;;) {
-    const tail = TRAILING.exec(url);
-    if (!tail) return url;
-    const last = url.at(-1)!;
+  const brackets = new Map<string, number>();
+  for (const char of candidate) if (BRACKETS.has(char)) brackets.set(char, (brackets.get(char) ?? 0) + 1);
+  let end = candidate.length;
+  while (end > 0 && TRAILING.has(candidate[end - 1]!)) {
+    const last = candidate[end - 1]!;
     const opener = CLOSERS[last];
-    if (opener && count(url, opener) >= count(url, last)) {
-      // Balanced: the bracket belongs to the URL; earlier trailing marks were already removed.
-      return url;
-    }
-    url = url.slice(0, -1);
+    // Balanced: the bracket belongs to the URL; earlier trailing marks were already removed.
+    if (opener && (brackets.get(opener) ?? 0) >= brackets.get(last)!) break;
+    if (opener) brackets.set(last, brackets.get(last)! - 1);
+    end -= 1;
   }
+  return candidate.slice(0, end);
 }
-
-const count = (text: string, char: string) => text.split(char).length - 1;
 
 /** The URL an address points to, or null when it is not a well-formed http(s) URL with a host. */
 function safeHref(text: string): string | null {
@@ -104,33 +107,43 @@ export function renderBody(body: string, mentions: readonly ForumMention[] = [])
   const byName = new Map<string, ForumMention>();
   for (const mention of mentions) if (!byName.has(mention.name.toLowerCase())) byName.set(mention.name.toLowerCase(), mention);
   const pattern = mentionPattern(mentions);
-  return body
-    .replace(/\r\n?/g, "\n")
-    .split(/\n[^\S\n]*\n\s*/)
-    .map((paragraph) => paragraph.replace(/^\s*\n|\s+$/g, ""))
-    .filter((paragraph) => paragraph.trim() !== "")
-    .map((paragraph) => paragraph.split("\n").map((line) => lineSegments(line, pattern, byName)));
+  return (
+    body
+      .replace(/\r\n?/g, "\n")
+      .split(/\n[^\S\n]*\n\s*/)
+      // trimEnd, not /\s+$/: that pattern retries from every space of a long run (quadratic).
+      .map((paragraph) => paragraph.replace(/^\s*\n/, "").trimEnd())
+      .filter((paragraph) => paragraph.trim() !== "")
+      .map((paragraph) => paragraph.split("\n").map((line) => lineSegments(line, pattern, byName)))
+  );
 }
 
-/** A query is at least this many letters after the '@'. */
+/** A query holds at least this many letters or digits after the '@'. */
 export const MENTION_QUERY_MIN = 2;
 const MENTION_QUERY_MAX = 50;
-/** Letters (any script), with the apostrophes and hyphens names carry. */
-const MENTION_QUERY = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+/**
+ * A letter or digit first (names carry digits: 'Ada3z1w & Co'), then anything but a line break or
+ * another '@': couple names hold spaces and '&', and the server matches the words it finds.
+ */
+const MENTION_QUERY = /^[\p{L}\p{N}][^\n\r@]*$/u;
 
 /**
- * The mention being typed at the caret: an '@' that starts a word, then at least two letters up
- * to the caret. Null when the caret is not in one (the suggestions close).
+ * The mention being typed at the caret: an '@' that starts a word, then at least two letters or
+ * digits up to the caret, on one line. Null when the caret is not in one (the suggestions close).
+ * Only the last MENTION_QUERY_MAX characters before the caret are read, so a keystroke in a long
+ * body costs the same as in a short one.
  */
 export function mentionQueryAt(text: string, caret: number): { query: string; start: number } | null {
   if (caret < 0 || caret > text.length) return null;
-  const start = text.lastIndexOf("@", caret - 1);
-  if (start < 0) return null;
+  const from = Math.max(0, caret - MENTION_QUERY_MAX - 1);
+  const at = text.slice(from, caret).lastIndexOf("@");
+  if (at < 0) return null;
+  const start = from + at;
   // An '@' inside a word is an e-mail address, not a mention.
   if (start > 0 && /[\p{L}\p{N}_@.]/u.test(text[start - 1]!)) return null;
   const query = text.slice(start + 1, caret);
-  if (query.length > MENTION_QUERY_MAX || !MENTION_QUERY.test(query)) return null;
-  const letters = query.match(/\p{L}/gu)?.length ?? 0;
+  if (!MENTION_QUERY.test(query)) return null;
+  const letters = query.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
   return letters >= MENTION_QUERY_MIN ? { query, start } : null;
 }
 
@@ -147,6 +160,8 @@ export function insertMention(text: string, start: number, caret: number, couple
 }
 
 export const EXCERPT_LENGTH = 200;
+/** White space and punctuation an excerpt does not end on before its "…". */
+const SENTENCE_END = /[\s.,;:!?-]/u;
 
 /** The start of a body for a list row: white space collapsed, cut at a word boundary with "…". */
 export function excerpt(body: string, length = EXCERPT_LENGTH): string {
@@ -167,5 +182,5 @@ export function excerpt(body: string, length = EXCERPT_LENGTH): string {
   const space = cut.lastIndexOf(" ");
   // A single long word (a URL) is cut inside it rather than leaving almost nothing.
   const head = space >= cut.length / 2 ? cut.slice(0, space) : cut;
-  return `${head.replace(/[\s.,;:!?-]+$/u, "")}…`;
+  return `${trimEndWhere(head, (char) => SENTENCE_END.test(char))}…`;
 }

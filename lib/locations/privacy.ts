@@ -5,6 +5,7 @@
  * 1° ≈ 100 km) or dropped (country, hidden).
  */
 import type { Viewer } from "@/lib/safety/visibility";
+import { placeName } from "./place-name";
 
 export const PRIVACY_LEVELS = ["full", "city", "region", "country", "hidden"] as const;
 export type PrivacyLevel = (typeof PRIVACY_LEVELS)[number];
@@ -62,8 +63,6 @@ export type NormalizedLocation = {
   updated_at: string;
 };
 
-const join = (...parts: (string | null)[]) => parts.filter((p): p is string => !!p && p.trim() !== "").join(", ");
-
 /** What the shown name is made of: the chosen place's name, its parts, and the level. */
 export type NamedPlace = Pick<StoredLocation, "displayLocation" | "city" | "state" | "country" | "privacyLevel">;
 
@@ -72,15 +71,15 @@ export function shownName(location: NamedPlace): string {
   const { city, state, country, displayLocation } = location;
   switch (location.privacyLevel) {
     case "full":
-      return displayLocation;
+      return placeName(displayLocation);
     case "city":
       // Never the chosen name itself: with Google it can be a street address.
-      return join(city, state, country);
+      return placeName(city, state, country);
     case "region":
-      return join(state, country);
+      return placeName(state, country);
     case "country":
     case "hidden":
-      return country ?? "";
+      return placeName(country);
   }
 }
 
@@ -95,7 +94,7 @@ export function shapeLocation(location: StoredLocation, viewer: Viewer): Normali
   return {
     id: location.id,
     place_id: viewer === "own" || level === "full" ? location.placeId : null,
-    display_location: viewer === "own" ? location.displayLocation : shownName(location),
+    display_location: viewer === "own" ? placeName(location.displayLocation) : shownName(location),
     display_coordinates: shownCoordinates(level, location.latitude, location.longitude),
     privacy_level: level,
     privacy_label: PRIVACY_LABELS[level],

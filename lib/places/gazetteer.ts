@@ -1,5 +1,6 @@
 import "server-only";
 import { existsSync, readFileSync } from "node:fs";
+import { placeParts } from "@/lib/locations/place-name";
 import { loadCities } from "./gazetteer-data";
 import { buildGazetteerIndexFile, GAZETTEER_INDEX_FILE, readGazetteerIndexFile, type GazetteerIndex } from "./gazetteer-file";
 import { normalizeText } from "./normalize";
@@ -195,8 +196,17 @@ function describe(index: Index, c: number) {
   const name = nameOf(index, c);
   const state = regionName(countryCode, admin1Of(index, c));
   const country = countryName(countryCode);
-  const secondary = [state, country].filter(Boolean).join(", ");
-  return { placeId: `geonames:${index.ids[c]}`, name, state, country, countryCode, secondary, description: `${name}, ${secondary}` };
+  // The region and country under the name, without repeating it (placeName's rule).
+  const parts = placeParts(name, state, country);
+  return {
+    placeId: `geonames:${index.ids[c]}`,
+    name,
+    state,
+    country,
+    countryCode,
+    secondary: parts.slice(1).join(", "),
+    description: parts.join(", "),
+  };
 }
 
 function findById(index: Index, id: number): number | null {

@@ -46,7 +46,7 @@ test.afterAll(async () => {
 test("the dashboard: completion percentage, the invite card without partner B, couples near you, suggestions", async () => {
   const { page } = us;
   await page.goto("/dashboard");
-  await expect(page.getByRole("heading", { level: 1, name: `Welcome back, ${us.coupleName}!` })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: `Welcome, ${us.coupleName}!` })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Profile 100% complete" })).toBeVisible();
   await expect(page.getByRole("progressbar", { name: "Profile completion" })).toHaveAttribute("value", "100");
 

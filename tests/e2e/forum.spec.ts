@@ -134,7 +134,10 @@ test.describe("forum", () => {
     await editedReply.getByRole("button", { name: "Save Changes" }).click();
     await expect(editedReply).toContainText("see you there! Snacks on us.");
     await expect(editedReply.getByRole("link", { name: `@${a.coupleName}` })).toBeVisible();
-    const heart = b.page.getByRole("group", { name: "Reactions" }).first().getByRole("button", { name: "React with heart" });
+    // No reaction yet: one 'React' button opens the five.
+    const reactions = b.page.getByRole("group", { name: "Reactions" }).first();
+    await reactions.getByRole("button", { name: "React", exact: true }).click();
+    const heart = reactions.getByRole("button", { name: "React with heart" });
     await heart.click();
     await expect(heart).toHaveAttribute("aria-pressed", "true");
 

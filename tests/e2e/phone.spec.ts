@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { signIn, verifiedAccount } from "./support";
 
 /**
@@ -11,16 +11,10 @@ import { signIn, verifiedAccount } from "./support";
  * invitation screens and the profile keep their boxes apart and their targets at 44 px.
  */
 
-const require = createRequire(import.meta.url);
-const AXE = require.resolve("axe-core");
-
-const PHONE = { width: 390, height: 844 };
-const LAPTOP = { width: 1280, height: 800 };
 const VIEWPORTS = [
   ["phone", PHONE],
   ["laptop", LAPTOP],
 ] as const;
-const THEMES = ["light", "dark"] as const;
 
 /** A seeded couple with a complete profile (scripts/seed/main.ts), and another one to visit. */
 const member = { email: demoEmail(DEMO_COUPLES[2]!.partnerA.firstName), password: DEMO_PASSWORD };
@@ -71,26 +65,6 @@ async function open(
   const context = await browser.newContext({ viewport, storageState: signedIn ? memberState : undefined, colorScheme: theme });
   await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
   return context.newPage();
-}
-
-async function noHorizontalScroll(page: Page) {
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
-}
-
-async function axe(page: Page) {
-  // Evaluated, not added as an inline <script>: the prerendered pages' policy allows inline scripts by hash only.
-  await page.evaluate(await readFile(AXE, "utf8"));
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-    ).axe.run();
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-  });
-  expect(violations, page.url()).toEqual([]);
 }
 
 async function box(locator: Locator) {
@@ -154,7 +128,8 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   const top = page.getByRole("navigation", { name: "Main" });
   expect((await box(top)).height).toBeLessThanOrEqual(64);
   const tabs = page.getByRole("navigation", { name: "Sections" });
-  for (const name of ["Global", "Local", "Directory", "Profile"]) await atLeast44(tabs.getByRole("link", { name, exact: true }));
+  for (const name of ["Global", "Local", "Directory", "Messages", "Profile"])
+    await atLeast44(tabs.getByRole("link", { name, exact: true }));
   await expect(top.getByRole("link", { name: "Settings" })).toBeHidden();
 
   const menuButton = top.getByRole("button", { name: "Menu" });

@@ -6,11 +6,24 @@ import { SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
+import { recordWelcome } from "@/lib/dashboard/service";
 import { cancelInvitation, resendInvitation } from "@/lib/invitations/manage";
 import { forumCouple, LISBON, PORTO, SINTRA, type TestCouple } from "../support/forum";
 import { invited, partnerA } from "../support/invitations";
 
 describe("the dashboard's data", () => {
+  it("records each partner's first visit once: null until then, the first time after", async () => {
+    const us = await forumCouple();
+    const db = await getDb();
+    expect((await loadDashboard(db, us.a.userId)).welcomedAt).toBeNull();
+    const first = await recordWelcome(db, us.a.userId);
+    // A later visit (or a racing tab) leaves the first visit as it was.
+    await recordWelcome(db, us.a.userId);
+    expect((await loadDashboard(db, us.a.userId)).welcomedAt).toEqual(first);
+    // Partner B's first visit is their own.
+    expect((await loadDashboard(db, us.b.userId)).welcomedAt).toBeNull();
+  });
+
   it("near couples: visible ones within 200 km as bands, never hidden ones; completion; no invitation card once both joined", async () => {
     const us = await forumCouple({ place: LISBON });
     const near = await forumCouple({ place: SINTRA });

@@ -97,6 +97,7 @@ describe("GET /api/directory", () => {
       distanceBand: "Within 25 km",
       coupleTypes: [{ value: "global_adventurers", label: "Global Adventurers" }],
       interestsInCommon: 1,
+      connection: { state: "none" },
     });
     // Porto at region level snaps to the 1° grid (41, -9): about 250 km from Lisbon's city point.
     expect(page.data[0]).toMatchObject({ badge: "Beta Member", location: "Portugal", distanceBand: "Within 500 km", interestsInCommon: 0 });

@@ -83,6 +83,7 @@ describe("GET /api/discover", () => {
     }
     expect(Object.keys(cards(res)[0]!).sort()).toEqual([
       "badge",
+      "connection",
       "coupleId",
       "coupleName",
       "coupleTypes",

@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
+import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
 
 const search = (q: string, headers: Headers) =>
   call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
@@ -21,6 +22,32 @@ describe("GET /api/forum/mentions", () => {
     const res = await search(tag, mine.headers);
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual([{ coupleId: other.coupleId, name: `Lia & ${tag}eno`, imageUrl: null }]);
+  });
+
+  it("ranks the whole name first, then a name starting with the query, then the couples nearest the writer", async () => {
+    const tag = `Zr${Date.now().toString(36)}`;
+    const writer = await forumCouple({ place: LISBON });
+    // Nine couples that sort before the one typed in full and share every word of the query.
+    for (let i = 0; i < 9; i++) await forumCouple({ name: `${tag} Aa${i} Smiths`, place: SINTRA });
+    const smiths = await forumCouple({ name: `${tag} Smiths`, place: PORTO });
+    const res = await search(`${tag} smiths`, writer.a.headers);
+    expect(res.json.data).toHaveLength(8);
+    expect(res.json.data[0]).toMatchObject({ coupleId: smiths.coupleId });
+
+    const far = await forumCouple({ name: `Bo ${tag}x`, place: PORTO });
+    const unplaced = await forumCouple({ name: `Al ${tag}x` });
+    const near = await forumCouple({ name: `Cy ${tag}x`, place: SINTRA });
+    const starts = await forumCouple({ name: `${tag}x Zed` });
+    const ids = (await search(`${tag}x`, writer.a.headers)).json.data.map((m: { coupleId: string }) => m.coupleId);
+    expect(ids).toEqual([starts.coupleId, near.coupleId, far.coupleId, unplaced.coupleId]);
+  });
+
+  it("finds names holding digits", async () => {
+    const tag = `Zs${Date.now().toString(36)}`;
+    const writer = await forumCouple();
+    const ada = await forumCouple({ name: `Ada${tag}3z1w & Co` });
+    const res = await search(`Ada${tag}3z1`, writer.a.headers);
+    expect(res.json.data).toEqual([{ coupleId: ada.coupleId, name: `Ada${tag}3z1w & Co`, imageUrl: null }]);
   });
 
   it("treats LIKE wildcards as letters", async () => {

@@ -19,7 +19,7 @@ const lisbon = (privacyLevel: PrivacyLevel, overrides: Partial<StoredLocation> =
 
 describe("cityLevelPlace (where a local post is)", () => {
   it("never keeps a point finer than the city: an exact place is snapped to the city grid and named by its city", () => {
-    expect(cityLevelPlace(lisbon("full"))).toEqual({ place: "Lisbon, Lisbon, Portugal", latitude: 38.71, longitude: -9.14 });
+    expect(cityLevelPlace(lisbon("full"))).toEqual({ place: "Lisbon, Portugal", latitude: 38.71, longitude: -9.14 });
     expect(cityLevelPlace(lisbon("city"))).toEqual(cityLevelPlace(lisbon("full")));
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { excerpt, insertMention, mentionQueryAt, renderBody, type Segment } from "@/lib/forum/text";
+import { CPU_BUDGET_MS, cpuMillis } from "@/tests/support/cpu";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
 const ANA = { coupleId: "c-ana", name: "Ana" };
@@ -50,6 +51,30 @@ describe("renderBody: links", () => {
       { kind: "link", text: "https://example.com", href: "https://example.com/" },
       { kind: "text", text: ")" },
     ]);
+  });
+
+  it("trims a URL followed by long runs of punctuation in linear time (the probe's reply)", () => {
+    const body = `see https://example.com/${".".repeat(1000)}a${")".repeat(1000)}`;
+    expect(line(body, [])).toEqual([
+      { kind: "text", text: "see " },
+      { kind: "link", text: `https://example.com/${".".repeat(1000)}a`, href: `https://example.com/${".".repeat(1000)}a` },
+      { kind: "text", text: ")".repeat(1000) },
+    ]);
+    expect(cpuMillis(() => renderBody(body))).toBeLessThan(CPU_BUDGET_MS);
+  });
+
+  it("keeps trailing closers the URL balanced among other trailing marks", () => {
+    expect(line("(https://en.wikipedia.org/wiki/Up_(film)).", [])).toEqual([
+      { kind: "text", text: "(" },
+      { kind: "link", text: "https://en.wikipedia.org/wiki/Up_(film)", href: "https://en.wikipedia.org/wiki/Up_(film)" },
+      { kind: "text", text: ")." },
+    ]);
+  });
+
+  it("trims white space at a paragraph's end in linear time", () => {
+    const body = `a${" ".repeat(20_000)}b`;
+    expect(renderBody(body)).toEqual([[[{ kind: "text", text: body }]]]);
+    expect(cpuMillis(() => renderBody(body))).toBeLessThan(CPU_BUDGET_MS);
   });
 
   it("never links another scheme or a URL without a host", () => {
@@ -117,10 +142,25 @@ describe("mentionQueryAt", () => {
     expect(mentionQueryAt("Hi @Maya and more", 8)).toEqual({ query: "Maya", start: 3 });
   });
 
+  it("keeps the query open through digits and spaces, as couple names hold them", () => {
+    expect(mentionQueryAt("@Ada3z1w", 8)).toEqual({ query: "Ada3z1w", start: 0 });
+    expect(mentionQueryAt("@Ada3z1w & C", 12)).toEqual({ query: "Ada3z1w & C", start: 0 });
+    expect(mentionQueryAt("Hi @Maya ", 9)).toEqual({ query: "Maya ", start: 3 });
+    expect(mentionQueryAt("@12", 3)).toEqual({ query: "12", start: 0 });
+  });
+
+  it("reads only the last 51 characters before the caret, and never across a line", () => {
+    const long = `@Ma${"x".repeat(60)}`;
+    expect(mentionQueryAt(long, long.length)).toBeNull();
+    expect(mentionQueryAt("@Maya\nhi", 8)).toBeNull();
+    expect(mentionQueryAt(`${"a ".repeat(5000)}@Maya`, 10005)).toEqual({ query: "Maya", start: 10000 });
+  });
+
   it("answers null when the caret is not in a mention", () => {
-    expect(mentionQueryAt("Hello @Ma there", 15)).toBeNull();
+    expect(mentionQueryAt("Hello @Ma\nthere", 15)).toBeNull();
     expect(mentionQueryAt("write ana@example", 17)).toBeNull();
-    expect(mentionQueryAt("@12", 3)).toBeNull();
+    expect(mentionQueryAt("@1", 2)).toBeNull();
+    expect(mentionQueryAt("@ Ma", 4)).toBeNull();
     expect(mentionQueryAt("no at sign", 5)).toBeNull();
     expect(mentionQueryAt("@Ma", 0)).toBeNull();
     expect(mentionQueryAt("@Ma", 99)).toBeNull();
@@ -169,7 +209,7 @@ describe("excerpt", () => {
       if (chars.length <= length) return flat;
       const cut = chars.slice(0, length).join("");
       const space = cut.lastIndexOf(" ");
-      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/u, "")}…`;
+      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s.,;:!?-])[\s.,;:!?-]+$/u, "")}…`;
     };
     const bodies = [
       `${" ".repeat(5000)}short`,

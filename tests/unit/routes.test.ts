@@ -27,6 +27,7 @@ describe("route registry", () => {
     expect(findRoute("/profile/abc/def")).toBeUndefined();
     expect(findRoute("/onboarding/a/b")?.path).toBe("/onboarding/[...step]");
     expect(findRoute("/forum/post")).toBeUndefined();
+    expect(findRoute("/messages/abc")?.path).toBe("/messages/[conversationId]");
     expect(findRoute("/dev.outbox")).toBeUndefined();
   });
 
@@ -35,12 +36,21 @@ describe("route registry", () => {
       { href: "/forum", label: "Global", tab: "Global" },
       { href: "/forum/local", label: "Local", tab: "Local" },
     ]);
-    expect(navLinks("secondary").map((link) => link.label)).toEqual(["Directory", "Your Couple Profile", "Settings", "Notifications"]);
+    expect(navLinks("secondary").map((link) => link.label)).toEqual([
+      "Directory",
+      "Messages",
+      "Discover",
+      "Events",
+      "Your Couple Profile",
+      "Settings",
+      "Notifications",
+    ]);
     // Phones: the tab bar takes the links with a tab label, the menu the rest.
     expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual([
       "Global",
       "Local",
       "Directory",
+      "Messages",
       "Profile",
     ]);
   });

@@ -4,10 +4,13 @@ import { z } from "zod";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
+import { SayHello } from "@/components/messages/SayHello";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
+import { greeting } from "@/lib/dashboard/rules";
+import { recordWelcome } from "@/lib/dashboard/service";
 import type { ForumPost } from "@/lib/forum/queries";
 import { withDb } from "@/lib/with-db";
 
@@ -36,14 +39,15 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = query.parse(await searchParams);
   const { userId } = await requireCompleteProfile();
-  const [dashboard, couple] = await withDb((db) =>
-    Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]),
-  );
+  const [dashboard, couple, welcomedAt] = await withDb(async (db) => {
+    const [loaded, profile] = await Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]);
+    return [loaded, profile, loaded.welcomedAt ?? (await recordWelcome(db, userId))] as const;
+  });
   const partner = couple?.partners.find((person) => person.id !== userId);
   const { completion } = dashboard;
   return (
     <main id="main" className="page">
-      <h1>{dashboard.coupleName ? `Welcome back, ${dashboard.coupleName}!` : `Welcome, ${dashboard.firstName}!`}</h1>
+      <h1>{`${greeting(welcomedAt, new Date())}, ${dashboard.coupleName ?? dashboard.firstName}!`}</h1>
       {couple && (
         <Alert tone="success">
           <strong>Welcome to {couple.coupleName}!</strong> You and {partner?.firstName ?? "your partner"} are all set, and your couple
@@ -130,7 +134,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             <SuggestionGrid>
               {dashboard.suggestions.map((suggestion) => (
                 <li key={suggestion.coupleId}>
-                  <SuggestionCard suggestion={suggestion} headingLevel={3} />
+                  <SuggestionCard suggestion={suggestion} headingLevel={3}>
+                    <SayHello coupleId={suggestion.coupleId} coupleName={suggestion.coupleName} connection={suggestion.connection} />
+                  </SuggestionCard>
                 </li>
               ))}
             </SuggestionGrid>
