@@ -66,7 +66,7 @@ export function ConversationList({ viewerId, openId, initial }: { viewerId: stri
               className={row.unreadCount > 0 ? `${styles.row} ${styles.unread}` : styles.row}
               aria-current={row.id === openId ? "page" : undefined}
             >
-              <CoupleFace name={row.couple.coupleName} url={row.couple.profileImageUrl} />
+              <CoupleFace url={row.couple.profileImageUrl} />
               <span className={styles.text}>
                 <span className={styles.top}>
                   <span className={styles.name}>{row.couple.coupleName}</span>

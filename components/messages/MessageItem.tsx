@@ -75,7 +75,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
 
   return (
     <li className={mine ? `${styles.item} ${styles.mine}` : styles.item} data-testid="message">
-      {!mine && <CoupleFace name={message.author.firstName} url={avatarUrl} size={40} />}
+      {!mine && <CoupleFace url={avatarUrl} size={40} kind="person" />}
       <div className={styles.bubbleColumn}>
         <p className={styles.meta}>
           <span className={styles.author}>{authorLine(message.author)}</span>{" "}

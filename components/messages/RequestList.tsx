@@ -40,7 +40,7 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
     <li className={styles.card}>
       <article aria-labelledby={headingId}>
         <div className={styles.head}>
-          <CoupleFace name={couple.coupleName} url={couple.profileImageUrl} size={56} />
+          <CoupleFace url={couple.profileImageUrl} size={56} />
           <div className={styles.who}>
             <h2 id={headingId} className={styles.name}>
               <Link href={`/profile/${encodeURIComponent(couple.id)}`}>{couple.coupleName}</Link>

@@ -140,7 +140,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
         <Link href="/messages" className={styles.back} aria-label="Back to messages">
           <span aria-hidden="true">←</span>
         </Link>
-        {other && <CoupleFace name={other.coupleName} url={other.profileImageUrl} size={40} />}
+        {other && <CoupleFace url={other.profileImageUrl} size={40} />}
         <h1 id="thread-title" className={styles.title}>
           {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
         </h1>

@@ -159,7 +159,7 @@ test("a 50-character one-word couple name never scrolls the dashboard, discover 
   request,
 }) => {
   const long = `Bartholomewfitzgeraldson${Date.now().toString(36)}`.padEnd(50, "x");
-  const interests = ["sailing", "skiing", "theatre"];
+  const interests = ["sailing", "skiing", "theatre", "writing", "dance"];
   const named = await completeCouple(browser, request, "finding-long", {
     coupleData: { coupleName: long, placeId: LISBON, interests, coupleTypes: ["culture_curators"] },
   });
