@@ -2,7 +2,8 @@
  * Runs when a server instance starts, before it answers requests: redacts every error logged
  * (lib/log; Next's own logging of thrown errors included), stops on a bad configuration with one
  * line naming what to set, then opens the database: migrating it, or in serverless mode checking
- * that the release step did (db/client.ts). A preview's first instance seeds the demo.
+ * that the release step did (db/client.ts). A preview's first instance seeds the demo. Under
+ * server.ts, the due work (lib/due) then runs every minute.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -17,6 +18,8 @@ export async function register() {
     }
     const { getDb } = await import("./db/client");
     await getDb();
+    // server.ts asks for it: a server of its own runs the due work every minute (serverless has a cron).
+    if (process.env.RUN_DUE_WORK_IN_PROCESS === "1") (await import("./lib/due/service")).runDueWorkEveryMinute(getDb);
     if (isPreview()) {
       const { seedPreviewOnce } = await import("./lib/demo/preview");
       if ((await seedPreviewOnce()) === "seeded") console.log("[preview] Seeded the demo couples on this preview's empty database.");

@@ -18,6 +18,10 @@ if (problem) {
   process.exit(1);
 }
 
+// Read by instrumentation.ts: a server of its own runs the due work (lib/due) every minute in
+// process, where serverless deployments have the cron of vercel.json.
+process.env.RUN_DUE_WORK_IN_PROCESS = "1";
+
 const { APP_URL, HOST, PORT, TRUSTED_PROXY_HOPS } = env();
 const app = next({ dev, hostname: HOST, port: PORT });
 await app.prepare();

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   ENABLE_DEV_OUTBOX: booleanFlag,
   /** Google Places web service key; without it, place search uses the offline gazetteer. */
   GOOGLE_MAPS_API_KEY: optionalText,
+  /** The directory's map on Google Maps (a browser key, inlined at build time); without it, the offline map. */
+  NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY: optionalText,
   /** Uploaded images on local disk (served by /api/images/...), unless S3_BUCKET is set. */
   STORAGE_DIR: z.string().trim().min(1).default(".data/uploads"),
   /** S3-compatible image storage (AWS, R2, MinIO...): all of these but S3_ENDPOINT are then required. */
@@ -56,6 +58,12 @@ const EnvSchema = z.object({
   /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** The platform's maximum duration of a function, in seconds: a live stream ends itself a little before it and the browser resumes. */
+  LIVE_STREAM_MAX_S: z.coerce.number().int().min(5).max(3600).default(300),
+  /** How long a message stays unread before its reader gets an e-mail about it, in seconds. */
+  MESSAGE_EMAIL_DELAY_S: z.coerce.number().int().min(0).max(604_800).default(900),
+  /** The bearer secret of POST /api/cron/due (Vercel sends it to cron routes); without it the route refuses every call. */
+  CRON_SECRET: optionalText.pipe(z.string().min(16).optional()),
   /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
   BENCH_BARE: booleanFlag,
 });

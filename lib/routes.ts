@@ -38,6 +38,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forgot-password", tier: "public" },
   { path: "/reset-password", tier: "public" },
   { path: "/signout", tier: "public" },
+  { path: "/signout/confirm", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */
@@ -58,6 +59,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forum/local", tier: "profile-required", nav: { label: "Local", group: "main", tab: "Local" } },
   { path: "/forum/post/[postId]", tier: "profile-required" },
   { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
+  { path: "/messages", tier: "profile-required", nav: { label: "Messages", group: "secondary", tab: "Messages" } },
+  { path: "/messages/[conversationId]", tier: "profile-required" },
   { path: "/discover", tier: "profile-required", nav: { label: "Discover", group: "secondary" } },
   { path: "/events", tier: "profile-required", nav: { label: "Events", group: "secondary" } },
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
@@ -68,6 +71,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/partner", tier: "profile-required" },
+  { path: "/settings/messages", tier: "profile-required" },
   { path: "/settings/blocked", tier: "profile-required" },
   { path: "/settings/security", tier: "profile-required" },
   { path: "/settings/notifications", tier: "profile-required" },
@@ -77,7 +81,6 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
-  { path: "/messages", tier: "profile-required" },
   /** Admins only: the page itself answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
 

@@ -1,38 +1,34 @@
 import Link from "next/link";
+import { SayHello } from "@/components/messages/SayHello";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DirectoryCard } from "@/lib/directory/queries";
 import { commonText } from "@/lib/directory/rules";
 import styles from "./CoupleCard.module.css";
 
-/** One couple in the directory: the whole card is one link to their profile. */
-export function CoupleCard({ card }: { card: DirectoryCard }) {
+/**
+ * One couple in the directory, face first: their main photo, then name, badge, how far and what
+ * you share. The card is one link to their profile, with 'Say hello' below it. `eager`: a card of the first screen,
+ * whose photo loads at once rather than when scrolled to.
+ */
+export function CoupleCard({ card, eager = false }: { card: DirectoryCard; eager?: boolean }) {
   const verified = card.badge === "Verified Couple";
   return (
     <li className={styles.card}>
       <Link href={`/profile/${card.coupleId}`} className={styles.link}>
-        {card.profileImageUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element -- stored images are already resized by the server
-          <img className={styles.photo} src={card.profileImageUrl} alt="" width={320} height={240} loading="lazy" />
-        ) : (
-          <span className={`${styles.photo} ${styles.noPhoto}`} aria-hidden="true">
-            {card.coupleName.trim().charAt(0).toUpperCase()}
-          </span>
-        )}
+        <FacePhoto src={card.profileImageUrl} size={400} className={styles.photo} lazy={!eager} />
         <span className={styles.body}>
           <span className={styles.name} data-testid="couple-name">
             {card.coupleName}
           </span>
           <span className={verified ? "chip chip-verified" : "chip"}>{card.badge}</span>
-          {(card.location || card.distanceBand) && (
-            <span className={styles.place}>
-              {card.location}
-              {card.location && card.distanceBand && " · "}
-              {card.distanceBand}
-            </span>
-          )}
-          {card.coupleTypes.length > 0 && <span className={styles.place}>{card.coupleTypes.map((type) => type.label).join(", ")}</span>}
+          {card.distanceBand && <span className={styles.band}>{card.distanceBand}</span>}
+          {card.location && <span className={styles.place}>{card.location}</span>}
           <span className={styles.common}>{commonText(card.interestsInCommon)}</span>
         </span>
       </Link>
+      <div className={styles.actions}>
+        <SayHello coupleId={card.coupleId} coupleName={card.coupleName} connection={card.connection} className={styles.hello} />
+      </div>
     </li>
   );
 }

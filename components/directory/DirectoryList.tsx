@@ -7,6 +7,9 @@ import { DIRECTORY_TEXTS, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
 import styles from "./DirectoryList.module.css";
 
+/** The cards of a wide first screen: their photos load at once, the rest as they scroll in. */
+const EAGER_CARDS = 4;
+
 /** The first page comes with the HTML; 'Load more' follows the keyset cursor of the last answer. */
 export function DirectoryList({ filters, first }: { filters: DirectoryFilters; first: DirectoryPage }) {
   const [cards, setCards] = useState(first.data);
@@ -32,8 +35,8 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
   return (
     <>
       <ul className={styles.grid} aria-label="Couples">
-        {cards.map((card) => (
-          <CoupleCard key={card.coupleId} card={card} />
+        {cards.map((card, index) => (
+          <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} />
         ))}
       </ul>
       {error && <Alert tone="error">{error}</Alert>}

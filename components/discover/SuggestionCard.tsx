@@ -1,9 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
 import styles from "./SuggestionCard.module.css";
 
-/** One suggested couple: photo, name, badge, place, styles, and why it is suggested. */
+/** One suggested couple, face first: photo, name, badge, place, and why it is suggested as short chips. */
 export function SuggestionCard({
   suggestion,
   headingLevel = 2,
@@ -17,33 +18,26 @@ export function SuggestionCard({
   const href = `/profile/${encodeURIComponent(suggestion.coupleId)}`;
   return (
     <article className={styles.card} aria-labelledby={`suggestion-${suggestion.coupleId}`}>
-      <div className={styles.head}>
-        {suggestion.profileImageUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element -- already resized by the server
-          <img src={suggestion.profileImageUrl} alt="" width={56} height={56} className={styles.photo} />
-        ) : (
-          <span className={`${styles.photo} ${styles.initial}`} aria-hidden="true">
-            {suggestion.coupleName.slice(0, 1)}
-          </span>
-        )}
-        <div>
-          <Heading id={`suggestion-${suggestion.coupleId}`} className={styles.name} tabIndex={-1}>
-            <Link href={href}>{suggestion.coupleName}</Link>
-          </Heading>
-          <p className={styles.meta}>
-            <span className={suggestion.badge === "Verified Couple" ? `${styles.badge} ${styles.verified}` : styles.badge}>
-              {suggestion.badge}
-            </span>
-            {suggestion.location && <span> · {suggestion.location}</span>}
-          </p>
-        </div>
+      <Link href={href} tabIndex={-1} aria-hidden="true" className={styles.photoLink}>
+        <FacePhoto src={suggestion.profileImageUrl} size={400} className={styles.photo} lazy />
+      </Link>
+      <div className={styles.body}>
+        <Heading id={`suggestion-${suggestion.coupleId}`} className={styles.name} tabIndex={-1}>
+          <Link href={href}>{suggestion.coupleName}</Link>
+        </Heading>
+        <p className={styles.meta}>
+          <span className={suggestion.badge === "Verified Couple" ? "chip chip-verified" : "chip"}>{suggestion.badge}</span>
+          {suggestion.location && <span className={styles.place}>{suggestion.location}</span>}
+        </p>
+        <ul className={styles.reasons} aria-label="Why we suggest them">
+          {suggestion.reasons.map((reason) => (
+            <li key={reason} className="chip">
+              {reason}
+            </li>
+          ))}
+        </ul>
+        {children}
       </div>
-      <ul className={styles.reasons} aria-label="Why we suggest them">
-        {suggestion.reasons.map((reason) => (
-          <li key={reason}>{reason}</li>
-        ))}
-      </ul>
-      {children}
     </article>
   );
 }

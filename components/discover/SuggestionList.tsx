@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
 import { Alert } from "@/components/ui/Alert";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import { SayHello } from "@/components/messages/SayHello";
 import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
 import styles from "./SuggestionList.module.css";
 
@@ -59,7 +60,8 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
             <li key={suggestion.coupleId}>
               <SuggestionCard suggestion={suggestion}>
                 <div className={styles.actions}>
-                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-primary">
+                  <SayHello coupleId={suggestion.coupleId} coupleName={suggestion.coupleName} connection={suggestion.connection} />
+                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-secondary">
                     View profile
                   </Link>
                   <button

@@ -11,7 +11,8 @@ type Props = {
   label: string;
   targetType: ReportTargetType;
   targetId: string;
-  author: ForumAuthor;
+  /** Who wrote it: a post, a reply or a message. */
+  author: Pick<ForumAuthor, "userId" | "coupleId" | "coupleName">;
   viewer: { userId: string; coupleId: string };
   onEdit?: () => void;
   onDelete?: () => void;
@@ -19,7 +20,7 @@ type Props = {
 };
 
 /**
- * The "More" menu of a post or reply (a disclosure of buttons): Edit and Delete for its author, Report and
+ * The "More" menu of a post, reply or message (a disclosure of buttons): Edit and Delete for its author, Report and
  * 'Block {couple name}' for everyone else; each opens its dialog.
  */
 export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, onDelete, onBlocked }: Props) {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { signature } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import { RelativeTime } from "./RelativeTime";
 import styles from "./Signature.module.css";
 
@@ -13,12 +14,7 @@ export function Signature({ author, at, edited = false }: { author: ForumAuthor;
   return (
     <div className={styles.signature}>
       <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true">
-        {author.coupleImageUrl ? (
-          // eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server
-          <img src={author.coupleImageUrl} alt="" width={40} height={40} className={styles.avatar} />
-        ) : (
-          <span className={styles.avatar}>{author.coupleName.trim().charAt(0).toUpperCase()}</span>
-        )}
+        <FacePhoto src={author.coupleImageUrl} size={40} className={styles.avatar} lazy />
       </Link>
       <span className={styles.text}>
         <Link href={href} className={styles.author}>

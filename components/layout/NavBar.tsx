@@ -6,6 +6,7 @@ import { useCallback, useRef, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuIcon } from "@/components/ui/icons";
 import { navLinks } from "@/lib/routes";
+import { MessagesBadge } from "./MessagesBadge";
 import { NotificationBell } from "./NotificationBell";
 import { ThemeToggle } from "./ThemeToggle";
 import { useDismiss } from "./useDismiss";
@@ -16,6 +17,8 @@ const SECONDARY = navLinks("secondary");
 /** Phones: the links with a tab label go in the bottom tab bar, the others in the menu. */
 const TABS = [...LINKS, ...SECONDARY].filter((link) => link.tab);
 const MENU_LINKS = [...LINKS, ...SECONDARY].filter((link) => !link.tab);
+/** The link that carries the unread messages badge. */
+const MESSAGES_HREF = "/messages";
 
 /** The menu's first entry takes focus as it opens, so the keyboard continues inside it. */
 const focusFirstEntry = (panel: HTMLElement | null) => panel?.querySelector<HTMLElement>("a, button")?.focus();
@@ -34,6 +37,7 @@ export function NavBar() {
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   useDismiss(menuOpen, closeMenu, menu, menuButton);
   const current = (href: string) => (pathname === href ? "page" : undefined);
+  const badge = (href: string) => href === MESSAGES_HREF && <MessagesBadge />;
 
   const openIrl = () => {
     setMenuOpen(false);
@@ -50,6 +54,7 @@ export function NavBar() {
             <li key={link.href}>
               <Link href={link.href} aria-current={current(link.href)}>
                 {link.label}
+                {badge(link.href)}
               </Link>
             </li>
           ))}
@@ -62,6 +67,7 @@ export function NavBar() {
             <li key={link.href}>
               <Link href={link.href} aria-current={current(link.href)}>
                 {link.label}
+                {badge(link.href)}
               </Link>
             </li>
           ))}
@@ -119,6 +125,7 @@ export function NavBar() {
             <li key={link.href}>
               <Link href={link.href} aria-current={current(link.href)}>
                 {link.tab}
+                {badge(link.href)}
               </Link>
             </li>
           ))}

@@ -1,20 +1,12 @@
 import Link from "next/link";
 import { formatNotificationTime, type NotificationItem } from "@/lib/notifications/rules";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import styles from "./NotificationSummary.module.css";
 
 const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "short" });
 
-function initials(name: string): string {
-  return name
-    .split(/\s*&\s*|\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((part) => part[0]!.toUpperCase())
-    .join("&");
-}
-
 /**
- * One notification: who (picture or initials, couple name), what (title, message) and when.
+ * One notification: who (their photo or the placeholder, couple name), what (title, message) and when.
  * Unread ones carry a visible "New" label and a bold title, not a colour alone. `compact` (the
  * bell) keeps the message to two lines.
  */
@@ -23,15 +15,7 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
   const classes = [styles.summary, !item.is_read && styles.unread, compact && styles.compact].filter(Boolean).join(" ");
   return (
     <span className={classes}>
-      {item.actor_profile_image_url ? (
-        // Uploaded pictures are already resized by the image pipeline; next/image would resize again.
-        // eslint-disable-next-line @next/next/no-img-element
-        <img className={styles.avatar} src={item.actor_profile_image_url} alt="" width={40} height={40} />
-      ) : name ? (
-        <span className={styles.avatar} aria-hidden="true">
-          {initials(name)}
-        </span>
-      ) : null}
+      {(item.actor_profile_image_url || name) && <FacePhoto src={item.actor_profile_image_url} size={40} className={styles.avatar} />}
       <span className={styles.body}>
         <span className={styles.title}>
           {!item.is_read && <span className={styles.new}>New</span>}

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
@@ -57,21 +58,6 @@ function Chips({ items, label }: { items: readonly { value: string; label: strin
   );
 }
 
-/** An uploaded image: already resized to its final size by the server, so next/image adds nothing. */
-function StoredImage({ alt, ...props }: { src: string; width: number; height: number; alt: string; className?: string; loading?: "lazy" }) {
-  // eslint-disable-next-line @next/next/no-img-element -- see above; served by /api/images or the S3 origin
-  return <img alt={alt} {...props} />;
-}
-
-/** Initials where a photo is missing, so the layout keeps its shape. */
-function Placeholder({ name, className }: { name: string; className?: string }) {
-  return (
-    <span className={`${className ?? ""} ${styles.placeholder}`} aria-hidden="true">
-      {name.trim().charAt(0).toUpperCase()}
-    </span>
-  );
-}
-
 type Props = {
   profile: CoupleProfile;
   /** Report and block, on another couple's profile (its own partners get 'Edit profile' instead). */
@@ -90,17 +76,12 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
     <main id="main" className="page">
       <article aria-labelledby={headingId} className={styles.article}>
         <header className={styles.header}>
-          {profile.profileImageUrl ? (
-            <StoredImage
-              className={styles.mainPhoto}
-              src={profile.profileImageUrl}
-              width={400}
-              height={400}
-              alt={`${profile.coupleName}, main photo`}
-            />
-          ) : (
-            <Placeholder name={profile.coupleName} className={styles.mainPhoto} />
-          )}
+          <FacePhoto
+            src={profile.profileImageUrl}
+            size={400}
+            className={styles.mainPhoto}
+            alt={profile.profileImageUrl ? `${profile.coupleName}, main photo` : ""}
+          />
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
             <CoupleBadge badge={profile.badge} />
@@ -170,17 +151,13 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
           <ul className={styles.partners}>
             {profile.partners.map((partner) => (
               <li key={partner.id} className={styles.partner}>
-                {partner.avatarUrl ? (
-                  <StoredImage
-                    className={styles.avatar}
-                    src={partner.avatarUrl}
-                    width={400}
-                    height={400}
-                    alt={`Photo of ${partner.firstName}`}
-                  />
-                ) : (
-                  <Placeholder name={partner.firstName} className={styles.avatar} />
-                )}
+                <FacePhoto
+                  src={partner.avatarUrl}
+                  size={400}
+                  kind="person"
+                  className={styles.avatar}
+                  alt={partner.avatarUrl ? `Photo of ${partner.firstName}` : ""}
+                />
                 <div>
                   <h3>
                     {partner.firstName}

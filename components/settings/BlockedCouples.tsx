@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { unblockCoupleAction } from "@/app/(app)/settings/actions";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { BlockedCouple } from "@/lib/safety/blocks";
 import styles from "./settings.module.css";
 import { StatusLine } from "./StatusLine";
@@ -42,12 +43,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
           {blocked.map((couple) => (
             <li key={couple.coupleId} className={styles.listItem}>
               <span className={styles.who}>
-                {couple.coupleImageUrl ? (
-                  // eslint-disable-next-line @next/next/no-img-element -- our own stored photo, already small
-                  <img src={couple.coupleImageUrl} alt="" className={styles.avatar} />
-                ) : (
-                  <span className={styles.avatar} aria-hidden="true" />
-                )}
+                <FacePhoto src={couple.coupleImageUrl} size={48} className={styles.avatar} />
                 <span>
                   <strong>{couple.coupleName}</strong>
                   <br />

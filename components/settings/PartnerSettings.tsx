@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
 import { Dialog } from "@/components/ui/Dialog";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsForm";
@@ -49,12 +50,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
       </h2>
       {view.kind === "partner" && (
         <div className={styles.who}>
-          {view.partner.avatarUrl ? (
-            // eslint-disable-next-line @next/next/no-img-element -- a stored avatar, already small
-            <img src={view.partner.avatarUrl} alt="" className={styles.avatar} />
-          ) : (
-            <span className={styles.avatar} aria-hidden="true" />
-          )}
+          <FacePhoto src={view.partner.avatarUrl} size={48} kind="person" className={styles.avatar} />
           <span>
             <strong>
               {view.partner.firstName} {view.partner.lastName}

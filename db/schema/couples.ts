@@ -43,6 +43,20 @@ export const couples = pgTable(
     matchInterestsMask: bigint("match_interests_mask", { mode: "number" })
       .notNull()
       .generatedAlwaysAs(sql`public.interest_mask(match_interests)`),
+    /**
+     * What the directory's search reads (lib/directory/queries.ts): the couple name, both
+     * partners' first names and the place's name at its privacy level (nothing when hidden), so a
+     * couple is found by 'Priya' or 'London' but never by a city it does not show. Kept by the
+     * triggers of migration 0014 (hand-written part) on couples, users and locations.
+     */
+    searchText: text("search_text").notNull().default(""),
+    /**
+     * When what discover matches this couple on last changed: its interests (either partner's),
+     * adventure styles, place, or whether it is discoverable. Set by the triggers of migration 0014
+     * (hand-written part); a couple's stored suggestions take in every couple changed since they
+     * were computed (lib/discover/queries.ts), so a new or changed couple reaches them at once.
+     */
+    matchChangedAt: timestamp("match_changed_at", { withTimezone: true }).notNull().defaultNow(),
     location: text("location"),
     placeId: text("place_id"),
     profileImageUrl: text("profile_image_url"),
@@ -53,6 +67,8 @@ export const couples = pgTable(
     partnerACompletedAt: timestamp("partner_a_completed_at", { withTimezone: true }),
     isVisible: boolean("is_visible").notNull().default(false),
     canCreatePaidEvents: boolean("can_create_paid_events").notNull().default(false),
+    /** 'Both of us approve new connections': a request opens only when both partners accepted it. */
+    bothApproveConnections: boolean("both_approve_connections").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -69,9 +85,13 @@ export const couples = pgTable(
     // (lib/forum/queries.ts `mentionSuggestions`), indexed at 100,000 couples.
     index("couples_name_words_idx").using("gin", sql`to_tsvector('simple', ${t.coupleName})`),
     // The directory's interest filter and 'most in common' candidates, discoverable couples only.
-    // Its name search uses couples_discoverable_name_trgm_idx (pg_trgm, hand-written in 0009).
+    // Its search uses couples_discoverable_search_trgm_idx (pg_trgm, hand-written in 0014).
     index("couples_discoverable_interests_idx")
       .using("gin", t.matchInterests)
+      .where(sql`${t.status} = 'active' and ${t.isVisible}`),
+    // Discover's couples changed since a stored list was computed, discoverable couples only.
+    index("couples_discoverable_match_changed_idx")
+      .on(t.matchChangedAt)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
     // 'Most in common' ranks every discoverable couple sharing an interest: an index-only scan
     // of this narrow index reads the masks without visiting the wide rows.

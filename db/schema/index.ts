@@ -16,3 +16,4 @@ export * from "./discover";
 export * from "./events";
 export * from "./live";
 export * from "./images";
+export * from "./messages";

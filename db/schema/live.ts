@@ -1,6 +1,7 @@
-import { bigint, index, pgEnum, pgTable, primaryKey, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgEnum, pgTable, primaryKey, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { users } from "./identity";
+import { conversations } from "./messages";
 
 /**
  * What a live event says changed (the stream's event names, README "Live updates"). `unread` asks
@@ -38,3 +39,23 @@ export const liveSequences = pgTable("live_sequences", {
     .references(() => users.id, { onDelete: "cascade" }),
   lastSeq: bigint("last_seq", { mode: "number" }).notNull().default(0),
 });
+
+/**
+ * What the unread-message e-mail (lib/due) has told a person about a conversation: when it last
+ * wrote (at most one e-mail per conversation per hour) and up to which message `seq`, so a
+ * message is never in two e-mails.
+ */
+export const messageEmails = pgTable(
+  "message_emails",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    upToSeq: bigint("up_to_seq", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
+);

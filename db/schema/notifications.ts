@@ -3,12 +3,23 @@ import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex,
 import { createdAt } from "./columns";
 import { couples } from "./couples";
 import { users } from "./identity";
+import { conversations } from "./messages";
 
-export const notificationType = pgEnum("notification_type", ["partner_joined", "reply", "mention", "reaction"]);
+export const notificationType = pgEnum("notification_type", [
+  "partner_joined",
+  "reply",
+  "mention",
+  "reaction",
+  "connection_request",
+  "connection_accepted",
+  "message",
+]);
 
 /**
  * In-app notifications, one row per recipient user. `message` is the body shown (the spec's
  * content_snippet or message); post and reply ids link forum notifications to their place.
+ * A conversation's new messages make one unread `message` row per person (group key
+ * `conversation:{id}`), refreshed by each message until read.
  * Reactions are grouped (Mastodon-style): `group_key` names the target and the day, at most one
  * unread row per user and key exists (the partial unique index the reaction write upserts on),
  * and `actor_count` is how many different couples that row stands for.
@@ -25,6 +36,8 @@ export const notifications = pgTable(
     message: text("message").notNull(),
     postId: uuid("post_id"),
     replyId: uuid("reply_id"),
+    /** Messaging notifications open their conversation (or the requests, when null). */
+    conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
     actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "set null" }),
     actorCoupleId: uuid("actor_couple_id").references(() => couples.id, { onDelete: "set null" }),
     groupKey: text("group_key"),

@@ -17,6 +17,9 @@ const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
 /** E-mail addresses are compared lower-cased and trimmed, everywhere. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
+/** The longest address SMTP carries (RFC 5321's path limit less its brackets). */
+export const EMAIL_MAX = 254;
+
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address";
 
 export const PASSWORD_REQUIREMENTS = [

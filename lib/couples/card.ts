@@ -1,10 +1,11 @@
 /**
  * A couple as a list shows it to another couple (the directory, discover, the dashboard's near
- * and suggested couples; next, the inbox): its face, name, badge, place at its privacy level and
- * adventure styles, never anything private. One shape, so every list names the couple's id
+ * and suggested couples; next, the inbox): its face, name, badge, place at its privacy level,
+ * adventure styles and where the viewer's couple stands with it, never anything private. One shape, so every list names the couple's id
  * `coupleId` and a client reads every card the same way. Pure and browser-safe.
  */
 import type { NamedPlace } from "@/lib/locations/privacy";
+import type { ConnectionState } from "@/lib/messages/view";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type BadgeFacts, type CoupleBadge } from "./rules";
 
 export type CoupleCard = {
@@ -15,6 +16,8 @@ export type CoupleCard = {
   /** At the couple's privacy level; null when hidden. */
   location: string | null;
   coupleTypes: { value: string; label: string }[];
+  /** The viewer's couple and this one: 'Say hello', 'Request sent' or 'Message' (lib/connections/states.ts). */
+  connection: ConnectionState;
 };
 
 /** What a card is made of: the couple's row and its place, left-joined (null, or a row of nulls, when it has none). */
@@ -36,7 +39,7 @@ export const labelled = (options: readonly { value: string; label: string }[]) =
 export const coupleTypeOptions = labelled(COUPLE_TYPES);
 
 /** The card another couple sees (lib/safety/visibility.ts decides whether they see the couple at all). */
-export function coupleCard(row: CardRow): CoupleCard {
+export function coupleCard(row: CardRow, connection: ConnectionState): CoupleCard {
   return {
     coupleId: row.id,
     coupleName: row.coupleName,
@@ -44,5 +47,6 @@ export function coupleCard(row: CardRow): CoupleCard {
     badge: coupleBadge(row),
     location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
     coupleTypes: coupleTypeOptions(row.coupleTypes),
+    connection,
   };
 }

@@ -84,12 +84,7 @@ async function finds(db: Db, userId: string): Promise<{ suggestions: DiscoverSug
   });
   return {
     suggestions,
-    near:
-      near?.map(({ km, ...card }) => {
-        const band = directoryBand(km)!;
-        // 'within 10 km' as the card's label 'Within 10 km'.
-        return { ...card, distance: band.charAt(0).toUpperCase() + band.slice(1) };
-      }) ?? null,
+    near: near?.map(({ km, ...card }) => ({ ...card, distance: directoryBand(km)! })) ?? null,
   };
 }
 

@@ -5,13 +5,14 @@ import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { locationColumns } from "@/lib/locations/place";
-import { shownCoordinates } from "@/lib/locations/privacy";
+import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
-import { cursorContext, directoryBand, DIRECTORY_TEXTS, type DirectoryFilters } from "./rules";
+import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -34,17 +35,61 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
   return place ? shownCoordinates(place.privacyLevel, place.latitude, place.longitude) : null;
 }
 
+type DirectoryWhere = Omit<DirectoryQuery, "cursor" | "limit">;
+
+/**
+ * What a directory query reads, whatever it returns (a page, a count): the viewer's centre and
+ * sort, and the SQL of the couples matching the filters. `filtered` leaves the distance out (the
+ * nearest sort's walk needs it so), `matching` has it.
+ */
+function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
+  const centre = viewerCentre(viewer);
+  if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
+  const near = centre ? nearestSql(centre) : null;
+  const filtered = and(
+    seenByOther({ coupleId: viewer?.id ?? null }),
+    ...searchWords(query.q).map((word) => sql`${couples.searchText} ilike ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
+    query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
+    query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
+    query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
+  );
+  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
+  return { sort: query.sort ?? defaultSort(centre !== null), near, filtered, matching };
+}
+
+/** The most a count counts: past it, the filter sheet says '1,000+'. */
+export const DIRECTORY_COUNT_MAX = 1000;
+
+/**
+ * How many couples the filters match, up to DIRECTORY_COUNT_MAX (`GET /api/directory/count`, the
+ * filter sheet's 'Show N couples'): the same conditions as a page, read until the cap, so a count
+ * costs no more at a million couples than at a thousand.
+ */
+export async function countDirectory(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ count: number; more: boolean }> {
+  const { matching } = directoryScope(await viewerCouple(db, viewerUserId), query);
+  const capped = db
+    .select({ id: couples.id })
+    .from(couples)
+    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+    .where(matching)
+    .limit(DIRECTORY_COUNT_MAX + 1)
+    .as("capped");
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(capped);
+  const count = Number(row?.count ?? 0);
+  return { count: Math.min(count, DIRECTORY_COUNT_MAX), more: count > DIRECTORY_COUNT_MAX };
+}
+
 /**
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
- * filtered by name, interests (any of), adventure styles (any of), verified badge and distance
- * band, sorted newest, nearest or most in common. Keyset pagination on (sort key, id) with a
+ * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge and distance
+ * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
  * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
  * the couples without a shown point, by id), an interest filter may start from
- * couples_discoverable_interests_idx and a name search from couples_discoverable_name_trgm_idx.
+ * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx.
  * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
  * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
  * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
@@ -55,37 +100,56 @@ export async function listDirectory(
   query: DirectoryQuery,
   known?: { viewer: ViewerCouple | null },
 ): Promise<DirectoryPage> {
+  return readDirectory(db, viewerUserId, query, known, () => ({}));
+}
+
+/** A couple on the directory's map: its card at its shown point (the privacy level's, never finer). */
+export type MapCard = DirectoryCard & { point: { lat: number; lng: number } };
+
+/** The most couples the map shows at once (the first of the list's order: nearest first with a place). */
+export const DIRECTORY_MAP_MAX = 500;
+
+/**
+ * The directory's map (`GET /api/directory/map`): the first DIRECTORY_MAP_MAX couples of the list
+ * for the same filters, those with a shown point, each at it; `more` when the list goes on.
+ */
+export async function listDirectoryMap(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ data: MapCard[]; more: boolean }> {
+  const page = await readDirectory(db, viewerUserId, { ...query, limit: DIRECTORY_MAP_MAX }, undefined, (row) => ({
+    point: row.place?.id ? shownCoordinates(row.place.privacyLevel, row.place.latitude, row.place.longitude) : null,
+  }));
+  return {
+    data: page.data.flatMap(({ point, ...card }) => (point ? [{ ...card, point }] : [])),
+    more: page.pagination.hasMore,
+  };
+}
+
+async function readDirectory<Extra extends object>(
+  db: Db,
+  viewerUserId: string,
+  query: DirectoryQuery,
+  known: { viewer: ViewerCouple | null } | undefined,
+  extra: (row: { place: StoredLocation | null }) => Extra,
+): Promise<KeysetPage<DirectoryCard & Extra>> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
-  const centre = viewerCentre(viewer);
-  if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
+  const { sort, near, filtered, matching } = directoryScope(viewer, query);
   const filters: DirectoryFilters = {
     q: query.q,
     interests: query.interests,
     styles: query.styles,
     verified: query.verified,
     distance: query.distance,
-    sort: query.sort,
+    sort,
   };
   const context = cursorContext(filters);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
-  const near = centre ? nearestSql(centre) : null;
   // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
   // viewer's mask is an init plan, so it is computed once however the statement is planned.
   const mineMask = sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
   const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
   const common = sql<number>`bit_count(${shared}::bit(64))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
-  const escaped = query.q?.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const filtered = and(
-    seenByOther({ coupleId: viewer?.id ?? null }),
-    escaped ? sql`${couples.coupleName} ilike ${`%${escaped}%`}` : undefined,
-    query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
-    query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
-    query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
-  );
-  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
   const select = (where: SQL | undefined, order: SQL[], limit: number) =>
     db
       .select({
@@ -110,7 +174,7 @@ export async function listDirectory(
   type Row = Awaited<ReturnType<typeof select>>[number];
   let rows: Row[];
   let lastKey: (row: Row) => number;
-  if (query.sort === "nearest" && near) {
+  if (sort === "nearest" && near) {
     // Couples with a shown point, nearest first (the KNN walk), then, unless a distance is
     // required, those without one by id. The cursor names the last couple only: its key is
     // measured again here, never carried by the client (a cursor's payload is signed, not
@@ -150,7 +214,7 @@ export async function listDirectory(
     }
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
-  } else if (query.sort === "common") {
+  } else if (sort === "common") {
     // The couples sharing an interest, ranked, then those sharing none by id: a last count of 0
     // says the cursor is in the second part.
     const shares = mine.length ? sql`${shared} <> 0` : sql`false`;
@@ -183,13 +247,19 @@ export async function listDirectory(
     lastKey = (row) => Number(row.createdMicros);
   }
 
+  const connections = await connectionStates(
+    db,
+    viewer?.id ?? null,
+    rows.slice(0, query.limit).map((row) => row.id),
+  );
   return keysetPage(
     rows,
     query.limit,
     (row) => ({
-      ...coupleCard(row),
+      ...coupleCard(row, stateOf(connections, row.id)),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       interestsInCommon: Number(row.common),
+      ...extra(row),
     }),
     (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),
   );

@@ -2,36 +2,48 @@
  * Directory rules: distance bands, the interests Venn, and the filters as the page's
  * URL and the API's query string spell them. Pure and browser-safe.
  */
-import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { isOneLine } from "@/lib/fields";
-import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { bandOf, COUPLE_RADII_KM } from "@/lib/locations/bands";
+import { COUPLE_TYPE_VALUES, COUPLE_TYPES } from "@/lib/couples/rules";
+import { isOneLine } from "@/lib/text-rules";
+import { INTEREST_ROWS, INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { COUPLE_RADII_KM, coupleBand } from "@/lib/locations/bands";
 
-/** The directory's distance filter, in km; bands are named after the same radii. */
+/** The directory's distance filter, in km: radii the bands are named after too. */
 export const DIRECTORY_RADII_KM = COUPLE_RADII_KM;
 export type DirectoryRadius = (typeof DIRECTORY_RADII_KM)[number];
-export const FURTHER_AWAY = "further away";
 
 export const DISTANCE_OPTIONS: readonly { value: DirectoryRadius | null; label: string }[] = [
-  { value: 10, label: "Within 10 km" },
-  { value: 50, label: "Within 50 km" },
-  { value: 200, label: "Within 200 km" },
+  ...DIRECTORY_RADII_KM.map((km) => ({ value: km, label: `Within ${km} km` })),
   { value: null, label: "Any distance" },
 ];
 
-/** 'within 10 km', 'within 50 km', 'within 200 km' or 'further away'; null without a distance. */
+/** 'Within 10 km' ... 'More than 5,000 km' (lib/locations/bands.ts coupleBand); null without a distance. */
 export function directoryBand(distanceKm: number | null): string | null {
-  return distanceKm === null ? null : bandOf(distanceKm, DIRECTORY_RADII_KM, FURTHER_AWAY);
+  return distanceKm === null ? null : coupleBand(distanceKm);
 }
 
 export const DIRECTORY_SORTS = ["newest", "nearest", "common"] as const;
 export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
+/** Without a place of the viewer's own (nothing to measure from): newest first. */
 export const DEFAULT_DIRECTORY_SORT: DirectorySort = "newest";
+/** With a place, the directory opens nearest first: couples to meet before couples far away. */
+export const defaultSort = (hasLocation: boolean): DirectorySort => (hasLocation ? "nearest" : DEFAULT_DIRECTORY_SORT);
 export const SORT_LABELS: Record<DirectorySort, string> = { newest: "Newest", nearest: "Nearest", common: "Most in common" };
 
 export const DIRECTORY_PAGE_DEFAULT = 24;
 export const DIRECTORY_PAGE_MAX = 50;
 export const DIRECTORY_SEARCH_MAX = 100;
+/** A search is at most this many words: each is one more condition on the same index. */
+export const DIRECTORY_SEARCH_WORDS = 6;
+
+/**
+ * The words of a search, each once, at most DIRECTORY_SEARCH_WORDS of them: a couple matches when
+ * every word appears in its name, a partner's first name or its shown place ('Priya', 'London',
+ * 'priya lisbon'). The text is already bounded (DIRECTORY_SEARCH_MAX) before it is split.
+ */
+export function searchWords(q: string | undefined): string[] {
+  if (!q) return [];
+  return [...new Set(q.toLowerCase().split(" ").filter(Boolean))].slice(0, DIRECTORY_SEARCH_WORDS);
+}
 
 export const DIRECTORY_TEXTS = {
   empty: "No couples match these filters.",
@@ -41,7 +53,7 @@ export const DIRECTORY_TEXTS = {
   locationRequired: "Set your location to filter or sort by distance.",
   interestUnknown: "Please choose interests from the list",
   styleUnknown: "Please choose adventure styles from the list",
-  distanceUnknown: "Distance must be 10, 50 or 200",
+  distanceUnknown: `Distance must be ${DIRECTORY_RADII_KM.slice(0, -1).join(", ")} or ${DIRECTORY_RADII_KM.at(-1)}`,
   sortUnknown: "Sort must be nearest, newest or common",
   verifiedInvalid: "verified must be 1",
   searchTooLong: `Search must be no more than ${DIRECTORY_SEARCH_MAX} characters`,
@@ -113,7 +125,8 @@ export const splitList = (text: string | undefined): string[] => [
 /**
  * A page address's search params as filters, leniently: an unknown value (an interest not in
  * the catalogue, a distance not offered) is dropped, never an error page. Without a location
- * of the viewer's own, the distance filter and the nearest sort mean nothing and are dropped.
+ * of the viewer's own, the distance filter and the nearest sort mean nothing and are dropped; without
+ * a sort, the viewer's default (`defaultSort`).
  */
 export function pageFilters(params: Record<string, string | string[] | undefined>, viewerHasLocation: boolean): DirectoryFilters {
   const one = (key: string) => {
@@ -132,7 +145,7 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     interests: list("interests").filter((value) => INTEREST_VALUES.includes(value)),
     styles: list("styles").filter((value) => COUPLE_TYPE_VALUES.includes(value)),
     verified: one("verified") === "1",
-    sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : DEFAULT_DIRECTORY_SORT,
+    sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : defaultSort(viewerHasLocation),
   };
   if (q && q.length <= DIRECTORY_SEARCH_MAX && isOneLine(q)) filters.q = q;
   if (viewerHasLocation && (DIRECTORY_RADII_KM as readonly number[]).includes(distance)) filters.distance = distance as DirectoryRadius;
@@ -140,7 +153,7 @@ export function pageFilters(params: Record<string, string | string[] | undefined
   return filters;
 }
 
-/** The filters as the page URL and the API spell them (no empty values, the default sort left out). */
+/** The filters as the API spells them (no empty values; the sort always, so a page never depends on the viewer's default). */
 export function filterParams(filters: DirectoryFilters, cursor?: string): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.q) params.set("q", filters.q);
@@ -148,15 +161,54 @@ export function filterParams(filters: DirectoryFilters, cursor?: string): URLSea
   if (filters.styles.length) params.set("styles", filters.styles.join(","));
   if (filters.verified) params.set("verified", "1");
   if (filters.distance) params.set("distance", String(filters.distance));
-  if (filters.sort !== DEFAULT_DIRECTORY_SORT) params.set("sort", filters.sort);
+  params.set("sort", filters.sort);
   if (cursor) params.set("cursor", cursor);
   return params;
 }
 
-export const directoryHref = (filters: DirectoryFilters): string => {
-  const query = filterParams(filters).toString();
+/** The directory as a list of cards, or on a map (the page's `view=map`). */
+export type DirectoryView = "list" | "map";
+export const directoryView = (params: Record<string, string | string[] | undefined>): DirectoryView =>
+  params.view === "map" ? "map" : "list";
+
+/** The page's address for the filters: the API's names, the viewer's default sort left out, then the view. */
+export const directoryHref = (filters: DirectoryFilters, hasLocation: boolean, view: DirectoryView = "list"): string => {
+  const params = filterParams(filters);
+  if (filters.sort === defaultSort(hasLocation)) params.delete("sort");
+  if (view === "map") params.set("view", "map");
+  const query = params.toString();
   return query ? `/directory?${query}` : "/directory";
 };
+
+/** '12 couples', '1 couple', '1,000+ couples': a count as the filter sheet and the map say it. */
+export const countText = ({ count, more }: { count: number; more: boolean }): string =>
+  `${count.toLocaleString("en")}${more ? "+" : ""} ${count === 1 && !more ? "couple" : "couples"}`;
+
+export type FilterChip = { key: string; label: string; without: DirectoryFilters };
+
+/** The filters in force, each a chip that removes it: the search, distance, verified, each style and interest, a sort other than the default. */
+export function activeFilters(filters: DirectoryFilters, hasLocation: boolean): FilterChip[] {
+  const chips: FilterChip[] = [];
+  if (filters.q) chips.push({ key: "q", label: `“${filters.q}”`, without: { ...filters, q: undefined } });
+  if (filters.distance)
+    chips.push({ key: "distance", label: `Within ${filters.distance} km`, without: { ...filters, distance: undefined } });
+  if (filters.verified) chips.push({ key: "verified", label: "Verified couples only", without: { ...filters, verified: false } });
+  for (const value of filters.styles)
+    chips.push({
+      key: `style:${value}`,
+      label: COUPLE_TYPES.find((type) => type.value === value)?.label ?? value,
+      without: { ...filters, styles: filters.styles.filter((other) => other !== value) },
+    });
+  for (const value of filters.interests)
+    chips.push({
+      key: `interest:${value}`,
+      label: INTEREST_ROWS.find((row) => row.value === value)?.label ?? value,
+      without: { ...filters, interests: filters.interests.filter((other) => other !== value) },
+    });
+  if (filters.sort !== defaultSort(hasLocation))
+    chips.push({ key: "sort", label: `Sorted: ${SORT_LABELS[filters.sort]}`, without: { ...filters, sort: defaultSort(hasLocation) } });
+  return chips;
+}
 
 export const hasFilters = (filters: DirectoryFilters) =>
   !!filters.q || filters.interests.length > 0 || filters.styles.length > 0 || filters.verified || filters.distance !== undefined;

@@ -1,12 +1,11 @@
 /** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { oneLine } from "@/lib/fields";
+import { trimmedString, oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import {
-  DEFAULT_DIRECTORY_SORT,
   DIRECTORY_PAGE_DEFAULT,
   DIRECTORY_PAGE_MAX,
   DIRECTORY_RADII_KM,
@@ -33,7 +32,7 @@ const listOf = (allowed: readonly string[], message: string) =>
 export const directoryQuerySchema = z.object({
   q: z.preprocess(
     emptyAsMissing,
-    oneLine(z.string().trim().max(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
+    oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
   ),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
@@ -47,7 +46,8 @@ export const directoryQuerySchema = z.object({
       .transform((value) => Number(value) as DirectoryRadius)
       .optional(),
   ),
-  sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).default(DEFAULT_DIRECTORY_SORT)),
+  // Missing: the viewer's default (nearest with a place of their own, else newest), resolved by the query.
+  sort: z.preprocess(emptyAsMissing, z.enum(DIRECTORY_SORTS, { error: DIRECTORY_TEXTS.sortUnknown }).optional()),
   // Only bounded here: the query verifies its signature and answers 400.
   cursor: z.preprocess(
     emptyAsMissing,
@@ -56,3 +56,6 @@ export const directoryQuerySchema = z.object({
   limit: intParam("limit", 1, DIRECTORY_PAGE_MAX, DIRECTORY_PAGE_DEFAULT),
 });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+
+/** `GET /api/directory/count` and `/map`: the same filters, without a page's cursor and size. */
+export const directoryWhereSchema = directoryQuerySchema.omit({ cursor: true, limit: true });

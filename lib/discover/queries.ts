@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { partnerOf } from "@/lib/couples/partner";
 import { listDirectory } from "@/lib/directory/queries";
@@ -90,7 +91,7 @@ const selectScoring = (db: Db) =>
 const notDismissedBy = (viewer: string | SQL): SQL =>
   sql`not exists (select 1 from ${discoverDismissals} where ${discoverDismissals.coupleId} = ${viewer} and ${discoverDismissals.dismissedCoupleId} = ${couples.id} and ${discoverDismissals.hiddenUntil} > now())`;
 
-/** A stored list is computed again after this long (candidates join, leave and change meanwhile). */
+/** A stored list is computed again after this long (couples changed meanwhile are taken in on every read: changedCandidates). */
 export const SUMMARY_TTL_MS = 24 * 60 * 60 * 1000;
 
 const USER = sql`${sql.placeholder("userId")}`;
@@ -130,6 +131,33 @@ const storedCandidates = preparedPer((db) =>
     .prepare("discover_stored_candidates"),
 );
 
+/**
+ * How many couples changed since the stored lists were computed a read takes in (below); more,
+ * and the lists are computed again. The slack covers a change committed while they were computed.
+ */
+export const CHANGED_MAX = 100;
+const CHANGE_SLACK = sql`interval '1 minute'`;
+
+/**
+ * The eligible couples whose match inputs changed (couples.match_changed_at: joined, became
+ * discoverable, changed interests, styles or place) since the viewer's lists were computed, oldest
+ * change first, at most CHANGED_MAX + 1: a walk of couples_discoverable_match_changed_idx. None
+ * while the viewer has no stored lists.
+ */
+const changedCandidates = preparedPer((db) =>
+  selectScoring(db)
+    .where(
+      and(
+        sql`${couples.matchChangedAt} > (select ${discoverSummaries.computedAt} - ${CHANGE_SLACK} from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})`,
+        seenByOther({ userId: USER }),
+        notDismissedBy(coupleOfUser(USER)),
+      ),
+    )
+    .orderBy(asc(couples.matchChangedAt))
+    .limit(CHANGED_MAX + 1)
+    .prepare("discover_changed_candidates"),
+);
+
 /** What the stored list was computed from: the viewer's own interests, styles and shown place. */
 const inputsKey = (viewer: ScoringCouple) => JSON.stringify([viewer.partners, viewer.coupleInterests, viewer.styles, viewer.point]);
 
@@ -141,33 +169,48 @@ type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string
  * The couple's stored lists while they are fresh: less than a day old and computed from the
  * viewer's current interests, styles and place. Otherwise they are searched again on this request
  * and stored (about once per couple per day; the request that finds them stale pays it, so no one
- * is shown lists built from their old profile or place). Either way the rows are read with their
- * eligibility re-checked now.
+ * is shown lists built from their old profile or place). Fresh lists take in the couples changed
+ * since (a couple that joined or changed meanwhile is scored with the stored ones, so it shows on
+ * the next read if it ranks); past CHANGED_MAX of them, the lists are computed again. Either way
+ * the rows are read with their eligibility re-checked now.
  */
 async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
-  // Three reads side by side: each finds the couple through the user, not through another's answer.
-  const [[viewerRow], [summary], stored] = await Promise.all([
+  // Four reads side by side: each finds the couple through the user, not through another's answer.
+  const [[viewerRow], [summary], stored, changed] = await Promise.all([
     viewerScoring(db).execute({ userId }),
     summaryOf(db).execute({ userId }),
     storedCandidates(db).execute({ userId }),
+    changedCandidates(db).execute({ userId }),
   ]);
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow);
   const key = inputsKey(viewer);
-  if (summary && summary.inputsKey === key && now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS)
-    return { viewer, rows: stored, ...summary };
+  if (
+    summary &&
+    summary.inputsKey === key &&
+    now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
+    changed.length <= CHANGED_MAX
+  ) {
+    const changedIds = changed.map((row) => row.id);
+    return {
+      viewer,
+      rows: [...new Map([...stored, ...changed].map((row) => [row.id, row])).values()],
+      candidateIds: [...new Set([...summary.candidateIds, ...changedIds])],
+      nearIds: summary.nearIds && [...new Set([...summary.nearIds, ...changedIds])],
+    };
+  }
   const lists = await computeSummary(db, userId, viewerRow, key, now);
   return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
 }
 
 /** The stored suggestions scored again on live rows by the pure `rankSuggestions`: reasons and bands are never older than the read. */
-function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): DiscoverSuggestion[] {
+function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number, connections: Connections): DiscoverSuggestion[] {
   const listed = new Set(candidateIds);
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
   return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
     return {
-      ...coupleCard(byId.get(suggestion.id)!),
+      ...coupleCard(byId.get(suggestion.id)!, stateOf(connections, suggestion.id)),
       distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
       score: suggestion.score,
       reasons: suggestion.reasons,
@@ -177,12 +220,18 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number): Di
 
 export type NearRow = CoupleCard & { km: number };
 
+type Connections = Awaited<ReturnType<typeof connectionStates>>;
+
+/** Where the viewer's couple stands with every couple the stored lists hold: one read for both cards. */
+const findsConnections = (db: Db, { viewer, candidateIds, nearIds }: Finds, now: Date) =>
+  connectionStates(db, viewer.id, [...candidateIds, ...(nearIds ?? [])], now);
+
 /**
  * The stored near couples measured again between the shown points now, nearest first (ties by
  * id, as the directory orders them), those no longer within 200 km or without a shown point left
  * out. Null when the viewer's couple has no shown place.
  */
-function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | null {
+function nearOf({ viewer, rows, nearIds }: Finds, limit: number, connections: Connections): NearRow[] | null {
   const centre = viewer.point;
   if (nearIds === null || !centre) return null;
   const listed = new Set(nearIds);
@@ -194,7 +243,7 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
     .filter(({ km }) => km <= NEARBY_MAX_RADIUS_KM)
     .sort((a, b) => a.km - b.km || (a.row.id < b.row.id ? -1 : 1))
     .slice(0, limit)
-    .map(({ row, km }) => ({ ...coupleCard(row), km }));
+    .map(({ row, km }) => ({ ...coupleCard(row, stateOf(connections, row.id)), km }));
 }
 
 /**
@@ -203,13 +252,15 @@ function nearOf({ viewer, rows, nearIds }: Finds, limit: number): NearRow[] | nu
  * coordinates, no distance figure.
  */
 export async function discoverSuggestions(db: Db, userId: string, limit = DISCOVER_LIMIT, now = new Date()): Promise<DiscoverSuggestion[]> {
-  return suggestionsOf(await readFinds(db, userId, now), limit);
+  const finds = await readFinds(db, userId, now);
+  return suggestionsOf(finds, limit, await findsConnections(db, finds, now));
 }
 
 /** The dashboard's two cards from one read of the stored lists: `suggestions` suggested couples and `near` couples near by (null: no shown place). */
 export async function dashboardFinds(db: Db, userId: string, counts: { suggestions: number; near: number }, now = new Date()) {
   const finds = await readFinds(db, userId, now);
-  return { suggestions: suggestionsOf(finds, counts.suggestions), near: nearOf(finds, counts.near) };
+  const connections = await findsConnections(db, finds, now);
+  return { suggestions: suggestionsOf(finds, counts.suggestions, connections), near: nearOf(finds, counts.near, connections) };
 }
 
 /**

@@ -5,11 +5,11 @@
  *
  * Privacy: distances are computed only between the coordinates others may see (snapped to each
  * couple's privacy level, see lib/locations/privacy.ts) and only ever leave as a band ('Within
- * 10 km', 'Within 50 km', 'Within 200 km'), never as a number, so moving one's own place cannot
- * trilaterate anyone.
+ * 10 km' ... 'Within 200 km'), never as a number, so moving one's own place cannot trilaterate anyone.
  */
 import { COUPLE_TYPES, interestLists } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
+import { commonText } from "@/lib/directory/rules";
 import { COUPLE_RADII_KM, haversineKm } from "@/lib/locations/bands";
 
 /** 'Not for us' hides a suggestion this long. */
@@ -31,7 +31,7 @@ export const WEIGHTS = {
   /** Per adventure style both couples chose. */
   style: 2,
   /** By distance band. */
-  band: { 10: 4, 50: 3, 200: 1 } satisfies Record<DistanceBand, number>,
+  band: { 10: 4, 25: 3, 50: 3, 100: 1, 200: 1 } satisfies Record<DistanceBand, number>,
 } as const;
 
 export type Point = { lat: number; lng: number };
@@ -91,26 +91,20 @@ export function distanceBand(km: number): DistanceBand | null {
 
 export const bandLabel = (band: DistanceBand) => `Within ${band} km`;
 
-/** 'a', 'a and b', 'a, b and c', 'a, b, c and 2 more'. */
-export function listed(items: readonly string[], max = 3): string {
-  if (items.length <= 1) return items[0] ?? "";
-  if (items.length > max) return `${items.slice(0, max).join(", ")} and ${items.length - max} more`;
-  return `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
-}
-
 const interestWords = (values: readonly string[]) =>
   values.map((value) => (INTEREST_LABEL.get(value) ?? value.replaceAll("_", " ")).toLowerCase());
 const styleWords = (values: readonly string[]) => values.map((value) => STYLE_LABEL.get(value) ?? value);
 
-/** The sentences that say why a couple is suggested, strongest first. */
+/**
+ * Why a couple is suggested, strongest first, each short enough for a chip: 'All four love
+ * hiking', '3 interests in common', 'Both Culture Curators', 'Within 25 km'.
+ */
 export function reasonsFor(s: Pick<Suggestion, "allFour" | "sharedInterests" | "sharedStyles" | "distanceBand">): string[] {
   const reasons: string[] = [];
-  const allFour = new Set(s.allFour);
-  const coupleOnly = s.sharedInterests.filter((value) => !allFour.has(value));
-  if (s.allFour.length > 0) reasons.push(`You all love ${listed(interestWords(s.allFour))}`);
-  if (coupleOnly.length > 0)
-    reasons.push(`${s.allFour.length > 0 ? "Both couples also enjoy" : "Both couples enjoy"} ${listed(interestWords(coupleOnly))}`);
-  if (s.sharedStyles.length > 0) reasons.push(`Both ${listed(styleWords(s.sharedStyles))}`);
+  if (s.allFour.length === 1) reasons.push(`All four love ${interestWords(s.allFour)[0]}`);
+  if (s.allFour.length > 1) reasons.push(`All four share ${s.allFour.length} interests`);
+  if (s.sharedInterests.length > 0) reasons.push(commonText(s.sharedInterests.length));
+  for (const style of styleWords(s.sharedStyles)) reasons.push(`Both ${style}`);
   if (s.distanceBand !== null) reasons.push(bandLabel(s.distanceBand));
   return reasons;
 }

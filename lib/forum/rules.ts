@@ -143,7 +143,7 @@ export function reactionNotificationTitle(latestCoupleName: string, otherCouples
 }
 
 /** What a report names and why (filed by lib/safety/reports.ts). */
-export const REPORT_TARGET_TYPES = ["post", "reply", "couple"] as const;
+export const REPORT_TARGET_TYPES = ["post", "reply", "couple", "message"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
 export const REPORT_REASONS = [

@@ -3,6 +3,7 @@
  * become markup. Also the composer's mention picker rules and the list rows' excerpt. Pure and
  * browser-safe.
  */
+import { trimEndWhere } from "@/lib/trim-end";
 
 export type Segment =
   { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
@@ -20,26 +21,28 @@ export const LINK_REL = "noopener nofollow ugc";
 // space or at a character that cannot start one in plain prose (<, >, ").
 const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
 /** Punctuation that ends a sentence rather than a URL. */
-const TRAILING = /[.,;:!?'’”)\]}*_]+$/u;
+const TRAILING = new Set(".,;:!?'’”)]}*_");
 const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };
+const BRACKETS = new Set("()[]{}");
 
-/** Drops trailing punctuation, except a closing bracket the URL itself opened (Wikipedia's "(film)"). */
+/**
+ * Drops trailing punctuation, except a closing bracket the URL itself opened (Wikipedia's "(film)").
+ * One pass from the end with the brackets counted once: linear in the candidate's length.
+ */
 function trimLink(candidate: string): string {
-  let url = candidate;
-  for (;;) {
-    const tail = TRAILING.exec(url);
-    if (!tail) return url;
-    const last = url.at(-1)!;
+  const brackets = new Map<string, number>();
+  for (const char of candidate) if (BRACKETS.has(char)) brackets.set(char, (brackets.get(char) ?? 0) + 1);
+  let end = candidate.length;
+  while (end > 0 && TRAILING.has(candidate[end - 1]!)) {
+    const last = candidate[end - 1]!;
     const opener = CLOSERS[last];
-    if (opener && count(url, opener) >= count(url, last)) {
-      // Balanced: the bracket belongs to the URL; earlier trailing marks were already removed.
-      return url;
-    }
-    url = url.slice(0, -1);
+    // Balanced: the bracket belongs to the URL; earlier trailing marks were already removed.
+    if (opener && (brackets.get(opener) ?? 0) >= brackets.get(last)!) break;
+    if (opener) brackets.set(last, brackets.get(last)! - 1);
+    end -= 1;
   }
+  return candidate.slice(0, end);
 }
-
-const count = (text: string, char: string) => text.split(char).length - 1;
 
 /** The URL an address points to, or null when it is not a well-formed http(s) URL with a host. */
 function safeHref(text: string): string | null {
@@ -104,12 +107,15 @@ export function renderBody(body: string, mentions: readonly ForumMention[] = [])
   const byName = new Map<string, ForumMention>();
   for (const mention of mentions) if (!byName.has(mention.name.toLowerCase())) byName.set(mention.name.toLowerCase(), mention);
   const pattern = mentionPattern(mentions);
-  return body
-    .replace(/\r\n?/g, "\n")
-    .split(/\n[^\S\n]*\n\s*/)
-    .map((paragraph) => paragraph.replace(/^\s*\n|\s+$/g, ""))
-    .filter((paragraph) => paragraph.trim() !== "")
-    .map((paragraph) => paragraph.split("\n").map((line) => lineSegments(line, pattern, byName)));
+  return (
+    body
+      .replace(/\r\n?/g, "\n")
+      .split(/\n[^\S\n]*\n\s*/)
+      // trimEnd, not /\s+$/: that pattern retries from every space of a long run (quadratic).
+      .map((paragraph) => paragraph.replace(/^\s*\n/, "").trimEnd())
+      .filter((paragraph) => paragraph.trim() !== "")
+      .map((paragraph) => paragraph.split("\n").map((line) => lineSegments(line, pattern, byName)))
+  );
 }
 
 /** A query holds at least this many letters or digits after the '@'. */
@@ -154,6 +160,8 @@ export function insertMention(text: string, start: number, caret: number, couple
 }
 
 export const EXCERPT_LENGTH = 200;
+/** White space and punctuation an excerpt does not end on before its "…". */
+const SENTENCE_END = /[\s.,;:!?-]/u;
 
 /** The start of a body for a list row: white space collapsed, cut at a word boundary with "…". */
 export function excerpt(body: string, length = EXCERPT_LENGTH): string {
@@ -174,5 +182,5 @@ export function excerpt(body: string, length = EXCERPT_LENGTH): string {
   const space = cut.lastIndexOf(" ");
   // A single long word (a URL) is cut inside it rather than leaving almost nothing.
   const head = space >= cut.length / 2 ? cut.slice(0, space) : cut;
-  return `${head.replace(/[\s.,;:!?-]+$/u, "")}…`;
+  return `${trimEndWhere(head, (char) => SENTENCE_END.test(char))}…`;
 }

@@ -8,18 +8,29 @@ import { shownCoordinates, type PrivacyLevel } from "./privacy";
 
 const EARTH_RADIUS_KM = 6371.0088;
 
-/** The bands between two couples (the directory's cards and filter, a profile, discover, the dashboard). */
-export const COUPLE_RADII_KM = [10, 50, 200] as const;
+/** The directory's distance filter and discover's scoring bands between two couples. */
+export const COUPLE_RADII_KM = [10, 25, 50, 100, 200] as const;
 
 /**
- * The band of a distance: `within {r} km` for the smallest radius it lies within, `beyond` past
+ * The bands a distance between two couples is named by (the directory's cards, a profile,
+ * discover, the dashboard): fine near by, coarse far away, and every distance on Earth has one,
+ * so no card says 'further away' where a band would say how far.
+ */
+export const COUPLE_BANDS_KM = [10, 25, 50, 100, 200, 500, 1000, 2500, 5000] as const;
+export const BEYOND_COUPLE_BANDS = "More than 5,000 km";
+
+/**
+ * The band of a distance: `{within} {r} km` for the smallest radius it lies within, `beyond` past
  * the largest (null: the list never shows such a row), null for a value that is not a distance.
  */
-export function bandOf(distanceKm: number, radii: readonly number[], beyond: string | null): string | null {
+export function bandOf(distanceKm: number, radii: readonly number[], beyond: string | null, within = "within"): string | null {
   if (!Number.isFinite(distanceKm) || distanceKm < 0) return null;
   const radius = radii.find((km) => distanceKm <= km);
-  return radius === undefined ? beyond : `within ${radius} km`;
+  return radius === undefined ? beyond : `${within} ${radius.toLocaleString("en")} km`;
 }
+
+/** 'Within 10 km' ... 'Within 5,000 km', 'More than 5,000 km': the band between two couples. */
+export const coupleBand = (distanceKm: number): string | null => bandOf(distanceKm, COUPLE_BANDS_KM, BEYOND_COUPLE_BANDS, "Within");
 
 /** Great-circle distance in km (the same haversine as the SQL of nearby and the forum). */
 export function haversineKm(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {

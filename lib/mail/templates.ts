@@ -111,6 +111,9 @@ export const NOTIFICATION_EMAIL_SUBJECTS = {
   reply: "New reply on Two of Us",
   mention: "You were mentioned on Two of Us",
   reaction: "New reaction on Two of Us",
+  connection_request: "A couple said hello on Two of Us",
+  connection_accepted: "Your request was accepted on Two of Us",
+  message: "New messages on Two of Us",
 } as const;
 
 /**
@@ -128,7 +131,8 @@ export function notificationEmail(
     to,
     notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type],
     "Hi,",
-    [notification.title, notification.message].filter(Boolean),
+    // Each line of the text its own paragraph (the unread-message e-mail quotes one message a line).
+    [notification.title, ...notification.message.split("\n")].filter(Boolean),
     {
       label: "Open Two of Us",
       url: appLink(notification.href, {}),

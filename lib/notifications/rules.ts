@@ -18,7 +18,7 @@ export const UNREAD_RETRIES = 2;
 /** What the API answers for one notification (section 3). */
 export type NotificationItem = {
   id: string;
-  type: "partner_joined" | "reply" | "mention" | "reaction";
+  type: "partner_joined" | "reply" | "mention" | "reaction" | "connection_request" | "connection_accepted" | "message";
   title: string;
   message: string;
   /** The same text as `message`: the spec's clients read either name. */
@@ -27,6 +27,8 @@ export type NotificationItem = {
   created_at: string;
   post_id: string | null;
   reply_id: string | null;
+  /** Messaging notifications: the conversation they open (null for a request: it opens the requests). */
+  conversation_id: string | null;
   actor_profile_image_url: string | null;
   actor_couple_name: string | null;
   /** The same as `actor_couple_name`, under the other name the spec gives it. */
@@ -38,8 +40,15 @@ export type Pagination = { limit: number; offset: number; total: number; hasMore
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
 
-/** Forum notifications open their post (at the reply when there is one); the rest open the list. */
-export function notificationHref(item: Pick<NotificationItem, "post_id" | "reply_id">): string {
+/**
+ * Forum notifications open their post (at the reply when there is one), messaging ones their
+ * conversation (a request, the inbox's requests); the rest open the list.
+ */
+export function notificationHref(
+  item: Pick<NotificationItem, "post_id" | "reply_id"> & Partial<Pick<NotificationItem, "type" | "conversation_id">>,
+): string {
+  if (item.conversation_id) return `/messages/${encodeURIComponent(item.conversation_id)}`;
+  if (item.type === "connection_request") return "/messages?tab=requests";
   if (!item.post_id) return "/notifications";
   const post = `/forum/post/${encodeURIComponent(item.post_id)}`;
   return item.reply_id ? `${post}#reply-${encodeURIComponent(item.reply_id)}` : post;
@@ -66,7 +75,15 @@ export function formatNotificationTime(createdAt: string | Date, now: Date = new
 }
 
 /** The notification types a person chooses for, in the settings' order. */
-export const NOTIFICATION_TYPES = ["partner_joined", "reply", "mention", "reaction"] as const satisfies readonly NotificationItem["type"][];
+export const NOTIFICATION_TYPES = [
+  "partner_joined",
+  "reply",
+  "mention",
+  "reaction",
+  "connection_request",
+  "connection_accepted",
+  "message",
+] as const satisfies readonly NotificationItem["type"][];
 export type NotificationKind = (typeof NOTIFICATION_TYPES)[number];
 
 export type ChannelChoice = { inApp: boolean; email: boolean };
@@ -78,6 +95,9 @@ export const NOTIFICATION_TYPE_LABELS: Record<NotificationKind, { label: string;
   reply: { label: "Replies", hint: "When someone replies to your post or quotes your reply." },
   mention: { label: "Mentions", hint: "When a couple mentions yours in the forum." },
   reaction: { label: "Reactions", hint: "When couples react to your posts and replies." },
+  connection_request: { label: "Connection requests", hint: "When a couple says hello and asks to talk." },
+  connection_accepted: { label: "Accepted requests", hint: "When a couple accepts your request to talk." },
+  message: { label: "Messages", hint: "When a couple you talk with writes to you (muted conversations never notify)." },
 };
 
 /**
@@ -89,6 +109,9 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   reply: { inApp: true, email: true },
   mention: { inApp: true, email: true },
   reaction: { inApp: true, email: false },
+  connection_request: { inApp: true, email: true },
+  connection_accepted: { inApp: true, email: true },
+  message: { inApp: true, email: true },
 };
 
 /** The stored choices over the defaults. */

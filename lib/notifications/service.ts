@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
+import { publishLive } from "@/lib/live/publish";
 import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
@@ -32,6 +33,7 @@ const newestOwn = (db: Db, userId: string | SQL) =>
       createdAt: notifications.createdAt,
       postId: notifications.postId,
       replyId: notifications.replyId,
+      conversationId: notifications.conversationId,
       // The couple's picture stands for the couple; a partner's own avatar when it has none.
       actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
       actorCoupleName: couples.coupleName,
@@ -53,6 +55,7 @@ function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationI
     created_at: row.createdAt.toISOString(),
     post_id: row.postId,
     reply_id: row.replyId,
+    conversation_id: row.conversationId,
     actor_profile_image_url: row.actorImage,
     actor_couple_name: row.actorCoupleName,
     triggered_by_couple_name: row.actorCoupleName,
@@ -104,6 +107,8 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
   if ("ids" in target && target.ids.length === 0) return 0;
   const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
   const marked = await db.update(notifications).set({ isRead: true, readAt: new Date() }).where(chosen).returning({ id: notifications.id });
+  // The bell of the person's other tabs and devices clears at once (README, Live updates).
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
   return marked.length;
 }
 
@@ -117,6 +122,7 @@ export type NewNotification = {
   message: string;
   postId?: string | null;
   replyId?: string | null;
+  conversationId?: string | null;
   actorUserId?: string | null;
   actorCoupleId?: string | null;
 };
@@ -130,7 +136,12 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
   const [recipient] = await db.select({ email: users.email }).from(users).where(eq(users.id, notification.userId));
   if (!recipient) return;
   const token = await issueUnsubscribeToken(db, notification.userId, notification.type);
-  const href = notificationHref({ post_id: notification.postId ?? null, reply_id: notification.replyId ?? null });
+  const href = notificationHref({
+    type: notification.type,
+    post_id: notification.postId ?? null,
+    reply_id: notification.replyId ?? null,
+    conversation_id: notification.conversationId ?? null,
+  });
   const id = await enqueueEmail(
     db,
     notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token),
@@ -146,7 +157,7 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
 /**
  * Writes one notification in the caller's transaction, so it exists exactly when the change
  * that caused it does, as the recipient chose for its type (settings): in the app (null when
- * they turned that off) and by e-mail.
+ * they turned that off; else their open streams are told) and by e-mail.
  */
 export async function createNotification(db: Db, notification: NewNotification): Promise<string | null> {
   const choice = await preferenceFor(db, notification.userId, notification.type);
@@ -154,6 +165,7 @@ export async function createNotification(db: Db, notification: NewNotification):
   if (choice.inApp) {
     const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
     id = row!.id;
+    await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: id }]);
   }
   if (choice.email) await emailNotification(db, notification);
   return id;
@@ -161,19 +173,23 @@ export async function createNotification(db: Db, notification: NewNotification):
 
 /**
  * Writes or updates a grouped notification in the caller's transaction: at most one unread row
- * per user and `groupKey` (a reaction target and day), so a hundred taps make one row whose
- * title names the latest actor and counts the others; it moves back to the top of the list.
- * Once read, the next event starts a new row. The recipient's choices apply: nothing in the app
- * when they turned it off, and one e-mail per group (when its row is new), not one per tap.
+ * per user and `groupKey` (a reaction target and day, a conversation), so a hundred taps make one
+ * row whose title names the latest actor and counts the others; it moves back to the top of the
+ * list. Once read, the next event starts a new row. The recipient's choices apply: nothing in the
+ * app when they turned it off, and one e-mail per group (when its row is new), not one per tap;
+ * `inAppOnly` sends no e-mail whatever they chose (a message's e-mail is the live stream's delayed
+ * one). Answers the row's id, or null when nothing was written in the app.
  */
 export async function upsertGroupedNotification(
   db: Db,
   notification: NewNotification & { groupKey: string; actorCount: number },
-): Promise<void> {
-  const choice = await preferenceFor(db, notification.userId, notification.type);
+  options: { inAppOnly?: boolean } = {},
+): Promise<string | null> {
+  const preference = await preferenceFor(db, notification.userId, notification.type);
+  const choice = { inApp: preference.inApp, email: preference.email && !options.inAppOnly };
   if (!choice.inApp) {
     if (choice.email && notification.actorCount === 1) await emailNotification(db, notification);
-    return;
+    return null;
   }
   const [row] = await db
     .insert(notifications)
@@ -191,6 +207,18 @@ export async function upsertGroupedNotification(
       },
     })
     // xmax is 0 on a row this statement inserted, not on one it updated.
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+    .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
+  if (row) await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: row.id }]);
   if (choice.email && row?.inserted) await emailNotification(db, notification);
+  return row?.id ?? null;
+}
+
+/** Marks the person's unread notification of a group read (a conversation read to its end), telling their bells as markRead does. */
+export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<void> {
+  const marked = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: new Date() })
+    .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey), unread))
+    .returning({ id: notifications.id });
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
 }

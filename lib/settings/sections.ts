@@ -16,6 +16,7 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { href: "/settings/notifications", label: "Notifications", summary: "Which notifications reach you in the app and by e-mail." },
   { href: "/settings/security", label: "Security", summary: "Your password, e-mail address and signed-in devices." },
   { href: "/settings/partner", label: "Partner", summary: "Your partner, or your invitation to them." },
+  { href: "/settings/messages", label: "Messages", summary: "Whether both of you approve a couple before a conversation opens." },
   { href: "/settings/blocked", label: "Blocked couples", summary: "Couples you blocked, and unblocking them." },
   { href: "/settings/data", label: "Your data", summary: "Download everything we store about you, or delete your account." },
 ];

@@ -54,12 +54,13 @@ const STYLES = [
 ];
 
 const QUERIES: { name: string; params: Record<string, string> }[] = [
-  { name: "no filter (newest)", params: {} },
+  { name: "no filter (newest)", params: { sort: "newest" } },
   { name: "interest filter (hiking)", params: { interests: "hiking" } },
   { name: "nearest within 50 km", params: { sort: "nearest", distance: "50" } },
   // Beyond those three: the other sorts and the name search at the same sizes.
   { name: "nearest, any distance", params: { sort: "nearest" } },
   { name: "name search ('ple 12')", params: { q: "ple 12" } },
+  { name: "first name and city ('First124 City')", params: { q: "First124 City" } },
   { name: "most in common", params: { sort: "common" } },
 ];
 

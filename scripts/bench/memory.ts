@@ -24,6 +24,9 @@ function processTree(pid: number): number[] {
   return found;
 }
 
+/** The resident memory of the server and every process under it, in kB. */
+export const rssKb = (pid: number): number => processTree(pid).reduce((sum, p) => sum + processRssKb(p), 0);
+
 /** "412 MiB", with each process's share when there are several. */
 export function rss(pid: number): string {
   const parts = processTree(pid).map((p) => ({ pid: p, mb: processRssKb(p) / 1024 }));

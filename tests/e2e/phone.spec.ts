@@ -131,7 +131,8 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   const top = page.getByRole("navigation", { name: "Main" });
   expect((await box(top)).height).toBeLessThanOrEqual(64);
   const tabs = page.getByRole("navigation", { name: "Sections" });
-  for (const name of ["Global", "Local", "Directory", "Profile"]) await atLeast44(tabs.getByRole("link", { name, exact: true }));
+  for (const name of ["Global", "Local", "Directory", "Messages", "Profile"])
+    await atLeast44(tabs.getByRole("link", { name, exact: true }));
   await expect(top.getByRole("link", { name: "Settings" })).toBeHidden();
 
   const menuButton = top.getByRole("button", { name: "Menu" });

@@ -44,9 +44,9 @@ describe("the dashboard's data", () => {
     expect(nearIds).not.toContain(us.coupleId);
     expect(dashboard.near!.length).toBeLessThanOrEqual(5);
     const sintra = dashboard.near!.find((couple) => couple.coupleId === near.coupleId)!;
-    expect(sintra.distance).toBe("Within 50 km");
+    expect(sintra.distance).toBe("Within 25 km");
     expect(JSON.stringify(dashboard.near)).not.toMatch(/Rua Exacta|latitude|Lovelace/);
-    if (nearIds.includes(far.coupleId)) expect(dashboard.near!.find((c) => c.coupleId === far.coupleId)!.distance).toBe("Further away");
+    if (nearIds.includes(far.coupleId)) expect(dashboard.near!.find((c) => c.coupleId === far.coupleId)!.distance).toBe("Within 500 km");
     // Without bio, interests or photo: 67 and what to do about it.
     const b = await loadDashboard(db, us.b.userId);
     expect(b.completion.percentage).toBe(67);
@@ -61,7 +61,7 @@ describe("the dashboard's data", () => {
     const near = (await loadDashboard(await getDb(), us.a.userId)).near!;
     expect(near.find((couple) => couple.coupleId === them.coupleId)!.distance).toBe("Within 50 km");
     const profile = await loadCoupleProfile(await getDb(), us.a.userId, them.coupleId);
-    expect(profile.distanceBand).toBe("within 50 km");
+    expect(profile.distanceBand).toBe("Within 50 km");
     // A hidden place of one's own has no point to measure from: the card asks for one, as the directory does.
     const hidden = await forumCouple({ place: { ...here, level: "hidden" } });
     expect((await loadDashboard(await getDb(), hidden.a.userId)).near).toBeNull();
@@ -125,7 +125,7 @@ describe("the dashboard's data", () => {
     expect((await loadDashboard(db, us.b.userId)).notifications).toEqual([]);
   });
 
-  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers once it is a day old or the viewer moves", async () => {
+  it("near couples come from the couple's stored list: hidden, blocked, placeless or dismissed ones drop out at once, newcomers come in at once", async () => {
     const here = { lat: 44.49, lng: 11.34, city: "Bologna", country: "Italy" };
     const nearby = { lat: 44.5, lng: 11.4, city: "Bologna", country: "Italy" };
     const us = await forumCouple({ place: here });
@@ -144,7 +144,11 @@ describe("the dashboard's data", () => {
     const newcomer = await forumCouple({ place: nearby });
     const second = await nearIds();
     expect(second).toContain(stays.coupleId);
-    for (const gone of [hidden, blocked, placeless, dismissed, newcomer]) expect(second).not.toContain(gone.coupleId);
+    expect(second).toContain(newcomer.coupleId);
+    for (const gone of [hidden, blocked, placeless, dismissed]) expect(second).not.toContain(gone.coupleId);
+    // ...without the stored list being walked again: that waits for a day, or the viewer moving.
+    const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(stored!.nearIds).not.toContain(newcomer.coupleId);
 
     // A day later the list is walked again...
     await db
@@ -152,10 +156,13 @@ describe("the dashboard's data", () => {
       .set({ computedAt: new Date(Date.now() - SUMMARY_TTL_MS - 1000) })
       .where(eq(discoverSummaries.coupleId, us.coupleId));
     expect(await nearIds()).toContain(newcomer.coupleId);
+    const [walked] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(walked!.nearIds).toContain(newcomer.coupleId);
     // ...and at once when the viewer's own place changes.
-    const another = await forumCouple({ place: nearby });
-    expect(await nearIds()).not.toContain(another.coupleId);
     await db.update(locations).set({ latitude: 44.48 }).where(eq(locations.entityId, us.coupleId));
-    expect(await nearIds()).toContain(another.coupleId);
+    const [moved] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    await nearIds();
+    const [after] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(after!.computedAt.getTime()).toBeGreaterThan(moved!.computedAt.getTime());
   });
 });

@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { GET as countRoute } from "@/app/api/directory/count/route";
+import { GET as mapRoute } from "@/app/api/directory/map/route";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
@@ -81,7 +83,7 @@ describe("GET /api/directory", () => {
       { blockerCoupleId: blockedMe.coupleId, blockedCoupleId: me.coupleId, createdByUserId: blockedMe.a.userId },
     ]);
 
-    const res = await list(`?q=${tag}`, me.a.headers);
+    const res = await list(`?q=${tag}&sort=newest`, me.a.headers);
     expect(res.status).toBe(200);
     const page = res.json as Page;
     expect(names(page)).toEqual(["Newer", "Older"]);
@@ -92,17 +94,18 @@ describe("GET /api/directory", () => {
       profileImageUrl: null,
       badge: "Verified Couple",
       location: "Sintra, Portugal",
-      distanceBand: "within 50 km",
+      distanceBand: "Within 25 km",
       coupleTypes: [{ value: "global_adventurers", label: "Global Adventurers" }],
       interestsInCommon: 1,
+      connection: { state: "none" },
     });
     // Porto at region level snaps to the 1° grid (41, -9): about 250 km from Lisbon's city point.
-    expect(page.data[0]).toMatchObject({ badge: "Beta Member", location: "Portugal", distanceBand: "further away", interestsInCommon: 0 });
+    expect(page.data[0]).toMatchObject({ badge: "Beta Member", location: "Portugal", distanceBand: "Within 500 km", interestsInCommon: 0 });
     // Partner B sees the same directory as partner A.
-    expect(names((await list(`?q=${tag}`, me.b.headers)).json as Page)).toEqual(["Newer", "Older"]);
+    expect(names((await list(`?q=${tag}&sort=newest`, me.b.headers)).json as Page)).toEqual(["Newer", "Older"]);
   });
 
-  it("shows no distance band when either place is hidden or country-level, 'further away' beyond 200 km", async () => {
+  it("shows no distance band when either place is hidden or country-level, a band at any distance", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { place: LISBON });
     await couple(tag, "Paris", { place: FAR });
@@ -111,7 +114,7 @@ describe("GET /api/directory", () => {
     await couple(tag, "Nowhere");
     const page = (await list(`?q=${tag}&sort=nearest`, me.a.headers)).json as Page;
     const byName = Object.fromEntries(page.data.map((card) => [card.coupleName.split(" ")[1], card]));
-    expect(byName.Paris).toMatchObject({ distanceBand: "further away", location: "Paris, France" });
+    expect(byName.Paris).toMatchObject({ distanceBand: "Within 2,500 km", location: "Paris, France" });
     expect(byName.Country).toMatchObject({ distanceBand: null, location: "Portugal" });
     expect(byName.Hidden).toMatchObject({ distanceBand: null, location: null });
     expect(byName.Nowhere).toMatchObject({ distanceBand: null, location: null });
@@ -121,6 +124,91 @@ describe("GET /api/directory", () => {
     const hiddenMe = await couple(tag, "HiddenMe", { place: { ...LISBON, level: "hidden" } });
     const seen = (await list(`?q=${tag}`, hiddenMe.a.headers)).json as Page;
     expect(seen.data.every((card) => card.distanceBand === null)).toBe(true);
+  });
+
+  it("sorts nearest first by default for a viewer with a place (newest without one), every distance a band", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    // The newest couples are the furthest: 'Newest' would put them first.
+    await couple(tag, "Sintra", { place: SINTRA, createdAt: new Date(Date.now() - 120_000) });
+    await couple(tag, "Porto", { place: PORTO, createdAt: new Date(Date.now() - 60_000) });
+    await couple(tag, "Paris", { place: FAR });
+    const page = (await list(`?q=${tag}`, me.a.headers)).json as Page;
+    expect(names(page)).toEqual(["Sintra", "Porto", "Paris"]);
+    expect(page.data.map((card) => card.distanceBand)).toEqual(["Within 25 km", "Within 500 km", "Within 2,500 km"]);
+    expect(names((await list(`?q=${tag}&sort=newest`, me.a.headers)).json as Page)).toEqual(["Paris", "Porto", "Sintra"]);
+    const placeless = await couple(tag, "Placeless");
+    expect(names((await list(`?q=${tag}`, placeless.a.headers)).json as Page)).toEqual(["Paris", "Me", "Porto", "Sintra"]);
+  });
+
+  it("finds a couple by any word of its name, a partner's first name or its place as others see it, never by more", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    const smiths = await couple(tag, "The Smiths", { place: { lat: 51.5074, lng: -0.1278, city: "London", country: "United Kingdom" } });
+    const regional = await couple(tag, "Regional", { place: { ...PORTO, level: "region" } });
+    const db = await getDb();
+    await db
+      .update(users)
+      .set({ firstName: `Priya${tag}` })
+      .where(eq(users.id, smiths.a.userId));
+    await db.update(locations).set({ state: "Norte" }).where(eq(locations.entityId, regional.coupleId));
+    const search = async (q: string) => {
+      const res = await list(`?q=${encodeURIComponent(q)}&sort=newest`, me.a.headers);
+      expect(res.status, q).toBe(200);
+      return (res.json as Page).data.map((card) => card.coupleId);
+    };
+    // A partner's first name, in any case, alone or with a word of the city.
+    expect(await search(`priya${tag}`)).toEqual([smiths.coupleId]);
+    expect(await search(`Priya${tag} london`)).toEqual([smiths.coupleId]);
+    expect(await search(`Priya${tag} Lisbon`)).toEqual([]);
+    // Any word of the couple name, and the city of a place shown at city level.
+    expect(await search(`${tag} smiths`)).toEqual([smiths.coupleId]);
+    expect((await search("London")).includes(smiths.coupleId)).toBe(true);
+    // A region-level place is found by its region, never by the city it hides; a hidden one by nothing.
+    expect(await search(`${tag} Norte`)).toEqual([regional.coupleId]);
+    expect(await search(`${tag} Porto`)).toEqual([]);
+    await db.update(locations).set({ privacyLevel: "hidden" }).where(eq(locations.entityId, smiths.coupleId));
+    expect(await search(`${tag} London`)).toEqual([]);
+    // A partner who renames themselves, or leaves, is found by their name no more.
+    await db.update(users).set({ firstName: "Rosa" }).where(eq(users.id, smiths.a.userId));
+    expect(await search(`priya${tag}`)).toEqual([]);
+    await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, smiths.coupleId));
+    expect(await search(`${tag} ${smiths.b.firstName}`)).toEqual([]);
+    expect(await search(`${tag} Rosa`)).toEqual([smiths.coupleId]);
+  });
+
+  it("counts what the filters match for the filter sheet, and puts the same couples on the map at their shown points", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    await couple(tag, "Sintra", { place: SINTRA, verified: true });
+    await couple(tag, "Exact", { place: { ...SINTRA, lat: 38.8, lng: -9.35, level: "full" } });
+    await couple(tag, "Regional", { place: { ...PORTO, level: "region" } });
+    await couple(tag, "Hidden place", { place: { ...SINTRA, level: "hidden" } });
+    await couple(tag, "Not shown", { place: SINTRA, visible: false });
+    const count = async (qs: string) => {
+      const res = await call(countRoute, "GET", `/api/directory/count?q=${tag}${qs}`, { headers: me.a.headers });
+      expect(res.status, qs).toBe(200);
+      return res.json.data;
+    };
+    expect(await count("")).toEqual({ count: 4, more: false });
+    expect(await count("&verified=1")).toEqual({ count: 1, more: false });
+    expect(await count("&distance=25")).toEqual({ count: 2, more: false });
+    expect((await call(countRoute, "GET", "/api/directory/count?distance=30", { headers: me.a.headers })).status).toBe(400);
+
+    const res = await call(mapRoute, "GET", `/api/directory/map?q=${tag}`, { headers: me.a.headers });
+    expect(res.status).toBe(200);
+    const points = Object.fromEntries(
+      (res.json.data as (Card & { point: { lat: number; lng: number } })[]).map((card) => [
+        card.coupleName.split(" ").slice(1).join(" "),
+        card.point,
+      ]),
+    );
+    // Nearest first; the hidden place is in the list but not on the map; each point as its privacy level shows it.
+    expect(Object.keys(points)).toEqual(["Exact", "Sintra", "Regional"]);
+    expect(points.Sintra).toEqual(shownCoordinates("city", SINTRA.lat, SINTRA.lng));
+    expect(points.Exact).toEqual({ lat: 38.8, lng: -9.35 });
+    expect(points.Regional).toEqual({ lat: 41, lng: -9 });
+    expect(res.json.more).toBe(false);
   });
 
   it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {
@@ -171,7 +259,7 @@ describe("GET /api/directory", () => {
     ["interests=not_an_interest", "interests"],
     [`interests=${"x".repeat(30)}`, "interests"],
     ["styles=couch_potatoes", "styles"],
-    ["distance=25", "distance"],
+    ["distance=30", "distance"],
     ["distance=abc", "distance"],
     ["sort=random", "sort"],
     ["verified=yes", "verified"],
@@ -362,7 +450,7 @@ describe("GET /api/directory", () => {
       const page = (
         await list(`?q=${tag}&sort=nearest&distance=50&limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)
       ).json as Page;
-      expect(page.data.every((card) => card.distanceBand === "within 50 km")).toBe(true);
+      expect(page.data.every((card) => card.distanceBand === "Within 25 km")).toBe(true);
       seen.push(...page.data.map((card) => card.coupleId));
       cursor = page.pagination.nextCursor;
     } while (cursor && seen.length < 20);
@@ -474,7 +562,7 @@ describe("GET /api/couples/{id}/full-profile about another couple", () => {
       },
     ]);
     expect(data.interestsVenn).toEqual({ shared: [I0, I2], onlyYours: [I1, I3], onlyTheirs: [I4, I5], allFour: [I0] });
-    expect(data.distanceBand).toBe("within 50 km");
+    expect(data.distanceBand).toBe("Within 25 km");
     // Their own profile: no Venn against themselves, their last names kept.
     const own = (await getProfile(me.coupleId, me.a.headers)).json.data;
     expect(own).toMatchObject({ isOwn: true, interestsVenn: null, distanceBand: null });

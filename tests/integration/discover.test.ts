@@ -44,11 +44,11 @@ describe("GET /api/discover", () => {
     const ours = ids(res).filter((id) => [best.coupleId, middle.coupleId, weak.coupleId].includes(id));
     expect(ours).toEqual([best.coupleId, middle.coupleId, weak.coupleId]);
     const top = cards(res).find((card) => card.coupleId === best.coupleId)!;
-    expect(top.reasons).toEqual(["You all love sailing, skiing and theatre", "Both Culture Curators", "Within 50 km"]);
-    expect(top.distance).toBe("Within 50 km");
+    expect(top.reasons).toEqual(["All four share 3 interests", "3 interests in common", "Both Culture Curators", "Within 25 km"]);
+    expect(top.distance).toBe("Within 25 km");
     expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual([
-      "You all love sailing",
-      "Both couples also enjoy skiing",
+      "All four love sailing",
+      "2 interests in common",
     ]);
     expect(ids(res)).not.toContain(us.coupleId);
   });
@@ -83,6 +83,7 @@ describe("GET /api/discover", () => {
     }
     expect(Object.keys(cards(res)[0]!).sort()).toEqual([
       "badge",
+      "connection",
       "coupleId",
       "coupleName",
       "coupleTypes",
@@ -157,15 +158,27 @@ describe("stored suggestions (discover_suggestions)", () => {
     const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
     expect(stored!.candidateIds).toContain(first.coupleId);
 
-    // A couple joining later is not searched for while the list is fresh, for either partner...
+    // A couple joining later reaches the stored list at once, for either partner, without it being searched again...
     const later = await couple(STORED, STORED, []);
-    expect(await suggested(us.b.userId)).not.toContain(later.coupleId);
-    // ...but is a day later,
+    expect(await suggested(us.b.userId)).toContain(later.coupleId);
+    const [kept] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(kept!.computedAt).toEqual(stored!.computedAt);
+    // ...and so does one that takes up the same interests, or becomes discoverable.
+    const changer = await couple(["music"], ["music"], []);
+    const shy = await couple(STORED, STORED, []);
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, shy.coupleId));
+    expect(await suggested(us.a.userId)).not.toContain(changer.coupleId);
+    expect(await suggested(us.a.userId)).not.toContain(shy.coupleId);
+    await db.update(users).set({ interests: STORED }).where(eq(users.id, changer.a.userId));
+    await db.update(couples).set({ isVisible: true }).where(eq(couples.id, shy.coupleId));
+    expect(await suggested(us.a.userId)).toEqual(expect.arrayContaining([changer.coupleId, shy.coupleId]));
+    // The list is searched again a day later,
     expect(await suggested(us.a.userId, new Date(Date.now() + SUMMARY_TTL_MS + 60_000))).toContain(later.coupleId);
+    const [recomputed] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(recomputed!.candidateIds).toEqual(expect.arrayContaining([later.coupleId, changer.coupleId, shy.coupleId]));
 
     // and at once after the viewer's own interests change (here: one partner adds one).
     const another = await couple(STORED, STORED, []);
-    expect(await suggested(us.a.userId)).not.toContain(another.coupleId);
     await db
       .update(users)
       .set({ interests: [...STORED, "writing"] })
@@ -191,7 +204,7 @@ describe("stored suggestions (discover_suggestions)", () => {
     const all = [hidden, blockedByUs, blockedUs, dismissed, moved].map((other) => other.coupleId);
     const before = await discover(us.a.headers);
     for (const id of all) expect(ids(before)).toContain(id);
-    expect(cards(before).find((card) => card.coupleId === moved.coupleId)!.distance).toBe("Within 50 km");
+    expect(cards(before).find((card) => card.coupleId === moved.coupleId)!.distance).toBe("Within 25 km");
 
     const db = await getDb();
     await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));

@@ -135,6 +135,7 @@ describe("GET /api/notifications", () => {
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       post_id: postId,
       reply_id: replyId,
+      conversation_id: null,
       actor_profile_image_url: "/api/images/avatars/theo.webp",
       actor_couple_name: "Maya & Theo",
       triggered_by_couple_name: "Maya & Theo",

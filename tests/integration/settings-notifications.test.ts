@@ -52,6 +52,9 @@ describe("GET and PUT /api/settings/notifications", () => {
       reply: { inApp: true, email: true },
       mention: { inApp: true, email: true },
       reaction: { inApp: true, email: false },
+      connection_request: { inApp: true, email: true },
+      connection_accepted: { inApp: true, email: true },
+      message: { inApp: true, email: true },
     });
     const res = await put(one.a.headers, {
       preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } },

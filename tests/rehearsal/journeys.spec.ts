@@ -297,3 +297,53 @@ test("settings changes: the couple's profile with a new photo, and the person's 
   await page.reload();
   await expect(page.getByLabel("Occupation")).toHaveValue("Rehearsal director");
 });
+
+test("the bell live through the edge: the stream the edge cuts resumes from its last event, with what was sent meanwhile", async ({
+  browser,
+}) => {
+  const [a, b] = [DEMO_COUPLES[2]!.partnerA, DEMO_COUPLES[3]!.partnerA];
+  const pageA = await (await browser.newContext()).newPage();
+  // The bell's poll is blocked: only the stream can move it.
+  await pageA.context().route("**/api/notifications/unread-count", (route) => route.abort());
+  const streams: string[] = [];
+  const ended: string[] = [];
+  const isStream = (url: string) => new URL(url).pathname === "/api/stream";
+  pageA.on("request", (request) => void (isStream(request.url()) && streams.push(request.url())));
+  pageA.on("requestfinished", (request) => void (isStream(request.url()) && ended.push(request.url())));
+  pageA.on("requestfailed", (request) => void (isStream(request.url()) && ended.push(request.url())));
+  await signIn(pageA, demoEmail(a.firstName), DEMO_PASSWORD);
+  await expect(pageA).toHaveURL(/\/dashboard$/);
+  const bell = pageA.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
+  await expect.poll(() => streams.length).toBeGreaterThanOrEqual(1);
+  const unread = async () => Number(/, (\d+) unread$/.exec((await bell.getAttribute("aria-label")) ?? "")?.[1] ?? 0);
+  // The stream's opening event sets the bell; give it a moment before reading the count.
+  await pageA.waitForTimeout(1_000);
+  const before = await unread();
+
+  const csrf = async (page: Page) => ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+  const created = await pageA.request.post("/api/forum/posts", {
+    headers: { "X-CSRF-Token": await csrf(pageA) },
+    data: { title: `Rehearsal live ${Date.now()}`, body: "Who is around tonight?", topic: "travel", scope: "global", photos: [] },
+  });
+  expect(created.status()).toBe(201);
+  const postId = ((await created.json()) as { data: { id: string } }).data.id;
+  const pageB = await (await browser.newContext()).newPage();
+  await signIn(pageB, demoEmail(b.firstName), DEMO_PASSWORD);
+  await expect(pageB).toHaveURL(/\/dashboard$/);
+  const reply = async (body: string) => {
+    const answer = await pageB.request.post(`/api/forum/posts/${postId}/replies`, {
+      headers: { "X-CSRF-Token": await csrf(pageB) },
+      data: { body },
+    });
+    expect(answer.status()).toBe(201);
+  };
+  await reply("We are!");
+  await expect.poll(unread).toBe(before + 1);
+
+  // The edge cuts the stream at its maximum duration; a reply sent at once, before the browser reconnects, still arrives.
+  await expect.poll(() => ended.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await reply("Still there?");
+  await expect.poll(unread, { timeout: 30_000 }).toBe(before + 2);
+  expect(streams.length).toBeGreaterThanOrEqual(2);
+  expect(streams.at(-1)).toMatch(/[?&]lastEventId=\d+$/);
+});

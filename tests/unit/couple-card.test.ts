@@ -22,7 +22,7 @@ const row = (overrides: Partial<CardRow> = {}): CardRow => ({
 
 describe("coupleCard", () => {
   it("names the couple by coupleId and shows its place at its privacy level, never the chosen address", () => {
-    expect(coupleCard(row())).toEqual({
+    expect(coupleCard(row(), { state: "none" })).toEqual({
       coupleId: "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b",
       coupleName: "Maya & Theo",
       profileImageUrl: "/api/images/couple-photo/1.jpg",
@@ -32,12 +32,13 @@ describe("coupleCard", () => {
         { value: "global_adventurers", label: "Global Adventurers" },
         { value: "retired_style", label: "retired_style" },
       ],
+      connection: { state: "none" },
     });
   });
 
   it("shows no place when it is hidden or missing (a left join's row of nulls included)", () => {
-    expect(coupleCard(row({ place: { ...row().place!, privacyLevel: "hidden" } })).location).toBeNull();
-    expect(coupleCard(row({ place: null })).location).toBeNull();
-    expect(coupleCard(row({ place: { ...row().place!, id: null } })).location).toBeNull();
+    expect(coupleCard(row({ place: { ...row().place!, privacyLevel: "hidden" } }), { state: "none" }).location).toBeNull();
+    expect(coupleCard(row({ place: null }), { state: "none" }).location).toBeNull();
+    expect(coupleCard(row({ place: { ...row().place!, id: null } }), { state: "none" }).location).toBeNull();
   });
 });

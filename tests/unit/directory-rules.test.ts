@@ -8,6 +8,9 @@ import {
   NO_FILTERS,
   pageFilters,
   partnersVenn,
+  searchWords,
+  activeFilters,
+  countText,
   commonText,
 } from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -16,15 +19,17 @@ import { bandOf, haversineKm, shownDistanceKm } from "@/lib/locations/bands";
 
 describe("distance bands", () => {
   it.each([
-    [0, "within 10 km"],
-    [10, "within 10 km"],
-    [10.01, "within 50 km"],
-    [50, "within 50 km"],
-    [120, "within 200 km"],
-    [200, "within 200 km"],
-    [200.5, "further away"],
-    [19_000, "further away"],
-  ])("puts %d km in the directory band %j", (km, band) => {
+    [0, "Within 10 km"],
+    [10, "Within 10 km"],
+    [10.01, "Within 25 km"],
+    [22, "Within 25 km"],
+    [50, "Within 50 km"],
+    [120, "Within 200 km"],
+    [200.5, "Within 500 km"],
+    [1800, "Within 2,500 km"],
+    [5000, "Within 5,000 km"],
+    [19_000, "More than 5,000 km"],
+  ])("puts %d km in the directory band %j, never 'further away'", (km, band) => {
     expect(directoryBand(km)).toBe(band);
   });
 
@@ -125,7 +130,7 @@ describe("directory filters", () => {
       distance: 50,
       sort: "common",
     });
-    expect(pageFilters({ distance: "25", sort: "random", verified: "yes", q: "x".repeat(101) }, true)).toEqual(NO_FILTERS);
+    expect(pageFilters({ distance: "30", sort: "random", verified: "yes", q: "x".repeat(101) }, false)).toEqual(NO_FILTERS);
     expect(pageFilters({ interests: ["hiking", "travel"] }, true).interests).toEqual(["hiking", "travel"]);
   });
 
@@ -134,7 +139,15 @@ describe("directory filters", () => {
     expect(pageFilters({ distance: "10", sort: "nearest" }, true)).toMatchObject({ distance: 10, sort: "nearest" });
   });
 
-  it("writes the same parameter names back, without empty values or the default sort", () => {
+  it("sorts nearest first by default for a viewer with a place, newest first without one", () => {
+    expect(pageFilters({}, true).sort).toBe("nearest");
+    expect(pageFilters({}, false).sort).toBe("newest");
+    expect(directoryHref({ ...NO_FILTERS, sort: "nearest" }, true)).toBe("/directory");
+    expect(directoryHref({ ...NO_FILTERS, sort: "newest" }, true)).toBe("/directory?sort=newest");
+    expect(directoryHref(NO_FILTERS, false)).toBe("/directory");
+  });
+
+  it("writes the same parameter names back, without empty values or the viewer's default sort", () => {
     const filters = {
       q: "Ana",
       interests: ["hiking", "travel"],
@@ -144,7 +157,7 @@ describe("directory filters", () => {
       sort: "nearest" as const,
     };
     expect(filterParams(filters, "abc").toString()).toBe("q=Ana&interests=hiking%2Ctravel&verified=1&distance=10&sort=nearest&cursor=abc");
-    expect(directoryHref(NO_FILTERS)).toBe("/directory");
+    expect(directoryHref(NO_FILTERS, false)).toBe("/directory");
     expect(pageFilters(Object.fromEntries(filterParams(filters)), true)).toEqual(filters);
   });
 
@@ -154,7 +167,7 @@ describe("directory filters", () => {
   });
 
   it("validates the API's query strictly", () => {
-    expect(directoryQuerySchema.parse({})).toEqual({ interests: [], styles: [], verified: false, sort: "newest", limit: 24 });
+    expect(directoryQuerySchema.parse({})).toEqual({ interests: [], styles: [], verified: false, limit: 24 });
     expect(directoryQuerySchema.parse({ interests: "hiking, travel", distance: "200", verified: "1", limit: "5", q: "" })).toMatchObject({
       interests: ["hiking", "travel"],
       distance: 200,
@@ -164,7 +177,7 @@ describe("directory filters", () => {
     for (const bad of [
       { interests: "hiking,nope" },
       { styles: "x" },
-      { distance: "25" },
+      { distance: "30" },
       { sort: "best" },
       { verified: "true" },
       { limit: "100" },
@@ -183,5 +196,48 @@ describe("the directory's search text follows the one one-line rule (lib/fields)
   it("the page drops them", () => {
     for (const q of unsafe) expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBeUndefined();
     expect(pageFilters({ q: "Maya" }, true).q).toBe("Maya");
+  });
+});
+
+describe("the directory's search words", () => {
+  it("are the words typed, lower-cased, each once, a bounded number of them", () => {
+    expect(searchWords(undefined)).toEqual([]);
+    expect(searchWords("Priya  London priya")).toEqual(["priya", "london"]);
+    expect(searchWords("a b c d e f g h")).toEqual(["a", "b", "c", "d", "e", "f"]);
+  });
+});
+
+describe("the directory's chips, count and views", () => {
+  it("names every filter in force as a chip that removes it, the viewer's default sort left out", () => {
+    const filters = {
+      q: "Priya",
+      interests: ["hiking"],
+      styles: ["culture_curators"],
+      verified: true,
+      distance: 25 as const,
+      sort: "newest" as const,
+    };
+    const chips = activeFilters(filters, true);
+    expect(chips.map((chip) => chip.label)).toEqual([
+      "“Priya”",
+      "Within 25 km",
+      "Verified couples only",
+      "Culture Curators",
+      "Hiking",
+      "Sorted: Newest",
+    ]);
+    expect(directoryHref(chips[1]!.without, true)).toBe(
+      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&sort=newest",
+    );
+    expect(directoryHref(chips[5]!.without, true, "map")).toBe(
+      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&distance=25&view=map",
+    );
+    expect(activeFilters({ ...NO_FILTERS, sort: "nearest" }, true)).toEqual([]);
+  });
+
+  it("says a count in words", () => {
+    expect(countText({ count: 1, more: false })).toBe("1 couple");
+    expect(countText({ count: 12, more: false })).toBe("12 couples");
+    expect(countText({ count: 1000, more: true })).toBe("1,000+ couples");
   });
 });

@@ -6,7 +6,6 @@ import {
   coupleInterestSet,
   distanceBand,
   distanceKm,
-  listed,
   rankSuggestions,
   scoreCouple,
   WEIGHTS,
@@ -56,29 +55,36 @@ describe("discover scoring", () => {
     const us = couple("us", { partners: [all, all], styles: ["culture_curators", "career_climbers"], point: LISBON });
     const them = couple("them", { partners: [[...all, "music"], all], styles: ["culture_curators"], point: SINTRA });
     const s = scoreCouple(us, them);
-    expect(s.reasons).toEqual(["You all love travel, wine tasting and hiking", "Both Culture Curators", "Within 50 km"]);
-    expect(s.score).toBe(3 * WEIGHTS.allFour + WEIGHTS.style + WEIGHTS.band[50]);
+    expect(s.reasons).toEqual(["All four share 3 interests", "3 interests in common", "Both Culture Curators", "Within 25 km"]);
+    expect(s.score).toBe(3 * WEIGHTS.allFour + WEIGHTS.style + WEIGHTS.band[25]);
   });
 
-  it("names interests the couples share as couples apart from the all-four ones", () => {
-    const us = couple("us", { partners: [["travel", "cooking"], ["travel"]] });
-    const them = couple("them", { partners: [["travel"], ["travel", "cooking"]] });
-    expect(scoreCouple(us, them).reasons).toEqual(["You all love travel", "Both couples also enjoy cooking"]);
+  it("says what all four love apart from what the couples share, each reason short enough for a chip", () => {
+    const us = couple("us", { partners: [["travel", "cooking"], ["travel"]], styles: ["culture_curators", "career_climbers"] });
+    const them = couple("them", { partners: [["travel"], ["travel", "cooking"]], styles: ["career_climbers", "culture_curators"] });
+    expect(scoreCouple(us, them).reasons).toEqual([
+      "All four love travel",
+      "2 interests in common",
+      "Both Culture Curators",
+      "Both Career Climbers",
+    ]);
     const solo = couple("solo", { partners: [["cooking", "yoga"]] });
-    expect(scoreCouple(us, solo).reasons).toEqual(["Both couples enjoy cooking"]);
+    expect(scoreCouple(us, solo).reasons).toEqual(["1 interest in common"]);
   });
 
   it("distance is a band of the shown points, never a figure; none without both points", () => {
     expect(distanceKm(LISBON, SINTRA)).toBeGreaterThan(15);
     expect(distanceBand(9.9)).toBe(10);
     expect(distanceBand(10)).toBe(10);
+    expect(distanceBand(24)).toBe(25);
     expect(distanceBand(49)).toBe(50);
+    expect(distanceBand(99)).toBe(100);
     expect(distanceBand(199)).toBe(200);
     expect(distanceBand(201)).toBeNull();
     const us = couple("us", { point: LISBON, styles: ["culture_curators"] });
     expect(scoreCouple(us, couple("far", { point: PORTO, styles: ["culture_curators"] })).distanceBand).toBeNull();
     expect(scoreCouple(us, couple("hidden", { point: null, styles: ["culture_curators"] })).reasons).toEqual(["Both Culture Curators"]);
-    for (const reason of scoreCouple(us, couple("near", { point: SINTRA })).reasons) expect(reason).not.toMatch(/\d+\.\d|km away/);
+    for (const reason of scoreCouple(us, couple("near", { point: SINTRA })).reasons) expect(reason).not.toMatch(/\d\.\d|km away/);
   });
 
   it("ranks best first, ties nearer first then by id, drops couples with nothing in common and the viewer's own", () => {
@@ -119,19 +125,11 @@ describe("discover scoring", () => {
       1,
     );
   });
-
-  it("lists a few and counts the rest", () => {
-    expect(listed(["a"])).toBe("a");
-    expect(listed(["a", "b"])).toBe("a and b");
-    expect(listed(["a", "b", "c", "d", "e"])).toBe("a, b, c and 2 more");
-  });
 });
 
 describe("one set of bands between couples", () => {
-  it("discover (and the dashboard) name the band a directory card and a profile name", () => {
-    for (const km of [0, 3, 10, 10.01, 42, 50, 120, 200, 200.5, 900]) {
-      const band = distanceBand(km);
-      expect(band === null ? "further away" : bandLabel(band).toLowerCase(), String(km)).toBe(directoryBand(km));
-    }
+  it("discover (and the dashboard) name the band a directory card and a profile name, up to 200 km", () => {
+    for (const km of [0, 3, 10, 10.01, 22, 42, 50, 120, 200]) expect(bandLabel(distanceBand(km)!), String(km)).toBe(directoryBand(km));
+    expect(distanceBand(200.5)).toBeNull();
   });
 });

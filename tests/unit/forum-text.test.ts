@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { excerpt, insertMention, mentionQueryAt, renderBody, type Segment } from "@/lib/forum/text";
+import { CPU_BUDGET_MS, cpuMillis } from "@/tests/support/cpu";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
 const ANA = { coupleId: "c-ana", name: "Ana" };
@@ -50,6 +51,30 @@ describe("renderBody: links", () => {
       { kind: "link", text: "https://example.com", href: "https://example.com/" },
       { kind: "text", text: ")" },
     ]);
+  });
+
+  it("trims a URL followed by long runs of punctuation in linear time (the probe's reply)", () => {
+    const body = `see https://example.com/${".".repeat(1000)}a${")".repeat(1000)}`;
+    expect(line(body, [])).toEqual([
+      { kind: "text", text: "see " },
+      { kind: "link", text: `https://example.com/${".".repeat(1000)}a`, href: `https://example.com/${".".repeat(1000)}a` },
+      { kind: "text", text: ")".repeat(1000) },
+    ]);
+    expect(cpuMillis(() => renderBody(body))).toBeLessThan(CPU_BUDGET_MS);
+  });
+
+  it("keeps trailing closers the URL balanced among other trailing marks", () => {
+    expect(line("(https://en.wikipedia.org/wiki/Up_(film)).", [])).toEqual([
+      { kind: "text", text: "(" },
+      { kind: "link", text: "https://en.wikipedia.org/wiki/Up_(film)", href: "https://en.wikipedia.org/wiki/Up_(film)" },
+      { kind: "text", text: ")." },
+    ]);
+  });
+
+  it("trims white space at a paragraph's end in linear time", () => {
+    const body = `a${" ".repeat(20_000)}b`;
+    expect(renderBody(body)).toEqual([[[{ kind: "text", text: body }]]]);
+    expect(cpuMillis(() => renderBody(body))).toBeLessThan(CPU_BUDGET_MS);
   });
 
   it("never links another scheme or a URL without a host", () => {
@@ -184,7 +209,7 @@ describe("excerpt", () => {
       if (chars.length <= length) return flat;
       const cut = chars.slice(0, length).join("");
       const space = cut.lastIndexOf(" ");
-      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/u, "")}…`;
+      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s.,;:!?-])[\s.,;:!?-]+$/u, "")}…`;
     };
     const bodies = [
       `${" ".repeat(5000)}short`,

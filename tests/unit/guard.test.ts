@@ -27,6 +27,7 @@ const PROFILE_ROUTES = [
   "/events",
   "/events/create",
   "/messages",
+  "/messages/123",
   "/forum",
   "/forum/local",
   "/forum/post/123",

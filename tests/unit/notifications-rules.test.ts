@@ -13,6 +13,13 @@ describe("notificationHref", () => {
     expect(notificationHref({ post_id: null, reply_id: "r9" })).toBe("/notifications");
   });
 
+  it("opens a messaging notification's conversation, and a request the inbox's requests", () => {
+    const base = { post_id: null, reply_id: null };
+    expect(notificationHref({ ...base, type: "message", conversation_id: "c1" })).toBe("/messages/c1");
+    expect(notificationHref({ ...base, type: "connection_accepted", conversation_id: "c1" })).toBe("/messages/c1");
+    expect(notificationHref({ ...base, type: "connection_request", conversation_id: null })).toBe("/messages?tab=requests");
+  });
+
   it("keeps odd ids inside their path segment", () => {
     expect(notificationHref({ post_id: "a/b?c", reply_id: null })).toBe("/forum/post/a%2Fb%3Fc");
   });

@@ -27,6 +27,7 @@ describe("route registry", () => {
     expect(findRoute("/profile/abc/def")).toBeUndefined();
     expect(findRoute("/onboarding/a/b")?.path).toBe("/onboarding/[...step]");
     expect(findRoute("/forum/post")).toBeUndefined();
+    expect(findRoute("/messages/abc")?.path).toBe("/messages/[conversationId]");
     expect(findRoute("/dev.outbox")).toBeUndefined();
   });
 
@@ -37,6 +38,7 @@ describe("route registry", () => {
     ]);
     expect(navLinks("secondary").map((link) => link.label)).toEqual([
       "Directory",
+      "Messages",
       "Discover",
       "Events",
       "Your Couple Profile",
@@ -53,6 +55,7 @@ describe("route registry", () => {
       "Global",
       "Local",
       "Directory",
+      "Messages",
       "Profile",
     ]);
   });

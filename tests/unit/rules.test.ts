@@ -85,6 +85,20 @@ describe("emailSchema", () => {
   it("refuses a non-string with the same message", () => {
     expect(messages(emailSchema.safeParse(42))).toEqual(["Please enter a valid email address"]);
   });
+
+  it("accepts sub-domains and refuses empty labels", () => {
+    expect(emailSchema.parse("ada@mail.example.co.uk")).toBe("ada@mail.example.co.uk");
+    for (const email of ["ada@example..com", "ada@example.com.", "ada@.example.com", "a@b@c.com"]) {
+      expect(messages(emailSchema.safeParse(email))).toEqual(["Please enter a valid email address"]);
+    }
+  });
+
+  it("stops at the length issue: an over-long address never reaches the trim or the pattern", () => {
+    // The probe's body: "a@", dots, "@" backtracked quadratically in the old pattern.
+    const hostile = `a@${".".repeat(40_000)}@`;
+    const result = emailSchema.safeParse(hostile);
+    expect(result.error?.issues.map((issue) => issue.code)).toEqual(["too_big"]);
+  });
 });
 
 describe("nameSchema", () => {

@@ -28,7 +28,7 @@ describe("privacyPreview", () => {
 });
 
 describe("settings sections", () => {
-  it("lists the nine sections, each under /settings", () => {
+  it("lists the ten sections, each under /settings", () => {
     expect(SETTINGS_SECTIONS.map((section) => section.label)).toEqual([
       "Your profile",
       "Couple profile",
@@ -37,6 +37,7 @@ describe("settings sections", () => {
       "Notifications",
       "Security",
       "Partner",
+      "Messages",
       "Blocked couples",
       "Your data",
     ]);

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
+import { SayHello } from "@/components/messages/SayHello";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
@@ -136,7 +137,9 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             <SuggestionGrid>
               {dashboard.suggestions.map((suggestion) => (
                 <li key={suggestion.coupleId}>
-                  <SuggestionCard suggestion={suggestion} headingLevel={3} />
+                  <SuggestionCard suggestion={suggestion} headingLevel={3}>
+                    <SayHello coupleId={suggestion.coupleId} coupleName={suggestion.coupleName} connection={suggestion.connection} />
+                  </SuggestionCard>
                 </li>
               ))}
             </SuggestionGrid>

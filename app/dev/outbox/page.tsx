@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
+import { runDueWork } from "@/lib/due/service";
 import { isPreview } from "@/lib/env";
 import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";
@@ -33,7 +34,11 @@ export default async function DevOutboxPage({ searchParams }: { searchParams: Pr
   // The request is read first, so the page is rendered per request and the setting read at run time.
   if (!mayReadOutbox(await headers())) notFound();
   const { to } = await searchParams;
-  const messages = await withDb((db) => listOutbox(db, typeof to === "string" ? to : undefined));
+  // Crons do not run on previews: opening the outbox runs the due work, so its e-mails show here.
+  const messages = await withDb(async (db) => {
+    await runDueWork(db);
+    return listOutbox(db, typeof to === "string" ? to : undefined);
+  });
   return (
     <main id="main" className="page">
       <h1>Dev outbox</h1>

@@ -2,12 +2,15 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
 import { PostRow } from "@/components/forum/PostRow";
+import { SayHello } from "@/components/messages/SayHello";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
+import { connectionStates, stateOf } from "@/lib/connections/states";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
+import type { ConnectionState } from "@/lib/messages/view";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Couple Profile" };
@@ -16,8 +19,8 @@ const RECENT_POSTS = 5;
 
 /**
  * Any couple's full profile as the signed-in user may see it: photos, styles, both
- * partners (first names and ages), the interests Venn, the distance band and their recent forum
- * posts. Hidden, inactive, blocked either way, malformed and missing all read as not found.
+ * partners (first names and ages), the interests Venn, the distance band, their recent forum
+ * posts, and 'Say hello' (or where the two couples stand). Hidden, inactive, blocked either way, malformed and missing all read as not found.
  */
 export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
   const { coupleId } = await params;
@@ -25,12 +28,14 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   const { userId } = await requireCompleteProfile();
   let profile: CoupleProfile;
   let posts: ForumPost[];
+  let connection: ConnectionState;
   try {
-    [profile, posts] = await withDb(async (db) => {
+    [profile, posts, connection] = await withDb(async (db) => {
       const found = await loadCoupleProfile(db, userId, coupleId);
       const actor = await forumActor(db, userId);
       const recent = await listPosts(db, actor, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
-      return [found, recent.data] as const;
+      const connections = await connectionStates(db, actor.coupleId, [found.id]);
+      return [found, recent.data, stateOf(connections, found.id)] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
@@ -39,7 +44,14 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   return (
     <CoupleProfileView
       profile={profile}
-      actions={profile.isOwn ? undefined : <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />}
+      actions={
+        profile.isOwn ? undefined : (
+          <>
+            <SayHello coupleId={profile.id} coupleName={profile.coupleName} connection={connection} />
+            <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />
+          </>
+        )
+      }
       recentPosts={posts.map((post) => (
         <PostRow key={post.id} post={post} />
       ))}

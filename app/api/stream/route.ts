@@ -1,0 +1,20 @@
+import { env } from "@/lib/env";
+import { route } from "@/lib/http/route";
+import { parseEventId, streamLifetimeMs } from "@/lib/live/rules";
+import { liveStream } from "@/lib/live/sse";
+
+/**
+ * GET /api/stream: the signed-in caller's live events (server-sent events, one stream per tab).
+ * The browser's own reconnect sends `Last-Event-ID`; a reconnect made by hand names it as
+ * `?lastEventId=` (EventSource cannot set the header).
+ */
+export const GET = route({ access: "signed-in" }, async ({ db, caller, request }) =>
+  liveStream({
+    db,
+    userId: caller.userId,
+    sessionId: caller.sessionId,
+    resumeFrom: parseEventId(request.headers.get("last-event-id") ?? request.nextUrl.searchParams.get("lastEventId")),
+    lifetimeMs: streamLifetimeMs(env().LIVE_STREAM_MAX_S),
+    signal: request.signal,
+  }),
+);

@@ -1,0 +1,21 @@
+"use client";
+
+import { useLive } from "@/lib/live/client/use-live";
+import { fetchUnreadMessages, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
+import { badgeText, UNREAD_POLL_MS, UNREAD_STALE_MS } from "@/lib/notifications/rules";
+import styles from "./NotificationBell.module.css";
+
+/** The navigation's 'Messages' count: this person's unread messages, on the bell's poll, capped at '99+' like it. */
+export function MessagesBadge() {
+  const state = useLive(UNREAD_MESSAGES_KEY, fetchUnreadMessages, { pollMs: UNREAD_POLL_MS, staleMs: UNREAD_STALE_MS });
+  const unread = state.status === "ready" ? state.value : 0;
+  if (unread === 0) return null;
+  return (
+    <>
+      <span className={`${styles.badge} ${styles.inline}`} aria-hidden="true" data-testid="messages-badge">
+        {badgeText(unread)}
+      </span>
+      <span className="visually-hidden">, {badgeText(unread)} unread</span>
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+
+import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { ApiError } from "@/lib/http/client";
+import { compressImage } from "@/lib/images/client/compress";
+import { imageProblem } from "@/lib/images/client/photo";
+import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
+import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
+import type { Message } from "@/lib/messages/view";
+import styles from "./Composer.module.css";
+
+/** The counter shows once a message nears its limit. */
+const COUNT_FROM = BODY_MAX - 500;
+
+type Props = { conversationId: string; onSent(message: Message): void; onEnded(): void };
+
+/**
+ * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
+ * through the shared upload client; 'Send' (or Ctrl/Cmd+Enter).
+ */
+export function Composer({ conversationId, onSent, onEnded }: Props) {
+  const [body, setBody] = useState("");
+  const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
+  const [uploading, setUploading] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const over = body.length > BODY_MAX;
+
+  async function attach(file: File | undefined) {
+    if (!file) return;
+    const problem = imageProblem(file);
+    if (problem) return setError(problem);
+    setError(null);
+    setUploading(0);
+    try {
+      const url = await uploadMessagePhoto(await compressImage(file), (fraction) => setUploading(fraction));
+      setPhoto({ url, progress: 1 });
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : "There was an issue uploading your photo. Please try again.");
+    } finally {
+      setUploading(null);
+    }
+  }
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const text = body.trim();
+    if (text === "" || over || busy || uploading !== null) {
+      if (text === "") setError(MESSAGE_TEXTS.bodyRequired);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const sent = await sendMessage(conversationId, { body, ...(photo ? { photoUrl: photo.url } : {}) });
+      setBody("");
+      setPhoto(null);
+      onSent(sent);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") onEnded();
+      else setError(failure instanceof Error ? failure.message : "Could not send your message");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void submit();
+  };
+
+  return (
+    <form className={styles.composer} onSubmit={submit} noValidate>
+      {error && <Alert tone="error">{error}</Alert>}
+      {photo && (
+        <div className={styles.preview}>
+          {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}
+          <img src={photo.url} alt="Photo to send" width={72} height={72} />
+          <button type="button" className="button-link" onClick={() => setPhoto(null)}>
+            Remove photo
+          </button>
+        </div>
+      )}
+      <div className={styles.row}>
+        <label className={`icon-button ${styles.attach}`} data-disabled={uploading !== null || photo !== null || undefined}>
+          <span aria-hidden="true">+</span>
+          <span className="visually-hidden">{uploading !== null ? `Uploading photo, ${Math.round(uploading * 100)}%` : "Add a photo"}</span>
+          <input
+            type="file"
+            accept="image/jpeg,image/png,image/webp"
+            className="visually-hidden"
+            disabled={uploading !== null || photo !== null}
+            onChange={(event) => {
+              void attach(event.target.files?.[0]);
+              event.target.value = "";
+            }}
+          />
+        </label>
+        <label htmlFor={id} className="visually-hidden">
+          Message
+        </label>
+        <textarea
+          id={id}
+          className={styles.input}
+          rows={2}
+          value={body}
+          placeholder="Write a message"
+          aria-invalid={over || undefined}
+          aria-describedby={body.length >= COUNT_FROM ? `${id}-count` : undefined}
+          onChange={(event) => setBody(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button type="submit" className="button button-primary" disabled={busy || uploading !== null}>
+          {busy ? "Sending..." : "Send"}
+        </button>
+      </div>
+      {body.length >= COUNT_FROM && (
+        <span id={`${id}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
+          {body.length.toLocaleString("en-US")} / {BODY_MAX.toLocaleString("en-US")} characters
+        </span>
+      )}
+    </form>
+  );
+}

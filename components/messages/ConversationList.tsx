@@ -1,0 +1,101 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { RelativeTime } from "@/components/forum/RelativeTime";
+import { Alert } from "@/components/ui/Alert";
+import { useLive } from "@/lib/live/client/use-live";
+import { fetchInbox, INBOX_KEY } from "@/lib/messages/client/api";
+import { badgeText } from "@/lib/notifications/rules";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
+import { CoupleFace } from "./CoupleFace";
+import styles from "./ConversationList.module.css";
+
+/**
+ * The conversations, newest activity first: the first page stays current through the live hook;
+ * 'Load more' follows the keyset cursor and keeps what it loaded below it.
+ */
+export function ConversationList({ viewerId, openId }: { viewerId: string; openId: string | null }) {
+  const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS });
+  const [older, setOlder] = useState<{ rows: InboxRow[]; cursor: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (first.status === "loading") return <p className={styles.empty}>Loading conversations...</p>;
+  if (first.status === "error") return <Alert tone="error">Could not load your conversations. Please try again.</Alert>;
+  const page = first.value;
+  const onFirst = new Set(page.data.map((row) => row.id));
+  // A conversation with new activity moves up onto the first page: shown there only.
+  const rows = [...page.data, ...(older?.rows ?? []).filter((row) => !onFirst.has(row.id))];
+  const cursor = older ? older.cursor : page.pagination.hasMore ? page.pagination.nextCursor : null;
+
+  async function loadMore() {
+    if (!cursor) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await fetchInbox(cursor);
+      setOlder((shown) => ({
+        rows: [...(shown?.rows ?? []), ...next.data],
+        cursor: next.pagination.hasMore ? next.pagination.nextCursor : null,
+      }));
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : "Could not load more conversations");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (rows.length === 0)
+    return (
+      <div className={styles.empty}>
+        <p>No conversations yet.</p>
+        <p>
+          <Link href="/directory">{INBOX_TEXTS.noConversations}</Link>
+        </p>
+      </div>
+    );
+  return (
+    <>
+      <ul className={styles.list} aria-label="Conversations">
+        {rows.map((row) => (
+          <li key={row.id}>
+            <Link
+              href={`/messages/${encodeURIComponent(row.id)}`}
+              className={row.unreadCount > 0 ? `${styles.row} ${styles.unread}` : styles.row}
+              aria-current={row.id === openId ? "page" : undefined}
+            >
+              <CoupleFace name={row.couple.coupleName} url={row.couple.profileImageUrl} />
+              <span className={styles.text}>
+                <span className={styles.top}>
+                  <span className={styles.name}>{row.couple.coupleName}</span>
+                  <span className={styles.time}>
+                    <RelativeTime at={row.lastMessage?.createdAt ?? row.updatedAt} />
+                  </span>
+                </span>
+                <span className={styles.last}>
+                  {row.ended ? MESSAGE_TEXTS.ended : lastMessageLine(row.lastMessage, viewerId) || "No messages yet"}
+                </span>
+              </span>
+              {row.unreadCount > 0 && (
+                <span className={styles.count}>
+                  {badgeText(row.unreadCount)}
+                  <span className="visually-hidden"> unread</span>
+                </span>
+              )}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {error && <Alert tone="error">{error}</Alert>}
+      {cursor && (
+        <p className={styles.more}>
+          <button type="button" className="button button-secondary" onClick={loadMore} disabled={busy}>
+            {busy ? "Loading..." : "Load more"}
+          </button>
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+"use client";
+
+import { useRef, useState, type KeyboardEvent } from "react";
+import { useLive } from "@/lib/live/client/use-live";
+import { fetchIncomingRequests, REQUESTS_KEY } from "@/lib/messages/client/api";
+import { MESSAGES_POLL_MS } from "@/lib/messages/view";
+import { ConversationList } from "./ConversationList";
+import { RequestList } from "./RequestList";
+import styles from "./Inbox.module.css";
+
+const TABS = ["conversations", "requests"] as const;
+export type Tab = (typeof TABS)[number];
+
+/**
+ * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
+ * tab list; `?tab=requests` (a request's notification) opens the second.
+ */
+export function Inbox({ viewerId, openId, initialTab }: { viewerId: string; openId: string | null; initialTab: Tab }) {
+  const [tab, setTab] = useState<Tab>(initialTab);
+  const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });
+  const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS });
+  const count = requests.status === "ready" ? requests.value.length : 0;
+
+  // Arrow keys move between the tabs (the tabs pattern); Tab goes on into the panel.
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+    const next = TABS[(TABS.indexOf(tab) + 1) % TABS.length]!;
+    setTab(next);
+    tabs.current[next]?.focus();
+  }
+
+  const label = { conversations: "Conversations", requests: `Requests (${count})` };
+  return (
+    <>
+      <div role="tablist" aria-label="Messages" className={styles.tabs} onKeyDown={onKeyDown}>
+        {TABS.map((name) => (
+          <button
+            key={name}
+            ref={(element) => {
+              tabs.current[name] = element;
+            }}
+            type="button"
+            role="tab"
+            id={`tab-${name}`}
+            aria-selected={tab === name}
+            aria-controls={`panel-${name}`}
+            tabIndex={tab === name ? 0 : -1}
+            className={styles.tab}
+            onClick={() => setTab(name)}
+          >
+            {label[name]}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id="panel-conversations" aria-labelledby="tab-conversations" hidden={tab !== "conversations"}>
+        <ConversationList viewerId={viewerId} openId={openId} />
+      </div>
+      <div role="tabpanel" id="panel-requests" aria-labelledby="tab-requests" hidden={tab !== "requests"}>
+        <RequestList state={requests} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,115 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useId, useState, type FormEvent } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { Dialog } from "@/components/ui/Dialog";
+import { ApiError } from "@/lib/http/client";
+import { sendConnectionRequest } from "@/lib/messages/client/api";
+import { CONNECTION_TEXTS, NOTE_MAX } from "@/lib/connections/rules";
+import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/view";
+import styles from "./SayHello.module.css";
+
+type Props = { coupleId: string; coupleName: string; connection: ConnectionState; className?: string };
+
+/**
+ * Consent first: 'Say hello' asks with a short note ('Send request'); afterwards 'Request sent',
+ * and 'Message' (to the conversation) once the other couple has accepted; a couple who asked
+ * first leads to the inbox's requests. The page is read again
+ * after a request, so every card of the same couple on it says so too.
+ */
+export function SayHello({ coupleId, coupleName, connection, className }: Props) {
+  const router = useRouter();
+  const [sent, setSent] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const noteId = useId();
+  const classes = [styles.action, className].filter(Boolean).join(" ");
+
+  if (connection.state === "connected")
+    return (
+      <Link href={`/messages/${encodeURIComponent(connection.conversationId)}`} className={`button button-primary ${classes}`}>
+        {INBOX_TEXTS.message}
+        <span className="visually-hidden"> {coupleName}</span>
+      </Link>
+    );
+  if (connection.state === "incoming")
+    return (
+      <Link href="/messages" className={`button button-secondary ${classes}`}>
+        {INBOX_TEXTS.incoming}
+        <span className="visually-hidden">: answer {coupleName} in your requests</span>
+      </Link>
+    );
+  if (connection.state === "requested" || sent)
+    return (
+      <span className={`${styles.sent} ${classes}`} role="status">
+        {INBOX_TEXTS.requestSent}
+      </span>
+    );
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = note.trim();
+    if (text === "") return setError(CONNECTION_TEXTS.noteRequired);
+    if (text.length > NOTE_MAX) return setError(CONNECTION_TEXTS.noteTooLong);
+    setBusy(true);
+    setError(null);
+    try {
+      await sendConnectionRequest(coupleId, text);
+      setSent(true);
+      setOpen(false);
+      router.refresh();
+    } catch (failure) {
+      if (failure instanceof ApiError && (failure.code === "ALREADY_REQUESTED" || failure.code === "ALREADY_CONNECTED")) {
+        setOpen(false);
+        setSent(failure.code === "ALREADY_REQUESTED");
+        router.refresh();
+      } else setError(failure instanceof Error ? failure.message : "Could not send your request");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const over = note.length > NOTE_MAX;
+  return (
+    <>
+      <button type="button" className={`button button-primary ${classes}`} onClick={() => setOpen(true)}>
+        {INBOX_TEXTS.sayHello}
+        <span className="visually-hidden"> to {coupleName}</span>
+      </button>
+      <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
+        <form onSubmit={submit} noValidate>
+          <p className="muted">They see your note with your couple&apos;s photo and name. A conversation opens once they accept.</p>
+          {error && <Alert tone="error">{error}</Alert>}
+          <div className="field">
+            <label htmlFor={noteId}>Note</label>
+            <textarea
+              id={noteId}
+              rows={4}
+              value={note}
+              required
+              aria-invalid={over || undefined}
+              aria-describedby={`${noteId}-count`}
+              onChange={(event) => setNote(event.target.value)}
+              autoFocus
+            />
+            <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
+              {note.length} / {NOTE_MAX} characters
+            </span>
+          </div>
+          <div className="form-actions">
+            <button type="submit" className="button button-primary" disabled={busy}>
+              {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </>
+  );
+}

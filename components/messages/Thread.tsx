@@ -1,0 +1,216 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { ApiError } from "@/lib/http/client";
+import { liveState, push, useLive } from "@/lib/live/client/use-live";
+import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
+import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
+import { mergeMessages, THREAD_POLL_MS, threadItems, type Conversation, type Message } from "@/lib/messages/view";
+import { Composer } from "./Composer";
+import { CoupleFace } from "./CoupleFace";
+import { MessageItem } from "./MessageItem";
+import styles from "./Thread.module.css";
+
+/** Closer than this to an edge counts as at it (px): the newest stay in view, older load before the top is hit. */
+const EDGE_PX = 120;
+
+type Latest = { conversation: Conversation; messages: Message[]; hasMore: boolean };
+
+/**
+ * The conversation and its newest page, added to every message loaded before (the newest page
+ * slides on as messages arrive; older pages are pushed in as they load): the newest copy wins,
+ * as it carries deletions.
+ */
+async function loadLatest(key: string, conversationId: string, signal: AbortSignal): Promise<Latest> {
+  const [conversation, page] = await Promise.all([
+    fetchConversation(conversationId, signal),
+    fetchMessages(conversationId, { limit: THREAD_PAGE_DEFAULT }, signal),
+  ]);
+  const shown = liveState<Latest>(key);
+  const before = shown?.status === "ready" ? shown.value.messages : [];
+  return { conversation, messages: mergeMessages(before, page.data), hasMore: page.pagination.hasMore };
+}
+
+/**
+ * One conversation, newest at the bottom: the newest page stays current through the live hook;
+ * scrolling up (or 'Load older messages') loads older pages above, keeping the reader's place.
+ * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
+ * others' read positions.
+ */
+export function Thread({ conversationId, viewerId }: { conversationId: string; viewerId: string }) {
+  const key = threadKey(conversationId);
+  const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS });
+  /** Whether older messages remain, once an older page has answered. */
+  const [olderLeft, setOlderLeft] = useState<boolean | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [olderError, setOlderError] = useState<string | null>(null);
+  const log = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  /** Distance from the bottom before older messages were put above, to keep the reader's place. */
+  const keepFromBottom = useRef<number | null>(null);
+  const marked = useRef<string | null>(null);
+
+  const latest = state.status === "ready" ? state.value : null;
+  const messages = latest?.messages ?? [];
+  const hasOlder = olderLeft ?? latest?.hasMore ?? false;
+  const lastId = messages.at(-1)?.id ?? null;
+  const oldestId = messages[0]?.id ?? null;
+
+  async function loadOlder() {
+    if (!oldestId || loadingOlder || !hasOlder) return;
+    setLoadingOlder(true);
+    setOlderError(null);
+    try {
+      const page = await fetchMessages(conversationId, { before: oldestId, limit: THREAD_PAGE_DEFAULT });
+      const element = log.current;
+      keepFromBottom.current = element ? element.scrollHeight - element.scrollTop : null;
+      push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(page.data, current.messages) }));
+      setOlderLeft(page.pagination.hasMore);
+    } catch (failure) {
+      setOlderError(failure instanceof Error ? failure.message : "Could not load older messages");
+    } finally {
+      setLoadingOlder(false);
+    }
+  }
+
+  // Older messages above: the reader stays where they were. A new message below: in view when the reader was at the bottom.
+  useLayoutEffect(() => {
+    const element = log.current;
+    if (!element) return;
+    if (keepFromBottom.current !== null) {
+      element.scrollTop = element.scrollHeight - keepFromBottom.current;
+      keepFromBottom.current = null;
+    } else if (atBottom.current) element.scrollTop = element.scrollHeight;
+  }, [lastId, oldestId]);
+
+  // Read up to the newest message while the page is shown (a read position never moves back).
+  const readPosition = latest?.conversation.readPositions.find((position) => position.userId === viewerId)?.lastReadMessageId ?? null;
+  useEffect(() => {
+    if (!lastId || lastId === readPosition) return;
+    const markShown = () => {
+      if (document.visibilityState !== "visible" || marked.current === lastId) return;
+      marked.current = lastId;
+      markRead(conversationId, lastId).catch(() => {
+        // Still unread: the next poll tries again.
+        marked.current = null;
+      });
+    };
+    markShown();
+    document.addEventListener("visibilitychange", markShown);
+    return () => document.removeEventListener("visibilitychange", markShown);
+  }, [conversationId, lastId, readPosition]);
+
+  if (state.status === "loading") return <p className={styles.status}>Loading the conversation...</p>;
+  if (state.status === "error") {
+    const missing = state.error instanceof ApiError && state.error.status === 404;
+    return (
+      <div className={styles.status}>
+        <h1 className={styles.missingTitle}>{missing ? "Conversation not found" : "Could not load this conversation"}</h1>
+        <p>
+          <Link href="/messages" className={styles.back}>
+            Back to messages
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  const { conversation } = state.value;
+  const other = conversation.couples.find((couple) => !couple.partners.some((partner) => partner.userId === viewerId));
+  const own = conversation.couples.find((couple) => couple !== other);
+  const avatars = new Map(conversation.couples.flatMap((couple) => couple.partners.map((p) => [p.userId, p.avatarUrl] as const)));
+  const items = threadItems(messages, conversation.readPositions, viewerId, new Date());
+
+  const onScroll = () => {
+    const element = log.current;
+    if (!element) return;
+    atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < EDGE_PX;
+    if (element.scrollTop < EDGE_PX) void loadOlder();
+  };
+
+  const changeMessage = (changed: Message) => {
+    push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(current.messages, [changed]) }));
+  };
+
+  return (
+    <section className={styles.thread} aria-labelledby="thread-title">
+      <header className={styles.header}>
+        <Link href="/messages" className={styles.back} aria-label="Back to messages">
+          <span aria-hidden="true">←</span>
+        </Link>
+        {other && <CoupleFace name={other.coupleName} url={other.profileImageUrl} size={40} />}
+        <h1 id="thread-title" className={styles.title}>
+          {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
+        </h1>
+        {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
+      </header>
+      <div ref={log} className={styles.log} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
+        {hasOlder && (
+          <p className={styles.older}>
+            <button type="button" className="button-link" onClick={() => void loadOlder()} disabled={loadingOlder}>
+              {loadingOlder ? "Loading..." : "Load older messages"}
+            </button>
+          </p>
+        )}
+        {olderError && <Alert tone="error">{olderError}</Alert>}
+        {items.length === 0 && <p className={styles.status}>No messages yet. Say hello!</p>}
+        <ol className={styles.list}>
+          {items.map((item) =>
+            item.kind === "day" ? (
+              <li key={item.key} className={styles.day}>
+                <span>{item.label}</span>
+              </li>
+            ) : (
+              <MessageItem
+                key={item.message.id}
+                message={item.message}
+                seenBy={item.seenBy}
+                avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
+                viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
+                onChanged={changeMessage}
+                onBlocked={() => push<Latest>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
+              />
+            ),
+          )}
+        </ol>
+      </div>
+      {conversation.ended ? (
+        <p className={styles.ended} role="status">
+          {MESSAGE_TEXTS.ended}
+        </p>
+      ) : (
+        <Composer
+          conversationId={conversationId}
+          onSent={(sent) => {
+            atBottom.current = true;
+            push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(current.messages, [sent]) }));
+          }}
+          onEnded={() => push<Latest>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
+        />
+      )}
+    </section>
+  );
+}
+
+/** 'Mute' (no notifications from this conversation, unread counts kept) and back. */
+function MuteButton({ conversationId, muted }: { conversationId: string; muted: boolean }) {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className={`button button-secondary ${styles.mute}`}
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        setMuted(conversationId, !muted)
+          .catch(() => {
+            // Unchanged: the button still says what is true.
+          })
+          .finally(() => setBusy(false));
+      }}
+    >
+      {muted ? "Unmute" : "Mute"}
+    </button>
+  );
+}

@@ -1,0 +1,185 @@
+import "server-only";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
+import { partnerOf } from "@/lib/couples/partner";
+import { AppError } from "@/lib/errors";
+import { notBlockedBetween } from "@/lib/safety/blocks";
+import { senderStatus, type RequestFacts } from "./rules";
+import type { RequestBox } from "./schemas";
+
+/** The signed-in person as messaging sees them: every read and write is scoped by their couple. */
+export type Member = {
+  userId: string;
+  firstName: string;
+  coupleId: string;
+  coupleName: string;
+  coupleImageUrl: string | null;
+  coupleCreatedAt: Date;
+  bothApprove: boolean;
+  /** Both partners (one while partner B has not joined), the caller among them. */
+  partnerIds: string[];
+};
+
+export async function memberOf(db: Db, userId: string): Promise<Member> {
+  const [row] = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+      coupleImageUrl: couples.profileImageUrl,
+      coupleCreatedAt: couples.createdAt,
+      bothApprove: couples.bothApproveConnections,
+      partner1Id: couples.partner1Id,
+      partner2Id: couples.partner2Id,
+    })
+    .from(users)
+    .innerJoin(couples, partnerOf(users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw new AppError("NO_COUPLE", "You need a couple profile to send messages.");
+  const { partner1Id, partner2Id, ...member } = row;
+  return { ...member, partnerIds: partner2Id ? [partner1Id, partner2Id] : [partner1Id] };
+}
+
+/** The pair of two couples, in the order the pair index and the conversations' key use. */
+export const pairOf = (one: string, other: string): [string, string] => (one < other ? [one, other] : [other, one]);
+
+/** The latest request between two couples, either way (connection_requests_pair_idx). */
+export async function latestRequestBetween(db: Db, one: string, other: string): Promise<RequestFacts | null> {
+  const [low, high] = pairOf(one, other);
+  const [row] = await db
+    .select({ status: connectionRequests.status, createdAt: connectionRequests.createdAt, expiresAt: connectionRequests.expiresAt })
+    .from(connectionRequests)
+    .where(
+      and(
+        sql`least(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${low}`,
+        sql`greatest(${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId}) = ${high}`,
+      ),
+    )
+    .orderBy(desc(connectionRequests.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The two couples' conversation, ended or not (conversations_pair_key). */
+export async function conversationBetween(db: Db, one: string, other: string): Promise<{ id: string; endedAt: Date | null } | null> {
+  const [low, high] = pairOf(one, other);
+  const [row] = await db
+    .select({ id: conversations.id, endedAt: conversations.endedAt })
+    .from(conversations)
+    .where(and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high)))
+    .limit(1);
+  return row ?? null;
+}
+
+export type RequestCouple = { id: string; coupleName: string; profileImageUrl: string | null };
+export type RequestItem = {
+  id: string;
+  status: "pending" | "accepted" | "expired";
+  couple: RequestCouple;
+  note: string;
+  createdAt: string;
+  approvals: { firstName: string; accepted: boolean }[];
+};
+
+/** How many requests a list shows at most: open ones are few (30 days, 10 a day). */
+const LIST_MAX = 100;
+
+/**
+ * `GET /api/connections?box=`: incoming, the open requests to the member's couple with both
+ * receiving partners' approvals (connection_requests_incoming_idx); outgoing, the couple's own
+ * requests as a sender sees them (a decline reads as pending), newest first
+ * (connection_requests_outgoing_idx). Requests from or to a couple blocked either way are left out.
+ */
+export async function listRequests(db: Db, member: Member, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
+  const incoming = box === "incoming";
+  const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
+  const rows = await db
+    .select({
+      id: connectionRequests.id,
+      status: connectionRequests.status,
+      createdAt: connectionRequests.createdAt,
+      expiresAt: connectionRequests.expiresAt,
+      note: connectionRequests.note,
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+      profileImageUrl: couples.profileImageUrl,
+    })
+    .from(connectionRequests)
+    .innerJoin(couples, eq(couples.id, other))
+    .where(
+      and(
+        incoming
+          ? and(
+              eq(connectionRequests.toCoupleId, member.coupleId),
+              eq(connectionRequests.status, "pending"),
+              gt(connectionRequests.expiresAt, now),
+            )
+          : eq(connectionRequests.fromCoupleId, member.coupleId),
+        notBlockedBetween(member.coupleId, other),
+      ),
+    )
+    .orderBy(desc(connectionRequests.createdAt), desc(connectionRequests.id))
+    .limit(LIST_MAX);
+  const approvals = incoming
+    ? await approvalsOf(
+        db,
+        member,
+        rows.map((row) => row.id),
+      )
+    : new Map<string, Map<string, boolean>>();
+  const partners = incoming ? await firstNames(db, member.partnerIds) : [];
+  return rows.map((row) => ({
+    id: row.id,
+    status: senderStatus(row, now),
+    couple: { id: row.coupleId, coupleName: row.coupleName, profileImageUrl: row.profileImageUrl },
+    note: row.note,
+    createdAt: row.createdAt.toISOString(),
+    approvals: partners.map((partner) => ({ firstName: partner.firstName, accepted: approvals.get(row.id)?.get(partner.id) === true })),
+  }));
+}
+
+async function approvalsOf(db: Db, member: Member, requestIds: string[]): Promise<Map<string, Map<string, boolean>>> {
+  const found = new Map<string, Map<string, boolean>>();
+  if (requestIds.length === 0) return found;
+  const rows = await db
+    .select({ requestId: connectionApprovals.requestId, userId: connectionApprovals.userId, accepted: connectionApprovals.accepted })
+    .from(connectionApprovals)
+    .where(and(inArray(connectionApprovals.requestId, requestIds), inArray(connectionApprovals.userId, member.partnerIds)));
+  for (const row of rows) found.set(row.requestId, (found.get(row.requestId) ?? new Map()).set(row.userId, row.accepted));
+  return found;
+}
+
+/** People's first names, in the order of the ids given. */
+export async function firstNames(db: Db, ids: readonly string[]): Promise<{ id: string; firstName: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: users.id, firstName: users.firstName })
+    .from(users)
+    .where(inArray(users.id, [...ids]));
+  return ids.flatMap((id) => rows.filter((row) => row.id === id));
+}
+
+/**
+ * The requests the person sent from their couple, newest first (the data export): to whom, their
+ * note, when, and the status as a sender sees it (a decline reads as pending, then expired).
+ */
+export async function requestsSentBy(db: Db, userId: string, coupleId: string | null) {
+  if (!coupleId) return [];
+  const rows = await db
+    .select({
+      id: connectionRequests.id,
+      toCoupleName: couples.coupleName,
+      note: connectionRequests.note,
+      status: connectionRequests.status,
+      createdAt: connectionRequests.createdAt,
+      expiresAt: connectionRequests.expiresAt,
+    })
+    .from(connectionRequests)
+    .innerJoin(couples, eq(couples.id, connectionRequests.toCoupleId))
+    .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)))
+    .orderBy(desc(connectionRequests.createdAt));
+  return rows.map(({ expiresAt, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt }) }));
+}

@@ -1,0 +1,83 @@
+/**
+ * Connection requests (consent first): a couple says hello with a note, the receiving couple's
+ * partners accept or decline. Pure and browser-safe: the dialog, the inbox and the server share
+ * these values and rules.
+ */
+
+export const NOTE_MAX = 500;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** An unanswered (or silently declined) request expires this long after it was sent. */
+export const REQUEST_EXPIRY_DAYS = 30;
+/** The same pair of couples may be asked again this long after the last request. */
+export const ASK_AGAIN_DAYS = 90;
+/** A couple younger than this sends fewer requests a day (a fresh account is the spammer's tool). */
+export const NEW_COUPLE_HOURS = 24;
+
+/** Requests a couple may send a day, refused attempts counted too, in the shape of lib/rate-limit.ts's `Limit`. */
+export const REQUESTS_PER_DAY = { bucket: "connection-request:couple", limit: 10, windowSeconds: 24 * 60 * 60 } as const;
+export const NEW_COUPLE_REQUESTS_PER_DAY = { ...REQUESTS_PER_DAY, limit: 3 } as const;
+
+export function dailyRequestLimit(coupleCreatedAt: Date, now: Date = new Date()) {
+  return now.getTime() - coupleCreatedAt.getTime() < NEW_COUPLE_HOURS * 60 * 60 * 1000 ? NEW_COUPLE_REQUESTS_PER_DAY : REQUESTS_PER_DAY;
+}
+
+export const expiresAfter = (sentAt: Date): Date => new Date(sentAt.getTime() + REQUEST_EXPIRY_DAYS * DAY_MS);
+
+export type RequestStatus = "pending" | "accepted" | "declined";
+export type RequestFacts = { status: RequestStatus; createdAt: Date; expiresAt: Date };
+
+/** Open: waiting for an answer and not yet expired. */
+export const isOpen = (request: RequestFacts, now: Date = new Date()): boolean => request.status === "pending" && request.expiresAt > now;
+
+/**
+ * Whether the pair's latest request stops a new one: an open one either way, or any sent within
+ * ASK_AGAIN_DAYS (after a decline or an expiry, the couple waits 90 days from that request).
+ */
+export const blocksNewRequest = (latest: RequestFacts | null, now: Date = new Date()): boolean =>
+  latest !== null && (isOpen(latest, now) || now.getTime() - latest.createdAt.getTime() < ASK_AGAIN_DAYS * DAY_MS);
+
+/**
+ * What the sender sees: 'pending' until accepted or expired. A decline reads as pending until it
+ * expires, so a sender can never tell a decline from silence (spec: declining is silent).
+ */
+export function senderStatus(request: RequestFacts, now: Date = new Date()): "pending" | "accepted" | "expired" {
+  if (request.status === "accepted") return "accepted";
+  return request.expiresAt > now ? "pending" : "expired";
+}
+
+export type Approval = { userId: string; accepted: boolean };
+
+/**
+ * The request's answer after one partner's approval: accepted when one partner's acceptance
+ * suffices (the couple's default) or when every partner accepted ('Both of us approve new
+ * connections'); otherwise waiting for the partner who has not. A couple of one partner needs one.
+ */
+export function approvalOutcome(
+  bothApprove: boolean,
+  partnerIds: readonly string[],
+  approvals: readonly Approval[],
+): { status: "accepted" } | { status: "pending"; waitingFor: string } {
+  if (!bothApprove) return { status: "accepted" };
+  const accepted = new Set(approvals.filter((approval) => approval.accepted).map((approval) => approval.userId));
+  const waiting = partnerIds.find((id) => !accepted.has(id));
+  return waiting === undefined ? { status: "accepted" } : { status: "pending", waitingFor: waiting };
+}
+
+/** The API's and the notifications' words. */
+export const CONNECTION_TEXTS = {
+  notFound: "This couple is not available.",
+  requestNotFound: "This request does not exist or is no longer open.",
+  alreadyRequested: "You cannot send this couple a request right now.",
+  alreadyConnected: "You are already talking with this couple.",
+  rateLimited: "You have sent as many requests as you can for today. Please try again tomorrow.",
+  noteRequired: "Please write a short note",
+  noteTooLong: `Your note must be no more than ${NOTE_MAX} characters`,
+  noteNotAllowed: "Your note contains characters that are not allowed",
+  coupleIdInvalid: "coupleId must be a couple's id",
+  boxInvalid: "box must be incoming or outgoing",
+  idInvalid: "This request does not exist or is no longer open.",
+  requestTitle: "New connection request",
+  requestMessage: (coupleName: string) => `${coupleName} said hello`,
+  acceptedTitle: "Request accepted",
+  acceptedMessage: (coupleName: string) => `${coupleName} accepted your request`,
+} as const;

@@ -1,0 +1,39 @@
+/** The connection API's inputs (README "Messages"): pure and browser-safe, the dialog's resolver shares them. */
+import { z } from "zod";
+import { multiLine } from "@/lib/fields";
+import { CONNECTION_TEXTS, NOTE_MAX } from "./rules";
+
+/** Multi-line text: a form's "\r\n" becomes "\n", the ends are trimmed; length is checked before the characters. */
+export const noteField = z.preprocess(
+  (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+  multiLine(
+    z
+      .string({ error: CONNECTION_TEXTS.noteRequired })
+      .trim()
+      .min(1, CONNECTION_TEXTS.noteRequired)
+      .max(NOTE_MAX, CONNECTION_TEXTS.noteTooLong),
+    CONNECTION_TEXTS.noteNotAllowed,
+  ),
+);
+
+/** `POST /api/connections`. */
+export const sendRequestSchema = z.object({
+  coupleId: z.uuid({ error: CONNECTION_TEXTS.coupleIdInvalid }),
+  note: noteField,
+});
+export type SendRequestInput = z.output<typeof sendRequestSchema>;
+
+/** `GET /api/connections?box=`. */
+export const listRequestsSchema = z.object({
+  box: z.enum(["incoming", "outgoing"], { error: CONNECTION_TEXTS.boxInvalid }).default("incoming"),
+});
+export type RequestBox = z.output<typeof listRequestsSchema>["box"];
+
+/** `/api/connections/{id}/accept|decline`. */
+export const requestIdParamsSchema = z.object({ id: z.uuid({ error: CONNECTION_TEXTS.idInvalid }) });
+
+/** `PUT /api/settings/connections`: 'Both of us approve new connections'. */
+export const connectionSettingsSchema = z.object({
+  bothApprove: z.boolean({ error: "bothApprove must be true or false" }),
+});
+export type ConnectionSettings = z.output<typeof connectionSettingsSchema>;

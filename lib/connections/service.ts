@@ -1,0 +1,208 @@
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { publishLive, type LiveEvent } from "@/lib/live/publish";
+import { createNotification } from "@/lib/notifications/service";
+import { consumeLimit } from "@/lib/rate-limit";
+import { blockedError } from "@/lib/safety/blocks";
+import { standing } from "@/lib/safety/visibility";
+import { conversationBetween, firstNames, latestRequestBetween, pairOf, type Member, type RequestCouple } from "./queries";
+import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen } from "./rules";
+import type { ConnectionSettings, SendRequestInput } from "./schemas";
+
+const notFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.notFound);
+const requestNotFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.requestNotFound);
+
+/** One writer at a time per pair of couples (on any instance), so "one open request" holds. */
+const lockPair = (tx: Db, one: string, other: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`connection-pair:${pairOf(one, other).join(":")}`}))`);
+
+/** A live `connection` row for each person, so every place showing the request can change. */
+const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
+  people.map((userId) => ({ userId, kind: "connection", subjectId: requestId }));
+
+async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: string; profileImageUrl: string | null; partnerIds: string[] }> {
+  const [row] = await tx
+    .select({ coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl, p1: couples.partner1Id, p2: couples.partner2Id })
+    .from(couples)
+    .where(eq(couples.id, coupleId));
+  if (!row) throw notFound();
+  return { coupleName: row.coupleName, profileImageUrl: row.profileImageUrl, partnerIds: row.p2 ? [row.p1, row.p2] : [row.p1] };
+}
+
+/** Notifies each person in the transaction (createNotification writes their live rows). */
+async function notifyAll(
+  tx: Db,
+  people: readonly string[],
+  notification: Omit<Parameters<typeof createNotification>[1], "userId">,
+): Promise<void> {
+  for (const userId of people) await createNotification(tx, { ...notification, userId });
+}
+
+export type SentRequest = { id: string; status: "pending"; couple: RequestCouple; note: string; createdAt: string };
+
+/**
+ * `POST /api/connections`: 'Say hello'. Every attempt counts against the couple's daily limit
+ * (10, or 3 while the couple is under 24 hours old), refused ones too, so probing who is hidden
+ * or blocked costs the same as asking. Then: no request to oneself, to a couple hidden from the
+ * directory or that blocked the caller's (404, nothing revealed), to one the caller's couple
+ * blocked (403 BLOCKED), to a couple already talked with (409 ALREADY_CONNECTED), or while an
+ * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED).
+ */
+export async function sendRequest(db: Db, member: Member, input: SendRequestInput): Promise<SentRequest> {
+  const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
+  if (!limit.allowed) throw new AppError("RATE_LIMITED", CONNECTION_TEXTS.rateLimited, { retryAfterSeconds: limit.retryAfterSeconds });
+  if (input.coupleId === member.coupleId) throw notFound();
+  return db.transaction(async (tx) => {
+    const seen = await standing(tx, { coupleId: member.coupleId }, input.coupleId);
+    if (seen?.blockedByViewer) throw blockedError();
+    if (seen?.viewer !== "other") throw notFound();
+    await lockPair(tx, member.coupleId, input.coupleId);
+    const conversation = await conversationBetween(tx, member.coupleId, input.coupleId);
+    if (conversation && !conversation.endedAt)
+      throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });
+    if (blocksNewRequest(await latestRequestBetween(tx, member.coupleId, input.coupleId)))
+      throw new AppError("ALREADY_REQUESTED", CONNECTION_TEXTS.alreadyRequested);
+    const now = new Date();
+    const [row] = await tx
+      .insert(connectionRequests)
+      .values({
+        fromCoupleId: member.coupleId,
+        toCoupleId: input.coupleId,
+        sentByUserId: member.userId,
+        note: input.note,
+        createdAt: now,
+        expiresAt: expiresAfter(now),
+      })
+      .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
+    const target = await partnersOf(tx, input.coupleId);
+    await notifyAll(tx, target.partnerIds, {
+      type: "connection_request",
+      title: CONNECTION_TEXTS.requestTitle,
+      message: CONNECTION_TEXTS.requestMessage(member.coupleName),
+      actorUserId: member.userId,
+      actorCoupleId: member.coupleId,
+    });
+    await publishLive(tx, connectionEvents([...member.partnerIds, ...target.partnerIds], row!.id));
+    return {
+      id: row!.id,
+      status: "pending",
+      couple: { id: input.coupleId, coupleName: target.coupleName, profileImageUrl: target.profileImageUrl },
+      note: input.note,
+      createdAt: row!.createdAt.toISOString(),
+    };
+  });
+}
+
+export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
+
+/** The open request to the member's couple, locked for the answer; anything else (another couple's, expired, answered, blocked) is 404. */
+async function openRequestTo(tx: Db, member: Member, requestId: string) {
+  const [request] = await tx
+    .select()
+    .from(connectionRequests)
+    .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, member.coupleId)))
+    .for("update");
+  if (!request) throw requestNotFound();
+  const seen = await standing(tx, { coupleId: member.coupleId }, request.fromCoupleId);
+  if (!seen || seen.blockedByViewer || seen.blocksViewer) throw requestNotFound();
+  return request;
+}
+
+/** The pair's one conversation: made on the first acceptance, opened again after it ended. */
+async function openConversation(tx: Db, one: string, other: string): Promise<string> {
+  const [low, high] = pairOf(one, other);
+  const [row] = await tx
+    .insert(conversations)
+    .values({ coupleLowId: low, coupleHighId: high })
+    .onConflictDoUpdate({
+      target: [conversations.coupleLowId, conversations.coupleHighId],
+      set: { endedAt: null, lastActivityAt: sql`now()` },
+    })
+    .returning({ id: conversations.id });
+  return row!.id;
+}
+
+/**
+ * `POST /api/connections/{id}/accept`: one partner's acceptance opens the conversation for all
+ * four and notifies the sending couple's partners; with 'Both of us approve new connections' it
+ * opens only once both have accepted, and meanwhile answers whom it waits for. Accepting an
+ * accepted request answers its conversation again (the partners may both tap at once).
+ */
+export async function acceptRequest(db: Db, member: Member, requestId: string): Promise<AcceptOutcome> {
+  return db.transaction(async (tx) => {
+    const request = await openRequestTo(tx, member, requestId);
+    if (request.status === "accepted" && request.conversationId) return { status: "accepted", conversationId: request.conversationId };
+    if (!isOpen(request)) throw requestNotFound();
+    await tx
+      .insert(connectionApprovals)
+      .values({ requestId, userId: member.userId, accepted: true })
+      .onConflictDoUpdate({ target: [connectionApprovals.requestId, connectionApprovals.userId], set: { accepted: true } });
+    const approvals = await tx
+      .select({ userId: connectionApprovals.userId, accepted: connectionApprovals.accepted })
+      .from(connectionApprovals)
+      .where(eq(connectionApprovals.requestId, requestId));
+    const outcome = approvalOutcome(member.bothApprove, member.partnerIds, approvals);
+    if (outcome.status === "pending") {
+      await publishLive(tx, connectionEvents(member.partnerIds, requestId));
+      const [waiting] = await firstNames(tx, [outcome.waitingFor]);
+      return { status: "pending", waitingFor: waiting?.firstName ?? "" };
+    }
+    const conversationId = await openConversation(tx, request.fromCoupleId, request.toCoupleId);
+    await tx
+      .update(connectionRequests)
+      .set({ status: "accepted", answeredAt: sql`now()`, conversationId })
+      .where(eq(connectionRequests.id, requestId));
+    const sender = await partnersOf(tx, request.fromCoupleId);
+    await notifyAll(tx, sender.partnerIds, {
+      type: "connection_accepted",
+      title: CONNECTION_TEXTS.acceptedTitle,
+      message: CONNECTION_TEXTS.acceptedMessage(member.coupleName),
+      conversationId,
+      actorUserId: member.userId,
+      actorCoupleId: member.coupleId,
+    });
+    await publishLive(tx, connectionEvents([...member.partnerIds, ...sender.partnerIds], requestId));
+    return { status: "accepted", conversationId };
+  });
+}
+
+/**
+ * `POST /api/connections/{id}/decline`: one partner's decline declines it. Silent: the sender
+ * still reads 'pending' until it expires, and is told nothing (only the receiving partners' live
+ * rows change). Declining a declined request answers the same.
+ */
+export async function declineRequest(db: Db, member: Member, requestId: string): Promise<{ status: "declined" }> {
+  return db.transaction(async (tx) => {
+    const request = await openRequestTo(tx, member, requestId);
+    if (request.status === "declined") return { status: "declined" };
+    if (!isOpen(request)) throw requestNotFound();
+    await tx
+      .insert(connectionApprovals)
+      .values({ requestId, userId: member.userId, accepted: false })
+      .onConflictDoUpdate({ target: [connectionApprovals.requestId, connectionApprovals.userId], set: { accepted: false } });
+    await tx
+      .update(connectionRequests)
+      .set({ status: "declined", answeredAt: sql`now()` })
+      .where(eq(connectionRequests.id, requestId));
+    await publishLive(tx, connectionEvents(member.partnerIds, requestId));
+    return { status: "declined" };
+  });
+}
+
+/** Either partner turns 'Both of us approve new connections' on or off; requests already open follow the new choice. */
+export async function saveConnectionSettings(db: Db, member: Member, settings: ConnectionSettings): Promise<ConnectionSettings> {
+  await db.update(couples).set({ bothApproveConnections: settings.bothApprove }).where(eq(couples.id, member.coupleId));
+  return settings;
+}
+
+/** Deleting an account erases the notes of the requests the person sent from their couple (their words), in its transaction. */
+export async function eraseRequestNotes(tx: Db, userId: string, coupleId: string | null): Promise<void> {
+  if (!coupleId) return;
+  await tx
+    .update(connectionRequests)
+    .set({ note: "" })
+    .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)));
+}

@@ -1,0 +1,157 @@
+import "server-only";
+import type { Options, PostgresType } from "postgres";
+import { getDb } from "@/db/client";
+import { env } from "@/lib/env";
+import { describeError } from "@/lib/log";
+import { LIVE_CHANNEL } from "./publish";
+
+/**
+ * Listens on the live channel until the connection drops: resolves once listening, calls
+ * `onPayload` with each notification's payload and `onClosed` once when the connection is lost.
+ * Answers how to stop listening.
+ */
+export type ListenSource = (onPayload: (payload: string) => void, onClosed: () => void) => Promise<() => Promise<void>>;
+
+export type LiveListener = {
+  /**
+   * Calls `wake` whenever `userId` may have new live rows: a notification naming them, or the
+   * listener's (re)connection (what was published while it was away is in the rows). Answers
+   * the unsubscribe.
+   */
+  subscribe(userId: string, wake: () => void): () => void;
+  /** Resolves once the listener is listening (it may drop and reconnect later). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Waits between attempts to listen again after the connection dropped (the last one repeats). */
+const RELISTEN_MS = [100, 500, 1_000, 2_000, 5_000];
+
+/** A postgres.js connection of its own that only listens: never one per stream, never the pool's. */
+export function postgresSource(url: string): ListenSource {
+  return async (onPayload, onClosed) => {
+    const { default: postgres } = await import("postgres");
+    let open = true;
+    const options: Partial<Options<Record<string, PostgresType>>> & { onnotify: (channel: string, payload: string) => void } = {
+      max: 1,
+      connect_timeout: 3,
+      // The connection only waits for notifications: never closed for being idle or old.
+      idle_timeout: 0,
+      max_lifetime: null,
+      fetch_types: false,
+      onnotice: () => {},
+      // What postgres.js's own listen() uses; its listen() re-listens once and gives up on failure.
+      onnotify: (channel, payload) => {
+        if (channel === LIVE_CHANNEL) onPayload(payload);
+      },
+      onclose: () => {
+        if (!open) return;
+        open = false;
+        void sql.end({ timeout: 0 }).catch(() => {});
+        onClosed();
+      },
+    };
+    const sql = postgres(url, options);
+    try {
+      await sql`listen ${sql(LIVE_CHANNEL)}`;
+    } catch (error) {
+      open = false;
+      await sql.end({ timeout: 0 }).catch(() => {});
+      throw error;
+    }
+    return async () => {
+      open = false;
+      await sql.end({ timeout: 1 });
+    };
+  };
+}
+
+/** The embedded database's own listen (one process holds it, so it never drops). */
+export function pgliteSource(): ListenSource {
+  return async (onPayload) => {
+    const db = (await getDb()) as unknown as {
+      $client: { listen: (channel: string, cb: (payload: string) => void) => Promise<() => Promise<void>> };
+    };
+    return db.$client.listen(LIVE_CHANNEL, onPayload);
+  };
+}
+
+/**
+ * One listener for every stream of this instance. A notification wakes the streams of the people
+ * it names; they read their new rows. When the connection drops, the streams stay open and the
+ * listener listens again (after RELISTEN_MS); then it wakes every stream, which reads from the
+ * rows whatever was published meanwhile (NOTIFY is only a wake-up: the rows are the record).
+ */
+export function createListener(source: ListenSource): LiveListener {
+  const subscribers = new Map<string, Set<() => void>>();
+  let stop: (() => Promise<void>) | undefined;
+  let closed = false;
+  let attempt = 0;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let markReady!: () => void;
+  const listening = new Promise<void>((resolve) => (markReady = resolve));
+
+  const wakeAll = () => {
+    for (const wakes of subscribers.values()) for (const wake of wakes) wake();
+  };
+  const onPayload = (payload: string) => {
+    for (const userId of payload.split(",")) for (const wake of subscribers.get(userId) ?? []) wake();
+  };
+
+  async function listen(): Promise<void> {
+    retry = undefined;
+    if (closed) return;
+    try {
+      const stopping = await source(onPayload, () => {
+        stop = undefined;
+        console.warn("[live] listener connection lost; listening again");
+        schedule();
+      });
+      if (closed) return void (await stopping().catch(() => {}));
+      stop = stopping;
+      attempt = 0;
+      markReady();
+      wakeAll();
+    } catch (error) {
+      console.warn("[live] listener could not listen", describeError(error));
+      schedule();
+    }
+  }
+
+  function schedule(): void {
+    if (closed || retry) return;
+    retry = setTimeout(() => void listen(), RELISTEN_MS[Math.min(attempt++, RELISTEN_MS.length - 1)]);
+    retry.unref?.();
+  }
+
+  void listen();
+  return {
+    subscribe(userId, wake) {
+      const wakes = subscribers.get(userId) ?? new Set();
+      wakes.add(wake);
+      subscribers.set(userId, wakes);
+      return () => {
+        wakes.delete(wake);
+        if (wakes.size === 0 && subscribers.get(userId) === wakes) subscribers.delete(userId);
+      };
+    },
+    ready: () => listening,
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await stop?.().catch(() => {});
+    },
+  };
+}
+
+const globalForLive = globalThis as unknown as { __liveListener?: LiveListener };
+
+/**
+ * This instance's listener, started by its first stream. LISTEN needs a session of its own, so
+ * on Postgres it uses the direct URL where the pooled one is a transaction pooler.
+ */
+export function liveListener(): LiveListener {
+  const { DATABASE_URL, DATABASE_URL_UNPOOLED } = env();
+  globalForLive.__liveListener ??= createListener(DATABASE_URL ? postgresSource(DATABASE_URL_UNPOOLED ?? DATABASE_URL) : pgliteSource());
+  return globalForLive.__liveListener;
+}

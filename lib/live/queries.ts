@@ -1,0 +1,196 @@
+import "server-only";
+import { and, asc, eq, gt, inArray, min, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { connectionRequests, conversationReads, conversations, couples, liveEvents, liveSequences, messages, users } from "@/db/schema";
+import { latestNotifications, unreadCount } from "@/lib/notifications/service";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import type { StreamEventName } from "./rules";
+
+/** What the stream sends: a row's `seq` as its id, its event name, what it says now. */
+export type Outgoing = { id: number; event: StreamEventName; data: unknown };
+
+/** How many rows one read takes: a long gap is sent in pages, never read whole into memory. */
+export const PAGE_ROWS = 500;
+
+type Row = Pick<typeof liveEvents.$inferSelect, "seq" | "kind" | "conversationId" | "subjectId">;
+
+/** Where a person's history stands: the last `seq` allocated (0: none yet) and the oldest row still kept. */
+export async function historyBounds(db: Db, userId: string): Promise<{ last: number; oldest: number | null }> {
+  const [[sequence], [kept]] = await Promise.all([
+    db.select({ last: liveSequences.lastSeq }).from(liveSequences).where(eq(liveSequences.userId, userId)),
+    db
+      .select({ oldest: min(liveEvents.seq) })
+      .from(liveEvents)
+      .where(eq(liveEvents.userId, userId)),
+  ]);
+  return { last: sequence?.last ?? 0, oldest: kept?.oldest ?? null };
+}
+
+/** The person's rows after `after`, in order, one page (the primary key's order: user, seq). */
+export const rowsAfter = (db: Db, userId: string, after: number): Promise<Row[]> =>
+  db
+    .select({ seq: liveEvents.seq, kind: liveEvents.kind, conversationId: liveEvents.conversationId, subjectId: liveEvents.subjectId })
+    .from(liveEvents)
+    .where(and(eq(liveEvents.userId, userId), gt(liveEvents.seq, after)))
+    .orderBy(asc(liveEvents.seq))
+    .limit(PAGE_ROWS);
+
+/** The person's unread counts now (the bell's number; blocked couples' notifications are not counted). */
+export async function unreadCounts(db: Db, userId: string): Promise<{ notifications: number }> {
+  return { notifications: await unreadCount(db, userId) };
+}
+
+/**
+ * SQL: the person may see this conversation now: their couple is one of its two (a partner who
+ * left the couple is no longer), and no block stands between the two couples.
+ */
+const mayRead = (userId: string): SQL =>
+  and(
+    sql`${coupleOfUser(userId)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`,
+    notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId),
+  )!;
+
+/** The messages the person may read now, as the messaging API shows them (an erased one erased). */
+async function visibleMessages(db: Db, userId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, unknown>();
+  const rows = await db
+    .select({
+      id: messages.id,
+      conversationId: messages.conversationId,
+      body: messages.body,
+      photoUrl: messages.photoUrl,
+      deletedAt: messages.deletedAt,
+      createdAt: messages.createdAt,
+      authorUserId: messages.authorUserId,
+      authorCoupleId: messages.authorCoupleId,
+      firstName: sql<string>`coalesce(${users.firstName}, '')`,
+      coupleName: sql<string>`coalesce(${couples.coupleName}, '')`,
+    })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .leftJoin(users, eq(users.id, messages.authorUserId))
+    .leftJoin(couples, eq(couples.id, messages.authorCoupleId))
+    .where(and(inArray(messages.id, ids), mayRead(userId)));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        conversationId: row.conversationId,
+        body: row.body,
+        photoUrl: row.photoUrl,
+        author: { userId: row.authorUserId, firstName: row.firstName, coupleId: row.authorCoupleId, coupleName: row.coupleName },
+        createdAt: row.createdAt.toISOString(),
+        deleted: row.deletedAt !== null,
+      },
+    ]),
+  );
+}
+
+/** Read positions in conversations the person may read now, keyed "conversation:reader". */
+async function visibleReads(db: Db, userId: string, pairs: { conversationId: string; readerId: string }[]) {
+  if (pairs.length === 0) return new Map<string, unknown>();
+  const rows = await db
+    .select({
+      conversationId: conversationReads.conversationId,
+      userId: conversationReads.userId,
+      firstName: users.firstName,
+      lastReadMessageId: conversationReads.lastReadMessageId,
+    })
+    .from(conversationReads)
+    .innerJoin(conversations, eq(conversations.id, conversationReads.conversationId))
+    .innerJoin(users, eq(users.id, conversationReads.userId))
+    .where(
+      and(
+        or(
+          ...pairs.map((pair) =>
+            and(eq(conversationReads.conversationId, pair.conversationId), eq(conversationReads.userId, pair.readerId)),
+          ),
+        ),
+        mayRead(userId),
+      ),
+    );
+  return new Map(rows.map((row) => [`${row.conversationId}:${row.userId}`, row]));
+}
+
+/** Connection requests to or from the person's couple, with no block between the two couples. */
+async function visibleRequests(db: Db, userId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, unknown>();
+  const rows = await db
+    .select({
+      id: connectionRequests.id,
+      status: sql<string>`case when ${connectionRequests.status} = 'pending' and ${connectionRequests.expiresAt} <= now() then 'expired' else ${connectionRequests.status}::text end`,
+      conversationId: connectionRequests.conversationId,
+    })
+    .from(connectionRequests)
+    .where(
+      and(
+        inArray(connectionRequests.id, ids),
+        sql`${coupleOfUser(userId)} in (${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId})`,
+        notBlockedBetween(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+      ),
+    );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Kinds whose event carries the person's state now rather than one change: within a page only the
+ * last of each is sent (at its own id), since earlier ones would carry the very same value.
+ */
+const STATE_KINDS = new Set<Row["kind"]>(["notification", "unread"]);
+
+const subjects = (rows: readonly Row[], kinds: Row["kind"][]) => [
+  ...new Set(rows.filter((row) => kinds.includes(row.kind) && row.subjectId).map((row) => row.subjectId!)),
+];
+
+/**
+ * What a page of rows says, read when it is sent, so what is sent is what the person may see now:
+ * a message of a conversation they may no longer read (they left the couple, a block came
+ * between the couples) is not sent, nor is a blocked couple's notification counted or shown.
+ * Rows that say nothing now are skipped; the stream's position still moves past them.
+ */
+export async function render(db: Db, userId: string, rows: readonly Row[]): Promise<Outgoing[]> {
+  const lastOfKind = new Map<Row["kind"], number>();
+  for (const row of rows) if (STATE_KINDS.has(row.kind)) lastOfKind.set(row.kind, row.seq);
+  const sent = rows.filter((row) => !STATE_KINDS.has(row.kind) || lastOfKind.get(row.kind) === row.seq);
+  const needs = new Set(sent.map((row) => row.kind));
+  const reads = sent.flatMap((row) =>
+    row.kind === "read" && row.conversationId && row.subjectId ? [{ conversationId: row.conversationId, readerId: row.subjectId }] : [],
+  );
+  const [counts, newest, shownMessages, shownReads, shownRequests] = await Promise.all([
+    needs.has("unread") || needs.has("notification") ? unreadCounts(db, userId) : undefined,
+    needs.has("notification") ? latestNotifications(db, userId, 1) : undefined,
+    visibleMessages(db, userId, subjects(sent, ["message", "message_deleted"])),
+    visibleReads(db, userId, reads),
+    visibleRequests(db, userId, subjects(sent, ["connection"])),
+  ]);
+  const out: Outgoing[] = [];
+  const add = (row: Row, event: StreamEventName, data: unknown) => {
+    if (data !== undefined) out.push({ id: row.seq, event, data });
+  };
+  for (const row of sent) {
+    switch (row.kind) {
+      case "unread":
+        add(row, "unread", counts);
+        break;
+      case "notification":
+        add(row, "notification", { unread_count: counts!.notifications, newest: newest![0] ?? null });
+        break;
+      case "message":
+        add(row, "message", shownMessages.get(row.subjectId ?? ""));
+        break;
+      case "message_deleted": {
+        const shown = shownMessages.get(row.subjectId ?? "") as { id: string; conversationId: string } | undefined;
+        add(row, "message-deleted", shown && { id: shown.id, conversationId: shown.conversationId });
+        break;
+      }
+      case "read":
+        add(row, "read", shownReads.get(`${row.conversationId}:${row.subjectId}`));
+        break;
+      case "connection":
+        add(row, "connection", shownRequests.get(row.subjectId ?? ""));
+        break;
+    }
+  }
+  return out;
+}

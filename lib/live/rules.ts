@@ -1,0 +1,45 @@
+/**
+ * The live stream's rules, shared by the server (lib/live/sse.ts) and the browser
+ * (lib/live/client/stream.ts): pure, no I/O.
+ */
+
+/** Spec section 9 (realtime): a comment line this often keeps proxies from closing an idle stream. */
+export const HEARTBEAT_MS = 25_000;
+
+/** Spec section 9 (realtime): the browser reconnects after these delays, then every last one. */
+export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;
+
+/** The wait before reconnect attempt `attempt` (0 for the first try after a failure). */
+export const reconnectDelay = (attempt: number): number => RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]!;
+
+/** A tab hidden this long closes its stream; it resumes from its last id when shown again. */
+export const HIDDEN_PAUSE_MS = 60_000;
+
+/** The stream events the browser handles (the database's kinds with dashes, and `reset`). */
+export const STREAM_EVENTS = ["message", "message-deleted", "read", "connection", "notification", "unread", "reset"] as const;
+export type StreamEventName = (typeof STREAM_EVENTS)[number];
+
+/** An event id is a person's live_events `seq`: a positive integer well inside a double's exact range. */
+const EVENT_ID_MAX_LENGTH = 15;
+
+/**
+ * The position a resumed stream names (`Last-Event-ID`, or `lastEventId` in the URL where the
+ * browser reconnects by hand): null when it names none, "unknown" when it is not one of ours
+ * (the client then reloads its lists, as after a gap older than the kept history).
+ */
+export function parseEventId(raw: string | null | undefined): number | null | "unknown" {
+  if (raw === null || raw === undefined || raw === "") return null;
+  // Length before pattern: a long header is refused without being scanned.
+  if (raw.length > EVENT_ID_MAX_LENGTH || !/^\d+$/.test(raw)) return "unknown";
+  return Number(raw);
+}
+
+/**
+ * How long a stream stays open: a margin before the platform's maximum duration (`maxSeconds`),
+ * so it ends itself cleanly and the browser resumes, rather than being cut mid-event.
+ */
+export const streamLifetimeMs = (maxSeconds: number): number => Math.max(1_000, maxSeconds * 1_000 - Math.min(10_000, maxSeconds * 100));
+
+/** One server-sent event in the wire format (data on one line: it is JSON). */
+export const sseEvent = (id: number, event: StreamEventName, data: unknown): string =>
+  `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

@@ -1,0 +1,183 @@
+import "server-only";
+import type { Db } from "@/db/client";
+import { activeSessionUser } from "@/lib/auth/sessions";
+import { describeError } from "@/lib/log";
+import { liveListener, type LiveListener } from "./listener";
+import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
+import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, sseEvent } from "./rules";
+
+export type LiveStreamOptions = {
+  db: Db;
+  userId: string;
+  /** The caller's session: checked again before each page is sent and at each heartbeat. */
+  sessionId: string;
+  /** What the client already has (lib/live/rules.ts parseEventId): null for a first open. */
+  resumeFrom: number | null | "unknown";
+  /** How long the stream stays open before it ends itself (lib/live/rules.ts streamLifetimeMs). */
+  lifetimeMs: number;
+  listener?: LiveListener;
+  heartbeatMs?: number;
+  /** The request's signal: the stream stops when the client goes. */
+  signal?: AbortSignal;
+};
+
+/** A stream queues this much before it waits for the client to read (a long resume is sent page by page). */
+const QUEUE_BYTES = 64 * 1024;
+
+/**
+ * One read for every stream that asks for the same thing in the same tick: the listener wakes all
+ * of a person's streams (their tabs and devices) in one synchronous loop, so those at the same
+ * position share one page read and one session check. A read started in an earlier tick is never
+ * shared (it may predate the commit that caused the wake-up).
+ */
+function sharedInTick<T>(pending: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let found = pending.get(key);
+  if (!found) {
+    found = read();
+    pending.set(key, found);
+    queueMicrotask(() => pending.delete(key));
+  }
+  return found;
+}
+
+const encoder = new TextEncoder();
+
+type Page = { last: number | null; full: boolean; events: Outgoing[] };
+const pagesReading = new Map<string, Promise<Page>>();
+const sessionsChecking = new Map<string, Promise<string | null>>();
+
+/** The person's next page after `after`, as sent: the events and where it ends (null: nothing new). */
+const readPage = (db: Db, userId: string, after: number): Promise<Page> =>
+  sharedInTick(pagesReading, `${userId}:${after}`, async () => {
+    const rows = await rowsAfter(db, userId, after);
+    return { last: rows.at(-1)?.seq ?? null, full: rows.length === PAGE_ROWS, events: rows.length ? await render(db, userId, rows) : [] };
+  });
+
+export const SSE_HEADERS = {
+  "Content-Type": "text/event-stream; charset=utf-8",
+  // No cache, and no proxy may compress or buffer it (README, Live updates).
+  "Cache-Control": "no-cache, no-transform",
+  "X-Accel-Buffering": "no",
+};
+
+/**
+ * The caller's live events as server-sent events. Every event is one of their live_events rows,
+ * its `seq` the event's id, so ids increase strictly and a resumed stream sends exactly the rows
+ * after the id it names. A first open sends the counts now (at the newest id); a resume from an id
+ * whose following rows are no longer kept (or that is not one of this person's) sends `reset`,
+ * and the client reloads its lists. The stream sleeps until this instance's listener wakes it,
+ * then reads its new rows; it ends itself after `lifetimeMs`, when the session ends, or on a
+ * database error, and the client resumes from its last id.
+ */
+export function liveStream(options: LiveStreamOptions): Response {
+  const { db, userId, sessionId, resumeFrom } = options;
+  const listener = options.listener ?? liveListener();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let position = 0;
+  let closed = false;
+  let pumping = false;
+  let again = false;
+  let room: (() => void) | undefined;
+  let unsubscribe = () => {};
+  const timers: ReturnType<typeof setTimeout>[] = [];
+
+  const write = (text: string) => {
+    if (!closed) controller.enqueue(encoder.encode(text));
+  };
+
+  function end(): void {
+    if (closed) return;
+    closed = true;
+    for (const timer of timers) clearTimeout(timer);
+    unsubscribe();
+    room?.();
+    options.signal?.removeEventListener("abort", end);
+    try {
+      controller.close();
+    } catch {
+      // Already closed or cancelled by the client.
+    }
+  }
+
+  /** The session still live and still this person's: a revoked or expired one gets nothing more. */
+  const allowed = async () => (await sharedInTick(sessionsChecking, sessionId, () => activeSessionUser(db, sessionId))) === userId;
+
+  async function waitForRoom(): Promise<void> {
+    while (!closed && (controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => (room = resolve));
+  }
+
+  /** Sends every row after `position`; a wake while it runs makes it look once more. */
+  async function pump(): Promise<void> {
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        again = false;
+        for (;;) {
+          const page = await readPage(db, userId, position);
+          if (closed || page.last === null) break;
+          if (!(await allowed())) return end();
+          for (const event of page.events) write(sseEvent(event.id, event.event, event.data));
+          position = page.last;
+          await waitForRoom();
+          if (!page.full) break;
+        }
+      } while (again && !closed);
+    } catch (error) {
+      console.warn("[live] stream ended on a database error", describeError(error));
+      end();
+    } finally {
+      pumping = false;
+    }
+  }
+
+  async function begin(): Promise<void> {
+    // Subscribed before the first read: a row committed after that read wakes this stream.
+    unsubscribe = listener.subscribe(userId, () => void pump());
+    write(`retry: ${RECONNECT_DELAYS_MS[0]}\n\n`);
+    const { last, oldest } = await historyBounds(db, userId);
+    if (resumeFrom === null) {
+      write(sseEvent(last, "unread", await unreadCounts(db, userId)));
+      position = last;
+    } else if (resumeFrom === "unknown" || resumeFrom > last || (resumeFrom < last && (oldest ?? Infinity) > resumeFrom + 1)) {
+      write(sseEvent(last, "reset", {}));
+      position = last;
+    } else {
+      position = resumeFrom;
+    }
+    await pump();
+  }
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(streamController) {
+        controller = streamController;
+        options.signal?.addEventListener("abort", end);
+        timers.push(setTimeout(end, options.lifetimeMs));
+        const heartbeat = setInterval(() => {
+          write(": heartbeat\n\n");
+          allowed().then(
+            (yes) => yes || end(),
+            () => end(),
+          );
+        }, options.heartbeatMs ?? HEARTBEAT_MS);
+        timers.push(heartbeat);
+        for (const timer of timers) timer.unref?.();
+        begin().catch((error: unknown) => {
+          console.warn("[live] stream could not start", describeError(error));
+          end();
+        });
+      },
+      pull() {
+        room?.();
+        room = undefined;
+      },
+      cancel: end,
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: QUEUE_BYTES }),
+  );
+  return new Response(stream, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,98 @@
+/**
+ * The browser's calls to the messaging API (connection requests, the inbox, threads), through
+ * the one transport (lib/http/client.ts), and the live keys (lib/live/client/use-live.ts) that
+ * keep the screens current: a write here invalidates what it changed, so every screen follows.
+ */
+import "client-only";
+import { api, ApiError } from "@/lib/http/client";
+import { uploadForm } from "@/lib/http/upload-client";
+import { invalidate } from "@/lib/live/client/use-live";
+import type { KeysetPagination } from "@/lib/pagination/page";
+import type { ConnectionRequest, Conversation, InboxRow, Message } from "../view";
+
+/** The live keys: "messages" is every one of them. */
+export const MESSAGES_KEY = "messages";
+export const UNREAD_MESSAGES_KEY = `${MESSAGES_KEY}:unread`;
+export const INBOX_KEY = `${MESSAGES_KEY}:inbox`;
+export const REQUESTS_KEY = `${MESSAGES_KEY}:requests`;
+export const threadKey = (conversationId: string) => `${MESSAGES_KEY}:thread:${conversationId}`;
+
+const path = (id: string) => encodeURIComponent(id);
+
+export async function sendConnectionRequest(coupleId: string, note: string): Promise<void> {
+  await api("/api/connections", { method: "POST", body: { coupleId, note } });
+  invalidate(MESSAGES_KEY);
+}
+
+export const fetchIncomingRequests = (signal?: AbortSignal) =>
+  api<{ data: ConnectionRequest[] }>("/api/connections?box=incoming", { signal }).then((body) => body.data);
+
+export type AcceptAnswer = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
+
+export async function acceptRequest(id: string): Promise<AcceptAnswer> {
+  const { data } = await api<{ data: AcceptAnswer }>(`/api/connections/${path(id)}/accept`, { method: "POST" });
+  invalidate(MESSAGES_KEY);
+  return data;
+}
+
+export async function declineRequest(id: string): Promise<void> {
+  await api(`/api/connections/${path(id)}/decline`, { method: "POST" });
+  invalidate(MESSAGES_KEY);
+}
+
+export type InboxPage = { data: InboxRow[]; pagination: KeysetPagination };
+export const fetchInbox = (cursor: string | null, signal?: AbortSignal) =>
+  api<InboxPage>(`/api/conversations${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, { signal });
+
+export const fetchConversation = (id: string, signal?: AbortSignal) =>
+  api<{ data: Conversation }>(`/api/conversations/${path(id)}`, { signal }).then((body) => body.data);
+
+export type MessagePage = { data: Message[]; pagination: { hasMore: boolean } };
+export function fetchMessages(id: string, page: { before?: string; limit?: number }, signal?: AbortSignal): Promise<MessagePage> {
+  const query = new URLSearchParams();
+  if (page.before) query.set("before", page.before);
+  if (page.limit) query.set("limit", String(page.limit));
+  return api<MessagePage>(`/api/conversations/${path(id)}/messages?${query}`, { signal });
+}
+
+export async function sendMessage(id: string, message: { body: string; photoUrl?: string }): Promise<Message> {
+  const { data } = await api<{ data: Message }>(`/api/conversations/${path(id)}/messages`, { method: "POST", body: message });
+  invalidate(INBOX_KEY);
+  return data;
+}
+
+export async function deleteMessage(id: string): Promise<void> {
+  await api(`/api/messages/${path(id)}`, { method: "DELETE" });
+  invalidate(INBOX_KEY);
+}
+
+/** Marks this conversation read up to a message for the caller; the badge and the inbox follow. */
+export async function markRead(conversationId: string, upTo: string): Promise<void> {
+  await api(`/api/conversations/${path(conversationId)}/read`, { method: "POST", body: { upTo } });
+  invalidate(UNREAD_MESSAGES_KEY);
+  invalidate(INBOX_KEY);
+}
+
+/** The navigation's number: a 429 counts as 0 until the next poll, like the bell's. */
+export async function fetchUnreadMessages(signal?: AbortSignal): Promise<number> {
+  try {
+    const body = await api<{ data: { unread_count: number } }>("/api/messages/unread-count", { signal, retries: 2 });
+    return body.data.unread_count;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) return 0;
+    throw error;
+  }
+}
+
+/** One photo, uploaded before its message is sent (multipart field `photo`); answers its URL. */
+export async function uploadMessagePhoto(file: File, onProgress?: (fraction: number) => void): Promise<string> {
+  const form = new FormData();
+  form.set("photo", file);
+  const { data } = await uploadForm<{ data: { url: string } }>("/api/messages/photos", form, { onProgress });
+  return data.url;
+}
+
+export async function setMuted(conversationId: string, muted: boolean): Promise<void> {
+  await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "POST" : "DELETE" });
+  invalidate(threadKey(conversationId));
+}

@@ -1,0 +1,129 @@
+/**
+ * How a conversation reads on screen (the messaging section of the spec): the API's shapes as
+ * the browser gets them (named by the queries that answer them), and the pure rules that turn them into what is shown: the author line,
+ * the inbox's last-message line, day separators and 'Seen by'. Pure and browser-safe.
+ */
+import type { RequestItem } from "@/lib/connections/queries";
+import type { SenderFacts } from "@/lib/connections/sender-facts";
+import type { ConversationDetail, InboxItem, MessageItem } from "./queries";
+import { MESSAGE_TEXTS } from "./rules";
+
+export type Message = MessageItem;
+export type MessageAuthor = MessageItem["author"];
+export type ReadPosition = ConversationDetail["readPositions"][number];
+export type Conversation = ConversationDetail;
+export type InboxRow = InboxItem;
+export type Approval = RequestItem["approvals"][number];
+/** An incoming request as the inbox shows it: its sender with their distance band and interests in common. */
+export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestItem["couple"] & Partial<SenderFacts> };
+
+/** What a couple's card and profile know of the viewer's connection with them. */
+export type ConnectionState =
+  | { state: "none" }
+  /** The viewer's couple asked; a decline still reads so until the request expires (declining is silent). */
+  | { state: "requested" }
+  /** They asked the viewer's couple: the answer is in the inbox's requests. */
+  | { state: "incoming" }
+  | { state: "connected"; conversationId: string };
+
+/** The inbox's and 'Say hello''s words (the thread's are lib/messages/rules.ts's MESSAGE_TEXTS). */
+export const INBOX_TEXTS = {
+  noConversations: "Say hello to a couple from the directory",
+  noRequests: "No requests right now. When a couple says hello, their note shows up here.",
+  sayHello: "Say hello",
+  sendRequest: "Send request",
+  requestSent: "Request sent",
+  incoming: "They said hello",
+  message: "Message",
+  photo: "Photo",
+} as const;
+
+/** Every link in a message opens away from the app without handing it our window, our address or our ranking. */
+export const MESSAGE_LINK_REL = "nofollow noopener noreferrer ugc";
+
+/** 'Maya of Maya & Theo'. */
+export const authorLine = (author: MessageAuthor) => `${author.firstName} of ${author.coupleName}`;
+
+/** The inbox's last line: 'You: ...', 'Ana: ...', or 'This message was deleted'; a photo alone reads 'Photo'. */
+export function lastMessageLine(message: Message | null, viewerUserId: string): string {
+  if (!message) return "";
+  if (message.deleted) return MESSAGE_TEXTS.deleted;
+  const text = message.body?.trim() ? message.body.replace(/\s+/g, " ").trim() : INBOX_TEXTS.photo;
+  const who = message.author.userId === viewerUserId ? "You" : message.author.firstName;
+  return `${who}: ${text}`;
+}
+
+/** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Theo'. */
+export function seenByText(names: readonly string[]): string {
+  if (names.length === 0) return "";
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `Seen by ${list}`;
+}
+
+/** Oldest first; ids break ties so every screen orders the same. */
+const byTime = (a: Message, b: Message) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+
+/** One list of the messages of several pages, each once (the later copy wins: a deletion replaces the text), oldest first. */
+export function mergeMessages(...pages: readonly (readonly Message[])[]): Message[] {
+  const byId = new Map<string, Message>();
+  for (const page of pages) for (const message of page) byId.set(message.id, message);
+  return [...byId.values()].sort(byTime);
+}
+
+const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+
+/** A day separator's words: 'Today', 'Yesterday', 'Monday 24 November' (with the year, 'Sunday, 23 November 2025') when it is not this one. */
+export function dayLabel(date: Date, now: Date): string {
+  if (dayKey(date) === dayKey(now)) return "Today";
+  const yesterday = new Date(now);
+  yesterday.setDate(now.getDate() - 1);
+  if (dayKey(date) === dayKey(yesterday)) return "Yesterday";
+  const options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" };
+  if (date.getFullYear() !== now.getFullYear()) options.year = "numeric";
+  return date.toLocaleDateString("en-GB", options);
+}
+
+export type ThreadItem = { kind: "day"; key: string; label: string } | { kind: "message"; message: Message; seenBy: string[] };
+
+/**
+ * The thread as shown: a separator before each new day, and under the latest message each other
+ * person has read, their first name (never the viewer's own, never under the reader's own message).
+ */
+export function threadItems(
+  messages: readonly Message[],
+  readPositions: readonly ReadPosition[],
+  viewerUserId: string,
+  now: Date,
+): ThreadItem[] {
+  const items: ThreadItem[] = [];
+  let lastDay = "";
+  for (const message of messages) {
+    const date = new Date(message.createdAt);
+    const day = dayKey(date);
+    if (day !== lastDay) {
+      items.push({ kind: "day", key: `day-${day}`, label: dayLabel(date, now) });
+      lastDay = day;
+    }
+    const seenBy = readPositions
+      .filter((p) => p.userId !== viewerUserId && p.userId !== message.author.userId && p.lastReadMessageId === message.id)
+      .map((p) => p.firstName);
+    items.push({ kind: "message", message, seenBy });
+  }
+  return items;
+}
+
+/** '3:05 PM' style time of a message, in the reader's own clock. */
+export const messageTime = (at: string) => new Date(at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
+
+/** 'Accepted by Ana', 'Waiting for Rui': who of the receiving couple has answered a request that needs both. */
+export function approvalLine(approvals: readonly Approval[]): string | null {
+  const accepted = approvals.filter((a) => a.accepted).map((a) => a.firstName);
+  const waiting = approvals.filter((a) => !a.accepted).map((a) => a.firstName);
+  if (accepted.length === 0 || waiting.length === 0) return null;
+  return `Accepted by ${accepted.join(" and ")}, waiting for ${waiting.join(" and ")}`;
+}
+
+/** The inbox, its requests, the badge and an open thread are read again this often while shown, until the live stream feeds them. */
+export const MESSAGES_POLL_MS = 10_000;
+/** An open thread: a conversation is read as it is written, so sooner than the bell. */
+export const THREAD_POLL_MS = 4_000;

@@ -1,0 +1,71 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { couples } from "@/db/schema";
+import { senderFacts } from "@/lib/connections/sender-facts";
+import { connectionStates, stateOf } from "@/lib/connections/states";
+import { forumCouple } from "../support/forum";
+import { connections, messagingCouple } from "../support/messages";
+
+/** Where two couples stand, as the viewer's cards and profiles read it. */
+async function states(viewerCoupleId: string, ...coupleIds: string[]) {
+  const found = await connectionStates(await getDb(), viewerCoupleId, coupleIds);
+  return coupleIds.map((id) => stateOf(found, id).state);
+}
+
+describe("connectionStates: 'Say hello', 'Request sent' or 'Message' on every card", () => {
+  it("reads a sent request, a received one and an open conversation, for the whole list at once", async () => {
+    const us = await messagingCouple();
+    const asked = await messagingCouple();
+    const asking = await messagingCouple();
+    const friends = await messagingCouple();
+    const stranger = await messagingCouple();
+    await connections.send({ coupleId: asked.coupleId, note: "Hello there" }, us.a.headers);
+    await connections.send({ coupleId: us.coupleId, note: "Hello you" }, asking.a.headers);
+    const sent = await connections.send({ coupleId: friends.coupleId, note: "Coffee?" }, us.b.headers);
+    const accepted = await connections.accept(sent.json.data.id, friends.b.headers);
+
+    expect(await states(us.coupleId, asked.coupleId, asking.coupleId, friends.coupleId, stranger.coupleId, us.coupleId)).toEqual([
+      "requested",
+      "incoming",
+      "connected",
+      "none",
+      "none",
+    ]);
+    const found = await connectionStates(await getDb(), us.coupleId, [friends.coupleId]);
+    expect(found.get(friends.coupleId)).toEqual({ state: "connected", conversationId: accepted.json.data.conversationId });
+    // The other side of each.
+    expect(await states(asked.coupleId, us.coupleId)).toEqual(["incoming"]);
+    expect(await states(friends.coupleId, us.coupleId)).toEqual(["connected"]);
+  });
+
+  it("keeps a declined request 'sent' for the sender (declining is silent) and clears it for the couple who declined", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello there" }, us.a.headers);
+    expect((await connections.decline(sent.json.data.id, them.a.headers)).status).toBe(200);
+    expect(await states(us.coupleId, them.coupleId)).toEqual(["requested"]);
+    expect(await states(them.coupleId, us.coupleId)).toEqual(["none"]);
+  });
+});
+
+describe("senderFacts: a request's distance band and interests in common", () => {
+  it("measures between the shown places and names the interests both couples share", async () => {
+    const db = await getDb();
+    const us = await forumCouple({ place: { lat: 38.72, lng: -9.14, city: "Lisbon", country: "Portugal" } });
+    const near = await forumCouple({ place: { lat: 38.8, lng: -9.38, city: "Sintra", country: "Portugal" } });
+    const hidden = await forumCouple({ place: { lat: 38.8, lng: -9.38, city: "Sintra", country: "Portugal", level: "hidden" } });
+    await db
+      .update(couples)
+      .set({ interests: ["travel", "hiking"] })
+      .where(eq(couples.id, us.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: ["hiking", "cooking"] })
+      .where(eq(couples.id, near.coupleId));
+    const facts = await senderFacts(db, us.a.userId, [near.coupleId, hidden.coupleId]);
+    expect(facts.get(near.coupleId)).toEqual({ distanceBand: "within 50 km", interestsInCommon: ["Hiking"] });
+    // A hidden place tells no distance.
+    expect(facts.get(hidden.coupleId)).toEqual({ distanceBand: null, interestsInCommon: [] });
+  });
+});

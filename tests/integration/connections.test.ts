@@ -1,0 +1,260 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { connectionRequests, liveEvents, notifications } from "@/db/schema";
+import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/connections/route";
+import { call, type CallOptions } from "../support/api";
+import { block, connections, messagingCouple } from "../support/messages";
+
+const DAY = 24 * 60 * 60 * 1000;
+const settings = {
+  get: (headers: CallOptions["headers"]) => call(getSettings, "GET", "/api/settings/connections", { headers }),
+  put: (body: unknown, headers: CallOptions["headers"]) => call(putSettings, "PUT", "/api/settings/connections", { body, headers }),
+};
+
+/** Moves a request back in time, as if it had been sent `days` ago. */
+async function age(requestId: string, days: number) {
+  const db = await getDb();
+  const sent = new Date(Date.now() - days * DAY);
+  await db
+    .update(connectionRequests)
+    .set({ createdAt: sent, expiresAt: new Date(sent.getTime() + 30 * DAY) })
+    .where(eq(connectionRequests.id, requestId));
+}
+
+async function notificationsOf(userIds: string[], type: "connection_request" | "connection_accepted") {
+  const db = await getDb();
+  return db
+    .select({ userId: notifications.userId, message: notifications.message, conversationId: notifications.conversationId })
+    .from(notifications)
+    .where(and(inArray(notifications.userId, userIds), eq(notifications.type, type)));
+}
+
+describe("POST /api/connections", () => {
+  it("sends a request both receiving partners see and are notified of, with live rows for all four", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const res = await connections.send({ coupleId: them.coupleId, note: "  We loved your post\r\nabout Sintra!  " }, us.a.headers);
+    expect(res.status).toBe(201);
+    expect(res.json.data).toEqual({
+      id: expect.any(String),
+      status: "pending",
+      couple: { id: them.coupleId, coupleName: them.name, profileImageUrl: null },
+      note: "We loved your post\nabout Sintra!",
+      createdAt: expect.stringMatching(/^\d{4}-/),
+    });
+    for (const partner of [them.a, them.b]) {
+      const incoming = await connections.list("incoming", partner.headers);
+      expect(incoming.json.data).toEqual([
+        {
+          id: res.json.data.id,
+          status: "pending",
+          couple: { id: us.coupleId, coupleName: us.name, profileImageUrl: null, distanceBand: null, interestsInCommon: [] },
+          note: "We loved your post\nabout Sintra!",
+          createdAt: res.json.data.createdAt,
+          approvals: [
+            { firstName: them.a.firstName, accepted: false },
+            { firstName: them.b.firstName, accepted: false },
+          ],
+        },
+      ]);
+    }
+    const outgoing = await connections.list("outgoing", us.b.headers);
+    expect(outgoing.json.data.map((r: { id: string; status: string; approvals: unknown[] }) => [r.id, r.status, r.approvals])).toEqual([
+      [res.json.data.id, "pending", []],
+    ]);
+    expect((await connections.list("incoming", us.a.headers)).json.data).toEqual([]);
+    const notes = await notificationsOf([them.a.userId, them.b.userId, us.a.userId, us.b.userId], "connection_request");
+    expect(notes.map((n) => n.userId).sort()).toEqual([them.a.userId, them.b.userId].sort());
+    expect(notes[0]!.message).toBe(`${us.name} said hello`);
+    const db = await getDb();
+    const live = await db
+      .select({ userId: liveEvents.userId, kind: liveEvents.kind })
+      .from(liveEvents)
+      .where(and(inArray(liveEvents.userId, [us.a.userId, us.b.userId, them.a.userId, them.b.userId]), eq(liveEvents.kind, "connection")));
+    expect(live).toHaveLength(4);
+  });
+
+  it("refuses bad input with 400 and the field's message", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const cases: [unknown, string][] = [
+      [{ coupleId: them.coupleId }, "Please write a short note"],
+      [{ coupleId: them.coupleId, note: "   " }, "Please write a short note"],
+      [{ coupleId: them.coupleId, note: "x".repeat(501) }, "Your note must be no more than 500 characters"],
+      [{ coupleId: them.coupleId, note: "hi\u0000there" }, "Your note contains characters that are not allowed"],
+      [{ coupleId: them.coupleId, note: "hi\ud800" }, "Your note contains characters that are not allowed"],
+      [{ coupleId: "not-a-uuid", note: "hi" }, "coupleId must be a couple's id"],
+      [{ coupleId: 42, note: ["hi"] }, "coupleId must be a couple's id"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await connections.send(body, us.a.headers);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message });
+    }
+    expect((await connections.send({ coupleId: them.coupleId, note: "x".repeat(500) }, us.a.headers)).status).toBe(201);
+  });
+
+  it("answers 404 for oneself, a missing, a hidden or a blocking couple, and 403 BLOCKED for one the caller blocked", async () => {
+    const us = await messagingCouple();
+    const hidden = await messagingCouple({ visible: false });
+    const blocksUs = await messagingCouple();
+    const blockedByUs = await messagingCouple();
+    expect((await block(us.coupleId, blocksUs.a.headers)).status).toBe(200);
+    expect((await block(blockedByUs.coupleId, us.b.headers)).status).toBe(200);
+    for (const coupleId of [us.coupleId, randomUUID(), hidden.coupleId, blocksUs.coupleId]) {
+      const res = await connections.send({ coupleId, note: "Hello" }, us.a.headers);
+      expect(res.status).toBe(404);
+      expect(res.json.error).toEqual({ code: "NOT_FOUND", message: "This couple is not available." });
+    }
+    const res = await connections.send({ coupleId: blockedByUs.coupleId, note: "Hello" }, us.a.headers);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("BLOCKED");
+  });
+
+  it("keeps one open request between two couples, whichever sent it", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    expect((await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers)).status).toBe(201);
+    for (const [coupleId, headers] of [
+      [them.coupleId, us.b.headers],
+      [us.coupleId, them.a.headers],
+    ] as const) {
+      const res = await connections.send({ coupleId, note: "Hello again" }, headers);
+      expect(res.status).toBe(409);
+      expect(res.json.error.code).toBe("ALREADY_REQUESTED");
+    }
+  });
+
+  it("needs a session", async () => {
+    const them = await messagingCouple();
+    expect((await connections.send({ coupleId: them.coupleId, note: "Hello" }, {})).status).toBe(401);
+    expect((await connections.list("incoming", {})).status).toBe(401);
+    expect((await connections.accept(randomUUID(), {})).status).toBe(401);
+  });
+});
+
+describe("daily limits", () => {
+  it("counts refused attempts: the eleventh attempt of the day is 429 with Retry-After", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    for (let i = 0; i < 10; i++) expect((await connections.send({ coupleId: randomUUID(), note: "Hello" }, us.a.headers)).status).toBe(404);
+    const res = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.b.headers);
+    expect(res.status).toBe(429);
+    expect(res.json.error.code).toBe("RATE_LIMITED");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  it("allows a couple under 24 hours old three attempts", async () => {
+    const fresh = await messagingCouple({ ageDays: 0 });
+    const them = await messagingCouple();
+    for (let i = 0; i < 3; i++)
+      expect((await connections.send({ coupleId: fresh.coupleId, note: "Hello" }, fresh.a.headers)).status).toBe(404);
+    expect((await connections.send({ coupleId: them.coupleId, note: "Hello" }, fresh.a.headers)).status).toBe(429);
+  });
+});
+
+describe("accept and decline", () => {
+  it("one partner's acceptance opens the conversation and notifies the sending couple; asking again is ALREADY_CONNECTED", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const res = await connections.accept(sent.json.data.id, them.b.headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({ status: "accepted", conversationId: expect.any(String) });
+    const again = await connections.accept(sent.json.data.id, them.a.headers);
+    expect(again.json.data).toEqual(res.json.data);
+    const notes = await notificationsOf([us.a.userId, us.b.userId, them.a.userId, them.b.userId], "connection_accepted");
+    expect(notes.map((n) => n.userId).sort()).toEqual([us.a.userId, us.b.userId].sort());
+    expect(notes[0]).toMatchObject({ message: `${them.name} accepted your request`, conversationId: res.json.data.conversationId });
+    expect((await connections.list("outgoing", us.a.headers)).json.data[0].status).toBe("accepted");
+    expect((await connections.list("incoming", them.a.headers)).json.data).toEqual([]);
+    const asked = await connections.send({ coupleId: us.coupleId, note: "Hi" }, them.a.headers);
+    expect(asked.status).toBe(409);
+    expect(asked.json).toMatchObject({ error: { code: "ALREADY_CONNECTED" }, conversationId: res.json.data.conversationId });
+  });
+
+  it("answers 404 to anyone but the receiving partners, and to a malformed id 400", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const fifth = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    for (const headers of [us.a.headers, us.b.headers, fifth.a.headers]) {
+      expect((await connections.accept(sent.json.data.id, headers)).status).toBe(404);
+      expect((await connections.decline(sent.json.data.id, headers)).status).toBe(404);
+    }
+    expect((await connections.accept(randomUUID(), them.a.headers)).status).toBe(404);
+    expect((await connections.accept("nope", them.a.headers)).status).toBe(400);
+    expect((await connections.list("sideways", them.a.headers)).status).toBe(400);
+  });
+
+  it("a decline is silent: the sender reads pending until it expires, and may ask again only after 90 days", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const id = sent.json.data.id;
+    expect((await connections.decline(id, them.a.headers)).json.data).toEqual({ status: "declined" });
+    expect((await connections.accept(id, them.b.headers)).status).toBe(404);
+    expect((await connections.list("incoming", them.b.headers)).json.data).toEqual([]);
+    expect((await connections.list("outgoing", us.a.headers)).json.data[0].status).toBe("pending");
+    await age(id, 31);
+    expect((await connections.list("outgoing", us.a.headers)).json.data[0].status).toBe("expired");
+    expect((await connections.send({ coupleId: them.coupleId, note: "Again" }, us.b.headers)).status).toBe(409);
+    expect((await connections.send({ coupleId: us.coupleId, note: "Hi" }, them.b.headers)).status).toBe(409);
+    await age(id, 91);
+    expect((await connections.send({ coupleId: them.coupleId, note: "Again" }, us.b.headers)).status).toBe(201);
+  });
+
+  it("an unanswered request expires after 30 days: it can no longer be accepted", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    await age(sent.json.data.id, 30.5);
+    expect((await connections.list("incoming", them.a.headers)).json.data).toEqual([]);
+    expect((await connections.accept(sent.json.data.id, them.a.headers)).status).toBe(404);
+  });
+
+  it("with 'Both of us approve', the request opens only after the second partner accepts; one decline declines it", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple({ bothApprove: true });
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const first = await connections.accept(sent.json.data.id, them.a.headers);
+    expect(first.json.data).toEqual({ status: "pending", waitingFor: them.b.firstName });
+    const incoming = await connections.list("incoming", them.b.headers);
+    expect(incoming.json.data[0].approvals).toEqual([
+      { firstName: them.a.firstName, accepted: true },
+      { firstName: them.b.firstName, accepted: false },
+    ]);
+    expect((await connections.list("outgoing", us.a.headers)).json.data[0].status).toBe("pending");
+    const second = await connections.accept(sent.json.data.id, them.b.headers);
+    expect(second.json.data).toEqual({ status: "accepted", conversationId: expect.any(String) });
+
+    const other = await messagingCouple();
+    const declined = await connections.send({ coupleId: them.coupleId, note: "Hello" }, other.a.headers);
+    await connections.accept(declined.json.data.id, them.a.headers);
+    expect((await connections.decline(declined.json.data.id, them.b.headers)).json.data).toEqual({ status: "declined" });
+    expect((await connections.accept(declined.json.data.id, them.a.headers)).status).toBe(404);
+  });
+
+  it("a block after sending takes the request out of both lists and out of reach", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    await block(us.coupleId, them.a.headers);
+    expect((await connections.list("incoming", them.b.headers)).json.data).toEqual([]);
+    expect((await connections.list("outgoing", us.a.headers)).json.data).toEqual([]);
+    expect((await connections.accept(sent.json.data.id, them.b.headers)).status).toBe(404);
+  });
+});
+
+describe("PUT /api/settings/connections", () => {
+  it("saves either partner's choice for the couple, and refuses anything but a boolean", async () => {
+    const us = await messagingCouple();
+    const res = await settings.put({ bothApprove: true }, us.b.headers);
+    expect(res.json.data).toEqual({ bothApprove: true });
+    expect((await settings.get(us.a.headers)).json.data).toEqual({ bothApprove: true });
+    expect((await settings.put({ bothApprove: "yes" }, us.a.headers)).status).toBe(400);
+    expect((await settings.put({}, us.a.headers)).status).toBe(400);
+  });
+});

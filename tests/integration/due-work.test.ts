@@ -1,0 +1,123 @@
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
+import { getDb } from "@/db/client";
+import { conversationReads, couples, emailOutbox, messages, users } from "@/db/schema";
+import { runDueWork } from "@/lib/due/service";
+import { savePreferences } from "@/lib/notifications/preferences";
+import { call } from "../support/api";
+import { conversationOfTwo, send } from "../support/live";
+
+process.env.CRON_SECRET = "cron-secret-for-the-tests-0123";
+
+const MINUTE = 60_000;
+const DELAY_S = 900;
+const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE);
+
+async function mailTo(...userIds: string[]) {
+  const db = await getDb();
+  const people = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds));
+  const rows = await db
+    .select()
+    .from(emailOutbox)
+    .where(
+      inArray(
+        emailOutbox.to,
+        people.map((person) => person.email),
+      ),
+    );
+  return Object.fromEntries(people.map((person) => [person.id, rows.filter((row) => row.to === person.email)]));
+}
+
+/** Ana & Rui and Leo & Mia (Leo & Mia's couple name set), Leo writing two lines to the conversation, delivered to all four. */
+async function leoWrites(...bodies: string[]) {
+  const four = await conversationOfTwo();
+  const db = await getDb();
+  await db.update(couples).set({ coupleName: "Leo & Mia" }).where(eq(couples.id, four.coupleIds.leo));
+  await db.update(couples).set({ coupleName: "Ana & Rui" }).where(eq(couples.id, four.coupleIds.ana));
+  const everyone = [four.ana, four.rui, four.leo, four.mia].map((who) => who.user.id);
+  for (const body of bodies) await send(four.conversationId, { user: four.leo.user, coupleId: four.coupleIds.leo }, body, everyone);
+  return { ...four, everyone };
+}
+
+describe("runDueWork: the e-mail about unread messages", () => {
+  it("tells each person who left a message unread 15 minutes one e-mail: who from, the first lines, the thread, the unsubscribe headers", async () => {
+    const { ana, rui, leo, mia, conversationId } = await leoWrites("Dinner on Friday?\nWe found a place.", "Eight o'clock?");
+    const db = await getDb();
+    expect((await runDueWork(db, later(14), DELAY_S)).emailed).toBe(0);
+    expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(3);
+    const mail = await mailTo(ana.user.id, rui.user.id, leo.user.id, mia.user.id);
+    expect(mail[leo.user.id]).toEqual([]);
+    const [toAna] = mail[ana.user.id]!;
+    expect(mail[ana.user.id]).toHaveLength(1);
+    expect(toAna!.subject).toBe("New messages from Leo & Mia");
+    expect(toAna!.text).toContain("Ada: Dinner on Friday?\nAda: Eight o'clock?");
+    expect(toAna!.text).not.toContain("We found a place.");
+    expect(toAna!.text).toContain(`http://localhost:3000/messages/${conversationId}`);
+    expect(toAna!.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    expect(toAna!.headers!["List-Unsubscribe"]).toMatch(/^<http:\/\/localhost:3000\/api\/notifications\/unsubscribe\?token=.+>$/);
+    // Mia's own partner wrote: the e-mail names the conversation, not a couple the messages are not from.
+    expect(mail[mia.user.id]![0]!.subject).toBe("New messages in your conversation with Ana & Rui");
+  });
+
+  it("sends each e-mail once when two workers run at the same moment", async () => {
+    const { ana, rui } = await leoWrites("Are you free on Sunday?");
+    const db = await getDb();
+    const runs = await Promise.all([runDueWork(db, later(16), DELAY_S), runDueWork(db, later(16), DELAY_S)]);
+    expect(runs.map((run) => run.emailed).sort()).toEqual([0, 3]);
+    const mail = await mailTo(ana.user.id, rui.user.id);
+    expect(mail[ana.user.id]).toHaveLength(1);
+    expect(mail[rui.user.id]).toHaveLength(1);
+  });
+
+  it("writes at most once an hour per conversation, and never twice about the same message", async () => {
+    const { ana, leo, conversationId, everyone, coupleIds } = await leoWrites("First");
+    const db = await getDb();
+    await runDueWork(db, later(16), DELAY_S);
+    await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Second", everyone);
+    expect((await runDueWork(db, later(40), DELAY_S)).emailed).toBe(0);
+    await runDueWork(db, later(77), DELAY_S);
+    const mail = (await mailTo(ana.user.id))[ana.user.id]!;
+    expect(mail).toHaveLength(2);
+    const second = mail.find((row) => row.text.includes("Second"))!;
+    expect(second.text).not.toContain("First");
+  });
+
+  it("writes nothing about what was read, erased, muted, or to a person who turned message e-mails off", async () => {
+    const { ana, rui, mia, conversationId } = await leoWrites("Hello there");
+    const db = await getDb();
+    const [message] = await db
+      .select({ id: messages.id, seq: messages.seq })
+      .from(messages)
+      .where(eq(messages.conversationId, conversationId));
+    await db.insert(conversationReads).values([
+      { userId: ana.user.id, conversationId, lastReadSeq: message!.seq, lastReadMessageId: message!.id },
+      { userId: rui.user.id, conversationId, mutedAt: new Date() },
+    ]);
+    await savePreferences(db, mia.user.id, { message: { inApp: true, email: false } });
+    expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(0);
+
+    const other = await leoWrites("Gone soon");
+    await db.update(messages).set({ deletedAt: new Date(), body: null }).where(eq(messages.conversationId, other.conversationId));
+    expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(0);
+  });
+});
+
+describe("POST /api/cron/due", () => {
+  it("runs the due work for the bearer of CRON_SECRET, by POST or by the platform cron's GET, and refuses anyone else", async () => {
+    const refused: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer wrong-secret-wrong-secret" },
+      { authorization: "cron-secret-for-the-tests-0123" },
+    ];
+    for (const headers of refused) {
+      expect((await call(cronPost, "POST", "/api/cron/due", { headers })).status).toBe(401);
+    }
+    const authorization = `Bearer ${process.env.CRON_SECRET}`;
+    for (const handler of [cronPost, cronGet]) {
+      const answer = await call(handler, handler === cronPost ? "POST" : "GET", "/api/cron/due", { headers: { authorization } });
+      expect(answer.status).toBe(200);
+      expect(answer.json.data).toEqual({ emailed: expect.any(Number), pruned: expect.any(Number) });
+    }
+  });
+});

@@ -1,0 +1,299 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { couples, liveEvents, liveSequences, sessions } from "@/db/schema";
+import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
+import { publishLive } from "@/lib/live/publish";
+import { liveStream } from "@/lib/live/sse";
+import { blockCouple } from "@/lib/safety/blocks";
+import { createNotification, markRead } from "@/lib/notifications/service";
+import { browserSession, createUser } from "../support/api";
+import { withCouple } from "../support/couples";
+import { conversationOfTwo, named, openStream, readStream, send, type StreamEvent } from "../support/live";
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function person() {
+  const user = await createUser();
+  const session = await browserSession(user.id);
+  return { user, session, headers: { cookie: session.cookie } };
+}
+
+const notify = (userId: string, title = "Ana replied", extra: Partial<Parameters<typeof createNotification>[1]> = {}) =>
+  getDb().then((db) => db.transaction((tx) => createNotification(tx, { userId, type: "reply", title, message: "Lovely", ...extra })));
+
+/** Appends `count` live rows for the person straight in the table (as `count` writes would), in one statement. */
+async function appendRows(userId: string, count: number, kind: "notification" | "connection" = "connection") {
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(liveSequences)
+      .values({ userId, lastSeq: count })
+      .onConflictDoUpdate({ target: liveSequences.userId, set: { lastSeq: sql`${liveSequences.lastSeq} + ${count}` } })
+      .returning({ last: liveSequences.lastSeq });
+    const first = row!.last - count + 1;
+    await tx.execute(
+      sql`insert into live_events (user_id, seq, kind) select ${userId}, s, ${kind} from generate_series(${first}::bigint, ${row!.last}::bigint) s`,
+    );
+  });
+}
+
+const ids = (events: StreamEvent[]) => events.map((event) => event.id);
+const strictlyIncreasing = (values: number[]) => values.every((value, i) => i === 0 || value > values[i - 1]!);
+
+describe("GET /api/stream", () => {
+  it("refuses a caller who is not signed in", async () => {
+    const { response } = await openStream({});
+    expect(response.status).toBe(401);
+  });
+
+  it("opens with the caller's counts at their newest id, as an unbuffered event stream", async () => {
+    const ana = await person();
+    await notify(ana.user.id);
+    const { response, stream } = await openStream(ana.headers);
+    try {
+      expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+      expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+      const [first] = await stream.waitFor((events) => events.length >= 1);
+      // One notification: its row (1) and the unread row after it (2).
+      expect(first).toEqual({ id: 2, event: "unread", data: { notifications: 1 } });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("sends a new notification to its recipient's every open stream, and nothing to anyone else", async () => {
+    const [ana, fifth] = [await person(), await person()];
+    const second = await browserSession(ana.user.id);
+    const streams = [await openStream(ana.headers), await openStream({ cookie: second.cookie }), await openStream(fifth.headers)];
+    try {
+      await Promise.all(streams.map(({ stream }) => stream.waitFor((events) => events.length >= 1)));
+      await notify(ana.user.id, "Rui mentioned you");
+      for (const { stream } of streams.slice(0, 2)) {
+        await stream.waitFor((events) => named(events, "unread").length >= 2);
+        expect(named(stream.events, "notification")).toEqual([
+          { id: 1, event: "notification", data: { unread_count: 1, newest: expect.objectContaining({ title: "Rui mentioned you" }) } },
+        ]);
+        expect(stream.events.at(-1)).toEqual({ id: 2, event: "unread", data: { notifications: 1 } });
+      }
+      await settle();
+      expect(streams[2]!.stream.events).toEqual([{ id: 0, event: "unread", data: { notifications: 0 } }]);
+    } finally {
+      streams.forEach(({ stream }) => stream.close());
+    }
+  });
+
+  it("sends a message to the four partners of its conversation, and nothing to a fifth person, a partner who left or a blocked couple", async () => {
+    const { ana, rui, leo, mia, conversationId, coupleIds } = await conversationOfTwo();
+    const fifth = await person();
+    const people = { ana, rui, leo, mia, fifth };
+    const streams = Object.fromEntries(
+      await Promise.all(
+        Object.entries(people).map(async ([name, who]) => [name, (await openStream({ cookie: who.headers.cookie! })).stream] as const),
+      ),
+    );
+    const everyone = Object.values(people).map((who) => who.user.id);
+    const bodies = (name: string) => named(streams[name]!.events, "message").map((event) => (event.data as { body: string }).body);
+    try {
+      await Promise.all(Object.values(streams).map((stream) => stream.waitFor((events) => events.length >= 1)));
+      // Written for the fifth person too: what reaches a stream is decided when it is sent.
+      await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Dinner on Friday?", everyone);
+      for (const name of ["ana", "rui", "leo", "mia"]) {
+        await streams[name]!.waitFor((events) => named(events, "message").length === 1);
+        expect(named(streams[name]!.events, "message")[0]!.data).toMatchObject({
+          conversationId,
+          body: "Dinner on Friday?",
+          deleted: false,
+          author: { userId: ana.user.id, firstName: "Ada", coupleId: coupleIds.ana },
+        });
+      }
+
+      const db = await getDb();
+      await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, coupleIds.ana));
+      await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Yes! Eight?", everyone);
+      for (const name of ["ana", "leo", "mia"]) await streams[name]!.waitFor((events) => named(events, "message").length === 2);
+
+      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana);
+      await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Hello?", everyone);
+      await settle();
+      expect(bodies("ana")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("rui")).toEqual(["Dinner on Friday?"]);
+      expect(bodies("leo")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("mia")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
+      expect(bodies("fifth")).toEqual([]);
+    } finally {
+      Object.values(streams).forEach((stream) => stream.close());
+    }
+  });
+
+  it("clears the bell on the person's other streams when they read their notifications", async () => {
+    const ana = await person();
+    const id = (await notify(ana.user.id))!;
+    const { stream } = await openStream(ana.headers);
+    try {
+      await stream.waitFor((events) => events.length >= 1);
+      expect(stream.events[0]!.data).toEqual({ notifications: 1 });
+      await markRead(await getDb(), ana.user.id, { ids: [id] });
+      await stream.waitFor((events) => named(events, "unread").length >= 2);
+      expect(named(stream.events, "notification").at(-1)!.data).toEqual({
+        unread_count: 0,
+        newest: expect.objectContaining({ is_read: true }),
+      });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("sends nothing of a couple the person's couple blocked: not counted, not shown", async () => {
+    const [ana, rui] = [await withCouple(), await withCouple()];
+    const db = await getDb();
+    await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId);
+    const { stream } = await openStream({ cookie: ana.headers.cookie! });
+    try {
+      await stream.waitFor((events) => events.length >= 1);
+      await notify(ana.user.id, "From a blocked couple", { actorUserId: rui.user.id, actorCoupleId: rui.coupleId });
+      await stream.waitFor((events) => events.length >= 3);
+      expect(stream.events.slice(1).map((event) => event.data)).toEqual([{ unread_count: 0, newest: null }, { notifications: 0 }]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("ends when the session is revoked, and sends nothing more", async () => {
+    const ana = await person();
+    const { stream } = await openStream(ana.headers);
+    await stream.waitFor((events) => events.length >= 1);
+    const db = await getDb();
+    await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ana.session.sid));
+    await notify(ana.user.id);
+    await stream.ended;
+    expect(stream.events).toHaveLength(1);
+  });
+
+  it.each([1, 100, 10_000])("resumes from Last-Event-ID after %i missed messages: each once, in order, none it had", async (missed) => {
+    const { ana, conversationId } = await conversationOfTwo();
+    await appendRows(ana.user.id, 5);
+    const db = await getDb();
+    // `missed` messages, each with its live row for Ana, as `missed` sends would leave them.
+    await db.transaction(async (tx) => {
+      await tx.execute(
+        sql`insert into messages (conversation_id, author_user_id, body) select ${conversationId}, null, 'm' || n from generate_series(1, ${missed}) n`,
+      );
+      await tx.execute(sql`update live_sequences set last_seq = last_seq + ${missed} where user_id = ${ana.user.id}`);
+      await tx.execute(
+        sql`insert into live_events (user_id, seq, kind, conversation_id, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', ${conversationId}, id from messages where conversation_id = ${conversationId}`,
+      );
+    });
+    const { stream } = await openStream(ana.headers, 5);
+    try {
+      await stream.waitFor((events) => events.at(-1)?.id === 5 + missed, 30_000);
+      expect(ids(stream.events)).toEqual(Array.from({ length: missed }, (_, i) => 6 + i));
+      expect(stream.events.map((event) => (event.data as { body: string }).body)).toEqual(
+        Array.from({ length: missed }, (_, i) => `m${i + 1}`),
+      );
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("tells a client to reload with `reset` when what it missed is no longer kept, or its id is not one of this person's", async () => {
+    const ana = await person();
+    await appendRows(ana.user.id, 10, "notification");
+    const db = await getDb();
+    await db.delete(liveEvents).where(sql`${liveEvents.userId} = ${ana.user.id} and ${liveEvents.seq} <= 4`);
+    for (const [from, expected] of [
+      [2, "reset"],
+      [500, "reset"],
+      ["x1", "reset"],
+      [4, "notification"],
+    ] as const) {
+      const { stream } = await openStream(ana.headers, from);
+      try {
+        await stream.waitFor((events) => events.length >= 1);
+        expect(stream.events[0]).toMatchObject({ id: 10, event: expected });
+      } finally {
+        stream.close();
+      }
+    }
+  });
+});
+
+describe("liveStream", () => {
+  const listeners: LiveListener[] = [];
+  afterAll(() => Promise.all(listeners.map((listener) => listener.close())));
+
+  async function direct(userId: string, sid: string, listener: LiveListener, overrides: Partial<Parameters<typeof liveStream>[0]> = {}) {
+    const db = await getDb();
+    const abort = new AbortController();
+    const response = liveStream({
+      db,
+      userId,
+      sessionId: sid,
+      resumeFrom: null,
+      lifetimeMs: 60_000,
+      listener,
+      signal: abort.signal,
+      ...overrides,
+    });
+    return readStream(response, abort);
+  }
+
+  it("ends itself after its lifetime, with a heartbeat comment while it is open", async () => {
+    const ana = await person();
+    const stream = await direct(
+      ana.user.id,
+      ana.session.sid,
+      createListener(async () => async () => {}),
+      {
+        lifetimeMs: 400,
+        heartbeatMs: 100,
+      },
+    );
+    const started = Date.now();
+    await stream.ended;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
+    expect(stream.comments).toBeGreaterThanOrEqual(2);
+  });
+
+  it.skipIf(!onPostgres)("loses nothing when the listener's connection is killed: it listens again and reads the gap", async () => {
+    const ana = await person();
+    const listener = createListener(postgresSource(process.env.DATABASE_URL!));
+    listeners.push(listener);
+    await listener.ready();
+    const stream = await direct(ana.user.id, ana.session.sid, listener);
+    await stream.waitFor((events) => events.length >= 1);
+    const db = await getDb();
+    const killed = await db.execute(
+      sql`select pg_terminate_backend(pid) as killed from pg_stat_activity where datname = current_database() and query like 'listen%'`,
+    );
+    expect((killed as unknown as unknown[]).length).toBeGreaterThanOrEqual(1);
+    // Written while the listener is away: its wake-up is lost, the rows are not.
+    for (let i = 0; i < 3; i++) await notify(ana.user.id, `While away ${i}`);
+    await stream.waitFor((events) => events.at(-1)?.id === 6, 10_000);
+    expect(strictlyIncreasing(ids(stream.events))).toBe(true);
+    expect(named(stream.events, "notification").at(-1)!.data).toMatchObject({ unread_count: 3 });
+    stream.close();
+  });
+
+  it.skipIf(!onPostgres)("reaches streams on two instances (a listener each) from a write on either", async () => {
+    const [ana, rui] = [await person(), await person()];
+    const [one, two] = [
+      createListener(postgresSource(process.env.DATABASE_URL!)),
+      createListener(postgresSource(process.env.DATABASE_URL!)),
+    ];
+    listeners.push(one, two);
+    await Promise.all([one.ready(), two.ready()]);
+    const streams = [await direct(ana.user.id, ana.session.sid, one), await direct(rui.user.id, rui.session.sid, two)];
+    await Promise.all(streams.map((stream) => stream.waitFor((events) => events.length >= 1)));
+    const db = await getDb();
+    await db.transaction((tx) =>
+      publishLive(tx, [
+        { userId: ana.user.id, kind: "notification" },
+        { userId: rui.user.id, kind: "notification" },
+      ]),
+    );
+    for (const stream of streams) await stream.waitFor((events) => events.at(-1)?.id === 2);
+    streams.forEach((stream) => stream.close());
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { approvalOutcome, blocksNewRequest, dailyRequestLimit, senderStatus } from "@/lib/connections/rules";
+
+const DAY = 24 * 60 * 60 * 1000;
+const now = new Date("2026-06-01T12:00:00Z");
+const sent = (daysAgo: number, status: "pending" | "accepted" | "declined" = "pending") => {
+  const createdAt = new Date(now.getTime() - daysAgo * DAY);
+  return { status, createdAt, expiresAt: new Date(createdAt.getTime() + 30 * DAY) };
+};
+
+describe("connection rules", () => {
+  it("sends 3 a day while the couple is under 24 hours old, then 10", () => {
+    expect(dailyRequestLimit(new Date(now.getTime() - 23 * 60 * 60 * 1000), now).limit).toBe(3);
+    expect(dailyRequestLimit(new Date(now.getTime() - 25 * 60 * 60 * 1000), now).limit).toBe(10);
+  });
+
+  it("stops a new request while one is open or the last is under 90 days old", () => {
+    expect(blocksNewRequest(null, now)).toBe(false);
+    expect(blocksNewRequest(sent(1), now)).toBe(true);
+    expect(blocksNewRequest(sent(31, "declined"), now)).toBe(true);
+    expect(blocksNewRequest(sent(89.9), now)).toBe(true);
+    expect(blocksNewRequest(sent(90), now)).toBe(false);
+  });
+
+  it("shows the sender pending for a declined request until it expires", () => {
+    expect(senderStatus(sent(1, "declined"), now)).toBe("pending");
+    expect(senderStatus(sent(31, "declined"), now)).toBe("expired");
+    expect(senderStatus(sent(31), now)).toBe("expired");
+    expect(senderStatus(sent(40, "accepted"), now)).toBe("accepted");
+  });
+
+  it("needs one acceptance, or every partner's when both must approve", () => {
+    expect(approvalOutcome(false, ["a", "b"], [{ userId: "a", accepted: true }])).toEqual({ status: "accepted" });
+    expect(approvalOutcome(true, ["a", "b"], [{ userId: "a", accepted: true }])).toEqual({ status: "pending", waitingFor: "b" });
+    expect(approvalOutcome(true, ["a", "b"], [{ userId: "b", accepted: false }])).toEqual({ status: "pending", waitingFor: "a" });
+    expect(
+      approvalOutcome(
+        true,
+        ["a", "b"],
+        [
+          { userId: "a", accepted: true },
+          { userId: "b", accepted: true },
+        ],
+      ),
+    ).toEqual({ status: "accepted" });
+    expect(approvalOutcome(true, ["a"], [{ userId: "a", accepted: true }])).toEqual({ status: "accepted" });
+  });
+});

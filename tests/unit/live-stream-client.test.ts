@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { connectStream, OPEN_TIMEOUT_MS, type EventSourceLike } from "@/lib/live/client/stream";
+import { reconnectDelay } from "@/lib/live/rules";
+
+/**
+ * The browser's live stream connection (lib/live/client/stream.ts): the spec's reconnect schedule
+ * (section 9: 1, 2, 5, 10 s, then every 10 s), resuming from the last id, the pause of a hidden
+ * tab. EventSource is a fake; the clock is fake.
+ */
+
+class FakeSource implements EventSourceLike {
+  onopen: ((event: Event) => void) | null = null;
+  onerror: ((event: Event) => void) | null = null;
+  closed = false;
+  listeners = new Map<string, (event: MessageEvent<string>) => void>();
+  constructor(readonly url: string) {}
+  addEventListener(name: string, listener: (event: MessageEvent<string>) => void) {
+    this.listeners.set(name, listener);
+  }
+  close() {
+    this.closed = true;
+  }
+  opened() {
+    this.onopen?.(new Event("open"));
+  }
+  fail() {
+    this.onerror?.(new Event("error"));
+  }
+  send(name: string, id: number, data: unknown) {
+    this.listeners.get(name)?.(new MessageEvent(name, { data: JSON.stringify(data), lastEventId: String(id) }));
+  }
+}
+
+let sources: FakeSource[];
+let hidden: boolean;
+const last = () => sources.at(-1)!;
+
+function connect() {
+  const events: [string, unknown][] = [];
+  const ups: boolean[] = [];
+  const connection = connectStream("/api/stream", {
+    open: (url) => {
+      const source = new FakeSource(url);
+      sources.push(source);
+      return source;
+    },
+    onEvent: (name, data) => events.push([name, data]),
+    onUp: (up) => ups.push(up),
+    hidden: () => hidden,
+  });
+  return { connection, events, ups };
+}
+
+/** When each reopening happened, in ms after the failure before it, for `failures` failures in a row. */
+function failRepeatedly(failures: number): number[] {
+  const waits: number[] = [];
+  for (let i = 0; i < failures; i++) {
+    const before = sources.length;
+    last().fail();
+    let waited = 0;
+    while (sources.length === before) {
+      vi.advanceTimersByTime(100);
+      waited += 100;
+    }
+    waits.push(waited);
+  }
+  return waits;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  sources = [];
+  hidden = false;
+});
+afterEach(() => vi.useRealTimers());
+
+describe("reconnectDelay", () => {
+  it("waits 1, 2, 5 and 10 s, then 10 s every time after", () => {
+    expect([0, 1, 2, 3, 4, 5, 50].map(reconnectDelay)).toEqual([1_000, 2_000, 5_000, 10_000, 10_000, 10_000, 10_000]);
+  });
+});
+
+describe("connectStream", () => {
+  it("reconnects after 1, 2, 5, 10 s and then every 10 s while the server stays away", () => {
+    const { connection } = connect();
+    expect(failRepeatedly(6)).toEqual([1_000, 2_000, 5_000, 10_000, 10_000, 10_000]);
+    connection.stop();
+  });
+
+  it("starts the schedule over once a stream opens", () => {
+    const { connection } = connect();
+    failRepeatedly(3);
+    last().opened();
+    expect(failRepeatedly(2)).toEqual([1_000, 2_000]);
+    connection.stop();
+  });
+
+  it("resumes from the last id it received, and hands each event on in order", () => {
+    const { connection, events } = connect();
+    expect(last().url).toBe("/api/stream");
+    last().opened();
+    last().send("unread", 7, { notifications: 1 });
+    last().send("notification", 8, { unread_count: 2 });
+    failRepeatedly(1);
+    expect(last().url).toBe("/api/stream?lastEventId=8");
+    expect(events).toEqual([
+      ["unread", { notifications: 1 }],
+      ["notification", { unread_count: 2 }],
+    ]);
+    connection.stop();
+  });
+
+  it("stays up across the server's end of a stream, and goes down when the reconnect fails", () => {
+    const { connection, ups } = connect();
+    last().opened();
+    expect(ups).toEqual([true]);
+    failRepeatedly(1);
+    expect(ups).toEqual([true]);
+    last().opened();
+    failRepeatedly(1);
+    last().fail();
+    expect(ups).toEqual([true, false]);
+    connection.stop();
+  });
+
+  it("counts an attempt that has not opened within 10 s as failed", () => {
+    const { connection } = connect();
+    const first = last();
+    vi.advanceTimersByTime(OPEN_TIMEOUT_MS);
+    expect(first.closed).toBe(true);
+    vi.advanceTimersByTime(1_000);
+    expect(sources).toHaveLength(2);
+    connection.stop();
+  });
+
+  it("closes while the tab is hidden for more than a minute, and resumes from its last id on return", () => {
+    const { connection, ups } = connect();
+    last().opened();
+    last().send("unread", 3, { notifications: 0 });
+    hidden = true;
+    connection.visibilityChanged();
+    vi.advanceTimersByTime(59_000);
+    expect(last().closed).toBe(false);
+    vi.advanceTimersByTime(1_000);
+    expect(last().closed).toBe(true);
+    expect(ups).toEqual([true, false]);
+    vi.advanceTimersByTime(600_000);
+    expect(sources).toHaveLength(1);
+    hidden = false;
+    connection.visibilityChanged();
+    expect(sources).toHaveLength(2);
+    expect(last().url).toBe("/api/stream?lastEventId=3");
+    connection.stop();
+  });
+
+  it("keeps its stream through a short absence from the tab", () => {
+    const { connection } = connect();
+    last().opened();
+    hidden = true;
+    connection.visibilityChanged();
+    vi.advanceTimersByTime(30_000);
+    hidden = false;
+    connection.visibilityChanged();
+    vi.advanceTimersByTime(120_000);
+    expect(sources).toHaveLength(1);
+    expect(last().closed).toBe(false);
+    connection.stop();
+  });
+});
+
+describe("applyEvent", () => {
+  it("pushes the counts to the bell and loads the notification list again; `reset` reloads everything it feeds", async () => {
+    vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
+    vi.stubGlobal("window", new EventTarget());
+    try {
+      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
+      const loadPage = vi.fn(async () => ["page"]);
+      const loadCount = vi.fn(async () => 0);
+      const stops = [
+        subscribeLive("notifications:unread", loadCount, {}, () => {}),
+        subscribeLive("notifications:page:20:0", loadPage, {}, () => {}),
+      ];
+      await vi.advanceTimersByTimeAsync(0);
+      applyEvent("notification", { unread_count: 4, newest: null });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 4 });
+      expect(loadPage).toHaveBeenCalledTimes(2);
+      applyEvent("unread", { notifications: 2 });
+      expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 2 });
+      applyEvent("reset", {});
+      await vi.advanceTimersByTimeAsync(0);
+      expect(loadCount).toHaveBeenCalledTimes(2);
+      expect(loadPage).toHaveBeenCalledTimes(3);
+      stops.forEach((stop) => stop());
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import {
+  approvalLine,
+  authorLine,
+  dayLabel,
+  lastMessageLine,
+  mergeMessages,
+  seenByText,
+  threadItems,
+  type Message,
+} from "@/lib/messages/view";
+
+const maya = { userId: "u-maya", firstName: "Maya", coupleId: "c-1", coupleName: "Maya & Theo" };
+const ana = { userId: "u-ana", firstName: "Ana", coupleId: "c-2", coupleName: "Ana & Rui" };
+
+const message = (id: string, createdAt: string, author = maya, more: Partial<Message> = {}): Message => ({
+  id,
+  conversationId: "k",
+  body: `text ${id}`,
+  photoUrl: null,
+  author,
+  createdAt,
+  deleted: false,
+  ...more,
+});
+
+describe("how a conversation reads", () => {
+  it("names an author as person of couple", () => {
+    expect(authorLine(maya)).toBe("Maya of Maya & Theo");
+  });
+
+  it("says whose the inbox's last message is, or that it was deleted", () => {
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", maya, { body: "hi\nthere" }), "u-maya")).toBe("You: hi there");
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana), "u-maya")).toBe("Ana: text 1");
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { deleted: true, body: null }), "u-maya")).toBe(MESSAGE_TEXTS.deleted);
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { body: null, photoUrl: "/p.jpg" }), "u-maya")).toBe("Ana: Photo");
+    expect(lastMessageLine(null, "u-maya")).toBe("");
+  });
+
+  it("lists readers as 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Theo'", () => {
+    expect(seenByText(["Ana"])).toBe("Seen by Ana");
+    expect(seenByText(["Ana", "Rui"])).toBe("Seen by Ana and Rui");
+    expect(seenByText(["Ana", "Rui", "Theo"])).toBe("Seen by Ana, Rui and Theo");
+    expect(seenByText([])).toBe("");
+  });
+
+  it("merges pages oldest first, each message once, the later copy winning", () => {
+    const first = [message("b", "2026-01-01T10:01:00Z"), message("a", "2026-01-01T10:00:00Z")];
+    const deleted = message("b", "2026-01-01T10:01:00Z", maya, { deleted: true, body: null });
+    const merged = mergeMessages(first, [deleted, message("c", "2026-01-01T10:02:00Z")]);
+    expect(merged.map((m) => m.id)).toEqual(["a", "b", "c"]);
+    expect(merged[1]!.deleted).toBe(true);
+  });
+
+  it("puts a separator before each day and each other person's name under their latest read", () => {
+    const now = new Date(2026, 0, 2, 12);
+    const messages = [
+      message("a", new Date(2026, 0, 1, 9).toISOString(), ana),
+      message("b", new Date(2026, 0, 2, 9).toISOString(), maya),
+      message("c", new Date(2026, 0, 2, 10).toISOString(), ana),
+    ];
+    const reads = [
+      { userId: "u-maya", firstName: "Maya", lastReadMessageId: "c" },
+      { userId: "u-rui", firstName: "Rui", lastReadMessageId: "b" },
+      { userId: "u-theo", firstName: "Theo", lastReadMessageId: "b" },
+      // A reader's own message never carries their name.
+      { userId: "u-ana", firstName: "Ana", lastReadMessageId: "c" },
+    ];
+    const items = threadItems(messages, reads, "u-maya", now);
+    expect(items.map((item) => (item.kind === "day" ? item.label : `${item.message.id}:${item.seenBy.join("+")}`))).toEqual([
+      "Yesterday",
+      "a:",
+      "Today",
+      "b:Rui+Theo",
+      "c:",
+    ]);
+  });
+
+  it("names older days by weekday and date, with the year only when it is not this one", () => {
+    const now = new Date(2026, 10, 26, 12);
+    expect(dayLabel(new Date(2026, 10, 23, 12), now)).toBe("Monday 23 November");
+    expect(dayLabel(new Date(2025, 10, 23, 12), now)).toBe("Sunday, 23 November 2025");
+  });
+
+  it("says who of a couple that approves together has accepted and whom it waits for", () => {
+    expect(
+      approvalLine([
+        { firstName: "Ana", accepted: true },
+        { firstName: "Rui", accepted: false },
+      ]),
+    ).toBe("Accepted by Ana, waiting for Rui");
+    expect(approvalLine([{ firstName: "Ana", accepted: false }])).toBeNull();
+  });
+});
