@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 import { trustedClientAddress } from "./client-address";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
@@ -10,7 +11,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * not match), and where e-mail goes while the outbox holds it.
  */
 export function readyLines(o: { appUrl: string; host: string; port: number; dev: boolean; outbox: boolean }): string[] {
-  const origin = o.appUrl.replace(/\/+$/, "");
+  const origin = trimEndWhere(o.appUrl, isSlash);
   const lines = [`Two of Us is running at ${origin} (listening on ${o.host}:${o.port}, ${o.dev ? "development" : "production"})`];
   if (o.outbox) lines.push(`E-mails: ${origin}/dev/outbox`);
   return lines;
