@@ -8,6 +8,8 @@ import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";
 import type { ImageStorage } from "@/lib/storage";
+import { eraseMember } from "@/lib/messages/service";
+import { eraseRequestNotes } from "@/lib/connections/service";
 
 export type DeletionOutcome = {
   /** What became of the couple: it stays with the partner, or it went with its last partner (or there was none). */
@@ -20,7 +22,7 @@ export type DeletionOutcome = {
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
  * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), their
  * place, and their photos; their posts and replies stay, signed "Deleted member" (the author
- * column is set to null). If their partner stays, the couple stays with that partner alone as
+ * column is set to null); their messages and the notes of their connection requests are erased. If their partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
  * couple goes too, with its place, its photos and its posts. The files are removed from
  * storage only after the commit, best effort: a database that rolled back keeps its images.
@@ -33,7 +35,7 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  const { urls, couple } = await db.transaction(async (tx) => {
+  const { urls, messageKeys, couple } = await db.transaction(async (tx) => {
     const [person] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
     if (!person) throw userNotFound();
     const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
@@ -50,9 +52,13 @@ export async function deleteAccount(
     // The posts stay, their photos (the person's images) do not.
     await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
 
+    const partnerId = row ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
+    // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
+    const messageKeys = await eraseMember(tx, userId, row?.id ?? null, !partnerId);
+    await eraseRequestNotes(tx, userId, row?.id ?? null);
+
     let outcome: DeletionOutcome["couple"] = "none";
     if (row) {
-      const partnerId = row.partner1Id === userId ? row.partner2Id : row.partner1Id;
       if (partnerId) {
         outcome = "kept-with-partner";
         // The one who stays is partner A from now on (partner1's foreign key would take the
@@ -76,12 +82,17 @@ export async function deleteAccount(
     }
     await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
     await tx.delete(users).where(eq(users.id, userId));
-    return { urls, couple: outcome };
+    return { urls, messageKeys, couple: outcome };
   });
-  const keys = [...new Set(urls)].flatMap((url) => {
-    const key = url ? storedImageKey(url) : null;
-    return key ? [key] : [];
-  });
+  const keys = [
+    ...new Set([
+      ...urls.flatMap((url) => {
+        const key = url ? storedImageKey(url) : null;
+        return key ? [key] : [];
+      }),
+      ...messageKeys,
+    ]),
+  ];
   await deleteImages(keys, options.storage);
   return { couple, removedImages: keys.length };
 }

@@ -18,6 +18,8 @@ import {
 } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
 import { partnerOf } from "@/lib/couples/partner";
+import { requestsSentBy } from "@/lib/connections/queries";
+import { ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
 import { selfColumns } from "@/lib/users/projections";
 import { userNotFound } from "@/lib/errors";
@@ -67,6 +69,8 @@ export async function exportAccount(db: Db, userId: string) {
         blocks,
         filedReports,
         notificationPreferences,
+        ownMessageRows,
+        sentRequests,
       ] = await Promise.all([
         tx
           .select()
@@ -173,6 +177,8 @@ export async function exportAccount(db: Db, userId: string) {
           .from(reports)
           .where(eq(reports.reporterUserId, userId)),
         getPreferences(tx, userId),
+        ownMessages(tx, userId),
+        requestsSentBy(tx, userId, couple?.id ?? null),
       ]);
 
       const imageUrls = [
@@ -183,6 +189,7 @@ export async function exportAccount(db: Db, userId: string) {
             ...(couple?.photos ?? []),
             ...posts.flatMap((p) => p.photos),
             ...photos.map((p) => p.url),
+            ...ownMessageRows.map((m) => m.photoUrl),
           ].filter((url): url is string => Boolean(url)),
         ),
       ];
@@ -229,6 +236,8 @@ export async function exportAccount(db: Db, userId: string) {
         invitationsSent: sentInvitations,
         blockedCouples: blocks,
         reports: filedReports,
+        messages: ownMessageRows,
+        connectionRequestsSent: sentRequests,
         imageUrls,
       };
     },

@@ -161,3 +161,25 @@ export async function firstNames(db: Db, ids: readonly string[]): Promise<{ id: 
     .where(inArray(users.id, [...ids]));
   return ids.flatMap((id) => rows.filter((row) => row.id === id));
 }
+
+/**
+ * The requests the person sent from their couple, newest first (the data export): to whom, their
+ * note, when, and the status as a sender sees it (a decline reads as pending, then expired).
+ */
+export async function requestsSentBy(db: Db, userId: string, coupleId: string | null) {
+  if (!coupleId) return [];
+  const rows = await db
+    .select({
+      id: connectionRequests.id,
+      toCoupleName: couples.coupleName,
+      note: connectionRequests.note,
+      status: connectionRequests.status,
+      createdAt: connectionRequests.createdAt,
+      expiresAt: connectionRequests.expiresAt,
+    })
+    .from(connectionRequests)
+    .innerJoin(couples, eq(couples.id, connectionRequests.toCoupleId))
+    .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)))
+    .orderBy(desc(connectionRequests.createdAt));
+  return rows.map(({ expiresAt, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt }) }));
+}

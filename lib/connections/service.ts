@@ -197,3 +197,12 @@ export async function saveConnectionSettings(db: Db, member: Member, settings: C
   await db.update(couples).set({ bothApproveConnections: settings.bothApprove }).where(eq(couples.id, member.coupleId));
   return settings;
 }
+
+/** Deleting an account erases the notes of the requests the person sent from their couple (their words), in its transaction. */
+export async function eraseRequestNotes(tx: Db, userId: string, coupleId: string | null): Promise<void> {
+  if (!coupleId) return;
+  await tx
+    .update(connectionRequests)
+    .set({ note: "" })
+    .where(and(eq(connectionRequests.fromCoupleId, coupleId), eq(connectionRequests.sentByUserId, userId)));
+}

@@ -3,6 +3,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
+import { reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { openReports, reportTarget, type OpenReportRow } from "@/lib/safety/reports";
 import type { ForumActor } from "./actor";
 import type { ReportTargetType } from "./rules";
@@ -24,6 +26,7 @@ import { readReply, visiblePostRow } from "./thread";
 async function reportedCouple(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<string | null> {
   if (type === "post") return (await visiblePostRow(db, actor, id))?.coupleId ?? null;
   if (type === "reply") return (await readReply(db, actor, id))?.author.coupleId ?? null;
+  if (type === "message") return reportedMessageCouple(db, actor.coupleId, id);
   const [row] = await db
     .select({ id: couples.id })
     .from(couples)
@@ -40,6 +43,8 @@ export async function fileReport(db: Db, actor: ForumActor, input: ReportInput):
 export type OpenReport = OpenReportRow & {
   /** What was reported, as moderators see it: the words even when hidden. */
   content: { title: string | null; body: string; postId: string | null; coupleId: string; coupleName: string } | null;
+  /** A reported message with the five before it, oldest first (messages only). */
+  conversation?: MessageItem[];
 };
 
 /** Reported posts or replies with their couple, as moderators see them; a post is its own thread, a reply names its post. */
@@ -60,11 +65,20 @@ function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies
     .where(inArray(table.id, ids));
 }
 
+/** A reported message as the queue's content: its words (erased ones read as deleted) and its couple. */
+const messageContent = (message: MessageItem): NonNullable<OpenReport["content"]> => ({
+  title: null,
+  body: message.body === null ? MESSAGE_TEXTS.deleted : excerpt(message.body, 1000),
+  postId: null,
+  coupleId: message.author.coupleId ?? "",
+  coupleName: message.author.coupleName,
+});
+
 /** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
 export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
-  const [posts, replies, reported] = await Promise.all([
+  const [posts, replies, reported, messages] = await Promise.all([
     reportedWritings(db, forumPosts, ids("post")),
     reportedWritings(db, forumReplies, ids("reply")),
     ids("couple").length
@@ -80,9 +94,12 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
           .from(couples)
           .where(inArray(couples.id, ids("couple")))
       : [],
+    reportedMessages(db, ids("message")),
   ]);
   const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
   return rows.map((row) => {
+    const context = messages.get(row.targetId);
+    if (context) return { ...row, content: messageContent(context.at(-1)!), conversation: context };
     const found = content.get(row.targetId);
     return {
       ...row,

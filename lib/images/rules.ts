@@ -10,6 +10,8 @@ export const IMAGE_SIZES = {
   "couple-photo": { width: 600, height: 450 },
   /** Forum post photos: 4:3 like the couple's photos, large enough to open full width. */
   "forum-photo": { width: 1200, height: 900 },
+  /** A message's photo: the forum's size, through the same pipeline. */
+  "message-photo": { width: 1200, height: 900 },
 } as const;
 export type ImageKind = keyof typeof IMAGE_SIZES;
 

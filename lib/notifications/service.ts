@@ -173,19 +173,23 @@ export async function createNotification(db: Db, notification: NewNotification):
 
 /**
  * Writes or updates a grouped notification in the caller's transaction: at most one unread row
- * per user and `groupKey` (a reaction target and day), so a hundred taps make one row whose
- * title names the latest actor and counts the others; it moves back to the top of the list.
- * Once read, the next event starts a new row. The recipient's choices apply: nothing in the app
- * when they turned it off, and one e-mail per group (when its row is new), not one per tap.
+ * per user and `groupKey` (a reaction target and day, a conversation), so a hundred taps make one
+ * row whose title names the latest actor and counts the others; it moves back to the top of the
+ * list. Once read, the next event starts a new row. The recipient's choices apply: nothing in the
+ * app when they turned it off, and one e-mail per group (when its row is new), not one per tap;
+ * `inAppOnly` sends no e-mail whatever they chose (a message's e-mail is the live stream's delayed
+ * one). Answers the row's id, or null when nothing was written in the app.
  */
 export async function upsertGroupedNotification(
   db: Db,
   notification: NewNotification & { groupKey: string; actorCount: number },
-): Promise<void> {
-  const choice = await preferenceFor(db, notification.userId, notification.type);
+  options: { inAppOnly?: boolean } = {},
+): Promise<string | null> {
+  const preference = await preferenceFor(db, notification.userId, notification.type);
+  const choice = { inApp: preference.inApp, email: preference.email && !options.inAppOnly };
   if (!choice.inApp) {
     if (choice.email && notification.actorCount === 1) await emailNotification(db, notification);
-    return;
+    return null;
   }
   const [row] = await db
     .insert(notifications)
@@ -206,4 +210,16 @@ export async function upsertGroupedNotification(
     .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
   if (row) await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: row.id }]);
   if (choice.email && row?.inserted) await emailNotification(db, notification);
+  return row?.id ?? null;
+}
+
+/** Marks the person's unread notification of a group read (a conversation read to its end). */
+export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<void> {
+  const marked = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: new Date() })
+    .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey), unread))
+    .returning({ id: notifications.id });
+  // As markRead: the bell of the person's other tabs and devices clears at once.
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
 }

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { MAX_REQUEST_BYTES, readBoundedBody } from "@/lib/http/body";
 import { fieldErrors, refuseUnsafeText } from "@/lib/http/errors";
 import { photoField, uploadedImageBytes, type PhotoInput } from "@/lib/images/upload";
+import { INVALID_IMAGE_MESSAGE, MAX_UPLOAD_BYTES } from "@/lib/images/rules";
 import type { step1Schema, step2Schema } from "./schemas";
 
 /**
@@ -82,4 +83,14 @@ export async function step2FromForm(form: FormData): Promise<{ fields: Step2Fiel
       couplePhotos: photos.filter((photo) => photo !== null),
     },
   };
+}
+
+/** A request carrying one photo and its multipart framing. */
+const ONE_PHOTO_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+
+/** The input of a one-photo upload route (multipart field `photo`, required): the forum's and the messages' photos. */
+export async function onePhotoUpload(request: Request): Promise<Buffer> {
+  const bytes = await uploadedImageBytes((await readMultipart(request, ONE_PHOTO_BODY_BYTES)).get("photo"), "photo");
+  if (!bytes) throw new AppError("VALIDATION_ERROR", INVALID_IMAGE_MESSAGE, { fieldErrors: { photo: INVALID_IMAGE_MESSAGE } });
+  return bytes;
 }

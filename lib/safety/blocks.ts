@@ -3,6 +3,7 @@ import { and, desc, eq, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { coupleBlocks, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { endConversationBetween } from "@/lib/messages/ending";
 
 /**
  * Couple-level blocks: a block hides both couples from each other, for both partners
@@ -49,15 +50,21 @@ export const blockedError = () => new AppError("BLOCKED", BLOCK_MESSAGES.blocked
 
 export type BlockActor = { userId: string; coupleId: string };
 
-/** Blocks a couple; blocking again changes nothing (idempotent). Only a missing couple is 404: one that blocked the caller may be blocked back. */
+/**
+ * Blocks a couple; blocking again changes nothing (idempotent). Only a missing couple is 404: one
+ * that blocked the caller may be blocked back. The two couples' conversation ends with the block.
+ */
 export async function blockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
   if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", BLOCK_MESSAGES.self);
   const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
   if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
-  await db
-    .insert(coupleBlocks)
-    .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
-    .onConflictDoNothing();
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(coupleBlocks)
+      .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
+      .onConflictDoNothing();
+    await endConversationBetween(tx, actor.coupleId, coupleId);
+  });
 }
 
 /** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). */

@@ -3,6 +3,8 @@ import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { deleteImages } from "@/lib/images/store";
+import { removeMessage } from "@/lib/messages/service";
 import { consumeLimit } from "@/lib/rate-limit";
 import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
@@ -103,11 +105,12 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
 
 /**
  * A moderator's decision on a report, applied to every open report of the same target:
- * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator"
- * and takes a couple out of every list (status 'suspended').
+ * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator",
+ * erases a message ('This message was deleted') and takes a couple out of every list (status
+ * 'suspended').
  */
 export async function resolveReport(db: Db, moderatorUserId: string, reportId: string, action: ModerationAction): Promise<void> {
-  await db.transaction(async (tx) => {
+  const erasedPhotos = await db.transaction(async (tx) => {
     const [report] = await tx
       .select({ targetType: reports.targetType, targetId: reports.targetId })
       .from(reports)
@@ -124,8 +127,12 @@ export async function resolveReport(db: Db, moderatorUserId: string, reportId: s
         .update(table)
         .set(action === "dismiss" ? { hiddenAt: null } : { removedAt: sql`now()`, hiddenAt: null })
         .where(eq(table.id, report.targetId));
+    } else if (action === "remove" && report.targetType === "message") {
+      return removeMessage(tx, report.targetId);
     } else if (action === "remove") {
       await tx.update(couples).set({ status: "suspended", isVisible: false }).where(eq(couples.id, report.targetId));
     }
+    return [];
   });
+  await deleteImages(erasedPhotos);
 }

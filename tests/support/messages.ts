@@ -3,7 +3,14 @@ import { eq } from "drizzle-orm";
 import { POST as acceptRoute } from "@/app/api/connections/[id]/accept/route";
 import { POST as declineRoute } from "@/app/api/connections/[id]/decline/route";
 import { GET as listRequestsRoute, POST as sendRoute } from "@/app/api/connections/route";
+import { GET as readConversationRoute } from "@/app/api/conversations/[id]/route";
+import { GET as threadRoute, POST as sendMessageRoute } from "@/app/api/conversations/[id]/messages/route";
+import { DELETE as unmuteRoute, POST as muteRoute } from "@/app/api/conversations/[id]/mute/route";
+import { POST as readRoute } from "@/app/api/conversations/[id]/read/route";
+import { GET as inboxRoute } from "@/app/api/conversations/route";
 import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
+import { DELETE as deleteMessageRoute } from "@/app/api/messages/[id]/route";
+import { GET as unreadRoute } from "@/app/api/messages/unread-count/route";
 import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
 import { call } from "./api";
@@ -41,3 +48,17 @@ export async function connected(): Promise<{ one: TestCouple; two: TestCouple; c
   const accepted = await connections.accept(sent.json.data.id, two.a.headers);
   return { one, two, conversationId: accepted.json.data.conversationId };
 }
+
+const conv = (id: string) => `/api/conversations/${enc(id)}`;
+export const talk = {
+  inbox: (h: Headers, qs = "") => call(inboxRoute, "GET", `/api/conversations${qs}`, { headers: h }),
+  detail: (id: string, h: Headers) => call(readConversationRoute, "GET", conv(id), { headers: h, params: { id } }),
+  thread: (id: string, h: Headers, qs = "") => call(threadRoute, "GET", `${conv(id)}/messages${qs}`, { headers: h, params: { id } }),
+  send: (id: string, body: unknown, h: Headers) =>
+    call(sendMessageRoute, "POST", `${conv(id)}/messages`, { body, headers: h, params: { id } }),
+  read: (id: string, body: unknown, h: Headers) => call(readRoute, "POST", `${conv(id)}/read`, { body, headers: h, params: { id } }),
+  mute: (id: string, on: boolean, h: Headers) =>
+    call(on ? muteRoute : unmuteRoute, on ? "POST" : "DELETE", `${conv(id)}/mute`, { headers: h, params: { id } }),
+  remove: (id: string, h: Headers) => call(deleteMessageRoute, "DELETE", `/api/messages/${enc(id)}`, { headers: h, params: { id } }),
+  unread: (h: Headers) => call(unreadRoute, "GET", "/api/messages/unread-count", { headers: h }),
+};

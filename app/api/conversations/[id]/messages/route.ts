@@ -1,0 +1,26 @@
+import { NextResponse } from "next/server";
+import { memberOf } from "@/lib/connections/queries";
+import { jsonBody, route, searchParams } from "@/lib/http/route";
+import { threadPage } from "@/lib/messages/queries";
+import { conversationParamsSchema, sendMessageSchema, threadQuerySchema } from "@/lib/messages/schemas";
+import { sendMessage } from "@/lib/messages/service";
+
+const params = { params: conversationParamsSchema, paramsMessage: { firstIssue: true } } as const;
+
+/** A page of the thread, oldest first: the newest, or those `before` a message. */
+export const GET = route(
+  { access: "complete-profile", ...params, input: searchParams(threadQuerySchema, { firstIssue: true }) },
+  async ({ db, caller, params, input }) => {
+    const member = await memberOf(db, caller.userId);
+    return NextResponse.json(await threadPage(db, member, params.id, input));
+  },
+);
+
+/** A message by one of the four: 201 `{data: message}`. */
+export const POST = route(
+  { access: "complete-profile", ...params, input: jsonBody(sendMessageSchema, { firstIssue: true }) },
+  async ({ db, caller, params, input }) => {
+    const member = await memberOf(db, caller.userId);
+    return NextResponse.json({ data: await sendMessage(db, member, params.id, input) }, { status: 201 });
+  },
+);

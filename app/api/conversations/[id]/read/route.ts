@@ -1,0 +1,19 @@
+import { NextResponse } from "next/server";
+import { memberOf } from "@/lib/connections/queries";
+import { jsonBody, route } from "@/lib/http/route";
+import { conversationParamsSchema, readSchema } from "@/lib/messages/schemas";
+import { markRead } from "@/lib/messages/service";
+
+/** The caller has read up to `upTo` (never moving back): `{data: {unreadCount}}`. */
+export const POST = route(
+  {
+    access: "complete-profile",
+    params: conversationParamsSchema,
+    paramsMessage: { firstIssue: true },
+    input: jsonBody(readSchema, { firstIssue: true }),
+  },
+  async ({ db, caller, params, input }) => {
+    const member = await memberOf(db, caller.userId);
+    return NextResponse.json({ data: await markRead(db, member, params.id, input.upTo) });
+  },
+);

@@ -1,0 +1,374 @@
+import "server-only";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { alias, unionAll } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
+import type { Member } from "@/lib/connections/queries";
+import { AppError } from "@/lib/errors";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
+import type { ThreadQuery } from "./schemas";
+
+/**
+ * Reads of conversations. Only the four partners of the two couples read a conversation: every
+ * read starts from `memberConversation`, which answers anyone else 404 with nothing revealed.
+ */
+
+export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXTS.notFound);
+
+export type MemberConversation = { id: string; otherCoupleId: string | null; ended: boolean };
+
+/** SQL: the conversation is one of the couple's (either side). */
+export const ofCouple = (coupleId: string): SQL => or(eq(conversations.coupleLowId, coupleId), eq(conversations.coupleHighId, coupleId))!;
+
+/** Ended by a block either way, or when a couple has no partner left (its side is null). */
+const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
+
+/** The member's conversation, or 404 (also for a conversation of other couples: nothing revealed). */
+export async function memberConversation(db: Db, member: Member, id: string, lock = false): Promise<MemberConversation> {
+  const query = db
+    .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId, ended: endedSql })
+    .from(conversations)
+    .where(and(eq(conversations.id, id), ofCouple(member.coupleId)));
+  const [row] = await (lock ? query.for("update") : query);
+  if (!row) throw conversationNotFound();
+  return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
+}
+
+export type MessageItem = {
+  id: string;
+  conversationId: string;
+  body: string | null;
+  photoUrl: string | null;
+  author: { userId: string | null; firstName: string; coupleId: string | null; coupleName: string };
+  createdAt: string;
+  deleted: boolean;
+};
+
+const author = alias(users, "author");
+const authorCouple = alias(couples, "author_couple");
+
+const messageColumns = {
+  id: messages.id,
+  conversationId: messages.conversationId,
+  seq: messages.seq,
+  body: messages.body,
+  photoUrl: messages.photoUrl,
+  deletedAt: messages.deletedAt,
+  createdAt: messages.createdAt,
+  authorUserId: messages.authorUserId,
+  authorFirstName: author.firstName,
+  authorCoupleId: messages.authorCoupleId,
+  authorCoupleName: authorCouple.coupleName,
+};
+
+/** Messages with their author's name and couple (left joins: a deleted member's messages stay). */
+export const messageRows = (db: Db) =>
+  db
+    .select(messageColumns)
+    .from(messages)
+    .leftJoin(author, eq(author.id, messages.authorUserId))
+    .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId));
+
+type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
+
+/** A message as the API answers it: a deleted one carries no words and no photo (they are erased anyway). */
+export function messageItem(row: MessageRow): MessageItem {
+  const deleted = row.deletedAt !== null;
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    body: deleted ? null : row.body,
+    photoUrl: deleted ? null : row.photoUrl,
+    author: {
+      userId: row.authorUserId,
+      firstName: row.authorFirstName ?? MESSAGE_TEXTS.deletedMember,
+      coupleId: row.authorCoupleId,
+      coupleName: row.authorCoupleName ?? MESSAGE_TEXTS.deletedCouple,
+    },
+    createdAt: row.createdAt.toISOString(),
+    deleted,
+  };
+}
+
+export async function messageById(db: Db, id: string): Promise<MessageItem | null> {
+  const [row] = await messageRows(db).where(eq(messages.id, id));
+  return row ? messageItem(row) : null;
+}
+
+/** A message of the conversation, or 404 (one of another conversation too). */
+export async function messageIn(db: Db, conversationId: string, messageId: string): Promise<{ id: string; seq: number }> {
+  const [row] = await db
+    .select({ id: messages.id, seq: messages.seq })
+    .from(messages)
+    .where(and(eq(messages.id, messageId), eq(messages.conversationId, conversationId)));
+  if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
+  return row;
+}
+
+/**
+ * A page of the thread, oldest first: the newest `limit` messages, or those before a message
+ * (messages_conversation_seq_key read backwards). `hasMore`: older messages remain.
+ */
+export async function threadPage(
+  db: Db,
+  member: Member,
+  conversationId: string,
+  query: ThreadQuery,
+): Promise<{ data: MessageItem[]; pagination: { hasMore: boolean } }> {
+  await memberConversation(db, member, conversationId);
+  const before = query.before ? await messageIn(db, conversationId, query.before) : null;
+  const rows = await messageRows(db)
+    .where(and(eq(messages.conversationId, conversationId), before ? lt(messages.seq, before.seq) : undefined))
+    .orderBy(desc(messages.seq))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit).reverse();
+  return { data: page.map(messageItem), pagination: { hasMore: rows.length > query.limit } };
+}
+
+/**
+ * SQL: one person's unread messages in a conversation (given as SQL), counted up to
+ * UNREAD_COUNT_CAP: others' messages after their read position that are not deleted. A person's
+ * own messages are never unread for them.
+ */
+export const unreadIn = (conversationId: SQL | string, userId: string): SQL<number> => sql<number>`(select count(*)::int from (
+  select 1 from ${messages} m
+  where m.conversation_id = ${conversationId}
+    and m.seq > coalesce((select r.last_read_seq from ${conversationReads} r where r.user_id = ${userId} and r.conversation_id = ${conversationId}), 0)
+    and m.author_user_id is distinct from ${userId}
+    and m.deleted_at is null
+  limit ${UNREAD_COUNT_CAP}) unread)`;
+
+export async function conversationUnread(db: Db, userId: string, conversationId: string): Promise<number> {
+  const [row] = await db
+    .select({ unread: unreadIn(sql`${conversations.id}`, userId) })
+    .from(conversations)
+    .where(eq(conversations.id, conversationId));
+  return row?.unread ?? 0;
+}
+
+/** `GET /api/messages/unread-count`: the person's unread messages over all their couple's conversations (muted ones too). */
+export async function unreadTotal(db: Db, member: Pick<Member, "userId" | "coupleId">): Promise<number> {
+  const [row] = await db
+    .select({ unread: sql<number>`coalesce(sum(${unreadIn(sql`${conversations.id}`, member.userId)}), 0)::int` })
+    .from(conversations)
+    .where(ofCouple(member.coupleId));
+  return row?.unread ?? 0;
+}
+
+export type InboxCouple = { id: string | null; coupleName: string; profileImageUrl: string | null };
+export type InboxItem = {
+  id: string;
+  couple: InboxCouple;
+  lastMessage: MessageItem | null;
+  unreadCount: number;
+  ended: boolean;
+  updatedAt: string;
+};
+
+const other = alias(couples, "other_couple");
+
+/**
+ * `GET /api/conversations`: the couple's conversations, latest activity first, keyset pages. Each
+ * side of the pair has its own index (couple_low_id or couple_high_id, then last_activity_at),
+ * so the page is the merge of two index range scans of `limit + 1` rows, then one query for the
+ * page's couples, last messages and the person's unread counts.
+ */
+export async function inbox(db: Db, member: Member, cursorText: string | undefined): Promise<KeysetPage<InboxItem>> {
+  const context = `inbox:${member.coupleId}`;
+  const cursor = readCursor(context, cursorText, MESSAGE_TEXTS.cursorInvalid);
+  const side = (column: typeof conversations.coupleLowId | typeof conversations.coupleHighId) =>
+    db
+      .select({ id: conversations.id, at: conversations.lastActivityAt })
+      .from(conversations)
+      .where(
+        and(eq(column, member.coupleId), cursor ? rowsAfter(conversations.lastActivityAt, conversations.id, cursor, "desc") : undefined),
+      )
+      .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
+      .limit(INBOX_PAGE + 1);
+  const ids = await unionAll(side(conversations.coupleLowId), side(conversations.coupleHighId))
+    .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
+    .limit(INBOX_PAGE + 1);
+  const details = ids.length
+    ? await inboxRows(
+        db,
+        member,
+        ids.map((row) => row.id),
+      )
+    : new Map<string, InboxItem>();
+  return keysetPage(
+    ids.filter((row) => details.has(row.id)),
+    INBOX_PAGE,
+    (row) => details.get(row.id)!,
+    (last) => cursorAfter(context, { sortKey: last.at, id: last.id }),
+  );
+}
+
+async function inboxRows(db: Db, member: Member, ids: string[]): Promise<Map<string, InboxItem>> {
+  const rows = await db
+    .select({
+      id: conversations.id,
+      ended: endedSql,
+      updatedAt: conversations.lastActivityAt,
+      otherId: other.id,
+      otherName: other.coupleName,
+      otherImage: other.profileImageUrl,
+      unread: unreadIn(sql`${conversations.id}`, member.userId),
+      lastMessageId: conversations.lastMessageId,
+    })
+    .from(conversations)
+    .leftJoin(
+      other,
+      sql`${other.id} = case when ${conversations.coupleLowId} = ${member.coupleId} then ${conversations.coupleHighId} else ${conversations.coupleLowId} end`,
+    )
+    .where(inArray(conversations.id, ids));
+  const lastIds = rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : []));
+  const lasts = lastIds.length ? await messageRows(db).where(inArray(messages.id, lastIds)) : [];
+  const lastById = new Map(lasts.map((row) => [row.id, messageItem(row)]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        couple: { id: row.otherId, coupleName: row.otherName ?? MESSAGE_TEXTS.deletedCouple, profileImageUrl: row.otherImage },
+        lastMessage: row.lastMessageId ? (lastById.get(row.lastMessageId) ?? null) : null,
+        unreadCount: row.unread,
+        ended: row.ended,
+        updatedAt: row.updatedAt.toISOString(),
+      },
+    ]),
+  );
+}
+
+export type ConversationDetail = {
+  id: string;
+  couples: {
+    id: string;
+    coupleName: string;
+    profileImageUrl: string | null;
+    partners: { userId: string; firstName: string; avatarUrl: string | null }[];
+  }[];
+  readPositions: { userId: string; firstName: string; lastReadMessageId: string | null }[];
+  ended: boolean;
+  /** Whether the caller muted it (per person). */
+  muted: boolean;
+};
+
+/** `GET /api/conversations/{id}`: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
+export async function conversationDetail(db: Db, member: Member, id: string): Promise<ConversationDetail> {
+  const conversation = await memberConversation(db, member, id);
+  const coupleIds = [member.coupleId, ...(conversation.otherCoupleId ? [conversation.otherCoupleId] : [])];
+  const [coupleRows, people, reads] = await Promise.all([
+    db
+      .select({ id: couples.id, coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl })
+      .from(couples)
+      .where(inArray(couples.id, coupleIds)),
+    db
+      .select({
+        coupleId: couples.id,
+        userId: users.id,
+        firstName: users.firstName,
+        avatarUrl: users.avatarUrl,
+        first: sql<boolean>`${users.id} = ${couples.partner1Id}`,
+      })
+      .from(couples)
+      .innerJoin(users, or(eq(users.id, couples.partner1Id), eq(users.id, couples.partner2Id)))
+      .where(inArray(couples.id, coupleIds)),
+    db
+      .select({
+        userId: conversationReads.userId,
+        lastReadMessageId: conversationReads.lastReadMessageId,
+        mutedAt: conversationReads.mutedAt,
+      })
+      .from(conversationReads)
+      .where(eq(conversationReads.conversationId, id)),
+  ]);
+  const readOf = new Map(reads.map((row) => [row.userId, row]));
+  const partnersOf = (coupleId: string) =>
+    people
+      .filter((person) => person.coupleId === coupleId)
+      .sort((a, b) => Number(b.first) - Number(a.first))
+      .map(({ userId, firstName, avatarUrl }) => ({ userId, firstName, avatarUrl }));
+  const ordered = coupleIds.flatMap((coupleId) => coupleRows.filter((row) => row.id === coupleId));
+  return {
+    id,
+    couples: ordered.map((couple) => ({ ...couple, partners: partnersOf(couple.id) })),
+    readPositions: ordered.flatMap((couple) =>
+      partnersOf(couple.id).map((person) => ({
+        userId: person.userId,
+        firstName: person.firstName,
+        lastReadMessageId: readOf.get(person.userId)?.lastReadMessageId ?? null,
+      })),
+    ),
+    ended: conversation.ended,
+    muted: readOf.get(member.userId)?.mutedAt != null,
+  };
+}
+
+/** The people of the two couples now (partners who left are not members any more). */
+export async function membersOf(db: Db, conversationId: string): Promise<{ userId: string; mutedAt: Date | null }[]> {
+  const partners = await db
+    .select({ p1: couples.partner1Id, p2: couples.partner2Id })
+    .from(conversations)
+    .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
+    .where(eq(conversations.id, conversationId));
+  const userIds = partners.flatMap((row) => (row.p2 ? [row.p1, row.p2] : [row.p1]));
+  if (userIds.length === 0) return [];
+  const muted = await db
+    .select({ userId: conversationReads.userId, mutedAt: conversationReads.mutedAt })
+    .from(conversationReads)
+    .where(and(eq(conversationReads.conversationId, conversationId), inArray(conversationReads.userId, userIds)));
+  const mutedOf = new Map(muted.map((row) => [row.userId, row.mutedAt]));
+  return userIds.map((userId) => ({ userId, mutedAt: mutedOf.get(userId) ?? null }));
+}
+
+/**
+ * The couple a reported message belongs to, as the reporter may see it: the author's couple while
+ * the reporter is one of the conversation's members and the message is not deleted; else null.
+ */
+export async function reportedMessageCouple(db: Db, reporterCoupleId: string, messageId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ coupleId: messages.authorCoupleId })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.id, messageId), isNull(messages.deletedAt), ofCouple(reporterCoupleId)));
+  return row?.coupleId ?? null;
+}
+
+/** How many messages before a reported one the moderation queue shows. */
+export const REPORT_CONTEXT = 5;
+
+/** Reported messages for moderators, each with the five before it, oldest first (the words even when deleted later: erased is erased). */
+export async function reportedMessages(db: Db, ids: readonly string[]): Promise<Map<string, MessageItem[]>> {
+  const found = new Map<string, MessageItem[]>();
+  for (const id of ids) {
+    const [target] = await db
+      .select({ conversationId: messages.conversationId, seq: messages.seq })
+      .from(messages)
+      .where(eq(messages.id, id));
+    if (!target) continue;
+    const rows = await messageRows(db)
+      .where(and(eq(messages.conversationId, target.conversationId), sql`${messages.seq} <= ${target.seq}`))
+      .orderBy(desc(messages.seq))
+      .limit(REPORT_CONTEXT + 1);
+    found.set(id, rows.reverse().map(messageItem));
+  }
+  return found;
+}
+
+/** The person's own messages, oldest first (the data export). */
+export async function ownMessages(db: Db, userId: string) {
+  return db
+    .select({
+      id: messages.id,
+      conversationId: messages.conversationId,
+      body: messages.body,
+      photoUrl: messages.photoUrl,
+      createdAt: messages.createdAt,
+      deletedAt: messages.deletedAt,
+    })
+    .from(messages)
+    .where(eq(messages.authorUserId, userId))
+    .orderBy(asc(messages.createdAt));
+}

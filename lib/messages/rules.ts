@@ -1,0 +1,47 @@
+/**
+ * Messages between two couples: sizes, limits and words. Pure and browser-safe: the thread, the
+ * inbox and the server share them.
+ */
+
+export const BODY_MAX = 4_000;
+/** A thread's page: the newest 30 by default, at most 100 (older ones load when scrolling up). */
+export const THREAD_PAGE_DEFAULT = 30;
+export const THREAD_PAGE_MAX = 100;
+export const INBOX_PAGE = 20;
+/**
+ * A conversation's unread count is counted up to this many messages: the badge shows '99+'
+ * beyond 99, and no count reads more rows than this per conversation.
+ */
+export const UNREAD_COUNT_CAP = 100;
+
+/** Per person, in the shape of lib/rate-limit.ts's `Limit`: a lively chat, not a script. */
+export const MESSAGE_LIMITS = {
+  perMinute: { bucket: "message:minute", limit: 30, windowSeconds: 60 },
+  perDay: { bucket: "message:day", limit: 500, windowSeconds: 24 * 60 * 60 },
+  photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60 },
+} as const;
+
+/** The grouped 'message' notification of one conversation: one unread row per person. */
+export const messageGroupKey = (conversationId: string) => `conversation:${conversationId}`;
+
+/** Exact UI copy the pages and the API share. */
+export const MESSAGE_TEXTS = {
+  deleted: "This message was deleted",
+  ended: "This conversation has ended.",
+  deletedMember: "Deleted member",
+  deletedCouple: "Deleted couple",
+  notFound: "This conversation does not exist or is not yours.",
+  messageNotFound: "This message does not exist or is not yours.",
+  notAuthor: "Only its author can delete a message.",
+  bodyRequired: "Please write a message",
+  bodyTooLong: `Your message must be no more than ${BODY_MAX.toLocaleString("en-US")} characters`,
+  bodyNotAllowed: "Your message contains characters that are not allowed",
+  photoInvalid: "photoUrl must be a photo uploaded with POST /api/messages/photos",
+  beforeInvalid: "before must be a message id",
+  upToRequired: "upTo must be a message id",
+  idInvalid: "This conversation does not exist or is not yours.",
+  messageIdInvalid: "This message does not exist or is not yours.",
+  cursorInvalid: "This list position is not valid. Please reload the conversations.",
+  rateLimited: "You are sending messages too quickly. Please wait a moment.",
+  notificationTitle: (coupleName: string) => `New messages from ${coupleName}`,
+} as const;

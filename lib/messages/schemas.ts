@@ -1,0 +1,46 @@
+/** The messaging API's inputs (README "Messages"): pure and browser-safe, the composer's resolver shares them. */
+import { z } from "zod";
+import { multiLine } from "@/lib/fields";
+import { intParam } from "@/lib/http/query";
+import { IMAGE_URL_MAX } from "@/lib/images/rules";
+import { CURSOR_MAX } from "@/lib/pagination/page";
+import { BODY_MAX, MESSAGE_TEXTS, THREAD_PAGE_DEFAULT, THREAD_PAGE_MAX } from "./rules";
+
+/** Line breaks kept ("\r\n" from a form becomes "\n"), the ends trimmed, length checked before the characters. */
+const bodyField = z.preprocess(
+  (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+  multiLine(
+    z.string({ error: MESSAGE_TEXTS.bodyRequired }).trim().min(1, MESSAGE_TEXTS.bodyRequired).max(BODY_MAX, MESSAGE_TEXTS.bodyTooLong),
+    MESSAGE_TEXTS.bodyNotAllowed,
+  ),
+);
+
+/** `POST /api/conversations/{id}/messages`; the server checks the photo is the author's own unused upload. */
+export const sendMessageSchema = z.object({
+  body: bodyField,
+  photoUrl: z
+    .string({ error: MESSAGE_TEXTS.photoInvalid })
+    .min(1, MESSAGE_TEXTS.photoInvalid)
+    .max(IMAGE_URL_MAX, MESSAGE_TEXTS.photoInvalid)
+    .nullish()
+    .transform((url) => url ?? null),
+});
+export type SendMessageInput = z.output<typeof sendMessageSchema>;
+
+/** `GET /api/conversations/{id}/messages?before=&limit=`. */
+export const threadQuerySchema = z.object({
+  before: z.uuid({ error: MESSAGE_TEXTS.beforeInvalid }).optional(),
+  limit: intParam("limit", 1, THREAD_PAGE_MAX, THREAD_PAGE_DEFAULT),
+});
+export type ThreadQuery = z.output<typeof threadQuerySchema>;
+
+/** `GET /api/conversations?cursor=`. */
+export const inboxQuerySchema = z.object({
+  cursor: z.string({ error: MESSAGE_TEXTS.cursorInvalid }).max(CURSOR_MAX, MESSAGE_TEXTS.cursorInvalid).optional(),
+});
+
+/** `POST /api/conversations/{id}/read`. */
+export const readSchema = z.object({ upTo: z.uuid({ error: MESSAGE_TEXTS.upToRequired }) });
+
+export const conversationParamsSchema = z.object({ id: z.uuid({ error: MESSAGE_TEXTS.idInvalid }) });
+export const messageParamsSchema = z.object({ id: z.uuid({ error: MESSAGE_TEXTS.messageIdInvalid }) });

@@ -1,0 +1,223 @@
+import "server-only";
+import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversationReads, conversations, messagePhotos, messages } from "@/db/schema";
+import type { Member } from "@/lib/connections/queries";
+import { AppError } from "@/lib/errors";
+import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { storedImageKey } from "@/lib/images/lifecycle";
+import { deleteImages, storeImage } from "@/lib/images/store";
+import { publishLive, type LiveEvent } from "@/lib/live/publish";
+import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
+import { checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { conversationUnread, memberConversation, membersOf, messageById, messageIn, ofCouple, type MessageItem } from "./queries";
+import { endConversations } from "./ending";
+import { MESSAGE_LIMITS, MESSAGE_TEXTS, messageGroupKey } from "./rules";
+import type { SendMessageInput } from "./schemas";
+
+const rateLimited = (retryAfterSeconds: number) => new AppError("RATE_LIMITED", MESSAGE_TEXTS.rateLimited, { retryAfterSeconds });
+
+/** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
+async function spendMessage(tx: Db, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`message:${userId}`}))`);
+  for (const limit of [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay]) {
+    const state = await checkLimit(tx, limit, userId);
+    if (!state.allowed) throw rateLimited(state.retryAfterSeconds);
+  }
+  for (const limit of [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay]) await recordHit(tx, limit, userId);
+}
+
+/** Takes the author's unused upload for the message; anything else is refused (never an outside URL, never another's photo, never twice). */
+async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<void> {
+  if (url === null) return;
+  const claimed = await tx
+    .delete(messagePhotos)
+    .where(and(eq(messagePhotos.url, url), eq(messagePhotos.ownerUserId, userId)))
+    .returning({ url: messagePhotos.url });
+  if (claimed.length === 0)
+    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photoUrl: IMAGE_URL_REFUSED_MESSAGE } });
+}
+
+/**
+ * `POST /api/conversations/{id}/messages`: 30 a minute and 500 a day per person (429 with
+ * Retry-After); an ended conversation refuses (403 CONVERSATION_ENDED). The conversation's row
+ * lock orders its messages, so `seq` follows commit order. The other couple's partners get one
+ * unread 'message' notification per conversation (in the app only, none while they muted it), and
+ * all four a live `message` row, in the same transaction.
+ */
+export async function sendMessage(db: Db, member: Member, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
+  const id = await db.transaction(async (tx) => {
+    const conversation = await memberConversation(tx, member, conversationId, true);
+    if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+    await spendMessage(tx, member.userId);
+    await claimPhoto(tx, member.userId, input.photoUrl);
+    const [row] = await tx
+      .insert(messages)
+      .values({ conversationId, authorUserId: member.userId, authorCoupleId: member.coupleId, body: input.body, photoUrl: input.photoUrl })
+      .returning({ id: messages.id, createdAt: messages.createdAt });
+    await tx
+      .update(conversations)
+      .set({ lastMessageId: row!.id, lastActivityAt: row!.createdAt })
+      .where(eq(conversations.id, conversationId));
+    const people = await membersOf(tx, conversationId);
+    const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: "message", conversationId, subjectId: row!.id }));
+    for (const person of people) {
+      // The author's own partner is not notified (their couple wrote); the unread count still rises.
+      if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
+      // The notification's live row is written with it (lib/notifications/service.ts).
+      await upsertGroupedNotification(
+        tx,
+        {
+          userId: person.userId,
+          type: "message",
+          title: MESSAGE_TEXTS.notificationTitle(member.coupleName),
+          message: input.body.length > 140 ? `${input.body.slice(0, 139)}…` : input.body,
+          conversationId,
+          actorUserId: member.userId,
+          actorCoupleId: member.coupleId,
+          groupKey: messageGroupKey(conversationId),
+          actorCount: 1,
+        },
+        { inAppOnly: true },
+      );
+    }
+    await publishLive(tx, events);
+    return row!.id;
+  });
+  return (await messageById(db, id))!;
+}
+
+/** Erases messages in the caller's transaction (words and photo gone from the database); answers the photos' storage keys to remove after commit. */
+async function erase(tx: Db, where: ReturnType<typeof and>): Promise<{ ids: { id: string; conversationId: string }[]; keys: string[] }> {
+  const before = await tx
+    .select({ id: messages.id, conversationId: messages.conversationId, photoUrl: messages.photoUrl })
+    .from(messages)
+    .where(where)
+    .for("update");
+  if (before.length === 0) return { ids: [], keys: [] };
+  await tx
+    .update(messages)
+    .set({ body: null, photoUrl: null, deletedAt: sql`coalesce(${messages.deletedAt}, now())` })
+    .where(
+      inArray(
+        messages.id,
+        before.map((row) => row.id),
+      ),
+    );
+  const keys = before.flatMap((row) => {
+    const key = row.photoUrl ? storedImageKey(row.photoUrl) : null;
+    return key ? [key] : [];
+  });
+  return { ids: before.map(({ id, conversationId }) => ({ id, conversationId })), keys };
+}
+
+/** A live `message_deleted` row for every member of each conversation that lost a message. */
+async function deletionEvents(tx: Db, erased: { id: string; conversationId: string }[]): Promise<LiveEvent[]> {
+  const events: LiveEvent[] = [];
+  for (const conversationId of new Set(erased.map((row) => row.conversationId))) {
+    const people = await membersOf(tx, conversationId);
+    for (const row of erased.filter((r) => r.conversationId === conversationId))
+      for (const { userId } of people) events.push({ userId, kind: "message_deleted", conversationId, subjectId: row.id });
+  }
+  return events;
+}
+
+/**
+ * `DELETE /api/messages/{id}`: its author erases it (text and photo gone from the database; all
+ * four see 'This message was deleted'). Another member of the conversation gets 403, anyone else
+ * 404. Deleting a deleted message answers the same. No editing.
+ */
+export async function deleteMessage(db: Db, member: Member, messageId: string): Promise<void> {
+  const keys = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ authorUserId: messages.authorUserId, deletedAt: messages.deletedAt })
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .where(and(eq(messages.id, messageId), ofCouple(member.coupleId)));
+    if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
+    if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notAuthor);
+    if (row.deletedAt) return [];
+    const erased = await erase(tx, eq(messages.id, messageId));
+    await publishLive(tx, await deletionEvents(tx, erased.ids));
+    return erased.keys;
+  });
+  await deleteImages(keys);
+}
+
+/** A moderator removes a reported message: erased as its author would (in the decision's transaction); answers the photo's storage keys. */
+export async function removeMessage(tx: Db, messageId: string): Promise<string[]> {
+  const erased = await erase(tx, eq(messages.id, messageId));
+  await publishLive(tx, await deletionEvents(tx, erased.ids));
+  return erased.keys;
+}
+
+/**
+ * `POST /api/conversations/{id}/read`: the caller's read position moves up to the message (never
+ * back); answers this conversation's unread count for them. Read to the end, the conversation's
+ * 'message' notification is read too. The other members get a live `read` row ('Seen by').
+ */
+export async function markRead(db: Db, member: Member, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
+  return db.transaction(async (tx) => {
+    await memberConversation(tx, member, conversationId);
+    const message = await messageIn(tx, conversationId, upTo);
+    const [moved] = await tx
+      .insert(conversationReads)
+      .values({ userId: member.userId, conversationId, lastReadSeq: message.seq, lastReadMessageId: message.id })
+      .onConflictDoUpdate({
+        target: [conversationReads.userId, conversationReads.conversationId],
+        set: { lastReadSeq: message.seq, lastReadMessageId: message.id },
+        setWhere: sql`${conversationReads.lastReadSeq} < ${message.seq}`,
+      })
+      .returning({ userId: conversationReads.userId });
+    const unreadCount = await conversationUnread(tx, member.userId, conversationId);
+    const events: LiveEvent[] = [];
+    if (moved) {
+      const people = await membersOf(tx, conversationId);
+      events.push(...people.map(({ userId }): LiveEvent => ({ userId, kind: "read", conversationId, subjectId: member.userId })));
+    }
+    // Marking the group read writes the person's notification live row itself.
+    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));
+    await publishLive(tx, events);
+    return { unreadCount };
+  });
+}
+
+/** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */
+export async function setMuted(db: Db, member: Member, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
+  await memberConversation(db, member, conversationId);
+  const mutedAt = muted ? new Date() : null;
+  await db
+    .insert(conversationReads)
+    .values({ userId: member.userId, conversationId, mutedAt })
+    .onConflictDoUpdate({ target: [conversationReads.userId, conversationReads.conversationId], set: { mutedAt } });
+  return { muted };
+}
+
+/** `POST /api/messages/photos`: one photo through the image pipeline (judged by content, metadata stripped, resized), for a message to come. */
+export async function uploadMessagePhoto(db: Db, member: Member, bytes: Uint8Array): Promise<{ url: string }> {
+  const state = await consumeLimit(db, MESSAGE_LIMITS.photosPerHour, member.userId);
+  if (!state.allowed) throw rateLimited(state.retryAfterSeconds);
+  const stored = await storeImage(bytes, "message-photo");
+  try {
+    await db.insert(messagePhotos).values({ url: stored.url, ownerUserId: member.userId });
+  } catch (error) {
+    await deleteImages([stored.key]);
+    throw error;
+  }
+  return { url: stored.url };
+}
+
+/**
+ * Deleting an account, in its transaction: the person's messages are erased (they read 'This
+ * message was deleted' by 'Deleted member' once the user row goes), and, when no partner remains,
+ * their couple's conversations end (`coupleGoes`). Answers the photos' storage keys to remove.
+ */
+export async function eraseMember(tx: Db, userId: string, coupleId: string | null, coupleGoes: boolean): Promise<string[]> {
+  const erased = await erase(tx, and(eq(messages.authorUserId, userId), or(isNull(messages.deletedAt), isNotNull(messages.photoUrl))));
+  await publishLive(tx, await deletionEvents(tx, erased.ids));
+  if (coupleGoes && coupleId) {
+    await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
+  }
+  const uploads = await tx.select({ url: messagePhotos.url }).from(messagePhotos).where(eq(messagePhotos.ownerUserId, userId));
+  return [...erased.keys, ...uploads.flatMap((row) => storedImageKey(row.url) ?? [])];
+}

@@ -1,0 +1,276 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { NextRequest } from "next/server";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { POST as photosRoute } from "@/app/api/messages/photos/route";
+import { getDb } from "@/db/client";
+import { liveEvents, messages, notifications, rateLimitHits } from "@/db/schema";
+import { MESSAGE_LIMITS } from "@/lib/messages/rules";
+import type { Headers } from "../support/forum";
+import { block, connected, messagingCouple, talk } from "../support/messages";
+
+type Message = {
+  id: string;
+  body: string | null;
+  deleted: boolean;
+  author: { userId: string | null; firstName: string; coupleName: string };
+};
+const bodies = (res: { json: { data: Message[] } }) => res.json.data.map((m) => m.body);
+
+async function uploadPhoto(h: Headers, blob: Blob | null) {
+  const form = new FormData();
+  if (blob) form.append("photo", blob, "photo.jpg");
+  const request = new NextRequest(new URL("/api/messages/photos", "http://localhost:3000"), { method: "POST", headers: h, body: form });
+  const response = await photosRoute(request, { params: Promise.resolve({} as never) });
+  return { status: response.status, json: await response.json() };
+}
+
+/** Messages straight in the database, in order (no rate limit). */
+async function seedMessages(conversationId: string, authorUserId: string, authorCoupleId: string, count: number) {
+  const db = await getDb();
+  for (let i = 1; i <= count; i++) await db.insert(messages).values({ conversationId, authorUserId, authorCoupleId, body: `seeded ${i}` });
+}
+
+describe("a conversation between two couples", () => {
+  it("lets all four write and read, oldest first, author as person of couple, line breaks kept", async () => {
+    const { one, two, conversationId } = await connected();
+    const people = [one.a, one.b, two.a, two.b];
+    for (const person of people) {
+      const res = await talk.send(conversationId, { body: `Hi from ${person.firstName}\r\nsecond line` }, person.headers);
+      expect(res.status).toBe(201);
+      expect(res.json.data).toEqual({
+        id: expect.any(String),
+        conversationId,
+        body: `Hi from ${person.firstName}\nsecond line`,
+        photoUrl: null,
+        author: { userId: person.userId, firstName: person.firstName, coupleId: expect.any(String), coupleName: expect.any(String) },
+        createdAt: expect.stringMatching(/^\d{4}-/),
+        deleted: false,
+      });
+    }
+    for (const person of people) {
+      const thread = await talk.thread(conversationId, person.headers);
+      expect(thread.status).toBe(200);
+      expect(bodies(thread)).toEqual(people.map((p) => `Hi from ${p.firstName}\nsecond line`));
+      expect(thread.json.pagination).toEqual({ hasMore: false });
+    }
+    expect((await talk.thread(conversationId, two.b.headers)).json.data[0].author).toMatchObject({
+      firstName: one.a.firstName,
+      coupleName: one.name,
+    });
+    const db = await getDb();
+    const live = await db
+      .select({ userId: liveEvents.userId })
+      .from(liveEvents)
+      .where(and(eq(liveEvents.conversationId, conversationId), eq(liveEvents.kind, "message")));
+    expect(live).toHaveLength(16);
+  });
+
+  it("answers 404 to a fifth person for the conversation, its messages, its read and mute calls, and its messages' deletion", async () => {
+    const { one, conversationId } = await connected();
+    const fifth = await messagingCouple();
+    const sent = await talk.send(conversationId, { body: "Private words" }, one.a.headers);
+    const h = fifth.a.headers;
+    for (const res of [
+      await talk.detail(conversationId, h),
+      await talk.thread(conversationId, h),
+      await talk.send(conversationId, { body: "Let me in" }, h),
+      await talk.read(conversationId, { upTo: sent.json.data.id }, h),
+      await talk.mute(conversationId, true, h),
+      await talk.remove(sent.json.data.id, h),
+      await talk.detail(randomUUID(), one.a.headers),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.json)).not.toContain("Private words");
+    }
+    expect((await talk.detail("not-an-id", one.a.headers)).status).toBe(400);
+    expect((await talk.inbox(h)).json.data).toEqual([]);
+    expect((await talk.thread(conversationId, {})).status).toBe(401);
+  });
+
+  it("refuses bad messages with 400 and the field's message", async () => {
+    const { one, conversationId } = await connected();
+    const cases: [unknown, string][] = [
+      [{}, "Please write a message"],
+      [{ body: " \n " }, "Please write a message"],
+      [{ body: "x".repeat(4001) }, "Your message must be no more than 4,000 characters"],
+      [{ body: "a\u0007b" }, "Your message contains characters that are not allowed"],
+      [{ body: "a\udfffb" }, "Your message contains characters that are not allowed"],
+      [{ body: 7 }, "Please write a message"],
+      [{ body: "hi", photoUrl: "https://evil.example/x.jpg" }, "Please upload the photo here: links to images elsewhere are not accepted"],
+      [{ body: "hi", photoUrl: 3 }, "photoUrl must be a photo uploaded with POST /api/messages/photos"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await talk.send(conversationId, body, one.a.headers);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error.message).toBe(message);
+    }
+    expect((await talk.send(conversationId, { body: "<b>x</b> **y**" }, one.a.headers)).json.data.body).toBe("<b>x</b> **y**");
+    expect((await talk.send(conversationId, { body: "x".repeat(4000) }, one.a.headers)).status).toBe(201);
+  });
+
+  it("sends one photo uploaded through the image pipeline, once, by its uploader only", async () => {
+    const { one, two, conversationId } = await connected();
+    const jpeg = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: "#336699" } })
+      .jpeg()
+      .toBuffer();
+    const up = await uploadPhoto(one.a.headers, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }));
+    expect(up.status).toBe(201);
+    const url = up.json.data.url as string;
+    expect(url).toMatch(/^\/api\/images\/message-photo\/[0-9a-f]{32}\.jpg$/);
+    expect((await talk.send(conversationId, { body: "Look", photoUrl: url }, two.a.headers)).status).toBe(400);
+    const sent = await talk.send(conversationId, { body: "Look", photoUrl: url }, one.a.headers);
+    expect(sent.json.data.photoUrl).toBe(url);
+    expect((await talk.send(conversationId, { body: "Again", photoUrl: url }, one.a.headers)).status).toBe(400);
+    expect((await uploadPhoto(one.a.headers, null)).status).toBe(400);
+    expect((await uploadPhoto(one.a.headers, new Blob(["<svg/>"], { type: "image/svg+xml" }))).status).toBe(400);
+  });
+
+  it("pages the thread: the newest page, then older ones before a message; limits checked", async () => {
+    const { one, two, conversationId } = await connected();
+    await seedMessages(conversationId, one.a.userId, one.coupleId, 35);
+    const newest = await talk.thread(conversationId, two.a.headers);
+    expect(bodies(newest)).toEqual(Array.from({ length: 30 }, (_, i) => `seeded ${i + 6}`));
+    expect(newest.json.pagination.hasMore).toBe(true);
+    const older = await talk.thread(conversationId, two.a.headers, `?before=${newest.json.data[0].id}`);
+    expect(bodies(older)).toEqual(["seeded 1", "seeded 2", "seeded 3", "seeded 4", "seeded 5"]);
+    expect(older.json.pagination.hasMore).toBe(false);
+    expect(bodies(await talk.thread(conversationId, two.a.headers, "?limit=2"))).toEqual(["seeded 34", "seeded 35"]);
+    for (const qs of ["?limit=0", "?limit=101", "?limit=abc", "?before=nope"])
+      expect((await talk.thread(conversationId, two.a.headers, qs)).status, qs).toBe(400);
+    const elsewhere = await connected();
+    const foreign = await talk.send(elsewhere.conversationId, { body: "elsewhere" }, elsewhere.one.a.headers);
+    expect((await talk.thread(conversationId, two.a.headers, `?before=${foreign.json.data.id}`)).status).toBe(404);
+  });
+});
+
+describe("read positions and unread counts", () => {
+  it("are per person; own messages are never unread; a position never moves back", async () => {
+    const { one, two, conversationId } = await connected();
+    const first = await talk.send(conversationId, { body: "one" }, one.a.headers);
+    const second = await talk.send(conversationId, { body: "two" }, one.b.headers);
+    await talk.send(conversationId, { body: "mine" }, two.a.headers);
+    expect((await talk.unread(two.a.headers)).json.data).toEqual({ unread_count: 2 });
+    expect((await talk.unread(two.b.headers)).json.data).toEqual({ unread_count: 3 });
+    expect((await talk.unread(one.a.headers)).json.data).toEqual({ unread_count: 2 });
+    const read = await talk.read(conversationId, { upTo: first.json.data.id }, two.a.headers);
+    expect(read.json.data).toEqual({ unreadCount: 1 });
+    expect((await talk.read(conversationId, { upTo: second.json.data.id }, two.a.headers)).json.data).toEqual({ unreadCount: 0 });
+    expect((await talk.read(conversationId, { upTo: first.json.data.id }, two.a.headers)).json.data).toEqual({ unreadCount: 0 });
+    expect((await talk.unread(two.b.headers)).json.data).toEqual({ unread_count: 3 });
+    const detail = await talk.detail(conversationId, one.a.headers);
+    expect(detail.json.data.readPositions).toEqual([
+      { userId: one.a.userId, firstName: one.a.firstName, lastReadMessageId: null },
+      { userId: one.b.userId, firstName: one.b.firstName, lastReadMessageId: null },
+      { userId: two.a.userId, firstName: two.a.firstName, lastReadMessageId: second.json.data.id },
+      { userId: two.b.userId, firstName: two.b.firstName, lastReadMessageId: null },
+    ]);
+    expect(detail.json.data.couples.map((c: { id: string; partners: unknown[] }) => [c.id, c.partners.length])).toEqual([
+      [one.coupleId, 2],
+      [two.coupleId, 2],
+    ]);
+    expect(detail.json.data).toMatchObject({ id: conversationId, ended: false, muted: false });
+    const inbox = await talk.inbox(two.b.headers);
+    expect(inbox.json.data).toEqual([
+      {
+        id: conversationId,
+        couple: { id: one.coupleId, coupleName: one.name, profileImageUrl: null },
+        lastMessage: expect.objectContaining({ body: "mine", author: expect.objectContaining({ userId: two.a.userId }) }),
+        unreadCount: 3,
+        ended: false,
+        updatedAt: expect.any(String),
+      },
+    ]);
+    expect(inbox.json.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it("refuses a read without upTo (400) or of another conversation's message (404)", async () => {
+    const { one, conversationId } = await connected();
+    const other = await connected();
+    const foreign = await talk.send(other.conversationId, { body: "x" }, other.one.a.headers);
+    expect((await talk.read(conversationId, {}, one.a.headers)).status).toBe(400);
+    expect((await talk.read(conversationId, { upTo: "x" }, one.a.headers)).status).toBe(400);
+    expect((await talk.read(conversationId, { upTo: foreign.json.data.id }, one.a.headers)).status).toBe(404);
+  });
+});
+
+describe("notifications", () => {
+  it("keep one unread 'message' notification per conversation, none while muted, and read to the end clears it", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.mute(conversationId, true, two.b.headers)).json.data).toEqual({ muted: true });
+    await talk.send(conversationId, { body: "first" }, one.a.headers);
+    const last = await talk.send(conversationId, { body: "second" }, one.b.headers);
+    const db = await getDb();
+    const rows = () =>
+      db
+        .select({ userId: notifications.userId, title: notifications.title, isRead: notifications.isRead })
+        .from(notifications)
+        .where(and(eq(notifications.conversationId, conversationId), eq(notifications.type, "message")));
+    const before = await rows();
+    expect(before.map((r) => r.userId)).toEqual([two.a.userId]);
+    expect(before.find((r) => r.userId === two.a.userId)!.title).toBe(`New messages from ${one.name}`);
+    expect((await talk.unread(two.b.headers)).json.data.unread_count).toBe(2);
+    await talk.read(conversationId, { upTo: last.json.data.id }, two.a.headers);
+    expect((await rows()).find((r) => r.userId === two.a.userId)!.isRead).toBe(true);
+    expect((await talk.mute(conversationId, false, two.b.headers)).json.data).toEqual({ muted: false });
+    await talk.send(conversationId, { body: "third" }, one.a.headers);
+    expect((await rows()).filter((r) => r.userId === two.b.userId)).toHaveLength(1);
+  });
+});
+
+describe("deleting a message", () => {
+  it("lets only its author erase it: the others see it deleted, another member gets 403", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = await talk.send(conversationId, { body: "Oops" }, one.a.headers);
+    const id = sent.json.data.id;
+    expect((await talk.remove(id, one.b.headers)).status).toBe(403);
+    expect((await talk.remove(id, two.a.headers)).status).toBe(403);
+    expect((await talk.remove(id, one.a.headers)).json.data).toEqual({ id, deleted: true });
+    expect((await talk.remove(id, one.a.headers)).status).toBe(200);
+    const seen = (await talk.thread(conversationId, two.b.headers)).json.data[0];
+    expect(seen).toMatchObject({ id, body: null, photoUrl: null, deleted: true });
+    const db = await getDb();
+    const [row] = await db.select({ body: messages.body }).from(messages).where(eq(messages.id, id));
+    expect(row!.body).toBeNull();
+    expect((await talk.remove(randomUUID(), one.a.headers)).status).toBe(404);
+  });
+});
+
+describe("blocking", () => {
+  it("ends the conversation for both couples: readable, no new messages", async () => {
+    const { one, two, conversationId } = await connected();
+    await talk.send(conversationId, { body: "Before" }, two.a.headers);
+    expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
+    for (const person of [one.a, two.b]) {
+      expect((await talk.detail(conversationId, person.headers)).json.data.ended).toBe(true);
+      expect(bodies(await talk.thread(conversationId, person.headers))).toEqual(["Before"]);
+      const res = await talk.send(conversationId, { body: "After" }, person.headers);
+      expect(res.status).toBe(403);
+      expect(res.json.error).toEqual({ code: "CONVERSATION_ENDED", message: "This conversation has ended." });
+    }
+    expect((await talk.inbox(two.a.headers)).json.data[0].ended).toBe(true);
+  });
+});
+
+describe("rate limits", () => {
+  it("answer the 31st message of a minute with 429 and Retry-After", async () => {
+    const { one, conversationId } = await connected();
+    for (let i = 0; i < 30; i++) expect((await talk.send(conversationId, { body: `m${i}` }, one.a.headers)).status).toBe(201);
+    const res = await talk.send(conversationId, { body: "too many" }, one.a.headers);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await talk.send(conversationId, { body: "partner" }, one.b.headers)).status).toBe(201);
+  });
+
+  it("answer the 501st message of a day with 429", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const earlier = new Date(Date.now() - 60 * 60 * 1000);
+    await db
+      .insert(rateLimitHits)
+      .values(Array.from({ length: 500 }, () => ({ bucket: MESSAGE_LIMITS.perDay.bucket, subject: one.a.userId, createdAt: earlier })));
+    expect((await talk.send(conversationId, { body: "one more" }, one.a.headers)).status).toBe(429);
+    await db.delete(rateLimitHits).where(inArray(rateLimitHits.subject, [one.a.userId]));
+  });
+});
