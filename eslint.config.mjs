@@ -2,6 +2,7 @@ import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import prettier from "eslint-config-prettier/flat";
+import regexp from "eslint-plugin-regexp";
 
 /** Layer boundaries (README, "Architecture in a few lines"): imports that would cross a layer the wrong way. */
 const noDatabase = {
@@ -18,8 +19,18 @@ export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
   globalIgnores([".next/**", ".next-*/**", ".data/**", "node_modules/**", "next-env.d.ts", "playwright-report/**", "test-results/**"]),
+  // Node serves every request on one thread: a pattern that backtracks is an outage anyone can
+  // trigger (the guide: linear regexes). Every pattern is checked, warnings included, as errors.
+  {
+    ...regexp.configs["flat/recommended"],
+    rules: Object.fromEntries(
+      Object.entries(regexp.configs["flat/recommended"].rules).map(([rule, level]) => [rule, level === "warn" ? "error" : level]),
+    ),
+  },
   {
     rules: {
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },

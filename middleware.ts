@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
-import { edgeGuard, type GuardUser } from "@/lib/auth/guard";
+import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
 import { earlyRefusal } from "@/lib/http/early-refusal";
 import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
 import { prerenderedScriptHashes } from "@/lib/http/static-pages";
@@ -55,6 +55,11 @@ export default async function middleware(request: NextRequest) {
     return response;
   }
   if (pathname.startsWith("/api/")) return NextResponse.next();
+  if (signOutFromAnotherSite(pathname, request.headers.get("sec-fetch-site")))
+    return withHeaders(
+      NextResponse.redirect(new URL(CONFIRM_SIGN_OUT_PATH, request.nextUrl.origin), 303),
+      contentSecurityPolicy(newNonce()),
+    );
   const reviewer = reviewerVisit(request);
   if (reviewer) return grantReviewerCookie(withHeaders(NextResponse.redirect(reviewer.to, 303), contentSecurityPolicy(newNonce())));
   const session = await readGuardSession(request);

@@ -4,8 +4,8 @@
  * Listens on HOST:PORT, 127.0.0.1:3000 by default.
  */
 import next from "next";
-import { createAppServer } from "./lib/http/app-server";
-import { configurationProblem, env } from "./lib/env";
+import { createAppServer, readyLines } from "./lib/http/app-server";
+import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
 import { strictTransportSecurity } from "./lib/http/security-headers";
 
 const dev = process.argv.includes("--dev");
@@ -22,12 +22,12 @@ if (problem) {
 // process, where serverless deployments have the cron of vercel.json.
 process.env.RUN_DUE_WORK_IN_PROCESS = "1";
 
-const { HOST, PORT, TRUSTED_PROXY_HOPS } = env();
+const { APP_URL, HOST, PORT, TRUSTED_PROXY_HOPS } = env();
 const app = next({ dev, hostname: HOST, port: PORT });
 await app.prepare();
 createAppServer(app.getRequestHandler(), {
   trustedProxyHops: TRUSTED_PROXY_HOPS,
   strictTransportSecurity: strictTransportSecurity(),
 }).listen(PORT, HOST, () => {
-  console.log(`> Ready on http://${HOST}:${PORT} (${dev ? "development" : "production"})`);
+  for (const line of readyLines({ appUrl: APP_URL, host: HOST, port: PORT, dev, outbox: devOutboxEnabled() })) console.log(line);
 });

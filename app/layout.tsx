@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { PreviewRibbon } from "@/components/layout/PreviewRibbon";
+import { SiteFooter } from "@/components/layout/SiteFooter";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
 import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
 import "./globals.css";
@@ -36,7 +37,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <PreviewRibbon />
-        <ThemeProvider>{children}</ThemeProvider>
+        <ThemeProvider>
+          {children}
+          <SiteFooter />
+        </ThemeProvider>
       </body>
     </html>
   );

@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   ENABLE_DEV_OUTBOX: booleanFlag,
   /** Google Places web service key; without it, place search uses the offline gazetteer. */
   GOOGLE_MAPS_API_KEY: optionalText,
+  /** The directory's map on Google Maps (a browser key, inlined at build time); without it, the offline map. */
+  NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY: optionalText,
   /** Uploaded images on local disk (served by /api/images/...), unless S3_BUCKET is set. */
   STORAGE_DIR: z.string().trim().min(1).default(".data/uploads"),
   /** S3-compatible image storage (AWS, R2, MinIO...): all of these but S3_ENDPOINT are then required. */

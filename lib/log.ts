@@ -22,7 +22,10 @@ function unwrapQueryError(error: Error): Error {
  * way, which costs little. Drizzle's "params:" tail goes whole.
  */
 function redactMessage(message: string): string {
-  const text = message.split(/\n\s*params:/)[0]!.replace(/"[^"]*"/g, '"…"');
+  const text = message
+    .split(/\n[^\S\n]*params:/)[0]!
+    .trimEnd()
+    .replace(/"[^"]*"/g, '"…"');
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text;
 }
 

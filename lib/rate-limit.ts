@@ -88,3 +88,8 @@ export async function consumeLimit(db: Db, limit: Limit, subject: string): Promi
 export async function clearHits(db: Db, limit: Limit, subject: string): Promise<void> {
   await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), eq(rateLimitHits.subject, subject)));
 }
+
+/** Clears the hits of every subject that starts with `prefix` (starts_with: no LIKE wildcards to escape). */
+export async function clearHitsStartingWith(db: Db, limit: Limit, prefix: string): Promise<void> {
+  await db.delete(rateLimitHits).where(and(eq(rateLimitHits.bucket, limit.bucket), sql`starts_with(${rateLimitHits.subject}, ${prefix})`));
+}

@@ -19,8 +19,8 @@ export type RouteTier =
   /** Developer tools; their pages answer 404 themselves when disabled. */
   | "dev";
 
-/** "main": the forum links before the IRL button; "secondary": the links after it. */
-export type NavGroup = "main" | "secondary";
+/** "main": the forum links before the IRL button; "secondary": the links after it; "footer": every page's footer. */
+export type NavGroup = "main" | "secondary" | "footer";
 
 export type RouteRow = {
   /** As under app/ without route groups: `[id]` is one segment, `[...rest]` one or more. */
@@ -38,10 +38,15 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forgot-password", tier: "public" },
   { path: "/reset-password", tier: "public" },
   { path: "/signout", tier: "public" },
+  { path: "/signout/confirm", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */
   { path: "/unsubscribe", tier: "public" },
+  /** The trust pages, for visitors and members alike (linked from registration, settings and the footer). */
+  { path: "/terms", tier: "public", nav: { label: "Terms", group: "footer" } },
+  { path: "/privacy", tier: "public", nav: { label: "Privacy notice", group: "footer" } },
+  { path: "/guidelines", tier: "public", nav: { label: "Community guidelines", group: "footer" } },
 
   { path: "/profile-setup", tier: "profile-setup" },
 

@@ -24,7 +24,7 @@ const gzipKb = (file: string) => {
 };
 
 const rows = stats
-  .filter(({ route }) => !route.startsWith("/api/") && !/\.(png|svg|ico|webmanifest)$/.test(route))
+  .filter(({ route }) => !route.startsWith("/api/") && !/\.(?:png|svg|ico|webmanifest)$/.test(route))
   .map(({ route, firstLoadChunkPaths }) => ({ route, kb: firstLoadChunkPaths.reduce((sum, file) => sum + gzipKb(file), 0) }))
   .sort((a, b) => b.kb - a.kb);
 console.log(`First Load JS (gzip) of ${distDir}, against a minimal page's ${MINIMAL_PAGE_KB} kB:`);

@@ -20,8 +20,15 @@ export APP_URL="${APP_URL:-http://localhost:${PORT}}"
 # The outbox is this setup's mail provider; it stays closed whenever a real provider is configured.
 [ -n "${RESEND_API_KEY:-}" ] || export ENABLE_DEV_OUTBOX="${ENABLE_DEV_OUTBOX:-true}"
 
-npm run --silent db:migrate
-npm run --silent db:seed
+# Short start-up output: one line per step, the details in .data/*.log (printed when a step fails).
+step() {
+  local log=".data/$1.log"
+  shift
+  "$@" > "$log" 2>&1 || { tail -n 40 "$log"; echo "Failed: see $log" >&2; exit 1; }
+}
+step migrate npm run --silent db:migrate
+step seed npm run --silent db:seed -- --brief
+cat .data/seed.log
 # Builds only when the sources changed since the last build: a hash of every file git tracks (or
 # would, untracked ones included), with their contents, the lock file among them, and of APP_URL
 # (next.config.ts reads it into the headers at build time) is kept beside the build. Outside a git
@@ -35,7 +42,8 @@ hash="$(source_hash)"
 if [ -f .next/BUILD_ID ] && [ "$(cat "$hash_file" 2>/dev/null)" = "$hash" ]; then
   echo "Sources unchanged since the last build: starting it without rebuilding."
 else
-  npm run --silent build
+  echo "Building the app (a few minutes; the build's output goes to .data/build.log)..."
+  step build npm run --silent build
   echo "$hash" > "$hash_file"
 fi
 exec npx tsx server.ts

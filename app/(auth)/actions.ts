@@ -106,8 +106,7 @@ export const verifyEmailAction = action(
 export const forgotPasswordAction = action(
   { access: "public", input: (email: string) => emailSchema.parse(email), failure: "Failed to send reset email. Please try again." },
   async ({ db, input: email }) => {
-    const { emailIds } = await requestPasswordReset(db, email, { clientAddress: await callerAddress() });
-    deliverAfterResponse(db, emailIds);
+    await requestPasswordReset(db, email, { clientAddress: await callerAddress() });
     return { message: RESET_REQUESTED_MESSAGE };
   },
 );

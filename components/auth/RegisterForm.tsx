@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { AgreeToTerms } from "./AgreeToTerms";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { registerAction } from "@/app/(auth)/actions";
@@ -54,6 +55,7 @@ export function RegisterForm() {
       <Field label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register("email")} />
       <NewPasswordFields form={form} confirmLabel="Confirm password" />
       <DateOfBirthField label="Date of birth" error={errors.dateOfBirth?.message} {...register("dateOfBirth")} />
+      <AgreeToTerms />
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
         {isSubmitting ? "Creating your account..." : "Create Account"}
       </button>

@@ -2,118 +2,226 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
+import { Dialog } from "@/components/ui/Dialog";
 import { COUPLE_TYPES } from "@/lib/couples/rules";
+import { fetchDirectoryCount } from "@/lib/directory/client/api";
 import {
+  activeFilters,
+  countText,
+  defaultSort,
+  DIRECTORY_SEARCH_MAX,
   DIRECTORY_SORTS,
   DIRECTORY_TEXTS,
   DISTANCE_OPTIONS,
   directoryHref,
+  filterParams,
   pageFilters,
   SORT_LABELS,
   type DirectoryFilters as Filters,
+  type DirectoryView,
 } from "@/lib/directory/rules";
 import { BUILT_IN_INTEREST_CATEGORIES } from "@/lib/interests/catalogue";
 import styles from "./DirectoryFilters.module.css";
 
-/**
- * The directory's search and filters: one GET form, so it works before any script has loaded
- * (the page reads repeated names too); with scripts, 'Apply filters' goes to the canonical
- * address (`interests=a,b`), the same parameter names as the API. Without a location of the
- * viewer's own, the distance filter and the nearest sort are disabled with a hint.
- */
-export function DirectoryFilters({ filters, hasLocation }: { filters: Filters; hasLocation: boolean }) {
-  const router = useRouter();
+type Props = { filters: Filters; hasLocation: boolean; view: DirectoryView };
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
+/**
+ * The directory's search, its filters in a sheet, and the active filters as removable chips. The
+ * search is a GET form (it works before any script loads); 'Filters' opens a sheet whose 'Show N
+ * couples' names the live count of what the choices match (GET /api/directory/count) and closes it
+ * on the new list. Every address uses the API's own parameter names.
+ */
+export function DirectoryFilters({ filters, hasLocation, view }: Props) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [draft, setDraft] = useState(filters);
+  const [count, setCount] = useState<{ count: number; more: boolean } | null>(null);
+  const href = (chosen: Filters) => directoryHref(chosen, hasLocation, view);
+  const chips = activeFilters(filters, hasLocation);
+
+  useEffect(() => {
+    if (!open) return;
+    const controller = new AbortController();
+    // A short pause, so ticking several boxes asks once.
+    const timer = setTimeout(() => {
+      fetchDirectoryCount(draft, controller.signal).then(
+        (answer) => setCount(answer.data),
+        () => setCount(null),
+      );
+    }, 200);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [open, draft]);
+
+  function read(form: HTMLFormElement): Filters {
+    const data = new FormData(form);
     const params: Record<string, string | string[]> = {};
-    for (const key of ["q", "verified", "distance", "sort"]) {
+    for (const key of ["verified", "distance", "sort"]) {
       const value = data.get(key);
       if (typeof value === "string") params[key] = value;
     }
     params.interests = data.getAll("interests").map(String);
     params.styles = data.getAll("styles").map(String);
-    router.push(directoryHref(pageFilters(params, hasLocation), hasLocation));
+    if (filters.q) params.q = filters.q;
+    return pageFilters(params, hasLocation);
   }
 
+  function search(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const q = new FormData(event.currentTarget).get("q");
+    router.push(href(pageFilters({ ...Object.fromEntries(filterParams(filters)), q: typeof q === "string" ? q : "" }, hasLocation)));
+  }
+
+  function apply(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setOpen(false);
+    router.push(href(read(event.currentTarget)));
+  }
+
+  const shown = count === null ? "Show couples" : count.count === 0 && !count.more ? "No couples match" : `Show ${countText(count)}`;
   return (
-    <form className={styles.filters} method="get" action="/directory" role="search" aria-label="Filter couples" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor="directory-q">Search by name or city</label>
-        <input id="directory-q" name="q" type="search" defaultValue={filters.q ?? ""} maxLength={100} />
-      </div>
-      <div className={styles.row}>
-        <div className="field">
-          <label htmlFor="directory-distance">Distance</label>
-          <select
-            id="directory-distance"
-            name="distance"
-            defaultValue={filters.distance ? String(filters.distance) : ""}
-            disabled={!hasLocation}
-            aria-describedby={hasLocation ? undefined : "directory-location-hint"}
-          >
-            {DISTANCE_OPTIONS.map((option) => (
-              <option key={option.label} value={option.value ?? ""}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="directory-sort">Sort by</label>
-          <select id="directory-sort" name="sort" defaultValue={filters.sort}>
-            {DIRECTORY_SORTS.map((sort) => (
-              <option key={sort} value={sort} disabled={sort === "nearest" && !hasLocation}>
-                {SORT_LABELS[sort]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <label className="choice">
-          <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
-          Verified couples only
+    <div className={styles.toolbar}>
+      <form className={styles.search} method="get" action="/directory" role="search" aria-label="Search couples" onSubmit={search}>
+        <label htmlFor="directory-q" className="visually-hidden">
+          Search by name or city
         </label>
-      </div>
-      {!hasLocation && (
-        <p className={styles.hint} id="directory-location-hint">
-          {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>
-        </p>
-      )}
-      <details className={styles.more} open={filters.styles.length > 0 || undefined}>
-        <summary>Adventure styles{filters.styles.length > 0 && ` (${filters.styles.length} chosen)`}</summary>
-        <fieldset className={styles.options} aria-label="Adventure styles">
-          {COUPLE_TYPES.map((type) => (
-            <label key={type.value} className="choice">
-              <input type="checkbox" name="styles" value={type.value} defaultChecked={filters.styles.includes(type.value)} />
-              {type.label}
-            </label>
-          ))}
-        </fieldset>
-      </details>
-      <details className={styles.more} open={filters.interests.length > 0 || undefined}>
-        <summary>Interests{filters.interests.length > 0 && ` (${filters.interests.length} chosen)`}</summary>
-        {Object.entries(BUILT_IN_INTEREST_CATEGORIES).map(([category, items]) => (
-          <fieldset key={category} className={styles.options}>
-            <legend>{category}</legend>
-            {items.map((item) => (
-              <label key={item.value} className="choice">
-                <input type="checkbox" name="interests" value={item.value} defaultChecked={filters.interests.includes(item.value)} />
-                {item.label}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-      </details>
-      <div className={styles.actions}>
-        <button type="submit" className="button button-primary">
-          Apply filters
+        <span className={`field ${styles.searchField}`}>
+          <input
+            id="directory-q"
+            name="q"
+            type="search"
+            placeholder="Search by name or city"
+            defaultValue={filters.q ?? ""}
+            maxLength={DIRECTORY_SEARCH_MAX}
+          />
+        </span>
+        <button type="submit" className="button button-secondary">
+          Search
         </button>
-        <Link href="/directory" className="button button-secondary">
-          {DIRECTORY_TEXTS.clear}
-        </Link>
+      </form>
+      <div className={styles.row}>
+        <button
+          type="button"
+          className="button button-secondary"
+          aria-haspopup="dialog"
+          onClick={() => {
+            setDraft(filters);
+            setCount(null);
+            setOpen(true);
+          }}
+        >
+          Filters{chips.length > 0 && ` (${chips.length})`}
+        </button>
+        <nav className={styles.views} aria-label="Directory view">
+          <Link href={directoryHref(filters, hasLocation, "list")} aria-current={view === "list" ? "page" : undefined}>
+            List
+          </Link>
+          <Link href={directoryHref(filters, hasLocation, "map")} aria-current={view === "map" ? "page" : undefined}>
+            Map
+          </Link>
+        </nav>
       </div>
-    </form>
+      {chips.length > 0 && (
+        <ul className={styles.chips} aria-label="Active filters">
+          {chips.map((chip) => (
+            <li key={chip.key}>
+              <Link href={href(chip.without)} className={styles.chip} aria-label={`Remove filter: ${chip.label}`}>
+                {chip.label}
+                <span aria-hidden="true"> ×</span>
+              </Link>
+            </li>
+          ))}
+          <li>
+            <Link
+              href={directoryHref({ ...filters, ...CLEARED, sort: defaultSort(hasLocation) }, hasLocation, view)}
+              className={styles.clear}
+            >
+              {DIRECTORY_TEXTS.clear}
+            </Link>
+          </li>
+        </ul>
+      )}
+      <Dialog open={open} onClose={() => setOpen(false)} title="Filters" closeButton className={styles.sheet}>
+        <form
+          className={styles.form}
+          method="get"
+          action="/directory"
+          onSubmit={apply}
+          onChange={(event) => setDraft(read(event.currentTarget))}
+        >
+          {filters.q && <input type="hidden" name="q" value={filters.q} />}
+          <div className={styles.fields}>
+            <div className="field">
+              <label htmlFor="directory-distance">Distance</label>
+              <select
+                id="directory-distance"
+                name="distance"
+                defaultValue={filters.distance ? String(filters.distance) : ""}
+                disabled={!hasLocation}
+                aria-describedby={hasLocation ? undefined : "directory-location-hint"}
+              >
+                {DISTANCE_OPTIONS.map((option) => (
+                  <option key={option.label} value={option.value ?? ""}>
+                    {option.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="directory-sort">Sort by</label>
+              <select id="directory-sort" name="sort" defaultValue={filters.sort}>
+                {DIRECTORY_SORTS.map((sort) => (
+                  <option key={sort} value={sort} disabled={sort === "nearest" && !hasLocation}>
+                    {SORT_LABELS[sort]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            {!hasLocation && (
+              <p className={styles.hint} id="directory-location-hint">
+                {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>
+              </p>
+            )}
+            <label className="choice">
+              <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
+              Verified couples only
+            </label>
+            <fieldset className={styles.options}>
+              <legend>Adventure styles</legend>
+              {COUPLE_TYPES.map((type) => (
+                <label key={type.value} className="choice">
+                  <input type="checkbox" name="styles" value={type.value} defaultChecked={filters.styles.includes(type.value)} />
+                  {type.label}
+                </label>
+              ))}
+            </fieldset>
+            {Object.entries(BUILT_IN_INTEREST_CATEGORIES).map(([category, items]) => (
+              <fieldset key={category} className={styles.options}>
+                <legend>{category}</legend>
+                {items.map((item) => (
+                  <label key={item.value} className="choice">
+                    <input type="checkbox" name="interests" value={item.value} defaultChecked={filters.interests.includes(item.value)} />
+                    {item.label}
+                  </label>
+                ))}
+              </fieldset>
+            ))}
+          </div>
+          <div className={styles.footer}>
+            <button type="submit" className="button button-primary">
+              {shown}
+            </button>
+            <p role="status" className="visually-hidden">
+              {count === null ? "" : `${countText(count)} match.`}
+            </p>
+          </div>
+        </form>
+      </Dialog>
+    </div>
   );
 }
+
+const CLEARED = { q: undefined, interests: [], styles: [], verified: false, distance: undefined };

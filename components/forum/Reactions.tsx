@@ -54,7 +54,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
     if (disabled) return null;
     return (
       <div className={styles.reactions} role="group" aria-label="Reactions">
-        <button type="button" className={styles.button} aria-expanded={false} onClick={() => setPicking(true)}>
+        <button type="button" className={styles.button} onClick={() => setPicking(true)}>
           React
         </button>
       </div>

@@ -11,6 +11,7 @@ import { Alert } from "@/components/ui/Alert";
 import { MESSAGES } from "@/lib/invitations/rules";
 import type { JoinForm as Values } from "@/lib/invitations/schemas";
 import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
+import { AgreeToTerms } from "@/components/auth/AgreeToTerms";
 import styles from "./InvitationJoin.module.css";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
@@ -93,6 +94,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
       <NewPasswordFields form={form} confirmLabel="Confirm Password" checklist />
       <DateOfBirthField label="Date of Birth" error={errors.dateOfBirth?.message} {...register("dateOfBirth")} />
+      <AgreeToTerms />
       <button type="submit" className="button button-primary button-block" disabled={isSubmitting || joined}>
         {isSubmitting || joined ? "Joining..." : "Join the Adventure!"}
       </button>

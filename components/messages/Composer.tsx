@@ -6,7 +6,8 @@ import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
-import { BODY_MAX, type Message } from "@/lib/messages/view";
+import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
+import type { Message } from "@/lib/messages/view";
 import styles from "./Composer.module.css";
 
 /** The counter shows once a message nears its limit. */
@@ -47,7 +48,7 @@ export function Composer({ conversationId, onSent, onEnded }: Props) {
     event?.preventDefault();
     const text = body.trim();
     if (text === "" || over || busy || uploading !== null) {
-      if (text === "") setError("Please write a message");
+      if (text === "") setError(MESSAGE_TEXTS.bodyRequired);
       return;
     }
     setBusy(true);

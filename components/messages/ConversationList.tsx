@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/Alert";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchInbox, INBOX_KEY } from "@/lib/messages/client/api";
 import { badgeText } from "@/lib/notifications/rules";
-import { lastMessageLine, MESSAGE_TEXTS, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./ConversationList.module.css";
 
@@ -51,7 +52,7 @@ export function ConversationList({ viewerId, openId }: { viewerId: string; openI
       <div className={styles.empty}>
         <p>No conversations yet.</p>
         <p>
-          <Link href="/directory">{MESSAGE_TEXTS.noConversations}</Link>
+          <Link href="/directory">{INBOX_TEXTS.noConversations}</Link>
         </p>
       </div>
     );

@@ -6,7 +6,8 @@ import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { renderBody } from "@/lib/forum/text";
 import { deleteMessage } from "@/lib/messages/client/api";
-import { authorLine, MESSAGE_LINK_REL, MESSAGE_TEXTS, messageTime, seenByText, type Message } from "@/lib/messages/view";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { authorLine, MESSAGE_LINK_REL, messageTime, seenByText, type Message } from "@/lib/messages/view";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./MessageItem.module.css";
 

@@ -7,7 +7,7 @@ import { RelativeTime } from "@/components/forum/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import type { LiveState } from "@/lib/live/client/use-live";
 import { acceptRequest, declineRequest } from "@/lib/messages/client/api";
-import { approvalLine, MESSAGE_TEXTS, type ConnectionRequest } from "@/lib/messages/view";
+import { approvalLine, INBOX_TEXTS, type ConnectionRequest } from "@/lib/messages/view";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./RequestList.module.css";
 
@@ -42,9 +42,9 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
         <div className={styles.head}>
           <CoupleFace name={couple.coupleName} url={couple.profileImageUrl} size={56} />
           <div className={styles.who}>
-            <h3 id={headingId} className={styles.name}>
+            <h2 id={headingId} className={styles.name}>
               <Link href={`/profile/${encodeURIComponent(couple.id)}`}>{couple.coupleName}</Link>
-            </h3>
+            </h2>
             <p className={styles.meta}>
               {[couple.distanceBand, couple.interestsInCommon?.length ? `In common: ${couple.interestsInCommon.join(", ")}` : null]
                 .filter(Boolean)
@@ -83,7 +83,7 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
 export function RequestList({ state }: { state: LiveState<ConnectionRequest[]> }) {
   if (state.status === "loading") return <p className={styles.empty}>Loading requests...</p>;
   if (state.status === "error") return <Alert tone="error">Could not load your requests. Please try again.</Alert>;
-  if (state.value.length === 0) return <p className={styles.empty}>{MESSAGE_TEXTS.noRequests}</p>;
+  if (state.value.length === 0) return <p className={styles.empty}>{INBOX_TEXTS.noRequests}</p>;
   return (
     <ul className={styles.list} aria-label="Requests">
       {state.value.map((request) => (

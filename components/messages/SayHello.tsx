@@ -7,7 +7,8 @@ import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
-import { MESSAGE_TEXTS, NOTE_MAX, type ConnectionState } from "@/lib/messages/view";
+import { CONNECTION_TEXTS, NOTE_MAX } from "@/lib/connections/rules";
+import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/view";
 import styles from "./SayHello.module.css";
 
 type Props = { coupleId: string; coupleName: string; connection: ConnectionState; className?: string };
@@ -31,29 +32,29 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   if (connection.state === "connected")
     return (
       <Link href={`/messages/${encodeURIComponent(connection.conversationId)}`} className={`button button-primary ${classes}`}>
-        {MESSAGE_TEXTS.message}
+        {INBOX_TEXTS.message}
         <span className="visually-hidden"> {coupleName}</span>
       </Link>
     );
   if (connection.state === "incoming")
     return (
       <Link href="/messages" className={`button button-secondary ${classes}`}>
-        {MESSAGE_TEXTS.incoming}
+        {INBOX_TEXTS.incoming}
         <span className="visually-hidden">: answer {coupleName} in your requests</span>
       </Link>
     );
   if (connection.state === "requested" || sent)
     return (
       <span className={`${styles.sent} ${classes}`} role="status">
-        {MESSAGE_TEXTS.requestSent}
+        {INBOX_TEXTS.requestSent}
       </span>
     );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const text = note.trim();
-    if (text === "") return setError("Please write a short note");
-    if (text.length > NOTE_MAX) return setError(`Please keep your note to ${NOTE_MAX} characters`);
+    if (text === "") return setError(CONNECTION_TEXTS.noteRequired);
+    if (text.length > NOTE_MAX) return setError(CONNECTION_TEXTS.noteTooLong);
     setBusy(true);
     setError(null);
     try {
@@ -76,7 +77,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   return (
     <>
       <button type="button" className={`button button-primary ${classes}`} onClick={() => setOpen(true)}>
-        {MESSAGE_TEXTS.sayHello}
+        {INBOX_TEXTS.sayHello}
         <span className="visually-hidden"> to {coupleName}</span>
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
@@ -101,7 +102,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
           </div>
           <div className="form-actions">
             <button type="submit" className="button button-primary" disabled={busy}>
-              {busy ? "Sending..." : MESSAGE_TEXTS.sendRequest}
+              {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
             </button>
             <button type="button" className="button button-secondary" onClick={() => setOpen(false)}>
               Cancel

@@ -6,14 +6,13 @@ import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
-import { mergeMessages, MESSAGE_TEXTS, THREAD_POLL_MS, threadItems, type Conversation, type Message } from "@/lib/messages/view";
+import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
+import { mergeMessages, THREAD_POLL_MS, threadItems, type Conversation, type Message } from "@/lib/messages/view";
 import { Composer } from "./Composer";
 import { CoupleFace } from "./CoupleFace";
 import { MessageItem } from "./MessageItem";
 import styles from "./Thread.module.css";
 
-/** Spec: a thread's page is 30 messages. */
-const PAGE = 30;
 /** Closer than this to an edge counts as at it (px): the newest stay in view, older load before the top is hit. */
 const EDGE_PX = 120;
 
@@ -27,7 +26,7 @@ type Latest = { conversation: Conversation; messages: Message[]; hasMore: boolea
 async function loadLatest(key: string, conversationId: string, signal: AbortSignal): Promise<Latest> {
   const [conversation, page] = await Promise.all([
     fetchConversation(conversationId, signal),
-    fetchMessages(conversationId, { limit: PAGE }, signal),
+    fetchMessages(conversationId, { limit: THREAD_PAGE_DEFAULT }, signal),
   ]);
   const shown = liveState<Latest>(key);
   const before = shown?.status === "ready" ? shown.value.messages : [];
@@ -64,7 +63,7 @@ export function Thread({ conversationId, viewerId }: { conversationId: string; v
     setLoadingOlder(true);
     setOlderError(null);
     try {
-      const page = await fetchMessages(conversationId, { before: oldestId, limit: PAGE });
+      const page = await fetchMessages(conversationId, { before: oldestId, limit: THREAD_PAGE_DEFAULT });
       const element = log.current;
       keepFromBottom.current = element ? element.scrollHeight - element.scrollTop : null;
       push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(page.data, current.messages) }));

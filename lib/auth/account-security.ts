@@ -92,17 +92,19 @@ export async function requestEmailChange(
   input: { password: string; newEmail: string },
 ): Promise<{ emailIds: string[] }> {
   await confirmPassword(db, userId, input.password);
-  const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-  if (user.email === input.newEmail)
-    throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
-  if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+  // Every attempt counts before the address is looked up, answered 409 or not: otherwise the
+  // "already exists" answer tells which addresses have accounts without limit.
   const limit = await consumeLimit(db, LIMITS.emailChangePerUser, userId);
   if (!limit.allowed) {
     throw new AppError("RATE_LIMITED", "Too many email change requests. Please try again later.", {
       retryAfterSeconds: limit.retryAfterSeconds,
     });
   }
+  const [user] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, userId));
+  if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+  if (user.email === input.newEmail)
+    throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
+  if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
   return db.transaction(async (tx) => {
     const now = new Date();
     await tx

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, clearHits, recordHit, withLimitLock } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, clearHits, clearHitsStartingWith, recordHit, withLimitLock } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
 import { burnPasswordCheck, verifyPassword, withPasswordSlot } from "./password";
 import { normalizeEmail } from "./rules";
@@ -11,6 +11,19 @@ import { normalizeEmail } from "./rules";
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
 export const EMAIL_NOT_CONFIRMED_MESSAGE =
   "Please verify your email address before logging in. Check your inbox for the verification link.";
+
+/**
+ * Failed sign-ins count per account AND address together (OWASP's guidance): five wrong passwords
+ * from one address lock the account there only, so strangers elsewhere cannot lock its owner out,
+ * and each address's guesses at all accounts are bounded by LIMITS.signInPerAddress. An address
+ * holds no space and an e-mail address none either, so the pair reads back unambiguously.
+ */
+const accountAtAddress = (email: string, clientAddress: string) => `${email} ${clientAddress}`;
+
+/** Lifts the account's sign-in locks at every address (a password reset proves the mailbox). */
+export async function liftSignInLocks(db: Db, email: string): Promise<void> {
+  await clearHitsStartingWith(db, LIMITS.signInPerAccount, accountAtAddress(email, ""));
+}
 
 export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date };
 
@@ -25,7 +38,7 @@ function lockedOut(retryAfterSeconds: number): AppError {
  * Checks an e-mail and password, for browser sign-in and the token endpoint alike.
  * Unknown e-mails cost the same hashing time as wrong passwords, a locked account is refused
  * before the password is looked at, and 'not verified' is only said to whoever knows the password.
- * A browser that signed in to this account before (its device cookie, lib/auth/device-cookie)
+ * Failures lock the account at the address they came from (accountAtAddress). A browser that signed in to this account before (its device cookie, lib/auth/device-cookie)
  * is not locked out by others' failures: its own failures are counted for it alone. At most
  * PASSWORD_SLOTS checks run at once; excess ones are refused with 503 after a short wait.
  */
@@ -38,7 +51,9 @@ export async function authenticate(
   const device = trustedDevice(context.deviceToken, email);
   // A trusted device has its own count; the per-address one would let a neighbour behind the
   // same address lock it out, and its own count already bounds its guesses.
-  const [limit, subject] = device ? [LIMITS.signInPerDevice, device] : [LIMITS.signInPerAccount, email];
+  const [limit, subject] = device
+    ? [LIMITS.signInPerDevice, device]
+    : [LIMITS.signInPerAccount, accountAtAddress(email, context.clientAddress)];
   if (!device) {
     const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
     if (!address.allowed) throw lockedOut(address.retryAfterSeconds);

@@ -9,7 +9,7 @@ const BROWSERS: readonly [RegExp, string][] = [
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\b(?:Firefox|FxiOS)\//, "Firefox"],
   [/(?:\b|Headless)(?:Chrome|CriOS|Chromium)\//, "Chrome"],
-  [/\bVersion\/[\d.]+.*Safari\//, "Safari"],
+  [/\bVersion\/[\d.].*Safari\//, "Safari"],
 ];
 
 const SYSTEMS: readonly [RegExp, string][] = [
@@ -22,10 +22,13 @@ const SYSTEMS: readonly [RegExp, string][] = [
   [/\bLinux\b/, "Linux"],
 ];
 
+/** Real User-Agents are a few hundred characters; only the head is read, so the patterns' work stays bounded. */
+const USER_AGENT_READ = 512;
+
 const first = (table: readonly [RegExp, string][], userAgent: string) => table.find(([pattern]) => pattern.test(userAgent))?.[1];
 
 export function describeDevice(userAgent: string | null | undefined, kind: "browser" | "api" = "browser"): string {
-  const ua = userAgent?.trim() ?? "";
+  const ua = userAgent?.slice(0, USER_AGENT_READ).trim() ?? "";
   const browser = ua ? first(BROWSERS, ua) : undefined;
   const system = ua ? first(SYSTEMS, ua) : undefined;
   if (!browser && !system) return kind === "api" ? "App or API client" : "Unknown device";

@@ -3,6 +3,7 @@
  * middleware.ts feeds it the path and the session claims; every row has a unit test.
  */
 import { findRoute, type RouteTier } from "@/lib/routes";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 export type GuardUser = { emailVerified: boolean; profileComplete: boolean; isPartnerB: boolean };
 export type GuardDecision = { action: "next" } | { action: "redirect"; to: string };
@@ -11,7 +12,7 @@ export type RouteKind = RouteTier | "unknown";
 
 /** The tier of a path from the route registry; "unknown" (sent to /) when no page answers it. */
 export function routeKind(pathname: string): RouteKind {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  const path = pathname.length > 1 ? trimEndWhere(pathname, isSlash) : pathname;
   return findRoute(path)?.tier ?? "unknown";
 }
 
@@ -92,6 +93,16 @@ export function guard(pathname: string, search: URLSearchParams, user: GuardUser
  * from the database and redirect themselves exactly as `guard` would (requireSignedIn and the
  * layouts), a signed-in user is therefore let through and the layout decides.
  */
+/** Where /signout sends a navigation from another site: a question, not a sign-out. */
+export const CONFIRM_SIGN_OUT_PATH = "/signout/confirm";
+
+/**
+ * /signout signs out at once when typed or followed from this site; a link on another site
+ * (the browser's Sec-Fetch-Site) must not sign a member out, so it is asked first.
+ */
+export const signOutFromAnotherSite = (pathname: string, secFetchSite: string | null): boolean =>
+  pathname === "/signout" && secFetchSite === "cross-site";
+
 export function edgeGuard(pathname: string, search: URLSearchParams, user: GuardUser | null): GuardDecision {
   const kind = routeKind(pathname);
   if (user && (kind === "onboarding" || kind === "profile-required")) return next;

@@ -3,9 +3,12 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { enqueueEmail } from "@/lib/mail/outbox";
+import { after } from "next/server";
+import { describeError } from "@/lib/log";
+import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
 import { passwordResetEmail } from "@/lib/mail/templates";
-import { LIMITS, clearHits, consumeLimit } from "@/lib/rate-limit";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { liftSignInLocks } from "./credentials";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -15,17 +18,38 @@ export const RESET_TTL_SECONDS = 60 * 60;
 export const RESET_REQUESTED_MESSAGE = "Password reset email sent! Check your inbox for the reset link.";
 const INVALID_RESET_LINK = "This password reset link is invalid or has expired. Please request a new one.";
 
+/** Runs work after the response is sent (Next's `after`; a test runs it when it chooses). */
+export type AfterAnswer = (work: () => Promise<void>) => void;
+
 /**
- * Queues a reset e-mail when the address has an account. The answer is the same either way,
- * so the form cannot be used to find out who has an account.
+ * A reset request: the address's limit is counted, then the answer goes out; looking the address
+ * up, the link and the e-mail come after it (queuePasswordReset). The answer is the same, after
+ * the same work, whether the address has an account or not, so neither its words nor its timing
+ * tell who has one.
  */
-export async function requestPasswordReset(db: Db, email: string, context: { clientAddress: string }): Promise<{ emailIds: string[] }> {
+export async function requestPasswordReset(
+  db: Db,
+  email: string,
+  context: { clientAddress: string },
+  afterAnswer: AfterAnswer = after,
+): Promise<void> {
   const address = await consumeLimit(db, LIMITS.passwordResetPerAddress, context.clientAddress);
   if (!address.allowed) {
     throw new AppError("RATE_LIMITED", "Too many password reset requests. Please try again later.", {
       retryAfterSeconds: address.retryAfterSeconds,
     });
   }
+  afterAnswer(async () => {
+    try {
+      await deliverEmails(db, (await queuePasswordReset(db, email)).emailIds);
+    } catch (error) {
+      console.error("[password-reset] reset e-mail not queued", describeError(error));
+    }
+  });
+}
+
+/** Queues a reset e-mail when the address has an account (at most LIMITS.passwordResetPerAccount an hour). */
+export async function queuePasswordReset(db: Db, email: string): Promise<{ emailIds: string[] }> {
   return db.transaction(async (tx) => {
     const [user] = await tx
       .select({ id: users.id, email: users.email, firstName: users.firstName })
@@ -80,7 +104,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
       .update(users)
       .set({ passwordHash, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now.toISOString()}::timestamptz)` })
       .where(eq(users.id, row.userId));
-    await clearHits(tx, LIMITS.signInPerAccount, row.email);
+    await liftSignInLocks(tx, row.email);
     await revokeAllSessions(tx, row.userId);
   });
 }

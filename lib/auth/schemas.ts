@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
-import { boundedString, notAllowedMessage, oneLine } from "@/lib/fields";
+import { boundedString, trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
 import {
   EMAIL_INVALID_MESSAGE,
   EMAIL_MAX,
@@ -26,7 +26,7 @@ import {
 const EMAIL_PATTERN = /^[^\s@]+@[^\s.@]+(?:\.[^\s.@]+)+$/;
 
 export const emailSchema = oneLine(
-  boundedString(EMAIL_MAX, EMAIL_INVALID_MESSAGE).trim().toLowerCase().regex(EMAIL_PATTERN, EMAIL_INVALID_MESSAGE),
+  trimmedString(EMAIL_MAX, EMAIL_INVALID_MESSAGE).toLowerCase().regex(EMAIL_PATTERN, EMAIL_INVALID_MESSAGE),
   EMAIL_INVALID_MESSAGE,
 );
 
@@ -46,7 +46,7 @@ export const resetPasswordSchema = z
 /** A person's name; `required` replaces the message for a missing one (the invite form asks about the partner). */
 export const nameSchema = (field: "First name" | "Last name", required = `${field} is required`) =>
   oneLine(
-    z.string({ error: required }).trim().min(1, required).max(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`),
+    trimmedString(NAME_MAX, `${field} must be no more than ${NAME_MAX} characters`, required).min(1, required),
     notAllowedMessage(field),
   );
 
@@ -58,7 +58,7 @@ export const dateOfBirthSchema = z
   .refine((value) => isAdult(value), "You must be at least 18 years old");
 
 /** A secret token from a link or a refresh: its length is only bounded, the domain checks its hash. */
-export const secretTokenSchema = oneLine(z.string().min(1).max(TOKEN_MAX), notAllowedMessage("Token"));
+export const secretTokenSchema = oneLine(boundedString(TOKEN_MAX).min(1), notAllowedMessage("Token"));
 
 /** An address that is only looked up, never stored: bounded and one line, no format hint. */
 const lookupEmail = oneLine(boundedString(EMAIL_MAX, EMAIL_INVALID_MESSAGE), EMAIL_INVALID_MESSAGE);

@@ -32,7 +32,7 @@ async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: strin
   return { coupleName: row.coupleName, profileImageUrl: row.profileImageUrl, partnerIds: row.p2 ? [row.p1, row.p2] : [row.p1] };
 }
 
-/** Notifies each person in the transaction (createNotification writes each one's live row). */
+/** Notifies each person in the transaction (createNotification writes their live rows). */
 async function notifyAll(
   tx: Db,
   people: readonly string[],

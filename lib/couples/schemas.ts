@@ -3,7 +3,16 @@
  * JSON calls' schemas (create, update, profile completion). Pure and browser-safe.
  */
 import { z } from "zod";
-import { missingAsEmpty, multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, picks, requiredString } from "@/lib/fields";
+import {
+  boundedString,
+  trimmedString,
+  missingAsEmpty,
+  multiLine,
+  NOTHING_TO_UPDATE_MESSAGE,
+  oneLine,
+  picks,
+  requiredString,
+} from "@/lib/fields";
 import { imageUrlField, imageUrlsField } from "@/lib/images/schemas";
 import { interestsField } from "@/lib/interests/schemas";
 import { locationField } from "@/lib/locations/schemas";
@@ -30,11 +39,7 @@ export const coupleTypesField = picks(COUPLE_TYPE_VALUES, 1, COUPLE_TYPES_MAX, {
 export const coupleBioField = z.preprocess(
   missingAsEmpty,
   multiLine(
-    z
-      .string({ error: COUPLE_MESSAGES.bioTooShort })
-      .trim()
-      .min(BIO_MIN, COUPLE_MESSAGES.bioTooShort)
-      .max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
+    trimmedString(BIO_MAX, COUPLE_MESSAGES.bioTooLong, COUPLE_MESSAGES.bioTooShort).min(BIO_MIN, COUPLE_MESSAGES.bioTooShort),
     COUPLE_MESSAGES.bioNotAllowed,
   ),
 );
@@ -92,7 +97,7 @@ export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 
 /** PUT /api/couples/update names its target couple in the body beside the fields; none is the caller's own. */
 export const coupleUpdateTargetSchema = z.object({
-  id: oneLine(z.string({ error: "id must be a couple id" }), "id must be a couple id").nullish(),
+  id: oneLine(boundedString(100, "id must be a couple id"), "id must be a couple id").nullish(),
 });
 
 /** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */

@@ -7,7 +7,7 @@ import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { locationColumns } from "@/lib/locations/place";
-import { shownCoordinates } from "@/lib/locations/privacy";
+import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
@@ -35,6 +35,50 @@ export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: n
   return place ? shownCoordinates(place.privacyLevel, place.latitude, place.longitude) : null;
 }
 
+type DirectoryWhere = Omit<DirectoryQuery, "cursor" | "limit">;
+
+/**
+ * What a directory query reads, whatever it returns (a page, a count): the viewer's centre and
+ * sort, and the SQL of the couples matching the filters. `filtered` leaves the distance out (the
+ * nearest sort's walk needs it so), `matching` has it.
+ */
+function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
+  const centre = viewerCentre(viewer);
+  if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
+  const near = centre ? nearestSql(centre) : null;
+  const filtered = and(
+    seenByOther({ coupleId: viewer?.id ?? null }),
+    ...searchWords(query.q).map((word) => sql`${couples.searchText} ilike ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
+    query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
+    query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
+    query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
+  );
+  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
+  return { sort: query.sort ?? defaultSort(centre !== null), near, filtered, matching };
+}
+
+/** The most a count counts: past it, the filter sheet says '1,000+'. */
+export const DIRECTORY_COUNT_MAX = 1000;
+
+/**
+ * How many couples the filters match, up to DIRECTORY_COUNT_MAX (`GET /api/directory/count`, the
+ * filter sheet's 'Show N couples'): the same conditions as a page, read until the cap, so a count
+ * costs no more at a million couples than at a thousand.
+ */
+export async function countDirectory(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ count: number; more: boolean }> {
+  const { matching } = directoryScope(await viewerCouple(db, viewerUserId), query);
+  const capped = db
+    .select({ id: couples.id })
+    .from(couples)
+    .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+    .where(matching)
+    .limit(DIRECTORY_COUNT_MAX + 1)
+    .as("capped");
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(capped);
+  const count = Number(row?.count ?? 0);
+  return { count: Math.min(count, DIRECTORY_COUNT_MAX), more: count > DIRECTORY_COUNT_MAX };
+}
+
 /**
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
@@ -56,10 +100,38 @@ export async function listDirectory(
   query: DirectoryQuery,
   known?: { viewer: ViewerCouple | null },
 ): Promise<DirectoryPage> {
+  return readDirectory(db, viewerUserId, query, known, () => ({}));
+}
+
+/** A couple on the directory's map: its card at its shown point (the privacy level's, never finer). */
+export type MapCard = DirectoryCard & { point: { lat: number; lng: number } };
+
+/** The most couples the map shows at once (the first of the list's order: nearest first with a place). */
+export const DIRECTORY_MAP_MAX = 500;
+
+/**
+ * The directory's map (`GET /api/directory/map`): the first DIRECTORY_MAP_MAX couples of the list
+ * for the same filters, those with a shown point, each at it; `more` when the list goes on.
+ */
+export async function listDirectoryMap(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ data: MapCard[]; more: boolean }> {
+  const page = await readDirectory(db, viewerUserId, { ...query, limit: DIRECTORY_MAP_MAX }, undefined, (row) => ({
+    point: row.place?.id ? shownCoordinates(row.place.privacyLevel, row.place.latitude, row.place.longitude) : null,
+  }));
+  return {
+    data: page.data.flatMap(({ point, ...card }) => (point ? [{ ...card, point }] : [])),
+    more: page.pagination.hasMore,
+  };
+}
+
+async function readDirectory<Extra extends object>(
+  db: Db,
+  viewerUserId: string,
+  query: DirectoryQuery,
+  known: { viewer: ViewerCouple | null } | undefined,
+  extra: (row: { place: StoredLocation | null }) => Extra,
+): Promise<KeysetPage<DirectoryCard & Extra>> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
-  const centre = viewerCentre(viewer);
-  if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
-  const sort = query.sort ?? defaultSort(centre !== null);
+  const { sort, near, filtered, matching } = directoryScope(viewer, query);
   const filters: DirectoryFilters = {
     q: query.q,
     interests: query.interests,
@@ -72,22 +144,12 @@ export async function listDirectory(
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
-  const near = centre ? nearestSql(centre) : null;
   // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
   // viewer's mask is an init plan, so it is computed once however the statement is planned.
   const mineMask = sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
   const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
   const common = sql<number>`bit_count(${shared}::bit(64))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
-  const words = searchWords(query.q);
-  const filtered = and(
-    seenByOther({ coupleId: viewer?.id ?? null }),
-    ...words.map((word) => sql`${couples.searchText} ilike ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
-    query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
-    query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
-    query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
-  );
-  const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
   const select = (where: SQL | undefined, order: SQL[], limit: number) =>
     db
       .select({
@@ -197,6 +259,7 @@ export async function listDirectory(
       ...coupleCard(row, stateOf(connections, row.id)),
       distanceBand: directoryBand(row.chord === null ? null : kmOfChord(Number(row.chord))),
       interestsInCommon: Number(row.common),
+      ...extra(row),
     }),
     (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id }),
   );

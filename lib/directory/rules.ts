@@ -2,9 +2,9 @@
  * Directory rules: distance bands, the interests Venn, and the filters as the page's
  * URL and the API's query string spell them. Pure and browser-safe.
  */
-import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { isOneLine } from "@/lib/fields";
-import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { COUPLE_TYPE_VALUES, COUPLE_TYPES } from "@/lib/couples/rules";
+import { isOneLine } from "@/lib/text-rules";
+import { INTEREST_ROWS, INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_RADII_KM, coupleBand } from "@/lib/locations/bands";
 
 /** The directory's distance filter, in km: radii the bands are named after too. */
@@ -166,13 +166,49 @@ export function filterParams(filters: DirectoryFilters, cursor?: string): URLSea
   return params;
 }
 
-/** The page's address for the filters: the API's names, the viewer's default sort left out. */
-export const directoryHref = (filters: DirectoryFilters, hasLocation: boolean): string => {
+/** The directory as a list of cards, or on a map (the page's `view=map`). */
+export type DirectoryView = "list" | "map";
+export const directoryView = (params: Record<string, string | string[] | undefined>): DirectoryView =>
+  params.view === "map" ? "map" : "list";
+
+/** The page's address for the filters: the API's names, the viewer's default sort left out, then the view. */
+export const directoryHref = (filters: DirectoryFilters, hasLocation: boolean, view: DirectoryView = "list"): string => {
   const params = filterParams(filters);
   if (filters.sort === defaultSort(hasLocation)) params.delete("sort");
+  if (view === "map") params.set("view", "map");
   const query = params.toString();
   return query ? `/directory?${query}` : "/directory";
 };
+
+/** '12 couples', '1 couple', '1,000+ couples': a count as the filter sheet and the map say it. */
+export const countText = ({ count, more }: { count: number; more: boolean }): string =>
+  `${count.toLocaleString("en")}${more ? "+" : ""} ${count === 1 && !more ? "couple" : "couples"}`;
+
+export type FilterChip = { key: string; label: string; without: DirectoryFilters };
+
+/** The filters in force, each a chip that removes it: the search, distance, verified, each style and interest, a sort other than the default. */
+export function activeFilters(filters: DirectoryFilters, hasLocation: boolean): FilterChip[] {
+  const chips: FilterChip[] = [];
+  if (filters.q) chips.push({ key: "q", label: `“${filters.q}”`, without: { ...filters, q: undefined } });
+  if (filters.distance)
+    chips.push({ key: "distance", label: `Within ${filters.distance} km`, without: { ...filters, distance: undefined } });
+  if (filters.verified) chips.push({ key: "verified", label: "Verified couples only", without: { ...filters, verified: false } });
+  for (const value of filters.styles)
+    chips.push({
+      key: `style:${value}`,
+      label: COUPLE_TYPES.find((type) => type.value === value)?.label ?? value,
+      without: { ...filters, styles: filters.styles.filter((other) => other !== value) },
+    });
+  for (const value of filters.interests)
+    chips.push({
+      key: `interest:${value}`,
+      label: INTEREST_ROWS.find((row) => row.value === value)?.label ?? value,
+      without: { ...filters, interests: filters.interests.filter((other) => other !== value) },
+    });
+  if (filters.sort !== defaultSort(hasLocation))
+    chips.push({ key: "sort", label: `Sorted: ${SORT_LABELS[filters.sort]}`, without: { ...filters, sort: defaultSort(hasLocation) } });
+  return chips;
+}
 
 export const hasFilters = (filters: DirectoryFilters) =>
   !!filters.q || filters.interests.length > 0 || filters.styles.length > 0 || filters.verified || filters.distance !== undefined;

@@ -1,7 +1,7 @@
 /** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { oneLine } from "@/lib/fields";
+import { trimmedString, oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -32,7 +32,7 @@ const listOf = (allowed: readonly string[], message: string) =>
 export const directoryQuerySchema = z.object({
   q: z.preprocess(
     emptyAsMissing,
-    oneLine(z.string().trim().max(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
+    oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
   ),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
@@ -56,3 +56,6 @@ export const directoryQuerySchema = z.object({
   limit: intParam("limit", 1, DIRECTORY_PAGE_MAX, DIRECTORY_PAGE_DEFAULT),
 });
 export type DirectoryQuery = z.output<typeof directoryQuerySchema>;
+
+/** `GET /api/directory/count` and `/map`: the same filters, without a page's cursor and size. */
+export const directoryWhereSchema = directoryQuerySchema.omit({ cursor: true, limit: true });

@@ -40,7 +40,7 @@ export function formatPrice(priceCents: number, currency: string): string {
 
 /** A datetime-local value ('2027-05-01T18:30') read as UTC, or an ISO string: null when unreadable. */
 export function parseStartsAt(value: string): Date | null {
-  const withZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value) ? `${value}Z` : value;
+  const withZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(value) ? `${value}Z` : value;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(withZone)) return null;
   const date = new Date(withZone);
   return Number.isNaN(date.getTime()) ? null : date;

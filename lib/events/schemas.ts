@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { multiLine, requiredString } from "@/lib/fields";
+import { boundedString, trimmedString, multiLine, requiredString } from "@/lib/fields";
 import { placeIdSchema } from "@/lib/locations/schemas";
 import {
   EVENT_CAPACITY_MAX,
@@ -19,21 +19,18 @@ import {
  */
 export const createEventSchema = z.object({
   title: requiredString(EVENT_TITLE_MAX, EVENT_MESSAGES.titleRequired, EVENT_MESSAGES.titleTooLong, EVENT_MESSAGES.titleNotAllowed),
-  startsAt: z
-    .string({ error: EVENT_MESSAGES.startsAtRequired })
-    .max(40, EVENT_MESSAGES.startsAtRequired)
-    .transform((value, ctx) => {
-      const date = parseStartsAt(value.trim());
-      if (!date) {
-        ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtRequired });
-        return z.NEVER;
-      }
-      if (date.getTime() <= Date.now()) {
-        ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtPast });
-        return z.NEVER;
-      }
-      return date;
-    }),
+  startsAt: boundedString(40, EVENT_MESSAGES.startsAtRequired).transform((value, ctx) => {
+    const date = parseStartsAt(value.trim());
+    if (!date) {
+      ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtRequired });
+      return z.NEVER;
+    }
+    if (date.getTime() <= Date.now()) {
+      ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtPast });
+      return z.NEVER;
+    }
+    return date;
+  }),
   placeId: placeIdSchema,
   capacity: z
     .number({ error: EVENT_MESSAGES.capacity })
@@ -47,11 +44,10 @@ export const createEventSchema = z.object({
     .max(EVENT_PRICE_MAX_CENTS, EVENT_MESSAGES.price),
   currency: z.enum(EVENT_CURRENCIES, { error: EVENT_MESSAGES.currency }),
   description: multiLine(
-    z
-      .string({ error: EVENT_MESSAGES.descriptionTooShort })
-      .trim()
-      .min(EVENT_DESCRIPTION_MIN, EVENT_MESSAGES.descriptionTooShort)
-      .max(EVENT_DESCRIPTION_MAX, EVENT_MESSAGES.descriptionTooLong),
+    trimmedString(EVENT_DESCRIPTION_MAX, EVENT_MESSAGES.descriptionTooLong, EVENT_MESSAGES.descriptionTooShort).min(
+      EVENT_DESCRIPTION_MIN,
+      EVENT_MESSAGES.descriptionTooShort,
+    ),
     EVENT_MESSAGES.descriptionNotAllowed,
   ),
 });

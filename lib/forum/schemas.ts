@@ -5,7 +5,7 @@
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { CONTROL_CHARACTER } from "@/lib/fields";
+import { trimmedString, CONTROL_CHARACTER } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -78,12 +78,9 @@ export const FORUM_MESSAGES = {
 
 /** One-line text: trimmed, within its length, no control character at all. */
 const lineText = (min: number, max: number, m: { required: string; tooShort: string; tooLong: string; control: string }) =>
-  z
-    .string({ error: m.required })
-    .trim()
+  trimmedString(max, m.tooLong, m.required)
     .min(1, m.required)
     .min(min, m.tooShort)
-    .max(max, m.tooLong)
     .refine((text) => !CONTROL_CHARACTER.test(text), m.control);
 
 /**
@@ -93,12 +90,10 @@ const lineText = (min: number, max: number, m: { required: string; tooShort: str
  */
 const multiLineText = (min: number, max: number, m: { required: string; tooLong: string }) =>
   z.preprocess(
-    (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
-    z
-      .string({ error: m.required })
-      .trim()
+    // "\r\n" at most halves a text: longer than twice the limit cannot fit and is not rewritten.
+    (value) => (typeof value === "string" && value.length <= 2 * max ? value.replace(/\r\n?/g, "\n") : value),
+    trimmedString(max, m.tooLong, m.required)
       .min(min, m.required)
-      .max(max, m.tooLong)
       .refine((text) => !CONTROL_CHARACTER.test(text.replace(/[\n\t]/g, "")), FORUM_MESSAGES.textControl),
   );
 
@@ -118,16 +113,9 @@ const scopeField = z.enum(SCOPE_VALUES, { error: FORUM_MESSAGES.scopeUnknown });
 
 /** Upload URLs from `POST /api/forum/photos`, once each; the server checks they are the caller's. */
 const photosField = z
-  .array(
-    z
-      .string({ error: FORUM_MESSAGES.photoInvalid })
-      .trim()
-      .min(1, FORUM_MESSAGES.photoInvalid)
-      .max(PHOTO_URL_MAX, FORUM_MESSAGES.photoInvalid),
-    {
-      error: FORUM_MESSAGES.photoInvalid,
-    },
-  )
+  .array(trimmedString(PHOTO_URL_MAX, FORUM_MESSAGES.photoInvalid).min(1, FORUM_MESSAGES.photoInvalid), {
+    error: FORUM_MESSAGES.photoInvalid,
+  })
   .max(PHOTOS_MAX, FORUM_MESSAGES.tooManyPhotos)
   .transform((urls) => [...new Set(urls)]);
 
@@ -148,10 +136,7 @@ export const listPostsQuerySchema = z
     topic: z.preprocess(emptyAsMissing, topicField.optional()),
     q: z.preprocess(
       emptyAsMissing,
-      z
-        .string({ error: FORUM_MESSAGES.searchInvalid })
-        .trim()
-        .max(SEARCH_QUERY_MAX, FORUM_MESSAGES.searchTooLong)
+      trimmedString(SEARCH_QUERY_MAX, FORUM_MESSAGES.searchTooLong, FORUM_MESSAGES.searchInvalid)
         .refine((q) => !CONTROL_CHARACTER.test(q), FORUM_MESSAGES.searchControl)
         .optional(),
     ),
@@ -249,7 +234,7 @@ export type ThreadQuery = z.output<typeof threadQuerySchema>;
 
 /** `GET /api/forum/mentions?q=`: the composer's couple suggestions after '@' and two letters. */
 export const mentionSearchSchema = z.object({
-  q: z.string({ error: FORUM_MESSAGES.searchInvalid }).trim().min(2, "Type at least 2 letters").max(50, FORUM_MESSAGES.searchTooLong),
+  q: trimmedString(50, FORUM_MESSAGES.searchTooLong, FORUM_MESSAGES.searchInvalid).min(2, "Type at least 2 letters"),
 });
 
 /** `POST /api/moderation/reports/{id}/{dismiss|remove}`. */

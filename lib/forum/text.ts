@@ -3,6 +3,7 @@
  * become markup. Also the composer's mention picker rules and the list rows' excerpt. Pure and
  * browser-safe.
  */
+import { trimEndWhere } from "@/lib/trim-end";
 
 export type Segment =
   { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
@@ -159,6 +160,8 @@ export function insertMention(text: string, start: number, caret: number, couple
 }
 
 export const EXCERPT_LENGTH = 200;
+/** White space and punctuation an excerpt does not end on before its "…". */
+const SENTENCE_END = /[\s.,;:!?-]/u;
 
 /** The start of a body for a list row: white space collapsed, cut at a word boundary with "…". */
 export function excerpt(body: string, length = EXCERPT_LENGTH): string {
@@ -179,5 +182,5 @@ export function excerpt(body: string, length = EXCERPT_LENGTH): string {
   const space = cut.lastIndexOf(" ");
   // A single long word (a URL) is cut inside it rather than leaving almost nothing.
   const head = space >= cut.length / 2 ? cut.slice(0, space) : cut;
-  return `${head.replace(/[\s.,;:!?-]+$/u, "")}…`;
+  return `${trimEndWhere(head, (char) => SENTENCE_END.test(char))}…`;
 }

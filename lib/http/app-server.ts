@@ -5,6 +5,18 @@ import { REQUEST_TIMEOUT_MS } from "./body";
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
+ * What the server says once it is up: the address people open (APP_URL, the origin the cookies,
+ * the README and the e-mails' links use; not the interface it listens on, whose cookies would
+ * not match), and where e-mail goes while the outbox holds it.
+ */
+export function readyLines(o: { appUrl: string; host: string; port: number; dev: boolean; outbox: boolean }): string[] {
+  const origin = new URL(o.appUrl).origin;
+  const lines = [`Two of Us is running at ${origin} (listening on ${o.host}:${o.port}, ${o.dev ? "development" : "production"})`];
+  if (o.outbox) lines.push(`E-mails: ${origin}/dev/outbox`);
+  return lines;
+}
+
+/**
  * The app's own HTTP server in front of Next's request handler (server.ts). Before Next sees a
  * request it replaces X-Forwarded-For with the one address `clientAddress` reads: the socket's
  * peer, or the entry the trusted proxies vouch for, so nothing a client writes decides it.

@@ -43,7 +43,8 @@ function policy(scriptSrc: string): string {
     "font-src 'self' data:",
     // Spelled out: browsers disagree on whether 'strict-dynamic' covers workers (the photo compression worker).
     "worker-src 'self'",
-    "connect-src 'self'",
+    // The directory's Google map talks to Google's map servers; the offline map needs nothing beyond this origin.
+    `connect-src 'self'${process.env.NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY ? " https://*.googleapis.com https://*.gstatic.com" : ""}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findRoute } from "../routes";
 import { scriptHashSource } from "./theme-script";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 /**
  * Public pages with nothing per request (/login, /register, /forgot-password, /signout) are
@@ -17,7 +18,7 @@ export function inlineScripts(html: string): string[] {
   for (const [, attributes = "", text = ""] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     if (/\bsrc\s*=/i.test(attributes)) continue;
     const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
-    if (type && type !== "module" && !/^(text|application)\/(java|ecma)script$/.test(type)) continue;
+    if (type && type !== "module" && !/^(?:text|application)\/(?:java|ecma)script$/.test(type)) continue;
     scripts.push(text);
   }
   return scripts;
@@ -29,7 +30,7 @@ const cache = new Map<string, readonly string[] | null>();
 
 /** The built HTML's file for a page path, or null for paths that cannot be a prerendered public page. */
 export function prerenderedFile(pathname: string, distDir: string, root = process.cwd()): string | null {
-  const page = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  const page = pathname.length > 1 ? trimEndWhere(pathname, isSlash) : pathname;
   if (findRoute(page)?.tier !== "public" || !/^\/[a-z0-9/-]+$/.test(page)) return null;
   return path.join(root, distDir, "server", "app", `${page}.html`);
 }

@@ -12,6 +12,7 @@ import { deleteImages, storeImage, type StoredImage } from "./store";
 import { claimStagedPhotos } from "./staged";
 import type { Upload } from "./upload";
 import { describeError } from "@/lib/log";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 /**
  * The image lifecycle of profiles, couples and invitations: store uploads, remove them when the
@@ -78,7 +79,7 @@ export async function writeWithImages<T>(
 /** Where the configured storage serves what this app stored: this app's image route, or the S3 public URL. */
 function storedImagePrefix(): string {
   const choice = chooseStorage(env());
-  return choice.kind === "local" ? LOCAL_IMAGE_URL_PREFIX : `${choice.settings.publicUrl.replace(/\/+$/, "")}/`;
+  return choice.kind === "local" ? LOCAL_IMAGE_URL_PREFIX : `${trimEndWhere(choice.settings.publicUrl, isSlash)}/`;
 }
 
 /** The storage key of a URL the storage handed out (its prefix, then a key, nothing else); else null. */

@@ -1,6 +1,6 @@
 /** An image named by its URL in a JSON call: pure and browser-safe. */
 import { z } from "zod";
-import { oneLine } from "@/lib/fields";
+import { trimmedString, oneLine } from "@/lib/fields";
 import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_KINDS } from "./rules";
 
 /**
@@ -8,7 +8,7 @@ import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_KINDS } from "./
  * (`assertOwnImageUrls`): only images the caller's own rows show now are accepted.
  */
 export const imageUrlField = oneLine(
-  z.string({ error: IMAGE_URL_REFUSED_MESSAGE }).trim().min(1, IMAGE_URL_REFUSED_MESSAGE).max(IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE),
+  trimmedString(IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE).min(1, IMAGE_URL_REFUSED_MESSAGE),
   IMAGE_URL_REFUSED_MESSAGE,
 );
 

@@ -3,7 +3,7 @@
  * forms' resolvers and the server, built from lib/invitations/rules.ts.
  */
 import { z } from "zod";
-import { oneLine } from "@/lib/fields";
+import { trimmedString, oneLine } from "@/lib/fields";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
 import { optionalOccupationField } from "@/lib/profile/schemas";
 import { isSelfInvitation, MESSAGES, TOKEN_MAX } from "./rules";
@@ -24,10 +24,7 @@ export const inviteFormSchema = (ownEmail: string) =>
     path: ["partner_email"],
   });
 
-export const invitationTokenSchema = oneLine(
-  z.string({ error: MESSAGES.invalid }).trim().min(1, MESSAGES.invalid).max(TOKEN_MAX, MESSAGES.invalid),
-  MESSAGES.invalid,
-);
+export const invitationTokenSchema = oneLine(trimmedString(TOKEN_MAX, MESSAGES.invalid).min(1, MESSAGES.invalid), MESSAGES.invalid);
 
 /** POST /api/auth/invitations/accept. */
 export const acceptInvitationSchema = z.object({

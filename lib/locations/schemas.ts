@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
+import { trimmedString, notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
 import {
   LOCATION_NAME_MAX,
@@ -29,14 +29,14 @@ export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
 export const privacyLevelSchema = z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(", ")}` });
 export const placeIdSchema = oneLine(
-  z.string({ error: "place_id is required" }).trim().min(1, "place_id is required").max(PLACE_ID_MAX, "place_id is too long"),
+  trimmedString(PLACE_ID_MAX, "place_id is too long", "place_id is required").min(1, "place_id is required"),
   notAllowedMessage("place_id"),
 );
 
 export const searchQuerySchema = z.object({
   query: z.preprocess(
     (v) => v ?? "",
-    oneLine(z.string().trim().max(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`), notAllowedMessage("query")),
+    oneLine(trimmedString(SEARCH_MAX_QUERY, `query must be at most ${SEARCH_MAX_QUERY} characters`), notAllowedMessage("query")),
   ),
   limit: intParam("limit", 1, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT),
 });

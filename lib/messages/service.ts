@@ -64,7 +64,6 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
     for (const person of people) {
       // The author's own partner is not notified (their couple wrote); the unread count still rises.
       if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
-      // The notification's live row is written with it (lib/notifications/service.ts).
       await upsertGroupedNotification(
         tx,
         {
@@ -170,14 +169,14 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
       })
       .returning({ userId: conversationReads.userId });
     const unreadCount = await conversationUnread(tx, member.userId, conversationId);
-    const events: LiveEvent[] = [];
     if (moved) {
       const people = await membersOf(tx, conversationId);
-      events.push(...people.map(({ userId }): LiveEvent => ({ userId, kind: "read", conversationId, subjectId: member.userId })));
+      await publishLive(
+        tx,
+        people.map(({ userId }) => ({ userId, kind: "read", conversationId, subjectId: member.userId })),
+      );
     }
-    // Marking the group read writes the person's notification live row itself.
     if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));
-    await publishLive(tx, events);
     return { unreadCount };
   });
 }

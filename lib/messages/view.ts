@@ -1,51 +1,21 @@
 /**
  * How a conversation reads on screen (the messaging section of the spec): the API's shapes as
- * the browser gets them, and the pure rules that turn them into what is shown: the author line,
+ * the browser gets them (named by the queries that answer them), and the pure rules that turn them into what is shown: the author line,
  * the inbox's last-message line, day separators and 'Seen by'. Pure and browser-safe.
  */
+import type { RequestItem } from "@/lib/connections/queries";
+import type { SenderFacts } from "@/lib/connections/sender-facts";
+import type { ConversationDetail, InboxItem, MessageItem } from "./queries";
+import { MESSAGE_TEXTS } from "./rules";
 
-export type MessageAuthor = { userId: string | null; firstName: string; coupleId: string | null; coupleName: string };
-export type Message = {
-  id: string;
-  conversationId: string;
-  body: string | null;
-  photoUrl: string | null;
-  author: MessageAuthor;
-  createdAt: string;
-  deleted: boolean;
-};
-export type ReadPosition = { userId: string; firstName: string; lastReadMessageId: string | null };
-export type ConversationCouple = {
-  id: string;
-  coupleName: string;
-  profileImageUrl: string | null;
-  partners: { userId: string; firstName: string; avatarUrl: string | null }[];
-};
-export type Conversation = {
-  id: string;
-  couples: ConversationCouple[];
-  readPositions: ReadPosition[];
-  ended: boolean;
-  muted?: boolean;
-};
-export type CoupleFace = { id: string; coupleName: string; profileImageUrl: string | null };
-export type InboxRow = {
-  id: string;
-  couple: CoupleFace;
-  lastMessage: Message | null;
-  unreadCount: number;
-  ended: boolean;
-  updatedAt: string;
-};
-export type Approval = { firstName: string; accepted: boolean };
-export type ConnectionRequest = {
-  id: string;
-  status: "pending" | "accepted" | "declined" | "expired";
-  couple: CoupleFace & { distanceBand?: string | null; interestsInCommon?: string[] };
-  note: string;
-  createdAt: string;
-  approvals: Approval[];
-};
+export type Message = MessageItem;
+export type MessageAuthor = MessageItem["author"];
+export type ReadPosition = ConversationDetail["readPositions"][number];
+export type Conversation = ConversationDetail;
+export type InboxRow = InboxItem;
+export type Approval = RequestItem["approvals"][number];
+/** An incoming request as the inbox shows it: its sender with their distance band and interests in common. */
+export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestItem["couple"] & Partial<SenderFacts> };
 
 /** What a couple's card and profile know of the viewer's connection with them. */
 export type ConnectionState =
@@ -56,9 +26,8 @@ export type ConnectionState =
   | { state: "incoming" }
   | { state: "connected"; conversationId: string };
 
-export const MESSAGE_TEXTS = {
-  deleted: "This message was deleted",
-  ended: "This conversation has ended.",
+/** The inbox's and 'Say hello''s words (the thread's are lib/messages/rules.ts's MESSAGE_TEXTS). */
+export const INBOX_TEXTS = {
   noConversations: "Say hello to a couple from the directory",
   noRequests: "No requests right now. When a couple says hello, their note shows up here.",
   sayHello: "Say hello",
@@ -68,10 +37,6 @@ export const MESSAGE_TEXTS = {
   message: "Message",
   photo: "Photo",
 } as const;
-
-/** Spec: a note of 1-500 characters, a message of 1-4,000. */
-export const NOTE_MAX = 500;
-export const BODY_MAX = 4000;
 
 /** Every link in a message opens away from the app without handing it our window, our address or our ranking. */
 export const MESSAGE_LINK_REL = "nofollow noopener noreferrer ugc";
@@ -83,7 +48,7 @@ export const authorLine = (author: MessageAuthor) => `${author.firstName} of ${a
 export function lastMessageLine(message: Message | null, viewerUserId: string): string {
   if (!message) return "";
   if (message.deleted) return MESSAGE_TEXTS.deleted;
-  const text = message.body?.trim() ? message.body.replace(/\s+/g, " ").trim() : MESSAGE_TEXTS.photo;
+  const text = message.body?.trim() ? message.body.replace(/\s+/g, " ").trim() : INBOX_TEXTS.photo;
   const who = message.author.userId === viewerUserId ? "You" : message.author.firstName;
   return `${who}: ${text}`;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { oneLine } from "@/lib/fields";
+import { boundedString, oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MARK_READ_MAX_IDS } from "./rules";
 
@@ -53,5 +53,5 @@ export type NotificationPreferencesInput = z.output<typeof notificationPreferenc
 
 /** The unsubscribe link's token (query string or one-click POST). */
 export const unsubscribeQuerySchema = z.object({
-  token: oneLine(z.string().min(1, "Token is required").max(200, "Token is invalid"), "Token is invalid"),
+  token: oneLine(boundedString(200, "Token is invalid", "Token is required").min(1, "Token is required"), "Token is invalid"),
 });

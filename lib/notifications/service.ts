@@ -213,13 +213,12 @@ export async function upsertGroupedNotification(
   return row?.id ?? null;
 }
 
-/** Marks the person's unread notification of a group read (a conversation read to its end). */
+/** Marks the person's unread notification of a group read (a conversation read to its end), telling their bells as markRead does. */
 export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<void> {
   const marked = await db
     .update(notifications)
     .set({ isRead: true, readAt: new Date() })
     .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey), unread))
     .returning({ id: notifications.id });
-  // As markRead: the bell of the person's other tabs and devices clears at once.
   if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
 }

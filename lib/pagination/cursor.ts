@@ -23,7 +23,7 @@ export type Cursor = {
 };
 
 const TAG_BYTES = 16;
-const SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+const SHAPE = /^[\w-]+\.[\w-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Payload = ["t" | "n", number, string] | ["t" | "n", number, string, number];

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { dateOfBirthSchema, nameSchema } from "@/lib/auth/schemas";
 import { BIO_MAX, COUPLE_MESSAGES } from "@/lib/couples/rules";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
-import { multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, requiredText } from "@/lib/fields";
+import { trimmedString, multiLine, NOTHING_TO_UPDATE_MESSAGE, oneLine, requiredText } from "@/lib/fields";
 import { imageUrlField } from "@/lib/images/schemas";
 import { interestsField } from "@/lib/interests/schemas";
 import { OCCUPATION_MAX, PROFILE_MESSAGES } from "./rules";
@@ -21,7 +21,7 @@ export const occupationField = requiredText(
 /** The occupation where it may be left out: empty means "not given". */
 export const optionalOccupationField = z.preprocess(
   (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  oneLine(z.string().trim().max(OCCUPATION_MAX, PROFILE_MESSAGES.occupationTooLong), PROFILE_MESSAGES.occupationNotAllowed).optional(),
+  oneLine(trimmedString(OCCUPATION_MAX, PROFILE_MESSAGES.occupationTooLong), PROFILE_MESSAGES.occupationNotAllowed).optional(),
 );
 
 /** The person's own fields (profile update and profile completion). */
@@ -31,10 +31,7 @@ export const userFields = z.object({
   dateOfBirth: dateOfBirthSchema,
   occupation: occupationField,
   // A person's bio has the couple bio's ceiling, but no minimum.
-  bio: multiLine(
-    z.string({ error: COUPLE_MESSAGES.bioTooLong }).trim().max(BIO_MAX, COUPLE_MESSAGES.bioTooLong),
-    COUPLE_MESSAGES.bioNotAllowed,
-  ),
+  bio: multiLine(trimmedString(BIO_MAX, COUPLE_MESSAGES.bioTooLong), COUPLE_MESSAGES.bioNotAllowed),
   avatarUrl: imageUrlField.nullable(),
 });
 

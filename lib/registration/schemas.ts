@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
-import { notAllowedMessage, oneLine } from "@/lib/fields";
+import { trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
 import { TOKEN_MAX } from "@/lib/invitations/rules";
 
 /** What POST /api/auth/register and the register form's server action accept. */
@@ -10,7 +10,7 @@ export const registrationPayloadSchema = z.object({
   firstName: nameSchema("First name"),
   lastName: nameSchema("Last name"),
   dateOfBirth: dateOfBirthSchema,
-  inviteCode: oneLine(z.string().trim().max(TOKEN_MAX), notAllowedMessage("Invitation code")).optional(),
+  inviteCode: oneLine(trimmedString(TOKEN_MAX), notAllowedMessage("Invitation code")).optional(),
 });
 export type RegistrationPayload = z.infer<typeof registrationPayloadSchema>;
 

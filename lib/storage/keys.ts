@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 const EXTENSIONS = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
 export type StorageExtension = keyof typeof EXTENSIONS;
 
-const KEY_PATTERN = /^([a-z][a-z0-9-]{0,31})\/([0-9a-f]{32})\.(jpg|png|webp)$/;
+const KEY_PATTERN = /^[a-z][a-z0-9-]{0,31}\/[0-9a-f]{32}\.(?<extension>jpg|png|webp)$/;
 const FOLDER_PATTERN = /^[a-z][a-z0-9-]{0,31}$/;
 
 export function newStorageKey(folder: string, extension: StorageExtension = "jpg"): string {
@@ -22,7 +22,7 @@ export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
 /** The content type a key is served with, from its fixed extension; null for an invalid key. */
 export function contentTypeOfKey(key: string): string | null {
   const match = KEY_PATTERN.exec(key);
-  return match ? EXTENSIONS[match[3] as StorageExtension] : null;
+  return match ? EXTENSIONS[match.groups!.extension as StorageExtension] : null;
 }
 
 export function assertStorageKey(key: string): void {

@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { assertStorageKey } from "./keys";
 import type { ImageStorage } from "./types";
+import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 export type S3Settings = {
   bucket: string;
@@ -25,7 +26,7 @@ export function createS3Storage(settings: S3Settings): ImageStorage {
     forcePathStyle: Boolean(settings.endpoint),
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
   });
-  const base = settings.publicUrl.replace(/\/+$/, "");
+  const base = trimEndWhere(settings.publicUrl, isSlash);
 
   return {
     async put(key, buffer, contentType) {

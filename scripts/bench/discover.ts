@@ -85,19 +85,19 @@ async function dashboardOverHttp(db: Db, databaseUrl: string, viewer: string, si
   }
 }
 
-type Figures = { p50: number; p99: number };
-const figures = (samples: number[]): Figures => {
+export type Figures = { p50: number; p99: number };
+export const figures = (samples: number[]): Figures => {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
 };
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+export const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 /**
  * The same call on the small and the large database, one after the other in each sample (the
  * order swapping every sample), so the machine's noise falls on both sizes alike and their ratio
  * says how the call grows with size. `before` runs outside the timing, before each call.
  */
-async function timePair(
+export async function timePair(
   samples: number,
   run: (db: Db) => Promise<unknown>,
   dbs: [Db, Db],
@@ -119,7 +119,7 @@ async function timePair(
 }
 
 /** Postgres's md5(text)::uuid: the ids insertCouples gives. */
-const md5Uuid = (text: string) =>
+export const md5Uuid = (text: string) =>
   createHash("md5")
     .update(text)
     .digest("hex")

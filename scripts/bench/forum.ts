@@ -386,7 +386,7 @@ function shortPlans(text: string): string[] {
         const nodes = lines
           .filter(
             (line) =>
-              /(->|^\s*(Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append))/.test(
+              /->|^\s*(?:Limit|Sort|Index|Bitmap|Seq Scan|Nested|Hash|Aggregate|Insert|Update|Result|Unique|Incremental|Merge|GroupAggregate|WindowAgg|Append)/.test(
                 line.replace(/^\t/, ""),
               ) || /Execution Time|Buffers:/.test(line),
           )
@@ -396,7 +396,7 @@ function shortPlans(text: string): string[] {
         return `  ${query}\n${nodes.join("\n")}`;
       })
       // Not the app's: the bench's own reads of the log.
-      .filter((entry) => !/^\s*(select 1|begin|commit|set |show )/i.test(entry) && !/pg_read_file|pg_stat_file/.test(entry))
+      .filter((entry) => !/^\s*(?:select 1|begin|commit|set |show )/i.test(entry) && !/pg_read_file|pg_stat_file/.test(entry))
   );
 }
 

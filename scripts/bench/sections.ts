@@ -11,6 +11,7 @@ import { benchDiscover } from "./discover";
 import { benchForum } from "./forum";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
+import { benchMessages } from "./messages";
 import { benchLive } from "./live";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
@@ -19,6 +20,7 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   forum: benchForum,
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),
+  messages: benchMessages,
   lighthouse: benchLighthouse,
   live: benchLive,
 };

@@ -12,6 +12,8 @@ import { seedScale } from "./scale";
 
 async function main(): Promise<void> {
   const scale = process.argv.includes("--scale");
+  // `npm run app`: one line, with one sign-in; the README and a plain `npm run db:seed` list them all.
+  const brief = process.argv.includes("--brief");
   if (scale && !env().DATABASE_URL) throw new Error("--scale fills a real Postgres: set DATABASE_URL");
   const handle = await openDatabase();
   try {
@@ -19,6 +21,10 @@ async function main(): Promise<void> {
     await handle.migrate();
     if (scale) return await seedScale(handle.db);
     const seeded = await seedDemo(handle.db);
+    if (brief) {
+      const first = seeded.signIns[0]!;
+      return console.log(`Demo data ready: sign in as ${first.email} with ${DEMO_PASSWORD} (npm run db:seed lists every demo sign-in).`);
+    }
     console.log(
       `Seeded ${seeded.interests} interests, ${seeded.signIns.length} demo accounts (${seeded.couples} couples), ${seeded.notifications} notifications, ${seeded.directory} more couples for the directory and a forum of ${seeded.forum.posts} posts, ${seeded.forum.replies} replies and ${seeded.forum.reactions} reactions.\n`,
     );

@@ -14,11 +14,16 @@ export const NARROW = { width: 360, height: 780 };
 export const THEMES = ["light", "dark"] as const;
 
 export async function noHorizontalScroll(page: Page) {
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
+  const widths = await page.evaluate(() => {
+    const client = document.documentElement.clientWidth;
+    // The innermost elements reaching past the screen's edge, to name in the failure.
+    const past = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > client + 1 && element.children.length === 0)
+      .slice(0, 3)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className} "${element.textContent?.slice(0, 30)}"`);
+    return { scroll: document.documentElement.scrollWidth, client, past };
+  });
+  expect(widths.scroll, `${page.url()} scrolls sideways: ${widths.past.join(", ")}`).toBeLessThanOrEqual(widths.client);
 }
 
 export async function axe(page: Page) {

@@ -30,21 +30,26 @@ test("the demo couple filters the directory by an interest and a distance band a
   await expect(page.getByRole("heading", { level: 1, name: "Directory" })).toBeVisible();
   await expect(page.getByRole("list", { name: "Couples" }).getByRole("listitem").first()).toBeVisible();
 
-  // An interest and a distance band, through the form; the address carries the API's names.
-  await page.getByText("Interests", { exact: true }).click();
-  await page.getByRole("checkbox", { name: "Travel", exact: true }).check();
-  await page.getByLabel("Distance").selectOption({ label: "Within 10 km" });
-  await page.getByRole("button", { name: "Apply filters" }).click();
+  // An interest and a distance band, through the filter sheet; the address carries the API's names.
+  await page.getByRole("button", { name: "Filters" }).click();
+  const sheet = page.getByRole("dialog", { name: "Filters" });
+  await sheet.getByRole("checkbox", { name: "Travel", exact: true }).check();
+  await sheet.getByLabel("Distance").selectOption({ label: "Within 10 km" });
+  await sheet.getByRole("button", { name: /^Show \d+ couples?$/ }).click();
   await expect(page).toHaveURL(/\/directory\?interests=travel&distance=10$/);
-  const cards = page.getByRole("list", { name: "Couples" }).getByRole("listitem");
+  const cards = page.getByRole("list", { name: "Couples", exact: true }).getByRole("listitem");
   await expect(cards.first()).toBeVisible();
   for (const card of await cards.all()) await expect(card).toContainText("Within 10 km");
-  await expect(page.getByLabel("Distance")).toHaveValue("10");
+  await expect(page.getByRole("list", { name: "Active filters" }).getByRole("link")).toHaveText([
+    "Travel ×",
+    "Within 10 km ×",
+    "Clear filters",
+  ]);
 
   // Unknown values in a hand-edited address are ignored, not an error page.
-  await page.goto("/directory?distance=25&interests=bogus&sort=random");
+  await page.goto("/directory?distance=30&interests=bogus&sort=random");
   await expect(page.getByRole("heading", { level: 1, name: "Directory" })).toBeVisible();
-  await expect(page.getByLabel("Distance")).toHaveValue("");
+  await expect(page.getByRole("list", { name: "Active filters" })).toHaveCount(0);
 
   // No match: the empty state and its way out.
   await page.goto("/directory?q=nobody-is-called-this");
@@ -84,7 +89,7 @@ test("a couple's photos open in a lightbox that the keyboard drives", async ({ p
   await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await page.goto("/directory?q=Priya");
-  await page.getByRole("list", { name: "Couples" }).getByRole("link").first().click();
+  await page.getByRole("list", { name: "Couples", exact: true }).getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Priya & Samuel" })).toBeVisible();
   // The extra photos are buttons named by their photo; the lightbox runs over the main one too.
   const opener = page.getByRole("button", { name: "Priya & Samuel, photo 1 of 2" });
@@ -123,7 +128,7 @@ for (const theme of ["light", "dark"] as const) {
       await axe(page);
     }
     await page.goto("/directory?q=Priya");
-    await page.getByRole("list", { name: "Couples" }).getByRole("link").first().click();
+    await page.getByRole("list", { name: "Couples", exact: true }).getByRole("link").first().click();
     await expect(page.getByRole("heading", { name: "Interests in common" })).toBeVisible();
     await axe(page);
     await context.close();

@@ -43,6 +43,9 @@ const PUBLIC_PAGES = [
   "/verify-email?email=someone%40example.com",
   "/invitation/accept?token=not-a-real-token",
   "/register?invite=not-a-real-token",
+  "/terms",
+  "/privacy",
+  "/guidelines",
 ];
 
 /** One sign-in for the whole file: its cookies are handed to every context. */

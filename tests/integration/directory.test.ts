@@ -1,5 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { GET as countRoute } from "@/app/api/directory/count/route";
+import { GET as mapRoute } from "@/app/api/directory/map/route";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
@@ -173,6 +175,40 @@ describe("GET /api/directory", () => {
     await db.update(couples).set({ partner2Id: null }).where(eq(couples.id, smiths.coupleId));
     expect(await search(`${tag} ${smiths.b.firstName}`)).toEqual([]);
     expect(await search(`${tag} Rosa`)).toEqual([smiths.coupleId]);
+  });
+
+  it("counts what the filters match for the filter sheet, and puts the same couples on the map at their shown points", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    await couple(tag, "Sintra", { place: SINTRA, verified: true });
+    await couple(tag, "Exact", { place: { ...SINTRA, lat: 38.8, lng: -9.35, level: "full" } });
+    await couple(tag, "Regional", { place: { ...PORTO, level: "region" } });
+    await couple(tag, "Hidden place", { place: { ...SINTRA, level: "hidden" } });
+    await couple(tag, "Not shown", { place: SINTRA, visible: false });
+    const count = async (qs: string) => {
+      const res = await call(countRoute, "GET", `/api/directory/count?q=${tag}${qs}`, { headers: me.a.headers });
+      expect(res.status, qs).toBe(200);
+      return res.json.data;
+    };
+    expect(await count("")).toEqual({ count: 4, more: false });
+    expect(await count("&verified=1")).toEqual({ count: 1, more: false });
+    expect(await count("&distance=25")).toEqual({ count: 2, more: false });
+    expect((await call(countRoute, "GET", "/api/directory/count?distance=30", { headers: me.a.headers })).status).toBe(400);
+
+    const res = await call(mapRoute, "GET", `/api/directory/map?q=${tag}`, { headers: me.a.headers });
+    expect(res.status).toBe(200);
+    const points = Object.fromEntries(
+      (res.json.data as (Card & { point: { lat: number; lng: number } })[]).map((card) => [
+        card.coupleName.split(" ").slice(1).join(" "),
+        card.point,
+      ]),
+    );
+    // Nearest first; the hidden place is in the list but not on the map; each point as its privacy level shows it.
+    expect(Object.keys(points)).toEqual(["Exact", "Sintra", "Regional"]);
+    expect(points.Sintra).toEqual(shownCoordinates("city", SINTRA.lat, SINTRA.lng));
+    expect(points.Exact).toEqual({ lat: 38.8, lng: -9.35 });
+    expect(points.Regional).toEqual({ lat: 41, lng: -9 });
+    expect(res.json.more).toBe(false);
   });
 
   it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {

@@ -109,7 +109,7 @@ function hinted(key: string): fc.Arbitrary<unknown> | null {
     return fc
       .string({ unit: fc.constantFrom(..."0123456789abcdef"), minLength: 32, maxLength: 32 })
       .map((hex) => `/api/images/avatar/${hex}.jpg`);
-  if (/^(id|ids|entityId|userId|coupleId)$/i.test(key)) return fc.constantFrom(...known.ids);
+  if (/^(?:id|ids|entityId|userId|coupleId)$/i.test(key)) return fc.constantFrom(...known.ids);
   if (/couple_?types/i.test(key)) return fc.subarray([...COUPLE_TYPE_VALUES], { minLength: 1, maxLength: 3 });
   if (/interests/i.test(key)) return fc.subarray([...INTEREST_VALUES], { minLength: 5, maxLength: 8 });
   return null;

@@ -8,6 +8,7 @@ import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/session
 import { getDb } from "@/db/client";
 import { sessions, users, userTokens } from "@/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
+import { LIMITS } from "@/lib/rate-limit";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
 
@@ -129,6 +130,18 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(exists.status).toBe(409);
     expect(exists.json.error.code).toBe("EMAIL_EXISTS");
     expect((await postEmail(headers, { password: PASSWORD, newEmail: "not-an-address" })).status).toBe(400);
+  });
+
+  it("counts every attempt before looking the address up: 409s stop at the hourly limit, so addresses cannot be probed without end", async () => {
+    const { headers } = await person();
+    const taken = await createUser();
+    for (let i = 0; i < LIMITS.emailChangePerUser.limit; i++) {
+      expect((await postEmail(headers, { password: PASSWORD, newEmail: taken.email })).json.error.code).toBe("EMAIL_EXISTS");
+    }
+    const probe = await postEmail(headers, { password: PASSWORD, newEmail: taken.email });
+    expect(probe.status).toBe(429);
+    expect(probe.json.error.code).toBe("RATE_LIMITED");
+    expect((await postEmail(headers, { password: PASSWORD, newEmail: `fresh-${Date.now()}@example.com` })).status).toBe(429);
   });
 
   it("two people confirming links to the same new address at once: one gets it, the other 409 EMAIL_EXISTS (never a 500)", async () => {

@@ -7,10 +7,13 @@ import { AppError } from "@/lib/errors";
 import { PASSWORD, createUser, freshAddress } from "../support/api";
 import { passwordGrant } from "../support/flows";
 
-/** A sign-in as the browser's server action makes it: with or without a device cookie. */
+/** The strangers' one address: the lock is per account and address together. */
+const STRANGERS = freshAddress();
+
+/** A sign-in as the browser's server action makes it, from the strangers' address: with or without a device cookie. */
 async function signIn(email: string, password: string, deviceToken?: string): Promise<string> {
   try {
-    await authenticate(await getDb(), { email, password }, { clientAddress: freshAddress(), deviceToken });
+    await authenticate(await getDb(), { email, password }, { clientAddress: STRANGERS, deviceToken });
     return "ok";
   } catch (error) {
     if (error instanceof AppError) return error.code;

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { POST as logout } from "@/app/api/auth/logout/route";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
@@ -165,10 +165,17 @@ describe("POST /api/auth/token, refresh grant", () => {
 });
 
 describe("sign-in lockout", () => {
+  /** The caller's one address for the test: the lock is per account and address together. */
+  let grant: (email: string, password?: string) => ReturnType<typeof passwordGrant>;
+  beforeEach(() => {
+    const address = freshAddress();
+    grant = (email, password = PASSWORD) => passwordGrant(email, password, { "x-forwarded-for": address });
+  });
+
   it("locks the account after 5 wrong passwords: even the right one then gets 429 ACCOUNT_LOCKED with Retry-After", async () => {
     const user = await createUser();
-    for (let i = 0; i < 5; i++) expect((await passwordGrant(user.email, `Wrong-${i}`)).status).toBe(401);
-    const res = await passwordGrant(user.email);
+    for (let i = 0; i < 5; i++) expect((await grant(user.email, `Wrong-${i}`)).status).toBe(401);
+    const res = await grant(user.email);
     expect(res.status).toBe(429);
     expect(res.json.error.code).toBe("ACCOUNT_LOCKED");
     expect(res.json.error.message).toBe("Too many sign-in attempts. Please try again in 15 minutes.");
@@ -177,41 +184,43 @@ describe("sign-in lockout", () => {
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
   });
 
-  it("locks per account, whatever address the attempts come from", async () => {
+  it("locks the account at the failing address only: strangers elsewhere cannot lock the owner out", async () => {
     const user = await createUser();
-    // passwordGrant goes through `call`, which gives every request its own address.
-    for (let i = 0; i < 5; i++) await passwordGrant(user.email, `Wrong-${i}`);
-    expect((await passwordGrant(user.email)).status).toBe(429);
-    const other = await createUser();
-    expect((await passwordGrant(other.email)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await grant(user.email, `Wrong-${i}`)).status).toBe(401);
+    expect((await grant(user.email)).status).toBe(429);
+    // The owner, at their own address; passwordGrant gives every other request its own address.
+    expect((await passwordGrant(user.email)).status).toBe(200);
+    // Five strangers at five addresses, one wrong password each, lock nobody.
+    for (let i = 0; i < 5; i++) expect((await passwordGrant(user.email, `Wrong-${i}`)).status).toBe(401);
+    expect((await passwordGrant(user.email)).status).toBe(200);
   });
 
   it("does not lock after 4 wrong passwords", async () => {
     const user = await createUser();
-    for (let i = 0; i < 4; i++) await passwordGrant(user.email, `Wrong-${i}`);
-    expect((await passwordGrant(user.email)).status).toBe(200);
+    for (let i = 0; i < 4; i++) await grant(user.email, `Wrong-${i}`);
+    expect((await grant(user.email)).status).toBe(200);
   });
 
   it("resets the count after a successful sign-in before the 5th failure", async () => {
     const user = await createUser();
-    for (let i = 0; i < 4; i++) await passwordGrant(user.email, `Wrong-${i}`);
-    expect((await passwordGrant(user.email)).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await passwordGrant(user.email, `Wrong-${i}`)).status).toBe(401);
-    expect((await passwordGrant(user.email)).status).toBe(200);
+    for (let i = 0; i < 4; i++) await grant(user.email, `Wrong-${i}`);
+    expect((await grant(user.email)).status).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await grant(user.email, `Wrong-${i}`)).status).toBe(401);
+    expect((await grant(user.email)).status).toBe(200);
   });
 
   it("counts at most 5 wrong passwords even when many arrive at once", async () => {
     const user = await createUser();
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => passwordGrant(user.email, `Wrong-${i}`)));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => grant(user.email, `Wrong-${i}`)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
-    expect((await passwordGrant(user.email)).status).toBe(429);
+    expect((await grant(user.email)).status).toBe(429);
   });
 
   it("never locks an account because of simultaneous correct sign-ins", async () => {
     const user = await createUser();
-    const results = await Promise.all(Array.from({ length: 8 }, () => passwordGrant(user.email)));
+    const results = await Promise.all(Array.from({ length: 8 }, () => grant(user.email)));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
   });
 

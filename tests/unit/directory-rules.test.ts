@@ -9,6 +9,8 @@ import {
   pageFilters,
   partnersVenn,
   searchWords,
+  activeFilters,
+  countText,
   commonText,
 } from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -202,5 +204,40 @@ describe("the directory's search words", () => {
     expect(searchWords(undefined)).toEqual([]);
     expect(searchWords("Priya  London priya")).toEqual(["priya", "london"]);
     expect(searchWords("a b c d e f g h")).toEqual(["a", "b", "c", "d", "e", "f"]);
+  });
+});
+
+describe("the directory's chips, count and views", () => {
+  it("names every filter in force as a chip that removes it, the viewer's default sort left out", () => {
+    const filters = {
+      q: "Priya",
+      interests: ["hiking"],
+      styles: ["culture_curators"],
+      verified: true,
+      distance: 25 as const,
+      sort: "newest" as const,
+    };
+    const chips = activeFilters(filters, true);
+    expect(chips.map((chip) => chip.label)).toEqual([
+      "“Priya”",
+      "Within 25 km",
+      "Verified couples only",
+      "Culture Curators",
+      "Hiking",
+      "Sorted: Newest",
+    ]);
+    expect(directoryHref(chips[1]!.without, true)).toBe(
+      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&sort=newest",
+    );
+    expect(directoryHref(chips[5]!.without, true, "map")).toBe(
+      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&distance=25&view=map",
+    );
+    expect(activeFilters({ ...NO_FILTERS, sort: "nearest" }, true)).toEqual([]);
+  });
+
+  it("says a count in words", () => {
+    expect(countText({ count: 1, more: false })).toBe("1 couple");
+    expect(countText({ count: 12, more: false })).toBe("12 couples");
+    expect(countText({ count: 1000, more: true })).toBe("1,000+ couples");
   });
 });

@@ -98,6 +98,9 @@ describe("first paint of the heavy pages", () => {
     "components/profile/CoupleProfileView.tsx",
     "components/events/EventForm.tsx",
     "components/locations/LocationSearch.tsx",
+    "components/directory/DirectoryFilters.tsx",
+    "components/directory/DirectoryList.tsx",
+    "components/directory/DirectoryMap.tsx",
     ...settings,
   ])("%s imports no zod", (entry) => {
     expect(chainTo(entry, ZOD)).toBeNull();

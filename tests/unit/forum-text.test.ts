@@ -209,7 +209,7 @@ describe("excerpt", () => {
       if (chars.length <= length) return flat;
       const cut = chars.slice(0, length).join("");
       const space = cut.lastIndexOf(" ");
-      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?-]+$/u, "")}…`;
+      return `${(space >= cut.length / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s.,;:!?-])[\s.,;:!?-]+$/u, "")}…`;
     };
     const bodies = [
       `${" ".repeat(5000)}short`,

@@ -35,7 +35,18 @@ const PROFILE_ROUTES = [
   "/directory",
   "/notifications",
 ];
-const PUBLIC_ROUTES = ["/login", "/register", "/forgot-password", "/reset-password", "/signout", "/verify-email", "/invitation/accept"];
+const PUBLIC_ROUTES = [
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+  "/signout",
+  "/verify-email",
+  "/invitation/accept",
+  "/terms",
+  "/privacy",
+  "/guidelines",
+];
 
 describe("route guard: /", () => {
   it("sends a signed-out visitor to /login", () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import {
   approvalLine,
   authorLine,
   dayLabel,
   lastMessageLine,
   mergeMessages,
-  MESSAGE_TEXTS,
   seenByText,
   threadItems,
   type Message,

@@ -31,7 +31,7 @@ describe("keyset cursors", () => {
 
   it("is URL-safe without encoding", () => {
     const cursor = encodeCursor(SECRET, "posts:new", { sortKey: new Date(), id: ID });
-    expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(cursor).toMatch(/^[\w-]+\.[\w-]+$/);
     expect(encodeURIComponent(cursor)).toBe(cursor);
     // The list query refuses anything longer unread: every cursor made must fit well within it.
     expect(encodeCursor(SECRET, "posts:top", { sortKey: -Number.MAX_VALUE, id: ID }).length).toBeLessThan(CURSOR_MAX);

@@ -45,6 +45,11 @@ describe("route registry", () => {
       "Settings",
       "Notifications",
     ]);
+    expect(navLinks("footer")).toEqual([
+      { href: "/terms", label: "Terms" },
+      { href: "/privacy", label: "Privacy notice" },
+      { href: "/guidelines", label: "Community guidelines" },
+    ]);
     // Phones: the tab bar takes the links with a tab label, the menu the rest.
     expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual([
       "Global",

@@ -25,7 +25,10 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
       {posts.map((post) => (
         <li key={post.id}>
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
-          <span className="muted"> · {post.author.coupleName}</span>
+          {/* No break before the '·': a name never starts a line of its own. */}
+          <span className="muted">
+            {"\u00a0·"} {post.author.coupleName}
+          </span>
         </li>
       ))}
     </ul>
@@ -88,7 +91,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
                   ) : (
                     notification.title
                   )}
-                  {!notification.is_read && <span className="muted"> · new</span>}
+                  {!notification.is_read && <span className="muted">{"\u00a0·\u00a0new"}</span>}
                 </li>
               ))}
             </ul>

@@ -1,9 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { navLinks } from "@/lib/routes";
 import { SETTINGS_SECTIONS } from "@/lib/settings/sections";
 import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Settings" };
+
+const TRUST_LINKS = navLinks("footer");
 
 /** The overview: every section with one line on what it holds. */
 export default function SettingsPage() {
@@ -20,6 +23,16 @@ export default function SettingsPage() {
           </li>
         ))}
       </ul>
+      <p className={styles.about}>
+        About Two of Us:{" "}
+        {TRUST_LINKS.map((link, index) => (
+          <span key={link.href}>
+            {index > 0 && ", "}
+            <Link href={link.href}>{link.label}</Link>
+          </span>
+        ))}
+        .
+      </p>
     </main>
   );
 }

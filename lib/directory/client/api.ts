@@ -1,10 +1,16 @@
-/** The browser's call to `GET /api/directory` ('Load more'), through the transport (lib/http/client.ts). */
+/** The browser's calls to `GET /api/directory` ('Load more'), its count and its map, through the transport (lib/http/client.ts). */
 import "client-only";
 import { api } from "@/lib/http/client";
-import type { DirectoryPage } from "../queries";
+import type { DirectoryPage, MapCard } from "../queries";
 import { filterParams, type DirectoryFilters } from "../rules";
 
-export type { DirectoryCard, DirectoryPage } from "../queries";
+export type { DirectoryCard, DirectoryPage, MapCard } from "../queries";
 
 export const fetchDirectory = (filters: DirectoryFilters, cursor: string) =>
   api<DirectoryPage>(`/api/directory?${filterParams(filters, cursor)}`);
+
+export const fetchDirectoryCount = (filters: DirectoryFilters, signal?: AbortSignal) =>
+  api<{ data: { count: number; more: boolean } }>(`/api/directory/count?${filterParams(filters)}`, { signal });
+
+export const fetchDirectoryMap = (filters: DirectoryFilters) =>
+  api<{ data: MapCard[]; more: boolean }>(`/api/directory/map?${filterParams(filters)}`);

@@ -17,7 +17,7 @@ import {
 /** A cropped photo kept as a data URL, so a draft in session storage can restore its preview after a reload. */
 export type PickedPhoto = { dataUrl: string; name: string; size: number; width: number; height: number };
 
-const ACCEPTED_EXTENSIONS = /\.(jpe?g|png|webp)$/i;
+const ACCEPTED_EXTENSIONS = /\.(?:jpe?g|png|webp)$/i;
 
 /** Some systems report no MIME type for a picked file; then its extension decides. */
 function isImageType(file: Pick<File, "name" | "type">): boolean {

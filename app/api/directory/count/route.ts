@@ -1,0 +1,15 @@
+import { NextResponse } from "next/server";
+import { countDirectory } from "@/lib/directory/queries";
+import { directoryWhereSchema } from "@/lib/directory/schemas";
+import { route, searchParams } from "@/lib/http/route";
+
+/** How many couples the directory's filters match (the filter sheet's 'Show N couples'): `{data: {count, more}}`, counted up to 1,000. */
+export const GET = route(
+  { access: "complete-profile", input: searchParams(directoryWhereSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    return NextResponse.json(
+      { data: await countDirectory(db, caller.userId, input) },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  },
+);

@@ -1,0 +1,12 @@
+import { NextResponse } from "next/server";
+import { listDirectoryMap } from "@/lib/directory/queries";
+import { directoryWhereSchema } from "@/lib/directory/schemas";
+import { route, searchParams } from "@/lib/http/route";
+
+/** The directory's map: `{data: [card with its shown point], more}`, the list's first 500 couples for the same filters. */
+export const GET = route(
+  { access: "complete-profile", input: searchParams(directoryWhereSchema, { firstIssue: true }) },
+  async ({ db, caller, input }) => {
+    return NextResponse.json(await listDirectoryMap(db, caller.userId, input), { headers: { "Cache-Control": "private, no-store" } });
+  },
+);

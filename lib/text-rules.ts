@@ -1,0 +1,23 @@
+/**
+ * The text rules without zod (lib/fields builds its schemas on them): what a client page may
+ * test input with before any validation library loads. Pure and browser-safe.
+ */
+
+/**
+ * The one control-character rule for one-line text: line breaks (U+2028/2029 too), tabs, NUL and
+ * the like are never part of a name, an address or a token, and a name ends up in e-mail subjects.
+ */
+export const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * What no text anywhere may hold, multi-line text included: control characters other than tab and
+ * line breaks, and lone UTF-16 surrogates (no valid UTF-8 spelling; Postgres refuses NUL with 22021).
+ */
+export const UNSAFE_TEXT = /(?![\t\n\r])[\p{Cc}\p{Cs}]/u;
+
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The rule of oneLine as a plain test, for lenient readers (a page's search params) that drop rather than refuse. */
+export function isOneLine(value: string): boolean {
+  return !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value);
+}

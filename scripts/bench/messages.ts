@@ -1,0 +1,195 @@
+/**
+ * The messages section of `npm run bench` (BENCH_SECTIONS=messages), also runnable alone:
+ * `npx tsx --conditions react-server scripts/bench/messages.ts`.
+ *
+ * Two fresh `bench_messages_<size>_<timestamp>` databases on the local Postgres, each with 20,000
+ * couples and 50,000 conversations between them, holding BENCH_MESSAGES_SMALL (10,000) and
+ * BENCH_MESSAGES_LARGE (1,000,000) messages, bulk-inserted with generate_series; the viewer's
+ * conversation (couples 1 and 2) gets 100 more in both, so its thread has an older page. In
+ * process (the server's own functions, no HTTP), each sample times a call on both databases back
+ * to back (discover's timePair), so the large/small ratio says how a call grows: p50/p99 of the
+ * inbox page, the thread's newest page and the page before it, sending a message (each sample by
+ * another person, under the 30-a-minute limit), the unread count, and the current user
+ * (loadCurrentUser: what GET /api/v2/auth/me runs) to compare with. Then the EXPLAIN ANALYZE of
+ * each read at the large size. The databases are dropped at the end.
+ */
+import { performance } from "node:perf_hooks";
+import postgres from "postgres";
+import { openDatabase, type Db } from "@/db/client";
+import { memberOf, type Member } from "@/lib/connections/queries";
+import { inbox, threadPage, unreadTotal } from "@/lib/messages/queries";
+import { sendMessage } from "@/lib/messages/service";
+import { loadCurrentUser } from "@/lib/profile/queries";
+import { ADMIN_URL } from "./config";
+import { md5Uuid, ms, timePair } from "./discover";
+
+const COUPLES = 20_000;
+const CONVERSATIONS = 50_000;
+const VIEWER_EXTRA = 100;
+
+/**
+ * Conversation c (1-based) is between couple a = 1 + (c-1) % COUPLES and the couple 1, 38 or 75
+ * places on (by (c-1) / COUPLES): no pair twice, never a couple with itself.
+ */
+const coupleA = (c: string) => `(1 + (${c} - 1) % ${COUPLES})`;
+const coupleB = (c: string) => `(1 + ((${c} - 1) % ${COUPLES} + 1 + ((${c} - 1) / ${COUPLES}) * 37) % ${COUPLES})`;
+
+async function fill(sql: postgres.Sql, messages: number): Promise<void> {
+  await sql.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+    select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now()
+    from generate_series(1, ${2 * COUPLES}) g`);
+  await sql.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, status, is_visible, partner_a_verified, partner_b_verified, created_at)
+    select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g, 'active', true, true, true, now() - interval '30 days'
+    from generate_series(1, ${COUPLES}) g`);
+  await sql.unsafe(`insert into conversations (id, couple_low_id, couple_high_id, last_activity_at, created_at)
+    select md5('v' || c)::uuid, least(md5('c' || ${coupleA("c")})::uuid, md5('c' || ${coupleB("c")})::uuid),
+      greatest(md5('c' || ${coupleA("c")})::uuid, md5('c' || ${coupleB("c")})::uuid), now() - interval '20 days', now() - interval '20 days'
+    from generate_series(1, ${CONVERSATIONS}) c`);
+  // Message g is in conversation 1 + g % CONVERSATIONS, by one of its four people in turn; the viewer's conversation gets more.
+  const insertMessages = (from: string, count: number, conversation: string) =>
+    sql.unsafe(`insert into messages (conversation_id, author_user_id, author_couple_id, body, created_at)
+      select md5('v' || c)::uuid, md5('u' || (2 * k - 1 + (g / 2) % 2))::uuid, md5('c' || k)::uuid,
+        'Bench message ' || g, now() - interval '10 days' + g * interval '1 millisecond'
+      from (select g, c, case when g % 2 = 0 then ${coupleA("c")} else ${coupleB("c")} end as k
+            from (select g, ${conversation} as c from generate_series(${from}, ${count}) g) s) t`);
+  await insertMessages("1", messages, `1 + g % ${CONVERSATIONS}`);
+  await insertMessages(String(messages + 1), messages + VIEWER_EXTRA, "1");
+  await sql.unsafe(`update conversations v set last_message_id = m.id, last_activity_at = m.created_at
+    from (select distinct on (conversation_id) conversation_id, id, created_at from messages order by conversation_id, seq desc) m
+    where v.id = m.conversation_id`);
+  // Half the people have read their conversations up to some point.
+  await sql.unsafe(`insert into conversation_reads (user_id, conversation_id, last_read_seq)
+    select md5('u' || (2 * ${coupleA("c")} - 1))::uuid, md5('v' || c)::uuid, ${Math.floor(messages / 2)}
+    from generate_series(1, ${CONVERSATIONS}) c`);
+  await sql.unsafe("vacuum analyze");
+}
+
+async function scaleDatabase(admin: postgres.Sql, size: number) {
+  const name = `bench_messages_${size}_${Date.now()}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase(url.toString());
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const close = async () => {
+    await sql.end({ timeout: 5 });
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+  };
+  try {
+    await handle.migrate();
+    const started = performance.now();
+    await fill(sql, size);
+    return { size, db: handle.db, sql, insertS: (performance.now() - started) / 1000, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The query a call ran last (a logger on a second handle would double the work: the plan is of the same SQL, rebuilt). */
+async function explain(sql: postgres.Sql, label: string, text: string, params: unknown[]): Promise<void> {
+  const plan = await sql.unsafe(`explain (analyze, costs off, summary on) ${text}`, params as never[]);
+  console.log(`-- EXPLAIN ${label}\n${plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n")}`);
+}
+
+export async function benchMessages(): Promise<number> {
+  // The inbox signs its cursors.
+  process.env.AUTH_SECRET ??= "bench-messages-secret-0123456789abcdef";
+  const sizes = [Number(process.env.BENCH_MESSAGES_SMALL ?? 10_000), Number(process.env.BENCH_MESSAGES_LARGE ?? 1_000_000)];
+  const samples = Number(process.env.BENCH_MESSAGES_SAMPLES ?? 200);
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
+  try {
+    for (const size of sizes) databases.push(await scaleDatabase(admin, size));
+    const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
+    const dbs: [Db, Db] = [small.db, large.db];
+    const viewerId = md5Uuid("u1");
+    const viewer = new Map<Db, Member>();
+    for (const db of dbs) viewer.set(db, await memberOf(db, viewerId));
+    const conversationId = md5Uuid("v1");
+    const olderThan = new Map<Db, string>();
+    for (const db of dbs) olderThan.set(db, (await threadPage(db, viewer.get(db)!, conversationId, { limit: 30 })).data[0]!.id);
+    console.log(
+      `\n== Messages, in process, on Postgres: ${CONVERSATIONS.toLocaleString("en")} conversations between ${COUPLES.toLocaleString("en")} couples, ` +
+        `${small.size.toLocaleString("en")} messages (filled in ${small.insertS.toFixed(1)} s) and ${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s); ` +
+        `${samples} samples each, the two sizes interleaved (BENCH_MESSAGES_SAMPLES)`,
+    );
+    const inboxPage = await timePair(samples, (db) => inbox(db, viewer.get(db)!, undefined), dbs);
+    const newest = await timePair(samples, (db) => threadPage(db, viewer.get(db)!, conversationId, { limit: 30 }), dbs);
+    const older = await timePair(
+      samples,
+      (db) => threadPage(db, viewer.get(db)!, conversationId, { limit: 30, before: olderThan.get(db) }),
+      dbs,
+    );
+    const unread = await timePair(samples, (db) => unreadTotal(db, viewer.get(db)!), dbs);
+    const me = await timePair(samples, (db) => loadCurrentUser(db, viewerId), dbs);
+    // Each send by another person (partner A of couple n, in conversation n): no one nears the 30-a-minute limit.
+    const senders = new Map<Db, number>(dbs.map((db) => [db, 0]));
+    const send = await timePair(
+      samples,
+      async (db) => {
+        const n = senders.get(db)!;
+        senders.set(db, n + 1);
+        const member = await memberOf(db, md5Uuid(`u${2 * (2 + n) - 1}`));
+        await sendMessage(db, member, md5Uuid(`v${2 + n}`), { body: "A bench message", photoUrl: null });
+      },
+      dbs,
+    );
+    const rows = [
+      ["inbox page (GET /api/conversations)", inboxPage],
+      ["thread, newest 30", newest],
+      ["thread, 30 before", older],
+      ["send a message (incl. its member read)", send],
+      ["unread count", unread],
+      ["current user (/me, loadCurrentUser)", me],
+    ] as const;
+    const table = rows.map(([label, [a, b]]) => [label, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`]);
+    table.push([
+      "inbox / me (p50)",
+      `${(inboxPage[0].p50 / me[0].p50).toFixed(2)}x`,
+      "",
+      `${(inboxPage[1].p50 / me[1].p50).toFixed(2)}x`,
+      "",
+      "",
+    ]);
+    const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
+    const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
+    const line = (cells: readonly string[]) =>
+      cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+    console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...table.map(line)].join("\n"));
+    await explainReads(large.sql, large.size, viewer.get(large.db)!, conversationId, olderThan.get(large.db)!);
+    return 0;
+  } finally {
+    for (const database of databases) await database.close();
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** The plans of the reads at the large size, their SQL captured by a logging handle on the same database. */
+async function explainReads(sql: postgres.Sql, size: number, member: Member, conversationId: string, before: string): Promise<void> {
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const schema = await import("@/db/schema");
+  const logged: { query: string; params: unknown[] }[] = [];
+  const db = drizzle(sql, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
+  const capture = async (label: string, run: () => Promise<unknown>) => {
+    logged.length = 0;
+    await run();
+    for (const [i, { query, params }] of logged.entries())
+      if (query.trimStart().toLowerCase().startsWith("select") || query.startsWith("("))
+        await explain(sql, `${label} (${i + 1}/${logged.length}) at ${size.toLocaleString("en")} messages`, query, params);
+  };
+  await capture("inbox page", () => inbox(db, member, undefined));
+  await capture("thread, 30 before", () => threadPage(db, member, conversationId, { limit: 30, before }));
+  await capture("unread count", () => unreadTotal(db, member));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchMessages().then(
+    (errors) => process.exit(errors ? 1 : 0),
+    (error: unknown) => {
+      console.error(`messages bench failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}

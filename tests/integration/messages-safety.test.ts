@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
+import { getDb } from "@/db/client";
+import { conversations, users } from "@/db/schema";
+import { deleteAccount } from "@/lib/account/deletion";
+import { exportAccount } from "@/lib/account/export";
+import { call, PASSWORD } from "../support/api";
+import type { Headers } from "../support/forum";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
+
+const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
+const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
+const resolve = (id: string, action: string, h: Headers) =>
+  call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
+
+describe("deleting an account mid-conversation", () => {
+  it("erases the person's messages ('Deleted member'), and ends the conversation only when no partner remains", async () => {
+    const { one, two, conversationId } = await connected();
+    await talk.send(conversationId, { body: "From Ana" }, two.a.headers);
+    await talk.send(conversationId, { body: "From Rui" }, two.b.headers);
+    await talk.send(conversationId, { body: "From us" }, one.a.headers);
+    const db = await getDb();
+    await deleteAccount(db, two.b.userId, PASSWORD);
+    const thread = await talk.thread(conversationId, one.b.headers);
+    expect(thread.json.data.map((m: { body: string | null }) => m.body)).toEqual(["From Ana", null, "From us"]);
+    expect(thread.json.data[1]).toMatchObject({ deleted: true, author: { userId: null, firstName: "Deleted member" } });
+    expect((await talk.detail(conversationId, one.a.headers)).json.data.ended).toBe(false);
+    expect((await talk.send(conversationId, { body: "Still here?" }, two.a.headers)).status).toBe(201);
+
+    await deleteAccount(db, two.a.userId, PASSWORD);
+    const detail = await talk.detail(conversationId, one.a.headers);
+    expect(detail.json.data.ended).toBe(true);
+    expect(detail.json.data.couples.map((c: { id: string }) => c.id)).toEqual([one.coupleId]);
+    const inbox = await talk.inbox(one.b.headers);
+    expect(inbox.json.data[0]).toMatchObject({ id: conversationId, ended: true, couple: { id: null, coupleName: "Deleted couple" } });
+    expect((await talk.send(conversationId, { body: "Hello?" }, one.a.headers)).status).toBe(403);
+    const [row] = await db.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, conversationId));
+    expect(row).toBeDefined();
+  });
+
+  it("exports the person's own messages and the requests they sent, a decline still reading pending", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Our note" }, us.a.headers);
+    await connections.decline(sent.json.data.id, them.a.headers);
+    const { one, conversationId } = await connected();
+    await talk.send(conversationId, { body: "Exported words" }, one.a.headers);
+    const db = await getDb();
+    const mine = await exportAccount(db, one.a.userId);
+    expect(mine.messages.map((m) => [m.conversationId, m.body])).toEqual([[conversationId, "Exported words"]]);
+    expect(mine.connectionRequestsSent).toHaveLength(1);
+    const theirs = await exportAccount(db, us.a.userId);
+    expect(theirs.connectionRequestsSent.map((r) => [r.note, r.status])).toEqual([["Our note", "pending"]]);
+    expect((await exportAccount(db, us.b.userId)).connectionRequestsSent).toEqual([]);
+  });
+});
+
+describe("reporting a message", () => {
+  it("is for the conversation's members only; moderators see it with the five before, and removing erases it", async () => {
+    const { one, two, conversationId } = await connected();
+    const fifth = await messagingCouple();
+    for (let i = 1; i <= 6; i++) await talk.send(conversationId, { body: `context ${i}` }, one.a.headers);
+    const bad = await talk.send(conversationId, { body: "Something awful" }, one.b.headers);
+    const targetId = bad.json.data.id;
+    expect((await report({ targetType: "message", targetId, reason: "harassment" }, fifth.a.headers)).status).toBe(404);
+    expect((await report({ targetType: "message", targetId: randomUUID(), reason: "spam" }, two.a.headers)).status).toBe(404);
+    expect((await report({ targetType: "message", targetId, reason: "spam" }, one.a.headers)).status).toBe(400);
+    const filed = await report({ targetType: "message", targetId, reason: "harassment", note: "Please look" }, two.a.headers);
+    expect(filed.status).toBe(201);
+    expect((await report({ targetType: "message", targetId, reason: "spam" }, two.a.headers)).status).toBe(409);
+
+    const db = await getDb();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, fifth.a.userId));
+    const queue = await openReports(fifth.a.headers);
+    const entry = queue.json.data.find((r: { targetId: string }) => r.targetId === targetId);
+    expect(entry.content).toMatchObject({ body: "Something awful", coupleId: one.coupleId, coupleName: one.name });
+    expect(entry.conversation.map((m: { body: string }) => m.body)).toEqual([
+      "context 2",
+      "context 3",
+      "context 4",
+      "context 5",
+      "context 6",
+      "Something awful",
+    ]);
+    expect((await resolve(entry.id, "remove", fifth.a.headers)).status).toBe(200);
+    const last = (await talk.thread(conversationId, two.b.headers)).json.data.at(-1);
+    expect(last).toMatchObject({ id: targetId, body: null, deleted: true });
+  });
+});
+
+describe("the inbox", () => {
+  it("pages by latest activity with a signed cursor; a forged cursor is 400", async () => {
+    const us = await messagingCouple();
+    const db = await getDb();
+    const others = await Promise.all(Array.from({ length: 22 }, () => messagingCouple()));
+    const start = Date.now() - 100_000;
+    const made = await db
+      .insert(conversations)
+      .values(
+        others.map((other, i) => {
+          const [low, high] = us.coupleId < other.coupleId ? [us.coupleId, other.coupleId] : [other.coupleId, us.coupleId];
+          return { coupleLowId: low, coupleHighId: high, lastActivityAt: new Date(start + i * 1000) };
+        }),
+      )
+      .returning({ id: conversations.id, lastActivityAt: conversations.lastActivityAt });
+    const newestFirst = [...made].sort((a, b) => b.lastActivityAt.getTime() - a.lastActivityAt.getTime()).map((c) => c.id);
+    const first = await talk.inbox(us.a.headers);
+    expect(first.json.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(0, 20));
+    expect(first.json.pagination.hasMore).toBe(true);
+    const second = await talk.inbox(us.a.headers, `?cursor=${encodeURIComponent(first.json.pagination.nextCursor)}`);
+    expect(second.json.data.map((c: { id: string }) => c.id)).toEqual(newestFirst.slice(20));
+    expect(second.json.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+    expect((await talk.inbox(us.b.headers, "?cursor=forged.cursor")).status).toBe(400);
+    const theirs = await talk.inbox(others[0]!.a.headers, `?cursor=${encodeURIComponent(first.json.pagination.nextCursor)}`);
+    expect(theirs.status).toBe(400);
+  });
+});

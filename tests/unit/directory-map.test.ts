@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { boundsOf, clusterIndex, zoomOfScale } from "@/lib/directory/map";
+
+const at = (coupleId: string, lat: number, lng: number) => ({ coupleId, point: { lat, lng } });
+
+describe("the directory map's clusters", () => {
+  const couples = [at("lisbon-1", 38.72, -9.14), at("lisbon-2", 38.72, -9.14), at("sintra", 38.8, -9.38), at("paris", 48.86, 2.35)];
+  const index = clusterIndex(couples);
+  const world: [number, number, number, number] = [-180, -85, 180, 85];
+
+  it("merges couples that overlap at the zoom shown, and parts them closer in", () => {
+    const far = index.marks(world, 3);
+    expect(far).toHaveLength(2);
+    const lisbon = far.find((mark) => mark.kind === "cluster")!;
+    expect(lisbon).toMatchObject({ kind: "cluster", count: 3 });
+    if (lisbon.kind !== "cluster") throw new Error("a cluster");
+    expect(lisbon.leaves.map((leaf) => leaf.coupleId).sort()).toEqual(["lisbon-1", "lisbon-2", "sintra"]);
+    expect(far.find((mark) => mark.kind === "couple")).toMatchObject({ id: "paris", lat: 48.86, lng: 2.35 });
+    // At street level Sintra stands alone; the two Lisbon couples share one snapped point and never part.
+    const near = index.marks(world, 12);
+    expect(
+      near
+        .filter((mark) => mark.kind === "couple")
+        .map((mark) => mark.id)
+        .sort(),
+    ).toEqual(["paris", "sintra"]);
+    expect(near.find((mark) => mark.kind === "cluster")).toMatchObject({ count: 2 });
+  });
+
+  it("fits a box around the points, never smaller than the span asked for", () => {
+    expect(boundsOf([])).toBeNull();
+    const [west, south, east, north] = boundsOf([{ lat: 38.72, lng: -9.14 }])!;
+    expect(east - west).toBeCloseTo(1);
+    expect(north - south).toBeCloseTo(1);
+    const wide = boundsOf(couples.map((couple) => couple.point))!;
+    expect(wide[0]).toBeLessThan(-9.38);
+    expect(wide[2]).toBeGreaterThan(2.35);
+    expect(wide[3]).toBeGreaterThan(48.86);
+  });
+
+  it("reads a Mercator scale as the web map's zoom", () => {
+    expect(zoomOfScale(256 / (2 * Math.PI))).toBeCloseTo(0);
+    expect(zoomOfScale((256 * 1024) / (2 * Math.PI))).toBeCloseTo(10);
+  });
+});
