@@ -1,7 +1,9 @@
 import "server-only";
 import { and, asc, eq, gt, inArray, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { connectionRequests, conversationReads, conversations, couples, liveEvents, liveSequences, messages, users } from "@/db/schema";
+import { connectionRequests, conversationReads, conversations, liveEvents, liveSequences, messages, users } from "@/db/schema";
+import { coupleIdOf } from "@/lib/couples/queries";
+import { messageItem, messageRows, unreadTotal, type MessageItem } from "@/lib/messages/queries";
 import { latestNotifications, unreadCount } from "@/lib/notifications/service";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import type { StreamEventName } from "./rules";
@@ -35,9 +37,13 @@ export const rowsAfter = (db: Db, userId: string, after: number): Promise<Row[]>
     .orderBy(asc(liveEvents.seq))
     .limit(PAGE_ROWS);
 
-/** The person's unread counts now (the bell's number; blocked couples' notifications are not counted). */
-export async function unreadCounts(db: Db, userId: string): Promise<{ notifications: number }> {
-  return { notifications: await unreadCount(db, userId) };
+/**
+ * The person's unread counts now: the bell's number (blocked couples' notifications are not
+ * counted) and the message badge's (0 without a couple).
+ */
+export async function unreadCounts(db: Db, userId: string): Promise<{ notifications: number; messages: number }> {
+  const [notifications, coupleId] = await Promise.all([unreadCount(db, userId), coupleIdOf(db, userId)]);
+  return { notifications, messages: coupleId ? await unreadTotal(db, { userId, coupleId }) : 0 };
 }
 
 /**
@@ -52,39 +58,11 @@ const mayRead = (userId: string): SQL =>
 
 /** The messages the person may read now, as the messaging API shows them (an erased one erased). */
 async function visibleMessages(db: Db, userId: string, ids: string[]) {
-  if (ids.length === 0) return new Map<string, unknown>();
-  const rows = await db
-    .select({
-      id: messages.id,
-      conversationId: messages.conversationId,
-      body: messages.body,
-      photoUrl: messages.photoUrl,
-      deletedAt: messages.deletedAt,
-      createdAt: messages.createdAt,
-      authorUserId: messages.authorUserId,
-      authorCoupleId: messages.authorCoupleId,
-      firstName: sql<string>`coalesce(${users.firstName}, '')`,
-      coupleName: sql<string>`coalesce(${couples.coupleName}, '')`,
-    })
-    .from(messages)
+  if (ids.length === 0) return new Map<string, MessageItem>();
+  const rows = await messageRows(db)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .leftJoin(users, eq(users.id, messages.authorUserId))
-    .leftJoin(couples, eq(couples.id, messages.authorCoupleId))
     .where(and(inArray(messages.id, ids), mayRead(userId)));
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        conversationId: row.conversationId,
-        body: row.body,
-        photoUrl: row.photoUrl,
-        author: { userId: row.authorUserId, firstName: row.firstName, coupleId: row.authorCoupleId, coupleName: row.coupleName },
-        createdAt: row.createdAt.toISOString(),
-        deleted: row.deletedAt !== null,
-      },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.id, messageItem(row)]));
 }
 
 /** Read positions in conversations the person may read now, keyed "conversation:reader". */
@@ -133,6 +111,16 @@ async function visibleRequests(db: Db, userId: string, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** Conversations the person may read now, with whether they ended (a `connection` row naming a conversation). */
+async function visibleConversations(db: Db, userId: string, ids: string[]) {
+  if (ids.length === 0) return new Map<string, { conversationId: string; ended: boolean }>();
+  const rows = await db
+    .select({ conversationId: conversations.id, ended: sql<boolean>`${conversations.endedAt} is not null` })
+    .from(conversations)
+    .where(and(inArray(conversations.id, ids), mayRead(userId)));
+  return new Map(rows.map((row) => [row.conversationId, row]));
+}
+
 /**
  * Kinds whose event carries the person's state now rather than one change: within a page only the
  * last of each is sent (at its own id), since earlier ones would carry the very same value.
@@ -157,12 +145,16 @@ export async function render(db: Db, userId: string, rows: readonly Row[]): Prom
   const reads = sent.flatMap((row) =>
     row.kind === "read" && row.conversationId && row.subjectId ? [{ conversationId: row.conversationId, readerId: row.subjectId }] : [],
   );
-  const [counts, newest, shownMessages, shownReads, shownRequests] = await Promise.all([
+  const changedConversations = [
+    ...new Set(sent.filter((row) => row.kind === "connection" && !row.subjectId && row.conversationId).map((row) => row.conversationId!)),
+  ];
+  const [counts, newest, shownMessages, shownReads, shownRequests, shownConversations] = await Promise.all([
     needs.has("unread") || needs.has("notification") ? unreadCounts(db, userId) : undefined,
     needs.has("notification") ? latestNotifications(db, userId, 1) : undefined,
     visibleMessages(db, userId, subjects(sent, ["message", "message_deleted"])),
     visibleReads(db, userId, reads),
     visibleRequests(db, userId, subjects(sent, ["connection"])),
+    visibleConversations(db, userId, changedConversations),
   ]);
   const out: Outgoing[] = [];
   const add = (row: Row, event: StreamEventName, data: unknown) => {
@@ -188,7 +180,8 @@ export async function render(db: Db, userId: string, rows: readonly Row[]): Prom
         add(row, "read", shownReads.get(`${row.conversationId}:${row.subjectId}`));
         break;
       case "connection":
-        add(row, "connection", shownRequests.get(row.subjectId ?? ""));
+        // A request that changed, or (no request named) a conversation that did: it ended.
+        add(row, "connection", row.subjectId ? shownRequests.get(row.subjectId) : shownConversations.get(row.conversationId ?? ""));
         break;
     }
   }

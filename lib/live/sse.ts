@@ -74,6 +74,7 @@ export function liveStream(options: LiveStreamOptions): Response {
   const listener = options.listener ?? liveListener();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let position = 0;
+  let positioned = false;
   let closed = false;
   let pumping = false;
   let again = false;
@@ -108,6 +109,8 @@ export function liveStream(options: LiveStreamOptions): Response {
 
   /** Sends every row after `position`; a wake while it runs makes it look once more. */
   async function pump(): Promise<void> {
+    // Before its position is known a stream sends nothing: begin() reads everything after it.
+    if (!positioned) return;
     if (pumping) {
       again = true;
       return;
@@ -148,6 +151,7 @@ export function liveStream(options: LiveStreamOptions): Response {
     } else {
       position = resumeFrom;
     }
+    positioned = true;
     await pump();
   }
 

@@ -64,7 +64,7 @@ const messageColumns = {
 };
 
 /** Messages with their author's name and couple (left joins: a deleted member's messages stay). */
-const messageRows = (db: Db) =>
+export const messageRows = (db: Db) =>
   db
     .select(messageColumns)
     .from(messages)
@@ -149,7 +149,7 @@ export async function conversationUnread(db: Db, userId: string, conversationId:
 }
 
 /** `GET /api/messages/unread-count`: the person's unread messages over all their couple's conversations (muted ones too). */
-export async function unreadTotal(db: Db, member: Member): Promise<number> {
+export async function unreadTotal(db: Db, member: Pick<Member, "userId" | "coupleId">): Promise<number> {
   const [row] = await db
     .select({ unread: sql<number>`coalesce(sum(${unreadIn(sql`${conversations.id}`, member.userId)}), 0)::int` })
     .from(conversations)

@@ -9,6 +9,7 @@ import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
 import { withCouple } from "../support/couples";
+import { connected, talk } from "../support/messages";
 import { conversationOfTwo, named, openStream, readStream, send, type StreamEvent } from "../support/live";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -57,7 +58,7 @@ describe("GET /api/stream", () => {
       expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
       const [first] = await stream.waitFor((events) => events.length >= 1);
       // One notification: its row (1) and the unread row after it (2).
-      expect(first).toEqual({ id: 2, event: "unread", data: { notifications: 1 } });
+      expect(first).toEqual({ id: 2, event: "unread", data: { notifications: 1, messages: 0 } });
     } finally {
       stream.close();
     }
@@ -75,10 +76,10 @@ describe("GET /api/stream", () => {
         expect(named(stream.events, "notification")).toEqual([
           { id: 1, event: "notification", data: { unread_count: 1, newest: expect.objectContaining({ title: "Rui mentioned you" }) } },
         ]);
-        expect(stream.events.at(-1)).toEqual({ id: 2, event: "unread", data: { notifications: 1 } });
+        expect(stream.events.at(-1)).toEqual({ id: 2, event: "unread", data: { notifications: 1, messages: 0 } });
       }
       await settle();
-      expect(streams[2]!.stream.events).toEqual([{ id: 0, event: "unread", data: { notifications: 0 } }]);
+      expect(streams[2]!.stream.events).toEqual([{ id: 0, event: "unread", data: { notifications: 0, messages: 0 } }]);
     } finally {
       streams.forEach(({ stream }) => stream.close());
     }
@@ -127,13 +128,46 @@ describe("GET /api/stream", () => {
     }
   });
 
+  it("carries what the messaging API writes: a message to the three others with their counts, the read position, the erasure", async () => {
+    const { one, two, conversationId } = await connected();
+    const [writer, ...others] = [one.a, one.b, two.a, two.b];
+    const streams = await Promise.all(
+      [writer, ...others].map(async (person) => (await openStream({ cookie: person.headers.cookie! })).stream),
+    );
+    try {
+      await Promise.all(streams.map((stream) => stream.waitFor((events) => events.length >= 1)));
+      const sent = await talk.send(conversationId, { body: "Picnic on Sunday?" }, writer.headers);
+      expect(sent.status).toBe(201);
+      for (const stream of streams) await stream.waitFor((events) => named(events, "message").length === 1);
+      expect(named(streams[0]!.events, "message")[0]!.data).toEqual(sent.json.data);
+      for (const stream of streams.slice(1))
+        await stream.waitFor((events) => named(events, "unread").some((event) => (event.data as { messages: number }).messages === 1));
+
+      const reader = others[2]!;
+      expect((await talk.read(conversationId, { upTo: sent.json.data.id }, reader.headers)).status).toBe(200);
+      for (const stream of streams)
+        await stream.waitFor((events) =>
+          named(events, "read").some((event) => (event.data as { userId: string }).userId === reader.userId),
+        );
+      await streams[3]!.waitFor((events) => (named(events, "unread").at(-1)!.data as { messages: number }).messages === 0);
+
+      expect((await talk.remove(sent.json.data.id, writer.headers)).status).toBeLessThan(300);
+      for (const stream of streams) await stream.waitFor((events) => named(events, "message-deleted").length === 1);
+      expect(named(streams[1]!.events, "message-deleted")[0]!.data).toEqual({ id: sent.json.data.id, conversationId });
+      for (const stream of streams)
+        expect(ids(stream.events), JSON.stringify(stream.events)).toEqual([...new Set(ids(stream.events))].sort((a, b) => a - b));
+    } finally {
+      streams.forEach((stream) => stream.close());
+    }
+  });
+
   it("clears the bell on the person's other streams when they read their notifications", async () => {
     const ana = await person();
     const id = (await notify(ana.user.id))!;
     const { stream } = await openStream(ana.headers);
     try {
       await stream.waitFor((events) => events.length >= 1);
-      expect(stream.events[0]!.data).toEqual({ notifications: 1 });
+      expect(stream.events[0]!.data).toEqual({ notifications: 1, messages: 0 });
       await markRead(await getDb(), ana.user.id, { ids: [id] });
       await stream.waitFor((events) => named(events, "unread").length >= 2);
       expect(named(stream.events, "notification").at(-1)!.data).toEqual({
@@ -154,7 +188,10 @@ describe("GET /api/stream", () => {
       await stream.waitFor((events) => events.length >= 1);
       await notify(ana.user.id, "From a blocked couple", { actorUserId: rui.user.id, actorCoupleId: rui.coupleId });
       await stream.waitFor((events) => events.length >= 3);
-      expect(stream.events.slice(1).map((event) => event.data)).toEqual([{ unread_count: 0, newest: null }, { notifications: 0 }]);
+      expect(stream.events.slice(1).map((event) => event.data)).toEqual([
+        { unread_count: 0, newest: null },
+        { notifications: 0, messages: 0 },
+      ]);
     } finally {
       stream.close();
     }

@@ -186,7 +186,7 @@ describe("applyEvent", () => {
       await vi.advanceTimersByTimeAsync(0);
       expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 4 });
       expect(loadPage).toHaveBeenCalledTimes(2);
-      applyEvent("unread", { notifications: 2 });
+      applyEvent("unread", { notifications: 2, messages: 0 });
       expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 2 });
       applyEvent("reset", {});
       await vi.advanceTimersByTimeAsync(0);

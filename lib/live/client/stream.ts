@@ -14,6 +14,8 @@
  */
 import "client-only";
 import { useEffect } from "react";
+import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
+import { NOTIFICATIONS_KEY, UNREAD_KEY } from "@/lib/notifications/client";
 import { HIDDEN_PAUSE_MS, reconnectDelay, STREAM_EVENTS, type StreamEventName } from "../rules";
 import { invalidate, push, setStreaming } from "./use-live";
 
@@ -21,7 +23,7 @@ import { invalidate, push, setStreaming } from "./use-live";
 export const OPEN_TIMEOUT_MS = 10_000;
 
 /** The live keys the stream feeds (prefixes of the useLive keys shown by the bell and messaging). */
-const FED = ["notifications", "messages"] as const;
+const FED = [NOTIFICATIONS_KEY, MESSAGES_KEY] as const;
 
 /** The part of EventSource the connection uses (a fake one in the unit tests). */
 export type EventSourceLike = {
@@ -131,7 +133,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   };
 }
 
-type Counts = { notifications: number; messages?: number };
+type Counts = { notifications: number; messages: number };
 type Changed = { conversationId?: string | null };
 
 /** What each event changes on screen: a value pushed, or keys loaded again. */
@@ -139,28 +141,29 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
   switch (name) {
     case "unread": {
       const counts = data as Counts;
-      push("notifications:unread", counts.notifications);
-      // Without the messages count in the event, the badge loads its own.
-      if (counts.messages === undefined) invalidate("messages:unread");
-      else push("messages:unread", counts.messages);
+      push(UNREAD_KEY, counts.notifications);
+      push(UNREAD_MESSAGES_KEY, counts.messages);
       return;
     }
     case "notification":
-      push("notifications:unread", (data as { unread_count: number }).unread_count);
-      invalidate("notifications:page");
+      push(UNREAD_KEY, (data as { unread_count: number }).unread_count);
+      invalidate(`${NOTIFICATIONS_KEY}:page`);
       return;
     case "message":
     case "message-deleted":
     case "read": {
       const conversation = (data as Changed).conversationId;
-      if (conversation) invalidate(`messages:thread:${conversation}`);
-      invalidate("messages:inbox");
+      if (conversation) invalidate(threadKey(conversation));
+      invalidate(INBOX_KEY);
       return;
     }
-    case "connection":
-      invalidate("messages:requests");
-      invalidate("messages:inbox");
+    case "connection": {
+      const conversation = (data as Changed).conversationId;
+      if (conversation) invalidate(threadKey(conversation));
+      invalidate(REQUESTS_KEY);
+      invalidate(INBOX_KEY);
       return;
+    }
     case "reset":
       // What was missed is no longer kept: everything the stream feeds loads again.
       for (const prefix of FED) invalidate(prefix);
