@@ -205,6 +205,7 @@ export async function inbox(db: Db, member: Member, cursorText: string | undefin
   );
 }
 
+/** The page's conversations with the other couple, the last message and its author, and the person's unread count: one query. */
 async function inboxRows(db: Db, member: Member, ids: string[]): Promise<Map<string, InboxItem>> {
   const rows = await db
     .select({
@@ -215,24 +216,25 @@ async function inboxRows(db: Db, member: Member, ids: string[]): Promise<Map<str
       otherName: other.coupleName,
       otherImage: other.profileImageUrl,
       unread: unreadIn(sql`${conversations.id}`, member.userId),
-      lastMessageId: conversations.lastMessageId,
+      last: messageColumns,
     })
     .from(conversations)
     .leftJoin(
       other,
       sql`${other.id} = case when ${conversations.coupleLowId} = ${member.coupleId} then ${conversations.coupleHighId} else ${conversations.coupleLowId} end`,
     )
+    .leftJoin(messages, eq(messages.id, conversations.lastMessageId))
+    .leftJoin(author, eq(author.id, messages.authorUserId))
+    .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId))
     .where(inArray(conversations.id, ids));
-  const lastIds = rows.flatMap((row) => (row.lastMessageId ? [row.lastMessageId] : []));
-  const lasts = lastIds.length ? await messageRows(db).where(inArray(messages.id, lastIds)) : [];
-  const lastById = new Map(lasts.map((row) => [row.id, messageItem(row)]));
   return new Map(
     rows.map((row) => [
       row.id,
       {
         id: row.id,
         couple: { id: row.otherId, coupleName: row.otherName ?? MESSAGE_TEXTS.deletedCouple, profileImageUrl: row.otherImage },
-        lastMessage: row.lastMessageId ? (lastById.get(row.lastMessageId) ?? null) : null,
+        // Left-joined: every column null when the conversation has no message yet.
+        lastMessage: row.last?.id ? messageItem(row.last as MessageRow) : null,
         unreadCount: row.unread,
         ended: row.ended,
         updatedAt: row.updatedAt.toISOString(),
