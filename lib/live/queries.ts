@@ -188,7 +188,12 @@ export async function render(db: Db, userId: string, rows: readonly Row[]): Prom
         add(row, "read", shownReads.get(`${row.conversationId}:${row.subjectId}`));
         break;
       case "connection":
-        add(row, "connection", shownRequests.get(row.subjectId ?? ""));
+        // A conversation that ended (a block, a couple gone) names only itself: its four still read it.
+        add(
+          row,
+          "connection",
+          row.subjectId ? shownRequests.get(row.subjectId) : row.conversationId ? { conversationId: row.conversationId } : undefined,
+        );
         break;
     }
   }

@@ -157,10 +157,14 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
       invalidate("messages:inbox");
       return;
     }
-    case "connection":
+    case "connection": {
+      // An accepted request or an ended conversation: the thread shows it too.
+      const conversation = (data as Changed).conversationId;
+      if (conversation) invalidate(`messages:thread:${conversation}`);
       invalidate("messages:requests");
       invalidate("messages:inbox");
       return;
+    }
     case "reset":
       // What was missed is no longer kept: everything the stream feeds loads again.
       for (const prefix of FED) invalidate(prefix);
