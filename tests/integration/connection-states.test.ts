@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { couples } from "@/db/schema";
+import { couples, liveEvents } from "@/db/schema";
 import { senderFacts } from "@/lib/connections/sender-facts";
 import { connectionStates, stateOf } from "@/lib/connections/states";
+import { render } from "@/lib/live/queries";
 import { forumCouple } from "../support/forum";
-import { connections, messagingCouple } from "../support/messages";
+import { block, connected, connections, messagingCouple } from "../support/messages";
 
 /** Where two couples stand, as the viewer's cards and profiles read it. */
 async function states(viewerCoupleId: string, ...coupleIds: string[]) {
@@ -64,8 +65,24 @@ describe("senderFacts: a request's distance band and interests in common", () =>
       .set({ interests: ["hiking", "cooking"] })
       .where(eq(couples.id, near.coupleId));
     const facts = await senderFacts(db, us.a.userId, [near.coupleId, hidden.coupleId]);
-    expect(facts.get(near.coupleId)).toEqual({ distanceBand: "within 50 km", interestsInCommon: ["Hiking"] });
+    expect(facts.get(near.coupleId)).toEqual({ distanceBand: "Within 25 km", interestsInCommon: ["Hiking"] });
     // A hidden place tells no distance.
     expect(facts.get(hidden.coupleId)).toEqual({ distanceBand: null, interestsInCommon: [] });
+  });
+});
+
+describe("the live stream when a block ends a conversation", () => {
+  it("tells all four the conversation ended (the thread and the inbox load it again)", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await block(two.coupleId, one.a.headers)).status).toBeLessThan(300);
+    const db = await getDb();
+    for (const person of [one.a, one.b, two.a, two.b]) {
+      const rows = await db
+        .select({ seq: liveEvents.seq, kind: liveEvents.kind, conversationId: liveEvents.conversationId, subjectId: liveEvents.subjectId })
+        .from(liveEvents)
+        .where(and(eq(liveEvents.userId, person.userId), eq(liveEvents.kind, "connection"), eq(liveEvents.conversationId, conversationId)));
+      const sent = await render(db, person.userId, rows);
+      expect(sent.map((event) => [event.event, event.data])).toContainEqual(["connection", { conversationId }]);
+    }
   });
 });
