@@ -48,6 +48,20 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Let's Go!" }).click();
 }
 
+/** The CSRF token an API write from the page's context carries. */
+const csrf = async (page: Page) => ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
+
+/** Records the page's /api/stream requests: every one opened, and every one that ended (cut or closed). */
+function watchStreams(page: Page) {
+  const opened: string[] = [];
+  const ended: string[] = [];
+  const isStream = (url: string) => new URL(url).pathname === "/api/stream";
+  page.on("request", (request) => void (isStream(request.url()) && opened.push(request.url())));
+  page.on("requestfinished", (request) => void (isStream(request.url()) && ended.push(request.url())));
+  page.on("requestfailed", (request) => void (isStream(request.url()) && ended.push(request.url())));
+  return { opened, ended };
+}
+
 /** A verified account made through the API and its e-mailed link. */
 async function verifiedAccount(context: BrowserContext, label: string, firstName: string) {
   const email = uniqueEmail(label);
@@ -305,12 +319,7 @@ test("the bell live through the edge: the stream the edge cuts resumes from its 
   const pageA = await (await browser.newContext()).newPage();
   // The bell's poll is blocked: only the stream can move it.
   await pageA.context().route("**/api/notifications/unread-count", (route) => route.abort());
-  const streams: string[] = [];
-  const ended: string[] = [];
-  const isStream = (url: string) => new URL(url).pathname === "/api/stream";
-  pageA.on("request", (request) => void (isStream(request.url()) && streams.push(request.url())));
-  pageA.on("requestfinished", (request) => void (isStream(request.url()) && ended.push(request.url())));
-  pageA.on("requestfailed", (request) => void (isStream(request.url()) && ended.push(request.url())));
+  const { opened: streams, ended } = watchStreams(pageA);
   await signIn(pageA, demoEmail(a.firstName), DEMO_PASSWORD);
   await expect(pageA).toHaveURL(/\/dashboard$/);
   const bell = pageA.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
@@ -320,7 +329,6 @@ test("the bell live through the edge: the stream the edge cuts resumes from its 
   await pageA.waitForTimeout(1_000);
   const before = await unread();
 
-  const csrf = async (page: Page) => ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
   const created = await pageA.request.post("/api/forum/posts", {
     headers: { "X-CSRF-Token": await csrf(pageA) },
     data: { title: `Rehearsal live ${Date.now()}`, body: "Who is around tonight?", topic: "travel", scope: "global", photos: [] },
@@ -346,4 +354,51 @@ test("the bell live through the edge: the stream the edge cuts resumes from its 
   await expect.poll(unread, { timeout: 30_000 }).toBe(before + 2);
   expect(streams.length).toBeGreaterThanOrEqual(2);
   expect(streams.at(-1)).toMatch(/[?&]lastEventId=\d+$/);
+});
+
+test("messages live through the edge: a message sent while the edge has cut the thread's stream still arrives, and the stream resumes from its last event", async ({
+  browser,
+}) => {
+  const [a, b] = [DEMO_COUPLES[4]!.partnerA, DEMO_COUPLES[5]!.partnerA];
+  const pageA = await (await browser.newContext()).newPage();
+  const pageB = await (await browser.newContext()).newPage();
+  await signIn(pageA, demoEmail(a.firstName), DEMO_PASSWORD);
+  await expect(pageA).toHaveURL(/\/dashboard$/);
+  await signIn(pageB, demoEmail(b.firstName), DEMO_PASSWORD);
+  await expect(pageB).toHaveURL(/\/dashboard$/);
+
+  // A says hello to B through the API; B accepts: the conversation opens for both couples.
+  const coupleOf = async (page: Page) => ((await (await page.request.get("/api/v2/auth/me")).json()) as { coupleId: string }).coupleId;
+  const note = `Hello from the rehearsal ${Date.now()}`;
+  const sent = await pageA.request.post("/api/connections", {
+    headers: { "X-CSRF-Token": await csrf(pageA) },
+    data: { coupleId: await coupleOf(pageB), note },
+  });
+  expect(sent.status()).toBe(201);
+  const incoming = (await (await pageB.request.get("/api/connections?box=incoming")).json()) as { data: { id: string; note: string }[] };
+  const request = incoming.data.find((row) => row.note === note);
+  expect(request).toBeTruthy();
+  const accepted = await pageB.request.post(`/api/connections/${request!.id}/accept`, { headers: { "X-CSRF-Token": await csrf(pageB) } });
+  expect(accepted.status()).toBe(200);
+  const { conversationId } = ((await accepted.json()) as { data: { status: string; conversationId: string } }).data;
+
+  const { opened, ended } = watchStreams(pageA);
+  await pageA.goto(`/messages/${conversationId}`);
+  await expect.poll(() => opened.length).toBeGreaterThanOrEqual(1);
+  const say = async (body: string) => {
+    const answer = await pageB.request.post(`/api/conversations/${conversationId}/messages`, {
+      headers: { "X-CSRF-Token": await csrf(pageB) },
+      data: { body },
+    });
+    expect(answer.status()).toBe(201);
+  };
+  await say("First words through the edge");
+  await expect(pageA.getByText("First words through the edge")).toBeVisible({ timeout: 30_000 });
+
+  // The edge cuts the stream at its maximum duration; a message sent at once, before the browser reconnects, still arrives.
+  await expect.poll(() => ended.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await say("Sent while the stream was cut");
+  await expect(pageA.getByText("Sent while the stream was cut")).toBeVisible({ timeout: 30_000 });
+  expect(opened.length).toBeGreaterThanOrEqual(2);
+  expect(opened.at(-1)).toMatch(/[?&]lastEventId=\d+$/);
 });
