@@ -393,12 +393,14 @@ test("messages live through the edge: a message sent while the edge has cut the 
     expect(answer.status()).toBe(201);
   };
   await say("First words through the edge");
-  await expect(pageA.getByText("First words through the edge")).toBeVisible({ timeout: 30_000 });
+  // The thread's messages (on a laptop the inbox beside it shows the last one too).
+  const messages = pageA.getByTestId("message");
+  await expect(messages.getByText("First words through the edge")).toBeVisible({ timeout: 30_000 });
 
   // The edge cuts the stream at its maximum duration; a message sent at once, before the browser reconnects, still arrives.
   await expect.poll(() => ended.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
   await say("Sent while the stream was cut");
-  await expect(pageA.getByText("Sent while the stream was cut")).toBeVisible({ timeout: 30_000 });
+  await expect(messages.getByText("Sent while the stream was cut")).toBeVisible({ timeout: 30_000 });
   expect(opened.length).toBeGreaterThanOrEqual(2);
   expect(opened.at(-1)).toMatch(/[?&]lastEventId=\d+$/);
 });
