@@ -111,13 +111,19 @@ async function visibleRequests(db: Db, userId: string, ids: string[]) {
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Conversations the person may read now, with whether they ended (a `connection` row naming a conversation). */
+/**
+ * Conversations of the person's couple, with whether they ended (a `connection` row naming a
+ * conversation). No block condition here: a block is what ends a conversation, and its four are
+ * told, since an ended conversation stays readable to each as it was.
+ */
 async function visibleConversations(db: Db, userId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, { conversationId: string; ended: boolean }>();
   const rows = await db
     .select({ conversationId: conversations.id, ended: sql<boolean>`${conversations.endedAt} is not null` })
     .from(conversations)
-    .where(and(inArray(conversations.id, ids), mayRead(userId)));
+    .where(
+      and(inArray(conversations.id, ids), sql`${coupleOfUser(userId)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`),
+    );
   return new Map(rows.map((row) => [row.conversationId, row]));
 }
 

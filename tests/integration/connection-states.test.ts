@@ -82,7 +82,7 @@ describe("the live stream when a block ends a conversation", () => {
         .from(liveEvents)
         .where(and(eq(liveEvents.userId, person.userId), eq(liveEvents.kind, "connection"), eq(liveEvents.conversationId, conversationId)));
       const sent = await render(db, person.userId, rows);
-      expect(sent.map((event) => [event.event, event.data])).toContainEqual(["connection", { conversationId }]);
+      expect(sent.map((event) => [event.event, event.data])).toContainEqual(["connection", { conversationId, ended: true }]);
     }
   });
 });
