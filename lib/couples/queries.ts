@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
@@ -160,11 +160,11 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
 }
 
 /**
- * The viewer's couple as another couple's profile compares against it, in one query: each
- * partner's interests (the couple's own stored list when both are empty) and its place.
+ * Couples as another couple compares against them, in one query: each partner's interests (the
+ * couple's own stored list when both are empty) and the couple's place.
  */
-export async function viewerCouple(db: Db, viewerUserId: string): Promise<ViewerCouple | null> {
-  const [row] = await db
+export async function couplesCompared(db: Db, where: SQL): Promise<ViewerCouple[]> {
+  const rows = await db
     .select({
       id: couples.id,
       interests: couples.interests,
@@ -179,15 +179,17 @@ export async function viewerCouple(db: Db, viewerUserId: string): Promise<Viewer
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
     .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
-    .where(partnerOf(viewerUserId))
-    .limit(1);
-  if (!row) return null;
-  const lists = [row.a ?? [], ...(row.bId ? [row.b ?? []] : [])];
-  return {
+    .where(where);
+  return rows.map((row) => ({
     id: row.id,
-    interests: interestLists(lists, row.interests),
+    interests: interestLists([row.a ?? [], ...(row.bId ? [row.b ?? []] : [])], row.interests),
     place: row.privacyLevel ? { privacyLevel: row.privacyLevel, latitude: row.latitude, longitude: row.longitude } : null,
-  };
+  }));
+}
+
+/** The viewer's couple as another couple's profile compares against it. */
+export async function viewerCouple(db: Db, viewerUserId: string): Promise<ViewerCouple | null> {
+  return (await couplesCompared(db, partnerOf(viewerUserId)))[0] ?? null;
 }
 
 /** The id of the couple the user belongs to, as either partner; null when none. */
