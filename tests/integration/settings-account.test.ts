@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
@@ -124,17 +124,52 @@ describe("DELETE /api/account", () => {
     expect(await exists(couple.images.main.key)).toBe(true);
   });
 
-  it("the last partner: the couple, its place, its posts and photos go", async () => {
+  it("the last partner: the couple, its place and photos go; its posts stay as \"Deleted member\" with other couples' replies", async () => {
     const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const theirReply = (await forum.reply(couple.postId, { body: "Count us in" }, them.a.headers)).json.data;
+    await forum.react("post", couple.postId, "heart", true, them.b.headers);
+    const theirPost = (await forum.create(postBody({ title: "Their own thread" }), them.a.headers)).json.data;
+    await forum.reply(theirPost.id, { body: "A answers them" }, couple.a.headers);
     await remove(couple.b.headers);
     const res = await remove(couple.a.headers);
     expect(res.json).toEqual({ success: true, couple: "deleted" });
+
+    // The person and the couple are erased: their rows, place and images.
     const db = await getDb();
+    expect(await db.select().from(users).where(inArray(users.id, [couple.a.userId, couple.b.userId]))).toHaveLength(0);
     expect(await db.select().from(couples).where(eq(couples.id, couple.coupleId))).toHaveLength(0);
-    expect(await db.select().from(forumPosts).where(eq(forumPosts.coupleId, couple.coupleId))).toHaveLength(0);
     expect(await db.select().from(locations).where(eq(locations.entityId, couple.coupleId))).toHaveLength(0);
-    expect(await exists(couple.images.main.key)).toBe(false);
-    expect(await exists(couple.images.a.key)).toBe(false);
+    for (const image of Object.values(couple.images)) expect(await exists(image.key)).toBe(false);
+
+    // Nobody else's words go: the couple's thread stays with the other couple's reply and reaction.
+    const deletedMember = {
+      userId: null,
+      firstName: "Deleted member",
+      coupleId: null,
+      coupleName: null,
+      coupleImageUrl: null,
+      isVerified: false,
+      signature: "Deleted member",
+    };
+    const thread = await forum.thread(couple.postId, them.a.headers);
+    expect(thread.status).toBe(200);
+    expect(thread.json.data.post).toMatchObject({ title: "B's own post", photos: [], author: deletedMember });
+    expect(thread.json.data.post.reactions.heart).toBe(1);
+    expect(thread.json.data.replies.map((r: { body: string; author: object }) => [r.body, r.author])).toEqual([
+      ["B answers", deletedMember],
+      ["Count us in", expect.objectContaining({ userId: them.a.userId, coupleId: them.coupleId })],
+    ]);
+    expect(thread.json.data.replies[1].id).toBe(theirReply.id);
+    // Their reply to another couple's thread stays there too, and the lists show the couple's posts.
+    const other = await forum.thread(theirPost.id, them.b.headers);
+    expect(other.json.data.replies.map((r: { body: string; author: object }) => [r.body, r.author])).toEqual([
+      ["A answers them", deletedMember],
+    ]);
+    const list = await forum.list("?scope=global&sort=new&limit=50", them.a.headers);
+    expect(list.json.data.find((p: { id: string }) => p.id === couple.postId)?.author).toEqual(deletedMember);
+    // The other couple's data export still holds their reply.
+    expect((await exportOf(them.a.headers)).json.replies.map((r: { body: string }) => r.body)).toEqual(["Count us in"]);
   });
 
   it("erases the person's name from the notifications others got about what they did", async () => {
