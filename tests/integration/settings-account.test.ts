@@ -2,6 +2,8 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, locations, notifications, sessions, users } from "@/db/schema";
 import { coupleBadge } from "@/lib/couples/rules";
@@ -10,6 +12,8 @@ import { PASSWORD, browserSession, call } from "../support/api";
 import { registerViaApi } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
 
+const report = (body: unknown, headers: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers });
+const openReports = (headers: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers });
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const remove = (headers: Headers, password = PASSWORD) =>
   call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
@@ -170,6 +174,34 @@ describe("DELETE /api/account", () => {
     expect(list.json.data.find((p: { id: string }) => p.id === couple.postId)?.author).toEqual(deletedMember);
     // The other couple's data export still holds their reply.
     expect((await exportOf(them.a.headers)).json.replies.map((r: { body: string }) => r.body)).toEqual(["Count us in"]);
+  });
+
+  it("a deleted member's thread still takes replies, quotes, reactions and reports (their couple is gone, so nobody is told)", async () => {
+    const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const admin = await forumCouple();
+    const db = await getDb();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.a.userId));
+    await remove(couple.b.headers);
+    await remove(couple.a.headers);
+    const quoted = (await forum.thread(couple.postId, them.a.headers)).json.data.replies[0];
+    expect(quoted.body).toBe("B answers");
+    const reply = await forum.reply(couple.postId, { body: "Still a good trail", quoteReplyId: quoted.id }, them.a.headers);
+    expect(reply.status).toBe(201);
+    expect(reply.json.data.quote).toMatchObject({ id: quoted.id, author: null, excerpt: "B answers" });
+    expect((await forum.react("post", couple.postId, "heart", true, them.b.headers)).status).toBe(200);
+    expect((await forum.react("reply", quoted.id, "heart", true, them.b.headers)).status).toBe(200);
+    // Nobody is told: nobody of the deleted couple is left.
+    const told = await db.select({ userId: notifications.userId }).from(notifications).where(eq(notifications.postId, couple.postId));
+    expect(told).toEqual([]);
+    for (const [targetType, targetId] of [
+      ["post", couple.postId],
+      ["reply", quoted.id],
+    ]) {
+      expect((await report({ targetType, targetId, reason: "spam" }, them.a.headers)).status).toBe(201);
+      const queued = (await openReports(admin.a.headers)).json.data.find((r: { targetId: string }) => r.targetId === targetId);
+      expect(queued.content).toMatchObject({ coupleId: null, coupleName: "Deleted member", postId: couple.postId });
+    }
   });
 
   it("erases the person's name from the notifications others got about what they did", async () => {
