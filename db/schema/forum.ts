@@ -158,6 +158,8 @@ export const forumReplies = pgTable(
   (t) => [
     index("forum_replies_thread_idx").on(t.postId, t.createdAt, t.id),
     index("forum_replies_author_recent_idx").on(t.authorUserId, t.createdAt),
+    // A couple's replies: when the couple goes, its replies' couple is set to null through this (not a scan of every reply).
+    index("forum_replies_couple_idx").on(t.coupleId),
     // Deleting a quoted reply's row (an account deletion) sets its quotes to null through this.
     index("forum_replies_quote_idx")
       .on(t.quoteReplyId)
