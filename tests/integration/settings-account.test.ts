@@ -128,7 +128,7 @@ describe("DELETE /api/account", () => {
     expect(await exists(couple.images.main.key)).toBe(true);
   });
 
-  it("the last partner: the couple, its place and photos go; its posts stay as \"Deleted member\" with other couples' replies", async () => {
+  it('the last partner: the couple, its place and photos go; its posts stay as "Deleted member" with other couples\' replies', async () => {
     const couple = await coupleWithContent();
     const them = await forumCouple();
     const theirReply = (await forum.reply(couple.postId, { body: "Count us in" }, them.a.headers)).json.data;
@@ -141,7 +141,12 @@ describe("DELETE /api/account", () => {
 
     // The person and the couple are erased: their rows, place and images.
     const db = await getDb();
-    expect(await db.select().from(users).where(inArray(users.id, [couple.a.userId, couple.b.userId]))).toHaveLength(0);
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [couple.a.userId, couple.b.userId])),
+    ).toHaveLength(0);
     expect(await db.select().from(couples).where(eq(couples.id, couple.coupleId))).toHaveLength(0);
     expect(await db.select().from(locations).where(eq(locations.entityId, couple.coupleId))).toHaveLength(0);
     for (const image of Object.values(couple.images)) expect(await exists(image.key)).toBe(false);
