@@ -51,14 +51,19 @@ export async function fileReport(db: Db, actor: ForumActor, input: ReportInput):
 }
 
 export type OpenReport = OpenReportRow & {
-  /** What was reported, as moderators see it: the words even when hidden. */
-  /** `coupleId` is null for a deleted member's words (their couple is gone; `coupleName` then says "Deleted member"). */
+  /**
+   * What was reported, as moderators see it: the words even when hidden. A deleted member's words
+   * have no couple left: `coupleId` null, `coupleName` "Deleted member".
+   */
   content: { title: string | null; body: string; postId: string | null; coupleId: string | null; coupleName: string } | null;
   /** A reported message with the five before it, oldest first (messages only). */
   conversation?: MessageItem[];
 };
 
-/** Reported posts or replies with their couple (none for a deleted member's), as moderators see them; a post is its own thread, a reply names its post. */
+/**
+ * Reported posts or replies with their couple (none for a deleted member's), as moderators see
+ * them; a post is its own thread, a reply names its post.
+ */
 function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies, ids: string[]) {
   if (ids.length === 0) return [];
   const post = table === forumPosts;
