@@ -21,12 +21,14 @@ type Props = {
 
 /**
  * The "More" menu of a post, reply or message (a disclosure of buttons): Edit and Delete for its author, Report and
- * 'Block {couple name}' for everyone else; each opens its dialog.
+ * 'Block {couple name}' for everyone else (a deleted member's words can be reported; there is no couple left to
+ * block); each opens its dialog.
  */
 export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, onDelete, onBlocked }: Props) {
   const [dialog, setDialog] = useState<"report" | "block" | null>(null);
   const details = useRef<HTMLDetailsElement>(null);
   const ownCouple = author.coupleId === viewer.coupleId;
+  const blockable = author.coupleId === null || author.coupleName === null ? null : { id: author.coupleId, name: author.coupleName };
   const close = () => {
     if (details.current) details.current.open = false;
   };
@@ -88,30 +90,32 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
               >
                 Report
               </button>
-              <button
-                type="button"
-                className={styles.danger}
-                onClick={() => {
-                  close();
-                  setDialog("block");
-                }}
-              >
-                Block {author.coupleName}
-              </button>
+              {blockable && (
+                <button
+                  type="button"
+                  className={styles.danger}
+                  onClick={() => {
+                    close();
+                    setDialog("block");
+                  }}
+                >
+                  Block {blockable.name}
+                </button>
+              )}
             </>
           )}
         </div>
       </details>
       {dialog === "report" && <ReportDialog open onClose={() => setDialog(null)} targetType={targetType} targetId={targetId} />}
-      {dialog === "block" && (
+      {dialog === "block" && blockable && (
         <BlockDialog
           open
           onClose={() => setDialog(null)}
-          coupleId={author.coupleId}
-          coupleName={author.coupleName}
+          coupleId={blockable.id}
+          coupleName={blockable.name}
           onBlocked={() => {
             setDialog(null);
-            onBlocked(author.coupleId);
+            onBlocked(blockable.id);
           }}
         />
       )}

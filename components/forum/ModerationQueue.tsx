@@ -15,7 +15,7 @@ const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === r
 function contentHref(report: OpenReport): string | null {
   const content = report.content;
   if (!content) return null;
-  if (report.targetType === "couple") return `/profile/${encodeURIComponent(content.coupleId)}`;
+  if (report.targetType === "couple") return content.coupleId === null ? null : `/profile/${encodeURIComponent(content.coupleId)}`;
   if (!content.postId) return null;
   const post = `/forum/post/${encodeURIComponent(content.postId)}`;
   return report.targetType === "reply" ? `${post}#reply-${encodeURIComponent(report.targetId)}` : post;

@@ -186,7 +186,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                 className={`card ${styles.reply}`}
                 // The reply the address points at, highlighted (after a client-side navigation :target does not apply).
                 aria-current={target === anchor ? "true" : undefined}
-                aria-label={`Reply by ${signature(reply.author.firstName, reply.author.coupleName)}`}
+                aria-label={`Reply by ${reply.author.signature}`}
               >
                 <div className={styles.head}>
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />

@@ -2,7 +2,7 @@
 
 import { useMemo, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { REPLY_BODY_MAX, signature } from "@/lib/forum/rules";
+import { REPLY_BODY_MAX } from "@/lib/forum/rules";
 import { createReply, type ForumReply } from "@/lib/forum/client/api";
 import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
@@ -52,7 +52,7 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
       {failure && <Alert tone="error">{failure}</Alert>}
       {quoting && (
         <p className={styles.quoting}>
-          Quoting {signature(quoting.author.firstName, quoting.author.coupleName)}{" "}
+          Quoting {quoting.author.signature}{" "}
           <button type="button" className="button-link" onClick={onCancelQuote}>
             Remove quote
           </button>

@@ -1,5 +1,4 @@
 import Link from "next/link";
-import { signature } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import { RelativeTime } from "./RelativeTime";
@@ -7,19 +6,29 @@ import styles from "./Signature.module.css";
 
 /**
  * "Maya of Maya & Theo" with the couple's photo, both linking to their profile, the 'Verified
- * Couple' badge when it applies, and when it was written.
+ * Couple' badge when it applies, and when it was written. A deleted member (the author deleted
+ * their account) is their signature, "Deleted member", beside the placeholder face, linking nowhere.
  */
 export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
-  const href = `/profile/${encodeURIComponent(author.coupleId)}`;
+  const href = author.userId === null || author.coupleId === null ? null : `/profile/${encodeURIComponent(author.coupleId)}`;
+  const face = <FacePhoto src={href === null ? null : author.coupleImageUrl} size={40} className={styles.avatar} lazy />;
   return (
     <div className={styles.signature}>
-      <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true">
-        <FacePhoto src={author.coupleImageUrl} size={40} className={styles.avatar} lazy />
-      </Link>
-      <span className={styles.text}>
-        <Link href={href} className={styles.author}>
-          {signature(author.firstName, author.coupleName)}
+      {href === null ? (
+        <span className={styles.avatarLink}>{face}</span>
+      ) : (
+        <Link href={href} className={styles.avatarLink} tabIndex={-1} aria-hidden="true">
+          {face}
         </Link>
+      )}
+      <span className={styles.text}>
+        {href === null ? (
+          <span className={styles.author}>{author.signature}</span>
+        ) : (
+          <Link href={href} className={styles.author}>
+            {author.signature}
+          </Link>
+        )}
         {author.isVerified && <span className={`chip chip-verified ${styles.verified}`}>Verified Couple</span>}
         <span className={styles.meta}>
           <RelativeTime at={at} />

@@ -62,7 +62,10 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
               &apos;Beta Member&apos;.
             </li>
           ) : (
-            <li>You are the only partner, so your couple profile, its photos and its posts are deleted too.</li>
+            <li>
+              You are the only partner, so your couple profile and its photos are deleted too. Your couple&apos;s posts and replies stay,
+              signed &quot;Deleted member&quot;, with the replies other couples wrote to them.
+            </li>
           )}
           <li>Your e-mail address can be used to register again.</li>
         </ul>

@@ -50,14 +50,16 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
   sql`${t.deletedAt} is null and ${t.hiddenAt} is null and ${t.removedAt} is null`;
 
 /**
- * A post, written by a person for their couple. `couple_id` is the couple at posting time, so the
- * signature and blocks work without a join through the partners. A local post carries the place
- * its couple showed others when it was posted (`place` text, and coordinates already snapped at
- * the couple's privacy level, never the exact point): moving later does not move old posts, and
- * distances measured from these coordinates cannot locate anyone. `reply_count` and
- * `last_activity_at` are kept by the reply writes so a list row needs no count and Latest sorts by
- * one indexed column. `search_vector` is generated from title (weight A) and body (weight B) for
- * ranked full-text search ('english': the app's language, so "hiking" finds "hike").
+ * A post, written by a person for their couple. `couple_id` is the couple at posting time, so
+ * the signature and blocks work without a join through the partners; it is set to null, never
+ * cascaded, when the couple goes (the replies of other couples under the post stay). A local
+ * post carries the place its couple showed others when it was posted (`place` text, and
+ * coordinates already snapped at the couple's privacy level, never the exact point): moving
+ * later does not move old posts, and distances measured from these coordinates cannot locate
+ * anyone. `reply_count` and `last_activity_at` are kept by the reply writes so a list row needs
+ * no count and Latest sorts by one indexed column. `search_vector` is generated from title
+ * (weight A) and body (weight B) for ranked full-text search ('english': the app's language, so
+ * "hiking" finds "hike").
  *
  * Indexes: one keyset index per list order (Latest, New, Top), each also with the topic filter, all
  * partial on listed rows and led by the scope; a GIN index for search; a GiST point
@@ -70,9 +72,8 @@ export const forumPosts = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Null once its author deleted their account: it then shows "Deleted member" (lib/forum/queries). */
     authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
-    coupleId: uuid("couple_id")
-      .notNull()
-      .references(() => couples.id, { onDelete: "cascade" }),
+    /** Null once its couple is gone (its last partner deleted their account): the post stays, "Deleted member". */
+    coupleId: uuid("couple_id").references(() => couples.id, { onDelete: "set null" }),
     scope: forumScope("scope").notNull(),
     topic: forumTopic("topic").notNull(),
     title: text("title").notNull(),
@@ -144,9 +145,8 @@ export const forumReplies = pgTable(
       .references(() => forumPosts.id, { onDelete: "cascade" }),
     /** Null once its author deleted their account: it then shows "Deleted member" (lib/forum/queries). */
     authorUserId: uuid("author_user_id").references(() => users.id, { onDelete: "set null" }),
-    coupleId: uuid("couple_id")
-      .notNull()
-      .references(() => couples.id, { onDelete: "cascade" }),
+    /** Null once its couple is gone: the reply stays, "Deleted member". */
+    coupleId: uuid("couple_id").references(() => couples.id, { onDelete: "set null" }),
     quoteReplyId: uuid("quote_reply_id").references((): AnyPgColumn => forumReplies.id, { onDelete: "set null" }),
     body: text("body").notNull(),
     createdAt: createdAt(),
@@ -158,6 +158,8 @@ export const forumReplies = pgTable(
   (t) => [
     index("forum_replies_thread_idx").on(t.postId, t.createdAt, t.id),
     index("forum_replies_author_recent_idx").on(t.authorUserId, t.createdAt),
+    // A couple's replies: when the couple goes, its replies' couple is set to null through this (not a scan of every reply).
+    index("forum_replies_couple_idx").on(t.coupleId),
     // Deleting a quoted reply's row (an account deletion) sets its quotes to null through this.
     index("forum_replies_quote_idx")
       .on(t.quoteReplyId)

@@ -25,7 +25,9 @@ export type DeletionOutcome = {
  * place, and their photos; their posts and replies stay, signed "Deleted member" (the author
  * column is set to null); their messages and the notes of their connection requests are erased. If their partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
- * couple goes too, with its place, its photos and its posts. The files are removed from
+ * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
+ * "Deleted member" (their couple column is set to null), so nobody else's replies to them go
+ * (guide: deleting an account takes nobody else's words). The files are removed from
  * storage only after the commit, best effort: a database that rolled back keeps its images.
  * Afterwards the e-mail address is free to register again.
  */

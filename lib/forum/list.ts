@@ -217,7 +217,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
       .from(chosen)
       .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
       .leftJoin(users, eq(users.id, forumPosts.authorUserId))
-      .innerJoin(couples, eq(couples.id, forumPosts.coupleId))
+      .leftJoin(couples, eq(couples.id, forumPosts.coupleId))
       .leftJoin(accountUser, bySession ? eq(accountUser.id, viewerId) : sql`false`)
       .leftJoin(accountCouple, or(eq(accountCouple.partner1Id, accountUser.id), eq(accountCouple.partner2Id, accountUser.id)))
       .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));

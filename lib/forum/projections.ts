@@ -6,12 +6,16 @@ import { couples, forumPosts, users } from "@/db/schema";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import type { ForumMention } from "./text";
 
-/** `userId` is null once the author deleted their account (then the names say "Deleted member"). */
+/**
+ * `userId` is null once the author deleted their account (then the names say "Deleted member");
+ * the couple's fields are null once the couple is gone too (its last partner deleted their
+ * account): the words stay, signed "Deleted member", and nobody else's replies go with them.
+ */
 export type ForumAuthor = {
   userId: string | null;
   firstName: string;
-  coupleId: string;
-  coupleName: string;
+  coupleId: string | null;
+  coupleName: string | null;
   coupleImageUrl: string | null;
   isVerified: boolean;
   signature: string;
@@ -103,13 +107,13 @@ export const postColumns = {
 /** A post (replyId null) or one of its replies: what a reaction or a mention is on. */
 export type Target = { postId: string; replyId: string | null };
 
-/** Posts with their author and couple joined in. */
+/** Posts with their author and couple joined in (left joins: a deleted member's posts stay). */
 export const selectPosts = (db: Db) =>
   db
     .select(postColumns)
     .from(forumPosts)
     .leftJoin(users, eq(users.id, forumPosts.authorUserId))
-    .innerJoin(couples, eq(couples.id, forumPosts.coupleId));
+    .leftJoin(couples, eq(couples.id, forumPosts.coupleId));
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
 export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({
@@ -118,8 +122,8 @@ export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAut
   coupleId: row.coupleId,
   coupleName: row.coupleName,
   coupleImageUrl: row.coupleImageUrl,
-  isVerified: row.isVerified,
-  signature: row.firstName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
+  isVerified: row.isVerified ?? false,
+  signature: row.firstName === null || row.coupleName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
 });
 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */

@@ -5,9 +5,9 @@ import { couples, forumPosts, forumReplies } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { openReports, reportTarget, type OpenReportRow } from "@/lib/safety/reports";
+import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
 import type { ForumActor } from "./actor";
-import type { ReportTargetType } from "./rules";
+import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "./text";
 import { readReply, visiblePostRow } from "./thread";
@@ -19,35 +19,51 @@ import { readReply, visiblePostRow } from "./thread";
  */
 
 /**
- * The couple a report names, as the reporter may see it: a post's or a reply's couple while the
- * post or reply exists for them, or the couple itself unless a block stands between them (a
- * couple hidden from discovery can still be reported from its posts). Null reads as missing.
+ * What a report names, as the reporter may see it: a post or a reply while it exists for them,
+ * with its couple (none once a deleted member's couple is gone), a message's couple, or the couple
+ * itself unless a block stands between them (a couple hidden from discovery can still be reported
+ * from its posts). Null reads as missing.
  */
-async function reportedCouple(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<string | null> {
-  if (type === "post") return (await visiblePostRow(db, actor, id))?.coupleId ?? null;
-  if (type === "reply") return (await readReply(db, actor, id))?.author.coupleId ?? null;
-  if (type === "message") return reportedMessageCouple(db, actor.coupleId, id);
+async function reported(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<ReportedTarget> {
+  if (type === "post") {
+    const post = await visiblePostRow(db, actor, id);
+    return post && { coupleId: post.coupleId };
+  }
+  if (type === "reply") {
+    const reply = await readReply(db, actor, id);
+    return reply && { coupleId: reply.author.coupleId };
+  }
+  if (type === "message") {
+    const coupleId = await reportedMessageCouple(db, actor.coupleId, id);
+    return coupleId === null ? null : { coupleId };
+  }
   const [row] = await db
     .select({ id: couples.id })
     .from(couples)
     .where(and(eq(couples.id, id), notBlockedBetween(actor.coupleId, couples.id)))
     .limit(1);
-  return row?.id ?? null;
+  return row ? { coupleId: row.id } : null;
 }
 
 /** `POST /api/reports`: the target resolved for the reporter, then filed. */
 export async function fileReport(db: Db, actor: ForumActor, input: ReportInput): Promise<{ id: string }> {
-  return reportTarget(db, actor, input, await reportedCouple(db, actor, input.targetType, input.targetId));
+  return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId));
 }
 
 export type OpenReport = OpenReportRow & {
-  /** What was reported, as moderators see it: the words even when hidden. */
-  content: { title: string | null; body: string; postId: string | null; coupleId: string; coupleName: string } | null;
+  /**
+   * What was reported, as moderators see it: the words even when hidden. A deleted member's words
+   * have no couple left: `coupleId` null, `coupleName` "Deleted member".
+   */
+  content: { title: string | null; body: string; postId: string | null; coupleId: string | null; coupleName: string } | null;
   /** A reported message with the five before it, oldest first (messages only). */
   conversation?: MessageItem[];
 };
 
-/** Reported posts or replies with their couple, as moderators see them; a post is its own thread, a reply names its post. */
+/**
+ * Reported posts or replies with their couple (none for a deleted member's), as moderators see
+ * them; a post is its own thread, a reply names its post.
+ */
 function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies, ids: string[]) {
   if (ids.length === 0) return [];
   const post = table === forumPosts;
@@ -61,7 +77,7 @@ function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies
       coupleName: couples.coupleName,
     })
     .from(table)
-    .innerJoin(couples, eq(couples.id, table.coupleId))
+    .leftJoin(couples, eq(couples.id, table.coupleId))
     .where(inArray(table.id, ids));
 }
 
@@ -70,7 +86,7 @@ const messageContent = (message: MessageItem): NonNullable<OpenReport["content"]
   title: null,
   body: message.body === null ? MESSAGE_TEXTS.deleted : excerpt(message.body, 1000),
   postId: null,
-  coupleId: message.author.coupleId ?? "",
+  coupleId: message.author.coupleId,
   coupleName: message.author.coupleName,
 });
 
@@ -109,7 +125,7 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
             body: excerpt(found.body, 1000),
             postId: found.postId,
             coupleId: found.coupleId,
-            coupleName: found.coupleName,
+            coupleName: found.coupleName ?? FORUM_TEXTS.deletedMember,
           }
         : null,
     };

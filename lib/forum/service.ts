@@ -243,7 +243,8 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
         .limit(1);
       if (!quote)
         throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
-      if (await isBlockedEitherWay(tx, actor.coupleId, quote.coupleId)) throw blockedError();
+      // A deleted member's reply has no couple left to block or be blocked by.
+      if (quote.coupleId !== null && (await isBlockedEitherWay(tx, actor.coupleId, quote.coupleId))) throw blockedError();
       quotedAuthor = quote.authorUserId;
     }
     const mentions = await validMentions(tx, actor, input.mentions);
@@ -262,7 +263,7 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
       .set({ replyCount: sql`${forumPosts.replyCount} + 1`, lastActivityAt: reply!.createdAt })
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);
-    const postCouple = (await partnersOf(tx, [post.coupleId])).get(post.coupleId) ?? [];
+    const postCouple = post.coupleId === null ? [] : ((await partnersOf(tx, [post.coupleId])).get(post.coupleId) ?? []);
     const snippet = excerpt(input.body, SNIPPET_LENGTH);
     await notifyOnce(tx, actor, [
       {

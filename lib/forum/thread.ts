@@ -77,13 +77,16 @@ const replyColumns = {
   quoteCoupleName: quotedCouple.coupleName,
 };
 
-/** Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only to their own couple. */
+/**
+ * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
+ * to their own couple; a deleted member's with neither person nor couple (left joins).
+ */
 function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
   return db
     .select(replyColumns)
     .from(forumReplies)
     .leftJoin(users, eq(users.id, forumReplies.authorUserId))
-    .innerJoin(couples, eq(couples.id, forumReplies.coupleId))
+    .leftJoin(couples, eq(couples.id, forumReplies.coupleId))
     .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(actor.coupleId, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))

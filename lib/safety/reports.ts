@@ -27,16 +27,19 @@ const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does n
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
 /**
- * `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the
- * content. `targetCouple` is the couple the target belongs to (or is), as the caller resolved it
- * for the reporter; null when they may not see it, which reads as missing.
+ * What a report names, as the caller resolved it for the reporter: the couple it belongs to (or
+ * is), null once that couple is gone (a deleted member's post or reply: its words stay, and can be
+ * reported); or no target at all when the reporter may not see it, which reads as missing.
  */
-export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, targetCouple: string | null): Promise<{ id: string }> {
+export type ReportedTarget = { coupleId: string | null } | null;
+
+/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
+export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, target: ReportedTarget): Promise<{ id: string }> {
   const state = await consumeLimit(db, REPORTS_PER_USER, reporter.userId);
   if (!state.allowed)
     throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
-  if (!targetCouple) throw targetNotFound();
-  if (targetCouple === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
+  if (!target) throw targetNotFound();
+  if (target.coupleId === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(reports)

@@ -146,7 +146,14 @@ test.describe("settings: your data", () => {
     const photoUrl = ((await upload.json()) as { data: { url: string } }).data.url;
     const bPost = await post(request, bearer, "Theo's ferry notes", [photoUrl]);
     expect((await request.get(photoUrl)).status()).toBe(200);
-    await post(a.page.request, { "X-CSRF-Token": await csrfToken(a.page) }, "Our first trip");
+    const aPost = await post(a.page.request, { "X-CSRF-Token": await csrfToken(a.page) }, "Our first trip");
+    // Another couple replies to it.
+    const other = await partnerA(browser, request, "other");
+    const reply = await other.page.request.post(`/api/forum/posts/${aPost}/replies`, {
+      headers: { "X-CSRF-Token": await csrfToken(other.page) },
+      data: { body: "We took that ferry too!" },
+    });
+    expect(reply.status()).toBe(201);
 
     // B, in a browser: the export, then the deletion.
     const page = await (await browser.newContext()).newPage();
@@ -179,11 +186,9 @@ test.describe("settings: your data", () => {
     await expect(a.page.getByRole("heading", { name: "Theo's ferry notes" })).toBeVisible();
     await expect(a.page.getByText("Deleted member").first()).toBeVisible();
 
-    // A, the last partner: the couple goes too, and the address can register again.
+    // A, the last partner: the couple goes too, its posts stay, and the address can register again.
     await a.page.goto("/settings/data");
-    await expect(
-      a.page.getByText("You are the only partner, so your couple profile, its photos and its posts are deleted too."),
-    ).toBeVisible();
+    await expect(a.page.getByText("You are the only partner, so your couple profile and its photos are deleted too.")).toBeVisible();
     await a.page.getByLabel("Password", { exact: true }).fill(a.account.password);
     await a.page.getByLabel("Type DELETE to confirm").fill("DELETE");
     await a.page.getByRole("button", { name: "Delete my account" }).click();
@@ -193,8 +198,20 @@ test.describe("settings: your data", () => {
       data: { email: a.account.email, password: PASSWORD, firstName: "Robin", lastName: "Hart", dateOfBirth: "1991-06-15" },
     });
     expect(again.status()).toBe(201);
+
+    // The thread the couple started stays for the other couple, with their reply: its author is
+    // "Deleted member", beside the placeholder face, linking to no profile.
+    await other.page.goto(`/forum/post/${aPost}`);
+    const thread = other.page.getByRole("article");
+    await expect(thread.getByRole("heading", { name: "Our first trip" })).toBeVisible();
+    await expect(thread.getByText("Deleted member", { exact: true })).toBeVisible();
+    await expect(thread.getByTestId("face-placeholder")).toBeVisible();
+    await expect(thread.getByRole("link", { name: /Deleted member/ })).toHaveCount(0);
+    const theirs = other.page.getByRole("listitem", { name: `Reply by ${other.account.firstName} of ${other.coupleName}` });
+    await expect(theirs.getByText("We took that ferry too!")).toBeVisible();
     await page.context().close();
     await a.page.context().close();
+    await other.page.context().close();
   });
 });
 

@@ -1,7 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
 import { couples, forumPosts, locations, notifications, sessions, users } from "@/db/schema";
 import { coupleBadge } from "@/lib/couples/rules";
@@ -10,6 +12,8 @@ import { PASSWORD, browserSession, call } from "../support/api";
 import { registerViaApi } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers, type TestCouple } from "../support/forum";
 
+const report = (body: unknown, headers: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers });
+const openReports = (headers: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers });
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const remove = (headers: Headers, password = PASSWORD) =>
   call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
@@ -124,17 +128,85 @@ describe("DELETE /api/account", () => {
     expect(await exists(couple.images.main.key)).toBe(true);
   });
 
-  it("the last partner: the couple, its place, its posts and photos go", async () => {
+  it('the last partner: the couple, its place and photos go; its posts stay as "Deleted member" with other couples\' replies', async () => {
     const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const theirReply = (await forum.reply(couple.postId, { body: "Count us in" }, them.a.headers)).json.data;
+    await forum.react("post", couple.postId, "heart", true, them.b.headers);
+    const theirPost = (await forum.create(postBody({ title: "Their own thread" }), them.a.headers)).json.data;
+    await forum.reply(theirPost.id, { body: "A answers them" }, couple.a.headers);
     await remove(couple.b.headers);
     const res = await remove(couple.a.headers);
     expect(res.json).toEqual({ success: true, couple: "deleted" });
+
+    // The person and the couple are erased: their rows, place and images.
     const db = await getDb();
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [couple.a.userId, couple.b.userId])),
+    ).toHaveLength(0);
     expect(await db.select().from(couples).where(eq(couples.id, couple.coupleId))).toHaveLength(0);
-    expect(await db.select().from(forumPosts).where(eq(forumPosts.coupleId, couple.coupleId))).toHaveLength(0);
     expect(await db.select().from(locations).where(eq(locations.entityId, couple.coupleId))).toHaveLength(0);
-    expect(await exists(couple.images.main.key)).toBe(false);
-    expect(await exists(couple.images.a.key)).toBe(false);
+    for (const image of Object.values(couple.images)) expect(await exists(image.key)).toBe(false);
+
+    // Nobody else's words go: the couple's thread stays with the other couple's reply and reaction.
+    const deletedMember = {
+      userId: null,
+      firstName: "Deleted member",
+      coupleId: null,
+      coupleName: null,
+      coupleImageUrl: null,
+      isVerified: false,
+      signature: "Deleted member",
+    };
+    const thread = await forum.thread(couple.postId, them.a.headers);
+    expect(thread.status).toBe(200);
+    expect(thread.json.data.post).toMatchObject({ title: "B's own post", photos: [], author: deletedMember });
+    expect(thread.json.data.post.reactions.heart).toBe(1);
+    expect(thread.json.data.replies.map((r: { body: string; author: object }) => [r.body, r.author])).toEqual([
+      ["B answers", deletedMember],
+      ["Count us in", expect.objectContaining({ userId: them.a.userId, coupleId: them.coupleId })],
+    ]);
+    expect(thread.json.data.replies[1].id).toBe(theirReply.id);
+    // Their reply to another couple's thread stays there too, and the lists show the couple's posts.
+    const other = await forum.thread(theirPost.id, them.b.headers);
+    expect(other.json.data.replies.map((r: { body: string; author: object }) => [r.body, r.author])).toEqual([
+      ["A answers them", deletedMember],
+    ]);
+    const list = await forum.list("?scope=global&sort=new&limit=50", them.a.headers);
+    expect(list.json.data.find((p: { id: string }) => p.id === couple.postId)?.author).toEqual(deletedMember);
+    // The other couple's data export still holds their reply.
+    expect((await exportOf(them.a.headers)).json.replies.map((r: { body: string }) => r.body)).toEqual(["Count us in"]);
+  });
+
+  it("a deleted member's thread still takes replies, quotes, reactions and reports (their couple is gone, so nobody is told)", async () => {
+    const couple = await coupleWithContent();
+    const them = await forumCouple();
+    const admin = await forumCouple();
+    const db = await getDb();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.a.userId));
+    await remove(couple.b.headers);
+    await remove(couple.a.headers);
+    const quoted = (await forum.thread(couple.postId, them.a.headers)).json.data.replies[0];
+    expect(quoted.body).toBe("B answers");
+    const reply = await forum.reply(couple.postId, { body: "Still a good trail", quoteReplyId: quoted.id }, them.a.headers);
+    expect(reply.status).toBe(201);
+    expect(reply.json.data.quote).toMatchObject({ id: quoted.id, author: null, excerpt: "B answers" });
+    expect((await forum.react("post", couple.postId, "heart", true, them.b.headers)).status).toBe(200);
+    expect((await forum.react("reply", quoted.id, "heart", true, them.b.headers)).status).toBe(200);
+    // Nobody is told: nobody of the deleted couple is left.
+    const told = await db.select({ userId: notifications.userId }).from(notifications).where(eq(notifications.postId, couple.postId));
+    expect(told).toEqual([]);
+    for (const [targetType, targetId] of [
+      ["post", couple.postId],
+      ["reply", quoted.id],
+    ]) {
+      expect((await report({ targetType, targetId, reason: "spam" }, them.a.headers)).status).toBe(201);
+      const queued = (await openReports(admin.a.headers)).json.data.find((r: { targetId: string }) => r.targetId === targetId);
+      expect(queued.content).toMatchObject({ coupleId: null, coupleName: "Deleted member", postId: couple.postId });
+    }
   });
 
   it("erases the person's name from the notifications others got about what they did", async () => {

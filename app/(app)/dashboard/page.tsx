@@ -27,7 +27,7 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
           {/* No break before the '·': a name never starts a line of its own. */}
           <span className="muted">
-            {"\u00a0·"} {post.author.coupleName}
+            {"\u00a0·"} {post.author.coupleName ?? post.author.signature}
           </span>
         </li>
       ))}
