@@ -102,7 +102,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
               label={`More actions for ${message.author.firstName}'s message`}
               targetType="message"
               targetId={message.id}
-              author={{ userId: message.author.userId, coupleId: message.author.coupleId!, coupleName: message.author.coupleName }}
+              author={{ userId: message.author.userId, coupleId: message.author.coupleId, coupleName: message.author.coupleName }}
               viewer={viewer}
               onDelete={mine ? () => setConfirming(true) : undefined}
               onBlocked={onBlocked}
