@@ -6,12 +6,11 @@ import { useEffect, useRef, useState } from "react";
 import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { EMAIL_VERIFIED_NOTICE } from "@/lib/auth/login-notices";
-import { AuthFooter } from "@/components/ui/AuthCard";
+import { AuthFooter, SUPPORT_EMAIL } from "@/components/ui/AuthCard";
 
 const COOLDOWN_SECONDS = 60;
 const RATE_LIMITED_LOCK_SECONDS = 300;
 const REDIRECT_DELAY_MS = 2000;
-export const SUPPORT_EMAIL = "support@twoofus.app";
 
 function remainingText(attempts: number): string {
   if (attempts <= 0) return "Maximum verification emails reached. Please wait 1 hour before trying again.";

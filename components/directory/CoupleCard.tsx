@@ -8,14 +8,16 @@ import styles from "./CoupleCard.module.css";
 /**
  * One couple in the directory, face first: their main photo, then name, badge, how far and what
  * you share. The card is one link to their profile, with 'Say hello' below it. `eager`: a card of the first screen,
- * whose photo loads at once rather than when scrolled to.
+ * whose photo loads at once rather than when scrolled to; `first`: the list's first, the page's largest paint.
  */
-export function CoupleCard({ card, eager = false }: { card: DirectoryCard; eager?: boolean }) {
+export function CoupleCard({ card, eager = false, first = false }: { card: DirectoryCard; eager?: boolean; first?: boolean }) {
   const verified = card.badge === "Verified Couple";
   return (
     <li className={styles.card}>
-      <Link href={`/profile/${card.coupleId}`} className={styles.link}>
-        <FacePhoto src={card.profileImageUrl} size={400} className={styles.photo} lazy={!eager} />
+      {/* Not prefetched: a profile is rendered per request (nothing to fetch ahead), and a prefetch per
+          card on the screen is a request and a parse on a phone's main thread as the list loads. */}
+      <Link href={`/profile/${card.coupleId}`} className={styles.link} prefetch={false}>
+        <FacePhoto src={card.profileImageUrl} size={400} className={styles.photo} lazy={!eager} priority={first} />
         <span className={styles.body}>
           <span className={styles.name} data-testid="couple-name">
             {card.coupleName}

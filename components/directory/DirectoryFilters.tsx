@@ -150,7 +150,11 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
           method="get"
           action="/directory"
           onSubmit={apply}
-          onChange={(event) => setDraft(read(event.currentTarget))}
+          onChange={(event) => {
+            // The count of the old choices is not the count of these: the button waits for theirs.
+            setCount(null);
+            setDraft(read(event.currentTarget));
+          }}
         >
           {filters.q && <input type="hidden" name="q" value={filters.q} />}
           <div className={styles.fields}>

@@ -36,7 +36,7 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
     <>
       <ul className={styles.grid} aria-label="Couples">
         {cards.map((card, index) => (
-          <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} />
+          <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} first={index === 0} />
         ))}
       </ul>
       {error && <Alert tone="error">{error}</Alert>}

@@ -4,26 +4,35 @@ import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
 import styles from "./SuggestionCard.module.css";
 
-/** One suggested couple, face first: photo, name, badge, place, and why it is suggested as short chips. */
+/**
+ * One suggested couple, face first: photo, name, badge, place, and why it is suggested as short
+ * chips. `first`: the list's first, in the first screen: its photo loads at once, ahead of the
+ * others (which load as they scroll in).
+ */
 export function SuggestionCard({
   suggestion,
   headingLevel = 2,
+  first = false,
   children,
 }: {
   suggestion: DiscoverSuggestion;
   headingLevel?: 2 | 3;
+  first?: boolean;
   children?: ReactNode;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   const href = `/profile/${encodeURIComponent(suggestion.coupleId)}`;
   return (
     <article className={styles.card} aria-labelledby={`suggestion-${suggestion.coupleId}`}>
-      <Link href={href} tabIndex={-1} aria-hidden="true" className={styles.photoLink}>
-        <FacePhoto src={suggestion.profileImageUrl} size={400} className={styles.photo} lazy />
+      {/* Its links are not prefetched, as the directory's cards (CoupleCard). */}
+      <Link href={href} tabIndex={-1} aria-hidden="true" className={styles.photoLink} prefetch={false}>
+        <FacePhoto src={suggestion.profileImageUrl} size={400} className={styles.photo} lazy={!first} priority={first} />
       </Link>
       <div className={styles.body}>
         <Heading id={`suggestion-${suggestion.coupleId}`} className={styles.name} tabIndex={-1}>
-          <Link href={href}>{suggestion.coupleName}</Link>
+          <Link href={href} prefetch={false}>
+            {suggestion.coupleName}
+          </Link>
         </Heading>
         <p className={styles.meta}>
           <span className={suggestion.badge === "Verified Couple" ? "chip chip-verified" : "chip"}>{suggestion.badge}</span>

@@ -56,12 +56,12 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
         </div>
       ) : (
         <SuggestionGrid>
-          {shown.map((suggestion) => (
+          {shown.map((suggestion, index) => (
             <li key={suggestion.coupleId}>
-              <SuggestionCard suggestion={suggestion}>
+              <SuggestionCard suggestion={suggestion} first={index === 0}>
                 <div className={styles.actions}>
                   <SayHello coupleId={suggestion.coupleId} coupleName={suggestion.coupleName} connection={suggestion.connection} />
-                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-secondary">
+                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-secondary" prefetch={false}>
                     View profile
                   </Link>
                   <button

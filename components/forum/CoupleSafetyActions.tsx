@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { BlockDialog } from "./BlockDialog";
-import { ReportDialog } from "./ReportDialog";
+import { BlockDialog, ReportDialog } from "./SafetyDialogs";
 
 /** On another couple's profile: 'Report' and 'Block {couple name}', each through its dialog. */
 export function CoupleSafetyActions({ coupleId, coupleName }: { coupleId: string; coupleName: string }) {

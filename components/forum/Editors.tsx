@@ -6,8 +6,7 @@ import { BODY_MAX, REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
 import { patchPost, patchReply, type ForumMention, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
-import { mergeMention, TitleField, TopicField } from "./PostFields";
-import { mentionedIds } from "./PostComposer";
+import { mentionedIds, mergeMention, TitleField, TopicField } from "./PostFields";
 import styles from "./Editors.module.css";
 
 type Errors = Partial<Record<"title" | "topic" | "body", string>>;

@@ -3,8 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ReportTargetType } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
-import { BlockDialog } from "./BlockDialog";
-import { ReportDialog } from "./ReportDialog";
+import { BlockDialog, ReportDialog } from "./SafetyDialogs";
 import styles from "./ItemMenu.module.css";
 
 type Props = {

@@ -4,21 +4,16 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
-import { createPost, type ForumMention } from "@/lib/forum/client/api";
+import { createPost } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
 import { ForumPhotos } from "./ForumPhotos";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
-import { mergeMention, TitleField, TopicField } from "./PostFields";
+import { mentionedIds, mergeMention, TitleField, TopicField } from "./PostFields";
 import { useDraft } from "./useDraft";
 import styles from "./PostComposer.module.css";
 
 type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
-
-/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
-export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
-  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
-];
 
 /**
  * 'New Post' opens the composer: title, topic, body with mentions, up to 4 photos and the scope,

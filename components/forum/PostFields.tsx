@@ -4,7 +4,10 @@ import type { Ref } from "react";
 import { FORUM_TOPICS, TITLE_MAX } from "@/lib/forum/rules";
 import type { ForumMention } from "@/lib/forum/client/api";
 
-/** The title and topic fields of a post, shared by the composer ('New Post') and the editor ('Edit post'). */
+/**
+ * The title and topic fields of a post and the mentions' helpers, shared by the composer ('New
+ * Post'), the editors and the reply composer (which so load none of the composer's photo code).
+ */
 
 type FieldProps = { idPrefix: string; value: string; error?: string; disabled?: boolean; onChange(value: string): void };
 
@@ -66,6 +69,11 @@ export function TopicField({ idPrefix, value, error, disabled, onChange, placeho
     </div>
   );
 }
+
+/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
+export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
+  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
+];
 
 /** A chosen mention replaces an earlier one of the same couple. */
 export const mergeMention = (mentions: readonly ForumMention[], mention: ForumMention) => [

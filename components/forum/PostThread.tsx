@@ -1,12 +1,12 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
-import { PostEditor, ReplyEditor } from "./Editors";
 import { ItemMenu } from "./ItemMenu";
 import { Reactions } from "./Reactions";
 import { ReplyComposer } from "./ReplyComposer";
@@ -30,6 +30,10 @@ function hashTarget(): string | null {
 }
 
 const threadKey = (postId: string) => `forum:thread:${postId}`;
+
+/** Editing in place is for the author, after a click on 'Edit': its code loads then. */
+const PostEditor = dynamic(() => import("./Editors").then((m) => m.PostEditor), { ssr: false });
+const ReplyEditor = dynamic(() => import("./Editors").then((m) => m.ReplyEditor), { ssr: false });
 
 function Placeholder({ item, noun }: { item: { deleted: boolean; removed?: boolean }; noun: "post" | "reply" }) {
   if (item.removed) return <p className={styles.gone}>{FORUM_TEXTS.removedByModerator}</p>;

@@ -7,7 +7,7 @@ import { createReply, type ForumReply } from "@/lib/forum/client/api";
 import { replyDraft, type ReplyDraft } from "@/lib/forum/client/drafts";
 import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
-import { mentionedIds } from "./PostComposer";
+import { mentionedIds } from "./PostFields";
 import { useDraft } from "./useDraft";
 import styles from "./ReplyComposer.module.css";
 

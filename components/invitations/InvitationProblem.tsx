@@ -1,8 +1,5 @@
-"use client";
-
 import Link from "next/link";
-import { SUPPORT_EMAIL } from "@/components/auth/VerifyEmail";
-import { AuthCard, AuthFooter } from "@/components/ui/AuthCard";
+import { AuthCard, AuthFooter, SUPPORT_EMAIL } from "@/components/ui/AuthCard";
 import styles from "./InvitationProblem.module.css";
 
 /** /register?invite= and /invitation/accept with a link that cannot be used. */

@@ -10,7 +10,7 @@ import { MessagesBadge } from "./MessagesBadge";
 import { NotificationBell } from "./NotificationBell";
 import { ThemeToggle } from "./ThemeToggle";
 import { useDismiss } from "./useDismiss";
-import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/rules";
+import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/coming-soon";
 
 const LINKS = navLinks("main");
 const SECONDARY = navLinks("secondary");

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useId, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
@@ -23,11 +23,19 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   const router = useRouter();
   const [sent, setSent] = useState(false);
   const [open, setOpen] = useState(false);
+  // The dialog is rendered from its first opening on: a page of cards sends, paints and hydrates
+  // none of them until one is used (it then stays, so closing is the browser's, focus back included).
+  const [opened, setOpened] = useState(false);
+  const noteField = useRef<HTMLTextAreaElement>(null);
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const noteId = useId();
   const classes = [styles.action, className].filter(Boolean).join(" ");
+  // The note is where the dialog starts (after the browser's own focus on opening it).
+  useEffect(() => {
+    if (open) noteField.current?.focus();
+  }, [open]);
 
   if (connection.state === "connected")
     return (
@@ -76,40 +84,49 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   const over = note.length > NOTE_MAX;
   return (
     <>
-      <button type="button" className={`button button-primary ${classes}`} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className={`button button-primary ${classes}`}
+        onClick={() => {
+          setOpened(true);
+          setOpen(true);
+        }}
+      >
         {INBOX_TEXTS.sayHello}
         <span className="visually-hidden"> to {coupleName}</span>
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
-        <form onSubmit={submit} noValidate>
-          <p className="muted">They see your note with your couple&apos;s photo and name. A conversation opens once they accept.</p>
-          {error && <Alert tone="error">{error}</Alert>}
-          <div className="field">
-            <label htmlFor={noteId}>Note</label>
-            <textarea
-              id={noteId}
-              rows={4}
-              value={note}
-              required
-              aria-invalid={over || undefined}
-              aria-describedby={`${noteId}-count`}
-              onChange={(event) => setNote(event.target.value)}
-              autoFocus
-            />
-            <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
-              {note.length} / {NOTE_MAX} characters
-            </span>
-          </div>
-          <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={busy}>
-              {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </Dialog>
+      {opened && (
+        <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
+          <form onSubmit={submit} noValidate>
+            <p className="muted">They see your note with your couple&apos;s photo and name. A conversation opens once they accept.</p>
+            {error && <Alert tone="error">{error}</Alert>}
+            <div className="field">
+              <label htmlFor={noteId}>Note</label>
+              <textarea
+                ref={noteField}
+                id={noteId}
+                rows={4}
+                value={note}
+                required
+                aria-invalid={over || undefined}
+                aria-describedby={`${noteId}-count`}
+                onChange={(event) => setNote(event.target.value)}
+              />
+              <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
+                {note.length} / {NOTE_MAX} characters
+              </span>
+            </div>
+            <div className="form-actions">
+              <button type="submit" className="button button-primary" disabled={busy}>
+                {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => setOpen(false)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </Dialog>
+      )}
     </>
   );
 }

@@ -81,6 +81,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
             size={400}
             className={styles.mainPhoto}
             alt={profile.profileImageUrl ? `${profile.coupleName}, main photo` : ""}
+            priority
           />
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
@@ -157,6 +158,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
                   kind="person"
                   className={styles.avatar}
                   alt={partner.avatarUrl ? `Photo of ${partner.firstName}` : ""}
+                  lazy
                 />
                 <div>
                   <h3>

@@ -39,6 +39,9 @@ export function AuthCard({ title, subtitle, brand = true, role, className, child
   );
 }
 
+/** Where the public screens' "Need help?" writes to. */
+export const SUPPORT_EMAIL = "support@twoofus.app";
+
 /** The line under a card's form: the way to the other screen, or to help. */
 export function AuthFooter({ children }: { children: ReactNode }) {
   return <p className={styles.footer}>{children}</p>;

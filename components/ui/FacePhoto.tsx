@@ -13,17 +13,30 @@ type Props = {
   className?: string;
   /** Below the first screen: lists of cards load their photos as they scroll in. */
   lazy?: boolean;
+  /** The page's largest paint (its first face): fetched ahead of the page's other images. */
+  priority?: boolean;
 };
 
 /**
  * A face: the couple's or a partner's photo, square, or the one placeholder every page shows where
  * none was added (a quiet outline of two people, or one), never initials that read as a photo.
  */
-export function FacePhoto({ src, size, alt = "", kind = "couple", className, lazy = false }: Props) {
+export function FacePhoto({ src, size, alt = "", kind = "couple", className, lazy = false, priority = false }: Props) {
   const classes = `${styles.face} ${className ?? ""}`;
   if (src)
-    // eslint-disable-next-line @next/next/no-img-element -- stored photos are already resized by the server; next/image would resize again
-    return <img className={classes} src={src} alt={alt} width={size} height={size} loading={lazy ? "lazy" : undefined} decoding="async" />;
+    return (
+      // eslint-disable-next-line @next/next/no-img-element -- stored photos are already resized by the server; next/image would resize again
+      <img
+        className={classes}
+        src={src}
+        alt={alt}
+        width={size}
+        height={size}
+        loading={lazy ? "lazy" : undefined}
+        fetchPriority={priority ? "high" : undefined}
+        decoding="async"
+      />
+    );
   return (
     <span
       className={`${classes} ${styles.placeholder}`}

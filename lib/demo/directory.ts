@@ -1,18 +1,54 @@
 /**
  * The directory's demo neighbourhood: a few dozen couples around several cities with
- * overlapping interests, every privacy level represented. Idempotent like the rest of the seed:
- * people are upserted on their e-mail, couples on partner A, locations on their entity.
- * One password hash for all of them (they are there to be found, not to sign in often).
+ * overlapping interests, every privacy level represented, each with a main photo and both
+ * partners' photos (faces first: the directory's cards, discover and profiles show them).
+ * Idempotent like the rest of the seed: people are upserted on their e-mail, couples on partner
+ * A, locations on their entity, and pictures already stored are kept. One password hash for all
+ * of them (they are there to be found, not to sign in often).
  */
-import { sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { saveEntityLocation } from "@/lib/locations/place";
 import { DIRECTORY_COUPLES, directoryEmail } from "./data";
+import { demoImage } from "./images";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+const initial = (name: string) => name.charAt(0).toUpperCase();
 
-export async function seedDirectory(db: Db, passwordHash: string): Promise<number> {
+/** Pictures by e-mail: each partner's avatar, and the couple's main photo under partner A's. */
+export type DirectoryPictures = { avatars: Map<string, string>; mains: Map<string, string> };
+
+/**
+ * The directory couples' pictures: those already stored (a re-seed) are kept, the missing ones
+ * drawn and stored. Before the seed's transaction: storing is slow.
+ */
+export async function directoryPictures(db: Db): Promise<DirectoryPictures> {
+  const emails = DIRECTORY_COUPLES.flatMap((c) => [directoryEmail(c.partnerA.firstName), directoryEmail(c.partnerB.firstName)]);
+  const stored = await db
+    .select({ email: users.email, avatarUrl: users.avatarUrl, main: couples.profileImageUrl })
+    .from(users)
+    .leftJoin(couples, eq(couples.partner1Id, users.id))
+    .where(inArray(users.email, emails));
+  const storedOf = new Map(stored.map((row) => [row.email, row]));
+  const pictures: DirectoryPictures = { avatars: new Map(), mains: new Map() };
+  for (const { partnerA: a, partnerB: b } of DIRECTORY_COUPLES) {
+    for (const person of [a, b]) {
+      const email = directoryEmail(person.firstName);
+      const initials = `${initial(person.firstName)}${initial(person.lastName)}`;
+      pictures.avatars.set(email, storedOf.get(email)?.avatarUrl ?? (await demoImage(initials, `dir.${person.firstName}`, "avatar")));
+    }
+    const email = directoryEmail(a.firstName);
+    const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
+    pictures.mains.set(
+      email,
+      storedOf.get(email)?.main ?? (await demoImage(initials, `dir.${a.firstName} & ${b.firstName}`, "couple-main")),
+    );
+  }
+  return pictures;
+}
+
+export async function seedDirectory(db: Db, passwordHash: string, pictures: DirectoryPictures): Promise<number> {
   for (const couple of DIRECTORY_COUPLES) {
     const { place, partnerA: a, partnerB: b } = couple;
     const ids: string[] = [];
@@ -26,6 +62,7 @@ export async function seedDirectory(db: Db, passwordHash: string): Promise<numbe
         dateOfBirth: person.dateOfBirth,
         occupation: person.occupation,
         interests: person.interests,
+        avatarUrl: pictures.avatars.get(directoryEmail(person.firstName))!,
         location: place.location,
         placeId: place.placeId,
         latitude: place.latitude,
@@ -48,6 +85,7 @@ export async function seedDirectory(db: Db, passwordHash: string): Promise<numbe
       partner2Id: ids[1]!,
       coupleName: `${a.firstName} & ${b.firstName}`,
       bio: couple.bio,
+      profileImageUrl: pictures.mains.get(directoryEmail(a.firstName))!,
       coupleTypes: couple.coupleTypes,
       interests: [...new Set([...a.interests, ...b.interests])],
       location: place.location,

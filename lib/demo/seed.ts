@@ -5,7 +5,7 @@ import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
-import { seedDirectory } from "./directory";
+import { directoryPictures, seedDirectory } from "./directory";
 import { seedForum } from "./forum";
 import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoCoupleName, demoEmail, type DemoPerson, type Place } from "./data";
 import { demoImage } from "./images";
@@ -151,6 +151,7 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
   // Hashing is slow (argon2id): do it before the transaction, one salt per account.
   const hashes = new Map(await Promise.all(people.map(async (name) => [name, await hashPassword(DEMO_PASSWORD)] as const)));
   const pictures = await demoPictures(db);
+  const neighbourhood = await directoryPictures(db);
   const signIns: SignIn[] = [];
   const seeded: Seeded = new Map();
 
@@ -223,7 +224,7 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
     await tx.delete(couples).where(eq(couples.partner1Id, soloId));
     signIns.push({ email: demoEmail(DEMO_SOLO.firstName), shows: "onboarding: verified, no couple yet" });
     await seedInbox(tx, seeded);
-    const directory = await seedDirectory(tx, hashes.get(DEMO_SOLO.firstName)!);
+    const directory = await seedDirectory(tx, hashes.get(DEMO_SOLO.firstName)!, neighbourhood);
     return { count, directory, forum: await seedForum(tx, seeded) };
   });
 

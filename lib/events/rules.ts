@@ -1,9 +1,7 @@
 /**
- * The events pages: the 'coming soon' message the navigation's IRL modal shows too,
- * and the event draft's limits and messages. Pure and browser-safe.
+ * The event draft's limits and messages. Pure and browser-safe. The 'coming soon' message is
+ * ./coming-soon.ts: the navigation shows it on every page, without these.
  */
-export const EVENTS_COMING_SOON_TITLE = "IRL Events Coming Soon!";
-export const EVENTS_COMING_SOON_TEXT = "Meet other couples in real life. We are putting the finishing touches on events near you.";
 
 export const EVENT_TITLE_MAX = 120;
 export const EVENT_DESCRIPTION_MIN = 10;

@@ -6,9 +6,15 @@
  * /dev/bare (the root layout and a heading, BENCH_BARE=1) as the baseline of this build.
  *
  * The server is the bench's own (build, fresh database, server.ts), seeded with the demo data:
- * /dashboard and /forum are measured as the demo user Maya, /onboarding as a user registered
- * through the API just before (verified through the dev outbox's link), both signed in through
- * the /login form in a browser; their session cookie goes to Lighthouse as a header.
+ * /dashboard, /forum, /directory, /discover and the profile of a demo couple with photos (Priya &
+ * Samuel: main photo, extra photos, both partners') are measured as the demo user Maya,
+ * /onboarding as a user registered through the API just before (verified through the dev
+ * outbox's link), both signed in through the /login form in a browser; their session cookie goes
+ * to Lighthouse as a header. The table has the four categories' scores (performance,
+ * accessibility, best practices, SEO) and, for the pages of couples, how many of the faces the
+ * page's HTML shows are photos rather than the placeholder (the demo seed gives every couple one).
+ *
+ * BENCH_LIGHTHOUSE_PAGES=/directory,/discover measures only those (and the baseline).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -17,7 +23,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { onCleanup } from "./cleanup";
 import { PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
@@ -38,9 +44,24 @@ const RUNS = Math.max(1, Math.round(Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 
 const ONBOARDING_PASSWORD = "Lighthouse#Phone26";
 /** BENCH_LIGHTHOUSE_JSON=<folder>: every run's full report is kept there (its traces' evidence). */
 const REPORTS = process.env.BENCH_LIGHTHOUSE_JSON;
+const ONLY = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((page) => page.trim());
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+/** The couple whose profile is measured: a finished demo couple, so it has every photo a profile shows. */
+const PROFILED = DEMO_COUPLES[1]!;
 
-type Page = { path: string; cookie?: string };
-type Figures = { score: number; lcp: number; tbt: number; cls: number; fcp: number; version: string };
+/** `label`: how the table names it (the profile's path holds an id). */
+type Page = { path: string; label?: string; cookie?: string };
+type Figures = {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  fcp: number;
+  version: string;
+};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -111,7 +132,26 @@ async function signInCookie(origin: string, email: string, password: string, lan
   }
 }
 
-/** One Lighthouse run of the mobile preset, performance only, in a browser of its own (as the CLI does). */
+/** The id of the demo couple's profile Maya opens, through the directory's search by a partner's first name. */
+async function profiledCoupleId(origin: string, cookie: string): Promise<string> {
+  const name = PROFILED.partnerA.firstName;
+  const response = await fetch(`${origin}/api/directory?${new URLSearchParams({ q: name })}`, { headers: { cookie } });
+  if (!response.ok) throw new Error(`directory search: ${response.status}`);
+  const { data } = (await response.json()) as { data: { coupleId: string; coupleName: string }[] };
+  const found = data.find((card) => card.coupleName.includes(name));
+  if (!found) throw new Error(`the directory does not show ${name}'s couple`);
+  return found.coupleId;
+}
+
+/** Faces in a page's HTML: photos, and placeholders where a couple or partner has none (FacePhoto). */
+async function faces(url: string, cookie: string | undefined): Promise<string> {
+  const html = await (await fetch(url, { headers: cookie ? { cookie } : {} })).text();
+  const placeholders = html.split('data-testid="face-placeholder"').length - 1;
+  const photos = html.match(/<img [^>]*src="\/api\/images\//g)?.length ?? 0;
+  return photos + placeholders ? `${photos}/${photos + placeholders}` : "-";
+}
+
+/** One Lighthouse run of the mobile preset, its four categories, in a browser of its own (as the CLI does). */
 async function measure(url: string, cookie: string | undefined): Promise<Figures> {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS });
   try {
@@ -126,7 +166,7 @@ async function measureIn(port: number, url: string, cookie: string | undefined):
     port,
     output: "json",
     logLevel: "error",
-    onlyCategories: ["performance"],
+    onlyCategories: [...CATEGORIES],
     extraHeaders: cookie ? { cookie } : undefined,
   });
   if (!result) throw new Error(`${url}: Lighthouse gave no result`);
@@ -137,8 +177,12 @@ async function measureIn(port: number, url: string, cookie: string | undefined):
   }
   if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const figure = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+  const score = (category: (typeof CATEGORIES)[number]) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
   return {
-    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    seo: score("seo"),
     fcp: figure("first-contentful-paint"),
     lcp: figure("largest-contentful-paint"),
     tbt: figure("total-blocking-time"),
@@ -162,14 +206,21 @@ export async function benchLighthouse(): Promise<number> {
 
   const maya = await signInCookie(origin, demoEmail("Maya"), DEMO_PASSWORD, /\/dashboard$/);
   const newcomer = await signInCookie(origin, await registerForOnboarding(origin), ONBOARDING_PASSWORD, /\/onboarding$/);
+  const profile = `/profile/${await profiledCoupleId(origin, maya)}`;
   const pages: Page[] = [
-    { path: "/dev/bare" },
+    { path: "/dev/bare", label: "/dev/bare (baseline)" },
     { path: "/login" },
     { path: "/register" },
     { path: "/onboarding", cookie: newcomer },
     { path: "/dashboard", cookie: maya },
     { path: "/forum", cookie: maya },
-  ];
+    { path: "/directory", cookie: maya },
+    { path: "/discover", cookie: maya },
+    { path: profile, label: "/profile/{id}", cookie: maya },
+  ].filter((page) => !ONLY || page.path === "/dev/bare" || ONLY.includes(page.label ?? page.path));
+  const shown = new Map(
+    await Promise.all(pages.map(async (page) => [page.path, await faces(`${origin}${page.path}`, page.cookie)] as const)),
+  );
 
   const runs = new Map<string, Figures[]>(pages.map((page) => [page.path, []]));
   let failures = 0;
@@ -197,19 +248,23 @@ export async function benchLighthouse(): Promise<number> {
   }
   console.log(`Load average after: ${load()}`);
 
-  const header = ["page", "score", "(runs)", "LCP ms", "TBT ms", "CLS", "FCP ms"];
-  const rows = pages.map(({ path: page }) => {
+  const header = ["page", "perf", "(runs)", "a11y", "best pr.", "SEO", "LCP ms", "TBT ms", "CLS", "FCP ms", "photos"];
+  const rows = pages.map(({ path: page, label }) => {
     const figures = runs.get(page)!;
-    if (!figures.length) return [page, "-", "-", "-", "-", "-", "-"];
+    if (!figures.length) return [label ?? page, ...header.slice(1).map(() => "-")];
     const of = (key: Exclude<keyof Figures, "version">) => median(figures.map((f) => f[key]));
     return [
-      page === "/dev/bare" ? "/dev/bare (baseline)" : page,
-      of("score").toFixed(0),
-      figures.map((f) => f.score).join(" "),
+      label ?? page,
+      of("performance").toFixed(0),
+      figures.map((f) => f.performance).join(" "),
+      of("accessibility").toFixed(0),
+      of("bestPractices").toFixed(0),
+      of("seo").toFixed(0),
       of("lcp").toFixed(0),
       of("tbt").toFixed(0),
       of("cls").toFixed(3),
       of("fcp").toFixed(0),
+      shown.get(page)!,
     ];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
@@ -217,5 +272,7 @@ export async function benchLighthouse(): Promise<number> {
   console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${rows.map(line).join("\n")}`);
   const version = [...runs.values()].flat()[0]?.version ?? "?";
   console.log(`Medians of ${RUNS} runs each; Lighthouse ${version}, ${CHROMIUM}, ${os.cpus().length} CPUs.`);
+  console.log(`/profile/{id}: ${PROFILED.partnerA.firstName} & ${PROFILED.partnerB.firstName}'s, as Maya.`);
+  console.log("photos: of the faces in the page's HTML, how many are photos (the rest are placeholders).");
   return failures;
 }

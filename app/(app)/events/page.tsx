@@ -4,7 +4,8 @@ import { WaitlistButton } from "@/components/events/WaitlistButton";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { eventsCouple, listDrafts } from "@/lib/events/service";
-import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE, formatPrice } from "@/lib/events/rules";
+import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/coming-soon";
+import { formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
 import styles from "@/components/events/events.module.css";
 
