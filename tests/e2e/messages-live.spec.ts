@@ -2,16 +2,16 @@ import { expect, test as base, type Browser, type Page } from "@playwright/test"
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { STREAM_EVENTS } from "../../lib/live/rules";
 import { ownServer, type OwnServer } from "./servers";
-import { signIn } from "./support";
+import { csrfToken, signIn } from "./support";
 
 /**
  * Messaging kept live by the tab's one event stream: four people of two couples with the thread
- * open, the unread counts' polls blocked, and no thread load while nothing happens (the thread's
- * own poll is off while the stream is up). A message arrives on the other three, 'Seen by' follows
- * each read, the message badge rises and clears; their server restarts under the four open tabs,
- * a message is written on another instance while it is down, and each tab resumes and receives it
- * once. The four use a server of the test's own (tests/e2e/servers.ts), so the restart stops no
- * other test's server.
+ * open, the unread counts' polls and the thread's loads refused (the thread's own poll is off
+ * while the stream is up, and a message or a read comes whole in its event). A message arrives
+ * on the other three, 'Seen by' follows each read, the bell and the message badge rise and
+ * clear; their server restarts under the four open tabs, a message is written on another
+ * instance while it is down, and each tab resumes and receives it once. The four use a server of
+ * the test's own (tests/e2e/servers.ts), so the restart stops no other test's server.
  */
 const test = base.extend<{ own: OwnServer }>({
   own: async ({}, provide, testInfo) => {
@@ -22,6 +22,8 @@ const test = base.extend<{ own: OwnServer }>({
     await own.stop();
   },
 });
+// A click that opens nothing or a page that never answers fails at its step, not at the test's end.
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
 /**
  * Seeded directory couples no other spec uses, two fresh ones per attempt (a retry or a repeat
@@ -85,8 +87,12 @@ async function person(browser: Browser, own: OwnServer, [first, partner]: [strin
   const page = await context.newPage();
   const name = me === 0 ? first : partner;
   const who: Person = { page, name, coupleName: `${first} & ${partner}`, threadLoads: 0 };
-  page.on("request", (request) => {
-    if (/\/api\/conversations\/[0-9a-f-]+\/messages/.test(new URL(request.url()).pathname) && request.method() === "GET") who.threadLoads++;
+  // The thread is painted by the server, then changes only through the stream: its loads are
+  // counted and refused (what an event carries goes on screen as it is).
+  await context.route("**/api/conversations/*/messages*", (route) => {
+    if (route.request().method() !== "GET") return route.fallback();
+    who.threadLoads++;
+    return route.abort();
   });
   await signIn(page, { email: directoryEmail(name), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
@@ -94,6 +100,7 @@ async function person(browser: Browser, own: OwnServer, [first, partner]: [strin
 }
 
 const thread = (who: Person) => who.page.getByRole("log", { name: "Messages" });
+const bell = (who: Person) => who.page.getByRole("button", { name: /^Notifications(, .+ unread)?$/ });
 const badge = (who: Person) => who.page.locator('[data-testid="messages-badge"]:visible');
 const stream = (who: Person) => who.page.evaluate(() => (window as unknown as { __stream: StreamRecord }).__stream);
 
@@ -116,7 +123,7 @@ async function send(who: Person, text: string) {
   await expect(thread(who).getByText(text)).toBeVisible();
 }
 
-test("four people with the thread open: a message, 'Seen by', the badge and a server restart, live through the stream", async ({
+test("four people with the thread open: a message, 'Seen by', the bell, the badge and a server restart, live through the stream", async ({
   browser,
   own,
   playwright,
@@ -134,28 +141,42 @@ test("four people with the thread open: a message, 'Seen by', the badge and a se
   // Joana says hello; Clara accepts from her requests.
   await open(joana, `/directory?q=${clara.name}`);
   await joana.page.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: clara.coupleName }).first().click();
+  // Their profile, once the navigation has landed: the directory's card has a 'Say hello' of the
+  // same name, whose dialog would leave with the directory.
+  await expect(joana.page.getByRole("heading", { level: 1, name: clara.coupleName })).toBeVisible();
   await joana.page.getByRole("button", { name: `Say hello to ${clara.coupleName}` }).click();
   const dialog = joana.page.getByRole("dialog", { name: `Say hello to ${clara.coupleName}` });
   await dialog.getByLabel("Note").fill("Fancy a swim at Cascais?");
   await dialog.getByRole("button", { name: "Send request" }).click();
   await expect(joana.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
   await open(clara, "/messages?tab=requests");
+  await streaming(andre);
   await clara.page.getByRole("button", { name: "Accept" }).click();
   await expect(clara.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+
+  // The bell: the accept reaches Andre's open page; he reads it on another device and it clears.
+  await expect(bell(andre)).toHaveAccessibleName("Notifications, 1 unread");
+  const marked = await andre.page.request.patch("/api/notifications/read", {
+    headers: { "X-CSRF-Token": await csrfToken(andre.page) },
+    data: { mark_all: true },
+  });
+  expect(marked.status()).toBe(200);
+  await expect(bell(andre)).toHaveAccessibleName("Notifications");
   const conversation = new URL(clara.page.url()).pathname;
   for (const who of [joana, andre, vasco]) await open(who, conversation);
   for (const who of everyone) await streaming(who);
   for (const who of everyone) await expect(who.page.getByRole("textbox", { name: "Message" })).toBeVisible();
 
-  // Quiet: nobody's thread loads again (no poll while the stream is up).
-  const before = everyone.map((who) => who.threadLoads);
+  // Quiet: nobody's thread loads (no poll while the stream is up).
   await joana.page.waitForTimeout(10_000);
-  expect(everyone.map((who) => who.threadLoads)).toEqual(before);
+  expect(everyone.map((who) => who.threadLoads)).toEqual([0, 0, 0, 0]);
 
-  // Joana writes: the three others see it; as each has read it, 'Seen by' follows on Joana's screen.
+  // Joana writes: the three others see it; as each has read it, 'Seen by' follows on Joana's
+  // screen. The message and the reads come in the events: no thread loads.
   await send(joana, "Saturday at ten?");
   for (const other of [andre, clara, vasco]) await expect(thread(other).getByText("Saturday at ten?")).toBeVisible();
   await expect(thread(joana).getByText(/^Seen by \w+, \w+ and \w+$/)).toBeVisible();
+  expect(everyone.map((who) => who.threadLoads)).toEqual([0, 0, 0, 0]);
 
   // Their server goes away under the four open tabs; Clara writes through another instance of
   // the same deployment (Playwright's) while each tab's stream is down.
@@ -178,7 +199,8 @@ test("four people with the thread open: a message, 'Seen by', the badge and a se
   await elsewhere.dispose();
 
   // Back up: each tab opens its stream again, resumes after its last event and receives the
-  // message once ('Seen by' follows the reads of the three others as before).
+  // message once ('Seen by' follows the reads of the three others as before). While the stream
+  // was down the threads polled, refused: what they show now came down the stream.
   await own.start();
   for (const [index, who] of everyone.entries()) {
     await expect
