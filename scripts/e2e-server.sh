@@ -31,7 +31,9 @@ fi
 npm run --silent db:migrate >&2
 npm run --silent db:seed >/dev/null
 # The app's own server (server.ts), as `npm start` runs it: what the tests drive is what ships.
+# Its supervisor (scripts/e2e-servers.ts) also runs a test its own server when asked (one the test
+# may restart under open live streams without stopping everyone else's).
 # The tests play the trusted proxy: their API calls name a client address in X-Forwarded-For (so
 # per-address limits do not pile up on one loopback address), the browser's calls are loopback.
 export PORT TRUSTED_PROXY_HOPS=1
-exec npx tsx server.ts
+exec node --import tsx scripts/e2e-servers.ts

@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/http/client";
 import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
-import { mergeMessages, THREAD_POLL_MS, threadItems, type Conversation, type Message } from "@/lib/messages/view";
+import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/view";
 import { Composer } from "./Composer";
 import { CoupleFace } from "./CoupleFace";
 import { MessageItem } from "./MessageItem";
@@ -16,19 +16,17 @@ import styles from "./Thread.module.css";
 /** Closer than this to an edge counts as at it (px): the newest stay in view, older load before the top is hit. */
 const EDGE_PX = 120;
 
-export type Latest = { conversation: Conversation; messages: Message[]; hasMore: boolean };
-
 /**
  * The conversation and its newest page, added to every message loaded before (the newest page
  * slides on as messages arrive; older pages are pushed in as they load): the newest copy wins,
  * as it carries deletions.
  */
-async function loadLatest(key: string, conversationId: string, signal: AbortSignal): Promise<Latest> {
+async function loadLatest(key: string, conversationId: string, signal: AbortSignal): Promise<ThreadValue> {
   const [conversation, page] = await Promise.all([
     fetchConversation(conversationId, signal),
     fetchMessages(conversationId, { limit: THREAD_PAGE_DEFAULT }, signal),
   ]);
-  const shown = liveState<Latest>(key);
+  const shown = liveState<ThreadValue>(key);
   const before = shown?.status === "ready" ? shown.value.messages : [];
   return { conversation, messages: mergeMessages(before, page.data), hasMore: page.pagination.hasMore };
 }
@@ -40,7 +38,7 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
  * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
  * others' read positions.
  */
-export function Thread({ conversationId, viewerId, initial }: { conversationId: string; viewerId: string; initial: Latest }) {
+export function Thread({ conversationId, viewerId, initial }: { conversationId: string; viewerId: string; initial: ThreadValue }) {
   const key = threadKey(conversationId);
   const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
   /** Whether older messages remain, once an older page has answered. */
@@ -67,7 +65,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
       const page = await fetchMessages(conversationId, { before: oldestId, limit: THREAD_PAGE_DEFAULT });
       const element = log.current;
       keepFromBottom.current = element ? element.scrollHeight - element.scrollTop : null;
-      push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(page.data, current.messages) }));
+      push<ThreadValue>(key, (current) => ({ ...current, messages: mergeMessages(page.data, current.messages) }));
       setOlderLeft(page.pagination.hasMore);
     } catch (failure) {
       setOlderError(failure instanceof Error ? failure.message : "Could not load older messages");
@@ -131,7 +129,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
   };
 
   const changeMessage = (changed: Message) => {
-    push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(current.messages, [changed]) }));
+    push<ThreadValue>(key, (current) => withMessage(current, changed));
   };
 
   return (
@@ -170,7 +168,9 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
                 avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
                 viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
                 onChanged={changeMessage}
-                onBlocked={() => push<Latest>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
+                onBlocked={() =>
+                  push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))
+                }
               />
             ),
           )}
@@ -185,9 +185,9 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
           conversationId={conversationId}
           onSent={(sent) => {
             atBottom.current = true;
-            push<Latest>(key, (current) => ({ ...current, messages: mergeMessages(current.messages, [sent]) }));
+            push<ThreadValue>(key, (current) => withMessage(current, sent));
           }}
-          onEnded={() => push<Latest>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
+          onEnded={() => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
         />
       )}
     </section>

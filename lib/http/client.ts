@@ -9,8 +9,9 @@
  *   sends once more.
  * - 429 waits for Retry-After (60 s when absent, section 8) and tries again, unless that is more
  *   than a person waits on a button (RATE_LIMIT_WAIT_MAX_MS): then the server's message at once.
- * - 502, 503, 504 and network failures (section 8's transient list) are tried again, 3 times, after
- *   1000 ms doubling, capped at 5000 ms, plus up to 1000 ms of jitter (or the answer's Retry-After).
+ * - 502, 503, 504 and network failures (section 8's transient list; an answer whose body broke
+ *   off on the way is one, never an empty answer) are tried again, 3 times, after 1000 ms
+ *   doubling, capped at 5000 ms, plus up to 1000 ms of jitter (or the answer's Retry-After).
  *   A POST creates something, so it is tried again only when the answer says nothing was done
  *   (429, 503); a failure that may have reached the server is the caller's to retry.
  * - 401 on a call that needs the session: the session has ended (the browser's session is its
@@ -87,6 +88,24 @@ export class NetworkFailure extends Error {
 /** A status and JSON body (null when there is none), and the Retry-After header. */
 export type Answer = { status: number; json: unknown; retryAfter: string | null };
 
+/**
+ * An answer's JSON body: null when it has none (or it is not JSON). A body cut off on its way
+ * (the connection dropped, a server restarting) is no answer at all, never an empty one.
+ */
+async function answerBody(response: Response): Promise<unknown> {
+  let raw: string;
+  try {
+    raw = await response.text();
+  } catch {
+    throw new NetworkFailure();
+  }
+  try {
+    return raw === "" ? null : (JSON.parse(raw) as unknown);
+  } catch {
+    return null;
+  }
+}
+
 async function fetchToken(): Promise<string> {
   let response: Response;
   try {
@@ -94,7 +113,7 @@ async function fetchToken(): Promise<string> {
   } catch {
     throw new NetworkFailure();
   }
-  const json: unknown = await response.json().catch(() => null);
+  const json = await answerBody(response);
   if (!response.ok) throw answerError(response.status, json);
   const body = json as { csrfToken?: unknown; token?: unknown } | null;
   const token = text(body?.csrfToken) ?? text(body?.token);
@@ -249,7 +268,7 @@ async function fetchAnswer(path: string, init: RequestInit, signal: AbortSignal 
   try {
     if (signal?.aborted) throw signal.reason;
     const response = await fetch(path, { ...init, credentials: "same-origin", cache: "no-store", signal: controller.signal });
-    const json: unknown = await response.json().catch(() => null);
+    const json = await answerBody(response);
     return { status: response.status, json, retryAfter: response.headers.get("Retry-After") };
   } catch {
     if (signal?.aborted) throw signal.reason;

@@ -70,6 +70,26 @@ export function mergeMessages(...pages: readonly (readonly Message[])[]): Messag
   return [...byId.values()].sort(byTime);
 }
 
+/** An open thread as the live hook holds it: the conversation, every message loaded so far (oldest first), whether older ones remain. */
+export type ThreadValue = { conversation: Conversation; messages: Message[]; hasMore: boolean };
+
+/** The thread with a message added, or its copy replaced: each message once, by id, whichever way it came. */
+export const withMessage = (thread: ThreadValue, message: Message): ThreadValue => ({
+  ...thread,
+  messages: mergeMessages(thread.messages, [message]),
+});
+
+/** The thread with one person's read position where it stands now ('Seen by' follows it). */
+export const withReadPosition = (thread: ThreadValue, position: ReadPosition): ThreadValue => ({
+  ...thread,
+  conversation: {
+    ...thread.conversation,
+    readPositions: thread.conversation.readPositions.map((shown) =>
+      shown.userId === position.userId ? { ...shown, lastReadMessageId: position.lastReadMessageId } : shown,
+    ),
+  },
+});
+
 const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
 
 /** A day separator's words: 'Today', 'Yesterday', 'Monday 24 November' (with the year, 'Sunday, 23 November 2025') when it is not this one. */

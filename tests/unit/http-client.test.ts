@@ -5,6 +5,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 
+/** A 200 whose body breaks off halfway (the connection dropped: a server restarting). */
+const cutOff = () =>
+  new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"data": [{"id": '));
+        controller.error(new TypeError("network error"));
+      },
+    }),
+    { status: 200, headers: { "Content-Type": "application/json" } },
+  );
+
 type Reply = Response | Error | "hang";
 
 /**
@@ -242,6 +254,18 @@ describe("retries (section 9: 3 more attempts, 1000 ms doubling, capped at 5000 
     expect(times).toEqual([0, 1500, 4000, 8500]);
   });
 
+  it("tries a read again when its answer broke off on the way, never answering it as an empty one", async () => {
+    const fetch = fakeFetch({ answers: [cutOff(), json({ data: [] })] });
+    const { api } = await client();
+    const { value, times } = await timeline(fetch, () => api("/api/conversations"));
+    expect(value).toEqual({ data: [] });
+    expect(times).toEqual([0, 1500]);
+
+    const post = fakeFetch({ answers: [cutOff()] });
+    const { error } = await timeline(post, () => api("/api/thing", { method: "POST" }));
+    expect(error).toMatchObject({ status: 0, code: "NETWORK_ERROR" });
+  });
+
   it("caps the doubling at 5000 ms", async () => {
     const fetch = fakeFetch({ answers: [json({}, 503), json({}, 503), json({}, 503), json({}, 503), json({}, 503), json({ ok: 1 })] });
     const { api } = await client();
@@ -397,6 +421,13 @@ describe("401 (section 7: a full logout)", () => {
     fakeFetch({ tokens: [json({ csrfToken: null, token: null })] });
     await expect((await client()).api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 401 });
     expect(replace).toHaveBeenCalledWith("/signout");
+  });
+
+  it("not when the token's answer broke off on the way: no answer came, the session may be fine", async () => {
+    const replace = stubWindow();
+    fakeFetch({ tokens: [cutOff()] });
+    await expect((await client()).api("/api/x", { method: "POST" })).rejects.toMatchObject({ status: 0, code: "NETWORK_ERROR" });
+    expect(replace).not.toHaveBeenCalled();
   });
 
   it("is an answer like any other on a public route, and after the page started to leave", async () => {

@@ -197,4 +197,58 @@ describe("applyEvent", () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it("puts a message and a read position into the open thread as the events carry them, with no load; a deletion loads it again", async () => {
+    vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
+    vi.stubGlobal("window", new EventTarget());
+    try {
+      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
+      const author = { userId: "u-ana", firstName: "Ana", coupleId: "c-ana", coupleName: "Ana & Rui" };
+      const message = (id: string, createdAt: string) => ({
+        id,
+        conversationId: "k1",
+        body: id,
+        photoUrl: null,
+        author,
+        createdAt,
+        deleted: false,
+      });
+      const first = message("m1", "2026-11-27T10:00:00.000Z");
+      const initial = {
+        conversation: { readPositions: [{ userId: "u-leo", firstName: "Leo", lastReadMessageId: null }] },
+        messages: [first],
+        hasMore: false,
+      };
+      const loadThread = vi.fn(async () => initial);
+      const loadInbox = vi.fn(async () => []);
+      const stops = [
+        subscribeLive("messages:thread:k1", loadThread, { initial }, () => {}),
+        subscribeLive("messages:inbox", loadInbox, {}, () => {}),
+      ];
+      await vi.advanceTimersByTimeAsync(0);
+      const second = message("m2", "2026-11-27T10:01:00.000Z");
+      applyEvent("message", second);
+      applyEvent("message", second);
+      applyEvent("read", { conversationId: "k1", userId: "u-leo", firstName: "Leo", lastReadMessageId: "m2" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(liveState("messages:thread:k1")).toEqual({
+        status: "ready",
+        value: {
+          ...initial,
+          conversation: { readPositions: [{ userId: "u-leo", firstName: "Leo", lastReadMessageId: "m2" }] },
+          messages: [first, second],
+        },
+      });
+      expect(loadThread).not.toHaveBeenCalled();
+      // The inbox's rows carry unread counts the events do not: they load again.
+      expect(loadInbox).toHaveBeenCalledTimes(4);
+      applyEvent("message-deleted", { id: "m2", conversationId: "k1" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(loadThread).toHaveBeenCalledTimes(1);
+      stops.forEach((stop) => stop());
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

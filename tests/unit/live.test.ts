@@ -232,6 +232,39 @@ describe("other feeds", () => {
     expect(thread.listener).toHaveBeenCalledTimes(2);
   });
 
+  it("a change pushed while a load is in flight asks that load again, so what it was asked for still arrives", async () => {
+    const load = heldLoader<{ replies: string[]; seen: boolean }>();
+    const thread = await watch("forum:thread:p1", load, { initial: { replies: ["r1"], seen: false } });
+    thread.feeds.invalidate("forum:thread:p1");
+    thread.feeds.push<{ replies: string[]; seen: boolean }>("forum:thread:p1", (current) => ({
+      ...current,
+      replies: [...current.replies, "r2"],
+    }));
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: ["r1", "r2"], seen: false } });
+    expect(load.pending[0]!.signal.aborted).toBe(true);
+    expect(load).toHaveBeenCalledTimes(2);
+    load.pending[1]!.resolve({ replies: ["r1", "r2"], seen: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(thread.state()).toEqual({ status: "ready", value: { replies: ["r1", "r2"], seen: true } });
+
+    // A whole value needs nothing asked again; nor does a change with no load in flight.
+    thread.feeds.invalidate("forum:thread:p1");
+    thread.feeds.push("forum:thread:p1", { replies: ["from a stream"], seen: true });
+    thread.feeds.push<{ replies: string[]; seen: boolean }>("forum:thread:p1", (current) => ({ ...current, seen: false }));
+    expect(load).toHaveBeenCalledTimes(3);
+  });
+
+  it("a change pushed before the first value arrives through the first load, asked again", async () => {
+    const load = heldLoader<string[]>();
+    const list = await watch("messages:thread:c1", load);
+    list.feeds.push<string[]>("messages:thread:c1", (current) => [...current, "m2"]);
+    expect(list.state()).toEqual({ status: "loading" });
+    expect(load.pending[0]!.signal.aborted).toBe(true);
+    load.pending[1]!.resolve(["m1", "m2"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(list.state()).toEqual({ status: "ready", value: ["m1", "m2"] });
+  });
+
   it("a stream switches polling off while it is up, and on its end each key loads once and polls again", async () => {
     const load = loader(1);
     const { feeds } = await watch("notifications:unread", load, { pollMs: 10_000 });

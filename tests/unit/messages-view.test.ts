@@ -8,7 +8,10 @@ import {
   mergeMessages,
   seenByText,
   threadItems,
+  withMessage,
+  withReadPosition,
   type Message,
+  type ThreadValue,
 } from "@/lib/messages/view";
 
 const maya = { userId: "u-maya", firstName: "Maya", coupleId: "c-1", coupleName: "Maya & Theo" };
@@ -51,6 +54,23 @@ describe("how a conversation reads", () => {
     const merged = mergeMessages(first, [deleted, message("c", "2026-01-01T10:02:00Z")]);
     expect(merged.map((m) => m.id)).toEqual(["a", "b", "c"]);
     expect(merged[1]!.deleted).toBe(true);
+  });
+
+  it("takes a message into an open thread once, however often and whichever way it comes, and moves one person's read position", () => {
+    const thread = {
+      conversation: { readPositions: [{ userId: "u-ana", firstName: "Ana", lastReadMessageId: "a" }] },
+      messages: [message("a", "2026-01-01T10:00:00Z")],
+      hasMore: true,
+    } as unknown as ThreadValue;
+    const arrived = message("b", "2026-01-01T10:01:00Z", ana);
+    const twice = withMessage(withMessage(thread, arrived), arrived);
+    expect(twice.messages.map((m) => m.id)).toEqual(["a", "b"]);
+    expect(twice.hasMore).toBe(true);
+    const read = withReadPosition(twice, { userId: "u-ana", firstName: "Ana", lastReadMessageId: "b" });
+    expect(read.conversation.readPositions).toEqual([{ userId: "u-ana", firstName: "Ana", lastReadMessageId: "b" }]);
+    expect(withReadPosition(twice, { userId: "u-gone", firstName: "Gone", lastReadMessageId: "b" }).conversation.readPositions).toEqual(
+      thread.conversation.readPositions,
+    );
   });
 
   it("puts a separator before each day and each other person's name under their latest read", () => {

@@ -15,6 +15,7 @@
 import "client-only";
 import { useEffect } from "react";
 import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
+import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "@/lib/messages/view";
 import { NOTIFICATIONS_KEY, UNREAD_KEY } from "@/lib/notifications/client";
 import { HIDDEN_PAUSE_MS, reconnectDelay, STREAM_EVENTS, type StreamEventName } from "../rules";
 import { invalidate, push, setStreaming } from "./use-live";
@@ -149,9 +150,22 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
       push(UNREAD_KEY, (data as { unread_count: number }).unread_count);
       invalidate(`${NOTIFICATIONS_KEY}:page`);
       return;
-    case "message":
-    case "message-deleted":
+    case "message": {
+      // The message as the thread shows it (lib/live/queries.ts render): an open thread takes it
+      // as it is, each message once by id; the inbox's row (its unread count) loads again.
+      const message = data as Message;
+      push<ThreadValue>(threadKey(message.conversationId), (thread) => withMessage(thread, message));
+      invalidate(INBOX_KEY);
+      return;
+    }
     case "read": {
+      // A person's read position as the thread shows it: 'Seen by' follows without a load.
+      const position = data as ReadPosition & { conversationId: string };
+      push<ThreadValue>(threadKey(position.conversationId), (thread) => withReadPosition(thread, position));
+      invalidate(INBOX_KEY);
+      return;
+    }
+    case "message-deleted": {
       const conversation = (data as Changed).conversationId;
       if (conversation) invalidate(threadKey(conversation));
       invalidate(INBOX_KEY);

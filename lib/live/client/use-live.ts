@@ -21,9 +21,14 @@
  *     invalidate(prefix)   loads every key under `prefix` again (a write that changed them, or
  *                          an event saying so); keys that cannot load now (hidden page) load
  *                          when shown again.
- *     push(key, value)     sets the value (or `value(current)`) directly, e.g. from an event
- *                          stream or after the user's own write; an older load in flight is
- *                          dropped.
+ *     push(key, value)     sets the value directly, e.g. from an event stream; a load in
+ *                          flight is dropped (its answer is older).
+ *     push(key, change)    changes the value, `change(current)`, e.g. with a message an event
+ *                          carries or the user's own write. A load in flight is dropped and
+ *                          asked again: it may have started before the change was written, and
+ *                          was asked for more than it (a change never hides what an
+ *                          invalidation asked for). Before the key has a value, that load is
+ *                          what brings the change.
  *     setStreaming(prefix, up)  a stream feeds the keys under `prefix`: while it is up their
  *                          polling stops; when it goes down polling resumes and each loads
  *                          once at once, for what the stream may have missed.
@@ -54,6 +59,7 @@ type Feed = {
   loadedAt: number;
   /** Invalidated while it could not load: loads when the page is shown again. */
   owed: boolean;
+  /** The load in flight, until it answers. */
   running?: AbortController;
   timer?: ReturnType<typeof setInterval>;
 };
@@ -78,11 +84,16 @@ function run(feed: Feed): void {
   feed.running = running;
   feed.loadedAt = Date.now();
   feed.owed = false;
+  const answered = () => {
+    if (feed.running === running) feed.running = undefined;
+  };
   feed.load(running.signal).then(
     (value) => {
+      answered();
       if (!running.signal.aborted) setState(feed, { status: "ready", value });
     },
     (error: unknown) => {
+      answered();
       // A value already shown stays; the next load tries again.
       if (!running.signal.aborted && feed.state.status !== "ready") setState(feed, { status: "error", error });
     },
@@ -159,18 +170,24 @@ export function invalidate(prefix: string): void {
   for (const [key, feed] of feeds) if (under(prefix, key)) loadOrOwe(feed);
 }
 
-/** Sets a shown key's value, or changes it with `change(current)` once it has one (see the contract above). */
+/** Sets a shown key's value, or changes it with `change(current)` (see the contract above). */
 export function push<T>(key: string, value: T | ((current: T) => T)): void {
   const feed = feeds.get(key);
   if (!feed) return;
+  const askAgain = typeof value === "function" && feed.running !== undefined;
   let next: unknown = value;
   if (typeof value === "function") {
-    if (feed.state.status !== "ready") return;
+    if (feed.state.status !== "ready") {
+      if (askAgain) loadOrOwe(feed);
+      return;
+    }
     next = (value as (current: T) => T)(feed.state.value as T);
   }
   feed.running?.abort();
+  feed.running = undefined;
   feed.loadedAt = Date.now();
   setState(feed, { status: "ready", value: next });
+  if (askAgain) loadOrOwe(feed);
 }
 
 /** A stream feeds the keys under `prefix` while `up` (see the contract above). */

@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { Thread, type Latest } from "@/components/messages/Thread";
+import { Thread } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { memberOf } from "@/lib/connections/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { conversationDetail, threadPage } from "@/lib/messages/queries";
 import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
+import type { ThreadValue } from "@/lib/messages/view";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Conversation" };
@@ -20,7 +21,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   // Conversation ids are UUIDs like a couple's: anything else is no conversation.
   if (!isCoupleId(conversationId)) notFound();
   const { userId } = await requireCompleteProfile();
-  let initial: Latest;
+  let initial: ThreadValue;
   try {
     initial = await withDb(async (db) => {
       const member = await memberOf(db, userId);
