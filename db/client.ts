@@ -32,11 +32,11 @@ const MIGRATION_LOCK = 724301;
 const CONNECT_TIMEOUT_SECONDS = 3;
 
 /**
- * postgres.js when DATABASE_URL is set, otherwise an embedded PGlite under .data/.
+ * postgres.js when DATABASE_URL is set, otherwise an embedded PGlite in `dataDir` (PGLITE_DIR, under .data/).
  * PGlite is one single-connection instance per process, so the handle lives on globalThis
  * (it survives hot reloads and is shared by every route of the process).
  */
-export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
+export async function openDatabase(url = env().DATABASE_URL, dataDir = env().PGLITE_DIR): Promise<Handle> {
   if (url) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -89,7 +89,6 @@ export async function openDatabase(url = env().DATABASE_URL): Promise<Handle> {
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   // PGlite does not create missing parent folders; "memory://" keeps everything in memory.
-  const dataDir = env().PGLITE_DIR;
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) mkdirSync(path.resolve(dataDir), { recursive: true });
   const { withNamedStatements } = await import("./pglite-statements");

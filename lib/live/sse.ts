@@ -41,16 +41,28 @@ function sharedInTick<T>(pending: Map<string, Promise<T>>, key: string, read: ()
 }
 
 const encoder = new TextEncoder();
+const HEARTBEAT = encoder.encode(": heartbeat\n\n");
 
-type Page = { last: number | null; full: boolean; events: Outgoing[] };
+/** A page as sent: its events' bytes (null: none to send) and where it ends (null: nothing new). */
+type Page = { last: number | null; full: boolean; bytes: Uint8Array | null };
 const pagesReading = new Map<string, Promise<Page>>();
 const sessionsChecking = new Map<string, Promise<string | null>>();
 
-/** The person's next page after `after`, as sent: the events and where it ends (null: nothing new). */
+const encodeEvents = (events: Outgoing[]) =>
+  events.length ? encoder.encode(events.map((event) => sseEvent(event.id, event.event, event.data)).join("")) : null;
+
+/**
+ * The person's next page after `after`: read, rendered and encoded once for all their streams at
+ * that position (each sends the same bytes).
+ */
 const readPage = (db: Db, userId: string, after: number): Promise<Page> =>
   sharedInTick(pagesReading, `${userId}:${after}`, async () => {
     const rows = await rowsAfter(db, userId, after);
-    return { last: rows.at(-1)?.seq ?? null, full: rows.length === PAGE_ROWS, events: rows.length ? await render(db, userId, rows) : [] };
+    return {
+      last: rows.at(-1)?.seq ?? null,
+      full: rows.length === PAGE_ROWS,
+      bytes: rows.length ? encodeEvents(await render(db, userId, rows)) : null,
+    };
   });
 
 export const SSE_HEADERS = {
@@ -82,9 +94,10 @@ export function liveStream(options: LiveStreamOptions): Response {
   let unsubscribe = () => {};
   const timers: ReturnType<typeof setTimeout>[] = [];
 
-  const write = (text: string) => {
-    if (!closed) controller.enqueue(encoder.encode(text));
+  const send = (bytes: Uint8Array) => {
+    if (!closed) controller.enqueue(bytes);
   };
+  const write = (text: string) => send(encoder.encode(text));
 
   function end(): void {
     if (closed) return;
@@ -123,7 +136,7 @@ export function liveStream(options: LiveStreamOptions): Response {
           const page = await readPage(db, userId, position);
           if (closed || page.last === null) break;
           if (!(await allowed())) return end();
-          for (const event of page.events) write(sseEvent(event.id, event.event, event.data));
+          if (page.bytes) send(page.bytes);
           position = page.last;
           await waitForRoom();
           if (!page.full) break;
@@ -162,7 +175,7 @@ export function liveStream(options: LiveStreamOptions): Response {
         options.signal?.addEventListener("abort", end);
         timers.push(setTimeout(end, options.lifetimeMs));
         const heartbeat = setInterval(() => {
-          write(": heartbeat\n\n");
+          send(HEARTBEAT);
           allowed().then(
             (yes) => yes || end(),
             () => end(),

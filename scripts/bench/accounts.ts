@@ -21,7 +21,8 @@ const SESSION_COOKIE = "authjs.session-token";
 
 /** Users in couples, each with a live browser session and its cookie. */
 export async function createUsers(database: BenchDatabase, secret: string): Promise<Account[]> {
-  const handle = await openDatabase(database.env.DATABASE_URL);
+  // The database's own folder, not the one the configuration read first (an earlier section's).
+  const handle = await openDatabase(database.env.DATABASE_URL, database.env.PGLITE_DIR);
   try {
     await handle.migrate();
     const hashes = await Promise.all(Array.from({ length: USER_COUNT }, () => hashPassword(PASSWORD)));
