@@ -4,7 +4,7 @@
  * and, when a test asks, a server of its own on a port after it (tests/e2e/servers.ts), same
  * build, database and secret, its APP_URL its own port, which the test may stop and start again.
  * A test asks through a control endpoint on loopback whose address is written to controlFile:
- *   POST /start?port=N  starts the server on N; answers once it serves pages
+ *   POST /start?port=N  starts the server on N; answers once it answers requests
  *   POST /stop?port=N   stops it; answers once it has exited
  * Every server stays in this process's group: Playwright's stop (the group killed) stops them too.
  */
@@ -23,11 +23,12 @@ const servers = new Map<number, ChildProcess>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
+/** Resolves once the server on `port` answers its liveness check (a slow first answer is waited for, not cut off). */
 async function serving(port: number, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline && !exited(child)) {
     try {
-      await fetch(`http://127.0.0.1:${port}/login`, { signal: AbortSignal.timeout(5_000) });
+      await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(START_TIMEOUT_MS) });
       return;
     } catch {
       await sleep(200);

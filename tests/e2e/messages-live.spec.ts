@@ -1,4 +1,4 @@
-import { expect, test as base, type Browser, type Page } from "@playwright/test";
+import { expect as baseExpect, test as base, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { STREAM_EVENTS } from "../../lib/live/rules";
 import { ownServer, type OwnServer } from "./servers";
@@ -24,6 +24,9 @@ const test = base.extend<{ own: OwnServer }>({
 });
 // A click that opens nothing or a page that never answers fails at its step, not at the test's end.
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+// Under load a write takes seconds to answer: what shows an update came live is that no poll or
+// load could have brought it (refused below), never how soon it came.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 /**
  * Seeded directory couples no other spec uses, two fresh ones per attempt (a retry or a repeat

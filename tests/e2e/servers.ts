@@ -21,7 +21,7 @@ export const ownPort = (port: number, parallelIndex: number): number => {
 export type OwnServer = {
   /** Where it serves (its APP_URL). */
   url: string;
-  /** Starts it; resolves once it serves pages. */
+  /** Starts it; resolves once it answers requests. */
   start(): Promise<void>;
   /** Stops it; resolves once it has exited (every connection to it closed). */
   stop(): Promise<void>;
