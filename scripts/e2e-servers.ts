@@ -6,18 +6,21 @@
  * A test asks through a control endpoint on loopback whose address is written to controlFile:
  *   POST /start?port=N  starts the server on N; answers once it answers requests
  *   POST /stop?port=N   stops it; answers once it has exited
+ * Own servers need Postgres: on the PGlite fallback both answer 409 with the reason, also written
+ * to controlFile (ownServerRefusal), and a test that needs one is skipped.
  * Every server stays in this process's group: Playwright's stop (the group killed) stops them too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
-import { controlFile, OWN_SERVERS, ownPort } from "../tests/e2e/servers";
+import { controlFile, OWN_SERVERS, ownPort, ownServerRefusal } from "../tests/e2e/servers";
 
 const PORT = Number(process.env.PORT);
 const OWN_PORTS = new Set(Array.from({ length: OWN_SERVERS }, (_, index) => ownPort(PORT, index)));
 const START_TIMEOUT_MS = 120_000;
 const STOP_TIMEOUT_MS = 5_000;
+const REFUSAL = ownServerRefusal(process.env);
 
 const servers = new Map<number, ChildProcess>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,6 +84,10 @@ const control = createServer((req, res) => {
     res.writeHead(404).end(`POST /start or /stop with port one of ${[...OWN_PORTS].join(", ")}`);
     return;
   }
+  if (REFUSAL) {
+    res.writeHead(409).end(REFUSAL);
+    return;
+  }
   action(port).then(
     () => res.writeHead(204).end(),
     (error: unknown) => res.writeHead(500).end(String(error)),
@@ -91,7 +98,7 @@ control.listen(0, "127.0.0.1", () => {
   if (!address || typeof address === "string") throw new Error("the control endpoint has no port");
   const file = controlFile(PORT);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify({ url: `http://127.0.0.1:${address.port}` }));
+  writeFileSync(file, JSON.stringify({ url: `http://127.0.0.1:${address.port}`, refusal: REFUSAL }));
   start(PORT).catch((error: unknown) => {
     console.error("[e2e-servers]", error);
     shutDown(1);

@@ -11,10 +11,9 @@ import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { saveEntityLocation } from "@/lib/locations/place";
 import { DIRECTORY_COUPLES, directoryEmail } from "./data";
-import { demoImage } from "./images";
+import { coupleInitials, demoImage, personInitials } from "./images";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-const initial = (name: string) => name.charAt(0).toUpperCase();
 
 /** Pictures by e-mail: each partner's avatar, and the couple's main photo under partner A's. */
 export type DirectoryPictures = { avatars: Map<string, string>; mains: Map<string, string> };
@@ -35,14 +34,15 @@ export async function directoryPictures(db: Db): Promise<DirectoryPictures> {
   for (const { partnerA: a, partnerB: b } of DIRECTORY_COUPLES) {
     for (const person of [a, b]) {
       const email = directoryEmail(person.firstName);
-      const initials = `${initial(person.firstName)}${initial(person.lastName)}`;
-      pictures.avatars.set(email, storedOf.get(email)?.avatarUrl ?? (await demoImage(initials, `dir.${person.firstName}`, "avatar")));
+      pictures.avatars.set(
+        email,
+        storedOf.get(email)?.avatarUrl ?? (await demoImage(personInitials(person), `dir.${person.firstName}`, "avatar")),
+      );
     }
     const email = directoryEmail(a.firstName);
-    const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
     pictures.mains.set(
       email,
-      storedOf.get(email)?.main ?? (await demoImage(initials, `dir.${a.firstName} & ${b.firstName}`, "couple-main")),
+      storedOf.get(email)?.main ?? (await demoImage(coupleInitials(a, b), `dir.${a.firstName} & ${b.firstName}`, "couple-main")),
     );
   }
   return pictures;

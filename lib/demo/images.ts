@@ -8,6 +8,13 @@ import sharp from "sharp";
 import { storeImage } from "@/lib/images/store";
 import { IMAGE_SIZES, type ImageKind } from "@/lib/images/rules";
 
+const initial = (name: string) => name.charAt(0).toUpperCase();
+/** What a demo person's picture shows: their initials ("MR"). */
+export const personInitials = (person: { firstName: string; lastName: string }) =>
+  `${initial(person.firstName)}${initial(person.lastName)}`;
+/** What a demo couple's pictures show: both first names' initials ("M&T"). */
+export const coupleInitials = (a: { firstName: string }, b: { firstName: string }) => `${initial(a.firstName)}&${initial(b.firstName)}`;
+
 /** A stable hue per name, so a re-seed draws the same colours. */
 function hueOf(name: string): number {
   let hash = 0;

@@ -8,7 +8,7 @@ import { saveEntityLocation } from "@/lib/locations/place";
 import { directoryPictures, seedDirectory } from "./directory";
 import { seedForum } from "./forum";
 import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoCoupleName, demoEmail, type DemoPerson, type Place } from "./data";
-import { demoImage } from "./images";
+import { coupleInitials, demoImage, personInitials } from "./images";
 
 /**
  * The demo: couples, their locations, the interest catalogue, one partner's notifications, the
@@ -67,8 +67,6 @@ function personValues(person: DemoPerson, passwordHash: string, p: Place, finish
   };
 }
 
-const initial = (name: string) => name.charAt(0).toUpperCase();
-
 type DemoPictures = { avatars: Map<string, string>; couples: Map<string, { main: string; photos: string[] }> };
 
 /**
@@ -90,14 +88,11 @@ async function demoPictures(db: Db): Promise<DemoPictures> {
     // An unfinished partner B has no photo yet: they add it in their set-up.
     for (const person of b.finished ? [a, b] : [a]) {
       const email = demoEmail(person.firstName);
-      pictures.avatars.set(
-        email,
-        avatarOf.get(email) ?? (await demoImage(`${initial(person.firstName)}${initial(person.lastName)}`, person.firstName, "avatar")),
-      );
+      pictures.avatars.set(email, avatarOf.get(email) ?? (await demoImage(personInitials(person), person.firstName, "avatar")));
     }
     const name = `${a.firstName} & ${b.firstName}`;
     const couple = coupleOf.get(demoEmail(a.firstName));
-    const initials = `${initial(a.firstName)}&${initial(b.firstName)}`;
+    const initials = coupleInitials(a, b);
     pictures.couples.set(demoEmail(a.firstName), {
       main: couple?.main ?? (await demoImage(initials, name, "couple-main")),
       photos: couple?.photos.length

@@ -116,15 +116,19 @@ export const selectPosts = (db: Db) =>
     .leftJoin(couples, eq(couples.id, forumPosts.coupleId));
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
-export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => ({
-  userId: row.authorUserId,
-  firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
-  coupleId: row.coupleId,
-  coupleName: row.coupleName,
-  coupleImageUrl: row.coupleImageUrl,
-  isVerified: row.isVerified ?? false,
-  signature: row.firstName === null || row.coupleName === null ? FORUM_TEXTS.deletedMember : signature(row.firstName, row.coupleName),
-});
+export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => {
+  const named = row.firstName !== null && row.coupleName !== null ? signature(row.firstName, row.coupleName) : null;
+  return {
+    userId: row.authorUserId,
+    firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
+    coupleId: row.coupleId,
+    coupleName: row.coupleName,
+    coupleImageUrl: row.coupleImageUrl,
+    // A deleted member is nobody the couple's badge vouches for (it may be verified again since, with a new partner).
+    isVerified: named !== null && (row.isVerified ?? false),
+    signature: named ?? FORUM_TEXTS.deletedMember,
+  };
+};
 
 /** Content that is gone (by its author or a moderator) keeps its place, never its words. */
 export const gone = (row: { deletedAt: Date | null; removedAt: Date | null }) => row.deletedAt !== null || row.removedAt !== null;

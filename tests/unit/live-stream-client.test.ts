@@ -251,4 +251,30 @@ describe("applyEvent", () => {
       vi.unstubAllGlobals();
     }
   });
+
+  it("loads the open thread again for a reader it does not know yet (a partner who joined since it loaded): 'Seen by' names them", async () => {
+    vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
+    vi.stubGlobal("window", new EventTarget());
+    try {
+      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
+      const leo = { userId: "u-leo", firstName: "Leo", lastReadMessageId: null };
+      const initial = { conversation: { readPositions: [leo] }, messages: [], hasMore: false };
+      const joined = { userId: "u-mia", firstName: "Mia", lastReadMessageId: "m1" };
+      const loaded = { ...initial, conversation: { readPositions: [leo, joined] } };
+      const loadThread = vi.fn(async () => loaded);
+      const stop = subscribeLive("messages:thread:k2", loadThread, { initial }, () => {});
+      applyEvent("read", { conversationId: "k2", ...joined });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(loadThread).toHaveBeenCalledTimes(1);
+      expect(liveState("messages:thread:k2")).toEqual({ status: "ready", value: loaded });
+      // A reader it knows moves with no load.
+      applyEvent("read", { conversationId: "k2", ...leo, lastReadMessageId: "m1" });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(loadThread).toHaveBeenCalledTimes(1);
+      stop();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

@@ -18,7 +18,7 @@ import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY }
 import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "@/lib/messages/view";
 import { NOTIFICATIONS_KEY, UNREAD_KEY } from "@/lib/notifications/client";
 import { HIDDEN_PAUSE_MS, reconnectDelay, STREAM_EVENTS, type StreamEventName } from "../rules";
-import { invalidate, push, setStreaming } from "./use-live";
+import { invalidate, liveState, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
 export const OPEN_TIMEOUT_MS = 10_000;
@@ -159,9 +159,13 @@ export function applyEvent(name: StreamEventName, data: unknown): void {
       return;
     }
     case "read": {
-      // A person's read position as the thread shows it: 'Seen by' follows without a load.
+      // A person's read position as the thread shows it: 'Seen by' follows without a load. A
+      // reader the open thread does not know (a partner who joined since it loaded) loads it again.
       const position = data as ReadPosition & { conversationId: string };
-      push<ThreadValue>(threadKey(position.conversationId), (thread) => withReadPosition(thread, position));
+      const key = threadKey(position.conversationId);
+      const shown = liveState<ThreadValue>(key);
+      if (shown?.status === "ready" && !shown.value.conversation.readPositions.some((p) => p.userId === position.userId)) invalidate(key);
+      else push<ThreadValue>(key, (thread) => withReadPosition(thread, position));
       invalidate(INBOX_KEY);
       return;
     }
