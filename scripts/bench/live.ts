@@ -44,6 +44,13 @@ const median = (values: number[]) =>
 /** One open stream: calls `onNotification` when a `notification` event arrives. */
 type Stream = { userIndex: number; close: () => void; onNotification?: () => void };
 
+/**
+ * What a stream has sent once it is open: GET /api/stream's opening event (the counts, after its
+ * reads), the idle route's comment. Until then it is still opening, and the server still working on it.
+ */
+const OPENED: Record<string, string> = { "/api/stream": "event: unread\n", "/api/bench/idle-stream": ": idle\n" };
+
+/** Opens a stream and resolves once it sent its opening (else fails after DELIVERY_TIMEOUT_MS). */
 async function openStream(pathname: string, account: Account, userIndex: number, worker: number): Promise<Stream> {
   const abort = new AbortController();
   const response = await fetch(`${ORIGIN}${pathname}`, {
@@ -53,20 +60,29 @@ async function openStream(pathname: string, account: Account, userIndex: number,
   if (!response.ok || !response.body) throw new Error(`${pathname}: ${response.status}`);
   const stream: Stream = { userIndex, close: () => abort.abort() };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // Settles once: opened, or failed (ended, aborted or timed out first).
+  let settle!: (error?: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
   void (async () => {
     // The end of the previous chunk: an event's name may be cut between two chunks.
     let tail = "";
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) return settle(new Error(`${pathname}: ended before its opening`));
+        if ((tail + value).includes(OPENED[pathname]!)) settle();
         if ((tail + value).includes("event: notification\n")) stream.onNotification?.();
         tail = value.slice(-24);
       }
     } catch {
-      // closed by the bench
+      settle(new Error(`${pathname}: closed before its opening`)); // or closed by the bench, once open
     }
   })();
+  const timer = setTimeout(() => {
+    settle(new Error(`${pathname}: no opening within ${DELIVERY_TIMEOUT_MS} ms`));
+    abort.abort();
+  }, DELIVERY_TIMEOUT_MS);
+  await opened.finally(() => clearTimeout(timer));
   return stream;
 }
 
