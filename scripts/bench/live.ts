@@ -10,6 +10,8 @@
  *      50 kB): the heap in use after a full collection (the server runs with --expose-gc) and the
  *      resident set; beside it the same for as many idle streams of a bench-only route that sends
  *      nothing (/api/bench/idle-stream): what Next and Node hold for any open streamed response;
+ *      and the server's CPU time per second over QUIET_S seconds with no request, without streams
+ *      and with the most open (what idle streams cost between requests: their heartbeats);
  *   3. GET /api/v2/auth/me's p99 without streams and with the most open, alternating
  *      (BENCH_LIVE_ME_ROUNDS rounds of BENCH_PAIR_S seconds at BENCH_CLIENTS clients each; a full
  *      collection before each run): the median of each side's per-round p99s and their ratio
@@ -22,9 +24,11 @@ import { createUsers, type Account } from "./accounts";
 import { addressOf, callJson, me, signIn } from "./client";
 import { pgliteDatabase, postgresDatabase, type BenchDatabase } from "./databases";
 import { runFor, runLoad } from "./load";
+import { cpuMs } from "./memory";
 import { printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
+import { HEARTBEAT_MS } from "@/lib/live/rules";
 
 const STREAM_COUNTS = (process.env.BENCH_LIVE_STREAMS ?? "50,200,1000").split(",").map(Number);
 const ROUNDS_PER_COUNT = Number(process.env.BENCH_LIVE_ROUNDS ?? 10);
@@ -120,6 +124,16 @@ const closeAll = (streams: Stream[]) => streams.splice(0).forEach((stream) => st
 type Memory = { collected: boolean; heapUsed: number; rss: number };
 const memory = async (): Promise<Memory> => (await callJson("/api/bench/memory", addressOf(1))) as unknown as Memory;
 
+/** How long the server is left alone to read what it spends doing nothing. */
+const QUIET_S = 10;
+
+/** The server's CPU time per second over QUIET_S seconds with no request sent (its own timers: the streams' heartbeats). */
+async function quietCpu(pid: number): Promise<number> {
+  const start = cpuMs(pid);
+  await sleep(QUIET_S * 1_000);
+  return (cpuMs(pid) - start) / QUIET_S;
+}
+
 /** kB per stream between two readings. */
 const perStream = (before: Memory, after: Memory, streams: number) => ({
   heap: (after.heapUsed - before.heapUsed) / 1024 / streams,
@@ -193,6 +207,7 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   await sleep(1_000);
 
   const before = await memory();
+  const quietWithout = await quietCpu(child.pid!);
   const rows: string[][] = [];
   let replies = 0;
   for (const count of STREAM_COUNTS) {
@@ -246,6 +261,7 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
     );
   }
   await sleep(1_000);
+  const quietWith = await quietCpu(child.pid!);
   const live = perStream(before, await memory(), streams.length);
   closeAll(streams);
   await sleep(1_000);
@@ -268,6 +284,9 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   console.log(
     `\nMemory per open stream at ${most} (target < 50 kB): heap ${kb(live.heap)} (${gc}), resident ${kb(live.rss)}; ` +
       `an idle stream of /api/bench/idle-stream (Next's and Node's own share of any open response): heap ${kb(idle.heap)}, resident ${kb(idle.rss)}.`,
+  );
+  console.log(
+    `Server CPU with no request for ${QUIET_S} s: ${quietWithout.toFixed(1)} ms/s without streams, ${quietWith.toFixed(1)} ms/s with ${most} open (heartbeats every ${HEARTBEAT_MS / 1000} s included).`,
   );
   const ratio = median(withStreams) / median(without);
   console.log(
