@@ -1,5 +1,5 @@
 /** How many slots a heartbeat period is cut into: each tick beats the members of one slot. */
-export const HEARTBEAT_SLOTS = 25;
+const HEARTBEAT_SLOTS = 25;
 
 export type Heartbeat<T> = {
   /** Beats `member` about every period from now on (its first beat within one period); answers the stop. */
