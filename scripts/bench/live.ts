@@ -12,7 +12,7 @@
  *      nothing (/api/bench/idle-stream): what Next and Node hold for any open streamed response;
  *      and the server's CPU time per second over QUIET_S seconds with no request, without streams
  *      and with the most open (what idle streams cost between requests: their heartbeats);
- *   3. GET /api/v2/auth/me's p99 without streams and with the most open, alternating
+ *   3. GET /api/v2/auth/me's p99 without streams, with the most open and with as many idle ones, alternating
  *      (BENCH_LIVE_ME_ROUNDS rounds of BENCH_PAIR_S seconds at BENCH_CLIENTS clients each; a full
  *      collection before each run): the median of each side's per-round p99s and their ratio
  *      (target: at most 1.2x), so a burst of load from elsewhere on the machine moves one round, not the figure.
@@ -266,16 +266,22 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   closeAll(streams);
   await sleep(1_000);
 
-  // Alternating: without streams, then with the most open, each round.
+  // Alternating, each round: without streams, with the most open, then as many idle ones (Next's share).
   const without: number[] = [];
   const withStreams: number[] = [];
+  const withIdle: number[] = [];
   for (let round = 0; round < ME_ROUNDS; round++) {
     without.push(await meRun());
-    errors += await openUpTo(streams, most, accounts);
-    await sleep(1_000);
-    withStreams.push(await meRun());
-    closeAll(streams);
-    await sleep(1_000);
+    for (const [pathname, p99s] of [
+      ["/api/stream", withStreams],
+      ["/api/bench/idle-stream", withIdle],
+    ] as const) {
+      errors += await openUpTo(streams, most, accounts, pathname);
+      await sleep(1_000);
+      p99s.push(await meRun());
+      closeAll(streams);
+      await sleep(1_000);
+    }
   }
 
   printTable(["open streams", "deliveries", "lost", "p50 (ms)", "p99 (ms)", "p50 from send", "p99 from send"], rows);
@@ -288,14 +294,15 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   console.log(
     `Server CPU with no request for ${QUIET_S} s: ${quietWithout.toFixed(1)} ms/s without streams, ${quietWith.toFixed(1)} ms/s with ${most} open (heartbeats every ${HEARTBEAT_MS / 1000} s included).`,
   );
-  const ratio = median(withStreams) / median(without);
+  const ms = (values: number[]) => `${median(values).toFixed(1)} ms`;
+  const ratio = (values: number[]) => `${(median(values) / median(without)).toFixed(2)}x`;
   console.log(
     `GET /api/v2/auth/me p99, median of ${ME_ROUNDS} alternating rounds (${PAIR_S} s at ${CLIENTS} clients each): ` +
-      `${median(without).toFixed(1)} ms without streams, ${median(withStreams).toFixed(1)} ms with ${most} open: ${ratio.toFixed(2)}x (target <= 1.2x).`,
+      `${ms(without)} without streams, ${ms(withStreams)} with ${most} open: ${ratio(withStreams)} (target <= 1.2x); ` +
+      `${ms(withIdle)} with ${most} idle streams of /api/bench/idle-stream: ${ratio(withIdle)}.`,
   );
-  console.log(
-    `  per round (without / with, ms): ${without.map((value, round) => `${value.toFixed(0)} / ${withStreams[round]!.toFixed(0)}`).join(", ")}`,
-  );
+  const rounds = without.map((value, round) => [value, withStreams[round]!, withIdle[round]!].map((p99) => p99.toFixed(0)).join(" / "));
+  console.log(`  per round (without / with streams / with idle streams, ms): ${rounds.join(", ")}`);
   await stopGroup(child);
   return errors;
 }
