@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { sessions } from "@/db/schema";
@@ -43,9 +43,11 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
 export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: () => Promise<I | null>) => Promise<SessionFound<L> | null>;
 export type SessionFound<L> = { userId: string; value: L; flags?: AccountFlags };
 
+/** A session row is live: not revoked, and not expired at `now`. */
+const isLive = (now: Placeholder | Date) => and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now));
+
 /** The live-session condition on `sessions` (joined or not), for queries with `sid` and `now` (ISO) placeholders. */
-export const liveSessionWhere = () =>
-  and(eq(sessions.id, sql.placeholder("sid")), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder("now")));
+export const liveSessionWhere = () => and(eq(sessions.id, sql.placeholder("sid")), isLive(sql.placeholder("now")));
 
 const activeSessionQuery = preparedPer((db) =>
   db.select({ userId: sessions.userId }).from(sessions).where(liveSessionWhere()).prepare("active_session_user"),
@@ -55,6 +57,16 @@ const activeSessionQuery = preparedPer((db) =>
 export async function activeSessionUser(db: Db, sessionId: string): Promise<string | null> {
   const [row] = await activeSessionQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
   return row?.userId ?? null;
+}
+
+/** Of these sessions, the live ones, each with its user id, in one round trip (the live streams' heartbeat). */
+export async function activeSessionUsers(db: Db, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: sessions.id, userId: sessions.userId })
+    .from(sessions)
+    .where(and(inArray(sessions.id, [...sessionIds]), isLive(new Date())));
+  return new Map(rows.map((row) => [row.id, row.userId]));
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { activeSessionUser } from "@/lib/auth/sessions";
+import { activeSessionUser, activeSessionUsers } from "@/lib/auth/sessions";
 import { describeError } from "@/lib/log";
+import { createHeartbeat, type Heartbeat } from "./heartbeat";
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, sseEvent } from "./rules";
@@ -65,6 +66,34 @@ const readPage = (db: Db, userId: string, after: number): Promise<Page> =>
     };
   });
 
+/** An open stream as its heartbeat sees it. */
+type Beating = { db: Db; userId: string; sessionId: string; send: (bytes: Uint8Array) => void; end: () => void };
+
+/**
+ * The heartbeat comment, then one read of all the beating streams' sessions: a stream whose
+ * session was revoked or expired (or whose read failed) ends; the client resumes, or signs in.
+ */
+function beat(streams: Beating[]): void {
+  for (const stream of streams) stream.send(HEARTBEAT);
+  for (const db of new Set(streams.map((stream) => stream.db))) {
+    const ofDb = streams.filter((stream) => stream.db === db);
+    activeSessionUsers(db, [...new Set(ofDb.map((stream) => stream.sessionId))]).then(
+      (live) => {
+        for (const stream of ofDb) if (live.get(stream.sessionId) !== stream.userId) stream.end();
+      },
+      () => ofDb.forEach((stream) => stream.end()),
+    );
+  }
+}
+
+/** One heartbeat per period for every stream of this instance (a test may ask for a shorter period). */
+const heartbeats = new Map<number, Heartbeat<Beating>>();
+const heartbeatOf = (periodMs: number) => {
+  let found = heartbeats.get(periodMs);
+  if (!found) heartbeats.set(periodMs, (found = createHeartbeat(periodMs, beat)));
+  return found;
+};
+
 export const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
   // No cache, and no proxy may compress or buffer it (README, Live updates).
@@ -92,7 +121,8 @@ export function liveStream(options: LiveStreamOptions): Response {
   let again = false;
   let room: (() => void) | undefined;
   let unsubscribe = () => {};
-  const timers: ReturnType<typeof setTimeout>[] = [];
+  let stopBeating = () => {};
+  let lifetime: ReturnType<typeof setTimeout> | undefined;
 
   const send = (bytes: Uint8Array) => {
     if (!closed) controller.enqueue(bytes);
@@ -102,7 +132,8 @@ export function liveStream(options: LiveStreamOptions): Response {
   function end(): void {
     if (closed) return;
     closed = true;
-    for (const timer of timers) clearTimeout(timer);
+    clearTimeout(lifetime);
+    stopBeating();
     unsubscribe();
     room?.();
     options.signal?.removeEventListener("abort", end);
@@ -173,16 +204,9 @@ export function liveStream(options: LiveStreamOptions): Response {
       start(streamController) {
         controller = streamController;
         options.signal?.addEventListener("abort", end);
-        timers.push(setTimeout(end, options.lifetimeMs));
-        const heartbeat = setInterval(() => {
-          send(HEARTBEAT);
-          allowed().then(
-            (yes) => yes || end(),
-            () => end(),
-          );
-        }, options.heartbeatMs ?? HEARTBEAT_MS);
-        timers.push(heartbeat);
-        for (const timer of timers) timer.unref?.();
+        lifetime = setTimeout(end, options.lifetimeMs);
+        lifetime.unref?.();
+        stopBeating = heartbeatOf(options.heartbeatMs ?? HEARTBEAT_MS).add({ db, userId, sessionId, send, end });
         begin().catch((error: unknown) => {
           console.warn("[live] stream could not start", describeError(error));
           end();

@@ -10,7 +10,9 @@
  *      50 kB): the heap in use after a full collection (the server runs with --expose-gc) and the
  *      resident set; beside it the same for as many idle streams of a bench-only route that sends
  *      nothing (/api/bench/idle-stream): what Next and Node hold for any open streamed response;
- *   3. GET /api/v2/auth/me's p99 without streams and with the most open, alternating
+ *      and the server's CPU time per second over QUIET_S seconds with no request, without streams
+ *      and with the most open (what idle streams cost between requests: their heartbeats);
+ *   3. GET /api/v2/auth/me's p99 without streams, with the most open and with as many idle ones, alternating
  *      (BENCH_LIVE_ME_ROUNDS rounds of BENCH_PAIR_S seconds at BENCH_CLIENTS clients each; a full
  *      collection before each run): the median of each side's per-round p99s and their ratio
  *      (target: at most 1.2x), so a burst of load from elsewhere on the machine moves one round, not the figure.
@@ -22,9 +24,11 @@ import { createUsers, type Account } from "./accounts";
 import { addressOf, callJson, me, signIn } from "./client";
 import { pgliteDatabase, postgresDatabase, type BenchDatabase } from "./databases";
 import { runFor, runLoad } from "./load";
+import { cpuMs } from "./memory";
 import { printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
+import { HEARTBEAT_MS } from "@/lib/live/rules";
 
 const STREAM_COUNTS = (process.env.BENCH_LIVE_STREAMS ?? "50,200,1000").split(",").map(Number);
 const ROUNDS_PER_COUNT = Number(process.env.BENCH_LIVE_ROUNDS ?? 10);
@@ -44,6 +48,13 @@ const median = (values: number[]) =>
 /** One open stream: calls `onNotification` when a `notification` event arrives. */
 type Stream = { userIndex: number; close: () => void; onNotification?: () => void };
 
+/**
+ * What a stream has sent once it is open: GET /api/stream's opening event (the counts, after its
+ * reads), the idle route's comment. Until then it is still opening, and the server still working on it.
+ */
+const OPENED: Record<string, string> = { "/api/stream": "event: unread\n", "/api/bench/idle-stream": ": idle\n" };
+
+/** Opens a stream and resolves once it sent its opening (else fails after DELIVERY_TIMEOUT_MS). */
 async function openStream(pathname: string, account: Account, userIndex: number, worker: number): Promise<Stream> {
   const abort = new AbortController();
   const response = await fetch(`${ORIGIN}${pathname}`, {
@@ -53,20 +64,29 @@ async function openStream(pathname: string, account: Account, userIndex: number,
   if (!response.ok || !response.body) throw new Error(`${pathname}: ${response.status}`);
   const stream: Stream = { userIndex, close: () => abort.abort() };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // Settles once: opened, or failed (ended, aborted or timed out first).
+  let settle!: (error?: Error) => void;
+  const opened = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
   void (async () => {
     // The end of the previous chunk: an event's name may be cut between two chunks.
     let tail = "";
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
+        if (done) return settle(new Error(`${pathname}: ended before its opening`));
+        if ((tail + value).includes(OPENED[pathname]!)) settle();
         if ((tail + value).includes("event: notification\n")) stream.onNotification?.();
         tail = value.slice(-24);
       }
     } catch {
-      // closed by the bench
+      settle(new Error(`${pathname}: closed before its opening`)); // or closed by the bench, once open
     }
   })();
+  const timer = setTimeout(() => {
+    settle(new Error(`${pathname}: no opening within ${DELIVERY_TIMEOUT_MS} ms`));
+    abort.abort();
+  }, DELIVERY_TIMEOUT_MS);
+  await opened.finally(() => clearTimeout(timer));
   return stream;
 }
 
@@ -103,6 +123,16 @@ const closeAll = (streams: Stream[]) => streams.splice(0).forEach((stream) => st
 /** The server's memory in bytes, the heap after a full collection (/api/bench/memory). */
 type Memory = { collected: boolean; heapUsed: number; rss: number };
 const memory = async (): Promise<Memory> => (await callJson("/api/bench/memory", addressOf(1))) as unknown as Memory;
+
+/** How long the server is left alone to read what it spends doing nothing. */
+const QUIET_S = 10;
+
+/** The server's CPU time per second over QUIET_S seconds with no request sent (its own timers: the streams' heartbeats). */
+async function quietCpu(pid: number): Promise<number> {
+  const start = cpuMs(pid);
+  await sleep(QUIET_S * 1_000);
+  return (cpuMs(pid) - start) / QUIET_S;
+}
 
 /** kB per stream between two readings. */
 const perStream = (before: Memory, after: Memory, streams: number) => ({
@@ -177,6 +207,7 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   await sleep(1_000);
 
   const before = await memory();
+  const quietWithout = await quietCpu(child.pid!);
   const rows: string[][] = [];
   let replies = 0;
   for (const count of STREAM_COUNTS) {
@@ -230,20 +261,27 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
     );
   }
   await sleep(1_000);
+  const quietWith = await quietCpu(child.pid!);
   const live = perStream(before, await memory(), streams.length);
   closeAll(streams);
   await sleep(1_000);
 
-  // Alternating: without streams, then with the most open, each round.
+  // Alternating, each round: without streams, with the most open, then as many idle ones (Next's share).
   const without: number[] = [];
   const withStreams: number[] = [];
+  const withIdle: number[] = [];
   for (let round = 0; round < ME_ROUNDS; round++) {
     without.push(await meRun());
-    errors += await openUpTo(streams, most, accounts);
-    await sleep(1_000);
-    withStreams.push(await meRun());
-    closeAll(streams);
-    await sleep(1_000);
+    for (const [pathname, p99s] of [
+      ["/api/stream", withStreams],
+      ["/api/bench/idle-stream", withIdle],
+    ] as const) {
+      errors += await openUpTo(streams, most, accounts, pathname);
+      await sleep(1_000);
+      p99s.push(await meRun());
+      closeAll(streams);
+      await sleep(1_000);
+    }
   }
 
   printTable(["open streams", "deliveries", "lost", "p50 (ms)", "p99 (ms)", "p50 from send", "p99 from send"], rows);
@@ -253,14 +291,18 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
     `\nMemory per open stream at ${most} (target < 50 kB): heap ${kb(live.heap)} (${gc}), resident ${kb(live.rss)}; ` +
       `an idle stream of /api/bench/idle-stream (Next's and Node's own share of any open response): heap ${kb(idle.heap)}, resident ${kb(idle.rss)}.`,
   );
-  const ratio = median(withStreams) / median(without);
+  console.log(
+    `Server CPU with no request for ${QUIET_S} s: ${quietWithout.toFixed(1)} ms/s without streams, ${quietWith.toFixed(1)} ms/s with ${most} open (heartbeats every ${HEARTBEAT_MS / 1000} s included).`,
+  );
+  const ms = (values: number[]) => `${median(values).toFixed(1)} ms`;
+  const ratio = (values: number[]) => `${(median(values) / median(without)).toFixed(2)}x`;
   console.log(
     `GET /api/v2/auth/me p99, median of ${ME_ROUNDS} alternating rounds (${PAIR_S} s at ${CLIENTS} clients each): ` +
-      `${median(without).toFixed(1)} ms without streams, ${median(withStreams).toFixed(1)} ms with ${most} open: ${ratio.toFixed(2)}x (target <= 1.2x).`,
+      `${ms(without)} without streams, ${ms(withStreams)} with ${most} open: ${ratio(withStreams)} (target <= 1.2x); ` +
+      `${ms(withIdle)} with ${most} idle streams of /api/bench/idle-stream: ${ratio(withIdle)}.`,
   );
-  console.log(
-    `  per round (without / with, ms): ${without.map((value, round) => `${value.toFixed(0)} / ${withStreams[round]!.toFixed(0)}`).join(", ")}`,
-  );
+  const rounds = without.map((value, round) => [value, withStreams[round]!, withIdle[round]!].map((p99) => p99.toFixed(0)).join(" / "));
+  console.log(`  per round (without / with streams / with idle streams, ms): ${rounds.join(", ")}`);
   await stopGroup(child);
   return errors;
 }

@@ -34,3 +34,19 @@ export function rss(pid: number): string {
   const detail = parts.length > 1 ? ` (${parts.map((p) => `pid ${p.pid}: ${p.mb.toFixed(0)}`).join(", ")})` : "";
   return `${total.toFixed(0)} MiB${detail}`;
 }
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+function processCpuMs(pid: number): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+  } catch {
+    return 0;
+  }
+}
+
+/** The CPU time used so far by the server and every process under it, in ms (user and system). */
+export const cpuMs = (pid: number): number => processTree(pid).reduce((sum, p) => sum + processCpuMs(p), 0);

@@ -293,6 +293,25 @@ describe("liveStream", () => {
     expect(stream.comments).toBeGreaterThanOrEqual(2);
   });
 
+  it("ends at a heartbeat once its session is revoked, while the streams of other sessions beat on", async () => {
+    const [ana, rui] = [await person(), await person()];
+    const quiet = createListener(async () => async () => {});
+    const streams = [
+      await direct(ana.user.id, ana.session.sid, quiet, { heartbeatMs: 100 }),
+      await direct(rui.user.id, rui.session.sid, quiet, { heartbeatMs: 100 }),
+    ];
+    await Promise.all(streams.map((stream) => stream.waitFor((events) => events.length >= 1)));
+    const db = await getDb();
+    await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ana.session.sid));
+    // No write wakes it: only the heartbeat's session read can end it (its lifetime is a minute).
+    await streams[0]!.ended;
+    expect(streams[0]!.events).toHaveLength(1);
+    const beats = streams[1]!.comments;
+    expect(await Promise.race([streams[1]!.ended.then(() => "ended"), settle(500).then(() => "open")])).toBe("open");
+    expect(streams[1]!.comments).toBeGreaterThan(beats);
+    streams[1]!.close();
+  });
+
   it.skipIf(!onPostgres)("loses nothing when the listener's connection is killed: it listens again and reads the gap", async () => {
     const ana = await person();
     const listener = createListener(postgresSource(process.env.DATABASE_URL!));
