@@ -31,6 +31,18 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
   const close = () => {
     if (details.current) details.current.open = false;
   };
+  // A dialog closed without a change gives focus back to the menu's button (the button that opened it is hidden in
+  // the closed menu), once the dialog has left: nothing outside an open modal dialog takes focus.
+  const returnFocus = useRef(false);
+  const closeDialog = () => {
+    returnFocus.current = true;
+    setDialog(null);
+  };
+  useEffect(() => {
+    if (dialog !== null || !returnFocus.current) return;
+    returnFocus.current = false;
+    details.current?.querySelector("summary")?.focus();
+  }, [dialog]);
   // A click elsewhere or Escape closes the menu (and Escape returns focus to its button).
   useEffect(() => {
     const onPointer = (event: PointerEvent) => {
@@ -105,11 +117,11 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
           )}
         </div>
       </details>
-      {dialog === "report" && <ReportDialog open onClose={() => setDialog(null)} targetType={targetType} targetId={targetId} />}
+      {dialog === "report" && <ReportDialog open onClose={closeDialog} targetType={targetType} targetId={targetId} />}
       {dialog === "block" && blockable && (
         <BlockDialog
           open
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
           coupleId={blockable.id}
           coupleName={blockable.name}
           onBlocked={() => {

@@ -92,7 +92,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
       if (document.visibilityState !== "visible" || marked.current === lastId) return;
       marked.current = lastId;
       markRead(conversationId, lastId).catch(() => {
-        // Still unread: the next poll tries again.
+        // Still unread: tried again with the next message or when the tab is shown again.
         marked.current = null;
       });
     };

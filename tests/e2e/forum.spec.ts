@@ -181,6 +181,7 @@ test.describe("forum", () => {
     await report.getByRole("button", { name: "Send Report" }).click();
     await expect(report.getByText("Thanks, our team will review this.")).toBeVisible();
     await report.getByRole("button", { name: "Close", exact: true }).first().click();
+    await expect(menu).toBeFocused();
 
     await menu.click();
     await target.getByRole("button", { name: `Block ${b.coupleName}` }).click();
