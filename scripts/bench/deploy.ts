@@ -20,6 +20,7 @@ import { onCleanup } from "./cleanup";
 import { DIST_DIR, PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { appEnv, ensureBuild, newSecret, stopGroup } from "./server";
+import { median } from "./stats";
 
 const FUNCTION_LIMIT_BYTES = 250 * 1024 * 1024;
 const FIRST_SEARCH_BUDGET_MS = 100;
@@ -134,8 +135,6 @@ async function firstAnswer(origin: string, target: Target, deadlineMs = 90_000):
     }
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 export async function benchDeploy(): Promise<number> {
   await ensureBuild();

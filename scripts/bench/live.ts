@@ -27,7 +27,7 @@ import { runFor, runLoad } from "./load";
 import { cpuMs } from "./memory";
 import { printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
-import { percentile } from "./stats";
+import { median, percentile } from "./stats";
 import { HEARTBEAT_MS } from "@/lib/live/rules";
 
 const STREAM_COUNTS = (process.env.BENCH_LIVE_STREAMS ?? "50,200,1000").split(",").map(Number);
@@ -39,11 +39,6 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 const OPEN_BATCH = 50;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 /** One open stream: calls `onNotification` when a `notification` event arrives. */
 type Stream = { userIndex: number; close: () => void; onNotification?: () => void };
