@@ -1,7 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import { HydrateLater } from "@/components/ui/HydrateLater";
 import type { CoupleProfile } from "@/lib/couples/queries";
 import { COUPLE_TYPE_DESCRIPTIONS, EXTRA_PHOTOS_MAX, type CoupleType } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
@@ -75,116 +74,112 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
   const headingId = "couple-profile-title";
   return (
     <main id="main" className="page">
-      <HydrateLater>
-        <article aria-labelledby={headingId} className={styles.article}>
-          <header className={styles.header}>
-            <FacePhoto
-              src={profile.profileImageUrl}
-              size={400}
-              className={styles.mainPhoto}
-              alt={profile.profileImageUrl ? `${profile.coupleName}, main photo` : ""}
-              priority
-            />
-            <div className={styles.heading}>
-              <h1 id={headingId}>{profile.coupleName}</h1>
-              <CoupleBadge badge={profile.badge} />
-              {(profile.location || profile.distanceBand) && (
-                <p className={styles.location}>
-                  {profile.location}
-                  {profile.location && profile.distanceBand && " · "}
-                  {profile.distanceBand}
-                </p>
-              )}
-              {profile.isOwn ? (
-                <p>
-                  <Link href="/settings/couple" className="button button-secondary">
-                    Edit profile
-                  </Link>
-                </p>
-              ) : (
-                actions
-              )}
-            </div>
-          </header>
+      <article aria-labelledby={headingId} className={styles.article}>
+        <header className={styles.header}>
+          <FacePhoto
+            src={profile.profileImageUrl}
+            size={400}
+            className={styles.mainPhoto}
+            alt={profile.profileImageUrl ? `${profile.coupleName}, main photo` : ""}
+            priority
+          />
+          <div className={styles.heading}>
+            <h1 id={headingId}>{profile.coupleName}</h1>
+            <CoupleBadge badge={profile.badge} />
+            {(profile.location || profile.distanceBand) && (
+              <p className={styles.location}>
+                {profile.location}
+                {profile.location && profile.distanceBand && " · "}
+                {profile.distanceBand}
+              </p>
+            )}
+            {profile.isOwn ? (
+              <p>
+                <Link href="/settings/couple" className="button button-secondary">
+                  Edit profile
+                </Link>
+              </p>
+            ) : (
+              actions
+            )}
+          </div>
+        </header>
 
-          {profile.bio && (
-            <section className={styles.section} aria-labelledby="profile-about">
-              <h2 id="profile-about">About us</h2>
-              <p className={styles.bio}>{profile.bio}</p>
-            </section>
-          )}
-
-          {profile.coupleTypes.length > 0 && (
-            <section className={styles.section} aria-labelledby="profile-styles">
-              <h2 id="profile-styles">Adventure styles</h2>
-              <dl className={styles.adventureStyles}>
-                {profile.coupleTypes.map((type) => (
-                  <div key={type.value}>
-                    <dt>{type.label}</dt>
-                    {type.value in COUPLE_TYPE_DESCRIPTIONS && <dd>{COUPLE_TYPE_DESCRIPTIONS[type.value as CoupleType]}</dd>}
-                  </div>
-                ))}
-              </dl>
-            </section>
-          )}
-
-          {profile.interests.length > 0 && (
-            <section className={styles.section} aria-labelledby="profile-interests">
-              <h2 id="profile-interests">Interests</h2>
-              {profile.partners.length === 2 && (
-                <p className={styles.hint}>Both partners&apos; interests; the ones they share are marked.</p>
-              )}
-              <Chips items={profile.interests} />
-            </section>
-          )}
-
-          {profile.interestsVenn && <InterestsVenn venn={profile.interestsVenn} coupleName={profile.coupleName} />}
-
-          {profile.photos.length > 0 ? (
-            <section className={styles.section} aria-labelledby="profile-photos">
-              <h2 id="profile-photos">Photos</h2>
-              <PhotoLightbox
-                main={profile.profileImageUrl}
-                photos={profile.photos.slice(0, EXTRA_PHOTOS_MAX)}
-                coupleName={profile.coupleName}
-              />
-            </section>
-          ) : null}
-
-          <section className={styles.section} aria-labelledby="profile-partners">
-            <h2 id="profile-partners">The two of us</h2>
-            <ul className={styles.partners}>
-              {profile.partners.map((partner) => (
-                <li key={partner.id} className={styles.partner}>
-                  <FacePhoto
-                    src={partner.avatarUrl}
-                    size={400}
-                    kind="person"
-                    className={styles.avatar}
-                    alt={partner.avatarUrl ? `Photo of ${partner.firstName}` : ""}
-                    lazy
-                  />
-                  <div>
-                    <h3>
-                      {partner.firstName}
-                      {partner.age !== null && <span className={styles.age}>, {partner.age}</span>}
-                    </h3>
-                    {partner.occupation && <p className={styles.occupation}>{partner.occupation}</p>}
-                    {partner.interests.length > 0 && <Chips items={partner.interests} label={`${partner.firstName}'s interests`} />}
-                  </div>
-                </li>
-              ))}
-            </ul>
+        {profile.bio && (
+          <section className={styles.section} aria-labelledby="profile-about">
+            <h2 id="profile-about">About us</h2>
+            <p className={styles.bio}>{profile.bio}</p>
           </section>
+        )}
 
-          {recentPosts && (
-            <section className={styles.section} aria-labelledby="profile-posts">
-              <h2 id="profile-posts">Recent forum posts</h2>
-              {recentPosts.length > 0 ? <ol className="stack">{recentPosts}</ol> : <p className={styles.hint}>No forum posts yet.</p>}
-            </section>
-          )}
-        </article>
-      </HydrateLater>
+        {profile.coupleTypes.length > 0 && (
+          <section className={styles.section} aria-labelledby="profile-styles">
+            <h2 id="profile-styles">Adventure styles</h2>
+            <dl className={styles.adventureStyles}>
+              {profile.coupleTypes.map((type) => (
+                <div key={type.value}>
+                  <dt>{type.label}</dt>
+                  {type.value in COUPLE_TYPE_DESCRIPTIONS && <dd>{COUPLE_TYPE_DESCRIPTIONS[type.value as CoupleType]}</dd>}
+                </div>
+              ))}
+            </dl>
+          </section>
+        )}
+
+        {profile.interests.length > 0 && (
+          <section className={styles.section} aria-labelledby="profile-interests">
+            <h2 id="profile-interests">Interests</h2>
+            {profile.partners.length === 2 && <p className={styles.hint}>Both partners&apos; interests; the ones they share are marked.</p>}
+            <Chips items={profile.interests} />
+          </section>
+        )}
+
+        {profile.interestsVenn && <InterestsVenn venn={profile.interestsVenn} coupleName={profile.coupleName} />}
+
+        {profile.photos.length > 0 ? (
+          <section className={styles.section} aria-labelledby="profile-photos">
+            <h2 id="profile-photos">Photos</h2>
+            <PhotoLightbox
+              main={profile.profileImageUrl}
+              photos={profile.photos.slice(0, EXTRA_PHOTOS_MAX)}
+              coupleName={profile.coupleName}
+            />
+          </section>
+        ) : null}
+
+        <section className={styles.section} aria-labelledby="profile-partners">
+          <h2 id="profile-partners">The two of us</h2>
+          <ul className={styles.partners}>
+            {profile.partners.map((partner) => (
+              <li key={partner.id} className={styles.partner}>
+                <FacePhoto
+                  src={partner.avatarUrl}
+                  size={400}
+                  kind="person"
+                  className={styles.avatar}
+                  alt={partner.avatarUrl ? `Photo of ${partner.firstName}` : ""}
+                  lazy
+                />
+                <div>
+                  <h3>
+                    {partner.firstName}
+                    {partner.age !== null && <span className={styles.age}>, {partner.age}</span>}
+                  </h3>
+                  {partner.occupation && <p className={styles.occupation}>{partner.occupation}</p>}
+                  {partner.interests.length > 0 && <Chips items={partner.interests} label={`${partner.firstName}'s interests`} />}
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        {recentPosts && (
+          <section className={styles.section} aria-labelledby="profile-posts">
+            <h2 id="profile-posts">Recent forum posts</h2>
+            {recentPosts.length > 0 ? <ol className="stack">{recentPosts}</ol> : <p className={styles.hint}>No forum posts yet.</p>}
+          </section>
+        )}
+      </article>
     </main>
   );
 }

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { DirectoryFilters } from "@/components/directory/DirectoryFilters";
 import { DirectoryList } from "@/components/directory/DirectoryList";
 import { DirectoryMap } from "@/components/directory/DirectoryMap";
-import { HydrateLater } from "@/components/ui/HydrateLater";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { viewerCouple } from "@/lib/couples/queries";
 import { listDirectory, viewerCentre } from "@/lib/directory/queries";
@@ -49,9 +48,7 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
           )}
         </div>
       ) : (
-        <HydrateLater>
-          <DirectoryList key={`list:${href}`} filters={filters} first={first} />
-        </HydrateLater>
+        <DirectoryList key={`list:${href}`} filters={filters} first={first} />
       )}
     </main>
   );

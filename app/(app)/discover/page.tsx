@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { SuggestionList } from "@/components/discover/SuggestionList";
-import { HydrateLater } from "@/components/ui/HydrateLater";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { discoverSuggestions } from "@/lib/discover/queries";
 import { withDb } from "@/lib/with-db";
@@ -18,9 +17,7 @@ export default async function DiscoverPage() {
         Couples who share your interests, your adventure styles or your part of the world. Not feeling it? &lsquo;Not for us&rsquo; hides a
         couple for 30 days.
       </p>
-      <HydrateLater>
-        <SuggestionList suggestions={suggestions} />
-      </HydrateLater>
+      <SuggestionList suggestions={suggestions} />
     </main>
   );
 }
