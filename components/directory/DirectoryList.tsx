@@ -1,19 +1,32 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { fetchDirectory, type DirectoryPage } from "@/lib/directory/client/api";
 import { DIRECTORY_TEXTS, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
 import styles from "./DirectoryList.module.css";
 
-/** The cards of a wide first screen: their photos load at once, the rest as they scroll in. */
-const EAGER_CARDS = 4;
-
-/** The first page comes with the HTML; 'Load more' follows the keyset cursor of the last answer. */
-export function DirectoryList({ filters, first }: { filters: DirectoryFilters; first: DirectoryPage }) {
-  const [cards, setCards] = useState(first.data);
-  const [cursor, setCursor] = useState(first.pagination.hasMore ? first.pagination.nextCursor : null);
+/**
+ * The first page's cards come rendered from the server (`children`: HTML with no card code to hydrate
+ * but their 'Say hello'); 'Load more' follows the keyset cursor of the last answer and adds its cards
+ * after them, each couple once.
+ */
+export function DirectoryList({
+  filters,
+  firstIds,
+  nextCursor,
+  children,
+}: {
+  filters: DirectoryFilters;
+  firstIds: string[];
+  nextCursor: string | null;
+  children: ReactNode;
+}) {
+  const shownIds = useRef<Set<string>>(null);
+  shownIds.current ??= new Set(firstIds);
+  const [cards, setCards] = useState<DirectoryPage["data"]>([]);
+  const [cursor, setCursor] = useState(nextCursor);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -23,7 +36,10 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
     setError(null);
     try {
       const next = await fetchDirectory(filters, cursor);
-      setCards((shown) => [...shown, ...next.data.filter((card) => !shown.some((old) => old.coupleId === card.coupleId))]);
+      const shown = shownIds.current ?? new Set<string>();
+      const fresh = next.data.filter((card) => !shown.has(card.coupleId));
+      for (const card of fresh) shown.add(card.coupleId);
+      setCards((before) => [...before, ...fresh]);
       setCursor(next.pagination.hasMore ? next.pagination.nextCursor : null);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : "Could not load more couples. Please try again.");
@@ -35,8 +51,9 @@ export function DirectoryList({ filters, first }: { filters: DirectoryFilters; f
   return (
     <>
       <ul className={styles.grid} aria-label="Couples">
-        {cards.map((card, index) => (
-          <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} first={index === 0} />
+        {children}
+        {cards.map((card) => (
+          <CoupleCard key={card.coupleId} card={card} />
         ))}
       </ul>
       {error && <Alert tone="error">{error}</Alert>}

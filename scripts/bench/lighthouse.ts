@@ -28,6 +28,7 @@ import { onCleanup } from "./cleanup";
 import { PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
+import { median } from "./stats";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const CHROME_FLAGS = [
@@ -63,11 +64,6 @@ type Figures = {
   version: string;
 };
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 const load = () =>
   os
     .loadavg()

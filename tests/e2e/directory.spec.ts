@@ -23,6 +23,20 @@ async function axe(page: Page) {
   expect(violations, page.url()).toEqual([]);
 }
 
+test("'Load more' adds the next couples after the first page's, each couple once", async ({ page }) => {
+  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await page.goto("/directory");
+  const names = page.getByRole("list", { name: "Couples", exact: true }).getByTestId("couple-name");
+  await expect(names).toHaveCount(24);
+  const firstPage = await names.allTextContents();
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect.poll(() => names.count()).toBeGreaterThan(24);
+  const all = await names.allTextContents();
+  expect(all.slice(0, 24)).toEqual(firstPage);
+  expect(new Set(all).size).toBe(all.length);
+});
+
 test("the demo couple filters the directory by an interest and a distance band and opens a couple", async ({ page }) => {
   await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
