@@ -1,20 +1,22 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useRef, useState, type ReactNode } from "react";
 import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
 import { Alert } from "@/components/ui/Alert";
-import type { DiscoverSuggestion } from "@/lib/discover/queries";
-import { SayHello } from "@/components/messages/SayHello";
-import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
+import { DismissalContext } from "./SuggestionActions";
+import { SuggestionGrid } from "./SuggestionCard";
 import styles from "./SuggestionList.module.css";
+
+/** A suggestion as the list needs it: its card comes rendered from the server (not hydrated but its actions). */
+export type SuggestionItem = { coupleId: string; coupleName: string; card: ReactNode };
 
 /**
  * The ranked suggestions with 'Not for us' on each: the card goes at once (the server hides it
  * for 30 days), the change is announced, and focus moves to the next card's name (or the
  * list's heading when none is left), so a keyboard user keeps their place.
  */
-export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestion[] }) {
+export function SuggestionList({ suggestions }: { suggestions: SuggestionItem[] }) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -22,7 +24,7 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = suggestions.filter((suggestion) => !hidden.has(suggestion.coupleId));
 
-  async function dismiss(suggestion: DiscoverSuggestion) {
+  async function dismiss(suggestion: Pick<SuggestionItem, "coupleId" | "coupleName">) {
     setBusy(suggestion.coupleId);
     setError(null);
     const result = await dismissSuggestionAction(suggestion.coupleId);
@@ -55,29 +57,13 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
           </p>
         </div>
       ) : (
-        <SuggestionGrid>
-          {shown.map((suggestion, index) => (
-            <li key={suggestion.coupleId}>
-              <SuggestionCard suggestion={suggestion} first={index === 0}>
-                <div className={styles.actions}>
-                  <SayHello coupleId={suggestion.coupleId} coupleName={suggestion.coupleName} connection={suggestion.connection} />
-                  <Link href={`/profile/${encodeURIComponent(suggestion.coupleId)}`} className="button button-secondary" prefetch={false}>
-                    View profile
-                  </Link>
-                  <button
-                    type="button"
-                    className="button button-secondary"
-                    disabled={busy === suggestion.coupleId}
-                    aria-label={`Not for us: hide ${suggestion.coupleName} for 30 days`}
-                    onClick={() => dismiss(suggestion)}
-                  >
-                    Not for us
-                  </button>
-                </div>
-              </SuggestionCard>
-            </li>
-          ))}
-        </SuggestionGrid>
+        <DismissalContext value={{ busy, dismiss }}>
+          <SuggestionGrid>
+            {shown.map((suggestion) => (
+              <li key={suggestion.coupleId}>{suggestion.card}</li>
+            ))}
+          </SuggestionGrid>
+        </DismissalContext>
       )}
     </section>
   );
