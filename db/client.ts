@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { AppError } from "@/lib/errors";
 import { env, isServerless } from "@/lib/env";
 import { within } from "@/lib/timeout";
+import { resultRows } from "./result-rows";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -137,10 +138,7 @@ function newestMigration(): number {
 async function assertMigrated(db: Db): Promise<void> {
   const applied = await db
     .execute<{ newest: string | null }>(sql`select max(created_at)::text as newest from drizzle.__drizzle_migrations`)
-    .then((result) => {
-      const rows = Array.isArray(result) ? result : (result as { rows: { newest: string | null }[] }).rows;
-      return Number(rows[0]?.newest ?? 0);
-    })
+    .then((result) => Number(resultRows<{ newest: string | null }>(result)[0]?.newest ?? 0))
     .catch(() => 0); // no bookkeeping table: never migrated
   if (applied < newestMigration()) {
     console.error(

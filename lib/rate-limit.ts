@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { rateLimitHits } from "@/db/schema";
 
 export type Limit = { bucket: string; limit: number; windowSeconds: number };
@@ -69,7 +70,7 @@ export async function recordHit(db: Db, limit: Limit, subject: string): Promise<
  * for that subject (on any instance) check and count one after the other.
  */
 export async function withLimitLock<T>(db: Db, limit: Limit, subject: string, run: (tx: Db) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${limit.bucket}:${subject}`}))`);
     return run(tx);
   });

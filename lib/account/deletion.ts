@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { partnerOf } from "@/lib/couples/partner";
@@ -38,7 +39,7 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  const { urls, messageKeys, couple } = await db.transaction(async (tx) => {
+  const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
     const [person] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
     if (!person) throw userNotFound();
     const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import {
   coupleBlocks,
   couples,
@@ -33,7 +34,8 @@ export const EXPORT_FORMAT_VERSION = 1;
  * The partner appears only as the couple shows them (first name, id): their own data is theirs.
  */
 export async function exportAccount(db: Db, userId: string) {
-  return db.transaction(
+  return transaction(
+    db,
     async (tx) => {
       const [person] = await tx
         .select({

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { sessions, users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -48,7 +49,7 @@ export async function changePassword(
 ): Promise<{ sessionsEnded: number; emailIds: string[] }> {
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [user] = await tx
       .update(users)
       .set({ passwordHash })
@@ -105,7 +106,7 @@ export async function requestEmailChange(
   if (user.email === input.newEmail)
     throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
   if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const now = new Date();
     await tx
       .update(userTokens)
@@ -133,7 +134,7 @@ export async function requestEmailChange(
  * nothing changed. Sessions stay as they are.
  */
 export async function confirmEmailChange(db: Db, userId: string, token: string): Promise<{ email: string }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [row] = await tx
       .select({ id: userTokens.id, userId: userTokens.userId, newEmail: userTokens.newEmail })
       .from(userTokens)

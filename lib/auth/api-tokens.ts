@@ -2,6 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { refreshTokens, sessions, users } from "@/db/schema";
 import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -47,7 +48,7 @@ export async function startApiSession(
   user: { id: string; email: string; emailVerifiedAt: Date | null },
   client: SessionClient = {},
 ): Promise<ApiSession> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const id = await createSession(tx, user.id, "api", client);
     return issue(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
   });
@@ -60,7 +61,7 @@ const INVALID_REFRESH = "Invalid refresh token. Please sign in again.";
  * means it was stolen or replayed, so the whole session (the token family) is revoked.
  */
 export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<ApiSession> {
-  const outcome = await db.transaction(async (tx) => {
+  const outcome = await transaction(db, async (tx) => {
     const [row] = await tx
       .select({
         id: refreshTokens.id,

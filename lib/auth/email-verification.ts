@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -30,7 +31,7 @@ export type ResendResult = { emailIds: string[]; attemptsRemaining: number };
 
 /** Sends the verification e-mail again, within a 60 s cooldown and 5 e-mails an hour. */
 export async function resendVerification(db: Db, userId: string): Promise<ResendResult> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [user] = await tx
       .select({ id: users.id, email: users.email, firstName: users.firstName, verifiedAt: users.emailVerifiedAt })
       .from(users)
@@ -61,7 +62,7 @@ const INVALID_LINK = "This verification link is invalid or has expired. Please r
 
 /** Consumes a verification token. The e-mail must match the token's account. */
 export async function verifyEmail(db: Db, input: { token: string; email?: string }): Promise<{ userId: string }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [row] = await tx
       .select({
         id: userTokens.id,

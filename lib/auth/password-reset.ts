@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { after } from "next/server";
@@ -50,7 +51,7 @@ export async function requestPasswordReset(
 
 /** Queues a reset e-mail when the address has an account (at most LIMITS.passwordResetPerAccount an hour). */
 export async function queuePasswordReset(db: Db, email: string): Promise<{ emailIds: string[] }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [user] = await tx
       .select({ id: users.id, email: users.email, firstName: users.firstName })
       .from(users)
@@ -83,7 +84,7 @@ export async function resetPassword(db: Db, input: { token: string; password: st
   const [candidate] = await db.select({ id: userTokens.id }).from(userTokens).where(resetTokenFilter(input.token));
   if (!candidate) throw new AppError("INVALID_TOKEN", INVALID_RESET_LINK);
   const passwordHash = await hashPassword(input.password);
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     // Checked again under a row lock: two uses of one link cannot both succeed.
     const [row] = await tx
       .select({ id: userTokens.id, userId: userTokens.userId, email: users.email })

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
@@ -55,7 +56,7 @@ export async function sendRequest(db: Db, member: Member, input: SendRequestInpu
   const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
   if (!limit.allowed) throw new AppError("RATE_LIMITED", CONNECTION_TEXTS.rateLimited, { retryAfterSeconds: limit.retryAfterSeconds });
   if (input.coupleId === member.coupleId) throw notFound();
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const seen = await standing(tx, { coupleId: member.coupleId }, input.coupleId);
     if (seen?.blockedByViewer) throw blockedError();
     if (seen?.viewer !== "other") throw notFound();
@@ -132,7 +133,7 @@ async function openConversation(tx: Db, one: string, other: string): Promise<str
  * accepted request answers its conversation again (the partners may both tap at once).
  */
 export async function acceptRequest(db: Db, member: Member, requestId: string): Promise<AcceptOutcome> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const request = await openRequestTo(tx, member, requestId);
     if (request.status === "accepted" && request.conversationId) return { status: "accepted", conversationId: request.conversationId };
     if (!isOpen(request)) throw requestNotFound();
@@ -175,7 +176,7 @@ export async function acceptRequest(db: Db, member: Member, requestId: string): 
  * rows change). Declining a declined request answers the same.
  */
 export async function declineRequest(db: Db, member: Member, requestId: string): Promise<{ status: "declined" }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const request = await openRequestTo(tx, member, requestId);
     if (request.status === "declined") return { status: "declined" };
     if (!isOpen(request)) throw requestNotFound();

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
@@ -215,7 +216,7 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
   const existing = await coupleIdOf(db, userId);
   if (existing) throw coupleExists(existing);
   const couple = await newCoupleFrom(db, userId, input, deps.places ?? placesProvider());
-  return db.transaction((tx) => insertCouple(tx, userId, couple));
+  return transaction(db, (tx) => insertCouple(tx, userId, couple));
 }
 
 /**

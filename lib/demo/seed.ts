@@ -1,6 +1,7 @@
 import "server-only";
 import { eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
@@ -150,7 +151,7 @@ export async function seedDemo(db: Db): Promise<DemoSeed> {
   const signIns: SignIn[] = [];
   const seeded: Seeded = new Map();
 
-  const totals = await db.transaction(async (tx) => {
+  const totals = await transaction(db, async (tx) => {
     const count = await ensureInterestCatalogue(tx);
     for (const couple of DEMO_COUPLES) {
       const { partnerA: a, partnerB: b, place: p } = couple;

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { liveEvents, messageEmails } from "@/db/schema";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/log";
@@ -66,7 +67,7 @@ async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
  * leave after the commit (without a provider the outbox keeps them).
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, pruned } = await db.transaction(async (tx) => {
+  const { emailIds, pruned } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds: string[] = [];
     for (const due of await unreadDue(tx, now, delaySeconds)) emailIds.push(await emailUnread(tx, due, now));

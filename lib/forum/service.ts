@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
@@ -146,7 +147,7 @@ async function mentionNotices(db: Db, actor: ForumActor, coupleIds: readonly str
  */
 export async function createPost(db: Db, actor: ForumActor, input: CreatePostInput): Promise<ForumPostDetail> {
   await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
-  const id = await db.transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
     await assertOwnPhotos(tx, actor, input.photos);
@@ -187,7 +188,7 @@ async function ownLivePost(db: Db, actor: ForumActor, postId: string) {
 
 /** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
 export async function patchPost(db: Db, actor: ForumActor, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
     if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
@@ -206,7 +207,7 @@ export async function patchPost(db: Db, actor: ForumActor, postId: string, patch
 
 /** `DELETE /api/forum/posts/{id}`: the author deletes; with replies the thread stays under "This post was deleted". */
 export async function deletePost(db: Db, actor: ForumActor, postId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
     await tx
       .update(forumPosts)
@@ -224,7 +225,7 @@ export async function deletePost(db: Db, actor: ForumActor, postId: string): Pro
  */
 export async function createReply(db: Db, actor: ForumActor, postId: string, input: CreateReplyInput): Promise<ForumReply> {
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
-  const id = await db.transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const post = await visiblePostRow(tx, actor, postId);
     if (!post || post.deletedAt || post.removedAt) throw notFound();
     let quotedAuthor: string | null = null;
@@ -298,7 +299,7 @@ async function ownLiveReply(db: Db, actor: ForumActor, replyId: string) {
 
 /** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
 export async function patchReply(db: Db, actor: ForumActor, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
     await tx
@@ -315,7 +316,7 @@ export async function patchReply(db: Db, actor: ForumActor, replyId: string, pat
 
 /** `DELETE /api/forum/replies/{id}`: the author deletes; the thread keeps a placeholder (quotes of it still resolve). */
 export async function deleteReply(db: Db, actor: ForumActor, replyId: string): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     await tx
       .update(forumReplies)
@@ -360,7 +361,7 @@ export async function setReaction(
   on: boolean,
 ): Promise<ReactionState> {
   await spend(db, FORUM_LIMITS.reactionsPerUser, actor.userId);
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const found = await reactionTarget(tx, actor, target, id);
     const sameTarget = and(
       eq(forumReactions.postId, found.postId),

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { forumPosts, forumTopWindow } from "@/db/schema";
 import { TOP_WINDOW_DAYS } from "./rules";
 
@@ -80,7 +81,7 @@ export async function keepTopWindowFresh(db: Db): Promise<void> {
  * checking at once, one rebuilds and the others go on (a failed rebuild leaves it due).
  */
 export async function rebuildTopScoresIfDue(db: Db): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const due = await tx
       .select({ id: forumTopWindow.id })
       .from(forumTopWindow)
@@ -97,7 +98,7 @@ export async function rebuildTopScoresIfDue(db: Db): Promise<boolean> {
  * now: after writing reactions straight into the database (the seeds), or to repair drift.
  */
 export async function rebuildTopScores(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx.insert(forumTopWindow).values({ id: 1 }).onConflictDoNothing();
     await tx.execute(sql`select 1 from forum_top_window where id = 1 for update`);
     // Posts with reactions in the window get their count (only where it changed) ...

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, ne } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { env } from "@/lib/env";
@@ -60,7 +61,7 @@ export async function writeWithImages<T>(
   const stored = await storeUploads(uploads, images.storage);
   let written: ImageWrite<T>;
   try {
-    written = await db.transaction(async (tx) => {
+    written = await transaction(db, async (tx) => {
       const staged = uploads.flatMap((upload) =>
         "stagedId" in upload ? [{ id: upload.stagedId, kind: upload.kind as StagedPhotoKind, field: upload.field }] : [],
       );

@@ -1,4 +1,5 @@
 import "server-only";
+import { resultRows } from "@/db/result-rows";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stagedPhotos } from "@/db/schema";
@@ -97,7 +98,7 @@ export async function sweepStagedPhotos(db: Db, storage?: ImageStorage): Promise
       select id from staged_photos where created_at < now() - make_interval(hours => ${STAGED_PHOTO_HOURS})
       order by created_at limit ${SWEEP_BATCH} for update skip locked)
     returning key`);
-  const rows = Array.isArray(expired) ? (expired as { key: string }[]) : (expired as unknown as { rows: { key: string }[] }).rows;
+  const rows = resultRows<{ key: string }>(expired);
   if (rows.length > 0)
     await deleteImages(
       rows.map((row) => row.key),

@@ -2,6 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { postAuthDestination } from "@/lib/auth/guard";
 import { normalizeEmail } from "@/lib/auth/rules";
@@ -142,7 +143,7 @@ export async function joinWithAccount(
   context: { clientAddress: string },
 ): Promise<CompletedRegistration> {
   await checkLinkFirst(db, invitationToken, context.clientAddress);
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const user = await joinInvited(tx, userId, invitationToken, new Date());
     await markPartnerBComplete(tx, userId);
     return { user, couple: await coupleOf(tx, userId), isExisting: false };

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNull, ne, notExists } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
@@ -112,7 +113,7 @@ export async function acceptInvitation(
   await openInvitation(db, input.invitationToken);
   // Hashing is slow: done before the transaction holds any lock.
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const now = new Date();
     const invitation = await lockForJoin(tx, input.invitationToken, now);
     if (invitation.provesAddress) await dropUnprovenAccount(tx, invitation.partnerEmail);

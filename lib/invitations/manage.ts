@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, isNull, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { AppError } from "@/lib/errors";
@@ -104,7 +105,7 @@ function assertInviter(couple: { partner1Id: string; partner2Id: string | null }
 
 /** 'Cancel': every open invitation of the caller's couple stops working at once (both its links). */
 export async function cancelInvitation(db: Db, userId: string, now = new Date()): Promise<void> {
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const couple = await ownCouple(tx, userId, true);
     assertInviter(couple, userId);
     const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });

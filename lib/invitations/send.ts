@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/couples/partner";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
@@ -54,7 +55,7 @@ export async function sendInvitation(
   }
   const emailedToken = newSecretToken();
   const shareToken = newSecretToken();
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [inviter] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, inviterId));
     if (!inviter) throw userNotFound();
     if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();

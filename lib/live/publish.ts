@@ -1,7 +1,9 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { liveEvents, liveSequences, type liveEventKind } from "@/db/schema";
+import { resultRows } from "@/db/result-rows";
+import { beforeCommit, transaction } from "@/db/transaction";
+import { liveEvents, liveSequences, users, type liveEventKind } from "@/db/schema";
 
 /** What a writer publishes; `unread` rows are added here, never by a writer. */
 export type LiveEventKind = Exclude<(typeof liveEventKind.enumValues)[number], "unread">;
@@ -54,30 +56,52 @@ export function notifyPayloads(userIds: readonly string[]): string[] {
   return payloads;
 }
 
+const PENDING = Symbol("live events");
+
 /**
- * Records live events in the caller's transaction (call it inside the transaction that makes the
- * change, so the events exist exactly when the change does) and wakes every instance's listener
- * at commit (NOTIFY is delivered on commit, never on rollback). Each person's `seq` comes from
- * their live_sequences row, whose lock is held to the end of the transaction: a later event of
- * the same person waits, so it both numbers and commits after this one, and a stream reading
- * "after seq n" never skips a row that commits late. Rows are locked in id order, so two
- * publishers never deadlock. Runs in a savepoint of its own when given a transaction.
+ * Records live events in the caller's transaction, so the events exist exactly when the change
+ * does, and wakes every instance's listener at commit (NOTIFY is delivered on commit, never on
+ * rollback). Given the root database, it opens a transaction of its own.
+ *
+ * Each person's `seq` comes from their live_sequences row, whose lock is held to the end of the
+ * transaction: a later event of the same person waits, so it both numbers and commits after this
+ * one, and a stream reading "after seq n" never skips a row that commits late. Those locks are
+ * taken once per transaction, last, in id order, for everything it published (db/transaction.ts
+ * `beforeCommit`): two transactions publishing to the same people never wait on each other in
+ * opposite orders, however many times each called this.
  */
 export async function publishLive(db: Db, events: readonly LiveEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const perPerson = rowsPerPerson(events);
-  const people = [...perPerson.keys()].sort();
-  await db.transaction(async (tx) => {
-    const allocated = await tx
-      .insert(liveSequences)
-      .values(people.map((userId) => ({ userId, lastSeq: perPerson.get(userId)!.length })))
-      .onConflictDoUpdate({ target: liveSequences.userId, set: { lastSeq: sql`${liveSequences.lastSeq} + excluded.last_seq` } })
-      .returning({ userId: liveSequences.userId, lastSeq: liveSequences.lastSeq });
-    const rows: Row[] = allocated.flatMap(({ userId, lastSeq }) => {
-      const own = perPerson.get(userId)!;
-      return own.map((row, index) => ({ ...row, seq: lastSeq - own.length + 1 + index }));
-    });
-    await tx.insert(liveEvents).values(rows);
-    for (const payload of notifyPayloads(people)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+  await transaction(db, async (tx) => {
+    beforeCommit<LiveEvent[]>(tx, PENDING, () => [], writeLive).push(...events);
   });
+}
+
+/**
+ * Allocates every person's numbers in one statement (rows locked in id order), writes the rows,
+ * wakes the listeners. A person the transaction deleted (an account's deletion tells the others
+ * first) has no history to keep: they are left out.
+ */
+async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
+  const perPerson = rowsPerPerson(events);
+  const wanted = [...perPerson.keys()].sort().map((userId) => sql`(${userId}::uuid, ${perPerson.get(userId)!.length}::bigint)`);
+  const result = await tx.execute<{ user_id: string; last_seq: number | string }>(sql`
+    insert into ${liveSequences} (user_id, last_seq)
+    select wanted.user_id, wanted.count from (values ${sql.join(wanted, sql`, `)}) as wanted (user_id, count)
+    where exists (select 1 from ${users} where ${users.id} = wanted.user_id)
+    order by wanted.user_id
+    on conflict (user_id) do update set last_seq = ${liveSequences}.last_seq + excluded.last_seq
+    returning user_id, last_seq`);
+  const allocated = resultRows<{ user_id: string; last_seq: number | string }>(result).map((row) => ({
+    userId: row.user_id,
+    lastSeq: Number(row.last_seq),
+  }));
+  if (allocated.length === 0) return;
+  const people = allocated.map((row) => row.userId);
+  const rows: Row[] = allocated.flatMap(({ userId, lastSeq }) => {
+    const own = perPerson.get(userId)!;
+    return own.map((row, index) => ({ ...row, seq: lastSeq - own.length + 1 + index }));
+  });
+  await tx.insert(liveEvents).values(rows);
+  for (const payload of notifyPayloads(people)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
 }

@@ -31,7 +31,8 @@ export async function memberConversation(db: Db, member: Member, id: string, loc
     .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId, ended: endedSql })
     .from(conversations)
     .where(and(eq(conversations.id, id), ofCouple(member.coupleId)));
-  const [row] = await (lock ? query.for("update") : query);
+  // No key update: a writer (a new message) excludes other writers but not the foreign-key checks of a read position.
+  const [row] = await (lock ? query.for("no key update") : query);
   if (!row) throw conversationNotFound();
   return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
 }

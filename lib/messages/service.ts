@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { conversationReads, conversations, messagePhotos, messages } from "@/db/schema";
 import type { Member } from "@/lib/connections/queries";
 import { AppError } from "@/lib/errors";
@@ -46,7 +47,7 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
  * all four a live `message` row, in the same transaction.
  */
 export async function sendMessage(db: Db, member: Member, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
-  const id = await db.transaction(async (tx) => {
+  const id = await transaction(db, async (tx) => {
     const conversation = await memberConversation(tx, member, conversationId, true);
     if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
     await spendMessage(tx, member.userId);
@@ -128,7 +129,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
  * 404. Deleting a deleted message answers the same. No editing.
  */
 export async function deleteMessage(db: Db, member: Member, messageId: string): Promise<void> {
-  const keys = await db.transaction(async (tx) => {
+  const keys = await transaction(db, async (tx) => {
     const [row] = await tx
       .select({ authorUserId: messages.authorUserId, deletedAt: messages.deletedAt })
       .from(messages)
@@ -157,7 +158,7 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
  * 'message' notification is read too. The other members get a live `read` row ('Seen by').
  */
 export async function markRead(db: Db, member: Member, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     await memberConversation(tx, member, conversationId);
     const message = await messageIn(tx, conversationId, upTo);
     const [moved] = await tx

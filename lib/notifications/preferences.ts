@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
@@ -73,7 +74,7 @@ export async function issueUnsubscribeToken(db: Db, userId: string, type: Notifi
  * No sign-in needed: the unguessable token is the proof.
  */
 export async function unsubscribe(db: Db, token: string): Promise<{ type: NotificationKind }> {
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [row] = await tx
       .update(unsubscribeTokens)
       .set({ usedAt: new Date() })

@@ -2,6 +2,7 @@ import "server-only";
 import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
+import { transaction } from "@/db/transaction";
 import { couples, notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
@@ -106,10 +107,16 @@ export async function unreadCount(db: Db, userId: string): Promise<number> {
 export async function markRead(db: Db, userId: string, target: MarkReadTarget): Promise<number> {
   if ("ids" in target && target.ids.length === 0) return 0;
   const chosen = "ids" in target ? and(own(userId), unread, inArray(notifications.id, target.ids)) : and(own(userId), unread);
-  const marked = await db.update(notifications).set({ isRead: true, readAt: new Date() }).where(chosen).returning({ id: notifications.id });
-  // The bell of the person's other tabs and devices clears at once (README, Live updates).
-  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
-  return marked.length;
+  return transaction(db, async (tx) => {
+    const marked = await tx
+      .update(notifications)
+      .set({ isRead: true, readAt: new Date() })
+      .where(chosen)
+      .returning({ id: notifications.id });
+    // The bell of the person's other tabs and devices clears at once (README, Live updates).
+    if (marked.length > 0) await publishLive(tx, [{ userId, kind: "notification" }]);
+    return marked.length;
+  });
 }
 
 export type NotificationType = (typeof notifications.$inferInsert)["type"];

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { users } from "@/db/schema";
 import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
@@ -25,7 +26,7 @@ export async function registerAccount(db: Db, input: RegistrationPayload, contex
   }
   // Hashing is slow: do it before the transaction holds any lock.
   const passwordHash = await hashPassword(input.password);
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
     if (existing.length > 0) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
     const inserted = await tx

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { coupleBlocks, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { endConversationBetween } from "@/lib/messages/ending";
@@ -58,7 +59,7 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string): 
   if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", BLOCK_MESSAGES.self);
   const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
   if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     await tx
       .insert(coupleBlocks)
       .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })

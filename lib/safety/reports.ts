@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
@@ -40,7 +41,7 @@ export async function reportTarget(db: Db, reporter: Reporter, input: ReportInpu
     throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
   if (!target) throw targetNotFound();
   if (target.coupleId === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [row] = await tx
       .insert(reports)
       .values({
@@ -113,7 +114,7 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
  * 'suspended').
  */
 export async function resolveReport(db: Db, moderatorUserId: string, reportId: string, action: ModerationAction): Promise<void> {
-  const erasedPhotos = await db.transaction(async (tx) => {
+  const erasedPhotos = await transaction(db, async (tx) => {
     const [report] = await tx
       .select({ targetType: reports.targetType, targetId: reports.targetId })
       .from(reports)

@@ -1,6 +1,7 @@
 import { eq, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { createCouple } from "@/lib/couples/service";
 import { coupleCreateSchema } from "@/lib/couples/schemas";
@@ -35,7 +36,7 @@ describe("one couple per user", () => {
       let creating: Promise<unknown> | undefined;
       let settled = false;
       // A join as lib/invitations does it: lock the user's row, see no couple yet, become partner 2.
-      const join = db.transaction(async (tx) => {
+      const join = transaction(db, async (tx) => {
         await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
         const mine = await tx
           .select({ id: couples.id })

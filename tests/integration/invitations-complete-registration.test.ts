@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, notifications, users } from "@/db/schema";
 import { markPartnerBComplete } from "@/lib/couples/service";
 import { completeRegistration as completeRegistrationIn, joinWithAccount, partnerSetupView } from "@/lib/invitations/complete-registration";
@@ -54,11 +55,11 @@ describe("POST /api/auth/complete-registration", () => {
         await db.select({ b: couples.partnerBVerified, verified: couples.isVerified }).from(couples).where(eq(couples.id, inviter.coupleId))
       )[0];
     // Whoever calls it: without an occupation partner B's part is not done, but they are partner B.
-    expect(await db.transaction((tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
+    expect(await transaction(db, (tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
     expect(await flags()).toEqual({ b: false, verified: false });
-    expect(await db.transaction((tx) => markPartnerBComplete(tx, inviter.user.id))).toBe(false);
+    expect(await transaction(db, (tx) => markPartnerBComplete(tx, inviter.user.id))).toBe(false);
     await db.update(users).set({ occupation: "Chef" }).where(eq(users.id, partnerB));
-    expect(await db.transaction((tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
+    expect(await transaction(db, (tx) => markPartnerBComplete(tx, partnerB))).toBe(true);
     expect(await flags()).toEqual({ b: true, verified: true });
   });
 

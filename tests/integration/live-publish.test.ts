@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { beforeCommit, transaction } from "@/db/transaction";
 import { liveEvents } from "@/db/schema";
 import { LIVE_CHANNEL, notifyPayloads, publishLive } from "@/lib/live/publish";
 import { createUser } from "../support/api";
@@ -39,14 +40,14 @@ describe("publishLive", () => {
     const db = await getDb();
     const [ana, rui] = [await createUser(), await createUser()];
     const message = crypto.randomUUID();
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       publishLive(tx, [
         { userId: ana.id, kind: "message", subjectId: message },
         { userId: rui.id, kind: "message", subjectId: message },
         { userId: ana.id, kind: "read", subjectId: ana.id },
       ]),
     );
-    await db.transaction((tx) => publishLive(tx, [{ userId: rui.id, kind: "connection", subjectId: crypto.randomUUID() }]));
+    await transaction(db, (tx) => publishLive(tx, [{ userId: rui.id, kind: "connection", subjectId: crypto.randomUUID() }]));
     expect((await rowsOf(ana.id)).map((row) => [row.seq, row.kind])).toEqual([
       [1, "message"],
       [2, "read"],
@@ -65,7 +66,7 @@ describe("publishLive", () => {
     const people = [await createUser(), await createUser(), await createUser()];
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        db.transaction((tx) =>
+        transaction(db, (tx) =>
           publishLive(
             tx,
             // Each transaction names the people in a different order: locks are still taken in one order.
@@ -85,14 +86,23 @@ describe("publishLive", () => {
     const firstHeld = new Promise<void>((resolve) => (commitFirst = resolve));
     let firstPublished!: () => void;
     const published = new Promise<void>((resolve) => (firstPublished = resolve));
-    const first = db.transaction(async (tx) => {
+    // The sequence rows are locked just before commit (db/transaction.ts beforeCommit): a later
+    // hook of the same transaction holds them locked until the test lets it commit.
+    const first = transaction(db, async (tx) => {
       await publishLive(tx, [{ userId: maya.id, kind: "connection" }]);
-      firstPublished();
-      await firstHeld;
+      beforeCommit(
+        tx,
+        Symbol("held"),
+        () => null,
+        async () => {
+          firstPublished();
+          await firstHeld;
+        },
+      );
     });
     await published;
     let secondDone = false;
-    const second = db.transaction((tx) => publishLive(tx, [{ userId: maya.id, kind: "connection" }])).then(() => (secondDone = true));
+    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: "connection" }])).then(() => (secondDone = true));
     await settle();
     expect(secondDone).toBe(false);
     expect(await rowsOf(maya.id)).toEqual([]);
@@ -106,17 +116,15 @@ describe("publishLive", () => {
     const [theo, lea] = [await createUser(), await createUser()];
     const listener = await listen();
     try {
-      await db
-        .transaction(async (tx) => {
-          await publishLive(tx, [{ userId: theo.id, kind: "notification" }]);
-          throw new Error("rolled back");
-        })
-        .catch(() => {});
+      await transaction(db, async (tx) => {
+        await publishLive(tx, [{ userId: theo.id, kind: "notification" }]);
+        throw new Error("rolled back");
+      }).catch(() => {});
       await settle();
       expect(listener.received).toEqual([]);
       expect(await rowsOf(theo.id)).toEqual([]);
 
-      await db.transaction((tx) =>
+      await transaction(db, (tx) =>
         publishLive(tx, [
           { userId: theo.id, kind: "notification" },
           { userId: lea.id, kind: "notification" },

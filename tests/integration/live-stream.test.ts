@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, liveEvents, liveSequences, sessions } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishLive } from "@/lib/live/publish";
@@ -22,12 +23,12 @@ async function person() {
 }
 
 const notify = (userId: string, title = "Ana replied", extra: Partial<Parameters<typeof createNotification>[1]> = {}) =>
-  getDb().then((db) => db.transaction((tx) => createNotification(tx, { userId, type: "reply", title, message: "Lovely", ...extra })));
+  getDb().then((db) => transaction(db, (tx) => createNotification(tx, { userId, type: "reply", title, message: "Lovely", ...extra })));
 
 /** Appends `count` live rows for the person straight in the table (as `count` writes would), in one statement. */
 async function appendRows(userId: string, count: number, kind: "notification" | "connection" = "connection") {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  await transaction(db, async (tx) => {
     const [row] = await tx
       .insert(liveSequences)
       .values({ userId, lastSeq: count })
@@ -213,7 +214,7 @@ describe("GET /api/stream", () => {
     await appendRows(ana.user.id, 5);
     const db = await getDb();
     // `missed` messages, each with its live row for Ana, as `missed` sends would leave them.
-    await db.transaction(async (tx) => {
+    await transaction(db, async (tx) => {
       await tx.execute(
         sql`insert into messages (conversation_id, author_user_id, body) select ${conversationId}, null, 'm' || n from generate_series(1, ${missed}) n`,
       );
@@ -343,7 +344,7 @@ describe("liveStream", () => {
     const streams = [await direct(ana.user.id, ana.session.sid, one), await direct(rui.user.id, rui.session.sid, two)];
     await Promise.all(streams.map((stream) => stream.waitFor((events) => events.length >= 1)));
     const db = await getDb();
-    await db.transaction((tx) =>
+    await transaction(db, (tx) =>
       publishLive(tx, [
         { userId: ana.user.id, kind: "notification" },
         { userId: rui.user.id, kind: "notification" },

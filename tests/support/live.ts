@@ -2,6 +2,7 @@
 import { NextRequest } from "next/server";
 import { GET as streamRoute } from "@/app/api/stream/route";
 import { getDb } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { conversations, messages } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { freshAddress } from "./api";
@@ -124,7 +125,7 @@ export async function conversationOfTwo() {
 /** A message sent as messaging sends one: the row, and a live row for each person named. */
 export async function send(conversationId: string, author: { user: { id: string }; coupleId?: string }, body: string, to: string[]) {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return transaction(db, async (tx) => {
     const [message] = await tx
       .insert(messages)
       .values({ conversationId, authorUserId: author.user.id, authorCoupleId: author.coupleId, body })

@@ -1,0 +1,73 @@
+import "server-only";
+import { is } from "drizzle-orm";
+import { PgTransaction, type PgTransactionConfig } from "drizzle-orm/pg-core";
+import type { Db } from "./client";
+
+/**
+ * The one way the app opens a transaction. Two things no caller should have to remember:
+ * - Work registered with `beforeCommit` runs once, at the end, just before the commit: a writer
+ *   that must lock rows in a fixed order (the live events' sequences, lib/live/publish.ts) gathers
+ *   everything the transaction publishes and takes all its locks in one sorted statement, last.
+ * - A transaction that still fails with a deadlock (40P01) or a serialization failure (40001) is
+ *   run again, whole, a few times: Postgres rolled it back, so nothing of it stands.
+ * A transaction opened inside another (a domain function handed a transaction) joins it, so the
+ * outer one's end is the only end.
+ */
+
+/** Postgres's codes for "roll back and try again": serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+/** Attempts in all; each waits a little longer, with jitter, so two colliding writers part ways. */
+const ATTEMPTS = 4;
+const BACKOFF_MS = 15;
+
+type Hook = { state: unknown; flush: (tx: Db, state: unknown) => Promise<void> };
+/** The hooks of each open transaction this module opened; absent once its hooks ran. */
+const open = new WeakMap<Db, Map<symbol, Hook>>();
+
+/** Drizzle wraps the driver's error; the SQLSTATE may sit on a cause. */
+export function isRetryable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
+    const { code } = cause as { code?: unknown };
+    if (typeof code === "string" && RETRYABLE.has(code)) return true;
+  }
+  return false;
+}
+
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * attempt * (0.5 + Math.random())));
+
+/** Runs `work` in a transaction (or in the one `db` already is), with the rules above. */
+export async function transaction<T>(db: Db, work: (tx: Db) => Promise<T>, config?: PgTransactionConfig): Promise<T> {
+  if (open.has(db)) return work(db);
+  if (is(db, PgTransaction)) throw new Error("A transaction not opened by db/transaction.ts: open it with transaction()");
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const hooks = new Map<symbol, Hook>();
+        open.set(tx, hooks);
+        const result = await work(tx);
+        for (const hook of hooks.values()) await hook.flush(tx, hook.state);
+        open.delete(tx);
+        return result;
+      }, config);
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !isRetryable(error)) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+/**
+ * The state `key` gathers in this transaction (made by `init` on first use), flushed by `flush`
+ * just before the commit. Outside a transaction opened by `transaction()` there is no end to wait
+ * for: that is a programming error, thrown at once.
+ */
+export function beforeCommit<S>(tx: Db, key: symbol, init: () => S, flush: (tx: Db, state: S) => Promise<void>): S {
+  const hooks = open.get(tx);
+  if (!hooks) throw new Error("beforeCommit needs a transaction opened by transaction() that has not ended");
+  let hook = hooks.get(key);
+  if (!hook) {
+    hook = { state: init(), flush: flush as Hook["flush"] };
+    hooks.set(key, hook);
+  }
+  return hook.state as S;
+}
