@@ -45,6 +45,21 @@ export function senderStatus(request: RequestFacts, now: Date = new Date()): "pe
   return request.expiresAt > now ? "pending" : "expired";
 }
 
+/**
+ * A request as one person sees it: its sender's couple as `senderStatus` says (a decline is never
+ * told), the receiving couple as it is ('declined' once they declined; 'expired' once unanswered
+ * too long). Every place a request is shown to someone (lists, the live stream, the export) reads it
+ * through this or `senderStatus`.
+ */
+export function viewerStatus(
+  request: RequestFacts,
+  viewerSent: boolean,
+  now: Date = new Date(),
+): "pending" | "accepted" | "declined" | "expired" {
+  if (viewerSent) return senderStatus(request, now);
+  return request.status === "pending" && request.expiresAt <= now ? "expired" : request.status;
+}
+
 export type Approval = { userId: string; accepted: boolean };
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, inArray, min, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionRequests, conversationReads, conversations, liveEvents, liveSequences, messages, users } from "@/db/schema";
+import { viewerStatus } from "@/lib/connections/rules";
 import { coupleIdOf } from "@/lib/couples/queries";
 import { messageItem, messageRows, unreadTotal, type MessageItem } from "@/lib/messages/queries";
 import { latestNotifications, unreadCount } from "@/lib/notifications/service";
@@ -91,13 +92,19 @@ async function visibleReads(db: Db, userId: string, pairs: { conversationId: str
   return new Map(rows.map((row) => [`${row.conversationId}:${row.userId}`, row]));
 }
 
-/** Connection requests to or from the person's couple, with no block between the two couples. */
+/**
+ * Connection requests to or from the person's couple, with no block between the two couples, each
+ * as this person sees it (`viewerStatus`: a sender is never told of a decline).
+ */
 async function visibleRequests(db: Db, userId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, unknown>();
   const rows = await db
     .select({
       id: connectionRequests.id,
-      status: sql<string>`case when ${connectionRequests.status} = 'pending' and ${connectionRequests.expiresAt} <= now() then 'expired' else ${connectionRequests.status}::text end`,
+      status: connectionRequests.status,
+      createdAt: connectionRequests.createdAt,
+      expiresAt: connectionRequests.expiresAt,
+      viewerSent: sql<boolean>`${connectionRequests.fromCoupleId} = ${coupleOfUser(userId)}`,
       conversationId: connectionRequests.conversationId,
     })
     .from(connectionRequests)
@@ -108,7 +115,10 @@ async function visibleRequests(db: Db, userId: string, ids: string[]) {
         notBlockedBetween(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       ),
     );
-  return new Map(rows.map((row) => [row.id, row]));
+  const now = new Date();
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, status: viewerStatus(row, row.viewerSent, now), conversationId: row.conversationId }]),
+  );
 }
 
 /**

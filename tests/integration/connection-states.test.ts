@@ -6,6 +6,7 @@ import { senderFacts } from "@/lib/connections/sender-facts";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { render } from "@/lib/live/queries";
 import { forumCouple } from "../support/forum";
+import { named, openStream } from "../support/live";
 import { block, connected, connections, messagingCouple } from "../support/messages";
 
 /** Where two couples stand, as the viewer's cards and profiles read it. */
@@ -47,6 +48,26 @@ describe("connectionStates: 'Say hello', 'Request sent' or 'Message' on every ca
     expect((await connections.decline(sent.json.data.id, them.a.headers)).status).toBe(200);
     expect(await states(us.coupleId, them.coupleId)).toEqual(["requested"]);
     expect(await states(them.coupleId, us.coupleId)).toEqual(["none"]);
+  });
+});
+
+describe("a request on the live stream", () => {
+  it("shows each person only their own view: after a decline the senders' whole history still reads 'pending'", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello there" }, us.a.headers);
+    expect((await connections.decline(sent.json.data.id, them.b.headers)).status).toBe(200);
+    const statuses = async (headers: Record<string, string>) => {
+      const { stream } = await openStream(headers, 0);
+      try {
+        const events = await stream.waitFor((all) => named(all, "connection").length > 0);
+        return named(events, "connection").map((event) => (event.data as { status: string }).status);
+      } finally {
+        stream.close();
+      }
+    };
+    for (const sender of [us.a, us.b]) expect(await statuses(sender.headers)).toEqual(["pending"]);
+    expect((await statuses(them.a.headers)).at(-1)).toBe("declined");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalOutcome, blocksNewRequest, dailyRequestLimit, senderStatus } from "@/lib/connections/rules";
+import { approvalOutcome, blocksNewRequest, dailyRequestLimit, senderStatus, viewerStatus } from "@/lib/connections/rules";
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date("2026-06-01T12:00:00Z");
@@ -27,6 +27,16 @@ describe("connection rules", () => {
     expect(senderStatus(sent(31, "declined"), now)).toBe("expired");
     expect(senderStatus(sent(31), now)).toBe("expired");
     expect(senderStatus(sent(40, "accepted"), now)).toBe("accepted");
+  });
+
+  it("shows each side its own view: the sender never a decline, the receiving couple what it did", () => {
+    expect(viewerStatus(sent(1, "declined"), true, now)).toBe("pending");
+    expect(viewerStatus(sent(31, "declined"), true, now)).toBe("expired");
+    expect(viewerStatus(sent(1, "declined"), false, now)).toBe("declined");
+    expect(viewerStatus(sent(31, "declined"), false, now)).toBe("declined");
+    expect(viewerStatus(sent(1), false, now)).toBe("pending");
+    expect(viewerStatus(sent(31), false, now)).toBe("expired");
+    expect(viewerStatus(sent(40, "accepted"), false, now)).toBe("accepted");
   });
 
   it("needs one acceptance, or every partner's when both must approve", () => {
