@@ -84,10 +84,12 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
     } else if (atBottom.current) element.scrollTop = element.scrollHeight;
   }, [lastId, oldestId]);
 
-  // Read up to the newest message while the page is shown (a read position never moves back).
+  // Read up to the newest message while the page is shown (a read position never moves back);
+  // an ended conversation's positions stay where they were.
   const readPosition = latest?.conversation.readPositions.find((position) => position.userId === viewerId)?.lastReadMessageId ?? null;
+  const ended = latest?.conversation.ended ?? false;
   useEffect(() => {
-    if (!lastId || lastId === readPosition) return;
+    if (!lastId || lastId === readPosition || ended) return;
     const markShown = () => {
       if (document.visibilityState !== "visible" || marked.current === lastId) return;
       marked.current = lastId;
@@ -99,7 +101,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
     markShown();
     document.addEventListener("visibilitychange", markShown);
     return () => document.removeEventListener("visibilitychange", markShown);
-  }, [conversationId, lastId, readPosition]);
+  }, [conversationId, lastId, readPosition, ended]);
 
   if (state.status === "loading") return <p className={styles.status}>Loading the conversation...</p>;
   if (state.status === "error") {

@@ -149,12 +149,15 @@ export async function conversationUnread(db: Db, userId: string, conversationId:
   return row?.unread ?? 0;
 }
 
-/** `GET /api/messages/unread-count`: the person's unread messages over all their couple's conversations (muted ones too). */
+/**
+ * `GET /api/messages/unread-count`: the person's unread messages over all their couple's
+ * conversations (muted ones too), not counting ended ones: nobody can read further in those.
+ */
 export async function unreadTotal(db: Db, member: Pick<Member, "userId" | "coupleId">): Promise<number> {
   const [row] = await db
     .select({ unread: sql<number>`coalesce(sum(${unreadIn(sql`${conversations.id}`, member.userId)}), 0)::int` })
     .from(conversations)
-    .where(ofCouple(member.coupleId));
+    .where(and(ofCouple(member.coupleId), sql`not ${endedSql}`));
   return row?.unread ?? 0;
 }
 
@@ -216,7 +219,7 @@ async function inboxRows(db: Db, member: Member, ids: string[]): Promise<Map<str
       otherId: other.id,
       otherName: other.coupleName,
       otherImage: other.profileImageUrl,
-      unread: unreadIn(sql`${conversations.id}`, member.userId),
+      unread: sql<number>`case when ${endedSql} then 0 else ${unreadIn(sql`${conversations.id}`, member.userId)} end`,
       last: messageColumns,
     })
     .from(conversations)

@@ -40,6 +40,16 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
 }
 
 /**
+ * The member's conversation while it has not ended: what the four do in it (write, read, mute)
+ * stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
+ */
+async function openConversation(tx: Db, member: Member, conversationId: string, lock = false) {
+  const conversation = await memberConversation(tx, member, conversationId, lock);
+  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  return conversation;
+}
+
+/**
  * `POST /api/conversations/{id}/messages`: 30 a minute and 500 a day per person (429 with
  * Retry-After); an ended conversation refuses (403 CONVERSATION_ENDED). The conversation's row
  * lock orders its messages, so `seq` follows commit order. The other couple's partners get one
@@ -48,8 +58,7 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
  */
 export async function sendMessage(db: Db, member: Member, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   const id = await transaction(db, async (tx) => {
-    const conversation = await memberConversation(tx, member, conversationId, true);
-    if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+    await openConversation(tx, member, conversationId, true);
     await spendMessage(tx, member.userId);
     await claimPhoto(tx, member.userId, input.photoUrl);
     const [row] = await tx
@@ -155,11 +164,12 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
 /**
  * `POST /api/conversations/{id}/read`: the caller's read position moves up to the message (never
  * back); answers this conversation's unread count for them. Read to the end, the conversation's
- * 'message' notification is read too. The other members get a live `read` row ('Seen by').
+ * 'message' notification is read too. The other members get a live `read` row ('Seen by'). An
+ * ended conversation refuses (403 CONVERSATION_ENDED), as does muting one.
  */
 export async function markRead(db: Db, member: Member, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
   return transaction(db, async (tx) => {
-    await memberConversation(tx, member, conversationId);
+    await openConversation(tx, member, conversationId);
     const message = await messageIn(tx, conversationId, upTo);
     const [moved] = await tx
       .insert(conversationReads)
@@ -185,7 +195,7 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
 
 /** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */
 export async function setMuted(db: Db, member: Member, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
-  await memberConversation(db, member, conversationId);
+  await openConversation(db, member, conversationId);
   const mutedAt = muted ? new Date() : null;
   await db
     .insert(conversationReads)

@@ -254,6 +254,28 @@ describe("blocking", () => {
     }
     expect((await talk.inbox(two.a.headers)).json.data[0].ended).toBe(true);
   });
+
+  it("freezes what each couple sees of the other: no read or mute moves in an ended conversation, and nothing stays unread", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = await talk.send(conversationId, { body: "Before" }, two.a.headers);
+    expect((await talk.unread(one.a.headers)).json.data.unread_count).toBe(1);
+    expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
+    for (const person of [one.a, one.b, two.b]) {
+      for (const res of [
+        await talk.read(conversationId, { upTo: sent.json.data.id }, person.headers),
+        await talk.mute(conversationId, true, person.headers),
+        await talk.mute(conversationId, false, person.headers),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.json.error.code).toBe("CONVERSATION_ENDED");
+      }
+    }
+    const seenByTheOthers = (await talk.detail(conversationId, two.b.headers)).json.data;
+    expect(seenByTheOthers.readPositions.find((p: { userId: string }) => p.userId === one.a.userId).lastReadMessageId).toBeNull();
+    expect(seenByTheOthers.muted).toBe(false);
+    expect((await talk.unread(one.a.headers)).json.data.unread_count).toBe(0);
+    expect((await talk.inbox(one.a.headers)).json.data[0]).toMatchObject({ ended: true, unreadCount: 0 });
+  });
 });
 
 describe("rate limits", () => {
