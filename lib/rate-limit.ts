@@ -3,8 +3,10 @@ import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { rateLimitHits } from "@/db/schema";
+import { AppError } from "@/lib/errors";
 
-export type Limit = { bucket: string; limit: number; windowSeconds: number };
+/** A limit; `message` is what a caller over it is told (else TOO_MANY_REQUESTS). */
+export type Limit = { bucket: string; limit: number; windowSeconds: number; message?: string };
 export type LimitState = { allowed: boolean; remaining: number; retryAfterSeconds: number };
 
 /** The limits of the product, in one place. */
@@ -19,7 +21,12 @@ export const LIMITS = {
   verificationPerAddress: { bucket: "verify-mail:address", limit: 20, windowSeconds: 60 * 60 },
   passwordResetPerAccount: { bucket: "reset-mail:account", limit: 3, windowSeconds: 60 * 60 },
   passwordResetPerAddress: { bucket: "reset-mail:address", limit: 20, windowSeconds: 60 * 60 },
-  invitationsPerInviter: { bucket: "invitation-send:user", limit: 10, windowSeconds: 60 * 60 },
+  invitationsPerInviter: {
+    bucket: "invitation-send:user",
+    limit: 10,
+    windowSeconds: 60 * 60,
+    message: "Too many invitations sent. Please try again later.",
+  },
   invitationAcceptPerAddress: { bucket: "invitation-accept:address", limit: 10, windowSeconds: 60 * 60 },
   invitationLookupFailuresPerAddress: { bucket: "invitation-lookup:address", limit: 30, windowSeconds: 60 * 60 },
   /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
@@ -28,8 +35,27 @@ export const LIMITS = {
   emailChangePerUser: { bucket: "email-change:user", limit: 5, windowSeconds: 60 * 60 },
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
   /** Photos uploaded ahead of a save (six a profile): ten full profiles an hour. */
-  stagedPhotosPerUser: { bucket: "staged-photo:user", limit: 60, windowSeconds: 60 * 60 },
+  stagedPhotosPerUser: {
+    bucket: "staged-photo:user",
+    limit: 60,
+    windowSeconds: 60 * 60,
+    message: "Too many photos uploaded. Please try again later.",
+  },
 } as const satisfies Record<string, Limit>;
+
+export const TOO_MANY_REQUESTS = "Too many requests. Please try again later.";
+
+/** The spec's 429 for a caller over `limit`, with Retry-After. */
+export const limitError = (limit: Limit, retryAfterSeconds: number): AppError =>
+  new AppError("RATE_LIMITED", limit.message ?? TOO_MANY_REQUESTS, { retryAfterSeconds });
+
+/** Throws the limit's 429 unless the subject is under each limit; uses nothing up (the domain counts the call when it makes it). */
+export async function assertUnderLimits(db: Db, limits: readonly Limit[], subject: string): Promise<void> {
+  for (const limit of limits) {
+    const state = await checkLimit(db, limit, subject);
+    if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
+  }
+}
 
 const windowStart = (limit: Limit) => new Date(Date.now() - limit.windowSeconds * 1000);
 

@@ -98,6 +98,12 @@ export const REPLY_BODY_MAX = 5_000;
 export const PHOTOS_MAX = 4;
 /** Mentions per post or reply: enough for a meetup invitation, too few to spam a directory. */
 export const MENTIONS_MAX = 20;
+/**
+ * The largest request a post (or its edit) takes: title and body at three UTF-8 bytes a character,
+ * four photo URLs and twenty mentions are about 40 kB; a reply's longest (half the body) about 24 kB.
+ */
+export const POST_REQUEST_BYTES = 64_000;
+export const REPLY_REQUEST_BYTES = 32_000;
 export const SEARCH_QUERY_MAX = 200;
 export const REPORT_NOTE_MAX = 1_000;
 

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
-import { consumeLimit, type Limit } from "@/lib/rate-limit";
+import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
 import { standings } from "@/lib/safety/visibility";
 import {
@@ -44,8 +44,7 @@ const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can 
 /** Counts one write against the person's hourly limit; over it, the spec's 429 with Retry-After. */
 async function spend(db: Db, limit: Limit, userId: string): Promise<void> {
   const state = await consumeLimit(db, limit, userId);
-  if (!state.allowed)
-    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
 }
 
 const duplicate = () =>

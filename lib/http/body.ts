@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors";
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 100_000) / 10} MB`;
+/** A size as the refusal names it: "4.5 MB", "16 kB". */
+const sizeText = (bytes: number) => (bytes >= 1_000_000 ? `${Math.round(bytes / 100_000) / 10} MB` : `${Math.round(bytes / 1_000)} kB`);
 
 /**
  * The largest request body any call takes: the platform's limit (a Vercel function refuses a
@@ -25,7 +26,7 @@ export async function readBoundedBody(
   timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<Uint8Array<ArrayBuffer>> {
   maxBytes = Math.min(maxBytes, MAX_REQUEST_BYTES);
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The request body must be ${megabytes(maxBytes)} or smaller.`);
+  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `The request body must be ${sizeText(maxBytes)} or smaller.`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();

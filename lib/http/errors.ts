@@ -8,8 +8,12 @@ import { notAllowedMessage, UNSAFE_TEXT } from "@/lib/fields";
 import { logUnexpected } from "@/lib/log";
 import { readBoundedBody } from "./body";
 
-/** A JSON call carries names and ids, never files: 1 MB is ample. */
-const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * A JSON call carries names, ids and a few short texts, never files: 16 kB holds the longest
+ * message (4,000 characters of three UTF-8 bytes each, and a photo's URL). A call whose valid
+ * input can be longer declares its own size (`jsonBody`'s `maxBytes`).
+ */
+export const JSON_BODY_BYTES = 16_000;
 
 export type ErrorBody = { error: { code: string; message: string; fields?: Record<string, string> } } & Record<string, unknown>;
 
@@ -72,9 +76,12 @@ export function errorResponse(error: unknown): NextResponse<ErrorBody> {
   );
 }
 
-/** Reads a JSON body; anything that is not UTF-8 text of a JSON object is a 400, not a crash. */
-export async function readJson(request: Request): Promise<Record<string, unknown>> {
-  const text = decodeUtf8(await readBoundedBody(request, MAX_JSON_BYTES));
+/**
+ * Reads a JSON body of at most `maxBytes` (413 past it, counted as it arrives); anything that is
+ * not UTF-8 text of a JSON object is a 400, not a crash.
+ */
+export async function readJson(request: Request, maxBytes = JSON_BODY_BYTES): Promise<Record<string, unknown>> {
+  const text = decodeUtf8(await readBoundedBody(request, maxBytes));
   if (!text.trim()) return {};
   try {
     const value: unknown = JSON.parse(text);

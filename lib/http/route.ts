@@ -6,7 +6,8 @@ import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
 import { assertAccess, assertCompleteFlags, type Access, type CallerFor } from "./access";
 import { sessionWithFlags } from "@/lib/auth/users";
-import { errorResponse, parseWith, readJson } from "./errors";
+import { assertUnderLimits, type Limit } from "@/lib/rate-limit";
+import { errorResponse, JSON_BODY_BYTES, parseWith, readJson } from "./errors";
 import type { SessionRead } from "@/lib/auth/sessions";
 import { liveCaller, sessionUserOnly, type Caller } from "./request-auth";
 
@@ -21,9 +22,17 @@ export type InputReader<I> = ((request: NextRequest) => Promise<I>) & { schema?:
 
 type ParseMessage = Parameters<typeof parseWith>[2];
 
-/** The JSON body, parsed with a domain schema (`message` as for parseWith). */
-export const jsonBody = <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
-  Object.assign(async (request: NextRequest) => parseWith(schema, await readJson(request), message), { schema });
+/**
+ * The JSON body, parsed with a domain schema (`message` as for parseWith), refused with 413 past
+ * `maxBytes` before a byte of it is parsed: JSON_BODY_BYTES, unless the call's longest valid
+ * input needs more (then its area names the size, beside the text limits it follows from).
+ */
+export const jsonBody = <S extends z.ZodType>(
+  schema: S,
+  message?: ParseMessage,
+  { maxBytes = JSON_BODY_BYTES }: { maxBytes?: number } = {},
+): InputReader<z.output<S>> =>
+  Object.assign(async (request: NextRequest) => parseWith(schema, await readJson(request, maxBytes), message), { schema });
 
 /** The query string, parsed with a domain schema (`message` as for parseWith). */
 export const searchParams = <S extends z.ZodType>(schema: S, message?: ParseMessage): InputReader<z.output<S>> =>
@@ -56,6 +65,12 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
   /** The route params' schema; failures are a VALIDATION_ERROR like any input (`message` as for parseWith). */
   params?: z.ZodType<P>;
   paramsMessage?: ParseMessage;
+  /**
+   * The caller's own limits (subject: their user id) that the call spends in its domain: checked,
+   * not spent, once the caller is known and before the body is read, so a caller over a limit
+   * costs no read and no parse of what they sent.
+   */
+  limits?: readonly Limit[];
 };
 
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
@@ -96,9 +111,9 @@ async function parseRequest<A extends Access, I, P, L>(
 
 /**
  * Declares a route handler: who may call it and what input it takes. The wrapper opens the
- * database, checks the caller (with the route's `session` read), then parses the params and the
- * input, so a signed-out call is 401 whatever it sent and nothing it sent is read before its
- * session is checked (unless the session read asks for the input: then a bad input is still
+ * database, checks the caller (with the route's `session` read) and the caller's declared limits,
+ * then parses the params and the input, so a signed-out call is 401 whatever it sent and nothing
+ * it sent is read before its session and its limits are checked (unless the session read asks for the input: then a bad input is still
  * answered only after the session check). Every thrown error becomes the JSON error shape with
  * its status, so no handler can answer a stack trace. The returned handler carries its
  * declaration (`declared`, not enumerable) so tests can build inputs from its schemas.
@@ -118,6 +133,7 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
         const parsed = await parse();
         return parsed.ok ? parsed.input : null;
       });
+      if (found && options.limits) await assertUnderLimits(db, options.limits, found.caller.userId);
       const parsed = await parse();
       if (!parsed.ok) throw parsed.error;
       const caller = (found?.caller ?? null) as RouteCaller<A>;

@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stagedPhotos } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { consumeLimit, LIMITS } from "@/lib/rate-limit";
+import { consumeLimit, limitError, LIMITS } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { describeError } from "@/lib/log";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, STAGED_PHOTO_HOURS, type StagedPhotoKind } from "./rules";
@@ -33,8 +33,7 @@ export async function stagePhoto(
   storage?: ImageStorage,
 ): Promise<StagedPhoto> {
   const state = await consumeLimit(db, LIMITS.stagedPhotosPerUser, userId);
-  if (!state.allowed)
-    throw new AppError("RATE_LIMITED", "Too many photos uploaded. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!state.allowed) throw limitError(LIMITS.stagedPhotosPerUser, state.retryAfterSeconds);
   const stored = await storeImage(bytes, kind, storage);
   let id: string;
   try {

@@ -8,7 +8,7 @@ import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
-import { LIMITS, consumeLimit } from "@/lib/rate-limit";
+import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
 import { type InvitePartnerInput } from "./schemas";
 
@@ -48,11 +48,7 @@ export async function sendInvitation(
   { replaceOpen = false } = {},
 ): Promise<SentInvitation> {
   const sendLimit = await consumeLimit(db, LIMITS.invitationsPerInviter, inviterId);
-  if (!sendLimit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many invitations sent. Please try again later.", {
-      retryAfterSeconds: sendLimit.retryAfterSeconds,
-    });
-  }
+  if (!sendLimit.allowed) throw limitError(LIMITS.invitationsPerInviter, sendLimit.retryAfterSeconds);
   const emailedToken = newSecretToken();
   const shareToken = newSecretToken();
   return transaction(db, async (tx) => {

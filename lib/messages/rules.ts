@@ -15,10 +15,11 @@ export const INBOX_PAGE = 20;
 export const UNREAD_COUNT_CAP = 100;
 
 /** Per person, in the shape of lib/rate-limit.ts's `Limit`: a lively chat, not a script. */
+const SENDING_TOO_QUICKLY = "You are sending messages too quickly. Please wait a moment.";
 export const MESSAGE_LIMITS = {
-  perMinute: { bucket: "message:minute", limit: 30, windowSeconds: 60 },
-  perDay: { bucket: "message:day", limit: 500, windowSeconds: 24 * 60 * 60 },
-  photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60 },
+  perMinute: { bucket: "message:minute", limit: 30, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
+  perDay: { bucket: "message:day", limit: 500, windowSeconds: 24 * 60 * 60, message: SENDING_TOO_QUICKLY },
+  photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60, message: SENDING_TOO_QUICKLY },
 } as const;
 
 /** The grouped 'message' notification of one conversation: one unread row per person. */
@@ -42,7 +43,6 @@ export const MESSAGE_TEXTS = {
   idInvalid: "This conversation does not exist or is not yours.",
   messageIdInvalid: "This message does not exist or is not yours.",
   cursorInvalid: "This list position is not valid. Please reload the conversations.",
-  rateLimited: "You are sending messages too quickly. Please wait a moment.",
   notificationTitle: (coupleName: string) => `New messages from ${coupleName}`,
   notificationMessage: (firstName: string, coupleName: string) => `${firstName} of ${coupleName} wrote to you`,
 } as const;

@@ -6,7 +6,7 @@ import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { removeMessage } from "@/lib/messages/service";
-import { consumeLimit } from "@/lib/rate-limit";
+import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
@@ -37,8 +37,7 @@ export type ReportedTarget = { coupleId: string | null } | null;
 /** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
 export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, target: ReportedTarget): Promise<{ id: string }> {
   const state = await consumeLimit(db, REPORTS_PER_USER, reporter.userId);
-  if (!state.allowed)
-    throw new AppError("RATE_LIMITED", "Too many requests. Please try again later.", { retryAfterSeconds: state.retryAfterSeconds });
+  if (!state.allowed) throw limitError(REPORTS_PER_USER, state.retryAfterSeconds);
   if (!target) throw targetNotFound();
   if (target.coupleId === reporter.coupleId) throw new AppError("VALIDATION_ERROR", "You cannot report your own couple or its posts.");
   return transaction(db, async (tx) => {

@@ -41,10 +41,10 @@ async function post(handler: typeof step1, path: string, contentType: string, to
 }
 
 describe("bodies without Content-Length", () => {
-  it("refuses a streamed JSON body past 1 MB with 413 PAYLOAD_TOO_LARGE", async () => {
+  it("refuses a streamed JSON body past the call's declared size (a couple's: 32 kB) with 413 PAYLOAD_TOO_LARGE", async () => {
     const res = await post(createCouple, "/api/v2/couples", "application/json", 2 * MB);
     expect(res.status).toBe(413);
-    expect(res.json.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body must be 1 MB or smaller." });
+    expect(res.json.error).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "The request body must be 32 kB or smaller." });
   });
 
   it("refuses a streamed multipart body past the platform's 4.5 MB with 413 PAYLOAD_TOO_LARGE", async () => {

@@ -4,10 +4,11 @@ import { fileReport } from "@/lib/forum/reports";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { reportSchema } from "@/lib/forum/schemas";
 import { jsonBody, route } from "@/lib/http/route";
+import { REPORTS_PER_USER } from "@/lib/safety/rules";
 
 /** A report of a post, a reply or a couple: 201, or 409 ALREADY_REPORTED the second time. */
 export const POST = route(
-  { access: "complete-profile", input: jsonBody(reportSchema, { firstIssue: true }) },
+  { access: "complete-profile", limits: [REPORTS_PER_USER], input: jsonBody(reportSchema, { firstIssue: true }) },
   async ({ db, caller, input }) => {
     const actor = await forumActor(db, caller.userId);
     const report = await fileReport(db, actor, input);

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { LIMITS } from "@/lib/rate-limit";
 import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";
@@ -19,6 +20,7 @@ const MAX_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 export const POST = route(
   {
     access: "signed-in",
+    limits: [LIMITS.stagedPhotosPerUser],
     input: async (request) => {
       const form = await readMultipart(request, MAX_BODY_BYTES);
       const { kind } = parseWith(stagedPhotoKindSchema, { kind: form.get("kind") ?? undefined }, { firstIssue: true });

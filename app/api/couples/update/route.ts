@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { COUPLE_REQUEST_BYTES } from "@/lib/couples/rules";
 import { coupleUpdateSchema, coupleUpdateTargetSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
 import { parseWith, readJson } from "@/lib/http/errors";
@@ -6,7 +7,7 @@ import { route } from "@/lib/http/route";
 
 /** The body names the target couple beside the fields: the target is checked first, then the fields. */
 async function readTargetAndFields(request: Request) {
-  const { id, ...fields } = await readJson(request);
+  const { id, ...fields } = await readJson(request, COUPLE_REQUEST_BYTES);
   const target = parseWith(coupleUpdateTargetSchema, { id }).id ?? null;
   return { target, fields: parseWith(coupleUpdateSchema, fields, { firstIssue: true }) };
 }

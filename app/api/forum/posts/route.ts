@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { FORUM_LIMITS, POST_REQUEST_BYTES } from "@/lib/forum/rules";
 import { forumActor, listPostsBySession } from "@/lib/forum/queries";
 import { createPostSchema, listPostsQuerySchema } from "@/lib/forum/schemas";
 import { createPost } from "@/lib/forum/service";
@@ -15,7 +16,11 @@ export const GET = route(
 
 /** A new post by the caller for their couple: 201 `{data: post}`. */
 export const POST = route(
-  { access: "complete-profile", input: jsonBody(createPostSchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    limits: [FORUM_LIMITS.postsPerUser],
+    input: jsonBody(createPostSchema, { firstIssue: true }, { maxBytes: POST_REQUEST_BYTES }),
+  },
   async ({ db, caller, input }) => {
     const actor = await forumActor(db, caller.userId);
     return NextResponse.json({ data: await createPost(db, actor, input) }, { status: 201 });

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import { memberOf } from "@/lib/connections/queries";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
 import { threadPage } from "@/lib/messages/queries";
@@ -18,7 +19,12 @@ export const GET = route(
 
 /** A message by one of the four: 201 `{data: message}`. */
 export const POST = route(
-  { access: "complete-profile", ...params, input: jsonBody(sendMessageSchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    ...params,
+    limits: [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay],
+    input: jsonBody(sendMessageSchema, { firstIssue: true }),
+  },
   async ({ db, caller, params, input }) => {
     const member = await memberOf(db, caller.userId);
     return NextResponse.json({ data: await sendMessage(db, member, params.id, input) }, { status: 201 });

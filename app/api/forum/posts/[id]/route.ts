@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { POST_REQUEST_BYTES } from "@/lib/forum/rules";
 import { forumActor, readThread } from "@/lib/forum/queries";
 import { forumIdParamsSchema, patchPostSchema, threadQuerySchema } from "@/lib/forum/schemas";
 import { deletePost, patchPost } from "@/lib/forum/service";
@@ -24,7 +25,7 @@ export const PATCH = route(
     access: "complete-profile",
     params: forumIdParamsSchema,
     paramsMessage: { firstIssue: true },
-    input: jsonBody(patchPostSchema, { firstIssue: true }),
+    input: jsonBody(patchPostSchema, { firstIssue: true }, { maxBytes: POST_REQUEST_BYTES }),
   },
   async ({ db, caller, params, input }) => {
     const actor = await forumActor(db, caller.userId);

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { REPLY_REQUEST_BYTES } from "@/lib/forum/rules";
 import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema, patchReplySchema } from "@/lib/forum/schemas";
 import { deleteReply, patchReply } from "@/lib/forum/service";
@@ -10,7 +11,7 @@ export const PATCH = route(
     access: "complete-profile",
     params: forumIdParamsSchema,
     paramsMessage: { firstIssue: true },
-    input: jsonBody(patchReplySchema, { firstIssue: true }),
+    input: jsonBody(patchReplySchema, { firstIssue: true }, { maxBytes: REPLY_REQUEST_BYTES }),
   },
   async ({ db, caller, params, input }) => {
     const actor = await forumActor(db, caller.userId);

@@ -1,11 +1,16 @@
 import { NextResponse } from "next/server";
 import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
+import { COUPLE_REQUEST_BYTES } from "@/lib/couples/rules";
 import { jsonBody, route, stringParams } from "@/lib/http/route";
 
 /** Changes the caller's own couple; any other id, well-formed or not, is 404. */
 export const PUT = route(
-  { access: "signed-in", params: stringParams("id"), input: jsonBody(coupleUpdateSchema, { firstIssue: true }) },
+  {
+    access: "signed-in",
+    params: stringParams("id"),
+    input: jsonBody(coupleUpdateSchema, { firstIssue: true }, { maxBytes: COUPLE_REQUEST_BYTES }),
+  },
   async ({ db, caller, params, input }) => {
     const data = await updateCouple(db, caller.userId, params.id, input);
     return NextResponse.json({ success: true, data });

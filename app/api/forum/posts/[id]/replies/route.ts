@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { FORUM_LIMITS, REPLY_REQUEST_BYTES } from "@/lib/forum/rules";
 import { forumActor } from "@/lib/forum/queries";
 import { createReplySchema, forumIdParamsSchema } from "@/lib/forum/schemas";
 import { createReply } from "@/lib/forum/service";
@@ -10,7 +11,8 @@ export const POST = route(
     access: "complete-profile",
     params: forumIdParamsSchema,
     paramsMessage: { firstIssue: true },
-    input: jsonBody(createReplySchema, { firstIssue: true }),
+    limits: [FORUM_LIMITS.repliesPerUser],
+    input: jsonBody(createReplySchema, { firstIssue: true }, { maxBytes: REPLY_REQUEST_BYTES }),
   },
   async ({ db, caller, params, input }) => {
     const actor = await forumActor(db, caller.userId);
