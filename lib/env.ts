@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
   S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
+  /** A bucket for private images (a conversation's photos), read only through the app; else S3_BUCKET (lib/storage/s3.ts). */
+  S3_PRIVATE_BUCKET: optionalText,
   /** How many reverse proxies in front of the app each append to X-Forwarded-For (0: clients reach the app's server directly). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Set by Vercel on its deployments: the client address then comes from Vercel's own header; serverless mode. */

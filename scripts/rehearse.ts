@@ -100,6 +100,7 @@ async function main(): Promise<number> {
     APP_URL: ORIGIN,
     AUTH_SECRET: randomBytes(36).toString("base64url"),
     S3_BUCKET: BUCKET,
+    S3_PRIVATE_BUCKET: `${BUCKET}-private`,
     S3_ENDPOINT: `http://127.0.0.1:${BASE_PORT + 1}`,
     S3_ACCESS_KEY_ID: "rehearsal",
     S3_SECRET_ACCESS_KEY: "rehearsal-secret",

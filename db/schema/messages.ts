@@ -130,6 +130,10 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_seq_key").on(t.conversationId, t.seq),
     // A person's own messages: the data export and the account's erasure.
     index("messages_author_idx").on(t.authorUserId, t.createdAt),
+    // Who may see a photo: the message showing it, found by its URL (lib/messages/photos.ts).
+    index("messages_photo_url_idx")
+      .on(t.photoUrl)
+      .where(sql`${t.photoUrl} is not null`),
   ],
 );
 

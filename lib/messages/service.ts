@@ -6,24 +6,22 @@ import { conversationReads, conversations, messagePhotos, messages } from "@/db/
 import type { Member } from "@/lib/connections/queries";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
-import { storedImageKey } from "@/lib/images/lifecycle";
-import { deleteImages, storeImage } from "@/lib/images/store";
+import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
-import { checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { checkLimit, consumeLimit, limitError, recordHit } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, ofCouple, type MessageItem } from "./queries";
 import { endConversations } from "./ending";
+import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { MESSAGE_LIMITS, MESSAGE_TEXTS, messageGroupKey } from "./rules";
 import type { SendMessageInput } from "./schemas";
-
-const rateLimited = (retryAfterSeconds: number) => new AppError("RATE_LIMITED", MESSAGE_TEXTS.rateLimited, { retryAfterSeconds });
 
 /** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
 async function spendMessage(tx: Db, userId: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`message:${userId}`}))`);
   for (const limit of [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay]) {
     const state = await checkLimit(tx, limit, userId);
-    if (!state.allowed) throw rateLimited(state.retryAfterSeconds);
+    if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
   }
   for (const limit of [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay]) await recordHit(tx, limit, userId);
 }
@@ -115,7 +113,7 @@ async function erase(tx: Db, where: ReturnType<typeof and>): Promise<{ ids: { id
       ),
     );
   const keys = before.flatMap((row) => {
-    const key = row.photoUrl ? storedImageKey(row.photoUrl) : null;
+    const key = row.photoUrl ? messagePhotoKey(row.photoUrl) : null;
     return key ? [key] : [];
   });
   return { ids: before.map(({ id, conversationId }) => ({ id, conversationId })), keys };
@@ -204,18 +202,22 @@ export async function setMuted(db: Db, member: Member, conversationId: string, m
   return { muted };
 }
 
-/** `POST /api/messages/photos`: one photo through the image pipeline (judged by content, metadata stripped, resized), for a message to come. */
+/**
+ * `POST /api/messages/photos`: one photo through the image pipeline (judged by content, metadata
+ * stripped, resized), for a message to come, stored privately (lib/messages/photos.ts).
+ */
 export async function uploadMessagePhoto(db: Db, member: Member, bytes: Uint8Array): Promise<{ url: string }> {
   const state = await consumeLimit(db, MESSAGE_LIMITS.photosPerHour, member.userId);
-  if (!state.allowed) throw rateLimited(state.retryAfterSeconds);
-  const stored = await storeImage(bytes, "message-photo");
+  if (!state.allowed) throw limitError(MESSAGE_LIMITS.photosPerHour, state.retryAfterSeconds);
+  const stored = await storePrivateImage(bytes, "message-photo");
+  const url = messagePhotoUrl(stored.key);
   try {
-    await db.insert(messagePhotos).values({ url: stored.url, ownerUserId: member.userId });
+    await db.insert(messagePhotos).values({ url, ownerUserId: member.userId });
   } catch (error) {
     await deleteImages([stored.key]);
     throw error;
   }
-  return { url: stored.url };
+  return { url };
 }
 
 /**
@@ -230,5 +232,5 @@ export async function eraseMember(tx: Db, userId: string, coupleId: string | nul
     await endConversations(tx, and(ofCouple(coupleId), isNull(conversations.endedAt))!);
   }
   const uploads = await tx.select({ url: messagePhotos.url }).from(messagePhotos).where(eq(messagePhotos.ownerUserId, userId));
-  return [...erased.keys, ...uploads.flatMap((row) => storedImageKey(row.url) ?? [])];
+  return [...erased.keys, ...uploads.flatMap((row) => messagePhotoKey(row.url) ?? [])];
 }

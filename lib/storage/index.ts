@@ -1,17 +1,18 @@
 import "server-only";
 import { env, missingS3Settings, type Env } from "@/lib/env";
-import { createLocalStorage, type LocalImageStorage } from "./local";
+import { createLocalStorage } from "./local";
 import type { S3Settings } from "./s3";
 import type { ImageStorage } from "./types";
 
-export { contentTypeOfKey, isStorageKey, newStorageKey } from "./keys";
-export { LOCAL_IMAGE_URL_PREFIX, type LocalImageStorage } from "./local";
+export { contentTypeOfKey, isPrivateKey, isStorageKey, newStorageKey } from "./keys";
+export { LOCAL_IMAGE_URL_PREFIX } from "./local";
 export type { ImageStorage, StoredObject } from "./types";
 
 type StorageEnv = Pick<
   Env,
   "STORAGE_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL"
->;
+> &
+  Partial<Pick<Env, "S3_PRIVATE_BUCKET">>;
 export type StorageChoice = { kind: "local"; dir: string } | { kind: "s3"; settings: S3Settings };
 
 /**
@@ -26,6 +27,7 @@ export function chooseStorage(e: StorageEnv): StorageChoice {
     kind: "s3",
     settings: {
       bucket: e.S3_BUCKET,
+      privateBucket: e.S3_PRIVATE_BUCKET ?? e.S3_BUCKET,
       region: e.S3_REGION,
       endpoint: e.S3_ENDPOINT,
       accessKeyId: e.S3_ACCESS_KEY_ID!,
@@ -35,11 +37,11 @@ export function chooseStorage(e: StorageEnv): StorageChoice {
   };
 }
 
-let local: LocalImageStorage | null | undefined;
+let local: ImageStorage | null | undefined;
 let storage: Promise<ImageStorage> | undefined;
 
 /** The local store when images live on this machine (the serving route reads from it); else null. */
-export function localImageStorage(): LocalImageStorage | null {
+export function localImageStorage(): ImageStorage | null {
   if (local === undefined) {
     const choice = chooseStorage(env());
     local = choice.kind === "local" ? createLocalStorage(choice.dir) : null;

@@ -19,6 +19,15 @@ export function newStorageKey(folder: string, extension: StorageExtension = "jpg
 
 export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
 
+/**
+ * Folders whose objects are private: never served at a public URL nor cached by anyone but the
+ * viewer's browser, only read back through the app by the feature that owns them, for those it
+ * lets see them (a conversation's photos: its members).
+ */
+const PRIVATE_FOLDERS: ReadonlySet<string> = new Set(["message-photo"]);
+
+export const isPrivateKey = (key: string): boolean => PRIVATE_FOLDERS.has(key.slice(0, key.indexOf("/")));
+
 /** The content type a key is served with, from its fixed extension; null for an invalid key. */
 export function contentTypeOfKey(key: string): string | null {
   const match = KEY_PATTERN.exec(key);

@@ -1,20 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { assertStorageKey, contentTypeOfKey, isStorageKey } from "./keys";
-import type { ImageStorage, StoredObject } from "./types";
+import { assertStorageKey, contentTypeOfKey, isPrivateKey, isStorageKey } from "./keys";
+import type { ImageStorage } from "./types";
 
 /** URL prefix of the route that serves local files (app/api/images/[...key]/route.ts). */
 export const LOCAL_IMAGE_URL_PREFIX = "/api/images/";
-
-export type LocalImageStorage = ImageStorage & { read(key: string): Promise<StoredObject | null> };
 
 /** Missing files, and folders where a file was expected, read as "not there" rather than a crash. */
 const ABSENT = new Set(["ENOENT", "ENOTDIR", "EISDIR"]);
 const isAbsent = (error: unknown) => ABSENT.has((error as NodeJS.ErrnoException).code ?? "");
 
 /** Images under one folder on this machine, e.g. `.data/uploads/avatar/<id>.jpg`. */
-export function createLocalStorage(dir: string): LocalImageStorage {
+export function createLocalStorage(dir: string): ImageStorage {
   const root = path.resolve(dir);
   // Keys are validated first; the prefix check is a second lock on the same door.
   const fileOf = (key: string) => {
@@ -32,7 +30,8 @@ export function createLocalStorage(dir: string): LocalImageStorage {
       const temp = `${file}.${randomBytes(6).toString("hex")}.tmp`;
       await writeFile(temp, buffer, { mode: 0o644 });
       await rename(temp, file);
-      return { url: LOCAL_IMAGE_URL_PREFIX + key };
+      // The image route serves public keys only; a private one is read back by its feature.
+      return { url: isPrivateKey(key) ? null : LOCAL_IMAGE_URL_PREFIX + key };
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });

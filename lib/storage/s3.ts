@@ -1,10 +1,15 @@
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { assertStorageKey } from "./keys";
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { assertStorageKey, contentTypeOfKey, isPrivateKey } from "./keys";
 import type { ImageStorage } from "./types";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 export type S3Settings = {
   bucket: string;
+  /**
+   * Where private keys go (S3_PRIVATE_BUCKET, else the same bucket): a bucket nothing public reads.
+   * Sharing the public bucket is safe only where its public access leaves the private folders out.
+   */
+  privateBucket: string;
   region: string;
   /** Set for S3-compatible services (R2, MinIO, ...); unset for AWS itself. */
   endpoint?: string;
@@ -14,10 +19,11 @@ export type S3Settings = {
   publicUrl: string;
 };
 
-/** Keys never change content, so caches may keep an object for a year. */
+/** Keys never change content, so caches may keep a public object for a year; a private one, nobody. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
+const PRIVATE = "private, no-store";
 
-/** S3-compatible storage; browsers load the objects straight from `publicUrl`, not via this app. */
+/** S3-compatible storage; browsers load public objects straight from `publicUrl`, not via this app. */
 export function createS3Storage(settings: S3Settings): ImageStorage {
   const client = new S3Client({
     region: settings.region,
@@ -28,18 +34,40 @@ export function createS3Storage(settings: S3Settings): ImageStorage {
   });
   const base = trimEndWhere(settings.publicUrl, isSlash);
 
+  const bucketOf = (key: string) => (isPrivateKey(key) ? settings.privateBucket : settings.bucket);
+
   return {
     async put(key, buffer, contentType) {
       assertStorageKey(key);
+      const secret = isPrivateKey(key);
       await client.send(
-        new PutObjectCommand({ Bucket: settings.bucket, Key: key, Body: buffer, ContentType: contentType, CacheControl: IMMUTABLE }),
+        new PutObjectCommand({
+          Bucket: bucketOf(key),
+          Key: key,
+          Body: buffer,
+          ContentType: contentType,
+          CacheControl: secret ? PRIVATE : IMMUTABLE,
+        }),
       );
-      return { url: `${base}/${key}` };
+      return { url: secret ? null : `${base}/${key}` };
+    },
+    async read(key) {
+      assertStorageKey(key);
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucketOf(key), Key: key }));
+        if (!object.Body) return null;
+        return { body: Buffer.from(await object.Body.transformToByteArray()), contentType: contentTypeOfKey(key)! };
+      } catch (error) {
+        // A missing key: NoSuchKey where the service says so in its body, else a bare 404.
+        if (error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+          return null;
+        throw error;
+      }
     },
     async delete(key) {
       assertStorageKey(key);
       // S3 answers a delete of a missing key with success, which is the contract we want.
-      await client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key }));
+      await client.send(new DeleteObjectCommand({ Bucket: bucketOf(key), Key: key }));
     },
   };
 }

@@ -1,8 +1,9 @@
 /**
- * The rehearsal's object storage: an S3-compatible bucket in memory, enough for what the app's
- * S3 storage does (PutObject, DeleteObject with path-style addressing) and for browsers reading
- * the objects (GET), so the instances keep nothing on their own disk. Signatures are not checked:
- * it listens on loopback for this run only.
+ * The rehearsal's object storage: S3-compatible buckets in memory, enough for what the app's S3
+ * storage does (PutObject, GetObject, DeleteObject with path-style addressing) and for browsers
+ * reading the public bucket's objects (GET), so the instances keep nothing on their own disk. The
+ * private bucket answers only signed requests (an Authorization header; the signature itself is
+ * not checked: it listens on loopback for this run only), as a bucket without public access does.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -27,23 +28,33 @@ function decodeAwsChunked(raw: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
-export type Bucket = { port: number; objects: Map<string, StoredObject>; close(): Promise<void> };
+/** Objects by bucket name, then key. */
+export type Bucket = {
+  port: number;
+  objects: Map<string, StoredObject>;
+  privateObjects: Map<string, StoredObject>;
+  close(): Promise<void>;
+};
 
-/** Listens on loopback at `port` (0: any free port). */
-export function startBucket(port: number, name: string): Promise<Bucket> {
+/** Listens on loopback at `port` (0: any free port), with a public bucket `name` and a private one `privateName`. */
+export function startBucket(port: number, name: string, privateName = `${name}-private`): Promise<Bucket> {
   const objects = new Map<string, StoredObject>();
+  const privateObjects = new Map<string, StoredObject>();
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://bucket");
-    const prefix = `/${name}/`;
-    if (!url.pathname.startsWith(prefix)) return void res.writeHead(404).end();
-    const key = decodeURIComponent(url.pathname.slice(prefix.length));
+    const [, bucketName = "", ...rest] = url.pathname.split("/");
+    const secret = bucketName === privateName;
+    if ((bucketName !== name && !secret) || rest.length === 0) return void res.writeHead(404).end();
+    if (secret && !req.headers.authorization) return void res.writeHead(403).end();
+    const store = secret ? privateObjects : objects;
+    const key = decodeURIComponent(rest.join("/"));
     if (req.method === "PUT") {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
       req.on("end", () => {
         const raw = Buffer.concat(chunks);
         const chunked = /aws-chunked/.test(String(req.headers["content-encoding"] ?? "")) || "x-amz-decoded-content-length" in req.headers;
-        objects.set(key, {
+        store.set(key, {
           body: chunked ? decodeAwsChunked(raw) : raw,
           type: String(req.headers["content-type"] ?? "application/octet-stream"),
         });
@@ -52,19 +63,20 @@ export function startBucket(port: number, name: string): Promise<Bucket> {
       return;
     }
     if (req.method === "DELETE") {
-      objects.delete(key);
+      store.delete(key);
       return void res.writeHead(204).end();
     }
-    const found = objects.get(key);
+    const found = store.get(key);
     if ((req.method === "GET" || req.method === "HEAD") && found) {
       res.writeHead(200, {
         "content-type": found.type,
         "content-length": found.body.byteLength,
-        "cache-control": "public, max-age=31536000, immutable",
+        "cache-control": secret ? "private, no-store" : "public, max-age=31536000, immutable",
       });
       return void res.end(req.method === "GET" ? found.body : undefined);
     }
-    res.writeHead(404).end();
+    // As S3 answers a missing key (the SDK reads the code from the body).
+    res.writeHead(404, { "content-type": "application/xml" }).end("<Error><Code>NoSuchKey</Code><Message>Not found</Message></Error>");
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -72,6 +84,7 @@ export function startBucket(port: number, name: string): Promise<Bucket> {
       resolve({
         port: (server.address() as AddressInfo).port,
         objects,
+        privateObjects,
         close: () =>
           new Promise<void>((done) => {
             server.closeAllConnections();

@@ -193,6 +193,7 @@ describe("POST /api/auth/complete-registration", () => {
     function memoryStorage() {
       const objects = new Map<string, Buffer>();
       const storage: ImageStorage = {
+        read: async () => null,
         put: async (key, buffer) => {
           objects.set(key, buffer);
           return { url: `/api/images/${key}` };

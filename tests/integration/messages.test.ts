@@ -3,6 +3,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { GET as imageRoute } from "@/app/api/images/[...key]/route";
+import { GET as photoRoute } from "@/app/api/messages/photos/[...key]/route";
 import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
 import { liveEvents, messages, notifications, rateLimitHits } from "@/db/schema";
@@ -118,7 +120,7 @@ describe("a conversation between two couples", () => {
     const up = await uploadPhoto(one.a.headers, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }));
     expect(up.status).toBe(201);
     const url = up.json.data.url as string;
-    expect(url).toMatch(/^\/api\/images\/message-photo\/[0-9a-f]{32}\.jpg$/);
+    expect(url).toMatch(/^\/api\/messages\/photos\/message-photo\/[0-9a-f]{32}\.jpg$/);
     expect((await talk.send(conversationId, { body: "Look", photoUrl: url }, two.a.headers)).status).toBe(400);
     const sent = await talk.send(conversationId, { body: "Look", photoUrl: url }, one.a.headers);
     expect(sent.json.data.photoUrl).toBe(url);
@@ -142,6 +144,49 @@ describe("a conversation between two couples", () => {
     const elsewhere = await connected();
     const foreign = await talk.send(elsewhere.conversationId, { body: "elsewhere" }, elsewhere.one.a.headers);
     expect((await talk.thread(conversationId, two.a.headers, `?before=${foreign.json.data.id}`)).status).toBe(404);
+  });
+});
+
+/** GET of an image URL, as the browser's <img> would (with the person's cookie): status and headers. */
+async function getImage(handler: typeof photoRoute, url: string, prefix: string, headers: Record<string, string>) {
+  const request = new NextRequest(new URL(url, "http://localhost:3000"), { headers: { "x-forwarded-for": "203.0.113.7", ...headers } });
+  const response = await handler(request, { params: Promise.resolve({ key: url.slice(prefix.length).split("/") }) });
+  await response.arrayBuffer();
+  return response;
+}
+const viewPhoto = (url: string, h: Headers, extra: Record<string, string> = {}) =>
+  getImage(photoRoute, url, "/api/messages/photos/", { ...h, ...extra });
+
+describe("message photos", () => {
+  it("are served to the four only, never publicly or for long, and to nobody once erased", async () => {
+    const { one, two, conversationId } = await connected();
+    const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#993366" } })
+      .jpeg()
+      .toBuffer();
+    const url = (await uploadPhoto(one.a.headers, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }))).json.data.url as string;
+    const key = url.slice("/api/messages/photos/".length);
+    // Before it is sent: its uploader only.
+    expect((await viewPhoto(url, one.a.headers)).status).toBe(200);
+    expect((await viewPhoto(url, one.b.headers)).status).toBe(404);
+    const sent = await talk.send(conversationId, { body: "Look", photoUrl: url }, one.a.headers);
+    const fifth = await messagingCouple();
+    for (const person of [one.a, one.b, two.a, two.b]) {
+      const seen = await viewPhoto(url, person.headers);
+      expect(seen.status).toBe(200);
+      expect(seen.headers.get("content-type")).toBe("image/jpeg");
+      expect(seen.headers.get("cache-control")).toBe("private, no-cache");
+      expect((await viewPhoto(url, person.headers, { "if-none-match": seen.headers.get("etag")! })).status).toBe(304);
+    }
+    expect((await viewPhoto(url, fifth.a.headers)).status).toBe(404);
+    expect((await viewPhoto(url, {})).status).toBe(401);
+    // The public image route never serves it, whoever knows the key.
+    const publicly = await getImage(imageRoute, `/api/images/${key}`, "/api/images/", {});
+    expect(publicly.status).toBe(404);
+    expect((await talk.remove(sent.json.data.id, one.a.headers)).status).toBe(200);
+    for (const person of [one.a, two.a]) {
+      const gone = await viewPhoto(url, person.headers, { "if-none-match": `"${key}"` });
+      expect(gone.status).toBe(404);
+    }
   });
 });
 

@@ -17,7 +17,7 @@ function countingPlaces() {
 }
 
 /** Storage that keeps nothing: these tests are about place lookups. */
-const storage = { put: async (key: string) => ({ url: `/api/images/${key}` }), delete: async () => {} };
+const storage = { put: async (key: string) => ({ url: `/api/images/${key}` }), read: async () => null, delete: async () => {} };
 
 const step1 = async (placeId: string) => ({
   fields: { occupation: "Engineer", locationName: "Somewhere", locationPlaceId: placeId, interests: INTEREST_VALUES.slice(0, 6) },

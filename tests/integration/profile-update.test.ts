@@ -121,7 +121,7 @@ describe("PUT /api/v2/profile/update", () => {
     const avatarUrl = "/api/images/avatar/00000000000000000000000000000aaa.jpg";
     const user = await userWithCouplePhotos([OWN_IMAGE], { avatarUrl });
     const deleted: string[] = [];
-    const storage = { put: async () => ({ url: "" }), delete: async (key: string) => void deleted.push(key) };
+    const storage = { put: async () => ({ url: "" }), read: async () => null, delete: async (key: string) => void deleted.push(key) };
     const db = await getDb();
     await updateProfile(db, user.id, { occupation: "Admiral" }, storage);
     expect(deleted).toEqual([]);

@@ -22,7 +22,7 @@ const remove = (headers: Headers, password = PASSWORD) =>
 async function storedImage(folder: string) {
   const key = newStorageKey(folder, "jpg");
   const { url } = await localImageStorage()!.put(key, Buffer.from([0xff, 0xd8, 0xff, 0xd9]), "image/jpeg");
-  return { key, url };
+  return { key, url: url! };
 }
 const exists = async (key: string) => (await localImageStorage()!.read(key)) !== null;
 

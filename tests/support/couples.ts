@@ -127,7 +127,7 @@ export async function joinAsPartnerB(coupleId: string) {
 /** An image storage that only records what is deleted. */
 export function recordingStorage() {
   const deleted: string[] = [];
-  const storage: ImageStorage = { put: async () => ({ url: "" }), delete: async (key) => void deleted.push(key) };
+  const storage: ImageStorage = { put: async () => ({ url: "" }), read: async () => null, delete: async (key) => void deleted.push(key) };
   return { storage, deleted };
 }
 

@@ -103,6 +103,8 @@ describe("chooseStorage", () => {
       kind: "s3",
       settings: {
         bucket: "photos",
+        // Private images share the bucket unless S3_PRIVATE_BUCKET names one of their own.
+        privateBucket: "photos",
         region: "us-east-1",
         endpoint: "https://r2.example.com",
         accessKeyId: "id",
@@ -110,6 +112,15 @@ describe("chooseStorage", () => {
         publicUrl: "https://img.example.com",
       },
     });
+    const apart = chooseStorage({
+      ...base,
+      S3_BUCKET: "photos",
+      S3_PRIVATE_BUCKET: "private-photos",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+      S3_PUBLIC_URL: "https://img.example.com",
+    });
+    expect(apart.kind === "s3" && apart.settings.privateBucket).toBe("private-photos");
   });
 
   it("refuses a half-configured S3 instead of quietly writing to local disk", () => {
@@ -124,6 +135,7 @@ describe("S3 storage", () => {
     const { createS3Storage } = await import("@/lib/storage/s3");
     const storage = createS3Storage({
       bucket: "photos",
+      privateBucket: "photos",
       region: "us-east-1",
       endpoint: "http://127.0.0.1:9",
       accessKeyId: "id",

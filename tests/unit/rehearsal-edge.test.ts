@@ -45,6 +45,32 @@ afterAll(async () => {
   }
 });
 
+describe("S3 storage against the rehearsal's buckets", () => {
+  it("keeps private keys in the private bucket, unreadable without a signature, read back by the app", async () => {
+    const { createS3Storage } = await import("@/lib/storage/s3");
+    const storage = createS3Storage({
+      bucket: "photos",
+      privateBucket: "photos-private",
+      region: "us-east-1",
+      endpoint: `http://127.0.0.1:${bucket.port}`,
+      accessKeyId: "id",
+      secretAccessKey: "secret",
+      publicUrl: "https://img.example.com",
+    });
+    const privateKey = "message-photo/0123456789abcdef0123456789abcdef.jpg";
+    const publicKey = "avatar/0123456789abcdef0123456789abcdef.jpg";
+    const bytes = Buffer.from([0xff, 0xd8, 0xff, 0xd9]);
+    expect(await storage.put(privateKey, bytes, "image/jpeg")).toEqual({ url: null });
+    expect(await storage.put(publicKey, bytes, "image/jpeg")).toEqual({ url: `https://img.example.com/${publicKey}` });
+    expect([...bucket.privateObjects.keys()]).toEqual([privateKey]);
+    expect(bucket.objects.has(privateKey)).toBe(false);
+    expect((await fetch(`http://127.0.0.1:${bucket.port}/photos-private/${privateKey}`)).status).toBe(403);
+    expect((await storage.read(privateKey))?.body).toEqual(bytes);
+    await storage.delete(privateKey);
+    expect(await storage.read(privateKey)).toBeNull();
+  });
+});
+
 describe("the rehearsal's edge (scripts/rehearse/edge.ts)", () => {
   it("sends consecutive requests to alternate instances, keep-alive or not, with no stickiness", async () => {
     const names = [];
