@@ -14,6 +14,7 @@ import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
 import { benchMessages } from "./messages";
+import { benchSendRead } from "./send-read";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
@@ -22,6 +23,7 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),
   messages: benchMessages,
+  "send-read": benchSendRead,
   lighthouse: benchLighthouse,
   live: benchLive,
   hostile: benchHostile,
