@@ -29,7 +29,7 @@ import { sessionCookie } from "./accounts";
 import { addressOf, callJson, getPage } from "./client";
 import { ADMIN_URL, PAIRED_SETTINGS } from "./config";
 import { alternate, type Target } from "./load";
-import { printAlternate } from "./report";
+import { printAlternate, printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
 
@@ -222,10 +222,7 @@ export async function benchDiscover({ overHttp }: { overHttp: boolean }): Promis
       "",
     ]);
     const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
-    const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
-    const line = (cells: readonly string[]) =>
-      cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-    console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...table.map(line)].join("\n"));
+    printTable(header, table);
     console.log(`(${(await discoverSuggestions(large.db, viewer)).length} suggestions at ${large.size.toLocaleString("en")} couples)`);
     if (process.env.BENCH_DISCOVER_EXPLAIN === "1") {
       for (const { db, sql, size } of databases) {

@@ -27,6 +27,7 @@ import { sql } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { ADMIN_URL } from "./config";
+import { printTable } from "./report";
 import { percentile } from "./stats";
 
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
@@ -113,8 +114,7 @@ export async function benchForum(): Promise<number> {
     "p99 ratio",
     "status",
   ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  for (const row of [header, ...rows]) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  "));
+  printTable(header, rows);
   for (const r of results) {
     const list = r.timings.find((t) => t.name === "global list")!;
     const me = r.timings.find((t) => t.name === "GET /api/v2/auth/me")!;

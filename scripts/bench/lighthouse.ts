@@ -25,6 +25,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { onCleanup } from "./cleanup";
+import { printTable } from "./report";
 import { PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
@@ -263,9 +264,7 @@ export async function benchLighthouse(): Promise<number> {
       shown.get(page)!,
     ];
   });
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n${rows.map(line).join("\n")}`);
+  printTable(header, rows);
   const version = [...runs.values()].flat()[0]?.version ?? "?";
   console.log(`Medians of ${RUNS} runs each; Lighthouse ${version}, ${CHROMIUM}, ${os.cpus().length} CPUs.`);
   console.log(`/profile/{id}: ${PROFILED.partnerA.firstName} & ${PROFILED.partnerB.firstName}'s, as Maya.`);

@@ -21,6 +21,7 @@ import { inbox, threadPage, unreadTotal } from "@/lib/messages/queries";
 import { sendMessage } from "@/lib/messages/service";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { ADMIN_URL } from "./config";
+import { printTable } from "./report";
 import { md5Uuid, ms, timePair } from "./discover";
 
 const COUPLES = 20_000;
@@ -158,10 +159,7 @@ export async function benchMessages(): Promise<number> {
       "",
     ]);
     const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
-    const widths = header.map((h, c) => Math.max(h.length, ...table.map((r) => r[c]!.length)));
-    const line = (cells: readonly string[]) =>
-      cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-    console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...table.map(line)].join("\n"));
+    printTable(header, table);
     await explainReads(large.sql, large.size, viewer.get(large.db)!, conversationId, olderThan.get(large.db)!);
     return 0;
   } finally {
