@@ -7,7 +7,9 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
-[ -d node_modules ] || bash scripts/install-deps.sh
+# Node 24 comes with the dependencies (the `node` devDependency): a checkout without it installs.
+[ -x node_modules/.bin/node ] || bash scripts/install-deps.sh
+source scripts/project-node.sh
 
 mkdir -p .data
 if [ -z "${AUTH_SECRET:-}" ]; then
