@@ -20,8 +20,8 @@ export async function register() {
     }
     // server.ts asks for it: a server of its own runs the due work every minute (serverless has a cron).
     if (process.env.RUN_DUE_WORK_IN_PROCESS === "1") {
-      const { getDb } = await import("./db/client");
-      (await import("./lib/due/service")).runDueWorkEveryMinute(getDb);
+      const openDb = () => import("./db/client").then(({ getDb }) => getDb());
+      (await import("./lib/due/schedule")).runDueWorkEveryMinute(openDb);
     }
     if (isPreview()) {
       const { seedPreviewOnce } = await import("./lib/demo/preview");
