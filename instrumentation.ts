@@ -1,9 +1,11 @@
 /**
  * Runs when a server instance starts, before it answers requests: redacts every error logged
- * (lib/log; Next's own logging of thrown errors included), stops on a bad configuration with one
- * line naming what to set, then opens the database: migrating it, or in serverless mode checking
- * that the release step did (db/client.ts). A preview's first instance seeds the demo. Under
- * server.ts, the due work (lib/due) then runs every minute.
+ * (lib/log; Next's own logging of thrown errors included) and stops on a bad configuration with
+ * one line naming what to set. Nothing else a request may not need: the database opens on the
+ * first request that reads it (db/client.ts: migrated then, or in serverless mode checked as
+ * migrated), so a cold start that answers a prerendered page or a place search never waits for
+ * it. A preview's first instance seeds the demo. Under server.ts, the due work (lib/due) then runs
+ * every minute.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
@@ -16,10 +18,11 @@ export async function register() {
       console.error(problem);
       process.exit(1);
     }
-    const { getDb } = await import("./db/client");
-    await getDb();
     // server.ts asks for it: a server of its own runs the due work every minute (serverless has a cron).
-    if (process.env.RUN_DUE_WORK_IN_PROCESS === "1") (await import("./lib/due/service")).runDueWorkEveryMinute(getDb);
+    if (process.env.RUN_DUE_WORK_IN_PROCESS === "1") {
+      const openDb = () => import("./db/client").then(({ getDb }) => getDb());
+      (await import("./lib/due/schedule")).runDueWorkEveryMinute(openDb);
+    }
     if (isPreview()) {
       const { seedPreviewOnce } = await import("./lib/demo/preview");
       if ((await seedPreviewOnce()) === "seeded") console.log("[preview] Seeded the demo couples on this preview's empty database.");

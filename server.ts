@@ -2,7 +2,13 @@
  * `npm start` and `npm run app` (and `npm run dev` with --dev): Next's request handler behind the
  * app's own server, so the client address comes from the socket (see lib/http/client-address.ts).
  * Listens on HOST:PORT, 127.0.0.1:3000 by default.
+ *
+ * `npm run build` compiles this file into the build folder (`<build>/server.mjs`, scripts/build-server.ts),
+ * and production runs that with plain Node: no TypeScript loader at start. `npm run dev` runs it through tsx.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import next from "next";
 import { createAppServer, readyLines } from "./lib/http/app-server";
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
@@ -21,6 +27,17 @@ if (problem) {
 // Read by instrumentation.ts: a server of its own runs the due work (lib/due) every minute in
 // process, where serverless deployments have the cron of vercel.json.
 process.env.RUN_DUE_WORK_IN_PROCESS = "1";
+
+/**
+ * In production, Next starts from the configuration the build recorded beside itself, as its own
+ * standalone server does (the same variable): evaluating next.config.ts again would load SWC to
+ * compile it, and everything it imports, at every start. The compiled server sits in that folder.
+ */
+if (!dev) {
+  const buildFolder = path.dirname(fileURLToPath(import.meta.url));
+  const { config } = JSON.parse(readFileSync(path.join(buildFolder, "required-server-files.json"), "utf8")) as { config: unknown };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
 
 const { APP_URL, HOST, PORT, TRUSTED_PROXY_HOPS } = env();
 const app = next({ dev, hostname: HOST, port: PORT });

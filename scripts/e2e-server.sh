@@ -25,7 +25,8 @@ else
   rm -rf "$PGLITE_DIR"
 fi
 
-if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -d "$NEXT_DIST_DIR" ]; then
+# The compiled server is the build's last step: with it, the build is whole.
+if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -f "$NEXT_DIST_DIR/server.mjs" ]; then
   npm run --silent build >&2
 fi
 npm run --silent db:migrate >&2

@@ -1,6 +1,6 @@
 /**
  * The browser tests' app servers (scripts/e2e-server.sh runs this once the app is built, migrated
- * and seeded): the app's own server, server.ts as `npm start` runs it, on PORT for every test;
+ * and seeded): the app's own server, compiled server.ts as `npm start` runs it, on PORT for every test;
  * and, when a test asks, a server of its own on a port after it (tests/e2e/servers.ts), same
  * build, database and secret, its APP_URL its own port, which the test may stop and start again.
  * A test asks through a control endpoint on loopback whose address is written to controlFile:
@@ -44,7 +44,8 @@ async function start(port: number): Promise<void> {
   const running = servers.get(port);
   if (running) return serving(port, running);
   const appUrl = port === PORT ? process.env.APP_URL : `http://localhost:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  // The app's server as `npm start` runs it: compiled into the build (scripts/build-server.ts).
+  const child = spawn(process.execPath, [path.join(process.env.NEXT_DIST_DIR ?? ".next", "server.mjs")], {
     env: { ...process.env, PORT: String(port), APP_URL: appUrl },
     stdio: ["ignore", "inherit", "inherit"],
   });

@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import postgres from "postgres";
 import { MAX_REQUEST_BYTES } from "@/lib/http/body";
 import { startBucket } from "./rehearse/bucket";
@@ -114,7 +115,9 @@ async function main(): Promise<number> {
 
   // The commit the build's ribbon names (prerendered pages carry it from their build).
   const builtCommit = `${DIST_DIR}/REHEARSE_COMMIT`;
-  if (process.env.REHEARSE_SKIP_BUILD === "1" && existsSync(`${DIST_DIR}/BUILD_ID`)) {
+  // The compiled server is the build's last step: with it, the build is whole.
+  const server = path.join(DIST_DIR, "server.mjs");
+  if (process.env.REHEARSE_SKIP_BUILD === "1" && existsSync(server)) {
     console.log(`Reusing the build in ${DIST_DIR}/.`);
     deployment.VERCEL_GIT_COMMIT_SHA = existsSync(builtCommit) ? readFileSync(builtCommit, "utf8").trim() : commit;
   } else {
@@ -138,7 +141,8 @@ async function main(): Promise<number> {
     const bucket = await startBucket(BASE_PORT + 1, BUCKET);
     const instances = [BASE_PORT + 2, BASE_PORT + 3];
     // Started together: both race to seed the empty preview database; the migration lock lets one.
-    const exited = instances.map((port) => run("npx", ["tsx", "server.ts"], { ...deployment, PORT: String(port) }, { quiet: true }));
+    // The app's server as `npm start` runs it, compiled into the build (scripts/build-server.ts).
+    const exited = instances.map((port) => run(process.execPath, [server], { ...deployment, PORT: String(port) }, { quiet: true }));
     const deadline = Date.now() + 120_000;
     for (const port of instances) {
       while (!(await answers(`http://127.0.0.1:${port}/api/health?ready=1`))) {

@@ -7,7 +7,9 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
-[ -d node_modules ] || bash scripts/install-deps.sh
+# Node 24 comes with the dependencies (the `node` devDependency): a checkout without it installs.
+[ -x node_modules/.bin/node ] || bash scripts/install-deps.sh
+source scripts/project-node.sh
 
 mkdir -p .data
 if [ -z "${AUTH_SECRET:-}" ]; then
@@ -37,13 +39,16 @@ source_hash() {
   git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "no-git-$(date +%s%N)"; return; }
   { git ls-files -z --cached --others --exclude-standard | xargs -0 sha256sum 2>/dev/null || true; echo "APP_URL=${APP_URL}"; } | sha256sum | cut -d' ' -f1
 }
-hash_file=.next/source-hash
+build_dir="${NEXT_DIST_DIR:-.next}"
+hash_file="$build_dir/source-hash"
 hash="$(source_hash)"
-if [ -f .next/BUILD_ID ] && [ "$(cat "$hash_file" 2>/dev/null)" = "$hash" ]; then
+# The compiled server is the build's last step: with it, the build is whole.
+if [ -f "$build_dir/server.mjs" ] && [ "$(cat "$hash_file" 2>/dev/null)" = "$hash" ]; then
   echo "Sources unchanged since the last build: starting it without rebuilding."
 else
   echo "Building the app (a few minutes; the build's output goes to .data/build.log)..."
   step build npm run --silent build
   echo "$hash" > "$hash_file"
 fi
-exec npx tsx server.ts
+# The app's server, compiled into the build (as `npm start` runs it).
+exec node "$build_dir/server.mjs"

@@ -6,9 +6,12 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
-if [ -n "${CI:-}" ] || [ ! -d node_modules ]; then
+# Node 24 comes with the dependencies (the `node` devDependency): a checkout without it installs.
+if [ -n "${CI:-}" ] || [ ! -x node_modules/.bin/node ]; then
   bash scripts/install-deps.sh
 fi
+source scripts/project-node.sh
+echo "== Node $(node -v)"
 
 if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   echo "Installing Chromium from Debian's packages..."

@@ -4,7 +4,6 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { liveEvents, messageEmails } from "@/db/schema";
 import { env } from "@/lib/env";
-import { describeError } from "@/lib/log";
 import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
@@ -86,20 +85,3 @@ const affected = (result: unknown): number => {
   const { count, affectedRows } = result as { count?: number; affectedRows?: number };
   return count ?? affectedRows ?? 0;
 };
-
-/** How often a server of its own (server.ts) runs the due work in process. */
-const EVERY_MS = 60_000;
-
-/** Runs the due work every minute in this process (a run still going is not overlapped); errors are logged, never thrown. */
-export function runDueWorkEveryMinute(db: () => Promise<Db>): void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    db()
-      .then((opened) => runDueWork(opened))
-      .catch((error: unknown) => console.error("[due] run failed", describeError(error)))
-      .finally(() => (running = false));
-  }, EVERY_MS);
-  timer.unref();
-}

@@ -1,5 +1,4 @@
 import "server-only";
-import sharp from "sharp";
 import { AppError } from "@/lib/errors";
 import {
   IMAGE_SIZES,
@@ -39,6 +38,8 @@ export async function processImage(input: Uint8Array, kind: ImageKind): Promise<
   const tooLarge = tooLargeProblem(input.byteLength);
   if (tooLarge) throw new AppError("VALIDATION_ERROR", tooLarge);
   if (!hasAcceptedSignature(input)) throw invalid();
+  // Loaded by the first image, not with every route that may take one (~0.1 s of a cold start).
+  const { default: sharp } = await import("sharp");
 
   // failOn "error": truncated or corrupt pixel data is refused; harmless encoder warnings are not.
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error", autoOrient: true } as const;

@@ -7,7 +7,10 @@
  *      in every function), every file counted once, unzipped. The largest must stay under 250 MB.
  *   2. Cold start: a fresh production process (the app's server, as `npm start`) from its spawn
  *      to its first answer of `/login`, of `GET /api/v2/auth/me` and of a place search, each in a
- *      process of its own, BENCH_COLD_STARTS times (3), median and worst.
+ *      process of its own, BENCH_COLD_STARTS times (5), median and worst; beside a bare Next app's
+ *      (bare-next.ts: built in the same run, `next start`) prerendered page and route handler,
+ *      taken in turn with them. Target: under 1 s, and within 1.5x of the bare app's counterpart
+ *      (the page for /login, the route handler for the two API calls).
  *   3. First against second place search in one fresh process, once the route's code is loaded: the
  *      first reads the gazetteer's index (the build's file), which must cost under 100 ms more
  *      than the second.
@@ -19,11 +22,14 @@ import { createUsers } from "./accounts";
 import { onCleanup } from "./cleanup";
 import { DIST_DIR, PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
-import { appEnv, ensureBuild, newSecret, stopGroup } from "./server";
+import { BARE_PAGE, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext } from "./bare-next";
+import { appEnv, ensureBuild, newSecret, SERVER_ENTRY, stopGroup } from "./server";
 import { median } from "./stats";
 
 const FUNCTION_LIMIT_BYTES = 250 * 1024 * 1024;
 const FIRST_SEARCH_BUDGET_MS = 100;
+const COLD_START_TARGET_MS = 1000;
+const COLD_START_TARGET_RATIO = 1.5;
 
 /**
  * The build's environment on a fresh database with one signed-in user: Postgres when it answers,
@@ -98,15 +104,18 @@ export function functionSizes(distDir: string): { route: string; bytes: number }
     .sort((a, b) => b.bytes - a.bytes);
 }
 
-const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Target = { url: string; headers?: Record<string, string> };
 
-/** A fresh server process (the app's own, as `npm start`), stopped when `work` is done. */
-async function withFreshServer<T>(env: NodeJS.ProcessEnv, work: (origin: string, spawnedAt: number) => Promise<T>): Promise<T> {
+/** A fresh process (the app's own server as `npm start` runs it, unless `args` say otherwise), stopped when `work` is done. */
+async function withFreshServer<T>(
+  env: NodeJS.ProcessEnv,
+  work: (origin: string, spawnedAt: number) => Promise<T>,
+  args: string[] = [SERVER_ENTRY],
+): Promise<T> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [TSX_CLI, "server.ts"], {
+  const child = spawn(process.execPath, args, {
     env: { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" },
     detached: true,
     stdio: "ignore",
@@ -151,34 +160,61 @@ export async function benchDeploy(): Promise<number> {
     errors++;
   }
 
-  const runs = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 3));
+  const runs = Math.max(1, Number(process.env.BENCH_COLD_STARTS ?? 5));
+  await ensureBareNext(appEnv(null, newSecret()));
   const { env, cookie, label } = await deployDatabase();
   const search: Target = { url: "/api/locations/search/public?query=lisb&limit=5", headers: { "x-forwarded-for": "198.18.7.7" } };
-  const targets: { name: string; target: Target }[] = [
-    { name: "GET /login", target: { url: "/login" } },
-    { name: "GET /api/v2/auth/me (cookie)", target: { url: "/api/v2/auth/me", headers: { cookie } } },
-    { name: "GET /api/locations/search/public", target: search },
+  const bare = { env: bareEnv(env), args: bareNextArgs(PORT) };
+  type Start = { name: string; target: Target; bare?: typeof bare; against?: { name: string; label: string } };
+  const barePage = { name: "bare Next app: GET / (prerendered)", label: "the bare page" };
+  const bareRoute = { name: "bare Next app: GET /api/bare (route)", label: "the bare route" };
+  const starts: Start[] = [
+    { name: barePage.name, target: { url: BARE_PAGE }, bare },
+    { name: bareRoute.name, target: { url: BARE_ROUTE }, bare },
+    { name: "GET /login", target: { url: "/login" }, against: barePage },
+    { name: "GET /api/v2/auth/me (cookie)", target: { url: "/api/v2/auth/me", headers: { cookie } }, against: bareRoute },
+    { name: "GET /api/locations/search/public", target: search, against: bareRoute },
   ];
   console.log(
-    `\nCold start on ${label}: spawn of a fresh production process to its first answer, ${runs} run(s) each (BENCH_COLD_STARTS):`,
+    `\nCold start on ${label}: spawn of a fresh production process to its first answer, median of ${runs} (BENCH_COLD_STARTS), each taken in turn; target under ${COLD_START_TARGET_MS} ms and within ${COLD_START_TARGET_RATIO}x of the bare Next app's:`,
   );
-  for (const { name, target } of targets) {
-    const samples: number[] = [];
-    for (let i = 0; i < runs; i++) {
+  const samples = new Map<string, number[]>(starts.map(({ name }) => [name, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const { name, target, bare } of starts) {
       try {
-        samples.push(
-          await withFreshServer(env, async (origin, spawnedAt) => {
+        const ms = await withFreshServer(
+          bare?.env ?? env,
+          async (origin, spawnedAt) => {
             await firstAnswer(origin, target);
             return performance.now() - spawnedAt;
-          }),
+          },
+          bare?.args,
         );
+        samples.get(name)!.push(ms);
       } catch (error) {
         console.error(`  ${name}: ${error instanceof Error ? error.message : String(error)}`);
         errors++;
       }
     }
-    if (samples.length)
-      console.log(`  ${name.padEnd(36)} median ${median(samples).toFixed(0)} ms, worst ${Math.max(...samples).toFixed(0)} ms`);
+  }
+  for (const { name, against } of starts) {
+    const own = samples.get(name)!;
+    if (!own.length) continue;
+    const line = `  ${name.padEnd(38)} median ${median(own).toFixed(0).padStart(5)} ms, worst ${Math.max(...own)
+      .toFixed(0)
+      .padStart(5)} ms`;
+    if (!against) {
+      console.log(line);
+      continue;
+    }
+    const ratio = median(own) / median(samples.get(against.name)!);
+    const misses = [
+      ...(median(own) >= COLD_START_TARGET_MS ? [`over ${COLD_START_TARGET_MS} ms`] : []),
+      ...(ratio > COLD_START_TARGET_RATIO ? [`over ${COLD_START_TARGET_RATIO}x`] : []),
+    ];
+    console.log(
+      `${line}, ${ratio.toFixed(2)}x ${against.label}: ${misses.length ? `misses the target (${misses.join(", ")})` : "on target"}`,
+    );
   }
 
   // In each fresh process: the route's first call with a one-letter query (the route's code loads,

@@ -1,6 +1,6 @@
 /**
- * The production build and the app's server the bench measures: `next build` into DIST_DIR
- * (once per run; BENCH_SKIP_BUILD=1 reuses the last one), then server.ts, as `npm start` runs it,
+ * The production build and the app's server the bench measures: `npm run build`'s steps into DIST_DIR
+ * (once per run; BENCH_SKIP_BUILD=1 reuses the last one), then the compiled server.ts, as `npm start` runs it,
  * on 127.0.0.1:PORT with TRUSTED_PROXY_HOPS=1 (the bench plays the proxy: each virtual user's
  * X-Forwarded-For is its address) and BENCH_BARE=1, which opens the baselines /api/bench/bare
  * and /dev/bare. Each child runs in a process group of its own, stopped at cleanup.
@@ -12,8 +12,10 @@ import path from "node:path";
 import { DIST_DIR, ORIGIN, PORT, READY_TIMEOUT_MS } from "./config";
 import { onCleanup } from "./cleanup";
 
-const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
+export const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
+/** server.ts as `npm run build` compiles it into the build (scripts/build-server.ts), which `npm start` runs. */
+export const SERVER_ENTRY = path.join(DIST_DIR, "server.mjs");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -39,7 +41,7 @@ export function appEnv(databaseEnv: Record<string, string> | null, secret: strin
 export const newSecret = () => randomBytes(36).toString("base64url"); // 48 characters
 
 /** A Node script in its own process group, so stopping it also stops the workers it forks. */
-function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
+export function spawnGroup(args: string[], env: NodeJS.ProcessEnv, stdio: "inherit" | "pipe"): ChildProcess {
   const child = spawn(process.execPath, args, { env, detached: true, stdio: ["ignore", stdio, stdio] });
   onCleanup(() => stopGroup(child));
   return child;
@@ -71,10 +73,11 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    // As `npm run build`: the gazetteer's index first, then Next's build.
+    // As `npm run build`: the gazetteer's index first, then Next's build, then the app's server.
     for (const args of [
       [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
       [NEXT_BIN, "build"],
+      [TSX_CLI, "scripts/build-server.ts"],
     ]) {
       const child = spawnGroup(args, env, "inherit");
       const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
@@ -96,7 +99,8 @@ let built = false;
 export async function ensureBuild(): Promise<void> {
   if (built) return;
   if (process.env.BENCH_SKIP_BUILD === "1") {
-    if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) throw new Error(`BENCH_SKIP_BUILD=1 but there is no build in ${DIST_DIR}/`);
+    // The compiled server is the build's last step: with it, the build is whole.
+    if (!existsSync(SERVER_ENTRY)) throw new Error(`BENCH_SKIP_BUILD=1 but there is no whole build in ${DIST_DIR}/`);
   } else {
     // The build reads no database; the secret only has to be valid.
     await build(appEnv(null, newSecret()));
@@ -117,14 +121,11 @@ async function answers(): Promise<boolean> {
 /** Starts the app's server on loopback only; resolves once an API route (and so the database) answers. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; log: () => string }> {
   if (await answers()) throw new Error(`something already answers on port ${PORT}; stop it first`);
-  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (tsx as a loader,
-  // so the profiled process is the server itself; the flag is not allowed in NODE_OPTIONS). Node
-  // writes it only on a normal exit, hence the SIGTERM handler.
+  // BENCH_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (the flag is not
+  // allowed in NODE_OPTIONS). Node writes it only on a normal exit, hence the SIGTERM handler.
   const profile = process.env.BENCH_CPU_PROF;
   const exitOnTerm = `data:text/javascript,process.once("SIGTERM",()=>process.exit(0))`;
-  const script = profile
-    ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", exitOnTerm, "--import", "tsx", "server.ts"]
-    : [TSX_CLI, "server.ts"];
+  const script = profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`, "--import", exitOnTerm, SERVER_ENTRY] : [SERVER_ENTRY];
   const child = spawnGroup(script, { ...env, HOST: "127.0.0.1", PORT: String(PORT), TRUSTED_PROXY_HOPS: "1" }, "pipe");
   const lines: string[] = [];
   // The last lines of its output, to show when it fails to start.

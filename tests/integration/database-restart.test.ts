@@ -31,7 +31,7 @@ describe.skipIf(!present)("a database restart under load", () => {
     const { POST: register } = await import("@/app/api/auth/register/route");
     const { GET: health } = await import("@/app/api/health/route");
     const { call } = await import("../support/api");
-    // A server migrates at start-up before it answers (instrumentation.ts); so does this one.
+    // A server of its own migrates on its first database use (db/client.ts); this one does so here, before the load.
     await (await import("@/db/client")).getDb();
     expect((await call(health, "GET", "/api/health?ready=1")).json).toEqual({ status: "ok", database: "ok" });
 

@@ -35,11 +35,22 @@ export function formOf(fields: Fields): FormData {
   return form;
 }
 
+/**
+ * A form as it arrives over HTTP: its multipart bytes, with their boundary in Content-Type. (A
+ * Request built on the FormData itself streams it from a generator that, on Node 24, writes into
+ * the stream after a route stops reading an oversized body, an unhandled rejection.)
+ */
+async function multipart(form: FormData): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+  const encoded = new Response(form);
+  return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! };
+}
+
 export async function post(handler: Handler, url: string, body: FormData | string, headers: Record<string, string>) {
+  const form = typeof body === "string" ? null : await multipart(body);
   const request = new NextRequest(new URL(url, "http://localhost:3000"), {
     method: "POST",
-    headers: { "x-forwarded-for": freshAddress(), ...headers },
-    body,
+    headers: { "x-forwarded-for": freshAddress(), ...(form && { "content-type": form.contentType }), ...headers },
+    body: form ? form.bytes : body,
   });
   const response = await handler(request, { params: Promise.resolve({}) as never });
   return { status: response.status, headers: response.headers, json: await response.json() };
