@@ -16,59 +16,62 @@ const optionalText = z
   .optional()
   .transform((v) => v || undefined);
 
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  APP_URL: z.url().default("http://localhost:3000"),
-  DATABASE_URL: z.string().min(1).optional(),
-  /** A direct (not transaction-pooled) URL of the same database, for what a pooler breaks: migrations and their session lock (Neon's integration names it so). */
-  DATABASE_URL_UNPOOLED: optionalText,
-  PGLITE_DIR: z.string().min(1).default(".data/pglite"),
-  AUTH_SECRET: z.string().min(32).optional(),
-  RESEND_API_KEY: z.string().min(1).optional(),
-  EMAIL_FROM: z.string().min(3).default("Couples <hello@localhost>"),
-  ENABLE_DEV_OUTBOX: booleanFlag,
-  /** Google Places web service key; without it, place search uses the offline gazetteer. */
-  GOOGLE_MAPS_API_KEY: optionalText,
-  /** The directory's map on Google Maps (a browser key, inlined at build time); without it, the offline map. */
-  NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY: optionalText,
-  /** Uploaded images on local disk (served by /api/images/...), unless S3_BUCKET is set. */
-  STORAGE_DIR: z.string().trim().min(1).default(".data/uploads"),
-  /** S3-compatible image storage (AWS, R2, MinIO...): all of these but S3_ENDPOINT are then required. */
-  S3_BUCKET: optionalText,
-  S3_ENDPOINT: optionalText.pipe(z.url().optional()),
-  S3_REGION: z.string().trim().min(1).default("us-east-1"),
-  S3_ACCESS_KEY_ID: optionalText,
-  S3_SECRET_ACCESS_KEY: optionalText,
-  /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
-  S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
-  /** A bucket for private images (a conversation's photos), read only through the app; else S3_BUCKET (lib/storage/s3.ts). */
-  S3_PRIVATE_BUCKET: optionalText,
-  /** How many reverse proxies in front of the app each append to X-Forwarded-For (0: clients reach the app's server directly). */
-  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  /** Set by Vercel on its deployments: the client address then comes from Vercel's own header; serverless mode. */
-  VERCEL: optionalText,
-  /** Serverless mode elsewhere than Vercel: no local disk, no migrations at start (README, Deploy to Vercel). */
-  SERVERLESS: booleanFlag,
-  /** Vercel's deployment kind (production, preview, development): `preview` turns on preview mode. */
-  VERCEL_ENV: optionalText,
-  /** `preview` turns on preview mode where VERCEL_ENV is not set. */
-  APP_ENV: optionalText,
-  /** The commit a deployment was built from (Vercel sets it): the preview ribbon shows its first 7 characters. */
-  VERCEL_GIT_COMMIT_SHA: optionalText,
-  /** Opens /dev/outbox on a preview to a reviewer who visits /dev/outbox?access=TOKEN once. */
-  PREVIEW_ACCESS_TOKEN: optionalText.pipe(z.string().min(16).optional()),
-  /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
-  HOST: z.string().trim().min(1).default("127.0.0.1"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** The platform's maximum duration of a function, in seconds: a live stream ends itself a little before it and the browser resumes. */
-  LIVE_STREAM_MAX_S: z.coerce.number().int().min(5).max(3600).default(300),
-  /** How long a message stays unread before its reader gets an e-mail about it, in seconds. */
-  MESSAGE_EMAIL_DELAY_S: z.coerce.number().int().min(0).max(604_800).default(900),
-  /** The bearer secret of POST /api/cron/due (Vercel sends it to cron routes); without it the route refuses every call. */
-  CRON_SECRET: optionalText.pipe(z.string().min(16).optional()),
-  /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
-  BENCH_BARE: booleanFlag,
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    /** Public origin; unset, the app's own address on PORT (so `PORT=3005` alone gives working links). */
+    APP_URL: z.url().optional(),
+    DATABASE_URL: z.string().min(1).optional(),
+    /** A direct (not transaction-pooled) URL of the same database, for what a pooler breaks: migrations and their session lock (Neon's integration names it so). */
+    DATABASE_URL_UNPOOLED: optionalText,
+    PGLITE_DIR: z.string().min(1).default(".data/pglite"),
+    AUTH_SECRET: z.string().min(32).optional(),
+    RESEND_API_KEY: z.string().min(1).optional(),
+    EMAIL_FROM: z.string().min(3).default("Couples <hello@localhost>"),
+    ENABLE_DEV_OUTBOX: booleanFlag,
+    /** Google Places web service key; without it, place search uses the offline gazetteer. */
+    GOOGLE_MAPS_API_KEY: optionalText,
+    /** The directory's map on Google Maps (a browser key, inlined at build time); without it, the offline map. */
+    NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY: optionalText,
+    /** Uploaded images on local disk (served by /api/images/...), unless S3_BUCKET is set. */
+    STORAGE_DIR: z.string().trim().min(1).default(".data/uploads"),
+    /** S3-compatible image storage (AWS, R2, MinIO...): all of these but S3_ENDPOINT are then required. */
+    S3_BUCKET: optionalText,
+    S3_ENDPOINT: optionalText.pipe(z.url().optional()),
+    S3_REGION: z.string().trim().min(1).default("us-east-1"),
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
+    /** Public base URL the stored images are read from (bucket website, CDN), e.g. https://img.example.com. */
+    S3_PUBLIC_URL: optionalText.pipe(z.url().optional()),
+    /** A bucket for private images (a conversation's photos), read only through the app; else S3_BUCKET (lib/storage/s3.ts). */
+    S3_PRIVATE_BUCKET: optionalText,
+    /** How many reverse proxies in front of the app each append to X-Forwarded-For (0: clients reach the app's server directly). */
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    /** Set by Vercel on its deployments: the client address then comes from Vercel's own header; serverless mode. */
+    VERCEL: optionalText,
+    /** Serverless mode elsewhere than Vercel: no local disk, no migrations at start (README, Deploy to Vercel). */
+    SERVERLESS: booleanFlag,
+    /** Vercel's deployment kind (production, preview, development): `preview` turns on preview mode. */
+    VERCEL_ENV: optionalText,
+    /** `preview` turns on preview mode where VERCEL_ENV is not set. */
+    APP_ENV: optionalText,
+    /** The commit a deployment was built from (Vercel sets it): the preview ribbon shows its first 7 characters. */
+    VERCEL_GIT_COMMIT_SHA: optionalText,
+    /** Opens /dev/outbox on a preview to a reviewer who visits /dev/outbox?access=TOKEN once. */
+    PREVIEW_ACCESS_TOKEN: optionalText.pipe(z.string().min(16).optional()),
+    /** Interface and port of the app's own server (server.ts); 0.0.0.0 opens it to the network. */
+    HOST: z.string().trim().min(1).default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** The platform's maximum duration of a function, in seconds: a live stream ends itself a little before it and the browser resumes. */
+    LIVE_STREAM_MAX_S: z.coerce.number().int().min(5).max(3600).default(300),
+    /** How long a message stays unread before its reader gets an e-mail about it, in seconds. */
+    MESSAGE_EMAIL_DELAY_S: z.coerce.number().int().min(0).max(604_800).default(900),
+    /** The bearer secret of POST /api/cron/due (Vercel sends it to cron routes); without it the route refuses every call. */
+    CRON_SECRET: optionalText.pipe(z.string().min(16).optional()),
+    /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
+    BENCH_BARE: booleanFlag,
+  })
+  .transform((e) => ({ ...e, APP_URL: e.APP_URL ?? `http://localhost:${e.PORT}` }));
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -116,14 +119,15 @@ export const isPreview = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boole
 
 let cached: Env | undefined;
 
+/** The configuration `source` describes; throws, naming every invalid setting, when it does not parse. */
+export function readEnv(source: Record<string, string | undefined>): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 export function env(): Env {
-  if (!cached) {
-    const parsed = EnvSchema.safeParse(process.env);
-    if (!parsed.success) {
-      throw new Error(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
-    }
-    cached = parsed.data;
-  }
+  cached ??= readEnv(process.env);
   return cached;
 }
 

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { MAX_REQUEST_BYTES } from "../../lib/http/body";
@@ -25,6 +25,11 @@ async function reviewer(
   await expect(page).toHaveURL(/\/dev\/outbox$/);
   await expect(page.getByRole("heading", { level: 1, name: "Dev outbox" })).toBeVisible();
   return { context, page };
+}
+
+/** Waits until React has taken the element over (its props are attached): what is typed then stays typed. */
+async function hydrated(locator: Locator): Promise<void> {
+  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$")))).toBe(true);
 }
 
 /** The newest link to `path` in the mail to `email`, read as the reviewer (the context's cookie). */
@@ -290,7 +295,10 @@ test("settings changes: the couple's profile with a new photo, and the person's 
   await expect(page).toHaveURL(/\/dashboard/);
   await page.goto("/settings/couple");
   const bio = `Rehearsed bio ${Date.now()}: two people, one map, no plan.`;
+  // Typed before hydration, the text meets the server's bio when React takes the field over.
+  await hydrated(page.getByLabel(/bio/i));
   await page.getByLabel(/bio/i).fill(bio);
+  await expect(page.getByLabel(/bio/i)).toHaveValue(bio);
   const kept = await page.getByRole("img", { name: /^Couple photo \d$/ }).count();
   if (kept < 5) {
     await photoInput(page, kept > 0 ? "Add couple photos" : "More couple photos (optional)").setInputFiles(
@@ -305,6 +313,7 @@ test("settings changes: the couple's profile with a new photo, and the person's 
   if (kept < 5) await expect(page.getByRole("img", { name: /^Couple photo \d$/ })).toHaveCount(kept + 1);
 
   await page.goto("/settings/profile");
+  await hydrated(page.getByLabel("Occupation"));
   await page.getByLabel("Occupation").fill("Rehearsal director");
   await page.getByRole("button", { name: /^Save/ }).click();
   await expect(page.getByText("Saved.")).toBeVisible();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { configurationProblem } from "@/lib/env";
+import { configurationProblem, readEnv } from "@/lib/env";
 
 const SECRET = "s".repeat(40);
 
@@ -47,5 +47,11 @@ describe("configurationProblem (checked at start-up)", () => {
 
   it("lets the tests run without a secret", () => {
     expect(configurationProblem({ NODE_ENV: "test" })).toBeNull();
+  });
+
+  it("takes the app's own address on PORT as the public origin when APP_URL is not set", () => {
+    expect(readEnv({ PORT: "3005" }).APP_URL).toBe("http://localhost:3005");
+    expect(readEnv({}).APP_URL).toBe("http://localhost:3000");
+    expect(readEnv({ PORT: "3005", APP_URL: "https://couples.example" }).APP_URL).toBe("https://couples.example");
   });
 });
