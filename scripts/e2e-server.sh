@@ -2,18 +2,11 @@
 # Serves a production build for the browser tests on a database of its own:
 # a fresh Postgres database when the machine's Postgres answers, else a fresh PGlite folder.
 set -euo pipefail
-export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
-PORT="${E2E_PORT:-3100}"
+source scripts/e2e-env.sh
 ADMIN_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
-# Several runs may share a machine: each port gets its own build folder and databases.
-export NEXT_DIST_DIR="${E2E_DIST_DIR:-.next-e2e}"
-export NODE_ENV=production
-export APP_URL="http://localhost:${PORT}"
 export AUTH_SECRET="e2e-$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64url"))')"
-export ENABLE_DEV_OUTBOX=true
-unset RESEND_API_KEY
 
 if node scripts/pg-admin.mjs "$ADMIN_URL" ping 2>/dev/null; then
   name="e2e_${PORT}_$(date +%s)_$$"
@@ -27,7 +20,7 @@ fi
 
 # The compiled server is the build's last step: with it, the build is whole.
 if [ "${E2E_SKIP_BUILD:-}" != "1" ] || [ ! -f "$NEXT_DIST_DIR/server.mjs" ]; then
-  npm run --silent build >&2
+  bash scripts/e2e-build.sh >&2
 fi
 npm run --silent db:migrate >&2
 npm run --silent db:seed >/dev/null

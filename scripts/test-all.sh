@@ -34,8 +34,20 @@ stage lint npm run --silent lint
 stage types npm run --silent typecheck
 # The types are checked: the builds below (browser tests, rehearsal) skip Next's own check (next.config.ts).
 export TESTS_BUILD=1
+# The browser tests' build runs beside the unit and integration tests (they wait on the database
+# more than on the processor); the browser tests then serve it without building again.
+mkdir -p .data
+setsid bash scripts/e2e-build.sh >.data/e2e-build.log 2>&1 &
+e2e_build=$!
+# A stage that fails ends the run: the build (its own process group) stops with it.
+trap 'kill -- "-$e2e_build" 2>/dev/null || true' EXIT
 stage unit npx vitest run --project unit
 stage integration npx vitest run --project integration
-stage browser npx playwright test
+if ! wait "$e2e_build"; then
+  cat .data/e2e-build.log
+  echo "== the browser tests' build failed"
+  exit 1
+fi
+E2E_SKIP_BUILD=1 stage browser npx playwright test
 stage rehearsal npm run --silent rehearse
 echo "== all passed in $SECONDS s"
