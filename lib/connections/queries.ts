@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { senderStatus, type RequestFacts } from "./rules";

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries } from "@/db/schema";
 import { coupleNotFound } from "@/lib/couples/queries";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { seenByOther } from "@/lib/safety/visibility";

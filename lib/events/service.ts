@@ -2,7 +2,7 @@ import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, eventDrafts, eventsWaitlist } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { resolvePlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";

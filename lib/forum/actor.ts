@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 
 /** The signed-in person as the forum sees them: every read and write is scoped by their couple. */
 export type ForumActor = {
