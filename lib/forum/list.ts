@@ -11,13 +11,13 @@ import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { PAGE_SIZE_DEFAULT, reactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
-export type ListViewer = Pick<ForumActor, "userId">;
+export type ListViewer = Pick<ActingCouple, "userId">;
 /** Or the live session of a person: the route's one round trip (listPostsBySession). */
 type Reader = ListViewer | { sessionId: string };
 export type PostPage = KeysetPage<ForumPost>;
