@@ -35,9 +35,9 @@ export const saveVisibilityAction = action(
     input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }),
     failure: "Could not save your choice. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    const couple = await updateCouple(db, caller.userId, null, input);
-    return { isVisible: couple.isVisible };
+  async ({ db, caller, couple, input }) => {
+    const saved = await updateCouple(db, caller.userId, couple.coupleId, input);
+    return { isVisible: saved.isVisible };
   },
 );
 
@@ -48,8 +48,8 @@ export const saveCouplePlaceAction = action(
     input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
     failure: "Could not save your location. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await updateCouple(db, caller.userId, null, input);
+  async ({ db, caller, couple, input }) => {
+    await updateCouple(db, caller.userId, couple.coupleId, input);
     return { place: (await loadLocationSettings(db, caller.userId)).place };
   },
 );
