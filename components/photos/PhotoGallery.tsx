@@ -2,7 +2,8 @@
 
 import { useRef, useState } from "react";
 import { IMAGE_SIZES } from "@/lib/images/rules";
-import { formatFileSize, planGalleryAdditions, type PickedPhoto } from "@/lib/images/client/photo";
+import { planGalleryAdditions } from "@/lib/couples/client/gallery";
+import { formatFileSize, type PickedPhoto } from "@/lib/images/client/photo";
 import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";

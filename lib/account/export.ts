@@ -18,7 +18,7 @@ import {
   users,
 } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { requestsSentBy } from "@/lib/connections/queries";
 import { ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";

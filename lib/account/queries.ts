@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 
 /** What the account pages of the settings show: the sign-in address, and whether a partner would stay. */
 export async function accountOverview(db: Db, userId: string): Promise<{ email: string; hasPartner: boolean }> {

@@ -9,33 +9,39 @@ import { auth } from "./auth";
 import { readSessionCookie } from "./session-cookie";
 import { sessionCookieName } from "./session-token";
 import { touchSession } from "./sessions";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { liveSessionAccount, type AccountFlags } from "./users";
 
+/** A guarded page's caller: their id, their account's flags, and the couple they act for (null: none yet). */
+export type PageCaller = { userId: string; couple: ActingCouple | null } & AccountFlags;
+
 /**
- * For guarded pages: the live session and the account's flags read from the rows in one query,
+ * For guarded pages: the live session, the account's flags and acting couple read from the rows in one query,
  * since the cookie's copy can be stale. Redirects to sign in when there is no live session (a
  * session row goes with its user). Reads the cookie itself rather than through
  * auth(): a server component cannot set the cookie Auth.js re-encrypts on every read. Cached per
  * request: a layout and its page both ask, and the session and flags are read once.
  */
-export const requireSignedIn = cache(async (): Promise<{ userId: string } & AccountFlags> => {
+export const requireSignedIn = cache(async (): Promise<PageCaller> => {
   const session = await readSessionCookie((await cookies()).get(sessionCookieName())?.value);
-  const flags = session && (await liveSessionAccount(await getDb(), session.sessionId, session.userId));
-  if (!session || !flags) redirect("/login");
+  const account = session && (await liveSessionAccount(await getDb(), session.sessionId, session.userId));
+  if (!session || !account) redirect("/login");
   await touchSession(await getDb(), session.sessionId);
-  if (!flags.emailVerified) redirect("/verify-email");
-  return { userId: session.userId, ...flags };
+  if (!account.flags.emailVerified) redirect("/verify-email");
+  return { userId: session.userId, ...account.flags, couple: account.couple };
 });
 
 /**
  * For pages under the signed-in layout, which need a complete profile: the layout redirects to
  * onboarding, but a page's own work starts beside its layout's, so a page that reads the couple
- * must not run for someone who has none. The same check, cached with requireSignedIn.
+ * must not run for someone who has none. The same check, cached with requireSignedIn; the page
+ * gets the acting couple with it.
  */
-export const requireCompleteProfile = cache(async (): Promise<{ userId: string } & AccountFlags> => {
+export const requireCompleteProfile = cache(async (): Promise<PageCaller & { couple: ActingCouple }> => {
   const account = await requireSignedIn();
-  if (!account.profileComplete) redirect("/onboarding");
-  return account;
+  const { couple } = account;
+  if (!account.profileComplete || !couple) redirect("/onboarding");
+  return { ...account, couple };
 });
 
 /** For server actions: the signed-in caller's id, else UNAUTHENTICATED (which actionFailure turns into the form's message). */

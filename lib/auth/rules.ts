@@ -4,6 +4,9 @@
  * them).
  */
 
+/** Secret tokens (e-mail links, invitations) are 43 characters (256 bits, base64url); the cap only bounds what a request may carry. */
+export const TOKEN_MAX = 200;
+
 export const MIN_AGE = 18;
 export const PASSWORD_MIN = 8;
 export const RESET_PASSWORD_MIN = 6;

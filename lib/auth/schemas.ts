@@ -4,7 +4,6 @@
  * shared by the forms, the route handlers and the server actions.
  */
 import { z } from "zod";
-import { TOKEN_MAX } from "@/lib/invitations/rules";
 import { boundedString, trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
 import {
   EMAIL_INVALID_MESSAGE,
@@ -15,6 +14,7 @@ import {
   PASSWORD_MAX,
   PASSWORD_REQUIREMENTS,
   RESET_PASSWORD_MIN,
+  TOKEN_MAX,
 } from "./rules";
 
 /* Field rules shared by the forms (react-hook-form resolver) and the server. */

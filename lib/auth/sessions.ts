@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder } from 
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { sessions } from "@/db/schema";
-import type { AccountFlags } from "./users";
+import type { Account } from "./users";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
 
@@ -33,15 +33,15 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
 /**
  * How every route reads its caller's session (lib/http/route.ts, the `session` option): one
  * round trip that finds the session row live (else null) and takes along what the route needs:
- * nothing (the default), the account's flags (the default of `complete-profile` calls, which then
- * check them without another round trip), or the route's whole answer (`value`: the current user,
+ * nothing (the default), the account (the default of `complete-profile` calls, which then check
+ * its flags and hand on its acting couple without another round trip), or the route's whole answer (`value`: the current user,
  * the forum's global list). `input()` parses the request's input when the read needs it (null
  * when it does not parse: the read then checks the session alone, and the route answers the input
  * with 400 once the session is known live). Only URL input should be read this way: it is read
  * before the session row is checked.
  */
 export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: () => Promise<I | null>) => Promise<SessionFound<L> | null>;
-export type SessionFound<L> = { userId: string; value: L; flags?: AccountFlags };
+export type SessionFound<L> = { userId: string; value: L; account?: Account };
 
 /** A session row is live: not revoked, and not expired at `now`. */
 const isLive = (now: Placeholder | Date) => and(isNull(sessions.revokedAt), gt(sessions.expiresAt, now));

@@ -4,7 +4,8 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { actingCoupleColumns, actingCoupleOf, type ActingCouple, type ActingRow } from "@/lib/membership/acting-couple";
+import { partnerOf } from "@/lib/membership/partner";
 import { flagSourceColumns, selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
 import { liveSessionWhere, type SessionRead } from "./sessions";
@@ -41,6 +42,26 @@ export const flagColumns = <
   partner2Id: couple.partner2Id,
 });
 
+/**
+ * What every complete-profile call reads of a person with their session, in the same statement:
+ * the flags' sources and the acting couple (tables or aliases of them, as a statement joins them).
+ */
+export const accountColumns = <
+  P extends Parameters<typeof flagColumns>[0] & { role: AnyPgColumn<{ data: "member" | "admin" }> },
+  C extends Parameters<typeof flagColumns>[1] & Parameters<typeof actingCoupleColumns>[0],
+>(
+  person: P,
+  couple: C,
+) => ({ ...flagColumns(person, couple), ...actingCoupleColumns(couple), role: person.role });
+
+/** A person's account as a session read finds it: the route guard's flags and the couple they act for (null: none yet). */
+export type Account = { flags: AccountFlags; couple: ActingCouple | null };
+
+export const accountOf = (row: Parameters<typeof flagsOf>[0] & ActingRow): Account => ({
+  flags: flagsOf(row, row.id),
+  couple: actingCoupleOf(row),
+});
+
 export function flagsOf(
   row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0],
   userId: string,
@@ -53,17 +74,17 @@ export function flagsOf(
 }
 
 // Prepared: every complete-profile API call and every guarded page asks.
-const flagsQuery = preparedPer((db) =>
+const accountQuery = preparedPer((db) =>
   db
-    .select(flagColumns(users, couples))
+    .select(accountColumns(users, couples))
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, sql.placeholder("userId")))
     .prepare("account_flags"),
 );
-const liveFlagsQuery = preparedPer((db) =>
+const liveAccountQuery = preparedPer((db) =>
   db
-    .select(flagColumns(users, couples))
+    .select(accountColumns(users, couples))
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(couples, partnerOf(users.id))
@@ -72,27 +93,32 @@ const liveFlagsQuery = preparedPer((db) =>
     .prepare("live_session_account"),
 );
 
+/** A person's account (flags and acting couple) in one query; null when there is no such person. */
+export async function userAccount(db: Db, userId: string): Promise<Account | null> {
+  const [row] = await accountQuery(db).execute({ userId });
+  return row ? accountOf(row) : null;
+}
+
 export async function accountFlags(db: Db, userId: string): Promise<AccountFlags | null> {
-  const [row] = await flagsQuery(db).execute({ userId });
-  return row ? flagsOf(row, userId) : null;
+  return (await userAccount(db, userId))?.flags ?? null;
 }
 
 /**
- * A live session's user and their flags, in one round trip (the session's primary key, the
- * user's, and the couples' partner indexes): null when the session was revoked, expired, never
- * existed or belongs to someone else than `userId` (the cookie's claim).
+ * A live session's account (flags and acting couple), in one round trip (the session's primary
+ * key, the user's, and the couples' partner indexes): null when the session was revoked,
+ * expired, never existed or belongs to someone else than `userId` (the cookie's claim).
  */
-export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<AccountFlags | null> {
-  const found = await sessionWithFlags(db, sessionId, noInput);
-  return found?.userId === userId ? (found.flags ?? null) : null;
+export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<Account | null> {
+  const found = await sessionWithAccount(db, sessionId, noInput);
+  return found?.userId === userId ? (found.account ?? null) : null;
 }
 
 const noInput = async () => null;
 
-/** A live session's user with their flags: the session read of `complete-profile` calls. */
-export const sessionWithFlags: SessionRead<undefined> = async (db, sessionId) => {
-  const [row] = await liveFlagsQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
-  return row ? { userId: row.id, value: undefined, flags: flagsOf(row, row.id) } : null;
+/** A live session's user with their account (flags and acting couple): the session read of `complete-profile` calls. */
+export const sessionWithAccount: SessionRead<undefined> = async (db, sessionId) => {
+  const [row] = await liveAccountQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
+  return row ? { userId: row.id, value: undefined, account: accountOf(row) } : null;
 };
 
 /** Profile setup is needed while there is no couple, no basic profile or no couple name. */

@@ -2,46 +2,10 @@ import "server-only";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
-import { AppError } from "@/lib/errors";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
-
-/** The signed-in person as messaging sees them: every read and write is scoped by their couple. */
-export type Member = {
-  userId: string;
-  firstName: string;
-  coupleId: string;
-  coupleName: string;
-  coupleImageUrl: string | null;
-  coupleCreatedAt: Date;
-  bothApprove: boolean;
-  /** Both partners (one while partner B has not joined), the caller among them. */
-  partnerIds: string[];
-};
-
-export async function memberOf(db: Db, userId: string): Promise<Member> {
-  const [row] = await db
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      coupleId: couples.id,
-      coupleName: couples.coupleName,
-      coupleImageUrl: couples.profileImageUrl,
-      coupleCreatedAt: couples.createdAt,
-      bothApprove: couples.bothApproveConnections,
-      partner1Id: couples.partner1Id,
-      partner2Id: couples.partner2Id,
-    })
-    .from(users)
-    .innerJoin(couples, partnerOf(users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!row) throw new AppError("NO_COUPLE", "You need a couple profile to send messages.");
-  const { partner1Id, partner2Id, ...member } = row;
-  return { ...member, partnerIds: partner2Id ? [partner1Id, partner2Id] : [partner1Id] };
-}
 
 /** The pair of two couples, in the order the pair index and the conversations' key use. */
 export const pairOf = (one: string, other: string): [string, string] => (one < other ? [one, other] : [other, one]);
@@ -93,7 +57,7 @@ const LIST_MAX = 100;
  * requests as a sender sees them (a decline reads as pending), newest first
  * (connection_requests_outgoing_idx). Requests from or to a couple blocked either way are left out.
  */
-export async function listRequests(db: Db, member: Member, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
+export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
   const incoming = box === "incoming";
   const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
   const rows = await db
@@ -141,7 +105,7 @@ export async function listRequests(db: Db, member: Member, box: RequestBox, now:
   }));
 }
 
-async function approvalsOf(db: Db, member: Member, requestIds: string[]): Promise<Map<string, Map<string, boolean>>> {
+async function approvalsOf(db: Db, member: ActingCouple, requestIds: string[]): Promise<Map<string, Map<string, boolean>>> {
   const found = new Map<string, Map<string, boolean>>();
   if (requestIds.length === 0) return found;
   const rows = await db

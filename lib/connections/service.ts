@@ -7,9 +7,10 @@ import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotification } from "@/lib/notifications/service";
 import { consumeLimit } from "@/lib/rate-limit";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
-import { conversationBetween, firstNames, latestRequestBetween, pairOf, type Member, type RequestCouple } from "./queries";
+import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
 import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
@@ -52,7 +53,7 @@ export type SentRequest = { id: string; status: "pending"; couple: RequestCouple
  * blocked (403 BLOCKED), to a couple already talked with (409 ALREADY_CONNECTED), or while an
  * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED).
  */
-export async function sendRequest(db: Db, member: Member, input: SendRequestInput): Promise<SentRequest> {
+export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest> {
   const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
   if (!limit.allowed) throw new AppError("RATE_LIMITED", CONNECTION_TEXTS.rateLimited, { retryAfterSeconds: limit.retryAfterSeconds });
   if (input.coupleId === member.coupleId) throw notFound();
@@ -100,7 +101,7 @@ export async function sendRequest(db: Db, member: Member, input: SendRequestInpu
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
 
 /** The open request to the member's couple, locked for the answer; anything else (another couple's, expired, answered, blocked) is 404. */
-async function openRequestTo(tx: Db, member: Member, requestId: string) {
+async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
   const [request] = await tx
     .select()
     .from(connectionRequests)
@@ -132,7 +133,7 @@ async function openConversation(tx: Db, one: string, other: string): Promise<str
  * opens only once both have accepted, and meanwhile answers whom it waits for. Accepting an
  * accepted request answers its conversation again (the partners may both tap at once).
  */
-export async function acceptRequest(db: Db, member: Member, requestId: string): Promise<AcceptOutcome> {
+export async function acceptRequest(db: Db, member: ActingCouple, requestId: string): Promise<AcceptOutcome> {
   return transaction(db, async (tx) => {
     const request = await openRequestTo(tx, member, requestId);
     if (request.status === "accepted" && request.conversationId) return { status: "accepted", conversationId: request.conversationId };
@@ -175,7 +176,7 @@ export async function acceptRequest(db: Db, member: Member, requestId: string): 
  * still reads 'pending' until it expires, and is told nothing (only the receiving partners' live
  * rows change). Declining a declined request answers the same.
  */
-export async function declineRequest(db: Db, member: Member, requestId: string): Promise<{ status: "declined" }> {
+export async function declineRequest(db: Db, member: ActingCouple, requestId: string): Promise<{ status: "declined" }> {
   return transaction(db, async (tx) => {
     const request = await openRequestTo(tx, member, requestId);
     if (request.status === "declined") return { status: "declined" };
@@ -194,7 +195,7 @@ export async function declineRequest(db: Db, member: Member, requestId: string):
 }
 
 /** Either partner turns 'Both of us approve new connections' on or off; requests already open follow the new choice. */
-export async function saveConnectionSettings(db: Db, member: Member, settings: ConnectionSettings): Promise<ConnectionSettings> {
+export async function saveConnectionSettings(db: Db, member: ActingCouple, settings: ConnectionSettings): Promise<ConnectionSettings> {
   await db.update(couples).set({ bothApproveConnections: settings.bothApprove }).where(eq(couples.id, member.coupleId));
   return settings;
 }

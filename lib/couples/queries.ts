@@ -14,7 +14,7 @@ import { viewerOf } from "@/lib/safety/visibility";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
 import { coupleBadge, coupleInterests, interestLists, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { coupleTypeOptions, labelled } from "./card";
-import { partnerOf } from "./partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { isCoupleId } from "./schemas";
 
 export type { CoupleBadge } from "./rules";

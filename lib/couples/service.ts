@@ -16,7 +16,7 @@ import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
 import { coupleIdOf, coupleNotFound } from "./queries";
 import { isCoupleId } from "./schemas";
-import { partnerOf } from "./partner";
+import { partnerOf } from "@/lib/membership/partner";
 
 /** Replaceable services, so a test can hand in its own. */
 export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };

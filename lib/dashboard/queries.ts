@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, invitations, users } from "@/db/schema";
 import type { CoupleCard } from "@/lib/couples/card";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { dashboardFinds, type DiscoverSuggestion } from "@/lib/discover/queries";
 import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";

@@ -6,7 +6,7 @@ import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";

@@ -7,9 +7,9 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries } from "@/db/schema";
 import { coupleNotFound } from "@/lib/couples/queries";
-import { partnerOf } from "@/lib/couples/partner";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { seenByOther } from "@/lib/safety/visibility";
 import { DISMISS_MS } from "./rules";
 
@@ -31,24 +31,22 @@ export async function storeSummary(db: Db, coupleId: string, lists: SummaryLists
  */
 export async function dismissSuggestion(
   db: Db,
-  userId: string,
+  { coupleId: own }: Pick<ActingCouple, "coupleId">,
   coupleId: string,
   now = new Date(),
 ): Promise<{ coupleId: string; hiddenUntil: string }> {
   if (!isCoupleId(coupleId)) throw coupleNotFound();
-  const [own] = await db.select({ id: couples.id }).from(couples).where(partnerOf(userId)).limit(1);
-  if (!own) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  if (own.id === coupleId) throw new AppError("VALIDATION_ERROR", "You cannot hide your own couple.");
+  if (own === coupleId) throw new AppError("VALIDATION_ERROR", "You cannot hide your own couple.");
   const [target] = await db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own.id })))
+    .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own })))
     .limit(1);
   if (!target) throw coupleNotFound();
   const hiddenUntil = new Date(now.getTime() + DISMISS_MS);
   await db
     .insert(discoverDismissals)
-    .values({ coupleId: own.id, dismissedCoupleId: coupleId, hiddenUntil })
+    .values({ coupleId: own, dismissedCoupleId: coupleId, hiddenUntil })
     .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil } });
   return { coupleId, hiddenUntil: hiddenUntil.toISOString() };
 }

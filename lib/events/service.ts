@@ -1,15 +1,13 @@
 import "server-only";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, eventDrafts, eventsWaitlist } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { eventDrafts, eventsWaitlist } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { resolvePlace } from "@/lib/locations/place";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { EVENT_MESSAGES } from "./rules";
 import type { CreateEventInput } from "./schemas";
-
-export type EventsCouple = { coupleId: string; canCreatePaidEvents: boolean; onWaitlist: boolean };
 
 export type EventDraft = {
   id: string;
@@ -25,22 +23,19 @@ export type EventDraft = {
   createdAt: string;
 };
 
-/** The caller's couple as the events pages need it: its flag and whether it asked to be notified. */
-export async function eventsCouple(db: Db, userId: string): Promise<EventsCouple> {
+/** Whether the couple asked to be notified when events launch. */
+export async function isOnWaitlist(db: Db, coupleId: string): Promise<boolean> {
   const [row] = await db
-    .select({ coupleId: couples.id, canCreatePaidEvents: couples.canCreatePaidEvents, waiting: eventsWaitlist.coupleId })
-    .from(couples)
-    .leftJoin(eventsWaitlist, eq(eventsWaitlist.coupleId, couples.id))
-    .where(partnerOf(userId))
+    .select({ coupleId: eventsWaitlist.coupleId })
+    .from(eventsWaitlist)
+    .where(eq(eventsWaitlist.coupleId, coupleId))
     .limit(1);
-  if (!row) throw new AppError("NO_COUPLE", "Create your couple profile first.");
-  return { coupleId: row.coupleId, canCreatePaidEvents: row.canCreatePaidEvents, onWaitlist: row.waiting !== null };
+  return row !== undefined;
 }
 
 /** 'Notify us when events launch': once per couple; asking again changes nothing. */
-export async function joinWaitlist(db: Db, userId: string): Promise<{ onWaitlist: true }> {
-  const { coupleId } = await eventsCouple(db, userId);
-  await db.insert(eventsWaitlist).values({ coupleId, userId }).onConflictDoNothing();
+export async function joinWaitlist(db: Db, couple: ActingCouple): Promise<{ onWaitlist: true }> {
+  await db.insert(eventsWaitlist).values({ coupleId: couple.coupleId, userId: couple.userId }).onConflictDoNothing();
   return { onWaitlist: true };
 }
 
@@ -65,8 +60,7 @@ const shapeDraft = (row: { startsAt: Date; createdAt: Date } & Omit<EventDraft, 
 });
 
 /** The couple's own drafts, newest first: nobody else ever sees them. */
-export async function listDrafts(db: Db, userId: string): Promise<EventDraft[]> {
-  const { coupleId } = await eventsCouple(db, userId);
+export async function listDrafts(db: Db, { coupleId }: ActingCouple): Promise<EventDraft[]> {
   const rows = await db
     .select(draftColumns)
     .from(eventDrafts)
@@ -83,18 +77,17 @@ export async function listDrafts(db: Db, userId: string): Promise<EventDraft[]> 
  */
 export async function createDraft(
   db: Db,
-  userId: string,
+  couple: ActingCouple,
   input: CreateEventInput,
   places: PlacesProvider = placesProvider(),
 ): Promise<EventDraft> {
-  const couple = await eventsCouple(db, userId);
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
   const place = await resolvePlace(places, input.placeId, "placeId");
   const [row] = await db
     .insert(eventDrafts)
     .values({
       coupleId: couple.coupleId,
-      createdByUserId: userId,
+      createdByUserId: couple.userId,
       title: input.title,
       startsAt: input.startsAt,
       placeId: place.placeId,

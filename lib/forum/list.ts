@@ -4,20 +4,20 @@ import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { couples, forumMentions, forumPosts, forumReactions, sessions, users } from "@/db/schema";
 import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
-import { flagColumns, flagsOf, sessionWithFlags } from "@/lib/auth/users";
+import { accountColumns, accountOf, sessionWithAccount } from "@/lib/auth/users";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { emptyPage, keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { PAGE_SIZE_DEFAULT, reactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
 import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
-export type ListViewer = Pick<ForumActor, "userId">;
+export type ListViewer = Pick<ActingCouple, "userId">;
 /** Or the live session of a person: the route's one round trip (listPostsBySession). */
 type Reader = ListViewer | { sessionId: string };
 export type PostPage = KeysetPage<ForumPost>;
@@ -96,17 +96,17 @@ export async function listPosts(
 export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, input) => {
   const query = await input();
   if (!query || query.scope === "local" || query.q) {
-    const found = await sessionWithFlags(db, sessionId, input);
-    if (!query || !found?.flags?.profileComplete)
+    const found = await sessionWithAccount(db, sessionId, input);
+    if (!query || !found?.account?.flags.profileComplete)
       return found && { ...found, value: emptyPage<ForumPost>(query?.limit ?? PAGE_SIZE_DEFAULT) };
     return { ...found, value: await listPosts(db, { userId: found.userId }, query) };
   }
   const { page, account } = await readList(db, { sessionId }, query, {});
   if (!account) {
-    const found = await sessionWithFlags(db, sessionId, input);
+    const found = await sessionWithAccount(db, sessionId, input);
     return found && { ...found, value: emptyPage<ForumPost>(query.limit) };
   }
-  return { userId: account.id, flags: flagsOf(account, account.id), value: page };
+  return { userId: account.id, account: accountOf(account), value: page };
 };
 
 async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { coupleId?: string }) {
@@ -211,8 +211,8 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
         pinnedMs: chosen.pinnedMs,
         reactions: reactionsJson(viewerCouple, viewerId, sql`${chosen.id}`),
         mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
-        // The reader's account flags (by session; else a join that never matches and costs nothing).
-        account: flagColumns(accountUser, accountCouple),
+        // The reader's account, flags and acting couple (by session; else a join that never matches and costs nothing).
+        account: accountColumns(accountUser, accountCouple),
       })
       .from(chosen)
       .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
@@ -237,8 +237,8 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
   const lastKey = (row: (typeof rows)[number]): Date | number =>
     order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey);
-  // Drizzle types a nested selection of left-joined aliases as never: the row is flagColumns' own.
-  const account = rows[0]?.account as (Parameters<typeof flagsOf>[0] & { id: string | null }) | null | undefined;
+  // Drizzle types a nested selection of left-joined aliases as never: the row is accountColumns' own.
+  const account = rows[0]?.account as (Omit<Parameters<typeof accountOf>[0], "id"> & { id: string | null }) | null | undefined;
   return {
     page: keysetPage(
       rows,

@@ -5,7 +5,7 @@ import { couples, forumMentions, locations } from "@/db/schema";
 import { shownPoint } from "@/lib/directory/nearest";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { seenByOther } from "@/lib/safety/visibility";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import type { ForumMention, Target } from "./projections";
 
 export type MentionSuggestion = { coupleId: string; name: string; imageUrl: string | null };
@@ -34,7 +34,7 @@ export const MENTION_SUGGESTIONS_MAX = 8;
  * level, as the directory measures them), then by name: a couple typed in full is never hidden
  * behind eight others that merely share a word with it.
  */
-export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): Promise<MentionSuggestion[]> {
+export async function mentionSuggestions(db: Db, actor: ActingCouple, q: string): Promise<MentionSuggestion[]> {
   const words = mentionPrefixQuery(q);
   if (!words) return [];
   const typed = q.trim().toLowerCase();
@@ -54,7 +54,7 @@ export async function mentionSuggestions(db: Db, actor: ForumActor, q: string): 
 }
 
 /** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
-export async function mentionsOf(db: Db, actor: ForumActor, postIds: string[], withReplies: boolean) {
+export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
   if (postIds.length === 0) return () => [];
   const rows = await db
     .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })

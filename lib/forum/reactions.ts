@@ -5,7 +5,7 @@ import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { discoverable } from "@/lib/safety/visibility";
 import { REACTED_BY_SHOWN, reactionCounts, signature, type ReactionKind } from "./rules";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { noneReacted, type ReactedBy, type Target } from "./projections";
 
 const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
@@ -18,7 +18,7 @@ const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
 const namedReactor = (viewerCouple: string): SQL => or(eq(couples.id, viewerCouple), discoverable(couples))!;
 
 /** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
-export async function threadReactions(db: Db, actor: ForumActor, postId: string) {
+export async function threadReactions(db: Db, actor: ActingCouple, postId: string) {
   const rows = await db
     .select({
       replyId: forumReactions.replyId,

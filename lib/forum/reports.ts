@@ -6,7 +6,7 @@ import { notBlockedBetween } from "@/lib/safety/blocks";
 import { reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "./text";
@@ -24,7 +24,7 @@ import { readReply, visiblePostRow } from "./thread";
  * itself unless a block stands between them (a couple hidden from discovery can still be reported
  * from its posts). Null reads as missing.
  */
-async function reported(db: Db, actor: ForumActor, type: ReportTargetType, id: string): Promise<ReportedTarget> {
+async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
   if (type === "post") {
     const post = await visiblePostRow(db, actor, id);
     return post && { coupleId: post.coupleId };
@@ -46,7 +46,7 @@ async function reported(db: Db, actor: ForumActor, type: ReportTargetType, id: s
 }
 
 /** `POST /api/reports`: the target resolved for the reporter, then filed. */
-export async function fileReport(db: Db, actor: ForumActor, input: ReportInput): Promise<{ id: string }> {
+export async function fileReport(db: Db, actor: ActingCouple, input: ReportInput): Promise<{ id: string }> {
   return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId));
 }
 

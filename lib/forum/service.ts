@@ -10,16 +10,8 @@ import { createNotification, upsertGroupedNotification, type NotificationType } 
 import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
 import { standings } from "@/lib/safety/visibility";
-import {
-  couplePlace,
-  readPost,
-  readReply,
-  visiblePostRow,
-  type ForumActor,
-  type ForumPost,
-  type ForumPostDetail,
-  type ForumReply,
-} from "./queries";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
 import {
   DUPLICATE_BODY_WINDOW_SECONDS,
   FORUM_LIMITS,
@@ -56,14 +48,14 @@ const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS
  * refused (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive) or the
  * author's own is dropped, as if its id had never been sent.
  */
-async function validMentions(db: Db, actor: ForumActor, ids: readonly string[]): Promise<string[]> {
+async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[]): Promise<string[]> {
   const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
   if (found.some(([, standing]) => standing.blockedByViewer || standing.blocksViewer)) throw blockedError();
   return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
 }
 
 /** A post's photos must be the author's own uploads through `POST /api/forum/photos`. */
-async function assertOwnPhotos(db: Db, actor: ForumActor, urls: readonly string[]): Promise<void> {
+async function assertOwnPhotos(db: Db, actor: ActingCouple, urls: readonly string[]): Promise<void> {
   if (urls.length === 0) return;
   const rows = await db
     .select({ url: forumPhotos.url })
@@ -91,7 +83,7 @@ type Notice = { type: NotificationType; title: (who: string) => string; message:
  * the actor, and each person once (the first notice that names them wins, so a reply that also
  * mentions the post's couple notifies them as a reply).
  */
-async function notifyOnce(db: Db, actor: ForumActor, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
+async function notifyOnce(db: Db, actor: ActingCouple, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
   const done = new Set([actor.userId]);
   const partners = new Set((await partnersOf(db, [actor.coupleId])).get(actor.coupleId));
   for (const { recipients, notice } of notices) {
@@ -125,7 +117,7 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
   return added;
 }
 
-const mentionNotice = (actor: ForumActor, postId: string, replyId: string | null, text: string): Notice => ({
+const mentionNotice = (actor: ActingCouple, postId: string, replyId: string | null, text: string): Notice => ({
   type: "mention",
   title: FORUM_NOTIFICATION_TITLES.mention,
   message: excerpt(text, SNIPPET_LENGTH),
@@ -133,7 +125,7 @@ const mentionNotice = (actor: ForumActor, postId: string, replyId: string | null
   replyId,
 });
 
-async function mentionNotices(db: Db, actor: ForumActor, coupleIds: readonly string[], notice: Notice) {
+async function mentionNotices(db: Db, actor: ActingCouple, coupleIds: readonly string[], notice: Notice) {
   const partners = await partnersOf(db, coupleIds);
   return [{ recipients: [...partners.values()].flat(), notice }];
 }
@@ -144,7 +136,7 @@ async function mentionNotices(db: Db, actor: ForumActor, coupleIds: readonly str
  * `POST /api/forum/posts`: a post by the person for their couple. A local post takes the
  * couple's place now, at city level at most; without a usable place it is refused (409).
  */
-export async function createPost(db: Db, actor: ForumActor, input: CreatePostInput): Promise<ForumPostDetail> {
+export async function createPost(db: Db, actor: ActingCouple, input: CreatePostInput): Promise<ForumPostDetail> {
   await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
@@ -178,7 +170,7 @@ export async function createPost(db: Db, actor: ForumActor, input: CreatePostInp
 }
 
 /** The author's own post that is still there (not deleted or removed), else 404/403. */
-async function ownLivePost(db: Db, actor: ForumActor, postId: string) {
+async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
   const row = await visiblePostRow(db, actor, postId);
   if (!row || row.deletedAt || row.removedAt) throw notFound();
   if (row.authorUserId !== actor.userId) throw notYours("post");
@@ -186,7 +178,7 @@ async function ownLivePost(db: Db, actor: ForumActor, postId: string) {
 }
 
 /** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
-export async function patchPost(db: Db, actor: ForumActor, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
+export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
   await transaction(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
     if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
@@ -205,7 +197,7 @@ export async function patchPost(db: Db, actor: ForumActor, postId: string, patch
 }
 
 /** `DELETE /api/forum/posts/{id}`: the author deletes; with replies the thread stays under "This post was deleted". */
-export async function deletePost(db: Db, actor: ForumActor, postId: string): Promise<void> {
+export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
   await transaction(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
     await tx
@@ -222,7 +214,7 @@ export async function deletePost(db: Db, actor: ForumActor, postId: string): Pro
  * author of the quoted reply (as a reply), then the partners of mentioned couples (as a
  * mention), each person once, never the actor, in the reply's transaction.
  */
-export async function createReply(db: Db, actor: ForumActor, postId: string, input: CreateReplyInput): Promise<ForumReply> {
+export async function createReply(db: Db, actor: ActingCouple, postId: string, input: CreateReplyInput): Promise<ForumReply> {
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
     const post = await visiblePostRow(tx, actor, postId);
@@ -282,7 +274,7 @@ export async function createReply(db: Db, actor: ForumActor, postId: string, inp
 }
 
 /** The author's own reply that is still there, else 404/403. */
-async function ownLiveReply(db: Db, actor: ForumActor, replyId: string) {
+async function ownLiveReply(db: Db, actor: ActingCouple, replyId: string) {
   const [row] = await db
     .select({ postId: forumReplies.postId, authorUserId: forumReplies.authorUserId, coupleId: forumReplies.coupleId })
     .from(forumReplies)
@@ -297,7 +289,7 @@ async function ownLiveReply(db: Db, actor: ForumActor, replyId: string) {
 }
 
 /** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
-export async function patchReply(db: Db, actor: ForumActor, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
+export async function patchReply(db: Db, actor: ActingCouple, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
@@ -314,7 +306,7 @@ export async function patchReply(db: Db, actor: ForumActor, replyId: string, pat
 }
 
 /** `DELETE /api/forum/replies/{id}`: the author deletes; the thread keeps a placeholder (quotes of it still resolve). */
-export async function deleteReply(db: Db, actor: ForumActor, replyId: string): Promise<void> {
+export async function deleteReply(db: Db, actor: ActingCouple, replyId: string): Promise<void> {
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     await tx
@@ -333,7 +325,7 @@ export async function deleteReply(db: Db, actor: ForumActor, replyId: string): P
 export type ReactionState = { reactions: ForumPost["reactions"]; myReactions: ReactionKind[] };
 
 /** The target of a reaction as the actor may see it and react to (present, not deleted or removed), else 404. */
-async function reactionTarget(db: Db, actor: ForumActor, target: ReactionTarget, id: string) {
+async function reactionTarget(db: Db, actor: ActingCouple, target: ReactionTarget, id: string) {
   if (target === "post") {
     const post = await visiblePostRow(db, actor, id);
     if (!post || post.deletedAt || post.removedAt) throw notFound();
@@ -353,7 +345,7 @@ const utcDay = () => new Date().toISOString().slice(0, 10);
  */
 export async function setReaction(
   db: Db,
-  actor: ForumActor,
+  actor: ActingCouple,
   target: ReactionTarget,
   id: string,
   kind: ReactionKind,
@@ -420,7 +412,7 @@ export async function setReaction(
  * `POST /api/forum/photos`: one photo through the image pipeline (sharp, metadata stripped),
  * recorded with its uploader so only they can attach it. A failed record removes the file.
  */
-export async function uploadForumPhoto(db: Db, actor: ForumActor, bytes: Uint8Array): Promise<{ url: string }> {
+export async function uploadForumPhoto(db: Db, actor: ActingCouple, bytes: Uint8Array): Promise<{ url: string }> {
   await spend(db, FORUM_LIMITS.photosPerUser, actor.userId);
   const stored = await storeImage(bytes, "forum-photo");
   try {

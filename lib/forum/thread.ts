@@ -10,7 +10,7 @@ import { notBlockedBetween } from "@/lib/safety/blocks";
 import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
-import type { ForumActor } from "./actor";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { mentionsOf } from "./mentions";
 import { threadReactions } from "./reactions";
 import {
@@ -33,7 +33,7 @@ const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is
  * post hidden by reports exists only for its own couple; a deleted or removed one only while it
  * has replies (its thread stays).
  */
-export async function visiblePostRow(db: Db, actor: ForumActor, postId: string): Promise<PostRow | null> {
+export async function visiblePostRow(db: Db, actor: ActingCouple, postId: string): Promise<PostRow | null> {
   const [row] = await selectPosts(db)
     .where(and(eq(forumPosts.id, postId), notBlockedBetween(actor.coupleId, forumPosts.coupleId)))
     .limit(1);
@@ -44,7 +44,7 @@ export async function visiblePostRow(db: Db, actor: ForumActor, postId: string):
 }
 
 /** One post, shaped for the actor (the answer of create, patch and the thread). */
-export async function readPost(db: Db, actor: ForumActor, postId: string, loaded?: ThreadExtras): Promise<ForumPostDetail> {
+export async function readPost(db: Db, actor: ActingCouple, postId: string, loaded?: ThreadExtras): Promise<ForumPostDetail> {
   const row = await visiblePostRow(db, actor, postId);
   if (!row) throw notFound();
   const [reactionsOf, mentions] =
@@ -81,7 +81,7 @@ const replyColumns = {
  * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
  * to their own couple; a deleted member's with neither person nor couple (left joins).
  */
-function replyRows(db: Db, actor: ForumActor, where: SQL | undefined) {
+function replyRows(db: Db, actor: ActingCouple, where: SQL | undefined) {
   return db
     .select(replyColumns)
     .from(forumReplies)
@@ -130,7 +130,7 @@ function shapeReply(
 }
 
 /** One reply, shaped for the actor (the answer of create and patch), or null when they may not see it. */
-export async function readReply(db: Db, actor: ForumActor, replyId: string): Promise<ForumReply | null> {
+export async function readReply(db: Db, actor: ActingCouple, replyId: string): Promise<ForumReply | null> {
   const [row] = await replyRows(db, actor, eq(forumReplies.id, replyId)).limit(1);
   if (!row) return null;
   const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), mentionsOf(db, actor, [row.postId], true)]);
@@ -144,7 +144,7 @@ export async function readReply(db: Db, actor: ForumActor, replyId: string): Pro
  */
 export async function readThread(
   db: Db,
-  actor: ForumActor,
+  actor: ActingCouple,
   postId: string,
   query: ThreadQuery,
 ): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {

@@ -2,8 +2,9 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { eq } from "drizzle-orm";
 import { users } from "@/db/schema";
-import { accountFlags, type AccountFlags } from "@/lib/auth/users";
+import { userAccount, type Account } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 
 /**
  * Who may call a route handler or a server action, declared by each of them:
@@ -12,7 +13,8 @@ import { AppError } from "@/lib/errors";
  *   mutating cookie calls).
  * - `signed-in`: a live session, else UNAUTHENTICATED.
  * - `complete-profile`: signed in with a complete profile (names, occupation, couple), else
- *   PROFILE_INCOMPLETE (409).
+ *   PROFILE_INCOMPLETE (409, the spec's answer to an account without a finished couple). This is
+ *   how a handler says it needs a couple: it gets the acting couple, read with the session.
  * - `admin`: signed in with the admin role (`npm run admin:grant -- EMAIL`), else NOT_FOUND: to
  *   everyone else the moderation tools do not exist.
  */
@@ -21,21 +23,30 @@ export type Access = "public" | "optional" | "signed-in" | "complete-profile" | 
 /** The caller a handler gets for its access: never null where a session is required. */
 export type CallerFor<A extends Access, C> = A extends "public" ? null : A extends "optional" ? C | null : C;
 
-/** The `complete-profile` check, on the rows (the session's copy of the flag can be stale). */
-export async function assertProfileComplete(db: Db, userId: string): Promise<void> {
-  assertCompleteFlags(await accountFlags(db, userId));
+/** The acting couple a handler gets for its access: only `complete-profile` handlers have one, and always. */
+export type CoupleFor<A extends Access> = A extends "complete-profile" ? ActingCouple : null;
+
+/**
+ * The `complete-profile` check on an account already read (with the session, in one round trip,
+ * or on the rows: the session's copy of the flag can be stale): its acting couple, else
+ * PROFILE_INCOMPLETE. Every handler that needs a couple gets this one answer without one.
+ */
+export function completeAccountCouple(account: Account | null): ActingCouple {
+  if (!account?.flags.profileComplete || !account.couple) {
+    throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
+  }
+  return account.couple;
 }
 
-/** The `complete-profile` check on flags already read (with the session, in one round trip). */
-export function assertCompleteFlags(flags: AccountFlags | null): void {
-  if (!flags?.profileComplete) throw new AppError("PROFILE_INCOMPLETE", "User profile incomplete - continue with onboarding");
-}
-
-/** The checks on the rows once a live session is known: a complete profile, or the admin role. */
-export async function assertAccess(db: Db, access: Access, userId: string): Promise<void> {
-  if (access === "complete-profile") await assertProfileComplete(db, userId);
+/**
+ * The checks on the rows once a live session is known: a complete profile (answering its acting
+ * couple, else null), or the admin role.
+ */
+export async function assertAccess(db: Db, access: Access, userId: string): Promise<ActingCouple | null> {
+  if (access === "complete-profile") return completeAccountCouple(await userAccount(db, userId));
   if (access === "admin") {
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
     if (row?.role !== "admin") throw new AppError("NOT_FOUND", "Not found");
   }
+  return null;
 }

@@ -3,13 +3,20 @@ import { unstable_rethrow } from "next/navigation";
 import { getDb, type Db } from "@/db/client";
 import { auth } from "@/lib/auth/auth";
 import { requireActionUserId } from "@/lib/auth/current-session";
-import { assertAccess, type Access, type CallerFor } from "./access";
+import { assertAccess, type Access, type CallerFor, type CoupleFor } from "./access";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { actionFailure, type ActionResult } from "./action-result";
 
 /** A server action's caller: the browser session's account. */
 export type ActionCaller = { userId: string };
 
-export type ActionContext<A extends Access, I> = { db: Db; caller: CallerFor<A, ActionCaller>; input: I };
+export type ActionContext<A extends Access, I> = {
+  db: Db;
+  caller: CallerFor<A, ActionCaller>;
+  /** The caller's acting couple: every `complete-profile` action has one. */
+  couple: CoupleFor<A>;
+  input: I;
+};
 
 export type ActionOptions<A extends Access, Args extends unknown[], I> = {
   access: A;
@@ -19,15 +26,15 @@ export type ActionOptions<A extends Access, Args extends unknown[], I> = {
   failure?: string;
 };
 
-async function callerFor(access: Access, db: Db): Promise<ActionCaller | null> {
-  if (access === "public") return null;
+/** The caller, checked as the access asks, with their acting couple where the access needs one. */
+async function callerFor(access: Access, db: Db): Promise<{ caller: ActionCaller | null; couple: ActingCouple | null }> {
+  if (access === "public") return { caller: null, couple: null };
   if (access === "optional") {
     const userId = (await auth())?.claims.sub;
-    return userId ? { userId } : null;
+    return { caller: userId ? { userId } : null, couple: null };
   }
   const caller = { userId: await requireActionUserId() };
-  await assertAccess(db, access, caller.userId);
-  return caller;
+  return { caller, couple: await assertAccess(db, access, caller.userId) };
 }
 
 /**
@@ -43,9 +50,11 @@ export function action<A extends Access, T extends object, Args extends unknown[
   return async (...args) => {
     try {
       const db = await getDb();
-      const caller = (await callerFor(options.access, db)) as CallerFor<A, ActionCaller>;
+      const found = await callerFor(options.access, db);
+      const caller = found.caller as CallerFor<A, ActionCaller>;
+      const couple = found.couple as CoupleFor<A>;
       const input = (options.input ? await options.input(...args) : undefined) as I;
-      return { ok: true, ...(await handler({ db, caller, input })) };
+      return { ok: true, ...(await handler({ db, caller, couple, input })) };
     } catch (error) {
       unstable_rethrow(error);
       return actionFailure(error, options.failure);

@@ -58,5 +58,5 @@ export async function liveCaller<L, I>(
     const sent = request.headers.get("x-csrf-token") ?? "";
     if (!safeEqual(sent, csrfTokenFor(claimed.sessionId))) throw new AppError("CSRF_VALIDATION_FAILED", "Invalid CSRF token");
   }
-  return { caller: claimed, value: row.value, flags: row.flags };
+  return { caller: claimed, value: row.value, account: row.account };
 }

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
-import { assertAccess, assertCompleteFlags, type Access, type CallerFor } from "./access";
-import { sessionWithFlags } from "@/lib/auth/users";
+import { assertAccess, completeAccountCouple, type Access, type CallerFor, type CoupleFor } from "./access";
+import { sessionWithAccount } from "@/lib/auth/users";
 import { assertUnderLimits, type Limit } from "@/lib/rate-limit";
 import { errorResponse, JSON_BODY_BYTES, parseWith, readJson } from "./errors";
 import type { SessionRead } from "@/lib/auth/sessions";
@@ -45,6 +45,8 @@ export const stringParams = <K extends string>(...names: K[]) =>
 export type RouteContext<A extends Access, I, P, L = undefined> = {
   db: Db;
   caller: RouteCaller<A>;
+  /** The caller's acting couple, read with the session: every `complete-profile` handler has one. */
+  couple: CoupleFor<A>;
   /** What the route's `session` read took along with the session (null where there is no caller). */
   live: CallerFor<A, L>;
   input: I;
@@ -56,7 +58,7 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
   access: A;
   /**
    * How the caller's session is read, in one round trip (lib/auth/sessions.ts `SessionRead`):
-   * by default its user, with the account's flags for `complete-profile`; a route may read what
+   * by default its user, with the account (flags and acting couple) for `complete-profile`; a route may read what
    * it answers in the same statement instead (the current user, the forum's global list).
    */
   session?: SessionRead<L, I>;
@@ -76,10 +78,13 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
 export type RouteDeclaration = { access: Access; input?: z.ZodType; params?: z.ZodType };
 export type RouteHandler = (request: NextRequest, context: { params: Promise<unknown> }) => Promise<Response>;
 
-/** The session read of a route that declares none: the flags where the access checks them, else the user alone. */
-const defaultRead = (access: Access): SessionRead<undefined> => (access === "complete-profile" ? sessionWithFlags : sessionUserOnly);
+/** The session read of a route that declares none: the account where the access checks it, else the user alone. */
+const defaultRead = (access: Access): SessionRead<undefined> => (access === "complete-profile" ? sessionWithAccount : sessionUserOnly);
 
-/** The caller, checked as the access asks: null for `public` (no credential is read) and for a signed-out `optional` call. */
+/**
+ * The caller, checked as the access asks, with their acting couple where the access needs one:
+ * null for `public` (no credential is read) and for a signed-out `optional` call.
+ */
 async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, read: SessionRead<L, I>, input: () => Promise<I | null>) {
   if (access === "public") return null;
   const found = await liveCaller(db, request, read, input);
@@ -87,9 +92,13 @@ async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, rea
     if (access === "optional") return null;
     throw new AppError("UNAUTHENTICATED", "Not authenticated");
   }
-  if (access === "complete-profile" && found.flags) assertCompleteFlags(found.flags);
-  else if (access !== "optional") await assertAccess(db, access, found.caller.userId);
-  return found;
+  const couple =
+    access === "complete-profile" && found.account
+      ? completeAccountCouple(found.account)
+      : access === "optional"
+        ? null
+        : await assertAccess(db, access, found.caller.userId);
+  return { ...found, couple };
 }
 
 type Parsed<I, P> = { ok: true; input: I; params: P } | { ok: false; error: unknown };
@@ -137,8 +146,9 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
       const parsed = await parse();
       if (!parsed.ok) throw parsed.error;
       const caller = (found?.caller ?? null) as RouteCaller<A>;
+      const couple = (found?.couple ?? null) as CoupleFor<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;
-      return await handler({ db, caller, live, input: parsed.input, params: parsed.params, request });
+      return await handler({ db, caller, couple, live, input: parsed.input, params: parsed.params, request });
     } catch (error) {
       return errorResponse(error);
     }

@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { chooseStorage, isStorageKey, LOCAL_IMAGE_URL_PREFIX, type ImageStorage } from "@/lib/storage";

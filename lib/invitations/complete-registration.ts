@@ -7,7 +7,7 @@ import { couples, users } from "@/db/schema";
 import { postAuthDestination } from "@/lib/auth/guard";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { isProfileComplete } from "@/lib/auth/users";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";

@@ -6,7 +6,8 @@ import { couples, invitations, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, recordHit, type LimitState } from "@/lib/rate-limit";
-import { inviterName, MESSAGES, TOKEN_MAX } from "./rules";
+import { TOKEN_MAX } from "@/lib/auth/rules";
+import { inviterName, MESSAGES } from "./rules";
 
 export const invalidInvitation = () => new AppError("INVALID_INVITATION", MESSAGES.invalid);
 /** Too many look-ups or accepts from one address. */

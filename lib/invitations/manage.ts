@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
 import { partnerColumns } from "@/lib/users/projections";
 import { MESSAGES } from "./rules";

@@ -5,9 +5,6 @@
  */
 import { normalizeEmail } from "@/lib/auth/rules";
 
-/** Tokens are 43 characters (256 bits, base64url); the cap only bounds what a request may carry. */
-export const TOKEN_MAX = 200;
-
 /** An invitation link works for this long (spec section 9). */
 export const INVITATION_VALID_DAYS = 7;
 

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { trimmedString, oneLine } from "@/lib/fields";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
 import { optionalOccupationField } from "@/lib/profile/schemas";
-import { isSelfInvitation, MESSAGES, TOKEN_MAX } from "./rules";
+import { TOKEN_MAX } from "@/lib/auth/rules";
+import { isSelfInvitation, MESSAGES } from "./rules";
 
 /** POST /api/auth/send-invitation and the invite form: the spec's snake_case keys. */
 export const invitePartnerSchema = z.object({

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { EntityRef } from "./schemas";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { standing, type Viewer } from "@/lib/safety/visibility";
 
 export type Actor = { userId: string };

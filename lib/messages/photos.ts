@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
-import type { Member } from "@/lib/connections/queries";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { isPrivateKey, isStorageKey } from "@/lib/storage";
 import { ofCouple } from "./queries";
 
@@ -26,7 +26,7 @@ export function messagePhotoKey(url: string): string | null {
  * couple's conversations (as its thread may be read: ended ones too), or it is their own upload
  * not yet sent. Either way, one look-up by the URL's index.
  */
-export async function mayViewMessagePhoto(db: Db, member: Pick<Member, "userId" | "coupleId">, key: string): Promise<boolean> {
+export async function mayViewMessagePhoto(db: Db, member: Pick<ActingCouple, "userId" | "coupleId">, key: string): Promise<boolean> {
   const url = messagePhotoUrl(key);
   const [shown] = await db
     .select({ id: messages.id })

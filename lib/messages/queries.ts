@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "driz
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
-import type { Member } from "@/lib/connections/queries";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
@@ -26,7 +26,7 @@ export const ofCouple = (coupleId: string): SQL => or(eq(conversations.coupleLow
 const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
 
 /** The member's conversation, or 404 (also for a conversation of other couples: nothing revealed). */
-export async function memberConversation(db: Db, member: Member, id: string, lock = false): Promise<MemberConversation> {
+export async function memberConversation(db: Db, member: ActingCouple, id: string, lock = false): Promise<MemberConversation> {
   const query = db
     .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId, ended: endedSql })
     .from(conversations)
@@ -114,7 +114,7 @@ export async function messageIn(db: Db, conversationId: string, messageId: strin
  */
 export async function threadPage(
   db: Db,
-  member: Member,
+  member: ActingCouple,
   conversationId: string,
   query: ThreadQuery,
 ): Promise<{ data: MessageItem[]; pagination: { hasMore: boolean } }> {
@@ -153,7 +153,7 @@ export async function conversationUnread(db: Db, userId: string, conversationId:
  * `GET /api/messages/unread-count`: the person's unread messages over all their couple's
  * conversations (muted ones too), not counting ended ones: nobody can read further in those.
  */
-export async function unreadTotal(db: Db, member: Pick<Member, "userId" | "coupleId">): Promise<number> {
+export async function unreadTotal(db: Db, member: Pick<ActingCouple, "userId" | "coupleId">): Promise<number> {
   const [row] = await db
     .select({ unread: sql<number>`coalesce(sum(${unreadIn(sql`${conversations.id}`, member.userId)}), 0)::int` })
     .from(conversations)
@@ -179,7 +179,7 @@ const other = alias(couples, "other_couple");
  * so the page is the merge of two index range scans of `limit + 1` rows, then one query for the
  * page's couples, last messages and the person's unread counts.
  */
-export async function inbox(db: Db, member: Member, cursorText: string | undefined): Promise<KeysetPage<InboxItem>> {
+export async function inbox(db: Db, member: ActingCouple, cursorText: string | undefined): Promise<KeysetPage<InboxItem>> {
   const context = `inbox:${member.coupleId}`;
   const cursor = readCursor(context, cursorText, MESSAGE_TEXTS.cursorInvalid);
   const side = (column: typeof conversations.coupleLowId | typeof conversations.coupleHighId) =>
@@ -210,7 +210,7 @@ export async function inbox(db: Db, member: Member, cursorText: string | undefin
 }
 
 /** The page's conversations with the other couple, the last message and its author, and the person's unread count: one query. */
-async function inboxRows(db: Db, member: Member, ids: string[]): Promise<Map<string, InboxItem>> {
+async function inboxRows(db: Db, member: ActingCouple, ids: string[]): Promise<Map<string, InboxItem>> {
   const rows = await db
     .select({
       id: conversations.id,
@@ -262,7 +262,7 @@ export type ConversationDetail = {
 };
 
 /** `GET /api/conversations/{id}`: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
-export async function conversationDetail(db: Db, member: Member, id: string): Promise<ConversationDetail> {
+export async function conversationDetail(db: Db, member: ActingCouple, id: string): Promise<ConversationDetail> {
   const conversation = await memberConversation(db, member, id);
   const coupleIds = [member.coupleId, ...(conversation.otherCoupleId ? [conversation.otherCoupleId] : [])];
   const [coupleRows, people, reads] = await Promise.all([

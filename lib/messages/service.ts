@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { conversationReads, conversations, messagePhotos, messages } from "@/db/schema";
-import type { Member } from "@/lib/connections/queries";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
@@ -41,7 +41,7 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
  * The member's conversation while it has not ended: what the four do in it (write, read, mute)
  * stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
  */
-async function openConversation(tx: Db, member: Member, conversationId: string, lock = false) {
+async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
   const conversation = await memberConversation(tx, member, conversationId, lock);
   if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
   return conversation;
@@ -54,7 +54,7 @@ async function openConversation(tx: Db, member: Member, conversationId: string, 
  * unread 'message' notification per conversation (in the app only, none while they muted it), and
  * all four a live `message` row, in the same transaction.
  */
-export async function sendMessage(db: Db, member: Member, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
+export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   const id = await transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId, true);
     await spendMessage(tx, member.userId);
@@ -135,7 +135,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
  * four see 'This message was deleted'). Another member of the conversation gets 403, anyone else
  * 404. Deleting a deleted message answers the same. No editing.
  */
-export async function deleteMessage(db: Db, member: Member, messageId: string): Promise<void> {
+export async function deleteMessage(db: Db, member: ActingCouple, messageId: string): Promise<void> {
   const keys = await transaction(db, async (tx) => {
     const [row] = await tx
       .select({ authorUserId: messages.authorUserId, deletedAt: messages.deletedAt })
@@ -165,7 +165,7 @@ export async function removeMessage(tx: Db, messageId: string): Promise<string[]
  * 'message' notification is read too. The other members get a live `read` row ('Seen by'). An
  * ended conversation refuses (403 CONVERSATION_ENDED), as does muting one.
  */
-export async function markRead(db: Db, member: Member, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
+export async function markRead(db: Db, member: ActingCouple, conversationId: string, upTo: string): Promise<{ unreadCount: number }> {
   return transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId);
     const message = await messageIn(tx, conversationId, upTo);
@@ -192,7 +192,7 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
 }
 
 /** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */
-export async function setMuted(db: Db, member: Member, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
+export async function setMuted(db: Db, member: ActingCouple, conversationId: string, muted: boolean): Promise<{ muted: boolean }> {
   await openConversation(db, member, conversationId);
   const mutedAt = muted ? new Date() : null;
   await db
@@ -206,7 +206,7 @@ export async function setMuted(db: Db, member: Member, conversationId: string, m
  * `POST /api/messages/photos`: one photo through the image pipeline (judged by content, metadata
  * stripped, resized), for a message to come, stored privately (lib/messages/photos.ts).
  */
-export async function uploadMessagePhoto(db: Db, member: Member, bytes: Uint8Array): Promise<{ url: string }> {
+export async function uploadMessagePhoto(db: Db, member: ActingCouple, bytes: Uint8Array): Promise<{ url: string }> {
   const state = await consumeLimit(db, MESSAGE_LIMITS.photosPerHour, member.userId);
   if (!state.allowed) throw limitError(MESSAGE_LIMITS.photosPerHour, state.retryAfterSeconds);
   const stored = await storePrivateImage(bytes, "message-photo");

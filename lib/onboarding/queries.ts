@@ -7,7 +7,7 @@ import { userNotFound } from "@/lib/errors";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
 import { interestsByCategory } from "@/lib/interests/service";
 import { initialStep, roleOf, type OnboardingRole, type OnboardingStep } from "./router";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { selfColumns } from "@/lib/users/projections";
 
 /** What step 1 saved before, to prefill the form when no draft is newer. */

@@ -8,7 +8,7 @@ import { ageOn } from "@/lib/auth/rules";
 import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
 import { isProfileComplete } from "@/lib/auth/users";
 import { userNotFound } from "@/lib/errors";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { partnersVenn } from "@/lib/directory/rules";
 import { partnerColumns, selfColumns, type PartnerRow, type SelfRow } from "@/lib/users/projections";
 

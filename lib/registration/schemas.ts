@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dateOfBirthSchema, emailSchema, nameSchema, registrationPasswordSchema } from "@/lib/auth/schemas";
 import { trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
-import { TOKEN_MAX } from "@/lib/invitations/rules";
+import { TOKEN_MAX } from "@/lib/auth/rules";
 
 /** What POST /api/auth/register and the register form's server action accept. */
 export const registrationPayloadSchema = z.object({

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations, users } from "@/db/schema";
-import { partnerOf } from "@/lib/couples/partner";
+import { partnerOf } from "@/lib/membership/partner";
 import { AppError, userNotFound } from "@/lib/errors";
 import { selfColumns } from "@/lib/users/projections";
 import { DEFAULT_PRIVACY_LEVEL, type PrivacyLevel } from "@/lib/locations/privacy";

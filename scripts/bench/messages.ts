@@ -16,7 +16,8 @@
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
 import { openDatabase, type Db } from "@/db/client";
-import { memberOf, type Member } from "@/lib/connections/queries";
+import { userAccount } from "@/lib/auth/users";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { inbox, threadPage, unreadTotal } from "@/lib/messages/queries";
 import { sendMessage } from "@/lib/messages/service";
 import { loadCurrentUser } from "@/lib/profile/queries";
@@ -108,8 +109,8 @@ export async function benchMessages(): Promise<number> {
     const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
     const dbs: [Db, Db] = [small.db, large.db];
     const viewerId = md5Uuid("u1");
-    const viewer = new Map<Db, Member>();
-    for (const db of dbs) viewer.set(db, await memberOf(db, viewerId));
+    const viewer = new Map<Db, ActingCouple>();
+    for (const db of dbs) viewer.set(db, await actingCouple(db, viewerId));
     const conversationId = md5Uuid("v1");
     const olderThan = new Map<Db, string>();
     for (const db of dbs) olderThan.set(db, (await threadPage(db, viewer.get(db)!, conversationId, { limit: 30 })).data[0]!.id);
@@ -136,7 +137,7 @@ export async function benchMessages(): Promise<number> {
       async (db) => {
         const n = senders.get(db)!;
         senders.set(db, n + 1);
-        const member = await memberOf(db, md5Uuid(`u${2 * (2 + n) - 1}`));
+        const member = await actingCouple(db, md5Uuid(`u${2 * (2 + n) - 1}`));
         await sendMessage(db, member, md5Uuid(`v${2 + n}`), { body: "A bench message", photoUrl: null });
       },
       dbs,
@@ -169,7 +170,7 @@ export async function benchMessages(): Promise<number> {
 }
 
 /** The plans of the reads at the large size, their SQL captured by a logging handle on the same database. */
-async function explainReads(sql: postgres.Sql, size: number, member: Member, conversationId: string, before: string): Promise<void> {
+async function explainReads(sql: postgres.Sql, size: number, member: ActingCouple, conversationId: string, before: string): Promise<void> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const schema = await import("@/db/schema");
   const logged: { query: string; params: unknown[] }[] = [];
@@ -194,4 +195,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exit(1);
     },
   );
+}
+
+/** A seeded person's acting couple, as the session read hands it to the calls. */
+async function actingCouple(db: Db, userId: string): Promise<ActingCouple> {
+  const couple = (await userAccount(db, userId))?.couple;
+  if (!couple) throw new Error(`the bench's person ${userId} has no couple`);
+  return couple;
 }

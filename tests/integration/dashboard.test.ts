@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples, discoverSummaries, invitations, locations, notifications, users } from "@/db/schema";
+import { userAccount } from "@/lib/auth/users";
 import { SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { loadCoupleProfile } from "@/lib/couples/queries";
@@ -140,7 +141,7 @@ describe("the dashboard's data", () => {
     await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden.coupleId));
     await db.insert(coupleBlocks).values({ blockerCoupleId: blocked.coupleId, blockedCoupleId: us.coupleId });
     await db.update(locations).set({ privacyLevel: "country" }).where(eq(locations.entityId, placeless.coupleId));
-    await dismissSuggestion(db, us.b.userId, dismissed.coupleId);
+    await dismissSuggestion(db, (await userAccount(db, us.b.userId))!.couple!, dismissed.coupleId);
     const newcomer = await forumCouple({ place: nearby });
     const second = await nearIds();
     expect(second).toContain(stays.coupleId);

@@ -37,24 +37,33 @@ async function guardedPage(cookie: string, guard: () => Promise<unknown> = requi
 async function couple() {
   const a = await createUser({ occupation: "Architect" });
   const b = await createUser({ occupation: "Chef" });
-  await (await getDb()).insert(couples).values({ partner1Id: a.id, partner2Id: b.id, coupleName: "A & B" });
-  return { a, b };
+  const [row] = await (
+    await getDb()
+  )
+    .insert(couples)
+    .values({ partner1Id: a.id, partner2Id: b.id, coupleName: "A & B" })
+    .returning({ id: couples.id });
+  return { a, b, coupleId: row!.id };
 }
 
 describe("requireSignedIn (guarded pages)", () => {
-  it("answers the user and the flags read from the rows, not the cookie's copy", async () => {
-    const { a, b } = await couple();
+  it("answers the user, the flags read from the rows (not the cookie's copy) and the acting couple", async () => {
+    const { a, b, coupleId } = await couple();
+    const acting = (userId: string) =>
+      expect.objectContaining({ userId, coupleId, coupleName: "A & B", partnerIds: [a.id, b.id], role: "member" });
     expect(await guardedPage((await browserSession(a.id)).cookie)).toEqual({
       userId: a.id,
       emailVerified: true,
       profileComplete: true,
       isPartnerB: false,
+      couple: acting(a.id),
     });
     expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({
       userId: b.id,
       emailVerified: true,
       profileComplete: true,
       isPartnerB: true,
+      couple: acting(b.id),
     });
     const alone = await createUser();
     expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({
@@ -62,6 +71,7 @@ describe("requireSignedIn (guarded pages)", () => {
       emailVerified: true,
       profileComplete: false,
       isPartnerB: false,
+      couple: null,
     });
   });
 

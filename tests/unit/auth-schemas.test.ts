@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { passwordResetSchema, signInSchema, tokenRequestSchema, verifyEmailSchema } from "@/lib/auth/schemas";
-import { TOKEN_MAX } from "@/lib/invitations/rules";
+import { TOKEN_MAX } from "@/lib/auth/rules";
 
 const token = (length: number) => "a".repeat(length);
 

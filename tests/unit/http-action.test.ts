@@ -4,8 +4,15 @@ import { z } from "zod";
 
 const auth = vi.fn<() => Promise<{ claims: { sub?: string } } | null>>();
 const accountFlags = vi.fn<() => Promise<{ profileComplete: boolean } | null>>();
+/** The account read with the flags: a complete profile comes with its couple. */
+const couple = { userId: "user-1", coupleId: "couple-1" };
 vi.mock("@/lib/auth/auth", () => ({ auth: () => auth() }));
-vi.mock("@/lib/auth/users", () => ({ accountFlags: () => accountFlags() }));
+vi.mock("@/lib/auth/users", () => ({
+  userAccount: async () => {
+    const flags = await accountFlags();
+    return flags && { flags, couple: flags.profileComplete ? couple : null };
+  },
+}));
 vi.mock("@/db/client", () => ({ getDb: async () => ({}) }));
 
 const { action } = await import("@/lib/http/action");
@@ -49,6 +56,13 @@ describe("action(): who may call", () => {
     await expect(post()).resolves.toMatchObject({ ok: false, code: "PROFILE_INCOMPLETE" });
     accountFlags.mockResolvedValue({ profileComplete: true });
     await expect(post()).resolves.toEqual({ ok: true });
+  });
+
+  it("complete-profile hands the handler the caller's acting couple", async () => {
+    const whose = action({ access: "complete-profile" }, async ({ couple }) => ({ coupleId: couple.coupleId }));
+    auth.mockResolvedValue({ claims: { sub: "user-1" } });
+    accountFlags.mockResolvedValue({ profileComplete: true });
+    await expect(whose()).resolves.toEqual({ ok: true, coupleId: "couple-1" });
   });
 });
 

@@ -10,9 +10,9 @@ import {
   minCropSize,
   nextQuality,
   photoToFile,
-  planGalleryAdditions,
   type PickedPhoto,
 } from "@/lib/images/client/photo";
+import { planGalleryAdditions } from "@/lib/couples/client/gallery";
 
 const picked = (name: string, type: string, size = 1000) => ({ name, type, size });
 

@@ -12,8 +12,8 @@ export const dismissSuggestionAction = action(
     input: (coupleId: unknown) => z.string().max(100).parse(coupleId),
     failure: "Could not hide this couple. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    const { hiddenUntil } = await dismissSuggestion(db, caller.userId, input);
+  async ({ db, couple, input }) => {
+    const { hiddenUntil } = await dismissSuggestion(db, couple, input);
     revalidatePath("/discover");
     revalidatePath("/dashboard");
     return { hiddenUntil };

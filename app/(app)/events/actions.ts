@@ -9,8 +9,8 @@ import { parseWith } from "@/lib/http/errors";
 /** 'Notify us when events launch': the same domain function as POST /api/events/waitlist. */
 export const joinWaitlistAction = action(
   { access: "complete-profile", failure: "Could not save that. Please try again." },
-  async ({ db, caller }) => {
-    await joinWaitlist(db, caller.userId);
+  async ({ db, couple }) => {
+    await joinWaitlist(db, couple);
     revalidatePath("/events");
     return {};
   },
@@ -23,8 +23,8 @@ export const createEventAction = action(
     input: (values: unknown) => parseWith(createEventSchema, values),
     failure: "Could not save the draft. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    const draft = await createDraft(db, caller.userId, input);
+  async ({ db, couple, input }) => {
+    const draft = await createDraft(db, couple, input);
     revalidatePath("/events");
     return { id: draft.id };
   },

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { WaitlistButton } from "@/components/events/WaitlistButton";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { eventsCouple, listDrafts } from "@/lib/events/service";
+import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/coming-soon";
 import { formatPrice } from "@/lib/events/rules";
 import { withDb } from "@/lib/with-db";
@@ -17,8 +17,8 @@ const when = (iso: string) =>
 /** IRL events are coming: what they will be, 'Notify us', and a flagged couple's drafts. */
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const drafted = (await searchParams).drafted === "1";
-  const { userId } = await requireCompleteProfile();
-  const [couple, drafts] = await withDb((db) => Promise.all([eventsCouple(db, userId), listDrafts(db, userId)]));
+  const { couple } = await requireCompleteProfile();
+  const [onWaitlist, drafts] = await withDb((db) => Promise.all([isOnWaitlist(db, couple.coupleId), listDrafts(db, couple)]));
   return (
     <main id="main" className="page">
       <h1>Events</h1>
@@ -32,7 +32,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           <li>Events hosted by couples from the community, with a set number of places.</li>
           <li>Booking and paying for a place for the two of you in one step.</li>
         </ul>
-        <WaitlistButton done={couple.onWaitlist} />
+        <WaitlistButton done={onWaitlist} />
       </section>
 
       {(couple.canCreatePaidEvents || drafts.length > 0) && (

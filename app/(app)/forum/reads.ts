@@ -1,7 +1,8 @@
 import "server-only";
 import { notFound } from "next/navigation";
 import { AppError } from "@/lib/errors";
-import { forumActor, listPosts, readThread as loadThread, type ForumActor } from "@/lib/forum/queries";
+import { listPosts, readThread as loadThread } from "@/lib/forum/queries";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
 import type { ListQuery } from "@/lib/forum/list-query";
 import type { PostPage, Thread } from "@/lib/forum/client/api";
 import { DEFAULT_LOCAL_RADIUS_KM, PAGE_SIZE_DEFAULT, REPLIES_PAGE_DEFAULT } from "@/lib/forum/rules";
@@ -12,13 +13,11 @@ import { withDb } from "@/lib/with-db";
  * The forum pages' reads: the same domain queries the REST calls answer with, run on the server
  * so a page's first paint has its data. A missing or blocked post is Next's not-found page (404).
  */
-export const readActor = (userId: string): Promise<ForumActor> => withDb((db) => forumActor(db, userId));
-
-export const readPosts = (actor: ForumActor, query: ListQuery): Promise<PostPage> =>
+export const readPosts = (actor: ActingCouple, query: ListQuery): Promise<PostPage> =>
   withDb((db) => listPosts(db, actor, { ...query, radius: query.radius ?? DEFAULT_LOCAL_RADIUS_KM, limit: PAGE_SIZE_DEFAULT }));
 
 /** The local list, or null when the couple has no usable location (the page then says how to set one). */
-export async function readLocalPosts(actor: ForumActor, query: ListQuery): Promise<PostPage | null> {
+export async function readLocalPosts(actor: ActingCouple, query: ListQuery): Promise<PostPage | null> {
   try {
     return await readPosts(actor, query);
   } catch (error) {
@@ -27,7 +26,7 @@ export async function readLocalPosts(actor: ForumActor, query: ListQuery): Promi
   }
 }
 
-export async function readThread(actor: ForumActor, postId: string): Promise<Thread> {
+export async function readThread(actor: ActingCouple, postId: string): Promise<Thread> {
   // A malformed id names no post: the same not-found page, without asking the database.
   if (!forumIdParamsSchema.safeParse({ id: postId }).success) notFound();
   try {

@@ -1,18 +1,17 @@
 import type { ReactNode } from "react";
 import { MessagesShell } from "@/components/messages/MessagesShell";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { listRequests, memberOf } from "@/lib/connections/queries";
+import { listRequests } from "@/lib/connections/queries";
 import { withSenderFacts } from "@/lib/connections/sender-facts";
 import { inbox } from "@/lib/messages/queries";
 import { withDb } from "@/lib/with-db";
 
 /** The inbox (first painted as the server read it) beside whatever is open: a thread, or nothing yet; one screen each on a phone. */
 export default async function MessagesLayout({ children }: { children: ReactNode }) {
-  const { userId } = await requireCompleteProfile();
+  const { userId, couple } = await requireCompleteProfile();
   const initial = await withDb(async (db) => {
-    const member = await memberOf(db, userId);
-    const conversations = await inbox(db, member, undefined);
-    const requests = await withSenderFacts(db, userId, await listRequests(db, member, "incoming"));
+    const conversations = await inbox(db, couple, undefined);
+    const requests = await withSenderFacts(db, userId, await listRequests(db, couple, "incoming"));
     return { conversations, requests };
   });
   return (

@@ -4,14 +4,13 @@ import { ModerationQueue } from "@/components/forum/ModerationQueue";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { moderationQueue } from "@/lib/forum/reports";
 import { withDb } from "@/lib/with-db";
-import { readActor } from "../forum/reads";
 
 export const metadata: Metadata = { title: "Moderation" };
 
 /** Admins only: the open reports with their content, to dismiss or remove. Everyone else: not found. */
 export default async function ModerationPage() {
-  const { userId } = await requireCompleteProfile();
-  if ((await readActor(userId)).role !== "admin") notFound();
+  const { couple } = await requireCompleteProfile();
+  if (couple.role !== "admin") notFound();
   const reports = await withDb((db) => moderationQueue(db));
   return (
     <main id="main" className="page">

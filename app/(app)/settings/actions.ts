@@ -6,7 +6,6 @@ import { coupleUpdateSchema } from "@/lib/couples/schemas";
 import { updateCouple } from "@/lib/couples/service";
 import { setPrivacy } from "@/lib/locations/service";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
-import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { unblockCouple } from "@/lib/safety/blocks";
 import { loadLocationSettings } from "@/lib/settings/queries";
@@ -23,9 +22,8 @@ export const savePrivacyAction = action(
     input: (level: unknown) => parseWith(privacyLevelSchema, level),
     failure: "Could not save your privacy level. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    const { coupleId } = await loadLocationSettings(db, caller.userId);
-    const location = await setPrivacy(db, { entityType: "couple", entityId: coupleId, privacyLevel: input }, caller);
+  async ({ db, caller, couple, input }) => {
+    const location = await setPrivacy(db, { entityType: "couple", entityId: couple.coupleId, privacyLevel: input }, caller);
     return { privacyLevel: location.privacy_level };
   },
 );
@@ -37,9 +35,9 @@ export const saveVisibilityAction = action(
     input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }),
     failure: "Could not save your choice. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    const couple = await updateCouple(db, caller.userId, null, input);
-    return { isVisible: couple.isVisible };
+  async ({ db, caller, couple, input }) => {
+    const saved = await updateCouple(db, caller.userId, couple.coupleId, input);
+    return { isVisible: saved.isVisible };
   },
 );
 
@@ -50,8 +48,8 @@ export const saveCouplePlaceAction = action(
     input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
     failure: "Could not save your location. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await updateCouple(db, caller.userId, null, input);
+  async ({ db, caller, couple, input }) => {
+    await updateCouple(db, caller.userId, couple.coupleId, input);
     return { place: (await loadLocationSettings(db, caller.userId)).place };
   },
 );
@@ -63,8 +61,8 @@ export const unblockCoupleAction = action(
     input: (id: unknown) => parseWith(forumIdParamsSchema, { id }, { firstIssue: true }).id,
     failure: "Could not unblock this couple. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await unblockCouple(db, await forumActor(db, caller.userId), input);
+  async ({ db, couple, input }) => {
+    await unblockCouple(db, couple, input);
     return {};
   },
 );

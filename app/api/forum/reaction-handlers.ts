@@ -1,7 +1,6 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { forumActor } from "@/lib/forum/queries";
 import type { ReactionTarget } from "@/lib/forum/rules";
 import { reactionParamsSchema } from "@/lib/forum/schemas";
 import { setReaction } from "@/lib/forum/service";
@@ -15,9 +14,8 @@ export function reactionHandlers(target: ReactionTarget) {
   const handler = (on: boolean) =>
     route(
       { access: "complete-profile", params: reactionParamsSchema, paramsMessage: { firstIssue: true } },
-      async ({ db, caller, params }) => {
-        const actor = await forumActor(db, caller.userId);
-        return NextResponse.json({ data: await setReaction(db, actor, target, params.id, params.kind, on) });
+      async ({ db, couple, params }) => {
+        return NextResponse.json({ data: await setReaction(db, couple, target, params.id, params.kind, on) });
       },
     );
   return { PUT: handler(true), DELETE: handler(false) };

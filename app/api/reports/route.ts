@@ -1,5 +1,4 @@
 import { NextResponse } from "next/server";
-import { forumActor } from "@/lib/forum/queries";
 import { fileReport } from "@/lib/forum/reports";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { reportSchema } from "@/lib/forum/schemas";
@@ -9,9 +8,8 @@ import { REPORTS_PER_USER } from "@/lib/safety/rules";
 /** A report of a post, a reply or a couple: 201, or 409 ALREADY_REPORTED the second time. */
 export const POST = route(
   { access: "complete-profile", limits: [REPORTS_PER_USER], input: jsonBody(reportSchema, { firstIssue: true }) },
-  async ({ db, caller, input }) => {
-    const actor = await forumActor(db, caller.userId);
-    const report = await fileReport(db, actor, input);
+  async ({ db, couple, input }) => {
+    const report = await fileReport(db, couple, input);
     return NextResponse.json({ data: { id: report.id, status: "open" }, message: FORUM_TEXTS.reportThanks }, { status: 201 });
   },
 );

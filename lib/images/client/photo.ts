@@ -4,15 +4,7 @@
  * lib/images/rules.ts.
  */
 import "client-only";
-import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
-import {
-  ACCEPTED_IMAGE_TYPES,
-  COMPRESSION,
-  CROP_MIN_SIDE,
-  INVALID_IMAGE_MESSAGE,
-  INVALID_IMAGES_MESSAGE,
-  tooLargeProblem,
-} from "@/lib/images/rules";
+import { ACCEPTED_IMAGE_TYPES, COMPRESSION, CROP_MIN_SIDE, INVALID_IMAGE_MESSAGE, tooLargeProblem } from "@/lib/images/rules";
 
 /** A cropped photo kept as a data URL, so a draft in session storage can restore its preview after a reload. */
 export type PickedPhoto = { dataUrl: string; name: string; size: number; width: number; height: number };
@@ -51,21 +43,6 @@ export function croppedFileName(originalName: string, now: number): string {
 /** Minimum crop box for an aspect ratio: neither side under 50 px (the library would let the shorter one shrink below). */
 export function minCropSize(aspect: number): { minWidth: number; minHeight: number } {
   return { minWidth: CROP_MIN_SIDE * Math.max(1, aspect), minHeight: CROP_MIN_SIDE * Math.max(1, 1 / aspect) };
-}
-
-/**
- * Which of the picked files go on to the crop dialog, and the message to show. Invalid files are
- * skipped; a selection that would pass the limit is refused whole, so the message's count holds.
- */
-export function planGalleryAdditions<F extends Pick<File, "name" | "type" | "size">>(
-  currentCount: number,
-  files: readonly F[],
-): { accepted: F[]; error: string | null } {
-  const problems = files.map(imageProblem);
-  const accepted = files.filter((_, index) => problems[index] === null);
-  if (currentCount + accepted.length > EXTRA_PHOTOS_MAX) return { accepted: [], error: tooManyPhotosMessage(currentCount) };
-  const error = problems.includes(INVALID_IMAGE_MESSAGE) ? INVALID_IMAGES_MESSAGE : (problems.find((problem) => problem !== null) ?? null);
-  return { accepted, error };
 }
 
 /** The size that fits within maxSide on both sides, keeping the aspect ratio; never enlarged. */

@@ -2,17 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EventForm } from "@/components/events/EventForm";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { eventsCouple } from "@/lib/events/service";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
-import { withDb } from "@/lib/with-db";
 import styles from "@/components/events/events.module.css";
 
 export const metadata: Metadata = { title: "Create an Event" };
 
 /** Drafting a paid event: only couples with can_create_paid_events; everyone else is told it is not for them yet. */
 export default async function CreateEventPage() {
-  const { userId } = await requireCompleteProfile();
-  const couple = await withDb((db) => eventsCouple(db, userId));
+  const { couple } = await requireCompleteProfile();
   if (!couple.canCreatePaidEvents) {
     return (
       <main id="main" className="page">

@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Thread } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { memberOf } from "@/lib/connections/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { conversationDetail, threadPage } from "@/lib/messages/queries";
@@ -20,17 +19,16 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   const { conversationId } = await params;
   // Conversation ids are UUIDs like a couple's: anything else is no conversation.
   if (!isCoupleId(conversationId)) notFound();
-  const { userId } = await requireCompleteProfile();
+  const { userId, couple } = await requireCompleteProfile();
   let initial: ThreadValue;
   try {
     initial = await withDb(async (db) => {
-      const member = await memberOf(db, userId);
-      const conversation = await conversationDetail(db, member, conversationId);
-      const page = await threadPage(db, member, conversationId, { limit: THREAD_PAGE_DEFAULT });
+      const conversation = await conversationDetail(db, couple, conversationId);
+      const page = await threadPage(db, couple, conversationId, { limit: THREAD_PAGE_DEFAULT });
       return { conversation, messages: page.data, hasMore: page.pagination.hasMore };
     });
   } catch (error) {
-    if (error instanceof AppError && (error.code === "NOT_FOUND" || error.code === "NO_COUPLE")) notFound();
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   }
   return <Thread key={conversationId} conversationId={conversationId} viewerId={userId} initial={initial} />;

@@ -9,7 +9,7 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
-import { forumActor, listPosts, type ForumPost } from "@/lib/forum/queries";
+import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import type { ConnectionState } from "@/lib/messages/view";
 import { withDb } from "@/lib/with-db";
 
@@ -25,16 +25,15 @@ const RECENT_POSTS = 5;
 export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
   const { coupleId } = await params;
   if (!isCoupleId(coupleId)) notFound();
-  const { userId } = await requireCompleteProfile();
+  const { userId, couple } = await requireCompleteProfile();
   let profile: CoupleProfile;
   let posts: ForumPost[];
   let connection: ConnectionState;
   try {
     [profile, posts, connection] = await withDb(async (db) => {
       const found = await loadCoupleProfile(db, userId, coupleId);
-      const actor = await forumActor(db, userId);
-      const recent = await listPosts(db, actor, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
-      const connections = await connectionStates(db, actor.coupleId, [found.id]);
+      const recent = await listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
+      const connections = await connectionStates(db, couple.coupleId, [found.id]);
       return [found, recent.data, stateOf(connections, found.id)] as const;
     });
   } catch (error) {

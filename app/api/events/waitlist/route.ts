@@ -3,6 +3,6 @@ import { joinWaitlist } from "@/lib/events/service";
 import { route } from "@/lib/http/route";
 
 /** 'Notify us when events launch' for the caller's couple (again: still 200). */
-export const POST = route({ access: "complete-profile" }, async ({ db, caller }) => {
-  return NextResponse.json({ success: true, data: await joinWaitlist(db, caller.userId) });
+export const POST = route({ access: "complete-profile" }, async ({ db, couple }) => {
+  return NextResponse.json({ success: true, data: await joinWaitlist(db, couple) });
 });

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { FORUM_LIMITS, POST_REQUEST_BYTES } from "@/lib/forum/rules";
-import { forumActor, listPostsBySession } from "@/lib/forum/queries";
+import { listPostsBySession } from "@/lib/forum/queries";
 import { createPostSchema, listPostsQuerySchema } from "@/lib/forum/schemas";
 import { createPost } from "@/lib/forum/service";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
@@ -21,8 +21,7 @@ export const POST = route(
     limits: [FORUM_LIMITS.postsPerUser],
     input: jsonBody(createPostSchema, { firstIssue: true }, { maxBytes: POST_REQUEST_BYTES }),
   },
-  async ({ db, caller, input }) => {
-    const actor = await forumActor(db, caller.userId);
-    return NextResponse.json({ data: await createPost(db, actor, input) }, { status: 201 });
+  async ({ db, couple, input }) => {
+    return NextResponse.json({ data: await createPost(db, couple, input) }, { status: 201 });
   },
 );

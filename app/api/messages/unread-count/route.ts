@@ -1,10 +1,8 @@
 import { NextResponse } from "next/server";
-import { memberOf } from "@/lib/connections/queries";
 import { route } from "@/lib/http/route";
 import { unreadTotal } from "@/lib/messages/queries";
 
 /** The navigation's badge: the caller's unread messages over all conversations, `{data: {unread_count}}`. */
-export const GET = route({ access: "complete-profile" }, async ({ db, caller }) => {
-  const member = await memberOf(db, caller.userId);
-  return NextResponse.json({ data: { unread_count: await unreadTotal(db, member) } });
+export const GET = route({ access: "complete-profile" }, async ({ db, couple }) => {
+  return NextResponse.json({ data: { unread_count: await unreadTotal(db, couple) } });
 });

@@ -10,8 +10,8 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
  */
 export const POST = route(
   { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
-  async ({ db, caller, input }) => {
-    const data = await updateCouple(db, caller.userId, null, input.update, { uploads: input.uploads });
+  async ({ db, caller, couple, input }) => {
+    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { uploads: input.uploads });
     return NextResponse.json({ success: true, data });
   },
 );

@@ -1,5 +1,4 @@
 import { NextResponse } from "next/server";
-import { memberOf } from "@/lib/connections/queries";
 import { requestIdParamsSchema } from "@/lib/connections/schemas";
 import { acceptRequest } from "@/lib/connections/service";
 import { route } from "@/lib/http/route";
@@ -7,8 +6,7 @@ import { route } from "@/lib/http/route";
 /** A receiving partner accepts (anyone else: 404): the conversation opens, or waits for the other partner. */
 export const POST = route(
   { access: "complete-profile", params: requestIdParamsSchema, paramsMessage: { firstIssue: true } },
-  async ({ db, caller, params }) => {
-    const member = await memberOf(db, caller.userId);
-    return NextResponse.json({ data: await acceptRequest(db, member, params.id) });
+  async ({ db, couple, params }) => {
+    return NextResponse.json({ data: await acceptRequest(db, couple, params.id) });
   },
 );

@@ -1,5 +1,4 @@
 import { NextResponse } from "next/server";
-import { memberOf } from "@/lib/connections/queries";
 import { requestIdParamsSchema } from "@/lib/connections/schemas";
 import { declineRequest } from "@/lib/connections/service";
 import { route } from "@/lib/http/route";
@@ -7,8 +6,7 @@ import { route } from "@/lib/http/route";
 /** A receiving partner declines (anyone else: 404); the sender is never told. */
 export const POST = route(
   { access: "complete-profile", params: requestIdParamsSchema, paramsMessage: { firstIssue: true } },
-  async ({ db, caller, params }) => {
-    const member = await memberOf(db, caller.userId);
-    return NextResponse.json({ data: await declineRequest(db, member, params.id) });
+  async ({ db, couple, params }) => {
+    return NextResponse.json({ data: await declineRequest(db, couple, params.id) });
   },
 );

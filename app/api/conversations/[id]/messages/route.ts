@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
-import { memberOf } from "@/lib/connections/queries";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
 import { threadPage } from "@/lib/messages/queries";
 import { conversationParamsSchema, sendMessageSchema, threadQuerySchema } from "@/lib/messages/schemas";
@@ -11,9 +10,8 @@ const params = { params: conversationParamsSchema, paramsMessage: { firstIssue: 
 /** A page of the thread, oldest first: the newest, or those `before` a message. */
 export const GET = route(
   { access: "complete-profile", ...params, input: searchParams(threadQuerySchema, { firstIssue: true }) },
-  async ({ db, caller, params, input }) => {
-    const member = await memberOf(db, caller.userId);
-    return NextResponse.json(await threadPage(db, member, params.id, input));
+  async ({ db, couple, params, input }) => {
+    return NextResponse.json(await threadPage(db, couple, params.id, input));
   },
 );
 
@@ -25,8 +23,7 @@ export const POST = route(
     limits: [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay],
     input: jsonBody(sendMessageSchema, { firstIssue: true }),
   },
-  async ({ db, caller, params, input }) => {
-    const member = await memberOf(db, caller.userId);
-    return NextResponse.json({ data: await sendMessage(db, member, params.id, input) }, { status: 201 });
+  async ({ db, couple, params, input }) => {
+    return NextResponse.json({ data: await sendMessage(db, couple, params.id, input) }, { status: 201 });
   },
 );

@@ -1,5 +1,4 @@
 import { NextResponse } from "next/server";
-import { memberOf } from "@/lib/connections/queries";
 import { jsonBody, route } from "@/lib/http/route";
 import { conversationParamsSchema, readSchema } from "@/lib/messages/schemas";
 import { markRead } from "@/lib/messages/service";
@@ -12,8 +11,7 @@ export const POST = route(
     paramsMessage: { firstIssue: true },
     input: jsonBody(readSchema, { firstIssue: true }),
   },
-  async ({ db, caller, params, input }) => {
-    const member = await memberOf(db, caller.userId);
-    return NextResponse.json({ data: await markRead(db, member, params.id, input.upTo) });
+  async ({ db, couple, params, input }) => {
+    return NextResponse.json({ data: await markRead(db, couple, params.id, input.upTo) });
   },
 );

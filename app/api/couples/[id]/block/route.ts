@@ -1,5 +1,4 @@
 import { NextResponse } from "next/server";
-import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { route } from "@/lib/http/route";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
@@ -7,8 +6,8 @@ import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 /** Blocks the couple for both partners, both ways (idempotent). */
 export const PUT = route(
   { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
-  async ({ db, caller, params }) => {
-    await blockCouple(db, await forumActor(db, caller.userId), params.id);
+  async ({ db, couple, params }) => {
+    await blockCouple(db, couple, params.id);
     return NextResponse.json({ data: { coupleId: params.id, blocked: true } });
   },
 );
@@ -16,8 +15,8 @@ export const PUT = route(
 /** Lifts the caller's couple's block (idempotent). */
 export const DELETE = route(
   { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
-  async ({ db, caller, params }) => {
-    await unblockCouple(db, await forumActor(db, caller.userId), params.id);
+  async ({ db, couple, params }) => {
+    await unblockCouple(db, couple, params.id);
     return NextResponse.json({ data: { coupleId: params.id, blocked: false } });
   },
 );

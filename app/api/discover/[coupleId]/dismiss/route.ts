@@ -3,6 +3,6 @@ import { dismissSuggestion } from "@/lib/discover/service";
 import { route, stringParams } from "@/lib/http/route";
 
 /** 'Not for us': hides the couple from the caller's suggestions for 30 days. */
-export const POST = route({ access: "complete-profile", params: stringParams("coupleId") }, async ({ db, caller, params }) => {
-  return NextResponse.json({ success: true, data: await dismissSuggestion(db, caller.userId, params.coupleId) });
+export const POST = route({ access: "complete-profile", params: stringParams("coupleId") }, async ({ db, couple, params }) => {
+  return NextResponse.json({ success: true, data: await dismissSuggestion(db, couple, params.coupleId) });
 });

@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
 import { FORUM_LIMITS, REPLY_REQUEST_BYTES } from "@/lib/forum/rules";
-import { forumActor } from "@/lib/forum/queries";
 import { createReplySchema, forumIdParamsSchema } from "@/lib/forum/schemas";
 import { createReply } from "@/lib/forum/service";
 import { jsonBody, route } from "@/lib/http/route";
@@ -14,8 +13,7 @@ export const POST = route(
     limits: [FORUM_LIMITS.repliesPerUser],
     input: jsonBody(createReplySchema, { firstIssue: true }, { maxBytes: REPLY_REQUEST_BYTES }),
   },
-  async ({ db, caller, params, input }) => {
-    const actor = await forumActor(db, caller.userId);
-    return NextResponse.json({ data: await createReply(db, actor, params.id, input) }, { status: 201 });
+  async ({ db, couple, params, input }) => {
+    return NextResponse.json({ data: await createReply(db, couple, params.id, input) }, { status: 201 });
   },
 );
