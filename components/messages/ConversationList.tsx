@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { RelativeTime } from "@/components/forum/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchInbox, INBOX_KEY, type InboxPage } from "@/lib/messages/client/api";
