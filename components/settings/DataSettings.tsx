@@ -5,7 +5,8 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
-import { api, ApiError, leavePage } from "@/lib/http/client";
+import { deleteAccount } from "@/lib/account/client/api";
+import { ApiError, leavePage } from "@/lib/http/client";
 import styles from "./settings.module.css";
 
 /** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
@@ -24,7 +25,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
     if (Object.keys(found).length > 0) return;
     setPending(true);
     try {
-      await api("/api/account", { method: "DELETE", body: { password } });
+      await deleteAccount(password);
     } catch (error) {
       setPending(false);
       if (!(error instanceof ApiError)) throw error;

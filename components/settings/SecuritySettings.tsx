@@ -5,7 +5,8 @@ import { PasswordStrength } from "@/components/auth/PasswordStrength";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { normalizeEmail } from "@/lib/auth/rules";
-import { api, ApiError } from "@/lib/http/client";
+import { changePassword, endSession, fetchSessions, requestEmailChange, type SessionSummary } from "@/lib/auth/client/api";
+import { ApiError } from "@/lib/http/client";
 import { loadChecks } from "./loadChecks";
 import styles from "./settings.module.css";
 
@@ -31,7 +32,7 @@ function ChangePassword() {
     if (Object.keys(found).length > 0) return;
     setPending(true);
     try {
-      await api("/api/auth/change-password", { method: "POST", body: { currentPassword: current, newPassword: next } });
+      await changePassword(current, next);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === "INVALID_PASSWORD") setErrors({ current: error.message });
@@ -105,7 +106,7 @@ function ChangeEmail({ email }: { email: string }) {
     const address = parsed?.success ? parsed.data : normalizeEmail(newEmail);
     setPending(true);
     try {
-      await api("/api/auth/change-email", { method: "POST", body: { password, newEmail: address } });
+      await requestEmailChange(password, address);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === "INVALID_PASSWORD") setErrors({ password: error.message });
@@ -154,16 +155,12 @@ function ChangeEmail({ email }: { email: string }) {
   );
 }
 
-type SessionItem = { id: string; device: string; kind: "browser" | "api"; current: boolean; createdAt: string; lastSeenAt: string };
-
 const LOAD_FAILED = "We could not load your sessions.";
 
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
-const fetchSessions = () => api<{ data: SessionItem[] }>("/api/auth/sessions").then((body) => body.data);
-
 function Sessions() {
-  const [items, setItems] = useState<SessionItem[] | null>(null);
+  const [items, setItems] = useState<SessionSummary[] | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -188,7 +185,7 @@ function Sessions() {
   const end = async (id: string | null) => {
     setBusy(id ?? "others");
     try {
-      await api(id ? `/api/auth/sessions/${encodeURIComponent(id)}` : "/api/auth/sessions", { method: "DELETE" });
+      await endSession(id);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return setNotice({ tone: "error", text: error.message });
