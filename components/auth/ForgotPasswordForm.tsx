@@ -1,33 +1,31 @@
 "use client";
 
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { forgotPasswordAction } from "@/app/(auth)/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { AuthFooter } from "@/components/ui/AuthCard";
 
+// The schema (and zod) load on the first submit, not with the page.
+const loadSchema = () => import("@/lib/auth/schemas").then((schemas) => schemas.forgotPasswordFormSchema);
+
 export function ForgotPasswordForm() {
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadSchema, { email: "" }, "on-submit");
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    // The schema (and zod) load on the first submit, not with the page.
-    const { emailSchema } = await import("@/lib/auth/schemas");
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) return setError(parsed.error.issues[0]!.message);
-    setError(null);
+  const submit = handleSubmit(async ({ email }) => {
     setFailure(null);
-    setPending(true);
-    const result = await forgotPasswordAction(parsed.data);
-    setPending(false);
+    const result = await forgotPasswordAction(email);
     if (result.ok) setSent(result.message);
     else setFailure(result.message);
-  };
+  });
 
   if (sent) {
     return (
@@ -42,16 +40,9 @@ export function ForgotPasswordForm() {
   return (
     <form onSubmit={submit} noValidate>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <Field
-        label="Email"
-        type="email"
-        autoComplete="email"
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={error ?? undefined}
-      />
-      <button type="submit" className="button button-primary button-block" disabled={pending}>
-        {pending ? "Sending..." : "Send Reset Link"}
+      <Field label="Email" type="email" autoComplete="email" error={errors.email?.message} {...register("email")} />
+      <button type="submit" className="button button-primary button-block" disabled={isSubmitting}>
+        {isSubmitting ? "Sending..." : "Send Reset Link"}
       </button>
       <AuthFooter>
         Remembered it? <Link href="/login">Sign in</Link>

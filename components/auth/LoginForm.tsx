@@ -5,7 +5,7 @@ import { useActionState, useEffect, useState } from "react";
 import { signInAction, type SignInState } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { api } from "@/lib/http/client";
+import { hasBrowserSession } from "@/lib/auth/client/api";
 import { loginNotice } from "@/lib/auth/login-notices";
 import { AuthFooter } from "@/components/ui/AuthCard";
 import styles from "./LoginForm.module.css";
@@ -33,9 +33,8 @@ export function LoginForm() {
     if (params.has("email")) setEmail(text(params.get("email"), 254));
     /* eslint-enable react-hooks/set-state-in-effect */
     const controller = new AbortController();
-    // Answers 200 either way, with a token only for a live browser session.
-    api<{ csrfToken: string | null }>("/api/csrf-token", { signal: controller.signal, public: true })
-      .then((body) => setSignedIn(Boolean(body?.csrfToken)))
+    hasBrowserSession(controller.signal)
+      .then(setSignedIn)
       .catch(() => {});
     if (params.has("message") || params.has("email")) {
       params.delete("message");

@@ -8,33 +8,56 @@ import type { z } from "zod";
 export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
 
 /**
+ * When a form checks its fields:
+ * - "as-typed": each field as it is typed and when it is left, and focus goes to the first refused
+ *   field on submit (the registration and invitation forms);
+ * - "on-submit": on submit only, the messages staying until the next submit, focus left where it
+ *   is; when the checks cannot load, the form is sent unchecked and the server, which parses with
+ *   the same schemas, answers with the same messages (the settings, sign-in help and dialogs).
+ */
+export type FormChecks = "as-typed" | "on-submit";
+
+/**
  * A resolver that loads zod, the schema and the zod resolver the first time the form validates
  * (a field typed or left, or a submit), so the page's first paint ships none of them; each later
- * validation reuses them. Same schema, same messages as the server's.
+ * validation reuses them. Same schema, same messages as the server's. `uncheckedWhenUnavailable`:
+ * a schema that cannot load lets the values through instead of failing the submit.
  */
 export function lazyZodResolver<Input extends FieldValues, Output extends FieldValues>(
   load: SchemaLoader<Input, Output>,
+  uncheckedWhenUnavailable = false,
 ): Resolver<Input, unknown, Output> {
   let loaded: Promise<Resolver<Input, unknown, Output>> | undefined;
   return async (values, context, options) => {
     loaded ??= Promise.all([import("@hookform/resolvers/zod"), load()]).then(([{ zodResolver }, schema]) => zodResolver(schema));
-    const resolve = await loaded.catch((error: unknown) => {
+    let resolve: Resolver<Input, unknown, Output>;
+    try {
+      resolve = await loaded;
+    } catch (error) {
       loaded = undefined;
-      throw error;
-    });
+      if (!uncheckedWhenUnavailable) throw error;
+      return { values: values as unknown as Output, errors: {} };
+    }
     return resolve(values, context, options);
   };
 }
 
+const MODES = {
+  "as-typed": { mode: "all" },
+  "on-submit": { mode: "onSubmit", reValidateMode: "onSubmit", shouldFocusError: false },
+} as const;
+
 /**
- * The forms' one react-hook-form set-up: the domain's zod schema (the one the server parses
- * with), loaded on first use, as resolver; each field checked as it is typed and when it is left
- * (mode "all").
+ * The forms' one idiom: react-hook-form with the domain's zod schema (the one the server parses
+ * with), loaded on first use, as resolver. A form registers its fields, submits through
+ * `handleSubmit`, shows `formState.isSubmitting` as its busy state and puts the server's field
+ * messages on the fields with `setError`.
  */
 export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
   load: SchemaLoader<Input, Output>,
   defaultValues: DefaultValues<Input>,
+  checks: FormChecks = "as-typed",
 ) {
-  const [resolver] = useState(() => lazyZodResolver(load));
-  return useForm<Input, unknown, Output>({ resolver, mode: "all", defaultValues });
+  const [resolver] = useState(() => lazyZodResolver(load, checks === "on-submit"));
+  return useForm<Input, unknown, Output>({ resolver, defaultValues, ...MODES[checks] });
 }

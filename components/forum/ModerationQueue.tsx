@@ -7,7 +7,7 @@ import type { OpenReport } from "@/lib/forum/reports";
 import { REPORT_REASONS } from "@/lib/forum/rules";
 import type { ModerationAction } from "@/lib/safety/rules";
 import { resolveReportAction } from "@/app/(app)/moderation/actions";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./ModerationQueue.module.css";
 
 const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? reason;

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { REACTIONS } from "@/lib/forum/rules";
 import { excerpt } from "@/lib/forum/text";
 import type { ForumPost } from "@/lib/forum/client/api";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./PostRow.module.css";
 import { Signature } from "./Signature";
 import { Topline } from "./Topline";

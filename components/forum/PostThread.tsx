@@ -7,7 +7,7 @@ import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature } from "@/lib/forum/
 import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
-import { ItemMenu } from "./ItemMenu";
+import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Reactions } from "./Reactions";
 import { ReplyComposer } from "./ReplyComposer";
 import styles from "./PostThread.module.css";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import { RelativeTime } from "./RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./Signature.module.css";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { clearDraft, sessionStore, type LazyDraftStore } from "@/lib/onboarding/draft-store";
+import { clearDraft, sessionStore, type LazyDraftStore } from "@/lib/forms/draft-store";
 
 /**
  * A form's value kept in session storage per user and form: restored after hydration (the

@@ -1,14 +1,16 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
-import { RelativeTime } from "@/components/forum/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
+import { LoadMore } from "@/components/ui/LoadMore";
+import { useLoadMore } from "@/components/ui/useLoadMore";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchInbox, INBOX_KEY, type InboxPage } from "@/lib/messages/client/api";
 import { badgeText } from "@/lib/notifications/rules";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
+import { emptyPage, nextCursorOf } from "@/lib/pagination/page";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./ConversationList.module.css";
 
@@ -18,34 +20,19 @@ import styles from "./ConversationList.module.css";
  */
 export function ConversationList({ viewerId, openId, initial }: { viewerId: string; openId: string | null; initial: InboxPage }) {
   const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS, initial });
-  const [older, setOlder] = useState<{ rows: InboxRow[]; cursor: string | null } | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const page = first.status === "ready" ? first.value : emptyPage<InboxRow>(0);
+  // A conversation with new activity moves up onto the first page: shown there only.
+  const list = useLoadMore({
+    firstCursor: nextCursorOf(page),
+    firstIds: page.data.map((row) => row.id),
+    load: (cursor) => fetchInbox(cursor),
+    idOf: (row) => row.id,
+    failed: "Could not load more conversations",
+  });
 
   if (first.status === "loading") return <p className={styles.empty}>Loading conversations...</p>;
   if (first.status === "error") return <Alert tone="error">Could not load your conversations. Please try again.</Alert>;
-  const page = first.value;
-  const onFirst = new Set(page.data.map((row) => row.id));
-  // A conversation with new activity moves up onto the first page: shown there only.
-  const rows = [...page.data, ...(older?.rows ?? []).filter((row) => !onFirst.has(row.id))];
-  const cursor = older ? older.cursor : page.pagination.hasMore ? page.pagination.nextCursor : null;
-
-  async function loadMore() {
-    if (!cursor) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const next = await fetchInbox(cursor);
-      setOlder((shown) => ({
-        rows: [...(shown?.rows ?? []), ...next.data],
-        cursor: next.pagination.hasMore ? next.pagination.nextCursor : null,
-      }));
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "Could not load more conversations");
-    } finally {
-      setBusy(false);
-    }
-  }
+  const rows = [...page.data, ...list.more];
 
   if (rows.length === 0)
     return (
@@ -88,14 +75,7 @@ export function ConversationList({ viewerId, openId, initial }: { viewerId: stri
           </li>
         ))}
       </ul>
-      {error && <Alert tone="error">{error}</Alert>}
-      {cursor && (
-        <p className={styles.more}>
-          <button type="button" className="button button-secondary" onClick={loadMore} disabled={busy}>
-            {busy ? "Loading..." : "Load more"}
-          </button>
-        </p>
-      )}
+      <LoadMore list={list} className={styles.more} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { ItemMenu } from "@/components/forum/ItemMenu";
+import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { renderBody } from "@/lib/forum/text";

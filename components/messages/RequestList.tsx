@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { RelativeTime } from "@/components/forum/RelativeTime";
+import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import type { LiveState } from "@/lib/live/client/use-live";
 import { acceptRequest, declineRequest } from "@/lib/messages/client/api";

@@ -2,16 +2,20 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
-import { CONNECTION_TEXTS, NOTE_MAX } from "@/lib/connections/rules";
+import { NOTE_MAX } from "@/lib/connections/rules";
 import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/view";
 import styles from "./SayHello.module.css";
 
 type Props = { coupleId: string; coupleName: string; connection: ConnectionState; className?: string };
+
+const loadSchema = () => import("@/lib/connections/schemas").then((schemas) => schemas.helloFormSchema);
 
 /**
  * Consent first: 'Say hello' asks with a short note ('Send request'); afterwards 'Request sent',
@@ -26,16 +30,23 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   // The dialog is rendered from its first opening on: a page of cards sends, paints and hydrates
   // none of them until one is used (it then stays, so closing is the browser's, focus back included).
   const [opened, setOpened] = useState(false);
-  const noteField = useRef<HTMLTextAreaElement>(null);
-  const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    control,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(loadSchema, { note: "" }, "on-submit");
+  const note = String(useWatch({ control, name: "note" }) ?? "");
+  // The note's problem is said where the call's failure is: above the note.
+  const error = errors.note?.message ?? failed;
   const noteId = useId();
   const classes = [styles.action, className].filter(Boolean).join(" ");
   // The note is where the dialog starts (after the browser's own focus on opening it).
   useEffect(() => {
-    if (open) noteField.current?.focus();
-  }, [open]);
+    if (open) setFocus("note");
+  }, [open, setFocus]);
 
   if (connection.state === "connected")
     return (
@@ -58,13 +69,8 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
       </span>
     );
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const text = note.trim();
-    if (text === "") return setError(CONNECTION_TEXTS.noteRequired);
-    if (text.length > NOTE_MAX) return setError(CONNECTION_TEXTS.noteTooLong);
-    setBusy(true);
-    setError(null);
+  const submit = handleSubmit(async ({ note: text }) => {
+    setFailed(null);
     try {
       await sendConnectionRequest(coupleId, text);
       setSent(true);
@@ -75,11 +81,9 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
         setOpen(false);
         setSent(failure.code === "ALREADY_REQUESTED");
         router.refresh();
-      } else setError(failure instanceof Error ? failure.message : "Could not send your request");
-    } finally {
-      setBusy(false);
+      } else setFailed(failure instanceof Error ? failure.message : "Could not send your request");
     }
-  }
+  });
 
   const over = note.length > NOTE_MAX;
   return (
@@ -103,14 +107,12 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
             <div className="field">
               <label htmlFor={noteId}>Note</label>
               <textarea
-                ref={noteField}
                 id={noteId}
                 rows={4}
-                value={note}
                 required
                 aria-invalid={over || undefined}
                 aria-describedby={`${noteId}-count`}
-                onChange={(event) => setNote(event.target.value)}
+                {...register("note")}
               />
               <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
                 {note.length} / {NOTE_MAX} characters

@@ -2,15 +2,16 @@
 
 import { useState } from "react";
 import { Controller } from "react-hook-form";
-import { z } from "zod";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/locations/client/saved-location";
 import type { PickedPhoto } from "@/lib/images/client/photo";
-import { individualDraft, sessionStore } from "@/lib/onboarding/drafts";
+import { sessionStore } from "@/lib/forms/draft-store";
+import { individualDraft } from "@/lib/onboarding/drafts";
 import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { SavedStep1 } from "@/lib/onboarding/queries";
+import { step1AnswerSchema } from "@/lib/onboarding/schemas";
 import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
@@ -23,17 +24,6 @@ type Values = { userImage: PickedPhoto | null; occupation: string; location: Onb
 type Categories = Record<string, { value: string; label: string }[]>;
 
 export type Step1Saved = { saved: SavedStep1; isPartnerB: boolean };
-
-/** The server's answer (lib/onboarding/service Step1Result), read only as far as the flow needs it. */
-const savedAnswer = z.object({
-  data: z.object({
-    avatarUrl: z.string(),
-    occupation: z.string(),
-    interests: z.array(z.string()),
-    location: z.object({ location: z.string(), placeId: z.string() }),
-    isPartnerB: z.boolean(),
-  }),
-});
 
 /** Server field names to the form's: both location parts belong to the one location control. */
 const FIELD_OF: Record<string, Step1Field> = {
@@ -106,7 +96,7 @@ export function Step1Form({
       photos: values.userImage ? [{ field: "userImage", fileName: "user.jpg", photo: values.userImage }] : [],
       fieldOf: (field) => FIELD_OF[field],
       onSaved: async (json) => {
-        const answer = savedAnswer.safeParse(json);
+        const answer = step1AnswerSchema.safeParse(json);
         const data = answer.success ? answer.data.data : null;
         await onSaved({
           isPartnerB: data?.isPartnerB ?? false,

@@ -3,9 +3,8 @@
 import type { ReactNode } from "react";
 import type { FieldValues, UseFormHandleSubmit } from "react-hook-form";
 import { Alert } from "@/components/ui/Alert";
-import { SaveProgress } from "./SaveProgress";
+import { SaveProgress, type SavePhase } from "@/components/photos/SaveProgress";
 import { focusField } from "./stepForm";
-import type { SavePhase } from "./useStepSave";
 import styles from "./StepFormFrame.module.css";
 
 type StepFormFrameProps<V extends FieldValues> = {

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { useForm, useWatch, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
-import { clearDraft, sessionStore, type DraftStore } from "@/lib/onboarding/draft-store";
+import { clearDraft, sessionStore, type DraftStore } from "@/lib/forms/draft-store";
 import type { SAVE_FAILED } from "@/lib/onboarding/step-checks";
 import { useStepSave, type StepSubmit } from "./useStepSave";
 

@@ -5,10 +5,8 @@ import { ApiError } from "@/lib/http/client";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";
+import type { SavePhase } from "@/components/photos/SaveProgress";
 import { focusField } from "./stepForm";
-
-/** Optimizing the photos, then sending the form. */
-export type SavePhase = "idle" | "compressing" | "uploading";
 
 export type { PhotoPart } from "@/lib/images/client/send-photos";
 

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { api, ApiError } from "@/lib/http/client";
+import { confirmEmailChange } from "@/lib/auth/client/api";
+import { ApiError } from "@/lib/http/client";
 
 /** The new address's link: one button (a link scanner opening the page changes nothing). */
 export function ConfirmEmailChange({ token }: { token: string }) {
@@ -23,8 +24,7 @@ export function ConfirmEmailChange({ token }: { token: string }) {
   const confirm = async () => {
     setState({ kind: "pending" });
     try {
-      const { email } = await api<{ email: string }>("/api/auth/confirm-email", { method: "POST", body: { token } });
-      setState({ kind: "done", email });
+      setState({ kind: "done", email: await confirmEmailChange(token) });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setState({ kind: "error", message: error.message });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { api } from "@/lib/http/client";
+import { saveBothApprove } from "@/lib/settings/client/api";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsForm";
 import styles from "./settings.module.css";
@@ -18,7 +18,7 @@ export function ConnectionSettings({ initial }: { initial: boolean }) {
     setBusy(true);
     setStatus(null);
     try {
-      await api("/api/settings/connections", { method: "PUT", body: { bothApprove: next } });
+      await saveBothApprove(next);
       setStatus({
         tone: "success",
         text: next ? "A new conversation now opens once both of you accept." : "Either of you can now accept a new conversation.",

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { BioField } from "@/components/onboarding/BioField";
-import { SaveProgress } from "@/components/onboarding/SaveProgress";
-import { STYLE_OPTIONS } from "@/components/onboarding/styleOptions";
+import { BioField } from "@/components/profile/BioField";
+import { SaveProgress } from "@/components/photos/SaveProgress";
+import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";

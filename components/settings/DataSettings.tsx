@@ -1,38 +1,47 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
-import { api, ApiError, leavePage } from "@/lib/http/client";
+import { deleteAccount } from "@/lib/account/client/api";
+import { ApiError, leavePage } from "@/lib/http/client";
 import styles from "./settings.module.css";
+
+// The checks load on the first submit, so the page's first paint ships no zod.
+const loadSchema = () => import("@/lib/account/schemas").then((schemas) => schemas.deleteAccountFormSchema);
 
 /** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
 export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
-  const [password, setPassword] = useState("");
-  const [typed, setTyped] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; typed?: string; form?: string }>({});
-  const [pending, setPending] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  /** The account is gone and the page is being left: it stays busy. */
+  const [leaving, setLeaving] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadSchema, { password: "", typed: "" }, "on-submit");
+  const pending = isSubmitting || leaving;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (!password) found.password = "Please enter your password";
-    if (typed !== DELETE_CONFIRMATION_WORD) found.typed = `Please type ${DELETE_CONFIRMATION_WORD} to confirm`;
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
-    try {
-      await api("/api/account", { method: "DELETE", body: { password } });
-    } catch (error) {
-      setPending(false);
-      if (!(error instanceof ApiError)) throw error;
-      return setErrors(error.code === "INVALID_PASSWORD" ? { password: error.message } : { form: error.message });
-    }
-    // The account and its sessions are gone: a full load leaves every cached page behind (and no
-    // call still out, answered 401 now, sends the page to /signout instead).
-    leavePage(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    setFormError(null);
+    return handleSubmit(async ({ password }) => {
+      try {
+        await deleteAccount(password);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message });
+        else setFormError(error.message);
+        return;
+      }
+      setLeaving(true);
+      // The account and its sessions are gone: a full load leaves every cached page behind (and no
+      // call still out, answered 401 now, sends the page to /signout instead).
+      leavePage(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);
+    })(event);
   };
 
   return (
@@ -70,23 +79,21 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
           <li>Your e-mail address can be used to register again.</li>
         </ul>
         <form onSubmit={submit} noValidate>
-          {errors.form && <Alert tone="error">{errors.form}</Alert>}
+          {formError && <Alert tone="error">{formError}</Alert>}
           <Field
             label="Password"
             type="password"
             autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            error={errors.password}
+            error={errors.password?.message}
+            {...register("password")}
           />
           <Field
             label={`Type ${DELETE_CONFIRMATION_WORD} to confirm`}
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
-            error={errors.typed}
+            error={errors.typed?.message}
+            {...register("typed")}
           />
           <button type="submit" className="button button-danger" disabled={pending}>
             {pending ? "Deleting..." : "Delete my account"}

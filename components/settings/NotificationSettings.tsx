@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type NotificationPreferences } from "@/lib/notifications/rules";
-import { api, ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/http/client";
+import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
 /** One row per type: in the app, by e-mail; saved together. */
@@ -20,11 +21,7 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
     setPending(true);
     setNotice(null);
     try {
-      const { data } = await api<{ data: NotificationPreferences }>("/api/settings/notifications", {
-        method: "PUT",
-        body: { preferences: prefs },
-      });
-      setPrefs(data);
+      setPrefs(await saveNotificationPreferences(prefs));
       setNotice({ tone: "success", text: "Your notification choices were saved." });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

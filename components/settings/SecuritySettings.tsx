@@ -1,50 +1,51 @@
 "use client";
 
 import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useWatch } from "react-hook-form";
 import { PasswordStrength } from "@/components/auth/PasswordStrength";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { normalizeEmail } from "@/lib/auth/rules";
-import { api, ApiError } from "@/lib/http/client";
-import { loadChecks } from "./loadChecks";
+import { changePassword, endSession, fetchSessions, requestEmailChange, type SessionSummary } from "@/lib/auth/client/api";
+import { ApiError } from "@/lib/http/client";
 import styles from "./settings.module.css";
 
 type Notice = { tone: "error" | "success"; text: string } | null;
 
-function ChangePassword() {
-  const [current, setCurrent] = useState("");
-  const [next, setNext] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ current?: string; next?: string; confirm?: string }>({});
-  const [notice, setNotice] = useState<Notice>(null);
-  const [pending, setPending] = useState(false);
+// The checks (the server's schemas) load on the first submit, so the page's first paint ships no zod.
+const loadPasswordSchema = () => import("@/lib/auth/schemas").then((schemas) => schemas.changePasswordFormSchema);
+const loadEmailSchema = () => import("@/lib/auth/schemas").then((schemas) => schemas.changeEmailSchema);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    if (!current) found.current = "Please enter your current password";
-    const rule = (await loadChecks(() => import("@/lib/auth/schemas")))?.registrationPasswordSchema.safeParse(next);
-    if (rule && !rule.success) found.next = rule.error.issues[0]!.message;
-    else if (next !== confirm) found.confirm = "Passwords do not match. Please try again.";
-    setErrors(found);
+const EMPTY_PASSWORDS = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+function ChangePassword() {
+  const [notice, setNotice] = useState<Notice>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    setError,
+    control,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadPasswordSchema, EMPTY_PASSWORDS, "on-submit");
+  const next = useWatch({ control, name: "newPassword" });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     setNotice(null);
-    if (Object.keys(found).length > 0) return;
-    setPending(true);
-    try {
-      await api("/api/auth/change-password", { method: "POST", body: { currentPassword: current, newPassword: next } });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.code === "INVALID_PASSWORD") setErrors({ current: error.message });
-      else setNotice({ tone: "error", text: error.message });
-      return;
-    } finally {
-      setPending(false);
-    }
-    setCurrent("");
-    setNext("");
-    setConfirm("");
-    setNotice({ tone: "success", text: "Your password was changed. Every other session has been signed out." });
-    window.dispatchEvent(new Event("sessions-changed"));
+    return handleSubmit(async ({ currentPassword, newPassword }) => {
+      try {
+        await changePassword(currentPassword, newPassword);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === "INVALID_PASSWORD") setError("currentPassword", { message: error.message });
+        else setNotice({ tone: "error", text: error.message });
+        return;
+      }
+      reset(EMPTY_PASSWORDS);
+      setNotice({ tone: "success", text: "Your password was changed. Every other session has been signed out." });
+      window.dispatchEvent(new Event("sessions-changed"));
+    })(event);
   };
 
   return (
@@ -56,29 +57,26 @@ function ChangePassword() {
           label="Current password"
           type="password"
           autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
-          error={errors.current}
+          error={errors.currentPassword?.message}
+          {...register("currentPassword")}
         />
         <Field
           label="New password"
           type="password"
           autoComplete="new-password"
-          value={next}
-          onChange={(e) => setNext(e.target.value)}
-          error={errors.next}
+          error={errors.newPassword?.message}
           hint={<PasswordStrength password={next} checklist />}
+          {...register("newPassword")}
         />
         <Field
           label="Confirm new password"
           type="password"
           autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          error={errors.confirm}
+          error={errors.confirmPassword?.message}
+          {...register("confirmPassword")}
         />
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? "Changing..." : "Change password"}
+        <button type="submit" className="button button-primary" disabled={isSubmitting}>
+          {isSubmitting ? "Changing..." : "Change password"}
         </button>
       </form>
     </section>
@@ -86,40 +84,35 @@ function ChangePassword() {
 }
 
 function ChangeEmail({ email }: { email: string }) {
-  const [newEmail, setNewEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<{ newEmail?: string; password?: string }>({});
   const [notice, setNotice] = useState<Notice>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    resetField,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadEmailSchema, { newEmail: "", password: "" }, "on-submit");
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    const parsed = (await loadChecks(() => import("@/lib/auth/schemas")))?.emailSchema.safeParse(newEmail);
-    if (parsed && !parsed.success) found.newEmail = parsed.error.issues[0]!.message;
-    if (!password) found.password = "Please enter your password";
-    setErrors(found);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
     setNotice(null);
-    if (Object.keys(found).length > 0 || (parsed && !parsed.success)) return;
-    // Unchecked here only when the checks could not load: the server then checks the same way.
-    const address = parsed?.success ? parsed.data : normalizeEmail(newEmail);
-    setPending(true);
-    try {
-      await api("/api/auth/change-email", { method: "POST", body: { password, newEmail: address } });
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      if (error.code === "INVALID_PASSWORD") setErrors({ password: error.message });
-      else if (error.code === "EMAIL_EXISTS" || error.code === "VALIDATION_ERROR") setErrors({ newEmail: error.message });
-      else setNotice({ tone: "error", text: error.message });
-      return;
-    } finally {
-      setPending(false);
-    }
-    setPassword("");
-    setNotice({
-      tone: "success",
-      text: `We sent a link to ${address}. Your email changes when you open it. Until then you sign in with ${email}.`,
-    });
+    return handleSubmit(async ({ newEmail, password }) => {
+      // Normalized by the checks; by hand only when they could not load (the server then checks the same way).
+      const address = normalizeEmail(newEmail);
+      try {
+        await requestEmailChange(password, address);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message });
+        else if (error.code === "EMAIL_EXISTS" || error.code === "VALIDATION_ERROR") setError("newEmail", { message: error.message });
+        else setNotice({ tone: "error", text: error.message });
+        return;
+      }
+      resetField("password");
+      setNotice({
+        tone: "success",
+        text: `We sent a link to ${address}. Your email changes when you open it. Until then you sign in with ${email}.`,
+      });
+    })(event);
   };
 
   return (
@@ -130,40 +123,28 @@ function ChangeEmail({ email }: { email: string }) {
       </p>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       <form onSubmit={submit} noValidate>
-        <Field
-          label="New email"
-          type="email"
-          autoComplete="email"
-          value={newEmail}
-          onChange={(e) => setNewEmail(e.target.value)}
-          error={errors.newEmail}
-        />
+        <Field label="New email" type="email" autoComplete="email" error={errors.newEmail?.message} {...register("newEmail")} />
         <Field
           label="Password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+          error={errors.password?.message}
+          {...register("password")}
         />
-        <button type="submit" className="button button-primary" disabled={pending}>
-          {pending ? "Sending..." : "Send confirmation link"}
+        <button type="submit" className="button button-primary" disabled={isSubmitting}>
+          {isSubmitting ? "Sending..." : "Send confirmation link"}
         </button>
       </form>
     </section>
   );
 }
 
-type SessionItem = { id: string; device: string; kind: "browser" | "api"; current: boolean; createdAt: string; lastSeenAt: string };
-
 const LOAD_FAILED = "We could not load your sessions.";
 
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
 
-const fetchSessions = () => api<{ data: SessionItem[] }>("/api/auth/sessions").then((body) => body.data);
-
 function Sessions() {
-  const [items, setItems] = useState<SessionItem[] | null>(null);
+  const [items, setItems] = useState<SessionSummary[] | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
@@ -188,7 +169,7 @@ function Sessions() {
   const end = async (id: string | null) => {
     setBusy(id ?? "others");
     try {
-      await api(id ? `/api/auth/sessions/${encodeURIComponent(id)}` : "/api/auth/sessions", { method: "DELETE" });
+      await endSession(id);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return setNotice({ tone: "error", text: error.message });

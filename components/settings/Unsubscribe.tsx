@@ -2,8 +2,9 @@
 
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { api, ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/http/client";
 import { NOTIFICATION_TYPE_LABELS, type NotificationKind } from "@/lib/notifications/rules";
+import { unsubscribe } from "@/lib/settings/client/api";
 
 /** The e-mail's unsubscribe link: one button, no sign-in (a link scanner opening the page changes nothing). */
 export function Unsubscribe({ token }: { token: string }) {
@@ -19,12 +20,7 @@ export function Unsubscribe({ token }: { token: string }) {
   const confirm = async () => {
     setState({ kind: "pending" });
     try {
-      // A public call: the link's token is the authority, no session is needed.
-      const { type } = await api<{ type: NotificationKind }>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
-        method: "POST",
-        public: true,
-      });
-      setState({ kind: "done", type });
+      setState({ kind: "done", type: await unsubscribe(token) });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setState({ kind: "error", message: error.message });

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { cookies } from "next/headers";
 import { authSecret, isSecureOrigin } from "@/lib/env";
+import { cookieValue } from "@/lib/http/cookies";
 import { hmac, safeEqual } from "./secrets";
 
 /**
@@ -29,13 +30,7 @@ export function trustedDevice(token: string | null | undefined, email: string): 
 
 /** The device cookie a request carries (Auth.js hands `authorize` the request, cookies included). */
 export function deviceTokenOf(headers: Headers): string | null {
-  const prefix = `${deviceCookieName()}=`;
-  const pair = headers
-    .get("cookie")
-    ?.split(";")
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(prefix));
-  return pair ? pair.slice(prefix.length) : null;
+  return cookieValue(headers, deviceCookieName());
 }
 
 /** Gives the browser of the current request (a server action's sign-in) a fresh device cookie. */

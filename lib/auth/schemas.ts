@@ -94,6 +94,27 @@ export const changePasswordSchema = z.object({
   newPassword: registrationPasswordSchema,
 });
 
+/** The confirmation matches once the password it repeats passes its own rules (one message at a time). */
+const PASSWORDS_DIFFER = "Passwords do not match. Please try again.";
+const repeats = <K extends string, C extends string>(password: K, confirm: C) => ({
+  path: [confirm],
+  message: PASSWORDS_DIFFER,
+  when: ({ issues }: { issues: readonly { path?: readonly PropertyKey[] }[] }) => !issues.some((issue) => issue.path?.[0] === password),
+});
+
+/** The reset-password form: the new password, typed twice. */
+export const resetPasswordFormSchema = z
+  .object({ password: resetPasswordSchema, confirm: z.string() })
+  .refine((form) => form.password === form.confirm, repeats("password", "confirm"));
+
+/** The forgot-password form: the address to send the link to. */
+export const forgotPasswordFormSchema = z.object({ email: emailSchema });
+
+/** The change-password form: the call's fields and the new password typed again. */
+export const changePasswordFormSchema = changePasswordSchema
+  .extend({ confirmPassword: z.string() })
+  .refine((form) => form.newPassword === form.confirmPassword, repeats("newPassword", "confirmPassword"));
+
 /** POST /api/auth/change-email: the password and the new address. */
 export const changeEmailSchema = z.object({ password: confirmingPassword("Please enter your password"), newEmail: emailSchema });
 

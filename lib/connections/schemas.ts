@@ -16,6 +16,9 @@ export const noteField = z.preprocess(
   ),
 );
 
+/** The 'Say hello' dialog: its note, as the call checks it. */
+export const helloFormSchema = z.object({ note: noteField });
+
 /** `POST /api/connections`. */
 export const sendRequestSchema = z.object({
   coupleId: z.uuid({ error: CONNECTION_TEXTS.coupleIdInvalid }),

@@ -215,6 +215,12 @@ export const reportSchema = z.object({
 });
 export type ReportInput = z.output<typeof reportSchema>;
 
+/** The 'Report' dialog: a reason must be chosen; the note is the call's to check (the field stops at its limit). */
+export const reportFormSchema = z.object({
+  reason: z.enum(REPORT_REASON_VALUES, { error: "Please choose a reason" }),
+  note: z.string(),
+});
+
 /** The `{id}` of `/api/forum/posts/{id}` and `/api/forum/replies/{id}`. */
 export const forumIdParamsSchema = z.object({ id: z.uuid({ error: FORUM_MESSAGES.idInvalid }) });
 

@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest, NextResponse } from "next/server";
 import { authSecret, devOutboxEnabled, env, isPreview, isSecureOrigin } from "@/lib/env";
 import { clientAddress, isLoopback } from "./client-address";
+import { cookieValue } from "./cookies";
 
 /**
  * Who may read the outbox (/dev/outbox, /api/dev/outbox), whose links take over accounts:
@@ -53,20 +54,9 @@ export function grantReviewerCookie(response: NextResponse): NextResponse {
   return response;
 }
 
-/** The value of the reviewer cookie in a Cookie header. */
-function cookieOf(headers: Headers): string | null {
-  const prefix = `${previewAccessCookieName()}=`;
-  const pair = headers
-    .get("cookie")
-    ?.split(";")
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(prefix));
-  return pair ? pair.slice(prefix.length) : null;
-}
-
 /** The one check of the outbox's page and call: loopback with the dev outbox on, or a preview's reviewer. */
 export function mayReadOutbox(headers: Headers): boolean {
-  return (devOutboxEnabled() && isLoopback(clientAddress(headers))) || isReviewerCookie(cookieOf(headers));
+  return (devOutboxEnabled() && isLoopback(clientAddress(headers))) || isReviewerCookie(cookieValue(headers, previewAccessCookieName()));
 }
 
 /** The outbox visit with ?access=: the reviewer's token becomes a cookie and leaves the address bar. */

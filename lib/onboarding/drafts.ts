@@ -1,14 +1,12 @@
 /**
- * The onboarding forms' drafts (spec section 3, drafts), in the store of
- * lib/onboarding/draft-store.ts (re-exported here), read back with lib/onboarding/draft-schemas.ts:
- * a draft that does not parse is ignored, never trusted.
+ * The onboarding forms' drafts (spec section 3, drafts), in the forms' draft store
+ * (lib/forms/draft-store.ts), read back with lib/onboarding/draft-schemas.ts: a draft that does not
+ * parse is ignored, never trusted.
  */
 import type { OnboardingLocation } from "@/lib/locations/client/saved-location";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { coupleDraftSchema, individualDraftSchema } from "./draft-schemas";
-import { draftStore } from "./draft-store";
-
-export * from "./draft-store";
+import { draftStore } from "@/lib/forms/draft-store";
 
 export type IndividualDraft = {
   userImage: PickedPhoto | null;

@@ -25,3 +25,14 @@ export const step2Schema = z.object({
   bio: coupleBioField,
 });
 export type Step2Input = z.output<typeof step2Schema>;
+
+/** Step 1's answer (lib/onboarding/service Step1Result), read in the browser only as far as the flow needs it. */
+export const step1AnswerSchema = z.object({
+  data: z.object({
+    avatarUrl: z.string(),
+    occupation: z.string(),
+    interests: z.array(z.string()),
+    location: z.object({ location: z.string(), placeId: z.string() }),
+    isPartnerB: z.boolean(),
+  }),
+});

@@ -94,7 +94,7 @@ describe("first paint of the heavy pages", () => {
   it.each([
     "components/forum/ForumPage.tsx",
     "components/forum/PostThread.tsx",
-    "components/forum/CoupleSafetyActions.tsx",
+    "components/safety/CoupleSafetyActions.tsx",
     "components/profile/CoupleProfileView.tsx",
     "components/events/EventForm.tsx",
     "components/locations/LocationSearch.tsx",

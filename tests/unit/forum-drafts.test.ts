@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { postDraft, replyDraft, type PostDraft } from "@/lib/forum/client/drafts";
-import { clearDraft, draftKey } from "@/lib/onboarding/draft-store";
+import { clearDraft, draftKey } from "@/lib/forms/draft-store";
 import { MemoryStorage } from "../support/memory-storage";
 
 const post: PostDraft = {

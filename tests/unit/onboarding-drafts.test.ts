@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  clearDraft,
-  coupleDraft,
-  draftKey,
-  individualDraft,
-  type CoupleDraft,
-  type DraftStore,
-  type IndividualDraft,
-} from "@/lib/onboarding/drafts";
+import { clearDraft, draftKey, type DraftStore } from "@/lib/forms/draft-store";
+import { coupleDraft, individualDraft, type CoupleDraft, type IndividualDraft } from "@/lib/onboarding/drafts";
 import { MemoryStorage } from "../support/memory-storage";
 
 const photo = (name: string) => ({ dataUrl: `data:image/jpeg;base64,${"A".repeat(400)}`, name, size: 300, width: 400, height: 400 });

@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { z } from "zod";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
@@ -10,14 +9,12 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { greeting } from "@/lib/dashboard/rules";
+import { dashboardQuerySchema } from "@/lib/dashboard/schemas";
 import { recordWelcome } from "@/lib/dashboard/service";
 import type { ForumPost } from "@/lib/forum/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dashboard" };
-
-/** `?welcome=partner`: partner B's first arrival (lib/onboarding/router PARTNER_WELCOME). */
-const query = z.object({ welcome: z.literal("partner").optional() }).catch({});
 
 function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
   return (
@@ -40,7 +37,7 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
  * (lib/dashboard/queries loadDashboard); every card says what to do when it is empty.
  */
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const { welcome } = query.parse(await searchParams);
+  const { welcome } = dashboardQuerySchema.parse(await searchParams);
   const { userId } = await requireCompleteProfile();
   const [dashboard, couple, welcomedAt] = await withDb(async (db) => {
     const [loaded, profile] = await Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]);

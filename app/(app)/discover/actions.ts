@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
+import { dismissedCoupleIdSchema } from "@/lib/discover/schemas";
 import { dismissSuggestion } from "@/lib/discover/service";
 import { action } from "@/lib/http/action";
 
@@ -9,7 +9,7 @@ import { action } from "@/lib/http/action";
 export const dismissSuggestionAction = action(
   {
     access: "complete-profile",
-    input: (coupleId: unknown) => z.string().max(100).parse(coupleId),
+    input: (coupleId: unknown) => dismissedCoupleIdSchema.parse(coupleId),
     failure: "Could not hide this couple. Please try again.",
   },
   async ({ db, couple, input }) => {

@@ -1,10 +1,10 @@
 /**
- * The forum's drafts in session storage, per user and form (the onboarding drafts' store,
- * lib/onboarding/draft-store.ts): the composer's, and one reply draft per post. A draft that no
+ * The forum's drafts in session storage, per user and form (the forms' draft store,
+ * lib/forms/draft-store.ts): the composer's, and one reply draft per post. A draft that no
  * longer parses is dropped; its schema (./draft-schemas, zod) loads with the first read.
  */
 import "client-only";
-import { lazyDraftStore } from "@/lib/onboarding/draft-store";
+import { lazyDraftStore } from "@/lib/forms/draft-store";
 import type { ForumScope, ForumTopic } from "../rules";
 import type { ForumMention } from "./api";
 

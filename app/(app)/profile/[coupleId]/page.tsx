@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { CoupleSafetyActions } from "@/components/forum/CoupleSafetyActions";
+import { CoupleSafetyActions } from "@/components/safety/CoupleSafetyActions";
 import { PostRow } from "@/components/forum/PostRow";
 import { SayHello } from "@/components/messages/SayHello";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";

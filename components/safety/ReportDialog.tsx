@@ -1,41 +1,43 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
-import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTargetType } from "@/lib/forum/rules";
+import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportTargetType } from "@/lib/forum/rules";
 import { sendReport } from "@/lib/forum/client/api";
 import { ApiError } from "@/lib/http/client";
 
 type Props = { open: boolean; onClose(): void; targetType: ReportTargetType; targetId: string };
 
+const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.reportFormSchema);
+
 /** 'Report': a reason (spam, harassment, inappropriate, other) and an optional note, then thanks. */
 export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
-  const [reason, setReason] = useState<ReportReason | "">("");
-  const [note, setNote] = useState("");
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(loadSchema, { note: "" }, "on-submit");
+  const note = useWatch({ control, name: "note" });
+  // A missing reason is said where the call's failure is: above the reasons.
+  const error = errors.reason?.message ?? failed;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!reason) {
-      setError("Please choose a reason");
-      return;
-    }
-    setBusy(true);
-    setError(null);
+  const submit = handleSubmit(async ({ reason, note }) => {
+    setFailed(null);
     try {
       await sendReport({ targetType, targetId, reason, note: note.trim() || undefined });
       setSent(true);
     } catch (failure) {
       // A second report of the same target is already in the team's hands: thank them the same.
       if (failure instanceof ApiError && failure.code === "ALREADY_REPORTED") setSent(true);
-      else setError(failure instanceof Error ? failure.message : "Could not send your report");
-    } finally {
-      setBusy(false);
+      else setFailed(failure instanceof Error ? failure.message : "Could not send your report");
     }
-  }
+  });
 
   return (
     <Dialog open={open} onClose={onClose} title="Report" closeButton>
@@ -53,7 +55,7 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
             <legend>Why are you reporting this?</legend>
             {REPORT_REASONS.map((r) => (
               <label key={r.value} className="choice">
-                <input type="radio" name="reason" value={r.value} checked={reason === r.value} onChange={() => setReason(r.value)} />
+                <input type="radio" value={r.value} {...register("reason")} />
                 {r.label}
               </label>
             ))}
@@ -63,9 +65,8 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
             <textarea
               id={`report-note-${targetId}`}
               rows={3}
-              value={note}
               maxLength={REPORT_NOTE_MAX}
-              onChange={(event) => setNote(event.target.value)}
+              {...register("note")}
               aria-describedby={`report-note-${targetId}-counter`}
             />
             <span id={`report-note-${targetId}-counter`} className="field-hint">

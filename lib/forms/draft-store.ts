@@ -3,7 +3,8 @@
  * photos under `{userId}:{form}:photos`), so a reload keeps what was typed and the chosen photo
  * previews. Pure apart from the Storage handed in, and zod-free: each form hands in the schema
  * its draft must parse with (a draft that does not parse is ignored, never trusted), or a loader
- * of it (lazyDraftStore). The onboarding's own drafts are lib/onboarding/drafts.ts.
+ * of it (lazyDraftStore). The forms' own stores are in their areas (lib/onboarding/drafts.ts,
+ * lib/forum/client/drafts.ts).
  */
 /** The onboarding forms, and the forum's composer and reply field (one reply draft per post). */
 export type DraftForm = "individual_profile" | "couple_profile" | "forum_post" | `forum_reply:${string}`;

@@ -1,5 +1,8 @@
-import type { SavePhase } from "./useStepSave";
+import type { SendPhase } from "@/lib/images/client/send-photos";
 import styles from "./SaveProgress.module.css";
+
+/** Optimizing the photos, then sending the form; idle before and after. */
+export type SavePhase = "idle" | SendPhase;
 
 /** The save's real progress while a step is being saved: optimizing first, then uploading. */
 export function SaveProgress({

@@ -1,0 +1,51 @@
+"use client";
+
+import { useState } from "react";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+
+type LoadMoreOptions<T> = {
+  /** The cursor after the first page (`nextCursorOf` it); null when the first page was the whole list. */
+  firstCursor: string | null;
+  /** The ids the first page shows (it may change, as a live first page does): a loaded row among them is shown there only. */
+  firstIds: readonly string[];
+  /** The page after `cursor`, through the area's client/api.ts. */
+  load(cursor: string): Promise<KeysetPage<T>>;
+  idOf(item: T): string;
+  /** What the list says when a page fails with no message of its own. */
+  failed: string;
+};
+
+/**
+ * 'Load more' of a keyset list (lib/pagination/page.ts): the first page is the caller's (rendered
+ * by the server or kept current by the live hook); each click asks for the page after the last
+ * cursor and keeps the rows below it. A row is shown once, at its first place: one that moved up
+ * onto the first page (new activity) or came again on a later page is left out.
+ */
+export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: LoadMoreOptions<T>) {
+  const [loaded, setLoaded] = useState<{ items: T[]; cursor: string | null } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cursor = loaded ? loaded.cursor : firstCursor;
+  const onFirst = new Set(firstIds);
+  const more = (loaded?.items ?? []).filter((item) => !onFirst.has(idOf(item)));
+
+  async function loadMore() {
+    if (!cursor) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await load(cursor);
+      setLoaded((shown) => {
+        const seen = new Set((shown?.items ?? []).map(idOf));
+        const fresh = next.data.filter((item) => !seen.has(idOf(item)));
+        return { items: [...(shown?.items ?? []), ...fresh], cursor: nextCursorOf(next) };
+      });
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : failed);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return { more, cursor, busy, error, loadMore };
+}

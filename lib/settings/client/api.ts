@@ -1,0 +1,19 @@
+/** The browser's calls to the settings API that carry no photos, through the transport (lib/http/client.ts); forms with photos go through ./save.ts. */
+import "client-only";
+import { api } from "@/lib/http/client";
+import type { NotificationKind, NotificationPreferences } from "@/lib/notifications/rules";
+
+/** Saves every type's channels together; answers what was saved. */
+export const saveNotificationPreferences = (preferences: NotificationPreferences) =>
+  api<{ data: NotificationPreferences }>("/api/settings/notifications", { method: "PUT", body: { preferences } }).then((body) => body.data);
+
+export async function saveBothApprove(bothApprove: boolean): Promise<void> {
+  await api("/api/settings/connections", { method: "PUT", body: { bothApprove } });
+}
+
+/** An e-mail's unsubscribe link: a public call, the link's token is the authority. Answers the type it turned off. */
+export const unsubscribe = (token: string) =>
+  api<{ type: NotificationKind }>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+    method: "POST",
+    public: true,
+  }).then((body) => body.type);
