@@ -29,13 +29,14 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   let profile: CoupleProfile;
   let posts: ForumPost[];
   let connection: ConnectionState;
+  let viewerCoupleId: string;
   try {
-    [profile, posts, connection] = await withDb(async (db) => {
+    [profile, posts, connection, viewerCoupleId] = await withDb(async (db) => {
       const found = await loadCoupleProfile(db, userId, coupleId);
       const actor = await forumActor(db, userId);
       const recent = await listPosts(db, actor, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
       const connections = await connectionStates(db, actor.coupleId, [found.id]);
-      return [found, recent.data, stateOf(connections, found.id)] as const;
+      return [found, recent.data, stateOf(connections, found.id), actor.coupleId] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
@@ -48,7 +49,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
         profile.isOwn ? undefined : (
           <>
             <SayHello coupleId={profile.id} coupleName={profile.coupleName} connection={connection} />
-            <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />
+            <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} viewer={{ userId, coupleId: viewerCoupleId }} />
           </>
         )
       }
