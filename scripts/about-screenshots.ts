@@ -1,5 +1,5 @@
 /**
- * The about page's two pictures (public/about): the directory and a conversation on a phone, as
+ * The about page's two pictures (public/screenshots): the directory and a conversation on a phone, as
  * the demo couples see them. Run once against a freshly seeded build (`npm run db:seed` data,
  * e.g. the browser tests' server) and commit the files:
  *   BASE_URL=http://localhost:3170 node --import tsx scripts/about-screenshots.ts
@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { DEMO_PASSWORD, demoEmail, directoryEmail } from "../lib/demo/data";
 
 const BASE_URL = process.env.BASE_URL ?? "http://localhost:3000";
-const OUT = path.join(import.meta.dirname, "..", "public", "about");
+const OUT = path.join(import.meta.dirname, "..", "public", "screenshots");
 /** Each picture stays small enough for a phone on a slow network. */
 const MAX_BYTES = 150_000;
 

@@ -14,7 +14,7 @@ export const metadata: Metadata = {
 /**
  * The front door for a visitor (linked from /login and /register, which stays the first page): what
  * couples do here, how partners join, what is private, where the guidelines are, and two pictures
- * of the app made from the demo couples (public/about, written by scripts/about-screenshots.ts).
+ * of the app made from the demo couples (public/screenshots, written by scripts/about-screenshots.ts).
  * Public and prerendered: it reads nothing from the request.
  */
 export default function AboutPage() {
@@ -35,12 +35,12 @@ export default function AboutPage() {
       </ul>
       <div className={styles.shots}>
         <Screenshot
-          src="/about/directory.webp"
+          src="/screenshots/directory.webp"
           alt="The directory on a phone: couples near Lisbon, each with their picture, name, badge, distance, place, interests in common and a Say hello button."
           caption="The directory: couples near you and what you share."
         />
         <Screenshot
-          src="/about/conversation.webp"
+          src="/screenshots/conversation.webp"
           alt="A conversation on a phone between Maya & Theo and Ines & Rafael: all four write in one thread, planning a walk in Sintra."
           caption="A conversation: the four of you in one thread."
         />

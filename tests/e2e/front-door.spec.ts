@@ -27,7 +27,7 @@ test("a visitor goes from /login to /about and on to /register", async ({ page }
     const picture = page.getByRole("img", { name });
     await picture.scrollIntoViewIfNeeded();
     await expect(picture).toBeVisible();
-    expect(await picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    await expect.poll(() => picture.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
   }
 
   await page.getByRole("link", { name: "Create your account" }).click();
