@@ -73,14 +73,15 @@ export default async function middleware(request: NextRequest) {
 }
 
 /**
- * Pages, and API paths with a `%` (a malformed one would make Next's router answer 500). Other
+ * Pages, and API paths with a `%` (a malformed one would make Next's router answer 500); public
+ * files (icons, the about page's screenshots) are served as they are. Other
  * API routes check their own caller, get their static headers from next.config.ts, and stay
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
  */
 export const config = {
   runtime: "nodejs",
   matcher: [
-    "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)",
+    "/((?!api/|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)",
     "/api/(.*%.*)",
   ],
 };

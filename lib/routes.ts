@@ -43,6 +43,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/invitation/accept", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */
   { path: "/unsubscribe", tier: "public" },
+  /** What Two of Us is and for whom, for visitors (linked from /login, /register and the footer). */
+  { path: "/about", tier: "public", nav: { label: "About", group: "footer" } },
   /** The trust pages, for visitors and members alike (linked from registration, settings and the footer). */
   { path: "/terms", tier: "public", nav: { label: "Terms", group: "footer" } },
   { path: "/privacy", tier: "public", nav: { label: "Privacy notice", group: "footer" } },

@@ -4,7 +4,7 @@ import styles from "./SiteFooter.module.css";
 
 const LINKS = navLinks("footer");
 
-/** Every page's footer: the terms, the privacy notice and the community guidelines. */
+/** Every page's footer: what Two of Us is, the terms, the privacy notice and the community guidelines. */
 export function SiteFooter() {
   return (
     <footer className={styles.footer}>

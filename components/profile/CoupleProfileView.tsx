@@ -60,7 +60,7 @@ function Chips({ items, label }: { items: readonly { value: string; label: strin
 
 type Props = {
   profile: CoupleProfile;
-  /** Report and block, on another couple's profile (its own partners get 'Edit profile' instead). */
+  /** 'Say hello' or 'Message' and the menu with Report and Block, on another couple's profile (its own partners get 'Edit profile' instead). */
   actions?: ReactNode;
   /** Another couple's latest forum posts, as list rows. */
   recentPosts?: ReactNode[];
@@ -100,7 +100,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
                 </Link>
               </p>
             ) : (
-              actions
+              actions && <div className={styles.actions}>{actions}</div>
             )}
           </div>
         </header>

@@ -1,32 +1,26 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { BlockDialog, ReportDialog } from "./SafetyDialogs";
+import { ItemMenu } from "./ItemMenu";
 
-/** On another couple's profile: 'Report' and 'Block {couple name}', each through its dialog. */
-export function CoupleSafetyActions({ coupleId, coupleName }: { coupleId: string; coupleName: string }) {
+type Props = { coupleId: string; coupleName: string; viewer: { userId: string; coupleId: string } };
+
+/**
+ * On another couple's profile: 'Report' and 'Block {couple name}' in the profile's "More" menu, as on a post, so
+ * neither sits beside 'Message' nor shouts from every profile.
+ */
+export function CoupleSafetyActions({ coupleId, coupleName, viewer }: Props) {
   const router = useRouter();
-  const [dialog, setDialog] = useState<"report" | "block" | null>(null);
   return (
-    <div className="form-actions">
-      <button type="button" className="button button-secondary" onClick={() => setDialog("report")}>
-        Report
-      </button>
-      <button type="button" className="button button-danger-outline" onClick={() => setDialog("block")}>
-        Block {coupleName}
-      </button>
-      {dialog === "report" && <ReportDialog open onClose={() => setDialog(null)} targetType="couple" targetId={coupleId} />}
-      {dialog === "block" && (
-        <BlockDialog
-          open
-          onClose={() => setDialog(null)}
-          coupleId={coupleId}
-          coupleName={coupleName}
-          // A blocked couple's profile is not found from now on: back to the forum.
-          onBlocked={() => router.push("/forum")}
-        />
-      )}
-    </div>
+    <ItemMenu
+      label={`More actions for ${coupleName}`}
+      targetType="couple"
+      targetId={coupleId}
+      // The couple as a whole, not one partner: nothing to edit or delete, only to report or block.
+      author={{ userId: null, coupleId, coupleName }}
+      viewer={viewer}
+      // A blocked couple's profile is not found from now on: back to the forum.
+      onBlocked={() => router.push("/forum")}
+    />
   );
 }

@@ -67,8 +67,8 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
       )}
       <StatusLine status={status} />
       <p className="field-hint">
-        To block a couple, open their profile (from the <Link href="/directory">directory</Link>) and choose &apos;Block&apos; under their
-        name, or choose &apos;Block&apos; in the ⋯ menu of one of their posts or replies in the <Link href="/forum">forum</Link>.
+        To block a couple, open their profile (from the <Link href="/directory">directory</Link>) and choose &apos;Block&apos; in its ⋯
+        menu, or in the ⋯ menu of one of their posts or replies in the <Link href="/forum">forum</Link>.
       </p>
     </section>
   );

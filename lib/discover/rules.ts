@@ -9,7 +9,6 @@
  */
 import { COUPLE_TYPES, interestLists } from "@/lib/couples/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
-import { commonText } from "@/lib/directory/rules";
 import { COUPLE_RADII_KM, haversineKm } from "@/lib/locations/bands";
 
 /** 'Not for us' hides a suggestion this long. */
@@ -95,15 +94,34 @@ const interestWords = (values: readonly string[]) =>
   values.map((value) => (INTEREST_LABEL.get(value) ?? value.replaceAll("_", " ")).toLowerCase());
 const styleWords = (values: readonly string[]) => values.map((value) => STYLE_LABEL.get(value) ?? value);
 
+/** How many interests a reason names; beyond them it counts ('... and 2 more'), so it stays one chip. */
+export const INTERESTS_NAMED = 3;
+
+/** Words as a sentence names them: 'hiking', 'hiking and wine', 'hiking, wine and travel', 'hiking, wine, travel and 2 more'. */
+export function namedList(words: readonly string[], named = INTERESTS_NAMED): string {
+  if (words.length > named) return `${words.slice(0, named).join(", ")} and ${words.length - named} more`;
+  if (words.length <= 1) return words[0] ?? "";
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
 /**
- * Why a couple is suggested, strongest first, each short enough for a chip: 'All four love
- * hiking', '3 interests in common', 'Both Culture Curators', 'Within 25 km'.
+ * The one interests reason, naming what is shared (catalogue order): 'You all love hiking, wine
+ * tasting and travel' when every one of the four holds them, else 'Both couples like ...' for the
+ * interests the two couples share as couples; null when they share none.
+ */
+export function interestsReason(s: Pick<Suggestion, "allFour" | "sharedInterests">): string | null {
+  if (s.allFour.length > 0) return `You all love ${namedList(interestWords(s.allFour))}`;
+  if (s.sharedInterests.length > 0) return `Both couples like ${namedList(interestWords(s.sharedInterests))}`;
+  return null;
+}
+
+/**
+ * Why a couple is suggested, strongest first, each short enough for a chip: 'You all love hiking,
+ * wine tasting and travel', 'Both Culture Curators', 'Within 25 km'.
  */
 export function reasonsFor(s: Pick<Suggestion, "allFour" | "sharedInterests" | "sharedStyles" | "distanceBand">): string[] {
-  const reasons: string[] = [];
-  if (s.allFour.length === 1) reasons.push(`All four love ${interestWords(s.allFour)[0]}`);
-  if (s.allFour.length > 1) reasons.push(`All four share ${s.allFour.length} interests`);
-  if (s.sharedInterests.length > 0) reasons.push(commonText(s.sharedInterests.length));
+  const interests = interestsReason(s);
+  const reasons = interests === null ? [] : [interests];
   for (const style of styleWords(s.sharedStyles)) reasons.push(`Both ${style}`);
   if (s.distanceBand !== null) reasons.push(bandLabel(s.distanceBand));
   return reasons;

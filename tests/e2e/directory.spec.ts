@@ -95,6 +95,7 @@ test("the demo couple filters the directory by an interest and a distance band a
   // The seeded neighbours' last names, e-mails and birth dates are nowhere on the page.
   const text = await page.locator("body").innerText();
   expect(text).not.toMatch(/Silva|Costa|@demo\.couples\.test|19\d\d-\d\d-\d\d/);
+  await page.locator(`summary[aria-label="More actions for ${name}"]`).click();
   await expect(page.getByRole("button", { name: "Report" })).toBeVisible();
   await expect(page.getByRole("button", { name: `Block ${name}` })).toBeVisible();
 });

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";
 
 /**
@@ -63,12 +64,50 @@ test("the dashboard: completion percentage, the invite card without partner B, c
   await expect(page.getByRole("region", { name: "Recent notifications" })).toContainText("Nothing new yet");
 });
 
+test("on a phone, discover is faces first: the photo leads each card in the first screen, the name under it, the reason naming an interest", async ({}, testInfo) => {
+  const { page } = us;
+  for (const theme of THEMES) {
+    await page.setViewportSize(PHONE);
+    await page.evaluate((chosen) => window.localStorage.setItem("theme", chosen), theme);
+    await page.goto("/discover");
+    await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+    // The first card, whoever it is: its photo (or the placeholder where none was added) spans the card, above the name.
+    const first = page.getByRole("article").first();
+    const card = (await first.boundingBox())!;
+    const photo = (await first.locator("img, [data-testid='face-placeholder']").first().boundingBox())!;
+    const name = (await first.getByRole("heading").boundingBox())!;
+    expect(photo.width).toBeGreaterThanOrEqual(card.width - 2);
+    expect(photo.y + photo.height).toBeLessThanOrEqual(name.y);
+    expect(photo.y + photo.height).toBeLessThanOrEqual(PHONE.height);
+    // Our neighbours' card names what the two couples share, in one chip.
+    const reasons = page.getByRole("article", { name: them.coupleName }).getByRole("list", { name: "Why we suggest them" });
+    await expect(reasons.getByRole("listitem").first()).toHaveText(/^Both couples like sailing, /);
+    await expect(reasons.getByText(/interests in common|share \d+ interests/)).toHaveCount(0);
+    await noHorizontalScroll(page);
+    await axe(page);
+    await page.screenshot({ path: testInfo.outputPath(`discover-phone-${theme}.png`) });
+    await page.setViewportSize(LAPTOP);
+    await page.reload();
+    await noHorizontalScroll(page);
+    await page.screenshot({ path: testInfo.outputPath(`discover-laptop-${theme}.png`) });
+    await page.goto("/dashboard");
+    await page.screenshot({ path: testInfo.outputPath(`dashboard-laptop-${theme}.png`) });
+    await page.setViewportSize(PHONE);
+    await page.reload();
+    await page.screenshot({ path: testInfo.outputPath(`dashboard-phone-${theme}.png`), fullPage: true });
+  }
+});
+
 test("discover says why, and 'Not for us' removes a suggestion (for good, after a reload)", async () => {
   const { page } = us;
   await page.goto("/discover");
   const card = page.getByRole("article", { name: them.coupleName });
   const reasons = card.getByRole("list", { name: "Why we suggest them" }).getByRole("listitem");
-  await expect(reasons).toHaveText(["5 interests in common", "Both Mindful Adventurers", /^Within (25|50) km$/]);
+  await expect(reasons).toHaveText([
+    "Both couples like sailing, skiing, theatre and 2 more",
+    "Both Mindful Adventurers",
+    /^Within (25|50) km$/,
+  ]);
   await expect(card).not.toContainText("Hart");
 
   await card.getByRole("button", { name: `Not for us: hide ${them.coupleName} for 30 days` }).click();

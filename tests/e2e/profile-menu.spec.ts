@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
-import { axe, LAPTOP, PHONE, THEMES } from "./checks";
-import { signIn } from "./support";
+import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail, directoryEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
+import { csrfToken, signIn } from "./support";
 
 /**
  * Wrong notes on a couple's pages: 'Edit profile' on their own, a badge that says what it means,
@@ -36,7 +36,7 @@ for (const [size, viewport] of [
   ["laptop", LAPTOP],
 ] as const) {
   for (const theme of THEMES) {
-    test(`own profile, another couple's badge and buttons, the menu (${size}, ${theme})`, async ({ browser }) => {
+    test(`own profile, another couple's badge and buttons, the menu (${size}, ${theme})`, async ({ browser }, testInfo) => {
       const context = await browser.newContext({ viewport, colorScheme: theme, hasTouch: size === "phone" });
       await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
       const page = await context.newPage();
@@ -59,11 +59,13 @@ for (const [size, viewport] of [
       await page.keyboard.press("Escape");
       await expect(meaning).toBeHidden();
 
-      // Block is drawn in the error colour; Report is not.
+      // Report and Block are in the profile's menu; Block is drawn in the error colour, Report is not.
+      await page.locator(`summary[aria-label="More actions for ${mayaCouple}"]`).click();
       const block = await colours(page.getByRole("button", { name: `Block ${mayaCouple}` }));
       expect(block.text).toBe(block.error);
       const report = await colours(page.getByRole("button", { name: "Report" }));
       expect(report.text).not.toBe(report.error);
+      await page.screenshot({ path: testInfo.outputPath(`profile-menu-open-${size}-${theme}.png`) });
       await page.getByRole("button", { name: `Block ${mayaCouple}` }).click();
       const confirm = await colours(page.getByRole("dialog").getByRole("button", { name: `Block ${mayaCouple}` }));
       expect(confirm.background).toBe(confirm.error);
@@ -87,3 +89,86 @@ for (const [size, viewport] of [
     });
   }
 }
+
+/** Two boxes touch when they overlap or lie closer than this (a finger's margin between two targets). */
+const TARGET_GAP = 8;
+const apart = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+  a.x + a.width + TARGET_GAP <= b.x ||
+  b.x + b.width + TARGET_GAP <= a.x ||
+  a.y + a.height + TARGET_GAP <= b.y ||
+  b.y + b.height + TARGET_GAP <= a.y;
+
+test("on a phone, a connected couple's profile: 'Message' and the menu are 44 px targets apart; Report and Block are in the menu", async ({
+  browser,
+}, testInfo) => {
+  // Two seeded directory couples no other test connects: Isla says hello, Freya accepts.
+  const [isla, freya] = await Promise.all(
+    ["Isla", "Freya"].map(async (firstName) => {
+      const context = await browser.newContext({ viewport: NARROW, hasTouch: true });
+      const page = await context.newPage();
+      await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
+      await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+      return page;
+    }),
+  );
+  const freyaCouple = "Freya & Oscar";
+  await isla!.goto("/directory?q=Freya");
+  const card = isla!.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: freyaCouple }).first();
+  const coupleId = (await card.getAttribute("href"))!.split("/").pop()!;
+  const sent = await isla!.request.post("/api/connections", {
+    headers: { "X-CSRF-Token": await csrfToken(isla!) },
+    data: { coupleId, note: "Hello from Isla and George!" },
+  });
+  expect(sent.status()).toBe(201);
+  const requestId = ((await sent.json()) as { data: { id: string } }).data.id;
+  const accepted = await freya!.request.post(`/api/connections/${requestId}/accept`, {
+    headers: { "X-CSRF-Token": await csrfToken(freya!) },
+  });
+  expect(accepted.ok()).toBe(true);
+
+  for (const theme of THEMES) {
+    await isla!.emulateMedia({ colorScheme: theme });
+    await isla!.evaluate((chosen) => window.localStorage.setItem("theme", chosen), theme);
+    await isla!.goto(`/profile/${coupleId}`);
+    await expect(isla!.getByRole("heading", { level: 1, name: freyaCouple })).toBeVisible();
+    const message = isla!.getByRole("link", { name: `Message ${freyaCouple}` });
+    const menu = isla!.locator(`summary[aria-label="More actions for ${freyaCouple}"]`);
+    const report = isla!.getByRole("button", { name: "Report", exact: true });
+    const block = isla!.getByRole("button", { name: `Block ${freyaCouple}` });
+    // Report and Block wait in the menu; nothing but 'Message' and the menu's button sits in the header.
+    await expect(message).toBeVisible();
+    await expect(report).toBeHidden();
+    await expect(block).toBeHidden();
+    const messageBox = (await message.boundingBox())!;
+    const menuBox = (await menu.boundingBox())!;
+    for (const box of [messageBox, menuBox]) {
+      expect(box.width).toBeGreaterThanOrEqual(44);
+      expect(box.height).toBeGreaterThanOrEqual(44);
+    }
+    expect(apart(messageBox, menuBox), `'Message' ${JSON.stringify(messageBox)} touches the menu ${JSON.stringify(menuBox)}`).toBe(true);
+    await noHorizontalScroll(isla!);
+
+    await menu.tap();
+    for (const item of [report, block]) {
+      await expect(item).toBeVisible();
+      const box = (await item.boundingBox())!;
+      expect(box.height).toBeGreaterThanOrEqual(44);
+      // The open menu stays on the screen.
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(NARROW.width);
+    }
+    await noHorizontalScroll(isla!);
+    await axe(isla!);
+    await isla!.screenshot({ path: testInfo.outputPath(`profile-menu-open-360-${theme}.png`) });
+    await block.tap();
+    await expect(isla!.getByRole("dialog", { name: `Block ${freyaCouple}?` })).toBeVisible();
+    await isla!.getByRole("dialog").getByRole("button", { name: "Cancel" }).tap();
+    await expect(menu).toBeFocused();
+  }
+  // Wide, the same row: 'Message' first, the menu at its far end.
+  await isla!.setViewportSize(LAPTOP);
+  await isla!.reload();
+  await isla!.screenshot({ path: testInfo.outputPath("profile-laptop-dark.png") });
+  await isla!.context().close();
+  await freya!.context().close();
+});

@@ -44,12 +44,9 @@ describe("GET /api/discover", () => {
     const ours = ids(res).filter((id) => [best.coupleId, middle.coupleId, weak.coupleId].includes(id));
     expect(ours).toEqual([best.coupleId, middle.coupleId, weak.coupleId]);
     const top = cards(res).find((card) => card.coupleId === best.coupleId)!;
-    expect(top.reasons).toEqual(["All four share 3 interests", "3 interests in common", "Both Culture Curators", "Within 25 km"]);
+    expect(top.reasons).toEqual(["You all love sailing, skiing and theatre", "Both Culture Curators", "Within 25 km"]);
     expect(top.distance).toBe("Within 25 km");
-    expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual([
-      "All four love sailing",
-      "2 interests in common",
-    ]);
+    expect(cards(res).find((card) => card.coupleId === middle.coupleId)!.reasons).toEqual(["You all love sailing"]);
     expect(ids(res)).not.toContain(us.coupleId);
   });
 

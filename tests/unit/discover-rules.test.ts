@@ -6,6 +6,8 @@ import {
   coupleInterestSet,
   distanceBand,
   distanceKm,
+  interestsReason,
+  namedList,
   rankSuggestions,
   scoreCouple,
   WEIGHTS,
@@ -55,21 +57,36 @@ describe("discover scoring", () => {
     const us = couple("us", { partners: [all, all], styles: ["culture_curators", "career_climbers"], point: LISBON });
     const them = couple("them", { partners: [[...all, "music"], all], styles: ["culture_curators"], point: SINTRA });
     const s = scoreCouple(us, them);
-    expect(s.reasons).toEqual(["All four share 3 interests", "3 interests in common", "Both Culture Curators", "Within 25 km"]);
+    expect(s.reasons).toEqual(["You all love travel, wine tasting and hiking", "Both Culture Curators", "Within 25 km"]);
     expect(s.score).toBe(3 * WEIGHTS.allFour + WEIGHTS.style + WEIGHTS.band[25]);
   });
 
-  it("says what all four love apart from what the couples share, each reason short enough for a chip", () => {
+  it("names what all four love, else what the two couples share, in one chip", () => {
     const us = couple("us", { partners: [["travel", "cooking"], ["travel"]], styles: ["culture_curators", "career_climbers"] });
     const them = couple("them", { partners: [["travel"], ["travel", "cooking"]], styles: ["career_climbers", "culture_curators"] });
-    expect(scoreCouple(us, them).reasons).toEqual([
-      "All four love travel",
-      "2 interests in common",
-      "Both Culture Curators",
-      "Both Career Climbers",
-    ]);
+    expect(scoreCouple(us, them).reasons).toEqual(["You all love travel", "Both Culture Curators", "Both Career Climbers"]);
     const solo = couple("solo", { partners: [["cooking", "yoga"]] });
-    expect(scoreCouple(us, solo).reasons).toEqual(["1 interest in common"]);
+    expect(scoreCouple(us, solo).reasons).toEqual(["Both couples like cooking"]);
+  });
+
+  it("the interests reason names up to three interests in catalogue order and counts the rest", () => {
+    expect(interestsReason({ allFour: ["hiking", "wine_tasting", "travel"], sharedInterests: [] })).toBe(
+      "You all love hiking, wine tasting and travel",
+    );
+    expect(interestsReason({ allFour: [], sharedInterests: ["sailing", "skiing", "theatre", "dance", "writing"] })).toBe(
+      "Both couples like sailing, skiing, theatre and 2 more",
+    );
+    expect(interestsReason({ allFour: ["arts_culture"], sharedInterests: ["arts_culture", "music"] })).toBe("You all love arts & culture");
+    expect(interestsReason({ allFour: [], sharedInterests: [] })).toBeNull();
+  });
+
+  it("names a list as a sentence does", () => {
+    expect(namedList([])).toBe("");
+    expect(namedList(["hiking"])).toBe("hiking");
+    expect(namedList(["hiking", "wine"])).toBe("hiking and wine");
+    expect(namedList(["hiking", "wine", "travel"])).toBe("hiking, wine and travel");
+    expect(namedList(["hiking", "wine", "travel", "music"])).toBe("hiking, wine, travel and 1 more");
+    expect(namedList(["a", "b", "c", "d", "e", "f"], 2)).toBe("a, b and 4 more");
   });
 
   it("distance is a band of the shown points, never a figure; none without both points", () => {

@@ -43,6 +43,7 @@ const PUBLIC_ROUTES = [
   "/signout",
   "/verify-email",
   "/invitation/accept",
+  "/about",
   "/terms",
   "/privacy",
   "/guidelines",

@@ -46,6 +46,7 @@ describe("route registry", () => {
       "Notifications",
     ]);
     expect(navLinks("footer")).toEqual([
+      { href: "/about", label: "About" },
       { href: "/terms", label: "Terms" },
       { href: "/privacy", label: "Privacy notice" },
       { href: "/guidelines", label: "Community guidelines" },

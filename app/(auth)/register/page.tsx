@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { RegisterForm } from "@/components/auth/RegisterForm";
+import { WhatThisIs } from "@/components/auth/WhatThisIs";
 import { AuthCard } from "@/components/ui/AuthCard";
 
 export const metadata: Metadata = { title: "Create your account", referrer: "no-referrer" };
@@ -10,7 +11,15 @@ export const metadata: Metadata = { title: "Create your account", referrer: "no-
  */
 export default function RegisterPage() {
   return (
-    <AuthCard title="Create your account" subtitle="Partner 1 starts here. You will invite your partner once your couple profile is ready.">
+    <AuthCard
+      title="Create your account"
+      subtitle={
+        <>
+          <WhatThisIs />
+          Partner 1 starts here. You will invite your partner once your couple profile is ready.
+        </>
+      }
+    >
       <RegisterForm />
     </AuthCard>
   );

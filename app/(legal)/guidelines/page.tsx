@@ -32,7 +32,7 @@ export default function GuidelinesPage() {
       <h2>How reports work</h2>
       <ul>
         <li>
-          &lsquo;Report&rsquo; is on every post and reply (in its ⋯ menu) and on every couple&apos;s profile. Choose a reason (
+          &lsquo;Report&rsquo; is in the ⋯ menu of every post, reply and message, and of every couple&apos;s profile. Choose a reason (
           {REPORT_REASONS.map((reason) => reason.label).join(", ")}) and add a few words if they help.
         </li>
         <li>

@@ -47,7 +47,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
         profile.isOwn ? undefined : (
           <>
             <SayHello coupleId={profile.id} coupleName={profile.coupleName} connection={connection} />
-            <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} />
+            <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} viewer={{ userId, coupleId: couple.coupleId }} />
           </>
         )
       }
