@@ -6,8 +6,14 @@ import {
   whoReactedText,
   EDIT_GRACE_MS,
   FORUM_LIMITS,
+  FORUM_SCOPES,
   FORUM_TOPICS,
+  REACTION_KINDS,
   REACTIONS,
+  REPORT_REASON_VALUES,
+  REPORT_REASONS,
+  SCOPE_VALUES,
+  TOPIC_VALUES,
   reactionCounts,
   reactionNotificationTitle,
   showsEdited,
@@ -16,6 +22,13 @@ import {
 } from "@/lib/forum/rules";
 
 describe("topics", () => {
+  it("labels every value the database's enums hold, in their order (db/schema/forum-values.ts)", () => {
+    expect(FORUM_TOPICS.map((t) => t.value)).toEqual([...TOPIC_VALUES]);
+    expect(FORUM_SCOPES.map((s) => s.value)).toEqual([...SCOPE_VALUES]);
+    expect(REACTIONS.map((r) => r.kind)).toEqual([...REACTION_KINDS]);
+    expect(REPORT_REASONS.map((r) => r.value)).toEqual([...REPORT_REASON_VALUES]);
+  });
+
   it("lists the eight topics in display order, each with its label", () => {
     expect(FORUM_TOPICS.map((t) => t.value)).toEqual([
       "travel",
