@@ -12,7 +12,8 @@ import {
   users,
 } from "@/db/schema";
 import { DEFAULT_PREFERENCES } from "@/lib/notifications/rules";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { mayReceive } from "@/lib/messages/access";
+import { coupleOfUser } from "@/lib/safety/blocks";
 
 /** A person to tell about a conversation's messages they have left unread. */
 export type UnreadDue = {
@@ -76,8 +77,7 @@ export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<Unre
         // The 'Messages' row of their notification settings (e-mail on by default).
         sql`coalesce(${notificationPreferences.email}, ${DEFAULT_PREFERENCES.message.email})`,
         isNull(conversations.endedAt),
-        sql`${coupleOfUser(sql`${liveEvents.userId}`)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`,
-        notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId),
+        mayReceive(sql`${liveEvents.userId}`),
         or(isNull(messageEmails.sentAt), lte(messageEmails.sentAt, new Date(now.getTime() - 3_600_000))),
       ),
     )

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, min, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, min, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionRequests, conversationReads, conversations, liveEvents, liveSequences, messages, users } from "@/db/schema";
 import { viewerStatus } from "@/lib/connections/rules";
 import { coupleIdOf } from "@/lib/couples/queries";
+import { mayReceive, memberOf } from "@/lib/messages/access";
 import { messageItem, messageRows, unreadTotal, type MessageItem } from "@/lib/messages/queries";
 import { latestNotifications, unreadCount } from "@/lib/notifications/service";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
@@ -47,22 +48,12 @@ export async function unreadCounts(db: Db, userId: string): Promise<{ notificati
   return { notifications, messages: coupleId ? await unreadTotal(db, { userId, coupleId }) : 0 };
 }
 
-/**
- * SQL: the person may see this conversation now: their couple is one of its two (a partner who
- * left the couple is no longer), and no block stands between the two couples.
- */
-const mayRead = (userId: string): SQL =>
-  and(
-    sql`${coupleOfUser(userId)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`,
-    notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId),
-  )!;
-
 /** The messages the person may read now, as the messaging API shows them (an erased one erased). */
 async function visibleMessages(db: Db, userId: string, ids: string[]) {
   if (ids.length === 0) return new Map<string, MessageItem>();
   const rows = await messageRows(db)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(and(inArray(messages.id, ids), mayRead(userId)));
+    .where(and(inArray(messages.id, ids), mayReceive(userId)));
   return new Map(rows.map((row) => [row.id, messageItem(row)]));
 }
 
@@ -86,7 +77,7 @@ async function visibleReads(db: Db, userId: string, pairs: { conversationId: str
             and(eq(conversationReads.conversationId, pair.conversationId), eq(conversationReads.userId, pair.readerId)),
           ),
         ),
-        mayRead(userId),
+        mayReceive(userId),
       ),
     );
   return new Map(rows.map((row) => [`${row.conversationId}:${row.userId}`, row]));
@@ -131,9 +122,7 @@ async function visibleConversations(db: Db, userId: string, ids: string[]) {
   const rows = await db
     .select({ conversationId: conversations.id, ended: sql<boolean>`${conversations.endedAt} is not null` })
     .from(conversations)
-    .where(
-      and(inArray(conversations.id, ids), sql`${coupleOfUser(userId)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`),
-    );
+    .where(and(inArray(conversations.id, ids), memberOf(userId)));
   return new Map(rows.map((row) => [row.conversationId, row]));
 }
 
