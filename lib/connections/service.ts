@@ -9,6 +9,7 @@ import { createNotification } from "@/lib/notifications/service";
 import { consumeLimit } from "@/lib/rate-limit";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
+import { CONNECTION } from "./live";
 import { conversationBetween, firstNames, latestRequestBetween, pairOf, type Member, type RequestCouple } from "./queries";
 import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
@@ -22,7 +23,7 @@ const lockPair = (tx: Db, one: string, other: string) =>
 
 /** A live `connection` row for each person, so every place showing the request can change. */
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
-  people.map((userId) => ({ userId, kind: "connection", subjectId: requestId }));
+  people.map((userId) => ({ userId, kind: CONNECTION, subjectId: requestId }));
 
 async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: string; profileImageUrl: string | null; partnerIds: string[] }> {
   const [row] = await tx

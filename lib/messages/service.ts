@@ -12,6 +12,7 @@ import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/se
 import { checkLimit, consumeLimit, limitError, recordHit } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
 import { ofCouple } from "./access";
+import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { endConversations } from "./ending";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { MESSAGE_LIMITS, MESSAGE_TEXTS, messageGroupKey } from "./rules";
@@ -69,7 +70,7 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
       .set({ lastMessageId: row!.id, lastActivityAt: row!.createdAt })
       .where(eq(conversations.id, conversationId));
     const people = await membersOf(tx, conversationId);
-    const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: "message", conversationId, subjectId: row!.id }));
+    const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: MESSAGE, subjectId: row!.id }));
     for (const person of people) {
       // The author's own partner is not notified (their couple wrote); the unread count still rises.
       if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
@@ -126,7 +127,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
   for (const conversationId of new Set(erased.map((row) => row.conversationId))) {
     const people = await membersOf(tx, conversationId);
     for (const row of erased.filter((r) => r.conversationId === conversationId))
-      for (const { userId } of people) events.push({ userId, kind: "message_deleted", conversationId, subjectId: row.id });
+      for (const { userId } of people) events.push({ userId, kind: MESSAGE_DELETED, subjectId: row.id });
   }
   return events;
 }
@@ -184,7 +185,7 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
       const people = await membersOf(tx, conversationId);
       await publishLive(
         tx,
-        people.map(({ userId }) => ({ userId, kind: "read", conversationId, subjectId: member.userId })),
+        people.map(({ userId }) => ({ userId, kind: READ, subjectId: member.userId, payload: { conversationId } })),
       );
     }
     if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));

@@ -1,104 +1,17 @@
 import "server-only";
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
 import { transaction } from "@/db/transaction";
-import { couples, notifications, users } from "@/db/schema";
+import { notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
 import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { issueUnsubscribeToken, preferenceFor } from "./preferences";
-import { notificationHref, type NotificationItem, type Pagination } from "./rules";
-import type { ListQuery, MarkReadTarget } from "./schemas";
-
-/** The user's notifications, without those from a couple blocked either way (a block hides both couples everywhere). */
-const own = (userId: string | SQL) =>
-  and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
-const unread = eq(notifications.isRead, false);
-
-/**
- * The user's notifications, newest first (ties broken by id, so pages never overlap), with the
- * actor's picture and couple name joined in the same query: no query per row. Follows
- * notifications_user_created_idx.
- */
-const newestOwn = (db: Db, userId: string | SQL) =>
-  db
-    .select({
-      id: notifications.id,
-      type: notifications.type,
-      title: notifications.title,
-      message: notifications.message,
-      isRead: notifications.isRead,
-      createdAt: notifications.createdAt,
-      postId: notifications.postId,
-      replyId: notifications.replyId,
-      conversationId: notifications.conversationId,
-      // The couple's picture stands for the couple; a partner's own avatar when it has none.
-      actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
-      actorCoupleName: couples.coupleName,
-    })
-    .from(notifications)
-    .leftJoin(users, eq(users.id, notifications.actorUserId))
-    .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
-    .where(own(userId))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id));
-
-function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
-  return {
-    id: row.id,
-    type: row.type,
-    title: row.title,
-    message: row.message,
-    content_snippet: row.message,
-    is_read: row.isRead,
-    created_at: row.createdAt.toISOString(),
-    post_id: row.postId,
-    reply_id: row.replyId,
-    conversation_id: row.conversationId,
-    actor_profile_image_url: row.actorImage,
-    actor_couple_name: row.actorCoupleName,
-    triggered_by_couple_name: row.actorCoupleName,
-  };
-}
-
-/** A page of the user's notifications with the total (the API's pagination); both follow notifications_user_created_idx. */
-export async function listNotifications(
-  db: Db,
-  userId: string,
-  query: ListQuery,
-): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
-  const [rows, [totals]] = await Promise.all([
-    newestOwn(db, userId).limit(query.limit).offset(query.offset),
-    db.select({ total: count() }).from(notifications).where(own(userId)),
-  ]);
-  const total = totals?.total ?? 0;
-  return {
-    data: rows.map(item),
-    pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + rows.length < total },
-  };
-}
-
-const latest = preparedPer((db) =>
-  newestOwn(db, sql`${sql.placeholder("userId")}`)
-    .limit(sql.placeholder("limit"))
-    .prepare("latest_notifications"),
-);
-
-/** The user's newest notifications without a total (the dashboard's card): one prepared statement. */
-export async function latestNotifications(db: Db, userId: string, limit: number): Promise<NotificationItem[]> {
-  return (await latest(db).execute({ userId, limit })).map(item);
-}
-
-/** The badge's number: one count over the partial index of unread rows, however many there are. */
-export async function unreadCount(db: Db, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ unread: count() })
-    .from(notifications)
-    .where(and(own(userId), unread));
-  return row?.unread ?? 0;
-}
+import { NOTIFICATION } from "./live";
+import { own, unread } from "./queries";
+import { notificationHref } from "./rules";
+import type { MarkReadTarget } from "./schemas";
 
 /**
  * Marks the named notifications (or all) of the user read. Other users' ids and rows already
@@ -114,7 +27,7 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
       .where(chosen)
       .returning({ id: notifications.id });
     // The bell of the person's other tabs and devices clears at once (README, Live updates).
-    if (marked.length > 0) await publishLive(tx, [{ userId, kind: "notification" }]);
+    if (marked.length > 0) await publishLive(tx, [{ userId, kind: NOTIFICATION }]);
     return marked.length;
   });
 }
@@ -172,7 +85,7 @@ export async function createNotification(db: Db, notification: NewNotification):
   if (choice.inApp) {
     const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
     id = row!.id;
-    await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: id }]);
+    await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: id }]);
   }
   if (choice.email) await emailNotification(db, notification);
   return id;
@@ -215,7 +128,7 @@ export async function upsertGroupedNotification(
     })
     // xmax is 0 on a row this statement inserted, not on one it updated.
     .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
-  if (row) await publishLive(db, [{ userId: notification.userId, kind: "notification", subjectId: row.id }]);
+  if (row) await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: row.id }]);
   if (choice.email && row?.inserted) await emailNotification(db, notification);
   return row?.id ?? null;
 }
@@ -227,5 +140,5 @@ export async function markGroupRead(db: Db, userId: string, groupKey: string): P
     .set({ isRead: true, readAt: new Date() })
     .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey), unread))
     .returning({ id: notifications.id });
-  if (marked.length > 0) await publishLive(db, [{ userId, kind: "notification" }]);
+  if (marked.length > 0) await publishLive(db, [{ userId, kind: NOTIFICATION }]);
 }

@@ -6,6 +6,8 @@ import { couples, liveEvents, liveSequences, sessions } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishLive } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
+import { NOTIFICATION } from "@/lib/notifications/live";
+import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
@@ -220,7 +222,7 @@ describe("GET /api/stream", () => {
       );
       await tx.execute(sql`update live_sequences set last_seq = last_seq + ${missed} where user_id = ${ana.user.id}`);
       await tx.execute(
-        sql`insert into live_events (user_id, seq, kind, conversation_id, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', ${conversationId}, id from messages where conversation_id = ${conversationId}`,
+        sql`insert into live_events (user_id, seq, kind, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', id from messages where conversation_id = ${conversationId}`,
       );
     });
     const { stream } = await openStream(ana.headers, 5);
@@ -268,6 +270,7 @@ describe("liveStream", () => {
       db,
       userId,
       sessionId: sid,
+      registry: LIVE_REGISTRY,
       resumeFrom: null,
       lifetimeMs: 60_000,
       listener,
@@ -346,8 +349,8 @@ describe("liveStream", () => {
     const db = await getDb();
     await transaction(db, (tx) =>
       publishLive(tx, [
-        { userId: ana.user.id, kind: "notification" },
-        { userId: rui.user.id, kind: "notification" },
+        { userId: ana.user.id, kind: NOTIFICATION },
+        { userId: rui.user.id, kind: NOTIFICATION },
       ]),
     );
     for (const stream of streams) await stream.waitFor((events) => events.at(-1)?.id === 2);

@@ -1,0 +1,1 @@
+ALTER TABLE "live_events" DROP COLUMN "conversation_id";
