@@ -1,1 +1,0 @@
-ALTER TABLE "live_events" DROP COLUMN "conversation_id";
