@@ -6,6 +6,8 @@ import { connectionApprovals, connectionRequests, conversations, couples } from 
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotification } from "@/lib/notifications/service";
+import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
+import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import { consumeLimit } from "@/lib/rate-limit";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
@@ -81,9 +83,9 @@ export async function sendRequest(db: Db, member: Member, input: SendRequestInpu
       .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
     const target = await partnersOf(tx, input.coupleId);
     await notifyAll(tx, target.partnerIds, {
-      type: "connection_request",
-      title: CONNECTION_TEXTS.requestTitle,
-      message: CONNECTION_TEXTS.requestMessage(member.coupleName),
+      type: connectionRequest.type,
+      title: connectionRequest.text.title,
+      message: connectionRequest.text.message(member.coupleName),
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,
     });
@@ -159,9 +161,9 @@ export async function acceptRequest(db: Db, member: Member, requestId: string): 
       .where(eq(connectionRequests.id, requestId));
     const sender = await partnersOf(tx, request.fromCoupleId);
     await notifyAll(tx, sender.partnerIds, {
-      type: "connection_accepted",
-      title: CONNECTION_TEXTS.acceptedTitle,
-      message: CONNECTION_TEXTS.acceptedMessage(member.coupleName),
+      type: connectionAccepted.type,
+      title: connectionAccepted.text.title,
+      message: connectionAccepted.text.message(member.coupleName),
       conversationId,
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,

@@ -154,24 +154,7 @@ export const signature = (firstName: string, coupleName: string): string => `${f
 export const notifiedName = (actor: { firstName: string; coupleName: string }, toPartner: boolean): string =>
   toPartner ? actor.firstName : signature(actor.firstName, actor.coupleName);
 
-/** The forum notifications' titles, one wording for real and demo notifications (lib/demo). */
-export const FORUM_NOTIFICATION_TITLES = {
-  replyToPost: (who: string) => `${who} replied to your post`,
-  replyToReply: (who: string) => `${who} replied to your reply`,
-  mention: (who: string) => `${who} mentioned you`,
-};
-
 export type ReactionTarget = "post" | "reply";
-
-/**
- * The title of a grouped reaction notification, as Mastodon groups them: the latest couple to
- * react is named and the other couples are counted ("Ana & Rui and 3 others reacted to your post").
- * A partner's reaction names the partner ("Ben reacted to your post").
- */
-export function reactionNotificationTitle(latest: string, otherCouples: number, target: ReactionTarget): string {
-  const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
-  return `${latest}${others} reacted to your ${target}`;
-}
 
 /** Why a report was filed (what it names: REPORT_TARGET_TYPES; filed by lib/safety/reports.ts). */
 export const REPORT_REASONS = [

@@ -15,7 +15,8 @@ import { ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { endConversations } from "./ending";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
-import { MESSAGE_LIMITS, MESSAGE_TEXTS, messageGroupKey } from "./rules";
+import { message as messageNotification } from "@/lib/notifications/types/message";
+import { MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
 import type { SendMessageInput } from "./schemas";
 
 /** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
@@ -74,22 +75,17 @@ export async function sendMessage(db: Db, member: Member, conversationId: string
     for (const person of people) {
       // The author's own partner is not notified (their couple wrote); the unread count still rises.
       if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
-      await upsertGroupedNotification(
-        tx,
-        {
-          userId: person.userId,
-          type: "message",
-          title: MESSAGE_TEXTS.notificationTitle(member.coupleName),
-          // Never the words themselves: a deleted message must leave no copy behind.
-          message: MESSAGE_TEXTS.notificationMessage(member.firstName, member.coupleName),
-          conversationId,
-          actorUserId: member.userId,
-          actorCoupleId: member.coupleId,
-          groupKey: messageGroupKey(conversationId),
-          actorCount: 1,
-        },
-        { inAppOnly: true },
-      );
+      await upsertGroupedNotification(tx, {
+        userId: person.userId,
+        type: messageNotification.type,
+        title: messageNotification.text.title(member.coupleName),
+        message: messageNotification.text.message(member.firstName, member.coupleName),
+        conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+        groupKey: messageNotification.text.groupKey(conversationId),
+        actorCount: 1,
+      });
     }
     await publishLive(tx, events);
     return row!.id;
@@ -188,7 +184,7 @@ export async function markRead(db: Db, member: Member, conversationId: string, u
         people.map(({ userId }) => ({ userId, kind: READ, subjectId: member.userId, payload: { conversationId } })),
       );
     }
-    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));
+    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageNotification.text.groupKey(conversationId));
     return { unreadCount };
   });
 }

@@ -14,7 +14,8 @@ import {
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
-import { DEFAULT_PREFERENCES, notificationHref } from "@/lib/notifications/rules";
+import { notificationHref } from "@/lib/notifications/rules";
+import { message as messageNotification } from "@/lib/notifications/types/message";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { mayReceive } from "./access";
 import { MESSAGE } from "./live";
@@ -71,7 +72,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
     .leftJoin(messageEmails, and(eq(messageEmails.userId, liveEvents.userId), eq(messageEmails.conversationId, conversations.id)))
     .leftJoin(
       notificationPreferences,
-      and(eq(notificationPreferences.userId, liveEvents.userId), eq(notificationPreferences.type, "message")),
+      and(eq(notificationPreferences.userId, liveEvents.userId), eq(notificationPreferences.type, messageNotification.type)),
     )
     .where(
       and(
@@ -84,7 +85,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
         gt(messages.seq, told),
         isNull(conversationReads.mutedAt),
         // The 'Messages' row of their notification settings (e-mail on by default).
-        sql`coalesce(${notificationPreferences.email}, ${DEFAULT_PREFERENCES.message.email})`,
+        sql`coalesce(${notificationPreferences.email}, ${messageNotification.defaults.email})`,
         isNull(conversations.endedAt),
         mayReceive(sql`${liveEvents.userId}`),
         or(isNull(messageEmails.sentAt), lte(messageEmails.sentAt, new Date(now.getTime() - 3_600_000))),
@@ -150,9 +151,12 @@ async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
   const name = other?.name ?? "a couple";
   const fromThem = quoted.some((message) => message.coupleId === other?.id);
   const title = fromThem ? `New messages from ${name}` : `New messages in your conversation with ${name}`;
-  const token = await issueUnsubscribeToken(db, due.userId, "message");
-  const href = notificationHref({ type: "message", post_id: null, reply_id: null, conversation_id: due.conversationId });
-  const id = await enqueueEmail(db, notificationEmail(due.email, { type: "message", title, message: lines.join("\n"), href }, token));
+  const token = await issueUnsubscribeToken(db, due.userId, messageNotification.type);
+  const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });
+  const id = await enqueueEmail(
+    db,
+    notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
+  );
   await db
     .insert(messageEmails)
     .values({ userId: due.userId, conversationId: due.conversationId, sentAt: now, upToSeq: due.upToSeq })

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import type { NotificationItem, Pagination } from "./rules";
+import type { NotificationItem, NotificationKind, Pagination } from "./rules";
 import type { ListQuery } from "./schemas";
 
 /** The user's notifications, without those from a couple blocked either way (a block hides both couples everywhere). */
@@ -42,7 +42,8 @@ const newestOwn = (db: Db, userId: string | SQL) =>
 function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
   return {
     id: row.id,
-    type: row.type,
+    // Written only through the sender, which takes a defined type.
+    type: row.type as NotificationKind,
     title: row.title,
     message: row.message,
     content_snippet: row.message,

@@ -10,7 +10,7 @@ import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken, preferenceFor } from "./preferences";
 import { NOTIFICATION } from "./live";
 import { own, unread } from "./queries";
-import { notificationHref } from "./rules";
+import { CHANNELS, definitionOf, notificationHref, type Channel, type ChannelChoice, type NotificationKind } from "./rules";
 import type { MarkReadTarget } from "./schemas";
 
 /**
@@ -32,12 +32,10 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
   });
 }
 
-export type NotificationType = (typeof notifications.$inferInsert)["type"];
-
 export type NewNotification = {
   /** The recipient. */
   userId: string;
-  type: NotificationType;
+  type: NotificationKind;
   title: string;
   message: string;
   postId?: string | null;
@@ -62,9 +60,10 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
     reply_id: notification.replyId ?? null,
     conversation_id: notification.conversationId ?? null,
   });
+  const { emailSubject } = definitionOf(notification.type);
   const id = await enqueueEmail(
     db,
-    notificationEmail(recipient.email, { type: notification.type, title: notification.title, message: notification.message, href }, token),
+    notificationEmail(recipient.email, { subject: emailSubject, title: notification.title, message: notification.message, href }, token),
   );
   try {
     deliverAfterResponse(await getDb(), [id]);
@@ -74,6 +73,31 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
   }
 }
 
+/** The in-app row, new or (grouped) updated: its id, and whether this write created it. */
+type InApp = { id: string; inserted: boolean } | null;
+
+/**
+ * How each channel (CHANNELS, the list the settings page shows) delivers; a channel added to the
+ * list without a delivery here does not compile. In the app: the row was written by the caller
+ * (grouped or not), and the person's open streams are told. By e-mail: at once, one per group
+ * (when its row is new, or nothing was written in the app and it stands alone), unless the type's
+ * e-mail waits for what is still unread (./types/message.ts).
+ */
+const DELIVER: Record<Channel, (db: Db, notification: NewNotification & { actorCount?: number }, inApp: InApp) => Promise<void>> = {
+  async inApp(db, notification, inApp) {
+    if (inApp) await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: inApp.id }]);
+  },
+  async email(db, notification, inApp) {
+    if (definitionOf(notification.type).emailWhen !== "at-once") return;
+    if (inApp ? inApp.inserted : (notification.actorCount ?? 1) === 1) await emailNotification(db, notification);
+  },
+};
+
+/** Delivers by every channel the recipient chose for the type. */
+async function deliver(db: Db, notification: NewNotification & { actorCount?: number }, choice: ChannelChoice, inApp: InApp) {
+  for (const { key } of CHANNELS) if (choice[key]) await DELIVER[key](db, notification, inApp);
+}
+
 /**
  * Writes one notification in the caller's transaction, so it exists exactly when the change
  * that caused it does, as the recipient chose for its type (settings): in the app (null when
@@ -81,56 +105,51 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
  */
 export async function createNotification(db: Db, notification: NewNotification): Promise<string | null> {
   const choice = await preferenceFor(db, notification.userId, notification.type);
-  let id: string | null = null;
+  let inApp: InApp = null;
   if (choice.inApp) {
     const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
-    id = row!.id;
-    await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: id }]);
+    inApp = { id: row!.id, inserted: true };
   }
-  if (choice.email) await emailNotification(db, notification);
-  return id;
+  await deliver(db, notification, choice, inApp);
+  return inApp?.id ?? null;
 }
 
 /**
  * Writes or updates a grouped notification in the caller's transaction: at most one unread row
- * per user and `groupKey` (a reaction target and day, a conversation), so a hundred taps make one
- * row whose title names the latest actor and counts the others; it moves back to the top of the
- * list. Once read, the next event starts a new row. The recipient's choices apply: nothing in the
- * app when they turned it off, and one e-mail per group (when its row is new), not one per tap;
- * `inAppOnly` sends no e-mail whatever they chose (a message's e-mail is the live stream's delayed
- * one). Answers the row's id, or null when nothing was written in the app.
+ * per user and `groupKey` (a reaction target and day, a conversation: the type's `groups`), so a
+ * hundred taps make one row whose title names the latest actor and counts the others; it moves
+ * back to the top of the list. Once read, the next event starts a new row. The recipient's
+ * choices apply: nothing in the app when they turned it off, and one e-mail per group (when its
+ * row is new), not one per tap. Answers the row's id, or null when nothing was written in the app.
  */
 export async function upsertGroupedNotification(
   db: Db,
   notification: NewNotification & { groupKey: string; actorCount: number },
-  options: { inAppOnly?: boolean } = {},
 ): Promise<string | null> {
-  const preference = await preferenceFor(db, notification.userId, notification.type);
-  const choice = { inApp: preference.inApp, email: preference.email && !options.inAppOnly };
-  if (!choice.inApp) {
-    if (choice.email && notification.actorCount === 1) await emailNotification(db, notification);
-    return null;
+  const choice = await preferenceFor(db, notification.userId, notification.type);
+  let inApp: InApp = null;
+  if (choice.inApp) {
+    const [row] = await db
+      .insert(notifications)
+      .values(notification)
+      .onConflictDoUpdate({
+        target: [notifications.userId, notifications.groupKey],
+        targetWhere: sql`${notifications.isRead} = false and ${notifications.groupKey} is not null`,
+        set: {
+          title: notification.title,
+          message: notification.message,
+          actorUserId: notification.actorUserId ?? null,
+          actorCoupleId: notification.actorCoupleId ?? null,
+          actorCount: notification.actorCount,
+          createdAt: sql`now()`,
+        },
+      })
+      // xmax is 0 on a row this statement inserted, not on one it updated.
+      .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
+    inApp = row ?? null;
   }
-  const [row] = await db
-    .insert(notifications)
-    .values(notification)
-    .onConflictDoUpdate({
-      target: [notifications.userId, notifications.groupKey],
-      targetWhere: sql`${notifications.isRead} = false and ${notifications.groupKey} is not null`,
-      set: {
-        title: notification.title,
-        message: notification.message,
-        actorUserId: notification.actorUserId ?? null,
-        actorCoupleId: notification.actorCoupleId ?? null,
-        actorCount: notification.actorCount,
-        createdAt: sql`now()`,
-      },
-    })
-    // xmax is 0 on a row this statement inserted, not on one it updated.
-    .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
-  if (row) await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: row.id }]);
-  if (choice.email && row?.inserted) await emailNotification(db, notification);
-  return row?.id ?? null;
+  await deliver(db, notification, choice, inApp);
+  return inApp?.id ?? null;
 }
 
 /** Marks the person's unread notification of a group read (a conversation read to its end), telling their bells as markRead does. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { reaction } from "@/lib/notifications/types/reaction";
 import { isHiddenByReports, REPORTS_PER_USER } from "@/lib/safety/rules";
 import {
   distanceBand,
@@ -15,7 +16,6 @@ import {
   SCOPE_VALUES,
   TOPIC_VALUES,
   reactionCounts,
-  reactionNotificationTitle,
   showsEdited,
   signature,
   topicLabel,
@@ -101,10 +101,10 @@ describe("texts", () => {
   });
 
   it("groups reaction notifications Mastodon-style, for posts and replies", () => {
-    expect(reactionNotificationTitle("Ana & Rui", 0, "post")).toBe("Ana & Rui reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 1, "post")).toBe("Ana & Rui and 1 other reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 3, "post")).toBe("Ana & Rui and 3 others reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 2, "reply")).toBe("Ana & Rui and 2 others reacted to your reply");
+    expect(reaction.text.title("Ana & Rui", 0, "post")).toBe("Ana & Rui reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 1, "post")).toBe("Ana & Rui and 1 other reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 3, "post")).toBe("Ana & Rui and 3 others reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 2, "reply")).toBe("Ana & Rui and 2 others reacted to your reply");
   });
 });
 
