@@ -8,6 +8,7 @@ import { publishLive } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
 import { NOTIFICATION } from "@/lib/notifications/live";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
@@ -118,7 +119,7 @@ describe("GET /api/stream", () => {
       await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Yes! Eight?", everyone);
       for (const name of ["ana", "leo", "mia"]) await streams[name]!.waitFor((events) => named(events, "message").length === 2);
 
-      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana);
+      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana, SAFETY_REACTIONS);
       await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Hello?", everyone);
       await settle();
       expect(bodies("ana")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
@@ -185,7 +186,7 @@ describe("GET /api/stream", () => {
   it("sends nothing of a couple the person's couple blocked: not counted, not shown", async () => {
     const [ana, rui] = [await withCouple(), await withCouple()];
     const db = await getDb();
-    await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId);
+    await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId, SAFETY_REACTIONS);
     const { stream } = await openStream({ cookie: ana.headers.cookie! });
     try {
       await stream.waitFor((events) => events.length >= 1);

@@ -2,13 +2,14 @@ import { NextResponse } from "next/server";
 import { forumActor } from "@/lib/forum/queries";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { route } from "@/lib/http/route";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 
 /** Blocks the couple for both partners, both ways (idempotent). */
 export const PUT = route(
   { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
   async ({ db, caller, params }) => {
-    await blockCouple(db, await forumActor(db, caller.userId), params.id);
+    await blockCouple(db, await forumActor(db, caller.userId), params.id, SAFETY_REACTIONS);
     return NextResponse.json({ data: { coupleId: params.id, blocked: true } });
   },
 );
