@@ -7,9 +7,19 @@ import { connectionRequest } from "./connection-request";
 import { mention } from "./mention";
 import { message } from "./message";
 import { partnerJoined } from "./partner-joined";
+import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
 import { reaction } from "./reaction";
 import { reply } from "./reply";
 
-export const NOTIFICATION_DEFINITIONS = [partnerJoined, reply, mention, reaction, connectionRequest, connectionAccepted, message] as const;
+export const NOTIFICATION_DEFINITIONS = [
+  partnerJoined,
+  reply,
+  mention,
+  reaction,
+  connectionRequest,
+  connectionAccepted,
+  message,
+  partnerUpdatedCoupleProfile,
+] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_DEFINITIONS)[number]["type"];
