@@ -339,8 +339,6 @@ async function reactionTarget(db: Db, actor: ForumActor, target: ReactionTarget,
   return { postId: reply.postId, replyId: id, recipient: reply.author.userId, recipientCouple: reply.author.coupleId, text: reply.body };
 }
 
-const utcDay = () => new Date().toISOString().slice(0, 10);
-
 /**
  * `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`: idempotent (a second PUT or
  * DELETE changes nothing). A new reaction notifies the person reacted to (not themself), in
@@ -401,7 +399,7 @@ export async function setReaction(
       replyId: found.replyId,
       actorUserId: actor.userId,
       actorCoupleId: actor.coupleId,
-      groupKey: `reaction:${target}:${id}:${utcDay()}`,
+      groupKey: reactionNotification.text.groupKey(target, id),
       actorCount,
     });
   });

@@ -13,7 +13,7 @@ export const message = defineNotification({
   emailSubject: "New messages on Two of Us",
   defaults: { inApp: true, email: true },
   emailWhen: "still-unread",
-  groups: "one unread row per person and conversation (conversation:{id}), refreshed by each message until read",
+  groups: "one unread row per person and conversation (text.groupKey), refreshed by each message until read",
   href: openTarget,
   text: {
     title: (coupleName: string) => `New messages from ${coupleName}`,

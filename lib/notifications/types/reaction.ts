@@ -13,12 +13,13 @@ export const reaction = defineNotification({
   emailSubject: "New reaction on Two of Us",
   defaults: { inApp: true, email: false },
   emailWhen: "at-once",
-  groups: "one unread row per post or reply and UTC day (reaction:{target}:{id}:{day})",
+  groups: "one unread row per post or reply and UTC day (text.groupKey)",
   href: openTarget,
   text: {
     title(latest: string, otherCouples: number, target: "post" | "reply"): string {
       const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
       return `${latest}${others} reacted to your ${target}`;
     },
+    groupKey: (target: "post" | "reply", id: string, at: Date = new Date()) => `reaction:${target}:${id}:${at.toISOString().slice(0, 10)}`,
   },
 });
