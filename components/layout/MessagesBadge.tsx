@@ -1,6 +1,6 @@
 "use client";
 
-import { useLiveStream } from "@/lib/live/client/stream";
+import { useLiveStream } from "@/lib/registry/live-client";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchUnreadMessages, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
 import { badgeText, UNREAD_POLL_MS, UNREAD_STALE_MS } from "@/lib/notifications/rules";

@@ -2,7 +2,7 @@
 
 import { fetchNotifications, fetchUnreadCount, pageKey, UNREAD_KEY, type NotificationsPage } from "@/lib/notifications/client";
 import { UNREAD_POLL_MS, UNREAD_STALE_MS } from "@/lib/notifications/rules";
-import { useLiveStream } from "@/lib/live/client/stream";
+import { useLiveStream } from "@/lib/registry/live-client";
 import { useLive, type LiveState } from "@/lib/live/client/use-live";
 
 /** Section 9: a fetched list counts as fresh for 30 s. */

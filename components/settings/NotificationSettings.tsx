@@ -2,18 +2,18 @@
 
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { NOTIFICATION_TYPES, NOTIFICATION_TYPE_LABELS, type NotificationPreferences } from "@/lib/notifications/rules";
+import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type Channel, type NotificationPreferences } from "@/lib/notifications/rules";
 import { ApiError } from "@/lib/http/client";
 import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
-/** One row per type: in the app, by e-mail; saved together. */
+/** One row per type, one checkbox per channel (CHANNELS: in the app, by e-mail); saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
   const [prefs, setPrefs] = useState(initial);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [pending, setPending] = useState(false);
 
-  const toggle = (type: keyof NotificationPreferences, channel: "inApp" | "email") =>
+  const toggle = (type: keyof NotificationPreferences, channel: Channel) =>
     setPrefs((current) => ({ ...current, [type]: { ...current[type], [channel]: !current[type][channel] } }));
 
   const submit = async (event: FormEvent) => {
@@ -36,16 +36,19 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {NOTIFICATION_TYPES.map((type) => (
         <fieldset key={type} className={styles.group}>
-          <legend>{NOTIFICATION_TYPE_LABELS[type].label}</legend>
-          <p className={`muted ${styles.small}`}>{NOTIFICATION_TYPE_LABELS[type].hint}</p>
-          <label className="choice">
-            <input type="checkbox" checked={prefs[type].inApp} onChange={() => toggle(type, "inApp")} name={`${type}-in-app`} />
-            In the app
-          </label>
-          <label className="choice">
-            <input type="checkbox" checked={prefs[type].email} onChange={() => toggle(type, "email")} name={`${type}-email`} />
-            By e-mail
-          </label>
+          <legend>{definitionOf(type).label}</legend>
+          <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
+          {CHANNELS.map((channel) => (
+            <label key={channel.key} className="choice">
+              <input
+                type="checkbox"
+                checked={prefs[type][channel.key]}
+                onChange={() => toggle(type, channel.key)}
+                name={`${type}-${channel.field}`}
+              />
+              {channel.label}
+            </label>
+          ))}
         </fieldset>
       ))}
       <button type="submit" className="button button-primary" disabled={pending}>

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
-import { NOTIFICATION_TYPE_LABELS, type NotificationKind } from "@/lib/notifications/rules";
+import { definitionOf, type NotificationKind } from "@/lib/notifications/rules";
 import { unsubscribe } from "@/lib/settings/client/api";
 
 /** The e-mail's unsubscribe link: one button, no sign-in (a link scanner opening the page changes nothing). */
@@ -14,7 +14,7 @@ export function Unsubscribe({ token }: { token: string }) {
   if (!token) return <Alert tone="error">This unsubscribe link is not valid.</Alert>;
   if (state.kind === "done") {
     return (
-      <Alert tone="success">{`You will no longer get e-mails for: ${NOTIFICATION_TYPE_LABELS[state.type].label}. You can change this any time in Settings.`}</Alert>
+      <Alert tone="success">{`You will no longer get e-mails for: ${definitionOf(state.type).label}. You can change this any time in Settings.`}</Alert>
     );
   }
   const confirm = async () => {

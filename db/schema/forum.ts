@@ -9,8 +9,8 @@
  *   and the lists' partial indexes leave such rows out.
  * - Keyset indexes are ascending: scanned backwards they serve `order by x desc, id desc` exactly
  *   (Drizzle's `.desc()` writes DESC NULLS LAST, which a plain `desc` order cannot use).
- * - Topic, scope, reaction and report values come from lib/forum/rules.ts, the one list the
- *   composer, the API and these enums share.
+ * - Topic, scope, reaction and report values come from ./forum-values.ts, the one list the
+ *   composer, the API (through lib/forum/rules.ts) and these enums share.
  */
 import { sql, type SQL } from "drizzle-orm";
 import {
@@ -28,8 +28,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
-import { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES } from "../../lib/forum/rules";
 import { couples } from "./couples";
+import { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES } from "./forum-values";
 import { users } from "./identity";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });

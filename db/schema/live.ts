@@ -1,13 +1,6 @@
-import { bigint, index, pgEnum, pgTable, primaryKey, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, jsonb, pgTable, primaryKey, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { users } from "./identity";
-import { conversations } from "./messages";
-
-/**
- * What a live event says changed (the stream's event names, README "Live updates"). `unread` asks
- * the stream to send the person's fresh message and notification counts.
- */
-export const liveEventKind = pgEnum("live_event_kind", ["message", "message_deleted", "read", "connection", "notification", "unread"]);
 
 /**
  * One row per person per change they must see: the database is the source of every live event, so
@@ -23,10 +16,16 @@ export const liveEvents = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     seq: bigint("seq", { mode: "number" }).notNull(),
-    kind: liveEventKind("kind").notNull(),
-    conversationId: uuid("conversation_id"),
-    /** The message, connection request or notification; for `read`, the reader. */
+    /**
+     * What changed: a kind a feature registers (lib/live/kinds.ts, listed in lib/registry/live.ts).
+     * Text, not an enum: the registry is the one list of kinds, so a new kind is its file and one
+     * line there, with no migration; a kind no longer registered is skipped when sent.
+     */
+    kind: text("kind").notNull(),
+    /** The row that changed (a message, a connection request, a notification; for `read`, the reader). */
     subjectId: uuid("subject_id"),
+    /** What else its kind needs to name (ids, as `{ conversationId }`): features keep no column here. */
+    payload: jsonb("payload").$type<Record<string, string>>(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.seq] }), index("live_events_created_idx").on(t.createdAt)],
@@ -39,23 +38,3 @@ export const liveSequences = pgTable("live_sequences", {
     .references(() => users.id, { onDelete: "cascade" }),
   lastSeq: bigint("last_seq", { mode: "number" }).notNull().default(0),
 });
-
-/**
- * What the unread-message e-mail (lib/due) has told a person about a conversation: when it last
- * wrote (at most one e-mail per conversation per hour) and up to which message `seq`, so a
- * message is never in two e-mails.
- */
-export const messageEmails = pgTable(
-  "message_emails",
-  {
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    conversationId: uuid("conversation_id")
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
-    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
-    upToSeq: bigint("up_to_seq", { mode: "number" }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
-);

@@ -173,3 +173,23 @@ export const conversationReads = pgTable(
     index("conversation_reads_conversation_idx").on(t.conversationId),
   ],
 );
+
+/**
+ * What the unread-message e-mail (lib/messages/emails.ts) has told a person about a conversation: when it last
+ * wrote (at most one e-mail per conversation per hour) and up to which message `seq`, so a
+ * message is never in two e-mails.
+ */
+export const messageEmails = pgTable(
+  "message_emails",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: uuid("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull(),
+    upToSeq: bigint("up_to_seq", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.conversationId] })],
+);

@@ -1,7 +1,7 @@
 import { boolean, index, pgTable, primaryKey, timestamp, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./identity";
-import { notificationType } from "./notifications";
+import { notificationTypeColumn } from "./notifications";
 
 /**
  * A person's choice per notification type: shown in the app, sent by e-mail. No row means the
@@ -13,7 +13,7 @@ export const notificationPreferences = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: notificationType("type").notNull(),
+    type: notificationTypeColumn(),
     inApp: boolean("in_app").notNull(),
     email: boolean("email").notNull(),
     updatedAt: updatedAt(),
@@ -32,7 +32,7 @@ export const unsubscribeTokens = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: notificationType("type").notNull(),
+    type: notificationTypeColumn(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),

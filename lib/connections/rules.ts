@@ -78,7 +78,7 @@ export function approvalOutcome(
   return waiting === undefined ? { status: "accepted" } : { status: "pending", waitingFor: waiting };
 }
 
-/** The API's and the notifications' words. */
+/** The API's words (the notifications': lib/notifications/types). */
 export const CONNECTION_TEXTS = {
   notFound: "This couple is not available.",
   requestNotFound: "This request does not exist or is no longer open.",
@@ -91,8 +91,4 @@ export const CONNECTION_TEXTS = {
   coupleIdInvalid: "coupleId must be a couple's id",
   boxInvalid: "box must be incoming or outgoing",
   idInvalid: "This request does not exist or is no longer open.",
-  requestTitle: "New connection request",
-  requestMessage: (coupleName: string) => `${coupleName} said hello`,
-  acceptedTitle: "Request accepted",
-  acceptedMessage: (coupleName: string) => `${coupleName} accepted your request`,
 } as const;

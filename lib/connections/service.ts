@@ -6,10 +6,13 @@ import { connectionApprovals, connectionRequests, conversations, couples } from 
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotification } from "@/lib/notifications/service";
+import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
+import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import { consumeLimit } from "@/lib/rate-limit";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
+import { CONNECTION } from "./live";
 import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
 import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
@@ -23,7 +26,7 @@ const lockPair = (tx: Db, one: string, other: string) =>
 
 /** A live `connection` row for each person, so every place showing the request can change. */
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
-  people.map((userId) => ({ userId, kind: "connection", subjectId: requestId }));
+  people.map((userId) => ({ userId, kind: CONNECTION, subjectId: requestId }));
 
 async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: string; profileImageUrl: string | null; partnerIds: string[] }> {
   const [row] = await tx
@@ -81,9 +84,9 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
       .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
     const target = await partnersOf(tx, input.coupleId);
     await notifyAll(tx, target.partnerIds, {
-      type: "connection_request",
-      title: CONNECTION_TEXTS.requestTitle,
-      message: CONNECTION_TEXTS.requestMessage(member.coupleName),
+      type: connectionRequest.type,
+      title: connectionRequest.text.title,
+      message: connectionRequest.text.message(member.coupleName),
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,
     });
@@ -159,9 +162,9 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .where(eq(connectionRequests.id, requestId));
     const sender = await partnersOf(tx, request.fromCoupleId);
     await notifyAll(tx, sender.partnerIds, {
-      type: "connection_accepted",
-      title: CONNECTION_TEXTS.acceptedTitle,
-      message: CONNECTION_TEXTS.acceptedMessage(member.coupleName),
+      type: connectionAccepted.type,
+      title: connectionAccepted.text.title,
+      message: connectionAccepted.text.message(member.coupleName),
       conversationId,
       actorUserId: member.userId,
       actorCoupleId: member.coupleId,

@@ -11,6 +11,8 @@ import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/sc
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { toUpload, type PhotoInput } from "@/lib/images/upload";
+import { createNotification } from "@/lib/notifications/service";
+import { partnerUpdatedCoupleProfile } from "@/lib/notifications/types/partner-updated-couple-profile";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
@@ -219,19 +221,40 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
   return transaction(db, (tx) => insertCouple(tx, userId, couple));
 }
 
+/** '<First name> updated your couple profile', to the couple's other partner (none yet: nobody). */
+async function notifyOtherPartner(tx: Db, userId: string, coupleId: string): Promise<void> {
+  const [row] = await tx
+    .select({ firstName: users.firstName, coupleName: couples.coupleName, p1: couples.partner1Id, p2: couples.partner2Id })
+    .from(couples)
+    .innerJoin(users, eq(users.id, userId))
+    .where(eq(couples.id, coupleId));
+  const other = row && (row.p1 === userId ? row.p2 : row.p1);
+  if (!row || !other) return;
+  const { type, text } = partnerUpdatedCoupleProfile;
+  await createNotification(tx, {
+    userId: other,
+    type,
+    title: text.title(row.firstName),
+    message: text.message(row.firstName, row.coupleName),
+    actorUserId: userId,
+    actorCoupleId: coupleId,
+  });
+}
+
 /**
  * PUT /api/v2/couples/{id} and PUT /api/couples/update: changes the caller's couple. Without an
  * id, the caller's own couple is meant (NO_COUPLE when there is none); an id that is not the
  * caller's couple reads as missing, whether it exists or not. Whose couple it is is checked
  * before the place is looked up (the places provider bills each lookup). Images the change
- * replaced are removed once it is saved.
+ * replaced are removed once it is saved. `notifyPartner` (the settings' 'Couple profile' form)
+ * tells the other partner, in the same transaction.
  */
 export async function updateCouple(
   db: Db,
   userId: string,
   coupleId: string | null,
   input: CoupleUpdateInput,
-  deps: CoupleDeps & { uploads?: CoupleUploads } = {},
+  deps: CoupleDeps & { uploads?: CoupleUploads; notifyPartner?: boolean } = {},
 ): Promise<CoupleRecord> {
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
@@ -259,6 +282,7 @@ export async function updateCouple(
       ...(newExtra.length > 0 ? { photos: [...kept, ...newExtra.map((image) => image!.url)] } : {}),
     };
     const { couple, replacedImages } = await writeCoupleChanges(tx, userId, target, withUploads);
+    if (deps.notifyPartner) await notifyOtherPartner(tx, userId, target);
     return { result: couple, replaced: replacedImages };
   });
 }

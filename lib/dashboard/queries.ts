@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
 import { openOf, pendingColumns, pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
-import { latestNotifications } from "@/lib/notifications/service";
+import { latestNotifications } from "@/lib/notifications/queries";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
 

@@ -4,8 +4,11 @@
  */
 // Relative, not "@/": the browser tests import this file too.
 import type { Interest } from "../interests/catalogue";
-import { FORUM_NOTIFICATION_TITLES, notifiedName, reactionNotificationTitle } from "../forum/rules";
-import { partnerJoinedNotice } from "../invitations/rules";
+import { notifiedName } from "../forum/rules";
+import { mention } from "../notifications/types/mention";
+import { partnerJoined } from "../notifications/types/partner-joined";
+import { reaction } from "../notifications/types/reaction";
+import { reply } from "../notifications/types/reply";
 
 export const DEMO_EMAIL_DOMAIN = "demo.couples.test";
 /** One password for every demo account; it passes the registration rules (lib/auth/rules.ts). */
@@ -343,14 +346,14 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
   notifications: [
     {
       type: "partner_joined",
-      ...partnerJoinedNotice(coupleOf("Theo").partnerB, demoCoupleName(coupleOf("Theo"))),
+      ...partnerJoined.text.notice(coupleOf("Theo").partnerB, demoCoupleName(coupleOf("Theo"))),
       actor: "Theo",
       hoursAgo: 2,
       read: false,
     },
     {
       type: "reply",
-      title: FORUM_NOTIFICATION_TITLES.replyToPost(who("Priya")),
+      title: reply.text.toPost(who("Priya")),
       message: "“Try O Trevo for bifanas, and go early: by noon the queue is the whole street.”",
       actor: "Priya",
       hoursAgo: 5,
@@ -360,7 +363,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     },
     {
       type: "mention",
-      title: FORUM_NOTIFICATION_TITLES.mention(who("Camille")),
+      title: mention.text.title(who("Camille")),
       message: "“@Maya we're in Lisbon in May: can we join the tile walk?”",
       actor: "Camille",
       hoursAgo: 26,
@@ -370,7 +373,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     },
     {
       type: "reply",
-      title: FORUM_NOTIFICATION_TITLES.replyToPost(who("Jonas")),
+      title: reply.text.toPost(who("Jonas")),
       message: "“Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.”",
       actor: "Jonas",
       hoursAgo: 50,
@@ -381,7 +384,7 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
     ...MAYA_POSTS.flatMap((post, p) =>
       REACTORS.map((actor, r): DemoNotification => ({
         type: "reaction",
-        title: reactionNotificationTitle(demoCoupleName(coupleOf(actor)), 0, "post"),
+        title: reaction.text.title(demoCoupleName(coupleOf(actor)), 0, "post"),
         // A reaction's message quotes what was reacted to: a post's title.
         message: post.title,
         actor,

@@ -1,9 +1,25 @@
 /**
  * Forum rules: topics, scopes, sorts, reactions, limits and the texts built from
  * them. Pure and browser-safe with relative imports of pure files only, so the composer, the
- * pages, the server and the Drizzle schema (db/schema/forum.ts) share one copy of every list and limit.
+ * pages and the server share one copy of every list and limit. The values the database's enums
+ * hold come from db/schema/forum-values.ts (no imports), which this file labels.
  */
+import {
+  REACTION_KINDS,
+  REPORT_REASON_VALUES,
+  REPORT_TARGET_TYPES,
+  SCOPE_VALUES,
+  TOPIC_VALUES,
+  type ForumScope,
+  type ForumTopic,
+  type ReactionKind,
+  type ReportReason,
+  type ReportTargetType,
+} from "../../db/schema/forum-values";
 import { bandOf } from "../locations/bands";
+
+export { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES };
+export type { ForumScope, ForumTopic, ReactionKind, ReportReason, ReportTargetType };
 
 /** Topics, tied to the interest categories, in display order (`GET /api/forum/topics`). */
 export const FORUM_TOPICS = [
@@ -15,9 +31,7 @@ export const FORUM_TOPICS = [
   { value: "career_money", label: "Career & Money" },
   { value: "home_life", label: "Home Life" },
   { value: "meetups", label: "Meetups" },
-] as const;
-export type ForumTopic = (typeof FORUM_TOPICS)[number]["value"];
-export const TOPIC_VALUES = FORUM_TOPICS.map((topic) => topic.value) as [ForumTopic, ...ForumTopic[]];
+] as const satisfies readonly { value: ForumTopic; label: string }[];
 
 export const topicLabel = (topic: ForumTopic): string => FORUM_TOPICS.find((t) => t.value === topic)!.label;
 
@@ -25,9 +39,7 @@ export const topicLabel = (topic: ForumTopic): string => FORUM_TOPICS.find((t) =
 export const FORUM_SCOPES = [
   { value: "global", label: "Global" },
   { value: "local", label: "Local" },
-] as const;
-export type ForumScope = (typeof FORUM_SCOPES)[number]["value"];
-export const SCOPE_VALUES = FORUM_SCOPES.map((scope) => scope.value) as [ForumScope, ...ForumScope[]];
+] as const satisfies readonly { value: ForumScope; label: string }[];
 
 /**
  * List orders: Latest (last activity), New (creation), Top (reactions in the last 7 days), and
@@ -53,9 +65,7 @@ export const REACTIONS = [
   { kind: "wow", emoji: "😮", label: "React with wow" },
   { kind: "clap", emoji: "👏", label: "React with clap" },
   { kind: "hug", emoji: "🤗", label: "React with hug" },
-] as const;
-export type ReactionKind = (typeof REACTIONS)[number]["kind"];
-export const REACTION_KINDS = REACTIONS.map((reaction) => reaction.kind) as [ReactionKind, ...ReactionKind[]];
+] as const satisfies readonly { kind: ReactionKind; emoji: string; label: string }[];
 export type ReactionCounts = Record<ReactionKind, number>;
 
 /** Counts of every kind, zero where no row was counted: the API always answers all five. */
@@ -144,37 +154,15 @@ export const signature = (firstName: string, coupleName: string): string => `${f
 export const notifiedName = (actor: { firstName: string; coupleName: string }, toPartner: boolean): string =>
   toPartner ? actor.firstName : signature(actor.firstName, actor.coupleName);
 
-/** The forum notifications' titles, one wording for real and demo notifications (lib/demo). */
-export const FORUM_NOTIFICATION_TITLES = {
-  replyToPost: (who: string) => `${who} replied to your post`,
-  replyToReply: (who: string) => `${who} replied to your reply`,
-  mention: (who: string) => `${who} mentioned you`,
-};
-
 export type ReactionTarget = "post" | "reply";
 
-/**
- * The title of a grouped reaction notification, as Mastodon groups them: the latest couple to
- * react is named and the other couples are counted ("Ana & Rui and 3 others reacted to your post").
- * A partner's reaction names the partner ("Ben reacted to your post").
- */
-export function reactionNotificationTitle(latest: string, otherCouples: number, target: ReactionTarget): string {
-  const others = otherCouples > 0 ? ` and ${otherCouples} ${otherCouples === 1 ? "other" : "others"}` : "";
-  return `${latest}${others} reacted to your ${target}`;
-}
-
-/** What a report names and why (filed by lib/safety/reports.ts). */
-export const REPORT_TARGET_TYPES = ["post", "reply", "couple", "message"] as const;
-export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
-
+/** Why a report was filed (what it names: REPORT_TARGET_TYPES; filed by lib/safety/reports.ts). */
 export const REPORT_REASONS = [
   { value: "spam", label: "Spam" },
   { value: "harassment", label: "Harassment" },
   { value: "inappropriate", label: "Inappropriate" },
   { value: "other", label: "Other" },
-] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number]["value"];
-export const REPORT_REASON_VALUES = REPORT_REASONS.map((reason) => reason.value) as [ReportReason, ...ReportReason[]];
+] as const satisfies readonly { value: ReportReason; label: string }[];
 
 const HOUR_SECONDS = 60 * 60;
 

@@ -6,22 +6,17 @@ import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumR
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
-import { createNotification, upsertGroupedNotification, type NotificationType } from "@/lib/notifications/service";
+import type { NotificationKind } from "@/lib/notifications/rules";
+import { createNotification, upsertGroupedNotification } from "@/lib/notifications/service";
+import { mention as mentionNotification } from "@/lib/notifications/types/mention";
+import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
+import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
 import { standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
-import {
-  DUPLICATE_BODY_WINDOW_SECONDS,
-  FORUM_LIMITS,
-  FORUM_NOTIFICATION_TITLES,
-  FORUM_TEXTS,
-  notifiedName,
-  reactionNotificationTitle,
-  type ReactionKind,
-  type ReactionTarget,
-} from "./rules";
+import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "./text";
 import { countTopReaction, uncountTopReaction } from "./top";
@@ -76,7 +71,7 @@ async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<str
 }
 
 /** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
-type Notice = { type: NotificationType; title: (who: string) => string; message: string; postId: string; replyId: string | null };
+type Notice = { type: NotificationKind; title: (who: string) => string; message: string; postId: string; replyId: string | null };
 
 /**
  * Writes one notification per recipient for one event, in the caller's transaction: never to
@@ -118,8 +113,8 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
 }
 
 const mentionNotice = (actor: ActingCouple, postId: string, replyId: string | null, text: string): Notice => ({
-  type: "mention",
-  title: FORUM_NOTIFICATION_TITLES.mention,
+  type: mentionNotification.type,
+  title: mentionNotification.text.title,
   message: excerpt(text, SNIPPET_LENGTH),
   postId,
   replyId,
@@ -260,11 +255,11 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     await notifyOnce(tx, actor, [
       {
         recipients: postCouple,
-        notice: { type: "reply", title: FORUM_NOTIFICATION_TITLES.replyToPost, message: snippet, postId, replyId: reply!.id },
+        notice: { type: replyNotification.type, title: replyNotification.text.toPost, message: snippet, postId, replyId: reply!.id },
       },
       {
         recipients: quotedAuthor ? [quotedAuthor] : [],
-        notice: { type: "reply", title: FORUM_NOTIFICATION_TITLES.replyToReply, message: snippet, postId, replyId: reply!.id },
+        notice: { type: replyNotification.type, title: replyNotification.text.toReply, message: snippet, postId, replyId: reply!.id },
       },
       ...(await mentionNotices(tx, actor, mentions, mentionNotice(actor, postId, reply!.id, input.body))),
     ]);
@@ -336,8 +331,6 @@ async function reactionTarget(db: Db, actor: ActingCouple, target: ReactionTarge
   return { postId: reply.postId, replyId: id, recipient: reply.author.userId, recipientCouple: reply.author.coupleId, text: reply.body };
 }
 
-const utcDay = () => new Date().toISOString().slice(0, 10);
-
 /**
  * `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`: idempotent (a second PUT or
  * DELETE changes nothing). A new reaction notifies the person reacted to (not themself), in
@@ -386,9 +379,9 @@ export async function setReaction(
     const actorCount = Math.max(1, couplesToday);
     await upsertGroupedNotification(tx, {
       userId: found.recipient,
-      type: "reaction",
+      type: reactionNotification.type,
       // A partner is named by first name; another couple by its name (grouped reactions count couples).
-      title: reactionNotificationTitle(
+      title: reactionNotification.text.title(
         found.recipientCouple === actor.coupleId ? actor.firstName : actor.coupleName,
         actorCount - 1,
         target,
@@ -398,7 +391,7 @@ export async function setReaction(
       replyId: found.replyId,
       actorUserId: actor.userId,
       actorCoupleId: actor.coupleId,
-      groupKey: `reaction:${target}:${id}:${utcDay()}`,
+      groupKey: reactionNotification.text.groupKey(target, id),
       actorCount,
     });
   });

@@ -7,10 +7,11 @@ import { issueVerificationEmail } from "@/lib/auth/email-verification";
 import { hashPassword } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
 import { createNotification } from "@/lib/notifications/service";
+import { partnerJoined } from "@/lib/notifications/types/partner-joined";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { EMAIL_EXISTS_MESSAGE } from "@/lib/registration/service";
 import { assertOpen, invalidInvitation, invitationByToken, tooManyAttempts, type InvitationRow } from "./lookup";
-import { MESSAGES, partnerJoinedNotice } from "./rules";
+import { MESSAGES } from "./rules";
 import { type AcceptInvitationInput } from "./schemas";
 
 /**
@@ -71,7 +72,7 @@ export async function joinCouple(
   await createNotification(tx, {
     userId: invitation.partner1Id,
     type: "partner_joined",
-    ...partnerJoinedNotice(partner, invitation.coupleName),
+    ...partnerJoined.text.notice(partner, invitation.coupleName),
     actorUserId: partner.id,
     actorCoupleId: invitation.coupleId,
   });

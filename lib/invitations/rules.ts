@@ -57,9 +57,3 @@ export function inviterName(invitation: InviterNameSource): string {
   ];
   return candidates.map((value) => value?.trim()).find((value) => value) ?? "Your Partner";
 }
-
-/** The inviter's notification when their partner joins: one wording for real and demo notifications. */
-export const partnerJoinedNotice = (partner: { firstName: string; lastName: string }, coupleName: string) => ({
-  title: `${partner.firstName} joined your couple!`,
-  message: `${partner.firstName} ${partner.lastName} accepted your invitation and is now part of ${coupleName}.`,
-});

@@ -3,24 +3,21 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { beforeCommit, transaction } from "@/db/transaction";
-import { liveEvents, liveSequences, users, type liveEventKind } from "@/db/schema";
+import { liveEvents, liveSequences, users } from "@/db/schema";
+import { UNREAD, type LiveKind } from "./kinds";
 
-/** What a writer publishes; `unread` rows are added here, never by a writer. */
-export type LiveEventKind = Exclude<(typeof liveEventKind.enumValues)[number], "unread">;
-
+/** What a writer publishes: one of its feature's kinds; `unread` rows are added here, never by a writer. */
 export type LiveEvent = {
   userId: string;
-  kind: LiveEventKind;
-  conversationId?: string;
-  /** The message, connection request or notification that changed; for `read`, the reader. */
+  kind: Pick<LiveKind, "name" | "changesCounts">;
+  /** The row that changed (a message, a connection request, a notification; for `read`, the reader). */
   subjectId?: string;
+  /** What else the kind names (lib/live/kinds.ts). */
+  payload?: Record<string, string>;
 };
 
 /** The channel every instance's listener wakes on; the payload is the comma-joined people to wake. */
 export const LIVE_CHANNEL = "live_events";
-
-/** Kinds after which a person's unread message or notification counts may differ. */
-const CHANGES_COUNTS: ReadonlySet<LiveEventKind> = new Set(["message", "message_deleted", "read", "notification"]);
 
 /** pg_notify refuses payloads of 8,000 bytes or more: ~200 ids per notification. */
 const NOTIFY_PAYLOAD_MAX = 7_900;
@@ -30,14 +27,14 @@ type Row = typeof liveEvents.$inferInsert;
 /** Each person's rows in order, then one `unread` row when any of them changes counts. */
 function rowsPerPerson(events: readonly LiveEvent[]): Map<string, Omit<Row, "seq">[]> {
   const perPerson = new Map<string, Omit<Row, "seq">[]>();
+  const countsChanged = new Set<string>();
   for (const event of events) {
     const rows = perPerson.get(event.userId) ?? [];
-    rows.push({ userId: event.userId, kind: event.kind, conversationId: event.conversationId, subjectId: event.subjectId });
+    rows.push({ userId: event.userId, kind: event.kind.name, subjectId: event.subjectId, payload: event.payload });
     perPerson.set(event.userId, rows);
+    if (event.kind.changesCounts) countsChanged.add(event.userId);
   }
-  for (const [userId, rows] of perPerson) {
-    if (rows.some((row) => CHANGES_COUNTS.has(row.kind as LiveEventKind))) rows.push({ userId, kind: "unread" });
-  }
+  for (const userId of countsChanged) perPerson.get(userId)!.push({ userId, kind: UNREAD });
   return perPerson;
 }
 

@@ -15,9 +15,9 @@ export const reconnectDelay = (attempt: number): number => RECONNECT_DELAYS_MS[M
 /** A tab hidden this long closes its stream; it resumes from its last id when shown again. */
 export const HIDDEN_PAUSE_MS = 60_000;
 
-/** The stream events the browser handles (the database's kinds with dashes, and `reset`). */
-export const STREAM_EVENTS = ["message", "message-deleted", "read", "connection", "notification", "unread", "reset"] as const;
-export type StreamEventName = (typeof STREAM_EVENTS)[number];
+/** The foundation's own stream events: the person's counts now, and 'what you missed is gone, load again'. */
+export const UNREAD_EVENT = "unread";
+export const RESET_EVENT = "reset";
 
 /** An event id is a person's live_events `seq`: a positive integer well inside a double's exact range. */
 const EVENT_ID_MAX_LENGTH = 15;
@@ -41,5 +41,5 @@ export function parseEventId(raw: string | null | undefined): number | null | "u
 export const streamLifetimeMs = (maxSeconds: number): number => Math.max(1_000, maxSeconds * 1_000 - Math.min(10_000, maxSeconds * 100));
 
 /** One server-sent event in the wire format (data on one line: it is JSON). */
-export const sseEvent = (id: number, event: StreamEventName, data: unknown): string =>
+export const sseEvent = (id: number, event: string, data: unknown): string =>
   `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

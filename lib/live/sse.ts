@@ -3,15 +3,18 @@ import type { Db } from "@/db/client";
 import { activeSessionUser, activeSessionUsers } from "@/lib/auth/sessions";
 import { describeError } from "@/lib/log";
 import { createHeartbeat, type Heartbeat } from "./heartbeat";
+import { UNREAD, type LiveRegistry } from "./kinds";
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
-import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, sseEvent } from "./rules";
+import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, RESET_EVENT, sseEvent } from "./rules";
 
 export type LiveStreamOptions = {
   db: Db;
   userId: string;
   /** The caller's session: checked again before each page is sent and at each heartbeat. */
   sessionId: string;
+  /** The kinds the features registered (lib/registry/live.ts). */
+  registry: LiveRegistry;
   /** What the client already has (lib/live/rules.ts parseEventId): null for a first open. */
   resumeFrom: number | null | "unknown";
   /** How long the stream stays open before it ends itself (lib/live/rules.ts streamLifetimeMs). */
@@ -56,13 +59,13 @@ const encodeEvents = (events: Outgoing[]) =>
  * The person's next page after `after`: read, rendered and encoded once for all their streams at
  * that position (each sends the same bytes).
  */
-const readPage = (db: Db, userId: string, after: number): Promise<Page> =>
+const readPage = (db: Db, userId: string, after: number, registry: LiveRegistry): Promise<Page> =>
   sharedInTick(pagesReading, `${userId}:${after}`, async () => {
     const rows = await rowsAfter(db, userId, after);
     return {
       last: rows.at(-1)?.seq ?? null,
       full: rows.length === PAGE_ROWS,
-      bytes: rows.length ? encodeEvents(await render(db, userId, rows)) : null,
+      bytes: rows.length ? encodeEvents(await render(db, userId, rows, registry)) : null,
     };
   });
 
@@ -111,7 +114,7 @@ export const SSE_HEADERS = {
  * database error, and the client resumes from its last id.
  */
 export function liveStream(options: LiveStreamOptions): Response {
-  const { db, userId, sessionId, resumeFrom } = options;
+  const { db, userId, sessionId, resumeFrom, registry } = options;
   const listener = options.listener ?? liveListener();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let position = 0;
@@ -164,7 +167,7 @@ export function liveStream(options: LiveStreamOptions): Response {
       do {
         again = false;
         for (;;) {
-          const page = await readPage(db, userId, position);
+          const page = await readPage(db, userId, position, registry);
           if (closed || page.last === null) break;
           if (!(await allowed())) return end();
           if (page.bytes) send(page.bytes);
@@ -187,10 +190,10 @@ export function liveStream(options: LiveStreamOptions): Response {
     write(`retry: ${RECONNECT_DELAYS_MS[0]}\n\n`);
     const { last, oldest } = await historyBounds(db, userId);
     if (resumeFrom === null) {
-      write(sseEvent(last, "unread", await unreadCounts(db, userId)));
+      write(sseEvent(last, UNREAD, await unreadCounts(db, userId, registry)));
       position = last;
     } else if (resumeFrom === "unknown" || resumeFrom > last || (resumeFrom < last && (oldest ?? Infinity) > resumeFrom + 1)) {
-      write(sseEvent(last, "reset", {}));
+      write(sseEvent(last, RESET_EVENT, {}));
       position = last;
     } else {
       position = resumeFrom;

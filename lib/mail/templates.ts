@@ -106,30 +106,21 @@ export const passwordChangedNotice = (to: string, firstName: string) =>
     { label: "Reset my password", url: appLink("/forgot-password", {}) },
   );
 
-export const NOTIFICATION_EMAIL_SUBJECTS = {
-  partner_joined: "Your partner joined your couple profile",
-  reply: "New reply on Two of Us",
-  mention: "You were mentioned on Two of Us",
-  reaction: "New reaction on Two of Us",
-  connection_request: "A couple said hello on Two of Us",
-  connection_accepted: "Your request was accepted on Two of Us",
-  message: "New messages on Two of Us",
-} as const;
-
 /**
- * A notification sent by e-mail: its title and text, a link to it, and the one-click
- * unsubscribe link for its type (in the body and as RFC 8058 List-Unsubscribe headers).
+ * A notification sent by e-mail: its title and text (its type's subject when it has no title,
+ * lib/notifications/types), a link to it, and the one-click unsubscribe link for its type (in the
+ * body and as RFC 8058 List-Unsubscribe headers).
  */
 export function notificationEmail(
   to: string,
-  notification: { type: keyof typeof NOTIFICATION_EMAIL_SUBJECTS; title: string; message: string; href: string },
+  notification: { subject: string; title: string; message: string; href: string },
   unsubscribeToken: string,
 ): EmailMessage {
   const unsubscribeUrl = appLink("/unsubscribe", { token: unsubscribeToken });
   const oneClickUrl = appLink("/api/notifications/unsubscribe", { token: unsubscribeToken });
   const base = layout(
     to,
-    notification.title || NOTIFICATION_EMAIL_SUBJECTS[notification.type],
+    notification.title || notification.subject,
     "Hi,",
     // Each line of the text its own paragraph (the unread-message e-mail quotes one message a line).
     [notification.title, ...notification.message.split("\n")].filter(Boolean),

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations } from "@/db/schema";
+import { CONNECTION } from "@/lib/connections/live";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { membersOf } from "./queries";
 
@@ -19,7 +20,7 @@ export async function endConversations(tx: Db, which: SQL): Promise<void> {
     .returning({ id: conversations.id });
   const events: LiveEvent[] = [];
   for (const { id } of ended)
-    for (const { userId } of await membersOf(tx, id)) events.push({ userId, kind: "connection", conversationId: id });
+    for (const { userId } of await membersOf(tx, id)) events.push({ userId, kind: CONNECTION, payload: { conversationId: id } });
   await publishLive(tx, events);
 }
 

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { isPrivateKey, isStorageKey } from "@/lib/storage";
-import { ofCouple } from "./queries";
+import { ofCouple } from "./access";
 
 /**
  * A conversation's photos are private objects (lib/storage/keys.ts): this route serves them, and

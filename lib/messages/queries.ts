@@ -7,20 +7,18 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { ofCouple } from "./access";
 import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 import type { ThreadQuery } from "./schemas";
 
 /**
- * Reads of conversations. Only the four partners of the two couples read a conversation: every
- * read starts from `memberConversation`, which answers anyone else 404 with nothing revealed.
+ * Reads of conversations. Only the four partners of the two couples read a conversation (./access.ts):
+ * every read starts from `memberConversation`, which answers anyone else 404 with nothing revealed.
  */
 
 export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXTS.notFound);
 
 export type MemberConversation = { id: string; otherCoupleId: string | null; ended: boolean };
-
-/** SQL: the conversation is one of the couple's (either side). */
-export const ofCouple = (coupleId: string): SQL => or(eq(conversations.coupleLowId, coupleId), eq(conversations.coupleHighId, coupleId))!;
 
 /** Ended by a block either way, or when a couple has no partner left (its side is null). */
 const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;

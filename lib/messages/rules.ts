@@ -22,9 +22,6 @@ export const MESSAGE_LIMITS = {
   photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60, message: SENDING_TOO_QUICKLY },
 } as const;
 
-/** The grouped 'message' notification of one conversation: one unread row per person. */
-export const messageGroupKey = (conversationId: string) => `conversation:${conversationId}`;
-
 /** Exact UI copy the pages and the API share. */
 export const MESSAGE_TEXTS = {
   deleted: "This message was deleted",
@@ -43,6 +40,4 @@ export const MESSAGE_TEXTS = {
   idInvalid: "This conversation does not exist or is not yours.",
   messageIdInvalid: "This message does not exist or is not yours.",
   cursorInvalid: "This list position is not valid. Please reload the conversations.",
-  notificationTitle: (coupleName: string) => `New messages from ${coupleName}`,
-  notificationMessage: (firstName: string, coupleName: string) => `${firstName} of ${coupleName} wrote to you`,
 } as const;

@@ -10,10 +10,13 @@ import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit } from "@/lib/rate-limit";
-import { conversationUnread, memberConversation, membersOf, messageById, messageIn, ofCouple, type MessageItem } from "./queries";
+import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
+import { ofCouple } from "./access";
+import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { endConversations } from "./ending";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
-import { MESSAGE_LIMITS, MESSAGE_TEXTS, messageGroupKey } from "./rules";
+import { message as messageNotification } from "@/lib/notifications/types/message";
+import { MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
 import type { SendMessageInput } from "./schemas";
 
 /** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
@@ -68,26 +71,21 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
       .set({ lastMessageId: row!.id, lastActivityAt: row!.createdAt })
       .where(eq(conversations.id, conversationId));
     const people = await membersOf(tx, conversationId);
-    const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: "message", conversationId, subjectId: row!.id }));
+    const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: MESSAGE, subjectId: row!.id }));
     for (const person of people) {
       // The author's own partner is not notified (their couple wrote); the unread count still rises.
       if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
-      await upsertGroupedNotification(
-        tx,
-        {
-          userId: person.userId,
-          type: "message",
-          title: MESSAGE_TEXTS.notificationTitle(member.coupleName),
-          // Never the words themselves: a deleted message must leave no copy behind.
-          message: MESSAGE_TEXTS.notificationMessage(member.firstName, member.coupleName),
-          conversationId,
-          actorUserId: member.userId,
-          actorCoupleId: member.coupleId,
-          groupKey: messageGroupKey(conversationId),
-          actorCount: 1,
-        },
-        { inAppOnly: true },
-      );
+      await upsertGroupedNotification(tx, {
+        userId: person.userId,
+        type: messageNotification.type,
+        title: messageNotification.text.title(member.coupleName),
+        message: messageNotification.text.message(member.firstName, member.coupleName),
+        conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+        groupKey: messageNotification.text.groupKey(conversationId),
+        actorCount: 1,
+      });
     }
     await publishLive(tx, events);
     return row!.id;
@@ -125,7 +123,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
   for (const conversationId of new Set(erased.map((row) => row.conversationId))) {
     const people = await membersOf(tx, conversationId);
     for (const row of erased.filter((r) => r.conversationId === conversationId))
-      for (const { userId } of people) events.push({ userId, kind: "message_deleted", conversationId, subjectId: row.id });
+      for (const { userId } of people) events.push({ userId, kind: MESSAGE_DELETED, subjectId: row.id });
   }
   return events;
 }
@@ -183,10 +181,10 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
       const people = await membersOf(tx, conversationId);
       await publishLive(
         tx,
-        people.map(({ userId }) => ({ userId, kind: "read", conversationId, subjectId: member.userId })),
+        people.map(({ userId }) => ({ userId, kind: READ, subjectId: member.userId, payload: { conversationId } })),
       );
     }
-    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageGroupKey(conversationId));
+    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageNotification.text.groupKey(conversationId));
     return { unreadCount };
   });
 }

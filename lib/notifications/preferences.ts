@@ -7,6 +7,7 @@ import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import {
   DEFAULT_PREFERENCES,
+  isNotificationKind,
   NOTIFICATION_TYPES,
   withDefaults,
   type ChannelChoice,
@@ -86,7 +87,8 @@ export async function unsubscribe(db: Db, token: string): Promise<{ type: Notifi
         ),
       )
       .returning({ userId: unsubscribeTokens.userId, type: unsubscribeTokens.type });
-    if (!row) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
+    // A link of a type that no longer exists turns nothing off.
+    if (!row || !isNotificationKind(row.type)) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
     const current = await preferenceFor(tx, row.userId, row.type);
     await savePreferences(tx, row.userId, { [row.type]: { inApp: current.inApp, email: false } });
     return { type: row.type };

@@ -1,7 +1,13 @@
 /**
  * Pure notification rules shared by the server, the bell and the notifications page
- * (no server-only imports: the browser bundles this file).
+ * (no server-only imports: the browser bundles this file). What each type says, opens and
+ * defaults to is its definition (./types); the lists here are read from them.
  */
+import { type ChannelChoice, openTarget, type NotificationTarget } from "./types/definition";
+import { NOTIFICATION_DEFINITIONS, type NotificationKind } from "./types";
+
+export { CHANNELS, type Channel, type ChannelChoice } from "./types/definition";
+export type { NotificationKind } from "./types";
 
 /** Section 9: page size 20 by default, at most 50; the bell shows the 5 latest. */
 export const LIST_DEFAULT_LIMIT = 20;
@@ -18,7 +24,7 @@ export const UNREAD_RETRIES = 2;
 /** What the API answers for one notification (section 3). */
 export type NotificationItem = {
   id: string;
-  type: "partner_joined" | "reply" | "mention" | "reaction" | "connection_request" | "connection_accepted" | "message";
+  type: NotificationKind;
   title: string;
   message: string;
   /** The same text as `message`: the spec's clients read either name. */
@@ -40,18 +46,12 @@ export type Pagination = { limit: number; offset: number; total: number; hasMore
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
 
-/**
- * Forum notifications open their post (at the reply when there is one), messaging ones their
- * conversation (a request, the inbox's requests); the rest open the list.
- */
-export function notificationHref(
-  item: Pick<NotificationItem, "post_id" | "reply_id"> & Partial<Pick<NotificationItem, "type" | "conversation_id">>,
-): string {
-  if (item.conversation_id) return `/messages/${encodeURIComponent(item.conversation_id)}`;
-  if (item.type === "connection_request") return "/messages?tab=requests";
-  if (!item.post_id) return "/notifications";
-  const post = `/forum/post/${encodeURIComponent(item.post_id)}`;
-  return item.reply_id ? `${post}#reply-${encodeURIComponent(item.reply_id)}` : post;
+/** A type's definition by its name. */
+export const definitionOf = (type: NotificationKind) => NOTIFICATION_DEFINITIONS.find((definition) => definition.type === type)!;
+
+/** Where a notification opens: as its type's definition says (without a type, its conversation, post or the list). */
+export function notificationHref(item: NotificationTarget & { type?: NotificationKind }): string {
+  return item.type ? definitionOf(item.type).href(item) : openTarget(item);
 }
 
 const MINUTE = 60_000;
@@ -75,48 +75,21 @@ export function formatNotificationTime(createdAt: string | Date, now: Date = new
 }
 
 /** The notification types a person chooses for, in the settings' order. */
-export const NOTIFICATION_TYPES = [
-  "partner_joined",
-  "reply",
-  "mention",
-  "reaction",
-  "connection_request",
-  "connection_accepted",
-  "message",
-] as const satisfies readonly NotificationItem["type"][];
-export type NotificationKind = (typeof NOTIFICATION_TYPES)[number];
+export const NOTIFICATION_TYPES = NOTIFICATION_DEFINITIONS.map((definition) => definition.type);
 
-export type ChannelChoice = { inApp: boolean; email: boolean };
 export type NotificationPreferences = Record<NotificationKind, ChannelChoice>;
 
-/** The settings' labels per type. */
-export const NOTIFICATION_TYPE_LABELS: Record<NotificationKind, { label: string; hint: string }> = {
-  partner_joined: { label: "Partner joined", hint: "When your partner accepts your invitation." },
-  reply: { label: "Replies", hint: "When someone replies to your post or quotes your reply." },
-  mention: { label: "Mentions", hint: "When a couple mentions yours in the forum." },
-  reaction: { label: "Reactions", hint: "When couples react to your posts and replies." },
-  connection_request: { label: "Connection requests", hint: "When a couple says hello and asks to talk." },
-  connection_accepted: { label: "Accepted requests", hint: "When a couple accepts your request to talk." },
-  message: { label: "Messages", hint: "When a couple you talk with writes to you (muted conversations never notify)." },
-};
+/** Whether a stored type is one of today's (a row of a type since removed is ignored). */
+export const isNotificationKind = (type: string): type is NotificationKind => NOTIFICATION_TYPES.some((known) => known === type);
 
-/**
- * Until a person chooses: everything in the app; e-mail for what is addressed to them
- * (partner, replies, mentions) but not for reactions, which come in bursts (as most apps do).
- */
-export const DEFAULT_PREFERENCES: NotificationPreferences = {
-  partner_joined: { inApp: true, email: true },
-  reply: { inApp: true, email: true },
-  mention: { inApp: true, email: true },
-  reaction: { inApp: true, email: false },
-  connection_request: { inApp: true, email: true },
-  connection_accepted: { inApp: true, email: true },
-  message: { inApp: true, email: true },
-};
+/** Until a person chooses: each type's defaults (e-mail off for reactions, which come in bursts). */
+export const DEFAULT_PREFERENCES = Object.fromEntries(
+  NOTIFICATION_DEFINITIONS.map((definition) => [definition.type, definition.defaults]),
+) as NotificationPreferences;
 
 /** The stored choices over the defaults. */
-export function withDefaults(rows: readonly ({ type: NotificationKind } & ChannelChoice)[]): NotificationPreferences {
+export function withDefaults(rows: readonly ({ type: string } & ChannelChoice)[]): NotificationPreferences {
   const result = structuredClone(DEFAULT_PREFERENCES);
-  for (const row of rows) result[row.type] = { inApp: row.inApp, email: row.email };
+  for (const row of rows) if (isNotificationKind(row.type)) result[row.type] = { inApp: row.inApp, email: row.email };
   return result;
 }

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { boundedString, oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
-import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, MARK_READ_MAX_IDS } from "./rules";
+import {
+  CHANNELS,
+  LIST_DEFAULT_LIMIT,
+  LIST_MAX_LIMIT,
+  MARK_READ_MAX_IDS,
+  NOTIFICATION_TYPES,
+  type ChannelChoice,
+  type NotificationKind,
+} from "./rules";
 
 /** Deep offsets are refused rather than scanned: no one pages through a million notifications. */
 export const LIST_MAX_OFFSET = 100_000;
@@ -27,29 +35,19 @@ export const markReadSchema = z
 
 export type MarkReadTarget = { all: true } | { ids: string[] };
 
-const channelChoice = z.object(
-  { inApp: z.boolean({ error: "inApp must be true or false" }), email: z.boolean({ error: "email must be true or false" }) },
-  { error: "Each type needs inApp and email" },
-);
+/** One choice per channel (CHANNELS), each required. */
+const channelChoice = z.object(Object.fromEntries(CHANNELS.map(({ key }) => [key, z.boolean({ error: `${key} must be true or false` })])), {
+  error: `Each type needs ${CHANNELS.map(({ key }) => key).join(" and ")}`,
+}) as unknown as z.ZodType<ChannelChoice>;
 
-/** PUT /api/settings/notifications: the types named change, the others stay as they are. */
+export type NotificationPreferencesInput = Partial<Record<NotificationKind, ChannelChoice>>;
+
+/** PUT /api/settings/notifications: the types named (of the defined ones) change, the others stay as they are. */
 export const notificationPreferencesSchema = z.object({
   preferences: z
-    .object(
-      {
-        partner_joined: channelChoice.optional(),
-        reply: channelChoice.optional(),
-        mention: channelChoice.optional(),
-        reaction: channelChoice.optional(),
-        connection_request: channelChoice.optional(),
-        connection_accepted: channelChoice.optional(),
-        message: channelChoice.optional(),
-      },
-      { error: "preferences is required" },
-    )
-    .strict(),
+    .object(Object.fromEntries(NOTIFICATION_TYPES.map((type) => [type, channelChoice.optional()])), { error: "preferences is required" })
+    .strict() as unknown as z.ZodType<NotificationPreferencesInput>,
 });
-export type NotificationPreferencesInput = z.output<typeof notificationPreferencesSchema>["preferences"];
 
 /** The unsubscribe link's token (query string or one-click POST). */
 export const unsubscribeQuerySchema = z.object({

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { coupleBlocks, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { endConversationBetween } from "@/lib/messages/ending";
+import { announceBlock, type SafetyReactions } from "./reactions";
 
 /**
  * Couple-level blocks: a block hides both couples from each other, for both partners
@@ -53,9 +53,10 @@ export type BlockActor = { userId: string; coupleId: string };
 
 /**
  * Blocks a couple; blocking again changes nothing (idempotent). Only a missing couple is 404: one
- * that blocked the caller may be blocked back. The two couples' conversation ends with the block.
+ * that blocked the caller may be blocked back. The features react in the block's transaction
+ * (`reactions`, lib/registry/safety.ts: the two couples' conversation ends with it).
  */
-export async function blockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
+export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, reactions: readonly SafetyReactions[]): Promise<void> {
   if (coupleId === actor.coupleId) throw new AppError("VALIDATION_ERROR", BLOCK_MESSAGES.self);
   const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
   if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
@@ -64,7 +65,7 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string): 
       .insert(coupleBlocks)
       .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
       .onConflictDoNothing();
-    await endConversationBetween(tx, actor.coupleId, coupleId);
+    await announceBlock(tx, reactions, { blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId });
   });
 }
 

@@ -5,8 +5,8 @@ import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
-import { removeMessage } from "@/lib/messages/service";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { announceResolved, type SafetyReactions } from "./reactions";
 import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
@@ -108,11 +108,18 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
 
 /**
  * A moderator's decision on a report, applied to every open report of the same target:
- * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator",
- * erases a message ('This message was deleted') and takes a couple out of every list (status
- * 'suspended').
+ * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
+ * takes a couple out of every list (status 'suspended'). The features react in the same
+ * transaction (`reactions`, lib/registry/safety.ts: a removed message is erased, 'This message
+ * was deleted').
  */
-export async function resolveReport(db: Db, moderatorUserId: string, reportId: string, action: ModerationAction): Promise<void> {
+export async function resolveReport(
+  db: Db,
+  moderatorUserId: string,
+  reportId: string,
+  action: ModerationAction,
+  reactions: readonly SafetyReactions[],
+): Promise<void> {
   const erasedPhotos = await transaction(db, async (tx) => {
     const [report] = await tx
       .select({ targetType: reports.targetType, targetId: reports.targetId })
@@ -130,12 +137,10 @@ export async function resolveReport(db: Db, moderatorUserId: string, reportId: s
         .update(table)
         .set(action === "dismiss" ? { hiddenAt: null } : { removedAt: sql`now()`, hiddenAt: null })
         .where(eq(table.id, report.targetId));
-    } else if (action === "remove" && report.targetType === "message") {
-      return removeMessage(tx, report.targetId);
-    } else if (action === "remove") {
+    } else if (action === "remove" && report.targetType === "couple") {
       await tx.update(couples).set({ status: "suspended", isVisible: false }).where(eq(couples.id, report.targetId));
     }
-    return [];
+    return announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
   });
   await deleteImages(erasedPhotos);
 }

@@ -1,6 +1,6 @@
 import { expect as baseExpect, test as base, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
-import { STREAM_EVENTS } from "../../lib/live/rules";
+import { STREAM_EVENTS } from "../../lib/registry/live-client";
 import { ownServer, type OwnServer } from "./servers";
 import { csrfToken, signIn } from "./support";
 

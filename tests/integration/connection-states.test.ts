@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { couples, liveEvents } from "@/db/schema";
 import { senderFacts } from "@/lib/connections/sender-facts";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { render } from "@/lib/live/queries";
+import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { forumCouple } from "../support/forum";
 import { named, openStream } from "../support/live";
 import { block, connected, connections, messagingCouple } from "../support/messages";
@@ -99,10 +100,16 @@ describe("the live stream when a block ends a conversation", () => {
     const db = await getDb();
     for (const person of [one.a, one.b, two.a, two.b]) {
       const rows = await db
-        .select({ seq: liveEvents.seq, kind: liveEvents.kind, conversationId: liveEvents.conversationId, subjectId: liveEvents.subjectId })
+        .select({ seq: liveEvents.seq, kind: liveEvents.kind, subjectId: liveEvents.subjectId, payload: liveEvents.payload })
         .from(liveEvents)
-        .where(and(eq(liveEvents.userId, person.userId), eq(liveEvents.kind, "connection"), eq(liveEvents.conversationId, conversationId)));
-      const sent = await render(db, person.userId, rows);
+        .where(
+          and(
+            eq(liveEvents.userId, person.userId),
+            eq(liveEvents.kind, "connection"),
+            sql`${liveEvents.payload}->>'conversationId' = ${conversationId}`,
+          ),
+        );
+      const sent = await render(db, person.userId, rows, LIVE_REGISTRY);
       expect(sent.map((event) => [event.event, event.data])).toContainEqual(["connection", { conversationId, ended: true }]);
     }
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
 import { forumReplies, notifications } from "@/db/schema";
-import { listNotifications } from "@/lib/notifications/service";
+import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
 

@@ -11,7 +11,7 @@ import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
 import { notifications, users } from "@/db/schema";
-import { listNotifications } from "@/lib/notifications/service";
+import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 

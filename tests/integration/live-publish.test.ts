@@ -4,7 +4,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { beforeCommit, transaction } from "@/db/transaction";
 import { liveEvents } from "@/db/schema";
+import { CONNECTION } from "@/lib/connections/live";
 import { LIVE_CHANNEL, notifyPayloads, publishLive } from "@/lib/live/publish";
+import { MESSAGE, READ } from "@/lib/messages/live";
+import { NOTIFICATION } from "@/lib/notifications/live";
 import { createUser } from "../support/api";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -42,12 +45,12 @@ describe("publishLive", () => {
     const message = crypto.randomUUID();
     await transaction(db, (tx) =>
       publishLive(tx, [
-        { userId: ana.id, kind: "message", subjectId: message },
-        { userId: rui.id, kind: "message", subjectId: message },
-        { userId: ana.id, kind: "read", subjectId: ana.id },
+        { userId: ana.id, kind: MESSAGE, subjectId: message },
+        { userId: rui.id, kind: MESSAGE, subjectId: message },
+        { userId: ana.id, kind: READ, subjectId: ana.id },
       ]),
     );
-    await transaction(db, (tx) => publishLive(tx, [{ userId: rui.id, kind: "connection", subjectId: crypto.randomUUID() }]));
+    await transaction(db, (tx) => publishLive(tx, [{ userId: rui.id, kind: CONNECTION, subjectId: crypto.randomUUID() }]));
     expect((await rowsOf(ana.id)).map((row) => [row.seq, row.kind])).toEqual([
       [1, "message"],
       [2, "read"],
@@ -70,7 +73,7 @@ describe("publishLive", () => {
           publishLive(
             tx,
             // Each transaction names the people in a different order: locks are still taken in one order.
-            (i % 2 ? [...people].reverse() : people).map((person) => ({ userId: person.id, kind: "connection" as const })),
+            (i % 2 ? [...people].reverse() : people).map((person) => ({ userId: person.id, kind: CONNECTION })),
           ),
         ),
       ),
@@ -89,7 +92,7 @@ describe("publishLive", () => {
     // The sequence rows are locked just before commit (db/transaction.ts beforeCommit): a later
     // hook of the same transaction holds them locked until the test lets it commit.
     const first = transaction(db, async (tx) => {
-      await publishLive(tx, [{ userId: maya.id, kind: "connection" }]);
+      await publishLive(tx, [{ userId: maya.id, kind: CONNECTION }]);
       beforeCommit(
         tx,
         Symbol("held"),
@@ -102,7 +105,7 @@ describe("publishLive", () => {
     });
     await published;
     let secondDone = false;
-    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: "connection" }])).then(() => (secondDone = true));
+    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: CONNECTION }])).then(() => (secondDone = true));
     await settle();
     expect(secondDone).toBe(false);
     expect(await rowsOf(maya.id)).toEqual([]);
@@ -117,7 +120,7 @@ describe("publishLive", () => {
     const listener = await listen();
     try {
       await transaction(db, async (tx) => {
-        await publishLive(tx, [{ userId: theo.id, kind: "notification" }]);
+        await publishLive(tx, [{ userId: theo.id, kind: NOTIFICATION }]);
         throw new Error("rolled back");
       }).catch(() => {});
       await settle();
@@ -126,8 +129,8 @@ describe("publishLive", () => {
 
       await transaction(db, (tx) =>
         publishLive(tx, [
-          { userId: theo.id, kind: "notification" },
-          { userId: lea.id, kind: "notification" },
+          { userId: theo.id, kind: NOTIFICATION },
+          { userId: lea.id, kind: NOTIFICATION },
         ]),
       );
       await settle();

@@ -6,6 +6,9 @@ import { couples, liveEvents, liveSequences, sessions } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishLive } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
+import { NOTIFICATION } from "@/lib/notifications/live";
+import { LIVE_REGISTRY } from "@/lib/registry/live";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
@@ -116,7 +119,7 @@ describe("GET /api/stream", () => {
       await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Yes! Eight?", everyone);
       for (const name of ["ana", "leo", "mia"]) await streams[name]!.waitFor((events) => named(events, "message").length === 2);
 
-      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana);
+      await blockCouple(db, { userId: leo.user.id, coupleId: coupleIds.leo }, coupleIds.ana, SAFETY_REACTIONS);
       await send(conversationId, { user: ana.user, coupleId: coupleIds.ana }, "Hello?", everyone);
       await settle();
       expect(bodies("ana")).toEqual(["Dinner on Friday?", "Yes! Eight?"]);
@@ -183,7 +186,7 @@ describe("GET /api/stream", () => {
   it("sends nothing of a couple the person's couple blocked: not counted, not shown", async () => {
     const [ana, rui] = [await withCouple(), await withCouple()];
     const db = await getDb();
-    await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId);
+    await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId, SAFETY_REACTIONS);
     const { stream } = await openStream({ cookie: ana.headers.cookie! });
     try {
       await stream.waitFor((events) => events.length >= 1);
@@ -220,7 +223,7 @@ describe("GET /api/stream", () => {
       );
       await tx.execute(sql`update live_sequences set last_seq = last_seq + ${missed} where user_id = ${ana.user.id}`);
       await tx.execute(
-        sql`insert into live_events (user_id, seq, kind, conversation_id, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', ${conversationId}, id from messages where conversation_id = ${conversationId}`,
+        sql`insert into live_events (user_id, seq, kind, subject_id) select ${ana.user.id}, 5 + row_number() over (order by seq), 'message', id from messages where conversation_id = ${conversationId}`,
       );
     });
     const { stream } = await openStream(ana.headers, 5);
@@ -268,6 +271,7 @@ describe("liveStream", () => {
       db,
       userId,
       sessionId: sid,
+      registry: LIVE_REGISTRY,
       resumeFrom: null,
       lifetimeMs: 60_000,
       listener,
@@ -346,8 +350,8 @@ describe("liveStream", () => {
     const db = await getDb();
     await transaction(db, (tx) =>
       publishLive(tx, [
-        { userId: ana.user.id, kind: "notification" },
-        { userId: rui.user.id, kind: "notification" },
+        { userId: ana.user.id, kind: NOTIFICATION },
+        { userId: rui.user.id, kind: NOTIFICATION },
       ]),
     );
     for (const stream of streams) await stream.waitFor((events) => events.at(-1)?.id === 2);

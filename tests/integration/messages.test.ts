@@ -65,7 +65,8 @@ describe("a conversation between two couples", () => {
     const live = await db
       .select({ userId: liveEvents.userId })
       .from(liveEvents)
-      .where(and(eq(liveEvents.conversationId, conversationId), eq(liveEvents.kind, "message")));
+      .innerJoin(messages, eq(messages.id, liveEvents.subjectId))
+      .where(and(eq(messages.conversationId, conversationId), eq(liveEvents.kind, "message")));
     expect(live).toHaveLength(16);
   });
 

@@ -55,6 +55,7 @@ describe("GET and PUT /api/settings/notifications", () => {
       connection_request: { inApp: true, email: true },
       connection_accepted: { inApp: true, email: true },
       message: { inApp: true, email: true },
+      partner_updated_couple_profile: { inApp: true, email: false },
     });
     const res = await put(one.a.headers, {
       preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } },

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { POST as profileRoute } from "@/app/api/settings/profile/route";
 import { POST as coupleRoute } from "@/app/api/settings/couple/route";
 import { getDb } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { couples, emailOutbox, liveEvents, users } from "@/db/schema";
+import { listNotifications } from "@/lib/notifications/queries";
+import { notificationHref } from "@/lib/notifications/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { browserSession } from "../support/api";
 import { fileOfUrl, formOf, jpeg, post, postStep1, postStep2, signedIn, storedFiles, type Fields } from "../support/onboarding";
@@ -139,6 +141,31 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const res = await postCouple(coupleFields({ coupleName: "Bea & Ada" }), { cookie: session.cookie, "x-csrf-token": session.csrf });
     expect(res.status).toBe(200);
     expect((await coupleRow(coupleId)).coupleName).toBe("Bea & Ada");
+  });
+
+  it("tells the other partner '<First name> updated your couple profile' in the app (not by e-mail, live on the bell), and not the one who saved", async () => {
+    const { user, headers, coupleId } = await onboarded();
+    const partnerB = await signedIn();
+    const db = await getDb();
+    await db.update(couples).set({ partner2Id: partnerB.user.id }).where(eq(couples.id, coupleId));
+    const { firstName } = await userRow(user.id);
+    const res = await postCouple(coupleFields(), headers);
+    expect(res.status).toBe(200);
+    const toB = await listNotifications(db, partnerB.user.id, { limit: 20, offset: 0 });
+    expect(toB.data).toHaveLength(1);
+    expect(toB.data[0]).toMatchObject({
+      type: "partner_updated_couple_profile",
+      title: `${firstName} updated your couple profile`,
+      is_read: false,
+    });
+    expect(notificationHref(toB.data[0]!)).toBe("/profile");
+    expect((await listNotifications(db, user.id, { limit: 20, offset: 0 })).data).toEqual([]);
+    const bell = await db
+      .select({ kind: liveEvents.kind, subjectId: liveEvents.subjectId })
+      .from(liveEvents)
+      .where(eq(liveEvents.userId, partnerB.user.id));
+    expect(bell).toContainEqual({ kind: "notification", subjectId: toB.data[0]!.id });
+    expect(await db.select({ to: emailOutbox.to }).from(emailOutbox).where(eq(emailOutbox.to, partnerB.user.email))).toEqual([]);
   });
 
   it("refuses a sixth extra photo with the onboarding message, storing nothing", async () => {

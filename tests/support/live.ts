@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { conversations, messages } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
+import { MESSAGE } from "@/lib/messages/live";
 import { freshAddress } from "./api";
 import { joinAsPartnerB, withCouple } from "./couples";
 
@@ -132,7 +133,7 @@ export async function send(conversationId: string, author: { user: { id: string 
       .returning({ id: messages.id });
     await publishLive(
       tx,
-      to.map((userId) => ({ userId, kind: "message" as const, conversationId, subjectId: message!.id })),
+      to.map((userId) => ({ userId, kind: MESSAGE, subjectId: message!.id })),
     );
     return message!.id;
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { reaction } from "@/lib/notifications/types/reaction";
 import { isHiddenByReports, REPORTS_PER_USER } from "@/lib/safety/rules";
 import {
   distanceBand,
@@ -6,16 +7,28 @@ import {
   whoReactedText,
   EDIT_GRACE_MS,
   FORUM_LIMITS,
+  FORUM_SCOPES,
   FORUM_TOPICS,
+  REACTION_KINDS,
   REACTIONS,
+  REPORT_REASON_VALUES,
+  REPORT_REASONS,
+  SCOPE_VALUES,
+  TOPIC_VALUES,
   reactionCounts,
-  reactionNotificationTitle,
   showsEdited,
   signature,
   topicLabel,
 } from "@/lib/forum/rules";
 
 describe("topics", () => {
+  it("labels every value the database's enums hold, in their order (db/schema/forum-values.ts)", () => {
+    expect(FORUM_TOPICS.map((t) => t.value)).toEqual([...TOPIC_VALUES]);
+    expect(FORUM_SCOPES.map((s) => s.value)).toEqual([...SCOPE_VALUES]);
+    expect(REACTIONS.map((r) => r.kind)).toEqual([...REACTION_KINDS]);
+    expect(REPORT_REASONS.map((r) => r.value)).toEqual([...REPORT_REASON_VALUES]);
+  });
+
   it("lists the eight topics in display order, each with its label", () => {
     expect(FORUM_TOPICS.map((t) => t.value)).toEqual([
       "travel",
@@ -88,10 +101,10 @@ describe("texts", () => {
   });
 
   it("groups reaction notifications Mastodon-style, for posts and replies", () => {
-    expect(reactionNotificationTitle("Ana & Rui", 0, "post")).toBe("Ana & Rui reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 1, "post")).toBe("Ana & Rui and 1 other reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 3, "post")).toBe("Ana & Rui and 3 others reacted to your post");
-    expect(reactionNotificationTitle("Ana & Rui", 2, "reply")).toBe("Ana & Rui and 2 others reacted to your reply");
+    expect(reaction.text.title("Ana & Rui", 0, "post")).toBe("Ana & Rui reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 1, "post")).toBe("Ana & Rui and 1 other reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 3, "post")).toBe("Ana & Rui and 3 others reacted to your post");
+    expect(reaction.text.title("Ana & Rui", 2, "reply")).toBe("Ana & Rui and 2 others reacted to your reply");
   });
 });
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { connectStream, OPEN_TIMEOUT_MS, type EventSourceLike } from "@/lib/live/client/stream";
+import { STREAM_EVENTS } from "@/lib/registry/live-client";
 import { reconnectDelay } from "@/lib/live/rules";
 
 /**
@@ -44,6 +45,7 @@ function connect() {
       sources.push(source);
       return source;
     },
+    events: STREAM_EVENTS,
     onEvent: (name, data) => events.push([name, data]),
     onUp: (up) => ups.push(up),
     hidden: () => hidden,
@@ -173,7 +175,7 @@ describe("applyEvent", () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());
     try {
-      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { applyEvent } = await import("@/lib/registry/live-client");
       const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
       const loadPage = vi.fn(async () => ["page"]);
       const loadCount = vi.fn(async () => 0);
@@ -202,7 +204,7 @@ describe("applyEvent", () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());
     try {
-      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { applyEvent } = await import("@/lib/registry/live-client");
       const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
       const author = { userId: "u-ana", firstName: "Ana", coupleId: "c-ana", coupleName: "Ana & Rui" };
       const message = (id: string, createdAt: string) => ({
@@ -256,7 +258,7 @@ describe("applyEvent", () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());
     try {
-      const { applyEvent } = await import("@/lib/live/client/stream");
+      const { applyEvent } = await import("@/lib/registry/live-client");
       const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
       const leo = { userId: "u-leo", firstName: "Leo", lastReadMessageId: null };
       const initial = { conversation: { readPositions: [leo] }, messages: [], hasMore: false };

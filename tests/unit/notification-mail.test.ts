@@ -5,7 +5,7 @@ describe("notification e-mails", () => {
   const mail = notificationEmail(
     "ana@example.com",
     {
-      type: "reply",
+      subject: "New reply on Two of Us",
       title: "Rui of Rui & Ana\r\nBcc: x@example.com replied to your post",
       message: "<b>hi</b>",
       href: "/forum/post/p1#reply-r1",

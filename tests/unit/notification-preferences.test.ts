@@ -3,9 +3,9 @@ import { DEFAULT_PREFERENCES, NOTIFICATION_TYPES, withDefaults } from "@/lib/not
 import { notificationPreferencesSchema } from "@/lib/notifications/schemas";
 
 describe("notification preferences", () => {
-  it("covers every type with a default; e-mail is off for reactions only", () => {
+  it("covers every type with a default; e-mail is off for reactions and a partner's couple profile changes only", () => {
     expect(Object.keys(DEFAULT_PREFERENCES).sort()).toEqual([...NOTIFICATION_TYPES].sort());
-    expect(NOTIFICATION_TYPES.filter((t) => !DEFAULT_PREFERENCES[t].email)).toEqual(["reaction"]);
+    expect(NOTIFICATION_TYPES.filter((t) => !DEFAULT_PREFERENCES[t].email)).toEqual(["reaction", "partner_updated_couple_profile"]);
   });
 
   it("lays stored choices over the defaults without changing the defaults", () => {

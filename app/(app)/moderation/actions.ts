@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 import { moderationParamsSchema } from "@/lib/forum/schemas";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { resolveReport } from "@/lib/safety/reports";
 
 /** Dismiss or remove a report's target: the same domain function as POST /api/moderation/reports/{id}/{action}. */
@@ -14,7 +15,7 @@ export const resolveReportAction = action(
     failure: "Could not save the decision. Please try again.",
   },
   async ({ db, caller, input }) => {
-    await resolveReport(db, caller.userId, input.id, input.action);
+    await resolveReport(db, caller.userId, input.id, input.action, SAFETY_REACTIONS);
     revalidatePath("/moderation");
     return {};
   },

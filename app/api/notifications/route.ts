@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { route, searchParams } from "@/lib/http/route";
 import { listQuerySchema } from "@/lib/notifications/schemas";
-import { listNotifications } from "@/lib/notifications/service";
+import { listNotifications } from "@/lib/notifications/queries";
 
 /** GET /api/notifications?limit=&offset=: the caller's notifications, newest first. */
 export const GET = route({ access: "signed-in", input: searchParams(listQuerySchema) }, async ({ db, caller, input }) => {

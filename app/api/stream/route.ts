@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import { route } from "@/lib/http/route";
 import { parseEventId, streamLifetimeMs } from "@/lib/live/rules";
 import { liveStream } from "@/lib/live/sse";
+import { LIVE_REGISTRY } from "@/lib/registry/live";
 
 /**
  * GET /api/stream: the signed-in caller's live events (server-sent events, one stream per tab).
@@ -13,6 +14,7 @@ export const GET = route({ access: "signed-in" }, async ({ db, caller, request }
     db,
     userId: caller.userId,
     sessionId: caller.sessionId,
+    registry: LIVE_REGISTRY,
     resumeFrom: parseEventId(request.headers.get("last-event-id") ?? request.nextUrl.searchParams.get("lastEventId")),
     lifetimeMs: streamLifetimeMs(env().LIVE_STREAM_MAX_S),
     signal: request.signal,

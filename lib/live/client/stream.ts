@@ -4,7 +4,8 @@
  * (lib/live/client/use-live.ts): each event pushes a fresh value or invalidates the keys it
  * changed, and while the stream is up the keys it feeds stop polling (setStreaming); when it is
  * down they poll again, so a proxy that cannot stream leaves the page on the 10 s poll.
- * Callers keep calling useLive; a component that shows streamed keys calls useLiveStream().
+ * Callers keep calling useLive; a component that shows streamed keys calls useLiveStream()
+ * (lib/registry/live-client.ts). Which events exist and what each changes, the features say.
  *
  * Connection (spec section 9, realtime): after a failure or the server's end of a stream it
  * reconnects after 1, 2, 5, 10 s, then every 10 s, resuming from the last event id it received
@@ -14,17 +15,31 @@
  */
 import "client-only";
 import { useEffect } from "react";
-import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
-import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "@/lib/messages/view";
-import { NOTIFICATIONS_KEY, UNREAD_KEY } from "@/lib/notifications/client";
-import { HIDDEN_PAUSE_MS, reconnectDelay, STREAM_EVENTS, type StreamEventName } from "../rules";
-import { invalidate, liveState, push, setStreaming } from "./use-live";
+import { HIDDEN_PAUSE_MS, reconnectDelay, RESET_EVENT, UNREAD_EVENT } from "../rules";
+import { invalidate, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
 export const OPEN_TIMEOUT_MS = 10_000;
 
-/** The live keys the stream feeds (prefixes of the useLive keys shown by the bell and messaging). */
-const FED = [NOTIFICATIONS_KEY, MESSAGES_KEY] as const;
+/**
+ * What a feature plugs into the browser's stream (the server's half is its lib/live/kinds.ts
+ * kinds), listed in lib/registry/live-client.ts.
+ */
+export type LiveClientFeature = {
+  /** Prefixes of the live keys its events keep fresh: they poll only while the stream is down, and load again on `reset`. */
+  feeds: readonly string[];
+  /** Which live key shows each of its counts in the `unread` event (count name to key). */
+  counts?: Readonly<Record<string, string>>;
+  /** How the browser applies each of its events (by the stream's event name). */
+  events: Readonly<Record<string, (data: unknown) => void>>;
+};
+
+/** Every event name the stream may send: the features' and the foundation's own. */
+export const streamEventNames = (features: readonly LiveClientFeature[]): string[] => [
+  ...features.flatMap((feature) => Object.keys(feature.events)),
+  UNREAD_EVENT,
+  RESET_EVENT,
+];
 
 /** The part of EventSource the connection uses (a fake one in the unit tests). */
 export type EventSourceLike = {
@@ -36,8 +51,10 @@ export type EventSourceLike = {
 
 export type StreamEnvironment = {
   open: (url: string) => EventSourceLike;
+  /** The event names to listen for (streamEventNames). */
+  events: readonly string[];
   /** Called with each event's name and parsed data, in order. */
-  onEvent: (name: StreamEventName, data: unknown) => void;
+  onEvent: (name: string, data: unknown) => void;
   /** Called when the stream comes up or goes down. */
   onUp: (up: boolean) => void;
   /** Whether the page is hidden now. */
@@ -99,7 +116,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
       setUp(true);
     };
     current.onerror = failed;
-    for (const name of STREAM_EVENTS)
+    for (const name of environment.events)
       current.addEventListener(name, (event) => {
         if (source !== current) return;
         if (event.lastEventId) lastId = event.lastEventId;
@@ -134,69 +151,32 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   };
 }
 
-type Counts = { notifications: number; messages: number };
-type Changed = { conversationId?: string | null };
-
-/** What each event changes on screen: a value pushed, or keys loaded again. */
-export function applyEvent(name: StreamEventName, data: unknown): void {
-  switch (name) {
-    case "unread": {
-      const counts = data as Counts;
-      push(UNREAD_KEY, counts.notifications);
-      push(UNREAD_MESSAGES_KEY, counts.messages);
-      return;
-    }
-    case "notification":
-      push(UNREAD_KEY, (data as { unread_count: number }).unread_count);
-      invalidate(`${NOTIFICATIONS_KEY}:page`);
-      return;
-    case "message": {
-      // The message as the thread shows it (lib/live/queries.ts render): an open thread takes it
-      // as it is, each message once by id; the inbox's row (its unread count) loads again.
-      const message = data as Message;
-      push<ThreadValue>(threadKey(message.conversationId), (thread) => withMessage(thread, message));
-      invalidate(INBOX_KEY);
-      return;
-    }
-    case "read": {
-      // A person's read position as the thread shows it: 'Seen by' follows without a load. A
-      // reader the open thread does not know (a partner who joined since it loaded) loads it again.
-      const position = data as ReadPosition & { conversationId: string };
-      const key = threadKey(position.conversationId);
-      const shown = liveState<ThreadValue>(key);
-      if (shown?.status === "ready" && !shown.value.conversation.readPositions.some((p) => p.userId === position.userId)) invalidate(key);
-      else push<ThreadValue>(key, (thread) => withReadPosition(thread, position));
-      invalidate(INBOX_KEY);
-      return;
-    }
-    case "message-deleted": {
-      const conversation = (data as Changed).conversationId;
-      if (conversation) invalidate(threadKey(conversation));
-      invalidate(INBOX_KEY);
-      return;
-    }
-    case "connection": {
-      const conversation = (data as Changed).conversationId;
-      if (conversation) invalidate(threadKey(conversation));
-      invalidate(REQUESTS_KEY);
-      invalidate(INBOX_KEY);
-      return;
-    }
-    case "reset":
+/** What each event changes on screen, by the features' handlers: a value pushed, or keys loaded again. */
+export function eventApplier(features: readonly LiveClientFeature[]): (name: string, data: unknown) => void {
+  const handlers = new Map(features.flatMap((feature) => Object.entries(feature.events)));
+  const counts = features.flatMap((feature) => Object.entries(feature.counts ?? {}));
+  const fed = features.flatMap((feature) => feature.feeds);
+  return (name, data) => {
+    if (name === UNREAD_EVENT) {
+      const values = data as Record<string, number>;
+      for (const [count, key] of counts) if (typeof values[count] === "number") push(key, values[count]);
+    } else if (name === RESET_EVENT) {
       // What was missed is no longer kept: everything the stream feeds loads again.
-      for (const prefix of FED) invalidate(prefix);
-      return;
-  }
+      for (const prefix of fed) invalidate(prefix);
+    } else handlers.get(name)?.(data);
+  };
 }
 
 let shared: { connection: StreamConnection; users: number; onVisibility: () => void } | undefined;
 
-function retain(): () => void {
+function retain(features: readonly LiveClientFeature[]): () => void {
   if (!shared) {
+    const fed = features.flatMap((feature) => feature.feeds);
     const connection = connectStream("/api/stream", {
       open: (url) => new EventSource(url),
-      onEvent: applyEvent,
-      onUp: (up) => FED.forEach((prefix) => setStreaming(prefix, up)),
+      events: streamEventNames(features),
+      onEvent: eventApplier(features),
+      onUp: (up) => fed.forEach((prefix) => setStreaming(prefix, up)),
       hidden: () => document.visibilityState === "hidden",
     });
     const onVisibility = () => connection.visibilityChanged();
@@ -213,7 +193,10 @@ function retain(): () => void {
   };
 }
 
-/** Keeps the tab's one live stream open while the calling component is shown. */
-export function useLiveStream(): void {
-  useEffect(() => retain(), []);
+/**
+ * Keeps the tab's one live stream open while the calling component is shown, applying the
+ * registered features' events (lib/registry/live-client.ts calls it with the list).
+ */
+export function useStream(features: readonly LiveClientFeature[]): void {
+  useEffect(() => retain(features), [features]);
 }

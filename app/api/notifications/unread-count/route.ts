@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { route } from "@/lib/http/route";
-import { unreadCount } from "@/lib/notifications/service";
+import { unreadCount } from "@/lib/notifications/queries";
 
 /** GET /api/notifications/unread-count: the number on the bell. */
 export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {

@@ -6,12 +6,13 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
 
 /**
  * The 'Couple profile' settings form (multipart, so new photos go along): the fields of
- * PUT /api/v2/couples/{id} and its updateCouple, always on the caller's own couple.
+ * PUT /api/v2/couples/{id} and its updateCouple, always on the caller's own couple; the other
+ * partner is told ('<First name> updated your couple profile').
  */
 export const POST = route(
   { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
   async ({ db, caller, couple, input }) => {
-    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { uploads: input.uploads });
+    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { uploads: input.uploads, notifyPartner: true });
     return NextResponse.json({ success: true, data });
   },
 );

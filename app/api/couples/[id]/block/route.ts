@@ -1,13 +1,14 @@
 import { NextResponse } from "next/server";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { route } from "@/lib/http/route";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 
 /** Blocks the couple for both partners, both ways (idempotent). */
 export const PUT = route(
   { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
   async ({ db, couple, params }) => {
-    await blockCouple(db, couple, params.id);
+    await blockCouple(db, couple, params.id, SAFETY_REACTIONS);
     return NextResponse.json({ data: { coupleId: params.id, blocked: true } });
   },
 );

@@ -11,11 +11,22 @@ import {
   notificationPreferences,
   users,
 } from "@/db/schema";
-import { DEFAULT_PREFERENCES } from "@/lib/notifications/rules";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { enqueueEmail } from "@/lib/mail/outbox";
+import { notificationEmail } from "@/lib/mail/templates";
+import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
+import { notificationHref } from "@/lib/notifications/rules";
+import { message as messageNotification } from "@/lib/notifications/types/message";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { mayReceive } from "./access";
+import { MESSAGE } from "./live";
+
+/**
+ * The e-mail about messages left unread (run by the due work, lib/due): a message's in-app
+ * notification is immediate, its e-mail waits to see whether it is read first.
+ */
 
 /** A person to tell about a conversation's messages they have left unread. */
-export type UnreadDue = {
+type UnreadDue = {
   userId: string;
   email: string;
   conversationId: string;
@@ -28,7 +39,7 @@ export type UnreadDue = {
 const LOOKBACK = "1 day";
 
 /** At most this many e-mails per run; the next run takes the rest. */
-export const EMAILS_PER_RUN = 200;
+const EMAILS_PER_RUN = 200;
 
 /**
  * The people with a message still unread `delaySeconds` after it reached them, per conversation:
@@ -37,7 +48,7 @@ export const EMAILS_PER_RUN = 200;
  * in a conversation they may still read, not muted, with e-mail for messages on, and not e-mailed
  * about in the last hour.
  */
-export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]> {
+function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]> {
   const dueBefore = new Date(now.getTime() - delaySeconds * 1000);
   const read = sql`coalesce(${conversationReads.lastReadSeq}, 0)`;
   const told = sql`coalesce(${messageEmails.upToSeq}, 0)`;
@@ -45,7 +56,7 @@ export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<Unre
     .select({
       userId: liveEvents.userId,
       email: users.email,
-      conversationId: liveEvents.conversationId,
+      conversationId: messages.conversationId,
       // One value per person and conversation: max() only names it for the grouping.
       afterSeq: sql<number>`max(greatest(${read}, ${told}))`.mapWith(Number),
       upToSeq: sql<number>`max(${messages.seq})`.mapWith(Number),
@@ -61,11 +72,11 @@ export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<Unre
     .leftJoin(messageEmails, and(eq(messageEmails.userId, liveEvents.userId), eq(messageEmails.conversationId, conversations.id)))
     .leftJoin(
       notificationPreferences,
-      and(eq(notificationPreferences.userId, liveEvents.userId), eq(notificationPreferences.type, "message")),
+      and(eq(notificationPreferences.userId, liveEvents.userId), eq(notificationPreferences.type, messageNotification.type)),
     )
     .where(
       and(
-        eq(liveEvents.kind, "message"),
+        eq(liveEvents.kind, MESSAGE.name),
         lte(liveEvents.createdAt, dueBefore),
         gt(liveEvents.createdAt, sql`${dueBefore.toISOString()}::timestamptz - ${LOOKBACK}::interval`),
         isNull(messages.deletedAt),
@@ -74,15 +85,14 @@ export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<Unre
         gt(messages.seq, told),
         isNull(conversationReads.mutedAt),
         // The 'Messages' row of their notification settings (e-mail on by default).
-        sql`coalesce(${notificationPreferences.email}, ${DEFAULT_PREFERENCES.message.email})`,
+        sql`coalesce(${notificationPreferences.email}, ${messageNotification.defaults.email})`,
         isNull(conversations.endedAt),
-        sql`${coupleOfUser(sql`${liveEvents.userId}`)} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`,
-        notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId),
+        mayReceive(sql`${liveEvents.userId}`),
         or(isNull(messageEmails.sentAt), lte(messageEmails.sentAt, new Date(now.getTime() - 3_600_000))),
       ),
     )
-    .groupBy(liveEvents.userId, users.email, liveEvents.conversationId)
-    .orderBy(asc(liveEvents.userId), asc(liveEvents.conversationId))
+    .groupBy(liveEvents.userId, users.email, messages.conversationId)
+    .orderBy(asc(liveEvents.userId), asc(messages.conversationId))
     .limit(EMAILS_PER_RUN) as Promise<UnreadDue[]>;
 }
 
@@ -90,7 +100,7 @@ export function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<Unre
 const QUOTED = 3;
 
 /** The unread messages an e-mail quotes (the oldest it tells about first), with their authors' names. */
-export function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: UnreadDue) {
+function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: UnreadDue) {
   return db
     .select({ body: messages.body, firstName: users.firstName, coupleId: messages.authorCoupleId })
     .from(messages)
@@ -109,7 +119,7 @@ export function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, user
 }
 
 /** The other couple of a conversation, seen by one of its people (whom the e-mail says the messages are from). */
-export async function otherCouple(db: Db, conversationId: string, userId: string): Promise<{ id: string; name: string } | null> {
+async function otherCouple(db: Db, conversationId: string, userId: string): Promise<{ id: string; name: string } | null> {
   const [row] = await db
     .select({ id: couples.id, name: couples.coupleName })
     .from(conversations)
@@ -117,4 +127,50 @@ export async function otherCouple(db: Db, conversationId: string, userId: string
     .where(and(eq(conversations.id, conversationId), sql`${couples.id} is distinct from ${coupleOfUser(userId)}`))
     .limit(1);
   return row ?? null;
+}
+
+/** How long a quoted line may be in the e-mail. */
+const QUOTE_MAX = 140;
+
+const firstLine = (body: string) => {
+  const line = body
+    .slice(0, QUOTE_MAX + 1)
+    .split("\n")[0]!
+    .trim();
+  return line.length > QUOTE_MAX ? `${line.slice(0, QUOTE_MAX - 1)}…` : line;
+};
+
+/**
+ * One person's e-mail about one conversation: 'New messages from Ana & Rui' (or, when only their
+ * own partner wrote, 'New messages in your conversation with Ana & Rui'), the first lines, a
+ * link to the thread, the one-click unsubscribe headers.
+ */
+async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
+  const [other, quoted] = await Promise.all([otherCouple(db, due.conversationId, due.userId), quotedMessages(db, due)]);
+  const lines = quoted.map((message) => `${message.firstName ?? "A partner"}: ${message.body ? firstLine(message.body) : "sent a photo"}`);
+  const name = other?.name ?? "a couple";
+  const fromThem = quoted.some((message) => message.coupleId === other?.id);
+  const title = fromThem ? `New messages from ${name}` : `New messages in your conversation with ${name}`;
+  const token = await issueUnsubscribeToken(db, due.userId, messageNotification.type);
+  const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });
+  const id = await enqueueEmail(
+    db,
+    notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
+  );
+  await db
+    .insert(messageEmails)
+    .values({ userId: due.userId, conversationId: due.conversationId, sentAt: now, upToSeq: due.upToSeq })
+    .onConflictDoUpdate({ target: [messageEmails.userId, messageEmails.conversationId], set: { sentAt: now, upToSeq: due.upToSeq } });
+  return id;
+}
+
+/**
+ * Writes, in the caller's transaction, each e-mail now due about messages left unread
+ * `delaySeconds` after they arrived (at most EMAILS_PER_RUN a run; the next run takes the rest),
+ * and answers their outbox ids: they leave after the commit.
+ */
+export async function enqueueUnreadMessageEmails(db: Db, now: Date, delaySeconds: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (const due of await unreadDue(db, now, delaySeconds)) ids.push(await emailUnread(db, due, now));
+  return ids;
 }

@@ -1,0 +1,24 @@
+import "server-only";
+import { and, sql, type SQL } from "drizzle-orm";
+import { conversations } from "@/db/schema";
+import { coupleOfUser, notBlockedBetween, type CoupleRef } from "@/lib/safety/blocks";
+
+/**
+ * Who may read a conversation, the one rule every reader uses (the messaging API, the live stream,
+ * the unread-message e-mail). Only the four partners of its two couples read it; a partner who
+ * left their couple no longer does.
+ */
+
+/** SQL: the couple (a value, a column or a subquery) is one of the conversation's two. */
+export const ofCouple = (couple: CoupleRef): SQL => sql`${couple} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`;
+
+/** SQL: the person (a user id, or SQL naming one) is one of the conversation's members now. */
+export const memberOf = (userId: string | SQL): SQL => ofCouple(coupleOfUser(userId));
+
+/**
+ * SQL: the person may be sent the conversation's messages and read positions now: a member, with
+ * no block between the two couples. A block ends the conversation; what it held stays readable in
+ * the thread (memberOf), but nothing is delivered across it (live events, e-mails).
+ */
+export const mayReceive = (userId: string | SQL): SQL =>
+  and(memberOf(userId), notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId))!;

@@ -1,0 +1,97 @@
+import "server-only";
+import { and, eq, inArray, or } from "drizzle-orm";
+import { conversationReads, conversations, messages, users } from "@/db/schema";
+import { coupleIdOf } from "@/lib/couples/queries";
+import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
+import { mayReceive } from "./access";
+import { messageItem, messageRows, unreadTotal, type MessageItem } from "./queries";
+
+/**
+ * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
+ * read position, each sent only while the person may receive its conversation (./access.ts).
+ */
+
+const subjects = (rows: readonly LiveRow[]) => [...new Set(rows.flatMap((row) => (row.subjectId ? [row.subjectId] : [])))];
+
+/** The messages the person may read now, as the messaging API shows them (an erased one erased). */
+async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Promise<Map<string, MessageItem>> {
+  if (ids.length === 0) return new Map();
+  const rows = await messageRows(db)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(inArray(messages.id, ids), mayReceive(userId)));
+  return new Map(rows.map((row) => [row.id, messageItem(row)]));
+}
+
+/** A message written: the message as the thread shows it. Subject: the message. */
+export const MESSAGE: LiveKind = {
+  name: "message",
+  event: "message",
+  changesCounts: true,
+  async render(context, rows) {
+    const shown = await visibleMessages(context, subjects(rows));
+    return rows.map((row) => shown.get(row.subjectId ?? ""));
+  },
+};
+
+/** A message deleted (its words erased): which one, so the thread loads again. Subject: the message. */
+export const MESSAGE_DELETED: LiveKind = {
+  name: "message_deleted",
+  event: "message-deleted",
+  changesCounts: true,
+  async render(context, rows) {
+    const shown = await visibleMessages(context, subjects(rows));
+    return rows.map((row) => {
+      const message = shown.get(row.subjectId ?? "");
+      return message && { id: message.id, conversationId: message.conversationId };
+    });
+  },
+};
+
+/** A person's read position moved: 'Seen by' follows. Subject: the reader; payload: `{ conversationId }`. */
+export const READ: LiveKind = {
+  name: "read",
+  event: "read",
+  changesCounts: true,
+  async render({ db, userId }, rows) {
+    const pairs = rows.flatMap((row) =>
+      row.payload?.conversationId && row.subjectId ? [{ conversationId: row.payload.conversationId, readerId: row.subjectId }] : [],
+    );
+    if (pairs.length === 0) return rows.map(() => undefined);
+    const found = await db
+      .select({
+        conversationId: conversationReads.conversationId,
+        userId: conversationReads.userId,
+        firstName: users.firstName,
+        lastReadMessageId: conversationReads.lastReadMessageId,
+      })
+      .from(conversationReads)
+      .innerJoin(conversations, eq(conversations.id, conversationReads.conversationId))
+      .innerJoin(users, eq(users.id, conversationReads.userId))
+      .where(
+        and(
+          or(
+            ...pairs.map((pair) =>
+              and(eq(conversationReads.conversationId, pair.conversationId), eq(conversationReads.userId, pair.readerId)),
+            ),
+          ),
+          mayReceive(userId),
+        ),
+      );
+    const shown = new Map(found.map((row) => [`${row.conversationId}:${row.userId}`, row]));
+    return rows.map((row) => shown.get(`${row.payload?.conversationId}:${row.subjectId}`));
+  },
+};
+
+export const messagesLive: LiveFeature = {
+  kinds: [MESSAGE, MESSAGE_DELETED, READ],
+  counts: [
+    {
+      // The message badge's number: 0 without a couple.
+      name: "messages",
+      async read({ db, userId }) {
+        const coupleId = await coupleIdOf(db, userId);
+        return coupleId ? unreadTotal(db, { userId, coupleId }) : 0;
+      },
+    },
+  ],
+};

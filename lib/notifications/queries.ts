@@ -1,0 +1,96 @@
+import "server-only";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
+import { couples, notifications, users } from "@/db/schema";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import type { NotificationItem, NotificationKind, Pagination } from "./rules";
+import type { ListQuery } from "./schemas";
+
+/** The user's notifications, without those from a couple blocked either way (a block hides both couples everywhere). */
+export const own = (userId: string | SQL) =>
+  and(eq(notifications.userId, userId), notBlockedBetween(coupleOfUser(userId), notifications.actorCoupleId))!;
+export const unread = eq(notifications.isRead, false);
+
+/**
+ * The user's notifications, newest first (ties broken by id, so pages never overlap), with the
+ * actor's picture and couple name joined in the same query: no query per row. Follows
+ * notifications_user_created_idx.
+ */
+const newestOwn = (db: Db, userId: string | SQL) =>
+  db
+    .select({
+      id: notifications.id,
+      type: notifications.type,
+      title: notifications.title,
+      message: notifications.message,
+      isRead: notifications.isRead,
+      createdAt: notifications.createdAt,
+      postId: notifications.postId,
+      replyId: notifications.replyId,
+      conversationId: notifications.conversationId,
+      // The couple's picture stands for the couple; a partner's own avatar when it has none.
+      actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
+      actorCoupleName: couples.coupleName,
+    })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.actorUserId))
+    .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
+    .where(own(userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id));
+
+function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
+  return {
+    id: row.id,
+    // Written only through the sender, which takes a defined type.
+    type: row.type as NotificationKind,
+    title: row.title,
+    message: row.message,
+    content_snippet: row.message,
+    is_read: row.isRead,
+    created_at: row.createdAt.toISOString(),
+    post_id: row.postId,
+    reply_id: row.replyId,
+    conversation_id: row.conversationId,
+    actor_profile_image_url: row.actorImage,
+    actor_couple_name: row.actorCoupleName,
+    triggered_by_couple_name: row.actorCoupleName,
+  };
+}
+
+/** A page of the user's notifications with the total (the API's pagination); both follow notifications_user_created_idx. */
+export async function listNotifications(
+  db: Db,
+  userId: string,
+  query: ListQuery,
+): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
+  const [rows, [totals]] = await Promise.all([
+    newestOwn(db, userId).limit(query.limit).offset(query.offset),
+    db.select({ total: count() }).from(notifications).where(own(userId)),
+  ]);
+  const total = totals?.total ?? 0;
+  return {
+    data: rows.map(item),
+    pagination: { limit: query.limit, offset: query.offset, total, hasMore: query.offset + rows.length < total },
+  };
+}
+
+const latest = preparedPer((db) =>
+  newestOwn(db, sql`${sql.placeholder("userId")}`)
+    .limit(sql.placeholder("limit"))
+    .prepare("latest_notifications"),
+);
+
+/** The user's newest notifications without a total (the dashboard's card): one prepared statement. */
+export async function latestNotifications(db: Db, userId: string, limit: number): Promise<NotificationItem[]> {
+  return (await latest(db).execute({ userId, limit })).map(item);
+}
+
+/** The badge's number: one count over the partial index of unread rows, however many there are. */
+export async function unreadCount(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ unread: count() })
+    .from(notifications)
+    .where(and(own(userId), unread));
+  return row?.unread ?? 0;
+}

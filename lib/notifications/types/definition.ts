@@ -1,0 +1,55 @@
+/**
+ * What a notification type is, in one place (as midday keeps one handler per type): what it says,
+ * where it opens, its default channels, how it groups. Pure and browser-safe: the settings page,
+ * the bell and the sender all read the definitions listed in ./index.ts.
+ */
+
+/**
+ * The channels a notification may reach a person by, in the settings' order: the settings page
+ * shows one checkbox each, the sender (lib/notifications/service.ts) delivers by each one chosen.
+ * `field` names the checkbox; `key` the choice's property (the API's, and a preferences column).
+ */
+export const CHANNELS = [
+  { key: "inApp", label: "In the app", field: "in-app" },
+  { key: "email", label: "By e-mail", field: "email" },
+] as const;
+export type Channel = (typeof CHANNELS)[number]["key"];
+export type ChannelChoice = Record<Channel, boolean>;
+
+/** What a notification points at (the API's names). */
+export type NotificationTarget = { post_id: string | null; reply_id: string | null; conversation_id?: string | null };
+
+export type NotificationDefinition<Type extends string = string, Text = unknown> = {
+  type: Type;
+  /** The settings' row. */
+  label: string;
+  hint: string;
+  /** The e-mail's subject when a notification has no title. */
+  emailSubject: string;
+  /** Until a person chooses. */
+  defaults: ChannelChoice;
+  /**
+   * When its e-mail leaves: at once with the notification, or only for what is still unread a
+   * while later (messages: lib/messages/unread-email.ts), so a conversation in progress sends none.
+   */
+  emailWhen: "at-once" | "still-unread";
+  /** How its rows group: none (one row each), or one unread row per key (`groupKey` of the write). */
+  groups: "none" | string;
+  /** Where it opens. */
+  href(target: NotificationTarget): string;
+  /** What it says: the texts its writers build its title and message from. */
+  text: Text;
+};
+
+export const defineNotification = <const Type extends string, Text>(definition: NotificationDefinition<Type, Text>) => definition;
+
+/**
+ * The usual place a notification opens: its conversation, else its post (at the reply when
+ * there is one), else the notifications list.
+ */
+export function openTarget(target: NotificationTarget): string {
+  if (target.conversation_id) return `/messages/${encodeURIComponent(target.conversation_id)}`;
+  if (!target.post_id) return "/notifications";
+  const post = `/forum/post/${encodeURIComponent(target.post_id)}`;
+  return target.reply_id ? `${post}#reply-${encodeURIComponent(target.reply_id)}` : post;
+}

@@ -1,0 +1,25 @@
+/**
+ * Every notification type, one line each, in the settings' order: the database stores the type
+ * as text (db/schema/notifications.ts), so a new type is its file and one line here.
+ */
+import { connectionAccepted } from "./connection-accepted";
+import { connectionRequest } from "./connection-request";
+import { mention } from "./mention";
+import { message } from "./message";
+import { partnerJoined } from "./partner-joined";
+import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
+import { reaction } from "./reaction";
+import { reply } from "./reply";
+
+export const NOTIFICATION_DEFINITIONS = [
+  partnerJoined,
+  reply,
+  mention,
+  reaction,
+  connectionRequest,
+  connectionAccepted,
+  message,
+  partnerUpdatedCoupleProfile,
+] as const;
+
+export type NotificationKind = (typeof NOTIFICATION_DEFINITIONS)[number]["type"];

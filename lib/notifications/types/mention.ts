@@ -1,0 +1,14 @@
+import { defineNotification, openTarget } from "./definition";
+
+/** To the partners of a couple mentioned in a post or reply (lib/forum/service.ts). */
+export const mention = defineNotification({
+  type: "mention",
+  label: "Mentions",
+  hint: "When a couple mentions yours in the forum.",
+  emailSubject: "You were mentioned on Two of Us",
+  defaults: { inApp: true, email: true },
+  emailWhen: "at-once",
+  groups: "none",
+  href: openTarget,
+  text: { title: (who: string) => `${who} mentioned you` },
+});

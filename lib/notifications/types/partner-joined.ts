@@ -1,0 +1,19 @@
+import { defineNotification, openTarget } from "./definition";
+
+/** To the partner who invited: their partner accepted the invitation (lib/invitations/join.ts). */
+export const partnerJoined = defineNotification({
+  type: "partner_joined",
+  label: "Partner joined",
+  hint: "When your partner accepts your invitation.",
+  emailSubject: "Your partner joined your couple profile",
+  defaults: { inApp: true, email: true },
+  emailWhen: "at-once",
+  groups: "none",
+  href: openTarget,
+  text: {
+    notice: (partner: { firstName: string; lastName: string }, coupleName: string) => ({
+      title: `${partner.firstName} joined your couple!`,
+      message: `${partner.firstName} ${partner.lastName} accepted your invitation and is now part of ${coupleName}.`,
+    }),
+  },
+});

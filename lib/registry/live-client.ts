@@ -1,0 +1,19 @@
+/**
+ * The browser's live features: how each stream event is applied, one line per feature (the
+ * server's kinds: lib/registry/live.ts, a separate list so no database code reaches the bundle).
+ */
+import "client-only";
+import { eventApplier, streamEventNames, useStream } from "@/lib/live/client/stream";
+import { messagesLiveClient } from "@/lib/messages/client/live";
+import { notificationsLiveClient } from "@/lib/notifications/live-client";
+
+const LIVE_CLIENT_FEATURES = [notificationsLiveClient, messagesLiveClient];
+
+/** Every event name the stream may send. */
+export const STREAM_EVENTS = streamEventNames(LIVE_CLIENT_FEATURES);
+
+/** What each event changes on screen. */
+export const applyEvent = eventApplier(LIVE_CLIENT_FEATURES);
+
+/** Keeps the tab's one live stream open while the calling component is shown. */
+export const useLiveStream = () => useStream(LIVE_CLIENT_FEATURES);

@@ -1,0 +1,34 @@
+import "server-only";
+import type { Db } from "@/db/client";
+import type { ReportTargetType } from "@/db/schema/forum-values";
+import type { ModerationAction } from "./rules";
+
+/**
+ * Safety announces what it did; the features that care react, in safety's own transaction (so a
+ * block and its consequences commit together), and safety depends on no feature. The reactions
+ * are listed in lib/registry/safety.ts, which the callers of a block or a decision hand in.
+ */
+
+/** One couple blocked another. */
+export type Block = { blockerCoupleId: string; blockedCoupleId: string };
+
+/** A moderator decided an open report (every open report of its target). */
+export type ResolvedReport = { targetType: ReportTargetType; targetId: string; action: ModerationAction };
+
+export type SafetyReactions = {
+  blocked?(tx: Db, block: Block): Promise<void>;
+  /** Answers the storage keys of images to delete once the decision commits. */
+  reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
+};
+
+/** Tells every reaction of a block. */
+export async function announceBlock(tx: Db, reactions: readonly SafetyReactions[], block: Block): Promise<void> {
+  for (const reaction of reactions) await reaction.blocked?.(tx, block);
+}
+
+/** Tells every reaction of a decision; answers the images to delete after the commit. */
+export async function announceResolved(tx: Db, reactions: readonly SafetyReactions[], report: ResolvedReport): Promise<string[]> {
+  const keys: string[] = [];
+  for (const reaction of reactions) keys.push(...((await reaction.reportResolved?.(tx, report)) ?? []));
+  return keys;
+}
