@@ -31,10 +31,14 @@ export const isOpen = (request: RequestFacts, now: Date = new Date()): boolean =
 
 /**
  * Whether the pair's latest request stops a new one: an open one either way, or any sent within
- * ASK_AGAIN_DAYS (after a decline or an expiry, the couple waits 90 days from that request).
+ * ASK_AGAIN_DAYS (after a decline or an expiry, the couple waits 90 days from that request). The
+ * accepted request of a conversation a block ended does not: once the block is lifted, either
+ * couple may say hello again at once, and an acceptance reopens that conversation.
  */
-export const blocksNewRequest = (latest: RequestFacts | null, now: Date = new Date()): boolean =>
-  latest !== null && (isOpen(latest, now) || now.getTime() - latest.createdAt.getTime() < ASK_AGAIN_DAYS * DAY_MS);
+export const blocksNewRequest = (latest: RequestFacts | null, conversationEndedByBlock: boolean, now: Date = new Date()): boolean =>
+  latest !== null &&
+  !(latest.status === "accepted" && conversationEndedByBlock) &&
+  (isOpen(latest, now) || now.getTime() - latest.createdAt.getTime() < ASK_AGAIN_DAYS * DAY_MS);
 
 /**
  * What the sender sees: 'pending' until accepted or expired. A decline reads as pending until it

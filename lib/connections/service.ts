@@ -53,8 +53,9 @@ export type SentRequest = { id: string; status: "pending"; couple: RequestCouple
  * (10, or 3 while the couple is under 24 hours old), refused ones too, so probing who is hidden
  * or blocked costs the same as asking. Then: no request to oneself, to a couple hidden from the
  * directory or that blocked the caller's (404, nothing revealed), to one the caller's couple
- * blocked (403 BLOCKED), to a couple already talked with (409 ALREADY_CONNECTED), or while an
- * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED).
+ * blocked (403 BLOCKED), to a couple already talking with it (409 ALREADY_CONNECTED), or while an
+ * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED),
+ * unless that last one opened a conversation a block has ended (rules.ts's `blocksNewRequest`).
  */
 export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest> {
   const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
@@ -68,7 +69,9 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
     const conversation = await conversationBetween(tx, member.coupleId, input.coupleId);
     if (conversation && !conversation.endedAt)
       throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });
-    if (blocksNewRequest(await latestRequestBetween(tx, member.coupleId, input.coupleId)))
+    // Both couples exist and no block stands, so an ended conversation was ended by a block since lifted.
+    const endedByBlock = conversation !== null && conversation.endedAt !== null;
+    if (blocksNewRequest(await latestRequestBetween(tx, member.coupleId, input.coupleId), endedByBlock))
       throw new AppError("ALREADY_REQUESTED", CONNECTION_TEXTS.alreadyRequested);
     const now = new Date();
     const [row] = await tx

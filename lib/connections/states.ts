@@ -1,12 +1,14 @@
 import "server-only";
-import { and, eq, gt, inArray, ne, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionRequests, conversations } from "@/db/schema";
 import type { ConnectionState } from "@/lib/messages/view";
 
 /**
  * Where the viewer's couple stands with each of the couples a page shows (for 'Say hello',
- * 'Request sent' or 'Message' on every card and profile): their conversation; else an open
+ * 'Request sent' or 'Message' on every card and profile): their conversation unless it ended (a
+ * couple shown is one that exists and is not blocked either way, so a block since lifted ended
+ * it, and either couple may say hello again; the old thread stays in the inbox); else an open
  * request either way (a declined one still reads as sent to the sender until it expires, so a
  * decline is never told from silence); else none. Two queries for the whole list, never one per
  * card: the conversations by pair (conversations_pair_key, one side each) and the requests of
@@ -25,9 +27,12 @@ export async function connectionStates(
     .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId })
     .from(conversations)
     .where(
-      or(
-        and(eq(conversations.coupleLowId, viewerCoupleId), inArray(conversations.coupleHighId, ids)),
-        and(eq(conversations.coupleHighId, viewerCoupleId), inArray(conversations.coupleLowId, ids)),
+      and(
+        isNull(conversations.endedAt),
+        or(
+          and(eq(conversations.coupleLowId, viewerCoupleId), inArray(conversations.coupleHighId, ids)),
+          and(eq(conversations.coupleHighId, viewerCoupleId), inArray(conversations.coupleLowId, ids)),
+        ),
       ),
     );
   const asks = await db

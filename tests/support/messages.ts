@@ -8,7 +8,7 @@ import { GET as threadRoute, POST as sendMessageRoute } from "@/app/api/conversa
 import { DELETE as unmuteRoute, POST as muteRoute } from "@/app/api/conversations/[id]/mute/route";
 import { POST as readRoute } from "@/app/api/conversations/[id]/read/route";
 import { GET as inboxRoute } from "@/app/api/conversations/route";
-import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
+import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { DELETE as deleteMessageRoute } from "@/app/api/messages/[id]/route";
 import { GET as unreadRoute } from "@/app/api/messages/unread-count/route";
 import { getDb } from "@/db/client";
@@ -39,6 +39,8 @@ export const connections = {
 
 export const block = (coupleId: string, h: Headers) =>
   call(blockRoute, "PUT", `/api/couples/${enc(coupleId)}/block`, { headers: h, params: { id: coupleId } });
+export const unblock = (coupleId: string, h: Headers) =>
+  call(unblockRoute, "DELETE", `/api/couples/${enc(coupleId)}/block`, { headers: h, params: { id: coupleId } });
 
 /** Two couples talking: `one` said hello, `two`'s partner A accepted. */
 export async function connected(): Promise<{ one: TestCouple; two: TestCouple; conversationId: string }> {

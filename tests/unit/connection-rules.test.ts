@@ -15,11 +15,19 @@ describe("connection rules", () => {
   });
 
   it("stops a new request while one is open or the last is under 90 days old", () => {
-    expect(blocksNewRequest(null, now)).toBe(false);
-    expect(blocksNewRequest(sent(1), now)).toBe(true);
-    expect(blocksNewRequest(sent(31, "declined"), now)).toBe(true);
-    expect(blocksNewRequest(sent(89.9), now)).toBe(true);
-    expect(blocksNewRequest(sent(90), now)).toBe(false);
+    expect(blocksNewRequest(null, false, now)).toBe(false);
+    expect(blocksNewRequest(sent(1), false, now)).toBe(true);
+    expect(blocksNewRequest(sent(31, "declined"), false, now)).toBe(true);
+    expect(blocksNewRequest(sent(89.9), false, now)).toBe(true);
+    expect(blocksNewRequest(sent(90), false, now)).toBe(false);
+  });
+
+  it("lets either couple say hello again at once after a block ended their conversation", () => {
+    expect(blocksNewRequest(sent(1, "accepted"), false, now)).toBe(true);
+    expect(blocksNewRequest(sent(1, "accepted"), true, now)).toBe(false);
+    // A hello after the block follows the usual rules: open, or declined under 90 days ago.
+    expect(blocksNewRequest(sent(1), true, now)).toBe(true);
+    expect(blocksNewRequest(sent(31, "declined"), true, now)).toBe(true);
   });
 
   it("shows the sender pending for a declined request until it expires", () => {

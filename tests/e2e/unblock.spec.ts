@@ -1,0 +1,101 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { LAPTOP, PHONE } from "./checks";
+import { signIn } from "./support";
+
+/**
+ * After an unblock the two couples can talk again: a block ends their conversation, the blocker
+ * lifts it in Settings › Blocked couples, the profile offers 'Say hello' again (not the ended
+ * thread), and accepting reopens the pair's one conversation with its history for both. Seeded
+ * directory couples no other spec uses.
+ */
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+
+type Person = { page: Page; coupleName: string };
+
+async function person(browser: Browser, [firstName, partner]: [string, string], viewport: typeof PHONE): Promise<Person> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  return { page, coupleName: `${firstName} & ${partner}` };
+}
+
+async function openProfile(who: Person, coupleName: string) {
+  await who.page.goto(`/directory?q=${encodeURIComponent(coupleName.split(" ")[0]!)}`);
+  await who.page.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: coupleName }).first().click();
+  await expect(who.page.getByRole("heading", { level: 1, name: coupleName })).toBeVisible();
+}
+
+async function sayHello(who: Person, coupleName: string, note: string) {
+  await who.page.getByRole("button", { name: `Say hello to ${coupleName}` }).click();
+  const dialog = who.page.getByRole("dialog", { name: `Say hello to ${coupleName}` });
+  await dialog.getByLabel("Note").fill(note);
+  await dialog.getByRole("button", { name: "Send request" }).click();
+  await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
+}
+
+/** The receiving couple accepts from the inbox's requests and lands in the conversation. */
+async function accept(who: Person): Promise<string> {
+  await who.page.goto("/messages");
+  await who.page.getByRole("tab", { name: "Requests (1)" }).click();
+  await who.page.getByRole("button", { name: "Accept" }).click();
+  await expect(who.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  return who.page.url();
+}
+
+const thread = (who: Person) => who.page.getByRole("log", { name: "Messages" });
+
+async function send(who: Person, text: string) {
+  await who.page.getByRole("textbox", { name: "Message" }).fill(text);
+  await who.page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(thread(who).getByText(text)).toBeVisible();
+}
+
+test("after an unblock either couple says hello again, and accepting reopens the old conversation with its history", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const helena = await person(browser, ["Helena", "Bruno"], LAPTOP);
+  const teresa = await person(browser, ["Teresa", "Afonso"], PHONE);
+
+  // They meet and talk.
+  await openProfile(helena, teresa.coupleName);
+  await sayHello(helena, teresa.coupleName, "Dinner by the river?");
+  const conversation = await accept(teresa);
+  await send(teresa, "Before the block");
+  await helena.page.goto(conversation);
+  await expect(thread(helena).getByText("Before the block")).toBeVisible();
+  await send(helena, "Our answer");
+
+  // Helena blocks them from their profile, then lifts it in Settings › Blocked couples.
+  await openProfile(helena, teresa.coupleName);
+  await helena.page.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
+  await helena.page
+    .getByRole("dialog")
+    .getByRole("button", { name: `Block ${teresa.coupleName}` })
+    .click();
+  await helena.page.waitForURL((url) => !url.pathname.startsWith("/profile"));
+  await helena.page.goto("/settings/blocked");
+  await helena.page.getByRole("button", { name: `Unblock ${teresa.coupleName}` }).click();
+  await expect(helena.page.getByText(`${teresa.coupleName} is no longer blocked.`)).toBeVisible();
+
+  // Both profiles offer 'Say hello' again, not the ended thread.
+  await openProfile(teresa, helena.coupleName);
+  await expect(teresa.page.getByRole("button", { name: `Say hello to ${helena.coupleName}` })).toBeVisible();
+  await openProfile(helena, teresa.coupleName);
+  await expect(helena.page.getByRole("link", { name: `Message ${teresa.coupleName}` })).toHaveCount(0);
+  await sayHello(helena, teresa.coupleName, "Sorry about that. Talk again?");
+
+  // Teresa accepts: the same conversation opens again, history kept, and both can write.
+  expect(await accept(teresa)).toBe(conversation);
+  await expect(thread(teresa).getByText("Before the block")).toBeVisible();
+  await expect(thread(teresa).getByText("Our answer")).toBeVisible();
+  await send(teresa, "Welcome back");
+  await openProfile(helena, teresa.coupleName);
+  await helena.page.getByRole("link", { name: `Message ${teresa.coupleName}` }).click();
+  await expect(helena.page).toHaveURL(conversation);
+  await expect(thread(helena).getByText("Before the block")).toBeVisible();
+  await expect(thread(helena).getByText("Welcome back")).toBeVisible();
+  await send(helena, "Glad to be back");
+  await expect(thread(teresa).getByText("Glad to be back")).toBeVisible({ timeout: 15_000 });
+});
