@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useRef, useState, type FormEvent } from "react";
+import { useId, useRef, useState } from "react";
 import { createEventAction } from "@/app/(app)/events/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
@@ -13,10 +14,18 @@ import {
   EVENT_DESCRIPTION_MAX,
   EVENT_MESSAGES,
   EVENT_TITLE_MAX,
+  eventValues,
+  type EventFormValues,
 } from "@/lib/events/rules";
 import styles from "./EventForm.module.css";
 
-type Errors = Partial<Record<"title" | "startsAt" | "placeId" | "capacity" | "priceCents" | "currency" | "description", string>>;
+// The checks load on the first submit, so the page's first paint ships no zod.
+const loadSchema = () => import("@/lib/events/schemas").then((schemas) => schemas.eventFormSchema);
+
+const EMPTY: EventFormValues = { title: "", startsAt: "", placeId: "", capacity: "", price: "", currency: "EUR", description: "" };
+
+/** The call names the price in cents, the form as typed. */
+const formField = (field: string) => (field === "priceCents" ? "price" : field) as keyof EventFormValues;
 
 /** 'YYYY-MM-DDTHH:mm' of now in the browser's zone: the earliest a datetime-local may pick. */
 function localNow(): string {
@@ -33,47 +42,37 @@ function localNow(): string {
 export function EventForm() {
   const router = useRouter();
   const id = useId();
+  // The place is chosen through the search (its id is the form's, its name only shown here).
   const [place, setPlace] = useState<{ placeId: string; description: string } | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const placeInput = useRef<HTMLInputElement>(null);
   const [minStart] = useState(localNow);
+  const {
+    register,
+    handleSubmit,
+    getValues,
+    setValue,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(loadSchema, EMPTY, "on-submit");
+  function choosePlace(chosen: { placeId: string; description: string } | null) {
+    setPlace(chosen);
+    setValue("placeId", chosen?.placeId ?? "");
+  }
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? "");
-    const startsLocal = text("startsAt");
-    const starts = startsLocal ? new Date(startsLocal) : null;
-    const price = Number(text("price").replace(",", "."));
-    const values = {
-      title: text("title"),
-      startsAt: starts && !Number.isNaN(starts.getTime()) ? starts.toISOString() : "",
-      placeId: place?.placeId ?? "",
-      capacity: Number(text("capacity")),
-      priceCents: text("price").trim() === "" || !Number.isFinite(price) ? -1 : Math.round(price * 100),
-      currency: text("currency"),
-      description: text("description"),
-    };
-    const local: Errors = {};
-    if (!place) local.placeId = EVENT_MESSAGES.placeRequired;
-    if (!values.startsAt) local.startsAt = EVENT_MESSAGES.startsAtRequired;
-    if (Object.keys(local).length > 0) {
-      setErrors(local);
-      return;
-    }
-    setBusy(true);
+  // The fields as typed are read into the call's values here too, so a form sent unchecked (its
+  // checks could not load) still reaches the server, which checks them with the same messages.
+  const submit = handleSubmit(async () => {
     setFailure(null);
-    const result = await createEventAction(values);
-    setBusy(false);
+    const result = await createEventAction(eventValues(getValues()));
     if (result.ok) {
       router.push("/events?drafted=1");
       return;
     }
-    setErrors((result.fieldErrors ?? {}) as Errors);
+    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(formField(field), { message });
     setFailure(result.message);
-  }
+  });
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate aria-describedby={failure ? `${id}-failure` : undefined}>
@@ -82,15 +81,15 @@ export function EventForm() {
           <Alert tone="error">{failure}</Alert>
         </div>
       )}
-      <Field label="Title" name="title" required maxLength={EVENT_TITLE_MAX} error={errors.title} />
+      <Field label="Title" required maxLength={EVENT_TITLE_MAX} error={errors.title?.message} {...register("title")} />
       <Field
         label="Date and time"
-        name="startsAt"
         type="datetime-local"
         required
         min={minStart}
-        error={errors.startsAt}
+        error={errors.startsAt?.message}
         hint="In your own time zone; it must be in the future."
+        {...register("startsAt")}
       />
       <LocationSearch
         label="Place"
@@ -98,62 +97,67 @@ export function EventForm() {
         processing={false}
         inputRef={placeInput}
         notice={place ? `Chosen: ${place.description}` : null}
-        error={errors.placeId}
-        onTyping={() => setPlace(null)}
+        error={errors.placeId?.message}
+        onTyping={() => choosePlace(null)}
         onChoose={async (prediction) => {
-          setPlace({ placeId: prediction.place_id, description: prediction.description });
-          setErrors((previous) => ({ ...previous, placeId: undefined }));
+          choosePlace({ placeId: prediction.place_id, description: prediction.description });
+          clearErrors("placeId");
           return "confirmed";
         }}
-        onUseTyped={() => setErrors((previous) => ({ ...previous, placeId: EVENT_MESSAGES.placeRequired }))}
+        onUseTyped={() => setError("placeId", { message: EVENT_MESSAGES.placeRequired })}
       />
       <div className={styles.row}>
         <Field
           label="Capacity (couples)"
-          name="capacity"
           type="number"
           inputMode="numeric"
           min={EVENT_CAPACITY_MIN}
           max={EVENT_CAPACITY_MAX}
           step={1}
           required
-          error={errors.capacity}
+          error={errors.capacity?.message}
+          {...register("capacity")}
         />
         <Field
           label="Price per couple"
-          name="price"
           type="number"
           inputMode="decimal"
           min={0}
           step="0.01"
           required
-          error={errors.priceCents}
+          error={errors.price?.message}
           hint="0 for a free event."
+          {...register("price")}
         />
         <div className="field">
           <label htmlFor={`${id}-currency`}>Currency</label>
-          <select id={`${id}-currency`} name="currency" defaultValue="EUR" aria-invalid={errors.currency ? true : undefined}>
+          <select
+            id={`${id}-currency`}
+            defaultValue="EUR"
+            aria-invalid={errors.currency?.message ? true : undefined}
+            {...register("currency")}
+          >
             {EVENT_CURRENCIES.map((currency) => (
               <option key={currency}>{currency}</option>
             ))}
           </select>
-          {errors.currency && <p className="field-error">{errors.currency}</p>}
+          {errors.currency?.message && <p className="field-error">{errors.currency?.message}</p>}
         </div>
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>
         <textarea
           id={`${id}-description`}
-          name="description"
           rows={6}
           maxLength={EVENT_DESCRIPTION_MAX}
           required
-          aria-invalid={errors.description ? true : undefined}
-          aria-describedby={errors.description ? `${id}-description-error` : undefined}
+          aria-invalid={errors.description?.message ? true : undefined}
+          aria-describedby={errors.description?.message ? `${id}-description-error` : undefined}
+          {...register("description")}
         />
-        {errors.description && (
+        {errors.description?.message && (
           <p id={`${id}-description-error`} className="field-error">
-            {errors.description}
+            {errors.description?.message}
           </p>
         )}
       </div>

@@ -1,7 +1,9 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
+import { useWatch } from "react-hook-form";
 import { saveCouplePlaceAction, savePrivacyAction, saveVisibilityAction } from "@/app/(app)/settings/actions";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { LocationSearch, type ChoiceOutcome } from "@/components/locations/LocationSearch";
 import { privacyPreview } from "@/lib/couples/rules";
 import { PRIVACY_LABELS, PRIVACY_LEVELS, type PrivacyLevel } from "@/lib/locations/privacy";
@@ -21,6 +23,9 @@ const LEVEL_HINTS: Record<PrivacyLevel, string> = {
   hidden: "no location at all",
 };
 
+// The level's check loads on its first save, so the page's first paint ships no zod.
+const loadPrivacySchema = () => import("@/lib/locations/schemas").then((schemas) => schemas.privacyFormSchema);
+
 /** 'Location and privacy': the couple's place, how precisely others see it, and 'Show us in the directory'. Each part is saved on its own. */
 export function LocationSettings({ initial }: { initial: Settings }) {
   const id = useId();
@@ -33,9 +38,14 @@ export function LocationSettings({ initial }: { initial: Settings }) {
   const changeRef = useRef<HTMLButtonElement>(null);
 
   const [savedLevel, setSavedLevel] = useState(initial.privacyLevel);
-  const [level, setLevel] = useState(initial.privacyLevel);
-  const [levelBusy, setLevelBusy] = useState(false);
   const [levelStatus, setLevelStatus] = useState<Status>(null);
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { isSubmitting: levelBusy },
+  } = useZodForm(loadPrivacySchema, { privacyLevel: initial.privacyLevel }, "on-submit");
+  const level = useWatch({ control, name: "privacyLevel" });
 
   const [visible, setVisible] = useState(initial.isVisible);
   const [visibleBusy, setVisibleBusy] = useState(false);
@@ -57,15 +67,13 @@ export function LocationSettings({ initial }: { initial: Settings }) {
     return "confirmed";
   };
 
-  const saveLevel = async () => {
-    setLevelBusy(true);
+  const saveLevel = handleSubmit(async ({ privacyLevel }) => {
     setLevelStatus(null);
-    const result = await savePrivacyAction(level);
-    setLevelBusy(false);
+    const result = await savePrivacyAction(privacyLevel);
     if (!result.ok) return setLevelStatus({ tone: "error", text: result.message });
     setSavedLevel(result.privacyLevel);
     setLevelStatus({ tone: "success", text: "Privacy level saved." });
-  };
+  });
 
   const toggleVisible = async (next: boolean) => {
     setVisible(next);
@@ -135,18 +143,13 @@ export function LocationSettings({ initial }: { initial: Settings }) {
 
       <section className={styles.section} aria-labelledby={`${id}-privacy`}>
         <h2 id={`${id}-privacy`}>Who sees your place</h2>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void saveLevel();
-          }}
-        >
+        <form onSubmit={saveLevel}>
           <fieldset disabled={levelBusy}>
             <legend>Location privacy</legend>
             <div className={styles.choices}>
               {PRIVACY_LEVELS.map((value) => (
                 <label key={value} className="choice">
-                  <input type="radio" name="privacyLevel" value={value} checked={level === value} onChange={() => setLevel(value)} />
+                  <input type="radio" value={value} defaultChecked={initial.privacyLevel === value} {...register("privacyLevel")} />
                   <span>
                     {PRIVACY_LABELS[value]} <span className="muted">({LEVEL_HINTS[value]})</span>
                   </span>

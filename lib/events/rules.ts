@@ -43,3 +43,23 @@ export function parseStartsAt(value: string): Date | null {
   const date = new Date(withZone);
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** The create form's fields as typed. */
+export type EventFormValues = Record<"title" | "startsAt" | "placeId" | "capacity" | "price" | "currency" | "description", string>;
+
+/** The create form's date and time ('YYYY-MM-DDTHH:mm' in the browser's zone) as an ISO string; "" when it is no date. */
+export function localStartsAt(local: string): string {
+  const starts = local ? new Date(local) : null;
+  return starts && !Number.isNaN(starts.getTime()) ? starts.toISOString() : "";
+}
+
+/** The create form's price per couple (a decimal point or comma) in cents; -1, refused, when it is no number. */
+export function typedPriceCents(typed: string): number {
+  const price = Number(typed.replace(",", "."));
+  return typed.trim() === "" || !Number.isFinite(price) ? -1 : Math.round(price * 100);
+}
+
+/** The create form's fields as the call takes them (`POST /api/events`, the create action). */
+export function eventValues({ price, startsAt, capacity, ...fields }: EventFormValues) {
+  return { ...fields, startsAt: localStartsAt(startsAt), capacity: Number(capacity), priceCents: typedPriceCents(price) };
+}

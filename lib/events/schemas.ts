@@ -10,7 +10,9 @@ import {
   EVENT_MESSAGES,
   EVENT_PRICE_MAX_CENTS,
   EVENT_TITLE_MAX,
+  localStartsAt,
   parseStartsAt,
+  typedPriceCents,
 } from "./rules";
 
 /**
@@ -52,3 +54,20 @@ export const createEventSchema = z.object({
   ),
 });
 export type CreateEventInput = z.output<typeof createEventSchema>;
+
+const call = createEventSchema.shape;
+
+/**
+ * The create form: each field as typed, read as the call reads it (eventValues) and checked with
+ * the call's own check, so with its messages; a place not chosen from the list is asked for in
+ * the page's words.
+ */
+export const eventFormSchema = z.object({
+  title: call.title,
+  startsAt: z.string().transform(localStartsAt).pipe(call.startsAt),
+  placeId: z.string().min(1, EVENT_MESSAGES.placeRequired).pipe(call.placeId),
+  capacity: z.string().transform(Number).pipe(call.capacity),
+  price: z.string().transform(typedPriceCents).pipe(call.priceCents),
+  currency: call.currency,
+  description: call.description,
+});

@@ -28,6 +28,9 @@ export const locationNameField = requiredText(
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
 export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
 export const privacyLevelSchema = z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(", ")}` });
+
+/** The settings' 'Who sees your place' form: its level, as the call checks it. */
+export const privacyFormSchema = z.object({ privacyLevel: privacyLevelSchema });
 export const placeIdSchema = oneLine(
   trimmedString(PLACE_ID_MAX, "place_id is too long", "place_id is required").min(1, "place_id is required"),
   notAllowedMessage("place_id"),
