@@ -185,7 +185,9 @@ test("a 50-character one-word couple name never scrolls the dashboard, discover 
     // Discover's suggestion: face first, reasons as chips.
     await page.goto("/discover");
     const card = page.getByRole("article", { name: long });
-    await expect(card.getByRole("list", { name: "Why we suggest them" }).getByRole("listitem").first()).toHaveText(/^(You all love|Both couples like) /);
+    await expect(card.getByRole("list", { name: "Why we suggest them" }).getByRole("listitem").first()).toHaveText(
+      /^(You all love|Both couples like) /,
+    );
     await expect(card.getByTestId("face-placeholder")).toBeVisible();
   }
   await page.context().close();
