@@ -69,6 +69,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
 
   // Helena blocks them from their profile, then lifts it in Settings › Blocked couples.
   await openProfile(helena, teresa.coupleName);
+  await helena.page.locator(`summary[aria-label="More actions for ${teresa.coupleName}"]`).click();
   await helena.page.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
   await helena.page
     .getByRole("dialog")
