@@ -175,7 +175,7 @@ export const conversationReads = pgTable(
 );
 
 /**
- * What the unread-message e-mail (lib/messages/emails.ts) has told a person about a conversation: when it last
+ * What the unread-message e-mail (lib/messages/unread-email.ts) has told a person about a conversation: when it last
  * wrote (at most one e-mail per conversation per hour) and up to which message `seq`, so a
  * message is never in two e-mails.
  */
