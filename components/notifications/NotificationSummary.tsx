@@ -6,7 +6,8 @@ import styles from "./NotificationSummary.module.css";
 const fullDate = new Intl.DateTimeFormat("en", { dateStyle: "full", timeStyle: "short" });
 
 /**
- * One notification: who (their photo or the placeholder, couple name), what (title, message) and when.
+ * One notification: who (their photo or the placeholder, their couple's name, or 'Your partner'
+ * when the reader's partner acted: the title names them), what (title, message) and when.
  * Unread ones carry a visible "New" label and a bold title, not a colour alone. `compact` (the
  * bell) keeps the message to two lines.
  */
@@ -23,7 +24,7 @@ export function NotificationSummary({ item, compact = false }: { item: Notificat
         </span>
         <span className={styles.message}>{item.message}</span>
         <span className={styles.meta}>
-          {name && <span>{name} · </span>}
+          {item.actor_is_partner ? <span>Your partner · </span> : name && <span>{name} · </span>}
           <time dateTime={item.created_at} title={fullDate.format(new Date(item.created_at))}>
             {formatNotificationTime(item.created_at)}
           </time>

@@ -17,8 +17,9 @@ export const unread = eq(notifications.isRead, false);
  * actor's picture and couple name joined in the same query: no query per row. Follows
  * notifications_user_created_idx.
  */
-const newestOwn = (db: Db, userId: string | SQL) =>
-  db
+const newestOwn = (db: Db, userId: string | SQL) => {
+  const byPartner = sql<boolean>`coalesce(${notifications.actorCoupleId} = ${coupleOfUser(userId)}, false)`;
+  return db
     .select({
       id: notifications.id,
       type: notifications.type,
@@ -29,15 +30,19 @@ const newestOwn = (db: Db, userId: string | SQL) =>
       postId: notifications.postId,
       replyId: notifications.replyId,
       conversationId: notifications.conversationId,
-      // The couple's picture stands for the couple; a partner's own avatar when it has none.
-      actorImage: sql<string | null>`coalesce(${couples.profileImageUrl}, ${users.avatarUrl})`,
+      // The couple's picture stands for another couple (a partner's own avatar when it has none);
+      // the reader's own partner is shown by their face, as their couple's picture is the reader's too.
+      actorImage: sql<string | null>`case when ${byPartner} then coalesce(${users.avatarUrl}, ${couples.profileImageUrl})
+        else coalesce(${couples.profileImageUrl}, ${users.avatarUrl}) end`,
       actorCoupleName: couples.coupleName,
+      actorIsPartner: byPartner,
     })
     .from(notifications)
     .leftJoin(users, eq(users.id, notifications.actorUserId))
     .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
     .where(own(userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id));
+};
 
 function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
   return {
@@ -55,6 +60,7 @@ function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationI
     actor_profile_image_url: row.actorImage,
     actor_couple_name: row.actorCoupleName,
     triggered_by_couple_name: row.actorCoupleName,
+    actor_is_partner: row.actorIsPartner,
   };
 }
 

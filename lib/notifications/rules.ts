@@ -39,6 +39,8 @@ export type NotificationItem = {
   actor_couple_name: string | null;
   /** The same as `actor_couple_name`, under the other name the spec gives it. */
   triggered_by_couple_name: string | null;
+  /** The reader's own partner acted: the reader's couple is the actor's, so the list names the partner, not the couple. */
+  actor_is_partner: boolean;
 };
 
 export type Pagination = { limit: number; offset: number; total: number; hasMore: boolean };

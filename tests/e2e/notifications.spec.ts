@@ -36,8 +36,9 @@ test.describe("notifications", () => {
     await expect(latest).toHaveCount(5);
     const item = dropdown(page).getByRole("link", { name: new RegExp(partnerJoined) });
     await expect(item).toContainText("New");
-    await expect(item).toContainText("Maya & Theo");
-    await expect(item).toContainText("2 hours ago");
+    // Theo is Maya's partner: the line under it names him as her partner, not as their own couple.
+    await expect(item).toContainText("Your partner · 2 hours ago");
+    await expect(item).not.toContainText("Maya & Theo · ");
 
     // A partner joining has no post: it opens the notifications page, read.
     await item.click();

@@ -139,11 +139,33 @@ describe("GET /api/notifications", () => {
       actor_profile_image_url: "/api/images/avatars/theo.webp",
       actor_couple_name: "Maya & Theo",
       triggered_by_couple_name: "Maya & Theo",
+      actor_is_partner: false,
     });
 
     // The couple's own picture wins over a partner's avatar.
     await db.update(couples).set({ profileImageUrl: "/api/images/couples/mt.webp" }).where(eq(couples.id, couple!.id));
     expect((await listCall("", me.read)).json.data[0].actor_profile_image_url).toBe("/api/images/couples/mt.webp");
+  });
+
+  it("names the reader's own partner as their partner, by their face, never as the reader's own couple", async () => {
+    const me = await signedInUser();
+    const partner = await createUser({ firstName: "Ana", avatarUrl: "/api/images/avatars/ana.webp" });
+    const db = await getDb();
+    const [couple] = await db
+      .insert(couples)
+      .values({ partner1Id: me.user.id, partner2Id: partner.id, coupleName: "Ana & Me", profileImageUrl: "/api/images/couples/us.webp" })
+      .returning({ id: couples.id });
+    await createNotification(db, {
+      userId: me.user.id,
+      type: "reaction",
+      title: "Ana reacted to your post",
+      message: "Sunday hike",
+      postId: randomUUID(),
+      actorUserId: partner.id,
+      actorCoupleId: couple!.id,
+    });
+    const [item] = (await listCall("", me.read)).json.data;
+    expect(item).toMatchObject({ actor_is_partner: true, actor_profile_image_url: "/api/images/avatars/ana.webp" });
   });
 
   it("answers a bearer client, and 401 without a session", async () => {
