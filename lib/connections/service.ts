@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
-import { createNotification } from "@/lib/notifications/service";
+import { createNotification, markReadFrom } from "@/lib/notifications/service";
 import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
 import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import { consumeLimit } from "@/lib/rate-limit";
@@ -154,6 +154,8 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .where(eq(connectionApprovals.requestId, requestId));
     const outcome = approvalOutcome(member.bothApprove, member.partnerIds, approvals);
     if (outcome.status === "pending") {
+      // Answered by this partner: their own entry no longer waits for them.
+      await markReadFrom(tx, [member.userId], connectionRequest.type, request.fromCoupleId);
       await publishLive(tx, connectionEvents(member.partnerIds, requestId));
       const [waiting] = await firstNames(tx, [outcome.waitingFor]);
       return { status: "pending", waitingFor: waiting?.firstName ?? "" };
@@ -163,6 +165,7 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .update(connectionRequests)
       .set({ status: "accepted", answeredAt: sql`now()`, conversationId })
       .where(eq(connectionRequests.id, requestId));
+    await markReadFrom(tx, member.partnerIds, connectionRequest.type, request.fromCoupleId);
     const sender = await partnersOf(tx, request.fromCoupleId);
     await notifyAll(tx, sender.partnerIds, {
       type: connectionAccepted.type,
@@ -195,6 +198,7 @@ export async function declineRequest(db: Db, member: ActingCouple, requestId: st
       .update(connectionRequests)
       .set({ status: "declined", answeredAt: sql`now()` })
       .where(eq(connectionRequests.id, requestId));
+    await markReadFrom(tx, member.partnerIds, connectionRequest.type, request.fromCoupleId);
     await publishLive(tx, connectionEvents(member.partnerIds, requestId));
     return { status: "declined" };
   });

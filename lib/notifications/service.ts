@@ -161,3 +161,29 @@ export async function markGroupRead(db: Db, userId: string, groupKey: string): P
     .returning({ id: notifications.id });
   if (marked.length > 0) await publishLive(db, [{ userId, kind: NOTIFICATION }]);
 }
+
+/**
+ * Marks read the people's unread notifications of one type from one couple (a hello once it is
+ * answered: it no longer waits for them), telling their bells as markRead does.
+ */
+export async function markReadFrom(db: Db, userIds: readonly string[], type: NotificationKind, actorCoupleId: string): Promise<void> {
+  if (userIds.length === 0) return;
+  const marked = await db
+    .update(notifications)
+    .set({ isRead: true, readAt: new Date() })
+    .where(
+      and(
+        inArray(notifications.userId, [...userIds]),
+        eq(notifications.type, type),
+        eq(notifications.actorCoupleId, actorCoupleId),
+        unread,
+      ),
+    )
+    .returning({ userId: notifications.userId });
+  const told = [...new Set(marked.map((row) => row.userId))];
+  if (told.length > 0)
+    await publishLive(
+      db,
+      told.map((userId) => ({ userId, kind: NOTIFICATION })),
+    );
+}

@@ -108,6 +108,10 @@ test("two couples: hello, accept, four people talking, receipts, the badge, a de
 
   // All four open it from their inbox (Tomas's request list empties within a poll).
   await expect(tomas.page.getByRole("tab", { name: "Requests (0)" })).toBeVisible({ timeout: 15_000 });
+  // The hello is answered: its entry on Tomas's bell no longer waits for him.
+  await expect(tomas.page.getByRole("button", { name: /^Notifications(, .+ unread)?$/ })).toHaveAccessibleName("Notifications", {
+    timeout: 15_000,
+  });
   for (const who of [ines, rafael, tomas]) {
     await who.page.goto("/messages");
     await who.page.getByRole("link", { name: who === tomas ? ines.coupleName : beatriz.coupleName }).click();

@@ -156,6 +156,35 @@ describe("daily limits", () => {
 });
 
 describe("accept and decline", () => {
+  it("leaves no hello 'New' once it is answered: accepted, declined, or accepted by one partner of two who must", async () => {
+    const unreadHellos = async (userIds: string[]) => {
+      const db = await getDb();
+      const rows = await db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(inArray(notifications.userId, userIds), eq(notifications.type, "connection_request"), eq(notifications.isRead, false)));
+      return rows.map((row) => row.userId).sort();
+    };
+    const us = await messagingCouple();
+    const accepting = await messagingCouple();
+    const sent = await connections.send({ coupleId: accepting.coupleId, note: "Hello" }, us.a.headers);
+    expect(sent.status).toBe(201);
+    expect(await unreadHellos([accepting.a.userId, accepting.b.userId])).toEqual([accepting.a.userId, accepting.b.userId].sort());
+    expect((await connections.accept(sent.json.data.id, accepting.b.headers)).status).toBe(200);
+    expect(await unreadHellos([accepting.a.userId, accepting.b.userId])).toEqual([]);
+
+    const declining = await messagingCouple();
+    const other = await connections.send({ coupleId: declining.coupleId, note: "Hello" }, us.a.headers);
+    expect((await connections.decline(other.json.data.id, declining.a.headers)).status).toBe(200);
+    expect(await unreadHellos([declining.a.userId, declining.b.userId])).toEqual([]);
+
+    const careful = await messagingCouple({ bothApprove: true });
+    const third = await connections.send({ coupleId: careful.coupleId, note: "Hello" }, us.b.headers);
+    await connections.accept(third.json.data.id, careful.a.headers);
+    // One partner said yes; the other's hello still waits for them.
+    expect(await unreadHellos([careful.a.userId, careful.b.userId])).toEqual([careful.b.userId]);
+  });
+
   it("one partner's acceptance opens the conversation and notifies the sending couple; asking again is ALREADY_CONNECTED", async () => {
     const us = await messagingCouple();
     const them = await messagingCouple();
