@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { signIn } from "./support";
+import { openProfile, sayHello, signIn } from "./support";
 
 /**
  * Messaging between couples, four people at once: consent first (a note, then the other couple
@@ -40,21 +40,6 @@ async function check(who: Person, name: string, testInfo: TestInfo) {
   await noHorizontalScroll(who.page);
   await axe(who.page);
   await who.page.screenshot({ path: testInfo.outputPath(`${name}-${who.label}.png`) });
-}
-
-/** Opens a couple's profile from the directory's search, as a member finds them. */
-async function openProfile(who: Person, coupleName: string) {
-  await who.page.goto(`/directory?q=${encodeURIComponent(coupleName.split(" ")[0]!)}`);
-  await who.page.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: coupleName }).first().click();
-  await expect(who.page.getByRole("heading", { level: 1, name: coupleName })).toBeVisible();
-}
-
-async function sayHello(who: Person, coupleName: string, note: string) {
-  await who.page.getByRole("button", { name: `Say hello to ${coupleName}` }).click();
-  const dialog = who.page.getByRole("dialog", { name: `Say hello to ${coupleName}` });
-  await dialog.getByLabel("Note").fill(note);
-  await dialog.getByRole("button", { name: "Send request" }).click();
-  await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
 }
 
 const thread = (who: Person) => who.page.getByRole("log", { name: "Messages" });

@@ -86,3 +86,19 @@ export function watchCsp(page: Page): string[] {
   });
   return violations;
 }
+
+/** Opens a couple's profile from the directory's search, as a member finds them. */
+export async function openProfile(who: { page: Page }, coupleName: string) {
+  await who.page.goto(`/directory?q=${encodeURIComponent(coupleName.split(" ")[0]!)}`);
+  await who.page.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: coupleName }).first().click();
+  await expect(who.page.getByRole("heading", { level: 1, name: coupleName })).toBeVisible();
+}
+
+/** Says hello from the open profile of `coupleName`, with a note. */
+export async function sayHello(who: { page: Page }, coupleName: string, note: string) {
+  await who.page.getByRole("button", { name: `Say hello to ${coupleName}` }).click();
+  const dialog = who.page.getByRole("dialog", { name: `Say hello to ${coupleName}` });
+  await dialog.getByLabel("Note").fill(note);
+  await dialog.getByRole("button", { name: "Send request" }).click();
+  await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
+}

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { LAPTOP, PHONE } from "./checks";
-import { signIn } from "./support";
+import { openProfile, sayHello, signIn } from "./support";
 
 /**
  * After an unblock the two couples can talk again: a block ends their conversation, the blocker
@@ -18,20 +18,6 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
   await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   return { page, coupleName: `${firstName} & ${partner}` };
-}
-
-async function openProfile(who: Person, coupleName: string) {
-  await who.page.goto(`/directory?q=${encodeURIComponent(coupleName.split(" ")[0]!)}`);
-  await who.page.getByRole("list", { name: "Couples" }).getByRole("link").filter({ hasText: coupleName }).first().click();
-  await expect(who.page.getByRole("heading", { level: 1, name: coupleName })).toBeVisible();
-}
-
-async function sayHello(who: Person, coupleName: string, note: string) {
-  await who.page.getByRole("button", { name: `Say hello to ${coupleName}` }).click();
-  const dialog = who.page.getByRole("dialog", { name: `Say hello to ${coupleName}` });
-  await dialog.getByLabel("Note").fill(note);
-  await dialog.getByRole("button", { name: "Send request" }).click();
-  await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
 }
 
 /** The receiving couple accepts from the inbox's requests and lands in the conversation. */
