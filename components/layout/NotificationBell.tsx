@@ -5,18 +5,10 @@ import { useCallback, useRef, useState } from "react";
 import { useNotificationsPage, useUnreadCount } from "@/components/notifications/hooks";
 import { NotificationLink } from "@/components/notifications/NotificationSummary";
 import { BellIcon } from "@/components/ui/icons";
-import { markNotificationsRead } from "@/lib/notifications/client";
-import { badgeText, DROPDOWN_SIZE, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
+import { markOpened } from "@/lib/notifications/client";
+import { badgeText, DROPDOWN_SIZE, notificationHref } from "@/lib/notifications/rules";
 import styles from "./NotificationBell.module.css";
 import { useDismiss } from "./useDismiss";
-
-/** Opening an item marks it read; the badge and the page follow once the server has it. */
-function markOpened(item: NotificationItem): void {
-  if (item.is_read) return;
-  markNotificationsRead({ ids: [item.id] }).catch(() => {
-    // Still unread: it shows as new the next time, which is the truth.
-  });
-}
 
 /** The 5 latest, loaded each time the dropdown opens (it is mounted only while open). */
 function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {

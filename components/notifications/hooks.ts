@@ -1,7 +1,7 @@
 "use client";
 
-import { fetchNotifications, fetchUnreadCount, pageKey, UNREAD_KEY, type NotificationsPage } from "@/lib/notifications/client";
-import { UNREAD_POLL_MS, UNREAD_STALE_MS } from "@/lib/notifications/rules";
+import { fetchNotifications, fetchUnreadCount, latestKey, pageKey, UNREAD_KEY, type NotificationsPage } from "@/lib/notifications/client";
+import { UNREAD_POLL_MS, UNREAD_STALE_MS, type NotificationItem } from "@/lib/notifications/rules";
 import { useLiveStream } from "@/lib/registry/live-client";
 import { useLive, type LiveState } from "@/lib/live/client/use-live";
 
@@ -27,4 +27,14 @@ export function useUnreadCount(): number {
 export function useNotificationsPage(limit: number, offset: number): LiveState<NotificationsPage> {
   useLiveStream();
   return useLive(pageKey({ limit, offset }), (signal) => fetchNotifications({ limit, offset }, signal), { staleMs: LIST_STALE_MS });
+}
+
+/** The dashboard card's newest few, starting from what the page was rendered with, live like the bell. */
+export function useLatestNotifications(limit: number, initial: NotificationItem[]): NotificationItem[] {
+  useLiveStream();
+  const state = useLive(latestKey(limit), async (signal) => (await fetchNotifications({ limit, offset: 0 }, signal)).data, {
+    staleMs: LIST_STALE_MS,
+    initial,
+  });
+  return state.status === "ready" ? state.value : initial;
 }

@@ -59,6 +59,8 @@ const unique = (ids: (string | null | undefined)[]) => [...new Set(ids.filter((i
 export const CONNECTION: LiveKind = {
   name: "connection",
   event: "connection",
+  // A hello sent or answered changes the Messages badge (lib/messages/badge.ts).
+  changesCounts: true,
   async render(context, rows: readonly LiveRow[]) {
     const requests = rows.filter((row) => row.subjectId);
     const ended = rows.filter((row) => !row.subjectId);

@@ -10,6 +10,31 @@ import type { RequestBox } from "./schemas";
 /** The pair of two couples, in the order the pair index and the conversations' key use. */
 export const pairOf = (one: string, other: string): [string, string] => (one < other ? [one, other] : [other, one]);
 
+/**
+ * The hellos waiting for this partner's answer: open requests to their couple (not expired, no
+ * block either way) they have not answered yet; the Messages badge counts them beside unread
+ * messages (connection_requests_incoming_idx).
+ */
+export async function awaitingAnswerCount(
+  db: Db,
+  member: Pick<ActingCouple, "userId" | "coupleId">,
+  now: Date = new Date(),
+): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(connectionRequests)
+    .where(
+      and(
+        eq(connectionRequests.toCoupleId, member.coupleId),
+        eq(connectionRequests.status, "pending"),
+        gt(connectionRequests.expiresAt, now),
+        notBlockedBetween(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+        sql`not exists (select 1 from ${connectionApprovals} where ${connectionApprovals.requestId} = ${connectionRequests.id} and ${connectionApprovals.userId} = ${member.userId})`,
+      ),
+    );
+  return row?.count ?? 0;
+}
+
 /** The latest request between two couples, either way (connection_requests_pair_idx). */
 export async function latestRequestBetween(db: Db, one: string, other: string): Promise<RequestFacts | null> {
   const [low, high] = pairOf(one, other);

@@ -4,7 +4,8 @@ import { conversationReads, conversations, messages, users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { mayReceive } from "./access";
-import { messageItem, messageRows, unreadTotal, type MessageItem } from "./queries";
+import { messagesBadgeCount } from "./badge";
+import { messageItem, messageRows, type MessageItem } from "./queries";
 
 /**
  * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
@@ -90,7 +91,7 @@ export const messagesLive: LiveFeature = {
       name: "messages",
       async read({ db, userId }) {
         const coupleId = await coupleIdOf(db, userId);
-        return coupleId ? unreadTotal(db, { userId, coupleId }) : 0;
+        return coupleId ? messagesBadgeCount(db, { userId, coupleId }) : 0;
       },
     },
   ],

@@ -8,10 +8,11 @@ import { api, ApiError } from "@/lib/http/client";
 import { invalidate } from "@/lib/live/client/use-live";
 import { UNREAD_RETRIES, type NotificationItem, type Pagination } from "./rules";
 
-/** The live keys: the bell's count, and a page of the list. */
+/** The live keys: the bell's count, a page of the list, and the dashboard's newest few. */
 export const NOTIFICATIONS_KEY = "notifications";
 export const UNREAD_KEY = `${NOTIFICATIONS_KEY}:unread`;
 export const pageKey = (page: { limit: number; offset: number }) => `${NOTIFICATIONS_KEY}:page:${page.limit}:${page.offset}`;
+export const latestKey = (limit: number) => `${NOTIFICATIONS_KEY}:latest:${limit}`;
 
 export type NotificationsPage = { data: NotificationItem[]; pagination: Pagination };
 
@@ -35,4 +36,12 @@ export async function markNotificationsRead(target: { ids: string[] } | { all: t
   const { data } = await api<{ data: { marked_count: number } }>("/api/notifications/read", { method: "PATCH", body });
   invalidate(NOTIFICATIONS_KEY);
   return data.marked_count;
+}
+
+/** Opening an item marks it read; the badge and the lists follow once the server has it. */
+export function markOpened(item: Pick<NotificationItem, "id" | "is_read">): void {
+  if (item.is_read) return;
+  markNotificationsRead({ ids: [item.id] }).catch(() => {
+    // Still unread: it shows as new the next time, which is the truth.
+  });
 }

@@ -5,7 +5,8 @@ import { getDb } from "@/db/client";
 import { connectionRequests, liveEvents, notifications } from "@/db/schema";
 import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/connections/route";
 import { call, type CallOptions } from "../support/api";
-import { block, connections, messagingCouple } from "../support/messages";
+import type { Headers } from "../support/forum";
+import { block, connections, messagingCouple, talk } from "../support/messages";
 
 const DAY = 24 * 60 * 60 * 1000;
 const settings = {
@@ -264,6 +265,24 @@ describe("accept and decline", () => {
     await connections.accept(declined.json.data.id, them.a.headers);
     expect((await connections.decline(declined.json.data.id, them.b.headers)).json.data).toEqual({ status: "declined" });
     expect((await connections.accept(declined.json.data.id, them.a.headers)).status).toBe(404);
+  });
+
+  it("counts a hello in the Messages badge of each partner who has not answered it, until it is answered or blocked", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple({ bothApprove: true });
+    const badge = async (h: Headers) => (await talk.unread(h)).json.data.unread_count;
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    expect([await badge(them.a.headers), await badge(them.b.headers), await badge(us.a.headers)]).toEqual([1, 1, 0]);
+    await connections.accept(sent.json.data.id, them.a.headers);
+    expect([await badge(them.a.headers), await badge(them.b.headers)]).toEqual([0, 1]);
+    await connections.accept(sent.json.data.id, them.b.headers);
+    expect(await badge(them.b.headers)).toBe(0);
+
+    const other = await messagingCouple();
+    await connections.send({ coupleId: them.coupleId, note: "Hi" }, other.a.headers);
+    expect(await badge(them.a.headers)).toBe(1);
+    await block(other.coupleId, them.a.headers);
+    expect(await badge(them.a.headers)).toBe(0);
   });
 
   it("a block after sending takes the request out of both lists and out of reach", async () => {

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { InvitationCard } from "@/components/dashboard/InvitationCard";
+import { RecentNotifications } from "@/components/dashboard/RecentNotifications";
 import styles from "@/components/dashboard/dashboard.module.css";
 import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
 import { SayHello } from "@/components/messages/SayHello";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
-import { loadDashboard } from "@/lib/dashboard/queries";
+import { DASHBOARD_COUNTS, loadDashboard } from "@/lib/dashboard/queries";
 import { greeting } from "@/lib/dashboard/rules";
 import { dashboardQuerySchema } from "@/lib/dashboard/schemas";
 import { recordWelcome } from "@/lib/dashboard/service";
@@ -75,28 +76,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
 
         {dashboard.invitation !== undefined && <InvitationCard invitation={dashboard.invitation} />}
 
-        <section className={styles.card} aria-labelledby="dashboard-notifications">
-          <h2 id="dashboard-notifications">Recent notifications</h2>
-          {dashboard.notifications.length === 0 ? (
-            <p className={styles.empty}>Nothing new yet. Post in the forum or reply to a couple, and you will hear back here.</p>
-          ) : (
-            <ul className={styles.list}>
-              {dashboard.notifications.map((notification) => (
-                <li key={notification.id}>
-                  {notification.post_id ? (
-                    <Link href={`/forum/post/${encodeURIComponent(notification.post_id)}`}>{notification.title}</Link>
-                  ) : (
-                    notification.title
-                  )}
-                  {!notification.is_read && <span className="muted">{"\u00a0·\u00a0new"}</span>}
-                </li>
-              ))}
-            </ul>
-          )}
-          <p className={styles.more}>
-            <Link href="/notifications">All notifications</Link>
-          </p>
-        </section>
+        <RecentNotifications initial={dashboard.notifications} limit={DASHBOARD_COUNTS.notifications} />
 
         <section className={styles.card} aria-labelledby="dashboard-near">
           <h2 id="dashboard-near">Couples near you</h2>
