@@ -7,7 +7,7 @@ import { setBlock } from "@/lib/forum/client/api";
 
 type Props = { open: boolean; onClose(): void; coupleId: string; coupleName: string; onBlocked(): void };
 
-/** 'Block {couple name}' asks first: blocking hides both couples from each other everywhere. */
+/** 'Block {couple name}' asks first, saying all a block does: it hides both couples from each other and ends their conversation. */
 export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -29,9 +29,14 @@ export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: 
     <Dialog open={open} onClose={onClose} title={`Block ${coupleName}?`}>
       {error && <Alert tone="error">{error}</Alert>}
       <p>
-        You will no longer see each other&apos;s posts, replies, reactions or mentions, and neither couple can reply to or mention the
-        other. You can unblock them later.
+        You will no longer see each other&apos;s profiles, posts, replies, reactions or mentions, and neither couple can reply to, mention
+        or say hello to the other.
       </p>
+      <p>
+        If you are talking, your conversation ends: both couples can still read it, nobody can write in it. They are not told you blocked
+        them; they see &lsquo;This conversation has ended.&rsquo;
+      </p>
+      <p>You can unblock them any time in Settings › Blocked couples.</p>
       <div className="form-actions">
         <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
           {busy ? "Blocking..." : `Block ${coupleName}`}

@@ -19,8 +19,8 @@ export function CoupleSafetyActions({ coupleId, coupleName, viewer }: Props) {
       // The couple as a whole, not one partner: nothing to edit or delete, only to report or block.
       author={{ userId: null, coupleId, coupleName }}
       viewer={viewer}
-      // A blocked couple's profile is not found from now on: back to the forum.
-      onBlocked={() => router.push("/forum")}
+      // A blocked couple's profile is not found from now on: to the list that shows the block and undoes it.
+      onBlocked={() => router.push("/settings/blocked")}
     />
   );
 }

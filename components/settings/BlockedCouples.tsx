@@ -33,8 +33,9 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
         Couples you blocked
       </h2>
       <p className="field-hint">
-        You and a blocked couple don&apos;t see each other&apos;s profiles, places, posts or replies, and can&apos;t mention each other.
-        They are not told. Unblocking lets you see each other again.
+        You and a blocked couple don&apos;t see each other&apos;s profiles, places, posts or replies, and can&apos;t mention or say hello to
+        each other. A conversation between you has ended: they are not told you blocked them, they read &lsquo;This conversation has
+        ended.&rsquo; Unblocking lets you see each other again, and either couple can say hello again.
       </p>
       {blocked.length === 0 ? (
         <p>You haven&apos;t blocked anyone.</p>

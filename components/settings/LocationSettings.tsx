@@ -6,7 +6,7 @@ import { saveCouplePlaceAction, savePrivacyAction, saveVisibilityAction } from "
 import { useZodForm } from "@/components/forms/useZodForm";
 import { LocationSearch, type ChoiceOutcome } from "@/components/locations/LocationSearch";
 import { privacyPreview } from "@/lib/couples/rules";
-import { PRIVACY_LABELS, PRIVACY_LEVELS, type PrivacyLevel } from "@/lib/locations/privacy";
+import { POINT_PREVIEWS, PRIVACY_LABELS, PRIVACY_LEVELS, type PrivacyLevel } from "@/lib/locations/privacy";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import type { LocationSettings as Settings } from "@/lib/settings/queries";
 import type { Prediction } from "@/lib/places/types";
@@ -157,9 +157,12 @@ export function LocationSettings({ initial }: { initial: Settings }) {
               ))}
             </div>
           </fieldset>
-          <p className={styles.preview} aria-live="polite" data-testid="privacy-preview">
-            {privacyPreview(place, level)}
-          </p>
+          <div className={styles.preview} aria-live="polite">
+            <p data-testid="privacy-preview">{privacyPreview(place, level)}</p>
+            <p className={styles.previewPoint} data-testid="privacy-point">
+              {place ? POINT_PREVIEWS[level] : POINT_PREVIEWS.hidden}
+            </p>
+          </div>
           <div className={styles.actions}>
             <button type="submit" className="button button-primary" disabled={levelBusy || level === savedLevel}>
               {levelBusy ? "Saving..." : "Save privacy level"}

@@ -6,7 +6,7 @@ import { labelled } from "@/lib/couples/card";
 import { couplesCompared, viewerCouple } from "@/lib/couples/queries";
 import { directoryBand, interestsVenn } from "@/lib/directory/rules";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
-import { shownDistanceKm } from "@/lib/locations/bands";
+import { distanceFromOwnKm } from "@/lib/locations/bands";
 
 /** What a request shows of its sender beside their face and name (spec: the distance band and interests in common). */
 export type SenderFacts = { distanceBand: string | null; interestsInCommon: string[] };
@@ -25,7 +25,7 @@ export async function senderFacts(db: Db, viewerUserId: string, coupleIds: reado
   if (!viewer) return facts;
   for (const couple of await couplesCompared(db, inArray(couples.id, [...new Set(coupleIds)]))) {
     facts.set(couple.id, {
-      distanceBand: directoryBand(shownDistanceKm(viewer.place, couple.place)),
+      distanceBand: directoryBand(distanceFromOwnKm(viewer.place, couple.place)),
       interestsInCommon: interestLabels(interestsVenn(viewer.interests, couple.interests).shared).map((interest) => interest.label),
     });
   }

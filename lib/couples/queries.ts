@@ -7,7 +7,7 @@ import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
 import { INTEREST_ROWS } from "@/lib/interests/catalogue";
 import { interestsVenn, directoryBand, type CoupleVenn } from "@/lib/directory/rules";
-import { shownDistanceKm, type PlacePoint } from "@/lib/locations/bands";
+import { distanceFromOwnKm, type PlacePoint } from "@/lib/locations/bands";
 import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { viewerOf } from "@/lib/safety/visibility";
@@ -155,7 +155,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     partners: isOwn ? partners : partners.map(({ lastName: _lastName, ...shown }) => shown),
     isOwn,
     interestsVenn: viewer ? interestsVenn(viewer.interests, interestLists(theirLists, couple.interests)) : null,
-    distanceBand: viewer && place ? directoryBand(shownDistanceKm(viewer.place, place)) : null,
+    distanceBand: viewer && place ? directoryBand(distanceFromOwnKm(viewer.place, place)) : null,
   };
 }
 

@@ -7,7 +7,7 @@ import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { locationColumns } from "@/lib/locations/place";
-import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
@@ -29,10 +29,10 @@ const UNMEASURED = 1;
 
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
-/** The viewer's shown point (their own privacy level applied): the centre distances are measured from. */
+/** The viewer's own place (ownCentre): the centre distances are measured from. */
 export function viewerCentre(viewer: ViewerCouple | null): { lat: number; lng: number } | null {
   const place = viewer?.place;
-  return place ? shownCoordinates(place.privacyLevel, place.latitude, place.longitude) : null;
+  return place ? ownCentre(place.privacyLevel, place.latitude, place.longitude) : null;
 }
 
 type DirectoryWhere = Omit<DirectoryQuery, "cursor" | "limit">;

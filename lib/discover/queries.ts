@@ -12,7 +12,7 @@ import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
 import { locationColumns } from "@/lib/locations/place";
-import { shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
+import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
@@ -67,15 +67,17 @@ type ScoringRow = {
   place: StoredLocation | null;
 };
 
-function scoringCouple(row: ScoringRow): ScoringCouple {
+function scoringCouple(row: ScoringRow, seenAs: "own" | "other" = "other"): ScoringCouple {
   const place = row.place?.id ? row.place : null;
+  const at = seenAs === "own" ? ownCentre : shownCoordinates;
   return {
     id: row.id,
     partners: row.bId ? [row.aInterests ?? [], row.bInterests ?? []] : [row.aInterests ?? []],
     coupleInterests: row.interests,
     styles: row.coupleTypes,
-    // Only what others may see: snapped to the level, none when hidden or country-level.
-    point: place ? shownCoordinates(place.privacyLevel, place.latitude, place.longitude) : null,
+    // Another couple: only what others may see, snapped to the level, none when hidden or
+    // country-level. The viewer: where they stand (their own distances use their own place).
+    point: place ? at(place.privacyLevel, place.latitude, place.longitude) : null,
   };
 }
 
@@ -158,7 +160,7 @@ const changedCandidates = preparedPer((db) =>
     .prepare("discover_changed_candidates"),
 );
 
-/** What the stored list was computed from: the viewer's own interests, styles and shown place. */
+/** What the stored list was computed from: the viewer's own interests, styles and place. */
 const inputsKey = (viewer: ScoringCouple) => JSON.stringify([viewer.partners, viewer.coupleInterests, viewer.styles, viewer.point]);
 
 type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>[number];
@@ -183,7 +185,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
     changedCandidates(db).execute({ userId }),
   ]);
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  const viewer = scoringCouple(viewerRow);
+  const viewer = scoringCouple(viewerRow, "own");
   const key = inputsKey(viewer);
   if (
     summary &&
@@ -292,7 +294,7 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
 export async function candidateQueries(db: Db, userId: string, known?: ScoringRow) {
   const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
-  const viewer = scoringCouple(viewerRow);
+  const viewer = scoringCouple(viewerRow, "own");
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
   const eligible = and(seenByOther({ coupleId: viewer.id }), notDismissedBy(viewer.id));
 

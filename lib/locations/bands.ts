@@ -4,7 +4,7 @@
  * Distances are always measured between shown (snapped) coordinates, so a band never says more
  * than the privacy level already does.
  */
-import { shownCoordinates, type PrivacyLevel } from "./privacy";
+import { ownCentre, shownCoordinates, type PrivacyLevel } from "./privacy";
 
 const EARTH_RADIUS_KM = 6371.0088;
 
@@ -42,11 +42,12 @@ export function haversineKm(a: { lat: number; lng: number }, b: { lat: number; l
 export type PlacePoint = { privacyLevel: PrivacyLevel; latitude: number | null; longitude: number | null };
 
 /**
- * The distance in km between two places as each one's privacy level shows it; null when either
- * has no shown point (hidden, country-level, or no coordinates).
+ * The distance in km from the viewer's own place (ownCentre: where they stand) to another's place
+ * as its privacy level shows it; null when either has no shown point (hidden, country-level, or no
+ * coordinates).
  */
-export function shownDistanceKm(a: PlacePoint | null, b: PlacePoint | null): number | null {
-  const from = a && shownCoordinates(a.privacyLevel, a.latitude, a.longitude);
-  const to = b && shownCoordinates(b.privacyLevel, b.latitude, b.longitude);
+export function distanceFromOwnKm(own: PlacePoint | null, other: PlacePoint | null): number | null {
+  const from = own && ownCentre(own.privacyLevel, own.latitude, own.longitude);
+  const to = other && shownCoordinates(other.privacyLevel, other.latitude, other.longitude);
   return from && to ? haversineKm(from, to) : null;
 }

@@ -36,6 +36,28 @@ export function shownCoordinates(level: PrivacyLevel, lat: number | null, lng: n
   return steps === null ? null : { lat: snap(lat, steps), lng: snap(lng, steps) };
 }
 
+/**
+ * Where a couple's own distances are measured from: their own place as stored, whatever its
+ * level, since a level decides what others see, never where one stands. Only a place that shows
+ * a point at all (not hidden, not country-level) measures distances, so no couple reads
+ * distances to others while keeping its own from them.
+ */
+export function ownCentre(level: PrivacyLevel, lat: number | null, lng: number | null): { lat: number; lng: number } | null {
+  return shownCoordinates(level, lat, lng) && lat !== null && lng !== null ? { lat, lng } : null;
+}
+
+/**
+ * What a level shows of the point, for the settings' preview: how far the shown point may be from
+ * the place (the grid's half-step on both axes: 0.005° is under 1 km, 0.5° under 80 km), or none.
+ */
+export const POINT_PREVIEWS: Record<PrivacyLevel, string> = {
+  full: "On the map and in distances: your exact place.",
+  city: "On the map and in distances: a point within 1 km of your place.",
+  region: "On the map and in distances: a point within 80 km of your place.",
+  country: "Not on the map, and no distance to you.",
+  hidden: "Not on the map, and no distance to you.",
+};
+
 export type StoredLocation = {
   id: string;
   placeId: string;

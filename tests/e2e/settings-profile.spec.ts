@@ -110,8 +110,12 @@ test.describe.serial("settings", () => {
     await expect(preview).toHaveText("Others see: Lisbon, Portugal");
     expect(await seenBy(them, us)).toEqual({ status: 200, location: "Lisbon, Portugal" });
 
+    await expect(page.getByTestId("privacy-point")).toHaveText("On the map and in distances: a point within 1 km of your place.");
+    await page.getByRole("radio", { name: /^Region Level/ }).check();
+    await expect(page.getByTestId("privacy-point")).toHaveText("On the map and in distances: a point within 80 km of your place.");
     await page.getByRole("radio", { name: /^Country Level/ }).check();
     await expect(preview).toHaveText("Others see: Portugal");
+    await expect(page.getByTestId("privacy-point")).toHaveText("Not on the map, and no distance to you.");
     await page.getByRole("button", { name: "Save privacy level" }).click();
     await expect(page.getByText("Privacy level saved.")).toBeVisible();
     expect(await seenBy(them, us)).toEqual({ status: 200, location: "Portugal" });

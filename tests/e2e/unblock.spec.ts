@@ -57,12 +57,16 @@ test("after an unblock either couple says hello again, and accepting reopens the
   await openProfile(helena, teresa.coupleName);
   await helena.page.locator(`summary[aria-label="More actions for ${teresa.coupleName}"]`).click();
   await helena.page.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
-  await helena.page
-    .getByRole("dialog")
-    .getByRole("button", { name: `Block ${teresa.coupleName}` })
-    .click();
-  await helena.page.waitForURL((url) => !url.pathname.startsWith("/profile"));
-  await helena.page.goto("/settings/blocked");
+  // The dialog says what a block does to the conversation and what the other couple sees.
+  const dialog = helena.page.getByRole("dialog");
+  await expect(dialog).toContainText("your conversation ends");
+  await expect(dialog).toContainText("they see ‘This conversation has ended.’");
+  await dialog.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
+  // The blocker lands where the block is listed and can be undone.
+  await helena.page.waitForURL(/\/settings\/blocked$/);
+  await expect(helena.page.getByRole("button", { name: `Unblock ${teresa.coupleName}` })).toBeVisible();
+  await teresa.page.goto(conversation);
+  await expect(teresa.page.getByText("This conversation has ended.")).toBeVisible();
   await helena.page.getByRole("button", { name: `Unblock ${teresa.coupleName}` }).click();
   await expect(helena.page.getByText(`${teresa.coupleName} is no longer blocked.`)).toBeVisible();
 

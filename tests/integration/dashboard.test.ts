@@ -54,15 +54,19 @@ describe("the dashboard's data", () => {
     expect(b.completion.missing.map((step) => step.fix.text)).toEqual(["Add a bio, interests or a photo"]);
   });
 
-  it("near couples are measured from the viewer's shown point, as the directory and a profile measure them", async () => {
-    // Region level snaps the viewer to the 1° grid (45, 10), about 40 km from where it really is.
+  it("near couples are measured from the viewer's own place, as the directory and a profile measure them", async () => {
+    // Region level shows others a point on the 1° grid (45, 10), about 40 km away; the couple's own
+    // distances still start where it really is.
     const here = { lat: 45.3, lng: 10.3, city: "Brescia", country: "Italy" };
     const us = await forumCouple({ place: { ...here, level: "region" } });
     const them = await forumCouple({ place: { ...here, level: "full" } });
     const near = (await loadDashboard(await getDb(), us.a.userId)).near!;
-    expect(near.find((couple) => couple.coupleId === them.coupleId)!.distance).toBe("Within 50 km");
+    expect(near.find((couple) => couple.coupleId === them.coupleId)!.distance).toBe("Within 10 km");
     const profile = await loadCoupleProfile(await getDb(), us.a.userId, them.coupleId);
-    expect(profile.distanceBand).toBe("Within 50 km");
+    expect(profile.distanceBand).toBe("Within 10 km");
+    // The other way round, their distance to us is measured to the point we show.
+    const back = await loadCoupleProfile(await getDb(), them.a.userId, us.coupleId);
+    expect(back.distanceBand).toBe("Within 50 km");
     // A hidden place of one's own has no point to measure from: the card asks for one, as the directory does.
     const hidden = await forumCouple({ place: { ...here, level: "hidden" } });
     expect((await loadDashboard(await getDb(), hidden.a.userId)).near).toBeNull();

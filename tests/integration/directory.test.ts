@@ -126,6 +126,22 @@ describe("GET /api/directory", () => {
     expect(seen.data.every((card) => card.distanceBand === null)).toBe(true);
   });
 
+  it("measures a viewer's own distances from their own place, whatever level others see it at", async () => {
+    const tag = newTag();
+    await couple(tag, "Sintra", { place: SINTRA });
+    const bands = async (level: Place["level"]) => {
+      const me = await couple(tag, `Me${level}`, { place: { ...LISBON, level } });
+      const page = (await list(`?q=${tag}%20Sintra`, me.a.headers)).json as Page;
+      return page.data.map((card) => card.distanceBand);
+    };
+    // Lisbon's region point (39, -9) is about 40 km from Sintra's city point; Lisbon itself is 23 km away.
+    expect(await bands("region")).toEqual(["Within 25 km"]);
+    expect(await bands("city")).toEqual(["Within 25 km"]);
+    expect(await bands("full")).toEqual(["Within 25 km"]);
+    // A place that shows no point measures no distance to others either.
+    expect(await bands("country")).toEqual([null]);
+  });
+
   it("sorts nearest first by default for a viewer with a place (newest without one), every distance a band", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { place: LISBON });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { privacyPreview } from "@/lib/couples/rules";
+import { haversineKm } from "@/lib/locations/bands";
+import { POINT_PREVIEWS, shownCoordinates } from "@/lib/locations/privacy";
 import { currentSection, SETTINGS_SECTIONS } from "@/lib/settings/sections";
 
 const LISBON = { displayLocation: "Rua Augusta 24, Lisbon", city: "Lisbon", state: "Lisbon District", country: "Portugal" };
@@ -24,6 +26,32 @@ describe("privacyPreview", () => {
 
   it("says no location without a place", () => {
     expect(privacyPreview(null, "full")).toBe("Others see no location");
+  });
+});
+
+describe("POINT_PREVIEWS", () => {
+  // The farthest a shown point can be from the place: half a grid step on both axes, widest at the equator.
+  const farthestKm = (level: "city" | "region") => {
+    let farthest = 0;
+    for (let lat = -0.6; lat <= 0.6; lat += 0.0013)
+      for (const lng of [0.0049, 0.4999, 10.005, 10.4999]) {
+        const shown = shownCoordinates(level, lat, lng)!;
+        farthest = Math.max(farthest, haversineKm({ lat, lng }, shown));
+      }
+    return farthest;
+  };
+
+  it("promises no more precision than the grid gives: city within 1 km, region within 80 km", () => {
+    expect(farthestKm("city")).toBeLessThan(1);
+    expect(farthestKm("region")).toBeLessThan(80);
+    expect(farthestKm("region")).toBeGreaterThan(50);
+    expect(POINT_PREVIEWS.city).toContain("within 1 km");
+    expect(POINT_PREVIEWS.region).toContain("within 80 km");
+  });
+
+  it("tells region level apart from country level, which shows no point", () => {
+    expect(POINT_PREVIEWS.region).not.toBe(POINT_PREVIEWS.country);
+    expect(POINT_PREVIEWS.country).toBe("Not on the map, and no distance to you.");
   });
 });
 

@@ -41,7 +41,8 @@ export default function GuidelinesPage() {
         </li>
         <li>
           You need not wait for us: &lsquo;Block&rsquo; a couple from their profile or their posts and replies, and neither of you sees the
-          other anywhere any more. They are not told.
+          other anywhere any more, and a conversation between you ends. They are not told you blocked them; they read that the conversation
+          has ended.
         </li>
       </ul>
     </TrustPage>
