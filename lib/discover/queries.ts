@@ -210,7 +210,11 @@ function suggestionsOf({ viewer, rows, candidateIds }: Finds, limit: number, con
   const listed = new Set(candidateIds);
   const candidates = rows.filter((row) => listed.has(row.id));
   const byId = new Map(candidates.map((row) => [row.id, row]));
-  return rankSuggestions(viewer, candidates.map(scoringCouple), limit).map((suggestion) => {
+  return rankSuggestions(
+    viewer,
+    candidates.map((row) => scoringCouple(row)),
+    limit,
+  ).map((suggestion) => {
     return {
       ...coupleCard(byId.get(suggestion.id)!, stateOf(connections, suggestion.id)),
       distance: suggestion.distanceBand === null ? null : bandLabel(suggestion.distanceBand),
@@ -278,7 +282,11 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
     viewer.point ? listDirectory(db, userId, nearQuery) : null,
   ]);
   const byId = new Map([...interestRows, ...placeRows].map((row) => [row.id, row]));
-  const candidateIds = rankSuggestions(viewer, [...byId.values()].map(scoringCouple), DISCOVER_LIMIT).map((suggestion) => suggestion.id);
+  const candidateIds = rankSuggestions(
+    viewer,
+    [...byId.values()].map((row) => scoringCouple(row)),
+    DISCOVER_LIMIT,
+  ).map((suggestion) => suggestion.id);
   const nearIds = near ? near.data.map((card) => card.coupleId) : null;
   // A read that finds the stored lists stale stores them afresh: the write is the service's.
   await storeSummary(db, viewer.id, { candidateIds, nearIds, inputsKey: key, computedAt: now });

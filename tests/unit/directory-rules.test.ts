@@ -15,7 +15,7 @@ import {
 } from "@/lib/directory/rules";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { distanceBand } from "@/lib/forum/rules";
-import { bandOf, haversineKm, shownDistanceKm } from "@/lib/locations/bands";
+import { bandOf, haversineKm, distanceFromOwnKm } from "@/lib/locations/bands";
 
 describe("distance bands", () => {
   it.each([
@@ -46,22 +46,25 @@ describe("distance bands", () => {
     expect(distanceBand(101)).toBeNull();
   });
 
-  it("measures between shown points: none when either place is hidden, country-level or has no coordinates", () => {
+  it("measures from the own place to the shown point: none when either place is hidden, country-level or has no coordinates", () => {
     const lisbon = { privacyLevel: "city" as const, latitude: 38.71667, longitude: -9.13333 };
     const sintra = { privacyLevel: "city" as const, latitude: 38.80097, longitude: -9.37826 };
-    const km = shownDistanceKm(lisbon, sintra)!;
+    const km = distanceFromOwnKm(lisbon, sintra)!;
     expect(km).toBeGreaterThan(20);
     expect(km).toBeLessThan(25);
-    expect(km).toBeCloseTo(haversineKm({ lat: 38.72, lng: -9.13 }, { lat: 38.8, lng: -9.38 }), 6);
+    // From the viewer's own place to the other's shown point.
+    expect(km).toBeCloseTo(haversineKm({ lat: 38.71667, lng: -9.13333 }, { lat: 38.8, lng: -9.38 }), 6);
     for (const level of ["hidden", "country"] as const) {
-      expect(shownDistanceKm(lisbon, { ...sintra, privacyLevel: level })).toBeNull();
-      expect(shownDistanceKm({ ...lisbon, privacyLevel: level }, sintra)).toBeNull();
+      expect(distanceFromOwnKm(lisbon, { ...sintra, privacyLevel: level })).toBeNull();
+      expect(distanceFromOwnKm({ ...lisbon, privacyLevel: level }, sintra)).toBeNull();
     }
-    expect(shownDistanceKm(lisbon, { ...sintra, latitude: null })).toBeNull();
-    expect(shownDistanceKm(null, sintra)).toBeNull();
+    expect(distanceFromOwnKm(lisbon, { ...sintra, latitude: null })).toBeNull();
+    expect(distanceFromOwnKm(null, sintra)).toBeNull();
+    // The viewer's own level never moves where they stand.
+    expect(distanceFromOwnKm({ ...lisbon, privacyLevel: "region" }, sintra)).toBe(km);
     // Region level snaps to whole degrees: moving within the cell changes nothing.
-    const a = shownDistanceKm(lisbon, { privacyLevel: "region", latitude: 41.1, longitude: -8.6 });
-    const b = shownDistanceKm(lisbon, { privacyLevel: "region", latitude: 40.6, longitude: -9.4 });
+    const a = distanceFromOwnKm(lisbon, { privacyLevel: "region", latitude: 41.1, longitude: -8.6 });
+    const b = distanceFromOwnKm(lisbon, { privacyLevel: "region", latitude: 40.6, longitude: -9.4 });
     expect(a).toBe(b);
   });
 });
