@@ -49,6 +49,10 @@ export const notifications = pgTable(
     index("notifications_user_unread_idx")
       .on(t.userId)
       .where(sql`${t.isRead} = false`),
+    // A group's newest row, read or not: a conversation's one row comes back when it is written in again.
+    index("notifications_user_group_created_idx")
+      .on(t.userId, t.groupKey, t.createdAt.desc())
+      .where(sql`${t.groupKey} is not null`),
     uniqueIndex("notifications_unread_group_key")
       .on(t.userId, t.groupKey)
       .where(sql`${t.isRead} = false and ${t.groupKey} is not null`),

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notifications, users } from "@/db/schema";
@@ -114,35 +114,59 @@ export async function createNotification(db: Db, notification: NewNotification):
   return inApp?.id ?? null;
 }
 
+type Grouped = NewNotification & { groupKey: string; actorCount: number };
+
+/** What a grouped row says now: the latest actor, the count of the others, at the top of the list. */
+const groupedText = (notification: Grouped) => ({
+  title: notification.title,
+  message: notification.message,
+  actorUserId: notification.actorUserId ?? null,
+  actorCoupleId: notification.actorCoupleId ?? null,
+  actorCount: notification.actorCount,
+  createdAt: sql`now()`,
+});
+
+/**
+ * The group's newest row made unread again with the new text, when it was read (a type that
+ * `reopensReadRow`); null when there is none or it is still unread (the upsert takes it then).
+ * Two writers at once: the second waits for the first's row lock, finds it unread, and upserts.
+ */
+async function reopenReadRow(db: Db, notification: Grouped): Promise<InApp> {
+  const newest = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, notification.userId), eq(notifications.groupKey, notification.groupKey)))
+    .orderBy(desc(notifications.createdAt))
+    .limit(1);
+  const [row] = await db
+    .update(notifications)
+    .set({ ...groupedText(notification), isRead: false, readAt: null })
+    .where(and(eq(notifications.id, sql`(${newest})`), eq(notifications.isRead, true)))
+    .returning({ id: notifications.id });
+  return row ? { id: row.id, inserted: false } : null;
+}
+
 /**
  * Writes or updates a grouped notification in the caller's transaction: at most one unread row
  * per user and `groupKey` (a reaction target and day, a conversation: the type's `groups`), so a
  * hundred taps make one row whose title names the latest actor and counts the others; it moves
- * back to the top of the list. Once read, the next event starts a new row. The recipient's
- * choices apply: nothing in the app when they turned it off, and one e-mail per group (when its
- * row is new), not one per tap. Answers the row's id, or null when nothing was written in the app.
+ * back to the top of the list. Once read, the next event starts a new row, or, for a type that
+ * `reopensReadRow` (a conversation), makes the read row unread again. The recipient's choices
+ * apply: nothing in the app when they turned it off, and one e-mail per group (when its row is
+ * new), not one per tap. Answers the row's id, or null when nothing was written in the app.
  */
-export async function upsertGroupedNotification(
-  db: Db,
-  notification: NewNotification & { groupKey: string; actorCount: number },
-): Promise<string | null> {
+export async function upsertGroupedNotification(db: Db, notification: Grouped): Promise<string | null> {
   const choice = await preferenceFor(db, notification.userId, notification.type);
   let inApp: InApp = null;
-  if (choice.inApp) {
+  if (choice.inApp && definitionOf(notification.type).reopensReadRow) inApp = await reopenReadRow(db, notification);
+  if (choice.inApp && !inApp) {
     const [row] = await db
       .insert(notifications)
       .values(notification)
       .onConflictDoUpdate({
         target: [notifications.userId, notifications.groupKey],
         targetWhere: sql`${notifications.isRead} = false and ${notifications.groupKey} is not null`,
-        set: {
-          title: notification.title,
-          message: notification.message,
-          actorUserId: notification.actorUserId ?? null,
-          actorCoupleId: notification.actorCoupleId ?? null,
-          actorCount: notification.actorCount,
-          createdAt: sql`now()`,
-        },
+        set: groupedText(notification),
       })
       // xmax is 0 on a row this statement inserted, not on one it updated.
       .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });

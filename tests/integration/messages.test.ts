@@ -265,6 +265,10 @@ describe("notifications", () => {
     expect((await talk.mute(conversationId, false, two.b.headers)).json.data).toEqual({ muted: false });
     await talk.send(conversationId, { body: "third" }, one.a.headers);
     expect((await rows()).filter((r) => r.userId === two.b.userId)).toHaveLength(1);
+    // A burst after the first was read brings the same row back, unread and naming the latest writer: one entry per conversation.
+    await talk.send(conversationId, { body: "fourth" }, one.b.headers);
+    const again = (await rows()).filter((r) => r.userId === two.a.userId);
+    expect(again).toEqual([expect.objectContaining({ isRead: false, message: `${one.b.firstName} of ${one.name} wrote to you` })]);
   });
 });
 

@@ -35,6 +35,12 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
   emailWhen: "at-once" | "still-unread";
   /** How its rows group: none (one row each), or one unread row per key (`groupKey` of the write). */
   groups: "none" | string;
+  /**
+   * A group keeps one row for good: an event after it was read makes that row unread again at the
+   * top of the list, where otherwise it starts a new row (a conversation is one entry, however
+   * many bursts it has).
+   */
+  reopensReadRow?: true;
   /** Where it opens. */
   href(target: NotificationTarget): string;
   /** What it says: the texts its writers build its title and message from. */

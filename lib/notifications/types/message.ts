@@ -13,7 +13,8 @@ export const message = defineNotification({
   emailSubject: "New messages on Two of Us",
   defaults: { inApp: true, email: true },
   emailWhen: "still-unread",
-  groups: "one unread row per person and conversation (text.groupKey), refreshed by each message until read",
+  groups: "one row per person and conversation (text.groupKey), refreshed by each message, unread again after it was read",
+  reopensReadRow: true,
   href: openTarget,
   text: {
     title: (coupleName: string) => `New messages from ${coupleName}`,

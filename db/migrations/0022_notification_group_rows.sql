@@ -1,0 +1,1 @@
+CREATE INDEX "notifications_user_group_created_idx" ON "notifications" USING btree ("user_id","group_key","created_at" DESC NULLS LAST) WHERE "notifications"."group_key" is not null;
