@@ -5,6 +5,7 @@ import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { renderBody } from "@/lib/forum/text";
+import { IMAGE_SIZES } from "@/lib/images/rules";
 import { deleteMessage } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { authorLine, MESSAGE_LINK_REL, messageTime, seenByText, type Message } from "@/lib/messages/view";
@@ -91,7 +92,15 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
               <>
                 {message.photoUrl && (
                   // eslint-disable-next-line @next/next/no-img-element -- already resized by the server's image pipeline
-                  <img className={styles.photo} src={message.photoUrl} alt={`Photo from ${message.author.firstName}`} loading="lazy" />
+                  <img
+                    className={styles.photo}
+                    src={message.photoUrl}
+                    alt={`Photo from ${message.author.firstName}`}
+                    // Every message photo is cut to this size: the thread keeps its room before it loads.
+                    width={IMAGE_SIZES["message-photo"].width}
+                    height={IMAGE_SIZES["message-photo"].height}
+                    loading="lazy"
+                  />
                 )}
                 {message.body && <MessageBody text={message.body} />}
               </>

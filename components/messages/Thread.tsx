@@ -46,6 +46,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
   const log = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
   /** Distance from the bottom before older messages were put above, to keep the reader's place. */
   const keepFromBottom = useRef<number | null>(null);
@@ -83,6 +84,21 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
       keepFromBottom.current = null;
     } else if (atBottom.current) element.scrollTop = element.scrollHeight;
   }, [lastId, oldestId]);
+
+  // Pinned to the bottom until the reader scrolls up: whatever grows late (a photo, a font, 'Seen by')
+  // keeps the newest message in view.
+  useEffect(() => {
+    const element = log.current;
+    const content = list.current;
+    if (!element || !content || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current && keepFromBottom.current === null) element.scrollTop = element.scrollHeight;
+    });
+    // The messages growing, and the view itself shrinking (a phone's keyboard, a taller composer).
+    observer.observe(content);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [state.status]);
 
   // Read up to the newest message while the page is shown (a read position never moves back);
   // an ended conversation's positions stay where they were.
@@ -156,7 +172,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
         )}
         {olderError && <Alert tone="error">{olderError}</Alert>}
         {items.length === 0 && <p className={styles.status}>No messages yet. Say hello!</p>}
-        <ol className={styles.list}>
+        <ol ref={list} className={styles.list}>
           {items.map((item) =>
             item.kind === "day" ? (
               <li key={item.key} className={styles.day}>

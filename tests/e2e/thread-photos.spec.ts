@@ -1,0 +1,69 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { PHONE } from "./checks";
+import { openProfile, sayHello, signIn } from "./support";
+
+/**
+ * Photos never hide the newest message: each photo keeps its room before it loads, and a thread
+ * whose newest messages are photos opens at the bottom, the last caption in view, for the sender
+ * and for the reader. Seeded directory couples no other spec uses.
+ */
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+
+type Person = { page: Page; coupleName: string };
+
+async function person(browser: Browser, [firstName, partner]: [string, string]): Promise<Person> {
+  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  return { page, coupleName: `${firstName} & ${partner}` };
+}
+
+const photo = async (background: string) => ({
+  name: "view.jpg",
+  mimeType: "image/jpeg",
+  buffer: await sharp({ create: { width: 1600, height: 1200, channels: 3, background } })
+    .jpeg()
+    .toBuffer(),
+});
+
+/** How far the thread is from its bottom, in px (0: the newest message is in view). */
+const distanceFromBottom = (page: Page) =>
+  page.getByRole("log", { name: "Messages" }).evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight);
+
+test("a thread ending in photos opens and stays at the bottom, the last caption in view", async ({ browser }) => {
+  test.setTimeout(240_000);
+  const sara = await person(browser, ["Sara", "Elias"]);
+  const olivia = await person(browser, ["Olivia", "Harry"]);
+
+  await openProfile(sara, olivia.coupleName);
+  await sayHello(sara, olivia.coupleName, "Sunset photos swap?");
+  await olivia.page.goto("/messages");
+  await olivia.page.getByRole("tab", { name: "Requests (1)" }).click();
+  await olivia.page.getByRole("button", { name: "Accept" }).click();
+  await expect(olivia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  const conversation = olivia.page.url();
+
+  await sara.page.goto(conversation);
+  const log = sara.page.getByRole("log", { name: "Messages" });
+  for (const [index, colour] of ["#2d6a4f", "#9d0208", "#1d3557", "#e9c46a"].entries()) {
+    await sara.page.locator('input[type="file"]').setInputFiles(await photo(colour));
+    await expect(sara.page.getByRole("img", { name: "Photo to send" })).toBeVisible();
+    await sara.page.getByRole("textbox", { name: "Message" }).fill(`Caption ${index + 1}`);
+    await sara.page.getByRole("button", { name: "Send", exact: true }).click();
+    await expect(log.getByText(`Caption ${index + 1}`)).toBeVisible();
+  }
+  // The sender: the newest caption in view, at the bottom, once every photo has loaded.
+  await expect(log.getByText("Caption 4")).toBeInViewport();
+  await expect.poll(() => distanceFromBottom(sara.page)).toBeLessThan(4);
+
+  // The reader opens the thread whose newest messages are photos: at the bottom, the last caption in view.
+  await olivia.page.goto(conversation);
+  const theirs = olivia.page.getByRole("log", { name: "Messages" });
+  await expect(theirs.getByText("Caption 4")).toBeInViewport();
+  await expect.poll(() => distanceFromBottom(olivia.page)).toBeLessThan(4);
+  // Each photo had its room before it loaded: 4:3 at the thread's width.
+  const box = await theirs.getByRole("img", { name: "Photo from Sara" }).last().boundingBox();
+  expect(Math.round((box!.width / box!.height) * 100) / 100).toBeCloseTo(4 / 3, 1);
+});
