@@ -5,13 +5,18 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import { fetchDirectoryMap, type MapCard } from "@/lib/directory/client/api";
+import { fetchDirectoryMap, type DirectoryMapAnswer, type MapCard } from "@/lib/directory/client/api";
 import { countText, type DirectoryFilters } from "@/lib/directory/rules";
 import { CoupleCard } from "./CoupleCard";
 import styles from "./DirectoryMap.module.css";
 
-/** What either map draws: the couples at their shown points; `onOpen` shows a couple's card (or several, where they share a point). */
-export type CouplesMapProps = { couples: MapCard[]; onOpen: (couples: MapCard[]) => void };
+/**
+ * What either map draws: the couples at their shown points, opening on `area` (the viewer's, when
+ * they have a place) or on all of them; `onOpen` shows a couple's card (or several, where they share a point).
+ */
+export type CouplesMapProps = { couples: MapCard[]; area: Box | null; onOpen: (couples: MapCard[]) => void };
+
+type Box = [number, number, number, number];
 
 const Loading = () => <div className={styles.canvas} aria-hidden="true" />;
 // The map's code (and the offline map's outlines) loads only when the map is opened: not in the directory's first load.
@@ -26,7 +31,7 @@ const CouplesMap = process.env.NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY
  * screen reader goes through them.
  */
 export function DirectoryMap({ filters }: { filters: DirectoryFilters }) {
-  const [answer, setAnswer] = useState<{ data: MapCard[]; more: boolean } | null>(null);
+  const [answer, setAnswer] = useState<DirectoryMapAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [open, setOpen] = useState<MapCard[]>([]);
 
@@ -41,7 +46,7 @@ export function DirectoryMap({ filters }: { filters: DirectoryFilters }) {
   return (
     <div className={styles.layout}>
       <div className={styles.mapArea}>
-        {answer ? <CouplesMap couples={couples} onOpen={setOpen} /> : <Loading />}
+        {answer ? <CouplesMap couples={couples} area={answer.area} onOpen={setOpen} /> : <Loading />}
         {open.length > 0 && (
           <section className={styles.opened} aria-label="Chosen on the map">
             <ul className={styles.cards}>

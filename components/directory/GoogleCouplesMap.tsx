@@ -15,8 +15,8 @@ const KEY = process.env.NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY ?? "";
  * the offline map, clustered for the camera's zoom and box as it moves; a cluster zooms in on its
  * couples, or opens their cards where they share one point.
  */
-export default function GoogleCouplesMap({ couples, onOpen }: CouplesMapProps) {
-  const box = boundsOf(couples.map((couple) => couple.point)) ?? [-170, -60, 170, 78];
+export default function GoogleCouplesMap({ couples, area, onOpen }: CouplesMapProps) {
+  const box = area ?? boundsOf(couples.map((couple) => couple.point)) ?? [-170, -60, 170, 78];
   return (
     <div className={styles.canvas}>
       <APIProvider apiKey={KEY}>
@@ -28,7 +28,7 @@ export default function GoogleCouplesMap({ couples, onOpen }: CouplesMapProps) {
           zoomControl
           style={{ width: "100%", height: "100%" }}
         >
-          <Marks couples={couples} onOpen={onOpen} />
+          <Marks couples={couples} area={area} onOpen={onOpen} />
         </Map>
       </APIProvider>
     </div>

@@ -16,14 +16,15 @@ const INSET = 24;
 
 /**
  * The embedded default's map: Natural Earth's land outlines (world-atlas, drawn with d3-geo),
- * fitted to the couples, no tiles and no third party. A cluster zooms in on its couples; where
+ * opening on the viewer's area (else fitted to the couples), no tiles and no third party. A cluster zooms in on its couples; where
  * they share one point (a city-level place snaps to the same 0.01° as its neighbours) it opens
  * their cards instead.
  */
-export default function OfflineCouplesMap({ couples, onOpen }: CouplesMapProps) {
+export default function OfflineCouplesMap({ couples, area, onOpen }: CouplesMapProps) {
   const frame = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ width: 0, height: 0 });
-  const [box, setBox] = useState(() => boundsOf(couples.map((couple) => couple.point)));
+  const all = useMemo(() => boundsOf(couples.map((couple) => couple.point)), [couples]);
+  const [box, setBox] = useState(() => area ?? all);
   const index = useMemo(() => clusterIndex(couples), [couples]);
 
   useEffect(() => {
@@ -58,7 +59,7 @@ export default function OfflineCouplesMap({ couples, onOpen }: CouplesMapProps) 
   }, [box, width, height]);
   const path = useMemo(() => geoPath(projection)(WORLD) ?? "", [projection]);
   const marks = useMemo(() => index.marks([-180, -85, 180, 85], zoomOfScale(projection.scale())), [index, projection]);
-  const fitted = box === null || JSON.stringify(box) === JSON.stringify(boundsOf(couples.map((couple) => couple.point)));
+  const fitted = box === null || JSON.stringify(box) === JSON.stringify(all);
 
   function openCluster(leaves: MapCard[]) {
     const leavesBox = boundsOf(
@@ -77,32 +78,31 @@ export default function OfflineCouplesMap({ couples, onOpen }: CouplesMapProps) 
   }
 
   return (
-    <div className={styles.canvas} ref={frame}>
-      {width > 0 && (
-        <>
-          <svg width={width} height={height} className={styles.land} aria-hidden="true">
-            <rect width={width} height={height} className={styles.sea} />
-            <path d={path} />
-          </svg>
-          <MapMarks
-            marks={marks.map((mark) => {
-              const [x, y] = projection([mark.lng, mark.lat]) ?? [-100, -100];
-              return { mark, x, y };
-            })}
-            onCouple={(couple) => onOpen([couple])}
-            onCluster={openCluster}
-          />
-          {!fitted && (
-            <button
-              type="button"
-              className={`button button-secondary ${styles.reset}`}
-              onClick={() => setBox(boundsOf(couples.map((c) => c.point)))}
-            >
-              Show all
-            </button>
-          )}
-        </>
+    <>
+      <div className={styles.canvas} ref={frame}>
+        {width > 0 && (
+          <>
+            <svg width={width} height={height} className={styles.land} aria-hidden="true">
+              <rect width={width} height={height} className={styles.sea} />
+              <path d={path} />
+            </svg>
+            <MapMarks
+              marks={marks.map((mark) => {
+                const [x, y] = projection([mark.lng, mark.lat]) ?? [-100, -100];
+                return { mark, x, y };
+              })}
+              onCouple={(couple) => onOpen([couple])}
+              onCluster={openCluster}
+            />
+          </>
+        )}
+      </div>
+      {/* Under the map, never over a mark. */}
+      {!fitted && (
+        <button type="button" className={`button button-secondary ${styles.reset}`} onClick={() => setBox(all)}>
+          Show all couples
+        </button>
       )}
-    </div>
+    </>
   );
 }

@@ -4,6 +4,7 @@
  * browser-safe; loaded only with the map.
  */
 import Supercluster from "supercluster";
+import { haversineKm } from "@/lib/locations/bands";
 
 export type MapPoint = { coupleId: string; point: { lat: number; lng: number } };
 
@@ -71,3 +72,23 @@ export function boundsOf(points: readonly { lat: number; lng: number }[], minSpa
 
 /** The web-map zoom at which a Mercator projection of this scale (d3's, radians to pixels) draws the world: 256 · 2^zoom pixels round. */
 export const zoomOfScale = (scale: number) => Math.log2((2 * Math.PI * scale) / 256);
+
+/** The map opens on the viewer's area: their place and the couples within this many km of it... */
+export const OPENING_AREA_KM = 100;
+/** ...and at least this many of the nearest, wherever they are. */
+export const OPENING_AREA_MIN = 3;
+
+/**
+ * The box the map opens on for a viewer at `centre` (null without a place of their own: the map
+ * opens on all the couples): the centre and the couples near it, so nearby couples show apart
+ * instead of one bubble over a continent.
+ */
+export function openingArea(
+  centre: { lat: number; lng: number } | null,
+  couples: readonly MapPoint[],
+): [number, number, number, number] | null {
+  if (!centre) return null;
+  const byDistance = couples.map((couple) => ({ point: couple.point, km: haversineKm(centre, couple.point) })).sort((a, b) => a.km - b.km);
+  const near = byDistance.filter((couple, index) => couple.km <= OPENING_AREA_KM || index < OPENING_AREA_MIN);
+  return boundsOf([centre, ...near.map((couple) => couple.point)]);
+}

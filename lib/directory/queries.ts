@@ -11,6 +11,7 @@ import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/location
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
+import { openingArea } from "./map";
 import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
@@ -113,13 +114,24 @@ export const DIRECTORY_MAP_MAX = 500;
  * The directory's map (`GET /api/directory/map`): the first DIRECTORY_MAP_MAX couples of the list
  * for the same filters, those with a shown point, each at it; `more` when the list goes on.
  */
-export async function listDirectoryMap(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<{ data: MapCard[]; more: boolean }> {
-  const page = await readDirectory(db, viewerUserId, { ...query, limit: DIRECTORY_MAP_MAX }, undefined, (row) => ({
+export type DirectoryMapAnswer = { data: MapCard[]; more: boolean; area: [number, number, number, number] | null };
+
+/**
+ * `GET /api/directory/map`: the list's first couples for the same filters at their shown points,
+ * and the area the map opens on (openingArea: around the viewer's own place, on the city grid so
+ * even their own browser gets no finer point than a city-level place shows).
+ */
+export async function listDirectoryMap(db: Db, viewerUserId: string, query: DirectoryWhere): Promise<DirectoryMapAnswer> {
+  const viewer = await viewerCouple(db, viewerUserId);
+  const page = await readDirectory(db, viewerUserId, { ...query, limit: DIRECTORY_MAP_MAX }, { viewer }, (row) => ({
     point: row.place?.id ? shownCoordinates(row.place.privacyLevel, row.place.latitude, row.place.longitude) : null,
   }));
+  const data = page.data.flatMap(({ point, ...card }) => (point ? [{ ...card, point }] : []));
+  const centre = viewerCentre(viewer);
   return {
-    data: page.data.flatMap(({ point, ...card }) => (point ? [{ ...card, point }] : [])),
+    data,
     more: page.pagination.hasMore,
+    area: openingArea(centre && shownCoordinates("city", centre.lat, centre.lng), data),
   };
 }
 

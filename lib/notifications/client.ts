@@ -11,8 +11,10 @@ import { UNREAD_RETRIES, type NotificationItem, type Pagination } from "./rules"
 /** The live keys: the bell's count, a page of the list, and the dashboard's newest few. */
 export const NOTIFICATIONS_KEY = "notifications";
 export const UNREAD_KEY = `${NOTIFICATIONS_KEY}:unread`;
-export const pageKey = (page: { limit: number; offset: number }) => `${NOTIFICATIONS_KEY}:page:${page.limit}:${page.offset}`;
-export const latestKey = (limit: number) => `${NOTIFICATIONS_KEY}:latest:${limit}`;
+/** Every list of notifications shown (a page of the list, the dashboard's newest): a new one loads them again. */
+export const LISTS_KEY = `${NOTIFICATIONS_KEY}:page`;
+export const pageKey = (page: { limit: number; offset: number }) => `${LISTS_KEY}:${page.limit}:${page.offset}`;
+export const latestKey = (limit: number) => `${LISTS_KEY}:latest:${limit}`;
 
 export type NotificationsPage = { data: NotificationItem[]; pagination: Pagination };
 

@@ -4,7 +4,7 @@
 import "client-only";
 import { invalidate, push } from "@/lib/live/client/use-live";
 import type { LiveClientFeature } from "@/lib/live/client/stream";
-import { NOTIFICATIONS_KEY, UNREAD_KEY } from "./client";
+import { LISTS_KEY, NOTIFICATIONS_KEY, UNREAD_KEY } from "./client";
 
 export const notificationsLiveClient: LiveClientFeature = {
   feeds: [NOTIFICATIONS_KEY],
@@ -12,7 +12,7 @@ export const notificationsLiveClient: LiveClientFeature = {
   events: {
     notification(data) {
       push(UNREAD_KEY, (data as { unread_count: number }).unread_count);
-      invalidate(`${NOTIFICATIONS_KEY}:page`);
+      invalidate(LISTS_KEY);
     },
   },
 };

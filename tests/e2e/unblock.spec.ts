@@ -66,7 +66,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
   await helena.page.waitForURL(/\/settings\/blocked$/);
   await expect(helena.page.getByRole("button", { name: `Unblock ${teresa.coupleName}` })).toBeVisible();
   await teresa.page.goto(conversation);
-  await expect(teresa.page.getByText("This conversation has ended.")).toBeVisible();
+  await expect(teresa.page.getByRole("status").filter({ hasText: "This conversation has ended." })).toBeVisible();
   await helena.page.getByRole("button", { name: `Unblock ${teresa.coupleName}` }).click();
   await expect(helena.page.getByText(`${teresa.coupleName} is no longer blocked.`)).toBeVisible();
 

@@ -225,6 +225,16 @@ describe("GET /api/directory", () => {
     expect(points.Exact).toEqual({ lat: 38.8, lng: -9.35 });
     expect(points.Regional).toEqual({ lat: 41, lng: -9 });
     expect(res.json.more).toBe(false);
+    // It opens on the viewer's area: their place and the couples within 100 km (Sintra), at least
+    // the three nearest (Porto too), never the whole world.
+    const [west, south, east, north] = res.json.area as number[];
+    expect(west).toBeLessThan(-9.35);
+    expect(east).toBeGreaterThan(-9.13);
+    expect(south).toBeLessThan(38.72);
+    expect(north).toBeGreaterThan(41);
+    expect(east - west).toBeLessThan(3);
+    const placeless = await couple(tag, "Placeless");
+    expect((await call(mapRoute, "GET", `/api/directory/map?q=${tag}`, { headers: placeless.a.headers })).json.area).toBeNull();
   });
 
   it("filters by name, interests (any of), styles (any of), verified and distance band", async () => {

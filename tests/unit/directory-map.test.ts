@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundsOf, clusterIndex, zoomOfScale } from "@/lib/directory/map";
+import { boundsOf, clusterIndex, openingArea, zoomOfScale } from "@/lib/directory/map";
 
 const at = (coupleId: string, lat: number, lng: number) => ({ coupleId, point: { lat, lng } });
 
@@ -41,5 +41,37 @@ describe("the directory map's clusters", () => {
   it("reads a Mercator scale as the web map's zoom", () => {
     expect(zoomOfScale(256 / (2 * Math.PI))).toBeCloseTo(0);
     expect(zoomOfScale((256 * 1024) / (2 * Math.PI))).toBeCloseTo(10);
+  });
+});
+
+describe("the map's opening area", () => {
+  const at = (coupleId: string, lat: number, lng: number) => ({ coupleId, point: { lat, lng } });
+  const lisbon = { lat: 38.72, lng: -9.14 };
+
+  it("is none without a place of one's own: the map opens on all the couples", () => {
+    expect(openingArea(null, [at("a", 38.8, -9.38)])).toBeNull();
+  });
+
+  it("holds the viewer's place and every couple within 100 km, not the far ones beyond the nearest three", () => {
+    const couples = [
+      at("sintra", 38.8, -9.38),
+      at("setubal", 38.52, -8.89),
+      at("cascais", 38.7, -9.42),
+      at("evora", 38.57, -7.91),
+      at("paris", 48.86, 2.35),
+    ];
+    const [west, south, east, north] = openingArea(lisbon, couples)!;
+    expect(west).toBeLessThan(-9.42);
+    expect(south).toBeLessThan(38.52);
+    // Évora is 108 km away, Paris 1,450: neither is in.
+    expect(east).toBeGreaterThan(-8.89);
+    expect(east).toBeLessThan(-7.91);
+    expect(north).toBeLessThan(40);
+  });
+
+  it("reaches the nearest three when fewer are near, so the map never opens empty", () => {
+    const [, , east, north] = openingArea(lisbon, [at("porto", 41.15, -8.61), at("madrid", 40.42, -3.7), at("paris", 48.86, 2.35)])!;
+    expect(north).toBeGreaterThan(48.86);
+    expect(east).toBeGreaterThan(2.35);
   });
 });

@@ -177,17 +177,22 @@ describe("applyEvent", () => {
     try {
       const { applyEvent } = await import("@/lib/registry/live-client");
       const { liveState, subscribeLive } = await import("@/lib/live/client/use-live");
+      const { latestKey } = await import("@/lib/notifications/client");
       const loadPage = vi.fn(async () => ["page"]);
+      const loadLatest = vi.fn(async () => ["latest"]);
       const loadCount = vi.fn(async () => 0);
       const stops = [
         subscribeLive("notifications:unread", loadCount, {}, () => {}),
         subscribeLive("notifications:page:20:0", loadPage, {}, () => {}),
+        subscribeLive(latestKey(5), loadLatest, {}, () => {}),
       ];
       await vi.advanceTimersByTimeAsync(0);
       applyEvent("notification", { unread_count: 4, newest: null });
       await vi.advanceTimersByTimeAsync(0);
       expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 4 });
       expect(loadPage).toHaveBeenCalledTimes(2);
+      // The dashboard's newest few follow too.
+      expect(loadLatest).toHaveBeenCalledTimes(2);
       applyEvent("unread", { notifications: 2, messages: 0 });
       expect(liveState("notifications:unread")).toEqual({ status: "ready", value: 2 });
       applyEvent("reset", {});

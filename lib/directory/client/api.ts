@@ -1,10 +1,10 @@
 /** The browser's calls to `GET /api/directory` ('Load more'), its count and its map, through the transport (lib/http/client.ts). */
 import "client-only";
 import { api } from "@/lib/http/client";
-import type { DirectoryPage, MapCard } from "../queries";
+import type { DirectoryMapAnswer, DirectoryPage } from "../queries";
 import { filterParams, type DirectoryFilters } from "../rules";
 
-export type { DirectoryCard, DirectoryPage, MapCard } from "../queries";
+export type { DirectoryCard, DirectoryMapAnswer, DirectoryPage, MapCard } from "../queries";
 
 export const fetchDirectory = (filters: DirectoryFilters, cursor: string) =>
   api<DirectoryPage>(`/api/directory?${filterParams(filters, cursor)}`);
@@ -12,5 +12,4 @@ export const fetchDirectory = (filters: DirectoryFilters, cursor: string) =>
 export const fetchDirectoryCount = (filters: DirectoryFilters, signal?: AbortSignal) =>
   api<{ data: { count: number; more: boolean } }>(`/api/directory/count?${filterParams(filters)}`, { signal });
 
-export const fetchDirectoryMap = (filters: DirectoryFilters) =>
-  api<{ data: MapCard[]; more: boolean }>(`/api/directory/map?${filterParams(filters)}`);
+export const fetchDirectoryMap = (filters: DirectoryFilters) => api<DirectoryMapAnswer>(`/api/directory/map?${filterParams(filters)}`);
