@@ -227,7 +227,7 @@ describe("GET /api/directory", () => {
     expect(res.json.more).toBe(false);
     // It opens on the viewer's area: their place and the couples within 100 km (Sintra), at least
     // the three nearest (Porto too), never the whole world.
-    const [west, south, east, north] = res.json.area as number[];
+    const [west, south, east, north] = res.json.area as [number, number, number, number];
     expect(west).toBeLessThan(-9.35);
     expect(east).toBeGreaterThan(-9.13);
     expect(south).toBeLessThan(38.72);
