@@ -143,6 +143,13 @@ for (const theme of THEMES) {
       await expect(listed.first()).toBeVisible();
       const marks = page.getByRole("list", { name: "Marks on the map" });
       await expect(marks.getByRole("button").first()).toBeVisible();
+      // It opens on Maya's area (Lisbon), not the whole world: 'Show all couples' sits under the map, never over a mark.
+      const showAll = page.getByRole("button", { name: "Show all couples" });
+      await expect(showAll).toBeVisible();
+      const canvas = (await marks.locator("xpath=ancestor::div[1]").boundingBox())!;
+      expect((await showAll.boundingBox())!.y).toBeGreaterThanOrEqual(canvas.y + canvas.height);
+      await showAll.click();
+      await expect(showAll).toHaveCount(0);
       // A cluster of couples sharing Lisbon's snapped point opens their cards; a lone couple opens its own.
       const lone = marks.getByRole("button", { name: /: show their card$/ }).first();
       const name = (await lone.getAttribute("aria-label"))!.replace(/: show their card$/, "");
