@@ -2,7 +2,8 @@
 
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { insertMention, mentionQueryAt } from "@/lib/forum/text";
-import { searchMentions, type ForumMention } from "@/lib/forum/client/api";
+import { FacePhoto } from "@/components/ui/FacePhoto";
+import { searchMentions, type ForumMention, type MentionSuggestion } from "@/lib/forum/client/api";
 import styles from "./MentionTextarea.module.css";
 
 type Props = {
@@ -23,14 +24,15 @@ const SEARCH_DELAY_MS = 200;
 
 /**
  * A textarea with a live character counter, where `@` and two letters offer matching couples in
- * a listbox (combobox pattern: arrows move, Enter or Tab chooses, Escape closes); choosing one
- * writes "@Couple Name " at the caret.
+ * a listbox, faces first, found by their name or a partner's first name (named under the couple's
+ * name) (combobox pattern: arrows move, Enter or Tab chooses, Escape closes); choosing one writes
+ * "@Couple Name " at the caret.
  */
 export function MentionTextarea({ label, value, onChange, onMention, max, error, disabled, rows = 6, name }: Props) {
   const id = useId();
   const ref = useRef<HTMLTextAreaElement>(null);
   const [query, setQuery] = useState<{ query: string; start: number; caret: number } | null>(null);
-  const [options, setOptions] = useState<ForumMention[]>([]);
+  const [options, setOptions] = useState<MentionSuggestion[]>([]);
   const [active, setActive] = useState(0);
   // The last query from this '@' that found nobody: every word is matched as a prefix, so typing
   // on from it ("@Ana and then a sentence") only narrows and needs no request.
@@ -71,7 +73,8 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
     if (!found) setOptions([]);
   }
 
-  function choose(mention: ForumMention) {
+  function choose({ coupleId, name: coupleName }: MentionSuggestion) {
+    const mention: ForumMention = { coupleId, name: coupleName };
     if (!query) return;
     const next = insertMention(value, query.start, query.caret, mention.name);
     onChange(next.text);
@@ -141,7 +144,12 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
                 choose(option);
               }}
             >
-              {option.name}
+              <FacePhoto src={option.imageUrl} size={32} />
+              <span className={styles.optionText}>
+                <span>{option.name}</span>
+                {/* Which partner's name was typed: the writer tags the couple they meant. */}
+                {option.partner && <span className={styles.partner}>{option.partner}</span>}
+              </span>
             </li>
           ))}
         </ul>

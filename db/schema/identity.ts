@@ -39,7 +39,11 @@ export const users = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex("users_email_key").on(t.email)],
+  (t) => [
+    uniqueIndex("users_email_key").on(t.email),
+    // A mention finds a couple by a partner's first name, typed from its start ("@An" finds Andre).
+    index("users_first_name_prefix_idx").using("btree", sql`lower(${t.firstName}) text_pattern_ops`),
+  ],
 );
 
 /**

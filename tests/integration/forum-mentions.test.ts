@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentions } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
@@ -21,7 +21,7 @@ describe("GET /api/forum/mentions", () => {
 
     const res = await search(tag, mine.headers);
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual([{ coupleId: other.coupleId, name: `Lia & ${tag}eno`, imageUrl: null }]);
+    expect(res.json.data).toEqual([{ coupleId: other.coupleId, name: `Lia & ${tag}eno`, imageUrl: null, partner: null }]);
   });
 
   it("ranks the whole name first, then a name starting with the query, then the couples nearest the writer", async () => {
@@ -42,12 +42,34 @@ describe("GET /api/forum/mentions", () => {
     expect(ids).toEqual([starts.coupleId, near.coupleId, far.coupleId, unplaced.coupleId]);
   });
 
+  it("finds a couple by a partner's first name from its start, and says which partner matched", async () => {
+    const tag = `Zp${Date.now().toString(36)}`;
+    const writer = await forumCouple({ place: LISBON });
+    const theirs = await forumCouple({ name: "The Quietfields", place: SINTRA });
+    const db = await getDb();
+    await db.update(users).set({ firstName: `${tag}andre` }).where(eq(users.id, theirs.b.userId));
+    const named = await forumCouple({ name: `${tag}ana & Kai`, place: PORTO });
+
+    const found = (await search(tag, writer.a.headers)).json.data;
+    expect(found).toEqual(
+      expect.arrayContaining([
+        { coupleId: theirs.coupleId, name: "The Quietfields", imageUrl: null, partner: `${tag}andre` },
+        { coupleId: named.coupleId, name: `${tag}ana & Kai`, imageUrl: null, partner: null },
+      ]),
+    );
+    // Typed on, only the partner's couple is left; a name in the middle never matches.
+    expect((await search(`${tag}and`, writer.a.headers)).json.data).toEqual([
+      { coupleId: theirs.coupleId, name: "The Quietfields", imageUrl: null, partner: `${tag}andre` },
+    ]);
+    expect((await search(`ndre${tag}`, writer.a.headers)).json.data).toEqual([]);
+  });
+
   it("finds names holding digits", async () => {
     const tag = `Zs${Date.now().toString(36)}`;
     const writer = await forumCouple();
     const ada = await forumCouple({ name: `Ada${tag}3z1w & Co` });
     const res = await search(`Ada${tag}3z1`, writer.a.headers);
-    expect(res.json.data).toEqual([{ coupleId: ada.coupleId, name: `Ada${tag}3z1w & Co`, imageUrl: null }]);
+    expect(res.json.data).toEqual([{ coupleId: ada.coupleId, name: `Ada${tag}3z1w & Co`, imageUrl: null, partner: null }]);
   });
 
   it("treats LIKE wildcards as letters", async () => {
