@@ -11,7 +11,20 @@
  *   read positions, unread counts and "older than" pages compare one number.
  */
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  index,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+import { reactionKind } from "./forum";
 import { couples } from "./couples";
 import { users } from "./identity";
 
@@ -122,6 +135,10 @@ export const messages = pgTable(
     authorCoupleId: uuid("author_couple_id").references(() => couples.id, { onDelete: "set null" }),
     body: text("body"),
     photoUrl: text("photo_url"),
+    /** The message this one answers (shown quoted above it); a message erased for good leaves none. */
+    replyToId: uuid("reply_to_id").references((): AnyPgColumn => messages.id, { onDelete: "set null" }),
+    /** When its author last changed its words (within MESSAGE_LIMITS.editWindowMs of sending). */
+    editedAt: at("edited_at"),
     deletedAt: at("deleted_at"),
     createdAt: createdAt(),
   },
@@ -134,6 +151,27 @@ export const messages = pgTable(
     index("messages_photo_url_idx")
       .on(t.photoUrl)
       .where(sql`${t.photoUrl} is not null`),
+  ],
+);
+
+/** A person's reaction to a message, one of the forum's five; each kind once per person. */
+export const messageReactions = pgTable(
+  "message_reactions",
+  {
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: reactionKind("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The key also serves a page of messages' reactions (message_id first).
+    primaryKey({ columns: [t.messageId, t.userId, t.kind] }),
+    // A person's own reactions: the data export and the account's erasure.
+    index("message_reactions_user_idx").on(t.userId),
   ],
 );
 

@@ -5,7 +5,7 @@ import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { mayReceive } from "./access";
 import { messagesBadgeCount } from "./badge";
-import { messageItem, messageRows, type MessageItem } from "./queries";
+import { messageRows, threadMessages, type MessageItem } from "./queries";
 
 /**
  * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
@@ -20,7 +20,7 @@ async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Pr
   const rows = await messageRows(db)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(and(inArray(messages.id, ids), mayReceive(userId)));
-  return new Map(rows.map((row) => [row.id, messageItem(row)]));
+  return new Map((await threadMessages(db, userId, rows)).map((item) => [item.id, item]));
 }
 
 /** A message written: the message as the thread shows it. Subject: the message. */

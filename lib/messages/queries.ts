@@ -3,11 +3,13 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "driz
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
+import type { ReactionKind } from "@/db/schema/forum-values";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { ofCouple } from "./access";
+import { quotesOf, reactionsOf } from "./extras";
 import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 import type { ThreadQuery } from "./schemas";
 
@@ -35,6 +37,11 @@ export async function memberConversation(db: Db, member: ActingCouple, id: strin
   return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
 }
 
+/** The message a reply answers, as shown above it: its author and the start of its words. */
+export type MessageQuote = { id: string; authorFirstName: string; excerpt: string | null; photo: boolean; deleted: boolean };
+/** One of the five reactions on a message: how many people chose it, and whether the viewer did. */
+export type MessageReaction = { kind: ReactionKind; count: number; mine: boolean };
+
 export type MessageItem = {
   id: string;
   conversationId: string;
@@ -42,7 +49,12 @@ export type MessageItem = {
   photoUrl: string | null;
   author: { userId: string | null; firstName: string; coupleId: string | null; coupleName: string };
   createdAt: string;
+  /** When its author last changed its words ('edited'); null when never. */
+  editedAt: string | null;
   deleted: boolean;
+  /** Filled for the thread (lib/messages/extras.ts); the inbox's preview carries none. */
+  replyTo: MessageQuote | null;
+  reactions: MessageReaction[];
 };
 
 const author = alias(users, "author");
@@ -54,6 +66,8 @@ const messageColumns = {
   seq: messages.seq,
   body: messages.body,
   photoUrl: messages.photoUrl,
+  replyToId: messages.replyToId,
+  editedAt: messages.editedAt,
   deletedAt: messages.deletedAt,
   createdAt: messages.createdAt,
   authorUserId: messages.authorUserId,
@@ -70,7 +84,7 @@ export const messageRows = (db: Db) =>
     .leftJoin(author, eq(author.id, messages.authorUserId))
     .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId));
 
-type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
+export type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
 
 /** A message as the API answers it: a deleted one carries no words and no photo (they are erased anyway). */
 export function messageItem(row: MessageRow): MessageItem {
@@ -87,13 +101,38 @@ export function messageItem(row: MessageRow): MessageItem {
       coupleName: row.authorCoupleName ?? MESSAGE_TEXTS.deletedCouple,
     },
     createdAt: row.createdAt.toISOString(),
+    editedAt: deleted ? null : (row.editedAt?.toISOString() ?? null),
     deleted,
+    replyTo: null,
+    reactions: [],
   };
 }
 
-export async function messageById(db: Db, id: string): Promise<MessageItem | null> {
-  const [row] = await messageRows(db).where(eq(messages.id, id));
-  return row ? messageItem(row) : null;
+/**
+ * Messages as the thread shows them to `viewerId`: each with the message it answers and its
+ * reactions (lib/messages/extras.ts), two queries for the whole set.
+ */
+export async function threadMessages(db: Db, viewerId: string, rows: readonly MessageRow[]): Promise<MessageItem[]> {
+  const live = rows.filter((row) => row.deletedAt === null);
+  const [quotes, reactions] = await Promise.all([
+    quotesOf(db, [...new Set(live.flatMap((row) => (row.replyToId ? [row.replyToId] : [])))]),
+    reactionsOf(
+      db,
+      viewerId,
+      live.map((row) => row.id),
+    ),
+  ]);
+  return rows.map((row) => ({
+    ...messageItem(row),
+    // A deleted message keeps nothing of what it was: no quote, no reactions.
+    replyTo: row.deletedAt === null && row.replyToId ? (quotes.get(row.replyToId) ?? null) : null,
+    reactions: reactions.get(row.id) ?? [],
+  }));
+}
+
+export async function messageById(db: Db, viewerId: string, id: string): Promise<MessageItem | null> {
+  const rows = await messageRows(db).where(eq(messages.id, id));
+  return (await threadMessages(db, viewerId, rows))[0] ?? null;
 }
 
 /** A message of the conversation, or 404 (one of another conversation too). */
@@ -123,7 +162,7 @@ export async function threadPage(
     .orderBy(desc(messages.seq))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit).reverse();
-  return { data: page.map(messageItem), pagination: { hasMore: rows.length > query.limit } };
+  return { data: await threadMessages(db, member.userId, page), pagination: { hasMore: rows.length > query.limit } };
 }
 
 /**

@@ -14,12 +14,23 @@ export const INBOX_PAGE = 20;
  */
 export const UNREAD_COUNT_CAP = 100;
 
+/** Its author may change a message's words this long after sending it ('edited' shows after). */
+export const EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** A quoted message shows this many characters of its words above the reply. */
+export const QUOTE_EXCERPT_MAX = 140;
+
+/** Whether a message sent at `createdAt` may still be edited at `now`. */
+export const editable = (createdAt: Date | string, now: Date = new Date()) =>
+  now.getTime() - new Date(createdAt).getTime() <= EDIT_WINDOW_MS;
+
 /** Per person, in the shape of lib/rate-limit.ts's `Limit`: a lively chat, not a script. */
 const SENDING_TOO_QUICKLY = "You are sending messages too quickly. Please wait a moment.";
 export const MESSAGE_LIMITS = {
   perMinute: { bucket: "message:minute", limit: 30, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
   perDay: { bucket: "message:day", limit: 500, windowSeconds: 24 * 60 * 60, message: SENDING_TOO_QUICKLY },
   photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60, message: SENDING_TOO_QUICKLY },
+  /** Edits and reactions together: taps, not a script. */
+  changesPerMinute: { bucket: "message-change:minute", limit: 60, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
 } as const;
 
 /** Exact UI copy the pages and the API share. */
@@ -31,6 +42,11 @@ export const MESSAGE_TEXTS = {
   notFound: "This conversation does not exist or is not yours.",
   messageNotFound: "This message does not exist or is not yours.",
   notAuthor: "Only its author can delete a message.",
+  notEditor: "Only its author can edit a message.",
+  editClosed: "A message can be edited for 15 minutes after it is sent.",
+  editDeleted: "A deleted message cannot be edited.",
+  replyToInvalid: "replyToId must be a message of this conversation",
+  reactionInvalid: "reaction must be one of heart, laugh, wow, clap, hug",
   bodyRequired: "Please write a message",
   bodyTooLong: `Your message must be no more than ${BODY_MAX.toLocaleString("en-US")} characters`,
   bodyNotAllowed: "Your message contains characters that are not allowed",

@@ -1,5 +1,6 @@
 /** The messaging API's inputs (README "Messages"): pure and browser-safe, the composer's resolver shares them. */
 import { z } from "zod";
+import { REACTION_KINDS } from "@/db/schema/forum-values";
 import { multiLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { IMAGE_URL_MAX } from "@/lib/images/rules";
@@ -24,8 +25,22 @@ export const sendMessageSchema = z.object({
     .max(IMAGE_URL_MAX, MESSAGE_TEXTS.photoInvalid)
     .nullish()
     .transform((url) => url ?? null),
+  /** The message this one answers, in the same conversation (checked by the server). */
+  replyToId: z
+    .uuid({ error: MESSAGE_TEXTS.replyToInvalid })
+    .nullish()
+    .transform((id) => id ?? null),
 });
 export type SendMessageInput = z.output<typeof sendMessageSchema>;
+
+/** `PATCH /api/messages/{id}`: new words, within the edit window. */
+export const editMessageSchema = z.object({ body: bodyField });
+
+/** `PUT` / `DELETE /api/messages/{id}/reactions/{kind}`: one of the forum's five reactions. */
+export const messageReactionParamsSchema = z.object({
+  id: z.uuid({ error: MESSAGE_TEXTS.messageIdInvalid }),
+  kind: z.enum(REACTION_KINDS, { error: MESSAGE_TEXTS.reactionInvalid }),
+});
 
 /** `GET /api/conversations/{id}/messages?before=&limit=`. */
 export const threadQuerySchema = z.object({

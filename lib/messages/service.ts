@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { conversationReads, conversations, messagePhotos, messages } from "@/db/schema";
+import { conversationReads, conversations, messagePhotos, messageReactions, messages } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
@@ -44,10 +44,20 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
  * The member's conversation while it has not ended: what the four do in it (write, read, mute)
  * stops when it ends (a block, a couple gone), so nothing of one couple moves for the other after.
  */
-async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
+export async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
   const conversation = await memberConversation(tx, member, conversationId, lock);
   if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
   return conversation;
+}
+
+/** A reply answers a message of its own conversation that is still there; anything else is a 400. */
+async function answerable(tx: Db, conversationId: string, replyToId: string): Promise<void> {
+  const [row] = await tx
+    .select({ id: messages.id })
+    .from(messages)
+    .where(and(eq(messages.id, replyToId), eq(messages.conversationId, conversationId), isNull(messages.deletedAt)));
+  if (!row)
+    throw new AppError("VALIDATION_ERROR", MESSAGE_TEXTS.replyToInvalid, { fieldErrors: { replyToId: MESSAGE_TEXTS.replyToInvalid } });
 }
 
 /**
@@ -62,9 +72,17 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
     await openConversation(tx, member, conversationId, true);
     await spendMessage(tx, member.userId);
     await claimPhoto(tx, member.userId, input.photoUrl);
+    if (input.replyToId) await answerable(tx, conversationId, input.replyToId);
     const [row] = await tx
       .insert(messages)
-      .values({ conversationId, authorUserId: member.userId, authorCoupleId: member.coupleId, body: input.body, photoUrl: input.photoUrl })
+      .values({
+        conversationId,
+        authorUserId: member.userId,
+        authorCoupleId: member.coupleId,
+        body: input.body,
+        photoUrl: input.photoUrl,
+        replyToId: input.replyToId,
+      })
       .returning({ id: messages.id, createdAt: messages.createdAt });
     await tx
       .update(conversations)
@@ -90,7 +108,7 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
     await publishLive(tx, events);
     return row!.id;
   });
-  return (await messageById(db, id))!;
+  return (await messageById(db, member.userId, id))!;
 }
 
 /** Erases messages in the caller's transaction (words and photo gone from the database); answers the photos' storage keys to remove after commit. */
@@ -101,6 +119,9 @@ async function erase(tx: Db, where: ReturnType<typeof and>): Promise<{ ids: { id
     .where(where)
     .for("update");
   if (before.length === 0) return { ids: [], keys: [] };
+  const ids = before.map((row) => row.id);
+  // Nothing of an erased message stays, the reactions to it included.
+  await tx.delete(messageReactions).where(inArray(messageReactions.messageId, ids));
   await tx
     .update(messages)
     .set({ body: null, photoUrl: null, deletedAt: sql`coalesce(${messages.deletedAt}, now())` })
@@ -131,7 +152,7 @@ async function deletionEvents(tx: Db, erased: { id: string; conversationId: stri
 /**
  * `DELETE /api/messages/{id}`: its author erases it (text and photo gone from the database; all
  * four see 'This message was deleted'). Another member of the conversation gets 403, anyone else
- * 404. Deleting a deleted message answers the same. No editing.
+ * 404. Deleting a deleted message answers the same.
  */
 export async function deleteMessage(db: Db, member: ActingCouple, messageId: string): Promise<void> {
   const keys = await transaction(db, async (tx) => {

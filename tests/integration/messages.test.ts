@@ -48,7 +48,10 @@ describe("a conversation between two couples", () => {
         photoUrl: null,
         author: { userId: person.userId, firstName: person.firstName, coupleId: expect.any(String), coupleName: expect.any(String) },
         createdAt: expect.stringMatching(/^\d{4}-/),
+        editedAt: null,
         deleted: false,
+        replyTo: null,
+        reactions: [],
       });
     }
     for (const person of people) {

@@ -9,7 +9,8 @@ import { DELETE as unmuteRoute, POST as muteRoute } from "@/app/api/conversation
 import { POST as readRoute } from "@/app/api/conversations/[id]/read/route";
 import { GET as inboxRoute } from "@/app/api/conversations/route";
 import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
-import { DELETE as deleteMessageRoute } from "@/app/api/messages/[id]/route";
+import { DELETE as unreactRoute, PUT as reactRoute } from "@/app/api/messages/[id]/reactions/[kind]/route";
+import { DELETE as deleteMessageRoute, PATCH as editMessageRoute } from "@/app/api/messages/[id]/route";
 import { GET as unreadRoute } from "@/app/api/messages/unread-count/route";
 import { getDb } from "@/db/client";
 import { couples } from "@/db/schema";
@@ -62,5 +63,12 @@ export const talk = {
   mute: (id: string, on: boolean, h: Headers) =>
     call(on ? muteRoute : unmuteRoute, on ? "POST" : "DELETE", `${conv(id)}/mute`, { headers: h, params: { id } }),
   remove: (id: string, h: Headers) => call(deleteMessageRoute, "DELETE", `/api/messages/${enc(id)}`, { headers: h, params: { id } }),
+  edit: (id: string, body: unknown, h: Headers) =>
+    call(editMessageRoute, "PATCH", `/api/messages/${enc(id)}`, { body, headers: h, params: { id } }),
+  react: (id: string, kind: string, on: boolean, h: Headers) =>
+    call(on ? reactRoute : unreactRoute, on ? "PUT" : "DELETE", `/api/messages/${enc(id)}/reactions/${enc(kind)}`, {
+      headers: h,
+      params: { id, kind },
+    }),
   unread: (h: Headers) => call(unreadRoute, "GET", "/api/messages/unread-count", { headers: h }),
 };

@@ -24,7 +24,10 @@ const message = (id: string, createdAt: string, author = maya, more: Partial<Mes
   photoUrl: null,
   author,
   createdAt,
+  editedAt: null,
   deleted: false,
+  replyTo: null,
+  reactions: [],
   ...more,
 });
 

@@ -1,0 +1,100 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { conversations, messageReactions, messages } from "@/db/schema";
+import type { ReactionKind } from "@/db/schema/forum-values";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { AppError } from "@/lib/errors";
+import { publishLive } from "@/lib/live/publish";
+import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { ofCouple } from "./access";
+import { MESSAGE } from "./live";
+import { membersOf, messageById, type MessageItem } from "./queries";
+import { editable, MESSAGE_LIMITS, MESSAGE_TEXTS } from "./rules";
+import { openConversation } from "./service";
+
+/**
+ * What the four change on a message after it is sent: its author's words within the edit window,
+ * and anyone's reactions. Each change is shown to all four at once (the message's live row again:
+ * the thread replaces its copy by id), and none is possible once the conversation has ended.
+ */
+
+/** The member's message, locked, in a conversation still open; 404 for anyone outside it. */
+async function changeable(tx: Db, member: ActingCouple, messageId: string) {
+  const [row] = await tx
+    .select({
+      conversationId: messages.conversationId,
+      authorUserId: messages.authorUserId,
+      createdAt: messages.createdAt,
+      deletedAt: messages.deletedAt,
+    })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(and(eq(messages.id, messageId), ofCouple(member.coupleId)))
+    .for("no key update", { of: messages });
+  if (!row) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
+  await openConversation(tx, member, row.conversationId);
+  return row;
+}
+
+async function spendChange(tx: Db, userId: string): Promise<void> {
+  const state = await consumeLimit(tx, MESSAGE_LIMITS.changesPerMinute, userId);
+  if (!state.allowed) throw limitError(MESSAGE_LIMITS.changesPerMinute, state.retryAfterSeconds);
+}
+
+/** Tells the conversation's members the message changed (their streams render it again for each). */
+async function republish(tx: Db, conversationId: string, messageId: string): Promise<void> {
+  const people = await membersOf(tx, conversationId);
+  await publishLive(
+    tx,
+    people.map(({ userId }) => ({ userId, kind: MESSAGE, subjectId: messageId })),
+  );
+}
+
+/**
+ * `PATCH /api/messages/{id}`: its author changes its words within 15 minutes of sending it
+ * ('edited' shows after); another member gets 403, anyone else 404, a deleted message or a late
+ * edit 403 with the reason.
+ */
+export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
+  await transaction(db, async (tx) => {
+    const row = await changeable(tx, member, messageId);
+    if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notEditor);
+    if (row.deletedAt) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.editDeleted);
+    if (!editable(row.createdAt)) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.editClosed);
+    await spendChange(tx, member.userId);
+    await tx.update(messages).set({ body, editedAt: new Date() }).where(eq(messages.id, messageId));
+    await republish(tx, row.conversationId, messageId);
+  });
+  return (await messageById(db, member.userId, messageId))!;
+}
+
+/**
+ * `PUT` (on) and `DELETE` (off) `/api/messages/{id}/reactions`: any of the four reacts with one of
+ * the forum's five; each kind once per person, so repeating either is a no-op. A deleted message
+ * takes none (404, as it is no longer there to react to).
+ */
+export async function reactToMessage(
+  db: Db,
+  member: ActingCouple,
+  messageId: string,
+  kind: ReactionKind,
+  on: boolean,
+): Promise<MessageItem> {
+  await transaction(db, async (tx) => {
+    const row = await changeable(tx, member, messageId);
+    if (row.deletedAt) throw new AppError("NOT_FOUND", MESSAGE_TEXTS.messageNotFound);
+    await spendChange(tx, member.userId);
+    const changed = on
+      ? await tx.insert(messageReactions).values({ messageId, userId: member.userId, kind }).onConflictDoNothing().returning()
+      : await tx
+          .delete(messageReactions)
+          .where(
+            and(eq(messageReactions.messageId, messageId), eq(messageReactions.userId, member.userId), eq(messageReactions.kind, kind)),
+          )
+          .returning();
+    if (changed.length > 0) await republish(tx, row.conversationId, messageId);
+  });
+  return (await messageById(db, member.userId, messageId))!;
+}
