@@ -3,12 +3,12 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature } from "@/lib/forum/rules";
-import { deleteTarget, fetchThread, type ForumReply, type Thread } from "@/lib/forum/client/api";
+import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, type ReactionTarget } from "@/lib/forum/rules";
+import { deleteTarget, fetchThread, setReaction, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { ItemMenu } from "@/components/safety/ItemMenu";
-import { Reactions } from "./Reactions";
+import { Reactions } from "@/components/reactions/Reactions";
 import { ReplyComposer } from "./ReplyComposer";
 import styles from "./PostThread.module.css";
 import { Signature } from "./Signature";
@@ -20,6 +20,22 @@ const replyAnchor = (id: string) => `reply-${id}`;
 /** Reaction buttons keep their own state: a poll with other counts starts them afresh. */
 const reactionsKey = (item: Pick<ForumReply, "id" | "reactions" | "myReactions">) =>
   `${item.id}:${Object.values(item.reactions).join()}:${item.myReactions.join()}`;
+/** A post's or reply's reactions, saved through the forum's API. */
+function ItemReactions({
+  target,
+  item,
+}: {
+  target: ReactionTarget;
+  item: Pick<ForumReply, "id" | "reactions" | "myReactions" | "reactedBy">;
+}) {
+  return (
+    <Reactions
+      value={{ counts: item.reactions, mine: item.myReactions, reactedBy: item.reactedBy }}
+      onToggle={(kind, on) => setReaction(target, item.id, kind, on).then(() => undefined)}
+    />
+  );
+}
+
 const edited = (item: { createdAt: string; editedAt: string | null }) =>
   showsEdited(new Date(item.createdAt), item.editedAt === null ? null : new Date(item.editedAt));
 
@@ -169,7 +185,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                 ))}
               </ul>
             )}
-            <Reactions key={reactionsKey(post)} target="post" item={post} />
+            <ItemReactions key={reactionsKey(post)} target="post" item={post} />
           </>
         )}
       </article>
@@ -223,7 +239,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                     {reply.quote && <Quote quote={reply.quote} />}
                     <Body text={reply.body} mentions={reply.mentions} />
                     <div className={styles.replyActions}>
-                      <Reactions key={reactionsKey(reply)} target="reply" item={reply} />
+                      <ItemReactions key={reactionsKey(reply)} target="reply" item={reply} />
                       <button type="button" className="button-link" onClick={() => setQuoting(reply)}>
                         Quote
                       </button>

@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
-import { Dialog } from "@/components/ui/Dialog";
+import { useState } from "react";
+import { Lightbox } from "@/components/photos/Lightbox";
 import styles from "./PhotoLightbox.module.css";
 
 /**
@@ -16,22 +16,6 @@ export function PhotoLightbox({ main, photos, coupleName }: { main: string | nul
   ];
   const offset = main ? 1 : 0;
   const [index, setIndex] = useState<number | null>(null);
-  const count = all.length;
-  const open = index !== null;
-  useEffect(() => {
-    if (!open) return;
-    // On the document: the arrow keys work wherever focus is inside the dialog (the close button first).
-    const onKeyDown = (event: KeyboardEvent) => {
-      const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-      if (step === 0) return;
-      event.preventDefault();
-      setIndex((current) => (current === null ? null : (current + step + count) % count));
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, [open, count]);
-  const move = (step: number) => setIndex((current) => (current === null ? null : (current + step + count) % count));
-  const shown = index === null ? null : all[index]!;
   return (
     <>
       <ul className={styles.gallery}>
@@ -44,22 +28,7 @@ export function PhotoLightbox({ main, photos, coupleName }: { main: string | nul
           </li>
         ))}
       </ul>
-      {shown && (
-        <Dialog open onClose={() => setIndex(null)} title={shown.alt} closeButton className={styles.lightbox}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- see above */}
-          <img className={styles.image} src={shown.url} alt="" />
-          {count > 1 && (
-            <div className={styles.nav}>
-              <button type="button" className="button button-secondary" onClick={() => move(-1)}>
-                Previous
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => move(1)}>
-                Next
-              </button>
-            </div>
-          )}
-        </Dialog>
-      )}
+      <Lightbox photos={all} index={index} onIndex={setIndex} />
     </>
   );
 }

@@ -58,46 +58,17 @@ export const DEFAULT_SORT: ForumSort = "latest";
 export const LOCAL_ONLY_SORTS: readonly ForumSort[] = ["nearest"];
 export const TOP_WINDOW_DAYS = 7;
 
-/** The fixed reaction set, in display order; `label` is each button's accessible name. */
-export const REACTIONS = [
-  { kind: "heart", emoji: "❤️", label: "React with heart" },
-  { kind: "laugh", emoji: "😂", label: "React with laugh" },
-  { kind: "wow", emoji: "😮", label: "React with wow" },
-  { kind: "clap", emoji: "👏", label: "React with clap" },
-  { kind: "hug", emoji: "🤗", label: "React with hug" },
-] as const satisfies readonly { kind: ReactionKind; emoji: string; label: string }[];
-export type ReactionCounts = Record<ReactionKind, number>;
-
-/** Counts of every kind, zero where no row was counted: the API always answers all five. */
-export function reactionCounts(rows: readonly { kind: ReactionKind; count: number }[]): ReactionCounts {
-  const counts = Object.fromEntries(REACTION_KINDS.map((kind) => [kind, 0])) as ReactionCounts;
-  for (const row of rows) counts[row.kind] += row.count;
-  return counts;
-}
-
-/** Who reacted with one kind: this many signatures at most, the rest counted ("and 3 others"). */
-export const REACTED_BY_SHOWN = 10;
-
-/**
- * The text of a reaction's tooltip: the signatures the server sent (the first few) and a count
- * of the rest: "Maya of Maya & Theo, Rui of Ana & Rui and 3 others".
- */
-export function whoReactedText(count: number, names: readonly string[]): string {
-  if (count <= 0) return "No reactions yet";
-  const { listed, rest } = reactedByShown(count, names);
-  if (listed.length === 0) return peopleText(count);
-  if (rest > 0) return `${listed.join(", ")} and ${othersText(rest)}`;
-  return listed.length === 1 ? listed[0]! : `${listed.slice(0, -1).join(", ")} and ${listed.at(-1)}`;
-}
-
-/** Who reacted as a list shows it (the count's sheet): the names named, and how many more. */
-export function reactedByShown(count: number, names: readonly string[]): { listed: string[]; rest: number } {
-  const listed = names.slice(0, Math.min(count, REACTED_BY_SHOWN));
-  return { listed, rest: count - listed.length };
-}
-
-export const peopleText = (count: number) => `${count} ${count === 1 ? "person" : "people"}`;
-export const othersText = (rest: number) => `${rest} ${rest === 1 ? "other" : "others"}`;
+// The five reactions are shared with messages: their rules live in lib/reactions/rules.ts.
+export {
+  othersText,
+  peopleText,
+  REACTED_BY_SHOWN,
+  reactedByShown,
+  reactionCounts,
+  REACTIONS,
+  whoReactedText,
+  type ReactionCounts,
+} from "@/lib/reactions/rules";
 
 export const TITLE_MIN = 3;
 export const TITLE_MAX = 150;

@@ -25,7 +25,7 @@ async function couple(browser: Browser, request: APIRequestContext, firstName: s
 test("a partner's first name finds their couple, named under it; editing the post fixes a wrong mention", async ({ browser, request }) => {
   test.setTimeout(180_000);
   const quiet = await couple(browser, request, `Andre${tag}`, `The Quietfields ${tag}`);
-  const named = await couple(browser, request, `Paula${tag}`, `Andrea${tag} & Kai`);
+  const named = await couple(browser, request, `Paula${tag}`, `Andre${tag}s & Kai`);
   const writer = await couple(browser, request, "Marta", `Marta${tag} & Nuno`);
   const { page } = writer;
 

@@ -9,25 +9,34 @@ import {
   whoReactedText,
   type ReactionCounts,
   type ReactionKind,
-  type ReactionTarget,
-} from "@/lib/forum/rules";
-import { setReaction, type ForumPostDetail } from "@/lib/forum/client/api";
+} from "@/lib/reactions/rules";
 import { Dialog } from "@/components/ui/Dialog";
 import styles from "./Reactions.module.css";
 
-type Props = { target: ReactionTarget; item: Pick<ForumPostDetail, "id" | "reactions" | "myReactions" | "reactedBy">; disabled?: boolean };
+/** What the reactions show: every kind's count, the viewer's own kinds, and the first names of who reacted. */
+export type ReactionsValue = { counts: ReactionCounts; mine: readonly ReactionKind[]; reactedBy: Record<ReactionKind, readonly string[]> };
+
+type Props = {
+  value: ReactionsValue;
+  /** Saves one reaction on or off; a failure undoes what was shown. */
+  onToggle(kind: ReactionKind, on: boolean): Promise<void>;
+  disabled?: boolean;
+  /** Smaller buttons, for a message bubble. */
+  compact?: boolean;
+};
 
 /**
- * The reactions of a post or reply. With none yet, one 'React' button opens the five (five '0'
- * buttons say nothing). Each reaction is its emoji button (aria-pressed; named 'React with heart',
- * who reacted in a tooltip on hover or keyboard focus, read as its description) and, once counted,
- * its count: a button of its own that lists who reacted in a sheet, so a tap on a phone shows the
- * names without reacting and leaves no tooltip behind. A tap on an emoji shows at once and is undone
- * if the server refuses it.
+ * The reactions of a post, a reply or a message. With none yet, one 'React' button opens the five
+ * (five '0' buttons say nothing). Each reaction is its emoji button (aria-pressed; named 'React
+ * with heart', who reacted in a tooltip on hover or keyboard focus, read as its description) and,
+ * once counted, its count: a button of its own that lists who reacted in a sheet, so a tap on a
+ * phone shows the names without reacting and leaves no tooltip behind. A tap on an emoji shows at
+ * once and is undone if the server refuses it. Its owner keys it by the value it was given, so a
+ * live change shows anew.
  */
-export function Reactions({ target, item, disabled = false }: Props) {
-  const [counts, setCounts] = useState<ReactionCounts>(item.reactions);
-  const [mine, setMine] = useState<ReactionKind[]>(item.myReactions);
+export function Reactions({ value, onToggle, disabled = false, compact = false }: Props) {
+  const [counts, setCounts] = useState<ReactionCounts>(value.counts);
+  const [mine, setMine] = useState<readonly ReactionKind[]>(value.mine);
   const [error, setError] = useState<string | null>(null);
   const [picking, setPicking] = useState(false);
   const [shown, setShown] = useState<ReactionKind | null>(null);
@@ -42,7 +51,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
     apply(on);
     setError(null);
     try {
-      await setReaction(target, item.id, kind, on);
+      await onToggle(kind, on);
     } catch (failure) {
       apply(!on);
       setError(failure instanceof Error ? failure.message : "Could not save your reaction");
@@ -63,7 +72,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
 
   const sheet = shown ? REACTIONS.find((r) => r.kind === shown)! : null;
   return (
-    <div className={styles.reactions} role="group" aria-label="Reactions">
+    <div className={compact ? `${styles.reactions} ${styles.compact}` : styles.reactions} role="group" aria-label="Reactions">
       {REACTIONS.map(({ kind, emoji, label }) => {
         const tipId = `${id}-${kind}`;
         const count = counts[kind];
@@ -83,7 +92,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
               <span className="visually-hidden">{label}</span>
             </button>
             <span id={tipId} role="tooltip" className={styles.tooltip}>
-              {whoReactedText(count, item.reactedBy[kind])}
+              {whoReactedText(count, value.reactedBy[kind])}
             </span>
             {count > 0 && (
               <button type="button" className={styles.count} aria-haspopup="dialog" onClick={() => setShown(kind)}>
@@ -107,7 +116,7 @@ export function Reactions({ target, item, disabled = false }: Props) {
           closeButton
           className={styles.sheet}
         >
-          <WhoReacted count={counts[sheet.kind]} names={item.reactedBy[sheet.kind]} />
+          <WhoReacted count={counts[sheet.kind]} names={value.reactedBy[sheet.kind]} />
         </Dialog>
       )}
     </div>
