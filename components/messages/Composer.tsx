@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
@@ -13,19 +13,27 @@ import styles from "./Composer.module.css";
 /** The counter shows once a message nears its limit. */
 const COUNT_FROM = BODY_MAX - 500;
 
-type Props = { conversationId: string; onSent(message: Message): void; onEnded(): void };
+type Props = {
+  conversationId: string;
+  /** The field's id, for 'Reply' to put focus on it. */
+  fieldId: string;
+  /** The message this one will answer (chosen with 'Reply' in a message's menu), shown above the field. */
+  replyTo: Message | null;
+  onCancelReply(): void;
+  onSent(message: Message): void;
+  onEnded(): void;
+};
 
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
- * through the shared upload client; 'Send' (or Ctrl/Cmd+Enter).
+ * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
  */
-export function Composer({ conversationId, onSent, onEnded }: Props) {
+export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, onSent, onEnded }: Props) {
   const [body, setBody] = useState("");
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const id = useId();
   const over = body.length > BODY_MAX;
 
   async function attach(file: File | undefined) {
@@ -54,8 +62,13 @@ export function Composer({ conversationId, onSent, onEnded }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const sent = await sendMessage(conversationId, { body, ...(photo ? { photoUrl: photo.url } : {}) });
+      const sent = await sendMessage(conversationId, {
+        body,
+        ...(photo ? { photoUrl: photo.url } : {}),
+        ...(replyTo ? { replyToId: replyTo.id } : {}),
+      });
       setBody("");
+      onCancelReply();
       setPhoto(null);
       onSent(sent);
     } catch (failure) {
@@ -73,6 +86,16 @@ export function Composer({ conversationId, onSent, onEnded }: Props) {
   return (
     <form className={styles.composer} onSubmit={submit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}
+      {replyTo && (
+        <div className={styles.replying}>
+          <span className={styles.replyingText}>
+            Replying to <strong>{replyTo.author.firstName}</strong>: {replyTo.body ?? (replyTo.photoUrl ? "Photo" : "")}
+          </span>
+          <button type="button" className="button-link" onClick={onCancelReply}>
+            Cancel reply
+          </button>
+        </div>
+      )}
       {photo && (
         <div className={styles.preview}>
           {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}

@@ -6,9 +6,13 @@ import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { renderBody } from "@/lib/forum/text";
 import { IMAGE_SIZES } from "@/lib/images/rules";
-import { deleteMessage } from "@/lib/messages/client/api";
-import { MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { authorLine, MESSAGE_LINK_REL, messageTime, seenByText, type Message } from "@/lib/messages/view";
+import { deleteMessage, reactToMessage } from "@/lib/messages/client/api";
+import { editable, MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { authorLine, MESSAGE_LINK_REL, messageTime, reactionsValue, seenByText, type Message } from "@/lib/messages/view";
+import { Lightbox } from "@/components/photos/Lightbox";
+import { Reactions } from "@/components/reactions/Reactions";
+import { MessageEditor } from "./MessageEditor";
+import { messageElementId, MessageQuote } from "./MessageQuote";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./MessageItem.module.css";
 
@@ -43,22 +47,33 @@ type Props = {
   seenBy: string[];
   avatarUrl: string | null;
   viewer: { userId: string; coupleId: string };
+  /** The conversation ended: it is read as it was, nothing more is done in it. */
+  ended: boolean;
   onChanged(message: Message): void;
+  onReply(message: Message): void;
   onBlocked(): void;
 };
 
 /**
- * One message: the author as 'Maya of Maya & Theo' (with their face), the time, the text and
- * photo, 'Seen by' when it is someone's latest read; its menu deletes one's own or reports another's.
+ * One message: the author as 'Maya of Maya & Theo' (with their face), the time ('edited' once
+ * changed), the message it answers, the text and photo (full size on a tap), its reactions,
+ * 'Seen by' when it is someone's latest read. Its menu replies and reacts; its author edits it
+ * within 15 minutes or deletes it; the other couple's is reported.
  */
-export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onBlocked }: Props) {
+export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChanged, onReply, onBlocked }: Props) {
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [reacting, setReacting] = useState(false);
+  const [photoOpen, setPhotoOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const mine = message.author.userId === viewer.userId;
   const partners = message.author.coupleId === viewer.coupleId;
-  // A partner's message offers nothing to do; one's own can be deleted, the other couple's reported.
-  const menu = !message.deleted && message.author.coupleId !== null && (mine || !partners);
+  const open = !message.deleted && !ended;
+  // A partner's message offers replying and reacting; one's own also editing and deleting, the other couple's reporting.
+  const menu = !message.deleted && message.author.coupleId !== null && (open || mine || !partners);
+  const reactions = reactionsValue(message.reactions);
+  const photoAlt = `Photo from ${message.author.firstName}`;
 
   async function remove() {
     setBusy(true);
@@ -66,7 +81,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
     try {
       await deleteMessage(message.id);
       setConfirming(false);
-      onChanged({ ...message, body: null, photoUrl: null, deleted: true });
+      onChanged({ ...message, body: null, photoUrl: null, deleted: true, replyTo: null, reactions: [] });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : "Could not delete this message");
     } finally {
@@ -75,7 +90,12 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
   }
 
   return (
-    <li className={mine ? `${styles.item} ${styles.mine}` : styles.item} data-testid="message">
+    <li
+      id={messageElementId(message.id)}
+      tabIndex={-1}
+      className={mine ? `${styles.item} ${styles.mine}` : styles.item}
+      data-testid="message"
+    >
       {!mine && <CoupleFace url={avatarUrl} size={40} kind="person" />}
       <div className={styles.bubbleColumn}>
         <p className={styles.meta}>
@@ -83,43 +103,81 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, onChanged, onB
           <time dateTime={message.createdAt} suppressHydrationWarning>
             {messageTime(message.createdAt)}
           </time>
+          {message.editedAt && <span> · edited</span>}
         </p>
+        {message.replyTo && <MessageQuote quote={message.replyTo} />}
         <div className={styles.row}>
-          <div className={message.deleted ? `${styles.bubble} ${styles.deleted}` : styles.bubble}>
-            {message.deleted ? (
-              <p>{MESSAGE_TEXTS.deleted}</p>
-            ) : (
-              <>
-                {message.photoUrl && (
-                  // eslint-disable-next-line @next/next/no-img-element -- already resized by the server's image pipeline
-                  <img
-                    className={styles.photo}
-                    src={message.photoUrl}
-                    alt={`Photo from ${message.author.firstName}`}
-                    // Every message photo is cut to this size: the thread keeps its room before it loads.
-                    width={IMAGE_SIZES["message-photo"].width}
-                    height={IMAGE_SIZES["message-photo"].height}
-                    loading="lazy"
-                  />
-                )}
-                {message.body && <MessageBody text={message.body} />}
-              </>
-            )}
-          </div>
-          {menu && (
+          {editing ? (
+            <MessageEditor
+              message={message}
+              onCancel={() => setEditing(false)}
+              onSaved={(saved) => {
+                setEditing(false);
+                onChanged(saved);
+              }}
+            />
+          ) : (
+            <div className={message.deleted ? `${styles.bubble} ${styles.deleted}` : styles.bubble}>
+              {message.deleted ? (
+                <p>{MESSAGE_TEXTS.deleted}</p>
+              ) : (
+                <>
+                  {message.photoUrl && (
+                    <button type="button" className={styles.photoButton} onClick={() => setPhotoOpen(0)} aria-haspopup="dialog">
+                      {/* eslint-disable-next-line @next/next/no-img-element -- already resized by the server's image pipeline */}
+                      <img
+                        className={styles.photo}
+                        src={message.photoUrl}
+                        alt={photoAlt}
+                        // Every message photo is cut to this size: the thread keeps its room before it loads.
+                        width={IMAGE_SIZES["message-photo"].width}
+                        height={IMAGE_SIZES["message-photo"].height}
+                        loading="lazy"
+                      />
+                    </button>
+                  )}
+                  {message.body && <MessageBody text={message.body} />}
+                </>
+              )}
+            </div>
+          )}
+          {menu && !editing && (
             <ItemMenu
               label={`More actions for ${message.author.firstName}'s message`}
               targetType="message"
               targetId={message.id}
               author={{ userId: message.author.userId, coupleId: message.author.coupleId, coupleName: message.author.coupleName }}
               viewer={viewer}
+              actions={
+                open
+                  ? [
+                      { label: "Reply", onSelect: () => onReply(message) },
+                      { label: "React", onSelect: () => setReacting(true) },
+                    ]
+                  : []
+              }
+              onEdit={mine && open && editable(message.createdAt) ? () => setEditing(true) : undefined}
               onDelete={mine ? () => setConfirming(true) : undefined}
               onBlocked={onBlocked}
             />
           )}
         </div>
+        {!message.deleted && (message.reactions.length > 0 || reacting) && (
+          <Reactions
+            key={`${message.id}:${JSON.stringify(message.reactions)}:${reacting}`}
+            value={reactions}
+            compact
+            disabled={ended}
+            startOpen={reacting}
+            onToggle={async (kind, on) => {
+              onChanged(await reactToMessage(message.id, kind, on));
+              setReacting(false);
+            }}
+          />
+        )}
         {seenBy.length > 0 && <p className={styles.seen}>{seenByText(seenBy)}</p>}
       </div>
+      {message.photoUrl && <Lightbox photos={[{ url: message.photoUrl, alt: photoAlt }]} index={photoOpen} onIndex={setPhotoOpen} />}
       {confirming && (
         <Dialog open onClose={() => setConfirming(false)} title="Delete this message?">
           <p>It is erased for good; everyone in this conversation sees &lsquo;{MESSAGE_TEXTS.deleted}&rsquo; instead.</p>

@@ -45,6 +45,8 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
   const [olderLeft, setOlderLeft] = useState<boolean | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
+  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  const composerFieldId = `composer-${conversationId}`;
   const log = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
@@ -185,7 +187,12 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
                 seenBy={item.seenBy}
                 avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
                 viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
+                ended={conversation.ended}
                 onChanged={changeMessage}
+                onReply={(message) => {
+                  setReplyTo(message);
+                  document.getElementById(composerFieldId)?.focus();
+                }}
                 onBlocked={() =>
                   push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))
                 }
@@ -201,6 +208,9 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
       ) : (
         <Composer
           conversationId={conversationId}
+          fieldId={composerFieldId}
+          replyTo={replyTo}
+          onCancelReply={() => setReplyTo(null)}
           onSent={(sent) => {
             atBottom.current = true;
             push<ThreadValue>(key, (current) => withMessage(current, sent));

@@ -21,8 +21,10 @@ type Props = {
   /** Saves one reaction on or off; a failure undoes what was shown. */
   onToggle(kind: ReactionKind, on: boolean): Promise<void>;
   disabled?: boolean;
-  /** Smaller buttons, for a message bubble. */
+  /** Closer to what it reacts to, for a message bubble. */
   compact?: boolean;
+  /** Opens with the five shown (a message's menu asked to react). */
+  startOpen?: boolean;
 };
 
 /**
@@ -34,11 +36,11 @@ type Props = {
  * once and is undone if the server refuses it. Its owner keys it by the value it was given, so a
  * live change shows anew.
  */
-export function Reactions({ value, onToggle, disabled = false, compact = false }: Props) {
+export function Reactions({ value, onToggle, disabled = false, compact = false, startOpen = false }: Props) {
   const [counts, setCounts] = useState<ReactionCounts>(value.counts);
   const [mine, setMine] = useState<readonly ReactionKind[]>(value.mine);
   const [error, setError] = useState<string | null>(null);
-  const [picking, setPicking] = useState(false);
+  const [picking, setPicking] = useState(startOpen);
   const [shown, setShown] = useState<ReactionKind | null>(null);
   const id = useId();
 

@@ -13,17 +13,20 @@ type Props = {
   /** Who wrote it: a post, a reply or a message. */
   author: Pick<ForumAuthor, "userId" | "coupleId" | "coupleName">;
   viewer: { userId: string; coupleId: string };
+  /** What anyone may do with it, first in the menu (a message's Reply and React). */
+  actions?: readonly { label: string; onSelect(): void }[];
   onEdit?: () => void;
   onDelete?: () => void;
   onBlocked(coupleId: string): void;
 };
 
 /**
- * The "More" menu of a post, reply or message (a disclosure of buttons): Edit and Delete for its author, Report and
+ * The "More" menu of a post, reply or message (a disclosure of buttons): its `actions` for anyone (a message's Reply
+ * and React), Edit and Delete for its author, Report and
  * 'Block {couple name}' for everyone else (a deleted member's words can be reported; there is no couple left to
  * block); each opens its dialog.
  */
-export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, onDelete, onBlocked }: Props) {
+export function ItemMenu({ label, targetType, targetId, author, viewer, actions = [], onEdit, onDelete, onBlocked }: Props) {
   const [dialog, setDialog] = useState<"report" | "block" | null>(null);
   const details = useRef<HTMLDetailsElement>(null);
   const ownCouple = author.coupleId === viewer.coupleId;
@@ -67,6 +70,18 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, onEdit, 
           <span aria-hidden="true">⋯</span>
         </summary>
         <div className={styles.items}>
+          {actions.map((action) => (
+            <button
+              key={action.label}
+              type="button"
+              onClick={() => {
+                close();
+                action.onSelect();
+              }}
+            >
+              {action.label}
+            </button>
+          ))}
           {author.userId === viewer.userId && onEdit && (
             <button
               type="button"

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { messageReactions, messages, users } from "@/db/schema";
 import { REACTION_KINDS } from "@/db/schema/forum-values";
@@ -48,15 +48,17 @@ export async function reactionsOf(db: Db, viewerId: string, messageIds: readonly
       messageId: messageReactions.messageId,
       kind: messageReactions.kind,
       count: sql<number>`count(*)::int`,
+      names: sql<string[]>`array_agg(${users.firstName} order by ${messageReactions.createdAt})`,
       mine: sql<boolean>`bool_or(${messageReactions.userId} = ${viewerId})`,
     })
     .from(messageReactions)
-    .where(and(inArray(messageReactions.messageId, [...messageIds])))
+    .innerJoin(users, eq(users.id, messageReactions.userId))
+    .where(inArray(messageReactions.messageId, [...messageIds]))
     .groupBy(messageReactions.messageId, messageReactions.kind);
   const order = (kind: string) => REACTION_KINDS.indexOf(kind as (typeof REACTION_KINDS)[number]);
   for (const row of rows.sort((a, b) => order(a.kind) - order(b.kind))) {
     const list = found.get(row.messageId) ?? [];
-    list.push({ kind: row.kind, count: row.count, mine: row.mine });
+    list.push({ kind: row.kind, count: row.count, names: row.names, mine: row.mine });
     found.set(row.messageId, list);
   }
   return found;

@@ -39,8 +39,8 @@ export async function memberConversation(db: Db, member: ActingCouple, id: strin
 
 /** The message a reply answers, as shown above it: its author and the start of its words. */
 export type MessageQuote = { id: string; authorFirstName: string; excerpt: string | null; photo: boolean; deleted: boolean };
-/** One of the five reactions on a message: how many people chose it, and whether the viewer did. */
-export type MessageReaction = { kind: ReactionKind; count: number; mine: boolean };
+/** One of the five reactions on a message: how many people chose it, their first names (four at most), and whether the viewer did. */
+export type MessageReaction = { kind: ReactionKind; count: number; names: string[]; mine: boolean };
 
 export type MessageItem = {
   id: string;

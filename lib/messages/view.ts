@@ -6,9 +6,11 @@
 import type { RequestItem } from "@/lib/connections/queries";
 import type { SenderFacts } from "@/lib/connections/sender-facts";
 import type { ConversationDetail, InboxItem, MessageItem } from "./queries";
+import { REACTION_KINDS, reactionCounts, type ReactionKind } from "@/lib/reactions/rules";
 import { MESSAGE_TEXTS } from "./rules";
 
 export type Message = MessageItem;
+export type MessageQuote = NonNullable<MessageItem["replyTo"]>;
 export type MessageAuthor = MessageItem["author"];
 export type ReadPosition = ConversationDetail["readPositions"][number];
 export type Conversation = ConversationDetail;
@@ -147,3 +149,17 @@ export function approvalLine(approvals: readonly Approval[]): string | null {
 export const MESSAGES_POLL_MS = 10_000;
 /** An open thread: a conversation is read as it is written, so sooner than the bell. */
 export const THREAD_POLL_MS = 4_000;
+
+/** What a quote says of the message it names: its words' start, 'Photo', or that it was deleted. */
+export const quoteText = (quote: MessageQuote) => (quote.deleted ? MESSAGE_TEXTS.deleted : (quote.excerpt ?? (quote.photo ? "Photo" : "")));
+
+/** A message's reactions as the shared reactions show them: every kind's count, the viewer's own, who reacted. */
+export function reactionsValue(reactions: Message["reactions"]) {
+  const reactedBy = Object.fromEntries(REACTION_KINDS.map((kind) => [kind, [] as string[]])) as Record<ReactionKind, string[]>;
+  for (const reaction of reactions) reactedBy[reaction.kind] = reaction.names;
+  return {
+    counts: reactionCounts(reactions),
+    mine: reactions.filter((reaction) => reaction.mine).map((reaction) => reaction.kind),
+    reactedBy,
+  };
+}

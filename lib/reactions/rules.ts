@@ -4,7 +4,8 @@
  */
 import { REACTION_KINDS, type ReactionKind } from "@/db/schema/forum-values";
 
-export type { ReactionKind } from "@/db/schema/forum-values";
+export { REACTION_KINDS };
+export type { ReactionKind };
 
 /** The fixed reaction set, in display order; `label` is each button's accessible name. */
 export const REACTIONS = [

@@ -66,4 +66,12 @@ test("a thread ending in photos opens and stays at the bottom, the last caption 
   // Each photo had its room before it loaded: 4:3 at the thread's width.
   const box = await theirs.getByRole("img", { name: "Photo from Sara" }).last().boundingBox();
   expect(Math.round((box!.width / box!.height) * 100) / 100).toBeCloseTo(4 / 3, 1);
+  // A tap opens it full size; Escape closes and gives focus back to the photo.
+  await theirs.getByRole("button", { name: "Photo from Sara" }).last().click();
+  const lightbox = olivia.page.getByRole("dialog", { name: "Photo from Sara" });
+  await expect(lightbox).toBeVisible();
+  await expect(lightbox.locator("img")).toBeVisible();
+  await olivia.page.keyboard.press("Escape");
+  await expect(lightbox).toHaveCount(0);
+  await expect(theirs.getByRole("button", { name: "Photo from Sara" }).last()).toBeFocused();
 });

@@ -99,17 +99,17 @@ describe("reacting to a message", () => {
     await talk.react(id, "heart", true, two.a.headers);
     await talk.react(id, "heart", true, two.a.headers);
     const both = await talk.react(id, "heart", true, two.b.headers);
-    expect(both.json.data.reactions).toEqual([{ kind: "heart", count: 2, mine: true }]);
+    expect(both.json.data.reactions).toEqual([{ kind: "heart", count: 2, names: [two.a.firstName, two.b.firstName], mine: true }]);
     await talk.react(id, "clap", true, one.b.headers);
     const seen = (await talk.thread(conversationId, one.a.headers)).json.data.at(-1);
     expect(seen.reactions).toEqual([
-      { kind: "heart", count: 2, mine: false },
-      { kind: "clap", count: 1, mine: false },
+      { kind: "heart", count: 2, names: [two.a.firstName, two.b.firstName], mine: false },
+      { kind: "clap", count: 1, names: [one.b.firstName], mine: false },
     ]);
     // Repeating one changed nothing and told nobody: three changes, four people each.
     expect((await toldAbout(id)) - before).toBe(12);
     const off = await talk.react(id, "heart", false, two.a.headers);
-    expect(off.json.data.reactions[0]).toEqual({ kind: "heart", count: 1, mine: false });
+    expect(off.json.data.reactions[0]).toEqual({ kind: "heart", count: 1, names: [two.b.firstName], mine: false });
 
     // Not one of the five: 400; outside the conversation: 404; a deleted message: 404 and its reactions gone from view.
     expect((await talk.react(id, "thumbs", true, two.a.headers)).status).toBe(400);

@@ -8,6 +8,7 @@ import { api, ApiError } from "@/lib/http/client";
 import { uploadForm } from "@/lib/http/upload-client";
 import { invalidate } from "@/lib/live/client/use-live";
 import type { KeysetPage } from "@/lib/pagination/page";
+import type { ReactionKind } from "@/lib/reactions/rules";
 import type { ConnectionRequest, Conversation, InboxRow, Message } from "../view";
 
 /** The live keys: "messages" is every one of them. */
@@ -55,9 +56,21 @@ export function fetchMessages(id: string, page: { before?: string; limit?: numbe
   return api<MessagePage>(`/api/conversations/${path(id)}/messages?${query}`, { signal });
 }
 
-export async function sendMessage(id: string, message: { body: string; photoUrl?: string }): Promise<Message> {
+export async function sendMessage(id: string, message: { body: string; photoUrl?: string; replyToId?: string }): Promise<Message> {
   const { data } = await api<{ data: Message }>(`/api/conversations/${path(id)}/messages`, { method: "POST", body: message });
   invalidate(INBOX_KEY);
+  return data;
+}
+
+/** Its author's new words, within the edit window: the message as all four now see it. */
+export async function editMessage(id: string, body: string): Promise<Message> {
+  const { data } = await api<{ data: Message }>(`/api/messages/${path(id)}`, { method: "PATCH", body: { body } });
+  return data;
+}
+
+/** One of the five reactions on or off: the message with its reactions now. */
+export async function reactToMessage(id: string, kind: ReactionKind, on: boolean): Promise<Message> {
+  const { data } = await api<{ data: Message }>(`/api/messages/${path(id)}/reactions/${kind}`, { method: on ? "PUT" : "DELETE" });
   return data;
 }
 
