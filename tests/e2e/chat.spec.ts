@@ -28,9 +28,11 @@ async function send(who: Person, text: string) {
   await expect(message(who, text)).toBeVisible();
 }
 
+/** From the menu of the first message with this text (a reply below quotes it too). */
 async function menu(who: Person, text: string, action: string) {
-  await message(who, text).locator("summary").click();
-  await message(who, text).getByRole("button", { name: action, exact: true }).click();
+  const item = message(who, text).first();
+  await item.locator("summary").click();
+  await item.getByRole("button", { name: action, exact: true }).click();
 }
 
 test("reply, react and edit in a conversation, live for the other couple", async ({ browser }) => {
