@@ -98,7 +98,7 @@ describe("DELETE /api/account", () => {
     const other = await browserSession(couple.b.userId);
     const res = await remove(couple.b.headers);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true, couple: "kept-with-partner" });
+    expect(res.json).toEqual({ data: { couple: "kept-with-partner" } });
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.id, couple.b.userId))).toHaveLength(0);
     expect(await db.select().from(sessions).where(eq(sessions.id, other.sid))).toHaveLength(0);
@@ -127,7 +127,7 @@ describe("DELETE /api/account", () => {
 
   it("partner A while B stays: B becomes the couple's partner A", async () => {
     const couple = await coupleWithContent();
-    expect((await remove(couple.a.headers)).json.couple).toBe("kept-with-partner");
+    expect((await remove(couple.a.headers)).json.data.couple).toBe("kept-with-partner");
     const db = await getDb();
     const [row] = await db.select().from(couples).where(eq(couples.id, couple.coupleId));
     expect(row).toMatchObject({ partner1Id: couple.b.userId, partner2Id: null, isVerified: false });
@@ -144,7 +144,7 @@ describe("DELETE /api/account", () => {
     await forum.reply(theirPost.id, { body: "A answers them" }, couple.a.headers);
     await remove(couple.b.headers);
     const res = await remove(couple.a.headers);
-    expect(res.json).toEqual({ success: true, couple: "deleted" });
+    expect(res.json).toEqual({ data: { couple: "deleted" } });
 
     // The person and the couple are erased: their rows, place and images.
     const db = await getDb();
@@ -240,7 +240,7 @@ describe("DELETE /api/account", () => {
       headers: { cookie: session.cookie, "x-csrf-token": session.csrf },
     });
     expect(res.status).toBe(200);
-    expect(res.json.couple).toBe("none");
+    expect(res.json.data.couple).toBe("none");
     const again = await registerViaApi(user.email);
     expect(again.user.id).not.toBe(user.id);
   });

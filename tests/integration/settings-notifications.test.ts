@@ -139,7 +139,7 @@ describe("POST /api/notifications/unsubscribe", () => {
     const token = new URL(/https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(mail!.text)![0]).searchParams.get("token")!;
     const res = await unsubscribe(token);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true, type: "reply" });
+    expect(res.json).toEqual({ data: { type: "reply" } });
     const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
     expect(prefs.json.data.reply).toEqual({ inApp: true, email: false });
     expect(prefs.json.data.mention).toEqual({ inApp: true, email: true });

@@ -40,7 +40,7 @@ describe("POST /api/auth/change-password", () => {
     const api = await apiSession(user.email);
     const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true, sessionsEnded: 2 });
+    expect(res.json).toEqual({ data: { sessionsEnded: 2 } });
     expect(await isLive(session.sid)).toBe(true);
     expect(await isLive(other.sid)).toBe(false);
     // The API client's token is refused now.
@@ -111,7 +111,7 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
 
     const confirmed = await postConfirm(headers, token);
     expect(confirmed.status).toBe(200);
-    expect(confirmed.json).toEqual({ success: true, email: newEmail });
+    expect(confirmed.json).toEqual({ data: { email: newEmail } });
     const [after] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
     expect(after!.email).toBe(newEmail);
     expect(await isLive(session.sid)).toBe(true);
@@ -243,7 +243,7 @@ describe("GET and DELETE /api/auth/sessions", () => {
     const b2 = await browserSession(user.id);
     const other = await person();
     const res = await call(endOthers, "DELETE", "/api/auth/sessions", { headers });
-    expect(res.json).toEqual({ success: true, sessionsEnded: 2 });
+    expect(res.json).toEqual({ data: { sessionsEnded: 2 } });
     expect(await isLive(session.sid)).toBe(true);
     expect(await isLive(b1.sid)).toBe(false);
     expect(await isLive(b2.sid)).toBe(false);

@@ -296,7 +296,7 @@ describe("POST /api/auth/logout", () => {
     const session = await apiSession(user.email);
     const res = await call(logout, "POST", "/api/auth/logout", { headers: bearer(session.access_token) });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true });
+    expect(res.json).toEqual({ data: { signedOut: true } });
     const after = await meCall(bearer(session.access_token));
     expect(after.status).toBe(401);
     expect(after.json.error.code).toBe("SESSION_EXPIRED");

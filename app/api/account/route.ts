@@ -9,7 +9,7 @@ export const DELETE = route(
   { access: "signed-in", input: jsonBody(deleteAccountSchema, { firstIssue: true }) },
   async ({ db, caller, input }) => {
     const outcome = await deleteAccount(db, caller.userId, input.password);
-    const response = NextResponse.json({ success: true, couple: outcome.couple });
+    const response = NextResponse.json({ data: { couple: outcome.couple } });
     // Its session rows are gone with the account; the browser forgets the cookie too.
     response.cookies.delete(sessionCookieName());
     return response;

@@ -5,13 +5,13 @@ import { jsonBody, route } from "@/lib/http/route";
 
 /** The caller's couple's event drafts, newest first: `{data: [draft]}`. */
 export const GET = route({ access: "complete-profile" }, async ({ db, couple }) => {
-  return NextResponse.json({ success: true, data: await listDrafts(db, couple) }, { headers: { "Cache-Control": "no-store" } });
+  return NextResponse.json({ data: await listDrafts(db, couple) }, { headers: { "Cache-Control": "no-store" } });
 });
 
 /** A new paid event draft: 201 `{data: draft}`, or 403 PAID_EVENTS_NOT_ALLOWED without the couple's flag. */
 export const POST = route(
   { access: "complete-profile", input: jsonBody(createEventSchema, { firstIssue: true }) },
   async ({ db, couple, input }) => {
-    return NextResponse.json({ success: true, data: await createDraft(db, couple, input) }, { status: 201 });
+    return NextResponse.json({ data: await createDraft(db, couple, input) }, { status: 201 });
   },
 );

@@ -20,7 +20,7 @@ export async function requestEmailChange(password: string, newEmail: string): Pr
 
 /** The new address's link: answers the address now in use. */
 export const confirmEmailChange = (token: string) =>
-  api<{ email: string }>("/api/auth/confirm-email", { method: "POST", body: { token } }).then((body) => body.email);
+  api<{ data: { email: string } }>("/api/auth/confirm-email", { method: "POST", body: { token } }).then((body) => body.data.email);
 
 export const fetchSessions = () => api<{ data: SessionSummary[] }>("/api/auth/sessions").then((body) => body.data);
 

@@ -10,6 +10,6 @@ export const POST = route(
   async ({ db, caller, input }) => {
     const { emailIds } = await requestEmailChange(db, caller.userId, input);
     deliverAfterResponse(db, emailIds);
-    return NextResponse.json({ success: true, pendingEmail: input.newEmail });
+    return NextResponse.json({ data: { pendingEmail: input.newEmail } });
   },
 );

@@ -10,6 +10,6 @@ export const POST = route(
   async ({ db, caller, input }) => {
     const { sessionsEnded, emailIds } = await changePassword(db, caller, input);
     deliverAfterResponse(db, emailIds);
-    return NextResponse.json({ success: true, sessionsEnded });
+    return NextResponse.json({ data: { sessionsEnded } });
   },
 );

@@ -6,5 +6,5 @@ import { jsonBody, route } from "@/lib/http/route";
 /** Uses the link sent to the new address (signed in as its account): the address changes now. */
 export const POST = route({ access: "signed-in", input: jsonBody(confirmEmailChangeSchema) }, async ({ db, caller, input }) => {
   const { email } = await confirmEmailChange(db, caller.userId, input.token);
-  return NextResponse.json({ success: true, email });
+  return NextResponse.json({ data: { email } });
 });

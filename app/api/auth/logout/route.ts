@@ -5,5 +5,5 @@ import { route } from "@/lib/http/route";
 /** Ends the caller's session: its access and refresh tokens stop working at once. */
 export const POST = route({ access: "signed-in" }, async ({ db, caller }) => {
   await revokeSession(db, caller.sessionId);
-  return NextResponse.json({ success: true });
+  return NextResponse.json({ data: { signedOut: true } });
 });

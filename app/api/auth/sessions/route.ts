@@ -12,5 +12,5 @@ export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {
 
 /** 'Sign out everywhere else': every other session of the caller ends. */
 export const DELETE = route({ access: "signed-in" }, async ({ db, caller }) => {
-  return NextResponse.json({ success: true, sessionsEnded: await revokeOtherSessions(db, caller.userId, caller.sessionId) });
+  return NextResponse.json({ data: { sessionsEnded: await revokeOtherSessions(db, caller.userId, caller.sessionId) } });
 });

@@ -8,5 +8,5 @@ import { route, searchParams } from "@/lib/http/route";
  * /unsubscribe page's button): turns e-mail off for the link's type. No sign-in; the link works once.
  */
 export const POST = route({ access: "public", input: searchParams(unsubscribeQuerySchema) }, async ({ db, input }) => {
-  return NextResponse.json({ success: true, ...(await unsubscribe(db, input.token)) });
+  return NextResponse.json({ data: await unsubscribe(db, input.token) });
 });

@@ -13,6 +13,6 @@ export const POST = route(
   { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
   async ({ db, caller, couple, input }) => {
     const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { uploads: input.uploads, notifyPartner: true });
-    return NextResponse.json({ success: true, data });
+    return NextResponse.json({ data });
   },
 );

@@ -15,6 +15,6 @@ export const POST = route(
   async ({ db, caller, request, input }) => {
     await updateProfile(db, caller.userId, input.update, undefined, input.avatar);
     const { user } = await loadCurrentUser(db, caller.userId);
-    return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data: user }));
+    return renewSessionCookie(db, request, caller, NextResponse.json({ data: user }));
   },
 );

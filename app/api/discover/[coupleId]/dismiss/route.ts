@@ -4,5 +4,5 @@ import { route, stringParams } from "@/lib/http/route";
 
 /** 'Not for us': hides the couple from the caller's suggestions for 30 days. */
 export const POST = route({ access: "complete-profile", params: stringParams("coupleId") }, async ({ db, couple, params }) => {
-  return NextResponse.json({ success: true, data: await dismissSuggestion(db, couple, params.coupleId) });
+  return NextResponse.json({ data: await dismissSuggestion(db, couple, params.coupleId) });
 });
