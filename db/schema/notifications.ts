@@ -15,8 +15,8 @@ export const notificationTypeColumn = () => text("type").notNull();
 /**
  * In-app notifications, one row per recipient user. `message` is the body shown (the spec's
  * content_snippet or message); post and reply ids link forum notifications to their place.
- * A conversation's new messages make one unread `message` row per person (group key
- * `conversation:{id}`), refreshed by each message until read.
+ * A conversation's new messages make one `message` row per person (group key
+ * `conversation:{id}`), refreshed by each message, and made unread again by one after it was read.
  * Reactions are grouped (Mastodon-style): `group_key` names the target and the day, at most one
  * unread row per user and key exists (the partial unique index the reaction write upserts on),
  * and `actor_count` is how many different couples that row stands for.

@@ -2,14 +2,18 @@
  * The messages section of `npm run bench` (BENCH_SECTIONS=messages), also runnable alone:
  * `npx tsx --conditions react-server scripts/bench/messages.ts`.
  *
- * Two fresh `bench_messages_<size>_<timestamp>` databases on the local Postgres, each with 20,000
- * couples and 50,000 conversations between them, holding BENCH_MESSAGES_SMALL (10,000) and
- * BENCH_MESSAGES_LARGE (1,000,000) messages, bulk-inserted with generate_series; the viewer's
- * conversation (couples 1 and 2) gets 100 more in both, so its thread has an older page. In
+ * Two fresh `bench_messages_<size>_<timestamp>` databases on the local Postgres, each with
+ * BENCH_MESSAGES_COUPLES (20,000) couples and 2.5 conversations a couple between them, holding
+ * BENCH_MESSAGES_SMALL (10,000) and BENCH_MESSAGES_LARGE (1,000,000) messages and
+ * BENCH_NOTIFICATIONS_PER_MESSAGE (2) notifications a message, bulk-inserted with generate_series
+ * (a network that has grown: 100,000 couples, 10M messages, 20M notifications); the viewer's
+ * conversation (couples 1 and 2) gets 100 more in both, answers and hearts among them, so its
+ * thread has an older page and its extras to read. In
  * process (the server's own functions, no HTTP), each sample times a call on both databases back
  * to back (discover's timePair), so the large/small ratio says how a call grows: p50/p99 of the
  * inbox page, the thread's newest page and the page before it, sending a message (each sample by
- * another person, under the 30-a-minute limit), the unread count, and the current user
+ * another person, under the 30-a-minute limit), the unread count, the Messages badge, the
+ * notifications page and the bell's count, and the current user
  * (loadCurrentUser: what GET /api/v2/auth/me runs) to compare with. Then the EXPLAIN ANALYZE of
  * each read at the large size. The databases are dropped at the end.
  */
@@ -18,16 +22,23 @@ import postgres from "postgres";
 import { openDatabase, type Db } from "@/db/client";
 import { userAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { messagesBadgeCount } from "@/lib/messages/badge";
 import { inbox, threadPage, unreadTotal } from "@/lib/messages/queries";
+import { listNotifications, unreadCount } from "@/lib/notifications/queries";
 import { sendMessage } from "@/lib/messages/service";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { ADMIN_URL } from "./config";
 import { printTable } from "./report";
 import { md5Uuid, ms, timePair } from "./discover";
 
-const COUPLES = 20_000;
-const CONVERSATIONS = 50_000;
+/** The network's size: BENCH_MESSAGES_COUPLES (20,000; 100,000 is a network that has grown) and its conversations. */
+const COUPLES = Number(process.env.BENCH_MESSAGES_COUPLES ?? 20_000);
+const CONVERSATIONS = Number(process.env.BENCH_MESSAGES_CONVERSATIONS ?? Math.round(COUPLES * 2.5));
 const VIEWER_EXTRA = 100;
+/** Notifications per message (BENCH_NOTIFICATIONS_PER_MESSAGE, 2): 10M messages make 20M notifications. */
+const NOTIFICATIONS_PER_MESSAGE = Number(process.env.BENCH_NOTIFICATIONS_PER_MESSAGE ?? 2);
+/** The viewer's own notifications among them, a tenth unread. */
+const VIEWER_NOTIFICATIONS = 2_000;
 
 /**
  * Conversation c (1-based) is between couple a = 1 + (c-1) % COUPLES and the couple 1, 38 or 75
@@ -59,6 +70,20 @@ async function fill(sql: postgres.Sql, messages: number): Promise<void> {
   await sql.unsafe(`update conversations v set last_message_id = m.id, last_activity_at = m.created_at
     from (select distinct on (conversation_id) conversation_id, id, created_at from messages order by conversation_id, seq desc) m
     where v.id = m.conversation_id`);
+  // The viewer's conversation as a chat is: every fifth message answers the one before, every third has a heart.
+  await sql.unsafe(`update messages m set reply_to_id = p.id from messages p
+    where m.conversation_id = md5('v1')::uuid and p.conversation_id = m.conversation_id and p.seq = m.seq - 1 and m.seq % 5 = 0`);
+  await sql.unsafe(`insert into message_reactions (message_id, user_id, kind)
+    select id, md5('u2')::uuid, 'heart' from messages where conversation_id = md5('v1')::uuid and seq % 3 = 0`);
+  // Notifications for everyone, the viewer's among them, a tenth unread; one in ten a conversation's row.
+  const notifications = messages * NOTIFICATIONS_PER_MESSAGE;
+  await sql.unsafe(`insert into notifications (user_id, type, title, message, is_read, created_at, group_key, conversation_id)
+    select case when g <= ${VIEWER_NOTIFICATIONS} then md5('u1')::uuid else md5('u' || (1 + g % ${2 * COUPLES}))::uuid end,
+      case when g % 10 = 0 then 'message' else 'reply' end, 'Bench notification ' || g, 'Something happened', g % 10 <> 1,
+      now() - interval '10 days' + g * interval '1 millisecond',
+      case when g % 10 = 0 then 'conversation:' || md5('v' || (1 + g % ${CONVERSATIONS}))::uuid end,
+      case when g % 10 = 0 then md5('v' || (1 + g % ${CONVERSATIONS}))::uuid end
+    from generate_series(1, ${notifications}) g`);
   // Half the people have read their conversations up to some point.
   await sql.unsafe(`insert into conversation_reads (user_id, conversation_id, last_read_seq)
     select md5('u' || (2 * ${coupleA("c")} - 1))::uuid, md5('v' || c)::uuid, ${Math.floor(messages / 2)}
@@ -116,6 +141,7 @@ export async function benchMessages(): Promise<number> {
     for (const db of dbs) olderThan.set(db, (await threadPage(db, viewer.get(db)!, conversationId, { limit: 30 })).data[0]!.id);
     console.log(
       `\n== Messages, in process, on Postgres: ${CONVERSATIONS.toLocaleString("en")} conversations between ${COUPLES.toLocaleString("en")} couples, ` +
+        `${NOTIFICATIONS_PER_MESSAGE} notifications a message, ` +
         `${small.size.toLocaleString("en")} messages (filled in ${small.insertS.toFixed(1)} s) and ${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s); ` +
         `${samples} samples each, the two sizes interleaved (BENCH_MESSAGES_SAMPLES)`,
     );
@@ -129,6 +155,9 @@ export async function benchMessages(): Promise<number> {
       dbs,
     );
     const unread = await timePair(samples, (db) => unreadTotal(db, viewer.get(db)!), dbs);
+    const badge = await timePair(samples, (db) => messagesBadgeCount(db, viewer.get(db)!), dbs);
+    const notificationsPage = await timePair(samples, (db) => listNotifications(db, viewerId, { limit: 20, offset: 0 }), dbs);
+    const bell = await timePair(samples, (db) => unreadCount(db, viewerId), dbs);
     const me = await timePair(samples, (db) => loadCurrentUser(db, viewerId), dbs);
     // Each send by another person (partner A of couple n, in conversation n): no one nears the 30-a-minute limit.
     const senders = new Map<Db, number>(dbs.map((db) => [db, 0]));
@@ -148,6 +177,9 @@ export async function benchMessages(): Promise<number> {
       ["thread, 30 before", older],
       ["send a message (incl. its member read)", send],
       ["unread count", unread],
+      ["Messages badge (unread + hellos waiting)", badge],
+      ["notifications page (GET /api/notifications)", notificationsPage],
+      ["bell's unread count", bell],
       ["current user (/me, loadCurrentUser)", me],
     ] as const;
     const table = rows.map(([label, [a, b]]) => [label, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`]);
@@ -185,6 +217,9 @@ async function explainReads(sql: postgres.Sql, size: number, member: ActingCoupl
   await capture("inbox page", () => inbox(db, member, undefined));
   await capture("thread, 30 before", () => threadPage(db, member, conversationId, { limit: 30, before }));
   await capture("unread count", () => unreadTotal(db, member));
+  await capture("Messages badge", () => messagesBadgeCount(db, member));
+  await capture("notifications page", () => listNotifications(db, member.userId, { limit: 20, offset: 0 }));
+  await capture("bell's unread count", () => unreadCount(db, member.userId));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
