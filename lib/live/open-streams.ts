@@ -14,6 +14,8 @@ export type OpenStreams = {
   add(userId: string, stream: OpenStream, limit: number): () => void;
   /** How many streams `userId` holds open on this instance now. */
   count(userId: string): number;
+  /** How many streams are open on this instance now (the bench reads it). */
+  total(): number;
 };
 
 export function createOpenStreams(): OpenStreams {
@@ -36,6 +38,7 @@ export function createOpenStreams(): OpenStreams {
       return () => remove(userId, stream);
     },
     count: (userId) => byPerson.get(userId)?.size ?? 0,
+    total: () => [...byPerson.values()].reduce((sum, streams) => sum + streams.size, 0),
   };
 }
 
