@@ -167,14 +167,17 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   // While this tab is visible it holds SHOWN_LOCK (shared); it tells the leader once the lock is
   // held or freed, so the leader's look finds what it said.
   let shownHeld: Promise<unknown> | undefined;
+  let shownAsk: object | undefined;
   let releaseShown: (() => void) | undefined;
   function trackShown(): void {
     if (!locks) return void checkShown();
     if (environment.visible()) {
       if (shownHeld) return;
+      const ask = (shownAsk = {});
       shownHeld = locks
         .request(SHOWN_LOCK, { mode: "shared", signal: stopping.signal }, () => {
-          if (stopped || !environment.visible()) return;
+          // Hidden (or hidden and shown again, asking anew) before it was granted: not held.
+          if (stopped || !environment.visible() || shownAsk !== ask) return;
           announceShown();
           return new Promise<void>((resolve) => (releaseShown = resolve));
         })
@@ -182,8 +185,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     } else if (shownHeld) {
       const held = shownHeld;
       releaseShown?.();
-      releaseShown = undefined;
-      shownHeld = undefined;
+      releaseShown = shownHeld = shownAsk = undefined;
       void held.then(announceShown);
     }
   }
@@ -221,7 +223,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
       clearTimeout(lookTimer);
       connection?.stop();
       // This tab's keys poll again; the other tabs keep the stream's state for the next leader.
-      environment.onUp(false);
+      if (up) environment.onUp(false);
       connection = undefined;
       releaseLeader?.();
       releaseShown?.();
