@@ -8,6 +8,7 @@ import { MenuIcon } from "@/components/ui/icons";
 import { navLinks } from "@/lib/routes";
 import { MessagesBadge } from "./MessagesBadge";
 import { NotificationBell } from "./NotificationBell";
+import { UnreadTitle } from "./UnreadTitle";
 import { ThemeToggle } from "./ThemeToggle";
 import { useDismiss } from "./useDismiss";
 import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/coming-soon";
@@ -73,6 +74,7 @@ export function NavBar() {
           ))}
         </ul>
         <div className="nav-actions">
+          <UnreadTitle />
           <NotificationBell />
           <span className="nav-wide">
             <ThemeToggle />

@@ -19,6 +19,23 @@ export const HIDDEN_PAUSE_MS = 60_000;
 export const UNREAD_EVENT = "unread";
 export const RESET_EVENT = "reset";
 
+/**
+ * How many streams one person may hold open on one instance (one a browser: its tabs share one);
+ * a newer one ends the oldest with REPLACED_EVENT.
+ */
+export const STREAMS_PER_PERSON = 10;
+
+/**
+ * The stream's last event when a newer stream of the same person took its place: no id (the
+ * position stays), data `{ retryMs }`; that browser reconnects after `retryMs` and polls meanwhile.
+ */
+export const REPLACED_EVENT = "replaced";
+export const REPLACED_RETRY_MS = 60_000;
+
+/** The REPLACED_EVENT as sent (no id: the client's position stays where it was). */
+export const replacedEvent = (retryMs: number = REPLACED_RETRY_MS): string =>
+  `event: ${REPLACED_EVENT}\ndata: ${JSON.stringify({ retryMs })}\n\n`;
+
 /** An event id is a person's live_events `seq`: a positive integer well inside a double's exact range. */
 const EVENT_ID_MAX_LENGTH = 15;
 

@@ -6,7 +6,8 @@ import { createHeartbeat, type Heartbeat } from "./heartbeat";
 import { UNREAD, type LiveRegistry } from "./kinds";
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
-import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, RESET_EVENT, sseEvent } from "./rules";
+import { openStreams } from "./open-streams";
+import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON } from "./rules";
 
 export type LiveStreamOptions = {
   db: Db;
@@ -23,6 +24,8 @@ export type LiveStreamOptions = {
   heartbeatMs?: number;
   /** The request's signal: the stream stops when the client goes. */
   signal?: AbortSignal;
+  /** How many streams the person may hold open on this instance (a test may ask for fewer). */
+  perPerson?: number;
 };
 
 /** A stream queues this much before it waits for the client to read (a long resume is sent page by page). */
@@ -111,7 +114,8 @@ export const SSE_HEADERS = {
  * whose following rows are no longer kept (or that is not one of this person's) sends `reset`,
  * and the client reloads its lists. The stream sleeps until this instance's listener wakes it,
  * then reads its new rows; it ends itself after `lifetimeMs`, when the session ends, or on a
- * database error, and the client resumes from its last id.
+ * database error, and the client resumes from its last id. A person's stream past
+ * STREAMS_PER_PERSON on this instance ends their oldest with `replaced` (lib/live/open-streams.ts).
  */
 export function liveStream(options: LiveStreamOptions): Response {
   const { db, userId, sessionId, resumeFrom, registry } = options;
@@ -125,6 +129,7 @@ export function liveStream(options: LiveStreamOptions): Response {
   let room: (() => void) | undefined;
   let unsubscribe = () => {};
   let stopBeating = () => {};
+  let leaveOpen = () => {};
   let lifetime: ReturnType<typeof setTimeout> | undefined;
 
   const send = (bytes: Uint8Array) => {
@@ -137,6 +142,7 @@ export function liveStream(options: LiveStreamOptions): Response {
     closed = true;
     clearTimeout(lifetime);
     stopBeating();
+    leaveOpen();
     unsubscribe();
     room?.();
     options.signal?.removeEventListener("abort", end);
@@ -210,6 +216,11 @@ export function liveStream(options: LiveStreamOptions): Response {
         lifetime = setTimeout(end, options.lifetimeMs);
         lifetime.unref?.();
         stopBeating = heartbeatOf(options.heartbeatMs ?? HEARTBEAT_MS).add({ db, userId, sessionId, send, end });
+        const displace = () => {
+          write(replacedEvent());
+          end();
+        };
+        leaveOpen = openStreams().add(userId, { displace }, options.perPerson ?? STREAMS_PER_PERSON);
         begin().catch((error: unknown) => {
           console.warn("[live] stream could not start", describeError(error));
           end();

@@ -48,6 +48,12 @@ export type Pagination = { limit: number; offset: number; total: number; hasMore
 /** Caps the badge as the spec asks: 99+. */
 export const badgeText = (count: number) => (count > 99 ? "99+" : String(count));
 
+/** The page's title with the unread count before it ('(3) Messages · Two of Us'); none at 0. */
+export function titleWithUnread(title: string, count: number): string {
+  const bare = title.replace(/^\(\d+\+?\) /, "");
+  return count > 0 ? `(${badgeText(count)}) ${bare}` : bare;
+}
+
 /** A type's definition by its name. */
 export const definitionOf = (type: NotificationKind) => NOTIFICATION_DEFINITIONS.find((definition) => definition.type === type)!;
 

@@ -15,5 +15,5 @@ export const STREAM_EVENTS = streamEventNames(LIVE_CLIENT_FEATURES);
 /** What each event changes on screen. */
 export const applyEvent = eventApplier(LIVE_CLIENT_FEATURES);
 
-/** Keeps the tab's one live stream open while the calling component is shown. */
+/** Keeps the browser's one live stream open (one tab holds it for all) while the calling component is shown. */
 export const useLiveStream = () => useStream(LIVE_CLIENT_FEATURES);

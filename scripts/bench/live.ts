@@ -28,7 +28,7 @@ import { cpuMs } from "./memory";
 import { printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { median, percentile } from "./stats";
-import { HEARTBEAT_MS } from "@/lib/live/rules";
+import { HEARTBEAT_MS, STREAMS_PER_PERSON } from "@/lib/live/rules";
 
 const STREAM_COUNTS = (process.env.BENCH_LIVE_STREAMS ?? "50,200,1000").split(",").map(Number);
 const ROUNDS_PER_COUNT = Number(process.env.BENCH_LIVE_ROUNDS ?? 10);
@@ -148,7 +148,8 @@ async function benchLiveOn(database: BenchDatabase): Promise<number> {
   // This process opens the database to create the users (see accounts.ts).
   for (const key of ["DATABASE_URL", "PGLITE_DIR"]) delete process.env[key];
   Object.assign(process.env, database.env);
-  const accounts = await createUsers(database, secret);
+  // Enough people that the most streams stay within the server's cap a person (each would end their oldest).
+  const accounts = await createUsers(database, secret, Math.max(20, Math.ceil(Math.max(...STREAM_COUNTS) / STREAMS_PER_PERSON)));
   console.log(`\n== live: ${database.label}, ${accounts.length} users; streams spread over them.`);
   const env = appEnv(database.env, secret);
   const { child } = await startServer({

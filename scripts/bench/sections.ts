@@ -15,6 +15,7 @@ import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
 import { benchMessages } from "./messages";
 import { benchSendRead } from "./send-read";
+import { benchTabs } from "./tabs";
 
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
@@ -26,5 +27,6 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   "send-read": benchSendRead,
   lighthouse: benchLighthouse,
   live: benchLive,
+  tabs: benchTabs,
   hostile: benchHostile,
 };

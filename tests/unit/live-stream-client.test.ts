@@ -33,10 +33,9 @@ class FakeSource implements EventSourceLike {
 }
 
 let sources: FakeSource[];
-let hidden: boolean;
 const last = () => sources.at(-1)!;
 
-function connect() {
+function connect(from: { lastEventId?: string; initiallyUp?: boolean } = {}) {
   const events: [string, unknown][] = [];
   const ups: boolean[] = [];
   const connection = connectStream("/api/stream", {
@@ -48,7 +47,7 @@ function connect() {
     events: STREAM_EVENTS,
     onEvent: (name, data) => events.push([name, data]),
     onUp: (up) => ups.push(up),
-    hidden: () => hidden,
+    ...from,
   });
   return { connection, events, ups };
 }
@@ -72,7 +71,6 @@ function failRepeatedly(failures: number): number[] {
 beforeEach(() => {
   vi.useFakeTimers();
   sources = [];
-  hidden = false;
 });
 afterEach(() => vi.useRealTimers());
 
@@ -135,37 +133,45 @@ describe("connectStream", () => {
     connection.stop();
   });
 
-  it("closes while the tab is hidden for more than a minute, and resumes from its last id on return", () => {
+  it("closes while paused (every tab hidden the while) and resumes from its last id", () => {
     const { connection, ups } = connect();
     last().opened();
     last().send("unread", 3, { notifications: 0 });
-    hidden = true;
-    connection.visibilityChanged();
-    vi.advanceTimersByTime(59_000);
-    expect(last().closed).toBe(false);
-    vi.advanceTimersByTime(1_000);
+    connection.pause();
     expect(last().closed).toBe(true);
     expect(ups).toEqual([true, false]);
     vi.advanceTimersByTime(600_000);
     expect(sources).toHaveLength(1);
-    hidden = false;
-    connection.visibilityChanged();
+    connection.resume();
     expect(sources).toHaveLength(2);
     expect(last().url).toBe("/api/stream?lastEventId=3");
     connection.stop();
   });
 
-  it("keeps its stream through a short absence from the tab", () => {
-    const { connection } = connect();
+  it("takes a stream over from where the browser's tabs are, counting as up until its first reconnect fails", () => {
+    const { connection, ups } = connect({ lastEventId: "41", initiallyUp: true });
+    expect(last().url).toBe("/api/stream?lastEventId=41");
+    last().fail();
+    expect(ups).toEqual([]);
+    vi.advanceTimersByTime(1_000);
+    last().fail();
+    expect(ups).toEqual([false]);
+    connection.stop();
+  });
+
+  it("comes back after the wait `replaced` names, polling meanwhile, from its last id", () => {
+    const { connection, ups, events } = connect();
     last().opened();
-    hidden = true;
-    connection.visibilityChanged();
-    vi.advanceTimersByTime(30_000);
-    hidden = false;
-    connection.visibilityChanged();
-    vi.advanceTimersByTime(120_000);
+    last().send("unread", 5, { notifications: 0 });
+    last().send("replaced", 5, { retryMs: 60_000 });
+    expect(last().closed).toBe(true);
+    expect(ups).toEqual([true, false]);
+    expect(events.map(([name]) => name)).toEqual(["unread"]);
+    vi.advanceTimersByTime(59_000);
     expect(sources).toHaveLength(1);
-    expect(last().closed).toBe(false);
+    vi.advanceTimersByTime(1_000);
+    expect(sources).toHaveLength(2);
+    expect(last().url).toBe("/api/stream?lastEventId=5");
     connection.stop();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { badgeText, formatNotificationTime, notificationHref } from "@/lib/notifications/rules";
+import { badgeText, formatNotificationTime, notificationHref, titleWithUnread } from "@/lib/notifications/rules";
 import { listQuerySchema, markReadSchema } from "@/lib/notifications/schemas";
 
 describe("notificationHref", () => {
@@ -31,6 +31,15 @@ describe("badgeText", () => {
     expect(badgeText(99)).toBe("99");
     expect(badgeText(100)).toBe("99+");
     expect(badgeText(12345)).toBe("99+");
+  });
+});
+
+describe("titleWithUnread", () => {
+  it("puts the unread count before the page's title, replaces an older one, and takes it away at 0", () => {
+    expect(titleWithUnread("Messages · Two of Us", 3)).toBe("(3) Messages · Two of Us");
+    expect(titleWithUnread("(3) Messages · Two of Us", 4)).toBe("(4) Messages · Two of Us");
+    expect(titleWithUnread("(99+) Forum · Two of Us", 120)).toBe("(99+) Forum · Two of Us");
+    expect(titleWithUnread("(4) Messages · Two of Us", 0)).toBe("Messages · Two of Us");
   });
 });
 

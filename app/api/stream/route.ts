@@ -5,7 +5,8 @@ import { liveStream } from "@/lib/live/sse";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 
 /**
- * GET /api/stream: the signed-in caller's live events (server-sent events, one stream per tab).
+ * GET /api/stream: the signed-in caller's live events (server-sent events, one stream per browser: its
+ * tabs share it, lib/live/client/tabs.ts).
  * The browser's own reconnect sends `Last-Event-ID`; a reconnect made by hand names it as
  * `?lastEventId=` (EventSource cannot set the header).
  */

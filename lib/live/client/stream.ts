@@ -1,5 +1,6 @@
 /**
- * The tab's one live stream (GET /api/stream), shared by everything that shows live data: the
+ * The browser's one live stream (GET /api/stream), held by one of its tabs for all (./tabs.ts)
+ * and shared in each by everything that shows live data: the
  * bell, the navigation's message badge, the inbox and the open thread. It feeds the live hook
  * (lib/live/client/use-live.ts): each event pushes a fresh value or invalidates the keys it
  * changed, and while the stream is up the keys it feeds stop polling (setStreaming); when it is
@@ -10,12 +11,15 @@
  * Connection (spec section 9, realtime): after a failure or the server's end of a stream it
  * reconnects after 1, 2, 5, 10 s, then every 10 s, resuming from the last event id it received
  * (so nothing is missed and nothing repeats); an attempt that has not opened within 10 s counts
- * as failed. The stream counts as down from the first failed reconnect. A tab hidden for more
- * than a minute closes its stream and resumes on return.
+ * as failed. The stream counts as down from the first failed reconnect. When every tab has been
+ * hidden for a minute the stream closes, and it resumes when one is shown (./tabs.ts). A stream
+ * the server ended for a newer one of the same person (`replaced`) comes back after the wait it
+ * names, the keys polling meanwhile.
  */
 import "client-only";
 import { useEffect } from "react";
-import { HIDDEN_PAUSE_MS, reconnectDelay, RESET_EVENT, UNREAD_EVENT } from "../rules";
+import { reconnectDelay, REPLACED_EVENT, REPLACED_RETRY_MS, RESET_EVENT, UNREAD_EVENT } from "../rules";
+import { shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream } from "./tabs";
 import { invalidate, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
@@ -53,30 +57,33 @@ export type StreamEnvironment = {
   open: (url: string) => EventSourceLike;
   /** The event names to listen for (streamEventNames). */
   events: readonly string[];
-  /** Called with each event's name and parsed data, in order. */
-  onEvent: (name: string, data: unknown) => void;
+  /** Called with each event's name, parsed data and id, in order. */
+  onEvent: (name: string, data: unknown, id: string) => void;
   /** Called when the stream comes up or goes down. */
   onUp: (up: boolean) => void;
-  /** Whether the page is hidden now. */
-  hidden: () => boolean;
+  /** Where to resume from: the last event id this browser applied (a tab taking the stream over). */
+  lastEventId?: string;
+  /** Whether the keys count as streamed already (another tab's stream fed them until now). */
+  initiallyUp?: boolean;
 };
 
 export type StreamConnection = {
-  /** Call when the page's visibility changes. */
-  visibilityChanged(): void;
+  /** Closes the stream until resume() (every tab of the browser hidden for a while). */
+  pause(): void;
+  /** Opens it again from the last event id, if paused. */
+  resume(): void;
   stop(): void;
 };
 
 /** One stream, reopened by hand on every failure so the schedule is the spec's (the browser's own retry is not). */
 export function connectStream(url: string, environment: StreamEnvironment): StreamConnection {
   let source: EventSourceLike | undefined;
-  let lastId: string | undefined;
+  let lastId = environment.lastEventId;
   let attempt = 0;
-  let up = false;
+  let up = environment.initiallyUp ?? false;
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let openTimeout: ReturnType<typeof setTimeout> | undefined;
-  let pause: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
 
   const setUp = (value: boolean) => {
@@ -94,14 +101,26 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
     }
   }
 
+  function reopenAfter(ms: number): void {
+    if (stopped || paused) return;
+    clearTimeout(retry);
+    retry = setTimeout(open, ms);
+  }
+
   function failed(): void {
     close();
     // A stream that was up and ended (the server's lifetime, a proxy's cut) counts as up until its
     // first reconnect fails: the keys it feeds do not all poll for the second it is away.
     if (!(up && attempt === 0)) setUp(false);
-    if (stopped || paused) return;
-    clearTimeout(retry);
-    retry = setTimeout(open, reconnectDelay(attempt++));
+    reopenAfter(reconnectDelay(attempt++));
+  }
+
+  /** A newer stream of the same person took this one's place (the server's cap): come back later, poll meanwhile. */
+  function replaced(data: unknown): void {
+    close();
+    setUp(false);
+    const retryMs = (data as { retryMs?: unknown } | null)?.retryMs;
+    reopenAfter(typeof retryMs === "number" && retryMs > 0 ? retryMs : REPLACED_RETRY_MS);
   }
 
   function open(): void {
@@ -116,35 +135,35 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
       setUp(true);
     };
     current.onerror = failed;
+    current.addEventListener(REPLACED_EVENT, (event) => {
+      if (source === current) replaced(JSON.parse(event.data));
+    });
     for (const name of environment.events)
       current.addEventListener(name, (event) => {
         if (source !== current) return;
         if (event.lastEventId) lastId = event.lastEventId;
-        environment.onEvent(name, JSON.parse(event.data));
+        environment.onEvent(name, JSON.parse(event.data), event.lastEventId);
       });
   }
 
   open();
   return {
-    visibilityChanged() {
-      clearTimeout(pause);
-      if (environment.hidden()) {
-        pause = setTimeout(() => {
-          paused = true;
-          clearTimeout(retry);
-          close();
-          setUp(false);
-        }, HIDDEN_PAUSE_MS);
-      } else if (paused) {
-        paused = false;
-        attempt = 0;
-        open();
-      }
+    pause() {
+      if (paused || stopped) return;
+      paused = true;
+      clearTimeout(retry);
+      close();
+      setUp(false);
+    },
+    resume() {
+      if (!paused || stopped) return;
+      paused = false;
+      attempt = 0;
+      open();
     },
     stop() {
       stopped = true;
       clearTimeout(retry);
-      clearTimeout(pause);
       close();
       setUp(false);
     },
@@ -167,17 +186,25 @@ export function eventApplier(features: readonly LiveClientFeature[]): (name: str
   };
 }
 
-let shared: { connection: StreamConnection; users: number; onVisibility: () => void } | undefined;
+let shared: { connection: SharedStream; users: number; onVisibility: () => void } | undefined;
+
+/** The browser's Web Locks and a channel to its other tabs, where it has both. */
+function tabsOf(): { locks?: LocksLike; channel?: ChannelLike } {
+  if (typeof navigator.locks === "undefined" || typeof BroadcastChannel === "undefined") return {};
+  return { locks: navigator.locks, channel: new BroadcastChannel(TABS_CHANNEL) };
+}
 
 function retain(features: readonly LiveClientFeature[]): () => void {
   if (!shared) {
     const fed = features.flatMap((feature) => feature.feeds);
-    const connection = connectStream("/api/stream", {
-      open: (url) => new EventSource(url),
-      events: streamEventNames(features),
-      onEvent: eventApplier(features),
+    const events = streamEventNames(features);
+    const connection = shareStream({
+      ...tabsOf(),
+      connect: ({ lastEventId, up }, onEvent, onUp) =>
+        connectStream("/api/stream", { open: (url) => new EventSource(url), events, onEvent, onUp, lastEventId, initiallyUp: up }),
+      apply: eventApplier(features),
       onUp: (up) => fed.forEach((prefix) => setStreaming(prefix, up)),
-      hidden: () => document.visibilityState === "hidden",
+      visible: () => document.visibilityState !== "hidden",
     });
     const onVisibility = () => connection.visibilityChanged();
     document.addEventListener("visibilitychange", onVisibility);
@@ -194,7 +221,7 @@ function retain(features: readonly LiveClientFeature[]): () => void {
 }
 
 /**
- * Keeps the tab's one live stream open while the calling component is shown, applying the
+ * Keeps the browser's one live stream open (./tabs.ts: one tab holds it for all) while the calling component is shown, applying the
  * registered features' events (lib/registry/live-client.ts calls it with the list).
  */
 export function useStream(features: readonly LiveClientFeature[]): void {

@@ -1,0 +1,236 @@
+/**
+ * One live connection per browser, shared by its tabs (README, Live updates): over HTTP/1.1 a
+ * browser opens six connections to a host, so tabs that each held a stream starved the seventh.
+ *
+ * - Leader: the tab holding the LEADER_LOCK (Web Locks) holds the stream and hands each event to
+ *   the other tabs over a BroadcastChannel. Every other tab waits for the lock, so when the
+ *   leader closes, crashes or navigates away (the browser frees its locks) the next one takes
+ *   over at once and resumes from the last event id it applied.
+ * - Each tab applies an event once: ids increase strictly, so an event whose id it has passed
+ *   (sent again after a takeover) is dropped. The counts (`unread`) are the state now and apply
+ *   unless older; `reset` always applies and moves the position where the server says.
+ * - Up or down: the leader tells the others, so no tab polls while the stream feeds them all.
+ * - The pause for hidden pages is the browser's: each visible tab holds a shared SHOWN_LOCK
+ *   (freed with the tab, even when it crashes), and the leader closes the stream only when no tab
+ *   has held it for HIDDEN_PAUSE_MS; a tab shown again says so, and the stream resumes.
+ * A browser without Web Locks or BroadcastChannel keeps one stream per tab, paused when that tab
+ * has been hidden for the minute.
+ */
+import "client-only";
+import { HIDDEN_PAUSE_MS, RESET_EVENT, UNREAD_EVENT } from "../rules";
+import type { StreamConnection } from "./stream";
+
+export const LEADER_LOCK = "two-of-us:live-leader";
+export const SHOWN_LOCK = "two-of-us:live-shown";
+export const TABS_CHANNEL = "two-of-us:live";
+
+/** How often a hidden leader looks whether another tab is still shown. */
+const LOOK_AGAIN_MS = 15_000;
+
+/** The part of the Web Locks API used (a fake one in the unit tests). */
+export type LocksLike = {
+  request(
+    name: string,
+    options: { mode?: "shared" | "exclusive"; signal?: AbortSignal },
+    granted: () => Promise<void> | void,
+  ): Promise<unknown>;
+  query(): Promise<{ held?: { name?: string }[] }>;
+};
+
+/** The part of BroadcastChannel used. */
+export type ChannelLike = { postMessage(message: unknown): void; onmessage: ((event: MessageEvent) => void) | null; close(): void };
+
+type TabMessage =
+  | { type: "event"; name: string; data: unknown; id: string }
+  | { type: "up"; up: boolean }
+  /** A tab joined: the leader answers whether the stream is up. */
+  | { type: "hello" }
+  /** A tab was shown or hidden: the leader looks again whether any is visible. */
+  | { type: "visibility" };
+
+export type TabsEnvironment = {
+  /** Both, or neither (one stream per tab). */
+  locks?: LocksLike;
+  channel?: ChannelLike;
+  /** Opens this tab's stream as the browser's, from the last event id applied. */
+  connect(
+    from: { lastEventId?: string; up: boolean },
+    onEvent: (name: string, data: unknown, id: string) => void,
+    onUp: (up: boolean) => void,
+  ): StreamConnection;
+  /** Applies an event in this tab. */
+  apply(name: string, data: unknown): void;
+  /** The stream feeding this tab's keys came up or went down. */
+  onUp(up: boolean): void;
+  visible(): boolean;
+};
+
+export type SharedStream = {
+  /** Call when this tab's visibility changes. */
+  visibilityChanged(): void;
+  stop(): void;
+};
+
+/**
+ * Whether a tab that has applied events up to `last` applies event `id` named `name`, and its
+ * position after it. An id that is not a number (none is) applies and moves nothing.
+ */
+export function nextPosition(last: number | undefined, name: string, rawId: string): { apply: boolean; last: number | undefined } {
+  const id = Number(rawId);
+  if (rawId === "" || !Number.isSafeInteger(id)) return { apply: true, last };
+  if (name === RESET_EVENT) return { apply: true, last: id };
+  // A stream's first event carries the counts at the newest id, which this tab may have applied.
+  const apply = last === undefined || id > last || (name === UNREAD_EVENT && id === last);
+  return { apply, last: apply ? id : last };
+}
+
+export function shareStream(environment: TabsEnvironment): SharedStream {
+  const { locks, channel } = environment.locks && environment.channel ? environment : { locks: undefined, channel: undefined };
+  const stopping = new AbortController();
+  let stopped = false;
+  let position: number | undefined;
+  let up = false;
+  let connection: StreamConnection | undefined;
+  let releaseLeader: (() => void) | undefined;
+  let lookTimer: ReturnType<typeof setTimeout> | undefined;
+  let hiddenSince: number | undefined;
+  let paused = false;
+
+  const post = (message: TabMessage) => channel?.postMessage(message);
+
+  function deliver(name: string, data: unknown, id: string): void {
+    const next = nextPosition(position, name, id);
+    position = next.last;
+    if (next.apply) environment.apply(name, data);
+  }
+
+  function setUp(value: boolean): void {
+    if (up === value) return;
+    up = value;
+    environment.onUp(value);
+  }
+
+  /** Whether any tab of the browser is visible: this one, or one holding SHOWN_LOCK. */
+  async function anyShown(): Promise<boolean> {
+    if (environment.visible()) return true;
+    if (!locks) return false;
+    const { held = [] } = await locks.query().catch(() => ({ held: [{ name: SHOWN_LOCK }] }));
+    return held.some((lock) => lock.name === SHOWN_LOCK);
+  }
+
+  /**
+   * The leader's look at the browser's visibility: resume when a tab is shown, pause once none has
+   * been for HIDDEN_PAUSE_MS. While its own tab is hidden it looks again every LOOK_AGAIN_MS: a
+   * tab that crashed while shown says nothing.
+   */
+  async function checkShown(): Promise<void> {
+    if (!connection) return;
+    const shown = await anyShown();
+    if (!connection || stopped) return;
+    clearTimeout(lookTimer);
+    lookTimer = undefined;
+    if (shown) {
+      hiddenSince = undefined;
+      if (paused) {
+        paused = false;
+        connection.resume();
+      }
+    } else {
+      hiddenSince ??= Date.now();
+      if (!paused && Date.now() - hiddenSince >= HIDDEN_PAUSE_MS) {
+        paused = true;
+        connection.pause();
+      }
+    }
+    if (paused || environment.visible()) return;
+    const wait = shown ? LOOK_AGAIN_MS : HIDDEN_PAUSE_MS - (Date.now() - hiddenSince!);
+    lookTimer = setTimeout(() => void checkShown(), wait);
+  }
+
+  function lead(): void {
+    connection = environment.connect(
+      { lastEventId: position === undefined ? undefined : String(position), up },
+      (name, data, id) => {
+        post({ type: "event", name, data, id });
+        deliver(name, data, id);
+      },
+      (value) => {
+        // A tab that stops hands the stream over: the others keep their state for the next leader.
+        if (stopped) return;
+        setUp(value);
+        post({ type: "up", up: value });
+      },
+    );
+    void checkShown();
+  }
+
+  // While this tab is visible it holds SHOWN_LOCK (shared); it tells the leader once the lock is
+  // held or freed, so the leader's look finds what it said.
+  let shownHeld: Promise<unknown> | undefined;
+  let shownAsk: object | undefined;
+  let releaseShown: (() => void) | undefined;
+  function trackShown(): void {
+    if (!locks) return void checkShown();
+    if (environment.visible()) {
+      if (shownHeld) return;
+      const ask = (shownAsk = {});
+      shownHeld = locks
+        .request(SHOWN_LOCK, { mode: "shared", signal: stopping.signal }, () => {
+          // Hidden (or hidden and shown again, asking anew) before it was granted: not held.
+          if (stopped || !environment.visible() || shownAsk !== ask) return;
+          announceShown();
+          return new Promise<void>((resolve) => (releaseShown = resolve));
+        })
+        .catch(() => {});
+    } else if (shownHeld) {
+      const held = shownHeld;
+      releaseShown?.();
+      releaseShown = shownHeld = shownAsk = undefined;
+      void held.then(announceShown);
+    }
+  }
+  function announceShown(): void {
+    if (stopped) return;
+    post({ type: "visibility" });
+    void checkShown();
+  }
+
+  if (!locks || !channel) lead();
+  else {
+    channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
+      if (stopped) return;
+      if (data.type === "event") deliver(data.name, data.data, data.id);
+      else if (data.type === "up" && !connection) setUp(data.up);
+      else if (data.type === "hello" && connection) post({ type: "up", up });
+      else if (data.type === "visibility") void checkShown();
+    };
+    post({ type: "hello" });
+    locks
+      .request(LEADER_LOCK, { signal: stopping.signal }, () => {
+        if (stopped) return;
+        lead();
+        return new Promise<void>((resolve) => (releaseLeader = resolve));
+      })
+      .catch(() => {});
+    trackShown();
+  }
+
+  return {
+    visibilityChanged: trackShown,
+    stop() {
+      stopped = true;
+      stopping.abort();
+      clearTimeout(lookTimer);
+      connection?.stop();
+      // This tab's keys poll again; the other tabs keep the stream's state for the next leader.
+      if (up) environment.onUp(false);
+      connection = undefined;
+      releaseLeader?.();
+      releaseShown?.();
+      if (channel) {
+        channel.onmessage = null;
+        channel.close();
+      }
+    },
+  };
+}

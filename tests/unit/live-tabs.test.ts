@@ -1,0 +1,292 @@
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
+import { nextPosition, shareStream, type ChannelLike, type LocksLike, type SharedStream } from "@/lib/live/client/tabs";
+import { HIDDEN_PAUSE_MS } from "@/lib/live/rules";
+
+/**
+ * One live connection per browser (lib/live/client/tabs.ts): one tab holds the stream and hands
+ * its events to the others, the next takes over from the last id, each tab applies an event once,
+ * and the stream pauses only when every tab has been hidden the while. Web Locks and
+ * BroadcastChannel are fakes with the browser's semantics (FIFO locks, freed with their tab).
+ */
+
+type Entry = { name: string; mode: "shared" | "exclusive"; tab: number; run: () => void };
+
+/** The browser's lock manager for every tab: FIFO per name, shared locks held together. */
+class LockTable {
+  held: Entry[] = [];
+  queue: Entry[] = [];
+  private releasers = new Map<Entry, () => void>();
+
+  forTab(tab: number): LocksLike {
+    return {
+      request: (name, options, granted) =>
+        new Promise((resolve, reject) => {
+          const entry: Entry = {
+            name,
+            mode: options.mode ?? "exclusive",
+            tab,
+            run: () =>
+              void Promise.resolve(granted()).then((value) => {
+                this.release(entry);
+                resolve(value);
+              }),
+          };
+          this.releasers.set(entry, () => resolve(undefined));
+          options.signal?.addEventListener("abort", () => {
+            if (!this.queue.includes(entry)) return;
+            this.queue = this.queue.filter((queued) => queued !== entry);
+            reject(new DOMException("aborted", "AbortError"));
+          });
+          this.queue.push(entry);
+          this.process();
+        }),
+      query: async () => ({ held: this.held.map(({ name }) => ({ name })) }),
+    };
+  }
+
+  private process(): void {
+    const blocked = new Set<string>();
+    for (const entry of [...this.queue]) {
+      if (blocked.has(entry.name)) continue;
+      const holders = this.held.filter((held) => held.name === entry.name);
+      if (holders.length && (entry.mode === "exclusive" || holders.some((held) => held.mode === "exclusive"))) {
+        blocked.add(entry.name);
+        continue;
+      }
+      this.queue = this.queue.filter((queued) => queued !== entry);
+      this.held.push(entry);
+      entry.run();
+    }
+  }
+
+  private release(entry: Entry): void {
+    if (!this.held.includes(entry)) return;
+    this.held = this.held.filter((held) => held !== entry);
+    this.process();
+  }
+
+  /** The tab is gone (closed, crashed, navigated away): the browser frees its locks. */
+  crash(tab: number): void {
+    this.queue = this.queue.filter((entry) => entry.tab !== tab);
+    for (const entry of this.held.filter((held) => held.tab === tab)) {
+      this.releasers.get(entry)?.();
+      this.release(entry);
+    }
+  }
+}
+
+class Hub {
+  channels = new Set<FakeChannel>();
+}
+class FakeChannel implements ChannelLike {
+  onmessage: ((event: MessageEvent) => void) | null = null;
+  constructor(private hub: Hub) {
+    hub.channels.add(this);
+  }
+  postMessage(message: unknown): void {
+    const copy = structuredClone(message);
+    for (const other of this.hub.channels) if (other !== this) queueMicrotask(() => other.onmessage?.({ data: copy } as MessageEvent));
+  }
+  close(): void {
+    this.hub.channels.delete(this);
+  }
+}
+
+type FakeStream = {
+  from: { lastEventId?: string; up: boolean };
+  emit(name: string, data: unknown, id: number): void;
+  up(value: boolean): void;
+  pause: Mock<() => void>;
+  resume: Mock<() => void>;
+  stop: Mock<() => void>;
+};
+
+type Tab = {
+  shared: SharedStream;
+  applied: [string, unknown][];
+  ups: boolean[];
+  streams: FakeStream[];
+  visible: boolean;
+  channel?: FakeChannel;
+};
+
+let locks: LockTable;
+let hub: Hub;
+let tabs: Tab[];
+
+function openTab({ visible = true, supported = true } = {}): Tab {
+  const index = tabs.length;
+  const channel = supported ? new FakeChannel(hub) : undefined;
+  const tab = { applied: [], ups: [], streams: [], visible, channel } as unknown as Tab;
+  tab.shared = shareStream({
+    locks: supported ? locks.forTab(index) : undefined,
+    channel,
+    connect(from, onEvent, onUp) {
+      const stream: FakeStream = {
+        from,
+        emit: (name, data, id) => onEvent(name, data, String(id)),
+        up: onUp,
+        pause: vi.fn<() => void>(),
+        resume: vi.fn<() => void>(),
+        stop: vi.fn<() => void>(),
+      };
+      tab.streams.push(stream);
+      return stream;
+    },
+    apply: (name, data) => tab.applied.push([name, data]),
+    onUp: (up) => tab.ups.push(up),
+    visible: () => tab.visible,
+  });
+  tabs.push(tab);
+  return tab;
+}
+
+/** The tab goes without a word: its locks are freed and its channel closed, as the browser does. */
+function crash(tab: Tab): void {
+  tab.channel?.close();
+  locks.crash(tabs.indexOf(tab));
+}
+
+const settle = () => vi.advanceTimersByTimeAsync(0);
+const leaders = () => tabs.filter((tab) => tab.streams.length > 0);
+
+function setVisible(tab: Tab, visible: boolean): void {
+  tab.visible = visible;
+  tab.shared.visibilityChanged();
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  locks = new LockTable();
+  hub = new Hub();
+  tabs = [];
+});
+afterEach(() => {
+  tabs.forEach((tab) => tab.shared.stop());
+  vi.useRealTimers();
+});
+
+describe("nextPosition", () => {
+  it("applies a newer id and drops one the tab has passed", () => {
+    expect(nextPosition(undefined, "message", "4")).toEqual({ apply: true, last: 4 });
+    expect(nextPosition(4, "message", "5")).toEqual({ apply: true, last: 5 });
+    expect(nextPosition(5, "message", "5")).toEqual({ apply: false, last: 5 });
+    expect(nextPosition(5, "message", "3")).toEqual({ apply: false, last: 5 });
+  });
+
+  it("applies the counts a new stream opens with at the newest id, but never older counts", () => {
+    expect(nextPosition(9, "unread", "9")).toEqual({ apply: true, last: 9 });
+    expect(nextPosition(9, "unread", "8")).toEqual({ apply: false, last: 9 });
+  });
+
+  it("always applies `reset` and moves to where the server puts it", () => {
+    expect(nextPosition(90, "reset", "12")).toEqual({ apply: true, last: 12 });
+  });
+});
+
+describe("shareStream", () => {
+  it("opens one stream for the browser, in the first tab, and hands each of its events to every tab in order", async () => {
+    const [first, second, third] = [openTab(), openTab(), openTab()];
+    await settle();
+    expect(leaders()).toEqual([first]);
+    first.streams[0]!.emit("unread", { messages: 1 }, 7);
+    first.streams[0]!.emit("message", { body: "Hi" }, 8);
+    await settle();
+    for (const tab of [first, second, third])
+      expect(tab.applied).toEqual([
+        ["unread", { messages: 1 }],
+        ["message", { body: "Hi" }],
+      ]);
+  });
+
+  it("tells every tab when the stream is up or down, and a tab opened later asks", async () => {
+    const [first, second] = [openTab(), openTab()];
+    await settle();
+    first.streams[0]!.up(true);
+    await settle();
+    expect(second.ups).toEqual([true]);
+    const third = openTab();
+    await settle();
+    expect(third.ups).toEqual([true]);
+    first.streams[0]!.up(false);
+    await settle();
+    expect([first.ups, second.ups, third.ups]).toEqual([
+      [true, false],
+      [true, false],
+      [true, false],
+    ]);
+  });
+
+  it.each([
+    ["crashes", crash],
+    ["closes", (tab: Tab) => tab.shared.stop()],
+  ])(
+    "when the tab holding the stream %s, the next takes over from the last event id, each event applied once in every tab",
+    async (_, leave) => {
+      const [first, second, third] = [openTab(), openTab(), openTab()];
+      await settle();
+      first.streams[0]!.up(true);
+      first.streams[0]!.emit("message", { body: "one" }, 1);
+      first.streams[0]!.emit("message", { body: "two" }, 2);
+      await settle();
+      leave(first);
+      await settle();
+      expect(leaders()).toEqual([first, second]);
+      const taken = second.streams[0]!;
+      expect(taken.from).toEqual({ lastEventId: "2", up: true });
+      // The server sends what follows the id; an event sent again (a race at the handover) applies once.
+      taken.emit("message", { body: "two" }, 2);
+      taken.emit("message", { body: "three" }, 3);
+      await settle();
+      for (const tab of [second, third])
+        expect(tab.applied.map(([, data]) => (data as { body: string }).body)).toEqual(["one", "two", "three"]);
+      // The tabs that stay never saw the stream go down.
+      expect(third.ups).toEqual([true]);
+    },
+  );
+
+  it("keeps one stream per tab where the browser has no Web Locks or BroadcastChannel", async () => {
+    const [first, second] = [openTab({ supported: false }), openTab({ supported: false })];
+    await settle();
+    expect(leaders()).toEqual([first, second]);
+    expect(second.streams[0]!.from).toEqual({ lastEventId: undefined, up: false });
+  });
+
+  it("keeps the stream while any tab is visible, closes it when all have been hidden a minute, and resumes when one is shown", async () => {
+    const [first, second] = [openTab(), openTab()];
+    await settle();
+    const stream = first.streams[0]!;
+    setVisible(first, false);
+    await settle();
+    await vi.advanceTimersByTimeAsync(HIDDEN_PAUSE_MS * 3);
+    expect(stream.pause).not.toHaveBeenCalled();
+
+    setVisible(second, false);
+    await settle();
+    await vi.advanceTimersByTimeAsync(HIDDEN_PAUSE_MS - 1_000);
+    expect(stream.pause).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(stream.pause).toHaveBeenCalledTimes(1);
+
+    setVisible(second, true);
+    await settle();
+    expect(stream.resume).toHaveBeenCalledTimes(1);
+  });
+
+  it("counts a crashed visible tab as gone, and a short absence of every tab as nothing", async () => {
+    const [first, second] = [openTab({ visible: false }), openTab()];
+    await settle();
+    const stream = first.streams[0]!;
+    setVisible(second, false);
+    await vi.advanceTimersByTimeAsync(30_000);
+    setVisible(second, true);
+    await vi.advanceTimersByTimeAsync(HIDDEN_PAUSE_MS * 2);
+    expect(stream.pause).not.toHaveBeenCalled();
+    crash(second);
+    // The hidden leader looks again every 15 s.
+    await vi.advanceTimersByTimeAsync(15_000 + HIDDEN_PAUSE_MS - 1_000);
+    expect(stream.pause).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(stream.pause).toHaveBeenCalledTimes(1);
+  });
+});
