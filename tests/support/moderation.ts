@@ -1,0 +1,35 @@
+/** Helpers of the moderation integration tests: moderators, and the moderation routes' calls. */
+import { eq } from "drizzle-orm";
+import { GET as logRoute } from "@/app/api/moderation/log/route";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import type { Role } from "@/lib/membership/roles";
+import { call } from "./api";
+import type { Headers, TestCouple } from "./forum";
+import { messagingCouple } from "./messages";
+
+const enc = encodeURIComponent;
+
+/** Gives partner A of the couple a role; answers their headers. */
+export async function withRole(couple: TestCouple, role: Role): Promise<Headers> {
+  const db = await getDb();
+  await db.update(users).set({ role }).where(eq(users.id, couple.a.userId));
+  return couple.a.headers;
+}
+
+/** A moderator with a couple of their own: the couple, and partner A's headers. */
+export async function moderatorCouple(role: Role = "moderator"): Promise<{ couple: TestCouple; headers: Headers; userId: string }> {
+  const couple = await messagingCouple();
+  return { couple, headers: await withRole(couple, role), userId: couple.a.userId };
+}
+
+export const moderation = {
+  report: (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h }),
+  queue: (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h }),
+  resolve: (id: string, action: string, h: Headers) =>
+    call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
+  log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
+};
