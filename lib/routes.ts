@@ -83,8 +83,10 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
-  /** Admins only: the page itself answers not-found to everyone else. */
+  /** Moderators and admins only: each page answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
+  { path: "/moderation/log", tier: "profile-required" },
+  { path: "/moderation/couples/[coupleId]", tier: "profile-required" },
 
   { path: "/dev/outbox", tier: "dev" },
   /** The benchmark's baseline page (BENCH_BARE=1 only). */

@@ -1,7 +1,7 @@
 import "server-only";
-import { eq, or } from "drizzle-orm";
+import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { MODERATION_PER_USER } from "./rules";
@@ -29,4 +29,14 @@ export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: str
   if (coupleId !== null && coupleId === moderator.coupleId) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
   const state = await consumeLimit(db, MODERATION_PER_USER, moderator.userId);
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
+}
+
+/** The team (moderators and admins), by first name: the log's moderator filter. */
+export async function moderationTeam(db: Db): Promise<{ userId: string; name: string; role: string }[]> {
+  const rows = await db
+    .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, role: users.role })
+    .from(users)
+    .where(inArray(users.role, ["moderator", "admin"]))
+    .orderBy(asc(users.firstName), asc(users.id));
+  return rows.map((row) => ({ userId: row.userId, name: `${row.firstName} ${row.lastName}`.trim(), role: row.role }));
 }

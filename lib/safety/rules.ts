@@ -61,6 +61,19 @@ export const LOG_ACTIONS = [
   "role_granted",
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
+export const LOG_ACTION_LABELS: Record<LogAction, string> = {
+  report_dismissed: "Report dismissed",
+  report_removed: "Report: removed",
+  warn: "Warned",
+  restrict: "Restricted",
+  suspend: "Suspended",
+  ban: "Banned",
+  lift: "Lifted",
+  appeal_decided: "Appeal decided",
+  context_viewed: "Context viewed",
+  role_granted: "Role granted",
+};
+export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
 
 /** Moderator actions per moderator per hour (lib/rate-limit.ts `Limit` shape): a slip of the hand, not a team's day. */
 export const MODERATION_PER_USER = {

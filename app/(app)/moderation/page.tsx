@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ModerationQueue } from "@/components/forum/ModerationQueue";
+import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayModerate } from "@/lib/membership/roles";
 import { moderationQueue } from "@/lib/forum/reports";
@@ -16,6 +17,7 @@ export default async function ModerationPage() {
   return (
     <main id="main" className="page">
       <h1>Moderation</h1>
+      <ModerationNav current="queue" />
       <ModerationQueue reports={reports} />
     </main>
   );
