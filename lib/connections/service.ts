@@ -1,4 +1,5 @@
 import "server-only";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -58,6 +59,7 @@ export type SentRequest = { id: string; status: "pending"; couple: RequestCouple
  * unless that last one opened a conversation a block has ended (rules.ts's `blocksNewRequest`).
  */
 export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest> {
+  await assertNotRestricted(db, member.coupleId);
   const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
   if (!limit.allowed) throw new AppError("RATE_LIMITED", CONNECTION_TEXTS.rateLimited, { retryAfterSeconds: limit.retryAfterSeconds });
   if (input.coupleId === member.coupleId) throw notFound();

@@ -82,3 +82,75 @@ export const MODERATION_PER_USER = {
   windowSeconds: 60 * 60,
   message: "Too many moderation actions. Please wait a little.",
 } as const;
+
+/** A standing action as the couple sees it: what, why, until when (null: until lifted). */
+export type StandingSanction = { id: string; kind: SanctionKind; reason: string; endsAt: string | null; createdAt: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** When a restriction for `days` made at `from` ends. */
+export const restrictionEnd = (from: Date, days: number): Date => new Date(from.getTime() + days * DAY_MS);
+
+/** A date as every moderation notice writes it (UTC, so the server and the browser agree). */
+export const noticeDate = (at: string | Date): string =>
+  new Date(at).toLocaleString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  }) + " UTC";
+
+/** Where every moderation notice points: what moderators do and how to appeal. */
+export const SAFETY_PAGE = "/safety";
+
+/** What a restricted couple is told wherever a button to write would have been (and in the 403). */
+export function restrictedText(restriction: { reason: string; endsAt: string | null }): string {
+  const until = restriction.endsAt ? `until ${noticeDate(restriction.endsAt)}` : "until a moderator has looked at the reports about it";
+  return `Your couple is restricted ${until} (${guidelineLabel(restriction.reason)}): you can read, but not say hello, send messages, post or reply.`;
+}
+
+/** What a partner of a suspended or banned couple is told when signing in. */
+export const SUSPENDED_SIGN_IN =
+  "Your couple's account is suspended by our moderators. We sent you an e-mail saying why and how to appeal.";
+export const BANNED_SIGN_IN =
+  "Your couple's account was closed by our moderators for breaking the community guidelines. We sent you an e-mail saying why and how to appeal.";
+/** Registration with an address of a banned couple's partner. */
+export const BANNED_EMAIL = "This e-mail address cannot be used to register.";
+
+/** What the couple's notice and e-mail say for each action: title and message (the appeal link is the notice's). */
+export function sanctionNotice(sanction: { kind: SanctionKind; reason: string; endsAt: string | null }): {
+  title: string;
+  message: string;
+} {
+  const why = guidelineLabel(sanction.reason);
+  const appeal = `You can appeal once, from ${SAFETY_PAGE}.`;
+  switch (sanction.kind) {
+    case "warn":
+      return {
+        title: "A warning from our moderators",
+        message: `Our moderators warn your couple for breaking the guideline '${why}'. ${appeal}`,
+      };
+    case "restrict":
+      return { title: "Your couple is restricted", message: `${restrictedText(sanction)} ${appeal}` };
+    case "suspend":
+      return {
+        title: "Your couple is suspended",
+        message: `Our moderators suspended your couple for breaking the guideline '${why}': you are signed out and other couples no longer see you, until a moderator lifts it. ${appeal}`,
+      };
+    case "ban":
+      return {
+        title: "Your couple's account is closed",
+        message: `Our moderators closed your couple's account for good for breaking the guideline '${why}'. Your e-mail addresses cannot register again. ${appeal}`,
+      };
+  }
+}
+
+/** The couple's notice when an action is lifted. */
+export const liftedNotice = (kind: SanctionKind): { title: string; message: string } => ({
+  title:
+    kind === "warn"
+      ? "A warning was withdrawn"
+      : `Your couple is no longer ${kind === "restrict" ? "restricted" : kind === "ban" ? "banned" : "suspended"}`,
+  message: "Our moderators lifted what they had done. Thank you for your patience.",
+});

@@ -1,9 +1,12 @@
 /** Helpers of the moderation integration tests: moderators, and the moderation routes' calls. */
 import { eq } from "drizzle-orm";
+import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
+import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
 import { GET as logRoute } from "@/app/api/moderation/log/route";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
+import { POST as liftRoute } from "@/app/api/moderation/sanctions/[id]/lift/route";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import type { Role } from "@/lib/membership/roles";
@@ -33,3 +36,13 @@ export const moderation = {
     call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
   log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
 };
+
+export const sanctions = {
+  act: (coupleId: string, body: unknown, h: Headers) =>
+    call(actRoute, "POST", `/api/moderation/couples/${enc(coupleId)}/actions`, { body, headers: h, params: { id: coupleId } }),
+  lift: (sanctionId: string, body: unknown, h: Headers) =>
+    call(liftRoute, "POST", `/api/moderation/sanctions/${enc(sanctionId)}/lift`, { body, headers: h, params: { id: sanctionId } }),
+};
+
+export const profileOf = (coupleId: string, h: Headers) =>
+  call(profileRoute, "GET", `/api/couples/${enc(coupleId)}/full-profile`, { headers: h, params: { id: coupleId } });
