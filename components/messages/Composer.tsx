@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
@@ -27,6 +28,7 @@ export function Composer({ conversationId, onSent, onEnded }: Props) {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const over = body.length > BODY_MAX;
+  const restriction = useRestriction();
 
   async function attach(file: File | undefined) {
     if (!file) return;
@@ -70,6 +72,12 @@ export function Composer({ conversationId, onSent, onEnded }: Props) {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void submit();
   };
 
+  if (restriction)
+    return (
+      <p className={styles.composer}>
+        <RestrictedInstead restriction={restriction} />
+      </p>
+    );
   return (
     <form className={styles.composer} onSubmit={submit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}

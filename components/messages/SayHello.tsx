@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
@@ -31,6 +32,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   // none of them until one is used (it then stays, so closing is the browser's, focus back included).
   const [opened, setOpened] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
+  const restriction = useRestriction();
   const {
     register,
     handleSubmit,
@@ -68,6 +70,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
         {INBOX_TEXTS.requestSent}
       </span>
     );
+  if (restriction) return <RestrictedInstead restriction={restriction} className={`${styles.sent} ${classes}`} />;
 
   const submit = handleSubmit(async ({ note: text }) => {
     setFailed(null);

@@ -267,3 +267,12 @@ export async function sanctionsOf(db: Db, coupleId: string) {
     liftReason: row.liftReason,
   }));
 }
+
+/** What the couple's pages show above everything (the app's layout): an unread warning, and a restriction in force. */
+export async function coupleNotices(
+  db: Db,
+  coupleId: string,
+): Promise<{ warning: StandingSanction | null; restriction: StandingSanction | null }> {
+  const [warning, restriction] = await Promise.all([unseenWarning(db, coupleId), currentRestriction(db, coupleId)]);
+  return { warning, restriction };
+}
