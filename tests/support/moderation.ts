@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
 import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
+import { GET as recordRoute } from "@/app/api/moderation/couples/[id]/route";
 import { GET as logRoute } from "@/app/api/moderation/log/route";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
@@ -46,3 +47,6 @@ export const sanctions = {
 
 export const profileOf = (coupleId: string, h: Headers) =>
   call(profileRoute, "GET", `/api/couples/${enc(coupleId)}/full-profile`, { headers: h, params: { id: coupleId } });
+
+export const coupleRecordOf = (coupleId: string, h: Headers) =>
+  call(recordRoute, "GET", `/api/moderation/couples/${enc(coupleId)}`, { headers: h, params: { id: coupleId } });
