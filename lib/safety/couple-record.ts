@@ -12,7 +12,7 @@ import { sanctionsOf } from "./sanctions";
  * the last 30 days, and every earlier action with its appeal. Each figure is one indexed count.
  */
 export type CoupleRecord = {
-  couple: { id: string; coupleName: string; status: string; createdAt: string; partnerIds: string[] };
+  couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
   reports: { reason: string; reports: number; couples: number }[];
   blocksReceived: number;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
@@ -25,6 +25,8 @@ const reportsAgainst = (coupleId: string) => sql`
   union all select r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
   union all select r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
   union all select r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleRecord> {
   const [couple] = await db
@@ -57,6 +59,7 @@ export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleReco
       coupleName: couple.coupleName,
       status: couple.status,
       createdAt: couple.createdAt.toISOString(),
+      ageDays: Math.floor((Date.now() - couple.createdAt.getTime()) / DAY_MS),
       partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
     },
     reports: resultRows<CoupleRecord["reports"][number]>(reports),

@@ -16,7 +16,6 @@ import styles from "@/components/moderation/Moderation.module.css";
 export const metadata: Metadata = { title: "A couple, for moderators" };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Moderators and admins only: a couple's record and the actions on it (acting from a report: `?report={id}`). */
 export default async function ModerationCouplePage({
@@ -37,7 +36,7 @@ export default async function ModerationCouplePage({
   });
   const own = viewer.coupleId === coupleId;
   const reportId = typeof report === "string" && UUID.test(report) ? report : undefined;
-  const ageDays = Math.floor((Date.now() - new Date(record.couple.createdAt).getTime()) / DAY_MS);
+  const { ageDays } = record.couple;
   return (
     <main id="main" className="page">
       <h1>{record.couple.coupleName}</h1>
