@@ -64,7 +64,7 @@ function lockedOut(retryAfterSeconds: number): AppError {
 export async function authenticate(
   db: Db,
   input: { email: string; password: string },
-  context: { clientAddress: string; deviceToken?: string | null },
+  context: { clientAddress: string; deviceToken?: string | null; forAppeal?: boolean },
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
   const device = trustedDevice(context.deviceToken, email);
@@ -105,6 +105,7 @@ export async function authenticate(
   if (outcome.kind === "invalid") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   const { user } = outcome;
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
-  await assertCoupleNotSuspended(db, user.id);
+  // An appeal against a suspension is the one thing its partners may still prove they are.
+  if (!context.forAppeal) await assertCoupleNotSuspended(db, user.id);
   return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt };
 }

@@ -20,4 +20,5 @@ async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; m
 export const notificationsSafety: SafetyReactions = {
   sanctioned: (tx, sanction) => tellCouple(tx, sanction, moderation.text.sanctioned(sanction)),
   lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),
+  appealRefused: (tx, sanction) => tellCouple(tx, sanction, moderation.text.appealRefused(sanction.kind)),
 };

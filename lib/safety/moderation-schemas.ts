@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { signInSchema } from "@/lib/auth/schemas";
 import { boundedString, multiLine } from "@/lib/fields";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import { APPEAL_MAX, GUIDELINE_KEYS, LOG_ACTIONS, MODERATION_NOTE_MAX, RESTRICT_DAYS, SANCTION_KINDS } from "./rules";
@@ -62,3 +63,12 @@ export const appealSchema = z.object({
 });
 
 export const idParamsSchema = z.object({ id: z.uuid({ error: "Not found" }) });
+
+/** `POST /api/appeals/suspended`: a partner of a suspended couple proves who they are to appeal (signed out). */
+export const suspendedAppealSchema = signInSchema.extend({ body: appealSchema.shape.body });
+
+/** `POST /api/moderation/appeals/{id}/{grant|refuse}`. */
+export const appealDecisionParamsSchema = z.object({
+  id: z.uuid({ error: "Not found" }),
+  decision: z.enum(["grant", "refuse"], { error: "decision must be grant or refuse" }),
+});

@@ -22,6 +22,7 @@ export type SafetyReactions = {
   blocked?(tx: Db, block: Block): Promise<void>;
   sanctioned?(tx: Db, sanction: Sanctioned): Promise<void>;
   lifted?(tx: Db, sanction: Sanctioned): Promise<void>;
+  appealRefused?(tx: Db, sanction: Sanctioned): Promise<void>;
   /** Answers the storage keys of images to delete once the decision commits. */
   reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
 };
@@ -42,7 +43,7 @@ export async function announceResolved(tx: Db, reactions: readonly SafetyReactio
 export async function announceSanction(
   tx: Db,
   reactions: readonly SafetyReactions[],
-  event: "sanctioned" | "lifted",
+  event: "sanctioned" | "lifted" | "appealRefused",
   sanction: Sanctioned,
 ) {
   for (const reaction of reactions) await reaction[event]?.(tx, sanction);

@@ -154,3 +154,9 @@ export const liftedNotice = (kind: SanctionKind): { title: string; message: stri
       : `Your couple is no longer ${kind === "restrict" ? "restricted" : kind === "ban" ? "banned" : "suspended"}`,
   message: "Our moderators lifted what they had done. Thank you for your patience.",
 });
+
+/** The couple's notice when a moderator refused its appeal: the action stands. */
+export const appealRefusedNotice = (kind: SanctionKind): { title: string; message: string } => ({
+  title: "Your appeal was not granted",
+  message: `A moderator who did not take the action read your appeal; the ${kind === "warn" ? "warning" : kind === "restrict" ? "restriction" : kind === "ban" ? "ban" : "suspension"} stands.`,
+});

@@ -1,5 +1,9 @@
 /** Helpers of the moderation integration tests: moderators, and the moderation routes' calls. */
 import { eq } from "drizzle-orm";
+import { POST as appealRoute } from "@/app/api/appeals/route";
+import { POST as suspendedAppealRoute } from "@/app/api/appeals/suspended/route";
+import { POST as decideRoute } from "@/app/api/moderation/appeals/[id]/[decision]/route";
+import { GET as openAppealsRoute } from "@/app/api/moderation/appeals/route";
 import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
 import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
 import { GET as recordRoute } from "@/app/api/moderation/couples/[id]/route";
@@ -50,3 +54,11 @@ export const profileOf = (coupleId: string, h: Headers) =>
 
 export const coupleRecordOf = (coupleId: string, h: Headers) =>
   call(recordRoute, "GET", `/api/moderation/couples/${enc(coupleId)}`, { headers: h, params: { id: coupleId } });
+
+export const appeals = {
+  file: (body: unknown, h: Headers) => call(appealRoute, "POST", "/api/appeals", { body, headers: h }),
+  suspended: (body: unknown) => call(suspendedAppealRoute, "POST", "/api/appeals/suspended", { body }),
+  open: (h: Headers) => call(openAppealsRoute, "GET", "/api/moderation/appeals", { headers: h }),
+  decide: (id: string, decision: string, h: Headers) =>
+    call(decideRoute, "POST", `/api/moderation/appeals/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
+};

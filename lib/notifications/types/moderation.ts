@@ -1,4 +1,4 @@
-import { sanctionNotice, liftedNotice, SAFETY_PAGE } from "@/lib/safety/rules";
+import { appealRefusedNotice, sanctionNotice, liftedNotice, SAFETY_PAGE } from "@/lib/safety/rules";
 import { defineNotification } from "./definition";
 
 /** To both partners: a moderator acted on their couple, or lifted it (lib/notifications/moderation.ts). */
@@ -12,5 +12,5 @@ export const moderation = defineNotification({
   groups: "none",
   // Every moderation notice links to what moderators do and how to appeal.
   href: () => SAFETY_PAGE,
-  text: { sanctioned: sanctionNotice, lifted: liftedNotice },
+  text: { sanctioned: sanctionNotice, lifted: liftedNotice, appealRefused: appealRefusedNotice },
 });
