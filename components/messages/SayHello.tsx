@@ -75,7 +75,8 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   const submit = handleSubmit(async ({ note: text }) => {
     setFailed(null);
     try {
-      await sendConnectionRequest(coupleId, text);
+      const held = await sendConnectionRequest(coupleId, text);
+      if (held) return setFailed(held);
       setSent(true);
       setOpen(false);
       router.refresh();

@@ -19,6 +19,15 @@ CREATE TABLE "couple_sanctions" (
 	"lift_reason" text
 );
 --> statement-breakpoint
+CREATE TABLE "held_requests" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"from_couple_id" uuid NOT NULL,
+	"to_couple_id" uuid NOT NULL,
+	"sent_by_user_id" uuid,
+	"note" text NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "moderation_appeals" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"sanction_id" uuid NOT NULL,
@@ -44,9 +53,12 @@ CREATE TABLE "moderation_log" (
 );
 --> statement-breakpoint
 ALTER TABLE "couple_sanctions" ADD CONSTRAINT "couple_sanctions_couple_id_couples_id_fk" FOREIGN KEY ("couple_id") REFERENCES "public"."couples"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "held_requests" ADD CONSTRAINT "held_requests_from_couple_id_couples_id_fk" FOREIGN KEY ("from_couple_id") REFERENCES "public"."couples"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "held_requests" ADD CONSTRAINT "held_requests_to_couple_id_couples_id_fk" FOREIGN KEY ("to_couple_id") REFERENCES "public"."couples"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "moderation_appeals" ADD CONSTRAINT "moderation_appeals_sanction_id_couple_sanctions_id_fk" FOREIGN KEY ("sanction_id") REFERENCES "public"."couple_sanctions"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "couple_sanctions_couple_idx" ON "couple_sanctions" USING btree ("couple_id","created_at");--> statement-breakpoint
 CREATE INDEX "couple_sanctions_standing_idx" ON "couple_sanctions" USING btree ("couple_id") WHERE "couple_sanctions"."lifted_at" is null;--> statement-breakpoint
+CREATE INDEX "held_requests_from_idx" ON "held_requests" USING btree ("from_couple_id","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "moderation_appeals_sanction_idx" ON "moderation_appeals" USING btree ("sanction_id");--> statement-breakpoint
 CREATE INDEX "moderation_appeals_open_idx" ON "moderation_appeals" USING btree ("created_at") WHERE "moderation_appeals"."decided_at" is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "moderation_log_seq_idx" ON "moderation_log" USING btree ("seq","id");--> statement-breakpoint

@@ -100,3 +100,24 @@ export const bannedEmails = pgTable("banned_emails", {
   emailHash: text("email_hash").primaryKey(),
   createdAt: createdAt(),
 });
+
+/**
+ * Hello requests held by the spam rule (the same note to too many couples in a day): never shown
+ * to the couple asked until a moderator delivers them; the sender is told they are being reviewed.
+ */
+export const heldRequests = pgTable(
+  "held_requests",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    fromCoupleId: uuid("from_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    toCoupleId: uuid("to_couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    sentByUserId: uuid("sent_by_user_id"),
+    note: text("note").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("held_requests_from_idx").on(t.fromCoupleId, t.createdAt)],
+);

@@ -9,6 +9,7 @@ import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
+import { restrictIfReportedByMany } from "./spam";
 import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
@@ -36,8 +37,14 @@ const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts :
  */
 export type ReportedTarget = { coupleId: string | null } | null;
 
-/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
-export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, target: ReportedTarget): Promise<{ id: string }> {
+/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content (and restricts a couple reported for messages or hellos). */
+export async function reportTarget(
+  db: Db,
+  reporter: Reporter,
+  input: ReportInput,
+  target: ReportedTarget,
+  reactions: readonly SafetyReactions[],
+): Promise<{ id: string }> {
   const state = await consumeLimit(db, REPORTS_PER_USER, reporter.userId);
   if (!state.allowed) throw limitError(REPORTS_PER_USER, state.retryAfterSeconds);
   if (!target) throw targetNotFound();
@@ -68,6 +75,9 @@ export async function reportTarget(db: Db, reporter: Reporter, input: ReportInpu
           .set({ hiddenAt: sql`now()` })
           .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
     }
+    // The spam rule: a couple whose messages or hellos several couples reported is restricted until a moderator decides.
+    if ((input.targetType === "message" || input.targetType === "couple") && target.coupleId)
+      await restrictIfReportedByMany(tx, target.coupleId, reactions);
     return row;
   });
 }
