@@ -49,6 +49,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/terms", tier: "public", nav: { label: "Terms", group: "footer" } },
   { path: "/privacy", tier: "public", nav: { label: "Privacy notice", group: "footer" } },
   { path: "/guidelines", tier: "public", nav: { label: "Community guidelines", group: "footer" } },
+  /** Meeting safely, reporting and blocking, what moderators do and how to appeal (linked from every moderation notice). */
+  { path: "/safety", tier: "public", nav: { label: "Safety", group: "footer" } },
 
   { path: "/profile-setup", tier: "profile-setup" },
 
@@ -86,6 +88,8 @@ export const ROUTES: readonly RouteRow[] = [
   /** Moderators and admins only: each page answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
   { path: "/moderation/log", tier: "profile-required" },
+  /** A couple's own standing: the moderators' actions on it, and its appeals. */
+  { path: "/safety/appeal", tier: "profile-required" },
   { path: "/moderation/couples/[coupleId]", tier: "profile-required" },
 
   { path: "/dev/outbox", tier: "dev" },

@@ -11,6 +11,7 @@ import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
 import { NOTE_MAX } from "@/lib/connections/rules";
+import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/view";
 import styles from "./SayHello.module.css";
 
@@ -106,7 +107,10 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
       {opened && (
         <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
           <form onSubmit={submit} noValidate>
-            <p className="muted">They see your note with your couple&apos;s photo and name. A conversation opens once they accept.</p>
+            <p className="muted">
+              They see your note with your couple&apos;s photo and name. A conversation opens once they accept.{" "}
+              <Link href={SAFETY_PAGE}>Meeting couples safely</Link>
+            </p>
             {error && <Alert tone="error">{error}</Alert>}
             <div className="field">
               <label htmlFor={noteId}>Note</label>

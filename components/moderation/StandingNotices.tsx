@@ -41,7 +41,7 @@ export function RestrictionNotice({ restriction }: { restriction: StandingSancti
   return (
     <div className="page" data-testid="restriction-notice">
       <Alert tone="info">
-        {restrictedText(restriction)} <Link href={SAFETY_PAGE}>How moderation works and how to appeal</Link>
+        {restrictedText(restriction)} <Link href="/safety/appeal">Your standing and how to appeal</Link>
       </Alert>
     </div>
   );

@@ -7,7 +7,8 @@ import { moderationParamsSchema } from "@/lib/forum/schemas";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
 import { resolveReport } from "@/lib/safety/reports";
-import { idParamsSchema, liftSchema, sanctionSchema } from "@/lib/safety/moderation-schemas";
+import { appealDecisionParamsSchema, idParamsSchema, liftSchema, sanctionSchema } from "@/lib/safety/moderation-schemas";
+import { decideAppeal } from "@/lib/safety/appeals";
 import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 
 /** Dismiss or remove a report's target: the same domain function as POST /api/moderation/reports/{id}/{action}. */
@@ -53,6 +54,20 @@ export const liftSanctionAction = action(
   },
   async ({ db, caller, input }) => {
     await liftSanction(db, await moderatorOf(db, caller.userId), input.sanctionId, input.reason, SAFETY_REACTIONS);
+    revalidatePath("/moderation", "layout");
+    return {};
+  },
+);
+
+/** Grant (lift) or refuse an appeal: the same domain function as POST /api/moderation/appeals/{id}/{decision}. */
+export const decideAppealAction = action(
+  {
+    access: "moderator",
+    input: (id: unknown, decision: unknown) => parseWith(appealDecisionParamsSchema, { id, decision }),
+    failure: "Could not save the decision. Please try again.",
+  },
+  async ({ db, caller, input }) => {
+    await decideAppeal(db, await moderatorOf(db, caller.userId), input.id, input.decision, SAFETY_REACTIONS);
     revalidatePath("/moderation", "layout");
     return {};
   },

@@ -10,3 +10,13 @@ export function moderationLogPage(filters: string, cursor: string): Promise<Keys
   query.set("cursor", cursor);
   return api(`/api/moderation/log?${query}`);
 }
+
+/** A suspended couple's partner appeals, signed out (`POST /api/appeals/suspended`). */
+export async function appealSuspension(values: { email: string; password: string; body: string }): Promise<void> {
+  await api("/api/appeals/suspended", { method: "POST", body: values });
+}
+
+/** A partner appeals an action on their couple (`POST /api/appeals`). */
+export async function appealAction(sanctionId: string, body: string): Promise<void> {
+  await api("/api/appeals", { method: "POST", body: { sanctionId, body } });
+}
