@@ -4,6 +4,7 @@ import { POST as registerRoute } from "@/app/api/auth/register/route";
 import { getDb, openDatabase } from "@/db/client";
 import { bannedEmails, couples, moderationLog, notifications, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
+import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
@@ -199,5 +200,19 @@ describe("ban", () => {
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toBe("This e-mail address cannot be used to register.");
     expect((await register(`fresh-${Date.now()}@example.com`)).status).toBe(201);
+  });
+});
+
+describe("the couple's data export", () => {
+  it("lists the actions taken on the couple, by 'a moderator', never which one", async () => {
+    const couple = await messagingCouple();
+    const { headers, userId } = await moderatorCouple();
+    await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam", note: "Private note" }, headers);
+    const exported = await exportAccount(await getDb(), couple.b.userId);
+    expect(exported.moderationActions).toMatchObject([
+      { by: "a moderator", kind: "warn", reason: "spam", liftedAt: null, appealedAt: null },
+    ]);
+    expect(JSON.stringify(exported.moderationActions)).not.toContain(userId);
+    expect(JSON.stringify(exported.moderationActions)).not.toContain("Private note");
   });
 });
