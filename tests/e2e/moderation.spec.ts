@@ -77,7 +77,7 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   await expect(moderator.page.getByRole("heading", { name: paula.coupleName, level: 1 })).toBeVisible();
   await expect(moderator.page.getByText("Acting from a report")).toBeVisible();
   await axe(moderator.page);
-  await moderator.page.getByLabel("Action").selectOption("suspend");
+  await moderator.page.getByLabel("Action", { exact: true }).selectOption("suspend");
   await moderator.page.getByLabel("Guideline broken").selectOption("harassment");
   await moderator.page.getByLabel("Note for the record").fill("Abusive first message");
   await moderator.page.getByRole("button", { name: "Suspend this couple" }).click();
@@ -94,7 +94,7 @@ test("a moderator suspends a couple from a reported message, the couples see it,
 
   // The other couple: the conversation has ended, and the couple is gone from profiles.
   await lucia.page.goto(conversation);
-  await expect(lucia.page.getByText("This conversation has ended.")).toBeVisible();
+  await expect(lucia.page.getByRole("status").filter({ hasText: "This conversation has ended." })).toBeVisible();
   // Members do not see the moderation pages.
   expect((await lucia.page.goto("/moderation"))?.status()).toBe(404);
 

@@ -13,7 +13,7 @@ export function moderationLogPage(filters: string, cursor: string): Promise<Keys
 
 /** A suspended couple's partner appeals, signed out (`POST /api/appeals/suspended`). */
 export async function appealSuspension(values: { email: string; password: string; body: string }): Promise<void> {
-  await api("/api/appeals/suspended", { method: "POST", body: values });
+  await api("/api/appeals/suspended", { method: "POST", body: values, public: true });
 }
 
 /** A partner appeals an action on their couple (`POST /api/appeals`). */
