@@ -49,6 +49,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/terms", tier: "public", nav: { label: "Terms", group: "footer" } },
   { path: "/privacy", tier: "public", nav: { label: "Privacy notice", group: "footer" } },
   { path: "/guidelines", tier: "public", nav: { label: "Community guidelines", group: "footer" } },
+  /** Meeting safely, reporting and blocking, what moderators do and how to appeal (linked from every moderation notice). */
+  { path: "/safety", tier: "public", nav: { label: "Safety", group: "footer" } },
 
   { path: "/profile-setup", tier: "profile-setup" },
 
@@ -83,8 +85,12 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
   { path: "/dashboard", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
-  /** Admins only: the page itself answers not-found to everyone else. */
+  /** Moderators and admins only: each page answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
+  { path: "/moderation/log", tier: "profile-required" },
+  /** A couple's own standing: the moderators' actions on it, and its appeals. */
+  { path: "/safety/appeal", tier: "profile-required" },
+  { path: "/moderation/couples/[coupleId]", tier: "profile-required" },
 
   { path: "/dev/outbox", tier: "dev" },
   /** The benchmark's baseline page (BENCH_BARE=1 only). */

@@ -59,6 +59,11 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
               )}
               <div className="form-actions">
                 {href && <Link href={href}>Open</Link>}
+                {report.content?.coupleId && (
+                  <Link href={`/moderation/couples/${encodeURIComponent(report.content.coupleId)}?report=${encodeURIComponent(report.id)}`}>
+                    Act on the couple
+                  </Link>
+                )}
                 <button
                   type="button"
                   className="button button-secondary"

@@ -1,5 +1,6 @@
 "use client";
 
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { useMemo, useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { REPLY_BODY_MAX } from "@/lib/forum/rules";
@@ -22,6 +23,7 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
+  const restriction = useRestriction();
   const { body, mentions } = draft.value;
 
   async function submit(event: FormEvent) {
@@ -47,6 +49,12 @@ export function ReplyComposer({ postId, userId, quoting, onCancelQuote, onReplie
     }
   }
 
+  if (restriction)
+    return (
+      <p className={`card ${styles.form}`}>
+        <RestrictedInstead restriction={restriction} />
+      </p>
+    );
   return (
     <form className={`card ${styles.form}`} onSubmit={submit} noValidate aria-label="Reply to this post">
       {failure && <Alert tone="error">{failure}</Alert>}

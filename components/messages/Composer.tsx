@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
@@ -35,6 +36,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const over = body.length > BODY_MAX;
+  const restriction = useRestriction();
 
   async function attach(file: File | undefined) {
     if (!file) return;
@@ -83,6 +85,12 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void submit();
   };
 
+  if (restriction)
+    return (
+      <p className={styles.composer}>
+        <RestrictedInstead restriction={restriction} />
+      </p>
+    );
   return (
     <form className={styles.composer} onSubmit={submit} noValidate>
       {error && <Alert tone="error">{error}</Alert>}

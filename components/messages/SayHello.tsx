@@ -5,11 +5,13 @@ import { useRouter } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/http/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
 import { NOTE_MAX } from "@/lib/connections/rules";
+import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/view";
 import styles from "./SayHello.module.css";
 
@@ -31,6 +33,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   // none of them until one is used (it then stays, so closing is the browser's, focus back included).
   const [opened, setOpened] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
+  const restriction = useRestriction();
   const {
     register,
     handleSubmit,
@@ -68,11 +71,13 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
         {INBOX_TEXTS.requestSent}
       </span>
     );
+  if (restriction) return <RestrictedInstead restriction={restriction} className={`${styles.sent} ${classes}`} />;
 
   const submit = handleSubmit(async ({ note: text }) => {
     setFailed(null);
     try {
-      await sendConnectionRequest(coupleId, text);
+      const held = await sendConnectionRequest(coupleId, text);
+      if (held) return setFailed(held);
       setSent(true);
       setOpen(false);
       router.refresh();
@@ -102,7 +107,10 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
       {opened && (
         <Dialog open={open} onClose={() => setOpen(false)} title={`Say hello to ${coupleName}`} closeButton>
           <form onSubmit={submit} noValidate>
-            <p className="muted">They see your note with your couple&apos;s photo and name. A conversation opens once they accept.</p>
+            <p className="muted">
+              They see your note with your couple&apos;s photo and name. A conversation opens once they accept.{" "}
+              <Link href={SAFETY_PAGE}>Meeting couples safely</Link>
+            </p>
             {error && <Alert tone="error">{error}</Alert>}
             <div className="field">
               <label htmlFor={noteId}>Note</label>

@@ -5,6 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { liveState, push, useLive } from "@/lib/live/client/use-live";
+import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/view";
@@ -163,6 +164,9 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
           {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
         </h1>
         {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
+        <Link href={SAFETY_PAGE} className="button-link">
+          Safety
+        </Link>
       </header>
       <div ref={log} className={styles.log} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
         {hasOlder && (

@@ -3,7 +3,7 @@ import { date, doublePrecision, index, pgEnum, pgTable, text, timestamp, uniqueI
 import { createdAt, updatedAt } from "./columns";
 
 /** 'admin' moderates the forum (given by `npm run admin:grant -- EMAIL`); everyone else is a member. */
-export const userRole = pgEnum("user_role", ["member", "admin"]);
+export const userRole = pgEnum("user_role", ["member", "moderator", "admin"]);
 
 /** One person. E-mail is stored lower-cased; the unique index makes it the identity. */
 export const users = pgTable(

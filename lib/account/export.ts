@@ -1,4 +1,5 @@
 import "server-only";
+import { ownStanding } from "@/lib/safety/appeals";
 import { and, desc, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
@@ -73,6 +74,7 @@ export async function exportAccount(db: Db, userId: string) {
         notificationPreferences,
         ownMessageRows,
         sentRequests,
+        moderationActions,
       ] = await Promise.all([
         tx
           .select()
@@ -181,6 +183,7 @@ export async function exportAccount(db: Db, userId: string) {
         getPreferences(tx, userId),
         ownMessages(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
+        couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
       ]);
 
       const imageUrls = [
@@ -240,6 +243,8 @@ export async function exportAccount(db: Db, userId: string) {
         reports: filedReports,
         messages: ownMessageRows,
         connectionRequestsSent: sentRequests,
+        // What moderators did about the couple, by 'a moderator' (never which one), with its appeal.
+        moderationActions: moderationActions.map(({ id: _id, ...action }) => ({ by: "a moderator", ...action })),
         imageUrls,
       };
     },

@@ -1,7 +1,8 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { users } from "@/db/schema";
+import { couples, users } from "@/db/schema";
+import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
 import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, clearHits, clearHitsStartingWith, recordHit, withLimitLock } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
@@ -25,6 +26,24 @@ export async function liftSignInLocks(db: Db, email: string): Promise<void> {
   await clearHitsStartingWith(db, LIMITS.signInPerAccount, accountAtAddress(email, ""));
 }
 
+/**
+ * A partner of a suspended or banned couple is refused at sign-in, by browser and token alike
+ * (only once the password is right: nobody else learns it). Read on the rows at every sign-in, so
+ * a suspension made on one instance holds on all.
+ */
+async function assertCoupleNotSuspended(db: Db, userId: string): Promise<void> {
+  const [row] = await db
+    .select({
+      status: couples.status,
+      // Qualified by hand: a one-table select names its own columns unqualified.
+      banned: sql<boolean>`exists (select 1 from couple_sanctions s where s.couple_id = "couples"."id" and s.kind = 'ban' and s.lifted_at is null)`,
+    })
+    .from(couples)
+    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
+    .limit(1);
+  if (row?.status === "suspended") throw new AppError("ACCOUNT_SUSPENDED", row.banned ? BANNED_SIGN_IN : SUSPENDED_SIGN_IN);
+}
+
 export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date };
 
 function lockedOut(retryAfterSeconds: number): AppError {
@@ -45,7 +64,7 @@ function lockedOut(retryAfterSeconds: number): AppError {
 export async function authenticate(
   db: Db,
   input: { email: string; password: string },
-  context: { clientAddress: string; deviceToken?: string | null },
+  context: { clientAddress: string; deviceToken?: string | null; forAppeal?: boolean },
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
   const device = trustedDevice(context.deviceToken, email);
@@ -86,5 +105,7 @@ export async function authenticate(
   if (outcome.kind === "invalid") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   const { user } = outcome;
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
+  // An appeal against a suspension is the one thing its partners may still prove they are.
+  if (!context.forAppeal) await assertCoupleNotSuspended(db, user.id);
   return { id: user.id, email: user.email, emailVerifiedAt: user.emailVerifiedAt };
 }

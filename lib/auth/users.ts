@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
 import { actingCoupleColumns, actingCoupleOf, type ActingCouple, type ActingRow } from "@/lib/membership/acting-couple";
+import type { Role } from "@/lib/membership/roles";
 import { partnerOf } from "@/lib/membership/partner";
 import { flagSourceColumns, selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
@@ -47,7 +48,7 @@ export const flagColumns = <
  * the flags' sources and the acting couple (tables or aliases of them, as a statement joins them).
  */
 export const accountColumns = <
-  P extends Parameters<typeof flagColumns>[0] & { role: AnyPgColumn<{ data: "member" | "admin" }> },
+  P extends Parameters<typeof flagColumns>[0] & { role: AnyPgColumn<{ data: Role }> },
   C extends Parameters<typeof flagColumns>[1] & Parameters<typeof actingCoupleColumns>[0],
 >(
   person: P,

@@ -4,22 +4,31 @@
  * these values and rules.
  */
 
+import { requestsPerDay, TRUSTED_REQUESTS_PER_DAY, type TrustLevel } from "@/lib/safety/spam-rules";
+
 export const NOTE_MAX = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An unanswered (or silently declined) request expires this long after it was sent. */
 export const REQUEST_EXPIRY_DAYS = 30;
 /** The same pair of couples may be asked again this long after the last request. */
 export const ASK_AGAIN_DAYS = 90;
-/** A couple younger than this sends fewer requests a day (a fresh account is the spammer's tool). */
-export const NEW_COUPLE_HOURS = 24;
+/**
+ * Requests a couple may send a day, refused attempts counted too, in the shape of lib/rate-limit.ts's
+ * `Limit`: by its trust level (lib/safety/spam-rules.ts: new and mostly-unanswered couples send fewer).
+ */
+export const REQUESTS_PER_DAY = {
+  bucket: "connection-request:couple",
+  limit: TRUSTED_REQUESTS_PER_DAY,
+  windowSeconds: 24 * 60 * 60,
+} as const;
 
-/** Requests a couple may send a day, refused attempts counted too, in the shape of lib/rate-limit.ts's `Limit`. */
-export const REQUESTS_PER_DAY = { bucket: "connection-request:couple", limit: 10, windowSeconds: 24 * 60 * 60 } as const;
-export const NEW_COUPLE_REQUESTS_PER_DAY = { ...REQUESTS_PER_DAY, limit: 3 } as const;
+export const dailyRequestLimit = (level: TrustLevel) => ({ ...REQUESTS_PER_DAY, limit: requestsPerDay(level) });
 
-export function dailyRequestLimit(coupleCreatedAt: Date, now: Date = new Date()) {
-  return now.getTime() - coupleCreatedAt.getTime() < NEW_COUPLE_HOURS * 60 * 60 * 1000 ? NEW_COUPLE_REQUESTS_PER_DAY : REQUESTS_PER_DAY;
-}
+/** What a couple at its limit is told: its limit, never its score. */
+export const rateLimitedText = (level: TrustLevel): string =>
+  level === "trusted"
+    ? "You have sent as many requests as you can for today. Please try again tomorrow."
+    : `For now your couple can send ${requestsPerDay(level)} requests a day; more as your couple settles in and couples accept your requests. Please try again tomorrow.`;
 
 export const expiresAfter = (sentAt: Date): Date => new Date(sentAt.getTime() + REQUEST_EXPIRY_DAYS * DAY_MS);
 

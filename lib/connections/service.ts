@@ -1,4 +1,7 @@
 import "server-only";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
+import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -14,7 +17,7 @@ import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
 import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
-import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen } from "./rules";
+import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen, rateLimitedText } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
 const notFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.notFound);
@@ -47,6 +50,9 @@ async function notifyAll(
 }
 
 export type SentRequest = { id: string; status: "pending"; couple: RequestCouple; note: string; createdAt: string };
+/** A hello the spam rule held: the sender learns only that its requests are being reviewed. */
+export type HeldHello = { status: "held"; message: string };
+const held: HeldHello = { status: "held", message: HELD_MESSAGE };
 
 /**
  * `POST /api/connections`: 'Say hello'. Every attempt counts against the couple's daily limit
@@ -57,9 +63,11 @@ export type SentRequest = { id: string; status: "pending"; couple: RequestCouple
  * open request stands either way or the last was sent under 90 days ago (409 ALREADY_REQUESTED),
  * unless that last one opened a conversation a block has ended (rules.ts's `blocksNewRequest`).
  */
-export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest> {
-  const limit = await consumeLimit(db, dailyRequestLimit(member.coupleCreatedAt), member.coupleId);
-  if (!limit.allowed) throw new AppError("RATE_LIMITED", CONNECTION_TEXTS.rateLimited, { retryAfterSeconds: limit.retryAfterSeconds });
+export async function sendRequest(db: Db, member: ActingCouple, input: SendRequestInput): Promise<SentRequest | HeldHello> {
+  await assertNotRestricted(db, member.coupleId);
+  const level = await trustLevelOf(db, member);
+  const limit = await consumeLimit(db, dailyRequestLimit(level), member.coupleId);
+  if (!limit.allowed) throw new AppError("RATE_LIMITED", rateLimitedText(level), { retryAfterSeconds: limit.retryAfterSeconds });
   if (input.coupleId === member.coupleId) throw notFound();
   return transaction(db, async (tx) => {
     const seen = await standing(tx, { coupleId: member.coupleId }, input.coupleId);
@@ -73,6 +81,11 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
     const endedByBlock = conversation !== null && conversation.endedAt !== null;
     if (blocksNewRequest(await latestRequestBetween(tx, member.coupleId, input.coupleId), endedByBlock))
       throw new AppError("ALREADY_REQUESTED", CONNECTION_TEXTS.alreadyRequested);
+    // The spam rule: the same note to too many couples today is held for the moderators, and the sender told so.
+    if (await holdsHello(tx, member.coupleId, input.note)) {
+      await holdHello(tx, { fromCoupleId: member.coupleId, toCoupleId: input.coupleId, sentByUserId: member.userId, note: input.note });
+      return held;
+    }
     const now = new Date();
     const [row] = await tx
       .insert(connectionRequests)

@@ -5,6 +5,7 @@ import { couples, forumPosts, forumReplies } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import type { SafetyReactions } from "@/lib/safety/reactions";
 import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
@@ -46,8 +47,13 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
 }
 
 /** `POST /api/reports`: the target resolved for the reporter, then filed. */
-export async function fileReport(db: Db, actor: ActingCouple, input: ReportInput): Promise<{ id: string }> {
-  return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId));
+export async function fileReport(
+  db: Db,
+  actor: ActingCouple,
+  input: ReportInput,
+  reactions: readonly SafetyReactions[],
+): Promise<{ id: string }> {
+  return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId), reactions);
 }
 
 export type OpenReport = OpenReportRow & {

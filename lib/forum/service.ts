@@ -1,4 +1,5 @@
 import "server-only";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -132,6 +133,7 @@ async function mentionNotices(db: Db, actor: ActingCouple, coupleIds: readonly s
  * couple's place now, at city level at most; without a usable place it is refused (409).
  */
 export async function createPost(db: Db, actor: ActingCouple, input: CreatePostInput): Promise<ForumPostDetail> {
+  await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.postsPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
@@ -210,6 +212,7 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
  * mention), each person once, never the actor, in the reply's transaction.
  */
 export async function createReply(db: Db, actor: ActingCouple, postId: string, input: CreateReplyInput): Promise<ForumReply> {
+  await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
     const post = await visiblePostRow(tx, actor, postId);

@@ -5,6 +5,9 @@ import { users } from "@/db/schema";
 import { userAccount, type Account } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { mayModerate } from "@/lib/membership/roles";
+
+export const MODERATORS_ONLY = "Only moderators can do this.";
 
 /**
  * Who may call a route handler or a server action, declared by each of them:
@@ -15,10 +18,10 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
  * - `complete-profile`: signed in with a complete profile (names, occupation, couple), else
  *   PROFILE_INCOMPLETE (409, the spec's answer to an account without a finished couple). This is
  *   how a handler says it needs a couple: it gets the acting couple, read with the session.
- * - `admin`: signed in with the admin role (`npm run admin:grant -- EMAIL`), else NOT_FOUND: to
- *   everyone else the moderation tools do not exist.
+ * - `moderator`: signed in with the moderator or admin role (`npm run moderator:grant -- EMAIL`,
+ *   `npm run admin:grant -- EMAIL`), else FORBIDDEN (403, the usual error shape).
  */
-export type Access = "public" | "optional" | "signed-in" | "complete-profile" | "admin";
+export type Access = "public" | "optional" | "signed-in" | "complete-profile" | "moderator";
 
 /** The caller a handler gets for its access: never null where a session is required. */
 export type CallerFor<A extends Access, C> = A extends "public" ? null : A extends "optional" ? C | null : C;
@@ -40,13 +43,13 @@ export function completeAccountCouple(account: Account | null): ActingCouple {
 
 /**
  * The checks on the rows once a live session is known: a complete profile (answering its acting
- * couple, else null), or the admin role.
+ * couple, else null), or a role that may moderate.
  */
 export async function assertAccess(db: Db, access: Access, userId: string): Promise<ActingCouple | null> {
   if (access === "complete-profile") return completeAccountCouple(await userAccount(db, userId));
-  if (access === "admin") {
+  if (access === "moderator") {
     const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
-    if (row?.role !== "admin") throw new AppError("NOT_FOUND", "Not found");
+    if (!row || !mayModerate(row.role)) throw new AppError("FORBIDDEN", MODERATORS_ONLY);
   }
   return null;
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { BANNED_EMAIL } from "@/lib/safety/rules";
+import { isBannedEmail } from "@/lib/safety/sanctions";
 import { and, eq, isNull, ne, notExists } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -118,6 +120,7 @@ export async function acceptInvitation(
     const now = new Date();
     const invitation = await lockForJoin(tx, input.invitationToken, now);
     if (invitation.provesAddress) await dropUnprovenAccount(tx, invitation.partnerEmail);
+    if (await isBannedEmail(tx, invitation.partnerEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL);
     const [user] = await tx
       .insert(users)
       .values({

@@ -1,4 +1,5 @@
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import type { Role } from "./roles";
 
 /**
  * The acting couple: the signed-in person and the couple they act for, read with their session
@@ -9,7 +10,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 export type ActingCouple = {
   userId: string;
   firstName: string;
-  role: "member" | "admin";
+  role: Role;
   coupleId: string;
   coupleName: string;
   coupleImageUrl: string | null;
@@ -52,7 +53,7 @@ export const actingCoupleColumns = <T extends CoupleColumns>(couple: T) => ({
 export type ActingRow = {
   id: string;
   firstName: string | null;
-  role: "member" | "admin";
+  role: Role;
   coupleId: string | null;
   coupleName: string | null;
   coupleImageUrl: string | null;

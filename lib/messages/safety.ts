@@ -1,12 +1,20 @@
 import "server-only";
 import type { SafetyReactions } from "@/lib/safety/reactions";
-import { endConversationBetween } from "./ending";
+import { and, eq, isNull, or } from "drizzle-orm";
+import { conversations } from "@/db/schema";
+import { endConversationBetween, endConversations } from "./ending";
 import { removeMessage } from "./service";
 
 /** Messaging's reactions to safety (listed in lib/registry/safety.ts). */
 export const messagesSafety: SafetyReactions = {
   /** A block either way ends the two couples' conversation. */
   blocked: (tx, block) => endConversationBetween(tx, block.blockerCoupleId, block.blockedCoupleId),
+  /** A suspended or banned couple's conversations end for the other couple ('This conversation has ended.'). */
+  sanctioned: async (tx, sanction) => {
+    if (sanction.kind !== "suspend" && sanction.kind !== "ban") return;
+    const ofCouple = or(eq(conversations.coupleLowId, sanction.coupleId), eq(conversations.coupleHighId, sanction.coupleId));
+    await endConversations(tx, and(ofCouple, isNull(conversations.endedAt))!);
+  },
   /** A removed message is erased as its author would erase it. */
   reportResolved: async (tx, report) =>
     report.targetType === "message" && report.action === "remove" ? removeMessage(tx, report.targetId) : [],

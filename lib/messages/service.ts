@@ -1,4 +1,5 @@
 import "server-only";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -68,6 +69,7 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
  * all four a live `message` row, in the same transaction.
  */
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
+  await assertNotRestricted(db, member.coupleId);
   const id = await transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId, true);
     await spendMessage(tx, member.userId);

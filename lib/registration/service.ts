@@ -1,4 +1,6 @@
 import "server-only";
+import { BANNED_EMAIL } from "@/lib/safety/rules";
+import { isBannedEmail } from "@/lib/safety/sanctions";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -29,6 +31,8 @@ export async function registerAccount(db: Db, input: RegistrationPayload, contex
   return transaction(db, async (tx) => {
     const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
     if (existing.length > 0) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+    // A banned couple's partner does not come back under the same address.
+    if (await isBannedEmail(tx, input.email)) throw new AppError("FORBIDDEN", BANNED_EMAIL);
     const inserted = await tx
       .insert(users)
       .values({

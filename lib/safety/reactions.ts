@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import type { ReportTargetType } from "@/db/schema/forum-values";
-import type { ModerationAction } from "./rules";
+import type { ModerationAction, SanctionKind } from "./rules";
 
 /**
  * Safety announces what it did; the features that care react, in safety's own transaction (so a
@@ -15,8 +15,14 @@ export type Block = { blockerCoupleId: string; blockedCoupleId: string };
 /** A moderator decided an open report (every open report of its target). */
 export type ResolvedReport = { targetType: ReportTargetType; targetId: string; action: ModerationAction };
 
+/** A moderator acted on a couple (warn, restrict, suspend, ban), or lifted what was done. */
+export type Sanctioned = { sanctionId: string; coupleId: string; kind: SanctionKind; reason: string; endsAt: string | null };
+
 export type SafetyReactions = {
   blocked?(tx: Db, block: Block): Promise<void>;
+  sanctioned?(tx: Db, sanction: Sanctioned): Promise<void>;
+  lifted?(tx: Db, sanction: Sanctioned): Promise<void>;
+  appealRefused?(tx: Db, sanction: Sanctioned): Promise<void>;
   /** Answers the storage keys of images to delete once the decision commits. */
   reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
 };
@@ -31,4 +37,14 @@ export async function announceResolved(tx: Db, reactions: readonly SafetyReactio
   const keys: string[] = [];
   for (const reaction of reactions) keys.push(...((await reaction.reportResolved?.(tx, report)) ?? []));
   return keys;
+}
+
+/** Tells every reaction that a moderator acted on a couple, or lifted it. */
+export async function announceSanction(
+  tx: Db,
+  reactions: readonly SafetyReactions[],
+  event: "sanctioned" | "lifted" | "appealRefused",
+  sanction: Sanctioned,
+) {
+  for (const reaction of reactions) await reaction[event]?.(tx, sanction);
 }

@@ -2,11 +2,14 @@ import "server-only";
 import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, forumPosts, forumReplies, reports, users } from "@/db/schema";
+import { couples, forumPosts, forumReplies, messages, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { recordModeration } from "./moderation-log";
+import { assertMayActOn, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
+import { restrictIfReportedByMany } from "./spam";
 import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
@@ -34,8 +37,14 @@ const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts :
  */
 export type ReportedTarget = { coupleId: string | null } | null;
 
-/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content. */
-export async function reportTarget(db: Db, reporter: Reporter, input: ReportInput, target: ReportedTarget): Promise<{ id: string }> {
+/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content (and restricts a couple reported for messages or hellos). */
+export async function reportTarget(
+  db: Db,
+  reporter: Reporter,
+  input: ReportInput,
+  target: ReportedTarget,
+  reactions: readonly SafetyReactions[],
+): Promise<{ id: string }> {
   const state = await consumeLimit(db, REPORTS_PER_USER, reporter.userId);
   if (!state.allowed) throw limitError(REPORTS_PER_USER, state.retryAfterSeconds);
   if (!target) throw targetNotFound();
@@ -66,6 +75,9 @@ export async function reportTarget(db: Db, reporter: Reporter, input: ReportInpu
           .set({ hiddenAt: sql`now()` })
           .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
     }
+    // The spam rule: a couple whose messages or hellos several couples reported is restricted until a moderator decides.
+    if ((input.targetType === "message" || input.targetType === "couple") && target.coupleId)
+      await restrictIfReportedByMany(tx, target.coupleId, reactions);
     return row;
   });
 }
@@ -106,30 +118,45 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
   }));
 }
 
+/** The couple a report's target belongs to (or is); null once that couple is gone. */
+async function reportedCoupleId(tx: Db, targetType: ReportTargetType, targetId: string): Promise<string | null> {
+  if (targetType === "couple") return targetId;
+  const [row] =
+    targetType === "message"
+      ? await tx.select({ coupleId: messages.authorCoupleId }).from(messages).where(eq(messages.id, targetId))
+      : await tx
+          .select({ coupleId: contentTable(targetType)!.coupleId })
+          .from(contentTable(targetType)!)
+          .where(eq(contentTable(targetType)!.id, targetId));
+  return row?.coupleId ?? null;
+}
+
 /**
  * A moderator's decision on a report, applied to every open report of the same target:
  * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
- * takes a couple out of every list (status 'suspended'). The features react in the same
- * transaction (`reactions`, lib/registry/safety.ts: a removed message is erased, 'This message
- * was deleted').
+ * takes a couple out of every list (status 'suspended'). Never on the moderator's own couple;
+ * written to the moderation log. The features react in the same transaction (`reactions`,
+ * lib/registry/safety.ts: a removed message is erased, 'This message was deleted').
  */
 export async function resolveReport(
   db: Db,
-  moderatorUserId: string,
+  moderator: Moderator,
   reportId: string,
   action: ModerationAction,
   reactions: readonly SafetyReactions[],
 ): Promise<void> {
   const erasedPhotos = await transaction(db, async (tx) => {
     const [report] = await tx
-      .select({ targetType: reports.targetType, targetId: reports.targetId })
+      .select({ targetType: reports.targetType, targetId: reports.targetId, reason: reports.reason })
       .from(reports)
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
     if (!report) throw new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
+    const coupleId = await reportedCoupleId(tx, report.targetType, report.targetId);
+    await assertMayActOn(tx, moderator, coupleId);
     await tx
       .update(reports)
-      .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })
+      .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderator.userId, reviewedAt: sql`now()` })
       .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")));
     const table = contentTable(report.targetType);
     if (table) {
@@ -140,6 +167,13 @@ export async function resolveReport(
     } else if (action === "remove" && report.targetType === "couple") {
       await tx.update(couples).set({ status: "suspended", isVisible: false }).where(eq(couples.id, report.targetId));
     }
+    await recordModeration(tx, {
+      moderatorUserId: moderator.userId,
+      action: action === "dismiss" ? "report_dismissed" : "report_removed",
+      coupleId,
+      target: { type: report.targetType, id: report.targetId },
+      reason: report.reason,
+    });
     return announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
   });
   await deleteImages(erasedPhotos);

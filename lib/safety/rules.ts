@@ -14,3 +14,149 @@ export const REPORTS_PER_USER = { bucket: "forum-report:user", limit: 20, window
 /** What a moderator does with an open report (and every other open report of the same target). */
 export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+/**
+ * The reasons a moderator acts on a couple: the community guidelines' headings of what is removed
+ * (app/(legal)/guidelines/page.tsx renders its list from these, so the two cannot drift).
+ */
+export const GUIDELINES = [
+  { key: "harassment", label: "Harassment", rule: "Insults, threats, unwanted advances, writing again to a couple that said no." },
+  { key: "hate", label: "Hate", rule: "Attacks on people for who they are, whom they love, or for having or not having children." },
+  { key: "sexual_content", label: "Sexual content", rule: "Sexual content, and any photo of a child." },
+  {
+    key: "private_details",
+    label: "Someone else's private details",
+    rule: "An address, a phone number, a photo shared without consent.",
+  },
+  { key: "spam", label: "Spam and scams", rule: "Spam, advertising, fundraising and scams; pretending to be someone else." },
+] as const;
+export type GuidelineKey = (typeof GUIDELINES)[number]["key"];
+export const GUIDELINE_KEYS = GUIDELINES.map((guideline) => guideline.key) as [GuidelineKey, ...GuidelineKey[]];
+export const guidelineLabel = (key: string): string => GUIDELINES.find((guideline) => guideline.key === key)?.label ?? key;
+
+/**
+ * What a moderator does to a couple: warn (a notice shown once), restrict (no hello, messages,
+ * posts or replies for RESTRICT_DAYS; reading still works), suspend (signed out everywhere,
+ * hidden as a hidden couple is), ban (a suspension for good, its e-mail addresses refused).
+ */
+export const SANCTION_KINDS = ["warn", "restrict", "suspend", "ban"] as const;
+export type SanctionKind = (typeof SANCTION_KINDS)[number];
+export const RESTRICT_DAYS = [1, 7, 30] as const;
+
+/** A moderator's note for the record, and a lift's or an appeal's words. */
+export const MODERATION_NOTE_MAX = 1000;
+export const APPEAL_MAX = 1000;
+
+/** Every kind of row in the moderation log (lib/safety/moderation-log.ts). */
+export const LOG_ACTIONS = [
+  "report_dismissed",
+  "report_removed",
+  "warn",
+  "restrict",
+  "suspend",
+  "ban",
+  "lift",
+  "appeal_decided",
+  "context_viewed",
+  "role_granted",
+] as const;
+export type LogAction = (typeof LOG_ACTIONS)[number];
+export const LOG_ACTION_LABELS: Record<LogAction, string> = {
+  report_dismissed: "Report dismissed",
+  report_removed: "Report: removed",
+  warn: "Warned",
+  restrict: "Restricted",
+  suspend: "Suspended",
+  ban: "Banned",
+  lift: "Lifted",
+  appeal_decided: "Appeal decided",
+  context_viewed: "Context viewed",
+  role_granted: "Role granted",
+};
+export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
+
+/** Moderator actions per moderator per hour (lib/rate-limit.ts `Limit` shape): a slip of the hand, not a team's day. */
+export const MODERATION_PER_USER = {
+  bucket: "moderation:user",
+  limit: 300,
+  windowSeconds: 60 * 60,
+  message: "Too many moderation actions. Please wait a little.",
+} as const;
+
+/** A standing action as the couple sees it: what, why, until when (null: until lifted). */
+export type StandingSanction = { id: string; kind: SanctionKind; reason: string; endsAt: string | null; createdAt: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** When a restriction for `days` made at `from` ends. */
+export const restrictionEnd = (from: Date, days: number): Date => new Date(from.getTime() + days * DAY_MS);
+
+/** A date as every moderation notice writes it (UTC, so the server and the browser agree). */
+export const noticeDate = (at: string | Date): string =>
+  new Date(at).toLocaleString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+  }) + " UTC";
+
+/** Where every moderation notice points: what moderators do and how to appeal. */
+export const SAFETY_PAGE = "/safety";
+
+/** What a restricted couple is told wherever a button to write would have been (and in the 403). */
+export function restrictedText(restriction: { reason: string; endsAt: string | null }): string {
+  const until = restriction.endsAt ? `until ${noticeDate(restriction.endsAt)}` : "until a moderator has looked at the reports about it";
+  return `Your couple is restricted ${until} (${guidelineLabel(restriction.reason)}): you can read, but not say hello, send messages, post or reply.`;
+}
+
+/** What a partner of a suspended or banned couple is told when signing in. */
+export const SUSPENDED_SIGN_IN =
+  "Your couple's account is suspended by our moderators. We sent you an e-mail saying why and how to appeal.";
+export const BANNED_SIGN_IN =
+  "Your couple's account was closed by our moderators for breaking the community guidelines. We sent you an e-mail saying why and how to appeal.";
+/** Registration with an address of a banned couple's partner. */
+export const BANNED_EMAIL = "This e-mail address cannot be used to register.";
+
+/** What the couple's notice and e-mail say for each action: title and message (the appeal link is the notice's). */
+export function sanctionNotice(sanction: { kind: SanctionKind; reason: string; endsAt: string | null }): {
+  title: string;
+  message: string;
+} {
+  const why = guidelineLabel(sanction.reason);
+  const appeal = `You can appeal once, from ${SAFETY_PAGE}.`;
+  switch (sanction.kind) {
+    case "warn":
+      return {
+        title: "A warning from our moderators",
+        message: `Our moderators warn your couple for breaking the guideline '${why}'. ${appeal}`,
+      };
+    case "restrict":
+      return { title: "Your couple is restricted", message: `${restrictedText(sanction)} ${appeal}` };
+    case "suspend":
+      return {
+        title: "Your couple is suspended",
+        message: `Our moderators suspended your couple for breaking the guideline '${why}': you are signed out and other couples no longer see you, until a moderator lifts it. ${appeal}`,
+      };
+    case "ban":
+      return {
+        title: "Your couple's account is closed",
+        message: `Our moderators closed your couple's account for good for breaking the guideline '${why}'. Your e-mail addresses cannot register again. ${appeal}`,
+      };
+  }
+}
+
+/** The couple's notice when an action is lifted. */
+export const liftedNotice = (kind: SanctionKind): { title: string; message: string } => ({
+  title:
+    kind === "warn"
+      ? "A warning was withdrawn"
+      : `Your couple is no longer ${kind === "restrict" ? "restricted" : kind === "ban" ? "banned" : "suspended"}`,
+  message: "Our moderators lifted what they had done. Thank you for your patience.",
+});
+
+/** The couple's notice when a moderator refused its appeal: the action stands. */
+export const appealRefusedNotice = (kind: SanctionKind): { title: string; message: string } => ({
+  title: "Your appeal was not granted",
+  message: `A moderator who did not take the action read your appeal; the ${kind === "warn" ? "warning" : kind === "restrict" ? "restriction" : kind === "ban" ? "ban" : "suspension"} stands.`,
+});

@@ -153,11 +153,12 @@ describe("POST /api/reports", () => {
 });
 
 describe("moderation", () => {
-  it("is not found for anyone but admins", async () => {
+  it("is forbidden to anyone but moderators and admins (403, the usual error shape)", async () => {
     const us = await forumCouple();
     const res = await openReports(us.a.headers);
-    expect(res.status).toBe(404);
-    expect((await resolve("00000000-0000-4000-8000-000000000000", "remove", us.a.headers)).status).toBe(404);
+    expect(res.status).toBe(403);
+    expect(res.json.error).toMatchObject({ code: "FORBIDDEN" });
+    expect((await resolve("00000000-0000-4000-8000-000000000000", "remove", us.a.headers)).status).toBe(403);
     expect((await openReports({})).status).toBe(401);
   });
 

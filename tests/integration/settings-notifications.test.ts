@@ -56,6 +56,7 @@ describe("GET and PUT /api/settings/notifications", () => {
       connection_accepted: { inApp: true, email: true },
       message: { inApp: true, email: true },
       partner_updated_couple_profile: { inApp: true, email: false },
+      moderation: { inApp: true, email: true },
     });
     const res = await put(one.a.headers, {
       preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } },

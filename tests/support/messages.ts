@@ -20,13 +20,13 @@ import { forumCouple, type Headers, type TestCouple } from "./forum";
 const enc = encodeURIComponent;
 const DAY = 24 * 60 * 60 * 1000;
 
-/** A complete, visible couple, two days old unless told (a younger couple sends 3 requests a day, not 10). */
+/** A complete, visible couple, eight days old unless told (a couple under 7 days sends 3 requests a day, not 10). */
 export async function messagingCouple(options: { visible?: boolean; ageDays?: number; bothApprove?: boolean } = {}): Promise<TestCouple> {
   const made = await forumCouple({ visible: options.visible });
   const db = await getDb();
   await db
     .update(couples)
-    .set({ createdAt: new Date(Date.now() - (options.ageDays ?? 2) * DAY), bothApproveConnections: options.bothApprove ?? false })
+    .set({ createdAt: new Date(Date.now() - (options.ageDays ?? 8) * DAY), bothApproveConnections: options.bothApprove ?? false })
     .where(eq(couples.id, made.coupleId));
   return made;
 }

@@ -5,18 +5,70 @@ import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 import { moderationParamsSchema } from "@/lib/forum/schemas";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
+import { moderatorOf } from "@/lib/safety/moderators";
 import { resolveReport } from "@/lib/safety/reports";
+import { appealDecisionParamsSchema, idParamsSchema, liftSchema, sanctionSchema } from "@/lib/safety/moderation-schemas";
+import { decideAppeal } from "@/lib/safety/appeals";
+import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 
 /** Dismiss or remove a report's target: the same domain function as POST /api/moderation/reports/{id}/{action}. */
 export const resolveReportAction = action(
   {
-    access: "admin",
+    access: "moderator",
     input: (id: unknown, decision: unknown) => parseWith(moderationParamsSchema, { id, action: decision }),
     failure: "Could not save the decision. Please try again.",
   },
   async ({ db, caller, input }) => {
-    await resolveReport(db, caller.userId, input.id, input.action, SAFETY_REACTIONS);
+    await resolveReport(db, await moderatorOf(db, caller.userId), input.id, input.action, SAFETY_REACTIONS);
     revalidatePath("/moderation");
+    return {};
+  },
+);
+
+/** Warn, restrict, suspend or ban a couple: the same domain function as POST /api/moderation/couples/{id}/actions. */
+export const sanctionCoupleAction = action(
+  {
+    access: "moderator",
+    input: (coupleId: unknown, values: unknown) => ({
+      coupleId: parseWith(idParamsSchema, { id: coupleId }).id,
+      sanction: parseWith(sanctionSchema, values),
+    }),
+    failure: "Could not save the action. Please try again.",
+  },
+  async ({ db, caller, input }) => {
+    await sanctionCouple(db, await moderatorOf(db, caller.userId), input.coupleId, input.sanction, SAFETY_REACTIONS);
+    revalidatePath("/moderation", "layout");
+    return {};
+  },
+);
+
+/** Lift an action with a reason: the same domain function as POST /api/moderation/sanctions/{id}/lift. */
+export const liftSanctionAction = action(
+  {
+    access: "moderator",
+    input: (sanctionId: unknown, values: unknown) => ({
+      sanctionId: parseWith(idParamsSchema, { id: sanctionId }).id,
+      reason: parseWith(liftSchema, values).reason,
+    }),
+    failure: "Could not lift it. Please try again.",
+  },
+  async ({ db, caller, input }) => {
+    await liftSanction(db, await moderatorOf(db, caller.userId), input.sanctionId, input.reason, SAFETY_REACTIONS);
+    revalidatePath("/moderation", "layout");
+    return {};
+  },
+);
+
+/** Grant (lift) or refuse an appeal: the same domain function as POST /api/moderation/appeals/{id}/{decision}. */
+export const decideAppealAction = action(
+  {
+    access: "moderator",
+    input: (id: unknown, decision: unknown) => parseWith(appealDecisionParamsSchema, { id, decision }),
+    failure: "Could not save the decision. Please try again.",
+  },
+  async ({ db, caller, input }) => {
+    await decideAppeal(db, await moderatorOf(db, caller.userId), input.id, input.decision, SAFETY_REACTIONS);
+    revalidatePath("/moderation", "layout");
     return {};
   },
 );

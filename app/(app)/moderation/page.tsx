@@ -1,21 +1,29 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ModerationQueue } from "@/components/forum/ModerationQueue";
+import { AppealsQueue } from "@/components/moderation/AppealsQueue";
+import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { moderationQueue } from "@/lib/forum/reports";
+import { mayModerate } from "@/lib/membership/roles";
+import { openAppeals } from "@/lib/safety/appeals";
+import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Moderation" };
 
-/** Admins only: the open reports with their content, to dismiss or remove. Everyone else: not found. */
+/** Moderators and admins only: the open reports with their content, the appeals and the held hellos. Everyone else: not found. */
 export default async function ModerationPage() {
   const { couple } = await requireCompleteProfile();
-  if (couple.role !== "admin") notFound();
-  const reports = await withDb((db) => moderationQueue(db));
+  if (!mayModerate(couple.role)) notFound();
+  const [reports, appeals, held] = await withDb((db) => Promise.all([moderationQueue(db), openAppeals(db), couplesWithHeldHellos(db)]));
   return (
     <main id="main" className="page">
       <h1>Moderation</h1>
+      <ModerationNav current="queue" />
+      <h2>Reports</h2>
       <ModerationQueue reports={reports} />
+      <AppealsQueue appeals={appeals} held={held} viewerId={couple.userId} />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { TrustPage } from "@/components/legal/TrustPage";
 import { REPORT_REASONS } from "@/lib/forum/rules";
+import { GUIDELINES } from "@/lib/safety/rules";
 
 export const metadata: Metadata = { title: "Community guidelines" };
 
@@ -21,11 +22,11 @@ export default function GuidelinesPage() {
 
       <h2>What is removed</h2>
       <ul>
-        <li>Harassment: insults, threats, unwanted advances, writing again to a couple that said no.</li>
-        <li>Hate: attacks on people for who they are, whom they love, or for having or not having children.</li>
-        <li>Sexual content, and any photo of a child.</li>
-        <li>Someone else&apos;s private details: an address, a phone number, a photo shared without consent.</li>
-        <li>Spam, advertising, fundraising and scams; pretending to be someone else.</li>
+        {GUIDELINES.map((guideline) => (
+          <li key={guideline.key} id={`guideline-${guideline.key}`}>
+            <strong>{guideline.label}</strong>: {guideline.rule}
+          </li>
+        ))}
       </ul>
       <p>A couple that breaks these guidelines may lose what they posted; breaking them again or badly ends the account.</p>
 

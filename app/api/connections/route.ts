@@ -5,11 +5,12 @@ import { listRequestsSchema, sendRequestSchema } from "@/lib/connections/schemas
 import { sendRequest } from "@/lib/connections/service";
 import { jsonBody, route, searchParams } from "@/lib/http/route";
 
-/** 'Say hello': 201 `{data: {id, status: "pending", couple, note, createdAt}}`. */
+/** 'Say hello': 201 `{data: {id, status: "pending", couple, note, createdAt}}`; held by the spam rule: 202 `{data: {status: "held", message}}`. */
 export const POST = route(
   { access: "complete-profile", input: jsonBody(sendRequestSchema, { firstIssue: true }) },
   async ({ db, couple, input }) => {
-    return NextResponse.json({ data: await sendRequest(db, couple, input) }, { status: 201 });
+    const sent = await sendRequest(db, couple, input);
+    return NextResponse.json({ data: sent }, { status: sent.status === "held" ? 202 : 201 });
   },
 );
 

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { fileReport } from "@/lib/forum/reports";
 import { FORUM_TEXTS } from "@/lib/forum/rules";
 import { reportSchema } from "@/lib/forum/schemas";
@@ -9,7 +10,7 @@ import { REPORTS_PER_USER } from "@/lib/safety/rules";
 export const POST = route(
   { access: "complete-profile", limits: [REPORTS_PER_USER], input: jsonBody(reportSchema, { firstIssue: true }) },
   async ({ db, couple, input }) => {
-    const report = await fileReport(db, couple, input);
+    const report = await fileReport(db, couple, input, SAFETY_REACTIONS);
     return NextResponse.json({ data: { id: report.id, status: "open" }, message: FORUM_TEXTS.reportThanks }, { status: 201 });
   },
 );

@@ -20,9 +20,14 @@ export const threadKey = (conversationId: string) => `${MESSAGES_KEY}:thread:${c
 
 const path = (id: string) => encodeURIComponent(id);
 
-export async function sendConnectionRequest(coupleId: string, note: string): Promise<void> {
-  await api("/api/connections", { method: "POST", body: { coupleId, note } });
+/** Says hello; answers the spam rule's message when the request was held ('Your requests are being reviewed'), else null. */
+export async function sendConnectionRequest(coupleId: string, note: string): Promise<string | null> {
+  const answer = await api<{ data: { status: string; message?: string } }>("/api/connections", {
+    method: "POST",
+    body: { coupleId, note },
+  });
   invalidate(MESSAGES_KEY);
+  return answer.data.status === "held" ? (answer.data.message ?? null) : null;
 }
 
 export const fetchIncomingRequests = (signal?: AbortSignal) =>

@@ -5,6 +5,7 @@
 import { connectionAccepted } from "./connection-accepted";
 import { connectionRequest } from "./connection-request";
 import { mention } from "./mention";
+import { moderation } from "./moderation";
 import { message } from "./message";
 import { partnerJoined } from "./partner-joined";
 import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
@@ -20,6 +21,7 @@ export const NOTIFICATION_DEFINITIONS = [
   connectionAccepted,
   message,
   partnerUpdatedCoupleProfile,
+  moderation,
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_DEFINITIONS)[number]["type"];

@@ -1,0 +1,116 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ActOnCouple } from "@/components/moderation/ActOnCouple";
+import { CoupleActions } from "@/components/moderation/CoupleActions";
+import { ModerationNav } from "@/components/moderation/ModerationNav";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { requireCompleteProfile } from "@/lib/auth/current-session";
+import { mayModerate } from "@/lib/membership/roles";
+import { AppError } from "@/lib/errors";
+import { coupleRecord } from "@/lib/safety/couple-record";
+import { guidelineLabel } from "@/lib/safety/rules";
+import { withDb } from "@/lib/with-db";
+import styles from "@/components/moderation/Moderation.module.css";
+
+export const metadata: Metadata = { title: "A couple, for moderators" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Moderators and admins only: a couple's record and the actions on it (acting from a report: `?report={id}`). */
+export default async function ModerationCouplePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ coupleId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { couple: viewer } = await requireCompleteProfile();
+  if (!mayModerate(viewer.role)) notFound();
+  const { coupleId } = await params;
+  const { report } = await searchParams;
+  if (!UUID.test(coupleId)) notFound();
+  const record = await withDb((db) => coupleRecord(db, coupleId)).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
+  const own = viewer.coupleId === coupleId;
+  const reportId = typeof report === "string" && UUID.test(report) ? report : undefined;
+  const { ageDays } = record.couple;
+  return (
+    <main id="main" className="page">
+      <h1>{record.couple.coupleName}</h1>
+      <ModerationNav current="couple" />
+      <p>
+        {record.couple.status === "suspended" ? "Suspended" : "Active"} · <Link href={`/profile/${coupleId}`}>Profile</Link> ·{" "}
+        <Link href={`/moderation/log?couple=${coupleId}`}>Its log</Link>
+      </p>
+      <section aria-labelledby="facts-title">
+        <h2 id="facts-title">Record</h2>
+        <dl className={styles.facts}>
+          <div>
+            <dt>Account age</dt>
+            <dd>
+              {ageDays} day{ageDays === 1 ? "" : "s"}
+            </dd>
+          </div>
+          <div>
+            <dt>Blocks received</dt>
+            <dd>{record.blocksReceived}</dd>
+          </div>
+          <div>
+            <dt>Hellos sent (30 days)</dt>
+            <dd>{record.hellos30Days.sent}</dd>
+          </div>
+          <div>
+            <dt>Accepted</dt>
+            <dd>{record.hellos30Days.accepted}</dd>
+          </div>
+          <div>
+            <dt>Left unanswered</dt>
+            <dd>{record.hellos30Days.unanswered}</dd>
+          </div>
+        </dl>
+        <h3>Reports against it</h3>
+        {record.reports.length === 0 ? (
+          <p>None.</p>
+        ) : (
+          <ul>
+            {record.reports.map((row) => (
+              <li key={row.reason}>
+                {row.reason}: {row.reports} report{row.reports === 1 ? "" : "s"} by {row.couples} couple{row.couples === 1 ? "" : "s"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="act-title">
+        <h2 id="act-title">Act</h2>
+        {own ? <p>This is your own couple: another moderator will act on it.</p> : <ActOnCouple coupleId={coupleId} reportId={reportId} />}
+      </section>
+      <section aria-labelledby="actions-title">
+        <h2 id="actions-title">Earlier actions</h2>
+        {record.actions.length === 0 ? (
+          <p>None.</p>
+        ) : (
+          <ul className={styles.list}>
+            {record.actions.map((action) => (
+              <li key={action.id} className="card">
+                <p>
+                  <strong>{action.kind}</strong> · {guidelineLabel(action.reason)} · <RelativeTime at={action.createdAt} />
+                  {action.createdByUserId === null && " · by the spam rules"}
+                </p>
+                {action.note && <p className={styles.note}>Note: {action.note}</p>}
+                {action.liftedAt ? (
+                  <p className={styles.muted}>Lifted: {action.liftReason}</p>
+                ) : (
+                  !own && <CoupleActions sanctionId={action.id} kind={action.kind} />
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { decideAppealAction } from "@/app/(app)/moderation/actions";
+import type { OpenAppeal } from "@/lib/safety/appeals";
+import { guidelineLabel } from "@/lib/safety/rules";
+import type { HeldCouple } from "@/lib/safety/spam";
+import styles from "./Moderation.module.css";
+
+/** The open appeals (grant lifts the action, refuse leaves it) and the couples whose hellos the spam rule held. */
+export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[]; held: HeldCouple[]; viewerId: string }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function decide(appeal: OpenAppeal, decision: "grant" | "refuse") {
+    setBusy(appeal.id);
+    setError(null);
+    const result = await decideAppealAction(appeal.id, decision);
+    if (!result.ok) setError(result.message);
+    setBusy(null);
+  }
+  return (
+    <>
+      <h2>Appeals</h2>
+      {error && <Alert tone="error">{error}</Alert>}
+      {appeals.length === 0 ? (
+        <p>No open appeals.</p>
+      ) : (
+        <ul className={styles.list}>
+          {appeals.map((appeal) => (
+            <li key={appeal.id} className="card">
+              <p>
+                <Link href={`/moderation/couples/${encodeURIComponent(appeal.couple.id)}`}>{appeal.couple.coupleName}</Link> appeals a{" "}
+                {appeal.sanction.kind} for &lsquo;{guidelineLabel(appeal.sanction.reason)}&rsquo; · <RelativeTime at={appeal.createdAt} />
+              </p>
+              <p className={styles.note}>{appeal.body}</p>
+              {appeal.sanction.createdByUserId === viewerId && (
+                <p className={styles.muted}>You took this action: another moderator decides.</p>
+              )}
+              <div className="form-actions">
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy === appeal.id}
+                  onClick={() => decide(appeal, "grant")}
+                >
+                  Grant (lift)
+                </button>
+                <button
+                  type="button"
+                  className="button button-danger"
+                  disabled={busy === appeal.id}
+                  onClick={() => decide(appeal, "refuse")}
+                >
+                  Refuse
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Held hellos</h2>
+      {held.length === 0 ? (
+        <p>No hellos held.</p>
+      ) : (
+        <ul className={styles.list}>
+          {held.map((couple) => (
+            <li key={couple.coupleId} className="card">
+              <p>
+                <Link href={`/moderation/couples/${encodeURIComponent(couple.coupleId)}`}>{couple.coupleName}</Link>: {couple.held} held
+                since <RelativeTime at={couple.since} />
+              </p>
+              <p className={styles.note}>{couple.note}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

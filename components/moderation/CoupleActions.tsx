@@ -1,0 +1,37 @@
+"use client";
+
+import { useId, useState } from "react";
+import { useZodForm } from "@/components/forms/useZodForm";
+import { Alert } from "@/components/ui/Alert";
+import { liftSanctionAction } from "@/app/(app)/moderation/actions";
+
+const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.liftSchema);
+
+/** Lift a standing action, with a reason the log keeps. */
+export function CoupleActions({ sanctionId, kind }: { sanctionId: string; kind: string }) {
+  const id = useId();
+  const [failed, setFailed] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadSchema, { reason: "" }, "on-submit");
+  const submit = handleSubmit(async (values) => {
+    setFailed(null);
+    const done = await liftSanctionAction(sanctionId, values);
+    if (!done.ok) setFailed(done.message);
+  });
+  return (
+    <form onSubmit={submit} noValidate aria-label={`Lift this ${kind}`}>
+      {failed && <Alert tone="error">{failed}</Alert>}
+      <div className="field">
+        <label htmlFor={`${id}-reason`}>Reason to lift</label>
+        <input id={`${id}-reason`} {...register("reason")} aria-invalid={errors.reason ? true : undefined} />
+        {errors.reason && <span className="field-error">{errors.reason.message}</span>}
+      </div>
+      <button type="submit" className="button button-secondary" disabled={isSubmitting}>
+        Lift
+      </button>
+    </form>
+  );
+}

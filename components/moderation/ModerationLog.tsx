@@ -1,0 +1,102 @@
+"use client";
+
+import Link from "next/link";
+import { LoadMore } from "@/components/ui/LoadMore";
+import { RelativeTime } from "@/components/ui/RelativeTime";
+import { useLoadMore } from "@/components/ui/useLoadMore";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+import { moderationLogPage } from "@/lib/safety/client/api";
+import type { LogRow } from "@/lib/safety/moderation-log";
+import { guidelineLabel, LOG_ACTIONS, logActionLabel } from "@/lib/safety/rules";
+import styles from "./Moderation.module.css";
+
+type Filters = { moderator: string; couple: string; action: string };
+
+function Entry({ row }: { row: LogRow }) {
+  return (
+    <li className="card">
+      <p>
+        <strong>{logActionLabel(row.action)}</strong> by {row.moderator ? row.moderator.firstName : "the spam rules"}
+        {row.couple && (
+          <>
+            {" "}
+            · <Link href={`/moderation/couples/${encodeURIComponent(row.couple.id)}`}>{row.couple.coupleName}</Link>
+          </>
+        )}{" "}
+        · <RelativeTime at={row.createdAt} />
+      </p>
+      {row.target && (
+        <p className={styles.muted}>
+          On a {row.target.type} ({row.target.id})
+        </p>
+      )}
+      {row.reason && <p>Reason: {guidelineLabel(row.reason)}</p>}
+      {row.note && <p className={styles.note}>Note: {row.note}</p>}
+    </li>
+  );
+}
+
+/** The log with its filters (a plain GET form, so a filtered log is a link) and 'Load more'. */
+export function ModerationLog({
+  page,
+  team,
+  filters,
+}: {
+  page: KeysetPage<LogRow>;
+  team: { userId: string; name: string }[];
+  filters: Filters;
+}) {
+  const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== "")).toString();
+  const list = useLoadMore({
+    firstCursor: nextCursorOf(page),
+    firstIds: page.data.map((row) => row.id),
+    load: (cursor) => moderationLogPage(query, cursor),
+    idOf: (row) => row.id,
+    failed: "Could not load more of the log. Please try again.",
+  });
+  return (
+    <>
+      <form method="get" className={styles.filters} aria-label="Filter the log">
+        <div className="field">
+          <label htmlFor="log-moderator">Moderator</label>
+          <select id="log-moderator" name="moderator" defaultValue={filters.moderator}>
+            <option value="">Anyone</option>
+            {team.map((person) => (
+              <option key={person.userId} value={person.userId}>
+                {person.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="log-action">Action</label>
+          <select id="log-action" name="action" defaultValue={filters.action}>
+            <option value="">Any action</option>
+            {LOG_ACTIONS.map((action) => (
+              <option key={action} value={action}>
+                {logActionLabel(action)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="log-couple">Couple id</label>
+          <input id="log-couple" name="couple" defaultValue={filters.couple} autoComplete="off" />
+        </div>
+        <button type="submit" className="button button-secondary">
+          Filter
+        </button>
+      </form>
+      {page.data.length === 0 ? (
+        <p>Nothing in the log for these filters.</p>
+      ) : (
+        <ul className={styles.list}>
+          {[...page.data, ...list.more].map((row) => (
+            <Entry key={row.id} row={row} />
+          ))}
+        </ul>
+      )}
+      <LoadMore list={list} />
+    </>
+  );
+}

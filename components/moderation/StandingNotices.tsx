@@ -1,0 +1,48 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { acknowledgeWarningAction } from "@/app/(app)/standing-actions";
+import { guidelineLabel, restrictedText, SAFETY_PAGE, type StandingSanction } from "@/lib/safety/rules";
+
+/** A moderators' warning, shown once before anything else: the page waits until a partner has read it. */
+export function WarningNotice({ warning }: { warning: StandingSanction }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function acknowledge() {
+    setBusy(true);
+    const result = await acknowledgeWarningAction(warning.id);
+    if (!result.ok) setError(result.message ?? "Could not save that. Please try again.");
+    setBusy(false);
+  }
+  return (
+    <main id="main" className="page">
+      <section className="card" aria-labelledby="warning-title" role="alertdialog" aria-describedby="warning-text">
+        <h1 id="warning-title">A warning from our moderators</h1>
+        <p id="warning-text">
+          Our moderators warn your couple for breaking the community guideline &lsquo;{guidelineLabel(warning.reason)}&rsquo;. Please read
+          the <Link href="/guidelines">community guidelines</Link>; breaking them again may restrict or suspend your couple. If you think
+          this is a mistake, you can appeal once: <Link href={SAFETY_PAGE}>how moderation works</Link>.
+        </p>
+        {error && <Alert tone="error">{error}</Alert>}
+        <div className="form-actions">
+          <button type="button" className="button button-primary" onClick={acknowledge} disabled={busy}>
+            I understand
+          </button>
+        </div>
+      </section>
+    </main>
+  );
+}
+
+/** Under the navigation bar while the couple is restricted: why and until when, where writing would be. */
+export function RestrictionNotice({ restriction }: { restriction: StandingSanction }) {
+  return (
+    <div className="page" data-testid="restriction-notice">
+      <Alert tone="info">
+        {restrictedText(restriction)} <Link href="/safety/appeal">Your standing and how to appeal</Link>
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples } from "@/db/schema";
+import type { SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
+import { createNotification } from "./service";
+import { moderation } from "./types/moderation";
+
+/** Both partners of the couple get the notice, in the app and by e-mail (as each chose for the type). */
+async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; message: string }): Promise<void> {
+  const [couple] = await tx
+    .select({ partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .from(couples)
+    .where(eq(couples.id, sanction.coupleId));
+  for (const userId of [couple?.partner1Id, couple?.partner2Id])
+    if (userId) await createNotification(tx, { userId, type: "moderation", title: text.title, message: text.message });
+}
+
+/** Notifications' reactions to moderators' decisions (listed in lib/registry/safety.ts). */
+export const notificationsSafety: SafetyReactions = {
+  sanctioned: (tx, sanction) => tellCouple(tx, sanction, moderation.text.sanctioned(sanction)),
+  lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),
+  appealRefused: (tx, sanction) => tellCouple(tx, sanction, moderation.text.appealRefused(sanction.kind)),
+};

@@ -1,0 +1,16 @@
+import { appealRefusedNotice, sanctionNotice, liftedNotice, SAFETY_PAGE } from "@/lib/safety/rules";
+import { defineNotification } from "./definition";
+
+/** To both partners: a moderator acted on their couple, or lifted it (lib/notifications/moderation.ts). */
+export const moderation = defineNotification({
+  type: "moderation",
+  label: "Moderators' decisions",
+  hint: "When our moderators act on your couple, or lift what they did.",
+  emailSubject: "A decision of our moderators about your couple",
+  defaults: { inApp: true, email: true },
+  emailWhen: "at-once",
+  groups: "none",
+  // Every moderation notice links to what moderators do and how to appeal.
+  href: () => SAFETY_PAGE,
+  text: { sanctioned: sanctionNotice, lifted: liftedNotice, appealRefused: appealRefusedNotice },
+});

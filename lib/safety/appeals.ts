@@ -1,0 +1,189 @@
+import "server-only";
+import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { recordModeration } from "./moderation-log";
+import { assertMayActOn, type Moderator } from "./moderators";
+import { announceSanction, type SafetyReactions } from "./reactions";
+import type { SanctionKind } from "./rules";
+import { liftSanction } from "./sanctions";
+
+/**
+ * Appeals: a couple appeals each action once (1-1,000 characters, by either partner); the appeal
+ * waits in the queue, and is decided by a moderator who did not act when the team has two or
+ * more. Granted: the action is lifted (the couple is told); refused: it stands (told too).
+ */
+
+export const APPEAL_TEXTS = {
+  notFound: "This action does not exist, or it is not one on your couple.",
+  already: "Your couple has already appealed this action.",
+  lifted: "This action was already lifted.",
+  otherModerator: "Another moderator decides this appeal: you took the action.",
+  decided: "This appeal does not exist or was already decided.",
+} as const;
+
+/** A partner appeals an action on their couple (`POST /api/appeals`). */
+export async function appealSanction(db: Db, appellant: { userId: string; coupleId: string }, sanctionId: string, body: string) {
+  return transaction(db, async (tx) => {
+    const [sanction] = await tx
+      .select({ liftedAt: coupleSanctions.liftedAt })
+      .from(coupleSanctions)
+      .where(and(eq(coupleSanctions.id, sanctionId), eq(coupleSanctions.coupleId, appellant.coupleId)));
+    if (!sanction) throw new AppError("NOT_FOUND", APPEAL_TEXTS.notFound);
+    if (sanction.liftedAt) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.lifted);
+    const [row] = await tx
+      .insert(moderationAppeals)
+      .values({ sanctionId, userId: appellant.userId, body })
+      .onConflictDoNothing()
+      .returning({ id: moderationAppeals.id });
+    if (!row) throw new AppError("ALREADY_REPORTED", APPEAL_TEXTS.already);
+    return { id: row.id };
+  });
+}
+
+export type OpenAppeal = {
+  id: string;
+  body: string;
+  createdAt: string;
+  sanction: { id: string; kind: string; reason: string; createdByUserId: string | null };
+  couple: { id: string; coupleName: string };
+};
+
+/** The open appeals, oldest first (the queue). */
+export async function openAppeals(db: Db, limit = 100): Promise<OpenAppeal[]> {
+  const rows = await db
+    .select({
+      id: moderationAppeals.id,
+      body: moderationAppeals.body,
+      createdAt: moderationAppeals.createdAt,
+      sanctionId: coupleSanctions.id,
+      kind: coupleSanctions.kind,
+      reason: coupleSanctions.reason,
+      createdByUserId: coupleSanctions.createdByUserId,
+      coupleId: couples.id,
+      coupleName: couples.coupleName,
+    })
+    .from(moderationAppeals)
+    .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
+    .innerJoin(couples, eq(couples.id, coupleSanctions.coupleId))
+    .where(isNull(moderationAppeals.decidedAt))
+    .orderBy(asc(moderationAppeals.createdAt))
+    .limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    body: row.body,
+    createdAt: row.createdAt.toISOString(),
+    sanction: { id: row.sanctionId, kind: row.kind, reason: row.reason, createdByUserId: row.createdByUserId },
+    couple: { id: row.coupleId, coupleName: row.coupleName },
+  }));
+}
+
+/**
+ * A moderator decides an appeal (`POST /api/moderation/appeals/{id}/{grant|refuse}`): granted lifts
+ * the action; refused leaves it. With two or more on the team, never by the one who acted.
+ */
+export async function decideAppeal(
+  db: Db,
+  moderator: Moderator,
+  appealId: string,
+  decision: "grant" | "refuse",
+  reactions: readonly SafetyReactions[],
+): Promise<void> {
+  const appeal = await transaction(db, async (tx) => {
+    const [found] = await tx
+      .select({
+        sanctionId: coupleSanctions.id,
+        coupleId: coupleSanctions.coupleId,
+        kind: coupleSanctions.kind,
+        reason: coupleSanctions.reason,
+        endsAt: coupleSanctions.endsAt,
+        actedBy: coupleSanctions.createdByUserId,
+      })
+      .from(moderationAppeals)
+      .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
+      .where(and(eq(moderationAppeals.id, appealId), isNull(moderationAppeals.decidedAt)))
+      .for("update", { of: moderationAppeals });
+    if (!found) throw new AppError("NOT_FOUND", APPEAL_TEXTS.decided);
+    if (found.actedBy === moderator.userId) {
+      const [{ team } = { team: 0 }] = await tx
+        .select({ team: count() })
+        .from(users)
+        .where(inArray(users.role, ["moderator", "admin"]));
+      if (team >= 2) throw new AppError("FORBIDDEN", APPEAL_TEXTS.otherModerator);
+    }
+    await assertMayActOn(tx, moderator, found.coupleId);
+    await tx
+      .update(moderationAppeals)
+      .set({ decidedAt: new Date(), decidedByUserId: moderator.userId, decision: decision === "grant" ? "lifted" : "upheld" })
+      .where(eq(moderationAppeals.id, appealId));
+    if (decision === "refuse") {
+      await recordModeration(tx, {
+        moderatorUserId: moderator.userId,
+        action: "appeal_decided",
+        coupleId: found.coupleId,
+        target: { type: "appeal", id: appealId },
+        note: "refused",
+      });
+      await announceSanction(tx, reactions, "appealRefused", {
+        sanctionId: found.sanctionId,
+        coupleId: found.coupleId,
+        kind: found.kind as SanctionKind,
+        reason: found.reason,
+        endsAt: found.endsAt?.toISOString() ?? null,
+      });
+    }
+    return found;
+  });
+  if (decision === "grant") await liftSanction(db, moderator, appeal.sanctionId, "Appeal granted", reactions, "appeal_decided");
+}
+
+/** A suspended or banned couple's appeal, by a partner who proved who they are: against its latest standing suspension or ban. */
+export async function appealSuspension(db: Db, userId: string, body: string) {
+  const [standing] = await db
+    .select({ sanctionId: coupleSanctions.id, coupleId: coupleSanctions.coupleId })
+    .from(coupleSanctions)
+    .innerJoin(couples, eq(couples.id, coupleSanctions.coupleId))
+    .where(
+      and(
+        or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)),
+        inArray(coupleSanctions.kind, ["suspend", "ban"]),
+        isNull(coupleSanctions.liftedAt),
+      ),
+    )
+    .orderBy(desc(coupleSanctions.createdAt))
+    .limit(1);
+  if (!standing) throw new AppError("NOT_FOUND", "Your couple is not suspended: sign in to see your couple's standing.");
+  return appealSanction(db, { userId, coupleId: standing.coupleId }, standing.sanctionId, body);
+}
+
+/** The couple's own view of the actions on it: never which moderator. */
+export async function ownStanding(db: Db, coupleId: string) {
+  const rows = await db
+    .select({
+      id: coupleSanctions.id,
+      kind: coupleSanctions.kind,
+      reason: coupleSanctions.reason,
+      endsAt: coupleSanctions.endsAt,
+      createdAt: coupleSanctions.createdAt,
+      liftedAt: coupleSanctions.liftedAt,
+      appealedAt: moderationAppeals.createdAt,
+      appealDecision: moderationAppeals.decision,
+    })
+    .from(coupleSanctions)
+    .leftJoin(moderationAppeals, eq(moderationAppeals.sanctionId, coupleSanctions.id))
+    .where(eq(coupleSanctions.coupleId, coupleId))
+    .orderBy(desc(coupleSanctions.createdAt));
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    reason: row.reason,
+    endsAt: row.endsAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    liftedAt: row.liftedAt?.toISOString() ?? null,
+    appealedAt: row.appealedAt?.toISOString() ?? null,
+    appealDecision: row.appealDecision,
+  }));
+}
+export type OwnAction = Awaited<ReturnType<typeof ownStanding>>[number];

@@ -1,0 +1,22 @@
+/** The browser's calls to the moderation API, through the transport (lib/http/client.ts). */
+import "client-only";
+import { api } from "@/lib/http/client";
+import type { KeysetPage } from "@/lib/pagination/page";
+import type { LogRow } from "../moderation-log";
+
+/** A page of the moderation log after `cursor`, with the page's filters (`?moderator=&couple=&action=`). */
+export function moderationLogPage(filters: string, cursor: string): Promise<KeysetPage<LogRow>> {
+  const query = new URLSearchParams(filters);
+  query.set("cursor", cursor);
+  return api(`/api/moderation/log?${query}`);
+}
+
+/** A suspended couple's partner appeals, signed out (`POST /api/appeals/suspended`). */
+export async function appealSuspension(values: { email: string; password: string; body: string }): Promise<void> {
+  await api("/api/appeals/suspended", { method: "POST", body: values, public: true });
+}
+
+/** A partner appeals an action on their couple (`POST /api/appeals`). */
+export async function appealAction(sanctionId: string, body: string): Promise<void> {
+  await api("/api/appeals", { method: "POST", body: { sanctionId, body } });
+}

@@ -1,0 +1,70 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+import { couples } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { sanctionsOf } from "./sanctions";
+
+/**
+ * A couple as moderators see it on its page in /moderation: how old it is, the reports against it
+ * (by reason, and by how many different couples), the blocks it received, its hello requests of
+ * the last 30 days, and every earlier action with its appeal. Each figure is one indexed count.
+ */
+export type CoupleRecord = {
+  couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
+  reports: { reason: string; reports: number; couples: number }[];
+  blocksReceived: number;
+  hellos30Days: { sent: number; accepted: number; unanswered: number };
+  actions: Awaited<ReturnType<typeof sanctionsOf>>;
+};
+
+/** The reports whose target is the couple or something it wrote (a post, a reply, a message). */
+const reportsAgainst = (coupleId: string) => sql`
+  select r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
+  union all select r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
+  union all select r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
+  union all select r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleRecord> {
+  const [couple] = await db
+    .select({
+      id: couples.id,
+      coupleName: couples.coupleName,
+      status: couples.status,
+      createdAt: couples.createdAt,
+      partner1Id: couples.partner1Id,
+      partner2Id: couples.partner2Id,
+    })
+    .from(couples)
+    .where(eq(couples.id, coupleId));
+  if (!couple) throw new AppError("NOT_FOUND", "This couple does not exist.");
+  const [reports, blocks, hellos, actions] = await Promise.all([
+    db.execute(
+      sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
+    ),
+    db.execute(sql`select count(*)::int as count from couple_blocks where blocked_couple_id = ${coupleId}`),
+    db.execute(sql`
+      select count(*)::int as sent,
+             count(*) filter (where status = 'accepted')::int as accepted,
+             count(*) filter (where status = 'pending')::int as unanswered
+      from connection_requests where from_couple_id = ${coupleId} and created_at > now() - interval '30 days'`),
+    sanctionsOf(db, coupleId),
+  ]);
+  return {
+    couple: {
+      id: couple.id,
+      coupleName: couple.coupleName,
+      status: couple.status,
+      createdAt: couple.createdAt.toISOString(),
+      ageDays: Math.floor((Date.now() - couple.createdAt.getTime()) / DAY_MS),
+      partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null),
+    },
+    reports: resultRows<CoupleRecord["reports"][number]>(reports),
+    blocksReceived: resultRows<{ count: number }>(blocks)[0]?.count ?? 0,
+    hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
+    actions,
+  };
+}

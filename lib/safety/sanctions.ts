@@ -1,0 +1,278 @@
+import "server-only";
+import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
+import { revokeAllSessions } from "@/lib/auth/sessions";
+import { hmac } from "@/lib/auth/secrets";
+import { authSecret } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { recordModeration } from "./moderation-log";
+import type { SanctionInput } from "./moderation-schemas";
+import { assertMayActOn, type Moderator } from "./moderators";
+import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
+import { restrictedText, restrictionEnd, type SanctionKind, type StandingSanction } from "./rules";
+
+/**
+ * Moderators acting on a couple. Warn: a notice shown once. Restrict: no hello, messages, posts or
+ * replies until it ends (reading still works). Suspend: both partners signed out on every device
+ * (their session rows end, so refresh tokens and open live streams end at their next check, on
+ * every instance), sign-in refused, and the couple hidden as a hidden couple is (status
+ * 'suspended': lib/safety/visibility.ts's one rule). Ban: a suspension for good, and the
+ * partners' e-mail addresses kept as a keyed hash that registration refuses, kept when the
+ * account is deleted. Every action is logged, and announced to the features (lib/registry/safety.ts:
+ * the couple's notice and e-mail, its conversations ended).
+ */
+
+const notFound = () => new AppError("NOT_FOUND", "This couple does not exist.");
+
+/** The keyed hash a banned address is kept as (never the address itself). */
+export const bannedEmailHash = (normalizedEmail: string): string => hmac(authSecret(), `banned-email:${normalizedEmail}`);
+
+/** Whether a (normalised) address belongs to a banned couple's partner. */
+export async function isBannedEmail(db: Db, normalizedEmail: string): Promise<boolean> {
+  const [row] = await db
+    .select({ hash: bannedEmails.emailHash })
+    .from(bannedEmails)
+    .where(eq(bannedEmails.emailHash, bannedEmailHash(normalizedEmail)));
+  return row !== undefined;
+}
+
+/** SQL: an action still standing at `now` (not lifted; a restriction not yet ended). */
+const standingNow = () => and(isNull(coupleSanctions.liftedAt), or(isNull(coupleSanctions.endsAt), gt(coupleSanctions.endsAt, sql`now()`)));
+
+const standingColumns = {
+  id: coupleSanctions.id,
+  kind: coupleSanctions.kind,
+  reason: coupleSanctions.reason,
+  endsAt: coupleSanctions.endsAt,
+  createdAt: coupleSanctions.createdAt,
+};
+const shapeStanding = (row: { id: string; kind: string; reason: string; endsAt: Date | null; createdAt: Date }): StandingSanction => ({
+  id: row.id,
+  kind: row.kind as SanctionKind,
+  reason: row.reason,
+  endsAt: row.endsAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The couple's restriction in force now, the longest one when several stand (null: none). */
+export async function currentRestriction(db: Db, coupleId: string): Promise<StandingSanction | null> {
+  const rows = await db
+    .select(standingColumns)
+    .from(coupleSanctions)
+    .where(and(eq(coupleSanctions.coupleId, coupleId), eq(coupleSanctions.kind, "restrict"), standingNow()))
+    .orderBy(sql`${coupleSanctions.endsAt} desc nulls first`)
+    .limit(1);
+  return rows[0] ? shapeStanding(rows[0]) : null;
+}
+
+/** Before a hello, a message, a post or a reply: a restricted couple is refused (403 ACCOUNT_RESTRICTED, with why and until when). */
+export async function assertNotRestricted(db: Db, coupleId: string): Promise<void> {
+  const restriction = await currentRestriction(db, coupleId);
+  if (restriction)
+    throw new AppError("ACCOUNT_RESTRICTED", restrictedText(restriction), {
+      body: { restriction: { reason: restriction.reason, endsAt: restriction.endsAt } },
+    });
+}
+
+/** The warning the couple has not seen yet (shown once, before anything else), oldest first. */
+export async function unseenWarning(db: Db, coupleId: string): Promise<StandingSanction | null> {
+  const [row] = await db
+    .select(standingColumns)
+    .from(coupleSanctions)
+    .where(
+      and(
+        eq(coupleSanctions.coupleId, coupleId),
+        eq(coupleSanctions.kind, "warn"),
+        isNull(coupleSanctions.seenAt),
+        isNull(coupleSanctions.liftedAt),
+      ),
+    )
+    .orderBy(coupleSanctions.createdAt)
+    .limit(1);
+  return row ? shapeStanding(row) : null;
+}
+
+/** A partner read the warning: it is not shown again (to either partner). */
+export async function markWarningSeen(db: Db, coupleId: string, sanctionId: string): Promise<void> {
+  await db
+    .update(coupleSanctions)
+    .set({ seenAt: sql`now()` })
+    .where(and(eq(coupleSanctions.id, sanctionId), eq(coupleSanctions.coupleId, coupleId), eq(coupleSanctions.kind, "warn")));
+}
+
+/** The partners of a couple, locked for the action (null: no such couple). */
+async function lockedCouple(tx: Db, coupleId: string) {
+  const [couple] = await tx
+    .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .from(couples)
+    .where(eq(couples.id, coupleId))
+    .for("update");
+  return couple ? { id: couple.id, partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null) } : null;
+}
+
+/**
+ * A moderator's action on a couple (`POST /api/moderation/couples/{id}/actions`), with a reason
+ * from the guidelines and a note for the record; from a report (`reportId`): its target's open
+ * reports are closed as handled. Never on the moderator's own couple.
+ */
+export async function sanctionCouple(
+  db: Db,
+  moderator: Moderator | null,
+  coupleId: string,
+  input: SanctionInput,
+  reactions: readonly SafetyReactions[],
+): Promise<{ id: string }> {
+  return transaction(db, async (tx) => {
+    const couple = await lockedCouple(tx, coupleId);
+    if (!couple) throw notFound();
+    if (moderator) await assertMayActOn(tx, moderator, coupleId);
+    const endsAt = input.kind === "restrict" && input.days ? restrictionEnd(new Date(), input.days) : null;
+    const [row] = await tx
+      .insert(coupleSanctions)
+      .values({
+        coupleId,
+        kind: input.kind,
+        reason: input.reason,
+        note: input.note ?? null,
+        endsAt,
+        createdByUserId: moderator?.userId ?? null,
+      })
+      .returning({ id: coupleSanctions.id });
+    if (input.kind === "suspend" || input.kind === "ban") {
+      await tx.update(couples).set({ status: "suspended" }).where(eq(couples.id, coupleId));
+      for (const userId of couple.partnerIds) await revokeAllSessions(tx, userId);
+    }
+    if (input.kind === "ban" && couple.partnerIds.length) {
+      const emails = await tx.select({ email: users.email }).from(users).where(inArray(users.id, couple.partnerIds));
+      await tx
+        .insert(bannedEmails)
+        .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email) })))
+        .onConflictDoNothing();
+    }
+    if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId);
+    await recordModeration(tx, {
+      moderatorUserId: moderator?.userId ?? null,
+      action: input.kind,
+      coupleId,
+      target: input.reportId ? { type: "report", id: input.reportId } : null,
+      reason: input.reason,
+      note: [input.days ? `${input.days} day${input.days === 1 ? "" : "s"}` : null, input.note].filter(Boolean).join(" · ") || null,
+    });
+    const sanction: Sanctioned = {
+      sanctionId: row!.id,
+      coupleId,
+      kind: input.kind,
+      reason: input.reason,
+      endsAt: endsAt?.toISOString() ?? null,
+    };
+    await announceSanction(tx, reactions, "sanctioned", sanction);
+    return { id: row!.id };
+  });
+}
+
+/** Acting from a report closes every open report of its target (status 'removed': the moderator acted on it). */
+async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string): Promise<void> {
+  const [report] = await tx
+    .select({ targetType: reports.targetType, targetId: reports.targetId })
+    .from(reports)
+    .where(eq(reports.id, reportId));
+  if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
+  await tx
+    .update(reports)
+    .set({ status: "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })
+    .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")));
+}
+
+/**
+ * Lifts an action, with a reason (`POST /api/moderation/sanctions/{id}/lift`, or an appeal
+ * granted): a suspension's couple is active again once no suspension or ban still stands (its
+ * partners sign in again; ended conversations stay ended). Logged, and the couple is told.
+ */
+export async function liftSanction(
+  db: Db,
+  moderator: Moderator,
+  sanctionId: string,
+  reason: string,
+  reactions: readonly SafetyReactions[],
+  action: "lift" | "appeal_decided" = "lift",
+): Promise<void> {
+  await transaction(db, async (tx) => {
+    const [found] = await tx
+      .select({
+        coupleId: coupleSanctions.coupleId,
+        kind: coupleSanctions.kind,
+        reason: coupleSanctions.reason,
+        endsAt: coupleSanctions.endsAt,
+      })
+      .from(coupleSanctions)
+      .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)));
+    if (!found) throw new AppError("NOT_FOUND", "This action does not exist or was already lifted.");
+    await lockedCouple(tx, found.coupleId);
+    await assertMayActOn(tx, moderator, found.coupleId);
+    await tx
+      .update(coupleSanctions)
+      .set({ liftedAt: sql`now()`, liftedByUserId: moderator.userId, liftReason: reason })
+      .where(eq(coupleSanctions.id, sanctionId));
+    if (found.kind === "suspend" || found.kind === "ban") {
+      const [still] = await tx
+        .select({ id: coupleSanctions.id })
+        .from(coupleSanctions)
+        .where(
+          and(
+            eq(coupleSanctions.coupleId, found.coupleId),
+            inArray(coupleSanctions.kind, ["suspend", "ban"]),
+            isNull(coupleSanctions.liftedAt),
+          ),
+        )
+        .limit(1);
+      if (!still) await tx.update(couples).set({ status: "active" }).where(eq(couples.id, found.coupleId));
+    }
+    await recordModeration(tx, {
+      moderatorUserId: moderator.userId,
+      action,
+      coupleId: found.coupleId,
+      target: { type: "sanction", id: sanctionId },
+      note: reason,
+    });
+    await announceSanction(tx, reactions, "lifted", {
+      sanctionId,
+      coupleId: found.coupleId,
+      kind: found.kind as SanctionKind,
+      reason: found.reason,
+      endsAt: found.endsAt?.toISOString() ?? null,
+    });
+  });
+}
+
+/** Every action taken on the couple, newest first (the moderators' couple page; the couple's data export names no moderator). */
+export async function sanctionsOf(db: Db, coupleId: string) {
+  const rows = await db
+    .select({
+      ...standingColumns,
+      note: coupleSanctions.note,
+      createdByUserId: coupleSanctions.createdByUserId,
+      liftedAt: coupleSanctions.liftedAt,
+      liftReason: coupleSanctions.liftReason,
+    })
+    .from(coupleSanctions)
+    .where(eq(coupleSanctions.coupleId, coupleId))
+    .orderBy(desc(coupleSanctions.createdAt));
+  return rows.map((row) => ({
+    ...shapeStanding(row),
+    note: row.note,
+    createdByUserId: row.createdByUserId,
+    liftedAt: row.liftedAt?.toISOString() ?? null,
+    liftReason: row.liftReason,
+  }));
+}
+
+/** What the couple's pages show above everything (the app's layout): an unread warning, and a restriction in force. */
+export async function coupleNotices(
+  db: Db,
+  coupleId: string,
+): Promise<{ warning: StandingSanction | null; restriction: StandingSanction | null }> {
+  const [warning, restriction] = await Promise.all([unseenWarning(db, coupleId), currentRestriction(db, coupleId)]);
+  return { warning, restriction };
+}

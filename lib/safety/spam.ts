@@ -1,0 +1,115 @@
+import "server-only";
+import { and, asc, count, countDistinct, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
+import type { SafetyReactions } from "./reactions";
+import { sanctionCouple } from "./sanctions";
+import {
+  acceptanceSince,
+  autoRestrictSince,
+  heldNoteSince,
+  holdsNextRequest,
+  normalizeNote,
+  restrictsByReports,
+  trustLevel,
+  type TrustLevel,
+} from "./spam-rules";
+
+/**
+ * The spam rules' reads and writes (the thresholds are lib/safety/spam-rules.ts): a couple's trust
+ * level, holding a hello whose note went to too many couples, and restricting a couple reported
+ * by too many couples, until a moderator decides.
+ */
+
+/** The couple's trust level now: its age, and its requests sent and accepted in the last 30 days. */
+export async function trustLevelOf(db: Db, couple: { coupleId: string; coupleCreatedAt: Date }): Promise<TrustLevel> {
+  const now = new Date();
+  const [row] = await db
+    .select({ sent: count(), accepted: sql<number>`count(*) filter (where ${connectionRequests.status} = 'accepted')::int` })
+    .from(connectionRequests)
+    .where(and(eq(connectionRequests.fromCoupleId, couple.coupleId), gt(connectionRequests.createdAt, acceptanceSince(now))));
+  return trustLevel({ createdAt: couple.coupleCreatedAt, sent: Number(row?.sent ?? 0), accepted: Number(row?.accepted ?? 0) }, now);
+}
+
+/**
+ * Whether the couple's next hello is held: the same note (normalised as `normalizeNote` does: case,
+ * spaces and digits) already went to HELD_NOTE_COUPLES couples in the window, held or delivered.
+ * One read on the sender's indexes.
+ */
+export async function holdsHello(tx: Db, fromCoupleId: string, note: string): Promise<boolean> {
+  const since = heldNoteSince(new Date()).toISOString();
+  const result = await tx.execute(sql`
+    select count(distinct to_couple_id)::int as couples from (
+      select to_couple_id, note from connection_requests where from_couple_id = ${fromCoupleId} and created_at > ${since}::timestamptz
+      union all
+      select to_couple_id, note from held_requests where from_couple_id = ${fromCoupleId} and created_at > ${since}::timestamptz
+    ) sent where regexp_replace(lower(note), '[0-9[:space:]]+', '', 'g') = ${normalizeNote(note)}`);
+  return holdsNextRequest(resultRows<{ couples: number }>(result)[0]?.couples ?? 0);
+}
+
+/** Keeps a held hello for the moderators (the couple asked never sees it). */
+export async function holdHello(
+  tx: Db,
+  hello: { fromCoupleId: string; toCoupleId: string; sentByUserId: string; note: string },
+): Promise<void> {
+  await tx.insert(heldRequests).values(hello);
+}
+
+export type HeldCouple = { coupleId: string; coupleName: string; held: number; note: string; since: string };
+
+/** The couples with held hellos, oldest first (the queue). */
+export async function couplesWithHeldHellos(db: Db, limit = 100): Promise<HeldCouple[]> {
+  const rows = await db
+    .select({
+      coupleId: heldRequests.fromCoupleId,
+      coupleName: couples.coupleName,
+      held: countDistinct(heldRequests.id),
+      note: sql<string>`min(${heldRequests.note})`,
+      since: sql<string>`min(${heldRequests.createdAt})`,
+    })
+    .from(heldRequests)
+    .innerJoin(couples, eq(couples.id, heldRequests.fromCoupleId))
+    .groupBy(heldRequests.fromCoupleId, couples.coupleName)
+    .orderBy(asc(sql`min(${heldRequests.createdAt})`))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, held: Number(row.held), since: new Date(row.since).toISOString() }));
+}
+
+/**
+ * After a report of a message or of a couple (its hello): a couple reported by AUTO_RESTRICT_COUPLES
+ * different couples in the window is restricted until a moderator decides (no end; by the rules,
+ * no moderator), unless such a restriction already stands.
+ */
+export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactions: readonly SafetyReactions[]): Promise<boolean> {
+  const since = autoRestrictSince(new Date()).toISOString();
+  const result = await tx.execute(sql`
+    select count(distinct reporter_couple_id)::int as couples from (
+      select r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId} and r.created_at > ${since}::timestamptz
+      union all
+      select r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
+        where m.author_couple_id = ${coupleId} and r.created_at > ${since}::timestamptz
+    ) reporting`);
+  if (!restrictsByReports(resultRows<{ couples: number }>(result)[0]?.couples ?? 0)) return false;
+  const [standing] = await tx
+    .select({ id: coupleSanctions.id })
+    .from(coupleSanctions)
+    .where(
+      and(
+        eq(coupleSanctions.coupleId, coupleId),
+        eq(coupleSanctions.kind, "restrict"),
+        isNull(coupleSanctions.endsAt),
+        isNull(coupleSanctions.liftedAt),
+      ),
+    )
+    .limit(1);
+  if (standing) return false;
+  await sanctionCouple(
+    tx,
+    null,
+    coupleId,
+    { kind: "restrict", reason: "harassment", note: "Reported by several couples: restricted until a moderator decides." },
+    reactions,
+  );
+  return true;
+}

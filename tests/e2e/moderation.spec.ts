@@ -1,0 +1,127 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { csrfToken, openProfile, sayHello, signIn } from "./support";
+
+/**
+ * A moderator handles a report of a message end to end: the queue, the couple's page, a
+ * suspension, what both couples see (four browser contexts: the moderator at laptop size, the
+ * reporting partner and the suspended couple's partners at phone and laptop size), the suspended
+ * partner's appeal signed out, and the lift. Axe on each moderation page. Seeded directory couples
+ * no other spec uses.
+ */
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+
+type Person = { page: Page; email: string; coupleName: string };
+
+async function person(browser: Browser, [firstName, partner]: [string, string], viewport: typeof PHONE): Promise<Person> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  const email = directoryEmail(firstName);
+  await signIn(page, { email, password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  return { page, email, coupleName: `${firstName} & ${partner}` };
+}
+
+/** The run's database (scripts/e2e-server.sh makes one per port): the one place a role is granted from outside the app. */
+async function grantModerator(email: string) {
+  const admin = postgres(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", { max: 1, onnotice: () => {} });
+  const port = process.env.E2E_PORT ?? "3100";
+  const [found] = await admin`select datname from pg_database where datname like ${`e2e_${port}_%`} order by datname desc limit 1`;
+  await admin.end();
+  const url = new URL(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
+  url.pathname = `/${found!.datname as string}`;
+  const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  await db`update users set role = 'moderator' where email = ${email}`;
+  await db.end();
+}
+
+test("a moderator suspends a couple from a reported message, the couples see it, the couple appeals and the moderator lifts it", async ({
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  const moderator = await person(browser, ["Irene", "Gil"], LAPTOP);
+  await grantModerator(moderator.email);
+  const lucia = await person(browser, ["Lucia", "Pablo"], PHONE);
+  const paula = await person(browser, ["Paula", "Javier"], PHONE);
+  const javier = await person(browser, ["Javier", "Paula"], LAPTOP);
+  javier.coupleName = paula.coupleName;
+
+  // Paula says hello, Lucia accepts, Paula writes something awful and Lucia reports it.
+  await openProfile(paula, lucia.coupleName);
+  await sayHello(paula, lucia.coupleName, "Hello from Paula");
+  await lucia.page.goto("/messages");
+  await lucia.page.getByRole("tab", { name: "Requests (1)" }).click();
+  await lucia.page.getByRole("button", { name: "Accept" }).click();
+  await expect(lucia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  const conversation = lucia.page.url();
+  const conversationId = conversation.split("/").at(-1)!;
+  const sent = await paula.page.request.post(`/api/conversations/${conversationId}/messages`, {
+    data: { body: "Something awful" },
+    headers: { "x-csrf-token": await csrfToken(paula.page) },
+  });
+  expect(sent.status()).toBe(201);
+  const messageId = ((await sent.json()) as { data: { id: string } }).data.id;
+  const reported = await lucia.page.request.post("/api/reports", {
+    data: { targetType: "message", targetId: messageId, reason: "harassment", note: "Out of nowhere" },
+    headers: { "x-csrf-token": await csrfToken(lucia.page) },
+  });
+  expect(reported.status()).toBe(201);
+
+  // The moderator: the queue, then the couple's page from the report, then a suspension.
+  await moderator.page.goto("/moderation");
+  await expect(moderator.page.getByRole("heading", { name: "Moderation", level: 1 })).toBeVisible();
+  await expect(moderator.page.getByText("Something awful")).toBeVisible();
+  await axe(moderator.page);
+  await moderator.page.getByRole("link", { name: "Act on the couple" }).first().click();
+  await expect(moderator.page.getByRole("heading", { name: paula.coupleName, level: 1 })).toBeVisible();
+  await expect(moderator.page.getByText("Acting from a report")).toBeVisible();
+  await axe(moderator.page);
+  await moderator.page.getByLabel("Action", { exact: true }).selectOption("suspend");
+  await moderator.page.getByLabel("Guideline broken").selectOption("harassment");
+  await moderator.page.getByLabel("Note for the record").fill("Abusive first message");
+  await moderator.page.getByRole("button", { name: "Suspend this couple" }).click();
+  await expect(moderator.page.getByText("Done. The couple is told, and the log has it.")).toBeVisible();
+
+  // The suspended couple: both partners signed out at their next step; sign-in refused with why.
+  for (const partner of [paula, javier]) {
+    await partner.page.goto("/messages");
+    await expect(partner.page).toHaveURL(/\/login/);
+    await signIn(partner.page, { email: partner.email, password: DEMO_PASSWORD });
+    await expect(partner.page.getByText(/Your couple's account is suspended by our moderators/)).toBeVisible();
+    await noHorizontalScroll(partner.page);
+  }
+
+  // The other couple: the conversation has ended, and the couple is gone from profiles.
+  await lucia.page.goto(conversation);
+  await expect(lucia.page.getByRole("status").filter({ hasText: "This conversation has ended." })).toBeVisible();
+  // Members do not see the moderation pages.
+  expect((await lucia.page.goto("/moderation"))?.status()).toBe(404);
+
+  // Paula appeals, signed out, from the safety page.
+  await paula.page.goto("/safety");
+  await paula.page.getByLabel("E-mail address").fill(paula.email);
+  await paula.page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await paula.page.getByLabel("Your appeal").fill("That was my brother on my phone. It will not happen again.");
+  await paula.page.getByRole("button", { name: "Send appeal" }).click();
+  await expect(paula.page.getByText("Your appeal is with our moderators.")).toBeVisible();
+  await axe(paula.page);
+
+  // The moderator grants it (the only moderator, so the one who acted decides); the log has it all.
+  await moderator.page.goto("/moderation");
+  await expect(moderator.page.getByText("That was my brother on my phone.")).toBeVisible();
+  await moderator.page.getByRole("button", { name: "Grant (lift)" }).click();
+  await expect(moderator.page.getByText("No open appeals.")).toBeVisible();
+  await moderator.page.goto("/moderation/log");
+  await expect(moderator.page.getByRole("heading", { name: "Moderation log" })).toBeVisible();
+  await expect(moderator.page.getByText("Suspended", { exact: true }).first()).toBeVisible();
+  await expect(moderator.page.getByText("Appeal decided").first()).toBeVisible();
+  await axe(moderator.page);
+
+  // Lifted: Paula signs in again and finds the notices.
+  await signIn(paula.page, { email: paula.email, password: DEMO_PASSWORD });
+  await paula.page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  await paula.page.goto("/notifications");
+  await expect(paula.page.getByText("Your couple is no longer suspended")).toBeVisible();
+  await expect(paula.page.getByText("Your couple is suspended", { exact: true })).toBeVisible();
+});

@@ -1,0 +1,218 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as registerRoute } from "@/app/api/auth/register/route";
+import { getDb, openDatabase } from "@/db/client";
+import { bannedEmails, couples, moderationLog, notifications, users } from "@/db/schema";
+import { deleteAccount } from "@/lib/account/deletion";
+import { exportAccount } from "@/lib/account/export";
+import { authenticate } from "@/lib/auth/credentials";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
+import { moderatorOf } from "@/lib/safety/moderators";
+import { markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
+import { call, freshAddress, PASSWORD } from "../support/api";
+import { forum, postBody, type TestCouple } from "../support/forum";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
+import { moderation, moderatorCouple, profileOf, sanctions } from "../support/moderation";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function emailsOf(couple: TestCouple): Promise<string[]> {
+  const db = await getDb();
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(inArray(users.id, [couple.a.userId, couple.b.userId]));
+  return rows.map((row) => row.email);
+}
+
+const signIn = async (email: string) =>
+  authenticate(await getDb(), { email, password: PASSWORD }, { clientAddress: freshAddress() }).then(
+    () => "signed in",
+    (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
+  );
+
+async function noticesOf(userId: string) {
+  const db = await getDb();
+  return db
+    .select({ title: notifications.title, message: notifications.message })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.type, "moderation")));
+}
+
+describe("acting on a couple: who may, and what is checked", () => {
+  it("is for moderators only (403), never on their own couple, with a guideline and the days of a restriction", async () => {
+    const target = await messagingCouple();
+    const member = await messagingCouple();
+    const { couple: own, headers } = await moderatorCouple();
+    expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam" }, member.a.headers)).status).toBe(403);
+    const self = await sanctions.act(own.coupleId, { kind: "warn", reason: "spam" }, headers);
+    expect(self.status).toBe(403);
+    expect(self.json.error.message).toMatch(/own couple/);
+    expect((await sanctions.act(target.coupleId, { kind: "restrict", reason: "spam" }, headers)).status).toBe(400);
+    expect((await sanctions.act(target.coupleId, { kind: "restrict", reason: "spam", days: 3 }, headers)).status).toBe(400);
+    expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "rudeness" }, headers)).status).toBe(400);
+    expect((await sanctions.act(target.coupleId, { kind: "erase", reason: "spam" }, headers)).status).toBe(400);
+    expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam", note: "x".repeat(1001) }, headers)).status).toBe(400);
+    expect((await sanctions.act("00000000-0000-4000-8000-000000000000", { kind: "warn", reason: "spam" }, headers)).status).toBe(404);
+    expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam" }, { cookie: headers.cookie! })).status).toBe(403);
+  });
+});
+
+describe("warn", () => {
+  it("tells both partners once (in the app and by e-mail), naming the guideline; the warning is shown once", async () => {
+    const target = await messagingCouple();
+    const { headers, userId } = await moderatorCouple();
+    const done = await sanctions.act(target.coupleId, { kind: "warn", reason: "harassment", note: "Wrote again after a no" }, headers);
+    expect(done.status).toBe(201);
+    for (const partner of [target.a, target.b])
+      expect(await noticesOf(partner.userId)).toEqual([
+        { title: "A warning from our moderators", message: expect.stringContaining("'Harassment'") },
+      ]);
+    const db = await getDb();
+    const warning = await unseenWarning(db, target.coupleId);
+    expect(warning).toMatchObject({ id: done.json.data.id, kind: "warn", reason: "harassment" });
+    await markWarningSeen(db, target.coupleId, warning!.id);
+    expect(await unseenWarning(db, target.coupleId)).toBeNull();
+    // Writing still works after a warning.
+    expect((await forum.create(postBody(), target.a.headers)).status).toBe(201);
+    const log = await moderation.log(`?couple=${target.coupleId}`, headers);
+    expect(log.json.data[0]).toMatchObject({ action: "warn", moderator: { userId }, reason: "harassment", note: "Wrote again after a no" });
+  });
+});
+
+describe("restrict", () => {
+  it("refuses hello, messages, posts and replies with why and until when; reading works; lifting restores", async () => {
+    const { one: restricted, two: other, conversationId } = await connected();
+    const stranger = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const post = (await forum.create(postBody(), other.a.headers)).json.data;
+    const done = await sanctions.act(restricted.coupleId, { kind: "restrict", reason: "spam", days: 7 }, headers);
+    expect(done.status).toBe(201);
+
+    const refusals = [
+      await connections.send({ coupleId: stranger.coupleId, note: "Hi there" }, restricted.a.headers),
+      await talk.send(conversationId, { body: "Hello?" }, restricted.b.headers),
+      await forum.create(postBody(), restricted.a.headers),
+      await forum.reply(post.id, { body: "A reply" }, restricted.b.headers),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.code).toBe("ACCOUNT_RESTRICTED");
+      expect(refused.json.error.message).toMatch(/^Your couple is restricted until .+ \(Spam and scams\): you can read, but not say hello/);
+    }
+    const until = new Date(refusals[0]!.json.restriction.endsAt).getTime();
+    expect(Math.abs(until - (Date.now() + 7 * DAY))).toBeLessThan(60_000);
+    // Reading still works, and the other couple still writes.
+    expect((await talk.thread(conversationId, restricted.a.headers)).status).toBe(200);
+    expect((await forum.thread(post.id, restricted.a.headers)).status).toBe(200);
+    expect((await talk.send(conversationId, { body: "Still here" }, other.a.headers)).status).toBe(201);
+
+    expect((await sanctions.lift(done.json.data.id, { reason: "" }, headers)).status).toBe(400);
+    expect((await sanctions.lift(done.json.data.id, { reason: "Reviewed: a misunderstanding" }, headers)).status).toBe(200);
+    expect((await sanctions.lift(done.json.data.id, { reason: "Again" }, headers)).status).toBe(404);
+    expect((await talk.send(conversationId, { body: "Back" }, restricted.b.headers)).status).toBe(201);
+    const titles = (await noticesOf(restricted.a.userId)).map((n) => n.title).sort();
+    expect(titles).toEqual(["Your couple is no longer restricted", "Your couple is restricted"]);
+  });
+
+  it("ends by itself when its days are over", async () => {
+    const target = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const done = await sanctions.act(target.coupleId, { kind: "restrict", reason: "spam", days: 1 }, headers);
+    const db = await getDb();
+    const { coupleSanctions } = await import("@/db/schema");
+    await db
+      .update(coupleSanctions)
+      .set({ endsAt: new Date(Date.now() - 1000) })
+      .where(eq(coupleSanctions.id, done.json.data.id));
+    expect((await forum.create(postBody(), target.a.headers)).status).toBe(201);
+  });
+});
+
+describe("suspend", () => {
+  it("signs both partners out everywhere, refuses sign-in, hides the couple and ends its conversations; lift restores", async () => {
+    const { one: suspended, two: other, conversationId } = await connected();
+    const { headers } = await moderatorCouple();
+    const emails = await emailsOf(suspended);
+    expect((await profileOf(suspended.coupleId, other.a.headers)).status).toBe(200);
+
+    // Made through a second database client (another instance): in force at this one's next request.
+    const instance = await openDatabase(process.env.DATABASE_URL);
+    let sanctionId: string;
+    try {
+      const moderator = await moderatorOf(instance.db, (await moderatorCouple()).userId);
+      sanctionId = (await sanctionCouple(instance.db, moderator, suspended.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS))
+        .id;
+    } finally {
+      await instance.close();
+    }
+    for (const partner of [suspended.a, suspended.b]) {
+      expect((await talk.inbox(partner.headers)).status).toBe(401);
+      expect((await forum.create(postBody(), partner.headers)).status).toBe(401);
+    }
+    for (const email of emails) expect(await signIn(email)).toMatch(/^ACCOUNT_SUSPENDED: Your couple's account is suspended/);
+    expect((await profileOf(suspended.coupleId, other.a.headers)).status).toBe(404);
+    const detail = await talk.detail(conversationId, other.b.headers);
+    expect(detail.json.data.ended).toBe(true);
+    expect((await talk.send(conversationId, { body: "Hello?" }, other.a.headers)).status).toBe(403);
+    expect((await noticesOf(suspended.b.userId)).map((n) => n.title)).toEqual(["Your couple is suspended"]);
+
+    expect((await sanctions.lift(sanctionId, { reason: "Appeal heard" }, headers)).status).toBe(200);
+    for (const email of emails) expect(await signIn(email)).toBe("signed in");
+    expect((await profileOf(suspended.coupleId, other.a.headers)).status).toBe(200);
+    const db = await getDb();
+    const actions = await db
+      .select({ action: moderationLog.action })
+      .from(moderationLog)
+      .where(eq(moderationLog.coupleId, suspended.coupleId));
+    expect(actions.map((row) => row.action)).toEqual(["suspend", "lift"]);
+  });
+});
+
+describe("ban", () => {
+  it("is a suspension for good whose e-mail addresses cannot register again, kept as a keyed hash and after deletion", async () => {
+    const banned = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const emails = await emailsOf(banned);
+    expect((await sanctions.act(banned.coupleId, { kind: "ban", reason: "spam", note: "Scam links" }, headers)).status).toBe(201);
+    for (const email of emails) expect(await signIn(email)).toMatch(/^ACCOUNT_SUSPENDED: Your couple's account was closed/);
+    const db = await getDb();
+    const [{ status } = { status: "" }] = await db.select({ status: couples.status }).from(couples).where(eq(couples.id, banned.coupleId));
+    expect(status).toBe("suspended");
+    const kept = await db.select({ hash: bannedEmails.emailHash }).from(bannedEmails);
+    for (const email of emails) expect(kept.map((row) => row.hash).join(" ")).not.toContain(email);
+
+    await deleteAccount(db, banned.a.userId, PASSWORD);
+    await deleteAccount(db, banned.b.userId, PASSWORD);
+    const register = (email: string) =>
+      call(registerRoute, "POST", "/api/auth/register", {
+        body: {
+          email,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+          firstName: "Eve",
+          lastName: "Again",
+          dateOfBirth: "1990-01-01",
+          acceptTerms: true,
+        },
+      });
+    const refused = await register(emails[0]!.toUpperCase());
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toBe("This e-mail address cannot be used to register.");
+    expect((await register(`fresh-${Date.now()}@example.com`)).status).toBe(201);
+  });
+});
+
+describe("the couple's data export", () => {
+  it("lists the actions taken on the couple, by 'a moderator', never which one", async () => {
+    const couple = await messagingCouple();
+    const { headers, userId } = await moderatorCouple();
+    await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam", note: "Private note" }, headers);
+    const exported = await exportAccount(await getDb(), couple.b.userId);
+    expect(exported.moderationActions).toMatchObject([
+      { by: "a moderator", kind: "warn", reason: "spam", liftedAt: null, appealedAt: null },
+    ]);
+    expect(JSON.stringify(exported.moderationActions)).not.toContain(userId);
+    expect(JSON.stringify(exported.moderationActions)).not.toContain("Private note");
+  });
+});

@@ -1,0 +1,66 @@
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import { PASSWORD } from "../support/api";
+import { forum, postBody } from "../support/forum";
+import { messagingCouple } from "../support/messages";
+import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
+
+describe("appeals", () => {
+  it("once per action, 1-1,000 characters, only by the couple; in the queue; decided by a moderator who did not act", async () => {
+    const couple = await messagingCouple();
+    const stranger = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 30 }, actor)).json.data.id;
+
+    expect((await appeals.file({ sanctionId, body: "" }, couple.a.headers)).status).toBe(400);
+    expect((await appeals.file({ sanctionId, body: "x".repeat(1001) }, couple.a.headers)).status).toBe(400);
+    expect((await appeals.file({ sanctionId, body: "Not us" }, stranger.a.headers)).status).toBe(404);
+    const filed = await appeals.file({ sanctionId, body: "x".repeat(1000) }, couple.a.headers);
+    expect(filed.status).toBe(201);
+    expect((await appeals.file({ sanctionId, body: "Again" }, couple.b.headers)).status).toBe(409);
+
+    expect((await appeals.open(couple.a.headers)).status).toBe(403);
+    const queued = (await appeals.open(other)).json.data.find((a: { id: string }) => a.id === filed.json.data.id);
+    expect(queued).toMatchObject({ sanction: { id: sanctionId, kind: "restrict" }, couple: { id: couple.coupleId } });
+
+    const self = await appeals.decide(filed.json.data.id, "grant", actor);
+    expect(self.status).toBe(403);
+    expect(self.json.error.message).toBe("Another moderator decides this appeal: you took the action.");
+    expect((await appeals.decide(filed.json.data.id, "grant", other)).status).toBe(200);
+    expect((await appeals.decide(filed.json.data.id, "refuse", other)).status).toBe(404);
+    expect((await forum.create(postBody(), couple.a.headers)).status).toBe(201);
+    const log = await moderation.log(`?couple=${couple.coupleId}&action=appeal_decided`, other);
+    expect(log.json.data).toHaveLength(1);
+  });
+
+  it("a refused appeal leaves the action standing, and the couple is told", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "hate", days: 7 }, actor)).json.data.id;
+    const filed = await appeals.file({ sanctionId, body: "Please" }, couple.b.headers);
+    expect((await appeals.decide(filed.json.data.id, "refuse", other)).status).toBe(200);
+    expect((await forum.create(postBody(), couple.a.headers)).status).toBe(403);
+  });
+
+  it("a suspended partner appeals signed out, with their e-mail and password; a wrong password is refused", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    await sanctions.act(couple.coupleId, { kind: "suspend", reason: "harassment" }, actor);
+    const db = await getDb();
+    const [row] = await db
+      .select({ email: users.email })
+      .from(users)
+      .where(inArray(users.id, [couple.a.userId]));
+    expect((await appeals.suspended({ email: row!.email, password: "wrong-Password1", body: "Please" })).status).toBe(401);
+    const filed = await appeals.suspended({ email: row!.email, password: PASSWORD, body: "We were hacked" });
+    expect(filed.status).toBe(201);
+    expect((await appeals.suspended({ email: row!.email, password: PASSWORD, body: "Again" })).status).toBe(409);
+    const member = await messagingCouple();
+    const [free] = await db.select({ email: users.email }).from(users).where(eq(users.id, member.a.userId));
+    expect((await appeals.suspended({ email: free!.email, password: PASSWORD, body: "Hi" })).status).toBe(404);
+  });
+});

@@ -1,0 +1,64 @@
+/** Helpers of the moderation integration tests: moderators, and the moderation routes' calls. */
+import { eq } from "drizzle-orm";
+import { POST as appealRoute } from "@/app/api/appeals/route";
+import { POST as suspendedAppealRoute } from "@/app/api/appeals/suspended/route";
+import { POST as decideRoute } from "@/app/api/moderation/appeals/[id]/[decision]/route";
+import { GET as openAppealsRoute } from "@/app/api/moderation/appeals/route";
+import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
+import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
+import { GET as recordRoute } from "@/app/api/moderation/couples/[id]/route";
+import { GET as logRoute } from "@/app/api/moderation/log/route";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
+import { POST as liftRoute } from "@/app/api/moderation/sanctions/[id]/lift/route";
+import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
+import type { Role } from "@/lib/membership/roles";
+import { call } from "./api";
+import type { Headers, TestCouple } from "./forum";
+import { messagingCouple } from "./messages";
+
+const enc = encodeURIComponent;
+
+/** Gives partner A of the couple a role; answers their headers. */
+export async function withRole(couple: TestCouple, role: Role): Promise<Headers> {
+  const db = await getDb();
+  await db.update(users).set({ role }).where(eq(users.id, couple.a.userId));
+  return couple.a.headers;
+}
+
+/** A moderator with a couple of their own: the couple, and partner A's headers. */
+export async function moderatorCouple(role: Role = "moderator"): Promise<{ couple: TestCouple; headers: Headers; userId: string }> {
+  const couple = await messagingCouple();
+  return { couple, headers: await withRole(couple, role), userId: couple.a.userId };
+}
+
+export const moderation = {
+  report: (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h }),
+  queue: (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h }),
+  resolve: (id: string, action: string, h: Headers) =>
+    call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
+  log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
+};
+
+export const sanctions = {
+  act: (coupleId: string, body: unknown, h: Headers) =>
+    call(actRoute, "POST", `/api/moderation/couples/${enc(coupleId)}/actions`, { body, headers: h, params: { id: coupleId } }),
+  lift: (sanctionId: string, body: unknown, h: Headers) =>
+    call(liftRoute, "POST", `/api/moderation/sanctions/${enc(sanctionId)}/lift`, { body, headers: h, params: { id: sanctionId } }),
+};
+
+export const profileOf = (coupleId: string, h: Headers) =>
+  call(profileRoute, "GET", `/api/couples/${enc(coupleId)}/full-profile`, { headers: h, params: { id: coupleId } });
+
+export const coupleRecordOf = (coupleId: string, h: Headers) =>
+  call(recordRoute, "GET", `/api/moderation/couples/${enc(coupleId)}`, { headers: h, params: { id: coupleId } });
+
+export const appeals = {
+  file: (body: unknown, h: Headers) => call(appealRoute, "POST", "/api/appeals", { body, headers: h }),
+  suspended: (body: unknown) => call(suspendedAppealRoute, "POST", "/api/appeals/suspended", { body }),
+  open: (h: Headers) => call(openAppealsRoute, "GET", "/api/moderation/appeals", { headers: h }),
+  decide: (id: string, decision: string, h: Headers) =>
+    call(decideRoute, "POST", `/api/moderation/appeals/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
+};
