@@ -8,7 +8,9 @@
  *   2. delivery to every tab: BENCH_TABS_ROUNDS forum replies, each to a post of another person;
  *      the time from the reply's answer (and from its sending) to its `notification` event
  *      applied in each tab of each of that person's browsers (15 tabs a round), p50/p99 (target:
- *      p99 under 250 ms), and how many never arrived within 10 s.
+ *      p99 under 250 ms), and how many never arrived within 10 s;
+ *   3. the cap a person: one person opens STREAMS_PER_PERSON + 2 streams one after the other; the
+ *      server holds STREAMS_PER_PERSON, the oldest two ended with `replaced`.
  * What is simulated (tabs-browsers.ts, a process of its own): the tabs run the app's own browser
  * code (lib/live/client/tabs.ts and stream.ts), with stand-ins for Web Locks (in-process, one per
  * browser), BroadcastChannel (Node's own) and EventSource (fetch: one real HTTP stream per leader
@@ -20,13 +22,14 @@ import os from "node:os";
 import path from "node:path";
 import { ORIGIN } from "./config";
 import { onCleanup } from "./cleanup";
-import { createUsers } from "./accounts";
+import { createUsers, type Account } from "./accounts";
 import { addressOf, callJson, signIn } from "./client";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
 import type { TabsFigures, TabsPlan } from "./tabs-browsers";
+import { STREAMS_PER_PERSON } from "@/lib/live/rules";
 
 const BROWSERS = Number(process.env.BENCH_TABS_BROWSERS ?? 1_000);
 const TABS_PER_BROWSER = Number(process.env.BENCH_TABS_PER_BROWSER ?? 3);
@@ -51,6 +54,47 @@ function runBrowsers(plan: TabsPlan): Promise<TabsFigures> {
       resolve(JSON.parse(output.trim().split("\n").at(-1)!) as TabsFigures);
     }),
   );
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const serverStreams = async () => ((await callJson("/api/bench/memory", addressOf(1))) as { liveStreams: number }).liveStreams;
+
+/** One person opens STREAMS_PER_PERSON + 2 streams in turn: how many the server holds, how many ended with `replaced`. */
+async function capCheck(account: Account): Promise<{ opened: number; held: number; replaced: number }> {
+  for (let waited = 0; (await serverStreams()) > 0 && waited < 10_000; waited += 250) await sleep(250);
+  const opened = STREAMS_PER_PERSON + 2;
+  const abort = new AbortController();
+  let replaced = 0;
+  for (let i = 0; i < opened; i++) {
+    const response = await fetch(`${ORIGIN}/api/stream`, {
+      headers: { cookie: account.cookie, "x-forwarded-for": addressOf(500 + i) },
+      signal: abort.signal,
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let markOpen!: () => void;
+    const open = new Promise<void>((resolve) => (markOpen = resolve));
+    void (async () => {
+      let text = "";
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          text += value;
+          if (text.includes("event: unread\n")) markOpen();
+          if (text.includes("event: replaced\n")) return void replaced++;
+        }
+      } catch {
+        // Closed by the bench.
+      } finally {
+        markOpen();
+      }
+    })();
+    await open;
+  }
+  await sleep(500);
+  const held = await serverStreams();
+  abort.abort();
+  return { opened, held, replaced };
 }
 
 export async function benchTabs(): Promise<number> {
@@ -87,6 +131,7 @@ export async function benchTabs(): Promise<number> {
     browsers: Array.from({ length: BROWSERS }, (_, b) => ({ cookie: accounts[b % accounts.length]!.cookie, user: b % accounts.length })),
     rounds,
   });
+  const cap = await capCheck(accounts[0]!);
   await stopGroup(child);
 
   const fromAnswer = figures.fromAnswer.sort((a, b) => a - b);
@@ -120,5 +165,9 @@ export async function benchTabs(): Promise<number> {
     `One stream a browser (target ${figures.browsers}, not ${figures.tabs}); delivery to every tab, p99 target under 250 ms. ` +
       `Server heap with them open: ${(figures.serverHeapBytes / 1024 / 1024).toFixed(0)} MB. Simulated: the browsers (tabs-browsers.ts); real: the server and its streams.`,
   );
-  return figures.lost + Math.abs(figures.serverStreams - figures.browsers);
+  console.log(
+    `The cap a person: one person opened ${cap.opened} streams in turn; the server held ${cap.held} (cap ${STREAMS_PER_PERSON}), ${cap.replaced} ended with 'replaced'.`,
+  );
+  const capMissed = Math.abs(cap.held - STREAMS_PER_PERSON) + Math.abs(cap.replaced - (cap.opened - STREAMS_PER_PERSON));
+  return figures.lost + Math.abs(figures.serverStreams - figures.browsers) + capMissed;
 }

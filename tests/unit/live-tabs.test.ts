@@ -245,11 +245,18 @@ describe("shareStream", () => {
     },
   );
 
-  it("keeps one stream per tab where the browser has no Web Locks or BroadcastChannel", async () => {
+  it("keeps one stream per tab where the browser has no Web Locks or BroadcastChannel, paused while that tab is hidden a minute", async () => {
     const [first, second] = [openTab({ supported: false }), openTab({ supported: false })];
     await settle();
     expect(leaders()).toEqual([first, second]);
     expect(second.streams[0]!.from).toEqual({ lastEventId: undefined, up: false });
+    setVisible(first, false);
+    await vi.advanceTimersByTimeAsync(HIDDEN_PAUSE_MS);
+    expect(first.streams[0]!.pause).toHaveBeenCalledTimes(1);
+    expect(second.streams[0]!.pause).not.toHaveBeenCalled();
+    setVisible(first, true);
+    await settle();
+    expect(first.streams[0]!.resume).toHaveBeenCalledTimes(1);
   });
 
   it("keeps the stream while any tab is visible, closes it when all have been hidden a minute, and resumes when one is shown", async () => {
