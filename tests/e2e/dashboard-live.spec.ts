@@ -1,28 +1,18 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { expect, test, type Page } from "@playwright/test";
 import { LAPTOP, PHONE } from "./checks";
-import { openProfile, sayHello, signIn } from "./support";
+import { newCouple, openProfile, sayHello } from "./support";
 
 /**
  * What waits for a couple shows where they are, without a reload: a hello sent to them appears on
  * the open dashboard's 'Recent notifications' as on the bell, and badges 'Messages' until this
- * partner answers it. Seeded directory couples no other spec uses.
+ * partner answers it. Couples of its own (newCouple).
  */
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
-type Person = { page: Page; coupleName: string };
-
-async function person(browser: Browser, [firstName, partner]: [string, string], viewport: typeof PHONE): Promise<Person> {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  return { page, coupleName: `${firstName} & ${partner}` };
-}
-
-test("a hello shows live on the open dashboard and badges Messages until it is answered", async ({ browser }) => {
+test("a hello shows live on the open dashboard and badges Messages until it is answered", async ({ browser, request }) => {
   test.setTimeout(180_000);
-  const irene = await person(browser, ["Irene", "Gil"], PHONE);
-  const julia = await person(browser, ["Julia", "Noah"], LAPTOP);
+  const irene = await newCouple(browser, request, "Irene", PHONE);
+  const julia = await newCouple(browser, request, "Julia", LAPTOP);
 
   await irene.page.goto("/dashboard");
   const recent = irene.page.getByRole("region", { name: "Recent notifications" });

@@ -102,3 +102,27 @@ export async function sayHello(who: { page: Page }, coupleName: string, note: st
   await dialog.getByRole("button", { name: "Send request" }).click();
   await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
 }
+
+const LISBON_PLACE = "geonames:2267057";
+let fresh = 0;
+
+/**
+ * A couple of its own for a test that several people walk (partner A only, in Lisbon), signed in
+ * in a browser context at `viewport`: its name's first word is unique per run (letters only), so
+ * `openProfile` finds it alone, and no other spec's seeded couple is touched.
+ */
+export async function newCouple(
+  browser: Browser,
+  request: APIRequestContext,
+  firstName: string,
+  viewport: { width: number; height: number },
+): Promise<{ page: Page; coupleName: string; firstName: string }> {
+  const tag = `${Date.now().toString(36)}${process.pid.toString(36)}${fresh++}`.replace(/\d/g, (digit) => "abcdefghij"[Number(digit)]!);
+  const coupleName = `${firstName}${tag} & Partner`;
+  const { page } = await completeCouple(browser, request, `couple-${firstName.toLowerCase()}`, {
+    userData: { firstName },
+    coupleData: { coupleName, placeId: LISBON_PLACE },
+  });
+  await page.setViewportSize(viewport);
+  return { page, coupleName, firstName };
+}

@@ -1,24 +1,14 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { PHONE } from "./checks";
-import { openProfile, sayHello, signIn } from "./support";
+import { newCouple, openProfile, sayHello } from "./support";
 
 /**
  * Photos never hide the newest message: each photo keeps its room before it loads, and a thread
  * whose newest messages are photos opens at the bottom, the last caption in view, for the sender
- * and for the reader. Seeded directory couples no other spec uses.
+ * and for the reader. Couples of its own (newCouple).
  */
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
-
-type Person = { page: Page; coupleName: string };
-
-async function person(browser: Browser, [firstName, partner]: [string, string]): Promise<Person> {
-  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
-  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  return { page, coupleName: `${firstName} & ${partner}` };
-}
 
 const photo = async (background: string) => ({
   name: "view.jpg",
@@ -32,10 +22,10 @@ const photo = async (background: string) => ({
 const distanceFromBottom = (page: Page) =>
   page.getByRole("log", { name: "Messages" }).evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight);
 
-test("a thread ending in photos opens and stays at the bottom, the last caption in view", async ({ browser }) => {
+test("a thread ending in photos opens and stays at the bottom, the last caption in view", async ({ browser, request }) => {
   test.setTimeout(240_000);
-  const sara = await person(browser, ["Sara", "Elias"]);
-  const olivia = await person(browser, ["Olivia", "Harry"]);
+  const sara = await newCouple(browser, request, "Sara", PHONE);
+  const olivia = await newCouple(browser, request, "Olivia", PHONE);
 
   await openProfile(sara, olivia.coupleName);
   await sayHello(sara, olivia.coupleName, "Sunset photos swap?");

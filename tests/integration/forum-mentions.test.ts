@@ -47,7 +47,10 @@ describe("GET /api/forum/mentions", () => {
     const writer = await forumCouple({ place: LISBON });
     const theirs = await forumCouple({ name: "The Quietfields", place: SINTRA });
     const db = await getDb();
-    await db.update(users).set({ firstName: `${tag}andre` }).where(eq(users.id, theirs.b.userId));
+    await db
+      .update(users)
+      .set({ firstName: `${tag}andre` })
+      .where(eq(users.id, theirs.b.userId));
     const named = await forumCouple({ name: `${tag}ana & Kai`, place: PORTO });
 
     const found = (await search(tag, writer.a.headers)).json.data;

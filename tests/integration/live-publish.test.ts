@@ -38,6 +38,9 @@ async function listen(): Promise<{ received: string[]; stop: () => Promise<void>
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
+/** A kind that changes no counts (every registered kind now does; a connection's changes the Messages badge). */
+const COUNTLESS = { name: CONNECTION.name, changesCounts: false };
+
 describe("publishLive", () => {
   it("numbers each person's events from 1 in order, and follows those that change counts with one unread row", async () => {
     const db = await getDb();
@@ -50,13 +53,13 @@ describe("publishLive", () => {
         { userId: ana.id, kind: READ, subjectId: ana.id },
       ]),
     );
-    await transaction(db, (tx) => publishLive(tx, [{ userId: rui.id, kind: CONNECTION, subjectId: crypto.randomUUID() }]));
+    await transaction(db, (tx) => publishLive(tx, [{ userId: rui.id, kind: COUNTLESS, subjectId: crypto.randomUUID() }]));
     expect((await rowsOf(ana.id)).map((row) => [row.seq, row.kind])).toEqual([
       [1, "message"],
       [2, "read"],
       [3, "unread"],
     ]);
-    // A connection request changes no counts: no unread row after it.
+    // A kind that changes no counts: no unread row after it.
     expect((await rowsOf(rui.id)).map((row) => [row.seq, row.kind])).toEqual([
       [1, "message"],
       [2, "unread"],
@@ -73,7 +76,7 @@ describe("publishLive", () => {
           publishLive(
             tx,
             // Each transaction names the people in a different order: locks are still taken in one order.
-            (i % 2 ? [...people].reverse() : people).map((person) => ({ userId: person.id, kind: CONNECTION })),
+            (i % 2 ? [...people].reverse() : people).map((person) => ({ userId: person.id, kind: COUNTLESS })),
           ),
         ),
       ),
@@ -92,7 +95,7 @@ describe("publishLive", () => {
     // The sequence rows are locked just before commit (db/transaction.ts beforeCommit): a later
     // hook of the same transaction holds them locked until the test lets it commit.
     const first = transaction(db, async (tx) => {
-      await publishLive(tx, [{ userId: maya.id, kind: CONNECTION }]);
+      await publishLive(tx, [{ userId: maya.id, kind: COUNTLESS }]);
       beforeCommit(
         tx,
         Symbol("held"),
@@ -105,7 +108,7 @@ describe("publishLive", () => {
     });
     await published;
     let secondDone = false;
-    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: CONNECTION }])).then(() => (secondDone = true));
+    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: COUNTLESS }])).then(() => (secondDone = true));
     await settle();
     expect(secondDone).toBe(false);
     expect(await rowsOf(maya.id)).toEqual([]);
