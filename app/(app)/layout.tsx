@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { NavBar } from "@/components/layout/NavBar";
+import { ServiceWorker } from "@/components/pwa/ServiceWorker";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 
 /**
@@ -11,6 +12,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <NavBar />
+      <ServiceWorker />
       {children}
     </>
   );
