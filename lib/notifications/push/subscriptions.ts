@@ -1,8 +1,8 @@
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { pushSettings, pushSubscriptions } from "@/db/schema";
+import { conversations, pushSettings, pushSubscriptions } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
 import { AppError } from "@/lib/errors";
 import { endpointAllowed } from "./endpoint";
@@ -105,4 +105,18 @@ export async function savePushChoices(db: Db, userId: string, input: PushSetting
       .values({ userId, ...set })
       .onConflictDoUpdate({ target: pushSettings.userId, set });
   return getPushChoices(db, userId);
+}
+
+/**
+ * Whether the one gentle prompt is due: the couple's first hello was accepted (it has a
+ * conversation) and the person has not answered the prompt yet. Never on a first visit.
+ */
+export async function pushPromptDue(db: Db, userId: string, coupleId: string): Promise<boolean> {
+  const [row] = await db
+    .select({
+      talking: sql<boolean>`exists (select 1 from ${conversations} where ${or(eq(conversations.coupleLowId, coupleId), eq(conversations.coupleHighId, coupleId))})`,
+      answered: sql<boolean>`exists (select 1 from ${pushSettings} where ${pushSettings.userId} = ${userId} and ${pushSettings.promptDoneAt} is not null)`,
+    })
+    .from(sql`(select 1) as one`);
+  return Boolean(row?.talking) && !row?.answered;
 }
