@@ -204,6 +204,67 @@ describe("Web Push: the push service's answers", () => {
   });
 });
 
+describe("Web Push: a fan-out", () => {
+  it("delivers 1,000 pushes (100 people with 10 devices each) from commit to the push service, each once", async () => {
+    const db = await getDb();
+    const people = await db
+      .insert(users)
+      .values(
+        Array.from({ length: 100 }, (_, n) => ({
+          email: `fan-out-${n}-${Date.now()}@example.com`,
+          passwordHash: "not-a-real-hash",
+          firstName: "Fan",
+          lastName: "Out",
+          dateOfBirth: "1990-01-01",
+        })),
+      )
+      .returning({ id: users.id });
+    const devices = people.flatMap((person) => Array.from({ length: 10 }, () => ({ person: person.id, device: service.newDevice() })));
+    const subscriptions = await db
+      .insert(pushSubscriptions)
+      .values(
+        devices.map(({ person, device }) => ({
+          userId: person,
+          endpoint: device.endpoint,
+          p256dh: device.keys.p256dh,
+          auth: device.keys.auth,
+          label: "Chrome on Linux",
+        })),
+      )
+      .returning({ id: pushSubscriptions.id });
+    const before = service.received.length;
+    await db
+      .insert(pushOutbox)
+      .values(
+        subscriptions.map((subscription) => ({
+          subscriptionId: subscription.id,
+          type: "connection_request",
+          title: "New request",
+          body: "Ana & Rui said hello",
+          url: "/messages?tab=requests",
+          urgency: "normal" as const,
+        })),
+      );
+    const committed = performance.now();
+    const arrivals: number[] = [];
+    const timed: typeof service.transport = async (request) => {
+      const answer = await service.transport(request);
+      arrivals.push(performance.now() - committed);
+      return answer;
+    };
+    const runs = await Promise.all([deliverDuePushes(db, { transport: timed }), deliverDuePushes(db, { transport: timed })]);
+    expect(runs[0]!.sent + runs[1]!.sent).toBe(1000);
+    expect(service.received.length - before).toBe(1000);
+    arrivals.sort((a, b) => a - b);
+    const p50 = arrivals[499]!;
+    const p99 = arrivals[989]!;
+    console.info(
+      `[push fan-out] 1000 pushes, two senders: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms from commit to the push service's answer`,
+    );
+    expect(p99).toBeLessThan(60_000);
+  }, 120_000);
+});
+
 describe("Web Push: devices", () => {
   it("lists the person's devices by name, removes one, refuses someone else's and an 11th", async () => {
     const couple = await messagingCouple();

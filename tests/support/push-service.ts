@@ -119,7 +119,7 @@ export async function startPushService(vapidPublicKey: string) {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const agent = new Agent({ ca: cert });
+  const agent = new Agent({ ca: cert, keepAlive: true });
   return {
     origin,
     received,
