@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useRef, useState } from "react";
 import { useNotificationsPage, useUnreadCount } from "@/components/notifications/hooks";
 import { NotificationLink } from "@/components/notifications/NotificationSummary";
+import { useAppBadge } from "@/components/pwa/useAppBadge";
 import { BellIcon } from "@/components/ui/icons";
 import { markOpened } from "@/lib/notifications/client";
 import { badgeText, DROPDOWN_SIZE, notificationHref } from "@/lib/notifications/rules";
@@ -52,6 +53,7 @@ export function NotificationBell() {
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const unread = useUnreadCount();
+  useAppBadge(unread);
   const close = useCallback(() => setOpen(false), []);
 
   useDismiss(open, close, container, button);
