@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
-import { PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
+import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
 import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
 import { MAX_DEVICES } from "@/lib/notifications/push/limits";
+import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { call } from "../support/api";
 import type { Person } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
@@ -233,18 +234,16 @@ describe("Web Push: a fan-out", () => {
       )
       .returning({ id: pushSubscriptions.id });
     const before = service.received.length;
-    await db
-      .insert(pushOutbox)
-      .values(
-        subscriptions.map((subscription) => ({
-          subscriptionId: subscription.id,
-          type: "connection_request",
-          title: "New request",
-          body: "Ana & Rui said hello",
-          url: "/messages?tab=requests",
-          urgency: "normal" as const,
-        })),
-      );
+    await db.insert(pushOutbox).values(
+      subscriptions.map((subscription) => ({
+        subscriptionId: subscription.id,
+        type: "connection_request",
+        title: "New request",
+        body: "Ana & Rui said hello",
+        url: "/messages?tab=requests",
+        urgency: "normal" as const,
+      })),
+    );
     const committed = performance.now();
     const arrivals: number[] = [];
     const timed: typeof service.transport = async (request) => {
@@ -342,5 +341,35 @@ describe("Web Push: devices", () => {
     await deviceOf(two.b);
     await db.delete(users).where(eq(users.id, two.b.userId));
     expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, two.b.userId))).toEqual([]);
+  });
+});
+
+describe("Web Push: the prompt and the choices", () => {
+  it("prompts once the couple's first hello is accepted, and never again once answered", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple();
+    const db = await getDb();
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    const sent = await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers);
+    // A hello waiting for an answer is not yet a conversation.
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    await connections.accept(sent.json.data.id, two.a.headers);
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(true);
+    expect(await pushPromptDue(db, two.b.userId, two.coupleId)).toBe(true);
+    await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { promptDone: true }, headers: one.a.headers });
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    // Each partner answers for themselves.
+    expect(await pushPromptDue(db, one.b.userId, one.coupleId)).toBe(true);
+  });
+
+  it("keeps 'Show message previews' off until chosen, and refuses bad bodies", async () => {
+    const couple = await messagingCouple();
+    expect((await call(getPushSettingsRoute, "GET", "/api/push/settings", { headers: couple.a.headers })).json.data).toEqual({
+      showPreviews: false,
+      promptDone: false,
+    });
+    for (const body of [{ showPreviews: "yes" }, { promptDone: false }])
+      expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", { body, headers: couple.a.headers })).status).toBe(400);
+    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: {} })).status).toBe(401);
   });
 });
