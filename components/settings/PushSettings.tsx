@@ -36,13 +36,23 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
 
-  const reload = useCallback(async () => {
-    setState(await thisDeviceState());
-    setDevices(await listPushDevices());
-  }, []);
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
-    if (publicKey) void reload().catch(() => setDevices([]));
-  }, [publicKey, reload]);
+    if (!publicKey) return;
+    let current = true;
+    Promise.all([thisDeviceState(), listPushDevices()]).then(
+      ([now, list]) => {
+        if (!current) return;
+        setState(now);
+        setDevices(list);
+      },
+      () => current && setDevices([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [publicKey, version]);
 
   const run = async (work: () => Promise<void>, done: string) => {
     setBusy(true);
@@ -50,7 +60,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
     try {
       await work();
       setNotice({ tone: "success", text: done });
-      await reload();
+      reload();
     } catch (error) {
       setNotice({ tone: "error", text: error instanceof ApiError ? error.message : "That did not work. Please try again." });
     } finally {
