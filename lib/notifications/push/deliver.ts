@@ -11,7 +11,7 @@ import { unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { isPublicAddress } from "./addresses";
 import { vapidKeys, type VapidKeys } from "./config";
-import { liveSubscription, lostClaim, waiting } from "./outbox";
+import { liveSubscription, lostClaim, waiting } from "./rows";
 
 /** How long a push service keeps a push for a device that is off: a day (then it is old news). */
 export const PUSH_TTL_S = 24 * 60 * 60;

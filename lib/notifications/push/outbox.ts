@@ -1,10 +1,11 @@
 import "server-only";
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
-import { pushOutbox, pushSubscriptions, sessions } from "@/db/schema";
+import { pushOutbox, pushSubscriptions } from "@/db/schema";
 import { definitionOf, notificationHref, type NotificationKind } from "../rules";
 import { vapidKeys } from "./config";
+import { liveSubscription } from "./rows";
 
 /** What a notification tells a person's devices. */
 export type PushNotice = {
@@ -17,13 +18,6 @@ export type PushNotice = {
   conversationId?: string | null;
   actorCoupleId?: string | null;
 };
-
-/** A subscription still in use: made under a session that has not ended (signing out on that device ends it). */
-export const liveSubscription = () =>
-  or(
-    isNull(pushSubscriptions.sessionId),
-    sql`exists (select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId} and ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`,
-  );
 
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");
@@ -77,14 +71,6 @@ export async function enqueuePush(db: Db, notice: PushNotice, notificationId: st
     .returning({ id: pushOutbox.id });
   return written.length;
 }
-
-/** Due now and not yet claimed: what a sender takes next. */
-export const waiting = (now: Date) => and(isNull(pushOutbox.claimedAt), sql`${pushOutbox.dueAt} <= ${now.toISOString()}::timestamptz`);
-
-/** A claim older than this belongs to a sender that stopped: the push is dropped, never sent twice. */
-export const LOST_CLAIM_MS = 10 * 60_000;
-export const lostClaim = (now: Date) =>
-  gt(sql`${now.toISOString()}::timestamptz - ${pushOutbox.claimedAt}`, sql`${`${LOST_CLAIM_MS} milliseconds`}::interval`);
 
 /**
  * Sends the waiting pushes after the response (so after the commit of what they tell about),

@@ -7,7 +7,7 @@ import { describeDevice } from "@/lib/auth/device";
 import { AppError } from "@/lib/errors";
 import { endpointAllowed } from "./endpoint";
 import { MAX_DEVICES } from "./limits";
-import { liveSubscription } from "./outbox";
+import { liveSubscription } from "./rows";
 import type { PushSettingsInput, RemoveInput, SubscribeInput } from "./schemas";
 
 /** A device as the settings page lists it (never its endpoint or keys). */
