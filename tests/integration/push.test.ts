@@ -8,7 +8,7 @@ import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
-import { MAX_DEVICES } from "@/lib/notifications/push/limits";
+import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { call } from "../support/api";
 import type { Person } from "../support/forum";
@@ -289,6 +289,20 @@ describe("Web Push: devices", () => {
     expect((await call(listRoute, "GET", "/api/push/subscriptions", { headers: couple.a.headers })).json.data).toHaveLength(
       MAX_DEVICES - 1,
     );
+  });
+
+  it(`turns devices on at most ${SUBSCRIBE_LIMIT.limit} times an hour`, async () => {
+    const couple = await messagingCouple();
+    const device = service.newDevice();
+    const again = () =>
+      call(subscribeRoute, "POST", "/api/push/subscriptions", {
+        body: { endpoint: device.endpoint, keys: device.keys },
+        headers: couple.a.headers,
+      });
+    for (let n = 0; n < SUBSCRIBE_LIMIT.limit; n++) expect((await again()).status).toBe(201);
+    const refused = await again();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBeTruthy();
   });
 
   it("refuses endpoints that are not https, too long, or with bad keys", async () => {

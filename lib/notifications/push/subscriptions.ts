@@ -5,8 +5,9 @@ import { transaction } from "@/db/transaction";
 import { conversations, pushSettings, pushSubscriptions } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
 import { AppError } from "@/lib/errors";
+import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { endpointAllowed } from "./endpoint";
-import { MAX_DEVICES } from "./limits";
+import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "./limits";
 import { liveSubscription } from "./rows";
 import type { PushSettingsInput, RemoveInput, SubscribeInput } from "./schemas";
 
@@ -17,11 +18,13 @@ export const ENDPOINT_REFUSED = "This push service address is not accepted.";
 export const TOO_MANY_DEVICES = `You can have notifications on at most ${MAX_DEVICES} devices. Remove one in the list first.`;
 
 /**
- * Turns push on for this device (its browser session): the endpoint must be one we may call
+ * Turns push on for this device (its browser session), SUBSCRIBE_LIMIT times an hour at most: the endpoint must be one we may call
  * (endpoint.ts), a person has at most MAX_DEVICES, and the same endpoint again (a browser
  * re-subscribing, or another person signing in on it) moves to this person and session.
  */
 export async function subscribe(db: Db, who: { userId: string; sessionId: string; userAgent: string | null }, input: SubscribeInput) {
+  const spent = await consumeLimit(db, SUBSCRIBE_LIMIT, who.userId);
+  if (!spent.allowed) throw limitError(SUBSCRIBE_LIMIT, spent.retryAfterSeconds);
   if (!(await endpointAllowed(input.endpoint))) throw new AppError("VALIDATION_ERROR", ENDPOINT_REFUSED);
   return transaction(db, async (tx) => {
     // One person's subscriptions are counted and added one at a time.

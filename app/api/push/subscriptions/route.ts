@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
+import { SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { removeSchema, subscribeSchema } from "@/lib/notifications/push/schemas";
 import { listDevices, removeDevice, subscribe } from "@/lib/notifications/push/subscriptions";
 
@@ -10,7 +11,7 @@ export const GET = route({ access: "signed-in" }, async ({ db, caller }) => {
 
 /** Turns notifications on for this device: the browser's PushSubscription (endpoint and keys). */
 export const POST = route(
-  { access: "signed-in", input: jsonBody(subscribeSchema, { firstIssue: true }) },
+  { access: "signed-in", limits: [SUBSCRIBE_LIMIT], input: jsonBody(subscribeSchema, { firstIssue: true }) },
   async ({ db, caller, input, request }) => {
     const device = await subscribe(
       db,
