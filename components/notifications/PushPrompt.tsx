@@ -32,9 +32,7 @@ export function PushPrompt({ publicKey }: { publicKey: string }) {
       <h2 id="push-prompt-title" className={styles.title}>
         Know when they write back
       </h2>
-      <p className={styles.text}>
-        Get a notification on this device when a couple writes to you, even with the app closed. You can change this in Settings.
-      </p>
+      <p className={styles.text}>A notification on this device when a couple writes to you, even with the app closed.</p>
       <div className={styles.actions}>
         <button type="button" className="button button-primary" disabled={busy} onClick={() => void answer(true)}>
           Turn on notifications
