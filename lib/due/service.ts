@@ -44,7 +44,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   });
   await deliverEmails(db, emailIds);
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work.
-  const { sent } = await deliverDuePushes(db, { now });
+  const { sent } = await deliverDuePushes(db, { now, tidy: true });
   return { emailed: emailIds.length, pruned, pushed: sent };
 }
 

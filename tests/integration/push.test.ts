@@ -346,9 +346,22 @@ describe("Web Push: devices", () => {
       .select({ sessionId: pushSubscriptions.sessionId })
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.endpoint, phone.endpoint));
-    await revokeSession(db, row!.sessionId!);
+    // Signed out between the message's commit and the sending: nothing reaches the device.
     await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
-    expect(await deliver()).toMatchObject({ sent: 0, removed: 1 });
+    await revokeSession(db, row!.sessionId!);
+    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
+    // And nothing more is written for it.
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    expect(
+      await db
+        .select()
+        .from(pushOutbox)
+        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+        .where(eq(pushSubscriptions.endpoint, phone.endpoint)),
+    ).toEqual([]);
+    // The due work's run removes the device itself.
+    expect(await deliverDuePushes(db, { transport: service.transport, tidy: true })).toMatchObject({ removed: 1 });
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, phone.endpoint))).toEqual([]);
     expect(to(phone)).toEqual([]);
 
     await deviceOf(two.b);

@@ -181,15 +181,17 @@ async function retryLater(db: Db, push: Claimed, now: Date, asked: number | unde
  * minute for the retries): each claimed first, so two instances never send one twice; none for a
  * notification already read (its conversation open on a screen); 2xx: done, and the device's
  * 'last delivered' moves; 404/410: the subscription is gone and is removed; 429/5xx or no
- * answer: again later with backoff, at most MAX_ATTEMPTS tries; anything else: dropped.
+ * answer: again later with backoff, at most MAX_ATTEMPTS tries; anything else: dropped. A device
+ * whose session ended (signed out) gets nothing; `tidy` (the due work's minute run, not every
+ * commit's) removes those devices and the claims of senders that stopped.
  */
 export async function deliverDuePushes(
   db: Db,
-  { now = new Date(), transport = webPushTransport(), vapid = vapidKeys(), limit = PER_BATCH } = {},
+  { now = new Date(), transport = webPushTransport(), vapid = vapidKeys(), limit = PER_BATCH, tidy: tidyFirst = false } = {},
 ): Promise<PushReport> {
   const report: PushReport = { sent: 0, removed: 0, retried: 0, dropped: 0 };
   if (!vapid) return report;
-  report.removed += await tidy(db, now);
+  if (tidyFirst) report.removed += await tidy(db, now);
   const started = Date.now();
   while (Date.now() - started < RUN_BUDGET_MS) {
     const claimed = await claim(db, now, limit);
@@ -218,7 +220,7 @@ async function sendBatch(
     })
     .from(pushSubscriptions)
     .leftJoin(pushSettings, eq(pushSettings.userId, pushSubscriptions.userId))
-    .where(inArray(pushSubscriptions.id, [...new Set(claimed.map((push) => push.subscriptionId))]));
+    .where(and(inArray(pushSubscriptions.id, [...new Set(claimed.map((push) => push.subscriptionId))]), liveSubscription()));
   const byId = new Map(targets.map((target) => [target.id, target]));
   const notificationIds = claimed.flatMap((push) => (push.notificationId ? [push.notificationId] : []));
   const read = new Set(
