@@ -81,7 +81,7 @@ export default async function middleware(request: NextRequest) {
 export const config = {
   runtime: "nodejs",
   matcher: [
-    "/((?!api/|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt).*)",
+    "/((?!api/|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt|sw.js).*)",
     "/api/(.*%.*)",
   ],
 };

@@ -68,6 +68,18 @@ const EnvSchema = z
     MESSAGE_EMAIL_DELAY_S: z.coerce.number().int().min(0).max(604_800).default(900),
     /** The bearer secret of POST /api/cron/due (Vercel sends it to cron routes); without it the route refuses every call. */
     CRON_SECRET: optionalText.pipe(z.string().min(16).optional()),
+    /** Web Push (RFC 8292) keys, base64url; `npm run app` makes a pair once in .data/. Without all three, push is off. */
+    VAPID_PUBLIC_KEY: optionalText,
+    VAPID_PRIVATE_KEY: optionalText,
+    /** Who runs the app, for push services to reach: a mailto: or https: URL. */
+    VAPID_SUBJECT: optionalText.pipe(
+      z
+        .string()
+        .regex(/^(mailto:|https:\/\/)/, "a mailto: or https:// URL")
+        .optional(),
+    ),
+    /** Tests only: lets push endpoints be on this machine (the local push service stand-in). */
+    PUSH_ALLOW_LOCAL_ENDPOINTS: booleanFlag,
     /** Opens /api/bench/bare, the baseline `npm run bench` compares against. */
     BENCH_BARE: booleanFlag,
   })

@@ -8,3 +8,9 @@ export NODE_ENV=production
 export APP_URL="http://localhost:${PORT}"
 export ENABLE_DEV_OUTBOX=true
 unset RESEND_API_KEY
+# Web Push on, with a key pair made for this run (the browser's push service is not reached: the
+# tests deliver pushes through DevTools).
+VAPID_PUBLIC_KEY="$(node -e 'const k = require("web-push").generateVAPIDKeys(); process.stdout.write(k.publicKey + " " + k.privateKey)')"
+VAPID_PRIVATE_KEY="${VAPID_PUBLIC_KEY#* }"
+VAPID_PUBLIC_KEY="${VAPID_PUBLIC_KEY%% *}"
+export VAPID_PUBLIC_KEY VAPID_PRIVATE_KEY VAPID_SUBJECT="mailto:push@e2e.example.com"

@@ -17,6 +17,14 @@ if [ -z "${AUTH_SECRET:-}" ]; then
   AUTH_SECRET="$(cat .data/auth-secret)"
   export AUTH_SECRET
 fi
+# Web Push keys (VAPID): made once and kept in the data folder, unless the environment names them.
+if [ -z "${VAPID_PUBLIC_KEY:-}" ] || [ -z "${VAPID_PRIVATE_KEY:-}" ]; then
+  [ -s .data/vapid.json ] || (umask 077 && node -e 'process.stdout.write(JSON.stringify(require("web-push").generateVAPIDKeys()))' > .data/vapid.json)
+  VAPID_PUBLIC_KEY="$(node -p 'require("./.data/vapid.json").publicKey')"
+  VAPID_PRIVATE_KEY="$(node -p 'require("./.data/vapid.json").privateKey')"
+  export VAPID_PUBLIC_KEY VAPID_PRIVATE_KEY
+fi
+export VAPID_SUBJECT="${VAPID_SUBJECT:-mailto:push@localhost}"
 export PORT="${PORT:-3000}"
 export APP_URL="${APP_URL:-http://localhost:${PORT}}"
 # The outbox is this setup's mail provider; it stays closed whenever a real provider is configured.

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { NavBar } from "@/components/layout/NavBar";
 import { RestrictionProvider } from "@/components/moderation/RestrictionContext";
 import { RestrictionNotice, WarningNotice } from "@/components/moderation/StandingNotices";
+import { ServiceWorker } from "@/components/pwa/ServiceWorker";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { coupleNotices } from "@/lib/safety/sanctions";
 import { withDb } from "@/lib/with-db";
@@ -18,6 +19,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <>
       <NavBar />
+      <ServiceWorker />
       {warning ? (
         <WarningNotice warning={warning} />
       ) : (

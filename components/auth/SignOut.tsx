@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef } from "react";
 import { signOutAction } from "@/app/(auth)/actions";
 import { AuthPage } from "@/components/ui/AuthCard";
+import { forgetThisDevice } from "@/lib/pwa/client";
 import styles from "./SignOut.module.css";
 
 /** /signout: forget everything this browser kept, end the session on the server, then /login. */
@@ -18,7 +19,8 @@ export function SignOut() {
     localStorage.clear();
     if (theme) localStorage.setItem("theme", theme);
     sessionStorage.clear();
-    void signOutAction()
+    // The server ends this session (and the push subscription made under it) as this device forgets both.
+    void Promise.all([signOutAction(), forgetThisDevice()])
       .catch(() => undefined)
       .finally(() => {
         router.replace("/login");

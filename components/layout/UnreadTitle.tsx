@@ -1,22 +1,19 @@
 "use client";
 
 import { useEffect } from "react";
-import { useLive } from "@/lib/live/client/use-live";
-import { fetchUnreadMessages, UNREAD_MESSAGES_KEY } from "@/lib/messages/client/api";
-import { titleWithUnread, UNREAD_POLL_MS, UNREAD_STALE_MS } from "@/lib/notifications/rules";
-import { useLiveStream } from "@/lib/registry/live-client";
+import { useUnreadCount } from "@/components/notifications/hooks";
+import { titleWithUnread } from "@/lib/notifications/rules";
 
 type Badging = { setAppBadge?: (count?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
 
 /**
- * The unread messages in the tab's title ('(3) Messages · Two of Us') and on the installed app's
- * icon (the Badging API, where the browser has it), the same count as the navigation's badge, fed
- * by the browser's one stream so every tab shows it at once. Renders nothing.
+ * The unread count in the tab's title ('(3) Messages · Two of Us') and on the installed app's icon
+ * (the Badging API, where the browser has it): the bell's number, which a push sets on the icon
+ * too while the app is closed (lib/notifications/push/deliver.ts), so both always say the same.
+ * Fed by the browser's one stream, every tab shows it at once. Renders nothing.
  */
 export function UnreadTitle() {
-  useLiveStream();
-  const state = useLive(UNREAD_MESSAGES_KEY, fetchUnreadMessages, { pollMs: UNREAD_POLL_MS, staleMs: UNREAD_STALE_MS });
-  const unread = state.status === "ready" ? state.value : 0;
+  const unread = useUnreadCount();
 
   useEffect(() => {
     const apply = () => {

@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/http/client";
 import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
-/** One row per type, one checkbox per channel (CHANNELS: in the app, by e-mail); saved together. */
+/** One row per type, one checkbox per channel (CHANNELS: in the app, by e-mail, push); saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
   const [prefs, setPrefs] = useState(initial);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);

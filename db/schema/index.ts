@@ -18,3 +18,4 @@ export * from "./live";
 export * from "./images";
 export * from "./messages";
 export * from "./moderation";
+export * from "./push";

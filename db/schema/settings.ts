@@ -16,6 +16,8 @@ export const notificationPreferences = pgTable(
     type: notificationTypeColumn(),
     inApp: boolean("in_app").notNull(),
     email: boolean("email").notNull(),
+    /** On this person's devices with notifications on; null: the type's default (added after the others). */
+    push: boolean("push"),
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.type] })],

@@ -6,10 +6,12 @@ import { liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { deliverEmails } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
+import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
- * unread, and trimming the live history. Serverless instances have no timers, so it runs from
+ * unread, the pushes still waiting (retries, and any a request could not send after its commit),
+ * and trimming the live history. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -23,12 +25,12 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Rows trimmed per run at most, so one run stays short; the next run goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; pruned: number };
+export type DueReport = { emailed: number; pruned: number; pushed: number };
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
  * first to commit, then finds its e-mails already recorded, so each is sent once. The e-mails
- * leave after the commit (without a provider the outbox keeps them).
+ * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
   const { emailIds, pruned } = await transaction(db, async (tx) => {
@@ -41,7 +43,9 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     return { emailIds, pruned: affected(trimmed) };
   });
   await deliverEmails(db, emailIds);
-  return { emailed: emailIds.length, pruned };
+  // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work.
+  const { sent } = await deliverDuePushes(db, { now, tidy: true });
+  return { emailed: emailIds.length, pruned, pushed: sent };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -6,6 +6,7 @@ import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import {
+  choiceOf,
   DEFAULT_PREFERENCES,
   isNotificationKind,
   NOTIFICATION_TYPES,
@@ -24,7 +25,12 @@ export const INVALID_UNSUBSCRIBE_LINK =
 /** The person's choices for every type, their stored ones over the defaults. */
 export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
   const rows = await db
-    .select({ type: notificationPreferences.type, inApp: notificationPreferences.inApp, email: notificationPreferences.email })
+    .select({
+      type: notificationPreferences.type,
+      inApp: notificationPreferences.inApp,
+      email: notificationPreferences.email,
+      push: notificationPreferences.push,
+    })
     .from(notificationPreferences)
     .where(eq(notificationPreferences.userId, userId));
   return withDefaults(rows);
@@ -33,17 +39,17 @@ export async function getPreferences(db: Db, userId: string): Promise<Notificati
 /** One type's choice for the notification writer: one primary-key read. */
 export async function preferenceFor(db: Db, userId: string, type: NotificationKind): Promise<ChannelChoice> {
   const [row] = await db
-    .select({ inApp: notificationPreferences.inApp, email: notificationPreferences.email })
+    .select({ inApp: notificationPreferences.inApp, email: notificationPreferences.email, push: notificationPreferences.push })
     .from(notificationPreferences)
     .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, type)));
-  return row ?? DEFAULT_PREFERENCES[type];
+  return row ? choiceOf(type, row) : DEFAULT_PREFERENCES[type];
 }
 
 /** Saves the named types' choices (the others stay) and answers them all. */
 export async function savePreferences(db: Db, userId: string, input: NotificationPreferencesInput): Promise<NotificationPreferences> {
   const values = NOTIFICATION_TYPES.flatMap((type) => {
     const choice = input[type];
-    return choice ? [{ userId, type, inApp: choice.inApp, email: choice.email }] : [];
+    return choice ? [{ userId, type, inApp: choice.inApp, email: choice.email, push: choice.push ?? null }] : [];
   });
   if (values.length > 0) {
     await db
@@ -51,7 +57,13 @@ export async function savePreferences(db: Db, userId: string, input: Notificatio
       .values(values)
       .onConflictDoUpdate({
         target: [notificationPreferences.userId, notificationPreferences.type],
-        set: { inApp: sql`excluded.in_app`, email: sql`excluded.email`, updatedAt: new Date() },
+        // A client that left push out keeps the stored choice.
+        set: {
+          inApp: sql`excluded.in_app`,
+          email: sql`excluded.email`,
+          push: sql`coalesce(excluded.push, ${notificationPreferences.push})`,
+          updatedAt: new Date(),
+        },
       });
   }
   return getPreferences(db, userId);
@@ -90,7 +102,7 @@ export async function unsubscribe(db: Db, token: string): Promise<{ type: Notifi
     // A link of a type that no longer exists turns nothing off.
     if (!row || !isNotificationKind(row.type)) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
     const current = await preferenceFor(tx, row.userId, row.type);
-    await savePreferences(tx, row.userId, { [row.type]: { inApp: current.inApp, email: false } });
+    await savePreferences(tx, row.userId, { [row.type]: { ...current, email: false } });
     return { type: row.type };
   });
 }

@@ -6,7 +6,7 @@
 import { type ChannelChoice, openTarget, type NotificationTarget } from "./types/definition";
 import { NOTIFICATION_DEFINITIONS, type NotificationKind } from "./types";
 
-export { CHANNELS, type Channel, type ChannelChoice } from "./types/definition";
+export { CHANNELS, type Channel, type ChannelChoice, type ChannelChoiceInput } from "./types/definition";
 export type { NotificationKind } from "./types";
 
 /** Section 9: page size 20 by default, at most 50; the bell shows the 5 latest. */
@@ -95,9 +95,19 @@ export const DEFAULT_PREFERENCES = Object.fromEntries(
   NOTIFICATION_DEFINITIONS.map((definition) => [definition.type, definition.defaults]),
 ) as NotificationPreferences;
 
+/** A stored row: `push` is null where the person never chose (it came after the others). */
+export type StoredChoice = { type: string; inApp: boolean; email: boolean; push: boolean | null };
+
+/** One stored choice, its missing channels from the type's defaults. */
+export const choiceOf = (type: NotificationKind, row: Omit<StoredChoice, "type">): ChannelChoice => ({
+  inApp: row.inApp,
+  email: row.email,
+  push: row.push ?? DEFAULT_PREFERENCES[type].push,
+});
+
 /** The stored choices over the defaults. */
-export function withDefaults(rows: readonly ({ type: string } & ChannelChoice)[]): NotificationPreferences {
+export function withDefaults(rows: readonly StoredChoice[]): NotificationPreferences {
   const result = structuredClone(DEFAULT_PREFERENCES);
-  for (const row of rows) if (isNotificationKind(row.type)) result[row.type] = { inApp: row.inApp, email: row.email };
+  for (const row of rows) if (isNotificationKind(row.type)) result[row.type] = choiceOf(row.type, row);
   return result;
 }

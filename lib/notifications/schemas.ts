@@ -7,7 +7,7 @@ import {
   LIST_MAX_LIMIT,
   MARK_READ_MAX_IDS,
   NOTIFICATION_TYPES,
-  type ChannelChoice,
+  type ChannelChoiceInput,
   type NotificationKind,
 } from "./rules";
 
@@ -35,12 +35,22 @@ export const markReadSchema = z
 
 export type MarkReadTarget = { all: true } | { ids: string[] };
 
-/** One choice per channel (CHANNELS), each required. */
-const channelChoice = z.object(Object.fromEntries(CHANNELS.map(({ key }) => [key, z.boolean({ error: `${key} must be true or false` })])), {
-  error: `Each type needs ${CHANNELS.map(({ key }) => key).join(" and ")}`,
-}) as unknown as z.ZodType<ChannelChoice>;
+/** One choice per channel (CHANNELS), each required but the ones added later. */
+const channelChoice = z.object(
+  Object.fromEntries(
+    CHANNELS.map(({ key, required }) => {
+      const choice = z.boolean({ error: `${key} must be true or false` });
+      return [key, required ? choice : choice.optional()];
+    }),
+  ),
+  {
+    error: `Each type needs ${CHANNELS.filter((channel) => channel.required)
+      .map(({ key }) => key)
+      .join(" and ")}`,
+  },
+) as unknown as z.ZodType<ChannelChoiceInput>;
 
-export type NotificationPreferencesInput = Partial<Record<NotificationKind, ChannelChoice>>;
+export type NotificationPreferencesInput = Partial<Record<NotificationKind, ChannelChoiceInput>>;
 
 /** PUT /api/settings/notifications: the types named (of the defined ones) change, the others stay as they are. */
 export const notificationPreferencesSchema = z.object({

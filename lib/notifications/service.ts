@@ -9,6 +9,7 @@ import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken, preferenceFor } from "./preferences";
 import { NOTIFICATION } from "./live";
+import { deliverPushesAfterResponse, enqueuePush } from "./push/outbox";
 import { own, unread } from "./queries";
 import { CHANNELS, definitionOf, notificationHref, type Channel, type ChannelChoice, type NotificationKind } from "./rules";
 import type { MarkReadTarget } from "./schemas";
@@ -81,7 +82,8 @@ type InApp = { id: string; inserted: boolean } | null;
  * list without a delivery here does not compile. In the app: the row was written by the caller
  * (grouped or not), and the person's open streams are told. By e-mail: at once, one per group
  * (when its row is new, or nothing was written in the app and it stands alone), unless the type's
- * e-mail waits for what is still unread (./types/message.ts).
+ * e-mail waits for what is still unread (./types/message.ts). By push: to each of the person's
+ * devices, after the commit (./push).
  */
 const DELIVER: Record<Channel, (db: Db, notification: NewNotification & { actorCount?: number }, inApp: InApp) => Promise<void>> = {
   async inApp(db, notification, inApp) {
@@ -90,6 +92,14 @@ const DELIVER: Record<Channel, (db: Db, notification: NewNotification & { actorC
   async email(db, notification, inApp) {
     if (definitionOf(notification.type).emailWhen !== "at-once") return;
     if (inApp ? inApp.inserted : (notification.actorCount ?? 1) === 1) await emailNotification(db, notification);
+  },
+  async push(db, notification, inApp) {
+    if ((await enqueuePush(db, notification, inApp?.id ?? null)) === 0) return;
+    try {
+      deliverPushesAfterResponse(await getDb());
+    } catch (error) {
+      console.error("[notifications] push delivery not scheduled", describeError(error));
+    }
   },
 };
 

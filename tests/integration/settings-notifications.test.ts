@@ -48,26 +48,29 @@ describe("GET and PUT /api/settings/notifications", () => {
     const { one } = await replyScene();
     const before = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
     expect(before.json.data).toEqual({
-      partner_joined: { inApp: true, email: true },
-      reply: { inApp: true, email: true },
-      mention: { inApp: true, email: true },
-      reaction: { inApp: true, email: false },
-      connection_request: { inApp: true, email: true },
-      connection_accepted: { inApp: true, email: true },
-      message: { inApp: true, email: true },
-      partner_updated_couple_profile: { inApp: true, email: false },
-      moderation: { inApp: true, email: true },
+      partner_joined: { inApp: true, email: true, push: false },
+      reply: { inApp: true, email: true, push: false },
+      mention: { inApp: true, email: true, push: false },
+      reaction: { inApp: true, email: false, push: false },
+      connection_request: { inApp: true, email: true, push: true },
+      connection_accepted: { inApp: true, email: true, push: true },
+      message: { inApp: true, email: true, push: true },
+      partner_updated_couple_profile: { inApp: true, email: false, push: false },
+      moderation: { inApp: true, email: true, push: false },
     });
     const res = await put(one.a.headers, {
-      preferences: { reply: { inApp: false, email: false }, reaction: { inApp: true, email: true } },
+      preferences: { reply: { inApp: false, email: false, push: true }, reaction: { inApp: true, email: true } },
     });
     expect(res.status).toBe(200);
-    expect(res.json.data.reply).toEqual({ inApp: false, email: false });
-    expect(res.json.data.reaction).toEqual({ inApp: true, email: true });
-    expect(res.json.data.mention).toEqual({ inApp: true, email: true });
+    expect(res.json.data.reply).toEqual({ inApp: false, email: false, push: true });
+    expect(res.json.data.reaction).toEqual({ inApp: true, email: true, push: false });
+    expect(res.json.data.mention).toEqual({ inApp: true, email: true, push: false });
+    // A client that leaves push out (it came after the others) keeps the stored choice.
+    const older = await put(one.a.headers, { preferences: { reply: { inApp: true, email: false } } });
+    expect(older.json.data.reply).toEqual({ inApp: true, email: false, push: true });
     // The partner's choices are theirs alone.
     const partner = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.b.headers.cookie! } });
-    expect(partner.json.data.reply).toEqual({ inApp: true, email: true });
+    expect(partner.json.data.reply).toEqual({ inApp: true, email: true, push: false });
   });
 
   it("refuses bad bodies with 400 and signed-out calls with 401", async () => {
@@ -77,6 +80,7 @@ describe("GET and PUT /api/settings/notifications", () => {
       { preferences: { reply: { inApp: "yes", email: true } } },
       { preferences: { messages: { inApp: true, email: true } } },
       { preferences: { reply: { inApp: true } } },
+      { preferences: { reply: { inApp: true, email: true, push: "yes" } } },
     ]) {
       expect((await put(one.a.headers, body)).status).toBe(400);
     }
@@ -142,8 +146,8 @@ describe("POST /api/notifications/unsubscribe", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: { type: "reply" } });
     const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
-    expect(prefs.json.data.reply).toEqual({ inApp: true, email: false });
-    expect(prefs.json.data.mention).toEqual({ inApp: true, email: true });
+    expect(prefs.json.data.reply).toEqual({ inApp: true, email: false, push: false });
+    expect(prefs.json.data.mention).toEqual({ inApp: true, email: true, push: false });
     const again = await unsubscribe(token);
     expect(again.status).toBe(400);
     expect(again.json.error.code).toBe("INVALID_TOKEN");
@@ -160,6 +164,6 @@ describe("POST /api/notifications/unsubscribe", () => {
     for (const fake of [altered, "made-up", one.a.userId]) expect((await unsubscribe(fake)).status).toBe(400);
     expect((await call(unsubscribeRoute, "POST", "/api/notifications/unsubscribe")).status).toBe(400);
     const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
-    expect(prefs.json.data.reply).toEqual({ inApp: true, email: true });
+    expect(prefs.json.data.reply).toEqual({ inApp: true, email: true, push: false });
   });
 });

@@ -9,10 +9,23 @@ describe("notification preferences", () => {
   });
 
   it("lays stored choices over the defaults without changing the defaults", () => {
-    const prefs = withDefaults([{ type: "reply", inApp: false, email: false }]);
-    expect(prefs.reply).toEqual({ inApp: false, email: false });
+    const prefs = withDefaults([
+      { type: "reply", inApp: false, email: false, push: true },
+      { type: "message", inApp: true, email: false, push: null },
+    ]);
+    expect(prefs.reply).toEqual({ inApp: false, email: false, push: true });
+    // Push came after the others: a row stored before it takes the type's default.
+    expect(prefs.message).toEqual({ inApp: true, email: false, push: true });
     expect(prefs.mention).toEqual(DEFAULT_PREFERENCES.mention);
-    expect(DEFAULT_PREFERENCES.reply).toEqual({ inApp: true, email: true });
+    expect(DEFAULT_PREFERENCES.reply).toEqual({ inApp: true, email: true, push: false });
+  });
+
+  it("pushes messages, hello requests and acceptances by default, nothing else until chosen", () => {
+    expect(NOTIFICATION_TYPES.filter((t) => DEFAULT_PREFERENCES[t].push).sort()).toEqual([
+      "connection_accepted",
+      "connection_request",
+      "message",
+    ]);
   });
 
   it("accepts some types, refuses unknown types and half choices", () => {

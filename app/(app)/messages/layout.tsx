@@ -1,9 +1,12 @@
 import type { ReactNode } from "react";
 import { MessagesShell } from "@/components/messages/MessagesShell";
+import { PushPrompt } from "@/components/notifications/PushPrompt";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { listRequests } from "@/lib/connections/queries";
 import { withSenderFacts } from "@/lib/connections/sender-facts";
 import { inbox } from "@/lib/messages/queries";
+import { vapidKeys } from "@/lib/notifications/push/config";
+import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { withDb } from "@/lib/with-db";
 
 /** The inbox (first painted as the server read it) beside whatever is open: a thread, or nothing yet; one screen each on a phone. */
@@ -14,9 +17,14 @@ export default async function MessagesLayout({ children }: { children: ReactNode
     const requests = await withSenderFacts(db, userId, await listRequests(db, couple, "incoming"));
     return { conversations, requests };
   });
+  const pushKey = vapidKeys()?.publicKey;
+  const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
   return (
-    <MessagesShell viewerId={userId} initial={initial}>
-      {children}
-    </MessagesShell>
+    <>
+      {prompt && <PushPrompt publicKey={pushKey} />}
+      <MessagesShell viewerId={userId} initial={initial}>
+        {children}
+      </MessagesShell>
+    </>
   );
 }

@@ -6,7 +6,7 @@ export const connectionAccepted = defineNotification({
   label: "Accepted requests",
   hint: "When a couple accepts your request to talk.",
   emailSubject: "Your request was accepted on Two of Us",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: true },
   emailWhen: "at-once",
   groups: "none",
   href: openTarget,

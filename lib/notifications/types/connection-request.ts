@@ -6,7 +6,7 @@ export const connectionRequest = defineNotification({
   label: "Connection requests",
   hint: "When a couple says hello and asks to talk.",
   emailSubject: "A couple said hello on Two of Us",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: true },
   emailWhen: "at-once",
   groups: "none",
   href: (target) => (target.conversation_id ? openTarget(target) : "/messages?tab=requests"),

@@ -10,11 +10,16 @@
  * `field` names the checkbox; `key` the choice's property (the API's, and a preferences column).
  */
 export const CHANNELS = [
-  { key: "inApp", label: "In the app", field: "in-app" },
-  { key: "email", label: "By e-mail", field: "email" },
+  { key: "inApp", label: "In the app", field: "in-app", required: true },
+  { key: "email", label: "By e-mail", field: "email", required: true },
+  // Added after the others: a client that does not send it keeps the stored choice. Reaches the
+  // person's devices with notifications on (lib/notifications/push).
+  { key: "push", label: "Push", field: "push", required: false },
 ] as const;
 export type Channel = (typeof CHANNELS)[number]["key"];
 export type ChannelChoice = Record<Channel, boolean>;
+/** A choice as a client sends it: the channels that are not `required` may be left out. */
+export type ChannelChoiceInput = Omit<ChannelChoice, "push"> & { push?: boolean };
 
 /** What a notification points at (the API's names). */
 export type NotificationTarget = { post_id: string | null; reply_id: string | null; conversation_id?: string | null };
@@ -41,6 +46,11 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
    * many bursts it has).
    */
   reopensReadRow?: true;
+  /**
+   * Its pushes collapse per conversation (one Topic, so a newer one replaces the older on the
+   * device), and this is what several say: '3 new messages from Maya & Theo'.
+   */
+  pushCollapsed?: (count: number, coupleName: string) => string;
   /** Where it opens. */
   href(target: NotificationTarget): string;
   /** What it says: the texts its writers build its title and message from. */

@@ -6,7 +6,7 @@ export const mention = defineNotification({
   label: "Mentions",
   hint: "When a couple mentions yours in the forum.",
   emailSubject: "You were mentioned on Two of Us",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
   groups: "none",
   href: openTarget,

@@ -7,7 +7,7 @@ export const moderation = defineNotification({
   label: "Moderators' decisions",
   hint: "When our moderators act on your couple, or lift what they did.",
   emailSubject: "A decision of our moderators about your couple",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
   groups: "none",
   // Every moderation notice links to what moderators do and how to appeal.

@@ -6,7 +6,7 @@ export const partnerJoined = defineNotification({
   label: "Partner joined",
   hint: "When your partner accepts your invitation.",
   emailSubject: "Your partner joined your couple profile",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
   groups: "none",
   href: openTarget,

@@ -9,7 +9,7 @@ export const partnerUpdatedCoupleProfile = defineNotification({
   label: "Couple profile changes",
   hint: "When your partner updates your couple profile.",
   emailSubject: "Your partner updated your couple profile",
-  defaults: { inApp: true, email: false },
+  defaults: { inApp: true, email: false, push: false },
   emailWhen: "at-once",
   groups: "none",
   href: () => "/profile",

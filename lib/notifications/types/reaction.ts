@@ -11,7 +11,7 @@ export const reaction = defineNotification({
   label: "Reactions",
   hint: "When couples react to your posts and replies.",
   emailSubject: "New reaction on Two of Us",
-  defaults: { inApp: true, email: false },
+  defaults: { inApp: true, email: false, push: false },
   emailWhen: "at-once",
   groups: "one unread row per post or reply and UTC day (text.groupKey)",
   href: openTarget,

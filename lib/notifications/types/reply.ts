@@ -6,7 +6,7 @@ export const reply = defineNotification({
   label: "Replies",
   hint: "When someone replies to your post or quotes your reply.",
   emailSubject: "New reply on Two of Us",
-  defaults: { inApp: true, email: true },
+  defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
   groups: "none",
   href: openTarget,

@@ -1,0 +1,159 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { ApiError } from "@/lib/http/client";
+import {
+  listPushDevices,
+  removePushDevice,
+  savePushChoices,
+  thisDeviceState,
+  turnOffThisDevice,
+  turnOnThisDevice,
+  type DeviceState,
+} from "@/lib/notifications/push/client";
+import type { PushDevice } from "@/lib/notifications/push/subscriptions";
+import styles from "./settings.module.css";
+
+const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });
+
+const STATE_TEXT: Record<DeviceState, string> = {
+  unsupported: "This browser cannot show notifications from the app.",
+  denied: "This browser blocks notifications from Two of Us. Allow them in the browser's site settings, then come back here.",
+  off: "Notifications are off on this device.",
+  on: "Notifications are on for this device.",
+};
+
+/**
+ * 'Notifications on this device' (the browser's permission is asked only when the button is
+ * pressed), 'Show message previews', and the person's devices with 'Remove'. `publicKey` is null
+ * when this server has no VAPID keys: push is off, and the section says so.
+ */
+export function PushSettings({ publicKey, initialPreviews }: { publicKey: string | null; initialPreviews: boolean }) {
+  const [state, setState] = useState<DeviceState | null>(null);
+  const [devices, setDevices] = useState<PushDevice[] | null>(null);
+  const [previews, setPreviews] = useState(initialPreviews);
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+
+  const [version, setVersion] = useState(0);
+  const reload = useCallback(() => setVersion((v) => v + 1), []);
+  useEffect(() => {
+    if (!publicKey) return;
+    let current = true;
+    Promise.all([thisDeviceState(), listPushDevices()]).then(
+      ([now, list]) => {
+        if (!current) return;
+        setState(now);
+        setDevices(list);
+      },
+      () => current && setDevices([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, [publicKey, version]);
+
+  const run = async (work: () => Promise<void>, done: string) => {
+    setBusy(true);
+    setNotice(null);
+    try {
+      await work();
+      setNotice({ tone: "success", text: done });
+      reload();
+    } catch (error) {
+      setNotice({ tone: "error", text: error instanceof ApiError ? error.message : "That did not work. Please try again." });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!publicKey)
+    return (
+      <section className={styles.box} aria-labelledby="push-title">
+        <h2 id="push-title">Notifications on this device</h2>
+        <p className="muted">Push notifications are off on this server: it has no keys to send them with (VAPID).</p>
+      </section>
+    );
+
+  return (
+    <section className={styles.box} aria-labelledby="push-title">
+      <h2 id="push-title">Notifications on this device</h2>
+      {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
+      <p role="status">{state === null ? "Checking this device..." : STATE_TEXT[state]}</p>
+      {state === "off" && (
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              const now = await turnOnThisDevice(publicKey);
+              if (now !== "on") throw new Error(STATE_TEXT[now]);
+            }, "Notifications are on for this device.")
+          }
+        >
+          Turn on notifications on this device
+        </button>
+      )}
+      {state === "on" && (
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy}
+          onClick={() => void run(turnOffThisDevice, "Notifications are off on this device.")}
+        >
+          Turn off on this device
+        </button>
+      )}
+      <label className="choice">
+        <input
+          type="checkbox"
+          checked={previews}
+          disabled={busy}
+          onChange={(event) => {
+            const showPreviews = event.target.checked;
+            setPreviews(showPreviews);
+            void run(
+              async () => void (await savePushChoices({ showPreviews })),
+              showPreviews ? "Message previews are on." : "Message previews are off.",
+            );
+          }}
+        />
+        Show message previews (the first line of a message in its notification; off, it says only who wrote)
+      </label>
+      <h3>Your devices</h3>
+      {devices === null ? (
+        <p className="muted">Loading your devices...</p>
+      ) : devices.length === 0 ? (
+        <p className="muted">No device has notifications on.</p>
+      ) : (
+        <ul className={styles.rows} aria-label="Devices with notifications on">
+          {devices.map((device) => (
+            <li key={device.id} className={styles.row}>
+              <div>
+                <strong>{device.label}</strong>
+                {device.thisDevice && <span className={styles.tag}> This device</span>}
+                <div className={`muted ${styles.small}`}>
+                  Added {when.format(new Date(device.addedAt))}
+                  {device.lastDeliveredAt ? ` · Last notified ${when.format(new Date(device.lastDeliveredAt))}` : ""}
+                </div>
+              </div>
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                aria-label={`Remove ${device.label}, added ${when.format(new Date(device.addedAt))}`}
+                onClick={() =>
+                  void run(async () => void (await removePushDevice(device.id)), `${device.label} no longer gets notifications.`)
+                }
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+/** The browser's side of Web Push: this device's subscription, and the push settings' calls through the transport. */
+import "client-only";
+import { api } from "@/lib/http/client";
+import { registerServiceWorker } from "@/lib/pwa/client";
+import type { PushChoices, PushDevice } from "./subscriptions";
+
+/** Where this device stands: no push in this browser, the browser's permission refused, or subscribed or not. */
+export type DeviceState = "unsupported" | "denied" | "off" | "on";
+
+const supported = () =>
+  typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+
+const keyBytes = (base64url: string) => {
+  const raw = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4));
+  return Uint8Array.from(raw, (char) => char.charCodeAt(0));
+};
+
+async function currentSubscription(): Promise<PushSubscription | null> {
+  const registration = await navigator.serviceWorker.getRegistration("/");
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+export async function thisDeviceState(): Promise<DeviceState> {
+  if (!supported()) return "unsupported";
+  if (Notification.permission === "denied") return "denied";
+  return Notification.permission === "granted" && (await currentSubscription()) ? "on" : "off";
+}
+
+/**
+ * Turns notifications on for this device: the browser's permission is asked here, so only after
+ * the person pressed the button; then the subscription is made with the server's VAPID key and stored.
+ */
+export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> {
+  if (!supported()) return "unsupported";
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return permission === "denied" ? "denied" : "off";
+  const registration = (await registerServiceWorker()) && (await navigator.serviceWorker.ready);
+  if (!registration) return "unsupported";
+  const subscription =
+    (await registration.pushManager.getSubscription()) ??
+    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const { endpoint, keys } = subscription.toJSON();
+  await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } });
+  return "on";
+}
+
+/** Turns notifications off for this device: the server forgets it, and the browser's subscription ends. */
+export async function turnOffThisDevice(): Promise<void> {
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(() => undefined);
+  await subscription.unsubscribe();
+}
+
+export const listPushDevices = () => api<{ data: PushDevice[] }>("/api/push/subscriptions").then((body) => body.data);
+export const removePushDevice = (id: string) => api("/api/push/subscriptions", { method: "DELETE", body: { id } });
+export const savePushChoices = (input: { showPreviews?: boolean; promptDone?: true }) =>
+  api<{ data: PushChoices }>("/api/push/settings", { method: "PUT", body: input }).then((body) => body.data);

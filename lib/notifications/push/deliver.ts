@@ -1,0 +1,296 @@
+import "server-only";
+import { lookup } from "node:dns";
+import { Agent } from "node:https";
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import webpush from "web-push";
+import type { Db } from "@/db/client";
+import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
+import { env } from "@/lib/env";
+import { describeError } from "@/lib/log";
+import { unread } from "../queries";
+import { definitionOf, isNotificationKind } from "../rules";
+import { isPublicAddress } from "./addresses";
+import { vapidKeys, type VapidKeys } from "./config";
+import { liveSubscription, lostClaim, waiting } from "./rows";
+
+/** How long a push service keeps a push for a device that is off: a day (then it is old news). */
+export const PUSH_TTL_S = 24 * 60 * 60;
+/** Tries of one push when the push service is busy or failing (429, 5xx, no answer). */
+export const MAX_ATTEMPTS = 5;
+/** The first retry's wait; each next one doubles (or what the service's Retry-After asks, up to an hour). */
+const RETRY_BASE_S = 30;
+const RETRY_MAX_S = 3600;
+/** Pushes claimed at a time; a run claims again until none is due or its time is spent. */
+const PER_BATCH = 100;
+/** Pushes in flight at once (a fan-out to many devices does not wait for each in turn). */
+const PARALLEL = 8;
+/** How long one run goes on claiming: the next run (or the next commit) takes the rest. */
+const RUN_BUDGET_MS = 20_000;
+/** How long a message preview may be. */
+const PREVIEW_MAX = 120;
+
+/** The answer of a push service: its status, and when it asks us to come back (Retry-After, seconds). */
+export type PushAnswer = { status: number; retryAfterS?: number };
+export type PushRequest = {
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
+  payload: string;
+  options: { TTL: number; urgency: "high" | "normal"; topic?: string };
+  vapid: VapidKeys;
+};
+/** Sends one push; answers the service's status (a network failure is status 0). */
+export type PushTransport = (request: PushRequest) => Promise<PushAnswer>;
+
+/**
+ * Connects only to public addresses, checked as the connection is made (so a name that resolved
+ * to a public address when the device subscribed cannot be turned to this network later).
+ */
+const publicOnlyAgent = new Agent({
+  keepAlive: true,
+  lookup(hostname, options, callback) {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, "", 4);
+      const list = addresses as unknown as { address: string; family: number }[];
+      if (list.length === 0 || !list.every(({ address }) => isPublicAddress(address)))
+        return callback(new Error("push endpoint resolves to an address that is not public"), "", 4);
+      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  },
+});
+
+const retryAfter = (headers: Record<string, unknown> | undefined): number | undefined => {
+  const value = Number(headers?.["retry-after"]);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+};
+
+/**
+ * Sends through `web-push` (VAPID, RFC 8292; aes128gcm payloads, RFC 8291): no crypto of our own.
+ * No redirect is followed (web-push makes one request and takes a 3xx as a failure).
+ */
+export const webPushTransport =
+  (agent: Agent | undefined = env().PUSH_ALLOW_LOCAL_ENDPOINTS ? undefined : publicOnlyAgent): PushTransport =>
+  async ({ subscription, payload, options, vapid }) => {
+    try {
+      const answer = await webpush.sendNotification(subscription, payload, {
+        ...options,
+        vapidDetails: vapid,
+        timeout: 10_000,
+        ...(agent ? { agent } : {}),
+      });
+      return { status: answer.statusCode };
+    } catch (error) {
+      if (error instanceof webpush.WebPushError) return { status: error.statusCode, retryAfterS: retryAfter(error.headers) };
+      console.error("[push] no answer from the push service", describeError(error));
+      return { status: 0 };
+    }
+  };
+
+export type PushReport = { sent: number; removed: number; retried: number; dropped: number };
+
+type Claimed = typeof pushOutbox.$inferSelect;
+
+/** Claims the due pushes in one committed statement (others skip the locked rows): each is sent by one sender only. */
+async function claim(db: Db, now: Date, limit: number): Promise<Claimed[]> {
+  const due = db
+    .select({ id: pushOutbox.id })
+    .from(pushOutbox)
+    .where(waiting(now))
+    .orderBy(pushOutbox.dueAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return db
+    .update(pushOutbox)
+    .set({ claimedAt: now, attempts: sql`${pushOutbox.attempts} + 1` })
+    .where(inArray(pushOutbox.id, due))
+    .returning();
+}
+
+/** Housekeeping first: subscriptions of ended sessions (signed out on that device) and claims of senders that stopped. */
+async function tidy(db: Db, now: Date): Promise<number> {
+  const ended = await db
+    .delete(pushSubscriptions)
+    .where(and(isNotNull(pushSubscriptions.sessionId), sql`not (${liveSubscription()})`))
+    .returning({ id: pushSubscriptions.id });
+  await db.delete(pushOutbox).where(and(isNotNull(pushOutbox.claimedAt), lostClaim(now)));
+  return ended.length;
+}
+
+/** What the device shows: the newest text, or the collapsed count, a preview when the person chose it, the unread count for the badge. */
+async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: boolean, unreadCount: number): Promise<string> {
+  const definition = isNotificationKind(push.type) ? definitionOf(push.type) : null;
+  let body = push.body;
+  if (definition?.pushCollapsed && push.conversationId && push.actorCoupleId) {
+    const fromThem = and(
+      eq(messages.conversationId, push.conversationId),
+      eq(messages.authorCoupleId, push.actorCoupleId),
+      isNull(messages.deletedAt),
+      sql`${messages.seq} > coalesce((select ${conversationReads.lastReadSeq} from ${conversationReads} where ${conversationReads.userId} = ${userId} and ${conversationReads.conversationId} = ${push.conversationId}), 0)`,
+    );
+    const [[waitingCount], [couple], [latest]] = await Promise.all([
+      db.select({ n: count() }).from(messages).where(fromThem),
+      db.select({ name: couples.coupleName }).from(couples).where(eq(couples.id, push.actorCoupleId)),
+      showPreviews
+        ? db
+            .select({ body: messages.body, firstName: users.firstName })
+            .from(messages)
+            .leftJoin(users, eq(users.id, messages.authorUserId))
+            .where(fromThem)
+            .orderBy(desc(messages.seq))
+            .limit(1)
+        : Promise.resolve([]),
+    ]);
+    const many = (waitingCount?.n ?? 0) > 1;
+    if (many && couple) body = definition.pushCollapsed(waitingCount!.n, couple.name);
+    if (latest?.body) {
+      const line = latest.body.split("\n")[0]!.trim();
+      const preview = line.length > PREVIEW_MAX ? `${line.slice(0, PREVIEW_MAX - 1)}…` : line;
+      body = many ? `${body}\n${latest.firstName ?? "A partner"}: ${preview}` : `${latest.firstName ?? "A partner"}: ${preview}`;
+    }
+  }
+  return JSON.stringify({
+    title: push.title,
+    body,
+    url: push.url,
+    tag: push.topic ? `conversation:${push.conversationId}` : `${push.type}:${push.id}`,
+    conversationId: push.conversationId,
+    unread: unreadCount,
+  });
+}
+
+const backoffS = (attempts: number, asked: number | undefined) => Math.min(RETRY_MAX_S, asked ?? RETRY_BASE_S * 2 ** (attempts - 1));
+
+/** A push the service could not take now: due again later, unless tries are spent or a newer one for its topic is waiting. */
+async function retryLater(db: Db, push: Claimed, now: Date, asked: number | undefined): Promise<"retried" | "dropped"> {
+  if (push.attempts < MAX_ATTEMPTS) {
+    try {
+      await db
+        .update(pushOutbox)
+        .set({ claimedAt: null, dueAt: new Date(now.getTime() + backoffS(push.attempts, asked) * 1000) })
+        .where(eq(pushOutbox.id, push.id));
+      return "retried";
+    } catch {
+      // A newer push for the same conversation is waiting (the unique topic index): it supersedes this one.
+    }
+  }
+  await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
+  return "dropped";
+}
+
+/**
+ * Sends the pushes that are due (run after a commit that wrote some, and by the due work every
+ * minute for the retries): each claimed first, so two instances never send one twice; none for a
+ * notification already read (its conversation open on a screen); 2xx: done, and the device's
+ * 'last delivered' moves; 404/410: the subscription is gone and is removed; 429/5xx or no
+ * answer: again later with backoff, at most MAX_ATTEMPTS tries; anything else: dropped. A device
+ * whose session ended (signed out) gets nothing; `tidy` (the due work's minute run, not every
+ * commit's) removes those devices and the claims of senders that stopped.
+ */
+export async function deliverDuePushes(
+  db: Db,
+  { now = new Date(), transport = webPushTransport(), vapid = vapidKeys(), limit = PER_BATCH, tidy: tidyFirst = false } = {},
+): Promise<PushReport> {
+  const report: PushReport = { sent: 0, removed: 0, retried: 0, dropped: 0 };
+  if (!vapid) return report;
+  if (tidyFirst) report.removed += await tidy(db, now);
+  const started = Date.now();
+  while (Date.now() - started < RUN_BUDGET_MS) {
+    const claimed = await claim(db, now, limit);
+    if (claimed.length === 0) break;
+    await sendBatch(db, claimed, { now, transport, vapid }, report);
+    if (claimed.length < limit) break;
+  }
+  return report;
+}
+
+/** Sends claimed pushes, PARALLEL at a time, and records each answer's outcome. */
+async function sendBatch(
+  db: Db,
+  claimed: Claimed[],
+  { now, transport, vapid }: { now: Date; transport: PushTransport; vapid: VapidKeys },
+  report: PushReport,
+) {
+  const targets = await db
+    .select({
+      id: pushSubscriptions.id,
+      userId: pushSubscriptions.userId,
+      endpoint: pushSubscriptions.endpoint,
+      p256dh: pushSubscriptions.p256dh,
+      auth: pushSubscriptions.auth,
+      showPreviews: sql<boolean>`coalesce(${pushSettings.showPreviews}, false)`,
+    })
+    .from(pushSubscriptions)
+    .leftJoin(pushSettings, eq(pushSettings.userId, pushSubscriptions.userId))
+    .where(and(inArray(pushSubscriptions.id, [...new Set(claimed.map((push) => push.subscriptionId))]), liveSubscription()));
+  const byId = new Map(targets.map((target) => [target.id, target]));
+  const notificationIds = claimed.flatMap((push) => (push.notificationId ? [push.notificationId] : []));
+  const read = new Set(
+    notificationIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: notifications.id })
+            .from(notifications)
+            .where(and(inArray(notifications.id, notificationIds), eq(notifications.isRead, true)))
+        ).map((row) => row.id),
+  );
+  // The badge's count per person, once per batch.
+  const userIds = [...new Set(targets.map((target) => target.userId))];
+  const badges = new Map(
+    userIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ userId: notifications.userId, n: count() })
+            .from(notifications)
+            .where(and(inArray(notifications.userId, userIds), unread))
+            .groupBy(notifications.userId)
+        ).map((row) => [row.userId, row.n]),
+  );
+  const sent: { push: string; subscription: string }[] = [];
+  const queue = [...claimed];
+  const sendOne = async (push: Claimed) => {
+    const target = byId.get(push.subscriptionId);
+    if (!target || (push.notificationId && read.has(push.notificationId))) {
+      await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
+      report.dropped++;
+      return;
+    }
+    const answer = await transport({
+      subscription: { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      payload: await payloadOf(db, push, target.userId, target.showPreviews, badges.get(target.userId) ?? 0),
+      options: { TTL: PUSH_TTL_S, urgency: push.urgency, ...(push.topic ? { topic: push.topic } : {}) },
+      vapid,
+    });
+    if (answer.status >= 200 && answer.status < 300) {
+      sent.push({ push: push.id, subscription: target.id });
+      report.sent++;
+    } else if (answer.status === 404 || answer.status === 410) {
+      await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
+      byId.delete(target.id);
+      report.removed++;
+    } else if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
+      report[await retryLater(db, push, now, answer.retryAfterS)]++;
+    } else {
+      console.error("[push] refused by the push service", { status: answer.status });
+      await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
+      report.dropped++;
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+      for (let push = queue.shift(); push; push = queue.shift()) await sendOne(push);
+    }),
+  );
+  // Done in two statements for the batch (a sender that stops before them leaves claims that are dropped, never resent).
+  if (sent.length === 0) return;
+  await db.delete(pushOutbox).where(
+    inArray(
+      pushOutbox.id,
+      sent.map((one) => one.push),
+    ),
+  );
+  await db
+    .update(pushSubscriptions)
+    .set({ lastDeliveredAt: new Date() })
+    .where(inArray(pushSubscriptions.id, [...new Set(sent.map((one) => one.subscription))]));
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { env } from "@/lib/env";
+import { isPublicAddress } from "./addresses";
+import { ENDPOINT_MAX } from "./limits";
+
+/**
+ * Whether a push endpoint may be called: `https`, no credentials, a host that is a name (or a
+ * public address) and whose every address is public, checked again when the push is sent
+ * (deliver.ts connects only to checked addresses). The tests' local stand-in is allowed only with
+ * PUSH_ALLOW_LOCAL_ENDPOINTS.
+ */
+export async function endpointAllowed(endpoint: string, allowLocal = env().PUSH_ALLOW_LOCAL_ENDPOINTS): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "https:" || url.username || url.password || endpoint.length > ENDPOINT_MAX) return false;
+  if (allowLocal) return true;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return isPublicAddress(host);
+  if (!host.includes(".") || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return false;
+  const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
+  return addresses.length > 0 && addresses.every(({ address }) => isPublicAddress(address));
+}

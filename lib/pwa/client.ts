@@ -1,0 +1,25 @@
+/** The browser's side of the app's service worker (/sw.js): registering it, and forgetting what it holds. Browser only. */
+
+export const SERVICE_WORKER_URL = "/sw.js";
+
+/** Registers the worker with scope `/`; null where the browser has none (or refuses, e.g. a private window). */
+export async function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
+  if (!("serviceWorker" in navigator)) return null;
+  return navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: "/", updateViaCache: "none" }).catch(() => null);
+}
+
+/**
+ * Signing out: this device's push subscription ends (the server forgets it too, with the session),
+ * and every cache the worker filled is emptied, so the next person at this computer starts clean.
+ */
+export async function forgetThisDevice(): Promise<void> {
+  if ("serviceWorker" in navigator) {
+    const registration = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
+    const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
+    await subscription?.unsubscribe().catch(() => false);
+  }
+  if ("caches" in window) {
+    const names = await caches.keys();
+    await Promise.all(names.map((name) => caches.delete(name)));
+  }
+}

@@ -1,0 +1,93 @@
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { csrfToken, openProfile, sayHello, signIn } from "./support";
+
+/**
+ * Push in the settings and the one gentle prompt, with seeded directory couples no other spec
+ * uses (Amelia & Jack, Hanna & Lukas). The browser's push service is not reached from here: a
+ * device is added through the API as a browser would after subscribing.
+ */
+test.describe.configure({ mode: "serial" });
+
+type Person = { page: Page; coupleName: string };
+
+async function person(browser: Browser, firstName: string, coupleName: string, viewport: typeof PHONE): Promise<Person> {
+  const page = await (await browser.newContext({ viewport })).newPage();
+  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  return { page, coupleName };
+}
+
+async function check(page: Page, name: string, testInfo: TestInfo) {
+  await noHorizontalScroll(page);
+  await axe(page);
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+test("settings: this device, message previews, the Push column, and the device list with Remove", async ({ browser }, testInfo) => {
+  for (const [viewport, label] of [
+    [PHONE, "phone"],
+    [LAPTOP, "laptop"],
+  ] as const) {
+    const { page } = await person(browser, "Amelia", "Amelia & Jack", viewport);
+    await page.goto("/settings/notifications");
+    const section = page.getByRole("region", { name: "Notifications on this device" });
+    await expect(section.getByRole("status")).toHaveText("Notifications are off on this device.");
+    await expect(section.getByRole("button", { name: "Turn on notifications on this device" })).toBeVisible();
+    await expect(section.getByRole("checkbox", { name: /Show message previews/ })).not.toBeChecked();
+    // Push is on by default for messages, hello requests and acceptances, off for the rest.
+    await expect(page.getByRole("group", { name: "Messages" }).getByRole("checkbox", { name: "Push" })).toBeChecked();
+    await expect(page.getByRole("group", { name: "Accepted requests" }).getByRole("checkbox", { name: "Push" })).toBeChecked();
+    await expect(page.getByRole("group", { name: "Reactions" }).getByRole("checkbox", { name: "Push" })).not.toBeChecked();
+    // Nothing asks the browser's permission before the button is pressed.
+    expect(await page.evaluate(() => Notification.permission)).toBe("default");
+    await check(page, `push-settings-${label}`, testInfo);
+
+    const added = await page.request.post("/api/push/subscriptions", {
+      headers: { "X-CSRF-Token": await csrfToken(page) },
+      data: { endpoint: `https://8.8.8.8/push/e2e-${label}-${Date.now()}`, keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) } },
+    });
+    expect(added.status()).toBe(201);
+    await page.reload();
+    const devices = page.getByRole("list", { name: "Devices with notifications on" });
+    await expect(devices.getByRole("listitem")).toHaveCount(1);
+    await expect(devices.getByRole("listitem")).toContainText("Chrome on Linux");
+    await expect(devices.getByRole("listitem")).toContainText("This device");
+    await check(page, `push-devices-${label}`, testInfo);
+    await devices.getByRole("button", { name: /^Remove Chrome on Linux/ }).click();
+    await expect(page.getByText("No device has notifications on.")).toBeVisible();
+    await page.context().close();
+  }
+});
+
+test("one gentle prompt after the couple's first accepted hello; 'Not now' is remembered", async ({ browser }, testInfo) => {
+  const amelia = await person(browser, "Amelia", "Amelia & Jack", LAPTOP);
+  const hanna = await person(browser, "Hanna", "Hanna & Lukas", PHONE);
+  const prompt = (who: Person) => who.page.getByRole("complementary", { name: "Know when they write back" });
+
+  // Before any conversation: no prompt.
+  await hanna.page.goto("/messages");
+  await expect(hanna.page.getByRole("tab", { name: /^Requests/ })).toBeVisible();
+  await expect(prompt(hanna)).toHaveCount(0);
+
+  await openProfile(amelia, hanna.coupleName);
+  await sayHello(amelia, hanna.coupleName, "Hello from the push test!");
+  await hanna.page.goto("/messages");
+  await hanna.page.getByRole("tab", { name: /^Requests/ }).click();
+  await hanna.page.getByRole("button", { name: "Accept" }).click();
+  await expect(hanna.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  await hanna.page.reload();
+  await expect(prompt(hanna)).toBeVisible();
+  expect(await hanna.page.evaluate(() => Notification.permission)).toBe("default");
+  await check(hanna.page, "push-prompt-phone", testInfo);
+  await prompt(hanna).getByRole("button", { name: "Not now" }).click();
+  await expect(prompt(hanna)).toHaveCount(0);
+  await hanna.page.reload();
+  await expect(hanna.page.getByRole("heading", { level: 1, name: amelia.coupleName })).toBeVisible();
+  await expect(prompt(hanna)).toHaveCount(0);
+
+  await amelia.page.goto("/messages");
+  await expect(prompt(amelia)).toBeVisible();
+  await check(amelia.page, "push-prompt-laptop", testInfo);
+});

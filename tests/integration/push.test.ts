@@ -1,0 +1,402 @@
+import { eq } from "drizzle-orm";
+import webpush from "web-push";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
+import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
+import { getDb } from "@/db/client";
+import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
+import { revokeSession } from "@/lib/auth/sessions";
+import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
+import { endpointAllowed } from "@/lib/notifications/push/endpoint";
+import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
+import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
+import { call } from "../support/api";
+import type { Person } from "../support/forum";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
+import { startPushService } from "../support/push-service";
+
+const vapid = webpush.generateVAPIDKeys();
+process.env.VAPID_PUBLIC_KEY = vapid.publicKey;
+process.env.VAPID_PRIVATE_KEY = vapid.privateKey;
+process.env.VAPID_SUBJECT = "mailto:push@example.com";
+process.env.PUSH_ALLOW_LOCAL_ENDPOINTS = "true";
+
+const CHROME_ON_ANDROID =
+  "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
+let service: Awaited<ReturnType<typeof startPushService>>;
+beforeAll(async () => {
+  service = await startPushService(vapid.publicKey);
+});
+afterAll(() => service.close());
+
+/** Turns notifications on for one of the person's devices, as the settings page does. */
+async function deviceOf(person: Person, answers: number[] = []) {
+  const device = service.newDevice(answers);
+  const answer = await call(subscribeRoute, "POST", "/api/push/subscriptions", {
+    body: { endpoint: device.endpoint, keys: device.keys },
+    headers: { ...person.headers, "user-agent": CHROME_ON_ANDROID },
+  });
+  expect(answer.status).toBe(201);
+  return device;
+}
+
+const deliver = async (now = new Date()) => deliverDuePushes(await getDb(), { now, transport: service.transport });
+const to = (device: { id: string }) => service.received.filter((push) => push.device === device.id);
+const topicOf = (conversationId: string) => conversationId.replaceAll("-", "");
+
+describe("Web Push: what is sent", () => {
+  it("sends a message once per device, after the commit: VAPID token checked, payload decrypted, TTL a day, urgent, with the conversation's topic", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    const laptop = await deviceOf(two.a);
+    const authorsPartner = await deviceOf(one.b);
+    expect((await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers)).status).toBe(201);
+    // Nothing leaves inside the request: the sender runs after it.
+    expect(to(phone)).toEqual([]);
+    const report = await deliver();
+    expect(report).toMatchObject({ sent: 2 });
+    for (const device of [phone, laptop]) {
+      const [push] = to(device);
+      expect(push).toMatchObject({
+        ttl: PUSH_TTL_S,
+        urgency: "high",
+        topic: topicOf(conversationId),
+        claims: { aud: service.origin, sub: "mailto:push@example.com" },
+        payload: {
+          title: `New messages from ${one.name}`,
+          body: `${one.a.firstName} of ${one.name} wrote to you`,
+          url: `/messages/${conversationId}`,
+          conversationId,
+        },
+      });
+      expect(push!.payload.unread).toBeGreaterThanOrEqual(1);
+      expect(push!.claims.exp * 1000).toBeGreaterThan(Date.now());
+      expect(push!.claims.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 3600 * 1000);
+      // No words of the message unless the person asked for previews.
+      expect(JSON.stringify(push!.payload)).not.toContain("Friday");
+    }
+    expect(to(authorsPartner)).toEqual([]);
+    expect(service.rejected).toEqual([]);
+    expect((await deliver()).sent).toBe(0);
+  });
+
+  it("collapses a conversation's messages into one push per device: '3 new messages from …'", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.b);
+    for (const body of ["One", "Two", "Three"]) await talk.send(conversationId, { body }, one.a.headers);
+    const db = await getDb();
+    expect(
+      await db
+        .select()
+        .from(pushOutbox)
+        .where(eq(pushOutbox.topic, topicOf(conversationId))),
+    ).toHaveLength(1);
+    await deliver();
+    expect(to(phone).map((push) => push.payload.body)).toEqual([`3 new messages from ${one.name}`]);
+    // The next one after it left still says how many wait unread, under the same topic (it replaces the shown one).
+    await talk.send(conversationId, { body: "Four" }, one.b.headers);
+    await deliver();
+    expect(to(phone).map((push) => [push.payload.body, push.topic])).toEqual([
+      [`3 new messages from ${one.name}`, topicOf(conversationId)],
+      [`4 new messages from ${one.name}`, topicOf(conversationId)],
+    ]);
+  });
+
+  it("shows the message's first line only with 'Show message previews' on", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    expect(
+      (await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: two.a.headers })).json.data,
+    ).toEqual({
+      showPreviews: true,
+      promptDone: false,
+    });
+    await talk.send(conversationId, { body: "Dinner on Friday?\nWe found a place." }, one.a.headers);
+    await deliver();
+    expect(to(phone)[0]!.payload.body).toBe(`${one.a.firstName}: Dinner on Friday?`);
+  });
+
+  it("sends nothing for a conversation read before the push left (it was open on a screen)", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    const sent = await talk.send(conversationId, { body: "Are you there?" }, one.a.headers);
+    await talk.read(conversationId, { upTo: sent.json.data.id }, two.a.headers);
+    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
+  it("pushes hello requests and acceptances at normal urgency, each its own", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple();
+    const theirPhone = await deviceOf(two.a);
+    const ourPhone = await deviceOf(one.b);
+    const sent = await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers);
+    await deliver();
+    expect(to(theirPhone)).toMatchObject([{ urgency: "normal", topic: null, payload: { url: "/messages?tab=requests" } }]);
+    await connections.accept(sent.json.data.id, two.a.headers);
+    await deliver();
+    expect(to(ourPhone)).toMatchObject([{ urgency: "normal", topic: null, payload: { body: `${two.name} accepted your request` } }]);
+  });
+});
+
+describe("Web Push: the push service's answers", () => {
+  it("removes a subscription the push service answers 404 or 410 for", async () => {
+    const { one, two, conversationId } = await connected();
+    const gone = await deviceOf(two.a, [410]);
+    const unknown = await deviceOf(two.b, [404]);
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    expect(await deliver()).toMatchObject({ sent: 0, removed: 2 });
+    const db = await getDb();
+    for (const device of [gone, unknown])
+      expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint))).toEqual([]);
+  });
+
+  it("tries again with backoff after 5xx and 429 (its Retry-After), and sends once the service takes it", async () => {
+    const { one, two, conversationId } = await connected();
+    const busy = await deviceOf(two.a, [503, 429]);
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 1 });
+    // Not due again before its backoff: 30 s, then the 120 s the service's Retry-After asks.
+    expect(await deliver(new Date(start + 29_000))).toMatchObject({ sent: 0, retried: 0 });
+    expect(await deliver(new Date(start + 31_000))).toMatchObject({ sent: 0, retried: 1 });
+    expect(await deliver(new Date(start + 31_000 + 118_000))).toMatchObject({ sent: 0, retried: 0 });
+    expect(await deliver(new Date(start + 31_000 + 122_000))).toMatchObject({ sent: 1 });
+    expect(to(busy)).toHaveLength(1);
+  });
+
+  it(`gives a push up after ${MAX_ATTEMPTS} failed tries`, async () => {
+    const { one, two, conversationId } = await connected();
+    const failing = await deviceOf(two.b, Array<number>(MAX_ATTEMPTS).fill(500));
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    let at = Date.now();
+    const runs = [];
+    for (let run = 0; run < MAX_ATTEMPTS; run++) runs.push(await deliver(new Date((at += 3_600_000))));
+    expect(runs.map((run) => [run.retried, run.dropped])).toEqual([
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [1, 0],
+      [0, 1],
+    ]);
+    expect(to(failing)).toEqual([]);
+    const db = await getDb();
+    const [subscription] = await db
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpoint, failing.endpoint));
+    expect(await db.select().from(pushOutbox).where(eq(pushOutbox.subscriptionId, subscription!.id))).toEqual([]);
+  });
+
+  it("sends each push once when two instances run at the same moment", async () => {
+    const { one, two, conversationId } = await connected();
+    const devices = [];
+    for (let n = 0; n < 4; n++) devices.push(await deviceOf(two.a), await deviceOf(two.b));
+    await talk.send(conversationId, { body: "Everyone?" }, one.a.headers);
+    const db = await getDb();
+    const runs = await Promise.all([
+      deliverDuePushes(db, { transport: service.transport, limit: 3 }),
+      deliverDuePushes(db, { transport: service.transport, limit: 3 }),
+      deliverDuePushes(db, { transport: service.transport }),
+    ]);
+    expect(runs.reduce((sum, run) => sum + run.sent, 0)).toBe(8);
+    for (const device of devices) expect(to(device)).toHaveLength(1);
+  });
+});
+
+describe("Web Push: a fan-out", () => {
+  it("delivers 1,000 pushes (100 people with 10 devices each) from commit to the push service, each once", async () => {
+    const db = await getDb();
+    const people = await db
+      .insert(users)
+      .values(
+        Array.from({ length: 100 }, (_, n) => ({
+          email: `fan-out-${n}-${Date.now()}@example.com`,
+          passwordHash: "not-a-real-hash",
+          firstName: "Fan",
+          lastName: "Out",
+          dateOfBirth: "1990-01-01",
+        })),
+      )
+      .returning({ id: users.id });
+    const devices = people.flatMap((person) => Array.from({ length: 10 }, () => ({ person: person.id, device: service.newDevice() })));
+    const subscriptions = await db
+      .insert(pushSubscriptions)
+      .values(
+        devices.map(({ person, device }) => ({
+          userId: person,
+          endpoint: device.endpoint,
+          p256dh: device.keys.p256dh,
+          auth: device.keys.auth,
+          label: "Chrome on Linux",
+        })),
+      )
+      .returning({ id: pushSubscriptions.id });
+    const before = service.received.length;
+    await db.insert(pushOutbox).values(
+      subscriptions.map((subscription) => ({
+        subscriptionId: subscription.id,
+        type: "connection_request",
+        title: "New request",
+        body: "Ana & Rui said hello",
+        url: "/messages?tab=requests",
+        urgency: "normal" as const,
+      })),
+    );
+    const committed = performance.now();
+    const arrivals: number[] = [];
+    const timed: typeof service.transport = async (request) => {
+      const answer = await service.transport(request);
+      arrivals.push(performance.now() - committed);
+      return answer;
+    };
+    const runs = await Promise.all([deliverDuePushes(db, { transport: timed }), deliverDuePushes(db, { transport: timed })]);
+    expect(runs[0]!.sent + runs[1]!.sent).toBe(1000);
+    expect(service.received.length - before).toBe(1000);
+    arrivals.sort((a, b) => a - b);
+    const p50 = arrivals[499]!;
+    const p99 = arrivals[989]!;
+    console.info(
+      `[push fan-out] 1000 pushes, two senders: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms from commit to the push service's answer`,
+    );
+    expect(p99).toBeLessThan(60_000);
+  }, 120_000);
+});
+
+describe("Web Push: devices", () => {
+  it("lists the person's devices by name, removes one, refuses someone else's and an 11th", async () => {
+    const couple = await messagingCouple();
+    const first = await deviceOf(couple.a);
+    const list = await call(listRoute, "GET", "/api/push/subscriptions", { headers: couple.a.headers });
+    expect(list.json.data).toEqual([
+      { id: expect.any(String), label: "Chrome on Android", addedAt: expect.any(String), lastDeliveredAt: null, thisDevice: true },
+    ]);
+    const id = list.json.data[0].id as string;
+    expect((await call(removeRoute, "DELETE", "/api/push/subscriptions", { body: { id }, headers: couple.b.headers })).status).toBe(404);
+    for (let n = 1; n < MAX_DEVICES; n++) await deviceOf(couple.a);
+    const eleventh = service.newDevice();
+    const refused = await call(subscribeRoute, "POST", "/api/push/subscriptions", {
+      body: { endpoint: eleventh.endpoint, keys: eleventh.keys },
+      headers: couple.a.headers,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toContain("at most 10 devices");
+    expect(
+      (await call(removeRoute, "DELETE", "/api/push/subscriptions", { body: { endpoint: first.endpoint }, headers: couple.a.headers }))
+        .status,
+    ).toBe(204);
+    expect((await call(listRoute, "GET", "/api/push/subscriptions", { headers: couple.a.headers })).json.data).toHaveLength(
+      MAX_DEVICES - 1,
+    );
+  });
+
+  it(`turns devices on at most ${SUBSCRIBE_LIMIT.limit} times an hour`, async () => {
+    const couple = await messagingCouple();
+    const device = service.newDevice();
+    const again = () =>
+      call(subscribeRoute, "POST", "/api/push/subscriptions", {
+        body: { endpoint: device.endpoint, keys: device.keys },
+        headers: couple.a.headers,
+      });
+    for (let n = 0; n < SUBSCRIBE_LIMIT.limit; n++) expect((await again()).status).toBe(201);
+    const refused = await again();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("refuses endpoints that are not https, too long, or with bad keys", async () => {
+    const couple = await messagingCouple();
+    const device = service.newDevice();
+    const bodies = [
+      { endpoint: device.endpoint.replace("https:", "http:"), keys: device.keys },
+      { endpoint: `${device.endpoint}/${"x".repeat(1100)}`, keys: device.keys },
+      { endpoint: device.endpoint, keys: { p256dh: "short", auth: device.keys.auth } },
+      { endpoint: device.endpoint, keys: { p256dh: device.keys.p256dh, auth: "not base64url!!!!!!!" } },
+    ];
+    for (const body of bodies)
+      expect((await call(subscribeRoute, "POST", "/api/push/subscriptions", { body, headers: couple.a.headers })).status).toBe(400);
+  });
+
+  it("calls only public hosts unless the tests' setting allows this machine", async () => {
+    for (const endpoint of [
+      "https://127.0.0.1/push",
+      "https://[::1]/push",
+      "https://10.1.2.3/push",
+      "https://192.168.1.1/push",
+      "https://172.20.0.1/push",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[fe80::1]/push",
+      "https://[::ffff:127.0.0.1]/push",
+      "https://localhost/push",
+      "https://push.localhost/push",
+      "http://8.8.8.8/push",
+      "https://user:pw@8.8.8.8/push",
+    ])
+      expect(await endpointAllowed(endpoint, false), endpoint).toBe(false);
+    expect(await endpointAllowed("https://8.8.8.8/push", false)).toBe(true);
+    expect(await endpointAllowed("https://127.0.0.1:4443/push", true)).toBe(true);
+  });
+
+  it("stops a device's pushes when it signs out, and removes every device with the account", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    const db = await getDb();
+    const [row] = await db
+      .select({ sessionId: pushSubscriptions.sessionId })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    // Signed out between the message's commit and the sending: nothing reaches the device.
+    await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    await revokeSession(db, row!.sessionId!);
+    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
+    // And nothing more is written for it.
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    expect(
+      await db
+        .select()
+        .from(pushOutbox)
+        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+        .where(eq(pushSubscriptions.endpoint, phone.endpoint)),
+    ).toEqual([]);
+    // The due work's run removes the device itself.
+    expect(await deliverDuePushes(db, { transport: service.transport, tidy: true })).toMatchObject({ removed: 1 });
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, phone.endpoint))).toEqual([]);
+    expect(to(phone)).toEqual([]);
+
+    await deviceOf(two.b);
+    await deviceOf(two.b);
+    await db.delete(users).where(eq(users.id, two.b.userId));
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, two.b.userId))).toEqual([]);
+  });
+});
+
+describe("Web Push: the prompt and the choices", () => {
+  it("prompts once the couple's first hello is accepted, and never again once answered", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple();
+    const db = await getDb();
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    const sent = await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers);
+    // A hello waiting for an answer is not yet a conversation.
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    await connections.accept(sent.json.data.id, two.a.headers);
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(true);
+    expect(await pushPromptDue(db, two.b.userId, two.coupleId)).toBe(true);
+    await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { promptDone: true }, headers: one.a.headers });
+    expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
+    // Each partner answers for themselves.
+    expect(await pushPromptDue(db, one.b.userId, one.coupleId)).toBe(true);
+  });
+
+  it("keeps 'Show message previews' off until chosen, and refuses bad bodies", async () => {
+    const couple = await messagingCouple();
+    expect((await call(getPushSettingsRoute, "GET", "/api/push/settings", { headers: couple.a.headers })).json.data).toEqual({
+      showPreviews: false,
+      promptDone: false,
+    });
+    for (const body of [{ showPreviews: "yes" }, { promptDone: false }])
+      expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", { body, headers: couple.a.headers })).status).toBe(400);
+    expect((await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: {} })).status).toBe(401);
+  });
+});
