@@ -17,3 +17,4 @@ export * from "./events";
 export * from "./live";
 export * from "./images";
 export * from "./messages";
+export * from "./plans";

@@ -7,6 +7,10 @@ import { connectionRequest } from "./connection-request";
 import { mention } from "./mention";
 import { message } from "./message";
 import { partnerJoined } from "./partner-joined";
+import { planCancelled } from "./plan-cancelled";
+import { planChanged } from "./plan-changed";
+import { planProposed } from "./plan-proposed";
+import { planReminder } from "./plan-reminder";
 import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
 import { reaction } from "./reaction";
 import { reply } from "./reply";
@@ -19,6 +23,10 @@ export const NOTIFICATION_DEFINITIONS = [
   connectionRequest,
   connectionAccepted,
   message,
+  planProposed,
+  planChanged,
+  planCancelled,
+  planReminder,
   partnerUpdatedCoupleProfile,
 ] as const;
 

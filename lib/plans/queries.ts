@@ -1,0 +1,192 @@
+import "server-only";
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { AppError } from "@/lib/errors";
+import { ofCouple } from "@/lib/messages/access";
+import { isConfirmed, PLAN_TEXTS, type AnswerRow, type PlanAnswer } from "./rules";
+import { isoAtPlace } from "./time";
+
+/**
+ * Reads of plans. A plan is read by the four people of its conversation only (the one
+ * conversation-read rule, lib/messages/access.ts): anyone else gets 404 with nothing revealed.
+ */
+
+export const planNotFound = () => new AppError("NOT_FOUND", PLAN_TEXTS.notFound);
+
+/** A plan as the API answers it (README "Plans"). */
+export type PlanItem = {
+  id: string;
+  conversationId: string;
+  title: string;
+  /** ISO 8601 with the offset in force at the place. */
+  startsAt: string;
+  endsAt: string | null;
+  timeZone: string;
+  place: { placeId: string; name: string; city: string | null; country: string | null };
+  venue: string | null;
+  note: string | null;
+  answers: AnswerRow[];
+  confirmed: boolean;
+  proposedBy: { userId: string; firstName: string } | null;
+  /** The proposer's couple: they (either partner) may cancel it. */
+  proposerCoupleId: string | null;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  sequence: number;
+};
+
+export const planColumns = {
+  id: plans.id,
+  conversationId: plans.conversationId,
+  proposerUserId: plans.proposerUserId,
+  proposerCoupleId: plans.proposerCoupleId,
+  title: plans.title,
+  startsLocal: plans.startsLocal,
+  endsLocal: plans.endsLocal,
+  timeZone: plans.timeZone,
+  startsAt: plans.startsAt,
+  endsAt: plans.endsAt,
+  placeId: plans.placeId,
+  placeName: plans.placeName,
+  placeCity: plans.placeCity,
+  placeCountry: plans.placeCountry,
+  venue: plans.venue,
+  note: plans.note,
+  sequence: plans.sequence,
+  cancelledAt: plans.cancelledAt,
+  cancelReason: plans.cancelReason,
+};
+
+export type PlanRow = Pick<typeof plans.$inferSelect, keyof typeof planColumns>;
+
+/** Ended by a block either way, or when a couple has no partner left. */
+export const conversationEnded = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
+
+/** The member's plan with whether its conversation has ended, or 404 (a plan of another pair too). */
+export async function memberPlan(db: Db, member: ActingCouple, planId: string, lock = false): Promise<PlanRow & { ended: boolean }> {
+  const query = db
+    .select({ ...planColumns, ended: conversationEnded })
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(eq(plans.id, planId), ofCouple(member.coupleId)));
+  const [row] = await (lock ? query.for("update", { of: plans }) : query);
+  if (!row) throw planNotFound();
+  return row;
+}
+
+/** The people of each conversation now, in a stable order (the lower couple's partners first), with first names. */
+async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, { userId: string; firstName: string }[]>> {
+  const people = new Map<string, { userId: string; firstName: string }[]>();
+  if (conversationIds.length === 0) return people;
+  const rows = await db
+    .select({
+      conversationId: conversations.id,
+      low: conversations.coupleLowId,
+      coupleId: couples.id,
+      p1: couples.partner1Id,
+      p2: couples.partner2Id,
+    })
+    .from(conversations)
+    .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
+    .where(inArray(conversations.id, conversationIds));
+  const ids = [...new Set(rows.flatMap((row) => (row.p2 ? [row.p1, row.p2] : [row.p1])))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (await db.select({ id: users.id, firstName: users.firstName }).from(users).where(inArray(users.id, ids))).map((u) => [
+          u.id,
+          u.firstName ?? "",
+        ]),
+  );
+  rows.sort((a, b) => Number(b.coupleId === b.low) - Number(a.coupleId === a.low));
+  for (const row of rows) {
+    const list = people.get(row.conversationId) ?? [];
+    for (const userId of row.p2 ? [row.p1, row.p2] : [row.p1]) list.push({ userId, firstName: names.get(userId) ?? "" });
+    people.set(row.conversationId, list);
+  }
+  return people;
+}
+
+/** The rows as the API answers them: three reads whatever their number (people, answers), never one per plan. */
+export async function planItems(db: Db, rows: readonly PlanRow[]): Promise<PlanItem[]> {
+  if (rows.length === 0) return [];
+  const people = await peopleOf(db, [...new Set(rows.map((row) => row.conversationId))]);
+  const answered = await db
+    .select({ planId: planAnswers.planId, userId: planAnswers.userId, answer: planAnswers.answer })
+    .from(planAnswers)
+    .where(
+      inArray(
+        planAnswers.planId,
+        rows.map((row) => row.id),
+      ),
+    );
+  const answerOf = new Map(answered.map((a) => [`${a.planId}:${a.userId}`, a.answer as PlanAnswer]));
+  return rows.map((row) => {
+    const members = people.get(row.conversationId) ?? [];
+    const answers = members.map((person) => ({ ...person, answer: answerOf.get(`${row.id}:${person.userId}`) ?? null }));
+    const proposer = members.find((person) => person.userId === row.proposerUserId);
+    return {
+      id: row.id,
+      conversationId: row.conversationId,
+      title: row.title,
+      startsAt: isoAtPlace(row.startsAt, row.timeZone),
+      endsAt: row.endsAt ? isoAtPlace(row.endsAt, row.timeZone) : null,
+      timeZone: row.timeZone,
+      place: { placeId: row.placeId, name: row.placeName, city: row.placeCity, country: row.placeCountry },
+      venue: row.venue,
+      note: row.note,
+      answers,
+      confirmed: row.cancelledAt === null && isConfirmed(answers),
+      proposedBy: proposer ?? null,
+      proposerCoupleId: row.proposerCoupleId,
+      cancelledAt: row.cancelledAt?.toISOString() ?? null,
+      cancelReason: row.cancelReason,
+      sequence: row.sequence,
+    };
+  });
+}
+
+export async function planItem(db: Db, member: ActingCouple, planId: string): Promise<PlanItem> {
+  return (await planItems(db, [await memberPlan(db, member, planId)]))[0]!;
+}
+
+/** SQL: not cancelled and not started yet. */
+export const upcoming = (now: Date): SQL => and(isNull(plans.cancelledAt), gt(plans.startsAt, now))!;
+
+/** How many plans of the conversation are upcoming (the limit per conversation). */
+export async function upcomingCount(db: Db, conversationId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(plans)
+    .where(and(eq(plans.conversationId, conversationId), upcoming(now)));
+  return row?.n ?? 0;
+}
+
+/** The most an upcoming list answers: 3 per conversation, the soonest first. */
+export const UPCOMING_LIST_MAX = 50;
+
+/** `GET /api/plans?upcoming=1`: the couple's upcoming plans in conversations that have not ended, soonest first. */
+export async function upcomingPlans(db: Db, member: ActingCouple, now = new Date()): Promise<PlanItem[]> {
+  const rows = await db
+    .select(planColumns)
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(ofCouple(member.coupleId), sql`not ${conversationEnded}`, upcoming(now)))
+    .orderBy(asc(plans.startsAt), asc(plans.id))
+    .limit(UPCOMING_LIST_MAX);
+  return planItems(db, rows);
+}
+
+/** A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled ones too), by start. */
+export async function conversationPlans(db: Db, conversationId: string, now = new Date()): Promise<PlanItem[]> {
+  const since = new Date(now.getTime() - 30 * 86_400_000);
+  const rows = await db
+    .select(planColumns)
+    .from(plans)
+    .where(and(eq(plans.conversationId, conversationId), gt(plans.startsAt, since)))
+    .orderBy(asc(plans.startsAt), asc(plans.id))
+    .limit(UPCOMING_LIST_MAX);
+  return planItems(db, rows);
+}
