@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { liveEvents, notifications, planAnswers, plans } from "@/db/schema";
@@ -158,6 +159,33 @@ describe("a plan between two talking couples", () => {
     expect((await plan.propose(conversationId, dinner(daysAhead(13)), two.a.headers)).status).toBe(201);
     const soonest = (await plan.upcoming(one.a.headers)).json.data.map((p: { startsAt: string }) => p.startsAt.slice(0, 10));
     expect(soonest).toEqual([daysAhead(11), daysAhead(12), daysAhead(13)].map((d) => d.slice(0, 10)));
+  });
+});
+
+describe("'Add to calendar'", () => {
+  it("gives the four an .ics file whose UID stays and whose SEQUENCE rises, cancelled when cancelled; 404 to anyone else", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner("2026-12-14T19:30"), one.a.headers)).json.data;
+    const first = await plan.calendar(created.id, two.b.headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const read = (text: string) => {
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
+      const vevent = calendar.getFirstSubcomponent("vevent")!;
+      return { event: new ICAL.Event(vevent), status: vevent.getFirstPropertyValue("status") };
+    };
+    const before = read(first.text);
+    expect(before.event.startDate.toJSDate().toISOString()).toBe("2026-12-14T19:30:00.000Z");
+    await plan.change(created.id, { startsAt: "2026-12-14T20:00" }, two.a.headers);
+    await plan.cancel(created.id, { reason: "Snow" }, one.b.headers);
+    const after = read((await plan.calendar(created.id, one.a.headers)).text);
+    expect(after.event.uid).toBe(before.event.uid);
+    expect([before.event.sequence, after.event.sequence]).toEqual([0, 2]);
+    expect(after.status).toBe("CANCELLED");
+    const stranger = await messagingCouple();
+    expect((await plan.calendar(created.id, stranger.a.headers)).status).toBe(404);
+    expect((await plan.calendar(created.id, {})).status).toBe(401);
   });
 });
 

@@ -55,6 +55,10 @@ describe("GET and PUT /api/settings/notifications", () => {
       connection_request: { inApp: true, email: true },
       connection_accepted: { inApp: true, email: true },
       message: { inApp: true, email: true },
+      plan_proposed: { inApp: true, email: true },
+      plan_changed: { inApp: true, email: true },
+      plan_cancelled: { inApp: true, email: true },
+      plan_reminder: { inApp: true, email: true },
       partner_updated_couple_profile: { inApp: true, email: false },
     });
     const res = await put(one.a.headers, {

@@ -1,8 +1,10 @@
 /** Helpers of the plans integration tests: the calls, and a plan's place and times. */
 import { GET as conversationPlansRoute, POST as proposeRoute } from "@/app/api/conversations/[id]/plans/route";
 import { PUT as answerRoute } from "@/app/api/plans/[id]/answer/route";
+import { GET as calendarRoute } from "@/app/api/plans/[id]/calendar.ics/route";
 import { DELETE as cancelRoute, GET as planRoute, PATCH as changeRoute } from "@/app/api/plans/[id]/route";
 import { GET as upcomingRoute } from "@/app/api/plans/route";
+import { NextRequest } from "next/server";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { call } from "./api";
 import type { Headers, TestCouple } from "./forum";
@@ -33,6 +35,13 @@ export const plan = {
     call(cancelRoute, "DELETE", `/api/plans/${enc(id)}`, { body, headers: h, params: { id } }),
   answer: (id: string, answer: unknown, h: Headers) =>
     call(answerRoute, "PUT", `/api/plans/${enc(id)}/answer`, { body: { answer }, headers: h, params: { id } }),
+  /** The .ics file's text (not JSON). */
+  calendar: async (id: string, h: Headers) => {
+    const response = await calendarRoute(new NextRequest(`http://localhost:3000/api/plans/${enc(id)}/calendar.ics`, { headers: h }), {
+      params: Promise.resolve({ id } as never),
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  },
   upcoming: (h: Headers, qs = "?upcoming=1") => call(upcomingRoute, "GET", `/api/plans${qs}`, { headers: h }),
 };
 
