@@ -6,10 +6,11 @@ import { liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { deliverEmails } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
+import { sendPlanReminders } from "@/lib/plans/reminders";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
- * unread, and trimming the live history. Serverless instances have no timers, so it runs from
+ * unread, the plans' reminders, and trimming the live history. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -23,7 +24,7 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Rows trimmed per run at most, so one run stays short; the next run goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; pruned: number };
+export type DueReport = { emailed: number; reminded: number; pruned: number };
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
@@ -31,17 +32,18 @@ export type DueReport = { emailed: number; pruned: number };
  * leave after the commit (without a provider the outbox keeps them).
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, pruned } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
+    const reminded = await sendPlanReminders(tx, now);
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
     const trimmed = await tx.execute(
       sql`delete from ${liveEvents} where ctid in (select ctid from ${liveEvents} where ${liveEvents.createdAt} < ${before.toISOString()} limit ${PRUNE_PER_RUN})`,
     );
-    return { emailIds, pruned: affected(trimmed) };
+    return { emailIds, reminded, pruned: affected(trimmed) };
   });
   await deliverEmails(db, emailIds);
-  return { emailed: emailIds.length, pruned };
+  return { emailed: emailIds.length, reminded, pruned };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

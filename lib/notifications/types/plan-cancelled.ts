@@ -13,5 +13,7 @@ export const planCancelled = defineNotification({
   text: {
     title: (title: string) => `Plan cancelled: ${title}`,
     message: (who: string, reason: string | null) => (reason ? `${who} cancelled it: ${reason}` : `${who} cancelled it.`),
+    /** Cancelled because the other couple can no longer meet (an account deleted, a suspension): no one is named. */
+    ended: "This plan can no longer take place.",
   },
 });
