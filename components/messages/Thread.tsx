@@ -8,6 +8,8 @@ import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/view";
+import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
+import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
 import { CoupleFace } from "./CoupleFace";
 import { MessageItem } from "./MessageItem";
@@ -38,7 +40,17 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
  * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
  * others' read positions.
  */
-export function Thread({ conversationId, viewerId, initial }: { conversationId: string; viewerId: string; initial: ThreadValue }) {
+export function Thread({
+  conversationId,
+  viewerId,
+  initial,
+  initialPlans,
+}: {
+  conversationId: string;
+  viewerId: string;
+  initial: ThreadValue;
+  initialPlans: PlanView[];
+}) {
   const key = threadKey(conversationId);
   const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
   /** Whether older messages remain, once an older page has answered. */
@@ -130,6 +142,8 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
     if (element.scrollTop < EDGE_PX) void loadOlder();
   };
 
+  const markEnded = () => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }));
+
   const changeMessage = (changed: Message) => {
     push<ThreadValue>(key, (current) => withMessage(current, changed));
   };
@@ -146,6 +160,12 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
         </h1>
         {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
       </header>
+      <ConversationPlans
+        conversationId={conversationId}
+        viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
+        initial={initialPlans}
+        onEnded={markEnded}
+      />
       <div ref={log} className={styles.log} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
         {hasOlder && (
           <p className={styles.older}>
@@ -170,9 +190,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
                 avatarUrl={item.message.author.userId ? (avatars.get(item.message.author.userId) ?? null) : null}
                 viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
                 onChanged={changeMessage}
-                onBlocked={() =>
-                  push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))
-                }
+                onBlocked={markEnded}
               />
             ),
           )}
@@ -189,7 +207,8 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
             atBottom.current = true;
             push<ThreadValue>(key, (current) => withMessage(current, sent));
           }}
-          onEnded={() => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
+          onEnded={markEnded}
+          menu={<PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />}
         />
       )}
     </section>

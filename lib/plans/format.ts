@@ -30,6 +30,12 @@ export function dayAndTime(at: string | Date, timeZone: string): string {
   return `${p.weekday} ${p.date}, ${p.time}`;
 }
 
+/** 'Sat 14 Dec' at the place. */
+export function dateAtPlace(at: string | Date, timeZone: string): string {
+  const p = parts(instant(at), timeZone);
+  return `${p.weekday} ${p.date}`;
+}
+
 /** '14 Dec' at the place ('You met on 14 Dec'). */
 export const dayOf = (at: string | Date, timeZone: string) => parts(instant(at), timeZone).date;
 

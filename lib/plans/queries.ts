@@ -5,7 +5,8 @@ import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
-import { isConfirmed, PLAN_TEXTS, type AnswerRow, type PlanAnswer } from "./rules";
+import { isConfirmed, PLAN_TEXTS, type PlanAnswer } from "./rules";
+import type { PlanView } from "./view";
 import { isoAtPlace } from "./time";
 
 /**
@@ -15,27 +16,8 @@ import { isoAtPlace } from "./time";
 
 export const planNotFound = () => new AppError("NOT_FOUND", PLAN_TEXTS.notFound);
 
-/** A plan as the API answers it (README "Plans"). */
-export type PlanItem = {
-  id: string;
-  conversationId: string;
-  title: string;
-  /** ISO 8601 with the offset in force at the place. */
-  startsAt: string;
-  endsAt: string | null;
-  timeZone: string;
-  place: { placeId: string; name: string; city: string | null; country: string | null };
-  venue: string | null;
-  note: string | null;
-  answers: AnswerRow[];
-  confirmed: boolean;
-  proposedBy: { userId: string; firstName: string } | null;
-  /** The proposer's couple: they (either partner) may cancel it. */
-  proposerCoupleId: string | null;
-  cancelledAt: string | null;
-  cancelReason: string | null;
-  sequence: number;
-};
+/** A plan as the API answers it (README "Plans"); the browser's copy of the type: ./view.ts. */
+export type PlanItem = PlanView;
 
 export const planColumns = {
   id: plans.id,

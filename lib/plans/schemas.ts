@@ -56,3 +56,27 @@ export const answerSchema = z.object({ answer: z.enum(ANSWERS, { error: PLAN_TEX
 export const plansQuerySchema = z.object({ upcoming: z.literal("1", { error: "upcoming must be 1" }).optional() });
 
 export const planParamsSchema = z.object({ id: z.uuid({ error: PLAN_TEXTS.idInvalid }) });
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{2}:\d{2}$/;
+
+/**
+ * The plan form ('Plan a meetup'): a date, a start and an optional end time (the same day), sent as
+ * the API's wall-clock fields; the server checks the rest (future, 180 days, the place's zone).
+ */
+export const planFormSchema = z
+  .object({
+    title: fields.title,
+    date: z.string({ error: PLAN_TEXTS.startRequired }).regex(DATE, PLAN_TEXTS.startRequired),
+    time: z.string({ error: PLAN_TEXTS.startRequired }).regex(TIME, PLAN_TEXTS.startRequired),
+    endTime: z.string().regex(TIME, PLAN_TEXTS.endInvalid).or(z.literal("")),
+    placeId: z.string({ error: PLAN_TEXTS.placeRequired }).min(1, PLAN_TEXTS.placeRequired).max(300, PLAN_TEXTS.placeUnknown),
+    venue: fields.venue,
+    note: fields.note,
+  })
+  .transform(({ date, time, endTime, ...rest }): PlanInput => ({
+    ...rest,
+    startsAt: `${date}T${time}`,
+    endsAt: endTime ? `${date}T${endTime}` : null,
+  }));
+export type PlanFormValues = z.input<typeof planFormSchema>;
