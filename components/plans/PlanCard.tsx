@@ -3,7 +3,7 @@
 import { useId, useState, useSyncExternalStore } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
-import { answerPlan, calendarFileUrl, cancelPlan } from "@/lib/plans/client/api";
+import { answerPlan, calendarFileUrl, cancelPlan, sharePlan, stopSharing } from "@/lib/plans/client/api";
 import { googleCalendarUrl, outlookCalendarUrl } from "@/lib/plans/calendar";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { ANSWER_LABELS, answersLine, CANCEL_REASON_MAX, type PlanAnswer } from "@/lib/plans/rules";
@@ -41,6 +41,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [shared, setShared] = useState<string | null>(null);
   const mine = plan.answers.find((a) => a.userId === viewer.userId)?.answer ?? null;
   // When the card was shown: a plan that starts while it is open is refused by the server anyway.
   const [shownAt] = useState(() => Date.now());
@@ -113,6 +114,42 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
                 </a>
               </li>
             </ul>
+          </details>
+        )}
+        {open && (
+          <details>
+            <summary>Share with a friend</summary>
+            <p className="field-hint">
+              A read-only link: what, when, where and the other couple&apos;s first names and photo. It stops working a day after.
+            </p>
+            {shared ? (
+              <>
+                <label htmlFor={`${titleId}-share`}>Link to send</label>
+                <input id={`${titleId}-share`} readOnly value={shared} onFocus={(event) => event.target.select()} />
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy}
+                  onClick={() =>
+                    void run(async () => {
+                      await stopSharing(plan.id);
+                      setShared(null);
+                    })
+                  }
+                >
+                  Stop sharing
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                onClick={() => void run(async () => setShared(await sharePlan(plan.id)))}
+              >
+                Make a link
+              </button>
+            )}
           </details>
         )}
         <details>

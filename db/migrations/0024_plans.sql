@@ -40,6 +40,7 @@ CREATE TABLE "plans" (
 	"evening_reminded_at" timestamp (3) with time zone,
 	"soon_reminded_at" timestamp (3) with time zone,
 	"share_token_hash" text,
+	"share_couple_id" uuid,
 	"feedback_asked_at" timestamp (3) with time zone,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
@@ -55,6 +56,7 @@ ALTER TABLE "plan_feedback" ADD CONSTRAINT "plan_feedback_couple_id_couples_id_f
 ALTER TABLE "plans" ADD CONSTRAINT "plans_conversation_id_conversations_id_fk" FOREIGN KEY ("conversation_id") REFERENCES "public"."conversations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "plans" ADD CONSTRAINT "plans_proposer_user_id_users_id_fk" FOREIGN KEY ("proposer_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "plans" ADD CONSTRAINT "plans_proposer_couple_id_couples_id_fk" FOREIGN KEY ("proposer_couple_id") REFERENCES "public"."couples"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "plans" ADD CONSTRAINT "plans_share_couple_id_couples_id_fk" FOREIGN KEY ("share_couple_id") REFERENCES "public"."couples"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "plan_feedback_couple_idx" ON "plan_feedback" USING btree ("couple_id","answer");--> statement-breakpoint
 CREATE INDEX "plans_conversation_starts_idx" ON "plans" USING btree ("conversation_id","starts_at");--> statement-breakpoint
 CREATE INDEX "plans_open_starts_idx" ON "plans" USING btree ("starts_at") WHERE "plans"."cancelled_at" is null;

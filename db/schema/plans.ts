@@ -44,7 +44,9 @@ export const plans = pgTable(
     soonRemindedAt: at("soon_reminded_at"),
     /** 'Share with a friend': the SHA-256 of the link's token (null when none or revoked). */
     shareTokenHash: text("share_token_hash").unique("plans_share_token_hash_key"),
-    /** When each person was asked 'How was it?' is read from the feedback rows; this marks the asking done. */
+    /** The couple who shared it: the page shows the other couple (the one their friend's friends are meeting). */
+    shareCoupleId: uuid("share_couple_id").references(() => couples.id, { onDelete: "set null" }),
+    /** 'How was it?' was asked of the four (once, from the scheduled work, after the meetup). */
     feedbackAskedAt: at("feedback_asked_at"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),

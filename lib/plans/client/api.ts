@@ -43,3 +43,9 @@ export const answerPlan = (id: string, answer: PlanAnswer) =>
 
 /** The .ics file's address (a plain link downloads it with the session cookie). */
 export const calendarFileUrl = (id: string) => `/api/plans/${path(id)}/calendar.ics`;
+
+/** 'Share with a friend': a new read-only link (the last one stops working). */
+export const sharePlan = (id: string) =>
+  api<{ data: { url: string } }>(`/api/plans/${path(id)}/share`, { method: "POST" }).then((body) => body.data.url);
+
+export const stopSharing = (id: string) => api(`/api/plans/${path(id)}/share`, { method: "DELETE" }).then(() => undefined);
