@@ -8,6 +8,8 @@ import { googleCalendarUrl, outlookCalendarUrl } from "@/lib/plans/calendar";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { ANSWER_LABELS, answersLine, CANCEL_REASON_MAX, type PlanAnswer } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
+import { endOf } from "@/lib/plans/calendar";
+import { HowWasIt } from "./HowWasIt";
 import { PlanForm } from "./PlanForm";
 import styles from "./Plans.module.css";
 
@@ -47,6 +49,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   const [shownAt] = useState(() => Date.now());
   const started = new Date(plan.startsAt).getTime() <= shownAt;
   const open = !plan.cancelledAt && !started;
+  const over = !plan.cancelledAt && endOf(plan).getTime() <= shownAt;
 
   async function run(action: () => Promise<unknown>) {
     setBusy(true);
@@ -76,6 +79,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
       {plan.note && <p className={styles.note}>{plan.note}</p>}
       {plan.cancelledAt && plan.cancelReason && <p className={styles.note}>Why: {plan.cancelReason}</p>}
       <p className={styles.answers}>{answersLine(plan.answers)}</p>
+      {over && <HowWasIt plan={plan} />}
       {error && <Alert tone="error">{error}</Alert>}
       {open && (
         <div role="group" aria-label={`Your answer: ${ANSWER_LABELS[mine ?? "none"]}`} className={styles.answerButtons}>

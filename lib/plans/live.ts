@@ -21,7 +21,7 @@ export const PLAN: LiveKind = {
       .from(plans)
       .innerJoin(conversations, eq(conversations.id, plans.conversationId))
       .where(and(inArray(plans.id, ids), mayReceive(userId)));
-    const shown = new Map((await planItems(db, found)).map((plan) => [plan.id, plan]));
+    const shown = new Map((await planItems(db, found, userId)).map((plan) => [plan.id, plan]));
     return rows.map((row) => shown.get(row.subjectId ?? ""));
   },
 };

@@ -1,11 +1,11 @@
 import "server-only";
 import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
+import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
-import { isConfirmed, PLAN_TEXTS, type PlanAnswer } from "./rules";
+import { isConfirmed, PLAN_TEXTS, type FeedbackAnswer, type PlanAnswer } from "./rules";
 import type { PlanView } from "./view";
 import { isoAtPlace } from "./time";
 
@@ -59,8 +59,10 @@ export async function memberPlan(db: Db, member: ActingCouple, planId: string, l
 }
 
 /** The people of each conversation now, in a stable order (the lower couple's partners first), with first names. */
-async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, { userId: string; firstName: string }[]>> {
-  const people = new Map<string, { userId: string; firstName: string }[]>();
+type Person = { userId: string; firstName: string; coupleId: string };
+
+async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, Person[]>> {
+  const people = new Map<string, Person[]>();
   if (conversationIds.length === 0) return people;
   const rows = await db
     .select({
@@ -85,30 +87,50 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
   rows.sort((a, b) => Number(b.coupleId === b.low) - Number(a.coupleId === a.low));
   for (const row of rows) {
     const list = people.get(row.conversationId) ?? [];
-    for (const userId of row.p2 ? [row.p1, row.p2] : [row.p1]) list.push({ userId, firstName: names.get(userId) ?? "" });
+    for (const userId of row.p2 ? [row.p1, row.p2] : [row.p1])
+      list.push({ userId, firstName: names.get(userId) ?? "", coupleId: row.coupleId });
     people.set(row.conversationId, list);
   }
   return people;
 }
 
-/** The rows as the API answers them: three reads whatever their number (people, answers), never one per plan. */
-export async function planItems(db: Db, rows: readonly PlanRow[]): Promise<PlanItem[]> {
+/**
+ * 'You met on ...': the plan's date at the place once both couples said 'Great' (every partner of
+ * each who answered said it, at least one of each): only this, never an answer, reaches the other couple.
+ */
+function metOn(row: PlanRow, members: readonly Person[], feedback: readonly { userId: string; answer: string }[]): string | null {
+  const coupleIds = [...new Set(members.map((person) => person.coupleId))];
+  const great =
+    coupleIds.length === 2 &&
+    coupleIds.every((coupleId) => {
+      const said = feedback.filter((f) => members.some((p) => p.userId === f.userId && p.coupleId === coupleId));
+      return said.length > 0 && said.every((f) => f.answer === "great");
+    });
+  return great ? row.startsLocal.slice(0, 10) : null;
+}
+
+/**
+ * The rows as the API answers them, for a viewer (their own 'How was it?' answer): four reads
+ * whatever their number (people, answers, feedback), never one per plan.
+ */
+export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: string | null = null): Promise<PlanItem[]> {
   if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
   const people = await peopleOf(db, [...new Set(rows.map((row) => row.conversationId))]);
   const answered = await db
     .select({ planId: planAnswers.planId, userId: planAnswers.userId, answer: planAnswers.answer })
     .from(planAnswers)
-    .where(
-      inArray(
-        planAnswers.planId,
-        rows.map((row) => row.id),
-      ),
-    );
+    .where(inArray(planAnswers.planId, ids));
+  const feedback = await db
+    .select({ planId: planFeedback.planId, userId: planFeedback.userId, answer: planFeedback.answer })
+    .from(planFeedback)
+    .where(inArray(planFeedback.planId, ids));
   const answerOf = new Map(answered.map((a) => [`${a.planId}:${a.userId}`, a.answer as PlanAnswer]));
   return rows.map((row) => {
     const members = people.get(row.conversationId) ?? [];
-    const answers = members.map((person) => ({ ...person, answer: answerOf.get(`${row.id}:${person.userId}`) ?? null }));
-    const proposer = members.find((person) => person.userId === row.proposerUserId);
+    const answers = members.map(({ userId, firstName }) => ({ userId, firstName, answer: answerOf.get(`${row.id}:${userId}`) ?? null }));
+    const proposer = answers.find((person) => person.userId === row.proposerUserId);
+    const said = feedback.filter((f) => f.planId === row.id);
     return {
       id: row.id,
       conversationId: row.conversationId,
@@ -121,17 +143,19 @@ export async function planItems(db: Db, rows: readonly PlanRow[]): Promise<PlanI
       note: row.note,
       answers,
       confirmed: row.cancelledAt === null && isConfirmed(answers),
-      proposedBy: proposer ?? null,
+      proposedBy: proposer ? { userId: proposer.userId, firstName: proposer.firstName } : null,
       proposerCoupleId: row.proposerCoupleId,
       cancelledAt: row.cancelledAt?.toISOString() ?? null,
       cancelReason: row.cancelReason,
       sequence: row.sequence,
+      yourFeedback: (said.find((f) => f.userId === viewerId)?.answer as FeedbackAnswer | undefined) ?? null,
+      metOn: metOn(row, members, said),
     };
   });
 }
 
 export async function planItem(db: Db, member: ActingCouple, planId: string): Promise<PlanItem> {
-  return (await planItems(db, [await memberPlan(db, member, planId)]))[0]!;
+  return (await planItems(db, [await memberPlan(db, member, planId)], member.userId))[0]!;
 }
 
 /** SQL: not cancelled and not started yet. */
@@ -158,11 +182,11 @@ export async function upcomingPlans(db: Db, member: ActingCouple, now = new Date
     .where(and(ofCouple(member.coupleId), sql`not ${conversationEnded}`, upcoming(now)))
     .orderBy(asc(plans.startsAt), asc(plans.id))
     .limit(UPCOMING_LIST_MAX);
-  return planItems(db, rows);
+  return planItems(db, rows, member.userId);
 }
 
 /** A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled ones too), by start. */
-export async function conversationPlans(db: Db, conversationId: string, now = new Date()): Promise<PlanItem[]> {
+export async function conversationPlans(db: Db, conversationId: string, viewerId: string, now = new Date()): Promise<PlanItem[]> {
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const rows = await db
     .select(planColumns)
@@ -170,5 +194,5 @@ export async function conversationPlans(db: Db, conversationId: string, now = ne
     .where(and(eq(plans.conversationId, conversationId), gt(plans.startsAt, since)))
     .orderBy(asc(plans.startsAt), asc(plans.id))
     .limit(UPCOMING_LIST_MAX);
-  return planItems(db, rows);
+  return planItems(db, rows, viewerId);
 }

@@ -20,6 +20,16 @@ export const DEFAULT_LENGTH_HOURS = 3;
 export const ANSWERS = ["going", "maybe", "cant"] as const;
 export type PlanAnswer = (typeof ANSWERS)[number];
 
+/** 'How was it?': 'Great, let's meet again' · 'It was fine' · 'Not for us' · 'Something went wrong'. */
+export const FEEDBACK_ANSWERS = ["great", "fine", "not_for_us", "went_wrong"] as const;
+export type FeedbackAnswer = (typeof FEEDBACK_ANSWERS)[number];
+export const FEEDBACK_LABELS: Record<FeedbackAnswer, string> = {
+  great: "Great, let's meet again",
+  fine: "It was fine",
+  not_for_us: "Not for us",
+  went_wrong: "Something went wrong",
+};
+
 export const ANSWER_LABELS: Record<PlanAnswer | "none", string> = { going: "going", maybe: "maybe", cant: "can't", none: "not yet" };
 
 export const PLAN_TEXTS = {
@@ -50,6 +60,8 @@ export const PLAN_TEXTS = {
   started: "This plan has already started.",
   notProposer: "Only the couple who proposed this plan can cancel it.",
   nothingChanged: "Nothing to change",
+  notYetMet: "You can say how it was once you have met.",
+  feedbackInvalid: "Please answer great, fine, not_for_us or went_wrong",
 } as const;
 
 export type AnswerRow = { userId: string; firstName: string; answer: PlanAnswer | null };

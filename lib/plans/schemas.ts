@@ -1,7 +1,7 @@
 /** The plans API's inputs (README "Plans"): pure and browser-safe, the plan form's resolver shares them. */
 import { z } from "zod";
 import { boundedString, multiLine, oneLine, requiredText, trimmedString } from "@/lib/fields";
-import { ANSWERS, CANCEL_REASON_MAX, NOTE_MAX, PLAN_TEXTS, TITLE_MAX, VENUE_MAX } from "./rules";
+import { ANSWERS, CANCEL_REASON_MAX, FEEDBACK_ANSWERS, NOTE_MAX, PLAN_TEXTS, TITLE_MAX, VENUE_MAX } from "./rules";
 import { parseWallClock } from "./time";
 
 /** The place's wall-clock time, '2026-12-14T19:30' (no offset: the place's zone gives it). */
@@ -51,6 +51,9 @@ export const cancelPlanSchema = z.object({
 
 /** `PUT /api/plans/{id}/answer`. */
 export const answerSchema = z.object({ answer: z.enum(ANSWERS, { error: PLAN_TEXTS.answerInvalid }) });
+
+/** `PUT /api/plans/{id}/feedback`. */
+export const feedbackSchema = z.object({ answer: z.enum(FEEDBACK_ANSWERS, { error: PLAN_TEXTS.feedbackInvalid }) });
 
 /** `GET /api/plans?upcoming=1`: only the upcoming list exists. */
 export const plansQuerySchema = z.object({ upcoming: z.literal("1", { error: "upcoming must be 1" }).optional() });

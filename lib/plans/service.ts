@@ -235,5 +235,5 @@ export async function answerPlan(db: Db, member: ActingCouple, planId: string, a
 /** The conversation's plans for its thread (the member's conversation, ended or not). */
 export async function plansOfConversation(db: Db, member: ActingCouple, conversationId: string): Promise<PlanItem[]> {
   await memberConversation(db, member, conversationId);
-  return conversationPlans(db, conversationId);
+  return conversationPlans(db, conversationId, member.userId);
 }

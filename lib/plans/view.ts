@@ -2,7 +2,7 @@
  * A plan as the browser holds it: the API's answer (lib/plans/queries.ts PlanItem), as a type the
  * client may import without the server's code.
  */
-import type { AnswerRow } from "./rules";
+import type { AnswerRow, FeedbackAnswer } from "./rules";
 
 export type PlanView = {
   id: string;
@@ -21,4 +21,8 @@ export type PlanView = {
   cancelledAt: string | null;
   cancelReason: string | null;
   sequence: number;
+  /** The viewer's own 'How was it?' answer (never anyone else's). */
+  yourFeedback: FeedbackAnswer | null;
+  /** The plan's date at the place ('2026-12-14') once both couples said 'Great': 'You met on 14 Dec'. */
+  metOn: string | null;
 };

@@ -62,6 +62,8 @@ describe("a plan between two talking couples", () => {
       cancelledAt: null,
       cancelReason: null,
       sequence: 0,
+      yourFeedback: null,
+      metOn: null,
     });
     // All four, each couple's partners together, with their first names.
     const couplesInOrder = created.answers.map((a: { userId: string; firstName: string }) => `${a.firstName}`);

@@ -2,6 +2,7 @@
 import { GET as conversationPlansRoute, POST as proposeRoute } from "@/app/api/conversations/[id]/plans/route";
 import { PUT as answerRoute } from "@/app/api/plans/[id]/answer/route";
 import { GET as calendarRoute } from "@/app/api/plans/[id]/calendar.ics/route";
+import { PUT as feedbackRoute } from "@/app/api/plans/[id]/feedback/route";
 import { DELETE as cancelRoute, GET as planRoute, PATCH as changeRoute } from "@/app/api/plans/[id]/route";
 import { DELETE as stopSharingRoute, POST as shareRoute } from "@/app/api/plans/[id]/share/route";
 import { GET as upcomingRoute } from "@/app/api/plans/route";
@@ -43,6 +44,8 @@ export const plan = {
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
   },
+  feedback: (id: string, answer: unknown, h: Headers) =>
+    call(feedbackRoute, "PUT", `/api/plans/${enc(id)}/feedback`, { body: { answer }, headers: h, params: { id } }),
   share: (id: string, h: Headers) => call(shareRoute, "POST", `/api/plans/${enc(id)}/share`, { headers: h, params: { id } }),
   stopSharing: (id: string, h: Headers) => call(stopSharingRoute, "DELETE", `/api/plans/${enc(id)}/share`, { headers: h, params: { id } }),
   upcoming: (h: Headers, qs = "?upcoming=1") => call(upcomingRoute, "GET", `/api/plans${qs}`, { headers: h }),

@@ -5,7 +5,7 @@
 import "client-only";
 import { api } from "@/lib/http/client";
 import { invalidate } from "@/lib/live/client/use-live";
-import type { PlanAnswer } from "../rules";
+import type { FeedbackAnswer, PlanAnswer } from "../rules";
 import type { PlanInput } from "../schemas";
 import type { PlanView } from "../view";
 
@@ -49,3 +49,12 @@ export const sharePlan = (id: string) =>
   api<{ data: { url: string } }>(`/api/plans/${path(id)}/share`, { method: "POST" }).then((body) => body.data.url);
 
 export const stopSharing = (id: string) => api(`/api/plans/${path(id)}/share`, { method: "DELETE" }).then(() => undefined);
+
+export type FeedbackAnswerResult = { answer: FeedbackAnswer; report: { targetType: "couple"; targetId: string } | null };
+
+/** 'How was it?', privately. */
+export async function giveFeedback(id: string, answer: FeedbackAnswer): Promise<FeedbackAnswerResult> {
+  const { data } = await api<{ data: FeedbackAnswerResult }>(`/api/plans/${path(id)}/feedback`, { method: "PUT", body: { answer } });
+  invalidate(PLANS_KEY);
+  return data;
+}
