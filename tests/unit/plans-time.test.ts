@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { dayAndTime, placeLine, timeForViewer, upcomingLine } from "@/lib/plans/format";
 import { answersLine, isConfirmed, PLAN_TEXTS, planWindow, type PlanAnswer } from "@/lib/plans/rules";
-import { changePlanSchema, proposePlanSchema } from "@/lib/plans/schemas";
+import { changePlanSchema, planFormSchema, proposePlanSchema } from "@/lib/plans/schemas";
 import { instantOf, isKnownTimeZone, isoAtPlace, offsetMinutesAt, parseWallClock } from "@/lib/plans/time";
 
 const wall = (text: string) => parseWallClock(text)!;
@@ -101,6 +101,21 @@ describe("the plan form's input", () => {
       { title: "x", startsAt: valid.startsAt },
     ])
       expect(refused(bad), JSON.stringify(bad)).toBe(false);
+  });
+
+  it("the form's date and times become the place's wall-clock fields", () => {
+    const form = { title: "Dinner", date: "2026-12-14", time: "19:30", endTime: "", placeId: "geonames:2267057", venue: "", note: "" };
+    expect(planFormSchema.parse(form)).toEqual({
+      title: "Dinner",
+      startsAt: "2026-12-14T19:30",
+      endsAt: null,
+      placeId: "geonames:2267057",
+      venue: null,
+      note: null,
+    });
+    expect(planFormSchema.parse({ ...form, endTime: "22:00" }).endsAt).toBe("2026-12-14T22:00");
+    expect(planFormSchema.safeParse({ ...form, time: "7pm" }).success).toBe(false);
+    expect(planFormSchema.safeParse({ ...form, placeId: "" }).success).toBe(false);
   });
 
   it("changes only what is sent; null clears the end, venue and note", () => {
