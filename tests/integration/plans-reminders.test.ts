@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { notifications, plans } from "@/db/schema";
+import { deleteAccount } from "@/lib/account/deletion";
 import { runDueWork } from "@/lib/due/service";
+import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { PLACES, plan } from "../support/plans";
 
@@ -89,5 +91,19 @@ describe("plans that can no longer take place", () => {
     await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
     expect(await reminders("Before the block")).toEqual([]);
     expect((await plan.upcoming(one.a.headers)).json.data).toEqual([]);
+  });
+
+  it("are cancelled by an account's deletion, the people left told it can no longer take place", async () => {
+    const { one, two, id } = await answeredPlan("Before leaving");
+    const db = await getDb();
+    await deleteAccount(db, two.a.userId, PASSWORD);
+    const [row] = await db.select({ cancelledAt: plans.cancelledAt }).from(plans).where(eq(plans.id, id));
+    expect(row!.cancelledAt).not.toBeNull();
+    const told = await db
+      .select({ userId: notifications.userId, message: notifications.message })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.title, "Plan cancelled: Before leaving")));
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.b.userId].sort());
+    expect(told[0]!.message).toBe("This plan can no longer take place.");
   });
 });
