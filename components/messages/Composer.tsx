@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
@@ -13,14 +13,13 @@ import styles from "./Composer.module.css";
 /** The counter shows once a message nears its limit. */
 const COUNT_FROM = BODY_MAX - 500;
 
-/** `menu`: what else the four can do from here ('Plan a meetup'). */
-type Props = { conversationId: string; onSent(message: Message): void; onEnded(): void; menu?: ReactNode };
+type Props = { conversationId: string; onSent(message: Message): void; onEnded(): void };
 
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
  * through the shared upload client; 'Send' (or Ctrl/Cmd+Enter).
  */
-export function Composer({ conversationId, onSent, onEnded, menu }: Props) {
+export function Composer({ conversationId, onSent, onEnded }: Props) {
   const [body, setBody] = useState("");
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
@@ -83,7 +82,6 @@ export function Composer({ conversationId, onSent, onEnded, menu }: Props) {
           </button>
         </div>
       )}
-      {menu && <div className={styles.menu}>{menu}</div>}
       <div className={styles.row}>
         <label className={`icon-button ${styles.attach}`} data-disabled={uploading !== null || photo !== null || undefined}>
           <span aria-hidden="true">+</span>

@@ -201,15 +201,20 @@ export function Thread({
           {MESSAGE_TEXTS.ended}
         </p>
       ) : (
-        <Composer
-          conversationId={conversationId}
-          onSent={(sent) => {
-            atBottom.current = true;
-            push<ThreadValue>(key, (current) => withMessage(current, sent));
-          }}
-          onEnded={markEnded}
-          menu={<PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />}
-        />
+        <>
+          {/* Beside the composer, not inside its form: the plan form is a form of its own. */}
+          <div className={styles.menu}>
+            <PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />
+          </div>
+          <Composer
+            conversationId={conversationId}
+            onSent={(sent) => {
+              atBottom.current = true;
+              push<ThreadValue>(key, (current) => withMessage(current, sent));
+            }}
+            onEnded={markEnded}
+          />
+        </>
       )}
     </section>
   );

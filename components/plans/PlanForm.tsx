@@ -65,7 +65,15 @@ export function PlanForm({ conversationId, plan, onDone, onEnded }: Props) {
 
   const errors = formState.errors;
   return (
-    <form className={styles.form} onSubmit={submit} noValidate>
+    <form
+      className={styles.form}
+      onSubmit={(event) => {
+        // A form of its own wherever it is shown: its submit never reaches an enclosing one.
+        event.stopPropagation();
+        void submit(event);
+      }}
+      noValidate
+    >
       {failure && <Alert tone="error">{failure}</Alert>}
       <Field label="What" maxLength={TITLE_MAX * 2} placeholder="Dinner and a walk" error={errors.title?.message} {...register("title")} />
       <div className={styles.when}>

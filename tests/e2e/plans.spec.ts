@@ -73,7 +73,9 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await form.getByRole("option").filter({ hasText: "Lisbon" }).first().click();
   await form.getByLabel("Venue (optional)").fill("Time Out Market");
   await check(joana, "plan-form", testInfo);
+  const proposed = joana.page.waitForResponse((response) => response.url().endsWith("/plans") && response.request().method() === "POST");
   await form.getByRole("button", { name: "Propose" }).click();
+  expect((await proposed).status()).toBe(201);
   await expect(form).toBeHidden();
 
   // The card comes live to all four, each answer 'not yet', the time Lisbon's.
