@@ -112,6 +112,10 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
 
   // Andre adds it to his calendar: the file names the place's zone and the change.
   await card(andre).getByText("Add to calendar").click();
+  const href = await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).getAttribute("href");
+  const fetched = await andre.page.request.get(href!);
+  expect(fetched.status(), await fetched.text()).toBe(200);
+  expect(fetched.headers()["content-disposition"]).toContain("attachment");
   const downloading = andre.page.waitForEvent("download");
   await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).click();
   const file = await (await downloading).path();
