@@ -94,7 +94,6 @@ export function PlanForm({ conversationId, plan, onDone, onEnded }: Props) {
               setPlaceName(prediction.description);
               return "confirmed";
             }}
-            onUseTyped={() => undefined}
             onTyping={() => field.onChange("")}
             notice={null}
             error={fieldState.error?.message}

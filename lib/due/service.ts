@@ -1,8 +1,8 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { liveEvents } from "@/db/schema";
+import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { deliverEmails } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
@@ -36,6 +36,15 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = await sendPlanReminders(tx, now);
+    // The reminders' e-mails (queued by the notifications' sender, which delivers after a request's
+    // response, and a run is no request): this transaction's rows, delivered with the others after the commit.
+    if (reminded > 0) {
+      const queued = await tx
+        .select({ id: emailOutbox.id })
+        .from(emailOutbox)
+        .where(and(sql`${emailOutbox.createdAt} = now()`, isNull(emailOutbox.deliveredAt)));
+      emailIds.push(...queued.map((row) => row.id));
+    }
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
     const trimmed = await tx.execute(
       sql`delete from ${liveEvents} where ctid in (select ctid from ${liveEvents} where ${liveEvents.createdAt} < ${before.toISOString()} limit ${PRUNE_PER_RUN})`,

@@ -55,7 +55,8 @@ describe("plan reminders from the scheduled work", () => {
     const db = await getDb();
     await runDueWork(db, new Date("2026-12-14T22:59:00Z"));
     expect(await reminders("Broadway")).toEqual([]);
-    await runDueWork(db, new Date("2026-12-14T23:00:00Z"));
+    // Reminded in the app and by e-mail (queued in the run, handed to the provider after its commit).
+    expect(await runDueWork(db, new Date("2026-12-14T23:00:00Z"))).toMatchObject({ reminded: 2, emailed: 2 });
     expect((await reminders("Broadway")).map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
   });
 
