@@ -17,9 +17,18 @@ import styles from "./Plans.module.css";
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
 const pad = (n: number) => String(n).padStart(2, "0");
 
+const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", venue: "", note: "" };
+
+/** 'Plan again': the last plan's what and where as a start, the time left to choose. */
+export const againFrom = (plan: PlanView): Partial<PlanFormValues> => ({
+  title: plan.title,
+  placeId: plan.place.placeId,
+  venue: plan.venue ?? "",
+});
+
 /** The form's values for a plan being changed: its date and times as the place's clock reads them. */
 function valuesOf(plan: PlanView | null): PlanFormValues {
-  if (!plan) return { title: "", date: "", time: "", endTime: "", placeId: "", venue: "", note: "" };
+  if (!plan) return EMPTY;
   const start = wallClockAt(new Date(plan.startsAt), plan.timeZone);
   const end = plan.endsAt ? wallClockAt(new Date(plan.endsAt), plan.timeZone) : null;
   return {
@@ -33,18 +42,27 @@ function valuesOf(plan: PlanView | null): PlanFormValues {
   };
 }
 
-type Props = { conversationId: string; plan: PlanView | null; onDone(): void; onEnded(): void };
+/** `plan`: the plan being changed; `start`: a new plan's first values ('Plan again'), `startPlace` its place's name. */
+type Props = {
+  conversationId: string;
+  plan: PlanView | null;
+  start?: { values: Partial<PlanFormValues>; placeName: string };
+  onDone(): void;
+  onEnded(): void;
+};
 
 /**
  * 'Plan a meetup' and 'Change': what, when (the place's date and time, an optional end), where (the
  * place search: a city, or a venue with Google), a venue and a note. A change asks everyone again.
  */
-export function PlanForm({ conversationId, plan, onDone, onEnded }: Props) {
-  const form = useZodForm(loadSchema, valuesOf(plan), "on-submit");
+export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props) {
+  const form = useZodForm(loadSchema, { ...valuesOf(plan), ...start?.values }, "on-submit");
   const { register, control, handleSubmit, setError, formState } = form;
   const [failure, setFailure] = useState<string | null>(null);
   const placeInput = useRef<HTMLInputElement>(null);
-  const [placeName, setPlaceName] = useState(plan ? [plan.place.name, plan.place.country].filter(Boolean).join(", ") : "");
+  const [placeName, setPlaceName] = useState(
+    plan ? [plan.place.name, plan.place.country].filter(Boolean).join(", ") : (start?.placeName ?? ""),
+  );
 
   const submit = handleSubmit(async (input: PlanInput) => {
     setFailure(null);
