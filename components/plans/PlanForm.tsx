@@ -42,7 +42,7 @@ function valuesOf(plan: PlanView | null): PlanFormValues {
   };
 }
 
-/** `plan`: the plan being changed; `start`: a new plan's first values ('Plan again'), `startPlace` its place's name. */
+/** `plan`: the plan being changed; `start`: a new plan's first values and its place's name ('Plan again'). */
 type Props = {
   conversationId: string;
   plan: PlanView | null;
