@@ -6,11 +6,11 @@ import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { deliverEmails } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
-import { sendPlanReminders } from "@/lib/plans/reminders";
+import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
- * unread, the plans' reminders, and trimming the live history. Serverless instances have no timers, so it runs from
+ * unread, the plans' reminders and 'How was it?', and trimming the live history. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -35,7 +35,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   const { emailIds, reminded, pruned } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
-    const reminded = await sendPlanReminders(tx, now);
+    const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
     // The reminders' e-mails (queued by the notifications' sender, which delivers after a request's
     // response, and a run is no request): this transaction's rows, delivered with the others after the commit.
     if (reminded > 0) {

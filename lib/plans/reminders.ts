@@ -1,12 +1,14 @@
 import "server-only";
 import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, planAnswers, plans } from "@/db/schema";
+import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
 import { mayReceive } from "@/lib/messages/access";
 import { createNotification } from "@/lib/notifications/service";
+import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { placeLine, whenAtPlace } from "./format";
 import { planColumns, type PlanRow } from "./queries";
+import { DEFAULT_LENGTH_HOURS } from "./rules";
 import { isoAtPlace } from "./time";
 
 /**
@@ -58,6 +60,51 @@ const whenWords = (plan: PlanRow, kind: "soon" | "evening") => {
   };
   return `${kind === "soon" ? "Soon" : "Tomorrow"}: ${whenAtPlace(shown)}`;
 };
+
+/** How long after a meetup 'How was it?' is still asked (a run missed for days does not ask about old plans). */
+const FEEDBACK_WITHIN_DAYS = 7;
+
+/**
+ * 'How was it?' once, to each of the four who may still receive the conversation, from a meetup's
+ * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders.
+ */
+export async function askHowItWent(tx: Db, now: Date): Promise<number> {
+  const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
+  const asked = await tx
+    .update(plans)
+    .set({ feedbackAskedAt: now })
+    .where(
+      and(
+        isNull(plans.cancelledAt),
+        isNull(plans.feedbackAskedAt),
+        // The index's range first (a plan lasts at most a day), then its end.
+        lte(plans.startsAt, now),
+        gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
+        sql`${ended} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
+  if (asked.length === 0) return 0;
+  const people = await tx
+    .select({ conversationId: conversations.id, userId: users.id })
+    .from(conversations)
+    .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
+    .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
+    .where(and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), mayReceive(sql`${users.id}`)));
+  let sent = 0;
+  for (const plan of asked)
+    for (const person of people.filter((p) => p.conversationId === plan.conversationId)) {
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planFeedback.type,
+        title: planFeedback.text.title(plan.title),
+        message: planFeedback.text.message,
+        conversationId: plan.conversationId,
+      });
+      sent++;
+    }
+  return sent;
+}
 
 /** Sends the reminders due at `now` in the caller's transaction; answers how many people were reminded. */
 export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {

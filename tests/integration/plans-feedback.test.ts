@@ -1,7 +1,8 @@
 import { and, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { discoverDismissals, plans } from "@/db/schema";
+import { discoverDismissals, notifications, plans } from "@/db/schema";
+import { runDueWork } from "@/lib/due/service";
 import { connected, messagingCouple } from "../support/messages";
 import { PLACES, plan } from "../support/plans";
 
@@ -21,6 +22,26 @@ async function metYesterday() {
 }
 
 describe("'How was it?' after the meetup", () => {
+  it("is asked once of each of the four from the scheduled work, after the meetup's end, never for a cancelled plan", async () => {
+    const { one, two, id, conversationId } = await metYesterday();
+    const cancelled = await metYesterday();
+    const db = await getDb();
+    await db.update(plans).set({ cancelledAt: new Date() }).where(eq(plans.id, cancelled.id));
+    await Promise.all([runDueWork(db), runDueWork(db)]);
+    await runDueWork(db);
+    const asked = (conversation: string) =>
+      db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversation)));
+    expect((await asked(conversationId)).map((r) => r.userId).sort()).toEqual(
+      [one.a.userId, one.b.userId, two.a.userId, two.b.userId].sort(),
+    );
+    expect(await asked(cancelled.conversationId)).toEqual([]);
+    const [row] = await db.select({ askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
+    expect(row!.askedAt).not.toBeNull();
+  });
+
   it("is refused before the meetup has ended, and from anyone outside the four", async () => {
     const { one, conversationId } = await connected();
     const made = (

@@ -59,6 +59,7 @@ describe("GET and PUT /api/settings/notifications", () => {
       plan_changed: { inApp: true, email: true },
       plan_cancelled: { inApp: true, email: true },
       plan_reminder: { inApp: true, email: true },
+      plan_feedback: { inApp: true, email: false },
       partner_updated_couple_profile: { inApp: true, email: false },
     });
     const res = await put(one.a.headers, {

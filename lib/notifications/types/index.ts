@@ -9,6 +9,7 @@ import { message } from "./message";
 import { partnerJoined } from "./partner-joined";
 import { planCancelled } from "./plan-cancelled";
 import { planChanged } from "./plan-changed";
+import { planFeedback } from "./plan-feedback";
 import { planProposed } from "./plan-proposed";
 import { planReminder } from "./plan-reminder";
 import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
@@ -27,6 +28,7 @@ export const NOTIFICATION_DEFINITIONS = [
   planChanged,
   planCancelled,
   planReminder,
+  planFeedback,
   partnerUpdatedCoupleProfile,
 ] as const;
 
