@@ -41,6 +41,8 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/signout/confirm", tier: "public" },
   { path: "/verify-email", tier: "public" },
   { path: "/invitation/accept", tier: "public" },
+  /** A plan shared with a friend (lib/plans/share.ts): read-only, no account needed. */
+  { path: "/plan/[token]", tier: "public" },
   /** A notification e-mail's unsubscribe link: works without signing in. */
   { path: "/unsubscribe", tier: "public" },
   /** What Two of Us is and for whom, for visitors (linked from /login, /register and the footer). */

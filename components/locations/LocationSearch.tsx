@@ -19,7 +19,8 @@ type LocationSearchProps = {
   /** True while a chosen suggestion is being saved ('Processing location...'). */
   processing: boolean;
   onChoose(prediction: Prediction): Promise<ChoiceOutcome>;
-  onUseTyped(text: string): void;
+  /** Without it, a place must be chosen from the suggestions (a plan needs a place with an id): no typing by hand. */
+  onUseTyped?(text: string): void;
   /** Typing starts over: the last choice's notice goes. */
   onTyping(): void;
   notice: string | null;
@@ -167,7 +168,7 @@ export function LocationSearch({
       <p className={styles.status} role="status">
         {status}
       </p>
-      {!processing && (
+      {!processing && onUseTyped && (
         <ManualEntry
           state={state}
           typed={typed}

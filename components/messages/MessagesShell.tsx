@@ -9,7 +9,18 @@ import styles from "./MessagesShell.module.css";
  * /messages and its threads. A laptop keeps the inbox beside the open thread; a phone shows one
  * full screen at a time (CSS decides): the inbox, or the open thread with its back link.
  */
-export function MessagesShell({ viewerId, initial, children }: { viewerId: string; initial: InboxStart; children: ReactNode }) {
+export function MessagesShell({
+  viewerId,
+  initial,
+  upcoming,
+  children,
+}: {
+  viewerId: string;
+  initial: InboxStart;
+  /** 'Upcoming' plans above the conversations. */
+  upcoming?: ReactNode;
+  children: ReactNode;
+}) {
   const openId = useSelectedLayoutSegment();
   const initialTab = useSearchParams().get("tab") === "requests" ? "requests" : "conversations";
   return (
@@ -25,6 +36,7 @@ export function MessagesShell({ viewerId, initial, children }: { viewerId: strin
             Messages
           </h1>
         )}
+        {upcoming}
         {/* A notification's link to the requests opens that tab, even on /messages already. */}
         <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} initial={initial} />
       </section>

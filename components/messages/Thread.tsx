@@ -9,6 +9,8 @@ import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/view";
+import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
+import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
 import { CoupleFace } from "./CoupleFace";
 import { MessageItem } from "./MessageItem";
@@ -39,7 +41,17 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
  * What is shown is marked read for this person (never for anyone else); 'Seen by' follows the
  * others' read positions.
  */
-export function Thread({ conversationId, viewerId, initial }: { conversationId: string; viewerId: string; initial: ThreadValue }) {
+export function Thread({
+  conversationId,
+  viewerId,
+  initial,
+  initialPlans,
+}: {
+  conversationId: string;
+  viewerId: string;
+  initial: ThreadValue;
+  initialPlans: PlanView[];
+}) {
   const key = threadKey(conversationId);
   const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
   /** Whether older messages remain, once an older page has answered. */
@@ -149,6 +161,8 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
     if (element.scrollTop < EDGE_PX) void loadOlder();
   };
 
+  const markEnded = () => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }));
+
   const changeMessage = (changed: Message) => {
     push<ThreadValue>(key, (current) => withMessage(current, changed));
   };
@@ -168,6 +182,12 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
           Safety
         </Link>
       </header>
+      <ConversationPlans
+        conversationId={conversationId}
+        viewer={{ userId: viewerId, coupleId: own?.id ?? "" }}
+        initial={initialPlans}
+        onEnded={markEnded}
+      />
       <div ref={log} className={styles.log} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
         {hasOlder && (
           <p className={styles.older}>
@@ -197,9 +217,7 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
                   setReplyTo(message);
                   document.getElementById(composerFieldId)?.focus();
                 }}
-                onBlocked={() =>
-                  push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))
-                }
+                onBlocked={markEnded}
               />
             ),
           )}
@@ -210,17 +228,23 @@ export function Thread({ conversationId, viewerId, initial }: { conversationId: 
           {MESSAGE_TEXTS.ended}
         </p>
       ) : (
-        <Composer
-          conversationId={conversationId}
-          fieldId={composerFieldId}
-          replyTo={replyTo}
-          onCancelReply={() => setReplyTo(null)}
-          onSent={(sent) => {
-            atBottom.current = true;
-            push<ThreadValue>(key, (current) => withMessage(current, sent));
-          }}
-          onEnded={() => push<ThreadValue>(key, (current) => ({ ...current, conversation: { ...current.conversation, ended: true } }))}
-        />
+        <>
+          {/* Beside the composer, not inside its form: the plan form is a form of its own. */}
+          <div className={styles.menu}>
+            <PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />
+          </div>
+          <Composer
+            conversationId={conversationId}
+            fieldId={composerFieldId}
+            replyTo={replyTo}
+            onCancelReply={() => setReplyTo(null)}
+            onSent={(sent) => {
+              atBottom.current = true;
+              push<ThreadValue>(key, (current) => withMessage(current, sent));
+            }}
+            onEnded={markEnded}
+          />
+        </>
       )}
     </section>
   );

@@ -19,3 +19,4 @@ export * from "./images";
 export * from "./messages";
 export * from "./moderation";
 export * from "./push";
+export * from "./plans";

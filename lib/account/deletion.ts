@@ -10,6 +10,7 @@ import { storedImageKey } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
+import { cancelPlansOfCouple } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
 
 export type DeletionOutcome = {
@@ -57,6 +58,8 @@ export async function deleteAccount(
     await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
 
     const partnerId = row ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
+    // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
+    if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
     // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
     const messageKeys = await eraseMember(tx, userId, row?.id ?? null, !partnerId);
     await eraseRequestNotes(tx, userId, row?.id ?? null);

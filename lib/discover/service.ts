@@ -50,3 +50,20 @@ export async function dismissSuggestion(
     .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil } });
   return { coupleId, hiddenUntil: hiddenUntil.toISOString() };
 }
+
+/** Far enough to mean never: the column is a timestamp, and a date a reader can parse. */
+const APART_UNTIL = new Date("9999-12-31T00:00:00Z");
+
+/**
+ * Keeps two couples out of each other's suggestions for good, both ways (both partners of one said
+ * 'Not for us' after meeting the other: lib/plans/feedback.ts), in the caller's transaction.
+ */
+export async function keepApart(db: Db, one: string, other: string): Promise<void> {
+  await db
+    .insert(discoverDismissals)
+    .values([
+      { coupleId: one, dismissedCoupleId: other, hiddenUntil: APART_UNTIL },
+      { coupleId: other, dismissedCoupleId: one, hiddenUntil: APART_UNTIL },
+    ])
+    .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil: APART_UNTIL } });
+}

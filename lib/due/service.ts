@@ -1,17 +1,19 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { liveEvents } from "@/db/schema";
+import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { deliverEmails } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
+import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
- * unread, the pushes still waiting (retries, and any a request could not send after its commit),
- * and trimming the live history. Serverless instances have no timers, so it runs from
+ * unread, the plans' reminders and 'How was it?', the pushes still waiting (retries, and any a
+ * request could not send after its commit), and trimming the live history. Serverless instances
+ * have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -25,7 +27,7 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Rows trimmed per run at most, so one run stays short; the next run goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; pruned: number; pushed: number };
+export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number };
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
@@ -33,19 +35,29 @@ export type DueReport = { emailed: number; pruned: number; pushed: number };
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, pruned } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
+    const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
+    // The reminders' e-mails (queued by the notifications' sender, which delivers after a request's
+    // response, and a run is no request): this transaction's rows, delivered with the others after the commit.
+    if (reminded > 0) {
+      const queued = await tx
+        .select({ id: emailOutbox.id })
+        .from(emailOutbox)
+        .where(and(sql`${emailOutbox.createdAt} = now()`, isNull(emailOutbox.deliveredAt)));
+      emailIds.push(...queued.map((row) => row.id));
+    }
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
     const trimmed = await tx.execute(
       sql`delete from ${liveEvents} where ctid in (select ctid from ${liveEvents} where ${liveEvents.createdAt} < ${before.toISOString()} limit ${PRUNE_PER_RUN})`,
     );
-    return { emailIds, pruned: affected(trimmed) };
+    return { emailIds, reminded, pruned: affected(trimmed) };
   });
   await deliverEmails(db, emailIds);
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work.
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
-  return { emailed: emailIds.length, pruned, pushed: sent };
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -1,7 +1,8 @@
 import "server-only";
 import { messagesSafety } from "@/lib/messages/safety";
 import { notificationsSafety } from "@/lib/notifications/moderation";
+import { plansSafety } from "@/lib/plans/safety";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 
 /** The features that react to a block or a moderator's decision (lib/safety/reactions.ts): one line each. */
-export const SAFETY_REACTIONS: readonly SafetyReactions[] = [messagesSafety, notificationsSafety];
+export const SAFETY_REACTIONS: readonly SafetyReactions[] = [messagesSafety, notificationsSafety, plansSafety];

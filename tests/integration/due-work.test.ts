@@ -117,7 +117,12 @@ describe("POST /api/cron/due", () => {
     for (const handler of [cronPost, cronGet]) {
       const answer = await call(handler, handler === cronPost ? "POST" : "GET", "/api/cron/due", { headers: { authorization } });
       expect(answer.status).toBe(200);
-      expect(answer.json.data).toEqual({ emailed: expect.any(Number), pruned: expect.any(Number), pushed: expect.any(Number) });
+      expect(answer.json.data).toEqual({
+        emailed: expect.any(Number),
+        reminded: expect.any(Number),
+        pruned: expect.any(Number),
+        pushed: expect.any(Number),
+      });
     }
   });
 });

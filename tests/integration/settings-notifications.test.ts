@@ -55,6 +55,11 @@ describe("GET and PUT /api/settings/notifications", () => {
       connection_request: { inApp: true, email: true, push: true },
       connection_accepted: { inApp: true, email: true, push: true },
       message: { inApp: true, email: true, push: true },
+      plan_proposed: { inApp: true, email: true, push: true },
+      plan_changed: { inApp: true, email: true, push: true },
+      plan_cancelled: { inApp: true, email: true, push: true },
+      plan_reminder: { inApp: true, email: true, push: true },
+      plan_feedback: { inApp: true, email: false, push: false },
       partner_updated_couple_profile: { inApp: true, email: false, push: false },
       moderation: { inApp: true, email: true, push: false },
     });

@@ -5,6 +5,7 @@ import { RecentNotifications } from "@/components/dashboard/RecentNotifications"
 import styles from "@/components/dashboard/dashboard.module.css";
 import { SuggestionCard, SuggestionGrid } from "@/components/discover/SuggestionCard";
 import { SayHello } from "@/components/messages/SayHello";
+import { UpcomingPlans } from "@/components/plans/UpcomingPlans";
 import { Alert } from "@/components/ui/Alert";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
@@ -13,6 +14,7 @@ import { greeting } from "@/lib/dashboard/rules";
 import { dashboardQuerySchema } from "@/lib/dashboard/schemas";
 import { recordWelcome } from "@/lib/dashboard/service";
 import type { ForumPost } from "@/lib/forum/queries";
+import { upcomingPlans } from "@/lib/plans/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -39,10 +41,14 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
  */
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { welcome } = dashboardQuerySchema.parse(await searchParams);
-  const { userId } = await requireCompleteProfile();
-  const [dashboard, couple, welcomedAt] = await withDb(async (db) => {
-    const [loaded, profile] = await Promise.all([loadDashboard(db, userId), welcome ? loadCoupleProfile(db, userId) : null]);
-    return [loaded, profile, loaded.welcomedAt ?? (await recordWelcome(db, userId))] as const;
+  const { userId, couple: acting } = await requireCompleteProfile();
+  const [dashboard, couple, welcomedAt, upcoming] = await withDb(async (db) => {
+    const [loaded, profile, plans] = await Promise.all([
+      loadDashboard(db, userId),
+      welcome ? loadCoupleProfile(db, userId) : null,
+      upcomingPlans(db, acting),
+    ]);
+    return [loaded, profile, loaded.welcomedAt ?? (await recordWelcome(db, userId)), plans] as const;
   });
   const partner = couple?.partners.find((person) => person.id !== userId);
   const { completion } = dashboard;
@@ -56,6 +62,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </Alert>
       )}
       <div className={styles.grid}>
+        {upcoming.length > 0 && (
+          <div className={styles.card}>
+            <UpcomingPlans initial={upcoming} />
+          </div>
+        )}
         <section className={styles.card} aria-labelledby="dashboard-completion">
           <h2 id="dashboard-completion">Profile {completion.percentage}% complete</h2>
           <progress className={styles.meter} max={100} value={completion.percentage} aria-label="Profile completion">

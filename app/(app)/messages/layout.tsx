@@ -1,12 +1,14 @@
 import type { ReactNode } from "react";
 import { MessagesShell } from "@/components/messages/MessagesShell";
 import { PushPrompt } from "@/components/notifications/PushPrompt";
+import { UpcomingPlans } from "@/components/plans/UpcomingPlans";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { listRequests } from "@/lib/connections/queries";
 import { withSenderFacts } from "@/lib/connections/sender-facts";
 import { inbox } from "@/lib/messages/queries";
 import { vapidKeys } from "@/lib/notifications/push/config";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
+import { upcomingPlans } from "@/lib/plans/queries";
 import { withDb } from "@/lib/with-db";
 
 /** The inbox (first painted as the server read it) beside whatever is open: a thread, or nothing yet; one screen each on a phone. */
@@ -15,14 +17,14 @@ export default async function MessagesLayout({ children }: { children: ReactNode
   const initial = await withDb(async (db) => {
     const conversations = await inbox(db, couple, undefined);
     const requests = await withSenderFacts(db, userId, await listRequests(db, couple, "incoming"));
-    return { conversations, requests };
+    return { conversations, requests, upcoming: await upcomingPlans(db, couple) };
   });
   const pushKey = vapidKeys()?.publicKey;
   const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
   return (
     <>
       {prompt && <PushPrompt publicKey={pushKey} />}
-      <MessagesShell viewerId={userId} initial={initial}>
+      <MessagesShell viewerId={userId} initial={initial} upcoming={<UpcomingPlans initial={initial.upcoming} />}>
         {children}
       </MessagesShell>
     </>

@@ -8,6 +8,11 @@ import { mention } from "./mention";
 import { moderation } from "./moderation";
 import { message } from "./message";
 import { partnerJoined } from "./partner-joined";
+import { planCancelled } from "./plan-cancelled";
+import { planChanged } from "./plan-changed";
+import { planFeedback } from "./plan-feedback";
+import { planProposed } from "./plan-proposed";
+import { planReminder } from "./plan-reminder";
 import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
 import { reaction } from "./reaction";
 import { reply } from "./reply";
@@ -20,6 +25,11 @@ export const NOTIFICATION_DEFINITIONS = [
   connectionRequest,
   connectionAccepted,
   message,
+  planProposed,
+  planChanged,
+  planCancelled,
+  planReminder,
+  planFeedback,
   partnerUpdatedCoupleProfile,
   moderation,
 ] as const;

@@ -7,6 +7,8 @@ import { AppError } from "@/lib/errors";
 import { conversationDetail, threadPage } from "@/lib/messages/queries";
 import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import type { ThreadValue } from "@/lib/messages/view";
+import { plansOfConversation } from "@/lib/plans/service";
+import type { PlanView } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Conversation" };
@@ -21,15 +23,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   if (!isCoupleId(conversationId)) notFound();
   const { userId, couple } = await requireCompleteProfile();
   let initial: ThreadValue;
+  let plans: PlanView[];
   try {
-    initial = await withDb(async (db) => {
+    [initial, plans] = await withDb(async (db) => {
       const conversation = await conversationDetail(db, couple, conversationId);
       const page = await threadPage(db, couple, conversationId, { limit: THREAD_PAGE_DEFAULT });
-      return { conversation, messages: page.data, hasMore: page.pagination.hasMore };
+      const value = { conversation, messages: page.data, hasMore: page.pagination.hasMore };
+      return [value, await plansOfConversation(db, couple, conversationId)] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;
   }
-  return <Thread key={conversationId} conversationId={conversationId} viewerId={userId} initial={initial} />;
+  return <Thread key={conversationId} conversationId={conversationId} viewerId={userId} initial={initial} initialPlans={plans} />;
 }

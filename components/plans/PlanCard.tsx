@@ -1,0 +1,215 @@
+"use client";
+
+import { useId, useState, useSyncExternalStore } from "react";
+import { Alert } from "@/components/ui/Alert";
+import { Dialog } from "@/components/ui/Dialog";
+import { answerPlan, calendarFileUrl, cancelPlan, sharePlan, stopSharing } from "@/lib/plans/client/api";
+import { googleCalendarUrl, outlookCalendarUrl } from "@/lib/plans/calendar";
+import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
+import { ANSWER_LABELS, answersLine, CANCEL_REASON_MAX, type PlanAnswer } from "@/lib/plans/rules";
+import type { PlanView } from "@/lib/plans/view";
+import { endOf } from "@/lib/plans/calendar";
+import { HowWasIt } from "./HowWasIt";
+import { PlanForm } from "./PlanForm";
+import styles from "./Plans.module.css";
+
+const ANSWER_BUTTONS: { answer: PlanAnswer; label: string }[] = [
+  { answer: "going", label: "Going" },
+  { answer: "maybe", label: "Maybe" },
+  { answer: "cant", label: "Can't" },
+];
+
+const noSubscription = () => () => {};
+/** The viewer's own zone: the browser's, unknown while rendering on the server (the place's time alone shows then). */
+export const useViewerZone = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    () => null,
+  );
+
+type Props = { plan: PlanView; viewer: { userId: string; coupleId: string }; onEnded(): void };
+
+/**
+ * A plan in its thread, the same for all four and live: what, when (the place's time, the viewer's
+ * beside it), where, each person's answer by first name, 'Confirmed' when all are going; answer,
+ * change (everyone asked again), cancel (the proposing couple), add to a calendar, safety tips.
+ */
+export function PlanCard({ plan, viewer, onEnded }: Props) {
+  const zone = useViewerZone();
+  const titleId = useId();
+  const [editing, setEditing] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [reason, setReason] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [shared, setShared] = useState<string | null>(null);
+  const mine = plan.answers.find((a) => a.userId === viewer.userId)?.answer ?? null;
+  // When the card was shown: a plan that starts while it is open is refused by the server anyway.
+  const [shownAt] = useState(() => Date.now());
+  const started = new Date(plan.startsAt).getTime() <= shownAt;
+  const open = !plan.cancelledAt && !started;
+  const over = !plan.cancelledAt && endOf(plan).getTime() <= shownAt;
+
+  async function run(action: () => Promise<unknown>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      setError(failure instanceof Error ? failure.message : "Something went wrong. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <article className={styles.card} aria-labelledby={titleId} data-cancelled={plan.cancelledAt ? true : undefined}>
+      <header className={styles.cardHeader}>
+        <h2 id={titleId} className={styles.cardTitle}>
+          {plan.title}
+        </h2>
+        {plan.confirmed && <span className={styles.confirmed}>Confirmed</span>}
+        {plan.cancelledAt && <span className={styles.cancelled}>Cancelled</span>}
+      </header>
+      <p className={styles.when}>
+        {dateAtPlace(plan.startsAt, plan.timeZone)}, {timeForViewer(plan, zone)}
+      </p>
+      <p>{placeLine(plan)}</p>
+      {plan.note && <p className={styles.note}>{plan.note}</p>}
+      {plan.cancelledAt && plan.cancelReason && <p className={styles.note}>Why: {plan.cancelReason}</p>}
+      <p className={styles.answers}>{answersLine(plan.answers)}</p>
+      {over && <HowWasIt plan={plan} />}
+      {error && <Alert tone="error">{error}</Alert>}
+      {open && (
+        <div role="group" aria-label={`Your answer: ${ANSWER_LABELS[mine ?? "none"]}`} className={styles.answerButtons}>
+          {ANSWER_BUTTONS.map(({ answer, label }) => (
+            <button
+              key={answer}
+              type="button"
+              className={`button ${mine === answer ? "button-primary" : "button-secondary"}`}
+              aria-pressed={mine === answer}
+              disabled={busy}
+              onClick={() => void run(() => answerPlan(plan.id, answer))}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className={styles.cardLinks}>
+        {!plan.cancelledAt && (
+          <details>
+            <summary>Add to calendar</summary>
+            <ul>
+              <li>
+                <a href={calendarFileUrl(plan.id)} download="plan.ics">
+                  Calendar file (.ics)
+                </a>
+              </li>
+              <li>
+                <a href={googleCalendarUrl(plan)} target="_blank" rel="noopener noreferrer">
+                  Google Calendar
+                </a>
+              </li>
+              <li>
+                <a href={outlookCalendarUrl(plan)} target="_blank" rel="noopener noreferrer">
+                  Outlook on the web
+                </a>
+              </li>
+            </ul>
+          </details>
+        )}
+        {open && (
+          <details>
+            <summary>Share with a friend</summary>
+            <p className="field-hint">
+              A read-only link: what, when, where and the other couple&apos;s first names and photo. It stops working a day after.
+            </p>
+            {shared ? (
+              <>
+                <label htmlFor={`${titleId}-share`}>Link to send</label>
+                <input id={`${titleId}-share`} readOnly value={shared} onFocus={(event) => event.target.select()} />
+                <button
+                  type="button"
+                  className="button button-secondary"
+                  disabled={busy}
+                  onClick={() =>
+                    void run(async () => {
+                      await stopSharing(plan.id);
+                      setShared(null);
+                    })
+                  }
+                >
+                  Stop sharing
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={busy}
+                onClick={() => void run(async () => setShared(await sharePlan(plan.id)))}
+              >
+                Make a link
+              </button>
+            )}
+          </details>
+        )}
+        <details>
+          <summary>Meeting safely</summary>
+          <ul>
+            <li>Meet in a public place.</li>
+            <li>Tell a friend where you are going and when.</li>
+            <li>Leave whenever you want to: you owe no one your time.</li>
+          </ul>
+        </details>
+      </div>
+      {open && (
+        <div className={styles.actions}>
+          <button type="button" className="button button-secondary" onClick={() => setEditing(true)}>
+            Change
+          </button>
+          {plan.proposerCoupleId === viewer.coupleId && (
+            <button type="button" className="button button-secondary" onClick={() => setCancelling(true)}>
+              Cancel plan
+            </button>
+          )}
+        </div>
+      )}
+      <Dialog open={editing} onClose={() => setEditing(false)} title="Change the plan" closeButton>
+        {editing && <PlanForm conversationId={plan.conversationId} plan={plan} onDone={() => setEditing(false)} onEnded={onEnded} />}
+      </Dialog>
+      <Dialog open={cancelling} onClose={() => setCancelling(false)} title="Cancel this plan?" closeButton>
+        <div className="field">
+          <label htmlFor={`${titleId}-reason`}>Reason (optional)</label>
+          <textarea
+            id={`${titleId}-reason`}
+            rows={2}
+            maxLength={CANCEL_REASON_MAX}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </div>
+        <div className={styles.actions}>
+          <button type="button" className="button button-secondary" onClick={() => setCancelling(false)}>
+            Keep it
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={busy}
+            onClick={() =>
+              void run(async () => {
+                await cancelPlan(plan.id, reason.trim() || null);
+                setCancelling(false);
+              })
+            }
+          >
+            Cancel plan
+          </button>
+        </div>
+      </Dialog>
+    </article>
+  );
+}

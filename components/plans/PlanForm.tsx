@@ -1,0 +1,149 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { Controller } from "react-hook-form";
+import { LocationSearch } from "@/components/locations/LocationSearch";
+import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { useZodForm } from "@/components/forms/useZodForm";
+import { ApiError } from "@/lib/http/client";
+import { changePlan, proposePlan } from "@/lib/plans/client/api";
+import { NOTE_MAX, TITLE_MAX, VENUE_MAX } from "@/lib/plans/rules";
+import type { PlanFormValues, PlanInput } from "@/lib/plans/schemas";
+import { wallClockAt } from "@/lib/plans/time";
+import type { PlanView } from "@/lib/plans/view";
+import styles from "./Plans.module.css";
+
+const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
+const pad = (n: number) => String(n).padStart(2, "0");
+
+const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", venue: "", note: "" };
+
+/** 'Plan again': the last plan's what and where as a start, the time left to choose. */
+export const againFrom = (plan: PlanView): Partial<PlanFormValues> => ({
+  title: plan.title,
+  placeId: plan.place.placeId,
+  venue: plan.venue ?? "",
+});
+
+/** The form's values for a plan being changed: its date and times as the place's clock reads them. */
+function valuesOf(plan: PlanView | null): PlanFormValues {
+  if (!plan) return EMPTY;
+  const start = wallClockAt(new Date(plan.startsAt), plan.timeZone);
+  const end = plan.endsAt ? wallClockAt(new Date(plan.endsAt), plan.timeZone) : null;
+  return {
+    title: plan.title,
+    date: `${start.year}-${pad(start.month)}-${pad(start.day)}`,
+    time: `${pad(start.hour)}:${pad(start.minute)}`,
+    endTime: end ? `${pad(end.hour)}:${pad(end.minute)}` : "",
+    placeId: plan.place.placeId,
+    venue: plan.venue ?? "",
+    note: plan.note ?? "",
+  };
+}
+
+/** `plan`: the plan being changed; `start`: a new plan's first values and its place's name ('Plan again'). */
+type Props = {
+  conversationId: string;
+  plan: PlanView | null;
+  start?: { values: Partial<PlanFormValues>; placeName: string };
+  onDone(): void;
+  onEnded(): void;
+};
+
+/**
+ * 'Plan a meetup' and 'Change': what, when (the place's date and time, an optional end), where (the
+ * place search: a city, or a venue with Google), a venue and a note. A change asks everyone again.
+ */
+export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props) {
+  const form = useZodForm(loadSchema, { ...valuesOf(plan), ...start?.values }, "on-submit");
+  const { register, control, handleSubmit, setError, formState } = form;
+  const [failure, setFailure] = useState<string | null>(null);
+  const placeInput = useRef<HTMLInputElement>(null);
+  const [placeName, setPlaceName] = useState(
+    plan ? [plan.place.name, plan.place.country].filter(Boolean).join(", ") : (start?.placeName ?? ""),
+  );
+
+  const submit = handleSubmit(async (input: PlanInput) => {
+    setFailure(null);
+    try {
+      if (plan) await changePlan(plan.id, input);
+      else await proposePlan(conversationId, input);
+      onDone();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "CONVERSATION_ENDED") return onEnded();
+      const fields = error instanceof ApiError ? error.fields : {};
+      const named = Object.entries(fields).filter(([field]) => field !== "startsAt" && field !== "endsAt");
+      for (const [field, message] of named) setError(field as keyof PlanFormValues, { message });
+      if (fields.startsAt) setError("time", { message: fields.startsAt });
+      if (fields.endsAt) setError("endTime", { message: fields.endsAt });
+      if (Object.keys(fields).length === 0) setFailure(error instanceof Error ? error.message : "Could not save the plan");
+    }
+  });
+
+  const errors = formState.errors;
+  return (
+    <form
+      className={styles.form}
+      onSubmit={(event) => {
+        // A form of its own wherever it is shown: its submit never reaches an enclosing one.
+        event.stopPropagation();
+        void submit(event);
+      }}
+      noValidate
+    >
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <Field label="What" maxLength={TITLE_MAX * 2} placeholder="Dinner and a walk" error={errors.title?.message} {...register("title")} />
+      <div className={styles.when}>
+        <Field label="Date" type="date" error={errors.date?.message} {...register("date")} />
+        <Field label="Starts" type="time" error={errors.time?.message} {...register("time")} />
+        <Field label="Ends (optional)" type="time" error={errors.endTime?.message} {...register("endTime")} />
+      </div>
+      <Controller
+        control={control}
+        name="placeId"
+        render={({ field, fieldState }) => (
+          <LocationSearch
+            label="Where"
+            initialQuery={placeName}
+            processing={false}
+            onChoose={async (prediction) => {
+              field.onChange(prediction.place_id);
+              setPlaceName(prediction.description);
+              return "confirmed";
+            }}
+            onTyping={() => field.onChange("")}
+            notice={null}
+            error={fieldState.error?.message}
+            inputRef={placeInput}
+          />
+        )}
+      />
+      <p className="field-hint">Times are the place&apos;s own: everyone sees them in its time zone.</p>
+      <Field
+        label="Venue (optional)"
+        maxLength={VENUE_MAX * 2}
+        placeholder="Time Out Market"
+        error={errors.venue?.message}
+        {...register("venue")}
+      />
+      <div className="field">
+        <label htmlFor="plan-note">Note (optional)</label>
+        <textarea id="plan-note" rows={3} maxLength={NOTE_MAX * 2} aria-invalid={errors.note ? true : undefined} {...register("note")} />
+        {errors.note && (
+          <span className="field-error" role="alert">
+            {errors.note.message}
+          </span>
+        )}
+      </div>
+      <div className={styles.actions}>
+        <button type="button" className="button button-secondary" onClick={onDone}>
+          Back
+        </button>
+        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? "Saving..." : plan ? "Change and ask again" : "Propose"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, plans } from "@/db/schema";
+import { publishLive } from "@/lib/live/publish";
+import { ofCouple } from "@/lib/messages/access";
+import { createNotification } from "@/lib/notifications/service";
+import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
+import { PLAN } from "./live";
+import { planItems, planColumns, upcoming } from "./queries";
+
+/**
+ * Plans that can no longer take place, cancelled in the caller's transaction: a block either way,
+ * a moderator's suspension, an account's deletion. The sequence rises (a calendar marks them
+ * cancelled) and the cards of all four change live. `tell` names who gets the notification: after a
+ * block nobody (the blocked couple learns nothing of it from us), otherwise the people left.
+ */
+async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean, now: Date): Promise<void> {
+  const cancelled = await tx
+    .update(plans)
+    .set({ cancelledAt: now, cancelReason: null, sequence: sql`${plans.sequence} + 1`, updatedAt: sql`now()` })
+    .where(and(upcoming(now), which))
+    .returning({ id: plans.id });
+  if (cancelled.length === 0) return;
+  const rows = await tx
+    .select(planColumns)
+    .from(plans)
+    .where(
+      inArray(
+        plans.id,
+        cancelled.map((row) => row.id),
+      ),
+    );
+  for (const item of await planItems(tx, rows)) {
+    for (const person of item.answers.filter((p) => tell(p.userId)))
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planCancelled.type,
+        title: planCancelled.text.title(item.title),
+        message: planCancelled.text.ended,
+        conversationId: item.conversationId,
+      });
+    await publishLive(
+      tx,
+      item.answers.map(({ userId }) => ({ userId, kind: PLAN, subjectId: item.id })),
+    );
+  }
+}
+
+/** SQL: the plan is in one of the conversations the SQL selects (the id column of `conversations`). */
+const inConversations = (where: SQL): SQL =>
+  inArray(plans.conversationId, sql`(select ${conversations.id} from ${conversations} where ${where})`);
+
+/** A block either way: the two couples' upcoming plans, silently. */
+export async function cancelPlansBetween(tx: Db, one: string, other: string, now = new Date()): Promise<void> {
+  const [low, high] = one < other ? [one, other] : [other, one];
+  await cancelWhere(tx, inConversations(and(eq(conversations.coupleLowId, low), eq(conversations.coupleHighId, high))!), () => false, now);
+}
+
+/**
+ * A couple that can no longer meet (suspended, or a partner's account deleted): its upcoming plans
+ * with every couple, the other couples told. Runs before the person's rows go, so all are named.
+ */
+export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: readonly string[], now = new Date()): Promise<void> {
+  await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
+}

@@ -1,0 +1,52 @@
+import "server-only";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { couples, planFeedback } from "@/db/schema";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { keepApart } from "@/lib/discover/service";
+import { AppError } from "@/lib/errors";
+import { memberConversation } from "@/lib/messages/queries";
+import { endOf } from "./calendar";
+import { memberPlan } from "./queries";
+import { PLAN_TEXTS, type FeedbackAnswer } from "./rules";
+
+/**
+ * 'How was it?' after the meetup: each person's private answer, never shown to the other couple.
+ * 'Not for us' from both partners of a couple keeps the two couples out of each other's discover
+ * suggestions; 'Something went wrong' answers the couple to report (the report flow opens on it).
+ */
+export async function giveFeedback(
+  db: Db,
+  member: ActingCouple,
+  planId: string,
+  answer: FeedbackAnswer,
+  now = new Date(),
+): Promise<{ answer: FeedbackAnswer; report: { targetType: "couple"; targetId: string } | null }> {
+  const plan = await memberPlan(db, member, planId);
+  if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
+  if (endOf({ startsAt: plan.startsAt.toISOString(), endsAt: plan.endsAt?.toISOString() ?? null }).getTime() > now.getTime())
+    throw new AppError("PLAN_CLOSED", PLAN_TEXTS.notYetMet);
+  const { otherCoupleId } = await memberConversation(db, member, plan.conversationId);
+  await transaction(db, async (tx) => {
+    await tx
+      .insert(planFeedback)
+      .values({ planId, userId: member.userId, coupleId: member.coupleId, answer })
+      .onConflictDoUpdate({ target: [planFeedback.planId, planFeedback.userId], set: { answer, answeredAt: sql`now()` } });
+    if (answer === "not_for_us" && otherCoupleId && (await bothPartnersSaid(tx, planId, member.coupleId, "not_for_us")))
+      await keepApart(tx, member.coupleId, otherCoupleId);
+  });
+  return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "couple", targetId: otherCoupleId } : null };
+}
+
+/** Whether every partner of the couple (now) gave this answer about the plan. */
+async function bothPartnersSaid(db: Db, planId: string, coupleId: string, answer: FeedbackAnswer): Promise<boolean> {
+  const [couple] = await db.select({ p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(eq(couples.id, coupleId));
+  if (!couple) return false;
+  const partners = couple.p2 ? [couple.p1, couple.p2] : [couple.p1];
+  const said = await db
+    .select({ userId: planFeedback.userId })
+    .from(planFeedback)
+    .where(and(eq(planFeedback.planId, planId), eq(planFeedback.answer, answer)));
+  return partners.every((id) => said.some((row) => row.userId === id));
+}

@@ -1,0 +1,198 @@
+import "server-only";
+import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { AppError } from "@/lib/errors";
+import { ofCouple } from "@/lib/messages/access";
+import { isConfirmed, PLAN_TEXTS, type FeedbackAnswer, type PlanAnswer } from "./rules";
+import type { PlanView } from "./view";
+import { isoAtPlace } from "./time";
+
+/**
+ * Reads of plans. A plan is read by the four people of its conversation only (the one
+ * conversation-read rule, lib/messages/access.ts): anyone else gets 404 with nothing revealed.
+ */
+
+export const planNotFound = () => new AppError("NOT_FOUND", PLAN_TEXTS.notFound);
+
+/** A plan as the API answers it (README "Plans"); the browser's copy of the type: ./view.ts. */
+export type PlanItem = PlanView;
+
+export const planColumns = {
+  id: plans.id,
+  conversationId: plans.conversationId,
+  proposerUserId: plans.proposerUserId,
+  proposerCoupleId: plans.proposerCoupleId,
+  title: plans.title,
+  startsLocal: plans.startsLocal,
+  endsLocal: plans.endsLocal,
+  timeZone: plans.timeZone,
+  startsAt: plans.startsAt,
+  endsAt: plans.endsAt,
+  placeId: plans.placeId,
+  placeName: plans.placeName,
+  placeCity: plans.placeCity,
+  placeCountry: plans.placeCountry,
+  venue: plans.venue,
+  note: plans.note,
+  sequence: plans.sequence,
+  cancelledAt: plans.cancelledAt,
+  cancelReason: plans.cancelReason,
+};
+
+export type PlanRow = Pick<typeof plans.$inferSelect, keyof typeof planColumns>;
+
+/** Ended by a block either way, or when a couple has no partner left. */
+export const conversationEnded = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
+
+/** The member's plan with whether its conversation has ended, or 404 (a plan of another pair too). */
+export async function memberPlan(db: Db, member: ActingCouple, planId: string, lock = false): Promise<PlanRow & { ended: boolean }> {
+  const query = db
+    .select({ ...planColumns, ended: conversationEnded })
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(eq(plans.id, planId), ofCouple(member.coupleId)));
+  const [row] = await (lock ? query.for("update", { of: plans }) : query);
+  if (!row) throw planNotFound();
+  return row;
+}
+
+/** The people of each conversation now, in a stable order (the lower couple's partners first), with first names. */
+type Person = { userId: string; firstName: string; coupleId: string };
+
+async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, Person[]>> {
+  const people = new Map<string, Person[]>();
+  if (conversationIds.length === 0) return people;
+  const rows = await db
+    .select({
+      conversationId: conversations.id,
+      low: conversations.coupleLowId,
+      coupleId: couples.id,
+      p1: couples.partner1Id,
+      p2: couples.partner2Id,
+    })
+    .from(conversations)
+    .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
+    .where(inArray(conversations.id, conversationIds));
+  const ids = [...new Set(rows.flatMap((row) => (row.p2 ? [row.p1, row.p2] : [row.p1])))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (await db.select({ id: users.id, firstName: users.firstName }).from(users).where(inArray(users.id, ids))).map((u) => [
+          u.id,
+          u.firstName ?? "",
+        ]),
+  );
+  rows.sort((a, b) => Number(b.coupleId === b.low) - Number(a.coupleId === a.low));
+  for (const row of rows) {
+    const list = people.get(row.conversationId) ?? [];
+    for (const userId of row.p2 ? [row.p1, row.p2] : [row.p1])
+      list.push({ userId, firstName: names.get(userId) ?? "", coupleId: row.coupleId });
+    people.set(row.conversationId, list);
+  }
+  return people;
+}
+
+/**
+ * 'You met on ...': the plan's date at the place once both couples said 'Great' (every partner of
+ * each who answered said it, at least one of each): only this, never an answer, reaches the other couple.
+ */
+function metOn(row: PlanRow, members: readonly Person[], feedback: readonly { userId: string; answer: string }[]): string | null {
+  const coupleIds = [...new Set(members.map((person) => person.coupleId))];
+  const great =
+    coupleIds.length === 2 &&
+    coupleIds.every((coupleId) => {
+      const said = feedback.filter((f) => members.some((p) => p.userId === f.userId && p.coupleId === coupleId));
+      return said.length > 0 && said.every((f) => f.answer === "great");
+    });
+  return great ? row.startsLocal.slice(0, 10) : null;
+}
+
+/**
+ * The rows as the API answers them, for a viewer (their own 'How was it?' answer): four reads
+ * whatever their number (people, answers, feedback), never one per plan.
+ */
+export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: string | null = null): Promise<PlanItem[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const people = await peopleOf(db, [...new Set(rows.map((row) => row.conversationId))]);
+  const answered = await db
+    .select({ planId: planAnswers.planId, userId: planAnswers.userId, answer: planAnswers.answer })
+    .from(planAnswers)
+    .where(inArray(planAnswers.planId, ids));
+  const feedback = await db
+    .select({ planId: planFeedback.planId, userId: planFeedback.userId, answer: planFeedback.answer })
+    .from(planFeedback)
+    .where(inArray(planFeedback.planId, ids));
+  const answerOf = new Map(answered.map((a) => [`${a.planId}:${a.userId}`, a.answer as PlanAnswer]));
+  return rows.map((row) => {
+    const members = people.get(row.conversationId) ?? [];
+    const answers = members.map(({ userId, firstName }) => ({ userId, firstName, answer: answerOf.get(`${row.id}:${userId}`) ?? null }));
+    const proposer = answers.find((person) => person.userId === row.proposerUserId);
+    const said = feedback.filter((f) => f.planId === row.id);
+    return {
+      id: row.id,
+      conversationId: row.conversationId,
+      title: row.title,
+      startsAt: isoAtPlace(row.startsAt, row.timeZone),
+      endsAt: row.endsAt ? isoAtPlace(row.endsAt, row.timeZone) : null,
+      timeZone: row.timeZone,
+      place: { placeId: row.placeId, name: row.placeName, city: row.placeCity, country: row.placeCountry },
+      venue: row.venue,
+      note: row.note,
+      answers,
+      confirmed: row.cancelledAt === null && isConfirmed(answers),
+      proposedBy: proposer ? { userId: proposer.userId, firstName: proposer.firstName } : null,
+      proposerCoupleId: row.proposerCoupleId,
+      cancelledAt: row.cancelledAt?.toISOString() ?? null,
+      cancelReason: row.cancelReason,
+      sequence: row.sequence,
+      yourFeedback: (said.find((f) => f.userId === viewerId)?.answer as FeedbackAnswer | undefined) ?? null,
+      metOn: metOn(row, members, said),
+    };
+  });
+}
+
+export async function planItem(db: Db, member: ActingCouple, planId: string): Promise<PlanItem> {
+  return (await planItems(db, [await memberPlan(db, member, planId)], member.userId))[0]!;
+}
+
+/** SQL: not cancelled and not started yet. */
+export const upcoming = (now: Date): SQL => and(isNull(plans.cancelledAt), gt(plans.startsAt, now))!;
+
+/** How many plans of the conversation are upcoming (the limit per conversation). */
+export async function upcomingCount(db: Db, conversationId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(plans)
+    .where(and(eq(plans.conversationId, conversationId), upcoming(now)));
+  return row?.n ?? 0;
+}
+
+/** The most an upcoming list answers: 3 per conversation, the soonest first. */
+export const UPCOMING_LIST_MAX = 50;
+
+/** `GET /api/plans?upcoming=1`: the couple's upcoming plans in conversations that have not ended, soonest first. */
+export async function upcomingPlans(db: Db, member: ActingCouple, now = new Date()): Promise<PlanItem[]> {
+  const rows = await db
+    .select(planColumns)
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(ofCouple(member.coupleId), sql`not ${conversationEnded}`, upcoming(now)))
+    .orderBy(asc(plans.startsAt), asc(plans.id))
+    .limit(UPCOMING_LIST_MAX);
+  return planItems(db, rows, member.userId);
+}
+
+/** A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled ones too), by start. */
+export async function conversationPlans(db: Db, conversationId: string, viewerId: string, now = new Date()): Promise<PlanItem[]> {
+  const since = new Date(now.getTime() - 30 * 86_400_000);
+  const rows = await db
+    .select(planColumns)
+    .from(plans)
+    .where(and(eq(plans.conversationId, conversationId), gt(plans.startsAt, since)))
+    .orderBy(asc(plans.startsAt), asc(plans.id))
+    .limit(UPCOMING_LIST_MAX);
+  return planItems(db, rows, viewerId);
+}

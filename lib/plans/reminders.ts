@@ -1,0 +1,139 @@
+import "server-only";
+import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
+import { mayReceive } from "@/lib/messages/access";
+import { createNotification } from "@/lib/notifications/service";
+import { planFeedback } from "@/lib/notifications/types/plan-feedback";
+import { planReminder } from "@/lib/notifications/types/plan-reminder";
+import { placeLine, whenAtPlace } from "./format";
+import { planColumns, type PlanRow } from "./queries";
+import { DEFAULT_LENGTH_HOURS } from "./rules";
+import { isoAtPlace } from "./time";
+
+/**
+ * The reminders of plans (README "Plans"), from the scheduled work (lib/due): the evening before at
+ * 18:00 in the plan's zone, and two hours before, to those going or maybe, through their channels.
+ * Each is claimed by setting its column in the run's transaction (under the due work's lock), so
+ * two instances never send one twice; moving a plan's time clears them (lib/plans/service.ts).
+ */
+
+const HOUR = 3_600_000;
+export const SOON_HOURS = 2;
+/** The evening before is at most this long before the start (18:00 the day before a 23:59 plan). */
+const EVENING_WINDOW_HOURS = 30;
+
+/** SQL: 18:00 on the day before the plan, at the place, as an instant (Postgres has the same zone data). */
+const eveningBefore = sql`((substr(${plans.startsLocal}, 1, 10)::date - 1) + time '18:00') at time zone ${plans.timeZone}`;
+
+/** The plans whose reminder falls due now, claimed: evening ones not also due the soon one (that one says it all). */
+async function claim(tx: Db, now: Date) {
+  const soonFrom = new Date(now.getTime() + SOON_HOURS * HOUR);
+  const open = and(isNull(plans.cancelledAt), gt(plans.startsAt, now));
+  const soon = await tx
+    .update(plans)
+    .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(open, lte(plans.startsAt, soonFrom), isNull(plans.soonRemindedAt)))
+    .returning({ id: plans.id });
+  const evening = await tx
+    .update(plans)
+    .set({ eveningRemindedAt: now })
+    .where(
+      and(
+        open,
+        gt(plans.startsAt, soonFrom),
+        lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
+        isNull(plans.eveningRemindedAt),
+        sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: plans.id });
+  return [...soon.map(({ id }) => ({ id, kind: "soon" as const })), ...evening.map(({ id }) => ({ id, kind: "evening" as const }))];
+}
+
+/** '19:30 in Lisbon today' / 'tomorrow'. */
+const whenWords = (plan: PlanRow, kind: "soon" | "evening") => {
+  const shown = {
+    startsAt: isoAtPlace(plan.startsAt, plan.timeZone),
+    timeZone: plan.timeZone,
+    place: { name: plan.placeName, city: plan.placeCity },
+  };
+  return `${kind === "soon" ? "Soon" : "Tomorrow"}: ${whenAtPlace(shown)}`;
+};
+
+/** How long after a meetup 'How was it?' is still asked (a run missed for days does not ask about old plans). */
+const FEEDBACK_WITHIN_DAYS = 7;
+
+/**
+ * 'How was it?' once, to each of the four who may still receive the conversation, from a meetup's
+ * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders.
+ */
+export async function askHowItWent(tx: Db, now: Date): Promise<number> {
+  const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
+  const asked = await tx
+    .update(plans)
+    .set({ feedbackAskedAt: now })
+    .where(
+      and(
+        isNull(plans.cancelledAt),
+        isNull(plans.feedbackAskedAt),
+        // The index's range first (a plan lasts at most a day), then its end.
+        lte(plans.startsAt, now),
+        gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
+        sql`${ended} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
+  if (asked.length === 0) return 0;
+  const people = await tx
+    .select({ conversationId: conversations.id, userId: users.id })
+    .from(conversations)
+    .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
+    .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
+    .where(and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), mayReceive(sql`${users.id}`)));
+  let sent = 0;
+  for (const plan of asked)
+    for (const person of people.filter((p) => p.conversationId === plan.conversationId)) {
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planFeedback.type,
+        title: planFeedback.text.title(plan.title),
+        message: planFeedback.text.message,
+        conversationId: plan.conversationId,
+      });
+      sent++;
+    }
+  return sent;
+}
+
+/** Sends the reminders due at `now` in the caller's transaction; answers how many people were reminded. */
+export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
+  const due = await claim(tx, now);
+  if (due.length === 0) return 0;
+  const ids = due.map((d) => d.id);
+  const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  // Those going or maybe who may still receive the conversation (members, no block between the couples).
+  const recipients = await tx
+    .select({ planId: planAnswers.planId, userId: planAnswers.userId })
+    .from(planAnswers)
+    .innerJoin(plans, eq(plans.id, planAnswers.planId))
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(inArray(planAnswers.planId, ids), inArray(planAnswers.answer, ["going", "maybe"]), mayReceive(sql`${planAnswers.userId}`)));
+  let sent = 0;
+  for (const { id, kind } of due) {
+    const plan = byId.get(id)!;
+    const where = placeLine({ place: { name: plan.placeName, city: plan.placeCity }, venue: plan.venue, timeZone: plan.timeZone });
+    for (const person of recipients.filter((r) => r.planId === id)) {
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planReminder.type,
+        title: planReminder.text.title(plan.title),
+        message: planReminder.text.message(whenWords(plan, kind), where),
+        conversationId: plan.conversationId,
+      });
+      sent++;
+    }
+  }
+  return sent;
+}

@@ -1,0 +1,22 @@
+import "server-only";
+import { couples } from "@/db/schema";
+import { eq } from "drizzle-orm";
+import type { SafetyReactions } from "@/lib/safety/reactions";
+import { cancelPlansBetween, cancelPlansOfCouple } from "./ending";
+
+/** Plans' reactions to safety (listed in lib/registry/safety.ts). */
+export const plansSafety: SafetyReactions = {
+  /** A block either way cancels the two couples' upcoming plans. */
+  blocked: (tx, block) => cancelPlansBetween(tx, block.blockerCoupleId, block.blockedCoupleId),
+  /** A suspended couple's upcoming plans are cancelled; the other couples are told it can no longer take place. */
+  reportResolved: async (tx, report) => {
+    if (report.targetType === "couple" && report.action === "remove") {
+      const [couple] = await tx
+        .select({ p1: couples.partner1Id, p2: couples.partner2Id })
+        .from(couples)
+        .where(eq(couples.id, report.targetId));
+      await cancelPlansOfCouple(tx, report.targetId, couple ? [couple.p1, ...(couple.p2 ? [couple.p2] : [])] : []);
+    }
+    return [];
+  },
+};

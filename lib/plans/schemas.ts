@@ -1,0 +1,85 @@
+/** The plans API's inputs (README "Plans"): pure and browser-safe, the plan form's resolver shares them. */
+import { z } from "zod";
+import { boundedString, multiLine, oneLine, requiredText, trimmedString } from "@/lib/fields";
+import { ANSWERS, CANCEL_REASON_MAX, FEEDBACK_ANSWERS, NOTE_MAX, PLAN_TEXTS, TITLE_MAX, VENUE_MAX } from "./rules";
+import { parseWallClock } from "./time";
+
+/** The place's wall-clock time, '2026-12-14T19:30' (no offset: the place's zone gives it). */
+const wallClock = (message: string) =>
+  boundedString(16, message, message).refine((value) => parseWallClock(value) !== null, { message, abort: true });
+
+/** Optional text: "" and null read as none; kept as written otherwise, the ends trimmed. */
+const optionalText = (max: number, tooLong: string, notAllowed: string, lines: "one" | "many") =>
+  z.preprocess(
+    (value) =>
+      typeof value === "string" && value.trim() === "" ? null : typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value,
+    (lines === "one" ? oneLine(trimmedString(max, tooLong), notAllowed) : multiLine(trimmedString(max, tooLong), notAllowed))
+      .nullish()
+      .transform((value) => value ?? null),
+  );
+
+const placeId = z.string({ error: PLAN_TEXTS.placeRequired }).min(1, PLAN_TEXTS.placeRequired).max(300, PLAN_TEXTS.placeUnknown);
+
+const fields = {
+  title: requiredText(TITLE_MAX, PLAN_TEXTS.titleRequired, PLAN_TEXTS.titleTooLong, PLAN_TEXTS.titleNotAllowed),
+  startsAt: wallClock(PLAN_TEXTS.startRequired),
+  endsAt: z.preprocess((value) => (value === "" ? null : value), wallClock(PLAN_TEXTS.endInvalid).nullish()).transform((v) => v ?? null),
+  placeId: oneLine(placeId, PLAN_TEXTS.placeUnknown),
+  venue: optionalText(VENUE_MAX, PLAN_TEXTS.venueTooLong, PLAN_TEXTS.venueNotAllowed, "one"),
+  note: optionalText(NOTE_MAX, PLAN_TEXTS.noteTooLong, PLAN_TEXTS.noteNotAllowed, "many"),
+};
+
+/** `POST /api/conversations/{id}/plans`. */
+export const proposePlanSchema = z.object(fields);
+export type PlanInput = z.output<typeof proposePlanSchema>;
+
+/** `PATCH /api/plans/{id}`: the same fields, each optional; what is sent is changed. */
+export const changePlanSchema = z.object({
+  title: fields.title.optional(),
+  startsAt: fields.startsAt.optional(),
+  endsAt: fields.endsAt.optional(),
+  placeId: fields.placeId.optional(),
+  venue: fields.venue.optional(),
+  note: fields.note.optional(),
+});
+export type PlanChange = z.output<typeof changePlanSchema>;
+
+/** `DELETE /api/plans/{id}` (the body is optional). */
+export const cancelPlanSchema = z.object({
+  reason: optionalText(CANCEL_REASON_MAX, PLAN_TEXTS.reasonTooLong, PLAN_TEXTS.reasonNotAllowed, "many").optional(),
+});
+
+/** `PUT /api/plans/{id}/answer`. */
+export const answerSchema = z.object({ answer: z.enum(ANSWERS, { error: PLAN_TEXTS.answerInvalid }) });
+
+/** `PUT /api/plans/{id}/feedback`. */
+export const feedbackSchema = z.object({ answer: z.enum(FEEDBACK_ANSWERS, { error: PLAN_TEXTS.feedbackInvalid }) });
+
+/** `GET /api/plans?upcoming=1`: only the upcoming list exists. */
+export const plansQuerySchema = z.object({ upcoming: z.literal("1", { error: "upcoming must be 1" }).optional() });
+
+export const planParamsSchema = z.object({ id: z.uuid({ error: PLAN_TEXTS.idInvalid }) });
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const TIME = /^\d{2}:\d{2}$/;
+
+/**
+ * The plan form ('Plan a meetup'): a date, a start and an optional end time (the same day), sent as
+ * the API's wall-clock fields; the server checks the rest (future, 180 days, the place's zone).
+ */
+export const planFormSchema = z
+  .object({
+    title: fields.title,
+    date: z.string({ error: PLAN_TEXTS.startRequired }).regex(DATE, PLAN_TEXTS.startRequired),
+    time: z.string({ error: PLAN_TEXTS.startRequired }).regex(TIME, PLAN_TEXTS.startRequired),
+    endTime: z.string().regex(TIME, PLAN_TEXTS.endInvalid).or(z.literal("")),
+    placeId: z.string({ error: PLAN_TEXTS.placeRequired }).min(1, PLAN_TEXTS.placeRequired).max(300, PLAN_TEXTS.placeUnknown),
+    venue: fields.venue,
+    note: fields.note,
+  })
+  .transform(({ date, time, endTime, ...rest }): PlanInput => ({
+    ...rest,
+    startsAt: `${date}T${time}`,
+    endsAt: endTime ? `${date}T${endTime}` : null,
+  }));
+export type PlanFormValues = z.input<typeof planFormSchema>;

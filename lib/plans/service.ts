@@ -1,0 +1,239 @@
+import "server-only";
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { planAnswers, plans } from "@/db/schema";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { AppError } from "@/lib/errors";
+import { publishLive } from "@/lib/live/publish";
+import { memberConversation } from "@/lib/messages/queries";
+import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { createNotification } from "@/lib/notifications/service";
+import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
+import { planChanged } from "@/lib/notifications/types/plan-changed";
+import { planProposed } from "@/lib/notifications/types/plan-proposed";
+import { whenAtPlace } from "./format";
+import { PLAN } from "./live";
+import { resolvePlanPlace, type PlanPlace } from "./place";
+import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
+import { PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION, type PlanAnswer } from "./rules";
+import type { PlanChange, PlanInput } from "./schemas";
+
+/**
+ * Plans between the four people of a conversation (README "Plans"): any of them proposes, changes
+ * and answers; the proposing couple cancels. Every write runs in one transaction with its
+ * notifications and live rows, and refuses an ended conversation (403) and anyone else (404).
+ */
+
+const invalid = (field: string, message: string) => new AppError("VALIDATION_ERROR", message, { fieldErrors: { [field]: message } });
+
+function windowOrThrow(startsLocal: string, endsLocal: string | null, timeZone: string, now: Date) {
+  const checked = planWindow(startsLocal, endsLocal, timeZone, now);
+  if (!checked.ok) throw invalid(checked.field, checked.message);
+  return checked.window;
+}
+
+/** The member's conversation while it has not ended (a block, a couple gone ends it). */
+async function openConversation(tx: Db, member: ActingCouple, conversationId: string, lock = false) {
+  const conversation = await memberConversation(tx, member, conversationId, lock);
+  if (conversation.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  return conversation;
+}
+
+/** The member's plan while it may still change: its conversation open, not cancelled, not started. */
+async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date): Promise<PlanRow> {
+  const row = await memberPlan(tx, member, planId, true);
+  if (row.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
+  if (row.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
+  if (row.startsAt.getTime() <= now.getTime()) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
+  return row;
+}
+
+/** Each of the four gets the card as it is now. */
+async function tellEveryone(tx: Db, planId: string, people: readonly { userId: string }[]) {
+  await publishLive(
+    tx,
+    people.map(({ userId }) => ({ userId, kind: PLAN, subjectId: planId })),
+  );
+}
+
+/**
+ * `POST /api/conversations/{id}/plans`: a plan at a place from the place search, its times the
+ * place's wall clock. At most UPCOMING_PER_CONVERSATION upcoming per conversation (409), counted
+ * under the conversation's row lock so two proposals cannot both take the last place. The other
+ * three are notified; all four get the card live.
+ */
+export async function proposePlan(
+  db: Db,
+  member: ActingCouple,
+  conversationId: string,
+  input: PlanInput,
+  now = new Date(),
+): Promise<PlanItem> {
+  // Membership first: a stranger learns nothing, and costs no place lookup.
+  await openConversation(db, member, conversationId);
+  const place = await resolvePlanPlace(input.placeId);
+  const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
+  const id = await transaction(db, async (tx) => {
+    await openConversation(tx, member, conversationId, true);
+    if ((await upcomingCount(tx, conversationId, now)) >= UPCOMING_PER_CONVERSATION)
+      throw new AppError("TOO_MANY_PLANS", PLAN_TEXTS.tooMany);
+    const [row] = await tx
+      .insert(plans)
+      .values({
+        conversationId,
+        proposerUserId: member.userId,
+        proposerCoupleId: member.coupleId,
+        title: input.title,
+        startsLocal: input.startsAt,
+        endsLocal: input.endsAt,
+        timeZone: place.timeZone,
+        ...window,
+        ...placeColumns(place),
+        venue: input.venue,
+        note: input.note,
+      })
+      .returning({ id: plans.id });
+    const item = (await planItems(tx, [await memberPlan(tx, member, row!.id)]))[0]!;
+    for (const person of item.answers.filter((p) => p.userId !== member.userId))
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planProposed.type,
+        title: planProposed.text.title(item.title),
+        message: planProposed.text.message(member.firstName, whenAtPlace(item)),
+        conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+      });
+    await tellEveryone(tx, item.id, item.answers);
+    return item.id;
+  });
+  return planItem(db, member, id);
+}
+
+const placeColumns = (place: PlanPlace) => ({
+  placeId: place.placeId,
+  placeName: place.name,
+  placeCity: place.city,
+  placeCountry: place.country,
+});
+
+/** What a change says it changed: 'the time', 'the place and the note'. */
+function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
+  const names: [keyof PlanRow, string][] = [
+    ["title", "what you plan"],
+    ["startsLocal", "the time"],
+    ["endsLocal", "the end time"],
+    ["placeId", "the place"],
+    ["venue", "the venue"],
+    ["note", "the note"],
+  ];
+  const words = names.filter(([key]) => key in after && after[key] !== before[key]).map(([, word]) => word);
+  return words.length <= 1 ? (words[0] ?? "the plan") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/**
+ * `PATCH /api/plans/{id}`: any of the four changes what, when or where (a cancelled or started
+ * plan refuses with 409). A real change asks everyone again: the answers go back to 'not yet',
+ * the sequence rises, the reminders for a moved time are due again, and the other three are told
+ * what changed. Sending what is already there changes nothing.
+ */
+export async function changePlan(db: Db, member: ActingCouple, planId: string, change: PlanChange, now = new Date()): Promise<PlanItem> {
+  const before = await memberPlan(db, member, planId);
+  if (Object.values(change).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
+  const place = change.placeId !== undefined && change.placeId !== before.placeId ? await resolvePlanPlace(change.placeId) : null;
+  await transaction(db, async (tx) => {
+    const row = await openPlan(tx, member, planId, now);
+    const timeZone = place?.timeZone ?? row.timeZone;
+    const startsLocal = change.startsAt ?? row.startsLocal;
+    const endsLocal = change.endsAt !== undefined ? change.endsAt : row.endsLocal;
+    const after: Partial<PlanRow> = {
+      ...(change.title !== undefined && { title: change.title }),
+      ...(change.venue !== undefined && { venue: change.venue }),
+      ...(change.note !== undefined && { note: change.note }),
+      ...(place && { ...placeColumns(place), timeZone }),
+      startsLocal,
+      endsLocal,
+    };
+    const changed = (Object.keys(after) as (keyof PlanRow)[]).filter((key) => after[key] !== row[key]);
+    if (changed.length === 0) return;
+    const window = windowOrThrow(startsLocal, endsLocal, timeZone, now);
+    const moved = window.startsAt.getTime() !== row.startsAt.getTime();
+    await tx
+      .update(plans)
+      .set({
+        ...after,
+        ...window,
+        sequence: sql`${plans.sequence} + 1`,
+        updatedAt: sql`now()`,
+        ...(moved && { eveningRemindedAt: null, soonRemindedAt: null }),
+      })
+      .where(eq(plans.id, planId));
+    await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
+    const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
+    const what = changedWords(row, after);
+    for (const person of item.answers.filter((p) => p.userId !== member.userId))
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planChanged.type,
+        title: planChanged.text.title(item.title),
+        message: planChanged.text.message(member.firstName, what),
+        conversationId: item.conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+      });
+    await tellEveryone(tx, planId, item.answers);
+  });
+  return planItem(db, member, planId);
+}
+
+/**
+ * `DELETE /api/plans/{id}`: the proposer or their partner cancels it, with an optional reason
+ * (the other couple gets 403). The sequence rises, so a calendar that imported it marks it
+ * cancelled; the other three are told. Cancelling it again answers it as it is.
+ */
+export async function cancelPlan(db: Db, member: ActingCouple, planId: string, reason: string | null, now = new Date()): Promise<PlanItem> {
+  const already = await memberPlan(db, member, planId);
+  if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
+  if (already.cancelledAt) return planItem(db, member, planId);
+  await transaction(db, async (tx) => {
+    await openPlan(tx, member, planId, now);
+    await tx
+      .update(plans)
+      .set({ cancelledAt: now, cancelReason: reason, sequence: sql`${plans.sequence} + 1`, updatedAt: sql`now()` })
+      .where(eq(plans.id, planId));
+    const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
+    for (const person of item.answers.filter((p) => p.userId !== member.userId))
+      await createNotification(tx, {
+        userId: person.userId,
+        type: planCancelled.type,
+        title: planCancelled.text.title(item.title),
+        message: planCancelled.text.message(member.firstName, reason),
+        conversationId: item.conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+      });
+    await tellEveryone(tx, planId, item.answers);
+  });
+  return planItem(db, member, planId);
+}
+
+/** `PUT /api/plans/{id}/answer`: going, maybe or can't, changed at will until it starts; all four see it live. */
+export async function answerPlan(db: Db, member: ActingCouple, planId: string, answer: PlanAnswer, now = new Date()): Promise<PlanItem> {
+  await transaction(db, async (tx) => {
+    await openPlan(tx, member, planId, now);
+    await tx
+      .insert(planAnswers)
+      .values({ planId, userId: member.userId, answer })
+      .onConflictDoUpdate({ target: [planAnswers.planId, planAnswers.userId], set: { answer, answeredAt: sql`now()` } });
+    const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
+    await tellEveryone(tx, planId, item.answers);
+  });
+  return planItem(db, member, planId);
+}
+
+/** The conversation's plans for its thread (the member's conversation, ended or not). */
+export async function plansOfConversation(db: Db, member: ActingCouple, conversationId: string): Promise<PlanItem[]> {
+  await memberConversation(db, member, conversationId);
+  return conversationPlans(db, conversationId, member.userId);
+}

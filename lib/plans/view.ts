@@ -1,0 +1,28 @@
+/**
+ * A plan as the browser holds it: the API's answer (lib/plans/queries.ts PlanItem), as a type the
+ * client may import without the server's code.
+ */
+import type { AnswerRow, FeedbackAnswer } from "./rules";
+
+export type PlanView = {
+  id: string;
+  conversationId: string;
+  title: string;
+  startsAt: string;
+  endsAt: string | null;
+  timeZone: string;
+  place: { placeId: string; name: string; city: string | null; country: string | null };
+  venue: string | null;
+  note: string | null;
+  answers: AnswerRow[];
+  confirmed: boolean;
+  proposedBy: { userId: string; firstName: string } | null;
+  proposerCoupleId: string | null;
+  cancelledAt: string | null;
+  cancelReason: string | null;
+  sequence: number;
+  /** The viewer's own 'How was it?' answer (never anyone else's). */
+  yourFeedback: FeedbackAnswer | null;
+  /** The plan's date at the place ('2026-12-14') once both couples said 'Great': 'You met on 14 Dec'. */
+  metOn: string | null;
+};

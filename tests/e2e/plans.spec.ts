@@ -1,0 +1,150 @@
+import { readFile } from "node:fs/promises";
+import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
+import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { openProfile, sayHello, signIn } from "./support";
+
+/**
+ * From talking to meeting: four people of two couples (phones and laptops, both themes) in one
+ * conversation. One proposes a plan at a place found with the place search; the others answer on
+ * the card that changes live for all four; one moves the time and everyone is asked again; all
+ * four go ('Confirmed'); one downloads the calendar file; a friend opens the shared link in a
+ * fifth context without an account. axe-core on each screen. Seeded directory couples (lib/demo).
+ */
+test.describe.configure({ mode: "serial" });
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+const LIVE = { timeout: 20_000 };
+
+type Person = { page: Page; firstName: string; coupleName: string; label: string };
+
+async function person(
+  browser: Browser,
+  [first, partner]: [string, string],
+  me: 0 | 1,
+  viewport: typeof PHONE,
+  theme: "light" | "dark",
+): Promise<Person> {
+  const context = await browser.newContext({ viewport, colorScheme: theme, acceptDownloads: true });
+  await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
+  const page = await context.newPage();
+  const firstName = me === 0 ? first : partner;
+  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+  return { page, firstName, coupleName: `${first} & ${partner}`, label: `${firstName}-${viewport.width}-${theme}` };
+}
+
+async function check(who: Person, name: string, testInfo: TestInfo) {
+  await noHorizontalScroll(who.page);
+  await axe(who.page);
+  await who.page.screenshot({ path: testInfo.outputPath(`${name}-${who.label}.png`), fullPage: true });
+}
+
+const card = (who: Person) => who.page.getByRole("article", { name: "Dinner and a walk" });
+
+/** The place's date `days` ahead, as the date input takes it. */
+const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file and a friend's link", async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const joana = await person(browser, ["Joana", "Andre"], 0, PHONE, "light");
+  const andre = await person(browser, ["Joana", "Andre"], 1, LAPTOP, "dark");
+  const clara = await person(browser, ["Clara", "Vasco"], 0, LAPTOP, "light");
+  const vasco = await person(browser, ["Clara", "Vasco"], 1, PHONE, "dark");
+  const everyone = [joana, andre, clara, vasco];
+
+  // Joana says hello; Clara accepts and lands in the conversation; all four open it.
+  await openProfile(joana, clara.coupleName);
+  await sayHello(joana, clara.coupleName, "Dinner in Lisbon some time?");
+  await clara.page.goto("/messages?tab=requests");
+  await clara.page.getByRole("button", { name: "Accept" }).click();
+  await expect(clara.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  const conversation = new URL(clara.page.url()).pathname;
+  for (const who of everyone) await who.page.goto(conversation);
+
+  // Joana proposes from the composer's menu: what, when (the place's clock), where (the place search), a venue.
+  await joana.page.getByRole("button", { name: "Plan a meetup" }).click();
+  const form = joana.page.getByRole("dialog", { name: "Plan a meetup" });
+  await form.getByLabel("What").fill("Dinner and a walk");
+  await form.getByLabel("Date").fill(dayAhead(15));
+  await form.getByLabel("Starts").fill("19:30");
+  await form.getByRole("combobox", { name: "Where" }).fill("Lisbon");
+  await form.getByRole("option").filter({ hasText: "Lisbon" }).first().click();
+  await form.getByLabel("Venue (optional)").fill("Time Out Market");
+  await check(joana, "plan-form", testInfo);
+  const proposed = joana.page.waitForResponse((response) => response.url().endsWith("/plans") && response.request().method() === "POST");
+  await form.getByRole("button", { name: "Propose" }).click();
+  expect((await proposed).status()).toBe(201);
+  await expect(form).toBeHidden();
+
+  // The card comes live to all four, each answer 'not yet', the time Lisbon's.
+  for (const who of everyone) {
+    await expect(card(who)).toContainText("19:30", LIVE);
+    await expect(card(who)).toContainText("Time Out Market, Lisbon");
+    await expect(card(who)).toContainText(`${clara.firstName}: not yet`);
+  }
+  await check(vasco, "plan-card", testInfo);
+
+  // Three answer; everyone sees each answer by first name.
+  await card(andre).getByRole("button", { name: "Going" }).click();
+  await card(clara).getByRole("button", { name: "Maybe" }).click();
+  await card(vasco).getByRole("button", { name: "Going" }).click();
+  for (const who of everyone)
+    for (const answer of ["Joana: not yet", "Andre: going", "Clara: maybe", "Vasco: going"])
+      await expect(card(who)).toContainText(answer, LIVE);
+
+  // Clara moves the time: everyone is asked again.
+  await card(clara).getByRole("button", { name: "Change" }).click();
+  const change = clara.page.getByRole("dialog", { name: "Change the plan" });
+  await change.getByLabel("Starts").fill("20:00");
+  await change.getByRole("button", { name: "Change and ask again" }).click();
+  await expect(change).toBeHidden();
+  for (const who of everyone) {
+    await expect(card(who)).toContainText("20:00", LIVE);
+    await expect(card(who)).toContainText("Andre: not yet", LIVE);
+  }
+
+  // All four go: 'Confirmed' for everyone.
+  for (const who of everyone) await card(who).getByRole("button", { name: "Going" }).click();
+  for (const who of everyone) await expect(card(who).getByText("Confirmed", { exact: true })).toBeVisible(LIVE);
+  for (const who of everyone) await check(who, "confirmed", testInfo);
+
+  // Andre adds it to his calendar: the file names the place's zone and the change.
+  await card(andre).getByText("Add to calendar").click();
+  const href = await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).getAttribute("href");
+  const fetched = await andre.page.request.get(href!);
+  expect(fetched.status(), await fetched.text()).toBe(200);
+  expect(fetched.headers()["content-disposition"]).toContain("attachment");
+  const downloading = andre.page.waitForEvent("download");
+  await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).click();
+  const file = await (await downloading).path();
+  const ics = await readFile(file!, "utf8");
+  expect(ics).toContain("BEGIN:VCALENDAR");
+  expect(ics).toMatch(/DTSTART;TZID=Europe\/Lisbon:\d{8}T200000/);
+  expect(ics).toContain("SEQUENCE:1");
+  expect(ics).toContain("STATUS:CONFIRMED");
+
+  // 'Upcoming' on /messages: the plan, its place and who is going.
+  await vasco.page.goto("/messages");
+  await expect(vasco.page.getByRole("region", { name: "Upcoming" })).toContainText("Time Out Market, Lisbon · 4 of 4 going");
+
+  // Joana shares it with a friend, who opens it without an account, in a fifth context.
+  await card(joana).getByText("Share with a friend").click();
+  await card(joana).getByRole("button", { name: "Make a link" }).click();
+  const link = await card(joana).getByLabel("Link to send").inputValue();
+  expect(link).toMatch(/\/plan\/[\w-]{43}$/);
+  const friend = await browser.newContext({ viewport: PHONE });
+  const friendPage = await friend.newPage();
+  await friendPage.goto(link);
+  await expect(friendPage.getByRole("heading", { name: "Dinner and a walk" })).toBeVisible();
+  await expect(friendPage.getByText("Meeting Clara and Vasco")).toBeVisible();
+  await expect(friendPage.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
+  await axe(friendPage);
+  await friendPage.screenshot({ path: testInfo.outputPath("shared-plan.png") });
+  // Revoked: the same link no longer shows the plan.
+  await card(joana).getByRole("button", { name: "Stop sharing" }).click();
+  await expect(card(joana).getByRole("button", { name: "Make a link" })).toBeVisible();
+  await friendPage.goto(link);
+  await expect(friendPage.getByRole("heading", { name: "This link does not work" })).toBeVisible();
+});

@@ -1,0 +1,94 @@
+import { and, eq, or } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { discoverDismissals, notifications, plans } from "@/db/schema";
+import { runDueWork } from "@/lib/due/service";
+import { connected, messagingCouple } from "../support/messages";
+import { PLACES, plan } from "../support/plans";
+
+/** Two couples who met yesterday evening: the plan moved into the past, as time would. */
+async function metYesterday() {
+  const four = await connected();
+  const made = (
+    await plan.propose(four.conversationId, { title: "Dinner", startsAt: "2026-12-14T19:30", placeId: PLACES.lisbon }, four.one.a.headers)
+  ).json.data;
+  const db = await getDb();
+  const yesterday = new Date(Date.now() - 24 * 3_600_000);
+  await db
+    .update(plans)
+    .set({ startsAt: yesterday, startsLocal: yesterday.toISOString().slice(0, 16) })
+    .where(eq(plans.id, made.id));
+  return { ...four, id: made.id as string, day: yesterday.toISOString().slice(0, 10) };
+}
+
+describe("'How was it?' after the meetup", () => {
+  it("is asked once of each of the four from the scheduled work, after the meetup's end, never for a cancelled plan", async () => {
+    const { one, two, id, conversationId } = await metYesterday();
+    const cancelled = await metYesterday();
+    const db = await getDb();
+    await db.update(plans).set({ cancelledAt: new Date() }).where(eq(plans.id, cancelled.id));
+    await Promise.all([runDueWork(db), runDueWork(db)]);
+    await runDueWork(db);
+    const asked = (conversation: string) =>
+      db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversation)));
+    expect((await asked(conversationId)).map((r) => r.userId).sort()).toEqual(
+      [one.a.userId, one.b.userId, two.a.userId, two.b.userId].sort(),
+    );
+    expect(await asked(cancelled.conversationId)).toEqual([]);
+    const [row] = await db.select({ askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
+    expect(row!.askedAt).not.toBeNull();
+  });
+
+  it("is refused before the meetup has ended, and from anyone outside the four", async () => {
+    const { one, conversationId } = await connected();
+    const made = (
+      await plan.propose(conversationId, { title: "Soon", startsAt: "2026-12-20T19:30", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const early = await plan.feedback(made.id, "great", one.a.headers);
+    expect(early.status).toBe(409);
+    expect(early.json.error.message).toBe("You can say how it was once you have met.");
+    const { id } = await metYesterday();
+    const stranger = await messagingCouple();
+    expect((await plan.feedback(id, "great", stranger.a.headers)).status).toBe(404);
+    expect((await plan.feedback(id, "amazing", stranger.a.headers)).status).toBe(400);
+  });
+
+  it("keeps each answer private; 'You met on' shows once both couples said great", async () => {
+    const { one, two, id, day } = await metYesterday();
+    expect((await plan.feedback(id, "great", one.a.headers)).json.data).toEqual({ answer: "great", report: null });
+    const seenByOther = (await plan.read(id, two.a.headers)).json.data;
+    expect(seenByOther).toMatchObject({ yourFeedback: null, metOn: null });
+    expect(JSON.stringify(seenByOther)).not.toContain("great");
+    expect((await plan.read(id, one.a.headers)).json.data.yourFeedback).toBe("great");
+    await plan.feedback(id, "great", two.b.headers);
+    for (const person of [one.a, one.b, two.a, two.b]) expect((await plan.read(id, person.headers)).json.data.metOn).toBe(day);
+    await plan.feedback(id, "fine", one.b.headers);
+    expect((await plan.read(id, one.a.headers)).json.data.metOn).toBeNull();
+  });
+
+  it("'Not for us' from both partners keeps the two couples out of each other's suggestions; 'Something went wrong' names whom to report", async () => {
+    const { one, two, id } = await metYesterday();
+    const db = await getDb();
+    const apart = () =>
+      db
+        .select({ coupleId: discoverDismissals.coupleId, hiddenUntil: discoverDismissals.hiddenUntil })
+        .from(discoverDismissals)
+        .where(
+          or(
+            and(eq(discoverDismissals.coupleId, one.coupleId), eq(discoverDismissals.dismissedCoupleId, two.coupleId)),
+            and(eq(discoverDismissals.coupleId, two.coupleId), eq(discoverDismissals.dismissedCoupleId, one.coupleId)),
+          ),
+        );
+    await plan.feedback(id, "not_for_us", two.a.headers);
+    expect(await apart()).toEqual([]);
+    await plan.feedback(id, "not_for_us", two.b.headers);
+    const rows = await apart();
+    expect(rows.map((r) => r.coupleId).sort()).toEqual([one.coupleId, two.coupleId].sort());
+    expect(rows.every((r) => r.hiddenUntil.getUTCFullYear() === 9999)).toBe(true);
+    const wrong = await plan.feedback(id, "went_wrong", one.a.headers);
+    expect(wrong.json.data).toEqual({ answer: "went_wrong", report: { targetType: "couple", targetId: two.coupleId } });
+  });
+});

@@ -1,0 +1,110 @@
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { notifications, plans } from "@/db/schema";
+import { deleteAccount } from "@/lib/account/deletion";
+import { runDueWork } from "@/lib/due/service";
+import { PASSWORD } from "../support/api";
+import { block, connected } from "../support/messages";
+import { PLACES, plan } from "../support/plans";
+
+async function reminders(title: string) {
+  const db = await getDb();
+  return db
+    .select({ userId: notifications.userId, message: notifications.message })
+    .from(notifications)
+    .where(and(eq(notifications.type, "plan_reminder"), eq(notifications.title, `Coming up: ${title}`)));
+}
+
+/** Two couples and a plan at 19:30 on 14 December in Lisbon (UTC+0 then), answered going, maybe, can't and not yet. */
+async function answeredPlan(title: string, placeId = PLACES.lisbon, startsAt = "2026-12-14T19:30") {
+  const four = await connected();
+  const made = await plan.propose(four.conversationId, { title, startsAt, placeId, venue: "Time Out Market" }, four.one.a.headers);
+  expect(made.status).toBe(201);
+  const id = made.json.data.id as string;
+  await plan.answer(id, "going", four.one.a.headers);
+  await plan.answer(id, "maybe", four.one.b.headers);
+  await plan.answer(id, "cant", four.two.a.headers);
+  return { ...four, id };
+}
+
+describe("plan reminders from the scheduled work", () => {
+  it("reminds those going or maybe at 18:00 the evening before and two hours before, each once, even with two runs at a time", async () => {
+    const { one, id } = await answeredPlan("Evening walk");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T17:59:00Z"));
+    expect(await reminders("Evening walk")).toEqual([]);
+    await Promise.all([runDueWork(db, new Date("2026-12-13T18:00:00Z")), runDueWork(db, new Date("2026-12-13T18:01:00Z"))]);
+    const evening = await reminders("Evening walk");
+    expect(evening.map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
+    expect(evening[0]!.message).toBe("Tomorrow: Mon 14 Dec, 19:30 in Lisbon · Time Out Market, Lisbon");
+    await runDueWork(db, new Date("2026-12-14T17:29:00Z"));
+    expect(await reminders("Evening walk")).toHaveLength(2);
+    await Promise.all([runDueWork(db, new Date("2026-12-14T17:30:00Z")), runDueWork(db, new Date("2026-12-14T17:31:00Z"))]);
+    const all = await reminders("Evening walk");
+    expect(all).toHaveLength(4);
+    expect(all.filter((r) => r.message.startsWith("Soon: Mon 14 Dec, 19:30 in Lisbon"))).toHaveLength(2);
+    await runDueWork(db, new Date("2026-12-14T19:00:00Z"));
+    expect(await reminders("Evening walk")).toHaveLength(4);
+    const [row] = await db.select({ soon: plans.soonRemindedAt }).from(plans).where(eq(plans.id, id));
+    expect(row!.soon).not.toBeNull();
+  });
+
+  it("keeps 18:00 at the place: a plan in New York is reminded at 23:00 UTC the evening before", async () => {
+    const { one } = await answeredPlan("Broadway", PLACES.newYork, "2026-12-15T19:30");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-14T22:59:00Z"));
+    expect(await reminders("Broadway")).toEqual([]);
+    // Reminded in the app and by e-mail (queued in the run, handed to the provider after its commit).
+    expect(await runDueWork(db, new Date("2026-12-14T23:00:00Z"))).toMatchObject({ reminded: 2, emailed: 2 });
+    expect((await reminders("Broadway")).map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
+  });
+
+  it("reminds again after the time moves (answers asked again), never for a cancelled plan", async () => {
+    const { two, id } = await answeredPlan("Moved dinner");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect(await reminders("Moved dinner")).toHaveLength(2);
+    await plan.change(id, { startsAt: "2026-12-15T19:30" }, two.b.headers);
+    await plan.answer(id, "going", two.b.headers);
+    await runDueWork(db, new Date("2026-12-14T18:00:00Z"));
+    expect((await reminders("Moved dinner")).map((r) => r.userId)).toContain(two.b.userId);
+    const cancelled = await answeredPlan("Called off");
+    await plan.cancel(cancelled.id, {}, cancelled.one.a.headers);
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect(await reminders("Called off")).toEqual([]);
+  });
+});
+
+describe("plans that can no longer take place", () => {
+  it("are cancelled by a block either way, silently, and their calendar entries marked cancelled", async () => {
+    const { one, two, id, conversationId } = await answeredPlan("Before the block");
+    await block(one.coupleId, two.a.headers);
+    const db = await getDb();
+    const [row] = await db.select({ cancelledAt: plans.cancelledAt, sequence: plans.sequence }).from(plans).where(eq(plans.id, id));
+    expect(row!.cancelledAt).not.toBeNull();
+    expect(row!.sequence).toBe(1);
+    const told = await db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.conversationId, conversationId)));
+    expect(told).toEqual([]);
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect(await reminders("Before the block")).toEqual([]);
+    expect((await plan.upcoming(one.a.headers)).json.data).toEqual([]);
+  });
+
+  it("are cancelled by an account's deletion, the people left told it can no longer take place", async () => {
+    const { one, two, id } = await answeredPlan("Before leaving");
+    const db = await getDb();
+    await deleteAccount(db, two.a.userId, PASSWORD);
+    const [row] = await db.select({ cancelledAt: plans.cancelledAt }).from(plans).where(eq(plans.id, id));
+    expect(row!.cancelledAt).not.toBeNull();
+    const told = await db
+      .select({ userId: notifications.userId, message: notifications.message })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.title, "Plan cancelled: Before leaving")));
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.b.userId].sort());
+    expect(told[0]!.message).toBe("This plan can no longer take place.");
+  });
+});

@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { couples, plans } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
+import { sharedPlan } from "@/lib/plans/share";
+import { connected, messagingCouple } from "../support/messages";
+import { PLACES, plan } from "../support/plans";
+
+const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
+
+describe("'Share with a friend'", () => {
+  it("makes a long random link that shows what, when, where and the other couple's first names and photo, nothing more", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await db.update(couples).set({ profileImageUrl: "/api/images/couple/abc.jpg" }).where(eq(couples.id, two.coupleId));
+    const made = (
+      await plan.propose(
+        conversationId,
+        { title: "Dinner", startsAt: "2026-12-14T19:30", placeId: PLACES.lisbon, venue: "Time Out Market", note: "Secret note" },
+        one.a.headers,
+      )
+    ).json.data;
+    const shared = await plan.share(made.id, one.b.headers);
+    expect(shared.status).toBe(201);
+    expect(shared.json.data.url).toMatch(/^https?:\/\/[^/]+\/plan\/[\w-]{43}$/);
+    const token = tokenOf(shared.json.data.url);
+    const [row] = await db.select({ hash: plans.shareTokenHash }).from(plans).where(eq(plans.id, made.id));
+    expect(row!.hash).toBe(hashToken(token));
+    expect(row!.hash).not.toContain(token);
+    const seen = await sharedPlan(db, token);
+    expect(seen).toEqual({
+      title: "Dinner",
+      startsAt: "2026-12-14T19:30:00+00:00",
+      timeZone: "Europe/Lisbon",
+      place: { name: "Lisbon", city: "Lisbon", country: "Portugal" },
+      venue: "Time Out Market",
+      cancelled: false,
+      meeting: { firstNames: [two.a.firstName, two.b.firstName], photoUrl: "/api/images/couple/abc.jpg" },
+    });
+    expect(JSON.stringify(seen)).not.toMatch(/Secret note|Lovelace|@example\.com/);
+  });
+
+  it("reads a guessed, altered, replaced or revoked token as no plan; a stranger cannot share", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Walk", startsAt: "2026-12-20T11:00", placeId: PLACES.lisbon }, two.a.headers)
+    ).json.data;
+    const first = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    expect(await sharedPlan(db, first)).not.toBeNull();
+    for (const guess of [
+      "",
+      "x".repeat(43),
+      `${first.slice(0, 42)}${first.endsWith("A") ? "B" : "A"}`,
+      `${first}x`,
+      "../../etc",
+      first.slice(0, 20),
+    ])
+      expect(await sharedPlan(db, guess), guess).toBeNull();
+    const second = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    expect(await sharedPlan(db, first)).toBeNull();
+    expect(await sharedPlan(db, second)).not.toBeNull();
+    expect((await plan.stopSharing(made.id, two.b.headers)).status).toBe(204);
+    expect(await sharedPlan(db, second)).toBeNull();
+    const stranger = await messagingCouple();
+    expect((await plan.share(made.id, stranger.a.headers)).status).toBe(404);
+    expect((await plan.stopSharing(made.id, stranger.a.headers)).status).toBe(404);
+  });
+
+  it("expires a day after the meetup (its end, or start plus 3 hours)", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Brunch", startsAt: "2026-12-20T11:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const token = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    expect(await sharedPlan(db, token, new Date("2026-12-21T13:59:00Z"))).not.toBeNull();
+    expect(await sharedPlan(db, token, new Date("2026-12-21T14:00:00Z"))).toBeNull();
+  });
+});

@@ -1,0 +1,320 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import ICAL from "ical.js";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { liveEvents, notifications, planAnswers, plans } from "@/db/schema";
+import { timeForViewer } from "@/lib/plans/format";
+import { proposePlan } from "@/lib/plans/service";
+import { block, connected, messagingCouple } from "../support/messages";
+import { actingA, daysAhead, PLACES, plan } from "../support/plans";
+
+const dinner = (startsAt = daysAhead(15), extra: Record<string, unknown> = {}) => ({
+  title: "Dinner and a walk",
+  startsAt,
+  placeId: PLACES.lisbon,
+  venue: "Time Out Market",
+  ...extra,
+});
+
+async function planCount(conversationId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(plans)
+    .where(eq(plans.conversationId, conversationId));
+  return row!.n;
+}
+
+async function notified(planTitle: string, type: string) {
+  const db = await getDb();
+  return db
+    .select({ userId: notifications.userId, title: notifications.title, message: notifications.message })
+    .from(notifications)
+    .where(and(eq(notifications.type, type), eq(notifications.title, planTitle)));
+}
+
+describe("a plan between two talking couples", () => {
+  it("is proposed by one of the four at a place's wall clock, in its zone, and answered by all four until confirmed", async () => {
+    const { one, two, conversationId } = await connected();
+    const startsAt = daysAhead(15);
+    const res = await plan.propose(
+      conversationId,
+      { ...dinner(startsAt), endsAt: startsAt.replace("19:30", "22:00"), note: "Bring a coat" },
+      two.b.headers,
+    );
+    expect(res.status).toBe(201);
+    const created = res.json.data;
+    expect(created).toEqual({
+      id: expect.any(String),
+      conversationId,
+      title: "Dinner and a walk",
+      startsAt: expect.stringMatching(new RegExp(`^${startsAt}:00\\+0[01]:00$`)),
+      endsAt: expect.stringMatching(new RegExp(`^${startsAt.replace("19:30", "22:00")}:00\\+0[01]:00$`)),
+      timeZone: "Europe/Lisbon",
+      place: { placeId: PLACES.lisbon, name: "Lisbon", city: "Lisbon", country: "Portugal" },
+      venue: "Time Out Market",
+      note: "Bring a coat",
+      answers: expect.arrayContaining([{ userId: one.a.userId, firstName: one.a.firstName, answer: null }]),
+      confirmed: false,
+      proposedBy: { userId: two.b.userId, firstName: two.b.firstName },
+      proposerCoupleId: two.coupleId,
+      cancelledAt: null,
+      cancelReason: null,
+      sequence: 0,
+      yourFeedback: null,
+      metOn: null,
+    });
+    // All four, each couple's partners together, with their first names.
+    const couplesInOrder = created.answers.map((a: { userId: string; firstName: string }) => `${a.firstName}`);
+    expect([couplesInOrder.slice(0, 2), couplesInOrder.slice(2)].map((pair) => pair.sort())).toEqual(
+      expect.arrayContaining([[one.a.firstName, one.b.firstName].sort(), [two.a.firstName, two.b.firstName].sort()]),
+    );
+
+    const told = await notified("New plan: Dinner and a walk", "plan_proposed");
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.a.userId].sort());
+    expect(told[0]!.message).toMatch(
+      new RegExp(`^${two.b.firstName} proposed to meet \\w{3} \\d{1,2} \\w{3}, 19:30 in Lisbon\\. Are you going\\?$`),
+    );
+    const db = await getDb();
+    const live = await db
+      .select({ userId: liveEvents.userId })
+      .from(liveEvents)
+      .where(and(eq(liveEvents.kind, "plan"), eq(liveEvents.subjectId, created.id)));
+    expect(live).toHaveLength(4);
+
+    for (const [person, answer] of [
+      [one.a, "going"],
+      [one.b, "maybe"],
+      [two.a, "going"],
+    ] as const)
+      expect((await plan.answer(created.id, answer, person.headers)).status).toBe(200);
+    const partly = (await plan.read(created.id, two.b.headers)).json.data;
+    expect(partly.confirmed).toBe(false);
+    expect(partly.answers.find((a: { userId: string }) => a.userId === one.b.userId).answer).toBe("maybe");
+    expect(partly.answers.find((a: { userId: string }) => a.userId === two.b.userId).answer).toBeNull();
+    await plan.answer(created.id, "going", one.b.headers);
+    const all = await plan.answer(created.id, "going", two.b.headers);
+    expect(all.json.data.confirmed).toBe(true);
+    expect(all.json.data.answers.every((a: { answer: string }) => a.answer === "going")).toBe(true);
+
+    for (const person of [one.a, one.b, two.a, two.b]) {
+      const upcoming = await plan.upcoming(person.headers);
+      expect(upcoming.status).toBe(200);
+      expect(upcoming.json.data.map((p: { id: string }) => p.id)).toEqual([created.id]);
+    }
+    expect((await plan.ofConversation(conversationId, one.a.headers)).json.data).toHaveLength(1);
+  });
+
+  it("asks everyone again when the time moves: answers back to 'not yet', sequence up, the others told what changed", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    for (const person of [one.a, one.b, two.a, two.b]) await plan.answer(created.id, "going", person.headers);
+
+    const unchanged = await plan.change(created.id, { title: "Dinner and a walk", venue: "Time Out Market" }, two.a.headers);
+    expect(unchanged.json.data).toMatchObject({ sequence: 0, confirmed: true });
+
+    const later = daysAhead(15, "20:30");
+    const moved = await plan.change(created.id, { startsAt: later, note: "Table booked" }, two.a.headers);
+    expect(moved.status).toBe(200);
+    expect(moved.json.data).toMatchObject({ sequence: 1, confirmed: false, note: "Table booked" });
+    expect(moved.json.data.startsAt.startsWith(`${later}:00`)).toBe(true);
+    expect(moved.json.data.answers.every((a: { answer: unknown }) => a.answer === null)).toBe(true);
+    const told = await notified("Plan changed: Dinner and a walk", "plan_changed");
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.b.userId].sort());
+    expect(told[0]!.message).toBe(`${two.a.firstName} changed the time and the note. Please answer again.`);
+
+    const elsewhere = await plan.change(created.id, { placeId: PLACES.madrid, venue: null }, one.b.headers);
+    expect(elsewhere.json.data).toMatchObject({ sequence: 2, timeZone: "Europe/Madrid", venue: null, place: { name: "Madrid" } });
+    // The wall clock stays 20:30, now Madrid's.
+    expect(elsewhere.json.data.startsAt).toMatch(new RegExp(`^${later}:00\\+0[12]:00$`));
+    expect((await plan.change(created.id, {}, one.b.headers)).status).toBe(400);
+  });
+
+  it("is cancelled by the proposer or their partner with a reason; the other couple may not; then it is closed", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    const refused = await plan.cancel(created.id, {}, two.a.headers);
+    expect(refused.status).toBe(403);
+    const cancelled = await plan.cancel(created.id, { reason: "Rui is ill" }, one.b.headers);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data).toMatchObject({ cancelReason: "Rui is ill", sequence: 1, confirmed: false });
+    expect(cancelled.json.data.cancelledAt).toMatch(/^\d{4}-/);
+    const told = await notified("Plan cancelled: Dinner and a walk", "plan_cancelled");
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, two.a.userId, two.b.userId].sort());
+    expect(told[0]!.message).toBe(`${one.b.firstName} cancelled it: Rui is ill`);
+    expect((await plan.cancel(created.id, {}, one.a.headers)).json.data.sequence).toBe(1);
+    expect((await plan.answer(created.id, "going", two.a.headers)).json.error.code).toBe("PLAN_CLOSED");
+    expect((await plan.change(created.id, { title: "Lunch" }, two.a.headers)).status).toBe(409);
+    expect((await plan.upcoming(two.a.headers)).json.data).toEqual([]);
+  });
+
+  it("allows at most 3 upcoming plans per conversation; a cancelled one frees its place", async () => {
+    const { one, two, conversationId } = await connected();
+    const made = [];
+    for (const days of [10, 11, 12]) made.push((await plan.propose(conversationId, dinner(daysAhead(days)), one.a.headers)).json.data);
+    const fourth = await plan.propose(conversationId, dinner(daysAhead(13)), two.a.headers);
+    expect(fourth.status).toBe(409);
+    expect(fourth.json.error.code).toBe("TOO_MANY_PLANS");
+    expect(await planCount(conversationId)).toBe(3);
+    await plan.cancel(made[0].id, {}, one.a.headers);
+    expect((await plan.propose(conversationId, dinner(daysAhead(13)), two.a.headers)).status).toBe(201);
+    const soonest = (await plan.upcoming(one.a.headers)).json.data.map((p: { startsAt: string }) => p.startsAt.slice(0, 10));
+    expect(soonest).toEqual([daysAhead(11), daysAhead(12), daysAhead(13)].map((d) => d.slice(0, 10)));
+  });
+});
+
+describe("'Add to calendar'", () => {
+  it("gives the four an .ics file whose UID stays and whose SEQUENCE rises, cancelled when cancelled; 404 to anyone else", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner("2026-12-14T19:30"), one.a.headers)).json.data;
+    const first = await plan.calendar(created.id, two.b.headers);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+    const read = (text: string) => {
+      const calendar = new ICAL.Component(ICAL.parse(text));
+      for (const zone of calendar.getAllSubcomponents("vtimezone")) ICAL.TimezoneService.register(zone);
+      const vevent = calendar.getFirstSubcomponent("vevent")!;
+      return { event: new ICAL.Event(vevent), status: vevent.getFirstPropertyValue("status") };
+    };
+    const before = read(first.text);
+    expect(before.event.startDate.toJSDate().toISOString()).toBe("2026-12-14T19:30:00.000Z");
+    await plan.change(created.id, { startsAt: "2026-12-14T20:00" }, two.a.headers);
+    await plan.cancel(created.id, { reason: "Snow" }, one.b.headers);
+    const after = read((await plan.calendar(created.id, one.a.headers)).text);
+    expect(after.event.uid).toBe(before.event.uid);
+    expect([before.event.sequence, after.event.sequence]).toEqual([0, 2]);
+    expect(after.status).toBe("CANCELLED");
+    const stranger = await messagingCouple();
+    expect((await plan.calendar(created.id, stranger.a.headers)).status).toBe(404);
+    expect((await plan.calendar(created.id, {})).status).toBe(401);
+  });
+});
+
+describe("hostile plans", () => {
+  it("refuses bad times, places, texts and fields with 400 and stores nothing", async () => {
+    const { one, conversationId } = await connected();
+    const cases: [unknown, string][] = [
+      [dinner(daysAhead(-1)), "Please choose a time in the future"],
+      [dinner(daysAhead(181)), "Plans can be made at most 180 days ahead"],
+      [dinner("2027-03-28T01:30"), "This time does not exist there: the clocks change that night. Please choose another time"],
+      [dinner(daysAhead(5), { title: "x".repeat(121) }), "What you plan must be no more than 120 characters"],
+      [dinner(daysAhead(5), { title: "Dinner\u0000" }), "What you plan contains characters that are not allowed"],
+      [dinner(daysAhead(5), { title: "Dinner\r\nATTENDEE:evil" }), "What you plan contains characters that are not allowed"],
+      [dinner(daysAhead(5), { venue: "Bar\u0000" }), "The venue contains characters that are not allowed"],
+      [dinner(daysAhead(5), { note: "n".repeat(501) }), "The note must be no more than 500 characters"],
+      [dinner(daysAhead(5), { placeId: "geonames:999999999" }), "This place could not be found. Please choose it again from the list"],
+      [dinner(daysAhead(5), { placeId: "Mars/Olympus_Mons" }), "This place could not be found. Please choose it again from the list"],
+      [dinner(daysAhead(5), { endsAt: daysAhead(5, "18:00") }), "The end must be after the start"],
+      [dinner("2026-12-14T19:30+05:00"), "Please choose a date and start time like 2026-12-14T19:30"],
+      [{ title: "Dinner", placeId: PLACES.lisbon }, "Please choose a date and start time like 2026-12-14T19:30"],
+    ];
+    for (const [body, message] of cases) {
+      const res = await plan.propose(conversationId, body, one.a.headers);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.json.error.message).toBe(message);
+    }
+    expect(await planCount(conversationId)).toBe(0);
+    // A zone is never taken from the client: the place's is used.
+    const zoned = await plan.propose(conversationId, dinner(daysAhead(5), { timeZone: "Mars/Olympus_Mons" }), one.a.headers);
+    expect(zoned.json.data.timeZone).toBe("Europe/Lisbon");
+    expect((await plan.answer(zoned.json.data.id, "yes", one.a.headers)).status).toBe(400);
+    expect((await plan.change(zoned.json.data.id, { startsAt: daysAhead(-2) }, one.a.headers)).status).toBe(400);
+    expect((await plan.read(zoned.json.data.id, one.a.headers)).json.data.sequence).toBe(0);
+  });
+
+  it("answers 404 to a fifth person and to another pair's plan, and stores nothing", async () => {
+    const { one, conversationId } = await connected();
+    const other = await connected();
+    const fifth = await messagingCouple();
+    const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    const h = fifth.a.headers;
+    const outsider = other.one.a.headers;
+    for (const res of [
+      await plan.propose(conversationId, dinner(), h),
+      await plan.ofConversation(conversationId, h),
+      await plan.read(created.id, h),
+      await plan.change(created.id, { title: "Mine now" }, h),
+      await plan.cancel(created.id, {}, h),
+      await plan.answer(created.id, "going", h),
+      await plan.read(created.id, outsider),
+      await plan.answer(created.id, "going", outsider),
+      await plan.change(created.id, { title: "Mine now" }, outsider),
+      await plan.read(randomUUID(), one.a.headers),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(JSON.stringify(res.json)).not.toContain("Dinner");
+    }
+    expect((await plan.read("not-an-id", one.a.headers)).status).toBe(400);
+    expect((await plan.upcoming(h)).json.data).toEqual([]);
+    expect((await plan.upcoming(h, "?upcoming=yes")).status).toBe(400);
+    expect((await plan.upcoming({})).status).toBe(401);
+    const db = await getDb();
+    expect(await db.select().from(planAnswers).where(eq(planAnswers.planId, created.id))).toEqual([]);
+    expect((await plan.read(created.id, one.a.headers)).json.data).toMatchObject({ title: "Dinner and a walk", sequence: 0 });
+  });
+
+  it("refuses a plan in a conversation that ended (403) and stores nothing", async () => {
+    const { one, two, conversationId } = await connected();
+    await block(two.coupleId, one.a.headers);
+    const res = await plan.propose(conversationId, dinner(), one.a.headers);
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("CONVERSATION_ENDED");
+    expect(await planCount(conversationId)).toBe(0);
+  });
+});
+
+describe("time zones", () => {
+  it("shows a plan in Lisbon to couples in Madrid and New York in Lisbon's time, with their own beside it", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner("2026-12-14T19:30"), one.a.headers)).json.data;
+    expect(created.startsAt).toBe("2026-12-14T19:30:00+00:00");
+    const seenByBoth = [(await plan.read(created.id, one.a.headers)).json.data, (await plan.read(created.id, two.b.headers)).json.data];
+    for (const seen of seenByBoth) expect(seen.startsAt).toBe("2026-12-14T19:30:00+00:00");
+    expect(timeForViewer(seenByBoth[0], "Europe/Madrid")).toBe("19:30 in Lisbon, 20:30 for you");
+    expect(timeForViewer(seenByBoth[1], "America/New_York")).toBe("19:30 in Lisbon, 14:30 for you");
+    const inMadrid = (await plan.propose(conversationId, { ...dinner("2026-12-15T19:30"), placeId: PLACES.madrid }, two.a.headers)).json
+      .data;
+    expect(inMadrid).toMatchObject({ timeZone: "Europe/Madrid", startsAt: "2026-12-15T19:30:00+01:00" });
+    const inNewYork = (await plan.propose(conversationId, { ...dinner("2026-12-16T19:30"), placeId: PLACES.newYork }, two.a.headers)).json
+      .data;
+    expect(inNewYork).toMatchObject({ timeZone: "America/New_York", startsAt: "2026-12-16T19:30:00-05:00" });
+    expect(timeForViewer(inNewYork, "Europe/Lisbon")).toBe("19:30 in New York City, 00:30 Thu for you");
+  });
+
+  it("keeps the wall clock across the March change when the plan moves a day (23 hours apart, not 24)", async () => {
+    const { one, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner("2027-03-27T19:30"), one.a.headers)).json.data;
+    expect(created.startsAt).toBe("2027-03-27T19:30:00+00:00");
+    const moved = (await plan.change(created.id, { startsAt: "2027-03-28T19:30" }, one.a.headers)).json.data;
+    expect(moved.startsAt).toBe("2027-03-28T19:30:00+01:00");
+    expect(new Date(moved.startsAt).getTime() - new Date(created.startsAt).getTime()).toBe(23 * 3_600_000);
+  });
+
+  it("proposed before the October change for a date after it, stays at 19:30 in Lisbon, stored as the instant then", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const beforeChange = new Date("2027-10-20T10:00:00Z");
+    const made = await proposePlan(
+      db,
+      actingA(one),
+      conversationId,
+      { ...dinner("2027-11-02T19:30"), endsAt: null, note: null, venue: null },
+      beforeChange,
+    );
+    expect(made.startsAt).toBe("2027-11-02T19:30:00+00:00");
+    const sameDayBefore = await proposePlan(
+      db,
+      actingA(one),
+      conversationId,
+      { ...dinner("2027-10-30T19:30"), endsAt: null, note: null, venue: null },
+      beforeChange,
+    );
+    expect(sameDayBefore.startsAt).toBe("2027-10-30T19:30:00+01:00");
+    const [row] = await db
+      .select({ startsAt: plans.startsAt, startsLocal: plans.startsLocal })
+      .from(plans)
+      .where(inArray(plans.id, [made.id]));
+    expect(row).toEqual({ startsAt: new Date("2027-11-02T19:30:00Z"), startsLocal: "2027-11-02T19:30" });
+  });
+});

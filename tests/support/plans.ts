@@ -1,0 +1,66 @@
+/** Helpers of the plans integration tests: the calls, and a plan's place and times. */
+import { GET as conversationPlansRoute, POST as proposeRoute } from "@/app/api/conversations/[id]/plans/route";
+import { PUT as answerRoute } from "@/app/api/plans/[id]/answer/route";
+import { GET as calendarRoute } from "@/app/api/plans/[id]/calendar.ics/route";
+import { PUT as feedbackRoute } from "@/app/api/plans/[id]/feedback/route";
+import { DELETE as cancelRoute, GET as planRoute, PATCH as changeRoute } from "@/app/api/plans/[id]/route";
+import { DELETE as stopSharingRoute, POST as shareRoute } from "@/app/api/plans/[id]/share/route";
+import { GET as upcomingRoute } from "@/app/api/plans/route";
+import { NextRequest } from "next/server";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { call } from "./api";
+import type { Headers, TestCouple } from "./forum";
+
+const enc = encodeURIComponent;
+
+export const PLACES = {
+  lisbon: "geonames:2267057",
+  madrid: "geonames:3117735",
+  newYork: "geonames:5128581",
+};
+
+/** The place's wall clock `days` from now at `time` ('2026-12-14T19:30'), as the form sends it. */
+export function daysAhead(days: number, time = "19:30"): string {
+  const day = new Date(Date.now() + days * 86_400_000);
+  return `${day.toISOString().slice(0, 10)}T${time}`;
+}
+
+export const plan = {
+  propose: (conversationId: string, body: unknown, h: Headers) =>
+    call(proposeRoute, "POST", `/api/conversations/${enc(conversationId)}/plans`, { body, headers: h, params: { id: conversationId } }),
+  ofConversation: (conversationId: string, h: Headers) =>
+    call(conversationPlansRoute, "GET", `/api/conversations/${enc(conversationId)}/plans`, { headers: h, params: { id: conversationId } }),
+  read: (id: string, h: Headers) => call(planRoute, "GET", `/api/plans/${enc(id)}`, { headers: h, params: { id } }),
+  change: (id: string, body: unknown, h: Headers) =>
+    call(changeRoute, "PATCH", `/api/plans/${enc(id)}`, { body, headers: h, params: { id } }),
+  cancel: (id: string, body: unknown, h: Headers) =>
+    call(cancelRoute, "DELETE", `/api/plans/${enc(id)}`, { body, headers: h, params: { id } }),
+  answer: (id: string, answer: unknown, h: Headers) =>
+    call(answerRoute, "PUT", `/api/plans/${enc(id)}/answer`, { body: { answer }, headers: h, params: { id } }),
+  /** The .ics file's text (not JSON). */
+  calendar: async (id: string, h: Headers) => {
+    const response = await calendarRoute(new NextRequest(`http://localhost:3000/api/plans/${enc(id)}/calendar.ics`, { headers: h }), {
+      params: Promise.resolve({ id } as never),
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  },
+  feedback: (id: string, answer: unknown, h: Headers) =>
+    call(feedbackRoute, "PUT", `/api/plans/${enc(id)}/feedback`, { body: { answer }, headers: h, params: { id } }),
+  share: (id: string, h: Headers) => call(shareRoute, "POST", `/api/plans/${enc(id)}/share`, { headers: h, params: { id } }),
+  stopSharing: (id: string, h: Headers) => call(stopSharingRoute, "DELETE", `/api/plans/${enc(id)}/share`, { headers: h, params: { id } }),
+  upcoming: (h: Headers, qs = "?upcoming=1") => call(upcomingRoute, "GET", `/api/plans${qs}`, { headers: h }),
+};
+
+/** The acting couple of a test couple's partner A, for calling the domain with a clock of the test's choosing. */
+export const actingA = (couple: TestCouple): ActingCouple => ({
+  userId: couple.a.userId,
+  firstName: couple.a.firstName,
+  role: "member",
+  coupleId: couple.coupleId,
+  coupleName: couple.name,
+  coupleImageUrl: null,
+  coupleCreatedAt: new Date(),
+  partnerIds: [couple.a.userId, couple.b.userId],
+  bothApprove: false,
+  canCreatePaidEvents: false,
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { dayAndTime, placeLine, timeForViewer, upcomingLine } from "@/lib/plans/format";
+import { answersLine, isConfirmed, PLAN_TEXTS, planWindow, type PlanAnswer } from "@/lib/plans/rules";
+import { changePlanSchema, planFormSchema, proposePlanSchema } from "@/lib/plans/schemas";
+import { instantOf, isKnownTimeZone, isoAtPlace, offsetMinutesAt, parseWallClock } from "@/lib/plans/time";
+
+const wall = (text: string) => parseWallClock(text)!;
+const NOW = new Date("2026-10-01T12:00:00Z");
+
+describe("wall-clock times at a place", () => {
+  it("reads only real dates and times of the form 2026-12-14T19:30", () => {
+    expect(parseWallClock("2026-12-14T19:30")).toEqual({ year: 2026, month: 12, day: 14, hour: 19, minute: 30 });
+    for (const bad of [
+      "2026-02-29T10:00",
+      "2026-04-31T10:00",
+      "2026-13-01T10:00",
+      "2026-12-14T24:00",
+      "2026-12-14T19:60",
+      "2026-12-14 19:30",
+      "2026-12-14T19:30Z",
+      "2026-12-14T19:30:00",
+      "",
+    ])
+      expect(parseWallClock(bad), bad).toBeNull();
+    expect(parseWallClock("2028-02-29T10:00")).not.toBeNull();
+  });
+
+  it("means the instant of the place's clock, with the offset in force there that day", () => {
+    expect(instantOf(wall("2026-12-14T19:30"), "Europe/Lisbon")!.toISOString()).toBe("2026-12-14T19:30:00.000Z");
+    expect(instantOf(wall("2026-07-14T19:30"), "Europe/Lisbon")!.toISOString()).toBe("2026-07-14T18:30:00.000Z");
+    expect(instantOf(wall("2026-12-14T19:30"), "America/New_York")!.toISOString()).toBe("2026-12-15T00:30:00.000Z");
+    expect(instantOf(wall("2026-12-14T19:30"), "Asia/Kathmandu")!.toISOString()).toBe("2026-12-14T13:45:00.000Z");
+    expect(isoAtPlace(new Date("2026-07-14T18:30:00Z"), "Europe/Lisbon")).toBe("2026-07-14T19:30:00+01:00");
+    expect(isoAtPlace(new Date("2026-12-15T00:30:00Z"), "America/New_York")).toBe("2026-12-14T19:30:00-05:00");
+  });
+
+  it("keeps 19:30 at 19:30 across the October clock change (the offset changes, the wall clock does not)", () => {
+    const before = instantOf(wall("2026-10-24T19:30"), "Europe/Lisbon")!;
+    const after = instantOf(wall("2026-10-25T19:30"), "Europe/Lisbon")!;
+    expect(after.getTime() - before.getTime()).toBe(25 * 3_600_000);
+    expect(isoAtPlace(before, "Europe/Lisbon")).toBe("2026-10-24T19:30:00+01:00");
+    expect(isoAtPlace(after, "Europe/Lisbon")).toBe("2026-10-25T19:30:00+00:00");
+  });
+
+  it("refuses a time the clocks skip and reads a time they pass twice as the first", () => {
+    expect(instantOf(wall("2026-03-29T01:30"), "Europe/Lisbon")).toBeNull();
+    expect(instantOf(wall("2026-03-08T02:30"), "America/New_York")).toBeNull();
+    expect(instantOf(wall("2026-10-25T01:30"), "Europe/Lisbon")!.toISOString()).toBe("2026-10-25T00:30:00.000Z");
+    expect(instantOf(wall("2026-11-01T01:30"), "America/New_York")!.toISOString()).toBe("2026-11-01T05:30:00.000Z");
+  });
+
+  it("knows IANA zones only: no offsets, abbreviations, paths or made-up names", () => {
+    expect(isKnownTimeZone("Europe/Lisbon")).toBe(true);
+    expect(isKnownTimeZone("America/Argentina/Buenos_Aires")).toBe(true);
+    for (const bad of ["Mars/Olympus_Mons", "+01:00", "../../etc/passwd", "Europe/Lisbon\u0000", "", "x".repeat(200)])
+      expect(isKnownTimeZone(bad), bad).toBe(false);
+    expect(offsetMinutesAt(new Date("2026-07-01T00:00:00Z"), "Europe/Madrid")).toBe(120);
+  });
+});
+
+describe("a plan's window", () => {
+  it("must be in the future, at most 180 days ahead, a real time there, ending after it starts within a day", () => {
+    const check = (start: string, end: string | null = null) => planWindow(start, end, "Europe/Lisbon", NOW);
+    expect(check("2026-12-14T19:30", "2026-12-14T22:00")).toEqual({
+      ok: true,
+      window: { startsAt: new Date("2026-12-14T19:30:00Z"), endsAt: new Date("2026-12-14T22:00:00Z") },
+    });
+    expect(check("2026-10-01T12:59")).toMatchObject({ ok: false, message: PLAN_TEXTS.inThePast });
+    expect(check("2026-10-01T13:01").ok).toBe(true);
+    expect(check("2027-03-30T12:00")).toMatchObject({ ok: true });
+    expect(check("2027-03-31T12:00")).toMatchObject({ ok: false, message: PLAN_TEXTS.tooFarAhead });
+    expect(check("2027-03-28T01:30")).toMatchObject({ ok: false, field: "startsAt", message: PLAN_TEXTS.timeSkipped });
+    expect(check("2026-12-14T19:30", "2026-12-14T19:30")).toMatchObject({ ok: false, field: "endsAt", message: PLAN_TEXTS.endBeforeStart });
+    expect(check("2026-12-14T19:30", "2026-12-15T19:31")).toMatchObject({ ok: false, field: "endsAt", message: PLAN_TEXTS.endTooLate });
+  });
+});
+
+describe("the plan form's input", () => {
+  const valid = { title: "Dinner and a walk", startsAt: "2026-12-14T19:30", placeId: "geonames:2267057" };
+
+  it("takes what, when and where; the end, venue and note are optional", () => {
+    expect(proposePlanSchema.parse({ ...valid, venue: " ", note: "" })).toEqual({ ...valid, endsAt: null, venue: null, note: null });
+    expect(proposePlanSchema.parse({ ...valid, note: "Bring\r\numbrellas" }).note).toBe("Bring\numbrellas");
+  });
+
+  it("refuses a 121-character title, NUL bytes, line breaks in one-line fields and bad times", () => {
+    const refused = (input: unknown) => proposePlanSchema.safeParse(input).success;
+    expect(refused({ ...valid, title: "x".repeat(120) })).toBe(true);
+    for (const bad of [
+      { ...valid, title: "x".repeat(121) },
+      { ...valid, title: "Dinner\u0000" },
+      { ...valid, title: "Dinner\nSUMMARY:evil" },
+      { ...valid, venue: "Bar\nX" },
+      { ...valid, venue: "v".repeat(121) },
+      { ...valid, note: "n".repeat(501) },
+      { ...valid, note: "a\u0000b" },
+      { ...valid, startsAt: "2026-12-14T19:30+01:00" },
+      { ...valid, startsAt: 1765740600000 },
+      { ...valid, endsAt: "tomorrow" },
+      { ...valid, placeId: "" },
+      { title: "x", startsAt: valid.startsAt },
+    ])
+      expect(refused(bad), JSON.stringify(bad)).toBe(false);
+  });
+
+  it("the form's date and times become the place's wall-clock fields", () => {
+    const form = { title: "Dinner", date: "2026-12-14", time: "19:30", endTime: "", placeId: "geonames:2267057", venue: "", note: "" };
+    expect(planFormSchema.parse(form)).toEqual({
+      title: "Dinner",
+      startsAt: "2026-12-14T19:30",
+      endsAt: null,
+      placeId: "geonames:2267057",
+      venue: null,
+      note: null,
+    });
+    expect(planFormSchema.parse({ ...form, endTime: "22:00" }).endsAt).toBe("2026-12-14T22:00");
+    expect(planFormSchema.safeParse({ ...form, time: "7pm" }).success).toBe(false);
+    expect(planFormSchema.safeParse({ ...form, placeId: "" }).success).toBe(false);
+  });
+
+  it("changes only what is sent; null clears the end, venue and note", () => {
+    expect(changePlanSchema.parse({ startsAt: "2026-12-14T20:00" })).toEqual({ startsAt: "2026-12-14T20:00" });
+    expect(changePlanSchema.parse({ venue: null, endsAt: null })).toEqual({ venue: null, endsAt: null });
+  });
+});
+
+describe("how a plan reads", () => {
+  const plan = {
+    startsAt: "2026-12-14T19:30:00+00:00",
+    timeZone: "Europe/Lisbon",
+    place: { name: "Lisbon", city: "Lisbon" },
+    venue: "Time Out Market",
+    answers: [
+      { userId: "1", firstName: "Ana", answer: "going" as const },
+      { userId: "2", firstName: "Rui", answer: "maybe" as const },
+      { userId: "3", firstName: "Maya", answer: "going" as const },
+      { userId: "4", firstName: "Theo", answer: null },
+    ],
+  };
+
+  it("in 'Upcoming': 'Sat 14 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going'", () => {
+    expect(dayAndTime(plan.startsAt, plan.timeZone)).toBe("Mon 14 Dec, 19:30");
+    const saturday = {
+      ...plan,
+      startsAt: "2026-12-12T19:30:00+00:00",
+      answers: plan.answers.map((a) => ({ ...a, answer: (a.answer ?? "going") as PlanAnswer })),
+    };
+    saturday.answers[1] = { ...saturday.answers[1]!, answer: "cant" };
+    expect(upcomingLine(saturday)).toBe("Sat 12 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going");
+    expect(placeLine({ ...plan, venue: null })).toBe("Lisbon");
+  });
+
+  it("by first name, and 'Confirmed' only when everyone is going", () => {
+    expect(answersLine(plan.answers)).toBe("Ana: going · Rui: maybe · Maya: going · Theo: not yet");
+    expect(isConfirmed(plan.answers)).toBe(false);
+    expect(isConfirmed(plan.answers.slice(0, 1))).toBe(true);
+    expect(isConfirmed([])).toBe(false);
+  });
+
+  it("in the place's time, with the viewer's own beside it when their clock differs (Lisbon seen from Madrid and New York)", () => {
+    expect(timeForViewer(plan, "Europe/Madrid")).toBe("19:30 in Lisbon, 20:30 for you");
+    expect(timeForViewer(plan, "America/New_York")).toBe("19:30 in Lisbon, 14:30 for you");
+    expect(timeForViewer({ ...plan, startsAt: "2026-12-14T23:30:00+00:00" }, "Europe/Madrid")).toBe("23:30 in Lisbon, 00:30 Tue for you");
+    expect(timeForViewer(plan, "Europe/Lisbon")).toBe("19:30");
+    expect(timeForViewer(plan, "Europe/London")).toBe("19:30");
+    expect(timeForViewer(plan, null)).toBe("19:30");
+  });
+});
