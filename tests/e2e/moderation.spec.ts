@@ -114,14 +114,22 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   await expect(moderator.page.getByText("No open appeals.")).toBeVisible();
   await moderator.page.goto("/moderation/log");
   await expect(moderator.page.getByRole("heading", { name: "Moderation log" })).toBeVisible();
-  await expect(moderator.page.getByText("Suspended", { exact: true }).first()).toBeVisible();
-  await expect(moderator.page.getByText("Appeal decided").first()).toBeVisible();
+  const entry = (action: string) =>
+    moderator.page
+      .getByRole("main")
+      .getByRole("listitem")
+      .filter({ has: moderator.page.getByText(action, { exact: true }) });
+  await expect(entry("Suspended")).toContainText(paula.coupleName);
+  await expect(entry("Suspended")).toContainText("Note: Abusive first message");
+  await expect(entry("Appeal decided")).toContainText("Appeal granted");
   await axe(moderator.page);
 
   // Lifted: Paula signs in again and finds the notices.
   await signIn(paula.page, { email: paula.email, password: DEMO_PASSWORD });
   await paula.page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await paula.page.goto("/notifications");
-  await expect(paula.page.getByText("Your couple is no longer suspended")).toBeVisible();
-  await expect(paula.page.getByText("Your couple is suspended", { exact: true })).toBeVisible();
+  await expect(paula.page.getByRole("link", { name: /Your couple is no longer suspended/ })).toBeVisible();
+  await expect(
+    paula.page.getByRole("link", { name: /Your couple is suspended Our moderators suspended your couple .*'Harassment'/ }),
+  ).toBeVisible();
 });
