@@ -112,6 +112,7 @@ test("a moderator suspends a couple from a reported message, the couples see it,
 
   // Paula appeals, signed out, from the safety page.
   await paula.page.goto("/safety");
+  await paula.page.waitForLoadState("networkidle");
   await paula.page.getByLabel("E-mail address").fill(paula.email);
   await paula.page.getByLabel("Password").fill(DEMO_PASSWORD);
   await paula.page.getByLabel("Your appeal").fill("That was my brother on my phone. It will not happen again.");
@@ -158,7 +159,7 @@ test("a warned couple sees the warning once, before anything else; a restricted 
   const act = async (kind: string, days?: string) => {
     await moderator.page.goto(`/moderation/couples/${coupleId}`);
     await moderator.page.getByLabel("Action", { exact: true }).selectOption(kind);
-    if (days) await moderator.page.getByLabel("For").selectOption(days);
+    if (days) await moderator.page.getByLabel("For", { exact: true }).selectOption(days);
     await moderator.page.getByLabel("Guideline broken").selectOption("spam");
     await moderator.page.getByRole("button", { name: /this couple$/ }).click();
     await expect(moderator.page.getByText("Done. The couple is told, and the log has it.")).toBeVisible();
