@@ -6,7 +6,8 @@ import { Alert } from "@/components/ui/Alert";
 import type { OpenReport } from "@/lib/forum/reports";
 import { REPORT_REASONS } from "@/lib/forum/rules";
 import type { ModerationAction } from "@/lib/safety/rules";
-import { resolveReportAction } from "@/app/(app)/moderation/actions";
+import { openReportContextAction, resolveReportAction } from "@/app/(app)/moderation/actions";
+import type { MessageItem } from "@/lib/messages/queries";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./ModerationQueue.module.css";
 
@@ -19,6 +20,36 @@ function contentHref(report: OpenReport): string | null {
   if (!content.postId) return null;
   const post = `/forum/post/${encodeURIComponent(content.postId)}`;
   return report.targetType === "reply" ? `${post}#reply-${encodeURIComponent(report.targetId)}` : post;
+}
+
+/** A reported message's ten before it, opened on demand (the opening is on the record). */
+function MessageContext({ reportId }: { reportId: string }) {
+  const [messages, setMessages] = useState<MessageItem[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function open() {
+    setError(null);
+    const result = await openReportContextAction(reportId);
+    if (result.ok) setMessages(result.messages);
+    else setError(result.message);
+  }
+  if (!messages)
+    return (
+      <>
+        {error && <Alert tone="error">{error}</Alert>}
+        <button type="button" className="button button-secondary" onClick={open}>
+          Open the ten messages before (recorded)
+        </button>
+      </>
+    );
+  return (
+    <ol className={styles.content} aria-label="The conversation before the reported message">
+      {messages.map((message) => (
+        <li key={message.id}>
+          <strong>{message.author.firstName}</strong> ({message.author.coupleName}): {message.body ?? "This message was deleted"}
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 /** The open reports, oldest first; each decision applies to every open report of the same target. */
@@ -48,6 +79,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
                 reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
               </p>
               {report.note && <p>Note: {report.note}</p>}
+              {report.targetType === "message" && report.content && <MessageContext reportId={report.id} />}
               {report.content ? (
                 <div className={styles.content}>
                   {report.content.title && <strong>{report.content.title}</strong>}

@@ -26,7 +26,8 @@ export function SuspendedAppealForm() {
     }
   });
   return (
-    <form onSubmit={submit} noValidate aria-label="Appeal a suspension">
+    // POST, so a submit before the page is interactive never puts the password in the address.
+    <form method="post" onSubmit={submit} noValidate aria-label="Appeal a suspension">
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
       <div className="field">
         <label htmlFor={`${id}-email`}>E-mail address</label>

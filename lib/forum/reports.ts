@@ -1,9 +1,13 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, forumPosts, forumReplies } from "@/db/schema";
+import { transaction } from "@/db/transaction";
+import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { recordModeration } from "@/lib/safety/moderation-log";
+import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
-import { reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
+import { REPORT_CONTEXT, reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
@@ -62,8 +66,6 @@ export type OpenReport = OpenReportRow & {
    * have no couple left: `coupleId` null, `coupleName` "Deleted member".
    */
   content: { title: string | null; body: string; postId: string | null; coupleId: string | null; coupleName: string } | null;
-  /** A reported message with the five before it, oldest first (messages only). */
-  conversation?: MessageItem[];
 };
 
 /**
@@ -121,7 +123,7 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
   const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
   return rows.map((row) => {
     const context = messages.get(row.targetId);
-    if (context) return { ...row, content: messageContent(context.at(-1)!), conversation: context };
+    if (context) return { ...row, content: messageContent(context.at(-1)!) };
     const found = content.get(row.targetId);
     return {
       ...row,
@@ -135,5 +137,30 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
           }
         : null,
     };
+  });
+}
+
+/**
+ * A moderator opens a reported message's context: the REPORT_CONTEXT messages before it in its
+ * conversation and nothing else, oldest first. Opening it is itself on the record; never the
+ * moderator's own couple's conversation.
+ */
+export async function reportContext(db: Db, moderator: Moderator, reportId: string): Promise<MessageItem[]> {
+  return transaction(db, async (tx) => {
+    const [report] = await tx
+      .select({ targetId: reports.targetId })
+      .from(reports)
+      .where(and(eq(reports.id, reportId), eq(reports.targetType, "message")));
+    const context = report ? (await reportedMessages(tx, [report.targetId], REPORT_CONTEXT)).get(report.targetId) : undefined;
+    if (!report || !context) throw new AppError("NOT_FOUND", "This report does not exist or is not about a message.");
+    const coupleId = context.at(-1)!.author.coupleId;
+    await assertMayActOn(tx, moderator, coupleId);
+    await recordModeration(tx, {
+      moderatorUserId: moderator.userId,
+      action: "context_viewed",
+      coupleId,
+      target: { type: "report", id: reportId },
+    });
+    return context;
   });
 }

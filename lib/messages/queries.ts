@@ -379,11 +379,14 @@ export async function reportedMessageCouple(db: Db, reporterCoupleId: string, me
   return row?.coupleId ?? null;
 }
 
-/** How many messages before a reported one the moderation queue shows. */
-export const REPORT_CONTEXT = 5;
+/** How many messages before a reported one a moderator may open (and nothing else of the conversation). */
+export const REPORT_CONTEXT = 10;
 
-/** Reported messages for moderators, each with the five before it, oldest first (the words even when deleted later: erased is erased). */
-export async function reportedMessages(db: Db, ids: readonly string[]): Promise<Map<string, MessageItem[]>> {
+/**
+ * Reported messages for moderators, each with `before` messages before it (none in the queue;
+ * REPORT_CONTEXT when a moderator opens it), oldest first (the words even when deleted later: erased is erased).
+ */
+export async function reportedMessages(db: Db, ids: readonly string[], before = 0): Promise<Map<string, MessageItem[]>> {
   const found = new Map<string, MessageItem[]>();
   for (const id of ids) {
     const [target] = await db
@@ -394,7 +397,7 @@ export async function reportedMessages(db: Db, ids: readonly string[]): Promise<
     const rows = await messageRows(db)
       .where(and(eq(messages.conversationId, target.conversationId), sql`${messages.seq} <= ${target.seq}`))
       .orderBy(desc(messages.seq))
-      .limit(REPORT_CONTEXT + 1);
+      .limit(before + 1);
     found.set(id, rows.reverse().map(messageItem));
   }
   return found;

@@ -24,17 +24,29 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
 }
 
 /** The run's database (scripts/e2e-server.sh makes one per port): the one place a role is granted from outside the app. */
-async function grantModerator(email: string) {
-  const admin = postgres(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test", { max: 1, onnotice: () => {} });
+async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Promise<T> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   const port = process.env.E2E_PORT ?? "3100";
   const [found] = await admin`select datname from pg_database where datname like ${`e2e_${port}_%`} order by datname desc limit 1`;
   await admin.end();
-  const url = new URL(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
+  const url = new URL(adminUrl);
   url.pathname = `/${found!.datname as string}`;
   const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  await db`update users set role = 'moderator' where email = ${email}`;
-  await db.end();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
 }
+
+const grantModerator = (email: string) => runDatabase((db) => db`update users set role = 'moderator' where email = ${email}`);
+
+const coupleIdOf = (email: string) =>
+  runDatabase(async (db) => {
+    const [row] = await db`select c.id from couples c join users u on u.id in (c.partner1_id, c.partner2_id) where u.email = ${email}`;
+    return row!.id as string;
+  });
 
 test("a moderator suspends a couple from a reported message, the couples see it, the couple appeals and the moderator lifts it", async ({
   browser,
@@ -100,6 +112,7 @@ test("a moderator suspends a couple from a reported message, the couples see it,
 
   // Paula appeals, signed out, from the safety page.
   await paula.page.goto("/safety");
+  await paula.page.waitForLoadState("networkidle");
   await paula.page.getByLabel("E-mail address").fill(paula.email);
   await paula.page.getByLabel("Password").fill(DEMO_PASSWORD);
   await paula.page.getByLabel("Your appeal").fill("That was my brother on my phone. It will not happen again.");
@@ -114,14 +127,70 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   await expect(moderator.page.getByText("No open appeals.")).toBeVisible();
   await moderator.page.goto("/moderation/log");
   await expect(moderator.page.getByRole("heading", { name: "Moderation log" })).toBeVisible();
-  await expect(moderator.page.getByText("Suspended", { exact: true }).first()).toBeVisible();
-  await expect(moderator.page.getByText("Appeal decided").first()).toBeVisible();
+  const entry = (action: string) =>
+    moderator.page
+      .getByRole("main")
+      .getByRole("listitem")
+      .filter({ has: moderator.page.getByText(action, { exact: true }) });
+  await expect(entry("Suspended")).toContainText(paula.coupleName);
+  await expect(entry("Suspended")).toContainText("Note: Abusive first message");
+  await expect(entry("Appeal decided")).toContainText("Appeal granted");
   await axe(moderator.page);
 
   // Lifted: Paula signs in again and finds the notices.
   await signIn(paula.page, { email: paula.email, password: DEMO_PASSWORD });
   await paula.page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await paula.page.goto("/notifications");
-  await expect(paula.page.getByText("Your couple is no longer suspended")).toBeVisible();
-  await expect(paula.page.getByText("Your couple is suspended", { exact: true })).toBeVisible();
+  await expect(paula.page.getByRole("link", { name: /Your couple is no longer suspended/ })).toBeVisible();
+  await expect(
+    paula.page.getByRole("link", { name: /Your couple is suspended Our moderators suspended your couple .*'Harassment'/ }),
+  ).toBeVisible();
+});
+
+test("a warned couple sees the warning once, before anything else; a restricted couple sees why and until when where Say hello was", async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  const moderator = await person(browser, ["Julia", "Noah"], LAPTOP);
+  await grantModerator(moderator.email);
+  const sara = await person(browser, ["Sara", "Elias"], PHONE);
+  const elias = await person(browser, ["Elias", "Sara"], LAPTOP);
+  const coupleId = await coupleIdOf(sara.email);
+  const act = async (kind: string, days?: string) => {
+    await moderator.page.goto(`/moderation/couples/${coupleId}`);
+    await moderator.page.getByLabel("Action", { exact: true }).selectOption(kind);
+    if (days) await moderator.page.getByLabel("For", { exact: true }).selectOption(days);
+    await moderator.page.getByLabel("Guideline broken").selectOption("spam");
+    await moderator.page.getByRole("button", { name: /this couple$/ }).click();
+    await expect(moderator.page.getByText("Done. The couple is told, and the log has it.")).toBeVisible();
+  };
+
+  await act("warn");
+  await sara.page.goto("/dashboard");
+  await expect(sara.page.getByRole("heading", { name: "A warning from our moderators" })).toBeVisible();
+  await expect(sara.page.getByText(/community guideline ‘Spam and scams’/)).toBeVisible();
+  await axe(sara.page);
+  await noHorizontalScroll(sara.page);
+  await sara.page.getByRole("button", { name: "I understand" }).click();
+  await expect(sara.page.getByRole("heading", { name: "A warning from our moderators" })).toHaveCount(0);
+  // Shown once, to the couple: the other partner does not see it again.
+  await elias.page.goto("/dashboard");
+  await expect(elias.page.getByRole("heading", { name: "A warning from our moderators" })).toHaveCount(0);
+
+  await act("restrict", "7");
+  await openProfile(sara, moderator.coupleName);
+  await expect(sara.page.getByRole("button", { name: `Say hello to ${moderator.coupleName}` })).toHaveCount(0);
+  await expect(sara.page.getByTestId("restricted-instead").first()).toContainText(/Restricted until \d+ \w+ \d{4}/);
+  await expect(sara.page.getByTestId("restriction-notice")).toContainText("you can read, but not say hello, send messages, post or reply");
+  await axe(sara.page);
+  await noHorizontalScroll(sara.page);
+
+  // Lifted with a reason: Say hello is back.
+  await moderator.page.goto(`/moderation/couples/${coupleId}`);
+  const restriction = moderator.page.getByRole("form", { name: "Lift this restrict" });
+  await restriction.getByLabel("Reason to lift").fill("Reviewed: a misunderstanding");
+  await restriction.getByRole("button", { name: "Lift" }).click();
+  await expect(moderator.page.getByText("Lifted: Reviewed: a misunderstanding")).toBeVisible();
+  await openProfile(sara, moderator.coupleName);
+  await expect(sara.page.getByRole("button", { name: `Say hello to ${moderator.coupleName}` })).toBeVisible();
 });

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { axe, LAPTOP, PHONE, THEMES } from "./checks";
 import { completeCouple } from "./support";
 
-/** The terms, the privacy notice and the community guidelines: public, and linked from registration, the settings and every footer. */
+/** The terms, the privacy notice, the community guidelines and the safety page: public, and linked from registration, the settings and every footer. */
 
 for (const [size, viewport] of [
   ["phone", PHONE],
@@ -27,6 +27,11 @@ for (const [size, viewport] of [
       await footer.getByRole("link", { name: "Privacy notice" }).click();
       await expect(page).toHaveURL(/\/privacy$/);
       await expect(page.getByText("City Level", { exact: true })).toBeVisible();
+      await axe(page);
+      await footer.getByRole("link", { name: "Safety" }).click();
+      await expect(page).toHaveURL(/\/safety$/);
+      await expect(page.getByRole("heading", { name: "Meeting other couples in person" })).toBeVisible();
+      await expect(page.getByRole("form", { name: "Appeal a suspension" })).toBeVisible();
       await axe(page);
     });
   }

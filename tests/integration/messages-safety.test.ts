@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as contextRoute } from "@/app/api/moderation/reports/[id]/context/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { conversations, users } from "@/db/schema";
+import { conversations, moderationLog, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
@@ -14,6 +15,8 @@ import { connected, connections, messagingCouple, talk } from "../support/messag
 
 const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
 const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
+const context = (id: string, h: Headers) =>
+  call(contextRoute, "GET", `/api/moderation/reports/${id}/context`, { headers: h, params: { id } });
 const resolve = (id: string, action: string, h: Headers) =>
   call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
 
@@ -60,10 +63,10 @@ describe("deleting an account mid-conversation", () => {
 });
 
 describe("reporting a message", () => {
-  it("is for the conversation's members only; moderators see it with the five before, and removing erases it", async () => {
+  it("is for the conversation's members only; moderators open it with the ten before (logged), and removing erases it", async () => {
     const { one, two, conversationId } = await connected();
     const fifth = await messagingCouple();
-    for (let i = 1; i <= 6; i++) await talk.send(conversationId, { body: `context ${i}` }, one.a.headers);
+    for (let i = 1; i <= 12; i++) await talk.send(conversationId, { body: `context ${i}` }, one.a.headers);
     const bad = await talk.send(conversationId, { body: "Something awful" }, one.b.headers);
     const targetId = bad.json.data.id;
     expect((await report({ targetType: "message", targetId, reason: "harassment" }, fifth.a.headers)).status).toBe(404);
@@ -78,14 +81,19 @@ describe("reporting a message", () => {
     const queue = await openReports(fifth.a.headers);
     const entry = queue.json.data.find((r: { targetId: string }) => r.targetId === targetId);
     expect(entry.content).toMatchObject({ body: "Something awful", coupleId: one.coupleId, coupleName: one.name });
-    expect(entry.conversation.map((m: { body: string }) => m.body)).toEqual([
-      "context 2",
-      "context 3",
-      "context 4",
-      "context 5",
-      "context 6",
+    // The queue shows the message alone; its ten before are opened on demand, and the opening is logged.
+    expect(entry.conversation).toBeUndefined();
+    expect((await context(entry.id, two.a.headers)).status).toBe(403);
+    const opened = await context(entry.id, fifth.a.headers);
+    expect(opened.json.data.map((m: { body: string }) => m.body)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `context ${i + 3}`),
       "Something awful",
     ]);
+    const [logged] = await db
+      .select({ action: moderationLog.action, coupleId: moderationLog.coupleId })
+      .from(moderationLog)
+      .where(eq(moderationLog.targetId, entry.id));
+    expect(logged).toEqual({ action: "context_viewed", coupleId: one.coupleId });
     expect((await resolve(entry.id, "remove", fifth.a.headers)).status).toBe(200);
     const last = (await talk.thread(conversationId, two.b.headers)).json.data.at(-1);
     expect(last).toMatchObject({ id: targetId, body: null, deleted: true });

@@ -50,6 +50,7 @@ describe("route registry", () => {
       { href: "/terms", label: "Terms" },
       { href: "/privacy", label: "Privacy notice" },
       { href: "/guidelines", label: "Community guidelines" },
+      { href: "/safety", label: "Safety" },
     ]);
     // Phones: the tab bar takes the links with a tab label, the menu the rest.
     expect([...navLinks("main"), ...navLinks("secondary")].flatMap((link) => (link.tab ? [link.tab] : []))).toEqual([

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
+import { reportContext } from "@/lib/forum/reports";
 import { moderationParamsSchema } from "@/lib/forum/schemas";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
@@ -71,4 +72,14 @@ export const decideAppealAction = action(
     revalidatePath("/moderation", "layout");
     return {};
   },
+);
+
+/** Open a reported message's context (the ten before it), logged: the same domain function as GET /api/moderation/reports/{id}/context. */
+export const openReportContextAction = action(
+  {
+    access: "moderator",
+    input: (id: unknown) => parseWith(idParamsSchema, { id }),
+    failure: "Could not open the conversation. Please try again.",
+  },
+  async ({ db, caller, input }) => ({ messages: await reportContext(db, await moderatorOf(db, caller.userId), input.id) }),
 );
