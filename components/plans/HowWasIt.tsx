@@ -6,12 +6,9 @@ import { Dialog } from "@/components/ui/Dialog";
 import { giveFeedback } from "@/lib/plans/client/api";
 import { FEEDBACK_ANSWERS, FEEDBACK_LABELS } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
+import { MetOn } from "./MetOn";
 import { againFrom, PlanForm } from "./PlanForm";
 import styles from "./Plans.module.css";
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** '2026-12-14' -> '14 Dec'. */
-const dayMonth = (date: string) => `${Number(date.slice(8, 10))} ${MONTHS[Number(date.slice(5, 7)) - 1]}`;
 
 /**
  * After the meetup: 'You met on 14 Dec' when both couples said 'Great' (with 'Plan again', the
@@ -27,7 +24,7 @@ export function HowWasIt({ plan }: { plan: PlanView }) {
     <div className={styles.after}>
       {plan.metOn && (
         <div className={styles.actions}>
-          <p className={styles.met}>You met on {dayMonth(plan.metOn)}</p>
+          <MetOn date={plan.metOn} />
           <button type="button" className="button button-secondary" onClick={() => setAgain(true)}>
             Plan again
           </button>

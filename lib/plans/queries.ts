@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -195,4 +195,19 @@ export async function conversationPlans(db: Db, conversationId: string, viewerId
     .orderBy(asc(plans.startsAt), asc(plans.id))
     .limit(UPCOMING_LIST_MAX);
   return planItems(db, rows, viewerId);
+}
+
+/**
+ * 'You met on 14 Dec' on the other couple's profile: the latest plan of the two couples' conversation
+ * both said 'Great' about (its date at the place), or null. Only the two couples ever read it.
+ */
+export async function metOnWith(db: Db, member: ActingCouple, otherCoupleId: string, now = new Date()): Promise<string | null> {
+  const rows = await db
+    .select(planColumns)
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(ofCouple(member.coupleId), ofCouple(otherCoupleId), isNull(plans.cancelledAt), lte(plans.startsAt, now)))
+    .orderBy(desc(plans.startsAt))
+    .limit(10);
+  return (await planItems(db, rows, member.userId)).find((plan) => plan.metOn)?.metOn ?? null;
 }

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, notifications, plans } from "@/db/schema";
 import { runDueWork } from "@/lib/due/service";
+import { metOnWith } from "@/lib/plans/queries";
 import { connected, messagingCouple } from "../support/messages";
-import { PLACES, plan } from "../support/plans";
+import { actingA, PLACES, plan } from "../support/plans";
 
 /** Two couples who met yesterday evening: the plan moved into the past, as time would. */
 async function metYesterday() {
@@ -65,6 +66,12 @@ describe("'How was it?' after the meetup", () => {
     expect((await plan.read(id, one.a.headers)).json.data.yourFeedback).toBe("great");
     await plan.feedback(id, "great", two.b.headers);
     for (const person of [one.a, one.b, two.a, two.b]) expect((await plan.read(id, person.headers)).json.data.metOn).toBe(day);
+    // And on each other's profile, for the two couples only.
+    const db = await getDb();
+    expect(await metOnWith(db, actingA(one), two.coupleId)).toBe(day);
+    expect(await metOnWith(db, actingA(two), one.coupleId)).toBe(day);
+    const stranger = await messagingCouple();
+    expect(await metOnWith(db, actingA(stranger), one.coupleId)).toBeNull();
     await plan.feedback(id, "fine", one.b.headers);
     expect((await plan.read(id, one.a.headers)).json.data.metOn).toBeNull();
   });

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { CoupleSafetyActions } from "@/components/safety/CoupleSafetyActions";
 import { PostRow } from "@/components/forum/PostRow";
 import { SayHello } from "@/components/messages/SayHello";
+import { MetOn } from "@/components/plans/MetOn";
 import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
@@ -11,6 +12,7 @@ import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import type { ConnectionState } from "@/lib/messages/view";
+import { metOnWith } from "@/lib/plans/queries";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Couple Profile" };
@@ -29,12 +31,14 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   let profile: CoupleProfile;
   let posts: ForumPost[];
   let connection: ConnectionState;
+  let metOn: string | null;
   try {
-    [profile, posts, connection] = await withDb(async (db) => {
+    [profile, posts, connection, metOn] = await withDb(async (db) => {
       const found = await loadCoupleProfile(db, userId, coupleId);
       const recent = await listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
       const connections = await connectionStates(db, couple.coupleId, [found.id]);
-      return [found, recent.data, stateOf(connections, found.id)] as const;
+      const met = found.isOwn ? null : await metOnWith(db, couple, found.id);
+      return [found, recent.data, stateOf(connections, found.id), met] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
@@ -46,6 +50,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
       actions={
         profile.isOwn ? undefined : (
           <>
+            {metOn && <MetOn date={metOn} />}
             <SayHello coupleId={profile.id} coupleName={profile.coupleName} connection={connection} />
             <CoupleSafetyActions coupleId={profile.id} coupleName={profile.coupleName} viewer={{ userId, coupleId: couple.coupleId }} />
           </>
