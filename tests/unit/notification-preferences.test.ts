@@ -3,9 +3,13 @@ import { DEFAULT_PREFERENCES, NOTIFICATION_TYPES, withDefaults } from "@/lib/not
 import { notificationPreferencesSchema } from "@/lib/notifications/schemas";
 
 describe("notification preferences", () => {
-  it("covers every type with a default; e-mail is off for reactions and a partner's couple profile changes only", () => {
+  it("covers every type with a default; e-mail is off for reactions, 'How was it?' and a partner's couple profile changes only", () => {
     expect(Object.keys(DEFAULT_PREFERENCES).sort()).toEqual([...NOTIFICATION_TYPES].sort());
-    expect(NOTIFICATION_TYPES.filter((t) => !DEFAULT_PREFERENCES[t].email)).toEqual(["reaction", "partner_updated_couple_profile"]);
+    expect(NOTIFICATION_TYPES.filter((t) => !DEFAULT_PREFERENCES[t].email).sort()).toEqual([
+      "partner_updated_couple_profile",
+      "plan_feedback",
+      "reaction",
+    ]);
   });
 
   it("lays stored choices over the defaults without changing the defaults", () => {
@@ -20,11 +24,15 @@ describe("notification preferences", () => {
     expect(DEFAULT_PREFERENCES.reply).toEqual({ inApp: true, email: true, push: false });
   });
 
-  it("pushes messages, hello requests and acceptances by default, nothing else until chosen", () => {
+  it("pushes messages, hello requests, acceptances and the plans that need an answer or a reminder by default, nothing else until chosen", () => {
     expect(NOTIFICATION_TYPES.filter((t) => DEFAULT_PREFERENCES[t].push).sort()).toEqual([
       "connection_accepted",
       "connection_request",
       "message",
+      "plan_cancelled",
+      "plan_changed",
+      "plan_proposed",
+      "plan_reminder",
     ]);
   });
 
