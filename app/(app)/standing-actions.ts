@@ -1,6 +1,5 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import { action } from "@/lib/http/action";
 import { parseWith } from "@/lib/http/errors";
 import { idParamsSchema } from "@/lib/safety/moderation-schemas";
@@ -15,7 +14,9 @@ export const acknowledgeWarningAction = action(
   },
   async ({ db, couple, input }) => {
     await markWarningSeen(db, couple.coupleId, input.id);
-    revalidatePath("/", "layout");
+    // The root layout is not revalidated: that would rebuild the prerendered public pages (/register,
+    // /signout), whose inline scripts the CSP allows by the build's hashes. The notice refreshes
+    // its own page (router.refresh), which is rendered per request anyway.
     return {};
   },
 );

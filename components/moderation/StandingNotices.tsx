@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { acknowledgeWarningAction } from "@/app/(app)/standing-actions";
@@ -8,12 +9,15 @@ import { guidelineLabel, restrictedText, SAFETY_PAGE, type StandingSanction } fr
 
 /** A moderators' warning, shown once before anything else: the page waits until a partner has read it. */
 export function WarningNotice({ warning }: { warning: StandingSanction }) {
+  const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function acknowledge() {
     setBusy(true);
     const result = await acknowledgeWarningAction(warning.id);
     if (!result.ok) setError(result.message ?? "Could not save that. Please try again.");
+    // The layout reads the couple's standing again: the warning is gone, the page shows.
+    else router.refresh();
     setBusy(false);
   }
   return (

@@ -48,32 +48,32 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   browser,
 }, testInfo) => {
   test.setTimeout(300_000);
-  const joana = await person(browser, ["Joana", "Andre"], 0, PHONE, "light");
-  const andre = await person(browser, ["Joana", "Andre"], 1, LAPTOP, "dark");
-  const clara = await person(browser, ["Clara", "Vasco"], 0, LAPTOP, "light");
-  const vasco = await person(browser, ["Clara", "Vasco"], 1, PHONE, "dark");
-  const everyone = [joana, andre, clara, vasco];
+  const nuria = await person(browser, ["Nuria", "Marc"], 0, PHONE, "light");
+  const marc = await person(browser, ["Nuria", "Marc"], 1, LAPTOP, "dark");
+  const elena = await person(browser, ["Elena", "Sergio"], 0, LAPTOP, "light");
+  const sergio = await person(browser, ["Elena", "Sergio"], 1, PHONE, "dark");
+  const everyone = [nuria, marc, elena, sergio];
 
-  // Joana says hello; Clara accepts and lands in the conversation; all four open it.
-  await openProfile(joana, clara.coupleName);
-  await sayHello(joana, clara.coupleName, "Dinner in Lisbon some time?");
-  await clara.page.goto("/messages?tab=requests");
-  await clara.page.getByRole("button", { name: "Accept" }).click();
-  await expect(clara.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const conversation = new URL(clara.page.url()).pathname;
+  // Nuria says hello; Elena accepts and lands in the conversation; all four open it.
+  await openProfile(nuria, elena.coupleName);
+  await sayHello(nuria, elena.coupleName, "Dinner in Lisbon some time?");
+  await elena.page.goto("/messages?tab=requests");
+  await elena.page.getByRole("button", { name: "Accept" }).click();
+  await expect(elena.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  const conversation = new URL(elena.page.url()).pathname;
   for (const who of everyone) await who.page.goto(conversation);
 
-  // Joana proposes from the composer's menu: what, when (the place's clock), where (the place search), a venue.
-  await joana.page.getByRole("button", { name: "Plan a meetup" }).click();
-  const form = joana.page.getByRole("dialog", { name: "Plan a meetup" });
+  // Nuria proposes from the composer's menu: what, when (the place's clock), where (the place search), a venue.
+  await nuria.page.getByRole("button", { name: "Plan a meetup" }).click();
+  const form = nuria.page.getByRole("dialog", { name: "Plan a meetup" });
   await form.getByLabel("What").fill("Dinner and a walk");
   await form.getByLabel("Date").fill(dayAhead(15));
   await form.getByLabel("Starts").fill("19:30");
   await form.getByRole("combobox", { name: "Where" }).fill("Lisbon");
   await form.getByRole("option").filter({ hasText: "Lisbon" }).first().click();
   await form.getByLabel("Venue (optional)").fill("Time Out Market");
-  await check(joana, "plan-form", testInfo);
-  const proposed = joana.page.waitForResponse((response) => response.url().endsWith("/plans") && response.request().method() === "POST");
+  await check(nuria, "plan-form", testInfo);
+  const proposed = nuria.page.waitForResponse((response) => response.url().endsWith("/plans") && response.request().method() === "POST");
   await form.getByRole("button", { name: "Propose" }).click();
   expect((await proposed).status()).toBe(201);
   await expect(form).toBeHidden();
@@ -82,27 +82,27 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   for (const who of everyone) {
     await expect(card(who)).toContainText("19:30", LIVE);
     await expect(card(who)).toContainText("Time Out Market, Lisbon");
-    await expect(card(who)).toContainText(`${clara.firstName}: not yet`);
+    await expect(card(who)).toContainText(`${elena.firstName}: not yet`);
   }
-  await check(vasco, "plan-card", testInfo);
+  await check(sergio, "plan-card", testInfo);
 
   // Three answer; everyone sees each answer by first name.
-  await card(andre).getByRole("button", { name: "Going" }).click();
-  await card(clara).getByRole("button", { name: "Maybe" }).click();
-  await card(vasco).getByRole("button", { name: "Going" }).click();
+  await card(marc).getByRole("button", { name: "Going" }).click();
+  await card(elena).getByRole("button", { name: "Maybe" }).click();
+  await card(sergio).getByRole("button", { name: "Going" }).click();
   for (const who of everyone)
-    for (const answer of ["Joana: not yet", "Andre: going", "Clara: maybe", "Vasco: going"])
+    for (const answer of ["Nuria: not yet", "Marc: going", "Elena: maybe", "Sergio: going"])
       await expect(card(who)).toContainText(answer, LIVE);
 
-  // Clara moves the time: everyone is asked again.
-  await card(clara).getByRole("button", { name: "Change" }).click();
-  const change = clara.page.getByRole("dialog", { name: "Change the plan" });
+  // Elena moves the time: everyone is asked again.
+  await card(elena).getByRole("button", { name: "Change" }).click();
+  const change = elena.page.getByRole("dialog", { name: "Change the plan" });
   await change.getByLabel("Starts").fill("20:00");
   await change.getByRole("button", { name: "Change and ask again" }).click();
   await expect(change).toBeHidden();
   for (const who of everyone) {
     await expect(card(who)).toContainText("20:00", LIVE);
-    await expect(card(who)).toContainText("Andre: not yet", LIVE);
+    await expect(card(who)).toContainText("Marc: not yet", LIVE);
   }
 
   // All four go: 'Confirmed' for everyone.
@@ -110,14 +110,14 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   for (const who of everyone) await expect(card(who).getByText("Confirmed", { exact: true })).toBeVisible(LIVE);
   for (const who of everyone) await check(who, "confirmed", testInfo);
 
-  // Andre adds it to his calendar: the file names the place's zone and the change.
-  await card(andre).getByText("Add to calendar").click();
-  const href = await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).getAttribute("href");
-  const fetched = await andre.page.request.get(href!);
+  // Marc adds it to his calendar: the file names the place's zone and the change.
+  await card(marc).getByText("Add to calendar").click();
+  const href = await card(marc).getByRole("link", { name: "Calendar file (.ics)" }).getAttribute("href");
+  const fetched = await marc.page.request.get(href!);
   expect(fetched.status(), await fetched.text()).toBe(200);
   expect(fetched.headers()["content-disposition"]).toContain("attachment");
-  const downloading = andre.page.waitForEvent("download");
-  await card(andre).getByRole("link", { name: "Calendar file (.ics)" }).click();
+  const downloading = marc.page.waitForEvent("download");
+  await card(marc).getByRole("link", { name: "Calendar file (.ics)" }).click();
   const file = await (await downloading).path();
   const ics = await readFile(file!, "utf8");
   expect(ics).toContain("BEGIN:VCALENDAR");
@@ -126,25 +126,25 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   expect(ics).toContain("STATUS:CONFIRMED");
 
   // 'Upcoming' on /messages: the plan, its place and who is going.
-  await vasco.page.goto("/messages");
-  await expect(vasco.page.getByRole("region", { name: "Upcoming" })).toContainText("Time Out Market, Lisbon · 4 of 4 going");
+  await sergio.page.goto("/messages");
+  await expect(sergio.page.getByRole("region", { name: "Upcoming" })).toContainText("Time Out Market, Lisbon · 4 of 4 going");
 
-  // Joana shares it with a friend, who opens it without an account, in a fifth context.
-  await card(joana).getByText("Share with a friend").click();
-  await card(joana).getByRole("button", { name: "Make a link" }).click();
-  const link = await card(joana).getByLabel("Link to send").inputValue();
+  // Nuria shares it with a friend, who opens it without an account, in a fifth context.
+  await card(nuria).getByText("Share with a friend").click();
+  await card(nuria).getByRole("button", { name: "Make a link" }).click();
+  const link = await card(nuria).getByLabel("Link to send").inputValue();
   expect(link).toMatch(/\/plan\/[\w-]{43}$/);
   const friend = await browser.newContext({ viewport: PHONE });
   const friendPage = await friend.newPage();
   await friendPage.goto(link);
   await expect(friendPage.getByRole("heading", { name: "Dinner and a walk" })).toBeVisible();
-  await expect(friendPage.getByText("Meeting Clara and Vasco")).toBeVisible();
+  await expect(friendPage.getByText("Meeting Elena and Sergio")).toBeVisible();
   await expect(friendPage.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await axe(friendPage);
   await friendPage.screenshot({ path: testInfo.outputPath("shared-plan.png") });
   // Revoked: the same link no longer shows the plan.
-  await card(joana).getByRole("button", { name: "Stop sharing" }).click();
-  await expect(card(joana).getByRole("button", { name: "Make a link" })).toBeVisible();
+  await card(nuria).getByRole("button", { name: "Stop sharing" }).click();
+  await expect(card(nuria).getByRole("button", { name: "Make a link" })).toBeVisible();
   await friendPage.goto(link);
   await expect(friendPage.getByRole("heading", { name: "This link does not work" })).toBeVisible();
 });

@@ -1,23 +1,15 @@
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
+import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { csrfToken, openProfile, sayHello, signIn } from "./support";
+import { csrfToken, newCouple, openProfile, sayHello } from "./support";
 
 /**
- * Push in the settings and the one gentle prompt, with seeded directory couples no other spec
- * uses (Amelia & Jack, Hanna & Lukas). The browser's push service is not reached from here: a
- * device is added through the API as a browser would after subscribing.
+ * Push in the settings and the one gentle prompt, with couples of their own (newCouple). The
+ * browser's push service is not reached from here: a device is added through the API as a browser
+ * would after subscribing.
  */
 test.describe.configure({ mode: "serial" });
 
 type Person = { page: Page; coupleName: string };
-
-async function person(browser: Browser, firstName: string, coupleName: string, viewport: typeof PHONE): Promise<Person> {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
-  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  return { page, coupleName };
-}
 
 async function check(page: Page, name: string, testInfo: TestInfo) {
   await noHorizontalScroll(page);
@@ -25,12 +17,15 @@ async function check(page: Page, name: string, testInfo: TestInfo) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
 
-test("settings: this device, message previews, the Push column, and the device list with Remove", async ({ browser }, testInfo) => {
+test("settings: this device, message previews, the Push column, and the device list with Remove", async ({
+  browser,
+  request,
+}, testInfo) => {
   for (const [viewport, label] of [
     [PHONE, "phone"],
     [LAPTOP, "laptop"],
   ] as const) {
-    const { page } = await person(browser, "Amelia", "Amelia & Jack", viewport);
+    const { page } = await newCouple(browser, request, "Amelia", viewport);
     await page.goto("/settings/notifications");
     const section = page.getByRole("region", { name: "Notifications on this device" });
     await expect(section.getByRole("status")).toHaveText("Notifications are off on this device.");
@@ -61,9 +56,9 @@ test("settings: this device, message previews, the Push column, and the device l
   }
 });
 
-test("one gentle prompt after the couple's first accepted hello; 'Not now' is remembered", async ({ browser }, testInfo) => {
-  const amelia = await person(browser, "Amelia", "Amelia & Jack", LAPTOP);
-  const hanna = await person(browser, "Hanna", "Hanna & Lukas", PHONE);
+test("one gentle prompt after the couple's first accepted hello; 'Not now' is remembered", async ({ browser, request }, testInfo) => {
+  const amelia = await newCouple(browser, request, "Amelia", LAPTOP);
+  const hanna = await newCouple(browser, request, "Hanna", PHONE);
   const prompt = (who: Person) => who.page.getByRole("complementary", { name: "Know when they write back" });
 
   // Before any conversation: no prompt.

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -62,5 +62,23 @@ describe("prerenderedScriptHashes", () => {
     expect(prerenderedScriptHashes("/login")).toEqual([sha("first()")]);
     expect(prerenderedScriptHashes("/forgot-password")).toBeNull();
     expect(prerenderedScriptHashes("/dashboard")).toBeNull();
+  });
+});
+
+describe("the prerendered public pages stay the build's bytes", () => {
+  // Their CSP allows the build's inline scripts by hash: revalidating the root layout would make
+  // Next render them again with other bytes, and every inline script would be refused.
+  it("no server code revalidates the root path", () => {
+    const roots = ["app", "lib", "components"];
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (/\.tsx?$/.test(entry.name) && /revalidatePath\(\s*["']\/["']/.test(readFileSync(file, "utf8"))) offenders.push(file);
+      }
+    };
+    roots.forEach(walk);
+    expect(offenders).toEqual([]);
   });
 });
