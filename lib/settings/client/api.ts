@@ -13,7 +13,7 @@ export async function saveBothApprove(bothApprove: boolean): Promise<void> {
 
 /** An e-mail's unsubscribe link: a public call, the link's token is the authority. Answers the type it turned off. */
 export const unsubscribe = (token: string) =>
-  api<{ type: NotificationKind }>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
+  api<{ data: { type: NotificationKind } }>(`/api/notifications/unsubscribe?token=${encodeURIComponent(token)}`, {
     method: "POST",
     public: true,
-  }).then((body) => body.type);
+  }).then((body) => body.data.type);
