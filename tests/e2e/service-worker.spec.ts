@@ -194,7 +194,7 @@ test.describe("the app's service worker", () => {
     await expect.poll(() => hanna.page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
     await deliverPush(context, hanna.page, {
       title: `New messages from ${amelia.coupleName}`,
-      body: `Amelia of ${amelia.coupleName} wrote to you`,
+      body: `Amelia of ${amelia.coupleName} sent a message`,
       url: conversationUrl,
       tag: `conversation:${conversationId}`,
       conversationId,
