@@ -205,7 +205,9 @@ test.describe("the app's service worker", () => {
       .toBe(1);
 
     // The browser's click on a system notification cannot be made headless: the worker is handed a
-    // 'notificationclick' for the very notification it showed, and its own listener runs.
+    // 'notificationclick' for the very notification it showed, and its own listener runs. Only the
+    // branch that moves an open tab can complete so: Chromium refuses focus() and openWindow() to an
+    // event it did not dispatch ("Not allowed to focus a window"), which a real click allows.
     const worker = context.serviceWorkers().find((candidate) => new URL(candidate.url()).pathname === "/sw.js")!;
     const clicked = await worker.evaluate(`(async () => {
       const [notification] = await self.registration.getNotifications();
