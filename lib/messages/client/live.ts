@@ -7,7 +7,9 @@ import "client-only";
 import { invalidate, liveState, push } from "@/lib/live/client/use-live";
 import type { LiveClientFeature } from "@/lib/live/client/stream";
 import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../view";
+import { withoutTypist, type Typist } from "../typing-view";
 import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "./api";
+import { typingKey } from "./typing";
 
 type Changed = { conversationId?: string | null };
 
@@ -20,6 +22,8 @@ export const messagesLiveClient: LiveClientFeature = {
       // is, each message once by id; the inbox's row (its unread count) loads again.
       const message = data as Message;
       push<ThreadValue>(threadKey(message.conversationId), (thread) => withMessage(thread, message));
+      // Its author has stopped typing: their words are here.
+      push<Typist[]>(typingKey(message.conversationId), (typists) => withoutTypist(typists, message.author.userId));
       invalidate(INBOX_KEY);
     },
     read(data) {
