@@ -98,9 +98,10 @@ export function pgliteSource(): ListenSource {
 
 /**
  * One listener for every stream of this instance. A notification wakes the streams of the people
- * it names; they read their new rows (or, for an ephemeral message, send it as it is). When the connection drops, the streams stay open and the
- * listener listens again (after RELISTEN_MS); then it wakes every stream, which reads from the
- * rows whatever was published meanwhile (NOTIFY is only a wake-up: the rows are the record).
+ * it names; they read their new rows (or, given an ephemeral message, send it). When the
+ * connection drops, the streams stay open and the listener listens again (after RELISTEN_MS);
+ * then it wakes every stream, which reads from the rows whatever was published meanwhile (NOTIFY
+ * is only a wake-up: the rows are the record; a passing ephemeral message is simply lost).
  */
 export function createListener(source: ListenSource): LiveListener {
   const subscribers = new Map<string, Set<Wake>>();
@@ -115,9 +116,10 @@ export function createListener(source: ListenSource): LiveListener {
     for (const wakes of subscribers.values()) for (const wake of wakes) wake();
   };
   const onPayload = (payload: string) => {
-    const message = parseEphemeral(payload);
-    if (message) for (const userId of message.to) for (const wake of subscribers.get(userId) ?? []) wake(message);
-    else if (!payload.startsWith("{")) for (const userId of payload.split(",")) for (const wake of subscribers.get(userId) ?? []) wake();
+    const message = parseEphemeral(payload) ?? undefined;
+    // A payload shaped like an ephemeral message that is not a valid one names nobody.
+    const people = message ? message.to : payload.startsWith("{") ? [] : payload.split(",");
+    for (const userId of people) for (const wake of subscribers.get(userId) ?? []) wake(message);
   };
 
   async function listen(): Promise<void> {
