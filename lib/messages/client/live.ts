@@ -21,9 +21,12 @@ export const messagesLiveClient: LiveClientFeature = {
       // The message as the thread shows it (lib/messages/live.ts): an open thread takes it as it
       // is, each message once by id; the inbox's row (its unread count) loads again.
       const message = data as Message;
-      push<ThreadValue>(threadKey(message.conversationId), (thread) => withMessage(thread, message));
-      // Its author has stopped typing: their words are here.
-      push<Typist[]>(typingKey(message.conversationId), (typists) => withoutTypist(typists, message.author.userId));
+      const key = threadKey(message.conversationId);
+      const shown = liveState<ThreadValue>(key);
+      const arrived = !(shown?.status === "ready" && shown.value.messages.some((each) => each.id === message.id));
+      push<ThreadValue>(key, (thread) => withMessage(thread, message));
+      // A new message's author has stopped typing: their words are here (an edit or a reaction says nothing of it).
+      if (arrived) push<Typist[]>(typingKey(message.conversationId), (typists) => withoutTypist(typists, message.author.userId));
       invalidate(INBOX_KEY);
     },
     read(data) {
