@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
+import { useTypingSignal } from "@/lib/messages/client/typing";
 import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/view";
 import styles from "./Composer.module.css";
@@ -28,6 +29,7 @@ type Props = {
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
  * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
+ * While words are typed the others see '... is typing' (told at most every 3 s).
  */
 export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, onSent, onEnded }: Props) {
   const [body, setBody] = useState("");
@@ -37,6 +39,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
   const [error, setError] = useState<string | null>(null);
   const over = body.length > BODY_MAX;
   const restriction = useRestriction();
+  const typing = useTypingSignal(conversationId);
 
   async function attach(file: File | undefined) {
     if (!file) return;
@@ -70,6 +73,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
         ...(replyTo ? { replyToId: replyTo.id } : {}),
       });
       setBody("");
+      typing.sent();
       onCancelReply();
       setPhoto(null);
       onSent(sent);
@@ -139,7 +143,10 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
           placeholder="Write a message"
           aria-invalid={over || undefined}
           aria-describedby={body.length >= COUNT_FROM ? `${id}-count` : undefined}
-          onChange={(event) => setBody(event.target.value)}
+          onChange={(event) => {
+            setBody(event.target.value);
+            if (event.target.value.trim() !== "") typing.typed();
+          }}
           onKeyDown={onKeyDown}
         />
         <button type="submit" className="button button-primary" disabled={busy || uploading !== null}>
