@@ -254,7 +254,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
       starts_local = to_char((now() - interval '4 hours') at time zone time_zone, 'YYYY-MM-DD"T"HH24:MI')
       where title = 'Dinner and a walk' and conversation_id = ${conversation.split("/").at(-1)!} returning id`,
   );
-  const planId = moved!.id as string;
+  expect(moved!.id).toBe(planId);
   await runDueWork(nuria);
   await nuria.page.goto("/notifications");
   await expect(nuria.page.getByText("How was it? Dinner and a walk")).toBeVisible();
