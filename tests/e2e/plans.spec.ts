@@ -73,7 +73,7 @@ async function runDueWork(who: Person) {
 /** The place's date `days` ahead, as the date input takes it. */
 const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file and a friend's link", async ({
+test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file, a friend's link, the reminder and 'How was it?'", async ({
   browser,
 }, testInfo) => {
   test.setTimeout(300_000);
