@@ -282,4 +282,24 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await expect(reporting.getByRole("status")).toBeVisible();
   const filed = await runDatabase((db) => db`select target_type, note from reports where target_id = ${planId}`);
   expect(filed.map((row) => [row.target_type, row.note])).toEqual([["plan", "They left us waiting and were rude"]]);
+
+  // A moderator (of a couple no other spec uses) sees the plan's what, when and where, and the couple reported.
+  const moderator = await person(browser, ["Mila", "Jonas"], 0, LAPTOP, "light");
+  await runDatabase((db) => db`update users set role = 'moderator' where email = ${directoryEmail("Mila")}`);
+  for (const theme of ["light", "dark"] as const) {
+    if (theme === "dark") {
+      await moderator.page.setViewportSize(PHONE);
+      await moderator.page.emulateMedia({ colorScheme: "dark" });
+      await moderator.page.evaluate(() => window.localStorage.setItem("theme", "dark"));
+      moderator.label = "Mila-390-dark";
+    }
+    await moderator.page.goto("/moderation");
+    const reported = moderator.page.getByRole("listitem").filter({ hasText: "Dinner and a walk" });
+    await expect(reported).toContainText(`a plan by ${nuria.coupleName}`);
+    await expect(reported).toContainText(/When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon/);
+    await expect(reported).toContainText("Where: Cafe Luso");
+    await expect(reported).toContainText("Note: They left us waiting and were rude");
+    await expect(reported.getByRole("link", { name: "Act on the couple" })).toBeVisible();
+    await check(moderator, "moderation-plan-report", testInfo);
+  }
 });
