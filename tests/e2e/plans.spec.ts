@@ -290,7 +290,8 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
     if (theme === "dark") {
       await moderator.page.setViewportSize(PHONE);
       await moderator.page.emulateMedia({ colorScheme: "dark" });
-      await moderator.page.evaluate(() => window.localStorage.setItem("theme", "dark"));
+      // After person()'s own script, which sets the light theme on every load.
+      await moderator.page.context().addInitScript(() => window.localStorage.setItem("theme", "dark"));
       moderator.label = "Mila-390-dark";
     }
     await moderator.page.goto("/moderation");
