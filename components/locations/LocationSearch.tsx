@@ -19,8 +19,10 @@ type LocationSearchProps = {
   /** True while a chosen suggestion is being saved ('Processing location...'). */
   processing: boolean;
   onChoose(prediction: Prediction): Promise<ChoiceOutcome>;
-  /** Without it, a place must be chosen from the suggestions (a plan needs a place with an id): no typing by hand. */
+  /** Without it, a place must be chosen from the suggestions: no typing by hand. */
   onUseTyped?(text: string): void;
+  /** What typing by hand means here, under 'Continue with ...' (onboarding's: the location can be changed in settings). */
+  manualHint?: string;
   /** Typing starts over: the last choice's notice goes. */
   onTyping(): void;
   notice: string | null;
@@ -38,6 +40,7 @@ export function LocationSearch({
   processing,
   onChoose,
   onUseTyped,
+  manualHint,
   onTyping,
   notice,
   error,
@@ -172,6 +175,7 @@ export function LocationSearch({
         <ManualEntry
           state={state}
           typed={typed}
+          hint={manualHint}
           onUseTyped={() => typed && onUseTyped(typed)}
           onRetry={() => {
             inputRef.current?.focus();

@@ -5,6 +5,8 @@ type ManualEntryProps = {
   state: SearchState;
   /** The text typed so far, trimmed. */
   typed: string;
+  /** Said under 'Continue with ...'. */
+  hint?: string;
   onUseTyped(): void;
   onRetry(): void;
 };
@@ -13,7 +15,13 @@ type ManualEntryProps = {
  * Typing the location by hand (spec section 2): offered when search finds nothing, and when search
  * is down, with the error and a way to search again.
  */
-export function ManualEntry({ state, typed, onUseTyped, onRetry }: ManualEntryProps) {
+export function ManualEntry({
+  state,
+  typed,
+  hint = "You can update your location later in settings.",
+  onUseTyped,
+  onRetry,
+}: ManualEntryProps) {
   if (state.kind === "empty") {
     return (
       <button type="button" className={`button button-secondary ${styles.manual}`} onClick={onUseTyped}>
@@ -37,7 +45,7 @@ export function ManualEntry({ state, typed, onUseTyped, onRetry }: ManualEntryPr
             Continue with &quot;{typed}&quot;
           </button>
         )}
-        <p className="field-hint">You can update your location later in settings.</p>
+        <p className="field-hint">{hint}</p>
       </div>
     </>
   );

@@ -13,7 +13,7 @@ import styles from "./Plans.module.css";
 /**
  * After the meetup: 'You met on 14 Dec' when both couples said 'Great' (with 'Plan again', the
  * last plan's what and where as a start), and 'How was it?' once for
- * the viewer, privately; 'Something went wrong' opens the report flow on the other couple.
+ * the viewer, privately; 'Something went wrong' opens the report flow with the plan attached.
  */
 export function HowWasIt({ plan }: { plan: PlanView }) {
   const [busy, setBusy] = useState(false);
@@ -71,7 +71,7 @@ export function HowWasIt({ plan }: { plan: PlanView }) {
           )}
         </fieldset>
       )}
-      {report && <ReportDialog open onClose={() => setReport(null)} targetType="couple" targetId={report} />}
+      {report && <ReportDialog open onClose={() => setReport(null)} targetType="plan" targetId={report} />}
     </div>
   );
 }

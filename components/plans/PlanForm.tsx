@@ -1,7 +1,7 @@
 "use client";
 
-import { useRef, useState } from "react";
-import { Controller } from "react-hook-form";
+import { useMemo, useRef, useState } from "react";
+import { Controller, useWatch } from "react-hook-form";
 import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
@@ -17,14 +17,27 @@ import styles from "./Plans.module.css";
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
 const pad = (n: number) => String(n).padStart(2, "0");
 
-const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", venue: "", note: "" };
+const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", placeName: "", timeZone: "", venue: "", note: "" };
+
+/** The plan's place as the form holds it: chosen from the search (its id), or typed by hand with its zone. */
+const whereOf = (plan: PlanView) =>
+  plan.place.placeId
+    ? { placeId: plan.place.placeId, placeName: "", timeZone: "" }
+    : { placeId: "", placeName: plan.place.name, timeZone: plan.timeZone };
 
 /** 'Plan again': the last plan's what and where as a start, the time left to choose. */
 export const againFrom = (plan: PlanView): Partial<PlanFormValues> => ({
   title: plan.title,
-  placeId: plan.place.placeId,
+  ...whereOf(plan),
   venue: plan.venue ?? "",
 });
+
+/** The zones a place typed by hand may be in (the runtime's list), the browser's own among them. */
+function zoneChoices(own: string): string[] {
+  const zones = Intl.supportedValuesOf("timeZone");
+  return zones.includes(own) ? zones : [own, ...zones];
+}
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /** The form's values for a plan being changed: its date and times as the place's clock reads them. */
 function valuesOf(plan: PlanView | null): PlanFormValues {
@@ -36,7 +49,7 @@ function valuesOf(plan: PlanView | null): PlanFormValues {
     date: `${start.year}-${pad(start.month)}-${pad(start.day)}`,
     time: `${pad(start.hour)}:${pad(start.minute)}`,
     endTime: end ? `${pad(end.hour)}:${pad(end.minute)}` : "",
-    placeId: plan.place.placeId,
+    ...whereOf(plan),
     venue: plan.venue ?? "",
     note: plan.note ?? "",
   };
@@ -53,11 +66,16 @@ type Props = {
 
 /**
  * 'Plan a meetup' and 'Change': what, when (the place's date and time, an optional end), where (the
- * place search: a city, or a venue with Google), a venue and a note. A change asks everyone again.
+ * place search: a city, or a venue with Google; typed by hand, with its time zone, when the search
+ * finds nothing or is down, as onboarding's location field offers), a venue and a note. A change
+ * asks everyone again.
  */
 export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props) {
   const form = useZodForm(loadSchema, { ...valuesOf(plan), ...start?.values }, "on-submit");
-  const { register, control, handleSubmit, setError, formState } = form;
+  const { register, control, handleSubmit, setError, setValue, getValues, formState } = form;
+  // The venue-like text field reads as unknown before parsing: it is a string or nothing.
+  const typedPlace = (useWatch({ control, name: "placeName" }) as string | null | undefined) ?? "";
+  const zones = useMemo(() => (typedPlace ? zoneChoices(browserZone()) : []), [typedPlace]);
   const [failure, setFailure] = useState<string | null>(null);
   const placeInput = useRef<HTMLInputElement>(null);
   const [placeName, setPlaceName] = useState(
@@ -109,16 +127,46 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
             processing={false}
             onChoose={async (prediction) => {
               field.onChange(prediction.place_id);
+              setValue("placeName", "");
               setPlaceName(prediction.description);
               return "confirmed";
             }}
-            onTyping={() => field.onChange("")}
+            onUseTyped={(typed) => {
+              field.onChange("");
+              setValue("placeName", typed);
+              setValue("timeZone", getValues("timeZone") || browserZone());
+            }}
+            manualHint="Everyone sees the place as you typed it."
+            onTyping={() => {
+              field.onChange("");
+              setValue("placeName", "");
+            }}
             notice={null}
-            error={fieldState.error?.message}
+            error={fieldState.error?.message ?? errors.placeName?.message}
             inputRef={placeInput}
           />
         )}
       />
+      {typedPlace && (
+        <div className="field">
+          <p className="field-hint" role="status">
+            Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.
+          </p>
+          <label htmlFor="plan-zone">Time zone of the place</label>
+          <select id="plan-zone" aria-invalid={errors.timeZone ? true : undefined} {...register("timeZone")}>
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone.replace(/_/g, " ")}
+              </option>
+            ))}
+          </select>
+          {errors.timeZone && (
+            <span className="field-error" role="alert">
+              {errors.timeZone.message}
+            </span>
+          )}
+        </div>
+      )}
       <p className="field-hint">Times are the place&apos;s own: everyone sees them in its time zone.</p>
       <Field
         label="Venue (optional)"

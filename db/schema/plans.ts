@@ -29,7 +29,8 @@ export const plans = pgTable(
     timeZone: text("time_zone").notNull(),
     startsAt: at("starts_at").notNull(),
     endsAt: at("ends_at"),
-    placeId: text("place_id").notNull(),
+    /** The place search's id; null when the place was typed by hand (the search was down) with its zone chosen. */
+    placeId: text("place_id"),
     placeName: text("place_name").notNull(),
     placeCity: text("place_city"),
     placeCountry: text("place_country"),

@@ -12,6 +12,7 @@ import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { reportedPlanCouple, reportedPlans, type ReportedPlan } from "@/lib/plans/reports";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "./text";
@@ -27,7 +28,7 @@ import { readReply, visiblePostRow } from "./thread";
  * What a report names, as the reporter may see it: a post or a reply while it exists for them,
  * with its couple (none once a deleted member's couple is gone), a message's couple, or the couple
  * itself unless a block stands between them (a couple hidden from discovery can still be reported
- * from its posts). Null reads as missing.
+ * from its posts), or a plan's other couple for one of its four. Null reads as missing.
  */
 async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
   if (type === "post") {
@@ -42,6 +43,7 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
     const coupleId = await reportedMessageCouple(db, actor.coupleId, id);
     return coupleId === null ? null : { coupleId };
   }
+  if (type === "plan") return reportedPlanCouple(db, actor, id);
   const [row] = await db
     .select({ id: couples.id })
     .from(couples)
@@ -98,11 +100,20 @@ const messageContent = (message: MessageItem): NonNullable<OpenReport["content"]
   coupleName: message.author.coupleName,
 });
 
+/** A reported plan as the queue's content: what as its title, when and where at the place as its words, the couple reported. */
+const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => ({
+  title: plan.title,
+  body: `When: ${plan.when}\nWhere: ${plan.where}`,
+  postId: null,
+  coupleId: plan.coupleId,
+  coupleName: plan.coupleName ?? FORUM_TEXTS.deletedMember,
+});
+
 /** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
 export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
-  const [posts, replies, reported, messages] = await Promise.all([
+  const [posts, replies, reported, messages, plans] = await Promise.all([
     reportedWritings(db, forumPosts, ids("post")),
     reportedWritings(db, forumReplies, ids("reply")),
     ids("couple").length
@@ -119,11 +130,17 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
           .where(inArray(couples.id, ids("couple")))
       : [],
     reportedMessages(db, ids("message")),
+    reportedPlans(
+      db,
+      rows.filter((row) => row.targetType === "plan").map((row) => ({ ...row, reporterCoupleId: row.reporter.coupleId })),
+    ),
   ]);
   const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
   return rows.map((row) => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!) };
+    const plan = plans.get(row.id);
+    if (plan) return { ...row, content: planContent(plan) };
     const found = content.get(row.targetId);
     return {
       ...row,

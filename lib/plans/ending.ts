@@ -11,7 +11,7 @@ import { planItems, planColumns, upcoming } from "./queries";
 
 /**
  * Plans that can no longer take place, cancelled in the caller's transaction: a block either way,
- * a moderator's suspension, an account's deletion. The sequence rises (a calendar marks them
+ * a moderator's suspension or removal of a reported plan, an account's deletion. The sequence rises (a calendar marks them
  * cancelled) and the cards of all four change live. `tell` names who gets the notification: after a
  * block nobody (the blocked couple learns nothing of it from us), otherwise the people left.
  */
@@ -63,4 +63,9 @@ export async function cancelPlansBetween(tx: Db, one: string, other: string, now
  */
 export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: readonly string[], now = new Date()): Promise<void> {
   await cancelWhere(tx, inConversations(ofCouple(coupleId)), (userId) => !leaving.includes(userId), now);
+}
+
+/** A moderator removed a reported plan: cancelled when still to come, all four told it can no longer take place. */
+export async function cancelRemovedPlan(tx: Db, planId: string, now = new Date()): Promise<void> {
+  await cancelWhere(tx, eq(plans.id, planId), () => true, now);
 }

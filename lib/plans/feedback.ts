@@ -14,7 +14,7 @@ import { PLAN_TEXTS, type FeedbackAnswer } from "./rules";
 /**
  * 'How was it?' after the meetup: each person's private answer, never shown to the other couple.
  * 'Not for us' from both partners of a couple keeps the two couples out of each other's discover
- * suggestions; 'Something went wrong' answers the couple to report (the report flow opens on it).
+ * suggestions; 'Something went wrong' answers the plan to report (the report flow opens on it, naming the other couple).
  */
 export async function giveFeedback(
   db: Db,
@@ -22,7 +22,7 @@ export async function giveFeedback(
   planId: string,
   answer: FeedbackAnswer,
   now = new Date(),
-): Promise<{ answer: FeedbackAnswer; report: { targetType: "couple"; targetId: string } | null }> {
+): Promise<{ answer: FeedbackAnswer; report: { targetType: "plan"; targetId: string } | null }> {
   const plan = await memberPlan(db, member, planId);
   if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (endOf({ startsAt: plan.startsAt.toISOString(), endsAt: plan.endsAt?.toISOString() ?? null }).getTime() > now.getTime())
@@ -36,7 +36,7 @@ export async function giveFeedback(
     if (answer === "not_for_us" && otherCoupleId && (await bothPartnersSaid(tx, planId, member.coupleId, "not_for_us")))
       await keepApart(tx, member.coupleId, otherCoupleId);
   });
-  return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "couple", targetId: otherCoupleId } : null };
+  return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "plan", targetId: planId } : null };
 }
 
 /** Whether every partner of the couple (now) gave this answer about the plan. */

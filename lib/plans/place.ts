@@ -5,7 +5,8 @@ import { PlacesServiceError, placesProvider } from "@/lib/places";
 import { PLAN_TEXTS } from "./rules";
 import { isKnownTimeZone } from "./time";
 
-export type PlanPlace = { placeId: string; name: string; city: string | null; country: string | null; timeZone: string };
+/** `placeId` null: typed by hand. */
+export type PlanPlace = { placeId: string | null; name: string; city: string | null; country: string | null; timeZone: string };
 
 /**
  * The zone of a point. Neither place provider names one (the offline gazetteer's GeoNames cities
@@ -21,6 +22,21 @@ export function zoneAt(latitude: number, longitude: number): string | null {
   }
   return isKnownTimeZone(zone) ? zone : null;
 }
+
+/**
+ * A place typed by hand while the place search is down (the form offers it as onboarding's
+ * location field does): its name as typed and the zone the person chose, checked against the
+ * runtime's zone data, since no coordinates can give one.
+ */
+export function typedPlace(name: string, timeZone: string): PlanPlace {
+  if (!isKnownTimeZone(timeZone))
+    throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.typedZoneUnknown, { fieldErrors: { timeZone: PLAN_TEXTS.typedZoneUnknown } });
+  return { placeId: null, name, city: null, country: null, timeZone };
+}
+
+/** Where the input says: a place from the search, else one typed by hand (the schemas ask for one of the two). */
+export const inputPlace = (input: { placeId?: string | null; placeName?: string | null; timeZone?: string | null }) =>
+  input.placeId ? resolvePlanPlace(input.placeId) : typedPlace(input.placeName ?? "", input.timeZone ?? "");
 
 const unknownPlace = () => new AppError("VALIDATION_ERROR", PLAN_TEXTS.placeUnknown, { fieldErrors: { placeId: PLAN_TEXTS.placeUnknown } });
 

@@ -26,10 +26,16 @@ const EVENING_WINDOW_HOURS = 30;
 /** SQL: 18:00 on the day before the plan, at the place, as an instant (Postgres has the same zone data). */
 const eveningBefore = sql`((substr(${plans.startsLocal}, 1, 10)::date - 1) + time '18:00') at time zone ${plans.timeZone}`;
 
+/**
+ * SQL: someone is going or maybe. A plan nobody has said yes to yet (just proposed, or just changed,
+ * which asks everyone again) keeps its reminder for the run after the first yes, never spends it on no one.
+ */
+const someoneComing = sql`exists (select 1 from ${planAnswers} where ${planAnswers.planId} = ${plans.id} and ${planAnswers.answer} in ('going', 'maybe'))`;
+
 /** The plans whose reminder falls due now, claimed: evening ones not also due the soon one (that one says it all). */
 async function claim(tx: Db, now: Date) {
   const soonFrom = new Date(now.getTime() + SOON_HOURS * HOUR);
-  const open = and(isNull(plans.cancelledAt), gt(plans.startsAt, now));
+  const open = and(isNull(plans.cancelledAt), gt(plans.startsAt, now), someoneComing);
   const soon = await tx
     .update(plans)
     .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })

@@ -25,23 +25,42 @@ const fields = {
   startsAt: wallClock(PLAN_TEXTS.startRequired),
   endsAt: z.preprocess((value) => (value === "" ? null : value), wallClock(PLAN_TEXTS.endInvalid).nullish()).transform((v) => v ?? null),
   placeId: oneLine(placeId, PLAN_TEXTS.placeUnknown),
+  /** A place typed by hand (the place search was down), with the zone the person chose for it. */
+  placeName: optionalText(VENUE_MAX, PLAN_TEXTS.placeTooLong, PLAN_TEXTS.placeNotAllowed, "one"),
+  timeZone: z.string().max(64, PLAN_TEXTS.typedZoneUnknown).nullish(),
   venue: optionalText(VENUE_MAX, PLAN_TEXTS.venueTooLong, PLAN_TEXTS.venueNotAllowed, "one"),
   note: optionalText(NOTE_MAX, PLAN_TEXTS.noteTooLong, PLAN_TEXTS.noteNotAllowed, "many"),
 };
 
+type Where = { placeId?: string | null; placeName?: string | null; timeZone?: string | null };
+
+/** Where: a place from the search or one typed by hand with its zone, never both; `required` for a new plan. */
+const checkWhere = (required: boolean) => (where: Where, ctx: z.RefinementCtx) => {
+  if (where.placeId && where.placeName) ctx.addIssue({ code: "custom", path: ["placeName"], message: PLAN_TEXTS.placeTwice });
+  else if (required && !where.placeId && !where.placeName)
+    ctx.addIssue({ code: "custom", path: ["placeId"], message: PLAN_TEXTS.placeRequired });
+  if (where.placeName && !where.timeZone) ctx.addIssue({ code: "custom", path: ["timeZone"], message: PLAN_TEXTS.typedZoneUnknown });
+};
+
 /** `POST /api/conversations/{id}/plans`. */
-export const proposePlanSchema = z.object(fields);
+export const proposePlanSchema = z
+  .object({ ...fields, placeId: fields.placeId.optional(), placeName: fields.placeName.optional() })
+  .superRefine(checkWhere(true));
 export type PlanInput = z.output<typeof proposePlanSchema>;
 
 /** `PATCH /api/plans/{id}`: the same fields, each optional; what is sent is changed. */
-export const changePlanSchema = z.object({
-  title: fields.title.optional(),
-  startsAt: fields.startsAt.optional(),
-  endsAt: fields.endsAt.optional(),
-  placeId: fields.placeId.optional(),
-  venue: fields.venue.optional(),
-  note: fields.note.optional(),
-});
+export const changePlanSchema = z
+  .object({
+    title: fields.title.optional(),
+    startsAt: fields.startsAt.optional(),
+    endsAt: fields.endsAt.optional(),
+    placeId: fields.placeId.optional(),
+    placeName: fields.placeName.optional(),
+    timeZone: fields.timeZone,
+    venue: fields.venue.optional(),
+    note: fields.note.optional(),
+  })
+  .superRefine(checkWhere(false));
 export type PlanChange = z.output<typeof changePlanSchema>;
 
 /** `DELETE /api/plans/{id}` (the body is optional). */
@@ -73,12 +92,17 @@ export const planFormSchema = z
     date: z.string({ error: PLAN_TEXTS.startRequired }).regex(DATE, PLAN_TEXTS.startRequired),
     time: z.string({ error: PLAN_TEXTS.startRequired }).regex(TIME, PLAN_TEXTS.startRequired),
     endTime: z.string().regex(TIME, PLAN_TEXTS.endInvalid).or(z.literal("")),
-    placeId: z.string({ error: PLAN_TEXTS.placeRequired }).min(1, PLAN_TEXTS.placeRequired).max(300, PLAN_TEXTS.placeUnknown),
+    /** Chosen from the search, or "" with the place typed by hand and its zone. */
+    placeId: z.string().max(300, PLAN_TEXTS.placeUnknown),
+    placeName: fields.placeName,
+    timeZone: z.string().max(64, PLAN_TEXTS.typedZoneUnknown).optional(),
     venue: fields.venue,
     note: fields.note,
   })
-  .transform(({ date, time, endTime, ...rest }): PlanInput => ({
+  .superRefine(checkWhere(true))
+  .transform(({ date, time, endTime, placeId, placeName, timeZone, ...rest }): PlanInput => ({
     ...rest,
+    ...(placeId ? { placeId } : { placeName, timeZone }),
     startsAt: `${date}T${time}`,
     endsAt: endTime ? `${date}T${endTime}` : null,
   }));

@@ -14,7 +14,7 @@ import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import { whenAtPlace } from "./format";
 import { PLAN } from "./live";
-import { resolvePlanPlace, type PlanPlace } from "./place";
+import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
 import { PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION, type PlanAnswer } from "./rules";
 import type { PlanChange, PlanInput } from "./schemas";
@@ -72,7 +72,7 @@ export async function proposePlan(
 ): Promise<PlanItem> {
   // Membership first: a stranger learns nothing, and costs no place lookup.
   await openConversation(db, member, conversationId);
-  const place = await resolvePlanPlace(input.placeId);
+  const place = await inputPlace(input);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId, true);
@@ -125,10 +125,12 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
     ["startsLocal", "the time"],
     ["endsLocal", "the end time"],
     ["placeId", "the place"],
+    ["placeName", "the place"],
+    ["timeZone", "the place"],
     ["venue", "the venue"],
     ["note", "the note"],
   ];
-  const words = names.filter(([key]) => key in after && after[key] !== before[key]).map(([, word]) => word);
+  const words = [...new Set(names.filter(([key]) => key in after && after[key] !== before[key]).map(([, word]) => word))];
   return words.length <= 1 ? (words[0] ?? "the plan") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
@@ -141,7 +143,10 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
 export async function changePlan(db: Db, member: ActingCouple, planId: string, change: PlanChange, now = new Date()): Promise<PlanItem> {
   const before = await memberPlan(db, member, planId);
   if (Object.values(change).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
-  const place = change.placeId !== undefined && change.placeId !== before.placeId ? await resolvePlanPlace(change.placeId) : null;
+  const moves =
+    (change.placeId !== undefined && change.placeId !== before.placeId) ||
+    (change.placeName && (change.placeName !== before.placeName || change.timeZone !== before.timeZone || before.placeId !== null));
+  const place = moves ? await inputPlace(change) : null;
   await transaction(db, async (tx) => {
     const row = await openPlan(tx, member, planId, now);
     const timeZone = place?.timeZone ?? row.timeZone;

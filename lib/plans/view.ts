@@ -11,7 +11,7 @@ export type PlanView = {
   startsAt: string;
   endsAt: string | null;
   timeZone: string;
-  place: { placeId: string; name: string; city: string | null; country: string | null };
+  place: { placeId: string | null; name: string; city: string | null; country: string | null };
   venue: string | null;
   note: string | null;
   answers: AnswerRow[];

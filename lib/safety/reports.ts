@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, forumPosts, forumReplies, messages, reports, users } from "@/db/schema";
+import { conversations, couples, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
@@ -90,7 +90,7 @@ export type OpenReportRow = {
   reason: string;
   note: string | null;
   createdAt: string;
-  reporter: { userId: string; firstName: string };
+  reporter: { userId: string; firstName: string; coupleId: string | null };
 };
 
 /** The open reports, oldest first. */
@@ -105,22 +105,38 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
       createdAt: reports.createdAt,
       reporterUserId: users.id,
       reporterFirstName: users.firstName,
+      reporterCoupleId: reports.reporterCoupleId,
     })
     .from(reports)
     .innerJoin(users, eq(users.id, reports.reporterUserId))
     .where(eq(reports.status, "open"))
     .orderBy(asc(reports.createdAt))
     .limit(limit);
-  return rows.map(({ reporterUserId, reporterFirstName, createdAt, ...row }) => ({
+  return rows.map(({ reporterUserId, reporterFirstName, reporterCoupleId, createdAt, ...row }) => ({
     ...row,
     createdAt: createdAt.toISOString(),
-    reporter: { userId: reporterUserId, firstName: reporterFirstName },
+    reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
   }));
 }
 
-/** The couple a report's target belongs to (or is); null once that couple is gone. */
-async function reportedCoupleId(tx: Db, targetType: ReportTargetType, targetId: string): Promise<string | null> {
+/**
+ * The couple a report's target belongs to (or is); null once that couple is gone. A plan is both
+ * couples': its report names the one that did not file it.
+ */
+async function reportedCoupleId(
+  tx: Db,
+  { targetType, targetId, reporterCoupleId }: { targetType: ReportTargetType; targetId: string; reporterCoupleId: string | null },
+): Promise<string | null> {
   if (targetType === "couple") return targetId;
+  if (targetType === "plan") {
+    const [plan] = await tx
+      .select({ low: conversations.coupleLowId, high: conversations.coupleHighId })
+      .from(plans)
+      .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+      .where(eq(plans.id, targetId));
+    if (!plan || !reporterCoupleId) return null;
+    return plan.low === reporterCoupleId ? plan.high : plan.high === reporterCoupleId ? plan.low : null;
+  }
   const [row] =
     targetType === "message"
       ? await tx.select({ coupleId: messages.authorCoupleId }).from(messages).where(eq(messages.id, targetId))
@@ -133,8 +149,8 @@ async function reportedCoupleId(tx: Db, targetType: ReportTargetType, targetId: 
 
 /**
  * A moderator's decision on a report, applied to every open report of the same target:
- * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
- * takes a couple out of every list (status 'suspended'). Never on the moderator's own couple;
+ * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator",
+ * takes a couple out of every list (status 'suspended') and cancels a plan still to come (its reaction, lib/plans/safety.ts). Never on the moderator's own couple;
  * written to the moderation log. The features react in the same transaction (`reactions`,
  * lib/registry/safety.ts: a removed message is erased, 'This message was deleted').
  */
@@ -147,12 +163,17 @@ export async function resolveReport(
 ): Promise<void> {
   const erasedPhotos = await transaction(db, async (tx) => {
     const [report] = await tx
-      .select({ targetType: reports.targetType, targetId: reports.targetId, reason: reports.reason })
+      .select({
+        targetType: reports.targetType,
+        targetId: reports.targetId,
+        reason: reports.reason,
+        reporterCoupleId: reports.reporterCoupleId,
+      })
       .from(reports)
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
     if (!report) throw new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
-    const coupleId = await reportedCoupleId(tx, report.targetType, report.targetId);
+    const coupleId = await reportedCoupleId(tx, report);
     await assertMayActOn(tx, moderator, coupleId);
     await tx
       .update(reports)

@@ -14,6 +14,7 @@ import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
 import { benchMessages } from "./messages";
+import { benchPlans } from "./plans";
 import { benchSendRead } from "./send-read";
 import { benchTabs } from "./tabs";
 
@@ -25,6 +26,7 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   discover: () => benchDiscover({ overHttp: true }),
   messages: benchMessages,
   "send-read": benchSendRead,
+  plans: benchPlans,
   lighthouse: benchLighthouse,
   live: benchLive,
   tabs: benchTabs,

@@ -2,14 +2,19 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { openProfile, sayHello, signIn } from "./support";
+import { runDatabase } from "./database";
+import { csrfToken, openProfile, sayHello, signIn } from "./support";
 
 /**
  * From talking to meeting: four people of two couples (phones and laptops, both themes) in one
  * conversation. One proposes a plan at a place found with the place search; the others answer on
  * the card that changes live for all four; one moves the time and everyone is asked again; all
  * four go ('Confirmed'); one downloads the calendar file; a friend opens the shared link in a
- * fifth context without an account. axe-core on each screen. Seeded directory couples (lib/demo).
+ * fifth context without an account. Then, with the place search down, the plan moves to within two
+ * hours at a place typed by hand; the reminders reach those going or maybe (the due work run as
+ * the dev outbox runs it); once the meetup is over each of the four answers 'How was it?', and
+ * 'Something went wrong' opens the report with the plan attached. axe-core on each screen, phone
+ * and laptop, light and dark. Seeded directory couples no other spec uses (lib/demo).
  */
 test.describe.configure({ mode: "serial" });
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
@@ -41,10 +46,34 @@ async function check(who: Person, name: string, testInfo: TestInfo) {
 
 const card = (who: Person) => who.page.getByRole("article", { name: "Dinner and a walk" });
 
+/** The place search the plan form calls (as location-autocomplete.spec.ts names it). */
+const SEARCH = "**/api/locations/search/public?*";
+
+/** Lisbon's wall clock `minutes` from now, as the date and time inputs take it. */
+function lisbonIn(minutes: number) {
+  const format = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "Europe/Lisbon",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  });
+  const part = Object.fromEntries(format.formatToParts(Date.now() + minutes * 60_000).map(({ type, value }) => [type, value]));
+  return { date: `${part.year}-${part.month}-${part.day}`, time: `${part.hour}:${part.minute}` };
+}
+
+/** The due work (reminders, 'How was it?') run now, as the e2e server runs it: the dev outbox runs it before answering. */
+async function runDueWork(who: Person) {
+  const response = await who.page.request.get(`/api/dev/outbox?to=${encodeURIComponent(directoryEmail(who.firstName))}`);
+  expect(response.status()).toBe(200);
+}
+
 /** The place's date `days` ahead, as the date input takes it. */
 const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file and a friend's link", async ({
+test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file, a friend's link, the reminder and 'How was it?'", async ({
   browser,
 }, testInfo) => {
   test.setTimeout(300_000);
@@ -125,9 +154,16 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   expect(ics).toContain("SEQUENCE:1");
   expect(ics).toContain("STATUS:CONFIRMED");
 
-  // 'Upcoming' on /messages: the plan, its place and who is going.
+  // 'Upcoming' on /messages and on the dashboard: the plan, its place and who is going.
   await sergio.page.goto("/messages");
   await expect(sergio.page.getByRole("region", { name: "Upcoming" })).toContainText("Time Out Market, Lisbon · 4 of 4 going");
+  await check(sergio, "upcoming-messages", testInfo);
+  for (const who of [marc, nuria]) {
+    await who.page.goto("/dashboard");
+    await expect(who.page.getByRole("region", { name: "Upcoming" })).toContainText("Time Out Market, Lisbon · 4 of 4 going");
+    await check(who, "upcoming-dashboard", testInfo);
+    await who.page.goto(conversation);
+  }
 
   // Nuria shares it with a friend, who opens it without an account, in a fifth context.
   await card(nuria).getByText("Share with a friend").click();
@@ -142,9 +178,129 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await expect(friendPage.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
   await axe(friendPage);
   await friendPage.screenshot({ path: testInfo.outputPath("shared-plan.png") });
+  const laptopFriend = await (await browser.newContext({ viewport: LAPTOP, colorScheme: "dark" })).newPage();
+  await laptopFriend.addInitScript(() => window.localStorage.setItem("theme", "dark"));
+  await laptopFriend.goto(link);
+  await expect(laptopFriend.getByRole("heading", { name: "Dinner and a walk" })).toBeVisible();
+  await noHorizontalScroll(laptopFriend);
+  await axe(laptopFriend);
+  await laptopFriend.screenshot({ path: testInfo.outputPath("shared-plan-laptop-dark.png") });
   // Revoked: the same link no longer shows the plan.
   await card(nuria).getByRole("button", { name: "Stop sharing" }).click();
   await expect(card(nuria).getByRole("button", { name: "Make a link" })).toBeVisible();
   await friendPage.goto(link);
   await expect(friendPage.getByRole("heading", { name: "This link does not work" })).toBeVisible();
+
+  // The place search is down while Elena moves the plan to within two hours: she types the place by
+  // hand (with the search's retry offered) and picks its zone; everyone is asked again.
+  await sergio.page.goto(conversation);
+  await elena.page.route(SEARCH, (route) => route.abort("internetdisconnected"));
+  await card(elena).getByRole("button", { name: "Change" }).click();
+  const moving = elena.page.getByRole("dialog", { name: "Change the plan" });
+  const soon = lisbonIn(90);
+  await moving.getByLabel("Date").fill(soon.date);
+  await moving.getByLabel("Starts").fill(soon.time);
+  await moving.getByRole("combobox", { name: "Where" }).fill("Cafe Luso");
+  await expect(moving.getByText("Location search is currently unavailable.")).toBeVisible();
+  await expect(moving.getByRole("button", { name: "Try searching again" })).toBeVisible();
+  await moving.getByRole("button", { name: 'Continue with "Cafe Luso"' }).click();
+  await moving.getByLabel("Time zone of the place").selectOption("Europe/Lisbon");
+  await moving.getByLabel("Venue (optional)").fill("");
+  await check(elena, "plan-form-typed-place", testInfo);
+  await moving.getByRole("button", { name: "Change and ask again" }).click();
+  await expect(moving).toBeHidden();
+  await elena.page.unroute(SEARCH);
+  for (const who of everyone) {
+    await expect(card(who)).toContainText("Cafe Luso", LIVE);
+    await expect(card(who)).toContainText(soon.time, LIVE);
+  }
+  await card(marc).getByRole("button", { name: "Change" }).click();
+  await check(marc, "plan-form-change", testInfo);
+  await marc.page.getByRole("dialog", { name: "Change the plan" }).getByRole("button", { name: "Back" }).click();
+
+  // Sergio can't come; the other three answer at once (the server's own minute timer reminds whoever
+  // has said yes when it runs, so their answers land together): the two-hour reminder reaches the three only.
+  await card(sergio).getByRole("button", { name: "Can't" }).click();
+  const planId = href!.split("/")[3]!;
+  const answers: [Person, string][] = [
+    [nuria, "going"],
+    [marc, "maybe"],
+    [elena, "going"],
+  ];
+  const tokens = await Promise.all(answers.map(([who]) => csrfToken(who.page)));
+  const answered = await Promise.all(
+    answers.map(([who, answer], i) =>
+      who.page.request.put(`/api/plans/${planId}/answer`, { data: { answer }, headers: { "x-csrf-token": tokens[i]! } }),
+    ),
+  );
+  expect(answered.map((response) => response.status())).toEqual([200, 200, 200]);
+  for (const who of everyone)
+    for (const answer of ["Nuria: going", "Marc: maybe", "Elena: going", "Sergio: can't"])
+      await expect(card(who)).toContainText(answer, LIVE);
+  await runDueWork(nuria);
+  for (const who of [nuria, marc, elena]) {
+    await who.page.goto("/notifications");
+    await expect(who.page.getByText("Coming up: Dinner and a walk")).toBeVisible(LIVE);
+    await expect(who.page.getByText(/Soon: .*Cafe Luso/)).toBeVisible();
+    await check(who, "reminder", testInfo);
+  }
+  await sergio.page.goto("/notifications");
+  await expect(sergio.page.getByText("Plan changed: Dinner and a walk").first()).toBeVisible();
+  await expect(sergio.page.getByText("Coming up: Dinner and a walk")).toHaveCount(0);
+
+  // The meetup is over (what only time can do, done to the run's database); the due work asks each of the four.
+  const [moved] = await runDatabase(
+    (db) => db`update plans set starts_at = now() - interval '4 hours', ends_at = null, ends_local = null,
+      starts_local = to_char((now() - interval '4 hours') at time zone time_zone, 'YYYY-MM-DD"T"HH24:MI')
+      where title = 'Dinner and a walk' and conversation_id = ${conversation.split("/").at(-1)!} returning id`,
+  );
+  expect(moved!.id).toBe(planId);
+  await runDueWork(nuria);
+  await nuria.page.goto("/notifications");
+  await expect(nuria.page.getByText("How was it? Dinner and a walk")).toBeVisible();
+  const feedback: [Person, string][] = [
+    [nuria, "Great, let's meet again"],
+    [marc, "Great, let's meet again"],
+    [elena, "It was fine"],
+    [sergio, "Something went wrong"],
+  ];
+  for (const [who, answer] of feedback) {
+    await who.page.goto(conversation);
+    const asked = card(who).getByRole("group", { name: /How was it\?/ });
+    await expect(asked).toBeVisible();
+    await check(who, "how-was-it", testInfo);
+    await asked.getByRole("button", { name: answer }).click();
+    if (answer !== "Something went wrong") await expect(card(who).getByText(/only you see your answer/)).toBeVisible();
+  }
+  // 'Something went wrong' opens the report with the plan attached.
+  const reporting = sergio.page.getByRole("dialog", { name: "Report" });
+  await expect(reporting).toBeVisible();
+  await check(sergio, "plan-report", testInfo);
+  await reporting.getByLabel("Harassment").check();
+  await reporting.getByLabel("Note (optional)").fill("They left us waiting and were rude");
+  await reporting.getByRole("button", { name: "Send Report" }).click();
+  await expect(reporting.getByRole("status")).toBeVisible();
+  const filed = await runDatabase((db) => db`select target_type, note from reports where target_id = ${planId}`);
+  expect(filed.map((row) => [row.target_type, row.note])).toEqual([["plan", "They left us waiting and were rude"]]);
+
+  // A moderator (of a couple no other spec uses) sees the plan's what, when and where, and the couple reported.
+  const moderator = await person(browser, ["Mila", "Jonas"], 0, LAPTOP, "light");
+  await runDatabase((db) => db`update users set role = 'moderator' where email = ${directoryEmail("Mila")}`);
+  for (const theme of ["light", "dark"] as const) {
+    if (theme === "dark") {
+      await moderator.page.setViewportSize(PHONE);
+      await moderator.page.emulateMedia({ colorScheme: "dark" });
+      // After person()'s own script, which sets the light theme on every load.
+      await moderator.page.context().addInitScript(() => window.localStorage.setItem("theme", "dark"));
+      moderator.label = "Mila-390-dark";
+    }
+    await moderator.page.goto("/moderation");
+    const reported = moderator.page.getByRole("listitem").filter({ hasText: "Dinner and a walk" });
+    await expect(reported).toContainText(`a plan by ${nuria.coupleName}`);
+    await expect(reported).toContainText(/When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon/);
+    await expect(reported).toContainText("Where: Cafe Luso");
+    await expect(reported).toContainText("Note: They left us waiting and were rude");
+    await expect(reported.getByRole("link", { name: "Act on the couple" })).toBeVisible();
+    await check(moderator, "moderation-plan-report", testInfo);
+  }
 });

@@ -76,7 +76,7 @@ describe("'How was it?' after the meetup", () => {
     expect((await plan.read(id, one.a.headers)).json.data.metOn).toBeNull();
   });
 
-  it("'Not for us' from both partners keeps the two couples out of each other's suggestions; 'Something went wrong' names whom to report", async () => {
+  it("'Not for us' from both partners keeps the two couples out of each other's suggestions; 'Something went wrong' attaches the plan to report", async () => {
     const { one, two, id } = await metYesterday();
     const db = await getDb();
     const apart = () =>
@@ -96,6 +96,6 @@ describe("'How was it?' after the meetup", () => {
     expect(rows.map((r) => r.coupleId).sort()).toEqual([one.coupleId, two.coupleId].sort());
     expect(rows.every((r) => r.hiddenUntil.getUTCFullYear() === 9999)).toBe(true);
     const wrong = await plan.feedback(id, "went_wrong", one.a.headers);
-    expect(wrong.json.data).toEqual({ answer: "went_wrong", report: { targetType: "couple", targetId: two.coupleId } });
+    expect(wrong.json.data).toEqual({ answer: "went_wrong", report: { targetType: "plan", targetId: id } });
   });
 });

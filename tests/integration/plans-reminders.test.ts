@@ -50,6 +50,21 @@ describe("plan reminders from the scheduled work", () => {
     expect(row!.soon).not.toBeNull();
   });
 
+  it("keeps a reminder due while nobody is going yet (just moved, answers asked again) for the run after the first yes", async () => {
+    const { one, two, id } = await answeredPlan("Asked again");
+    const db = await getDb();
+    await plan.change(id, { startsAt: "2026-12-14T20:00" }, two.b.headers);
+    await runDueWork(db, new Date("2026-12-14T18:10:00Z"));
+    expect(await reminders("Asked again")).toEqual([]);
+    const [unspent] = await db.select({ soon: plans.soonRemindedAt }).from(plans).where(eq(plans.id, id));
+    expect(unspent!.soon).toBeNull();
+    await plan.answer(id, "going", two.a.headers);
+    await runDueWork(db, new Date("2026-12-14T18:11:00Z"));
+    expect((await reminders("Asked again")).map((r) => r.userId)).toEqual([two.a.userId]);
+    // Out of the later runs of this file (a meetup over asks 'How was it?').
+    await plan.cancel(id, {}, one.a.headers);
+  });
+
   it("keeps 18:00 at the place: a plan in New York is reminded at 23:00 UTC the evening before", async () => {
     const { one } = await answeredPlan("Broadway", PLACES.newYork, "2026-12-15T19:30");
     const db = await getDb();

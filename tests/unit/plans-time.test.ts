@@ -118,6 +118,24 @@ describe("the plan form's input", () => {
     expect(planFormSchema.safeParse({ ...form, placeId: "" }).success).toBe(false);
   });
 
+  it("sends a place typed by hand (the search down) with the zone chosen for it, never with a place id", () => {
+    const form = { title: "Dinner", date: "2026-12-14", time: "19:30", endTime: "", venue: "", note: "" };
+    const byHand = { ...form, placeId: "", placeName: "Café Luso", timeZone: "Europe/Lisbon" };
+    expect(planFormSchema.parse(byHand)).toEqual({
+      title: "Dinner",
+      startsAt: "2026-12-14T19:30",
+      endsAt: null,
+      placeName: "Café Luso",
+      timeZone: "Europe/Lisbon",
+      venue: null,
+      note: null,
+    });
+    const noZone = planFormSchema.safeParse({ ...byHand, timeZone: "" });
+    expect(noZone.error?.issues.map((issue) => issue.path.join("."))).toEqual(["timeZone"]);
+    // A place chosen from the search wins over text left from typing: only its id is sent.
+    expect(planFormSchema.parse({ ...byHand, placeId: "geonames:2267057", placeName: "" })).not.toHaveProperty("placeName");
+  });
+
   it("changes only what is sent; null clears the end, venue and note", () => {
     expect(changePlanSchema.parse({ startsAt: "2026-12-14T20:00" })).toEqual({ startsAt: "2026-12-14T20:00" });
     expect(changePlanSchema.parse({ venue: null, endsAt: null })).toEqual({ venue: null, endsAt: null });

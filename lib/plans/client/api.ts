@@ -50,7 +50,7 @@ export const sharePlan = (id: string) =>
 
 export const stopSharing = (id: string) => api(`/api/plans/${path(id)}/share`, { method: "DELETE" }).then(() => undefined);
 
-export type FeedbackAnswerResult = { answer: FeedbackAnswer; report: { targetType: "couple"; targetId: string } | null };
+export type FeedbackAnswerResult = { answer: FeedbackAnswer; report: { targetType: "plan"; targetId: string } | null };
 
 /** 'How was it?', privately. */
 export async function giveFeedback(id: string, answer: FeedbackAnswer): Promise<FeedbackAnswerResult> {

@@ -1,0 +1,86 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { conversations, couples, plans } from "@/db/schema";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { ofCouple } from "@/lib/messages/access";
+import { dayAndTime, placeCity, placeLine } from "./format";
+
+/**
+ * A plan as a report's target ('Something went wrong' after the meetup): the report is about the
+ * other couple of the plan's conversation, and moderators see what, when and where, nothing of
+ * the conversation itself.
+ */
+
+/** The other couple of a conversation, as seen from one of its two couples. */
+const otherOf = (row: { low: string | null; high: string | null }, coupleId: string) =>
+  row.low === coupleId ? row.high : row.high === coupleId ? row.low : null;
+
+/**
+ * What a plan report names, as the reporter may see it: the plan's other couple when the reporter
+ * is one of its four (and that couple is still there); otherwise nothing, which reads as missing.
+ */
+export async function reportedPlanCouple(db: Db, reporter: ActingCouple, planId: string): Promise<{ coupleId: string } | null> {
+  const [row] = await db
+    .select({ low: conversations.coupleLowId, high: conversations.coupleHighId })
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(and(eq(plans.id, planId), ofCouple(reporter.coupleId)));
+  const coupleId = row ? otherOf(row, reporter.coupleId) : null;
+  return coupleId ? { coupleId } : null;
+}
+
+/** A reported plan as the moderation queue shows it: what, when and where at the place, and the couple reported. */
+export type ReportedPlan = { title: string; when: string; where: string; coupleId: string | null; coupleName: string | null };
+
+/** The reported plans of open reports, by report id (the couple reported depends on who reported it): one read. */
+export async function reportedPlans(
+  db: Db,
+  reports: readonly { id: string; targetId: string; reporterCoupleId: string | null }[],
+): Promise<Map<string, ReportedPlan>> {
+  const found = new Map<string, ReportedPlan>();
+  if (reports.length === 0) return found;
+  const rows = await db
+    .select({
+      id: plans.id,
+      title: plans.title,
+      startsAt: plans.startsAt,
+      timeZone: plans.timeZone,
+      placeName: plans.placeName,
+      placeCity: plans.placeCity,
+      venue: plans.venue,
+      low: conversations.coupleLowId,
+      high: conversations.coupleHighId,
+    })
+    .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+    .where(
+      inArray(
+        plans.id,
+        reports.map((report) => report.targetId),
+      ),
+    );
+  const coupleIds = rows.flatMap((row) => [row.low, row.high]).filter((id): id is string => id !== null);
+  const names = new Map(
+    coupleIds.length === 0
+      ? []
+      : (await db.select({ id: couples.id, name: couples.coupleName }).from(couples).where(inArray(couples.id, coupleIds))).map((c) => [
+          c.id,
+          c.name,
+        ]),
+  );
+  for (const report of reports) {
+    const row = rows.find((plan) => plan.id === report.targetId);
+    if (!row) continue;
+    const shown = { timeZone: row.timeZone, place: { name: row.placeName, city: row.placeCity }, venue: row.venue };
+    const coupleId = report.reporterCoupleId ? otherOf(row, report.reporterCoupleId) : null;
+    found.set(report.id, {
+      title: row.title,
+      when: `${dayAndTime(row.startsAt, row.timeZone)} in ${placeCity(shown)}`,
+      where: placeLine(shown),
+      coupleId,
+      coupleName: coupleId ? (names.get(coupleId) ?? null) : null,
+    });
+  }
+  return found;
+}

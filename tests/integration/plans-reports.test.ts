@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
+import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
+import { POST as reportRoute } from "@/app/api/reports/route";
+import { getDb } from "@/db/client";
+import { moderationLog, notifications, plans, reports, users } from "@/db/schema";
+import { call } from "../support/api";
+import type { Headers } from "../support/forum";
+import { connected, messagingCouple } from "../support/messages";
+import { daysAhead, PLACES, plan } from "../support/plans";
+
+const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
+const openReports = (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h });
+const resolve = (id: string, action: string, h: Headers) =>
+  call(resolveRoute, "POST", `/api/moderation/reports/${id}/${action}`, { headers: h, params: { id, action } });
+
+/** Two talking couples with a plan at Time Out Market, Lisbon; `yesterday` moves it into the past, as time would. */
+async function planned(yesterday: boolean) {
+  const four = await connected();
+  const made = (
+    await plan.propose(
+      four.conversationId,
+      { title: "Dinner; and a walk", startsAt: daysAhead(20), placeId: PLACES.lisbon, venue: "Time Out Market" },
+      four.one.a.headers,
+    )
+  ).json.data;
+  if (yesterday) {
+    const at = new Date(Date.now() - 24 * 3_600_000);
+    const db = await getDb();
+    await db
+      .update(plans)
+      .set({ startsAt: at, startsLocal: at.toISOString().slice(0, 16) })
+      .where(eq(plans.id, made.id));
+  }
+  return { ...four, id: made.id as string };
+}
+
+/** A fifth couple's partner made a moderator (never one of the four). */
+async function moderator() {
+  const fifth = await messagingCouple();
+  const db = await getDb();
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, fifth.a.userId));
+  return fifth.a;
+}
+
+describe("reporting a plan", () => {
+  it("'Something went wrong' attaches the plan; only the four may report it, and it names the other couple", async () => {
+    const { one, two, id } = await planned(true);
+    const wrong = await plan.feedback(id, "went_wrong", one.a.headers);
+    expect(wrong.json.data).toEqual({ answer: "went_wrong", report: { targetType: "plan", targetId: id } });
+    const stranger = await messagingCouple();
+    expect((await report({ targetType: "plan", targetId: id, reason: "harassment" }, stranger.a.headers)).status).toBe(404);
+    expect((await report({ targetType: "plan", targetId: randomUUID(), reason: "harassment" }, one.a.headers)).status).toBe(404);
+    const filed = await report({ targetType: "plan", targetId: id, reason: "harassment", note: "They never came" }, one.a.headers);
+    expect(filed.status).toBe(201);
+    expect((await report({ targetType: "plan", targetId: id, reason: "spam" }, one.a.headers)).status).toBe(409);
+    // The other couple may report the same plan: each report names the couple that did not file it.
+    expect((await report({ targetType: "plan", targetId: id, reason: "other" }, two.b.headers)).status).toBe(201);
+
+    const mod = await moderator();
+    const queue = (await openReports(mod.headers)).json.data.filter((r: { targetId: string }) => r.targetId === id);
+    const byOne = queue.find((r: { reporter: { userId: string } }) => r.reporter.userId === one.a.userId);
+    const byTwo = queue.find((r: { reporter: { userId: string } }) => r.reporter.userId === two.b.userId);
+    expect(byOne).toMatchObject({
+      targetType: "plan",
+      note: "They never came",
+      content: { title: "Dinner; and a walk", coupleId: two.coupleId },
+    });
+    expect(byOne.content.body).toMatch(/^When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon\nWhere: Time Out Market, Lisbon$/);
+    expect(byTwo.content).toMatchObject({ coupleId: one.coupleId, coupleName: one.name });
+    // Moderators see what, when and where: nothing of the conversation.
+    expect(Object.keys(byOne.content).sort()).toEqual(["body", "coupleId", "coupleName", "postId", "title"]);
+    expect(byOne.conversation).toBeUndefined();
+  });
+
+  it("'remove' cancels a plan still to come and tells the four; the log names the couple reported", async () => {
+    const { one, two, id, conversationId } = await planned(false);
+    const filed = await report({ targetType: "plan", targetId: id, reason: "spam" }, two.a.headers);
+    expect(filed.status).toBe(201);
+    const mod = await moderator();
+    expect((await resolve(filed.json.data.id, "remove", mod.headers)).status).toBe(200);
+    const read = (await plan.read(id, one.a.headers)).json.data;
+    expect(read.cancelledAt).not.toBeNull();
+    const db = await getDb();
+    const told = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.conversationId, conversationId)));
+    expect(told.map((row) => row.userId).sort()).toEqual([one.a.userId, one.b.userId, two.a.userId, two.b.userId].sort());
+    const [logged] = await db
+      .select({ action: moderationLog.action, coupleId: moderationLog.coupleId, targetType: moderationLog.targetType })
+      .from(moderationLog)
+      .where(eq(moderationLog.targetId, id));
+    expect(logged).toEqual({ action: "report_removed", coupleId: one.coupleId, targetType: "plan" });
+    const [closed] = await db.select({ status: reports.status }).from(reports).where(eq(reports.id, filed.json.data.id));
+    expect(closed!.status).toBe("removed");
+  });
+
+  it("'dismiss' leaves the plan as it was", async () => {
+    const { one, id } = await planned(false);
+    const filed = await report({ targetType: "plan", targetId: id, reason: "other" }, one.b.headers);
+    const mod = await moderator();
+    expect((await resolve(filed.json.data.id, "dismiss", mod.headers)).status).toBe(200);
+    expect((await plan.read(id, one.a.headers)).json.data.cancelledAt).toBeNull();
+  });
+});
