@@ -117,6 +117,8 @@ export const BANNED_SIGN_IN =
   "Your couple's account was closed by our moderators for breaking the community guidelines. We sent you an e-mail saying why and how to appeal.";
 /** Registration with an address of a banned couple's partner. */
 export const BANNED_EMAIL = "This e-mail address cannot be used to register.";
+/** An e-mail change (settings › security) to an address of a banned couple's partner. */
+export const BANNED_EMAIL_CHANGE = "This e-mail address cannot be used for an account.";
 
 /** What the couple's notice and e-mail say for each action: title and message (the appeal link is the notice's). */
 export function sanctionNotice(sanction: { kind: SanctionKind; reason: string; endsAt: string | null }): {
