@@ -14,6 +14,12 @@ export const REPORTS_PER_USER = { bucket: "forum-report:user", limit: 20, window
 /** What a moderator does with an open report (and every other open report of the same target). */
 export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+/**
+ * A reported couple is never 'removed' (that hid it with no notice, no appeal and nothing to lift):
+ * a moderator warns, restricts, suspends or bans it, naming the guideline, and the couple is told.
+ */
+export const COUPLE_NOT_REMOVED =
+  "A couple is not removed: warn, restrict, suspend or ban it from its page, naming the guideline it broke.";
 
 /**
  * The reasons a moderator acts on a couple: the community guidelines' headings of what is removed

@@ -8,6 +8,7 @@ import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
+import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
 import { markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
@@ -214,5 +215,29 @@ describe("the couple's data export", () => {
     ]);
     expect(JSON.stringify(exported.moderationActions)).not.toContain(userId);
     expect(JSON.stringify(exported.moderationActions)).not.toContain("Private note");
+  });
+});
+
+describe("a reported couple is acted on, never 'removed'", () => {
+  it("refuses remove on a couple's report (400, nothing hidden, the report still open); suspending from the report closes it", async () => {
+    const target = await messagingCouple();
+    const reporter = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const filed = await moderation.report({ targetType: "couple", targetId: target.coupleId, reason: "spam" }, reporter.a.headers);
+    const removed = await moderation.resolve(filed.json.data.id, "remove", headers);
+    expect(removed.status).toBe(400);
+    expect(removed.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: COUPLE_NOT_REMOVED });
+    const db = await getDb();
+    const [couple] = await db.select({ status: couples.status }).from(couples).where(eq(couples.id, target.coupleId));
+    expect(couple!.status).toBe("active");
+    expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).toContain(filed.json.data.id);
+
+    const suspended = await sanctions.act(target.coupleId, { kind: "suspend", reason: "spam", reportId: filed.json.data.id }, headers);
+    expect(suspended.status).toBe(201);
+    expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).not.toContain(filed.json.data.id);
+    // Dismissing a couple's report still works.
+    const third = await messagingCouple();
+    const again = await moderation.report({ targetType: "couple", targetId: third.coupleId, reason: "other" }, reporter.b.headers);
+    expect((await moderation.resolve(again.json.data.id, "dismiss", headers)).status).toBe(200);
   });
 });
