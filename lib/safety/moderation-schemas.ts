@@ -2,6 +2,7 @@ import { z } from "zod";
 import { signInSchema } from "@/lib/auth/schemas";
 import { boundedString, multiLine } from "@/lib/fields";
 import { CURSOR_MAX } from "@/lib/pagination/page";
+import { HELD_DECISIONS } from "./spam-rules";
 import { APPEAL_MAX, GUIDELINE_KEYS, LOG_ACTIONS, MODERATION_NOTE_MAX, RESTRICT_DAYS, SANCTION_KINDS } from "./rules";
 
 /**
@@ -71,4 +72,10 @@ export const suspendedAppealSchema = signInSchema.extend({ body: appealSchema.sh
 export const appealDecisionParamsSchema = z.object({
   id: z.uuid({ error: "Not found" }),
   decision: z.enum(["grant", "refuse"], { error: "decision must be grant or refuse" }),
+});
+
+/** `POST /api/moderation/held/{id}/{deliver|drop}`. */
+export const heldDecisionParamsSchema = z.object({
+  id: z.uuid({ error: "Not found" }),
+  decision: z.enum(HELD_DECISIONS, { error: "decision must be deliver or drop" }),
 });

@@ -65,6 +65,9 @@ export const LOG_ACTIONS = [
   "appeal_decided",
   "context_viewed",
   "role_granted",
+  "role_revoked",
+  "held_delivered",
+  "held_dropped",
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 export const LOG_ACTION_LABELS: Record<LogAction, string> = {
@@ -78,6 +81,9 @@ export const LOG_ACTION_LABELS: Record<LogAction, string> = {
   appeal_decided: "Appeal decided",
   context_viewed: "Context viewed",
   role_granted: "Role granted",
+  role_revoked: "Role revoked",
+  held_delivered: "Held hello delivered",
+  held_dropped: "Held hello dropped",
 };
 export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
 

@@ -27,6 +27,12 @@ export const TRUSTED_REQUESTS_PER_DAY = 10;
 /** What the sender of a held request is told (no more: the check must not be learnt). */
 export const HELD_MESSAGE = "Your requests are being reviewed";
 
+/** What a moderator does with a held hello: deliver it to the asked couple as a normal request, or drop it. */
+export const HELD_DECISIONS = ["deliver", "drop"] as const;
+export type HeldDecision = (typeof HELD_DECISIONS)[number];
+export const HELD_NOT_DELIVERABLE =
+  "This hello can no longer be delivered: the couples are talking, a request stands, one blocked the other, or a couple is gone. Drop it.";
+
 /** A note as the held-request rule compares it: case, spaces and digits do not make it different. */
 export const normalizeNote = (note: string): string => note.toLowerCase().replace(/\d+/g, "").replace(/\s+/g, "").trim();
 

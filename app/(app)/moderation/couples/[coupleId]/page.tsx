@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActOnCouple } from "@/components/moderation/ActOnCouple";
 import { CoupleActions } from "@/components/moderation/CoupleActions";
+import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
@@ -83,6 +84,10 @@ export default async function ModerationCouplePage({
             ))}
           </ul>
         )}
+      </section>
+      <section aria-labelledby="held-title">
+        <h2 id="held-title">Held hellos</h2>
+        <HeldHellos held={record.held} own={own} />
       </section>
       <section aria-labelledby="act-title">
         <h2 id="act-title">Act</h2>
