@@ -7,7 +7,7 @@ import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { mayModerate } from "@/lib/membership/roles";
+import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { guidelineLabel } from "@/lib/safety/rules";
@@ -41,7 +41,7 @@ export default async function ModerationCouplePage({
   return (
     <main id="main" className="page">
       <h1>{record.couple.coupleName}</h1>
-      <ModerationNav current="couple" />
+      <ModerationNav current="couple" admin={mayGrantRoles(viewer.role)} />
       <p>
         {record.couple.status === "suspended" ? "Suspended" : "Active"} · <Link href={`/profile/${coupleId}`}>Profile</Link> ·{" "}
         <Link href={`/moderation/log?couple=${coupleId}`}>Its log</Link>
