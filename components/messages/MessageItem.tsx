@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
@@ -67,6 +68,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
   const [photoOpen, setPhotoOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const restriction = useRestriction();
   const mine = message.author.userId === viewer.userId;
   const partners = message.author.coupleId === viewer.coupleId;
   const open = !message.deleted && !ended;
@@ -156,7 +158,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
                     ]
                   : []
               }
-              onEdit={mine && open && editable(message.createdAt) ? () => setEditing(true) : undefined}
+              onEdit={mine && open && !restriction && editable(message.createdAt) ? () => setEditing(true) : undefined}
               onDelete={mine ? () => setConfirming(true) : undefined}
               onBlocked={onBlocked}
             />

@@ -82,11 +82,15 @@ describe("warn", () => {
 });
 
 describe("restrict", () => {
-  it("refuses hello, messages, posts and replies with why and until when; reading works; lifting restores", async () => {
+  it("refuses hello, messages, posts and replies (and editing them) with why and until when; reading works; lifting restores", async () => {
     const { one: restricted, two: other, conversationId } = await connected();
     const stranger = await messagingCouple();
     const { headers } = await moderatorCouple();
     const post = (await forum.create(postBody(), other.a.headers)).json.data;
+    // What the couple wrote before: it cannot rewrite it while restricted.
+    const ownPost = (await forum.create(postBody(), restricted.a.headers)).json.data;
+    const ownReply = (await forum.reply(post.id, { body: "Before" }, restricted.b.headers)).json.data;
+    const ownMessage = (await talk.send(conversationId, { body: "Before" }, restricted.a.headers)).json.data;
     const done = await sanctions.act(restricted.coupleId, { kind: "restrict", reason: "spam", days: 7 }, headers);
     expect(done.status).toBe(201);
 
@@ -95,6 +99,9 @@ describe("restrict", () => {
       await talk.send(conversationId, { body: "Hello?" }, restricted.b.headers),
       await forum.create(postBody(), restricted.a.headers),
       await forum.reply(post.id, { body: "A reply" }, restricted.b.headers),
+      await forum.patch(ownPost.id, { body: "Buy now at spam.example" }, restricted.a.headers),
+      await forum.patchReply(ownReply.id, { body: "Buy now" }, restricted.b.headers),
+      await talk.edit(ownMessage.id, { body: "Buy now" }, restricted.a.headers),
     ];
     for (const refused of refusals) {
       expect(refused.status).toBe(403);
