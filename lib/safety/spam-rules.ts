@@ -52,6 +52,16 @@ export function trustLevel(facts: TrustFacts, now: Date = new Date()): TrustLeve
   return "trusted";
 }
 
+/**
+ * A couple below trusted (new, or limited): its links in a conversation's first this-many messages
+ * are shown but not clickable, the window a stranger's first words live in. Hello notes are plain
+ * text for every couple (lib/connections: a note's words are never linked).
+ */
+export const PLAIN_LINK_FIRST_MESSAGES = 5;
+/** Whether a message's links are plain text: by its couple's trust level now, and its place in the conversation (1: the first). */
+export const linksArePlain = (level: TrustLevel, placeInConversation: number): boolean =>
+  level !== "trusted" && placeInConversation <= PLAIN_LINK_FIRST_MESSAGES;
+
 export const requestsPerDay = (level: TrustLevel): number => (level === "trusted" ? TRUSTED_REQUESTS_PER_DAY : LIMITED_REQUESTS_PER_DAY);
 
 /** The windows as dates before `now`, for the queries. */

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { connectionRequests, moderationLog, notifications } from "@/db/schema";
+import { connectionRequests, couples, moderationLog, notifications } from "@/db/schema";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
@@ -143,5 +143,37 @@ describe("a moderator decides a held hello", () => {
       ]),
     );
     expect(log).toHaveLength(3);
+  });
+});
+
+describe("links of low-trust couples", () => {
+  it("are marked plain in a conversation's first 5 messages of a new couple, clickable after and from a trusted couple; they relax with age", async () => {
+    const fresh = await messagingCouple({ ageDays: 1 });
+    const trusted = await messagingCouple();
+    const sent = await connections.send({ coupleId: trusted.coupleId, note: "Visit https://example.com/us" }, fresh.a.headers);
+    const conversationId = (await connections.accept(sent.json.data.id, trusted.a.headers)).json.data.conversationId;
+    const fromFresh = await talk.send(conversationId, { body: "See https://spam.example/offer" }, fresh.a.headers);
+    expect(fromFresh.json.data.plainLinks).toBe(true);
+    const fromTrusted = await talk.send(conversationId, { body: "Ours: https://example.org" }, trusted.a.headers);
+    expect(fromTrusted.json.data.plainLinks).toBeUndefined();
+    const noLink = await talk.send(conversationId, { body: "No link here" }, fresh.b.headers);
+    expect(noLink.json.data.plainLinks).toBeUndefined();
+    await talk.send(conversationId, { body: "Four" }, fresh.a.headers);
+    await talk.send(conversationId, { body: "Five https://spam.example/5" }, fresh.a.headers);
+    const sixth = await talk.send(conversationId, { body: "Six https://spam.example/6" }, fresh.a.headers);
+    expect(sixth.json.data.plainLinks).toBeUndefined();
+
+    const thread = (await talk.thread(conversationId, trusted.b.headers)).json.data as { body: string; plainLinks?: true }[];
+    const plain = thread.filter((message) => message.plainLinks).map((message) => message.body);
+    expect(plain).toEqual(["See https://spam.example/offer", "Five https://spam.example/5"]);
+
+    // A week on, the couple is trusted: the same messages' links are clickable.
+    const db = await getDb();
+    await db
+      .update(couples)
+      .set({ createdAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) })
+      .where(eq(couples.id, fresh.coupleId));
+    const later = (await talk.thread(conversationId, trusted.b.headers)).json.data as { plainLinks?: true }[];
+    expect(later.some((message) => message.plainLinks)).toBe(false);
   });
 });
