@@ -394,6 +394,12 @@ export const REPORT_CONTEXT = 10;
  */
 export async function reportedMessages(db: Db, ids: readonly string[], before = 0): Promise<Map<string, MessageItem[]>> {
   const found = new Map<string, MessageItem[]>();
+  // The queue's case (the message alone): one read for them all, not two per report.
+  if (before === 0) {
+    if (ids.length === 0) return found;
+    for (const row of await messageRows(db).where(inArray(messages.id, [...ids]))) found.set(row.id, [messageItem(row)]);
+    return found;
+  }
   for (const id of ids) {
     const [target] = await db
       .select({ conversationId: messages.conversationId, seq: messages.seq })
