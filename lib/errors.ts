@@ -43,6 +43,7 @@ export type ErrorCode =
   | "PLAN_CLOSED"
   | "TOO_MANY_PLANS"
   | "SERVICE_UNAVAILABLE"
+  | "NOT_DELIVERABLE"
   | "INTERNAL_ERROR";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -86,6 +87,7 @@ const STATUS: Record<ErrorCode, number> = {
   PLAN_CLOSED: 409,
   TOO_MANY_PLANS: 409,
   SERVICE_UNAVAILABLE: 503,
+  NOT_DELIVERABLE: 409,
   INTERNAL_ERROR: 500,
 };
 

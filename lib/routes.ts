@@ -90,6 +90,7 @@ export const ROUTES: readonly RouteRow[] = [
   /** Moderators and admins only: each page answers not-found to everyone else. */
   { path: "/moderation", tier: "profile-required" },
   { path: "/moderation/log", tier: "profile-required" },
+  { path: "/moderation/team", tier: "profile-required" },
   /** A couple's own standing: the moderators' actions on it, and its appeals. */
   { path: "/safety/appeal", tier: "profile-required" },
   { path: "/moderation/couples/[coupleId]", tier: "profile-required" },

@@ -1,15 +1,13 @@
 /**
  * What `npm run admin:grant` and `npm run moderator:grant` share: gives the account with EMAIL the
  * role (`-- --revoke EMAIL` makes it a member again), against the database the app would use, and
- * writes 'role granted' to the moderation log (no moderator: the command line did it).
+ * writes 'role granted' (or 'role revoked') to the moderation log (no moderator: the command line did it).
  */
-import { eq } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
-import { transaction } from "@/db/transaction";
-import { users } from "@/db/schema";
 import { normalizeEmail } from "@/lib/auth/rules";
+import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/membership/roles";
-import { recordModeration } from "@/lib/safety/moderation-log";
+import { setRole } from "@/lib/safety/moderators";
 
 export async function grantRole(command: string, role: Exclude<Role, "member">): Promise<void> {
   const args = process.argv.slice(2);
@@ -23,23 +21,13 @@ export async function grantRole(command: string, role: Exclude<Role, "member">):
   const handle = await openDatabase();
   try {
     await handle.migrate();
-    const granted = revoke ? "member" : role;
-    const updated = await transaction(handle.db, async (tx) => {
-      const rows = await tx
-        .update(users)
-        .set({ role: granted })
-        .where(eq(users.email, normalizeEmail(email)))
-        .returning({ id: users.id });
-      for (const row of rows)
-        await recordModeration(tx, { moderatorUserId: null, action: "role_granted", target: { type: "user", id: row.id }, note: granted });
-      return rows;
-    });
-    if (updated.length === 0) {
-      console.error(`${command}: no account with the e-mail ${email}`);
-      process.exitCode = 1;
-      return;
-    }
+    // The same domain function as the admins' page (/moderation/team): logged, with no admin.
+    await setRole(handle.db, null, { email: normalizeEmail(email) }, revoke ? "member" : role);
     console.log(`${normalizeEmail(email)} is now ${revoke ? "a member" : `a${role === "admin" ? "n" : ""} ${role}`}.`);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === "NOT_FOUND")) throw error;
+    console.error(`${command}: no account with the e-mail ${email}`);
+    process.exitCode = 1;
   } finally {
     await handle.close();
   }

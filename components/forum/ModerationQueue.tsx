@@ -52,7 +52,7 @@ function MessageContext({ reportId }: { reportId: string }) {
   );
 }
 
-/** The open reports, oldest first; each decision applies to every open report of the same target. */
+/** The open reports, oldest first; each decision applies to every open report of the same target. A reported couple offers the couple's actions instead of Remove. */
 export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -104,14 +104,17 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
                 >
                   Dismiss
                 </button>
-                <button
-                  type="button"
-                  className="button button-danger"
-                  disabled={busy === report.id}
-                  onClick={() => decide(report, "remove")}
-                >
-                  Remove
-                </button>
+                {/* A couple is acted on from its page (warn, restrict, suspend, ban), never removed. */}
+                {report.targetType !== "couple" && (
+                  <button
+                    type="button"
+                    className="button button-danger"
+                    disabled={busy === report.id}
+                    onClick={() => decide(report, "remove")}
+                  >
+                    Remove
+                  </button>
+                )}
               </div>
             </li>
           );

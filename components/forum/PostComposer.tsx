@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useRef, useState, type FormEvent } from "react";
+import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
 import { createPost } from "@/lib/forum/client/api";
@@ -29,6 +30,7 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
+  const restriction = useRestriction();
   const { title, topic, body, scope, photos, mentions } = draft.value;
 
   async function submit(event: FormEvent) {
@@ -58,6 +60,8 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
     }
   }
 
+  // A restricted couple sees why and until when where 'New Post' would have been.
+  if (restriction) return <RestrictedInstead restriction={restriction} />;
   if (!open)
     return (
       <button

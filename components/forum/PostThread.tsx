@@ -8,6 +8,7 @@ import { deleteTarget, fetchThread, setReaction, type ForumReply, type Thread } 
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { ItemMenu } from "@/components/safety/ItemMenu";
+import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { Reactions } from "@/components/reactions/Reactions";
 import { ReplyComposer } from "./ReplyComposer";
 import styles from "./PostThread.module.css";
@@ -85,6 +86,8 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   const [quoting, setQuoting] = useState<ForumReply | null>(null);
   /** What the author is editing in place: the post, or one of their replies (by id). */
   const [editing, setEditing] = useState<string | null>(null);
+  // A restricted couple reads, but edits and quotes nothing (the reply form says why and until when).
+  const restriction = useRestriction();
 
   useEffect(() => {
     const follow = () => setTarget(hashTarget());
@@ -147,7 +150,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
               targetId={post.id}
               author={post.author}
               viewer={viewer}
-              onEdit={() => setEditing(post.id)}
+              onEdit={restriction ? undefined : () => setEditing(post.id)}
               onDelete={() => remove("post", post.id)}
               onBlocked={onBlocked}
             />
@@ -217,7 +220,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                       targetId={reply.id}
                       author={reply.author}
                       viewer={viewer}
-                      onEdit={() => setEditing(reply.id)}
+                      onEdit={restriction ? undefined : () => setEditing(reply.id)}
                       onDelete={() => remove("reply", reply.id)}
                       onBlocked={onBlocked}
                     />
@@ -240,9 +243,11 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                     <Body text={reply.body} mentions={reply.mentions} />
                     <div className={styles.replyActions}>
                       <ItemReactions key={reactionsKey(reply)} target="reply" item={reply} />
-                      <button type="button" className="button-link" onClick={() => setQuoting(reply)}>
-                        Quote
-                      </button>
+                      {!restriction && (
+                        <button type="button" className="button-link" onClick={() => setQuoting(reply)}>
+                          Quote
+                        </button>
+                      )}
                     </div>
                   </>
                 )}

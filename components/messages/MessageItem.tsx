@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
@@ -16,8 +17,11 @@ import { messageElementId, MessageQuote } from "./MessageQuote";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./MessageItem.module.css";
 
-/** A message's plain text: line breaks kept, http(s) links clickable, never HTML or markdown. */
-function MessageBody({ text }: { text: string }) {
+/**
+ * A message's plain text: line breaks kept, http(s) links clickable, never HTML or markdown.
+ * `plainLinks`: a low-trust couple's early message, its links shown as text (lib/safety/spam-rules.ts).
+ */
+function MessageBody({ text, plainLinks }: { text: string; plainLinks: boolean }) {
   return (
     <div className={styles.body}>
       {renderBody(text).map((paragraph, p) => (
@@ -26,12 +30,14 @@ function MessageBody({ text }: { text: string }) {
             <span key={l}>
               {l > 0 && <br />}
               {line.map((segment, s) =>
-                segment.kind === "link" ? (
+                segment.kind === "link" && !plainLinks ? (
                   <a key={s} href={segment.href} rel={MESSAGE_LINK_REL} target="_blank">
                     {segment.text}
                   </a>
                 ) : (
-                  <span key={s}>{segment.kind === "text" ? segment.text : segment.label}</span>
+                  <span key={s} data-plain-link={segment.kind === "link" ? "" : undefined}>
+                    {segment.kind === "mention" ? segment.label : segment.text}
+                  </span>
                 ),
               )}
             </span>
@@ -67,6 +73,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
   const [photoOpen, setPhotoOpen] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const restriction = useRestriction();
   const mine = message.author.userId === viewer.userId;
   const partners = message.author.coupleId === viewer.coupleId;
   const open = !message.deleted && !ended;
@@ -136,7 +143,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
                       />
                     </button>
                   )}
-                  {message.body && <MessageBody text={message.body} />}
+                  {message.body && <MessageBody text={message.body} plainLinks={message.plainLinks === true} />}
                 </>
               )}
             </div>
@@ -156,7 +163,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
                     ]
                   : []
               }
-              onEdit={mine && open && editable(message.createdAt) ? () => setEditing(true) : undefined}
+              onEdit={mine && open && !restriction && editable(message.createdAt) ? () => setEditing(true) : undefined}
               onDelete={mine ? () => setConfirming(true) : undefined}
               onBlocked={onBlocked}
             />

@@ -12,11 +12,14 @@ import styles from "./Moderation.module.css";
 
 type Filters = { moderator: string; couple: string; action: string };
 
+/** Who acted when no moderator did: a role changes from the command line (admin:grant, moderator:grant), the rest by the spam rules. */
+const unattended = (action: string) => (action === "role_granted" || action === "role_revoked" ? "the command line" : "the spam rules");
+
 function Entry({ row }: { row: LogRow }) {
   return (
     <li className="card">
       <p>
-        <strong>{logActionLabel(row.action)}</strong> by {row.moderator ? row.moderator.firstName : "the spam rules"}
+        <strong>{logActionLabel(row.action)}</strong> by {row.moderator ? row.moderator.firstName : unattended(row.action)}
         {row.couple && (
           <>
             {" "}

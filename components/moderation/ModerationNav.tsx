@@ -1,7 +1,7 @@
 import Link from "next/link";
 
-/** The moderation pages' own links: the queue and the log. */
-export function ModerationNav({ current }: { current: "queue" | "log" | "couple" }) {
+/** The moderation pages' own links: the queue, the log, and for admins the team. */
+export function ModerationNav({ current, admin = false }: { current: "queue" | "log" | "couple" | "team"; admin?: boolean }) {
   return (
     <nav aria-label="Moderation" className="form-actions">
       <Link href="/moderation" aria-current={current === "queue" ? "page" : undefined}>
@@ -10,6 +10,11 @@ export function ModerationNav({ current }: { current: "queue" | "log" | "couple"
       <Link href="/moderation/log" aria-current={current === "log" ? "page" : undefined}>
         Log
       </Link>
+      {admin && (
+        <Link href="/moderation/team" aria-current={current === "team" ? "page" : undefined}>
+          Team
+        </Link>
+      )}
     </nav>
   );
 }

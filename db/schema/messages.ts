@@ -147,6 +147,8 @@ export const messages = pgTable(
     uniqueIndex("messages_conversation_seq_key").on(t.conversationId, t.seq),
     // A person's own messages: the data export and the account's erasure.
     index("messages_author_idx").on(t.authorUserId, t.createdAt),
+    // A couple's messages: the reports against it (its moderator page, the reported-by-many rule).
+    index("messages_author_couple_idx").on(t.authorCoupleId, t.createdAt),
     // Who may see a photo: the message showing it, found by its URL (lib/messages/photos.ts).
     index("messages_photo_url_idx")
       .on(t.photoUrl)

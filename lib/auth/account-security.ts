@@ -7,6 +7,8 @@ import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { emailChangeEmail, emailChangeNotice, passwordChangedNotice } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
+import { isBannedEmail } from "@/lib/safety/sanctions";
 import { describeDevice } from "./device";
 import { hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
@@ -106,6 +108,8 @@ export async function requestEmailChange(
   if (user.email === input.newEmail)
     throw new AppError("VALIDATION_ERROR", SAME_EMAIL_MESSAGE, { fieldErrors: { newEmail: SAME_EMAIL_MESSAGE } });
   if (await emailTakenByOther(db, input.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+  // A banned couple's partner's address is refused here as at registration (its keyed hash).
+  if (await isBannedEmail(db, input.newEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL_CHANGE);
   return transaction(db, async (tx) => {
     const now = new Date();
     await tx
@@ -149,6 +153,8 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
       .for("update");
     if (!row || row.userId !== userId || !row.newEmail) throw new AppError("INVALID_TOKEN", INVALID_EMAIL_CHANGE_LINK);
     if (await emailTakenByOther(tx, row.newEmail, userId)) throw new AppError("EMAIL_EXISTS", EMAIL_EXISTS_MESSAGE);
+    // The address may have been banned since the link was sent.
+    if (await isBannedEmail(tx, row.newEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL_CHANGE);
     const now = new Date();
     await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
     try {

@@ -70,51 +70,74 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
   if (!limit.allowed) throw new AppError("RATE_LIMITED", rateLimitedText(level), { retryAfterSeconds: limit.retryAfterSeconds });
   if (input.coupleId === member.coupleId) throw notFound();
   return transaction(db, async (tx) => {
-    const seen = await standing(tx, { coupleId: member.coupleId }, input.coupleId);
-    if (seen?.blockedByViewer) throw blockedError();
-    if (seen?.viewer !== "other") throw notFound();
-    await lockPair(tx, member.coupleId, input.coupleId);
-    const conversation = await conversationBetween(tx, member.coupleId, input.coupleId);
-    if (conversation && !conversation.endedAt)
-      throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });
-    // Both couples exist and no block stands, so an ended conversation was ended by a block since lifted.
-    const endedByBlock = conversation !== null && conversation.endedAt !== null;
-    if (blocksNewRequest(await latestRequestBetween(tx, member.coupleId, input.coupleId), endedByBlock))
-      throw new AppError("ALREADY_REQUESTED", CONNECTION_TEXTS.alreadyRequested);
+    await assertPairMayRequest(tx, member.coupleId, input.coupleId);
     // The spam rule: the same note to too many couples today is held for the moderators, and the sender told so.
     if (await holdsHello(tx, member.coupleId, input.note)) {
       await holdHello(tx, { fromCoupleId: member.coupleId, toCoupleId: input.coupleId, sentByUserId: member.userId, note: input.note });
       return held;
     }
-    const now = new Date();
-    const [row] = await tx
-      .insert(connectionRequests)
-      .values({
-        fromCoupleId: member.coupleId,
-        toCoupleId: input.coupleId,
-        sentByUserId: member.userId,
-        note: input.note,
-        createdAt: now,
-        expiresAt: expiresAfter(now),
-      })
-      .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
-    const target = await partnersOf(tx, input.coupleId);
-    await notifyAll(tx, target.partnerIds, {
-      type: connectionRequest.type,
-      title: connectionRequest.text.title,
-      message: connectionRequest.text.message(member.coupleName),
-      actorUserId: member.userId,
-      actorCoupleId: member.coupleId,
-    });
-    await publishLive(tx, connectionEvents([...member.partnerIds, ...target.partnerIds], row!.id));
-    return {
-      id: row!.id,
-      status: "pending",
-      couple: { id: input.coupleId, coupleName: target.coupleName, profileImageUrl: target.profileImageUrl },
-      note: input.note,
-      createdAt: row!.createdAt.toISOString(),
-    };
+    return deliverRequest(tx, member, input, member.partnerIds);
   });
+}
+
+/**
+ * What a new request between two couples needs, in the transaction that sends it (the pair
+ * locked): no block either way and the other couple visible (404 otherwise, nothing revealed), no
+ * open conversation (409 ALREADY_CONNECTED), no open or recent request (409 ALREADY_REQUESTED).
+ */
+export async function assertPairMayRequest(tx: Db, fromCoupleId: string, toCoupleId: string): Promise<void> {
+  const seen = await standing(tx, { coupleId: fromCoupleId }, toCoupleId);
+  if (seen?.blockedByViewer) throw blockedError();
+  if (seen?.viewer !== "other") throw notFound();
+  await lockPair(tx, fromCoupleId, toCoupleId);
+  const conversation = await conversationBetween(tx, fromCoupleId, toCoupleId);
+  if (conversation && !conversation.endedAt)
+    throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });
+  // Both couples exist and no block stands, so an ended conversation was ended by a block since lifted.
+  const endedByBlock = conversation !== null && conversation.endedAt !== null;
+  if (blocksNewRequest(await latestRequestBetween(tx, fromCoupleId, toCoupleId), endedByBlock))
+    throw new AppError("ALREADY_REQUESTED", CONNECTION_TEXTS.alreadyRequested);
+}
+
+/**
+ * Writes the request once the checks passed, notifies the asked couple and tells each of
+ * `livePeople` (the sender's partners; none for a held hello a moderator delivers, so the sender
+ * is not told which way it went) and the asked couple's partners that it changed.
+ */
+export async function deliverRequest(
+  tx: Db,
+  sender: { coupleId: string; coupleName: string; userId: string | null },
+  input: SendRequestInput,
+  livePeople: readonly string[],
+): Promise<SentRequest> {
+  const now = new Date();
+  const [row] = await tx
+    .insert(connectionRequests)
+    .values({
+      fromCoupleId: sender.coupleId,
+      toCoupleId: input.coupleId,
+      sentByUserId: sender.userId,
+      note: input.note,
+      createdAt: now,
+      expiresAt: expiresAfter(now),
+    })
+    .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
+  const target = await partnersOf(tx, input.coupleId);
+  await notifyAll(tx, target.partnerIds, {
+    type: connectionRequest.type,
+    title: connectionRequest.text.title,
+    message: connectionRequest.text.message(sender.coupleName),
+    actorUserId: sender.userId,
+    actorCoupleId: sender.coupleId,
+  });
+  await publishLive(tx, connectionEvents([...livePeople, ...target.partnerIds], row!.id));
+  return {
+    id: row!.id,
+    status: "pending",
+    couple: { id: input.coupleId, coupleName: target.coupleName, profileImageUrl: target.profileImageUrl },
+    note: input.note,
+    createdAt: row!.createdAt.toISOString(),
+  };
 }
 
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };

@@ -176,6 +176,8 @@ async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
 
 /** `PATCH /api/forum/posts/{id}`: the author edits; couples newly mentioned are notified. */
 export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
+  // A restricted couple neither posts nor rewrites what it posted.
+  await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
     if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
@@ -288,6 +290,7 @@ async function ownLiveReply(db: Db, actor: ActingCouple, replyId: string) {
 
 /** `PATCH /api/forum/replies/{id}`: the author edits the body (and the mentions, when sent). */
 export async function patchReply(db: Db, actor: ActingCouple, replyId: string, patch: PatchReplyInput): Promise<ForumReply> {
+  await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;

@@ -8,3 +8,9 @@ export type Role = (typeof ROLES)[number];
 
 /** Moderators and admins run the moderation queue and act on couples. */
 export const mayModerate = (role: Role): boolean => role === "moderator" || role === "admin";
+
+/** Only admins grant and revoke roles (/moderation/team, or the command line). */
+export const mayGrantRoles = (role: Role): boolean => role === "admin";
+/** The roles an admin grants; revoking makes the person a member again. */
+export const TEAM_ROLES = ["moderator", "admin"] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];

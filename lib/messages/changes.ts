@@ -1,4 +1,5 @@
 import "server-only";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -58,6 +59,8 @@ async function republish(tx: Db, conversationId: string, messageId: string): Pro
  * edit 403 with the reason.
  */
 export async function editMessage(db: Db, member: ActingCouple, messageId: string, body: string): Promise<MessageItem> {
+  // A restricted couple neither sends nor rewrites what it sent.
+  await assertNotRestricted(db, member.coupleId);
   await transaction(db, async (tx) => {
     const row = await changeable(tx, member, messageId);
     if (row.authorUserId !== member.userId) throw new AppError("FORBIDDEN", MESSAGE_TEXTS.notEditor);

@@ -10,6 +10,7 @@ import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { ofCouple } from "./access";
 import { quotesOf, reactionsOf } from "./extras";
+import { plainLinkMessages } from "./plain-links";
 import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 import type { ThreadQuery } from "./schemas";
 
@@ -55,6 +56,8 @@ export type MessageItem = {
   /** Filled for the thread (lib/messages/extras.ts); the inbox's preview carries none. */
   replyTo: MessageQuote | null;
   reactions: MessageReaction[];
+  /** Its links are shown but not clickable (a low-trust couple's early message: lib/messages/plain-links.ts); absent otherwise. */
+  plainLinks?: true;
 };
 
 const author = alias(users, "author");
@@ -110,23 +113,26 @@ export function messageItem(row: MessageRow): MessageItem {
 
 /**
  * Messages as the thread shows them to `viewerId`: each with the message it answers and its
- * reactions (lib/messages/extras.ts), two queries for the whole set.
+ * reactions (lib/messages/extras.ts), two queries for the whole set, and whether its links are
+ * plain text (lib/messages/plain-links.ts, read only when a message has a link).
  */
 export async function threadMessages(db: Db, viewerId: string, rows: readonly MessageRow[]): Promise<MessageItem[]> {
   const live = rows.filter((row) => row.deletedAt === null);
-  const [quotes, reactions] = await Promise.all([
+  const [quotes, reactions, plain] = await Promise.all([
     quotesOf(db, [...new Set(live.flatMap((row) => (row.replyToId ? [row.replyToId] : [])))]),
     reactionsOf(
       db,
       viewerId,
       live.map((row) => row.id),
     ),
+    plainLinkMessages(db, live),
   ]);
   return rows.map((row) => ({
     ...messageItem(row),
     // A deleted message keeps nothing of what it was: no quote, no reactions.
     replyTo: row.deletedAt === null && row.replyToId ? (quotes.get(row.replyToId) ?? null) : null,
     reactions: reactions.get(row.id) ?? [],
+    ...(plain.has(row.id) ? { plainLinks: true as const } : {}),
   }));
 }
 
@@ -388,6 +394,12 @@ export const REPORT_CONTEXT = 10;
  */
 export async function reportedMessages(db: Db, ids: readonly string[], before = 0): Promise<Map<string, MessageItem[]>> {
   const found = new Map<string, MessageItem[]>();
+  // The queue's case (the message alone): one read for them all, not two per report.
+  if (before === 0) {
+    if (ids.length === 0) return found;
+    for (const row of await messageRows(db).where(inArray(messages.id, [...ids]))) found.set(row.id, [messageItem(row)]);
+    return found;
+  }
   for (const id of ids) {
     const [target] = await db
       .select({ conversationId: messages.conversationId, seq: messages.seq })

@@ -9,7 +9,7 @@ import { sanctionsOf } from "./sanctions";
 /**
  * A couple as moderators see it on its page in /moderation: how old it is, the reports against it
  * (by reason, and by how many different couples), the blocks it received, its hello requests of
- * the last 30 days, and every earlier action with its appeal. Each figure is one indexed count.
+ * the last 30 days, every earlier action with its appeal, and its held hellos. Each figure is one indexed count.
  */
 export type CoupleRecord = {
   couple: { id: string; coupleName: string; status: string; createdAt: string; ageDays: number; partnerIds: string[] };
@@ -17,6 +17,8 @@ export type CoupleRecord = {
   blocksReceived: number;
   hellos30Days: { sent: number; accepted: number; unanswered: number };
   actions: Awaited<ReturnType<typeof sanctionsOf>>;
+  /** Its hellos the same-note rule held, oldest first, for a moderator to deliver or drop. */
+  held: { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string }[];
 };
 
 /** The reports whose target is the couple or something it wrote (a post, a reply, a message). */
@@ -41,7 +43,7 @@ export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleReco
     .from(couples)
     .where(eq(couples.id, coupleId));
   if (!couple) throw new AppError("NOT_FOUND", "This couple does not exist.");
-  const [reports, blocks, hellos, actions] = await Promise.all([
+  const [reports, blocks, hellos, actions, held] = await Promise.all([
     db.execute(
       sql`select reason, count(*)::int as reports, count(distinct reporter_couple_id)::int as couples from (${reportsAgainst(coupleId)}) against group by reason order by count(*) desc, reason`,
     ),
@@ -52,6 +54,10 @@ export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleReco
              count(*) filter (where status = 'pending')::int as unanswered
       from connection_requests where from_couple_id = ${coupleId} and created_at > now() - interval '30 days'`),
     sanctionsOf(db, coupleId),
+    db.execute(sql`
+      select h.id, h.note, h.created_at as "createdAt", c.id as "toCoupleId", c.couple_name as "toCoupleName"
+      from held_requests h join couples c on c.id = h.to_couple_id
+      where h.from_couple_id = ${coupleId} order by h.created_at, h.id limit 200`),
   ]);
   return {
     couple: {
@@ -66,5 +72,11 @@ export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleReco
     blocksReceived: resultRows<{ count: number }>(blocks)[0]?.count ?? 0,
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
     actions,
+    held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
+      id: row.id,
+      toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },
+      note: row.note,
+      createdAt: new Date(row.createdAt).toISOString(),
+    })),
   };
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { signInSchema } from "@/lib/auth/schemas";
+import { emailSchema, signInSchema } from "@/lib/auth/schemas";
+import { TEAM_ROLES } from "@/lib/membership/roles";
 import { boundedString, multiLine } from "@/lib/fields";
 import { CURSOR_MAX } from "@/lib/pagination/page";
+import { HELD_DECISIONS } from "./spam-rules";
 import { APPEAL_MAX, GUIDELINE_KEYS, LOG_ACTIONS, MODERATION_NOTE_MAX, RESTRICT_DAYS, SANCTION_KINDS } from "./rules";
 
 /**
@@ -72,3 +74,19 @@ export const appealDecisionParamsSchema = z.object({
   id: z.uuid({ error: "Not found" }),
   decision: z.enum(["grant", "refuse"], { error: "decision must be grant or refuse" }),
 });
+
+/** `POST /api/moderation/held/{id}/{deliver|drop}`. */
+export const heldDecisionParamsSchema = z.object({
+  id: z.uuid({ error: "Not found" }),
+  decision: z.enum(HELD_DECISIONS, { error: "decision must be deliver or drop" }),
+});
+
+/** `POST /api/moderation/team`: an admin grants a role by e-mail. */
+export const grantRoleSchema = z.object({
+  email: emailSchema,
+  role: z.enum(TEAM_ROLES, { error: "Choose moderator or admin" }),
+});
+export type GrantRoleInput = z.output<typeof grantRoleSchema>;
+
+/** `DELETE /api/moderation/team/{userId}`: an admin makes a moderator or admin a member again. */
+export const teamMemberParamsSchema = z.object({ userId: z.uuid({ error: "Not found" }) });

@@ -1,9 +1,12 @@
 import "server-only";
-import { asc, eq, inArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import type { Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { recordModeration } from "./moderation-log";
 import { MODERATION_PER_USER } from "./rules";
 
 /** A moderator as every moderation write takes them: their id and their own couple (none: null). */
@@ -39,4 +42,47 @@ export async function moderationTeam(db: Db): Promise<{ userId: string; name: st
     .where(inArray(users.role, ["moderator", "admin"]))
     .orderBy(asc(users.firstName), asc(users.id));
   return rows.map((row) => ({ userId: row.userId, name: `${row.firstName} ${row.lastName}`.trim(), role: row.role }));
+}
+
+export const OWN_ROLE_MESSAGE = "You cannot change your own role. Another admin will.";
+export const NO_SUCH_ACCOUNT = "No account has this e-mail address.";
+
+/**
+ * Gives a person a role (`member` revokes), by e-mail (`POST /api/moderation/team`, the command
+ * line) or by id (`DELETE /api/moderation/team/{userId}`): logged as role granted or revoked, by
+ * the admin (null: the command line). An admin never changes their own role, so the team cannot
+ * lose its last admin by a slip.
+ */
+export async function setRole(
+  db: Db,
+  grantedBy: string | null,
+  who: { email: string } | { userId: string },
+  role: Role,
+): Promise<{ userId: string; role: Role }> {
+  if (grantedBy) {
+    const state = await consumeLimit(db, MODERATION_PER_USER, grantedBy);
+    if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
+  }
+  return transaction(db, async (tx) => {
+    const [person] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where("email" in who ? eq(users.email, who.email) : eq(users.id, who.userId))
+      .for("update");
+    if (!person) throw new AppError("NOT_FOUND", NO_SUCH_ACCOUNT);
+    if (person.id === grantedBy) throw new AppError("FORBIDDEN", OWN_ROLE_MESSAGE);
+    const [changed] = await tx
+      .update(users)
+      .set({ role })
+      .where(and(eq(users.id, person.id), ne(users.role, role)))
+      .returning({ id: users.id });
+    if (changed)
+      await recordModeration(tx, {
+        moderatorUserId: grantedBy,
+        action: role === "member" ? "role_revoked" : "role_granted",
+        target: { type: "user", id: person.id },
+        note: role,
+      });
+    return { userId: person.id, role };
+  });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { conversations, couples, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
+import { conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
@@ -10,7 +10,7 @@ import { recordModeration } from "./moderation-log";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { restrictIfReportedByMany } from "./spam";
-import { isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
+import { COUPLE_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
  * Reports: one per person and target; content reported by 3 different couples is hidden from all
@@ -149,8 +149,10 @@ async function reportedCoupleId(
 
 /**
  * A moderator's decision on a report, applied to every open report of the same target:
- * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator",
- * takes a couple out of every list (status 'suspended') and cancels a plan still to come (its reaction, lib/plans/safety.ts). Never on the moderator's own couple;
+ * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
+ * cancels a plan still to come (its reaction, lib/plans/safety.ts). A reported couple is not
+ * removed (400 COUPLE_NOT_REMOVED): it is acted on as a couple (sanctions.ts, with a guideline,
+ * told, appealable, liftable). Never on the moderator's own couple;
  * written to the moderation log. The features react in the same transaction (`reactions`,
  * lib/registry/safety.ts: a removed message is erased, 'This message was deleted').
  */
@@ -173,6 +175,7 @@ export async function resolveReport(
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
     if (!report) throw new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
+    if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
     await assertMayActOn(tx, moderator, coupleId);
     await tx
@@ -185,8 +188,6 @@ export async function resolveReport(
         .update(table)
         .set(action === "dismiss" ? { hiddenAt: null } : { removedAt: sql`now()`, hiddenAt: null })
         .where(eq(table.id, report.targetId));
-    } else if (action === "remove" && report.targetType === "couple") {
-      await tx.update(couples).set({ status: "suspended", isVisible: false }).where(eq(couples.id, report.targetId));
     }
     await recordModeration(tx, {
       moderatorUserId: moderator.userId,

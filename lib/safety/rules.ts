@@ -14,6 +14,12 @@ export const REPORTS_PER_USER = { bucket: "forum-report:user", limit: 20, window
 /** What a moderator does with an open report (and every other open report of the same target). */
 export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+/**
+ * A reported couple is never 'removed' (that hid it with no notice, no appeal and nothing to lift):
+ * a moderator warns, restricts, suspends or bans it, naming the guideline, and the couple is told.
+ */
+export const COUPLE_NOT_REMOVED =
+  "A couple is not removed: warn, restrict, suspend or ban it from its page, naming the guideline it broke.";
 
 /**
  * The reasons a moderator acts on a couple: the community guidelines' headings of what is removed
@@ -59,6 +65,9 @@ export const LOG_ACTIONS = [
   "appeal_decided",
   "context_viewed",
   "role_granted",
+  "role_revoked",
+  "held_delivered",
+  "held_dropped",
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 export const LOG_ACTION_LABELS: Record<LogAction, string> = {
@@ -72,6 +81,9 @@ export const LOG_ACTION_LABELS: Record<LogAction, string> = {
   appeal_decided: "Appeal decided",
   context_viewed: "Context viewed",
   role_granted: "Role granted",
+  role_revoked: "Role revoked",
+  held_delivered: "Held hello delivered",
+  held_dropped: "Held hello dropped",
 };
 export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
 
@@ -117,6 +129,8 @@ export const BANNED_SIGN_IN =
   "Your couple's account was closed by our moderators for breaking the community guidelines. We sent you an e-mail saying why and how to appeal.";
 /** Registration with an address of a banned couple's partner. */
 export const BANNED_EMAIL = "This e-mail address cannot be used to register.";
+/** An e-mail change (settings › security) to an address of a banned couple's partner. */
+export const BANNED_EMAIL_CHANGE = "This e-mail address cannot be used for an account.";
 
 /** What the couple's notice and e-mail say for each action: title and message (the appeal link is the notice's). */
 export function sanctionNotice(sanction: { kind: SanctionKind; reason: string; endsAt: string | null }): {

@@ -27,6 +27,12 @@ export const TRUSTED_REQUESTS_PER_DAY = 10;
 /** What the sender of a held request is told (no more: the check must not be learnt). */
 export const HELD_MESSAGE = "Your requests are being reviewed";
 
+/** What a moderator does with a held hello: deliver it to the asked couple as a normal request, or drop it. */
+export const HELD_DECISIONS = ["deliver", "drop"] as const;
+export type HeldDecision = (typeof HELD_DECISIONS)[number];
+export const HELD_NOT_DELIVERABLE =
+  "This hello can no longer be delivered: the couples are talking, a request stands, one blocked the other, or a couple is gone. Drop it.";
+
 /** A note as the held-request rule compares it: case, spaces and digits do not make it different. */
 export const normalizeNote = (note: string): string => note.toLowerCase().replace(/\d+/g, "").replace(/\s+/g, "").trim();
 
@@ -45,6 +51,16 @@ export function trustLevel(facts: TrustFacts, now: Date = new Date()): TrustLeve
   if (facts.sent >= LOW_ACCEPTANCE_MIN_SENT && facts.accepted < facts.sent * LOW_ACCEPTANCE_RATE) return "limited";
   return "trusted";
 }
+
+/**
+ * A couple below trusted (new, or limited): its links in a conversation's first this-many messages
+ * are shown but not clickable, the window a stranger's first words live in. Hello notes are plain
+ * text for every couple (lib/connections: a note's words are never linked).
+ */
+export const PLAIN_LINK_FIRST_MESSAGES = 5;
+/** Whether a message's links are plain text: by its couple's trust level now, and its place in the conversation (1: the first). */
+export const linksArePlain = (level: TrustLevel, placeInConversation: number): boolean =>
+  level !== "trusted" && placeInConversation <= PLAIN_LINK_FIRST_MESSAGES;
 
 export const requestsPerDay = (level: TrustLevel): number => (level === "trusted" ? TRUSTED_REQUESTS_PER_DAY : LIMITED_REQUESTS_PER_DAY);
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, countDistinct, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
@@ -30,6 +30,31 @@ export async function trustLevelOf(db: Db, couple: { coupleId: string; coupleCre
     .from(connectionRequests)
     .where(and(eq(connectionRequests.fromCoupleId, couple.coupleId), gt(connectionRequests.createdAt, acceptanceSince(now))));
   return trustLevel({ createdAt: couple.coupleCreatedAt, sent: Number(row?.sent ?? 0), accepted: Number(row?.accepted ?? 0) }, now);
+}
+
+/** Of these couples, those below trusted now (new, or mostly unanswered): one grouped read for them all. */
+export async function lowTrustCouples(db: Db, coupleIds: readonly string[]): Promise<Set<string>> {
+  if (coupleIds.length === 0) return new Set();
+  const now = new Date();
+  const rows = await db
+    .select({
+      id: couples.id,
+      createdAt: couples.createdAt,
+      sent: sql<number>`count(${connectionRequests.id})::int`,
+      accepted: sql<number>`count(*) filter (where ${connectionRequests.status} = 'accepted')::int`,
+    })
+    .from(couples)
+    .leftJoin(
+      connectionRequests,
+      and(eq(connectionRequests.fromCoupleId, couples.id), gt(connectionRequests.createdAt, acceptanceSince(now))),
+    )
+    .where(inArray(couples.id, [...coupleIds]))
+    .groupBy(couples.id);
+  return new Set(
+    rows
+      .filter((row) => trustLevel({ createdAt: row.createdAt, sent: Number(row.sent), accepted: Number(row.accepted) }, now) !== "trusted")
+      .map((row) => row.id),
+  );
 }
 
 /**

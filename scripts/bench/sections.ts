@@ -14,6 +14,7 @@ import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
 import { benchMessages } from "./messages";
+import { benchModeration } from "./moderation";
 import { benchPlans } from "./plans";
 import { benchSendRead } from "./send-read";
 import { benchTabs } from "./tabs";
@@ -31,4 +32,5 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   live: benchLive,
   tabs: benchTabs,
   hostile: benchHostile,
+  moderation: benchModeration,
 };

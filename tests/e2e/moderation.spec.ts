@@ -173,6 +173,13 @@ test("a warned couple sees the warning once, before anything else; a restricted 
   await expect(sara.page.getByTestId("restriction-notice")).toContainText("you can read, but not say hello, send messages, post or reply");
   await axe(sara.page);
   await noHorizontalScroll(sara.page);
+  // The forum too: 'Restricted until ... · why' where New Post was.
+  await sara.page.goto("/forum");
+  await expect(sara.page.getByRole("button", { name: "New Post" })).toHaveCount(0);
+  await expect(sara.page.getByRole("main").getByTestId("restricted-instead")).toContainText(
+    /Restricted until \d+ \w+ \d{4} at \d\d:\d\d UTC · why/,
+  );
+  await noHorizontalScroll(sara.page);
 
   // Lifted with a reason: Say hello is back.
   await moderator.page.goto(`/moderation/couples/${coupleId}`);
@@ -182,4 +189,40 @@ test("a warned couple sees the warning once, before anything else; a restricted 
   await expect(moderator.page.getByText("Lifted: Reviewed: a misunderstanding")).toBeVisible();
   await openProfile(sara, moderator.coupleName);
   await expect(sara.page.getByRole("button", { name: `Say hello to ${moderator.coupleName}` })).toBeVisible();
+  await sara.page.goto("/forum");
+  await expect(sara.page.getByRole("button", { name: "New Post" })).toBeVisible();
+});
+
+test("an admin grants and revokes a moderator from /moderation/team; moderators do not see it", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const admin = await person(browser, ["Noah", "Julia"], PHONE);
+  await runDatabase((db) => db`update users set role = 'admin' where email = ${admin.email}`);
+  const julia = directoryEmail("Julia");
+  await admin.page.goto("/moderation");
+  await admin.page.getByRole("navigation", { name: "Moderation" }).getByRole("link", { name: "Team" }).click();
+  await expect(admin.page.getByRole("heading", { name: "Moderation team", level: 1 })).toBeVisible();
+  await admin.page.getByLabel("E-mail of the account").fill(julia);
+  await admin.page.getByLabel("Role", { exact: true }).selectOption("moderator");
+  await admin.page.getByRole("button", { name: "Grant" }).click();
+  await expect(admin.page.getByText(`${julia} is now a moderator.`)).toBeVisible();
+  const row = admin.page.getByRole("list", { name: "The team" }).getByRole("listitem").filter({ hasText: "Julia" });
+  await expect(row).toContainText("moderator");
+  await axe(admin.page);
+  await noHorizontalScroll(admin.page);
+  // Julia moderates now, but the team page is not hers.
+  const juliaPage = (await person(browser, ["Julia", "Noah"], LAPTOP)).page;
+  expect((await juliaPage.goto("/moderation"))?.status()).toBe(200);
+  expect((await juliaPage.goto("/moderation/team"))?.status()).toBe(404);
+  await row.getByRole("button", { name: "Revoke moderator" }).click();
+  await expect(admin.page.getByText(/is a member again/)).toBeVisible();
+  expect((await juliaPage.goto("/moderation"))?.status()).toBe(404);
+  await admin.page.goto("/moderation/log?action=role_revoked");
+  await expect(
+    admin.page
+      .getByRole("main")
+      .getByRole("listitem")
+      .filter({ has: admin.page.getByText("Role revoked", { exact: true }) })
+      .first(),
+  ).toContainText("by Noah");
+  await axe(admin.page);
 });

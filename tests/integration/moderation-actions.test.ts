@@ -8,6 +8,7 @@ import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
+import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
 import { markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
@@ -81,11 +82,15 @@ describe("warn", () => {
 });
 
 describe("restrict", () => {
-  it("refuses hello, messages, posts and replies with why and until when; reading works; lifting restores", async () => {
+  it("refuses hello, messages, posts and replies (and editing them) with why and until when; reading works; lifting restores", async () => {
     const { one: restricted, two: other, conversationId } = await connected();
     const stranger = await messagingCouple();
     const { headers } = await moderatorCouple();
     const post = (await forum.create(postBody(), other.a.headers)).json.data;
+    // What the couple wrote before: it cannot rewrite it while restricted.
+    const ownPost = (await forum.create(postBody(), restricted.a.headers)).json.data;
+    const ownReply = (await forum.reply(post.id, { body: "Before" }, restricted.b.headers)).json.data;
+    const ownMessage = (await talk.send(conversationId, { body: "Before" }, restricted.a.headers)).json.data;
     const done = await sanctions.act(restricted.coupleId, { kind: "restrict", reason: "spam", days: 7 }, headers);
     expect(done.status).toBe(201);
 
@@ -94,6 +99,9 @@ describe("restrict", () => {
       await talk.send(conversationId, { body: "Hello?" }, restricted.b.headers),
       await forum.create(postBody(), restricted.a.headers),
       await forum.reply(post.id, { body: "A reply" }, restricted.b.headers),
+      await forum.patch(ownPost.id, { body: "Buy now at spam.example" }, restricted.a.headers),
+      await forum.patchReply(ownReply.id, { body: "Buy now" }, restricted.b.headers),
+      await talk.edit(ownMessage.id, { body: "Buy now" }, restricted.a.headers),
     ];
     for (const refused of refusals) {
       expect(refused.status).toBe(403);
@@ -214,5 +222,29 @@ describe("the couple's data export", () => {
     ]);
     expect(JSON.stringify(exported.moderationActions)).not.toContain(userId);
     expect(JSON.stringify(exported.moderationActions)).not.toContain("Private note");
+  });
+});
+
+describe("a reported couple is acted on, never 'removed'", () => {
+  it("refuses remove on a couple's report (400, nothing hidden, the report still open); suspending from the report closes it", async () => {
+    const target = await messagingCouple();
+    const reporter = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const filed = await moderation.report({ targetType: "couple", targetId: target.coupleId, reason: "spam" }, reporter.a.headers);
+    const removed = await moderation.resolve(filed.json.data.id, "remove", headers);
+    expect(removed.status).toBe(400);
+    expect(removed.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: COUPLE_NOT_REMOVED });
+    const db = await getDb();
+    const [couple] = await db.select({ status: couples.status }).from(couples).where(eq(couples.id, target.coupleId));
+    expect(couple!.status).toBe("active");
+    expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).toContain(filed.json.data.id);
+
+    const suspended = await sanctions.act(target.coupleId, { kind: "suspend", reason: "spam", reportId: filed.json.data.id }, headers);
+    expect(suspended.status).toBe(201);
+    expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).not.toContain(filed.json.data.id);
+    // Dismissing a couple's report still works.
+    const third = await messagingCouple();
+    const again = await moderation.report({ targetType: "couple", targetId: third.coupleId, reason: "other" }, reporter.b.headers);
+    expect((await moderation.resolve(again.json.data.id, "dismiss", headers)).status).toBe(200);
   });
 });

@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { connectionRequests } from "@/db/schema";
+import { connectionRequests, couples, moderationLog, notifications } from "@/db/schema";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
-import { connected, connections, messagingCouple, talk } from "../support/messages";
-import { moderation } from "../support/moderation";
+import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
+import { block, connected, connections, messagingCouple, talk } from "../support/messages";
+import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
 
 describe("the spam rules", () => {
   it("holds hellos once the same note (case, spaces and digits aside) went to 5 couples in 24 hours", async () => {
@@ -75,5 +76,104 @@ describe("the spam rules", () => {
     const refused = await connections.send({ coupleId: fresh[3]!.coupleId, note: "One more" }, sender.a.headers);
     expect(refused.status).toBe(429);
     expect(refused.json.error.message).toMatch(/^For now your couple can send 3 requests a day/);
+  });
+});
+
+describe("a moderator decides a held hello", () => {
+  it("delivers one as a normal request, drops another, refuses one a block made undeliverable; all logged, the sender told nothing", async () => {
+    const sender = await messagingCouple();
+    const targets = [];
+    for (let i = 0; i < 8; i++) targets.push(await messagingCouple());
+    for (let i = 0; i < 5; i++)
+      expect((await connections.send({ coupleId: targets[i]!.coupleId, note: "Join my club" }, sender.a.headers)).status).toBe(201);
+    for (let i = 5; i < 8; i++)
+      expect((await connections.send({ coupleId: targets[i]!.coupleId, note: "join my club" }, sender.a.headers)).status).toBe(202);
+    const { headers } = await moderatorCouple();
+    const record = await coupleRecordOf(sender.coupleId, headers);
+    const held = record.json.data.held as { id: string; toCouple: { id: string }; note: string }[];
+    expect(held.map((hello) => hello.toCouple.id)).toEqual(targets.slice(5).map((target) => target.coupleId));
+    const [toDeliver, toDrop, toBlocked] = held;
+    const db = await getDb();
+    const senderNoticesBefore = await db
+      .select()
+      .from(notifications)
+      .where(inArray(notifications.userId, [sender.a.userId, sender.b.userId]));
+
+    expect((await moderation.decideHeld(toDeliver!.id, "deliver", targets[0]!.a.headers)).status).toBe(403);
+    expect((await moderation.decideHeld(toDeliver!.id, "forward", headers)).status).toBe(400);
+    const delivered = await moderation.decideHeld(toDeliver!.id, "deliver", headers);
+    expect(delivered.status).toBe(200);
+    expect(delivered.json.data).toEqual({ id: toDeliver!.id, status: "delivered" });
+    const incoming = (await connections.list("incoming", targets[5]!.a.headers)).json.data;
+    expect(incoming).toMatchObject([{ note: "join my club", couple: { id: sender.coupleId } }]);
+    expect(
+      await db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, targets[5]!.b.userId), eq(notifications.type, "connection_request"))),
+    ).toHaveLength(1);
+    expect((await moderation.decideHeld(toDeliver!.id, "deliver", headers)).status).toBe(404);
+
+    expect((await moderation.decideHeld(toDrop!.id, "drop", headers)).json.data).toEqual({ id: toDrop!.id, status: "dropped" });
+    expect((await connections.list("incoming", targets[6]!.a.headers)).json.data).toEqual([]);
+
+    await block(sender.coupleId, targets[7]!.a.headers);
+    const refused = await moderation.decideHeld(toBlocked!.id, "deliver", headers);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({ code: "NOT_DELIVERABLE", message: HELD_NOT_DELIVERABLE });
+    expect((await moderation.decideHeld(toBlocked!.id, "drop", headers)).status).toBe(200);
+    expect((await coupleRecordOf(sender.coupleId, headers)).json.data.held).toEqual([]);
+
+    // The sender's partners were told nothing either way.
+    expect(
+      await db
+        .select()
+        .from(notifications)
+        .where(inArray(notifications.userId, [sender.a.userId, sender.b.userId])),
+    ).toHaveLength(senderNoticesBefore.length);
+    const log = await db
+      .select({ action: moderationLog.action, targetId: moderationLog.targetId })
+      .from(moderationLog)
+      .where(eq(moderationLog.coupleId, sender.coupleId));
+    expect(log).toEqual(
+      expect.arrayContaining([
+        { action: "held_delivered", targetId: toDeliver!.id },
+        { action: "held_dropped", targetId: toDrop!.id },
+        { action: "held_dropped", targetId: toBlocked!.id },
+      ]),
+    );
+    expect(log).toHaveLength(3);
+  });
+});
+
+describe("links of low-trust couples", () => {
+  it("are marked plain in a conversation's first 5 messages of a new couple, clickable after and from a trusted couple; they relax with age", async () => {
+    const fresh = await messagingCouple({ ageDays: 1 });
+    const trusted = await messagingCouple();
+    const sent = await connections.send({ coupleId: trusted.coupleId, note: "Visit https://example.com/us" }, fresh.a.headers);
+    const conversationId = (await connections.accept(sent.json.data.id, trusted.a.headers)).json.data.conversationId;
+    const fromFresh = await talk.send(conversationId, { body: "See https://spam.example/offer" }, fresh.a.headers);
+    expect(fromFresh.json.data.plainLinks).toBe(true);
+    const fromTrusted = await talk.send(conversationId, { body: "Ours: https://example.org" }, trusted.a.headers);
+    expect(fromTrusted.json.data.plainLinks).toBeUndefined();
+    const noLink = await talk.send(conversationId, { body: "No link here" }, fresh.b.headers);
+    expect(noLink.json.data.plainLinks).toBeUndefined();
+    await talk.send(conversationId, { body: "Four" }, fresh.a.headers);
+    await talk.send(conversationId, { body: "Five https://spam.example/5" }, fresh.a.headers);
+    const sixth = await talk.send(conversationId, { body: "Six https://spam.example/6" }, fresh.a.headers);
+    expect(sixth.json.data.plainLinks).toBeUndefined();
+
+    const thread = (await talk.thread(conversationId, trusted.b.headers)).json.data as { body: string; plainLinks?: true }[];
+    const plain = thread.filter((message) => message.plainLinks).map((message) => message.body);
+    expect(plain).toEqual(["See https://spam.example/offer", "Five https://spam.example/5"]);
+
+    // A week on, the couple is trusted: the same messages' links are clickable.
+    const db = await getDb();
+    await db
+      .update(couples)
+      .set({ createdAt: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) })
+      .where(eq(couples.id, fresh.coupleId));
+    const later = (await talk.thread(conversationId, trusted.b.headers)).json.data as { plainLinks?: true }[];
+    expect(later.some((message) => message.plainLinks)).toBe(false);
   });
 });

@@ -6,9 +6,11 @@ import { POST as confirmEmail } from "@/app/api/auth/confirm-email/route";
 import { DELETE as endSession } from "@/app/api/auth/sessions/[id]/route";
 import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/sessions/route";
 import { getDb } from "@/db/client";
-import { sessions, users, userTokens } from "@/db/schema";
+import { bannedEmails, sessions, users, userTokens } from "@/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
 import { LIMITS } from "@/lib/rate-limit";
+import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
+import { bannedEmailHash } from "@/lib/safety/sanctions";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
 
@@ -130,6 +132,33 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(exists.status).toBe(409);
     expect(exists.json.error.code).toBe("EMAIL_EXISTS");
     expect((await postEmail(headers, { password: PASSWORD, newEmail: "not-an-address" })).status).toBe(400);
+  });
+
+  it("refuses a banned couple's partner's address as registration does (its keyed hash), at the request and at the link", async () => {
+    const db = await getDb();
+    const { user, headers } = await person();
+    const banned = `banned-${Date.now()}@example.com`;
+    await db.insert(bannedEmails).values({ emailHash: bannedEmailHash(banned) });
+    const refused = await postEmail(headers, { password: PASSWORD, newEmail: ` ${banned.toUpperCase()} ` });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatchObject({ code: "FORBIDDEN", message: BANNED_EMAIL_CHANGE });
+    expect(
+      await db
+        .select()
+        .from(userTokens)
+        .where(and(eq(userTokens.userId, user.id), eq(userTokens.purpose, "change_email"))),
+    ).toEqual([]);
+
+    // Banned after the link was sent: the link changes nothing.
+    const later = `banned-later-${Date.now()}@example.com`;
+    expect((await postEmail(headers, { password: PASSWORD, newEmail: later })).status).toBe(200);
+    const token = (await linkInLatestMail(later)).searchParams.get("token")!;
+    await db.insert(bannedEmails).values({ emailHash: bannedEmailHash(later) });
+    const confirmed = await postConfirm(headers, token);
+    expect(confirmed.status).toBe(403);
+    expect(confirmed.json.error.message).toBe(BANNED_EMAIL_CHANGE);
+    const [after] = await db.select({ email: users.email }).from(users).where(eq(users.id, user.id));
+    expect(after!.email).toBe(user.email);
   });
 
   it("counts every attempt before looking the address up: 409s stop at the hourly limit, so addresses cannot be probed without end", async () => {

@@ -7,6 +7,9 @@ import { GET as openAppealsRoute } from "@/app/api/moderation/appeals/route";
 import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
 import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
 import { GET as recordRoute } from "@/app/api/moderation/couples/[id]/route";
+import { DELETE as revokeRoute } from "@/app/api/moderation/team/[userId]/route";
+import { GET as teamRoute, POST as grantRoute } from "@/app/api/moderation/team/route";
+import { POST as heldRoute } from "@/app/api/moderation/held/[id]/[decision]/route";
 import { GET as logRoute } from "@/app/api/moderation/log/route";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
@@ -40,6 +43,8 @@ export const moderation = {
   resolve: (id: string, action: string, h: Headers) =>
     call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
   log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
+  decideHeld: (id: string, decision: string, h: Headers) =>
+    call(heldRoute, "POST", `/api/moderation/held/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
 };
 
 export const sanctions = {
@@ -61,4 +66,11 @@ export const appeals = {
   open: (h: Headers) => call(openAppealsRoute, "GET", "/api/moderation/appeals", { headers: h }),
   decide: (id: string, decision: string, h: Headers) =>
     call(decideRoute, "POST", `/api/moderation/appeals/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
+};
+
+export const team = {
+  list: (h: Headers) => call(teamRoute, "GET", "/api/moderation/team", { headers: h }),
+  grant: (body: unknown, h: Headers) => call(grantRoute, "POST", "/api/moderation/team", { body, headers: h }),
+  revoke: (userId: string, h: Headers) =>
+    call(revokeRoute, "DELETE", `/api/moderation/team/${enc(userId)}`, { headers: h, params: { userId } }),
 };

@@ -10,6 +10,8 @@ import {
   restrictsByReports,
   TRUSTED_REQUESTS_PER_DAY,
   trustLevel,
+  linksArePlain,
+  PLAIN_LINK_FIRST_MESSAGES,
 } from "@/lib/safety/spam-rules";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -58,5 +60,17 @@ describe("trust levels", () => {
     expect(requestsPerDay("limited")).toBe(3);
     expect(requestsPerDay("trusted")).toBe(TRUSTED_REQUESTS_PER_DAY);
     expect(TRUSTED_REQUESTS_PER_DAY).toBe(10);
+  });
+});
+
+describe("links of low-trust couples", () => {
+  it("are plain text in a conversation's first 5 messages from a new or limited couple, clickable from the 6th and from trusted couples", () => {
+    expect(PLAIN_LINK_FIRST_MESSAGES).toBe(5);
+    for (const level of ["new", "limited"] as const) {
+      expect(linksArePlain(level, 1)).toBe(true);
+      expect(linksArePlain(level, 5)).toBe(true);
+      expect(linksArePlain(level, 6)).toBe(false);
+    }
+    expect(linksArePlain("trusted", 1)).toBe(false);
   });
 });

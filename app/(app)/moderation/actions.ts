@@ -8,7 +8,14 @@ import { moderationParamsSchema } from "@/lib/forum/schemas";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
 import { resolveReport } from "@/lib/safety/reports";
-import { appealDecisionParamsSchema, idParamsSchema, liftSchema, sanctionSchema } from "@/lib/safety/moderation-schemas";
+import { decideHeldHello } from "@/lib/connections/held";
+import {
+  appealDecisionParamsSchema,
+  heldDecisionParamsSchema,
+  idParamsSchema,
+  liftSchema,
+  sanctionSchema,
+} from "@/lib/safety/moderation-schemas";
 import { decideAppeal } from "@/lib/safety/appeals";
 import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 
@@ -82,4 +89,18 @@ export const openReportContextAction = action(
     failure: "Could not open the conversation. Please try again.",
   },
   async ({ db, caller, input }) => ({ messages: await reportContext(db, await moderatorOf(db, caller.userId), input.id) }),
+);
+
+/** Deliver a held hello as a normal request, or drop it: the same domain function as POST /api/moderation/held/{id}/{decision}. */
+export const decideHeldHelloAction = action(
+  {
+    access: "moderator",
+    input: (id: unknown, decision: unknown) => parseWith(heldDecisionParamsSchema, { id, decision }),
+    failure: "Could not save the decision. Please try again.",
+  },
+  async ({ db, caller, input }) => {
+    await decideHeldHello(db, await moderatorOf(db, caller.userId), input.id, input.decision);
+    revalidatePath("/moderation", "layout");
+    return {};
+  },
 );

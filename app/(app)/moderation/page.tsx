@@ -5,7 +5,7 @@ import { AppealsQueue } from "@/components/moderation/AppealsQueue";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { moderationQueue } from "@/lib/forum/reports";
-import { mayModerate } from "@/lib/membership/roles";
+import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { openAppeals } from "@/lib/safety/appeals";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { withDb } from "@/lib/with-db";
@@ -20,7 +20,7 @@ export default async function ModerationPage() {
   return (
     <main id="main" className="page">
       <h1>Moderation</h1>
-      <ModerationNav current="queue" />
+      <ModerationNav current="queue" admin={mayGrantRoles(couple.role)} />
       <h2>Reports</h2>
       <ModerationQueue reports={reports} />
       <AppealsQueue appeals={appeals} held={held} viewerId={couple.userId} />

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { ModerationLog } from "@/components/moderation/ModerationLog";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { mayModerate } from "@/lib/membership/roles";
+import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { moderationLogPage } from "@/lib/safety/moderation-log";
 import { logQuerySchema } from "@/lib/safety/moderation-schemas";
 import { moderationTeam } from "@/lib/safety/moderators";
@@ -31,7 +31,7 @@ export default async function ModerationLogPage({
   return (
     <main id="main" className="page">
       <h1>Moderation log</h1>
-      <ModerationNav current="log" />
+      <ModerationNav current="log" admin={mayGrantRoles(couple.role)} />
       {!parsed.success && <p role="alert">Those filters are not valid; showing the whole log.</p>}
       <ModerationLog
         page={page}

@@ -3,10 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActOnCouple } from "@/components/moderation/ActOnCouple";
 import { CoupleActions } from "@/components/moderation/CoupleActions";
+import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { mayModerate } from "@/lib/membership/roles";
+import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { guidelineLabel } from "@/lib/safety/rules";
@@ -40,7 +41,7 @@ export default async function ModerationCouplePage({
   return (
     <main id="main" className="page">
       <h1>{record.couple.coupleName}</h1>
-      <ModerationNav current="couple" />
+      <ModerationNav current="couple" admin={mayGrantRoles(viewer.role)} />
       <p>
         {record.couple.status === "suspended" ? "Suspended" : "Active"} · <Link href={`/profile/${coupleId}`}>Profile</Link> ·{" "}
         <Link href={`/moderation/log?couple=${coupleId}`}>Its log</Link>
@@ -83,6 +84,10 @@ export default async function ModerationCouplePage({
             ))}
           </ul>
         )}
+      </section>
+      <section aria-labelledby="held-title">
+        <h2 id="held-title">Held hellos</h2>
+        <HeldHellos held={record.held} own={own} />
       </section>
       <section aria-labelledby="act-title">
         <h2 id="act-title">Act</h2>

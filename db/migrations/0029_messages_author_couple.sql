@@ -1,0 +1,1 @@
+CREATE INDEX "messages_author_couple_idx" ON "messages" USING btree ("author_couple_id","created_at");

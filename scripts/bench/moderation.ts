@@ -1,0 +1,209 @@
+/**
+ * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, what
+ * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, and
+ * of a couple's moderator page (`coupleRecord`, `GET /api/moderation/couples/{id}`), at each size
+ * (default 1,000 and 100,000), timed at every size back to back in each sample, with the ratio
+ * of the largest to the smallest (target: within 1.2x);
+ * and the held-request check's own time (`holdsHello`, run inside `POST /api/connections`; target:
+ * under 5 ms p99) for a sender at its daily limit, from the client and inside Postgres. Each statement's EXPLAIN ANALYZE is printed
+ * with the index it uses. Each size gets a scale database of its own (`bench_mod_<n>_<time>`,
+ * dropped afterwards), filled by the database itself with generate_series.
+ *
+ * Run alone: `npx tsx --conditions react-server scripts/bench/moderation.ts`, or from
+ * `npm run bench` with BENCH_SECTIONS including `moderation`. Sizes: BENCH_MODERATION_SIZES
+ * (default "1000,100000"); samples per query: BENCH_MODERATION_SAMPLES (default 200).
+ */
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "@/db/schema";
+import type { Db } from "@/db/client";
+import { moderationQueue } from "@/lib/forum/reports";
+import { coupleRecord } from "@/lib/safety/couple-record";
+import { holdsHello } from "@/lib/safety/spam";
+import { ADMIN_URL } from "./config";
+import { printTable } from "./report";
+import { percentile } from "./stats";
+
+const quiet = { onnotice: () => {} };
+const RATIO_TARGET = 1.2;
+const HELD_CHECK_TARGET_MS = 5;
+
+/**
+ * Fills an empty migrated database with `n` couples (two partners each), a conversation of four
+ * messages per pair of couples, three hellos per couple over 60 days, a block per two couples,
+ * and `n` open reports (half of couples, half of messages), each by a different person. Couple 1
+ * is the page's subject and the hello sender, the same at every size (only the network around it
+ * grows): 25 reports and 20 blocks against it, and at its daily limit of hellos (10 in the last
+ * hours, the same note).
+ */
+async function fill(sql: postgres.Sql, n: number): Promise<void> {
+  const pairs = Math.floor(n / 2);
+  await sql.unsafe(`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+    select md5('u' || g)::uuid, 'u' || g || '@bench.test', 'x', 'First' || g, 'Last' || g, date '1990-01-01', now()
+    from generate_series(1, ${2 * n}) g`);
+  await sql.unsafe(`insert into couples (id, partner1_id, partner2_id, couple_name, status, is_visible, created_at)
+    select md5('c' || g)::uuid, md5('u' || (2 * g - 1))::uuid, md5('u' || (2 * g))::uuid, 'Couple ' || g, 'active', true,
+      now() - (1 + random() * 364) * interval '1 day'
+    from generate_series(1, ${n}) g`);
+  await sql.unsafe(`insert into conversations (id, couple_low_id, couple_high_id)
+    select md5('v' || g)::uuid, least(md5('c' || (2 * g - 1))::uuid, md5('c' || (2 * g))::uuid),
+      greatest(md5('c' || (2 * g - 1))::uuid, md5('c' || (2 * g))::uuid)
+    from generate_series(1, ${pairs}) g`);
+  // Message k of conversation g: by couple 2g-1 when k is odd, else 2g.
+  await sql.unsafe(`insert into messages (id, conversation_id, author_user_id, author_couple_id, body, created_at)
+    select md5('m' || g || ':' || k)::uuid, md5('v' || g)::uuid,
+      md5('u' || (2 * (2 * g - k % 2) - 1))::uuid, md5('c' || (2 * g - k % 2))::uuid,
+      'Message ' || k, now() - (30 - k) * interval '1 day'
+    from generate_series(1, ${pairs}) g, generate_series(1, 4) k`);
+  await sql.unsafe(`insert into connection_requests (from_couple_id, to_couple_id, sent_by_user_id, note, status, created_at, expires_at)
+    select md5('c' || g)::uuid, md5('c' || (1 + (g + k * 7) % ${n}))::uuid, md5('u' || (2 * g - 1))::uuid, 'Hello ' || k,
+      (case when random() < 0.3 then 'accepted' when random() < 0.5 then 'declined' else 'pending' end)::connection_status,
+      now() - random() * interval '60 days', now() + interval '30 days'
+    from generate_series(2, ${n}) g, generate_series(1, 3) k where 1 + (g + k * 7) % ${n} <> g`);
+  // The sender: ten hellos with one note today, to couples 2..11.
+  await sql.unsafe(`insert into connection_requests (from_couple_id, to_couple_id, sent_by_user_id, note, created_at, expires_at)
+    select md5('c1')::uuid, md5('c' || (1 + k))::uuid, md5('u1')::uuid, 'Join our club ' || k, now() - k * interval '10 minutes', now() + interval '30 days'
+    from generate_series(1, 10) k`);
+  await sql.unsafe(`insert into couple_blocks (blocker_couple_id, blocked_couple_id)
+    select md5('c' || g)::uuid, md5('c' || (case when g <= 40 then 1 else 1 + g % ${n} end))::uuid
+    from generate_series(2, ${n}, 2) g where (case when g <= 40 then 1 else 1 + g % ${n} end) <> g`);
+  // Report g: by person g + 2 (never couple 1's partners); odd g a couple (the first 25: couple 1), even g a message.
+  await sql.unsafe(`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+    select md5('u' || (g + 2))::uuid, md5('c' || ((g + 3) / 2))::uuid,
+      (case when g % 2 = 1 then 'couple' else 'message' end)::report_target_type,
+      case when g % 2 = 1 then md5('c' || (case when g <= 50 then 1 else 1 + g % ${n} end))::uuid
+        else md5('m' || (1 + (g / 2) % ${Math.max(pairs, 1)}) || ':' || (1 + g % 4))::uuid end,
+      (case g % 4 when 0 then 'spam' when 1 then 'harassment' when 2 then 'inappropriate' else 'other' end)::report_reason,
+      now() - random() * interval '90 days'
+    from generate_series(1, ${n}) g`);
+  await sql.unsafe("vacuum analyze");
+}
+
+type Timed = { name: string; size: number; p50: number; p99: number; samples: number };
+type Scale = { size: number; name: string; client: postgres.Sql; db: Db; recorded: { query: string; params: unknown[] }[] };
+type Call = { name: string; run: (db: Db) => Promise<unknown> };
+
+const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, couple 1 of every scale database
+
+const CALLS: Call[] = [
+  { name: "queue (100 oldest open reports)", run: (db) => moderationQueue(db) },
+  { name: "couple's moderator page", run: (db) => coupleRecord(db, SUBJECT) },
+  { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
+];
+
+/** A scale database of `size`, migrated and filled; its statements recorded for their plans. */
+async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> {
+  const name = `bench_mod_${size}_${Date.now()}`;
+  await admin.unsafe(`create database ${name}`);
+  const client = postgres(ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), { max: 4, ...quiet });
+  const recorded: Scale["recorded"] = [];
+  const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void recorded.push({ query, params }) } });
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  await migrate(db, { migrationsFolder: "db/migrations" });
+  const started = Date.now();
+  await fill(client, size);
+  console.log(
+    `== Moderation at ${size.toLocaleString("en-US")} couples and open reports (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return { size, name, client, db: db as unknown as Db, recorded };
+}
+
+/** Prints the EXPLAIN ANALYZE of each statement of one call at one scale. */
+async function explain(scale: Scale, call: Call): Promise<void> {
+  scale.recorded.length = 0;
+  await call.run(scale.db);
+  console.log(`\n-- ${call.name} at ${scale.size.toLocaleString("en-US")}: the plan of each statement`);
+  for (const { query, params } of [...scale.recorded]) {
+    const plan = await scale.client.unsafe(`explain (analyze, costs off, summary on) ${query}`, params as never[]);
+    console.log(`  ${query.replace(/\s+/g, " ").slice(0, 160)}`);
+    console.log(plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n"));
+  }
+}
+
+const summary = (name: string, size: number, times: number[]): Timed => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { name, size, p50: percentile(sorted, 50), p99: percentile(sorted, 99), samples: times.length };
+};
+
+/**
+ * Times each call at every scale back to back in each sample (after 10 warm-up calls each), so
+ * the machine's load falls on all sizes alike; and the held-request check's one statement inside
+ * Postgres (EXPLAIN ANALYZE's execution time): its own cost without the client's round trip,
+ * which on a busy machine is most of its p99.
+ */
+async function timeAll(scales: Scale[], samples: number): Promise<Timed[]> {
+  const results: Timed[] = [];
+  for (const call of CALLS) {
+    for (const scale of scales) for (let i = 0; i < 10; i++) await call.run(scale.db);
+    const times = scales.map(() => [] as number[]);
+    for (let i = 0; i < samples; i++)
+      for (const [index, scale] of scales.entries()) {
+        const t = performance.now();
+        await call.run(scale.db);
+        times[index]!.push(performance.now() - t);
+      }
+    scales.forEach((scale, index) => results.push(summary(call.name, scale.size, times[index]!)));
+  }
+  for (const scale of scales) {
+    scale.recorded.length = 0;
+    await CALLS[2]!.run(scale.db);
+    const { query, params } = scale.recorded.at(-1)!;
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const [row] = await scale.client.unsafe(`explain (analyze, format json) ${query}`, params as never[]);
+      times.push((row!["QUERY PLAN"] as { "Execution Time": number }[])[0]!["Execution Time"]);
+    }
+    results.push(summary("held-request check, in the database", scale.size, times));
+  }
+  return results;
+}
+
+/** Runs the section; a query that fails throws, so it answers 0 failed requests. */
+export async function benchModeration(): Promise<number> {
+  process.env.AUTH_SECRET ??= "bench-moderation-secret-0123456789abcdef";
+  const sizes = (process.env.BENCH_MODERATION_SIZES ?? "1000,100000").split(",").map(Number);
+  const samples = Number(process.env.BENCH_MODERATION_SAMPLES ?? 200);
+  const admin = postgres(ADMIN_URL, { max: 1, ...quiet });
+  const scales: Scale[] = [];
+  let results: Timed[] = [];
+  try {
+    for (const size of sizes) scales.push(await scaleDatabase(admin, size));
+    for (const scale of scales) for (const call of CALLS) await explain(scale, call);
+    results = await timeAll(scales, samples);
+  } finally {
+    for (const scale of scales) {
+      await scale.client.end();
+      await admin.unsafe(`drop database if exists ${scale.name} with (force)`);
+    }
+    await admin.end();
+  }
+  printTable(
+    ["call", "size", "p50 (ms)", "p99 (ms)", "samples"],
+    results.map((r) => [r.name, r.size.toLocaleString("en-US"), r.p50.toFixed(2), r.p99.toFixed(2), String(r.samples)]),
+  );
+  const smallest = Math.min(...sizes);
+  const largest = Math.max(...sizes);
+  const ratios = [...new Set(results.map((r) => r.name))].map((name) => {
+    const base = results.find((r) => r.name === name && r.size === smallest)!;
+    const top = results.find((r) => r.name === name && r.size === largest)!;
+    const target = name.startsWith("held-request check")
+      ? `p99 < ${HELD_CHECK_TARGET_MS} ms: ${top.p99 < HELD_CHECK_TARGET_MS ? "met" : "missed"}`
+      : `${RATIO_TARGET}x: ${top.p50 / base.p50 <= RATIO_TARGET && top.p99 / base.p99 <= RATIO_TARGET ? "met" : "missed"}`;
+    return [
+      name,
+      `${largest.toLocaleString("en-US")} / ${smallest.toLocaleString("en-US")}`,
+      (top.p50 / base.p50).toFixed(2),
+      (top.p99 / base.p99).toFixed(2),
+      target,
+    ];
+  });
+  printTable(["call", "sizes", "p50 ratio", "p99 ratio", "target"], ratios);
+  return 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchModeration().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
