@@ -59,6 +59,8 @@ export const LOG_ACTIONS = [
   "appeal_decided",
   "context_viewed",
   "role_granted",
+  "photo_approved",
+  "photo_refused",
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 export const LOG_ACTION_LABELS: Record<LogAction, string> = {
@@ -72,6 +74,8 @@ export const LOG_ACTION_LABELS: Record<LogAction, string> = {
   appeal_decided: "Appeal decided",
   context_viewed: "Context viewed",
   role_granted: "Role granted",
+  photo_approved: "Photo verified",
+  photo_refused: "Selfie refused",
 };
 export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
 
