@@ -1,5 +1,6 @@
 "use client";
 
+import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import Link from "next/link";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
@@ -177,6 +178,7 @@ export function Thread({
         <h1 id="thread-title" className={styles.title}>
           {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
         </h1>
+        {other?.photoBadge && <CoupleBadge badge={other.photoBadge} />}
         {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
         <Link href={SAFETY_PAGE} className="button-link">
           Safety
