@@ -17,7 +17,8 @@ export const POSE_IDS = POSES.map((pose) => pose.id) as [PoseId, ...PoseId[]];
 export const poseLabel = (id: string): string => POSES.find((pose) => pose.id === id)?.label ?? id;
 
 /** A pose picked at random; `random` in [0, 1) (Math.random by default, a fixed value in tests). */
-export const pickPose = (random: number = Math.random()): PoseId => POSE_IDS[Math.min(POSE_IDS.length - 1, Math.floor(random * POSE_IDS.length))]!;
+export const pickPose = (random: number = Math.random()): PoseId =>
+  POSE_IDS[Math.min(POSE_IDS.length - 1, Math.floor(random * POSE_IDS.length))]!;
 
 /** Why a moderator refuses a selfie: a short fixed list, each said to the partner as it is. */
 export const REFUSAL_REASONS = [
@@ -44,9 +45,6 @@ export function submitProblem(status: VerificationStatus): string | null {
   if (status === "verified") return ALREADY_VERIFIED;
   return null;
 }
-
-/** A new pose is picked whenever one is asked for, except while a selfie in the last one waits. */
-export const picksNewPose = (status: VerificationStatus): boolean => status !== "pending";
 
 /** A moderator's decision on a pending selfie: the state it leaves. */
 export const afterDecision = (decision: "approve" | "refuse"): VerificationStatus => (decision === "approve" ? "verified" : "refused");
@@ -99,7 +97,10 @@ export const decisionDate = (at: string | Date): string =>
 /** The partner's notice of the decision. */
 export function decisionNotice(decision: { status: "verified" | "refused"; reason: string | null }): { title: string; message: string } {
   if (decision.status === "verified")
-    return { title: "Your photo is verified", message: "A moderator approved your selfie. Your couple now shows the 'Photo verified' badge." };
+    return {
+      title: "Your photo is verified",
+      message: "A moderator approved your selfie. Your couple now shows the 'Photo verified' badge.",
+    };
   return {
     title: "Your selfie was not approved",
     message: `A moderator could not verify your photo: ${refusalLabel(decision.reason ?? "")}. You can try again from Settings › Photo verification.`,

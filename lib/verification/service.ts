@@ -15,7 +15,6 @@ import {
   afterDecision,
   NOT_PENDING,
   pickPose,
-  picksNewPose,
   POSE_CHANGED,
   poseLabel,
   refusalLabel,
@@ -60,7 +59,10 @@ export async function myVerification(db: Db, member: ActingCouple): Promise<MyVe
 
 /** The state as it is, without picking a pose (the settings page's first paint picks through the GET). */
 export async function ownVerificationState(db: Db, userId: string): Promise<VerificationStatus> {
-  const [row] = await db.select({ status: photoVerifications.status }).from(photoVerifications).where(eq(photoVerifications.userId, userId));
+  const [row] = await db
+    .select({ status: photoVerifications.status })
+    .from(photoVerifications)
+    .where(eq(photoVerifications.userId, userId));
   return (row?.status as VerificationStatus | undefined) ?? "not_started";
 }
 
