@@ -1,8 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import postgres from "postgres";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { csrfToken, openProfile, sayHello, signIn } from "./support";
+import { csrfToken, openProfile, runDatabase, sayHello, signIn } from "./support";
 
 /**
  * A moderator handles a report of a message end to end: the queue, the couple's page, a
@@ -21,23 +20,6 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
   await signIn(page, { email, password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   return { page, email, coupleName: `${firstName} & ${partner}` };
-}
-
-/** The run's database (scripts/e2e-server.sh makes one per port): the one place a role is granted from outside the app. */
-async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Promise<T> {
-  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  const port = process.env.E2E_PORT ?? "3100";
-  const [found] = await admin`select datname from pg_database where datname like ${`e2e_${port}_%`} order by datname desc limit 1`;
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${found!.datname as string}`;
-  const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  try {
-    return await work(db);
-  } finally {
-    await db.end();
-  }
 }
 
 const grantModerator = (email: string) => runDatabase((db) => db`update users set role = 'moderator' where email = ${email}`);

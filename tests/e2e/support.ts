@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import postgres from "postgres";
 
 export const PASSWORD = "Sunset#Walk42";
 
@@ -125,4 +126,21 @@ export async function newCouple(
   });
   await page.setViewportSize(viewport);
   return { page, coupleName, firstName };
+}
+
+/** The run's database (scripts/e2e-server.sh makes one per port): the one place a role is granted from outside the app. */
+export async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Promise<T> {
+  const adminUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const port = process.env.E2E_PORT ?? "3100";
+  const [found] = await admin`select datname from pg_database where datname like ${`e2e_${port}_%`} order by datname desc limit 1`;
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${found!.datname as string}`;
+  const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
 }
