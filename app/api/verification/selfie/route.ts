@@ -28,6 +28,5 @@ export const POST = route(
       return { pose, bytes };
     },
   },
-  async ({ db, couple, input }) =>
-    NextResponse.json({ data: await submitSelfie(db, couple, input.pose, input.bytes) }, { status: 201 }),
+  async ({ db, couple, input }) => NextResponse.json({ data: await submitSelfie(db, couple, input.pose, input.bytes) }, { status: 201 }),
 );
