@@ -59,6 +59,9 @@ function Pending({ item, onDecided }: { item: PendingVerification; onDecided(id:
           <Compared key={url} src={url} caption={`The couple's photo ${index + 1}`} />
         ))}
       </div>
+      {!item.avatarUrl && !item.couple.profileImageUrl && item.couple.photos.length === 0 && (
+        <p>Neither {item.firstName} nor the couple has a photo to compare the selfie with.</p>
+      )}
       {error && <Alert tone="error">{error}</Alert>}
       <div className={styles.refuse}>
         <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("approve")}>

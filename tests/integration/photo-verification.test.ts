@@ -11,7 +11,7 @@ import { exportAccount } from "@/lib/account/export";
 import { imageStorage } from "@/lib/storage";
 import { call, PASSWORD } from "../support/api";
 import type { Headers } from "../support/forum";
-import { messagingCouple } from "../support/messages";
+import { connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
 import { sendPendingSelfie, verification } from "../support/verification";
@@ -220,6 +220,20 @@ describe("the badge", () => {
       order by created_at desc, id desc limit 25`)) as unknown as { "QUERY PLAN": string }[];
     await db.execute(sql`reset enable_seqscan`);
     expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("couples_discoverable_photo_verified_idx");
+  });
+});
+
+describe("the conversation's header", () => {
+  it("shows the other couple's photo badge, none for a couple not verified", async () => {
+    const { one, two, conversationId } = await connected();
+    const { headers: moderator } = await moderatorCouple();
+    await sendPendingSelfie(one.b.headers);
+    await verification.decide(one.b.userId, { decision: "approve" }, moderator);
+    const seenByTwo = (await talk.detail(conversationId, two.a.headers)).json.data;
+    const badgeOf = (coupleId: string) =>
+      seenByTwo.couples.find((couple: { id: string; photoBadge: string | null }) => couple.id === coupleId).photoBadge;
+    expect(badgeOf(one.coupleId)).toBe("Photo verified");
+    expect(badgeOf(two.coupleId)).toBeNull();
   });
 });
 
