@@ -175,17 +175,19 @@ export function Thread({
           <span aria-hidden="true">←</span>
         </Link>
         {other && <CoupleFace url={other.profileImageUrl} size={40} />}
-        {/* The name and, under it, the couple's photo badge: the name keeps the row's room on a phone. */}
-        <div className={styles.titleBlock}>
-          <h1 id="thread-title" className={styles.title}>
-            {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
-          </h1>
-          {other?.photoBadge && <CoupleBadge badge={other.photoBadge} />}
-        </div>
+        <h1 id="thread-title" className={styles.title}>
+          {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
+        </h1>
         {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
         <Link href={SAFETY_PAGE} className="button-link">
           Safety
         </Link>
+        {/* A row of its own under the name: on a phone the first row has no room to spare. */}
+        {other?.photoBadge && (
+          <div className={styles.badgeRow}>
+            <CoupleBadge badge={other.photoBadge} />
+          </div>
+        )}
       </header>
       <ConversationPlans
         conversationId={conversationId}
