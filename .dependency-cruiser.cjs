@@ -8,7 +8,7 @@
  */
 const FOUNDATIONS = "^lib/(auth|users|membership|http|storage|mail|places|images|locations|pagination|forms|live|safety)/";
 const FEATURES =
-  "^lib/(account|connections|couples|dashboard|demo|directory|discover|due|events|forum|interests|invitations|messages|notifications|onboarding|plans|profile|registration|settings)/";
+  "^lib/(account|connections|couples|dashboard|demo|directory|discover|due|events|forum|interests|invitations|messages|notifications|onboarding|plans|profile|registration|settings|verification)/";
 
 module.exports = {
   forbidden: [

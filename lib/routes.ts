@@ -74,6 +74,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
   { path: "/settings/profile", tier: "profile-required" },
   { path: "/settings/couple", tier: "profile-required" },
+  { path: "/settings/verification", tier: "profile-required" },
   { path: "/settings/location", tier: "profile-required" },
   { path: "/settings/appearance", tier: "profile-required" },
   { path: "/settings/partner", tier: "profile-required" },
@@ -91,6 +92,7 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/moderation", tier: "profile-required" },
   { path: "/moderation/log", tier: "profile-required" },
   { path: "/moderation/team", tier: "profile-required" },
+  { path: "/moderation/verifications", tier: "profile-required" },
   /** A couple's own standing: the moderators' actions on it, and its appeals. */
   { path: "/safety/appeal", tier: "profile-required" },
   { path: "/moderation/couples/[coupleId]", tier: "profile-required" },

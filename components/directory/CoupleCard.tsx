@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { SayHello } from "@/components/messages/SayHello";
+import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DirectoryCard } from "@/lib/directory/queries";
 import { commonText } from "@/lib/directory/rules";
@@ -29,6 +30,8 @@ export function CoupleCard({ card, eager = false, first = false }: { card: Direc
         </span>
       </Link>
       <div className={styles.actions}>
+        {/* Outside the card's link: a badge is a button that explains itself. */}
+        {card.photoBadge && <CoupleBadge badge={card.photoBadge} />}
         <SayHello coupleId={card.coupleId} coupleName={card.coupleName} connection={card.connection} className={styles.hello} />
       </div>
     </li>

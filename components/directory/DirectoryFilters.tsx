@@ -59,7 +59,7 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
   function read(form: HTMLFormElement): Filters {
     const data = new FormData(form);
     const params: Record<string, string | string[]> = {};
-    for (const key of ["verified", "distance", "sort"]) {
+    for (const key of ["verified", "photoVerified", "distance", "sort"]) {
       const value = data.get(key);
       if (typeof value === "string") params[key] = value;
     }
@@ -193,6 +193,10 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
               <input type="checkbox" name="verified" value="1" defaultChecked={filters.verified} />
               Verified couples only
             </label>
+            <label className="choice">
+              <input type="checkbox" name="photoVerified" value="1" defaultChecked={filters.photoVerified} />
+              Photo verified
+            </label>
             <fieldset className={styles.options}>
               <legend>Adventure styles</legend>
               {COUPLE_TYPES.map((type) => (
@@ -228,4 +232,4 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
   );
 }
 
-const CLEARED = { q: undefined, interests: [], styles: [], verified: false, distance: undefined };
+const CLEARED = { q: undefined, interests: [], styles: [], verified: false, photoVerified: false, distance: undefined };

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { DiscoverSuggestion } from "@/lib/discover/queries";
 import styles from "./SuggestionCard.module.css";
@@ -38,6 +39,7 @@ export function SuggestionCard({
           <span className={suggestion.badge === "Verified Couple" ? "chip chip-verified" : "chip"}>{suggestion.badge}</span>
           {suggestion.location && <span className={styles.place}>{suggestion.location}</span>}
         </p>
+        {suggestion.photoBadge && <CoupleBadge badge={suggestion.photoBadge} />}
         <ul className={styles.reasons} aria-label="Why we suggest them">
           {suggestion.reasons.map((reason) => (
             <li key={reason} className="chip">

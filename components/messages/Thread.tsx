@@ -1,5 +1,6 @@
 "use client";
 
+import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import Link from "next/link";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
@@ -182,6 +183,12 @@ export function Thread({
         <Link href={SAFETY_PAGE} className="button-link">
           Safety
         </Link>
+        {/* A row of its own under the name: on a phone the first row has no room to spare. */}
+        {other?.photoBadge && (
+          <div className={styles.badgeRow}>
+            <CoupleBadge badge={other.photoBadge} />
+          </div>
+        )}
       </header>
       <ConversationPlans
         conversationId={conversationId}

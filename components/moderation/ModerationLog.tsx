@@ -8,6 +8,7 @@ import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 import { moderationLogPage } from "@/lib/safety/client/api";
 import type { LogRow } from "@/lib/safety/moderation-log";
 import { guidelineLabel, LOG_ACTIONS, logActionLabel } from "@/lib/safety/rules";
+import { refusalLabel } from "@/lib/verification/rules";
 import styles from "./Moderation.module.css";
 
 type Filters = { moderator: string; couple: string; action: string };
@@ -33,7 +34,7 @@ function Entry({ row }: { row: LogRow }) {
           On a {row.target.type} ({row.target.id})
         </p>
       )}
-      {row.reason && <p>Reason: {guidelineLabel(row.reason)}</p>}
+      {row.reason && <p>Reason: {row.action === "photo_refused" ? refusalLabel(row.reason) : guidelineLabel(row.reason)}</p>}
       {row.note && <p className={styles.note}>Note: {row.note}</p>}
     </li>
   );

@@ -1,11 +1,20 @@
 import Link from "next/link";
 
-/** The moderation pages' own links: the queue, the log, and for admins the team. */
-export function ModerationNav({ current, admin = false }: { current: "queue" | "log" | "couple" | "team"; admin?: boolean }) {
+/** The moderation pages' own links: the queue, the verification selfies, the log, and for admins the team. */
+export function ModerationNav({
+  current,
+  admin = false,
+}: {
+  current: "queue" | "verifications" | "log" | "couple" | "team";
+  admin?: boolean;
+}) {
   return (
     <nav aria-label="Moderation" className="form-actions">
       <Link href="/moderation" aria-current={current === "queue" ? "page" : undefined}>
         Queue
+      </Link>
+      <Link href="/moderation/verifications" aria-current={current === "verifications" ? "page" : undefined}>
+        Photo verification
       </Link>
       <Link href="/moderation/log" aria-current={current === "log" ? "page" : undefined}>
         Log

@@ -2,13 +2,20 @@
 
 import { useId, useState } from "react";
 import { BADGE_MEANINGS, type CoupleBadge as Badge } from "@/lib/couples/rules";
+import { PHOTO_BADGE_MEANINGS, type PhotoBadge } from "@/lib/verification/rules";
 import styles from "./CoupleBadge.module.css";
 
+const MEANINGS: Record<Badge | PhotoBadge, string> = { ...BADGE_MEANINGS, ...PHOTO_BADGE_MEANINGS };
+
+const toneOf = (badge: Badge | PhotoBadge) =>
+  badge === "Verified Couple" ? styles.verified : badge in PHOTO_BADGE_MEANINGS ? styles.photo : styles.beta;
+
 /**
- * The couple's badge, explaining itself: a tap, a click or keyboard focus shows what it means under
- * it (also read as the button's description); Escape or leaving it hides it again.
+ * A couple's badge ('Verified Couple', 'Beta Member', 'Photo verified', 'Both photo verified'),
+ * explaining itself: a tap, a click or keyboard focus shows what it means under it (also read as
+ * the button's description); Escape or leaving it hides it again.
  */
-export function CoupleBadge({ badge }: { badge: Badge }) {
+export function CoupleBadge({ badge }: { badge: Badge | PhotoBadge }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   return (
@@ -24,10 +31,10 @@ export function CoupleBadge({ badge }: { badge: Badge }) {
         onClick={() => setOpen(true)}
         onKeyDown={(event) => event.key === "Escape" && setOpen(false)}
       >
-        <span className={`${styles.pill} ${badge === "Verified Couple" ? styles.verified : styles.beta}`}>{badge}</span>
+        <span className={`${styles.pill} ${toneOf(badge)}`}>{badge}</span>
       </button>
       <span id={id} role="note" className={styles.meaning} hidden={!open}>
-        {BADGE_MEANINGS[badge]}
+        {MEANINGS[badge]}
       </span>
     </span>
   );

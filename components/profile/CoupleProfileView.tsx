@@ -86,6 +86,7 @@ export function CoupleProfileView({ profile, actions, recentPosts }: Props) {
           <div className={styles.heading}>
             <h1 id={headingId}>{profile.coupleName}</h1>
             <CoupleBadge badge={profile.badge} />
+            {profile.photoBadge && <CoupleBadge badge={profile.photoBadge} />}
             {(profile.location || profile.distanceBand) && (
               <p className={styles.location}>
                 {profile.location}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./identity";
 
@@ -67,6 +67,11 @@ export const couples = pgTable(
     partnerACompletedAt: timestamp("partner_a_completed_at", { withTimezone: true }),
     isVisible: boolean("is_visible").notNull().default(false),
     canCreatePaidEvents: boolean("can_create_paid_events").notNull().default(false),
+    /**
+     * How many partners have their photo verified (0-2): the 'Photo verified' badges and the
+     * directory's filter. Kept by the trigger on photo_verifications (migration 0028).
+     */
+    photoVerifiedPartners: smallint("photo_verified_partners").notNull().default(0),
     /** 'Both of us approve new connections': a request opens only when both partners accepted it. */
     bothApproveConnections: boolean("both_approve_connections").notNull().default(false),
     createdAt: createdAt(),
@@ -95,6 +100,10 @@ export const couples = pgTable(
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
     // 'Most in common' ranks every discoverable couple sharing an interest: an index-only scan
     // of this narrow index reads the masks without visiting the wide rows.
+    // The directory's 'Photo verified' filter, newest first (its default order without a place).
+    index("couples_discoverable_photo_verified_idx")
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'active' and ${t.isVisible} and ${t.photoVerifiedPartners} > 0`),
     index("couples_discoverable_common_idx")
       .on(t.matchInterestsMask, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),

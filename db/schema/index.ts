@@ -20,3 +20,4 @@ export * from "./messages";
 export * from "./moderation";
 export * from "./push";
 export * from "./plans";
+export * from "./verification";

@@ -12,6 +12,7 @@ import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
+import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
   /** What became of the couple: it stays with the partner, or it went with its last partner (or there was none). */
@@ -61,7 +62,8 @@ export async function deleteAccount(
     // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
     if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
     // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
-    const messageKeys = await eraseMember(tx, userId, row?.id ?? null, !partnerId);
+    // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
+    const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
     await eraseRequestNotes(tx, userId, row?.id ?? null);
 
     let outcome: DeletionOutcome["couple"] = "none";

@@ -1,4 +1,5 @@
 import "server-only";
+import { verificationForExport } from "@/lib/verification/queries";
 import { ownStanding } from "@/lib/safety/appeals";
 import { and, desc, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
@@ -75,6 +76,7 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessageRows,
         sentRequests,
         moderationActions,
+        photoVerification,
       ] = await Promise.all([
         tx
           .select()
@@ -184,6 +186,7 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessages(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
+        verificationForExport(tx, userId),
       ]);
 
       const imageUrls = [
@@ -245,6 +248,8 @@ export async function exportAccount(db: Db, userId: string) {
         connectionRequestsSent: sentRequests,
         // What moderators did about the couple, by 'a moderator' (never which one), with its appeal.
         moderationActions: moderationActions.map(({ id: _id, ...action }) => ({ by: "a moderator", ...action })),
+        // The decision about the person's selfie and its date; the selfie itself is never kept after it.
+        photoVerification,
         imageUrls,
       };
     },

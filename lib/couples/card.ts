@@ -6,6 +6,7 @@
  */
 import type { NamedPlace } from "@/lib/locations/privacy";
 import type { ConnectionState } from "@/lib/messages/view";
+import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type BadgeFacts, type CoupleBadge } from "./rules";
 
 export type CoupleCard = {
@@ -13,6 +14,8 @@ export type CoupleCard = {
   coupleName: string;
   profileImageUrl: string | null;
   badge: CoupleBadge;
+  /** 'Photo verified' (one partner) or 'Both photo verified'; null when neither is (lib/verification/rules.ts). */
+  photoBadge: PhotoBadge | null;
   /** At the couple's privacy level; null when hidden. */
   location: string | null;
   coupleTypes: { value: string; label: string }[];
@@ -26,6 +29,7 @@ export type CardRow = BadgeFacts & {
   coupleName: string;
   profileImageUrl: string | null;
   coupleTypes: readonly string[];
+  photoVerifiedPartners: number;
   place: (NamedPlace & { id: string | null }) | null;
 };
 
@@ -45,6 +49,7 @@ export function coupleCard(row: CardRow, connection: ConnectionState): CoupleCar
     coupleName: row.coupleName,
     profileImageUrl: row.profileImageUrl,
     badge: coupleBadge(row),
+    photoBadge: photoBadge(row.photoVerifiedPartners),
     location: shownCoupleLocation(row.place?.id ? row.place : null, "other", null),
     coupleTypes: coupleTypeOptions(row.coupleTypes),
     connection,

@@ -1,4 +1,5 @@
 import "server-only";
+import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
@@ -33,6 +34,8 @@ export type CoupleProfile = {
   status: string;
   isVerified: boolean;
   badge: CoupleBadge;
+  /** 'Photo verified' or 'Both photo verified' (lib/verification/rules.ts), or null. */
+  photoBadge: PhotoBadge | null;
   /** First name and age for everyone; the last name only for the couple's own partners. */
   partners: {
     id: string;
@@ -114,6 +117,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
         isVisible: couples.isVisible,
         partnerAVerified: couples.partnerAVerified,
         partnerBVerified: couples.partnerBVerified,
+        photoVerifiedPartners: couples.photoVerifiedPartners,
       },
       place: locationColumns,
       a: personColumns(partnerA),
@@ -151,6 +155,7 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
     status: couple.status,
     isVerified: couple.isVerified,
     badge: coupleBadge(couple),
+    photoBadge: photoBadge(couple.photoVerifiedPartners),
     // Other couples see first names and ages only: never a last name, nor a date of birth.
     partners: isOwn ? partners : partners.map(({ lastName: _lastName, ...shown }) => shown),
     isOwn,

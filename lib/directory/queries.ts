@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -53,6 +53,8 @@ function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
     query.verified ? and(eq(couples.partnerAVerified, true), eq(couples.partnerBVerified, true)) : undefined,
+    // Newest first, couples_discoverable_photo_verified_idx holds exactly these couples in order.
+    query.photoVerified ? gt(couples.photoVerifiedPartners, 0) : undefined,
   );
   const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
   return { sort: query.sort ?? defaultSort(centre !== null), near, filtered, matching };
@@ -83,7 +85,7 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
 /**
  * A page of the directory (`GET /api/directory`): the couples the viewer may see
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
- * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge and distance
+ * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge, photo verified and distance
  * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
  * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
  *
@@ -149,6 +151,7 @@ async function readDirectory<Extra extends object>(
     interests: query.interests,
     styles: query.styles,
     verified: query.verified,
+    photoVerified: query.photoVerified,
     distance: query.distance,
     sort,
   };
@@ -172,6 +175,7 @@ async function readDirectory<Extra extends object>(
         status: couples.status,
         partnerAVerified: couples.partnerAVerified,
         partnerBVerified: couples.partnerBVerified,
+        photoVerifiedPartners: couples.photoVerifiedPartners,
         createdMicros,
         place: locationColumns,
         chord: near ? sql<number | null>`${near.chord}` : sql<null>`null`,

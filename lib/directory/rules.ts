@@ -56,6 +56,7 @@ export const DIRECTORY_TEXTS = {
   distanceUnknown: `Distance must be ${DIRECTORY_RADII_KM.slice(0, -1).join(", ")} or ${DIRECTORY_RADII_KM.at(-1)}`,
   sortUnknown: "Sort must be nearest, newest or common",
   verifiedInvalid: "verified must be 1",
+  photoVerifiedInvalid: "photoVerified must be 1",
   searchTooLong: `Search must be no more than ${DIRECTORY_SEARCH_MAX} characters`,
   searchControl: "Search cannot contain control characters",
   cursorInvalid: "This page link has expired. Please reload the list.",
@@ -106,11 +107,19 @@ export type DirectoryFilters = {
   interests: string[];
   styles: string[];
   verified: boolean;
+  /** Couples with at least one partner's photo verified by a moderator (lib/verification). */
+  photoVerified: boolean;
   distance?: DirectoryRadius;
   sort: DirectorySort;
 };
 
-export const NO_FILTERS: DirectoryFilters = { interests: [], styles: [], verified: false, sort: DEFAULT_DIRECTORY_SORT };
+export const NO_FILTERS: DirectoryFilters = {
+  interests: [],
+  styles: [],
+  verified: false,
+  photoVerified: false,
+  sort: DEFAULT_DIRECTORY_SORT,
+};
 
 /** A comma list as the URL spells it: trimmed, empty items dropped, each once. */
 export const splitList = (text: string | undefined): string[] => [
@@ -145,6 +154,7 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     interests: list("interests").filter((value) => INTEREST_VALUES.includes(value)),
     styles: list("styles").filter((value) => COUPLE_TYPE_VALUES.includes(value)),
     verified: one("verified") === "1",
+    photoVerified: one("photoVerified") === "1",
     sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : defaultSort(viewerHasLocation),
   };
   if (q && q.length <= DIRECTORY_SEARCH_MAX && isOneLine(q)) filters.q = q;
@@ -160,6 +170,7 @@ export function filterParams(filters: DirectoryFilters, cursor?: string): URLSea
   if (filters.interests.length) params.set("interests", filters.interests.join(","));
   if (filters.styles.length) params.set("styles", filters.styles.join(","));
   if (filters.verified) params.set("verified", "1");
+  if (filters.photoVerified) params.set("photoVerified", "1");
   if (filters.distance) params.set("distance", String(filters.distance));
   params.set("sort", filters.sort);
   if (cursor) params.set("cursor", cursor);
@@ -186,13 +197,14 @@ export const countText = ({ count, more }: { count: number; more: boolean }): st
 
 export type FilterChip = { key: string; label: string; without: DirectoryFilters };
 
-/** The filters in force, each a chip that removes it: the search, distance, verified, each style and interest, a sort other than the default. */
+/** The filters in force, each a chip that removes it: the search, distance, verified, photo verified, each style and interest, a sort other than the default. */
 export function activeFilters(filters: DirectoryFilters, hasLocation: boolean): FilterChip[] {
   const chips: FilterChip[] = [];
   if (filters.q) chips.push({ key: "q", label: `“${filters.q}”`, without: { ...filters, q: undefined } });
   if (filters.distance)
     chips.push({ key: "distance", label: `Within ${filters.distance} km`, without: { ...filters, distance: undefined } });
   if (filters.verified) chips.push({ key: "verified", label: "Verified couples only", without: { ...filters, verified: false } });
+  if (filters.photoVerified) chips.push({ key: "photoVerified", label: "Photo verified", without: { ...filters, photoVerified: false } });
   for (const value of filters.styles)
     chips.push({
       key: `style:${value}`,
@@ -211,7 +223,12 @@ export function activeFilters(filters: DirectoryFilters, hasLocation: boolean): 
 }
 
 export const hasFilters = (filters: DirectoryFilters) =>
-  !!filters.q || filters.interests.length > 0 || filters.styles.length > 0 || filters.verified || filters.distance !== undefined;
+  !!filters.q ||
+  filters.interests.length > 0 ||
+  filters.styles.length > 0 ||
+  filters.verified ||
+  filters.photoVerified ||
+  filters.distance !== undefined;
 
 /** The signed context of a cursor: a page of one filter set cannot continue another's list. */
 export function cursorContext(filters: DirectoryFilters): string {
@@ -222,6 +239,7 @@ export function cursorContext(filters: DirectoryFilters): string {
     filters.interests.join(","),
     filters.styles.join(","),
     filters.verified ? "1" : "",
+    filters.photoVerified ? "1" : "",
     filters.distance ?? "",
   ].join(":");
 }

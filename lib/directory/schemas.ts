@@ -39,6 +39,9 @@ export const directoryQuerySchema = z.object({
   verified: z
     .preprocess(emptyAsMissing, z.enum(["1"], { error: DIRECTORY_TEXTS.verifiedInvalid }).optional())
     .transform((value) => value === "1"),
+  photoVerified: z
+    .preprocess(emptyAsMissing, z.enum(["1"], { error: DIRECTORY_TEXTS.photoVerifiedInvalid }).optional())
+    .transform((value) => value === "1"),
   distance: z.preprocess(
     emptyAsMissing,
     z

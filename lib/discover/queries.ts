@@ -51,6 +51,7 @@ const scoringColumns = {
   status: couples.status,
   partnerAVerified: couples.partnerAVerified,
   partnerBVerified: couples.partnerBVerified,
+  photoVerifiedPartners: couples.photoVerifiedPartners,
   aInterests: partnerA.interests,
   bId: partnerB.id,
   bInterests: partnerB.interests,

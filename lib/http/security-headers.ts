@@ -20,7 +20,8 @@ export function staticSecurityHeaders(): { key: string; value: string }[] {
     { key: "X-Content-Type-Options", value: "nosniff" },
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
     { key: "X-Frame-Options", value: "DENY" },
-    { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(self), payment=()" },
+    // The camera for this origin only: the verification selfie (lib/verification) is taken in the page.
+    { key: "Permissions-Policy", value: "camera=(self), microphone=(), geolocation=(self), payment=()" },
     { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
   ];
   const hsts = strictTransportSecurity();

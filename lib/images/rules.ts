@@ -12,6 +12,8 @@ export const IMAGE_SIZES = {
   "forum-photo": { width: 1200, height: 900 },
   /** A message's photo: the forum's size, through the same pipeline. */
   "message-photo": { width: 1200, height: 900 },
+  /** A partner's posed selfie for photo verification: portrait, large enough to see the pose; private. */
+  "verification-selfie": { width: 600, height: 800 },
 } as const;
 export type ImageKind = keyof typeof IMAGE_SIZES;
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
@@ -296,6 +297,8 @@ export type ConversationDetail = {
     id: string;
     coupleName: string;
     profileImageUrl: string | null;
+    /** 'Photo verified' or 'Both photo verified' (lib/verification/rules.ts), or null. */
+    photoBadge: PhotoBadge | null;
     partners: { userId: string; firstName: string; avatarUrl: string | null }[];
   }[];
   readPositions: { userId: string; firstName: string; lastReadMessageId: string | null }[];
@@ -310,7 +313,12 @@ export async function conversationDetail(db: Db, member: ActingCouple, id: strin
   const coupleIds = [member.coupleId, ...(conversation.otherCoupleId ? [conversation.otherCoupleId] : [])];
   const [coupleRows, people, reads] = await Promise.all([
     db
-      .select({ id: couples.id, coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl })
+      .select({
+        id: couples.id,
+        coupleName: couples.coupleName,
+        profileImageUrl: couples.profileImageUrl,
+        photoVerifiedPartners: couples.photoVerifiedPartners,
+      })
       .from(couples)
       .where(inArray(couples.id, coupleIds)),
     db
@@ -342,7 +350,11 @@ export async function conversationDetail(db: Db, member: ActingCouple, id: strin
   const ordered = coupleIds.flatMap((coupleId) => coupleRows.filter((row) => row.id === coupleId));
   return {
     id,
-    couples: ordered.map((couple) => ({ ...couple, partners: partnersOf(couple.id) })),
+    couples: ordered.map(({ photoVerifiedPartners, ...couple }) => ({
+      ...couple,
+      photoBadge: photoBadge(photoVerifiedPartners),
+      partners: partnersOf(couple.id),
+    })),
     readPositions: ordered.flatMap((couple) =>
       partnersOf(couple.id).map((person) => ({
         userId: person.userId,

@@ -17,6 +17,7 @@ import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/im
 import { placesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
+import { askAgainAfterOwnPhotoChange } from "@/lib/verification/service";
 import { profileCompletionPercentage } from "./rules";
 import type { ProfileCompletionInput, ProfileUpdate } from "./schemas";
 
@@ -24,13 +25,15 @@ export type UserChanges = Partial<typeof users.$inferInsert>;
 
 /**
  * Changes the user's row inside the caller's transaction, with the photo it replaced (removed by
- * `writeWithImages` once committed). The row is locked first, so of two saves at once each
+ * `writeWithImages` once committed); a replaced photo asks for photo verification again. The row is locked first, so of two saves at once each
  * removes the photo the other did not keep.
  */
 export async function updateUserRow(tx: Db, userId: string, changes: UserChanges) {
   const [previous] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
   if (!previous) throw userNotFound();
   const [row] = await tx.update(users).set(changes).where(eq(users.id, userId)).returning(selfColumns(users));
+  // A new photo of one's own is not the one a moderator compared the selfie with: asked again.
+  if (row!.avatarUrl !== previous.avatarUrl) await askAgainAfterOwnPhotoChange(tx, userId);
   return { row: row!, replacedImages: replacedImageUrls([previous.avatarUrl], [row!.avatarUrl]) };
 }
 

@@ -68,6 +68,8 @@ export const LOG_ACTIONS = [
   "role_revoked",
   "held_delivered",
   "held_dropped",
+  "photo_approved",
+  "photo_refused",
 ] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 export const LOG_ACTION_LABELS: Record<LogAction, string> = {
@@ -84,6 +86,8 @@ export const LOG_ACTION_LABELS: Record<LogAction, string> = {
   role_revoked: "Role revoked",
   held_delivered: "Held hello delivered",
   held_dropped: "Held hello dropped",
+  photo_approved: "Photo verified",
+  photo_refused: "Selfie refused",
 };
 export const logActionLabel = (action: string): string => LOG_ACTION_LABELS[action as LogAction] ?? action;
 

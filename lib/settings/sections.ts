@@ -6,6 +6,11 @@ export type SettingsSection = { href: string; label: string; summary: string };
 
 export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
   { href: "/settings/profile", label: "Your profile", summary: "Your name, occupation, interests and profile photo." },
+  {
+    href: "/settings/verification",
+    label: "Photo verification",
+    summary: "Verify your photo with a posed selfie, for the 'Photo verified' badge.",
+  },
   { href: "/settings/couple", label: "Couple profile", summary: "Your couple name, bio, adventure styles and photos." },
   {
     href: "/settings/location",

@@ -22,9 +22,9 @@ export const isStorageKey = (key: string): boolean => KEY_PATTERN.test(key);
 /**
  * Folders whose objects are private: never served at a public URL nor cached by anyone but the
  * viewer's browser, only read back through the app by the feature that owns them, for those it
- * lets see them (a conversation's photos: its members).
+ * lets see them (a conversation's photos: its members; a verification selfie: moderators).
  */
-const PRIVATE_FOLDERS: ReadonlySet<string> = new Set(["message-photo"]);
+const PRIVATE_FOLDERS: ReadonlySet<string> = new Set(["message-photo", "verification-selfie"]);
 
 export const isPrivateKey = (key: string): boolean => PRIVATE_FOLDERS.has(key.slice(0, key.indexOf("/")));
 

@@ -93,6 +93,7 @@ describe("GET /api/directory", () => {
       coupleName: `${tag} Older`,
       profileImageUrl: null,
       badge: "Verified Couple",
+      photoBadge: null,
       location: "Sintra, Portugal",
       distanceBand: "Within 25 km",
       coupleTypes: [{ value: "global_adventurers", label: "Global Adventurers" }],

@@ -86,6 +86,7 @@ describe("GET /api/discover", () => {
       "coupleTypes",
       "distance",
       "location",
+      "photoBadge",
       "profileImageUrl",
       "reasons",
       "score",

@@ -9,6 +9,7 @@ const row = (overrides: Partial<CardRow> = {}): CardRow => ({
   status: "active",
   partnerAVerified: true,
   partnerBVerified: true,
+  photoVerifiedPartners: 0,
   place: {
     id: "p1",
     displayLocation: "Rua Augusta 24, Lisbon",
@@ -27,6 +28,7 @@ describe("coupleCard", () => {
       coupleName: "Maya & Theo",
       profileImageUrl: "/api/images/couple-photo/1.jpg",
       badge: "Verified Couple",
+      photoBadge: null,
       location: "Lisbon, Portugal",
       coupleTypes: [
         { value: "global_adventurers", label: "Global Adventurers" },

@@ -120,6 +120,7 @@ describe("directory filters", () => {
           interests: "hiking,nope,hiking,travel",
           styles: "culture_curators,bogus",
           verified: "1",
+          photoVerified: "1",
           distance: "50",
           sort: "common",
         },
@@ -130,6 +131,7 @@ describe("directory filters", () => {
       interests: ["hiking", "travel"],
       styles: ["culture_curators"],
       verified: true,
+      photoVerified: true,
       distance: 50,
       sort: "common",
     });
@@ -156,21 +158,26 @@ describe("directory filters", () => {
       interests: ["hiking", "travel"],
       styles: [],
       verified: true,
+      photoVerified: true,
       distance: 10 as const,
       sort: "nearest" as const,
     };
-    expect(filterParams(filters, "abc").toString()).toBe("q=Ana&interests=hiking%2Ctravel&verified=1&distance=10&sort=nearest&cursor=abc");
+    expect(filterParams(filters, "abc").toString()).toBe(
+      "q=Ana&interests=hiking%2Ctravel&verified=1&photoVerified=1&distance=10&sort=nearest&cursor=abc",
+    );
     expect(directoryHref(NO_FILTERS, false)).toBe("/directory");
     expect(pageFilters(Object.fromEntries(filterParams(filters)), true)).toEqual(filters);
   });
 
   it("signs a cursor for its own filters only", () => {
     expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, verified: true }));
+    expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, photoVerified: true }));
     expect(cursorContext(NO_FILTERS)).not.toBe(cursorContext({ ...NO_FILTERS, sort: "common" }));
   });
 
   it("validates the API's query strictly", () => {
-    expect(directoryQuerySchema.parse({})).toEqual({ interests: [], styles: [], verified: false, limit: 24 });
+    expect(directoryQuerySchema.parse({})).toEqual({ interests: [], styles: [], verified: false, photoVerified: false, limit: 24 });
+    expect(directoryQuerySchema.parse({ photoVerified: "1" }).photoVerified).toBe(true);
     expect(directoryQuerySchema.parse({ interests: "hiking, travel", distance: "200", verified: "1", limit: "5", q: "" })).toMatchObject({
       interests: ["hiking", "travel"],
       distance: 200,
@@ -183,6 +190,7 @@ describe("directory filters", () => {
       { distance: "30" },
       { sort: "best" },
       { verified: "true" },
+      { photoVerified: "yes" },
       { limit: "100" },
     ]) {
       expect(directoryQuerySchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
@@ -217,6 +225,7 @@ describe("the directory's chips, count and views", () => {
       interests: ["hiking"],
       styles: ["culture_curators"],
       verified: true,
+      photoVerified: false,
       distance: 25 as const,
       sort: "newest" as const,
     };

@@ -56,9 +56,10 @@ describe("POINT_PREVIEWS", () => {
 });
 
 describe("settings sections", () => {
-  it("lists the ten sections, each under /settings", () => {
+  it("lists the eleven sections, each under /settings", () => {
     expect(SETTINGS_SECTIONS.map((section) => section.label)).toEqual([
       "Your profile",
+      "Photo verification",
       "Couple profile",
       "Location and privacy",
       "Appearance",

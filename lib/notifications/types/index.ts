@@ -14,6 +14,7 @@ import { planFeedback } from "./plan-feedback";
 import { planProposed } from "./plan-proposed";
 import { planReminder } from "./plan-reminder";
 import { partnerUpdatedCoupleProfile } from "./partner-updated-couple-profile";
+import { photoVerification } from "./photo-verification";
 import { reaction } from "./reaction";
 import { reply } from "./reply";
 
@@ -32,6 +33,7 @@ export const NOTIFICATION_DEFINITIONS = [
   planFeedback,
   partnerUpdatedCoupleProfile,
   moderation,
+  photoVerification,
 ] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_DEFINITIONS)[number]["type"];

@@ -1,0 +1,9 @@
+import { NextResponse } from "next/server";
+import { route, searchParams } from "@/lib/http/route";
+import { pendingVerifications } from "@/lib/verification/queries";
+import { verificationQueueSchema } from "@/lib/verification/schemas";
+
+/** Moderators and admins only: the selfies waiting for a decision, oldest first (keyset pages), each beside the couple's photos. */
+export const GET = route({ access: "moderator", input: searchParams(verificationQueueSchema) }, async ({ db, input }) =>
+  NextResponse.json(await pendingVerifications(db, input.cursor)),
+);

@@ -1,0 +1,153 @@
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { photoVerifications } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { deleteImages, storePrivateImage } from "@/lib/images/store";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { createNotification } from "@/lib/notifications/service";
+import { photoVerification } from "@/lib/notifications/types/photo-verification";
+import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { recordModeration } from "@/lib/safety/moderation-log";
+import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
+import {
+  afterDecision,
+  NOT_PENDING,
+  pickPose,
+  POSE_CHANGED,
+  poseLabel,
+  refusalLabel,
+  SELFIES_PER_USER,
+  submitProblem,
+  type MyVerification,
+  type PoseId,
+  type VerificationStatus,
+} from "./rules";
+import type { VerificationDecision } from "./schemas";
+
+type Row = typeof photoVerifications.$inferSelect;
+
+const shown = (row: Row): MyVerification => ({
+  status: row.status as VerificationStatus,
+  pose: { id: row.pose, label: poseLabel(row.pose) },
+  submittedAt: row.submittedAt?.toISOString() ?? null,
+  decidedAt: row.decidedAt?.toISOString() ?? null,
+  refusal: row.status === "refused" && row.refusalReason ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) } : null,
+});
+
+/**
+ * `GET /api/verification`: the partner's state, with a pose newly picked on the server and stored
+ * (the selfie must come in it), unless a selfie already waits in the last one.
+ */
+export async function myVerification(db: Db, member: ActingCouple): Promise<MyVerification> {
+  const pose = pickPose();
+  const [row] = await db
+    .insert(photoVerifications)
+    .values({ userId: member.userId, coupleId: member.coupleId, pose })
+    .onConflictDoUpdate({
+      target: photoVerifications.userId,
+      set: { pose },
+      setWhere: sql`${photoVerifications.status} <> 'pending'`,
+    })
+    .returning();
+  if (row) return shown(row);
+  // A pending selfie keeps the pose it was taken in (the conflict's update did not apply).
+  const [pending] = await db.select().from(photoVerifications).where(eq(photoVerifications.userId, member.userId));
+  return shown(pending!);
+}
+
+/** The state as it is, without picking a pose (the settings page's first paint picks through the GET). */
+export async function ownVerificationState(db: Db, userId: string): Promise<VerificationStatus> {
+  const [row] = await db
+    .select({ status: photoVerifications.status })
+    .from(photoVerifications)
+    .where(eq(photoVerifications.userId, userId));
+  return (row?.status as VerificationStatus | undefined) ?? "not_started";
+}
+
+const conflict = (message: string) => new AppError("VERIFICATION_STATE", message);
+
+/**
+ * `POST /api/verification/selfie`: the selfie, through the image pipeline (judged by content,
+ * metadata stripped, resized), stored privately, in the pose last asked for; the partner's state
+ * becomes pending and the selfie waits in the moderators' queue.
+ */
+export async function submitSelfie(db: Db, member: ActingCouple, pose: PoseId, bytes: Uint8Array): Promise<MyVerification> {
+  const [current] = await db.select().from(photoVerifications).where(eq(photoVerifications.userId, member.userId));
+  if (!current || current.pose !== pose) throw conflict(POSE_CHANGED);
+  const problem = submitProblem(current.status as VerificationStatus);
+  if (problem) throw conflict(problem);
+  const state = await consumeLimit(db, SELFIES_PER_USER, member.userId);
+  if (!state.allowed) throw limitError(SELFIES_PER_USER, state.retryAfterSeconds);
+  const stored = await storePrivateImage(bytes, "verification-selfie");
+  const [row] = await db
+    .update(photoVerifications)
+    .set({ status: "pending", selfieKey: stored.key, submittedAt: new Date(), decidedAt: null, refusalReason: null })
+    .where(
+      and(
+        eq(photoVerifications.userId, member.userId),
+        eq(photoVerifications.pose, pose),
+        inArray(photoVerifications.status, ["not_started", "refused"]),
+      ),
+    )
+    .returning();
+  if (!row) {
+    // Another tab sent one first, or a new pose was asked meanwhile: this file is nobody's.
+    await deleteImages([stored.key]);
+    throw conflict(POSE_CHANGED);
+  }
+  return shown(row);
+}
+
+/**
+ * A moderator approves or refuses a pending selfie (never one of their own couple): the decision
+ * and its date stay, the selfie's file and key go (after the commit, best effort), the log gets
+ * its row and the partner a notice.
+ */
+export async function decideVerification(
+  db: Db,
+  moderator: Moderator,
+  userId: string,
+  input: VerificationDecision,
+): Promise<{ status: VerificationStatus; decidedAt: string }> {
+  const decided = await transaction(db, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(photoVerifications)
+      .where(and(eq(photoVerifications.userId, userId), eq(photoVerifications.status, "pending")))
+      .for("update");
+    if (!row) throw new AppError("NOT_FOUND", NOT_PENDING);
+    await assertMayActOn(tx, moderator, row.coupleId);
+    const status = afterDecision(input.decision);
+    const reason = input.decision === "refuse" ? input.reason! : null;
+    const [updated] = await tx
+      .update(photoVerifications)
+      .set({ status, selfieKey: null, decidedAt: new Date(), refusalReason: reason })
+      .where(eq(photoVerifications.userId, userId))
+      .returning({ decidedAt: photoVerifications.decidedAt });
+    await recordModeration(tx, {
+      moderatorUserId: moderator.userId,
+      action: status === "verified" ? "photo_approved" : "photo_refused",
+      coupleId: row.coupleId,
+      target: { type: "person", id: userId },
+      reason,
+    });
+    const notice = photoVerification.text.decided({ status: status as "verified" | "refused", reason });
+    await createNotification(tx, { userId, type: photoVerification.type, title: notice.title, message: notice.message });
+    return { status, decidedAt: updated!.decidedAt!, key: row.selfieKey };
+  });
+  if (decided.key) await deleteImages([decided.key]);
+  return { status: decided.status, decidedAt: decided.decidedAt.toISOString() };
+}
+
+/**
+ * Inside the write that replaced a partner's own photo: their verification is asked again
+ * (lib/verification/rules.ts afterOwnPhotoChange; a pending selfie stays for the moderator).
+ */
+export async function askAgainAfterOwnPhotoChange(tx: Db, userId: string): Promise<void> {
+  await tx
+    .update(photoVerifications)
+    .set({ status: "not_started", decidedAt: null, refusalReason: null })
+    .where(and(eq(photoVerifications.userId, userId), inArray(photoVerifications.status, ["verified", "refused"])));
+}
