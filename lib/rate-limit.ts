@@ -29,10 +29,10 @@ export const LIMITS = {
   },
   invitationAcceptPerAddress: { bucket: "invitation-accept:address", limit: 10, windowSeconds: 60 * 60 },
   invitationLookupFailuresPerAddress: { bucket: "invitation-lookup:address", limit: 30, windowSeconds: 60 * 60 },
-  /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
   /** Wrong passwords typed into the settings (change password or e-mail, delete the account). */
   passwordConfirmPerUser: { bucket: "password-confirm:user", limit: 10, windowSeconds: 15 * 60 },
   emailChangePerUser: { bucket: "email-change:user", limit: 5, windowSeconds: 60 * 60 },
+  /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
   /** Photos uploaded ahead of a save (six a profile): ten full profiles an hour. */
   stagedPhotosPerUser: {

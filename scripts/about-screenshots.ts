@@ -45,6 +45,12 @@ const imagesLoaded = (page: Page) =>
   );
 
 async function save(page: Page, name: string) {
+  // The push prompt (after a couple's first accepted hello, where the server sends pushes) answered: the picture shows the page.
+  const notNow = page.getByRole("button", { name: "Not now" });
+  if (await notNow.isVisible()) {
+    await notNow.click();
+    await notNow.waitFor({ state: "hidden" });
+  }
   const png = await page.screenshot();
   const file = path.join(OUT, `${name}.webp`);
   const info = await sharp(png).webp({ quality: 72 }).toFile(file);

@@ -6,7 +6,11 @@
  * database and one S3-compatible bucket in memory, behind a local edge that behaves like the
  * platform's (scripts/rehearse/edge.ts): round-robin with no stickiness, 413 over 4.5 MB,
  * responses cut at REHEARSE_MAX_DURATION_S (20 s by default), one X-Forwarded-For hop. Then
- * the browser journeys of tests/rehearsal run through the edge.
+ * the browser journeys of tests/rehearsal run through the edge. Web Push is on, towards the tests'
+ * local push service stand-in (tests/support/push-stand-in.ts): its certificate is made here,
+ * before the instances start, so they trust it (NODE_EXTRA_CA_CERTS), and local endpoints are
+ * admitted by the explicit test setting PUSH_ALLOW_LOCAL_ENDPOINTS. The journeys may reach each
+ * instance directly (REHEARSE_INSTANCES) and run its due work (REHEARSE_CRON_SECRET).
  *
  * Ports: REHEARSE_PORT (3300) is the edge, +1 the bucket, +2 and +3 the instances.
  * REHEARSE_SKIP_BUILD=1 reuses the last build. Needs the machine's Postgres (TEST_DATABASE_URL);
@@ -15,10 +19,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import webpush from "web-push";
 import { MAX_REQUEST_BYTES } from "@/lib/http/body";
+import { selfSignedCertificate } from "@/tests/support/push-stand-in";
 import { startBucket } from "./rehearse/bucket";
 import { startEdge } from "./rehearse/edge";
 
@@ -88,6 +95,13 @@ async function main(): Promise<number> {
     }
   })();
   const previewToken = randomBytes(24).toString("base64url");
+  const cronSecret = randomBytes(24).toString("base64url");
+  const vapid = webpush.generateVAPIDKeys();
+  const pushCertificateDir = mkdtempSync(path.join(os.tmpdir(), "rehearse-push-"));
+  const pushCertificate = path.join(pushCertificateDir, "stand-in.json");
+  const certificate = selfSignedCertificate();
+  writeFileSync(pushCertificate, JSON.stringify(certificate));
+  writeFileSync(path.join(pushCertificateDir, "cert.pem"), certificate.cert);
   // What a preview deployment is given: the platform's and the project's settings.
   const deployment: NodeJS.ProcessEnv = {
     ...process.env,
@@ -109,6 +123,12 @@ async function main(): Promise<number> {
     DATABASE_POOL_SIZE: "3",
     TRUSTED_PROXY_HOPS: "1",
     HOST: "127.0.0.1",
+    CRON_SECRET: cronSecret,
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: "mailto:push@rehearsal.example.com",
+    PUSH_ALLOW_LOCAL_ENDPOINTS: "true",
+    NODE_EXTRA_CA_CERTS: path.join(pushCertificateDir, "cert.pem"),
   };
   for (const name of ["PGLITE_DIR", "RESEND_API_KEY", "ENABLE_DEV_OUTBOX", "STORAGE_DIR", "BENCH_BARE", "VERCEL", "VERCEL_ENV"])
     delete deployment[name];
@@ -165,6 +185,10 @@ async function main(): Promise<number> {
       REHEARSE_ORIGIN: ORIGIN,
       PREVIEW_ACCESS_TOKEN: previewToken,
       REHEARSE_COMMIT: deployment.VERCEL_GIT_COMMIT_SHA!.slice(0, 7),
+      REHEARSE_INSTANCES: instances.map((port) => `http://127.0.0.1:${port}`).join(","),
+      REHEARSE_CRON_SECRET: cronSecret,
+      REHEARSE_VAPID_PUBLIC_KEY: vapid.publicKey,
+      REHEARSE_PUSH_CERTIFICATE: pushCertificate,
     });
     console.log(
       `\nRehearsal ${code === 0 ? "passed" : "FAILED"} in ${Math.round((Date.now() - started) / 1000)} s: requests per instance ${edge.stats.byInstance.join(" / ")}, ${edge.stats.refused413} refused with 413, ${edge.stats.cut} cut at ${MAX_DURATION_S} s, ${bucket.objects.size} objects in the bucket.`,
@@ -177,6 +201,7 @@ async function main(): Promise<number> {
   } finally {
     stopAll();
     await admin((sql) => sql.unsafe(`drop database if exists ${name} with (force)`)).catch(() => {});
+    rmSync(pushCertificateDir, { recursive: true, force: true });
   }
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/http/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
+import { useTypingSignal } from "@/lib/messages/client/typing";
 import { BODY_MAX } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/view";
 import styles from "./Composer.module.css";
@@ -32,6 +33,7 @@ type Props = {
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
  * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
+ * While words are typed the others see '... is typing' (told at most every 3 s).
  */
 export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, onSent, onEnded }: Props) {
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
@@ -50,6 +52,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
   // The body's problem is said where a photo's or the call's failure is: above the field.
   const error = errors.body?.message ?? failed;
   const restriction = useRestriction();
+  const typing = useTypingSignal(conversationId);
 
   async function attach(file: File | undefined) {
     if (!file) return;
@@ -77,6 +80,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
         ...(replyTo ? { replyToId: replyTo.id } : {}),
       });
       reset({ body: "" });
+      typing.sent();
       onCancelReply();
       setPhoto(null);
       onSent(sent);
@@ -149,7 +153,11 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
           aria-invalid={over || undefined}
           aria-describedby={body.length >= COUNT_FROM ? `${id}-count` : undefined}
           onKeyDown={onKeyDown}
-          {...register("body")}
+          {...register("body", {
+            onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
+              if (event.target.value.trim() !== "") typing.typed();
+            },
+          })}
         />
         <button type="submit" className="button button-primary" disabled={busy || uploading !== null}>
           {busy ? "Sending..." : "Send"}

@@ -12,6 +12,7 @@ import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, 
 import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
 import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
+import { TypingLine } from "./TypingLine";
 import { CoupleFace } from "./CoupleFace";
 import { MessageItem } from "./MessageItem";
 import styles from "./Thread.module.css";
@@ -223,6 +224,7 @@ export function Thread({
           )}
         </ol>
       </div>
+      {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
         <p className={styles.ended} role="status">
           {MESSAGE_TEXTS.ended}

@@ -106,7 +106,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
           Turn off on this device
         </button>
       )}
-      <label className="choice">
+      <label className={`choice ${styles.afterAction}`}>
         <input
           type="checkbox"
           checked={previews}

@@ -35,23 +35,58 @@ export type LiveKind = {
   render(context: RenderContext, rows: readonly LiveRow[]): Promise<unknown[]>;
 };
 
+/**
+ * What an ephemeral kind's notification carries (lib/live/publish.ts `publishEphemeral`): ids
+ * only, never words, small enough for pg_notify.
+ */
+export type EphemeralMessage = {
+  kind: string;
+  /** The people whose open streams may be sent it. */
+  to: readonly string[];
+  subjectId: string;
+  payload: Record<string, string>;
+};
+
+/**
+ * A kind that is never stored (a passing state, such as '... is typing'): published straight to
+ * every instance's listener, sent once, without an id (the stream's position never moves for it),
+ * to the open streams of the people it names, and lost for whoever is not connected.
+ */
+export type EphemeralKind = {
+  name: string;
+  /** The stream's event name. */
+  event: string;
+  /** What the message says to the person now, read when it is sent: undefined where they may not see it (it is dropped). */
+  render(context: RenderContext, message: EphemeralMessage): Promise<unknown>;
+};
+
 /** A number the `unread` event carries (the bell's, the message badge's), under its name. */
 export type LiveCount = { name: string; read(context: RenderContext): Promise<number> };
 
 /** What one feature plugs in. */
-export type LiveFeature = { kinds?: readonly LiveKind[]; counts?: readonly LiveCount[] };
+export type LiveFeature = { kinds?: readonly LiveKind[]; ephemeral?: readonly EphemeralKind[]; counts?: readonly LiveCount[] };
 
-/** Every registered kind by name, and every count. */
-export type LiveRegistry = { kinds: ReadonlyMap<string, LiveKind>; counts: readonly LiveCount[] };
+/** Every registered kind by name (stored and ephemeral), and every count. */
+export type LiveRegistry = {
+  kinds: ReadonlyMap<string, LiveKind>;
+  ephemeral: ReadonlyMap<string, EphemeralKind>;
+  counts: readonly LiveCount[];
+};
 
 /** The registry of the features' kinds and counts; a name registered twice is a mistake caught at start. */
 export function liveRegistry(features: readonly LiveFeature[]): LiveRegistry {
   const kinds = new Map<string, LiveKind>();
+  const ephemeral = new Map<string, EphemeralKind>();
+  const taken = (name: string) => kinds.has(name) || ephemeral.has(name) || name === UNREAD;
   for (const kind of features.flatMap((feature) => feature.kinds ?? [])) {
-    if (kinds.has(kind.name) || kind.name === UNREAD) throw new Error(`Live kind registered twice: ${kind.name}`);
+    if (taken(kind.name)) throw new Error(`Live kind registered twice: ${kind.name}`);
     kinds.set(kind.name, kind);
   }
-  return { kinds, counts: features.flatMap((feature) => feature.counts ?? []) };
+  for (const kind of features.flatMap((feature) => feature.ephemeral ?? [])) {
+    if (taken(kind.name)) throw new Error(`Live kind registered twice: ${kind.name}`);
+    ephemeral.set(kind.name, kind);
+  }
+  return { kinds, ephemeral, counts: features.flatMap((feature) => feature.counts ?? []) };
 }
 
 /** The foundation's own kind (stored and sent under one name): it asks the stream to send the person's counts now. */

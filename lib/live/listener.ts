@@ -3,6 +3,7 @@ import type { Options, PostgresType } from "postgres";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/log";
+import type { EphemeralMessage } from "./kinds";
 import { LIVE_CHANNEL } from "./publish";
 
 /**
@@ -12,13 +13,16 @@ import { LIVE_CHANNEL } from "./publish";
  */
 export type ListenSource = (onPayload: (payload: string) => void, onClosed: () => void) => Promise<() => Promise<void>>;
 
+/** Called without a message when the person may have new live rows; with one for an ephemeral message naming them. */
+export type Wake = (message?: EphemeralMessage) => void;
+
 export type LiveListener = {
   /**
    * Calls `wake` whenever `userId` may have new live rows: a notification naming them, or the
-   * listener's (re)connection (what was published while it was away is in the rows). Answers
-   * the unsubscribe.
+   * listener's (re)connection (what was published while it was away is in the rows); and
+   * `wake(message)` with each ephemeral message naming them. Answers the unsubscribe.
    */
-  subscribe(userId: string, wake: () => void): () => void;
+  subscribe(userId: string, wake: Wake): () => void;
   /** Resolves once the listener is listening (it may drop and reconnect later). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -26,6 +30,22 @@ export type LiveListener = {
 
 /** Waits between attempts to listen again after the connection dropped (the last one repeats). */
 const RELISTEN_MS = [100, 500, 1_000, 2_000, 5_000];
+
+const isIdList = (value: unknown): value is string[] => Array.isArray(value) && value.every((id) => typeof id === "string");
+const isTextRecord = (value: unknown): value is Record<string, string> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((text) => typeof text === "string");
+
+/** An ephemeral message from a notification's payload (lib/live/publish.ts), or null when it is not one. */
+export function parseEphemeral(payload: string): EphemeralMessage | null {
+  if (!payload.startsWith("{")) return null;
+  try {
+    const { kind, to, subjectId, payload: data } = JSON.parse(payload) as Record<string, unknown>;
+    if (typeof kind !== "string" || typeof subjectId !== "string" || !isIdList(to) || !isTextRecord(data)) return null;
+    return { kind, to, subjectId, payload: data };
+  } catch {
+    return null;
+  }
+}
 
 /** A postgres.js connection of its own that only listens: never one per stream, never the pool's. */
 export function postgresSource(url: string): ListenSource {
@@ -78,12 +98,13 @@ export function pgliteSource(): ListenSource {
 
 /**
  * One listener for every stream of this instance. A notification wakes the streams of the people
- * it names; they read their new rows. When the connection drops, the streams stay open and the
- * listener listens again (after RELISTEN_MS); then it wakes every stream, which reads from the
- * rows whatever was published meanwhile (NOTIFY is only a wake-up: the rows are the record).
+ * it names; they read their new rows (or, given an ephemeral message, send it). When the
+ * connection drops, the streams stay open and the listener listens again (after RELISTEN_MS);
+ * then it wakes every stream, which reads from the rows whatever was published meanwhile (NOTIFY
+ * is only a wake-up: the rows are the record; a passing ephemeral message is simply lost).
  */
 export function createListener(source: ListenSource): LiveListener {
-  const subscribers = new Map<string, Set<() => void>>();
+  const subscribers = new Map<string, Set<Wake>>();
   let stop: (() => Promise<void>) | undefined;
   let closed = false;
   let attempt = 0;
@@ -95,7 +116,10 @@ export function createListener(source: ListenSource): LiveListener {
     for (const wakes of subscribers.values()) for (const wake of wakes) wake();
   };
   const onPayload = (payload: string) => {
-    for (const userId of payload.split(",")) for (const wake of subscribers.get(userId) ?? []) wake();
+    const message = parseEphemeral(payload) ?? undefined;
+    // A payload shaped like an ephemeral message that is not a valid one names nobody.
+    const people = message ? message.to : payload.startsWith("{") ? [] : payload.split(",");
+    for (const userId of people) for (const wake of subscribers.get(userId) ?? []) wake(message);
   };
 
   async function listen(): Promise<void> {

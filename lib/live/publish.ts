@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { beforeCommit, transaction } from "@/db/transaction";
 import { liveEvents, liveSequences, users } from "@/db/schema";
-import { UNREAD, type LiveKind } from "./kinds";
+import { UNREAD, type EphemeralKind, type EphemeralMessage, type LiveKind } from "./kinds";
 
 /** What a writer publishes: one of its feature's kinds; `unread` rows are added here, never by a writer. */
 export type LiveEvent = {
@@ -16,7 +16,10 @@ export type LiveEvent = {
   payload?: Record<string, string>;
 };
 
-/** The channel every instance's listener wakes on; the payload is the comma-joined people to wake. */
+/**
+ * The channel every instance's listener wakes on; the payload is the comma-joined people to wake,
+ * or an ephemeral kind's message as JSON (an id never starts with "{").
+ */
 export const LIVE_CHANNEL = "live_events";
 
 /** pg_notify refuses payloads of 8,000 bytes or more: ~200 ids per notification. */
@@ -101,4 +104,15 @@ async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
   });
   await tx.insert(liveEvents).values(rows);
   for (const payload of notifyPayloads(people)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
+}
+
+/**
+ * Hands an ephemeral kind's message to every instance's listener now (lib/live/kinds.ts
+ * `EphemeralKind`): nothing is written, and a person with no stream open misses it. Given a
+ * transaction, it goes at commit.
+ */
+export async function publishEphemeral(db: Db, kind: Pick<EphemeralKind, "name">, message: Omit<EphemeralMessage, "kind">): Promise<void> {
+  if (message.to.length === 0) return;
+  const payload: EphemeralMessage = { kind: kind.name, ...message };
+  await db.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(payload)})`);
 }

@@ -32,9 +32,11 @@ export const STREAMS_PER_PERSON = 10;
 export const REPLACED_EVENT = "replaced";
 export const REPLACED_RETRY_MS = 60_000;
 
-/** The REPLACED_EVENT as sent (no id: the client's position stays where it was). */
-export const replacedEvent = (retryMs: number = REPLACED_RETRY_MS): string =>
-  `event: ${REPLACED_EVENT}\ndata: ${JSON.stringify({ retryMs })}\n\n`;
+/** An event without an id (REPLACED_EVENT, an ephemeral kind's): the client's resume position stays where it was. */
+export const unnumberedEvent = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** The REPLACED_EVENT as sent. */
+export const replacedEvent = (retryMs: number = REPLACED_RETRY_MS): string => unnumberedEvent(REPLACED_EVENT, { retryMs });
 
 /** An event id is a person's live_events `seq`: a positive integer well inside a double's exact range. */
 const EVENT_ID_MAX_LENGTH = 15;

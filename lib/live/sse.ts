@@ -3,11 +3,11 @@ import type { Db } from "@/db/client";
 import { activeSessionUser, activeSessionUsers } from "@/lib/auth/sessions";
 import { describeError } from "@/lib/log";
 import { createHeartbeat, type Heartbeat } from "./heartbeat";
-import { UNREAD, type LiveRegistry } from "./kinds";
+import { renderContext, UNREAD, type EphemeralMessage, type LiveRegistry } from "./kinds";
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { openStreams } from "./open-streams";
-import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON } from "./rules";
+import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON, unnumberedEvent } from "./rules";
 
 export type LiveStreamOptions = {
   db: Db;
@@ -72,6 +72,19 @@ const readPage = (db: Db, userId: string, after: number, registry: LiveRegistry)
     };
   });
 
+const ephemeralRendering = new Map<string, Promise<Uint8Array | null>>();
+
+/**
+ * An ephemeral message as the person may see it now (its kind's render), encoded once for all
+ * their streams woken in the same tick: null when they may not see it or its kind is unknown.
+ */
+const readEphemeral = (db: Db, userId: string, message: EphemeralMessage, registry: LiveRegistry): Promise<Uint8Array | null> =>
+  sharedInTick(ephemeralRendering, `${userId}:${JSON.stringify(message)}`, async () => {
+    const kind = registry.ephemeral.get(message.kind);
+    const data = kind && (await kind.render(renderContext(db, userId), message));
+    return kind && data !== undefined ? encoder.encode(unnumberedEvent(kind.event, data)) : null;
+  });
+
 /** An open stream as its heartbeat sees it. */
 type Beating = { db: Db; userId: string; sessionId: string; send: (bytes: Uint8Array) => void; end: () => void };
 
@@ -116,6 +129,8 @@ export const SSE_HEADERS = {
  * then reads its new rows; it ends itself after `lifetimeMs`, when the session ends, or on a
  * database error, and the client resumes from its last id. A person's stream past
  * STREAMS_PER_PERSON on this instance ends their oldest with `replaced` (lib/live/open-streams.ts).
+ * An ephemeral kind's message naming the person is sent as it arrives, without an id, unless the
+ * client is behind (a passing state is worth nothing late).
  */
 export function liveStream(options: LiveStreamOptions): Response {
   const { db, userId, sessionId, resumeFrom, registry } = options;
@@ -190,9 +205,20 @@ export function liveStream(options: LiveStreamOptions): Response {
     }
   }
 
+  /** Sends an ephemeral message if the person may see it now; a failure drops it, never the stream. */
+  async function forward(message: EphemeralMessage): Promise<void> {
+    if (closed || (controller.desiredSize ?? 1) <= 0) return;
+    try {
+      const bytes = await readEphemeral(db, userId, message, registry);
+      if (bytes && !closed && (await allowed())) send(bytes);
+    } catch (error) {
+      console.warn("[live] an ephemeral event was dropped", describeError(error));
+    }
+  }
+
   async function begin(): Promise<void> {
     // Subscribed before the first read: a row committed after that read wakes this stream.
-    unsubscribe = listener.subscribe(userId, () => void pump());
+    unsubscribe = listener.subscribe(userId, (message) => void (message ? forward(message) : pump()));
     write(`retry: ${RECONNECT_DELAYS_MS[0]}\n\n`);
     const { last, oldest } = await historyBounds(db, userId);
     if (resumeFrom === null) {

@@ -23,7 +23,7 @@ export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXT
 export type MemberConversation = { id: string; otherCoupleId: string | null; ended: boolean };
 
 /** Ended by a block either way, or when a couple has no partner left (its side is null). */
-const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
+export const endedSql = sql<boolean>`(${conversations.endedAt} is not null or ${conversations.coupleLowId} is null or ${conversations.coupleHighId} is null)`;
 
 /** The member's conversation, or 404 (also for a conversation of other couples: nothing revealed). */
 export async function memberConversation(db: Db, member: ActingCouple, id: string, lock = false): Promise<MemberConversation> {

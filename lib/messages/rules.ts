@@ -31,6 +31,8 @@ export const MESSAGE_LIMITS = {
   photosPerHour: { bucket: "message-photo:user", limit: 60, windowSeconds: 60 * 60, message: SENDING_TOO_QUICKLY },
   /** Edits and reactions together: taps, not a script. */
   changesPerMinute: { bucket: "message-change:minute", limit: 60, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
+  /** '... is typing': the composer says so at most every 3 s (./typing-view.ts), 20 a minute; room for two tabs. */
+  typingPerMinute: { bucket: "typing:minute", limit: 40, windowSeconds: 60, message: SENDING_TOO_QUICKLY },
 } as const;
 
 /** Exact UI copy the pages and the API share. */

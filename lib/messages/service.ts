@@ -8,12 +8,13 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
-import { publishLive, type LiveEvent } from "@/lib/live/publish";
+import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
 import { ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
+import { TYPING } from "./typing";
 import { endConversations } from "./ending";
 import { messagePhotoKey, messagePhotoUrl } from "./photos";
 import { message as messageNotification } from "@/lib/notifications/types/message";
@@ -210,6 +211,21 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
     if (unreadCount === 0) await markGroupRead(tx, member.userId, messageNotification.text.groupKey(conversationId));
     return { unreadCount };
   });
+}
+
+/**
+ * `POST /api/conversations/{id}/typing`: tells the conversation's other members, on their open
+ * streams, that the caller is typing; nothing of it is stored (a rate-limit hit aside), and it
+ * carries no words. Members only (404 otherwise); an ended conversation refuses (403
+ * CONVERSATION_ENDED); the route checks `typingPerMinute` first.
+ */
+export async function announceTyping(db: Db, member: ActingCouple, conversationId: string): Promise<void> {
+  // A restricted couple reads but does not write: nor does it seem to.
+  await assertNotRestricted(db, member.coupleId);
+  await openConversation(db, member, conversationId);
+  await recordHit(db, MESSAGE_LIMITS.typingPerMinute, member.userId);
+  const others = (await membersOf(db, conversationId)).map(({ userId }) => userId).filter((userId) => userId !== member.userId);
+  await publishEphemeral(db, TYPING, { to: others, subjectId: conversationId, payload: { userId: member.userId } });
 }
 
 /** 'Mute' (per person): no notifications from the conversation; unread counts kept. Undo any time. */

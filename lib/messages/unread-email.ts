@@ -35,8 +35,13 @@ type UnreadDue = {
   upToSeq: number;
 };
 
-/** How far back the e-mail looks past the delay: work that stopped for longer than this sends nothing old. */
-const LOOKBACK = "1 day";
+/**
+ * How far back the e-mail looks past the delay: twice the one-e-mail-an-hour pause, so a message
+ * held back by it is still in view when the hour ends (with the 5-minute cron's slack). Each run
+ * reads this window's live rows, so its cost follows two hours of traffic, not a day's; work that
+ * stopped for longer than this sends nothing old (the in-app notification stays).
+ */
+export const LOOKBACK_MINUTES = 120;
 
 /** At most this many e-mails per run; the next run takes the rest. */
 const EMAILS_PER_RUN = 200;
@@ -78,7 +83,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
       and(
         eq(liveEvents.kind, MESSAGE.name),
         lte(liveEvents.createdAt, dueBefore),
-        gt(liveEvents.createdAt, sql`${dueBefore.toISOString()}::timestamptz - ${LOOKBACK}::interval`),
+        gt(liveEvents.createdAt, new Date(dueBefore.getTime() - LOOKBACK_MINUTES * 60_000)),
         isNull(messages.deletedAt),
         or(isNull(messages.authorUserId), ne(messages.authorUserId, liveEvents.userId)),
         gt(messages.seq, read),

@@ -43,6 +43,20 @@ export type NotificationItem = {
   actor_is_partner: boolean;
 };
 
+/** A notification to send: its recipient, type, words and what it points at. */
+export type NewNotification = {
+  /** The recipient. */
+  userId: string;
+  type: NotificationKind;
+  title: string;
+  message: string;
+  postId?: string | null;
+  replyId?: string | null;
+  conversationId?: string | null;
+  actorUserId?: string | null;
+  actorCoupleId?: string | null;
+};
+
 export type Pagination = { limit: number; offset: number; total: number; hasMore: boolean };
 
 /** Caps the badge as the spec asks: 99+. */

@@ -11,7 +11,15 @@ import { issueUnsubscribeToken, preferenceFor } from "./preferences";
 import { NOTIFICATION } from "./live";
 import { deliverPushesAfterResponse, enqueuePush } from "./push/outbox";
 import { own, unread } from "./queries";
-import { CHANNELS, definitionOf, notificationHref, type Channel, type ChannelChoice, type NotificationKind } from "./rules";
+import {
+  CHANNELS,
+  definitionOf,
+  notificationHref,
+  type Channel,
+  type ChannelChoice,
+  type NewNotification,
+  type NotificationKind,
+} from "./rules";
 import type { MarkReadTarget } from "./schemas";
 
 /**
@@ -32,19 +40,6 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
     return marked.length;
   });
 }
-
-export type NewNotification = {
-  /** The recipient. */
-  userId: string;
-  type: NotificationKind;
-  title: string;
-  message: string;
-  postId?: string | null;
-  replyId?: string | null;
-  conversationId?: string | null;
-  actorUserId?: string | null;
-  actorCoupleId?: string | null;
-};
 
 /**
  * Sends a notification by e-mail (the recipient chose e-mail for its type), in the caller's

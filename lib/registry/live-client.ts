@@ -5,10 +5,11 @@
 import "client-only";
 import { eventApplier, streamEventNames, useStream } from "@/lib/live/client/stream";
 import { messagesLiveClient } from "@/lib/messages/client/live";
+import { typingLiveClient } from "@/lib/messages/client/typing";
 import { notificationsLiveClient } from "@/lib/notifications/live-client";
 import { plansLiveClient } from "@/lib/plans/client/live";
 
-const LIVE_CLIENT_FEATURES = [notificationsLiveClient, messagesLiveClient, plansLiveClient];
+const LIVE_CLIENT_FEATURES = [notificationsLiveClient, messagesLiveClient, plansLiveClient, typingLiveClient];
 
 /** Every event name the stream may send. */
 export const STREAM_EVENTS = streamEventNames(LIVE_CLIENT_FEATURES);

@@ -15,7 +15,8 @@
  * another person, under the 30-a-minute limit), the unread count, the Messages badge, the
  * notifications page and the bell's count, and the current user
  * (loadCurrentUser: what GET /api/v2/auth/me runs) to compare with. Then the EXPLAIN ANALYZE of
- * each read at the large size. The databases are dropped at the end.
+ * each read at the large size, and the due work over both (./due-work.ts). The databases are
+ * dropped at the end.
  */
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
@@ -30,6 +31,8 @@ import { loadCurrentUser } from "@/lib/profile/queries";
 import { ADMIN_URL } from "./config";
 import { printTable } from "./report";
 import { md5Uuid, ms, timePair } from "./discover";
+import { benchDueWork, type Writer } from "./due-work";
+import { explainCall } from "./explain";
 
 /** The network's size: BENCH_MESSAGES_COUPLES (20,000; 100,000 is a network that has grown) and its conversations. */
 const COUPLES = Number(process.env.BENCH_MESSAGES_COUPLES ?? 20_000);
@@ -39,6 +42,8 @@ const VIEWER_EXTRA = 100;
 const NOTIFICATIONS_PER_MESSAGE = Number(process.env.BENCH_NOTIFICATIONS_PER_MESSAGE ?? 2);
 /** The viewer's own notifications among them, a tenth unread. */
 const VIEWER_NOTIFICATIONS = 2_000;
+/** How many people send messages beside the due work's runs (couples 501 on, so COUPLES must be above 600). */
+const BESIDE_DUE_WORK = 100;
 
 /**
  * Conversation c (1-based) is between couple a = 1 + (c-1) % COUPLES and the couple 1, 38 or 75
@@ -116,12 +121,6 @@ async function scaleDatabase(admin: postgres.Sql, size: number) {
   }
 }
 
-/** The query a call ran last (a logger on a second handle would double the work: the plan is of the same SQL, rebuilt). */
-async function explain(sql: postgres.Sql, label: string, text: string, params: unknown[]): Promise<void> {
-  const plan = await sql.unsafe(`explain (analyze, costs off, summary on) ${text}`, params as never[]);
-  console.log(`-- EXPLAIN ${label}\n${plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n")}`);
-}
-
 export async function benchMessages(): Promise<number> {
   // The inbox signs its cursors.
   process.env.AUTH_SECRET ??= "bench-messages-secret-0123456789abcdef";
@@ -194,6 +193,19 @@ export async function benchMessages(): Promise<number> {
     const header = ["in process", `${small.size} p50`, "p99", `${large.size} p50`, "p99", "large/small p50"];
     printTable(header, table);
     await explainReads(large.sql, large.size, viewer.get(large.db)!, conversationId, olderThan.get(large.db)!);
+    // People of couples 501-600 write beside the due work (each in its own conversation, under the per-minute limit).
+    const besideDueWork = new Map<Db, Writer[]>();
+    for (const db of dbs)
+      besideDueWork.set(
+        db,
+        await Promise.all(
+          Array.from({ length: BESIDE_DUE_WORK }, async (_, n) => ({
+            member: await actingCouple(db, md5Uuid(`u${2 * (501 + n) - 1}`)),
+            conversationId: md5Uuid(`v${501 + n}`),
+          })),
+        ),
+      );
+    await benchDueWork([small, large], (db) => besideDueWork.get(db)!);
     return 0;
   } finally {
     for (const database of databases) await database.close();
@@ -201,25 +213,15 @@ export async function benchMessages(): Promise<number> {
   }
 }
 
-/** The plans of the reads at the large size, their SQL captured by a logging handle on the same database. */
+/** The plans of the reads at the large size. */
 async function explainReads(sql: postgres.Sql, size: number, member: ActingCouple, conversationId: string, before: string): Promise<void> {
-  const { drizzle } = await import("drizzle-orm/postgres-js");
-  const schema = await import("@/db/schema");
-  const logged: { query: string; params: unknown[] }[] = [];
-  const db = drizzle(sql, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
-  const capture = async (label: string, run: () => Promise<unknown>) => {
-    logged.length = 0;
-    await run();
-    for (const [i, { query, params }] of logged.entries())
-      if (query.trimStart().toLowerCase().startsWith("select") || query.startsWith("("))
-        await explain(sql, `${label} (${i + 1}/${logged.length}) at ${size.toLocaleString("en")} messages`, query, params);
-  };
-  await capture("inbox page", () => inbox(db, member, undefined));
-  await capture("thread, 30 before", () => threadPage(db, member, conversationId, { limit: 30, before }));
-  await capture("unread count", () => unreadTotal(db, member));
-  await capture("Messages badge", () => messagesBadgeCount(db, member));
-  await capture("notifications page", () => listNotifications(db, member.userId, { limit: 20, offset: 0 }));
-  await capture("bell's unread count", () => unreadCount(db, member.userId));
+  const at = `at ${size.toLocaleString("en")} messages`;
+  await explainCall(sql, `inbox page ${at}`, (db) => inbox(db, member, undefined));
+  await explainCall(sql, `thread, 30 before ${at}`, (db) => threadPage(db, member, conversationId, { limit: 30, before }));
+  await explainCall(sql, `unread count ${at}`, (db) => unreadTotal(db, member));
+  await explainCall(sql, `Messages badge ${at}`, (db) => messagesBadgeCount(db, member));
+  await explainCall(sql, `notifications page ${at}`, (db) => listNotifications(db, member.userId, { limit: 20, offset: 0 }));
+  await explainCall(sql, `bell's unread count ${at}`, (db) => unreadCount(db, member.userId));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,8 +1,12 @@
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
 import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
-import { signIn } from "./support";
+import { LAPTOP } from "./checks";
+import { newCouple, openProfile, sayHello, signIn } from "./support";
 
-/** The app's own service worker (/sw.js): registration, the offline page, what it caches, push, sign-out. */
+/**
+ * The app's own service worker (/sw.js): registration, updating to a new build's worker, the
+ * offline page, what it caches, push and a notification's click, sign-out.
+ */
 
 const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
 
@@ -33,6 +37,29 @@ async function deliverPush(context: BrowserContext, page: Page, data: unknown) {
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(page.url()).origin, registrationId, data: JSON.stringify(data) });
 }
 
+/** The names of the caches the worker keeps: `static-<its version>`. */
+const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
+
+/**
+ * Two builds without a second build: the page's first /sw.js (its registration) is answered with the
+ * real script from the server under a previous build's version (the build's id, all that differs
+ * between two builds' scripts). The browser's later update checks are made by the browser itself,
+ * outside the page's routes, and meet the server's real script: a new build, as far as the browser
+ * can tell. `served.previous` says what the routed answers carried.
+ */
+async function registerAsPreviousBuild(context: BrowserContext) {
+  const served: { previous: string | null; routed: number } = { previous: null, routed: 0 };
+  await context.route("**/sw.js", async (route) => {
+    const response = await route.fetch();
+    const script = await response.text();
+    const version = /^const VERSION = "(.*)";$/m.exec(script)![1]!;
+    served.previous = `${version}-previous`;
+    served.routed++;
+    return route.fulfill({ response, body: script.replace(`const VERSION = "${version}";`, `const VERSION = "${served.previous}";`) });
+  });
+  return served;
+}
+
 test.describe("the app's service worker", () => {
   test("registers with scope /, keeps only static files, and answers a failed navigation with the offline page", async ({
     page,
@@ -57,6 +84,65 @@ test.describe("the app's service worker", () => {
     await retry.click();
     await expect(page).toHaveURL(/\/forum$/);
     await expect(page.getByRole("heading", { name: "You are offline" })).toHaveCount(0);
+  });
+
+  test("a new build's worker installs and waits while a form is filled, takes over at the next navigation, and drops the old build's caches", async ({
+    page,
+    context,
+  }) => {
+    const served = await registerAsPreviousBuild(context);
+    await signedInWithWorker(page);
+    await page.goto("/dashboard");
+    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await expect.poll(async () => (await cachedUrls(page)).length).toBeGreaterThan(0);
+    const oldCache = `static-${served.previous}`;
+    expect(await cacheNames(page)).toEqual([oldCache]);
+    // Counts controller changes for the rest of the page's life (client-side navigations keep it).
+    await page.evaluate(() => {
+      const counted = window as unknown as { controllerChanges: number };
+      counted.controllerChanges = 0;
+      navigator.serviceWorker.addEventListener("controllerchange", () => counted.controllerChanges++);
+    });
+    const controllerChanges = () => page.evaluate(() => (window as unknown as { controllerChanges: number }).controllerChanges);
+    const workers = () =>
+      page.evaluate(async () => {
+        const registration = (await navigator.serviceWorker.getRegistration("/"))!;
+        return {
+          waiting: registration.waiting?.state ?? null,
+          controllerIsActive: navigator.serviceWorker.controller === registration.active,
+        };
+      });
+
+    // A change of path (the forum, with its post form) checks /sw.js again: the new build's worker installs and waits.
+    await page.locator('a[href="/forum"]:visible').first().click();
+    await expect(page).toHaveURL(/\/forum$/);
+    await expect.poll(workers).toEqual({ waiting: "installed", controllerIsActive: true });
+    expect(served.routed).toBe(1);
+
+    // In the middle of a form: typing takes time, and the old worker still controls the page.
+    const composer = page.getByRole("form", { name: "New Post" });
+    await expect(async () => {
+      await page.getByRole("button", { name: "New Post" }).click();
+      await expect(composer).toBeVisible({ timeout: 2_000 });
+    }).toPass();
+    await composer.getByLabel("Your post").pressSequentially("Half a thought, still being typed", { delay: 60 });
+    await page.waitForTimeout(1_000);
+    expect(await workers()).toEqual({ waiting: "installed", controllerIsActive: true });
+    expect(await controllerChanges()).toBe(0);
+    expect(await cacheNames(page)).toContain(oldCache);
+    await expect(composer.getByLabel("Your post")).toHaveValue("Half a thought, still being typed");
+
+    // The next navigation (another path) hands over: the new worker controls, nothing reloaded, the old caches are gone.
+    await page.locator('a[href="/messages"]:visible').first().click();
+    await expect(page).toHaveURL(/\/messages$/);
+    await expect.poll(controllerChanges).toBe(1);
+    await expect.poll(workers).toEqual({ waiting: null, controllerIsActive: true });
+    await expect.poll(async () => (await cacheNames(page)).includes(oldCache!)).toBe(false);
+    const version = served.previous!.replace(/-previous$/, "");
+    for (const name of await cacheNames(page)) expect(name).toBe(`static-${version}`);
+    // The worker now in charge is the new build's.
+    const running = await Promise.all(context.serviceWorkers().map((worker) => worker.evaluate("VERSION").catch(() => null)));
+    expect(running).toContain(version);
   });
 
   test("a push delivered to the worker shows its notification, except in the tab showing that conversation", async ({ page, context }) => {
@@ -85,6 +171,58 @@ test.describe("the app's service worker", () => {
         url: "/messages/00000000-0000-4000-8000-000000000001",
       },
     ]);
+  });
+
+  test("a notification's click moves the app's tab to the conversation (the worker's own click handling, driven in the worker)", async ({
+    browser,
+    request,
+  }) => {
+    const amelia = await newCouple(browser, request, "Amelia", LAPTOP);
+    const hanna = await newCouple(browser, request, "Hanna", LAPTOP);
+    await openProfile(amelia, hanna.coupleName);
+    await sayHello(amelia, hanna.coupleName, "Hello from the notification test!");
+    await hanna.page.goto("/messages");
+    await hanna.page.getByRole("tab", { name: /^Requests/ }).click();
+    await hanna.page.getByRole("button", { name: "Accept" }).click();
+    await expect(hanna.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+    const conversationUrl = new URL(hanna.page.url()).pathname;
+    const conversationId = conversationUrl.split("/").at(-1)!;
+
+    const context = hanna.page.context();
+    await context.grantPermissions(["notifications"]);
+    await hanna.page.goto("/dashboard");
+    await expect.poll(() => hanna.page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+    await deliverPush(context, hanna.page, {
+      title: `New messages from ${amelia.coupleName}`,
+      body: `Amelia of ${amelia.coupleName} sent a message`,
+      url: conversationUrl,
+      tag: `conversation:${conversationId}`,
+      conversationId,
+      unread: 1,
+    });
+    await expect
+      .poll(() => hanna.page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length))
+      .toBe(1);
+
+    // The browser's click on a system notification cannot be made headless: the worker is handed a
+    // 'notificationclick' for the very notification it showed, and its own listener runs. Only the
+    // branch that moves an open tab can complete so: Chromium refuses focus() and openWindow() to an
+    // event it did not dispatch ("Not allowed to focus a window"), which a real click allows.
+    const worker = context.serviceWorkers().find((candidate) => new URL(candidate.url()).pathname === "/sw.js")!;
+    const clicked = await worker.evaluate(`(async () => {
+      const [notification] = await self.registration.getNotifications();
+      self.dispatchEvent(new NotificationEvent("notificationclick", { notification }));
+      return notification.data.url;
+    })()`);
+    expect(clicked).toBe(conversationUrl);
+    // The tab of the app showing another page is moved to the conversation; the notification is closed.
+    await expect(hanna.page).toHaveURL(new RegExp(`${conversationUrl}$`));
+    await expect(hanna.page.getByRole("log", { name: "Messages" })).toBeVisible();
+    await expect
+      .poll(() => hanna.page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length))
+      .toBe(0);
+    await amelia.page.context().close();
+    await context.close();
   });
 
   test("signing out empties the worker's caches", async ({ page }) => {

@@ -4,6 +4,7 @@ import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
 import { getDb } from "@/db/client";
 import { conversationReads, couples, emailOutbox, messages, users } from "@/db/schema";
 import { runDueWork } from "@/lib/due/service";
+import { LOOKBACK_MINUTES } from "@/lib/messages/unread-email";
 import { savePreferences } from "@/lib/notifications/preferences";
 import { call } from "../support/api";
 import { conversationOfTwo, send } from "../support/live";
@@ -81,6 +82,14 @@ describe("runDueWork: the e-mail about unread messages", () => {
     expect(mail).toHaveLength(2);
     const second = mail.find((row) => row.text.includes("Second"))!;
     expect(second.text).not.toContain("First");
+  });
+
+  it("looks back two hours past the delay: a message left unread while the work was stopped longer gets no e-mail", async () => {
+    const { ana } = await leoWrites("Are we still on?");
+    const db = await getDb();
+    expect((await runDueWork(db, later(15 + LOOKBACK_MINUTES + 1), DELAY_S)).emailed).toBe(0);
+    expect((await runDueWork(db, later(15 + LOOKBACK_MINUTES - 1), DELAY_S)).emailed).toBe(3);
+    expect((await mailTo(ana.user.id))[ana.user.id]).toHaveLength(1);
   });
 
   it("writes nothing about what was read, erased, muted, or to a person who turned message e-mails off", async () => {

@@ -260,7 +260,7 @@ describe("notifications", () => {
     expect(before.map((r) => r.userId)).toEqual([two.a.userId]);
     expect(before.find((r) => r.userId === two.a.userId)).toMatchObject({
       title: `New messages from ${one.name}`,
-      message: `${one.b.firstName} of ${one.name} wrote to you`,
+      message: `${one.b.firstName} of ${one.name} sent a message`,
     });
     expect((await talk.unread(two.b.headers)).json.data.unread_count).toBe(2);
     await talk.read(conversationId, { upTo: last.json.data.id }, two.a.headers);
@@ -271,7 +271,7 @@ describe("notifications", () => {
     // A burst after the first was read brings the same row back, unread and naming the latest writer: one entry per conversation.
     await talk.send(conversationId, { body: "fourth" }, one.b.headers);
     const again = (await rows()).filter((r) => r.userId === two.a.userId);
-    expect(again).toEqual([expect.objectContaining({ isRead: false, message: `${one.b.firstName} of ${one.name} wrote to you` })]);
+    expect(again).toEqual([expect.objectContaining({ isRead: false, message: `${one.b.firstName} of ${one.name} sent a message` })]);
   });
 });
 

@@ -65,7 +65,7 @@ describe("Web Push: what is sent", () => {
         claims: { aud: service.origin, sub: "mailto:push@example.com" },
         payload: {
           title: `New messages from ${one.name}`,
-          body: `${one.a.firstName} of ${one.name} wrote to you`,
+          body: `${one.a.firstName} of ${one.name} sent a message`,
           url: `/messages/${conversationId}`,
           conversationId,
         },

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type BrowserContext, type Locator, type Pag
 import sharp from "sharp";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { MAX_REQUEST_BYTES } from "../../lib/http/body";
+import { csrf, signIn } from "./support";
 
 /**
  * Journeys through the rehearsal's edge: every request may land on either instance, bodies over
@@ -45,16 +46,6 @@ async function mailedLink(context: BrowserContext, email: string, path: string):
     .toBeTruthy();
   return link!;
 }
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Let's Go!" }).click();
-}
-
-/** The CSRF token an API write from the page's context carries. */
-const csrf = async (page: Page) => ((await (await page.request.get("/api/csrf-token")).json()) as { csrfToken: string }).csrfToken;
 
 /** Records the page's /api/stream requests: every one opened, and every one that ended (cut or closed). */
 function watchStreams(page: Page) {

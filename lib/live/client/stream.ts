@@ -36,14 +36,20 @@ export type LiveClientFeature = {
   counts?: Readonly<Record<string, string>>;
   /** How the browser applies each of its events (by the stream's event name). */
   events: Readonly<Record<string, (data: unknown) => void>>;
+  /** Its ephemeral kinds' events (sent without an id, never stored): applied as they come, moving no position. */
+  ephemeral?: Readonly<Record<string, (data: unknown) => void>>;
 };
 
 /** Every event name the stream may send: the features' and the foundation's own. */
 export const streamEventNames = (features: readonly LiveClientFeature[]): string[] => [
-  ...features.flatMap((feature) => Object.keys(feature.events)),
+  ...features.flatMap((feature) => [...Object.keys(feature.events), ...Object.keys(feature.ephemeral ?? {})]),
   UNREAD_EVENT,
   RESET_EVENT,
 ];
+
+/** The event names sent without an id (the features' ephemeral kinds). */
+export const unnumberedEventNames = (features: readonly LiveClientFeature[]): string[] =>
+  features.flatMap((feature) => Object.keys(feature.ephemeral ?? {}));
 
 /** The part of EventSource the connection uses (a fake one in the unit tests). */
 export type EventSourceLike = {
@@ -57,6 +63,11 @@ export type StreamEnvironment = {
   open: (url: string) => EventSourceLike;
   /** The event names to listen for (streamEventNames). */
   events: readonly string[];
+  /**
+   * Those sent without an id (unnumberedEventNames): handed on with the id "", so they apply
+   * whatever the position and move none (the browser gives such an event the previous id).
+   */
+  unnumbered?: readonly string[];
   /** Called with each event's name, parsed data and id, in order. */
   onEvent: (name: string, data: unknown, id: string) => void;
   /** Called when the stream comes up or goes down. */
@@ -85,6 +96,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   let retry: ReturnType<typeof setTimeout> | undefined;
   let openTimeout: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
+  const unnumbered = new Set(environment.unnumbered);
 
   const setUp = (value: boolean) => {
     if (up === value) return;
@@ -141,8 +153,9 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
     for (const name of environment.events)
       current.addEventListener(name, (event) => {
         if (source !== current) return;
-        if (event.lastEventId) lastId = event.lastEventId;
-        environment.onEvent(name, JSON.parse(event.data), event.lastEventId);
+        const id = unnumbered.has(name) ? "" : event.lastEventId;
+        if (id) lastId = id;
+        environment.onEvent(name, JSON.parse(event.data), id);
       });
   }
 
@@ -172,7 +185,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
 
 /** What each event changes on screen, by the features' handlers: a value pushed, or keys loaded again. */
 export function eventApplier(features: readonly LiveClientFeature[]): (name: string, data: unknown) => void {
-  const handlers = new Map(features.flatMap((feature) => Object.entries(feature.events)));
+  const handlers = new Map(features.flatMap((feature) => [...Object.entries(feature.events), ...Object.entries(feature.ephemeral ?? {})]));
   const counts = features.flatMap((feature) => Object.entries(feature.counts ?? {}));
   const fed = features.flatMap((feature) => feature.feeds);
   return (name, data) => {
@@ -198,10 +211,19 @@ function retain(features: readonly LiveClientFeature[]): () => void {
   if (!shared) {
     const fed = features.flatMap((feature) => feature.feeds);
     const events = streamEventNames(features);
+    const unnumbered = unnumberedEventNames(features);
     const connection = shareStream({
       ...tabsOf(),
       connect: ({ lastEventId, up }, onEvent, onUp) =>
-        connectStream("/api/stream", { open: (url) => new EventSource(url), events, onEvent, onUp, lastEventId, initiallyUp: up }),
+        connectStream("/api/stream", {
+          open: (url) => new EventSource(url),
+          events,
+          unnumbered,
+          onEvent,
+          onUp,
+          lastEventId,
+          initiallyUp: up,
+        }),
       apply: eventApplier(features),
       onUp: (up) => fed.forEach((prefix) => setStreaming(prefix, up)),
       visible: () => document.visibilityState !== "hidden",

@@ -114,3 +114,8 @@ export async function setMuted(conversationId: string, muted: boolean): Promise<
   await api(`/api/conversations/${path(conversationId)}/mute`, { method: muted ? "POST" : "DELETE" });
   invalidate(threadKey(conversationId));
 }
+
+/** Tells the conversation's other members the caller is typing (never stored; best effort). */
+export async function sendTyping(conversationId: string): Promise<void> {
+  await api(`/api/conversations/${path(conversationId)}/typing`, { method: "POST" });
+}

@@ -3,21 +3,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { pushOutbox, pushSubscriptions } from "@/db/schema";
-import { definitionOf, notificationHref, type NotificationKind } from "../rules";
+import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
 import { liveSubscription } from "./rows";
 
-/** What a notification tells a person's devices. */
-export type PushNotice = {
-  userId: string;
-  type: NotificationKind;
-  title: string;
-  message: string;
-  postId?: string | null;
-  replyId?: string | null;
-  conversationId?: string | null;
-  actorCoupleId?: string | null;
-};
+/** What a notification tells a person's devices: all of it but who acted. */
+export type PushNotice = Omit<NewNotification, "actorUserId">;
 
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");

@@ -19,7 +19,7 @@ export const message = defineNotification({
   href: openTarget,
   text: {
     title: (coupleName: string) => `New messages from ${coupleName}`,
-    message: (firstName: string, coupleName: string) => `${firstName} of ${coupleName} wrote to you`,
+    message: (firstName: string, coupleName: string) => `${firstName} of ${coupleName} sent a message`,
     groupKey: (conversationId: string) => `conversation:${conversationId}`,
   },
 });

@@ -1,0 +1,28 @@
+/** EXPLAIN ANALYZE of the SQL a call runs, captured by a logging handle on the same database (the plan is of the same SQL, rebuilt). */
+import type postgres from "postgres";
+import type { Db } from "@/db/client";
+
+async function explain(sql: postgres.Sql, label: string, text: string, params: unknown[]): Promise<void> {
+  const plan = await sql.unsafe(`explain (analyze, costs off, summary on) ${text}`, params as never[]);
+  console.log(`-- EXPLAIN ${label}\n${plan.map((row) => `    ${row["QUERY PLAN"]}`).join("\n")}`);
+}
+
+/**
+ * Runs `call` once on a logging handle over `sql`, then prints the plan of each read it made
+ * (`only` picks which, by their SQL).
+ */
+export async function explainCall(
+  sql: postgres.Sql,
+  label: string,
+  call: (db: Db) => Promise<unknown>,
+  only: (query: string) => boolean = () => true,
+): Promise<void> {
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const schema = await import("@/db/schema");
+  const logged: { query: string; params: unknown[] }[] = [];
+  const db = drizzle(sql, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
+  await call(db);
+  const reads = logged.filter(({ query }) => query.trimStart().toLowerCase().startsWith("select") || query.startsWith("("));
+  for (const [i, { query, params }] of reads.entries())
+    if (only(query)) await explain(sql, `${label} (${i + 1}/${reads.length})`, query, params);
+}
