@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useForm, type DefaultValues, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
+import { useFormDraft, type FormDraft } from "./useFormDraft";
 
 /** Where a form's schema lives: `() => import("@/lib/<domain>/schemas").then((m) => m.someSchema)`. */
 export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> = () => Promise<z.ZodType<Output, Input>>;
@@ -13,9 +14,12 @@ export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> 
  *   field on submit (the registration and invitation forms);
  * - "on-submit": on submit only, the messages staying until the next submit, focus left where it
  *   is; when the checks cannot load, the form is sent unchecked and the server, which parses with
- *   the same schemas, answers with the same messages (the settings, sign-in help and dialogs).
+ *   the same schemas, answers with the same messages (the settings, sign-in help and dialogs);
+ * - "from-submit": on submit, then each field again as it changes, so a message goes as soon as
+ *   its field is put right; focus is the form's to move (the onboarding steps, whose pickers are
+ *   groups), and unchecked when the checks cannot load, as "on-submit".
  */
-export type FormChecks = "as-typed" | "on-submit";
+export type FormChecks = "as-typed" | "on-submit" | "from-submit";
 
 /**
  * A resolver that loads zod, the schema and the zod resolver the first time the form validates
@@ -45,19 +49,24 @@ export function lazyZodResolver<Input extends FieldValues, Output extends FieldV
 const MODES = {
   "as-typed": { mode: "all" },
   "on-submit": { mode: "onSubmit", reValidateMode: "onSubmit", shouldFocusError: false },
+  "from-submit": { mode: "onSubmit", reValidateMode: "onChange", shouldFocusError: false },
 } as const;
 
 /**
  * The forms' one idiom: react-hook-form with the domain's zod schema (the one the server parses
  * with), loaded on first use, as resolver. A form registers its fields, submits through
  * `handleSubmit`, shows `formState.isSubmitting` as its busy state and puts the server's field
- * messages on the fields with `setError`.
+ * messages on the fields with `setError`. A form with a `draft` keeps its values in session
+ * storage as they change (useFormDraft) and calls `clearDraft()` once it is sent.
  */
 export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
   load: SchemaLoader<Input, Output>,
   defaultValues: DefaultValues<Input>,
   checks: FormChecks = "as-typed",
+  draft?: FormDraft<Input>,
 ) {
-  const [resolver] = useState(() => lazyZodResolver(load, checks === "on-submit"));
-  return useForm<Input, unknown, Output>({ resolver, defaultValues, ...MODES[checks] });
+  const [resolver] = useState(() => lazyZodResolver(load, checks !== "as-typed"));
+  const form = useForm<Input, unknown, Output>({ resolver, defaultValues, ...MODES[checks] });
+  const { clear } = useFormDraft(form, draft);
+  return { ...form, clearDraft: clear };
 }

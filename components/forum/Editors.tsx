@@ -1,25 +1,17 @@
 "use client";
 
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { BODY_MAX, REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
-import { patchPost, patchReply, type ForumMention, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
-import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
+import { patchPost, patchReply, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
 import { MentionTextarea } from "./MentionTextarea";
-import { mentionedIds, mergeMention, TitleField, TopicField } from "./PostFields";
+import { mergeMention, TitleField, TopicField } from "./PostFields";
 import styles from "./Editors.module.css";
 
-type Errors = Partial<Record<"title" | "topic" | "body", string>>;
-
-/** The first issue of each field, keyed by the field's name. */
-function fieldErrors(issues: readonly { path: readonly PropertyKey[]; message: string }[]): Errors {
-  const found: Errors = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? "body") as keyof Errors;
-    found[key] ??= issue.message;
-  }
-  return found;
-}
+const loadPostSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.postEditSchema);
+const loadReplySchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.replyEditSchema);
 
 /** Focuses the editor's first field when it opens; Escape (outside an open mention list) cancels. */
 function useEditorFocus(onCancel: () => void) {
@@ -54,45 +46,48 @@ function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
  * composer's limits and live counters. The scope and photos stay as posted.
  */
 export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail; onSaved(post: ForumPostDetail): void; onCancel(): void }) {
-  const [title, setTitle] = useState(post.title);
-  const [topic, setTopic] = useState(post.topic as ForumTopic);
-  const [body, setBody] = useState(post.body);
-  const [mentions, setMentions] = useState<ForumMention[]>(post.mentions);
-  const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const { form, onKeyDown } = useEditorFocus(onCancel);
+  const {
+    control,
+    handleSubmit,
+    getValues,
+    setValue,
+    formState: { errors, isSubmitting, isSubmitSuccessful },
+  } = useZodForm(
+    loadPostSchema,
+    { title: post.title, topic: post.topic as ForumTopic, body: post.body, mentions: post.mentions },
+    "on-submit",
+  );
+  const [title, topic, body] = useWatch({ control, name: ["title", "topic", "body"] });
+  // Saved, the editor closes: it stays busy until it has.
+  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = handleSubmit(async (patch) => {
     setFailure(null);
-    const schemas = await loadForumSchemas();
-    if (!schemas) return setFailure(SCHEMAS_FAILED);
-    const parsed = schemas.patchPostSchema.safeParse({ title, topic, body, mentions: mentionedIds(body, mentions) });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    setBusy(true);
     try {
-      onSaved(await patchPost(post.id, parsed.data));
+      onSaved(await patchPost(post.id, patch));
     } catch (error) {
       setFailure(error instanceof Error ? error.message : "Could not save your changes");
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <form ref={form} className={`card ${styles.postEditor}`} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
       {failure && <Alert tone="error">{failure}</Alert>}
-      <TitleField idPrefix="edit-post" value={title} error={errors.title} disabled={busy} onChange={setTitle} />
+      <TitleField
+        idPrefix="edit-post"
+        value={title}
+        error={errors.title?.message}
+        disabled={busy}
+        onChange={(text) => setValue("title", text)}
+      />
       <TopicField
         idPrefix="edit-post"
         value={topic}
-        error={errors.topic}
+        error={errors.topic?.message}
         disabled={busy}
-        onChange={(value) => setTopic(value as ForumTopic)}
+        onChange={(value) => setValue("topic", value as ForumTopic)}
       />
       <MentionTextarea
         label="Your post"
@@ -100,10 +95,10 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
         value={body}
         max={BODY_MAX}
         rows={8}
-        error={errors.body}
+        error={errors.body?.message}
         disabled={busy}
-        onChange={setBody}
-        onMention={(mention) => setMentions((all) => mergeMention(all, mention))}
+        onChange={(text) => setValue("body", text)}
+        onMention={(mention) => setValue("mentions", mergeMention(getValues("mentions"), mention))}
       />
       <Actions busy={busy} onCancel={onCancel} />
     </form>
@@ -112,32 +107,26 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
 
 /** A reply edited in place by its author, under the reply field's limit and live counter. */
 export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; onSaved(reply: ForumReply): void; onCancel(): void }) {
-  const [body, setBody] = useState(reply.body);
-  const [mentions, setMentions] = useState<ForumMention[]>(reply.mentions);
-  const [error, setError] = useState<string | undefined>();
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const { form, onKeyDown } = useEditorFocus(onCancel);
+  const {
+    control,
+    handleSubmit,
+    getValues,
+    setValue,
+    formState: { errors, isSubmitting, isSubmitSuccessful },
+  } = useZodForm(loadReplySchema, { body: reply.body, mentions: reply.mentions }, "on-submit");
+  const body = useWatch({ control, name: "body" });
+  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = handleSubmit(async (patch) => {
     setFailure(null);
-    const schemas = await loadForumSchemas();
-    if (!schemas) return setFailure(SCHEMAS_FAILED);
-    const parsed = schemas.patchReplySchema.safeParse({ body, mentions: mentionedIds(body, mentions) });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message);
-      return;
-    }
-    setError(undefined);
-    setBusy(true);
     try {
-      onSaved(await patchReply(reply.id, parsed.data));
+      onSaved(await patchReply(reply.id, patch));
     } catch (problem) {
       setFailure(problem instanceof Error ? problem.message : "Could not save your changes");
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <form ref={form} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit reply">
@@ -148,10 +137,10 @@ export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; o
         value={body}
         max={REPLY_BODY_MAX}
         rows={4}
-        error={error}
+        error={errors.body?.message ?? errors.mentions?.message}
         disabled={busy}
-        onChange={setBody}
-        onMention={(mention) => setMentions((all) => mergeMention(all, mention))}
+        onChange={(text) => setValue("body", text)}
+        onMention={(mention) => setValue("mentions", mergeMention(getValues("mentions"), mention))}
       />
       <Actions busy={busy} onCancel={onCancel} />
     </form>

@@ -1,20 +1,20 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useRef, useState, type FormEvent } from "react";
+import { useRef, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
 import { createPost } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
 import { ForumPhotos } from "./ForumPhotos";
-import { loadForumSchemas, SCHEMAS_FAILED } from "./forumSchemas";
 import { MentionTextarea } from "./MentionTextarea";
-import { mentionedIds, mergeMention, TitleField, TopicField } from "./PostFields";
-import { useDraft } from "./useDraft";
+import { mergeMention, TitleField, TopicField } from "./PostFields";
 import styles from "./PostComposer.module.css";
 
-type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", string>>;
+const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.postFormSchema);
 
 /**
  * 'New Post' opens the composer: title, topic, body with mentions, up to 4 photos and the scope,
@@ -22,43 +22,37 @@ type Errors = Partial<Record<"title" | "topic" | "body" | "photos" | "scope", st
  */
 export function PostComposer({ userId, defaultScope }: { userId: string; defaultScope: ForumScope }) {
   const router = useRouter();
-  const empty: PostDraft = { title: "", topic: "", body: "", scope: defaultScope, photos: [], mentions: [] };
-  const draft = useDraft(postDraft, userId, empty);
+  const [empty] = useState<PostDraft>({ title: "", topic: "", body: "", scope: defaultScope, photos: [], mentions: [] });
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const titleRef = useRef<HTMLInputElement>(null);
+  const {
+    control,
+    register,
+    handleSubmit,
+    setValue,
+    clearDraft,
+    formState: { errors, isSubmitting, isSubmitSuccessful },
+  } = useZodForm(loadSchema, empty, "on-submit", { store: postDraft, userId });
+  const { title, topic, body, photos, mentions } = useWatch({ control }) as PostDraft;
+  // Once published the page moves to the post: the form stays busy until it has.
+  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
+  const update = (patch: Partial<PostDraft>) => {
+    for (const [field, value] of Object.entries(patch)) setValue(field as keyof PostDraft, value, { shouldDirty: true });
+  };
   const restriction = useRestriction();
-  const { title, topic, body, scope, photos, mentions } = draft.value;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  const submit = handleSubmit(async (post) => {
     setFailure(null);
-    const schemas = await loadForumSchemas();
-    if (!schemas) return setFailure(SCHEMAS_FAILED);
-    const parsed = schemas.createPostSchema.safeParse({ title, topic, body, scope, photos, mentions: mentionedIds(body, mentions) });
-    if (!parsed.success) {
-      const found: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0]) as keyof Errors;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
     try {
-      const post = await createPost(parsed.data);
-      draft.clear();
-      router.push(`/forum/post/${encodeURIComponent(post.id)}`);
+      const created = await createPost(post);
+      clearDraft();
+      router.push(`/forum/post/${encodeURIComponent(created.id)}`);
     } catch (error) {
       setFailure(error instanceof Error ? error.message : "Could not publish your post");
-      setBusy(false);
     }
-  }
+  });
 
   // A restricted couple sees why and until when where 'New Post' would have been.
   if (restriction) return <RestrictedInstead restriction={restriction} />;
@@ -84,15 +78,15 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
         idPrefix="post"
         inputRef={titleRef}
         value={title}
-        error={errors.title}
-        onChange={(text) => draft.update({ title: text })}
+        error={errors.title?.message}
+        onChange={(text) => update({ title: text })}
       />
       <TopicField
         idPrefix="post"
         placeholder="Choose a topic"
         value={topic}
-        error={errors.topic}
-        onChange={(value) => draft.update({ topic: value as PostDraft["topic"] })}
+        error={errors.topic?.message}
+        onChange={(value) => update({ topic: value as PostDraft["topic"] })}
       />
       <MentionTextarea
         label="Your post"
@@ -100,23 +94,17 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
         value={body}
         max={BODY_MAX}
         rows={8}
-        error={errors.body}
-        onChange={(text) => draft.update({ body: text })}
-        onMention={(mention) => draft.update({ mentions: mergeMention(mentions, mention) })}
+        error={errors.body?.message}
+        onChange={(text) => update({ body: text })}
+        onMention={(mention) => update({ mentions: mergeMention(mentions, mention) })}
       />
-      <ForumPhotos value={photos} onChange={(urls) => draft.update({ photos: urls })} onBusy={setUploading} disabled={busy} />
-      {errors.photos && <p className="field-error">{errors.photos}</p>}
+      <ForumPhotos value={photos} onChange={(urls) => update({ photos: urls })} onBusy={setUploading} disabled={busy} />
+      {errors.photos?.message && <p className="field-error">{errors.photos.message}</p>}
       <fieldset className="choice-group">
         <legend>Where to post</legend>
         {FORUM_SCOPES.map((s) => (
           <label key={s.value} className="choice">
-            <input
-              type="radio"
-              name="scope"
-              value={s.value}
-              checked={scope === s.value}
-              onChange={() => draft.update({ scope: s.value })}
-            />
+            <input type="radio" value={s.value} {...register("scope")} />
             {s.label}
           </label>
         ))}

@@ -70,11 +70,6 @@ export function TopicField({ idPrefix, value, error, disabled, onChange, placeho
   );
 }
 
-/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
-export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
-  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
-];
-
 /** A chosen mention replaces an earlier one of the same couple. */
 export const mergeMention = (mentions: readonly ForumMention[], mention: ForumMention) => [
   ...mentions.filter((m) => m.coupleId !== mention.coupleId),

@@ -1,6 +1,8 @@
 "use client";
 
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/http/client";
@@ -8,12 +10,14 @@ import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
 import { useTypingSignal } from "@/lib/messages/client/typing";
-import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { BODY_MAX } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/view";
 import styles from "./Composer.module.css";
 
 /** The counter shows once a message nears its limit. */
 const COUNT_FROM = BODY_MAX - 500;
+
+const loadSchema = () => import("@/lib/messages/schemas").then((schemas) => schemas.sendMessageSchema.pick({ body: true }));
 
 type Props = {
   conversationId: string;
@@ -32,61 +36,67 @@ type Props = {
  * While words are typed the others see '... is typing' (told at most every 3 s).
  */
 export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, onSent, onEnded }: Props) {
-  const [body, setBody] = useState("");
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    clearErrors,
+    control,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(loadSchema, { body: "" }, "on-submit");
+  const body = String(useWatch({ control, name: "body" }) ?? "");
   const over = body.length > BODY_MAX;
+  // The body's problem is said where a photo's or the call's failure is: above the field.
+  const error = errors.body?.message ?? failed;
   const restriction = useRestriction();
   const typing = useTypingSignal(conversationId);
 
   async function attach(file: File | undefined) {
     if (!file) return;
     const problem = imageProblem(file);
-    if (problem) return setError(problem);
-    setError(null);
+    clearErrors();
+    if (problem) return setFailed(problem);
+    setFailed(null);
     setUploading(0);
     try {
       const url = await uploadMessagePhoto(await compressImage(file), (fraction) => setUploading(fraction));
       setPhoto({ url, progress: 1 });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "There was an issue uploading your photo. Please try again.");
+      setFailed(failure instanceof Error ? failure.message : "There was an issue uploading your photo. Please try again.");
     } finally {
       setUploading(null);
     }
   }
 
-  async function submit(event?: FormEvent) {
-    event?.preventDefault();
-    const text = body.trim();
-    if (text === "" || over || busy || uploading !== null) {
-      if (text === "") setError(MESSAGE_TEXTS.bodyRequired);
-      return;
-    }
-    setBusy(true);
-    setError(null);
+  const send = handleSubmit(async ({ body: text }) => {
+    setFailed(null);
     try {
       const sent = await sendMessage(conversationId, {
-        body,
+        body: text,
         ...(photo ? { photoUrl: photo.url } : {}),
         ...(replyTo ? { replyToId: replyTo.id } : {}),
       });
-      setBody("");
+      reset({ body: "" });
       typing.sent();
       onCancelReply();
       setPhoto(null);
       onSent(sent);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") onEnded();
-      else setError(failure instanceof Error ? failure.message : "Could not send your message");
-    } finally {
-      setBusy(false);
+      else setFailed(failure instanceof Error ? failure.message : "Could not send your message");
     }
-  }
+  });
+  // Too long (the counter says so), sending or uploading: 'Send' waits.
+  const submit = (event?: FormEvent) => {
+    if (over || busy || uploading !== null) return event?.preventDefault();
+    void send(event);
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) void submit();
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) submit();
   };
 
   if (restriction)
@@ -139,15 +149,15 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
           id={id}
           className={styles.input}
           rows={2}
-          value={body}
           placeholder="Write a message"
           aria-invalid={over || undefined}
           aria-describedby={body.length >= COUNT_FROM ? `${id}-count` : undefined}
-          onChange={(event) => {
-            setBody(event.target.value);
-            if (event.target.value.trim() !== "") typing.typed();
-          }}
           onKeyDown={onKeyDown}
+          {...register("body", {
+            onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {
+              if (event.target.value.trim() !== "") typing.typed();
+            },
+          })}
         />
         <button type="submit" className="button button-primary" disabled={busy || uploading !== null}>
           {busy ? "Sending..." : "Send"}

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Controller } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/locations/client/saved-location";
@@ -12,12 +13,11 @@ import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { SavedStep1 } from "@/lib/onboarding/queries";
 import { step1AnswerSchema } from "@/lib/onboarding/schemas";
-import { step1Errors, type Step1Field } from "@/lib/onboarding/step-checks";
+import type { Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
-import { checksResolver } from "./stepForm";
-import { useStepForm } from "./useStepForm";
+import { useStepSave } from "./useStepSave";
 import photoStyles from "@/components/photos/PhotoField.module.css";
 
 type Values = { userImage: PickedPhoto | null; occupation: string; location: OnboardingLocation | null; interests: string[] };
@@ -61,25 +61,21 @@ export function Step1Form({
   const [defaultValues] = useState(() => startingValues(userId, saved, categories));
   const [processingLocation, setProcessingLocation] = useState(false);
   const {
-    form: {
-      control,
-      register,
-      setValue,
-      formState: { errors },
-    },
-    values,
-    busy,
-    phase,
-    submit,
-    frame,
-  } = useStepForm<Values, Step1Field>({
-    step: "step1",
-    url: "/api/onboarding/step1",
-    userId,
-    draft: individualDraft,
+    control,
+    register,
+    setValue,
+    setError,
+    handleSubmit,
+    clearDraft,
+    formState: { errors },
+  } = useZodForm(
+    () => import("@/lib/onboarding/form-schemas").then((schemas) => schemas.step1FormSchema<Values>(Boolean(saved.avatarUrl))),
     defaultValues,
-    resolver: checksResolver<Values>((values) => step1Errors({ ...values, hasPhoto: Boolean(values.userImage || saved.avatarUrl) })),
-  });
+    "from-submit",
+    { store: individualDraft, userId },
+  );
+  const values = useWatch({ control }) as Values;
+  const { busy, phase, progress, formError, submit } = useStepSave<Step1Field>("step1", "/api/onboarding/step1", { setError, clearDraft });
 
   const onValid = async (values: Values, formElement: HTMLFormElement) => {
     // Submit is disabled without a location; this only satisfies the types.
@@ -122,7 +118,10 @@ export function Step1Form({
         : "Continue Setup";
   return (
     <StepFormFrame
-      {...frame}
+      handleSubmit={handleSubmit}
+      error={formError}
+      phase={phase}
+      progress={progress}
       onValid={onValid}
       progressLabels={{ compressing: "Optimizing photo", uploading: "Saving your profile" }}
       actions={

@@ -2,21 +2,20 @@
 
 import { useState } from "react";
 import { Controller } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sessionStore } from "@/lib/forms/draft-store";
 import { coupleDraft } from "@/lib/onboarding/drafts";
 import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
-import { step2Errors, type Step2Field } from "@/lib/onboarding/step-checks";
+import type { Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "@/components/profile/BioField";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StepFormFrame } from "./StepFormFrame";
 import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
-import { checksResolver } from "./stepForm";
-import { useStepForm } from "./useStepForm";
-import type { PhotoPart } from "./useStepSave";
+import { useStepSave, type PhotoPart } from "./useStepSave";
 import styles from "./Step2Form.module.css";
 
 type Values = {
@@ -31,24 +30,20 @@ const EMPTY: Values = { couple_name: "", coupleProfileImage: null, couplePhotos:
 const FIELDS: readonly string[] = ["couple_name", "coupleProfileImage", "couplePhotos", "coupleTypes", "bio"] satisfies Step2Field[];
 const isField = (name: string): name is Step2Field => FIELDS.includes(name);
 
-const resolver = checksResolver<Values>((values) =>
-  step2Errors({ ...values, hasMainPhoto: values.coupleProfileImage !== null, extraPhotoCount: values.couplePhotos.length }),
-);
+const loadSchema = () => import("@/lib/onboarding/form-schemas").then((schemas) => schemas.step2FormSchema<Values>());
 
 /** Step 2, the couple profile (partner A): name, photos, adventure styles and bio. */
 export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(): void; onSaved(): Promise<void> | void }) {
   const [defaultValues] = useState<Values>(() => ({ ...EMPTY, ...coupleDraft.load(sessionStore(), userId) }));
   const {
-    form: {
-      control,
-      register,
-      formState: { errors },
-    },
-    busy,
-    phase,
-    submit,
-    frame,
-  } = useStepForm<Values, Step2Field>({ step: "step2", url: "/api/onboarding/step2", userId, draft: coupleDraft, defaultValues, resolver });
+    control,
+    register,
+    setError,
+    handleSubmit,
+    clearDraft,
+    formState: { errors },
+  } = useZodForm(loadSchema, defaultValues, "from-submit", { store: coupleDraft, userId });
+  const { busy, phase, progress, formError, submit } = useStepSave<Step2Field>("step2", "/api/onboarding/step2", { setError, clearDraft });
 
   const onValid = async (values: Values, formElement: HTMLFormElement) => {
     const form = new FormData();
@@ -78,7 +73,10 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
   const label = phase === "compressing" ? "Optimizing photos..." : phase === "uploading" ? "Completing Setup..." : "Complete Profile!";
   return (
     <StepFormFrame
-      {...frame}
+      handleSubmit={handleSubmit}
+      error={formError}
+      phase={phase}
+      progress={progress}
       onValid={onValid}
       progressLabels={{ compressing: "Optimizing photos", uploading: "Saving your couple profile" }}
       actions={

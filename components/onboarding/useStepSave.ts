@@ -26,6 +26,9 @@ function refused(step: keyof typeof SAVE_FAILED, { code, message, fields }: ApiE
   return { ok: false, code, fields: {}, message: formProblem ?? saveErrorMessage(step, message, code) };
 }
 
+/** What the save needs of the step's form (useZodForm): the fields' messages, and its draft to clear once saved. */
+type StepForm<F extends string> = { setError(field: F, error: { message: string }): void; clearDraft(): void };
+
 /** One submit of a step's form, and what the step does with each answer. */
 export type StepSubmit<F extends string> = {
   /** The form element, so focus can move to the first field the server refused. */
@@ -34,7 +37,6 @@ export type StepSubmit<F extends string> = {
   photos: readonly PhotoPart[];
   /** The form field a server field's message belongs to; undefined: the form's own message. */
   fieldOf(serverField: string): F | undefined;
-  setFieldError(field: F, message: string): void;
   /** After a save: the step moves on. */
   onSaved(json: unknown): Promise<void> | void;
   /** A refused save, before its messages are shown. */
@@ -48,8 +50,9 @@ export type StepSubmit<F extends string> = {
  * not sent again.
  * After a success it stays busy: the screen is about to move on and must not be sent twice.
  * Every way it can fail ends in a message on the form, never in a screen stuck on its busy label.
+ * The server's field messages land on the form's fields; the draft goes once the step is saved.
  */
-export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, url: string) {
+export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, url: string, stepForm: StepForm<F>) {
   const [phase, setPhase] = useState<SavePhase>("idle");
   const [progress, setProgress] = useState(0);
   const [formError, setFormError] = useState<string | null>(null);
@@ -77,6 +80,7 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
     setFormError(null);
     const outcome = await save(request.form, request.photos);
     if (outcome.ok) {
+      stepForm.clearDraft();
       try {
         await request.onSaved(outcome.json);
       } catch (error) {
@@ -88,7 +92,7 @@ export function useStepSave<F extends string>(step: keyof typeof SAVE_FAILED, ur
     }
     request.onRefused?.(outcome.code);
     const fields = Object.entries(outcome.fields).map(([field, message]) => [request.fieldOf(field), message] as const);
-    for (const [field, message] of fields) if (field) request.setFieldError(field, message);
+    for (const [field, message] of fields) if (field) stepForm.setError(field, { message });
     setFormError(outcome.message ?? fields.find(([field]) => !field)?.[1] ?? null);
     focusField(request.formElement, fields.find(([field]) => field)?.[0]);
   }

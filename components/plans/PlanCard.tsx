@@ -6,9 +6,10 @@ import { Dialog } from "@/components/ui/Dialog";
 import { answerPlan, calendarFileUrl, cancelPlan, sharePlan, stopSharing } from "@/lib/plans/client/api";
 import { googleCalendarUrl, outlookCalendarUrl } from "@/lib/plans/calendar";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
-import { ANSWER_LABELS, answersLine, CANCEL_REASON_MAX, type PlanAnswer } from "@/lib/plans/rules";
+import { ANSWER_LABELS, answersLine, type PlanAnswer } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
 import { endOf } from "@/lib/plans/calendar";
+import { CancelPlanForm } from "./CancelPlanForm";
 import { HowWasIt } from "./HowWasIt";
 import { PlanForm } from "./PlanForm";
 import styles from "./Plans.module.css";
@@ -40,7 +41,6 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   const titleId = useId();
   const [editing, setEditing] = useState(false);
   const [cancelling, setCancelling] = useState(false);
-  const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [shared, setShared] = useState<string | null>(null);
@@ -181,34 +181,17 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
         {editing && <PlanForm conversationId={plan.conversationId} plan={plan} onDone={() => setEditing(false)} onEnded={onEnded} />}
       </Dialog>
       <Dialog open={cancelling} onClose={() => setCancelling(false)} title="Cancel this plan?" closeButton>
-        <div className="field">
-          <label htmlFor={`${titleId}-reason`}>Reason (optional)</label>
-          <textarea
-            id={`${titleId}-reason`}
-            rows={2}
-            maxLength={CANCEL_REASON_MAX}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </div>
-        <div className={styles.actions}>
-          <button type="button" className="button button-secondary" onClick={() => setCancelling(false)}>
-            Keep it
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                await cancelPlan(plan.id, reason.trim() || null);
-                setCancelling(false);
-              })
-            }
-          >
-            Cancel plan
-          </button>
-        </div>
+        <CancelPlanForm
+          id={`${titleId}-reason`}
+          busy={busy}
+          onKeep={() => setCancelling(false)}
+          onCancel={(reason) =>
+            run(async () => {
+              await cancelPlan(plan.id, reason);
+              setCancelling(false);
+            })
+          }
+        />
       </Dialog>
     </article>
   );

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { saveBothApprove } from "@/lib/settings/client/api";
 import { StatusLine } from "./StatusLine";
-import type { Status } from "./useSettingsForm";
+import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
 
 /** 'Both of us approve new connections': off by default, saved as soon as it changes (by either partner, for the couple). */

@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { BioField } from "@/components/profile/BioField";
 import { SaveProgress } from "@/components/photos/SaveProgress";
 import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
@@ -11,87 +12,91 @@ import { Field } from "@/components/ui/Field";
 import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { CoupleSettings as Saved } from "@/lib/settings/queries";
-import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
-import { useSettingsForm } from "./useSettingsForm";
+import { useSettingsSave } from "./useSettingsSave";
 import photoStyles from "@/components/photos/PhotoField.module.css";
 import styles from "./settings.module.css";
 
-/** The onboarding checks' field names, as this form (and its server call) names them. */
-const FIELD_NAMES = {
-  couple_name: "coupleName",
-  coupleProfileImage: "profileImage",
-  coupleTypes: "coupleTypes",
-  bio: "bio",
-  couplePhotos: "photos",
-} as const;
+type Values = {
+  coupleName: string;
+  bio: string;
+  coupleTypes: string[];
+  profileImageUrl: string | null;
+  profileImage: PickedPhoto | null;
+  photos: string[];
+  newPhotos: PickedPhoto[];
+};
+
+const loadSchema = () => import("@/lib/settings/form-schemas").then((schemas) => schemas.coupleFormSchema<Values>());
 
 /** 'Couple profile' (either partner): name, bio, adventure styles, main photo and up to five more, with the onboarding rules and messages. */
 export function CoupleSettings({ initial }: { initial: Saved }) {
-  const [coupleName, setCoupleName] = useState(initial.coupleName);
-  const [bio, setBio] = useState(initial.bio);
-  const [coupleTypes, setCoupleTypes] = useState(initial.coupleTypes);
-  const [mainUrl, setMainUrl] = useState(initial.profileImageUrl);
-  const [mainPhoto, setMainPhoto] = useState<PickedPhoto | null>(null);
-  const [kept, setKept] = useState(initial.photos);
-  const [newPhotos, setNewPhotos] = useState<PickedPhoto[]>([]);
-  const { busy, progress, errors, status, save } = useSettingsForm("/api/settings/couple");
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    reset,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(
+    loadSchema,
+    {
+      coupleName: initial.coupleName,
+      bio: initial.bio,
+      coupleTypes: initial.coupleTypes,
+      profileImageUrl: initial.profileImageUrl,
+      profileImage: null,
+      photos: initial.photos,
+      newPhotos: [],
+    },
+    "on-submit",
+  );
+  const [bio, coupleTypes, mainUrl, mainPhoto, kept, newPhotos] = useWatch({
+    control,
+    name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
+  });
+  const { progress, status, save, refused } = useSettingsSave("/api/settings/couple", setError);
 
-  const submit = async () => {
-    const checks = await loadChecks(() => import("@/lib/onboarding/step-checks"));
-    const found = checks?.step2Errors({
-      couple_name: coupleName,
-      hasMainPhoto: Boolean(mainUrl || mainPhoto),
-      coupleTypes,
-      bio,
-      extraPhotoCount: kept.length + newPhotos.length,
-    });
-    const problems = Object.fromEntries(
-      Object.entries(found ?? {}).map(([field, message]) => [FIELD_NAMES[field as keyof typeof FIELD_NAMES], message]),
-    );
+  const submit = handleSubmit(async (values) => {
     const form = new FormData();
-    form.set("coupleName", coupleName.trim());
-    form.set("bio", bio.trim());
-    for (const type of coupleTypes) form.append("coupleTypes[]", type);
-    form.set("photos", JSON.stringify(kept));
+    form.set("coupleName", values.coupleName.trim());
+    form.set("bio", values.bio.trim());
+    for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
+    form.set("photos", JSON.stringify(values.photos));
     const photos = [
-      ...(mainPhoto ? [{ field: "profileImage", fileName: "couple.jpg", photo: mainPhoto, stagedAs: "couple-main" as const }] : []),
-      ...newPhotos.map((photo, index) => ({
+      ...(values.profileImage
+        ? [{ field: "profileImage", fileName: "couple.jpg", photo: values.profileImage, stagedAs: "couple-main" as const }]
+        : []),
+      ...values.newPhotos.map((photo, index) => ({
         field: "newPhotos",
         fileName: `photo-${index + 1}.jpg`,
         photo,
         stagedAs: "couple-photo" as const,
       })),
     ];
-    void save(problems, form, photos, (json) => {
+    await save(form, photos, (json) => {
       const saved = (json as { data?: { profileImageUrl?: string | null; photos?: string[] } }).data;
-      if (saved?.profileImageUrl !== undefined) setMainUrl(saved.profileImageUrl);
-      if (saved?.photos) setKept(saved.photos);
-      setMainPhoto(null);
-      setNewPhotos([]);
+      reset({
+        ...values,
+        profileImageUrl: saved?.profileImageUrl !== undefined ? saved.profileImageUrl : values.profileImageUrl,
+        photos: saved?.photos ?? values.photos,
+        profileImage: null,
+        newPhotos: [],
+      });
     });
-  };
+  }, refused);
 
   return (
-    <form
-      className={styles.section}
-      aria-labelledby="couple-form-title"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <form className={styles.section} aria-labelledby="couple-form-title" noValidate onSubmit={submit}>
       <h2 id="couple-form-title">Your couple</h2>
       <p className="field-hint">Either of you can change your couple profile; your partner sees the changes too.</p>
       <Field
         label="What should we call you two?"
-        name="coupleName"
         maxLength={COUPLE_NAME_MAX}
-        value={coupleName}
-        onChange={(e) => setCoupleName(e.target.value)}
-        error={errors.coupleName}
+        error={errors.coupleName?.message}
         readOnly={busy}
+        {...register("coupleName")}
       />
       {mainUrl && !mainPhoto && (
         <div className={photoStyles.saved}>
@@ -104,8 +109,8 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         label="Main couple photo"
         kind="couple-main"
         value={mainPhoto}
-        onChange={setMainPhoto}
-        error={errors.profileImage ?? errors.profileImageUrl}
+        onChange={(picked) => setValue("profileImage", picked)}
+        error={errors.profileImage?.message ?? errors.profileImageUrl?.message}
         disabled={busy}
       />
       {kept.length > 0 && (
@@ -123,7 +128,12 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
                   className={`button button-secondary ${photoStyles.remove}`}
                   aria-label={`Remove couple photo ${index + 1}`}
                   disabled={busy}
-                  onClick={() => setKept((list) => list.filter((other) => other !== url))}
+                  onClick={() =>
+                    setValue(
+                      "photos",
+                      kept.filter((other) => other !== url),
+                    )
+                  }
                 >
                   Remove
                 </button>
@@ -136,9 +146,9 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
       <PhotoGallery
         label={kept.length > 0 ? "Add couple photos" : "More couple photos (optional)"}
         value={newPhotos}
-        onChange={setNewPhotos}
+        onChange={(picked) => setValue("newPhotos", picked)}
         kept={kept.length}
-        error={errors.photos ?? errors.newPhotos}
+        error={errors.photos?.message ?? errors.newPhotos?.message}
         disabled={busy || kept.length >= EXTRA_PHOTOS_MAX}
       />
       <ChipPicker
@@ -150,11 +160,11 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         max={COUPLE_TYPES_MAX}
         options={STYLE_OPTIONS}
         value={coupleTypes}
-        onChange={setCoupleTypes}
-        error={errors.coupleTypes}
+        onChange={(chosen) => setValue("coupleTypes", chosen)}
+        error={errors.coupleTypes?.message}
         disabled={busy}
       />
-      <BioField value={bio} onChange={setBio} error={errors.bio} disabled={busy} />
+      <BioField value={bio} onChange={(text) => setValue("bio", text)} error={errors.bio?.message} disabled={busy} />
       {progress && (
         <SaveProgress
           phase={progress.phase}

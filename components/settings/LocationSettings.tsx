@@ -11,7 +11,7 @@ import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import type { LocationSettings as Settings } from "@/lib/settings/queries";
 import type { Prediction } from "@/lib/places/types";
 import { StatusLine } from "./StatusLine";
-import type { Status } from "./useSettingsForm";
+import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
 
 /** What each level shows others; the spec names the levels, these lines are ours. */

@@ -1,35 +1,40 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { useZodForm, type SchemaLoader } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
-import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type Channel, type NotificationPreferences } from "@/lib/notifications/rules";
+import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type NotificationPreferences } from "@/lib/notifications/rules";
 import { ApiError } from "@/lib/http/client";
 import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
+type Values = { preferences: NotificationPreferences };
+type Schema = Awaited<ReturnType<SchemaLoader<Values, Values>>>;
+
+/** The call's schema, which reads its types loosely (the ones added later are optional): the form holds every one. */
+const loadSchema = () =>
+  import("@/lib/notifications/schemas").then((schemas) => schemas.notificationPreferencesSchema as unknown as Schema);
+
 /** One row per type, one checkbox per channel (CHANNELS: in the app, by e-mail, push); saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
-  const [prefs, setPrefs] = useState(initial);
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const [pending, setPending] = useState(false);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { isSubmitting: pending },
+  } = useZodForm(loadSchema, { preferences: initial }, "on-submit");
 
-  const toggle = (type: keyof NotificationPreferences, channel: Channel) =>
-    setPrefs((current) => ({ ...current, [type]: { ...current[type], [channel]: !current[type][channel] } }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
+  const submit = handleSubmit(async ({ preferences }) => {
     setNotice(null);
     try {
-      setPrefs(await saveNotificationPreferences(prefs));
+      reset({ preferences: await saveNotificationPreferences(preferences) });
       setNotice({ tone: "success", text: "Your notification choices were saved." });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setNotice({ tone: "error", text: error.message });
-    } finally {
-      setPending(false);
     }
-  };
+  });
 
   return (
     <form onSubmit={submit} className={styles.box}>
@@ -40,12 +45,7 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
           <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
           {CHANNELS.map((channel) => (
             <label key={channel.key} className="choice">
-              <input
-                type="checkbox"
-                checked={prefs[type][channel.key]}
-                onChange={() => toggle(type, channel.key)}
-                name={`${type}-${channel.field}`}
-              />
+              <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
               {channel.label}
             </label>
           ))}

@@ -7,7 +7,7 @@ import { Dialog } from "@/components/ui/Dialog";
 import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";
-import type { Status } from "./useSettingsForm";
+import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });

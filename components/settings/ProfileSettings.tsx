@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
@@ -10,85 +11,89 @@ import type { InterestsByCategory } from "@/lib/interests/catalogue";
 import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
-import { loadChecks } from "./loadChecks";
 import { StatusLine } from "./StatusLine";
-import { firstMessages, useSettingsForm } from "./useSettingsForm";
+import { useSettingsSave } from "./useSettingsSave";
 import photoStyles from "@/components/photos/PhotoField.module.css";
 import styles from "./settings.module.css";
 
+type Values = {
+  firstName: string;
+  lastName: string;
+  occupation: string;
+  interests: string[];
+  avatarUrl: string | null;
+  avatar: PickedPhoto | null;
+};
+
+const loadSchema = () => import("@/lib/settings/form-schemas").then((schemas) => schemas.profileFormSchema<Values>());
+
 /** 'Your profile': names, occupation, interests and the profile photo (the onboarding crop and compression), saved together. */
 export function ProfileSettings({ initial, categories }: { initial: Saved; categories: InterestsByCategory }) {
-  const [firstName, setFirstName] = useState(initial.firstName);
-  const [lastName, setLastName] = useState(initial.lastName);
-  const [occupation, setOccupation] = useState(initial.occupation);
-  const [interests, setInterests] = useState(initial.interests);
-  const [avatarUrl, setAvatarUrl] = useState(initial.avatarUrl);
-  const [photo, setPhoto] = useState<PickedPhoto | null>(null);
-  const { busy, errors, status, save } = useSettingsForm("/api/settings/profile");
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    reset,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(
+    loadSchema,
+    {
+      firstName: initial.firstName,
+      lastName: initial.lastName,
+      occupation: initial.occupation,
+      interests: initial.interests,
+      avatarUrl: initial.avatarUrl,
+      avatar: null,
+    },
+    "on-submit",
+  );
+  const [avatarUrl, photo, interests] = useWatch({ control, name: ["avatarUrl", "avatar", "interests"] });
+  const { status, save, refused } = useSettingsSave("/api/settings/profile", setError);
 
-  const submit = async () => {
-    const values = { firstName, lastName, occupation, interests };
-    const parsed = (await loadChecks(() => import("@/lib/profile/schemas")))?.profileUpdateSchema.safeParse(values);
+  const submit = handleSubmit(async (values) => {
     const form = new FormData();
-    form.set("firstName", firstName.trim());
-    form.set("lastName", lastName.trim());
-    form.set("occupation", occupation.trim());
-    for (const interest of interests) form.append("interests[]", interest);
-    void save(
-      !parsed || parsed.success ? {} : firstMessages(parsed.error.issues),
-      form,
-      photo ? [{ field: "avatar", fileName: "avatar.jpg", photo }] : [],
-      (json) => {
-        const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
-        if (saved && saved.userAvatarUrl !== undefined) setAvatarUrl(saved.userAvatarUrl);
-        setPhoto(null);
-      },
-    );
-  };
+    form.set("firstName", values.firstName.trim());
+    form.set("lastName", values.lastName.trim());
+    form.set("occupation", values.occupation.trim());
+    for (const interest of values.interests) form.append("interests[]", interest);
+    await save(form, values.avatar ? [{ field: "avatar", fileName: "avatar.jpg", photo: values.avatar }] : [], (json) => {
+      const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
+      const newUrl = saved && saved.userAvatarUrl !== undefined ? saved.userAvatarUrl : values.avatarUrl;
+      reset({ ...values, avatarUrl: newUrl, avatar: null });
+    });
+  }, refused);
 
   return (
-    <form
-      className={styles.section}
-      aria-labelledby="profile-form-title"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <form className={styles.section} aria-labelledby="profile-form-title" noValidate onSubmit={submit}>
       <h2 id="profile-form-title">About you</h2>
       <div className="field-row">
         <Field
           label="First name"
-          name="firstName"
           autoComplete="given-name"
           maxLength={NAME_MAX}
-          value={firstName}
-          onChange={(e) => setFirstName(e.target.value)}
-          error={errors.firstName}
+          error={errors.firstName?.message}
           readOnly={busy}
+          {...register("firstName")}
         />
         <Field
           label="Last name"
-          name="lastName"
           autoComplete="family-name"
           maxLength={NAME_MAX}
-          value={lastName}
-          onChange={(e) => setLastName(e.target.value)}
-          error={errors.lastName}
+          error={errors.lastName?.message}
           readOnly={busy}
+          {...register("lastName")}
         />
       </div>
       <p className="field-hint">Other couples see your first name only; your last name stays between you and your partner.</p>
       <Field
         label="Occupation"
-        name="occupation"
         autoComplete="organization-title"
         maxLength={OCCUPATION_MAX}
-        value={occupation}
-        onChange={(e) => setOccupation(e.target.value)}
-        error={errors.occupation}
+        error={errors.occupation?.message}
         readOnly={busy}
+        {...register("occupation")}
       />
       {avatarUrl && !photo && (
         <div className={photoStyles.saved}>
@@ -101,8 +106,8 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         label="Profile photo"
         kind="avatar"
         value={photo}
-        onChange={setPhoto}
-        error={errors.avatar ?? errors.avatarUrl}
+        onChange={(picked) => setValue("avatar", picked)}
+        error={errors.avatar?.message ?? errors.avatarUrl?.message}
         disabled={busy}
       />
       <ChipPicker
@@ -114,8 +119,8 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         max={INTERESTS_MAX}
         categories={categories}
         value={interests}
-        onChange={setInterests}
-        error={errors.interests}
+        onChange={(chosen) => setValue("interests", chosen)}
+        error={errors.interests?.message}
         disabled={busy}
       />
       <div className={styles.actions}>

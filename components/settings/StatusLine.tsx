@@ -1,4 +1,4 @@
-import type { Status } from "./useSettingsForm";
+import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
 
 /** A section's outcome, announced politely; an error in the error colour. */

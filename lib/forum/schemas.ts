@@ -10,6 +10,7 @@ import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import { MODERATION_ACTIONS } from "@/lib/safety/rules";
+import { mentionedIds, type ForumMention } from "./text";
 import {
   BODY_MAX,
   BODY_MIN,
@@ -22,6 +23,8 @@ import {
   PAGE_SIZE_MAX,
   PHOTOS_MAX,
   REACTION_KINDS,
+  type ForumScope,
+  type ForumTopic,
   REPLIES_PAGE_DEFAULT,
   REPLIES_PAGE_MAX,
   REPLY_BODY_MAX,
@@ -202,6 +205,24 @@ export const patchReplySchema = z.object({
   mentions: mentionsField.optional(),
 });
 export type PatchReplyInput = z.output<typeof patchReplySchema>;
+
+/**
+ * The composers' and editors' values: the text as typed and the couples picked after '@' (with
+ * the name the text carries). Checked as the call is, after the mentions still named in the text
+ * became the call's ids, so each field shows the call's own message.
+ */
+type FormValues<T> = T & { body: string; mentions: ForumMention[] };
+const asCall = <T>(values: FormValues<T>): unknown => ({ ...values, mentions: mentionedIds(values.body, values.mentions) });
+
+export type PostFormValues = FormValues<{ title: string; topic: ForumTopic | ""; scope: ForumScope; photos: string[] }>;
+export const postFormSchema = z.custom<PostFormValues>().transform(asCall).pipe(createPostSchema);
+
+export type PostEditValues = FormValues<{ title: string; topic: ForumTopic | "" }>;
+export const postEditSchema = z.custom<PostEditValues>().transform(asCall).pipe(patchPostSchema);
+
+export type ReplyFormValues = FormValues<object>;
+export const replyFormSchema = z.custom<ReplyFormValues>().transform(asCall).pipe(createReplySchema);
+export const replyEditSchema = z.custom<ReplyFormValues>().transform(asCall).pipe(patchReplySchema);
 
 /** `POST /api/reports` (filed by lib/safety/reports.ts): an empty note is no note. */
 export const reportSchema = z.object({

@@ -14,6 +14,11 @@ export type Paragraph = Line[];
 /** A mention the server validated for this post or reply: only these become links. */
 export type ForumMention = { coupleId: string; name: string };
 
+/** Only the couples still named in the text are sent: a mention deleted while typing is dropped. */
+export const mentionedIds = (text: string, mentions: readonly ForumMention[]) => [
+  ...new Set(mentions.filter((m) => text.toLowerCase().includes(`@${m.name.toLowerCase()}`)).map((m) => m.coupleId)),
+];
+
 /** Every link opens away from the app without handing it our window or our ranking. */
 export const LINK_REL = "noopener nofollow ugc";
 

@@ -24,6 +24,7 @@ import { DIST_DIR, PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { BARE_PAGE, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext } from "./bare-next";
 import { appEnv, ensureBuild, newSecret, SERVER_ENTRY, stopGroup } from "./server";
+import { printTable } from "./report";
 import { median } from "./stats";
 
 const FUNCTION_LIMIT_BYTES = 250 * 1024 * 1024;
@@ -154,7 +155,10 @@ export async function benchDeploy(): Promise<number> {
   console.log(
     `${sizes.length} functions; largest ${largest.route} ${mb(largest.bytes)} (limit 250 MB), smallest ${mb(sizes.at(-1)!.bytes)}:`,
   );
-  for (const { route, bytes } of sizes.slice(0, 8)) console.log(`  ${mb(bytes).padStart(9)}  ${route}`);
+  printTable(
+    ["function", "size"],
+    sizes.slice(0, 8).map(({ route, bytes }) => [route, mb(bytes)]),
+  );
   if (largest.bytes >= FUNCTION_LIMIT_BYTES) {
     console.error(`  ${largest.route} is over the platform's 250 MB.`);
     errors++;
@@ -197,25 +201,19 @@ export async function benchDeploy(): Promise<number> {
       }
     }
   }
-  for (const { name, against } of starts) {
+  const rows = starts.flatMap(({ name, against }) => {
     const own = samples.get(name)!;
-    if (!own.length) continue;
-    const line = `  ${name.padEnd(38)} median ${median(own).toFixed(0).padStart(5)} ms, worst ${Math.max(...own)
-      .toFixed(0)
-      .padStart(5)} ms`;
-    if (!against) {
-      console.log(line);
-      continue;
-    }
+    if (!own.length) return [];
+    const figures = [name, median(own).toFixed(0), Math.max(...own).toFixed(0)];
+    if (!against) return [[...figures, "", "", ""]];
     const ratio = median(own) / median(samples.get(against.name)!);
     const misses = [
       ...(median(own) >= COLD_START_TARGET_MS ? [`over ${COLD_START_TARGET_MS} ms`] : []),
       ...(ratio > COLD_START_TARGET_RATIO ? [`over ${COLD_START_TARGET_RATIO}x`] : []),
     ];
-    console.log(
-      `${line}, ${ratio.toFixed(2)}x ${against.label}: ${misses.length ? `misses the target (${misses.join(", ")})` : "on target"}`,
-    );
-  }
+    return [[...figures, `${ratio.toFixed(2)}x`, against.label, misses.length ? `misses the target (${misses.join(", ")})` : "on target"]];
+  });
+  printTable(["start", "median (ms)", "worst (ms)", "ratio", "of", "target"], rows);
 
   // In each fresh process: the route's first call with a one-letter query (the route's code loads,
   // the gazetteer is not touched: shorter queries answer [] before it), then the first search,

@@ -18,6 +18,7 @@ import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { ADMIN_URL } from "./config";
+import { printTable } from "./report";
 import { percentile } from "./stats";
 
 const quiet = { onnotice: () => {} };
@@ -129,8 +130,9 @@ export async function benchDirectory(): Promise<number> {
             times.push(performance.now() - t);
           }
           times.sort((a, b) => a - b);
-          console.log(
-            `${label.padEnd(28)} p50 ${percentile(times, 50).toFixed(2)} ms  p99 ${percentile(times, 99).toFixed(2)} ms  (${rows} cards, ${samples} samples)`,
+          printTable(
+            ["query", "p50 (ms)", "p99 (ms)", "cards", "samples"],
+            [[label, percentile(times, 50).toFixed(2), percentile(times, 99).toFixed(2), String(rows), String(samples)]],
           );
           // The page's main query (the last one run; the viewer's couple is read first).
           const { query: text, params: values } = last!;

@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { processImage } from "@/lib/images/process";
 import type { ImageKind } from "@/lib/images/rules";
 import { gazetteerPredictions, gazetteerStats } from "@/lib/places/gazetteer";
+import { printTable } from "./report";
 import { percentile } from "./stats";
 
 /** What people type: prefixes, accents left out, two words, a country, a miss. */
@@ -92,9 +93,14 @@ export async function runInProcessBenchmarks(): Promise<void> {
   console.log(
     `\nImage pipeline in process (12 MP JPEG, ${(input.byteLength / 1024 / 1024).toFixed(1)} MB, ${os.cpus().length} CPUs, sharp concurrency ${sharp.concurrency()}):`,
   );
-  for (const row of await benchImages(input)) {
-    console.log(
-      `  ${row.kind.padEnd(12)} ${row.images} images: ${row.perSecond.toFixed(2)} images/s, median ${row.summary.median.toFixed(0)} ms, p99 ${row.summary.p99.toFixed(0)} ms`,
-    );
-  }
+  printTable(
+    ["image kind", "images", "images/s", "median (ms)", "p99 (ms)"],
+    (await benchImages(input)).map((row) => [
+      row.kind,
+      String(row.images),
+      row.perSecond.toFixed(2),
+      row.summary.median.toFixed(0),
+      row.summary.p99.toFixed(0),
+    ]),
+  );
 }

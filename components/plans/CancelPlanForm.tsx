@@ -1,0 +1,56 @@
+"use client";
+
+import { useZodForm } from "@/components/forms/useZodForm";
+import { CANCEL_REASON_MAX } from "@/lib/plans/rules";
+import styles from "./Plans.module.css";
+
+const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.cancelPlanSchema);
+
+type Props = {
+  /** The reason field's id. */
+  id: string;
+  /** The card's own busy state (its actions run one at a time). */
+  busy: boolean;
+  /** Cancels the plan (the card runs it and shows a failure); an empty reason is no reason. */
+  onCancel(reason: string | null): Promise<void>;
+  onKeep(): void;
+};
+
+/** 'Cancel this plan?': an optional reason, checked as the call checks it, then 'Cancel plan' or 'Keep it'. */
+export function CancelPlanForm({ id, busy, onCancel, onKeep }: Props) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useZodForm(loadSchema, { reason: "" }, "on-submit");
+  const submit = handleSubmit(({ reason }) => onCancel((typeof reason === "string" ? reason.trim() : "") || null));
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor={id}>Reason (optional)</label>
+        <textarea
+          id={id}
+          rows={2}
+          maxLength={CANCEL_REASON_MAX}
+          aria-invalid={errors.reason ? true : undefined}
+          aria-describedby={errors.reason ? `${id}-error` : undefined}
+          {...register("reason")}
+        />
+        {errors.reason?.message && (
+          <span id={`${id}-error`} className="field-error">
+            {errors.reason.message}
+          </span>
+        )}
+      </div>
+      <div className={styles.actions}>
+        <button type="button" className="button button-secondary" onClick={onKeep}>
+          Keep it
+        </button>
+        <button type="submit" className="button button-primary" disabled={busy || isSubmitting}>
+          Cancel plan
+        </button>
+      </div>
+    </form>
+  );
+}

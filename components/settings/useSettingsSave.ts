@@ -1,0 +1,41 @@
+"use client";
+
+import { useRef, useState } from "react";
+import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { PickedPhoto } from "@/lib/images/client/photo";
+import type { PhotoPart, SendPhase } from "@/lib/images/client/send-photos";
+import { saveSettingsForm } from "@/lib/settings/client/save";
+
+export type Status = { tone: "success" | "error"; text: string } | null;
+
+const CORRECT_FIELDS = "Please correct the fields marked below.";
+
+/**
+ * A settings section's save, for its form (useZodForm): the progress of its photos, the server's
+ * field messages on the form's fields, and one status line. `refused` is the form's answer to
+ * its own checks failing (handleSubmit's second callback).
+ */
+export function useSettingsSave<V extends FieldValues>(url: string, setError: UseFormSetError<V>) {
+  const [progress, setProgress] = useState<{ phase: SendPhase; fraction: number } | null>(null);
+  const uploaded = useRef(new WeakMap<PickedPhoto, string>());
+  const [status, setStatus] = useState<Status>(null);
+
+  /** Sends the form and its photos; `onSaved` gets the answer's JSON. */
+  async function save(form: FormData, photos: PhotoPart[], onSaved: (json: unknown) => void) {
+    setStatus(null);
+    const result = await saveSettingsForm(url, form, photos, {
+      uploaded: uploaded.current,
+      // A save of text alone is one small request: no progress to show.
+      ...(photos.length > 0 ? { onProgress: (phase: SendPhase, fraction: number) => setProgress({ phase, fraction }) } : {}),
+    });
+    setProgress(null);
+    if (!result.ok) {
+      for (const [field, message] of Object.entries(result.fields)) setError(field as Path<V>, { message });
+      return setStatus({ tone: "error", text: result.message });
+    }
+    onSaved(result.json);
+    setStatus({ tone: "success", text: "Saved." });
+  }
+
+  return { progress, status, save, refused: () => setStatus({ tone: "error", text: CORRECT_FIELDS }) };
+}

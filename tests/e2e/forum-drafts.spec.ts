@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+import { newCouple } from "./support";
+
+/**
+ * The forum's drafts (kept in the tab's session storage): a post and a reply being written survive
+ * a reload, and go once they are sent. One couple of its own.
+ */
+test("a post's and a reply's drafts survive a reload and go once sent", async ({ browser, request }) => {
+  const { page } = await newCouple(browser, request, "Drafty", { width: 1280, height: 900 });
+  const title = `Drafted walk ${Date.now()}`;
+
+  await page.goto("/forum");
+  await page.getByRole("button", { name: "New Post" }).click();
+  let composer = page.getByRole("form", { name: "New Post" });
+  await composer.getByLabel("Title").fill(title);
+  await composer.getByLabel("Topic").selectOption({ label: "Travel" });
+  await composer.getByLabel("Your post").fill("Who walks the river with us on Sunday?");
+  await page.reload();
+  await page.getByRole("button", { name: "New Post" }).click();
+  composer = page.getByRole("form", { name: "New Post" });
+  await expect(composer.getByLabel("Title")).toHaveValue(title);
+  await expect(composer.getByLabel("Your post")).toHaveValue("Who walks the river with us on Sunday?");
+  await composer.getByRole("button", { name: "Publish Post" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+
+  const reply = page.getByRole("textbox", { name: "Write a reply" });
+  await reply.fill("Count us in.");
+  await page.reload();
+  await expect(reply).toHaveValue("Count us in.");
+  await page.getByRole("button", { name: "Reply", exact: true }).click();
+  await expect(page.getByText("Count us in.").first()).toBeVisible();
+  await expect(reply).toHaveValue("");
+  await page.reload();
+  await expect(reply).toHaveValue("");
+
+  // Published, the post's draft is gone: the composer opens empty.
+  await page.goto("/forum");
+  await page.getByRole("button", { name: "New Post" }).click();
+  await expect(page.getByRole("form", { name: "New Post" }).getByLabel("Title")).toHaveValue("");
+});
