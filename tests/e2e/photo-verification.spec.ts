@@ -12,21 +12,11 @@ import { newCouple } from "./support";
  */
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
-/**
- * The moderator's role, for as long as `work` takes only: moderation.spec.ts decides an appeal as
- * the run's only moderator (with two on the team, the one who acted may not), so no other spec
- * keeps a second one about.
- */
-async function asModerator(coupleName: string, work: () => Promise<void>) {
-  const setRole = (role: string) =>
-    runDatabase((db) => db`update users set role = ${role} where id = (select partner1_id from couples where couple_name = ${coupleName})`);
-  await setRole("moderator");
-  try {
-    await work();
-  } finally {
-    await setRole("member");
-  }
-}
+/** The moderator's role, granted where only an operator could (the run's database). */
+const grantModerator = (coupleName: string) =>
+  runDatabase(
+    (db) => db`update users set role = 'moderator' where id = (select partner1_id from couples where couple_name = ${coupleName})`,
+  );
 
 async function checkedInBothThemes(page: Page) {
   for (const theme of THEMES) {
@@ -64,21 +54,20 @@ test("a partner verifies their photo with a selfie, a moderator approves it, ano
   await checkedInBothThemes(partner.page);
 
   // The moderator: the queue, the selfie beside the couple's photos, the pose asked, approve.
-  await asModerator(moderator.coupleName, async () => {
-    await moderator.page.goto("/moderation/verifications");
-    const item = moderator.page.getByRole("listitem").filter({ hasText: partner.coupleName });
-    await expect(item.getByText(pose)).toBeVisible();
-    const shown = item.getByRole("img", { name: `Selfie of ${partner.firstName}` });
-    await expect(shown).toBeVisible();
-    expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
-    await checkedInBothThemes(moderator.page);
-    // Nobody else reaches the selfie.
-    const selfieUrl = (await shown.getAttribute("src"))!;
-    expect((await other.page.request.get(selfieUrl)).status()).toBe(403);
-    await item.getByRole("button", { name: "Approve" }).click();
-    await expect(moderator.page.getByText(`${partner.firstName} of ${partner.coupleName}: approved.`)).toBeVisible();
-    expect((await moderator.page.request.get(selfieUrl)).status()).toBe(404);
-  });
+  await grantModerator(moderator.coupleName);
+  await moderator.page.goto("/moderation/verifications");
+  const item = moderator.page.getByRole("listitem").filter({ hasText: partner.coupleName });
+  await expect(item.getByText(pose)).toBeVisible();
+  const shown = item.getByRole("img", { name: `Selfie of ${partner.firstName}` });
+  await expect(shown).toBeVisible();
+  expect(await shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
+  await checkedInBothThemes(moderator.page);
+  // Nobody else reaches the selfie.
+  const selfieUrl = (await shown.getAttribute("src"))!;
+  expect((await other.page.request.get(selfieUrl)).status()).toBe(403);
+  await item.getByRole("button", { name: "Approve" }).click();
+  await expect(moderator.page.getByText(`${partner.firstName} of ${partner.coupleName}: approved.`)).toBeVisible();
+  expect((await moderator.page.request.get(selfieUrl)).status()).toBe(404);
 
   // The partner is verified.
   await partner.page.reload();
