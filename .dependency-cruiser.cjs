@@ -6,9 +6,9 @@
  * the services (storage, mail, places, images, locations), the shared list and form pieces, and
  * the two that features plug into (live, safety).
  */
-const FOUNDATIONS = "^lib/(auth|users|membership|http|storage|mail|places|images|locations|pagination|forms|live|safety)/";
+const FOUNDATIONS = "^lib/(auth|users|membership|http|transport|csp|storage|mail|places|images|locations|pagination|forms|live|safety)/";
 const FEATURES =
-  "^lib/(account|connections|couples|dashboard|demo|directory|discover|due|events|forum|interests|invitations|messages|notifications|onboarding|plans|profile|registration|settings|verification)/";
+  "^lib/(account|connections|couples|dashboard|demo|directory|discover|scheduled|events|forum|interests|invitations|messages|notifications|onboarding|plans|profile|registration|settings|verification)/";
 
 module.exports = {
   forbidden: [

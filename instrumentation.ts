@@ -4,7 +4,7 @@
  * one line naming what to set. Nothing else a request may not need: the database opens on the
  * first request that reads it (db/client.ts: migrated then, or in serverless mode checked as
  * migrated), so a cold start that answers a prerendered page or a place search never waits for
- * it. A preview's first instance seeds the demo. Under server.ts, the due work (lib/due) then runs
+ * it. A preview's first instance seeds the demo. Under server.ts, the due work (lib/scheduled) then runs
  * every minute.
  */
 export async function register() {
@@ -21,7 +21,7 @@ export async function register() {
     // server.ts asks for it: a server of its own runs the due work every minute (serverless has a cron).
     if (process.env.RUN_DUE_WORK_IN_PROCESS === "1") {
       const openDb = () => import("./db/client").then(({ getDb }) => getDb());
-      (await import("./lib/due/schedule")).runDueWorkEveryMinute(openDb);
+      (await import("./lib/scheduled/schedule")).runDueWorkEveryMinute(openDb);
     }
     if (isPreview()) {
       const { seedPreviewOnce } = await import("./lib/demo/preview");

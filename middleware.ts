@@ -2,8 +2,8 @@ import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
 import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
 import { earlyRefusal } from "@/lib/http/early-refusal";
-import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/http/security-headers";
-import { prerenderedScriptHashes } from "@/lib/http/static-pages";
+import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/csp/headers";
+import { prerenderedScriptHashes } from "@/lib/csp/static-pages";
 import { grantReviewerCookie, reviewerVisit } from "@/lib/http/preview-access";
 import { isPreview } from "@/lib/env";
 

@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { staticSecurityHeaders } from "./lib/http/security-headers";
+import { staticSecurityHeaders } from "./lib/csp/headers";
 
 const testsBuild = process.env.TESTS_BUILD === "1";
 

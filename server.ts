@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { createAppServer, readyLines } from "./lib/http/app-server";
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
-import { strictTransportSecurity } from "./lib/http/security-headers";
+import { strictTransportSecurity } from "./lib/csp/headers";
 
 const dev = process.argv.includes("--dev");
 // As `next start` / `next dev` would; lib/env.ts reads it.
@@ -24,7 +24,7 @@ if (problem) {
   process.exit(1);
 }
 
-// Read by instrumentation.ts: a server of its own runs the due work (lib/due) every minute in
+// Read by instrumentation.ts: a server of its own runs the due work (lib/scheduled) every minute in
 // process, where serverless deployments have the cron of vercel.json.
 process.env.RUN_DUE_WORK_IN_PROCESS = "1";
 

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { PreviewRibbon } from "@/components/layout/PreviewRibbon";
 import { SiteFooter } from "@/components/layout/SiteFooter";
 import { ThemeProvider } from "@/components/layout/ThemeProvider";
-import { THEME_INIT_SCRIPT } from "@/lib/http/theme-script";
+import { THEME_INIT_SCRIPT } from "@/lib/csp/theme-script";
 import "./globals.css";
 
 /** Every page runs on Node.js (also Next's default; route handlers have it too, the middleware declares it). */

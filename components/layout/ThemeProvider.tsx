@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 
 /**
  * Stored choice under "theme", else the system preference. The first paint's theme is set by
- * the root layout's own script (lib/http/theme-script.ts, allowed by its hash); next-themes'
+ * the root layout's own script (lib/csp/theme-script.ts, allowed by its hash); next-themes'
  * copy, whose text depends on the build, is written as an inert data block so that no policy
  * has to allow it.
  */

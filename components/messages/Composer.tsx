@@ -5,13 +5,13 @@ import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Alert } from "@/components/ui/Alert";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
 import { useTypingSignal } from "@/lib/messages/client/typing";
 import { BODY_MAX } from "@/lib/messages/rules";
-import type { Message } from "@/lib/messages/view";
+import type { Message } from "@/lib/messages/display";
 import styles from "./Composer.module.css";
 
 /** The counter shows once a message nears its limit. */

@@ -9,7 +9,7 @@ import { useLive } from "@/lib/live/client/use-live";
 import { fetchInbox, INBOX_KEY, type InboxPage } from "@/lib/messages/client/api";
 import { badgeText } from "@/lib/notifications/rules";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/view";
+import { INBOX_TEXTS, lastMessageLine, MESSAGES_POLL_MS, type InboxRow } from "@/lib/messages/display";
 import { emptyPage, nextCursorOf } from "@/lib/pagination/page";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./ConversationList.module.css";

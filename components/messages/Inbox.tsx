@@ -3,7 +3,7 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import { useLive } from "@/lib/live/client/use-live";
 import { fetchIncomingRequests, REQUESTS_KEY, type InboxPage } from "@/lib/messages/client/api";
-import { MESSAGES_POLL_MS, type ConnectionRequest } from "@/lib/messages/view";
+import { MESSAGES_POLL_MS, type ConnectionRequest } from "@/lib/messages/display";
 import { ConversationList } from "./ConversationList";
 import { RequestList } from "./RequestList";
 import styles from "./Inbox.module.css";

@@ -4,7 +4,7 @@ import { useId } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { editMessage } from "@/lib/messages/client/api";
-import type { Message } from "@/lib/messages/view";
+import type { Message } from "@/lib/messages/display";
 import styles from "./MessageItem.module.css";
 
 const loadSchema = () => import("@/lib/messages/schemas").then((m) => m.editMessageSchema);

@@ -9,7 +9,7 @@ import { renderBody } from "@/lib/forum/text";
 import { IMAGE_SIZES } from "@/lib/images/rules";
 import { deleteMessage, reactToMessage } from "@/lib/messages/client/api";
 import { editable, MESSAGE_TEXTS } from "@/lib/messages/rules";
-import { authorLine, MESSAGE_LINK_REL, messageTime, reactionsValue, seenByText, type Message } from "@/lib/messages/view";
+import { authorLine, MESSAGE_LINK_REL, messageTime, reactionsValue, seenByText, type Message } from "@/lib/messages/display";
 import { Lightbox } from "@/components/photos/Lightbox";
 import { Reactions } from "@/components/reactions/Reactions";
 import { MessageEditor } from "./MessageEditor";

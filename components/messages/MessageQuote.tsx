@@ -1,4 +1,4 @@
-import { quoteText, type MessageQuote as Quote } from "@/lib/messages/view";
+import { quoteText, type MessageQuote as Quote } from "@/lib/messages/display";
 import styles from "./MessageItem.module.css";
 
 /** The element a message is shown as in the thread, for a quote to scroll to. */

@@ -7,7 +7,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import type { LiveState } from "@/lib/live/client/use-live";
 import { acceptRequest, declineRequest } from "@/lib/messages/client/api";
-import { approvalLine, INBOX_TEXTS, type ConnectionRequest } from "@/lib/messages/view";
+import { approvalLine, INBOX_TEXTS, type ConnectionRequest } from "@/lib/messages/display";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./RequestList.module.css";
 

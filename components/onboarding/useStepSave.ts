@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sendWithPhotos, type PhotoPart } from "@/lib/images/client/send-photos";
 import { saveErrorMessage, type SAVE_FAILED } from "@/lib/onboarding/step-checks";

@@ -6,7 +6,7 @@ import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { useZodForm } from "@/components/forms/useZodForm";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import { changePlan, proposePlan } from "@/lib/plans/client/api";
 import { NOTE_MAX, TITLE_MAX, VENUE_MAX } from "@/lib/plans/rules";
 import type { PlanFormValues, PlanInput } from "@/lib/plans/schemas";

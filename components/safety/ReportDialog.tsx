@@ -7,7 +7,7 @@ import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
 import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportTargetType } from "@/lib/forum/rules";
 import { sendReport } from "@/lib/forum/client/api";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 
 type Props = { open: boolean; onClose(): void; targetType: ReportTargetType; targetId: string };
 

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { confirmEmailChange } from "@/lib/auth/client/api";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 
 /** The new address's link: one button (a link scanner opening the page changes nothing). */
 export function ConfirmEmailChange({ token }: { token: string }) {

@@ -7,7 +7,7 @@ import { Field } from "@/components/ui/Field";
 import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
 import { deleteAccount } from "@/lib/account/client/api";
-import { ApiError, leavePage } from "@/lib/http/client";
+import { ApiError, leavePage } from "@/lib/transport/client";
 import styles from "./settings.module.css";
 
 // The checks load on the first submit, so the page's first paint ships no zod.

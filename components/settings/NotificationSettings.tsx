@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useZodForm, type SchemaLoader } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type NotificationPreferences } from "@/lib/notifications/rules";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 

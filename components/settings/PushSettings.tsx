@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import {
   listPushDevices,
   removePushDevice,

@@ -8,7 +8,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { changePassword, endSession, fetchSessions, requestEmailChange, type SessionSummary } from "@/lib/auth/client/api";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import styles from "./settings.module.css";
 
 type Notice = { tone: "error" | "success"; text: string } | null;

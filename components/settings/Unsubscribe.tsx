@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import { definitionOf, type NotificationKind } from "@/lib/notifications/rules";
 import { unsubscribe } from "@/lib/settings/client/api";
 

@@ -21,7 +21,7 @@ import { mayReceive } from "./access";
 import { MESSAGE } from "./live";
 
 /**
- * The e-mail about messages left unread (run by the due work, lib/due): a message's in-app
+ * The e-mail about messages left unread (run by the due work, lib/scheduled): a message's in-app
  * notification is immediate, its e-mail waits to see whether it is read first.
  */
 

@@ -1,10 +1,10 @@
 /**
  * The browser's calls to the notifications API, shared by the bell and the notifications page,
- * through the transport (lib/http/client.ts). Marking read invalidates the live "notifications"
+ * through the transport (lib/transport/client.ts). Marking read invalidates the live "notifications"
  * keys (lib/live/client/use-live.ts), so the badge and the list follow at once.
  */
 import "client-only";
-import { api, ApiError } from "@/lib/http/client";
+import { api, ApiError } from "@/lib/transport/client";
 import { invalidate } from "@/lib/live/client/use-live";
 import { UNREAD_RETRIES, type NotificationItem, type Pagination } from "./rules";
 

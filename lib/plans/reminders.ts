@@ -12,7 +12,7 @@ import { DEFAULT_LENGTH_HOURS } from "./rules";
 import { isoAtPlace } from "./time";
 
 /**
- * The reminders of plans (README "Plans"), from the scheduled work (lib/due): the evening before at
+ * The reminders of plans (README "Plans"), from the scheduled work (lib/scheduled): the evening before at
  * 18:00 in the plan's zone, and two hours before, to those going or maybe, through their channels.
  * Each is claimed by setting its column in the run's transaction (under the due work's lock), so
  * two instances never send one twice; moving a plan's time clears them (lib/plans/service.ts).

@@ -16,7 +16,7 @@
  *     /messages run (one query function for all three);
  *   - the dashboard's whole server-side read (loadDashboard beside upcomingPlans, as the page runs them);
  *   - the due work's plan sweep (sendPlanReminders then askHowItWent, in one transaction as
- *     lib/due/service.ts runs them), once with its backlog due (rolled back after each sample, so
+ *     lib/scheduled/service.ts runs them), once with its backlog due (rolled back after each sample, so
  *     every sample does the same work) and once with nothing due (the minute after, the usual run).
  * Then the EXPLAIN ANALYZE of each of their reads and claims at the large size (claims rolled back).
  * Sizes: BENCH_PLANS_SMALL, BENCH_PLANS_LARGE; samples: BENCH_PLANS_SAMPLES (200) and
@@ -118,7 +118,7 @@ async function scaleDatabase(admin: postgres.Sql, size: number) {
 /** Thrown to roll a sample's transaction back: the sweep's claims and notifications undone. */
 class RolledBack extends Error {}
 
-/** The due work's plan sweep as lib/due/service.ts runs it; rolled back unless `keep`. Answers how many people it told. */
+/** The due work's plan sweep as lib/scheduled/service.ts runs it; rolled back unless `keep`. Answers how many people it told. */
 async function sweep(db: Db, now: Date, keep = false): Promise<number> {
   let told = 0;
   try {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
 import { getDb } from "@/db/client";
 import { conversationReads, couples, emailOutbox, messages, users } from "@/db/schema";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { LOOKBACK_MINUTES } from "@/lib/messages/unread-email";
 import { savePreferences } from "@/lib/notifications/preferences";
 import { call } from "../support/api";

@@ -2,7 +2,7 @@ import { and, eq, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, notifications, plans } from "@/db/schema";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
 import { connected, messagingCouple } from "../support/messages";
 import { actingA, PLACES, plan } from "../support/plans";

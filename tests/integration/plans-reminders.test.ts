@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { notifications, plans } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
 import { PLACES, plan } from "../support/plans";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
-/** The browser's transport (lib/http/client.ts): spec section 7's client behaviour on answers, section 9's retry constants. */
+/** The browser's transport (lib/transport/client.ts): spec section 7's client behaviour on answers, section 9's retry constants. */
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
@@ -42,7 +42,7 @@ function fakeFetch({ tokens = [], answers = [] }: { tokens?: Reply[]; answers?: 
 }
 
 /** A fresh module: the token is kept per page, so every test starts on a new page. */
-const client = () => import("@/lib/http/client");
+const client = () => import("@/lib/transport/client");
 const headerOf = (init: RequestInit | undefined, name: string) => new Headers(init?.headers).get(name);
 
 const refusedByCode = () => json({ error: { code: "CSRF_VALIDATION_FAILED", message: "Invalid CSRF token" } }, 403);

@@ -12,7 +12,7 @@ import {
   withReadPosition,
   type Message,
   type ThreadValue,
-} from "@/lib/messages/view";
+} from "@/lib/messages/display";
 
 const maya = { userId: "u-maya", firstName: "Maya", coupleId: "c-1", coupleName: "Maya & Theo" };
 const ana = { userId: "u-ana", firstName: "Ana", coupleId: "c-2", coupleName: "Ana & Rui" };

@@ -275,7 +275,7 @@ describe("uploadForm", () => {
   });
 
   async function uploadForm() {
-    return (await import("@/lib/http/upload-client")).uploadForm;
+    return (await import("@/lib/transport/upload")).uploadForm;
   }
 
   it("POSTs the form with the token from /api/csrf-token and reports progress", async () => {
@@ -304,7 +304,7 @@ describe("uploadForm", () => {
     const answer = { error: { code: "VALIDATION_ERROR", message: "Please upload your profile photo", fields: { userImage: "Required" } } };
     replies.push(json(400, answer));
     const failure = (await uploadForm())("/a", new FormData());
-    await expect(failure).rejects.toBeInstanceOf((await import("@/lib/http/client")).ApiError);
+    await expect(failure).rejects.toBeInstanceOf((await import("@/lib/transport/client")).ApiError);
     await expect(failure).rejects.toMatchObject({
       status: 400,
       code: "VALIDATION_ERROR",

@@ -5,7 +5,7 @@ async function headersModule(env: { NODE_ENV: string; APP_URL: string }) {
   vi.stubEnv("NODE_ENV", env.NODE_ENV);
   vi.stubEnv("APP_URL", env.APP_URL);
   vi.resetModules();
-  return import("@/lib/http/security-headers");
+  return import("@/lib/csp/headers");
 }
 
 const directives = (csp: string) =>
@@ -95,7 +95,7 @@ describe("staticSecurityHeaders", () => {
 describe("prerenderedPageContentSecurityPolicy", () => {
   it("allows a prerendered page's inline scripts by hash and its files from this origin, never any inline script", async () => {
     const { prerenderedPageContentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
-    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/http/theme-script");
+    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/csp/theme-script");
     const csp = directives(prerenderedPageContentSecurityPolicy(["'sha256-abc='", "'sha256-abc='", THEME_INIT_SCRIPT_HASH]));
     expect(csp["script-src"]).toEqual(["'self'", THEME_INIT_SCRIPT_HASH, "'sha256-abc='"]);
     expect(csp["frame-ancestors"]).toEqual(["'none'"]);
@@ -105,7 +105,7 @@ describe("prerenderedPageContentSecurityPolicy", () => {
 
   it("lets the theme's first-paint script run on pages rendered per request too", async () => {
     const { contentSecurityPolicy } = await headersModule({ NODE_ENV: "production", APP_URL: "https://couples.example" });
-    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/http/theme-script");
+    const { THEME_INIT_SCRIPT_HASH } = await import("@/lib/csp/theme-script");
     expect(directives(contentSecurityPolicy("abc"))["script-src"]).toEqual([
       "'self'",
       "'nonce-abc'",

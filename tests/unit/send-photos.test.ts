@@ -7,14 +7,14 @@ const sent: Sent[] = [];
 let answer: (url: string, form: FormData, report?: (fraction: number) => void) => { status: number; json: unknown };
 
 // The transport's upload: the JSON of a 2xx answer, else its ApiError.
-vi.mock("@/lib/http/upload-client", () => ({
+vi.mock("@/lib/transport/upload", () => ({
   uploadForm: async (url: string, form: FormData, options: { onProgress?(fraction: number): void } = {}) => {
     sent.push({ url, form });
     options.onProgress?.(0.5);
     options.onProgress?.(1);
     const { status, json } = answer(url, form);
     if (status >= 200 && status < 300) return json;
-    const { ApiError } = await import("@/lib/http/client");
+    const { ApiError } = await import("@/lib/transport/client");
     const error = (json as { error: { code: string; message: string; fields?: Record<string, string> } }).error;
     throw new ApiError(status, error.code, error.message, error.fields);
   },

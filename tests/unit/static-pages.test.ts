@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { inlineScriptHashes, inlineScripts, prerenderedFile } from "@/lib/http/static-pages";
-import { THEME_INIT_SCRIPT, THEME_INIT_SCRIPT_HASH, scriptHashSource } from "@/lib/http/theme-script";
+import { inlineScriptHashes, inlineScripts, prerenderedFile } from "@/lib/csp/static-pages";
+import { THEME_INIT_SCRIPT, THEME_INIT_SCRIPT_HASH, scriptHashSource } from "@/lib/csp/theme-script";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
@@ -51,12 +51,12 @@ describe("prerenderedScriptHashes", () => {
     vi.stubEnv("NEXT_DIST_DIR", ".next-test");
     vi.stubEnv("NODE_ENV", "development");
     vi.resetModules();
-    const dev = await import("@/lib/http/static-pages");
+    const dev = await import("@/lib/csp/static-pages");
     expect(dev.prerenderedScriptHashes("/login")).toBeNull();
 
     vi.stubEnv("NODE_ENV", "production");
     vi.resetModules();
-    const { prerenderedScriptHashes } = await import("@/lib/http/static-pages");
+    const { prerenderedScriptHashes } = await import("@/lib/csp/static-pages");
     expect(prerenderedScriptHashes("/login")).toEqual([sha("first()")]);
     writeFileSync(file, "<script>second()</script>");
     expect(prerenderedScriptHashes("/login")).toEqual([sha("first()")]);

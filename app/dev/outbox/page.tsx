@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { Fragment } from "react";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { isPreview } from "@/lib/env";
 import { mayReadOutbox } from "@/lib/http/preview-access";
 import { listOutbox } from "@/lib/mail/outbox";

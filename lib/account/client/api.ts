@@ -1,6 +1,6 @@
-/** The browser's calls to the account API, through the transport (lib/http/client.ts). */
+/** The browser's calls to the account API, through the transport (lib/transport/client.ts). */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 
 /** Deletes the account for good (its password confirms it). */
 export async function deleteAccount(password: string): Promise<void> {

@@ -1,6 +1,6 @@
-/** The browser's calls to the account-security API (password, e-mail, sessions), through the transport (lib/http/client.ts). */
+/** The browser's calls to the account-security API (password, e-mail, sessions), through the transport (lib/transport/client.ts). */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import type { SessionSummary } from "../account-security";
 
 export type { SessionSummary } from "../account-security";

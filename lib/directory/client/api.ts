@@ -1,6 +1,6 @@
-/** The browser's calls to `GET /api/directory` ('Load more'), its count and its map, through the transport (lib/http/client.ts). */
+/** The browser's calls to `GET /api/directory` ('Load more'), its count and its map, through the transport (lib/transport/client.ts). */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import type { DirectoryMapAnswer, DirectoryPage } from "../queries";
 import { filterParams, type DirectoryFilters } from "../rules";
 

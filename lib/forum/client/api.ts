@@ -1,10 +1,10 @@
 /**
  * The browser's calls to the forum API (the README's forum API section) and the shapes it
- * answers, as the pages and components use them, through the transport (lib/http/client.ts):
+ * answers, as the pages and components use them, through the transport (lib/transport/client.ts):
  * every failure is its ApiError with the server's message, so a form can show it as it is.
  */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import { listSearchParams, type ListQuery } from "../list-href";
 import type { KeysetPage, KeysetPagination } from "@/lib/pagination/page";
 import type { ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";

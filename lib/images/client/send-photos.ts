@@ -6,8 +6,8 @@
  * the first half, then every byte sent (each upload, then the save) the second.
  */
 import "client-only";
-import { ApiError } from "@/lib/http/client";
-import { uploadForm } from "@/lib/http/upload-client";
+import { ApiError } from "@/lib/transport/client";
+import { uploadForm } from "@/lib/transport/upload";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, type StagedPhotoKind } from "@/lib/images/rules";
 import { compressImage } from "./compress";
 import { photoToFile, type PickedPhoto } from "./photo";

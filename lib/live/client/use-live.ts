@@ -7,7 +7,7 @@
  *   One key is one feed per tab, shared by every component that shows it: the first subscriber's
  *   `load` and options feed it (later ones share its state; `load` is always the latest passed),
  *   and it ends with its last subscriber, so a key shown again later starts afresh.
- * - `load(signal)` fetches the value (through the transport, lib/http/client.ts). The signal
+ * - `load(signal)` fetches the value (through the transport, lib/transport/client.ts). The signal
  *   aborts when a newer load or a pushed value supersedes it, or nobody shows the key any more.
  * - The answer is a LiveState: "loading" until the first value, "error" when the first load
  *   failed, "ready" with the latest value after that; a later failure keeps the value shown and

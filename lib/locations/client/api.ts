@@ -1,10 +1,10 @@
 /**
  * The browser's calls for locations (spec section 7): public search and normalizing a chosen
- * place, through the transport (lib/http/client.ts). Browser only; failures carry the spec's
+ * place, through the transport (lib/transport/client.ts). Browser only; failures carry the spec's
  * texts (section 8).
  */
 import "client-only";
-import { api, ApiError } from "@/lib/http/client";
+import { api, ApiError } from "@/lib/transport/client";
 import type { Prediction } from "@/lib/places/types";
 import type { NormalizedLocation, PrivacyLevel } from "../privacy";
 import { SEARCH_DEFAULT_LIMIT, searchFailureMessage, type SearchFailureReason } from "../rules";

@@ -1,15 +1,15 @@
 /**
  * The browser's calls to the messaging API (connection requests, the inbox, threads), through
- * the one transport (lib/http/client.ts), and the live keys (lib/live/client/use-live.ts) that
+ * the one transport (lib/transport/client.ts), and the live keys (lib/live/client/use-live.ts) that
  * keep the screens current: a write here invalidates what it changed, so every screen follows.
  */
 import "client-only";
-import { api, ApiError } from "@/lib/http/client";
-import { uploadForm } from "@/lib/http/upload-client";
+import { api, ApiError } from "@/lib/transport/client";
+import { uploadForm } from "@/lib/transport/upload";
 import { invalidate } from "@/lib/live/client/use-live";
 import type { KeysetPage } from "@/lib/pagination/page";
 import type { ReactionKind } from "@/lib/reactions/rules";
-import type { ConnectionRequest, Conversation, InboxRow, Message } from "../view";
+import type { ConnectionRequest, Conversation, InboxRow, Message } from "../display";
 
 /** The live keys: "messages" is every one of them. */
 export const MESSAGES_KEY = "messages";

@@ -6,7 +6,7 @@
 import "client-only";
 import { invalidate, liveState, push } from "@/lib/live/client/use-live";
 import type { LiveClientFeature } from "@/lib/live/client/stream";
-import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../view";
+import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../display";
 import { withoutTypist, type Typist } from "../typing-view";
 import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "./api";
 import { typingKey } from "./typing";

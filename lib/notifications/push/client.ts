@@ -1,6 +1,6 @@
 /** The browser's side of Web Push: this device's subscription, and the push settings' calls through the transport. */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import { registerServiceWorker } from "@/lib/pwa/client";
 import type { PushChoices, PushDevice } from "./subscriptions";
 

@@ -75,6 +75,6 @@ export function deliverPushesAfterResponse(db: Db): void {
       await deliverDuePushes(db);
     });
   } catch {
-    // Not in a request: lib/due sends them within the minute.
+    // Not in a request: lib/scheduled sends them within the minute.
   }
 }

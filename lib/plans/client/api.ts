@@ -1,9 +1,9 @@
 /**
- * The browser's calls to the plans API through the one transport (lib/http/client.ts), and the
+ * The browser's calls to the plans API through the one transport (lib/transport/client.ts), and the
  * live keys (lib/live/client/use-live.ts) that keep the cards and 'Upcoming' current.
  */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import { invalidate } from "@/lib/live/client/use-live";
 import type { FeedbackAnswer, PlanAnswer } from "../rules";
 import type { PlanInput } from "../schemas";

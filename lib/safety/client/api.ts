@@ -1,6 +1,6 @@
-/** The browser's calls to the moderation API, through the transport (lib/http/client.ts). */
+/** The browser's calls to the moderation API, through the transport (lib/transport/client.ts). */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import type { KeysetPage } from "@/lib/pagination/page";
 import type { LogRow } from "../moderation-log";
 

@@ -1,6 +1,6 @@
-/** The browser's calls to the settings API that carry no photos, through the transport (lib/http/client.ts); forms with photos go through ./save.ts. */
+/** The browser's calls to the settings API that carry no photos, through the transport (lib/transport/client.ts); forms with photos go through ./save.ts. */
 import "client-only";
-import { api } from "@/lib/http/client";
+import { api } from "@/lib/transport/client";
 import type { NotificationKind, NotificationPreferences } from "@/lib/notifications/rules";
 
 /** Saves every type's channels together; answers what was saved. */

@@ -4,7 +4,7 @@
  * each through the transport's upload), with the progress of the whole. Browser only.
  */
 import "client-only";
-import { ApiError } from "@/lib/http/client";
+import { ApiError } from "@/lib/transport/client";
 import { sendWithPhotos, type PhotoPart, type SendOptions } from "@/lib/images/client/send-photos";
 
 export type SettingsSave = { ok: true; json: unknown } | { ok: false; message: string; fields: Record<string, string> };

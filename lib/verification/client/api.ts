@@ -1,7 +1,7 @@
-/** The browser's calls about photo verification, through the transport (lib/http/client.ts, lib/http/upload-client.ts). */
+/** The browser's calls about photo verification, through the transport (lib/transport/client.ts, lib/transport/upload.ts). */
 import "client-only";
-import { api } from "@/lib/http/client";
-import { uploadForm } from "@/lib/http/upload-client";
+import { api } from "@/lib/transport/client";
+import { uploadForm } from "@/lib/transport/upload";
 import type { KeysetPage } from "@/lib/pagination/page";
 import type { PendingVerification } from "../queries";
 import type { MyVerification } from "../rules";

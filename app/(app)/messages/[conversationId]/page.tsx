@@ -6,7 +6,7 @@ import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { conversationDetail, threadPage } from "@/lib/messages/queries";
 import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
-import type { ThreadValue } from "@/lib/messages/view";
+import type { ThreadValue } from "@/lib/messages/display";
 import { plansOfConversation } from "@/lib/plans/service";
 import type { PlanView } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";

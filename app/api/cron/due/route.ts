@@ -1,10 +1,10 @@
 import { NextResponse } from "next/server";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { route } from "@/lib/http/route";
-import { cronAuthorized } from "@/lib/http/cron";
+import { cronAuthorized } from "@/lib/scheduled/cron-auth";
 
 /**
- * POST /api/cron/due: runs the due work (lib/due/service.ts) for a scheduler holding
+ * POST /api/cron/due: runs the due work (lib/scheduled/service.ts) for a scheduler holding
  * `Authorization: Bearer <CRON_SECRET>`; anything else is refused. GET does the same, since
  * Vercel's cron calls a path with GET.
  */

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { runDueWork } from "@/lib/due/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { mayReadOutbox } from "@/lib/http/preview-access";
 import { parseWith } from "@/lib/http/errors";
 import { route } from "@/lib/http/route";

@@ -66,7 +66,7 @@ export function contentSecurityPolicy(nonce: string): string {
 
 /**
  * A prerendered page (the same bytes for everyone, so no nonce can be in it): its inline scripts
- * run only by their hashes (lib/http/static-pages.ts reads them from the built HTML), its script
+ * run only by their hashes (lib/csp/static-pages.ts reads them from the built HTML), its script
  * files only from this origin. No 'strict-dynamic', which would ignore 'self'; no 'unsafe-inline'.
  */
 export function prerenderedPageContentSecurityPolicy(inlineScriptHashes: readonly string[]): string {

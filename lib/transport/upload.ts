@@ -1,10 +1,10 @@
 /**
  * Multipart uploads with real progress: fetch cannot report upload progress, XMLHttpRequest can.
- * Everything else is the transport's (lib/http/client.ts): the CSRF token and its one retry, the
+ * Everything else is the transport's (lib/transport/client.ts): the CSRF token and its one retry, the
  * retry rules, and one ApiError read from the answer, with section 8's upload texts.
  */
 import "client-only";
-import { ApiError, CSRF_HEADER, exchange, NetworkFailure, type Answer, type FailureTexts } from "@/lib/http/client";
+import { ApiError, CSRF_HEADER, exchange, NetworkFailure, type Answer, type FailureTexts } from "@/lib/transport/client";
 
 export type UploadOptions = { onProgress?(fraction: number): void; signal?: AbortSignal };
 

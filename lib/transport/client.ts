@@ -1,7 +1,7 @@
 /**
  * The browser's one way to call the API: `api(path, options)` answers the JSON body of a 2xx, or
  * throws one `ApiError` (status, code, message, fields) read from the `{error: {code, message,
- * fields}}` every route answers. Uploads with progress (lib/http/upload-client.ts) go through the
+ * fields}}` every route answers. Uploads with progress (lib/transport/upload.ts) go through the
  * same rules with XMLHttpRequest. The rules are the spec's (section 7, client behaviour on
  * answers; section 9, retries):
  * - POST, PUT, PATCH and DELETE carry X-CSRF-Token from GET /api/csrf-token (kept per page); a

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
  * (through its global config, before any page loads it) never to probe for eval, which the
  * policy forbids: its caught `new Function` would still be reported as a violation. Its text is
  * fixed, so every Content-Security-Policy allows it by its hash: the layout needs no nonce, and
- * pages with nothing per request can be prerendered (lib/http/static-pages.ts).
+ * pages with nothing per request can be prerendered (lib/csp/static-pages.ts).
  */
 export const THEME_INIT_SCRIPT =
   "(function(){var g=globalThis;g.__zod_globalConfig=g.__zod_globalConfig||{};g.__zod_globalConfig.jitless=true})();" +
