@@ -61,42 +61,42 @@ async function save(page: Page, name: string) {
 mkdirSync(OUT, { recursive: true });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 try {
-  const [maya, theo, ines, rafael] = await Promise.all([
-    signedIn(browser, demoEmail("Maya")),
-    signedIn(browser, demoEmail("Theo")),
+  const [marisol, thaddeus, ines, rafael] = await Promise.all([
+    signedIn(browser, demoEmail("Marisol")),
+    signedIn(browser, demoEmail("Thaddeus")),
     signedIn(browser, directoryEmail("Ines")),
     signedIn(browser, directoryEmail("Rafael")),
   ]);
 
-  await maya!.goto("/directory");
-  await imagesLoaded(maya!);
-  await save(maya!, "directory");
+  await marisol!.goto("/directory");
+  await imagesLoaded(marisol!);
+  await save(marisol!, "directory");
 
-  // Maya says hello to Ines & Rafael, Ines accepts, and the four plan a walk.
-  await maya!.goto("/directory?q=Ines");
-  const href = await maya!
+  // Marisol says hello to Ines & Rafael, Ines accepts, and the four plan a walk.
+  await marisol!.goto("/directory?q=Ines");
+  const href = await marisol!
     .getByRole("list", { name: "Couples" })
     .getByRole("link")
     .filter({ hasText: "Ines & Rafael" })
     .first()
     .getAttribute("href");
   const coupleId = href!.split("/").pop()!;
-  const request = await call<{ id: string }>(maya!, "/api/connections", {
+  const request = await call<{ id: string }>(marisol!, "/api/connections", {
     coupleId,
     note: "Hi Ines and Rafael! We live in Lisbon too and love a long walk followed by a long lunch. Fancy meeting up?",
   });
   const { conversationId } = await call<{ conversationId: string }>(ines!, `/api/connections/${request.id}/accept`);
   const lines: [Page, string][] = [
-    [ines!, "Hello Maya and Theo! Yes please. Rafael knows a lovely trail above Sintra."],
+    [ines!, "Hello Marisol and Thaddeus! Yes please. Rafael knows a lovely trail above Sintra."],
     [rafael!, "About two hours, with a view of the sea at the end. Saturday morning?"],
-    [theo!, "Saturday works for us. Meet at Sintra station at 9?"],
-    [maya!, "Perfect. We'll bring pastéis de nata for the top!"],
+    [thaddeus!, "Saturday works for us. Meet at Sintra station at 9?"],
+    [marisol!, "Perfect. We'll bring pastéis de nata for the top!"],
   ];
   for (const [page, body] of lines) await call(page, `/api/conversations/${conversationId}/messages`, { body });
-  await maya!.goto(`/messages/${conversationId}`);
-  await maya!.getByRole("log", { name: "Messages" }).getByText("pastéis de nata for the top").waitFor();
-  await imagesLoaded(maya!);
-  await save(maya!, "conversation");
+  await marisol!.goto(`/messages/${conversationId}`);
+  await marisol!.getByRole("log", { name: "Messages" }).getByText("pastéis de nata for the top").waitFor();
+  await imagesLoaded(marisol!);
+  await save(marisol!, "conversation");
 } finally {
   await browser.close();
 }

@@ -41,7 +41,7 @@ export default function AboutPage() {
         />
         <Screenshot
           src="/screenshots/conversation.webp"
-          alt="A conversation on a phone between Maya & Theo and Ines & Rafael: all four write in one thread, planning a walk in Sintra."
+          alt="A conversation on a phone between Marisol & Thaddeus and Ines & Rafael: all four write in one thread, planning a walk in Sintra."
           caption="A conversation: the four of you in one thread."
         />
       </div>

@@ -5,7 +5,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./Signature.module.css";
 
 /**
- * "Maya of Maya & Theo" with the couple's photo, both linking to their profile, the 'Verified
+ * "Marisol of Marisol & Thaddeus" with the couple's photo, both linking to their profile, the 'Verified
  * Couple' badge when it applies, and when it was written. A deleted member (the author deleted
  * their account) is their signature, "Deleted member", beside the placeholder face, linking nowhere.
  */

@@ -61,7 +61,7 @@ type Props = {
 };
 
 /**
- * One message: the author as 'Maya of Maya & Theo' (with their face), the time ('edited' once
+ * One message: the author as 'Marisol of Marisol & Thaddeus' (with their face), the time ('edited' once
  * changed), the message it answers, the text and photo (full size on a tap), its reactions,
  * 'Seen by' when it is someone's latest read. Its menu replies and reacts; its author edits it
  * within 15 minutes or deletes it; the other couple's is reported.

@@ -5,7 +5,7 @@ import { typingLine } from "@/lib/messages/typing-view";
 import styles from "./TypingLine.module.css";
 
 /**
- * 'Maya is typing…' under the messages, for the others in the conversation. A polite live region
+ * 'Marisol is typing…' under the messages, for the others in the conversation. A polite live region
  * that is always there: its words change only when who is typing does, so a screen reader hears
  * each change once, not every signal.
  */

@@ -46,7 +46,7 @@ export const couples = pgTable(
     /**
      * What the directory's search reads (lib/directory/queries.ts): the couple name, both
      * partners' first names and the place's name at its privacy level (nothing when hidden), so a
-     * couple is found by 'Priya' or 'London' but never by a city it does not show. Kept by the
+     * couple is found by 'Perpetua' or 'London' but never by a city it does not show. Kept by the
      * triggers of migration 0014 (hand-written part) on couples, users and locations.
      */
     searchText: text("search_text").notNull().default(""),

@@ -94,7 +94,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     completedDaysAgo: 41,
     canCreatePaidEvents: true,
     partnerA: {
-      firstName: "Maya",
+      firstName: "Marisol",
       lastName: "Ferreira",
       dateOfBirth: "1991-04-12",
       occupation: "UX researcher",
@@ -102,7 +102,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["travel", "food_dining", "photography", "arts_culture", "technology", "reading"],
     },
     partnerB: {
-      firstName: "Theo",
+      firstName: "Thaddeus",
       lastName: "Brandt",
       dateOfBirth: "1989-09-03",
       occupation: "Marine biologist",
@@ -117,7 +117,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Gallery openings on Thursdays, Sunday roasts with friends, and a shared spreadsheet of every theatre show we have seen since 2016.",
     completedDaysAgo: 33,
     partnerA: {
-      firstName: "Priya",
+      firstName: "Perpetua",
       lastName: "Shah",
       dateOfBirth: "1988-02-27",
       occupation: "Architect",
@@ -125,7 +125,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["arts_culture", "reading", "career_development", "home_entertaining", "photography"],
     },
     partnerB: {
-      firstName: "Samuel",
+      firstName: "Silvanus",
       lastName: "Okafor",
       dateOfBirth: "1987-11-14",
       occupation: "Sound engineer",
@@ -140,7 +140,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Cyclists, climbers and organisers of a monthly board-game night in Kreuzberg. Always up for a lake day and a long dinner afterwards.",
     completedDaysAgo: 27,
     partnerA: {
-      firstName: "Lena",
+      firstName: "Leocadia",
       lastName: "Hoffmann",
       dateOfBirth: "1993-06-08",
       occupation: "Physiotherapist",
@@ -148,7 +148,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["fitness_wellness", "outdoor_activities", "adventure_sports", "reading", "travel"],
     },
     partnerB: {
-      firstName: "Jonas",
+      firstName: "Jericho",
       lastName: "Weber",
       dateOfBirth: "1992-01-19",
       occupation: "Software engineer",
@@ -163,7 +163,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Two food lovers who plan holidays around restaurants and vineyards. Ask us about the best natural wine bars in the 11th.",
     completedDaysAgo: 19,
     partnerA: {
-      firstName: "Camille",
+      firstName: "Cordelia",
       lastName: "Laurent",
       dateOfBirth: "1990-03-30",
       occupation: "Sommelier",
@@ -171,7 +171,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["wine_tasting", "food_dining", "travel", "home_entertaining", "arts_culture"],
     },
     partnerB: {
-      firstName: "Hugo",
+      firstName: "Horatio",
       lastName: "Moreau",
       dateOfBirth: "1986-07-22",
       occupation: "Chef",
@@ -186,7 +186,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Sailing on Sundays, tapas on Fridays, and a running list of islands we still need to see. We love meeting couples who like the sea as much as we do.",
     completedDaysAgo: 14,
     partnerA: {
-      firstName: "Sofia",
+      firstName: "Seraphina",
       lastName: "Martínez",
       dateOfBirth: "1994-10-05",
       occupation: "Product manager",
@@ -194,7 +194,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["travel", "adventure_sports", "career_development", "technology", "food_dining"],
     },
     partnerB: {
-      firstName: "Marco",
+      firstName: "Marcellus",
       lastName: "Rossi",
       dateOfBirth: "1991-12-11",
       occupation: "Sailing instructor",
@@ -209,7 +209,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Founders of a small design studio and a canal-side book club. We host dinners for new people in town every few weeks.",
     completedDaysAgo: 10,
     partnerA: {
-      firstName: "Noor",
+      firstName: "Nerys",
       lastName: "Bakker",
       dateOfBirth: "1989-05-17",
       occupation: "Brand designer",
@@ -217,7 +217,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["arts_culture", "entrepreneurship", "reading", "home_entertaining", "photography"],
     },
     partnerB: {
-      firstName: "Daan",
+      firstName: "Dashiell",
       lastName: "Visser",
       dateOfBirth: "1988-08-09",
       occupation: "Startup founder",
@@ -232,7 +232,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Film-festival regulars and amateur jazz fans. Winter means hockey games and hot chocolate; summer means island picnics.",
     completedDaysAgo: 6,
     partnerA: {
-      firstName: "Alex",
+      firstName: "Indigo",
       lastName: "Kim",
       dateOfBirth: "1995-02-02",
       occupation: "Data analyst",
@@ -240,7 +240,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["technology", "music", "arts_culture", "investing", "reading"],
     },
     partnerB: {
-      firstName: "Jordan",
+      firstName: "Sorrel",
       lastName: "Reyes",
       dateOfBirth: "1993-04-25",
       occupation: "High-school teacher",
@@ -255,7 +255,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Coffee snobs, trail runners and proud owners of an over-ambitious veggie patch. Looking for couples to share long hikes and longer brunches.",
     completedDaysAgo: 3,
     partnerA: {
-      firstName: "Nina",
+      firstName: "Nephele",
       lastName: "Clarke",
       dateOfBirth: "1990-09-28",
       occupation: "Veterinarian",
@@ -263,7 +263,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["fitness_wellness", "outdoor_activities", "food_dining", "travel", "photography"],
     },
     partnerB: {
-      firstName: "Clara",
+      firstName: "Clementine",
       lastName: "Nguyen",
       dateOfBirth: "1992-06-15",
       occupation: "Barista and roaster",
@@ -279,7 +279,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
     bio: "Just moved to Copenhagen and learning Danish one pastry at a time. Looking for couples who like harbour swims and cosy dinners.",
     completedDaysAgo: 1,
     partnerA: {
-      firstName: "Emma",
+      firstName: "Eulalia",
       lastName: "Larsen",
       dateOfBirth: "1996-01-10",
       occupation: "Nurse",
@@ -287,7 +287,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
       interests: ["fitness_wellness", "travel", "food_dining", "reading", "outdoor_activities"],
     },
     partnerB: {
-      firstName: "Lucas",
+      firstName: "Lysander",
       lastName: "Andersen",
       dateOfBirth: "1994-08-30",
       // Not written while `finished` is false: only what accepting the invitation gives is seeded.
@@ -300,7 +300,7 @@ export const DEMO_COUPLES: DemoCouple[] = [
 ];
 
 /** A verified account without a couple: signing in leads to onboarding. */
-export const DEMO_SOLO = { firstName: "Riley", lastName: "Morgan", dateOfBirth: "1997-05-21" } as const;
+export const DEMO_SOLO = { firstName: "Rafferty", lastName: "Morgan", dateOfBirth: "1997-05-21" } as const;
 
 export type DemoNotification = {
   type: "partner_joined" | "reply" | "mention" | "reaction";
@@ -315,15 +315,15 @@ export type DemoNotification = {
   replyId?: string;
 };
 
-/** Maya's forum posts that the demo notifications are about. */
-export const MAYA_POSTS = [
+/** Marisol's forum posts that the demo notifications are about. */
+export const MARISOL_POSTS = [
   { id: "0887bce3-1c40-45b4-a47d-3f40f7c791f2", title: "Best surf spots near Lisbon for beginners?" },
   { id: "5ab103f6-c3bb-48e5-a262-1475a04b854d", title: "Tile-hunting walk through Alfama this Saturday" },
   { id: "c233ad13-b438-4f27-8004-6ae7f047eb41", title: "Favourite tascas that aren't on every list?" },
 ] as const;
 
-/** Couples that liked Maya's posts over the past weeks. */
-const REACTORS = ["Priya", "Lena", "Camille", "Sofia", "Noor", "Alex", "Nina"];
+/** Couples that liked Marisol's posts over the past weeks. */
+const REACTORS = ["Perpetua", "Leocadia", "Cordelia", "Seraphina", "Nerys", "Indigo", "Nephele"];
 
 /** A demo couple's name, as the seed stores it. */
 export const demoCoupleName = (couple: Pick<DemoCouple, "partnerA" | "partnerB">) =>
@@ -331,7 +331,7 @@ export const demoCoupleName = (couple: Pick<DemoCouple, "partnerA" | "partnerB">
 
 const coupleOf = (firstName: string) =>
   DEMO_COUPLES.find((couple) => couple.partnerA.firstName === firstName || couple.partnerB.firstName === firstName)!;
-const RECIPIENT = "Maya";
+const RECIPIENT = "Marisol";
 /** The actor as the recipient knows them, in the real notifications' words (lib/forum/rules). */
 const who = (actor: string) =>
   notifiedName({ firstName: actor, coupleName: demoCoupleName(coupleOf(actor)) }, coupleOf(actor) === coupleOf(RECIPIENT));
@@ -346,42 +346,42 @@ export const DEMO_INBOX: { recipient: string; notifications: DemoNotification[] 
   notifications: [
     {
       type: "partner_joined",
-      ...partnerJoined.text.notice(coupleOf("Theo").partnerB, demoCoupleName(coupleOf("Theo"))),
-      actor: "Theo",
+      ...partnerJoined.text.notice(coupleOf("Thaddeus").partnerB, demoCoupleName(coupleOf("Thaddeus"))),
+      actor: "Thaddeus",
       hoursAgo: 2,
       read: false,
     },
     {
       type: "reply",
-      title: reply.text.toPost(who("Priya")),
+      title: reply.text.toPost(who("Perpetua")),
       message: "“Try O Trevo for bifanas, and go early: by noon the queue is the whole street.”",
-      actor: "Priya",
+      actor: "Perpetua",
       hoursAgo: 5,
       read: false,
-      postId: MAYA_POSTS[2].id,
+      postId: MARISOL_POSTS[2].id,
       replyId: "87e0b450-3c88-4638-9c41-51b7599225c8",
     },
     {
       type: "mention",
-      title: mention.text.title(who("Camille")),
-      message: "“@Maya we're in Lisbon in May: can we join the tile walk?”",
-      actor: "Camille",
+      title: mention.text.title(who("Cordelia")),
+      message: "“@Marisol we're in Lisbon in May: can we join the tile walk?”",
+      actor: "Cordelia",
       hoursAgo: 26,
       read: false,
-      postId: MAYA_POSTS[1].id,
+      postId: MARISOL_POSTS[1].id,
       replyId: "1231e1d6-e910-4ac0-be05-76612c13206e",
     },
     {
       type: "reply",
-      title: reply.text.toPost(who("Jonas")),
+      title: reply.text.toPost(who("Jericho")),
       message: "“Carcavelos on a small day is perfect for a first lesson. Bring a 4/3 wetsuit.”",
-      actor: "Jonas",
+      actor: "Jericho",
       hoursAgo: 50,
       read: true,
-      postId: MAYA_POSTS[0].id,
+      postId: MARISOL_POSTS[0].id,
       replyId: "a472edf6-434c-44e6-b950-3ec497fccd6e",
     },
-    ...MAYA_POSTS.flatMap((post, p) =>
+    ...MARISOL_POSTS.flatMap((post, p) =>
       REACTORS.map((actor, r): DemoNotification => ({
         type: "reaction",
         title: reaction.text.title(demoCoupleName(coupleOf(actor)), 0, "post"),

@@ -37,8 +37,8 @@ export const DIRECTORY_SEARCH_WORDS = 6;
 
 /**
  * The words of a search, each once, at most DIRECTORY_SEARCH_WORDS of them: a couple matches when
- * every word appears in its name, a partner's first name or its shown place ('Priya', 'London',
- * 'priya lisbon'). The text is already bounded (DIRECTORY_SEARCH_MAX) before it is split.
+ * every word appears in its name, a partner's first name or its shown place ('Perpetua', 'London',
+ * 'perpetua lisbon'). The text is already bounded (DIRECTORY_SEARCH_MAX) before it is split.
  */
 export function searchWords(q: string | undefined): string[] {
   if (!q) return [];

@@ -14,7 +14,7 @@ export type MentionSuggestion = { coupleId: string; name: string; imageUrl: stri
 
 /**
  * The words of a mention query as a prefix search over the words of couple names ("ma th" finds
- * "Maya & Theo"), or null when it has no letter or digit. Only letters and digits reach
+ * "Marisol & Thaddeus"), or null when it has no letter or digit. Only letters and digits reach
  * to_tsquery, so nothing typed can change the query's syntax.
  */
 export function mentionPrefixQuery(q: string): string | null {
@@ -36,7 +36,7 @@ const partnerA = alias(users, "mention_partner_a");
 const partnerB = alias(users, "mention_partner_b");
 
 /**
- * Couples the actor may mention, found by the words of their name ("ma th" finds "Maya & Theo")
+ * Couples the actor may mention, found by the words of their name ("ma th" finds "Marisol & Thaddeus")
  * or by a partner's first name typed from its start ("@An" finds the couple Andre is in, and says
  * it was Andre): the couples they may see (lib/safety/visibility.ts: discoverable, not their own,
  * not blocked either way). Hidden couples' posts stay readable, but nobody can find them here.

@@ -22,7 +22,7 @@ export type ForumAuthor = {
 };
 export type { ForumMention } from "./text";
 /**
- * Who reacted with each kind, as signatures ("Maya of Maya & Theo"), earliest first and at most
+ * Who reacted with each kind, as signatures ("Marisol of Marisol & Thaddeus"), earliest first and at most
  * REACTED_BY_SHOWN of them (the count says how many more): shown on hover or focus. Couples
  * blocked either way are neither listed nor counted.
  */

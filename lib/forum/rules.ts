@@ -115,7 +115,7 @@ export function showsEdited(createdAt: Date, editedAt: Date | null): boolean {
   return editedAt !== null && editedAt.getTime() - createdAt.getTime() > EDIT_GRACE_MS;
 }
 
-/** How a person signs a post or reply: "Maya of Maya & Theo". */
+/** How a person signs a post or reply: "Marisol of Marisol & Thaddeus". */
 export const signature = (firstName: string, coupleName: string): string => `${firstName} of ${coupleName}`;
 
 /**

@@ -62,7 +62,7 @@ function safeHref(text: string): string | null {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * "@Name" for each known mention, longest name first so "@Maya & Theo" wins over "@Maya". The
+ * "@Name" for each known mention, longest name first so "@Marisol & Thaddeus" wins over "@Marisol". The
  * '@' starts a word (not an e-mail address) and the name ends one (case ignored).
  */
 function mentionPattern(mentions: readonly ForumMention[]): RegExp | null {

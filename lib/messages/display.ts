@@ -43,7 +43,7 @@ export const INBOX_TEXTS = {
 /** Every link in a message opens away from the app without handing it our window, our address or our ranking. */
 export const MESSAGE_LINK_REL = "nofollow noopener noreferrer ugc";
 
-/** 'Maya of Maya & Theo'. */
+/** 'Marisol of Marisol & Thaddeus'. */
 export const authorLine = (author: MessageAuthor) => `${author.firstName} of ${author.coupleName}`;
 
 /** The inbox's last line: 'You: ...', 'Ana: ...', or 'This message was deleted'; a photo alone reads 'Photo'. */
@@ -55,7 +55,7 @@ export function lastMessageLine(message: Message | null, viewerUserId: string): 
   return `${who}: ${text}`;
 }
 
-/** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Theo'. */
+/** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Thaddeus'. */
 export function seenByText(names: readonly string[]): string {
   if (names.length === 0) return "";
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;

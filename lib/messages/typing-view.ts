@@ -40,7 +40,7 @@ export const stillTyping = (typists: readonly Typist[], now: number): Typist[] =
 export const nextExpiry = (typists: readonly Typist[]): number | null =>
   typists.length === 0 ? null : Math.min(...typists.map((each) => each.until));
 
-/** 'Maya is typing…', 'Maya and Theo are typing…', 'Maya, Theo and Ana are typing…'; "" for nobody. */
+/** 'Marisol is typing…', 'Marisol and Thaddeus are typing…', 'Marisol, Thaddeus and Ana are typing…'; "" for nobody. */
 export function typingLine(typists: readonly Pick<Typist, "firstName">[]): string {
   const names = typists.map((each) => each.firstName);
   if (names.length === 0) return "";

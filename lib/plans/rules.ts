@@ -73,7 +73,7 @@ export type AnswerRow = { userId: string; firstName: string; answer: PlanAnswer 
 /** 'Confirmed': everyone of the conversation now is going (three people when a couple has one partner). */
 export const isConfirmed = (answers: readonly AnswerRow[]) => answers.length > 0 && answers.every((a) => a.answer === "going");
 
-/** 'Ana: going · Rui: maybe · Maya: going · Theo: not yet'. */
+/** 'Ana: going · Rui: maybe · Marisol: going · Thaddeus: not yet'. */
 export const answersLine = (answers: readonly AnswerRow[]) =>
   answers.map((a) => `${a.firstName}: ${ANSWER_LABELS[a.answer ?? "none"]}`).join(" · ");
 

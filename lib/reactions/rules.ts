@@ -29,7 +29,7 @@ export const REACTED_BY_SHOWN = 10;
 
 /**
  * The text of a reaction's tooltip: the signatures the server sent (the first few) and a count
- * of the rest: "Maya of Maya & Theo, Rui of Ana & Rui and 3 others".
+ * of the rest: "Marisol of Marisol & Thaddeus, Rui of Ana & Rui and 3 others".
  */
 export function whoReactedText(count: number, names: readonly string[]): string {
   if (count <= 0) return "No reactions yet";

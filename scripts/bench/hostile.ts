@@ -21,12 +21,12 @@ const RUN_MS = Number(process.env.BENCH_HOSTILE_S ?? 10) * 1000;
 /** The budget the p99 delay is held to with the hostile stream beside normal traffic. */
 const P99_BUDGET_MS = 100;
 
-const NORMAL_REPLY = "See https://example.com/tiles (the Alfama walk). @Maya & Theo, shall we meet at 10?\n\nBring water!";
+const NORMAL_REPLY = "See https://example.com/tiles (the Alfama walk). @Marisol & Thaddeus, shall we meet at 10?\n\nBring water!";
 const NORMAL_SIGN_UP = {
-  email: "maya.okafor@example.com",
+  email: "marisol.okafor@example.com",
   password: "Str0ng-Passw0rd!",
   confirmPassword: "Str0ng-Passw0rd!",
-  firstName: "Maya",
+  firstName: "Marisol",
   lastName: "Okafor",
   dateOfBirth: "1992-04-12",
 };
@@ -34,7 +34,7 @@ const NORMAL_SIGN_UP = {
 /** One ordinary request's text work. */
 function normalItem(): void {
   registrationPayloadSchema.safeParse(NORMAL_SIGN_UP);
-  renderBody(NORMAL_REPLY, [{ coupleId: "c1", name: "Maya & Theo" }]);
+  renderBody(NORMAL_REPLY, [{ coupleId: "c1", name: "Marisol & Thaddeus" }]);
   excerpt(NORMAL_REPLY);
 }
 

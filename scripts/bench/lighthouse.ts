@@ -6,8 +6,8 @@
  * /dev/bare (the root layout and a heading, BENCH_BARE=1) as the baseline of this build.
  *
  * The server is the bench's own (build, fresh database, server.ts), seeded with the demo data:
- * /dashboard, /forum, /directory, /discover and the profile of a demo couple with photos (Priya &
- * Samuel: main photo, extra photos, both partners') are measured as the demo user Maya,
+ * /dashboard, /forum, /directory, /discover and the profile of a demo couple with photos (Perpetua &
+ * Silvanus: main photo, extra photos, both partners') are measured as the demo user Marisol,
  * /onboarding as a user registered through the API just before (verified through the dev
  * outbox's link), both signed in through the /login form in a browser; their session cookie goes
  * to Lighthouse as a header. The table has the four categories' scores (performance,
@@ -129,7 +129,7 @@ async function signInCookie(origin: string, email: string, password: string, lan
   }
 }
 
-/** The id of the demo couple's profile Maya opens, through the directory's search by a partner's first name. */
+/** The id of the demo couple's profile Marisol opens, through the directory's search by a partner's first name. */
 async function profiledCoupleId(origin: string, cookie: string): Promise<string> {
   const name = PROFILED.partnerA.firstName;
   const response = await fetch(`${origin}/api/directory?${new URLSearchParams({ q: name })}`, { headers: { cookie } });
@@ -201,19 +201,19 @@ export async function benchLighthouse(): Promise<number> {
   // localhost, not 127.0.0.1: the app's origin (APP_URL), whose cookies the browser keeps.
   const origin = `http://localhost:${PORT}`;
 
-  const maya = await signInCookie(origin, demoEmail("Maya"), DEMO_PASSWORD, /\/dashboard$/);
+  const marisol = await signInCookie(origin, demoEmail("Marisol"), DEMO_PASSWORD, /\/dashboard$/);
   const newcomer = await signInCookie(origin, await registerForOnboarding(origin), ONBOARDING_PASSWORD, /\/onboarding$/);
-  const profile = `/profile/${await profiledCoupleId(origin, maya)}`;
+  const profile = `/profile/${await profiledCoupleId(origin, marisol)}`;
   const pages: Page[] = [
     { path: "/dev/bare", label: "/dev/bare (baseline)" },
     { path: "/login" },
     { path: "/register" },
     { path: "/onboarding", cookie: newcomer },
-    { path: "/dashboard", cookie: maya },
-    { path: "/forum", cookie: maya },
-    { path: "/directory", cookie: maya },
-    { path: "/discover", cookie: maya },
-    { path: profile, label: "/profile/{id}", cookie: maya },
+    { path: "/dashboard", cookie: marisol },
+    { path: "/forum", cookie: marisol },
+    { path: "/directory", cookie: marisol },
+    { path: "/discover", cookie: marisol },
+    { path: profile, label: "/profile/{id}", cookie: marisol },
   ].filter((page) => !ONLY || page.path === "/dev/bare" || ONLY.includes(page.label ?? page.path));
   const shown = new Map(
     await Promise.all(pages.map(async (page) => [page.path, await faces(`${origin}${page.path}`, page.cookie)] as const)),
@@ -267,7 +267,7 @@ export async function benchLighthouse(): Promise<number> {
   printTable(header, rows);
   const version = [...runs.values()].flat()[0]?.version ?? "?";
   console.log(`Medians of ${RUNS} runs each; Lighthouse ${version}, ${CHROMIUM}, ${os.cpus().length} CPUs.`);
-  console.log(`/profile/{id}: ${PROFILED.partnerA.firstName} & ${PROFILED.partnerB.firstName}'s, as Maya.`);
+  console.log(`/profile/{id}: ${PROFILED.partnerA.firstName} & ${PROFILED.partnerB.firstName}'s, as Marisol.`);
   console.log("photos: of the faces in the page's HTML, how many are photos (the rest are placeholders).");
   return failures;
 }

@@ -4,8 +4,8 @@ import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn } from "./support";
 
 /**
- * The directory and the full couple profile, walked by the seeded demo couple (Maya &
- * Theo, Lisbon at city level) among the seeded neighbours: filter by an interest and a distance
+ * The directory and the full couple profile, walked by the seeded demo couple (Marisol &
+ * Thaddeus, Lisbon at city level) among the seeded neighbours: filter by an interest and a distance
  * band, open a couple, read the Venn and both partners without any private field.
  */
 test.describe.configure({ mode: "serial" });
@@ -24,7 +24,7 @@ async function axe(page: Page) {
 }
 
 test("'Load more' adds the next couples after the first page's, each couple once", async ({ page }) => {
-  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await page.goto("/directory");
   const names = page.getByRole("list", { name: "Couples", exact: true }).getByTestId("couple-name");
@@ -38,7 +38,7 @@ test("'Load more' adds the next couples after the first page's, each couple once
 });
 
 test("the demo couple filters the directory by an interest and a distance band and opens a couple", async ({ page }) => {
-  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   await page.goto("/directory");
   await expect(page.getByRole("heading", { level: 1, name: "Directory" })).toBeVisible();
@@ -101,23 +101,23 @@ test("the demo couple filters the directory by an interest and a distance band a
 });
 
 test("a couple's photos open in a lightbox that the keyboard drives", async ({ page }) => {
-  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-  await page.goto("/directory?q=Priya");
+  await page.goto("/directory?q=Perpetua");
   await page.getByRole("list", { name: "Couples", exact: true }).getByRole("link").first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Priya & Samuel" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Perpetua & Silvanus" })).toBeVisible();
   // The extra photos are buttons named by their photo; the lightbox runs over the main one too.
-  const opener = page.getByRole("button", { name: "Priya & Samuel, photo 1 of 2" });
+  const opener = page.getByRole("button", { name: "Perpetua & Silvanus, photo 1 of 2" });
   await opener.focus();
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("dialog", { name: "Priya & Samuel, photo 1 of 2" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Perpetua & Silvanus, photo 1 of 2" })).toBeVisible();
   await page.keyboard.press("ArrowRight");
-  await expect(page.getByRole("dialog", { name: "Priya & Samuel, photo 2 of 2" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Perpetua & Silvanus, photo 2 of 2" })).toBeVisible();
   await page.keyboard.press("ArrowLeft");
   await page.keyboard.press("ArrowLeft");
-  await expect(page.getByRole("dialog", { name: "Priya & Samuel, main photo" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Perpetua & Silvanus, main photo" })).toBeVisible();
   await page.getByRole("button", { name: "Previous" }).click();
-  await expect(page.getByRole("dialog", { name: "Priya & Samuel, photo 2 of 2" })).toBeVisible();
+  await expect(page.getByRole("dialog", { name: "Perpetua & Silvanus, photo 2 of 2" })).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog")).toHaveCount(0);
   await expect(opener).toBeFocused();
@@ -130,7 +130,7 @@ for (const theme of ["light", "dark"] as const) {
     const context = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: theme });
     await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
     const page = await context.newPage();
-    await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+    await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
     await page.waitForURL((url) => !url.pathname.startsWith("/login"));
     for (const path of ["/directory?interests=travel&styles=culture_curators", "/directory?q=nobody-is-called-this"]) {
       await page.goto(path);
@@ -142,7 +142,7 @@ for (const theme of ["light", "dark"] as const) {
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
       await axe(page);
     }
-    await page.goto("/directory?q=Priya");
+    await page.goto("/directory?q=Perpetua");
     await page.getByRole("list", { name: "Couples", exact: true }).getByRole("link").first().click();
     await expect(page.getByRole("heading", { name: "Interests in common" })).toBeVisible();
     await axe(page);

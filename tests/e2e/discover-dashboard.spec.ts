@@ -5,7 +5,7 @@ import { completeCouple, signIn } from "./support";
 /**
  * Discover, the dashboard and the events pages: couples made through the API (register, verify,
  * one profile-completion call with their place, styles and interests), then used through the
- * screens only. The seeded demo couple Maya & Theo may draft paid events.
+ * screens only. The seeded demo couple Marisol & Thaddeus may draft paid events.
  */
 
 /**
@@ -138,7 +138,7 @@ test("events: 'Notify us' is kept; a couple without the flag cannot open /events
 
 test("a flagged couple drafts an event, listed under 'Your drafts'", async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
-  await signIn(page, { email: "maya@demo.couples.test", password: "Couples2026!" });
+  await signIn(page, { email: "marisol@demo.couples.test", password: "Couples2026!" });
   await expect(page).toHaveURL(/\/dashboard/);
   await page.goto("/events");
   await page.getByRole("link", { name: "Create an event" }).click();

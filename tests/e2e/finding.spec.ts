@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { completeCouple, signIn } from "./support";
 
 /**
- * Finding couples, walked by the seeded demo couple (Maya & Theo, Lisbon at city level) on a phone
+ * Finding couples, walked by the seeded demo couple (Marisol & Thaddeus, Lisbon at city level) on a phone
  * and a wide screen in both themes: faces first, the filter sheet with its live count, nearest
  * first, search by a partner's first name and by city, the map, and no sideways scroll at 360 px
  * with a 50-character one-word name in the suggestions.
@@ -29,11 +29,11 @@ async function axe(page: Page) {
   expect(violations, page.url()).toEqual([]);
 }
 
-async function maya(browser: Browser, viewport: { width: number; height: number }, theme: (typeof THEMES)[number]) {
+async function marisol(browser: Browser, viewport: { width: number; height: number }, theme: (typeof THEMES)[number]) {
   const context = await browser.newContext({ viewport, colorScheme: theme });
   await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
   const page = await context.newPage();
-  await signIn(page, { email: demoEmail("Maya"), password: DEMO_PASSWORD });
+  await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   return page;
 }
@@ -46,7 +46,7 @@ for (const theme of THEMES) {
   test(`on a phone (${theme}): faces first, the filter sheet's live count shows results in the first screen, chips remove filters`, async ({
     browser,
   }) => {
-    const page = await maya(browser, PHONE, theme);
+    const page = await marisol(browser, PHONE, theme);
     await page.goto("/directory");
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
     // The first card, face first, starts within the first screen; every photo has its size set.
@@ -87,7 +87,7 @@ for (const theme of THEMES) {
   });
 
   test(`on a wide screen (${theme}): nearest first by default, every distance a band`, async ({ browser }) => {
-    const page = await maya(browser, WIDE, theme);
+    const page = await marisol(browser, WIDE, theme);
     await page.goto("/directory");
     await page.getByRole("button", { name: "Filters" }).click();
     await expect(page.getByRole("dialog", { name: "Filters" }).getByLabel("Sort by")).toHaveValue("nearest");
@@ -114,7 +114,7 @@ test("search finds a couple by a partner's first name and by city", async ({ bro
   });
   await made.page.context().close();
   for (const viewport of [PHONE, WIDE]) {
-    const page = await maya(browser, viewport, "light");
+    const page = await marisol(browser, viewport, "light");
     await page.goto("/directory");
     await page.getByLabel("Search by name or city").fill(first.toLowerCase());
     await page.getByRole("button", { name: "Search", exact: true }).click();
@@ -123,7 +123,7 @@ test("search finds a couple by a partner's first name and by city", async ({ bro
     await expect(cards(page).first()).toContainText("The Quietfields");
 
     await page.goto("/directory?q=London");
-    await expect(cards(page).filter({ hasText: "Priya & Samuel" })).toHaveCount(1);
+    await expect(cards(page).filter({ hasText: "Perpetua & Silvanus" })).toHaveCount(1);
     for (const card of await cards(page).all()) await expect(card).toContainText(/London/);
     await expect(page.getByRole("link", { name: "Remove filter: “London”" })).toBeVisible();
     await page.context().close();
@@ -135,7 +135,7 @@ for (const theme of THEMES) {
     browser,
   }) => {
     for (const viewport of [PHONE, WIDE]) {
-      const page = await maya(browser, viewport, theme);
+      const page = await marisol(browser, viewport, theme);
       await page.goto("/directory");
       await page.getByRole("link", { name: "Map", exact: true }).click();
       await expect(page).toHaveURL(/view=map/);
@@ -143,7 +143,7 @@ for (const theme of THEMES) {
       await expect(listed.first()).toBeVisible();
       const marks = page.getByRole("list", { name: "Marks on the map" });
       await expect(marks.getByRole("button").first()).toBeVisible();
-      // It opens on Maya's area (Lisbon), not the whole world: 'Show all couples' sits under the map, never over a mark.
+      // It opens on Marisol's area (Lisbon), not the whole world: 'Show all couples' sits under the map, never over a mark.
       const showAll = page.getByRole("button", { name: "Show all couples" });
       await expect(showAll).toBeVisible();
       const canvas = (await marks.locator("xpath=ancestor::div[1]").boundingBox())!;

@@ -33,7 +33,7 @@ async function partnerAWithCouple(page: Page, request: APIRequestContext): Promi
   expect((await page.request.post("/api/onboarding/step1", { multipart: step1, headers })).ok()).toBe(true);
 
   const step2 = new FormData();
-  step2.append("couple_name", "Robin & Theo");
+  step2.append("couple_name", "Robin & Thaddeus");
   for (const type of ["global_adventurers", "culture_curators"]) step2.append("coupleTypes[]", type);
   step2.append("bio", "We cycle, we cook, and we argue about maps.");
   step2.append("coupleProfileImage", await imagePart("couple.jpg", 600, 600));
@@ -95,7 +95,7 @@ test("after onboarding through the REST calls with the page's cookie, /profile o
   await partnerAWithCouple(page, request);
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/profile$/);
-  await expect(page.getByText("Robin & Theo").first()).toBeVisible();
+  await expect(page.getByText("Robin & Thaddeus").first()).toBeVisible();
 });
 
 test.describe("partner invitation", () => {
@@ -117,7 +117,7 @@ test.describe("partner invitation", () => {
     await expect(page.getByText("Please enter your partner's first name")).toBeVisible();
     await expect(page.getByText("Please enter your partner's last name")).toBeVisible();
     await expect(page.getByText("Please enter a valid email address")).toBeVisible();
-    await fillInvite(page, { first: "Theo", last: "Grant", email: partnerA.email.toUpperCase() });
+    await fillInvite(page, { first: "Thaddeus", last: "Grant", email: partnerA.email.toUpperCase() });
     await page.getByLabel("Partner's email").blur();
     await expect(page.getByText("You cannot invite yourself. Please enter your partner's email.")).toBeVisible();
 
@@ -132,7 +132,7 @@ test.describe("partner invitation", () => {
     const sent = page.getByRole("heading", { name: "They're In the Loop!" });
     await expect(sent).toBeVisible();
     await expect(sent).toBeFocused();
-    await expect(page.getByText(`We sent an invitation to Theo Grant at ${partnerEmail}. They have 7 days to join you.`)).toBeVisible();
+    await expect(page.getByText(`We sent an invitation to Thaddeus Grant at ${partnerEmail}. They have 7 days to join you.`)).toBeVisible();
     const shareable = page.getByLabel("Shareable invitation link");
     await expect(shareable).toHaveAttribute("readonly", "");
     const link = await shareable.inputValue();
@@ -148,7 +148,7 @@ test.describe("partner invitation", () => {
     await page.getByRole("button", { name: "Send Another Invitation" }).click();
     await expect(page.getByLabel("Partner's first name")).toBeFocused();
     await expect(page.getByLabel("Partner's email")).toHaveValue("");
-    await fillInvite(page, { first: "Theo", last: "Grant", email: partnerEmail });
+    await fillInvite(page, { first: "Thaddeus", last: "Grant", email: partnerEmail });
     await page.getByRole("button", { name: "Send Invitation" }).click();
     await expect(page.getByText("An invitation has already been sent to this email.")).toBeVisible();
 
@@ -157,7 +157,7 @@ test.describe("partner invitation", () => {
     const pageB = await partnerB.newPage();
     const cspB = watchCsp(pageB);
     await pageB.goto(emailed);
-    await expect(pageB.getByRole("heading", { name: "Welcome, Theo!" })).toBeVisible();
+    await expect(pageB.getByRole("heading", { name: "Welcome, Thaddeus!" })).toBeVisible();
     await expect(pageB.getByText("Robin has invited you to join", { exact: true })).toBeVisible();
     await expect(pageB.getByText(partnerEmail)).toBeVisible();
 
@@ -193,11 +193,11 @@ test.describe("partner invitation", () => {
 
     // Partner setup: what partner A set up, then partner B's own details with a photo shrunk in the browser.
     await pageB.goto("/partner-setup");
-    await expect(pageB.getByRole("heading", { name: "Welcome to Robin & Theo!" })).toBeVisible();
+    await expect(pageB.getByRole("heading", { name: "Welcome to Robin & Thaddeus!" })).toBeVisible();
     await expect(pageB.getByText("Robin already set up most of your couple profile.")).toBeVisible();
-    await expect(pageB.getByText("Couple name: Robin & Theo")).toBeVisible();
+    await expect(pageB.getByText("Couple name: Robin & Thaddeus")).toBeVisible();
     await expect(pageB.getByText("Couple photos: 2 photos")).toBeVisible();
-    await expect(pageB.getByLabel("First Name")).toHaveValue("Theo");
+    await expect(pageB.getByLabel("First Name")).toHaveValue("Thaddeus");
     await expect(pageB.getByLabel("Date of Birth")).toHaveValue("1991-07-08");
     const photo = pageB.getByLabel("Profile Photo (optional)");
     await photo.setInputFiles({ name: "broken.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not really a jpeg") });
@@ -341,7 +341,7 @@ test.describe("partner invitation", () => {
     const { pathname, search } = new URL(emailed);
     await expect(pageB).toHaveURL((url) => url.pathname + url.search === pathname + search);
     await expect(pageB.getByText(`You're signed in as ${partnerEmail}`)).toBeVisible();
-    await pageB.getByRole("button", { name: "Join Robin & Theo" }).click();
+    await pageB.getByRole("button", { name: "Join Robin & Thaddeus" }).click();
     await expect(pageB).toHaveURL(/\/onboarding$/);
     await partnerB.close();
 

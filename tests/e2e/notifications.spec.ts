@@ -3,10 +3,10 @@ import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn } from "./support";
 
 /**
- * The seeded inbox of maya@demo.couples.test (scripts/seed/main.ts): this is the only spec that reads
+ * The seeded inbox of marisol@demo.couples.test (scripts/seed/main.ts): this is the only spec that reads
  * or changes it. Counts are read from the page rather than assumed.
  */
-const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
+const marisol = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
 const partnerJoined = DEMO_INBOX.notifications.find((n) => n.type === "partner_joined")!.title;
 const total = DEMO_INBOX.notifications.length;
 
@@ -18,14 +18,14 @@ async function unreadOnBell(page: Page): Promise<number> {
   return Number(/, (\d+) unread$/.exec(label ?? "")?.[1] ?? 0);
 }
 
-async function signInAsMaya(page: Page) {
-  await signIn(page, maya);
+async function signInAsMarisol(page: Page) {
+  await signIn(page, marisol);
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 test.describe("notifications", () => {
   test("the bell shows the unread count and the latest; opening one marks it read; the page pages and marks all read", async ({ page }) => {
-    await signInAsMaya(page);
+    await signInAsMarisol(page);
     await expect(bell(page)).toHaveAccessibleName(/^Notifications, \d+ unread$/);
     const before = await unreadOnBell(page);
     await expect(page.getByTestId("unread-badge")).toHaveText(String(before));
@@ -36,9 +36,9 @@ test.describe("notifications", () => {
     await expect(latest).toHaveCount(5);
     const item = dropdown(page).getByRole("link", { name: new RegExp(partnerJoined) });
     await expect(item).toContainText("New");
-    // Theo is Maya's partner: the line under it names him as her partner, not as their own couple.
+    // Thaddeus is Marisol's partner: the line under it names him as her partner, not as their own couple.
     await expect(item).toContainText("Your partner · 2 hours ago");
-    await expect(item).not.toContainText("Maya & Theo · ");
+    await expect(item).not.toContainText("Marisol & Thaddeus · ");
 
     // A partner joining has no post: it opens the notifications page, read.
     await item.click();
@@ -81,7 +81,7 @@ test.describe("notifications", () => {
   test("the bell works from the keyboard: Enter opens, Tab reaches the items, Escape closes and returns focus; a click outside closes", async ({
     page,
   }) => {
-    await signInAsMaya(page);
+    await signInAsMarisol(page);
     await bell(page).focus();
     await page.keyboard.press("Enter");
     await expect(dropdown(page)).toBeVisible();

@@ -9,9 +9,9 @@ import { csrfToken, signIn } from "./support";
  * blocked-couples page saying where blocking is possible.
  */
 
-const priya = { email: demoEmail(DEMO_COUPLES[1]!.partnerA.firstName), password: DEMO_PASSWORD };
-const maya = DEMO_COUPLES[0]!;
-const mayaCouple = `${maya.partnerA.firstName} & ${maya.partnerB.firstName}`;
+const perpetua = { email: demoEmail(DEMO_COUPLES[1]!.partnerA.firstName), password: DEMO_PASSWORD };
+const marisol = DEMO_COUPLES[0]!;
+const marisolCouple = `${marisol.partnerA.firstName} & ${marisol.partnerB.firstName}`;
 
 /** The colour a locator's text is drawn in, and the theme's error colour, both as the browser computes them. */
 async function colours(locator: Locator) {
@@ -25,10 +25,10 @@ async function colours(locator: Locator) {
   });
 }
 
-async function openMayaProfile(page: Page) {
-  await page.goto(`/directory?q=${encodeURIComponent(mayaCouple)}`);
+async function openMarisolProfile(page: Page) {
+  await page.goto(`/directory?q=${encodeURIComponent(marisolCouple)}`);
   await page.locator('a[href^="/profile/"]').first().click();
-  await expect(page.getByRole("heading", { level: 1, name: mayaCouple })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: marisolCouple })).toBeVisible();
 }
 
 for (const [size, viewport] of [
@@ -40,14 +40,14 @@ for (const [size, viewport] of [
       const context = await browser.newContext({ viewport, colorScheme: theme, hasTouch: size === "phone" });
       await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
       const page = await context.newPage();
-      await signIn(page, priya);
+      await signIn(page, perpetua);
       await expect(page).toHaveURL(/\/dashboard$/);
 
       await page.goto("/profile");
       await page.getByRole("link", { name: "Edit profile" }).click();
       await expect(page).toHaveURL(/\/settings\/couple$/);
 
-      await openMayaProfile(page);
+      await openMarisolProfile(page);
       const badge = page.getByRole("button", { name: "Verified Couple" });
       const meaning = page.getByText("Both partners joined and verified their e-mail");
       await expect(meaning).toBeHidden();
@@ -60,14 +60,14 @@ for (const [size, viewport] of [
       await expect(meaning).toBeHidden();
 
       // Report and Block are in the profile's menu; Block is drawn in the error colour, Report is not.
-      await page.locator(`summary[aria-label="More actions for ${mayaCouple}"]`).click();
-      const block = await colours(page.getByRole("button", { name: `Block ${mayaCouple}` }));
+      await page.locator(`summary[aria-label="More actions for ${marisolCouple}"]`).click();
+      const block = await colours(page.getByRole("button", { name: `Block ${marisolCouple}` }));
       expect(block.text).toBe(block.error);
       const report = await colours(page.getByRole("button", { name: "Report" }));
       expect(report.text).not.toBe(report.error);
       await page.screenshot({ path: testInfo.outputPath(`profile-menu-open-${size}-${theme}.png`) });
-      await page.getByRole("button", { name: `Block ${mayaCouple}` }).click();
-      const confirm = await colours(page.getByRole("dialog").getByRole("button", { name: `Block ${mayaCouple}` }));
+      await page.getByRole("button", { name: `Block ${marisolCouple}` }).click();
+      const confirm = await colours(page.getByRole("dialog").getByRole("button", { name: `Block ${marisolCouple}` }));
       expect(confirm.background).toBe(confirm.error);
       await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
 

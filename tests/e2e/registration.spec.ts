@@ -61,7 +61,7 @@ test.describe("registration journey", () => {
     const csp = watchCsp(page);
     const email = uniqueEmail("journey");
     await page.goto("/register");
-    await page.getByLabel("First name").fill("Maya");
+    await page.getByLabel("First name").fill("Marisol");
     await page.getByLabel("Last name").fill("Okafor");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);

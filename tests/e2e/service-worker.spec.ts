@@ -8,10 +8,10 @@ import { newCouple, openProfile, sayHello, signIn } from "./support";
  * offline page, what it caches, push and a notification's click, sign-out.
  */
 
-const maya = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
+const marisol = { email: demoEmail(DEMO_INBOX.recipient), password: DEMO_PASSWORD };
 
 async function signedInWithWorker(page: Page) {
-  await signIn(page, maya);
+  await signIn(page, marisol);
   await expect(page).toHaveURL(/\/dashboard$/);
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(new URL(scope).pathname).toBe("/");

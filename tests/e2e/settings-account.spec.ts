@@ -46,7 +46,7 @@ async function partnerB(a: Page, request: APIRequestContext): Promise<{ account:
   const email = uniqueEmail("partner-b");
   const invite = await a.request.post("/api/auth/send-invitation", {
     headers: { "X-CSRF-Token": await csrfToken(a) },
-    data: { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email },
+    data: { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: email },
   });
   expect(invite.ok()).toBe(true);
   const token = new URL(await latestLink(request, email, "/register")).searchParams.get("invite")!;
@@ -60,7 +60,7 @@ async function partnerB(a: Page, request: APIRequestContext): Promise<{ account:
     data: { occupation: "Writer" },
   });
   expect(profile.ok()).toBe(true);
-  return { account: { email, password: PASSWORD, firstName: "Theo" }, accessToken };
+  return { account: { email, password: PASSWORD, firstName: "Thaddeus" }, accessToken };
 }
 
 async function post(
@@ -144,7 +144,7 @@ test.describe("settings: your data", () => {
     });
     expect(upload.status()).toBe(201);
     const photoUrl = ((await upload.json()) as { data: { url: string } }).data.url;
-    const bPost = await post(request, bearer, "Theo's ferry notes", [photoUrl]);
+    const bPost = await post(request, bearer, "Thaddeus's ferry notes", [photoUrl]);
     expect((await request.get(photoUrl)).status()).toBe(200);
     const aPost = await post(a.page.request, { "X-CSRF-Token": await csrfToken(a.page) }, "Our first trip");
     // Another couple replies to it.
@@ -166,7 +166,7 @@ test.describe("settings: your data", () => {
     const text = await readFile(file, "utf8");
     const data = JSON.parse(text) as { posts: { title: string }[]; profile: { email: string } };
     expect(data.profile.email).toBe(b.account.email);
-    expect(data.posts.map((p) => p.title)).toEqual(["Theo's ferry notes"]);
+    expect(data.posts.map((p) => p.title)).toEqual(["Thaddeus's ferry notes"]);
     expect(text).not.toMatch(/password|token|hash|\$argon2/i);
 
     await expect(page.getByText("Your partner keeps your couple profile on their own.")).toBeVisible();
@@ -183,7 +183,7 @@ test.describe("settings: your data", () => {
     await a.page.goto("/profile");
     await expect(a.page.getByText("Beta Member")).toBeVisible();
     await a.page.goto(`/forum/post/${bPost}`);
-    await expect(a.page.getByRole("heading", { name: "Theo's ferry notes" })).toBeVisible();
+    await expect(a.page.getByRole("heading", { name: "Thaddeus's ferry notes" })).toBeVisible();
     await expect(a.page.getByText("Deleted member").first()).toBeVisible();
 
     // A, the last partner: the couple goes too, its posts stay, and the address can register again.

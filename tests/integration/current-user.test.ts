@@ -15,9 +15,15 @@ const meCall = (headers: Record<string, string> = {}) =>
 
 /** Partner A with a complete profile, partner B, and their couple. */
 async function coupleWithTwoPartners() {
-  const a = await createUser({ firstName: "Maya", lastName: "Okafor", occupation: "Architect", dateOfBirth: "1990-05-17", city: "Lisbon" });
+  const a = await createUser({
+    firstName: "Marisol",
+    lastName: "Okafor",
+    occupation: "Architect",
+    dateOfBirth: "1990-05-17",
+    city: "Lisbon",
+  });
   const b = await createUser({
-    firstName: "Jonas",
+    firstName: "Jericho",
     lastName: "Berg",
     occupation: "Chef",
     dateOfBirth: "1988-11-02",
@@ -30,7 +36,7 @@ async function coupleWithTwoPartners() {
     .values({
       partner1Id: a.id,
       partner2Id: b.id,
-      coupleName: "Maya & Jonas",
+      coupleName: "Marisol & Jericho",
       bio: "We like long walks.",
       coupleTypes: ["culture_curators"],
       partnerAVerified: true,
@@ -97,12 +103,12 @@ describe("GET /api/v2/auth/me", () => {
     expect(res.json).toMatchObject({
       userId: a.id,
       email: a.email,
-      firstName: "Maya",
+      firstName: "Marisol",
       lastName: "Okafor",
       dateOfBirth: "1990-05-17",
       occupation: "Architect",
       coupleId: couple.id,
-      coupleName: "Maya & Jonas",
+      coupleName: "Marisol & Jericho",
       coupleBio: "We like long walks.",
       coupleTypes: ["culture_curators"],
       coupleStatus: "active",
@@ -112,12 +118,12 @@ describe("GET /api/v2/auth/me", () => {
       partner2Id: b.id,
       age: ageOn("1990-05-17"),
       partnerAge: ageOn("1988-11-02"),
-      partnerFirstName: "Jonas",
+      partnerFirstName: "Jericho",
       partnerOccupation: "Chef",
       partnerCity: "Porto",
       partnerCountry: "Portugal",
-      partner1: { id: a.id, firstName: "Maya", lastName: "Okafor", occupation: "Architect", age: ageOn("1990-05-17"), city: "Lisbon" },
-      partner2: { id: b.id, firstName: "Jonas", lastName: "Berg", occupation: "Chef", age: ageOn("1988-11-02"), city: "Porto" },
+      partner1: { id: a.id, firstName: "Marisol", lastName: "Okafor", occupation: "Architect", age: ageOn("1990-05-17"), city: "Lisbon" },
+      partner2: { id: b.id, firstName: "Jericho", lastName: "Berg", occupation: "Chef", age: ageOn("1988-11-02"), city: "Porto" },
     });
     expectNoSecrets(res.json, a.passwordHash, b.passwordHash, session.access_token, session.refresh_token);
     // The partner's e-mail and exact coordinates are not part of the answer.
@@ -135,9 +141,9 @@ describe("GET /api/v2/auth/me", () => {
       coupleId: couple.id,
       partner1Id: a.id,
       partner2Id: b.id,
-      partner1: { id: a.id, firstName: "Maya" },
-      partner2: { id: b.id, firstName: "Jonas" },
-      partnerFirstName: "Maya",
+      partner1: { id: a.id, firstName: "Marisol" },
+      partner2: { id: b.id, firstName: "Jericho" },
+      partnerFirstName: "Marisol",
       age: ageOn("1988-11-02"),
       partnerAge: ageOn("1990-05-17"),
     });

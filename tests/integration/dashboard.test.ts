@@ -86,7 +86,7 @@ describe("the dashboard's data", () => {
     expect((await loadDashboard(db, inviter.user.id)).invitation).toBeNull();
     const { email } = await invited(inviter);
     const pending = (await loadDashboard(db, inviter.user.id)).invitation!;
-    expect(pending).toMatchObject({ partnerFirstName: "Theo", partnerEmail: email, expired: false });
+    expect(pending).toMatchObject({ partnerFirstName: "Thaddeus", partnerEmail: email, expired: false });
     expect(Date.parse(pending.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
 
     const resent = await resendInvitation(db, inviter.user.id);

@@ -43,7 +43,7 @@ describe.skipIf(!present)("a database restart under load", () => {
         const email = `restart-${++counter}@example.com`;
         const startedAt = Date.now();
         const res = await call(register, "POST", "/api/auth/register", {
-          body: { email, password: "Str0ng!Passw0rd", firstName: "Maya", lastName: "Okafor", dateOfBirth: "1992-03-04" },
+          body: { email, password: "Str0ng!Passw0rd", firstName: "Marisol", lastName: "Okafor", dateOfBirth: "1992-03-04" },
         });
         outcomes.push({ startedAt, ms: Date.now() - startedAt, status: res.status, retryAfter: res.headers.get("retry-after"), email });
         if (res.status !== 201) await new Promise((resolve) => setTimeout(resolve, 50));

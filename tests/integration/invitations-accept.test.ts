@@ -26,7 +26,7 @@ import {
 
 describe("GET /api/auth/invitations/{token}", () => {
   it("shows an open invitation with the inviter's name and the couple's name", async () => {
-    const inviter = await partnerA("Maya & Theo");
+    const inviter = await partnerA("Marisol & Thaddeus");
     const { token, email } = await invited(inviter);
     const res = await load(token);
     expect(res.status).toBe(200);
@@ -34,11 +34,11 @@ describe("GET /api/auth/invitations/{token}", () => {
       success: true,
       invitation: {
         partner_email: email,
-        partner_first_name: "Theo",
+        partner_first_name: "Thaddeus",
         partner_last_name: "Grant",
-        inviter_first_name: "Maya",
-        inviter_name: "Maya Okafor",
-        couple_name: "Maya & Theo",
+        inviter_first_name: "Marisol",
+        inviter_name: "Marisol Okafor",
+        couple_name: "Marisol & Thaddeus",
         expires_at: expect.any(String),
       },
     });
@@ -91,7 +91,12 @@ describe("POST /api/auth/invitations/accept", () => {
 
     const db = await getDb();
     const [user] = await db.select().from(users).where(eq(users.email, email));
-    expect(user).toMatchObject({ firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", registrationType: "partner_invitation" });
+    expect(user).toMatchObject({
+      firstName: "Thaddeus",
+      lastName: "Grant",
+      dateOfBirth: "1991-07-08",
+      registrationType: "partner_invitation",
+    });
     expect(user!.emailVerifiedAt).not.toBeNull();
     expect((await counts(inviter.coupleId)).partner2Id).toBe(user!.id);
     const [row] = await db
@@ -103,7 +108,7 @@ describe("POST /api/auth/invitations/accept", () => {
     const [note] = await db.select().from(notifications).where(eq(notifications.userId, inviter.user.id));
     expect(note).toMatchObject({
       type: "partner_joined",
-      title: "Theo joined your couple!",
+      title: "Thaddeus joined your couple!",
       actorUserId: user!.id,
       actorCoupleId: inviter.coupleId,
       isRead: false,
@@ -376,7 +381,7 @@ describe("the shareable link (shown to partner A)", () => {
   });
 
   it("joins an existing account to the couple without verifying its address; only the e-mailed link does", async () => {
-    const details = { firstName: "Theo", lastName: "Grant", dateOfBirth: "1990-02-03", occupation: "Chef" };
+    const details = { firstName: "Thaddeus", lastName: "Grant", dateOfBirth: "1990-02-03", occupation: "Chef" };
     const db = await getDb();
     const verifiedOf = async (id: string) => (await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, id)))[0]!.at;
 

@@ -13,7 +13,7 @@ import { apiSession, bearer } from "../support/flows";
 import { JOIN_PASSWORD, MSG, partnerA, invited, load, acceptWith, complete, expire, counts } from "../support/invitations";
 
 describe("POST /api/auth/complete-registration", () => {
-  const details = { firstName: "Theo", lastName: "Grant", dateOfBirth: "1990-02-03" };
+  const details = { firstName: "Thaddeus", lastName: "Grant", dateOfBirth: "1990-02-03" };
 
   it("saves names, birth date and occupation of an account without a couple", async () => {
     const user = await createUser();
@@ -38,7 +38,7 @@ describe("POST /api/auth/complete-registration", () => {
     const res = await complete(bearer(session.access_token), { ...details, occupation: "" });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({
-      couple: { id: inviter.coupleId, status: "active", couple_name: "Maya & Theo" },
+      couple: { id: inviter.coupleId, status: "active", couple_name: "Marisol & Thaddeus" },
       isExisting: true,
     });
     expect(res.json.data.user.occupation).toBeNull();
@@ -93,7 +93,7 @@ describe("POST /api/auth/complete-registration", () => {
     const [user] = await db.select({ registrationType: users.registrationType }).from(users).where(eq(users.id, account.id));
     expect(user!.registrationType).toBe("partner_invitation");
     const [note] = await db.select().from(notifications).where(eq(notifications.userId, inviter.user.id));
-    expect(note!.title).toBe("Theo joined your couple!");
+    expect(note!.title).toBe("Thaddeus joined your couple!");
     expect((await load(token)).json.error.code).toBe("INVALID_INVITATION");
   });
 
@@ -261,7 +261,7 @@ describe("POST /api/auth/complete-registration", () => {
 
 describe("partnerSetupView", () => {
   it("shows partner B their own details and what partner A set up; nothing for anyone else", async () => {
-    const inviter = await partnerA("Maya & Theo");
+    const inviter = await partnerA("Marisol & Thaddeus");
     const { token } = await invited(inviter);
     const accepted = await acceptWith(token);
     const db = await getDb();
@@ -270,13 +270,13 @@ describe("partnerSetupView", () => {
       .set({ interests: ["hiking", "wine"], photos: ["/uploads/a.jpg"], profileImageUrl: "/uploads/main.jpg" })
       .where(eq(couples.id, inviter.coupleId));
     expect(await partnerSetupView(db, accepted.json.user.id)).toEqual({
-      coupleName: "Maya & Theo",
-      partnerFirstName: "Maya",
+      coupleName: "Marisol & Thaddeus",
+      partnerFirstName: "Marisol",
       location: null,
       interestCount: 2,
       coupleTypeCount: 0,
       photoCount: 2,
-      me: { firstName: "Theo", lastName: "Grant", dateOfBirth: "1991-07-08", occupation: null, avatarUrl: null },
+      me: { firstName: "Thaddeus", lastName: "Grant", dateOfBirth: "1991-07-08", occupation: null, avatarUrl: null },
     });
     expect(await partnerSetupView(db, inviter.user.id)).toBeNull();
   });

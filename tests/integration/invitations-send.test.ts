@@ -25,13 +25,13 @@ describe("POST /api/auth/send-invitation", () => {
     const inviter = await partnerA();
     const email = partnerEmail();
     const res = await invite(inviter.headers, {
-      partner_first_name: " Theo ",
+      partner_first_name: " Thaddeus ",
       partner_last_name: "Grant",
       partner_email: email.toUpperCase(),
     });
     expect(res.status).toBe(200);
     const { invitation } = res.json;
-    expect(invitation).toMatchObject({ partner_email: email, partner_first_name: "Theo", partner_last_name: "Grant" });
+    expect(invitation).toMatchObject({ partner_email: email, partner_first_name: "Thaddeus", partner_last_name: "Grant" });
     expect(invitation.invitation_token).toMatch(/^[\w-]{43}$/);
     expect(Math.abs(new Date(invitation.expires_at).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
 
@@ -54,8 +54,8 @@ describe("POST /api/auth/send-invitation", () => {
     const mail = await latestMail(email);
     expect(mail.text).toContain(`http://localhost:3000/register?invite=${emailed}`);
     expect(mail.text).not.toContain(invitation.invitation_token);
-    expect(mail.text).toContain("Hi Theo,");
-    expect(mail.text).toContain("Maya");
+    expect(mail.text).toContain("Hi Thaddeus,");
+    expect(mail.text).toContain("Marisol");
     expect(mail.text).toContain("7 days");
   });
 
@@ -63,7 +63,7 @@ describe("POST /api/auth/send-invitation", () => {
     const inviter = await partnerA();
     const session = await apiSession(inviter.user.email);
     const res = await invite(bearer(session.access_token), {
-      partner_first_name: "Theo",
+      partner_first_name: "Thaddeus",
       partner_last_name: "Grant",
       partner_email: partnerEmail(),
     });
@@ -75,7 +75,7 @@ describe("POST /api/auth/send-invitation", () => {
     const before = await counts(inviter.coupleId);
     const res = await invite(
       { cookie: inviter.headers.cookie },
-      { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() },
+      { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: partnerEmail() },
     );
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe("CSRF_VALIDATION_FAILED");
@@ -83,7 +83,7 @@ describe("POST /api/auth/send-invitation", () => {
   });
 
   it("refuses a signed-out caller", async () => {
-    const res = await invite({}, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const res = await invite({}, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: partnerEmail() });
     expect(res.status).toBe(401);
   });
 
@@ -118,7 +118,7 @@ describe("POST /api/auth/send-invitation", () => {
     const inviter = await partnerA();
     const other = await createUser();
     const before = await counts(inviter.coupleId);
-    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: other.email });
+    const res = await invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: other.email });
     expect(res.status).toBe(409);
     expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: MSG.emailExists });
     expect(await counts(inviter.coupleId)).toEqual(before);
@@ -129,7 +129,7 @@ describe("POST /api/auth/send-invitation", () => {
     const { email } = await invited(inviter);
     const before = await counts(inviter.coupleId);
     const res = await invite(inviter.headers, {
-      partner_first_name: "Theo",
+      partner_first_name: "Thaddeus",
       partner_last_name: "Grant",
       partner_email: email.toUpperCase(),
     });
@@ -162,7 +162,7 @@ describe("POST /api/auth/send-invitation", () => {
     const session = await browserSession(user.id);
     const res = await invite(
       { cookie: session.cookie, "x-csrf-token": session.csrf },
-      { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() },
+      { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: partnerEmail() },
     );
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("NO_COUPLE");
@@ -194,7 +194,11 @@ describe("POST /api/auth/send-invitation", () => {
   it("limits the invitations one account sends per hour", async () => {
     const inviter = await partnerA();
     for (let i = 0; i < LIMITS.invitationsPerInviter.limit; i++) await invited(inviter);
-    const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Thaddeus",
+      partner_last_name: "Grant",
+      partner_email: partnerEmail(),
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
   });
@@ -203,13 +207,17 @@ describe("POST /api/auth/send-invitation", () => {
     const inviter = await partnerA();
     const taken = await createUser();
     for (let i = 0; i < LIMITS.invitationsPerInviter.limit; i++) {
-      const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+      const res = await invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: taken.email });
       expect(res.json.error.code).toBe("EMAIL_EXISTS");
     }
-    const probe = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email });
+    const probe = await invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: taken.email });
     expect(probe.status).toBe(429);
     expect(probe.json.error.code).toBe("RATE_LIMITED");
-    const fresh = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: partnerEmail() });
+    const fresh = await invite(inviter.headers, {
+      partner_first_name: "Thaddeus",
+      partner_last_name: "Grant",
+      partner_email: partnerEmail(),
+    });
     expect(fresh.status).toBe(429);
   });
 
@@ -219,7 +227,7 @@ describe("POST /api/auth/send-invitation", () => {
     const extra = 4;
     const results = await Promise.all(
       Array.from({ length: LIMITS.invitationsPerInviter.limit + extra }, () =>
-        invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: taken.email }),
+        invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: taken.email }),
       ),
     );
     const codes = results.map((res) => res.json.error.code);

@@ -87,7 +87,7 @@ describe("publishLive", () => {
 
   it.skipIf(!onPostgres)("holds a person's next event until the earlier one commits, so numbers commit in order", async () => {
     const db = await getDb();
-    const maya = await createUser();
+    const marisol = await createUser();
     let commitFirst!: () => void;
     const firstHeld = new Promise<void>((resolve) => (commitFirst = resolve));
     let firstPublished!: () => void;
@@ -95,7 +95,7 @@ describe("publishLive", () => {
     // The sequence rows are locked just before commit (db/transaction.ts beforeCommit): a later
     // hook of the same transaction holds them locked until the test lets it commit.
     const first = transaction(db, async (tx) => {
-      await publishLive(tx, [{ userId: maya.id, kind: COUNTLESS }]);
+      await publishLive(tx, [{ userId: marisol.id, kind: COUNTLESS }]);
       beforeCommit(
         tx,
         Symbol("held"),
@@ -108,36 +108,36 @@ describe("publishLive", () => {
     });
     await published;
     let secondDone = false;
-    const second = transaction(db, (tx) => publishLive(tx, [{ userId: maya.id, kind: COUNTLESS }])).then(() => (secondDone = true));
+    const second = transaction(db, (tx) => publishLive(tx, [{ userId: marisol.id, kind: COUNTLESS }])).then(() => (secondDone = true));
     await settle();
     expect(secondDone).toBe(false);
-    expect(await rowsOf(maya.id)).toEqual([]);
+    expect(await rowsOf(marisol.id)).toEqual([]);
     commitFirst();
     await Promise.all([first, second]);
-    expect((await rowsOf(maya.id)).map((row) => row.seq)).toEqual([1, 2]);
+    expect((await rowsOf(marisol.id)).map((row) => row.seq)).toEqual([1, 2]);
   });
 
   it("wakes listeners with the people to wake at commit, and writes and wakes nothing on rollback", async () => {
     const db = await getDb();
-    const [theo, lea] = [await createUser(), await createUser()];
+    const [thaddeus, lea] = [await createUser(), await createUser()];
     const listener = await listen();
     try {
       await transaction(db, async (tx) => {
-        await publishLive(tx, [{ userId: theo.id, kind: NOTIFICATION }]);
+        await publishLive(tx, [{ userId: thaddeus.id, kind: NOTIFICATION }]);
         throw new Error("rolled back");
       }).catch(() => {});
       await settle();
       expect(listener.received).toEqual([]);
-      expect(await rowsOf(theo.id)).toEqual([]);
+      expect(await rowsOf(thaddeus.id)).toEqual([]);
 
       await transaction(db, (tx) =>
         publishLive(tx, [
-          { userId: theo.id, kind: NOTIFICATION },
+          { userId: thaddeus.id, kind: NOTIFICATION },
           { userId: lea.id, kind: NOTIFICATION },
         ]),
       );
       await settle();
-      expect(listener.received).toEqual([[theo.id, lea.id].sort().join(",")]);
+      expect(listener.received).toEqual([[thaddeus.id, lea.id].sort().join(",")]);
     } finally {
       await listener.stop();
     }

@@ -106,16 +106,19 @@ describe("GET /api/notifications", () => {
   it("shows only the caller's notifications, with the actor's picture and couple name joined in", async () => {
     const me = await signedInUser();
     const someoneElse = await signedInUser();
-    const actor = await createUser({ firstName: "Theo", avatarUrl: "/api/images/avatars/theo.webp" });
+    const actor = await createUser({ firstName: "Thaddeus", avatarUrl: "/api/images/avatars/thaddeus.webp" });
     const db = await getDb();
-    const [couple] = await db.insert(couples).values({ partner1Id: actor.id, coupleName: "Maya & Theo" }).returning({ id: couples.id });
+    const [couple] = await db
+      .insert(couples)
+      .values({ partner1Id: actor.id, coupleName: "Marisol & Thaddeus" })
+      .returning({ id: couples.id });
     const postId = randomUUID();
     const replyId = randomUUID();
     await createNotification(db, {
       userId: me.user.id,
       type: "reply",
       title: "New reply",
-      message: "Theo replied to your post",
+      message: "Thaddeus replied to your post",
       postId,
       replyId,
       actorUserId: actor.id,
@@ -129,16 +132,16 @@ describe("GET /api/notifications", () => {
       id: expect.any(String),
       type: "reply",
       title: "New reply",
-      message: "Theo replied to your post",
-      content_snippet: "Theo replied to your post",
+      message: "Thaddeus replied to your post",
+      content_snippet: "Thaddeus replied to your post",
       is_read: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       post_id: postId,
       reply_id: replyId,
       conversation_id: null,
-      actor_profile_image_url: "/api/images/avatars/theo.webp",
-      actor_couple_name: "Maya & Theo",
-      triggered_by_couple_name: "Maya & Theo",
+      actor_profile_image_url: "/api/images/avatars/thaddeus.webp",
+      actor_couple_name: "Marisol & Thaddeus",
+      triggered_by_couple_name: "Marisol & Thaddeus",
       actor_is_partner: false,
     });
 

@@ -13,23 +13,23 @@ import { failingDb } from "../support/failing-db";
 const valid = (email: string) => ({
   email,
   password: "Str0ng!Passw0rd",
-  firstName: "Maya",
+  firstName: "Marisol",
   lastName: "Okafor",
   dateOfBirth: "1992-03-04",
 });
 
 describe("POST /api/auth/register", () => {
   it("creates an unverified account and queues a verification e-mail with an absolute link", async () => {
-    const res = await call(register, "POST", "/api/auth/register", { body: valid("Maya@Example.com ") });
+    const res = await call(register, "POST", "/api/auth/register", { body: valid("Marisol@Example.com ") });
     expect(res.status).toBe(201);
     expect(res.json.message).toBe("Please check your email to verify your account.");
     const db = await getDb();
-    const [user] = await db.select().from(users).where(eq(users.email, "maya@example.com"));
+    const [user] = await db.select().from(users).where(eq(users.email, "marisol@example.com"));
     expect(user?.emailVerifiedAt).toBeNull();
     expect(user?.passwordHash).toMatch(/^\$argon2id\$/);
-    const mail = await call(outbox, "GET", "/api/dev/outbox?to=maya@example.com", { headers: FROM_LOOPBACK });
+    const mail = await call(outbox, "GET", "/api/dev/outbox?to=marisol@example.com", { headers: FROM_LOOPBACK });
     expect(mail.json.messages).toHaveLength(1);
-    expect(mail.json.messages[0].text).toMatch(/http:\/\/localhost:3000\/verify-email\?token=[\w-]{43}&email=maya%40example.com/);
+    expect(mail.json.messages[0].text).toMatch(/http:\/\/localhost:3000\/verify-email\?token=[\w-]{43}&email=marisol%40example.com/);
     expect(JSON.stringify(res.json)).not.toContain("Str0ng!Passw0rd");
   });
 

@@ -15,8 +15,8 @@ describe("a preview's first start", () => {
     // Two instances starting together: one seeds under the migration lock, the other finds accounts.
     const outcomes = await Promise.all([seedPreviewOnce(), seedPreviewOnce()]);
     expect(outcomes.sort()).toEqual(["had-accounts", "seeded"]);
-    const maya = demoEmail(DEMO_COUPLES[0]!.partnerA.firstName);
-    expect(await db.select({ id: users.id }).from(users).where(eq(users.email, maya))).toHaveLength(1);
+    const marisol = demoEmail(DEMO_COUPLES[0]!.partnerA.firstName);
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.email, marisol))).toHaveLength(1);
     // Later starts leave it alone.
     expect(await seedPreviewOnce()).toBe("had-accounts");
   }, 120_000);

@@ -25,7 +25,7 @@ describe("the settings' Partner section", () => {
       kind: "invited",
       invitation: {
         partnerEmail: email,
-        partnerFirstName: "Theo",
+        partnerFirstName: "Thaddeus",
         partnerLastName: "Grant",
         expiresAt: expect.any(String),
         expired: false,
@@ -35,13 +35,16 @@ describe("the settings' Partner section", () => {
 
   it("shows the partner by name, without their e-mail, to each of the two", async () => {
     const inviter = await partnerA();
-    const partner = await createUser({ firstName: "Theo", lastName: "Grant", occupation: "Chef" });
+    const partner = await createUser({ firstName: "Thaddeus", lastName: "Grant", occupation: "Chef" });
     const db = await getDb();
     await db.update(couples).set({ partner2Id: partner.id }).where(eq(couples.id, inviter.coupleId));
     const seenByA = await partnerView(db, inviter.user.id);
-    expect(seenByA).toEqual({ kind: "partner", partner: { firstName: "Theo", lastName: "Grant", occupation: "Chef", avatarUrl: null } });
+    expect(seenByA).toEqual({
+      kind: "partner",
+      partner: { firstName: "Thaddeus", lastName: "Grant", occupation: "Chef", avatarUrl: null },
+    });
     expect(JSON.stringify(seenByA)).not.toContain(partner.email);
-    expect(await partnerView(db, partner.id)).toMatchObject({ kind: "partner", partner: { firstName: "Maya", lastName: "Okafor" } });
+    expect(await partnerView(db, partner.id)).toMatchObject({ kind: "partner", partner: { firstName: "Marisol", lastName: "Okafor" } });
   });
 
   it("'Resend' e-mails a new link to the same person and the old links stop working", async () => {
@@ -49,14 +52,14 @@ describe("the settings' Partner section", () => {
     const first = await invited(inviter);
     const db = await getDb();
     const sent = await resendInvitation(db, inviter.user.id);
-    expect(sent.invitation).toMatchObject({ partner_email: first.email, partner_first_name: "Theo", partner_last_name: "Grant" });
+    expect(sent.invitation).toMatchObject({ partner_email: first.email, partner_first_name: "Thaddeus", partner_last_name: "Grant" });
     const fresh = await emailedToken(first.email);
     expect(fresh).not.toBe(first.token);
     expect((await load(first.token)).status).toBe(400);
     expect((await load(first.shareToken)).status).toBe(400);
     expect((await load(fresh)).status).toBe(200);
     expect(await openInvitations(inviter.coupleId)).toHaveLength(1);
-    expect((await latestMail(first.email)).text).toContain("Hi Theo,");
+    expect((await latestMail(first.email)).text).toContain("Hi Thaddeus,");
   });
 
   it("'Resend' renews an expired invitation", async () => {

@@ -157,9 +157,9 @@ test("a reviewer: the outbox is 404 without the token; with it, signs up, reads 
   await expect(outbox.getByText(/Email verified successfully!/)).toBeVisible();
 
   // The demo couples were seeded on the preview's first start.
-  const maya = DEMO_COUPLES[0]!.partnerA;
+  const marisol = DEMO_COUPLES[0]!.partnerA;
   await context.clearCookies();
-  await signIn(outbox, demoEmail(maya.firstName), DEMO_PASSWORD);
+  await signIn(outbox, demoEmail(marisol.firstName), DEMO_PASSWORD);
   await expect(outbox).toHaveURL(/\/dashboard$/);
   await context.close();
 });
@@ -189,7 +189,7 @@ test("sign-up to a verified couple with six photos, each request under 4.5 MB", 
   await page.getByRole("button", { name: "Continue Setup" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Create your couple profile" })).toBeVisible();
 
-  const coupleName = `Robin & Theo ${Date.now()}`;
+  const coupleName = `Robin & Thaddeus ${Date.now()}`;
   await page.getByLabel("What should we call you two?").fill(coupleName);
   await photoInput(page, "Main couple photo").setInputFiles(await noisyPhoto(dir, "main.jpg", 2400, 2400));
   await applyCrops(page, 1);
@@ -216,7 +216,7 @@ test("sign-up to a verified couple with six photos, each request under 4.5 MB", 
 
   // The partner joins through the e-mailed invitation: the couple is verified.
   const partnerEmail = uniqueEmail("couple-b");
-  await page.getByLabel("Partner's first name").fill("Theo");
+  await page.getByLabel("Partner's first name").fill("Thaddeus");
   await page.getByLabel("Partner's last name").fill("Grant");
   await page.getByLabel("Partner's email").fill(partnerEmail);
   await page.getByRole("button", { name: "Send Invitation" }).click();
@@ -225,7 +225,7 @@ test("sign-up to a verified couple with six photos, each request under 4.5 MB", 
   const partner = await browser.newContext();
   const pageB = await partner.newPage();
   await pageB.goto(invitation);
-  await expect(pageB.getByRole("heading", { name: "Welcome, Theo!" })).toBeVisible();
+  await expect(pageB.getByRole("heading", { name: "Welcome, Thaddeus!" })).toBeVisible();
   await pageB.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await pageB.getByLabel("Confirm Password").fill(PASSWORD);
   await pageB.getByLabel("Date of Birth").fill("1991-07-08");
@@ -280,9 +280,9 @@ test("forum post and reply between two demo couples", async ({ browser }) => {
 });
 
 test("settings changes: the couple's profile with a new photo, and the person's occupation", async ({ browser }, testInfo) => {
-  const theo = DEMO_COUPLES[0]!.partnerB;
+  const thaddeus = DEMO_COUPLES[0]!.partnerB;
   const page = await (await browser.newContext()).newPage();
-  await signIn(page, demoEmail(theo.firstName), DEMO_PASSWORD);
+  await signIn(page, demoEmail(thaddeus.firstName), DEMO_PASSWORD);
   await expect(page).toHaveURL(/\/dashboard/);
   await page.goto("/settings/couple");
   const bio = `Rehearsed bio ${Date.now()}: two people, one map, no plan.`;

@@ -11,7 +11,7 @@ let registrationCounter = 0;
 /** Registers through the API, as the register page does; returns the new account's row. */
 export async function registerViaApi(email = `reg${++registrationCounter}-${Date.now()}@example.com`, password = "Str0ng!Passw0rd") {
   const res = await call(register, "POST", "/api/auth/register", {
-    body: { email, password, firstName: "Maya", lastName: "Okafor", dateOfBirth: "1992-03-04" },
+    body: { email, password, firstName: "Marisol", lastName: "Okafor", dateOfBirth: "1992-03-04" },
   });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.json)}`);
   const db = await getDb();

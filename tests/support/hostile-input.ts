@@ -29,7 +29,7 @@ export const HOSTILE_UNITS: readonly { name: string; unit: string; head?: string
   { name: "address-like", unit: "a.", head: "a@" },
   { name: "near URL", unit: ".", head: "see https://example.com/", tail: "a)" },
   { name: "URLs", unit: "http://a.b/ " },
-  { name: "mentions", unit: "@Maya & Theo @", head: "x" },
+  { name: "mentions", unit: "@Marisol & Thaddeus @", head: "x" },
   { name: "slashes", unit: "/", head: "/", tail: "x" },
   { name: "emoji", unit: "😀👩‍❤️‍👨" },
   { name: "combining marks", unit: "a\u0301\u0302\u0303\u0304" },
@@ -132,7 +132,7 @@ export const HOSTILE_RENDERERS: [string, (make: (length: number) => string) => u
   ["list excerpt", (make) => excerpt(make(BODY_MAX))],
   ["notification snippet", (make) => excerpt(make(BODY_MAX), 140)],
   ["mention typed at the caret", (make) => mentionQueryAt(make(BODY_MAX), BODY_MAX)],
-  ["mention inserted", (make) => insertMention(make(BODY_MAX), BODY_MAX / 2, BODY_MAX / 2, "Maya & Theo")],
+  ["mention inserted", (make) => insertMention(make(BODY_MAX), BODY_MAX / 2, BODY_MAX / 2, "Marisol & Thaddeus")],
   ["mention search words", (make) => mentionPrefixQuery(make(SEARCH_QUERY_MAX))],
   // A page's search params come in its URL: at most the server's 16 KB of request head.
   ["directory search and filters", (make) => pageFilters({ q: make(DIRECTORY_SEARCH_MAX), interests: make(16_384) }, true)],

@@ -25,8 +25,8 @@ let counter = 0;
 export const partnerEmail = (label = "partner") => `${label}${++counter}-${Date.now()}@example.com`;
 
 /** Partner A: a verified account with a finished couple, signed in on a browser. */
-export async function partnerA(coupleName = "Maya & Theo") {
-  const user = await createUser({ firstName: "Maya", lastName: "Okafor", occupation: "Architect" });
+export async function partnerA(coupleName = "Marisol & Thaddeus") {
+  const user = await createUser({ firstName: "Marisol", lastName: "Okafor", occupation: "Architect" });
   const db = await getDb();
   const [couple] = await db
     .insert(couples)
@@ -48,7 +48,7 @@ export async function emailedToken(email: string): Promise<string> {
 
 /** An invitation: `token` is the e-mailed secret (it proves the address), `shareToken` the one partner A is shown. */
 export async function invited(inviter: Awaited<ReturnType<typeof partnerA>>, email = partnerEmail()) {
-  const res = await invite(inviter.headers, { partner_first_name: "Theo", partner_last_name: "Grant", partner_email: email });
+  const res = await invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: email });
   expect(res.status).toBe(200);
   return { email, token: await emailedToken(email), shareToken: res.json.invitation.invitation_token as string };
 }

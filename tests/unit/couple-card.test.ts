@@ -3,7 +3,7 @@ import { coupleCard, type CardRow } from "@/lib/couples/card";
 
 const row = (overrides: Partial<CardRow> = {}): CardRow => ({
   id: "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b",
-  coupleName: "Maya & Theo",
+  coupleName: "Marisol & Thaddeus",
   profileImageUrl: "/api/images/couple-photo/1.jpg",
   coupleTypes: ["global_adventurers", "retired_style"],
   status: "active",
@@ -25,7 +25,7 @@ describe("coupleCard", () => {
   it("names the couple by coupleId and shows its place at its privacy level, never the chosen address", () => {
     expect(coupleCard(row(), { state: "none" })).toEqual({
       coupleId: "3f1c2a9e-5b7d-4e21-9a0b-6c8d7e5f4a3b",
-      coupleName: "Maya & Theo",
+      coupleName: "Marisol & Thaddeus",
       profileImageUrl: "/api/images/couple-photo/1.jpg",
       badge: "Verified Couple",
       photoBadge: null,

@@ -202,18 +202,18 @@ describe("the directory's search text follows the one one-line rule (lib/fields)
   const unsafe = ["a\u0000b", "a\nb", "a\u2028b", "a\u0085b", "a\ud800b"];
   it("the API refuses control characters, line separators and lone surrogates with a 400 message", () => {
     for (const q of unsafe) expect(directoryQuerySchema.safeParse({ q }).success, JSON.stringify(q)).toBe(false);
-    expect(directoryQuerySchema.parse({ q: "  Maya & Theo " }).q).toBe("Maya & Theo");
+    expect(directoryQuerySchema.parse({ q: "  Marisol & Thaddeus " }).q).toBe("Marisol & Thaddeus");
   });
   it("the page drops them", () => {
     for (const q of unsafe) expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBeUndefined();
-    expect(pageFilters({ q: "Maya" }, true).q).toBe("Maya");
+    expect(pageFilters({ q: "Marisol" }, true).q).toBe("Marisol");
   });
 });
 
 describe("the directory's search words", () => {
   it("are the words typed, lower-cased, each once, a bounded number of them", () => {
     expect(searchWords(undefined)).toEqual([]);
-    expect(searchWords("Priya  London priya")).toEqual(["priya", "london"]);
+    expect(searchWords("Perpetua  London perpetua")).toEqual(["perpetua", "london"]);
     expect(searchWords("a b c d e f g h")).toEqual(["a", "b", "c", "d", "e", "f"]);
   });
 });
@@ -221,7 +221,7 @@ describe("the directory's search words", () => {
 describe("the directory's chips, count and views", () => {
   it("names every filter in force as a chip that removes it, the viewer's default sort left out", () => {
     const filters = {
-      q: "Priya",
+      q: "Perpetua",
       interests: ["hiking"],
       styles: ["culture_curators"],
       verified: true,
@@ -231,7 +231,7 @@ describe("the directory's chips, count and views", () => {
     };
     const chips = activeFilters(filters, true);
     expect(chips.map((chip) => chip.label)).toEqual([
-      "“Priya”",
+      "“Perpetua”",
       "Within 25 km",
       "Verified couples only",
       "Culture Curators",
@@ -239,10 +239,10 @@ describe("the directory's chips, count and views", () => {
       "Sorted: Newest",
     ]);
     expect(directoryHref(chips[1]!.without, true)).toBe(
-      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&sort=newest",
+      "/directory?q=Perpetua&interests=hiking&styles=culture_curators&verified=1&sort=newest",
     );
     expect(directoryHref(chips[5]!.without, true, "map")).toBe(
-      "/directory?q=Priya&interests=hiking&styles=culture_curators&verified=1&distance=25&view=map",
+      "/directory?q=Perpetua&interests=hiking&styles=culture_curators&verified=1&distance=25&view=map",
     );
     expect(activeFilters({ ...NO_FILTERS, sort: "nearest" }, true)).toEqual([]);
   });

@@ -6,10 +6,10 @@ import { MemoryStorage } from "../support/memory-storage";
 const post: PostDraft = {
   title: "Weekend in Sintra",
   topic: "travel",
-  body: "Who wants to join @Maya & Theo?",
+  body: "Who wants to join @Marisol & Thaddeus?",
   scope: "local",
   photos: ["/api/images/forum/0001.jpg"],
-  mentions: [{ coupleId: "6f1c1d7e-55f1-4a43-9a4f-4ea1c49b8a11", name: "Maya & Theo" }],
+  mentions: [{ coupleId: "6f1c1d7e-55f1-4a43-9a4f-4ea1c49b8a11", name: "Marisol & Thaddeus" }],
 };
 
 describe("forum drafts (the onboarding draft store, per user and form)", () => {

@@ -97,7 +97,7 @@ describe("showsEdited", () => {
 
 describe("texts", () => {
   it("signs as the person of their couple", () => {
-    expect(signature("Maya", "Maya & Theo")).toBe("Maya of Maya & Theo");
+    expect(signature("Marisol", "Marisol & Thaddeus")).toBe("Marisol of Marisol & Thaddeus");
   });
 
   it("groups reaction notifications Mastodon-style, for posts and replies", () => {
@@ -125,14 +125,16 @@ describe("limits", () => {
 describe("whoReactedText", () => {
   it("names who reacted and counts the rest", () => {
     expect(whoReactedText(0, [])).toBe("No reactions yet");
-    expect(whoReactedText(1, ["Maya of Maya & Theo"])).toBe("Maya of Maya & Theo");
-    expect(whoReactedText(2, ["Maya of Maya & Theo", "Rui of Ana & Rui"])).toBe("Maya of Maya & Theo and Rui of Ana & Rui");
+    expect(whoReactedText(1, ["Marisol of Marisol & Thaddeus"])).toBe("Marisol of Marisol & Thaddeus");
+    expect(whoReactedText(2, ["Marisol of Marisol & Thaddeus", "Rui of Ana & Rui"])).toBe(
+      "Marisol of Marisol & Thaddeus and Rui of Ana & Rui",
+    );
     expect(whoReactedText(3, ["A of A & B", "C of C & D", "E of E & F"])).toBe("A of A & B, C of C & D and E of E & F");
     const ten = Array.from({ length: REACTED_BY_SHOWN }, (_, i) => `P${i} of C${i}`);
     expect(whoReactedText(13, ten)).toBe(`${ten.join(", ")} and 3 others`);
     expect(whoReactedText(11, ten)).toBe(`${ten.join(", ")} and 1 other`);
     // A count that moved on since the names were read (the viewer just reacted).
-    expect(whoReactedText(2, ["Maya of Maya & Theo"])).toBe("Maya of Maya & Theo and 1 other");
+    expect(whoReactedText(2, ["Marisol of Marisol & Thaddeus"])).toBe("Marisol of Marisol & Thaddeus and 1 other");
     expect(whoReactedText(2, [])).toBe("2 people");
   });
 });

@@ -139,7 +139,7 @@ describe("createPostSchema", () => {
     });
     expect(messages(createPostSchema, { ...post, photos: "a.jpg" })).toEqual({ photos: FORUM_MESSAGES.photoInvalid });
     expect(messages(createPostSchema, { ...post, photos: [""] })).toEqual({ "photos.0": FORUM_MESSAGES.photoInvalid });
-    expect(messages(createPostSchema, { ...post, mentions: ["maya"] })).toEqual({ "mentions.0": FORUM_MESSAGES.mentionsInvalid });
+    expect(messages(createPostSchema, { ...post, mentions: ["marisol"] })).toEqual({ "mentions.0": FORUM_MESSAGES.mentionsInvalid });
     expect(messages(createPostSchema, { ...post, mentions: Array.from({ length: 21 }, () => ID) })).toEqual({
       mentions: FORUM_MESSAGES.tooManyMentions,
     });

@@ -13,35 +13,37 @@ function messagesOf(result: { success: boolean; error?: { issues: { path: Proper
 
 describe("inviterName", () => {
   it("prefers inviter_first_name", () => {
-    expect(inviterName({ inviter_first_name: "Maya", partner1_first_name: "X", inviter_name: "Y", couple_name: "Z & W" })).toBe("Maya");
+    expect(inviterName({ inviter_first_name: "Marisol", partner1_first_name: "X", inviter_name: "Y", couple_name: "Z & W" })).toBe(
+      "Marisol",
+    );
   });
   it("falls back to partner1_first_name, then inviter_name", () => {
-    expect(inviterName({ partner1_first_name: "Theo", inviter_name: "Theo Grant", couple_name: "A & B" })).toBe("Theo");
-    expect(inviterName({ inviter_first_name: "  ", inviter_name: "Theo Grant", couple_name: "A & B" })).toBe("Theo Grant");
+    expect(inviterName({ partner1_first_name: "Thaddeus", inviter_name: "Thaddeus Grant", couple_name: "A & B" })).toBe("Thaddeus");
+    expect(inviterName({ inviter_first_name: "  ", inviter_name: "Thaddeus Grant", couple_name: "A & B" })).toBe("Thaddeus Grant");
   });
   it("takes the first half of the couple name split on ' & '", () => {
-    expect(inviterName({ couple_name: "Maya & Theo" })).toBe("Maya");
+    expect(inviterName({ couple_name: "Marisol & Thaddeus" })).toBe("Marisol");
     expect(inviterName({ inviter_first_name: null, couple_name: "The Wanderers" })).toBe("The Wanderers");
   });
   it("says 'Your Partner' when nothing names the inviter", () => {
     expect(inviterName({})).toBe("Your Partner");
-    expect(inviterName({ inviter_first_name: "", couple_name: " & Theo" })).toBe("Your Partner");
+    expect(inviterName({ inviter_first_name: "", couple_name: " & Thaddeus" })).toBe("Your Partner");
   });
 });
 
 describe("invitePartnerSchema", () => {
-  const valid = { partner_first_name: " Theo ", partner_last_name: "Grant", partner_email: " Theo@Example.COM " };
+  const valid = { partner_first_name: " Thaddeus ", partner_last_name: "Grant", partner_email: " Thaddeus@Example.COM " };
 
   it("trims the names and normalises the e-mail", () => {
     expect(invitePartnerSchema.parse(valid)).toEqual({
-      partner_first_name: "Theo",
+      partner_first_name: "Thaddeus",
       partner_last_name: "Grant",
-      partner_email: "theo@example.com",
+      partner_email: "thaddeus@example.com",
     });
   });
 
   it("gives the spec's message for each missing or bad field", () => {
-    const result = invitePartnerSchema.safeParse({ partner_first_name: "  ", partner_last_name: "", partner_email: "theo@" });
+    const result = invitePartnerSchema.safeParse({ partner_first_name: "  ", partner_last_name: "", partner_email: "thaddeus@" });
     expect(messagesOf(result)).toEqual({
       partner_first_name: "Please enter your partner's first name",
       partner_last_name: "Please enter your partner's last name",
@@ -56,8 +58,8 @@ describe("invitePartnerSchema", () => {
   });
 
   it("refuses the inviter's own address in the form, whatever its case", () => {
-    const schema = inviteFormSchema("maya@example.com");
-    expect(messagesOf(schema.safeParse({ ...valid, partner_email: "MAYA@example.com " }))).toEqual({
+    const schema = inviteFormSchema("marisol@example.com");
+    expect(messagesOf(schema.safeParse({ ...valid, partner_email: "MARISOL@example.com " }))).toEqual({
       partner_email: "You cannot invite yourself. Please enter your partner's email.",
     });
     expect(schema.safeParse(valid).success).toBe(true);
@@ -65,10 +67,14 @@ describe("invitePartnerSchema", () => {
 });
 
 describe("names refuse control characters (they end up in e-mail subjects)", () => {
-  const typed = ["Theo\r\nBcc: x@example.com", "Theo\nGrant", "Th\teo", "Theo\u0000", "Theo\u2028Grant", "Th\u007feo"];
+  const typed = ["Thaddeus\r\nBcc: x@example.com", "Thaddeus\nGrant", "Th\teo", "Thaddeus\u0000", "Thaddeus\u2028Grant", "Th\u007feo"];
 
   it.each(typed)("the invite form refuses %j", (name) => {
-    const result = invitePartnerSchema.safeParse({ partner_first_name: name, partner_last_name: name, partner_email: "theo@example.com" });
+    const result = invitePartnerSchema.safeParse({
+      partner_first_name: name,
+      partner_last_name: name,
+      partner_email: "thaddeus@example.com",
+    });
     expect(messagesOf(result)).toEqual({
       partner_first_name: "First name contains characters that are not allowed",
       partner_last_name: "Last name contains characters that are not allowed",
@@ -80,7 +86,7 @@ describe("names refuse control characters (they end up in e-mail subjects)", () 
     expect(messagesOf(completeRegistrationSchema.safeParse(base))).toEqual({
       firstName: "First name contains characters that are not allowed",
     });
-    const registration = registrationPayloadSchema.safeParse({ ...base, email: "theo@example.com", password: "Sunset#Walk42" });
+    const registration = registrationPayloadSchema.safeParse({ ...base, email: "thaddeus@example.com", password: "Sunset#Walk42" });
     expect(messagesOf(registration)).toEqual({ firstName: "First name contains characters that are not allowed" });
   });
 
@@ -116,7 +122,7 @@ describe("joinFormSchema", () => {
 
 describe("completeRegistrationSchema", () => {
   it("treats an empty occupation as not given and bounds a given one", () => {
-    const base = { firstName: "Theo", lastName: "Grant", dateOfBirth: "1990-01-01" };
+    const base = { firstName: "Thaddeus", lastName: "Grant", dateOfBirth: "1990-01-01" };
     expect(completeRegistrationSchema.parse({ ...base, occupation: "  " }).occupation).toBeUndefined();
     expect(messagesOf(completeRegistrationSchema.safeParse({ ...base, occupation: "x".repeat(101) }))).toEqual({
       occupation: "Occupation must be no more than 100 characters",

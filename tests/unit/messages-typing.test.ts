@@ -15,8 +15,8 @@ import {
 
 /** '... is typing': the composer's throttle, how long a typist shows, the line, and the stream's unnumbered event. */
 
-const maya = { userId: "u-maya", firstName: "Maya" };
-const theo = { userId: "u-theo", firstName: "Theo" };
+const marisol = { userId: "u-marisol", firstName: "Marisol" };
+const thaddeus = { userId: "u-thaddeus", firstName: "Thaddeus" };
 
 describe("the composer's throttle", () => {
   it("tells the others at once, then at most every 3 s while the words change", () => {
@@ -37,30 +37,30 @@ describe("the composer's throttle", () => {
 
 describe("who shows as typing", () => {
   it("shows a typist for 5 s after their last signal, each new signal keeping them on", () => {
-    let typists = withTypist([], maya, 0);
-    expect(typists).toEqual([{ ...maya, until: TYPING_SHOWN_MS }]);
+    let typists = withTypist([], marisol, 0);
+    expect(typists).toEqual([{ ...marisol, until: TYPING_SHOWN_MS }]);
     expect(stillTyping(typists, TYPING_SHOWN_MS - 1)).toHaveLength(1);
     expect(stillTyping(typists, TYPING_SHOWN_MS)).toEqual([]);
-    typists = withTypist(typists, maya, 3_000);
+    typists = withTypist(typists, marisol, 3_000);
     expect(stillTyping(typists, 7_000)).toHaveLength(1);
     expect(nextExpiry(typists)).toBe(3_000 + TYPING_SHOWN_MS);
     expect(nextExpiry([])).toBeNull();
   });
 
   it("keeps each typist's place, so the line changes only when who is typing does, and drops one whose message arrived", () => {
-    let typists = withTypist(withTypist([], maya, 0), theo, 1_000);
-    expect(typingLine(typists)).toBe("Maya and Theo are typing…");
-    typists = withTypist(typists, maya, 2_000);
-    expect(typingLine(typists)).toBe("Maya and Theo are typing…");
+    let typists = withTypist(withTypist([], marisol, 0), thaddeus, 1_000);
+    expect(typingLine(typists)).toBe("Marisol and Thaddeus are typing…");
+    typists = withTypist(typists, marisol, 2_000);
+    expect(typingLine(typists)).toBe("Marisol and Thaddeus are typing…");
     expect(nextExpiry(typists)).toBe(1_000 + TYPING_SHOWN_MS);
-    expect(typingLine(withoutTypist(typists, theo.userId))).toBe("Maya is typing…");
-    expect(typingLine(stillTyping(typists, 1_000 + TYPING_SHOWN_MS))).toBe("Maya is typing…");
+    expect(typingLine(withoutTypist(typists, thaddeus.userId))).toBe("Marisol is typing…");
+    expect(typingLine(stillTyping(typists, 1_000 + TYPING_SHOWN_MS))).toBe("Marisol is typing…");
   });
 
   it("names one, two or three people, and nobody with no words", () => {
     expect(typingLine([])).toBe("");
-    expect(typingLine([maya])).toBe("Maya is typing…");
-    expect(typingLine([maya, theo, { firstName: "Ana" }])).toBe("Maya, Theo and Ana are typing…");
+    expect(typingLine([marisol])).toBe("Marisol is typing…");
+    expect(typingLine([marisol, thaddeus, { firstName: "Ana" }])).toBe("Marisol, Thaddeus and Ana are typing…");
   });
 });
 
@@ -114,10 +114,10 @@ describe("an unnumbered event in the browser's stream", () => {
     first.source.onopen?.(new Event("open"));
     first.listeners.get("unread")!(new MessageEvent("unread", { data: "{}", lastEventId: "8" }));
     // The browser gives an event without an id the last one it saw.
-    first.listeners.get("typing")!(new MessageEvent("typing", { data: JSON.stringify(maya), lastEventId: "8" }));
+    first.listeners.get("typing")!(new MessageEvent("typing", { data: JSON.stringify(marisol), lastEventId: "8" }));
     expect(events).toEqual([
       ["unread", {}, "8"],
-      ["typing", maya, ""],
+      ["typing", marisol, ""],
     ]);
     first.source.onerror?.(new Event("error"));
     vi.advanceTimersByTime(1_000);

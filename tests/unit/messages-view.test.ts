@@ -14,10 +14,10 @@ import {
   type ThreadValue,
 } from "@/lib/messages/display";
 
-const maya = { userId: "u-maya", firstName: "Maya", coupleId: "c-1", coupleName: "Maya & Theo" };
+const marisol = { userId: "u-marisol", firstName: "Marisol", coupleId: "c-1", coupleName: "Marisol & Thaddeus" };
 const ana = { userId: "u-ana", firstName: "Ana", coupleId: "c-2", coupleName: "Ana & Rui" };
 
-const message = (id: string, createdAt: string, author = maya, more: Partial<Message> = {}): Message => ({
+const message = (id: string, createdAt: string, author = marisol, more: Partial<Message> = {}): Message => ({
   id,
   conversationId: "k",
   body: `text ${id}`,
@@ -33,27 +33,29 @@ const message = (id: string, createdAt: string, author = maya, more: Partial<Mes
 
 describe("how a conversation reads", () => {
   it("names an author as person of couple", () => {
-    expect(authorLine(maya)).toBe("Maya of Maya & Theo");
+    expect(authorLine(marisol)).toBe("Marisol of Marisol & Thaddeus");
   });
 
   it("says whose the inbox's last message is, or that it was deleted", () => {
-    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", maya, { body: "hi\nthere" }), "u-maya")).toBe("You: hi there");
-    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana), "u-maya")).toBe("Ana: text 1");
-    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { deleted: true, body: null }), "u-maya")).toBe(MESSAGE_TEXTS.deleted);
-    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { body: null, photoUrl: "/p.jpg" }), "u-maya")).toBe("Ana: Photo");
-    expect(lastMessageLine(null, "u-maya")).toBe("");
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", marisol, { body: "hi\nthere" }), "u-marisol")).toBe("You: hi there");
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana), "u-marisol")).toBe("Ana: text 1");
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { deleted: true, body: null }), "u-marisol")).toBe(
+      MESSAGE_TEXTS.deleted,
+    );
+    expect(lastMessageLine(message("1", "2026-01-01T10:00:00Z", ana, { body: null, photoUrl: "/p.jpg" }), "u-marisol")).toBe("Ana: Photo");
+    expect(lastMessageLine(null, "u-marisol")).toBe("");
   });
 
-  it("lists readers as 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Theo'", () => {
+  it("lists readers as 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Thaddeus'", () => {
     expect(seenByText(["Ana"])).toBe("Seen by Ana");
     expect(seenByText(["Ana", "Rui"])).toBe("Seen by Ana and Rui");
-    expect(seenByText(["Ana", "Rui", "Theo"])).toBe("Seen by Ana, Rui and Theo");
+    expect(seenByText(["Ana", "Rui", "Thaddeus"])).toBe("Seen by Ana, Rui and Thaddeus");
     expect(seenByText([])).toBe("");
   });
 
   it("merges pages oldest first, each message once, the later copy winning", () => {
     const first = [message("b", "2026-01-01T10:01:00Z"), message("a", "2026-01-01T10:00:00Z")];
-    const deleted = message("b", "2026-01-01T10:01:00Z", maya, { deleted: true, body: null });
+    const deleted = message("b", "2026-01-01T10:01:00Z", marisol, { deleted: true, body: null });
     const merged = mergeMessages(first, [deleted, message("c", "2026-01-01T10:02:00Z")]);
     expect(merged.map((m) => m.id)).toEqual(["a", "b", "c"]);
     expect(merged[1]!.deleted).toBe(true);
@@ -80,22 +82,22 @@ describe("how a conversation reads", () => {
     const now = new Date(2026, 0, 2, 12);
     const messages = [
       message("a", new Date(2026, 0, 1, 9).toISOString(), ana),
-      message("b", new Date(2026, 0, 2, 9).toISOString(), maya),
+      message("b", new Date(2026, 0, 2, 9).toISOString(), marisol),
       message("c", new Date(2026, 0, 2, 10).toISOString(), ana),
     ];
     const reads = [
-      { userId: "u-maya", firstName: "Maya", lastReadMessageId: "c" },
+      { userId: "u-marisol", firstName: "Marisol", lastReadMessageId: "c" },
       { userId: "u-rui", firstName: "Rui", lastReadMessageId: "b" },
-      { userId: "u-theo", firstName: "Theo", lastReadMessageId: "b" },
+      { userId: "u-thaddeus", firstName: "Thaddeus", lastReadMessageId: "b" },
       // A reader's own message never carries their name.
       { userId: "u-ana", firstName: "Ana", lastReadMessageId: "c" },
     ];
-    const items = threadItems(messages, reads, "u-maya", now);
+    const items = threadItems(messages, reads, "u-marisol", now);
     expect(items.map((item) => (item.kind === "day" ? item.label : `${item.message.id}:${item.seenBy.join("+")}`))).toEqual([
       "Yesterday",
       "a:",
       "Today",
-      "b:Rui+Theo",
+      "b:Rui+Thaddeus",
       "c:",
     ]);
   });

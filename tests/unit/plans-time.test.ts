@@ -151,8 +151,8 @@ describe("how a plan reads", () => {
     answers: [
       { userId: "1", firstName: "Ana", answer: "going" as const },
       { userId: "2", firstName: "Rui", answer: "maybe" as const },
-      { userId: "3", firstName: "Maya", answer: "going" as const },
-      { userId: "4", firstName: "Theo", answer: null },
+      { userId: "3", firstName: "Marisol", answer: "going" as const },
+      { userId: "4", firstName: "Thaddeus", answer: null },
     ],
   };
 
@@ -169,7 +169,7 @@ describe("how a plan reads", () => {
   });
 
   it("by first name, and 'Confirmed' only when everyone is going", () => {
-    expect(answersLine(plan.answers)).toBe("Ana: going · Rui: maybe · Maya: going · Theo: not yet");
+    expect(answersLine(plan.answers)).toBe("Ana: going · Rui: maybe · Marisol: going · Thaddeus: not yet");
     expect(isConfirmed(plan.answers)).toBe(false);
     expect(isConfirmed(plan.answers.slice(0, 1))).toBe(true);
     expect(isConfirmed([])).toBe(false);

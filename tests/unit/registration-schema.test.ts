@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { registrationFormSchema, registrationPayloadSchema } from "@/lib/registration/schemas";
 
 const form = {
-  email: "maya@example.com",
+  email: "marisol@example.com",
   password: "Str0ng!Passw0rd",
   confirmPassword: "Str0ng!Passw0rd",
-  firstName: "Maya",
+  firstName: "Marisol",
   lastName: "Okafor",
   dateOfBirth: "1992-03-04",
 };
@@ -50,10 +50,10 @@ describe("registrationPayloadSchema", () => {
   it("normalises the e-mail and names and keeps an optional invite code", () => {
     const { confirmPassword: _, ...payload } = form;
     expect(
-      registrationPayloadSchema.parse({ ...payload, email: " Maya@Example.com", firstName: " Maya ", inviteCode: " abc " }),
+      registrationPayloadSchema.parse({ ...payload, email: " Marisol@Example.com", firstName: " Marisol ", inviteCode: " abc " }),
     ).toMatchObject({
-      email: "maya@example.com",
-      firstName: "Maya",
+      email: "marisol@example.com",
+      firstName: "Marisol",
       inviteCode: "abc",
     });
   });

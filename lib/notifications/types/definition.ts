@@ -48,7 +48,7 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
   reopensReadRow?: true;
   /**
    * Its pushes collapse per conversation (one Topic, so a newer one replaces the older on the
-   * device), and this is what several say: '3 new messages from Maya & Theo'.
+   * device), and this is what several say: '3 new messages from Marisol & Thaddeus'.
    */
   pushCollapsed?: (count: number, coupleName: string) => string;
   /** Where it opens. */
