@@ -113,7 +113,7 @@ describe("a moderator's decision", () => {
     const [notice] = await db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, couple.a.userId), eq(notifications.type, "photo-verification")));
+      .where(and(eq(notifications.userId, couple.a.userId), eq(notifications.type, "photo_verification")));
     expect(notice).toMatchObject({ title: "Your photo is verified" });
     expect((await verification.state(couple.a.headers)).json.data.status).toBe("verified");
   });
@@ -133,7 +133,7 @@ describe("a moderator's decision", () => {
     const [notice] = await db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.userId, couple.a.userId), eq(notifications.type, "photo-verification")));
+      .where(and(eq(notifications.userId, couple.a.userId), eq(notifications.type, "photo_verification")));
     expect(notice!.message).toContain("The pose is not the one we asked for");
     const [logged] = await db.select().from(moderationLog).where(eq(moderationLog.coupleId, couple.coupleId));
     expect(logged).toMatchObject({ action: "photo_refused", reason: "pose" });

@@ -62,6 +62,7 @@ describe("GET and PUT /api/settings/notifications", () => {
       plan_feedback: { inApp: true, email: false, push: false },
       partner_updated_couple_profile: { inApp: true, email: false, push: false },
       moderation: { inApp: true, email: true, push: false },
+      photo_verification: { inApp: true, email: true, push: false },
     });
     const res = await put(one.a.headers, {
       preferences: { reply: { inApp: false, email: false, push: true }, reaction: { inApp: true, email: true } },

@@ -3,7 +3,7 @@ import { defineNotification } from "./definition";
 
 /** To the partner who sent a selfie: a moderator approved it, or refused it with a reason (lib/verification/service.ts). */
 export const photoVerification = defineNotification({
-  type: "photo-verification",
+  type: "photo_verification",
   label: "Photo verification",
   hint: "When a moderator has decided about your verification selfie.",
   emailSubject: "Your photo verification",
