@@ -204,6 +204,10 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await expect(moving.getByText("Location search is currently unavailable.")).toBeVisible();
   await expect(moving.getByRole("button", { name: "Try searching again" })).toBeVisible();
   await moving.getByRole("button", { name: 'Continue with "Cafe Luso"' }).click();
+  // Once the typed place is chosen, the search's failure has said its piece: only the typed line stays.
+  await expect(moving.getByText("Typed by hand: Cafe Luso.", { exact: false })).toBeVisible();
+  await expect(moving.getByText("Location search is currently unavailable.")).toBeHidden();
+  await expect(moving.getByRole("button", { name: "Try searching again" })).toBeHidden();
   await moving.getByLabel("Time zone of the place").selectOption("Europe/Lisbon");
   await moving.getByLabel("Venue (optional)").fill("");
   await check(elena, "plan-form-typed-place", testInfo);
