@@ -148,7 +148,8 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
   const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   // Those going or maybe who may still receive the conversation (members, no block between the couples).
-  // Each table is narrowed by the ids already known, so each is read by its key, never scanned whole.
+  // The plans too are narrowed by the ids (Postgres carries no IN list across a join), so plans and
+  // then conversations are read by key, never scanned whole.
   const recipients = await tx
     .select({ planId: planAnswers.planId, userId: planAnswers.userId })
     .from(planAnswers)
@@ -158,7 +159,6 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
       and(
         inArray(planAnswers.planId, ids),
         inArray(plans.id, ids),
-        inArray(conversations.id, [...new Set(rows.map((row) => row.conversationId))]),
         inArray(planAnswers.answer, ["going", "maybe"]),
         mayReceive(sql`${planAnswers.userId}`),
       ),
