@@ -176,7 +176,12 @@ export function LocationSearch({
           state={state}
           typed={typed}
           hint={manualHint}
-          onUseTyped={() => typed && onUseTyped(typed)}
+          onUseTyped={() => {
+            if (!typed) return;
+            // The place is settled as typed: the search's 'unavailable' or 'nothing found' has said its piece.
+            reset();
+            onUseTyped(typed);
+          }}
           onRetry={() => {
             inputRef.current?.focus();
             retry(query);

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
 import { mayReceive } from "@/lib/messages/access";
@@ -32,6 +32,21 @@ const eveningBefore = sql`((substr(${plans.startsLocal}, 1, 10)::date - 1) + tim
  */
 const someoneComing = sql`exists (select 1 from ${planAnswers} where ${planAnswers.planId} = ${plans.id} and ${planAnswers.answer} in ('going', 'maybe'))`;
 
+/**
+ * The most plans one run claims for each of its two kinds of work (reminders, 'How was it?'), so a
+ * run stays short under the due work's lock whatever the backlog; the next run (a minute on) takes
+ * the rest, earliest first.
+ */
+export const PLANS_PER_RUN = 200;
+
+/**
+ * SQL: the plan is one of the first `limit` matching `where`, earliest start first, locked for the
+ * claim; rows another transaction holds are skipped, not waited for (the due work's lock already
+ * keeps runs apart). As an array, so the update reads the claimed rows by key, never scans plans.
+ */
+const amongFirst = (tx: Db, where: SQL | undefined, limit: number) =>
+  sql`${plans.id} = any(array(${tx.select({ id: plans.id }).from(plans).where(where).orderBy(plans.startsAt).limit(limit).for("update", { skipLocked: true })}))`;
+
 /** The plans whose reminder falls due now, claimed: evening ones not also due the soon one (that one says it all). */
 async function claim(tx: Db, now: Date) {
   const soonFrom = new Date(now.getTime() + SOON_HOURS * HOUR);
@@ -39,21 +54,29 @@ async function claim(tx: Db, now: Date) {
   const soon = await tx
     .update(plans)
     .set({ soonRemindedAt: now, eveningRemindedAt: sql`coalesce(${plans.eveningRemindedAt}, ${now.toISOString()}::timestamptz)` })
-    .where(and(open, lte(plans.startsAt, soonFrom), isNull(plans.soonRemindedAt)))
+    .where(amongFirst(tx, and(open, lte(plans.startsAt, soonFrom), isNull(plans.soonRemindedAt)), PLANS_PER_RUN))
     .returning({ id: plans.id });
-  const evening = await tx
-    .update(plans)
-    .set({ eveningRemindedAt: now })
-    .where(
-      and(
-        open,
-        gt(plans.startsAt, soonFrom),
-        lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
-        isNull(plans.eveningRemindedAt),
-        sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
-      ),
-    )
-    .returning({ id: plans.id });
+  const room = PLANS_PER_RUN - soon.length;
+  const evening =
+    room === 0
+      ? []
+      : await tx
+          .update(plans)
+          .set({ eveningRemindedAt: now })
+          .where(
+            amongFirst(
+              tx,
+              and(
+                open,
+                gt(plans.startsAt, soonFrom),
+                lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
+                isNull(plans.eveningRemindedAt),
+                sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
+              ),
+              room,
+            ),
+          )
+          .returning({ id: plans.id });
   return [...soon.map(({ id }) => ({ id, kind: "soon" as const })), ...evening.map(({ id }) => ({ id, kind: "evening" as const }))];
 }
 
@@ -72,7 +95,8 @@ const FEEDBACK_WITHIN_DAYS = 7;
 
 /**
  * 'How was it?' once, to each of the four who may still receive the conversation, from a meetup's
- * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders.
+ * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders, at
+ * most PLANS_PER_RUN plans a run.
  */
 export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
@@ -80,13 +104,17 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .update(plans)
     .set({ feedbackAskedAt: now })
     .where(
-      and(
-        isNull(plans.cancelledAt),
-        isNull(plans.feedbackAskedAt),
-        // The index's range first (a plan lasts at most a day), then its end.
-        lte(plans.startsAt, now),
-        gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
-        sql`${ended} <= ${now.toISOString()}::timestamptz`,
+      amongFirst(
+        tx,
+        and(
+          isNull(plans.cancelledAt),
+          isNull(plans.feedbackAskedAt),
+          // The index's range first (a plan lasts at most a day), then its end.
+          lte(plans.startsAt, now),
+          gt(plans.startsAt, new Date(now.getTime() - (FEEDBACK_WITHIN_DAYS + 1) * 24 * HOUR)),
+          sql`${ended} <= ${now.toISOString()}::timestamptz`,
+        ),
+        PLANS_PER_RUN,
       ),
     )
     .returning({ id: plans.id, title: plans.title, conversationId: plans.conversationId });
@@ -120,12 +148,21 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
   const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
   // Those going or maybe who may still receive the conversation (members, no block between the couples).
+  // The plans too are narrowed by the ids (Postgres carries no IN list across a join), so plans and
+  // then conversations are read by key, never scanned whole.
   const recipients = await tx
     .select({ planId: planAnswers.planId, userId: planAnswers.userId })
     .from(planAnswers)
     .innerJoin(plans, eq(plans.id, planAnswers.planId))
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(inArray(planAnswers.planId, ids), inArray(planAnswers.answer, ["going", "maybe"]), mayReceive(sql`${planAnswers.userId}`)));
+    .where(
+      and(
+        inArray(planAnswers.planId, ids),
+        inArray(plans.id, ids),
+        inArray(planAnswers.answer, ["going", "maybe"]),
+        mayReceive(sql`${planAnswers.userId}`),
+      ),
+    );
   let sent = 0;
   for (const { id, kind } of due) {
     const plan = byId.get(id)!;

@@ -204,6 +204,10 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await expect(moving.getByText("Location search is currently unavailable.")).toBeVisible();
   await expect(moving.getByRole("button", { name: "Try searching again" })).toBeVisible();
   await moving.getByRole("button", { name: 'Continue with "Cafe Luso"' }).click();
+  // Once the typed place is chosen, the search's failure has said its piece: only the typed line stays.
+  await expect(moving.getByText("Typed by hand: Cafe Luso.", { exact: false })).toBeVisible();
+  await expect(moving.getByText("Location search is currently unavailable.")).toBeHidden();
+  await expect(moving.getByRole("button", { name: "Try searching again" })).toBeHidden();
   await moving.getByLabel("Time zone of the place").selectOption("Europe/Lisbon");
   await moving.getByLabel("Venue (optional)").fill("");
   await check(elena, "plan-form-typed-place", testInfo);
@@ -303,4 +307,29 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
     await expect(reported.getByRole("link", { name: "Act on the couple" })).toBeVisible();
     await check(moderator, "moderation-plan-report", testInfo);
   }
+
+  // A plan still to come, reported by the other couple: the moderator's 'Remove' cancels it, and all
+  // four see it cancelled, live.
+  const conversationId = conversation.split("/").at(-1)!;
+  const picnic = await sergio.page.request.post(`/api/conversations/${conversationId}/plans`, {
+    data: { title: "Picnic by the river", startsAt: `${dayAhead(5)}T12:00`, placeId: "geonames:2267057" },
+    headers: { "x-csrf-token": await csrfToken(sergio.page) },
+  });
+  expect(picnic.status()).toBe(201);
+  const picnicId = ((await picnic.json()) as { data: { id: string } }).data.id;
+  const filedPicnic = await nuria.page.request.post("/api/reports", {
+    data: { targetType: "plan", targetId: picnicId, reason: "harassment" },
+    headers: { "x-csrf-token": await csrfToken(nuria.page) },
+  });
+  expect(filedPicnic.status()).toBe(201);
+  for (const who of everyone) await who.page.goto(conversation);
+  const picnicCard = (who: Person) => who.page.getByRole("article", { name: "Picnic by the river" });
+  for (const who of everyone) await expect(picnicCard(who)).toBeVisible(LIVE);
+  await moderator.page.goto("/moderation");
+  const removing = moderator.page.getByRole("listitem").filter({ hasText: "Picnic by the river" });
+  await removing.getByRole("button", { name: "Remove" }).click();
+  await expect(removing).toBeHidden(LIVE);
+  for (const who of everyone) await expect(picnicCard(who)).toContainText("Cancelled", LIVE);
+  await nuria.page.goto("/notifications");
+  await expect(nuria.page.getByText("Plan cancelled: Picnic by the river")).toBeVisible();
 });

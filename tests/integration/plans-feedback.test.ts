@@ -1,7 +1,8 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, notifications, plans } from "@/db/schema";
+import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
 import { connected, messagingCouple } from "../support/messages";
@@ -41,6 +42,31 @@ describe("'How was it?' after the meetup", () => {
     expect(await asked(cancelled.conversationId)).toEqual([]);
     const [row] = await db.select({ askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
     expect(row!.askedAt).not.toBeNull();
+  });
+
+  it("is asked of at most PLANS_PER_RUN plans a run: a larger backlog over the next runs, each plan once", async () => {
+    const { conversationId, id } = await metYesterday();
+    const db = await getDb();
+    // PLANS_PER_RUN more meetups of the same four yesterday (past the API's limits, to make a backlog).
+    await db.execute(sql`
+      insert into plans (conversation_id, proposer_user_id, proposer_couple_id, title, starts_local, time_zone, starts_at, place_id, place_name)
+      select conversation_id, proposer_user_id, proposer_couple_id, title, starts_local, time_zone, starts_at, place_id, place_name
+      from plans, generate_series(1, ${PLANS_PER_RUN}) where id = ${id}`);
+    const asked = () =>
+      db
+        .select({ userId: notifications.userId })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
+    await runDueWork(db);
+    // Other files' meetups over by now may take part of the first run too: at most the cap of this file's.
+    expect((await asked()).length).toBeLessThanOrEqual(PLANS_PER_RUN * 4);
+    for (let run = 0; run < 3; run++) await runDueWork(db);
+    expect(await asked()).toHaveLength((PLANS_PER_RUN + 1) * 4);
+    const unasked = await db
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.conversationId, conversationId), sql`${plans.feedbackAskedAt} is null`));
+    expect(unasked).toEqual([]);
   });
 
   it("is refused before the meetup has ended, and from anyone outside the four", async () => {

@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { notifications, plans } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
+import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
@@ -88,6 +89,38 @@ describe("plan reminders from the scheduled work", () => {
     await plan.cancel(cancelled.id, {}, cancelled.one.a.headers);
     await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
     expect(await reminders("Called off")).toEqual([]);
+  });
+});
+
+describe("the reminders' runs, bounded", () => {
+  it("claim at most PLANS_PER_RUN plans a run: a larger backlog is reminded over the next runs, each plan once", async () => {
+    const { one, id, conversationId } = await answeredPlan("Backlog", PLACES.lisbon, "2027-02-17T19:30");
+    const db = await getDb();
+    // PLANS_PER_RUN more copies of the plan and its answers (past the API's limit of upcoming plans, to make a backlog).
+    await db.execute(sql`
+      with copies as (
+        insert into plans (conversation_id, proposer_user_id, proposer_couple_id, title, starts_local, time_zone, starts_at, place_id, place_name, place_city, place_country, venue)
+        select conversation_id, proposer_user_id, proposer_couple_id, title, starts_local, time_zone, starts_at, place_id, place_name, place_city, place_country, venue
+        from plans, generate_series(1, ${PLANS_PER_RUN}) where id = ${id}
+        returning id)
+      insert into plan_answers (plan_id, user_id, answer)
+      select copies.id, a.user_id, a.answer from copies, plan_answers a where a.plan_id = ${id}`);
+    const due = PLANS_PER_RUN + 1;
+    const evening = new Date("2027-02-16T18:00:00Z");
+    await runDueWork(db, evening);
+    // Other files' plans due then may take part of the first run too: at most the cap of this file's.
+    expect((await reminders("Backlog")).length).toBeLessThanOrEqual(PLANS_PER_RUN * 2);
+    for (let minute = 1; minute <= 3; minute++) await runDueWork(db, new Date(evening.getTime() + minute * 60_000));
+    const told = await reminders("Backlog");
+    // Each of the plans reminded once, to the two going or maybe.
+    expect(told).toHaveLength(due * 2);
+    expect(told.filter((r) => r.userId === one.a.userId)).toHaveLength(due);
+    const unclaimed = await db
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.conversationId, conversationId), sql`${plans.eveningRemindedAt} is null`));
+    expect(unclaimed).toEqual([]);
+    await db.delete(plans).where(eq(plans.conversationId, conversationId));
   });
 });
 
