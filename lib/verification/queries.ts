@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, photoVerifications, users } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
@@ -107,4 +107,51 @@ export async function verificationForExport(
     decidedAt: row.decidedAt,
     refusalReason: row.refusalReason ? refusalLabel(row.refusalReason) : null,
   };
+}
+
+/** A partner's photo verification as moderators see it on the couple's page: the state and its dates, the selfie only while pending. */
+export type PartnerVerification = {
+  userId: string;
+  firstName: string;
+  status: VerificationStatus;
+  submittedAt: string | null;
+  decidedAt: string | null;
+  refusal: { reason: string; label: string } | null;
+  /** While pending: the pose asked and the moderators' selfie URL; never a decided selfie (it is deleted). */
+  pending: { pose: { id: string; label: string }; selfieUrl: string } | null;
+};
+
+/** Each partner of the couple (partner 1 first) with their verification; a partner who never asked is 'not_started'. */
+export async function partnerVerifications(db: Db, coupleId: string): Promise<PartnerVerification[]> {
+  const rows = await db
+    .select({
+      userId: users.id,
+      firstName: users.firstName,
+      status: photoVerifications.status,
+      pose: photoVerifications.pose,
+      selfieKey: photoVerifications.selfieKey,
+      submittedAt: photoVerifications.submittedAt,
+      decidedAt: photoVerifications.decidedAt,
+      refusalReason: photoVerifications.refusalReason,
+    })
+    .from(couples)
+    .innerJoin(users, or(eq(users.id, couples.partner1Id), eq(users.id, couples.partner2Id)))
+    .leftJoin(photoVerifications, eq(photoVerifications.userId, users.id))
+    .where(eq(couples.id, coupleId))
+    .orderBy(sql`${users.id} = ${couples.partner2Id}`);
+  return rows.map((row) => {
+    const status = (row.status ?? "not_started") as VerificationStatus;
+    return {
+      userId: row.userId,
+      firstName: row.firstName,
+      status,
+      submittedAt: row.submittedAt?.toISOString() ?? null,
+      decidedAt: row.decidedAt?.toISOString() ?? null,
+      refusal: row.refusalReason ? { reason: row.refusalReason, label: refusalLabel(row.refusalReason) } : null,
+      pending:
+        status === "pending" && row.selfieKey && row.pose
+          ? { pose: { id: row.pose, label: poseLabel(row.pose) }, selfieUrl: selfieUrl(row.userId) }
+          : null,
+    };
+  });
 }

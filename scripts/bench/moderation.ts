@@ -1,7 +1,9 @@
 /**
  * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, what
- * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, and
- * of a couple's moderator page (`coupleRecord`, `GET /api/moderation/couples/{id}`), at each size
+ * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples,
+ * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
+ * and of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
+ * and /moderation/verifications run) with as many pending selfies as couples, at each size
  * (default 1,000 and 100,000), timed at every size back to back in each sample, with the ratio
  * of the largest to the smallest (target: within 1.2x);
  * and the held-request check's own time (`holdsHello`, run inside `POST /api/connections`; target:
@@ -20,6 +22,7 @@ import type { Db } from "@/db/client";
 import { moderationQueue } from "@/lib/forum/reports";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { holdsHello } from "@/lib/safety/spam";
+import { partnerVerifications, pendingVerifications } from "@/lib/verification/queries";
 import { ADMIN_URL } from "./config";
 import { printTable } from "./report";
 import { percentile } from "./stats";
@@ -34,7 +37,7 @@ const HELD_CHECK_TARGET_MS = 5;
  * and `n` open reports (half of couples, half of messages), each by a different person. Couple 1
  * is the page's subject and the hello sender, the same at every size (only the network around it
  * grows): 25 reports and 20 blocks against it, and at its daily limit of hellos (10 in the last
- * hours, the same note).
+ * hours, the same note). And `n` pending selfies (one partner of each couple, sent over 30 days).
  */
 async function fill(sql: postgres.Sql, n: number): Promise<void> {
   const pairs = Math.floor(n / 2);
@@ -76,6 +79,10 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       (case g % 4 when 0 then 'spam' when 1 then 'harassment' when 2 then 'inappropriate' else 'other' end)::report_reason,
       now() - random() * interval '90 days'
     from generate_series(1, ${n}) g`);
+  await sql.unsafe(`insert into photo_verifications (user_id, couple_id, status, pose, selfie_key, submitted_at)
+    select md5('u' || (2 * g - 1))::uuid, md5('c' || g)::uuid, 'pending', 'three_fingers',
+      'verification-selfie/' || md5('s' || g) || '.jpg', now() - random() * interval '30 days'
+    from generate_series(1, ${n}) g`);
   await sql.unsafe("vacuum analyze");
 }
 
@@ -87,8 +94,9 @@ const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, coup
 
 const CALLS: Call[] = [
   { name: "queue (100 oldest open reports)", run: (db) => moderationQueue(db) },
-  { name: "couple's moderator page", run: (db) => coupleRecord(db, SUBJECT) },
+  { name: "couple's moderator page", run: (db) => Promise.all([coupleRecord(db, SUBJECT), partnerVerifications(db, SUBJECT)]) },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
+  { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db) },
 ];
 
 /** A scale database of `size`, migrated and filled; its statements recorded for their plans. */

@@ -65,9 +65,21 @@ test("a partner verifies their photo with a selfie, a moderator approves it, ano
   // Nobody else reaches the selfie.
   const selfieUrl = (await shown.getAttribute("src"))!;
   expect((await other.page.request.get(selfieUrl)).status()).toBe(403);
+  // The couple's page shows the waiting selfie too, from the same moderators' route.
+  await item.getByRole("link", { name: partner.coupleName }).click();
+  const onCouplePage = moderator.page.getByRole("region", { name: "Photo verification" });
+  await expect(onCouplePage.getByText(/Waiting for a moderator \(sent on \d{1,2} \w+ \d{4}\)/)).toBeVisible();
+  await expect(onCouplePage.getByRole("img", { name: `Selfie of ${partner.firstName}, waiting` })).toHaveAttribute("src", selfieUrl);
+  await checkedInBothThemes(moderator.page);
+  const couplePage = moderator.page.url();
+  await moderator.page.goto("/moderation/verifications");
   await item.getByRole("button", { name: "Approve" }).click();
   await expect(moderator.page.getByText(`${partner.firstName} of ${partner.coupleName}: approved.`)).toBeVisible();
   expect((await moderator.page.request.get(selfieUrl)).status()).toBe(404);
+  // Decided: the couple's page keeps the state and its date, never the selfie.
+  await moderator.page.goto(couplePage);
+  await expect(onCouplePage.getByText(/Photo verified on \d{1,2} \w+ \d{4}/)).toBeVisible();
+  await expect(onCouplePage.getByRole("img")).toHaveCount(0);
 
   // The partner is verified.
   await partner.page.reload();

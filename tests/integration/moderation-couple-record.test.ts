@@ -5,6 +5,7 @@ import { reports } from "@/db/schema";
 import { forum, postBody } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
+import { sendPendingSelfie, verification } from "../support/verification";
 
 describe("a couple's record for moderators", () => {
   it("counts reports by reason and by couple, blocks received, hellos of 30 days and earlier actions; members get 403", async () => {
@@ -48,5 +49,45 @@ describe("a couple's record for moderators", () => {
     const after = await coupleRecordOf(subject.coupleId, headers);
     expect(after.json.data.actions).toMatchObject([{ kind: "restrict", reason: "harassment", liftedAt: null }]);
     expect((await coupleRecordOf("00000000-0000-4000-8000-000000000000", headers)).status).toBe(404);
+  });
+});
+
+describe("a couple's photo verification on its record for moderators", () => {
+  it("shows each partner's state and decision date, and a selfie only while it waits, at the moderators' URL", async () => {
+    const subject = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const verificationsOf = async () => (await coupleRecordOf(subject.coupleId, headers)).json.data.verifications;
+
+    expect(await verificationsOf()).toEqual([
+      expect.objectContaining({ userId: subject.a.userId, status: "not_started", decidedAt: null, pending: null }),
+      expect.objectContaining({ userId: subject.b.userId, status: "not_started", decidedAt: null, pending: null }),
+    ]);
+
+    const { pose } = await sendPendingSelfie(subject.a.headers);
+    const waiting = await coupleRecordOf(subject.coupleId, headers);
+    expect(waiting.json.data.verifications[0]).toMatchObject({
+      userId: subject.a.userId,
+      status: "pending",
+      decidedAt: null,
+      pending: { pose: { id: pose }, selfieUrl: `/api/moderation/verifications/${subject.a.userId}/selfie` },
+    });
+    // The storage key never leaves the server, and a member still gets 403.
+    expect(JSON.stringify(waiting.json)).not.toContain("verification-selfie/");
+    expect((await coupleRecordOf(subject.coupleId, subject.b.headers)).status).toBe(403);
+
+    expect((await verification.decide(subject.a.userId, { decision: "approve" }, headers)).status).toBe(200);
+    await sendPendingSelfie(subject.b.headers);
+    expect((await verification.decide(subject.b.userId, { decision: "refuse", reason: "face" }, headers)).status).toBe(200);
+    const decided = await verificationsOf();
+    expect(decided).toMatchObject([
+      { userId: subject.a.userId, status: "verified", refusal: null, pending: null },
+      {
+        userId: subject.b.userId,
+        status: "refused",
+        refusal: { reason: "face", label: "Your face is not clearly visible" },
+        pending: null,
+      },
+    ]);
+    for (const partner of decided) expect(Date.now() - new Date(partner.decidedAt).getTime()).toBeLessThan(60_000);
   });
 });

@@ -5,12 +5,14 @@ import { ActOnCouple } from "@/components/moderation/ActOnCouple";
 import { CoupleActions } from "@/components/moderation/CoupleActions";
 import { HeldHellos } from "@/components/moderation/HeldHellos";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
+import { PartnerVerifications } from "@/components/moderation/PartnerVerifications";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { guidelineLabel } from "@/lib/safety/rules";
+import { partnerVerifications } from "@/lib/verification/queries";
 import { withDb } from "@/lib/with-db";
 import styles from "@/components/moderation/Moderation.module.css";
 
@@ -31,10 +33,12 @@ export default async function ModerationCouplePage({
   const { coupleId } = await params;
   const { report } = await searchParams;
   if (!UUID.test(coupleId)) notFound();
-  const record = await withDb((db) => coupleRecord(db, coupleId)).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-    throw error;
-  });
+  const [record, verifications] = await withDb((db) => Promise.all([coupleRecord(db, coupleId), partnerVerifications(db, coupleId)])).catch(
+    (error: unknown) => {
+      if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+      throw error;
+    },
+  );
   const own = viewer.coupleId === coupleId;
   const reportId = typeof report === "string" && UUID.test(report) ? report : undefined;
   const { ageDays } = record.couple;
@@ -84,6 +88,10 @@ export default async function ModerationCouplePage({
             ))}
           </ul>
         )}
+      </section>
+      <section aria-labelledby="verification-title">
+        <h2 id="verification-title">Photo verification</h2>
+        <PartnerVerifications partners={verifications} />
       </section>
       <section aria-labelledby="held-title">
         <h2 id="held-title">Held hellos</h2>

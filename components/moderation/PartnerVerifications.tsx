@@ -1,0 +1,51 @@
+import Link from "next/link";
+import type { PartnerVerification } from "@/lib/verification/queries";
+import { decisionDate } from "@/lib/verification/rules";
+import styles from "./Moderation.module.css";
+
+/** A partner's verification state in words, with the date it was sent or decided. */
+function stateOf(partner: PartnerVerification): string {
+  switch (partner.status) {
+    case "verified":
+      return `Photo verified on ${decisionDate(partner.decidedAt!)}`;
+    case "refused":
+      return `Refused${partner.decidedAt ? ` on ${decisionDate(partner.decidedAt)}` : ""}: ${partner.refusal?.label ?? "no reason kept"}`;
+    case "pending":
+      return `Waiting for a moderator${partner.submittedAt ? ` (sent on ${decisionDate(partner.submittedAt)})` : ""}`;
+    default:
+      return "Not started";
+  }
+}
+
+/**
+ * Each partner's photo verification on the couple's page for moderators: the state and its date;
+ * a selfie only while it waits (from the moderators' selfie route), decided ones are deleted.
+ */
+export function PartnerVerifications({ partners }: { partners: PartnerVerification[] }) {
+  return (
+    <ul className={styles.list}>
+      {partners.map((partner) => (
+        <li key={partner.userId} className="card">
+          <p>
+            <strong>{partner.firstName}</strong> · {stateOf(partner)}
+          </p>
+          {partner.pending && (
+            <>
+              <p>
+                Pose asked: <strong>{partner.pending.pose.label}</strong> ·{" "}
+                <Link href="/moderation/verifications">Decide in the verification queue</Link>
+              </p>
+              {/* eslint-disable-next-line @next/next/no-img-element -- a private selfie, served to moderators only */}
+              <img
+                src={partner.pending.selfieUrl}
+                alt={`Selfie of ${partner.firstName}, waiting`}
+                className={styles.selfie}
+                loading="lazy"
+              />
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
