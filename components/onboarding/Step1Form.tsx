@@ -16,9 +16,9 @@ import { step1AnswerSchema } from "@/lib/onboarding/schemas";
 import type { Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { StepFormFrame } from "./StepFormFrame";
 import { useStepSave } from "./useStepSave";
-import photoStyles from "@/components/photos/PhotoField.module.css";
 
 type Values = { userImage: PickedPhoto | null; occupation: string; location: OnboardingLocation | null; interests: string[] };
 type Categories = Record<string, { value: string; label: string }[]>;
@@ -145,11 +145,11 @@ export function Step1Form({
     >
       <div data-field="userImage">
         {!values.userImage && saved.avatarUrl && (
-          <div className={photoStyles.saved}>
-            {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-            <img src={saved.avatarUrl} width={400} height={400} alt="Your saved profile photo" className={photoStyles.savedImage} />
-            <p className="field-hint">Your saved profile photo. Upload a new one to replace it.</p>
-          </div>
+          <SavedPhoto
+            url={saved.avatarUrl}
+            alt="Your saved profile photo"
+            hint="Your saved profile photo. Upload a new one to replace it."
+          />
         )}
         <Controller
           control={control}

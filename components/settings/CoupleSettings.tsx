@@ -7,6 +7,7 @@ import { SaveProgress } from "@/components/photos/SaveProgress";
 import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
@@ -99,11 +100,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         {...register("coupleName")}
       />
       {mainUrl && !mainPhoto && (
-        <div className={photoStyles.saved}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- the stored photo, already at its final size */}
-          <img src={mainUrl} width={400} height={400} alt="Your current main couple photo" className={photoStyles.savedImage} />
-          <p className="field-hint">Your current main photo. Upload a new one to replace it.</p>
-        </div>
+        <SavedPhoto url={mainUrl} alt="Your current main couple photo" hint="Your current main photo. Upload a new one to replace it." />
       )}
       <PhotoPicker
         label="Main couple photo"

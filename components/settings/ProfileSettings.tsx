@@ -3,6 +3,7 @@
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { NAME_MAX } from "@/lib/auth/rules";
@@ -13,7 +14,6 @@ import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
 import { useSettingsSave } from "./useSettingsSave";
-import photoStyles from "@/components/photos/PhotoField.module.css";
 import styles from "./settings.module.css";
 
 type Values = {
@@ -96,11 +96,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         {...register("occupation")}
       />
       {avatarUrl && !photo && (
-        <div className={photoStyles.saved}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-          <img src={avatarUrl} width={400} height={400} alt="Your current profile photo" className={photoStyles.savedImage} />
-          <p className="field-hint">Your current profile photo. Upload a new one to replace it.</p>
-        </div>
+        <SavedPhoto url={avatarUrl} alt="Your current profile photo" hint="Your current profile photo. Upload a new one to replace it." />
       )}
       <PhotoPicker
         label="Profile photo"
