@@ -3,19 +3,18 @@
 import { useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
-import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/locations/client/saved-location";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sessionStore } from "@/lib/forms/draft-store";
 import { individualDraft } from "@/lib/onboarding/drafts";
-import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { SavedStep1 } from "@/lib/onboarding/queries";
 import { step1AnswerSchema } from "@/lib/onboarding/schemas";
 import type { Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { InterestsPicker } from "@/components/profile/ProfileChoices";
 import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { StepFormFrame } from "./StepFormFrame";
 import { useStepSave } from "./useStepSave";
@@ -196,13 +195,7 @@ export function Step1Form({
           control={control}
           name="interests"
           render={({ field }) => (
-            <ChipPicker
-              kind="interest"
-              legend="Interests"
-              name="interests"
-              hint={`Select ${INTERESTS_MIN}-${INTERESTS_MAX} interests`}
-              count={`${field.value.length} of ${Object.values(categories).flat().length} interests selected`}
-              max={INTERESTS_MAX}
+            <InterestsPicker
               categories={categories}
               value={field.value}
               onChange={field.onChange}

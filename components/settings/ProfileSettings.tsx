@@ -3,13 +3,12 @@
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { InterestsPicker } from "@/components/profile/ProfileChoices";
 import { SavedPhoto } from "@/components/photos/SavedPhoto";
-import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
-import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
@@ -106,13 +105,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         error={errors.avatar?.message ?? errors.avatarUrl?.message}
         disabled={busy}
       />
-      <ChipPicker
-        kind="interest"
-        legend="Interests"
-        name="interests"
-        hint={`Select ${INTERESTS_MIN}-${INTERESTS_MAX} interests`}
-        count={`${interests.length} of ${Object.values(categories).flat().length} interests selected`}
-        max={INTERESTS_MAX}
+      <InterestsPicker
         categories={categories}
         value={interests}
         onChange={(chosen) => setValue("interests", chosen)}
