@@ -15,7 +15,6 @@ import type { Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { InterestsPicker } from "@/components/profile/ProfileChoices";
-import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { StepFormFrame } from "./StepFormFrame";
 import { useStepSave } from "./useStepSave";
 
@@ -143,18 +142,16 @@ export function Step1Form({
       }
     >
       <div data-field="userImage">
-        {!values.userImage && saved.avatarUrl && (
-          <SavedPhoto
-            url={saved.avatarUrl}
-            alt="Your saved profile photo"
-            hint="Your saved profile photo. Upload a new one to replace it."
-          />
-        )}
         <Controller
           control={control}
           name="userImage"
           render={({ field }) => (
             <PhotoPicker
+              saved={{
+                url: saved.avatarUrl,
+                alt: "Your saved profile photo",
+                hint: "Your saved profile photo. Upload a new one to replace it.",
+              }}
               label="Profile photo"
               kind="avatar"
               value={field.value}

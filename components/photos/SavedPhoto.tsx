@@ -1,6 +1,6 @@
 import styles from "./PhotoField.module.css";
 
-type SavedPhotoProps = {
+export type SavedPhotoProps = {
   url: string;
   alt: string;
   /** Says what it is and that a new upload replaces it. */

@@ -7,7 +7,6 @@ import { SaveProgress } from "@/components/photos/SaveProgress";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { StylesPicker } from "@/components/profile/ProfileChoices";
-import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { Field } from "@/components/ui/Field";
 import { COUPLE_NAME_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
@@ -98,10 +97,8 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         readOnly={busy}
         {...register("coupleName")}
       />
-      {mainUrl && !mainPhoto && (
-        <SavedPhoto url={mainUrl} alt="Your current main couple photo" hint="Your current main photo. Upload a new one to replace it." />
-      )}
       <PhotoPicker
+        saved={{ url: mainUrl, alt: "Your current main couple photo", hint: "Your current main photo. Upload a new one to replace it." }}
         label="Main couple photo"
         kind="couple-main"
         value={mainPhoto}

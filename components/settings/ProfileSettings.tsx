@@ -4,7 +4,6 @@ import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
 import { InterestsPicker } from "@/components/profile/ProfileChoices";
-import { SavedPhoto } from "@/components/photos/SavedPhoto";
 import { Field } from "@/components/ui/Field";
 import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
@@ -94,10 +93,8 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         readOnly={busy}
         {...register("occupation")}
       />
-      {avatarUrl && !photo && (
-        <SavedPhoto url={avatarUrl} alt="Your current profile photo" hint="Your current profile photo. Upload a new one to replace it." />
-      )}
       <PhotoPicker
+        saved={{ url: avatarUrl, alt: "Your current profile photo", hint: "Your current profile photo. Upload a new one to replace it." }}
         label="Profile photo"
         kind="avatar"
         value={photo}
