@@ -28,6 +28,24 @@ function useEditorFocus(onCancel: () => void) {
   return { form, onKeyDown };
 }
 
+/**
+ * Saving an edit in place: a refusal shows above the fields; once saved the editor closes, so it
+ * stays busy until it has.
+ */
+function useSaveInPlace(isSubmitting: boolean, isSubmitSuccessful: boolean) {
+  const [failure, setFailure] = useState<string | null>(null);
+  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
+  const attempt = async (save: () => Promise<void>) => {
+    setFailure(null);
+    try {
+      await save();
+    } catch (error) {
+      setFailure(error instanceof Error ? error.message : "Could not save your changes");
+    }
+  };
+  return { failure, busy, attempt };
+}
+
 function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
   return (
     <div className="form-actions">
@@ -46,7 +64,6 @@ function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
  * composer's limits and live counters. The scope and photos stay as posted.
  */
 export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail; onSaved(post: ForumPostDetail): void; onCancel(): void }) {
-  const [failure, setFailure] = useState<string | null>(null);
   const { form, onKeyDown } = useEditorFocus(onCancel);
   const {
     control,
@@ -60,17 +77,8 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
     "on-submit",
   );
   const [title, topic, body] = useWatch({ control, name: ["title", "topic", "body"] });
-  // Saved, the editor closes: it stays busy until it has.
-  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
-
-  const submit = handleSubmit(async (patch) => {
-    setFailure(null);
-    try {
-      onSaved(await patchPost(post.id, patch));
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : "Could not save your changes");
-    }
-  });
+  const { failure, busy, attempt } = useSaveInPlace(isSubmitting, isSubmitSuccessful);
+  const submit = handleSubmit((patch) => attempt(async () => onSaved(await patchPost(post.id, patch))));
 
   return (
     <form ref={form} className={`card ${styles.postEditor}`} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit post">
@@ -107,7 +115,6 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
 
 /** A reply edited in place by its author, under the reply field's limit and live counter. */
 export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; onSaved(reply: ForumReply): void; onCancel(): void }) {
-  const [failure, setFailure] = useState<string | null>(null);
   const { form, onKeyDown } = useEditorFocus(onCancel);
   const {
     control,
@@ -117,16 +124,8 @@ export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; o
     formState: { errors, isSubmitting, isSubmitSuccessful },
   } = useZodForm(loadReplySchema, { body: reply.body, mentions: reply.mentions }, "on-submit");
   const body = useWatch({ control, name: "body" });
-  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
-
-  const submit = handleSubmit(async (patch) => {
-    setFailure(null);
-    try {
-      onSaved(await patchReply(reply.id, patch));
-    } catch (problem) {
-      setFailure(problem instanceof Error ? problem.message : "Could not save your changes");
-    }
-  });
+  const { failure, busy, attempt } = useSaveInPlace(isSubmitting, isSubmitSuccessful);
+  const submit = handleSubmit((patch) => attempt(async () => onSaved(await patchReply(reply.id, patch))));
 
   return (
     <form ref={form} onSubmit={submit} onKeyDown={onKeyDown} noValidate aria-label="Edit reply">

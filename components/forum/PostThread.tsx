@@ -137,24 +137,27 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
     returnFocus.current = null;
   }, [editing]);
 
+  /** The post's or a reply's menu: edit (not while restricted), delete, report, block. */
+  const actionsMenu = (targetType: "post" | "reply", item: Pick<ForumReply, "id" | "author">) => (
+    <ItemMenu
+      label={targetType === "post" ? "Post actions" : "Reply actions"}
+      targetType={targetType}
+      targetId={item.id}
+      author={item.author}
+      viewer={viewer}
+      onEdit={restriction ? undefined : () => setEditing(item.id)}
+      onDelete={() => remove(targetType, item.id)}
+      onBlocked={onBlocked}
+    />
+  );
+
   return (
     <>
       <article className={`card ${styles.post}`} aria-labelledby="post-title">
         <Topline topic={post.topic} place={post.scope === "local" ? post.place : null} distanceBand={post.distanceBand} />
         <div className={styles.head} id="post-head">
           <h1 id="post-title">{post.title}</h1>
-          {!postGone && editing !== post.id && (
-            <ItemMenu
-              label="Post actions"
-              targetType="post"
-              targetId={post.id}
-              author={post.author}
-              viewer={viewer}
-              onEdit={restriction ? undefined : () => setEditing(post.id)}
-              onDelete={() => remove("post", post.id)}
-              onBlocked={onBlocked}
-            />
-          )}
+          {!postGone && editing !== post.id && actionsMenu("post", post)}
         </div>
         <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
         {post.hidden && (
@@ -213,18 +216,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
               >
                 <div className={styles.head}>
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
-                  {!gone && editing !== reply.id && (
-                    <ItemMenu
-                      label="Reply actions"
-                      targetType="reply"
-                      targetId={reply.id}
-                      author={reply.author}
-                      viewer={viewer}
-                      onEdit={restriction ? undefined : () => setEditing(reply.id)}
-                      onDelete={() => remove("reply", reply.id)}
-                      onBlocked={onBlocked}
-                    />
-                  )}
+                  {!gone && editing !== reply.id && actionsMenu("reply", reply)}
                 </div>
                 {gone ? (
                   <Placeholder item={reply} noun="reply" />

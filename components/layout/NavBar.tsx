@@ -38,7 +38,15 @@ export function NavBar() {
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   useDismiss(menuOpen, closeMenu, menu, menuButton);
   const current = (href: string) => (pathname === href ? "page" : undefined);
-  const badge = (href: string) => href === MESSAGES_HREF && <MessagesBadge />;
+  /** A bar's entry: the link, marked when it is this page, with the unread badge on Messages. */
+  const barLink = (href: string, text: string | undefined) => (
+    <li key={href}>
+      <Link href={href} aria-current={current(href)}>
+        {text}
+        {href === MESSAGES_HREF && <MessagesBadge />}
+      </Link>
+    </li>
+  );
 
   const openIrl = () => {
     setMenuOpen(false);
@@ -51,27 +59,13 @@ export function NavBar() {
           Two of Us
         </Link>
         <ul className="nav-links nav-wide">
-          {LINKS.map((link) => (
-            <li key={link.href}>
-              <Link href={link.href} aria-current={current(link.href)}>
-                {link.label}
-                {badge(link.href)}
-              </Link>
-            </li>
-          ))}
+          {LINKS.map((link) => barLink(link.href, link.label))}
           <li>
             <button type="button" className="nav-button" onClick={() => setIrlOpen(true)}>
               IRL
             </button>
           </li>
-          {SECONDARY.map((link) => (
-            <li key={link.href}>
-              <Link href={link.href} aria-current={current(link.href)}>
-                {link.label}
-                {badge(link.href)}
-              </Link>
-            </li>
-          ))}
+          {SECONDARY.map((link) => barLink(link.href, link.label))}
         </ul>
         <div className="nav-actions">
           <UnreadTitle />
@@ -122,16 +116,7 @@ export function NavBar() {
         </div>
       </nav>
       <nav aria-label="Sections" className="tabbar nav-narrow">
-        <ul>
-          {TABS.map((link) => (
-            <li key={link.href}>
-              <Link href={link.href} aria-current={current(link.href)}>
-                {link.tab}
-                {badge(link.href)}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <ul>{TABS.map((link) => barLink(link.href, link.tab))}</ul>
       </nav>
       <Dialog
         open={irlOpen}

@@ -10,9 +10,9 @@ import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/transport/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
-import { NOTE_MAX } from "@/lib/connections/rules";
+import { NOTE_MAX, type ConnectionState } from "@/lib/connections/rules";
 import { SAFETY_PAGE } from "@/lib/safety/rules";
-import { INBOX_TEXTS, type ConnectionState } from "@/lib/messages/display";
+import { INBOX_TEXTS } from "@/lib/messages/display";
 import styles from "./SayHello.module.css";
 
 type Props = { coupleId: string; coupleName: string; connection: ConnectionState; className?: string };

@@ -3,22 +3,20 @@
 import { useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
-import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import { clearSavedLocation, loadSavedLocation, type OnboardingLocation } from "@/lib/locations/client/saved-location";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sessionStore } from "@/lib/forms/draft-store";
 import { individualDraft } from "@/lib/onboarding/drafts";
-import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { SavedStep1 } from "@/lib/onboarding/queries";
 import { step1AnswerSchema } from "@/lib/onboarding/schemas";
 import type { Step1Field } from "@/lib/onboarding/step-checks";
 import { LocationAutocomplete } from "@/components/locations/LocationAutocomplete";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { InterestsPicker } from "@/components/profile/ProfileChoices";
 import { StepFormFrame } from "./StepFormFrame";
 import { useStepSave } from "./useStepSave";
-import photoStyles from "@/components/photos/PhotoField.module.css";
 
 type Values = { userImage: PickedPhoto | null; occupation: string; location: OnboardingLocation | null; interests: string[] };
 type Categories = Record<string, { value: string; label: string }[]>;
@@ -144,18 +142,16 @@ export function Step1Form({
       }
     >
       <div data-field="userImage">
-        {!values.userImage && saved.avatarUrl && (
-          <div className={photoStyles.saved}>
-            {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-            <img src={saved.avatarUrl} width={400} height={400} alt="Your saved profile photo" className={photoStyles.savedImage} />
-            <p className="field-hint">Your saved profile photo. Upload a new one to replace it.</p>
-          </div>
-        )}
         <Controller
           control={control}
           name="userImage"
           render={({ field }) => (
             <PhotoPicker
+              saved={{
+                url: saved.avatarUrl,
+                alt: "Your saved profile photo",
+                hint: "Your saved profile photo. Upload a new one to replace it.",
+              }}
               label="Profile photo"
               kind="avatar"
               value={field.value}
@@ -196,13 +192,7 @@ export function Step1Form({
           control={control}
           name="interests"
           render={({ field }) => (
-            <ChipPicker
-              kind="interest"
-              legend="Interests"
-              name="interests"
-              hint={`Select ${INTERESTS_MIN}-${INTERESTS_MAX} interests`}
-              count={`${field.value.length} of ${Object.values(categories).flat().length} interests selected`}
-              max={INTERESTS_MAX}
+            <InterestsPicker
               categories={categories}
               value={field.value}
               onChange={field.onChange}

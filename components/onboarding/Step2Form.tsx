@@ -3,18 +3,17 @@
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
-import { ChipPicker } from "@/components/ui/ChipPicker";
 import { Field } from "@/components/ui/Field";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import { sessionStore } from "@/lib/forms/draft-store";
 import { coupleDraft } from "@/lib/onboarding/drafts";
-import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX } from "@/lib/couples/rules";
+import { COUPLE_NAME_MAX } from "@/lib/couples/rules";
 import type { Step2Field } from "@/lib/onboarding/step-checks";
 import { BioField } from "@/components/profile/BioField";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { StylesPicker } from "@/components/profile/ProfileChoices";
 import { StepFormFrame } from "./StepFormFrame";
-import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
 import { useStepSave, type PhotoPart } from "./useStepSave";
 import styles from "./Step2Form.module.css";
 
@@ -135,19 +134,7 @@ export function Step2Form({ userId, onBack, onSaved }: { userId: string; onBack(
           control={control}
           name="coupleTypes"
           render={({ field }) => (
-            <ChipPicker
-              kind="style"
-              legend="Adventure styles"
-              name="coupleTypes"
-              hint={`Choose up to ${COUPLE_TYPES_MAX} (${field.value.length} selected)`}
-              limitMessage={`You can select up to ${COUPLE_TYPES_MAX} adventure styles`}
-              max={COUPLE_TYPES_MAX}
-              options={STYLE_OPTIONS}
-              value={field.value}
-              onChange={field.onChange}
-              error={errors.coupleTypes?.message}
-              disabled={busy}
-            />
+            <StylesPicker value={field.value} onChange={field.onChange} error={errors.coupleTypes?.message} disabled={busy} />
           )}
         />
       </div>

@@ -5,6 +5,7 @@ import { IMAGE_SIZES } from "@/lib/images/rules";
 import { formatFileSize, imageProblem, type PickedPhoto } from "@/lib/images/client/photo";
 import { CropDialog } from "./CropDialog";
 import { PhotoDropZone } from "./PhotoDropZone";
+import { SavedPhoto, type SavedPhotoProps } from "./SavedPhoto";
 import { usePhotoField } from "./usePhotoField";
 import styles from "./PhotoField.module.css";
 
@@ -16,10 +17,12 @@ type PhotoPickerProps = {
   onChange(photo: PickedPhoto | null): void;
   error?: string;
   disabled?: boolean;
+  /** The photo already stored, shown above the picker until a new one is picked. */
+  saved?: Omit<SavedPhotoProps, "url"> & { url: string | null };
 };
 
 /** One round photo: pick (click or drop), crop, preview with its size, remove. Cancelling the crop drops the file. */
-export function PhotoPicker({ label, kind, value, onChange, error, disabled = false }: PhotoPickerProps) {
+export function PhotoPicker({ label, kind, value, onChange, error, disabled = false, saved }: PhotoPickerProps) {
   const [pending, setPending] = useState<File | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const removeRef = useRef<HTMLButtonElement>(null);
@@ -35,48 +38,51 @@ export function PhotoPicker({ label, kind, value, onChange, error, disabled = fa
   }
 
   return (
-    <div className="field" role="group" aria-labelledby={field.labelId}>
-      <span id={field.labelId} className={styles.label}>
-        {label}
-      </span>
-      {value ? (
-        <div className={styles.preview}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
-          <img src={value.dataUrl} alt={`${label} preview`} width={value.width} height={value.height} className={styles.previewImage} />
-          <div className={styles.meta}>
-            <span className={styles.name}>{value.name}</span>
-            <span className={styles.size}>{formatFileSize(value.size)}</span>
+    <>
+      {!value && saved?.url && <SavedPhoto {...saved} url={saved.url} />}
+      <div className="field" role="group" aria-labelledby={field.labelId}>
+        <span id={field.labelId} className={styles.label}>
+          {label}
+        </span>
+        {value ? (
+          <div className={styles.preview}>
+            {/* eslint-disable-next-line @next/next/no-img-element -- a data URL kept in the draft, not an optimisable asset */}
+            <img src={value.dataUrl} alt={`${label} preview`} width={value.width} height={value.height} className={styles.previewImage} />
+            <div className={styles.meta}>
+              <span className={styles.name}>{value.name}</span>
+              <span className={styles.size}>{formatFileSize(value.size)}</span>
+            </div>
+            <button
+              ref={removeRef}
+              type="button"
+              className={`button button-secondary ${styles.remove}`}
+              aria-label={`Remove ${label.toLowerCase()}`}
+              disabled={disabled}
+              onClick={() => {
+                field.armFocus();
+                onChange(null);
+              }}
+            >
+              Remove
+            </button>
           </div>
-          <button
-            ref={removeRef}
-            type="button"
-            className={`button button-secondary ${styles.remove}`}
-            aria-label={`Remove ${label.toLowerCase()}`}
-            disabled={disabled}
-            onClick={() => {
-              field.armFocus();
-              onChange(null);
-            }}
-          >
-            Remove
-          </button>
-        </div>
-      ) : (
-        <PhotoDropZone ref={inputRef} labelledBy={field.labelId} errorId={field.errorId} disabled={disabled} onFiles={pick} />
-      )}
-      {field.errorMessage}
-      <CropDialog
-        file={pending}
-        aspect={1}
-        circular
-        output={IMAGE_SIZES[kind]}
-        onCancel={() => setPending(null)}
-        onApply={(photo) => {
-          setPending(null);
-          field.armFocus();
-          onChange(photo);
-        }}
-      />
-    </div>
+        ) : (
+          <PhotoDropZone ref={inputRef} labelledBy={field.labelId} errorId={field.errorId} disabled={disabled} onFiles={pick} />
+        )}
+        {field.errorMessage}
+        <CropDialog
+          file={pending}
+          aspect={1}
+          circular
+          output={IMAGE_SIZES[kind]}
+          onCancel={() => setPending(null)}
+          onApply={(photo) => {
+            setPending(null);
+            field.armFocus();
+            onChange(photo);
+          }}
+        />
+      </div>
+    </>
   );
 }

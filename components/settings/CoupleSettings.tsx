@@ -4,12 +4,11 @@ import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { BioField } from "@/components/profile/BioField";
 import { SaveProgress } from "@/components/photos/SaveProgress";
-import { STYLE_OPTIONS } from "@/components/profile/styleOptions";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
-import { ChipPicker } from "@/components/ui/ChipPicker";
+import { StylesPicker } from "@/components/profile/ProfileChoices";
 import { Field } from "@/components/ui/Field";
-import { COUPLE_NAME_MAX, COUPLE_TYPES_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
+import { COUPLE_NAME_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { CoupleSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
@@ -98,14 +97,8 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         readOnly={busy}
         {...register("coupleName")}
       />
-      {mainUrl && !mainPhoto && (
-        <div className={photoStyles.saved}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- the stored photo, already at its final size */}
-          <img src={mainUrl} width={400} height={400} alt="Your current main couple photo" className={photoStyles.savedImage} />
-          <p className="field-hint">Your current main photo. Upload a new one to replace it.</p>
-        </div>
-      )}
       <PhotoPicker
+        saved={{ url: mainUrl, alt: "Your current main couple photo", hint: "Your current main photo. Upload a new one to replace it." }}
         label="Main couple photo"
         kind="couple-main"
         value={mainPhoto}
@@ -151,14 +144,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         error={errors.photos?.message ?? errors.newPhotos?.message}
         disabled={busy || kept.length >= EXTRA_PHOTOS_MAX}
       />
-      <ChipPicker
-        kind="style"
-        legend="Adventure styles"
-        name="coupleTypes"
-        hint={`Choose up to ${COUPLE_TYPES_MAX} (${coupleTypes.length} selected)`}
-        limitMessage={`You can select up to ${COUPLE_TYPES_MAX} adventure styles`}
-        max={COUPLE_TYPES_MAX}
-        options={STYLE_OPTIONS}
+      <StylesPicker
         value={coupleTypes}
         onChange={(chosen) => setValue("coupleTypes", chosen)}
         error={errors.coupleTypes?.message}

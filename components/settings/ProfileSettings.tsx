@@ -3,17 +3,15 @@
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
-import { ChipPicker } from "@/components/ui/ChipPicker";
+import { InterestsPicker } from "@/components/profile/ProfileChoices";
 import { Field } from "@/components/ui/Field";
 import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
-import { INTERESTS_MAX, INTERESTS_MIN } from "@/lib/interests/rules";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
 import { useSettingsSave } from "./useSettingsSave";
-import photoStyles from "@/components/photos/PhotoField.module.css";
 import styles from "./settings.module.css";
 
 type Values = {
@@ -95,14 +93,8 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         readOnly={busy}
         {...register("occupation")}
       />
-      {avatarUrl && !photo && (
-        <div className={photoStyles.saved}>
-          {/* eslint-disable-next-line @next/next/no-img-element -- the stored avatar, already at its final size */}
-          <img src={avatarUrl} width={400} height={400} alt="Your current profile photo" className={photoStyles.savedImage} />
-          <p className="field-hint">Your current profile photo. Upload a new one to replace it.</p>
-        </div>
-      )}
       <PhotoPicker
+        saved={{ url: avatarUrl, alt: "Your current profile photo", hint: "Your current profile photo. Upload a new one to replace it." }}
         label="Profile photo"
         kind="avatar"
         value={photo}
@@ -110,13 +102,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
         error={errors.avatar?.message ?? errors.avatarUrl?.message}
         disabled={busy}
       />
-      <ChipPicker
-        kind="interest"
-        legend="Interests"
-        name="interests"
-        hint={`Select ${INTERESTS_MIN}-${INTERESTS_MAX} interests`}
-        count={`${interests.length} of ${Object.values(categories).flat().length} interests selected`}
-        max={INTERESTS_MAX}
+      <InterestsPicker
         categories={categories}
         value={interests}
         onChange={(chosen) => setValue("interests", chosen)}

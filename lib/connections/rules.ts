@@ -6,6 +6,15 @@
 
 import { requestsPerDay, TRUSTED_REQUESTS_PER_DAY, type TrustLevel } from "@/lib/safety/spam-rules";
 
+/** What a couple's card and profile know of the viewer's connection with them. */
+export type ConnectionState =
+  | { state: "none" }
+  /** The viewer's couple asked; a decline still reads so until the request expires (declining is silent). */
+  | { state: "requested" }
+  /** They asked the viewer's couple: the answer is in the inbox's requests. */
+  | { state: "incoming" }
+  | { state: "connected"; conversationId: string };
+
 export const NOTE_MAX = 500;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** An unanswered (or silently declined) request expires this long after it was sent. */

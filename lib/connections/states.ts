@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gt, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionRequests, conversations } from "@/db/schema";
-import type { ConnectionState } from "@/lib/messages/display";
+import type { ConnectionState } from "@/lib/connections/rules";
 
 /**
  * Where the viewer's couple stands with each of the couples a page shows (for 'Say hello',

@@ -5,7 +5,7 @@
  * `coupleId` and a client reads every card the same way. Pure and browser-safe.
  */
 import type { NamedPlace } from "@/lib/locations/privacy";
-import type { ConnectionState } from "@/lib/messages/display";
+import type { ConnectionState } from "@/lib/connections/rules";
 import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { COUPLE_TYPES, coupleBadge, shownCoupleLocation, type BadgeFacts, type CoupleBadge } from "./rules";
 

@@ -10,10 +10,9 @@ import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { saveEntityLocation } from "@/lib/locations/place";
+import { daysAgo, upsertUser } from "./accounts";
 import { DIRECTORY_COUPLES, directoryEmail } from "./data";
 import { coupleInitials, demoImage, personInitials } from "./images";
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
 
 /** Pictures by e-mail: each partner's avatar, and the couple's main photo under partner A's. */
 export type DirectoryPictures = { avatars: Map<string, string>; mains: Map<string, string> };
@@ -72,13 +71,7 @@ export async function seedDirectory(db: Db, passwordHash: string, pictures: Dire
         country: place.country,
         countryCode: place.countryCode,
       };
-      const { email: _email, ...rest } = values;
-      const [row] = await db
-        .insert(users)
-        .values(values)
-        .onConflictDoUpdate({ target: users.email, set: { ...rest, updatedAt: new Date() } })
-        .returning({ id: users.id });
-      ids.push(row!.id);
+      ids.push(await upsertUser(db, values));
     }
     const values = {
       partner1Id: ids[0]!,

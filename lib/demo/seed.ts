@@ -6,6 +6,7 @@ import { couples, notifications, users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { ensureInterestCatalogue } from "@/lib/interests/service";
 import { saveEntityLocation } from "@/lib/locations/place";
+import { daysAgo, upsertUser, type UserSeed } from "./accounts";
 import { directoryPictures, seedDirectory } from "./directory";
 import { seedForum } from "./forum";
 import { DEMO_COUPLES, DEMO_INBOX, DEMO_PASSWORD, DEMO_SOLO, demoCoupleName, demoEmail, type DemoPerson, type Place } from "./data";
@@ -21,21 +22,6 @@ import { coupleInitials, demoImage, personInitials } from "./images";
  */
 
 export type SignIn = { email: string; shows: string };
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
-
-type UserSeed = Omit<typeof users.$inferInsert, "id" | "createdAt" | "updatedAt">;
-
-/** Inserts the account, or resets an existing one (password included) to the demo values. */
-async function upsertUser(db: Db, values: UserSeed): Promise<string> {
-  const { email: _email, ...rest } = values;
-  const [row] = await db
-    .insert(users)
-    .values(values)
-    .onConflictDoUpdate({ target: users.email, set: { ...rest, updatedAt: new Date() } })
-    .returning({ id: users.id });
-  return row!.id;
-}
 
 const placeColumns = (p: Place | null) => ({
   location: p?.location ?? null,

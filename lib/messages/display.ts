@@ -19,15 +19,6 @@ export type Approval = RequestItem["approvals"][number];
 /** An incoming request as the inbox shows it: its sender with their distance band and interests in common. */
 export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestItem["couple"] & Partial<SenderFacts> };
 
-/** What a couple's card and profile know of the viewer's connection with them. */
-export type ConnectionState =
-  | { state: "none" }
-  /** The viewer's couple asked; a decline still reads so until the request expires (declining is silent). */
-  | { state: "requested" }
-  /** They asked the viewer's couple: the answer is in the inbox's requests. */
-  | { state: "incoming" }
-  | { state: "connected"; conversationId: string };
-
 /** The inbox's and 'Say hello''s words (the thread's are lib/messages/rules.ts's MESSAGE_TEXTS). */
 export const INBOX_TEXTS = {
   noConversations: "Say hello to a couple from the directory",

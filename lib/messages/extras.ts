@@ -2,9 +2,13 @@ import "server-only";
 import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { messageReactions, messages, users } from "@/db/schema";
-import { REACTION_KINDS } from "@/db/schema/forum-values";
+import { REACTION_KINDS, type ReactionKind } from "@/db/schema/forum-values";
 import { MESSAGE_TEXTS, QUOTE_EXCERPT_MAX } from "./rules";
-import type { MessageQuote, MessageReaction } from "./queries";
+
+/** The message a reply answers, as shown above it: its author and the start of its words. */
+export type MessageQuote = { id: string; authorFirstName: string; excerpt: string | null; photo: boolean; deleted: boolean };
+/** One of the five reactions on a message: how many people chose it, their first names (four at most), and whether the viewer did. */
+export type MessageReaction = { kind: ReactionKind; count: number; names: string[]; mine: boolean };
 
 /**
  * What a thread shows beside each message's own row: the message a reply answers, and the

@@ -5,7 +5,16 @@ import { messages } from "@/db/schema";
 import { renderBody } from "@/lib/forum/text";
 import { lowTrustCouples } from "@/lib/safety/spam";
 import { linksArePlain, PLAIN_LINK_FIRST_MESSAGES } from "@/lib/safety/spam-rules";
-import type { MessageRow } from "./queries";
+
+/** What of a message the rule reads (a thread's rows, lib/messages/queries.ts, carry more). */
+type WrittenMessage = {
+  id: string;
+  conversationId: string;
+  seq: number;
+  body: string | null;
+  deletedAt: Date | null;
+  authorCoupleId: string | null;
+};
 
 const hasLink = (body: string) => renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
 
@@ -15,7 +24,7 @@ const hasLink = (body: string) => renderBody(body).some((paragraph) => paragraph
  * nothing unless a row has a link: then each conversation's first seqs (its seq index) and the
  * trust of the couples that wrote the early ones.
  */
-export async function plainLinkMessages(db: Db, rows: readonly MessageRow[]): Promise<Set<string>> {
+export async function plainLinkMessages(db: Db, rows: readonly WrittenMessage[]): Promise<Set<string>> {
   const linked = rows.filter((row) => row.deletedAt === null && row.authorCoupleId !== null && row.body && hasLink(row.body));
   if (linked.length === 0) return new Set();
   const conversationIds = [...new Set(linked.map((row) => row.conversationId))];
@@ -33,7 +42,7 @@ export async function plainLinkMessages(db: Db, rows: readonly MessageRow[]): Pr
     ),
   );
   /** The message's place in its conversation (1: the first); past the first ones, one more than them. */
-  const placeOf = (row: MessageRow) => {
+  const placeOf = (row: WrittenMessage) => {
     const index = firstSeqs.get(row.conversationId)!.indexOf(row.seq);
     return index === -1 ? PLAIN_LINK_FIRST_MESSAGES + 1 : index + 1;
   };

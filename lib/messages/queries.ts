@@ -4,13 +4,12 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "driz
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
-import type { ReactionKind } from "@/db/schema/forum-values";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { ofCouple } from "./access";
-import { quotesOf, reactionsOf } from "./extras";
+import { quotesOf, reactionsOf, type MessageQuote, type MessageReaction } from "./extras";
 import { plainLinkMessages } from "./plain-links";
 import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 import type { ThreadQuery } from "./schemas";
@@ -38,11 +37,6 @@ export async function memberConversation(db: Db, member: ActingCouple, id: strin
   if (!row) throw conversationNotFound();
   return { id: row.id, otherCoupleId: row.low === member.coupleId ? row.high : row.low, ended: row.ended };
 }
-
-/** The message a reply answers, as shown above it: its author and the start of its words. */
-export type MessageQuote = { id: string; authorFirstName: string; excerpt: string | null; photo: boolean; deleted: boolean };
-/** One of the five reactions on a message: how many people chose it, their first names (four at most), and whether the viewer did. */
-export type MessageReaction = { kind: ReactionKind; count: number; names: string[]; mine: boolean };
 
 export type MessageItem = {
   id: string;

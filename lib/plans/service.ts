@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import { publishLive } from "@/lib/live/publish";
 import { memberConversation } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotification } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { planChanged } from "@/lib/notifications/types/plan-changed";
@@ -47,6 +48,22 @@ async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date)
   if (row.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (row.startsAt.getTime() <= now.getTime()) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
   return row;
+}
+
+/**
+ * After a proposal, change or cancellation: the other three get the notification, with the acting
+ * person as its actor, and each of the four gets the card as it is now.
+ */
+async function tellTheOthers(tx: Db, member: ActingCouple, item: PlanItem, note: Pick<NewNotification, "type" | "title" | "message">) {
+  for (const person of item.answers.filter((p) => p.userId !== member.userId))
+    await createNotification(tx, {
+      userId: person.userId,
+      ...note,
+      conversationId: item.conversationId,
+      actorUserId: member.userId,
+      actorCoupleId: member.coupleId,
+    });
+  await tellEveryone(tx, item.id, item.answers);
 }
 
 /** Each of the four gets the card as it is now. */
@@ -95,17 +112,11 @@ export async function proposePlan(
       })
       .returning({ id: plans.id });
     const item = (await planItems(tx, [await memberPlan(tx, member, row!.id)]))[0]!;
-    for (const person of item.answers.filter((p) => p.userId !== member.userId))
-      await createNotification(tx, {
-        userId: person.userId,
-        type: planProposed.type,
-        title: planProposed.text.title(item.title),
-        message: planProposed.text.message(member.firstName, whenAtPlace(item)),
-        conversationId,
-        actorUserId: member.userId,
-        actorCoupleId: member.coupleId,
-      });
-    await tellEveryone(tx, item.id, item.answers);
+    await tellTheOthers(tx, member, item, {
+      type: planProposed.type,
+      title: planProposed.text.title(item.title),
+      message: planProposed.text.message(member.firstName, whenAtPlace(item)),
+    });
     return item.id;
   });
   return planItem(db, member, id);
@@ -177,17 +188,11 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
     await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     const what = changedWords(row, after);
-    for (const person of item.answers.filter((p) => p.userId !== member.userId))
-      await createNotification(tx, {
-        userId: person.userId,
-        type: planChanged.type,
-        title: planChanged.text.title(item.title),
-        message: planChanged.text.message(member.firstName, what),
-        conversationId: item.conversationId,
-        actorUserId: member.userId,
-        actorCoupleId: member.coupleId,
-      });
-    await tellEveryone(tx, planId, item.answers);
+    await tellTheOthers(tx, member, item, {
+      type: planChanged.type,
+      title: planChanged.text.title(item.title),
+      message: planChanged.text.message(member.firstName, what),
+    });
   });
   return planItem(db, member, planId);
 }
@@ -208,17 +213,11 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
       .set({ cancelledAt: now, cancelReason: reason, sequence: sql`${plans.sequence} + 1`, updatedAt: sql`now()` })
       .where(eq(plans.id, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
-    for (const person of item.answers.filter((p) => p.userId !== member.userId))
-      await createNotification(tx, {
-        userId: person.userId,
-        type: planCancelled.type,
-        title: planCancelled.text.title(item.title),
-        message: planCancelled.text.message(member.firstName, reason),
-        conversationId: item.conversationId,
-        actorUserId: member.userId,
-        actorCoupleId: member.coupleId,
-      });
-    await tellEveryone(tx, planId, item.answers);
+    await tellTheOthers(tx, member, item, {
+      type: planCancelled.type,
+      title: planCancelled.text.title(item.title),
+      message: planCancelled.text.message(member.firstName, reason),
+    });
   });
   return planItem(db, member, planId);
 }

@@ -92,9 +92,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <section className={styles.card} aria-labelledby="dashboard-near">
           <h2 id="dashboard-near">Couples near you</h2>
           {dashboard.near === null ? (
-            <p className={styles.empty}>
-              Set your couple&apos;s location to see couples near you: <Link href="/settings">add your location</Link>.
-            </p>
+            <LocationNeeded to="see couples near you" />
           ) : dashboard.near.length === 0 ? (
             <p className={styles.empty}>
               No couples within 200 km yet. <Link href="/directory">Browse the directory</Link> to find couples further away.
@@ -151,9 +149,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <section className={styles.card} aria-labelledby="dashboard-local">
           <h2 id="dashboard-local">Latest near you</h2>
           {dashboard.localPosts === null ? (
-            <p className={styles.empty}>
-              Set your couple&apos;s location to read the local forum: <Link href="/settings">add your location</Link>.
-            </p>
+            <LocationNeeded to="read the local forum" />
           ) : dashboard.localPosts.length === 0 ? (
             <p className={styles.empty}>
               No local posts yet. <Link href="/forum/local">Say hello to couples nearby</Link>.
@@ -164,5 +160,14 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </section>
       </div>
     </main>
+  );
+}
+
+/** What a section that depends on distance says while the couple has set no location. */
+function LocationNeeded({ to }: { to: string }) {
+  return (
+    <p className={styles.empty}>
+      Set your couple&apos;s location to {to}: <Link href="/settings">add your location</Link>.
+    </p>
   );
 }

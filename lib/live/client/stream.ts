@@ -19,7 +19,7 @@
 import "client-only";
 import { useEffect } from "react";
 import { reconnectDelay, REPLACED_EVENT, REPLACED_RETRY_MS, RESET_EVENT, UNREAD_EVENT } from "../rules";
-import { shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream } from "./tabs";
+import { shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream, type StreamConnection } from "./tabs";
 import { invalidate, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
@@ -76,14 +76,6 @@ export type StreamEnvironment = {
   lastEventId?: string;
   /** Whether the keys count as streamed already (another tab's stream fed them until now). */
   initiallyUp?: boolean;
-};
-
-export type StreamConnection = {
-  /** Closes the stream until resume() (every tab of the browser hidden for a while). */
-  pause(): void;
-  /** Opens it again from the last event id, if paused. */
-  resume(): void;
-  stop(): void;
 };
 
 /** One stream, reopened by hand on every failure so the schedule is the spec's (the browser's own retry is not). */

@@ -18,11 +18,19 @@
  */
 import "client-only";
 import { HIDDEN_PAUSE_MS, RESET_EVENT, UNREAD_EVENT } from "../rules";
-import type { StreamConnection } from "./stream";
 
 export const LEADER_LOCK = "two-of-us:live-leader";
 export const SHOWN_LOCK = "two-of-us:live-shown";
 export const TABS_CHANNEL = "two-of-us:live";
+
+/** One open stream, as the tab that leads holds it (lib/live/client/stream.ts opens it). */
+export type StreamConnection = {
+  /** Closes the stream until resume() (every tab of the browser hidden for a while). */
+  pause(): void;
+  /** Opens it again from the last event id, if paused. */
+  resume(): void;
+  stop(): void;
+};
 
 /** How often a hidden leader looks whether another tab is still shown. */
 const LOOK_AGAIN_MS = 15_000;

@@ -11,7 +11,7 @@ import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
-import type { ConnectionState } from "@/lib/messages/display";
+import type { ConnectionState } from "@/lib/connections/rules";
 import { metOnWith } from "@/lib/plans/queries";
 import { withDb } from "@/lib/with-db";
 
