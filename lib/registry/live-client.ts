@@ -3,7 +3,7 @@
  * server's kinds: lib/registry/live.ts, a separate list so no database code reaches the bundle).
  */
 import "client-only";
-import { eventApplier, streamEventNames, useStream } from "@/lib/live/client/stream";
+import { eventApplier, streamEventNames, unnumberedEventNames, useStream } from "@/lib/live/client/stream";
 import { messagesLiveClient } from "@/lib/messages/client/live";
 import { typingLiveClient } from "@/lib/messages/client/typing";
 import { notificationsLiveClient } from "@/lib/notifications/live-client";
@@ -13,6 +13,9 @@ const LIVE_CLIENT_FEATURES = [notificationsLiveClient, messagesLiveClient, plans
 
 /** Every event name the stream may send. */
 export const STREAM_EVENTS = streamEventNames(LIVE_CLIENT_FEATURES);
+
+/** The event names sent without an id (ephemeral kinds): a browser gives them the previous event's id. */
+export const UNNUMBERED_EVENTS = unnumberedEventNames(LIVE_CLIENT_FEATURES);
 
 /** What each event changes on screen. */
 export const applyEvent = eventApplier(LIVE_CLIENT_FEATURES);

@@ -55,5 +55,10 @@ test("a new couple's link in a first message is plain text for the other couple;
     "https://example.org/cervejaria",
     { timeout: 15_000 },
   );
+  // Marked as user content.
+  await expect(answer.getByRole("link", { name: "https://example.org/cervejaria" })).toHaveAttribute(
+    "rel",
+    "nofollow noopener noreferrer ugc",
+  );
   await expect(answer.locator("[data-plain-link]")).toHaveCount(0);
 });
