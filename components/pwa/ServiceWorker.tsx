@@ -1,8 +1,8 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { useEffect, useRef } from "react";
-import { registerServiceWorker } from "@/lib/pwa/client";
+import { useEffect } from "react";
+import { registerServiceWorker, takeNewBuildAtNavigation } from "@/lib/pwa/client";
 
 /**
  * Registers the app's service worker (/sw.js) on signed-in pages. A new build's worker installs in
@@ -11,13 +11,11 @@ import { registerServiceWorker } from "@/lib/pwa/client";
  */
 export function ServiceWorker() {
   const pathname = usePathname();
-  const registration = useRef<ServiceWorkerRegistration | null>(null);
   useEffect(() => {
-    void registerServiceWorker().then((registered) => (registration.current = registered));
+    void registerServiceWorker();
   }, []);
   useEffect(() => {
-    registration.current?.waiting?.postMessage({ type: "skip-waiting" });
-    void registration.current?.update().catch(() => undefined);
+    void takeNewBuildAtNavigation();
   }, [pathname]);
   return null;
 }

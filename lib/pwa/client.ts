@@ -9,6 +9,18 @@ export async function registerServiceWorker(): Promise<ServiceWorkerRegistration
 }
 
 /**
+ * At a navigation (never in the middle of a form): a new build's worker that is waiting takes over,
+ * and the browser checks /sw.js for a newer one. The registration is read afresh each time, so a
+ * navigation that comes before this page's own registration has answered still hands over.
+ */
+export async function takeNewBuildAtNavigation(): Promise<void> {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
+  registration?.waiting?.postMessage({ type: "skip-waiting" });
+  await registration?.update().catch(() => undefined);
+}
+
+/**
  * Signing out: this device's push subscription ends (the server forgets it too, with the session),
  * and every cache the worker filled is emptied, so the next person at this computer starts clean.
  */
