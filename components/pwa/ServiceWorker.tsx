@@ -1,7 +1,7 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { registerServiceWorker, takeNewBuildAtNavigation } from "@/lib/pwa/client";
 
 /**
@@ -14,7 +14,11 @@ export function ServiceWorker() {
   useEffect(() => {
     void registerServiceWorker();
   }, []);
+  // Not at the page's first paint (its load was the navigation the browser's own check serves).
+  const shownPath = useRef(pathname);
   useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     void takeNewBuildAtNavigation();
   }, [pathname]);
   return null;
