@@ -5,7 +5,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import postgres from "postgres";
+import { openDatabase } from "@/db/client";
 import { ADMIN_URL } from "./config";
 
 /** `env` is what the app's server is given to use it (DATABASE_URL or PGLITE_DIR). */
@@ -51,4 +53,37 @@ export async function postgresDatabase(): Promise<BenchDatabase | null> {
       }
     },
   };
+}
+
+/**
+ * A fresh `bench_<name>_<size>_<timestamp>` database on the local Postgres, migrated and filled by
+ * `fill` (timed), with a one-connection client for the fill and EXPLAIN; `close` drops it.
+ */
+export async function scaleDatabase(
+  admin: postgres.Sql,
+  name: string,
+  size: number,
+  fill: (sql: postgres.Sql, size: number) => Promise<void>,
+) {
+  const database = `bench_${name}_${size}_${Date.now()}`;
+  await admin.unsafe(`create database ${database}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${database}`;
+  const handle = await openDatabase(url.toString());
+  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  const close = async () => {
+    await sql.end({ timeout: 5 });
+    await handle.close();
+    await admin.unsafe(`drop database if exists ${database} with (force)`);
+  };
+  try {
+    await handle.migrate();
+    await sql`select 1`; // postgres.js learns the array types on its first query
+    const started = performance.now();
+    await fill(sql, size);
+    return { size, url: url.toString(), db: handle.db, sql, fillS: (performance.now() - started) / 1000, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

@@ -18,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { discoverSummaries } from "@/db/schema";
 import { candidateQueries, discoverSuggestions } from "@/lib/discover/queries";
@@ -29,6 +29,7 @@ import { sessionCookie } from "./accounts";
 import { addressOf, callJson, getPage } from "./client";
 import { ADMIN_URL, PAIRED_SETTINGS } from "./config";
 import { alternate, type Target } from "./load";
+import { scaleDatabase } from "./databases";
 import { printAlternate, printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
@@ -153,31 +154,6 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
   await sql`analyze`;
 }
 
-/** A fresh `bench_discover_<size>_<timestamp>` database holding `size` couples. */
-async function scaleDatabase(admin: postgres.Sql, size: number) {
-  const name = `bench_discover_${size}_${Date.now()}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase(url.toString());
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const close = async () => {
-    await sql.end({ timeout: 5 });
-    await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-  };
-  try {
-    await handle.migrate();
-    await sql`select 1`; // postgres.js learns the array types on its first query
-    const started = performance.now();
-    await insertCouples(sql, 1, size);
-    return { size, url: url.toString(), db: handle.db, sql, insertS: (performance.now() - started) / 1000, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
-
 /** The section; `overHttp` adds the HTTP figure, which builds the app (under `npm run bench`). */
 export async function benchDiscover({ overHttp }: { overHttp: boolean }): Promise<number> {
   // The dashboard's near couples are a directory page, which signs its cursor.
@@ -187,14 +163,14 @@ export async function benchDiscover({ overHttp }: { overHttp: boolean }): Promis
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
   try {
-    for (const size of sizes) databases.push(await scaleDatabase(admin, size));
+    for (const size of sizes) databases.push(await scaleDatabase(admin, "discover", size, (sql, n) => insertCouples(sql, 1, n)));
     const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
     const dbs: [Db, Db] = [small.db, large.db];
     // The same viewer (couple 1) in both.
     const viewer = md5Uuid("u1");
     console.log(
-      `\n== Discover and dashboard, in process, on Postgres: ${small.size.toLocaleString("en")} couples (inserted in ${small.insertS.toFixed(1)} s) and ` +
-        `${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s), ${samples} samples each, the two sizes interleaved (BENCH_DISCOVER_SAMPLES)`,
+      `\n== Discover and dashboard, in process, on Postgres: ${small.size.toLocaleString("en")} couples (inserted in ${small.fillS.toFixed(1)} s) and ` +
+        `${large.size.toLocaleString("en")} (${large.fillS.toFixed(1)} s), ${samples} samples each, the two sizes interleaved (BENCH_DISCOVER_SAMPLES)`,
     );
     // Searched and ranked (what a missing or stale stored list costs: the stored one is removed first, untimed), then from the stored list.
     const searched = await timePair(

@@ -18,9 +18,8 @@
  * each read at the large size, and the due work over both (./due-work.ts). The databases are
  * dropped at the end.
  */
-import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { userAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { messagesBadgeCount } from "@/lib/messages/badge";
@@ -29,6 +28,7 @@ import { listNotifications, unreadCount } from "@/lib/notifications/queries";
 import { sendMessage } from "@/lib/messages/service";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { ADMIN_URL } from "./config";
+import { scaleDatabase } from "./databases";
 import { printTable } from "./report";
 import { md5Uuid, ms, timePair } from "./discover";
 import { benchDueWork, type Writer } from "./due-work";
@@ -98,29 +98,6 @@ async function fill(sql: postgres.Sql, messages: number): Promise<void> {
   await sql.unsafe("checkpoint");
 }
 
-async function scaleDatabase(admin: postgres.Sql, size: number) {
-  const name = `bench_messages_${size}_${Date.now()}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase(url.toString());
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const close = async () => {
-    await sql.end({ timeout: 5 });
-    await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-  };
-  try {
-    await handle.migrate();
-    const started = performance.now();
-    await fill(sql, size);
-    return { size, db: handle.db, sql, insertS: (performance.now() - started) / 1000, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
-}
-
 export async function benchMessages(): Promise<number> {
   // The inbox signs its cursors.
   process.env.AUTH_SECRET ??= "bench-messages-secret-0123456789abcdef";
@@ -129,7 +106,7 @@ export async function benchMessages(): Promise<number> {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
   try {
-    for (const size of sizes) databases.push(await scaleDatabase(admin, size));
+    for (const size of sizes) databases.push(await scaleDatabase(admin, "messages", size, fill));
     const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
     const dbs: [Db, Db] = [small.db, large.db];
     const viewerId = md5Uuid("u1");
@@ -141,7 +118,7 @@ export async function benchMessages(): Promise<number> {
     console.log(
       `\n== Messages, in process, on Postgres: ${CONVERSATIONS.toLocaleString("en")} conversations between ${COUPLES.toLocaleString("en")} couples, ` +
         `${NOTIFICATIONS_PER_MESSAGE} notifications a message, ` +
-        `${small.size.toLocaleString("en")} messages (filled in ${small.insertS.toFixed(1)} s) and ${large.size.toLocaleString("en")} (${large.insertS.toFixed(1)} s); ` +
+        `${small.size.toLocaleString("en")} messages (filled in ${small.fillS.toFixed(1)} s) and ${large.size.toLocaleString("en")} (${large.fillS.toFixed(1)} s); ` +
         `${samples} samples each, the two sizes interleaved (BENCH_MESSAGES_SAMPLES)`,
     );
     // Warmed up on every call first: the figures are the settled machine's, not the fill's aftermath.

@@ -24,7 +24,7 @@
  */
 import { performance } from "node:perf_hooks";
 import postgres from "postgres";
-import { openDatabase, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { userAccount } from "@/lib/auth/users";
 import { loadDashboard } from "@/lib/dashboard/queries";
@@ -33,6 +33,7 @@ import { upcomingPlans } from "@/lib/plans/queries";
 import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 import { ADMIN_URL } from "./config";
 import { figures, md5Uuid, ms, timePair, type Figures } from "./discover";
+import { scaleDatabase } from "./databases";
 import { printTable } from "./report";
 
 const PLANS_A_CONVERSATION = 4;
@@ -90,29 +91,6 @@ async function fill(sql: postgres.Sql, size: number): Promise<void> {
       lateral unnest(array[2 * a - 1, 2 * a, 2 * b - 1, 2 * b]) person`);
   await sql.unsafe("vacuum analyze");
   await sql.unsafe("checkpoint");
-}
-
-async function scaleDatabase(admin: postgres.Sql, size: number) {
-  const name = `bench_plans_${size}_${Date.now()}`;
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase(url.toString());
-  const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
-  const close = async () => {
-    await sql.end({ timeout: 5 });
-    await handle.close();
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-  };
-  try {
-    await handle.migrate();
-    const started = performance.now();
-    await fill(sql, size);
-    return { size, db: handle.db, sql, fillS: (performance.now() - started) / 1000, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
 }
 
 /** Thrown to roll a sample's transaction back: the sweep's claims and notifications undone. */
@@ -184,7 +162,7 @@ export async function benchPlans(): Promise<number> {
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const databases: Awaited<ReturnType<typeof scaleDatabase>>[] = [];
   try {
-    for (const size of sizes) databases.push(await scaleDatabase(admin, size));
+    for (const size of sizes) databases.push(await scaleDatabase(admin, "plans", size, fill));
     const [small, large] = databases as [(typeof databases)[0], (typeof databases)[0]];
     const dbs: [Db, Db] = [small.db, large.db];
     const viewerId = md5Uuid("u1");
