@@ -28,6 +28,9 @@ type Props = {
  */
 export function ItemMenu({ label, targetType, targetId, author, viewer, actions = [], onEdit, onDelete, onBlocked }: Props) {
   const [dialog, setDialog] = useState<"report" | "block" | null>(null);
+  // A thread shows one menu per item: its buttons and listeners exist only while it is open, so a
+  // long thread hydrates the closed button alone.
+  const [open, setOpen] = useState(false);
   const details = useRef<HTMLDetailsElement>(null);
   const ownCouple = author.coupleId === viewer.coupleId;
   const blockable = author.coupleId === null || author.coupleName === null ? null : { id: author.coupleId, name: author.coupleName };
@@ -46,8 +49,9 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, actions 
     returnFocus.current = false;
     details.current?.querySelector("summary")?.focus();
   }, [dialog]);
-  // A click elsewhere or Escape closes the menu (and Escape returns focus to its button).
+  // While open, a click elsewhere or Escape closes the menu (and Escape returns focus to its button).
   useEffect(() => {
+    if (!open) return;
     const onPointer = (event: PointerEvent) => {
       if (details.current?.open && !details.current.contains(event.target as Node)) close();
     };
@@ -62,75 +66,77 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, actions 
       document.removeEventListener("pointerdown", onPointer);
       document.removeEventListener("keydown", onKey);
     };
-  }, []);
+  }, [open]);
   return (
     <>
-      <details ref={details} className={styles.menu}>
+      <details ref={details} className={styles.menu} onToggle={(event) => setOpen(event.currentTarget.open)}>
         <summary aria-label={label}>
           <span aria-hidden="true">⋯</span>
         </summary>
-        <div className={styles.items}>
-          {actions.map((action) => (
-            <button
-              key={action.label}
-              type="button"
-              onClick={() => {
-                close();
-                action.onSelect();
-              }}
-            >
-              {action.label}
-            </button>
-          ))}
-          {author.userId === viewer.userId && onEdit && (
-            <button
-              type="button"
-              onClick={() => {
-                close();
-                onEdit();
-              }}
-            >
-              Edit
-            </button>
-          )}
-          {author.userId === viewer.userId && onDelete && (
-            <button
-              type="button"
-              className={styles.danger}
-              onClick={() => {
-                close();
-                onDelete();
-              }}
-            >
-              Delete
-            </button>
-          )}
-          {!ownCouple && (
-            <>
+        {open && (
+          <div className={styles.items}>
+            {actions.map((action) => (
+              <button
+                key={action.label}
+                type="button"
+                onClick={() => {
+                  close();
+                  action.onSelect();
+                }}
+              >
+                {action.label}
+              </button>
+            ))}
+            {author.userId === viewer.userId && onEdit && (
               <button
                 type="button"
                 onClick={() => {
                   close();
-                  setDialog("report");
+                  onEdit();
                 }}
               >
-                Report
+                Edit
               </button>
-              {blockable && (
+            )}
+            {author.userId === viewer.userId && onDelete && (
+              <button
+                type="button"
+                className={styles.danger}
+                onClick={() => {
+                  close();
+                  onDelete();
+                }}
+              >
+                Delete
+              </button>
+            )}
+            {!ownCouple && (
+              <>
                 <button
                   type="button"
-                  className={styles.danger}
                   onClick={() => {
                     close();
-                    setDialog("block");
+                    setDialog("report");
                   }}
                 >
-                  Block {blockable.name}
+                  Report
                 </button>
-              )}
-            </>
-          )}
-        </div>
+                {blockable && (
+                  <button
+                    type="button"
+                    className={styles.danger}
+                    onClick={() => {
+                      close();
+                      setDialog("block");
+                    }}
+                  >
+                    Block {blockable.name}
+                  </button>
+                )}
+              </>
+            )}
+          </div>
+        )}
       </details>
       {dialog === "report" && <ReportDialog open onClose={closeDialog} targetType={targetType} targetId={targetId} />}
       {dialog === "block" && blockable && (
