@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The checks every page passes: the sizes and themes it is looked at in, no sideways scroll, axe-core clean. */
 
@@ -24,6 +24,23 @@ export async function noHorizontalScroll(page: Page) {
     return { scroll: document.documentElement.scrollWidth, client, past };
   });
   expect(widths.scroll, `${page.url()} scrolls sideways: ${widths.past.join(", ")}`).toBeLessThanOrEqual(widths.client);
+}
+
+/**
+ * A whole 44 px touch target (guide: phone first, 44 px targets): at least 44 px tall, and what a
+ * finger finds at its top, middle and bottom is the target itself, not something laid over it.
+ */
+export async function wholeTarget(target: Locator) {
+  const box = (await target.boundingBox())!;
+  expect(box.height, `${target} is ${box.height} px tall`).toBeGreaterThanOrEqual(44);
+  const covered = await target.evaluate((element) => {
+    const { left, top, width, height } = element.getBoundingClientRect();
+    return [top + 2, top + height / 2, top + height - 2]
+      .map((y) => document.elementFromPoint(left + width / 2, y))
+      .filter((found) => !found || !element.contains(found))
+      .map((found) => (found ? `${found.tagName.toLowerCase()}.${found.className}` : "nothing"));
+  });
+  expect(covered, `${target} is covered`).toEqual([]);
 }
 
 export async function axe(page: Page) {

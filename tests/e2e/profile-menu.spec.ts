@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail, directoryEmail } from "../../lib/demo/data";
-import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
+import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES, wholeTarget } from "./checks";
+import { runDatabase } from "./database";
 import { csrfToken, signIn } from "./support";
 
 /**
@@ -169,6 +170,17 @@ test("on a phone, a connected couple's profile: 'Message' and the menu are 44 px
   await isla!.setViewportSize(LAPTOP);
   await isla!.reload();
   await isla!.screenshot({ path: testInfo.outputPath("profile-laptop-dark.png") });
+  // The conversation's header at 360 px, with a 'Photo verified' pill on a row of its own under the
+  // name: the name and Mute are whole 44 px targets, the pill's row covering neither.
+  await runDatabase((db) => db`update couples set photo_verified_partners = 1 where id = ${coupleId}`);
+  await isla!.setViewportSize(NARROW);
+  await isla!.goto(`/profile/${coupleId}`);
+  await isla!.getByRole("link", { name: `Message ${freyaCouple}` }).tap();
+  await expect(isla!).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  await expect(isla!.getByRole("button", { name: "Photo verified" })).toBeVisible();
+  await wholeTarget(isla!.getByRole("heading", { level: 1 }).getByRole("link", { name: freyaCouple }));
+  await wholeTarget(isla!.getByRole("button", { name: "Mute" }));
+  await noHorizontalScroll(isla!);
   await isla!.context().close();
   await freya!.context().close();
 });
