@@ -169,6 +169,8 @@ test("a 50-character one-word couple name never scrolls the dashboard, discover 
   browser,
   request,
 }) => {
+  // Two couples made through onboarding, then eight pages each looked at with axe.
+  test.setTimeout(120_000);
   const long = `Bartholomewfitzgeraldson${Date.now().toString(36)}`.padEnd(50, "x");
   const interests = ["sailing", "skiing", "theatre", "writing", "dance"];
   const named = await completeCouple(browser, request, "finding-long", {
