@@ -15,6 +15,7 @@ import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
 import { benchMessages } from "./messages";
 import { benchModeration } from "./moderation";
+import { benchPages } from "./pages";
 import { benchPlans } from "./plans";
 import { benchSendRead } from "./send-read";
 import { benchTabs } from "./tabs";
@@ -27,6 +28,7 @@ export const SECTIONS: Record<string, () => Promise<number>> = {
   discover: () => benchDiscover({ overHttp: true }),
   messages: benchMessages,
   "send-read": benchSendRead,
+  pages: benchPages,
   plans: benchPlans,
   lighthouse: benchLighthouse,
   live: benchLive,

@@ -1,0 +1,71 @@
+/**
+ * The `pages` section: the server time of the signed-in pages, each against the empty signed-in
+ * page (`/dev/bare` with the same cookie: the root layout, the route guard's read of the session,
+ * no data), target within 1.5x at p50; and the inbox and a conversation's messages as the API
+ * serves them, against `GET /api/v2/auth/me` with the same cookie, target within 2x. On the demo
+ * app (demo-app.ts) as the demo user Marisol, whole HTML read, in the bench's alternating runs
+ * (BENCH_ROUNDS, BENCH_PAIR_S, BENCH_CLIENTS: each call's run right after a run of its baseline).
+ */
+import { addressOf, callJson, getPage } from "./client";
+import { PAIRED_SETTINGS } from "./config";
+import { startDemoApp } from "./demo-app";
+import { alternate, type Target } from "./load";
+import { printAlternate } from "./report";
+import { stopGroup } from "./server";
+
+const PAGE_TARGET = 1.5;
+const API_TARGET = 2;
+/** The p50 ratio's column in alternate()'s rows. */
+const P50_RATIO = 8;
+
+/** Each row's verdict against its target, from its p50 ratio. */
+function verdicts(rows: string[][], target: number): void {
+  for (const row of rows) {
+    const ratio = Number.parseFloat(row[P50_RATIO]!);
+    console.log(`  ${row[0]}: p50 ${ratio.toFixed(2)}x, target ${target}x: ${ratio <= target ? "met" : "MISSED"}`);
+  }
+}
+
+export async function benchPages(): Promise<number> {
+  const app = await startDemoApp("Signed-in pages against the empty page");
+  const { marisol: cookie } = app;
+  try {
+    const page = (path: string, name = path): Target => ({ name: `GET ${name}`, send: (w) => getPage(path, addressOf(w), cookie) });
+    const api = (path: string, name = path): Target => ({
+      name: `GET ${name}`,
+      send: (w) => callJson(path, addressOf(w), { headers: { cookie } }).then(() => undefined),
+    });
+    const pages = [
+      page("/dashboard"),
+      page("/forum"),
+      page(`/forum/post/${app.threadId}`, "/forum/post/{id}"),
+      page("/messages"),
+      page(`/messages/${app.conversationId}`, "/messages/{id}"),
+      page("/notifications"),
+      page("/settings"),
+      page("/directory"),
+      page("/discover"),
+      page(`/profile/${app.profiledId}`, "/profile/{id}"),
+    ];
+    const calls = [
+      api("/api/conversations", "/api/conversations (the inbox)"),
+      api(`/api/conversations/${app.conversationId}/messages`, "/api/conversations/{id}/messages"),
+    ];
+    const emptyPage = page("/dev/bare", "/dev/bare (cookie)");
+    const me = api("/api/v2/auth/me", "/api/v2/auth/me (cookie)");
+    // Warm: each route's first render and the database's first reads are no one's figure.
+    for (const target of [emptyPage, me, ...pages, ...calls]) for (let i = 0; i < 10; i++) await target.send(i);
+
+    console.log(`\nEach page against ${emptyPage.name} (base), whole HTML: ${PAIRED_SETTINGS}...`);
+    const onPages = await alternate(emptyPage, pages);
+    printAlternate(onPages.rows);
+    verdicts(onPages.rows, PAGE_TARGET);
+    console.log(`\nThe inbox and a conversation's messages against ${me.name} (base): ${PAIRED_SETTINGS}...`);
+    const onCalls = await alternate(me, calls);
+    printAlternate(onCalls.rows);
+    verdicts(onCalls.rows, API_TARGET);
+    return onPages.errors + onCalls.errors;
+  } finally {
+    await stopGroup(app.server);
+  }
+}
