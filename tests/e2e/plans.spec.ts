@@ -76,7 +76,7 @@ const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toIS
 test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file, a friend's link, the reminder and 'How was it?'", async ({
   browser,
 }, testInfo) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const nuria = await person(browser, ["Nuria", "Marc"], 0, PHONE, "light");
   const marc = await person(browser, ["Nuria", "Marc"], 1, LAPTOP, "dark");
   const elena = await person(browser, ["Elena", "Sergio"], 0, LAPTOP, "light");

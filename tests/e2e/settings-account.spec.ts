@@ -220,6 +220,8 @@ test.describe("settings: notifications", () => {
     browser,
     request,
   }) => {
+    // A couple made through the UI, then every settings page at 360 px in both themes with axe.
+    test.setTimeout(120_000);
     const a = await partnerA(browser, request, "notify");
     await partnerB(a.page, request);
     // B joining sent A a 'partner joined' e-mail (e-mail is on by default) with its unsubscribe link.
