@@ -11,6 +11,7 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail, MARISOL_POSTS } from "../../lib/demo/data";
 import { onCleanup } from "./cleanup";
+import { addressOf, callJson } from "./client";
 import { PORT } from "./config";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { appEnv, ensureBuild, newSecret, startServer } from "./server";
@@ -90,25 +91,26 @@ async function profiledCoupleId(origin: string, cookie: string): Promise<string>
   return found.coupleId;
 }
 
+/** The address the demo app's own set-up calls come from (the benchmarking range, as client.ts's). */
+const SET_UP_ADDRESS = addressOf(4000);
+
 /** A call of the app's API with a bearer token (the password grant's), as a phone app makes it; answers its `data`. */
-async function api<T>(origin: string, token: string, pathname: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${origin}${pathname}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${pathname}: ${response.status} ${(await response.text()).slice(0, 200)}`);
-  return ((await response.json()) as { data: T }).data;
+async function api<T>(token: string, pathname: string, body?: unknown): Promise<T> {
+  const authorization = `Bearer ${token}`;
+  const init: RequestInit =
+    body === undefined
+      ? { headers: { authorization } }
+      : { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify(body) };
+  return (await callJson(pathname, SET_UP_ADDRESS, init)).data as T;
 }
 
-async function bearer(origin: string, email: string): Promise<string> {
-  const response = await fetch(`${origin}/api/auth/token`, {
+async function bearer(email: string): Promise<string> {
+  const body = await callJson("/api/auth/token", SET_UP_ADDRESS, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ grant_type: "password", email, password: DEMO_PASSWORD }),
   });
-  if (!response.ok) throw new Error(`token for ${email}: ${response.status}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return body.access_token as string;
 }
 
 /** How many messages the measured conversation holds: more than one page of the thread. */
@@ -118,19 +120,19 @@ const CONVERSATION_MESSAGES = 40;
  * A conversation of Marisol's with the profiled couple, as couples make one (the demo seed has none):
  * her hello, both of them accepting, then CONVERSATION_MESSAGES messages taking turns. Answers its id.
  */
-async function demoConversation(origin: string, coupleId: string): Promise<string> {
-  const marisol = await bearer(origin, demoEmail("Marisol"));
+async function demoConversation(coupleId: string): Promise<string> {
+  const marisol = await bearer(demoEmail("Marisol"));
   const partners = [PROFILED.partnerA.firstName, PROFILED.partnerB.firstName];
-  const [first, second] = await Promise.all(partners.map((name) => bearer(origin, demoEmail(name))));
-  await api(origin, marisol, "/api/connections", { coupleId, note: "Hello from Lisbon! We loved your photos from the coast." });
-  const [request] = await api<{ id: string }[]>(origin, first!, "/api/connections?box=incoming");
+  const [first, second] = await Promise.all(partners.map((name) => bearer(demoEmail(name))));
+  await api(marisol, "/api/connections", { coupleId, note: "Hello from Lisbon! We loved your photos from the coast." });
+  const [request] = await api<{ id: string }[]>(first!, "/api/connections?box=incoming");
   if (!request) throw new Error("the hello did not arrive");
   for (const token of [first!, second!]) {
-    const answer = await api<{ status: string; conversationId?: string }>(origin, token, `/api/connections/${request.id}/accept`, {});
+    const answer = await api<{ status: string; conversationId?: string }>(token, `/api/connections/${request.id}/accept`, {});
     if (answer.conversationId) {
       for (let k = 0; k < CONVERSATION_MESSAGES; k++) {
         const body = k % 2 ? `Sounds good, shall we say the weekend? (${k})` : `We found a place by the river you would like. (${k})`;
-        await api(origin, k % 2 ? first! : marisol, `/api/conversations/${answer.conversationId}/messages`, { body });
+        await api(k % 2 ? first! : marisol, `/api/conversations/${answer.conversationId}/messages`, { body });
       }
       return answer.conversationId;
     }
@@ -166,6 +168,6 @@ export async function startDemoApp(label: string): Promise<DemoApp> {
   const marisol = await signInCookie(origin, demoEmail("Marisol"), DEMO_PASSWORD, /\/dashboard$/);
   const newcomer = await signInCookie(origin, await registerForOnboarding(origin), ONBOARDING_PASSWORD, /\/onboarding$/);
   const profiledId = await profiledCoupleId(origin, marisol);
-  const conversationId = await demoConversation(origin, profiledId);
+  const conversationId = await demoConversation(profiledId);
   return { origin, server: child, marisol, newcomer, profiledId, conversationId, threadId: MARISOL_POSTS[0].id };
 }

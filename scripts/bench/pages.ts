@@ -10,18 +10,16 @@ import { addressOf, callJson, getPage } from "./client";
 import { PAIRED_SETTINGS } from "./config";
 import { startDemoApp } from "./demo-app";
 import { alternate, type Target } from "./load";
-import { printAlternate } from "./report";
+import { P50_RATIO_COLUMN, printAlternate } from "./report";
 import { stopGroup } from "./server";
 
 const PAGE_TARGET = 1.5;
 const API_TARGET = 2;
-/** The p50 ratio's column in alternate()'s rows. */
-const P50_RATIO = 8;
 
 /** Each row's verdict against its target, from its p50 ratio. */
 function verdicts(rows: string[][], target: number): void {
   for (const row of rows) {
-    const ratio = Number.parseFloat(row[P50_RATIO]!);
+    const ratio = Number.parseFloat(row[P50_RATIO_COLUMN]!);
     console.log(`  ${row[0]}: p50 ${ratio.toFixed(2)}x, target ${target}x: ${ratio <= target ? "met" : "MISSED"}`);
   }
 }
