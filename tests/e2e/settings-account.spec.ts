@@ -130,6 +130,8 @@ test.describe("settings: security", () => {
 
 test.describe("settings: your data", () => {
   test("the export holds the person's post and no secret; deleting partner B, then the last partner", async ({ browser, request }) => {
+    // A couple made through the UI, then an export and two deletions: 50 s at a whole run's load.
+    test.setTimeout(120_000);
     const a = await partnerA(browser, request, "data");
     const b = await partnerB(a.page, request);
     const bearer = { Authorization: `Bearer ${b.accessToken}` };
