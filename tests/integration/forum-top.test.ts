@@ -6,6 +6,7 @@ import { couples, forumPosts, forumReactions, forumTopWindow } from "@/db/schema
 import { decayTopScores, rebuildTopScores, rebuildTopScoresIfDue } from "@/lib/forum/top";
 import { call } from "../support/api";
 import { forum, forumCouple, seedPosts } from "../support/forum";
+import { queryPlan } from "../support/query-plan";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -95,13 +96,9 @@ describe("Top's stored 7-day counter", () => {
   });
 
   it("reads a Top page from its keyset index, never counting reactions", async () => {
-    const db = await getDb();
-    await db.execute(sql`set enable_seqscan = off`);
-    const plan = (await db.execute(sql`explain select id from forum_posts
+    const text = await queryPlan(sql`select id from forum_posts
       where scope = 'global' and deleted_at is null and hidden_at is null and removed_at is null and top_score > 0
-      order by top_score desc, id desc limit 21`)) as unknown as { "QUERY PLAN": string }[];
-    await db.execute(sql`reset enable_seqscan`);
-    const text = [...plan].map((row) => row["QUERY PLAN"]).join("\n");
+      order by top_score desc, id desc limit 21`);
     expect(text).toContain("forum_posts_top_idx");
     expect(text).not.toContain("forum_reactions");
   });
@@ -109,13 +106,10 @@ describe("Top's stored 7-day counter", () => {
 
 describe("the local forum's box", () => {
   it("is read from the GiST point index, not a band of latitude around the world", async () => {
-    const db = await getDb();
-    await db.execute(sql`set enable_seqscan = off`);
-    const plan = (await db.execute(sql`explain select id from forum_posts
+    const plan = await queryPlan(sql`select id from forum_posts
       where scope = 'local' and deleted_at is null and hidden_at is null and removed_at is null
-        and point(longitude, latitude) <@ box(point(-9.8, 38.2), point(-8.5, 39.2))`)) as unknown as { "QUERY PLAN": string }[];
-    await db.execute(sql`reset enable_seqscan`);
-    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("forum_posts_local_box_idx");
+        and point(longitude, latitude) <@ box(point(-9.8, 38.2), point(-8.5, 39.2))`);
+    expect(plan).toContain("forum_posts_local_box_idx");
   });
 });
 
@@ -135,14 +129,9 @@ describe("mention suggestions by the words of couple names", () => {
     expect(await search(`${tag}zz`)).toEqual([]);
     expect(await search("'&:*")).toEqual([]);
     // The plan uses the words index.
-    const db = await getDb();
-    await db.execute(sql`set enable_seqscan = off`);
-    const plan = (await db.execute(
-      sql`explain select id from ${couples} where to_tsvector('simple', couple_name) @@ to_tsquery('simple', 'marisol:*')`,
-    )) as unknown as {
-      "QUERY PLAN": string;
-    }[];
-    await db.execute(sql`reset enable_seqscan`);
-    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("couples_name_words_idx");
+    const plan = await queryPlan(
+      sql`select id from ${couples} where to_tsvector('simple', couple_name) @@ to_tsquery('simple', 'marisol:*')`,
+    );
+    expect(plan).toContain("couples_name_words_idx");
   });
 });

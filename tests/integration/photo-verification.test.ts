@@ -14,6 +14,7 @@ import type { Headers } from "../support/forum";
 import { connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
+import { queryPlan } from "../support/query-plan";
 import { sendPendingSelfie, verification } from "../support/verification";
 
 const rowOf = async (userId: string) => {
@@ -213,13 +214,10 @@ describe("the badge", () => {
     expect(filtered.json.data.every((entry: { photoBadge: string | null }) => entry.photoBadge !== null)).toBe(true);
     expect((await call(directoryRoute, "GET", "/api/directory?photoVerified=yes", { headers: viewer.a.headers })).status).toBe(400);
 
-    const db = await getDb();
-    await db.execute(sql`set enable_seqscan = off`);
-    const plan = (await db.execute(sql`explain select id from couples
+    const plan = await queryPlan(sql`select id from couples
       where status = 'active' and is_visible and photo_verified_partners > 0
-      order by created_at desc, id desc limit 25`)) as unknown as { "QUERY PLAN": string }[];
-    await db.execute(sql`reset enable_seqscan`);
-    expect([...plan].map((row) => row["QUERY PLAN"]).join("\n")).toContain("couples_discoverable_photo_verified_idx");
+      order by created_at desc, id desc limit 25`);
+    expect(plan).toContain("couples_discoverable_photo_verified_idx");
   });
 });
 

@@ -1,0 +1,18 @@
+import { sql, type SQL } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+
+/**
+ * The plan Postgres would run `query` with, as text, with sequential scans priced out (a test
+ * table is small enough that a scan would win): which index a list's query can use. In one
+ * transaction, so the setting and the EXPLAIN share a connection of the pool; the rows read the
+ * same on postgres.js and PGlite.
+ */
+export async function queryPlan(query: SQL): Promise<string> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local enable_seqscan = off`);
+    const rows = resultRows<{ "QUERY PLAN": string }>(await tx.execute(sql`explain ${query}`));
+    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+  });
+}
