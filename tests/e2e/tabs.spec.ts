@@ -57,14 +57,18 @@ type InboxItem = { id: string; couple: { coupleName: string }; lastMessage: { id
 async function conversationsWithWriters(holder: Page, writers: { page: Page }[], holderId: string): Promise<string[]> {
   const inbox = async () => (await call(holder, "get", "/api/conversations")) as InboxItem[];
   const withWriter = (items: InboxItem[], name: string) => items.find((item) => item.couple.coupleName.startsWith(`${name} &`));
-  const before = await inbox();
+  type Request = { id: string; couple: { coupleName: string } };
+  const incoming = async () => (await call(holder, "get", "/api/connections?box=incoming")) as Request[];
+  const fromWriter = (requests: Request[], name: string) => requests.find((request) => request.couple.coupleName.startsWith(`${name} &`));
+  const [talking, waiting] = [await inbox(), await incoming()];
   for (const [index, writer] of writers.entries())
-    if (!withWriter(before, WRITERS[index]!))
+    if (!withWriter(talking, WRITERS[index]!) && !fromWriter(waiting, WRITERS[index]!))
       await call(writer.page, "post", "/api/connections", { coupleId: holderId, note: `Hello from ${WRITERS[index]}` });
-  const incoming = (await call(holder, "get", "/api/connections?box=incoming")) as { id: string; couple: { coupleName: string } }[];
-  for (const request of incoming)
-    if (WRITERS.some((name) => request.couple.coupleName.startsWith(`${name} &`)))
-      await call(holder, "post", `/api/connections/${request.id}/accept`);
+  const requests = await incoming();
+  for (const name of WRITERS) {
+    const request = fromWriter(requests, name);
+    if (request) await call(holder, "post", `/api/connections/${request.id}/accept`);
+  }
   const items = await inbox();
   return Promise.all(
     WRITERS.map(async (name) => {
