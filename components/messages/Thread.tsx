@@ -179,11 +179,14 @@ export function Thread({
         <h1 id="thread-title" className={styles.title}>
           {other ? <Link href={`/profile/${encodeURIComponent(other.id)}`}>{other.coupleName}</Link> : "Conversation"}
         </h1>
-        {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
-        <Link href={SAFETY_PAGE} className="button-link">
-          Safety
-        </Link>
-        {/* A row of its own under the name: on a phone the first row has no room to spare. */}
+        {/* On a phone these go to the row under the name, so the name keeps the first row's width. */}
+        <div className={styles.actions}>
+          {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
+          <Link href={SAFETY_PAGE} className="button-link">
+            Safety
+          </Link>
+        </div>
+        {/* Under the name: on a phone beside the actions, wide on a row of its own. */}
         {other?.photoBadge && (
           <div className={styles.badgeRow}>
             <CoupleBadge badge={other.photoBadge} />

@@ -170,17 +170,25 @@ test("on a phone, a connected couple's profile: 'Message' and the menu are 44 px
   await isla!.setViewportSize(LAPTOP);
   await isla!.reload();
   await isla!.screenshot({ path: testInfo.outputPath("profile-laptop-dark.png") });
-  // The conversation's header at 360 px, with a 'Photo verified' pill on a row of its own under the
-  // name: the name and Mute are whole 44 px targets, the pill's row covering neither.
+  // The conversation's header at 360 px: the name has the first row to itself and shows whole; the
+  // 'Photo verified' pill, Mute and Safety share the row under it; each is a whole 44 px target.
   await runDatabase((db) => db`update couples set photo_verified_partners = 1 where id = ${coupleId}`);
   await isla!.setViewportSize(NARROW);
   await isla!.goto(`/profile/${coupleId}`);
   await isla!.getByRole("link", { name: `Message ${freyaCouple}` }).tap();
   await expect(isla!).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
   await expect(isla!.getByRole("button", { name: "Photo verified" })).toBeVisible();
-  await wholeTarget(isla!.getByRole("heading", { level: 1 }).getByRole("link", { name: freyaCouple }));
+  const name = isla!.getByRole("heading", { level: 1 }).getByRole("link", { name: freyaCouple });
+  await wholeTarget(name);
+  expect(await name.evaluate((link) => link.scrollWidth <= link.clientWidth), `${freyaCouple} is cut short`).toBe(true);
   await wholeTarget(isla!.getByRole("button", { name: "Mute" }));
+  await wholeTarget(isla!.getByRole("main").getByRole("link", { name: "Safety" }));
   await noHorizontalScroll(isla!);
+  await isla!.screenshot({ path: testInfo.outputPath("conversation-phone.png") });
+  // Wide, the name, Mute and Safety on one row, the pill under it.
+  await isla!.setViewportSize(LAPTOP);
+  await wholeTarget(isla!.getByRole("button", { name: "Mute" }));
+  await isla!.screenshot({ path: testInfo.outputPath("conversation-laptop.png") });
   await isla!.context().close();
   await freya!.context().close();
 });
