@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
+import { axe, NARROW, noHorizontalScroll, THEMES } from "./checks";
 import { signIn } from "./support";
 
 /**
@@ -9,19 +9,6 @@ import { signIn } from "./support";
  * band, open a couple, read the Venn and both partners without any private field.
  */
 test.describe.configure({ mode: "serial" });
-
-const AXE = createRequire(import.meta.url).resolve("axe-core");
-
-async function axe(page: Page) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-    ).axe.run();
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-  });
-  expect(violations, page.url()).toEqual([]);
-}
 
 test("'Load more' adds the next couples after the first page's, each couple once", async ({ page }) => {
   await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
@@ -123,11 +110,11 @@ test("a couple's photos open in a lightbox that the keyboard drives", async ({ p
   await expect(opener).toBeFocused();
 });
 
-for (const theme of ["light", "dark"] as const) {
+for (const theme of THEMES) {
   test(`the directory with its filters open, its empty state and a full profile pass axe at 360 px in the ${theme} theme, without sideways scroll`, async ({
     browser,
   }) => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 780 }, colorScheme: theme });
+    const context = await browser.newContext({ viewport: NARROW, colorScheme: theme });
     await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
     const page = await context.newPage();
     await signIn(page, { email: demoEmail("Marisol"), password: DEMO_PASSWORD });
@@ -135,11 +122,7 @@ for (const theme of ["light", "dark"] as const) {
     for (const path of ["/directory?interests=travel&styles=culture_curators", "/directory?q=nobody-is-called-this"]) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
-      const widths = await page.evaluate(() => ({
-        scroll: document.documentElement.scrollWidth,
-        client: document.documentElement.clientWidth,
-      }));
-      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      await noHorizontalScroll(page);
       await axe(page);
     }
     await page.goto("/directory?q=Perpetua");

@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
+import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { completeCouple, signIn } from "./support";
 
 /**
@@ -11,23 +11,8 @@ import { completeCouple, signIn } from "./support";
  */
 test.describe.configure({ mode: "serial" });
 
-const AXE = createRequire(import.meta.url).resolve("axe-core");
-const PHONE = { width: 390, height: 844 };
-const WIDE = { width: 1280, height: 800 };
-const THEMES = ["light", "dark"] as const;
 const LONDON = "geonames:2643743";
 const LISBON = "geonames:2267057";
-
-async function axe(page: Page) {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-    ).axe.run();
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-  });
-  expect(violations, page.url()).toEqual([]);
-}
 
 async function marisol(browser: Browser, viewport: { width: number; height: number }, theme: (typeof THEMES)[number]) {
   const context = await browser.newContext({ viewport, colorScheme: theme });
@@ -39,8 +24,6 @@ async function marisol(browser: Browser, viewport: { width: number; height: numb
 }
 
 const cards = (page: Page) => page.getByRole("list", { name: "Couples", exact: true }).getByRole("listitem");
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 
 for (const theme of THEMES) {
   test(`on a phone (${theme}): faces first, the filter sheet's live count shows results in the first screen, chips remove filters`, async ({
@@ -82,12 +65,12 @@ for (const theme of THEMES) {
     await page.getByRole("link", { name: "Remove filter: Within 10 km" }).click();
     await expect(page).toHaveURL(/\/directory$/);
     await expect(page.getByRole("list", { name: "Active filters" })).toHaveCount(0);
-    await noSidewaysScroll(page);
+    await noHorizontalScroll(page);
     await page.context().close();
   });
 
   test(`on a wide screen (${theme}): nearest first by default, every distance a band`, async ({ browser }) => {
-    const page = await marisol(browser, WIDE, theme);
+    const page = await marisol(browser, LAPTOP, theme);
     await page.goto("/directory");
     await page.getByRole("button", { name: "Filters" }).click();
     await expect(page.getByRole("dialog", { name: "Filters" }).getByLabel("Sort by")).toHaveValue("nearest");
@@ -113,7 +96,7 @@ test("search finds a couple by a partner's first name and by city", async ({ bro
     coupleData: { coupleName: "The Quietfields", placeId: LONDON },
   });
   await made.page.context().close();
-  for (const viewport of [PHONE, WIDE]) {
+  for (const viewport of [PHONE, LAPTOP]) {
     const page = await marisol(browser, viewport, "light");
     await page.goto("/directory");
     await page.getByLabel("Search by name or city").fill(first.toLowerCase());
@@ -134,7 +117,7 @@ for (const theme of THEMES) {
   test(`the map (${theme}) shows the couples at their points, a mark opens the couple's card, the same couples as a list`, async ({
     browser,
   }) => {
-    for (const viewport of [PHONE, WIDE]) {
+    for (const viewport of [PHONE, LAPTOP]) {
       const page = await marisol(browser, viewport, theme);
       await page.goto("/directory");
       await page.getByRole("link", { name: "Map", exact: true }).click();
@@ -158,7 +141,7 @@ for (const theme of THEMES) {
       await expect(opened.getByTestId("couple-name")).toHaveText(name);
       await expect(opened.getByRole("link").first()).toHaveAttribute("href", /\/profile\/[0-9a-f-]{36}$/);
       await expect(listed.filter({ hasText: name })).toHaveCount(1);
-      await noSidewaysScroll(page);
+      await noHorizontalScroll(page);
       await axe(page);
       await page.context().close();
     }
@@ -181,14 +164,14 @@ test("a 50-character one-word couple name never scrolls the dashboard, discover 
     coupleData: { coupleName: "Short & Sweet", placeId: LISBON, interests, coupleTypes: ["culture_curators"] },
   });
   const page = viewer.page;
-  await page.setViewportSize({ width: 360, height: 780 });
+  await page.setViewportSize(NARROW);
   for (const theme of THEMES) {
     await page.evaluate((chosen) => window.localStorage.setItem("theme", chosen), theme);
     for (const path of ["/dashboard", "/discover", "/directory", "/directory?view=map"]) {
       await page.goto(path);
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await expect(page.getByRole("main").getByText(long).first()).toBeVisible();
-      await noSidewaysScroll(page);
+      await noHorizontalScroll(page);
       await axe(page);
     }
     // Discover's suggestion: face first, reasons as chips.

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
-import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
+import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { signIn, verifiedAccount } from "./support";
 
 /**
@@ -182,7 +182,7 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   expect(footer.y + footer.height).toBeLessThanOrEqual(PHONE.height);
   await page.screenshot({ path: testInfo.outputPath("bell-phone.png") });
 
-  await page.setViewportSize({ width: 360, height: 740 });
+  await page.setViewportSize(NARROW);
   for (const path of SIGNED_IN_PAGES) {
     await page.goto(path);
     await noHorizontalScroll(page);
@@ -232,7 +232,7 @@ for (const [size, viewport] of VIEWPORTS) {
       expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
       await expect(page.getByText("Confirm your location above to continue.")).toBeVisible();
       if (viewport === PHONE) {
-        await page.setViewportSize({ width: 360, height: 740 });
+        await page.setViewportSize(NARROW);
         expect((await box(page.locator("header.navbar"))).height).toBeLessThanOrEqual(64);
         await noHorizontalScroll(page);
         await page.setViewportSize(viewport);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
-import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { runDatabase } from "./database";
 import { csrfToken, openProfile, sayHello, signIn } from "./support";
 
@@ -290,7 +290,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   // A moderator (of a couple no other spec uses) sees the plan's what, when and where, and the couple reported.
   const moderator = await person(browser, ["Mila", "Jonas"], 0, LAPTOP, "light");
   await runDatabase((db) => db`update users set role = 'moderator' where email = ${directoryEmail("Mila")}`);
-  for (const theme of ["light", "dark"] as const) {
+  for (const theme of THEMES) {
     if (theme === "dark") {
       await moderator.page.setViewportSize(PHONE);
       await moderator.page.emulateMedia({ colorScheme: "dark" });

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
+import { axe, NARROW, noHorizontalScroll, THEMES } from "./checks";
 import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, type Account } from "./support";
 
 /**
@@ -10,24 +10,7 @@ import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, t
  */
 
 const LISBON = "geonames:2267057";
-const AXE = createRequire(import.meta.url).resolve("axe-core");
 
-/** No axe violation and no sideways scroll (the pages work at 360 px wide). */
-async function accessible(page: Page) {
-  const widths = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(widths.scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(widths.client);
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-    ).axe.run();
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-  });
-  expect(violations, page.url()).toEqual([]);
-}
 const NEW_PASSWORD = "Harbour#Light77";
 
 /** Partner A with a complete couple, signed in in a browser context of its own. */
@@ -229,13 +212,14 @@ test.describe("settings: notifications", () => {
     // B joining sent A a 'partner joined' e-mail (e-mail is on by default) with its unsubscribe link.
     const link = await latestLink(request, a.account.email, "/unsubscribe");
 
-    for (const theme of ["light", "dark"] as const) {
-      const visitorContext = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme });
+    for (const theme of THEMES) {
+      const visitorContext = await browser.newContext({ viewport: NARROW, colorScheme: theme });
       await visitorContext.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
       const visitor = await visitorContext.newPage();
       await visitor.goto(link);
       await expect(visitor.getByRole("heading", { name: "Unsubscribe from these e-mails" })).toBeVisible();
-      await accessible(visitor);
+      await noHorizontalScroll(visitor);
+      await axe(visitor);
       await visitor.getByRole("button", { name: "Unsubscribe" }).click();
       await expect(
         visitor.getByText(
@@ -261,8 +245,8 @@ test.describe("settings: notifications", () => {
     await expect(a.page.getByRole("group", { name: "Replies" }).getByLabel("By e-mail")).not.toBeChecked();
 
     const state = await a.page.context().storageState();
-    for (const theme of ["light", "dark"] as const) {
-      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: theme, storageState: state });
+    for (const theme of THEMES) {
+      const context = await browser.newContext({ viewport: NARROW, colorScheme: theme, storageState: state });
       await context.addInitScript((chosen) => window.localStorage.setItem("theme", chosen), theme);
       const page = await context.newPage();
       for (const path of ["/settings/security", "/settings/notifications", "/settings/data", "/settings/confirm-email?token=made-up"]) {
@@ -271,7 +255,8 @@ test.describe("settings: notifications", () => {
         await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
         if (path === "/settings/security")
           await expect(page.getByRole("list", { name: "Active sessions" }).getByRole("listitem").first()).toBeVisible();
-        await accessible(page);
+        await noHorizontalScroll(page);
+        await axe(page);
       }
       await context.close();
     }

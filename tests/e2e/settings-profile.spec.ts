@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
 import { mkdir } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
+import { axe, LAPTOP, NARROW, noHorizontalScroll } from "./checks";
 import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";
 
 /**
@@ -12,7 +12,6 @@ import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";
  */
 
 const LISBON = "geonames:2267057";
-const AXE = createRequire(import.meta.url).resolve("axe-core");
 const SETTINGS_PAGES = [
   "/settings",
   "/settings/profile",
@@ -276,13 +275,13 @@ test.describe.serial("settings", () => {
 
 test("on a phone the overview is the list and a section links back to it", async ({ browser, request }) => {
   const phone = await couple(browser, request, "Cora");
-  await phone.page.setViewportSize({ width: 360, height: 740 });
+  await phone.page.setViewportSize(NARROW);
   await phone.page.goto("/settings/appearance");
   await expect(phone.page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Security" })).toBeHidden();
   await phone.page.getByRole("link", { name: "All settings" }).click();
   await expect(phone.page).toHaveURL(/\/settings$/);
   await expect(phone.page.getByRole("main").getByRole("link", { name: /^Blocked couples/ })).toBeVisible();
-  expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await noHorizontalScroll(phone.page);
 });
 
 test("every settings page at 360 px in both themes and at 1280 px dark: no sideways scroll, no axe violations", async ({
@@ -294,9 +293,9 @@ test("every settings page at 360 px in both themes and at 1280 px dark: no sidew
   const owner = await couple(browser, request, "Dora");
   const state = await owner.page.context().storageState();
   const runs = [
-    [{ width: 360, height: 740 }, "light"],
-    [{ width: 360, height: 740 }, "dark"],
-    [{ width: 1280, height: 800 }, "dark"],
+    [NARROW, "light"],
+    [NARROW, "dark"],
+    [LAPTOP, "dark"],
   ] as const;
   for (const [viewport, theme] of runs) {
     const context = await browser.newContext({ viewport, storageState: state, colorScheme: theme });
@@ -305,19 +304,8 @@ test("every settings page at 360 px in both themes and at 1280 px dark: no sidew
     for (const path of SETTINGS_PAGES) {
       await page.goto(path);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      const widths = await page.evaluate(() => ({
-        scroll: document.documentElement.scrollWidth,
-        client: document.documentElement.clientWidth,
-      }));
-      expect(widths.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(widths.client);
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const result = await (
-          window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }
-        ).axe.run();
-        return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(" ")}`);
-      });
-      expect(violations, `${path} at ${viewport.width} px, ${theme}`).toEqual([]);
+      await noHorizontalScroll(page);
+      await axe(page, `${path} at ${viewport.width} px, ${theme}`);
     }
     await context.close();
   }

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn, verifiedAccount } from "./support";
+import { PHONE } from "./checks";
 
 /**
  * Speed in a real browser: the public pages are prerendered under a strict script policy (no
@@ -74,7 +75,7 @@ function expectStill(measured: Measured, path: string) {
 }
 
 test.describe("speed", () => {
-  test.use({ viewport: { width: 390, height: 844 } });
+  test.use({ viewport: PHONE });
 
   test("public pages are prerendered under a hash-based policy and run without a violation or a shift", async ({ page }) => {
     const measure = await instrument(page);
