@@ -6,12 +6,14 @@
  * BENCH_MESSAGES_COUPLES (20,000) couples and 2.5 conversations a couple between them, holding
  * BENCH_MESSAGES_SMALL (10,000) and BENCH_MESSAGES_LARGE (1,000,000) messages and
  * BENCH_NOTIFICATIONS_PER_MESSAGE (2) notifications a message, bulk-inserted with generate_series
- * (a network that has grown: 100,000 couples, 10M messages, 20M notifications); the viewer's
+ * and a connection request for every ten messages, a tenth of them still open (a network that has
+ * grown: 100,000 couples, 10M messages, 20M notifications, 1M requests); the viewer's
  * conversation (couples 1 and 2) gets 100 more in both, answers and hearts among them, so its
  * thread has an older page and its extras to read. In
  * process (the server's own functions, no HTTP), each sample times a call on both databases back
  * to back (discover's timePair), so the large/small ratio says how a call grows: p50/p99 of the
- * inbox page, the thread's newest page and the page before it, sending a message (each sample by
+ * inbox page, the thread's newest page and the page before it, the hellos waiting and the ones
+ * sent (the inbox's 'Requests'), sending a message (each sample by
  * another person, under the 30-a-minute limit), the unread count, the Messages badge, the
  * notifications page and the bell's count, and the current user
  * (loadCurrentUser: what GET /api/v2/auth/me runs) to compare with. Then the EXPLAIN ANALYZE of
@@ -22,6 +24,7 @@ import postgres from "postgres";
 import type { Db } from "@/db/client";
 import { userAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { listRequests } from "@/lib/connections/queries";
 import { messagesBadgeCount } from "@/lib/messages/badge";
 import { inbox, threadPage, unreadTotal } from "@/lib/messages/queries";
 import { listNotifications, unreadCount } from "@/lib/notifications/queries";
@@ -42,6 +45,8 @@ const VIEWER_EXTRA = 100;
 const NOTIFICATIONS_PER_MESSAGE = Number(process.env.BENCH_NOTIFICATIONS_PER_MESSAGE ?? 2);
 /** The viewer's own notifications among them, a tenth unread. */
 const VIEWER_NOTIFICATIONS = 2_000;
+/** Open hellos to the viewer's couple besides its share of the others: a full 'Requests' list. */
+const VIEWER_REQUESTS = 150;
 /** How many people send messages beside the due work's runs (couples 501 on, so COUPLES must be above 600). */
 const BESIDE_DUE_WORK = 100;
 
@@ -89,6 +94,26 @@ async function fill(sql: postgres.Sql, messages: number): Promise<void> {
       case when g % 10 = 0 then 'conversation:' || md5('v' || (1 + g % ${CONVERSATIONS}))::uuid end,
       case when g % 10 = 0 then md5('v' || (1 + g % ${CONVERSATIONS}))::uuid end
     from generate_series(1, ${notifications}) g`);
+  // A request for every ten messages: request r from couple 1 + r % COUPLES to one 1-13 places on
+  // (by r / COUPLES), a tenth still pending, the rest answered; the viewer's couple gets its share
+  // both ways, and VIEWER_REQUESTS more open ones to answer.
+  const requests = Math.max(1, Math.round(messages / 10));
+  const requestFrom = (r: string) => `(1 + ${r} % ${COUPLES})`;
+  const requestTo = (r: string) => `(1 + (${r} % ${COUPLES} + 1 + (${r} / ${COUPLES}) % 13) % ${COUPLES})`;
+  const insertRequests = (rows: string, from: (r: string) => string, to: (r: string) => string, pending: string) =>
+    sql.unsafe(`insert into connection_requests (from_couple_id, to_couple_id, sent_by_user_id, note, status, created_at, expires_at, answered_at)
+      select md5('c' || ${from("r")})::uuid, md5('c' || ${to("r")})::uuid, md5('u' || (2 * ${from("r")} - 1))::uuid, 'Hello from ' || r,
+        case when ${pending} then 'pending' else (case when r % 3 = 0 then 'declined' else 'accepted' end) end::connection_status,
+        now() - interval '20 days' + r * interval '1 millisecond', now() + interval '10 days',
+        case when ${pending} then null else now() - interval '5 days' end
+      from generate_series(${rows}) r`);
+  await insertRequests(`1, ${requests}`, requestFrom, requestTo, "r % 10 = 0");
+  await insertRequests(
+    `1, ${VIEWER_REQUESTS}`,
+    (r) => `(1 + ${COUPLES} / 2 + ${r})`,
+    () => "1",
+    "true",
+  );
   // Half the people have read their conversations up to some point.
   await sql.unsafe(`insert into conversation_reads (user_id, conversation_id, last_read_seq)
     select md5('u' || (2 * ${coupleA("c")} - 1))::uuid, md5('v' || c)::uuid, ${Math.floor(messages / 2)}
@@ -130,6 +155,8 @@ export async function benchMessages(): Promise<number> {
       (db) => threadPage(db, viewer.get(db)!, conversationId, { limit: 30, before: olderThan.get(db) }),
       dbs,
     );
+    const incoming = await timePair(samples, (db) => listRequests(db, viewer.get(db)!, "incoming"), dbs);
+    const outgoing = await timePair(samples, (db) => listRequests(db, viewer.get(db)!, "outgoing"), dbs);
     const unread = await timePair(samples, (db) => unreadTotal(db, viewer.get(db)!), dbs);
     const badge = await timePair(samples, (db) => messagesBadgeCount(db, viewer.get(db)!), dbs);
     const notificationsPage = await timePair(samples, (db) => listNotifications(db, viewerId, { limit: 20, offset: 0 }), dbs);
@@ -151,6 +178,8 @@ export async function benchMessages(): Promise<number> {
       ["inbox page (GET /api/conversations)", inboxPage],
       ["thread, newest 30", newest],
       ["thread, 30 before", older],
+      ["hellos waiting (GET /api/connections?box=incoming)", incoming],
+      ["hellos sent (GET /api/connections?box=outgoing)", outgoing],
       ["send a message (incl. its member read)", send],
       ["unread count", unread],
       ["Messages badge (unread + hellos waiting)", badge],
@@ -195,6 +224,8 @@ async function explainReads(sql: postgres.Sql, size: number, member: ActingCoupl
   const at = `at ${size.toLocaleString("en")} messages`;
   await explainCall(sql, `inbox page ${at}`, (db) => inbox(db, member, undefined));
   await explainCall(sql, `thread, 30 before ${at}`, (db) => threadPage(db, member, conversationId, { limit: 30, before }));
+  await explainCall(sql, `hellos waiting ${at}`, (db) => listRequests(db, member, "incoming"));
+  await explainCall(sql, `hellos sent ${at}`, (db) => listRequests(db, member, "outgoing"));
   await explainCall(sql, `unread count ${at}`, (db) => unreadTotal(db, member));
   await explainCall(sql, `Messages badge ${at}`, (db) => messagesBadgeCount(db, member));
   await explainCall(sql, `notifications page ${at}`, (db) => listNotifications(db, member.userId, { limit: 20, offset: 0 }));
