@@ -5,6 +5,7 @@ import { GET as mapRoute } from "@/app/api/directory/map/route";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
 import { coupleBlocks, couples, locations, users } from "@/db/schema";
 import { unitVector } from "@/lib/directory/nearest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
@@ -498,15 +499,15 @@ describe("GET /api/directory", () => {
       ] as const) {
         const shown = shownCoordinates(level, lat, lng)!;
         const [x, y, z] = unitVector(shown);
-        const [row] = (await db.execute(
-          sql`select shown_point(${level}::privacy_level, ${lat}::float8, ${lng}::float8) <-> cube(array[${x}, ${y}, ${z}]::float8[]) as gap`,
-        )) as unknown as { gap: number }[];
+        const [row] = resultRows<{ gap: number }>(
+          await db.execute(
+            sql`select shown_point(${level}::privacy_level, ${lat}::float8, ${lng}::float8) <-> cube(array[${x}, ${y}, ${z}]::float8[]) as gap`,
+          ),
+        );
         expect(Number(row!.gap)).toBeLessThan(1e-12);
       }
     }
-    const [none] = (await db.execute(
-      sql`select shown_point('hidden', 1, 2) as hidden, shown_point('country', 1, 2) as country`,
-    )) as unknown as unknown[];
+    const [none] = resultRows(await db.execute(sql`select shown_point('hidden', 1, 2) as hidden, shown_point('country', 1, 2) as country`));
     expect(none).toEqual({ hidden: null, country: null });
   });
 

@@ -145,14 +145,15 @@ describe("suspend", () => {
     expect((await profileOf(suspended.coupleId, other.a.headers)).status).toBe(200);
 
     // Made through a second database client (another instance): in force at this one's next request.
-    const instance = await openDatabase(process.env.DATABASE_URL);
+    // The embedded database (no DATABASE_URL) has one client per process: there it is this one.
+    const instance = process.env.DATABASE_URL ? await openDatabase(process.env.DATABASE_URL) : null;
     let sanctionId: string;
     try {
-      const moderator = await moderatorOf(instance.db, (await moderatorCouple()).userId);
-      sanctionId = (await sanctionCouple(instance.db, moderator, suspended.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS))
-        .id;
+      const db = instance?.db ?? (await getDb());
+      const moderator = await moderatorOf(db, (await moderatorCouple()).userId);
+      sanctionId = (await sanctionCouple(db, moderator, suspended.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS)).id;
     } finally {
-      await instance.close();
+      await instance?.close();
     }
     for (const partner of [suspended.a, suspended.b]) {
       expect((await talk.inbox(partner.headers)).status).toBe(401);
