@@ -9,8 +9,7 @@ import { LIVE_CHANNEL, notifyPayloads, publishLive } from "@/lib/live/publish";
 import { MESSAGE, READ } from "@/lib/messages/live";
 import { NOTIFICATION } from "@/lib/notifications/live";
 import { createUser } from "../support/api";
-
-const onPostgres = Boolean(process.env.DATABASE_URL);
+import { onPostgres } from "../support/test-database";
 
 async function rowsOf(userId: string) {
   const db = await getDb();
@@ -24,7 +23,7 @@ async function rowsOf(userId: string) {
 /** Collects what arrives on the live channel, over a connection of its own (as an instance's listener). */
 async function listen(): Promise<{ received: string[]; stop: () => Promise<void> }> {
   const received: string[] = [];
-  if (onPostgres) {
+  if (onPostgres()) {
     const sql = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     await sql.listen(LIVE_CHANNEL, (payload) => received.push(payload));
     return { received, stop: () => sql.end({ timeout: 1 }) };
@@ -85,7 +84,7 @@ describe("publishLive", () => {
       expect((await rowsOf(person.id)).map((row) => row.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
-  it.skipIf(!onPostgres)("holds a person's next event until the earlier one commits, so numbers commit in order", async () => {
+  it.skipIf(!onPostgres())("holds a person's next event until the earlier one commits, so numbers commit in order", async () => {
     const db = await getDb();
     const marisol = await createUser();
     let commitFirst!: () => void;

@@ -15,8 +15,8 @@ import { browserSession, createUser } from "../support/api";
 import { withCouple } from "../support/couples";
 import { connected, talk } from "../support/messages";
 import { conversationOfTwo, named, openStream, readStream, send, type StreamEvent } from "../support/live";
+import { onPostgres } from "../support/test-database";
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
 const settle = (ms = 300) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function person() {
@@ -317,7 +317,7 @@ describe("liveStream", () => {
     streams[1]!.close();
   });
 
-  it.skipIf(!onPostgres)("loses nothing when the listener's connection is killed: it listens again and reads the gap", async () => {
+  it.skipIf(!onPostgres())("loses nothing when the listener's connection is killed: it listens again and reads the gap", async () => {
     const ana = await person();
     const listener = createListener(postgresSource(process.env.DATABASE_URL!));
     listeners.push(listener);
@@ -337,7 +337,7 @@ describe("liveStream", () => {
     stream.close();
   });
 
-  it.skipIf(!onPostgres)("reaches streams on two instances (a listener each) from a write on either", async () => {
+  it.skipIf(!onPostgres())("reaches streams on two instances (a listener each) from a write on either", async () => {
     const [ana, rui] = [await person(), await person()];
     const [one, two] = [
       createListener(postgresSource(process.env.DATABASE_URL!)),

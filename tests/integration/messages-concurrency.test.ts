@@ -4,9 +4,9 @@ import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { couples, rateLimitHits } from "@/db/schema";
 import { connected, talk } from "../support/messages";
+import { onPostgres } from "../support/test-database";
 
 const ROUNDS = 120;
-const onPostgres = Boolean(process.env.DATABASE_URL);
 
 /** Deadlocks Postgres detected in this file's database: a retried one leaves no failure, but is counted here. */
 async function deadlocks(): Promise<number> {
@@ -34,7 +34,7 @@ describe("sending and reading at once", () => {
       const { one, two, conversationId } = await connected();
       await orderPartners(one.coupleId, order);
       const db = await getDb();
-      const deadlocksBefore = onPostgres ? await deadlocks() : 0;
+      const deadlocksBefore = onPostgres() ? await deadlocks() : 0;
       let last = (await talk.send(conversationId, { body: "first" }, two.a.headers)).json.data.id as string;
       const failures: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -52,7 +52,7 @@ describe("sending and reading at once", () => {
       }
       expect(failures).toEqual([]);
       // Not one collision even retried: every lock is taken in one order.
-      if (onPostgres) expect(await deadlocks()).toBe(deadlocksBefore);
+      if (onPostgres()) expect(await deadlocks()).toBe(deadlocksBefore);
       const thread = await talk.thread(conversationId, one.a.headers, "?limit=100");
       expect(thread.json.data.at(-1).body).toBe(`round ${ROUNDS - 1}`);
     });

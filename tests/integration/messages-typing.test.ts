@@ -12,6 +12,7 @@ import { browserSession, call } from "../support/api";
 import type { Headers, Person } from "../support/forum";
 import { named, openStream, readStream, type OpenStream } from "../support/live";
 import { block, connected, messagingCouple } from "../support/messages";
+import { onPostgres } from "../support/test-database";
 
 /**
  * '... is typing' (POST /api/conversations/{id}/typing): an ephemeral live kind, sent over the
@@ -19,7 +20,6 @@ import { block, connected, messagingCouple } from "../support/messages";
  * embedded database's listener when Postgres is away.
  */
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
 const settle = (ms = 400) => new Promise((resolve) => setTimeout(resolve, ms));
 const typing = (id: string, headers: Headers) =>
   call(typingRoute, "POST", `/api/conversations/${encodeURIComponent(id)}/typing`, { headers, params: { id } });
@@ -118,7 +118,7 @@ describe("typing across instances", () => {
   const listeners: LiveListener[] = [];
   afterAll(() => Promise.all(listeners.map((listener) => listener.close())));
 
-  it.skipIf(!onPostgres)("reaches the others' streams on two instances (a listener each)", async () => {
+  it.skipIf(!onPostgres())("reaches the others' streams on two instances (a listener each)", async () => {
     const { one, two, conversationId } = await connected();
     const [first, second] = [
       createListener(postgresSource(process.env.DATABASE_URL!)),

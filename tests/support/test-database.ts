@@ -3,6 +3,14 @@ import postgres from "postgres";
 /** The machine's Postgres (trust auth, database `test`), unless TEST_DATABASE_URL says otherwise. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
+/**
+ * Whether this test file runs on a Postgres server (its own database, DATABASE_URL set by the
+ * setup) rather than the embedded PGlite, where one client serves the process: no second
+ * connection, no second instance, no lock to wait on. A function: the setup sets DATABASE_URL after
+ * importing this module.
+ */
+export const onPostgres = (): boolean => Boolean(process.env.DATABASE_URL);
+
 export function databaseUrl(name: string): string {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
