@@ -1,5 +1,5 @@
 import "server-only";
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
@@ -13,13 +13,15 @@ export const own = (userId: string | SQL) =>
 export const unread = eq(notifications.isRead, false);
 
 /**
- * The user's notifications, newest first (ties broken by id, so pages never overlap), with the
- * actor's picture and couple name joined in the same query: no query per row. Follows
- * notifications_user_created_idx.
+ * A page of the user's notifications, newest first (ties broken by id, so pages never overlap),
+ * with the actor's picture and couple name joined in the same query: no query per row. The page
+ * is chosen first from notifications_user_created_idx and only its rows are joined to their
+ * actors: joined before the limit, the planner sorted all of a person's notifications and, on a
+ * small table, hashed every couple for them (the messages bench: 30 ms at 100,000 couples and
+ * 20,000 notifications, against 3 ms at 20M).
  */
-const newestOwn = (db: Db, userId: string | SQL) => {
-  const byPartner = sql<boolean>`coalesce(${notifications.actorCoupleId} = ${coupleOfUser(userId)}, false)`;
-  return db
+const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, offset: number | Placeholder = 0) => {
+  const page = db
     .select({
       id: notifications.id,
       type: notifications.type,
@@ -30,6 +32,27 @@ const newestOwn = (db: Db, userId: string | SQL) => {
       postId: notifications.postId,
       replyId: notifications.replyId,
       conversationId: notifications.conversationId,
+      actorUserId: notifications.actorUserId,
+      actorCoupleId: notifications.actorCoupleId,
+    })
+    .from(notifications)
+    .where(own(userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit)
+    .offset(offset)
+    .as("page");
+  const byPartner = sql<boolean>`coalesce(${page.actorCoupleId} = ${coupleOfUser(userId)}, false)`;
+  return db
+    .select({
+      id: page.id,
+      type: page.type,
+      title: page.title,
+      message: page.message,
+      isRead: page.isRead,
+      createdAt: page.createdAt,
+      postId: page.postId,
+      replyId: page.replyId,
+      conversationId: page.conversationId,
       // The couple's picture stands for another couple (a partner's own avatar when it has none);
       // the reader's own partner is shown by their face, as their couple's picture is the reader's too.
       actorImage: sql<string | null>`case when ${byPartner} then coalesce(${users.avatarUrl}, ${couples.profileImageUrl})
@@ -37,11 +60,10 @@ const newestOwn = (db: Db, userId: string | SQL) => {
       actorCoupleName: couples.coupleName,
       actorIsPartner: byPartner,
     })
-    .from(notifications)
-    .leftJoin(users, eq(users.id, notifications.actorUserId))
-    .leftJoin(couples, eq(couples.id, notifications.actorCoupleId))
-    .where(own(userId))
-    .orderBy(desc(notifications.createdAt), desc(notifications.id));
+    .from(page)
+    .leftJoin(users, eq(users.id, page.actorUserId))
+    .leftJoin(couples, eq(couples.id, page.actorCoupleId))
+    .orderBy(desc(page.createdAt), desc(page.id));
 };
 
 function item(row: Awaited<ReturnType<typeof newestOwn>>[number]): NotificationItem {
@@ -71,7 +93,7 @@ export async function listNotifications(
   query: ListQuery,
 ): Promise<{ data: NotificationItem[]; pagination: Pagination }> {
   const [rows, [totals]] = await Promise.all([
-    newestOwn(db, userId).limit(query.limit).offset(query.offset),
+    newestOwn(db, userId, query.limit, query.offset),
     db.select({ total: count() }).from(notifications).where(own(userId)),
   ]);
   const total = totals?.total ?? 0;
@@ -82,9 +104,7 @@ export async function listNotifications(
 }
 
 const latest = preparedPer((db) =>
-  newestOwn(db, sql`${sql.placeholder("userId")}`)
-    .limit(sql.placeholder("limit"))
-    .prepare("latest_notifications"),
+  newestOwn(db, sql`${sql.placeholder("userId")}`, sql.placeholder("limit")).prepare("latest_notifications"),
 );
 
 /** The user's newest notifications without a total (the dashboard's card): one prepared statement. */
