@@ -5,9 +5,7 @@ import { getDb, openDatabase } from "@/db/client";
 import { users } from "@/db/schema";
 import { DEMO_COUPLES, demoEmail } from "@/lib/demo/data";
 import { seedPreviewOnce } from "@/lib/demo/preview";
-import { adminQuery, databaseUrl, postgresAnswers } from "../support/test-database";
-
-const onPostgres = await postgresAnswers();
+import { adminQuery, databaseUrl, onPostgres } from "../support/test-database";
 
 describe("a preview's first start", () => {
   it("seeds the demo once on an empty database, whichever instance starts first", async () => {
@@ -22,7 +20,7 @@ describe("a preview's first start", () => {
   }, 120_000);
 });
 
-describe.skipIf(!onPostgres)("serverless mode (SERVERLESS=1)", () => {
+describe.skipIf(!onPostgres())("serverless mode (SERVERLESS=1)", () => {
   it("never migrates at start: an unmigrated database is refused with 503 until the release step ran", async () => {
     const name = `serverless_${randomBytes(4).toString("hex")}`;
     await adminQuery((sql) => sql.unsafe(`create database ${name}`));
