@@ -44,14 +44,17 @@ export const notifications = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("notifications_user_created_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
+    // Ascending, as the forum's keyset indexes: scanned backwards it serves `order by created_at
+    // desc, id desc` and stops at the page; Drizzle's `.desc()` writes DESC NULLS LAST, which a
+    // plain `desc` order cannot use, so every person's notifications were read and sorted.
+    index("notifications_user_created_idx").on(t.userId, t.createdAt, t.id),
     // The bell's unread count reads only this small index, however many rows a user has.
     index("notifications_user_unread_idx")
       .on(t.userId)
       .where(sql`${t.isRead} = false`),
     // A group's newest row, read or not: a conversation's one row comes back when it is written in again.
     index("notifications_user_group_created_idx")
-      .on(t.userId, t.groupKey, t.createdAt.desc())
+      .on(t.userId, t.groupKey, t.createdAt)
       .where(sql`${t.groupKey} is not null`),
     uniqueIndex("notifications_unread_group_key")
       .on(t.userId, t.groupKey)

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as list } from "@/app/api/notifications/route";
 import { PATCH as read } from "@/app/api/notifications/read/route";
@@ -9,6 +9,7 @@ import { couples, notifications } from "@/db/schema";
 import { createNotification } from "@/lib/notifications/service";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
+import { queryPlan } from "../support/query-plan";
 
 async function signedInUser() {
   const user = await createUser();
@@ -169,6 +170,20 @@ describe("GET /api/notifications", () => {
     });
     const [item] = (await listCall("", me.read)).json.data;
     expect(item).toMatchObject({ actor_is_partner: true, actor_profile_image_url: "/api/images/avatars/ana.webp" });
+  });
+
+  it("reads a page from its index in order and stops there: no sort of all of a person's rows", async () => {
+    const { user } = await signedInUser();
+    await seedNotifications(user.id, 30, { groupKey: "conversation:x", isRead: true });
+    // The page's and a group's newest row's orders, as lib/notifications writes them.
+    const page = await queryPlan(sql`select id from notifications where user_id = ${user.id}
+      order by created_at desc, id desc limit 20 offset 20`);
+    expect(page).toMatch(/Index (Only )?Scan Backward using notifications_user_created_idx/);
+    expect(page).not.toMatch(/Sort/);
+    const newestOfGroup = await queryPlan(sql`select id from notifications
+      where user_id = ${user.id} and group_key = 'conversation:x' order by created_at desc limit 1`);
+    expect(newestOfGroup).toMatch(/Index (Only )?Scan Backward using notifications_user_group_created_idx/);
+    expect(newestOfGroup).not.toMatch(/Sort/);
   });
 
   it("answers a bearer client, and 401 without a session", async () => {
