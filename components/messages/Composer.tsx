@@ -25,7 +25,8 @@ type Props = {
   fieldId: string;
   /** The message this one will answer (chosen with 'Reply' in a message's menu), shown above the field. */
   replyTo: Message | null;
-  onCancelReply(): void;
+  /** Chooses the message to answer, or none. */
+  onReplyTo(message: Message | null): void;
   onSent(message: Message): void;
   onEnded(): void;
 };
@@ -35,14 +36,15 @@ type Props = {
  * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
  * While words are typed the others see '... is typing' (told at most every 3 s).
  */
-export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, onSent, onEnded }: Props) {
+export function Composer({ conversationId, fieldId: id, replyTo, onReplyTo, onSent, onEnded }: Props) {
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const {
     register,
     handleSubmit,
-    reset,
+    setValue,
+    getValues,
     clearErrors,
     control,
     formState: { errors, isSubmitting: busy },
@@ -71,22 +73,29 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
     }
   }
 
+  // As in any chat, the field empties as the message leaves, so the next one can be written while
+  // it is on its way; one that fails comes back, ahead of anything written since: nothing is lost.
   const send = handleSubmit(async ({ body: text }) => {
+    const sending = { photo, replyTo };
     setFailed(null);
+    setValue("body", "");
+    setPhoto(null);
+    onReplyTo(null);
     try {
       const sent = await sendMessage(conversationId, {
         body: text,
-        ...(photo ? { photoUrl: photo.url } : {}),
-        ...(replyTo ? { replyToId: replyTo.id } : {}),
+        ...(sending.photo ? { photoUrl: sending.photo.url } : {}),
+        ...(sending.replyTo ? { replyToId: sending.replyTo.id } : {}),
       });
-      reset({ body: "" });
       typing.sent();
-      onCancelReply();
-      setPhoto(null);
       onSent(sent);
     } catch (failure) {
-      if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") onEnded();
-      else setFailed(failure instanceof Error ? failure.message : "Could not send your message");
+      if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") return onEnded();
+      const writtenSince = String(getValues("body") ?? "");
+      setValue("body", writtenSince.trim() === "" ? text : `${text}\n${writtenSince}`);
+      setPhoto((current) => current ?? sending.photo);
+      if (sending.replyTo) onReplyTo(sending.replyTo);
+      setFailed(failure instanceof Error ? failure.message : "Could not send your message");
     }
   });
   // Too long (the counter says so), sending or uploading: 'Send' waits.
@@ -113,7 +122,7 @@ export function Composer({ conversationId, fieldId: id, replyTo, onCancelReply, 
           <span className={styles.replyingText}>
             Replying to <strong>{replyTo.author.firstName}</strong>: {replyTo.body ?? (replyTo.photoUrl ? "Photo" : "")}
           </span>
-          <button type="button" className="button-link" onClick={onCancelReply}>
+          <button type="button" className="button-link" onClick={() => onReplyTo(null)}>
             Cancel reply
           </button>
         </div>

@@ -249,7 +249,7 @@ export function Thread({
             conversationId={conversationId}
             fieldId={composerFieldId}
             replyTo={replyTo}
-            onCancelReply={() => setReplyTo(null)}
+            onReplyTo={setReplyTo}
             onSent={(sent) => {
               atBottom.current = true;
               push<ThreadValue>(key, (current) => withMessage(current, sent));
