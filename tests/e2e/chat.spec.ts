@@ -75,3 +75,72 @@ test("reply, react and edit in a conversation, live for the other couple", async
   await message(lucia, "Saturday at 9 near the market?").first().locator("summary").click();
   await expect(message(lucia, "Saturday at 9 near the market?").first().getByRole("button", { name: "Edit" })).toHaveCount(0);
 });
+
+test("on a phone a thread is the whole screen, and the next message is written while one is on its way", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const paula = await newCouple(browser, request, "Paula", PHONE);
+  const lucia = await newCouple(browser, request, "Lucia", LAPTOP);
+  await openProfile(paula, lucia.coupleName);
+  await sayHello(paula, lucia.coupleName, "Coffee this week?");
+  await lucia.page.goto("/messages");
+  await lucia.page.getByRole("tab", { name: "Requests (1)" }).click();
+  await lucia.page.getByRole("button", { name: "Accept" }).click();
+  await expect(lucia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  await paula.page.goto(lucia.page.url());
+  const field = paula.page.getByRole("textbox", { name: "Message" });
+  const sendButton = paula.page.getByRole("button", { name: /^(Send|Sending\.\.\.)$/ });
+
+  // A chat screen: the top bar, the thread and the tab bar fill the phone exactly; the page itself
+  // does not scroll (the site's footer is not under it), and the composer sits above the tab bar.
+  const fit = await paula.page.evaluate(() => ({
+    page: document.scrollingElement!.scrollHeight,
+    screen: window.innerHeight,
+    composer: document.querySelector("main form textarea")!.getBoundingClientRect().bottom,
+    tabBar: document.querySelector(".tabbar")!.getBoundingClientRect().top,
+  }));
+  expect(fit.page, JSON.stringify(fit)).toBeLessThanOrEqual(fit.screen);
+  expect(fit.composer, JSON.stringify(fit)).toBeLessThanOrEqual(fit.tabBar);
+  await expect(paula.page.getByRole("contentinfo")).toBeHidden();
+
+  // Each message takes a second to reach the server: the field empties as it leaves, and the next
+  // is written meanwhile; it stays, and both arrive once, in order.
+  await paula.page.route("**/api/conversations/*/messages", async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.fallback();
+  });
+  await field.fill("On my way to the market");
+  await sendButton.click();
+  await expect(field).toHaveValue("");
+  await expect(sendButton).toHaveText("Sending...");
+  await field.fill("Shall we meet at the fountain?");
+  await expect(message(paula, "On my way to the market")).toBeVisible();
+  await expect(field).toHaveValue("Shall we meet at the fountain?");
+  await sendButton.click();
+  await expect(message(paula, "Shall we meet at the fountain?")).toBeVisible();
+  await expect(message(lucia, "Shall we meet at the fountain?")).toBeVisible({ timeout: 15_000 });
+  await expect(message(lucia, "On my way to the market")).toHaveCount(1);
+  const order = await thread(lucia).getByTestId("message").allTextContents();
+  const [first, second] = ["On my way to the market", "Shall we meet at the fountain?"].map((text) =>
+    order.findIndex((item) => item.includes(text)),
+  );
+  expect(first).toBeLessThan(second!);
+
+  // One that cannot leave comes back to the field, ahead of what was written since, and says why.
+  await paula.page.unroute("**/api/conversations/*/messages");
+  await paula.page.route("**/api/conversations/*/messages", async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await route.abort("internetdisconnected");
+  });
+  await field.fill("See you at six");
+  await sendButton.click();
+  await expect(field).toHaveValue("");
+  await field.fill("Or seven?");
+  await expect(paula.page.getByRole("alert").filter({ hasText: "Network error" })).toBeVisible();
+  await expect(field).toHaveValue("See you at six\nOr seven?");
+  await expect(message(paula, "See you at six")).toHaveCount(0);
+  await paula.page.unroute("**/api/conversations/*/messages");
+  await sendButton.click();
+  await expect(message(lucia, "See you at six")).toBeVisible({ timeout: 15_000 });
+  await expect(field).toHaveValue("");
+});
