@@ -15,6 +15,7 @@
  * the figures are the app's and the database's, not the network's. BENCH_FORUM_REQUESTS (200)
  * requests per call at BENCH_FORUM_CLIENTS (4) at once, after 10 warm-up requests; then the global
  * list and /me interleaved (each client alternating them), so their ratio is taken under the same load.
+ * The databases take turns for BENCH_FORUM_ROUNDS (3) rounds, each figure the median of its rounds'.
  *
  * Plans: a last pass runs each call once on connections that load auto_explain (log_analyze,
  * log_buffers) and reads the plans back from the server's log (a superuser's pg_read_file):
@@ -28,7 +29,7 @@ import { encode } from "next-auth/jwt";
 import { NextRequest } from "next/server";
 import { ADMIN_URL } from "./config";
 import { printTable } from "./report";
-import { percentile } from "./stats";
+import { median, percentile } from "./stats";
 
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
@@ -58,13 +59,35 @@ const CALLS = [
 
 const databaseUrl = (name: string) => `${ADMIN_URL.replace(/\/[^/?]*(\?.*)?$/, "")}/${name}`;
 
-function runWorker(name: string): Promise<WorkerResult> {
+/** One worker's figures from its rounds: each p50 and p99 the median of the rounds', errors summed, the plans of the round that took them. */
+function combined(results: WorkerResult[]): WorkerResult {
+  const merge = (pick: (result: WorkerResult) => Timing): Timing => {
+    const all = results.map(pick);
+    return {
+      name: all[0]!.name,
+      p50: median(all.map((t) => t.p50)),
+      p99: median(all.map((t) => t.p99)),
+      errors: all.reduce((sum, t) => sum + t.errors, 0),
+      status: all.map((t) => t.status).join(", "),
+    };
+  };
+  const first = results[0]!;
+  return {
+    ...first,
+    timings: first.timings.map((_, i) => merge((result) => result.timings[i]!)),
+    paired: [merge((result) => result.paired[0]), merge((result) => result.paired[1])],
+    plans: Object.assign({}, ...results.map((result) => result.plans)),
+  };
+}
+
+function runWorker(name: string, withPlans: boolean): Promise<WorkerResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [TSX_CLI, "--conditions", "react-server", "scripts/bench/forum.ts", "--worker"], {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl(name),
         BENCH_FORUM_LABEL: name,
+        ...(withPlans ? {} : { BENCH_FORUM_EXPLAIN: "0" }),
         AUTH_SECRET: randomBytes(36).toString("base64url"),
         APP_URL: "http://localhost:3000",
         NODE_ENV: "production",
@@ -92,8 +115,12 @@ export async function benchForum(): Promise<number> {
   console.log(
     `\n== Forum: ${names.join(" vs ")} (${count("BENCH_FORUM_REQUESTS", 200)} requests per call at ${count("BENCH_FORUM_CLIENTS", 4)} clients)`,
   );
-  const results: WorkerResult[] = [];
-  for (const name of names) results.push(await runWorker(name));
+  // The sizes in turn, BENCH_FORUM_ROUNDS times (the plans once): a load that comes and goes
+  // falls on both, and each figure is the median of its rounds'.
+  const rounds = count("BENCH_FORUM_ROUNDS", 3);
+  const runs = new Map<string, WorkerResult[]>(names.map((name) => [name, []]));
+  for (let round = 0; round < rounds; round++) for (const name of names) runs.get(name)!.push(await runWorker(name, round === 0));
+  const results = names.map((name) => combined(runs.get(name)!));
   const [base, scale] = [results[0]!, results.at(-1)!];
   for (const r of results)
     console.log(
