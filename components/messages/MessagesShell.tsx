@@ -12,11 +12,17 @@ import styles from "./MessagesShell.module.css";
 export function MessagesShell({
   viewerId,
   initial,
+  prompt,
   upcoming,
   children,
 }: {
   viewerId: string;
   initial: InboxStart;
+  /**
+   * The push prompt, at the top of the inbox: beside a thread on a laptop, on the inbox's screen
+   * on a phone; above the thread it pushed the composer off the screen.
+   */
+  prompt?: ReactNode;
   /** 'Upcoming' plans above the conversations. */
   upcoming?: ReactNode;
   children: ReactNode;
@@ -36,6 +42,7 @@ export function MessagesShell({
             Messages
           </h1>
         )}
+        {prompt}
         {upcoming}
         {/* A notification's link to the requests opens that tab, even on /messages already. */}
         <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} initial={initial} />

@@ -72,17 +72,25 @@ test("one gentle prompt after the couple's first accepted hello; 'Not now' is re
   await hanna.page.getByRole("tab", { name: /^Requests/ }).click();
   await hanna.page.getByRole("button", { name: "Accept" }).click();
   await expect(hanna.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  const conversation = hanna.page.url();
+  // On a phone the open thread keeps the whole screen: the prompt waits at the top of the inbox.
   await hanna.page.reload();
+  await expect(hanna.page.getByRole("heading", { level: 1, name: amelia.coupleName })).toBeVisible();
+  await expect(prompt(hanna)).toBeHidden();
+  await hanna.page.goto("/messages");
   await expect(prompt(hanna)).toBeVisible();
   expect(await hanna.page.evaluate(() => Notification.permission)).toBe("default");
   await check(hanna.page, "push-prompt-phone", testInfo);
   await prompt(hanna).getByRole("button", { name: "Not now" }).click();
   await expect(prompt(hanna)).toHaveCount(0);
   await hanna.page.reload();
-  await expect(hanna.page.getByRole("heading", { level: 1, name: amelia.coupleName })).toBeVisible();
+  await expect(hanna.page.getByRole("heading", { level: 1, name: "Messages" })).toBeVisible();
   await expect(prompt(hanna)).toHaveCount(0);
 
-  await amelia.page.goto("/messages");
+  // On a laptop it sits in the inbox beside the thread, whose composer stays on the screen.
+  await amelia.page.goto(conversation);
   await expect(prompt(amelia)).toBeVisible();
+  const composer = (await amelia.page.getByRole("textbox", { name: "Message" }).boundingBox())!;
+  expect(composer.y + composer.height).toBeLessThanOrEqual(LAPTOP.height);
   await check(amelia.page, "push-prompt-laptop", testInfo);
 });

@@ -22,11 +22,13 @@ export default async function MessagesLayout({ children }: { children: ReactNode
   const pushKey = vapidKeys()?.publicKey;
   const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
   return (
-    <>
-      {prompt && <PushPrompt publicKey={pushKey} />}
-      <MessagesShell viewerId={userId} initial={initial} upcoming={<UpcomingPlans initial={initial.upcoming} />}>
-        {children}
-      </MessagesShell>
-    </>
+    <MessagesShell
+      viewerId={userId}
+      initial={initial}
+      prompt={prompt ? <PushPrompt publicKey={pushKey} /> : null}
+      upcoming={<UpcomingPlans initial={initial.upcoming} />}
+    >
+      {children}
+    </MessagesShell>
   );
 }
