@@ -102,10 +102,11 @@ test("on a phone a thread is the whole screen, and the next message is written w
   expect(fit.composer, JSON.stringify(fit)).toBeLessThanOrEqual(fit.tabBar);
   await expect(paula.page.getByRole("contentinfo")).toBeHidden();
 
-  // Each message takes a second to reach the server: the field empties as it leaves, and the next
-  // is written meanwhile; it stays, and both arrive once, in order.
+  // Each message takes two seconds to reach the server (room for the checks on a loaded machine):
+  // the field empties as it leaves, and the next is written meanwhile; it stays, and both arrive
+  // once, in order.
   await paula.page.route("**/api/conversations/*/messages", async (route) => {
-    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_000));
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 2_000));
     await route.fallback();
   });
   await field.fill("On my way to the market");
@@ -129,7 +130,7 @@ test("on a phone a thread is the whole screen, and the next message is written w
   await paula.page.unroute("**/api/conversations/*/messages");
   await paula.page.route("**/api/conversations/*/messages", async (route) => {
     if (route.request().method() !== "POST") return route.fallback();
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
     await route.abort("internetdisconnected");
   });
   await field.fill("See you at six");
