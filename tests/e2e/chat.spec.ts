@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { LAPTOP, PHONE } from "./checks";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, startConversation } from "./support";
 
 /**
  * A conversation that feels like a chat app, for both couples at once: a reply quotes the message
@@ -30,13 +30,7 @@ test("reply, react and edit in a conversation, live for the other couple", async
   const paula = await newCouple(browser, request, "Paula", PHONE);
   const lucia = await newCouple(browser, request, "Lucia", LAPTOP);
 
-  await openProfile(paula, lucia.coupleName);
-  await sayHello(paula, lucia.coupleName, "Tapas on Saturday?");
-  await lucia.page.goto("/messages");
-  await lucia.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await lucia.page.getByRole("button", { name: "Accept" }).click();
-  await expect(lucia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  await paula.page.goto(lucia.page.url());
+  await paula.page.goto(await startConversation(paula, lucia, "Tapas on Saturday?"));
 
   await send(paula, "Saturday at 8 near the market?");
   await expect(message(lucia, "Saturday at 8 near the market?")).toBeVisible({ timeout: 15_000 });
@@ -80,13 +74,7 @@ test("on a phone a thread is the whole screen, and the next message is written w
   test.setTimeout(240_000);
   const paula = await newCouple(browser, request, "Paula", PHONE);
   const lucia = await newCouple(browser, request, "Lucia", LAPTOP);
-  await openProfile(paula, lucia.coupleName);
-  await sayHello(paula, lucia.coupleName, "Coffee this week?");
-  await lucia.page.goto("/messages");
-  await lucia.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await lucia.page.getByRole("button", { name: "Accept" }).click();
-  await expect(lucia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  await paula.page.goto(lucia.page.url());
+  await paula.page.goto(await startConversation(paula, lucia, "Coffee this week?"));
   const field = paula.page.getByRole("textbox", { name: "Message" });
   const sendButton = paula.page.getByRole("button", { name: /^(Send|Sending\.\.\.)$/ });
 

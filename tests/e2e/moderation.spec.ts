@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
 import { runDatabase } from "./database";
-import { csrfToken, openProfile, sayHello, signIn } from "./support";
+import { csrfToken, openProfile, signIn, startConversation } from "./support";
 
 /**
  * A moderator handles a report of a message end to end: the queue, the couple's page, a
@@ -47,13 +47,7 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   javier.coupleName = paula.coupleName;
 
   // Paula says hello, Lucia accepts, Paula writes something awful and Lucia reports it.
-  await openProfile(paula, lucia.coupleName);
-  await sayHello(paula, lucia.coupleName, "Hello from Paula");
-  await lucia.page.goto("/messages");
-  await lucia.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await lucia.page.getByRole("button", { name: "Accept" }).click();
-  await expect(lucia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const conversation = lucia.page.url();
+  const conversation = await startConversation(paula, lucia, "Hello from Paula");
   const conversationId = conversation.split("/").at(-1)!;
   const sent = await paula.page.request.post(`/api/conversations/${conversationId}/messages`, {
     data: { body: "Something awful" },

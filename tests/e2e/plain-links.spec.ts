@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { LAPTOP, PHONE } from "./checks";
 import { runDatabase } from "./database";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, startConversation } from "./support";
 
 /**
  * Links of a couple below trusted (lib/safety/spam-rules.ts: under NEW_COUPLE_DAYS old) in a
@@ -29,13 +29,7 @@ test("a new couple's link in a first message is plain text for the other couple;
   const trusted = await newCouple(browser, request, "Tomas", LAPTOP);
   await runDatabase((db) => db`update couples set created_at = now() - interval '30 days' where couple_name = ${trusted.coupleName}`);
 
-  await openProfile(fresh, trusted.coupleName);
-  await sayHello(fresh, trusted.coupleName, "Dinner in Alfama?");
-  await trusted.page.goto("/messages");
-  await trusted.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await trusted.page.getByRole("button", { name: "Accept" }).click();
-  await expect(trusted.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  await fresh.page.goto(trusted.page.url());
+  await fresh.page.goto(await startConversation(fresh, trusted, "Dinner in Alfama?"));
 
   // The new couple's first message with a link: the receiver sees the address, not a link, live and after a reload.
   await send(fresh, "Our favourite place: https://example.com/tasca");

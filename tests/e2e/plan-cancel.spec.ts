@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, startConversation } from "./support";
 
 /** The day `days` ahead, as the date input takes it. */
 const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -14,12 +14,7 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
   const ana = await newCouple(browser, request, "Anacancel", laptop);
   const bea = await newCouple(browser, request, "Beacancel", laptop);
 
-  await openProfile(ana, bea.coupleName);
-  await sayHello(ana, bea.coupleName, "Coffee some time?");
-  await bea.page.goto("/messages?tab=requests");
-  await bea.page.getByRole("button", { name: "Accept" }).click();
-  await expect(bea.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  await ana.page.goto(new URL(bea.page.url()).pathname);
+  await ana.page.goto(await startConversation(ana, bea, "Coffee some time?"));
 
   await ana.page.getByRole("button", { name: "Plan a meetup" }).click();
   const form = ana.page.getByRole("dialog", { name: "Plan a meetup" });

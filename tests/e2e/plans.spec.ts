@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page, type TestInfo } from "@playwrigh
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { runDatabase } from "./database";
-import { csrfToken, openProfile, sayHello, signIn } from "./support";
+import { csrfToken, signIn, startConversation } from "./support";
 
 /**
  * From talking to meeting: four people of two couples (phones and laptops, both themes) in one
@@ -84,12 +84,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   const everyone = [nuria, marc, elena, sergio];
 
   // Nuria says hello; Elena accepts and lands in the conversation; all four open it.
-  await openProfile(nuria, elena.coupleName);
-  await sayHello(nuria, elena.coupleName, "Dinner in Lisbon some time?");
-  await elena.page.goto("/messages?tab=requests");
-  await elena.page.getByRole("button", { name: "Accept" }).click();
-  await expect(elena.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const conversation = new URL(elena.page.url()).pathname;
+  const conversation = await startConversation(nuria, elena, "Dinner in Lisbon some time?");
   for (const who of everyone) await who.page.goto(conversation);
 
   // Nuria proposes from the composer's menu: what, when (the place's clock), where (the place search), a venue.

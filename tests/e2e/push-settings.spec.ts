@@ -1,6 +1,6 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { csrfToken, newCouple, openProfile, sayHello } from "./support";
+import { csrfToken, newCouple, startConversation } from "./support";
 
 /**
  * Push in the settings and the one gentle prompt, with couples of their own (newCouple). The
@@ -66,13 +66,7 @@ test("one gentle prompt after the couple's first accepted hello; 'Not now' is re
   await expect(hanna.page.getByRole("tab", { name: /^Requests/ })).toBeVisible();
   await expect(prompt(hanna)).toHaveCount(0);
 
-  await openProfile(amelia, hanna.coupleName);
-  await sayHello(amelia, hanna.coupleName, "Hello from the push test!");
-  await hanna.page.goto("/messages");
-  await hanna.page.getByRole("tab", { name: /^Requests/ }).click();
-  await hanna.page.getByRole("button", { name: "Accept" }).click();
-  await expect(hanna.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const conversation = hanna.page.url();
+  const conversation = await startConversation(amelia, hanna, "Hello from the push test!");
   // On a phone the open thread keeps the whole screen: the prompt waits at the top of the inbox.
   await hanna.page.reload();
   await expect(hanna.page.getByRole("heading", { level: 1, name: amelia.coupleName })).toBeVisible();

@@ -103,6 +103,21 @@ export async function sayHello(who: { page: Page }, coupleName: string, note: st
   await expect(who.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
 }
 
+/** The receiving couple accepts the hello waiting for them, from the inbox's requests, and lands in the conversation: its path. */
+export async function acceptHello(who: { page: Page }): Promise<string> {
+  await who.page.goto("/messages?tab=requests");
+  await who.page.getByRole("button", { name: "Accept" }).click();
+  await expect(who.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
+  return new URL(who.page.url()).pathname;
+}
+
+/** `from` finds `to` in the directory and says hello; `to` accepts and lands in their new conversation: its path. */
+export async function startConversation(from: { page: Page }, to: { page: Page; coupleName: string }, note: string): Promise<string> {
+  await openProfile(from, to.coupleName);
+  await sayHello(from, to.coupleName, note);
+  return acceptHello(to);
+}
+
 const LISBON_PLACE = "geonames:2267057";
 let fresh = 0;
 

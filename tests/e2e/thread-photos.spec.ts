@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { PHONE } from "./checks";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, startConversation } from "./support";
 
 /**
  * Photos never hide the newest message: each photo keeps its room before it loads, and a thread
@@ -27,13 +27,7 @@ test("a thread ending in photos opens and stays at the bottom, the last caption 
   const sara = await newCouple(browser, request, "Sara", PHONE);
   const olivia = await newCouple(browser, request, "Olivia", PHONE);
 
-  await openProfile(sara, olivia.coupleName);
-  await sayHello(sara, olivia.coupleName, "Sunset photos swap?");
-  await olivia.page.goto("/messages");
-  await olivia.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await olivia.page.getByRole("button", { name: "Accept" }).click();
-  await expect(olivia.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const conversation = olivia.page.url();
+  const conversation = await startConversation(sara, olivia, "Sunset photos swap?");
 
   await sara.page.goto(conversation);
   const log = sara.page.getByRole("log", { name: "Messages" });

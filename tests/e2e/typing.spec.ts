@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, startConversation } from "./support";
 
 /**
  * '... is typing' between two couples (couples of its own, newCouple): one writes, the other sees
@@ -19,13 +19,7 @@ test("the other couple sees who is typing, until they stop or their message arri
   const ines = await newCouple(browser, request, "Ines", PHONE);
   const marta = await newCouple(browser, request, "Marta", LAPTOP);
 
-  await openProfile(ines, marta.coupleName);
-  await sayHello(ines, marta.coupleName, "Coffee by the river?");
-  await marta.page.goto("/messages");
-  await marta.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await marta.page.getByRole("button", { name: "Accept" }).click();
-  await expect(marta.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  const thread = marta.page.url();
+  const thread = await startConversation(ines, marta, "Coffee by the river?");
 
   for (const theme of THEMES) {
     for (const who of [ines, marta]) {

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { LAPTOP, PHONE } from "./checks";
-import { openProfile, sayHello, signIn } from "./support";
+import { acceptHello, openProfile, sayHello, signIn } from "./support";
 
 /**
  * After an unblock the two couples can talk again: a block ends their conversation, the blocker
@@ -18,15 +18,6 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
   await signIn(page, { email: directoryEmail(firstName), password: DEMO_PASSWORD });
   await page.waitForURL((url) => !url.pathname.startsWith("/login"));
   return { page, coupleName: `${firstName} & ${partner}` };
-}
-
-/** The receiving couple accepts from the inbox's requests and lands in the conversation. */
-async function accept(who: Person): Promise<string> {
-  await who.page.goto("/messages");
-  await who.page.getByRole("tab", { name: "Requests (1)" }).click();
-  await who.page.getByRole("button", { name: "Accept" }).click();
-  await expect(who.page).toHaveURL(/\/messages\/[0-9a-f-]{36}$/);
-  return who.page.url();
 }
 
 const thread = (who: Person) => who.page.getByRole("log", { name: "Messages" });
@@ -47,7 +38,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
   // They meet and talk.
   await openProfile(helena, teresa.coupleName);
   await sayHello(helena, teresa.coupleName, "Dinner by the river?");
-  const conversation = await accept(teresa);
+  const conversation = await acceptHello(teresa);
   await send(teresa, "Before the block");
   await helena.page.goto(conversation);
   await expect(thread(helena).getByText("Before the block")).toBeVisible();
@@ -78,7 +69,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
   await sayHello(helena, teresa.coupleName, "Sorry about that. Talk again?");
 
   // Teresa accepts: the same conversation opens again, history kept, and both can write.
-  expect(await accept(teresa)).toBe(conversation);
+  expect(await acceptHello(teresa)).toBe(conversation);
   await expect(thread(teresa).getByText("Before the block")).toBeVisible();
   await expect(thread(teresa).getByText("Our answer")).toBeVisible();
   await send(teresa, "Welcome back");
