@@ -2,7 +2,8 @@
  * The directory's benchmark: p50/p99 of one directory page (`listDirectory`, the query
  * `GET /api/directory` and the /directory page run) with no filter, with an interest filter and
  * nearest-first within 50 km, at 1,000 and at 100,000 couples on real Postgres, plus the EXPLAIN
- * ANALYZE of each query at each size. Each size gets a scale database of its own
+ * ANALYZE of each query at each size. Both sizes are timed back to back in every sample, and each
+ * query's p50 and p99 ratios are printed against the 1.2x target. Each size gets a scale database of its own
  * (`bench_dir_<n>_<time>`, dropped afterwards), filled by the database itself with
  * generate_series: one statement per table, never a round trip per row.
  *
@@ -95,56 +96,114 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
   await sql.unsafe("vacuum analyze");
 }
 
-/** Runs the section; a query that fails throws, so it answers 0 failed requests. */
+/** The issue's bound for a list at a network's size against the small set, p50 and p99. */
+const RATIO_TARGET = 1.2;
+
+type Scale = {
+  size: number;
+  name: string;
+  client: postgres.Sql;
+  db: Db;
+  viewerId: string;
+  /** The longest statement of the last page read on this database (its main query), for its plan. */
+  main: () => { query: string; params: unknown[] };
+  /** Forgets the statements seen so far: the next page read starts afresh. */
+  forget: () => void;
+};
+
+/** A fresh database of `size` couples, migrated and filled. */
+async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> {
+  const name = `bench_dir_${size}_${Date.now()}`;
+  await admin.unsafe(`create database ${name}`);
+  const client = postgres(ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), { max: 4, ...quiet });
+  try {
+    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+    let seen: { query: string; params: unknown[] }[] = [];
+    const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void seen.push({ query, params }) } });
+    await migrate(db, { migrationsFolder: "db/migrations" });
+    const started = Date.now();
+    await fill(client, size);
+    console.log(`Directory at ${size.toLocaleString("en-US")} couples: filled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
+    const main = () => seen.reduce((longest, statement) => (statement.query.length > longest.query.length ? statement : longest));
+    return { size, name, client, db: db as unknown as Db, viewerId: viewer!.id as string, main, forget: () => void (seen = []) };
+  } catch (error) {
+    await client.end();
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    throw error;
+  }
+}
+
+/**
+ * Runs the section; a query that fails throws, so it answers 0 failed requests. Both sizes are
+ * filled first, then each query is timed on both back to back in every sample (the order turning
+ * each time), so the machine's noise falls on both and the ratio says how the page grows.
+ */
 export async function benchDirectory(): Promise<number> {
   process.env.AUTH_SECRET ??= "bench-directory-secret-0123456789abcdef";
   const sizes = (process.env.BENCH_DIRECTORY_SIZES ?? "1000,100000").split(",").map(Number);
   const samples = Number(process.env.BENCH_DIRECTORY_SAMPLES ?? 200);
   const admin = postgres(ADMIN_URL, { max: 1, ...quiet });
+  const scales: Scale[] = [];
   try {
-    for (const size of sizes) {
-      const name = `bench_dir_${size}_${Date.now()}`;
-      await admin.unsafe(`create database ${name}`);
-      const url = ADMIN_URL.replace(/\/[^/]*$/, `/${name}`);
-      const client = postgres(url, { max: 4, ...quiet });
-      try {
-        const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-        let last: { query: string; params: unknown[] } | null = null;
-        const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void (last = { query, params }) } });
-        await migrate(db, { migrationsFolder: "db/migrations" });
-        const started = Date.now();
-        await fill(client, size);
-        console.log(
-          `\n== Directory at ${size.toLocaleString("en-US")} couples (filled in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
-        );
-        const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
-        for (const { name: label, params } of QUERIES) {
-          const query = directoryQuerySchema.parse(params);
-          const run = () => listDirectory(db as unknown as Db, viewer!.id as string, query);
-          for (let i = 0; i < 10; i++) await run();
-          const times: number[] = [];
-          let rows = 0;
-          for (let i = 0; i < samples; i++) {
-            const t = performance.now();
-            rows = (await run()).data.length;
-            times.push(performance.now() - t);
-          }
-          times.sort((a, b) => a - b);
-          printTable(
-            ["query", "p50 (ms)", "p99 (ms)", "cards", "samples"],
-            [[label, percentile(times, 50).toFixed(2), percentile(times, 99).toFixed(2), String(rows), String(samples)]],
-          );
-          // The page's main query (the last one run; the viewer's couple is read first).
-          const { query: text, params: values } = last!;
-          const plan = await client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);
-          console.log(plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n"));
+    console.log(
+      `\n== Directory: one page at ${sizes.map((n) => n.toLocaleString("en-US")).join(" and ")} couples, ${samples} samples each, back to back`,
+    );
+    for (const size of sizes) scales.push(await scaleDatabase(admin, size));
+    const [small, large] = [scales[0]!, scales.at(-1)!];
+    const rows: string[][] = [];
+    const plans: string[] = [];
+    for (const { name: label, params } of QUERIES) {
+      const query = directoryQuerySchema.parse(params);
+      const run = (scale: Scale) => listDirectory(scale.db, scale.viewerId, query);
+      for (const scale of [small, large]) for (let i = 0; i < 10; i++) await run(scale);
+      const times = new Map<Scale, number[]>([
+        [small, []],
+        [large, []],
+      ]);
+      const cards = new Map<Scale, number>();
+      for (let i = 0; i < samples; i++)
+        for (const scale of i % 2 ? [large, small] : [small, large]) {
+          const t = performance.now();
+          cards.set(scale, (await run(scale)).data.length);
+          times.get(scale)!.push(performance.now() - t);
         }
-      } finally {
-        await client.end();
-        await admin.unsafe(`drop database if exists ${name} with (force)`);
+      const [a, b] = [small, large].map((scale) => {
+        const sorted = times.get(scale)!.sort((x, y) => x - y);
+        return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+      }) as [{ p50: number; p99: number }, { p50: number; p99: number }];
+      const [r50, r99] = [b.p50 / a.p50, b.p99 / a.p99];
+      rows.push([
+        label,
+        a.p50.toFixed(2),
+        a.p99.toFixed(2),
+        b.p50.toFixed(2),
+        b.p99.toFixed(2),
+        `${r50.toFixed(2)}x`,
+        `${r99.toFixed(2)}x`,
+        `${cards.get(small)} / ${cards.get(large)}`,
+        `${RATIO_TARGET}x: ${r50 <= RATIO_TARGET && r99 <= RATIO_TARGET ? "met" : "MISSED"}`,
+      ]);
+      // The page's main query at each size: the longest statement of one more read (the viewer's
+      // couple and the cards' connection states are read beside it).
+      for (const scale of [small, large]) {
+        scale.forget();
+        await run(scale);
+        const { query: text, params: values } = scale.main();
+        const plan = await scale.client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);
+        plans.push(
+          `-- ${label} at ${scale.size.toLocaleString("en-US")} couples\n${plan.map((line) => `    ${line["QUERY PLAN"]}`).join("\n")}`,
+        );
       }
     }
+    const [n, m] = [small.size.toLocaleString("en-US"), large.size.toLocaleString("en-US")];
+    printTable(["query", `${n} p50 (ms)`, "p99", `${m} p50 (ms)`, "p99", "p50 ratio", "p99 ratio", "cards", "target"], rows);
+    console.log(`\n${plans.join("\n")}`);
   } finally {
+    for (const scale of scales) {
+      await scale.client.end();
+      await admin.unsafe(`drop database if exists ${scale.name} with (force)`);
+    }
     await admin.end();
   }
   return 0;
