@@ -20,7 +20,7 @@ export function MessagesShell({
   initial: InboxStart;
   /**
    * The push prompt, at the top of the inbox: beside a thread on a laptop, on the inbox's screen
-   * on a phone; above the thread it pushed the composer off the screen.
+   * on a phone; never above a thread, whose composer must stay on the screen.
    */
   prompt?: ReactNode;
   /** 'Upcoming' plans above the conversations. */
