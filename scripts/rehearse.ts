@@ -13,7 +13,8 @@
  * instance directly (REHEARSE_INSTANCES) and run its due work (REHEARSE_CRON_SECRET).
  *
  * Ports: REHEARSE_PORT (3300) is the edge, +1 the bucket, +2 and +3 the instances.
- * REHEARSE_SKIP_BUILD=1 reuses the last build. Needs the machine's Postgres (TEST_DATABASE_URL);
+ * REHEARSE_SKIP_BUILD=1 reuses the last build; arguments after `--` go to Playwright (one journey,
+ * repeated: `npm run rehearse -- -g "six photos" --repeat-each 5`). Needs the machine's Postgres (TEST_DATABASE_URL);
  * without it the rehearsal is skipped, saying so.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -180,7 +181,7 @@ async function main(): Promise<number> {
     console.log(
       `Two instances (ports ${instances.join(", ")}) behind the edge at ${ORIGIN}: round-robin, 413 over ${MAX_REQUEST_BYTES / 1e6} MB, responses cut at ${MAX_DURATION_S} s.`,
     );
-    const code = await run("npx", ["playwright", "test", "-c", "tests/rehearsal/playwright.config.ts"], {
+    const code = await run("npx", ["playwright", "test", "-c", "tests/rehearsal/playwright.config.ts", ...process.argv.slice(2)], {
       ...process.env,
       REHEARSE_ORIGIN: ORIGIN,
       PREVIEW_ACCESS_TOKEN: previewToken,

@@ -23,11 +23,29 @@ fi
 
 # Each stage says how long it took: the whole run must stay well under CI's limit.
 stage() {
-  local name="$1" started=$SECONDS
+  local name="$1" started=$SECONDS code=0
   shift
   echo "== $name"
-  "$@"
+  "$@" || code=$?
   echo "== $name took $((SECONDS - started)) s"
+  return "$code"
+}
+
+# What the page showed at each failed browser try, flaky ones included (Playwright's error
+# context, an accessibility snapshot): CI keeps no files, so its log is the only record.
+show_failed_pages() {
+  local file
+  while IFS= read -r file; do
+    echo "== what the page showed: $file"
+    head -n 150 "$file"
+  done < <(find "$1" -name error-context.md 2>/dev/null | sort)
+}
+browser_stage() {
+  local name="$1" results="$2" code=0
+  shift 2
+  stage "$name" "$@" || code=$?
+  show_failed_pages "$results"
+  return "$code"
 }
 
 stage lint npm run --silent lint
@@ -48,6 +66,6 @@ if ! wait "$e2e_build"; then
   echo "== the browser tests' build failed"
   exit 1
 fi
-E2E_SKIP_BUILD=1 stage browser npx playwright test
-stage rehearsal npm run --silent rehearse
+E2E_SKIP_BUILD=1 browser_stage browser "test-results/port-${E2E_PORT:-3100}" npx playwright test
+browser_stage rehearsal test-results/rehearsal npm run --silent rehearse
 echo "== all passed in $SECONDS s"

@@ -10,7 +10,8 @@ export default defineConfig({
   timeout: 240_000,
   expect: { timeout: 20_000 },
   workers: 2,
-  retries: 0,
+  // As the browser tests: on CI a journey that fails once is tried again and reported flaky.
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   use: {
     baseURL: process.env.REHEARSE_ORIGIN ?? "http://localhost:3300",
