@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { sessions } from "@/db/schema";
@@ -34,13 +34,20 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
  * How every route reads its caller's session (lib/http/route.ts, the `session` option): one
  * round trip that finds the session row live (else null) and takes along what the route needs:
  * nothing (the default), the account (the default of `complete-profile` calls, which then check
- * its flags and hand on its acting couple without another round trip), or the route's whole answer (`value`: the current user,
- * the forum's global list). `input()` parses the request's input when the read needs it (null
- * when it does not parse: the read then checks the session alone, and the route answers the input
- * with 400 once the session is known live). Only URL input should be read this way: it is read
- * before the session row is checked.
+ * its flags and hand on its acting couple without another round trip), or the route's whole answer
+ * (`value`: the current user, the forum's global list, the inbox's first page, a thread's page).
+ * `input()` and `params()` parse the request's input and route params when the read needs them
+ * (null when they do not parse: the read then checks the session alone, and the route answers
+ * them with 400 once the session is known live). Only URL input should be read this way: it is
+ * read before the session row is checked.
  */
-export type SessionRead<L, I = unknown> = (db: Db, sessionId: string, input: () => Promise<I | null>) => Promise<SessionFound<L> | null>;
+export type SessionRead<L, I = unknown, P = unknown> = (
+  db: Db,
+  sessionId: string,
+  input: () => Promise<I | null>,
+  /** The route's params, parsed as `input` is (null when they do not parse). */
+  params: () => Promise<P | null>,
+) => Promise<SessionFound<L> | null>;
 export type SessionFound<L> = { userId: string; value: L; account?: Account };
 
 /** A session row is live: not revoked, and not expired at `now`. */
@@ -48,6 +55,12 @@ const isLive = (now: Placeholder | Date) => and(isNull(sessions.revokedAt), gt(s
 
 /** The live-session condition on `sessions` (joined or not), for queries with `sid` and `now` (ISO) placeholders. */
 export const liveSessionWhere = () => and(eq(sessions.id, sql.placeholder("sid")), isLive(sql.placeholder("now")));
+
+/**
+ * SQL: the person of the live session named by the `sid` placeholder (no row when it is not live):
+ * a read that answers by session finds its reader in its own statement (an init plan, run once).
+ */
+export const liveSessionUser = (): SQL => sql`(select ${sessions.userId} from ${sessions} where ${liveSessionWhere()})`;
 
 const activeSessionQuery = preparedPer((db) =>
   db.select({ userId: sessions.userId }).from(sessions).where(liveSessionWhere()).prepare("active_session_user"),

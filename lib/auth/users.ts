@@ -1,6 +1,6 @@
 import "server-only";
-import { eq, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { eq, or, sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, sessions, users } from "@/db/schema";
@@ -9,7 +9,7 @@ import type { Role } from "@/lib/membership/roles";
 import { partnerOf } from "@/lib/membership/partner";
 import { flagSourceColumns, selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
-import { liveSessionWhere, type SessionRead } from "./sessions";
+import { liveSessionWhere, type SessionFound } from "./sessions";
 
 /** The flags the route guard needs, derived from the rows (spec section 4, derived flags). */
 export type AccountFlags = {
@@ -63,6 +63,27 @@ export const accountOf = (row: Parameters<typeof flagsOf>[0] & ActingRow): Accou
   couple: actingCoupleOf(row),
 });
 
+/**
+ * A read by session (lib/auth/sessions.ts `SessionRead`: the forum's global list, the inbox, a
+ * thread) carries its reader's account on each of its rows: `readerAccountColumns`, from two
+ * aliases joined on the reader with `readerJoins`; a read that is not by session joins them on
+ * false, which costs nothing.
+ */
+const readerUser = alias(users, "account_user");
+const readerCouple = alias(couples, "account_couple");
+export const readerAccountColumns = () => accountColumns(readerUser, readerCouple);
+export const readerJoins = (readerId: SQL | null) =>
+  [
+    [readerUser, readerId ? eq(readerUser.id, readerId) : sql`false`],
+    [readerCouple, or(eq(readerCouple.partner1Id, readerUser.id), eq(readerCouple.partner2Id, readerUser.id))],
+  ] as const;
+
+/** The reader of a row read by session, from its `account` (Drizzle types a left-joined alias's nested columns as never). */
+export function readerOf(account: unknown): { userId: string; account: Account } | null {
+  const row = account as (Omit<Parameters<typeof accountOf>[0], "id"> & { id: string | null }) | null | undefined;
+  return row?.id ? { userId: row.id, account: accountOf({ ...row, id: row.id }) } : null;
+}
+
 export function flagsOf(
   row: { emailVerifiedAt: Date | null; partner2Id: string | null } & Parameters<typeof isProfileComplete>[0],
   userId: string,
@@ -110,14 +131,12 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
  * expired, never existed or belongs to someone else than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<Account | null> {
-  const found = await sessionWithAccount(db, sessionId, noInput);
+  const found = await sessionWithAccount(db, sessionId);
   return found?.userId === userId ? (found.account ?? null) : null;
 }
 
-const noInput = async () => null;
-
 /** A live session's user with their account (flags and acting couple): the session read of `complete-profile` calls. */
-export const sessionWithAccount: SessionRead<undefined> = async (db, sessionId) => {
+export const sessionWithAccount = async (db: Db, sessionId: string): Promise<SessionFound<undefined> | null> => {
   const [row] = await liveAccountQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
   return row ? { userId: row.id, value: undefined, account: accountOf(row) } : null;
 };

@@ -1,10 +1,10 @@
 import "server-only";
-import { and, asc, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { couples, forumMentions, forumPosts, forumReactions, sessions, users } from "@/db/schema";
-import { liveSessionWhere, type SessionRead } from "@/lib/auth/sessions";
-import { accountColumns, accountOf, sessionWithAccount } from "@/lib/auth/users";
+import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
+import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
+import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { emptyPage, keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
@@ -21,9 +21,6 @@ export type ListViewer = Pick<ActingCouple, "userId">;
 /** Or the live session of a person: the route's one round trip (listPostsBySession). */
 type Reader = ListViewer | { sessionId: string };
 export type PostPage = KeysetPage<ForumPost>;
-
-const accountUser = alias(users, "account_user");
-const accountCouple = alias(couples, "account_couple");
 
 const mentioned = alias(couples, "mentioned");
 
@@ -96,17 +93,17 @@ export async function listPosts(
 export const listPostsBySession: SessionRead<PostPage, ListPostsQuery> = async (db, sessionId, input) => {
   const query = await input();
   if (!query || query.scope === "local" || query.q) {
-    const found = await sessionWithAccount(db, sessionId, input);
+    const found = await sessionWithAccount(db, sessionId);
     if (!query || !found?.account?.flags.profileComplete)
       return found && { ...found, value: emptyPage<ForumPost>(query?.limit ?? PAGE_SIZE_DEFAULT) };
     return { ...found, value: await listPosts(db, { userId: found.userId }, query) };
   }
-  const { page, account } = await readList(db, { sessionId }, query, {});
-  if (!account) {
-    const found = await sessionWithAccount(db, sessionId, input);
+  const { page, reader } = await readList(db, { sessionId }, query, {});
+  if (!reader) {
+    const found = await sessionWithAccount(db, sessionId);
     return found && { ...found, value: emptyPage<ForumPost>(query.limit) };
   }
-  return { userId: account.id, account: accountOf(account), value: page };
+  return { ...reader, value: page };
 };
 
 async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { coupleId?: string }) {
@@ -145,10 +142,11 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   };
   const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
   // By session, the viewer is the live session's person (no row at all when it is not live).
-  const viewerId = bySession ? sql`(select ${sessions.userId} from ${sessions} where ${liveSessionWhere()})` : bind("viewer");
+  const viewerId = bySession ? liveSessionUser() : bind("viewer");
   // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.
   const viewerCouple = coupleOfUser(viewerId);
 
+  const [readerUser, readerCouple] = readerJoins(bySession ? viewerId : null);
   const build = () => {
     // A search's rank is computed over its candidates (lib/forum/search.ts), not here.
     const sortKey: SQL | AnyPgColumn =
@@ -211,15 +209,15 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
         pinnedMs: chosen.pinnedMs,
         reactions: reactionsJson(viewerCouple, viewerId, sql`${chosen.id}`),
         mentions: mentionsJson(viewerCouple, sql`${chosen.id}`),
-        // The reader's account, flags and acting couple (by session; else a join that never matches and costs nothing).
-        account: accountColumns(accountUser, accountCouple),
+        // The reader's account, flags and acting couple (by session).
+        account: readerAccountColumns(),
       })
       .from(chosen)
       .innerJoin(forumPosts, eq(forumPosts.id, chosen.id))
       .leftJoin(users, eq(users.id, forumPosts.authorUserId))
       .leftJoin(couples, eq(couples.id, forumPosts.coupleId))
-      .leftJoin(accountUser, bySession ? eq(accountUser.id, viewerId) : sql`false`)
-      .leftJoin(accountCouple, or(eq(accountCouple.partner1Id, accountUser.id), eq(accountCouple.partner2Id, accountUser.id)))
+      .leftJoin(...readerUser)
+      .leftJoin(...readerCouple)
       .orderBy(...(ascending ? [asc(chosen.sortKey), asc(forumPosts.id)] : [desc(chosen.sortKey), desc(forumPosts.id)]));
   };
   // Prepared (a named statement), the server keeps one plan per shape of list: planning this
@@ -237,8 +235,6 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   const pinnedAt = pinnedMs === null ? undefined : new Date(pinnedMs);
   const lastKey = (row: (typeof rows)[number]): Date | number =>
     order === "new" ? row.createdAt : order === "latest" ? row.lastActivityAt : order === "nearest" ? 0 : Number(row.sortKey);
-  // Drizzle types a nested selection of left-joined aliases as never: the row is accountColumns' own.
-  const account = rows[0]?.account as (Omit<Parameters<typeof accountOf>[0], "id"> & { id: string | null }) | null | undefined;
   return {
     page: keysetPage(
       rows,
@@ -247,6 +243,6 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
         shapePost(row, { ...listExtras(row.reactions, row.mentions), distanceKm: row.distanceKm === null ? null : Number(row.distanceKm) }),
       (last) => cursorAfter(context, { sortKey: lastKey(last), id: last.id, pinnedAt }),
     ),
-    account: account?.id ? { ...account, id: account.id } : null,
+    reader: readerOf(rows[0]?.account),
   };
 }

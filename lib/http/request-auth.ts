@@ -39,15 +39,16 @@ async function claimedCaller(request: NextRequest): Promise<Caller | null> {
  * `read` finds live (with what it read along). Mutating calls made with the cookie must carry
  * X-CSRF-Token.
  */
-export async function liveCaller<L, I>(
+export async function liveCaller<L, I, P>(
   db: Db,
   request: NextRequest,
-  read: SessionRead<L, I>,
+  read: SessionRead<L, I, P>,
   input: () => Promise<I | null>,
+  params: () => Promise<P | null>,
 ): Promise<(Omit<SessionFound<L>, "userId"> & { caller: Caller }) | null> {
   const claimed = await claimedCaller(request);
   if (!claimed) return null;
-  const row = await read(db, claimed.sessionId, input);
+  const row = await read(db, claimed.sessionId, input, params);
   if (!row || row.userId !== claimed.userId) {
     // A stale cookie is simply no session; a bearer client is told to sign in again.
     if (claimed.via === "cookie") return null;

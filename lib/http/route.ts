@@ -59,9 +59,9 @@ export type RouteOptions<A extends Access, I, P, L = undefined> = {
   /**
    * How the caller's session is read, in one round trip (lib/auth/sessions.ts `SessionRead`):
    * by default its user, with the account (flags and acting couple) for `complete-profile`; a route may read what
-   * it answers in the same statement instead (the current user, the forum's global list).
+   * it answers in the same statement instead (the current user, the forum's global list, the inbox, a thread).
    */
-  session?: SessionRead<L, I>;
+  session?: SessionRead<L, I, P>;
   /** The request's input: `jsonBody(...)`, `searchParams(...)`, or a custom reader (multipart). */
   input?: InputReader<I>;
   /** The route params' schema; failures are a VALIDATION_ERROR like any input (`message` as for parseWith). */
@@ -85,9 +85,15 @@ const defaultRead = (access: Access): SessionRead<undefined> => (access === "com
  * The caller, checked as the access asks, with their acting couple where the access needs one:
  * null for `public` (no credential is read) and for a signed-out `optional` call.
  */
-async function callerFor<L, I>(access: Access, db: Db, request: NextRequest, read: SessionRead<L, I>, input: () => Promise<I | null>) {
+async function callerFor<L, I, P>(
+  access: Access,
+  db: Db,
+  request: NextRequest,
+  read: SessionRead<L, I, P>,
+  parsed: { input: () => Promise<I | null>; params: () => Promise<P | null> },
+) {
   if (access === "public") return null;
-  const found = await liveCaller(db, request, read, input);
+  const found = await liveCaller(db, request, read, parsed.input, parsed.params);
   if (!found) {
     if (access === "optional") return null;
     throw new AppError("UNAUTHENTICATED", "Not authenticated");
@@ -131,16 +137,22 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
   options: RouteOptions<A, I, P, L>,
   handler: (context: RouteContext<A, I, P, L>) => Promise<Response>,
 ): RouteHandler {
-  const read = (options.session ?? defaultRead(options.access)) as SessionRead<L, I>;
+  const read = (options.session ?? defaultRead(options.access)) as SessionRead<L, I, P>;
   const handle: RouteHandler = async (request, context) => {
     try {
       const db = await getDb();
       // Parsed once, when the session read asks for the input or after the caller is checked.
       let parsing: Promise<Parsed<I, P>> | undefined;
       const parse = () => (parsing ??= parseRequest(options, request, context));
-      const found = await callerFor(options.access, db, request, read, async () => {
-        const parsed = await parse();
-        return parsed.ok ? parsed.input : null;
+      const found = await callerFor(options.access, db, request, read, {
+        input: async () => {
+          const parsed = await parse();
+          return parsed.ok ? parsed.input : null;
+        },
+        params: async () => {
+          const parsed = await parse();
+          return parsed.ok ? parsed.params : null;
+        },
       });
       if (found && options.limits) await assertUnderLimits(db, options.limits, found.caller.userId);
       const parsed = await parse();

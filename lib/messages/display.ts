@@ -5,7 +5,8 @@
  */
 import type { RequestItem } from "@/lib/connections/queries";
 import type { SenderFacts } from "@/lib/connections/sender-facts";
-import type { ConversationDetail, InboxItem, MessageItem } from "./queries";
+import type { InboxItem } from "./inbox";
+import type { ConversationDetail, MessageItem } from "./queries";
 import { REACTION_KINDS, reactionCounts, type ReactionKind } from "@/lib/reactions/rules";
 import { MESSAGE_TEXTS } from "./rules";
 

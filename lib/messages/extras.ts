@@ -1,6 +1,6 @@
 import "server-only";
-import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "@/db/client";
+import { sql, type SQL } from "drizzle-orm";
+import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { messageReactions, messages, users } from "@/db/schema";
 import { REACTION_KINDS, type ReactionKind } from "@/db/schema/forum-values";
 import { MESSAGE_TEXTS, QUOTE_EXCERPT_MAX } from "./rules";
@@ -12,58 +12,52 @@ export type MessageReaction = { kind: ReactionKind; count: number; names: string
 
 /**
  * What a thread shows beside each message's own row: the message a reply answers, and the
- * reactions on it. One query each for a whole page (messages_pkey, message_reactions_pkey).
+ * reactions on it. Both are read in the statement that reads the messages (lib/messages/queries.ts
+ * `threadRows`): the quote by two joins on primary keys, the reactions by one subquery per message
+ * on message_reactions_pkey. A thread's page is then one round trip.
  */
 
-/** The quoted messages by id: their author's first name and the start of their words (none once deleted). */
-export async function quotesOf(db: Db, ids: readonly string[]): Promise<Map<string, MessageQuote>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .select({
-      id: messages.id,
-      excerpt: sql<string | null>`left(${messages.body}, ${QUOTE_EXCERPT_MAX})`,
-      photo: sql<boolean>`${messages.photoUrl} is not null`,
-      deleted: sql<boolean>`${messages.deletedAt} is not null`,
-      firstName: users.firstName,
-    })
-    .from(messages)
-    .leftJoin(users, eq(users.id, messages.authorUserId))
-    .where(inArray(messages.id, [...ids]));
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        authorFirstName: row.firstName ?? MESSAGE_TEXTS.deletedMember,
-        excerpt: row.deleted ? null : row.excerpt,
-        photo: !row.deleted && row.photo,
-        deleted: row.deleted,
-      },
-    ]),
-  );
+/** The quoted message and its author, joined on the reply's `reply_to_id`. */
+export const quoted = alias(messages, "quoted");
+export const quotedAuthor = alias(users, "quoted_author");
+
+export const quoteColumns = {
+  id: quoted.id,
+  excerpt: sql<string | null>`left(${quoted.body}, ${QUOTE_EXCERPT_MAX})`,
+  photo: sql<boolean>`${quoted.photoUrl} is not null`,
+  deleted: sql<boolean>`${quoted.deletedAt} is not null`,
+  firstName: quotedAuthor.firstName,
+};
+
+type QuoteRow = { id: string | null; excerpt: string | null; photo: boolean | null; deleted: boolean | null; firstName: string | null };
+
+/** The quote above a reply (none once the quoted message's words are erased), or null for no quote. */
+export function quoteOf(row: QuoteRow | null): MessageQuote | null {
+  if (!row?.id) return null;
+  const deleted = row.deleted === true;
+  return {
+    id: row.id,
+    authorFirstName: row.firstName ?? MESSAGE_TEXTS.deletedMember,
+    excerpt: deleted ? null : row.excerpt,
+    photo: !deleted && row.photo === true,
+    deleted,
+  };
 }
 
-/** The reactions on each message, in the forum's order, with whether `viewerId` chose each. */
-export async function reactionsOf(db: Db, viewerId: string, messageIds: readonly string[]): Promise<Map<string, MessageReaction[]>> {
-  const found = new Map<string, MessageReaction[]>();
-  if (messageIds.length === 0) return found;
-  const rows = await db
-    .select({
-      messageId: messageReactions.messageId,
-      kind: messageReactions.kind,
-      count: sql<number>`count(*)::int`,
-      names: sql<string[]>`array_agg(${users.firstName} order by ${messageReactions.createdAt})`,
-      mine: sql<boolean>`bool_or(${messageReactions.userId} = ${viewerId})`,
-    })
-    .from(messageReactions)
-    .innerJoin(users, eq(users.id, messageReactions.userId))
-    .where(inArray(messageReactions.messageId, [...messageIds]))
-    .groupBy(messageReactions.messageId, messageReactions.kind);
-  const order = (kind: string) => REACTION_KINDS.indexOf(kind as (typeof REACTION_KINDS)[number]);
-  for (const row of rows.sort((a, b) => order(a.kind) - order(b.kind))) {
-    const list = found.get(row.messageId) ?? [];
-    list.push({ kind: row.kind, count: row.count, names: row.names, mine: row.mine });
-    found.set(row.messageId, list);
-  }
-  return found;
-}
+export type ReactionsJson = [ReactionKind, number, string[], boolean][];
+
+/** SQL: the reactions on a message as JSON `[[kind, count, names, mine], ...]`, names in the order they reacted. */
+export const reactionsJson = (viewerId: string | SQL, messageId: AnyPgColumn): SQL<ReactionsJson> =>
+  sql<ReactionsJson>`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.names, k.mine)), '[]'::json) from (
+    select ${messageReactions.kind} as kind, count(*)::int as n,
+      array_agg(${users.firstName} order by ${messageReactions.createdAt}) as names,
+      bool_or(${messageReactions.userId} = ${viewerId}) as mine
+    from ${messageReactions} join ${users} on ${users.id} = ${messageReactions.userId}
+    where ${messageReactions.messageId} = ${messageId}
+    group by ${messageReactions.kind}) k)`;
+
+const order = (kind: ReactionKind) => REACTION_KINDS.indexOf(kind);
+
+/** The reactions in the forum's order of kinds. */
+export const reactionsOf = (json: ReactionsJson): MessageReaction[] =>
+  json.map(([kind, count, names, mine]) => ({ kind, count, names, mine })).sort((a, b) => order(a.kind) - order(b.kind));

@@ -5,7 +5,7 @@ import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { mayReceive } from "./access";
 import { messagesBadgeCount } from "./badge";
-import { messageRows, threadMessages, type MessageItem } from "./queries";
+import { threadMessages, threadRows, type MessageItem } from "./queries";
 
 /**
  * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
@@ -17,10 +17,10 @@ const subjects = (rows: readonly LiveRow[]) => [...new Set(rows.flatMap((row) =>
 /** The messages the person may read now, as the messaging API shows them (an erased one erased). */
 async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Promise<Map<string, MessageItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await messageRows(db)
+  const rows = await threadRows(db, userId)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(and(inArray(messages.id, ids), mayReceive(userId)));
-  return new Map((await threadMessages(db, userId, rows)).map((item) => [item.id, item]));
+  return new Map((await threadMessages(db, rows)).map((item) => [item.id, item]));
 }
 
 /** A message written: the message as the thread shows it. Subject: the message. */

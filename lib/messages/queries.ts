@@ -1,18 +1,16 @@
 import "server-only";
 import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { alias, unionAll } from "drizzle-orm/pg-core";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
-import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
-import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { ofCouple } from "./access";
-import { quotesOf, reactionsOf, type MessageQuote, type MessageReaction } from "./extras";
+import { quoteColumns, quoted, quotedAuthor, quoteOf, reactionsJson, reactionsOf, type MessageQuote, type MessageReaction } from "./extras";
 import { plainLinkMessages } from "./plain-links";
-import { INBOX_PAGE, MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
-import type { ThreadQuery } from "./schemas";
+import { MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 
 /**
  * Reads of conversations. Only the four partners of the two couples read a conversation (./access.ts):
@@ -55,10 +53,10 @@ export type MessageItem = {
   plainLinks?: true;
 };
 
-const author = alias(users, "author");
-const authorCouple = alias(couples, "author_couple");
+export const author = alias(users, "author");
+export const authorCouple = alias(couples, "author_couple");
 
-const messageColumns = {
+export const messageColumns = {
   id: messages.id,
   conversationId: messages.conversationId,
   seq: messages.seq,
@@ -84,6 +82,26 @@ export const messageRows = (db: Db) =>
 
 export type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
 
+/**
+ * Messages as `viewerId` reads them in a thread: with the message each answers and its reactions,
+ * in the same statement (./extras.ts). Read by session (the viewer given as SQL that finds them),
+ * each row also carries the reader's account (lib/auth/users.ts `readerJoins`).
+ */
+export const threadRows = (db: Db, viewerId: string | SQL, bySession = false) => {
+  const [readerUser, readerCouple] = readerJoins(bySession ? sql`${viewerId}` : null);
+  return db
+    .select({ ...messageColumns, quote: quoteColumns, reactions: reactionsJson(viewerId, messages.id), account: readerAccountColumns() })
+    .from(messages)
+    .leftJoin(author, eq(author.id, messages.authorUserId))
+    .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId))
+    .leftJoin(quoted, eq(quoted.id, messages.replyToId))
+    .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
+    .leftJoin(...readerUser)
+    .leftJoin(...readerCouple);
+};
+
+export type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadRows>["execute"]>>[number];
+
 /** A message as the API answers it: a deleted one carries no words and no photo (they are erased anyway). */
 export function messageItem(row: MessageRow): MessageItem {
   const deleted = row.deletedAt !== null;
@@ -107,33 +125,26 @@ export function messageItem(row: MessageRow): MessageItem {
 }
 
 /**
- * Messages as the thread shows them to `viewerId`: each with the message it answers and its
- * reactions (lib/messages/extras.ts), two queries for the whole set, and whether its links are
- * plain text (lib/messages/plain-links.ts, read only when a message has a link).
+ * Messages as the thread shows them: each with the message it answers and its reactions (read
+ * with the rows), and whether its links are plain text (lib/messages/plain-links.ts, read only
+ * when a message has a link).
  */
-export async function threadMessages(db: Db, viewerId: string, rows: readonly MessageRow[]): Promise<MessageItem[]> {
-  const live = rows.filter((row) => row.deletedAt === null);
-  const [quotes, reactions, plain] = await Promise.all([
-    quotesOf(db, [...new Set(live.flatMap((row) => (row.replyToId ? [row.replyToId] : [])))]),
-    reactionsOf(
-      db,
-      viewerId,
-      live.map((row) => row.id),
-    ),
-    plainLinkMessages(db, live),
-  ]);
+export async function threadMessages(db: Db, rows: readonly ThreadRow[]): Promise<MessageItem[]> {
+  const plain = await plainLinkMessages(
+    db,
+    rows.filter((row) => row.deletedAt === null),
+  );
   return rows.map((row) => ({
     ...messageItem(row),
     // A deleted message keeps nothing of what it was: no quote, no reactions.
-    replyTo: row.deletedAt === null && row.replyToId ? (quotes.get(row.replyToId) ?? null) : null,
-    reactions: reactions.get(row.id) ?? [],
+    ...(row.deletedAt === null ? { replyTo: quoteOf(row.quote), reactions: reactionsOf(row.reactions) } : {}),
     ...(plain.has(row.id) ? { plainLinks: true as const } : {}),
   }));
 }
 
 export async function messageById(db: Db, viewerId: string, id: string): Promise<MessageItem | null> {
-  const rows = await messageRows(db).where(eq(messages.id, id));
-  return (await threadMessages(db, viewerId, rows))[0] ?? null;
+  const rows = await threadRows(db, viewerId).where(eq(messages.id, id));
+  return (await threadMessages(db, rows))[0] ?? null;
 }
 
 /** A message of the conversation, or 404 (one of another conversation too). */
@@ -147,31 +158,11 @@ export async function messageIn(db: Db, conversationId: string, messageId: strin
 }
 
 /**
- * A page of the thread, oldest first: the newest `limit` messages, or those before a message
- * (messages_conversation_seq_key read backwards). `hasMore`: older messages remain.
- */
-export async function threadPage(
-  db: Db,
-  member: ActingCouple,
-  conversationId: string,
-  query: ThreadQuery,
-): Promise<{ data: MessageItem[]; pagination: { hasMore: boolean } }> {
-  await memberConversation(db, member, conversationId);
-  const before = query.before ? await messageIn(db, conversationId, query.before) : null;
-  const rows = await messageRows(db)
-    .where(and(eq(messages.conversationId, conversationId), before ? lt(messages.seq, before.seq) : undefined))
-    .orderBy(desc(messages.seq))
-    .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit).reverse();
-  return { data: await threadMessages(db, member.userId, page), pagination: { hasMore: rows.length > query.limit } };
-}
-
-/**
  * SQL: one person's unread messages in a conversation (given as SQL), counted up to
  * UNREAD_COUNT_CAP: others' messages after their read position that are not deleted. A person's
  * own messages are never unread for them.
  */
-export const unreadIn = (conversationId: SQL | string, userId: string): SQL<number> => sql<number>`(select count(*)::int from (
+export const unreadIn = (conversationId: SQL | string, userId: SQL | string): SQL<number> => sql<number>`(select count(*)::int from (
   select 1 from ${messages} m
   where m.conversation_id = ${conversationId}
     and m.seq > coalesce((select r.last_read_seq from ${conversationReads} r where r.user_id = ${userId} and r.conversation_id = ${conversationId}), 0)
@@ -197,92 +188,6 @@ export async function unreadTotal(db: Db, member: Pick<ActingCouple, "userId" | 
     .from(conversations)
     .where(and(ofCouple(member.coupleId), sql`not ${endedSql}`));
   return row?.unread ?? 0;
-}
-
-export type InboxCouple = { id: string | null; coupleName: string; profileImageUrl: string | null };
-export type InboxItem = {
-  id: string;
-  couple: InboxCouple;
-  lastMessage: MessageItem | null;
-  unreadCount: number;
-  ended: boolean;
-  updatedAt: string;
-};
-
-const other = alias(couples, "other_couple");
-
-/**
- * `GET /api/conversations`: the couple's conversations, latest activity first, keyset pages. Each
- * side of the pair has its own index (couple_low_id or couple_high_id, then last_activity_at),
- * so the page is the merge of two index range scans of `limit + 1` rows, then one query for the
- * page's couples, last messages and the person's unread counts.
- */
-export async function inbox(db: Db, member: ActingCouple, cursorText: string | undefined): Promise<KeysetPage<InboxItem>> {
-  const context = `inbox:${member.coupleId}`;
-  const cursor = readCursor(context, cursorText, MESSAGE_TEXTS.cursorInvalid);
-  const side = (column: typeof conversations.coupleLowId | typeof conversations.coupleHighId) =>
-    db
-      .select({ id: conversations.id, at: conversations.lastActivityAt })
-      .from(conversations)
-      .where(
-        and(eq(column, member.coupleId), cursor ? rowsAfter(conversations.lastActivityAt, conversations.id, cursor, "desc") : undefined),
-      )
-      .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
-      .limit(INBOX_PAGE + 1);
-  const ids = await unionAll(side(conversations.coupleLowId), side(conversations.coupleHighId))
-    .orderBy(desc(conversations.lastActivityAt), desc(conversations.id))
-    .limit(INBOX_PAGE + 1);
-  const details = ids.length
-    ? await inboxRows(
-        db,
-        member,
-        ids.map((row) => row.id),
-      )
-    : new Map<string, InboxItem>();
-  return keysetPage(
-    ids.filter((row) => details.has(row.id)),
-    INBOX_PAGE,
-    (row) => details.get(row.id)!,
-    (last) => cursorAfter(context, { sortKey: last.at, id: last.id }),
-  );
-}
-
-/** The page's conversations with the other couple, the last message and its author, and the person's unread count: one query. */
-async function inboxRows(db: Db, member: ActingCouple, ids: string[]): Promise<Map<string, InboxItem>> {
-  const rows = await db
-    .select({
-      id: conversations.id,
-      ended: endedSql,
-      updatedAt: conversations.lastActivityAt,
-      otherId: other.id,
-      otherName: other.coupleName,
-      otherImage: other.profileImageUrl,
-      unread: sql<number>`case when ${endedSql} then 0 else ${unreadIn(sql`${conversations.id}`, member.userId)} end`,
-      last: messageColumns,
-    })
-    .from(conversations)
-    .leftJoin(
-      other,
-      sql`${other.id} = case when ${conversations.coupleLowId} = ${member.coupleId} then ${conversations.coupleHighId} else ${conversations.coupleLowId} end`,
-    )
-    .leftJoin(messages, eq(messages.id, conversations.lastMessageId))
-    .leftJoin(author, eq(author.id, messages.authorUserId))
-    .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId))
-    .where(inArray(conversations.id, ids));
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        id: row.id,
-        couple: { id: row.otherId, coupleName: row.otherName ?? MESSAGE_TEXTS.deletedCouple, profileImageUrl: row.otherImage },
-        // Left-joined: every column null when the conversation has no message yet.
-        lastMessage: row.last?.id ? messageItem(row.last as MessageRow) : null,
-        unreadCount: row.unread,
-        ended: row.ended,
-        updatedAt: row.updatedAt.toISOString(),
-      },
-    ]),
-  );
 }
 
 export type ConversationDetail = {

@@ -15,7 +15,7 @@ import { performance } from "node:perf_hooks";
 import type postgres from "postgres";
 import type { Db } from "@/db/client";
 import { runDueWork, type DueReport } from "@/lib/scheduled/service";
-import { inbox } from "@/lib/messages/queries";
+import { inbox } from "@/lib/messages/inbox";
 import { sendMessage } from "@/lib/messages/service";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { figures, ms } from "./discover";

@@ -5,7 +5,7 @@ import { UpcomingPlans } from "@/components/plans/UpcomingPlans";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { listRequests } from "@/lib/connections/queries";
 import { withSenderFacts } from "@/lib/connections/sender-facts";
-import { inbox } from "@/lib/messages/queries";
+import { inbox } from "@/lib/messages/inbox";
 import { vapidKeys } from "@/lib/notifications/push/config";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { upcomingPlans } from "@/lib/plans/queries";

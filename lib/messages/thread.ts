@@ -1,0 +1,114 @@
+import "server-only";
+import { and, desc, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
+import { conversations, messages } from "@/db/schema";
+import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
+import { readerOf, sessionWithAccount } from "@/lib/auth/users";
+import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { ofCouple } from "./access";
+import { memberConversation, messageIn, threadMessages, threadRows, type MessageItem, type ThreadRow } from "./queries";
+import type { ThreadQuery } from "./schemas";
+
+export type ThreadPage = { data: MessageItem[]; pagination: { hasMore: boolean } };
+
+/** The message a thread's page is read before. */
+const anchor = alias(messages, "anchor");
+
+/** Whose thread a statement reads, and which page: values, or (by session and prepared) SQL and placeholders. */
+type Reader = { userId: SQL; coupleId: SQL; bySession: boolean };
+type Wanted = { conversationId: SQL; before: SQL | null; limit: SQL };
+
+/**
+ * A page of the thread, newest first, `limit + 1` rows (messages_conversation_seq_key read
+ * backwards): one statement checks the membership (./access.ts), finds the `before` message and
+ * reads the page with its quotes and reactions. No row: an empty thread, or not the reader's
+ * conversation, or a `before` that is not in it; the caller tells which.
+ */
+function threadStatement(db: Db, reader: Reader, wanted: Wanted) {
+  const isMember = db
+    .select({ one: sql`1` })
+    .from(conversations)
+    .where(and(eq(conversations.id, wanted.conversationId), ofCouple(reader.coupleId)));
+  const beforeSeq = wanted.before
+    ? db
+        .select({ seq: anchor.seq })
+        .from(anchor)
+        .where(and(eq(anchor.id, wanted.before), eq(anchor.conversationId, wanted.conversationId)))
+    : null;
+  return threadRows(db, reader.userId, reader.bySession)
+    .where(
+      and(
+        eq(messages.conversationId, wanted.conversationId),
+        exists(isMember),
+        beforeSeq ? lt(messages.seq, sql`(${beforeSeq})`) : undefined,
+      ),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(sql`${wanted.limit}` as unknown as number);
+}
+
+/** The page as the API answers it, oldest first; `hasMore`: older messages remain. */
+async function pageOf(db: Db, rows: readonly ThreadRow[], limit: number): Promise<ThreadPage> {
+  const page = rows.slice(0, limit).reverse();
+  return { data: await threadMessages(db, page), pagination: { hasMore: rows.length > limit } };
+}
+
+/**
+ * `GET /api/conversations/{id}/messages` and the conversation screen: the newest `limit` messages,
+ * or those before a message. Only an empty page reads again, to answer a conversation that is not
+ * the member's, or a `before` that is not in it, with 404.
+ */
+export async function threadPage(db: Db, member: ActingCouple, conversationId: string, query: ThreadQuery): Promise<ThreadPage> {
+  const rows = await threadStatement(
+    db,
+    { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false },
+    { conversationId: sql`${conversationId}`, before: query.before ? sql`${query.before}` : null, limit: sql`${query.limit + 1}` },
+  );
+  if (rows.length === 0) {
+    await memberConversation(db, member, conversationId);
+    if (query.before) await messageIn(db, conversationId, query.before);
+  }
+  return pageOf(db, rows, query.limit);
+}
+
+/** By session, prepared (the newest page, and a page before a message): opening a conversation on the app asks. */
+const bySession = (before: boolean) =>
+  preparedPer((db) => {
+    const userId = liveSessionUser();
+    const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
+    return threadStatement(
+      db,
+      { userId, coupleId: coupleOfUser(userId), bySession: true },
+      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: placeholder("limit") },
+    ).prepare(before ? "thread_before_by_session" : "thread_by_session");
+  });
+const newestBySession = bySession(false);
+const beforeBySession = bySession(true);
+
+/**
+ * The thread call's session read (lib/http/route.ts): the page in the session's own round trip,
+ * with the reader's account for the route's checks. The value is null when nothing was read that
+ * way (an empty thread, not the reader's conversation, input or params that do not parse, or no
+ * live session: the session's own read tells): the handler then reads the page after the checks,
+ * as `threadPage`, which answers what is not the member's with 404.
+ */
+export const threadBySession: SessionRead<ThreadPage | null, ThreadQuery, { id: string }> = async (db, sessionId, input, params) => {
+  const [query, where] = await Promise.all([input(), params()]);
+  if (query && where) {
+    const statement = (query.before ? beforeBySession : newestBySession)(db);
+    const rows = await statement.execute({
+      sid: sessionId,
+      now: new Date().toISOString(),
+      cid: where.id,
+      before: query.before,
+      limit: query.limit + 1,
+    });
+    const reader = readerOf(rows[0]?.account);
+    if (reader) return { ...reader, value: await pageOf(db, rows, query.limit) };
+  }
+  const found = await sessionWithAccount(db, sessionId);
+  return found ? { ...found, value: null } : null;
+};
