@@ -16,7 +16,9 @@ type WrittenMessage = {
   authorCoupleId: string | null;
 };
 
-const hasLink = (body: string) => renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
+/** Only http(s) links are links (lib/forum/text.ts): a body without that scheme is not parsed at all. */
+const hasLink = (body: string) =>
+  /https?:\/\//i.test(body) && renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
 
 /**
  * The messages whose links show but are not clickable (lib/safety/spam-rules.ts `linksArePlain`):
