@@ -1,6 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
-import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "@/db/client";
 import { messageReactions, messages, users } from "@/db/schema";
 import { REACTION_KINDS, type ReactionKind } from "@/db/schema/forum-values";
 import { MESSAGE_TEXTS, QUOTE_EXCERPT_MAX } from "./rules";
@@ -13,8 +14,8 @@ export type MessageReaction = { kind: ReactionKind; count: number; names: string
 /**
  * What a thread shows beside each message's own row: the message a reply answers, and the
  * reactions on it. Both are read in the statement that reads the messages (lib/messages/queries.ts
- * `threadRows`): the quote by two joins on primary keys, the reactions by one subquery per message
- * on message_reactions_pkey. A thread's page is then one round trip.
+ * `threadRows`): the quote by two joins on primary keys, the reactions grouped once for the page
+ * (message_reactions_pkey). A thread's page is then one round trip.
  */
 
 /** The quoted message and its author, joined on the reply's `reply_to_id`. */
@@ -46,15 +47,28 @@ export function quoteOf(row: QuoteRow | null): MessageQuote | null {
 
 export type ReactionsJson = [ReactionKind, number, string[], boolean][];
 
-/** SQL: the reactions on a message as JSON `[[kind, count, names, mine], ...]`, names in the order they reacted. */
-export const reactionsJson = (viewerId: string | SQL, messageId: AnyPgColumn): SQL<ReactionsJson> =>
-  sql<ReactionsJson>`(select coalesce(json_agg(json_build_array(k.kind, k.n, k.names, k.mine)), '[]'::json) from (
-    select ${messageReactions.kind} as kind, count(*)::int as n,
-      array_agg(${users.firstName} order by ${messageReactions.createdAt}) as names,
-      bool_or(${messageReactions.userId} = ${viewerId}) as mine
-    from ${messageReactions} join ${users} on ${users.id} = ${messageReactions.userId}
-    where ${messageReactions.messageId} = ${messageId}
-    group by ${messageReactions.kind}) k)`;
+/**
+ * The reactions on each of a page's messages (`messageIds`: SQL selecting their ids), as a CTE of
+ * `(message_id, reactions)`, reactions as JSON `[[kind, count, names, mine], ...]`, names in the
+ * order they reacted: one grouping for the whole page, never a subquery per message. A message
+ * nobody reacted to has no row.
+ */
+export const pageReactions = (db: Db, viewerId: string | SQL, messageIds: SQL) =>
+  db
+    .$with("page_reactions", {
+      messageId: sql<string>`message_id`.as("message_id"),
+      reactions: sql<ReactionsJson>`reactions`.as("reactions"),
+    })
+    .as(
+      sql`select k.message_id, json_agg(json_build_array(k.kind, k.n, k.names, k.mine)) as reactions from (
+        select ${messageReactions.messageId} as message_id, ${messageReactions.kind} as kind, count(*)::int as n,
+          array_agg(${users.firstName} order by ${messageReactions.createdAt}) as names,
+          bool_or(${messageReactions.userId} = ${viewerId}) as mine
+        from ${messageReactions} join ${users} on ${users.id} = ${messageReactions.userId}
+        where ${messageReactions.messageId} in (${messageIds})
+        group by ${messageReactions.messageId}, ${messageReactions.kind}) k
+      group by k.message_id`,
+    );
 
 const order = (kind: ReactionKind) => REACTION_KINDS.indexOf(kind);
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, or } from "drizzle-orm";
+import { and, eq, exists, inArray, or, sql } from "drizzle-orm";
 import { conversationReads, conversations, messages, users } from "@/db/schema";
 import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
@@ -17,9 +17,11 @@ const subjects = (rows: readonly LiveRow[]) => [...new Set(rows.flatMap((row) =>
 /** The messages the person may read now, as the messaging API shows them (an erased one erased). */
 async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Promise<Map<string, MessageItem>> {
   if (ids.length === 0) return new Map();
-  const rows = await threadRows(db, userId)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .where(and(inArray(messages.id, ids), mayReceive(userId)));
+  const receivable = db
+    .select({ one: sql`1` })
+    .from(conversations)
+    .where(and(eq(conversations.id, messages.conversationId), mayReceive(userId)));
+  const rows = await threadRows(db, userId, { where: and(inArray(messages.id, ids), exists(receivable))! });
   return new Map((await threadMessages(db, rows)).map((item) => [item.id, item]));
 }
 

@@ -8,7 +8,17 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "./access";
-import { quoteColumns, quoted, quotedAuthor, quoteOf, reactionsJson, reactionsOf, type MessageQuote, type MessageReaction } from "./extras";
+import {
+  pageReactions,
+  quoteColumns,
+  quoted,
+  quotedAuthor,
+  quoteOf,
+  reactionsOf,
+  type MessageQuote,
+  type MessageReaction,
+  type ReactionsJson,
+} from "./extras";
 import { plainLinkMessages } from "./plain-links";
 import { MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 
@@ -82,23 +92,41 @@ export const messageRows = (db: Db) =>
 
 export type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
 
+/** Which messages a thread read takes: a condition on `messages`, newest first, at most `limit`. */
+export type ThreadSelection = { where: SQL; limit?: number | SQL };
+
 /**
- * Messages as `viewerId` reads them in a thread: with the message each answers and its reactions,
- * in the same statement (./extras.ts). Read by session (the viewer given as SQL that finds them),
- * each row also carries the reader's account (lib/auth/users.ts `readerJoins`).
+ * Messages as `viewerId` reads them in a thread, in one statement: the messages chosen first (a
+ * CTE), then the message each answers (two joins on primary keys) and the reactions on all of
+ * them, grouped once (./extras.ts `pageReactions`), newest first. Read by session (the viewer
+ * given as SQL that finds them), each row also carries the reader's account (lib/auth/users.ts
+ * `readerJoins`).
  */
-export const threadRows = (db: Db, viewerId: string | SQL, bySession = false) => {
+export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSelection, bySession = false) {
+  const chosen = messageRows(db).where(selection.where).orderBy(desc(messages.seq));
+  const page = db.$with("thread_page").as(selection.limit === undefined ? chosen : chosen.limit(selection.limit as number));
+  const reactions = pageReactions(db, viewerId, sql`select ${page.id} from ${page}`);
   const [readerUser, readerCouple] = readerJoins(bySession ? sql`${viewerId}` : null);
+  // The page's own columns, as messageColumns names them (the CTE keeps their types).
+  const pageColumns = Object.fromEntries(Object.keys(messageColumns).map((key) => [key, page[key as keyof typeof messageColumns]])) as {
+    [K in keyof typeof messageColumns]: (typeof page)[K];
+  };
   return db
-    .select({ ...messageColumns, quote: quoteColumns, reactions: reactionsJson(viewerId, messages.id), account: readerAccountColumns() })
-    .from(messages)
-    .leftJoin(author, eq(author.id, messages.authorUserId))
-    .leftJoin(authorCouple, eq(authorCouple.id, messages.authorCoupleId))
-    .leftJoin(quoted, eq(quoted.id, messages.replyToId))
+    .with(page, reactions)
+    .select({
+      ...pageColumns,
+      quote: quoteColumns,
+      reactions: sql<ReactionsJson>`coalesce(${reactions.reactions}, '[]'::json)`,
+      account: readerAccountColumns(),
+    })
+    .from(page)
+    .leftJoin(quoted, eq(quoted.id, page.replyToId))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
+    .leftJoin(reactions, eq(reactions.messageId, page.id))
     .leftJoin(...readerUser)
-    .leftJoin(...readerCouple);
-};
+    .leftJoin(...readerCouple)
+    .orderBy(desc(page.seq));
+}
 
 export type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadRows>["execute"]>>[number];
 
@@ -143,7 +171,7 @@ export async function threadMessages(db: Db, rows: readonly ThreadRow[]): Promis
 }
 
 export async function messageById(db: Db, viewerId: string, id: string): Promise<MessageItem | null> {
-  const rows = await threadRows(db, viewerId).where(eq(messages.id, id));
+  const rows = await threadRows(db, viewerId, { where: eq(messages.id, id) });
   return (await threadMessages(db, rows))[0] ?? null;
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, lt, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
@@ -38,16 +38,12 @@ function threadStatement(db: Db, reader: Reader, wanted: Wanted) {
         .from(anchor)
         .where(and(eq(anchor.id, wanted.before), eq(anchor.conversationId, wanted.conversationId)))
     : null;
-  return threadRows(db, reader.userId, reader.bySession)
-    .where(
-      and(
-        eq(messages.conversationId, wanted.conversationId),
-        exists(isMember),
-        beforeSeq ? lt(messages.seq, sql`(${beforeSeq})`) : undefined,
-      ),
-    )
-    .orderBy(desc(messages.seq))
-    .limit(sql`${wanted.limit}` as unknown as number);
+  const where = and(
+    eq(messages.conversationId, wanted.conversationId),
+    exists(isMember),
+    beforeSeq ? lt(messages.seq, sql`(${beforeSeq})`) : undefined,
+  )!;
+  return threadRows(db, reader.userId, { where, limit: wanted.limit }, reader.bySession);
 }
 
 /** The page as the API answers it, oldest first; `hasMore`: older messages remain. */
