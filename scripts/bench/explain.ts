@@ -22,7 +22,8 @@ export async function explainCall(
   const logged: { query: string; params: unknown[] }[] = [];
   const db = drizzle(sql, { schema, logger: { logQuery: (query, params) => void logged.push({ query, params }) } }) as unknown as Db;
   await call(db);
-  const reads = logged.filter(({ query }) => query.trimStart().toLowerCase().startsWith("select") || query.startsWith("("));
+  // Reads: a select, a union's first part, or a statement with a CTE (a thread's page).
+  const reads = logged.filter(({ query }) => /^(?:select|with)\b/i.test(query.trimStart()) || query.startsWith("("));
   for (const [i, { query, params }] of reads.entries())
     if (only(query)) await explain(sql, `${label} (${i + 1}/${reads.length})`, query, params);
 }
