@@ -25,6 +25,9 @@ export const LINK_REL = "noopener nofollow ugc";
 // http(s) only: javascript:, data: and every other scheme stay plain text. A link ends at white
 // space or at a character that cannot start one in plain prose (<, >, ").
 const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
+
+/** Whether a text may hold a link at all (every link starts with its scheme): a cheap test before parsing it. */
+export const mayHoldLink = (text: string): boolean => /https?:\/\//i.test(text);
 /** Punctuation that ends a sentence rather than a URL. */
 const TRAILING = new Set(".,;:!?'’”)]}*_");
 const CLOSERS: Record<string, string> = { ")": "(", "]": "[", "}": "{" };

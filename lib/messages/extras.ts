@@ -47,15 +47,19 @@ export function quoteOf(row: QuoteRow | null): MessageQuote | null {
 
 export type ReactionsJson = [ReactionKind, number, string[], boolean][];
 
+const PAGE_REACTIONS = "page_reactions";
+/** A column of the reactions' CTE, named with it (Drizzle writes a raw CTE's fields unqualified). */
+const pageReactionsColumn = <T>(name: string) => sql<T>`${sql.identifier(PAGE_REACTIONS)}.${sql.identifier(name)}`;
+
 /**
  * The reactions on each of a page's messages (`messageIds`: SQL selecting their ids), as a CTE of
  * `(message_id, reactions)`, reactions as JSON `[[kind, count, names, mine], ...]`, names in the
  * order they reacted: one grouping for the whole page, never a subquery per message. A message
  * nobody reacted to has no row.
  */
-export const pageReactions = (db: Db, viewerId: string | SQL, messageIds: SQL) =>
-  db
-    .$with("page_reactions", {
+export function pageReactions(db: Db, viewerId: string | SQL, messageIds: SQL) {
+  const cte = db
+    .$with(PAGE_REACTIONS, {
       messageId: sql<string>`message_id`.as("message_id"),
       reactions: sql<ReactionsJson>`reactions`.as("reactions"),
     })
@@ -69,6 +73,8 @@ export const pageReactions = (db: Db, viewerId: string | SQL, messageIds: SQL) =
         group by ${messageReactions.messageId}, ${messageReactions.kind}) k
       group by k.message_id`,
     );
+  return { cte, messageId: pageReactionsColumn<string>("message_id"), reactions: pageReactionsColumn<ReactionsJson>("reactions") };
+}
 
 const order = (kind: ReactionKind) => REACTION_KINDS.indexOf(kind);
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
@@ -10,11 +10,21 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { cursorAfter, readCursor, rowsAfter, type Cursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser } from "@/lib/safety/blocks";
-import { author, authorCouple, endedSql, messageColumns, messageItem, unreadIn, type MessageItem, type MessageRow } from "./queries";
+import {
+  author,
+  authorCouple,
+  endedSql,
+  messageColumns,
+  messageItem,
+  unreadIn,
+  type MessageItem,
+  type MessageRow,
+  type StatementReader,
+} from "./queries";
 import { INBOX_PAGE, MESSAGE_TEXTS } from "./rules";
 import type { InboxQuery } from "./schemas";
 
-export type InboxCouple = { id: string | null; coupleName: string; profileImageUrl: string | null };
+type InboxCouple = { id: string | null; coupleName: string; profileImageUrl: string | null };
 export type InboxItem = {
   id: string;
   couple: InboxCouple;
@@ -23,12 +33,9 @@ export type InboxItem = {
   ended: boolean;
   updatedAt: string;
 };
-export type InboxPage = KeysetPage<InboxItem>;
+type InboxPage = KeysetPage<InboxItem>;
 
 const other = alias(couples, "other_couple");
-
-/** Whose inbox a statement reads: values, or (by session) SQL that finds them from the live session. */
-type Reader = { userId: SQL; coupleId: SQL; bySession: boolean };
 
 /**
  * The inbox's statement: the couple's conversations, latest activity first. Each side of the pair
@@ -38,7 +45,7 @@ type Reader = { userId: SQL; coupleId: SQL; bySession: boolean };
  * inbox's time is mostly spent waiting on the database. By session, each row also carries the
  * reader's account (flags and acting couple), so the call needs no other read.
  */
-function inboxStatement(db: Db, reader: Reader, after: Cursor | null) {
+function inboxStatement(db: Db, reader: StatementReader, after: Cursor | null) {
   const [readerUser, readerCouple] = readerJoins(reader.bySession ? reader.userId : null);
   const side = (column: typeof conversations.coupleLowId | typeof conversations.coupleHighId) =>
     db
@@ -105,7 +112,7 @@ export async function inbox(db: Db, member: ActingCouple, cursorText: string | u
   return inboxPage(member.coupleId, rows);
 }
 
-// The first page by session, prepared: every opening of the Messages screen on the app asks.
+/** The first page by session, prepared: every opening of the Messages screen on the app asks. */
 const firstPageBySession = preparedPer((db) => {
   const userId = liveSessionUser();
   return inboxStatement(db, { userId, coupleId: coupleOfUser(userId), bySession: true }, null).prepare("inbox_by_session");

@@ -2,7 +2,7 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { messages } from "@/db/schema";
-import { renderBody } from "@/lib/forum/text";
+import { mayHoldLink, renderBody } from "@/lib/forum/text";
 import { lowTrustCouples } from "@/lib/safety/spam";
 import { linksArePlain, PLAIN_LINK_FIRST_MESSAGES } from "@/lib/safety/spam-rules";
 
@@ -16,9 +16,9 @@ type WrittenMessage = {
   authorCoupleId: string | null;
 };
 
-/** Only http(s) links are links (lib/forum/text.ts): a body without that scheme is not parsed at all. */
+/** A body that cannot hold a link (lib/forum/text.ts) is not parsed at all. */
 const hasLink = (body: string) =>
-  /https?:\/\//i.test(body) && renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
+  mayHoldLink(body) && renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
 
 /**
  * The messages whose links show but are not clickable (lib/safety/spam-rules.ts `linksArePlain`):

@@ -1,6 +1,6 @@
 import "server-only";
 import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
@@ -24,7 +24,9 @@ import { MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
 
 /**
  * Reads of conversations. Only the four partners of the two couples read a conversation (./access.ts):
- * every read starts from `memberConversation`, which answers anyone else 404 with nothing revealed.
+ * every read starts from `memberConversation`, which answers anyone else 404 with nothing revealed,
+ * or checks the same rule in its own statement and asks `memberConversation` when it finds nothing
+ * (a thread's page, ./thread.ts).
  */
 
 export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXTS.notFound);
@@ -92,27 +94,33 @@ export const messageRows = (db: Db) =>
 
 export type MessageRow = Awaited<ReturnType<ReturnType<typeof messageRows>["execute"]>>[number];
 
+/**
+ * Who a statement reads for: values, or (by session) SQL that finds the live session's person and
+ * couple in the statement itself; `bySession` rows also carry the reader's account.
+ */
+export type StatementReader = { userId: SQL; coupleId: SQL; bySession: boolean };
+
 /** Which messages a thread read takes: a condition on `messages`, newest first, at most `limit`. */
-export type ThreadSelection = { where: SQL; limit?: number | SQL };
+type ThreadSelection = { where: SQL; limit?: number | Placeholder };
 
 /**
  * Messages as `viewerId` reads them in a thread, in one statement: the messages chosen first (a
  * CTE), then the message each answers (two joins on primary keys) and the reactions on all of
- * them, grouped once (./extras.ts `pageReactions`), newest first. Read by session (the viewer
- * given as SQL that finds them), each row also carries the reader's account (lib/auth/users.ts
- * `readerJoins`).
+ * them, grouped once (./extras.ts `pageReactions`), newest first. `accountOf`: the reader whose
+ * account each row carries, by session (lib/auth/users.ts `readerJoins`), else null.
  */
-export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSelection, bySession = false) {
+export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSelection, accountOf: SQL | null = null) {
   const chosen = messageRows(db).where(selection.where).orderBy(desc(messages.seq));
-  const page = db.$with("thread_page").as(selection.limit === undefined ? chosen : chosen.limit(selection.limit as number));
+  const page = db.$with("thread_page").as(selection.limit === undefined ? chosen : chosen.limit(selection.limit));
   const reactions = pageReactions(db, viewerId, sql`select ${page.id} from ${page}`);
-  const [readerUser, readerCouple] = readerJoins(bySession ? sql`${viewerId}` : null);
-  // The page's own columns, as messageColumns names them (the CTE keeps their types).
+  const [readerUser, readerCouple] = readerJoins(accountOf);
+  // The page's own columns under messageColumns' names: the CTE names each by its column, which is
+  // why no two of messageColumns may share a column name.
   const pageColumns = Object.fromEntries(Object.keys(messageColumns).map((key) => [key, page[key as keyof typeof messageColumns]])) as {
     [K in keyof typeof messageColumns]: (typeof page)[K];
   };
   return db
-    .with(page, reactions)
+    .with(page, reactions.cte)
     .select({
       ...pageColumns,
       quote: quoteColumns,
@@ -122,7 +130,7 @@ export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSele
     .from(page)
     .leftJoin(quoted, eq(quoted.id, page.replyToId))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
-    .leftJoin(reactions, eq(reactions.messageId, page.id))
+    .leftJoin(reactions.cte, eq(reactions.messageId, page.id))
     .leftJoin(...readerUser)
     .leftJoin(...readerCouple)
     .orderBy(desc(page.seq));

@@ -53,7 +53,7 @@ export type ThreadQuery = z.output<typeof threadQuerySchema>;
 export const inboxQuerySchema = z.object({
   cursor: z.string({ error: MESSAGE_TEXTS.cursorInvalid }).max(CURSOR_MAX, MESSAGE_TEXTS.cursorInvalid).optional(),
 });
-export type InboxQuery = z.infer<typeof inboxQuerySchema>;
+export type InboxQuery = z.output<typeof inboxQuerySchema>;
 
 /** `POST /api/conversations/{id}/read`. */
 export const readSchema = z.object({ upTo: z.uuid({ error: MESSAGE_TEXTS.upToRequired }) });

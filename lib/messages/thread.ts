@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, exists, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
@@ -9,17 +9,24 @@ import { readerOf, sessionWithAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { ofCouple } from "./access";
-import { memberConversation, messageIn, threadMessages, threadRows, type MessageItem, type ThreadRow } from "./queries";
+import {
+  memberConversation,
+  messageIn,
+  threadMessages,
+  threadRows,
+  type MessageItem,
+  type StatementReader,
+  type ThreadRow,
+} from "./queries";
 import type { ThreadQuery } from "./schemas";
 
-export type ThreadPage = { data: MessageItem[]; pagination: { hasMore: boolean } };
+type ThreadPage = { data: MessageItem[]; pagination: { hasMore: boolean } };
 
 /** The message a thread's page is read before. */
 const anchor = alias(messages, "anchor");
 
-/** Whose thread a statement reads, and which page: values, or (by session and prepared) SQL and placeholders. */
-type Reader = { userId: SQL; coupleId: SQL; bySession: boolean };
-type Wanted = { conversationId: SQL; before: SQL | null; limit: SQL };
+/** Which page a statement reads: values, or (prepared by session) placeholders. */
+type Wanted = { conversationId: SQL; before: SQL | null; limit: number | Placeholder };
 
 /**
  * A page of the thread, newest first, `limit + 1` rows (messages_conversation_seq_key read
@@ -27,7 +34,7 @@ type Wanted = { conversationId: SQL; before: SQL | null; limit: SQL };
  * reads the page with its quotes and reactions. No row: an empty thread, or not the reader's
  * conversation, or a `before` that is not in it; the caller tells which.
  */
-function threadStatement(db: Db, reader: Reader, wanted: Wanted) {
+function threadStatement(db: Db, reader: StatementReader, wanted: Wanted) {
   const isMember = db
     .select({ one: sql`1` })
     .from(conversations)
@@ -43,7 +50,7 @@ function threadStatement(db: Db, reader: Reader, wanted: Wanted) {
     exists(isMember),
     beforeSeq ? lt(messages.seq, sql`(${beforeSeq})`) : undefined,
   )!;
-  return threadRows(db, reader.userId, { where, limit: wanted.limit }, reader.bySession);
+  return threadRows(db, reader.userId, { where, limit: wanted.limit }, reader.bySession ? reader.userId : null);
 }
 
 /** The page as the API answers it, oldest first; `hasMore`: older messages remain. */
@@ -61,7 +68,7 @@ export async function threadPage(db: Db, member: ActingCouple, conversationId: s
   const rows = await threadStatement(
     db,
     { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false },
-    { conversationId: sql`${conversationId}`, before: query.before ? sql`${query.before}` : null, limit: sql`${query.limit + 1}` },
+    { conversationId: sql`${conversationId}`, before: query.before ? sql`${query.before}` : null, limit: query.limit + 1 },
   );
   if (rows.length === 0) {
     await memberConversation(db, member, conversationId);
@@ -78,7 +85,7 @@ const bySession = (before: boolean) =>
     return threadStatement(
       db,
       { userId, coupleId: coupleOfUser(userId), bySession: true },
-      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: placeholder("limit") },
+      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: sql.placeholder("limit") },
     ).prepare(before ? "thread_before_by_session" : "thread_by_session");
   });
 const newestBySession = bySession(false);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
 import { revokeSession } from "@/lib/auth/sessions";
 import { browserSession, createUser } from "../support/api";
 import { connected, messagingCouple, talk } from "../support/messages";
@@ -34,6 +36,14 @@ describe("the inbox read with its session", () => {
     const dead = await talk.inbox(await revoked(one.a.userId));
     expect(dead.status).toBe(401);
     expect(JSON.stringify(dead.json)).not.toContain(two.coupleId);
+  });
+
+  it("refuses a member whose own profile is not complete (409), with conversations to list", async () => {
+    const { one, two } = await connected();
+    await (await getDb()).update(users).set({ occupation: null }).where(eq(users.id, one.a.userId));
+    const refused = await talk.inbox(one.a.headers);
+    expect(refused.json.error?.code).toBe("PROFILE_INCOMPLETE");
+    expect(JSON.stringify(refused.json)).not.toContain(two.coupleId);
   });
 
   it("checks the session before the input: 401 for a bad cursor without one, 400 with one", async () => {

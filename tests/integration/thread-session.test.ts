@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
+import { users } from "@/db/schema";
 import { revokeSession } from "@/lib/auth/sessions";
 import { browserSession, createUser } from "../support/api";
 import { connected, talk } from "../support/messages";
@@ -60,6 +62,15 @@ describe("a thread read with its session", () => {
     const loner = await createUser({ occupation: "Baker" });
     const incomplete = await talk.thread(conversationId, { cookie: (await browserSession(loner.id)).cookie });
     expect(incomplete.json.error?.code).toBe("PROFILE_INCOMPLETE");
+  });
+
+  it("refuses a member whose own profile is not complete (409), with messages to read", async () => {
+    const { one, conversationId } = await connected();
+    await talk.send(conversationId, { body: "See you on Friday" }, one.b.headers);
+    await (await getDb()).update(users).set({ occupation: null }).where(eq(users.id, one.a.userId));
+    const refused = await talk.thread(conversationId, one.a.headers);
+    expect(refused.json.error?.code).toBe("PROFILE_INCOMPLETE");
+    expect(JSON.stringify(refused.json)).not.toContain("Friday");
   });
 
   it("checks the session before the input: 401 for a bad query without one, 400 with one", async () => {
