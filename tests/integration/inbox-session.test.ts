@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
-import { revokeSession } from "@/lib/auth/sessions";
-import { browserSession, createUser } from "../support/api";
+import { browserSession, createUser, revokedSessionCookie } from "../support/api";
 import { connected, messagingCouple, talk } from "../support/messages";
 
 /**
@@ -12,19 +11,13 @@ import { connected, messagingCouple, talk } from "../support/messages";
  * hold as on every other call, with conversations to list and without.
  */
 describe("the inbox read with its session", () => {
-  async function revoked(userId: string) {
-    const session = await browserSession(userId);
-    await revokeSession(await getDb(), session.sid);
-    return { cookie: session.cookie };
-  }
-
   it("answers an empty inbox with an empty page, and refuses a dead session (401) and an incomplete profile (409)", async () => {
     const us = await messagingCouple();
     expect(await talk.inbox(us.a.headers)).toMatchObject({
       status: 200,
       json: { data: [], pagination: { hasMore: false, nextCursor: null } },
     });
-    expect((await talk.inbox(await revoked(us.a.userId))).json.error?.code).toBe("UNAUTHENTICATED");
+    expect((await talk.inbox(await revokedSessionCookie(us.a.userId))).json.error?.code).toBe("UNAUTHENTICATED");
     const loner = await createUser({ occupation: "Baker" });
     expect((await talk.inbox({ cookie: (await browserSession(loner.id)).cookie })).json.error?.code).toBe("PROFILE_INCOMPLETE");
   });
@@ -33,7 +26,7 @@ describe("the inbox read with its session", () => {
     const { one, two } = await connected();
     const seen = await talk.inbox(one.a.headers);
     expect(seen.json.data.map((item: { couple: { id: string } }) => item.couple.id)).toEqual([two.coupleId]);
-    const dead = await talk.inbox(await revoked(one.a.userId));
+    const dead = await talk.inbox(await revokedSessionCookie(one.a.userId));
     expect(dead.status).toBe(401);
     expect(JSON.stringify(dead.json)).not.toContain(two.coupleId);
   });
@@ -50,7 +43,7 @@ describe("the inbox read with its session", () => {
     const us = await messagingCouple();
     const long = `?cursor=${"x".repeat(5_000)}`;
     expect((await talk.inbox({}, long)).status).toBe(401);
-    expect((await talk.inbox(await revoked(us.a.userId), long)).status).toBe(401);
+    expect((await talk.inbox(await revokedSessionCookie(us.a.userId), long)).status).toBe(401);
     const bad = await talk.inbox(us.a.headers, long);
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe("VALIDATION_ERROR");

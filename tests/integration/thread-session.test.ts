@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
-import { revokeSession } from "@/lib/auth/sessions";
-import { browserSession, createUser } from "../support/api";
+import { browserSession, createUser, revokedSessionCookie } from "../support/api";
 import { connected, talk } from "../support/messages";
 
 type Shown = { id: string; body: string | null; reactions: { kind: string; mine: boolean }[] };
@@ -14,12 +13,6 @@ type Shown = { id: string; body: string | null; reactions: { kind: string; mine:
  * the input order must hold as on every other call, with messages to read and without.
  */
 describe("a thread read with its session", () => {
-  async function revoked(userId: string) {
-    const session = await browserSession(userId);
-    await revokeSession(await getDb(), session.sid);
-    return { cookie: session.cookie };
-  }
-
   it("reads the newest page and the one before it, each message once, oldest first", async () => {
     const { one, two, conversationId } = await connected();
     const sent: string[] = [];
@@ -56,7 +49,7 @@ describe("a thread read with its session", () => {
   it("refuses a dead session (401) and an incomplete profile (409), showing nothing", async () => {
     const { one, conversationId } = await connected();
     await talk.send(conversationId, { body: "Our little secret" }, one.a.headers);
-    const dead = await talk.thread(conversationId, await revoked(one.a.userId));
+    const dead = await talk.thread(conversationId, await revokedSessionCookie(one.a.userId));
     expect(dead.status).toBe(401);
     expect(JSON.stringify(dead.json)).not.toContain("secret");
     const loner = await createUser({ occupation: "Baker" });
@@ -76,7 +69,7 @@ describe("a thread read with its session", () => {
   it("checks the session before the input: 401 for a bad query without one, 400 with one", async () => {
     const { one, conversationId } = await connected();
     expect((await talk.thread(conversationId, {}, "?before=nope")).status).toBe(401);
-    expect((await talk.thread(conversationId, await revoked(one.a.userId), "?before=nope")).status).toBe(401);
+    expect((await talk.thread(conversationId, await revokedSessionCookie(one.a.userId), "?before=nope")).status).toBe(401);
     expect((await talk.thread(conversationId, one.a.headers, "?before=nope")).status).toBe(400);
     expect((await talk.thread("not-a-uuid", one.a.headers)).status).toBe(400);
   });

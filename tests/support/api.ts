@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import { hashPassword } from "@/lib/auth/password";
 import { sessionCookieName } from "@/lib/auth/session-token";
-import { createSession } from "@/lib/auth/sessions";
+import { createSession, revokeSession } from "@/lib/auth/sessions";
 import { csrfTokenFor } from "@/lib/http/request-auth";
 
 type Handler = (request: NextRequest, context: { params: Promise<never> }) => Promise<Response>;
@@ -64,4 +64,11 @@ export async function browserSession(userId: string) {
     salt: name,
   });
   return { sid, cookie: `${name}=${token}`, csrf: csrfTokenFor(sid) };
+}
+
+/** The cookie of a session of the user's that has been revoked: a dead session. */
+export async function revokedSessionCookie(userId: string) {
+  const session = await browserSession(userId);
+  await revokeSession(await getDb(), session.sid);
+  return { cookie: session.cookie };
 }
