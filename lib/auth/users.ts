@@ -65,9 +65,9 @@ export const accountOf = (row: Parameters<typeof flagsOf>[0] & ActingRow): Accou
 
 /**
  * A read by session (lib/auth/sessions.ts `SessionRead`: the forum's global list, the inbox, a
- * thread) carries its reader's account on each of its rows: `readerAccountColumns`, from two
- * aliases joined on the reader with `readerJoins`; a read that is not by session joins them on
- * false, which costs nothing.
+ * thread) carries its reader's account on each of its rows (a thread's one row):
+ * `readerAccountColumns`, from two aliases joined on the reader with `readerJoins`; a read that
+ * is not by session joins them on false, which costs nothing.
  */
 const readerUser = alias(users, "account_user");
 const readerCouple = alias(couples, "account_couple");

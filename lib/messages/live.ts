@@ -5,7 +5,7 @@ import { coupleIdOf } from "@/lib/couples/queries";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { mayReceive } from "./access";
 import { messagesBadgeCount } from "./badge";
-import { threadMessages, threadRows, type MessageItem } from "./queries";
+import { threadMessages, threadRows, threadRowsOf, type MessageItem } from "./queries";
 
 /**
  * Messaging's live kinds (registered in lib/registry/live.ts): a message, a deleted message and a
@@ -21,8 +21,8 @@ async function visibleMessages({ db, userId }: RenderContext, ids: string[]): Pr
     .select({ one: sql`1` })
     .from(conversations)
     .where(and(eq(conversations.id, messages.conversationId), mayReceive(userId)));
-  const rows = await threadRows(db, userId, { where: and(inArray(messages.id, ids), exists(receivable))! });
-  return new Map((await threadMessages(db, rows)).map((item) => [item.id, item]));
+  const [answer] = await threadRows(db, userId, { where: and(inArray(messages.id, ids), exists(receivable))! });
+  return new Map((await threadMessages(db, threadRowsOf(answer))).map((item) => [item.id, item]));
 }
 
 /** A message written: the message as the thread shows it. Subject: the message. */

@@ -17,6 +17,7 @@ import {
   reactionsOf,
   type MessageQuote,
   type MessageReaction,
+  type QuoteRow,
   type ReactionsJson,
 } from "./extras";
 import { plainLinkMessages } from "./plain-links";
@@ -106,37 +107,62 @@ type ThreadSelection = { where: SQL; limit?: number | Placeholder };
 /**
  * Messages as `viewerId` reads them in a thread, in one statement: the messages chosen first (a
  * CTE), then the message each answers (two joins on primary keys) and the reactions on all of
- * them, grouped once (./extras.ts `pageReactions`), newest first. `accountOf`: the reader whose
- * account each row carries, by session (lib/auth/users.ts `readerJoins`), else null.
+ * them, grouped once (./extras.ts `pageReactions`). The page leaves as one JSON array, newest
+ * first (`threadRowsOf` reads it): a row per message of 19 columns cost the driver and Drizzle's
+ * mapping more than the database's work. The statement answers one row, with no messages too;
+ * `accountOf`: the reader whose account that row carries, by session (lib/auth/users.ts
+ * `readerJoins`), else null.
  */
 export function threadRows(db: Db, viewerId: string | SQL, selection: ThreadSelection, accountOf: SQL | null = null) {
   const chosen = messageRows(db).where(selection.where).orderBy(desc(messages.seq));
   const page = db.$with("thread_page").as(selection.limit === undefined ? chosen : chosen.limit(selection.limit));
   const reactions = pageReactions(db, viewerId, sql`select ${page.id} from ${page}`);
   const [readerUser, readerCouple] = readerJoins(accountOf);
-  // The page's own columns under messageColumns' names: the CTE names each by its column, which is
-  // why no two of messageColumns may share a column name.
-  const pageColumns = Object.fromEntries(Object.keys(messageColumns).map((key) => [key, page[key as keyof typeof messageColumns]])) as {
-    [K in keyof typeof messageColumns]: (typeof page)[K];
-  };
-  return db
-    .with(page, reactions.cte)
+  // The keys are ThreadJson's, written as literals (the code's own names, never input); the CTE
+  // names each column by its own name.
+  const key = (name: string) => sql.raw(`'${name}'`);
+  const fields = Object.keys(messageColumns).map((name) => sql`${key(name)}, ${page[name as keyof typeof messageColumns]}`);
+  const quote = Object.entries(quoteColumns).map(([name, column]) => sql`${key(name)}, ${column}`);
+  const json = db
     .select({
-      ...pageColumns,
-      quote: quoteColumns,
-      reactions: sql<ReactionsJson>`coalesce(${reactions.reactions}, '[]'::json)`,
-      account: readerAccountColumns(),
+      rows: sql`json_agg(json_build_object(
+        ${sql.join(fields, sql`, `)},
+        'quote', json_build_object(${sql.join(quote, sql`, `)}),
+        'reactions', coalesce(${reactions.reactions}, '[]'::json)) order by ${page.seq} desc)`,
     })
     .from(page)
     .leftJoin(quoted, eq(quoted.id, page.replyToId))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
-    .leftJoin(reactions.cte, eq(reactions.messageId, page.id))
+    .leftJoin(reactions.cte, eq(reactions.messageId, page.id));
+  const rows = sql<ThreadJson[] | null>`(${json})`;
+  return db
+    .with(page, reactions.cte)
+    .select({ rows, account: readerAccountColumns() })
+    .from(sql`(values (1)) as one_row`)
     .leftJoin(...readerUser)
-    .leftJoin(...readerCouple)
-    .orderBy(desc(page.seq));
+    .leftJoin(...readerCouple);
 }
 
-export type ThreadRow = Awaited<ReturnType<ReturnType<typeof threadRows>["execute"]>>[number];
+/** A message of a thread as `threadRows` reads it: its JSON, times as text. */
+type ThreadJson = Omit<MessageRow, "editedAt" | "deletedAt" | "createdAt"> & {
+  editedAt: string | null;
+  deletedAt: string | null;
+  createdAt: string;
+  quote: QuoteRow;
+  reactions: ReactionsJson;
+};
+export type ThreadRow = MessageRow & { quote: QuoteRow; reactions: ReactionsJson };
+
+const dateOf = (text: string | null) => (text === null ? null : new Date(text));
+
+/** The messages of a `threadRows` answer, newest first. */
+export const threadRowsOf = (answer: { rows: ThreadJson[] | null } | undefined): ThreadRow[] =>
+  (answer?.rows ?? []).map((row) => ({
+    ...row,
+    editedAt: dateOf(row.editedAt),
+    deletedAt: dateOf(row.deletedAt),
+    createdAt: new Date(row.createdAt),
+  }));
 
 /** A message as the API answers it: a deleted one carries no words and no photo (they are erased anyway). */
 export function messageItem(row: MessageRow): MessageItem {
@@ -179,8 +205,8 @@ export async function threadMessages(db: Db, rows: readonly ThreadRow[]): Promis
 }
 
 export async function messageById(db: Db, viewerId: string, id: string): Promise<MessageItem | null> {
-  const rows = await threadRows(db, viewerId, { where: eq(messages.id, id) });
-  return (await threadMessages(db, rows))[0] ?? null;
+  const [answer] = await threadRows(db, viewerId, { where: eq(messages.id, id) });
+  return (await threadMessages(db, threadRowsOf(answer)))[0] ?? null;
 }
 
 /** A message of the conversation, or 404 (one of another conversation too). */

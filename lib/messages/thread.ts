@@ -14,6 +14,7 @@ import {
   messageIn,
   threadMessages,
   threadRows,
+  threadRowsOf,
   type MessageItem,
   type StatementReader,
   type ThreadRow,
@@ -29,9 +30,9 @@ const anchor = alias(messages, "anchor");
 type Wanted = { conversationId: SQL; before: SQL | null; limit: number | Placeholder };
 
 /**
- * A page of the thread, newest first, `limit + 1` rows (messages_conversation_seq_key read
+ * A page of the thread, newest first, `limit + 1` messages (messages_conversation_seq_key read
  * backwards): one statement checks the membership (./access.ts), finds the `before` message and
- * reads the page with its quotes and reactions. No row: an empty thread, or not the reader's
+ * reads the page with its quotes and reactions. No message: an empty thread, or not the reader's
  * conversation, or a `before` that is not in it; the caller tells which.
  */
 function threadStatement(db: Db, reader: StatementReader, wanted: Wanted) {
@@ -65,11 +66,12 @@ async function pageOf(db: Db, rows: readonly ThreadRow[], limit: number): Promis
  * the member's, or a `before` that is not in it, with 404.
  */
 export async function threadPage(db: Db, member: ActingCouple, conversationId: string, query: ThreadQuery): Promise<ThreadPage> {
-  const rows = await threadStatement(
+  const [answer] = await threadStatement(
     db,
     { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false },
     { conversationId: sql`${conversationId}`, before: query.before ? sql`${query.before}` : null, limit: query.limit + 1 },
   );
+  const rows = threadRowsOf(answer);
   if (rows.length === 0) {
     await memberConversation(db, member, conversationId);
     if (query.before) await messageIn(db, conversationId, query.before);
@@ -93,24 +95,26 @@ const beforeBySession = bySession(true);
 
 /**
  * The thread call's session read (lib/http/route.ts): the page in the session's own round trip,
- * with the reader's account for the route's checks. The value is null when nothing was read that
- * way (an empty thread, not the reader's conversation, input or params that do not parse, or no
- * live session: the session's own read tells): the handler then reads the page after the checks,
- * as `threadPage`, which answers what is not the member's with 404.
+ * with the reader's account for the route's checks. The value is null when no message was read
+ * that way (an empty thread, not the reader's conversation): the handler then reads after the
+ * checks, as `threadPage`, which answers what is not the member's with 404. Input or params that
+ * do not parse read the session alone (the route answers 400), as does a session the statement
+ * did not find live (the session's own read tells why).
  */
 export const threadBySession: SessionRead<ThreadPage | null, ThreadQuery, { id: string }> = async (db, sessionId, input, params) => {
   const [query, where] = await Promise.all([input(), params()]);
   if (query && where) {
     const statement = (query.before ? beforeBySession : newestBySession)(db);
-    const rows = await statement.execute({
+    const [answer] = await statement.execute({
       sid: sessionId,
       now: new Date().toISOString(),
       cid: where.id,
       before: query.before,
       limit: query.limit + 1,
     });
-    const reader = readerOf(rows[0]?.account);
-    if (reader) return { ...reader, value: await pageOf(db, rows, query.limit) };
+    const reader = readerOf(answer?.account);
+    const rows = threadRowsOf(answer);
+    if (reader) return { ...reader, value: rows.length ? await pageOf(db, rows, query.limit) : null };
   }
   const found = await sessionWithAccount(db, sessionId);
   return found ? { ...found, value: null } : null;
