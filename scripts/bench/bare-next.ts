@@ -1,15 +1,17 @@
 /**
- * The deploy section's baseline: a bare Next app (a root layout, a prerendered page and one route
- * handler answered per request, nothing else), written and built in the same run, with the same
- * Next and Node, into `<DIST_DIR>-bare/` (its build in `.next` inside), and started as Next ships
- * it (`next start`). BENCH_SKIP_BUILD=1 reuses its last build too.
+ * The bench's baselines: a bare Next app (a root layout, a prerendered page and one route handler
+ * answered per request, nothing else), written and built in the same run, with the same Next and
+ * Node, into `<DIST_DIR>-bare/` (its build in `.next` inside), and started as Next ships it
+ * (`next start`); and the same app behind a guard of its own that only writes a given set of
+ * security headers on every page (`guardedBareApp`, the `login` section's). BENCH_SKIP_BUILD=1
+ * reuses their last builds too.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DIST_DIR } from "./config";
 import { NEXT_BIN, spawnGroup } from "./server";
 
-export const BARE_DIR = `${DIST_DIR}-bare`;
+const BARE_DIR = `${DIST_DIR}-bare`;
 
 /** Prerendered, as /login is; a route handler read per request, as /api/v2/auth/me is. */
 export const BARE_PAGE = "/";
@@ -36,33 +38,67 @@ export function GET() {
 `,
 };
 
+/** A bare app: its folder and its files. */
+export type BareApp = { dir: string; sources: Record<string, string> };
+
+export const BARE_APP: BareApp = { dir: BARE_DIR, sources: SOURCES };
+
+/**
+ * The bare app with a route guard (middleware.js, on Node as the app's) that writes `headers` on
+ * every page and nothing else: the app's prerendered pages' strict CSP and security headers, kept,
+ * with none of the app's own work.
+ */
+export function guardedBareApp(headers: Record<string, string>): BareApp {
+  const guard = `import { NextResponse } from "next/server";
+
+const HEADERS = ${JSON.stringify(headers, null, 2)};
+
+export default function middleware() {
+  const response = NextResponse.next();
+  for (const [key, value] of Object.entries(HEADERS)) response.headers.set(key, value);
+  return response;
+}
+
+export const config = { runtime: "nodejs", matcher: ["/((?!api/|_next/static|_next/image|favicon.ico).*)"] };
+`;
+  return { dir: `${DIST_DIR}-bare-guarded`, sources: { ...SOURCES, "middleware.js": guard } };
+}
+
 /** The bare app's environment: production, its own default build folder (never the bench's). */
 export function bareEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { NEXT_DIST_DIR: _ownBuildFolder, ...rest } = env;
   return { ...rest, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
 }
 
-let built = false;
-/** Writes the bare app and builds it, once per run. */
-export async function ensureBareNext(env: NodeJS.ProcessEnv): Promise<void> {
-  if (built) return;
-  const reuse = process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(BARE_DIR, ".next", "BUILD_ID"));
+const built = new Set<string>();
+/** Writes a bare app and builds it, once per run. */
+export async function ensureBareNext(env: NodeJS.ProcessEnv, app: BareApp = BARE_APP): Promise<void> {
+  if (built.has(app.dir)) return;
+  const reuse = process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(app.dir, ".next", "BUILD_ID"));
   if (!reuse) {
-    for (const [file, text] of Object.entries(SOURCES)) {
-      mkdirSync(path.dirname(path.join(BARE_DIR, file)), { recursive: true });
-      writeFileSync(path.join(BARE_DIR, file), text);
+    for (const [file, text] of Object.entries(app.sources)) {
+      mkdirSync(path.dirname(path.join(app.dir, file)), { recursive: true });
+      writeFileSync(path.join(app.dir, file), text);
     }
     const started = Date.now();
-    const child = spawnGroup([NEXT_BIN, "build", BARE_DIR], bareEnv(env), "pipe");
+    const child = spawnGroup([NEXT_BIN, "build", app.dir], bareEnv(env), "pipe");
     const output: string[] = [];
     child.stdout!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     child.stderr!.on("data", (chunk: Buffer) => output.push(chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`the bare Next app's build failed (exit ${code}):\n${output.join("").slice(-2000)}`);
-    console.log(`The bare Next app built into ${BARE_DIR}/.next in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
+    console.log(`The bare Next app built into ${app.dir}/.next in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
   }
-  built = true;
+  built.add(app.dir);
 }
 
-/** `next start` of the bare app on 127.0.0.1:port. */
-export const bareNextArgs = (port: number): string[] => [NEXT_BIN, "start", BARE_DIR, "-p", String(port), "-H", "127.0.0.1"];
+/** `next start` of a bare app on 127.0.0.1:port. */
+export const bareNextArgs = (port: number, app: BareApp = BARE_APP): string[] => [
+  NEXT_BIN,
+  "start",
+  app.dir,
+  "-p",
+  String(port),
+  "-H",
+  "127.0.0.1",
+];

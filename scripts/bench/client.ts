@@ -8,8 +8,8 @@ import { PASSWORD, type Account } from "./accounts";
 /** A distinct client address per virtual user, from the benchmarking range 198.18.0.0/15. */
 export const addressOf = (worker: number) => `198.18.${worker >> 8}.${worker & 255}`;
 
-export async function callJson(pathname: string, address: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(`${ORIGIN}${pathname}`, {
+export async function callJson(pathname: string, address: string, init: RequestInit = {}, origin = ORIGIN): Promise<Record<string, unknown>> {
+  const response = await fetch(`${origin}${pathname}`, {
     ...init,
     headers: { "x-forwarded-for": address, ...init.headers },
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
@@ -19,9 +19,9 @@ export async function callJson(pathname: string, address: string, init: RequestI
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** A page: 200 with HTML, never a redirect (which would mean the guard sent us elsewhere). */
-export async function getPage(pathname: string, address: string, cookie?: string): Promise<void> {
-  const response = await fetch(`${ORIGIN}${pathname}`, {
+/** A page (of the app, or of the server at `origin`): 200 with HTML, never a redirect (which would mean the guard sent us elsewhere). */
+export async function getPage(pathname: string, address: string, cookie?: string, origin = ORIGIN): Promise<void> {
+  const response = await fetch(`${origin}${pathname}`, {
     headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) },
     redirect: "manual",
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

@@ -50,5 +50,7 @@ const ALTERNATE_HEADER = [
   "spread run/base",
 ];
 export const printAlternate = (rows: string[][]) => printTable(ALTERNATE_HEADER, rows);
+/** Where a row of alternate()'s holds the ratio of requests per second (run / base). */
+export const RATIO_COLUMN = ALTERNATE_HEADER.indexOf("ratio");
 /** Where a row of alternate()'s holds the p50 ratio (run / base). */
 export const P50_RATIO_COLUMN = ALTERNATE_HEADER.indexOf("p50 ratio");

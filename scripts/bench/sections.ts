@@ -13,6 +13,7 @@ import { benchHostile } from "./hostile";
 import { benchHttp } from "./http";
 import { benchLighthouse } from "./lighthouse";
 import { benchLive } from "./live";
+import { benchLogin } from "./login";
 import { benchMessages } from "./messages";
 import { benchModeration } from "./moderation";
 import { benchPages } from "./pages";
@@ -23,6 +24,7 @@ import { benchTabs } from "./tabs";
 export const SECTIONS: Record<string, () => Promise<number>> = {
   http: benchHttp,
   deploy: benchDeploy,
+  login: benchLogin,
   forum: benchForum,
   directory: benchDirectory,
   discover: () => benchDiscover({ overHttp: true }),

@@ -1,0 +1,122 @@
+/**
+ * `BENCH_SECTIONS=login`: the prerendered pages a visitor opens first, /login and /register, against
+ * a bare Next app's prerendered page (bare-next.ts), all running side by side at BENCH_CLIENTS
+ * clients in the bench's alternating runs; target at least 0.8x its requests per second with the
+ * app's strict CSP kept. What stands between them, measured apart:
+ *   - a route guard at all: the bare page behind a guard of its own that only writes the headers
+ *     the app's /login answers with (its CSP, with the page's script hashes, and the security
+ *     headers), against the bare page;
+ *   - the app's guard and server: /login against that guarded bare page (the guard's own work: the
+ *     session cookie, the redirect rules, the CSP for the path; the app's server around Next's
+ *     handler; the page's bytes);
+ *   - the app's server around Next's handler alone: the app's bare route (/api/bench/bare, no guard)
+ *     against the bare app's route.
+ */
+import { spawn } from "node:child_process";
+import { addressOf, callJson, getPage } from "./client";
+import { onCleanup } from "./cleanup";
+import { ORIGIN, PAIRED_SETTINGS, PORT, REQUEST_TIMEOUT_MS } from "./config";
+import { BARE_APP, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext, guardedBareApp, type BareApp } from "./bare-next";
+import { pgliteDatabase, postgresDatabase } from "./databases";
+import { alternate, type Target } from "./load";
+import { printAlternate, RATIO_COLUMN } from "./report";
+import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
+
+const TARGET_RATIO = 0.8;
+/** The headers of the app's /login that the guarded bare page writes too. */
+const SECURITY_HEADERS = [
+  "content-security-policy",
+  "x-content-type-options",
+  "referrer-policy",
+  "x-frame-options",
+  "permissions-policy",
+  "cross-origin-opener-policy",
+  "strict-transport-security",
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `next start` of a bare app on `port`, once its page answers. */
+async function startBare(app: BareApp, port: number, env: NodeJS.ProcessEnv) {
+  const child = spawn(process.execPath, bareNextArgs(port, app), { env: bareEnv(env), detached: true, stdio: "ignore" });
+  onCleanup(() => stopGroup(child));
+  const origin = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
+    try {
+      await getPage("/", addressOf(0), undefined, origin);
+      return { child, origin };
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
+}
+
+/** The security headers the app's /login answers with. */
+async function loginHeaders(): Promise<Record<string, string>> {
+  const response = await fetch(`${ORIGIN}/login`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  await response.arrayBuffer();
+  const headers = Object.fromEntries(SECURITY_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+  if (!headers["content-security-policy"]) throw new Error("/login answered without a Content-Security-Policy");
+  return headers;
+}
+
+/** Each row's verdict: its requests per second against its baseline's. */
+function verdicts(rows: string[][]): void {
+  for (const row of rows) {
+    const ratio = Number.parseFloat(row[RATIO_COLUMN]!);
+    console.log(`  ${row[0]}: ${ratio.toFixed(2)}x the requests per second, target ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "MISSED"}`);
+  }
+}
+
+export async function benchLogin(): Promise<number> {
+  await ensureBuild();
+  const database = (await postgresDatabase()) ?? pgliteDatabase();
+  onCleanup(database.drop);
+  const env = appEnv(database.env, newSecret());
+  console.log(`\n== /login and /register against a bare Next app's prerendered page, on ${database.label}`);
+  const { child: server } = await startServer(env);
+  const stops = [() => stopGroup(server)];
+  try {
+    const headers = await loginHeaders();
+    const guarded = guardedBareApp(headers);
+    await ensureBareNext(env, BARE_APP);
+    await ensureBareNext(env, guarded);
+    const bare = await startBare(BARE_APP, PORT + 1, env);
+    stops.push(() => stopGroup(bare.child));
+    const bareGuarded = await startBare(guarded, PORT + 2, env);
+    stops.push(() => stopGroup(bareGuarded.child));
+
+    const page = (name: string, path: string, origin = ORIGIN): Target => ({ name, send: (w) => getPage(path, addressOf(w), undefined, origin) });
+    const barePage = page("bare app: GET / (prerendered)", "/", bare.origin);
+    const guardedPage = page("bare app behind a guard writing /login's headers: GET /", "/", bareGuarded.origin);
+    const ownPages = [page("GET /login", "/login"), page("GET /register", "/register")];
+    const warm = [barePage, guardedPage, ...ownPages];
+    for (const target of warm) for (let i = 0; i < 50; i++) await target.send(i);
+
+    let errors = 0;
+    console.log(`\nAgainst the bare page (base): ${PAIRED_SETTINGS}...`);
+    const onBare = await alternate(barePage, [...ownPages, guardedPage]);
+    printAlternate(onBare.rows);
+    verdicts(onBare.rows.slice(0, ownPages.length));
+    errors += onBare.errors;
+
+    console.log(`\nAgainst the guarded bare page (base: a guard's cost taken out, the same headers written): ${PAIRED_SETTINGS}...`);
+    const onGuarded = await alternate(guardedPage, ownPages);
+    printAlternate(onGuarded.rows);
+    errors += onGuarded.errors;
+
+    const route = (name: string, path: string, origin: string): Target => ({
+      name,
+      send: (w) => callJson(path, addressOf(w), {}, origin).then(() => undefined),
+    });
+    console.log(`\nThe app's server around Next's handler: its bare route against the bare app's (base): ${PAIRED_SETTINGS}...`);
+    const onRoute = await alternate(route(`bare app: GET ${BARE_ROUTE}`, BARE_ROUTE, bare.origin), [
+      route("the app: GET /api/bench/bare", "/api/bench/bare", ORIGIN),
+    ]);
+    printAlternate(onRoute.rows);
+    errors += onRoute.errors;
+    return errors;
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
