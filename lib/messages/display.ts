@@ -86,16 +86,21 @@ export const withReadPosition = (thread: ThreadValue, position: ReadPosition): T
 
 const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
 
+// Formatters made once: `toLocaleDateString` with options builds a new one at every call (a tenth
+// of a conversation page's server time went there).
+const dayOfThisYear = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long" });
+const dayOfAnotherYear = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+const clockTime = new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit" });
+
 /** A day separator's words: 'Today', 'Yesterday', 'Monday 24 November' (with the year, 'Sunday, 23 November 2025') when it is not this one. */
 export function dayLabel(date: Date, now: Date): string {
   if (dayKey(date) === dayKey(now)) return "Today";
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
   if (dayKey(date) === dayKey(yesterday)) return "Yesterday";
-  const options: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long" };
-  if (date.getFullYear() !== now.getFullYear()) options.year = "numeric";
-  return date.toLocaleDateString("en-GB", options);
+  return (date.getFullYear() === now.getFullYear() ? dayOfThisYear : dayOfAnotherYear).format(date);
 }
+
 
 export type ThreadItem = { kind: "day"; key: string; label: string } | { kind: "message"; message: Message; seenBy: string[] };
 
@@ -127,7 +132,7 @@ export function threadItems(
 }
 
 /** '3:05 PM' style time of a message, in the reader's own clock. */
-export const messageTime = (at: string) => new Date(at).toLocaleTimeString("en-US", { hour: "numeric", minute: "2-digit" });
+export const messageTime = (at: string) => clockTime.format(new Date(at));
 
 /** 'Accepted by Ana', 'Waiting for Rui': who of the receiving couple has answered a request that needs both. */
 export function approvalLine(approvals: readonly Approval[]): string | null {
