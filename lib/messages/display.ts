@@ -101,7 +101,6 @@ export function dayLabel(date: Date, now: Date): string {
   return (date.getFullYear() === now.getFullYear() ? dayOfThisYear : dayOfAnotherYear).format(date);
 }
 
-
 export type ThreadItem = { kind: "day"; key: string; label: string } | { kind: "message"; message: Message; seenBy: string[] };
 
 /**

@@ -30,7 +30,13 @@ export const quoteColumns = {
   firstName: quotedAuthor.firstName,
 };
 
-export type QuoteRow = { id: string | null; excerpt: string | null; photo: boolean | null; deleted: boolean | null; firstName: string | null };
+export type QuoteRow = {
+  id: string | null;
+  excerpt: string | null;
+  photo: boolean | null;
+  deleted: boolean | null;
+  firstName: string | null;
+};
 
 /** The quote above a reply (none once the quoted message's words are erased), or null for no quote. */
 export function quoteOf(row: QuoteRow | null): MessageQuote | null {

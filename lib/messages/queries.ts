@@ -69,6 +69,7 @@ export type MessageItem = {
 export const author = alias(users, "author");
 export const authorCouple = alias(couples, "author_couple");
 
+/** A thread's rows leave as JSON (`threadRows`): a column added here with a custom decoder is decoded in `threadRowsOf` too. */
 export const messageColumns = {
   id: messages.id,
   conversationId: messages.conversationId,

@@ -96,10 +96,10 @@ const beforeBySession = bySession(true);
 /**
  * The thread call's session read (lib/http/route.ts): the page in the session's own round trip,
  * with the reader's account for the route's checks. The value is null when no message was read
- * that way (an empty thread, not the reader's conversation): the handler then reads after the
- * checks, as `threadPage`, which answers what is not the member's with 404. Input or params that
- * do not parse read the session alone (the route answers 400), as does a session the statement
- * did not find live (the session's own read tells why).
+ * that way (an empty thread, nothing before `before`, not the reader's conversation or a `before`
+ * not in it): the handler then reads after the checks, as `threadPage`, which answers what is not
+ * the member's with 404. Input or params that do not parse read the session alone (the route
+ * answers 400), as does a session the statement did not find live (none: the route answers 401).
  */
 export const threadBySession: SessionRead<ThreadPage | null, ThreadQuery, { id: string }> = async (db, sessionId, input, params) => {
   const [query, where] = await Promise.all([input(), params()]);

@@ -6,7 +6,7 @@
  * security headers on every page (`guardedBareApp`, the `login` section's). BENCH_SKIP_BUILD=1
  * reuses their last builds too.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DIST_DIR } from "./config";
 import { NEXT_BIN, spawnGroup } from "./server";
@@ -74,7 +74,12 @@ const built = new Set<string>();
 /** Writes a bare app and builds it, once per run. */
 export async function ensureBareNext(env: NodeJS.ProcessEnv, app: BareApp = BARE_APP): Promise<void> {
   if (built.has(app.dir)) return;
-  const reuse = process.env.BENCH_SKIP_BUILD === "1" && existsSync(path.join(app.dir, ".next", "BUILD_ID"));
+  // A build is reused only with the same files (the guarded app's carry the headers of the day).
+  const same = Object.entries(app.sources).every(([file, text]) => {
+    const written = path.join(app.dir, file);
+    return existsSync(written) && readFileSync(written, "utf8") === text;
+  });
+  const reuse = process.env.BENCH_SKIP_BUILD === "1" && same && existsSync(path.join(app.dir, ".next", "BUILD_ID"));
   if (!reuse) {
     for (const [file, text] of Object.entries(app.sources)) {
       mkdirSync(path.dirname(path.join(app.dir, file)), { recursive: true });

@@ -8,7 +8,12 @@ import { PASSWORD, type Account } from "./accounts";
 /** A distinct client address per virtual user, from the benchmarking range 198.18.0.0/15. */
 export const addressOf = (worker: number) => `198.18.${worker >> 8}.${worker & 255}`;
 
-export async function callJson(pathname: string, address: string, init: RequestInit = {}, origin = ORIGIN): Promise<Record<string, unknown>> {
+export async function callJson(
+  pathname: string,
+  address: string,
+  init: RequestInit = {},
+  origin = ORIGIN,
+): Promise<Record<string, unknown>> {
   const response = await fetch(`${origin}${pathname}`, {
     ...init,
     headers: { "x-forwarded-for": address, ...init.headers },

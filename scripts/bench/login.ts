@@ -12,7 +12,6 @@
  *   - the app's server around Next's handler alone: the app's bare route (/api/bench/bare, no guard)
  *     against the bare app's route.
  */
-import { spawn } from "node:child_process";
 import { addressOf, callJson, getPage } from "./client";
 import { onCleanup } from "./cleanup";
 import { ORIGIN, PAIRED_SETTINGS, PORT, REQUEST_TIMEOUT_MS } from "./config";
@@ -20,7 +19,7 @@ import { BARE_APP, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext, guardedBar
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { alternate, type Target } from "./load";
 import { printAlternate, RATIO_COLUMN } from "./report";
-import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
+import { appEnv, ensureBuild, newSecret, spawnGroup, startServer, stopGroup } from "./server";
 
 const TARGET_RATIO = 0.8;
 /** The headers of the app's /login that the guarded bare page writes too. */
@@ -36,26 +35,30 @@ const SECURITY_HEADERS = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `next start` of a bare app on `port`, once its page answers. */
+/** `next start` of a bare app on `port` (refused when something answers there already), once its page answers. */
 async function startBare(app: BareApp, port: number, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, bareNextArgs(port, app), { env: bareEnv(env), detached: true, stdio: "ignore" });
-  onCleanup(() => stopGroup(child));
   const origin = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; await sleep(100)) {
-    try {
-      await getPage("/", addressOf(0), undefined, origin);
-      return { child, origin };
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
+  const answers = () =>
+    getPage("/", addressOf(0), undefined, origin).then(
+      () => true,
+      () => false,
+    );
+  if (await answers()) throw new Error(`something already answers on port ${port}; stop it first`);
+  const child = spawnGroup(bareNextArgs(port, app), bareEnv(env), "inherit");
+  for (const deadline = Date.now() + 60_000; !(await answers()); await sleep(100)) {
+    if (child.exitCode !== null) throw new Error(`the bare app in ${app.dir} exited (${child.exitCode})`);
+    if (Date.now() > deadline) throw new Error(`the bare app in ${app.dir} did not answer within 60 s`);
   }
+  return { child, origin };
 }
 
 /** The security headers the app's /login answers with. */
 async function loginHeaders(): Promise<Record<string, string>> {
   const response = await fetch(`${ORIGIN}/login`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   await response.arrayBuffer();
-  const headers = Object.fromEntries(SECURITY_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])));
+  const headers = Object.fromEntries(
+    SECURITY_HEADERS.flatMap((name) => (response.headers.has(name) ? [[name, response.headers.get(name)!]] : [])),
+  );
   if (!headers["content-security-policy"]) throw new Error("/login answered without a Content-Security-Policy");
   return headers;
 }
@@ -64,7 +67,9 @@ async function loginHeaders(): Promise<Record<string, string>> {
 function verdicts(rows: string[][]): void {
   for (const row of rows) {
     const ratio = Number.parseFloat(row[RATIO_COLUMN]!);
-    console.log(`  ${row[0]}: ${ratio.toFixed(2)}x the requests per second, target ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "MISSED"}`);
+    console.log(
+      `  ${row[0]}: ${ratio.toFixed(2)}x the requests per second, target ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "MISSED"}`,
+    );
   }
 }
 
@@ -86,7 +91,10 @@ export async function benchLogin(): Promise<number> {
     const bareGuarded = await startBare(guarded, PORT + 2, env);
     stops.push(() => stopGroup(bareGuarded.child));
 
-    const page = (name: string, path: string, origin = ORIGIN): Target => ({ name, send: (w) => getPage(path, addressOf(w), undefined, origin) });
+    const page = (name: string, path: string, origin = ORIGIN): Target => ({
+      name,
+      send: (w) => getPage(path, addressOf(w), undefined, origin),
+    });
     const barePage = page("bare app: GET / (prerendered)", "/", bare.origin);
     const guardedPage = page("bare app behind a guard writing /login's headers: GET /", "/", bareGuarded.origin);
     const ownPages = [page("GET /login", "/login"), page("GET /register", "/register")];
