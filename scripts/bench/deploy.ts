@@ -15,6 +15,7 @@
  *      first reads the gazetteer's index (the build's file), which must cost under 100 ms more
  *      than the second.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -104,8 +105,6 @@ export function functionSizes(distDir: string): { route: string; bytes: number }
     })
     .sort((a, b) => b.bytes - a.bytes);
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Target = { url: string; headers?: Record<string, string> };
 

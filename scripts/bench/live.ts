@@ -18,6 +18,7 @@
  *      (target: at most 1.2x), so a burst of load from elsewhere on the machine moves one round, not the figure.
  * The server's streams live an hour (LIVE_STREAM_MAX_S): none ends by itself during the section.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_URL, CLIENTS, DATABASES, ORIGIN, PAIR_S } from "./config";
 import { onCleanup } from "./cleanup";
 import { createUsers, type Account } from "./accounts";
@@ -37,8 +38,6 @@ const ME_ROUNDS = Number(process.env.BENCH_LIVE_ME_ROUNDS ?? 5);
 const DELIVERY_TIMEOUT_MS = 10_000;
 /** Streams opened at once while growing to a count. */
 const OPEN_BATCH = 50;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One open stream: calls `onNotification` when a `notification` event arrives. */
 type Stream = { userIndex: number; close: () => void; onNotification?: () => void };

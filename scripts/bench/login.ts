@@ -12,13 +12,14 @@
  *   - the app's server around Next's handler alone: the app's bare route (/api/bench/bare, no guard)
  *     against the bare app's route.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { addressOf, callJson, getPage } from "./client";
 import { onCleanup } from "./cleanup";
 import { ORIGIN, PAIRED_SETTINGS, PORT, REQUEST_TIMEOUT_MS } from "./config";
 import { BARE_APP, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext, guardedBareApp, type BareApp } from "./bare-next";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { alternate, type Target } from "./load";
-import { printAlternate, RATIO_COLUMN } from "./report";
+import { printAlternate, printVerdicts } from "./report";
 import { appEnv, ensureBuild, newSecret, spawnGroup, startServer, stopGroup } from "./server";
 
 const TARGET_RATIO = 0.8;
@@ -32,8 +33,6 @@ const SECURITY_HEADERS = [
   "cross-origin-opener-policy",
   "strict-transport-security",
 ];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `next start` of a bare app on `port` (refused when something answers there already), once its page answers. */
 async function startBare(app: BareApp, port: number, env: NodeJS.ProcessEnv) {
@@ -63,16 +62,6 @@ async function loginHeaders(): Promise<Record<string, string>> {
   return headers;
 }
 
-/** Each row's verdict: its requests per second against its baseline's. */
-function verdicts(rows: string[][]): void {
-  for (const row of rows) {
-    const ratio = Number.parseFloat(row[RATIO_COLUMN]!);
-    console.log(
-      `  ${row[0]}: ${ratio.toFixed(2)}x the requests per second, target ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "MISSED"}`,
-    );
-  }
-}
-
 export async function benchLogin(): Promise<number> {
   await ensureBuild();
   const database = (await postgresDatabase()) ?? pgliteDatabase();
@@ -98,14 +87,13 @@ export async function benchLogin(): Promise<number> {
     const barePage = page("bare app: GET / (prerendered)", "/", bare.origin);
     const guardedPage = page("bare app behind a guard writing /login's headers: GET /", "/", bareGuarded.origin);
     const ownPages = [page("GET /login", "/login"), page("GET /register", "/register")];
-    const warm = [barePage, guardedPage, ...ownPages];
-    for (const target of warm) for (let i = 0; i < 50; i++) await target.send(i);
+    for (const target of [barePage, guardedPage, ...ownPages]) for (let i = 0; i < 50; i++) await target.send(i);
 
     let errors = 0;
     console.log(`\nAgainst the bare page (base): ${PAIRED_SETTINGS}...`);
     const onBare = await alternate(barePage, [...ownPages, guardedPage]);
     printAlternate(onBare.rows);
-    verdicts(onBare.rows.slice(0, ownPages.length));
+    printVerdicts(onBare.rows.slice(0, ownPages.length), "throughput", TARGET_RATIO);
     errors += onBare.errors;
 
     console.log(`\nAgainst the guarded bare page (base: a guard's cost taken out, the same headers written): ${PAIRED_SETTINGS}...`);

@@ -10,19 +10,11 @@ import { addressOf, callJson, getPage } from "./client";
 import { PAIRED_SETTINGS } from "./config";
 import { startDemoApp } from "./demo-app";
 import { alternate, type Target } from "./load";
-import { P50_RATIO_COLUMN, printAlternate } from "./report";
+import { printAlternate, printVerdicts } from "./report";
 import { stopGroup } from "./server";
 
 const PAGE_TARGET = 1.5;
 const API_TARGET = 2;
-
-/** Each row's verdict against its target, from its p50 ratio. */
-function verdicts(rows: string[][], target: number): void {
-  for (const row of rows) {
-    const ratio = Number.parseFloat(row[P50_RATIO_COLUMN]!);
-    console.log(`  ${row[0]}: p50 ${ratio.toFixed(2)}x, target ${target}x: ${ratio <= target ? "met" : "MISSED"}`);
-  }
-}
 
 export async function benchPages(): Promise<number> {
   const app = await startDemoApp("Signed-in pages against the empty page");
@@ -57,11 +49,11 @@ export async function benchPages(): Promise<number> {
     console.log(`\nEach page against ${emptyPage.name} (base), whole HTML: ${PAIRED_SETTINGS}...`);
     const onPages = await alternate(emptyPage, pages);
     printAlternate(onPages.rows);
-    verdicts(onPages.rows, PAGE_TARGET);
+    printVerdicts(onPages.rows, "p50", PAGE_TARGET);
     console.log(`\nThe inbox and a conversation's messages against ${me.name} (base): ${PAIRED_SETTINGS}...`);
     const onCalls = await alternate(me, calls);
     printAlternate(onCalls.rows);
-    verdicts(onCalls.rows, API_TARGET);
+    printVerdicts(onCalls.rows, "p50", API_TARGET);
     return onPages.errors + onCalls.errors;
   } finally {
     await stopGroup(app.server);

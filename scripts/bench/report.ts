@@ -51,6 +51,19 @@ const ALTERNATE_HEADER = [
 ];
 export const printAlternate = (rows: string[][]) => printTable(ALTERNATE_HEADER, rows);
 /** Where a row of alternate()'s holds the ratio of requests per second (run / base). */
-export const RATIO_COLUMN = ALTERNATE_HEADER.indexOf("ratio");
+const RATIO_COLUMN = ALTERNATE_HEADER.indexOf("ratio");
 /** Where a row of alternate()'s holds the p50 ratio (run / base). */
-export const P50_RATIO_COLUMN = ALTERNATE_HEADER.indexOf("p50 ratio");
+const P50_RATIO_COLUMN = ALTERNATE_HEADER.indexOf("p50 ratio");
+
+/**
+ * Each row's verdict against its target: its p50 ratio at most `target` ("p50"), or its ratio of
+ * requests per second at least `target` ("throughput").
+ */
+export function printVerdicts(rows: string[][], measure: "p50" | "throughput", target: number): void {
+  for (const row of rows) {
+    const ratio = Number.parseFloat(row[measure === "p50" ? P50_RATIO_COLUMN : RATIO_COLUMN]!);
+    const met = measure === "p50" ? ratio <= target : ratio >= target;
+    const what = measure === "p50" ? "p50" : "requests per second";
+    console.log(`  ${row[0]}: ${what} ${ratio.toFixed(2)}x, target ${target}x: ${met ? "met" : "MISSED"}`);
+  }
+}

@@ -5,6 +5,7 @@
  * X-Forwarded-For is its address) and BENCH_BARE=1, which opens the baselines /api/bench/bare
  * and /dev/bare. Each child runs in a process group of its own, stopped at cleanup.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,8 +17,6 @@ export const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next")
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 /** server.ts as `npm run build` compiles it into the build (scripts/build-server.ts), which `npm start` runs. */
 export const SERVER_ENTRY = path.join(DIST_DIR, "server.mjs");
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Everything the build and the server see: production, the baseline routes, a throwaway secret

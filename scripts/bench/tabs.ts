@@ -16,6 +16,7 @@
  * browser), BroadcastChannel (Node's own) and EventSource (fetch: one real HTTP stream per leader
  * tab); no page renders. The server side is real: one open stream per browser.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -56,7 +57,6 @@ function runBrowsers(plan: TabsPlan): Promise<TabsFigures> {
   );
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const serverStreams = async () => ((await callJson("/api/bench/memory", addressOf(1))) as { liveStreams: number }).liveStreams;
 
 /** One person opens STREAMS_PER_PERSON + 2 streams in turn: how many the server holds, how many ended with `replaced`. */
