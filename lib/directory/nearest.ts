@@ -32,13 +32,14 @@ export const shownPoint = sql`shown_point(${locations.privacyLevel}, ${locations
 /**
  * The nearest sort's SQL around `centre` (the viewer's shown point): `chord`, the sort key;
  * `hasPoint`, the partial index's predicate (the query must repeat it for the planner to use
- * the index); `box`, the cube a page lies in; `within`, the distance filter.
+ * the index); `within`, the distance filter the index narrows; `closerThan`, the same bound alone,
+ * for couples already narrowed (the nearest sort's walk).
  */
 export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);
   const centreCube = sql`cube(array[${x}, ${y}, ${z}]::float8[])`;
   const chord = sql<number>`(${shownPoint} <-> ${centreCube})`;
-  const box = (bound: SQL): SQL => sql`${shownPoint} <@ cube_enlarge(${centreCube}, ${bound}, 3)`;
+  const closerThan = (km: number): SQL => sql`${chord} <= ${chordOf(km)}::float8`;
   return {
     chord,
     hasPoint: and(
@@ -47,12 +48,8 @@ export function nearestSql(centre: Point) {
       isNotNull(locations.latitude),
       isNotNull(locations.longitude),
     )!,
-    /** The cube around the centre holding every point within a chord (SQL): what the index answers. */
-    box,
-    /** Within `km`: the bounding cube, then the exact bound. */
-    within: (km: number): SQL => {
-      const bound = sql`${chordOf(km)}::float8`;
-      return sql`(${box(bound)} and ${chord} <= ${bound})`;
-    },
+    /** Within `km`: the cube around the centre holding every point that close (what the index answers), then the exact bound. */
+    within: (km: number): SQL => sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${chordOf(km)}::float8, 3) and ${closerThan(km)})`,
+    closerThan,
   };
 }

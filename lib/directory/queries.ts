@@ -12,7 +12,7 @@ import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { openingArea } from "./map";
-import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -27,6 +27,24 @@ export type DirectoryPage = KeysetPage<DirectoryCard>;
 /** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
 const MEASURED = 0;
 const UNMEASURED = 1;
+
+/** The most matches of a search the nearest sort orders as they are; a search matching more walks the index. */
+const SEARCH_MATCHES_SORTED = 100;
+
+/**
+ * The ids of a search's matches when there are at most SEARCH_MATCHES_SORTED of them, else null.
+ * The KNN walk stops after a page of matches only where matches are dense: a name matching a few
+ * couples far away (or fewer than a page) would walk the whole network. Read from the search's
+ * trigram index (or, for a common word, the first rows of the table), and only so many.
+ */
+async function fewMatches(db: Db, filtered: SQL | undefined): Promise<string[] | null> {
+  const matches = await db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(filtered)
+    .limit(SEARCH_MATCHES_SORTED + 1);
+  return matches.length > SEARCH_MATCHES_SORTED ? null : matches.map((match) => match.id);
+}
 
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
 
@@ -92,7 +110,8 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
  * the couples without a shown point, by id), an interest filter may start from
- * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx.
+ * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx
+ * (under nearest, a search matching at most SEARCH_MATCHES_SORTED couples is sorted whole, never walked).
  * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
  * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
  * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
@@ -165,6 +184,7 @@ async function readDirectory<Extra extends object>(
   const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
   const common = sql<number>`bit_count(${shared}::bit(64))::int`;
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
+  /** A page of cards: `where` is the whole condition (`matching` or narrower). */
   const select = (where: SQL | undefined, order: SQL[], limit: number) =>
     db
       .select({
@@ -183,7 +203,7 @@ async function readDirectory<Extra extends object>(
       })
       .from(couples)
       .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-      .where(and(matching, where))
+      .where(where)
       .orderBy(...order)
       .limit(limit);
 
@@ -191,10 +211,13 @@ async function readDirectory<Extra extends object>(
   let rows: Row[];
   let lastKey: (row: Row) => number;
   if (sort === "nearest" && near) {
-    // Couples with a shown point, nearest first (the KNN walk), then, unless a distance is
-    // required, those without one by id. The cursor names the last couple only: its key is
-    // measured again here, never carried by the client (a cursor's payload is signed, not
-    // sealed, and distances leave only as bands).
+    // Couples with a shown point, nearest first, then, unless a distance is required, those
+    // without one by id. The cursor names the last couple only: its key is measured again here,
+    // never carried by the client (a cursor's payload is signed, not sealed, and distances leave
+    // only as bands).
+    const few = searchWords(query.q).length > 0 ? await fewMatches(db, filtered) : null;
+    /** The couples a page may hold: a search's few matches (already filtered), else every couple the filters match. */
+    const candidates = few ? inArray(couples.id, few) : filtered;
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
       // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
@@ -205,28 +228,28 @@ async function readDirectory<Extra extends object>(
             .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id)))
         : null;
       const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
-      // A KNN walk can order by the distance alone (Postgres matches every ORDER BY key to the
-      // index or none), and many couples share a snapped point: the walk finds the page's last
-      // distance, then the page is read from the cube around it, ties ordered by id (the cube's
-      // corners hold only couples further than the walk's last, which sort after the page). The
-      // walk ignores the distance filter, so it always stops after a page's worth of index
-      // entries; the page then keeps those within the radius.
+      const inRadius = query.distance === undefined ? undefined : near.closerThan(query.distance);
+      // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
+      // or none), and many couples share a snapped point: the walk takes a page's worth of the
+      // nearest and every couple tied with the last (`with ties`), then only those are read and
+      // ordered by distance and id. The walk ignores the distance filter, so it always stops after
+      // a page's worth of index entries; the page then keeps those within the radius. A search's
+      // few matches need no walk: they are sorted as they are.
       const walk = db
-        .select({ chord: sql<number>`${near.chord}`.as("chord") })
+        .select({ id: couples.id })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
         .where(and(filtered, keyset))
-        .orderBy(asc(near.chord))
-        .limit(query.limit + 1);
-      const walked = sql`(select max(chord) from ${walk.as("knn")})`;
-      const bound = query.distance === undefined ? walked : sql`least(${walked}, ${chordOf(query.distance)}::float8)`;
-      measured = await select(and(keyset, near.box(bound)), [asc(near.chord), asc(couples.id)], query.limit + 1);
+        .orderBy(asc(near.chord));
+      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
+      const walked = few ? undefined : sql`${couples.id} = any(array(${walk} fetch first ${query.limit + 1} rows with ties))`;
+      measured = await select(and(candidates, keyset, walked, inRadius), [asc(near.chord), asc(couples.id)], query.limit + 1);
     }
     let unmeasured: Row[] = [];
     const room = query.limit + 1 - measured.length;
     if (room > 0 && query.distance === undefined) {
       const keyset = after?.sortKey === UNMEASURED ? sql`${couples.id} > ${after.id}::uuid` : undefined;
-      unmeasured = await select(and(sql`${shownPoint} is null`, keyset), [asc(couples.id)], room);
+      unmeasured = await select(and(candidates, sql`${shownPoint} is null`, keyset), [asc(couples.id)], room);
     }
     rows = [...measured, ...unmeasured];
     lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
@@ -246,12 +269,16 @@ async function readDirectory<Extra extends object>(
         .where(and(matching, shares, keyset))
         .orderBy(desc(common), desc(couples.id))
         .limit(query.limit + 1);
-      sharing = await select(inArray(couples.id, ranked), [desc(common), desc(couples.id)], query.limit + 1);
+      sharing = await select(and(matching, inArray(couples.id, ranked)), [desc(common), desc(couples.id)], query.limit + 1);
     }
     const room = query.limit + 1 - sharing.length;
     const none =
       room > 0
-        ? await select(and(sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined), [desc(couples.id)], room)
+        ? await select(
+            and(matching, sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined),
+            [desc(couples.id)],
+            room,
+          )
         : [];
     rows = [...sharing, ...none];
     lastKey = (row) => Number(row.common);
@@ -259,7 +286,7 @@ async function readDirectory<Extra extends object>(
     const keyset = after
       ? sql`(${couples.createdAt}, ${couples.id}) < ('epoch'::timestamptz + ${after.sortKey as number}::bigint * interval '1 microsecond', ${after.id}::uuid)`
       : undefined;
-    rows = await select(keyset, [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
+    rows = await select(and(matching, keyset), [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
     lastKey = (row) => Number(row.createdMicros);
   }
 

@@ -63,6 +63,8 @@ const QUERIES: { name: string; params: Record<string, string> }[] = [
   { name: "nearest, any distance", params: { sort: "nearest" } },
   { name: "name search ('ple 12')", params: { q: "ple 12" } },
   { name: "first name and city ('First124 City')", params: { q: "First124 City" } },
+  // Fewer matches than a page (21 at 100,000 couples): nothing stops a walk before the network's end.
+  { name: "a rarer first name ('First1249 City')", params: { q: "First1249 City" } },
   { name: "most in common", params: { sort: "common" } },
 ];
 

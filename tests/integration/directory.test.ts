@@ -9,7 +9,8 @@ import { resultRows } from "@/db/result-rows";
 import { coupleBlocks, couples, locations, users } from "@/db/schema";
 import { unitVector } from "@/lib/directory/nearest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
-import { shownCoordinates } from "@/lib/locations/privacy";
+import { haversineKm } from "@/lib/locations/bands";
+import { ownCentre, shownCoordinates } from "@/lib/locations/privacy";
 import { call } from "../support/api";
 import { getProfile } from "../support/couples";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
@@ -486,6 +487,54 @@ describe("GET /api/directory", () => {
     // Without the radius Porto (about 270 km) follows them.
     const all = (await list(`?q=${tag}&sort=nearest`, me.a.headers)).json as Page;
     expect(all.data.map((card) => card.coupleId)).toEqual([...[...same].sort(), porto.coupleId]);
+  });
+
+  it("orders a search matching more couples than it sorts at once as one matching few: nearest first, ties by id, every match once", async () => {
+    const tag = newTag();
+    const me = await couple(tag, "Me", { place: LISBON });
+    // More matches than the nearest sort orders as they are (lib/directory/queries.ts fewMatches),
+    // at five snapped points (several couples to each: ties) and three without a shown point.
+    const spots = [SINTRA, PORTO, FAR, { ...LISBON, lat: 39.4 }, { ...PORTO, lat: 40.2, lng: -7.9 }];
+    const total = 113;
+    const db = await getDb();
+    const key = (part: string) => sql`md5(${tag} || ${part} || g)::uuid`;
+    await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+      select ${key("u")}, ${tag} || g || '@example.test', 'x', 'Bulk', 'Last', date '1990-01-01', now() from generate_series(1, ${total}) g`);
+    await db.execute(sql`insert into couples (id, partner1_id, couple_name, couple_types, status, is_visible)
+      select ${key("c")}, ${key("u")}, ${tag} || ' Bulk' || g || (case when g % 20 = 0 then ' Few' else '' end),
+        array['global_adventurers'], 'active', true from generate_series(1, ${total}) g`);
+    await db.execute(sql`insert into locations (entity_type, entity_id, place_id, display_location, latitude, longitude, city, country, privacy_level)
+      select 'couple', ${key("c")}, 'test:' || g, 'Somewhere', (${sql.param(spots.map((spot) => spot.lat))}::float8[])[1 + g % 5],
+        (${sql.param(spots.map((spot) => spot.lng))}::float8[])[1 + g % 5], 'Somewhere', 'Portugal',
+        (case when g <= 3 then 'hidden' else 'city' end)::privacy_level from generate_series(1, ${total}) g`);
+    const rows = resultRows<{ id: string; name: string; g: number }>(
+      await db.execute(sql`select ${key("c")} as id, ${tag} || ' Bulk' || g as name, g from generate_series(1, ${total}) g`),
+    );
+    // What the list must be: shown points' distances from the viewer's own centre, ties by id, the hidden ones last by id.
+    const centre = ownCentre("city", LISBON.lat, LISBON.lng)!;
+    const km = ({ g }: { g: number }) => {
+      const spot = spots[g % 5]!;
+      return g <= 3 ? Infinity : haversineKm(centre, shownCoordinates("city", spot.lat, spot.lng)!);
+    };
+    const expected = [...rows].sort((x, y) => km(x) - km(y) || (x.id < y.id ? -1 : 1) || 0).map((row) => row.id);
+    const everyPage = async (q: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await list(
+          `?q=${encodeURIComponent(q)}&sort=nearest&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+          me.a.headers,
+        );
+        expect(res.status).toBe(200);
+        const page = res.json as Page;
+        seen.push(...page.data.map((card) => card.coupleId));
+        cursor = page.pagination.nextCursor;
+      } while (cursor && seen.length < 500);
+      return seen;
+    };
+    expect(await everyPage(`${tag} Bulk`)).toEqual(expected);
+    const few = new Set(rows.filter((row) => row.g % 20 === 0).map((row) => row.id));
+    expect(await everyPage(`${tag} Few`)).toEqual(expected.filter((id) => few.has(id)));
   });
 
   it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
