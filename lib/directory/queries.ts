@@ -28,14 +28,14 @@ export type DirectoryPage = KeysetPage<DirectoryCard>;
 const MEASURED = 0;
 const UNMEASURED = 1;
 
-/** The most matches of a search the nearest sort orders as they are; a search matching more walks the index. */
+/** The most matches of a search a page orders as they are; a search matching more reads its sort's index. */
 const SEARCH_MATCHES_SORTED = 100;
 
 /**
  * The ids of a search's matches when there are at most SEARCH_MATCHES_SORTED of them, else null.
- * The KNN walk stops after a page of matches only where matches are dense: a name matching a few
- * couples far away (or fewer than a page) would walk the whole network. Read from the search's
- * trigram index (or, for a common word, the first rows of the table), and only so many.
+ * A sort's index walk stops after a page of matches only where matches are dense: a name matching
+ * a few couples far away, or long ago (or fewer than a page), would walk the whole network. Read
+ * from the search's trigram index (or, for a common word, the first rows of the table), and only so many.
  */
 async function fewMatches(db: Db, filtered: SQL | undefined): Promise<string[] | null> {
   const matches = await db
@@ -111,7 +111,7 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
  * the couples without a shown point, by id), an interest filter may start from
  * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx
- * (under nearest, a search matching at most SEARCH_MATCHES_SORTED couples is sorted whole, never walked).
+ * (a search matching at most SEARCH_MATCHES_SORTED couples is sorted whole under any sort, never walked).
  * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
  * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
  * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
@@ -176,6 +176,11 @@ async function readDirectory<Extra extends object>(
   };
   const context = cursorContext(filters);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
+  const few = searchWords(query.q).length > 0 ? await fewMatches(db, filtered) : null;
+  /** The distance filter alone: for couples already narrowed (a search's few, the nearest walk's page). */
+  const inRadius = near && query.distance !== undefined ? and(near.hasPoint, near.closerThan(query.distance)) : undefined;
+  /** The couples a page may hold: a search's few matches (matched already), else every couple the filters match. */
+  const candidates = few ? and(inArray(couples.id, few), inRadius) : matching;
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
   // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
@@ -215,9 +220,6 @@ async function readDirectory<Extra extends object>(
     // without one by id. The cursor names the last couple only: its key is measured again here,
     // never carried by the client (a cursor's payload is signed, not sealed, and distances leave
     // only as bands).
-    const few = searchWords(query.q).length > 0 ? await fewMatches(db, filtered) : null;
-    /** The couples a page may hold: a search's few matches (already filtered), else every couple the filters match. */
-    const candidates = few ? inArray(couples.id, few) : filtered;
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
       // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
@@ -228,7 +230,6 @@ async function readDirectory<Extra extends object>(
             .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id)))
         : null;
       const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
-      const inRadius = query.distance === undefined ? undefined : near.closerThan(query.distance);
       // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
       // or none), and many couples share a snapped point: the walk takes a page's worth of the
       // nearest and every couple tied with the last (`with ties`), then only those are read and
@@ -243,7 +244,11 @@ async function readDirectory<Extra extends object>(
         .orderBy(asc(near.chord));
       // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
       const walked = few ? undefined : sql`${couples.id} = any(array(${walk} fetch first ${query.limit + 1} rows with ties))`;
-      measured = await select(and(candidates, keyset, walked, inRadius), [asc(near.chord), asc(couples.id)], query.limit + 1);
+      measured = await select(
+        and(few ? candidates : and(filtered, walked, inRadius), keyset),
+        [asc(near.chord), asc(couples.id)],
+        query.limit + 1,
+      );
     }
     let unmeasured: Row[] = [];
     const room = query.limit + 1 - measured.length;
@@ -266,16 +271,16 @@ async function readDirectory<Extra extends object>(
         .select({ id: couples.id })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(matching, shares, keyset))
+        .where(and(candidates, shares, keyset))
         .orderBy(desc(common), desc(couples.id))
         .limit(query.limit + 1);
-      sharing = await select(and(matching, inArray(couples.id, ranked)), [desc(common), desc(couples.id)], query.limit + 1);
+      sharing = await select(and(candidates, inArray(couples.id, ranked)), [desc(common), desc(couples.id)], query.limit + 1);
     }
     const room = query.limit + 1 - sharing.length;
     const none =
       room > 0
         ? await select(
-            and(matching, sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined),
+            and(candidates, sql`not ${shares}`, count === 0 ? sql`${couples.id} < ${after!.id}::uuid` : undefined),
             [desc(couples.id)],
             room,
           )
@@ -286,7 +291,7 @@ async function readDirectory<Extra extends object>(
     const keyset = after
       ? sql`(${couples.createdAt}, ${couples.id}) < ('epoch'::timestamptz + ${after.sortKey as number}::bigint * interval '1 microsecond', ${after.id}::uuid)`
       : undefined;
-    rows = await select(and(matching, keyset), [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
+    rows = await select(and(candidates, keyset), [desc(couples.createdAt), desc(couples.id)], query.limit + 1);
     lastKey = (row) => Number(row.createdMicros);
   }
 

@@ -489,7 +489,7 @@ describe("GET /api/directory", () => {
     expect(all.data.map((card) => card.coupleId)).toEqual([...[...same].sort(), porto.coupleId]);
   });
 
-  it("orders a search matching more couples than it sorts at once as one matching few: nearest first, ties by id, every match once", async () => {
+  it("orders a search matching more couples than a page sorts at once as one matching few: nearest or newest first, ties by id, every match once", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { place: LISBON });
     // More matches than the nearest sort orders as they are (lib/directory/queries.ts fewMatches),
@@ -517,14 +517,12 @@ describe("GET /api/directory", () => {
       return g <= 3 ? Infinity : haversineKm(centre, shownCoordinates("city", spot.lat, spot.lng)!);
     };
     const expected = [...rows].sort((x, y) => km(x) - km(y) || (x.id < y.id ? -1 : 1) || 0).map((row) => row.id);
-    const everyPage = async (q: string) => {
+    const everyPage = async (q: string, sort: "nearest" | "newest") => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const res = await list(
-          `?q=${encodeURIComponent(q)}&sort=nearest&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-          me.a.headers,
-        );
+        const qs = `?q=${encodeURIComponent(q)}&sort=${sort}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+        const res = await list(qs, me.a.headers);
         expect(res.status).toBe(200);
         const page = res.json as Page;
         seen.push(...page.data.map((card) => card.coupleId));
@@ -532,9 +530,13 @@ describe("GET /api/directory", () => {
       } while (cursor && seen.length < 500);
       return seen;
     };
-    expect(await everyPage(`${tag} Bulk`)).toEqual(expected);
     const few = new Set(rows.filter((row) => row.g % 20 === 0).map((row) => row.id));
-    expect(await everyPage(`${tag} Few`)).toEqual(expected.filter((id) => few.has(id)));
+    expect(await everyPage(`${tag} Bulk`, "nearest")).toEqual(expected);
+    expect(await everyPage(`${tag} Few`, "nearest")).toEqual(expected.filter((id) => few.has(id)));
+    // Newest first: one statement made them all at once, so by id, the greatest first.
+    const newest = rows.map((row) => row.id).sort((x, y) => (x < y ? 1 : -1));
+    expect(await everyPage(`${tag} Bulk`, "newest")).toEqual(newest);
+    expect(await everyPage(`${tag} Few`, "newest")).toEqual(newest.filter((id) => few.has(id)));
   });
 
   it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
