@@ -33,7 +33,7 @@ export const shownPoint = sql`shown_point(${locations.privacyLevel}, ${locations
  * The nearest sort's SQL around `centre` (the viewer's shown point): `chord`, the sort key;
  * `hasPoint`, the partial index's predicate (the query must repeat it for the planner to use
  * the index); `within`, the distance filter the index narrows; `closerThan`, the same bound alone,
- * for couples already narrowed (the nearest sort's walk).
+ * for couples already narrowed (the nearest walk's page, a search's few matches).
  */
 export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);

@@ -58,15 +58,16 @@ type DirectoryWhere = Omit<DirectoryQuery, "cursor" | "limit">;
 
 /**
  * What a directory query reads, whatever it returns (a page, a count): the viewer's centre and
- * sort, and the SQL of the couples matching the filters. `filtered` leaves the distance out (the
- * nearest sort's walk needs it so), `matching` has it.
+ * sort, and the SQL of the couples matching the filters: `visible`, the rule of who may see a couple
+ * alone; `filtered`, every filter but the distance; `matching`, all of them.
  */
 function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
   const centre = viewerCentre(viewer);
   if (!centre && (query.distance !== undefined || query.sort === "nearest")) throw locationRequired();
   const near = centre ? nearestSql(centre) : null;
+  const visible = seenByOther({ coupleId: viewer?.id ?? null });
   const filtered = and(
-    seenByOther({ coupleId: viewer?.id ?? null }),
+    visible,
     ...searchWords(query.q).map((word) => sql`${couples.searchText} ilike ${`%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
     query.interests.length ? sql`${couples.matchInterests} && ${sql.param(query.interests)}::text[]` : undefined,
     query.styles.length ? sql`${couples.coupleTypes} && ${sql.param(query.styles)}::text[]` : undefined,
@@ -75,7 +76,7 @@ function directoryScope(viewer: ViewerCouple | null, query: DirectoryWhere) {
     query.photoVerified ? gt(couples.photoVerifiedPartners, 0) : undefined,
   );
   const matching = and(filtered, near && query.distance !== undefined ? and(near.hasPoint, near.within(query.distance)) : undefined);
-  return { sort: query.sort ?? defaultSort(centre !== null), near, filtered, matching };
+  return { sort: query.sort ?? defaultSort(centre !== null), near, visible, filtered, matching };
 }
 
 /** The most a count counts: past it, the filter sheet says '1,000+'. */
@@ -164,7 +165,7 @@ async function readDirectory<Extra extends object>(
   extra: (row: { place: StoredLocation | null }) => Extra,
 ): Promise<KeysetPage<DirectoryCard & Extra>> {
   const viewer = known ? known.viewer : await viewerCouple(db, viewerUserId);
-  const { sort, near, filtered, matching } = directoryScope(viewer, query);
+  const { sort, near, visible, filtered, matching } = directoryScope(viewer, query);
   const filters: DirectoryFilters = {
     q: query.q,
     interests: query.interests,
@@ -179,8 +180,11 @@ async function readDirectory<Extra extends object>(
   const few = searchWords(query.q).length > 0 ? await fewMatches(db, filtered) : null;
   /** The distance filter alone: for couples already narrowed (a search's few, the nearest walk's page). */
   const inRadius = near && query.distance !== undefined ? and(near.hasPoint, near.closerThan(query.distance)) : undefined;
-  /** The couples a page may hold: a search's few matches (matched already), else every couple the filters match. */
-  const candidates = few ? and(inArray(couples.id, few), inRadius) : matching;
+  /**
+   * The couples a page may hold: a search's few matches (their words and filters matched already;
+   * who may see them checked again in the page's own statement), else every couple the filters match.
+   */
+  const candidates = few ? and(sql`${couples.id} = any(${sql.param(few)}::uuid[])`, visible, inRadius) : matching;
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
   // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
@@ -233,14 +237,14 @@ async function readDirectory<Extra extends object>(
       // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
       // or none), and many couples share a snapped point: the walk takes a page's worth of the
       // nearest and every couple tied with the last (`with ties`), then only those are read and
-      // ordered by distance and id. The walk ignores the distance filter, so it always stops after
-      // a page's worth of index entries; the page then keeps those within the radius. A search's
+      // ordered by distance and id. With a distance, the walk stays inside the radius's cube (the
+      // index narrows it), so a crowd at one point beyond the radius is never read. A search's
       // few matches need no walk: they are sorted as they are.
       const walk = db
         .select({ id: couples.id })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(filtered, keyset))
+        .where(and(matching, keyset))
         .orderBy(asc(near.chord));
       // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
       const walked = few ? undefined : sql`${couples.id} = any(array(${walk} fetch first ${query.limit + 1} rows with ties))`;

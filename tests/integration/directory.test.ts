@@ -489,13 +489,14 @@ describe("GET /api/directory", () => {
     expect(all.data.map((card) => card.coupleId)).toEqual([...[...same].sort(), porto.coupleId]);
   });
 
-  it("orders a search matching more couples than a page sorts at once as one matching few: nearest or newest first, ties by id, every match once", async () => {
+  it("lists a search matching more couples than are ordered whole as one matching few: each sort, ties by id, the unseen never", async () => {
     const tag = newTag();
-    const me = await couple(tag, "Me", { place: LISBON });
-    // More matches than the nearest sort orders as they are (lib/directory/queries.ts fewMatches),
-    // at five snapped points (several couples to each: ties) and three without a shown point.
+    // The viewer's own couple matches the search too, and is never listed.
+    const me = await couple(tag, "Bulk Me", { place: LISBON });
+    // More matches than a page orders as they are (lib/directory/queries.ts fewMatches), at five
+    // snapped points (ties), three without a shown point; five also match a second word.
     const spots = [SINTRA, PORTO, FAR, { ...LISBON, lat: 39.4 }, { ...PORTO, lat: 40.2, lng: -7.9 }];
-    const total = 113;
+    const total = 117;
     const db = await getDb();
     const key = (part: string) => sql`md5(${tag} || ${part} || g)::uuid`;
     await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
@@ -507,22 +508,44 @@ describe("GET /api/directory", () => {
       select 'couple', ${key("c")}, 'test:' || g, 'Somewhere', (${sql.param(spots.map((spot) => spot.lat))}::float8[])[1 + g % 5],
         (${sql.param(spots.map((spot) => spot.lng))}::float8[])[1 + g % 5], 'Somewhere', 'Portugal',
         (case when g <= 3 then 'hidden' else 'city' end)::privacy_level from generate_series(1, ${total}) g`);
-    const rows = resultRows<{ id: string; name: string; g: number }>(
-      await db.execute(sql`select ${key("c")} as id, ${tag} || ' Bulk' || g as name, g from generate_series(1, ${total}) g`),
+    const rows = resultRows<{ id: string; user: string; g: number }>(
+      await db.execute(sql`select ${key("c")} as id, ${key("u")} as user, g from generate_series(1, ${total}) g`),
     );
-    // What the list must be: shown points' distances from the viewer's own centre, ties by id, the hidden ones last by id.
+    const bulk = (g: number) => rows.find((row) => row.g === g)!;
+    // Never listed: a hidden couple, a suspended one, one the viewer blocked, one that blocked the viewer.
+    const unseen = new Set([5, 6, 7, 8, 40].map((g) => bulk(g).id));
+    await db
+      .update(couples)
+      .set({ isVisible: false })
+      .where(eq(couples.id, bulk(5).id));
+    await db
+      .update(couples)
+      .set({ status: "suspended" })
+      .where(eq(couples.id, bulk(6).id));
+    await db.insert(coupleBlocks).values([
+      { blockerCoupleId: me.coupleId, blockedCoupleId: bulk(7).id, createdByUserId: me.a.userId },
+      { blockerCoupleId: bulk(8).id, blockedCoupleId: me.coupleId, createdByUserId: bulk(8).user },
+      { blockerCoupleId: bulk(40).id, blockedCoupleId: me.coupleId, createdByUserId: bulk(40).user },
+    ]);
+    // What each list must be: shown points' distances from the viewer's own centre, ties by id, the hidden places last by id.
     const centre = ownCentre("city", LISBON.lat, LISBON.lng)!;
     const km = ({ g }: { g: number }) => {
       const spot = spots[g % 5]!;
       return g <= 3 ? Infinity : haversineKm(centre, shownCoordinates("city", spot.lat, spot.lng)!);
     };
-    const expected = [...rows].sort((x, y) => km(x) - km(y) || (x.id < y.id ? -1 : 1) || 0).map((row) => row.id);
-    const everyPage = async (q: string, sort: "nearest" | "newest") => {
+    const listed = rows.filter((row) => !unseen.has(row.id));
+    const nearest = [...listed].sort((x, y) => km(x) - km(y) || (x.id < y.id ? -1 : 1) || 0);
+    // Newest first: one statement made them all at once, so by id, the greatest first; 'most in
+    // common' with no interests on either side lists them all by id, the greatest first, too.
+    const newest = listed.map((row) => row.id).sort((x, y) => (x < y ? 1 : -1));
+    const everyPage = async (q: string, qs: string) => {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
-        const qs = `?q=${encodeURIComponent(q)}&sort=${sort}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-        const res = await list(qs, me.a.headers);
+        const res = await list(
+          `?q=${encodeURIComponent(q)}${qs}&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+          me.a.headers,
+        );
         expect(res.status).toBe(200);
         const page = res.json as Page;
         seen.push(...page.data.map((card) => card.coupleId));
@@ -530,13 +553,17 @@ describe("GET /api/directory", () => {
       } while (cursor && seen.length < 500);
       return seen;
     };
-    const few = new Set(rows.filter((row) => row.g % 20 === 0).map((row) => row.id));
-    expect(await everyPage(`${tag} Bulk`, "nearest")).toEqual(expected);
-    expect(await everyPage(`${tag} Few`, "nearest")).toEqual(expected.filter((id) => few.has(id)));
-    // Newest first: one statement made them all at once, so by id, the greatest first.
-    const newest = rows.map((row) => row.id).sort((x, y) => (x < y ? 1 : -1));
-    expect(await everyPage(`${tag} Bulk`, "newest")).toEqual(newest);
-    expect(await everyPage(`${tag} Few`, "newest")).toEqual(newest.filter((id) => few.has(id)));
+    const few = (ids: string[]) => ids.filter((id) => rows.find((row) => row.id === id)!.g % 20 === 0);
+    const ids = (list: { id: string }[]) => list.map((row) => row.id);
+    for (const [qs, order] of [
+      ["&sort=nearest", ids(nearest)],
+      ["&sort=nearest&distance=100", ids(nearest.filter((row) => km(row) <= 100))],
+      ["&sort=newest", newest],
+      ["&sort=common", newest],
+    ] as const) {
+      expect(await everyPage(`${tag} Bulk`, qs), qs).toEqual(order);
+      expect(await everyPage(`${tag} Few`, qs), qs).toEqual(few([...order]));
+    }
   });
 
   it("measures from the same shown point in SQL as lib/locations/privacy.ts computes", async () => {
