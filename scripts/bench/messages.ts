@@ -83,10 +83,13 @@ async function fill(sql: postgres.Sql, messages: number): Promise<void> {
     from (select distinct on (conversation_id) conversation_id, id, created_at from messages order by conversation_id, seq desc) m
     where v.id = m.conversation_id`);
   // The viewer's conversation as a chat is: every fifth message answers the one before, every third has a heart.
+  // Elsewhere one message in ten has one (its author's own, enough for the table's size and plans).
   await sql.unsafe(`update messages m set reply_to_id = p.id from messages p
     where m.conversation_id = md5('v1')::uuid and p.conversation_id = m.conversation_id and p.seq = m.seq - 1 and m.seq % 5 = 0`);
   await sql.unsafe(`insert into message_reactions (message_id, user_id, kind)
     select id, md5('u2')::uuid, 'heart' from messages where conversation_id = md5('v1')::uuid and seq % 3 = 0`);
+  await sql.unsafe(`insert into message_reactions (message_id, user_id, kind)
+    select id, author_user_id, 'heart' from messages where conversation_id <> md5('v1')::uuid and seq % 10 = 0`);
   // Notifications for everyone, the viewer's among them, a tenth unread; one in ten a conversation's row.
   const notifications = messages * NOTIFICATIONS_PER_MESSAGE;
   await sql.unsafe(`insert into notifications (user_id, type, title, message, is_read, created_at, group_key, conversation_id)
