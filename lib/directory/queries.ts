@@ -236,18 +236,21 @@ async function readDirectory<Extra extends object>(
       const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
       // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
       // or none), and many couples share a snapped point: the walk takes a page's worth of the
-      // nearest and every couple tied with the last (`with ties`), then only those are read and
-      // ordered by distance and id. With a distance, the walk stays inside the radius's cube (the
+      // nearest and every couple tied with the last (`with ties`), orders them by distance and id
+      // and keeps a page. With a distance, the walk stays inside the radius's cube (the
       // index narrows it), so a crowd at one point beyond the radius is never read. A search's
       // few matches need no walk: they are sorted as they are.
       const walk = db
-        .select({ id: couples.id })
+        .select({ id: couples.id, chord: sql<number>`${near.chord}`.as("chord") })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
         .where(and(matching, keyset))
         .orderBy(asc(near.chord));
-      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
-      const walked = few ? undefined : sql`${couples.id} = any(array(${walk} fetch first ${query.limit + 1} rows with ties))`;
+      // The page's ids are chosen among the walk's rows (a crowd at one point is read once, not
+      // again by id); as an array, so the walk runs once (as `in` it may run again for every couple
+      // it is joined to).
+      const page = sql`select walked.id from (${walk} fetch first ${query.limit + 1} rows with ties) walked order by walked.chord, walked.id limit ${query.limit + 1}`;
+      const walked = few ? undefined : sql`${couples.id} = any(array(${page}))`;
       measured = await select(
         and(few ? candidates : and(filtered, walked, inRadius), keyset),
         [asc(near.chord), asc(couples.id)],
