@@ -12,7 +12,7 @@ import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { openingArea } from "./map";
-import { kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -237,20 +237,27 @@ async function readDirectory<Extra extends object>(
       // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
       // or none), and many couples share a snapped point: the walk takes a page's worth of the
       // nearest and every couple tied with the last (`with ties`), orders them by distance and id
-      // and keeps a page. With a distance, the walk stays inside the radius's cube (the
-      // index narrows it), so a crowd at one point beyond the radius is never read. A search's
-      // few matches need no walk: they are sorted as they are.
+      // and keeps a page, so a crowd at one point is read once. The walk has no condition the
+      // index could answer but its order, so Postgres always walks and stops. A search's few
+      // matches need no walk: they are sorted as they are.
       const walk = db
         .select({ id: couples.id, chord: sql<number>`${near.chord}`.as("chord") })
         .from(couples)
         .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(matching, keyset))
+        .where(and(filtered, keyset))
         .orderBy(asc(near.chord));
-      // The page's ids are chosen among the walk's rows (a crowd at one point is read once, not
-      // again by id); as an array, so the walk runs once (as `in` it may run again for every couple
-      // it is joined to).
-      const page = sql`select walked.id from (${walk} fetch first ${query.limit + 1} rows with ties) walked order by walked.chord, walked.id limit ${query.limit + 1}`;
-      const walked = few ? undefined : sql`${couples.id} = any(array(${page}))`;
+      const size = query.limit + 1;
+      const page = sql`select walked.id from (${walk} fetch first ${size} rows with ties) walked order by walked.chord, walked.id limit ${size}`;
+      // With a distance, the nearest page's worth first, without ties: when it crosses the radius it
+      // holds every couple within it (a crowd just beyond the radius is never read); only a page
+      // wholly inside takes the walk with ties (those ties are inside too).
+      const bound = query.distance === undefined ? null : sql`${chordOf(query.distance)}::float8`;
+      const ids = bound
+        ? sql`case when (select count(*) from (${walk} limit ${size}) nearest where nearest.chord <= ${bound}) < ${size}
+            then array(select nearest.id from (${walk} limit ${size}) nearest) else array(${page}) end`
+        : sql`array(${page})`;
+      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
+      const walked = few ? undefined : sql`${couples.id} = any(${ids})`;
       measured = await select(
         and(few ? candidates : and(filtered, walked, inRadius), keyset),
         [asc(near.chord), asc(couples.id)],
