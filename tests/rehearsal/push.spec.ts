@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect, request as newRequest, test, type APIRequestContext, type BrowserContext, type Page } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoCoupleName, demoEmail } from "../../lib/demo/data";
+import { UNREAD_EVENT } from "../../lib/live/rules";
 import { startPushStandIn, type Certificate } from "../support/push-stand-in";
 import { csrf, signIn } from "./support";
 
@@ -51,6 +52,9 @@ async function holdStream(context: BrowserContext, origin: string) {
       said.text += value;
     }
   })();
+  // The stream has taken its place in the person's events once it has said the unread counts
+  // (lib/live/sse.ts begin): only what is committed after that is its to send.
+  await expect.poll(() => said.text.includes(`event: ${UNREAD_EVENT}\n`), { timeout: 15_000 }).toBe(true);
   return { said, close: () => abort.abort() };
 }
 
