@@ -33,13 +33,14 @@ export const shownPoint = sql`shown_point(${locations.privacyLevel}, ${locations
  * The nearest sort's SQL around `centre` (the viewer's shown point): `chord`, the sort key;
  * `hasPoint`, the partial index's predicate (the query must repeat it for the planner to use
  * the index); `within`, the distance filter the index narrows; `closerThan`, the same bound alone,
- * for couples already narrowed (the nearest walk's page, a search's few matches).
+ * for couples already narrowed (the nearest walk's page, a search's few matches); `bound`, the chord itself.
  */
 export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);
   const centreCube = sql`cube(array[${x}, ${y}, ${z}]::float8[])`;
   const chord = sql<number>`(${shownPoint} <-> ${centreCube})`;
-  const closerThan = (km: number): SQL => sql`${chord} <= ${chordOf(km)}::float8`;
+  const bound = (km: number): SQL => sql`${chordOf(km)}::float8`;
+  const closerThan = (km: number): SQL => sql`${chord} <= ${bound(km)}`;
   return {
     chord,
     hasPoint: and(
@@ -49,7 +50,9 @@ export function nearestSql(centre: Point) {
       isNotNull(locations.longitude),
     )!,
     /** Within `km`: the cube around the centre holding every point that close (what the index answers), then the exact bound. */
-    within: (km: number): SQL => sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${chordOf(km)}::float8, 3) and ${closerThan(km)})`,
+    within: (km: number): SQL => sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${bound(km)}, 3) and ${closerThan(km)})`,
     closerThan,
+    /** The chord `km` away (SQL), for a walk's own rows (`closerThan` reads the joined place). */
+    bound,
   };
 }

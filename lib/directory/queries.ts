@@ -12,7 +12,7 @@ import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { openingArea } from "./map";
-import { chordOf, kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -251,7 +251,7 @@ async function readDirectory<Extra extends object>(
       // With a distance, the nearest page's worth first, without ties: when it crosses the radius it
       // holds every couple within it (a crowd just beyond the radius is never read); only a page
       // wholly inside takes the walk with ties (those ties are inside too).
-      const bound = query.distance === undefined ? null : sql`${chordOf(query.distance)}::float8`;
+      const bound = query.distance === undefined ? null : near.bound(query.distance);
       const ids = bound
         ? sql`case when (select count(*) from (${walk} limit ${size}) nearest where nearest.chord <= ${bound}) < ${size}
             then array(select nearest.id from (${walk} limit ${size}) nearest) else array(${page}) end`
