@@ -1,6 +1,8 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { transaction } from "@/db/transaction";
 import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
 import { revokeAllSessions } from "@/lib/auth/sessions";
@@ -56,29 +58,18 @@ const shapeStanding = (row: { id: string; kind: string; reason: string; endsAt: 
   createdAt: row.createdAt.toISOString(),
 });
 
-/** The couple's restriction in force now, the longest one when several stand (null: none). */
-export async function currentRestriction(db: Db, coupleId: string): Promise<StandingSanction | null> {
-  const rows = await db
+/** The couple's restriction in force now, the longest one when several stand (at most one row). */
+const restrictionRead = (db: Db, coupleId: SQL) =>
+  db
     .select(standingColumns)
     .from(coupleSanctions)
     .where(and(eq(coupleSanctions.coupleId, coupleId), eq(coupleSanctions.kind, "restrict"), standingNow()))
     .orderBy(sql`${coupleSanctions.endsAt} desc nulls first`)
     .limit(1);
-  return rows[0] ? shapeStanding(rows[0]) : null;
-}
 
-/** Before a hello, a message, a post or a reply: a restricted couple is refused (403 ACCOUNT_RESTRICTED, with why and until when). */
-export async function assertNotRestricted(db: Db, coupleId: string): Promise<void> {
-  const restriction = await currentRestriction(db, coupleId);
-  if (restriction)
-    throw new AppError("ACCOUNT_RESTRICTED", restrictedText(restriction), {
-      body: { restriction: { reason: restriction.reason, endsAt: restriction.endsAt } },
-    });
-}
-
-/** The warning the couple has not seen yet (shown once, before anything else), oldest first. */
-export async function unseenWarning(db: Db, coupleId: string): Promise<StandingSanction | null> {
-  const [row] = await db
+/** The warning the couple has not seen yet (shown once, before anything else), oldest first (at most one row). */
+const warningRead = (db: Db, coupleId: SQL) =>
+  db
     .select(standingColumns)
     .from(coupleSanctions)
     .where(
@@ -91,6 +82,25 @@ export async function unseenWarning(db: Db, coupleId: string): Promise<StandingS
     )
     .orderBy(coupleSanctions.createdAt)
     .limit(1);
+
+/** The couple's restriction in force now, the longest one when several stand (null: none). */
+export async function currentRestriction(db: Db, coupleId: string): Promise<StandingSanction | null> {
+  const [row] = await restrictionRead(db, sql`${coupleId}`);
+  return row ? shapeStanding(row) : null;
+}
+
+/** Before a hello, a message, a post or a reply: a restricted couple is refused (403 ACCOUNT_RESTRICTED, with why and until when). */
+export async function assertNotRestricted(db: Db, coupleId: string): Promise<void> {
+  const restriction = await currentRestriction(db, coupleId);
+  if (restriction)
+    throw new AppError("ACCOUNT_RESTRICTED", restrictedText(restriction), {
+      body: { restriction: { reason: restriction.reason, endsAt: restriction.endsAt } },
+    });
+}
+
+/** The warning the couple has not seen yet (null: none). */
+export async function unseenWarning(db: Db, coupleId: string): Promise<StandingSanction | null> {
+  const [row] = await warningRead(db, sql`${coupleId}`);
   return row ? shapeStanding(row) : null;
 }
 
@@ -268,11 +278,20 @@ export async function sanctionsOf(db: Db, coupleId: string) {
   }));
 }
 
+/**
+ * Both notices in one prepared statement, as every signed-in page asks for them: each read keeps
+ * its own order and limit inside the union (a warning's kind is 'warn', a restriction's 'restrict').
+ */
+const noticesRead = preparedPer((db) => {
+  const coupleId = sql`${sql.placeholder("coupleId")}`;
+  return unionAll(warningRead(db, coupleId), restrictionRead(db, coupleId)).prepare("couple_notices");
+});
+
 /** What the couple's pages show above everything (the app's layout): an unread warning, and a restriction in force. */
 export async function coupleNotices(
   db: Db,
   coupleId: string,
 ): Promise<{ warning: StandingSanction | null; restriction: StandingSanction | null }> {
-  const [warning, restriction] = await Promise.all([unseenWarning(db, coupleId), currentRestriction(db, coupleId)]);
-  return { warning, restriction };
+  const rows = (await noticesRead(db).execute({ coupleId })).map(shapeStanding);
+  return { warning: rows.find((row) => row.kind === "warn") ?? null, restriction: rows.find((row) => row.kind === "restrict") ?? null };
 }

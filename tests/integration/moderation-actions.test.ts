@@ -9,7 +9,7 @@ import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
 import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
-import { markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
+import { coupleNotices, currentRestriction, markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
@@ -78,6 +78,36 @@ describe("warn", () => {
     expect((await forum.create(postBody(), target.a.headers)).status).toBe(201);
     const log = await moderation.log(`?couple=${target.coupleId}`, headers);
     expect(log.json.data[0]).toMatchObject({ action: "warn", moderator: { userId }, reason: "harassment", note: "Wrote again after a no" });
+  });
+});
+
+describe("what the couple's pages show above everything", () => {
+  it("the oldest unseen warning and the longest restriction in force, read together as each alone", async () => {
+    const target = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const db = await getDb();
+    expect(await coupleNotices(db, target.coupleId)).toEqual({ warning: null, restriction: null });
+    const act = async (input: Record<string, unknown>) => (await sanctions.act(target.coupleId, input, headers)).json.data.id as string;
+    const firstWarning = await act({ kind: "warn", reason: "spam" });
+    const secondWarning = await act({ kind: "warn", reason: "spam" });
+    await act({ kind: "restrict", reason: "spam", days: 1 });
+    const longest = await act({ kind: "restrict", reason: "spam", days: 30 });
+    await act({ kind: "restrict", reason: "spam", days: 7 });
+
+    const shown = await coupleNotices(db, target.coupleId);
+    expect(shown.warning).toMatchObject({ id: firstWarning, kind: "warn", reason: "spam", endsAt: null });
+    expect(shown.restriction).toMatchObject({ id: longest, kind: "restrict" });
+    expect(shown).toEqual({
+      warning: await unseenWarning(db, target.coupleId),
+      restriction: await currentRestriction(db, target.coupleId),
+    });
+
+    await markWarningSeen(db, target.coupleId, firstWarning);
+    expect((await coupleNotices(db, target.coupleId)).warning?.id).toBe(secondWarning);
+    await markWarningSeen(db, target.coupleId, secondWarning);
+    expect((await coupleNotices(db, target.coupleId)).warning).toBeNull();
+    // Another couple's notices are not theirs.
+    expect(await coupleNotices(db, (await messagingCouple()).coupleId)).toEqual({ warning: null, restriction: null });
   });
 });
 
