@@ -48,7 +48,7 @@ export function LocationSearch({
 }: LocationSearchProps) {
   const id = useId();
   const ids = { input: `${id}-input`, list: `${id}-list`, title: `${id}-title`, hint: `${id}-hint`, error: `${id}-error` };
-  const { state, schedule, retry, reset } = useLocationSearch();
+  const { state, prepare, schedule, retry, reset } = useLocationSearch();
   const [query, setQuery] = useState(initialQuery);
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
@@ -141,6 +141,7 @@ export function LocationSearch({
             schedule(event.target.value);
           }}
           onKeyDown={onKeyDown}
+          onFocus={prepare}
         />
         <div className={styles.dropdown} hidden={!expanded}>
           <p id={ids.title} className={styles.dropdownTitle}>

@@ -17,8 +17,10 @@ export type SearchState =
   | { kind: "unavailable"; message: string };
 
 /**
- * The search cache (and zod, which checks its entries) loads once the field is on screen, not
- * with the page's first paint; loaded early, it still answers when the network is gone.
+ * The search cache (and zod, which checks its entries) loads when the person first turns to the
+ * field (focus or a keystroke), not while the page starts: it is needed only once a search is
+ * answered or fails, 300 ms after typing at the soonest. The service worker keeps the chunk, so a
+ * later visit without a network still has it.
  */
 let searchCache: ReturnType<typeof loadSearchCache> | undefined;
 function loadSearchCache() {
@@ -51,7 +53,6 @@ export function useLocationSearch() {
   }, []);
 
   useEffect(() => cancel, [cancel]);
-  useEffect(() => void withSearchCache(), []);
 
   const run = useCallback(async (query: string) => {
     const controller = new AbortController();
@@ -74,17 +75,21 @@ export function useLocationSearch() {
     }
   }, []);
 
+  /** Call when the field gets focus: the cache is on its way before the first search. */
+  const prepare = useCallback(() => void withSearchCache(), []);
+
   /** Call on every keystroke. */
   const schedule = useCallback(
     (text: string) => {
       cancel();
+      prepare();
       if (text.trim().length < SEARCH_MIN_QUERY) {
         setState({ kind: "idle" });
         return;
       }
       timer.current = setTimeout(() => void run(text), SEARCH_DEBOUNCE_MS);
     },
-    [cancel, run],
+    [cancel, prepare, run],
   );
 
   /** 'Try searching again': at once, no debounce. */
@@ -101,5 +106,5 @@ export function useLocationSearch() {
     setState({ kind: "idle" });
   }, [cancel]);
 
-  return { state, schedule, retry, reset };
+  return { state, prepare, schedule, retry, reset };
 }
