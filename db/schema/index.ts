@@ -13,6 +13,7 @@ export * from "./forum";
 export * from "./forum-top";
 export * from "./settings";
 export * from "./discover";
+export * from "./directory";
 export * from "./events";
 export * from "./live";
 export * from "./images";

@@ -11,6 +11,7 @@ import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/location
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
+import { COMMON_STORED, commonCount, commonRanking, reachesFloor, sharedMask, viewerMask } from "./common";
 import { openingArea } from "./map";
 import { kmOfChord, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
@@ -113,9 +114,10 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * the couples without a shown point, by id), an interest filter may start from
  * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx
  * (a search matching at most SEARCH_MATCHES_SORTED couples is sorted whole under any sort, never walked).
- * 'Most in common' ranks every couple sharing one of the viewer's interests (the count depends
- * on the viewer, so no index holds that order: an index-only scan of couples_discoverable_common_idx
- * reads each couple's interest mask, counted with a popcount), then lists those sharing none by id.
+ * 'Most in common' lists the couples sharing one of the viewer's interests by how many, then those
+ * sharing none by id; its first pages rank the viewer's kept ranking and the couples changed since
+ * (./common.ts), deeper ones every couple sharing an interest (an index-only scan of
+ * couples_discoverable_common_idx reading each interest mask).
  */
 export async function listDirectory(
   db: Db,
@@ -187,11 +189,9 @@ async function readDirectory<Extra extends object>(
   const candidates = few ? and(sql`${couples.id} = any(${sql.param(few)}::uuid[])`, visible, inRadius) : matching;
 
   const mine = [...new Set(viewer?.interests.flat() ?? [])];
-  // Interests in common: the popcount of both masks' AND (interest_mask, migration 0011). The
-  // viewer's mask is an init plan, so it is computed once however the statement is planned.
-  const mineMask = sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
-  const shared = sql`(${couples.matchInterestsMask} & ${mineMask})`;
-  const common = sql<number>`bit_count(${shared}::bit(64))::int`;
+  const mineMask = viewerMask(mine);
+  const shared = sharedMask(mineMask);
+  const common = commonCount(mineMask);
   const createdMicros = sql<string>`(extract(epoch from ${couples.createdAt}) * 1000000)::bigint`;
   /** A page of cards: `where` is the whole condition (`matching` or narrower). */
   const select = (where: SQL | undefined, order: SQL[], limit: number) =>
@@ -280,15 +280,31 @@ async function readDirectory<Extra extends object>(
     let sharing: Row[] = [];
     if (count !== 0) {
       const keyset = after ? sql`(${common}, ${couples.id}) < (${count}::int, ${after.id}::uuid)` : undefined;
-      // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
-      const ranked = db
-        .select({ id: couples.id })
-        .from(couples)
-        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(candidates, shares, keyset))
-        .orderBy(desc(common), desc(couples.id))
-        .limit(query.limit + 1);
-      sharing = await select(and(candidates, inArray(couples.id, ranked)), [desc(common), desc(couples.id)], query.limit + 1);
+      const order = [desc(common), desc(couples.id)];
+      // The viewer's kept ranking (./common.ts) answers a page that ends at or above its floor, or
+      // any page when it holds every couple sharing an interest; a search's few are sorted as they are.
+      const ranking = !few && viewer && mine.length && query.limit < COMMON_STORED ? await commonRanking(db, viewer.id, mine) : null;
+      let exact = false;
+      if (ranking) {
+        sharing = await select(
+          and(candidates, shares, keyset, sql`${couples.id} = any(${sql.param(ranking.ids)}::uuid[])`),
+          order,
+          query.limit + 1,
+        );
+        const last = sharing[query.limit];
+        exact = ranking.floor === null || (last !== undefined && reachesFloor({ common: Number(last.common), id: last.id }, ranking.floor));
+      }
+      if (!exact) {
+        // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
+        const ranked = db
+          .select({ id: couples.id })
+          .from(couples)
+          .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+          .where(and(candidates, shares, keyset))
+          .orderBy(...order)
+          .limit(query.limit + 1);
+        sharing = await select(and(candidates, inArray(couples.id, ranked)), order, query.limit + 1);
+      }
     }
     const room = query.limit + 1 - sharing.length;
     const none =

@@ -6,7 +6,8 @@ import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as meRoute } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
-import { coupleBlocks, couples, locations, users } from "@/db/schema";
+import { coupleBlocks, couples, directoryCommonRanks, locations, users } from "@/db/schema";
+import { COMMON_STORED } from "@/lib/directory/common";
 import { unitVector } from "@/lib/directory/nearest";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { haversineKm } from "@/lib/locations/bands";
@@ -624,6 +625,115 @@ describe("GET /api/directory", () => {
     expect(names((await list(`?q=${encodeURIComponent(`${tag} 50%_`)}`, me.a.headers)).json as Page)).toEqual(["50%_off"]);
     // A literal %, not a wildcard: "{tag}%off" is in no name.
     expect(names((await list(`?q=${encodeURIComponent(`${tag}%off`)}`, me.a.headers)).json as Page)).toEqual([]);
+  });
+});
+
+describe("'most in common' from the viewer's kept ranking (lib/directory/common.ts)", () => {
+  it("pages the whole network as a plain recomputation ranks it, through the kept couples and past them, with the couples changed since", async () => {
+    const tag = newTag();
+    const V = INTEREST_VALUES;
+    const me = await couple(tag, "Rank Me", {
+      interests: [
+        [V[0]!, V[1]!, V[2]!],
+        [V[3]!, V[4]!],
+      ],
+    });
+    // More couples sharing an interest than a ranking keeps, at every count from 0 to 5, many tied.
+    const total = COMMON_STORED + 100;
+    // g % 6 of the viewer's five, which of them turning with g, and one other interest.
+    const interestsOf = (g: number) => [...Array.from({ length: g % 6 }, (_, k) => V[(g + k) % 5]!), V[5 + (g % 5)]!];
+    const db = await getDb();
+    const key = (part: string) => sql`md5(${tag} || ${part} || g)::uuid`;
+    const lists = Array.from({ length: total }, (_, i) => interestsOf(i + 1).join(","));
+    await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
+      select ${key("u")}, ${tag} || g || '@example.test', 'x', 'Rank', 'Last', date '1990-01-01', now(),
+        string_to_array((${sql.param(lists)}::text[])[g], ',') from generate_series(1, ${total}) g`);
+    await db.execute(sql`insert into couples (id, partner1_id, couple_name, couple_types, status, is_visible)
+      select ${key("c")}, ${key("u")}, ${tag} || ' Rank' || g, array['global_adventurers'], 'active', true from generate_series(1, ${total}) g`);
+    // Every couple so far (this file's other tests' too) joined an hour ago: a ranking computed now
+    // takes in only what changes after it (and a minute before).
+    await db.execute(sql`update couples set match_changed_at = now() - interval '1 hour'`);
+    const bulk = resultRows<{ id: string; user: string }>(
+      await db.execute(sql`select ${key("c")} as id, ${key("u")} as user from generate_series(1, ${total}) g order by g`),
+    );
+
+    // The order a plain recomputation gives: every couple the viewer may see, by interests in common
+    // (their lists intersected), then id; those sharing none after, by id.
+    const expected = async () => {
+      const mine = (await db.select({ interests: couples.matchInterests }).from(couples).where(eq(couples.id, me.coupleId)))[0]!.interests;
+      const blocked = new Set(
+        (await db.select().from(coupleBlocks)).flatMap((b) =>
+          b.blockerCoupleId === me.coupleId ? [b.blockedCoupleId] : b.blockedCoupleId === me.coupleId ? [b.blockerCoupleId] : [],
+        ),
+      );
+      const everyone = await db
+        .select({ id: couples.id, interests: couples.matchInterests, status: couples.status, visible: couples.isVisible })
+        .from(couples);
+      const ranked = everyone
+        .filter((c) => c.id !== me.coupleId && c.status === "active" && c.visible && !blocked.has(c.id))
+        .map((c) => ({ id: c.id, common: c.interests.filter((value) => mine.includes(value)).length }));
+      const byIdDesc = (x: { id: string }, y: { id: string }) => (x.id < y.id ? 1 : -1);
+      return ranked
+        .sort((x, y) => Math.sign(y.common) - Math.sign(x.common) || y.common - x.common || byIdDesc(x, y))
+        .map((c) => [c.id, c.common]);
+    };
+    const everyPage = async () => {
+      const seen: (string | number)[][] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await list(`?sort=common&limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers);
+        expect(res.status).toBe(200);
+        const page = res.json as Page;
+        seen.push(...page.data.map((card) => [card.coupleId, card.interestsInCommon]));
+        cursor = page.pagination.nextCursor;
+      } while (cursor && seen.length < 5000);
+      return seen;
+    };
+    const kept = async () => (await db.select().from(directoryCommonRanks).where(eq(directoryCommonRanks.coupleId, me.coupleId)))[0];
+
+    const first = await expected();
+    expect(first.filter(([, common]) => common === 5).length).toBeGreaterThan(0);
+    expect(first.filter(([, common]) => common !== 0).length).toBeGreaterThan(COMMON_STORED);
+    expect(await everyPage()).toEqual(first);
+    const ranking = (await kept())!;
+    // The first COMMON_STORED of those sharing an interest, the floor the last of them.
+    expect(ranking.coupleIds).toEqual(first.slice(0, COMMON_STORED).map(([id]) => id));
+    expect([ranking.floorId, ranking.floorCommon]).toEqual(first[COMMON_STORED - 1]);
+
+    // Changed since: a couple far below the floor now shares all five; a kept one hides; the viewer blocks another.
+    const ours = first.filter(([id]) => bulk.some((row) => row.id === id)).map(([id]) => id as string);
+    const promoted = ours.at(-1)!;
+    const promotedUser = bulk.find((row) => row.id === promoted)!.user;
+    await db
+      .update(users)
+      .set({ interests: V.slice(0, 5) })
+      .where(eq(users.id, promotedUser));
+    const [hidden, blocked] = ours as [string, string];
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hidden));
+    await db.insert(coupleBlocks).values({ blockerCoupleId: me.coupleId, blockedCoupleId: blocked, createdByUserId: me.a.userId });
+    const changed = await expected();
+    expect(changed.findIndex(([id]) => id === promoted)).toBeLessThan(COMMON_STORED / 2);
+    expect(await everyPage()).toEqual(changed);
+    // Answered from the same ranking, taking in what changed.
+    expect((await kept())!.computedAt).toEqual(ranking.computedAt);
+
+    // The viewer's own interests change: it is ranked again, from them.
+    await db
+      .update(users)
+      .set({ interests: [V[5]!, V[6]!] })
+      .where(eq(users.id, me.b.userId));
+    const mineChanged = await expected();
+    expect(await everyPage()).toEqual(mineChanged);
+    const again = (await kept())!;
+    expect(again.computedAt.getTime()).toBeGreaterThan(ranking.computedAt.getTime());
+    // (Blocks are the page's to check: a ranking keeps a couple the viewer blocked.)
+    const keptSeen = again.coupleIds.filter((id) => id !== blocked);
+    expect(keptSeen).toEqual(mineChanged.slice(0, keptSeen.length).map(([id]) => id));
+
+    // More couples changed since than a page takes in: ranked again too.
+    await db.execute(sql`update users set interests = interests || ${sql.param([V[9]!])}::text[] where email like ${`${tag}%`}`);
+    expect(await everyPage()).toEqual(await expected());
+    expect((await kept())!.computedAt.getTime()).toBeGreaterThan(again.computedAt.getTime());
   });
 });
 

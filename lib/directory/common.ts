@@ -1,0 +1,96 @@
+import "server-only";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, directoryCommonRanks } from "@/db/schema";
+import { discoverable } from "@/lib/safety/visibility";
+
+/**
+ * 'Most in common' (the directory's third sort): interests in common are the popcount of both
+ * couples' interest masks ANDed (couples.match_interests_mask, migration 0011). The count depends
+ * on the viewer, so no index holds the order: ranking the network reads every discoverable
+ * couple's mask. A couple's ranking is kept instead (db/schema/directory.ts), about once a day,
+ * and a page ranks the kept couples and those changed since, on live rows.
+ */
+
+/** How many of a couple's ranking are kept: the first ten pages of the directory's 20. */
+export const COMMON_STORED = 200;
+/** A kept ranking is computed again after a day, so the ids of couples gone since do not stay. */
+const COMMON_TTL = sql`interval '1 day'`;
+/** How many couples changed since a ranking was computed a page takes in; more, and it is computed again. */
+export const COMMON_CHANGED_MAX = 100;
+/** A couple changed while the ranking was computed (committed after its read) still counts as changed. */
+const CHANGE_SLACK = sql`interval '1 minute'`;
+
+/** The viewer's interests as a mask: an init plan, computed once however the statement is planned. */
+export const viewerMask = (mine: readonly string[]): SQL => sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
+/** The interests a couple shares with the viewer, as a mask (0: none). */
+export const sharedMask = (mask: SQL): SQL => sql`(${couples.matchInterestsMask} & ${mask})`;
+/** How many interests a couple shares with the viewer. */
+export const commonCount = (mask: SQL) => sql<number>`bit_count(${sharedMask(mask)}::bit(64))::int`;
+
+/** A couple's place in the ranking: more in common first, then the greater id. */
+export type CommonKey = { common: number; id: string };
+
+/** Whether `key` ranks at or above `floor` (uuids order as their lowercase text does). */
+export const reachesFloor = (key: CommonKey, floor: CommonKey): boolean =>
+  key.common > floor.common || (key.common === floor.common && key.id >= floor.id);
+
+/**
+ * The couples a page of 'most in common' may hold: every couple sharing an interest that ranks at
+ * or above `floor` is among `ids` (null floor: every couple sharing one is). Couples not among
+ * them have not changed since they ranked below it. Who may see them, and the filters, are the
+ * page's to check.
+ */
+export type CommonRanking = { ids: string[]; floor: CommonKey | null };
+
+/** Ranks the discoverable couples sharing an interest with the viewer's couple, keeps the first COMMON_STORED, and says which. */
+async function computeRanking(db: Db, coupleId: string, mine: readonly string[]): Promise<CommonRanking> {
+  const mask = viewerMask(mine);
+  const common = commonCount(mask);
+  const rows = await db
+    .select({ id: couples.id, common })
+    .from(couples)
+    .where(and(discoverable(), ne(couples.id, coupleId), sql`${sharedMask(mask)} <> 0`))
+    .orderBy(desc(common), desc(couples.id))
+    .limit(COMMON_STORED + 1);
+  const ids = rows.slice(0, COMMON_STORED).map((row) => row.id);
+  const last = rows[COMMON_STORED - 1];
+  const floor = rows.length > COMMON_STORED && last ? { common: Number(last.common), id: last.id } : null;
+  const kept = {
+    viewerMask: sql`${mask}`,
+    coupleIds: ids,
+    floorCommon: floor?.common ?? null,
+    floorId: floor?.id ?? null,
+    computedAt: sql`now()`,
+  };
+  await db
+    .insert(directoryCommonRanks)
+    .values({ coupleId, ...kept })
+    .onConflictDoUpdate({ target: directoryCommonRanks.coupleId, set: kept });
+  return { ids, floor };
+}
+
+/**
+ * The viewer's couple's ranking with the couples changed since it was computed
+ * (couples.match_changed_at: joined, became discoverable, changed interests; a walk of
+ * couples_discoverable_match_changed_idx). Computed again, on this request, when there is none, it
+ * is a day old, it was made from other interests than the couple's now, or more than
+ * COMMON_CHANGED_MAX couples changed since.
+ */
+export async function commonRanking(db: Db, coupleId: string, mine: readonly string[]): Promise<CommonRanking> {
+  const [kept] = await db
+    .select({
+      ids: directoryCommonRanks.coupleIds,
+      floorCommon: directoryCommonRanks.floorCommon,
+      floorId: directoryCommonRanks.floorId,
+      fresh: sql<boolean>`${directoryCommonRanks.viewerMask} = ${viewerMask(mine)} and ${directoryCommonRanks.computedAt} > now() - ${COMMON_TTL}`,
+      changed: sql<
+        string[]
+      >`array(select ${couples.id} from ${couples} where ${discoverable()} and ${couples.matchChangedAt} > ${directoryCommonRanks.computedAt} - ${CHANGE_SLACK} order by ${couples.matchChangedAt} limit ${COMMON_CHANGED_MAX + 1})`,
+    })
+    .from(directoryCommonRanks)
+    .where(eq(directoryCommonRanks.coupleId, coupleId));
+  if (!kept?.fresh || kept.changed.length > COMMON_CHANGED_MAX) return computeRanking(db, coupleId, mine);
+  const floor = kept.floorCommon !== null && kept.floorId !== null ? { common: kept.floorCommon, id: kept.floorId } : null;
+  return { ids: [...new Set([...kept.ids, ...kept.changed])], floor };
+}
