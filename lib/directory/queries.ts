@@ -281,30 +281,27 @@ async function readDirectory<Extra extends object>(
     if (count !== 0) {
       const keyset = after ? sql`(${common}, ${couples.id}) < (${count}::int, ${after.id}::uuid)` : undefined;
       const order = [desc(common), desc(couples.id)];
+      // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
+      const rankedPage = (among?: SQL) => {
+        const ranked = db
+          .select({ id: couples.id })
+          .from(couples)
+          .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
+          .where(and(candidates, shares, keyset, among))
+          .orderBy(...order)
+          .limit(query.limit + 1);
+        return select(and(candidates, inArray(couples.id, ranked)), order, query.limit + 1);
+      };
       // The viewer's kept ranking (./common.ts) answers a page that ends at or above its floor, or
       // any page when it holds every couple sharing an interest; a search's few are sorted as they are.
       const ranking = !few && viewer && mine.length && query.limit < COMMON_STORED ? await commonRanking(db, viewer.id, mine) : null;
       let exact = false;
       if (ranking) {
-        sharing = await select(
-          and(candidates, shares, keyset, sql`${couples.id} = any(${sql.param(ranking.ids)}::uuid[])`),
-          order,
-          query.limit + 1,
-        );
+        sharing = await rankedPage(sql`${couples.id} = any(${sql.param(ranking.ids)}::uuid[])`);
         const last = sharing[query.limit];
         exact = ranking.floor === null || (last !== undefined && reachesFloor({ common: Number(last.common), id: last.id }, ranking.floor));
       }
-      if (!exact) {
-        // Ranked on the couples alone, then only the page joins its places (Postgres would join every candidate's first).
-        const ranked = db
-          .select({ id: couples.id })
-          .from(couples)
-          .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-          .where(and(candidates, shares, keyset))
-          .orderBy(...order)
-          .limit(query.limit + 1);
-        sharing = await select(and(candidates, inArray(couples.id, ranked)), order, query.limit + 1);
-      }
+      if (!exact) sharing = await rankedPage();
     }
     const room = query.limit + 1 - sharing.length;
     const none =
