@@ -9,7 +9,8 @@
  *
  * Run alone: `npx tsx --conditions react-server scripts/bench/directory.ts`, or from
  * `npm run bench` with BENCH_SECTIONS including `directory`. Sizes: BENCH_DIRECTORY_SIZES
- * (default "1000,100000"); samples per query: BENCH_DIRECTORY_SAMPLES (default 200).
+ * (default "1000,100000"); samples per query: BENCH_DIRECTORY_SAMPLES (default 200); only some
+ * queries: BENCH_DIRECTORY_ONLY (words of their names); BENCH_DIRECTORY_KEEP=1 keeps the databases.
  */
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -169,7 +170,9 @@ export async function benchDirectory(): Promise<number> {
     const [small, large] = [scales[0]!, scales.at(-1)!];
     const rows: string[][] = [];
     const plans: string[] = [];
-    for (const { name: label, params, before } of QUERIES) {
+    // BENCH_DIRECTORY_ONLY: the queries whose names contain one of its comma-separated words.
+    const only = process.env.BENCH_DIRECTORY_ONLY?.split(",").filter(Boolean);
+    for (const { name: label, params, before } of QUERIES.filter(({ name }) => !only || only.some((word) => name.includes(word)))) {
       const query = directoryQuerySchema.parse(params);
       const run = (scale: Scale) => listDirectory(scale.db, scale.viewerId, query);
       for (const scale of [small, large])
@@ -224,7 +227,9 @@ export async function benchDirectory(): Promise<number> {
   } finally {
     for (const scale of scales) {
       await scale.client.end();
-      await admin.unsafe(`drop database if exists ${scale.name} with (force)`);
+      // BENCH_DIRECTORY_KEEP=1 keeps the databases, to look into a plan.
+      if (process.env.BENCH_DIRECTORY_KEEP === "1") console.log(`Kept: ${scale.name}`);
+      else await admin.unsafe(`drop database if exists ${scale.name} with (force)`);
     }
     await admin.end();
   }
