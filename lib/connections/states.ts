@@ -1,8 +1,66 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, ne, or } from "drizzle-orm";
+import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { connectionRequests, conversations } from "@/db/schema";
 import type { ConnectionState } from "@/lib/connections/rules";
+
+const VIEWER = sql`${sql.placeholder("viewer")}::uuid`;
+const SHOWN = sql`${sql.placeholder("ids")}::uuid[]`;
+const NOW = sql`${sql.placeholder("now")}::timestamptz`;
+
+/**
+ * The conversations of the viewer's couple with the couples shown, unless ended (by pair:
+ * conversations_pair_key, one side each), and the open requests either way (the viewer's own
+ * unless accepted, one received while pending: connection_requests_outgoing_idx and
+ * connection_requests_incoming_idx). One prepared statement: the pages that show cards ask it.
+ * `first`, `second`: a conversation's two couples, a request's sender and receiver.
+ */
+const standings = preparedPer((db) =>
+  unionAll(
+    db
+      .select({
+        conversationId: sql<string | null>`${conversations.id}`,
+        first: conversations.coupleLowId,
+        second: conversations.coupleHighId,
+      })
+      .from(conversations)
+      .where(
+        and(
+          isNull(conversations.endedAt),
+          or(
+            and(eq(conversations.coupleLowId, VIEWER), sql`${conversations.coupleHighId} = any(${SHOWN})`),
+            and(eq(conversations.coupleHighId, VIEWER), sql`${conversations.coupleLowId} = any(${SHOWN})`),
+          ),
+        ),
+      ),
+    db
+      .select({
+        conversationId: sql<string | null>`null::uuid`,
+        first: connectionRequests.fromCoupleId,
+        second: connectionRequests.toCoupleId,
+      })
+      .from(connectionRequests)
+      .where(
+        and(
+          sql`${connectionRequests.expiresAt} > ${NOW}`,
+          or(
+            and(
+              eq(connectionRequests.fromCoupleId, VIEWER),
+              sql`${connectionRequests.toCoupleId} = any(${SHOWN})`,
+              ne(connectionRequests.status, "accepted"),
+            ),
+            and(
+              eq(connectionRequests.toCoupleId, VIEWER),
+              sql`${connectionRequests.fromCoupleId} = any(${SHOWN})`,
+              eq(connectionRequests.status, "pending"),
+            ),
+          ),
+        ),
+      ),
+  ).prepare("connection_states"),
+);
 
 /**
  * Where the viewer's couple stands with each of the couples a page shows (for 'Say hello',
@@ -10,9 +68,8 @@ import type { ConnectionState } from "@/lib/connections/rules";
  * couple shown is one that exists and is not blocked either way, so a block since lifted ended
  * it, and either couple may say hello again; the old thread stays in the inbox); else an open
  * request either way (a declined one still reads as sent to the sender until it expires, so a
- * decline is never told from silence); else none. Two queries for the whole list, never one per
- * card: the conversations by pair (conversations_pair_key, one side each) and the requests of
- * the viewer's couple (connection_requests_outgoing_idx, connection_requests_incoming_idx).
+ * decline is never told from silence); else none. One statement for the whole list, never one
+ * per card.
  */
 export async function connectionStates(
   db: Db,
@@ -23,47 +80,18 @@ export async function connectionStates(
   const states = new Map<string, ConnectionState>();
   const ids = [...new Set(coupleIds)].filter((id) => id !== viewerCoupleId);
   if (!viewerCoupleId || ids.length === 0) return states;
-  const talks = await db
-    .select({ id: conversations.id, low: conversations.coupleLowId, high: conversations.coupleHighId })
-    .from(conversations)
-    .where(
-      and(
-        isNull(conversations.endedAt),
-        or(
-          and(eq(conversations.coupleLowId, viewerCoupleId), inArray(conversations.coupleHighId, ids)),
-          and(eq(conversations.coupleHighId, viewerCoupleId), inArray(conversations.coupleLowId, ids)),
-        ),
-      ),
-    );
-  const asks = await db
-    .select({ from: connectionRequests.fromCoupleId, to: connectionRequests.toCoupleId })
-    .from(connectionRequests)
-    .where(
-      and(
-        gt(connectionRequests.expiresAt, now),
-        or(
-          and(
-            eq(connectionRequests.fromCoupleId, viewerCoupleId),
-            inArray(connectionRequests.toCoupleId, ids),
-            ne(connectionRequests.status, "accepted"),
-          ),
-          and(
-            eq(connectionRequests.toCoupleId, viewerCoupleId),
-            inArray(connectionRequests.fromCoupleId, ids),
-            eq(connectionRequests.status, "pending"),
-          ),
-        ),
-      ),
-    );
-  for (const ask of asks) {
-    const sent = ask.from === viewerCoupleId;
-    const other = sent ? ask.to : ask.from;
+  const rows = await standings(db).execute({ viewer: viewerCoupleId, ids, now: now.toISOString() });
+  // Requests first: a conversation wins over any request.
+  for (const ask of rows.filter((row) => row.conversationId === null)) {
+    const sent = ask.first === viewerCoupleId;
+    const other = sent ? ask.second : ask.first;
     // The viewer's own request wins over one they received (both cannot be open at once anyway).
-    if (sent || !states.has(other)) states.set(other, { state: sent ? "requested" : "incoming" });
+    if (other && (sent || !states.has(other))) states.set(other, { state: sent ? "requested" : "incoming" });
   }
-  for (const talk of talks) {
-    const other = talk.low === viewerCoupleId ? talk.high : talk.low;
-    if (other) states.set(other, { state: "connected", conversationId: talk.id });
+  for (const talk of rows) {
+    if (talk.conversationId === null) continue;
+    const other = talk.first === viewerCoupleId ? talk.second : talk.first;
+    if (other) states.set(other, { state: "connected", conversationId: talk.conversationId });
   }
   return states;
 }
