@@ -1,9 +1,3 @@
-import "server-only";
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
-import type { Db } from "@/db/client";
-import { couples, directoryCommonRanks } from "@/db/schema";
-import { discoverable } from "@/lib/safety/visibility";
-
 /**
  * 'Most in common' (the directory's third sort): interests in common are the popcount of both
  * couples' interest masks ANDed (couples.match_interests_mask, migration 0011). The count depends
@@ -11,15 +5,20 @@ import { discoverable } from "@/lib/safety/visibility";
  * couple's mask. A couple's ranking is kept instead (db/schema/directory.ts), about once a day,
  * and a page ranks the kept couples and those changed since, on live rows.
  */
+import "server-only";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { couples, directoryCommonRanks } from "@/db/schema";
+import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
+import { discoverable } from "@/lib/safety/visibility";
 
 /** How many of a couple's ranking are kept: the first ten pages of the directory's 20. */
 export const COMMON_STORED = 200;
-/** A kept ranking is computed again after a day, so the ids of couples gone since do not stay. */
+/**
+ * A kept ranking read a day after it was computed is computed again: couples hidden or gone since
+ * leave it thinner, and its pages would fall back to ranking the network sooner.
+ */
 const COMMON_TTL = sql`interval '1 day'`;
-/** How many couples changed since a ranking was computed a page takes in; more, and it is computed again. */
-export const COMMON_CHANGED_MAX = 100;
-/** A couple changed while the ranking was computed (committed after its read) still counts as changed. */
-const CHANGE_SLACK = sql`interval '1 minute'`;
 
 /** The viewer's interests as a mask: an init plan, computed once however the statement is planned. */
 export const viewerMask = (mine: readonly string[]): SQL => sql`(select public.interest_mask(${sql.param(mine)}::text[]))`;
@@ -56,6 +55,7 @@ async function computeRanking(db: Db, coupleId: string, mine: readonly string[])
   const ids = rows.slice(0, COMMON_STORED).map((row) => row.id);
   const last = rows[COMMON_STORED - 1];
   const floor = rows.length > COMMON_STORED && last ? { common: Number(last.common), id: last.id } : null;
+  // Stamped after the read; matchChangedSince's minute takes in what committed between the two.
   const kept = {
     viewerMask: sql`${mask}`,
     coupleIds: ids,
@@ -71,26 +71,30 @@ async function computeRanking(db: Db, coupleId: string, mine: readonly string[])
 }
 
 /**
- * The viewer's couple's ranking with the couples changed since it was computed
- * (couples.match_changed_at: joined, became discoverable, changed interests; a walk of
- * couples_discoverable_match_changed_idx). Computed again, on this request, when there is none, it
- * is a day old, it was made from other interests than the couple's now, or more than
- * COMMON_CHANGED_MAX couples changed since.
+ * The viewer's couple's ranking with the couples sharing an interest with it whose match inputs
+ * changed since it was computed (lib/couples/match-changes.ts). Computed again, on this request,
+ * when there is none, it is a day old, it was made from other interests than the couple's now, or
+ * more than MATCH_CHANGES_TAKEN couples changed since.
  */
 export async function commonRanking(db: Db, coupleId: string, mine: readonly string[]): Promise<CommonRanking> {
+  const mask = viewerMask(mine);
+  const changed = db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(and(discoverable(), matchChangedSince(sql`${directoryCommonRanks.computedAt}`), sql`${sharedMask(mask)} <> 0`))
+    .orderBy(couples.matchChangedAt)
+    .limit(MATCH_CHANGES_TAKEN + 1);
   const [kept] = await db
     .select({
       ids: directoryCommonRanks.coupleIds,
       floorCommon: directoryCommonRanks.floorCommon,
       floorId: directoryCommonRanks.floorId,
-      fresh: sql<boolean>`${directoryCommonRanks.viewerMask} = ${viewerMask(mine)} and ${directoryCommonRanks.computedAt} > now() - ${COMMON_TTL}`,
-      changed: sql<
-        string[]
-      >`array(select ${couples.id} from ${couples} where ${discoverable()} and ${couples.matchChangedAt} > ${directoryCommonRanks.computedAt} - ${CHANGE_SLACK} order by ${couples.matchChangedAt} limit ${COMMON_CHANGED_MAX + 1})`,
+      fresh: sql<boolean>`${directoryCommonRanks.viewerMask} = ${mask} and ${directoryCommonRanks.computedAt} > now() - ${COMMON_TTL}`,
+      changed: sql<string[]>`array(${changed})`,
     })
     .from(directoryCommonRanks)
     .where(eq(directoryCommonRanks.coupleId, coupleId));
-  if (!kept?.fresh || kept.changed.length > COMMON_CHANGED_MAX) return computeRanking(db, coupleId, mine);
+  if (!kept?.fresh || kept.changed.length > MATCH_CHANGES_TAKEN) return computeRanking(db, coupleId, mine);
   const floor = kept.floorCommon !== null && kept.floorId !== null ? { common: kept.floorCommon, id: kept.floorId } : null;
   return { ids: [...new Set([...kept.ids, ...kept.changed])], floor };
 }

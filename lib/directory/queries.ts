@@ -293,10 +293,12 @@ async function readDirectory<Extra extends object>(
         return select(and(candidates, inArray(couples.id, ranked)), order, query.limit + 1);
       };
       // The viewer's kept ranking (./common.ts) answers a page that ends at or above its floor, or
-      // any page when it holds every couple sharing an interest; a search's few are sorted as they are.
+      // any page when it holds every couple sharing an interest; a search's few are sorted as they
+      // are, and the map's page (DIRECTORY_MAP_MAX) is longer than a kept ranking.
       const ranking = !few && viewer && mine.length && query.limit < COMMON_STORED ? await commonRanking(db, viewer.id, mine) : null;
+      const belowFloor = ranking?.floor && after && !reachesFloor({ common: count!, id: after.id }, ranking.floor);
       let exact = false;
-      if (ranking) {
+      if (ranking && !belowFloor) {
         sharing = await rankedPage(sql`${couples.id} = any(${sql.param(ranking.ids)}::uuid[])`);
         const last = sharing[query.limit];
         exact = ranking.floor === null || (last !== undefined && reachesFloor({ common: Number(last.common), id: last.id }, ranking.floor));

@@ -6,6 +6,7 @@ import { preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
+import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -135,29 +136,23 @@ const storedCandidates = preparedPer((db) =>
 );
 
 /**
- * How many couples changed since the stored lists were computed a read takes in (below); more,
- * and the lists are computed again. The slack covers a change committed while they were computed.
- */
-export const CHANGED_MAX = 100;
-const CHANGE_SLACK = sql`interval '1 minute'`;
-
-/**
- * The eligible couples whose match inputs changed (couples.match_changed_at: joined, became
- * discoverable, changed interests, styles or place) since the viewer's lists were computed, oldest
- * change first, at most CHANGED_MAX + 1: a walk of couples_discoverable_match_changed_idx. None
- * while the viewer has no stored lists.
+ * The eligible couples whose match inputs changed since the viewer's lists were computed
+ * (lib/couples/match-changes.ts), oldest change first, at most MATCH_CHANGES_TAKEN + 1. None while
+ * the viewer has no stored lists.
  */
 const changedCandidates = preparedPer((db) =>
   selectScoring(db)
     .where(
       and(
-        sql`${couples.matchChangedAt} > (select ${discoverSummaries.computedAt} - ${CHANGE_SLACK} from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})`,
+        matchChangedSince(
+          sql`(select ${discoverSummaries.computedAt} from ${discoverSummaries} where ${discoverSummaries.coupleId} = ${coupleOfUser(USER)})`,
+        ),
         seenByOther({ userId: USER }),
         notDismissedBy(coupleOfUser(USER)),
       ),
     )
     .orderBy(asc(couples.matchChangedAt))
-    .limit(CHANGED_MAX + 1)
+    .limit(MATCH_CHANGES_TAKEN + 1)
     .prepare("discover_changed_candidates"),
 );
 
@@ -174,7 +169,7 @@ type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string
  * and stored (about once per couple per day; the request that finds them stale pays it, so no one
  * is shown lists built from their old profile or place). Fresh lists take in the couples changed
  * since (a couple that joined or changed meanwhile is scored with the stored ones, so it shows on
- * the next read if it ranks); past CHANGED_MAX of them, the lists are computed again. Either way
+ * the next read if it ranks); past MATCH_CHANGES_TAKEN of them, the lists are computed again. Either way
  * the rows are read with their eligibility re-checked now.
  */
 async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
@@ -192,7 +187,7 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
     summary &&
     summary.inputsKey === key &&
     now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
-    changed.length <= CHANGED_MAX
+    changed.length <= MATCH_CHANGES_TAKEN
   ) {
     const changedIds = changed.map((row) => row.id);
     return {
