@@ -17,10 +17,10 @@ export type SearchState =
   | { kind: "unavailable"; message: string };
 
 /**
- * The search cache (and zod, which checks its entries) loads when the person first turns to the
- * field (focus or a keystroke), not while the page starts: it is needed only once a search is
- * answered or fails, 300 ms after typing at the soonest. The service worker keeps the chunk, so a
- * later visit without a network still has it.
+ * The search cache (and zod, which checks its entries) loads once the page has started: when the
+ * browser is first idle, or sooner when the person turns to the field (focus or a keystroke). It
+ * is needed only once a search is answered or fails, and loaded early it still answers when the
+ * network is gone later.
  */
 let searchCache: ReturnType<typeof loadSearchCache> | undefined;
 function loadSearchCache() {
@@ -53,6 +53,16 @@ export function useLocationSearch() {
   }, []);
 
   useEffect(() => cancel, [cancel]);
+  useEffect(() => {
+    const load = () => void withSearchCache();
+    if (typeof requestIdleCallback === "function") {
+      const idle = requestIdleCallback(load);
+      return () => cancelIdleCallback(idle);
+    }
+    // Safari has no idle callback: a moment after the page starts.
+    const timer = setTimeout(load, 1000);
+    return () => clearTimeout(timer);
+  }, []);
 
   const run = useCallback(async (query: string) => {
     const controller = new AbortController();
