@@ -152,7 +152,7 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
       'Bench City', 'Benchland', 'city'
     from generate_series(${from}::int, ${to}::int) i`;
   // A network that was there before the run: its couples' match inputs changed an hour ago, not
-  // while the viewer's stored lists were computed (past CHANGED_MAX changes since, discover and the
+  // while the viewer's stored lists were computed (past MATCH_CHANGES_TAKEN changes since, discover and the
   // dashboard compute them again, and 'from the stored list' would time that instead).
   await sql`update couples set match_changed_at = now() - interval '1 hour' where match_changed_at > now() - interval '1 hour'`;
   await sql`analyze`;
