@@ -105,10 +105,20 @@ function inboxPage(coupleId: string, rows: readonly InboxRow[]): InboxPage {
   );
 }
 
+/** The first page by member, prepared: the Messages screen (every conversation opened under it) reads it. */
+const firstPageOfMember = preparedPer((db) => {
+  const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
+  return inboxStatement(db, { userId: placeholder("uid"), coupleId: placeholder("coupleId"), bySession: false }, null).prepare(
+    "inbox_of_member",
+  );
+});
+
 /** `GET /api/conversations` (and the Messages screen): a keyset page of the couple's conversations. */
 export async function inbox(db: Db, member: ActingCouple, cursorText: string | undefined): Promise<InboxPage> {
   const after = readCursor(cursorContext(member.coupleId), cursorText, MESSAGE_TEXTS.cursorInvalid);
-  const rows = await inboxStatement(db, { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false }, after);
+  const rows = after
+    ? await inboxStatement(db, { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false }, after)
+    : await firstPageOfMember(db).execute({ uid: member.userId, coupleId: member.coupleId });
   return inboxPage(member.coupleId, rows);
 }
 

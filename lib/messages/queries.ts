@@ -3,6 +3,7 @@ import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
@@ -27,7 +28,7 @@ import { MESSAGE_TEXTS, UNREAD_COUNT_CAP } from "./rules";
  * Reads of conversations. Only the four partners of the two couples read a conversation (./access.ts):
  * every read starts from `memberConversation`, which answers anyone else 404 with nothing revealed,
  * or checks the same rule in its own statement and asks `memberConversation` when it finds nothing
- * (a thread's page, ./thread.ts).
+ * (a thread's page, ./thread.ts; the detail, which answers 404 itself).
  */
 
 export const conversationNotFound = () => new AppError("NOT_FOUND", MESSAGE_TEXTS.notFound);
@@ -269,63 +270,59 @@ export type ConversationDetail = {
   muted: boolean;
 };
 
-/** `GET /api/conversations/{id}`: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
+type DetailCoupleJson = {
+  id: string;
+  coupleName: string;
+  profileImageUrl: string | null;
+  photoVerifiedPartners: number;
+  partners: { userId: string; firstName: string; avatarUrl: string | null }[];
+};
+
+/**
+ * The conversation with both couples (the reader's first, each's first partner first) and every
+ * read position, in one prepared statement that checks the membership itself (./access.ts): no
+ * row is not the reader's conversation.
+ */
+const detailStatement = preparedPer((db) => {
+  const coupleId = sql`${sql.placeholder("coupleId")}`;
+  const partner = sql`json_build_object('userId', ${users.id}, 'firstName', ${users.firstName}, 'avatarUrl', ${users.avatarUrl})`;
+  const partners = sql`(select json_agg(${partner} order by ${users.id} = ${couples.partner1Id} desc) from ${users}
+    where ${users.id} in (${couples.partner1Id}, ${couples.partner2Id}))`;
+  return db
+    .select({
+      ended: endedSql,
+      couples: sql<DetailCoupleJson[]>`(select json_agg(json_build_object(
+        'id', ${couples.id}, 'coupleName', ${couples.coupleName}, 'profileImageUrl', ${couples.profileImageUrl},
+        'photoVerifiedPartners', ${couples.photoVerifiedPartners}, 'partners', coalesce(${partners}, '[]'::json)
+      ) order by ${couples.id} = ${coupleId} desc) from ${couples} where ${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId}))`,
+      reads: sql<{ userId: string; lastReadMessageId: string | null; muted: boolean }[]>`(select json_agg(json_build_object(
+        'userId', ${conversationReads.userId}, 'lastReadMessageId', ${conversationReads.lastReadMessageId},
+        'muted', ${conversationReads.mutedAt} is not null
+      )) from ${conversationReads} where ${conversationReads.conversationId} = ${conversations.id})`,
+    })
+    .from(conversations)
+    .where(and(eq(conversations.id, sql.placeholder("id")), ofCouple(coupleId)))
+    .prepare("conversation_detail");
+});
+
+/** `GET /api/conversations/{id}` and the conversation screen: both couples with their partners (the caller's first), everyone's read position, ended, muted. */
 export async function conversationDetail(db: Db, member: ActingCouple, id: string): Promise<ConversationDetail> {
-  const conversation = await memberConversation(db, member, id);
-  const coupleIds = [member.coupleId, ...(conversation.otherCoupleId ? [conversation.otherCoupleId] : [])];
-  const [coupleRows, people, reads] = await Promise.all([
-    db
-      .select({
-        id: couples.id,
-        coupleName: couples.coupleName,
-        profileImageUrl: couples.profileImageUrl,
-        photoVerifiedPartners: couples.photoVerifiedPartners,
-      })
-      .from(couples)
-      .where(inArray(couples.id, coupleIds)),
-    db
-      .select({
-        coupleId: couples.id,
-        userId: users.id,
-        firstName: users.firstName,
-        avatarUrl: users.avatarUrl,
-        first: sql<boolean>`${users.id} = ${couples.partner1Id}`,
-      })
-      .from(couples)
-      .innerJoin(users, or(eq(users.id, couples.partner1Id), eq(users.id, couples.partner2Id)))
-      .where(inArray(couples.id, coupleIds)),
-    db
-      .select({
-        userId: conversationReads.userId,
-        lastReadMessageId: conversationReads.lastReadMessageId,
-        mutedAt: conversationReads.mutedAt,
-      })
-      .from(conversationReads)
-      .where(eq(conversationReads.conversationId, id)),
-  ]);
-  const readOf = new Map(reads.map((row) => [row.userId, row]));
-  const partnersOf = (coupleId: string) =>
-    people
-      .filter((person) => person.coupleId === coupleId)
-      .sort((a, b) => Number(b.first) - Number(a.first))
-      .map(({ userId, firstName, avatarUrl }) => ({ userId, firstName, avatarUrl }));
-  const ordered = coupleIds.flatMap((coupleId) => coupleRows.filter((row) => row.id === coupleId));
+  const [row] = await detailStatement(db).execute({ id, coupleId: member.coupleId });
+  if (!row) throw conversationNotFound();
+  const readOf = new Map((row.reads ?? []).map((read) => [read.userId, read]));
+  const ordered = row.couples ?? [];
   return {
     id,
-    couples: ordered.map(({ photoVerifiedPartners, ...couple }) => ({
-      ...couple,
-      photoBadge: photoBadge(photoVerifiedPartners),
-      partners: partnersOf(couple.id),
-    })),
+    couples: ordered.map(({ photoVerifiedPartners, ...couple }) => ({ ...couple, photoBadge: photoBadge(photoVerifiedPartners) })),
     readPositions: ordered.flatMap((couple) =>
-      partnersOf(couple.id).map((person) => ({
+      couple.partners.map((person) => ({
         userId: person.userId,
         firstName: person.firstName,
         lastReadMessageId: readOf.get(person.userId)?.lastReadMessageId ?? null,
       })),
     ),
-    ended: conversation.ended,
-    muted: readOf.get(member.userId)?.mutedAt != null,
+    ended: row.ended,
+    muted: readOf.get(member.userId)?.muted ?? false,
   };
 }
 

@@ -60,17 +60,32 @@ async function pageOf(db: Db, rows: readonly ThreadRow[], limit: number): Promis
   return { data: await threadMessages(db, page), pagination: { hasMore: rows.length > limit } };
 }
 
+/** By member, prepared (the newest page, and a page before a message): the conversation screen and the thread call's second read. */
+const byMember = (before: boolean) =>
+  preparedPer((db) => {
+    const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
+    return threadStatement(
+      db,
+      { userId: placeholder("uid"), coupleId: placeholder("coupleId"), bySession: false },
+      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: sql.placeholder("limit") },
+    ).prepare(before ? "thread_before_of_member" : "thread_of_member");
+  });
+const newestOfMember = byMember(false);
+const beforeOfMember = byMember(true);
+
 /**
  * `GET /api/conversations/{id}/messages` and the conversation screen: the newest `limit` messages,
  * or those before a message. Only an empty page reads again, to answer a conversation that is not
  * the member's, or a `before` that is not in it, with 404.
  */
 export async function threadPage(db: Db, member: ActingCouple, conversationId: string, query: ThreadQuery): Promise<ThreadPage> {
-  const [answer] = await threadStatement(
-    db,
-    { userId: sql`${member.userId}`, coupleId: sql`${member.coupleId}`, bySession: false },
-    { conversationId: sql`${conversationId}`, before: query.before ? sql`${query.before}` : null, limit: query.limit + 1 },
-  );
+  const [answer] = await (query.before ? beforeOfMember : newestOfMember)(db).execute({
+    uid: member.userId,
+    coupleId: member.coupleId,
+    cid: conversationId,
+    before: query.before,
+    limit: query.limit + 1,
+  });
   const rows = threadRowsOf(answer);
   if (rows.length === 0) {
     await memberConversation(db, member, conversationId);

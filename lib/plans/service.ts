@@ -6,7 +6,7 @@ import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { publishLive } from "@/lib/live/publish";
-import { memberConversation } from "@/lib/messages/queries";
+import { memberConversation, type ConversationDetail } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { NewNotification } from "@/lib/notifications/rules";
 import { createNotification } from "@/lib/notifications/service";
@@ -240,4 +240,12 @@ export async function answerPlan(db: Db, member: ActingCouple, planId: string, a
 export async function plansOfConversation(db: Db, member: ActingCouple, conversationId: string): Promise<PlanItem[]> {
   await memberConversation(db, member, conversationId);
   return conversationPlans(db, conversationId, member.userId);
+}
+
+/**
+ * The plans of a conversation whose detail the member has just read (the conversation screen):
+ * that read checked the membership, so it is not read again.
+ */
+export function plansOfOpenedConversation(db: Db, member: ActingCouple, opened: ConversationDetail): Promise<PlanItem[]> {
+  return conversationPlans(db, opened.id, member.userId);
 }

@@ -220,6 +220,19 @@ describe("read positions and unread counts", () => {
       [two.coupleId, 2],
     ]);
     expect(detail.json.data).toMatchObject({ id: conversationId, ended: false, muted: false });
+    // Each reader's own couple comes first, and only their own mute shows.
+    expect((await talk.mute(conversationId, true, two.a.headers)).json.data).toEqual({ muted: true });
+    const fromTwo = (await talk.detail(conversationId, two.a.headers)).json.data;
+    expect(fromTwo.couples.map((c: { id: string }) => c.id)).toEqual([two.coupleId, one.coupleId]);
+    expect(fromTwo.readPositions.map((p: { userId: string }) => p.userId)).toEqual([
+      two.a.userId,
+      two.b.userId,
+      one.a.userId,
+      one.b.userId,
+    ]);
+    expect(fromTwo.muted).toBe(true);
+    expect((await talk.detail(conversationId, two.b.headers)).json.data.muted).toBe(false);
+    expect((await talk.mute(conversationId, false, two.a.headers)).json.data).toEqual({ muted: false });
     const inbox = await talk.inbox(two.b.headers);
     expect(inbox.json.data).toEqual([
       {

@@ -8,7 +8,7 @@ import { conversationDetail } from "@/lib/messages/queries";
 import { threadPage } from "@/lib/messages/thread";
 import { THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import type { ThreadValue } from "@/lib/messages/display";
-import { plansOfConversation } from "@/lib/plans/service";
+import { plansOfOpenedConversation } from "@/lib/plans/service";
 import type { PlanView } from "@/lib/plans/view";
 import { withDb } from "@/lib/with-db";
 
@@ -28,9 +28,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ c
   try {
     [initial, plans] = await withDb(async (db) => {
       const conversation = await conversationDetail(db, couple, conversationId);
-      const page = await threadPage(db, couple, conversationId, { limit: THREAD_PAGE_DEFAULT });
-      const value = { conversation, messages: page.data, hasMore: page.pagination.hasMore };
-      return [value, await plansOfConversation(db, couple, conversationId)] as const;
+      const [page, opened] = await Promise.all([
+        threadPage(db, couple, conversationId, { limit: THREAD_PAGE_DEFAULT }),
+        plansOfOpenedConversation(db, couple, conversation),
+      ]);
+      return [{ conversation, messages: page.data, hasMore: page.pagination.hasMore }, opened] as const;
     });
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
