@@ -119,7 +119,7 @@ export async function listRequests(db: Db, member: ActingCouple, box: RequestBox
         rows.map((row) => row.id),
       )
     : new Map<string, Map<string, boolean>>();
-  const partners = incoming ? await firstNames(db, member.partnerIds) : [];
+  const partners = incoming && rows.length > 0 ? await firstNames(db, member.partnerIds) : [];
   return rows.map((row) => ({
     id: row.id,
     status: senderStatus(row, now),

@@ -3,6 +3,7 @@ import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, locations, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
@@ -168,8 +169,8 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
  * Couples as another couple compares against them, in one query: each partner's interests (the
  * couple's own stored list when both are empty) and the couple's place.
  */
-export async function couplesCompared(db: Db, where: SQL): Promise<ViewerCouple[]> {
-  const rows = await db
+function comparedStatement(db: Db, where: SQL) {
+  return db
     .select({
       id: couples.id,
       interests: couples.interests,
@@ -185,16 +186,30 @@ export async function couplesCompared(db: Db, where: SQL): Promise<ViewerCouple[
     .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
     .where(where);
-  return rows.map((row) => ({
-    id: row.id,
-    interests: interestLists([row.a ?? [], ...(row.bId ? [row.b ?? []] : [])], row.interests),
-    place: row.privacyLevel ? { privacyLevel: row.privacyLevel, latitude: row.latitude, longitude: row.longitude } : null,
-  }));
 }
+
+type ComparedRow = Awaited<ReturnType<typeof comparedStatement>>[number];
+
+const comparedOf = (row: ComparedRow): ViewerCouple => ({
+  id: row.id,
+  interests: interestLists([row.a ?? [], ...(row.bId ? [row.b ?? []] : [])], row.interests),
+  place: row.privacyLevel ? { privacyLevel: row.privacyLevel, latitude: row.latitude, longitude: row.longitude } : null,
+});
+
+/** The couples `where` chooses, each as comparedStatement reads it. */
+export async function couplesCompared(db: Db, where: SQL): Promise<ViewerCouple[]> {
+  return (await comparedStatement(db, where)).map(comparedOf);
+}
+
+/** Prepared: the directory, a profile and the requests list each compare against the viewer first. */
+const viewerCompared = preparedPer((db) =>
+  comparedStatement(db, partnerOf(sql`${sql.placeholder("userId")}`)).prepare("viewer_couple_compared"),
+);
 
 /** The viewer's couple as another couple's profile compares against it. */
 export async function viewerCouple(db: Db, viewerUserId: string): Promise<ViewerCouple | null> {
-  return (await couplesCompared(db, partnerOf(viewerUserId)))[0] ?? null;
+  const [row] = await viewerCompared(db).execute({ userId: viewerUserId });
+  return row ? comparedOf(row) : null;
 }
 
 /** The id of the couple the user belongs to, as either partner; null when none. */

@@ -13,7 +13,7 @@ import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
-import { boundingBox, couplePlace, distanceFrom, locationRequired } from "./local";
+import { boundingBox, distanceFrom, locationRequired, userCouplePlace } from "./local";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
@@ -112,7 +112,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
   const order = query.q ? "rank" : query.sort;
   const context = ["posts", query.scope, order, query.topic ?? "", query.q ?? "", local ? query.radius : "", only.coupleId ?? ""].join(":");
   const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
-  const centre = local && !bySession ? await couplePlace(db, coupleOfUser(reader.userId)) : null;
+  const centre = local && !bySession ? await userCouplePlace(db, reader.userId) : null;
   if (local && !centre) throw locationRequired();
 
   const distance = centre ? distanceFrom(centre) : null;

@@ -1,22 +1,36 @@
 import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { forumPosts, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { locationColumns } from "@/lib/locations/place";
+import { coupleOfUser } from "@/lib/safety/blocks";
 import { FORUM_TEXTS } from "./rules";
 import { cityLevelPlace, type ForumPlace } from "./place";
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
 
-/** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
-export async function couplePlace(db: Db, coupleId: string | SQL): Promise<ForumPlace | null> {
-  const [row] = await db
+const placeOf = (db: Db, coupleId: string | SQL) =>
+  db
     .select(locationColumns)
     .from(locations)
     .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, coupleId)))
     .limit(1);
+
+/** The couple's place for the local forum (posting, and the centre of the list), or null without a usable one. */
+export async function couplePlace(db: Db, coupleId: string): Promise<ForumPlace | null> {
+  const [row] = await placeOf(db, coupleId);
+  return row ? cityLevelPlace(row) : null;
+}
+
+/** Prepared: every local list (the forum's, the dashboard's card) starts from the reader's couple's place. */
+const placeOfUsersCouple = preparedPer((db) => placeOf(db, coupleOfUser(sql`${sql.placeholder("userId")}`)).prepare("forum_place_of_user"));
+
+/** The place of the person's couple for the local forum, or null without a usable one. */
+export async function userCouplePlace(db: Db, userId: string): Promise<ForumPlace | null> {
+  const [row] = await placeOfUsersCouple(db).execute({ userId });
   return row ? cityLevelPlace(row) : null;
 }
 

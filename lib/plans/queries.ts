@@ -1,6 +1,7 @@
 import "server-only";
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
@@ -159,7 +160,7 @@ export async function planItem(db: Db, member: ActingCouple, planId: string): Pr
 }
 
 /** SQL: not cancelled and not started yet. */
-export const upcoming = (now: Date): SQL => and(isNull(plans.cancelledAt), gt(plans.startsAt, now))!;
+export const upcoming = (now: Date | Placeholder): SQL => and(isNull(plans.cancelledAt), gt(plans.startsAt, now))!;
 
 /** How many plans of the conversation are upcoming (the limit per conversation). */
 export async function upcomingCount(db: Db, conversationId: string, now: Date): Promise<number> {
@@ -175,27 +176,39 @@ export const UPCOMING_LIST_MAX = 50;
 
 /** `GET /api/plans?upcoming=1`: the couple's upcoming plans in conversations that have not ended, soonest first. */
 export async function upcomingPlans(db: Db, member: ActingCouple, now = new Date()): Promise<PlanItem[]> {
-  const rows = await db
+  const rows = await upcomingOfCouple(db).execute({ coupleId: member.coupleId, now: now.toISOString() });
+  return planItems(db, rows, member.userId);
+}
+
+/** Prepared: the dashboard and the Messages screen read it on every opening. */
+const upcomingOfCouple = preparedPer((db) =>
+  db
     .select(planColumns)
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(ofCouple(member.coupleId), sql`not ${conversationEnded}`, upcoming(now)))
+    .where(and(ofCouple(sql`${sql.placeholder("coupleId")}`), sql`not ${conversationEnded}`, upcoming(sql.placeholder("now"))))
     .orderBy(asc(plans.startsAt), asc(plans.id))
-    .limit(UPCOMING_LIST_MAX);
-  return planItems(db, rows, member.userId);
-}
+    .limit(UPCOMING_LIST_MAX)
+    .prepare("upcoming_plans_of_couple"),
+);
 
 /** A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled ones too), by start. */
 export async function conversationPlans(db: Db, conversationId: string, viewerId: string, now = new Date()): Promise<PlanItem[]> {
   const since = new Date(now.getTime() - 30 * 86_400_000);
-  const rows = await db
-    .select(planColumns)
-    .from(plans)
-    .where(and(eq(plans.conversationId, conversationId), gt(plans.startsAt, since)))
-    .orderBy(asc(plans.startsAt), asc(plans.id))
-    .limit(UPCOMING_LIST_MAX);
+  const rows = await plansOfConversationSince(db).execute({ conversationId, since: since.toISOString() });
   return planItems(db, rows, viewerId);
 }
+
+/** Prepared: every opening of a conversation reads it. */
+const plansOfConversationSince = preparedPer((db) =>
+  db
+    .select(planColumns)
+    .from(plans)
+    .where(and(eq(plans.conversationId, sql.placeholder("conversationId")), gt(plans.startsAt, sql.placeholder("since"))))
+    .orderBy(asc(plans.startsAt), asc(plans.id))
+    .limit(UPCOMING_LIST_MAX)
+    .prepare("plans_of_conversation_since"),
+);
 
 /**
  * 'You met on 14 Dec' on the other couple's profile: the latest plan of the two couples' conversation
