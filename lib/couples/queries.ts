@@ -93,16 +93,9 @@ function partner(person: Person | null, role: "A" | "B"): (CoupleProfile["partne
   };
 }
 
-/**
- * A couple's profile as `viewerUserId` may see it, in one query (couple, its location, both
- * partners), as the one rule says (lib/safety/visibility.ts): its partners always see it; another
- * couple only while it is discoverable and not blocked either way, and then with the location at
- * its privacy level. Hidden and missing read the same: ids are not probed.
- * Without an id, the viewer's own couple (NOT_FOUND when they have none).
- */
-export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?: string): Promise<CoupleProfile> {
-  if (coupleId !== undefined && !isCoupleId(coupleId)) throw coupleNotFound();
-  const [row] = await db
+/** A couple's profile row as `viewer` (SQL naming the person) reads it: the couple, its place, both partners, and whether a block stands between. */
+function profileStatement(db: Db, viewer: SQL, where: SQL) {
+  return db
     .select({
       couple: {
         id: couples.id,
@@ -123,13 +116,36 @@ export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?:
       place: locationColumns,
       a: personColumns(partnerA),
       b: personColumns(partnerB),
-      notBlocked: sql<boolean>`${notBlockedBetween(coupleOfUser(viewerUserId), couples.id)}`,
+      notBlocked: sql<boolean>`${notBlockedBetween(coupleOfUser(viewer), couples.id)}`,
     })
     .from(couples)
     .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
     .leftJoin(partnerA, eq(partnerA.id, couples.partner1Id))
     .leftJoin(partnerB, eq(partnerB.id, couples.partner2Id))
-    .where(coupleId === undefined ? partnerOf(viewerUserId) : eq(couples.id, coupleId));
+    .where(where);
+}
+
+/** Prepared, the viewer's own profile and another couple's: every opening of a profile reads one. */
+const ownProfile = preparedPer((db) => {
+  const viewer = sql`${sql.placeholder("uid")}`;
+  return profileStatement(db, viewer, partnerOf(viewer)).prepare("couple_profile_own");
+});
+const otherProfile = preparedPer((db) =>
+  profileStatement(db, sql`${sql.placeholder("uid")}`, eq(couples.id, sql.placeholder("cid"))).prepare("couple_profile_other"),
+);
+
+/**
+ * A couple's profile as `viewerUserId` may see it, in one query (couple, its location, both
+ * partners), as the one rule says (lib/safety/visibility.ts): its partners always see it; another
+ * couple only while it is discoverable and not blocked either way, and then with the location at
+ * its privacy level. Hidden and missing read the same: ids are not probed.
+ * Without an id, the viewer's own couple (NOT_FOUND when they have none).
+ */
+export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?: string): Promise<CoupleProfile> {
+  if (coupleId !== undefined && !isCoupleId(coupleId)) throw coupleNotFound();
+  const [row] = await (coupleId === undefined
+    ? ownProfile(db).execute({ uid: viewerUserId })
+    : otherProfile(db).execute({ uid: viewerUserId, cid: coupleId }));
   if (!row) throw coupleNotFound();
 
   const { couple, place } = row;

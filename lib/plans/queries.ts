@@ -215,12 +215,25 @@ const plansOfConversationSince = preparedPer((db) =>
  * both said 'Great' about (its date at the place), or null. Only the two couples ever read it.
  */
 export async function metOnWith(db: Db, member: ActingCouple, otherCoupleId: string, now = new Date()): Promise<string | null> {
-  const rows = await db
+  const rows = await pastPlansOfPair(db).execute({ coupleId: member.coupleId, otherCoupleId, now: now.toISOString() });
+  return (await planItems(db, rows, member.userId)).find((plan) => plan.metOn)?.metOn ?? null;
+}
+
+/** Prepared: every opening of another couple's profile reads it. */
+const pastPlansOfPair = preparedPer((db) =>
+  db
     .select(planColumns)
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(ofCouple(member.coupleId), ofCouple(otherCoupleId), isNull(plans.cancelledAt), lte(plans.startsAt, now)))
+    .where(
+      and(
+        ofCouple(sql`${sql.placeholder("coupleId")}`),
+        ofCouple(sql`${sql.placeholder("otherCoupleId")}`),
+        isNull(plans.cancelledAt),
+        lte(plans.startsAt, sql.placeholder("now")),
+      ),
+    )
     .orderBy(desc(plans.startsAt))
-    .limit(10);
-  return (await planItems(db, rows, member.userId)).find((plan) => plan.metOn)?.metOn ?? null;
-}
+    .limit(10)
+    .prepare("past_plans_of_pair"),
+);

@@ -35,9 +35,12 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
   try {
     [profile, posts, connection, metOn] = await withDb(async (db) => {
       const found = await loadCoupleProfile(db, userId, coupleId);
-      const recent = await listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id });
-      const connections = await connectionStates(db, couple.coupleId, [found.id]);
-      const met = found.isOwn ? null : await metOnWith(db, couple, found.id);
+      // The couple is one the viewer may see (else not found above): the rest is read side by side.
+      const [recent, connections, met] = await Promise.all([
+        listPosts(db, couple, { scope: "global", sort: "new", radius: 50, limit: RECENT_POSTS }, { coupleId: found.id }),
+        connectionStates(db, couple.coupleId, [found.id]),
+        found.isOwn ? null : metOnWith(db, couple, found.id),
+      ]);
       return [found, recent.data, stateOf(connections, found.id), met] as const;
     });
   } catch (error) {
