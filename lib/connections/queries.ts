@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -76,16 +77,11 @@ export type RequestItem = {
 /** How many requests a list shows at most: open ones are few (30 days, 10 a day). */
 const LIST_MAX = 100;
 
-/**
- * `GET /api/connections?box=`: incoming, the open requests to the member's couple with both
- * receiving partners' approvals (connection_requests_incoming_idx); outgoing, the couple's own
- * requests as a sender sees them (a decline reads as pending), newest first
- * (connection_requests_outgoing_idx). Requests from or to a couple blocked either way are left out.
- */
-export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
-  const incoming = box === "incoming";
+/** A box's requests as the couple (a placeholder) reads them; the time is a placeholder too. */
+function requestsStatement(db: Db, incoming: boolean) {
+  const coupleId = sql`${sql.placeholder("coupleId")}`;
   const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
-  const rows = await db
+  return db
     .select({
       id: connectionRequests.id,
       status: connectionRequests.status,
@@ -102,16 +98,31 @@ export async function listRequests(db: Db, member: ActingCouple, box: RequestBox
       and(
         incoming
           ? and(
-              eq(connectionRequests.toCoupleId, member.coupleId),
+              eq(connectionRequests.toCoupleId, coupleId),
               eq(connectionRequests.status, "pending"),
-              gt(connectionRequests.expiresAt, now),
+              gt(connectionRequests.expiresAt, sql.placeholder("now")),
             )
-          : eq(connectionRequests.fromCoupleId, member.coupleId),
-        notBlockedBetween(member.coupleId, other),
+          : eq(connectionRequests.fromCoupleId, coupleId),
+        notBlockedBetween(coupleId, other),
       ),
     )
     .orderBy(desc(connectionRequests.createdAt), desc(connectionRequests.id))
     .limit(LIST_MAX);
+}
+
+/** Prepared: the Messages screen reads the incoming box on every opening. */
+const incomingRequests = preparedPer((db) => requestsStatement(db, true).prepare("requests_incoming"));
+const outgoingRequests = preparedPer((db) => requestsStatement(db, false).prepare("requests_outgoing"));
+
+/**
+ * `GET /api/connections?box=`: incoming, the open requests to the member's couple with both
+ * receiving partners' approvals (connection_requests_incoming_idx); outgoing, the couple's own
+ * requests as a sender sees them (a decline reads as pending), newest first
+ * (connection_requests_outgoing_idx). Requests from or to a couple blocked either way are left out.
+ */
+export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
+  const incoming = box === "incoming";
+  const rows = await (incoming ? incomingRequests : outgoingRequests)(db).execute({ coupleId: member.coupleId, now: now.toISOString() });
   const approvals = incoming
     ? await approvalsOf(
         db,

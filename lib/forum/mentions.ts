@@ -1,7 +1,8 @@
 import "server-only";
-import { and, asc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, forumMentions, locations, users } from "@/db/schema";
 import { shownPoint } from "@/lib/directory/nearest";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -89,19 +90,31 @@ export async function mentionSuggestions(db: Db, actor: ActingCouple, q: string)
 /** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
 export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
   if (postIds.length === 0) return () => [];
-  const rows = await db
-    .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
-    .from(forumMentions)
-    .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
-    .where(
-      and(
-        inArray(forumMentions.postId, postIds),
-        withReplies ? undefined : isNull(forumMentions.replyId),
-        notBlockedBetween(actor.coupleId, couples.id),
-      ),
-    );
+  const rows =
+    postIds.length === 1 && withReplies
+      ? await mentionsOfThread(db).execute({ postId: postIds[0]!, coupleId: actor.coupleId })
+      : await mentionRows(
+          db,
+          actor.coupleId,
+          and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!,
+        );
   return (target: Target): ForumMention[] =>
     rows
       .filter((row) => row.postId === target.postId && row.replyId === target.replyId)
       .map((row) => ({ coupleId: row.coupleId, name: row.name }));
 }
+
+function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
+  return db
+    .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
+    .from(forumMentions)
+    .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
+    .where(and(where, notBlockedBetween(viewerCouple, couples.id)));
+}
+
+/** Prepared: every opening of a thread reads its post's and replies' mentions. */
+const mentionsOfThread = preparedPer((db) =>
+  mentionRows(db, sql`${sql.placeholder("coupleId")}`, eq(forumMentions.postId, sql.placeholder("postId"))).prepare(
+    "forum_thread_mentions",
+  ),
+);

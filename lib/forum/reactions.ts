@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { discoverable } from "@/lib/safety/visibility";
@@ -15,24 +16,31 @@ const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
  * (lib/safety/visibility.ts): their own, or a discoverable couple; the read has already left out
  * couples blocked either way. A hidden couple's reactions are counted but never named to others.
  */
-const namedReactor = (viewerCouple: string): SQL => or(eq(couples.id, viewerCouple), discoverable(couples))!;
+const namedReactor = (viewerCouple: string | SQL): SQL => or(eq(couples.id, viewerCouple), discoverable(couples))!;
 
-/** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
-export async function threadReactions(db: Db, actor: ActingCouple, postId: string) {
-  const rows = await db
+/** Prepared: every opening of a thread (and every reply written or changed) reads it. */
+const reactionsOfThread = preparedPer((db) => {
+  const viewerCouple = sql`${sql.placeholder("coupleId")}`;
+  return db
     .select({
       replyId: forumReactions.replyId,
       kind: forumReactions.kind,
       userId: forumReactions.userId,
       firstName: users.firstName,
       coupleName: couples.coupleName,
-      named: sql<boolean>`${namedReactor(actor.coupleId)}`,
+      named: sql<boolean>`${namedReactor(viewerCouple)}`,
     })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))
     .innerJoin(couples, eq(couples.id, forumReactions.coupleId))
-    .where(and(eq(forumReactions.postId, postId), notBlockedBetween(actor.coupleId, forumReactions.coupleId)))
-    .orderBy(asc(forumReactions.createdAt));
+    .where(and(eq(forumReactions.postId, sql.placeholder("postId")), notBlockedBetween(viewerCouple, forumReactions.coupleId)))
+    .orderBy(asc(forumReactions.createdAt))
+    .prepare("forum_thread_reactions");
+});
+
+/** Counts, the viewer's own kinds and who reacted, for a thread's post and replies (one query). */
+export async function threadReactions(db: Db, actor: ActingCouple, postId: string) {
+  const rows = await reactionsOfThread(db).execute({ postId, coupleId: actor.coupleId });
   const byTarget = new Map<string, { counts: { kind: ReactionKind; count: number }[]; mine: ReactionKind[]; by: ReactedBy }>();
   for (const row of rows) {
     const key = targetKey({ postId, replyId: row.replyId });

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { preparedPer } from "@/db/prepared";
 import { couples, forumPosts, forumReplies, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
@@ -28,15 +29,21 @@ import {
 
 const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
+/** Prepared: every opening of a thread, and every change to a post, reads it. */
+const postNotBlocked = preparedPer((db) =>
+  selectPosts(db)
+    .where(and(eq(forumPosts.id, sql.placeholder("postId")), notBlockedBetween(sql`${sql.placeholder("coupleId")}`, forumPosts.coupleId)))
+    .limit(1)
+    .prepare("forum_post_not_blocked"),
+);
+
 /**
  * A post as the actor may see it, or null: a blocked couple's post does not exist for them; a
  * post hidden by reports exists only for its own couple; a deleted or removed one only while it
  * has replies (its thread stays).
  */
 export async function visiblePostRow(db: Db, actor: ActingCouple, postId: string): Promise<PostRow | null> {
-  const [row] = await selectPosts(db)
-    .where(and(eq(forumPosts.id, postId), notBlockedBetween(actor.coupleId, forumPosts.coupleId)))
-    .limit(1);
+  const [row] = await postNotBlocked(db).execute({ postId, coupleId: actor.coupleId });
   if (!row) return null;
   if (row.hiddenAt && row.coupleId !== actor.coupleId) return null;
   if (gone(row) && row.replyCount === 0) return null;
@@ -81,24 +88,32 @@ const replyColumns = {
  * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
  * to their own couple; a deleted member's with neither person nor couple (left joins).
  */
-function replyRows(db: Db, actor: ActingCouple, where: SQL | undefined) {
+function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
   return db
     .select(replyColumns)
     .from(forumReplies)
     .leftJoin(users, eq(users.id, forumReplies.authorUserId))
     .leftJoin(couples, eq(couples.id, forumReplies.coupleId))
-    .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(actor.coupleId, quoted.coupleId)))
+    .leftJoin(quoted, and(eq(quoted.id, forumReplies.quoteReplyId), notBlockedBetween(viewerCouple, quoted.coupleId)))
     .leftJoin(quotedAuthor, eq(quotedAuthor.id, quoted.authorUserId))
     .leftJoin(quotedCouple, eq(quotedCouple.id, quoted.coupleId))
     .where(
       and(
         where,
-        notBlockedBetween(actor.coupleId, forumReplies.coupleId),
-        or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, actor.coupleId)),
+        notBlockedBetween(viewerCouple, forumReplies.coupleId),
+        or(isNull(forumReplies.hiddenAt), eq(forumReplies.coupleId, viewerCouple)),
       ),
     );
 }
 type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
+
+/** Prepared: the first page of a thread's replies, on every opening. */
+const firstReplies = preparedPer((db) =>
+  replyRows(db, sql`${sql.placeholder("coupleId")}`, eq(forumReplies.postId, sql.placeholder("postId")))
+    .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
+    .limit(sql.placeholder("limit"))
+    .prepare("forum_thread_first_replies"),
+);
 
 function shapeReply(
   row: ReplyRow,
@@ -131,7 +146,7 @@ function shapeReply(
 
 /** One reply, shaped for the actor (the answer of create and patch), or null when they may not see it. */
 export async function readReply(db: Db, actor: ActingCouple, replyId: string): Promise<ForumReply | null> {
-  const [row] = await replyRows(db, actor, eq(forumReplies.id, replyId)).limit(1);
+  const [row] = await replyRows(db, actor.coupleId, eq(forumReplies.id, replyId)).limit(1);
   if (!row) return null;
   const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), mentionsOf(db, actor, [row.postId], true)]);
   return shapeReply(row, { ...reactionsOf({ postId: row.postId, replyId }), mentions: mentions({ postId: row.postId, replyId }) });
@@ -150,15 +165,20 @@ export async function readThread(
 ): Promise<{ post: ForumPostDetail; replies: ForumReply[]; pagination: KeysetPagination }> {
   const context = `thread:${postId}`;
   const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
-  const extras: ThreadExtras = await Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]);
+  // The replies are read beside the post; a post the actor may not see answers 404 and they are dropped.
+  const [extras, rows] = await Promise.all([
+    Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]) satisfies Promise<ThreadExtras>,
+    after
+      ? replyRows(
+          db,
+          actor.coupleId,
+          and(eq(forumReplies.postId, postId), rowsAfter(forumReplies.createdAt, forumReplies.id, after, "asc")),
+        )
+          .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
+          .limit(query.limit + 1)
+      : firstReplies(db).execute({ postId, coupleId: actor.coupleId, limit: query.limit + 1 }),
+  ]);
   const post = await readPost(db, actor, postId, extras);
-  const rows = await replyRows(
-    db,
-    actor,
-    and(eq(forumReplies.postId, postId), after ? rowsAfter(forumReplies.createdAt, forumReplies.id, after, "asc") : undefined),
-  )
-    .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
-    .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const [reactionsOf, mentions] = extras;
   const last = page.at(-1);
