@@ -10,13 +10,14 @@ import { readSessionCookie } from "./session-cookie";
 import { sessionCookieName } from "./session-token";
 import { touchSession } from "./sessions";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import type { CoupleNotices } from "@/lib/safety/notices";
 import { liveSessionAccount, type AccountFlags } from "./users";
 
-/** A guarded page's caller: their id, their account's flags, and the couple they act for (null: none yet). */
-export type PageCaller = { userId: string; couple: ActingCouple | null } & AccountFlags;
+/** A guarded page's caller: their id, their account's flags, the couple they act for (null: none yet) and its notices. */
+export type PageCaller = { userId: string; couple: ActingCouple | null; notices: CoupleNotices } & AccountFlags;
 
 /**
- * For guarded pages: the live session, the account's flags and acting couple read from the rows in one query,
+ * For guarded pages: the live session, the account's flags, acting couple and its notices read from the rows in one query,
  * since the cookie's copy can be stale. Redirects to sign in when there is no live session (a
  * session row goes with its user). Reads the cookie itself rather than through
  * auth(): a server component cannot set the cookie Auth.js re-encrypts on every read. Cached per
@@ -28,7 +29,7 @@ export const requireSignedIn = cache(async (): Promise<PageCaller> => {
   if (!session || !account) redirect("/login");
   await touchSession(await getDb(), session.sessionId);
   if (!account.flags.emailVerified) redirect("/verify-email");
-  return { userId: session.userId, ...account.flags, couple: account.couple };
+  return { userId: session.userId, ...account.flags, couple: account.couple, notices: account.notices };
 });
 
 /**

@@ -7,6 +7,7 @@ import { couples, sessions, users } from "@/db/schema";
 import { actingCoupleColumns, actingCoupleOf, type ActingCouple, type ActingRow } from "@/lib/membership/acting-couple";
 import type { Role } from "@/lib/membership/roles";
 import { partnerOf } from "@/lib/membership/partner";
+import { noticesOf, noticesSql, type CoupleNotices } from "@/lib/safety/notices";
 import { flagSourceColumns, selfColumns } from "@/lib/users/projections";
 import { normalizeEmail } from "./rules";
 import { liveSessionWhere, type SessionFound } from "./sessions";
@@ -115,6 +116,17 @@ const liveAccountQuery = preparedPer((db) =>
     .prepare("live_session_account"),
 );
 
+/** A signed-in page's session read: the live session's account and its couple's notices (lib/safety/notices.ts), one statement. */
+const livePageQuery = preparedPer((db) =>
+  db
+    .select({ ...accountColumns(users, couples), notices: noticesSql(db, sql`${couples.id}`) })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(couples, partnerOf(users.id))
+    .where(liveSessionWhere())
+    .prepare("live_session_page"),
+);
+
 /** A person's account (flags and acting couple) in one query; null when there is no such person. */
 export async function userAccount(db: Db, userId: string): Promise<Account | null> {
   const [row] = await accountQuery(db).execute({ userId });
@@ -126,13 +138,17 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
 }
 
 /**
- * A live session's account (flags and acting couple), in one round trip (the session's primary
+ * A live session's account (flags and acting couple) with the couple's notices, for a signed-in page, in one round trip (the session's primary
  * key, the user's, and the couples' partner indexes): null when the session was revoked,
  * expired, never existed or belongs to someone else than `userId` (the cookie's claim).
  */
-export async function liveSessionAccount(db: Db, sessionId: string, userId: string): Promise<Account | null> {
-  const found = await sessionWithAccount(db, sessionId);
-  return found?.userId === userId ? (found.account ?? null) : null;
+export async function liveSessionAccount(
+  db: Db,
+  sessionId: string,
+  userId: string,
+): Promise<(Account & { notices: CoupleNotices }) | null> {
+  const [row] = await livePageQuery(db).execute({ sid: sessionId, now: new Date().toISOString() });
+  return row?.id === userId ? { ...accountOf(row), notices: noticesOf(row.notices) } : null;
 }
 
 /** A live session's user with their account (flags and acting couple): the session read of `complete-profile` calls. */

@@ -1,8 +1,6 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
 import { transaction } from "@/db/transaction";
 import { bannedEmails, couples, coupleSanctions, reports, users } from "@/db/schema";
 import { revokeAllSessions } from "@/lib/auth/sessions";
@@ -13,7 +11,8 @@ import { recordModeration } from "./moderation-log";
 import type { SanctionInput } from "./moderation-schemas";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
-import { restrictedText, restrictionEnd, type SanctionKind, type StandingSanction } from "./rules";
+import { currentRestriction, shapeStanding, standingColumns } from "./notices";
+import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
 
 /**
  * Moderators acting on a couple. Warn: a notice shown once. Restrict: no hello, messages, posts or
@@ -40,55 +39,6 @@ export async function isBannedEmail(db: Db, normalizedEmail: string): Promise<bo
   return row !== undefined;
 }
 
-/** SQL: an action still standing at `now` (not lifted; a restriction not yet ended). */
-const standingNow = () => and(isNull(coupleSanctions.liftedAt), or(isNull(coupleSanctions.endsAt), gt(coupleSanctions.endsAt, sql`now()`)));
-
-const standingColumns = {
-  id: coupleSanctions.id,
-  kind: coupleSanctions.kind,
-  reason: coupleSanctions.reason,
-  endsAt: coupleSanctions.endsAt,
-  createdAt: coupleSanctions.createdAt,
-};
-const shapeStanding = (row: { id: string; kind: string; reason: string; endsAt: Date | null; createdAt: Date }): StandingSanction => ({
-  id: row.id,
-  kind: row.kind as SanctionKind,
-  reason: row.reason,
-  endsAt: row.endsAt?.toISOString() ?? null,
-  createdAt: row.createdAt.toISOString(),
-});
-
-/** The couple's restriction in force now, the longest one when several stand (at most one row). */
-const restrictionRead = (db: Db, coupleId: SQL) =>
-  db
-    .select(standingColumns)
-    .from(coupleSanctions)
-    .where(and(eq(coupleSanctions.coupleId, coupleId), eq(coupleSanctions.kind, "restrict"), standingNow()))
-    .orderBy(sql`${coupleSanctions.endsAt} desc nulls first`)
-    .limit(1);
-
-/** The warning the couple has not seen yet (shown once, before anything else), oldest first (at most one row). */
-const warningRead = (db: Db, coupleId: SQL) =>
-  db
-    .select(standingColumns)
-    .from(coupleSanctions)
-    .where(
-      and(
-        eq(coupleSanctions.coupleId, coupleId),
-        eq(coupleSanctions.kind, "warn"),
-        isNull(coupleSanctions.seenAt),
-        isNull(coupleSanctions.liftedAt),
-      ),
-    )
-    .orderBy(coupleSanctions.createdAt)
-    .limit(1);
-
-/** The couple's restriction in force now, the longest one when several stand (null: none). */
-export async function currentRestriction(db: Db, coupleId: string): Promise<StandingSanction | null> {
-  const [row] = await restrictionRead(db, sql`${coupleId}`);
-  return row ? shapeStanding(row) : null;
-}
-
 /** Before a hello, a message, a post or a reply: a restricted couple is refused (403 ACCOUNT_RESTRICTED, with why and until when). */
 export async function assertNotRestricted(db: Db, coupleId: string): Promise<void> {
   const restriction = await currentRestriction(db, coupleId);
@@ -96,12 +46,6 @@ export async function assertNotRestricted(db: Db, coupleId: string): Promise<voi
     throw new AppError("ACCOUNT_RESTRICTED", restrictedText(restriction), {
       body: { restriction: { reason: restriction.reason, endsAt: restriction.endsAt } },
     });
-}
-
-/** The warning the couple has not seen yet (null: none). */
-export async function unseenWarning(db: Db, coupleId: string): Promise<StandingSanction | null> {
-  const [row] = await warningRead(db, sql`${coupleId}`);
-  return row ? shapeStanding(row) : null;
 }
 
 /** A partner read the warning: it is not shown again (to either partner). */
@@ -276,22 +220,4 @@ export async function sanctionsOf(db: Db, coupleId: string) {
     liftedAt: row.liftedAt?.toISOString() ?? null,
     liftReason: row.liftReason,
   }));
-}
-
-/**
- * Both notices in one prepared statement, as every signed-in page asks for them: each read keeps
- * its own order and limit inside the union (a warning's kind is 'warn', a restriction's 'restrict').
- */
-const noticesRead = preparedPer((db) => {
-  const coupleId = sql`${sql.placeholder("coupleId")}`;
-  return unionAll(warningRead(db, coupleId), restrictionRead(db, coupleId)).prepare("couple_notices");
-});
-
-/** What the couple's pages show above everything (the app's layout): an unread warning, and a restriction in force. */
-export async function coupleNotices(
-  db: Db,
-  coupleId: string,
-): Promise<{ warning: StandingSanction | null; restriction: StandingSanction | null }> {
-  const rows = (await noticesRead(db).execute({ coupleId })).map(shapeStanding);
-  return { warning: rows.find((row) => row.kind === "warn") ?? null, restriction: rows.find((row) => row.kind === "restrict") ?? null };
 }

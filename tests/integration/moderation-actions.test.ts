@@ -2,14 +2,16 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as registerRoute } from "@/app/api/auth/register/route";
 import { getDb, openDatabase } from "@/db/client";
-import { bannedEmails, couples, moderationLog, notifications, users } from "@/db/schema";
+import { bannedEmails, couples, moderationLog, notifications, sessions, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { moderatorOf } from "@/lib/safety/moderators";
 import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
-import { coupleNotices, currentRestriction, markWarningSeen, sanctionCouple, unseenWarning } from "@/lib/safety/sanctions";
+import { liveSessionAccount } from "@/lib/auth/users";
+import { currentRestriction, unseenWarning } from "@/lib/safety/notices";
+import { markWarningSeen, sanctionCouple } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
@@ -81,12 +83,19 @@ describe("warn", () => {
   });
 });
 
+/** What a person's signed-in pages show above everything: the notices their page session read finds. */
+async function pageNotices(userId: string) {
+  const db = await getDb();
+  const [session] = await db.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, userId)).limit(1);
+  return (await liveSessionAccount(db, session!.id, userId))!.notices;
+}
+
 describe("what the couple's pages show above everything", () => {
-  it("the oldest unseen warning and the longest restriction in force, read together as each alone", async () => {
+  it("the oldest unseen warning and the longest restriction in force, read with the session as each alone", async () => {
     const target = await messagingCouple();
     const { headers } = await moderatorCouple();
     const db = await getDb();
-    expect(await coupleNotices(db, target.coupleId)).toEqual({ warning: null, restriction: null });
+    expect(await pageNotices(target.b.userId)).toEqual({ warning: null, restriction: null });
     const act = async (input: Record<string, unknown>) => (await sanctions.act(target.coupleId, input, headers)).json.data.id as string;
     const firstWarning = await act({ kind: "warn", reason: "spam" });
     const secondWarning = await act({ kind: "warn", reason: "spam" });
@@ -94,7 +103,7 @@ describe("what the couple's pages show above everything", () => {
     const longest = await act({ kind: "restrict", reason: "spam", days: 30 });
     await act({ kind: "restrict", reason: "spam", days: 7 });
 
-    const shown = await coupleNotices(db, target.coupleId);
+    const shown = await pageNotices(target.a.userId);
     expect(shown.warning).toMatchObject({ id: firstWarning, kind: "warn", reason: "spam", endsAt: null });
     expect(shown.restriction).toMatchObject({ id: longest, kind: "restrict" });
     expect(shown).toEqual({
@@ -103,11 +112,12 @@ describe("what the couple's pages show above everything", () => {
     });
 
     await markWarningSeen(db, target.coupleId, firstWarning);
-    expect((await coupleNotices(db, target.coupleId)).warning?.id).toBe(secondWarning);
+    expect((await pageNotices(target.a.userId)).warning?.id).toBe(secondWarning);
     await markWarningSeen(db, target.coupleId, secondWarning);
-    expect((await coupleNotices(db, target.coupleId)).warning).toBeNull();
-    // Another couple's notices are not theirs.
-    expect(await coupleNotices(db, (await messagingCouple()).coupleId)).toEqual({ warning: null, restriction: null });
+    expect((await pageNotices(target.a.userId)).warning).toBeNull();
+    // Both partners see them; another couple's notices are not theirs.
+    expect((await pageNotices(target.b.userId)).restriction?.id).toBe(longest);
+    expect(await pageNotices((await messagingCouple()).a.userId)).toEqual({ warning: null, restriction: null });
   });
 });
 

@@ -49,6 +49,8 @@ async function couple() {
 describe("requireSignedIn (guarded pages)", () => {
   it("answers the user, the flags read from the rows (not the cookie's copy) and the acting couple", async () => {
     const { a, b, coupleId } = await couple();
+    // No moderators' action stands on them (the notices themselves: moderation-actions.test.ts).
+    const none = { warning: null, restriction: null };
     const acting = (userId: string) =>
       expect.objectContaining({ userId, coupleId, coupleName: "A & B", partnerIds: [a.id, b.id], role: "member" });
     expect(await guardedPage((await browserSession(a.id)).cookie)).toEqual({
@@ -57,6 +59,7 @@ describe("requireSignedIn (guarded pages)", () => {
       profileComplete: true,
       isPartnerB: false,
       couple: acting(a.id),
+      notices: none,
     });
     expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({
       userId: b.id,
@@ -64,6 +67,7 @@ describe("requireSignedIn (guarded pages)", () => {
       profileComplete: true,
       isPartnerB: true,
       couple: acting(b.id),
+      notices: none,
     });
     const alone = await createUser();
     expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({
@@ -72,6 +76,7 @@ describe("requireSignedIn (guarded pages)", () => {
       profileComplete: false,
       isPartnerB: false,
       couple: null,
+      notices: none,
     });
   });
 
