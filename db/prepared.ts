@@ -1,3 +1,4 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "./client";
 import type { NamingPGlite } from "./pglite-statements";
 
@@ -19,3 +20,6 @@ export function preparedPer<Q extends { getQuery: () => { sql: string } }>(build
     return query;
   };
 }
+
+/** A named placeholder as SQL, for the statement helpers that take a value or SQL (a person, a couple). */
+export const placeholderSql = (name: string): SQL => sql`${sql.placeholder(name)}`;

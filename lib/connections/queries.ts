@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -79,7 +79,7 @@ const LIST_MAX = 100;
 
 /** A box's requests as the couple (a placeholder) reads them; the time is a placeholder too. */
 function requestsStatement(db: Db, incoming: boolean) {
-  const coupleId = sql`${sql.placeholder("coupleId")}`;
+  const coupleId = placeholderSql("coupleId");
   const other = incoming ? connectionRequests.fromCoupleId : connectionRequests.toCoupleId;
   return db
     .select({

@@ -3,7 +3,7 @@ import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, locations, users } from "@/db/schema";
 import { ageOn } from "@/lib/auth/rules";
 import { AppError } from "@/lib/errors";
@@ -127,11 +127,11 @@ function profileStatement(db: Db, viewer: SQL, where: SQL) {
 
 /** Prepared, the viewer's own profile and another couple's: every opening of a profile reads one. */
 const ownProfile = preparedPer((db) => {
-  const viewer = sql`${sql.placeholder("uid")}`;
+  const viewer = placeholderSql("uid");
   return profileStatement(db, viewer, partnerOf(viewer)).prepare("couple_profile_own");
 });
 const otherProfile = preparedPer((db) =>
-  profileStatement(db, sql`${sql.placeholder("uid")}`, eq(couples.id, sql.placeholder("cid"))).prepare("couple_profile_other"),
+  profileStatement(db, placeholderSql("uid"), eq(couples.id, sql.placeholder("cid"))).prepare("couple_profile_other"),
 );
 
 /**
@@ -218,9 +218,7 @@ export async function couplesCompared(db: Db, where: SQL): Promise<ViewerCouple[
 }
 
 /** Prepared: the directory, a profile and the requests list each compare against the viewer first. */
-const viewerCompared = preparedPer((db) =>
-  comparedStatement(db, partnerOf(sql`${sql.placeholder("userId")}`)).prepare("viewer_couple_compared"),
-);
+const viewerCompared = preparedPer((db) => comparedStatement(db, partnerOf(placeholderSql("userId"))).prepare("viewer_couple_compared"));
 
 /** The viewer's couple as another couple's profile compares against it. */
 export async function viewerCouple(db: Db, viewerUserId: string): Promise<ViewerCouple | null> {

@@ -2,7 +2,7 @@ import "server-only";
 import { and, arrayOverlaps, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
@@ -98,7 +98,7 @@ const notDismissedBy = (viewer: string | SQL): SQL =>
 /** A stored list is computed again after this long (couples changed meanwhile are taken in on every read: changedCandidates). */
 export const SUMMARY_TTL_MS = 24 * 60 * 60 * 1000;
 
-const USER = sql`${sql.placeholder("userId")}`;
+const USER = placeholderSql("userId");
 
 /** The viewer's couple as scoring sees it. */
 const viewerScoring = preparedPer((db) => selectScoring(db).where(partnerOf(USER)).limit(1).prepare("discover_viewer"));

@@ -2,6 +2,7 @@ import "server-only";
 import { and, asc, desc, eq, gt, isNull, sql, type SQL } from "drizzle-orm";
 import { alias, type AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
+import { placeholderSql } from "@/db/prepared";
 import { couples, forumMentions, forumPosts, forumReactions, users } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
 import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
@@ -140,7 +141,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
     afterKey,
     afterId: after?.id,
   };
-  const bind = (name: keyof typeof values): SQL => (reusable ? sql`${sql.placeholder(name)}` : sql`${values[name]}`);
+  const bind = (name: keyof typeof values): SQL => (reusable ? placeholderSql(name) : sql`${values[name]}`);
   // By session, the viewer is the live session's person (no row at all when it is not live).
   const viewerId = bySession ? liveSessionUser() : bind("viewer");
   // The viewer's couple, found in the statement (an init plan run once), so a global list is one round trip.

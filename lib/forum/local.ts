@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { forumPosts, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { locationColumns } from "@/lib/locations/place";
@@ -26,7 +26,7 @@ export async function couplePlace(db: Db, coupleId: string): Promise<ForumPlace 
 }
 
 /** Prepared: every local list (the forum's, the dashboard's card) starts from the reader's couple's place. */
-const placeOfUsersCouple = preparedPer((db) => placeOf(db, coupleOfUser(sql`${sql.placeholder("userId")}`)).prepare("forum_place_of_user"));
+const placeOfUsersCouple = preparedPer((db) => placeOf(db, coupleOfUser(placeholderSql("userId"))).prepare("forum_place_of_user"));
 
 /** The place of the person's couple for the local forum, or null without a usable one. */
 export async function userCouplePlace(db: Db, userId: string): Promise<ForumPlace | null> {

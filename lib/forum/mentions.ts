@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumMentions, locations, users } from "@/db/schema";
 import { shownPoint } from "@/lib/directory/nearest";
 import { notBlockedBetween } from "@/lib/safety/blocks";
@@ -114,7 +114,5 @@ function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
 
 /** Prepared: every opening of a thread reads its post's and replies' mentions. */
 const mentionsOfThread = preparedPer((db) =>
-  mentionRows(db, sql`${sql.placeholder("coupleId")}`, eq(forumMentions.postId, sql.placeholder("postId"))).prepare(
-    "forum_thread_mentions",
-  ),
+  mentionRows(db, placeholderSql("coupleId"), eq(forumMentions.postId, sql.placeholder("postId"))).prepare("forum_thread_mentions"),
 );

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { discoverable } from "@/lib/safety/visibility";
@@ -20,7 +20,7 @@ const namedReactor = (viewerCouple: string | SQL): SQL => or(eq(couples.id, view
 
 /** Prepared: every opening of a thread (and every reply written or changed) reads it. */
 const reactionsOfThread = preparedPer((db) => {
-  const viewerCouple = sql`${sql.placeholder("coupleId")}`;
+  const viewerCouple = placeholderSql("coupleId");
   return db
     .select({
       replyId: forumReactions.replyId,

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumPosts, forumReplies, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
@@ -32,7 +32,7 @@ const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is
 /** Prepared: every opening of a thread, and every change to a post, reads it. */
 const postNotBlocked = preparedPer((db) =>
   selectPosts(db)
-    .where(and(eq(forumPosts.id, sql.placeholder("postId")), notBlockedBetween(sql`${sql.placeholder("coupleId")}`, forumPosts.coupleId)))
+    .where(and(eq(forumPosts.id, sql.placeholder("postId")), notBlockedBetween(placeholderSql("coupleId"), forumPosts.coupleId)))
     .limit(1)
     .prepare("forum_post_not_blocked"),
 );
@@ -109,7 +109,7 @@ type ReplyRow = Awaited<ReturnType<typeof replyRows>>[number];
 
 /** Prepared: the first page of a thread's replies, on every opening. */
 const firstReplies = preparedPer((db) =>
-  replyRows(db, sql`${sql.placeholder("coupleId")}`, eq(forumReplies.postId, sql.placeholder("postId")))
+  replyRows(db, placeholderSql("coupleId"), eq(forumReplies.postId, sql.placeholder("postId")))
     .orderBy(asc(forumReplies.createdAt), asc(forumReplies.id))
     .limit(sql.placeholder("limit"))
     .prepare("forum_thread_first_replies"),

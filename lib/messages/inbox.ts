@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias, unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, conversations, messages } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
 import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
@@ -107,8 +107,7 @@ function inboxPage(coupleId: string, rows: readonly InboxRow[]): InboxPage {
 
 /** The first page by member, prepared: the Messages screen (every conversation opened under it) reads it. */
 const firstPageOfMember = preparedPer((db) => {
-  const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
-  return inboxStatement(db, { userId: placeholder("uid"), coupleId: placeholder("coupleId"), bySession: false }, null).prepare(
+  return inboxStatement(db, { userId: placeholderSql("uid"), coupleId: placeholderSql("coupleId"), bySession: false }, null).prepare(
     "inbox_of_member",
   );
 });

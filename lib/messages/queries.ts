@@ -3,7 +3,7 @@ import { photoBadge, type PhotoBadge } from "@/lib/verification/rules";
 import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
@@ -284,7 +284,7 @@ type DetailCoupleJson = {
  * row is not the reader's conversation.
  */
 const detailStatement = preparedPer((db) => {
-  const coupleId = sql`${sql.placeholder("coupleId")}`;
+  const coupleId = placeholderSql("coupleId");
   const partner = sql`json_build_object('userId', ${users.id}, 'firstName', ${users.firstName}, 'avatarUrl', ${users.avatarUrl})`;
   const partners = sql`(select json_agg(${partner} order by ${users.id} = ${couples.partner1Id} desc) from ${users}
     where ${users.id} in (${couples.partner1Id}, ${couples.partner2Id}))`;

@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, exists, lt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, messages } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
 import { readerOf, sessionWithAccount } from "@/lib/auth/users";
@@ -60,18 +60,25 @@ async function pageOf(db: Db, rows: readonly ThreadRow[], limit: number): Promis
   return { data: await threadMessages(db, page), pagination: { hasMore: rows.length > limit } };
 }
 
-/** By member, prepared (the newest page, and a page before a message): the conversation screen and the thread call's second read. */
-const byMember = (before: boolean) =>
+/**
+ * A page prepared for a reader (the newest, or before a message): by session, the thread call's
+ * own round trip (opening a conversation on the app); by member, the conversation screen and the
+ * thread call's read after its checks.
+ */
+const preparedPage = (reader: "session" | "member", before: boolean) =>
   preparedPer((db) => {
-    const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
+    const userId = reader === "session" ? liveSessionUser() : placeholderSql("uid");
+    const coupleId = reader === "session" ? coupleOfUser(userId) : placeholderSql("coupleId");
     return threadStatement(
       db,
-      { userId: placeholder("uid"), coupleId: placeholder("coupleId"), bySession: false },
-      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: sql.placeholder("limit") },
-    ).prepare(before ? "thread_before_of_member" : "thread_of_member");
+      { userId, coupleId, bySession: reader === "session" },
+      { conversationId: placeholderSql("cid"), before: before ? placeholderSql("before") : null, limit: sql.placeholder("limit") },
+    ).prepare(`thread${before ? "_before" : ""}_${reader === "session" ? "by_session" : "of_member"}`);
   });
-const newestOfMember = byMember(false);
-const beforeOfMember = byMember(true);
+const newestBySession = preparedPage("session", false);
+const beforeBySession = preparedPage("session", true);
+const newestOfMember = preparedPage("member", false);
+const beforeOfMember = preparedPage("member", true);
 
 /**
  * `GET /api/conversations/{id}/messages` and the conversation screen: the newest `limit` messages,
@@ -93,20 +100,6 @@ export async function threadPage(db: Db, member: ActingCouple, conversationId: s
   }
   return pageOf(db, rows, query.limit);
 }
-
-/** By session, prepared (the newest page, and a page before a message): opening a conversation on the app asks. */
-const bySession = (before: boolean) =>
-  preparedPer((db) => {
-    const userId = liveSessionUser();
-    const placeholder = (name: string) => sql`${sql.placeholder(name)}`;
-    return threadStatement(
-      db,
-      { userId, coupleId: coupleOfUser(userId), bySession: true },
-      { conversationId: placeholder("cid"), before: before ? placeholder("before") : null, limit: sql.placeholder("limit") },
-    ).prepare(before ? "thread_before_by_session" : "thread_by_session");
-  });
-const newestBySession = bySession(false);
-const beforeBySession = bySession(true);
 
 /**
  * The thread call's session read (lib/http/route.ts): the page in the session's own round trip,

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, count, desc, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import type { NotificationItem, NotificationKind, Pagination } from "./rules";
@@ -103,9 +103,7 @@ export async function listNotifications(
   };
 }
 
-const latest = preparedPer((db) =>
-  newestOwn(db, sql`${sql.placeholder("userId")}`, sql.placeholder("limit")).prepare("latest_notifications"),
-);
+const latest = preparedPer((db) => newestOwn(db, placeholderSql("userId"), sql.placeholder("limit")).prepare("latest_notifications"));
 
 /** The user's newest notifications without a total (the dashboard's card): one prepared statement. */
 export async function latestNotifications(db: Db, userId: string, limit: number): Promise<NotificationItem[]> {

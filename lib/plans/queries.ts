@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { preparedPer } from "@/db/prepared";
+import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
@@ -186,7 +186,7 @@ const upcomingOfCouple = preparedPer((db) =>
     .select(planColumns)
     .from(plans)
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(ofCouple(sql`${sql.placeholder("coupleId")}`), sql`not ${conversationEnded}`, upcoming(sql.placeholder("now"))))
+    .where(and(ofCouple(placeholderSql("coupleId")), sql`not ${conversationEnded}`, upcoming(sql.placeholder("now"))))
     .orderBy(asc(plans.startsAt), asc(plans.id))
     .limit(UPCOMING_LIST_MAX)
     .prepare("upcoming_plans_of_couple"),
@@ -227,8 +227,8 @@ const pastPlansOfPair = preparedPer((db) =>
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
     .where(
       and(
-        ofCouple(sql`${sql.placeholder("coupleId")}`),
-        ofCouple(sql`${sql.placeholder("otherCoupleId")}`),
+        ofCouple(placeholderSql("coupleId")),
+        ofCouple(placeholderSql("otherCoupleId")),
         isNull(plans.cancelledAt),
         lte(plans.startsAt, sql.placeholder("now")),
       ),
