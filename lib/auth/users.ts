@@ -105,26 +105,19 @@ const accountQuery = preparedPer((db) =>
     .where(eq(users.id, sql.placeholder("userId")))
     .prepare("account_flags"),
 );
-const liveAccountQuery = preparedPer((db) =>
+/** A live session's account, with `extra` columns beside it. */
+const liveAccountSelect = <E extends Record<string, SQL>>(db: Db, extra: E) =>
   db
-    .select(accountColumns(users, couples))
+    .select({ ...accountColumns(users, couples), ...extra })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(couples, partnerOf(users.id))
     // By the session's primary key alone (a user filter here can make the planner walk all the user's sessions).
-    .where(liveSessionWhere())
-    .prepare("live_session_account"),
-);
-
-/** A signed-in page's session read: the live session's account and its couple's notices (lib/safety/notices.ts), one statement. */
+    .where(liveSessionWhere());
+const liveAccountQuery = preparedPer((db) => liveAccountSelect(db, {}).prepare("live_session_account"));
+/** A signed-in page's session read: with its couple's notices (lib/safety/notices.ts), in the same statement. */
 const livePageQuery = preparedPer((db) =>
-  db
-    .select({ ...accountColumns(users, couples), notices: noticesSql(db, sql`${couples.id}`) })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(couples, partnerOf(users.id))
-    .where(liveSessionWhere())
-    .prepare("live_session_page"),
+  liveAccountSelect(db, { notices: noticesSql(db, sql`${couples.id}`) }).prepare("live_session_page"),
 );
 
 /** A person's account (flags and acting couple) in one query; null when there is no such person. */
@@ -138,9 +131,10 @@ export async function accountFlags(db: Db, userId: string): Promise<AccountFlags
 }
 
 /**
- * A live session's account (flags and acting couple) with the couple's notices, for a signed-in page, in one round trip (the session's primary
- * key, the user's, and the couples' partner indexes): null when the session was revoked,
- * expired, never existed or belongs to someone else than `userId` (the cookie's claim).
+ * A live session's account (flags and acting couple) with its couple's notices, for a signed-in
+ * page, in one round trip (the session's primary key, the user's, and the couples' partner
+ * indexes): null when the session was revoked, expired, never existed or belongs to someone else
+ * than `userId` (the cookie's claim).
  */
 export async function liveSessionAccount(
   db: Db,

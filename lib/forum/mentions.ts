@@ -87,21 +87,26 @@ export async function mentionSuggestions(db: Db, actor: ActingCouple, q: string)
     .limit(MENTION_SUGGESTIONS_MAX);
 }
 
-/** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
-export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
-  if (postIds.length === 0) return () => [];
-  const rows =
-    postIds.length === 1 && withReplies
-      ? await mentionsOfThread(db).execute({ postId: postIds[0]!, coupleId: actor.coupleId })
-      : await mentionRows(
-          db,
-          actor.coupleId,
-          and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!,
-        );
-  return (target: Target): ForumMention[] =>
+type MentionRow = { postId: string; replyId: string | null; coupleId: string; name: string };
+
+/** Who `rows` mention, looked up by post or reply. */
+const lookup =
+  (rows: readonly MentionRow[]) =>
+  (target: Target): ForumMention[] =>
     rows
       .filter((row) => row.postId === target.postId && row.replyId === target.replyId)
       .map((row) => ({ coupleId: row.coupleId, name: row.name }));
+
+/** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
+export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
+  if (postIds.length === 0) return () => [];
+  const where = and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!;
+  return lookup(await mentionRows(db, actor.coupleId, where));
+}
+
+/** A thread's mentions (its post's and its replies'), as `mentionsOf` with replies, prepared: every opening of a thread reads them. */
+export async function threadMentions(db: Db, actor: ActingCouple, postId: string) {
+  return lookup(await mentionsOfThread(db).execute({ postId, coupleId: actor.coupleId }));
 }
 
 function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
@@ -112,7 +117,6 @@ function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
     .where(and(where, notBlockedBetween(viewerCouple, couples.id)));
 }
 
-/** Prepared: every opening of a thread reads its post's and replies' mentions. */
 const mentionsOfThread = preparedPer((db) =>
   mentionRows(db, placeholderSql("coupleId"), eq(forumMentions.postId, sql.placeholder("postId"))).prepare("forum_thread_mentions"),
 );

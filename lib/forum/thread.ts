@@ -12,7 +12,7 @@ import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
 import { excerpt } from "./text";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { mentionsOf } from "./mentions";
+import { mentionsOf, threadMentions } from "./mentions";
 import { threadReactions } from "./reactions";
 import {
   author,
@@ -148,7 +148,7 @@ function shapeReply(
 export async function readReply(db: Db, actor: ActingCouple, replyId: string): Promise<ForumReply | null> {
   const [row] = await replyRows(db, actor.coupleId, eq(forumReplies.id, replyId)).limit(1);
   if (!row) return null;
-  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), mentionsOf(db, actor, [row.postId], true)]);
+  const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), threadMentions(db, actor, row.postId)]);
   return shapeReply(row, { ...reactionsOf({ postId: row.postId, replyId }), mentions: mentions({ postId: row.postId, replyId }) });
 }
 
@@ -167,7 +167,7 @@ export async function readThread(
   const after = readCursor(context, query.cursor, FORUM_MESSAGES.cursorInvalid);
   // The replies are read beside the post; a post the actor may not see answers 404 and they are dropped.
   const [extras, rows] = await Promise.all([
-    Promise.all([threadReactions(db, actor, postId), mentionsOf(db, actor, [postId], true)]) satisfies Promise<ThreadExtras>,
+    Promise.all([threadReactions(db, actor, postId), threadMentions(db, actor, postId)]) satisfies Promise<ThreadExtras>,
     after
       ? replyRows(
           db,
