@@ -14,7 +14,7 @@ import { seenByOther } from "@/lib/safety/visibility";
 import { COMMON_STORED, commonCount, commonRanking, reachesFloor, sharedMask, viewerMask } from "./common";
 import { openingArea } from "./map";
 import { kmOfChord, nearestSql, shownPoint } from "./nearest";
-import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchWords, type DirectoryFilters } from "./rules";
+import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchNarrowed, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
 export type DirectoryCard = CoupleCard & {
@@ -29,22 +29,29 @@ export type DirectoryPage = KeysetPage<DirectoryCard>;
 const MEASURED = 0;
 const UNMEASURED = 1;
 
-/** The most matches of a search a page orders as they are; a search matching more reads its sort's index. */
-const SEARCH_MATCHES_SORTED = 100;
+/**
+ * The most matches of a search a page orders as they are; a search matching more reads its sort's
+ * index. Sorting a few hundred costs a few milliseconds wherever they are, while a walk reads the
+ * couples between the viewer and the matches (a name matched far away walks much of the network):
+ * where the trigram index narrows every word (searchNarrowed) the probe reads matches only, and
+ * takes up to 300; a word it cannot narrow is checked row by row, and the probe stops at 100.
+ */
+const SEARCH_MATCHES_SORTED = { narrowed: 300, checkedRowByRow: 100 };
 
 /**
- * The ids of a search's matches when there are at most SEARCH_MATCHES_SORTED of them, else null.
+ * The ids of a search's matches when there are at most so many of them (SEARCH_MATCHES_SORTED), else null.
  * A sort's index walk stops after a page of matches only where matches are dense: a name matching
  * a few couples far away, or long ago (or fewer than a page), would walk the whole network. Read
- * from the search's trigram index (or, for a common word, the first rows of the table), and only so many.
+ * from the search's trigram index (or, for a word it cannot narrow, the first rows of the table), and only so many.
  */
-async function fewMatches(db: Db, filtered: SQL | undefined): Promise<string[] | null> {
+async function fewMatches(db: Db, filtered: SQL | undefined, words: string[]): Promise<string[] | null> {
+  const most = words.every(searchNarrowed) ? SEARCH_MATCHES_SORTED.narrowed : SEARCH_MATCHES_SORTED.checkedRowByRow;
   const matches = await db
     .select({ id: couples.id })
     .from(couples)
     .where(filtered)
-    .limit(SEARCH_MATCHES_SORTED + 1);
-  return matches.length > SEARCH_MATCHES_SORTED ? null : matches.map((match) => match.id);
+    .limit(most + 1);
+  return matches.length > most ? null : matches.map((match) => match.id);
 }
 
 const locationRequired = () => new AppError("LOCATION_REQUIRED", DIRECTORY_TEXTS.locationRequired);
@@ -179,7 +186,8 @@ async function readDirectory<Extra extends object>(
   };
   const context = cursorContext(filters);
   const after = readCursor(context, query.cursor, DIRECTORY_TEXTS.cursorInvalid);
-  const few = searchWords(query.q).length > 0 ? await fewMatches(db, filtered) : null;
+  const words = searchWords(query.q);
+  const few = words.length > 0 ? await fewMatches(db, filtered, words) : null;
   /** The distance filter alone: for couples already narrowed (a search's few, the nearest walk's page). */
   const inRadius = near && query.distance !== undefined ? and(near.hasPoint, near.closerThan(query.distance)) : undefined;
   /**

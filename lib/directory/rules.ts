@@ -45,6 +45,15 @@ export function searchWords(q: string | undefined): string[] {
   return [...new Set(q.toLowerCase().split(" ").filter(Boolean))].slice(0, DIRECTORY_SEARCH_WORDS);
 }
 
+/**
+ * Whether the search's trigram index (pg_trgm) narrows a word, so that reading its matches reads
+ * little else: pg_trgm finds a `%word%` pattern by the trigrams inside it, and a word without three
+ * letters or digits in a row ('12', 'a-b') is checked on every row read. Only a-z and 0-9, which
+ * every database locale counts as a word's characters; it decides how much a search reads, never
+ * what matches.
+ */
+export const searchNarrowed = (word: string): boolean => /[a-z0-9]{3}/.test(word);
+
 export const DIRECTORY_TEXTS = {
   empty: "No couples match these filters.",
   clear: "Clear filters",

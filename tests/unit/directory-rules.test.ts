@@ -8,6 +8,7 @@ import {
   NO_FILTERS,
   pageFilters,
   partnersVenn,
+  searchNarrowed,
   searchWords,
   activeFilters,
   countText,
@@ -215,6 +216,10 @@ describe("the directory's search words", () => {
     expect(searchWords(undefined)).toEqual([]);
     expect(searchWords("Perpetua  London perpetua")).toEqual(["perpetua", "london"]);
     expect(searchWords("a b c d e f g h")).toEqual(["a", "b", "c", "d", "e", "f"]);
+  });
+  it("are narrowed by the trigram index only with three letters or digits in a row", () => {
+    expect(["perpetua", "124", "o'neill", "zoë-ann"].every(searchNarrowed)).toBe(true);
+    expect(["12", "a-b", "&", "ab.cd", "zoë"].some(searchNarrowed)).toBe(false);
   });
 });
 
