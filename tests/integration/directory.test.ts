@@ -738,6 +738,25 @@ describe("'most in common' from the viewer's kept ranking (lib/directory/common.
     expect(await everyPage()).toEqual(await expected());
     expect((await kept())!.computedAt.getTime()).toBeGreaterThan(again.computedAt.getTime());
   });
+
+  it("ranks the couples without parallel workers, however cheap the planner is told they are (migration 0033)", async () => {
+    const db = await getDb();
+    const plans = await db.transaction(async (tx) => {
+      for (const setting of ["parallel_setup_cost", "parallel_tuple_cost", "min_parallel_table_scan_size", "min_parallel_index_scan_size"])
+        await tx.execute(sql`select set_config(${setting}, '0', true)`);
+      const plan = async (table: "couples" | "users") =>
+        JSON.stringify(
+          resultRows(await tx.execute(sql`explain select id from ${sql.identifier(table)} where id::text like '%a%' order by id`)),
+        );
+      const [workers] = resultRows<{ workers: string }>(
+        await tx.execute(sql`select current_setting('max_parallel_workers_per_gather') as workers`),
+      );
+      return { couples: await plan("couples"), users: await plan("users"), workers: Number(workers!.workers) };
+    });
+    expect(plans.couples).not.toContain("Gather");
+    // Where the database has workers at all (not the embedded one), another table's read takes them.
+    if (plans.workers > 0) expect(plans.users).toContain("Gather");
+  });
 });
 
 describe("GET /api/couples/{id}/full-profile about another couple", () => {
