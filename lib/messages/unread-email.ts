@@ -56,7 +56,17 @@ const EMAILS_PER_RUN = 200;
 function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]> {
   const dueBefore = new Date(now.getTime() - delaySeconds * 1000);
   const read = sql`coalesce(${conversationReads.lastReadSeq}, 0)`;
-  const told = sql`coalesce(${messageEmails.upToSeq}, 0)`;
+  // The last e-mail about the conversation, one key lookup per row: as a plain join, a table whose
+  // statistics say it is small (new, or not analyzed since it grew) was scanned whole for every row
+  // (12,959 rows against 775 e-mails: 1.2 s of a 1.6 s run). The key holds one row at most; the
+  // limit keeps Postgres from turning the lateral read back into that join.
+  const emailed = db
+    .select({ upToSeq: messageEmails.upToSeq, sentAt: messageEmails.sentAt })
+    .from(messageEmails)
+    .where(and(eq(messageEmails.userId, liveEvents.userId), eq(messageEmails.conversationId, conversations.id)))
+    .limit(1)
+    .as("emailed");
+  const told = sql`coalesce(${emailed.upToSeq}, 0)`;
   return db
     .select({
       userId: liveEvents.userId,
@@ -74,7 +84,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
       conversationReads,
       and(eq(conversationReads.userId, liveEvents.userId), eq(conversationReads.conversationId, conversations.id)),
     )
-    .leftJoin(messageEmails, and(eq(messageEmails.userId, liveEvents.userId), eq(messageEmails.conversationId, conversations.id)))
+    .leftJoinLateral(emailed, sql`true`)
     .leftJoin(
       notificationPreferences,
       and(eq(notificationPreferences.userId, liveEvents.userId), eq(notificationPreferences.type, messageNotification.type)),
@@ -93,7 +103,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
         sql`coalesce(${notificationPreferences.email}, ${messageNotification.defaults.email})`,
         isNull(conversations.endedAt),
         mayReceive(sql`${liveEvents.userId}`),
-        or(isNull(messageEmails.sentAt), lte(messageEmails.sentAt, new Date(now.getTime() - 3_600_000))),
+        or(isNull(emailed.sentAt), lte(emailed.sentAt, new Date(now.getTime() - 3_600_000))),
       ),
     )
     .groupBy(liveEvents.userId, users.email, messages.conversationId)
