@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { createAppServer, readyLines } from "./lib/http/app-server";
+import { createAppServer, nextHostname, readyLines } from "./lib/http/app-server";
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
 import { strictTransportSecurity } from "./lib/csp/headers";
 
@@ -40,7 +40,7 @@ if (!dev) {
 }
 
 const { APP_URL, HOST, PORT, TRUSTED_PROXY_HOPS } = env();
-const app = next({ dev, hostname: HOST, port: PORT });
+const app = next({ dev, hostname: nextHostname(HOST), port: PORT });
 await app.prepare();
 createAppServer(app.getRequestHandler(), {
   trustedProxyHops: TRUSTED_PROXY_HOPS,

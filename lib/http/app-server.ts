@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { trustedClientAddress } from "./client-address";
+import { isLoopback, trustedClientAddress } from "./client-address";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -15,6 +15,14 @@ export function readyLines(o: { appUrl: string; host: string; port: number; dev:
   if (o.outbox) lines.push(`E-mails: ${origin}/dev/outbox`);
   return lines;
 }
+
+/**
+ * The host name Next is told it serves on (server.ts). Next keeps a middleware rewrite (an invited
+ * partner's /register) in process only when the rewrite's origin is the one it serves on, and the
+ * middleware's URLs name every loopback address "localhost": told 127.0.0.1, it would send each
+ * rewrite back to itself over HTTP, where the request arrives from loopback rather than its client.
+ */
+export const nextHostname = (host: string): string => (host === "localhost" || isLoopback(host) ? "localhost" : host);
 
 /**
  * The app's own HTTP server in front of Next's request handler (server.ts). Before Next sees a
