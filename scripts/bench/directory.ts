@@ -124,6 +124,8 @@ type Scale = {
   viewerId: string;
   /** The longest statement of the last page read on this database (its main query), for its plan. */
   main: () => { query: string; params: unknown[] };
+  /** A search's first step in the last page read (fewMatches: its matches' ids, read from the trigram index), if any. */
+  searchStep: () => { query: string; params: unknown[] } | undefined;
   /** Forgets the statements seen so far: the next page read starts afresh. */
   forget: () => void;
 };
@@ -143,7 +145,17 @@ async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> 
     console.log(`Directory at ${size.toLocaleString("en-US")} couples: filled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
     const main = () => seen.reduce((longest, statement) => (statement.query.length > longest.query.length ? statement : longest));
-    return { size, name, client, db: db as unknown as Db, viewerId: viewer!.id as string, main, forget: () => void (seen = []) };
+    const searchStep = () => seen.find((statement) => statement !== main() && statement.query.includes(" ilike "));
+    return {
+      size,
+      name,
+      client,
+      db: db as unknown as Db,
+      viewerId: viewer!.id as string,
+      main,
+      searchStep,
+      forget: () => void (seen = []),
+    };
   } catch (error) {
     await client.end();
     await admin.unsafe(`drop database if exists ${name} with (force)`);
@@ -209,16 +221,20 @@ export async function benchDirectory(): Promise<number> {
         `${RATIO_TARGET}x: ${r50 <= RATIO_TARGET && r99 <= RATIO_TARGET ? "met" : "MISSED"}`,
       ]);
       // The page's main query at each size: the longest statement of one more read (the viewer's
-      // couple and the cards' connection states are read beside it).
+      // couple and the cards' connection states are read beside it), and a search's first step.
       for (const scale of [small, large]) {
         await before?.(scale);
         scale.forget();
         await run(scale);
-        const { query: text, params: values } = scale.main();
-        const plan = await scale.client.unsafe(`explain (analyze, costs off, summary on) ${text}`, values as never[]);
-        plans.push(
-          `-- ${label} at ${scale.size.toLocaleString("en-US")} couples\n${plan.map((line) => `    ${shortIds(String(line["QUERY PLAN"]))}`).join("\n")}`,
-        );
+        const step = scale.searchStep();
+        const statements: [string, { query: string; params: unknown[] }][] = [["page", scale.main()]];
+        if (step) statements.push(["search's first step", step]);
+        for (const [part, { query: text, params: values }] of statements) {
+          const plan = await scale.client.unsafe(`explain (analyze, buffers, costs off, summary on) ${text}`, values as never[]);
+          plans.push(
+            `-- ${label} at ${scale.size.toLocaleString("en-US")} couples: ${part}\n${plan.map((line) => `    ${shortIds(String(line["QUERY PLAN"]))}`).join("\n")}`,
+          );
+        }
       }
     }
     const [n, m] = [small.size.toLocaleString("en-US"), large.size.toLocaleString("en-US")];
