@@ -34,7 +34,8 @@ import { median, percentile } from "./stats";
 const TSX_CLI = path.join("node_modules", "tsx", "dist", "cli.mjs");
 const count = (name: string, fallback: number) => Math.max(1, Math.round(Number(process.env[name] ?? fallback)) || fallback);
 
-type Timing = { name: string; p50: number; p99: number; errors: number; status: string };
+/** `items`: how many rows the call's answer held (its list's page, a thread's replies), read from a warm-up answer. */
+type Timing = { name: string; p50: number; p99: number; errors: number; status: string; items: number | null };
 type WorkerResult = {
   label: string;
   posts: number;
@@ -47,7 +48,7 @@ type WorkerResult = {
 
 const CALLS = [
   "global list",
-  "local list (50 km)",
+  "local list (50 km, 10 a page)",
   "post page, 200 replies",
   "search",
   "search, common word",
@@ -69,6 +70,7 @@ function combined(results: WorkerResult[]): WorkerResult {
       p99: median(all.map((t) => t.p99)),
       errors: all.reduce((sum, t) => sum + t.errors, 0),
       status: all.map((t) => t.status).join(", "),
+      items: all[0]!.items,
     };
   };
   const first = results[0]!;
@@ -129,7 +131,18 @@ export async function benchForum(): Promise<number> {
   const rows = CALLS.map((call) => {
     const a = base.timings.find((t) => t.name === call)!;
     const b = scale.timings.find((t) => t.name === call)!;
-    return [call, ms(a.p50), ms(a.p99), ms(b.p50), ms(b.p99), `${(b.p50 / a.p50).toFixed(2)}x`, `${(b.p99 / a.p99).toFixed(2)}x`, b.status];
+    const items = a.items === null ? "" : `${a.items} / ${b.items}`;
+    return [
+      call,
+      ms(a.p50),
+      ms(a.p99),
+      ms(b.p50),
+      ms(b.p99),
+      `${(b.p50 / a.p50).toFixed(2)}x`,
+      `${(b.p99 / a.p99).toFixed(2)}x`,
+      items,
+      b.status,
+    ];
   });
   const header = [
     "call",
@@ -139,9 +152,15 @@ export async function benchForum(): Promise<number> {
     `p99 ${scale.label}`,
     "p50 ratio",
     "p99 ratio",
+    "rows",
     "status",
   ];
   printTable(header, rows);
+  // A ratio between answers of different sizes measures the answers, not the sizes of the sets.
+  for (const call of CALLS) {
+    const [a, b] = [base, scale].map((r) => r.timings.find((t) => t.name === call)!.items);
+    if (a !== b) console.log(`${call}: the two answers hold ${a} and ${b} rows: its ratio compares unequal pages`);
+  }
   for (const r of results) {
     const list = r.timings.find((t) => t.name === "global list")!;
     const me = r.timings.find((t) => t.name === "GET /api/v2/auth/me")!;
@@ -166,6 +185,7 @@ export async function benchForum(): Promise<number> {
 
 type Handler = (request: NextRequest, context: { params: Promise<never> }) => Promise<Response>;
 type Session = { userId: string; cookie: string; csrf: string };
+type Answer = { status: number; body: string };
 
 let addressCounter = 0;
 async function invoke(
@@ -175,7 +195,7 @@ async function invoke(
   session: Session,
   params: Record<string, string> = {},
   body?: unknown,
-): Promise<number> {
+): Promise<Answer> {
   const headers = new Headers({
     cookie: session.cookie,
     "x-forwarded-for": `198.18.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`,
@@ -190,11 +210,20 @@ async function invoke(
   const response = await handler(request, { params: Promise.resolve(params as never) });
   const text = await response.text();
   if (response.status >= 400 && process.env.BENCH_FORUM_DEBUG) console.error(method, url, response.status, text.slice(0, 300));
-  return response.status;
+  return { status: response.status, body: text };
 }
 
-async function measure(name: string, total: number, clients: number, send: (i: number) => Promise<number>): Promise<Timing> {
-  for (let i = 0; i < 10; i++) await send(total + i);
+/** The rows an answer holds: a list's page (`data`), a thread's replies (`data.replies`); null for anything else. */
+function itemsOf(body: string): number | null {
+  const data = (JSON.parse(body) as { data?: unknown }).data;
+  if (Array.isArray(data)) return data.length;
+  const replies = (data as { replies?: unknown } | undefined)?.replies;
+  return Array.isArray(replies) ? replies.length : null;
+}
+
+async function measure(name: string, total: number, clients: number, send: (i: number) => Promise<Answer>): Promise<Timing> {
+  const items = itemsOf((await send(total)).body);
+  for (let i = 1; i < 10; i++) await send(total + i);
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let next = 0;
@@ -203,16 +232,19 @@ async function measure(name: string, total: number, clients: number, send: (i: n
       while (next < total) {
         const i = next++;
         const started = performance.now();
-        const status = await send(i).catch(() => 0);
+        const status = await send(i).then(
+          (answer) => answer.status,
+          () => 0,
+        );
         latencies.push(performance.now() - started);
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
       }
     }),
   );
-  return timing(name, latencies, statuses);
+  return timing(name, latencies, statuses, items);
 }
 
-function timing(name: string, latencies: number[], statuses: Map<number, number>): Timing {
+function timing(name: string, latencies: number[], statuses: Map<number, number>, items: number | null = null): Timing {
   latencies.sort((a, b) => a - b);
   const errors = [...statuses].filter(([status]) => status < 200 || status >= 300).reduce((sum, [, n]) => sum + n, 0);
   return {
@@ -221,6 +253,7 @@ function timing(name: string, latencies: number[], statuses: Map<number, number>
     p99: percentile(latencies, 99),
     errors,
     status: [...statuses].map(([s, n]) => `${s}x${n}`).join(" "),
+    items,
   };
 }
 
@@ -232,7 +265,7 @@ async function measurePair(
   names: [string, string],
   total: number,
   clients: number,
-  sends: [() => Promise<number>, () => Promise<number>],
+  sends: [() => Promise<Answer>, () => Promise<Answer>],
 ): Promise<[Timing, Timing]> {
   const latencies: [number[], number[]] = [[], []];
   const statuses: [Map<number, number>, Map<number, number>] = [new Map(), new Map()];
@@ -243,7 +276,10 @@ async function measurePair(
         for (const k of [0, 1] as const) {
           next++;
           const started = performance.now();
-          const status = await sends[k]().catch(() => 0);
+          const status = await sends[k]().then(
+            (answer) => answer.status,
+            () => 0,
+          );
           latencies[k].push(performance.now() - started);
           statuses[k].set(status, (statuses[k].get(status) ?? 0) + 1);
         }
@@ -326,9 +362,11 @@ async function worker(): Promise<void> {
     (select reltuples::bigint from pg_class where relname = 'forum_replies') as replies,
     (select count(*)::int from couples) as couples`);
 
-  const calls: Record<(typeof CALLS)[number], (i: number) => Promise<number>> = {
+  const calls: Record<(typeof CALLS)[number], (i: number) => Promise<Answer>> = {
     "global list": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=global&sort=latest", viewer),
-    "local list (50 km)": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=local&radius=50", viewer),
+    // Ten a page: the small set holds ten posts within 50 km of its densest place, so a page of
+    // the default twenty would compare its ten with the large set's twenty (the "rows" column).
+    "local list (50 km, 10 a page)": () => invoke(posts.GET as Handler, "GET", "/api/forum/posts?scope=local&radius=50&limit=10", viewer),
     "post page, 200 replies": () =>
       invoke(thread.GET as Handler, "GET", `/api/forum/posts/${post!.id}?limit=200`, viewer, { id: post!.id }),
     search: () => invoke(posts.GET as Handler, "GET", `/api/forum/posts?scope=global&q=${encodeURIComponent(searched!.city)}`, viewer),
