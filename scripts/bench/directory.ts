@@ -116,6 +116,9 @@ const shortIds = (line: string) =>
 /** The issue's bound for a list at a network's size against the small set, p50 and p99. */
 const RATIO_TARGET = 1.2;
 
+/** A statement the page read sent, as the query logger saw it. */
+type Statement = { query: string; params: unknown[] };
+
 type Scale = {
   size: number;
   name: string;
@@ -123,9 +126,9 @@ type Scale = {
   db: Db;
   viewerId: string;
   /** The longest statement of the last page read on this database (its main query), for its plan. */
-  main: () => { query: string; params: unknown[] };
+  main: () => Statement;
   /** A search's first step in the last page read (fewMatches: its matches' ids, read from the trigram index), if any. */
-  searchStep: () => { query: string; params: unknown[] } | undefined;
+  searchStep: () => Statement | undefined;
   /** Forgets the statements seen so far: the next page read starts afresh. */
   forget: () => void;
 };
@@ -137,7 +140,7 @@ async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> 
   const client = postgres(ADMIN_URL.replace(/\/[^/]*$/, `/${name}`), { max: 4, ...quiet });
   try {
     const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    let seen: { query: string; params: unknown[] }[] = [];
+    let seen: Statement[] = [];
     const db = drizzle(client, { schema, logger: { logQuery: (query, params) => void seen.push({ query, params }) } });
     await migrate(db, { migrationsFolder: "db/migrations" });
     const started = Date.now();
@@ -145,7 +148,10 @@ async function scaleDatabase(admin: postgres.Sql, size: number): Promise<Scale> 
     console.log(`Directory at ${size.toLocaleString("en-US")} couples: filled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const [viewer] = await client`select id from users where id = md5('u1')::uuid`;
     const main = () => seen.reduce((longest, statement) => (statement.query.length > longest.query.length ? statement : longest));
-    const searchStep = () => seen.find((statement) => statement !== main() && statement.query.includes(" ilike "));
+    const searchStep = () => {
+      const page = main();
+      return seen.find((statement) => statement !== page && statement.query.includes(" ilike "));
+    };
     return {
       size,
       name,
@@ -227,7 +233,7 @@ export async function benchDirectory(): Promise<number> {
         scale.forget();
         await run(scale);
         const step = scale.searchStep();
-        const statements: [string, { query: string; params: unknown[] }][] = [["page", scale.main()]];
+        const statements: [string, Statement][] = [["page", scale.main()]];
         if (step) statements.push(["search's first step", step]);
         for (const [part, { query: text, params: values }] of statements) {
           const plan = await scale.client.unsafe(`explain (analyze, buffers, costs off, summary on) ${text}`, values as never[]);
