@@ -8,10 +8,20 @@ import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { describeError } from "@/lib/log";
 
-/** Writes the e-mail in the caller's transaction: it exists exactly when the change that caused it does. */
+/** Writes the e-mails in the caller's transaction, in one statement: they exist exactly when the change that caused them does. Answers their ids. */
+export async function enqueueEmails(db: Db, messages: readonly EmailMessage[]): Promise<string[]> {
+  if (messages.length === 0) return [];
+  const rows = await db
+    .insert(emailOutbox)
+    .values([...messages])
+    .returning({ id: emailOutbox.id });
+  return rows.map((row) => row.id);
+}
+
+/** Writes one e-mail in the caller's transaction (enqueueEmails). */
 export async function enqueueEmail(db: Db, message: EmailMessage): Promise<string> {
-  const [row] = await db.insert(emailOutbox).values(message).returning({ id: emailOutbox.id });
-  return row!.id;
+  const [id] = await enqueueEmails(db, [message]);
+  return id!;
 }
 
 type Provider = (message: EmailMessage) => Promise<void>;

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
@@ -36,13 +36,35 @@ export async function getPreferences(db: Db, userId: string): Promise<Notificati
   return withDefaults(rows);
 }
 
-/** One type's choice for the notification writer: one primary-key read. */
-export async function preferenceFor(db: Db, userId: string, type: NotificationKind): Promise<ChannelChoice> {
-  const [row] = await db
-    .select({ inApp: notificationPreferences.inApp, email: notificationPreferences.email, push: notificationPreferences.push })
+/** Each wanted person's choice for a type, in the order asked: one read of their stored rows by primary key. */
+export async function preferencesFor(db: Db, wanted: readonly { userId: string; type: NotificationKind }[]): Promise<ChannelChoice[]> {
+  if (wanted.length === 0) return [];
+  const rows = await db
+    .select({
+      userId: notificationPreferences.userId,
+      type: notificationPreferences.type,
+      inApp: notificationPreferences.inApp,
+      email: notificationPreferences.email,
+      push: notificationPreferences.push,
+    })
     .from(notificationPreferences)
-    .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, type)));
-  return row ? choiceOf(type, row) : DEFAULT_PREFERENCES[type];
+    .where(
+      and(
+        inArray(notificationPreferences.userId, [...new Set(wanted.map((one) => one.userId))]),
+        inArray(notificationPreferences.type, [...new Set(wanted.map((one) => one.type))]),
+      ),
+    );
+  const stored = new Map(rows.map((row) => [`${row.userId} ${row.type}`, row]));
+  return wanted.map(({ userId, type }) => {
+    const row = stored.get(`${userId} ${type}`);
+    return row ? choiceOf(type, row) : DEFAULT_PREFERENCES[type];
+  });
+}
+
+/** One person's choice for one type (preferencesFor). */
+export async function preferenceFor(db: Db, userId: string, type: NotificationKind): Promise<ChannelChoice> {
+  const [choice] = await preferencesFor(db, [{ userId, type }]);
+  return choice!;
 }
 
 /** Saves the named types' choices (the others stay) and answers them all. */
@@ -69,16 +91,21 @@ export async function savePreferences(db: Db, userId: string, input: Notificatio
   return getPreferences(db, userId);
 }
 
-/** A fresh unsubscribe link's secret for one e-mail; only its hash is stored. */
+/** A fresh unsubscribe link's secret for each e-mail, in the order asked, written in one statement; only their hashes are stored. */
+export async function issueUnsubscribeTokens(db: Db, wanted: readonly { userId: string; type: NotificationKind }[]): Promise<string[]> {
+  if (wanted.length === 0) return [];
+  const expiresAt = new Date(Date.now() + UNSUBSCRIBE_TTL_SECONDS * 1000);
+  const tokens = wanted.map(() => newSecretToken());
+  await db
+    .insert(unsubscribeTokens)
+    .values(wanted.map(({ userId, type }, index) => ({ userId, type, tokenHash: hashToken(tokens[index]!), expiresAt })));
+  return tokens;
+}
+
+/** A fresh unsubscribe link's secret for one e-mail. */
 export async function issueUnsubscribeToken(db: Db, userId: string, type: NotificationKind): Promise<string> {
-  const token = newSecretToken();
-  await db.insert(unsubscribeTokens).values({
-    userId,
-    type,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + UNSUBSCRIBE_TTL_SECONDS * 1000),
-  });
-  return token;
+  const [token] = await issueUnsubscribeTokens(db, [{ userId, type }]);
+  return token!;
 }
 
 /**

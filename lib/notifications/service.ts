@@ -1,13 +1,14 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notifications, users } from "@/db/schema";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
-import { deliverAfterResponse, enqueueEmail } from "@/lib/mail/outbox";
+import { deliverAfterResponse, enqueueEmails } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
-import { issueUnsubscribeToken, preferenceFor } from "./preferences";
+import { issueUnsubscribeTokens, preferenceFor, preferencesFor } from "./preferences";
 import { NOTIFICATION } from "./live";
 import { deliverPushesAfterResponse, enqueuePush } from "./push/outbox";
 import { own, unread } from "./queries";
@@ -42,29 +43,39 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
 }
 
 /**
- * Sends a notification by e-mail (the recipient chose e-mail for its type), in the caller's
- * transaction through the outbox, with its own one-click unsubscribe link. Delivery happens after
- * the response (and so after the commit); without a provider the outbox keeps it.
+ * Sends notifications by e-mail (each recipient chose e-mail for its type), in the caller's
+ * transaction through the outbox, each with its own one-click unsubscribe link: the addresses,
+ * the links and the e-mails are one statement each, however many there are. Delivery happens
+ * after the response (and so after the commit); without a provider the outbox keeps them.
  */
-async function emailNotification(db: Db, notification: NewNotification): Promise<void> {
-  const [recipient] = await db.select({ email: users.email }).from(users).where(eq(users.id, notification.userId));
-  if (!recipient) return;
-  const token = await issueUnsubscribeToken(db, notification.userId, notification.type);
-  const href = notificationHref({
-    type: notification.type,
-    post_id: notification.postId ?? null,
-    reply_id: notification.replyId ?? null,
-    conversation_id: notification.conversationId ?? null,
-  });
-  const { emailSubject } = definitionOf(notification.type);
-  const id = await enqueueEmail(
+async function emailNotifications(db: Db, list: readonly NewNotification[]): Promise<void> {
+  if (list.length === 0) return;
+  const recipients = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, [...new Set(list.map((notification) => notification.userId))]));
+  const addressOf = new Map(recipients.map((recipient) => [recipient.id, recipient.email]));
+  const sent = list.filter((notification) => addressOf.has(notification.userId));
+  if (sent.length === 0) return;
+  const tokens = await issueUnsubscribeTokens(db, sent);
+  const ids = await enqueueEmails(
     db,
-    notificationEmail(recipient.email, { subject: emailSubject, title: notification.title, message: notification.message, href }, token),
+    sent.map((notification, index) => {
+      const href = notificationHref({
+        type: notification.type,
+        post_id: notification.postId ?? null,
+        reply_id: notification.replyId ?? null,
+        conversation_id: notification.conversationId ?? null,
+      });
+      const { emailSubject } = definitionOf(notification.type);
+      const content = { subject: emailSubject, title: notification.title, message: notification.message, href };
+      return notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!);
+    }),
   );
   try {
-    deliverAfterResponse(await getDb(), [id]);
+    deliverAfterResponse(await getDb(), ids);
   } catch (error) {
-    // Outside a request (a script): the outbox keeps the e-mail for the next delivery.
+    // Outside a request (a script): the outbox keeps the e-mails for the next delivery.
     console.error("[notifications] e-mail delivery not scheduled", describeError(error));
   }
 }
@@ -72,24 +83,40 @@ async function emailNotification(db: Db, notification: NewNotification): Promise
 /** The in-app row, new or (grouped) updated: its id, and whether this write created it. */
 type InApp = { id: string; inserted: boolean } | null;
 
+/** A notification as written: what it says, the recipient's choice for its type, and its in-app row. */
+type Written = { notification: NewNotification & { actorCount?: number }; choice: ChannelChoice; inApp: InApp };
+
 /**
- * How each channel (CHANNELS, the list the settings page shows) delivers; a channel added to the
- * list without a delivery here does not compile. In the app: the row was written by the caller
- * (grouped or not), and the person's open streams are told. By e-mail: at once, one per group
- * (when its row is new, or nothing was written in the app and it stands alone), unless the type's
- * e-mail waits for what is still unread (./types/message.ts). By push: to each of the person's
- * devices, after the commit (./push).
+ * How each channel (CHANNELS, the list the settings page shows) delivers the notifications that
+ * chose it; a channel added to the list without a delivery here does not compile. In the app: the
+ * row was written by the caller (grouped or not), and the person's open streams are told. By
+ * e-mail: at once, one per group (when its row is new, or nothing was written in the app and it
+ * stands alone), unless the type's e-mail waits for what is still unread (./types/message.ts). By
+ * push: to each of the person's devices, after the commit (./push).
  */
-const DELIVER: Record<Channel, (db: Db, notification: NewNotification & { actorCount?: number }, inApp: InApp) => Promise<void>> = {
-  async inApp(db, notification, inApp) {
-    if (inApp) await publishLive(db, [{ userId: notification.userId, kind: NOTIFICATION, subjectId: inApp.id }]);
+const DELIVER: Record<Channel, (db: Db, written: readonly Written[]) => Promise<void>> = {
+  async inApp(db, written) {
+    await publishLive(
+      db,
+      written.flatMap(({ notification, inApp }) =>
+        inApp ? [{ userId: notification.userId, kind: NOTIFICATION, subjectId: inApp.id }] : [],
+      ),
+    );
   },
-  async email(db, notification, inApp) {
-    if (definitionOf(notification.type).emailWhen !== "at-once") return;
-    if (inApp ? inApp.inserted : (notification.actorCount ?? 1) === 1) await emailNotification(db, notification);
+  async email(db, written) {
+    const atOnce = written.filter(
+      ({ notification, inApp }) =>
+        definitionOf(notification.type).emailWhen === "at-once" && (inApp ? inApp.inserted : (notification.actorCount ?? 1) === 1),
+    );
+    await emailNotifications(
+      db,
+      atOnce.map(({ notification }) => notification),
+    );
   },
-  async push(db, notification, inApp) {
-    if ((await enqueuePush(db, notification, inApp?.id ?? null)) === 0) return;
+  async push(db, written) {
+    let devices = 0;
+    for (const { notification, inApp } of written) devices += await enqueuePush(db, notification, inApp?.id ?? null);
+    if (devices === 0) return;
     try {
       deliverPushesAfterResponse(await getDb());
     } catch (error) {
@@ -98,25 +125,39 @@ const DELIVER: Record<Channel, (db: Db, notification: NewNotification & { actorC
   },
 };
 
-/** Delivers by every channel the recipient chose for the type. */
-async function deliver(db: Db, notification: NewNotification & { actorCount?: number }, choice: ChannelChoice, inApp: InApp) {
-  for (const { key } of CHANNELS) if (choice[key]) await DELIVER[key](db, notification, inApp);
+/** Delivers each notification by every channel its recipient chose for its type. */
+async function deliver(db: Db, written: readonly Written[]) {
+  for (const { key } of CHANNELS) {
+    const chosen = written.filter(({ choice }) => choice[key]);
+    if (chosen.length > 0) await DELIVER[key](db, chosen);
+  }
 }
 
 /**
- * Writes one notification in the caller's transaction, so it exists exactly when the change
- * that caused it does, as the recipient chose for its type (settings): in the app (null when
- * they turned that off; else their open streams are told) and by e-mail.
+ * Writes notifications in the caller's transaction, so they exist exactly when the change that
+ * caused them does, each as its recipient chose for its type (settings): in the app (null when
+ * they turned that off; else their open streams are told), by e-mail and by push. Each step is
+ * one statement for the whole list (the choices, the rows, the e-mails), so telling many people
+ * at once (the plans' reminders) costs a few statements, not a few per person; the caller bounds
+ * the list (a run claims at most PLANS_PER_RUN plans). Push, where it is configured, still reads
+ * each person's devices. Answers each notification's in-app row id, in the order given.
  */
+export async function createNotifications(db: Db, list: readonly NewNotification[]): Promise<(string | null)[]> {
+  const choices = await preferencesFor(db, list);
+  const written: Written[] = list.map((notification, index) => {
+    const choice = choices[index]!;
+    return { notification, choice, inApp: choice.inApp ? { id: randomUUID(), inserted: true } : null };
+  });
+  const rows = written.flatMap(({ notification, inApp }) => (inApp ? [{ ...notification, id: inApp.id }] : []));
+  if (rows.length > 0) await db.insert(notifications).values(rows);
+  await deliver(db, written);
+  return written.map(({ inApp }) => inApp?.id ?? null);
+}
+
+/** Writes one notification (createNotifications): its in-app row id, or null. */
 export async function createNotification(db: Db, notification: NewNotification): Promise<string | null> {
-  const choice = await preferenceFor(db, notification.userId, notification.type);
-  let inApp: InApp = null;
-  if (choice.inApp) {
-    const [row] = await db.insert(notifications).values(notification).returning({ id: notifications.id });
-    inApp = { id: row!.id, inserted: true };
-  }
-  await deliver(db, notification, choice, inApp);
-  return inApp?.id ?? null;
+  const [id] = await createNotifications(db, [notification]);
+  return id ?? null;
 }
 
 type Grouped = NewNotification & { groupKey: string; actorCount: number };
@@ -177,7 +218,7 @@ export async function upsertGroupedNotification(db: Db, notification: Grouped): 
       .returning({ id: notifications.id, inserted: sql<boolean>`(xmax = 0)` });
     inApp = row ?? null;
   }
-  await deliver(db, notification, choice, inApp);
+  await deliver(db, [{ notification, choice, inApp }]);
   return inApp?.id ?? null;
 }
 

@@ -1,9 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as unsubscribeRoute } from "@/app/api/notifications/unsubscribe/route";
 import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notifications/route";
 import { getDb } from "@/db/client";
-import { emailOutbox, notifications, unsubscribeTokens, users } from "@/db/schema";
+import { transaction } from "@/db/transaction";
+import { emailOutbox, notificationPreferences, notifications, unsubscribeTokens, users } from "@/db/schema";
+import { createNotifications } from "@/lib/notifications/service";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 
@@ -126,6 +128,44 @@ describe("the notification writer follows the choices", () => {
     await reply();
     expect(await mailsTo(one.a.userId)).toHaveLength(1);
     expect(await inApp(one.a.userId)).toHaveLength(1);
+  });
+
+  it("writes many at once (the plans' reminders), each as its own recipient chose, every e-mail with a link of its own", async () => {
+    const { one, two } = await replyScene();
+    await put(one.b.headers, { preferences: { plan_reminder: { inApp: false, email: true } } });
+    await put(two.a.headers, { preferences: { plan_reminder: { inApp: true, email: false } } });
+    const people = [one.a.userId, one.b.userId, two.a.userId, two.b.userId];
+    const db = await getDb();
+    const ids = await transaction(db, (tx) =>
+      createNotifications(
+        tx,
+        people.map((userId, index) => ({ userId, type: "plan_reminder" as const, title: `Coming up: plan ${index}`, message: "Tomorrow" })),
+      ),
+    );
+    // In the app: each row its person's, the ids answered in the order given; none for one.b.
+    expect(ids[1]).toBeNull();
+    for (const index of [0, 2, 3]) {
+      const rows = await inApp(people[index]!);
+      expect(rows.map((row) => [row.id, row.title])).toEqual([[ids[index], `Coming up: plan ${index}`]]);
+    }
+    expect(await inApp(one.b.userId)).toHaveLength(0);
+    // By e-mail: all but two.a, each with its own unsubscribe link, which turns off its own person's e-mail alone.
+    const mails = await Promise.all(people.map(mailsTo));
+    expect(mails.map((sent) => sent.length)).toEqual([1, 1, 0, 1]);
+    expect(mails[0]![0]!.text).toContain("Coming up: plan 0");
+    const tokenOf = (text: string) => new URL(/https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(text)![0]).searchParams.get("token")!;
+    const tokens = mails.flat().map((mail) => tokenOf(mail.text));
+    expect(new Set(tokens).size).toBe(3);
+    expect((await unsubscribe(tokenOf(mails[3]![0]!.text))).status).toBe(200);
+    const emailChoice = async (userId: string) => {
+      const [row] = await db
+        .select({ email: notificationPreferences.email })
+        .from(notificationPreferences)
+        .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.type, "plan_reminder")));
+      return row?.email ?? null;
+    };
+    expect(await emailChoice(two.b.userId)).toBe(false);
+    expect(await emailChoice(one.a.userId)).toBeNull();
   });
 
   it("mails a group of reactions once, not per tap, when the person chose e-mail for reactions", async () => {
