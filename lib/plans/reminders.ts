@@ -3,7 +3,7 @@ import { and, eq, gt, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, couples, planAnswers, plans, users } from "@/db/schema";
 import { mayReceive } from "@/lib/messages/access";
-import { createNotification } from "@/lib/notifications/service";
+import { createNotifications } from "@/lib/notifications/service";
 import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { placeLine, whenAtPlace } from "./format";
@@ -125,19 +125,19 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
     .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
     .where(and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), mayReceive(sql`${users.id}`)));
-  let sent = 0;
-  for (const plan of asked)
-    for (const person of people.filter((p) => p.conversationId === plan.conversationId)) {
-      await createNotification(tx, {
+  const told = asked.flatMap((plan) =>
+    people
+      .filter((person) => person.conversationId === plan.conversationId)
+      .map((person) => ({
         userId: person.userId,
         type: planFeedback.type,
         title: planFeedback.text.title(plan.title),
         message: planFeedback.text.message,
         conversationId: plan.conversationId,
-      });
-      sent++;
-    }
-  return sent;
+      })),
+  );
+  await createNotifications(tx, told);
+  return told.length;
 }
 
 /** Sends the reminders due at `now` in the caller's transaction; answers how many people were reminded. */
@@ -163,20 +163,20 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
         mayReceive(sql`${planAnswers.userId}`),
       ),
     );
-  let sent = 0;
-  for (const { id, kind } of due) {
+  const told = due.flatMap(({ id, kind }) => {
     const plan = byId.get(id)!;
     const where = placeLine({ place: { name: plan.placeName, city: plan.placeCity }, venue: plan.venue, timeZone: plan.timeZone });
-    for (const person of recipients.filter((r) => r.planId === id)) {
-      await createNotification(tx, {
-        userId: person.userId,
+    return recipients
+      .filter((recipient) => recipient.planId === id)
+      .map((recipient) => ({
+        userId: recipient.userId,
         type: planReminder.type,
         title: planReminder.text.title(plan.title),
         message: planReminder.text.message(whenWords(plan, kind), where),
         conversationId: plan.conversationId,
-      });
-      sent++;
-    }
-  }
-  return sent;
+      }));
+  });
+  // Everyone of the run at once: a few statements for the run, not a few per person.
+  await createNotifications(tx, told);
+  return told.length;
 }

@@ -197,7 +197,7 @@ export async function benchPlans(): Promise<number> {
     );
     console.log(
       `  (${sweepSamples} samples each, BENCH_PLANS_SWEEP_SAMPLES, each rolled back so all do the same work; in process, so each is ` +
-        `the database's time plus a round trip per statement, most of them the notifications' writes, one set per person told)`,
+        `the database's time plus a round trip per statement; the notifications of a run are one set of statements for everyone told)`,
     );
     console.log(explained.join("\n"));
     return 0;
