@@ -8,7 +8,7 @@ import { transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
-import { createNotification, markReadFrom } from "@/lib/notifications/service";
+import { createNotifications, markReadFrom } from "@/lib/notifications/service";
 import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
 import { connectionRequest } from "@/lib/notifications/types/connection-request";
 import { consumeLimit } from "@/lib/rate-limit";
@@ -40,13 +40,16 @@ async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: strin
   return { coupleName: row.coupleName, profileImageUrl: row.profileImageUrl, partnerIds: row.p2 ? [row.p1, row.p2] : [row.p1] };
 }
 
-/** Notifies each person in the transaction (createNotification writes their live rows). */
+/** Notifies each person in the transaction (createNotifications writes their live rows). */
 async function notifyAll(
   tx: Db,
   people: readonly string[],
-  notification: Omit<Parameters<typeof createNotification>[1], "userId">,
+  notification: Omit<Parameters<typeof createNotifications>[1][number], "userId">,
 ): Promise<void> {
-  for (const userId of people) await createNotification(tx, { ...notification, userId });
+  await createNotifications(
+    tx,
+    people.map((userId) => ({ ...notification, userId })),
+  );
 }
 
 export type SentRequest = { id: string; status: "pending"; couple: RequestCouple; note: string; createdAt: string };

@@ -7,8 +7,8 @@ import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumR
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
-import type { NotificationKind } from "@/lib/notifications/rules";
-import { createNotification, upsertGroupedNotification } from "@/lib/notifications/service";
+import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
+import { createNotifications, upsertGroupedNotification } from "@/lib/notifications/service";
 import { mention as mentionNotification } from "@/lib/notifications/types/mention";
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
@@ -82,14 +82,16 @@ type Notice = { type: NotificationKind; title: (who: string) => string; message:
 async function notifyOnce(db: Db, actor: ActingCouple, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
   const done = new Set([actor.userId]);
   const partners = new Set((await partnersOf(db, [actor.coupleId])).get(actor.coupleId));
+  const written: NewNotification[] = [];
   for (const { recipients, notice } of notices) {
     for (const userId of recipients) {
       if (done.has(userId)) continue;
       done.add(userId);
       const title = notice.title(notifiedName(actor, partners.has(userId)));
-      await createNotification(db, { userId, ...notice, title, actorUserId: actor.userId, actorCoupleId: actor.coupleId });
+      written.push({ userId, ...notice, title, actorUserId: actor.userId, actorCoupleId: actor.coupleId });
     }
   }
+  await createNotifications(db, written);
 }
 
 async function insertMentions(db: Db, postId: string, replyId: string | null, coupleIds: readonly string[]): Promise<void> {

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples } from "@/db/schema";
 import type { SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
-import { createNotification } from "./service";
+import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
 /** Both partners of the couple get the notice, in the app and by e-mail (as each chose for the type). */
@@ -12,8 +12,11 @@ async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; m
     .select({ partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(couples)
     .where(eq(couples.id, sanction.coupleId));
-  for (const userId of [couple?.partner1Id, couple?.partner2Id])
-    if (userId) await createNotification(tx, { userId, type: "moderation", title: text.title, message: text.message });
+  const partners = [couple?.partner1Id, couple?.partner2Id].filter((userId): userId is string => Boolean(userId));
+  await createNotifications(
+    tx,
+    partners.map((userId) => ({ userId, type: "moderation" as const, title: text.title, message: text.message })),
+  );
 }
 
 /** Notifications' reactions to moderators' decisions (listed in lib/registry/safety.ts). */

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { conversations, plans } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
 import { ofCouple } from "@/lib/messages/access";
-import { createNotification } from "@/lib/notifications/service";
+import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { PLAN } from "./live";
 import { planItems, planColumns, upcoming } from "./queries";
@@ -32,14 +32,18 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
       ),
     );
   for (const item of await planItems(tx, rows)) {
-    for (const person of item.answers.filter((p) => tell(p.userId)))
-      await createNotification(tx, {
-        userId: person.userId,
-        type: planCancelled.type,
-        title: planCancelled.text.title(item.title),
-        message: planCancelled.text.ended,
-        conversationId: item.conversationId,
-      });
+    await createNotifications(
+      tx,
+      item.answers
+        .filter((person) => tell(person.userId))
+        .map((person) => ({
+          userId: person.userId,
+          type: planCancelled.type,
+          title: planCancelled.text.title(item.title),
+          message: planCancelled.text.ended,
+          conversationId: item.conversationId,
+        })),
+    );
     await publishLive(
       tx,
       item.answers.map(({ userId }) => ({ userId, kind: PLAN, subjectId: item.id })),

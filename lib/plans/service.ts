@@ -9,7 +9,7 @@ import { publishLive } from "@/lib/live/publish";
 import { memberConversation, type ConversationDetail } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { NewNotification } from "@/lib/notifications/rules";
-import { createNotification } from "@/lib/notifications/service";
+import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
@@ -55,14 +55,18 @@ async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date)
  * person as its actor, and each of the four gets the card as it is now.
  */
 async function tellTheOthers(tx: Db, member: ActingCouple, item: PlanItem, note: Pick<NewNotification, "type" | "title" | "message">) {
-  for (const person of item.answers.filter((p) => p.userId !== member.userId))
-    await createNotification(tx, {
-      userId: person.userId,
-      ...note,
-      conversationId: item.conversationId,
-      actorUserId: member.userId,
-      actorCoupleId: member.coupleId,
-    });
+  await createNotifications(
+    tx,
+    item.answers
+      .filter((person) => person.userId !== member.userId)
+      .map((person) => ({
+        userId: person.userId,
+        ...note,
+        conversationId: item.conversationId,
+        actorUserId: member.userId,
+        actorCoupleId: member.coupleId,
+      })),
+  );
   await tellEveryone(tx, item.id, item.answers);
 }
 
