@@ -11,6 +11,7 @@ import { publishLive, type LiveEvent } from "@/lib/live/publish";
 import { createNotifications, markReadFrom } from "@/lib/notifications/service";
 import { connectionAccepted } from "@/lib/notifications/types/connection-accepted";
 import { connectionRequest } from "@/lib/notifications/types/connection-request";
+import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { blockedError } from "@/lib/safety/blocks";
@@ -41,11 +42,7 @@ async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: strin
 }
 
 /** Notifies each person in the transaction (createNotifications writes their live rows). */
-async function notifyAll(
-  tx: Db,
-  people: readonly string[],
-  notification: Omit<Parameters<typeof createNotifications>[1][number], "userId">,
-): Promise<void> {
+async function notifyAll(tx: Db, people: readonly string[], notification: Omit<NewNotification, "userId">): Promise<void> {
   await createNotifications(
     tx,
     people.map((userId) => ({ ...notification, userId })),

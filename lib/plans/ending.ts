@@ -31,9 +31,11 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
         cancelled.map((row) => row.id),
       ),
     );
-  for (const item of await planItems(tx, rows)) {
-    await createNotifications(
-      tx,
+  const items = await planItems(tx, rows);
+  // One list of notices and one of live rows for every plan cancelled (a couple's deletion may end many).
+  await createNotifications(
+    tx,
+    items.flatMap((item) =>
       item.answers
         .filter((person) => tell(person.userId))
         .map((person) => ({
@@ -43,12 +45,12 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
           message: planCancelled.text.ended,
           conversationId: item.conversationId,
         })),
-    );
-    await publishLive(
-      tx,
-      item.answers.map(({ userId }) => ({ userId, kind: PLAN, subjectId: item.id })),
-    );
-  }
+    ),
+  );
+  await publishLive(
+    tx,
+    items.flatMap((item) => item.answers.map(({ userId }) => ({ userId, kind: PLAN, subjectId: item.id }))),
+  );
 }
 
 /** SQL: the plan is in one of the conversations the SQL selects (the id column of `conversations`). */

@@ -142,17 +142,31 @@ describe("plans that can no longer take place", () => {
     expect((await plan.upcoming(one.a.headers)).json.data).toEqual([]);
   });
 
-  it("are cancelled by an account's deletion, the people left told it can no longer take place", async () => {
-    const { one, two, id } = await answeredPlan("Before leaving");
+  it("are cancelled by an account's deletion, every one of them, the people left told each can no longer take place", async () => {
+    const { one, two, id, conversationId } = await answeredPlan("Before leaving");
+    const second = await plan.propose(
+      conversationId,
+      { title: "And once more", startsAt: "2026-12-20T12:00", placeId: PLACES.lisbon, venue: "Time Out Market" },
+      one.a.headers,
+    );
+    expect(second.status).toBe(201);
     const db = await getDb();
     await deleteAccount(db, two.a.userId, PASSWORD);
-    const [row] = await db.select({ cancelledAt: plans.cancelledAt }).from(plans).where(eq(plans.id, id));
-    expect(row!.cancelledAt).not.toBeNull();
-    const told = await db
-      .select({ userId: notifications.userId, message: notifications.message })
-      .from(notifications)
-      .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.title, "Plan cancelled: Before leaving")));
-    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.b.userId].sort());
-    expect(told[0]!.message).toBe("This plan can no longer take place.");
+    const cancelled = await db
+      .select({ id: plans.id })
+      .from(plans)
+      .where(and(eq(plans.conversationId, conversationId), sql`${plans.cancelledAt} is not null`));
+    expect(cancelled.map((row) => row.id).sort()).toEqual([id, second.json.data.id].sort());
+    const told = async (title: string) =>
+      db
+        .select({ userId: notifications.userId, message: notifications.message })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.title, title)));
+    const left = [one.a.userId, one.b.userId, two.b.userId].sort();
+    for (const title of ["Plan cancelled: Before leaving", "Plan cancelled: And once more"]) {
+      const rows = await told(title);
+      expect(rows.map((n) => n.userId).sort()).toEqual(left);
+      expect(rows.every((n) => n.message === "This plan can no longer take place.")).toBe(true);
+    }
   });
 });

@@ -130,32 +130,46 @@ describe("the notification writer follows the choices", () => {
     expect(await inApp(one.a.userId)).toHaveLength(1);
   });
 
-  it("writes many at once (the plans' reminders), each as its own recipient chose, every e-mail with a link of its own", async () => {
+  it("writes many at once (the plans' reminders and a cancellation), each as its own recipient chose, every e-mail its own words and link", async () => {
     const { one, two } = await replyScene();
     await put(one.b.headers, { preferences: { plan_reminder: { inApp: false, email: true } } });
     await put(two.a.headers, { preferences: { plan_reminder: { inApp: true, email: false } } });
     const people = [one.a.userId, one.b.userId, two.a.userId, two.b.userId];
     const db = await getDb();
-    const ids = await transaction(db, (tx) =>
-      createNotifications(
-        tx,
-        people.map((userId, index) => ({ userId, type: "plan_reminder" as const, title: `Coming up: plan ${index}`, message: "Tomorrow" })),
-      ),
-    );
+    const list = [
+      ...people.map((userId, index) => ({
+        userId,
+        type: "plan_reminder" as const,
+        title: `Coming up: plan ${index}`,
+        message: "Tomorrow",
+      })),
+      // A second type for two.a, whose e-mail for it is still on (the default).
+      { userId: two.a.userId, type: "plan_cancelled" as const, title: "Cancelled: plan 4", message: "It can no longer take place" },
+    ];
+    const ids = await transaction(db, (tx) => createNotifications(tx, list));
     // In the app: each row its person's, the ids answered in the order given; none for one.b.
+    expect(ids).toHaveLength(5);
     expect(ids[1]).toBeNull();
-    for (const index of [0, 2, 3]) {
-      const rows = await inApp(people[index]!);
-      expect(rows.map((row) => [row.id, row.title])).toEqual([[ids[index], `Coming up: plan ${index}`]]);
-    }
+    const titlesOf = async (userId: string) =>
+      (await inApp(userId)).map((row) => [row.id, row.type, row.title]).sort((x, y) => String(x[2]).localeCompare(String(y[2])));
+    expect(await titlesOf(one.a.userId)).toEqual([[ids[0], "plan_reminder", "Coming up: plan 0"]]);
+    expect(await titlesOf(two.a.userId)).toEqual([
+      [ids[4], "plan_cancelled", "Cancelled: plan 4"],
+      [ids[2], "plan_reminder", "Coming up: plan 2"],
+    ]);
+    expect(await titlesOf(two.b.userId)).toEqual([[ids[3], "plan_reminder", "Coming up: plan 3"]]);
     expect(await inApp(one.b.userId)).toHaveLength(0);
-    // By e-mail: all but two.a, each with its own unsubscribe link, which turns off its own person's e-mail alone.
+    // By e-mail: one each, two.a's for the cancellation alone (its reminders' e-mail is off), each in its own words.
     const mails = await Promise.all(people.map(mailsTo));
-    expect(mails.map((sent) => sent.length)).toEqual([1, 1, 0, 1]);
-    expect(mails[0]![0]!.text).toContain("Coming up: plan 0");
+    expect(mails.map((sent) => sent.length)).toEqual([1, 1, 1, 1]);
+    const expected = ["Coming up: plan 0", "Coming up: plan 1", "Cancelled: plan 4", "Coming up: plan 3"];
+    mails.forEach((sent, index) => {
+      expect(sent[0]!.text).toContain(expected[index]);
+      for (const other of expected.filter((_, at) => at !== index)) expect(sent[0]!.text).not.toContain(other);
+    });
     const tokenOf = (text: string) => new URL(/https?:\/\/\S+\/unsubscribe\?token=\S+/.exec(text)![0]).searchParams.get("token")!;
     const tokens = mails.flat().map((mail) => tokenOf(mail.text));
-    expect(new Set(tokens).size).toBe(3);
+    expect(new Set(tokens).size).toBe(4);
     expect((await unsubscribe(tokenOf(mails[3]![0]!.text))).status).toBe(200);
     const emailChoice = async (userId: string) => {
       const [row] = await db
