@@ -7,20 +7,38 @@
  * (BENCH_ROUNDS, BENCH_PAIR_S, BENCH_CLIENTS: each call's run right after a run of its baseline).
  */
 import { addressOf, callJson, getPage } from "./client";
-import { PAIRED_SETTINGS } from "./config";
+import { ORIGIN, PAIRED_SETTINGS } from "./config";
 import { startDemoApp } from "./demo-app";
 import { alternate, type Target } from "./load";
-import { printAlternate, printVerdicts } from "./report";
+import { printAlternate, printTable, printVerdicts } from "./report";
 import { stopGroup } from "./server";
 
 const PAGE_TARGET = 1.5;
 const API_TARGET = 2;
 
+/** React's flight data in a page's HTML: what hydration reads (props of client components, server output around them). */
+const FLIGHT = /<script[^>]*>self\.__next_f\.push\(([\s\S]*?)\)<\/script>/g;
+
+/** Each page's size as the browser gets it (uncompressed): the whole HTML, and the part of it that is flight data. */
+async function printSizes(paths: readonly { path: string; name: string }[], cookie: string): Promise<void> {
+  const rows: string[][] = [];
+  for (const { path, name } of paths) {
+    const html = await (await fetch(`${ORIGIN}${path}`, { headers: { cookie } })).text();
+    const flight = [...html.matchAll(FLIGHT)].reduce((sum, match) => sum + match[1]!.length, 0);
+    rows.push([name, (html.length / 1000).toFixed(1), (flight / 1000).toFixed(1)]);
+  }
+  printTable(["page", "HTML kB", "of it flight kB"], rows);
+}
+
 export async function benchPages(): Promise<number> {
   const app = await startDemoApp("Signed-in pages against the empty page");
   const { marisol: cookie } = app;
   try {
-    const page = (path: string, name = path): Target => ({ name: `GET ${name}`, send: (w) => getPage(path, addressOf(w), cookie) });
+    const sized: { path: string; name: string }[] = [];
+    const page = (path: string, name = path): Target => {
+      sized.push({ path, name });
+      return { name: `GET ${name}`, send: (w) => getPage(path, addressOf(w), cookie) };
+    };
     const api = (path: string, name = path): Target => ({
       name: `GET ${name}`,
       send: (w) => callJson(path, addressOf(w), { headers: { cookie } }).then(() => undefined),
@@ -45,6 +63,7 @@ export async function benchPages(): Promise<number> {
     const me = api("/api/v2/auth/me", "/api/v2/auth/me (cookie)");
     // Warm: each route's first render and the database's first reads are no one's figure.
     for (const target of [emptyPage, me, ...pages, ...calls]) for (let i = 0; i < 10; i++) await target.send(i);
+    await printSizes(sized, cookie);
 
     console.log(`\nEach page against ${emptyPage.name} (base), whole HTML: ${PAIRED_SETTINGS}...`);
     const onPages = await alternate(emptyPage, pages);
