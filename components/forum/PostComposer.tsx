@@ -1,122 +1,30 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
-import { useWatch } from "react-hook-form";
-import { useZodForm } from "@/components/forms/useZodForm";
+import dynamic from "next/dynamic";
+import { useState } from "react";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
-import { Alert } from "@/components/ui/Alert";
-import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
-import { createPost } from "@/lib/forum/client/api";
-import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
-import { ForumPhotos } from "./ForumPhotos";
-import { MentionTextarea } from "./MentionTextarea";
-import { mergeMention, TitleField, TopicField } from "./PostFields";
-import styles from "./PostComposer.module.css";
+import type { ForumScope } from "@/lib/forum/rules";
 
-const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.postFormSchema);
+/** The composer's code (form, mentions, photos) loads when 'New Post' is pressed, not with the list. */
+const PostComposerForm = dynamic(() => import("./PostComposerForm").then((m) => m.PostComposerForm), {
+  ssr: false,
+  loading: () => (
+    <p role="status" aria-live="polite">
+      Opening…
+    </p>
+  ),
+});
 
-/**
- * 'New Post' opens the composer: title, topic, body with mentions, up to 4 photos and the scope,
- * each limit shown with a live counter; the draft survives a reload. Publishing opens the post.
- */
+/** 'New Post' opens the composer in place; a restricted couple sees why and until when instead. */
 export function PostComposer({ userId, defaultScope }: { userId: string; defaultScope: ForumScope }) {
-  const router = useRouter();
-  const [empty] = useState<PostDraft>({ title: "", topic: "", body: "", scope: defaultScope, photos: [], mentions: [] });
   const [open, setOpen] = useState(false);
-  const [uploading, setUploading] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const titleRef = useRef<HTMLInputElement>(null);
-  const {
-    control,
-    register,
-    handleSubmit,
-    setValue,
-    clearDraft,
-    formState: { errors, isSubmitting, isSubmitSuccessful },
-  } = useZodForm(loadSchema, empty, "on-submit", { store: postDraft, userId });
-  const { title, topic, body, photos, mentions } = useWatch({ control }) as PostDraft;
-  // Once published the page moves to the post: the form stays busy until it has.
-  const busy = isSubmitting || (isSubmitSuccessful && failure === null);
-  const update = (patch: Partial<PostDraft>) => {
-    for (const [field, value] of Object.entries(patch)) setValue(field as keyof PostDraft, value, { shouldDirty: true });
-  };
   const restriction = useRestriction();
-
-  const submit = handleSubmit(async (post) => {
-    setFailure(null);
-    try {
-      const created = await createPost(post);
-      clearDraft();
-      router.push(`/forum/post/${encodeURIComponent(created.id)}`);
-    } catch (error) {
-      setFailure(error instanceof Error ? error.message : "Could not publish your post");
-    }
-  });
-
-  // A restricted couple sees why and until when where 'New Post' would have been.
   if (restriction) return <RestrictedInstead restriction={restriction} />;
   if (!open)
     return (
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={() => {
-          setOpen(true);
-          requestAnimationFrame(() => titleRef.current?.focus());
-        }}
-      >
+      <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
         New Post
       </button>
     );
-
-  return (
-    <form className={`card ${styles.composer}`} onSubmit={submit} noValidate aria-labelledby="composer-title">
-      <h2 id="composer-title">New Post</h2>
-      {failure && <Alert tone="error">{failure}</Alert>}
-      <TitleField
-        idPrefix="post"
-        inputRef={titleRef}
-        value={title}
-        error={errors.title?.message}
-        onChange={(text) => update({ title: text })}
-      />
-      <TopicField
-        idPrefix="post"
-        placeholder="Choose a topic"
-        value={topic}
-        error={errors.topic?.message}
-        onChange={(value) => update({ topic: value as PostDraft["topic"] })}
-      />
-      <MentionTextarea
-        label="Your post"
-        name="body"
-        value={body}
-        max={BODY_MAX}
-        rows={8}
-        error={errors.body?.message}
-        onChange={(text) => update({ body: text })}
-        onMention={(mention) => update({ mentions: mergeMention(mentions, mention) })}
-      />
-      <ForumPhotos value={photos} onChange={(urls) => update({ photos: urls })} onBusy={setUploading} disabled={busy} />
-      {errors.photos?.message && <p className="field-error">{errors.photos.message}</p>}
-      <fieldset className="choice-group">
-        <legend>Where to post</legend>
-        {FORUM_SCOPES.map((s) => (
-          <label key={s.value} className="choice">
-            <input type="radio" value={s.value} {...register("scope")} />
-            {s.label}
-          </label>
-        ))}
-      </fieldset>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={busy || uploading}>
-          {busy ? "Publishing..." : "Publish Post"}
-        </button>
-        <button type="button" className="button button-secondary" onClick={() => setOpen(false)} disabled={busy}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
+  return <PostComposerForm userId={userId} defaultScope={defaultScope} onCancel={() => setOpen(false)} />;
 }
