@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState, useSyncExternalStore } from "react";
+import { useId, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { answerPlan, calendarFileUrl, cancelPlan, sharePlan, stopSharing } from "@/lib/plans/client/api";
@@ -13,21 +13,13 @@ import { CancelPlanForm } from "./CancelPlanForm";
 import { HowWasIt } from "./HowWasIt";
 import { PlanForm } from "./PlanForm";
 import styles from "./Plans.module.css";
+import { useViewerZone } from "./useViewerZone";
 
 const ANSWER_BUTTONS: { answer: PlanAnswer; label: string }[] = [
   { answer: "going", label: "Going" },
   { answer: "maybe", label: "Maybe" },
   { answer: "cant", label: "Can't" },
 ];
-
-const noSubscription = () => () => {};
-/** The viewer's own zone: the browser's, unknown while rendering on the server (the place's time alone shows then). */
-export const useViewerZone = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => Intl.DateTimeFormat().resolvedOptions().timeZone,
-    () => null,
-  );
 
 type Props = { plan: PlanView; viewer: { userId: string; coupleId: string }; onEnded(): void };
 

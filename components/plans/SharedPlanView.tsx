@@ -2,7 +2,7 @@
 
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import type { SharedPlan } from "@/lib/plans/share";
-import { useViewerZone } from "./PlanCard";
+import { useViewerZone } from "./useViewerZone";
 import styles from "./Plans.module.css";
 
 /** What a friend sees of a shared plan: what, when (the place's time, theirs beside it), where, and whom with (first names, main photo). */

@@ -6,7 +6,7 @@ import { fetchUpcomingPlans, UPCOMING_PLANS_KEY } from "@/lib/plans/client/api";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { goingLine } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
-import { useViewerZone } from "./PlanCard";
+import { useViewerZone } from "./useViewerZone";
 import styles from "./Plans.module.css";
 
 /** 'Upcoming' on /messages and the dashboard: 'Sat 14 Dec, 19:30 · Time Out Market, Lisbon · 3 of 4 going', live. */

@@ -1,0 +1,92 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useId, useState } from "react";
+import { useWatch } from "react-hook-form";
+import { useZodForm } from "@/components/forms/useZodForm";
+import { Alert } from "@/components/ui/Alert";
+import { Dialog } from "@/components/ui/Dialog";
+import { ApiError } from "@/lib/transport/client";
+import { sendConnectionRequest } from "@/lib/messages/client/api";
+import { NOTE_MAX } from "@/lib/connections/rules";
+import { SAFETY_PAGE } from "@/lib/safety/rules";
+import { INBOX_TEXTS } from "@/lib/messages/display";
+
+type Props = {
+  coupleId: string;
+  coupleName: string;
+  open: boolean;
+  onClose(): void;
+  /** The request is out (`requested`: pending), or the couples turned out to be connected already (false). */
+  onDone(requested: boolean): void;
+};
+
+const loadSchema = () => import("@/lib/connections/schemas").then((schemas) => schemas.helloFormSchema);
+
+/** 'Say hello' asks with a short note ('Send request'); a note the spam rule holds is said here. */
+export function HelloDialog({ coupleId, coupleName, open, onClose, onDone }: Props) {
+  const [failed, setFailed] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setFocus,
+    control,
+    formState: { errors, isSubmitting: busy },
+  } = useZodForm(loadSchema, { note: "" }, "on-submit");
+  const note = String(useWatch({ control, name: "note" }) ?? "");
+  // The note's problem is said where the call's failure is: above the note.
+  const error = errors.note?.message ?? failed;
+  const noteId = useId();
+  // The note is where the dialog starts (after the browser's own focus on opening it).
+  useEffect(() => {
+    if (open) setFocus("note");
+  }, [open, setFocus]);
+
+  const submit = handleSubmit(async ({ note: text }) => {
+    setFailed(null);
+    try {
+      const held = await sendConnectionRequest(coupleId, text);
+      if (held) return setFailed(held);
+      onDone(true);
+    } catch (failure) {
+      if (failure instanceof ApiError && (failure.code === "ALREADY_REQUESTED" || failure.code === "ALREADY_CONNECTED")) {
+        onDone(failure.code === "ALREADY_REQUESTED");
+      } else setFailed(failure instanceof Error ? failure.message : "Could not send your request");
+    }
+  });
+
+  const over = note.length > NOTE_MAX;
+  return (
+    <Dialog open={open} onClose={onClose} title={`Say hello to ${coupleName}`} closeButton>
+      <form onSubmit={submit} noValidate>
+        <p className="muted">
+          They see your note with your couple&apos;s photo and name. A conversation opens once they accept.{" "}
+          <Link href={SAFETY_PAGE}>Meeting couples safely</Link>
+        </p>
+        {error && <Alert tone="error">{error}</Alert>}
+        <div className="field">
+          <label htmlFor={noteId}>Note</label>
+          <textarea
+            id={noteId}
+            rows={4}
+            required
+            aria-invalid={over || undefined}
+            aria-describedby={`${noteId}-count`}
+            {...register("note")}
+          />
+          <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>
+            {note.length} / {NOTE_MAX} characters
+          </span>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="button button-primary" disabled={busy}>
+            {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
+          </button>
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
