@@ -4,10 +4,10 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
-import { BODY_MAX, REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
+import { REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
 import { patchPost, patchReply, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
 import { MentionTextarea } from "./MentionTextarea";
-import { mergeMention, TitleField, TopicField } from "./PostFields";
+import { mergeMention, PostBodyField, TitleField, TopicField } from "./PostFields";
 import styles from "./Editors.module.css";
 
 const loadPostSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.postEditSchema);
@@ -97,12 +97,8 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
         disabled={busy}
         onChange={(value) => setValue("topic", value as ForumTopic)}
       />
-      <MentionTextarea
-        label="Your post"
-        name="body"
+      <PostBodyField
         value={body}
-        max={BODY_MAX}
-        rows={8}
         error={errors.body?.message}
         disabled={busy}
         onChange={(text) => setValue("body", text)}

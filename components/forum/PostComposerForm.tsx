@@ -5,12 +5,11 @@ import { useEffect, useRef, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
-import { FORUM_SCOPES, BODY_MAX, type ForumScope } from "@/lib/forum/rules";
+import { FORUM_SCOPES, type ForumScope } from "@/lib/forum/rules";
 import { createPost } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
 import { ForumPhotos } from "./ForumPhotos";
-import { MentionTextarea } from "./MentionTextarea";
-import { mergeMention, TitleField, TopicField } from "./PostFields";
+import { mergeMention, PostBodyField, TitleField, TopicField } from "./PostFields";
 import styles from "./PostComposerForm.module.css";
 
 const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas.postFormSchema);
@@ -71,12 +70,8 @@ export function PostComposerForm({ userId, defaultScope, onCancel }: { userId: s
         error={errors.topic?.message}
         onChange={(value) => update({ topic: value as PostDraft["topic"] })}
       />
-      <MentionTextarea
-        label="Your post"
-        name="body"
+      <PostBodyField
         value={body}
-        max={BODY_MAX}
-        rows={8}
         error={errors.body?.message}
         onChange={(text) => update({ body: text })}
         onMention={(mention) => update({ mentions: mergeMention(mentions, mention) })}

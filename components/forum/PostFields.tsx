@@ -1,11 +1,12 @@
 "use client";
 
 import type { Ref } from "react";
-import { FORUM_TOPICS, TITLE_MAX } from "@/lib/forum/rules";
+import { BODY_MAX, FORUM_TOPICS, TITLE_MAX } from "@/lib/forum/rules";
 import type { ForumMention } from "@/lib/forum/client/api";
+import { MentionTextarea } from "./MentionTextarea";
 
 /**
- * The title and topic fields of a post and the mentions' helpers, shared by the composer ('New
+ * The title, topic and body fields of a post and the mentions' helpers, shared by the composer ('New
  * Post'), the editors and the reply composer (which so load none of the composer's photo code).
  */
 
@@ -67,6 +68,29 @@ export function TopicField({ idPrefix, value, error, disabled, onChange, placeho
         </p>
       )}
     </div>
+  );
+}
+
+/** A post's body with its mentions and counter. */
+export function PostBodyField({
+  value,
+  error,
+  disabled,
+  onChange,
+  onMention,
+}: Omit<FieldProps, "idPrefix"> & { onMention(mention: ForumMention): void }) {
+  return (
+    <MentionTextarea
+      label="Your post"
+      name="body"
+      value={value}
+      max={BODY_MAX}
+      rows={8}
+      error={error}
+      disabled={disabled}
+      onChange={onChange}
+      onMention={onMention}
+    />
   );
 }
 
