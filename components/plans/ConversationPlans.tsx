@@ -6,7 +6,7 @@ import { useLive } from "@/lib/live/client/use-live";
 import { conversationPlansKey, fetchConversationPlans } from "@/lib/plans/client/api";
 import type { PlanView } from "@/lib/plans/view";
 import { PlanCard } from "./PlanCard";
-import { PlanForm } from "./PlanForm";
+import { PlanForm } from "./LazyPlanForm";
 import styles from "./Plans.module.css";
 
 type Props = { conversationId: string; viewer: { userId: string; coupleId: string }; initial: PlanView[]; onEnded(): void };

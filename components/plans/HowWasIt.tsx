@@ -1,13 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import { ReportDialog } from "@/components/safety/ReportDialog";
+import { ReportDialog } from "@/components/safety/SafetyDialogs";
 import { Dialog } from "@/components/ui/Dialog";
 import { giveFeedback } from "@/lib/plans/client/api";
+import { againFrom } from "@/lib/plans/form-values";
 import { FEEDBACK_ANSWERS, FEEDBACK_LABELS } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
 import { MetOn } from "./MetOn";
-import { againFrom, PlanForm } from "./PlanForm";
+import { PlanForm } from "./LazyPlanForm";
 import styles from "./Plans.module.css";
 
 /**

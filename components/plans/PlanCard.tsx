@@ -11,7 +11,7 @@ import type { PlanView } from "@/lib/plans/view";
 import { endOf } from "@/lib/plans/calendar";
 import { CancelPlanForm } from "./CancelPlanForm";
 import { HowWasIt } from "./HowWasIt";
-import { PlanForm } from "./PlanForm";
+import { PlanForm } from "./LazyPlanForm";
 import styles from "./Plans.module.css";
 import { useViewerZone } from "./useViewerZone";
 

@@ -12,25 +12,13 @@ import { NOTE_MAX, TITLE_MAX, VENUE_MAX } from "@/lib/plans/rules";
 import type { PlanFormValues, PlanInput } from "@/lib/plans/schemas";
 import { wallClockAt } from "@/lib/plans/time";
 import type { PlanView } from "@/lib/plans/view";
+import { whereOf } from "@/lib/plans/form-values";
 import styles from "./Plans.module.css";
 
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
 const pad = (n: number) => String(n).padStart(2, "0");
 
 const EMPTY: PlanFormValues = { title: "", date: "", time: "", endTime: "", placeId: "", placeName: "", timeZone: "", venue: "", note: "" };
-
-/** The plan's place as the form holds it: chosen from the search (its id), or typed by hand with its zone. */
-const whereOf = (plan: PlanView) =>
-  plan.place.placeId
-    ? { placeId: plan.place.placeId, placeName: "", timeZone: "" }
-    : { placeId: "", placeName: plan.place.name, timeZone: plan.timeZone };
-
-/** 'Plan again': the last plan's what and where as a start, the time left to choose. */
-export const againFrom = (plan: PlanView): Partial<PlanFormValues> => ({
-  title: plan.title,
-  ...whereOf(plan),
-  venue: plan.venue ?? "",
-});
 
 /** The zones a place typed by hand may be in (the runtime's list), the browser's own among them. */
 function zoneChoices(own: string): string[] {
