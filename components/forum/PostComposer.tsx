@@ -10,7 +10,7 @@ const PostComposerForm = dynamic(() => import("./PostComposerForm").then((m) => 
   ssr: false,
   loading: () => (
     <p role="status" aria-live="polite">
-      Opening…
+      Opening...
     </p>
   ),
 });
