@@ -5,26 +5,44 @@ import { useState } from "react";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import type { ForumScope } from "@/lib/forum/rules";
 
-/** The composer's code (form, mentions, photos) loads when 'New Post' is pressed, not with the list. */
-const PostComposerForm = dynamic(() => import("./PostComposerForm").then((m) => m.PostComposerForm), {
-  ssr: false,
-  loading: () => (
-    <p role="status" aria-live="polite">
-      Opening...
-    </p>
-  ),
-});
+/**
+ * The composer's code (form, mentions, photos) loads when 'New Post' is pressed, not with the list;
+ * with it the drafts' schema, so a saved draft is in the form before anything can be typed over it.
+ */
+const PostComposerForm = dynamic(
+  () => Promise.all([import("./PostComposerForm"), import("@/lib/forum/client/draft-schemas")]).then(([m]) => m.PostComposerForm),
+  {
+    ssr: false,
+    loading: () => (
+      <p role="status" aria-live="polite">
+        Opening...
+      </p>
+    ),
+  },
+);
 
 /** 'New Post' opens the composer in place; a restricted couple sees why and until when instead. */
 export function PostComposer({ userId, defaultScope }: { userId: string; defaultScope: ForumScope }) {
   const [open, setOpen] = useState(false);
+  // The form is rendered from its first opening on, hidden while closed, as it was typed.
+  const [opened, setOpened] = useState(false);
   const restriction = useRestriction();
   if (restriction) return <RestrictedInstead restriction={restriction} />;
-  if (!open)
-    return (
-      <button type="button" className="button button-primary" onClick={() => setOpen(true)}>
-        New Post
-      </button>
-    );
-  return <PostComposerForm userId={userId} defaultScope={defaultScope} onCancel={() => setOpen(false)} />;
+  return (
+    <>
+      {!open && (
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            setOpened(true);
+            setOpen(true);
+          }}
+        >
+          New Post
+        </button>
+      )}
+      {opened && <PostComposerForm userId={userId} defaultScope={defaultScope} open={open} onCancel={() => setOpen(false)} />}
+    </>
+  );
 }

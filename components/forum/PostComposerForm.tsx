@@ -18,7 +18,18 @@ const loadSchema = () => import("@/lib/forum/schemas").then((schemas) => schemas
  * The opened composer: title, topic, body with mentions, up to 4 photos and the scope, each limit
  * shown with a live counter; the draft survives a reload. Publishing opens the post.
  */
-export function PostComposerForm({ userId, defaultScope, onCancel }: { userId: string; defaultScope: ForumScope; onCancel: () => void }) {
+export function PostComposerForm({
+  userId,
+  defaultScope,
+  open,
+  onCancel,
+}: {
+  userId: string;
+  defaultScope: ForumScope;
+  /** Closed, it stays hidden with what was typed (and a photo still uploading lands in it). */
+  open: boolean;
+  onCancel: () => void;
+}) {
   const router = useRouter();
   const [empty] = useState<PostDraft>({ title: "", topic: "", body: "", scope: defaultScope, photos: [], mentions: [] });
   const [uploading, setUploading] = useState(false);
@@ -39,7 +50,9 @@ export function PostComposerForm({ userId, defaultScope, onCancel }: { userId: s
     for (const [field, value] of Object.entries(patch)) setValue(field as keyof PostDraft, value, { shouldDirty: true });
   };
   // It opens because 'New Post' was pressed: the title is where typing starts.
-  useEffect(() => titleRef.current?.focus(), []);
+  useEffect(() => {
+    if (open) titleRef.current?.focus();
+  }, [open]);
 
   const submit = handleSubmit(async (post) => {
     setFailure(null);
@@ -53,7 +66,7 @@ export function PostComposerForm({ userId, defaultScope, onCancel }: { userId: s
   });
 
   return (
-    <form className={`card ${styles.composer}`} onSubmit={submit} noValidate aria-labelledby="composer-title">
+    <form className={`card ${styles.composer}`} hidden={!open} onSubmit={submit} noValidate aria-labelledby="composer-title">
       <h2 id="composer-title">New Post</h2>
       {failure && <Alert tone="error">{failure}</Alert>}
       <TitleField

@@ -23,9 +23,12 @@ const FLIGHT = /<script[^>]*>self\.__next_f\.push\(([\s\S]*?)\)<\/script>/g;
 async function printSizes(paths: readonly { path: string; name: string }[], cookie: string): Promise<void> {
   const rows: string[][] = [];
   for (const { path, name } of paths) {
-    const html = await (await fetch(`${ORIGIN}${path}`, { headers: { cookie } })).text();
-    const flight = [...html.matchAll(FLIGHT)].reduce((sum, match) => sum + match[1]!.length, 0);
-    rows.push([name, (html.length / 1000).toFixed(1), (flight / 1000).toFixed(1)]);
+    const response = await fetch(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" });
+    const html = await response.text();
+    // A page that sent the visitor elsewhere (a stale cookie: /login) is not the page's size.
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    const flight = [...html.matchAll(FLIGHT)].reduce((sum, match) => sum + Buffer.byteLength(match[1]!), 0);
+    rows.push([name, (Buffer.byteLength(html) / 1000).toFixed(1), (flight / 1000).toFixed(1)]);
   }
   printTable(["page", "HTML kB", "of it flight kB"], rows);
 }

@@ -3,7 +3,7 @@ import { newCouple } from "./support";
 
 /**
  * The forum's drafts (kept in the tab's session storage): a post and a reply being written survive
- * a reload, and go once they are sent. One couple of its own.
+ * a reload and a cancelled composer, and go once they are sent. One couple of its own.
  */
 test("a post's and a reply's drafts survive a reload and go once sent", async ({ browser, request }) => {
   const { page } = await newCouple(browser, request, "Drafty", { width: 1280, height: 900 });
@@ -20,6 +20,14 @@ test("a post's and a reply's drafts survive a reload and go once sent", async ({
   composer = page.getByRole("form", { name: "New Post" });
   await expect(composer.getByLabel("Title")).toHaveValue(title);
   await expect(composer.getByLabel("Your post")).toHaveValue("Who walks the river with us on Sunday?");
+  await expect(composer.getByLabel("Title")).toBeFocused();
+  // Cancelled, the composer keeps what was typed for the next 'New Post', which starts at the title again.
+  await composer.getByLabel("Your post").fill("Who walks the river with us on Sunday? Dogs welcome.");
+  await composer.getByRole("button", { name: "Cancel" }).click();
+  await expect(composer).toBeHidden();
+  await page.getByRole("button", { name: "New Post" }).click();
+  await expect(composer.getByLabel("Your post")).toHaveValue("Who walks the river with us on Sunday? Dogs welcome.");
+  await expect(composer.getByLabel("Title")).toBeFocused();
   await composer.getByRole("button", { name: "Publish Post" }).click();
   await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
