@@ -6,6 +6,7 @@ import { createEventAction } from "@/app/(app)/events/actions";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
 import {
   EVENT_CAPACITY_MAX,
@@ -161,11 +162,7 @@ export function EventForm() {
           </p>
         )}
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? "Saving..." : "Save draft"}
-        </button>
-      </div>
+      <FormActions label="Save draft" busyLabel="Saving..." busy={busy} />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { REPLY_BODY_MAX, type ForumTopic } from "@/lib/forum/rules";
 import { patchPost, patchReply, type ForumPostDetail, type ForumReply } from "@/lib/forum/client/api";
 import { MentionTextarea } from "./MentionTextarea";
@@ -44,19 +45,6 @@ function useSaveInPlace(isSubmitting: boolean, isSubmitSuccessful: boolean) {
     }
   };
   return { failure, busy, attempt };
-}
-
-function Actions({ busy, onCancel }: { busy: boolean; onCancel(): void }) {
-  return (
-    <div className="form-actions">
-      <button type="submit" className="button button-primary" disabled={busy}>
-        {busy ? "Saving..." : "Save Changes"}
-      </button>
-      <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
-        Cancel
-      </button>
-    </div>
-  );
 }
 
 /**
@@ -104,7 +92,7 @@ export function PostEditor({ post, onSaved, onCancel }: { post: ForumPostDetail;
         onChange={(text) => setValue("body", text)}
         onMention={(mention) => setValue("mentions", mergeMention(getValues("mentions"), mention))}
       />
-      <Actions busy={busy} onCancel={onCancel} />
+      <FormActions label="Save Changes" busyLabel="Saving..." busy={busy} onCancel={onCancel} />
     </form>
   );
 }
@@ -137,7 +125,7 @@ export function ReplyEditor({ reply, onSaved, onCancel }: { reply: ForumReply; o
         onChange={(text) => setValue("body", text)}
         onMention={(mention) => setValue("mentions", mergeMention(getValues("mentions"), mention))}
       />
-      <Actions busy={busy} onCancel={onCancel} />
+      <FormActions label="Save Changes" busyLabel="Saving..." busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { FORUM_SCOPES, type ForumScope } from "@/lib/forum/rules";
 import { createPost } from "@/lib/forum/client/api";
 import { postDraft, type PostDraft } from "@/lib/forum/client/drafts";
@@ -100,14 +101,7 @@ export function PostComposerForm({
           </label>
         ))}
       </fieldset>
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={busy || uploading}>
-          {busy ? "Publishing..." : "Publish Post"}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-      </div>
+      <FormActions label="Publish Post" busyLabel="Publishing..." busy={busy} disabled={uploading} onCancel={onCancel} />
     </form>
   );
 }

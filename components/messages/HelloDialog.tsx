@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { Dialog } from "@/components/ui/Dialog";
 import { ApiError } from "@/lib/transport/client";
 import { sendConnectionRequest } from "@/lib/messages/client/api";
@@ -78,14 +79,7 @@ export function HelloDialog({ coupleId, coupleName, open, onClose, onDone }: Pro
             {note.length} / {NOTE_MAX} characters
           </span>
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button button-primary" disabled={busy}>
-            {busy ? "Sending..." : INBOX_TEXTS.sendRequest}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <FormActions label={INBOX_TEXTS.sendRequest} busyLabel="Sending..." busy={busy} onCancel={onClose} />
       </form>
     </Dialog>
   );

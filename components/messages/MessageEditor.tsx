@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { editMessage } from "@/lib/messages/client/api";
 import type { Message } from "@/lib/messages/display";
 import styles from "./MessageItem.module.css";
@@ -44,14 +45,7 @@ export function MessageEditor({ message, onSaved, onCancel }: { message: Message
           {errors.body.message}
         </span>
       )}
-      <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={isSubmitting}>
-          {isSubmitting ? "Saving..." : "Save"}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions label="Save" busyLabel="Saving..." busy={isSubmitting} onCancel={onCancel} />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { Dialog } from "@/components/ui/Dialog";
 import { renderBody } from "@/lib/forum/text";
 import { IMAGE_SIZES } from "@/lib/images/rules";
@@ -189,14 +190,14 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
         <Dialog open onClose={() => setConfirming(false)} title="Delete this message?">
           <p>It is erased for good; everyone in this conversation sees &lsquo;{MESSAGE_TEXTS.deleted}&rsquo; instead.</p>
           {error && <Alert tone="error">{error}</Alert>}
-          <div className="form-actions">
-            <button type="button" className="button button-primary" disabled={busy} onClick={remove}>
-              {busy ? "Deleting..." : "Delete"}
-            </button>
-            <button type="button" className="button button-secondary" onClick={() => setConfirming(false)} autoFocus>
-              Cancel
-            </button>
-          </div>
+          <FormActions
+            label="Delete"
+            busyLabel="Deleting..."
+            busy={busy}
+            onAction={remove}
+            onCancel={() => setConfirming(false)}
+            focusCancel
+          />
         </Dialog>
       )}
     </li>

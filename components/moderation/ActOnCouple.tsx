@@ -4,6 +4,7 @@ import { useId, useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { sanctionCoupleAction } from "@/app/(app)/moderation/actions";
 import { GUIDELINES, RESTRICT_DAYS, SANCTION_KINDS } from "@/lib/safety/rules";
 
@@ -73,11 +74,7 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
         <textarea id={`${id}-note`} rows={3} {...register("note")} aria-invalid={errors.note ? true : undefined} />
         {errors.note && <span className="field-error">{errors.note.message}</span>}
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button button-danger" disabled={isSubmitting}>
-          {isSubmitting ? "Saving..." : `${KIND_LABELS[kind ?? "warn"]} this couple`}
-        </button>
-      </div>
+      <FormActions tone="danger" label={`${KIND_LABELS[kind ?? "warn"]} this couple`} busyLabel="Saving..." busy={isSubmitting} />
     </form>
   );
 }

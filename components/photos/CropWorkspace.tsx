@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type PercentCrop } from "react-image-crop";
 import "react-image-crop/dist/ReactCrop.css";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { CROP_FAILED_MESSAGE, CROP_JPEG_QUALITY, INVALID_IMAGE_MESSAGE, NO_CROP_AREA_MESSAGE } from "@/lib/images/rules";
 import { croppedFileName, drawJpeg, minCropSize, type PickedPhoto } from "@/lib/images/client/photo";
 import type { CropDialogProps, Size } from "./CropDialog";
@@ -92,14 +93,14 @@ export function CropWorkspace({ file, aspect, circular, output, onCancel, onAppl
         </ReactCrop>
       </div>
       {error && <Alert tone="error">{error}</Alert>}
-      <div className={styles.actions}>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="button button-primary" onClick={apply} disabled={cropping || status !== "ready"}>
-          {cropping ? "Cropping..." : "Apply Crop"}
-        </button>
-      </div>
+      <FormActions
+        label="Apply Crop"
+        busyLabel="Cropping..."
+        busy={cropping}
+        onAction={apply}
+        disabled={status !== "ready"}
+        onCancel={onCancel}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useZodForm } from "@/components/forms/useZodForm";
 import { CANCEL_REASON_MAX } from "@/lib/plans/rules";
-import styles from "./Plans.module.css";
+import { FormActions } from "@/components/ui/FormActions";
 
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.cancelPlanSchema);
 
@@ -43,14 +43,7 @@ export function CancelPlanForm({ id, busy, onCancel, onKeep }: Props) {
           </span>
         )}
       </div>
-      <div className={styles.actions}>
-        <button type="button" className="button button-secondary" onClick={onKeep}>
-          Keep it
-        </button>
-        <button type="submit" className="button button-primary" disabled={busy || isSubmitting}>
-          Cancel plan
-        </button>
-      </div>
+      <FormActions label="Cancel plan" busyLabel="Cancelling..." busy={busy || isSubmitting} onCancel={onKeep} cancelLabel="Keep it" />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useMemo, useRef, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { ApiError } from "@/lib/transport/client";
@@ -172,14 +173,13 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
           </span>
         )}
       </div>
-      <div className={styles.actions}>
-        <button type="button" className="button button-secondary" onClick={onDone}>
-          Back
-        </button>
-        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? "Saving..." : plan ? "Change and ask again" : "Propose"}
-        </button>
-      </div>
+      <FormActions
+        label={plan ? "Change and ask again" : "Propose"}
+        busyLabel="Saving..."
+        busy={formState.isSubmitting}
+        onCancel={onDone}
+        cancelLabel="Back"
+      />
     </form>
   );
 }

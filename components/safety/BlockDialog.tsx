@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { setBlock } from "@/lib/forum/client/api";
 
 type Props = { open: boolean; onClose(): void; coupleId: string; coupleName: string; onBlocked(): void };
@@ -37,14 +38,15 @@ export function BlockDialog({ open, onClose, coupleId, coupleName, onBlocked }: 
         them; they see &lsquo;This conversation has ended.&rsquo;
       </p>
       <p>You can unblock them any time in Settings › Blocked couples.</p>
-      <div className="form-actions">
-        <button type="button" className="button button-danger" onClick={confirm} disabled={busy}>
-          {busy ? "Blocking..." : `Block ${coupleName}`}
-        </button>
-        <button type="button" className="button button-secondary" onClick={onClose} autoFocus>
-          Cancel
-        </button>
-      </div>
+      <FormActions
+        tone="danger"
+        label={`Block ${coupleName}`}
+        busyLabel="Blocking..."
+        busy={busy}
+        onAction={confirm}
+        onCancel={onClose}
+        focusCancel
+      />
     </Dialog>
   );
 }

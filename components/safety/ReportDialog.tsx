@@ -5,6 +5,7 @@ import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Dialog } from "@/components/ui/Dialog";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { FORUM_TEXTS, REPORT_NOTE_MAX, REPORT_REASONS, type ReportTargetType } from "@/lib/forum/rules";
 import { sendReport } from "@/lib/forum/client/api";
 import { ApiError } from "@/lib/transport/client";
@@ -73,14 +74,7 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
               {note.length} / {REPORT_NOTE_MAX.toLocaleString("en-US")} characters
             </span>
           </div>
-          <div className="form-actions">
-            <button type="submit" className="button button-primary" disabled={busy}>
-              {busy ? "Sending..." : "Send Report"}
-            </button>
-            <button type="button" className="button button-secondary" onClick={onClose}>
-              Cancel
-            </button>
-          </div>
+          <FormActions label="Send Report" busyLabel="Sending..." busy={busy} onCancel={onClose} />
         </form>
       )}
     </Dialog>

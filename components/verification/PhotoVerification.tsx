@@ -4,6 +4,7 @@ import { useId, useState, useSyncExternalStore } from "react";
 import { CropDialog } from "@/components/photos/CropDialog";
 import { PhotoDropZone } from "@/components/photos/PhotoDropZone";
 import { Alert } from "@/components/ui/Alert";
+import { FormActions } from "@/components/ui/FormActions";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem, photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
 import { IMAGE_SIZES } from "@/lib/images/rules";
@@ -125,14 +126,14 @@ export function PhotoVerification({ initial }: { initial: MyVerification }) {
                 height={photo.height}
                 className={styles.selfie}
               />
-              <div className="form-actions">
-                <button type="button" className="button button-primary" disabled={progress !== null} onClick={send}>
-                  {progress === null ? "Send for review" : `Sending... ${Math.round(progress * 100)}%`}
-                </button>
-                <button type="button" className="button button-secondary" disabled={progress !== null} onClick={() => setPhoto(null)}>
-                  Take another
-                </button>
-              </div>
+              <FormActions
+                label="Send for review"
+                busyLabel={`Sending... ${Math.round((progress ?? 0) * 100)}%`}
+                busy={progress !== null}
+                onAction={send}
+                onCancel={() => setPhoto(null)}
+                cancelLabel="Take another"
+              />
             </div>
           ) : camera ? (
             <SelfieCamera

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { FormActions } from "@/components/ui/FormActions";
 import styles from "./Verification.module.css";
 
 type SelfieCameraProps = {
@@ -58,14 +59,7 @@ export function SelfieCamera({ onCapture, onUnavailable, onCancel }: SelfieCamer
   return (
     <div className={styles.camera}>
       <video ref={video} className={styles.video} playsInline muted aria-label="Camera preview" />
-      <div className="form-actions">
-        <button type="button" className="button button-primary" disabled={!ready} onClick={take}>
-          Take the photo
-        </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions label="Take the photo" onAction={take} disabled={!ready} onCancel={onCancel} />
     </div>
   );
 }
