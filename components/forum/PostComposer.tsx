@@ -1,8 +1,9 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
+import { Opening } from "@/components/ui/Opening";
 import type { ForumScope } from "@/lib/forum/rules";
 
 /**
@@ -11,14 +12,7 @@ import type { ForumScope } from "@/lib/forum/rules";
  */
 const PostComposerForm = dynamic(
   () => Promise.all([import("./PostComposerForm"), import("@/lib/forum/client/draft-schemas")]).then(([m]) => m.PostComposerForm),
-  {
-    ssr: false,
-    loading: () => (
-      <p role="status" aria-live="polite">
-        Opening...
-      </p>
-    ),
-  },
+  { ssr: false, loading: () => <Opening /> },
 );
 
 /** 'New Post' opens the composer in place; a restricted couple sees why and until when instead. */
@@ -26,12 +20,18 @@ export function PostComposer({ userId, defaultScope }: { userId: string; default
   const [open, setOpen] = useState(false);
   // The form is rendered from its first opening on, hidden while closed, as it was typed.
   const [opened, setOpened] = useState(false);
+  const newPost = useRef<HTMLButtonElement>(null);
+  // 'Cancel' puts focus back where the composer was opened, not on the page's start.
+  useEffect(() => {
+    if (opened && !open) newPost.current?.focus();
+  }, [opened, open]);
   const restriction = useRestriction();
   if (restriction) return <RestrictedInstead restriction={restriction} />;
   return (
     <>
       {!open && (
         <button
+          ref={newPost}
           type="button"
           className="button button-primary"
           onClick={() => {

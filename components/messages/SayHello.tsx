@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
+import { Opening } from "@/components/ui/Opening";
 import type { ConnectionState } from "@/lib/connections/rules";
 import { INBOX_TEXTS } from "@/lib/messages/display";
 import styles from "./SayHello.module.css";
@@ -12,7 +13,7 @@ import styles from "./SayHello.module.css";
 type Props = { coupleId: string; coupleName: string; connection: ConnectionState; className?: string };
 
 /** The note's dialog and its form load on the first 'Say hello', not with every card of a page. */
-const HelloDialog = dynamic(() => import("./HelloDialog").then((m) => m.HelloDialog), { ssr: false });
+const HelloDialog = dynamic(() => import("./HelloDialog").then((m) => m.HelloDialog), { ssr: false, loading: () => <Opening quiet /> });
 
 /**
  * Consent first: 'Say hello' asks with a short note ('Send request'); afterwards 'Request sent',
