@@ -13,7 +13,8 @@ import { csrfToken, signIn, startConversation } from "./support";
  * fifth context without an account. Then, with the place search down, the plan moves to within two
  * hours at a place typed by hand; the reminders reach those going or maybe (the due work run as
  * the dev outbox runs it); once the meetup is over each of the four answers 'How was it?', and
- * 'Something went wrong' opens the report with the plan attached. axe-core on each screen, phone
+ * 'Something went wrong' opens the report with the plan attached; after a meetup both couples
+ * called 'Great', 'Plan again' starts the next from it. axe-core on each screen, phone
  * and laptop, light and dark. Seeded directory couples no other spec uses (lib/demo).
  */
 test.describe.configure({ mode: "serial" });
@@ -327,4 +328,41 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   for (const who of everyone) await expect(picnicCard(who)).toContainText("Cancelled", LIVE);
   await nuria.page.goto("/notifications");
   await expect(nuria.page.getByText("Plan cancelled: Picnic by the river")).toBeVisible();
+
+  // Both couples said 'Great' about another meetup: its card says when they met, and 'Plan again'
+  // opens the plan form with its what, where and venue, the time left to choose.
+  const tapas = await elena.page.request.post(`/api/conversations/${conversationId}/plans`, {
+    data: { title: "Tapas night", startsAt: `${dayAhead(6)}T20:00`, placeId: "geonames:2267057", venue: "Time Out Market" },
+    headers: { "x-csrf-token": await csrfToken(elena.page) },
+  });
+  expect(tapas.status()).toBe(201);
+  const tapasId = ((await tapas.json()) as { data: { id: string } }).data.id;
+  await runDatabase(
+    (db) => db`update plans set starts_at = now() - interval '4 hours', ends_at = null, ends_local = null,
+      starts_local = to_char((now() - interval '4 hours') at time zone time_zone, 'YYYY-MM-DD"T"HH24:MI') where id = ${tapasId}`,
+  );
+  for (const who of [nuria, elena]) {
+    const said = await who.page.request.put(`/api/plans/${tapasId}/feedback`, {
+      data: { answer: "great" },
+      headers: { "x-csrf-token": await csrfToken(who.page) },
+    });
+    expect(said.status()).toBe(200);
+  }
+  const tapasCards = (who: Person) => who.page.getByRole("article", { name: "Tapas night" });
+  await nuria.page.goto(conversation);
+  await expect(tapasCards(nuria)).toContainText(/You met on \d{1,2} \w{3}/);
+  await tapasCards(nuria).getByRole("button", { name: "Plan again" }).click();
+  const again = nuria.page.getByRole("dialog", { name: "Plan a meetup" });
+  await expect(again.getByLabel("What")).toHaveValue("Tapas night");
+  await expect(again.getByRole("combobox", { name: "Where" })).toHaveValue(/Lisbon/);
+  await expect(again.getByLabel("Venue (optional)")).toHaveValue("Time Out Market");
+  await expect(again.getByLabel("Date")).toHaveValue("");
+  await check(nuria, "plan-again", testInfo);
+  await again.getByLabel("Date").fill(dayAhead(20));
+  await again.getByLabel("Starts").fill("20:00");
+  await again.getByRole("button", { name: "Propose" }).click();
+  await expect(again).toBeHidden(LIVE);
+  // The new plan reaches the other couple live, beside the one they met at.
+  await expect(tapasCards(elena)).toHaveCount(2, LIVE);
+  await expect(tapasCards(elena).filter({ hasText: "Time Out Market" })).toHaveCount(2);
 });
