@@ -10,7 +10,7 @@ import { deliverAfterResponse, enqueueEmails } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeTokens, preferenceFor, preferencesFor } from "./preferences";
 import { NOTIFICATION } from "./live";
-import { deliverPushesAfterResponse, enqueuePush } from "./push/outbox";
+import { deliverPushesAfterResponse, enqueuePushes } from "./push/outbox";
 import { own, unread } from "./queries";
 import {
   CHANNELS,
@@ -114,9 +114,11 @@ const DELIVER: Record<Channel, (db: Db, written: readonly Written[]) => Promise<
     );
   },
   async push(db, written) {
-    let devices = 0;
-    for (const { notification, inApp } of written) devices += await enqueuePush(db, notification, inApp?.id ?? null);
-    if (devices === 0) return;
+    const pushes = await enqueuePushes(
+      db,
+      written.map(({ notification, inApp }) => ({ notice: notification, notificationId: inApp?.id ?? null })),
+    );
+    if (pushes === 0) return;
     try {
       deliverPushesAfterResponse(await getDb());
     } catch (error) {
@@ -137,10 +139,10 @@ async function deliver(db: Db, written: readonly Written[]) {
  * Writes notifications in the caller's transaction, so they exist exactly when the change that
  * caused them does, each as its recipient chose for its type (settings): in the app (null when
  * they turned that off; else their open streams are told), by e-mail and by push. Each step is
- * one statement for the whole list (the choices, the rows, the e-mails), so telling many people
- * at once (the plans' reminders) costs a few statements, not a few per person; the caller bounds
- * the list (a run claims at most PLANS_PER_RUN plans). Push, where it is configured, still reads
- * each person's devices. Answers each notification's in-app row id, in the order given.
+ * one statement for the whole list (the choices, the rows, the e-mails; the devices and the
+ * pushes), so telling many people at once (the plans' reminders) costs a few statements, not a few
+ * per person; the caller bounds the list (a run claims at most PLANS_PER_RUN plans). Answers each
+ * notification's in-app row id, in the order given.
  */
 export async function createNotifications(db: Db, list: readonly NewNotification[]): Promise<(string | null)[]> {
   const choices = await preferencesFor(db, list);

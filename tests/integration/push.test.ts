@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
+import { createNotifications } from "@/lib/notifications/service";
 import { call } from "../support/api";
 import type { Person } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
@@ -101,6 +103,43 @@ describe("Web Push: what is sent", () => {
       [`3 new messages from ${one.name}`, topicOf(conversationId)],
       [`4 new messages from ${one.name}`, topicOf(conversationId)],
     ]);
+  });
+
+  it("writes a list's pushes at once: each person's devices their own, a conversation's notices in the list one push that counts them", async () => {
+    const { one, two, conversationId } = await connected();
+    const [phone, laptop, partnersPhone] = [await deviceOf(two.a), await deviceOf(two.a), await deviceOf(two.b)];
+    const message = (title: string) => ({
+      userId: two.a.userId,
+      type: "message" as const,
+      title,
+      message: `${one.a.firstName} of ${one.name} sent a message`,
+      conversationId,
+      actorCoupleId: one.coupleId,
+    });
+    const db = await getDb();
+    await transaction(db, (tx) =>
+      createNotifications(tx, [
+        message("First"),
+        { userId: two.b.userId, type: "plan_reminder", title: "Coming up: Dinner", message: "Tomorrow at 19:30", conversationId },
+        message("Second"),
+      ]),
+    );
+    const waiting = await db
+      .select({ endpoint: pushSubscriptions.endpoint, type: pushOutbox.type, title: pushOutbox.title, count: pushOutbox.count })
+      .from(pushOutbox)
+      .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+      .where(eq(pushOutbox.conversationId, conversationId));
+    expect(waiting.map((row) => [row.endpoint, row.type, row.title, row.count]).sort()).toEqual(
+      [
+        [phone.endpoint, "message", "Second", 2],
+        [laptop.endpoint, "message", "Second", 2],
+        [partnersPhone.endpoint, "plan_reminder", "Coming up: Dinner", 1],
+      ].sort(),
+    );
+    await deliver();
+    // One push a device for the two notices, with the latest's words (its body counts the messages waiting unread, as above).
+    for (const device of [phone, laptop]) expect(to(device).map((push) => push.payload.title)).toEqual(["Second"]);
+    expect(to(partnersPhone).map((push) => push.payload.title)).toEqual(["Coming up: Dinner"]);
   });
 
   it("shows the message's first line only with 'Show message previews' on", async () => {

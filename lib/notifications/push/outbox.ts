@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, inArray, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { pushOutbox, pushSubscriptions } from "@/db/schema";
@@ -13,46 +13,68 @@ export type PushNotice = Omit<NewNotification, "actorUserId">;
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");
 
-/**
- * Writes, in the caller's transaction, one push per device of the person (none while push is
- * off): a type that collapses per conversation updates the device's push still waiting for that
- * conversation (one more in `count`) instead of adding one. Messages are urgent, the rest normal.
- * Answers how many devices it was written for.
- */
-export async function enqueuePush(db: Db, notice: PushNotice, notificationId: string | null): Promise<number> {
-  if (!vapidKeys()) return 0;
+/** A notice to push, with the in-app row it opens (null when the person turned the app's off). */
+export type QueuedPush = { notice: PushNotice; notificationId: string | null };
+
+/** The push of one notice, as every device of its person gets it. Messages are urgent, the rest normal. */
+function pushOf({ notice, notificationId }: QueuedPush) {
   const definition = definitionOf(notice.type);
-  const topic = definition.pushCollapsed && notice.conversationId ? conversationTopic(notice.conversationId) : null;
-  const url = notificationHref({
-    type: notice.type,
-    post_id: notice.postId ?? null,
-    reply_id: notice.replyId ?? null,
-    conversation_id: notice.conversationId ?? null,
-  });
-  const devices = await db
-    .select({ id: pushSubscriptions.id })
-    .from(pushSubscriptions)
-    .where(and(eq(pushSubscriptions.userId, notice.userId), liveSubscription()));
-  if (devices.length === 0) return 0;
-  const push = {
+  return {
     notificationId,
     type: notice.type,
-    topic,
+    topic: definition.pushCollapsed && notice.conversationId ? conversationTopic(notice.conversationId) : null,
     conversationId: notice.conversationId ?? null,
     actorCoupleId: notice.actorCoupleId ?? null,
     title: notice.title,
     body: notice.message,
-    url,
+    url: notificationHref({
+      type: notice.type,
+      post_id: notice.postId ?? null,
+      reply_id: notice.replyId ?? null,
+      conversation_id: notice.conversationId ?? null,
+    }),
     urgency: notice.type === "message" ? ("high" as const) : ("normal" as const),
   };
+}
+
+/**
+ * Writes, in the caller's transaction, one push per device of each notice's person (none while
+ * push is off), in two statements for the whole list: one read of the people's devices, one insert.
+ * A type that collapses per conversation updates the device's push still waiting for that
+ * conversation (`count` more) instead of adding one; within the list, its notices for one device
+ * and conversation are one row already, the latest's words and their count (a statement may not
+ * update a row twice). Answers how many pushes it wrote or updated.
+ */
+export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promise<number> {
+  if (!vapidKeys() || list.length === 0) return 0;
+  const people = [...new Set(list.map(({ notice }) => notice.userId))];
+  const devices = await db
+    .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
+    .from(pushSubscriptions)
+    .where(and(inArray(pushSubscriptions.userId, people), liveSubscription()));
+  if (devices.length === 0) return 0;
+  const devicesOf = Map.groupBy(devices, (device) => device.userId);
+  type Row = ReturnType<typeof pushOf> & { subscriptionId: string; count: number };
+  const single: Row[] = [];
+  const collapsed = new Map<string, Row>();
+  for (const queued of list) {
+    const push = pushOf(queued);
+    for (const device of devicesOf.get(queued.notice.userId) ?? []) {
+      if (!push.topic) single.push({ ...push, subscriptionId: device.id, count: 1 });
+      else {
+        const key = `${device.id} ${push.topic}`;
+        collapsed.set(key, { ...push, subscriptionId: device.id, count: (collapsed.get(key)?.count ?? 0) + 1 });
+      }
+    }
+  }
   const written = await db
     .insert(pushOutbox)
-    .values(devices.map((device) => ({ ...push, subscriptionId: device.id })))
+    .values([...single, ...collapsed.values()])
     .onConflictDoUpdate({
       target: [pushOutbox.subscriptionId, pushOutbox.topic],
       targetWhere: sql`${pushOutbox.claimedAt} is null and ${pushOutbox.topic} is not null`,
       set: {
-        count: sql`${pushOutbox.count} + 1`,
+        count: sql`${pushOutbox.count} + excluded.count`,
         title: sql`excluded.title`,
         body: sql`excluded.body`,
         notificationId: sql`excluded.notification_id`,
