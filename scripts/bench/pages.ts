@@ -6,6 +6,9 @@
  * app (demo-app.ts) as the demo user Marisol, whole HTML read, in the bench's alternating runs
  * (BENCH_ROUNDS, BENCH_PAIR_S, BENCH_CLIENTS: each call's run right after a run of its baseline).
  */
+import { mkdirSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { addressOf, callJson, getPage } from "./client";
 import { ORIGIN, PAIRED_SETTINGS } from "./config";
 import { startDemoApp } from "./demo-app";
@@ -13,6 +16,8 @@ import { alternate, type Target } from "./load";
 import { printAlternate, printTable, printVerdicts } from "./report";
 import { stopGroup } from "./server";
 
+/** BENCH_PAGES_HTML: a folder that keeps each page's HTML as sized, to look into what it sends. */
+const KEEP_HTML = process.env.BENCH_PAGES_HTML;
 const PAGE_TARGET = 1.5;
 const API_TARGET = 2;
 
@@ -22,12 +27,14 @@ const FLIGHT = /<script[^>]*>self\.__next_f\.push\(([\s\S]*?)\)<\/script>/g;
 /** Each page's size as the browser gets it (uncompressed): the whole HTML, and the part of it that is flight data. */
 async function printSizes(paths: readonly { path: string; name: string }[], cookie: string): Promise<void> {
   const rows: string[][] = [];
+  if (KEEP_HTML) mkdirSync(KEEP_HTML, { recursive: true });
   for (const { path, name } of paths) {
     const response = await fetch(`${ORIGIN}${path}`, { headers: { cookie }, redirect: "manual" });
     const html = await response.text();
     // A page that sent the visitor elsewhere (a stale cookie: /login) is not the page's size.
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
     const flight = [...html.matchAll(FLIGHT)].reduce((sum, match) => sum + Buffer.byteLength(match[1]!), 0);
+    if (KEEP_HTML) await writeFile(join(KEEP_HTML, `${name.replace(/[^a-z0-9]+/gi, "_")}.html`), html);
     rows.push([name, (Buffer.byteLength(html) / 1000).toFixed(1), (flight / 1000).toFixed(1)]);
   }
   printTable(["page", "HTML kB", "of it flight kB"], rows);
