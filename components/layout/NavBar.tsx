@@ -129,7 +129,7 @@ export function NavBar() {
         title={EVENTS_COMING_SOON_TITLE}
       >
         <p>{EVENTS_COMING_SOON_TEXT}</p>
-        <button type="button" className="button button-primary" autoFocus onClick={() => setIrlOpen(false)}>
+        <button type="button" className="button button-primary" data-autofocus onClick={() => setIrlOpen(false)}>
           Got it!
         </button>
       </Dialog>

@@ -1,8 +1,8 @@
 "use client";
 
 import { useZodForm } from "@/components/forms/useZodForm";
-import { CANCEL_REASON_MAX } from "@/lib/plans/rules";
 import { FormActions } from "@/components/ui/FormActions";
+import { CANCEL_REASON_MAX } from "@/lib/plans/rules";
 
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.cancelPlanSchema);
 
@@ -43,7 +43,14 @@ export function CancelPlanForm({ id, busy, onCancel, onKeep }: Props) {
           </span>
         )}
       </div>
-      <FormActions label="Cancel plan" busyLabel="Cancelling..." busy={busy || isSubmitting} onCancel={onKeep} cancelLabel="Keep it" />
+      <FormActions
+        label="Cancel plan"
+        busyLabel="Cancelling..."
+        busy={isSubmitting}
+        disabled={busy}
+        onCancel={onKeep}
+        cancelLabel="Keep it"
+      />
     </form>
   );
 }

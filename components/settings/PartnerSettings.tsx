@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dashboard/actions";
 import { Dialog } from "@/components/ui/Dialog";
 import { FacePhoto } from "@/components/ui/FacePhoto";
+import { FormActions } from "@/components/ui/FormActions";
 import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsSave";
@@ -86,14 +87,14 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
           </div>
           <Dialog open={confirming} onClose={() => setConfirming(false)} title="Cancel the invitation?">
             <p>The links we sent to {view.invitation.partnerEmail} will stop working. You can invite your partner again at any time.</p>
-            <div className={styles.actions}>
-              <button type="button" className="button button-danger" onClick={() => void cancel()}>
-                Cancel invitation
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-                Keep it
-              </button>
-            </div>
+            <FormActions
+              tone="danger"
+              label="Cancel invitation"
+              onAction={() => void cancel()}
+              onCancel={() => setConfirming(false)}
+              cancelLabel="Keep it"
+              focusCancel
+            />
           </Dialog>
         </>
       )}

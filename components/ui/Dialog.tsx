@@ -16,7 +16,8 @@ type DialogProps = {
 
 /**
  * A modal on the native <dialog>: the browser traps focus, closes on Escape and returns
- * focus to the opener, so keyboard users get the right behaviour for free.
+ * focus to the opener, so keyboard users get the right behaviour for free. It opens on its first
+ * control, or on the one marked `data-autofocus`.
  */
 export function Dialog({ open, onClose, title, children, closeButton = false, className }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -26,7 +27,12 @@ export function Dialog({ open, onClose, title, children, closeButton = false, cl
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // React's autoFocus runs as the content mounts, before the dialog is open, and the browser
+      // ignores it: what asks to be focused on opening (a confirmation's safe choice) is focused now.
+      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
   const heading = <h2 id={titleId}>{title}</h2>;

@@ -11,13 +11,13 @@ type Props = {
   /** Absent, there is no way back (a form that is the page). */
   onCancel?: () => void;
   cancelLabel?: string;
-  /** A confirmation opens on the choice that changes nothing. */
+  /** A confirmation opens on the choice that changes nothing (in a Dialog, which focuses it). */
   focusCancel?: boolean;
 };
 
 /**
  * The end of every form and confirmation: the action first, then the way back. While the action
- * runs both wait, so nothing is closed half-done.
+ * runs both wait (a dialog still closes with Escape or its ×), so a form is not left half-saved.
  */
 export function FormActions({
   label,
@@ -36,7 +36,13 @@ export function FormActions({
         {busy && busyLabel ? busyLabel : label}
       </button>
       {onCancel && (
-        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy} autoFocus={focusCancel}>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={onCancel}
+          disabled={busy}
+          data-autofocus={focusCancel || undefined}
+        >
           {cancelLabel}
         </button>
       )}

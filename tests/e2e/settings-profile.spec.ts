@@ -252,6 +252,8 @@ test.describe.serial("settings", () => {
     await expect(page.getByText(`We sent a new invitation to ${email}.`)).toBeVisible();
     await page.getByRole("button", { name: "Cancel", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Cancel the invitation?" });
+    // A confirmation opens on the choice that changes nothing: Enter keeps the invitation.
+    await expect(dialog.getByRole("button", { name: "Keep it" })).toBeFocused();
     await dialog.getByRole("button", { name: "Cancel invitation" }).click();
     await expect(page.getByText("Invitation cancelled. Its links no longer work.")).toBeVisible();
     await page.reload();

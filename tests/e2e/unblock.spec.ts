@@ -50,6 +50,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
   await helena.page.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
   // The dialog says what a block does to the conversation and what the other couple sees.
   const dialog = helena.page.getByRole("dialog");
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
   await expect(dialog).toContainText("your conversation ends");
   await expect(dialog).toContainText("they see ‘This conversation has ended.’");
   await dialog.getByRole("button", { name: `Block ${teresa.coupleName}` }).click();
