@@ -1,14 +1,15 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
-import { transaction } from "@/db/transaction";
 import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
+import { transaction } from "@/db/transaction";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
 import { endpointAllowed } from "@/lib/notifications/push/endpoint";
+import { enqueuePushes, PUSH_ROWS_PER_INSERT } from "@/lib/notifications/push/outbox";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { createNotifications } from "@/lib/notifications/service";
@@ -107,7 +108,10 @@ describe("Web Push: what is sent", () => {
 
   it("writes a list's pushes at once: each person's devices their own, a conversation's notices in the list one push that counts them", async () => {
     const { one, two, conversationId } = await connected();
-    const [phone, laptop, partnersPhone] = [await deviceOf(two.a), await deviceOf(two.a), await deviceOf(two.b)];
+    const [phone, laptop] = [await deviceOf(two.a), await deviceOf(two.a)];
+    // A message's push already waits on two.a's devices: the list's two add to it.
+    expect((await talk.send(conversationId, { body: "Dinner on Friday?" }, one.a.headers)).status).toBe(201);
+    const partnersPhone = await deviceOf(two.b);
     const message = (title: string) => ({
       userId: two.a.userId,
       type: "message" as const,
@@ -131,13 +135,13 @@ describe("Web Push: what is sent", () => {
       .where(eq(pushOutbox.conversationId, conversationId));
     expect(waiting.map((row) => [row.endpoint, row.type, row.title, row.count]).sort()).toEqual(
       [
-        [phone.endpoint, "message", "Second", 2],
-        [laptop.endpoint, "message", "Second", 2],
+        [phone.endpoint, "message", "Second", 3],
+        [laptop.endpoint, "message", "Second", 3],
         [partnersPhone.endpoint, "plan_reminder", "Coming up: Dinner", 1],
       ].sort(),
     );
     await deliver();
-    // One push a device for the two notices, with the latest's words (its body counts the messages waiting unread, as above).
+    // One push a device for the three notices, with the latest's words (its body counts the messages waiting unread, as above).
     for (const device of [phone, laptop]) expect(to(device).map((push) => push.payload.title)).toEqual(["Second"]);
     expect(to(partnersPhone).map((push) => push.payload.title)).toEqual(["Coming up: Dinner"]);
   });
@@ -245,6 +249,47 @@ describe("Web Push: the push service's answers", () => {
 });
 
 describe("Web Push: a fan-out", () => {
+  it(`writes a list's pushes ${PUSH_ROWS_PER_INSERT} a statement: 6,000 (600 notices to a person with 10 devices) past Postgres's 65,535 values`, async () => {
+    const db = await getDb();
+    const [person] = await db
+      .insert(users)
+      .values({
+        email: `many-${Date.now()}@example.com`,
+        passwordHash: "not-a-real-hash",
+        firstName: "Many",
+        lastName: "Pushes",
+        dateOfBirth: "1990-01-01",
+      })
+      .returning({ id: users.id });
+    const subscriptions = await db
+      .insert(pushSubscriptions)
+      .values(
+        Array.from({ length: 10 }, () => {
+          const device = service.newDevice();
+          return {
+            userId: person!.id,
+            endpoint: device.endpoint,
+            p256dh: device.keys.p256dh,
+            auth: device.keys.auth,
+            label: "Chrome on Linux",
+          };
+        }),
+      )
+      .returning({ id: pushSubscriptions.id });
+    const notices = Array.from({ length: 600 }, (_, n) => ({
+      notice: { userId: person!.id, type: "connection_request" as const, title: `New request ${n}`, message: "A couple said hello" },
+      notificationId: null,
+    }));
+    expect(await transaction(db, (tx) => enqueuePushes(tx, notices))).toBe(6000);
+    const waiting = inArray(
+      pushOutbox.subscriptionId,
+      subscriptions.map((subscription) => subscription.id),
+    );
+    expect((await db.select({ id: pushOutbox.id }).from(pushOutbox).where(waiting)).length).toBe(6000);
+    // Not for the other tests' deliveries.
+    await db.delete(pushOutbox).where(waiting);
+  });
+
   it("delivers 1,000 pushes (100 people with 10 devices each) from commit to the push service, each once", async () => {
     const db = await getDb();
     const people = await db

@@ -13,6 +13,17 @@ export type PushNotice = Omit<NewNotification, "actorUserId">;
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");
 
+/** Pushes a statement writes: each binds 11 values, so 2,000 stay far under Postgres's 65,535. */
+export const PUSH_ROWS_PER_INSERT = 2000;
+
+/** What a later push of the same device and conversation replaces in a waiting one (the update's `set` below). */
+const latestOf = ({ title, body, notificationId, actorCoupleId }: ReturnType<typeof pushOf>) => ({
+  title,
+  body,
+  notificationId,
+  actorCoupleId,
+});
+
 /** A notice to push, with the in-app row it opens (null when the person turned the app's off). */
 export type QueuedPush = { notice: PushNotice; notificationId: string | null };
 
@@ -39,11 +50,13 @@ function pushOf({ notice, notificationId }: QueuedPush) {
 
 /**
  * Writes, in the caller's transaction, one push per device of each notice's person (none while
- * push is off), in two statements for the whole list: one read of the people's devices, one insert.
- * A type that collapses per conversation updates the device's push still waiting for that
+ * push is off), in a few statements for the whole list: one read of the people's devices, and an
+ * insert per PUSH_ROWS_PER_INSERT pushes (Postgres binds at most 65,535 values a statement). A
+ * type that collapses per conversation updates the device's push still waiting for that
  * conversation (`count` more) instead of adding one; within the list, its notices for one device
- * and conversation are one row already, the latest's words and their count (a statement may not
- * update a row twice). Answers how many pushes it wrote or updated.
+ * and conversation are one row already, as the update would leave it: the first's, with the
+ * latest's words and their count (a statement may not update a row twice). Answers how many
+ * pushes it wrote or updated.
  */
 export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promise<number> {
   if (!vapidKeys() || list.length === 0) return 0;
@@ -63,26 +76,33 @@ export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promis
       if (!push.topic) single.push({ ...push, subscriptionId: device.id, count: 1 });
       else {
         const key = `${device.id} ${push.topic}`;
-        collapsed.set(key, { ...push, subscriptionId: device.id, count: (collapsed.get(key)?.count ?? 0) + 1 });
+        const earlier = collapsed.get(key);
+        if (!earlier) collapsed.set(key, { ...push, subscriptionId: device.id, count: 1 });
+        else Object.assign(earlier, latestOf(push), { count: earlier.count + 1 });
       }
     }
   }
-  const written = await db
-    .insert(pushOutbox)
-    .values([...single, ...collapsed.values()])
-    .onConflictDoUpdate({
-      target: [pushOutbox.subscriptionId, pushOutbox.topic],
-      targetWhere: sql`${pushOutbox.claimedAt} is null and ${pushOutbox.topic} is not null`,
-      set: {
-        count: sql`${pushOutbox.count} + excluded.count`,
-        title: sql`excluded.title`,
-        body: sql`excluded.body`,
-        notificationId: sql`excluded.notification_id`,
-        actorCoupleId: sql`excluded.actor_couple_id`,
-      },
-    })
-    .returning({ id: pushOutbox.id });
-  return written.length;
+  const rows = [...single, ...collapsed.values()];
+  let written = 0;
+  for (let start = 0; start < rows.length; start += PUSH_ROWS_PER_INSERT) {
+    const inserted = await db
+      .insert(pushOutbox)
+      .values(rows.slice(start, start + PUSH_ROWS_PER_INSERT))
+      .onConflictDoUpdate({
+        target: [pushOutbox.subscriptionId, pushOutbox.topic],
+        targetWhere: sql`${pushOutbox.claimedAt} is null and ${pushOutbox.topic} is not null`,
+        set: {
+          count: sql`${pushOutbox.count} + excluded.count`,
+          title: sql`excluded.title`,
+          body: sql`excluded.body`,
+          notificationId: sql`excluded.notification_id`,
+          actorCoupleId: sql`excluded.actor_couple_id`,
+        },
+      })
+      .returning({ id: pushOutbox.id });
+    written += inserted.length;
+  }
+  return written;
 }
 
 /**
