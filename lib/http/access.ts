@@ -1,11 +1,12 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { eq } from "drizzle-orm";
-import { users } from "@/db/schema";
+import { eq, or } from "drizzle-orm";
+import { couples, users } from "@/db/schema";
 import { userAccount, type Account } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
+import type { Moderator } from "@/lib/safety/moderators";
 
 export const MODERATORS_ONLY = "Only moderators can do this.";
 export const ADMINS_ONLY = "Only admins can do this.";
@@ -31,6 +32,13 @@ export type CallerFor<A extends Access, C> = A extends "public" ? null : A exten
 /** The acting couple a handler gets for its access: only `complete-profile` handlers have one, and always. */
 export type CoupleFor<A extends Access> = A extends "complete-profile" ? ActingCouple : null;
 
+/** The moderator a handler gets for its access (with their own couple, which they never act on): `moderator` and `admin` ones. */
+export type ModeratorFor<A extends Access> = A extends "moderator" | "admin" ? Moderator : null;
+
+/** What the checks on the rows hand a handler besides its caller. */
+export type Granted = { couple: ActingCouple | null; moderator: Moderator | null };
+export const NOTHING_GRANTED: Granted = { couple: null, moderator: null };
+
 /**
  * The `complete-profile` check on an account already read (with the session, in one round trip,
  * or on the rows: the session's copy of the flag can be stale): its acting couple, else
@@ -45,17 +53,19 @@ export function completeAccountCouple(account: Account | null): ActingCouple {
 
 /**
  * The checks on the rows once a live session is known: a complete profile (answering its acting
- * couple, else null), or a role that may moderate or grant roles.
+ * couple), or a role that may moderate or grant roles (answering the moderator, their role and
+ * their own couple read in one statement).
  */
-export async function assertAccess(db: Db, access: Access, userId: string): Promise<ActingCouple | null> {
-  if (access === "complete-profile") return completeAccountCouple(await userAccount(db, userId));
-  if (access === "moderator") {
-    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
-    if (!row || !mayModerate(row.role)) throw new AppError("FORBIDDEN", MODERATORS_ONLY);
-  }
-  if (access === "admin") {
-    const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
-    if (!row || !mayGrantRoles(row.role)) throw new AppError("FORBIDDEN", ADMINS_ONLY);
-  }
-  return null;
+export async function assertAccess(db: Db, access: Access, userId: string): Promise<Granted> {
+  if (access === "complete-profile") return { couple: completeAccountCouple(await userAccount(db, userId)), moderator: null };
+  if (access !== "moderator" && access !== "admin") return NOTHING_GRANTED;
+  const [row] = await db
+    .select({ role: users.role, coupleId: couples.id })
+    .from(users)
+    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .where(eq(users.id, userId))
+    .limit(1);
+  const [allowed, refusal] = access === "moderator" ? [mayModerate, MODERATORS_ONLY] : [mayGrantRoles, ADMINS_ONLY];
+  if (!row || !allowed(row.role)) throw new AppError("FORBIDDEN", refusal);
+  return { couple: null, moderator: { userId, coupleId: row.coupleId } };
 }

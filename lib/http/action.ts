@@ -3,8 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import { getDb, type Db } from "@/db/client";
 import { auth } from "@/lib/auth/auth";
 import { requireActionUserId } from "@/lib/auth/current-session";
-import { assertAccess, type Access, type CallerFor, type CoupleFor } from "./access";
-import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { assertAccess, NOTHING_GRANTED, type Access, type CallerFor, type CoupleFor, type Granted, type ModeratorFor } from "./access";
 import { actionFailure, type ActionResult } from "./action-result";
 
 /** A server action's caller: the browser session's account. */
@@ -15,6 +14,8 @@ export type ActionContext<A extends Access, I> = {
   caller: CallerFor<A, ActionCaller>;
   /** The caller's acting couple: every `complete-profile` action has one. */
   couple: CoupleFor<A>;
+  /** The moderator calling, with their own couple: every `moderator` and `admin` action has one. */
+  moderator: ModeratorFor<A>;
   input: I;
 };
 
@@ -26,15 +27,15 @@ export type ActionOptions<A extends Access, Args extends unknown[], I> = {
   failure?: string;
 };
 
-/** The caller, checked as the access asks, with their acting couple where the access needs one. */
-async function callerFor(access: Access, db: Db): Promise<{ caller: ActionCaller | null; couple: ActingCouple | null }> {
-  if (access === "public") return { caller: null, couple: null };
+/** The caller, checked as the access asks, with their acting couple or the moderator where the access needs one. */
+async function callerFor(access: Access, db: Db): Promise<Granted & { caller: ActionCaller | null }> {
+  if (access === "public") return { caller: null, ...NOTHING_GRANTED };
   if (access === "optional") {
     const userId = (await auth())?.claims.sub;
-    return { caller: userId ? { userId } : null, couple: null };
+    return { caller: userId ? { userId } : null, ...NOTHING_GRANTED };
   }
   const caller = { userId: await requireActionUserId() };
-  return { caller, couple: await assertAccess(db, access, caller.userId) };
+  return { caller, ...(await assertAccess(db, access, caller.userId)) };
 }
 
 /**
@@ -53,8 +54,9 @@ export function action<A extends Access, T extends object, Args extends unknown[
       const found = await callerFor(options.access, db);
       const caller = found.caller as CallerFor<A, ActionCaller>;
       const couple = found.couple as CoupleFor<A>;
+      const moderator = found.moderator as ModeratorFor<A>;
       const input = (options.input ? await options.input(...args) : undefined) as I;
-      return { ok: true, ...(await handler({ db, caller, couple, input })) };
+      return { ok: true, ...(await handler({ db, caller, couple, moderator, input })) };
     } catch (error) {
       unstable_rethrow(error);
       return actionFailure(error, options.failure);

@@ -4,7 +4,15 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, oneLine } from "@/lib/fields";
 import { getDb, type Db } from "@/db/client";
-import { assertAccess, completeAccountCouple, type Access, type CallerFor, type CoupleFor } from "./access";
+import {
+  assertAccess,
+  completeAccountCouple,
+  NOTHING_GRANTED,
+  type Access,
+  type CallerFor,
+  type CoupleFor,
+  type ModeratorFor,
+} from "./access";
 import { sessionWithAccount } from "@/lib/auth/users";
 import { assertUnderLimits, type Limit } from "@/lib/rate-limit";
 import { errorResponse, JSON_BODY_BYTES, parseWith, readJson } from "./errors";
@@ -47,6 +55,8 @@ export type RouteContext<A extends Access, I, P, L = undefined> = {
   caller: RouteCaller<A>;
   /** The caller's acting couple, read with the session: every `complete-profile` handler has one. */
   couple: CoupleFor<A>;
+  /** The moderator calling, with their own couple: every `moderator` and `admin` handler has one. */
+  moderator: ModeratorFor<A>;
   /** What the route's `session` read took along with the session (null where there is no caller). */
   live: CallerFor<A, L>;
   input: I;
@@ -82,8 +92,8 @@ export type RouteHandler = (request: NextRequest, context: { params: Promise<unk
 const defaultRead = (access: Access): SessionRead<undefined> => (access === "complete-profile" ? sessionWithAccount : sessionUserOnly);
 
 /**
- * The caller, checked as the access asks, with their acting couple where the access needs one:
- * null for `public` (no credential is read) and for a signed-out `optional` call.
+ * The caller, checked as the access asks, with their acting couple or the moderator where the
+ * access needs one: null for `public` (no credential is read) and for a signed-out `optional` call.
  */
 async function callerFor<L, I, P>(
   access: Access,
@@ -98,13 +108,13 @@ async function callerFor<L, I, P>(
     if (access === "optional") return null;
     throw new AppError("UNAUTHENTICATED", "Not authenticated");
   }
-  const couple =
+  const granted =
     access === "complete-profile" && found.account
-      ? completeAccountCouple(found.account)
+      ? { couple: completeAccountCouple(found.account), moderator: null }
       : access === "optional"
-        ? null
+        ? NOTHING_GRANTED
         : await assertAccess(db, access, found.caller.userId);
-  return { ...found, couple };
+  return { ...found, ...granted };
 }
 
 type Parsed<I, P> = { ok: true; input: I; params: P } | { ok: false; error: unknown };
@@ -159,8 +169,9 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
       if (!parsed.ok) throw parsed.error;
       const caller = (found?.caller ?? null) as RouteCaller<A>;
       const couple = (found?.couple ?? null) as CoupleFor<A>;
+      const moderator = (found?.moderator ?? null) as ModeratorFor<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;
-      return await handler({ db, caller, couple, live, input: parsed.input, params: parsed.params, request });
+      return await handler({ db, caller, couple, moderator, live, input: parsed.input, params: parsed.params, request });
     } catch (error) {
       return errorResponse(error);
     }

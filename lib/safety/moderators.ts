@@ -1,28 +1,21 @@
 import "server-only";
-import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, users } from "@/db/schema";
+import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import type { Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { MODERATION_PER_USER } from "./rules";
 
-/** A moderator as every moderation write takes them: their id and their own couple (none: null). */
+/**
+ * A moderator as every moderation write takes them: their id and their own couple (none: null),
+ * read with their role by the `moderator` and `admin` access checks (lib/http/access.ts).
+ */
 export type Moderator = { userId: string; coupleId: string | null };
 
 export const OWN_COUPLE_MESSAGE = "You cannot act on your own couple. Another moderator will.";
-
-/** The moderator behind a caller the route already checked (`moderator` access): their couple read once. */
-export async function moderatorOf(db: Db, userId: string): Promise<Moderator> {
-  const [row] = await db
-    .select({ coupleId: couples.id })
-    .from(couples)
-    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
-    .limit(1);
-  return { userId, coupleId: row?.coupleId ?? null };
-}
 
 /**
  * Before every moderator write: the moderator's own hourly allowance (MODERATION_PER_USER), and

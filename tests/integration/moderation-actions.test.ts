@@ -7,7 +7,6 @@ import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
-import { moderatorOf } from "@/lib/safety/moderators";
 import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
 import { liveSessionAccount } from "@/lib/auth/users";
 import { currentRestriction, unseenWarning } from "@/lib/safety/notices";
@@ -190,7 +189,8 @@ describe("suspend", () => {
     let sanctionId: string;
     try {
       const db = instance?.db ?? (await getDb());
-      const moderator = await moderatorOf(db, (await moderatorCouple()).userId);
+      const { couple, userId } = await moderatorCouple();
+      const moderator = { userId, coupleId: couple.coupleId };
       sanctionId = (await sanctionCouple(db, moderator, suspended.coupleId, { kind: "suspend", reason: "hate" }, SAFETY_REACTIONS)).id;
     } finally {
       await instance?.close();

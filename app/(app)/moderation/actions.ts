@@ -6,7 +6,6 @@ import { parseWith } from "@/lib/http/errors";
 import { reportContext } from "@/lib/forum/reports";
 import { moderationParamsSchema } from "@/lib/forum/schemas";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
-import { moderatorOf } from "@/lib/safety/moderators";
 import { resolveReport } from "@/lib/safety/reports";
 import { decideHeldHello } from "@/lib/connections/held";
 import {
@@ -26,8 +25,8 @@ export const resolveReportAction = action(
     input: (id: unknown, decision: unknown) => parseWith(moderationParamsSchema, { id, action: decision }),
     failure: "Could not save the decision. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await resolveReport(db, await moderatorOf(db, caller.userId), input.id, input.action, SAFETY_REACTIONS);
+  async ({ db, moderator, input }) => {
+    await resolveReport(db, moderator, input.id, input.action, SAFETY_REACTIONS);
     revalidatePath("/moderation");
     return {};
   },
@@ -43,8 +42,8 @@ export const sanctionCoupleAction = action(
     }),
     failure: "Could not save the action. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await sanctionCouple(db, await moderatorOf(db, caller.userId), input.coupleId, input.sanction, SAFETY_REACTIONS);
+  async ({ db, moderator, input }) => {
+    await sanctionCouple(db, moderator, input.coupleId, input.sanction, SAFETY_REACTIONS);
     revalidatePath("/moderation", "layout");
     return {};
   },
@@ -60,8 +59,8 @@ export const liftSanctionAction = action(
     }),
     failure: "Could not lift it. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await liftSanction(db, await moderatorOf(db, caller.userId), input.sanctionId, input.reason, SAFETY_REACTIONS);
+  async ({ db, moderator, input }) => {
+    await liftSanction(db, moderator, input.sanctionId, input.reason, SAFETY_REACTIONS);
     revalidatePath("/moderation", "layout");
     return {};
   },
@@ -74,8 +73,8 @@ export const decideAppealAction = action(
     input: (id: unknown, decision: unknown) => parseWith(appealDecisionParamsSchema, { id, decision }),
     failure: "Could not save the decision. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await decideAppeal(db, await moderatorOf(db, caller.userId), input.id, input.decision, SAFETY_REACTIONS);
+  async ({ db, moderator, input }) => {
+    await decideAppeal(db, moderator, input.id, input.decision, SAFETY_REACTIONS);
     revalidatePath("/moderation", "layout");
     return {};
   },
@@ -88,7 +87,7 @@ export const openReportContextAction = action(
     input: (id: unknown) => parseWith(idParamsSchema, { id }),
     failure: "Could not open the conversation. Please try again.",
   },
-  async ({ db, caller, input }) => ({ messages: await reportContext(db, await moderatorOf(db, caller.userId), input.id) }),
+  async ({ db, moderator, input }) => ({ messages: await reportContext(db, moderator, input.id) }),
 );
 
 /** Deliver a held hello as a normal request, or drop it: the same domain function as POST /api/moderation/held/{id}/{decision}. */
@@ -98,8 +97,8 @@ export const decideHeldHelloAction = action(
     input: (id: unknown, decision: unknown) => parseWith(heldDecisionParamsSchema, { id, decision }),
     failure: "Could not save the decision. Please try again.",
   },
-  async ({ db, caller, input }) => {
-    await decideHeldHello(db, await moderatorOf(db, caller.userId), input.id, input.decision);
+  async ({ db, moderator, input }) => {
+    await decideHeldHello(db, moderator, input.id, input.decision);
     revalidatePath("/moderation", "layout");
     return {};
   },
