@@ -1,10 +1,11 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { eq, or } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { couples, users } from "@/db/schema";
 import { userAccount, type Account } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { partnerOf } from "@/lib/membership/partner";
 import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import type { Moderator } from "@/lib/safety/moderators";
 
@@ -62,7 +63,7 @@ export async function assertAccess(db: Db, access: Access, userId: string): Prom
   const [row] = await db
     .select({ role: users.role, coupleId: couples.id })
     .from(users)
-    .leftJoin(couples, or(eq(couples.partner1Id, users.id), eq(couples.partner2Id, users.id)))
+    .leftJoin(couples, partnerOf(users.id))
     .where(eq(users.id, userId))
     .limit(1);
   const [allowed, refusal] = access === "moderator" ? [mayModerate, MODERATORS_ONLY] : [mayGrantRoles, ADMINS_ONLY];
