@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isLoopback, trustedClientAddress } from "./client-address";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
+/** How long the server keeps an idle kept-alive connection open (createAppServer). */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
@@ -46,5 +49,10 @@ export function createAppServer(handle: Handler, options: { trustedProxyHops: nu
   // API routes answer 408 at, for the requests that never reach one (pages, server actions).
   server.requestTimeout = REQUEST_TIMEOUT_MS + 5_000;
   server.headersTimeout = REQUEST_TIMEOUT_MS;
+  // Whoever closes an idle kept-alive connection first races the other side's next request on it:
+  // were it the server (Node's default: 5 s), a request sent as it closes is lost as ECONNRESET,
+  // or a 502 from a proxy. So the server outlasts the clients and proxies that keep connections:
+  // a load balancer's usual 60 s idle, Node's agents (5 s), browsers.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return server;
 }

@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAppServer } from "@/lib/http/app-server";
@@ -57,9 +57,9 @@ describe("the app's server (server.ts)", () => {
     return (server.address() as AddressInfo).port;
   }
 
-  function get(port: number, headers: Record<string, string>) {
+  function get(port: number, headers: Record<string, string>, agent?: Agent) {
     return new Promise<{ body: { forwardedFor: string }; hsts: string | undefined }>((resolve, reject) => {
-      request({ port, host: "127.0.0.1", path: "/api/v2/auth/me", headers }, (res) => {
+      request({ port, host: "127.0.0.1", path: "/api/v2/auth/me", headers, agent }, (res) => {
         let text = "";
         res.on("data", (chunk: Buffer) => (text += chunk.toString()));
         res.on("end", () => resolve({ body: JSON.parse(text), hsts: res.headers["strict-transport-security"] as string | undefined }));
@@ -81,6 +81,23 @@ describe("the app's server (server.ts)", () => {
     const port = await start({ trustedProxyHops: 1, strictTransportSecurity: null });
     const { body } = await get(port, { "x-forwarded-for": "1.2.3.4, 198.51.100.7" });
     expect(body.forwardedFor).toBe("198.51.100.7");
+  });
+
+  it("keeps an idle kept-alive connection open past Node's default, so a client reusing it is not reset", async () => {
+    const port = await start({ trustedProxyHops: 0, strictTransportSecurity: null });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    agent.on("free", (socket) => sockets.add(socket));
+    try {
+      await get(port, {}, agent);
+      // Node's default closes it after 5 s (and 1 s of grace): the next request would need a new one.
+      await new Promise((resolve) => setTimeout(resolve, 6_500));
+      const { body } = await get(port, {}, agent);
+      expect(isLoopback(body.forwardedFor)).toBe(true);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("adds HSTS to every response, API ones included, when decided at start", async () => {
