@@ -3,7 +3,7 @@ import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
+import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
@@ -16,6 +16,7 @@ import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
 import { standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { membersOf, partnersOf } from "@/lib/membership/partner";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
@@ -61,16 +62,6 @@ async function assertOwnPhotos(db: Db, actor: ActingCouple, urls: readonly strin
     throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
 }
 
-/** Partners of the given couples (both, where there are two). */
-async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
-  if (coupleIds.length === 0) return new Map();
-  const rows = await db
-    .select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
-    .from(couples)
-    .where(inArray(couples.id, [...coupleIds]));
-  return new Map(rows.map((row) => [row.id, [row.p1, ...(row.p2 ? [row.p2] : [])]]));
-}
-
 /** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
 type Notice = { type: NotificationKind; title: (who: string) => string; message: string; postId: string; replyId: string | null };
 
@@ -81,7 +72,7 @@ type Notice = { type: NotificationKind; title: (who: string) => string; message:
  */
 async function notifyOnce(db: Db, actor: ActingCouple, notices: { recipients: readonly string[]; notice: Notice }[]): Promise<void> {
   const done = new Set([actor.userId]);
-  const partners = new Set((await partnersOf(db, [actor.coupleId])).get(actor.coupleId));
+  const partners = new Set(actor.partnerIds);
   const written: NewNotification[] = [];
   for (const { recipients, notice } of notices) {
     for (const userId of recipients) {
@@ -115,7 +106,7 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
   return added;
 }
 
-const mentionNotice = (actor: ActingCouple, postId: string, replyId: string | null, text: string): Notice => ({
+const mentionNotice = (postId: string, replyId: string | null, text: string): Notice => ({
   type: mentionNotification.type,
   title: mentionNotification.text.title,
   message: excerpt(text, SNIPPET_LENGTH),
@@ -123,9 +114,8 @@ const mentionNotice = (actor: ActingCouple, postId: string, replyId: string | nu
   replyId,
 });
 
-async function mentionNotices(db: Db, actor: ActingCouple, coupleIds: readonly string[], notice: Notice) {
-  const partners = await partnersOf(db, coupleIds);
-  return [{ recipients: [...partners.values()].flat(), notice }];
+async function mentionNotices(db: Db, coupleIds: readonly string[], notice: Notice) {
+  return [{ recipients: membersOf(await partnersOf(db, coupleIds), coupleIds), notice }];
 }
 
 /* ---------- Posts ---------- */
@@ -162,7 +152,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
       })
       .returning({ id: forumPosts.id });
     await insertMentions(tx, post!.id, null, mentions);
-    await notifyOnce(tx, actor, await mentionNotices(tx, actor, mentions, mentionNotice(actor, post!.id, null, input.title)));
+    await notifyOnce(tx, actor, await mentionNotices(tx, mentions, mentionNotice(post!.id, null, input.title)));
     return post!.id;
   });
   return readPost(db, actor, id);
@@ -191,7 +181,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       .where(eq(forumPosts.id, postId));
     if (mentions) {
       const added = await replaceMentions(tx, postId, null, mentions);
-      await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, postId, null, patch.title ?? row.title)));
+      await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(postId, null, patch.title ?? row.title)));
     }
   });
   return readPost(db, actor, postId);
@@ -257,18 +247,20 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       .set({ replyCount: sql`${forumPosts.replyCount} + 1`, lastActivityAt: reply!.createdAt })
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);
-    const postCouple = post.coupleId === null ? [] : ((await partnersOf(tx, [post.coupleId])).get(post.coupleId) ?? []);
+    // The post's couple and the couples mentioned, in one read.
+    const postCouple = post.coupleId === null ? [] : [post.coupleId];
+    const partners = await partnersOf(tx, [...postCouple, ...mentions]);
     const snippet = excerpt(input.body, SNIPPET_LENGTH);
     await notifyOnce(tx, actor, [
       {
-        recipients: postCouple,
+        recipients: membersOf(partners, postCouple),
         notice: { type: replyNotification.type, title: replyNotification.text.toPost, message: snippet, postId, replyId: reply!.id },
       },
       {
         recipients: quotedAuthor ? [quotedAuthor] : [],
         notice: { type: replyNotification.type, title: replyNotification.text.toReply, message: snippet, postId, replyId: reply!.id },
       },
-      ...(await mentionNotices(tx, actor, mentions, mentionNotice(actor, postId, reply!.id, input.body))),
+      { recipients: membersOf(partners, mentions), notice: mentionNotice(postId, reply!.id, input.body) },
     ]);
     return reply!.id;
   });
@@ -302,7 +294,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
       .where(eq(forumReplies.id, replyId));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
-      await notifyOnce(tx, actor, await mentionNotices(tx, actor, added, mentionNotice(actor, row.postId, replyId, patch.body)));
+      await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(row.postId, replyId, patch.body)));
     }
   });
   return (await readReply(db, actor, replyId))!;

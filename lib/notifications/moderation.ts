@@ -1,18 +1,13 @@
 import "server-only";
-import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples } from "@/db/schema";
+import { membersOf, partnersOf } from "@/lib/membership/partner";
 import type { SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
 /** Both partners of the couple get the notice, in the app and by e-mail (as each chose for the type). */
 async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; message: string }): Promise<void> {
-  const [couple] = await tx
-    .select({ partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
-    .from(couples)
-    .where(eq(couples.id, sanction.coupleId));
-  const partners = [couple?.partner1Id, couple?.partner2Id].filter((userId): userId is string => Boolean(userId));
+  const partners = membersOf(await partnersOf(tx, [sanction.coupleId]), [sanction.coupleId]);
   await createNotifications(
     tx,
     partners.map((userId) => ({ userId, type: "moderation" as const, title: text.title, message: text.message })),

@@ -2,8 +2,9 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, planFeedback } from "@/db/schema";
+import { planFeedback } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import { partnersOf } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
 import { AppError } from "@/lib/errors";
 import { memberConversation } from "@/lib/messages/queries";
@@ -41,9 +42,8 @@ export async function giveFeedback(
 
 /** Whether every partner of the couple (now) gave this answer about the plan. */
 async function bothPartnersSaid(db: Db, planId: string, coupleId: string, answer: FeedbackAnswer): Promise<boolean> {
-  const [couple] = await db.select({ p1: couples.partner1Id, p2: couples.partner2Id }).from(couples).where(eq(couples.id, coupleId));
-  if (!couple) return false;
-  const partners = couple.p2 ? [couple.p1, couple.p2] : [couple.p1];
+  const partners = (await partnersOf(db, [coupleId])).get(coupleId);
+  if (!partners) return false;
   const said = await db
     .select({ userId: planFeedback.userId })
     .from(planFeedback)

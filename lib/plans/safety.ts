@@ -1,6 +1,5 @@
 import "server-only";
-import { couples } from "@/db/schema";
-import { eq } from "drizzle-orm";
+import { membersOf, partnersOf } from "@/lib/membership/partner";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { cancelPlansBetween, cancelPlansOfCouple, cancelRemovedPlan } from "./ending";
 
@@ -15,11 +14,8 @@ export const plansSafety: SafetyReactions = {
   reportResolved: async (tx, report) => {
     if (report.targetType === "plan" && report.action === "remove") await cancelRemovedPlan(tx, report.targetId);
     if (report.targetType === "couple" && report.action === "remove") {
-      const [couple] = await tx
-        .select({ p1: couples.partner1Id, p2: couples.partner2Id })
-        .from(couples)
-        .where(eq(couples.id, report.targetId));
-      await cancelPlansOfCouple(tx, report.targetId, couple ? [couple.p1, ...(couple.p2 ? [couple.p2] : [])] : []);
+      const partners = membersOf(await partnersOf(tx, [report.targetId]), [report.targetId]);
+      await cancelPlansOfCouple(tx, report.targetId, partners);
     }
     return [];
   },
