@@ -32,7 +32,11 @@ const lockPair = (tx: Db, one: string, other: string) =>
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
   people.map((userId) => ({ userId, kind: CONNECTION, subjectId: requestId }));
 
-async function partnersOf(tx: Db, coupleId: string): Promise<{ coupleName: string; profileImageUrl: string | null; partnerIds: string[] }> {
+/** The couple on the other side of a request: its name and photo, and the partners to tell (404 if it is gone). */
+async function coupleToTell(
+  tx: Db,
+  coupleId: string,
+): Promise<{ coupleName: string; profileImageUrl: string | null; partnerIds: string[] }> {
   const [row] = await tx
     .select({ coupleName: couples.coupleName, profileImageUrl: couples.profileImageUrl, p1: couples.partner1Id, p2: couples.partner2Id })
     .from(couples)
@@ -122,7 +126,7 @@ export async function deliverRequest(
       expiresAt: expiresAfter(now),
     })
     .returning({ id: connectionRequests.id, createdAt: connectionRequests.createdAt });
-  const target = await partnersOf(tx, input.coupleId);
+  const target = await coupleToTell(tx, input.coupleId);
   await notifyAll(tx, target.partnerIds, {
     type: connectionRequest.type,
     title: connectionRequest.text.title,
@@ -202,7 +206,7 @@ export async function acceptRequest(db: Db, member: ActingCouple, requestId: str
       .set({ status: "accepted", answeredAt: sql`now()`, conversationId })
       .where(eq(connectionRequests.id, requestId));
     await markReadFrom(tx, member.partnerIds, connectionRequest.type, request.fromCoupleId);
-    const sender = await partnersOf(tx, request.fromCoupleId);
+    const sender = await coupleToTell(tx, request.fromCoupleId);
     await notifyAll(tx, sender.partnerIds, {
       type: connectionAccepted.type,
       title: connectionAccepted.text.title,
