@@ -32,7 +32,7 @@ const lockPair = (tx: Db, one: string, other: string) =>
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
   people.map((userId) => ({ userId, kind: CONNECTION, subjectId: requestId }));
 
-/** The couple on the other side of a request: its name and photo, and the partners to tell (404 if it is gone). */
+/** The couple on the other side of a request, with the partners to tell (404 if it is gone). */
 async function coupleToTell(
   tx: Db,
   coupleId: string,

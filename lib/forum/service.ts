@@ -16,7 +16,7 @@ import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
 import { standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { membersOf, partnersOf } from "@/lib/membership/partner";
+import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
@@ -115,7 +115,7 @@ const mentionNotice = (postId: string, replyId: string | null, text: string): No
 });
 
 async function mentionNotices(db: Db, coupleIds: readonly string[], notice: Notice) {
-  return [{ recipients: membersOf(await partnersOf(db, coupleIds), coupleIds), notice }];
+  return [{ recipients: partnersIn(await partnersByCouple(db, coupleIds), coupleIds), notice }];
 }
 
 /* ---------- Posts ---------- */
@@ -249,18 +249,18 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     await insertMentions(tx, postId, reply!.id, mentions);
     // The post's couple and the couples mentioned, in one read.
     const postCouple = post.coupleId === null ? [] : [post.coupleId];
-    const partners = await partnersOf(tx, [...postCouple, ...mentions]);
+    const partners = await partnersByCouple(tx, [...postCouple, ...mentions]);
     const snippet = excerpt(input.body, SNIPPET_LENGTH);
     await notifyOnce(tx, actor, [
       {
-        recipients: membersOf(partners, postCouple),
+        recipients: partnersIn(partners, postCouple),
         notice: { type: replyNotification.type, title: replyNotification.text.toPost, message: snippet, postId, replyId: reply!.id },
       },
       {
         recipients: quotedAuthor ? [quotedAuthor] : [],
         notice: { type: replyNotification.type, title: replyNotification.text.toReply, message: snippet, postId, replyId: reply!.id },
       },
-      { recipients: membersOf(partners, mentions), notice: mentionNotice(postId, reply!.id, input.body) },
+      { recipients: partnersIn(partners, mentions), notice: mentionNotice(postId, reply!.id, input.body) },
     ]);
     return reply!.id;
   });

@@ -50,9 +50,10 @@ export function createAppServer(handle: Handler, options: { trustedProxyHops: nu
   server.requestTimeout = REQUEST_TIMEOUT_MS + 5_000;
   server.headersTimeout = REQUEST_TIMEOUT_MS;
   // Whoever closes an idle kept-alive connection first races the other side's next request on it:
-  // were it the server (Node's default: 5 s), a request sent as it closes is lost as ECONNRESET,
-  // or a 502 from a proxy. So the server outlasts the clients and proxies that keep connections:
-  // a load balancer's usual 60 s idle, Node's agents (5 s), browsers.
+  // were it the server, a request sent as it closes is lost as ECONNRESET, or a 502 from a proxy.
+  // Node's default (5 s) is shorter than most clients keep one; 65 s outlasts a load balancer's
+  // usual 60 s and fetch (which follows the `Keep-Alive: timeout` hint), and leaves the race to
+  // clients idle over a minute (browsers retry such a request; Playwright's request context not).
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return server;
 }

@@ -14,7 +14,7 @@ export function partnerOf(user: string | Column | SQL): SQL {
 }
 
 /** The partners of each couple (partner A alone until B joins), the whole list in one read. */
-export async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function partnersByCouple(db: Db, coupleIds: readonly string[]): Promise<Map<string, string[]>> {
   if (coupleIds.length === 0) return new Map();
   const rows = await db
     .select({ id: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
@@ -23,6 +23,10 @@ export async function partnersOf(db: Db, coupleIds: readonly string[]): Promise<
   return new Map(rows.map((row) => [row.id, row.p2 ? [row.p1, row.p2] : [row.p1]]));
 }
 
-/** The people of `coupleIds`, couple by couple, from partnersOf's answer. */
-export const membersOf = (partners: Map<string, string[]>, coupleIds: readonly string[]): string[] =>
-  coupleIds.flatMap((id) => partners.get(id) ?? []);
+/** The partners of `coupleIds`, couple by couple, from partnersByCouple's answer. */
+export const partnersIn = (byCouple: Map<string, string[]>, coupleIds: readonly string[]): string[] =>
+  coupleIds.flatMap((id) => byCouple.get(id) ?? []);
+
+/** One couple's partners (none when there is no such couple). */
+export const couplePartners = async (db: Db, coupleId: string): Promise<string[]> =>
+  partnersIn(await partnersByCouple(db, [coupleId]), [coupleId]);

@@ -1,13 +1,13 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { membersOf, partnersOf } from "@/lib/membership/partner";
+import { couplePartners } from "@/lib/membership/partner";
 import type { SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
 /** Both partners of the couple get the notice, in the app and by e-mail (as each chose for the type). */
 async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; message: string }): Promise<void> {
-  const partners = membersOf(await partnersOf(tx, [sanction.coupleId]), [sanction.coupleId]);
+  const partners = await couplePartners(tx, sanction.coupleId);
   await createNotifications(
     tx,
     partners.map((userId) => ({ userId, type: "moderation" as const, title: text.title, message: text.message })),

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { planFeedback } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { partnersOf } from "@/lib/membership/partner";
+import { couplePartners } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
 import { AppError } from "@/lib/errors";
 import { memberConversation } from "@/lib/messages/queries";
@@ -42,8 +42,8 @@ export async function giveFeedback(
 
 /** Whether every partner of the couple (now) gave this answer about the plan. */
 async function bothPartnersSaid(db: Db, planId: string, coupleId: string, answer: FeedbackAnswer): Promise<boolean> {
-  const partners = (await partnersOf(db, [coupleId])).get(coupleId);
-  if (!partners) return false;
+  const partners = await couplePartners(db, coupleId);
+  if (partners.length === 0) return false;
   const said = await db
     .select({ userId: planFeedback.userId })
     .from(planFeedback)

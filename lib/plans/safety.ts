@@ -1,5 +1,5 @@
 import "server-only";
-import { membersOf, partnersOf } from "@/lib/membership/partner";
+import { couplePartners } from "@/lib/membership/partner";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { cancelPlansBetween, cancelPlansOfCouple, cancelRemovedPlan } from "./ending";
 
@@ -14,8 +14,7 @@ export const plansSafety: SafetyReactions = {
   reportResolved: async (tx, report) => {
     if (report.targetType === "plan" && report.action === "remove") await cancelRemovedPlan(tx, report.targetId);
     if (report.targetType === "couple" && report.action === "remove") {
-      const partners = membersOf(await partnersOf(tx, [report.targetId]), [report.targetId]);
-      await cancelPlansOfCouple(tx, report.targetId, partners);
+      await cancelPlansOfCouple(tx, report.targetId, await couplePartners(tx, report.targetId));
     }
     return [];
   },
