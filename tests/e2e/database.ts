@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { directoryEmail } from "../../lib/demo/data";
 
 /**
  * The run's database (scripts/e2e-server.sh makes one per port): the one place a test changes what
@@ -20,3 +21,20 @@ export async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Pr
     await db.end();
   }
 }
+
+/**
+ * Seeded couples (named by a partner's first name) as the seed left them: no hello, conversation or
+ * block between any two of them, and 'Both of us approve new connections' off. A walk that connects
+ * seeded couples calls it first, so its retry does not meet what its failed try made (a second
+ * hello answers 409).
+ */
+export const asSeeded = (firstNames: string[]) =>
+  runDatabase(async (db) => {
+    const ids = db`
+      select couples.id from couples join users on users.id in (couples.partner1_id, couples.partner2_id)
+      where users.email in ${db(firstNames.map(directoryEmail))}`;
+    await db`delete from conversations where couple_low_id in (${ids}) and couple_high_id in (${ids})`;
+    await db`delete from connection_requests where from_couple_id in (${ids}) and to_couple_id in (${ids})`;
+    await db`delete from couple_blocks where blocker_couple_id in (${ids}) and blocked_couple_id in (${ids})`;
+    await db`update couples set both_approve_connections = false where id in (${ids})`;
+  });

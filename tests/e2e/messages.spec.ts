@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { asSeeded } from "./database";
 import { openProfile, sayHello, signIn } from "./support";
 
 /**
@@ -58,6 +59,7 @@ const badge = (who: Person) => who.page.locator('[data-testid="messages-badge"]:
 
 test("two couples: hello, accept, four people talking, receipts, the badge, a deletion and a block", async ({ browser }, testInfo) => {
   test.setTimeout(300_000);
+  await asSeeded(["Ines", "Beatriz"]);
   const ines = await person(browser, ["Ines", "Rafael"], 0, PHONE, "light");
   const rafael = await person(browser, ["Ines", "Rafael"], 1, LAPTOP, "dark");
   const beatriz = await person(browser, ["Beatriz", "Tomas"], 0, LAPTOP, "light");
@@ -166,6 +168,7 @@ test("two couples: hello, accept, four people talking, receipts, the badge, a de
 
 test("with 'Both of us approve new connections', a request opens only once both partners accepted", async ({ browser }, testInfo) => {
   test.setTimeout(180_000);
+  await asSeeded(["Carla", "Leonor"]);
   const carla = await person(browser, ["Carla", "Duarte"], 0, PHONE, "dark");
   const duarte = await person(browser, ["Carla", "Duarte"], 1, LAPTOP, "light");
   const leonor = await person(browser, ["Leonor", "Miguel"], 0, LAPTOP, "dark");

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
-import { runDatabase } from "./database";
+import { asSeeded, runDatabase } from "./database";
 import { csrfToken, signIn, startConversation } from "./support";
 
 /**
@@ -78,6 +78,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   browser,
 }, testInfo) => {
   test.setTimeout(420_000);
+  await asSeeded(["Nuria", "Elena"]);
   const nuria = await person(browser, ["Nuria", "Marc"], 0, PHONE, "light");
   const marc = await person(browser, ["Nuria", "Marc"], 1, LAPTOP, "dark");
   const elena = await person(browser, ["Elena", "Sergio"], 0, LAPTOP, "light");

@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, NARROW, noHorizontalScroll, PHONE, THEMES, wholeTarget } from "./checks";
-import { runDatabase } from "./database";
+import { asSeeded, runDatabase } from "./database";
 import { csrfToken, signIn } from "./support";
 
 /**
@@ -103,15 +103,8 @@ test("on a phone, a connected couple's profile: 'Message' and the menu are 44 px
   browser,
 }, testInfo) => {
   test.setTimeout(120_000);
-  // Two seeded directory couples no other test connects: Isla says hello, Freya accepts. A retry
-  // starts where the seed left them (a failed try's hello would answer 409).
-  await runDatabase(async (db) => {
-    const pair = db`
-      select couples.id from couples join users on users.id in (couples.partner1_id, couples.partner2_id)
-      where users.email in (${directoryEmail("Isla")}, ${directoryEmail("Freya")})`;
-    await db`delete from conversations where couple_low_id in (${pair}) and couple_high_id in (${pair})`;
-    await db`delete from connection_requests where from_couple_id in (${pair}) and to_couple_id in (${pair})`;
-  });
+  // Two seeded directory couples no other test connects: Isla says hello, Freya accepts.
+  await asSeeded(["Isla", "Freya"]);
   const [isla, freya] = await Promise.all(
     ["Isla", "Freya"].map(async (firstName) => {
       const context = await browser.newContext({ viewport: NARROW, hasTouch: true });

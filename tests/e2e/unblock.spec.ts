@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { LAPTOP, PHONE } from "./checks";
+import { asSeeded } from "./database";
 import { acceptHello, openProfile, sayHello, signIn } from "./support";
 
 /**
@@ -32,6 +33,7 @@ test("after an unblock either couple says hello again, and accepting reopens the
   browser,
 }) => {
   test.setTimeout(240_000);
+  await asSeeded(["Helena", "Teresa"]);
   const helena = await person(browser, ["Helena", "Bruno"], LAPTOP);
   const teresa = await person(browser, ["Teresa", "Afonso"], PHONE);
 
