@@ -24,7 +24,14 @@ const cachedUrls = (page: Page) =>
     return urls;
   });
 
-/** The worker's DevTools target, through which a push is delivered as a push service would. */
+/**
+ * A push delivered through the worker's DevTools target, as a push service would, settled: it
+ * returns once Chromium reports the worker's push event done (its waitUntil, the notification
+ * shown). Reading the notifications earlier races Chromium's own clean-up: a getNotifications()
+ * whose list of what is on screen was taken just before the new notification went up deletes it
+ * as no longer shown, and the test then waits for one that is gone (seen about once in 20 runs
+ * when the other worker ran the other push test at the same time).
+ */
 async function deliverPush(context: BrowserContext, page: Page, data: unknown) {
   const cdp = await context.newCDPSession(page);
   await cdp.send("ServiceWorker.enable");
@@ -34,7 +41,15 @@ async function deliverPush(context: BrowserContext, page: Page, data: unknown) {
       if (ours) resolve(ours.registrationId);
     });
   });
+  await cdp.send("BackgroundService.startObserving", { service: "pushMessaging" });
+  await cdp.send("BackgroundService.setRecording", { shouldRecord: true, service: "pushMessaging" });
+  let status: string | undefined;
+  cdp.on("BackgroundService.backgroundServiceEventReceived", ({ backgroundServiceEvent: event }) => {
+    if (event.eventName === "Push event completed") status = event.eventMetadata.find(({ key }) => key === "Status")?.value;
+  });
   await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(page.url()).origin, registrationId, data: JSON.stringify(data) });
+  await expect.poll(() => status, { message: "the worker's push event ends" }).toBe("Success");
+  await cdp.detach();
 }
 
 /** The names of the caches the worker keeps: `static-<its version>`. */
