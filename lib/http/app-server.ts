@@ -3,7 +3,7 @@ import { isLoopback, trustedClientAddress } from "./client-address";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
 /** How long the server keeps an idle kept-alive connection open (createAppServer). */
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
