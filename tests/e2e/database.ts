@@ -24,9 +24,11 @@ export async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Pr
 
 /**
  * Seeded couples (named by a partner's first name) as the seed left them: no hello, conversation or
- * block between any two of them, and 'Both of us approve new connections' off. A walk that connects
- * seeded couples calls it first, so its retry does not meet what its failed try made (a second
- * hello answers 409).
+ * block between any two of them, no sanction on them, report by them or moderator's notice to them,
+ * and 'Both of us approve new connections' off. A walk that connects or moderates seeded couples
+ * calls it first, so its retry does not meet what its failed try made (a second hello answers 409;
+ * a second standing restriction doubles the form the walk lifts). The moderation log is append-only
+ * (its trigger refuses a delete) and keeps a failed try's entries: a walk reads its newest.
  */
 export const asSeeded = (firstNames: string[]) =>
   runDatabase(async (db) => {
@@ -36,5 +38,10 @@ export const asSeeded = (firstNames: string[]) =>
     await db`delete from conversations where couple_low_id in (${ids}) and couple_high_id in (${ids})`;
     await db`delete from connection_requests where from_couple_id in (${ids}) and to_couple_id in (${ids})`;
     await db`delete from couple_blocks where blocker_couple_id in (${ids}) and blocked_couple_id in (${ids})`;
+    await db`delete from couple_sanctions where couple_id in (${ids})`;
+    await db`delete from reports where reporter_couple_id in (${ids})`;
+    await db`
+      delete from notifications where type = 'moderation' and user_id in (
+        select unnest(array[partner1_id, partner2_id]) from couples where id in (${ids}))`;
     await db`update couples set both_approve_connections = false where id in (${ids})`;
   });
