@@ -22,6 +22,18 @@ export async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Pr
   }
 }
 
+/** The couples of the people with these e-mails, as a subquery. */
+const couplesOf = (db: postgres.Sql, emails: string[]) => db`
+  select couples.id from couples join users on users.id in (couples.partner1_id, couples.partner2_id)
+  where users.email in ${db(emails)}`;
+
+/** The id of the couple of the person with this e-mail. */
+export const coupleIdOf = (email: string) =>
+  runDatabase(async (db) => {
+    const [row] = await couplesOf(db, [email]);
+    return row!.id as string;
+  });
+
 /**
  * Seeded couples (named by a partner's first name) as the seed left them: no hello, conversation or
  * block between any two of them, no sanction on them, report by them or moderator's notice to them,
@@ -32,9 +44,7 @@ export async function runDatabase<T>(work: (db: postgres.Sql) => Promise<T>): Pr
  */
 export const asSeeded = (firstNames: string[]) =>
   runDatabase(async (db) => {
-    const ids = db`
-      select couples.id from couples join users on users.id in (couples.partner1_id, couples.partner2_id)
-      where users.email in ${db(firstNames.map(directoryEmail))}`;
+    const ids = couplesOf(db, firstNames.map(directoryEmail));
     await db`delete from conversations where couple_low_id in (${ids}) and couple_high_id in (${ids})`;
     await db`delete from connection_requests where from_couple_id in (${ids}) and to_couple_id in (${ids})`;
     await db`delete from couple_blocks where blocker_couple_id in (${ids}) and blocked_couple_id in (${ids})`;

@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
-import { asSeeded, runDatabase } from "./database";
+import { asSeeded, coupleIdOf, runDatabase } from "./database";
 import { csrfToken, openProfile, signIn, startConversation } from "./support";
 
 /**
@@ -24,12 +24,6 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
 }
 
 const grantModerator = (email: string) => runDatabase((db) => db`update users set role = 'moderator' where email = ${email}`);
-
-const coupleIdOf = (email: string) =>
-  runDatabase(async (db) => {
-    const [row] = await db`select c.id from couples c join users u on u.id in (c.partner1_id, c.partner2_id) where u.email = ${email}`;
-    return row!.id as string;
-  });
 
 test("a moderator suspends a couple from a reported message, the couples see it, the couple appeals and the moderator lifts it", async ({
   browser,

@@ -29,7 +29,7 @@ const cachedUrls = (page: Page) =>
  * returns once Chromium reports the worker's push event done (its waitUntil, the notification
  * shown). Reading the notifications earlier races Chromium's own clean-up: a getNotifications()
  * whose list of what is on screen was taken just before the new notification went up deletes it
- * as no longer shown, and the test then waits for one that is gone (seen about once in 20 runs
+ * as no longer shown, and the test then waits for one that is gone (seen about once in 40 runs
  * when the other worker ran the other push test at the same time).
  */
 async function deliverPush(context: BrowserContext, page: Page, data: unknown) {
