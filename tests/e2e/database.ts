@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { directoryEmail } from "../../lib/demo/data";
+import { DEMO_INBOX, demoEmail, directoryEmail } from "../../lib/demo/data";
 
 /**
  * The run's database (scripts/e2e-server.sh makes one per port): the one place a test changes what
@@ -54,4 +54,16 @@ export const asSeeded = (firstNames: string[]) =>
       delete from notifications where type = 'moderation' and user_id in (
         select unnest(array[partner1_id, partner2_id]) from couples where id in (${ids}))`;
     await db`update couples set both_approve_connections = false where id in (${ids})`;
+  });
+
+/**
+ * The demo recipient's inbox as the seed left it: what the seed made unread is unread again. The
+ * notifications walk opens one and marks all read; its retry then finds them as its first try did.
+ */
+export const inboxAsSeeded = () =>
+  runDatabase(async (db) => {
+    const unread = DEMO_INBOX.notifications.filter((notification) => !notification.read).map((notification) => notification.title);
+    await db`
+      update notifications set is_read = false, read_at = null
+      where user_id = (select id from users where email = ${demoEmail(DEMO_INBOX.recipient)}) and title in ${db(unread)}`;
   });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO_INBOX, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
+import { inboxAsSeeded } from "./database";
 import { signIn } from "./support";
 
 /**
@@ -25,6 +26,7 @@ async function signInAsMarisol(page: Page) {
 
 test.describe("notifications", () => {
   test("the bell shows the unread count and the latest; opening one marks it read; the page pages and marks all read", async ({ page }) => {
+    await inboxAsSeeded();
     await signInAsMarisol(page);
     await expect(bell(page)).toHaveAccessibleName(/^Notifications, \d+ unread$/);
     const before = await unreadOnBell(page);
