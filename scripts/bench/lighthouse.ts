@@ -54,6 +54,8 @@ type Figures = {
   tbt: number;
   cls: number;
   fcp: number;
+  /** Lighthouse's BenchmarkIndex of this host's CPU: its mobile preset's 4x CPU slowdown is the same factor on any host, so a slower host scores lower. */
+  benchmarkIndex: number;
   version: string;
 };
 
@@ -107,6 +109,7 @@ async function measureIn(port: number, url: string, cookie: string | undefined):
     lcp: figure("largest-contentful-paint"),
     tbt: figure("total-blocking-time"),
     cls: figure("cumulative-layout-shift"),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     version: lhr.lighthouseVersion,
   };
 }
@@ -182,8 +185,14 @@ export async function benchLighthouse(): Promise<number> {
     ];
   });
   printTable(header, rows);
-  const version = [...runs.values()].flat()[0]?.version ?? "?";
+  const all = [...runs.values()].flat();
+  const version = all[0]?.version ?? "?";
   console.log(`Medians of ${RUNS} runs each; Lighthouse ${version}, ${CHROMIUM}, ${os.cpus().length} CPUs.`);
+  // Scores from hosts of different speed compare only beside this (Lighthouse's docs/throttling.md).
+  if (all.length)
+    console.log(
+      `This host's BenchmarkIndex (Lighthouse's CPU benchmark, higher is faster): median ${median(all.map((f) => f.benchmarkIndex)).toFixed(0)}.`,
+    );
   console.log(`/profile/{id}: ${PROFILED.partnerA.firstName} & ${PROFILED.partnerB.firstName}'s, as Marisol.`);
   console.log("photos: of the faces in the page's HTML, how many are photos (the rest are placeholders).");
   return failures;
