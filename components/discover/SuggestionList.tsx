@@ -1,22 +1,21 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState, type ReactNode } from "react";
+import { useRef, useState } from "react";
 import { dismissSuggestionAction } from "@/app/(app)/discover/actions";
 import { Alert } from "@/components/ui/Alert";
-import { DismissalContext } from "./SuggestionActions";
-import { SuggestionGrid } from "./SuggestionCard";
+import type { DiscoverSuggestion } from "@/lib/discover/queries";
+import { SuggestionActions } from "./SuggestionActions";
+import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
 import styles from "./SuggestionList.module.css";
-
-/** A suggestion as the list needs it: its card comes rendered from the server (not hydrated but its actions). */
-export type SuggestionItem = { coupleId: string; coupleName: string; card: ReactNode };
 
 /**
  * The ranked suggestions with 'Not for us' on each: the card goes at once (the server hides it
  * for 30 days), the change is announced, and focus moves to the next card's name (or the
- * list's heading when none is left), so a keyboard user keeps their place.
+ * list's heading when none is left), so a keyboard user keeps their place. The cards come as data
+ * beside the server's HTML: the page's flight holds a card's data, not its rendered elements.
  */
-export function SuggestionList({ suggestions }: { suggestions: SuggestionItem[] }) {
+export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestion[] }) {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +23,7 @@ export function SuggestionList({ suggestions }: { suggestions: SuggestionItem[] 
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = suggestions.filter((suggestion) => !hidden.has(suggestion.coupleId));
 
-  async function dismiss(suggestion: Pick<SuggestionItem, "coupleId" | "coupleName">) {
+  async function dismiss(suggestion: DiscoverSuggestion) {
     setBusy(suggestion.coupleId);
     setError(null);
     const result = await dismissSuggestionAction(suggestion.coupleId);
@@ -57,13 +56,15 @@ export function SuggestionList({ suggestions }: { suggestions: SuggestionItem[] 
           </p>
         </div>
       ) : (
-        <DismissalContext value={{ busy, dismiss }}>
-          <SuggestionGrid>
-            {shown.map((suggestion) => (
-              <li key={suggestion.coupleId}>{suggestion.card}</li>
-            ))}
-          </SuggestionGrid>
-        </DismissalContext>
+        <SuggestionGrid>
+          {shown.map((suggestion, index) => (
+            <li key={suggestion.coupleId}>
+              <SuggestionCard suggestion={suggestion} first={index === 0}>
+                <SuggestionActions suggestion={suggestion} busy={busy === suggestion.coupleId} onDismiss={() => dismiss(suggestion)} />
+              </SuggestionCard>
+            </li>
+          ))}
+        </SuggestionGrid>
       )}
     </section>
   );

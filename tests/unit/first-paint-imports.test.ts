@@ -101,6 +101,7 @@ describe("first paint of the heavy pages", () => {
     "components/directory/DirectoryFilters.tsx",
     "components/directory/DirectoryList.tsx",
     "components/directory/DirectoryMap.tsx",
+    "components/discover/SuggestionList.tsx",
     ...settings,
   ])("%s imports no zod", (entry) => {
     expect(chainTo(entry, ZOD)).toBeNull();

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DirectoryFilters } from "@/components/directory/DirectoryFilters";
-import { CoupleCard } from "@/components/directory/CoupleCard";
 import { DirectoryList } from "@/components/directory/DirectoryList";
 import { DirectoryMap } from "@/components/directory/DirectoryMap";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
@@ -12,9 +11,6 @@ import { withDb } from "@/lib/with-db";
 import styles from "./page.module.css";
 
 export const metadata: Metadata = { title: "Directory" };
-
-/** The cards of a wide first screen: their photos load at once, the rest as they scroll in. */
-const EAGER_CARDS = 4;
 
 /**
  * Every couple the viewer may see, searchable, as cards or on a map. Rendered on the server with
@@ -55,13 +51,9 @@ export default async function DirectoryPage({ searchParams }: { searchParams: Pr
         <DirectoryList
           key={`list:${href}`}
           filters={filters}
-          firstIds={first.data.map((card) => card.coupleId)}
+          first={first.data}
           nextCursor={first.pagination.hasMore ? first.pagination.nextCursor : null}
-        >
-          {first.data.map((card, index) => (
-            <CoupleCard key={card.coupleId} card={card} eager={index < EAGER_CARDS} first={index === 0} />
-          ))}
-        </DirectoryList>
+        />
       )}
     </main>
   );

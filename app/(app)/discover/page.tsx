@@ -1,6 +1,4 @@
 import type { Metadata } from "next";
-import { SuggestionActions } from "@/components/discover/SuggestionActions";
-import { SuggestionCard } from "@/components/discover/SuggestionCard";
 import { SuggestionList } from "@/components/discover/SuggestionList";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { discoverSuggestions } from "@/lib/discover/queries";
@@ -19,19 +17,7 @@ export default async function DiscoverPage() {
         Couples who share your interests, your adventure styles or your part of the world. Not feeling it? &lsquo;Not for us&rsquo; hides a
         couple for 30 days.
       </p>
-      <SuggestionList
-        suggestions={suggestions.map((suggestion, index) => ({
-          coupleId: suggestion.coupleId,
-          coupleName: suggestion.coupleName,
-          card: (
-            <SuggestionCard suggestion={suggestion} first={index === 0}>
-              <SuggestionActions
-                suggestion={{ coupleId: suggestion.coupleId, coupleName: suggestion.coupleName, connection: suggestion.connection }}
-              />
-            </SuggestionCard>
-          ),
-        }))}
-      />
+      <SuggestionList suggestions={suggestions} />
     </main>
   );
 }
