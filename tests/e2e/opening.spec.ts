@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { newCouple } from "./support";
+
+type Watched = Window & { statusesAdded?: { element: Element; textWhenAdded: string }[] };
+
+/**
+ * A form whose code loads on the click that opens it says 'Opening...' meanwhile, through a status
+ * that is in the page before its words: screen readers announce a live region's change, and some
+ * say nothing of one that arrives with its text. The composer's code is held back 1.5 s so the
+ * wait can be watched. One couple of its own.
+ */
+test("'Opening...' is told through a status that is in the page before its words", async ({ browser, request }) => {
+  const { page } = await newCouple(browser, request, "Opener", { width: 390, height: 844 });
+  await page.goto("/forum");
+  await expect(page.getByRole("button", { name: "New Post" })).toBeEnabled();
+  // The page's own code has loaded: from here on, code is held back as a slow phone network would.
+  await page.route("**/_next/static/chunks/*.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.evaluate(() => {
+    const watched = window as Watched;
+    watched.statusesAdded = [];
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          const statuses = node.matches("[role=status]") ? [node] : [...node.querySelectorAll("[role=status]")];
+          for (const element of statuses) watched.statusesAdded!.push({ element, textWhenAdded: element.textContent ?? "" });
+        }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+
+  await page.getByRole("button", { name: "New Post" }).click();
+  const opening = page.getByRole("status").filter({ hasText: "Opening..." });
+  await expect(opening).toBeVisible();
+  const whenAdded = await page.evaluate(
+    () => (window as Watched).statusesAdded!.find(({ element }) => element.textContent === "Opening...")?.textWhenAdded,
+  );
+  expect(whenAdded).toBe("");
+
+  await expect(page.getByRole("form", { name: "New Post" })).toBeVisible();
+  await expect(opening).toHaveCount(0);
+});
