@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { forumHref, type ListQuery } from "@/lib/forum/list-href";
 import type { PostPage } from "@/lib/forum/client/api";
+import { listedPost } from "@/lib/forum/text";
 import { ForumControls } from "./ForumControls";
 import { PostComposer } from "./PostComposer";
 import { PostList } from "./PostList";
@@ -21,7 +22,7 @@ export function ForumPage({ title, userId, query, first, notice }: Props) {
         <>
           <ForumControls query={query} />
           {/* A new address is a new list: the key drops the pages loaded for the old one. */}
-          <PostList key={forumHref(query)} query={query} first={first} empty={empty} />
+          <PostList key={forumHref(query)} query={query} first={{ ...first, data: first.data.map(listedPost) }} empty={empty} />
         </>
       )}
     </main>

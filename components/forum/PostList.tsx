@@ -2,9 +2,10 @@
 
 import { LoadMore } from "@/components/ui/LoadMore";
 import { useLoadMore } from "@/components/ui/useLoadMore";
-import { fetchPosts, type PostPage } from "@/lib/forum/client/api";
+import { fetchPosts } from "@/lib/forum/client/api";
 import type { ListQuery } from "@/lib/forum/list-href";
-import { nextCursorOf } from "@/lib/pagination/page";
+import { listedPost, type ListedPost } from "@/lib/forum/text";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
 import { PostRow } from "./PostRow";
 import styles from "./PostList.module.css";
 
@@ -13,11 +14,11 @@ import styles from "./PostList.module.css";
  * the keyset cursor the last answer gave, so rows are neither skipped nor repeated (a row that
  * moved up meanwhile, with new activity, keeps its first place).
  */
-export function PostList({ query, first, empty }: { query: ListQuery; first: PostPage; empty: string }) {
+export function PostList({ query, first, empty }: { query: ListQuery; first: KeysetPage<ListedPost>; empty: string }) {
   const list = useLoadMore({
     firstCursor: nextCursorOf(first),
     firstIds: first.data.map((post) => post.id),
-    load: (cursor) => fetchPosts({ ...query, cursor }),
+    load: (cursor) => fetchPosts({ ...query, cursor }).then((page) => ({ ...page, data: page.data.map(listedPost) })),
     idOf: (post) => post.id,
     failed: "Could not load more posts",
   });

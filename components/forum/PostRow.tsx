@@ -1,14 +1,13 @@
 import Link from "next/link";
 import { REACTIONS } from "@/lib/forum/rules";
-import { excerpt } from "@/lib/forum/text";
-import type { ForumPost } from "@/lib/forum/client/api";
+import type { ListedPost } from "@/lib/forum/text";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./PostRow.module.css";
 import { Signature } from "./Signature";
 import { Topline } from "./Topline";
 
 /** One post in a list: title, topic, signature, excerpt, replies, reactions, last activity (and distance band). */
-export function PostRow({ post }: { post: ForumPost }) {
+export function PostRow({ post }: { post: ListedPost }) {
   const reacted = REACTIONS.filter(({ kind }) => post.reactions[kind] > 0);
   return (
     <li className="card">
@@ -18,7 +17,7 @@ export function PostRow({ post }: { post: ForumPost }) {
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
         </h2>
         <Signature author={post.author} at={post.createdAt} />
-        <p className={styles.excerpt}>{excerpt(post.body)}</p>
+        <p className={styles.excerpt}>{post.excerpt}</p>
         <p className={styles.stats}>
           <span>
             {post.replyCount} {post.replyCount === 1 ? "reply" : "replies"}

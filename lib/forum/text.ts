@@ -4,6 +4,7 @@
  * browser-safe.
  */
 import { trimEndWhere } from "@/lib/trim-end";
+import type { ForumPost } from "./queries";
 
 export type Segment =
   { kind: "text"; text: string } | { kind: "link"; text: string; href: string } | { kind: "mention"; coupleId: string; label: string };
@@ -192,3 +193,8 @@ export function excerpt(body: string, length = EXCERPT_LENGTH): string {
   const head = space >= cut.length / 2 ? cut.slice(0, space) : cut;
   return `${trimEndWhere(head, (char) => SENTENCE_END.test(char))}…`;
 }
+
+/** A post as a list row shows it: its excerpt in place of its body (up to 10,000 characters, which a list's page would carry whole). */
+export type ListedPost = Omit<ForumPost, "body"> & { excerpt: string };
+
+export const listedPost = ({ body, ...post }: ForumPost): ListedPost => ({ ...post, excerpt: excerpt(body) });

@@ -200,6 +200,29 @@ test.describe("forum", () => {
     await expect(a.page.getByText("see you there!")).toHaveCount(0);
   });
 
+  test("a long post's row in the list shows its start, and the list's page carries its start only, not the whole body", async ({
+    browser,
+    request,
+  }) => {
+    const poster = await couple(browser, request, "Lena", LISBON);
+    const title = `Long walk ${Date.now().toString(36)}`;
+    const tail = `Signed at the very end ${Date.now().toString(36)}`;
+    await publish(poster.page, {
+      title,
+      body: `${"We walked the whole coast from Cascais to Sintra. ".repeat(60)}${tail}`,
+      scope: "Global",
+    });
+
+    await poster.page.goto("/forum");
+    const row = poster.page.getByRole("listitem").filter({ has: poster.page.getByRole("link", { name: title }) });
+    await expect(row).toContainText("We walked the whole coast from Cascais to Sintra.");
+    await expect(row).not.toContainText(tail);
+    // The page's HTML and the data React takes it over with hold the excerpt, not 3,000 characters.
+    const html = await (await poster.page.request.get("/forum")).text();
+    expect(html.includes(title), "the list's page holds the post").toBe(true);
+    expect(html.includes(tail), "the list's page holds the post's whole body").toBe(false);
+  });
+
   test("a local post is seen by a couple 20 km away and not by one 300 km away", async ({ browser, request }) => {
     test.setTimeout(120_000);
     const [poster, near, far] = [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { excerpt, insertMention, mentionQueryAt, renderBody, type Segment } from "@/lib/forum/text";
+import { excerpt, insertMention, listedPost, mentionQueryAt, renderBody, type Segment } from "@/lib/forum/text";
+import type { ForumPost } from "@/lib/forum/queries";
 import { CPU_BUDGET_MS, cpuMillis } from "@/tests/support/cpu";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
@@ -222,5 +223,17 @@ describe("excerpt", () => {
     ];
     for (const length of [5, 40, 200])
       for (const body of bodies) expect(excerpt(body, length), `${length}: ${body.slice(0, 20)}`).toBe(whole(body, length));
+  });
+});
+
+describe("listedPost", () => {
+  it("is the post with its excerpt in place of its body, everything else as it was", () => {
+    const body = `${"Sunrise walk along the river. ".repeat(300)}The last words.`;
+    const post = { id: "p-1", title: "Walks", body, replyCount: 2, reactions: { heart: 1 } } as unknown as ForumPost;
+    const { excerpt: shown, ...rest } = listedPost(post);
+    expect(shown).toBe(excerpt(body));
+    expect(shown.length).toBeLessThanOrEqual(201);
+    expect(rest).toEqual({ id: "p-1", title: "Walks", replyCount: 2, reactions: { heart: 1 } });
+    expect(JSON.stringify(listedPost(post))).not.toContain("The last words.");
   });
 });

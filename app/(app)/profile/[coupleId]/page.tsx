@@ -11,6 +11,7 @@ import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
 import { isCoupleId } from "@/lib/couples/schemas";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
+import { listedPost } from "@/lib/forum/text";
 import type { ConnectionState } from "@/lib/connections/rules";
 import { metOnWith } from "@/lib/plans/queries";
 import { withDb } from "@/lib/with-db";
@@ -60,7 +61,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
         )
       }
       recentPosts={posts.map((post) => (
-        <PostRow key={post.id} post={post} />
+        <PostRow key={post.id} post={listedPost(post)} />
       ))}
     />
   );
