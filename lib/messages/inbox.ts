@@ -5,6 +5,7 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, conversations, messages } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
+import { excerpt } from "@/lib/forum/text";
 import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { cursorAfter, readCursor, rowsAfter, type Cursor } from "@/lib/pagination/cursor";
@@ -28,6 +29,7 @@ type InboxCouple = { id: string | null; coupleName: string; profileImageUrl: str
 export type InboxItem = {
   id: string;
   couple: InboxCouple;
+  /** The newest message as its row's one line shows it: its words cut to their start (a message holds up to 4,000 characters). */
   lastMessage: MessageItem | null;
   unreadCount: number;
   ended: boolean;
@@ -84,6 +86,9 @@ function inboxStatement(db: Db, reader: StatementReader, after: Cursor | null) {
     .orderBy(desc(page.at), desc(page.id));
 }
 
+/** The start of a message's words, as one line shows them (the same cut as a forum list's rows). */
+const preview = (message: MessageItem): MessageItem => (message.body === null ? message : { ...message, body: excerpt(message.body) });
+
 type InboxRow = Awaited<ReturnType<ReturnType<typeof inboxStatement>["execute"]>>[number];
 
 const cursorContext = (coupleId: string) => `inbox:${coupleId}`;
@@ -96,7 +101,7 @@ function inboxPage(coupleId: string, rows: readonly InboxRow[]): InboxPage {
       id: row.id,
       couple: { id: row.otherId, coupleName: row.otherName ?? MESSAGE_TEXTS.deletedCouple, profileImageUrl: row.otherImage },
       // Left-joined: every column null when the conversation has no message yet.
-      lastMessage: row.last?.id ? messageItem(row.last as MessageRow) : null,
+      lastMessage: row.last?.id ? preview(messageItem(row.last as MessageRow)) : null,
       unreadCount: row.unread,
       ended: row.ended,
       updatedAt: row.updatedAt.toISOString(),

@@ -8,6 +8,7 @@ import { GET as photoRoute } from "@/app/api/messages/photos/[...key]/route";
 import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
 import { liveEvents, messages, notifications, rateLimitHits } from "@/db/schema";
+import { excerpt } from "@/lib/forum/text";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import type { Headers } from "../support/forum";
 import { block, connected, messagingCouple, talk } from "../support/messages";
@@ -245,6 +246,16 @@ describe("read positions and unread counts", () => {
       },
     ]);
     expect(inbox.json.pagination).toMatchObject({ hasMore: false, nextCursor: null });
+  });
+
+  it("the inbox's row carries the start of a long message, the thread the whole of it", async () => {
+    const { one, two, conversationId } = await connected();
+    const words = `${"We could meet at the market on Saturday morning. ".repeat(78)}See you there.`;
+    expect((await talk.send(conversationId, { body: words }, one.a.headers)).status).toBe(201);
+    const [row] = (await talk.inbox(two.a.headers)).json.data;
+    expect(row.lastMessage.body).toBe(excerpt(words));
+    expect(row.lastMessage.body.length).toBeLessThanOrEqual(201);
+    expect(bodies(await talk.thread(conversationId, two.a.headers)).at(-1)).toBe(words);
   });
 
   it("refuses a read without upTo (400) or of another conversation's message (404)", async () => {
