@@ -1,9 +1,9 @@
 import Link from "next/link";
-import { LINK_REL, renderBody, type ForumMention } from "@/lib/forum/text";
+import { LINK_REL, renderBody, type Mention } from "@/lib/plain-text";
 import styles from "./Body.module.css";
 
 /** A post's or reply's plain text as paragraphs, with clickable links and validated mentions; never HTML. */
-export function Body({ text, mentions = [] }: { text: string; mentions?: readonly ForumMention[] }) {
+export function Body({ text, mentions = [] }: { text: string; mentions?: readonly Mention[] }) {
   return (
     <div className={styles.body}>
       {renderBody(text, mentions).map((paragraph, p) => (

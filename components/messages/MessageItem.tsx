@@ -6,7 +6,7 @@ import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Dialog } from "@/components/ui/Dialog";
-import { renderBody } from "@/lib/forum/text";
+import { renderBody } from "@/lib/plain-text";
 import { IMAGE_SIZES } from "@/lib/images/rules";
 import { deleteMessage, reactToMessage } from "@/lib/messages/client/api";
 import { editable, MESSAGE_TEXTS } from "@/lib/messages/rules";

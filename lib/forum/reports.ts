@@ -15,7 +15,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { reportedPlanCouple, reportedPlans, type ReportedPlan } from "@/lib/plans/reports";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
-import { excerpt } from "./text";
+import { excerpt } from "@/lib/plain-text";
 import { readReply, visiblePostRow } from "./thread";
 
 /**

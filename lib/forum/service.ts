@@ -20,7 +20,7 @@ import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
-import { excerpt } from "./text";
+import { excerpt } from "@/lib/plain-text";
 import { countTopReaction, uncountTopReaction } from "./top";
 
 /** Notification texts are short: the bell shows a line or two. */

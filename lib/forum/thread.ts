@@ -10,7 +10,7 @@ import type { KeysetPagination } from "@/lib/pagination/page";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { FORUM_TEXTS, showsEdited, type ReactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ThreadQuery } from "./schemas";
-import { excerpt } from "./text";
+import { excerpt } from "@/lib/plain-text";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { mentionsOf, threadMentions } from "./mentions";
 import { threadReactions } from "./reactions";

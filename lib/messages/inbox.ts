@@ -5,11 +5,11 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, conversations, messages } from "@/db/schema";
 import { liveSessionUser, type SessionRead } from "@/lib/auth/sessions";
-import { excerpt } from "@/lib/forum/text";
 import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from "@/lib/auth/users";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { cursorAfter, readCursor, rowsAfter, type Cursor } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import { excerpt } from "@/lib/plain-text";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import {
   author,

@@ -2,7 +2,7 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { messages } from "@/db/schema";
-import { mayHoldLink, renderBody } from "@/lib/forum/text";
+import { mayHoldLink, renderBody } from "@/lib/plain-text";
 import { lowTrustCouples } from "@/lib/safety/spam";
 import { linksArePlain, PLAIN_LINK_FIRST_MESSAGES } from "@/lib/safety/spam-rules";
 
@@ -16,7 +16,7 @@ type WrittenMessage = {
   authorCoupleId: string | null;
 };
 
-/** A body that cannot hold a link (lib/forum/text.ts) is not parsed at all. */
+/** A body that cannot hold a link (lib/plain-text.ts) is not parsed at all. */
 const hasLink = (body: string) =>
   mayHoldLink(body) && renderBody(body).some((paragraph) => paragraph.some((line) => line.some((s) => s.kind === "link")));
 

@@ -12,7 +12,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { registrationPayloadSchema } from "@/lib/registration/schemas";
-import { excerpt, renderBody } from "@/lib/forum/text";
+import { excerpt, renderBody } from "@/lib/plain-text";
 import { HOSTILE_RENDERERS, HOSTILE_UNITS, allSchemas, hostile, inputs } from "@/tests/support/hostile-input";
 import { printTable } from "./report";
 

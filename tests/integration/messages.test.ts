@@ -8,7 +8,7 @@ import { GET as photoRoute } from "@/app/api/messages/photos/[...key]/route";
 import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
 import { liveEvents, messages, notifications, rateLimitHits } from "@/db/schema";
-import { excerpt } from "@/lib/forum/text";
+import { excerpt } from "@/lib/plain-text";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import type { Headers } from "../support/forum";
 import { block, connected, messagingCouple, talk } from "../support/messages";

@@ -12,7 +12,8 @@ import { BIO_MAX } from "@/lib/couples/rules";
 import { DIRECTORY_SEARCH_MAX, pageFilters } from "@/lib/directory/rules";
 import { mentionPrefixQuery } from "@/lib/forum/mentions";
 import { BODY_MAX, MENTIONS_MAX, SEARCH_QUERY_MAX } from "@/lib/forum/rules";
-import { excerpt, insertMention, mentionQueryAt, renderBody } from "@/lib/forum/text";
+import { insertMention, mentionQueryAt } from "@/lib/forum/text";
+import { excerpt, renderBody } from "@/lib/plain-text";
 import { normalizeText } from "@/lib/places/normalize";
 
 export const HOSTILE_UNITS: readonly { name: string; unit: string; head?: string; tail?: string }[] = [
