@@ -1,10 +1,14 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { menuPlacement, visibleRoom } from "@/components/ui/menu-placement";
 import type { ReportTargetType } from "@/lib/forum/rules";
 import type { ForumAuthor } from "@/lib/forum/client/api";
 import { BlockDialog, ReportDialog } from "./SafetyDialogs";
 import styles from "./ItemMenu.module.css";
+
+/** Between the menu's button and its items (ItemMenu.module.css: the items sit 2 px off the 44 px button). */
+const MENU_GAP = 2;
 
 type Props = {
   label: string;
@@ -32,6 +36,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, actions 
   // long thread hydrates the closed button alone.
   const [open, setOpen] = useState(false);
   const details = useRef<HTMLDetailsElement>(null);
+  const items = useRef<HTMLDivElement>(null);
   const ownCouple = author.coupleId === viewer.coupleId;
   const blockable = author.coupleId === null || author.coupleName === null ? null : { id: author.coupleId, name: author.coupleName };
   const close = () => {
@@ -67,6 +72,15 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, actions 
       document.removeEventListener("keydown", onKey);
     };
   }, [open]);
+  // Opened, the menu turns to where it is seen whole (a scrolling thread clips what sticks out of
+  // it), before it is painted.
+  useLayoutEffect(() => {
+    const summary = details.current?.querySelector("summary");
+    if (!open || !summary || !items.current) return;
+    const { offsetWidth: width, offsetHeight: height } = items.current;
+    const placement = menuPlacement(summary.getBoundingClientRect(), { width, height }, visibleRoom(details.current!), MENU_GAP);
+    Object.assign(items.current.dataset, placement);
+  }, [open]);
   return (
     <>
       <details ref={details} className={styles.menu} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -74,7 +88,7 @@ export function ItemMenu({ label, targetType, targetId, author, viewer, actions 
           <span aria-hidden="true">⋯</span>
         </summary>
         {open && (
-          <div className={styles.items}>
+          <div ref={items} className={styles.items}>
             {actions.map((action) => (
               <button
                 key={action.label}

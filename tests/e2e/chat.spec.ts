@@ -18,10 +18,21 @@ async function send(who: { page: Page }, text: string) {
   await expect(message(who, text)).toBeVisible();
 }
 
-/** From the menu of the first message with this text (a reply below quotes it too). */
+/**
+ * From the menu of the first message with this text (a reply below quotes it too). The menu opens
+ * whole inside the thread, which clips what sticks out of it: one's own long message's menu opens
+ * rightward, the newest message's upward.
+ */
 async function menu(who: { page: Page }, text: string, action: string) {
   const item = message(who, text).first();
   await item.locator("summary").click();
+  const inside = await item.locator("details > summary + div").evaluate((items) => {
+    const menu = items.getBoundingClientRect();
+    const list = items.closest('[role="log"]')!.getBoundingClientRect();
+    const within = menu.left >= list.left && menu.right <= list.right && menu.top >= list.top && menu.bottom <= list.bottom;
+    return { within, menu: [menu.left, menu.top, menu.right, menu.bottom], list: [list.left, list.top, list.right, list.bottom] };
+  });
+  expect(inside.within, JSON.stringify(inside)).toBe(true);
   await item.getByRole("button", { name: action, exact: true }).click();
 }
 
