@@ -12,8 +12,9 @@ export type SchemaLoader<Input extends FieldValues, Output extends FieldValues> 
  * When a form checks its fields:
  * - "as-typed": each field as it is typed and when it is left, and focus goes to the first refused
  *   field on submit (the registration and invitation forms);
- * - "on-submit": on submit only, the messages staying until the next submit, focus left where it
- *   is; when the checks cannot load, the form is sent unchecked and the server, which parses with
+ * - "on-submit": on submit only, the messages staying until the next submit, and focus goes to
+ *   the first refused field (which says its message: a screen reader hears why the submit did not
+ *   go); when the checks cannot load, the form is sent unchecked and the server, which parses with
  *   the same schemas, answers with the same messages (the settings, sign-in help and dialogs);
  * - "from-submit": on submit, then each field again as it changes, so a message goes as soon as
  *   its field is put right; focus is the form's to move (the onboarding steps, whose pickers are
@@ -48,7 +49,7 @@ export function lazyZodResolver<Input extends FieldValues, Output extends FieldV
 
 const MODES = {
   "as-typed": { mode: "all" },
-  "on-submit": { mode: "onSubmit", reValidateMode: "onSubmit", shouldFocusError: false },
+  "on-submit": { mode: "onSubmit", reValidateMode: "onSubmit", shouldFocusError: true },
   "from-submit": { mode: "onSubmit", reValidateMode: "onChange", shouldFocusError: false },
 } as const;
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
@@ -83,12 +83,26 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
   const reactions = reactionsValue(message.reactions);
   const photoAlt = `Photo from ${message.author.firstName}`;
 
+  // A closed editor or confirmation gives focus back to the message's menu button, where it was
+  // opened (the menu's own buttons are gone by then); to the message itself once it is deleted.
+  const item = useRef<HTMLLIElement>(null);
+  const returnFocus = useRef(false);
+  const closeThen = (close: () => void) => {
+    returnFocus.current = true;
+    close();
+  };
+  useEffect(() => {
+    if (confirming || editing || !returnFocus.current) return;
+    returnFocus.current = false;
+    (item.current?.querySelector<HTMLElement>("summary") ?? item.current)?.focus();
+  }, [confirming, editing]);
+
   async function remove() {
     setBusy(true);
     setError(null);
     try {
       await deleteMessage(message.id);
-      setConfirming(false);
+      closeThen(() => setConfirming(false));
       onChanged({ ...message, body: null, photoUrl: null, deleted: true, replyTo: null, reactions: [] });
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : "Could not delete this message");
@@ -99,6 +113,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
 
   return (
     <li
+      ref={item}
       id={messageElementId(message.id)}
       tabIndex={-1}
       className={mine ? `${styles.item} ${styles.mine}` : styles.item}
@@ -118,9 +133,9 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
           {editing ? (
             <MessageEditor
               message={message}
-              onCancel={() => setEditing(false)}
+              onCancel={() => closeThen(() => setEditing(false))}
               onSaved={(saved) => {
-                setEditing(false);
+                closeThen(() => setEditing(false));
                 onChanged(saved);
               }}
             />
@@ -187,7 +202,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
       </div>
       {message.photoUrl && <Lightbox photos={[{ url: message.photoUrl, alt: photoAlt }]} index={photoOpen} onIndex={setPhotoOpen} />}
       {confirming && (
-        <Dialog open onClose={() => setConfirming(false)} title="Delete this message?">
+        <Dialog open onClose={() => closeThen(() => setConfirming(false))} title="Delete this message?">
           <p>It is erased for good; everyone in this conversation sees &lsquo;{MESSAGE_TEXTS.deleted}&rsquo; instead.</p>
           {error && <Alert tone="error">{error}</Alert>}
           <FormActions
@@ -195,7 +210,7 @@ export function MessageItem({ message, seenBy, avatarUrl, viewer, ended, onChang
             busyLabel="Deleting..."
             busy={busy}
             onAction={remove}
-            onCancel={() => setConfirming(false)}
+            onCancel={() => closeThen(() => setConfirming(false))}
             focusCancel
           />
         </Dialog>

@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
 import { Opening } from "@/components/ui/Opening";
 import type { ConnectionState } from "@/lib/connections/rules";
@@ -29,6 +29,11 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
   // none of them until one is used (it then stays, so closing is the browser's, focus back included).
   const [opened, setOpened] = useState(false);
   const restriction = useRestriction();
+  // Sent, the button that opened the dialog is gone: focus goes to what replaced it, not to the page's start.
+  const sentNote = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (sent) sentNote.current?.focus();
+  }, [sent]);
   const classes = [styles.action, className].filter(Boolean).join(" ");
 
   if (connection.state === "connected")
@@ -47,7 +52,7 @@ export function SayHello({ coupleId, coupleName, connection, className }: Props)
     );
   if (connection.state === "requested" || sent)
     return (
-      <span className={`${styles.sent} ${classes}`} role="status">
+      <span ref={sentNote} tabIndex={sent ? -1 : undefined} className={`${styles.sent} ${classes}`} role="status">
         {INBOX_TEXTS.requestSent}
       </span>
     );

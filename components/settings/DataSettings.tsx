@@ -33,7 +33,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
         await deleteAccount(password);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message });
+        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message }, { shouldFocus: true });
         else setFormError(error.message);
         return;
       }

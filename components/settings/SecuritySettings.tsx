@@ -38,7 +38,7 @@ function ChangePassword() {
         await changePassword(currentPassword, newPassword);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.code === "INVALID_PASSWORD") setError("currentPassword", { message: error.message });
+        if (error.code === "INVALID_PASSWORD") setError("currentPassword", { message: error.message }, { shouldFocus: true });
         else setNotice({ tone: "error", text: error.message });
         return;
       }
@@ -102,8 +102,9 @@ function ChangeEmail({ email }: { email: string }) {
         await requestEmailChange(password, address);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message });
-        else if (error.code === "EMAIL_EXISTS" || error.code === "VALIDATION_ERROR") setError("newEmail", { message: error.message });
+        if (error.code === "INVALID_PASSWORD") setError("password", { message: error.message }, { shouldFocus: true });
+        else if (error.code === "EMAIL_EXISTS" || error.code === "VALIDATION_ERROR")
+          setError("newEmail", { message: error.message }, { shouldFocus: true });
         else setNotice({ tone: "error", text: error.message });
         return;
       }

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from "react";
 import { CloseIcon } from "./icons";
 
 type DialogProps = {
@@ -35,6 +35,14 @@ export function Dialog({ open, onClose, title, children, closeButton = false, cl
     }
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // A dialog taken out of the page while open (its parent renders it only while it is wanted) is
+  // closed first, while it is still in the page: closing is what gives focus back to its opener.
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    return () => {
+      if (dialog?.open) dialog.close();
+    };
+  }, []);
   const heading = <h2 id={titleId}>{title}</h2>;
   return (
     <dialog

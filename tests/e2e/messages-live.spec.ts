@@ -154,6 +154,8 @@ test("four people with the thread open: a message, 'Seen by', the bell, the badg
   await dialog.getByLabel("Note").fill("Fancy a swim at Cascais?");
   await dialog.getByRole("button", { name: "Send request" }).click();
   await expect(joana.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
+  // The button that opened the dialog is gone: focus is on what replaced it, not back at the page's start.
+  await expect(joana.page.getByText("Request sent", { exact: true }).first()).toBeFocused();
   await open(clara, "/messages?tab=requests");
   await streaming(andre);
   await clara.page.getByRole("button", { name: "Accept" }).click();

@@ -141,9 +141,16 @@ test("two couples: hello, accept, four people talking, receipts, the badge, a de
   await expect(badge(tomas)).toHaveCount(0, BADGE_POLL);
 
   // Ines deletes her message: all four see 'This message was deleted' in its place.
+  // Thinking better of it first: 'Cancel' gives focus back to the message's menu button, where it was opened.
+  await menu(ines, "Are you free on Saturday?").click();
+  await ines.page.getByRole("button", { name: "Delete" }).click();
+  await ines.page.getByRole("dialog", { name: "Delete this message?" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(menu(ines, "Are you free on Saturday?")).toBeFocused();
   await menu(ines, "Are you free on Saturday?").click();
   await ines.page.getByRole("button", { name: "Delete" }).click();
   await ines.page.getByRole("dialog", { name: "Delete this message?" }).getByRole("button", { name: "Delete" }).click();
+  // Deleted, it has no menu any more: focus is on the message itself.
+  await expect(thread(ines).getByTestId("message").filter({ hasText: "This message was deleted" })).toBeFocused();
   for (const who of everyone) {
     await expect(thread(who).getByText("This message was deleted")).toBeVisible(ONE_POLL);
     await expect(thread(who).getByText("Are you free on Saturday?")).toHaveCount(0);

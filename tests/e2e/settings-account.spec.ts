@@ -80,8 +80,16 @@ test.describe("settings: security", () => {
     await page.getByLabel("New password", { exact: true }).fill("weak");
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Password must be at least 8 characters")).toBeVisible();
+    // Focus goes to the first refused field, which says why (a screen reader hears it).
+    await expect(page.getByLabel("New password", { exact: true })).toBeFocused();
     await page.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel("Confirm new password").fill(NEW_PASSWORD);
+    // A wrong current password is the server's answer, on its field, focused too.
+    await page.getByLabel("Current password").fill(`${account.password}x`);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(page.getByText("That password is not correct.")).toBeVisible();
+    await expect(page.getByLabel("Current password")).toBeFocused();
+    await page.getByLabel("Current password").fill(account.password);
     await page.getByRole("button", { name: "Change password" }).click();
     await expect(page.getByText("Your password was changed. Every other session has been signed out.")).toBeVisible();
     await expect(sessions.getByRole("listitem")).toHaveCount(1);
@@ -158,6 +166,7 @@ test.describe("settings: your data", () => {
     await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await page.getByRole("button", { name: "Delete my account" }).click();
     await expect(page.getByText("Please type DELETE to confirm")).toBeVisible();
+    await expect(page.getByLabel("Type DELETE to confirm")).toBeFocused();
     await page.getByLabel("Type DELETE to confirm").fill("DELETE");
     await page.getByRole("button", { name: "Delete my account" }).click();
     await expect(page).toHaveURL(/\/login/);
