@@ -8,6 +8,7 @@ import { deleteTarget, fetchThread, setReaction, type ForumReply, type Thread } 
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { ItemMenu } from "@/components/safety/ItemMenu";
+import { Alert } from "@/components/ui/Alert";
 import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { Reactions } from "@/components/reactions/Reactions";
 import { ReplyComposer } from "./ReplyComposer";
@@ -86,6 +87,8 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   const [quoting, setQuoting] = useState<ForumReply | null>(null);
   /** What the author is editing in place: the post, or one of their replies (by id). */
   const [editing, setEditing] = useState<string | null>(null);
+  /** A delete the server refused or the network lost, said on the item itself. */
+  const [deleteFailure, setDeleteFailure] = useState<{ id: string; message: string } | null>(null);
   // A restricted couple reads, but edits and quotes nothing (the reply form says why and until when).
   const restriction = useRestriction();
 
@@ -118,7 +121,13 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
 
   const remove = async (kind: "post" | "reply", id: string) => {
     if (!window.confirm(`Delete this ${kind}? This cannot be undone.`)) return;
-    await deleteTarget(kind, id);
+    setDeleteFailure(null);
+    try {
+      await deleteTarget(kind, id);
+    } catch (failure) {
+      setDeleteFailure({ id, message: failure instanceof Error ? failure.message : `Could not delete this ${kind}` });
+      return;
+    }
     if (kind === "post") router.push("/forum");
     else setReplies((all) => all.map((reply) => (reply.id === id ? { ...reply, deleted: true } : reply)));
   };
@@ -160,6 +169,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
           {!postGone && editing !== post.id && actionsMenu("post", post)}
         </div>
         <Signature author={post.author} at={post.createdAt} edited={edited(post)} />
+        {deleteFailure?.id === post.id && <Alert tone="error">{deleteFailure.message}</Alert>}
         {post.hidden && (
           <p className="alert alert-info">Only your couple sees this post until our team has reviewed the reports about it.</p>
         )}
@@ -218,6 +228,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
                   <Signature author={reply.author} at={reply.createdAt} edited={edited(reply)} />
                   {!gone && editing !== reply.id && actionsMenu("reply", reply)}
                 </div>
+                {deleteFailure?.id === reply.id && <Alert tone="error">{deleteFailure.message}</Alert>}
                 {gone ? (
                   <Placeholder item={reply} noun="reply" />
                 ) : editing === reply.id ? (

@@ -223,6 +223,28 @@ test.describe("forum", () => {
     expect(html.includes(tail), "the list's page holds the post's whole body").toBe(false);
   });
 
+  test("a delete the network loses is said on the post, which stays; the next try deletes it", async ({ browser, request }) => {
+    const poster = await couple(browser, request, "Dora", LISBON);
+    const title = `Gone soon ${Date.now().toString(36)}`;
+    await publish(poster.page, { title, body: "A post about the tram.", scope: "Global" });
+    const page = poster.page;
+    page.on("dialog", (dialog) => void dialog.accept());
+    await page.route("**/api/forum/posts/*", (route) =>
+      route.request().method() === "DELETE" ? route.abort("internetdisconnected") : route.fallback(),
+    );
+    await page.locator(`summary[aria-label="Post actions"]`).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    // A delete is tried again on a dropped connection (the spec's client rules), then said as the spec says it.
+    await expect(page.getByRole("article").getByRole("alert")).toContainText("Request failed after retries");
+    await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+
+    await page.unroute("**/api/forum/posts/*");
+    await page.locator(`summary[aria-label="Post actions"]`).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(page).toHaveURL(/\/forum$/);
+    await expect(page.getByRole("link", { name: title })).toHaveCount(0);
+  });
+
   test("a local post is seen by a couple 20 km away and not by one 300 km away", async ({ browser, request }) => {
     test.setTimeout(120_000);
     const [poster, near, far] = [
