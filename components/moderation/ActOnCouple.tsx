@@ -49,14 +49,23 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
       {kind === "restrict" && (
         <div className="field">
           <label htmlFor={`${id}-days`}>For</label>
-          <select id={`${id}-days`} {...register("days")} aria-invalid={errors.days ? true : undefined}>
+          <select
+            id={`${id}-days`}
+            {...register("days")}
+            aria-invalid={errors.days ? true : undefined}
+            aria-describedby={errors.days ? `${id}-days-error` : undefined}
+          >
             {RESTRICT_DAYS.map((days) => (
               <option key={days} value={days}>
                 {days} day{days === 1 ? "" : "s"}
               </option>
             ))}
           </select>
-          {errors.days && <span className="field-error">{errors.days.message}</span>}
+          {errors.days && (
+            <span id={`${id}-days-error`} className="field-error">
+              {errors.days.message}
+            </span>
+          )}
         </div>
       )}
       <div className="field">
@@ -71,8 +80,18 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
       </div>
       <div className="field">
         <label htmlFor={`${id}-note`}>Note for the record</label>
-        <textarea id={`${id}-note`} rows={3} {...register("note")} aria-invalid={errors.note ? true : undefined} />
-        {errors.note && <span className="field-error">{errors.note.message}</span>}
+        <textarea
+          id={`${id}-note`}
+          rows={3}
+          {...register("note")}
+          aria-invalid={errors.note ? true : undefined}
+          aria-describedby={errors.note ? `${id}-note-error` : undefined}
+        />
+        {errors.note && (
+          <span id={`${id}-note-error`} className="field-error">
+            {errors.note.message}
+          </span>
+        )}
       </div>
       <FormActions tone="danger" label={`${KIND_LABELS[kind ?? "warn"]} this couple`} busyLabel="Saving..." busy={isSubmitting} />
     </form>

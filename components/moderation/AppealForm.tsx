@@ -32,8 +32,18 @@ export function AppealForm({ sanctionId }: { sanctionId: string }) {
       {failed && <Alert tone="error">{failed}</Alert>}
       <div className="field">
         <label htmlFor={`${id}-body`}>Your appeal</label>
-        <textarea id={`${id}-body`} rows={3} {...register("body")} aria-invalid={errors.body ? true : undefined} />
-        {errors.body && <span className="field-error">{errors.body.message}</span>}
+        <textarea
+          id={`${id}-body`}
+          rows={3}
+          {...register("body")}
+          aria-invalid={errors.body ? true : undefined}
+          aria-describedby={errors.body ? `${id}-body-error` : undefined}
+        />
+        {errors.body && (
+          <span id={`${id}-body-error`} className="field-error">
+            {errors.body.message}
+          </span>
+        )}
       </div>
       <button type="submit" className="button button-secondary" disabled={isSubmitting}>
         Appeal

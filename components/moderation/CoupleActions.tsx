@@ -26,8 +26,17 @@ export function CoupleActions({ sanctionId, kind }: { sanctionId: string; kind: 
       {failed && <Alert tone="error">{failed}</Alert>}
       <div className="field">
         <label htmlFor={`${id}-reason`}>Reason to lift</label>
-        <input id={`${id}-reason`} {...register("reason")} aria-invalid={errors.reason ? true : undefined} />
-        {errors.reason && <span className="field-error">{errors.reason.message}</span>}
+        <input
+          id={`${id}-reason`}
+          {...register("reason")}
+          aria-invalid={errors.reason ? true : undefined}
+          aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
+        />
+        {errors.reason && (
+          <span id={`${id}-reason-error`} className="field-error">
+            {errors.reason.message}
+          </span>
+        )}
       </div>
       <button type="submit" className="button button-secondary" disabled={isSubmitting}>
         Lift

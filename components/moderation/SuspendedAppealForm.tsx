@@ -31,8 +31,19 @@ export function SuspendedAppealForm() {
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
       <div className="field">
         <label htmlFor={`${id}-email`}>E-mail address</label>
-        <input id={`${id}-email`} type="email" autoComplete="email" {...register("email")} aria-invalid={errors.email ? true : undefined} />
-        {errors.email && <span className="field-error">{errors.email.message}</span>}
+        <input
+          id={`${id}-email`}
+          type="email"
+          autoComplete="email"
+          {...register("email")}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? `${id}-email-error` : undefined}
+        />
+        {errors.email && (
+          <span id={`${id}-email-error`} className="field-error">
+            {errors.email.message}
+          </span>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${id}-password`}>Password</label>
@@ -42,13 +53,28 @@ export function SuspendedAppealForm() {
           autoComplete="current-password"
           {...register("password")}
           aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? `${id}-password-error` : undefined}
         />
-        {errors.password && <span className="field-error">{errors.password.message}</span>}
+        {errors.password && (
+          <span id={`${id}-password-error`} className="field-error">
+            {errors.password.message}
+          </span>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${id}-body`}>Your appeal</label>
-        <textarea id={`${id}-body`} rows={4} {...register("body")} aria-invalid={errors.body ? true : undefined} />
-        {errors.body && <span className="field-error">{errors.body.message}</span>}
+        <textarea
+          id={`${id}-body`}
+          rows={4}
+          {...register("body")}
+          aria-invalid={errors.body ? true : undefined}
+          aria-describedby={errors.body ? `${id}-body-error` : undefined}
+        />
+        {errors.body && (
+          <span id={`${id}-body-error`} className="field-error">
+            {errors.body.message}
+          </span>
+        )}
       </div>
       <button type="submit" className="button button-primary" disabled={isSubmitting}>
         Send appeal

@@ -59,8 +59,19 @@ export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: st
       <form onSubmit={grant} noValidate aria-label="Grant a role">
         <div className="field">
           <label htmlFor={`${id}-email`}>E-mail of the account</label>
-          <input id={`${id}-email`} type="email" autoComplete="off" {...register("email")} aria-invalid={errors.email ? true : undefined} />
-          {errors.email && <span className="field-error">{errors.email.message}</span>}
+          <input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="off"
+            {...register("email")}
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={errors.email ? `${id}-email-error` : undefined}
+          />
+          {errors.email && (
+            <span id={`${id}-email-error`} className="field-error">
+              {errors.email.message}
+            </span>
+          )}
         </div>
         <div className="field">
           <label htmlFor={`${id}-role`}>Role</label>

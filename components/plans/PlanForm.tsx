@@ -142,7 +142,12 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
             Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.
           </p>
           <label htmlFor="plan-zone">Time zone of the place</label>
-          <select id="plan-zone" aria-invalid={errors.timeZone ? true : undefined} {...register("timeZone")}>
+          <select
+            id="plan-zone"
+            aria-invalid={errors.timeZone ? true : undefined}
+            aria-describedby={errors.timeZone ? "plan-zone-error" : undefined}
+            {...register("timeZone")}
+          >
             {zones.map((zone) => (
               <option key={zone} value={zone}>
                 {zone.replace(/_/g, " ")}
@@ -150,7 +155,7 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
             ))}
           </select>
           {errors.timeZone && (
-            <span className="field-error" role="alert">
+            <span id="plan-zone-error" className="field-error" role="alert">
               {errors.timeZone.message}
             </span>
           )}
@@ -166,9 +171,16 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
       />
       <div className="field">
         <label htmlFor="plan-note">Note (optional)</label>
-        <textarea id="plan-note" rows={3} maxLength={NOTE_MAX * 2} aria-invalid={errors.note ? true : undefined} {...register("note")} />
+        <textarea
+          id="plan-note"
+          rows={3}
+          maxLength={NOTE_MAX * 2}
+          aria-invalid={errors.note ? true : undefined}
+          aria-describedby={errors.note ? "plan-note-error" : undefined}
+          {...register("note")}
+        />
         {errors.note && (
-          <span className="field-error" role="alert">
+          <span id="plan-note-error" className="field-error" role="alert">
             {errors.note.message}
           </span>
         )}

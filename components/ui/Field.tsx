@@ -28,14 +28,10 @@ export function Field({ label, error, hint, id, type = "text", ...input }: Field
           {...input}
         />
         {isPassword && (
-          <button
-            type="button"
-            className={styles.action}
-            onClick={() => setRevealed((value) => !value)}
-            aria-label="Show password"
-            aria-pressed={revealed}
-          >
+          <button type="button" className={styles.action} onClick={() => setRevealed((value) => !value)}>
+            {/* Its name is what it shows ('Show password', then 'Hide password'), as voice control says it. */}
             {revealed ? "Hide" : "Show"}
+            <span className="visually-hidden"> password</span>
           </button>
         )}
       </div>

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { wholeTarget } from "./checks";
 import { latestLink, PASSWORD, signIn, uniqueEmail, watchCsp } from "./support";
 
 test.describe("registration journey", () => {
@@ -24,6 +25,13 @@ test.describe("registration journey", () => {
     await expect(page.getByText("Password must contain at least one lowercase letter")).toBeVisible();
     await password.fill(PASSWORD);
     await expect(page.getByText("Password strength:")).toContainText("Strong");
+    // 'Show password' reveals it and is then 'Hide password' (its name is what it shows), a whole 44 px target.
+    const reveal = page.getByRole("button", { name: "Show password" }).first();
+    await wholeTarget(reveal);
+    await reveal.click();
+    await expect(password).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: "Hide password" }).click();
+    await expect(password).toHaveAttribute("type", "password");
 
     await page.getByLabel("Confirm password").fill(`${PASSWORD}x`);
     await page.getByLabel("Confirm password").blur();
