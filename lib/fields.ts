@@ -18,6 +18,19 @@ export const multiLine = (schema: z.ZodString, message: string) => schema.refine
 /** The message a field's unsafe characters get: "Occupation contains characters that are not allowed". */
 export const notAllowedMessage = (field: string) => `${field} contains characters that are not allowed`;
 
+/**
+ * An id (a uuid) in its one spelling, lower case, as the database writes it: Postgres reads either
+ * case, but an id compared or keyed as text (one's own couple, a notification's group, a lock)
+ * must be spelled one way.
+ */
+export const uuidField = (error: string) => z.uuid({ error }).toLowerCase();
+
+/**
+ * A route param that names a row by id: the id lower-cased, or null when it is no uuid at all
+ * (Postgres would refuse it with an error; such an id simply names nothing).
+ */
+export const canonicalId = (id: string): string | null => (z.guid().safeParse(id).success ? id.toLowerCase() : null);
+
 /** A form sends "" for an untouched field and may send nothing at all: both read as missing. */
 export const missingAsEmpty = (value: unknown) => value ?? "";
 

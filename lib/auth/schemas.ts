@@ -4,7 +4,7 @@
  * shared by the forms, the route handlers and the server actions.
  */
 import { z } from "zod";
-import { boundedString, trimmedString, notAllowedMessage, oneLine } from "@/lib/fields";
+import { boundedString, trimmedString, notAllowedMessage, oneLine, uuidField } from "@/lib/fields";
 import {
   EMAIL_INVALID_MESSAGE,
   EMAIL_MAX,
@@ -122,4 +122,4 @@ export const changeEmailSchema = z.object({ password: confirmingPassword("Please
 export const confirmEmailChangeSchema = z.object({ token: secretTokenSchema });
 
 /** DELETE /api/auth/sessions/{id}. */
-export const sessionIdParamsSchema = z.object({ id: z.uuid({ error: "Session not found" }) });
+export const sessionIdParamsSchema = z.object({ id: uuidField("Session not found") });

@@ -1,6 +1,6 @@
 /** The connection API's inputs (README "Messages"): pure and browser-safe, the dialog's resolver shares them. */
 import { z } from "zod";
-import { multiLine } from "@/lib/fields";
+import { multiLine, uuidField } from "@/lib/fields";
 import { CONNECTION_TEXTS, NOTE_MAX } from "./rules";
 
 /** Multi-line text: a form's "\r\n" becomes "\n", the ends are trimmed; length is checked before the characters. */
@@ -21,7 +21,7 @@ export const helloFormSchema = z.object({ note: noteField });
 
 /** `POST /api/connections`. */
 export const sendRequestSchema = z.object({
-  coupleId: z.uuid({ error: CONNECTION_TEXTS.coupleIdInvalid }),
+  coupleId: uuidField(CONNECTION_TEXTS.coupleIdInvalid),
   note: noteField,
 });
 export type SendRequestInput = z.output<typeof sendRequestSchema>;
@@ -33,7 +33,7 @@ export const listRequestsSchema = z.object({
 export type RequestBox = z.output<typeof listRequestsSchema>["box"];
 
 /** `/api/connections/{id}/accept|decline`. */
-export const requestIdParamsSchema = z.object({ id: z.uuid({ error: CONNECTION_TEXTS.idInvalid }) });
+export const requestIdParamsSchema = z.object({ id: uuidField(CONNECTION_TEXTS.idInvalid) });
 
 /** `PUT /api/settings/connections`: 'Both of us approve new connections'. */
 export const connectionSettingsSchema = z.object({

@@ -13,11 +13,11 @@ import { distanceFromOwnKm, type PlacePoint } from "@/lib/locations/bands";
 import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { viewerOf } from "@/lib/safety/visibility";
+import { canonicalId } from "@/lib/fields";
 import { publicPersonColumns, type PublicPersonRow } from "@/lib/users/projections";
 import { coupleBadge, coupleInterests, interestLists, shownCoupleLocation, type CoupleBadge } from "./rules";
 import { coupleTypeOptions, labelled } from "./card";
 import { partnerOf } from "@/lib/membership/partner";
-import { isCoupleId } from "./schemas";
 
 export type { CoupleBadge } from "./rules";
 
@@ -141,8 +141,9 @@ const otherProfile = preparedPer((db) =>
  * its privacy level. Hidden and missing read the same: ids are not probed.
  * Without an id, the viewer's own couple (NOT_FOUND when they have none).
  */
-export async function loadCoupleProfile(db: Db, viewerUserId: string, coupleId?: string): Promise<CoupleProfile> {
-  if (coupleId !== undefined && !isCoupleId(coupleId)) throw coupleNotFound();
+export async function loadCoupleProfile(db: Db, viewerUserId: string, id?: string): Promise<CoupleProfile> {
+  const coupleId = id === undefined ? undefined : canonicalId(id);
+  if (coupleId === null) throw coupleNotFound();
   const [row] = await (coupleId === undefined
     ? ownProfile(db).execute({ uid: viewerUserId })
     : otherProfile(db).execute({ uid: viewerUserId, cid: coupleId }));

@@ -99,6 +99,3 @@ export type CoupleUpdateInput = z.output<typeof coupleUpdateSchema>;
 export const coupleUpdateTargetSchema = z.object({
   id: oneLine(boundedString(100, "id must be a couple id"), "id must be a couple id").nullish(),
 });
-
-/** Postgres refuses a malformed uuid with an error; such an id simply names no couple. */
-export const isCoupleId = (id: string) => z.guid().safeParse(id).success;

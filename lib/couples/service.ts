@@ -16,8 +16,8 @@ import { partnerUpdatedCoupleProfile } from "@/lib/notifications/types/partner-u
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { selfColumns } from "@/lib/users/projections";
+import { canonicalId } from "@/lib/fields";
 import { coupleIdOf, coupleNotFound } from "./queries";
-import { isCoupleId } from "./schemas";
 import { partnerOf } from "@/lib/membership/partner";
 
 /** Replaceable services, so a test can hand in its own. */
@@ -126,10 +126,11 @@ const ofPartner = (coupleId: string, userId: string) => and(eq(couples.id, coupl
  * The couple's images, when the user is one of its partners; any other id (malformed, missing,
  * someone else's) reads as missing. `lock` holds the row for the caller's transaction.
  */
-async function ownCouple(db: Db, userId: string, coupleId: string, lock = false) {
-  if (!isCoupleId(coupleId)) throw coupleNotFound();
+async function ownCouple(db: Db, userId: string, id: string, lock = false) {
+  const coupleId = canonicalId(id);
+  if (!coupleId) throw coupleNotFound();
   const query = db
-    .select({ partner1Id: couples.partner1Id, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+    .select({ id: couples.id, partner1Id: couples.partner1Id, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
     .from(couples)
     .where(ofPartner(coupleId, userId));
   const [own] = lock ? await query.for("update") : await query;
@@ -281,8 +282,9 @@ export async function updateCouple(
       ...(newMain ? { profileImageUrl: newMain.url } : {}),
       ...(newExtra.length > 0 ? { photos: [...kept, ...newExtra.map((image) => image!.url)] } : {}),
     };
-    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, target, withUploads);
-    if (deps.notifyPartner) await notifyOtherPartner(tx, userId, target);
+    // The id as the database spells it, whichever case the caller wrote it in.
+    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, own.id, withUploads);
+    if (deps.notifyPartner) await notifyOtherPartner(tx, userId, own.id);
     return { result: couple, replaced: replacedImages };
   });
 }

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries } from "@/db/schema";
 import { coupleNotFound } from "@/lib/couples/queries";
-import { isCoupleId } from "@/lib/couples/schemas";
+import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { seenByOther } from "@/lib/safety/visibility";
@@ -32,10 +32,11 @@ export async function storeSummary(db: Db, coupleId: string, lists: SummaryLists
 export async function dismissSuggestion(
   db: Db,
   { coupleId: own }: Pick<ActingCouple, "coupleId">,
-  coupleId: string,
+  id: string,
   now = new Date(),
 ): Promise<{ coupleId: string; hiddenUntil: string }> {
-  if (!isCoupleId(coupleId)) throw coupleNotFound();
+  const coupleId = canonicalId(id);
+  if (!coupleId) throw coupleNotFound();
   if (own === coupleId) throw new AppError("VALIDATION_ERROR", "You cannot hide your own couple.");
   const [target] = await db
     .select({ id: couples.id })

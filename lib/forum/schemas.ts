@@ -5,7 +5,7 @@
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { trimmedString, CONTROL_CHARACTER } from "@/lib/fields";
+import { trimmedString, CONTROL_CHARACTER, uuidField } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -124,9 +124,9 @@ const photosField = z
 
 /** Couple ids, once each; the server keeps only couples the author may mention and refuses blocked ones. */
 const mentionsField = z
-  .array(z.uuid({ error: FORUM_MESSAGES.mentionsInvalid }), { error: FORUM_MESSAGES.mentionsInvalid })
+  .array(uuidField(FORUM_MESSAGES.mentionsInvalid), { error: FORUM_MESSAGES.mentionsInvalid })
   .max(MENTIONS_MAX, FORUM_MESSAGES.tooManyMentions)
-  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
+  .transform((ids) => [...new Set(ids)]);
 
 /** Query strings send "" for an empty field: that is "not given". */
 const emptyAsMissing = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -194,7 +194,7 @@ export type PatchPostInput = z.output<typeof patchPostSchema>;
 /** `POST /api/forum/posts/{id}/replies`: a reply may quote one reply of the same post (checked by the server). */
 export const createReplySchema = z.object({
   body: replyBodyField,
-  quoteReplyId: z.uuid({ error: FORUM_MESSAGES.quoteInvalid }).optional(),
+  quoteReplyId: uuidField(FORUM_MESSAGES.quoteInvalid).optional(),
   mentions: mentionsField.default([]),
 });
 export type CreateReplyInput = z.output<typeof createReplySchema>;
@@ -227,7 +227,7 @@ export const replyEditSchema = z.custom<ReplyFormValues>().transform(asCall).pip
 /** `POST /api/reports` (filed by lib/safety/reports.ts): an empty note is no note. */
 export const reportSchema = z.object({
   targetType: z.enum(REPORT_TARGET_TYPES, { error: FORUM_MESSAGES.targetTypeUnknown }),
-  targetId: z.uuid({ error: FORUM_MESSAGES.targetIdInvalid }),
+  targetId: uuidField(FORUM_MESSAGES.targetIdInvalid),
   reason: z.enum(REPORT_REASON_VALUES, { error: FORUM_MESSAGES.reasonUnknown }),
   note: z.preprocess(
     (value) => emptyAsMissing(value ?? undefined),
@@ -243,7 +243,7 @@ export const reportFormSchema = z.object({
 });
 
 /** The `{id}` of `/api/forum/posts/{id}` and `/api/forum/replies/{id}`. */
-export const forumIdParamsSchema = z.object({ id: z.uuid({ error: FORUM_MESSAGES.idInvalid }) });
+export const forumIdParamsSchema = z.object({ id: uuidField(FORUM_MESSAGES.idInvalid) });
 
 /** `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`. */
 export const reactionParamsSchema = forumIdParamsSchema.extend({ kind: z.enum(REACTION_KINDS, { error: FORUM_MESSAGES.reactionUnknown }) });

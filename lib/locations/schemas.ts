@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { trimmedString, notAllowedMessage, oneLine, requiredText } from "@/lib/fields";
+import { trimmedString, notAllowedMessage, oneLine, requiredText, uuidField } from "@/lib/fields";
 import { fromQueryString, intParam, numberParam } from "@/lib/http/query";
 import {
   LOCATION_NAME_MAX,
@@ -26,7 +26,7 @@ export const locationNameField = requiredText(
 );
 
 export const entityTypeSchema = z.enum(["user", "couple"], { error: "entity_type must be 'user' or 'couple'" });
-export const entityIdSchema = z.uuid({ error: "entity_id must be a UUID" });
+export const entityIdSchema = uuidField("entity_id must be a UUID");
 export const privacyLevelSchema = z.enum(PRIVACY_LEVELS, { error: `privacy_level must be one of ${PRIVACY_LEVELS.join(", ")}` });
 
 /** The settings' 'Who sees your place' form: its level, as the call checks it. */

@@ -1,7 +1,7 @@
 /** The messaging API's inputs (README "Messages"): pure and browser-safe, the composer's resolver shares them. */
 import { z } from "zod";
 import { REACTION_KINDS } from "@/db/schema/forum-values";
-import { multiLine } from "@/lib/fields";
+import { multiLine, uuidField } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { IMAGE_URL_MAX } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -26,8 +26,7 @@ export const sendMessageSchema = z.object({
     .nullish()
     .transform((url) => url ?? null),
   /** The message this one answers, in the same conversation (checked by the server). */
-  replyToId: z
-    .uuid({ error: MESSAGE_TEXTS.replyToInvalid })
+  replyToId: uuidField(MESSAGE_TEXTS.replyToInvalid)
     .nullish()
     .transform((id) => id ?? null),
 });
@@ -38,13 +37,13 @@ export const editMessageSchema = z.object({ body: bodyField });
 
 /** `PUT` / `DELETE /api/messages/{id}/reactions/{kind}`: one of the forum's five reactions. */
 export const messageReactionParamsSchema = z.object({
-  id: z.uuid({ error: MESSAGE_TEXTS.messageIdInvalid }),
+  id: uuidField(MESSAGE_TEXTS.messageIdInvalid),
   kind: z.enum(REACTION_KINDS, { error: MESSAGE_TEXTS.reactionInvalid }),
 });
 
 /** `GET /api/conversations/{id}/messages?before=&limit=`. */
 export const threadQuerySchema = z.object({
-  before: z.uuid({ error: MESSAGE_TEXTS.beforeInvalid }).optional(),
+  before: uuidField(MESSAGE_TEXTS.beforeInvalid).optional(),
   limit: intParam("limit", 1, THREAD_PAGE_MAX, THREAD_PAGE_DEFAULT),
 });
 export type ThreadQuery = z.output<typeof threadQuerySchema>;
@@ -56,7 +55,7 @@ export const inboxQuerySchema = z.object({
 export type InboxQuery = z.output<typeof inboxQuerySchema>;
 
 /** `POST /api/conversations/{id}/read`. */
-export const readSchema = z.object({ upTo: z.uuid({ error: MESSAGE_TEXTS.upToRequired }) });
+export const readSchema = z.object({ upTo: uuidField(MESSAGE_TEXTS.upToRequired) });
 
-export const conversationParamsSchema = z.object({ id: z.uuid({ error: MESSAGE_TEXTS.idInvalid }) });
-export const messageParamsSchema = z.object({ id: z.uuid({ error: MESSAGE_TEXTS.messageIdInvalid }) });
+export const conversationParamsSchema = z.object({ id: uuidField(MESSAGE_TEXTS.idInvalid) });
+export const messageParamsSchema = z.object({ id: uuidField(MESSAGE_TEXTS.messageIdInvalid) });

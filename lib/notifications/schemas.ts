@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boundedString, oneLine } from "@/lib/fields";
+import { boundedString, oneLine, uuidField } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import {
   CHANNELS,
@@ -24,7 +24,7 @@ export type ListQuery = z.output<typeof listQuerySchema>;
 export const markReadSchema = z
   .object({
     notification_ids: z
-      .array(z.uuid({ error: "notification_ids must be UUIDs" }), { error: "notification_ids must be a list of ids" })
+      .array(uuidField("notification_ids must be UUIDs"), { error: "notification_ids must be a list of ids" })
       .max(MARK_READ_MAX_IDS, `notification_ids may name at most ${MARK_READ_MAX_IDS} notifications`)
       .optional(),
     mark_all: z.boolean({ error: "mark_all must be true or false" }).optional(),

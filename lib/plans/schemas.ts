@@ -1,6 +1,6 @@
 /** The plans API's inputs (README "Plans"): pure and browser-safe, the plan form's resolver shares them. */
 import { z } from "zod";
-import { boundedString, multiLine, oneLine, requiredText, trimmedString } from "@/lib/fields";
+import { boundedString, multiLine, oneLine, requiredText, trimmedString, uuidField } from "@/lib/fields";
 import { ANSWERS, CANCEL_REASON_MAX, FEEDBACK_ANSWERS, NOTE_MAX, PLAN_TEXTS, TITLE_MAX, VENUE_MAX } from "./rules";
 import { parseWallClock } from "./time";
 
@@ -77,7 +77,7 @@ export const feedbackSchema = z.object({ answer: z.enum(FEEDBACK_ANSWERS, { erro
 /** `GET /api/plans?upcoming=1`: only the upcoming list exists. */
 export const plansQuerySchema = z.object({ upcoming: z.literal("1", { error: "upcoming must be 1" }).optional() });
 
-export const planParamsSchema = z.object({ id: z.uuid({ error: PLAN_TEXTS.idInvalid }) });
+export const planParamsSchema = z.object({ id: uuidField(PLAN_TEXTS.idInvalid) });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIME = /^\d{2}:\d{2}$/;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailSchema, signInSchema } from "@/lib/auth/schemas";
 import { TEAM_ROLES } from "@/lib/membership/roles";
-import { boundedString, multiLine } from "@/lib/fields";
+import { boundedString, multiLine, uuidField } from "@/lib/fields";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import { HELD_DECISIONS } from "./spam-rules";
 import { APPEAL_MAX, GUIDELINE_KEYS, LOG_ACTIONS, MODERATION_NOTE_MAX, RESTRICT_DAYS, SANCTION_KINDS } from "./rules";
@@ -15,8 +15,8 @@ const emptyAsMissing = (value: unknown) => (value === "" ? undefined : value);
 
 /** `GET /api/moderation/log?moderator=&couple=&action=&cursor=`. */
 export const logQuerySchema = z.object({
-  moderator: z.preprocess(emptyAsMissing, z.uuid({ error: "moderator must be a person's id" }).optional()),
-  couple: z.preprocess(emptyAsMissing, z.uuid({ error: "couple must be a couple's id" }).optional()),
+  moderator: z.preprocess(emptyAsMissing, uuidField("moderator must be a person's id").optional()),
+  couple: z.preprocess(emptyAsMissing, uuidField("couple must be a couple's id").optional()),
   action: z.preprocess(emptyAsMissing, z.enum(LOG_ACTIONS, { error: "Unknown action" }).optional()),
   cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional(),
 });
@@ -42,7 +42,7 @@ export const sanctionSchema = z
       )
       .optional(),
     note: note.optional(),
-    reportId: z.uuid({ error: "reportId must be a report's id" }).optional(),
+    reportId: uuidField("reportId must be a report's id").optional(),
   })
   .refine((input) => input.kind !== "restrict" || input.days !== undefined, { message: "Restrict for 1, 7 or 30 days", path: ["days"] });
 export type SanctionInput = z.output<typeof sanctionSchema>;
@@ -57,27 +57,27 @@ export const liftSchema = z.object({
 
 /** `POST /api/moderation/appeals`: one appeal per action, 1-1,000 characters. */
 export const appealSchema = z.object({
-  sanctionId: z.uuid({ error: "sanctionId must be an action's id" }),
+  sanctionId: uuidField("sanctionId must be an action's id"),
   body: multiLine(
     boundedString(APPEAL_MAX, `An appeal holds at most ${APPEAL_MAX} characters`).trim().min(1, "Write your appeal"),
     "The appeal contains characters that are not allowed",
   ),
 });
 
-export const idParamsSchema = z.object({ id: z.uuid({ error: "Not found" }) });
+export const idParamsSchema = z.object({ id: uuidField("Not found") });
 
 /** `POST /api/appeals/suspended`: a partner of a suspended couple proves who they are to appeal (signed out). */
 export const suspendedAppealSchema = signInSchema.extend({ body: appealSchema.shape.body });
 
 /** `POST /api/moderation/appeals/{id}/{grant|refuse}`. */
 export const appealDecisionParamsSchema = z.object({
-  id: z.uuid({ error: "Not found" }),
+  id: uuidField("Not found"),
   decision: z.enum(["grant", "refuse"], { error: "decision must be grant or refuse" }),
 });
 
 /** `POST /api/moderation/held/{id}/{deliver|drop}`. */
 export const heldDecisionParamsSchema = z.object({
-  id: z.uuid({ error: "Not found" }),
+  id: uuidField("Not found"),
   decision: z.enum(HELD_DECISIONS, { error: "decision must be deliver or drop" }),
 });
 
@@ -89,4 +89,4 @@ export const grantRoleSchema = z.object({
 export type GrantRoleInput = z.output<typeof grantRoleSchema>;
 
 /** `DELETE /api/moderation/team/{userId}`: an admin makes a moderator or admin a member again. */
-export const teamMemberParamsSchema = z.object({ userId: z.uuid({ error: "Not found" }) });
+export const teamMemberParamsSchema = z.object({ userId: uuidField("Not found") });

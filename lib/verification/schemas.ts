@@ -1,6 +1,6 @@
 /** What partners and moderators send about photo verification (bodies, params, query strings). Pure and browser-safe. */
 import { z } from "zod";
-import { boundedString } from "@/lib/fields";
+import { boundedString, uuidField } from "@/lib/fields";
 import { CURSOR_MAX } from "@/lib/pagination/page";
 import { POSE_IDS, REFUSAL_KEYS } from "./rules";
 
@@ -11,7 +11,7 @@ export const selfiePoseSchema = z.object({ pose: z.enum(POSE_IDS, { error: "Unkn
 export const verificationQueueSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
 
 /** `/api/moderation/verifications/{id}/...`: the partner's user id. */
-export const verificationParamsSchema = z.object({ id: z.uuid({ error: "Not found" }) });
+export const verificationParamsSchema = z.object({ id: uuidField("Not found") });
 
 /** `POST /api/moderation/verifications/{id}/decision`: approve, or refuse with a reason the partner sees. */
 export const verificationDecisionSchema = z

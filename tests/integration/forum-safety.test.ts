@@ -87,6 +87,10 @@ describe("blocks", () => {
   it("refuses to block one's own couple (400), a missing couple (404) and a malformed id (400)", async () => {
     const us = await forumCouple();
     expect((await block(us.coupleId, us.a.headers)).status).toBe(400);
+    // The same id in capitals is the same couple (Postgres reads either case): refused alike, never a 500.
+    const shouted = await block(us.coupleId.toUpperCase(), us.a.headers);
+    expect(shouted.status).toBe(400);
+    expect((shouted.json as { error: { message: string } }).error.message).toBe("You cannot block your own couple.");
     expect((await block("00000000-0000-4000-8000-000000000000", us.a.headers)).status).toBe(404);
     expect((await block("nope", us.a.headers)).status).toBe(400);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidField } from "@/lib/fields";
 import { ENDPOINT_MAX } from "./limits";
 
 /** base64url, as PushSubscription.toJSON() gives the keys. */
@@ -22,7 +23,7 @@ export type SubscribeInput = z.output<typeof subscribeSchema>;
 
 /** DELETE /api/push/subscriptions: by id (the settings' 'Remove') or by endpoint (this device turning off). */
 export const removeSchema = z.union([
-  z.object({ id: z.uuid({ error: "id must be a UUID" }) }),
+  z.object({ id: uuidField("id must be a UUID") }),
   z.object({ endpoint: z.string().min(1).max(ENDPOINT_MAX) }),
 ]);
 export type RemoveInput = z.output<typeof removeSchema>;

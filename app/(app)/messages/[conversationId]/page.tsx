@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { Thread } from "@/components/messages/Thread";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { isCoupleId } from "@/lib/couples/schemas";
+import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
 import { conversationDetail } from "@/lib/messages/queries";
 import { threadPage } from "@/lib/messages/thread";
@@ -19,9 +19,9 @@ export const metadata: Metadata = { title: "Conversation" };
  * partners can read it: anyone else (and any id that is no conversation) gets not found.
  */
 export default async function ConversationPage({ params }: { params: Promise<{ conversationId: string }> }) {
-  const { conversationId } = await params;
-  // Conversation ids are UUIDs like a couple's: anything else is no conversation.
-  if (!isCoupleId(conversationId)) notFound();
+  // Conversation ids are UUIDs: anything else is no conversation.
+  const conversationId = canonicalId((await params).conversationId);
+  if (!conversationId) notFound();
   const { userId, couple } = await requireCompleteProfile();
   let initial: ThreadValue;
   let plans: PlanView[];

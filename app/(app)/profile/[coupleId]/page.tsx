@@ -8,7 +8,7 @@ import { CoupleProfileView } from "@/components/profile/CoupleProfileView";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile, type CoupleProfile } from "@/lib/couples/queries";
-import { isCoupleId } from "@/lib/couples/schemas";
+import { canonicalId } from "@/lib/fields";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listedPost } from "@/lib/forum/text";
@@ -26,8 +26,8 @@ const RECENT_POSTS = 5;
  * posts, and 'Say hello' (or where the two couples stand). Hidden, inactive, blocked either way, malformed and missing all read as not found.
  */
 export default async function CoupleProfilePage({ params }: { params: Promise<{ coupleId: string }> }) {
-  const { coupleId } = await params;
-  if (!isCoupleId(coupleId)) notFound();
+  const coupleId = canonicalId((await params).coupleId);
+  if (!coupleId) notFound();
   const { userId, couple } = await requireCompleteProfile();
   let profile: CoupleProfile;
   let posts: ForumPost[];

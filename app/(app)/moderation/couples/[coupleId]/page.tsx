@@ -13,12 +13,11 @@ import { AppError } from "@/lib/errors";
 import { coupleRecord } from "@/lib/safety/couple-record";
 import { guidelineLabel } from "@/lib/safety/rules";
 import { partnerVerifications } from "@/lib/verification/queries";
+import { canonicalId } from "@/lib/fields";
 import { withDb } from "@/lib/with-db";
 import styles from "@/components/moderation/Moderation.module.css";
 
 export const metadata: Metadata = { title: "A couple, for moderators" };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Moderators and admins only: a couple's record and the actions on it (acting from a report: `?report={id}`). */
 export default async function ModerationCouplePage({
@@ -30,9 +29,9 @@ export default async function ModerationCouplePage({
 }) {
   const { couple: viewer } = await requireCompleteProfile();
   if (!mayModerate(viewer.role)) notFound();
-  const { coupleId } = await params;
+  const coupleId = canonicalId((await params).coupleId);
   const { report } = await searchParams;
-  if (!UUID.test(coupleId)) notFound();
+  if (!coupleId) notFound();
   const [record, verifications] = await withDb((db) => Promise.all([coupleRecord(db, coupleId), partnerVerifications(db, coupleId)])).catch(
     (error: unknown) => {
       if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
@@ -40,7 +39,7 @@ export default async function ModerationCouplePage({
     },
   );
   const own = viewer.coupleId === coupleId;
-  const reportId = typeof report === "string" && UUID.test(report) ? report : undefined;
+  const reportId = (typeof report === "string" && canonicalId(report)) || undefined;
   const { ageDays } = record.couple;
   return (
     <main id="main" className="page">
