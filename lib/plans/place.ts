@@ -3,7 +3,7 @@ import tzLookup from "@photostructure/tz-lookup";
 import { AppError } from "@/lib/errors";
 import { PlacesServiceError, placesProvider } from "@/lib/places";
 import { PLAN_TEXTS } from "./rules";
-import { isKnownTimeZone } from "./time";
+import { knownTimeZone } from "./time";
 
 /** `placeId` null: typed by hand. */
 export type PlanPlace = { placeId: string | null; name: string; city: string | null; country: string | null; timeZone: string };
@@ -20,7 +20,7 @@ export function zoneAt(latitude: number, longitude: number): string | null {
   } catch {
     return null;
   }
-  return isKnownTimeZone(zone) ? zone : null;
+  return knownTimeZone(zone);
 }
 
 /**
@@ -28,8 +28,9 @@ export function zoneAt(latitude: number, longitude: number): string | null {
  * location field does): its name as typed and the zone the person chose, checked against the
  * runtime's zone data, since no coordinates can give one.
  */
-export function typedPlace(name: string, timeZone: string): PlanPlace {
-  if (!isKnownTimeZone(timeZone))
+export function typedPlace(name: string, typedZone: string): PlanPlace {
+  const timeZone = knownTimeZone(typedZone);
+  if (!timeZone)
     throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.typedZoneUnknown, { fieldErrors: { timeZone: PLAN_TEXTS.typedZoneUnknown } });
   return { placeId: null, name, city: null, country: null, timeZone };
 }

@@ -25,6 +25,7 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 export const formatWallClock = (w: WallClock) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
 
+/** One formatter per zone the runtime knows, by its own name for it (a bounded set: a name as typed is never a key). */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -45,15 +46,21 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return found;
 }
 
-/** Whether the runtime knows the zone by this IANA name ('Europe/Lisbon'; never an offset or an abbreviation). */
-export function isKnownTimeZone(timeZone: string): boolean {
-  if (!/^[a-z][\w+-]*(?:\/[\w+-]+){0,2}$/i.test(timeZone) || timeZone.length > 64) return false;
+/**
+ * The zone's IANA name as the runtime spells it ('europe/lisbon' is 'Europe/Lisbon', 'US/Pacific'
+ * is 'America/Los_Angeles'), or null when it knows no zone by that name (never an offset or an
+ * abbreviation). A plan stores this name, so every spelling of one zone is one zone.
+ */
+export function knownTimeZone(timeZone: string): string | null {
+  if (timeZone.length > 64 || !/^[a-z][\w+-]*(?:\/[\w+-]+){0,2}$/i.test(timeZone)) return null;
+  let known: string;
   try {
-    formatterFor(timeZone);
-    return true;
+    known = new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
+  formatterFor(known);
+  return known;
 }
 
 /** The wall clock of the zone at an instant. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dayAndTime, placeLine, timeForViewer, upcomingLine } from "@/lib/plans/format";
 import { answersLine, isConfirmed, PLAN_TEXTS, planWindow, type PlanAnswer } from "@/lib/plans/rules";
 import { changePlanSchema, planFormSchema, proposePlanSchema } from "@/lib/plans/schemas";
-import { instantOf, isKnownTimeZone, isoAtPlace, offsetMinutesAt, parseWallClock } from "@/lib/plans/time";
+import { instantOf, isoAtPlace, knownTimeZone, offsetMinutesAt, parseWallClock } from "@/lib/plans/time";
 
 const wall = (text: string) => parseWallClock(text)!;
 const NOW = new Date("2026-10-01T12:00:00Z");
@@ -50,11 +50,17 @@ describe("wall-clock times at a place", () => {
   });
 
   it("knows IANA zones only: no offsets, abbreviations, paths or made-up names", () => {
-    expect(isKnownTimeZone("Europe/Lisbon")).toBe(true);
-    expect(isKnownTimeZone("America/Argentina/Buenos_Aires")).toBe(true);
+    expect(knownTimeZone("Europe/Lisbon")).toBe("Europe/Lisbon");
+    expect(knownTimeZone("America/Argentina/Buenos_Aires")).not.toBeNull();
     for (const bad of ["Mars/Olympus_Mons", "+01:00", "../../etc/passwd", "Europe/Lisbon\u0000", "", "x".repeat(200)])
-      expect(isKnownTimeZone(bad), bad).toBe(false);
+      expect(knownTimeZone(bad), bad).toBeNull();
     expect(offsetMinutesAt(new Date("2026-07-01T00:00:00Z"), "Europe/Madrid")).toBe(120);
+  });
+
+  it("answers the runtime's own name for a zone, so every spelling of one zone is stored as one", () => {
+    expect(knownTimeZone("eUROPE/pARIS")).toBe("Europe/Paris");
+    expect(knownTimeZone("europe/lisbon")).toBe("Europe/Lisbon");
+    expect(knownTimeZone("US/Pacific")).toBe("America/Los_Angeles");
   });
 });
 
