@@ -12,6 +12,8 @@ import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
+import { forgetInvitee } from "@/lib/invitations/manage";
+import { deleteMailTo } from "@/lib/mail/outbox";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
@@ -24,9 +26,11 @@ export type DeletionOutcome = {
 /**
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
  * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), the
- * notifications others got about what they did (their names are in them), their
- * place, and their photos; their posts and replies stay, signed "Deleted member" (the author
- * column is set to null); their messages and the notes of their connection requests are erased. If their partner stays, the couple stays with that partner alone as
+ * notifications others got about what they did (their names are in them), their place, their
+ * photos, the e-mails addressed to them and the invitation that named them; their posts and
+ * replies stay, signed "Deleted member" (the author column is set to null); their messages and
+ * their hellos (the notes of their connection requests, and the held ones) are erased. If their
+ * partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
  * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
  * "Deleted member" (their couple column is set to null), so nobody else's replies to them go
@@ -42,7 +46,11 @@ export async function deleteAccount(
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
   const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
-    const [person] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, userId)).for("update");
+    const [person] = await tx
+      .select({ avatarUrl: users.avatarUrl, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!person) throw userNotFound();
     const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
@@ -65,6 +73,9 @@ export async function deleteAccount(
     // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
     const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
     await eraseRequestNotes(tx, userId, row?.id ?? null);
+    // Their address and names as partner A typed them in the invitation they accepted.
+    if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
+    await deleteMailTo(tx, person.email);
 
     let outcome: DeletionOutcome["couple"] = "none";
     if (row) {

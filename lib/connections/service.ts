@@ -1,6 +1,6 @@
 import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
-import { holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
+import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
@@ -250,9 +250,13 @@ export async function saveConnectionSettings(db: Db, member: ActingCouple, setti
   return settings;
 }
 
-/** Deleting an account erases the notes of the requests the person sent from their couple (their words), in its transaction. */
+/**
+ * Deleting an account erases the hellos the person sent from their couple (their words), in its
+ * transaction: the notes of their requests, and the hellos the spam rule still holds from them.
+ */
 export async function eraseRequestNotes(tx: Db, userId: string, coupleId: string | null): Promise<void> {
   if (!coupleId) return;
+  await dropHeldHellosOf(tx, userId, coupleId);
   await tx
     .update(connectionRequests)
     .set({ note: "" })

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, isNull, type Column } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, or, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
@@ -111,6 +111,19 @@ export async function cancelInvitation(db: Db, userId: string, now = new Date())
     const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });
     if (revoked.length === 0) throw noOpenInvitation();
   });
+}
+
+/**
+ * Deleting an account: the invitations of the person's couple that named them (the address and
+ * names partner A typed) go, in its transaction: any to their address, and the accepted ones (a
+ * partner B leaves a couple only with their account, so each named them or a partner B deleted
+ * before). Those columns are NOT NULL and nothing references an invitation, so the row goes
+ * rather than a blanked one. The ones a partner A sent go with their user row (inviter_id cascades).
+ */
+export async function forgetInvitee(tx: Db, coupleId: string, email: string): Promise<void> {
+  await tx
+    .delete(invitations)
+    .where(and(eq(invitations.coupleId, coupleId), or(isNotNull(invitations.acceptedAt), eq(invitations.partnerEmail, email))));
 }
 
 /**

@@ -24,6 +24,16 @@ export async function enqueueEmail(db: Db, message: EmailMessage): Promise<strin
   return id!;
 }
 
+/**
+ * Deleting an account: the e-mails addressed to the person go, in its transaction (one waiting
+ * for delivery keeps its whole body; a delivered one its subject and address). Their address is
+ * theirs alone (users.email is unique), so this takes nobody else's mail; an address they only
+ * asked to change to is not proven theirs, and its mail stays.
+ */
+export async function deleteMailTo(db: Db, email: string): Promise<void> {
+  await db.delete(emailOutbox).where(eq(emailOutbox.to, email));
+}
+
 type Provider = (message: EmailMessage) => Promise<void>;
 
 function configuredProvider(): Provider | null {

@@ -81,6 +81,16 @@ export async function holdHello(
   await tx.insert(heldRequests).values(hello);
 }
 
+/**
+ * Deleting an account: the hellos held from the person go, in its transaction (a moderator would
+ * still read their note, and 'Deliver' would send their words in their couple's name).
+ * `sent_by_user_id` has no foreign key; a cascading one would need a migration, and this delete
+ * in the deletion's transaction is enough (a person's hellos are always from their own couple).
+ */
+export async function dropHeldHellosOf(tx: Db, userId: string, coupleId: string): Promise<void> {
+  await tx.delete(heldRequests).where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)));
+}
+
 export type HeldCouple = { coupleId: string; coupleName: string; held: number; note: string; since: string };
 
 /** The couples with held hellos, oldest first (the queue). */

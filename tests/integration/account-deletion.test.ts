@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
+import { GET as exportRoute } from "@/app/api/account/export/route";
+import { getDb } from "@/db/client";
+import { emailOutbox, heldRequests, invitations, users } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
+import { couplesWithHeldHellos } from "@/lib/safety/spam";
+import { PASSWORD, browserSession, call } from "../support/api";
+import { forumCouple, type Headers } from "../support/forum";
+import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
+import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
+
+const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
+const remove = (headers: Headers, password = PASSWORD) =>
+  call(deleteAccountRoute, "DELETE", "/api/account", { body: { password }, headers });
+
+const mailTo = async (to: string) => {
+  const db = await getDb();
+  return db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(eq(emailOutbox.to, to));
+};
+
+describe("DELETE /api/account erases the person everywhere", () => {
+  it("drops the hellos the spam rule holds from them: no moderator reads them, none can be delivered; their partner's stay", async () => {
+    const couple = await forumCouple();
+    const [one, two] = [await forumCouple(), await forumCouple()];
+    const { headers: moderator } = await moderatorCouple();
+    const db = await getDb();
+    const [theirs] = await db
+      .insert(heldRequests)
+      .values({ fromCoupleId: couple.coupleId, toCoupleId: one.coupleId, sentByUserId: couple.b.userId, note: "B's own words" })
+      .returning({ id: heldRequests.id });
+    await db
+      .insert(heldRequests)
+      .values({ fromCoupleId: couple.coupleId, toCoupleId: two.coupleId, sentByUserId: couple.a.userId, note: "A's own words" });
+
+    expect((await remove(couple.b.headers)).json.data.couple).toBe("kept-with-partner");
+
+    const left = await db.select({ note: heldRequests.note }).from(heldRequests).where(eq(heldRequests.fromCoupleId, couple.coupleId));
+    expect(left).toEqual([{ note: "A's own words" }]);
+    expect((await couplesWithHeldHellos(db)).find((row) => row.coupleId === couple.coupleId)).toMatchObject({
+      held: 1,
+      note: "A's own words",
+    });
+    const record = (await coupleRecordOf(couple.coupleId, moderator)).json.data;
+    expect(record.held.map((hello: { note: string }) => hello.note)).toEqual(["A's own words"]);
+    expect((await moderation.decideHeld(theirs!.id, "deliver", moderator)).status).toBe(404);
+  });
+
+  it("partner B: the e-mails to their address and the couple's invitations naming them go; partner A's own mail, invitations and export stay", async () => {
+    const inviter = await partnerA("Marisol & Co");
+    const email = partnerEmail("leaving");
+    const db = await getDb();
+    // An earlier invitation to the same person, and one partner A sent to someone else: both revoked.
+    const revoked = {
+      coupleId: inviter.coupleId,
+      inviterId: inviter.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      revokedAt: new Date(),
+    };
+    const elsewhere = partnerEmail("someone-else");
+    await db.insert(invitations).values([
+      { ...revoked, partnerEmail: email, partnerFirstName: "Thaddeus", partnerLastName: "Grant", tokenHash: hashToken(randomUUID()) },
+      { ...revoked, partnerEmail: elsewhere, partnerFirstName: "Noor", partnerLastName: "Haddad", tokenHash: hashToken(randomUUID()) },
+    ]);
+    const { token } = await invited(inviter, email);
+    expect((await acceptWith(token)).status).toBe(200);
+    const [partner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    const session = await browserSession(partner!.id);
+    await db.insert(emailOutbox).values([
+      { to: email, subject: "Not yet delivered", text: "Hi Thaddeus", html: "<p>Hi Thaddeus</p>" },
+      { to: email, subject: "Delivered", text: "", html: "", deliveredAt: new Date() },
+      { to: inviter.user.email, subject: "For partner A", text: "Hi Marisol", html: "<p>Hi Marisol</p>" },
+    ]);
+    expect((await mailTo(email)).length).toBeGreaterThanOrEqual(3);
+
+    const res = await remove({ cookie: session.cookie, "x-csrf-token": session.csrf }, JOIN_PASSWORD);
+    expect(res.json).toEqual({ data: { couple: "kept-with-partner" } });
+
+    expect(await mailTo(email)).toEqual([]);
+    expect(await mailTo(inviter.user.email)).toContainEqual({ subject: "For partner A" });
+    const left = await db
+      .select({ partnerEmail: invitations.partnerEmail })
+      .from(invitations)
+      .where(eq(invitations.coupleId, inviter.coupleId));
+    expect(left).toEqual([{ partnerEmail: elsewhere }]);
+
+    const exported = await exportOf(inviter.headers);
+    expect(exported.status).toBe(200);
+    expect(exported.json.invitationsSent).toEqual([expect.objectContaining({ partnerEmail: elsewhere, partnerFirstName: "Noor" })]);
+    const text = JSON.stringify(exported.json);
+    for (const named of [email, "Thaddeus", "Grant"]) expect(text).not.toContain(named);
+  });
+});
