@@ -14,7 +14,7 @@ import { reaction as reactionNotification } from "@/lib/notifications/types/reac
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
 import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
-import { standings } from "@/lib/safety/visibility";
+import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
@@ -334,7 +334,9 @@ async function reactionTarget(db: Db, actor: ActingCouple, target: ReactionTarge
 /**
  * `PUT|DELETE /api/forum/{posts|replies}/{id}/reactions/{kind}`: idempotent (a second PUT or
  * DELETE changes nothing). A new reaction notifies the person reacted to (not themself), in
- * one unread row per target and day that names the latest couple and counts the others.
+ * one unread row per target and day that names the latest couple and counts the others; a couple
+ * the reader may not see (lib/safety/visibility.ts) is counted but neither named nor pictured, as
+ * in who reacted (./reactions.ts).
  */
 export async function setReaction(
   db: Db,
@@ -377,20 +379,24 @@ export async function setReaction(
         ),
       );
     const actorCount = Math.max(1, couplesToday);
+    // The target's read has left out couples blocked either way: what remains is whether the
+    // reader's couple may see the actor's (its own, or a discoverable couple).
+    const seen = (await standing(tx, { coupleId: found.recipientCouple }, actor.coupleId))?.viewer ?? null;
     await upsertGroupedNotification(tx, {
       userId: found.recipient,
       type: reactionNotification.type,
       // A partner is named by first name; another couple by its name (grouped reactions count couples).
       title: reactionNotification.text.title(
-        found.recipientCouple === actor.coupleId ? actor.firstName : actor.coupleName,
+        seen === "own" ? actor.firstName : seen === "other" ? actor.coupleName : null,
         actorCount - 1,
         target,
       ),
       message: excerpt(found.text, SNIPPET_LENGTH),
       postId: found.postId,
       replyId: found.replyId,
-      actorUserId: actor.userId,
-      actorCoupleId: actor.coupleId,
+      // The list and the push picture the actor from these: none for a couple the reader may not see.
+      actorUserId: seen ? actor.userId : null,
+      actorCoupleId: seen ? actor.coupleId : null,
       groupKey: reactionNotification.text.groupKey(target, id),
       actorCount,
     });
