@@ -10,7 +10,6 @@ export function SharedPlanView({ plan }: { plan: SharedPlan }) {
   const zone = useViewerZone();
   return (
     <div className={styles.card}>
-      {plan.cancelled && <p className={styles.cancelled}>Cancelled</p>}
       <p className={styles.when}>
         {dateAtPlace(plan.startsAt, plan.timeZone)}, {timeForViewer(plan, zone)}
       </p>

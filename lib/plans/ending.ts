@@ -10,15 +10,28 @@ import { PLAN } from "./live";
 import { planItems, planColumns, upcoming } from "./queries";
 
 /**
+ * What cancelling a plan writes, whoever cancels it: the sequence rises (a calendar marks it
+ * cancelled), and its shared link stops working as 'Stop sharing' makes it (lib/plans/share.ts).
+ */
+export const cancelledColumns = (now: Date, reason: string | null) => ({
+  cancelledAt: now,
+  cancelReason: reason,
+  sequence: sql`${plans.sequence} + 1`,
+  updatedAt: sql`now()`,
+  shareTokenHash: null,
+  shareCoupleId: null,
+});
+
+/**
  * Plans that can no longer take place, cancelled in the caller's transaction: a block either way,
- * a moderator's suspension or removal of a reported plan, an account's deletion. The sequence rises (a calendar marks them
- * cancelled) and the cards of all four change live. `tell` names who gets the notification: after a
+ * a moderator's suspension or ban of a couple or removal of a reported plan, an account's deletion.
+ * The cards of all four change live. `tell` names who gets the notification: after a
  * block nobody (the blocked couple learns nothing of it from us), otherwise the people left.
  */
 async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean, now: Date): Promise<void> {
   const cancelled = await tx
     .update(plans)
-    .set({ cancelledAt: now, cancelReason: null, sequence: sql`${plans.sequence} + 1`, updatedAt: sql`now()` })
+    .set(cancelledColumns(now, null))
     .where(and(upcoming(now), which))
     .returning({ id: plans.id });
   if (cancelled.length === 0) return;
@@ -64,7 +77,7 @@ export async function cancelPlansBetween(tx: Db, one: string, other: string, now
 }
 
 /**
- * A couple that can no longer meet (suspended, or a partner's account deleted): its upcoming plans
+ * A couple that can no longer meet (suspended or banned, or a partner's account deleted): its upcoming plans
  * with every couple, the other couples told. Runs before the person's rows go, so all are named.
  */
 export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: readonly string[], now = new Date()): Promise<void> {

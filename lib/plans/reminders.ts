@@ -7,7 +7,7 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planFeedback } from "@/lib/notifications/types/plan-feedback";
 import { planReminder } from "@/lib/notifications/types/plan-reminder";
 import { placeLine, whenAtPlace } from "./format";
-import { planColumns, type PlanRow } from "./queries";
+import { conversationEnded, planColumns, type PlanRow } from "./queries";
 import { DEFAULT_LENGTH_HOURS } from "./rules";
 import { isoAtPlace } from "./time";
 
@@ -96,7 +96,8 @@ const FEEDBACK_WITHIN_DAYS = 7;
 /**
  * 'How was it?' once, to each of the four who may still receive the conversation, from a meetup's
  * end (or start plus DEFAULT_LENGTH_HOURS); claimed by `feedback_asked_at` like the reminders, at
- * most PLANS_PER_RUN plans a run.
+ * most PLANS_PER_RUN plans a run. Nothing of a plan is sent once its conversation has ended (a
+ * block, a suspension or a couple gone after the meetup started): the plan is claimed, nobody asked.
  */
 export async function askHowItWent(tx: Db, now: Date): Promise<number> {
   const ended = sql`coalesce(${plans.endsAt}, ${plans.startsAt} + ${`${DEFAULT_LENGTH_HOURS} hours`}::interval)`;
@@ -124,7 +125,13 @@ export async function askHowItWent(tx: Db, now: Date): Promise<number> {
     .from(conversations)
     .innerJoin(couples, sql`${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId})`)
     .innerJoin(users, sql`${users.id} in (${couples.partner1Id}, ${couples.partner2Id})`)
-    .where(and(inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]), mayReceive(sql`${users.id}`)));
+    .where(
+      and(
+        inArray(conversations.id, [...new Set(asked.map((p) => p.conversationId))]),
+        sql`not ${conversationEnded}`,
+        mayReceive(sql`${users.id}`),
+      ),
+    );
   const told = asked.flatMap((plan) =>
     people
       .filter((person) => person.conversationId === plan.conversationId)
@@ -147,7 +154,8 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
   const ids = due.map((d) => d.id);
   const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, ids));
   const byId = new Map(rows.map((row) => [row.id, row]));
-  // Those going or maybe who may still receive the conversation (members, no block between the couples).
+  // Those going or maybe who may still receive the conversation (members, no block between the couples),
+  // while it has not ended: a plan left standing in an ended conversation reminds nobody.
   // The plans too are narrowed by the ids (Postgres carries no IN list across a join), so plans and
   // then conversations are read by key, never scanned whole.
   const recipients = await tx
@@ -160,6 +168,7 @@ export async function sendPlanReminders(tx: Db, now: Date): Promise<number> {
         inArray(planAnswers.planId, ids),
         inArray(plans.id, ids),
         inArray(planAnswers.answer, ["going", "maybe"]),
+        sql`not ${conversationEnded}`,
         mayReceive(sql`${planAnswers.userId}`),
       ),
     );

@@ -17,6 +17,17 @@ export const UPCOMING_PER_CONVERSATION = 3;
 /** Without an end, a meetup is taken to last this long (the calendar entry, 'How was it?'). */
 export const DEFAULT_LENGTH_HOURS = 3;
 
+/**
+ * Proposals and changes together, per person, in the shape of lib/rate-limit.ts's `Limit`: each
+ * tells the other three by notification, e-mail and push, so fewer than messages' 30 a minute
+ * and 500 a day (lib/messages/rules.ts); a busy evening of planning, not a script.
+ */
+const PLANNING_TOO_QUICKLY = "You are changing plans too quickly. Please wait a moment.";
+export const PLAN_LIMITS = {
+  perMinute: { bucket: "plan-write:minute", limit: 10, windowSeconds: 60, message: PLANNING_TOO_QUICKLY },
+  perDay: { bucket: "plan-write:day", limit: 50, windowSeconds: 24 * 60 * 60, message: PLANNING_TOO_QUICKLY },
+} as const;
+
 export const ANSWERS = ["going", "maybe", "cant"] as const;
 export type PlanAnswer = (typeof ANSWERS)[number];
 

@@ -8,14 +8,16 @@ export const plansSafety: SafetyReactions = {
   /** A block either way cancels the two couples' upcoming plans. */
   blocked: (tx, block) => cancelPlansBetween(tx, block.blockerCoupleId, block.blockedCoupleId),
   /**
-   * A suspended couple's upcoming plans are cancelled, and a removed plan if still to come; the
-   * others are told it can no longer take place.
+   * A suspended or banned couple can no longer meet: its upcoming plans are cancelled, the other
+   * couples told (a warning or a restriction leaves them: the couple may still meet).
    */
+  sanctioned: async (tx, sanction) => {
+    if (sanction.kind !== "suspend" && sanction.kind !== "ban") return;
+    await cancelPlansOfCouple(tx, sanction.coupleId, await couplePartners(tx, sanction.coupleId));
+  },
+  /** A removed plan is cancelled if still to come, all four told it can no longer take place. */
   reportResolved: async (tx, report) => {
     if (report.targetType === "plan" && report.action === "remove") await cancelRemovedPlan(tx, report.targetId);
-    if (report.targetType === "couple" && report.action === "remove") {
-      await cancelPlansOfCouple(tx, report.targetId, await couplePartners(tx, report.targetId));
-    }
     return [];
   },
 };

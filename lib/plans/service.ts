@@ -13,11 +13,14 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
+import { consumeLimit, limitError } from "@/lib/rate-limit";
+import { assertNotRestricted } from "@/lib/safety/sanctions";
+import { cancelledColumns } from "./ending";
 import { whenAtPlace } from "./format";
 import { PLAN } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
-import { PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION, type PlanAnswer } from "./rules";
+import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION, type PlanAnswer } from "./rules";
 import type { PlanChange, PlanInput } from "./schemas";
 
 /**
@@ -48,6 +51,17 @@ async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date)
   if (row.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (row.startsAt.getTime() <= now.getTime()) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
   return row;
+}
+
+/**
+ * Counts a proposal or a change against the person's PLAN_LIMITS (429 with Retry-After), in its
+ * transaction: a write refused after it costs nothing.
+ */
+async function spendPlanWrite(tx: Db, userId: string): Promise<void> {
+  for (const limit of [PLAN_LIMITS.perMinute, PLAN_LIMITS.perDay]) {
+    const state = await consumeLimit(tx, limit, userId);
+    if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
+  }
 }
 
 /**
@@ -82,7 +96,8 @@ async function tellEveryone(tx: Db, planId: string, people: readonly { userId: s
  * `POST /api/conversations/{id}/plans`: a plan at a place from the place search, its times the
  * place's wall clock. At most UPCOMING_PER_CONVERSATION upcoming per conversation (409), counted
  * under the conversation's row lock so two proposals cannot both take the last place. The other
- * three are notified; all four get the card live.
+ * three are notified; all four get the card live. A restricted couple is refused, and proposals
+ * and changes count against PLAN_LIMITS.
  */
 export async function proposePlan(
   db: Db,
@@ -91,6 +106,8 @@ export async function proposePlan(
   input: PlanInput,
   now = new Date(),
 ): Promise<PlanItem> {
+  // A restricted couple sends the other couple no words, as with messages (403 ACCOUNT_RESTRICTED).
+  await assertNotRestricted(db, member.coupleId);
   // Membership first: a stranger learns nothing, and costs no place lookup.
   await openConversation(db, member, conversationId);
   const place = await inputPlace(input);
@@ -99,6 +116,7 @@ export async function proposePlan(
     await openConversation(tx, member, conversationId, true);
     if ((await upcomingCount(tx, conversationId, now)) >= UPCOMING_PER_CONVERSATION)
       throw new AppError("TOO_MANY_PLANS", PLAN_TEXTS.tooMany);
+    await spendPlanWrite(tx, member.userId);
     const [row] = await tx
       .insert(plans)
       .values({
@@ -153,9 +171,11 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
  * `PATCH /api/plans/{id}`: any of the four changes what, when or where (a cancelled or started
  * plan refuses with 409). A real change asks everyone again: the answers go back to 'not yet',
  * the sequence rises, the reminders for a moved time are due again, and the other three are told
- * what changed. Sending what is already there changes nothing.
+ * what changed. Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
  */
 export async function changePlan(db: Db, member: ActingCouple, planId: string, change: PlanChange, now = new Date()): Promise<PlanItem> {
+  // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED).
+  await assertNotRestricted(db, member.coupleId);
   const before = await memberPlan(db, member, planId);
   if (Object.values(change).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
   const moves =
@@ -179,6 +199,7 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
     if (changed.length === 0) return;
     const window = windowOrThrow(startsLocal, endsLocal, timeZone, now);
     const moved = window.startsAt.getTime() !== row.startsAt.getTime();
+    await spendPlanWrite(tx, member.userId);
     await tx
       .update(plans)
       .set({
@@ -204,7 +225,8 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
 /**
  * `DELETE /api/plans/{id}`: the proposer or their partner cancels it, with an optional reason
  * (the other couple gets 403). The sequence rises, so a calendar that imported it marks it
- * cancelled; the other three are told. Cancelling it again answers it as it is.
+ * cancelled, and a shared link stops working; the other three are told. Cancelling it again
+ * answers it as it is.
  */
 export async function cancelPlan(db: Db, member: ActingCouple, planId: string, reason: string | null, now = new Date()): Promise<PlanItem> {
   const already = await memberPlan(db, member, planId);
@@ -212,10 +234,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
     await openPlan(tx, member, planId, now);
-    await tx
-      .update(plans)
-      .set({ cancelledAt: now, cancelReason: reason, sequence: sql`${plans.sequence} + 1`, updatedAt: sql`now()` })
-      .where(eq(plans.id, planId));
+    await tx.update(plans).set(cancelledColumns(now, reason)).where(eq(plans.id, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     await tellTheOthers(tx, member, item, {
       type: planCancelled.type,

@@ -6,14 +6,14 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { hashToken, newSecretToken, safeEqual } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
 import { endOf } from "./calendar";
-import { memberPlan } from "./queries";
+import { conversationEnded, memberPlan } from "./queries";
 import { PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
 
 /**
  * 'Share with a friend': a read-only link for someone outside the app, made by any of the four.
  * Its token is 256 random bits of which only the SHA-256 is stored; a new link replaces the last,
- * 'Stop sharing' revokes it, and it expires a day after the meetup.
+ * 'Stop sharing' or cancelling the plan revokes it, and it expires a day after the meetup.
  */
 
 const HOUR = 3_600_000;
@@ -54,13 +54,14 @@ export type SharedPlan = {
   timeZone: string;
   place: { name: string; city: string | null; country: string | null };
   venue: string | null;
-  cancelled: boolean;
   meeting: { firstNames: string[]; photoUrl: string | null } | null;
 };
 
 /**
- * The plan behind a shared link, or null: a malformed, unknown, revoked or expired token all read
- * the same. The stored digest is compared again in constant time after the indexed look-up.
+ * The plan behind a shared link, or null: a malformed, unknown, revoked or expired token, a
+ * cancelled plan and one whose conversation has ended (a block, a suspension, a couple gone) all
+ * read the same, so nothing of the couples reaches an outsider once they no longer meet. The
+ * stored digest is compared again in constant time after the indexed look-up.
  */
 export async function sharedPlan(db: Db, token: string, now = new Date()): Promise<SharedPlan | null> {
   if (!TOKEN.test(token)) return null;
@@ -79,10 +80,13 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
       cancelledAt: plans.cancelledAt,
       shareCoupleId: plans.shareCoupleId,
       conversationId: plans.conversationId,
+      ended: conversationEnded,
     })
     .from(plans)
+    .innerJoin(conversations, eq(conversations.id, plans.conversationId))
     .where(and(eq(plans.shareTokenHash, digest), isNotNull(plans.shareTokenHash)));
   if (!row?.hash || !safeEqual(row.hash, digest)) return null;
+  if (row.cancelledAt || row.ended) return null;
   if (
     endOf({ startsAt: row.startsAt.toISOString(), endsAt: row.endsAt?.toISOString() ?? null }).getTime() + SHARE_AFTER_HOURS * HOUR <=
     now.getTime()
@@ -94,7 +98,6 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
     timeZone: row.timeZone,
     place: { name: row.placeName, city: row.placeCity, country: row.placeCountry },
     venue: row.venue,
-    cancelled: row.cancelledAt !== null,
     meeting: await otherCouple(db, row.conversationId, row.shareCoupleId),
   };
 }

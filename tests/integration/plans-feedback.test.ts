@@ -6,6 +6,7 @@ import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
 import { connected, messagingCouple } from "../support/messages";
+import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, PLACES, plan } from "../support/plans";
 
 /** Two couples who met yesterday evening: the plan moved into the past, as time would. */
@@ -42,6 +43,22 @@ describe("'How was it?' after the meetup", () => {
     expect(await asked(cancelled.conversationId)).toEqual([]);
     const [row] = await db.select({ askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
     expect(row!.askedAt).not.toBeNull();
+  });
+
+  it("is not asked once the conversation has ended: a couple suspended after the meetup", async () => {
+    const { two, id, conversationId } = await metYesterday();
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(two.coupleId, { kind: "suspend", reason: "hate" }, headers)).status).toBe(201);
+    const db = await getDb();
+    await runDueWork(db);
+    const asked = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.type, "plan_feedback"), eq(notifications.conversationId, conversationId)));
+    expect(asked).toEqual([]);
+    // Started before the suspension: it is not cancelled, and is asked about no later run either.
+    const [row] = await db.select({ cancelledAt: plans.cancelledAt, askedAt: plans.feedbackAskedAt }).from(plans).where(eq(plans.id, id));
+    expect(row).toEqual({ cancelledAt: null, askedAt: expect.any(Date) });
   });
 
   it("is asked of at most PLANS_PER_RUN plans a run: a larger backlog over the next runs, each plan once", async () => {

@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { notifications, plans } from "@/db/schema";
+import { conversations, notifications, plans } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { PASSWORD } from "../support/api";
 import { block, connected } from "../support/messages";
+import { moderatorCouple, sanctions } from "../support/moderation";
 import { PLACES, plan } from "../support/plans";
 
 async function reminders(title: string) {
@@ -140,6 +141,48 @@ describe("plans that can no longer take place", () => {
     await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
     expect(await reminders("Before the block")).toEqual([]);
     expect((await plan.upcoming(one.a.headers)).json.data).toEqual([]);
+  });
+
+  it("are cancelled by a suspension or a ban of either couple, the other couple told; a restriction leaves them", async () => {
+    const suspended = await answeredPlan("Before the suspension");
+    const banned = await answeredPlan("Before the ban");
+    const restricted = await answeredPlan("Despite the restriction");
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(suspended.one.coupleId, { kind: "suspend", reason: "hate" }, headers)).status).toBe(201);
+    expect((await sanctions.act(banned.two.coupleId, { kind: "ban", reason: "hate" }, headers)).status).toBe(201);
+    expect((await sanctions.act(restricted.one.coupleId, { kind: "restrict", reason: "spam", days: 30 }, headers)).status).toBe(201);
+    const db = await getDb();
+    const stateOf = async (id: string) =>
+      (await db.select({ cancelledAt: plans.cancelledAt, sequence: plans.sequence }).from(plans).where(eq(plans.id, id)))[0]!;
+    const told = (title: string) =>
+      db
+        .select({ userId: notifications.userId, message: notifications.message })
+        .from(notifications)
+        .where(and(eq(notifications.type, "plan_cancelled"), eq(notifications.title, `Plan cancelled: ${title}`)));
+    for (const [pair, title, others] of [
+      [suspended, "Before the suspension", suspended.two],
+      [banned, "Before the ban", banned.one],
+    ] as const) {
+      expect(await stateOf(pair.id)).toMatchObject({ cancelledAt: expect.any(Date), sequence: 1 });
+      const rows = await told(title);
+      expect(rows.map((n) => n.userId).sort()).toEqual([others.a.userId, others.b.userId].sort());
+      expect(rows.every((n) => n.message === "This plan can no longer take place.")).toBe(true);
+    }
+    expect(await stateOf(restricted.id)).toEqual({ cancelledAt: null, sequence: 0 });
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    expect(await reminders("Before the suspension")).toEqual([]);
+    expect(await reminders("Before the ban")).toEqual([]);
+    expect(await reminders("Despite the restriction")).toHaveLength(2);
+  });
+
+  it("send no reminder once the conversation has ended, even for a plan left standing (ended before suspensions cancelled plans)", async () => {
+    const { id, conversationId } = await answeredPlan("Left standing");
+    const db = await getDb();
+    await db.update(conversations).set({ endedAt: new Date() }).where(eq(conversations.id, conversationId));
+    await runDueWork(db, new Date("2026-12-13T18:00:00Z"));
+    await runDueWork(db, new Date("2026-12-14T17:30:00Z"));
+    expect(await reminders("Left standing")).toEqual([]);
+    expect((await db.select({ cancelledAt: plans.cancelledAt }).from(plans).where(eq(plans.id, id)))[0]!.cancelledAt).toBeNull();
   });
 
   it("are cancelled by an account's deletion, every one of them, the people left told each can no longer take place", async () => {

@@ -4,7 +4,8 @@ import { getDb } from "@/db/client";
 import { couples, plans } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { sharedPlan } from "@/lib/plans/share";
-import { connected, messagingCouple } from "../support/messages";
+import { block, connected, messagingCouple } from "../support/messages";
+import { moderatorCouple, sanctions } from "../support/moderation";
 import { PLACES, plan } from "../support/plans";
 
 const tokenOf = (url: string) => new URL(url).pathname.split("/").pop()!;
@@ -35,7 +36,6 @@ describe("'Share with a friend'", () => {
       timeZone: "Europe/Lisbon",
       place: { name: "Lisbon", city: "Lisbon", country: "Portugal" },
       venue: "Time Out Market",
-      cancelled: false,
       meeting: { firstNames: [two.a.firstName, two.b.firstName], photoUrl: "/api/images/couple/abc.jpg" },
     });
     expect(JSON.stringify(seen)).not.toMatch(/Secret note|Lovelace|@example\.com/);
@@ -66,6 +66,52 @@ describe("'Share with a friend'", () => {
     const stranger = await messagingCouple();
     expect((await plan.share(made.id, stranger.a.headers)).status).toBe(404);
     expect((await plan.stopSharing(made.id, stranger.a.headers)).status).toBe(404);
+  });
+
+  it("stops working once the plan is cancelled (its token goes, as 'Stop sharing' does), whoever cancels it", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const shareOf = async (title: string, startsAt: string) => {
+      const made = (await plan.propose(conversationId, { title, startsAt, placeId: PLACES.lisbon }, one.a.headers)).json.data;
+      const token = tokenOf((await plan.share(made.id, two.a.headers)).json.data.url);
+      expect(await sharedPlan(db, token)).not.toBeNull();
+      return { id: made.id as string, token };
+    };
+    const tokenHash = async (id: string) =>
+      (await db.select({ hash: plans.shareTokenHash, couple: plans.shareCoupleId }).from(plans).where(eq(plans.id, id)))[0];
+    const called = await shareOf("Called off", "2026-12-20T19:30");
+    expect((await plan.cancel(called.id, { reason: "Ill" }, one.b.headers)).status).toBe(200);
+    expect(await sharedPlan(db, called.token)).toBeNull();
+    expect(await tokenHash(called.id)).toEqual({ hash: null, couple: null });
+    // A plan cancelled before this rule, its token still stored, is not shown either.
+    const kept = await shareOf("Kept token", "2026-12-21T19:30");
+    await db.update(plans).set({ cancelledAt: new Date() }).where(eq(plans.id, kept.id));
+    expect(await sharedPlan(db, kept.token)).toBeNull();
+    // Cancelled by a block: the same.
+    const blocked = await shareOf("Before the block", "2026-12-22T19:30");
+    await block(one.coupleId, two.b.headers);
+    expect(await sharedPlan(db, blocked.token)).toBeNull();
+    expect(await tokenHash(blocked.id)).toEqual({ hash: null, couple: null });
+  });
+
+  it("stops working once the conversation ends: a couple suspended during the meetup shows no names or photo", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await db.update(couples).set({ profileImageUrl: "/api/images/couple/suspended.jpg" }).where(eq(couples.id, one.coupleId));
+    const made = (
+      await plan.propose(conversationId, { title: "Tapas", startsAt: "2026-12-20T19:30", placeId: PLACES.lisbon }, two.a.headers)
+    ).json.data;
+    const token = tokenOf((await plan.share(made.id, two.b.headers)).json.data.url);
+    // The meetup has started (an hour ago): a suspension no longer cancels it, it ends the conversation.
+    const started = new Date(Date.now() - 3_600_000);
+    await db
+      .update(plans)
+      .set({ startsAt: started, startsLocal: started.toISOString().slice(0, 16) })
+      .where(eq(plans.id, made.id));
+    expect((await sharedPlan(db, token))?.meeting?.photoUrl).toBe("/api/images/couple/suspended.jpg");
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(one.coupleId, { kind: "suspend", reason: "hate" }, headers)).status).toBe(201);
+    expect(await sharedPlan(db, token)).toBeNull();
   });
 
   it("expires a day after the meetup (its end, or start plus 3 hours)", async () => {

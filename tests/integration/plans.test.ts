@@ -3,10 +3,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { liveEvents, notifications, planAnswers, plans } from "@/db/schema";
+import { liveEvents, notifications, planAnswers, plans, rateLimitHits } from "@/db/schema";
 import { timeForViewer } from "@/lib/plans/format";
+import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { proposePlan } from "@/lib/plans/service";
-import { block, connected, messagingCouple } from "../support/messages";
+import { block, connected, messagingCouple, talk } from "../support/messages";
+import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 
 const dinner = (startsAt = daysAhead(15), extra: Record<string, unknown> = {}) => ({
@@ -161,6 +163,62 @@ describe("a plan between two talking couples", () => {
     expect((await plan.propose(conversationId, dinner(daysAhead(13)), two.a.headers)).status).toBe(201);
     const soonest = (await plan.upcoming(one.a.headers)).json.data.map((p: { startsAt: string }) => p.startsAt.slice(0, 10));
     expect(soonest).toEqual([daysAhead(11), daysAhead(12), daysAhead(13)].map((d) => d.slice(0, 10)));
+  });
+});
+
+describe("a restricted couple, and the limits", () => {
+  it("refuses a restricted couple's proposals and changes as it refuses its messages (403 ACCOUNT_RESTRICTED); nothing stored or sent", async () => {
+    const { one, two, conversationId } = await connected();
+    const before = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    const { headers } = await moderatorCouple();
+    expect((await sanctions.act(one.coupleId, { kind: "restrict", reason: "spam", days: 7 }, headers)).status).toBe(201);
+    const message = await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    expect(message.status).toBe(403);
+    for (const refused of [
+      await plan.propose(conversationId, dinner(daysAhead(16), { note: "Buy now at spam.example" }), one.b.headers),
+      await plan.change(before.id, { note: "Buy now at spam.example" }, one.a.headers),
+    ]) {
+      expect(refused.status).toBe(403);
+      expect(refused.json.error).toEqual(message.json.error);
+      expect(refused.json.restriction).toEqual(message.json.restriction);
+    }
+    expect(await planCount(conversationId)).toBe(1);
+    expect((await plan.read(before.id, two.a.headers)).json.data).toMatchObject({ note: null, sequence: 0 });
+    const db = await getDb();
+    const sent = await db
+      .select({ type: notifications.type })
+      .from(notifications)
+      .where(and(eq(notifications.conversationId, conversationId), inArray(notifications.type, ["plan_proposed", "plan_changed"])));
+    expect(sent).toEqual([{ type: "plan_proposed" }, { type: "plan_proposed" }, { type: "plan_proposed" }]);
+    // It still answers, and the other couple still plans.
+    expect((await plan.answer(before.id, "going", one.b.headers)).status).toBe(200);
+    expect((await plan.change(before.id, { venue: "Cervejaria Ramiro" }, two.a.headers)).status).toBe(200);
+  });
+
+  it("limits each person's proposals and changes together (429 with Retry-After); a refused or empty one costs nothing, the partner goes on", async () => {
+    const { one, conversationId } = await connected();
+    const made = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    expect((await plan.propose(conversationId, dinner(daysAhead(-1)), one.a.headers)).status).toBe(400);
+    expect((await plan.change(made.id, { title: "Dinner and a walk" }, one.a.headers)).status).toBe(200);
+    for (let n = 1; n < PLAN_LIMITS.perMinute.limit; n++)
+      expect((await plan.change(made.id, { title: `Dinner, take ${n}` }, one.a.headers)).status).toBe(200);
+    for (const refused of [
+      await plan.change(made.id, { title: "One more" }, one.a.headers),
+      await plan.propose(conversationId, dinner(daysAhead(16)), one.a.headers),
+    ]) {
+      expect(refused.status).toBe(429);
+      expect(refused.json.error).toEqual({ code: "RATE_LIMITED", message: PLAN_LIMITS.perMinute.message });
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    expect((await plan.read(made.id, one.b.headers)).json.data.title).toBe(`Dinner, take ${PLAN_LIMITS.perMinute.limit - 1}`);
+    expect(await planCount(conversationId)).toBe(1);
+    expect((await plan.change(made.id, { title: "From the partner" }, one.b.headers)).status).toBe(200);
+    // A day's worth spent: refused the same way.
+    const db = await getDb();
+    await db
+      .insert(rateLimitHits)
+      .values(Array.from({ length: PLAN_LIMITS.perDay.limit }, () => ({ bucket: PLAN_LIMITS.perDay.bucket, subject: one.b.userId })));
+    expect((await plan.change(made.id, { title: "Again" }, one.b.headers)).status).toBe(429);
   });
 });
 

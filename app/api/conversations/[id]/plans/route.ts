@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { jsonBody, route } from "@/lib/http/route";
 import { conversationParamsSchema } from "@/lib/messages/schemas";
+import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { proposePlanSchema } from "@/lib/plans/schemas";
 import { plansOfConversation, proposePlan } from "@/lib/plans/service";
 
@@ -11,9 +12,14 @@ export const GET = route({ access: "complete-profile", ...params }, async ({ db,
   return NextResponse.json({ data: await plansOfConversation(db, couple, params.id) });
 });
 
-/** A plan by one of the four: 201 `{data: plan}`. */
+/** A plan by one of the four: 201 `{data: plan}`; a restricted couple 403, a person over PLAN_LIMITS 429. */
 export const POST = route(
-  { access: "complete-profile", ...params, input: jsonBody(proposePlanSchema, { firstIssue: true }) },
+  {
+    access: "complete-profile",
+    ...params,
+    limits: [PLAN_LIMITS.perMinute, PLAN_LIMITS.perDay],
+    input: jsonBody(proposePlanSchema, { firstIssue: true }),
+  },
   async ({ db, couple, params, input }) => {
     return NextResponse.json({ data: await proposePlan(db, couple, params.id, input) }, { status: 201 });
   },
