@@ -2,6 +2,7 @@ import "server-only";
 import type { Sql } from "postgres";
 import { AppError } from "@/lib/errors";
 import { within } from "@/lib/timeout";
+import { hasErrorCode } from "./error-codes";
 
 /**
  * A postgres.js pool that survives a database restart without an app restart. postgres.js 3.4.9
@@ -103,11 +104,5 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /** Whether an error (or what caused it: Drizzle wraps driver errors) says the database cannot be reached. */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"))) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
+export const isDatabaseUnavailable = (error: unknown): boolean =>
+  hasErrorCode(error, (code) => UNAVAILABLE_CODES.has(code) || code.startsWith("08"));

@@ -2,6 +2,7 @@ import "server-only";
 import { is } from "drizzle-orm";
 import { PgTransaction, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
+import { hasErrorCode } from "./error-codes";
 
 /**
  * The one way the app opens a transaction. Two things no caller should have to remember:
@@ -24,14 +25,7 @@ type Hook = { state: unknown; flush: (tx: Db, state: unknown) => Promise<void> }
 /** The hooks of each open transaction this module opened; absent once its hooks ran. */
 const open = new WeakMap<Db, Map<symbol, Hook>>();
 
-/** Drizzle wraps the driver's error; the SQLSTATE may sit on a cause. */
-export function isRetryable(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === "string" && RETRYABLE.has(code)) return true;
-  }
-  return false;
-}
+const isRetryable = (error: unknown) => hasErrorCode(error, (code) => RETRYABLE.has(code));
 
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * attempt * (0.5 + Math.random())));
 

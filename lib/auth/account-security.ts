@@ -1,6 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { hasErrorCode } from "@/db/error-codes";
 import { transaction } from "@/db/transaction";
 import { sessions, users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -67,13 +68,8 @@ export async function changePassword(
   });
 }
 
-/** A Postgres unique violation (23505), as thrown or as the cause of Drizzle's "Failed query" error. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 3; current = current.cause, depth++) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
+/** A Postgres unique violation (23505). */
+const isUniqueViolation = (error: unknown) => hasErrorCode(error, (code) => code === "23505");
 
 const emailTakenByOther = async (db: Db, email: string, userId: string) =>
   (

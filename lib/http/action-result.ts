@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { logUnexpected } from "@/lib/log";
-import { fieldErrors } from "./errors";
+import { asKnownError, fieldErrors } from "./errors";
 
 /** What a server action hands back to its form: never a thrown error, never the submitted password. */
 export type ActionFailure = {
@@ -16,15 +16,16 @@ export type ActionFailure = {
 };
 export type ActionResult<T = object> = ({ ok: true } & T) | ActionFailure;
 
-export function actionFailure(error: unknown, fallback = "An unexpected error occurred. Please try again."): ActionFailure {
-  if (error instanceof z.ZodError) {
+export function actionFailure(thrown: unknown, fallback = "An unexpected error occurred. Please try again."): ActionFailure {
+  if (thrown instanceof z.ZodError) {
     return {
       ok: false,
       code: "VALIDATION_ERROR",
       message: "Please fill in all required fields correctly.",
-      fieldErrors: fieldErrors(error),
+      fieldErrors: fieldErrors(thrown),
     };
   }
+  const error = asKnownError(thrown);
   if (error instanceof AppError) {
     const attempts = error.extra.body?.attemptsRemaining;
     return {

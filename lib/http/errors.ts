@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
+import { hasErrorCode } from "@/db/error-codes";
 import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, UNSAFE_TEXT } from "@/lib/fields";
@@ -34,27 +35,36 @@ export function validationError(error: z.ZodError, message = "Please check that 
 /**
  * Postgres's SQLSTATE class 22 ("data exception": 22021 a character the encoding refuses, 22P02 bad
  * text for a type, 22001 too long, 22007/22008 a bad date) means the input was bad, not the server.
- * Drizzle wraps the driver's error, so the code may be on the cause.
  */
-function isDataException(error: unknown): boolean {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 3; cause = cause.cause, depth++) {
-    const { code } = cause as { code?: unknown };
-    if (typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code)) return true;
-  }
-  return false;
-}
+const isDataException = (error: unknown) => hasErrorCode(error, (code) => /^22[0-9A-Z]{3}$/.test(code));
 
 /**
- * The AppError a known failure answers with. An unreachable database is an outage to wait out
- * (503 with Retry-After), not a bug. A data exception is the caller's 400; the log (redacted)
- * still tells us which schema let it through.
+ * A foreign key violation (23503) at a write means what it names was deleted between the domain's
+ * check and its insert (a couple erasing their account as another blocks them): it is gone, as
+ * a missing row is everywhere else.
  */
-function asKnownError(error: unknown): unknown {
+const isVanishedReference = (error: unknown) => hasErrorCode(error, (code) => code === "23503");
+
+export const VANISHED_MESSAGE = "This is no longer available.";
+
+/**
+ * The AppError a known failure answers with, for calls and server actions alike. An unreachable
+ * database is an outage to wait out (503 with Retry-After), not a bug. A data exception is the
+ * caller's 400 and a vanished reference a 404; the log (redacted) still tells us which check let
+ * it through.
+ */
+export function asKnownError(error: unknown): unknown {
   if (error instanceof z.ZodError) return validationError(error);
   if (isDatabaseUnavailable(error)) return databaseUnavailable();
-  if (!isDataException(error)) return error;
-  logUnexpected("api data exception", randomUUID(), error);
-  return new AppError("VALIDATION_ERROR", "Please check that all information is filled out correctly.");
+  if (isDataException(error)) {
+    logUnexpected("data exception", randomUUID(), error);
+    return new AppError("VALIDATION_ERROR", "Please check that all information is filled out correctly.");
+  }
+  if (isVanishedReference(error)) {
+    logUnexpected("vanished reference", randomUUID(), error);
+    return new AppError("NOT_FOUND", VANISHED_MESSAGE);
+  }
+  return error;
 }
 
 /** Turns anything thrown into `{error: {code, message}}` with its status; never a stack trace. */
