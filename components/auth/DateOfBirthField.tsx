@@ -1,12 +1,11 @@
 "use client";
 
-import { useSyncExternalStore, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import { Field } from "@/components/ui/Field";
+import { useBrowserValue } from "@/components/ui/useBrowserValue";
 import { latestAdultBirthDate } from "@/lib/auth/rules";
 
 type Props = Omit<ComponentProps<typeof Field>, "type" | "min" | "max" | "autoComplete">;
-
-const noSubscription = () => () => {};
 
 /**
  * The birth-date picker of the sign-up forms: members are adults, so the latest date is today minus
@@ -15,6 +14,6 @@ const noSubscription = () => () => {};
  * birthday), so the server writes none and the browser sets it as it takes the page over.
  */
 export function DateOfBirthField(props: Props) {
-  const max = useSyncExternalStore(noSubscription, latestAdultBirthDate, () => undefined);
+  const max = useBrowserValue(latestAdultBirthDate, undefined);
   return <Field type="date" min="1900-01-01" max={max} autoComplete="bday" hint="Members are adults, 18 or older." {...props} />;
 }

@@ -2,8 +2,9 @@
 
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState } from "react";
 import { leaveWithFreshSession } from "@/components/auth/leaveWithFreshSession";
+import { useBrowserValue } from "@/components/ui/useBrowserValue";
 import { nextMove, previousStep, type Move, type OnboardingStep } from "@/lib/onboarding/router";
 import type { OnboardingState } from "@/lib/onboarding/queries";
 import { markRegistrationComplete } from "@/lib/registration/client-storage";
@@ -32,13 +33,7 @@ const INTROS = {
 } as const;
 
 /** True once running in the browser: the forms start from drafts in session storage, which the server cannot read. */
-const noSubscription = () => () => undefined;
-const useInBrowser = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+const useInBrowser = () => useBrowserValue(() => true, false);
 
 /** The onboarding router on screen (spec section 4): the current step, its moves, focus and scroll. */
 export function OnboardingFlow({ userId, role, step: startStep, saved: savedAtLoad, interestCategories }: OnboardingState) {

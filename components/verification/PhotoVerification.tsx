@@ -1,10 +1,11 @@
 "use client";
 
-import { useId, useState, useSyncExternalStore } from "react";
+import { useId, useState } from "react";
 import { CropDialog } from "@/components/photos/CropDialog";
 import { PhotoDropZone } from "@/components/photos/PhotoDropZone";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
+import { useBrowserValue } from "@/components/ui/useBrowserValue";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem, photoToFile, type PickedPhoto } from "@/lib/images/client/photo";
 import { IMAGE_SIZES } from "@/lib/images/rules";
@@ -15,14 +16,8 @@ import styles from "./Verification.module.css";
 
 const SELFIE = IMAGE_SIZES["verification-selfie"];
 
-const noSubscription = () => () => {};
 /** Whether the browser offers a camera to the page (never on the server's render, so hydration agrees). */
-const useHasCamera = () =>
-  useSyncExternalStore(
-    noSubscription,
-    () => Boolean(navigator.mediaDevices?.getUserMedia),
-    () => false,
-  );
+const useHasCamera = () => useBrowserValue(() => Boolean(navigator.mediaDevices?.getUserMedia), false);
 
 /** What the partner's verification stands at, in words. */
 function StateLine({ state }: { state: MyVerification }) {
