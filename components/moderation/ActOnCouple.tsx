@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { FormActions } from "@/components/ui/FormActions";
 import { sanctionCoupleAction } from "@/app/(app)/moderation/actions";
 import { GUIDELINES, RESTRICT_DAYS, SANCTION_KINDS } from "@/lib/safety/rules";
@@ -14,7 +15,6 @@ const KIND_LABELS = { warn: "Warn", restrict: "Restrict", suspend: "Suspend", ba
 
 /** Warn, restrict (1, 7 or 30 days), suspend or ban, with a guideline and a note for the record. */
 export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId?: string }) {
-  const id = useId();
   const [result, setResult] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const {
     register,
@@ -36,63 +36,44 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
     <form onSubmit={submit} noValidate aria-label="Act on this couple">
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
       {reportId && <p>Acting from a report: its open reports are closed as handled.</p>}
-      <div className="field">
-        <label htmlFor={`${id}-kind`}>Action</label>
-        <select id={`${id}-kind`} {...register("kind")}>
-          {SANCTION_KINDS.map((value) => (
-            <option key={value} value={value}>
-              {KIND_LABELS[value]}
-            </option>
-          ))}
-        </select>
-      </div>
-      {kind === "restrict" && (
-        <div className="field">
-          <label htmlFor={`${id}-days`}>For</label>
-          <select
-            id={`${id}-days`}
-            {...register("days")}
-            aria-invalid={errors.days ? true : undefined}
-            aria-describedby={errors.days ? `${id}-days-error` : undefined}
-          >
-            {RESTRICT_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {days} day{days === 1 ? "" : "s"}
+      <FieldFrame label="Action">
+        {(control) => (
+          <select {...control} {...register("kind")}>
+            {SANCTION_KINDS.map((value) => (
+              <option key={value} value={value}>
+                {KIND_LABELS[value]}
               </option>
             ))}
           </select>
-          {errors.days && (
-            <span id={`${id}-days-error`} className="field-error">
-              {errors.days.message}
-            </span>
-          )}
-        </div>
-      )}
-      <div className="field">
-        <label htmlFor={`${id}-reason`}>Guideline broken</label>
-        <select id={`${id}-reason`} {...register("reason")}>
-          {GUIDELINES.map((guideline) => (
-            <option key={guideline.key} value={guideline.key}>
-              {guideline.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-note`}>Note for the record</label>
-        <textarea
-          id={`${id}-note`}
-          rows={3}
-          {...register("note")}
-          aria-invalid={errors.note ? true : undefined}
-          aria-describedby={errors.note ? `${id}-note-error` : undefined}
-        />
-        {errors.note && (
-          <span id={`${id}-note-error`} className="field-error">
-            {errors.note.message}
-          </span>
         )}
-      </div>
+      </FieldFrame>
+      {kind === "restrict" && (
+        <FieldFrame label="For" error={errors.days?.message}>
+          {(control) => (
+            <select {...control} {...register("days")}>
+              {RESTRICT_DAYS.map((days) => (
+                <option key={days} value={days}>
+                  {days} day{days === 1 ? "" : "s"}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+      )}
+      <FieldFrame label="Guideline broken">
+        {(control) => (
+          <select {...control} {...register("reason")}>
+            {GUIDELINES.map((guideline) => (
+              <option key={guideline.key} value={guideline.key}>
+                {guideline.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </FieldFrame>
+      <FieldFrame label="Note for the record" error={errors.note?.message}>
+        {(control) => <textarea {...control} rows={3} {...register("note")} />}
+      </FieldFrame>
       <FormActions tone="danger" label={`${KIND_LABELS[kind ?? "warn"]} this couple`} busyLabel="Saving..." busy={isSubmitting} />
     </form>
   );

@@ -1,16 +1,16 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { appealAction } from "@/lib/safety/client/api";
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.appealSchema);
 
 /** Appeal one action, once (1-1,000 characters). */
 export function AppealForm({ sanctionId }: { sanctionId: string }) {
-  const id = useId();
   const router = useRouter();
   const [failed, setFailed] = useState<string | null>(null);
   const {
@@ -30,21 +30,9 @@ export function AppealForm({ sanctionId }: { sanctionId: string }) {
   return (
     <form onSubmit={submit} noValidate aria-label="Appeal this action">
       {failed && <Alert tone="error">{failed}</Alert>}
-      <div className="field">
-        <label htmlFor={`${id}-body`}>Your appeal</label>
-        <textarea
-          id={`${id}-body`}
-          rows={3}
-          {...register("body")}
-          aria-invalid={errors.body ? true : undefined}
-          aria-describedby={errors.body ? `${id}-body-error` : undefined}
-        />
-        {errors.body && (
-          <span id={`${id}-body-error`} className="field-error">
-            {errors.body.message}
-          </span>
-        )}
-      </div>
+      <FieldFrame label="Your appeal" error={errors.body?.message}>
+        {(control) => <textarea {...control} rows={3} {...register("body")} />}
+      </FieldFrame>
       <button type="submit" className="button button-secondary" disabled={isSubmitting}>
         Appeal
       </button>

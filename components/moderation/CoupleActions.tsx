@@ -1,15 +1,15 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
 import { liftSanctionAction } from "@/app/(app)/moderation/actions";
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.liftSchema);
 
 /** Lift a standing action, with a reason the log keeps. */
 export function CoupleActions({ sanctionId, kind }: { sanctionId: string; kind: string }) {
-  const id = useId();
   const [failed, setFailed] = useState<string | null>(null);
   const {
     register,
@@ -24,20 +24,7 @@ export function CoupleActions({ sanctionId, kind }: { sanctionId: string; kind: 
   return (
     <form onSubmit={submit} noValidate aria-label={`Lift this ${kind}`}>
       {failed && <Alert tone="error">{failed}</Alert>}
-      <div className="field">
-        <label htmlFor={`${id}-reason`}>Reason to lift</label>
-        <input
-          id={`${id}-reason`}
-          {...register("reason")}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={errors.reason ? `${id}-reason-error` : undefined}
-        />
-        {errors.reason && (
-          <span id={`${id}-reason-error`} className="field-error">
-            {errors.reason.message}
-          </span>
-        )}
-      </div>
+      <Field label="Reason to lift" error={errors.reason?.message} {...register("reason")} />
       <button type="submit" className="button button-secondary" disabled={isSubmitting}>
         Lift
       </button>

@@ -1,6 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import { Field } from "@/components/ui/Field";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { LoadMore } from "@/components/ui/LoadMore";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useLoadMore } from "@/components/ui/useLoadMore";
@@ -61,32 +63,31 @@ export function ModerationLog({
   return (
     <>
       <form method="get" className={styles.filters} aria-label="Filter the log">
-        <div className="field">
-          <label htmlFor="log-moderator">Moderator</label>
-          <select id="log-moderator" name="moderator" defaultValue={filters.moderator}>
-            <option value="">Anyone</option>
-            {team.map((person) => (
-              <option key={person.userId} value={person.userId}>
-                {person.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="log-action">Action</label>
-          <select id="log-action" name="action" defaultValue={filters.action}>
-            <option value="">Any action</option>
-            {LOG_ACTIONS.map((action) => (
-              <option key={action} value={action}>
-                {logActionLabel(action)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="log-couple">Couple id</label>
-          <input id="log-couple" name="couple" defaultValue={filters.couple} autoComplete="off" />
-        </div>
+        <FieldFrame label="Moderator">
+          {(control) => (
+            <select {...control} name="moderator" defaultValue={filters.moderator}>
+              <option value="">Anyone</option>
+              {team.map((person) => (
+                <option key={person.userId} value={person.userId}>
+                  {person.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+        <FieldFrame label="Action">
+          {(control) => (
+            <select {...control} name="action" defaultValue={filters.action}>
+              <option value="">Any action</option>
+              {LOG_ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {logActionLabel(action)}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
+        <Field label="Couple id" name="couple" defaultValue={filters.couple} autoComplete="off" />
         <button type="submit" className="button button-secondary">
           Filter
         </button>

@@ -1,8 +1,10 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
+import { Field } from "@/components/ui/Field";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { grantRoleAction, revokeRoleAction } from "@/app/(app)/moderation/team/actions";
 import { TEAM_ROLES } from "@/lib/membership/roles";
 import styles from "./Moderation.module.css";
@@ -13,7 +15,6 @@ type TeamMember = { userId: string; name: string; role: string };
 
 /** Admins only: the moderators and admins (revoke any but oneself) and a grant by e-mail; each change is logged. */
 export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: string }) {
-  const id = useId();
   const [result, setResult] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const {
@@ -57,32 +58,18 @@ export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: st
         ))}
       </ul>
       <form onSubmit={grant} noValidate aria-label="Grant a role">
-        <div className="field">
-          <label htmlFor={`${id}-email`}>E-mail of the account</label>
-          <input
-            id={`${id}-email`}
-            type="email"
-            autoComplete="off"
-            {...register("email")}
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? `${id}-email-error` : undefined}
-          />
-          {errors.email && (
-            <span id={`${id}-email-error`} className="field-error">
-              {errors.email.message}
-            </span>
+        <Field label="E-mail of the account" type="email" autoComplete="off" error={errors.email?.message} {...register("email")} />
+        <FieldFrame label="Role">
+          {(control) => (
+            <select {...control} {...register("role")}>
+              {TEAM_ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {role === "admin" ? "Admin" : "Moderator"}
+                </option>
+              ))}
+            </select>
           )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-role`}>Role</label>
-          <select id={`${id}-role`} {...register("role")}>
-            {TEAM_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {role === "admin" ? "Admin" : "Moderator"}
-              </option>
-            ))}
-          </select>
-        </div>
+        </FieldFrame>
         <button type="submit" className="button button-primary" disabled={isSubmitting}>
           {isSubmitting ? "Granting..." : "Grant"}
         </button>

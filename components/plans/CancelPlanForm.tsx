@@ -1,6 +1,7 @@
 "use client";
 
 import { useZodForm } from "@/components/forms/useZodForm";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { FormActions } from "@/components/ui/FormActions";
 import { CANCEL_REASON_MAX } from "@/lib/plans/rules";
 
@@ -27,22 +28,9 @@ export function CancelPlanForm({ id, busy, onCancel, onKeep }: Props) {
 
   return (
     <form onSubmit={submit} noValidate>
-      <div className="field">
-        <label htmlFor={id}>Reason (optional)</label>
-        <textarea
-          id={id}
-          rows={2}
-          maxLength={CANCEL_REASON_MAX}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={errors.reason ? `${id}-error` : undefined}
-          {...register("reason")}
-        />
-        {errors.reason?.message && (
-          <span id={`${id}-error`} className="field-error">
-            {errors.reason.message}
-          </span>
-        )}
-      </div>
+      <FieldFrame label="Reason (optional)" error={errors.reason?.message} id={id}>
+        {(control) => <textarea {...control} rows={2} maxLength={CANCEL_REASON_MAX} {...register("reason")} />}
+      </FieldFrame>
       <FormActions
         label="Cancel plan"
         busyLabel="Cancelling..."

@@ -6,6 +6,7 @@ import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { ApiError } from "@/lib/transport/client";
 import { changePlan, proposePlan } from "@/lib/plans/client/api";
@@ -137,29 +138,22 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
         )}
       />
       {typedPlace && (
-        <div className="field">
+        <>
           <p className="field-hint" role="status">
             Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.
           </p>
-          <label htmlFor="plan-zone">Time zone of the place</label>
-          <select
-            id="plan-zone"
-            aria-invalid={errors.timeZone ? true : undefined}
-            aria-describedby={errors.timeZone ? "plan-zone-error" : undefined}
-            {...register("timeZone")}
-          >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replace(/_/g, " ")}
-              </option>
-            ))}
-          </select>
-          {errors.timeZone && (
-            <span id="plan-zone-error" className="field-error" role="alert">
-              {errors.timeZone.message}
-            </span>
-          )}
-        </div>
+          <FieldFrame label="Time zone of the place" error={errors.timeZone?.message}>
+            {(control) => (
+              <select {...control} {...register("timeZone")}>
+                {zones.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone.replace(/_/g, " ")}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FieldFrame>
+        </>
       )}
       <p className="field-hint">Times are the place&apos;s own: everyone sees them in its time zone.</p>
       <Field
@@ -169,22 +163,9 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
         error={errors.venue?.message}
         {...register("venue")}
       />
-      <div className="field">
-        <label htmlFor="plan-note">Note (optional)</label>
-        <textarea
-          id="plan-note"
-          rows={3}
-          maxLength={NOTE_MAX * 2}
-          aria-invalid={errors.note ? true : undefined}
-          aria-describedby={errors.note ? "plan-note-error" : undefined}
-          {...register("note")}
-        />
-        {errors.note && (
-          <span id="plan-note-error" className="field-error" role="alert">
-            {errors.note.message}
-          </span>
-        )}
-      </div>
+      <FieldFrame label="Note (optional)" error={errors.note?.message}>
+        {(control) => <textarea {...control} rows={3} maxLength={NOTE_MAX * 2} {...register("note")} />}
+      </FieldFrame>
       <FormActions
         label={plan ? "Change and ask again" : "Propose"}
         busyLabel="Saving..."

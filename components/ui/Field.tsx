@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { FieldFrame } from "./FieldFrame";
 import styles from "./Field.module.css";
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
@@ -9,42 +10,24 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   hint?: ReactNode;
 };
 
-/** A labelled input whose error and hint are announced with it (aria-describedby). */
+/** A labelled input whose error and hint are announced with it; a password's can be shown. */
 export function Field({ label, error, hint, id, type = "text", ...input }: FieldProps) {
-  const generated = useId();
-  const inputId = id ?? generated;
   const [revealed, setRevealed] = useState(false);
   const isPassword = type === "password";
-  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <label htmlFor={inputId}>{label}</label>
-      <div className={isPassword ? styles.withAction : undefined}>
-        <input
-          id={inputId}
-          type={isPassword && revealed ? "text" : type}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...input}
-        />
-        {isPassword && (
-          <button type="button" className={styles.action} onClick={() => setRevealed((value) => !value)}>
-            {/* Its name is what it shows ('Show password', then 'Hide password'), as voice control says it. */}
-            {revealed ? "Hide" : "Show"}
-            <span className="visually-hidden"> password</span>
-          </button>
-        )}
-      </div>
-      {hint && (
-        <div id={`${inputId}-hint`} className="field-hint">
-          {hint}
+    <FieldFrame label={label} error={error} hint={hint} id={id}>
+      {(control) => (
+        <div className={isPassword ? styles.withAction : undefined}>
+          <input {...control} type={isPassword && revealed ? "text" : type} {...input} />
+          {isPassword && (
+            <button type="button" className={styles.action} onClick={() => setRevealed((value) => !value)}>
+              {/* Its name is what it shows ('Show password', then 'Hide password'), as voice control says it. */}
+              {revealed ? "Hide" : "Show"}
+              <span className="visually-hidden"> password</span>
+            </button>
+          )}
         </div>
       )}
-      {error && (
-        <p id={`${inputId}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

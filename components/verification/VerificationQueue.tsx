@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { LoadMore } from "@/components/ui/LoadMore";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useLoadMore } from "@/components/ui/useLoadMore";
@@ -67,17 +68,18 @@ function Pending({ item, onDecided }: { item: PendingVerification; onDecided(id:
         <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("approve")}>
           Approve
         </button>
-        <div className="field">
-          <label htmlFor={reasonId}>Reason to refuse</label>
-          <select id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)}>
-            <option value="">Choose a reason</option>
-            {REFUSAL_REASONS.map((option) => (
-              <option key={option.key} value={option.key}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FieldFrame label="Reason to refuse">
+          {(control) => (
+            <select {...control} value={reason} onChange={(event) => setReason(event.target.value)}>
+              <option value="">Choose a reason</option>
+              {REFUSAL_REASONS.map((option) => (
+                <option key={option.key} value={option.key}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </FieldFrame>
         <button type="button" className="button button-danger" disabled={busy} onClick={() => decide("refuse")}>
           Refuse
         </button>
