@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { ReportDialog } from "@/components/safety/SafetyDialogs";
 import { Dialog } from "@/components/ui/Dialog";
 import { giveFeedback } from "@/lib/plans/client/api";
@@ -21,8 +21,14 @@ export function HowWasIt({ plan }: { plan: PlanView }) {
   const [error, setError] = useState<string | null>(null);
   const [report, setReport] = useState<string | null>(null);
   const [again, setAgain] = useState(false);
+  const after = useRef<HTMLDivElement>(null);
+  // The answer that opened the report is gone once saved: focus comes back to what replaced it.
+  const closeReport = () => {
+    setReport(null);
+    requestAnimationFrame(() => after.current?.focus());
+  };
   return (
-    <div className={styles.after}>
+    <div ref={after} className={styles.after} tabIndex={-1}>
       {plan.metOn && (
         <div className={styles.actions}>
           <MetOn date={plan.metOn} />
@@ -72,7 +78,7 @@ export function HowWasIt({ plan }: { plan: PlanView }) {
           )}
         </fieldset>
       )}
-      {report && <ReportDialog open onClose={() => setReport(null)} targetType="plan" targetId={report} />}
+      {report && <ReportDialog open onClose={closeReport} targetType="plan" targetId={report} />}
     </div>
   );
 }

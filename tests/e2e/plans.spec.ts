@@ -281,6 +281,11 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await reporting.getByLabel("Note (optional)").fill("They left us waiting and were rude");
   await reporting.getByRole("button", { name: "Send Report" }).click();
   await expect(reporting.getByRole("status")).toBeVisible();
+  // Closed, focus comes back to the plan's 'after' part (the answer that opened the report is gone), not to the page's start.
+  await reporting.getByRole("button", { name: "Close", exact: true }).last().click();
+  await expect(reporting).toHaveCount(0);
+  await expect(card(sergio).getByText(/only you see your answer/)).toBeVisible();
+  await expect(sergio.page.locator(":focus")).toContainText("only you see your answer");
   const filed = await runDatabase((db) => db`select target_type, note from reports where target_id = ${planId}`);
   expect(filed.map((row) => [row.target_type, row.note])).toEqual([["plan", "They left us waiting and were rude"]]);
 
