@@ -9,7 +9,15 @@ import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
-import { mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/display";
+import {
+  arrivalsText,
+  mergeMessages,
+  THREAD_POLL_MS,
+  threadItems,
+  withMessage,
+  type Message,
+  type ThreadValue,
+} from "@/lib/messages/display";
 import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
 import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
@@ -74,6 +82,12 @@ export function Thread({
   const hasOlder = olderLeft ?? latest?.hasMore ?? false;
   const lastId = messages.at(-1)?.id ?? null;
   const oldestId = messages[0]?.id ?? null;
+  // What arrived since the newest message before: the one thing read out as the thread changes.
+  // Its key is null while loading (the first page is not an arrival), "" while the thread is empty.
+  const heardKey = latest ? (lastId ?? "") : null;
+  const [heard, setHeard] = useState({ key: heardKey, arrivals: "" });
+  if (heard.key !== heardKey)
+    setHeard({ key: heardKey, arrivals: heard.key === null || heardKey === null ? "" : arrivalsText(messages, heard.key, viewerId) });
 
   async function loadOlder() {
     if (!oldestId || loadingOlder || !hasOlder) return;
@@ -199,7 +213,8 @@ export function Thread({
         initial={initialPlans}
         onEnded={markEnded}
       />
-      <div ref={log} className={styles.log} role="log" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
+      {/* Silent itself: older pages load into it, reactions and 'Seen by' change in it; the status below reads out arrivals. */}
+      <div ref={log} className={styles.log} role="log" aria-live="off" aria-label="Messages" tabIndex={0} onScroll={onScroll}>
         {hasOlder && (
           <p className={styles.older}>
             <button type="button" className="button-link" onClick={() => void loadOlder()} disabled={loadingOlder}>
@@ -234,6 +249,9 @@ export function Thread({
           )}
         </ol>
       </div>
+      <p className="visually-hidden" role="status" data-testid="arrivals">
+        {heard.arrivals}
+      </p>
       {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
         <p className={styles.ended} role="status">

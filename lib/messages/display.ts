@@ -8,6 +8,7 @@ import type { SenderFacts } from "@/lib/connections/sender-facts";
 import type { InboxItem } from "./inbox";
 import type { ConversationDetail, MessageItem } from "./queries";
 import { REACTION_KINDS, reactionCounts, type ReactionKind } from "@/lib/reactions/rules";
+import { excerpt } from "@/lib/plain-text";
 import { MESSAGE_TEXTS } from "./rules";
 
 export type Message = MessageItem;
@@ -45,6 +46,22 @@ export function lastMessageLine(message: Message | null, viewerUserId: string): 
   const text = message.body?.trim() ? message.body.replace(/\s+/g, " ").trim() : INBOX_TEXTS.photo;
   const who = message.author.userId === viewerUserId ? "You" : message.author.firstName;
   return `${who}: ${text}`;
+}
+
+/**
+ * What a screen reader hears as messages arrive (the thread's log itself is silent, as older
+ * pages, reactions and 'Seen by' change it too): the others' messages after `sinceId` (all of
+ * them when it is "", the thread was empty), each as 'Ana: the start of her words'. Nothing when
+ * `sinceId` is not among them (another conversation's).
+ */
+export function arrivalsText(messages: readonly Message[], sinceId: string, viewerUserId: string): string {
+  const since = sinceId === "" ? -1 : messages.findIndex((message) => message.id === sinceId);
+  if (sinceId !== "" && since < 0) return "";
+  return messages
+    .slice(since + 1)
+    .filter((message) => message.author.userId !== viewerUserId && !message.deleted)
+    .map((message) => `${message.author.firstName}: ${message.body?.trim() ? excerpt(message.body) : INBOX_TEXTS.photo}`)
+    .join("\n");
 }
 
 /** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Thaddeus'. */

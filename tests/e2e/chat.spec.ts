@@ -11,6 +11,8 @@ test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
 const thread = (who: { page: Page }) => who.page.getByRole("log", { name: "Messages" });
 const message = (who: { page: Page }, text: string) => thread(who).getByTestId("message").filter({ hasText: text });
+/** What a screen reader hears as the thread changes: the log itself is silent, arrivals are read out. */
+const heard = (who: { page: Page }) => who.page.getByRole("status").and(who.page.getByTestId("arrivals"));
 
 async function send(who: { page: Page }, text: string) {
   await who.page.getByRole("textbox", { name: "Message" }).fill(text);
@@ -45,6 +47,10 @@ test("reply, react and edit in a conversation, live for the other couple", async
 
   await send(paula, "Saturday at 8 near the market?");
   await expect(message(lucia, "Saturday at 8 near the market?")).toBeVisible({ timeout: 15_000 });
+  // Lucia hears the arrival; Paula does not hear her own words read back, and the log stays silent.
+  await expect(heard(lucia)).toHaveText("Paula: Saturday at 8 near the market?");
+  await expect(heard(paula)).toHaveText("");
+  await expect(thread(lucia)).toHaveAttribute("aria-live", "off");
 
   // Lucia replies to it: the quote shows above her answer, for both.
   await menu(lucia, "Saturday at 8 near the market?", "Reply");
@@ -67,6 +73,9 @@ test("reply, react and edit in a conversation, live for the other couple", async
   );
   const heart = message(lucia, "Perfect, we will book").getByRole("group", { name: "Reactions" });
   await expect(heart.getByRole("button", { name: /heart: who reacted/ })).toContainText("1", { timeout: 15_000 });
+  // A reaction is not an arrival: Paula last heard Lucia's answer; Lucia's own answer came after Paula's message, so nothing.
+  await expect(heard(paula)).toHaveText("Lucia: Perfect, we will book");
+  await expect(heard(lucia)).toHaveText("");
 
   // Paula edits her message within 15 minutes: Lucia sees the new words, marked edited.
   await menu(paula, "Saturday at 8 near the market?", "Edit");

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import {
   approvalLine,
+  arrivalsText,
   authorLine,
   dayLabel,
   lastMessageLine,
@@ -32,6 +33,27 @@ const message = (id: string, createdAt: string, author = marisol, more: Partial<
 });
 
 describe("how a conversation reads", () => {
+  it("announces only the others' messages that arrived after the last one heard, photos and long words included", () => {
+    const rui = { ...ana, userId: "u-rui", firstName: "Rui" };
+    const thread = [
+      message("1", "2026-01-01T10:00:00Z", ana),
+      message("2", "2026-01-01T10:01:00Z", marisol),
+      message("3", "2026-01-01T10:02:00Z", ana, { body: "  see\n you " }),
+      message("4", "2026-01-01T10:03:00Z", rui, { body: null, photoUrl: "/p.jpg" }),
+      message("5", "2026-01-01T10:04:00Z", ana, { deleted: true, body: null }),
+      message("6", "2026-01-01T10:05:00Z", rui, { body: "x".repeat(500) }),
+    ];
+    const heard = arrivalsText(thread, "1", "u-marisol").split("\n");
+    expect(heard.slice(0, 2)).toEqual(["Ana: see you", "Rui: Photo"]);
+    expect(heard[2]!.length).toBeLessThan(220);
+    expect(arrivalsText(thread, "6", "u-marisol")).toBe("");
+    // Another conversation's last message announces nothing; an empty thread's first messages are arrivals.
+    expect(arrivalsText(thread, "gone", "u-marisol")).toBe("");
+    expect(arrivalsText(thread.slice(0, 2), "", "u-marisol")).toBe("Ana: text 1");
+    // One's own words are never read back.
+    expect(arrivalsText(thread.slice(0, 2), "1", "u-marisol")).toBe("");
+  });
+
   it("names an author as person of couple", () => {
     expect(authorLine(marisol)).toBe("Marisol of Marisol & Thaddeus");
   });
