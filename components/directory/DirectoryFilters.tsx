@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { Dialog } from "@/components/ui/Dialog";
+import { SelectField } from "@/components/ui/SelectField";
 import { COUPLE_TYPES } from "@/lib/couples/rules";
 import { fetchDirectoryCount } from "@/lib/directory/client/api";
 import {
@@ -158,32 +159,26 @@ export function DirectoryFilters({ filters, hasLocation, view }: Props) {
         >
           {filters.q && <input type="hidden" name="q" value={filters.q} />}
           <div className={styles.fields}>
-            <div className="field">
-              <label htmlFor="directory-distance">Distance</label>
-              <select
-                id="directory-distance"
-                name="distance"
-                defaultValue={filters.distance ? String(filters.distance) : ""}
-                disabled={!hasLocation}
-                aria-describedby={hasLocation ? undefined : "directory-location-hint"}
-              >
-                {DISTANCE_OPTIONS.map((option) => (
-                  <option key={option.label} value={option.value ?? ""}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor="directory-sort">Sort by</label>
-              <select id="directory-sort" name="sort" defaultValue={filters.sort}>
-                {DIRECTORY_SORTS.map((sort) => (
-                  <option key={sort} value={sort} disabled={sort === "nearest" && !hasLocation}>
-                    {SORT_LABELS[sort]}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField
+              label="Distance"
+              id="directory-distance"
+              name="distance"
+              defaultValue={filters.distance ? String(filters.distance) : ""}
+              disabled={!hasLocation}
+              aria-describedby={hasLocation ? undefined : "directory-location-hint"}
+              options={DISTANCE_OPTIONS.map((option) => ({ value: option.value ?? "", label: option.label }))}
+            />
+            <SelectField
+              label="Sort by"
+              id="directory-sort"
+              name="sort"
+              defaultValue={filters.sort}
+              options={DIRECTORY_SORTS.map((sort) => ({
+                value: sort,
+                label: SORT_LABELS[sort],
+                disabled: sort === "nearest" && !hasLocation,
+              }))}
+            />
             {!hasLocation && (
               <p className={styles.hint} id="directory-location-hint">
                 {DIRECTORY_TEXTS.noLocation} <Link href="/settings/location">Set your location</Link>

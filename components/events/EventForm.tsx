@@ -8,6 +8,7 @@ import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
+import { SelectField } from "@/components/ui/SelectField";
 import {
   EVENT_CAPACITY_MAX,
   EVENT_CAPACITY_MIN,
@@ -21,6 +22,8 @@ import {
 import styles from "./EventForm.module.css";
 
 // The checks load on the first submit, so the page's first paint ships no zod.
+const CURRENCY_OPTIONS = EVENT_CURRENCIES.map((currency) => ({ value: currency, label: currency }));
+
 const loadSchema = () => import("@/lib/events/schemas").then((schemas) => schemas.eventFormSchema);
 
 const EMPTY: EventFormValues = { title: "", startsAt: "", placeId: "", capacity: "", price: "", currency: "EUR", description: "" };
@@ -130,20 +133,13 @@ export function EventForm() {
           hint="0 for a free event."
           {...register("price")}
         />
-        <div className="field">
-          <label htmlFor={`${id}-currency`}>Currency</label>
-          <select
-            id={`${id}-currency`}
-            defaultValue="EUR"
-            aria-invalid={errors.currency?.message ? true : undefined}
-            {...register("currency")}
-          >
-            {EVENT_CURRENCIES.map((currency) => (
-              <option key={currency}>{currency}</option>
-            ))}
-          </select>
-          {errors.currency?.message && <p className="field-error">{errors.currency?.message}</p>}
-        </div>
+        <SelectField
+          label="Currency"
+          defaultValue="EUR"
+          error={errors.currency?.message}
+          options={CURRENCY_OPTIONS}
+          {...register("currency")}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description</label>

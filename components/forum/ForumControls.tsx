@@ -1,8 +1,11 @@
 import Link from "next/link";
 import { FORUM_SORTS, FORUM_TOPICS, LOCAL_RADII_KM, topicLabel, type ForumSort } from "@/lib/forum/rules";
 import { forumHref, type ListQuery } from "@/lib/forum/list-href";
+import { SelectField } from "@/components/ui/SelectField";
 import styles from "./ForumControls.module.css";
 
+const TOPIC_OPTIONS = [{ value: "", label: "All topics" }, ...FORUM_TOPICS];
+const RADIUS_OPTIONS = LOCAL_RADII_KM.map((km) => ({ value: km, label: `Within ${km} km` }));
 const GLOBAL_SORTS: readonly ForumSort[] = ["latest", "new", "top"];
 const LOCAL_SORTS: readonly ForumSort[] = ["nearest", "latest"];
 
@@ -42,28 +45,9 @@ export function ForumControls({ query }: { query: ListQuery }) {
         </nav>
         <form className={styles.filters} method="get" action={query.scope === "local" ? "/forum/local" : "/forum"} role="search">
           <input type="hidden" name="sort" value={query.sort} />
-          <div className="field">
-            <label htmlFor="forum-topic">Topic</label>
-            <select id="forum-topic" name="topic" defaultValue={query.topic ?? ""}>
-              <option value="">All topics</option>
-              {FORUM_TOPICS.map((topic) => (
-                <option key={topic.value} value={topic.value}>
-                  {topic.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField label="Topic" id="forum-topic" name="topic" defaultValue={query.topic ?? ""} options={TOPIC_OPTIONS} />
           {query.scope === "local" && (
-            <div className="field">
-              <label htmlFor="forum-radius">Distance</label>
-              <select id="forum-radius" name="radius" defaultValue={String(query.radius)}>
-                {LOCAL_RADII_KM.map((km) => (
-                  <option key={km} value={km}>
-                    Within {km} km
-                  </option>
-                ))}
-              </select>
-            </div>
+            <SelectField label="Distance" id="forum-radius" name="radius" defaultValue={String(query.radius)} options={RADIUS_OPTIONS} />
           )}
           <div className={`field ${styles.search}`}>
             <label htmlFor="forum-q">Search posts</label>

@@ -3,6 +3,7 @@
 import type { Ref } from "react";
 import { BODY_MAX, FORUM_TOPICS, TITLE_MAX } from "@/lib/forum/rules";
 import type { ForumMention } from "@/lib/forum/client/api";
+import { SelectField } from "@/components/ui/SelectField";
 import { MentionTextarea } from "./MentionTextarea";
 
 /**
@@ -42,32 +43,17 @@ export function TitleField({ idPrefix, value, error, disabled, onChange, inputRe
 
 /** `placeholder`: a first, empty choice (the composer asks for a topic; a post being edited has one). */
 export function TopicField({ idPrefix, value, error, disabled, onChange, placeholder }: FieldProps & { placeholder?: string }) {
-  const id = `${idPrefix}-topic`;
   return (
-    <div className="field">
-      <label htmlFor={id}>Topic</label>
-      <select
-        id={id}
-        name="topic"
-        value={value}
-        disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => onChange(event.target.value)}
-      >
-        {placeholder !== undefined && <option value="">{placeholder}</option>}
-        {FORUM_TOPICS.map((t) => (
-          <option key={t.value} value={t.value}>
-            {t.label}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
-    </div>
+    <SelectField
+      label="Topic"
+      id={`${idPrefix}-topic`}
+      name="topic"
+      value={value}
+      disabled={disabled}
+      error={error}
+      onChange={(event) => onChange(event.target.value)}
+      options={placeholder === undefined ? FORUM_TOPICS : [{ value: "", label: placeholder }, ...FORUM_TOPICS]}
+    />
   );
 }
 

@@ -6,12 +6,16 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { FieldFrame } from "@/components/ui/FieldFrame";
 import { FormActions } from "@/components/ui/FormActions";
+import { SelectField } from "@/components/ui/SelectField";
 import { sanctionCoupleAction } from "@/app/(app)/moderation/actions";
 import { GUIDELINES, RESTRICT_DAYS, SANCTION_KINDS } from "@/lib/safety/rules";
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.sanctionSchema);
 
 const KIND_LABELS = { warn: "Warn", restrict: "Restrict", suspend: "Suspend", ban: "Ban" } as const;
+const KIND_OPTIONS = SANCTION_KINDS.map((value) => ({ value, label: KIND_LABELS[value] }));
+const DAYS_OPTIONS = RESTRICT_DAYS.map((days) => ({ value: days, label: `${days} day${days === 1 ? "" : "s"}` }));
+const GUIDELINE_OPTIONS = GUIDELINES.map((guideline) => ({ value: guideline.key, label: guideline.label }));
 
 /** Warn, restrict (1, 7 or 30 days), suspend or ban, with a guideline and a note for the record. */
 export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId?: string }) {
@@ -36,41 +40,9 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
     <form onSubmit={submit} noValidate aria-label="Act on this couple">
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
       {reportId && <p>Acting from a report: its open reports are closed as handled.</p>}
-      <FieldFrame label="Action">
-        {(control) => (
-          <select {...control} {...register("kind")}>
-            {SANCTION_KINDS.map((value) => (
-              <option key={value} value={value}>
-                {KIND_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        )}
-      </FieldFrame>
-      {kind === "restrict" && (
-        <FieldFrame label="For" error={errors.days?.message}>
-          {(control) => (
-            <select {...control} {...register("days")}>
-              {RESTRICT_DAYS.map((days) => (
-                <option key={days} value={days}>
-                  {days} day{days === 1 ? "" : "s"}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
-      )}
-      <FieldFrame label="Guideline broken">
-        {(control) => (
-          <select {...control} {...register("reason")}>
-            {GUIDELINES.map((guideline) => (
-              <option key={guideline.key} value={guideline.key}>
-                {guideline.label}
-              </option>
-            ))}
-          </select>
-        )}
-      </FieldFrame>
+      <SelectField label="Action" options={KIND_OPTIONS} {...register("kind")} />
+      {kind === "restrict" && <SelectField label="For" options={DAYS_OPTIONS} error={errors.days?.message} {...register("days")} />}
+      <SelectField label="Guideline broken" options={GUIDELINE_OPTIONS} {...register("reason")} />
       <FieldFrame label="Note for the record" error={errors.note?.message}>
         {(control) => <textarea {...control} rows={3} {...register("note")} />}
       </FieldFrame>

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { Field } from "@/components/ui/Field";
-import { FieldFrame } from "@/components/ui/FieldFrame";
 import { LoadMore } from "@/components/ui/LoadMore";
+import { SelectField } from "@/components/ui/SelectField";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useLoadMore } from "@/components/ui/useLoadMore";
 import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
@@ -16,6 +16,11 @@ import styles from "./Moderation.module.css";
 type Filters = { moderator: string; couple: string; action: string };
 
 /** Who acted when no moderator did: a role changes from the command line (admin:grant, moderator:grant), the rest by the spam rules. */
+const ACTION_OPTIONS = [
+  { value: "", label: "Any action" },
+  ...LOG_ACTIONS.map((action) => ({ value: action, label: logActionLabel(action) })),
+];
+
 const unattended = (action: string) => (action === "role_granted" || action === "role_revoked" ? "the command line" : "the spam rules");
 
 function Entry({ row }: { row: LogRow }) {
@@ -63,30 +68,13 @@ export function ModerationLog({
   return (
     <>
       <form method="get" className={styles.filters} aria-label="Filter the log">
-        <FieldFrame label="Moderator">
-          {(control) => (
-            <select {...control} name="moderator" defaultValue={filters.moderator}>
-              <option value="">Anyone</option>
-              {team.map((person) => (
-                <option key={person.userId} value={person.userId}>
-                  {person.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
-        <FieldFrame label="Action">
-          {(control) => (
-            <select {...control} name="action" defaultValue={filters.action}>
-              <option value="">Any action</option>
-              {LOG_ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {logActionLabel(action)}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
+        <SelectField
+          label="Moderator"
+          name="moderator"
+          defaultValue={filters.moderator}
+          options={[{ value: "", label: "Anyone" }, ...team.map((person) => ({ value: person.userId, label: person.name }))]}
+        />
+        <SelectField label="Action" name="action" defaultValue={filters.action} options={ACTION_OPTIONS} />
         <Field label="Couple id" name="couple" defaultValue={filters.couple} autoComplete="off" />
         <button type="submit" className="button button-secondary">
           Filter

@@ -4,10 +4,12 @@ import { useState } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { FieldFrame } from "@/components/ui/FieldFrame";
+import { SelectField } from "@/components/ui/SelectField";
 import { grantRoleAction, revokeRoleAction } from "@/app/(app)/moderation/team/actions";
 import { TEAM_ROLES } from "@/lib/membership/roles";
 import styles from "./Moderation.module.css";
+
+const ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label: role === "admin" ? "Admin" : "Moderator" }));
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.grantRoleSchema);
 
@@ -59,17 +61,7 @@ export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: st
       </ul>
       <form onSubmit={grant} noValidate aria-label="Grant a role">
         <Field label="E-mail of the account" type="email" autoComplete="off" error={errors.email?.message} {...register("email")} />
-        <FieldFrame label="Role">
-          {(control) => (
-            <select {...control} {...register("role")}>
-              {TEAM_ROLES.map((role) => (
-                <option key={role} value={role}>
-                  {role === "admin" ? "Admin" : "Moderator"}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
+        <SelectField label="Role" options={ROLE_OPTIONS} {...register("role")} />
         <button type="submit" className="button button-primary" disabled={isSubmitting}>
           {isSubmitting ? "Granting..." : "Grant"}
         </button>

@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
 import { FieldFrame } from "@/components/ui/FieldFrame";
+import { SelectField } from "@/components/ui/SelectField";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { ApiError } from "@/lib/transport/client";
 import { changePlan, proposePlan } from "@/lib/plans/client/api";
@@ -142,17 +143,12 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
           <p className="field-hint" role="status">
             Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.
           </p>
-          <FieldFrame label="Time zone of the place" error={errors.timeZone?.message}>
-            {(control) => (
-              <select {...control} {...register("timeZone")}>
-                {zones.map((zone) => (
-                  <option key={zone} value={zone}>
-                    {zone.replace(/_/g, " ")}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FieldFrame>
+          <SelectField
+            label="Time zone of the place"
+            error={errors.timeZone?.message}
+            options={zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, " ") }))}
+            {...register("timeZone")}
+          />
         </>
       )}
       <p className="field-hint">Times are the place&apos;s own: everyone sees them in its time zone.</p>

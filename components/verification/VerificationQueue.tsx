@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
-import { FieldFrame } from "@/components/ui/FieldFrame";
+import { SelectField } from "@/components/ui/SelectField";
 import { LoadMore } from "@/components/ui/LoadMore";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { useLoadMore } from "@/components/ui/useLoadMore";
@@ -12,6 +12,11 @@ import { decideVerification, pendingVerificationsPage } from "@/lib/verification
 import type { PendingVerification } from "@/lib/verification/queries";
 import { REFUSAL_REASONS } from "@/lib/verification/rules";
 import styles from "./Verification.module.css";
+
+const REASON_OPTIONS = [
+  { value: "", label: "Choose a reason" },
+  ...REFUSAL_REASONS.map((option) => ({ value: option.key, label: option.label })),
+];
 
 /** One photo to compare, with what it is. */
 function Compared({ src, caption }: { src: string; caption: string }) {
@@ -68,18 +73,7 @@ function Pending({ item, onDecided }: { item: PendingVerification; onDecided(id:
         <button type="button" className="button button-primary" disabled={busy} onClick={() => decide("approve")}>
           Approve
         </button>
-        <FieldFrame label="Reason to refuse">
-          {(control) => (
-            <select {...control} value={reason} onChange={(event) => setReason(event.target.value)}>
-              <option value="">Choose a reason</option>
-              {REFUSAL_REASONS.map((option) => (
-                <option key={option.key} value={option.key}>
-                  {option.label}
-                </option>
-              ))}
-            </select>
-          )}
-        </FieldFrame>
+        <SelectField label="Reason to refuse" value={reason} onChange={(event) => setReason(event.target.value)} options={REASON_OPTIONS} />
         <button type="button" className="button button-danger" disabled={busy} onClick={() => decide("refuse")}>
           Refuse
         </button>
