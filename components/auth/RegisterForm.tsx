@@ -25,7 +25,7 @@ export function RegisterForm() {
   const {
     register,
     handleSubmit,
-    setError,
+    setServerErrors,
     formState: { errors, isSubmitting },
   } = form;
 
@@ -41,7 +41,7 @@ export function RegisterForm() {
       router.push(`/verify-email?${new URLSearchParams({ email: result.email, registered: "1", name: values.firstName })}`);
       return;
     }
-    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
+    setServerErrors(result.fieldErrors ?? {});
     setFormError(result.message);
   };
 

@@ -8,6 +8,7 @@ import { LocationSearch } from "@/components/locations/LocationSearch";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Field } from "@/components/ui/Field";
+import { FieldFrame } from "@/components/ui/FieldFrame";
 import { SelectField } from "@/components/ui/SelectField";
 import {
   EVENT_CAPACITY_MAX,
@@ -57,6 +58,7 @@ export function EventForm() {
     getValues,
     setValue,
     setError,
+    setServerErrors,
     clearErrors,
     formState: { errors, isSubmitting: busy },
   } = useZodForm(loadSchema, EMPTY, "on-submit");
@@ -74,7 +76,7 @@ export function EventForm() {
       router.push("/events?drafted=1");
       return;
     }
-    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(formField(field), { message });
+    setServerErrors(result.fieldErrors ?? {}, formField);
     setFailure(result.message);
   });
 
@@ -141,23 +143,9 @@ export function EventForm() {
           {...register("currency")}
         />
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-description`}>Description</label>
-        <textarea
-          id={`${id}-description`}
-          rows={6}
-          maxLength={EVENT_DESCRIPTION_MAX}
-          required
-          aria-invalid={errors.description?.message ? true : undefined}
-          aria-describedby={errors.description?.message ? `${id}-description-error` : undefined}
-          {...register("description")}
-        />
-        {errors.description?.message && (
-          <p id={`${id}-description-error`} className="field-error">
-            {errors.description?.message}
-          </p>
-        )}
-      </div>
+      <FieldFrame label="Description" error={errors.description?.message}>
+        {(control) => <textarea {...control} rows={6} maxLength={EVENT_DESCRIPTION_MAX} required {...register("description")} />}
+      </FieldFrame>
       <FormActions label="Save draft" busyLabel="Saving..." busy={busy} />
     </form>
   );

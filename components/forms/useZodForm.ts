@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { useForm, type DefaultValues, type FieldValues, type Resolver } from "react-hook-form";
+import { useForm, type DefaultValues, type FieldValues, type Path, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { useFormDraft, type FormDraft } from "./useFormDraft";
 
@@ -57,7 +57,7 @@ const MODES = {
  * The forms' one idiom: react-hook-form with the domain's zod schema (the one the server parses
  * with), loaded on first use, as resolver. A form registers its fields, submits through
  * `handleSubmit`, shows `formState.isSubmitting` as its busy state and puts the server's field
- * messages on the fields with `setError`. A form with a `draft` keeps its values in session
+ * messages on the fields with `setServerErrors`. A form with a `draft` keeps its values in session
  * storage as they change (useFormDraft) and calls `clearDraft()` once it is sent.
  */
 export function useZodForm<Input extends FieldValues, Output extends FieldValues>(
@@ -69,5 +69,21 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
   const [resolver] = useState(() => lazyZodResolver(load, checks !== "as-typed"));
   const form = useForm<Input, unknown, Output>({ resolver, defaultValues, ...MODES[checks] });
   const { clear } = useFormDraft(form, draft);
-  return { ...form, clearDraft: clear };
+  const setServerErrors: ServerErrors = (fields, fieldOf = (field) => field) => {
+    let first = true;
+    for (const [field, message] of Object.entries(fields)) {
+      const name = fieldOf(field);
+      if (name === null) continue;
+      form.setError(name as Path<Input>, { message }, { shouldFocus: first });
+      first = false;
+    }
+  };
+  return { ...form, clearDraft: clear, setServerErrors };
 }
+
+/**
+ * Puts the server's field messages on the form's fields and focuses the first, as a refused
+ * submit of the form's own checks does (a screen reader hears why). `fieldOf` names the form's
+ * field for a call's (null: the form shows that one elsewhere).
+ */
+export type ServerErrors = (fields: Readonly<Record<string, string>>, fieldOf?: (field: string) => string | null) => void;

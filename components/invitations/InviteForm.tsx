@@ -29,7 +29,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
     register,
     handleSubmit,
     reset,
-    setError,
+    setServerErrors,
     setFocus,
     formState: { errors, isSubmitting },
   } = useZodForm(() => import("@/lib/invitations/schemas").then((schemas) => schemas.inviteFormSchema(ownEmail)), EMPTY);
@@ -56,7 +56,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
       setSent(result.invitation);
       return;
     }
-    for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof InvitePartnerForm, { message });
+    setServerErrors(result.fieldErrors ?? {});
     setFormError(result.message);
   };
 

@@ -37,7 +37,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
   const {
     register,
     handleSubmit,
-    setError,
+    setServerErrors,
     formState: { errors, isSubmitting },
   } = form;
 
@@ -56,7 +56,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
       return;
     }
     if (!result.ok) {
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) setError(field as keyof Values, { message });
+      setServerErrors(result.fieldErrors ?? {});
       setFormError(result.message);
       if (result.code === "EMAIL_EXISTS") {
         const here = `${window.location.pathname}${window.location.search}`;

@@ -36,7 +36,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
   const {
     register,
     handleSubmit,
-    setError,
+    setServerErrors,
     formState: { errors, isSubmitting },
   } = useZodForm(loadSchema, defaults);
 
@@ -79,10 +79,9 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
       return;
     }
     if (!result.ok) {
-      for (const [field, message] of Object.entries(result.fieldErrors ?? {})) {
-        if (field === "photo") setPhotoError(message);
-        else setError(field as keyof Values, { message });
-      }
+      const fields = result.fieldErrors ?? {};
+      if (fields.photo) setPhotoError(fields.photo);
+      setServerErrors(fields, (field) => (field === "photo" ? null : field));
       setFormError(result.message);
       return;
     }

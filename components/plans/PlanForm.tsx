@@ -18,6 +18,9 @@ import type { PlanView } from "@/lib/plans/view";
 import { whereOf } from "@/lib/plans/form-values";
 import styles from "./Plans.module.css";
 
+/** The call's fields the form shows under other names: the form takes a day and two times. */
+const CALL_FIELDS: Record<string, string> = { startsAt: "time", endsAt: "endTime" };
+
 const loadSchema = () => import("@/lib/plans/schemas").then((m) => m.planFormSchema);
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -63,7 +66,7 @@ type Props = {
  */
 export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props) {
   const form = useZodForm(loadSchema, { ...valuesOf(plan), ...start?.values }, "on-submit");
-  const { register, control, handleSubmit, setError, setValue, getValues, formState } = form;
+  const { register, control, handleSubmit, setServerErrors, setValue, getValues, formState } = form;
   // The venue-like text field reads as unknown before parsing: it is a string or nothing.
   const typedPlace = (useWatch({ control, name: "placeName" }) as string | null | undefined) ?? "";
   const zones = useMemo(() => (typedPlace ? zoneChoices(browserZone()) : []), [typedPlace]);
@@ -82,10 +85,7 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
     } catch (error) {
       if (error instanceof ApiError && error.code === "CONVERSATION_ENDED") return onEnded();
       const fields = error instanceof ApiError ? error.fields : {};
-      const named = Object.entries(fields).filter(([field]) => field !== "startsAt" && field !== "endsAt");
-      for (const [field, message] of named) setError(field as keyof PlanFormValues, { message });
-      if (fields.startsAt) setError("time", { message: fields.startsAt });
-      if (fields.endsAt) setError("endTime", { message: fields.endsAt });
+      setServerErrors(fields, (field) => CALL_FIELDS[field] ?? field);
       if (Object.keys(fields).length === 0) setFailure(error instanceof Error ? error.message : "Could not save the plan");
     }
   });
@@ -139,17 +139,14 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
         )}
       />
       {typedPlace && (
-        <>
-          <p className="field-hint" role="status">
-            Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.
-          </p>
-          <SelectField
-            label="Time zone of the place"
-            error={errors.timeZone?.message}
-            options={zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, " ") }))}
-            {...register("timeZone")}
-          />
-        </>
+        <SelectField
+          label="Time zone of the place"
+          error={errors.timeZone?.message}
+          // Said as it appears, and read with the select.
+          hint={<span role="status">Typed by hand: {typedPlace}. Choose the time zone of the place, so everyone sees the right time.</span>}
+          options={zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, " ") }))}
+          {...register("timeZone")}
+        />
       )}
       <p className="field-hint">Times are the place&apos;s own: everyone sees them in its time zone.</p>
       <Field

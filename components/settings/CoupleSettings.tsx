@@ -34,7 +34,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     register,
     control,
     handleSubmit,
-    setError,
+    setServerErrors,
     setValue,
     reset,
     formState: { errors, isSubmitting: busy },
@@ -55,7 +55,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     control,
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
   });
-  const { progress, status, save, refused } = useSettingsSave("/api/settings/couple", setError);
+  const { progress, status, save, refused } = useSettingsSave("/api/settings/couple", setServerErrors);
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();

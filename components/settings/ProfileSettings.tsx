@@ -31,7 +31,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     register,
     control,
     handleSubmit,
-    setError,
+    setServerErrors,
     setValue,
     reset,
     formState: { errors, isSubmitting: busy },
@@ -48,7 +48,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     "on-submit",
   );
   const [avatarUrl, photo, interests] = useWatch({ control, name: ["avatarUrl", "avatar", "interests"] });
-  const { status, save, refused } = useSettingsSave("/api/settings/profile", setError);
+  const { status, save, refused } = useSettingsSave("/api/settings/profile", setServerErrors);
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
-import type { FieldValues, Path, UseFormSetError } from "react-hook-form";
+import type { ServerErrors } from "@/components/forms/useZodForm";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { PhotoPart, SendPhase } from "@/lib/images/client/send-photos";
 import { saveSettingsForm } from "@/lib/settings/client/save";
@@ -15,7 +15,7 @@ const CORRECT_FIELDS = "Please correct the fields marked below.";
  * field messages on the form's fields, and one status line. `refused` is the form's answer to
  * its own checks failing (handleSubmit's second callback).
  */
-export function useSettingsSave<V extends FieldValues>(url: string, setError: UseFormSetError<V>) {
+export function useSettingsSave(url: string, setServerErrors: ServerErrors) {
   const [progress, setProgress] = useState<{ phase: SendPhase; fraction: number } | null>(null);
   const uploaded = useRef(new WeakMap<PickedPhoto, string>());
   const [status, setStatus] = useState<Status>(null);
@@ -30,7 +30,7 @@ export function useSettingsSave<V extends FieldValues>(url: string, setError: Us
     });
     setProgress(null);
     if (!result.ok) {
-      for (const [field, message] of Object.entries(result.fields)) setError(field as Path<V>, { message });
+      setServerErrors(result.fields);
       return setStatus({ tone: "error", text: result.message });
     }
     onSaved(result.json);
