@@ -9,15 +9,7 @@ import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
-import {
-  arrivalsText,
-  mergeMessages,
-  THREAD_POLL_MS,
-  threadItems,
-  withMessage,
-  type Message,
-  type ThreadValue,
-} from "@/lib/messages/display";
+import { arrivals, mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/display";
 import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
 import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
@@ -85,9 +77,9 @@ export function Thread({
   // What arrived since the newest message before: the one thing read out as the thread changes.
   // Its key is null while loading (the first page is not an arrival), "" while the thread is empty.
   const heardKey = latest ? (lastId ?? "") : null;
-  const [heard, setHeard] = useState({ key: heardKey, arrivals: "" });
+  const [heard, setHeard] = useState({ key: heardKey, arrived: [] as ReturnType<typeof arrivals> });
   if (heard.key !== heardKey)
-    setHeard({ key: heardKey, arrivals: heard.key === null || heardKey === null ? "" : arrivalsText(messages, heard.key, viewerId) });
+    setHeard({ key: heardKey, arrived: heard.key === null || heardKey === null ? [] : arrivals(messages, heard.key, viewerId) });
 
   async function loadOlder() {
     if (!oldestId || loadingOlder || !hasOlder) return;
@@ -249,9 +241,11 @@ export function Thread({
           )}
         </ol>
       </div>
-      <p className="visually-hidden" role="status" data-testid="arrivals">
-        {heard.arrivals}
-      </p>
+      <div className="visually-hidden" role="status" data-testid="arrivals">
+        {heard.arrived.map((arrival) => (
+          <p key={arrival.id}>{arrival.text}</p>
+        ))}
+      </div>
       {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
         <p className={styles.ended} role="status">

@@ -15,11 +15,12 @@ import styles from "./Moderation.module.css";
 
 type Filters = { moderator: string; couple: string; action: string };
 
-/** Who acted when no moderator did: a role changes from the command line (admin:grant, moderator:grant), the rest by the spam rules. */
 const ACTION_OPTIONS = [
   { value: "", label: "Any action" },
   ...LOG_ACTIONS.map((action) => ({ value: action, label: logActionLabel(action) })),
 ];
+
+/** Who acted when no moderator did: a role changes from the command line (admin:grant, moderator:grant), the rest by the spam rules. */
 
 const unattended = (action: string) => (action === "role_granted" || action === "role_revoked" ? "the command line" : "the spam rules");
 

@@ -52,16 +52,19 @@ export function lastMessageLine(message: Message | null, viewerUserId: string): 
  * What a screen reader hears as messages arrive (the thread's log itself is silent, as older
  * pages, reactions and 'Seen by' change it too): the others' messages after `sinceId` (all of
  * them when it is "", the thread was empty), each as 'Ana: the start of her words'. Nothing when
- * `sinceId` is not among them (another conversation's).
+ * `sinceId` is not among them (another conversation's). Each keeps its message's id, so two
+ * arrivals in the same words are two changes a screen reader hears.
  */
-export function arrivalsText(messages: readonly Message[], sinceId: string, viewerUserId: string): string {
+export function arrivals(messages: readonly Message[], sinceId: string, viewerUserId: string): { id: string; text: string }[] {
   const since = sinceId === "" ? -1 : messages.findIndex((message) => message.id === sinceId);
-  if (sinceId !== "" && since < 0) return "";
+  if (sinceId !== "" && since < 0) return [];
   return messages
     .slice(since + 1)
     .filter((message) => message.author.userId !== viewerUserId && !message.deleted)
-    .map((message) => `${message.author.firstName}: ${message.body?.trim() ? excerpt(message.body) : INBOX_TEXTS.photo}`)
-    .join("\n");
+    .map((message) => ({
+      id: message.id,
+      text: `${message.author.firstName}: ${message.body?.trim() ? excerpt(message.body) : INBOX_TEXTS.photo}`,
+    }));
 }
 
 /** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Thaddeus'. */

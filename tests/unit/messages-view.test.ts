@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import {
   approvalLine,
-  arrivalsText,
+  arrivals,
   authorLine,
   dayLabel,
   lastMessageLine,
@@ -43,15 +43,19 @@ describe("how a conversation reads", () => {
       message("5", "2026-01-01T10:04:00Z", ana, { deleted: true, body: null }),
       message("6", "2026-01-01T10:05:00Z", rui, { body: "x".repeat(500) }),
     ];
-    const heard = arrivalsText(thread, "1", "u-marisol").split("\n");
-    expect(heard.slice(0, 2)).toEqual(["Ana: see you", "Rui: Photo"]);
-    expect(heard[2]!.length).toBeLessThan(220);
-    expect(arrivalsText(thread, "6", "u-marisol")).toBe("");
+    const heard = arrivals(thread, "1", "u-marisol");
+    expect(heard.slice(0, 2)).toEqual([
+      { id: "3", text: "Ana: see you" },
+      { id: "4", text: "Rui: Photo" },
+    ]);
+    expect(heard.map((arrival) => arrival.id)).toEqual(["3", "4", "6"]);
+    expect(heard[2]!.text.length).toBeLessThan(220);
+    expect(arrivals(thread, "6", "u-marisol")).toEqual([]);
     // Another conversation's last message announces nothing; an empty thread's first messages are arrivals.
-    expect(arrivalsText(thread, "gone", "u-marisol")).toBe("");
-    expect(arrivalsText(thread.slice(0, 2), "", "u-marisol")).toBe("Ana: text 1");
+    expect(arrivals(thread, "gone", "u-marisol")).toEqual([]);
+    expect(arrivals(thread.slice(0, 2), "", "u-marisol")).toEqual([{ id: "1", text: "Ana: text 1" }]);
     // One's own words are never read back.
-    expect(arrivalsText(thread.slice(0, 2), "1", "u-marisol")).toBe("");
+    expect(arrivals(thread.slice(0, 2), "1", "u-marisol")).toEqual([]);
   });
 
   it("names an author as person of couple", () => {
