@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
@@ -17,7 +18,15 @@ export const emailOutbox = pgTable(
     headers: jsonb("headers").$type<Record<string, string>>(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     lastError: text("last_error"),
+    /**
+     * The people the e-mail names or quotes besides its recipient (who reacted, whose messages,
+     * who invited): it goes when one of them deletes their account (lib/account/deletion.ts).
+     */
+    aboutUserIds: uuid("about_user_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
   },
-  (t) => [index("email_outbox_to_idx").on(t.to, t.createdAt)],
+  (t) => [index("email_outbox_to_idx").on(t.to, t.createdAt), index("email_outbox_about_idx").using("gin", t.aboutUserIds)],
 );

@@ -13,7 +13,7 @@ import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
 import { forgetInvitee } from "@/lib/invitations/manage";
-import { deleteMailTo } from "@/lib/mail/outbox";
+import { deleteMailOf } from "@/lib/mail/outbox";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
@@ -27,7 +27,7 @@ export type DeletionOutcome = {
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
  * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), the
  * notifications others got about what they did (their names are in them), their place, their
- * photos, the e-mails addressed to them and the invitation that named them; their posts and
+ * photos, the e-mails addressed to them or naming them and the invitation that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) are erased. If their
  * partner stays, the couple stays with that partner alone as
@@ -75,7 +75,7 @@ export async function deleteAccount(
     await eraseRequestNotes(tx, userId, row?.id ?? null);
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
-    await deleteMailTo(tx, person.email);
+    await deleteMailOf(tx, { userId, email: person.email });
 
     let outcome: DeletionOutcome["couple"] = "none";
     if (row) {

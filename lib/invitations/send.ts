@@ -101,9 +101,8 @@ export async function sendInvitation(
       .returning({ id: invitations.id });
     if (!created) throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
 
-    const emailId = await enqueueEmail(
-      tx,
-      invitationEmail(
+    const emailId = await enqueueEmail(tx, {
+      ...invitationEmail(
         input.partner_email,
         {
           partnerFirstName: input.partner_first_name,
@@ -113,7 +112,8 @@ export async function sendInvitation(
         },
         emailedToken,
       ),
-    );
+      about: [inviterId],
+    });
     return {
       invitation: {
         invitation_token: shareToken,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, arrayContains, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
@@ -8,30 +8,35 @@ import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { describeError } from "@/lib/log";
 
+/** An e-mail as queued: what it says, and the people it names or quotes besides its recipient. */
+export type QueuedEmail = EmailMessage & { about?: readonly string[] };
+
 /** Writes the e-mails in the caller's transaction, in one statement: they exist exactly when the change that caused them does. Answers their ids. */
-export async function enqueueEmails(db: Db, messages: readonly EmailMessage[]): Promise<string[]> {
+export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): Promise<string[]> {
   if (messages.length === 0) return [];
   const rows = await db
     .insert(emailOutbox)
-    .values([...messages])
+    .values(messages.map(({ about = [], ...message }) => ({ ...message, aboutUserIds: [...new Set(about)] })))
     .returning({ id: emailOutbox.id });
   return rows.map((row) => row.id);
 }
 
 /** Writes one e-mail in the caller's transaction (enqueueEmails). */
-export async function enqueueEmail(db: Db, message: EmailMessage): Promise<string> {
+export async function enqueueEmail(db: Db, message: QueuedEmail): Promise<string> {
   const [id] = await enqueueEmails(db, [message]);
   return id!;
 }
 
 /**
- * Deleting an account: the e-mails addressed to the person go, in its transaction (one waiting
- * for delivery keeps its whole body; a delivered one its subject and address). Their address is
- * theirs alone (users.email is unique), so this takes nobody else's mail; an address they only
- * asked to change to is not proven theirs, and its mail stays.
+ * Deleting an account: the e-mails addressed to the person and those naming or quoting them go,
+ * in its transaction (one waiting for delivery keeps its whole body; a delivered one its subject,
+ * which may name their couple, and address). Their address is theirs alone (users.email is
+ * unique), so this takes nobody else's mail but the copies of what the person did (the others
+ * keep the originals in the app); an address they only asked to change to is not proven theirs,
+ * and its mail stays.
  */
-export async function deleteMailTo(db: Db, email: string): Promise<void> {
-  await db.delete(emailOutbox).where(eq(emailOutbox.to, email));
+export async function deleteMailOf(db: Db, person: { userId: string; email: string }): Promise<void> {
+  await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));
 }
 
 type Provider = (message: EmailMessage) => Promise<void>;

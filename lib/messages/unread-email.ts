@@ -117,7 +117,7 @@ const QUOTED = 3;
 /** The unread messages an e-mail quotes (the oldest it tells about first), with their authors' names. */
 function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: UnreadDue) {
   return db
-    .select({ body: messages.body, firstName: users.firstName, coupleId: messages.authorCoupleId })
+    .select({ body: messages.body, firstName: users.firstName, coupleId: messages.authorCoupleId, authorUserId: messages.authorUserId })
     .from(messages)
     .leftJoin(users, eq(users.id, messages.authorUserId))
     .where(
@@ -168,10 +168,10 @@ async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
   const title = fromThem ? `New messages from ${name}` : `New messages in your conversation with ${name}`;
   const token = await issueUnsubscribeToken(db, due.userId, messageNotification.type);
   const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });
-  const id = await enqueueEmail(
-    db,
-    notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
-  );
+  const id = await enqueueEmail(db, {
+    ...notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
+    about: quoted.flatMap((message) => (message.authorUserId ? [message.authorUserId] : [])),
+  });
   await db
     .insert(messageEmails)
     .values({ userId: due.userId, conversationId: due.conversationId, sentAt: now, upToSeq: due.upToSeq })

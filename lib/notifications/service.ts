@@ -69,7 +69,8 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
       });
       const { emailSubject } = definitionOf(notification.type);
       const content = { subject: emailSubject, title: notification.title, message: notification.message, href };
-      return notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!);
+      const about = notification.actorUserId ? [notification.actorUserId] : [];
+      return { ...notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!), about };
     }),
   );
   try {

@@ -6,10 +6,12 @@ import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
 import { emailOutbox, heldRequests, invitations, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
+import { runDueWork } from "@/lib/scheduled/service";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { PASSWORD, browserSession, call } from "../support/api";
-import { forumCouple, type Headers } from "../support/forum";
+import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
+import { conversationOfTwo, send } from "../support/live";
 import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
@@ -18,8 +20,9 @@ const remove = (headers: Headers, password = PASSWORD) =>
 
 const mailTo = async (to: string) => {
   const db = await getDb();
-  return db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(eq(emailOutbox.to, to));
+  return db.select({ subject: emailOutbox.subject, about: emailOutbox.aboutUserIds }).from(emailOutbox).where(eq(emailOutbox.to, to));
 };
+const subjects = async (to: string) => (await mailTo(to)).map((mail) => mail.subject);
 
 describe("DELETE /api/account erases the person everywhere", () => {
   it("drops the hellos the spam rule holds from them: no moderator reads them, none can be delivered; their partner's stay", async () => {
@@ -73,13 +76,13 @@ describe("DELETE /api/account erases the person everywhere", () => {
       { to: email, subject: "Delivered", text: "", html: "", deliveredAt: new Date() },
       { to: inviter.user.email, subject: "For partner A", text: "Hi Marisol", html: "<p>Hi Marisol</p>" },
     ]);
-    expect((await mailTo(email)).length).toBeGreaterThanOrEqual(3);
+    expect((await subjects(email)).length).toBeGreaterThanOrEqual(3);
 
     const res = await remove({ cookie: session.cookie, "x-csrf-token": session.csrf }, JOIN_PASSWORD);
     expect(res.json).toEqual({ data: { couple: "kept-with-partner" } });
 
     expect(await mailTo(email)).toEqual([]);
-    expect(await mailTo(inviter.user.email)).toContainEqual({ subject: "For partner A" });
+    expect(await subjects(inviter.user.email)).toContain("For partner A");
     const left = await db
       .select({ partnerEmail: invitations.partnerEmail })
       .from(invitations)
@@ -91,5 +94,40 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(exported.json.invitationsSent).toEqual([expect.objectContaining({ partnerEmail: elsewhere, partnerFirstName: "Noor" })]);
     const text = JSON.stringify(exported.json);
     for (const named of [email, "Thaddeus", "Grant"]) expect(text).not.toContain(named);
+  });
+
+  it("the e-mails naming or quoting them go too: the others' unread-message e-mails quoting them, the invitation they sent; the rest stays", async () => {
+    const { ana, rui, leo, mia, conversationId, coupleIds } = await conversationOfTwo();
+    const db = await getDb();
+    const everyone = [ana, rui, leo, mia].map((who) => who.user.id);
+    await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Dinner on Friday?", everyone);
+    expect((await runDueWork(db, new Date(Date.now() + 16 * 60_000), 900)).emailed).toBe(3);
+    for (const who of [ana, rui, mia]) expect(await mailTo(who.user.email)).toEqual([expect.objectContaining({ about: [leo.user.id] })]);
+    await db.insert(emailOutbox).values({ to: ana.user.email, subject: "For Ana alone", text: "Hi Ana", html: "<p>Hi Ana</p>" });
+
+    // Leo's invitation to a friend, waiting in the outbox with his name in it.
+    const inviter = await partnerA("Leo's friends");
+    const friend = partnerEmail("friend-of-leo");
+    await invited(inviter, friend);
+    expect(await mailTo(friend)).toEqual([expect.objectContaining({ about: [inviter.user.id] })]);
+
+    expect((await remove(leo.headers)).json.data.couple).toBe("kept-with-partner");
+    expect(await subjects(ana.user.email)).toEqual(["For Ana alone"]);
+    expect(await mailTo(rui.user.email)).toEqual([]);
+    expect(await mailTo(mia.user.email)).toEqual([]);
+
+    expect((await remove(inviter.headers)).json.data.couple).toBe("deleted");
+    expect(await mailTo(friend)).toEqual([]);
+  });
+
+  it("a notification's e-mail naming them (a reply of theirs) goes with them", async () => {
+    const [one, two] = [await forumCouple(), await forumCouple()];
+    const post = await forum.create(postBody(), one.a.headers);
+    expect((await forum.reply(post.json.data.id, { body: "Count us in" }, two.a.headers)).status).toBe(201);
+    const db = await getDb();
+    const [author] = await db.select({ email: users.email }).from(users).where(eq(users.id, one.a.userId));
+    expect(await mailTo(author!.email)).toEqual([expect.objectContaining({ about: [two.a.userId] })]);
+    await remove(two.a.headers);
+    expect(await mailTo(author!.email)).toEqual([]);
   });
 });
