@@ -77,7 +77,8 @@ const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toIS
 test("two couples plan a meetup: propose, answer, move the time, confirm, a calendar file, a friend's link, the reminder and 'How was it?'", async ({
   browser,
 }, testInfo) => {
-  test.setTimeout(420_000);
+  // Five people, each screen checked at two sizes: 3-5 min alone, 7 beside another walk on two cores.
+  test.setTimeout(600_000);
   await asSeeded(["Nuria", "Elena"]);
   const nuria = await person(browser, ["Nuria", "Marc"], 0, PHONE, "light");
   const marc = await person(browser, ["Nuria", "Marc"], 1, LAPTOP, "dark");

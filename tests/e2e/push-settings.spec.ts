@@ -21,6 +21,8 @@ test("settings: this device, message previews, the Push column, and the device l
   browser,
   request,
 }, testInfo) => {
+  // Two couples made and each screen checked at two sizes: 45 s alone, past a minute beside another walk.
+  test.setTimeout(120_000);
   for (const [viewport, label] of [
     [PHONE, "phone"],
     [LAPTOP, "laptop"],
