@@ -226,9 +226,11 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
  * `DELETE /api/plans/{id}`: the proposer or their partner cancels it, with an optional reason
  * (the other couple gets 403). The sequence rises, so a calendar that imported it marks it
  * cancelled, and a shared link stops working; the other three are told. Cancelling it again
- * answers it as it is.
+ * answers it as it is. A restricted couple may still cancel, but without a reason.
  */
 export async function cancelPlan(db: Db, member: ActingCouple, planId: string, reason: string | null, now = new Date()): Promise<PlanItem> {
+  // The reason reaches the other couple by notification, e-mail and push: words a restriction withholds (403 ACCOUNT_RESTRICTED).
+  if (reason) await assertNotRestricted(db, member.coupleId);
   const already = await memberPlan(db, member, planId);
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);

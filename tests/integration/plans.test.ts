@@ -193,6 +193,15 @@ describe("a restricted couple, and the limits", () => {
     // It still answers, and the other couple still plans.
     expect((await plan.answer(before.id, "going", one.b.headers)).status).toBe(200);
     expect((await plan.change(before.id, { venue: "Cervejaria Ramiro" }, two.a.headers)).status).toBe(200);
+    // It may call its plan off, but with no words to the others.
+    const withWords = await plan.cancel(before.id, { reason: "Buy now at spam.example" }, one.a.headers);
+    expect(withWords.status).toBe(403);
+    expect(withWords.json.error).toEqual(message.json.error);
+    expect((await plan.read(before.id, two.a.headers)).json.data.cancelledAt).toBeNull();
+    const cancelled = await plan.cancel(before.id, {}, one.a.headers);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.json.data).toMatchObject({ cancelReason: null });
+    expect(cancelled.json.data.cancelledAt).not.toBeNull();
   });
 
   it("limits each person's proposals and changes together (429 with Retry-After); a refused or empty one costs nothing, the partner goes on", async () => {
