@@ -10,9 +10,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { createAppServer, nextHostname, readyLines } from "./lib/http/app-server";
+import { closeGracefully, createAppServer, nextHostname, readyLines } from "./lib/http/app-server";
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
 import { strictTransportSecurity } from "./lib/csp/headers";
+import { describeError } from "./lib/log";
 
 const dev = process.argv.includes("--dev");
 // As `next start` / `next dev` would; lib/env.ts reads it.
@@ -42,9 +43,29 @@ if (!dev) {
 const { APP_URL, HOST, PORT, TRUSTED_PROXY_HOPS } = env();
 const app = next({ dev, hostname: nextHostname(HOST), port: PORT });
 await app.prepare();
-createAppServer(app.getRequestHandler(), {
+const server = createAppServer(app.getRequestHandler(), {
   trustedProxyHops: TRUSTED_PROXY_HOPS,
   strictTransportSecurity: strictTransportSecurity(),
 }).listen(PORT, HOST, () => {
   for (const line of readyLines({ appUrl: APP_URL, host: HOST, port: PORT, dev, outbox: devOutboxEnabled() })) console.log(line);
 });
+
+/** Past this a stop that hangs ends anyway: under the 30 s most platforms wait before they kill. */
+const STOP_DEADLINE_MS = 25_000;
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    // A second Ctrl-C while stopping means now.
+    if (stopping) process.exit(130);
+    stopping = true;
+    console.log("Stopping: finishing the requests in flight, then closing the database.");
+    setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
+    closeGracefully(server).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error("[server] could not stop cleanly", describeError(error));
+        process.exit(1);
+      },
+    );
+  });
+}

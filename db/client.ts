@@ -5,6 +5,7 @@ import { sql, type ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { AppError } from "@/lib/errors";
 import { env, isServerless } from "@/lib/env";
+import { onShutdown } from "@/lib/shutdown";
 import { within } from "@/lib/timeout";
 import { resultRows } from "./result-rows";
 import * as schema from "./schema";
@@ -162,6 +163,7 @@ function handle(): Promise<Handle> {
       await opened.close().catch(() => {}); // the next request opens afresh
       throw error;
     }
+    onShutdown("database", closeDb);
     return opened;
   })().catch((error) => {
     globalForDb.__appDb = undefined;

@@ -1,9 +1,16 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isLoopback, trustedClientAddress } from "./client-address";
+import { runShutdown } from "@/lib/shutdown";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
 /** How long the server keeps an idle kept-alive connection open (createAppServer). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/** How long a stopping server lets the requests in flight finish before it closes their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** How often a stopping server closes the kept-alive connections whose last request has ended (and new streams). */
+const IDLE_SWEEP_MS = 50;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -35,6 +42,8 @@ export const nextHostname = (host: string): string => (host === "localhost" || i
 export function createAppServer(handle: Handler, options: { trustedProxyHops: number; strictTransportSecurity: string | null }): Server {
   // Node checks its timeouts every 30 s by default: a slow request would be held up to 30 s past them.
   const server = createServer({ connectionsCheckingInterval: 2_000 }, (req, res) => {
+    // A stopping server still answers what arrives on a kept-alive connection, then closes it.
+    if (!server.listening) res.setHeader("Connection", "close");
     // Set before Next starts answering; API routes get no headers from the route guard.
     if (options.strictTransportSecurity) res.setHeader("Strict-Transport-Security", options.strictTransportSecurity);
     const forwardedFor = [req.headers["x-forwarded-for"] ?? []].flat().join(",");
@@ -56,4 +65,31 @@ export function createAppServer(handle: Handler, options: { trustedProxyHops: nu
   // clients idle over a minute (browsers retry such a request; Playwright's request context not).
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return server;
+}
+
+/**
+ * Stops the server as Ctrl-C or a platform's SIGTERM asks (server.ts), losing nothing: it takes no
+ * new connection, ends the live streams (their clients resume from their last id once a server
+ * answers), lets the requests in flight finish for up to `graceMs` and then closes their
+ * connections, and only then stops the work beside requests and closes the database
+ * (lib/shutdown.ts), which no request still needs.
+ */
+export async function closeGracefully(server: Server, graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  await runShutdown("streams");
+  // A kept-alive connection turns idle as its last request ends: close each then, not at the grace's
+  // end; and a stream opened on one meanwhile ends as the others did.
+  const sweep = setInterval(() => {
+    server.closeIdleConnections();
+    void runShutdown("streams");
+  }, IDLE_SWEEP_MS);
+  const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(cutOff);
+  }
+  await runShutdown("work");
+  await runShutdown("database");
 }

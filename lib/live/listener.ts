@@ -3,6 +3,7 @@ import type { Options, PostgresType } from "postgres";
 import { getDb } from "@/db/client";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/log";
+import { onShutdown } from "@/lib/shutdown";
 import type { EphemeralMessage } from "./kinds";
 import { LIVE_CHANNEL } from "./publish";
 
@@ -176,6 +177,13 @@ const globalForLive = globalThis as unknown as { __liveListener?: LiveListener }
  */
 export function liveListener(): LiveListener {
   const { DATABASE_URL, DATABASE_URL_UNPOOLED } = env();
-  globalForLive.__liveListener ??= createListener(DATABASE_URL ? postgresSource(DATABASE_URL_UNPOOLED ?? DATABASE_URL) : pgliteSource());
+  if (!globalForLive.__liveListener) {
+    const listener = createListener(DATABASE_URL ? postgresSource(DATABASE_URL_UNPOOLED ?? DATABASE_URL) : pgliteSource());
+    globalForLive.__liveListener = listener;
+    onShutdown("work", () => {
+      globalForLive.__liveListener = undefined;
+      return listener.close();
+    });
+  }
   return globalForLive.__liveListener;
 }

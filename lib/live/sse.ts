@@ -2,6 +2,7 @@ import "server-only";
 import type { Db } from "@/db/client";
 import { activeSessionUser, activeSessionUsers } from "@/lib/auth/sessions";
 import { describeError } from "@/lib/log";
+import { onShutdown } from "@/lib/shutdown";
 import { createHeartbeat, type Heartbeat } from "./heartbeat";
 import { renderContext, UNREAD, type EphemeralMessage, type LiveRegistry } from "./kinds";
 import { liveListener, type LiveListener } from "./listener";
@@ -145,6 +146,7 @@ export function liveStream(options: LiveStreamOptions): Response {
   let unsubscribe = () => {};
   let stopBeating = () => {};
   let leaveOpen = () => {};
+  let leaveShutdown = () => {};
   let lifetime: ReturnType<typeof setTimeout> | undefined;
 
   const send = (bytes: Uint8Array) => {
@@ -158,6 +160,7 @@ export function liveStream(options: LiveStreamOptions): Response {
     clearTimeout(lifetime);
     stopBeating();
     leaveOpen();
+    leaveShutdown();
     unsubscribe();
     room?.();
     options.signal?.removeEventListener("abort", end);
@@ -247,6 +250,8 @@ export function liveStream(options: LiveStreamOptions): Response {
           end();
         };
         leaveOpen = openStreams().add(userId, { displace }, options.perPerson ?? STREAMS_PER_PERSON);
+        // A stopping server ends it as its lifetime would: the client resumes from its last id.
+        leaveShutdown = onShutdown("streams", end);
         begin().catch((error: unknown) => {
           console.warn("[live] stream could not start", describeError(error));
           end();

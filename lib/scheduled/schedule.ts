@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { describeError } from "@/lib/log";
+import { onShutdown } from "@/lib/shutdown";
 
 /** How often a server of its own (server.ts) runs the due work in process. */
 const EVERY_MS = 60_000;
@@ -11,14 +12,18 @@ const EVERY_MS = 60_000;
  * first run, not with the server's start.
  */
 export function runDueWorkEveryMinute(db: () => Promise<Db>): void {
-  let running = false;
+  let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = true;
-    Promise.all([db(), import("./service")])
+    running = Promise.all([db(), import("./service")])
       .then(([opened, { runDueWork }]) => runDueWork(opened))
       .catch((error: unknown) => console.error("[due] run failed", describeError(error)))
-      .finally(() => (running = false));
+      .finally(() => (running = null));
   }, EVERY_MS);
   timer.unref();
+  // A run still going finishes before the database closes (each of its steps is its own transaction).
+  onShutdown("work", async () => {
+    clearInterval(timer);
+    await running;
+  });
 }

@@ -9,6 +9,7 @@ import { liveStream } from "@/lib/live/sse";
 import { NOTIFICATION } from "@/lib/notifications/live";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
+import { runShutdown } from "@/lib/shutdown";
 import { blockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
@@ -296,6 +297,29 @@ describe("liveStream", () => {
     await stream.ended;
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     expect(stream.comments).toBeGreaterThanOrEqual(2);
+  });
+
+  it("ends as its server stops, and leaves nothing for the stop once it has ended itself", async () => {
+    // lib/shutdown.ts keeps its hooks on globalThis: a stream that ended must take its own back.
+    const streamHooks = () => (globalThis as unknown as { __shutdownHooks?: { streams: Set<unknown> } }).__shutdownHooks?.streams.size ?? 0;
+    const ana = await person();
+    const listener = createListener(async () => async () => {});
+    const held = streamHooks();
+    const short = await direct(ana.user.id, ana.session.sid, listener, { lifetimeMs: 200 });
+    expect(streamHooks()).toBe(held + 1);
+    await short.ended;
+    expect(streamHooks()).toBe(held);
+
+    const stream = await direct(ana.user.id, ana.session.sid, listener);
+    await stream.waitFor((events) => events.length >= 1);
+    let ended = false;
+    void stream.ended.then(() => (ended = true));
+    await settle(100);
+    expect(ended).toBe(false);
+    await runShutdown("streams");
+    await stream.ended;
+    expect(named(stream.events, "unread")).toHaveLength(1);
+    expect(streamHooks()).toBe(0);
   });
 
   it("ends at a heartbeat once its session is revoked, while the streams of other sessions beat on", async () => {
