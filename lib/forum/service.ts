@@ -304,10 +304,14 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
 export async function deleteReply(db: Db, actor: ActingCouple, replyId: string): Promise<void> {
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
-    await tx
+    // Only while it is still there: a second delete at the same instant (two tabs) found it too,
+    // and must neither count it off again nor answer as if it had deleted it.
+    const [deleted] = await tx
       .update(forumReplies)
       .set({ deletedAt: sql`now()` })
-      .where(eq(forumReplies.id, replyId));
+      .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
+      .returning({ id: forumReplies.id });
+    if (!deleted) throw replyNotFound();
     await tx
       .update(forumPosts)
       .set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` })
