@@ -1,5 +1,4 @@
 import { and, eq, inArray } from "drizzle-orm";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
@@ -7,6 +6,7 @@ import { forumReplies, notifications } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
+import { whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 async function notificationsOf(...userIds: string[]) {
@@ -101,24 +101,11 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     const kept = (await forum.reply(post.id, { body: "Staying" }, them.a.headers)).json.data;
     const reply = (await forum.reply(post.id, { body: "Going" }, them.a.headers)).json.data;
     // Both deletes find the reply there, then wait on its row, held on a second connection.
-    const other = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
-    try {
-      const holder = await other.reserve();
-      await holder`begin`;
-      await holder`select id from forum_replies where id = ${reply.id} for update`;
-      const deletes = [forum.removeReply(reply.id, them.a.headers), forum.removeReply(reply.id, them.a.headers)];
-      for (let tries = 0; tries < 200; tries++) {
-        const [waiting] =
-          await other`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-        if (waiting!.n >= 2) break;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      await holder`commit`;
-      holder.release();
-      expect((await Promise.all(deletes)).map((res) => res.status).sort()).toEqual([200, 404]);
-    } finally {
-      await other.end({ timeout: 1 });
-    }
+    const deletes = await whileHeld(
+      (tx) => tx`select id from forum_replies where id = ${reply.id} for update`,
+      [() => forum.removeReply(reply.id, them.a.headers), () => forum.removeReply(reply.id, them.a.headers)],
+    );
+    expect(deletes.map((res) => res.status).sort()).toEqual([200, 404]);
     const thread = (await forum.thread(post.id, us.a.headers)).json.data;
     expect(thread.post.replyCount).toBe(1);
     expect(thread.replies.map((r: { id: string; deleted: boolean }) => [r.id, r.deleted])).toEqual([

@@ -1,0 +1,49 @@
+import postgres from "postgres";
+
+/**
+ * Two requests at one instant, in the order that loses, made certain: a second connection holds a
+ * row, the code under test is started and waits on it, then the holder commits. Postgres only (a
+ * PGlite database has one connection); each test file's own database (DATABASE_URL).
+ */
+
+const connect = () => postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+
+/** Waits (bounded: 10 s) until `waiting` sessions of this database wait on a lock, or `settled()`: code that takes no lock never waits. */
+export async function lockWaits(waiting: number, settled: () => boolean = () => false): Promise<void> {
+  const sql = connect();
+  try {
+    for (let tries = 0; tries < 400 && !settled(); tries++) {
+      const [row] =
+        await sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
+      if (row!.n >= waiting) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/**
+ * Runs `hold` in a transaction on a second connection, starts `calls`, commits once `waiting` of
+ * them wait on a lock (or all have answered), and answers what each call answered.
+ */
+export async function whileHeld<T>(
+  hold: (tx: postgres.ReservedSql) => Promise<unknown>,
+  calls: (() => Promise<T>)[],
+  waiting = calls.length,
+) {
+  const other = connect();
+  try {
+    const holder = await other.reserve();
+    await holder`begin`;
+    await hold(holder);
+    let answered = 0;
+    const pending = calls.map((run) => run().finally(() => answered++));
+    await lockWaits(waiting, () => answered === calls.length);
+    await holder`commit`;
+    holder.release();
+    return await Promise.all(pending);
+  } finally {
+    await other.end({ timeout: 1 });
+  }
+}
