@@ -28,6 +28,8 @@ type ReportTargetType = ReportInput["targetType"];
 
 const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does not exist or is no longer available.");
 
+const reviewed = () => new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
+
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
 /**
@@ -65,6 +67,8 @@ export async function reportTarget(
     if (!row) throw new AppError("ALREADY_REPORTED", "You have already reported this.");
     const table = contentTable(input.targetType);
     if (table) {
+      // The hiding rule counts under the content's lock: of two reports at one instant, the later counts both.
+      await tx.select({ id: table.id }).from(table).where(eq(table.id, input.targetId)).for("update");
       const [{ couplesReporting } = { couplesReporting: 0 }] = await tx
         .select({ couplesReporting: countDistinct(reports.reporterCoupleId) })
         .from(reports)
@@ -174,14 +178,17 @@ export async function resolveReport(
       .from(reports)
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
-    if (!report) throw new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
+    if (!report) throw reviewed();
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
     await assertMayActOn(tx, moderator, coupleId);
-    await tx
+    const closed = await tx
       .update(reports)
       .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderator.userId, reviewedAt: sql`now()` })
-      .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")));
+      .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")))
+      .returning({ id: reports.id });
+    // One decision per report: one decided meanwhile (this target's, at the same instant) is reviewed, as after it.
+    if (!closed.some((row) => row.id === reportId)) throw reviewed();
     const table = contentTable(report.targetType);
     if (table) {
       await tx

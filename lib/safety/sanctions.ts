@@ -26,6 +26,7 @@ import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
  */
 
 const notFound = () => new AppError("NOT_FOUND", "This couple does not exist.");
+const alreadyLifted = () => new AppError("NOT_FOUND", "This action does not exist or was already lifted.");
 
 /** The keyed hash a banned address is kept as (never the address itself). */
 export const bannedEmailHash = (normalizedEmail: string): string => hmac(authSecret(), `banned-email:${normalizedEmail}`);
@@ -57,7 +58,7 @@ export async function markWarningSeen(db: Db, coupleId: string, sanctionId: stri
 }
 
 /** The partners of a couple, locked for the action (null: no such couple). */
-async function lockedCouple(tx: Db, coupleId: string) {
+export async function lockedCouple(tx: Db, coupleId: string) {
   const [couple] = await tx
     .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(couples)
@@ -162,13 +163,16 @@ export async function liftSanction(
       })
       .from(coupleSanctions)
       .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)));
-    if (!found) throw new AppError("NOT_FOUND", "This action does not exist or was already lifted.");
+    if (!found) throw alreadyLifted();
     await lockedCouple(tx, found.coupleId);
     await assertMayActOn(tx, moderator, found.coupleId);
-    await tx
+    // One lift per action: one lifted meanwhile (a lift or a granted appeal at the same instant) is lifted, as after it.
+    const [lifted] = await tx
       .update(coupleSanctions)
       .set({ liftedAt: sql`now()`, liftedByUserId: moderator.userId, liftReason: reason })
-      .where(eq(coupleSanctions.id, sanctionId));
+      .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)))
+      .returning({ id: coupleSanctions.id });
+    if (!lifted) throw alreadyLifted();
     if (found.kind === "suspend" || found.kind === "ban") {
       const [still] = await tx
         .select({ id: coupleSanctions.id })

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
 import type { SafetyReactions } from "./reactions";
-import { sanctionCouple } from "./sanctions";
+import { lockedCouple, sanctionCouple } from "./sanctions";
 import {
   acceptanceSince,
   autoRestrictSince,
@@ -117,6 +117,8 @@ export async function couplesWithHeldHellos(db: Db, limit = 100): Promise<HeldCo
  * no moderator), unless such a restriction already stands.
  */
 export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactions: readonly SafetyReactions[]): Promise<boolean> {
+  // Counted and checked under the couple's lock (sanctionCouple's): two reports at one instant restrict once.
+  await lockedCouple(tx, coupleId);
   const since = autoRestrictSince(new Date()).toISOString();
   const result = await tx.execute(sql`
     select count(distinct reporter_couple_id)::int as couples from (

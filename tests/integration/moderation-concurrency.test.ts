@@ -1,0 +1,117 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { coupleSanctions, forumPosts, moderationLog } from "@/db/schema";
+import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
+import { messagingCouple } from "../support/messages";
+import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
+
+type Answer = { status: number; json: { data?: { id: string }; error?: { code: string; message: string } } };
+
+const statuses = (answers: Answer[]) => answers.map((answer) => answer.status).sort();
+
+async function logOf(where: ReturnType<typeof and>) {
+  const db = await getDb();
+  return db.select({ action: moderationLog.action }).from(moderationLog).where(where);
+}
+
+describe.skipIf(!onPostgres())("reports at one instant", () => {
+  it("the third couple's report hides the post while the second's is still being filed", async () => {
+    const author = await forumCouple();
+    const [first, second, third] = [await forumCouple(), await forumCouple(), await forumCouple()];
+    const post = (await forum.create(postBody(), author.a.headers)).json.data as { id: string };
+    const body = { targetType: "post", targetId: post.id, reason: "spam" };
+    expect((await moderation.report(body, first.a.headers)).status).toBe(201);
+    // The second couple's report, filed as reportTarget files it, counted (two couples) but not yet committed.
+    const [filed] = await whileHeld(
+      async (tx) => {
+        await tx`select id from forum_posts where id = ${post.id} for update`;
+        await tx`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason)
+          values (${second.a.userId}, ${second.coupleId}, 'post', ${post.id}, 'spam')`;
+      },
+      [() => moderation.report(body, third.a.headers)],
+    );
+    expect(filed!.status).toBe(201);
+    const db = await getDb();
+    const [row] = await db.select({ hiddenAt: forumPosts.hiddenAt }).from(forumPosts).where(eq(forumPosts.id, post.id));
+    expect(row!.hiddenAt, "three couples reported the post: it is hidden").not.toBeNull();
+  });
+
+  it("a couple reported by its third and fourth couple at once is restricted once", async () => {
+    const reported = await messagingCouple();
+    const reporters: TestCouple[] = [];
+    for (let i = 0; i < 4; i++) reporters.push(await messagingCouple());
+    const report = (couple: TestCouple) =>
+      moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "harassment" }, couple.a.headers);
+    for (const couple of reporters.slice(0, 2)) expect((await report(couple)).status).toBe(201);
+    const answers = await whileHeld(
+      (tx) => tx`select id from couples where id = ${reported.coupleId} for update`,
+      reporters.slice(2).map((couple) => () => report(couple)),
+    );
+    expect(statuses(answers)).toEqual([201, 201]);
+    const db = await getDb();
+    const standing = await db
+      .select({ id: coupleSanctions.id })
+      .from(coupleSanctions)
+      .where(and(eq(coupleSanctions.coupleId, reported.coupleId), eq(coupleSanctions.kind, "restrict"), isNull(coupleSanctions.liftedAt)));
+    expect(standing, "one restriction, one notice").toHaveLength(1);
+  });
+});
+
+describe.skipIf(!onPostgres())("two moderators at one instant", () => {
+  it("lifting the same action: one lifts it, the other is told it was already lifted (404)", async () => {
+    const couple = await messagingCouple();
+    const { headers: one } = await moderatorCouple();
+    const { headers: two } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, one)).json.data.id as string;
+    const answers = await whileHeld(
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
+      [() => sanctions.lift(sanctionId, { reason: "Reviewed" }, one), () => sanctions.lift(sanctionId, { reason: "Reviewed too" }, two)],
+    );
+    expect(statuses(answers)).toEqual([200, 404]);
+    expect(answers.find((answer) => answer.status === 404)!.json.error!.message).toBe("This action does not exist or was already lifted.");
+    expect(await logOf(and(eq(moderationLog.coupleId, couple.coupleId), eq(moderationLog.action, "lift")))).toHaveLength(1);
+  });
+
+  it("lifting an action while its appeal is granted: lifted once, the couple told once", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id as string;
+    const appealId = (await appeals.file({ sanctionId, body: "Not us" }, couple.a.headers)).json.data.id as string;
+    const answers = await whileHeld(
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
+      [() => sanctions.lift(sanctionId, { reason: "Reviewed" }, actor), () => appeals.decide(appealId, "grant", other)],
+    );
+    expect(statuses(answers)).toEqual([200, 404]);
+    expect(
+      await logOf(and(eq(moderationLog.coupleId, couple.coupleId), inArray(moderationLog.action, ["lift", "appeal_decided"]))),
+    ).toHaveLength(1);
+  });
+
+  it("deciding two reports of the same post: one decides, the other finds its report reviewed (404)", async () => {
+    const author = await forumCouple();
+    const [first, second] = [await forumCouple(), await forumCouple()];
+    const post = (await forum.create(postBody(), author.a.headers)).json.data as { id: string };
+    const body = { targetType: "post", targetId: post.id, reason: "spam" };
+    const reportIds = [
+      (await moderation.report(body, first.a.headers)).json.data.id as string,
+      (await moderation.report(body, second.a.headers)).json.data.id as string,
+    ];
+    const { headers: one } = await moderatorCouple();
+    const { headers: two } = await moderatorCouple();
+    const answers = await whileHeld(
+      (tx) => tx`select id from reports where target_type = 'post' and target_id = ${post.id} for update`,
+      [() => moderation.resolve(reportIds[0]!, "remove", one), () => moderation.resolve(reportIds[1]!, "dismiss", two)],
+    );
+    expect(statuses(answers)).toEqual([200, 404]);
+    expect(answers.find((answer) => answer.status === 404)!.json.error!.message).toBe(
+      "This report does not exist or was already reviewed.",
+    );
+    expect(
+      await logOf(and(eq(moderationLog.targetId, post.id), inArray(moderationLog.action, ["report_dismissed", "report_removed"]))),
+    ).toHaveLength(1);
+  });
+});
