@@ -15,6 +15,8 @@ import { connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple } from "../support/moderation";
 import { formOf, jpeg, post } from "../support/onboarding";
 import { queryPlan } from "../support/query-plan";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import { sendPendingSelfie, verification } from "../support/verification";
 
 const rowOf = async (userId: string) => {
@@ -218,6 +220,23 @@ describe("the badge", () => {
       where status = 'active' and is_visible and photo_verified_partners > 0
       order by created_at desc, id desc limit 25`);
     expect(plan).toContain("couples_discoverable_photo_verified_idx");
+  });
+});
+
+describe.skipIf(!onPostgres())("the badge, with both partners decided at one instant", () => {
+  it("counts both: the decision waiting on the other's lock counts after it commits", async () => {
+    const couple = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    await sendPendingSelfie(couple.a.headers);
+    await sendPendingSelfie(couple.b.headers);
+    // A's approval on a second connection, uncommitted: it holds the couple's row while B's is decided.
+    const [decided] = await whileHeld(
+      (tx) =>
+        tx`update photo_verifications set status = 'verified', selfie_key = null, decided_at = now() where user_id = ${couple.a.userId}`,
+      [() => verification.decide(couple.b.userId, { decision: "approve" }, moderator)],
+    );
+    expect(decided!.status).toBe(200);
+    expect(await countOf(couple.coupleId)).toBe(2);
   });
 });
 
