@@ -30,6 +30,8 @@ export async function giveFeedback(
     throw new AppError("PLAN_CLOSED", PLAN_TEXTS.notYetMet);
   const { otherCoupleId } = await memberConversation(db, member, plan.conversationId);
   await transaction(db, async (tx) => {
+    // One answer at a time per plan and couple: two partners at once would each miss the other's.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`plan-feedback:${planId}:${member.coupleId}`}))`);
     await tx
       .insert(planFeedback)
       .values({ planId, userId: member.userId, coupleId: member.coupleId, answer })

@@ -2,12 +2,16 @@ import { and, eq, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { discoverDismissals, notifications, plans } from "@/db/schema";
+import { transaction } from "@/db/transaction";
+import { giveFeedback } from "@/lib/plans/feedback";
 import { PLANS_PER_RUN } from "@/lib/plans/reminders";
 import { runDueWork } from "@/lib/scheduled/service";
 import { metOnWith } from "@/lib/plans/queries";
 import { connected, messagingCouple } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { actingA, PLACES, plan } from "../support/plans";
+import { lockWaits } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 /** Two couples who met yesterday evening: the plan moved into the past, as time would. */
 async function metYesterday() {
@@ -140,5 +144,39 @@ describe("'How was it?' after the meetup", () => {
     expect(rows.every((r) => r.hiddenUntil.getUTCFullYear() === 9999)).toBe(true);
     const wrong = await plan.feedback(id, "went_wrong", one.a.headers);
     expect(wrong.json.data).toEqual({ answer: "went_wrong", report: { targetType: "plan", targetId: id } });
+  });
+});
+
+describe.skipIf(!onPostgres())("'Not for us' from both partners at one instant", () => {
+  it("keeps the couples apart: the second answer waits for the first to commit, then sees it", async () => {
+    const { one, two, id } = await metYesterday();
+    const db = await getDb();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answered = resolve));
+    // Partner A's answer, its whole work done in a transaction kept open (not committed yet).
+    const first = transaction(db, async (tx) => {
+      await giveFeedback(tx, actingA(two), id, "not_for_us");
+      answered();
+      await held;
+    });
+    await firstAnswered;
+    let settled = false;
+    const second = plan.feedback(id, "not_for_us", two.b.headers).finally(() => (settled = true));
+    await lockWaits(1, () => settled);
+    release();
+    await first;
+    expect((await second).status).toBe(200);
+    const apart = await db
+      .select({ coupleId: discoverDismissals.coupleId })
+      .from(discoverDismissals)
+      .where(
+        or(
+          and(eq(discoverDismissals.coupleId, one.coupleId), eq(discoverDismissals.dismissedCoupleId, two.coupleId)),
+          and(eq(discoverDismissals.coupleId, two.coupleId), eq(discoverDismissals.dismissedCoupleId, one.coupleId)),
+        ),
+      );
+    expect(apart.map((r) => r.coupleId).sort()).toEqual([one.coupleId, two.coupleId].sort());
   });
 });
