@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, signature, type ReactionTarget } from "@/lib/forum/rules";
+import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, THREAD_REPLIES_SHOWN, signature, type ReactionTarget } from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, setReaction, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
@@ -79,7 +79,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
   const router = useRouter();
   const key = threadKey(initial.post.id);
   const live = useLive(key, (signal) => fetchThread(initial.post.id, signal), { pollMs: REPLY_POLL_MS, initial });
-  const { post, replies } = live.status === "ready" ? live.value : initial;
+  const { post, replies, pagination } = live.status === "ready" ? live.value : initial;
   const setPost = (next: Thread["post"]) => push<Thread>(key, (thread) => ({ ...thread, post: next }));
   const setReplies = (change: (all: ForumReply[]) => ForumReply[]) =>
     push<Thread>(key, (thread) => ({ ...thread, replies: change(thread.replies) }));
@@ -103,11 +103,16 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
       window.removeEventListener("hashchange", follow);
     };
   }, []);
+  // Once per address: the thread reloads every 10 s, and a reply followed again then would take
+  // the scroll and the focus from whoever reads on or writes a reply. Replies still loading are waited for.
+  const followed = useRef<string | null>(null);
   useEffect(() => {
-    if (!target) return;
+    if (!target || followed.current === target) return;
     const element = document.getElementById(target);
-    element?.scrollIntoView({ block: "center" });
-    element?.focus({ preventScroll: true });
+    if (!element) return;
+    followed.current = target;
+    element.scrollIntoView({ block: "center" });
+    element.focus({ preventScroll: true });
   }, [target, replies]);
 
   const onBlocked = (coupleId: string) => {
@@ -258,6 +263,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
             );
           })}
         </ol>
+        {pagination.hasMore && <p className="muted">This page shows the first {THREAD_REPLIES_SHOWN.toLocaleString("en")} replies.</p>}
       </section>
 
       {!postGone && (

@@ -93,6 +93,12 @@ export const PAGE_SIZE_MAX = 50;
 /** A thread's replies per page: a long evening's discussion at once, oldest first. */
 export const REPLIES_PAGE_DEFAULT = 100;
 export const REPLIES_PAGE_MAX = 200;
+/**
+ * How many replies a thread's page shows: it reads them page after page (wholeThread), so a reply
+ * past the first page (a long thread's newest, one's own among them) is there, and stays at the
+ * next reload. Bounded: the oldest this many are shown, with a note that there are more.
+ */
+export const THREAD_REPLIES_SHOWN = 1_000;
 
 /** The local forum's radii in km; 50 is the spec's nearby radius. */
 export const LOCAL_RADII_KM = [10, 25, 50, 100] as const;

@@ -171,6 +171,13 @@ test.describe("forum", () => {
     const target = a.page.locator('[id^="reply-"][aria-current="true"]');
     await expect(target).toContainText("see you there!");
     await expect(target).toBeInViewport();
+    // Writing while the thread reloads (every 10 s): the reply was followed once, and takes the focus no more.
+    const answer = a.page.getByRole("textbox", { name: "Write a reply" });
+    await answer.focus();
+    const threadPath = `/api/forum/posts/${postUrl.split("/").pop()}`;
+    await a.page.waitForResponse((response) => new URL(response.url()).pathname === threadPath, { timeout: 20_000 });
+    await a.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect(answer).toBeFocused();
 
     // A reports B's reply, then blocks B.
     const menu = target.locator('summary[aria-label="Reply actions"]');

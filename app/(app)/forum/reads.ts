@@ -5,8 +5,9 @@ import { listPosts, readThread as loadThread } from "@/lib/forum/queries";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import type { ListQuery } from "@/lib/forum/list-query";
 import type { PostPage, Thread } from "@/lib/forum/client/api";
-import { DEFAULT_LOCAL_RADIUS_KM, PAGE_SIZE_DEFAULT, REPLIES_PAGE_DEFAULT } from "@/lib/forum/rules";
+import { DEFAULT_LOCAL_RADIUS_KM, PAGE_SIZE_DEFAULT } from "@/lib/forum/rules";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
+import { wholeThread } from "@/lib/forum/whole-thread";
 import { withDb } from "@/lib/with-db";
 
 /**
@@ -30,7 +31,7 @@ export async function readThread(actor: ActingCouple, postId: string): Promise<T
   // A malformed id names no post: the same not-found page, without asking the database.
   if (!forumIdParamsSchema.safeParse({ id: postId }).success) notFound();
   try {
-    return await withDb((db) => loadThread(db, actor, postId, { limit: REPLIES_PAGE_DEFAULT }));
+    return await withDb((db) => wholeThread((query) => loadThread(db, actor, postId, query)));
   } catch (error) {
     if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
     throw error;

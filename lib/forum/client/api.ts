@@ -6,6 +6,7 @@
 import "client-only";
 import { api } from "@/lib/transport/client";
 import { listSearchParams, type ListQuery } from "../list-href";
+import { wholeThread } from "../whole-thread";
 import type { KeysetPage, KeysetPagination } from "@/lib/pagination/page";
 import type { ForumPost, ForumPostDetail, ForumReply, MentionSuggestion } from "../queries";
 import type { ForumScope, ForumTopic, ReactionKind, ReactionTarget, ReportReason, ReportTargetType } from "../rules";
@@ -20,8 +21,12 @@ const send = <T>(method: "POST" | "PUT" | "PATCH" | "DELETE", path: string, body
 export const fetchPosts = (query: ListQuery, signal?: AbortSignal) =>
   api<PostPage>(`/api/forum/posts?${listSearchParams(query)}`, { signal });
 
+/** The thread as its page shows it: its replies page after page, up to THREAD_REPLIES_SHOWN. */
 export const fetchThread = (postId: string, signal?: AbortSignal) =>
-  api<{ data: Thread }>(`/api/forum/posts/${encodeURIComponent(postId)}`, { signal }).then((body) => body.data);
+  wholeThread(({ cursor, limit }) => {
+    const query = new URLSearchParams({ limit: String(limit), ...(cursor && { cursor }) });
+    return api<{ data: Thread }>(`/api/forum/posts/${encodeURIComponent(postId)}?${query}`, { signal }).then((body) => body.data);
+  });
 
 export type NewPost = { title: string; body: string; topic: ForumTopic; scope: ForumScope; photos: string[]; mentions: string[] };
 export const createPost = (post: NewPost) => send<{ data: ForumPostDetail }>("POST", "/api/forum/posts", post).then((body) => body.data);
