@@ -7,6 +7,7 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { AuthFooter } from "@/components/ui/AuthCard";
+import { reach } from "@/lib/transport/actions";
 
 // The schema (and zod) load on the first submit, not with the page.
 const loadSchema = () => import("@/lib/auth/schemas").then((schemas) => schemas.forgotPasswordFormSchema);
@@ -22,7 +23,7 @@ export function ForgotPasswordForm() {
 
   const submit = handleSubmit(async ({ email }) => {
     setFailure(null);
-    const result = await forgotPasswordAction(email);
+    const result = await reach(() => forgotPasswordAction(email));
     if (result.ok) setSent(result.message);
     else setFailure(result.message);
   });

@@ -13,6 +13,7 @@ import type { RegistrationForm as Values } from "@/lib/registration/schemas";
 import { DateOfBirthField } from "./DateOfBirthField";
 import { NewPasswordFields } from "./NewPasswordFields";
 import { AuthFooter } from "@/components/ui/AuthCard";
+import { reach } from "@/lib/transport/actions";
 
 const EMPTY: Values = { email: "", password: "", confirmPassword: "", firstName: "", lastName: "", dateOfBirth: "" };
 
@@ -35,7 +36,7 @@ export function RegisterForm() {
   const onValid = async (values: Values) => {
     setFormError(null);
     const { confirmPassword: _confirm, ...payload } = values;
-    const result = await registerAction(payload);
+    const result = await reach(() => registerAction(payload));
     if (result.ok) {
       clearRegistrationProgress();
       router.push(`/verify-email?${new URLSearchParams({ email: result.email, registered: "1", name: values.firstName })}`);

@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { PASSWORD_UPDATED_NOTICE } from "@/lib/auth/login-notices";
 import { AuthFooter } from "@/components/ui/AuthCard";
+import { reach } from "@/lib/transport/actions";
 
 // The schema (and zod) load on the first submit, not with the page.
 const loadSchema = () => import("@/lib/auth/schemas").then((schemas) => schemas.resetPasswordFormSchema);
@@ -26,7 +27,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     // Every submit starts without the last answer's message, a refused one included.
     setFormError(null);
     return handleSubmit(async ({ password }) => {
-      const result = await resetPasswordAction(token, password);
+      const result = await reach(() => resetPasswordAction(token, password));
       if (result.ok) {
         router.replace(`/login?${new URLSearchParams({ message: PASSWORD_UPDATED_NOTICE })}`);
         return;

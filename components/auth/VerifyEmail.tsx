@@ -7,6 +7,7 @@ import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/action
 import { Alert } from "@/components/ui/Alert";
 import { EMAIL_VERIFIED_NOTICE } from "@/lib/auth/login-notices";
 import { AuthFooter, SUPPORT_EMAIL } from "@/components/ui/AuthCard";
+import { reach } from "@/lib/transport/actions";
 
 const COOLDOWN_SECONDS = 60;
 const RATE_LIMITED_LOCK_SECONDS = 300;
@@ -27,7 +28,7 @@ function VerifyToken({ token, email }: { token: string; email: string }) {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void verifyEmailAction(token, email).then((result) => {
+    void reach(() => verifyEmailAction(token, email)).then((result) => {
       if (!result.ok) return setState({ status: "failed", message: result.message });
       setState({ status: "done" });
       setTimeout(() => router.push(`/login?${new URLSearchParams({ message: EMAIL_VERIFIED_NOTICE, email })}`), REDIRECT_DELAY_MS);
@@ -68,7 +69,7 @@ function CheckInbox({ email, justRegistered = false }: { email: string; justRegi
 
   const resend = async () => {
     setPending(true);
-    const result = await resendVerificationAction(email);
+    const result = await reach(() => resendVerificationAction(email));
     setPending(false);
     if (result.ok) {
       setWaitUntil(Date.now() + COOLDOWN_SECONDS * 1000);

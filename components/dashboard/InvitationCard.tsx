@@ -7,6 +7,7 @@ import { cancelInvitationAction, resendInvitationAction } from "@/app/(app)/dash
 import { Alert } from "@/components/ui/Alert";
 import type { PendingInvitation } from "@/lib/invitations/manage";
 import styles from "./dashboard.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const dateTime = (iso: string) =>
   new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(new Date(iso)) + " UTC";
@@ -20,7 +21,7 @@ export function InvitationCard({ invitation }: { invitation: PendingInvitation |
   async function run(kind: "resend" | "cancel") {
     setBusy(true);
     setMessage(null);
-    const result = kind === "resend" ? await resendInvitationAction() : await cancelInvitationAction();
+    const result = kind === "resend" ? await reach(() => resendInvitationAction()) : await reach(() => cancelInvitationAction());
     setBusy(false);
     if (!result.ok) {
       setMessage({ tone: "error", text: result.message });

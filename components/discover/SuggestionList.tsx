@@ -8,6 +8,7 @@ import type { DiscoverSuggestion } from "@/lib/discover/queries";
 import { SuggestionActions } from "./SuggestionActions";
 import { SuggestionCard, SuggestionGrid } from "./SuggestionCard";
 import styles from "./SuggestionList.module.css";
+import { reach } from "@/lib/transport/actions";
 
 /**
  * The ranked suggestions with 'Not for us' on each: the card goes at once (the server hides it
@@ -26,7 +27,7 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
   async function dismiss(suggestion: DiscoverSuggestion) {
     setBusy(suggestion.coupleId);
     setError(null);
-    const result = await dismissSuggestionAction(suggestion.coupleId);
+    const result = await reach(() => dismissSuggestionAction(suggestion.coupleId));
     setBusy(null);
     if (!result.ok) {
       setError(result.message);

@@ -21,6 +21,7 @@ import {
   type EventFormValues,
 } from "@/lib/events/rules";
 import styles from "./EventForm.module.css";
+import { reach } from "@/lib/transport/actions";
 
 // The checks load on the first submit, so the page's first paint ships no zod.
 const CURRENCY_OPTIONS = EVENT_CURRENCIES.map((currency) => ({ value: currency, label: currency }));
@@ -71,7 +72,7 @@ export function EventForm() {
   // checks could not load) still reaches the server, which checks them with the same messages.
   const submit = handleSubmit(async () => {
     setFailure(null);
-    const result = await createEventAction(eventValues(getValues()));
+    const result = await reach(() => createEventAction(eventValues(getValues())));
     if (result.ok) {
       router.push("/events?drafted=1");
       return;

@@ -5,6 +5,7 @@ import { joinWaitlistAction } from "@/app/(app)/events/actions";
 import { Alert } from "@/components/ui/Alert";
 import { EVENT_MESSAGES } from "@/lib/events/rules";
 import styles from "./WaitlistButton.module.css";
+import { reach } from "@/lib/transport/actions";
 
 /** 'Notify us when events launch', shown as done once the couple asked (by either partner). */
 export function WaitlistButton({ done: initiallyDone }: { done: boolean }) {
@@ -29,7 +30,7 @@ export function WaitlistButton({ done: initiallyDone }: { done: boolean }) {
         onClick={async () => {
           setBusy(true);
           setError(null);
-          const result = await joinWaitlistAction();
+          const result = await reach(() => joinWaitlistAction());
           setBusy(false);
           if (result.ok) setDone(true);
           else setError(result.message);

@@ -10,6 +10,7 @@ import { openReportContextAction, resolveReportAction } from "@/app/(app)/modera
 import type { MessageItem } from "@/lib/messages/queries";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import styles from "./ModerationQueue.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? reason;
 
@@ -28,7 +29,7 @@ function MessageContext({ reportId }: { reportId: string }) {
   const [error, setError] = useState<string | null>(null);
   async function open() {
     setError(null);
-    const result = await openReportContextAction(reportId);
+    const result = await reach(() => openReportContextAction(reportId));
     if (result.ok) setMessages(result.messages);
     else setError(result.message);
   }
@@ -60,7 +61,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
   async function decide(report: OpenReport, decision: ModerationAction) {
     setBusy(report.id);
     setError(null);
-    const result = await resolveReportAction(report.id, decision);
+    const result = await reach(() => resolveReportAction(report.id, decision));
     if (!result.ok) setError(result.message ?? "Could not save the decision. Please try again.");
     setBusy(null);
   }

@@ -15,6 +15,7 @@ import type { SentInvitation } from "@/lib/invitations/send";
 import { InviteSent } from "./InviteSent";
 import { InviteLead } from "./InviteCard";
 import styles from "./InviteForm.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const EMPTY: InvitePartnerForm = { partner_first_name: "", partner_last_name: "", partner_email: "" };
 const NOTES = ["Your partner gets an email invitation", "A secure link that only works once", `${INVITATION_VALID_DAYS} days to join you`];
@@ -44,14 +45,7 @@ export function InviteForm({ ownEmail }: { ownEmail: string }) {
 
   const onValid = async (values: InvitePartnerForm) => {
     setFormError(null);
-    let result: Awaited<ReturnType<typeof sendInvitationAction>>;
-    try {
-      result = await sendInvitationAction(values);
-    } catch {
-      // The call itself failed (network, server unreachable): the form is usable again.
-      setFormError(MESSAGES.sendFailed);
-      return;
-    }
+    const result = await reach(() => sendInvitationAction(values), MESSAGES.sendFailed);
     if (result.ok) {
       setSent(result.invitation);
       return;

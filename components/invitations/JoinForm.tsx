@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { acceptInvitationAction, type JoinResult } from "@/app/invitation/accept/actions";
+import { acceptInvitationAction } from "@/app/invitation/accept/actions";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { DateOfBirthField } from "@/components/auth/DateOfBirthField";
 import { NewPasswordFields } from "@/components/auth/NewPasswordFields";
@@ -13,6 +13,7 @@ import type { JoinForm as Values } from "@/lib/invitations/schemas";
 import { clearRegistrationProgress, rememberAccount } from "@/lib/registration/client-storage";
 import { AgreeToTerms } from "@/components/auth/AgreeToTerms";
 import styles from "./InvitationJoin.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const EMPTY: Values = { password: "", confirmPassword: "", dateOfBirth: "" };
 const SIGN_IN_NOTICE = "Registration successful! Please login to complete your profile setup.";
@@ -47,14 +48,7 @@ export function JoinForm({ token, email, firstName }: { token: string; email: st
   const onValid = async ({ password, dateOfBirth }: Values) => {
     setFormError(null);
     setSignInHref(null);
-    let result: JoinResult;
-    try {
-      result = await acceptInvitationAction(token, { password, dateOfBirth });
-    } catch {
-      // The call itself failed (network, server unreachable): the form is usable again.
-      setFormError(MESSAGES.acceptFailed);
-      return;
-    }
+    const result = await reach(() => acceptInvitationAction(token, { password, dateOfBirth }), MESSAGES.acceptFailed);
     if (!result.ok) {
       setServerErrors(result.fieldErrors ?? {});
       setFormError(result.message);

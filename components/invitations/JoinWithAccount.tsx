@@ -7,6 +7,7 @@ import { Alert } from "@/components/ui/Alert";
 import { rememberAccount } from "@/lib/registration/client-storage";
 import { MESSAGES } from "@/lib/invitations/rules";
 import styles from "./InvitationJoin.module.css";
+import { reach } from "@/lib/transport/actions";
 
 /**
  * The invited partner is signed in already (they had an account): one button joins that account
@@ -20,18 +21,13 @@ export function JoinWithAccount({ token, email, coupleName }: { token: string; e
   const join = async () => {
     setBusy(true);
     setError(null);
-    try {
-      const result = await joinWithAccountAction(token);
-      if (result.ok) {
-        rememberAccount(result);
-        router.replace(result.destination);
-        return;
-      }
-      setError(result.message);
-    } catch {
-      // The call itself failed (network, server unreachable).
-      setError(MESSAGES.acceptFailed);
+    const result = await reach(() => joinWithAccountAction(token), MESSAGES.acceptFailed);
+    if (result.ok) {
+      rememberAccount(result);
+      router.replace(result.destination);
+      return;
     }
+    setError(result.message);
     setBusy(false);
   };
 

@@ -14,6 +14,7 @@ import { shrinkPhoto } from "@/lib/invitations/shrink-photo";
 import { ACCEPT_ATTRIBUTE } from "@/lib/images/rules";
 import { imageProblem } from "@/lib/images/client/photo";
 import styles from "./PartnerSetupForm.module.css";
+import { reach } from "@/lib/transport/actions";
 
 type Photo = { blob: Blob; preview: string };
 
@@ -70,14 +71,7 @@ export function PartnerSetupForm({ defaults }: { defaults: Values }) {
     const form = new FormData();
     for (const [name, value] of Object.entries(values)) form.set(name, typeof value === "string" ? value : "");
     if (photo) form.set("photo", photo.blob, "photo.jpg");
-    let result: Awaited<ReturnType<typeof completePartnerSetupAction>>;
-    try {
-      result = await completePartnerSetupAction(form);
-    } catch {
-      // The call itself failed (network, a body too large for the server): the form is usable again.
-      setFormError(MESSAGES.setupFailed);
-      return;
-    }
+    const result = await reach(() => completePartnerSetupAction(form), MESSAGES.setupFailed);
     if (!result.ok) {
       const fields = result.fieldErrors ?? {};
       if (fields.photo) setPhotoError(fields.photo);

@@ -9,6 +9,7 @@ import { FormActions } from "@/components/ui/FormActions";
 import { SelectField } from "@/components/ui/SelectField";
 import { sanctionCoupleAction } from "@/app/(app)/moderation/actions";
 import { GUIDELINES, RESTRICT_DAYS, SANCTION_KINDS } from "@/lib/safety/rules";
+import { reach } from "@/lib/transport/actions";
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.sanctionSchema);
 
@@ -30,7 +31,7 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
   const kind = useWatch({ control, name: "kind" });
   const submit = handleSubmit(async (values) => {
     setResult(null);
-    const done = await sanctionCoupleAction(coupleId, values);
+    const done = await reach(() => sanctionCoupleAction(coupleId, values));
     if (done.ok) {
       setResult({ tone: "success", text: "Done. The couple is told, and the log has it." });
       reset();

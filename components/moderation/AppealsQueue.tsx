@@ -9,6 +9,7 @@ import type { OpenAppeal } from "@/lib/safety/appeals";
 import { guidelineLabel } from "@/lib/safety/rules";
 import type { HeldCouple } from "@/lib/safety/spam";
 import styles from "./Moderation.module.css";
+import { reach } from "@/lib/transport/actions";
 
 /** The open appeals (grant lifts the action, refuse leaves it) and the couples whose hellos the spam rule held. */
 export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[]; held: HeldCouple[]; viewerId: string }) {
@@ -17,7 +18,7 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
   async function decide(appeal: OpenAppeal, decision: "grant" | "refuse") {
     setBusy(appeal.id);
     setError(null);
-    const result = await decideAppealAction(appeal.id, decision);
+    const result = await reach(() => decideAppealAction(appeal.id, decision));
     if (!result.ok) setError(result.message);
     setBusy(null);
   }

@@ -5,6 +5,7 @@ import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { liftSanctionAction } from "@/app/(app)/moderation/actions";
+import { reach } from "@/lib/transport/actions";
 
 const loadSchema = () => import("@/lib/safety/moderation-schemas").then((schemas) => schemas.liftSchema);
 
@@ -18,7 +19,7 @@ export function CoupleActions({ sanctionId, kind }: { sanctionId: string; kind: 
   } = useZodForm(loadSchema, { reason: "" }, "on-submit");
   const submit = handleSubmit(async (values) => {
     setFailed(null);
-    const done = await liftSanctionAction(sanctionId, values);
+    const done = await reach(() => liftSanctionAction(sanctionId, values));
     if (!done.ok) setFailed(done.message);
   });
   return (

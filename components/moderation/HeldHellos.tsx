@@ -6,6 +6,7 @@ import { RelativeTime } from "@/components/ui/RelativeTime";
 import { decideHeldHelloAction } from "@/app/(app)/moderation/actions";
 import type { HeldDecision } from "@/lib/safety/spam-rules";
 import styles from "./Moderation.module.css";
+import { reach } from "@/lib/transport/actions";
 
 type HeldHello = { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string };
 
@@ -16,7 +17,7 @@ export function HeldHellos({ held, own }: { held: HeldHello[]; own: boolean }) {
   async function decide(id: string, decision: HeldDecision) {
     setBusy(id);
     setError(null);
-    const done = await decideHeldHelloAction(id, decision);
+    const done = await reach(() => decideHeldHelloAction(id, decision));
     if (!done.ok) setError(done.message);
     setBusy(null);
   }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { acknowledgeWarningAction } from "@/app/(app)/standing-actions";
 import { guidelineLabel, restrictedText, SAFETY_PAGE, type StandingSanction } from "@/lib/safety/rules";
+import { reach } from "@/lib/transport/actions";
 
 /** A moderators' warning, shown once before anything else: the page waits until a partner has read it. */
 export function WarningNotice({ warning }: { warning: StandingSanction }) {
@@ -14,7 +15,7 @@ export function WarningNotice({ warning }: { warning: StandingSanction }) {
   const [error, setError] = useState<string | null>(null);
   async function acknowledge() {
     setBusy(true);
-    const result = await acknowledgeWarningAction(warning.id);
+    const result = await reach(() => acknowledgeWarningAction(warning.id));
     if (!result.ok) setError(result.message ?? "Could not save that. Please try again.");
     // The layout reads the couple's standing again: the warning is gone, the page shows.
     else router.refresh();

@@ -8,6 +8,7 @@ import { SelectField } from "@/components/ui/SelectField";
 import { grantRoleAction, revokeRoleAction } from "@/app/(app)/moderation/team/actions";
 import { TEAM_ROLES } from "@/lib/membership/roles";
 import styles from "./Moderation.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label: role === "admin" ? "Admin" : "Moderator" }));
 
@@ -27,7 +28,7 @@ export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: st
   } = useZodForm(loadSchema, { email: "", role: "moderator" }, "on-submit");
   const grant = handleSubmit(async (values) => {
     setResult(null);
-    const done = await grantRoleAction(values);
+    const done = await reach(() => grantRoleAction(values));
     if (done.ok) {
       setResult({ tone: "success", text: `${values.email} is now a${values.role === "admin" ? "n" : ""} ${values.role}.` });
       reset();
@@ -36,7 +37,7 @@ export function TeamRoles({ team, viewerId }: { team: TeamMember[]; viewerId: st
   async function revoke(member: TeamMember) {
     setBusy(member.userId);
     setResult(null);
-    const done = await revokeRoleAction(member.userId);
+    const done = await reach(() => revokeRoleAction(member.userId));
     setResult(done.ok ? { tone: "success", text: `${member.name} is a member again.` } : { tone: "error", text: done.message });
     setBusy(null);
   }

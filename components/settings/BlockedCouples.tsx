@@ -7,6 +7,7 @@ import { FacePhoto } from "@/components/ui/FacePhoto";
 import type { BlockedCouple } from "@/lib/safety/blocks";
 import styles from "./settings.module.css";
 import { StatusLine } from "./StatusLine";
+import { reach } from "@/lib/transport/actions";
 
 /** The couples this couple blocked, newest first, each with 'Unblock'. */
 export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
@@ -18,7 +19,7 @@ export function BlockedCouples({ initial }: { initial: BlockedCouple[] }) {
   const unblock = async (couple: BlockedCouple) => {
     setBusy(couple.coupleId);
     setStatus(null);
-    const result = await unblockCoupleAction(couple.coupleId);
+    const result = await reach(() => unblockCoupleAction(couple.coupleId));
     setBusy(null);
     if (!result.ok) return setStatus({ tone: "error", text: result.message });
     setBlocked((list) => list.filter((item) => item.coupleId !== couple.coupleId));

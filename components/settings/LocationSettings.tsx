@@ -13,6 +13,7 @@ import type { Prediction } from "@/lib/places/types";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
+import { reach } from "@/lib/transport/actions";
 
 /** What each level shows others; the spec names the levels, these lines are ours. */
 const LEVEL_HINTS: Record<PrivacyLevel, string> = {
@@ -54,7 +55,7 @@ export function LocationSettings({ initial }: { initial: Settings }) {
   const choose = async (prediction: Prediction): Promise<ChoiceOutcome> => {
     setNotice(null);
     setProcessing(true);
-    const result = await saveCouplePlaceAction(prediction.place_id);
+    const result = await reach(() => saveCouplePlaceAction(prediction.place_id));
     setProcessing(false);
     if (!result.ok) {
       setNotice(result.fieldErrors?.placeId ?? result.message);
@@ -69,7 +70,7 @@ export function LocationSettings({ initial }: { initial: Settings }) {
 
   const saveLevel = handleSubmit(async ({ privacyLevel }) => {
     setLevelStatus(null);
-    const result = await savePrivacyAction(privacyLevel);
+    const result = await reach(() => savePrivacyAction(privacyLevel));
     if (!result.ok) return setLevelStatus({ tone: "error", text: result.message });
     setSavedLevel(result.privacyLevel);
     setLevelStatus({ tone: "success", text: "Privacy level saved." });
@@ -79,7 +80,7 @@ export function LocationSettings({ initial }: { initial: Settings }) {
     setVisible(next);
     setVisibleBusy(true);
     setVisibleStatus(null);
-    const result = await saveVisibilityAction(next);
+    const result = await reach(() => saveVisibilityAction(next));
     setVisibleBusy(false);
     if (!result.ok) {
       setVisible(!next);

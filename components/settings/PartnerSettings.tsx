@@ -10,6 +10,7 @@ import type { PartnerView } from "@/lib/invitations/manage";
 import { StatusLine } from "./StatusLine";
 import type { Status } from "./useSettingsSave";
 import styles from "./settings.module.css";
+import { reach } from "@/lib/transport/actions";
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 
@@ -25,7 +26,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
     if (view.kind !== "invited") return;
     setBusy(true);
     setStatus(null);
-    const result = await resendInvitationAction();
+    const result = await reach(() => resendInvitationAction());
     setBusy(false);
     if (!result.ok) return setStatus({ tone: "error", text: result.message });
     setView({ kind: "invited", invitation: { ...view.invitation, expiresAt: result.expiresAt, expired: false } });
@@ -36,7 +37,7 @@ export function PartnerSettings({ initial }: { initial: PartnerView }) {
     setConfirming(false);
     setBusy(true);
     setStatus(null);
-    const result = await cancelInvitationAction();
+    const result = await reach(() => cancelInvitationAction());
     setBusy(false);
     if (!result.ok) return setStatus({ tone: "error", text: result.message });
     setView({ kind: "none", canInvite: true });

@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page, type Route } from "@playwright/test";
 import sharp from "sharp";
 import { axe, LAPTOP, NARROW, noHorizontalScroll } from "./checks";
 import { completeCouple, csrfToken, uniqueEmail, watchCsp } from "./support";
@@ -154,6 +154,14 @@ test.describe.serial("settings", () => {
     const toggle = page.getByRole("switch", { name: "Show us in the directory" });
     await expect(toggle).toBeChecked();
     expect(await nearbyIds(them)).toContain(us.coupleId);
+    // A call the network loses says so, and leaves the switch as it stands on the server, usable.
+    const lose = (route: Route) => (route.request().method() === "POST" ? route.abort("connectionreset") : route.fallback());
+    await page.route("**/settings/location", lose);
+    await toggle.click();
+    await expect(page.getByText("Network error")).toBeVisible();
+    await expect(toggle).toBeChecked();
+    await expect(toggle).toBeEnabled();
+    await page.unroute("**/settings/location", lose);
     await toggle.uncheck();
     await expect(page.getByText("You are hidden from other couples.")).toBeVisible();
     expect(await seenBy(them, us)).toEqual({ status: 404 });
