@@ -30,15 +30,7 @@ const loadSchema = () => import("@/lib/settings/form-schemas").then((schemas) =>
 
 /** 'Couple profile' (either partner): name, bio, adventure styles, main photo and up to five more, with the onboarding rules and messages. */
 export function CoupleSettings({ initial }: { initial: Saved }) {
-  const {
-    register,
-    control,
-    handleSubmit,
-    setServerErrors,
-    setValue,
-    reset,
-    formState: { errors, isSubmitting: busy },
-  } = useZodForm(
+  const { register, control, handleSubmit, setServerErrors, setValue, reset, formState } = useZodForm(
     loadSchema,
     {
       coupleName: initial.coupleName,
@@ -51,6 +43,12 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     },
     "on-submit",
   );
+  // Only what was changed here since the page loaded or saved (the form's defaults) is sent: the
+  // partner (or another tab) may have saved the rest since, and this page's older copy would put it
+  // back, or be refused for photos no longer the couple's.
+  const changed = (values: Values, name: "coupleName" | "bio" | "coupleTypes" | "photos") =>
+    JSON.stringify(values[name]) !== JSON.stringify(formState.defaultValues?.[name]);
+  const { errors, isSubmitting: busy } = formState;
   const [bio, coupleTypes, mainUrl, mainPhoto, kept, newPhotos] = useWatch({
     control,
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
@@ -59,10 +57,10 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();
-    form.set("coupleName", values.coupleName.trim());
-    form.set("bio", values.bio.trim());
-    for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
-    form.set("photos", JSON.stringify(values.photos));
+    if (changed(values, "coupleName")) form.set("coupleName", values.coupleName.trim());
+    if (changed(values, "bio")) form.set("bio", values.bio.trim());
+    if (changed(values, "coupleTypes")) for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
+    if (changed(values, "photos")) form.set("photos", JSON.stringify(values.photos));
     const photos = [
       ...(values.profileImage
         ? [{ field: "profileImage", fileName: "couple.jpg", photo: values.profileImage, stagedAs: "couple-main" as const }]

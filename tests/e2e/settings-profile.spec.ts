@@ -227,6 +227,21 @@ test.describe.serial("settings", () => {
     await expect(page.getByRole("img", { name: "Couple photo 1" })).toBeVisible();
     const seen = await them.page.request.get(`/api/couples/${us.coupleId}/full-profile`);
     expect(((await seen.json()) as { data: { coupleName: string } }).data.coupleName).toBe("Alma & Rio");
+
+    // Two tabs open on the form: each saves only what was changed in it, not its older copy of the rest.
+    const other = await page.context().newPage();
+    await other.goto("/settings/couple");
+    await page.getByLabel("What should we call you two?").fill("Alma & Rio Bravo");
+    await page.getByRole("button", { name: "Save couple profile" }).click();
+    await expect(page.getByText("Saved.")).toBeVisible();
+    await other.getByLabel(/bio/i).fill("Two map lovers who take the long road, always together.");
+    await other.getByRole("button", { name: "Save couple profile" }).click();
+    await expect(other.getByText("Saved.")).toBeVisible();
+    await other.close();
+    await page.reload();
+    await expect(page.getByLabel("What should we call you two?")).toHaveValue("Alma & Rio Bravo");
+    await expect(bio).toHaveValue("Two map lovers who take the long road, always together.");
+    await expect(page.getByRole("img", { name: "Couple photo 1" })).toBeVisible();
   });
 
   test("'Appearance' applies and remembers the theme, and the nav's toggle follows it", async () => {
