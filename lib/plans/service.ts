@@ -235,6 +235,8 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
+    // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
+    if ((await memberPlan(tx, member, planId, true)).cancelledAt) return;
     await openPlan(tx, member, planId, now);
     await tx.update(plans).set(cancelledColumns(now, reason)).where(eq(plans.id, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;

@@ -9,7 +9,9 @@ import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { proposePlan } from "@/lib/plans/service";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
+import { whileHeld } from "../support/lock-race";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
+import { onPostgres } from "../support/test-database";
 
 const dinner = (startsAt = daysAhead(15), extra: Record<string, unknown> = {}) => ({
   title: "Dinner and a walk",
@@ -149,6 +151,23 @@ describe("a plan between two talking couples", () => {
     expect((await plan.answer(created.id, "going", two.a.headers)).json.error.code).toBe("PLAN_CLOSED");
     expect((await plan.change(created.id, { title: "Lunch" }, two.a.headers)).status).toBe(409);
     expect((await plan.upcoming(two.a.headers)).json.data).toEqual([]);
+  });
+
+  it.skipIf(!onPostgres())("cancelled by both partners at one instant: both see it cancelled, the others are told once", async () => {
+    const { one, two, conversationId } = await connected();
+    const title = `Dinner ${randomUUID().slice(0, 8)}`;
+    const created = (await plan.propose(conversationId, dinner(daysAhead(15), { title }), one.a.headers)).json.data;
+    const answers = await whileHeld(
+      (tx) => tx`select id from plans where id = ${created.id} for update`,
+      [() => plan.cancel(created.id, {}, one.a.headers), () => plan.cancel(created.id, {}, one.b.headers)],
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.map((answer) => answer.json.data.sequence)).toEqual([1, 1]);
+    const told = await notified(`Plan cancelled: ${title}`, "plan_cancelled");
+    // The three others of the one whose cancel went first, each once.
+    expect(told).toHaveLength(3);
+    expect(new Set(told.map((n) => n.userId)).size).toBe(3);
+    expect(told.map((n) => n.userId)).toEqual(expect.arrayContaining([two.a.userId, two.b.userId]));
   });
 
   it("allows at most 3 upcoming plans per conversation; a cancelled one frees its place", async () => {
