@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { markNotificationsRead } from "@/lib/notifications/client";
 import { LIST_DEFAULT_LIMIT, notificationHref, type NotificationItem } from "@/lib/notifications/rules";
@@ -15,15 +15,21 @@ const markFailed = "Could not mark notifications as read. Please try again.";
 
 function Entry({ item, onError }: { item: NotificationItem; onError: () => void }) {
   const href = notificationHref(item);
+  const entry = useRef<HTMLLIElement>(null);
   const mark = () => {
     if (!item.is_read) markNotificationsRead({ ids: [item.id] }).catch(onError);
   };
+  // The button goes once the entry is read: the keyboard stays on the entry, not thrown to the page's top.
+  const markHere = () => {
+    entry.current?.focus();
+    mark();
+  };
   return (
-    <li className={item.is_read ? styles.entry : `${styles.entry} ${styles.unread}`}>
+    <li ref={entry} tabIndex={-1} className={item.is_read ? styles.entry : `${styles.entry} ${styles.unread}`}>
       {/* Only forum notifications lead somewhere; the rest are read here. */}
       {href === "/notifications" ? <NotificationSummary item={item} /> : <NotificationLink item={item} href={href} onClick={mark} />}
       {!item.is_read && (
-        <button type="button" className={styles.mark} aria-label={`Mark as read: ${item.title}`} onClick={mark}>
+        <button type="button" className={styles.mark} aria-label={`Mark as read: ${item.title}`} onClick={markHere}>
           Mark as read
         </button>
       )}

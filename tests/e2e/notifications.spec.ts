@@ -71,6 +71,15 @@ test.describe("notifications", () => {
     await pager.getByRole("link", { name: "Previous" }).click();
     await expect(pager).toContainText("Page 1 of 2");
 
+    // One marked read: its button goes, and the keyboard stays on its entry.
+    const unread = list.filter({ has: page.getByRole("button", { name: /^Mark as read/ }) }).first();
+    const unreadTitle = await unread.getByRole("button", { name: /^Mark as read/ }).getAttribute("aria-label");
+    await unread.getByRole("button", { name: /^Mark as read/ }).focus();
+    await page.keyboard.press("Enter");
+    const marked = list.filter({ hasNot: page.getByRole("button", { name: unreadTitle! }) }).and(page.locator(":focus"));
+    await expect(marked).toHaveCount(1);
+    await expect(marked).not.toContainText("New");
+
     await expect(page.getByRole("main").getByText("New", { exact: true }).first()).toBeVisible();
     await page.getByRole("button", { name: "Mark all as read" }).click();
     await expect(page.getByText("All notifications marked as read.")).toBeVisible();
