@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { Dialog } from "@/components/ui/Dialog";
 import { answerPlan, calendarFileUrl, cancelPlan, sharePlan, stopSharing } from "@/lib/plans/client/api";
@@ -31,8 +31,17 @@ type Props = { plan: PlanView; viewer: { userId: string; coupleId: string }; onE
 export function PlanCard({ plan, viewer, onEnded }: Props) {
   const zone = useViewerZone();
   const titleId = useId();
+  const card = useRef<HTMLElement>(null);
   const [editing, setEditing] = useState(false);
   const [cancelling, setCancelling] = useState(false);
+  // 'Cancel plan', which opened the dialog and gets the focus back as it closes, goes with the plan's
+  // actions: once the dialog has closed (its effect runs before this card's), the card takes the focus.
+  const focusCard = useRef(false);
+  useEffect(() => {
+    if (cancelling || !focusCard.current) return;
+    focusCard.current = false;
+    card.current?.focus();
+  }, [cancelling]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [shared, setShared] = useState<string | null>(null);
@@ -56,7 +65,13 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   }
 
   return (
-    <article className={styles.card} aria-labelledby={titleId} data-cancelled={plan.cancelledAt ? true : undefined}>
+    <article
+      ref={card}
+      tabIndex={-1}
+      className={styles.card}
+      aria-labelledby={titleId}
+      data-cancelled={plan.cancelledAt ? true : undefined}
+    >
       <header className={styles.cardHeader}>
         <h2 id={titleId} className={styles.cardTitle}>
           {plan.title}
@@ -180,6 +195,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
           onCancel={(reason) =>
             run(async () => {
               await cancelPlan(plan.id, reason);
+              focusCard.current = true;
               setCancelling(false);
             })
           }

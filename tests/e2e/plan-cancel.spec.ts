@@ -34,4 +34,6 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
   await expect(dialog).toBeHidden();
   await expect(card.getByText("Cancelled", { exact: true })).toBeVisible();
   await expect(card.getByText("Why: Rain all day.")).toBeVisible();
+  // The button that opened the dialog is gone: the keyboard is on the card, not at the page's top.
+  await expect(card).toBeFocused();
 });
