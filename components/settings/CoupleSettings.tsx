@@ -53,7 +53,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     control,
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
   });
-  const { progress, status, save, refused } = useSettingsSave("/api/settings/couple", setServerErrors);
+  const { progress, status, save, refused, unchanged } = useSettingsSave("/api/settings/couple", setServerErrors);
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();
@@ -72,6 +72,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
         stagedAs: "couple-photo" as const,
       })),
     ];
+    if ([...form.keys()].length === 0 && photos.length === 0) return unchanged();
     await save(form, photos, (json) => {
       const saved = (json as { data?: { profileImageUrl?: string | null; photos?: string[] } }).data;
       reset({

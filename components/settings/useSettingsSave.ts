@@ -9,6 +9,7 @@ import { saveSettingsForm } from "@/lib/settings/client/save";
 export type Status = { tone: "success" | "error"; text: string } | null;
 
 const CORRECT_FIELDS = "Please correct the fields marked below.";
+const NOTHING_CHANGED = "Nothing to save: nothing has changed.";
 
 /**
  * A settings section's save, for its form (useZodForm): the progress of its photos, the server's
@@ -37,5 +38,12 @@ export function useSettingsSave(url: string, setServerErrors: ServerErrors) {
     setStatus({ tone: "success", text: "Saved." });
   }
 
-  return { progress, status, save, refused: () => setStatus({ tone: "error", text: CORRECT_FIELDS }) };
+  return {
+    progress,
+    status,
+    save,
+    refused: () => setStatus({ tone: "error", text: CORRECT_FIELDS }),
+    /** A save with nothing changed sends nothing, and says so. */
+    unchanged: () => setStatus({ tone: "success", text: NOTHING_CHANGED }),
+  };
 }

@@ -5,6 +5,7 @@ import { uploadedImageBytes } from "@/lib/images/upload";
 import { coupleUpdateSchema, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import type { CoupleUploads } from "@/lib/couples/service";
 import { profileUpdateSchema, type ProfileUpdate } from "@/lib/profile/schemas";
+import { NOTHING_TO_UPDATE_MESSAGE } from "@/lib/fields";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { photoField } from "@/lib/images/upload";
 
@@ -60,13 +61,13 @@ export async function coupleSettingsFromForm(form: FormData): Promise<{ update: 
       photos: keptPhotos(form),
     }).filter(([, value]) => value !== undefined),
   );
-  const update = parseWith(coupleUpdateSchema, fields, { firstIssue: true });
-  const extra = await Promise.all(form.getAll("newPhotos").map((value) => photoField(value, "newPhotos")));
-  return {
-    update,
-    uploads: {
-      main: await photoField(form.get("profileImage"), "profileImage"),
-      extra: extra.filter((photo) => photo !== null),
-    },
-  };
+  // The form sends only what was changed in it: new photos alone are a change too.
+  const hasFields = Object.keys(fields).length > 0;
+  const update: CoupleUpdateInput = hasFields ? parseWith(coupleUpdateSchema, fields, { firstIssue: true }) : {};
+  const extra = (await Promise.all(form.getAll("newPhotos").map((value) => photoField(value, "newPhotos")))).filter(
+    (photo) => photo !== null,
+  );
+  const main = await photoField(form.get("profileImage"), "profileImage");
+  if (!hasFields && main === null && extra.length === 0) throw new AppError("VALIDATION_ERROR", NOTHING_TO_UPDATE_MESSAGE);
+  return { update, uploads: { main, extra } };
 }

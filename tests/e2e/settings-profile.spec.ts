@@ -242,6 +242,15 @@ test.describe.serial("settings", () => {
     await expect(page.getByLabel("What should we call you two?")).toHaveValue("Alma & Rio Bravo");
     await expect(bio).toHaveValue("Two map lovers who take the long road, always together.");
     await expect(page.getByRole("img", { name: "Couple photo 1" })).toBeVisible();
+
+    // A new main photo alone is a change of its own; a save with nothing changed sends nothing.
+    const mainBefore = await page.getByRole("img", { name: "Your current main couple photo" }).getAttribute("src");
+    await pickPhoto(page, "Main couple photo", await photo(dir, "main-2.jpg", "#2a9d8f"));
+    await page.getByRole("button", { name: "Save couple profile" }).click();
+    await expect(page.getByText("Saved.")).toBeVisible();
+    await expect(page.getByRole("img", { name: "Your current main couple photo" })).not.toHaveAttribute("src", mainBefore!);
+    await page.getByRole("button", { name: "Save couple profile" }).click();
+    await expect(page.getByText("Nothing to save: nothing has changed.")).toBeVisible();
   });
 
   test("'Appearance' applies and remembers the theme, and the nav's toggle follows it", async () => {

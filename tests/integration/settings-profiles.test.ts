@@ -131,6 +131,23 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     expect(files).toContain(stored(after.profileImageUrl!));
   });
 
+  it("saves new photos alone (the form sends only what changed), and refuses a form with nothing in it", async () => {
+    const { headers, coupleId } = await onboarded();
+    const before = await coupleRow(coupleId);
+    const res = await postCouple({ profileImage: await jpeg() }, headers);
+    expect(res.status).toBe(200);
+    const after = await coupleRow(coupleId);
+    expect(after.profileImageUrl).not.toBe(before.profileImageUrl);
+    expect(after).toMatchObject({ coupleName: before.coupleName, bio: before.bio, photos: before.photos });
+    const extra = await postCouple({ newPhotos: [await jpeg(1200, 900)] }, headers);
+    expect(extra.status).toBe(200);
+    expect((await coupleRow(coupleId)).photos).toEqual([...before.photos, ...extra.json.data.photos.slice(before.photos.length)]);
+    expect((await coupleRow(coupleId)).photos).toHaveLength(before.photos.length + 1);
+    const empty = await postCouple({}, headers);
+    expect(empty.status).toBe(400);
+    expect(empty.json.error.message).toBe("Nothing to update");
+  });
+
   it("lets partner B edit the couple", async () => {
     const { coupleId } = await onboarded();
     const partnerB = await signedIn();
