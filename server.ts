@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { closeGracefully, createAppServer, nextHostname, readyLines } from "./lib/http/app-server";
+import { closeGracefully, createAppServer, nextHostname, readyLines, SHUTDOWN_GRACE_MS } from "./lib/http/app-server";
 import { configurationProblem, devOutboxEnabled, env } from "./lib/env";
 import { strictTransportSecurity } from "./lib/csp/headers";
 import { describeError } from "./lib/log";
@@ -60,7 +60,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     stopping = true;
     console.log("Stopping: finishing the requests in flight, then closing the database.");
     setTimeout(() => process.exit(1), STOP_DEADLINE_MS).unref();
-    closeGracefully(server).then(
+    // In development what is in flight is the developer's own: a second is grace enough.
+    closeGracefully(server, dev ? 1_000 : SHUTDOWN_GRACE_MS).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error("[server] could not stop cleanly", describeError(error));

@@ -83,9 +83,18 @@ export async function closeGracefully(server: Server, graceMs = SHUTDOWN_GRACE_M
     server.closeIdleConnections();
     void runShutdown("streams");
   }, IDLE_SWEEP_MS);
-  const cutOff = setTimeout(() => server.closeAllConnections(), graceMs);
+  let cutOff: ReturnType<typeof setTimeout> | undefined;
+  // At the grace's end the rest is cut and the stop goes on: a connection upgraded to a WebSocket
+  // (the development server's reload channel) is no HTTP connection Node can close, and would
+  // otherwise hold `close` until the process is killed, the database left open.
+  const graceEnds = new Promise<void>((resolve) => {
+    cutOff = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, graceMs);
+  });
   try {
-    await closed;
+    await Promise.race([closed, graceEnds]);
   } finally {
     clearInterval(sweep);
     clearTimeout(cutOff);

@@ -1,5 +1,6 @@
 import { request, Agent, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { closeGracefully, createAppServer } from "@/lib/http/app-server";
 import { onShutdown, runShutdown } from "@/lib/shutdown";
@@ -141,6 +142,30 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
     await closeGracefully(server, 200);
     expect(await hanging).toEqual({ error: "ECONNRESET" });
     expect(steps).toEqual(["database closed"]);
+  });
+
+  it("goes on at the grace's end past a connection upgraded to a WebSocket (the development server's reload channel)", async () => {
+    const steps: string[] = [];
+    const { server, port } = await serve(() => {});
+    // As Next's development server does: it takes the upgraded socket and keeps it open.
+    server.on("upgrade", (_req, socket: Duplex) =>
+      socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n"),
+    );
+    onShutdown("database", () => void steps.push("database closed"));
+    const upgraded = new Promise<Duplex>((resolve) => {
+      const req = request({
+        host: "127.0.0.1",
+        port,
+        path: "/_next/webpack-hmr",
+        headers: { Connection: "Upgrade", Upgrade: "websocket" },
+      });
+      req.on("upgrade", (_res, socket) => resolve(socket));
+      req.end();
+    });
+    const socket = await upgraded;
+    await closeGracefully(server, 200);
+    expect(steps).toEqual(["database closed"]);
+    socket.destroy();
   });
 
   it("runs every step of a phase when one of them fails", async () => {
