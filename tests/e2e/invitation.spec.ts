@@ -105,6 +105,8 @@ test.describe("partner invitation", () => {
     browser,
     context,
   }) => {
+    // Two people and the e-mail between them: about 50 s alone, past 60 beside another walk on two cores.
+    test.setTimeout(120_000);
     const csp = watchCsp(page);
     const partnerA = await partnerAWithCouple(page, request);
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
