@@ -59,6 +59,8 @@ test("settings: this device, message previews, the Push column, and the device l
 });
 
 test("one gentle prompt after the couple's first accepted hello; 'Not now' is remembered", async ({ browser, request }, testInfo) => {
+  // Two new couples, a hello and two looks: about 50 s alone, past 60 beside another walk on two cores.
+  test.setTimeout(120_000);
   const amelia = await newCouple(browser, request, "Amelia", LAPTOP);
   const hanna = await newCouple(browser, request, "Hanna", PHONE);
   const prompt = (who: Person) => who.page.getByRole("complementary", { name: "Know when they write back" });
