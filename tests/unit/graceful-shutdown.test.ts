@@ -34,6 +34,32 @@ function get(
   });
 }
 
+/** A live stream as the app's: headers and a first event, then open until the server's stop ends it (`onEnd` first). */
+function openStream(res: ServerResponse, onEnd = () => {}) {
+  res.writeHead(200, { "Content-Type": "text/event-stream" });
+  res.write("data: hello\n\n");
+  const leave = onShutdown("streams", () => {
+    onEnd();
+    res.end();
+  });
+  res.on("close", leave);
+}
+
+/**
+ * A server whose `/first` answers only once released, `/next` at once, anything else a stream; and
+ * an agent of one kept-alive connection, on which later requests wait for `/first`.
+ */
+async function oneConnectionServer() {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const { server, port } = await serve((req, res) => {
+    if (req.url === "/first") return void held.then(() => res.end("first"));
+    if (req.url === "/next") return void res.end("next");
+    openStream(res);
+  });
+  return { server, port, release, agent: new Agent({ keepAlive: true, maxSockets: 1 }) };
+}
+
 // Hooks left by a test would run in the next one's stop.
 afterEach(async () => {
   for (const phase of ["streams", "work", "database"] as const) await runShutdown(phase);
@@ -50,14 +76,7 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
         }, 300);
         return;
       }
-      // A live stream: headers and a first event, then open until the server's stop ends it.
-      res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write("data: hello\n\n");
-      const leave = onShutdown("streams", () => {
-        steps.push("stream ended");
-        res.end();
-      });
-      res.on("close", leave);
+      openStream(res, () => steps.push("stream ended"));
     });
     onShutdown("work", () => void steps.push("work stopped"));
     onShutdown("database", () => void steps.push("database closed"));
@@ -87,23 +106,13 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
   });
 
   it("answers a request that arrives on a kept-alive connection while stopping, then closes the connection", async () => {
-    let hold!: () => void;
-    const held = new Promise<void>((resolve) => (hold = resolve));
-    const { server, port } = await serve((req, res) => {
-      if (req.url === "/first") return void held.then(() => res.end("first"));
-      if (req.url === "/next") return void res.end("next");
-      res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write("data: hello\n\n");
-      const leave = onShutdown("streams", () => void res.end());
-      res.on("close", leave);
-    });
-    // One connection: the second and third requests wait for it, and arrive after the stop began.
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { server, port, release, agent } = await oneConnectionServer();
+    // One connection: the second request waits for it, and arrives after the stop began.
     const first = get(port, "/first", agent);
     const next = get(port, "/next", agent);
     await wait(50);
     const stopped = closeGracefully(server, 120_000);
-    hold();
+    release();
     // The one that began before the stop keeps its connection; the one after says it closes it.
     expect(await first).toEqual({ status: 200, body: "first", connection: "keep-alive" });
     expect(await next).toEqual({ status: 200, body: "next", connection: "close" });
@@ -112,21 +121,12 @@ describe("stopping the app's own server (server.ts on SIGTERM or Ctrl-C)", () =>
   });
 
   it("ends a stream opened on a kept-alive connection while stopping", async () => {
-    let hold!: () => void;
-    const held = new Promise<void>((resolve) => (hold = resolve));
-    const { server, port } = await serve((req, res) => {
-      if (req.url === "/first") return void held.then(() => res.end("first"));
-      res.writeHead(200, { "Content-Type": "text/event-stream" });
-      res.write("data: hello\n\n");
-      const leave = onShutdown("streams", () => void res.end());
-      res.on("close", leave);
-    });
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { server, port, release, agent } = await oneConnectionServer();
     const first = get(port, "/first", agent);
     const stream = get(port, "/stream", agent);
     await wait(50);
     const stopped = closeGracefully(server, 120_000);
-    hold();
+    release();
     expect(await first).toMatchObject({ status: 200, body: "first" });
     expect(await stream).toMatchObject({ status: 200, body: "data: hello\n\n" });
     await stopped;
