@@ -45,8 +45,11 @@ async function openConversation(tx: Db, member: ActingCouple, conversationId: st
 }
 
 /** The member's plan while it may still change: its conversation open, not cancelled, not started. */
-async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date): Promise<PlanRow> {
-  const row = await memberPlan(tx, member, planId, true);
+const openPlan = async (tx: Db, member: ActingCouple, planId: string, now: Date): Promise<PlanRow> =>
+  stillOpen(await memberPlan(tx, member, planId, true), now);
+
+/** A plan read under its lock, refused unless it may still change. */
+function stillOpen(row: PlanRow & { ended: boolean }, now: Date): PlanRow {
   if (row.ended) throw new AppError("CONVERSATION_ENDED", MESSAGE_TEXTS.ended);
   if (row.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
   if (row.startsAt.getTime() <= now.getTime()) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
@@ -235,9 +238,10 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
   if (already.proposerCoupleId !== member.coupleId) throw new AppError("FORBIDDEN", PLAN_TEXTS.notProposer);
   if (already.cancelledAt) return planItem(db, member, planId);
   await transaction(db, async (tx) => {
+    const row = await memberPlan(tx, member, planId, true);
     // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
-    if ((await memberPlan(tx, member, planId, true)).cancelledAt) return;
-    await openPlan(tx, member, planId, now);
+    if (row.cancelledAt) return;
+    stillOpen(row, now);
     await tx.update(plans).set(cancelledColumns(now, reason)).where(eq(plans.id, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     await tellTheOthers(tx, member, item, {
