@@ -57,13 +57,17 @@ export async function markWarningSeen(db: Db, coupleId: string, sanctionId: stri
     .where(and(eq(coupleSanctions.id, sanctionId), eq(coupleSanctions.coupleId, coupleId), eq(coupleSanctions.kind, "warn")));
 }
 
-/** The partners of a couple, locked for the action (null: no such couple). */
+/**
+ * The partners of a couple, locked for the action (null: no such couple). `NO KEY UPDATE`, the lock
+ * an update of its status takes: it does not wait on the key-share lock a row referencing the
+ * couple holds, so two couples reporting each other at one instant never wait on each other.
+ */
 export async function lockedCouple(tx: Db, coupleId: string) {
   const [couple] = await tx
     .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(couples)
     .where(eq(couples.id, coupleId))
-    .for("update");
+    .for("no key update");
   return couple ? { id: couple.id, partnerIds: [couple.partner1Id, couple.partner2Id].filter((id): id is string => id !== null) } : null;
 }
 

@@ -5,7 +5,7 @@ import { coupleSanctions, forumPosts, moderationLog } from "@/db/schema";
 import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
 import { messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
-import { whileHeld } from "../support/lock-race";
+import { waitsOn, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 type Answer = { status: number; json: { data?: { id: string }; error?: { code: string; message: string } } };
@@ -57,6 +57,18 @@ describe.skipIf(!onPostgres())("reports at one instant", () => {
       .from(coupleSanctions)
       .where(and(eq(coupleSanctions.coupleId, reported.coupleId), eq(coupleSanctions.kind, "restrict"), isNull(coupleSanctions.liftedAt)));
     expect(standing, "one restriction, one notice").toHaveLength(1);
+  });
+
+  it("two couples reporting each other at one instant never wait on each other (no deadlock, no retry)", async () => {
+    const [one, two] = [await messagingCouple(), await messagingCouple()];
+    // The second couple's report of the first, filed as reportTarget files it: its insert holds its own couple's key-share lock.
+    const { waited, answer } = await waitsOn(
+      (tx) => tx`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason)
+        values (${two.a.userId}, ${two.coupleId}, 'couple', ${one.coupleId}, 'harassment')`,
+      () => moderation.report({ targetType: "couple", targetId: two.coupleId, reason: "harassment" }, one.a.headers),
+    );
+    expect(answer.status).toBe(201);
+    expect(waited, "the first couple's report waited on the second's, which would next wait on it").toBe(false);
   });
 });
 

@@ -32,6 +32,16 @@ export async function whileHeld<T>(
   calls: (() => Promise<T>)[],
   waiting = calls.length,
 ) {
+  return (await holding(hold, calls, waiting)).answers;
+}
+
+/** Whether `call` waits on what `hold` takes on a second connection (false: it answered while that was held), and its answer. */
+export async function waitsOn<T>(hold: (tx: postgres.ReservedSql) => Promise<unknown>, call: () => Promise<T>) {
+  const { answers, answeredWhileHeld } = await holding(hold, [call], 1);
+  return { waited: answeredWhileHeld === 0, answer: answers[0]! };
+}
+
+async function holding<T>(hold: (tx: postgres.ReservedSql) => Promise<unknown>, calls: (() => Promise<T>)[], waiting: number) {
   const other = connect();
   try {
     const holder = await other.reserve();
@@ -40,9 +50,10 @@ export async function whileHeld<T>(
     let answered = 0;
     const pending = calls.map((run) => run().finally(() => answered++));
     await lockWaits(waiting, () => answered === calls.length);
+    const answeredWhileHeld = answered;
     await holder`commit`;
     holder.release();
-    return await Promise.all(pending);
+    return { answers: await Promise.all(pending), answeredWhileHeld };
   } finally {
     await other.end({ timeout: 1 });
   }
