@@ -6,11 +6,8 @@ import { userAccount, type Account } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnerOf } from "@/lib/membership/partner";
-import { mayGrantRoles, mayModerate } from "@/lib/membership/roles";
+import { ADMINS_ONLY, MODERATORS_ONLY, mayGrantRoles, mayModerate } from "@/lib/membership/roles";
 import type { Moderator } from "@/lib/safety/moderators";
-
-export const MODERATORS_ONLY = "Only moderators can do this.";
-export const ADMINS_ONLY = "Only admins can do this.";
 
 /**
  * Who may call a route handler or a server action, declared by each of them:

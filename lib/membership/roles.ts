@@ -6,6 +6,9 @@
 export const ROLES = ["member", "moderator", "admin"] as const;
 export type Role = (typeof ROLES)[number];
 
+export const MODERATORS_ONLY = "Only moderators can do this.";
+export const ADMINS_ONLY = "Only admins can do this.";
+
 /** Moderators and admins run the moderation queue and act on couples. */
 export const mayModerate = (role: Role): boolean => role === "moderator" || role === "admin";
 

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import type { Role } from "@/lib/membership/roles";
+import { ADMINS_ONLY, mayGrantRoles, type Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { MODERATION_PER_USER } from "./rules";
@@ -57,13 +57,25 @@ export async function setRole(
     if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
   }
   return transaction(db, async (tx) => {
-    const [person] = await tx
+    const [found] = await tx
       .select({ id: users.id })
       .from(users)
-      .where("email" in who ? eq(users.email, who.email) : eq(users.id, who.userId))
+      .where("email" in who ? eq(users.email, who.email) : eq(users.id, who.userId));
+    if (!found) throw new AppError("NOT_FOUND", NO_SUCH_ACCOUNT);
+    if (found.id === grantedBy) throw new AppError("FORBIDDEN", OWN_ROLE_MESSAGE);
+    // The person and the granting admin locked together, in one order (no deadlock), and the admin's
+    // role read under the lock: of two admins revoking each other at one instant, the second is no
+    // longer an admin, so the team never loses its last admin that way.
+    const locked = await tx
+      .select({ id: users.id, role: users.role })
+      .from(users)
+      .where(inArray(users.id, grantedBy ? [found.id, grantedBy] : [found.id]))
+      .orderBy(asc(users.id))
       .for("update");
+    const person = locked.find((row) => row.id === found.id);
     if (!person) throw new AppError("NOT_FOUND", NO_SUCH_ACCOUNT);
-    if (person.id === grantedBy) throw new AppError("FORBIDDEN", OWN_ROLE_MESSAGE);
+    const granter = locked.find((row) => row.id === grantedBy);
+    if (grantedBy && !(granter && mayGrantRoles(granter.role))) throw new AppError("FORBIDDEN", ADMINS_ONLY);
     const [changed] = await tx
       .update(users)
       .set({ role })

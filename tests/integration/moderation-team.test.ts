@@ -2,10 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { moderationLog, users } from "@/db/schema";
-import { ADMINS_ONLY } from "@/lib/http/access";
+import { ADMINS_ONLY } from "@/lib/membership/roles";
 import { OWN_ROLE_MESSAGE, setRole } from "@/lib/safety/moderators";
+import { whileHeld } from "../support/lock-race";
 import { messagingCouple } from "../support/messages";
 import { moderation, moderatorCouple, team } from "../support/moderation";
+import { onPostgres } from "../support/test-database";
 
 const roleOf = async (userId: string) => {
   const db = await getDb();
@@ -80,6 +82,19 @@ describe("an admin runs the team from /moderation/team", () => {
     expect(await roleOf(adminId)).toBe("admin");
     // The partner of the admin is someone else: an admin may grant them a role.
     expect((await team.grant({ email: await emailOf(couple.b.userId), role: "admin" }, admin)).status).toBe(201);
+  });
+
+  it.skipIf(!onPostgres())("two admins revoking each other at one instant: the second is no longer an admin (403), one admin stays", async () => {
+    const first = await moderatorCouple("admin");
+    const second = await moderatorCouple("admin");
+    // Both revokes pass the admin check, then wait on the two rows, held on a second connection.
+    const revokes = await whileHeld(
+      (tx) => tx`select id from users where id in (${first.userId}, ${second.userId}) for update`,
+      [() => team.revoke(second.userId, first.headers), () => team.revoke(first.userId, second.headers)],
+    );
+    expect(revokes.map((res) => res.status).sort()).toEqual([200, 403]);
+    expect(revokes.find((res) => res.status === 403)!.json.error.message).toBe(ADMINS_ONLY);
+    expect([await roleOf(first.userId), await roleOf(second.userId)].sort()).toEqual(["admin", "member"]);
   });
 
   it("the command line (admin:grant, moderator:grant) uses the same function: logged with no admin", async () => {
