@@ -1,5 +1,5 @@
 import "server-only";
-import { is } from "drizzle-orm";
+import { is, sql } from "drizzle-orm";
 import { PgTransaction, type PgTransactionConfig } from "drizzle-orm/pg-core";
 import type { Db } from "./client";
 import { hasErrorCode } from "./error-codes";
@@ -64,4 +64,13 @@ export function beforeCommit<S>(tx: Db, key: symbol, init: () => S, flush: (tx: 
     hooks.set(key, hook);
   }
   return hook.state as S;
+}
+
+/**
+ * One writer at a time per `key`, on any instance, until this transaction ends (a
+ * transaction-scoped advisory lock): for a rule that reads, then writes what the read decided (a
+ * count against a limit, a duplicate check, one open request per pair).
+ */
+export async function oneAtATime(tx: Db, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { rateLimitHits } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
@@ -97,7 +97,7 @@ export async function recordHit(db: Db, limit: Limit, subject: string): Promise<
  */
 export async function withLimitLock<T>(db: Db, limit: Limit, subject: string, run: (tx: Db) => Promise<T>): Promise<T> {
   return transaction(db, async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${limit.bucket}:${subject}`}))`);
+    await oneAtATime(tx, `${limit.bucket}:${subject}`);
     return run(tx);
   });
 }

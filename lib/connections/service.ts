@@ -4,7 +4,7 @@ import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/saf
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
@@ -26,7 +26,7 @@ const requestNotFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.request
 
 /** One writer at a time per pair of couples (on any instance), so "one open request" holds. */
 const lockPair = (tx: Db, one: string, other: string) =>
-  tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`connection-pair:${pairOf(one, other).join(":")}`}))`);
+  oneAtATime(tx, `connection-pair:${pairOf(one, other).join(":")}`);
 
 /** A live `connection` row for each person, so every place showing the request can change. */
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>

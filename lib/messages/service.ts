@@ -2,7 +2,7 @@ import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { conversationReads, conversations, messagePhotos, messageReactions, messages } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
@@ -23,7 +23,7 @@ import type { SendMessageInput } from "./schemas";
 
 /** Counts one message against the person's minute and day, under their lock (so two instances cannot both take the last slot). */
 async function spendMessage(tx: Db, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`message:${userId}`}))`);
+  await oneAtATime(tx, `message:${userId}`);
   for (const limit of [MESSAGE_LIMITS.perMinute, MESSAGE_LIMITS.perDay]) {
     const state = await checkLimit(tx, limit, userId);
     if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { planFeedback } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { couplePartners } from "@/lib/membership/partner";
@@ -31,7 +31,7 @@ export async function giveFeedback(
   const { otherCoupleId } = await memberConversation(db, member, plan.conversationId);
   await transaction(db, async (tx) => {
     // One answer at a time per plan and couple: two partners at once would each miss the other's.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`plan-feedback:${planId}:${member.coupleId}`}))`);
+    await oneAtATime(tx, `plan-feedback:${planId}:${member.coupleId}`);
     await tx
       .insert(planFeedback)
       .values({ planId, userId: member.userId, coupleId: member.coupleId, answer })

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { conversations, pushSettings, pushSubscriptions } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
 import { AppError } from "@/lib/errors";
@@ -28,7 +28,7 @@ export async function subscribe(db: Db, who: { userId: string; sessionId: string
   if (!(await endpointAllowed(input.endpoint))) throw new AppError("VALIDATION_ERROR", ENDPOINT_REFUSED);
   return transaction(db, async (tx) => {
     // One person's subscriptions are counted and added one at a time.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`push:${who.userId}`}, 0))`);
+    await oneAtATime(tx, `push:${who.userId}`);
     const [{ count }] = (await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(pushSubscriptions)
