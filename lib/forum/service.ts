@@ -2,7 +2,7 @@ import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
@@ -132,6 +132,8 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
     await assertOwnPhotos(tx, actor, input.photos);
     const mentions = await validMentions(tx, actor, input.mentions);
+    // Checked and written one at a time per author: the same words from two tabs at one instant post once.
+    await oneAtATime(tx, `forum-post:${actor.userId}`);
     const [twice] = await tx
       .select({ id: forumPosts.id })
       .from(forumPosts)
@@ -232,6 +234,7 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       quotedAuthor = quote.authorUserId;
     }
     const mentions = await validMentions(tx, actor, input.mentions);
+    await oneAtATime(tx, `forum-reply:${actor.userId}`);
     const [twice] = await tx
       .select({ id: forumReplies.id })
       .from(forumReplies)

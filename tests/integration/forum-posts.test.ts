@@ -5,6 +5,8 @@ import { getDb } from "@/db/client";
 import { forumPosts } from "@/db/schema";
 import { call, createUser, browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 type Post = {
   id: string;
@@ -97,6 +99,19 @@ describe("POST /api/forum/posts", () => {
     const again = await forum.create({ ...body, title: "Another title" }, us.a.headers);
     expect(again.status).toBe(409);
     expect(again.json.error.code).toBe("DUPLICATE_CONTENT");
+  });
+
+  it.skipIf(!onPostgres())("posts the same words sent from two tabs at one instant once (the other: 409 DUPLICATE_CONTENT)", async () => {
+    const us = await forumCouple();
+    const body = postBody();
+    // Both posts pass every check before the insert, then wait on the author's row, held on a second connection.
+    const posts = await whileHeld(
+      (tx) => tx`select id from users where id = ${us.a.userId} for update`,
+      [() => forum.create(body, us.a.headers), () => forum.create(body, us.a.headers)],
+    );
+    expect(posts.map((res) => res.status).sort()).toEqual([201, 409]);
+    const db = await getDb();
+    expect(await db.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.coupleId, us.coupleId))).toHaveLength(1);
   });
 
   it("limits posts per person per hour with 429 and Retry-After", async () => {

@@ -114,6 +114,18 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     ]);
   });
 
+  it.skipIf(!onPostgres())("replies the same words sent from two tabs at one instant once (the other: 409 DUPLICATE_CONTENT)", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const replies = await whileHeld(
+      (tx) => tx`select id from users where id = ${them.a.userId} for update`,
+      [() => forum.reply(post.id, { body: "Same words" }, them.a.headers), () => forum.reply(post.id, { body: "Same words" }, them.a.headers)],
+    );
+    expect(replies.map((res) => res.status).sort()).toEqual([201, 409]);
+    expect((await forum.thread(post.id, us.a.headers)).json.data.post.replyCount).toBe(1);
+  });
+
   it("pages replies with a cursor that also serves polling for new ones", async () => {
     const us = await forumCouple();
     const them = await forumCouple();
