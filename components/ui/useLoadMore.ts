@@ -1,7 +1,8 @@
 "use client";
 
-import { useState } from "react";
-import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
+import { leftTheFirstPage, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import type { KeysetPage } from "@/lib/pagination/page";
 
 type LoadMoreOptions<T> = {
   /** The cursor after the first page (`nextCursorOf` it); null when the first page was the whole list. */
@@ -19,15 +20,40 @@ type LoadMoreOptions<T> = {
  * 'Load more' of a keyset list (lib/pagination/page.ts): the first page is the caller's (rendered
  * by the server or kept current by the live hook); each click asks for the page after the last
  * cursor and keeps the rows below it. A row is shown once, at its first place: one that moved up
- * onto the first page (new activity) or came again on a later page is left out.
+ * onto the first page (new activity) or came again on a later page is left out. When a row leaves
+ * a changed first page while more is loaded, the rows just below it are read again, so one pushed
+ * down is shown there and one gone stays gone (lib/pagination/load-more.ts).
  */
 export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: LoadMoreOptions<T>) {
-  const [loaded, setLoaded] = useState<{ items: T[]; cursor: string | null } | null>(null);
+  const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const cursor = loaded ? loaded.cursor : firstCursor;
   const onFirst = new Set(firstIds);
   const more = (loaded?.items ?? []).filter((item) => !onFirst.has(idOf(item)));
+
+  // A row left the changed first page while more is loaded: the rows just below it are read again.
+  const readGap = useEffectEvent((before: readonly string[], now: readonly string[]) => {
+    if (!loaded || !firstCursor || !leftTheFirstPage(before, now)) return;
+    let current = true;
+    readBelowFirst(loaded, firstCursor, load, idOf)
+      .then(({ read, end }) => {
+        if (current) setLoaded((latest) => (latest ? withGapRead(latest, read, end, idOf) : latest));
+      })
+      .catch(() => {
+        // The rows below stay as they were; the next change or 'Load more' reads again.
+      });
+    return () => {
+      current = false;
+    };
+  });
+  const firstKey = firstIds.join(" ");
+  const firstBefore = useRef<readonly string[]>(firstIds);
+  useEffect(() => {
+    const before = firstBefore.current;
+    firstBefore.current = firstKey === "" ? [] : firstKey.split(" ");
+    return readGap(before, firstBefore.current);
+  }, [firstKey]);
 
   async function loadMore() {
     if (!cursor) return;
@@ -35,11 +61,7 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
     setError(null);
     try {
       const next = await load(cursor);
-      setLoaded((shown) => {
-        const seen = new Set((shown?.items ?? []).map(idOf));
-        const fresh = next.data.filter((item) => !seen.has(idOf(item)));
-        return { items: [...(shown?.items ?? []), ...fresh], cursor: nextCursorOf(next) };
-      });
+      setLoaded((shown) => withNextPage(shown, next, idOf));
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : failed);
     } finally {

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { GAP_PAGES, leftTheFirstPage, readBelowFirst, withGapRead, withNextPage, type Loaded } from "@/lib/pagination/load-more";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+
+/** A server's keyset list of ids, newest activity first, three a page; the cursor names the last row. */
+const PAGE = 3;
+const pageOf = (list: string[], after: string | null): KeysetPage<string> => {
+  const start = after === null ? 0 : list.indexOf(after) + 1;
+  const data = list.slice(start, start + PAGE);
+  const hasMore = start + PAGE < list.length;
+  return { data, pagination: { limit: PAGE, hasMore, nextCursor: hasMore ? data.at(-1)! : null } };
+};
+const id = (row: string) => row;
+
+/** What the list shows: the first page, then the loaded rows not on it (as useLoadMore shows them). */
+const shownRows = (first: KeysetPage<string>, loaded: Loaded<string>) => [...first.data, ...loaded.items.filter((row) => !first.data.includes(row))];
+
+/** The hook's reading of the gap, against the server's list as it is now. */
+async function readGap(list: string[], first: KeysetPage<string>, loaded: Loaded<string>) {
+  const { read, end } = await readBelowFirst(loaded, nextCursorOf(first)!, async (cursor) => pageOf(list, cursor), id);
+  return withGapRead(loaded, read, end, id);
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `c${i + 1}`);
+
+describe("'Load more' under a first page that changes (the live inbox)", () => {
+  it("adds each page's rows once, at their first place", () => {
+    const once = withNextPage(null, pageOf(ids(9), "c3"), id);
+    expect(once).toEqual({ items: ["c4", "c5", "c6"], cursor: "c6" });
+    const again = withNextPage(once, { data: ["c6", "c7"], pagination: { limit: PAGE, hasMore: false, nextCursor: null } }, id);
+    expect(again).toEqual({ items: ["c4", "c5", "c6", "c7"], cursor: null });
+  });
+
+  it("shows the row a loaded one pushed down when it moved up onto the first page", async () => {
+    let list = ids(9);
+    const loaded = withNextPage(null, pageOf(list, "c3"), id);
+    // New activity in c5 (loaded below): it moves to the top and pushes c3 off the first page.
+    list = ["c5", ...list.filter((row) => row !== "c5")];
+    const first = pageOf(list, null);
+    expect(first.data).toEqual(["c5", "c1", "c2"]);
+    expect(shownRows(first, loaded), "without reading again, c3 is in neither list").toEqual(["c5", "c1", "c2", "c4", "c6"]);
+    expect(leftTheFirstPage(["c1", "c2", "c3"], first.data)).toBe(true);
+    const after = await readGap(list, first, loaded);
+    expect(shownRows(first, after)).toEqual(["c5", "c1", "c2", "c3", "c4", "c6"]);
+    // The next 'Load more' goes on from where the loaded rows ended, and repeats none of them.
+    expect(withNextPage(after, pageOf(list, after.cursor), id).items.filter((row) => !first.data.includes(row))).toEqual([
+      "c3",
+      "c4",
+      "c6",
+      "c7",
+      "c8",
+      "c9",
+    ]);
+  });
+
+  it("drops a loaded row that is gone when the list ends within the rows read again", async () => {
+    let list = ids(7);
+    const loaded = withNextPage(null, pageOf(list, "c3"), id);
+    // c2 and c5 are gone (a block): c4 moves up onto the first page.
+    list = list.filter((row) => row !== "c2" && row !== "c5");
+    const first = pageOf(list, null);
+    const after = await readGap(list, first, loaded);
+    expect(after).toEqual({ items: ["c6", "c7"], cursor: null });
+    expect(shownRows(first, after)).toEqual(["c1", "c3", "c4", "c6", "c7"]);
+  });
+
+  it("reads no more than a few pages to close a gap, and none when no row left the first page", async () => {
+    let list = ids(30);
+    const loaded = withNextPage(null, pageOf(list, "c3"), id);
+    // Ten rows from far below move up at once: the gap is wider than the pages read.
+    const risen = ids(30).slice(30 - 10);
+    list = [...risen, ...list.filter((row) => !risen.includes(row))];
+    const first = pageOf(list, null);
+    const after = await readGap(list, first, loaded);
+    expect(after.items.slice(0, GAP_PAGES * PAGE)).toEqual(["c24", "c25", "c26", "c27", "c28", "c29", "c30", "c1", "c2"]);
+    expect(after.cursor).toBe(loaded.cursor);
+    expect(leftTheFirstPage(["c1", "c2", "c3"], ["c2", "c1", "c3"]), "the same rows in another order").toBe(false);
+  });
+});
