@@ -63,15 +63,16 @@ export async function setRole(
       .where("email" in who ? eq(users.email, who.email) : eq(users.id, who.userId));
     if (!found) throw new AppError("NOT_FOUND", NO_SUCH_ACCOUNT);
     if (found.id === grantedBy) throw new AppError("FORBIDDEN", OWN_ROLE_MESSAGE);
-    // The person and the granting admin locked together, in one order (no deadlock), and the admin's
-    // role read under the lock: of two admins revoking each other at one instant, the second is no
-    // longer an admin, so the team never loses its last admin that way.
+    // The person and the granting admin locked together, in one order, and the admin's role read
+    // under the lock: of two admins revoking each other at one instant, the second is no longer an
+    // admin, so the team never loses its last admin that way. `NO KEY UPDATE` (the role is no key):
+    // a row being written that refers to either person (a reply, a notice) is not waited on.
     const locked = await tx
       .select({ id: users.id, role: users.role })
       .from(users)
       .where(inArray(users.id, grantedBy ? [found.id, grantedBy] : [found.id]))
       .orderBy(asc(users.id))
-      .for("update");
+      .for("no key update");
     const person = locked.find((row) => row.id === found.id);
     if (!person) throw new AppError("NOT_FOUND", NO_SUCH_ACCOUNT);
     const granter = locked.find((row) => row.id === grantedBy);

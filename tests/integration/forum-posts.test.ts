@@ -104,7 +104,8 @@ describe("POST /api/forum/posts", () => {
   it.skipIf(!onPostgres())("posts the same words sent from two tabs at one instant once (the other: 409 DUPLICATE_CONTENT)", async () => {
     const us = await forumCouple();
     const body = postBody();
-    // Both posts pass every check before the insert, then wait on the author's row, held on a second connection.
+    // The author's row, which each insert waits on, held on a second connection: both posts are under way
+    // at one instant (without the per-author order, both past the duplicate check).
     const posts = await whileHeld(
       (tx) => tx`select id from users where id = ${us.a.userId} for update`,
       [() => forum.create(body, us.a.headers), () => forum.create(body, us.a.headers)],

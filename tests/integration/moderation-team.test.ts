@@ -4,7 +4,7 @@ import { getDb } from "@/db/client";
 import { moderationLog, users } from "@/db/schema";
 import { ADMINS_ONLY } from "@/lib/membership/roles";
 import { OWN_ROLE_MESSAGE, setRole } from "@/lib/safety/moderators";
-import { whileHeld } from "../support/lock-race";
+import { waitsOn, whileHeld } from "../support/lock-race";
 import { messagingCouple } from "../support/messages";
 import { moderation, moderatorCouple, team } from "../support/moderation";
 import { onPostgres } from "../support/test-database";
@@ -95,6 +95,19 @@ describe("an admin runs the team from /moderation/team", () => {
     expect(revokes.map((res) => res.status).sort()).toEqual([200, 403]);
     expect(revokes.find((res) => res.status === 403)!.json.error.message).toBe(ADMINS_ONLY);
     expect([await roleOf(first.userId), await roleOf(second.userId)].sort()).toEqual(["admin", "member"]);
+  });
+
+  it.skipIf(!onPostgres())("a role change never waits on a row being written that refers to the admin (a reply, a notice)", async () => {
+    const admin = await moderatorCouple("admin");
+    const future = await messagingCouple();
+    const email = await emailOf(future.b.userId);
+    // What an insert referring to the admin holds until it commits (a notice to them, their reply).
+    const { waited, answer } = await waitsOn(
+      (tx) => tx`select id from users where id = ${admin.userId} for key share`,
+      () => team.grant({ email, role: "moderator" }, admin.headers),
+    );
+    expect(answer.status).toBe(201);
+    expect(waited, "the role change waited on the admin's row: with a write that next waits on it, a deadlock").toBe(false);
   });
 
   it("the command line (admin:grant, moderator:grant) uses the same function: logged with no admin", async () => {
