@@ -32,28 +32,29 @@ export function useLoadMore<T>({ firstCursor, firstIds, load, idOf, failed }: Lo
   const onFirst = new Set(firstIds);
   const more = (loaded?.items ?? []).filter((item) => !onFirst.has(idOf(item)));
 
-  // A row left the changed first page while more is loaded: the rows just below it are read again.
-  const readGap = useEffectEvent((before: readonly string[], now: readonly string[]) => {
-    if (!loaded || !firstCursor || !leftTheFirstPage(before, now)) return;
-    let current = true;
-    readBelowFirst(loaded, firstCursor, load, idOf)
-      .then(({ read, end }) => {
-        if (current) setLoaded((latest) => (latest ? withGapRead(latest, read, end, idOf) : latest));
-      })
-      .catch(() => {
-        // The rows below stay as they were; the next change or 'Load more' reads again.
-      });
-    return () => {
-      current = false;
+  // The first page the loaded rows were last made whole against; it moves on only when a gap's
+  // read is applied (or nothing is loaded), so a read overtaken by a newer one or failed is not lost.
+  const reconciled = useRef<readonly string[]>(firstIds);
+  const reads = useRef(0);
+  const readGap = useEffectEvent((now: readonly string[]) => {
+    if (!loaded) reconciled.current = now;
+    if (!loaded || !leftTheFirstPage(reconciled.current, now)) return;
+    const read = ++reads.current;
+    const settle = (apply: (shown: Loaded<T>) => Loaded<T> | null) => {
+      if (read !== reads.current) return;
+      reconciled.current = now;
+      setLoaded((latest) => latest && apply(latest));
     };
+    // The list is one page now: what was loaded below it is gone.
+    if (!firstCursor) return settle(() => null);
+    readBelowFirst(loaded, firstCursor, load, idOf)
+      .then(({ read: rows, next }) => settle((latest) => withGapRead(latest, rows, next, idOf)))
+      .catch(() => {
+        // Nothing applied: the next change of the first page reads the gap again.
+      });
   });
   const firstKey = firstIds.join(" ");
-  const firstBefore = useRef<readonly string[]>(firstIds);
-  useEffect(() => {
-    const before = firstBefore.current;
-    firstBefore.current = firstKey === "" ? [] : firstKey.split(" ");
-    return readGap(before, firstBefore.current);
-  }, [firstKey]);
+  useEffect(() => readGap(firstKey === "" ? [] : firstKey.split(" ")), [firstKey]);
 
   async function loadMore() {
     if (!cursor) return;

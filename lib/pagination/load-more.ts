@@ -30,14 +30,14 @@ export const leftTheFirstPage = (before: readonly string[], now: readonly string
 
 /**
  * The rows just below a changed first page, read again (after `firstCursor`) until they reach the
- * loaded rows, the list's end (`end`) or GAP_PAGES pages.
+ * loaded rows, the list's end or GAP_PAGES pages; `next`: the cursor after them (null: the end).
  */
 export async function readBelowFirst<T>(
   shown: Loaded<T>,
   firstCursor: string,
   load: (cursor: string) => Promise<KeysetPage<T>>,
   idOf: (item: T) => string,
-): Promise<{ read: T[]; end: boolean }> {
+): Promise<{ read: T[]; next: string | null }> {
   const loaded = new Set(shown.items.map(idOf));
   const read: T[] = [];
   let next: string | null = firstCursor;
@@ -46,17 +46,19 @@ export async function readBelowFirst<T>(
     read.push(...page.data);
     next = nextCursorOf(page);
   }
-  return { read, end: next === null };
+  return { read, next };
 }
 
 /**
  * `shown` after the rows just below the first page were read again (`read`, in the server's
- * order; `end`: the list ended within them): those rows, then the loaded rows they do not hold,
- * in their place. When the list ended within them, they are all there is: a loaded row they do
- * not hold is gone (a block, a deleted account) and is dropped.
+ * order, up to `next`): those rows, then the loaded rows after the last one they hold. A loaded
+ * row before that one that they do not hold is gone (a block, an ended conversation) or moved up
+ * onto the first page (rows move up, by new activity). When they reached no loaded row, or the
+ * list's end, they are all that is shown, and 'Load more' goes on after them.
  */
-export function withGapRead<T>(shown: Loaded<T>, read: readonly T[], end: boolean, idOf: (item: T) => string): Loaded<T> {
-  if (end) return { items: [...read], cursor: null };
+export function withGapRead<T>(shown: Loaded<T>, read: readonly T[], next: string | null, idOf: (item: T) => string): Loaded<T> {
   const readIds = new Set(read.map(idOf));
-  return { items: [...read, ...shown.items.filter((item) => !readIds.has(idOf(item)))], cursor: shown.cursor };
+  const lastHeld = next === null ? -1 : shown.items.findLastIndex((item) => readIds.has(idOf(item)));
+  if (lastHeld === -1 || lastHeld === shown.items.length - 1) return { items: [...read], cursor: next };
+  return { items: [...read, ...shown.items.slice(lastHeld + 1)], cursor: shown.cursor };
 }

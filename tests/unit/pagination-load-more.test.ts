@@ -17,8 +17,8 @@ const shownRows = (first: KeysetPage<string>, loaded: Loaded<string>) => [...fir
 
 /** The hook's reading of the gap, against the server's list as it is now. */
 async function readGap(list: string[], first: KeysetPage<string>, loaded: Loaded<string>) {
-  const { read, end } = await readBelowFirst(loaded, nextCursorOf(first)!, async (cursor) => pageOf(list, cursor), id);
-  return withGapRead(loaded, read, end, id);
+  const { read, next } = await readBelowFirst(loaded, nextCursorOf(first)!, async (cursor) => pageOf(list, cursor), id);
+  return withGapRead(loaded, read, next, id);
 }
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `c${i + 1}`);
@@ -64,7 +64,18 @@ describe("'Load more' under a first page that changes (the live inbox)", () => {
     expect(shownRows(first, after)).toEqual(["c1", "c3", "c4", "c6", "c7"]);
   });
 
-  it("reads no more than a few pages to close a gap, and none when no row left the first page", async () => {
+  it("drops a loaded row that is gone above the one where the rows read again meet the loaded ones", async () => {
+    let list = ids(9);
+    const loaded = withNextPage(null, pageOf(list, "c3"), id);
+    // c2 and c4 are gone: c3 moves up onto the first page, c5 and c6 are read again.
+    list = list.filter((row) => row !== "c2" && row !== "c4");
+    const first = pageOf(list, null);
+    const after = await readGap(list, first, loaded);
+    expect(shownRows(first, after)).toEqual(["c1", "c3", "c5", "c6", "c7", "c8"]);
+    expect(after.cursor).toBe("c8");
+  });
+
+  it("reads no more than a few pages to close a gap, then 'Load more' goes on after them, leaving no hole", async () => {
     let list = ids(30);
     const loaded = withNextPage(null, pageOf(list, "c3"), id);
     // Ten rows from far below move up at once: the gap is wider than the pages read.
@@ -72,8 +83,10 @@ describe("'Load more' under a first page that changes (the live inbox)", () => {
     list = [...risen, ...list.filter((row) => !risen.includes(row))];
     const first = pageOf(list, null);
     const after = await readGap(list, first, loaded);
-    expect(after.items.slice(0, GAP_PAGES * PAGE)).toEqual(["c24", "c25", "c26", "c27", "c28", "c29", "c30", "c1", "c2"]);
-    expect(after.cursor).toBe(loaded.cursor);
+    expect(after).toEqual({ items: ["c24", "c25", "c26", "c27", "c28", "c29", "c30", "c1", "c2"], cursor: "c2" });
+    expect(after.items).toHaveLength(GAP_PAGES * PAGE);
+    const next = withNextPage(after, pageOf(list, after.cursor), id);
+    expect(shownRows(first, next)).toEqual([...list.slice(0, 15)]);
     expect(leftTheFirstPage(["c1", "c2", "c3"], ["c2", "c1", "c3"]), "the same rows in another order").toBe(false);
   });
 });
