@@ -13,7 +13,7 @@ import { mention as mentionNotification } from "@/lib/notifications/types/mentio
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
 import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
-import { blockedError, isBlockedEitherWay } from "@/lib/safety/blocks";
+import { blockedError } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
@@ -41,13 +41,14 @@ const duplicate = () =>
 const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS})`;
 
 /**
- * The couples a post or reply may mention, from the ids sent: a couple blocked either way is
- * refused (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive) or the
- * author's own is dropped, as if its id had never been sent.
+ * The couples a post or reply may mention, from the ids sent: a couple the actor blocked is
+ * refused (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive, or one
+ * that blocked them, which they are never told) or the author's own is dropped, as if its id had
+ * never been sent.
  */
 async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[]): Promise<string[]> {
   const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
-  if (found.some(([, standing]) => standing.blockedByViewer || standing.blocksViewer)) throw blockedError();
+  if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
   return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
 }
 
@@ -227,10 +228,12 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
           ),
         )
         .limit(1);
-      if (!quote)
+      // A deleted member's reply has no couple left to block or be blocked by. A reply of a couple
+      // that blocked the actor is not there for them, as their thread shows it (they are never told).
+      const stand = quote?.coupleId ? await standing(tx, { coupleId: actor.coupleId }, quote.coupleId) : null;
+      if (!quote || stand?.blocksViewer)
         throw new AppError("VALIDATION_ERROR", FORUM_MESSAGES.quoteInvalid, { fieldErrors: { quoteReplyId: FORUM_MESSAGES.quoteInvalid } });
-      // A deleted member's reply has no couple left to block or be blocked by.
-      if (quote.coupleId !== null && (await isBlockedEitherWay(tx, actor.coupleId, quote.coupleId))) throw blockedError();
+      if (stand?.blockedByViewer) throw blockedError();
       quotedAuthor = quote.authorUserId;
     }
     const mentions = await validMentions(tx, actor, input.mentions);

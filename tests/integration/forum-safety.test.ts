@@ -57,11 +57,12 @@ describe("blocks", () => {
       expect((await forum.reply(ours.id, { body: "Still here?" }, viewer.headers)).status).toBe(404);
       expect((await forum.react("post", ours.id, "wow", true, viewer.headers)).status).toBe(404);
     }
-    // Neither can mention the other (403 BLOCKED), and their places are not nearby either.
-    const mention = await forum.create(postBody({ mentions: [us.coupleId] }), them.a.headers);
-    expect(mention.status).toBe(403);
-    expect(mention.json.error.code).toBe("BLOCKED");
+    // The couple that blocked cannot mention the other (403 BLOCKED); the blocked couple's mention of it
+    // is dropped as a hidden couple's is, so it never learns of the block. Their places are not nearby either.
     expect((await forum.create(postBody({ mentions: [them.coupleId] }), us.a.headers)).json.error.code).toBe("BLOCKED");
+    const mention = await forum.create(postBody({ mentions: [us.coupleId] }), them.a.headers);
+    expect(mention.status).toBe(201);
+    expect(mention.json.data.mentions).toEqual([]);
     const nearby = await call(nearbyRoute, "GET", `/api/locations/nearby?lat=${LISBON.lat}&lng=${LISBON.lng}&radius=50`, {
       headers: { cookie: us.a.headers.cookie! },
     });
@@ -95,16 +96,22 @@ describe("blocks", () => {
     expect((await block("nope", us.a.headers)).status).toBe(400);
   });
 
-  it("refuses to quote a blocked couple's reply (403 BLOCKED)", async () => {
+  it("refuses to quote a blocked couple's reply (403 BLOCKED); to the blocked couple, the reply of the couple that blocked them is not there", async () => {
     const host = await forumCouple();
     const us = await forumCouple();
     const them = await forumCouple();
     const post = (await forum.create(postBody(), host.a.headers)).json.data;
     const theirReply = (await forum.reply(post.id, { body: "Our view" }, them.a.headers)).json.data;
+    const ourReply = (await forum.reply(post.id, { body: "Ours" }, us.a.headers)).json.data;
     await block(them.coupleId, us.a.headers);
     const res = await forum.reply(post.id, { body: "Replying to you", quoteReplyId: theirReply.id }, us.a.headers);
     expect(res.status).toBe(403);
     expect(res.json.error.code).toBe("BLOCKED");
+    // Answered as a reply that is not in the thread is (400), never as a block.
+    const theirs = await forum.reply(post.id, { body: "Replying to you", quoteReplyId: ourReply.id }, them.a.headers);
+    const missing = await forum.reply(post.id, { body: "Replying to nobody", quoteReplyId: crypto.randomUUID() }, them.a.headers);
+    expect(theirs.status).toBe(400);
+    expect(theirs.json.error).toEqual(missing.json.error);
   });
 });
 
