@@ -34,9 +34,10 @@ export function validationError(error: z.ZodError, message = "Please check that 
 
 /**
  * Postgres's SQLSTATE class 22 ("data exception": 22021 a character the encoding refuses, 22P02 bad
- * text for a type, 22001 too long, 22007/22008 a bad date) means the input was bad, not the server.
+ * text for a type, 22001 too long, 22007/22008 a bad date) means the input was bad, not the server;
+ * so does 54000 (a value too large for an index: an index row holds at most 2,704 bytes).
  */
-const isDataException = (error: unknown) => hasErrorCode(error, (code) => /^22[0-9A-Z]{3}$/.test(code));
+const isDataException = (error: unknown) => hasErrorCode(error, (code) => /^22[0-9A-Z]{3}$/.test(code) || code === "54000");
 
 /**
  * A foreign key violation (23503) at a write means what it names was deleted between the domain's

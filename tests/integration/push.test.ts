@@ -389,12 +389,18 @@ describe("Web Push: devices", () => {
     expect(refused.headers.get("retry-after")).toBeTruthy();
   });
 
-  it("refuses endpoints that are not https, too long, or with bad keys", async () => {
+  it("refuses endpoints that are not https, too long, not ASCII, or with bad keys", async () => {
     const couple = await messagingCouple();
     const device = service.newDevice();
     const bodies = [
       { endpoint: device.endpoint.replace("https:", "http:"), keys: device.keys },
       { endpoint: `${device.endpoint}/${"x".repeat(1100)}`, keys: device.keys },
+      // Under the limit in characters, past an index row's 2,704 bytes (it answered 500 before): CJK
+      // characters of three bytes each, varied so that Postgres cannot compress them under it.
+      {
+        endpoint: `${device.endpoint}/${Array.from({ length: 1000 - device.endpoint.length }, (_, i) => String.fromCharCode(0x4e00 + ((i * 7919) % 20000))).join("")}`,
+        keys: device.keys,
+      },
       { endpoint: device.endpoint, keys: { p256dh: "short", auth: device.keys.auth } },
       { endpoint: device.endpoint, keys: { p256dh: device.keys.p256dh, auth: "not base64url!!!!!!!" } },
     ];

@@ -35,6 +35,8 @@ describe("what a database error means to the caller, for calls and server action
 
   it("a data exception (class 22) is the caller's 400 in a server action too, and an unknown one stays unexpected", () => {
     expect(actionFailure(wrapped("22P02")).code).toBe("VALIDATION_ERROR");
+    // A value too large for an index (an index row's 2,704 bytes) is the input's size too.
+    expect(errorResponse(wrapped("54000")).status).toBe(400);
     expect(actionFailure(wrapped("ECONNREFUSED")).code).toBe("SERVICE_UNAVAILABLE");
     expect(actionFailure(wrapped("42P01"), "Could not save.")).toEqual({ ok: false, code: "INTERNAL_ERROR", message: "Could not save." });
   });

@@ -10,9 +10,21 @@ const base64url = (name: string, min: number, max: number) =>
     .max(max, `keys.${name} is not a valid key`)
     .regex(/^[\w-]+=*$/, `keys.${name} is not a valid key`);
 
+/**
+ * A push service's URL: printable ASCII, as every push service's is (a URL's other characters
+ * arrive percent-encoded), so its length in characters is its length in bytes, which an index
+ * row bounds.
+ */
+const endpointField = () =>
+  z
+    .string({ error: "endpoint is required" })
+    .min(1, "endpoint is required")
+    .max(ENDPOINT_MAX, "endpoint is too long")
+    .regex(/^[\x21-\x7e]+$/, "endpoint is not a push service's address");
+
 /** What the browser's PushSubscription.toJSON() sends (expirationTime is ignored). */
 export const subscribeSchema = z.object({
-  endpoint: z.string({ error: "endpoint is required" }).min(1, "endpoint is required").max(ENDPOINT_MAX, "endpoint is too long"),
+  endpoint: endpointField(),
   keys: z.object(
     // A P-256 public key is 65 bytes (87 characters), the auth secret 16 (22).
     { p256dh: base64url("p256dh", 80, 128), auth: base64url("auth", 16, 64) },
@@ -24,7 +36,7 @@ export type SubscribeInput = z.output<typeof subscribeSchema>;
 /** DELETE /api/push/subscriptions: by id (the settings' 'Remove') or by endpoint (this device turning off). */
 export const removeSchema = z.union([
   z.object({ id: uuidField("id must be a UUID") }),
-  z.object({ endpoint: z.string().min(1).max(ENDPOINT_MAX) }),
+  z.object({ endpoint: endpointField() }),
 ]);
 export type RemoveInput = z.output<typeof removeSchema>;
 
