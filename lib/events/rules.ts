@@ -1,3 +1,5 @@
+import { parseWallClock } from "@/lib/plans/time";
+
 /**
  * The event draft's limits and messages. Pure and browser-safe. The 'coming soon' message is
  * ./coming-soon.ts: the navigation shows it on every page, without these.
@@ -10,6 +12,8 @@ export const EVENT_CAPACITY_MIN = 2;
 export const EVENT_CAPACITY_MAX = 500;
 /** 10,000.00 in the currency's main unit. */
 export const EVENT_PRICE_MAX_CENTS = 1_000_000;
+/** How far ahead an event may be set: two years (a date past it is a slip of the year). */
+export const EVENT_HORIZON_DAYS = 730;
 export const EVENT_CURRENCIES = ["EUR", "GBP", "USD", "CHF", "CAD", "AUD"] as const;
 export type EventCurrency = (typeof EVENT_CURRENCIES)[number];
 
@@ -19,6 +23,7 @@ export const EVENT_MESSAGES = {
   titleNotAllowed: "Title contains characters that are not allowed",
   startsAtRequired: "Please choose a date and time",
   startsAtPast: "Please choose a date and time in the future",
+  startsAtTooFar: "Please choose a date within the next two years",
   placeRequired: "Please choose a place from the list",
   capacity: `Capacity must be a whole number from ${EVENT_CAPACITY_MIN} to ${EVENT_CAPACITY_MAX}`,
   price: `Price must be from 0 to ${(EVENT_PRICE_MAX_CENTS / 100).toLocaleString("en-GB")}, in cents (whole numbers)`,
@@ -40,6 +45,8 @@ export function formatPrice(priceCents: number, currency: string): string {
 export function parseStartsAt(value: string): Date | null {
   const withZone = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$/.test(value) ? `${value}Z` : value;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(withZone)) return null;
+  // The day typed must exist, as a plan's must: JavaScript's Date rolls 30 February over to 2 March.
+  if (!parseWallClock(withZone.slice(0, 16))) return null;
   const date = new Date(withZone);
   return Number.isNaN(date.getTime()) ? null : date;
 }

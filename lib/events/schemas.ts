@@ -7,6 +7,7 @@ import {
   EVENT_CURRENCIES,
   EVENT_DESCRIPTION_MAX,
   EVENT_DESCRIPTION_MIN,
+  EVENT_HORIZON_DAYS,
   EVENT_MESSAGES,
   EVENT_PRICE_MAX_CENTS,
   EVENT_TITLE_MAX,
@@ -29,6 +30,10 @@ export const createEventSchema = z.object({
     }
     if (date.getTime() <= Date.now()) {
       ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtPast });
+      return z.NEVER;
+    }
+    if (date.getTime() > Date.now() + EVENT_HORIZON_DAYS * 86_400_000) {
+      ctx.addIssue({ code: "custom", message: EVENT_MESSAGES.startsAtTooFar });
       return z.NEVER;
     }
     return date;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPrice, parseStartsAt } from "@/lib/events/rules";
+import { EVENT_HORIZON_DAYS, formatPrice, parseStartsAt } from "@/lib/events/rules";
 import { createEventSchema } from "@/lib/events/schemas";
 
 describe("event rules", () => {
@@ -9,6 +9,10 @@ describe("event rules", () => {
     expect(parseStartsAt("2030-05-01")).toBeNull();
     expect(parseStartsAt("tomorrow")).toBeNull();
     expect(parseStartsAt("2030-13-45T99:99")).toBeNull();
+    // A day its month does not have is refused, not rolled over (30 February was 2 March).
+    expect(parseStartsAt("2027-02-30T10:00")).toBeNull();
+    expect(parseStartsAt("2027-04-31T10:00:00+02:00")).toBeNull();
+    expect(parseStartsAt("2028-02-29T10:00")?.toISOString()).toBe("2028-02-29T10:00:00.000Z");
   });
 
   it("formats prices, free at 0", () => {
@@ -17,10 +21,11 @@ describe("event rules", () => {
     expect(formatPrice(1999, "GBP")).toBe("£19.99");
   });
 
-  it("the draft schema wants a future start and whole numbers", () => {
+  it("the draft schema wants a start in the next two years and whole numbers", () => {
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     const good = {
       title: "Tasting",
-      startsAt: "2099-01-01T10:00:00Z",
+      startsAt: inDays(30),
       placeId: "geonames:1",
       capacity: 10,
       priceCents: 0,
@@ -31,6 +36,11 @@ describe("event rules", () => {
     expect(createEventSchema.safeParse({ ...good, startsAt: "2001-01-01T10:00:00Z" }).error?.issues[0]?.message).toBe(
       "Please choose a date and time in the future",
     );
+    expect(createEventSchema.safeParse({ ...good, startsAt: inDays(EVENT_HORIZON_DAYS - 1) }).success).toBe(true);
+    expect(createEventSchema.safeParse({ ...good, startsAt: inDays(EVENT_HORIZON_DAYS + 1) }).error?.issues[0]?.message).toBe(
+      "Please choose a date within the next two years",
+    );
+    expect(createEventSchema.safeParse({ ...good, startsAt: "9999-12-31T23:59" }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, capacity: "10" }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, priceCents: 10.5 }).success).toBe(false);
     expect(createEventSchema.safeParse({ ...good, title: "Line\nbreak" }).success).toBe(false);
