@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
-import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
+import { assertMayActOn, concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { REPORT_CONTEXT, reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
@@ -109,8 +109,12 @@ const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => 
   coupleName: plan.coupleName ?? FORUM_TEXTS.deletedMember,
 });
 
-/** The moderation queue: open reports, oldest first, each with its content (one query per kind, not per row). */
-export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]> {
+/**
+ * The moderation queue: open reports, oldest first, each with its content (one query per kind, not
+ * per row). Never the reports against the moderator's own couple (`concernsOwnCouple`): another
+ * moderator decides them, and who reported a moderator is not theirs to know.
+ */
+export async function moderationQueue(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
   const [posts, replies, reported, messages, plans] = await Promise.all([
@@ -136,7 +140,7 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
     ),
   ]);
   const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
-  return rows.map((row) => {
+  const queue = rows.map((row): OpenReport => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!) };
     const plan = plans.get(row.id);
@@ -155,6 +159,7 @@ export async function moderationQueue(db: Db, limit = 100): Promise<OpenReport[]
         : null,
     };
   });
+  return queue.filter((report) => !concernsOwnCouple(moderator, report.content?.coupleId ?? null));
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { concernsOwnCouple, type Moderator } from "./moderators";
 import { sanctionsOf } from "./sanctions";
 
 /**
@@ -30,7 +31,11 @@ const reportsAgainst = (coupleId: string) => sql`
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleRecord> {
+/**
+ * The record as `reader` may see it: on their own couple (`concernsOwnCouple`), the actions
+ * without who took them or their notes, as the couple itself knows them.
+ */
+export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Moderator, "coupleId">): Promise<CoupleRecord> {
   const [couple] = await db
     .select({
       id: couples.id,
@@ -71,7 +76,7 @@ export async function coupleRecord(db: Db, coupleId: string): Promise<CoupleReco
     reports: resultRows<CoupleRecord["reports"][number]>(reports),
     blocksReceived: resultRows<{ count: number }>(blocks)[0]?.count ?? 0,
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
-    actions,
+    actions: concernsOwnCouple(reader, coupleId) ? actions.map((action) => ({ ...action, note: null, createdByUserId: null })) : actions,
     held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
       id: row.id,
       toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, moderationLog, users } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import type { Moderator } from "./moderators";
 import type { LogAction } from "./rules";
 
 /**
@@ -53,11 +54,22 @@ const INVALID_CURSOR = "This page of the log is no longer available. Please relo
 const contextOf = (filters: LogFilters) =>
   `moderation-log:${filters.moderatorUserId ?? ""}:${filters.coupleId ?? ""}:${filters.action ?? ""}`;
 
-/** A page of the log, newest first (its indexes: the order, and each filter with the order). */
-export async function moderationLogPage(db: Db, filters: LogFilters, cursorText?: string): Promise<KeysetPage<LogRow>> {
+/**
+ * A page of the log, newest first (its indexes: the order, and each filter with the order). Never
+ * the entries on the reader's own couple (`concernsOwnCouple`): who acted on it, and why, is
+ * another moderator's record.
+ */
+export async function moderationLogPage(
+  db: Db,
+  reader: Pick<Moderator, "coupleId">,
+  filters: LogFilters,
+  cursorText?: string,
+): Promise<KeysetPage<LogRow>> {
   const context = contextOf(filters);
   const cursor = readCursor(context, cursorText, INVALID_CURSOR);
   const where: SQL[] = [];
+  // `concernsOwnCouple` (./moderators.ts) as SQL.
+  if (reader.coupleId) where.push(or(isNull(moderationLog.coupleId), ne(moderationLog.coupleId, reader.coupleId))!);
   if (filters.moderatorUserId) where.push(eq(moderationLog.moderatorUserId, filters.moderatorUserId));
   if (filters.coupleId) where.push(eq(moderationLog.coupleId, filters.coupleId));
   if (filters.action) where.push(eq(moderationLog.action, filters.action));

@@ -18,11 +18,19 @@ export type Moderator = { userId: string; coupleId: string | null };
 export const OWN_COUPLE_MESSAGE = "You cannot act on your own couple. Another moderator will.";
 
 /**
+ * Whether what a moderator reads or does concerns their own couple: a conflict of interest, so
+ * another moderator decides, and who reported the couple, who acted on it and their notes are not
+ * shown to them (the couple itself is told what was done and why, as every couple is).
+ */
+export const concernsOwnCouple = (moderator: Pick<Moderator, "coupleId">, coupleId: string | null): boolean =>
+  coupleId !== null && coupleId === moderator.coupleId;
+
+/**
  * Before every moderator write: the moderator's own hourly allowance (MODERATION_PER_USER), and
- * never their own couple (a conflict of interest: another moderator decides).
+ * never their own couple (`concernsOwnCouple`).
  */
 export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: string | null): Promise<void> {
-  if (coupleId !== null && coupleId === moderator.coupleId) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
+  if (concernsOwnCouple(moderator, coupleId)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
   const state = await consumeLimit(db, MODERATION_PER_USER, moderator.userId);
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
 }

@@ -52,6 +52,38 @@ describe("a couple's record for moderators", () => {
   });
 });
 
+describe("what a moderator reads of their own couple", () => {
+  it("never who reported it (the queue), who acted on it or their notes (the record, the log): another moderator's", async () => {
+    const { couple: own, headers: ownHeaders } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const reporter = await messagingCouple();
+    const post = (await forum.create(postBody(), own.a.headers)).json.data;
+    const filed = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, reporter.a.headers)).json.data;
+    const byCouple = (await moderation.report({ targetType: "couple", targetId: own.coupleId, reason: "spam" }, reporter.b.headers)).json
+      .data;
+    const ids = (answer: { json: { data: { id: string }[] } }) => answer.json.data.map((report) => report.id);
+    expect(ids(await moderation.queue(other))).toEqual(expect.arrayContaining([filed.id, byCouple.id]));
+    const ownQueue = await moderation.queue(ownHeaders);
+    expect(ownQueue.status).toBe(200);
+    expect(ids(ownQueue)).not.toContain(filed.id);
+    expect(ids(ownQueue)).not.toContain(byCouple.id);
+
+    const acted = await sanctions.act(own.coupleId, { kind: "warn", reason: "spam", note: "Seen in three threads" }, other);
+    expect(acted.status).toBe(201);
+    const theirs = await coupleRecordOf(own.coupleId, other);
+    expect(theirs.json.data.actions).toMatchObject([{ kind: "warn", note: "Seen in three threads", createdByUserId: expect.any(String) }]);
+    const mine = await coupleRecordOf(own.coupleId, ownHeaders);
+    expect(mine.status).toBe(200);
+    expect(mine.json.data.actions).toMatchObject([{ kind: "warn", reason: "spam", note: null, createdByUserId: null }]);
+
+    const logged = (answer: { json: { data: { couple: { id: string } | null }[] } }) =>
+      answer.json.data.filter((row) => row.couple?.id === own.coupleId).length;
+    expect(logged(await moderation.log(`?couple=${own.coupleId}`, other))).toBeGreaterThan(0);
+    expect(logged(await moderation.log(`?couple=${own.coupleId}`, ownHeaders))).toBe(0);
+    expect(logged(await moderation.log("", ownHeaders))).toBe(0);
+  });
+});
+
 describe("a couple's photo verification on its record for moderators", () => {
   it("shows each partner's state and decision date, and a selfie only while it waits, at the moderators' URL", async () => {
     const subject = await messagingCouple();

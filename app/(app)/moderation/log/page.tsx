@@ -24,7 +24,7 @@ export default async function ModerationLogPage({
   const filters = parsed.success ? parsed.data : {};
   const [page, team] = await withDb((db) =>
     Promise.all([
-      moderationLogPage(db, { moderatorUserId: filters.moderator, coupleId: filters.couple, action: filters.action }),
+      moderationLogPage(db, couple, { moderatorUserId: filters.moderator, coupleId: filters.couple, action: filters.action }),
       moderationTeam(db),
     ]),
   );

@@ -32,7 +32,7 @@ export default async function ModerationCouplePage({
   const coupleId = canonicalId((await params).coupleId);
   const { report } = await searchParams;
   if (!coupleId) notFound();
-  const [record, verifications] = await withDb((db) => Promise.all([coupleRecord(db, coupleId), partnerVerifications(db, coupleId)])).catch(
+  const [record, verifications] = await withDb((db) => Promise.all([coupleRecord(db, coupleId, viewer), partnerVerifications(db, coupleId)])).catch(
     (error: unknown) => {
       if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
       throw error;

@@ -9,7 +9,7 @@ import { partnerVerifications } from "@/lib/verification/queries";
  * days, earlier actions) and each partner's photo verification (lib/safety is a foundation: the
  * feature's part joins it here).
  */
-export const GET = route({ access: "moderator", params: idParamsSchema }, async ({ db, params }) => {
-  const [record, verifications] = await Promise.all([coupleRecord(db, params.id), partnerVerifications(db, params.id)]);
+export const GET = route({ access: "moderator", params: idParamsSchema }, async ({ db, moderator, params }) => {
+  const [record, verifications] = await Promise.all([coupleRecord(db, params.id, moderator), partnerVerifications(db, params.id)]);
   return NextResponse.json({ data: { ...record, verifications } });
 });
