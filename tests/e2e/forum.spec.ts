@@ -241,8 +241,9 @@ test.describe("forum", () => {
     );
     await page.locator(`summary[aria-label="Post actions"]`).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
-    // A delete is tried again on a dropped connection (the spec's client rules), then said as the spec says it.
-    await expect(page.getByRole("article").getByRole("alert")).toContainText("Request failed after retries");
+    // A delete is tried again on a dropped connection (the spec's client rules), then said as the spec says it:
+    // its three retries wait up to 10 s between them (1, 2 and 4 s, each with up to 1 s of jitter).
+    await expect(page.getByRole("article").getByRole("alert")).toContainText("Request failed after retries", { timeout: 20_000 });
     await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
     await page.unroute("**/api/forum/posts/*");
