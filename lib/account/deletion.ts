@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
+import { couples, forumPhotos, forumPosts, locations, moderationAppeals, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
@@ -57,6 +57,7 @@ export async function deleteAccount(
     const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
     // Photos uploaded ahead of a save that never came (their rows go with the user's).
     const staged = await tx.select({ url: stagedPhotos.url }).from(stagedPhotos).where(eq(stagedPhotos.ownerUserId, userId));
+    const stillShown: (string | null)[] = [];
     const urls: (string | null)[] = [
       person.avatarUrl,
       ...uploads.map((u) => u.url),
@@ -77,10 +78,16 @@ export async function deleteAccount(
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });
 
+    // Their appeals are their words: they go with them (a sanction's appeal is not the couple's record).
+    await tx.delete(moderationAppeals).where(eq(moderationAppeals.userId, userId));
+
     let outcome: DeletionOutcome["couple"] = "none";
     if (row) {
       if (partnerId) {
         outcome = "kept-with-partner";
+        // What the couple and the partner still show stays: a person may take a couple photo as their avatar.
+        const [partner] = await tx.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, partnerId));
+        stillShown.push(row.profileImageUrl, ...row.photos, partner?.avatarUrl ?? null);
         // The one who stays is partner A from now on (partner1's foreign key would take the
         // couple with it): the couple can invite a partner B again, and is not verified.
         await tx
@@ -105,7 +112,8 @@ export async function deleteAccount(
     await tx.delete(notifications).where(eq(notifications.actorUserId, userId));
     await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
     await tx.delete(users).where(eq(users.id, userId));
-    return { urls, messageKeys, couple: outcome };
+    const kept = new Set(stillShown.filter((url) => url !== null));
+    return { urls: urls.filter((url) => url === null || !kept.has(url)), messageKeys, couple: outcome };
   });
   const keys = [
     ...new Set([

@@ -4,15 +4,16 @@ import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
-import { emailOutbox, heldRequests, invitations, users } from "@/db/schema";
+import { couples, emailOutbox, heldRequests, invitations, moderationAppeals, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
+import { imageStorage, newStorageKey } from "@/lib/storage";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { PASSWORD, browserSession, call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
-import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
+import { appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const remove = (headers: Headers, password = PASSWORD) =>
@@ -49,6 +50,29 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const record = (await coupleRecordOf(couple.coupleId, moderator)).json.data;
     expect(record.held.map((hello: { note: string }) => hello.note)).toEqual(["A's own words"]);
     expect((await moderation.decideHeld(theirs!.id, "deliver", moderator)).status).toBe(404);
+  });
+
+  it("keeps the couple's photo that partner B took as their avatar: the partner who stays still shows it", async () => {
+    const couple = await forumCouple();
+    const storage = await imageStorage();
+    const key = newStorageKey("couple-main");
+    const { url } = await storage.put(key, Buffer.from("a couple photo"), "image/jpeg");
+    const db = await getDb();
+    await db.update(couples).set({ profileImageUrl: url }).where(eq(couples.id, couple.coupleId));
+    await db.update(users).set({ avatarUrl: url }).where(eq(users.id, couple.b.userId));
+    expect((await remove(couple.b.headers)).json.data.couple).toBe("kept-with-partner");
+    expect(await storage.read(key), "the couple's photo is still stored").not.toBeNull();
+  });
+
+  it("their appeal goes with them (their words); the couple may appeal the action again", async () => {
+    const couple = await forumCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam" }, moderator)).json.data.id as string;
+    expect((await appeals.file({ sanctionId, body: "B's appeal, call me on 555-0101" }, couple.b.headers)).status).toBe(201);
+    expect((await remove(couple.b.headers)).json.data.couple).toBe("kept-with-partner");
+    const db = await getDb();
+    expect(await db.select().from(moderationAppeals).where(eq(moderationAppeals.sanctionId, sanctionId))).toEqual([]);
+    expect((await appeals.file({ sanctionId, body: "A's appeal" }, couple.a.headers)).status).toBe(201);
   });
 
   it("partner B: the e-mails to their address and the couple's invitations naming them go; partner A's own mail, invitations and export stay", async () => {
