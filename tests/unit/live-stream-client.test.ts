@@ -69,6 +69,8 @@ function failRepeatedly(failures: number): number[] {
 }
 
 beforeEach(() => {
+  // Each test's tab starts afresh: the feeds' module keeps what the tab saw (what events it missed).
+  vi.resetModules();
   vi.useFakeTimers();
   sources = [];
 });

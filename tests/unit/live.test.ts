@@ -268,11 +268,13 @@ describe("other feeds", () => {
   it("a stream switches polling off while it is up, and on its end each key loads once and polls again", async () => {
     const load = loader(1);
     const { feeds } = await watch("notifications:unread", load, { pollMs: 10_000 });
+    // Coming up, each key loads once: what it showed may be older than the stream's first event.
+    feeds.setStreaming("notifications", true);
     feeds.setStreaming("notifications", true);
     await vi.advanceTimersByTimeAsync(60_000);
     show(false);
     show(true);
-    expect(load).toHaveBeenCalledTimes(1);
+    expect(load).toHaveBeenCalledTimes(2);
     feeds.push("notifications:unread", 2);
 
     // A key shown while the stream is up is not polled either.
@@ -282,8 +284,39 @@ describe("other feeds", () => {
     expect(other).toHaveBeenCalledTimes(1);
 
     feeds.setStreaming("notifications", false);
-    expect(load).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(10_000);
     expect(load).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(load).toHaveBeenCalledTimes(4);
+  });
+
+  it("a page's value rendered before the stream came up is loaded again then (a message sent while the page loaded)", async () => {
+    const load = loader({ messages: ["hello", "are you there?"] });
+    const { feeds, state } = await watch("messages:thread:c1", load, { initial: { messages: ["hello"] } });
+    expect(load).not.toHaveBeenCalled();
+    feeds.setStreaming("messages", true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state()).toEqual({ status: "ready", value: { messages: ["hello", "are you there?"] } });
+  });
+
+  it("a key an event changed while nothing showed it loads once when shown within MISSED_MS, even with the page's value", async () => {
+    const feeds = await live();
+    feeds.setStreaming("messages", true);
+    // The message arrives while the conversation's page is on its way (a navigation): no feed yet.
+    feeds.push("messages:thread:c1", (thread: { messages: string[] }) => ({ messages: [...thread.messages, "are you there?"] }));
+    feeds.invalidate("messages:inbox");
+    const thread = loader({ messages: ["hello", "are you there?"] });
+    const { state } = await watch("messages:thread:c1", thread, { initial: { messages: ["hello"] } });
+    expect(thread).toHaveBeenCalledTimes(1);
+    expect(state()).toEqual({ status: "ready", value: { messages: ["hello", "are you there?"] } });
+    const inbox = loader(["c1"]);
+    await watch("messages:inbox", inbox, { initial: [] });
+    expect(inbox).toHaveBeenCalledTimes(1);
+
+    // Past MISSED_MS the page's value is newer than the event: nothing more loads.
+    feeds.push("messages:thread:c2", (thread: { messages: string[] }) => thread);
+    await vi.advanceTimersByTimeAsync(feeds.MISSED_MS + 1);
+    const later = loader({ messages: [] });
+    await watch("messages:thread:c2", later, { initial: { messages: [] } });
+    expect(later).not.toHaveBeenCalled();
   });
 });

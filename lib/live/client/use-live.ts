@@ -30,8 +30,13 @@
  *                          invalidation asked for). Before the key has a value, that load is
  *                          what brings the change.
  *     setStreaming(prefix, up)  a stream feeds the keys under `prefix`: while it is up their
- *                          polling stops; when it goes down polling resumes and each loads
- *                          once at once, for what the stream may have missed.
+ *                          polling stops; each key loads once when it comes up (its value may be
+ *                          older than the stream's first event: the page rendered it before)
+ *                          and once when it goes down, as polling resumes, for what the stream
+ *                          may have missed.
+ *   A key that an event pushed to or invalidated while nothing showed it loads once when it is
+ *   shown within MISSED_MS after, even with `initial`: the page may have been rendered before
+ *   the event (a navigation under way as a message arrives).
  * - `whileVisible` (default true): loads wait while the page is hidden. false: polls run hidden
  *   too, and nothing is owed when it is shown again.
  * Browser only (the state is per tab); on the server the hook answers its `initial` state.
@@ -67,6 +72,18 @@ type Feed = {
 const LOADING: LiveState<never> = { status: "loading" };
 const feeds = new Map<string, Feed>();
 const streamed = new Set<string>();
+/** How long an event for a key nothing showed makes its page's value suspect (a slow navigation's time). */
+export const MISSED_MS = 60_000;
+/** Keys (or prefixes) an event changed while nothing showed them, and when; older ones are dropped as others come. */
+const missed = new Map<string, number>();
+
+function noteMissed(key: string): void {
+  const now = Date.now();
+  for (const [each, at] of missed) if (now - at > MISSED_MS) missed.delete(each);
+  missed.set(key, now);
+}
+
+const wasMissed = (key: string) => [...missed].some(([each, at]) => under(each, key) && Date.now() - at <= MISSED_MS);
 
 const under = (prefix: string, key: string) => key === prefix || key.startsWith(`${prefix}:`);
 const isStreamed = (key: string) => [...streamed].some((prefix) => under(prefix, key));
@@ -146,7 +163,7 @@ export function subscribeLive(key: string, load: Load<unknown>, options: LiveOpt
       window.addEventListener("focus", onShown);
     }
     feeds.set(key, feed);
-    if (!hasInitial) loadOrOwe(feed);
+    if (!hasInitial || wasMissed(key)) loadOrOwe(feed);
     schedule(key, feed);
   }
   const current = feed;
@@ -167,13 +184,19 @@ export function subscribeLive(key: string, load: Load<unknown>, options: LiveOpt
 
 /** Loads every shown key under `prefix` again (see the contract above). */
 export function invalidate(prefix: string): void {
-  for (const [key, feed] of feeds) if (under(prefix, key)) loadOrOwe(feed);
+  let shown = false;
+  for (const [key, feed] of feeds)
+    if (under(prefix, key)) {
+      shown = true;
+      loadOrOwe(feed);
+    }
+  if (!shown) noteMissed(prefix);
 }
 
 /** Sets a shown key's value, or changes it with `change(current)` (see the contract above). */
 export function push<T>(key: string, value: T | ((current: T) => T)): void {
   const feed = feeds.get(key);
-  if (!feed) return;
+  if (!feed) return noteMissed(key);
   const askAgain = typeof value === "function" && feed.running !== undefined;
   let next: unknown = value;
   if (typeof value === "function") {
@@ -192,12 +215,13 @@ export function push<T>(key: string, value: T | ((current: T) => T)): void {
 
 /** A stream feeds the keys under `prefix` while `up` (see the contract above). */
 export function setStreaming(prefix: string, up: boolean): void {
+  if (up === streamed.has(prefix)) return;
   if (up) streamed.add(prefix);
   else streamed.delete(prefix);
   for (const [key, feed] of feeds) {
     if (!under(prefix, key)) continue;
     schedule(key, feed);
-    if (!up) loadOrOwe(feed);
+    loadOrOwe(feed);
   }
 }
 
