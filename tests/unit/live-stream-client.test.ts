@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { connectStream, OPEN_TIMEOUT_MS, type EventSourceLike } from "@/lib/live/client/stream";
+import { connectStream, OPEN_TIMEOUT_MS, STEADY_MS, type EventSourceLike } from "@/lib/live/client/stream";
 import { STREAM_EVENTS } from "@/lib/registry/live-client";
 import { reconnectDelay } from "@/lib/live/rules";
 
@@ -93,7 +93,21 @@ describe("connectStream", () => {
     const { connection } = connect();
     failRepeatedly(3);
     last().opened();
+    vi.advanceTimersByTime(STEADY_MS);
     expect(failRepeatedly(2)).toEqual([1_000, 2_000]);
+    connection.stop();
+  });
+
+  it("counts a stream that ends as soon as it opened as a failed attempt: the wait grows and the keys poll", () => {
+    const { connection, ups } = connect();
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      last().opened();
+      vi.advanceTimersByTime(STEADY_MS - 100);
+      waits.push(...failRepeatedly(1));
+    }
+    expect(waits).toEqual([1_000, 2_000, 5_000, 10_000]);
+    expect(ups).toEqual([true, false, true, false, true, false, true, false]);
     connection.stop();
   });
 
@@ -115,10 +129,12 @@ describe("connectStream", () => {
   it("stays up across the server's end of a stream, and goes down when the reconnect fails", () => {
     const { connection, ups } = connect();
     last().opened();
+    vi.advanceTimersByTime(STEADY_MS);
     expect(ups).toEqual([true]);
     failRepeatedly(1);
     expect(ups).toEqual([true]);
     last().opened();
+    vi.advanceTimersByTime(STEADY_MS);
     failRepeatedly(1);
     last().fail();
     expect(ups).toEqual([true, false]);

@@ -10,8 +10,8 @@
  *
  * Connection (spec section 9, realtime): after a failure or the server's end of a stream it
  * reconnects after 1, 2, 5, 10 s, then every 10 s, resuming from the last event id it received
- * (so nothing is missed and nothing repeats); an attempt that has not opened within 10 s counts
- * as failed. The stream counts as down from the first failed reconnect. When every tab has been
+ * (so nothing is missed and nothing repeats); an attempt that has not opened within 10 s, or ends
+ * within STEADY_MS of opening, counts as failed. The stream counts as down from the first failed reconnect. When every tab has been
  * hidden for a minute the stream closes, and it resumes when one is shown (./tabs.ts). A stream
  * the server ended for a newer one of the same person (`replaced`) comes back after the wait it
  * names, the keys polling meanwhile.
@@ -24,6 +24,12 @@ import { invalidate, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
 export const OPEN_TIMEOUT_MS = 10_000;
+/**
+ * A stream that ends sooner after opening is a failed attempt, not a stream the server ended (its
+ * lifetime is minutes): the wait grows, and the keys poll. Without it a server that opens and then
+ * fails at once is asked again every second, the keys counting as fed.
+ */
+export const STEADY_MS = 5_000;
 
 /**
  * What a feature plugs into the browser's stream (the server's half is its lib/live/kinds.ts
@@ -83,6 +89,10 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   let source: EventSourceLike | undefined;
   let lastId = environment.lastEventId;
   let attempt = 0;
+  /** When the current stream opened (undefined: it has not). */
+  let openedAt: number | undefined;
+  /** A tab taking the stream over: the other tab's stream was steady until now. */
+  let takenOver = environment.initiallyUp ?? false;
   let up = environment.initiallyUp ?? false;
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -113,9 +123,13 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
 
   function failed(): void {
     close();
-    // A stream that was up and ended (the server's lifetime, a proxy's cut) counts as up until its
-    // first reconnect fails: the keys it feeds do not all poll for the second it is away.
-    if (!(up && attempt === 0)) setUp(false);
+    // A stream that was up a while and ended (the server's lifetime, a proxy's cut) counts as up
+    // until its first reconnect fails: the keys it feeds do not all poll for the second it is away.
+    const steady = openedAt !== undefined ? Date.now() - openedAt >= STEADY_MS : takenOver;
+    openedAt = undefined;
+    takenOver = false;
+    if (steady) attempt = 0;
+    if (!(up && steady)) setUp(false);
     reopenAfter(reconnectDelay(attempt++));
   }
 
@@ -135,7 +149,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
     openTimeout = setTimeout(failed, OPEN_TIMEOUT_MS);
     current.onopen = () => {
       clearTimeout(openTimeout);
-      attempt = 0;
+      openedAt = Date.now();
       setUp(true);
     };
     current.onerror = failed;
