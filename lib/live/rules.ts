@@ -3,8 +3,16 @@
  * (lib/live/client/stream.ts): pure, no I/O.
  */
 
-/** Spec section 9 (realtime): a comment line this often keeps proxies from closing an idle stream. */
+/**
+ * Spec section 9 (realtime): a heartbeat this often keeps proxies from closing an idle stream. It
+ * is an event (HEARTBEAT_EVENT, no id), not a comment, so the browser sees it: a stream silent for
+ * SILENT_MS is dead (a laptop's sleep, a network switched under it) and is opened again, where
+ * the connection itself may take minutes to fail.
+ */
 export const HEARTBEAT_MS = 25_000;
+export const HEARTBEAT_EVENT = "heartbeat";
+/** A stream beats within a period of opening, then once a period: three periods of silence is none. */
+export const SILENT_MS = 3 * HEARTBEAT_MS;
 
 /** Spec section 9 (realtime): the browser reconnects after these delays, then every last one. */
 export const RECONNECT_DELAYS_MS = [1_000, 2_000, 5_000, 10_000] as const;

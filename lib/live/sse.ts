@@ -8,7 +8,7 @@ import { renderContext, UNREAD, type EphemeralMessage, type LiveRegistry } from 
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { openStreams } from "./open-streams";
-import { HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON, unnumberedEvent } from "./rules";
+import { HEARTBEAT_EVENT, HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON, unnumberedEvent } from "./rules";
 
 export type LiveStreamOptions = {
   db: Db;
@@ -49,7 +49,7 @@ function sharedInTick<T>(pending: Map<string, Promise<T>>, key: string, read: ()
 }
 
 const encoder = new TextEncoder();
-const HEARTBEAT = encoder.encode(": heartbeat\n\n");
+const HEARTBEAT = encoder.encode(unnumberedEvent(HEARTBEAT_EVENT, null));
 
 /** A page as sent: its events' bytes (null: none to send) and where it ends (null: nothing new). */
 type Page = { last: number | null; full: boolean; bytes: Uint8Array | null };

@@ -282,7 +282,7 @@ describe("liveStream", () => {
     return readStream(response, abort);
   }
 
-  it("ends itself after its lifetime, with a heartbeat comment while it is open", async () => {
+  it("ends itself after its lifetime, with a heartbeat while it is open", async () => {
     const ana = await person();
     const stream = await direct(
       ana.user.id,
@@ -296,7 +296,7 @@ describe("liveStream", () => {
     const started = Date.now();
     await stream.ended;
     expect(Date.now() - started).toBeGreaterThanOrEqual(350);
-    expect(stream.comments).toBeGreaterThanOrEqual(2);
+    expect(stream.heartbeats).toBeGreaterThanOrEqual(2);
   });
 
   it("ends as its server stops, and leaves nothing for the stop once it has ended itself", async () => {
@@ -335,9 +335,9 @@ describe("liveStream", () => {
     // No write wakes it: only the heartbeat's session read can end it (its lifetime is a minute).
     await streams[0]!.ended;
     expect(streams[0]!.events).toHaveLength(1);
-    const beats = streams[1]!.comments;
+    const beats = streams[1]!.heartbeats;
     expect(await Promise.race([streams[1]!.ended.then(() => "ended"), settle(500).then(() => "open")])).toBe("open");
-    expect(streams[1]!.comments).toBeGreaterThan(beats);
+    expect(streams[1]!.heartbeats).toBeGreaterThan(beats);
     streams[1]!.close();
   });
 

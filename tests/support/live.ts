@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { conversations, messages } from "@/db/schema";
 import { publishLive } from "@/lib/live/publish";
+import { HEARTBEAT_EVENT } from "@/lib/live/rules";
 import { MESSAGE } from "@/lib/messages/live";
 import { freshAddress } from "./api";
 import { joinAsPartnerB, withCouple } from "./couples";
@@ -13,8 +14,8 @@ export type StreamEvent = { id: number; event: string; data: unknown };
 
 export type OpenStream = {
   events: StreamEvent[];
-  /** Comment lines seen (heartbeats). */
-  comments: number;
+  /** Heartbeat events seen (HEARTBEAT_EVENT: kept apart from `events`). */
+  heartbeats: number;
   /** Resolves once the stream has ended (by the server or by `close`). */
   ended: Promise<void>;
   /** Waits until `count` events arrived (or `predicate` holds), else fails after `timeoutMs`. */
@@ -25,7 +26,7 @@ export type OpenStream = {
 /** Parses a Response's server-sent events as they arrive. */
 export function readStream(response: Response, abort?: AbortController): OpenStream {
   const events: StreamEvent[] = [];
-  let comments = 0;
+  let heartbeats = 0;
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((wake) => wake());
   const reader = response.body!.getReader();
@@ -47,8 +48,8 @@ export function readStream(response: Response, abort?: AbortController): OpenStr
               .filter((line) => !line.startsWith(":"))
               .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
           );
-          if (block.startsWith(":")) comments++;
-          if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data ?? "null") });
+          if (fields.event === HEARTBEAT_EVENT) heartbeats++;
+          else if (fields.event) events.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data ?? "null") });
         }
         notify();
       }
@@ -62,8 +63,8 @@ export function readStream(response: Response, abort?: AbortController): OpenStr
   void ended.then(() => (done = true));
   return {
     events,
-    get comments() {
-      return comments;
+    get heartbeats() {
+      return heartbeats;
     },
     ended,
     async waitFor(predicate, timeoutMs = 5_000) {

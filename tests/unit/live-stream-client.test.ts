@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { connectStream, OPEN_TIMEOUT_MS, STEADY_MS, type EventSourceLike } from "@/lib/live/client/stream";
 import { STREAM_EVENTS } from "@/lib/registry/live-client";
-import { reconnectDelay } from "@/lib/live/rules";
+import { HEARTBEAT_EVENT, HEARTBEAT_MS, reconnectDelay, SILENT_MS } from "@/lib/live/rules";
 
 /**
  * The browser's live stream connection (lib/live/client/stream.ts): the spec's reconnect schedule
@@ -138,6 +138,26 @@ describe("connectStream", () => {
     failRepeatedly(1);
     last().fail();
     expect(ups).toEqual([true, false]);
+    connection.stop();
+  });
+
+  it("opens again a stream silent for SILENT_MS (asleep, or its network gone); heartbeats and events keep it open", () => {
+    const { connection } = connect();
+    const first = last();
+    first.opened();
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(HEARTBEAT_MS);
+      first.send(HEARTBEAT_EVENT, 0, null);
+    }
+    vi.advanceTimersByTime(SILENT_MS - 1_000);
+    first.send("unread", 3, { notifications: 0 });
+    vi.advanceTimersByTime(SILENT_MS - 1_000);
+    expect(first.closed).toBe(false);
+    vi.advanceTimersByTime(1_000);
+    expect(first.closed).toBe(true);
+    vi.advanceTimersByTime(1_000);
+    expect(sources).toHaveLength(2);
+    expect(last().url).toBe("/api/stream?lastEventId=3");
     connection.stop();
   });
 

@@ -18,7 +18,7 @@
  */
 import "client-only";
 import { useEffect } from "react";
-import { reconnectDelay, REPLACED_EVENT, REPLACED_RETRY_MS, RESET_EVENT, UNREAD_EVENT } from "../rules";
+import { HEARTBEAT_EVENT, reconnectDelay, REPLACED_EVENT, REPLACED_RETRY_MS, RESET_EVENT, SILENT_MS, UNREAD_EVENT } from "../rules";
 import { shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream, type StreamConnection } from "./tabs";
 import { invalidate, push, setStreaming } from "./use-live";
 
@@ -97,6 +97,8 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let openTimeout: ReturnType<typeof setTimeout> | undefined;
+  /** Fires when the open stream has been silent for SILENT_MS: it is dead, whatever its connection says. */
+  let silence: ReturnType<typeof setTimeout> | undefined;
   let paused = false;
   const unnumbered = new Set(environment.unnumbered);
 
@@ -108,6 +110,7 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
 
   function close(): void {
     clearTimeout(openTimeout);
+    clearTimeout(silence);
     if (source) {
       source.onopen = source.onerror = null;
       source.close();
@@ -147,18 +150,29 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
     const current = environment.open(lastId === undefined ? url : `${url}?lastEventId=${encodeURIComponent(lastId)}`);
     source = current;
     openTimeout = setTimeout(failed, OPEN_TIMEOUT_MS);
+    const heard = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => {
+        if (source === current) failed();
+      }, SILENT_MS);
+    };
     current.onopen = () => {
       clearTimeout(openTimeout);
       openedAt = Date.now();
+      heard();
       setUp(true);
     };
     current.onerror = failed;
+    current.addEventListener(HEARTBEAT_EVENT, () => {
+      if (source === current) heard();
+    });
     current.addEventListener(REPLACED_EVENT, (event) => {
       if (source === current) replaced(JSON.parse(event.data));
     });
     for (const name of environment.events)
       current.addEventListener(name, (event) => {
         if (source !== current) return;
+        heard();
         const id = unnumbered.has(name) ? "" : event.lastEventId;
         if (id) lastId = id;
         environment.onEvent(name, JSON.parse(event.data), id);
