@@ -289,6 +289,18 @@ describe("other feeds", () => {
     expect(load).toHaveBeenCalledTimes(4);
   });
 
+  it("a key whose first load failed polls on while the stream is up, until it has a value (a stream carries changes, not it)", async () => {
+    const feeds = await live();
+    feeds.setStreaming("notifications", true);
+    const load = loader<number>(new Error("offline"), 3);
+    const { state } = await watch("notifications:unread", load, { pollMs: 10_000 });
+    expect(state()).toMatchObject({ status: "error" });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(state()).toEqual({ status: "ready", value: 3 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+
   it("a page's value rendered before the stream came up is loaded again then (a message sent while the page loaded)", async () => {
     const load = loader({ messages: ["hello", "are you there?"] });
     const { feeds, state } = await watch("messages:thread:c1", load, { initial: { messages: ["hello"] } });

@@ -56,6 +56,7 @@ export type LiveOptions<T> = {
 type Load<T> = (signal: AbortSignal) => Promise<T>;
 
 type Feed = {
+  key: string;
   state: LiveState<unknown>;
   load: Load<unknown>;
   options: LiveOptions<unknown>;
@@ -111,8 +112,11 @@ function run(feed: Feed): void {
     },
     (error: unknown) => {
       answered();
-      // A value already shown stays; the next load tries again.
-      if (!running.signal.aborted && feed.state.status !== "ready") setState(feed, { status: "error", error });
+      // A value already shown stays; the next load tries again (polled for, even while streamed).
+      if (!running.signal.aborted && feed.state.status !== "ready") {
+        setState(feed, { status: "error", error });
+        if (!feed.timer) schedule(feed.key, feed);
+      }
     },
   );
 }
@@ -123,19 +127,28 @@ function loadOrOwe(feed: Feed): void {
   else feed.owed = true;
 }
 
-/** Polls while the feed is polled, the page visible (or `whileVisible: false`), and no stream feeds it. */
+/**
+ * Polls while the feed is polled, the page visible (or `whileVisible: false`), and no stream feeds
+ * it, or its first load failed: a stream carries changes, never the value a failed load missed.
+ */
 function schedule(key: string, feed: Feed): void {
   clearInterval(feed.timer);
   feed.timer = undefined;
   const { pollMs } = feed.options;
-  if (pollMs && !isStreamed(key) && mayLoad(feed)) feed.timer = setInterval(() => run(feed), pollMs);
+  const unfed = !isStreamed(key) || feed.state.status === "error";
+  if (pollMs && unfed && mayLoad(feed))
+    feed.timer = setInterval(() => {
+      // Once it has a value, a stream that feeds it ends its polling.
+      if (feed.state.status === "ready" && isStreamed(key)) schedule(key, feed);
+      else run(feed);
+    }, pollMs);
 }
 
 function onShown(): void {
   for (const [key, feed] of feeds) {
     schedule(key, feed);
     if (!pageVisible() || feed.options.whileVisible === false) continue;
-    const stale = !isStreamed(key) && Date.now() - feed.loadedAt >= (feed.options.staleMs ?? 0);
+    const stale = (!isStreamed(key) || feed.state.status === "error") && Date.now() - feed.loadedAt >= (feed.options.staleMs ?? 0);
     if (feed.owed || stale) run(feed);
   }
 }
@@ -151,6 +164,7 @@ export function subscribeLive(key: string, load: Load<unknown>, options: LiveOpt
   if (!feed) {
     const hasInitial = options.initial !== undefined;
     feed = {
+      key,
       state: hasInitial ? { status: "ready", value: options.initial } : LOADING,
       load,
       options,
