@@ -25,8 +25,7 @@ const notFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.notFound);
 const requestNotFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.requestNotFound);
 
 /** One writer at a time per pair of couples (on any instance), so "one open request" holds. */
-const lockPair = (tx: Db, one: string, other: string) =>
-  oneAtATime(tx, `connection-pair:${pairOf(one, other).join(":")}`);
+const lockPair = (tx: Db, one: string, other: string) => oneAtATime(tx, `connection-pair:${pairOf(one, other).join(":")}`);
 
 /** A live `connection` row for each person, so every place showing the request can change. */
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>

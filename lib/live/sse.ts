@@ -8,7 +8,16 @@ import { renderContext, UNREAD, type EphemeralMessage, type LiveRegistry } from 
 import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { openStreams } from "./open-streams";
-import { HEARTBEAT_EVENT, HEARTBEAT_MS, RECONNECT_DELAYS_MS, replacedEvent, RESET_EVENT, sseEvent, STREAMS_PER_PERSON, unnumberedEvent } from "./rules";
+import {
+  HEARTBEAT_EVENT,
+  HEARTBEAT_MS,
+  RECONNECT_DELAYS_MS,
+  replacedEvent,
+  RESET_EVENT,
+  sseEvent,
+  STREAMS_PER_PERSON,
+  unnumberedEvent,
+} from "./rules";
 
 export type LiveStreamOptions = {
   db: Db;

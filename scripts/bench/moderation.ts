@@ -94,7 +94,10 @@ const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, coup
 
 const CALLS: Call[] = [
   { name: "queue (100 oldest open reports)", run: (db) => moderationQueue(db, { coupleId: null }) },
-  { name: "couple's moderator page", run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT)]) },
+  {
+    name: "couple's moderator page",
+    run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT)]),
+  },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
   { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db) },
 ];

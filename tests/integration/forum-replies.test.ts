@@ -120,7 +120,10 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     const post = await postBy(us);
     const replies = await whileHeld(
       (tx) => tx`select id from users where id = ${them.a.userId} for update`,
-      [() => forum.reply(post.id, { body: "Same words" }, them.a.headers), () => forum.reply(post.id, { body: "Same words" }, them.a.headers)],
+      [
+        () => forum.reply(post.id, { body: "Same words" }, them.a.headers),
+        () => forum.reply(post.id, { body: "Same words" }, them.a.headers),
+      ],
     );
     expect(replies.map((res) => res.status).sort()).toEqual([201, 409]);
     expect((await forum.thread(post.id, us.a.headers)).json.data.post.replyCount).toBe(1);

@@ -84,18 +84,21 @@ describe("an admin runs the team from /moderation/team", () => {
     expect((await team.grant({ email: await emailOf(couple.b.userId), role: "admin" }, admin)).status).toBe(201);
   });
 
-  it.skipIf(!onPostgres())("two admins revoking each other at one instant: the second is no longer an admin (403), one admin stays", async () => {
-    const first = await moderatorCouple("admin");
-    const second = await moderatorCouple("admin");
-    // Both revokes pass the admin check, then wait on the two rows, held on a second connection.
-    const revokes = await whileHeld(
-      (tx) => tx`select id from users where id in (${first.userId}, ${second.userId}) for update`,
-      [() => team.revoke(second.userId, first.headers), () => team.revoke(first.userId, second.headers)],
-    );
-    expect(revokes.map((res) => res.status).sort()).toEqual([200, 403]);
-    expect(revokes.find((res) => res.status === 403)!.json.error.message).toBe(ADMINS_ONLY);
-    expect([await roleOf(first.userId), await roleOf(second.userId)].sort()).toEqual(["admin", "member"]);
-  });
+  it.skipIf(!onPostgres())(
+    "two admins revoking each other at one instant: the second is no longer an admin (403), one admin stays",
+    async () => {
+      const first = await moderatorCouple("admin");
+      const second = await moderatorCouple("admin");
+      // Both revokes pass the admin check, then wait on the two rows, held on a second connection.
+      const revokes = await whileHeld(
+        (tx) => tx`select id from users where id in (${first.userId}, ${second.userId}) for update`,
+        [() => team.revoke(second.userId, first.headers), () => team.revoke(first.userId, second.headers)],
+      );
+      expect(revokes.map((res) => res.status).sort()).toEqual([200, 403]);
+      expect(revokes.find((res) => res.status === 403)!.json.error.message).toBe(ADMINS_ONLY);
+      expect([await roleOf(first.userId), await roleOf(second.userId)].sort()).toEqual(["admin", "member"]);
+    },
+  );
 
   it.skipIf(!onPostgres())("a role change never waits on a row being written that refers to the admin (a reply, a notice)", async () => {
     const admin = await moderatorCouple("admin");

@@ -13,7 +13,10 @@ const pageOf = (list: string[], after: string | null): KeysetPage<string> => {
 const id = (row: string) => row;
 
 /** What the list shows: the first page, then the loaded rows not on it (as useLoadMore shows them). */
-const shownRows = (first: KeysetPage<string>, loaded: Loaded<string>) => [...first.data, ...loaded.items.filter((row) => !first.data.includes(row))];
+const shownRows = (first: KeysetPage<string>, loaded: Loaded<string>) => [
+  ...first.data,
+  ...loaded.items.filter((row) => !first.data.includes(row)),
+];
 
 /** The hook's reading of the gap, against the server's list as it is now. */
 async function readGap(list: string[], first: KeysetPage<string>, loaded: Loaded<string>) {

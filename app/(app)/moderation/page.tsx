@@ -16,7 +16,9 @@ export const metadata: Metadata = { title: "Moderation" };
 export default async function ModerationPage() {
   const { couple } = await requireCompleteProfile();
   if (!mayModerate(couple.role)) notFound();
-  const [reports, appeals, held] = await withDb((db) => Promise.all([moderationQueue(db, couple), openAppeals(db), couplesWithHeldHellos(db)]));
+  const [reports, appeals, held] = await withDb((db) =>
+    Promise.all([moderationQueue(db, couple), openAppeals(db), couplesWithHeldHellos(db)]),
+  );
   return (
     <main id="main" className="page">
       <h1>Moderation</h1>

@@ -34,10 +34,7 @@ export const subscribeSchema = z.object({
 export type SubscribeInput = z.output<typeof subscribeSchema>;
 
 /** DELETE /api/push/subscriptions: by id (the settings' 'Remove') or by endpoint (this device turning off). */
-export const removeSchema = z.union([
-  z.object({ id: uuidField("id must be a UUID") }),
-  z.object({ endpoint: endpointField() }),
-]);
+export const removeSchema = z.union([z.object({ id: uuidField("id must be a UUID") }), z.object({ endpoint: endpointField() })]);
 export type RemoveInput = z.output<typeof removeSchema>;
 
 export const pushSettingsSchema = z.object({

@@ -32,12 +32,12 @@ export default async function ModerationCouplePage({
   const coupleId = canonicalId((await params).coupleId);
   const { report } = await searchParams;
   if (!coupleId) notFound();
-  const [record, verifications] = await withDb((db) => Promise.all([coupleRecord(db, coupleId, viewer), partnerVerifications(db, coupleId)])).catch(
-    (error: unknown) => {
-      if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
-      throw error;
-    },
-  );
+  const [record, verifications] = await withDb((db) =>
+    Promise.all([coupleRecord(db, coupleId, viewer), partnerVerifications(db, coupleId)]),
+  ).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "NOT_FOUND") notFound();
+    throw error;
+  });
   const own = viewer.coupleId === coupleId;
   const reportId = (typeof report === "string" && canonicalId(report)) || undefined;
   const { ageDays } = record.couple;
