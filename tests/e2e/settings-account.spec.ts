@@ -65,6 +65,8 @@ test.describe("settings: security", () => {
     browser,
     request,
   }) => {
+    // Two browsers, two sign-ins and two e-mails' links: it ran out of 60 s once beside another walk on two cores.
+    test.setTimeout(120_000);
     const { page, account } = await partnerA(browser, request, "security");
     const second = await (await browser.newContext()).newPage();
     await signIn(second, account);
