@@ -11,10 +11,10 @@
  * Connection (spec section 9, realtime): after a failure or the server's end of a stream it
  * reconnects after 1, 2, 5, 10 s, then every 10 s, resuming from the last event id it received
  * (so nothing is missed and nothing repeats); an attempt that has not opened within 10 s, or ends
- * within STEADY_MS of opening, counts as failed. The stream counts as down from the first failed reconnect. When every tab has been
- * hidden for a minute the stream closes, and it resumes when one is shown (./tabs.ts). A stream
- * the server ended for a newer one of the same person (`replaced`) comes back after the wait it
- * names, the keys polling meanwhile.
+ * within STEADY_MS of opening, counts as failed. The stream counts as down from the first failed
+ * reconnect. When every tab has been hidden for a minute the stream closes, and it resumes when
+ * one is shown (./tabs.ts). A stream the server ended for a newer one of the same person
+ * (`replaced`) comes back after the wait it names, the keys polling meanwhile.
  */
 import "client-only";
 import { useEffect } from "react";
