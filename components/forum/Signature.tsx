@@ -7,11 +7,12 @@ import styles from "./Signature.module.css";
 /**
  * "Marisol of Marisol & Thaddeus" with the couple's photo, both linking to their profile, the 'Verified
  * Couple' badge when it applies, and when it was written. A deleted member (the author deleted
- * their account) is their signature, "Deleted member", beside the placeholder face, linking nowhere.
+ * their account) is their signature, "Deleted member", beside the placeholder face, linking
+ * nowhere; so is a couple the viewer may no longer see (it hid, or was suspended), by its name.
  */
 export function Signature({ author, at, edited = false }: { author: ForumAuthor; at: string; edited?: boolean }) {
-  const href = author.userId === null || author.coupleId === null ? null : `/profile/${encodeURIComponent(author.coupleId)}`;
-  const face = <FacePhoto src={href === null ? null : author.coupleImageUrl} size={40} className={styles.avatar} lazy />;
+  const href = author.profileShown && author.coupleId !== null ? `/profile/${encodeURIComponent(author.coupleId)}` : null;
+  const face = <FacePhoto src={author.coupleImageUrl} size={40} className={styles.avatar} lazy />;
   return (
     <div className={styles.signature}>
       {href === null ? (

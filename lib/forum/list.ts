@@ -9,6 +9,7 @@ import { readerAccountColumns, readerJoins, readerOf, sessionWithAccount } from 
 import { cursorAfter, readCursor } from "@/lib/pagination/cursor";
 import { emptyPage, keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { seenByViewer } from "@/lib/safety/visibility";
 import { PAGE_SIZE_DEFAULT, reactionCounts, type ReactionKind } from "./rules";
 import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
@@ -38,11 +39,15 @@ function reactionsJson(viewerCouple: SQL, userId: SQL, postId: SQL): SQL<[Reacti
     group by ${forumReactions.kind}) k)`;
 }
 
-/** SQL: a listed post's validated mentions as JSON `[[coupleId, name], ...]`, without couples blocked either way. */
+/**
+ * SQL: a listed post's validated mentions as JSON `[[coupleId, name], ...]`, of the couples the
+ * viewer may see (lib/safety/visibility.ts): a couple that hid or was suspended since is plain text.
+ */
 function mentionsJson(viewerCouple: SQL, postId: SQL): SQL<[string, string][]> {
   return sql`(select coalesce(json_agg(json_build_array(${mentioned.id}, ${mentioned.coupleName})), '[]'::json)
     from ${forumMentions} join ${couples} ${mentioned} on ${mentioned.id} = ${forumMentions.mentionedCoupleId}
-    where ${forumMentions.postId} = ${postId} and ${forumMentions.replyId} is null and ${notBlockedBetween(viewerCouple, mentioned.id)})`;
+    where ${forumMentions.postId} = ${postId} and ${forumMentions.replyId} is null
+      and ${notBlockedBetween(viewerCouple, mentioned.id)} and ${seenByViewer(viewerCouple, mentioned)})`;
 }
 
 function listExtras(reactions: [ReactionKind, number, boolean][], mentions: [string, string][]) {
@@ -204,7 +209,7 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
           .as("page");
     return db
       .select({
-        ...postColumns,
+        ...postColumns(viewerCouple),
         sortKey: chosen.sortKey,
         distanceKm: chosen.distanceKm,
         pinnedMs: chosen.pinnedMs,

@@ -6,7 +6,7 @@ import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumMentions, locations, users } from "@/db/schema";
 import { shownPoint } from "@/lib/directory/nearest";
 import { notBlockedBetween } from "@/lib/safety/blocks";
-import { seenByOther } from "@/lib/safety/visibility";
+import { seenByOther, seenByViewer } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import type { ForumMention, Target } from "./projections";
 
@@ -97,7 +97,10 @@ const lookup =
       .filter((row) => row.postId === target.postId && row.replyId === target.replyId)
       .map((row) => ({ coupleId: row.coupleId, name: row.name }));
 
-/** The validated mentions of posts (and, with replies, of replies), without couples blocked either way. */
+/**
+ * The validated mentions of posts (and, with replies, of replies), of couples the viewer may see
+ * (lib/safety/visibility.ts): one blocked either way, hidden or suspended since is plain text.
+ */
 export async function mentionsOf(db: Db, actor: ActingCouple, postIds: string[], withReplies: boolean) {
   if (postIds.length === 0) return () => [];
   const where = and(inArray(forumMentions.postId, postIds), withReplies ? undefined : isNull(forumMentions.replyId))!;
@@ -114,7 +117,7 @@ function mentionRows(db: Db, viewerCouple: string | SQL, where: SQL) {
     .select({ postId: forumMentions.postId, replyId: forumMentions.replyId, coupleId: couples.id, name: couples.coupleName })
     .from(forumMentions)
     .innerJoin(couples, eq(couples.id, forumMentions.mentionedCoupleId))
-    .where(and(where, notBlockedBetween(viewerCouple, couples.id)));
+    .where(and(where, notBlockedBetween(viewerCouple, couples.id), seenByViewer(viewerCouple)));
 }
 
 const mentionsOfThread = preparedPer((db) =>

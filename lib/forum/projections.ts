@@ -1,8 +1,9 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeName } from "@/lib/locations/place-name";
 import { couples, forumPosts, users } from "@/db/schema";
+import { seenByViewer } from "@/lib/safety/visibility";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import type { ForumMention } from "./text";
 
@@ -10,6 +11,9 @@ import type { ForumMention } from "./text";
  * `userId` is null once the author deleted their account (then the names say "Deleted member");
  * the couple's fields are null once the couple is gone too (its last partner deleted their
  * account): the words stay, signed "Deleted member", and nobody else's replies go with them.
+ * `profileShown`: the viewer may see the couple (lib/safety/visibility.ts), so its name links to
+ * its profile beside its photo; a couple that hid or was suspended since keeps its name on its
+ * words, with neither a link that would answer 404 nor its photo.
  */
 export type ForumAuthor = {
   userId: string | null;
@@ -19,6 +23,7 @@ export type ForumAuthor = {
   coupleImageUrl: string | null;
   isVerified: boolean;
   signature: string;
+  profileShown: boolean;
 };
 export type { ForumMention } from "./text";
 /**
@@ -75,16 +80,18 @@ export type ForumReply = {
   hidden: boolean;
 };
 
-export const authorColumns = {
+/** An author's columns as the viewer's couple sees them (a couple blocked either way is left out by the read). */
+export const authorColumns = (viewerCouple: string | SQL) => ({
   authorUserId: users.id,
   firstName: users.firstName,
   coupleId: couples.id,
   coupleName: couples.coupleName,
   coupleImageUrl: couples.profileImageUrl,
   isVerified: couples.isVerified,
-};
+  profileShown: seenByViewer(viewerCouple),
+});
 
-export const postColumns = {
+export const postColumns = (viewerCouple: string | SQL) => ({
   id: forumPosts.id,
   title: forumPosts.title,
   body: forumPosts.body,
@@ -101,32 +108,34 @@ export const postColumns = {
   deletedAt: forumPosts.deletedAt,
   hiddenAt: forumPosts.hiddenAt,
   removedAt: forumPosts.removedAt,
-  ...authorColumns,
-};
+  ...authorColumns(viewerCouple),
+});
 
 /** A post (replyId null) or one of its replies: what a reaction or a mention is on. */
 export type Target = { postId: string; replyId: string | null };
 
 /** Posts with their author and couple joined in (left joins: a deleted member's posts stay). */
-export const selectPosts = (db: Db) =>
+export const selectPosts = (db: Db, viewerCouple: string | SQL) =>
   db
-    .select(postColumns)
+    .select(postColumns(viewerCouple))
     .from(forumPosts)
     .leftJoin(users, eq(users.id, forumPosts.authorUserId))
     .leftJoin(couples, eq(couples.id, forumPosts.coupleId));
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
-export const author = (row: Pick<PostRow, keyof typeof authorColumns>): ForumAuthor => {
+export const author = (row: Pick<PostRow, keyof ReturnType<typeof authorColumns>>): ForumAuthor => {
   const named = row.firstName !== null && row.coupleName !== null ? signature(row.firstName, row.coupleName) : null;
+  const profileShown = named !== null && row.authorUserId !== null && row.profileShown;
   return {
     userId: row.authorUserId,
     firstName: row.firstName ?? FORUM_TEXTS.deletedMember,
     coupleId: row.coupleId,
     coupleName: row.coupleName,
-    coupleImageUrl: row.coupleImageUrl,
+    coupleImageUrl: profileShown ? row.coupleImageUrl : null,
     // A deleted member is nobody the couple's badge vouches for (it may be verified again since, with a new partner).
     isVerified: named !== null && (row.isVerified ?? false),
     signature: named ?? FORUM_TEXTS.deletedMember,
+    profileShown,
   };
 };
 

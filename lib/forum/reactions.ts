@@ -1,22 +1,15 @@
 import "server-only";
-import { and, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, forumReactions, users } from "@/db/schema";
 import { notBlockedBetween } from "@/lib/safety/blocks";
-import { discoverable } from "@/lib/safety/visibility";
+import { seenByViewer } from "@/lib/safety/visibility";
 import { REACTED_BY_SHOWN, reactionCounts, signature, type ReactionKind } from "./rules";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { noneReacted, type ReactedBy, type Target } from "./projections";
 
 const targetKey = (target: Target) => target.replyId ?? `post:${target.postId}`;
-
-/**
- * SQL: a reaction's couple is named in "who reacted" when the viewer may see it
- * (lib/safety/visibility.ts): their own, or a discoverable couple; the read has already left out
- * couples blocked either way. A hidden couple's reactions are counted but never named to others.
- */
-const namedReactor = (viewerCouple: string | SQL): SQL => or(eq(couples.id, viewerCouple), discoverable(couples))!;
 
 /** Prepared: every opening of a thread (and every reply written or changed) reads it. */
 const reactionsOfThread = preparedPer((db) => {
@@ -28,7 +21,8 @@ const reactionsOfThread = preparedPer((db) => {
       userId: forumReactions.userId,
       firstName: users.firstName,
       coupleName: couples.coupleName,
-      named: sql<boolean>`${namedReactor(viewerCouple)}`,
+      // A hidden couple's reactions are counted but never named to others.
+      named: seenByViewer(viewerCouple),
     })
     .from(forumReactions)
     .innerJoin(users, eq(users.id, forumReactions.userId))

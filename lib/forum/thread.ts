@@ -31,7 +31,7 @@ const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is
 
 /** Prepared: every opening of a thread, and every change to a post, reads it. */
 const postNotBlocked = preparedPer((db) =>
-  selectPosts(db)
+  selectPosts(db, placeholderSql("coupleId"))
     .where(and(eq(forumPosts.id, sql.placeholder("postId")), notBlockedBetween(placeholderSql("coupleId"), forumPosts.coupleId)))
     .limit(1)
     .prepare("forum_post_not_blocked"),
@@ -67,7 +67,7 @@ const quoted = alias(forumReplies, "quoted");
 const quotedAuthor = alias(users, "quoted_author");
 const quotedCouple = alias(couples, "quoted_couple");
 
-const replyColumns = {
+const replyColumns = (viewerCouple: string | SQL) => ({
   id: forumReplies.id,
   postId: forumReplies.postId,
   body: forumReplies.body,
@@ -76,13 +76,13 @@ const replyColumns = {
   deletedAt: forumReplies.deletedAt,
   hiddenAt: forumReplies.hiddenAt,
   removedAt: forumReplies.removedAt,
-  ...authorColumns,
+  ...authorColumns(viewerCouple),
   quoteId: quoted.id,
   quoteBody: quoted.body,
   quoteGone: sql<boolean>`(${quoted.deletedAt} is not null or ${quoted.removedAt} is not null or ${quoted.hiddenAt} is not null)`,
   quoteFirstName: quotedAuthor.firstName,
   quoteCoupleName: quotedCouple.coupleName,
-};
+});
 
 /**
  * Replies of a post as the actor sees them: none of couples blocked either way; hidden ones only
@@ -90,7 +90,7 @@ const replyColumns = {
  */
 function replyRows(db: Db, viewerCouple: string | SQL, where: SQL | undefined) {
   return db
-    .select(replyColumns)
+    .select(replyColumns(viewerCouple))
     .from(forumReplies)
     .leftJoin(users, eq(users.id, forumReplies.authorUserId))
     .leftJoin(couples, eq(couples.id, forumReplies.coupleId))

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, not, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, not, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { coupleBlocks, couples } from "@/db/schema";
@@ -14,12 +14,14 @@ import { coupleOfUser, notBlockedBetween, type CoupleRef } from "./blocks";
  * place is the place at its privacy level (lib/locations/privacy.ts, `shapeLocation` and
  * `shownCoupleLocation`, both over the `Viewer` this rule answers).
  *
- * The rule comes in three forms that agree (tests/integration/visibility.test.ts checks them
- * against each other): `viewerOf`, pure, over facts already read; `seenByOther`, the SQL a list
- * or a read filters `couples` with; and `standings`, one query answering how the looker stands to
- * given couples, block direction included (a mention refuses a couple blocked either way; a
- * connection request will answer a couple that is hidden or blocked the viewer with 404, and one
- * the viewer blocked with 403 BLOCKED: both read it from the same Standing).
+ * The rule comes in forms that agree (tests/integration/visibility.test.ts checks them against
+ * each other): `viewerOf`, pure, over facts already read; `seenByOther`, the SQL a list or a read
+ * filters `couples` with; `seenByViewer`, the SQL column saying whether a couple a read keeps (a
+ * forum author, a mention, who reacted) may be named and linked; and `standings`, one query
+ * answering how the looker stands to given couples, block direction included (a mention refuses
+ * a couple blocked either way; a connection request will answer a couple that is hidden or
+ * blocked the viewer with 404, and one the viewer blocked with 403 BLOCKED: both read it from the
+ * same Standing).
  */
 
 /** How a couple is seen: by one of its own partners, or by another couple. */
@@ -49,6 +51,14 @@ export function viewerOf(couple: CoupleFacts): Viewer | null {
 
 /** SQL: the couple is discoverable (`isDiscoverable`); written as the partial indexes' predicate, so lists can use them. */
 export const discoverable = (couple: CoupleRow = couples): SQL => and(eq(couple.status, "active"), eq(couple.isVisible, true))!;
+
+/**
+ * SQL over a `couples` row (table or alias) of a read that has already left out couples blocked
+ * either way (`notBlockedBetween`): the viewer's couple may see it, `viewerOf(...) !== null`:
+ * their own, or a discoverable couple. False, not null, where a left join found no couple.
+ */
+export const seenByViewer = (viewerCouple: string | SQL, couple: CoupleRow = couples): SQL<boolean> =>
+  sql<boolean>`coalesce(${or(eq(couple.id, viewerCouple), discoverable(couple))}, false)`;
 
 /** The looker's couple as SQL: its id, or found from the person within the statement (null when they have none). */
 const lookerCouple = (looker: Looker): CoupleRef | null => ("userId" in looker ? coupleOfUser(looker.userId) : looker.coupleId);

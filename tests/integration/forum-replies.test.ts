@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { forumReplies, notifications } from "@/db/schema";
+import { couples, forumReplies, notifications } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
@@ -211,6 +211,52 @@ describe("reply and mention notifications", () => {
     expect(names).not.toContain(us.name);
     expect(names.some((n: string) => n.startsWith("Zorro"))).toBe(false);
     expect((await call(mentionsRoute, "GET", "/api/forum/mentions?q=z", { headers: us.a.headers })).status).toBe(400);
+  });
+});
+
+describe("a couple the reader may no longer see", () => {
+  it("keeps its name on its words, without a profile link or photo, and its mentions become plain text", async () => {
+    const us = await forumCouple();
+    const suspended = await forumCouple();
+    const hid = await forumCouple();
+    const db = await getDb();
+    await db
+      .update(couples)
+      .set({ profileImageUrl: "/uploads/couple.webp" })
+      .where(inArray(couples.id, [suspended.coupleId, hid.coupleId]));
+    const post = (await forum.create(postBody({ mentions: [hid.coupleId] }), suspended.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: `Hello @${suspended.name}`, mentions: [suspended.coupleId] }, hid.a.headers)).json
+      .data;
+    const seen = async (h: typeof us.a.headers) => {
+      const listed = (await forum.list("", h)).json.data.find((p: { id: string }) => p.id === post.id);
+      const thread = (await forum.thread(post.id, h)).json.data;
+      return { listed, post: thread.post, reply: thread.replies.find((r: { id: string }) => r.id === reply.id) };
+    };
+    const before = await seen(us.a.headers);
+    expect(before.listed.author).toMatchObject({ profileShown: true, coupleImageUrl: "/uploads/couple.webp" });
+    expect(before.post.mentions).toEqual([{ coupleId: hid.coupleId, name: hid.name }]);
+    expect(before.listed.mentions).toEqual([{ coupleId: hid.coupleId, name: hid.name }]);
+    expect(before.reply).toMatchObject({
+      author: { profileShown: true },
+      mentions: [{ coupleId: suspended.coupleId, name: suspended.name }],
+    });
+
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, suspended.coupleId));
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hid.coupleId));
+    const after = await seen(us.a.headers);
+    for (const item of [after.listed, after.post]) {
+      expect(item.author).toMatchObject({
+        signature: `${suspended.a.firstName} of ${suspended.name}`,
+        profileShown: false,
+        coupleImageUrl: null,
+      });
+      expect(item.mentions).toEqual([]);
+    }
+    expect(after.reply).toMatchObject({ author: { profileShown: false, coupleImageUrl: null }, mentions: [] });
+    // The couple that hid still sees itself: its own reply links, and the post's mention of it.
+    const own = await seen(hid.a.headers);
+    expect(own.reply.author).toMatchObject({ profileShown: true, coupleImageUrl: "/uploads/couple.webp" });
+    expect(own.post.mentions).toEqual([{ coupleId: hid.coupleId, name: hid.name }]);
   });
 });
 

@@ -2,7 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleBlocks, couples } from "@/db/schema";
-import { seenByOther, standing, standings, viewerOf, type Looker } from "@/lib/safety/visibility";
+import { notBlockedBetween } from "@/lib/safety/blocks";
+import { seenByOther, seenByViewer, standing, standings, viewerOf, type Looker } from "@/lib/safety/visibility";
 import { createUser } from "../support/api";
 import { forumCouple, type TestCouple } from "../support/forum";
 
@@ -46,6 +47,20 @@ describe("who may see a couple (lib/safety/visibility.ts)", () => {
     expect(found.get(us.coupleId)!.viewer).toBe("own");
     for (const name of ["hidden", "suspended", "blockedByUs", "blockingUs"]) expect(found.get(all[name]!.coupleId)!.viewer).toBeNull();
     expect(viewerOf({ status: "active", isVisible: true, own: false, blockedEitherWay: false })).toBe("other");
+  });
+
+  it("answers the same in the form for reads that left blocked couples out: own or discoverable", async () => {
+    const { us, all, ids } = await cast();
+    const db = await getDb();
+    const rows = await db
+      .select({ id: couples.id, seen: seenByViewer(us.coupleId) })
+      .from(couples)
+      .where(and(inArray(couples.id, ids), notBlockedBetween(us.coupleId, couples.id)));
+    const found = await standings(db, { coupleId: us.coupleId }, ids);
+    expect(rows.map((row) => row.id).sort()).toEqual(
+      [us.coupleId, all.seen!.coupleId, all.hidden!.coupleId, all.suspended!.coupleId].sort(),
+    );
+    for (const row of rows) expect(row.seen).toBe(found.get(row.id)!.viewer !== null);
   });
 
   it("tells which way a block stands (a connection request refuses the two differently)", async () => {
