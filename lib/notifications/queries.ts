@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, notifications, users } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { seenByViewer } from "@/lib/safety/visibility";
 import type { NotificationItem, NotificationKind, Pagination } from "./rules";
 import type { ListQuery } from "./schemas";
 
@@ -41,7 +42,10 @@ const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, of
     .limit(limit)
     .offset(offset)
     .as("page");
-  const byPartner = sql<boolean>`coalesce(${page.actorCoupleId} = ${coupleOfUser(userId)}, false)`;
+  const viewerCouple = coupleOfUser(userId);
+  const byPartner = sql<boolean>`coalesce(${page.actorCoupleId} = ${viewerCouple}, false)`;
+  // A couple that hid or was suspended since is pictured and named no more (lib/safety/visibility.ts).
+  const seen = seenByViewer(viewerCouple);
   return db
     .select({
       id: page.id,
@@ -55,9 +59,10 @@ const newestOwn = (db: Db, userId: string | SQL, limit: number | Placeholder, of
       conversationId: page.conversationId,
       // The couple's picture stands for another couple (a partner's own avatar when it has none);
       // the reader's own partner is shown by their face, as their couple's picture is the reader's too.
-      actorImage: sql<string | null>`case when ${byPartner} then coalesce(${users.avatarUrl}, ${couples.profileImageUrl})
+      actorImage: sql<string | null>`case when not ${seen} then null
+        when ${byPartner} then coalesce(${users.avatarUrl}, ${couples.profileImageUrl})
         else coalesce(${couples.profileImageUrl}, ${users.avatarUrl}) end`,
-      actorCoupleName: couples.coupleName,
+      actorCoupleName: sql<string | null>`case when ${seen} then ${couples.coupleName} end`,
       actorIsPartner: byPartner,
     })
     .from(page)

@@ -104,14 +104,14 @@ describe("GET /api/notifications", () => {
     expect((await listCall("?limit=&offset=", me.read)).json.pagination).toMatchObject({ limit: 20, offset: 0 });
   });
 
-  it("shows only the caller's notifications, with the actor's picture and couple name joined in", async () => {
+  it("shows only the caller's notifications, with the actor's picture and couple name joined in while the reader may see it", async () => {
     const me = await signedInUser();
     const someoneElse = await signedInUser();
     const actor = await createUser({ firstName: "Thaddeus", avatarUrl: "/api/images/avatars/thaddeus.webp" });
     const db = await getDb();
     const [couple] = await db
       .insert(couples)
-      .values({ partner1Id: actor.id, coupleName: "Marisol & Thaddeus" })
+      .values({ partner1Id: actor.id, coupleName: "Marisol & Thaddeus", status: "active", isVisible: true })
       .returning({ id: couples.id });
     const postId = randomUUID();
     const replyId = randomUUID();
@@ -149,6 +149,18 @@ describe("GET /api/notifications", () => {
     // The couple's own picture wins over a partner's avatar.
     await db.update(couples).set({ profileImageUrl: "/api/images/couples/mt.webp" }).where(eq(couples.id, couple!.id));
     expect((await listCall("", me.read)).json.data[0].actor_profile_image_url).toBe("/api/images/couples/mt.webp");
+
+    // A couple that hid, or was suspended, since is pictured and named no more (its words stay).
+    for (const change of [{ isVisible: false }, { status: "suspended" }]) {
+      await db.update(couples).set(change).where(eq(couples.id, couple!.id));
+      expect((await listCall("", me.read)).json.data[0]).toMatchObject({
+        title: "New reply",
+        actor_profile_image_url: null,
+        actor_couple_name: null,
+        triggered_by_couple_name: null,
+      });
+      await db.update(couples).set({ isVisible: true, status: "active" }).where(eq(couples.id, couple!.id));
+    }
   });
 
   it("names the reader's own partner as their partner, by their face, never as the reader's own couple", async () => {

@@ -167,6 +167,7 @@ describe("DELETE /api/account", () => {
       coupleImageUrl: null,
       isVerified: false,
       signature: "Deleted member",
+      profileShown: false,
     };
     const thread = await forum.thread(couple.postId, them.a.headers);
     expect(thread.status).toBe(200);
