@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from "react";
+import { useMemo, useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { RestrictedInstead, useRestriction } from "@/components/moderation/RestrictionContext";
@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/transport/client";
 import { compressImage } from "@/lib/images/client/compress";
 import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
+import { messageDraft } from "@/lib/messages/client/drafts";
 import { useTypingSignal } from "@/lib/messages/client/typing";
 import { BODY_MAX } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/display";
@@ -21,6 +22,8 @@ const loadSchema = () => import("@/lib/messages/schemas").then((schemas) => sche
 
 type Props = {
   conversationId: string;
+  /** Whose draft the words are (lib/messages/client/drafts.ts). */
+  viewerId: string;
   /** The field's id, for 'Reply' to put focus on it. */
   fieldId: string;
   /** The message this one will answer (chosen with 'Reply' in a message's menu), shown above the field. */
@@ -34,12 +37,14 @@ type Props = {
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
  * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
- * While words are typed the others see '... is typing' (told at most every 3 s).
+ * While words are typed the others see '... is typing' (told at most every 3 s). The words not yet
+ * sent are kept as the conversation's draft until they are.
  */
-export function Composer({ conversationId, fieldId: id, replyTo, onReplyTo, onSent, onEnded }: Props) {
+export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onReplyTo, onSent, onEnded }: Props) {
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
   const [uploading, setUploading] = useState<number | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  const store = useMemo(() => messageDraft(conversationId), [conversationId]);
   const {
     register,
     handleSubmit,
@@ -47,8 +52,9 @@ export function Composer({ conversationId, fieldId: id, replyTo, onReplyTo, onSe
     getValues,
     clearErrors,
     control,
+    clearDraft,
     formState: { errors, isSubmitting: busy },
-  } = useZodForm(loadSchema, { body: "" }, "on-submit");
+  } = useZodForm(loadSchema, { body: "" }, "on-submit", { store, userId: viewerId });
   const body = String(useWatch({ control, name: "body" }) ?? "");
   const over = body.length > BODY_MAX;
   // The body's problem is said where a photo's or the call's failure is: above the field.
@@ -88,6 +94,8 @@ export function Composer({ conversationId, fieldId: id, replyTo, onReplyTo, onSe
         ...(sending.replyTo ? { replyToId: sending.replyTo.id } : {}),
       });
       typing.sent();
+      // What was typed while it was on its way is the draft now.
+      if (String(getValues("body") ?? "") === "") clearDraft();
       onSent(sent);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") return onEnded();

@@ -259,6 +259,7 @@ export function Thread({
           </div>
           <Composer
             conversationId={conversationId}
+            viewerId={viewerId}
             fieldId={composerFieldId}
             replyTo={replyTo}
             onReplyTo={setReplyTo}

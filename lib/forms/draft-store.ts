@@ -4,10 +4,10 @@
  * previews. Pure apart from the Storage handed in, and zod-free: each form hands in the schema
  * its draft must parse with (a draft that does not parse is ignored, never trusted), or a loader
  * of it (lazyDraftStore). The forms' own stores are in their areas (lib/onboarding/drafts.ts,
- * lib/forum/client/drafts.ts).
+ * lib/forum/client/drafts.ts, lib/messages/client/drafts.ts).
  */
-/** The onboarding forms, and the forum's composer and reply field (one reply draft per post). */
-export type DraftForm = "individual_profile" | "couple_profile" | "forum_post" | `forum_reply:${string}`;
+/** The onboarding forms, the forum's composer and reply field (one reply draft per post), and a conversation's message field. */
+export type DraftForm = "individual_profile" | "couple_profile" | "forum_post" | `forum_reply:${string}` | `message:${string}`;
 export const draftKey = (userId: string, form: DraftForm) => `${userId}:${form}`;
 
 /** One form's draft: its text fields under `{userId}:{form}`, its photos under `{userId}:{form}:photos`. */

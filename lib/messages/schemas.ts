@@ -32,6 +32,9 @@ export const sendMessageSchema = z.object({
 });
 export type SendMessageInput = z.output<typeof sendMessageSchema>;
 
+/** What a stored message draft must parse as (lib/messages/client/drafts.ts); a field that does not parse is dropped. */
+export const messageDraftSchema = z.object({ body: z.string().catch("") });
+
 /** `PATCH /api/messages/{id}`: new words, within the edit window. */
 export const editMessageSchema = z.object({ body: bodyField });
 

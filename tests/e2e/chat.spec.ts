@@ -152,4 +152,19 @@ test("on a phone a thread is the whole screen, and the next message is written w
   await sendButton.click();
   await expect(message(lucia, "See you at six")).toBeVisible({ timeout: 15_000 });
   await expect(field).toHaveValue("");
+
+  // Words not yet sent are the conversation's draft: going elsewhere in this tab (as a
+  // notification's click does) and coming back finds them, so does a reload; sent, they are gone.
+  const conversationUrl = paula.page.url();
+  await field.fill("Half a thought");
+  await paula.page.goto("/dashboard");
+  await paula.page.goto(conversationUrl);
+  await expect(field).toHaveValue("Half a thought");
+  await paula.page.reload();
+  await expect(field).toHaveValue("Half a thought");
+  await sendButton.click();
+  await expect(message(paula, "Half a thought")).toBeVisible();
+  await paula.page.reload();
+  await expect(message(paula, "Half a thought")).toBeVisible();
+  await expect(field).toHaveValue("");
 });
