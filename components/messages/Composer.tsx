@@ -37,8 +37,9 @@ type Props = {
 /**
  * Write a message (1-4,000 characters, line breaks kept) with one optional photo, uploaded first
  * through the shared upload client, answering a message when one was chosen; 'Send' (or Ctrl/Cmd+Enter).
- * While words are typed the others see '... is typing' (told at most every 3 s). The words not yet
- * sent are kept as the conversation's draft until they are.
+ * While words are typed the others see '... is typing' (told at most every 3 s). The field is the
+ * conversation's draft (lib/messages/client/drafts.ts): emptied as a message leaves, its words
+ * back if it fails, what is typed meanwhile kept.
  */
 export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onReplyTo, onSent, onEnded }: Props) {
   const [photo, setPhoto] = useState<{ url: string; progress: number } | null>(null);
@@ -52,7 +53,6 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
     getValues,
     clearErrors,
     control,
-    clearDraft,
     formState: { errors, isSubmitting: busy },
   } = useZodForm(loadSchema, { body: "" }, "on-submit", { store, userId: viewerId });
   const body = String(useWatch({ control, name: "body" }) ?? "");
@@ -94,8 +94,6 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
         ...(sending.replyTo ? { replyToId: sending.replyTo.id } : {}),
       });
       typing.sent();
-      // What was typed while it was on its way is the draft now.
-      if (String(getValues("body") ?? "") === "") clearDraft();
       onSent(sent);
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === "CONVERSATION_ENDED") return onEnded();
