@@ -93,6 +93,21 @@ export const withMessage = (thread: ThreadValue, message: Message): ThreadValue 
   messages: mergeMessages(thread.messages, [message]),
 });
 
+/**
+ * The thread with a message erased where it is shown, and the quotes of it in the replies shown
+ * saying so: wherever it was loaded from ('Load older' too), and never added when it was not.
+ */
+export const withErased = (thread: ThreadValue, erased: Message): ThreadValue => ({
+  ...thread,
+  messages: thread.messages.map((shown) =>
+    shown.id === erased.id
+      ? erased
+      : shown.replyTo?.id === erased.id
+        ? { ...shown, replyTo: { ...shown.replyTo, excerpt: null, photo: false, deleted: true } }
+        : shown,
+  ),
+});
+
 /** The thread with one person's read position where it stands now ('Seen by' follows it). */
 export const withReadPosition = (thread: ThreadValue, position: ReadPosition): ThreadValue => ({
   ...thread,

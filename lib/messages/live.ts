@@ -36,17 +36,14 @@ export const MESSAGE: LiveKind = {
   },
 };
 
-/** A message deleted (its words erased): which one, so the thread loads again. Subject: the message. */
+/** A message deleted (its words erased): the message as the thread shows it now, erased. Subject: the message. */
 export const MESSAGE_DELETED: LiveKind = {
   name: "message_deleted",
   event: "message-deleted",
   changesCounts: true,
   async render(context, rows) {
     const shown = await visibleMessages(context, subjects(rows));
-    return rows.map((row) => {
-      const message = shown.get(row.subjectId ?? "");
-      return message && { id: message.id, conversationId: message.conversationId };
-    });
+    return rows.map((row) => shown.get(row.subjectId ?? ""));
   },
 };
 

@@ -158,7 +158,13 @@ describe("GET /api/stream", () => {
 
       expect((await talk.remove(sent.json.data.id, writer.headers)).status).toBeLessThan(300);
       for (const stream of streams) await stream.waitFor((events) => named(events, "message-deleted").length === 1);
-      expect(named(streams[1]!.events, "message-deleted")[0]!.data).toEqual({ id: sent.json.data.id, conversationId });
+      expect(named(streams[1]!.events, "message-deleted")[0]!.data).toMatchObject({
+        id: sent.json.data.id,
+        conversationId,
+        body: null,
+        photoUrl: null,
+        deleted: true,
+      });
       for (const stream of streams)
         expect(ids(stream.events), JSON.stringify(stream.events)).toEqual([...new Set(ids(stream.events))].sort((a, b) => a - b));
     } finally {

@@ -249,7 +249,7 @@ describe("applyEvent", () => {
     }
   });
 
-  it("puts a message and a read position into the open thread as the events carry them, with no load; a deletion loads it again", async () => {
+  it("puts a message, a read position and a deletion into the open thread as the events carry them, with no load", async () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());
     try {
@@ -294,9 +294,11 @@ describe("applyEvent", () => {
       expect(loadThread).not.toHaveBeenCalled();
       // The inbox's rows carry unread counts the events do not: they load again.
       expect(loadInbox).toHaveBeenCalledTimes(4);
-      applyEvent("message-deleted", { id: "m2", conversationId: "k1" });
+      const erased = { ...first, body: null, deleted: true };
+      applyEvent("message-deleted", erased);
       await vi.advanceTimersByTimeAsync(0);
-      expect(loadThread).toHaveBeenCalledTimes(1);
+      expect((liveState("messages:thread:k1") as { value: typeof initial }).value.messages).toEqual([erased, second]);
+      expect(loadThread).not.toHaveBeenCalled();
       stops.forEach((stop) => stop());
     } finally {
       vi.unstubAllGlobals();

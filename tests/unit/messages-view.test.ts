@@ -9,6 +9,7 @@ import {
   mergeMessages,
   seenByText,
   threadItems,
+  withErased,
   withMessage,
   withReadPosition,
   type Message,
@@ -102,6 +103,22 @@ describe("how a conversation reads", () => {
     expect(withReadPosition(twice, { userId: "u-gone", firstName: "Gone", lastReadMessageId: "b" }).conversation.readPositions).toEqual(
       thread.conversation.readPositions,
     );
+  });
+
+  it("erases a message where it is shown and in the quotes of it, and never adds one that is not", () => {
+    const quote = { id: "a", authorFirstName: "Marisol", excerpt: "text a", photo: false, deleted: false };
+    const thread = {
+      conversation: { readPositions: [] },
+      messages: [message("a", "2026-01-01T10:00:00Z"), message("b", "2026-01-01T10:01:00Z", ana, { replyTo: quote })],
+      hasMore: false,
+    } as unknown as ThreadValue;
+    const erased = message("a", "2026-01-01T10:00:00Z", marisol, { body: null, deleted: true });
+    const after = withErased(thread, erased);
+    expect(after.messages[0]).toEqual(erased);
+    expect(after.messages[1]!.replyTo).toEqual({ ...quote, excerpt: null, deleted: true });
+    expect(after.messages[1]!.body).toBe("text b");
+    const elsewhere = message("z", "2025-12-01T10:00:00Z", marisol, { body: null, deleted: true });
+    expect(withErased(thread, elsewhere).messages).toEqual(thread.messages);
   });
 
   it("puts a separator before each day and each other person's name under their latest read", () => {

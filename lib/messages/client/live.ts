@@ -6,7 +6,7 @@
 import "client-only";
 import { invalidate, liveState, push } from "@/lib/live/client/use-live";
 import type { LiveClientFeature } from "@/lib/live/client/stream";
-import { withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../display";
+import { withErased, withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../display";
 import { withoutTypist, type Typist } from "../typing-view";
 import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "./api";
 import { typingKey } from "./typing";
@@ -40,8 +40,10 @@ export const messagesLiveClient: LiveClientFeature = {
       invalidate(INBOX_KEY);
     },
     "message-deleted"(data) {
-      const conversation = (data as Changed).conversationId;
-      if (conversation) invalidate(threadKey(conversation));
+      // The message erased (lib/messages/live.ts): an open thread shows it so wherever it was
+      // loaded from, 'Load older' too, and its quotes say so; the inbox's last line loads again.
+      const erased = data as Message;
+      push<ThreadValue>(threadKey(erased.conversationId), (thread) => withErased(thread, erased));
       invalidate(INBOX_KEY);
     },
     connection(data) {
