@@ -40,6 +40,8 @@ export const plans = pgTable(
     sequence: integer("sequence").notNull().default(0),
     cancelledAt: at("cancelled_at"),
     cancelReason: text("cancel_reason"),
+    /** Who cancelled it with `cancel_reason`, their words (null when the app ended it, or once they deleted their account). */
+    cancelledByUserId: uuid("cancelled_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** The reminders sent for the current time (cleared when the time moves): each goes once. */
     eveningRemindedAt: at("evening_reminded_at"),
     soonRemindedAt: at("soon_reminded_at"),
@@ -55,6 +57,13 @@ export const plans = pgTable(
   (t) => [
     // A conversation's plans by time (its card list, the limit of upcoming plans).
     index("plans_conversation_starts_idx").on(t.conversationId, t.startsAt),
+    // An account's deletion finds the words its person wrote: the plans they proposed, and cancelled with a reason.
+    index("plans_proposer_user_idx")
+      .on(t.proposerUserId)
+      .where(sql`${t.proposerUserId} is not null`),
+    index("plans_cancelled_by_user_idx")
+      .on(t.cancelledByUserId)
+      .where(sql`${t.cancelledByUserId} is not null`),
     // The reminders' sweep: plans not cancelled, by start.
     index("plans_open_starts_idx")
       .on(t.startsAt)

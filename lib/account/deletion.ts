@@ -10,7 +10,7 @@ import { storedImageKey } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
-import { cancelPlansOfCouple } from "@/lib/plans/ending";
+import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { deleteMailOf } from "@/lib/mail/outbox";
@@ -29,7 +29,8 @@ export type DeletionOutcome = {
  * notifications others got about what they did (their names are in them), their place, their
  * photos, the e-mails addressed to them or naming them and the invitation that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
- * their hellos (the notes of their connection requests, and the held ones) are erased. If their
+ * their hellos (the notes of their connection requests, and the held ones) and their words in
+ * plans (a proposal's note, a reason for cancelling) are erased. If their
  * partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
  * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
@@ -74,6 +75,7 @@ export async function deleteAccount(
     // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
     const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
     await eraseRequestNotes(tx, userId, row?.id ?? null);
+    await erasePlanWordsOf(tx, userId);
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });

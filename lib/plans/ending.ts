@@ -13,9 +13,10 @@ import { planItems, planColumns, upcoming } from "./queries";
  * What cancelling a plan writes, whoever cancels it: the sequence rises (a calendar marks it
  * cancelled), and its shared link stops working as 'Stop sharing' makes it (lib/plans/share.ts).
  */
-export const cancelledColumns = (now: Date, reason: string | null) => ({
+export const cancelledColumns = (now: Date, reason: string | null, byUserId: string | null) => ({
   cancelledAt: now,
   cancelReason: reason,
+  cancelledByUserId: reason === null ? null : byUserId,
   sequence: sql`${plans.sequence} + 1`,
   updatedAt: sql`now()`,
   shareTokenHash: null,
@@ -31,7 +32,7 @@ export const cancelledColumns = (now: Date, reason: string | null) => ({
 async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean, now: Date): Promise<void> {
   const cancelled = await tx
     .update(plans)
-    .set(cancelledColumns(now, null))
+    .set(cancelledColumns(now, null, null))
     .where(and(upcoming(now), which))
     .returning({ id: plans.id });
   if (cancelled.length === 0) return;
@@ -87,4 +88,14 @@ export async function cancelPlansOfCouple(tx: Db, coupleId: string, leaving: rea
 /** A moderator removed a reported plan: cancelled when still to come, all four told it can no longer take place. */
 export async function cancelRemovedPlan(tx: Db, planId: string, now = new Date()): Promise<void> {
   await cancelWhere(tx, eq(plans.id, planId), () => true, now);
+}
+
+/**
+ * Deleting an account erases the person's words in plans, in its transaction: the note of each
+ * plan they proposed and the reason they gave for cancelling one. What the four agreed (the
+ * title, the time, the place) stays theirs; the answers go with the person's rows.
+ */
+export async function erasePlanWordsOf(tx: Db, userId: string): Promise<void> {
+  await tx.update(plans).set({ note: null }).where(eq(plans.proposerUserId, userId));
+  await tx.update(plans).set({ cancelReason: null, cancelledByUserId: null }).where(eq(plans.cancelledByUserId, userId));
 }

@@ -242,7 +242,10 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
     // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
     if (row.cancelledAt) return;
     stillOpen(row, now);
-    await tx.update(plans).set(cancelledColumns(now, reason)).where(eq(plans.id, planId));
+    await tx
+      .update(plans)
+      .set(cancelledColumns(now, reason, member.userId))
+      .where(eq(plans.id, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     await tellTheOthers(tx, member, item, {
       type: planCancelled.type,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox, heldRequests, invitations, moderationAppeals, users } from "@/db/schema";
+import { couples, emailOutbox, heldRequests, invitations, moderationAppeals, plans, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
@@ -13,6 +13,8 @@ import { PASSWORD, browserSession, call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
+import { connected } from "../support/messages";
+import { daysAhead, PLACES, plan } from "../support/plans";
 import { appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
@@ -62,6 +64,28 @@ describe("DELETE /api/account erases the person everywhere", () => {
     await db.update(users).set({ avatarUrl: url }).where(eq(users.id, couple.b.userId));
     expect((await remove(couple.b.headers)).json.data.couple).toBe("kept-with-partner");
     expect(await storage.read(key), "the couple's photo is still stored").not.toBeNull();
+  });
+
+  it("their words in plans go (a proposal's note, a reason for cancelling); the plans and their partner's words stay", async () => {
+    const { one, conversationId } = await connected();
+    const propose = (note: string, h: Headers) =>
+      plan.propose(conversationId, { title: "Dinner", startsAt: daysAhead(10), placeId: PLACES.lisbon, note }, h);
+    const theirs = (await propose("We know a quiet table", one.a.headers)).json.data;
+    const partners = (await propose("Our treat", one.b.headers)).json.data;
+    const partnerCancelled = (await propose("Third time lucky", one.b.headers)).json.data;
+    expect((await plan.cancel(partners.id, { reason: "Ana is ill" }, one.a.headers)).status).toBe(200);
+    expect((await plan.cancel(partnerCancelled.id, { reason: "Rui is away" }, one.b.headers)).status).toBe(200);
+
+    expect((await remove(one.a.headers)).status).toBe(200);
+    const db = await getDb();
+    const rows = await db
+      .select({ id: plans.id, title: plans.title, note: plans.note, cancelReason: plans.cancelReason })
+      .from(plans)
+      .where(eq(plans.conversationId, conversationId));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(theirs.id)).toMatchObject({ title: "Dinner", note: null });
+    expect(byId.get(partners.id)).toMatchObject({ note: "Our treat", cancelReason: null });
+    expect(byId.get(partnerCancelled.id)).toMatchObject({ note: "Third time lucky", cancelReason: "Rui is away" });
   });
 
   it("their appeal goes with them (their words); the couple may appeal the action again", async () => {
