@@ -20,10 +20,15 @@ import { isoAtPlace } from "./time";
 
 const HOUR = 3_600_000;
 export const SOON_HOURS = 2;
-/** The evening before is at most this long before the start (18:00 the day before a 23:59 plan). */
-const EVENING_WINDOW_HOURS = 30;
+/**
+ * The evening before is at most this long before the start: 18:00 the day before a 23:59 plan is
+ * 30 hours less a minute, and 31 less a minute across the night the clocks go back.
+ */
+const EVENING_WINDOW_HOURS = 31;
 
-/** SQL: 18:00 on the day before the plan, at the place, as an instant (Postgres has the same zone data). */
+/** SQL: midnight starting the plan's day at the place, as an instant (Postgres has the same zone data). */
+const dayOfPlan = sql`(substr(${plans.startsLocal}, 1, 10)::date + time '00:00') at time zone ${plans.timeZone}`;
+/** SQL: 18:00 on the day before the plan, at the place, as an instant. */
 const eveningBefore = sql`((substr(${plans.startsLocal}, 1, 10)::date - 1) + time '18:00') at time zone ${plans.timeZone}`;
 
 /**
@@ -72,6 +77,8 @@ async function claim(tx: Db, now: Date) {
                 lte(plans.startsAt, new Date(now.getTime() + EVENING_WINDOW_HOURS * HOUR)),
                 isNull(plans.eveningRemindedAt),
                 sql`${eveningBefore} <= ${now.toISOString()}::timestamptz`,
+                // Said 'Tomorrow': not once the plan's day has begun (one made that morning gets 'Soon' only).
+                sql`${now.toISOString()}::timestamptz < ${dayOfPlan}`,
               ),
               room,
             ),

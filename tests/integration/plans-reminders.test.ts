@@ -77,6 +77,34 @@ describe("plan reminders from the scheduled work", () => {
     expect((await reminders("Broadway")).map((r) => r.userId).sort()).toEqual([one.a.userId, one.b.userId].sort());
   });
 
+  it("never says 'Tomorrow' on the plan's own day: one made that morning is reminded 'Soon' only", async () => {
+    await answeredPlan("Same day", PLACES.lisbon, "2026-12-16T19:30");
+    const db = await getDb();
+    await runDueWork(db, new Date("2026-12-16T10:05:00Z"));
+    expect(await reminders("Same day")).toEqual([]);
+    await runDueWork(db, new Date("2026-12-16T17:30:00Z"));
+    const sent = await reminders("Same day");
+    expect(sent).toHaveLength(2);
+    expect(sent.every((r) => r.message.startsWith("Soon: Wed 16 Dec, 19:30"))).toBe(true);
+  });
+
+  it("keeps 18:00 the evening before across the night the clocks go back (30.5 hours before a 23:30 plan)", async () => {
+    const { id } = await answeredPlan("Late show");
+    const db = await getDb();
+    // 31 October 2027 in Lisbon: the clocks go back at 02:00, so 23:30 is 23:30 UTC, and 18:00 the day before is 17:00 UTC.
+    await db
+      .update(plans)
+      .set({ startsLocal: "2027-10-31T23:30", startsAt: new Date("2027-10-31T23:30:00Z"), timeZone: "Europe/Lisbon" })
+      .where(eq(plans.id, id));
+    await runDueWork(db, new Date("2027-10-30T16:59:00Z"));
+    expect(await reminders("Late show")).toEqual([]);
+    await runDueWork(db, new Date("2027-10-30T17:00:00Z"));
+    expect((await reminders("Late show")).map((r) => r.message)).toEqual([
+      "Tomorrow: Sun 31 Oct, 23:30 in Lisbon · Time Out Market, Lisbon",
+      "Tomorrow: Sun 31 Oct, 23:30 in Lisbon · Time Out Market, Lisbon",
+    ]);
+  });
+
   it("reminds again after the time moves (answers asked again), never for a cancelled plan", async () => {
     const { two, id } = await answeredPlan("Moved dinner");
     const db = await getDb();
