@@ -51,6 +51,11 @@ export const plans = pgTable(
     shareCoupleId: uuid("share_couple_id").references(() => couples.id, { onDelete: "set null" }),
     /** 'How was it?' was asked of the four (once, from the scheduled work, after the meetup). */
     feedbackAskedAt: at("feedback_asked_at"),
+    /**
+     * When both couples had said 'Great' ('You met on ...'): set once and kept, so an answer
+     * changed afterwards never shows the other couple what it became.
+     */
+    metConfirmedAt: at("met_confirmed_at"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },

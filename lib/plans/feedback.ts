@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { planFeedback } from "@/db/schema";
+import { planFeedback, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { couplePartners } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
@@ -38,8 +38,30 @@ export async function giveFeedback(
       .onConflictDoUpdate({ target: [planFeedback.planId, planFeedback.userId], set: { answer, answeredAt: sql`now()` } });
     if (answer === "not_for_us" && otherCoupleId && (await bothPartnersSaid(tx, planId, member.coupleId, "not_for_us")))
       await keepApart(tx, member.coupleId, otherCoupleId);
+    if (answer === "great" && otherCoupleId) await confirmMetIfBothGreat(tx, planId);
   });
   return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "plan", targetId: planId } : null };
+}
+
+/**
+ * 'You met on ...' once both couples said 'Great' (at least one of each, and everyone who answered
+ * said it): recorded once and kept, so what someone answers afterwards never reaches the other
+ * couple by the line going away. Both couples' answers are read under the plan's row lock, so the
+ * last 'Great' of either couple sees the other's.
+ */
+async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<void> {
+  await tx.execute(sql`select 1 from ${plans} where ${plans.id} = ${planId} for no key update`);
+  await tx
+    .update(plans)
+    .set({ metConfirmedAt: sql`now()` })
+    .where(
+      and(
+        eq(plans.id, planId),
+        isNull(plans.metConfirmedAt),
+        sql`(select count(distinct ${planFeedback.coupleId}) from ${planFeedback} where ${planFeedback.planId} = ${planId}) = 2`,
+        sql`not exists (select 1 from ${planFeedback} where ${planFeedback.planId} = ${planId} and ${planFeedback.answer} <> 'great')`,
+      ),
+    );
 }
 
 /** Whether every partner of the couple (now) gave this answer about the plan. */

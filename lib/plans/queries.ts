@@ -40,6 +40,7 @@ export const planColumns = {
   sequence: plans.sequence,
   cancelledAt: plans.cancelledAt,
   cancelReason: plans.cancelReason,
+  metConfirmedAt: plans.metConfirmedAt,
 };
 
 export type PlanRow = Pick<typeof plans.$inferSelect, keyof typeof planColumns>;
@@ -96,21 +97,6 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
 }
 
 /**
- * 'You met on ...': the plan's date at the place once both couples said 'Great' (every partner of
- * each who answered said it, at least one of each): only this, never an answer, reaches the other couple.
- */
-function metOn(row: PlanRow, members: readonly Person[], feedback: readonly { userId: string; answer: string }[]): string | null {
-  const coupleIds = [...new Set(members.map((person) => person.coupleId))];
-  const great =
-    coupleIds.length === 2 &&
-    coupleIds.every((coupleId) => {
-      const said = feedback.filter((f) => members.some((p) => p.userId === f.userId && p.coupleId === coupleId));
-      return said.length > 0 && said.every((f) => f.answer === "great");
-    });
-  return great ? row.startsLocal.slice(0, 10) : null;
-}
-
-/**
  * The rows as the API answers them, for a viewer (their own 'How was it?' answer): four reads
  * whatever their number (people, answers, feedback), never one per plan.
  */
@@ -150,7 +136,8 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
       cancelReason: row.cancelReason,
       sequence: row.sequence,
       yourFeedback: (said.find((f) => f.userId === viewerId)?.answer as FeedbackAnswer | undefined) ?? null,
-      metOn: metOn(row, members, said),
+      // 'You met on ...' (lib/plans/feedback.ts): the date at the place, once both couples said 'Great'.
+      metOn: row.metConfirmedAt ? row.startsLocal.slice(0, 10) : null,
     };
   });
 }

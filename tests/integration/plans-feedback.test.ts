@@ -104,7 +104,7 @@ describe("'How was it?' after the meetup", () => {
     expect((await plan.feedback(id, "amazing", stranger.a.headers)).status).toBe(400);
   });
 
-  it("keeps each answer private; 'You met on' shows once both couples said great", async () => {
+  it("keeps each answer private; 'You met on' shows once both couples said great, and stays whatever is answered after", async () => {
     const { one, two, id, day } = await metYesterday();
     expect((await plan.feedback(id, "great", one.a.headers)).json.data).toEqual({ answer: "great", report: null });
     const seenByOther = (await plan.read(id, two.a.headers)).json.data;
@@ -119,8 +119,19 @@ describe("'How was it?' after the meetup", () => {
     expect(await metOnWith(db, actingA(two), one.coupleId)).toBe(day);
     const stranger = await messagingCouple();
     expect(await metOnWith(db, actingA(stranger), one.coupleId)).toBeNull();
+    // A partner's later answer never reaches the other couple by the line going away.
+    await plan.feedback(id, "not_for_us", one.b.headers);
+    for (const person of [one.a, two.a]) expect((await plan.read(id, person.headers)).json.data.metOn).toBe(day);
+  });
+
+  it("shows no 'You met on' while anyone who answered said anything but great", async () => {
+    const { one, two, id } = await metYesterday();
     await plan.feedback(id, "fine", one.b.headers);
-    expect((await plan.read(id, one.a.headers)).json.data.metOn).toBeNull();
+    await plan.feedback(id, "great", one.a.headers);
+    await plan.feedback(id, "great", two.a.headers);
+    for (const person of [one.a, two.a]) expect((await plan.read(id, person.headers)).json.data.metOn).toBeNull();
+    await plan.feedback(id, "great", one.b.headers);
+    expect((await plan.read(id, two.b.headers)).json.data.metOn).not.toBeNull();
   });
 
   it("'Not for us' from both partners keeps the two couples out of each other's suggestions; 'Something went wrong' attaches the plan to report", async () => {
