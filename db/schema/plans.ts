@@ -45,10 +45,6 @@ export const plans = pgTable(
     /** The reminders sent for the current time (cleared when the time moves): each goes once. */
     eveningRemindedAt: at("evening_reminded_at"),
     soonRemindedAt: at("soon_reminded_at"),
-    /** 'Share with a friend': the SHA-256 of the link's token (null when none or revoked). */
-    shareTokenHash: text("share_token_hash").unique("plans_share_token_hash_key"),
-    /** The couple who shared it: the page shows the other couple (the one their friend's friends are meeting). */
-    shareCoupleId: uuid("share_couple_id").references(() => couples.id, { onDelete: "set null" }),
     /** 'How was it?' was asked of the four (once, from the scheduled work, after the meetup). */
     feedbackAskedAt: at("feedback_asked_at"),
     /**
@@ -116,4 +112,24 @@ export const planFeedback = pgTable(
     index("plan_feedback_couple_idx").on(t.coupleId, t.answer),
     check("plan_feedback_answer_check", sql`${t.answer} in ('great', 'fine', 'not_for_us', 'went_wrong')`),
   ],
+);
+
+/**
+ * 'Share with a friend': each couple's own read-only link to a plan, so neither couple can replace
+ * or stop the other's (the other couple is who a safety link is about). The SHA-256 of the
+ * link's token only; the page shows the couple the sharer is meeting.
+ */
+export const planShares = pgTable(
+  "plan_shares",
+  {
+    planId: uuid("plan_id")
+      .notNull()
+      .references(() => plans.id, { onDelete: "cascade" }),
+    coupleId: uuid("couple_id")
+      .notNull()
+      .references(() => couples.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique("plan_shares_token_hash_key"),
+    createdAt: at("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.planId, t.coupleId] })],
 );

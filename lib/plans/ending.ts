@@ -7,11 +7,12 @@ import { ofCouple } from "@/lib/messages/access";
 import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { PLAN } from "./live";
+import { revokeShares } from "./share";
 import { planItems, planColumns, upcoming } from "./queries";
 
 /**
  * What cancelling a plan writes, whoever cancels it: the sequence rises (a calendar marks it
- * cancelled), and its shared link stops working as 'Stop sharing' makes it (lib/plans/share.ts).
+ * cancelled). Its shared links stop working too, as 'Stop sharing' makes them (`revokeShares`).
  */
 export const cancelledColumns = (now: Date, reason: string | null, byUserId: string | null) => ({
   cancelledAt: now,
@@ -19,8 +20,6 @@ export const cancelledColumns = (now: Date, reason: string | null, byUserId: str
   cancelledByUserId: reason === null ? null : byUserId,
   sequence: sql`${plans.sequence} + 1`,
   updatedAt: sql`now()`,
-  shareTokenHash: null,
-  shareCoupleId: null,
 });
 
 /**
@@ -36,6 +35,10 @@ async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean
     .where(and(upcoming(now), which))
     .returning({ id: plans.id });
   if (cancelled.length === 0) return;
+  await revokeShares(
+    tx,
+    cancelled.map((row) => row.id),
+  );
   const rows = await tx
     .select(planColumns)
     .from(plans)

@@ -16,6 +16,7 @@ import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { cancelledColumns } from "./ending";
+import { revokeShares } from "./share";
 import { whenAtPlace } from "./format";
 import { PLAN } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
@@ -246,6 +247,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
       .update(plans)
       .set(cancelledColumns(now, reason, member.userId))
       .where(eq(plans.id, planId));
+    await revokeShares(tx, [planId]);
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     await tellTheOthers(tx, member, item, {
       type: planCancelled.type,

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { conversations, couples, plans, users } from "@/db/schema";
+import { conversations, couples, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { hashToken, newSecretToken, safeEqual } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
@@ -11,9 +11,11 @@ import { PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
 
 /**
- * 'Share with a friend': a read-only link for someone outside the app, made by any of the four.
- * Its token is 256 random bits of which only the SHA-256 is stored; a new link replaces the last,
- * 'Stop sharing' or cancelling the plan revokes it, and it expires a day after the meetup.
+ * 'Share with a friend': a read-only link for someone outside the app, made by any of the four,
+ * one per couple (db/schema/plans.ts `plan_shares`): the other couple can neither replace nor
+ * stop it. Its token is 256 random bits of which only the SHA-256 is stored; a new link replaces
+ * the couple's last, 'Stop sharing' or cancelling the plan revokes it, and it expires a day after
+ * the meetup.
  */
 
 const HOUR = 3_600_000;
@@ -23,7 +25,7 @@ const TOKEN = /^[\w-]{43}$/;
 
 export const sharePath = (token: string) => `/plan/${token}`;
 
-/** `POST /api/plans/{id}/share`: a new link (the previous one stops working); answers its path. */
+/** `POST /api/plans/{id}/share`: a new link for the member's couple (its previous one stops working); answers its path. */
 export async function sharePlan(db: Db, member: ActingCouple, planId: string, now = new Date()): Promise<{ path: string }> {
   const plan = await memberPlan(db, member, planId);
   if (plan.ended) throw new AppError("CONVERSATION_ENDED", "This conversation has ended.");
@@ -34,17 +36,23 @@ export async function sharePlan(db: Db, member: ActingCouple, planId: string, no
   )
     throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
   const token = newSecretToken();
+  const tokenHash = hashToken(token);
   await db
-    .update(plans)
-    .set({ shareTokenHash: hashToken(token), shareCoupleId: member.coupleId })
-    .where(eq(plans.id, planId));
+    .insert(planShares)
+    .values({ planId, coupleId: member.coupleId, tokenHash })
+    .onConflictDoUpdate({ target: [planShares.planId, planShares.coupleId], set: { tokenHash, createdAt: new Date() } });
   return { path: sharePath(token) };
 }
 
-/** `DELETE /api/plans/{id}/share`: the link stops working at once. */
+/** `DELETE /api/plans/{id}/share`: the member's couple's link stops working at once (the other couple's stays). */
 export async function stopSharing(db: Db, member: ActingCouple, planId: string): Promise<void> {
   await memberPlan(db, member, planId);
-  await db.update(plans).set({ shareTokenHash: null, shareCoupleId: null }).where(eq(plans.id, planId));
+  await db.delete(planShares).where(and(eq(planShares.planId, planId), eq(planShares.coupleId, member.coupleId)));
+}
+
+/** Cancelling plans revokes their links, in the cancelling transaction. */
+export async function revokeShares(tx: Db, planIds: readonly string[]): Promise<void> {
+  if (planIds.length > 0) await tx.delete(planShares).where(inArray(planShares.planId, [...planIds]));
 }
 
 /** What the friend sees: no last names, e-mails or addresses beyond the venue and city. */
@@ -68,7 +76,7 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
   const digest = hashToken(token);
   const [row] = await db
     .select({
-      hash: plans.shareTokenHash,
+      hash: planShares.tokenHash,
       title: plans.title,
       startsAt: plans.startsAt,
       endsAt: plans.endsAt,
@@ -78,13 +86,14 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
       placeCountry: plans.placeCountry,
       venue: plans.venue,
       cancelledAt: plans.cancelledAt,
-      shareCoupleId: plans.shareCoupleId,
+      shareCoupleId: planShares.coupleId,
       conversationId: plans.conversationId,
       ended: conversationEnded,
     })
-    .from(plans)
+    .from(planShares)
+    .innerJoin(plans, eq(plans.id, planShares.planId))
     .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-    .where(and(eq(plans.shareTokenHash, digest), isNotNull(plans.shareTokenHash)));
+    .where(eq(planShares.tokenHash, digest));
   if (!row?.hash || !safeEqual(row.hash, digest)) return null;
   if (row.cancelledAt || row.ended) return null;
   if (

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { couples, plans } from "@/db/schema";
+import { couples, planShares, plans } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { sharedPlan } from "@/lib/plans/share";
 import { block, connected, messagingCouple } from "../support/messages";
@@ -26,7 +26,7 @@ describe("'Share with a friend'", () => {
     expect(shared.status).toBe(201);
     expect(shared.json.data.url).toMatch(/^https?:\/\/[^/]+\/plan\/[\w-]{43}$/);
     const token = tokenOf(shared.json.data.url);
-    const [row] = await db.select({ hash: plans.shareTokenHash }).from(plans).where(eq(plans.id, made.id));
+    const [row] = await db.select({ hash: planShares.tokenHash }).from(planShares).where(eq(planShares.planId, made.id));
     expect(row!.hash).toBe(hashToken(token));
     expect(row!.hash).not.toContain(token);
     const seen = await sharedPlan(db, token);
@@ -61,7 +61,7 @@ describe("'Share with a friend'", () => {
     const second = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
     expect(await sharedPlan(db, first)).toBeNull();
     expect(await sharedPlan(db, second)).not.toBeNull();
-    expect((await plan.stopSharing(made.id, two.b.headers)).status).toBe(204);
+    expect((await plan.stopSharing(made.id, one.b.headers)).status).toBe(204);
     expect(await sharedPlan(db, second)).toBeNull();
     const stranger = await messagingCouple();
     expect((await plan.share(made.id, stranger.a.headers)).status).toBe(404);
@@ -77,12 +77,11 @@ describe("'Share with a friend'", () => {
       expect(await sharedPlan(db, token)).not.toBeNull();
       return { id: made.id as string, token };
     };
-    const tokenHash = async (id: string) =>
-      (await db.select({ hash: plans.shareTokenHash, couple: plans.shareCoupleId }).from(plans).where(eq(plans.id, id)))[0];
+    const links = async (id: string) => db.select({ hash: planShares.tokenHash }).from(planShares).where(eq(planShares.planId, id));
     const called = await shareOf("Called off", "2026-12-20T19:30");
     expect((await plan.cancel(called.id, { reason: "Ill" }, one.b.headers)).status).toBe(200);
     expect(await sharedPlan(db, called.token)).toBeNull();
-    expect(await tokenHash(called.id)).toEqual({ hash: null, couple: null });
+    expect(await links(called.id)).toEqual([]);
     // A plan cancelled before this rule, its token still stored, is not shown either.
     const kept = await shareOf("Kept token", "2026-12-21T19:30");
     await db.update(plans).set({ cancelledAt: new Date() }).where(eq(plans.id, kept.id));
@@ -91,7 +90,24 @@ describe("'Share with a friend'", () => {
     const blocked = await shareOf("Before the block", "2026-12-22T19:30");
     await block(one.coupleId, two.b.headers);
     expect(await sharedPlan(db, blocked.token)).toBeNull();
-    expect(await tokenHash(blocked.id)).toEqual({ hash: null, couple: null });
+    expect(await links(blocked.id)).toEqual([]);
+  });
+
+  it("is each couple's own: the other couple's link, made or stopped, leaves it working, each showing the couple its sharer meets", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Picnic", startsAt: "2026-12-20T12:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const ours = tokenOf((await plan.share(made.id, one.a.headers)).json.data.url);
+    const theirs = tokenOf((await plan.share(made.id, two.a.headers)).json.data.url);
+    expect((await sharedPlan(db, ours))?.meeting?.firstNames).toEqual([two.a.firstName, two.b.firstName]);
+    expect((await sharedPlan(db, theirs))?.meeting?.firstNames).toEqual([one.a.firstName, one.b.firstName]);
+    expect((await plan.stopSharing(made.id, two.b.headers)).status).toBe(204);
+    expect(await sharedPlan(db, theirs)).toBeNull();
+    expect(await sharedPlan(db, ours)).not.toBeNull();
+    tokenOf((await plan.share(made.id, two.b.headers)).json.data.url);
+    expect(await sharedPlan(db, ours)).not.toBeNull();
   });
 
   it("stops working once the conversation ends: a couple suspended during the meetup shows no names or photo", async () => {
