@@ -15,7 +15,7 @@ import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { createNotifications } from "@/lib/notifications/service";
 import { call } from "../support/api";
 import type { Person } from "../support/forum";
-import { connected, connections, messagingCouple, talk } from "../support/messages";
+import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { startPushService } from "../support/push-service";
 
 const vapid = webpush.generateVAPIDKeys();
@@ -165,6 +165,15 @@ describe("Web Push: what is sent", () => {
     const phone = await deviceOf(two.a);
     const sent = await talk.send(conversationId, { body: "Are you there?" }, one.a.headers);
     await talk.read(conversationId, { upTo: sent.json.data.id }, two.a.headers);
+    expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+  });
+
+  it("sends nothing from a couple blocked since the push was queued", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
     expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
     expect(to(phone)).toEqual([]);
   });

@@ -1,12 +1,13 @@
 import "server-only";
 import { lookup } from "node:dns";
 import { Agent } from "node:https";
-import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import webpush from "web-push";
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/log";
+import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { isPublicAddress } from "./addresses";
@@ -233,6 +234,26 @@ async function sendBatch(
             .where(and(inArray(notifications.id, notificationIds), eq(notifications.isRead, true)))
         ).map((row) => row.id),
   );
+  // A couple blocked either way since the push was queued reaches the person no more (the block
+  // hides its notifications and ends its conversations; a push waiting for its retry is dropped too).
+  const fromBlocked = new Set(
+    (
+      await db
+        .select({ id: pushOutbox.id })
+        .from(pushOutbox)
+        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+        .where(
+          and(
+            inArray(
+              pushOutbox.id,
+              claimed.map((push) => push.id),
+            ),
+            isNotNull(pushOutbox.actorCoupleId),
+            not(notBlockedBetween(coupleOfUser(sql`${pushSubscriptions.userId}`), pushOutbox.actorCoupleId)),
+          ),
+        )
+    ).map((row) => row.id),
+  );
   // The badge's count per person, once per batch.
   const userIds = [...new Set(targets.map((target) => target.userId))];
   const badges = new Map(
@@ -250,7 +271,7 @@ async function sendBatch(
   const queue = [...claimed];
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || (push.notificationId && read.has(push.notificationId))) {
+    if (!target || (push.notificationId && read.has(push.notificationId)) || fromBlocked.has(push.id)) {
       await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
       report.dropped++;
       return;
