@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRef, useState } from "react";
 import { unblockCoupleAction } from "@/app/(app)/settings/actions";
 import { FacePhoto } from "@/components/ui/FacePhoto";
-import type { BlockedCouple } from "@/lib/safety/blocks";
+import type { BlockedCouple } from "@/lib/safety/block-list";
 import styles from "./settings.module.css";
 import { StatusLine } from "./StatusLine";
 import { reach } from "@/lib/transport/actions";

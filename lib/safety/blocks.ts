@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, or, sql, type Column, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { coupleBlocks, couples } from "@/db/schema";
@@ -72,22 +72,4 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, r
 /** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). */
 export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
   await db.delete(coupleBlocks).where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)));
-}
-
-export type BlockedCouple = { coupleId: string; coupleName: string; coupleImageUrl: string | null; blockedAt: string };
-
-/** The couples the caller's couple blocked, latest first (the settings page's list with 'Unblock'). */
-export async function listBlocks(db: Db, actor: BlockActor): Promise<BlockedCouple[]> {
-  const rows = await db
-    .select({
-      coupleId: couples.id,
-      coupleName: couples.coupleName,
-      coupleImageUrl: couples.profileImageUrl,
-      blockedAt: coupleBlocks.createdAt,
-    })
-    .from(coupleBlocks)
-    .innerJoin(couples, eq(couples.id, coupleBlocks.blockedCoupleId))
-    .where(eq(coupleBlocks.blockerCoupleId, actor.coupleId))
-    .orderBy(desc(coupleBlocks.createdAt));
-  return rows.map((row) => ({ ...row, blockedAt: row.blockedAt.toISOString() }));
 }

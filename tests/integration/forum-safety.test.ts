@@ -10,7 +10,7 @@ import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { notifications, users } from "@/db/schema";
+import { couples, notifications, users } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
@@ -83,6 +83,21 @@ describe("blocks", () => {
     expect((await unblock(them.coupleId, us.a.headers)).status).toBe(200);
     expect((await forum.thread(ours.id, them.a.headers)).status).toBe(200);
     expect((await blocks(us.a.headers)).json.data).toEqual([]);
+  });
+
+  it("lists a blocked couple by its name, and its photo only while it is discoverable", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const db = await getDb();
+    await db.update(couples).set({ profileImageUrl: "/api/images/couples/them.webp" }).where(eq(couples.id, them.coupleId));
+    expect((await block(them.coupleId, us.a.headers)).status).toBe(200);
+    const photoOf = async () => (await blocks(us.b.headers)).json.data[0];
+    expect(await photoOf()).toMatchObject({ coupleName: them.name, coupleImageUrl: "/api/images/couples/them.webp" });
+    for (const change of [{ isVisible: false }, { status: "suspended" }]) {
+      await db.update(couples).set(change).where(eq(couples.id, them.coupleId));
+      expect(await photoOf()).toMatchObject({ coupleName: them.name, coupleImageUrl: null });
+      await db.update(couples).set({ isVisible: true, status: "active" }).where(eq(couples.id, them.coupleId));
+    }
   });
 
   it("refuses to block one's own couple (400), a missing couple (404) and a malformed id (400)", async () => {

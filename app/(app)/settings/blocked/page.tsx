@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { BlockedCouples } from "@/components/settings/BlockedCouples";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
-import { listBlocks } from "@/lib/safety/blocks";
+import { listBlocks } from "@/lib/safety/block-list";
 import { withDb } from "@/lib/with-db";
 
 export const metadata: Metadata = { title: "Blocked couples" };
