@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, ne, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
@@ -51,8 +51,11 @@ export type OpenAppeal = {
   couple: { id: string; coupleName: string };
 };
 
-/** The open appeals, oldest first (the queue). */
-export async function openAppeals(db: Db, limit = 100): Promise<OpenAppeal[]> {
+/**
+ * The open appeals, oldest first (the queue). Never the appeals of the moderator's own couple
+ * (`concernsOwnCouple`): another moderator decides them, and who acted on it is not theirs to know.
+ */
+export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenAppeal[]> {
   const rows = await db
     .select({
       id: moderationAppeals.id,
@@ -68,7 +71,7 @@ export async function openAppeals(db: Db, limit = 100): Promise<OpenAppeal[]> {
     .from(moderationAppeals)
     .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
     .innerJoin(couples, eq(couples.id, coupleSanctions.coupleId))
-    .where(isNull(moderationAppeals.decidedAt))
+    .where(and(isNull(moderationAppeals.decidedAt), moderator.coupleId ? ne(coupleSanctions.coupleId, moderator.coupleId) : undefined))
     .orderBy(asc(moderationAppeals.createdAt))
     .limit(limit);
   return rows.map((row) => ({

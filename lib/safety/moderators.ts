@@ -35,14 +35,17 @@ export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: str
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
 }
 
-/** The team (moderators and admins), by first name: the log's moderator filter. */
+/**
+ * The team (moderators and admins), by first name, as every member knows them (a last name is
+ * private, to the team too): the log's moderator filter and the admins' team page.
+ */
 export async function moderationTeam(db: Db): Promise<{ userId: string; name: string; role: string }[]> {
   const rows = await db
-    .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName, role: users.role })
+    .select({ userId: users.id, name: users.firstName, role: users.role })
     .from(users)
     .where(inArray(users.role, ["moderator", "admin"]))
     .orderBy(asc(users.firstName), asc(users.id));
-  return rows.map((row) => ({ userId: row.userId, name: `${row.firstName} ${row.lastName}`.trim(), role: row.role }));
+  return rows;
 }
 
 export const OWN_ROLE_MESSAGE = "You cannot change your own role. Another admin will.";

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, asc, eq, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, photoVerifications, users } from "@/db/schema";
 import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
+import type { Moderator } from "@/lib/safety/moderators";
 import { poseLabel, refusalLabel, VERIFICATION_PAGE_SIZE, type VerificationStatus } from "./rules";
 
 /** Where a moderator's browser loads a pending selfie: the moderators' route, never a public image URL. */
@@ -25,8 +26,15 @@ export type PendingVerification = {
 const QUEUE_CONTEXT = "verification-queue";
 const INVALID_CURSOR = "This page of the queue is no longer available. Please reload.";
 
-/** The pending selfies, oldest first (photo_verifications_pending_idx), a keyset page at a time. */
-export async function pendingVerifications(db: Db, cursorText?: string): Promise<KeysetPage<PendingVerification>> {
+/**
+ * The pending selfies, oldest first (photo_verifications_pending_idx), a keyset page at a time.
+ * Never those of the moderator's own couple (`concernsOwnCouple`): another moderator decides them.
+ */
+export async function pendingVerifications(
+  db: Db,
+  moderator: Pick<Moderator, "coupleId">,
+  cursorText?: string,
+): Promise<KeysetPage<PendingVerification>> {
   const cursor = readCursor(QUEUE_CONTEXT, cursorText, INVALID_CURSOR);
   const rows = await db
     .select({
@@ -47,6 +55,7 @@ export async function pendingVerifications(db: Db, cursorText?: string): Promise
       and(
         eq(photoVerifications.status, "pending"),
         isNotNull(photoVerifications.submittedAt),
+        moderator.coupleId ? ne(photoVerifications.coupleId, moderator.coupleId) : undefined,
         cursor ? rowsAfter(photoVerifications.submittedAt, photoVerifications.userId, cursor, "asc") : undefined,
       ),
     )
@@ -68,12 +77,18 @@ export async function pendingVerifications(db: Db, cursorText?: string): Promise
   );
 }
 
-/** The storage key of the partner's selfie while it waits for a moderator; null otherwise. */
-export async function pendingSelfieKey(db: Db, userId: string): Promise<string | null> {
+/** The storage key of the partner's selfie while it waits for a moderator of another couple; null otherwise. */
+export async function pendingSelfieKey(db: Db, moderator: Pick<Moderator, "coupleId">, userId: string): Promise<string | null> {
   const [row] = await db
     .select({ key: photoVerifications.selfieKey })
     .from(photoVerifications)
-    .where(and(eq(photoVerifications.userId, userId), eq(photoVerifications.status, "pending")));
+    .where(
+      and(
+        eq(photoVerifications.userId, userId),
+        eq(photoVerifications.status, "pending"),
+        moderator.coupleId ? ne(photoVerifications.coupleId, moderator.coupleId) : undefined,
+      ),
+    );
   return row?.key ?? null;
 }
 

@@ -99,7 +99,7 @@ const CALLS: Call[] = [
     run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT)]),
   },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
-  { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db) },
+  { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db, { coupleId: null }) },
 ];
 
 /** A scale database of `size`, migrated and filled; its statements recorded for their plans. */

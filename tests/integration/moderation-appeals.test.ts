@@ -36,6 +36,16 @@ describe("appeals", () => {
     expect(log.json.data).toHaveLength(1);
   });
 
+  it("never shows a moderator their own couple's appeal (nor who acted on it); another moderator has it", async () => {
+    const { couple: theirs, headers: moderatorOfIt } = await moderatorCouple();
+    const { headers: actor } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(theirs.coupleId, { kind: "warn", reason: "spam" }, actor)).json.data.id;
+    const filed = (await appeals.file({ sanctionId, body: "We did not" }, theirs.b.headers)).json.data;
+    const ids = async (h: typeof actor) => (await appeals.open(h)).json.data.map((appeal: { id: string }) => appeal.id);
+    expect(await ids(moderatorOfIt)).not.toContain(filed.id);
+    expect(await ids(actor)).toContain(filed.id);
+  });
+
   it("a refused appeal leaves the action standing, and the couple is told", async () => {
     const couple = await messagingCouple();
     const { headers: actor } = await moderatorCouple();

@@ -46,6 +46,8 @@ describe("an admin runs the team from /moderation/team", () => {
     expect(listed.json.data).toEqual(expect.arrayContaining([expect.objectContaining({ userId: future.b.userId, role: "moderator" })]));
     // Nothing private about the team leaves the server: names and roles only.
     expect(Object.keys(listed.json.data[0]).sort()).toEqual(["name", "role", "userId"]);
+    // By first name: a last name is private, to the team too.
+    expect(listed.json.data.find((member: { userId: string }) => member.userId === future.b.userId).name).toBe(future.b.firstName);
 
     const revoked = await team.revoke(future.b.userId, admin);
     expect(revoked.status).toBe(200);

@@ -148,12 +148,18 @@ describe("a moderator's decision", () => {
   it("is for moderators only, CSRF-checked, and never on their own couple", async () => {
     const { couple: own, headers: moderator } = await moderatorCouple();
     await sendPendingSelfie(own.b.headers);
+    // Nor in their queue, nor their partner's selfie: another moderator's to see.
+    const queued = async (h: typeof moderator) => (await verification.queue(h)).json.data.map((item: { id: string }) => item.id);
+    expect(await queued(moderator)).not.toContain(own.b.userId);
+    expect((await verification.selfie(own.b.userId, moderator)).status).toBe(404);
     const refused = await verification.decide(own.b.userId, { decision: "approve" }, moderator);
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toBe("You cannot act on your own couple. Another moderator will.");
     const member = await messagingCouple();
     expect((await verification.decide(own.b.userId, { decision: "approve" }, member.a.headers)).status).toBe(403);
     const { headers: other } = await moderatorCouple();
+    expect(await queued(other)).toContain(own.b.userId);
+    expect((await verification.selfie(own.b.userId, other)).status).toBe(200);
     expect((await verification.decide(own.b.userId, { decision: "approve" }, { cookie: other.cookie! })).status).toBe(403);
     expect((await verification.decide(own.b.userId, { decision: "approve" }, other)).status).toBe(200);
   });

@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: "Photo verification" };
 export default async function VerificationQueuePage() {
   const { couple } = await requireCompleteProfile();
   if (!mayModerate(couple.role)) notFound();
-  const page = await withDb((db) => pendingVerifications(db));
+  const page = await withDb((db) => pendingVerifications(db, couple));
   return (
     <main id="main" className="page">
       <h1>Photo verification</h1>

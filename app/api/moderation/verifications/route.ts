@@ -4,6 +4,6 @@ import { pendingVerifications } from "@/lib/verification/queries";
 import { verificationQueueSchema } from "@/lib/verification/schemas";
 
 /** Moderators and admins only: the selfies waiting for a decision, oldest first (keyset pages), each beside the couple's photos. */
-export const GET = route({ access: "moderator", input: searchParams(verificationQueueSchema) }, async ({ db, input }) =>
-  NextResponse.json(await pendingVerifications(db, input.cursor)),
+export const GET = route({ access: "moderator", input: searchParams(verificationQueueSchema) }, async ({ db, moderator, input }) =>
+  NextResponse.json(await pendingVerifications(db, moderator, input.cursor)),
 );
