@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
@@ -18,6 +18,13 @@ export const emailOutbox = pgTable(
     headers: jsonb("headers").$type<Record<string, string>>(),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
     lastError: text("last_error"),
+    /** Tries that failed or were handed to the due work (lib/mail/outbox.ts); it gives up after EMAIL_ATTEMPTS. */
+    attempts: integer("attempts").notNull().default(0),
+    /**
+     * When the due work tries it (again): set as it is queued, in case the first try never comes
+     * (an instance stopped after the commit), and after each failed try; null once delivered or given up.
+     */
+    retryAt: timestamp("retry_at", { withTimezone: true }),
     /**
      * The people the e-mail names or quotes besides its recipient (who reacted, whose messages,
      * who invited): it goes when one of them deletes their account (lib/account/deletion.ts).
@@ -28,5 +35,12 @@ export const emailOutbox = pgTable(
       .default(sql`'{}'::uuid[]`),
     createdAt: createdAt(),
   },
-  (t) => [index("email_outbox_to_idx").on(t.to, t.createdAt), index("email_outbox_about_idx").using("gin", t.aboutUserIds)],
+  (t) => [
+    index("email_outbox_to_idx").on(t.to, t.createdAt),
+    index("email_outbox_about_idx").using("gin", t.aboutUserIds),
+    // The due work's retries: only e-mails still to be tried are in it.
+    index("email_outbox_retry_idx")
+      .on(t.retryAt)
+      .where(sql`${t.retryAt} is not null`),
+  ],
 );

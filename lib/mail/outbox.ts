@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayContains, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, arrayContains, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
@@ -11,12 +11,30 @@ import { describeError } from "@/lib/log";
 /** An e-mail as queued: what it says, and the people it names or quotes besides its recipient. */
 export type QueuedEmail = EmailMessage & { about?: readonly string[] };
 
+const MINUTE = 60_000;
+/** An e-mail queued, or handed to a run, is the due work's to try again after this, unless delivered first. */
+const EMAIL_LEASE_MS = 10 * MINUTE;
+/** The wait after each failed try, the first try's then each of the due work's; after the last try it is given up. */
+const RETRY_AFTER_MINUTES = [1, 5, 15, 60, 240] as const;
+/** Tries in all: the first, and one after each wait. */
+export const EMAIL_ATTEMPTS = RETRY_AFTER_MINUTES.length + 1;
+/** An e-mail older than this is not sent late (a reminder of a plan past, a link long expired): it is given up. */
+const EMAIL_STALE_MS = 24 * 60 * MINUTE;
+/** The most e-mails one run of the due work tries again, so a run stays short; the next goes on. */
+export const EMAIL_RETRIES_PER_RUN = 100;
+
 /** Writes the e-mails in the caller's transaction, in one statement: they exist exactly when the change that caused them does. Answers their ids. */
 export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): Promise<string[]> {
   if (messages.length === 0) return [];
   const rows = await db
     .insert(emailOutbox)
-    .values(messages.map(({ about = [], ...message }) => ({ ...message, aboutUserIds: [...new Set(about)] })))
+    .values(
+      messages.map(({ about = [], ...message }) => ({
+        ...message,
+        aboutUserIds: [...new Set(about)],
+        retryAt: sql`now() + ${`${EMAIL_LEASE_MS} milliseconds`}::interval`,
+      })),
+    )
     .returning({ id: emailOutbox.id });
   return rows.map((row) => row.id);
 }
@@ -52,11 +70,45 @@ function configuredProvider(): Provider | null {
   };
 }
 
+/** Whether e-mails leave for a provider here (not a preview, a key set): only then does the due work try them again. */
+export const deliversEmail = (): boolean => configuredProvider() !== null;
+
 /**
- * Hands queued e-mails to the provider. A failure is recorded on the row and never
- * propagates: the account stays, and the user can ask for the e-mail again.
+ * The due work's share of the e-mails (in its transaction): those whose try is due, oldest due
+ * first, at most `limit`, leased for EMAIL_LEASE_MS (a run that stops before trying them leaves
+ * them to a later one); one older than a day is given up instead. Rows another run holds are
+ * skipped. Answers the ids to deliver after the commit.
  */
-export async function deliverEmails(db: Db, ids: string[], provider: Provider | null = configuredProvider()): Promise<void> {
+export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES_PER_RUN): Promise<string[]> {
+  const stale = sql`${emailOutbox.createdAt} <= ${new Date(now.getTime() - EMAIL_STALE_MS).toISOString()}::timestamptz`;
+  const due = tx
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(and(lte(emailOutbox.retryAt, now), isNull(emailOutbox.deliveredAt)))
+    .orderBy(emailOutbox.retryAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const claimed = await tx
+    .update(emailOutbox)
+    .set({
+      retryAt: sql`case when ${stale} then null else ${new Date(now.getTime() + EMAIL_LEASE_MS).toISOString()}::timestamptz end`,
+    })
+    .where(sql`${emailOutbox.id} = any(array(${due}))`)
+    .returning({ id: emailOutbox.id, retryAt: emailOutbox.retryAt });
+  return claimed.filter((row) => row.retryAt !== null).map((row) => row.id);
+}
+
+/**
+ * Hands queued e-mails to the provider. A failure is recorded on the row, counted, and never
+ * propagates (the account stays); the due work tries it again after the next of
+ * RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
+ */
+export async function deliverEmails(
+  db: Db,
+  ids: string[],
+  provider: Provider | null = configuredProvider(),
+  now: () => Date = () => new Date(),
+): Promise<void> {
   if (!provider || ids.length === 0) return;
   const pending = await db
     .select()
@@ -72,12 +124,20 @@ export async function deliverEmails(db: Db, ids: string[], provider: Provider | 
         ...(row.headers ? { headers: row.headers } : {}),
       });
       // Once delivered, the body (with its live link) has no reason to stay in the database.
-      await db.update(emailOutbox).set({ deliveredAt: new Date(), lastError: null, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
-    } catch (error) {
-      console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });
       await db
         .update(emailOutbox)
-        .set({ lastError: String(error).slice(0, 500) })
+        .set({ deliveredAt: now(), lastError: null, retryAt: null, text: "", html: "" })
+        .where(eq(emailOutbox.id, row.id));
+    } catch (error) {
+      console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });
+      const wait: number | undefined = RETRY_AFTER_MINUTES[row.attempts];
+      await db
+        .update(emailOutbox)
+        .set({
+          lastError: String(error).slice(0, 500),
+          attempts: row.attempts + 1,
+          retryAt: wait === undefined ? null : new Date(now().getTime() + wait * MINUTE),
+        })
         .where(eq(emailOutbox.id, row.id));
     }
   }

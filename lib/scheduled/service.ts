@@ -4,15 +4,15 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
-import { deliverEmails } from "@/lib/mail/outbox";
+import { claimEmailRetries, deliverEmails, deliversEmail } from "@/lib/mail/outbox";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
- * unread, the plans' reminders and 'How was it?', the pushes still waiting (retries, and any a
- * request could not send after its commit), and trimming the live history. Serverless instances
+ * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
+ * and any a request could not send after its commit), and trimming the live history. Serverless instances
  * have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
@@ -48,6 +48,8 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
         .where(and(sql`${emailOutbox.createdAt} = now()`, isNull(emailOutbox.deliveredAt)));
       emailIds.push(...queued.map((row) => row.id));
     }
+    // E-mails whose try is due again: failed, or never tried (an instance stopped after its commit).
+    if (deliversEmail()) emailIds.push(...(await claimEmailRetries(tx, now)));
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
     const trimmed = await tx.execute(
       sql`delete from ${liveEvents} where ctid in (select ctid from ${liveEvents} where ${liveEvents.createdAt} < ${before.toISOString()} limit ${PRUNE_PER_RUN})`,

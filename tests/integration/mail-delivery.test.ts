@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
-import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
+import { claimEmailRetries, deliverEmails, EMAIL_ATTEMPTS, enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 
 describe("e-mail delivery through a provider", () => {
@@ -34,6 +34,61 @@ describe("e-mail delivery through a provider", () => {
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     expect(row?.deliveredAt).toBeNull();
     expect(row?.lastError).toContain("provider down");
+  });
+
+  it("tries a failed e-mail again from the due work after a growing wait, then gives it up with its error", async () => {
+    const db = await getDb();
+    const id = await enqueueEmail(db, verificationEmail("later@example.com", "Sam", "token-3"));
+    const down = async () => {
+      throw new Error("429 too many requests");
+    };
+    let clock = Date.now();
+    const at = () => new Date(clock);
+    await deliverEmails(db, [id], down, at);
+    const waits: number[] = [];
+    for (;;) {
+      const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+      if (row!.retryAt === null) break;
+      const wait = row!.retryAt.getTime() - clock;
+      waits.push(Math.round(wait / 60_000));
+      // Not before its time; then the due work's, once.
+      expect(await claimEmailRetries(db, new Date(clock + wait - 1_000))).not.toContain(id);
+      clock += wait;
+      expect(await claimEmailRetries(db, at())).toContain(id);
+      expect(await claimEmailRetries(db, at())).not.toContain(id);
+      await deliverEmails(db, [id], down, at);
+    }
+    expect(waits).toEqual([1, 5, 15, 60, 240]);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row).toMatchObject({ deliveredAt: null, attempts: EMAIL_ATTEMPTS, lastError: expect.stringContaining("429") });
+  });
+
+  it("delivers from the due work one never tried (an instance stopped after its commit), after the first try's lease", async () => {
+    const db = await getDb();
+    const id = await enqueueEmail(db, verificationEmail("stopped@example.com", "Sam", "token-4"));
+    expect(await claimEmailRetries(db, new Date(Date.now() + 9 * 60_000))).not.toContain(id);
+    const claimed = await claimEmailRetries(db, new Date(Date.now() + 11 * 60_000));
+    expect(claimed).toContain(id);
+    const sent: string[] = [];
+    await deliverEmails(db, claimed, async (message) => {
+      sent.push(message.to);
+    });
+    expect(sent).toContain("stopped@example.com");
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row).toMatchObject({ retryAt: null, attempts: 0 });
+    expect(row!.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it("gives up an e-mail older than a day instead of sending it late", async () => {
+    const db = await getDb();
+    const id = await enqueueEmail(db, verificationEmail("stale@example.com", "Sam", "token-5"));
+    await db
+      .update(emailOutbox)
+      .set({ createdAt: new Date(Date.now() - 25 * 3_600_000), retryAt: new Date() })
+      .where(eq(emailOutbox.id, id));
+    expect(await claimEmailRetries(db, new Date())).not.toContain(id);
+    const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    expect(row).toMatchObject({ retryAt: null, deliveredAt: null });
   });
 
   it("writes the link as an absolute URL in the plain-text part and escapes the HTML", async () => {
