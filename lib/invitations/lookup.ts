@@ -28,6 +28,7 @@ const columns = {
   acceptedAt: invitations.acceptedAt,
   revokedAt: invitations.revokedAt,
   coupleName: couples.coupleName,
+  coupleStatus: couples.status,
   partner1Id: couples.partner1Id,
   partner2Id: couples.partner2Id,
   inviterFirstName: users.firstName,
@@ -45,6 +46,7 @@ export type InvitationRow = Pick<
   "id" | "coupleId" | "inviterId" | "partnerEmail" | "partnerFirstName" | "partnerLastName" | "expiresAt" | "acceptedAt" | "revokedAt"
 > & {
   coupleName: string;
+  coupleStatus: string;
   partner1Id: string;
   partner2Id: string | null;
   inviterFirstName: string;
@@ -84,14 +86,16 @@ export const claimedThroughShareLink = (row: InvitationRow): boolean =>
 
 /**
  * Unknown and used links are invalid; a link of a couple that filled up meanwhile can no longer
- * be used; a link replaced by a newer one is invalid; an old one has expired.
+ * be used; a link replaced by a newer one is invalid; an old one has expired. A suspended or banned
+ * couple's links are invalid too (its partners are signed out; nobody joins it meanwhile), and
+ * work again if the action is lifted in time.
  */
 export function assertOpen(row: InvitationRow | null, now = new Date()): asserts row is InvitationRow {
   if (!row) throw invalidInvitation();
   const reclaim = claimedThroughShareLink(row);
   if (row.acceptedAt && !reclaim) throw invalidInvitation();
   if (row.partner2Id && !reclaim) throw new AppError("COUPLE_FULL", MESSAGES.joinCoupleFull);
-  if (row.revokedAt) throw invalidInvitation();
+  if (row.revokedAt || row.coupleStatus !== "active") throw invalidInvitation();
   if (row.expiresAt.getTime() <= now.getTime()) throw new AppError("INVITATION_EXPIRED", MESSAGES.expired);
 }
 

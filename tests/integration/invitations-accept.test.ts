@@ -160,6 +160,21 @@ describe("POST /api/auth/invitations/accept", () => {
     expect(await counts(other.coupleId)).toEqual(afterFirst);
   });
 
+  it("refuses the invitation of a couple suspended (a ban suspends too) as invalid, writing nothing; it works again once lifted", async () => {
+    const inviter = await partnerA();
+    const open = await invited(inviter);
+    const db = await getDb();
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, inviter.coupleId));
+    const before = await counts(inviter.coupleId);
+    expect((await load(open.token)).json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    const refused = await acceptWith(open.token);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    expect(await counts(inviter.coupleId)).toEqual(before);
+    await db.update(couples).set({ status: "active" }).where(eq(couples.id, inviter.coupleId));
+    expect((await acceptWith(open.token)).status).toBe(200);
+  });
+
   it("lets exactly one of two simultaneous accepts of one link through", async () => {
     const inviter = await partnerA();
     const { token, email } = await invited(inviter);
