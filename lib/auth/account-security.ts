@@ -131,7 +131,7 @@ export async function requestEmailChange(
 /**
  * Uses an e-mail change link: the signed-in person's address becomes the new one (verified, since
  * the link reached it). A link of another account, used, expired or unknown is INVALID_TOKEN with
- * nothing changed. Sessions stay as they are.
+ * nothing changed. Sessions stay as they are; the links mailed to the old address stop working.
  */
 export async function confirmEmailChange(db: Db, userId: string, token: string): Promise<{ email: string }> {
   return transaction(db, async (tx) => {
@@ -153,6 +153,12 @@ export async function confirmEmailChange(db: Db, userId: string, token: string):
     if (await isBannedEmail(tx, row.newEmail)) throw new AppError("FORBIDDEN", BANNED_EMAIL_CHANGE);
     const now = new Date();
     await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
+    // Every other link of the account stops working: those mailed to the old address (a password
+    // reset, a verification), whose mailbox no longer speaks for the account, and other changes.
+    await tx
+      .update(userTokens)
+      .set({ usedAt: now })
+      .where(and(eq(userTokens.userId, userId), isNull(userTokens.usedAt)));
     try {
       await tx.update(users).set({ email: row.newEmail, emailVerifiedAt: now }).where(eq(users.id, userId));
     } catch (error) {

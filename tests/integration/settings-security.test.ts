@@ -8,6 +8,7 @@ import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/session
 import { getDb } from "@/db/client";
 import { bannedEmails, sessions, users, userTokens } from "@/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
+import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
 import { LIMITS } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
@@ -119,6 +120,21 @@ describe("POST /api/auth/change-email and the confirmation link", () => {
     expect(await isLive(session.sid)).toBe(true);
     // Works once.
     expect((await postConfirm(headers, token)).status).toBe(400);
+  });
+
+  it("ends the links mailed to the old address once the new one is confirmed: a reset asked from the old mailbox no longer works", async () => {
+    const { user, headers } = await person();
+    const db = await getDb();
+    const newEmail = `moved-${Date.now()}@example.com`;
+    expect((await postEmail(headers, { password: PASSWORD, newEmail })).status).toBe(200);
+    // Whoever reads the old mailbox saw the notice, and asks for a reset there before the change is confirmed.
+    await queuePasswordReset(db, user.email);
+    const resetToken = (await linkInLatestMail(user.email)).searchParams.get("token")!;
+    const changeToken = (await linkInLatestMail(newEmail)).searchParams.get("token")!;
+    expect((await postConfirm(headers, changeToken)).status).toBe(200);
+    await expect(resetPassword(db, { token: resetToken, password: NEW_PASSWORD })).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    const [after] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
+    expect(await verifyPassword(after!.hash, PASSWORD)).toBe(true);
   });
 
   it("refuses a wrong password (403), the same address (400), a taken address (409), a bad address (400)", async () => {
