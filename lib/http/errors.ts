@@ -88,12 +88,22 @@ export function errorResponse(error: unknown): NextResponse<ErrorBody> {
 }
 
 /**
+ * `application/json` (or a `+json` type), the only body type a page of another site cannot send
+ * without the browser asking first (a CORS preflight, which this app never answers): a
+ * `text/plain` or typeless body from anywhere else, a form's included, never reaches a handler.
+ */
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
  * Reads a JSON body of at most `maxBytes` (413 past it, counted as it arrives); anything that is
- * not UTF-8 text of a JSON object is a 400, not a crash.
+ * not UTF-8 text of a JSON object sent as JSON (`JSON_TYPE`) is a 400, not a crash.
  */
 export async function readJson(request: Request, maxBytes = JSON_BODY_BYTES): Promise<Record<string, unknown>> {
   const text = decodeUtf8(await readBoundedBody(request, maxBytes));
   if (!text.trim()) return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (type.length > 200 || !JSON_TYPE.test(type))
+    throw new AppError("VALIDATION_ERROR", "The request body must be sent as JSON (Content-Type: application/json).");
   try {
     const value: unknown = JSON.parse(text);
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;

@@ -49,6 +49,26 @@ describe("request bodies", () => {
     expect(await db.select({ id: messages.id }).from(messages).where(eq(messages.conversationId, conversationId))).toEqual([]);
   });
 
+  it("reads a body only when it is sent as JSON: a page of another site cannot send one without the browser asking first", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const text = JSON.stringify({ body: "Sent from another site" });
+    const sendAs = (type: string | null) =>
+      call(sendMessageRoute, "POST", `/api/conversations/${conversationId}/messages`, {
+        rawBody: text,
+        headers: { ...one.a.headers, ...(type === null ? {} : { "content-type": type }) },
+        params: { id: conversationId },
+      });
+    for (const type of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""]) {
+      const refused = await sendAs(type);
+      expect(refused.status, type).toBe(400);
+      expect(refused.json.error.message).toBe("The request body must be sent as JSON (Content-Type: application/json).");
+    }
+    expect(await db.select().from(messages).where(eq(messages.conversationId, conversationId))).toHaveLength(0);
+    for (const type of ["application/json", "application/json; charset=utf-8", "application/merge-patch+json"])
+      expect((await sendAs(type)).status, type).toBe(201);
+  });
+
   it("still takes the longest valid message and the longest valid post, in three-byte characters", async () => {
     const { one, conversationId } = await connected();
     expect((await talk.send(conversationId, { body: "€".repeat(MESSAGE_MAX) }, one.a.headers)).status).toBe(201);

@@ -22,10 +22,9 @@ export type CallOptions = { body?: unknown; rawBody?: string; headers?: Record<s
 export async function call(handler: Handler, method: string, path: string, options: CallOptions = {}) {
   const headers = new Headers({ "x-forwarded-for": freshAddress(), ...options.headers });
   let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers.set("content-type", "application/json");
-  }
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  // Sent as JSON, as the app's transport sends it, unless the test says otherwise.
+  if (body !== undefined && !headers.has("content-type")) headers.set("content-type", "application/json");
   const request = new NextRequest(new URL(path, "http://localhost:3000"), { method, headers, body });
   const response = await handler(request, { params: Promise.resolve((options.params ?? {}) as never) });
   const text = await response.text();
