@@ -68,6 +68,13 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
 ) {
   const [resolver] = useState(() => lazyZodResolver(load, checks !== "as-typed"));
   const form = useForm<Input, unknown, Output>({ resolver, defaultValues, ...MODES[checks] });
+  // react-hook-form focuses the first refused field it registered; a field kept by value (a
+  // mention box, a picker) it cannot, so the refused control is found by its aria-invalid.
+  const handleSubmit: typeof form.handleSubmit = (onValid, onInvalid) =>
+    form.handleSubmit(onValid, async (errors, event) => {
+      if (checks !== "from-submit") focusFirstRefused(event?.target);
+      await onInvalid?.(errors, event);
+    });
   const { clear } = useFormDraft(form, draft);
   const setServerErrors: ServerErrors = (fields, fieldOf = (field) => field) => {
     let first = true;
@@ -78,7 +85,19 @@ export function useZodForm<Input extends FieldValues, Output extends FieldValues
       first = false;
     }
   };
-  return { ...form, clearDraft: clear, setServerErrors };
+  return { ...form, handleSubmit, clearDraft: clear, setServerErrors };
+}
+
+/** The frames a refused field's message may take to render before focus goes to it. */
+const FOCUS_WAIT_FRAMES = 5;
+
+/** Focuses the form's first control marked invalid, once rendered, unless focus is on one already. */
+function focusFirstRefused(target: EventTarget | null | undefined, frame = 0): void {
+  if (!(target instanceof HTMLFormElement)) return;
+  const refused = target.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (document.activeElement?.getAttribute("aria-invalid") === "true") return;
+  if (refused) refused.focus();
+  else if (frame < FOCUS_WAIT_FRAMES) requestAnimationFrame(() => focusFirstRefused(target, frame + 1));
 }
 
 /**

@@ -25,8 +25,9 @@ export function PostRow({ post }: { post: ListedPost }) {
           {reacted.length > 0 && (
             <span className={styles.reactions}>
               {reacted.map(({ kind, emoji }) => (
-                <span key={kind} aria-label={`${post.reactions[kind]} ${kind}`}>
+                <span key={kind}>
                   <span aria-hidden="true">{emoji}</span> {post.reactions[kind]}
+                  <span className="visually-hidden"> {kind}</span>
                 </span>
               ))}
             </span>

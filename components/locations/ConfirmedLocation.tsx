@@ -46,7 +46,7 @@ export function ConfirmedLocation({ label, value, onChange, notice, error, chang
           type="button"
           className={`button button-secondary ${styles.change}`}
           onClick={onChange}
-          aria-describedby={`${id}-place`}
+          aria-describedby={error ? `${id}-place ${id}-error` : `${id}-place`}
         >
           Change
         </button>

@@ -122,7 +122,11 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
     );
   return (
     <form className={styles.composer} onSubmit={submit} noValidate>
-      {error && <Alert tone="error">{error}</Alert>}
+      {error && (
+        <Alert tone="error" id={`${id}-error`}>
+          {error}
+        </Alert>
+      )}
       {replyTo && (
         <div className={styles.replying}>
           <span className={styles.replyingText}>
@@ -165,8 +169,8 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
           className={styles.input}
           rows={2}
           placeholder="Write a message"
-          aria-invalid={over || undefined}
-          aria-describedby={body.length >= COUNT_FROM ? `${id}-count` : undefined}
+          aria-invalid={over || Boolean(errors.body) || undefined}
+          aria-describedby={[error && `${id}-error`, body.length >= COUNT_FROM && `${id}-count`].filter(Boolean).join(" ") || undefined}
           onKeyDown={onKeyDown}
           {...register("body", {
             onChange: (event: ChangeEvent<HTMLTextAreaElement>) => {

@@ -64,15 +64,19 @@ export function HelloDialog({ coupleId, coupleName, open, onClose, onDone }: Pro
           They see your note with your couple&apos;s photo and name. A conversation opens once they accept.{" "}
           <Link href={SAFETY_PAGE}>Meeting couples safely</Link>
         </p>
-        {error && <Alert tone="error">{error}</Alert>}
+        {error && (
+          <Alert tone="error" id={`${noteId}-error`}>
+            {error}
+          </Alert>
+        )}
         <div className="field">
           <label htmlFor={noteId}>Note</label>
           <textarea
             id={noteId}
             rows={4}
             required
-            aria-invalid={over || undefined}
-            aria-describedby={`${noteId}-count`}
+            aria-invalid={over || Boolean(errors.note) || undefined}
+            aria-describedby={error ? `${noteId}-error ${noteId}-count` : `${noteId}-count`}
             {...register("note")}
           />
           <span id={`${noteId}-count`} className={over ? "field-hint field-count-over" : "field-hint"}>

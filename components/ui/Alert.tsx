@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 
-/** A notice; errors are announced assertively, the rest politely. */
-export function Alert({ tone, children }: { tone: "error" | "success" | "info"; children: ReactNode }) {
+/** A notice; errors are announced assertively, the rest politely. `id`: for the field it is about to name it (aria-describedby). */
+export function Alert({ tone, id, children }: { tone: "error" | "success" | "info"; id?: string; children: ReactNode }) {
   return (
-    <div className={`alert alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
+    <div id={id} className={`alert alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
       {children}
     </div>
   );

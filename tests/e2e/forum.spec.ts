@@ -110,6 +110,10 @@ test.describe("forum", () => {
     await b.page.getByRole("link", { name: title }).click();
     await expect(b.page.getByRole("heading", { level: 1, name: title })).toBeVisible();
     const reply = b.page.getByRole("textbox", { name: "Write a reply" });
+    // An empty reply is refused where it is written: focus goes to the field, which says why.
+    await b.page.getByRole("button", { name: "Reply", exact: true }).click();
+    await expect(reply).toBeFocused();
+    await expect(reply).toHaveAccessibleDescription(/Please write a reply/);
     await reply.fill("Count us in ");
     await reply.pressSequentially(`@${a.coupleName.split(" ")[0]}`);
     await expect(reply).toHaveAttribute("aria-controls", /-mentions$/);
