@@ -105,6 +105,9 @@ test.describe("the app's service worker", () => {
     page,
     context,
   }) => {
+    // The hand-over waits for the old worker's requests in flight to end (the spec's Activate): on
+    // a machine busy with the other walk it took longer than 10 s twice in one whole check.
+    test.setTimeout(120_000);
     const served = await registerAsPreviousBuild(context);
     await signedInWithWorker(page);
     await page.goto("/dashboard");
@@ -150,9 +153,9 @@ test.describe("the app's service worker", () => {
     // The next navigation (another path) hands over: the new worker controls, nothing reloaded, the old caches are gone.
     await page.locator('a[href="/messages"]:visible').first().click();
     await expect(page).toHaveURL(/\/messages$/);
-    await expect.poll(controllerChanges).toBe(1);
-    await expect.poll(workers).toEqual({ waiting: null, controllerIsActive: true });
-    await expect.poll(async () => (await cacheNames(page)).includes(oldCache!)).toBe(false);
+    await expect.poll(controllerChanges, { timeout: 40_000 }).toBe(1);
+    await expect.poll(workers, { timeout: 20_000 }).toEqual({ waiting: null, controllerIsActive: true });
+    await expect.poll(async () => (await cacheNames(page)).includes(oldCache!), { timeout: 20_000 }).toBe(false);
     const version = served.previous!.replace(/-previous$/, "");
     for (const name of await cacheNames(page)) expect(name).toBe(`static-${version}`);
     // The worker now in charge is the new build's.
