@@ -11,16 +11,31 @@ import { revokeShares } from "./share";
 import { planItems, planColumns, upcoming } from "./queries";
 
 /**
- * What cancelling a plan writes, whoever cancels it: the sequence rises (a calendar marks it
- * cancelled). Its shared links stop working too, as 'Stop sharing' makes them (`revokeShares`).
+ * What cancelling plans writes, whoever cancels them, in the caller's transaction: the sequence
+ * rises (a calendar marks them cancelled), a reason is kept with who gave it, and their shared
+ * links stop working as 'Stop sharing' makes them. Answers the ids cancelled.
  */
-export const cancelledColumns = (now: Date, reason: string | null, byUserId: string | null) => ({
-  cancelledAt: now,
-  cancelReason: reason,
-  cancelledByUserId: reason === null ? null : byUserId,
-  sequence: sql`${plans.sequence} + 1`,
-  updatedAt: sql`now()`,
-});
+export async function markCancelled(
+  tx: Db,
+  which: SQL,
+  now: Date,
+  reason: { text: string; byUserId: string } | null = null,
+): Promise<string[]> {
+  const cancelled = await tx
+    .update(plans)
+    .set({
+      cancelledAt: now,
+      cancelReason: reason?.text ?? null,
+      cancelledByUserId: reason?.byUserId ?? null,
+      sequence: sql`${plans.sequence} + 1`,
+      updatedAt: sql`now()`,
+    })
+    .where(which)
+    .returning({ id: plans.id });
+  const ids = cancelled.map((row) => row.id);
+  await revokeShares(tx, ids);
+  return ids;
+}
 
 /**
  * Plans that can no longer take place, cancelled in the caller's transaction: a block either way,
@@ -29,25 +44,9 @@ export const cancelledColumns = (now: Date, reason: string | null, byUserId: str
  * block nobody (the blocked couple learns nothing of it from us), otherwise the people left.
  */
 async function cancelWhere(tx: Db, which: SQL, tell: (userId: string) => boolean, now: Date): Promise<void> {
-  const cancelled = await tx
-    .update(plans)
-    .set(cancelledColumns(now, null, null))
-    .where(and(upcoming(now), which))
-    .returning({ id: plans.id });
+  const cancelled = await markCancelled(tx, and(upcoming(now), which)!, now);
   if (cancelled.length === 0) return;
-  await revokeShares(
-    tx,
-    cancelled.map((row) => row.id),
-  );
-  const rows = await tx
-    .select(planColumns)
-    .from(plans)
-    .where(
-      inArray(
-        plans.id,
-        cancelled.map((row) => row.id),
-      ),
-    );
+  const rows = await tx.select(planColumns).from(plans).where(inArray(plans.id, cancelled));
   const items = await planItems(tx, rows);
   // One list of notices and one of live rows for every plan cancelled (a couple's deletion may end many).
   await createNotifications(

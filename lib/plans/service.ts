@@ -15,8 +15,7 @@ import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
-import { cancelledColumns } from "./ending";
-import { revokeShares } from "./share";
+import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
 import { PLAN } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
@@ -243,11 +242,7 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
     // Cancelled at the same instant (the partner, another tab): answered as a repeat is, told once.
     if (row.cancelledAt) return;
     stillOpen(row, now);
-    await tx
-      .update(plans)
-      .set(cancelledColumns(now, reason, member.userId))
-      .where(eq(plans.id, planId));
-    await revokeShares(tx, [planId]);
+    await markCancelled(tx, eq(plans.id, planId), now, reason ? { text: reason, byUserId: member.userId } : null);
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     await tellTheOthers(tx, member, item, {
       type: planCancelled.type,
