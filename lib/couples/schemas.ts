@@ -14,6 +14,7 @@ import {
   requiredString,
 } from "@/lib/fields";
 import { imageUrlField, imageUrlsField } from "@/lib/images/schemas";
+import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { interestsField } from "@/lib/interests/schemas";
 import { locationField } from "@/lib/locations/schemas";
 import {
@@ -57,11 +58,16 @@ export const coupleFields = z.object({
   interests: interestsField.optional(),
   /** The main photo; step 2 uploads it, JSON clients name one they uploaded before. */
   profileImageUrl: imageUrlField.nullable().optional(),
-  /** The extra photos; the main one is profileImageUrl. */
-  photos: imageUrlsField
+  /**
+   * The extra photos; the main one is profileImageUrl. Counted before each is read: a list of a
+   * million entries is one issue, not a million (no work in a request grows faster than its input).
+   */
+  photos: z
+    .array(z.unknown(), { error: IMAGE_URL_REFUSED_MESSAGE })
     .superRefine((photos, ctx) => {
       if (photos.length > EXTRA_PHOTOS_MAX) ctx.addIssue({ code: "custom", message: tooManyPhotosMessage(photos.length) });
     })
+    .pipe(imageUrlsField)
     .optional(),
 });
 

@@ -6,7 +6,8 @@ import { coupleUpdateSchema, type CoupleUpdateInput } from "@/lib/couples/schema
 import type { CoupleUploads } from "@/lib/couples/service";
 import { profileUpdateSchema, type ProfileUpdate } from "@/lib/profile/schemas";
 import { NOTHING_TO_UPDATE_MESSAGE } from "@/lib/fields";
-import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { photoField } from "@/lib/images/upload";
 
 /*
@@ -35,11 +36,14 @@ export async function profileSettingsFromForm(form: FormData): Promise<{ update:
   return { update, avatar: await uploadedImageBytes(form.get("avatar"), "avatar") };
 }
 
-/** The kept extra photos, sent as one JSON list of their URLs (absent: unchanged). */
+/** The longest list of kept photos as text: one more URL than may be kept, each quoted with its comma. */
+const KEPT_PHOTOS_TEXT_MAX = (EXTRA_PHOTOS_MAX + 1) * (IMAGE_URL_MAX + 3) + 2;
+
+/** The kept extra photos, sent as one JSON list of their URLs (absent: unchanged); measured before it is parsed. */
 function keptPhotos(form: FormData): unknown {
   const value = form.get("photos");
   if (value === null) return undefined;
-  if (typeof value !== "string")
+  if (typeof value !== "string" || value.length > KEPT_PHOTOS_TEXT_MAX)
     throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
   try {
     return JSON.parse(value);

@@ -8,6 +8,7 @@ import { couples, emailOutbox, liveEvents, users } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { notificationHref } from "@/lib/notifications/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { browserSession } from "../support/api";
 import { fileOfUrl, formOf, jpeg, post, postStep1, postStep2, signedIn, storedFiles, type Fields } from "../support/onboarding";
 
@@ -146,6 +147,18 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const empty = await postCouple({}, headers);
     expect(empty.status).toBe(400);
     expect(empty.json.error.message).toBe("Nothing to update");
+  });
+
+  it("refuses a kept-photos list past its size before reading it, and a long list by its count", async () => {
+    const { headers, coupleId } = await onboarded();
+    const before = await coupleRow(coupleId);
+    const huge = await postCouple({ photos: `[${"1,".repeat(200_000)}1]` }, headers);
+    expect(huge.status).toBe(400);
+    expect(huge.json.error.message).toBe(IMAGE_URL_REFUSED_MESSAGE);
+    const many = await postCouple({ photos: JSON.stringify(Array.from({ length: 7 }, () => 1)) }, headers);
+    expect(many.status).toBe(400);
+    expect(many.json.error.message).toBe("You can only upload up to 5 photos. You currently have 7.");
+    expect((await coupleRow(coupleId)).photos).toEqual(before.photos);
   });
 
   it("lets partner B edit the couple", async () => {
