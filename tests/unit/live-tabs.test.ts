@@ -245,6 +245,37 @@ describe("shareStream", () => {
     },
   );
 
+  it("a tab opened after the last event takes over from the leader's id, which it was told when it joined", async () => {
+    const first = openTab();
+    await settle();
+    first.streams[0]!.up(true);
+    first.streams[0]!.emit("unread", { messages: 0 }, 7);
+    await settle();
+    const second = openTab();
+    await settle();
+    first.shared.stop();
+    await settle();
+    expect(second.streams[0]!.from).toEqual({ lastEventId: "7", up: true });
+    expect(second.ups).toEqual([true]);
+  });
+
+  it("a tab that knows no position takes over with a fresh stream, and its keys load again once it is up", async () => {
+    const first = openTab();
+    await settle();
+    first.streams[0]!.up(true);
+    await settle();
+    // The leader's answer carries no id: it applied none yet.
+    const second = openTab();
+    await settle();
+    expect(second.ups).toEqual([true]);
+    crash(first);
+    await settle();
+    const taken = second.streams[0]!;
+    expect(taken.from).toEqual({ lastEventId: undefined, up: false });
+    taken.up(true);
+    expect(second.ups).toEqual([true, false, true]);
+  });
+
   it("keeps one stream per tab where the browser has no Web Locks or BroadcastChannel, paused while that tab is hidden a minute", async () => {
     const [first, second] = [openTab({ supported: false }), openTab({ supported: false })];
     await settle();

@@ -50,8 +50,9 @@ export type ChannelLike = { postMessage(message: unknown): void; onmessage: ((ev
 
 type TabMessage =
   | { type: "event"; name: string; data: unknown; id: string }
-  | { type: "up"; up: boolean }
-  /** A tab joined: the leader answers whether the stream is up. */
+  /** Whether the stream is up; to a tab that joined, also the last event id the leader applied. */
+  | { type: "up"; up: boolean; position?: number }
+  /** A tab joined: the leader answers whether the stream is up, and from where it streams. */
   | { type: "hello" }
   /** A tab was shown or hidden: the leader looks again whether any is visible. */
   | { type: "visibility" };
@@ -156,6 +157,10 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   }
 
   function lead(): void {
+    // A tab that applied no event (nothing happened since it opened, and the leader's answer did
+    // not reach it) cannot resume from anywhere: its stream opens afresh, so everything it shows
+    // is loaded again once it is up.
+    if (position === undefined) setUp(false);
     connection = environment.connect(
       { lastEventId: position === undefined ? undefined : String(position), up },
       (name, data, id) => {
@@ -208,8 +213,11 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     channel.onmessage = ({ data }: MessageEvent<TabMessage>) => {
       if (stopped) return;
       if (data.type === "event") deliver(data.name, data.data, data.id);
-      else if (data.type === "up" && !connection) setUp(data.up);
-      else if (data.type === "hello" && connection) post({ type: "up", up });
+      else if (data.type === "up" && !connection) {
+        // The leader's position is where this tab's state stands too: it loaded after that event.
+        if (position === undefined && data.position !== undefined) position = data.position;
+        setUp(data.up);
+      } else if (data.type === "hello" && connection) post({ type: "up", up, position });
       else if (data.type === "visibility") void checkShown();
     };
     post({ type: "hello" });
