@@ -85,6 +85,9 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
         body: input.body,
         photoUrl: input.photoUrl,
         replyToId: input.replyToId,
+        // Dated under the conversation's lock, as `seq` is numbered: now() is when the transaction
+        // began, and one that began first but waited would be dated before a message numbered earlier.
+        createdAt: sql`clock_timestamp()`,
       })
       .returning({ id: messages.id, createdAt: messages.createdAt });
     await tx

@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { couples, rateLimitHits } from "@/db/schema";
+import { transaction } from "@/db/transaction";
+import { sendMessage } from "@/lib/messages/service";
 import { connected, talk } from "../support/messages";
+import { actingA } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
 const ROUNDS = 120;
@@ -57,4 +60,22 @@ describe("sending and reading at once", () => {
       expect(thread.json.data.at(-1).body).toBe(`round ${ROUNDS - 1}`);
     });
   }
+});
+
+describe.skipIf(!onPostgres())("two messages at one instant", () => {
+  it("are dated in the order they are numbered: one whose transaction began first but waited is dated after the other", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    await transaction(db, async (tx) => {
+      // The transaction has begun (its now() is this instant); another member's message commits meanwhile.
+      await tx.execute(sql`select 1`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await talk.send(conversationId, { body: "sent meanwhile" }, two.a.headers)).status).toBe(201);
+      await sendMessage(tx, actingA(one), conversationId, { body: "began first", photoUrl: null, replyToId: null });
+    });
+    const thread = (await talk.thread(conversationId, one.a.headers, "?limit=10")).json.data as { body: string; createdAt: string }[];
+    // The browser orders a thread by date (lib/messages/display.ts) and marks read up to the last shown: the number's order.
+    const byDate = [...thread].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((message) => message.body);
+    expect(byDate.slice(-2)).toEqual(["sent meanwhile", "began first"]);
+  });
 });
