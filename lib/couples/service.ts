@@ -130,7 +130,13 @@ async function ownCouple(db: Db, userId: string, id: string, lock = false) {
   const coupleId = canonicalId(id);
   if (!coupleId) throw coupleNotFound();
   const query = db
-    .select({ id: couples.id, partner1Id: couples.partner1Id, profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+    .select({
+      id: couples.id,
+      partner1Id: couples.partner1Id,
+      partnerACompletedAt: couples.partnerACompletedAt,
+      profileImageUrl: couples.profileImageUrl,
+      photos: couples.photos,
+    })
     .from(couples)
     .where(ofPartner(coupleId, userId));
   const [own] = lock ? await query.for("update") : await query;
@@ -154,7 +160,15 @@ export async function writeCoupleChanges(
 ): Promise<ChangedCouple> {
   const own = await ownCouple(tx, userId, coupleId, true);
   const { place, ...fields } = changes;
-  const completion = !complete ? {} : own.partner1Id === userId ? partnerAComplete() : partnerBComplete();
+  // Partner A's part is done once: completing again (the spec's complete-setup, called twice) keeps
+  // a couple hidden that hid since, and a sanctioned couple's status.
+  const completion = !complete
+    ? {}
+    : own.partner1Id !== userId
+      ? partnerBComplete()
+      : own.partnerACompletedAt === null
+        ? partnerAComplete()
+        : {};
   const [row] = await tx
     .update(couples)
     .set({ ...fields, ...(place ? placeColumns(place) : {}), ...completion })

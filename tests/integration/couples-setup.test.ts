@@ -84,10 +84,23 @@ describe("POST /api/v2/profile/complete-setup", () => {
     expect(await coupleLocation(coupleId)).toMatchObject({ placeId: PORTO, city: "Porto", privacyLevel: "country" });
   });
 
+  it("completes partner A's part once: a couple that hid since, or was suspended, stays so when the setup is sent again", async () => {
+    const { headers, coupleId } = await withCouple();
+    const db = await getDb();
+    const done = (await coupleRow(coupleId))!.partnerACompletedAt;
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, coupleId));
+    const res = await postSetup(setupBody({ coupleData: { coupleName: "Still Hidden" } }), headers);
+    expect(res.status).toBe(200);
+    expect(await coupleRow(coupleId)).toMatchObject({ coupleName: "Still Hidden", isVisible: false, partnerACompletedAt: done });
+  });
+
   it("verifies the couple when partner A completes after partner B", async () => {
     const { coupleId } = await withCouple();
     const db = await getDb();
-    await db.update(couples).set({ partnerAVerified: false, partnerBVerified: true, isVerified: false }).where(eq(couples.id, coupleId));
+    await db
+      .update(couples)
+      .set({ partnerAVerified: false, partnerACompletedAt: null, partnerBVerified: true, isVerified: false })
+      .where(eq(couples.id, coupleId));
     const a = await coupleRow(coupleId);
     const session = await browserSession(a!.partner1Id);
     const res = await postSetup(setupBody(), { cookie: session.cookie, "x-csrf-token": session.csrf });
