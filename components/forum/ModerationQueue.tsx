@@ -91,9 +91,16 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
                 <p className={styles.gone}>The content no longer exists.</p>
               )}
               <div className="form-actions">
-                {href && <Link href={href}>Open</Link>}
+                {href && (
+                  <Link href={href} className="button button-secondary">
+                    Open
+                  </Link>
+                )}
                 {report.content?.coupleId && (
-                  <Link href={`/moderation/couples/${encodeURIComponent(report.content.coupleId)}?report=${encodeURIComponent(report.id)}`}>
+                  <Link
+                    href={`/moderation/couples/${encodeURIComponent(report.content.coupleId)}?report=${encodeURIComponent(report.id)}`}
+                    className="button button-secondary"
+                  >
                     Act on the couple
                   </Link>
                 )}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { axe, noHorizontalScroll, PHONE, LAPTOP, THEMES } from "./checks";
+import { axe, noHorizontalScroll, PHONE, LAPTOP, THEMES, wholeTarget } from "./checks";
 import { completeCouple, csrfToken } from "./support";
 
 /**
@@ -38,6 +38,8 @@ for (const theme of THEMES) {
     const box = (await card.boundingBox())!;
     const tabBar = (await page.getByRole("navigation", { name: "Sections" }).boundingBox())!;
     expect(box.y + box.height, "the first post ends above the tab bar").toBeLessThanOrEqual(tabBar.y);
+    // Its title is its way in: a whole 44 px target, however short.
+    await wholeTarget(card.locator('a[href^="/forum/post/"]'));
     await expect(page.getByLabel("Topic")).toBeHidden();
     await page.getByText("Sort and filter").click();
     await expect(page.getByLabel("Topic")).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
-import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
+import { axe, LAPTOP, noHorizontalScroll, PHONE, wholeTarget } from "./checks";
 import { asSeeded, coupleIdOf, runDatabase } from "./database";
 import { csrfToken, openProfile, signIn, startConversation } from "./support";
 
@@ -62,12 +62,9 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   await expect(moderator.page.getByText("Something awful")).toBeVisible();
   await axe(moderator.page);
   // Other specs report things too: the report of this message, not the queue's first.
-  await moderator.page
-    .getByRole("listitem")
-    .filter({ hasText: "Something awful" })
-    .getByRole("link", { name: "Act on the couple" })
-    .first()
-    .click();
+  const report = moderator.page.getByRole("listitem").filter({ hasText: "Something awful" }).first();
+  await wholeTarget(report.getByRole("link", { name: "Act on the couple" }));
+  await report.getByRole("link", { name: "Act on the couple" }).click();
   await expect(moderator.page.getByRole("heading", { name: paula.coupleName, level: 1 })).toBeVisible();
   await expect(moderator.page.getByText("Acting from a report")).toBeVisible();
   await axe(moderator.page);
