@@ -3,12 +3,21 @@
 import dynamic from "next/dynamic";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { FORUM_TEXTS, REPLY_POLL_MS, showsEdited, THREAD_REPLIES_SHOWN, signature, type ReactionTarget } from "@/lib/forum/rules";
+import {
+  FORUM_TEXTS,
+  heardAsReply,
+  REPLY_POLL_MS,
+  showsEdited,
+  THREAD_REPLIES_SHOWN,
+  signature,
+  type ReactionTarget,
+} from "@/lib/forum/rules";
 import { deleteTarget, fetchThread, setReaction, type ForumReply, type Thread } from "@/lib/forum/client/api";
 import { push, useLive } from "@/lib/live/client/use-live";
 import { Body } from "./Body";
 import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
+import { ArrivalsStatus } from "@/components/ui/ArrivalsStatus";
 import { useRestriction } from "@/components/moderation/RestrictionContext";
 import { Reactions } from "@/components/reactions/Reactions";
 import { ReplyComposer } from "./ReplyComposer";
@@ -263,6 +272,7 @@ export function PostThread({ initial, viewer }: { initial: Thread; viewer: Viewe
             );
           })}
         </ol>
+        <ArrivalsStatus items={replies} heardAs={heardAsReply(viewer.userId)} />
         {pagination.hasMore && <p className="muted">This page shows the first {THREAD_REPLIES_SHOWN.toLocaleString("en")} replies.</p>}
       </section>
 

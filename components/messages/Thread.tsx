@@ -4,12 +4,21 @@ import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import Link from "next/link";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { ArrivalsStatus } from "@/components/ui/ArrivalsStatus";
 import { ApiError } from "@/lib/transport/client";
 import { liveState, push, useLive } from "@/lib/live/client/use-live";
 import { SAFETY_PAGE } from "@/lib/safety/rules";
 import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from "@/lib/messages/client/api";
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
-import { arrivals, mergeMessages, THREAD_POLL_MS, threadItems, withMessage, type Message, type ThreadValue } from "@/lib/messages/display";
+import {
+  heardAsMessage,
+  mergeMessages,
+  THREAD_POLL_MS,
+  threadItems,
+  withMessage,
+  type Message,
+  type ThreadValue,
+} from "@/lib/messages/display";
 import { ConversationPlans, PlanMeetupButton } from "@/components/plans/ConversationPlans";
 import type { PlanView } from "@/lib/plans/view";
 import { Composer } from "./Composer";
@@ -74,12 +83,6 @@ export function Thread({
   const hasOlder = olderLeft ?? latest?.hasMore ?? false;
   const lastId = messages.at(-1)?.id ?? null;
   const oldestId = messages[0]?.id ?? null;
-  // What arrived since the newest message before: the one thing read out as the thread changes.
-  // Its key is null while loading (the first page is not an arrival), "" while the thread is empty.
-  const heardKey = latest ? (lastId ?? "") : null;
-  const [heard, setHeard] = useState({ key: heardKey, arrived: [] as ReturnType<typeof arrivals> });
-  if (heard.key !== heardKey)
-    setHeard({ key: heardKey, arrived: heard.key === null || heardKey === null ? [] : arrivals(messages, heard.key, viewerId) });
 
   async function loadOlder() {
     if (!oldestId || loadingOlder || !hasOlder) return;
@@ -241,11 +244,7 @@ export function Thread({
           )}
         </ol>
       </div>
-      <div className="visually-hidden" role="status" data-testid="arrivals">
-        {heard.arrived.map((arrival) => (
-          <p key={arrival.id}>{arrival.text}</p>
-        ))}
-      </div>
+      <ArrivalsStatus items={latest ? messages : null} heardAs={heardAsMessage(viewerId)} />
       {!conversation.ended && <TypingLine conversationId={conversationId} />}
       {conversation.ended ? (
         <p className={styles.ended} role="status">

@@ -16,6 +16,8 @@ import {
   type ReportReason,
   type ReportTargetType,
 } from "../../db/schema/forum-values";
+import { excerpt } from "../plain-text";
+import type { ForumAuthor } from "./projections";
 import { bandOf } from "../locations/bands";
 
 export { REACTION_KINDS, REPORT_REASON_VALUES, REPORT_TARGET_TYPES, SCOPE_VALUES, TOPIC_VALUES };
@@ -123,6 +125,17 @@ export function showsEdited(createdAt: Date, editedAt: Date | null): boolean {
 
 /** How a person signs a post or reply: "Marisol of Marisol & Thaddeus". */
 export const signature = (firstName: string, coupleName: string): string => `${firstName} of ${coupleName}`;
+
+/**
+ * How a reply arriving live is read out (`lib/live/arrivals.ts`): another's as 'Marisol of
+ * Marisol & Thaddeus replied: the start of the words'; one's own and a deleted or removed one are not read.
+ */
+export const heardAsReply =
+  (viewerUserId: string) =>
+  (reply: { author: Pick<ForumAuthor, "userId" | "signature">; body: string; deleted: boolean; removed: boolean }): string | null =>
+    reply.author.userId === viewerUserId || reply.deleted || reply.removed
+      ? null
+      : `${reply.author.signature} replied: ${excerpt(reply.body)}`;
 
 /**
  * Who did it, in a notification: to their partner just their first name ("Ben"), never their own

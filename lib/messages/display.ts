@@ -49,23 +49,15 @@ export function lastMessageLine(message: Message | null, viewerUserId: string): 
 }
 
 /**
- * What a screen reader hears as messages arrive (the thread's log itself is silent, as older
- * pages, reactions and 'Seen by' change it too): the others' messages after `sinceId` (all of
- * them when it is "", the thread was empty), each as 'Ana: the start of her words'. Nothing when
- * `sinceId` is not among them (another conversation's). Each keeps its message's id, so two
- * arrivals in the same words are two changes a screen reader hears.
+ * How an arrived message is read out (`lib/live/arrivals.ts`): another's message as 'Ana: the
+ * start of her words'; one's own and a deleted one are not read.
  */
-export function arrivals(messages: readonly Message[], sinceId: string, viewerUserId: string): { id: string; text: string }[] {
-  const since = sinceId === "" ? -1 : messages.findIndex((message) => message.id === sinceId);
-  if (sinceId !== "" && since < 0) return [];
-  return messages
-    .slice(since + 1)
-    .filter((message) => message.author.userId !== viewerUserId && !message.deleted)
-    .map((message) => ({
-      id: message.id,
-      text: `${message.author.firstName}: ${message.body?.trim() ? excerpt(message.body) : INBOX_TEXTS.photo}`,
-    }));
-}
+export const heardAsMessage =
+  (viewerUserId: string) =>
+  (message: Message): string | null =>
+    message.author.userId === viewerUserId || message.deleted
+      ? null
+      : `${message.author.firstName}: ${message.body?.trim() ? excerpt(message.body) : INBOX_TEXTS.photo}`;
 
 /** 'Seen by Ana', 'Seen by Ana and Rui', 'Seen by Ana, Rui and Thaddeus'. */
 export function seenByText(names: readonly string[]): string {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { arrivals } from "@/lib/live/arrivals";
 import { reaction } from "@/lib/notifications/types/reaction";
 import { isHiddenByReports, REPORTS_PER_USER } from "@/lib/safety/rules";
 import {
   distanceBand,
+  heardAsReply,
   REACTED_BY_SHOWN,
   whoReactedText,
   EDIT_GRACE_MS,
@@ -136,5 +138,32 @@ describe("whoReactedText", () => {
     // A count that moved on since the names were read (the viewer just reacted).
     expect(whoReactedText(2, ["Marisol of Marisol & Thaddeus"])).toBe("Marisol of Marisol & Thaddeus and 1 other");
     expect(whoReactedText(2, [])).toBe("2 people");
+  });
+
+  it("reads out the replies others add to a thread while it is open, never one's own or a deleted one", () => {
+    const author = (userId: string, signed: string) => ({ userId, signature: signed });
+    const reply = (id: string, by: ReturnType<typeof author>, more: { body?: string; deleted?: boolean; removed?: boolean } = {}) => ({
+      id,
+      author: by,
+      body: more.body ?? `words ${id}`,
+      deleted: more.deleted ?? false,
+      removed: more.removed ?? false,
+    });
+    const marisol = author("u-marisol", "Marisol of Marisol & Thaddeus");
+    const ana = author("u-ana", "Ana of Ana & Rui");
+    const thread = [
+      reply("1", ana),
+      reply("2", marisol),
+      reply("3", ana, { body: "  see\n you " }),
+      reply("4", ana, { deleted: true }),
+      reply("5", ana, { removed: true }),
+      reply("6", ana, { body: "x".repeat(500) }),
+    ];
+    const heard = arrivals(thread, "1", heardAsReply("u-marisol"));
+    expect(heard.map((arrival) => arrival.id)).toEqual(["3", "6"]);
+    expect(heard[0]!.text).toBe("Ana of Ana & Rui replied: see you");
+    expect(heard[1]!.text.length).toBeLessThan(250);
+    expect(arrivals(thread, "6", heardAsReply("u-marisol"))).toEqual([]);
+    expect(arrivals(thread, "", heardAsReply("u-ana"))).toEqual([{ id: "2", text: "Marisol of Marisol & Thaddeus replied: words 2" }]);
   });
 });

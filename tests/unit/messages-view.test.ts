@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { arrivals } from "@/lib/live/arrivals";
 import {
   approvalLine,
-  arrivals,
   authorLine,
+  heardAsMessage,
   dayLabel,
   lastMessageLine,
   mergeMessages,
@@ -44,19 +45,20 @@ describe("how a conversation reads", () => {
       message("5", "2026-01-01T10:04:00Z", ana, { deleted: true, body: null }),
       message("6", "2026-01-01T10:05:00Z", rui, { body: "x".repeat(500) }),
     ];
-    const heard = arrivals(thread, "1", "u-marisol");
+    const asMarisol = heardAsMessage("u-marisol");
+    const heard = arrivals(thread, "1", asMarisol);
     expect(heard.slice(0, 2)).toEqual([
       { id: "3", text: "Ana: see you" },
       { id: "4", text: "Rui: Photo" },
     ]);
     expect(heard.map((arrival) => arrival.id)).toEqual(["3", "4", "6"]);
     expect(heard[2]!.text.length).toBeLessThan(220);
-    expect(arrivals(thread, "6", "u-marisol")).toEqual([]);
+    expect(arrivals(thread, "6", asMarisol)).toEqual([]);
     // Another conversation's last message announces nothing; an empty thread's first messages are arrivals.
-    expect(arrivals(thread, "gone", "u-marisol")).toEqual([]);
-    expect(arrivals(thread.slice(0, 2), "", "u-marisol")).toEqual([{ id: "1", text: "Ana: text 1" }]);
+    expect(arrivals(thread, "gone", asMarisol)).toEqual([]);
+    expect(arrivals(thread.slice(0, 2), "", asMarisol)).toEqual([{ id: "1", text: "Ana: text 1" }]);
     // One's own words are never read back.
-    expect(arrivals(thread.slice(0, 2), "1", "u-marisol")).toEqual([]);
+    expect(arrivals(thread.slice(0, 2), "1", asMarisol)).toEqual([]);
   });
 
   it("names an author as person of couple", () => {
