@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { PhotoDropZone } from "@/components/photos/PhotoDropZone";
 import { usePhotoField } from "@/components/photos/usePhotoField";
 import { PHOTOS_MAX } from "@/lib/forum/rules";
@@ -18,7 +18,14 @@ type Props = { value: string[]; onChange(urls: string[]): void; onBusy(busy: boo
  */
 export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props) {
   const [uploading, setUploading] = useState(0);
-  const field = usePhotoField(value, undefined, () => null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // A removed photo's button is gone: focus goes to the picker (back once there is room), else the last photo's button.
+  const field = usePhotoField(
+    value,
+    undefined,
+    () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"),
+  );
 
   async function pick(files: File[]) {
     const room = PHOTOS_MAX - value.length;
@@ -58,7 +65,7 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
         {value.length} of {PHOTOS_MAX} photos{uploading > 0 ? ` · uploading ${uploading}...` : ""}
       </span>
       {value.length > 0 && (
-        <ul className={styles.picks}>
+        <ul ref={listRef} className={styles.picks}>
           {value.map((url, index) => (
             <li key={url}>
               {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}
@@ -68,7 +75,10 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
                 className="button button-secondary"
                 aria-label={`Remove photo ${index + 1}`}
                 disabled={disabled}
-                onClick={() => onChange(value.filter((other) => other !== url))}
+                onClick={() => {
+                  field.armFocus();
+                  onChange(value.filter((other) => other !== url));
+                }}
               >
                 Remove
               </button>
@@ -77,7 +87,14 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
         </ul>
       )}
       {value.length < PHOTOS_MAX && (
-        <PhotoDropZone labelledBy={field.labelId} errorId={field.errorId} multiple disabled={disabled || uploading > 0} onFiles={pick} />
+        <PhotoDropZone
+          ref={inputRef}
+          labelledBy={field.labelId}
+          errorId={field.errorId}
+          multiple
+          disabled={disabled || uploading > 0}
+          onFiles={pick}
+        />
       )}
       {field.errorMessage}
     </div>

@@ -154,6 +154,10 @@ export function MentionTextarea({ label, value, onChange, onMention, max, error,
           ))}
         </ul>
       )}
+      {/* A textbox cannot say a list opened (no aria-expanded on its role): this status does, once per search. */}
+      <span className="visually-hidden" role="status">
+        {open && `${options.length} ${options.length === 1 ? "couple" : "couples"} to mention: up and down arrows to move, Enter to choose`}
+      </span>
       <span id={counterId} className={over ? "field-hint field-count-over" : "field-hint"}>
         {value.length.toLocaleString("en-US")} / {max.toLocaleString("en-US")} characters
       </span>

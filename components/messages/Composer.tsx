@@ -132,7 +132,14 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
           <span className={styles.replyingText}>
             Replying to <strong>{replyTo.author.firstName}</strong>: {replyTo.body ?? (replyTo.photoUrl ? "Photo" : "")}
           </span>
-          <button type="button" className="button-link" onClick={() => onReplyTo(null)}>
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => {
+              onReplyTo(null);
+              document.getElementById(id)?.focus();
+            }}
+          >
             Cancel reply
           </button>
         </div>
@@ -141,7 +148,15 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
         <div className={styles.preview}>
           {/* eslint-disable-next-line @next/next/no-img-element -- an upload already resized by the server */}
           <img src={photo.url} alt="Photo to send" width={72} height={72} />
-          <button type="button" className="button-link" onClick={() => setPhoto(null)}>
+          {/* The button goes with the photo: the keyboard lands in the message it was part of. */}
+          <button
+            type="button"
+            className="button-link"
+            onClick={() => {
+              setPhoto(null);
+              document.getElementById(id)?.focus();
+            }}
+          >
             Remove photo
           </button>
         </div>

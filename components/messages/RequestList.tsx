@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
 import type { LiveState } from "@/lib/live/client/use-live";
@@ -12,7 +12,7 @@ import { CoupleFace } from "./CoupleFace";
 import styles from "./RequestList.module.css";
 
 /** One request to this couple: who says hello (face first), their note, and 'Accept' or 'Decline'. */
-function RequestCard({ request }: { request: ConnectionRequest }) {
+function RequestCard({ request, onDeclined }: { request: ConnectionRequest; onDeclined(): void }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
@@ -24,7 +24,10 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
     setBusy(true);
     setError(null);
     try {
-      if (!accept) return await declineRequest(request.id);
+      if (!accept) {
+        await declineRequest(request.id);
+        return onDeclined();
+      }
       const answered = await acceptRequest(request.id);
       if (answered.status === "accepted") router.push(`/messages/${encodeURIComponent(answered.conversationId)}`);
       else setWaitingFor(answered.waitingFor);
@@ -79,15 +82,43 @@ function RequestCard({ request }: { request: ConnectionRequest }) {
   );
 }
 
-/** The open requests to this couple, newest first, or what to expect when there are none. */
+/**
+ * The open requests to this couple, newest first, or what to expect when there are none. A
+ * declined request leaves the list with its buttons: the keyboard lands on the next request's
+ * name (the one before when it was the last), or on the words that say none are left.
+ */
 export function RequestList({ state }: { state: LiveState<ConnectionRequest[]> }) {
+  const declined = useRef<{ id: string; next: string | null } | null>(null);
+  const none = useRef<HTMLParagraphElement>(null);
+  const requests = state.status === "ready" ? state.value : null;
+  useEffect(() => {
+    const gone = declined.current;
+    if (!gone || !requests || requests.some((request) => request.id === gone.id)) return;
+    declined.current = null;
+    const next = gone.next ? document.getElementById(`request-${gone.next}`)?.querySelector("a") : null;
+    (next ?? none.current)?.focus();
+  }, [requests]);
+
   if (state.status === "loading") return <p className={styles.empty}>Loading requests...</p>;
   if (state.status === "error") return <Alert tone="error">Could not load your requests. Please try again.</Alert>;
-  if (state.value.length === 0) return <p className={styles.empty}>{INBOX_TEXTS.noRequests}</p>;
+  if (state.value.length === 0)
+    return (
+      <p ref={none} tabIndex={-1} className={styles.empty}>
+        {INBOX_TEXTS.noRequests}
+      </p>
+    );
+  const list = state.value;
+  const nextAfter = (index: number) => (list[index + 1] ?? list[index - 1])?.id ?? null;
   return (
     <ul className={styles.list} aria-label="Requests">
-      {state.value.map((request) => (
-        <RequestCard key={request.id} request={request} />
+      {list.map((request, index) => (
+        <RequestCard
+          key={request.id}
+          request={request}
+          onDeclined={() => {
+            declined.current = { id: request.id, next: nextAfter(index) };
+          }}
+        />
       ))}
     </ul>
   );

@@ -46,7 +46,13 @@ async function publish(page: Page, post: { title: string; body: string; scope: "
   await composer.getByLabel("Topic").selectOption({ label: "Travel" });
   await composer.getByLabel("Your post").fill(post.body);
   if (post.photo) {
-    await composer.getByRole("group", { name: "Photos" }).locator('input[type="file"]').setInputFiles(post.photo);
+    const picker = composer.getByRole("group", { name: "Photos" }).locator('input[type="file"]');
+    await picker.setInputFiles(post.photo);
+    await expect(composer.getByRole("img", { name: "Photo 1" })).toBeVisible();
+    // Removed, its button goes with it: the keyboard lands on the picker, and the photo is picked again.
+    await composer.getByRole("button", { name: "Remove photo 1" }).click();
+    await expect(picker).toBeFocused();
+    await picker.setInputFiles(post.photo);
     await expect(composer.getByRole("img", { name: "Photo 1" })).toBeVisible();
   }
   await composer.getByRole("radio", { name: post.scope }).check();
@@ -118,6 +124,10 @@ test.describe("forum", () => {
     await reply.pressSequentially(`@${a.coupleName.split(" ")[0]}`);
     await expect(reply).toHaveAttribute("aria-controls", /-mentions$/);
     await expect(b.page.getByRole("listbox", { name: "Couples to mention" })).toBeVisible();
+    // A textbox cannot say a list opened: a status says how many are offered and how to choose.
+    await expect(b.page.getByRole("status").filter({ hasText: "to mention" })).toHaveText(
+      /^\d+ couples? to mention: up and down arrows to move/,
+    );
     await b.page.getByRole("option", { name: a.coupleName }).click();
     await expect(reply).toHaveValue(`Count us in @${a.coupleName} `);
     await reply.pressSequentially("see you there!");
@@ -181,6 +191,14 @@ test.describe("forum", () => {
     const threadPath = `/api/forum/posts/${postUrl.split("/").pop()}`;
     await a.page.waitForResponse((response) => new URL(response.url()).pathname === threadPath, { timeout: 20_000 });
     await a.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect(answer).toBeFocused();
+    // A reply B adds while A reads is read out to A (the list itself is silent), and leaves A's focus where it is.
+    await b.page.goto(postUrl);
+    await b.page.getByRole("textbox", { name: "Write a reply" }).fill("And we bring the map.");
+    await b.page.getByRole("button", { name: "Reply", exact: true }).click();
+    await expect(b.page.locator('[id^="reply-"]').filter({ hasText: "And we bring the map." })).toBeVisible();
+    const heard = a.page.getByRole("status").and(a.page.getByTestId("arrivals"));
+    await expect(heard).toContainText(`of ${b.coupleName} replied: And we bring the map.`, { timeout: 20_000 });
     await expect(answer).toBeFocused();
 
     // A reports B's reply, then blocks B.

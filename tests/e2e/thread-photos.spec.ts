@@ -31,6 +31,11 @@ test("a thread ending in photos opens and stays at the bottom, the last caption 
 
   await sara.page.goto(conversation);
   const log = sara.page.getByRole("log", { name: "Messages" });
+  // A photo taken back before sending: the keyboard lands in the message it was part of.
+  await sara.page.locator('input[type="file"]').setInputFiles(await photo("#000000"));
+  await sara.page.getByRole("button", { name: "Remove photo" }).click();
+  await expect(sara.page.getByRole("img", { name: "Photo to send" })).toHaveCount(0);
+  await expect(sara.page.getByRole("textbox", { name: "Message" })).toBeFocused();
   for (const [index, colour] of ["#2d6a4f", "#9d0208", "#1d3557", "#e9c46a"].entries()) {
     await sara.page.locator('input[type="file"]').setInputFiles(await photo(colour));
     await expect(sara.page.getByRole("img", { name: "Photo to send" })).toBeVisible();

@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { axe, PHONE } from "./checks";
+import { newCouple, openProfile, sayHello } from "./support";
+import { INBOX_TEXTS } from "../../lib/messages/display";
+
+/**
+ * Declining a hello, by keyboard: the declined request leaves the list with its buttons, and the
+ * keyboard lands on the next request's name, then on the words that say none are left. The
+ * sender is never told (its profile still says the request was sent). Couples of its own.
+ */
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+
+test("declining hellos one after the other keeps the keyboard in the list, and the sender is not told", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const vera = await newCouple(browser, request, "Vera", PHONE);
+  const nadia = await newCouple(browser, request, "Nadia", PHONE);
+  const olga = await newCouple(browser, request, "Olga", PHONE);
+  for (const [who, note] of [
+    [nadia, "Fancy a hike this weekend?"],
+    [olga, "We cook a mean paella, join us?"],
+  ] as const) {
+    await openProfile(who, vera.coupleName);
+    await sayHello(who, vera.coupleName, note);
+  }
+
+  await vera.page.goto("/messages?tab=requests");
+  await expect(vera.page.getByRole("tab", { name: "Requests (2)" })).toBeVisible();
+  const requests = vera.page.getByRole("list", { name: "Requests" });
+  // Newest first: Olga's, then Nadia's.
+  await expect(requests.getByRole("article")).toHaveCount(2);
+  await expect(requests.getByRole("article").first()).toHaveAccessibleName(olga.coupleName);
+  await requests.getByRole("article", { name: olga.coupleName }).getByRole("button", { name: "Decline" }).press("Enter");
+  await expect(vera.page.getByRole("tab", { name: "Requests (1)" })).toBeVisible();
+  await expect(requests.getByRole("link", { name: nadia.coupleName })).toBeFocused();
+
+  await requests.getByRole("article", { name: nadia.coupleName }).getByRole("button", { name: "Decline" }).press("Enter");
+  await expect(vera.page.getByRole("tab", { name: "Requests (0)" })).toBeVisible();
+  await expect(vera.page.getByText(INBOX_TEXTS.noRequests)).toBeFocused();
+  await axe(vera.page);
+
+  // Nadia is not told: her side still reads as sent.
+  await openProfile(nadia, vera.coupleName);
+  await expect(nadia.page.getByText("Request sent", { exact: true }).first()).toBeVisible();
+});
