@@ -437,6 +437,30 @@ describe("Web Push: devices", () => {
     expect(await endpointAllowed("https://127.0.0.1:4443/push", true)).toBe(true);
   });
 
+  it("lets none of a person's waiting pushes reach the next person who turns push on in the same browser", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    await talk.send(conversationId, { body: "Our secret plan" }, one.a.headers);
+    const db = await getDb();
+    const waiting = () =>
+      db
+        .select({ id: pushOutbox.id })
+        .from(pushOutbox)
+        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+        .where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    expect(await waiting()).toHaveLength(1);
+    // Someone else signs in on that browser and turns push on: the browser keeps its endpoint.
+    const next = await messagingCouple();
+    const answer = await call(subscribeRoute, "POST", "/api/push/subscriptions", {
+      body: { endpoint: phone.endpoint, keys: phone.keys },
+      headers: { ...next.a.headers, "user-agent": CHROME_ON_ANDROID },
+    });
+    expect(answer.status).toBe(201);
+    expect(await waiting()).toEqual([]);
+    expect(await deliver()).toMatchObject({ sent: 0 });
+    expect(to(phone)).toEqual([]);
+  });
+
   it("stops a device's pushes when it signs out, and removes every device with the account", async () => {
     const { one, two, conversationId } = await connected();
     const phone = await deviceOf(two.a);

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, ne, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
 import { conversations, pushSettings, pushSubscriptions } from "@/db/schema";
@@ -44,6 +44,9 @@ export async function subscribe(db: Db, who: { userId: string; sessionId: string
       auth: input.keys.auth,
       label: describeDevice(who.userAgent).slice(0, 60),
     };
+    // A browser keeps its endpoint across accounts: someone else's device there goes, with the
+    // pushes still waiting for them (their words must not reach the next person on it).
+    await tx.delete(pushSubscriptions).where(and(eq(pushSubscriptions.endpoint, input.endpoint), ne(pushSubscriptions.userId, who.userId)));
     const [row] = await tx
       .insert(pushSubscriptions)
       .values(values)
