@@ -275,8 +275,9 @@ export const reports = pgTable(
 );
 
 /**
- * A photo uploaded through `POST /api/forum/photos`, recorded with its uploader so a post may
- * only show its author's own uploads (never another person's, never an outside URL).
+ * A photo uploaded through `POST /api/forum/photos` and not yet on a post, recorded with its
+ * uploader so a post may only show its author's own uploads (never another person's, never an
+ * outside URL); the post that shows it claims it (the row goes: lib/forum/photos.ts).
  */
 export const forumPhotos = pgTable(
   "forum_photos",
@@ -287,7 +288,11 @@ export const forumPhotos = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [index("forum_photos_owner_idx").on(t.ownerUserId)],
+  (t) => [
+    index("forum_photos_owner_idx").on(t.ownerUserId),
+    // The due work's sweep of uploads no post claimed (lib/forum/photos.ts), oldest first.
+    index("forum_photos_created_idx").on(t.createdAt),
+  ],
 );
 
 /**

@@ -187,7 +187,11 @@ export const messagePhotos = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [index("message_photos_owner_idx").on(t.ownerUserId)],
+  (t) => [
+    index("message_photos_owner_idx").on(t.ownerUserId),
+    // The due work's sweep of photos never sent (lib/messages/photos.ts), oldest first.
+    index("message_photos_created_idx").on(t.createdAt),
+  ],
 );
 
 /**

@@ -5,7 +5,6 @@ import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
 import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
 import { createNotifications, upsertGroupedNotification } from "@/lib/notifications/service";
@@ -22,6 +21,7 @@ import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName,
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
 import { countTopReaction, uncountTopReaction } from "./top";
+import { claimForumPhotos, dropPostPhotos, forumPhotoKeys } from "./photos";
 
 /** Notification texts are short: the bell shows a line or two. */
 const SNIPPET_LENGTH = 140;
@@ -50,17 +50,6 @@ async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[]
   const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
   if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
   return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
-}
-
-/** A post's photos must be the author's own uploads through `POST /api/forum/photos`. */
-async function assertOwnPhotos(db: Db, actor: ActingCouple, urls: readonly string[]): Promise<void> {
-  if (urls.length === 0) return;
-  const rows = await db
-    .select({ url: forumPhotos.url })
-    .from(forumPhotos)
-    .where(and(inArray(forumPhotos.url, [...urls]), eq(forumPhotos.ownerUserId, actor.userId)));
-  if (rows.length !== urls.length)
-    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
 }
 
 /** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
@@ -131,7 +120,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
   const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
-    await assertOwnPhotos(tx, actor, input.photos);
+    await claimForumPhotos(tx, actor.userId, input.photos);
     const mentions = await validMentions(tx, actor, input.mentions);
     // Checked and written one at a time per author: the same words from two tabs at one instant post once.
     await oneAtATime(tx, `forum-post:${actor.userId}`);
@@ -173,9 +162,9 @@ async function ownLivePost(db: Db, actor: ActingCouple, postId: string) {
 export async function patchPost(db: Db, actor: ActingCouple, postId: string, patch: PatchPostInput): Promise<ForumPostDetail> {
   // A restricted couple neither posts nor rewrites what it posted.
   await assertNotRestricted(db, actor.coupleId);
-  await transaction(db, async (tx) => {
+  const dropped = await transaction(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
-    if (patch.photos) await assertOwnPhotos(tx, actor, patch.photos);
+    if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, row.photos);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
     const { mentions: _mentions, ...fields } = patch;
     await tx
@@ -186,19 +175,24 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       const added = await replaceMentions(tx, postId, null, mentions);
       await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(postId, null, patch.title ?? row.title)));
     }
+    // The photos edited out go, files and all (lib/forum/photos.ts).
+    return patch.photos ? forumPhotoKeys(row.photos.filter((url) => !patch.photos!.includes(url))) : [];
   });
+  await deleteImages(dropped);
   return readPost(db, actor, postId);
 }
 
 /** `DELETE /api/forum/posts/{id}`: the author deletes; with replies the thread stays under "This post was deleted". */
 export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
-  await transaction(db, async (tx) => {
+  const dropped = await transaction(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
     await tx
       .update(forumPosts)
       .set({ deletedAt: sql`now()` })
       .where(eq(forumPosts.id, postId));
+    return dropPostPhotos(tx, postId);
   });
+  await deleteImages(dropped);
 }
 
 /* ---------- Replies ---------- */

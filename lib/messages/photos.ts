@@ -1,7 +1,9 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
+import { STAGED_PHOTO_HOURS } from "@/lib/images/rules";
+import { deleteImages } from "@/lib/images/store";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { isPrivateKey, isStorageKey } from "@/lib/storage";
 import { ofCouple } from "./access";
@@ -41,4 +43,32 @@ export async function mayViewMessagePhoto(db: Db, member: Pick<ActingCouple, "us
     .where(and(eq(messagePhotos.url, url), eq(messagePhotos.ownerUserId, member.userId)))
     .limit(1);
   return Boolean(pending);
+}
+
+/** Uploads swept per run at most. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Removes photos uploaded for a message that was never sent within STAGED_PHOTO_HOURS, with their
+ * files (the due work's run): sending claims an upload (its row goes), so what is left was dropped.
+ */
+export async function sweepUnsentMessagePhotos(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000);
+  const swept = await db
+    .delete(messagePhotos)
+    .where(
+      inArray(
+        messagePhotos.url,
+        db
+          .select({ url: messagePhotos.url })
+          .from(messagePhotos)
+          .where(lt(messagePhotos.createdAt, before))
+          .orderBy(messagePhotos.createdAt)
+          .limit(SWEEP_BATCH)
+          .for("update", { skipLocked: true }),
+      ),
+    )
+    .returning({ url: messagePhotos.url });
+  await deleteImages(swept.flatMap((row) => messagePhotoKey(row.url) ?? []));
+  return swept.length;
 }

@@ -1,8 +1,9 @@
 import "server-only";
+import { forumSafety } from "@/lib/forum/safety";
 import { messagesSafety } from "@/lib/messages/safety";
 import { notificationsSafety } from "@/lib/notifications/moderation";
 import { plansSafety } from "@/lib/plans/safety";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 
 /** The features that react to a block or a moderator's decision (lib/safety/reactions.ts): one line each. */
-export const SAFETY_REACTIONS: readonly SafetyReactions[] = [messagesSafety, notificationsSafety, plansSafety];
+export const SAFETY_REACTIONS: readonly SafetyReactions[] = [forumSafety, messagesSafety, notificationsSafety, plansSafety];

@@ -5,6 +5,8 @@ import { transaction } from "@/db/transaction";
 import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail } from "@/lib/mail/outbox";
+import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
+import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
@@ -12,7 +14,8 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
- * and any a request could not send after its commit), and trimming the live history. Serverless instances
+ * and any a request could not send after its commit), trimming the live history, and sweeping
+ * photos uploaded ahead that nothing used. Serverless instances
  * have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
@@ -27,7 +30,7 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Rows trimmed per run at most, so one run stays short; the next run goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number };
+export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number; swept: number };
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
@@ -59,7 +62,9 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   await deliverEmails(db, emailIds);
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work.
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent };
+  // Photos uploaded ahead that nothing used (SKIP LOCKED: runs share the work).
+  const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now));
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -131,6 +131,7 @@ describe("POST /api/cron/due", () => {
         reminded: expect.any(Number),
         pruned: expect.any(Number),
         pushed: expect.any(Number),
+        swept: expect.any(Number),
       });
     }
   });

@@ -5,12 +5,14 @@ import { describe, expect, it } from "vitest";
 import { GET as blocksRoute } from "@/app/api/blocks/route";
 import { DELETE as unblockRoute, PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { POST as photosRoute } from "@/app/api/forum/photos/route";
+import { GET as imageRoute } from "@/app/api/images/[...key]/route";
 import { GET as nearbyRoute } from "@/app/api/locations/nearby/route";
 import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]/route";
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { couples, notifications, users } from "@/db/schema";
+import { couples, forumPhotos, notifications, users } from "@/db/schema";
+import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
@@ -231,6 +233,64 @@ describe("POST /api/forum/photos", () => {
     expect(stolen.status).toBe(400);
     expect(stolen.json.error.fields.photos).toBe("Please upload the photo here: links to images elsewhere are not accepted");
     expect((await forum.create(postBody({ photos: [url, url, url, url, "/a", "/b"] }), us.a.headers)).status).toBe(400);
+  });
+
+  const photo = async (h: Headers) => {
+    const jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#669933" } })
+      .jpeg()
+      .toBuffer();
+    return (await upload(h, new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" }))).json.data.url as string;
+  };
+  /** What anyone holding the URL gets: the image route's status. */
+  const served = async (url: string) => {
+    const prefix = "/api/images/";
+    const request = new NextRequest(new URL(url, "http://localhost:3000"));
+    const response = await imageRoute(request, { params: Promise.resolve({ key: url.slice(prefix.length).split("/") }) });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  it("takes a photo's file down once no post shows it: edited out, the post deleted, or removed by a moderator", async () => {
+    const us = await forumCouple();
+    const reader = await forumCouple();
+    const admin = await makeAdmin(await forumCouple());
+    const [kept, editedOut, ofDeleted, ofRemoved] = [
+      await photo(us.a.headers),
+      await photo(us.a.headers),
+      await photo(us.a.headers),
+      await photo(us.a.headers),
+    ];
+    const edited = (await forum.create(postBody({ photos: [kept, editedOut] }), us.a.headers)).json.data;
+    // A photo a post shows is claimed: no second post shows it.
+    expect((await forum.create(postBody({ photos: [kept] }), us.a.headers)).status).toBe(400);
+    const patched = await forum.patch(edited.id, { photos: [kept] }, us.a.headers);
+    expect(patched.status).toBe(200);
+    expect(patched.json.data.photos).toEqual([kept]);
+    expect([await served(kept), await served(editedOut)]).toEqual([200, 404]);
+    // One edited out cannot come back: it is gone.
+    expect((await forum.patch(edited.id, { photos: [kept, editedOut] }, us.a.headers)).status).toBe(400);
+
+    const deleted = (await forum.create(postBody({ photos: [ofDeleted] }), us.a.headers)).json.data;
+    await forum.reply(deleted.id, { body: "Lovely view" }, reader.a.headers);
+    expect((await forum.remove(deleted.id, us.a.headers)).status).toBe(200);
+    expect(await served(ofDeleted)).toBe(404);
+
+    const removed = (await forum.create(postBody({ photos: [ofRemoved] }), us.a.headers)).json.data;
+    const filed = (await report({ targetType: "post", targetId: removed.id, reason: "inappropriate" }, reader.a.headers)).json.data;
+    expect((await resolve(filed.id, "remove", admin)).status).toBe(200);
+    expect(await served(ofRemoved)).toBe(404);
+    expect(await served(kept)).toBe(200);
+  });
+
+  it("sweeps an upload no post claimed within a day, file and all", async () => {
+    const us = await forumCouple();
+    const [unused, used] = [await photo(us.a.headers), await photo(us.a.headers)];
+    await forum.create(postBody({ photos: [used] }), us.a.headers);
+    const db = await getDb();
+    const dayLater = new Date(Date.now() + 25 * 3_600_000);
+    expect((await runDueWork(db, dayLater)).swept).toBeGreaterThanOrEqual(1);
+    expect([await served(unused), await served(used)]).toEqual([404, 200]);
+    expect(await db.select().from(forumPhotos).where(eq(forumPhotos.url, unused))).toEqual([]);
   });
 
   it("refuses a missing photo or a file that is not an image (400)", async () => {

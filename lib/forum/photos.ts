@@ -1,0 +1,69 @@
+import "server-only";
+import { and, eq, inArray, lt } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { forumPhotos, forumPosts } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { storedImageKey } from "@/lib/images/lifecycle";
+import { IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_HOURS } from "@/lib/images/rules";
+import { deleteImages } from "@/lib/images/store";
+
+/*
+ * A forum photo's life: uploaded ahead (`POST /api/forum/photos`, a `forum_photos` row naming its
+ * uploader), claimed by the post that shows it (the row goes), and deleted with its file when the
+ * post no longer shows it: edited out, the post deleted or removed by a moderator. An upload no
+ * post claimed within STAGED_PHOTO_HOURS is swept, file and all: the URL of a photo taken down
+ * stops answering, and uploads are no image host.
+ */
+
+/** Uploads swept per run at most. */
+const SWEEP_BATCH = 100;
+
+const refused = () => new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+
+/**
+ * A post's photos must be its author's own uploads not yet on a post, or photos the post shows
+ * already (`shown`): the new ones are claimed, in the caller's transaction.
+ */
+export async function claimForumPhotos(tx: Db, ownerUserId: string, urls: readonly string[], shown: readonly string[] = []): Promise<void> {
+  const added = urls.filter((url) => !shown.includes(url));
+  if (added.length === 0) return;
+  if (new Set(added).size !== added.length) throw refused();
+  const claimed = await tx
+    .delete(forumPhotos)
+    .where(and(inArray(forumPhotos.url, added), eq(forumPhotos.ownerUserId, ownerUserId)))
+    .returning({ url: forumPhotos.url });
+  if (claimed.length !== added.length) throw refused();
+}
+
+/** The storage keys of photos a post showed and shows no more, to delete once the change commits. */
+export const forumPhotoKeys = (urls: readonly string[]): string[] => urls.flatMap((url) => storedImageKey(url) ?? []);
+
+/** Takes every photo off a post (deleted, or removed by a moderator): the keys of their files, to delete after the commit. */
+export async function dropPostPhotos(tx: Db, postId: string): Promise<string[]> {
+  const [before] = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.id, postId)).for("update");
+  if (!before || before.photos.length === 0) return [];
+  await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.id, postId));
+  return forumPhotoKeys(before.photos);
+}
+
+/** Removes uploads no post claimed within STAGED_PHOTO_HOURS, with their files (the due work's run). */
+export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000);
+  const swept = await db
+    .delete(forumPhotos)
+    .where(
+      inArray(
+        forumPhotos.url,
+        db
+          .select({ url: forumPhotos.url })
+          .from(forumPhotos)
+          .where(lt(forumPhotos.createdAt, before))
+          .orderBy(forumPhotos.createdAt)
+          .limit(SWEEP_BATCH)
+          .for("update", { skipLocked: true }),
+      ),
+    )
+    .returning({ url: forumPhotos.url });
+  await deleteImages(forumPhotoKeys(swept.map((row) => row.url)));
+  return swept.length;
+}
