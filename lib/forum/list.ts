@@ -15,7 +15,7 @@ import { FORUM_MESSAGES, type ListPostsQuery } from "./schemas";
 import { keepTopWindowFresh } from "./top";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { searchPage } from "./search";
-import { boundingBox, distanceFrom, locationRequired, userCouplePlace } from "./local";
+import { boundingBox, distanceFrom, locationRequired, placeShownTo, userCouplePlace } from "./local";
 import { postColumns, shapePost, type ForumMention, type ForumPost } from "./projections";
 
 /** Who reads a list: the couple is found from the person in the list's own statement. */
@@ -183,6 +183,8 @@ async function readList(db: Db, reader: Reader, query: ListPostsQuery, only: { c
       tsQuery ? sql`${forumPosts.searchVector} @@ ${tsQuery}` : undefined,
       notBlockedBetween(viewerCouple, forumPosts.coupleId),
       centre ? boundingBox(centre, query.radius) : undefined,
+      // A couple that hid its place, or itself, takes its local posts' place with it.
+      query.scope === "local" ? placeShownTo(viewerCouple) : undefined,
       distance ? sql`${distance} <= ${query.radius}` : undefined,
       // Top lists posts with reactions in the window only: a post nobody reacted to is not "top".
       order === "top" ? gt(forumPosts.topScore, 0) : undefined,

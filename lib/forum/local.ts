@@ -1,13 +1,15 @@
 import "server-only";
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { alias, QueryBuilder } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
-import { forumPosts, locations } from "@/db/schema";
+import { couples, forumPosts, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser } from "@/lib/safety/blocks";
+import { seenByViewer } from "@/lib/safety/visibility";
 import { FORUM_TEXTS } from "./rules";
-import { cityLevelPlace, type ForumPlace } from "./place";
+import { cityLevelPlace, LEVELS_WITH_A_PLACE, type ForumPlace } from "./place";
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -33,6 +35,28 @@ export async function userCouplePlace(db: Db, userId: string): Promise<ForumPlac
   const [row] = await placeOfUsersCouple(db).execute({ userId });
   return row ? cityLevelPlace(row) : null;
 }
+
+const placeCouple = alias(couples, "place_couple");
+
+/**
+ * SQL over `forum_posts`: whether a local post's place is still shown to the viewer's couple. A
+ * post carries the place its couple showed when it was posted; once the couple hides its place
+ * (or shows only its country), or itself (hidden, suspended), the viewer may see the place no
+ * more: the post leaves the local lists and shows neither place nor distance. Its own couple
+ * always sees it.
+ */
+export const placeShownTo = (viewerCouple: string | SQL): SQL<boolean> =>
+  sql<boolean>`(${forumPosts.coupleId} = ${viewerCouple} or exists (${new QueryBuilder()
+    .select({ one: sql`1` })
+    .from(placeCouple)
+    .innerJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, placeCouple.id)))
+    .where(
+      and(
+        eq(placeCouple.id, forumPosts.coupleId),
+        seenByViewer(viewerCouple, placeCouple),
+        inArray(locations.privacyLevel, [...LEVELS_WITH_A_PLACE]),
+      ),
+    )}))`;
 
 export const locationRequired = () => new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
 

@@ -2,6 +2,7 @@ import "server-only";
 import { eq, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeName } from "@/lib/locations/place-name";
+import { placeShownTo } from "./local";
 import { couples, forumPosts, users } from "@/db/schema";
 import { seenByViewer } from "@/lib/safety/visibility";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
@@ -99,6 +100,7 @@ export const postColumns = (viewerCouple: string | SQL) => ({
   scope: forumPosts.scope,
   photos: forumPosts.photos,
   place: forumPosts.place,
+  placeShown: placeShownTo(viewerCouple),
   latitude: forumPosts.latitude,
   longitude: forumPosts.longitude,
   replyCount: forumPosts.replyCount,
@@ -155,8 +157,8 @@ export function shapePost(
     scope: row.scope,
     photos: blank ? [] : row.photos,
     author: author(row),
-    place: row.place === null ? null : placeName(row.place),
-    distanceBand: extras.distanceKm == null ? null : distanceBand(extras.distanceKm),
+    place: row.place === null || !row.placeShown ? null : placeName(row.place),
+    distanceBand: extras.distanceKm == null || !row.placeShown ? null : distanceBand(extras.distanceKm),
     replyCount: row.replyCount,
     reactions: extras.reactions,
     myReactions: extras.myReactions,

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as topicsRoute } from "@/app/api/forum/topics/route";
 import { getDb } from "@/db/client";
-import { forumPosts } from "@/db/schema";
+import { couples, forumPosts, locations } from "@/db/schema";
 import { call, createUser, browserSession } from "../support/api";
 import { forum, forumCouple, LISBON, PORTO, postBody, seedPosts, SINTRA } from "../support/forum";
 import { whileHeld } from "../support/lock-race";
@@ -300,6 +300,33 @@ describe("GET /api/forum/posts", () => {
     const asked = await forum.list("?scope=local", nowhere.a.headers);
     expect(asked.status).toBe(409);
     expect(asked.json.error.code).toBe("LOCATION_REQUIRED");
+  });
+
+  it("takes a local post's place away with its couple's: hidden place, country only, or a hidden couple; back when shown again", async () => {
+    const lisbon = await forumCouple({ place: LISBON });
+    const sintra = await forumCouple({ place: SINTRA });
+    const local = (await forum.create(postBody({ scope: "local", title: `Market ${Date.now()}` }), lisbon.a.headers)).json.data;
+    const db = await getDb();
+    const listed = async () => (await forum.list("?scope=local", sintra.a.headers)).json.data.some((p: Post) => p.id === local.id);
+    const seen = async (who: typeof sintra) => (await forum.thread(local.id, who.a.headers)).json.data.post;
+    const level = (privacyLevel: "city" | "country" | "hidden") =>
+      db
+        .update(locations)
+        .set({ privacyLevel })
+        .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, lisbon.coupleId)));
+    expect(await listed()).toBe(true);
+    for (const privacyLevel of ["hidden", "country"] as const) {
+      await level(privacyLevel);
+      expect(await listed()).toBe(false);
+      expect(await seen(sintra)).toMatchObject({ place: null, distanceBand: null });
+      // Its own couple still sees where it posted.
+      expect((await seen(lisbon)).place).toBe("Lisbon, Portugal");
+    }
+    await level("city");
+    expect(await listed()).toBe(true);
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, lisbon.coupleId));
+    expect(await listed()).toBe(false);
+    expect(await seen(sintra)).toMatchObject({ place: null, distanceBand: null });
   });
 
   it("pages the local Nearest list by a cursor that carries no distance (the server measures the last post again)", async () => {
