@@ -12,7 +12,7 @@ import { emailSchema } from "@/lib/auth/schemas";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { passwordResetSchema, verifyEmailSchema } from "@/lib/auth/schemas";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
-import { action } from "@/lib/http/action";
+import { action, formArgument } from "@/lib/http/action";
 import type { ActionResult } from "@/lib/http/action-result";
 import { clientAddress } from "@/lib/http/client-address";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
@@ -62,11 +62,15 @@ function fromOfLoginPage(referer: string | null): string {
 export const signInAction: (previous: SignInState, form: FormData) => Promise<SignInState> = action(
   {
     access: "public",
-    input: async (_previous: SignInState, form: FormData) => ({
-      email: normalizeEmail(String(form.get("email") ?? "")),
-      password: String(form.get("password") ?? ""),
-      from: String(form.get("from") ?? "") || fromOfLoginPage((await headers()).get("referer")),
-    }),
+    input: async (_previous: SignInState, sent: FormData) => {
+      const form = formArgument(sent);
+      return {
+        email: normalizeEmail(String(form.get("email") ?? "")),
+        password: String(form.get("password") ?? ""),
+        // Where to go after: a path (postAuthDestination keeps only a safe one), at most as long as the Referer's.
+        from: String(form.get("from") ?? "").slice(0, 500) || fromOfLoginPage((await headers()).get("referer")),
+      };
+    },
   },
   async ({ db, input: { email, password, from } }) => {
     try {

@@ -5,6 +5,7 @@ import { auth } from "@/lib/auth/auth";
 import { requireActionUserId } from "@/lib/auth/current-session";
 import { assertAccess, NOTHING_GRANTED, type Access, type CallerFor, type CoupleFor, type Granted, type ModeratorFor } from "./access";
 import { actionFailure, type ActionResult } from "./action-result";
+import { AppError } from "@/lib/errors";
 
 /** A server action's caller: the browser session's account. */
 export type ActionCaller = { userId: string };
@@ -62,4 +63,13 @@ export function action<A extends Access, T extends object, Args extends unknown[
       return actionFailure(error, options.failure);
     }
   };
+}
+
+/**
+ * A form action's argument as the form it must be: a hand-made call that sent anything else is
+ * answered as a refused form (400), not as a failure of ours.
+ */
+export function formArgument(value: unknown): FormData {
+  if (value instanceof FormData) return value;
+  throw new AppError("VALIDATION_ERROR", "The form could not be read. Please try again.");
 }

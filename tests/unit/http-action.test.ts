@@ -15,7 +15,7 @@ vi.mock("@/lib/auth/users", () => ({
 }));
 vi.mock("@/db/client", () => ({ getDb: async () => ({}) }));
 
-const { action } = await import("@/lib/http/action");
+const { action, formArgument } = await import("@/lib/http/action");
 
 afterEach(() => {
   auth.mockReset();
@@ -84,5 +84,17 @@ describe("action(): answers", () => {
   it("lets Next.js's redirect through", async () => {
     const go = action({ access: "public" }, async () => redirect("/dashboard"));
     await expect(go()).rejects.toMatchObject({ digest: expect.stringContaining("NEXT_REDIRECT") });
+  });
+});
+
+describe("formArgument", () => {
+  it("refuses a form action called with anything but a form as a refused form, not our failure", async () => {
+    const signIn = action({ access: "public", input: (sent: FormData) => String(formArgument(sent).get("email")) }, async ({ input }) => ({
+      email: input,
+    }));
+    const form = new FormData();
+    form.set("email", "ada@example.com");
+    await expect(signIn(form)).resolves.toEqual({ ok: true, email: "ada@example.com" });
+    await expect(signIn("email=ada" as unknown as FormData)).resolves.toMatchObject({ ok: false, code: "VALIDATION_ERROR" });
   });
 });

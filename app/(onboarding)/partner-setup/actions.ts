@@ -2,7 +2,7 @@
 
 import { headers } from "next/headers";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
-import { action } from "@/lib/http/action";
+import { action, formArgument } from "@/lib/http/action";
 import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { uploadedImageBytes } from "@/lib/images/upload";
@@ -11,7 +11,8 @@ import { MESSAGES } from "@/lib/invitations/rules";
 import { partnerSetupSchema } from "@/lib/invitations/schemas";
 
 /** The form's fields, then its optional photo (checked as an image upload). */
-async function readPartnerSetup(form: FormData) {
+async function readPartnerSetup(sent: FormData) {
+  const form = formArgument(sent);
   const field = (name: string) => form.get(name) ?? undefined;
   const fields = parseWith(partnerSetupSchema, {
     firstName: field("firstName"),
