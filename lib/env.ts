@@ -115,7 +115,10 @@ export function configurationProblem(source: Record<string, string | undefined> 
   if (missing.length) return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too.`;
   // A function instance has no lasting disk and no embedded database worth keeping.
   if (isServerless(e)) {
-    const s3 = (["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter((name) => !e[name]);
+    // Private images (a conversation's photos, verification selfies) need a bucket nothing public reads.
+    const s3 = (["S3_BUCKET", "S3_PRIVATE_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter(
+      (name) => !e[name] || (name === "S3_PRIVATE_BUCKET" && e[name] === e.S3_BUCKET),
+    );
     const needed = [...(e.DATABASE_URL ? [] : ["DATABASE_URL"]), ...s3];
     if (needed.length)
       return `Invalid configuration: serverless mode (${e.VERCEL ? "VERCEL" : "SERVERLESS=1"}) keeps nothing on local disk; set ${needed.join(", ")}.`;

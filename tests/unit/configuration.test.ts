@@ -30,17 +30,27 @@ describe("configurationProblem (checked at start-up)", () => {
 
   it("refuses serverless mode without a database and S3 storage, naming in one line what to set", () => {
     const base = { NODE_ENV: "production", AUTH_SECRET: SECRET };
-    const s3 = { S3_BUCKET: "photos", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "key", S3_PUBLIC_URL: "https://img.example" };
+    const s3 = {
+      S3_BUCKET: "photos",
+      S3_PRIVATE_BUCKET: "photos-private",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "key",
+      S3_PUBLIC_URL: "https://img.example",
+    };
     expect(configurationProblem({ ...base, VERCEL: "1" })).toBe(
-      "Invalid configuration: serverless mode (VERCEL) keeps nothing on local disk; set DATABASE_URL, S3_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL.",
+      "Invalid configuration: serverless mode (VERCEL) keeps nothing on local disk; set DATABASE_URL, S3_BUCKET, S3_PRIVATE_BUCKET, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL.",
     );
     expect(configurationProblem({ ...base, SERVERLESS: "1", ...s3 })).toBe(
       "Invalid configuration: serverless mode (SERVERLESS=1) keeps nothing on local disk; set DATABASE_URL.",
     );
     expect(configurationProblem({ ...base, SERVERLESS: "1", DATABASE_URL: "postgres://db/app" })).toMatch(
-      /set S3_BUCKET, S3_ACCESS_KEY_ID/,
+      /set S3_BUCKET, S3_PRIVATE_BUCKET, S3_ACCESS_KEY_ID/,
     );
     expect(configurationProblem({ ...base, VERCEL: "1", DATABASE_URL: "postgres://db/app", ...s3 })).toBeNull();
+    // Private images never share the public bucket there.
+    expect(configurationProblem({ ...base, VERCEL: "1", DATABASE_URL: "postgres://db/app", ...s3, S3_PRIVATE_BUCKET: "photos" })).toBe(
+      "Invalid configuration: serverless mode (VERCEL) keeps nothing on local disk; set S3_PRIVATE_BUCKET.",
+    );
     // Not serverless: PGlite and local disk are the defaults.
     expect(configurationProblem(base)).toBeNull();
   });
