@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isOneLine, UNSAFE_TEXT } from "./text-rules";
 
-export { CONTROL_CHARACTER, isOneLine, UNSAFE_TEXT } from "./text-rules";
+export { CONTROL_CHARACTER, hasVisibleText, isOneLine, UNSAFE_TEXT } from "./text-rules";
 
 export const NOTHING_TO_UPDATE_MESSAGE = "Nothing to update";
 
@@ -43,12 +43,14 @@ export const boundedString = (max: number, tooLong?: string, error: string | und
   z.string({ error }).max(max, { message: tooLong, abort: true });
 
 /**
- * Text measured after trimming, as a person sees it, with the raw length checked first as above:
+ * Text measured after trimming (and in NFC), as a person sees it, with the raw length checked first as above:
  * white space around the text is forgiven up to the limit again, never more.
  */
 export const trimmedString = (max: number, tooLong?: string, error: string | undefined = tooLong) =>
   boundedString(2 * max, tooLong, error)
     .trim()
+    // One spelling of each letter ("é" typed as one character or as e and its accent), so two names or addresses that read the same are the same.
+    .normalize("NFC")
     .max(max, { message: tooLong, abort: true });
 
 /** Required one-line text; `notAllowed` is the message for control characters (see oneLine). */

@@ -18,7 +18,8 @@ export const SPECIAL_CHARACTERS = `!@#$%^&*(),.?":{}|<>`;
 const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
 
 /** E-mail addresses are compared lower-cased and trimmed, everywhere. */
-export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+/** An address in its one spelling: trimmed, NFC (an accent typed either way is one address), lower case. */
+export const normalizeEmail = (email: string): string => email.trim().normalize("NFC").toLowerCase();
 
 /** The longest address SMTP carries (RFC 5321's path limit less its brackets). */
 export const EMAIL_MAX = 254;

@@ -1,17 +1,16 @@
 /** The connection API's inputs (README "Messages"): pure and browser-safe, the dialog's resolver shares them. */
 import { z } from "zod";
-import { multiLine, uuidField } from "@/lib/fields";
+import { hasVisibleText, multiLine, trimmedString, uuidField } from "@/lib/fields";
 import { CONNECTION_TEXTS, NOTE_MAX } from "./rules";
 
 /** Multi-line text: a form's "\r\n" becomes "\n", the ends are trimmed; length is checked before the characters. */
 export const noteField = z.preprocess(
-  (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+  // "\r\n" at most halves a text: longer than twice the limit cannot fit and is not rewritten (length before pattern).
+  (value) => (typeof value === "string" && value.length <= 2 * NOTE_MAX ? value.replace(/\r\n?/g, "\n") : value),
   multiLine(
-    z
-      .string({ error: CONNECTION_TEXTS.noteRequired })
-      .trim()
+    trimmedString(NOTE_MAX, CONNECTION_TEXTS.noteTooLong, CONNECTION_TEXTS.noteRequired)
       .min(1, CONNECTION_TEXTS.noteRequired)
-      .max(NOTE_MAX, CONNECTION_TEXTS.noteTooLong),
+      .refine(hasVisibleText, CONNECTION_TEXTS.noteRequired),
     CONNECTION_TEXTS.noteNotAllowed,
   ),
 );

@@ -5,7 +5,7 @@
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { trimmedString, CONTROL_CHARACTER, uuidField } from "@/lib/fields";
+import { trimmedString, CONTROL_CHARACTER, hasVisibleText, uuidField } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -97,6 +97,7 @@ const multiLineText = (min: number, max: number, m: { required: string; tooLong:
     (value) => (typeof value === "string" && value.length <= 2 * max ? value.replace(/\r\n?/g, "\n") : value),
     trimmedString(max, m.tooLong, m.required)
       .min(min, m.required)
+      .refine(hasVisibleText, m.required)
       .refine((text) => !CONTROL_CHARACTER.test(text.replace(/[\n\t]/g, "")), FORUM_MESSAGES.textControl),
   );
 

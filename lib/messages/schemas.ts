@@ -1,7 +1,7 @@
 /** The messaging API's inputs (README "Messages"): pure and browser-safe, the composer's resolver shares them. */
 import { z } from "zod";
 import { REACTION_KINDS } from "@/db/schema/forum-values";
-import { multiLine, uuidField } from "@/lib/fields";
+import { hasVisibleText, multiLine, trimmedString, uuidField } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { IMAGE_URL_MAX } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -9,9 +9,12 @@ import { BODY_MAX, MESSAGE_TEXTS, THREAD_PAGE_DEFAULT, THREAD_PAGE_MAX } from ".
 
 /** Line breaks kept ("\r\n" from a form becomes "\n"), the ends trimmed, length checked before the characters. */
 const bodyField = z.preprocess(
-  (value) => (typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+  // "\r\n" at most halves a text: longer than twice the limit cannot fit and is not rewritten (length before pattern).
+  (value) => (typeof value === "string" && value.length <= 2 * BODY_MAX ? value.replace(/\r\n?/g, "\n") : value),
   multiLine(
-    z.string({ error: MESSAGE_TEXTS.bodyRequired }).trim().min(1, MESSAGE_TEXTS.bodyRequired).max(BODY_MAX, MESSAGE_TEXTS.bodyTooLong),
+    trimmedString(BODY_MAX, MESSAGE_TEXTS.bodyTooLong, MESSAGE_TEXTS.bodyRequired)
+      .min(1, MESSAGE_TEXTS.bodyRequired)
+      .refine(hasVisibleText, MESSAGE_TEXTS.bodyRequired),
     MESSAGE_TEXTS.bodyNotAllowed,
   ),
 );
