@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { LiveViewer } from "@/components/layout/LiveViewer";
 import { NavBar } from "@/components/layout/NavBar";
 import { RestrictionProvider } from "@/components/moderation/RestrictionContext";
 import { RestrictionNotice, WarningNotice } from "@/components/moderation/StandingNotices";
@@ -9,12 +10,14 @@ import { requireCompleteProfile } from "@/lib/auth/current-session";
  * Pages that need a complete profile, under the signed-in navigation bar. No loading.tsx here:
  * under a Suspense boundary the 200 is sent before a page runs, so notFound() could not answer 404.
  * A moderators' warning not yet read comes before anything else; a restriction says why and
- * until when above every page (both read with the session: lib/safety/notices.ts).
+ * until when above every page (both read with the session: lib/safety/notices.ts). The live stream
+ * is the person's the pages were rendered for (LiveViewer).
  */
 export default async function AppLayout({ children }: { children: ReactNode }) {
-  const { warning, restriction } = (await requireCompleteProfile()).notices;
+  const { userId, notices } = await requireCompleteProfile();
+  const { warning, restriction } = notices;
   return (
-    <>
+    <LiveViewer userId={userId}>
       <NavBar />
       <ServiceWorker />
       {warning ? (
@@ -25,6 +28,6 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <RestrictionProvider restriction={restriction}>{children}</RestrictionProvider>
         </>
       )}
-    </>
+    </LiveViewer>
   );
 }

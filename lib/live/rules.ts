@@ -40,6 +40,13 @@ export const STREAMS_PER_PERSON = 10;
 export const REPLACED_EVENT = "replaced";
 export const REPLACED_RETRY_MS = 60_000;
 
+/**
+ * The stream's only event when the page that opened it was rendered for another person than the
+ * session's now (someone else signed in in another tab of the browser): no id, no data; the page
+ * loads again as the session's person sees it, and shows nothing of one account live in the other.
+ */
+export const ACCOUNT_EVENT = "account";
+
 /** An event without an id (REPLACED_EVENT, an ephemeral kind's): the client's resume position stays where it was. */
 export const unnumberedEvent = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 

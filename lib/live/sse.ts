@@ -9,6 +9,7 @@ import { liveListener, type LiveListener } from "./listener";
 import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { openStreams } from "./open-streams";
 import {
+  ACCOUNT_EVENT,
   HEARTBEAT_EVENT,
   HEARTBEAT_MS,
   RECONNECT_DELAYS_MS,
@@ -26,6 +27,8 @@ export type LiveStreamOptions = {
   sessionId: string;
   /** The kinds the features registered (lib/registry/live.ts). */
   registry: LiveRegistry;
+  /** Whom the page that opened the stream was rendered for (null: not said); another person than the session's gets ACCOUNT_EVENT. */
+  pageUserId?: string | null;
   /** What the client already has (lib/live/rules.ts parseEventId): null for a first open. */
   resumeFrom: number | null | "unknown";
   /** How long the stream stays open before it ends itself (lib/live/rules.ts streamLifetimeMs). */
@@ -250,6 +253,13 @@ export function liveStream(options: LiveStreamOptions): Response {
     {
       start(streamController) {
         controller = streamController;
+        if (options.pageUserId != null && options.pageUserId !== userId) {
+          // Nothing of this person reaches a page rendered for another: it loads again instead.
+          write(unnumberedEvent(ACCOUNT_EVENT, {}));
+          closed = true;
+          controller.close();
+          return;
+        }
         options.signal?.addEventListener("abort", end);
         lifetime = setTimeout(end, options.lifetimeMs);
         lifetime.unref?.();

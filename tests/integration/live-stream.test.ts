@@ -69,6 +69,24 @@ describe("GET /api/stream", () => {
     }
   });
 
+  it("sends a page rendered for another person nothing but 'account', and ends (someone else signed in in another tab)", async () => {
+    const [ana, rui] = [await person(), await person()];
+    await notify(ana.user.id);
+    for (const as of [rui.user.id, "not-an-id"]) {
+      const { response, stream } = await openStream(ana.headers, undefined, `?as=${as}`);
+      expect(response.status).toBe(200);
+      await stream.ended;
+      expect(stream.events.map(({ event, data }) => ({ event, data }))).toEqual([{ event: "account", data: {} }]);
+    }
+    // The page's own person, named in any case, streams as ever.
+    const { stream } = await openStream(ana.headers, undefined, `?as=${ana.user.id.toUpperCase()}`);
+    try {
+      expect((await stream.waitFor((events) => events.length >= 1))[0]).toMatchObject({ event: "unread", data: { notifications: 1 } });
+    } finally {
+      stream.close();
+    }
+  });
+
   it("sends a new notification to its recipient's every open stream, and nothing to anyone else", async () => {
     const [ana, fifth] = [await person(), await person()];
     const second = await browserSession(ana.user.id);

@@ -92,9 +92,9 @@ export function readStream(response: Response, abort?: AbortController): OpenStr
 }
 
 /** Opens GET /api/stream through its route handler, as Next.js would. */
-export async function openStream(headers: Record<string, string>, lastEventId?: number | string) {
+export async function openStream(headers: Record<string, string>, lastEventId?: number | string, query = "") {
   const abort = new AbortController();
-  const request = new NextRequest(new URL("http://localhost:3000/api/stream"), {
+  const request = new NextRequest(new URL(`http://localhost:3000/api/stream${query}`), {
     headers: {
       "x-forwarded-for": freshAddress(),
       ...headers,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { connectStream, OPEN_TIMEOUT_MS, STEADY_MS, type EventSourceLike } from "@/lib/live/client/stream";
-import { STREAM_EVENTS } from "@/lib/registry/live-client";
-import { HEARTBEAT_EVENT, HEARTBEAT_MS, reconnectDelay, SILENT_MS } from "@/lib/live/rules";
+import { STREAM_EVENTS, UNNUMBERED_EVENTS } from "@/lib/registry/live-client";
+import { ACCOUNT_EVENT, HEARTBEAT_EVENT, HEARTBEAT_MS, reconnectDelay, SILENT_MS } from "@/lib/live/rules";
 
 /**
  * The browser's live stream connection (lib/live/client/stream.ts): the spec's reconnect schedule
@@ -215,6 +215,38 @@ describe("connectStream", () => {
 });
 
 describe("applyEvent", () => {
+  it("opens as the page's person, resumes with that, and loads the page again when the server says the session is another's", async () => {
+    const reload = vi.fn();
+    vi.stubGlobal("window", { location: { reload } });
+    try {
+      const events: [string, unknown, string][] = [];
+      const connection = connectStream("/api/stream?as=u-ana", {
+        open: (url) => {
+          const source = new FakeSource(url);
+          sources.push(source);
+          return source;
+        },
+        events: STREAM_EVENTS,
+        unnumbered: UNNUMBERED_EVENTS,
+        onEvent: (name, data, id) => events.push([name, data, id]),
+        onUp: () => {},
+      });
+      last().opened();
+      last().send("unread", 7, { notifications: 0 });
+      failRepeatedly(1);
+      expect(last().url).toBe("/api/stream?as=u-ana&lastEventId=7");
+      // 'account' has no id of its own (the browser hands it the last one): it applies whatever the position.
+      last().send(ACCOUNT_EVENT, 7, {});
+      expect(events.at(-1)).toEqual([ACCOUNT_EVENT, {}, ""]);
+      connection.stop();
+      const { applyEvent } = await import("@/lib/registry/live-client");
+      applyEvent(ACCOUNT_EVENT, {});
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("pushes the counts to the bell and loads the notification list again; `reset` reloads everything it feeds", async () => {
     vi.stubGlobal("document", Object.assign(new EventTarget(), { visibilityState: "visible" }));
     vi.stubGlobal("window", new EventTarget());

@@ -112,15 +112,19 @@ type Tab = {
 
 let locks: LockTable;
 let hub: Hub;
+/** A channel per name, as BroadcastChannel is: each person's tabs have their own. */
+let hubs: Map<string, Hub>;
+const hubOf = (scope: string) => hubs.get(scope) ?? hubs.set(scope, new Hub()).get(scope)!;
 let tabs: Tab[];
 
-function openTab({ visible = true, supported = true } = {}): Tab {
+function openTab({ visible = true, supported = true, scope = undefined as string | undefined } = {}): Tab {
   const index = tabs.length;
-  const channel = supported ? new FakeChannel(hub) : undefined;
+  const channel = supported ? new FakeChannel(scope ? hubOf(scope) : hub) : undefined;
   const tab = { applied: [], ups: [], streams: [], visible, channel } as unknown as Tab;
   tab.shared = shareStream({
     locks: supported ? locks.forTab(index) : undefined,
     channel,
+    scope,
     connect(from, onEvent, onUp) {
       const stream: FakeStream = {
         from,
@@ -159,6 +163,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   locks = new LockTable();
   hub = new Hub();
+  hubs = new Map();
   tabs = [];
 });
 afterEach(() => {
@@ -274,6 +279,16 @@ describe("shareStream", () => {
     expect(taken.from).toEqual({ lastEventId: undefined, up: false });
     taken.up(true);
     expect(second.ups).toEqual([true, false, true]);
+  });
+
+  it("never shares one person's stream with a tab of another person signed in since in the same browser", async () => {
+    const [ana, anaToo, rui] = [openTab({ scope: "u-ana" }), openTab({ scope: "u-ana" }), openTab({ scope: "u-rui" })];
+    await settle();
+    expect(leaders()).toEqual([ana, rui]);
+    ana.streams[0]!.emit("message", { body: "for Ana" }, 3);
+    await settle();
+    expect(anaToo.applied).toEqual([["message", { body: "for Ana" }]]);
+    expect(rui.applied).toEqual([]);
   });
 
   it("keeps one stream per tab where the browser has no Web Locks or BroadcastChannel, paused while that tab is hidden a minute", async () => {

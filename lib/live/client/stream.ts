@@ -17,9 +17,18 @@
  * (`replaced`) comes back after the wait it names, the keys polling meanwhile.
  */
 import "client-only";
-import { useEffect } from "react";
-import { HEARTBEAT_EVENT, reconnectDelay, REPLACED_EVENT, REPLACED_RETRY_MS, RESET_EVENT, SILENT_MS, UNREAD_EVENT } from "../rules";
-import { shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream, type StreamConnection } from "./tabs";
+import { createContext, useContext, useEffect } from "react";
+import {
+  ACCOUNT_EVENT,
+  HEARTBEAT_EVENT,
+  reconnectDelay,
+  REPLACED_EVENT,
+  REPLACED_RETRY_MS,
+  RESET_EVENT,
+  SILENT_MS,
+  UNREAD_EVENT,
+} from "../rules";
+import { scopedName, shareStream, TABS_CHANNEL, type ChannelLike, type LocksLike, type SharedStream, type StreamConnection } from "./tabs";
 import { invalidate, push, setStreaming } from "./use-live";
 
 /** Spec section 9 (realtime timeout): an attempt that has not opened by then is dropped and retried. */
@@ -51,11 +60,14 @@ export const streamEventNames = (features: readonly LiveClientFeature[]): string
   ...features.flatMap((feature) => [...Object.keys(feature.events), ...Object.keys(feature.ephemeral ?? {})]),
   UNREAD_EVENT,
   RESET_EVENT,
+  ACCOUNT_EVENT,
 ];
 
-/** The event names sent without an id (the features' ephemeral kinds). */
-export const unnumberedEventNames = (features: readonly LiveClientFeature[]): string[] =>
-  features.flatMap((feature) => Object.keys(feature.ephemeral ?? {}));
+/** The event names sent without an id (the features' ephemeral kinds, and ACCOUNT_EVENT). */
+export const unnumberedEventNames = (features: readonly LiveClientFeature[]): string[] => [
+  ...features.flatMap((feature) => Object.keys(feature.ephemeral ?? {})),
+  ACCOUNT_EVENT,
+];
 
 /** The part of EventSource the connection uses (a fake one in the unit tests). */
 export type EventSourceLike = {
@@ -147,7 +159,9 @@ export function connectStream(url: string, environment: StreamEnvironment): Stre
   function open(): void {
     retry = undefined;
     close();
-    const current = environment.open(lastId === undefined ? url : `${url}?lastEventId=${encodeURIComponent(lastId)}`);
+    const current = environment.open(
+      lastId === undefined ? url : `${url}${url.includes("?") ? "&" : "?"}lastEventId=${encodeURIComponent(lastId)}`,
+    );
     source = current;
     openTimeout = setTimeout(failed, OPEN_TIMEOUT_MS);
     const heard = () => {
@@ -215,27 +229,39 @@ export function eventApplier(features: readonly LiveClientFeature[]): (name: str
     } else if (name === RESET_EVENT) {
       // What was missed is no longer kept: everything the stream feeds loads again.
       for (const prefix of fed) invalidate(prefix);
+    } else if (name === ACCOUNT_EVENT) {
+      // The session is another person's now: the page loads again as theirs (or as signed out).
+      window.location.reload();
     } else handlers.get(name)?.(data);
   };
 }
 
-let shared: { connection: SharedStream; users: number; onVisibility: () => void } | undefined;
+let shared: { connection: SharedStream; users: number; onVisibility: () => void; viewerId: string } | undefined;
 
-/** The browser's Web Locks and a channel to its other tabs, where it has both. */
-function tabsOf(): { locks?: LocksLike; channel?: ChannelLike } {
-  if (typeof navigator.locks === "undefined" || typeof BroadcastChannel === "undefined") return {};
-  return { locks: navigator.locks, channel: new BroadcastChannel(TABS_CHANNEL) };
+/** The browser's Web Locks and a channel to the person's other tabs, where it has both. */
+function tabsOf(viewerId: string): { locks?: LocksLike; channel?: ChannelLike; scope: string } {
+  if (typeof navigator.locks === "undefined" || typeof BroadcastChannel === "undefined") return { scope: viewerId };
+  return { locks: navigator.locks, channel: new BroadcastChannel(scopedName(TABS_CHANNEL, viewerId)), scope: viewerId };
 }
 
-function retain(features: readonly LiveClientFeature[]): () => void {
+function release(current: NonNullable<typeof shared>): void {
+  document.removeEventListener("visibilitychange", current.onVisibility);
+  current.connection.stop();
+  if (shared === current) shared = undefined;
+}
+
+function retain(features: readonly LiveClientFeature[], viewerId: string): () => void {
+  // A page of another person (signed in anew without a reload): their own stream, never the last one's.
+  if (shared && shared.viewerId !== viewerId) release(shared);
   if (!shared) {
     const fed = features.flatMap((feature) => feature.feeds);
     const events = streamEventNames(features);
     const unnumbered = unnumberedEventNames(features);
     const connection = shareStream({
-      ...tabsOf(),
+      ...tabsOf(viewerId),
       connect: ({ lastEventId, up }, onEvent, onUp) =>
-        connectStream("/api/stream", {
+        // `as`: whom this page was rendered for (the server answers another session with ACCOUNT_EVENT).
+        connectStream(`/api/stream?as=${encodeURIComponent(viewerId)}`, {
           open: (url) => new EventSource(url),
           events,
           unnumbered,
@@ -250,15 +276,13 @@ function retain(features: readonly LiveClientFeature[]): () => void {
     });
     const onVisibility = () => connection.visibilityChanged();
     document.addEventListener("visibilitychange", onVisibility);
-    shared = { connection, users: 0, onVisibility };
+    shared = { connection, users: 0, onVisibility, viewerId };
   }
   const current = shared;
   current.users++;
   return () => {
     if (--current.users > 0 || shared !== current) return;
-    document.removeEventListener("visibilitychange", current.onVisibility);
-    current.connection.stop();
-    shared = undefined;
+    release(current);
   };
 }
 
@@ -267,5 +291,12 @@ function retain(features: readonly LiveClientFeature[]): () => void {
  * registered features' events (lib/registry/live-client.ts calls it with the list).
  */
 export function useStream(features: readonly LiveClientFeature[]): void {
-  useEffect(() => retain(features), [features]);
+  const viewerId = useContext(LiveViewerContext);
+  useEffect(() => (viewerId ? retain(features, viewerId) : undefined), [features, viewerId]);
 }
+
+/**
+ * Whom the page was rendered for (the signed-in layout provides it: components/layout/LiveViewer.tsx):
+ * the stream and the tabs that share it are that person's; without one no stream opens.
+ */
+export const LiveViewerContext = createContext<string | null>(null);

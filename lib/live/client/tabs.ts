@@ -61,6 +61,8 @@ export type TabsEnvironment = {
   /** Both, or neither (one stream per tab). */
   locks?: LocksLike;
   channel?: ChannelLike;
+  /** Whose tabs share (the person's id): two accounts' tabs in one browser never share a stream. */
+  scope?: string;
   /** Opens this tab's stream as the browser's, from the last event id applied. */
   connect(
     from: { lastEventId?: string; up: boolean },
@@ -79,6 +81,9 @@ export type SharedStream = {
   visibilityChanged(): void;
   stop(): void;
 };
+
+/** A lock's or the channel's name for one person's tabs. */
+export const scopedName = (name: string, scope: string | undefined): string => (scope ? `${name}:${scope}` : name);
 
 /**
  * Whether a tab that has applied events up to `last` applies event `id` named `name`, and its
@@ -106,6 +111,8 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   let paused = false;
 
   const post = (message: TabMessage) => channel?.postMessage(message);
+  const leaderLock = scopedName(LEADER_LOCK, environment.scope);
+  const shownLock = scopedName(SHOWN_LOCK, environment.scope);
 
   function deliver(name: string, data: unknown, id: string): void {
     const next = nextPosition(position, name, id);
@@ -123,8 +130,8 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   async function anyShown(): Promise<boolean> {
     if (environment.visible()) return true;
     if (!locks) return false;
-    const { held = [] } = await locks.query().catch(() => ({ held: [{ name: SHOWN_LOCK }] }));
-    return held.some((lock) => lock.name === SHOWN_LOCK);
+    const { held = [] } = await locks.query().catch(() => ({ held: [{ name: shownLock }] }));
+    return held.some((lock) => lock.name === shownLock);
   }
 
   /**
@@ -188,7 +195,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
       if (shownHeld) return;
       const ask = (shownAsk = {});
       shownHeld = locks
-        .request(SHOWN_LOCK, { mode: "shared", signal: stopping.signal }, () => {
+        .request(shownLock, { mode: "shared", signal: stopping.signal }, () => {
           // Hidden (or hidden and shown again, asking anew) before it was granted: not held.
           if (stopped || !environment.visible() || shownAsk !== ask) return;
           announceShown();
@@ -222,7 +229,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     };
     post({ type: "hello" });
     locks
-      .request(LEADER_LOCK, { signal: stopping.signal }, () => {
+      .request(leaderLock, { signal: stopping.signal }, () => {
         if (stopped) return;
         lead();
         return new Promise<void>((resolve) => (releaseLeader = resolve));
