@@ -1,7 +1,9 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { couplePartners } from "@/lib/membership/partner";
-import type { SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
+import { publishLive } from "@/lib/live/publish";
+import type { Block, SafetyReactions, Sanctioned } from "@/lib/safety/reactions";
+import { NOTIFICATION } from "./live";
 import { createNotifications } from "./service";
 import { moderation } from "./types/moderation";
 
@@ -14,8 +16,22 @@ async function tellCouple(tx: Db, sanction: Sanctioned, text: { title: string; m
   );
 }
 
-/** Notifications' reactions to moderators' decisions (listed in lib/registry/safety.ts). */
+/**
+ * A block made or lifted changes what both couples' bells count and list (a blocked couple's
+ * notifications are neither): each partner's bell is told, as when a notification is written.
+ */
+async function recountBells(tx: Db, block: Block): Promise<void> {
+  const partners = [...(await couplePartners(tx, block.blockerCoupleId)), ...(await couplePartners(tx, block.blockedCoupleId))];
+  await publishLive(
+    tx,
+    partners.map((userId) => ({ userId, kind: NOTIFICATION })),
+  );
+}
+
+/** Notifications' reactions to blocks and moderators' decisions (listed in lib/registry/safety.ts). */
 export const notificationsSafety: SafetyReactions = {
+  blocked: recountBells,
+  unblocked: recountBells,
   sanctioned: (tx, sanction) => tellCouple(tx, sanction, moderation.text.sanctioned(sanction)),
   lifted: (tx, sanction) => tellCouple(tx, sanction, moderation.text.lifted(sanction.kind)),
   appealRefused: (tx, sanction) => tellCouple(tx, sanction, moderation.text.appealRefused(sanction.kind)),

@@ -69,7 +69,13 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, r
   });
 }
 
-/** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). */
-export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string): Promise<void> {
-  await db.delete(coupleBlocks).where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)));
+/** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). The features react as to a block. */
+export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string, reactions: readonly SafetyReactions[]): Promise<void> {
+  await transaction(db, async (tx) => {
+    const lifted = await tx
+      .delete(coupleBlocks)
+      .where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)))
+      .returning({ id: coupleBlocks.blockedCoupleId });
+    if (lifted.length > 0) await announceBlock(tx, reactions, { blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId }, true);
+  });
 }

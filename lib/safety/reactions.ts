@@ -20,6 +20,8 @@ export type Sanctioned = { sanctionId: string; coupleId: string; kind: SanctionK
 
 export type SafetyReactions = {
   blocked?(tx: Db, block: Block): Promise<void>;
+  /** The blocking couple lifted its block. */
+  unblocked?(tx: Db, block: Block): Promise<void>;
   sanctioned?(tx: Db, sanction: Sanctioned): Promise<void>;
   lifted?(tx: Db, sanction: Sanctioned): Promise<void>;
   appealRefused?(tx: Db, sanction: Sanctioned): Promise<void>;
@@ -27,9 +29,9 @@ export type SafetyReactions = {
   reportResolved?(tx: Db, report: ResolvedReport): Promise<string[]>;
 };
 
-/** Tells every reaction of a block. */
-export async function announceBlock(tx: Db, reactions: readonly SafetyReactions[], block: Block): Promise<void> {
-  for (const reaction of reactions) await reaction.blocked?.(tx, block);
+/** Tells every reaction of a block, or of its lifting. */
+export async function announceBlock(tx: Db, reactions: readonly SafetyReactions[], block: Block, lifted = false): Promise<void> {
+  for (const reaction of reactions) await (lifted ? reaction.unblocked : reaction.blocked)?.(tx, block);
 }
 
 /** Tells every reaction of a decision; answers the images to delete after the commit. */

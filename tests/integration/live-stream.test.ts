@@ -10,7 +10,7 @@ import { NOTIFICATION } from "@/lib/notifications/live";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { runShutdown } from "@/lib/shutdown";
-import { blockCouple } from "@/lib/safety/blocks";
+import { blockCouple, unblockCouple } from "@/lib/safety/blocks";
 import { createNotification, markRead } from "@/lib/notifications/service";
 import { browserSession, createUser } from "../support/api";
 import { withCouple } from "../support/couples";
@@ -221,6 +221,25 @@ describe("GET /api/stream", () => {
         { unread_count: 0, newest: null },
         { notifications: 0, messages: 0 },
       ]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("tells the bell when a block is made or lifted: a blocked couple's notification leaves the count, and comes back with it", async () => {
+    const [ana, rui] = [await withCouple(), await withCouple()];
+    const db = await getDb();
+    await notify(ana.user.id, "From Rui", { actorUserId: rui.user.id, actorCoupleId: rui.coupleId });
+    const { stream } = await openStream({ cookie: ana.headers.cookie! });
+    try {
+      await stream.waitFor((events) => events.length >= 1);
+      expect(stream.events[0]!.data).toMatchObject({ notifications: 1 });
+      await blockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId, SAFETY_REACTIONS);
+      await stream.waitFor((events) => named(events, "notification").length >= 1);
+      expect(named(stream.events, "notification").at(-1)!.data).toEqual({ unread_count: 0, newest: null });
+      await unblockCouple(db, { userId: ana.user.id, coupleId: ana.coupleId }, rui.coupleId, SAFETY_REACTIONS);
+      await stream.waitFor((events) => named(events, "notification").length >= 2);
+      expect(named(stream.events, "notification").at(-1)!.data).toMatchObject({ unread_count: 1, newest: { title: "From Rui" } });
     } finally {
       stream.close();
     }

@@ -8,6 +8,7 @@ import { setPrivacy } from "@/lib/locations/service";
 import { privacyLevelSchema } from "@/lib/locations/schemas";
 import { forumIdParamsSchema } from "@/lib/forum/schemas";
 import { unblockCouple } from "@/lib/safety/blocks";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { loadLocationSettings } from "@/lib/settings/queries";
 
 /*
@@ -62,7 +63,7 @@ export const unblockCoupleAction = action(
     failure: "Could not unblock this couple. Please try again.",
   },
   async ({ db, couple, input }) => {
-    await unblockCouple(db, couple, input);
+    await unblockCouple(db, couple, input, SAFETY_REACTIONS);
     return {};
   },
 );

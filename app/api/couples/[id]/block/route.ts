@@ -17,7 +17,7 @@ export const PUT = route(
 export const DELETE = route(
   { access: "complete-profile", params: forumIdParamsSchema, paramsMessage: { firstIssue: true } },
   async ({ db, couple, params }) => {
-    await unblockCouple(db, couple, params.id);
+    await unblockCouple(db, couple, params.id, SAFETY_REACTIONS);
     return NextResponse.json({ data: { coupleId: params.id, blocked: false } });
   },
 );
