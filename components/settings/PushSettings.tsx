@@ -7,6 +7,7 @@ import {
   listPushDevices,
   removePushDevice,
   savePushChoices,
+  shownDeviceState,
   thisDeviceState,
   turnOffThisDevice,
   turnOnThisDevice,
@@ -44,7 +45,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
     Promise.all([thisDeviceState(), listPushDevices()]).then(
       ([now, list]) => {
         if (!current) return;
-        setState(now);
+        setState(shownDeviceState(now, list));
         setDevices(list);
       },
       () => current && setDevices([]),

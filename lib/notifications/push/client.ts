@@ -27,6 +27,14 @@ export async function thisDeviceState(): Promise<DeviceState> {
 }
 
 /**
+ * This device as the settings show it: 'on' only while the server sends to it too. The browser
+ * keeps its subscription when the session it was made under ends (signed in over, expired, revoked
+ * elsewhere) and the server stops sending to it: that reads 'off', and turning it on stores it again.
+ */
+export const shownDeviceState = (browser: DeviceState, devices: readonly Pick<PushDevice, "thisDevice">[]): DeviceState =>
+  browser === "on" && !devices.some((device) => device.thisDevice) ? "off" : browser;
+
+/**
  * Turns notifications on for this device: the browser's permission is asked here, so only after
  * the person pressed the button; then the subscription is made with the server's VAPID key and stored.
  */
