@@ -27,7 +27,7 @@ const DUE_WORK_LOCK = 724302;
 /** How long live rows are kept: a stream resumed after longer is told to `reset`. */
 export const LIVE_HISTORY_DAYS = 7;
 
-/** Rows trimmed per run at most, so one run stays short; the next run goes on. */
+/** Old rows a run reads at most (their people's histories are trimmed up to them), so one run stays short; the next goes on. */
 const PRUNE_PER_RUN = 10_000;
 
 export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number; swept: number };
@@ -54,8 +54,16 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     // E-mails whose try is due again: failed, or never tried (an instance stopped after its commit).
     if (deliversEmail()) emailIds.push(...(await claimEmailRetries(tx, now)));
     const before = new Date(now.getTime() - LIVE_HISTORY_DAYS * 86_400_000);
+    // Each person's history is cut at a seq, never with holes: a row's time is when its transaction
+    // began, so a later seq may be older; everything up to the newest old row goes (a resume from
+    // before it is told to `reset`, lib/live/sse.ts, and one after it misses nothing).
     const trimmed = await tx.execute(
-      sql`delete from ${liveEvents} where ctid in (select ctid from ${liveEvents} where ${liveEvents.createdAt} < ${before.toISOString()} limit ${PRUNE_PER_RUN})`,
+      sql`delete from ${liveEvents} e using (
+        select user_id, max(seq) as through from (
+          select ${liveEvents.userId} as user_id, ${liveEvents.seq} as seq from ${liveEvents}
+          where ${liveEvents.createdAt} < ${before.toISOString()} order by ${liveEvents.createdAt} limit ${PRUNE_PER_RUN}
+        ) oldest group by user_id
+      ) old where e.user_id = old.user_id and e.seq <= old.through`,
     );
     return { emailIds, reminded, pruned: affected(trimmed) };
   });

@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
 import { getDb } from "@/db/client";
-import { conversationReads, couples, emailOutbox, messages, users } from "@/db/schema";
+import { conversationReads, couples, emailOutbox, liveEvents, liveSequences, messages, users } from "@/db/schema";
 import { runDueWork } from "@/lib/scheduled/service";
 import { LOOKBACK_MINUTES } from "@/lib/messages/unread-email";
 import { savePreferences } from "@/lib/notifications/preferences";
@@ -109,6 +109,26 @@ describe("runDueWork: the e-mail about unread messages", () => {
     const other = await leoWrites("Gone soon");
     await db.update(messages).set({ deletedAt: new Date(), body: null }).where(eq(messages.conversationId, other.conversationId));
     expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(0);
+  });
+});
+
+describe("runDueWork: the live history", () => {
+  it("trims each person's history up to a seq, never leaving a hole: a later seq may be older (its transaction began first)", async () => {
+    const db = await getDb();
+    const [person] = await db
+      .insert(users)
+      .values({ email: `live-${Date.now()}@example.com`, firstName: "Ana", lastName: "Hart", dateOfBirth: "1990-01-01", passwordHash: "x" })
+      .returning({ id: users.id });
+    const days = (n: number) => new Date(Date.now() - n * 86_400_000);
+    const written = [days(9), days(9), days(6), days(8), days(0)];
+    await db.insert(liveSequences).values({ userId: person!.id, lastSeq: written.length });
+    await db
+      .insert(liveEvents)
+      .values(written.map((createdAt, index) => ({ userId: person!.id, seq: index + 1, kind: "connection", createdAt })));
+    await runDueWork(db, new Date(), DELAY_S);
+    const kept = await db.select({ seq: liveEvents.seq }).from(liveEvents).where(eq(liveEvents.userId, person!.id));
+    // Up to seq 4 (the newest row past the seven days) goes; seq 3, younger but before it, with it.
+    expect(kept.map((row) => row.seq)).toEqual([5]);
   });
 });
 
