@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayOverlaps, asc, eq, inArray, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, asc, eq, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -8,6 +8,7 @@ import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
+import { nearestSql } from "@/lib/directory/nearest";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
@@ -315,22 +316,15 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
       : null;
 
   const point = viewer.point;
-  // The nearest couples first, whatever the distance: a walk of locations_point_gist_idx that
-  // stops at its limit (the scorer gives a band only within 200 km). Measured from the viewer's
-  // shown point; the candidates' bands come from their shown points too.
-  const byPlace = point
+  // The nearest couples first, whatever the distance: a walk of locations_couple_shown_point_idx
+  // (the directory's nearest, lib/directory/nearest.ts) that stops at its limit (the scorer gives a
+  // band only within 200 km). Shown points on both sides, never a place's exact one: which couples
+  // are candidates says nothing finer than what each shows.
+  const near = point ? nearestSql(point) : null;
+  const byPlace = near
     ? selectScoring(db)
-        .where(
-          and(
-            eq(locations.entityType, "couple"),
-            inArray(locations.privacyLevel, ["full", "city", "region"]),
-            isNotNull(locations.latitude),
-            eligible,
-          ),
-        )
-        .orderBy(
-          sql`point(${locations.longitude}, ${locations.latitude}) <-> point(${point.lng}::double precision, ${point.lat}::double precision)`,
-        )
+        .where(and(near.hasPoint, eligible))
+        .orderBy(near.chord)
         .limit(CANDIDATES_NEARBY)
     : null;
   return { viewer, byInterest, byPlace };
