@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, min } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, min } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { liveEvents, liveSequences } from "@/db/schema";
 import { readCounts, renderContext, UNREAD, type LiveRegistry, type LiveRow } from "./kinds";
@@ -20,6 +20,16 @@ export async function historyBounds(db: Db, userId: string): Promise<{ last: num
       .where(eq(liveEvents.userId, userId)),
   ]);
   return { last: sequence?.last ?? 0, oldest: kept?.oldest ?? null };
+}
+
+/** Each person's newest `seq` (0 without any): what a heartbeat compares its streams' positions with. */
+export async function newestSeqs(db: Db, userIds: readonly string[]): Promise<Map<string, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: liveSequences.userId, last: liveSequences.lastSeq })
+    .from(liveSequences)
+    .where(inArray(liveSequences.userId, [...userIds]));
+  return new Map(rows.map((row) => [row.userId, row.last]));
 }
 
 /** The person's rows after `after`, in order, one page (the primary key's order: user, seq). */

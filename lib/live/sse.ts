@@ -6,7 +6,7 @@ import { onShutdown } from "@/lib/shutdown";
 import { createHeartbeat, type Heartbeat } from "./heartbeat";
 import { renderContext, UNREAD, type EphemeralMessage, type LiveRegistry } from "./kinds";
 import { liveListener, type LiveListener } from "./listener";
-import { historyBounds, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
+import { historyBounds, newestSeqs, PAGE_ROWS, render, rowsAfter, unreadCounts, type Outgoing } from "./queries";
 import { openStreams } from "./open-streams";
 import {
   ACCOUNT_EVENT,
@@ -99,11 +99,21 @@ const readEphemeral = (db: Db, userId: string, message: EphemeralMessage, regist
   });
 
 /** An open stream as its heartbeat sees it. */
-type Beating = { db: Db; userId: string; sessionId: string; send: (bytes: Uint8Array) => void; end: () => void };
+type Beating = {
+  db: Db;
+  userId: string;
+  sessionId: string;
+  send: (bytes: Uint8Array) => void;
+  end: () => void;
+  /** The person's newest seq now: a stream behind it reads its rows. */
+  catchUp: (newest: number) => void;
+};
 
 /**
- * The heartbeat comment, then one read of all the beating streams' sessions: a stream whose
- * session was revoked or expired (or whose read failed) ends; the client resumes, or signs in.
+ * The heartbeat event, then one read of all the beating streams' sessions: a stream whose session
+ * was revoked or expired (or whose read failed) ends; the client resumes, or signs in. And one read
+ * of their people's newest seq: a stream behind it reads its rows, so a wake-up the listener never
+ * heard (its connection silently dead) is late by a heartbeat at most, never lost until the resume.
  */
 function beat(streams: Beating[]): void {
   for (const stream of streams) stream.send(HEARTBEAT);
@@ -114,6 +124,10 @@ function beat(streams: Beating[]): void {
         for (const stream of ofDb) if (live.get(stream.sessionId) !== stream.userId) stream.end();
       },
       () => ofDb.forEach((stream) => stream.end()),
+    );
+    newestSeqs(db, [...new Set(ofDb.map((stream) => stream.userId))]).then(
+      (newest) => ofDb.forEach((stream) => stream.catchUp(newest.get(stream.userId) ?? 0)),
+      () => {},
     );
   }
 }
@@ -263,7 +277,10 @@ export function liveStream(options: LiveStreamOptions): Response {
         options.signal?.addEventListener("abort", end);
         lifetime = setTimeout(end, options.lifetimeMs);
         lifetime.unref?.();
-        stopBeating = heartbeatOf(options.heartbeatMs ?? HEARTBEAT_MS).add({ db, userId, sessionId, send, end });
+        const catchUp = (newest: number) => {
+          if (positioned && newest > position) void pump();
+        };
+        stopBeating = heartbeatOf(options.heartbeatMs ?? HEARTBEAT_MS).add({ db, userId, sessionId, send, end, catchUp });
         const displace = () => {
           write(replacedEvent());
           end();

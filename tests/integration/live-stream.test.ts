@@ -384,6 +384,20 @@ describe("liveStream", () => {
     streams[1]!.close();
   });
 
+  it("reads what a listener never heard of at the next heartbeat (its connection silently dead)", async () => {
+    const ana = await person();
+    const deaf = createListener(async () => async () => {});
+    const stream = await direct(ana.user.id, ana.session.sid, deaf, { heartbeatMs: 100 });
+    try {
+      await stream.waitFor((events) => events.length >= 1);
+      await notify(ana.user.id, "Heard at the heartbeat");
+      await stream.waitFor((events) => named(events, "notification").length >= 1, 2_000);
+      expect(named(stream.events, "notification")[0]!.data).toMatchObject({ newest: { title: "Heard at the heartbeat" } });
+    } finally {
+      stream.close();
+    }
+  });
+
   it.skipIf(!onPostgres())("loses nothing when the listener's connection is killed: it listens again and reads the gap", async () => {
     const ana = await person();
     const listener = createListener(postgresSource(process.env.DATABASE_URL!));
