@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { isOneLine, UNSAFE_TEXT } from "./text-rules";
 
-export { CONTROL_CHARACTER, hasVisibleText, isOneLine, UNSAFE_TEXT } from "./text-rules";
+export { BIDI_CONTROL, CONTROL_CHARACTER, hasVisibleText, isOneLine, UNSAFE_TEXT } from "./text-rules";
 
 export const NOTHING_TO_UPDATE_MESSAGE = "Nothing to update";
 

@@ -20,11 +20,12 @@ export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props
   const [uploading, setUploading] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
-  // A removed photo's button is gone: focus goes to the picker (back once there is room), else the last photo's button.
-  const field = usePhotoField(
-    value,
-    undefined,
-    () => inputRef.current ?? listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"),
+  // A removed photo's button is gone: focus goes to the picker (back once there is room; not while
+  // it waits for an upload), else the last photo's button.
+  const field = usePhotoField(value, undefined, () =>
+    inputRef.current && !inputRef.current.disabled
+      ? inputRef.current
+      : listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"),
   );
 
   async function pick(files: File[]) {

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { doublePrecision, index, pgEnum, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./columns";
 
@@ -26,9 +25,8 @@ export const locations = pgTable(
   (t) => [
     uniqueIndex("locations_entity_key").on(t.entityType, t.entityId),
     index("locations_lat_lng_idx").on(t.latitude, t.longitude),
-    // Nearest-first walks (discover's candidates): `point(lng, lat) <-> point(x, y)` reads this in order and stops at its limit.
-    index("locations_point_gist_idx").using("gist", sql`point(${t.longitude}, ${t.latitude})`),
-    // The directory's nearest sort walks locations_couple_shown_point_idx, a GiST index of the shown
-    // point as a cube (extension cube, SQL function shown_point): hand-written in migration 0009.
+    // The nearest-first walks (the directory's nearest sort, discover's candidates) read
+    // locations_couple_shown_point_idx, a GiST index of the shown point as a cube (extension cube,
+    // SQL function shown_point): hand-written in migration 0009. No walk reads exact points.
   ],
 );

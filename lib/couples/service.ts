@@ -134,6 +134,7 @@ async function ownCouple(db: Db, userId: string, id: string, lock = false) {
       id: couples.id,
       partner1Id: couples.partner1Id,
       partnerACompletedAt: couples.partnerACompletedAt,
+      partnerAVerified: couples.partnerAVerified,
       profileImageUrl: couples.profileImageUrl,
       photos: couples.photos,
     })
@@ -161,14 +162,10 @@ export async function writeCoupleChanges(
   const own = await ownCouple(tx, userId, coupleId, true);
   const { place, ...fields } = changes;
   // Partner A's part is done once: completing again (the spec's complete-setup, called twice) keeps
-  // a couple hidden that hid since, and a sanctioned couple's status.
-  const completion = !complete
-    ? {}
-    : own.partner1Id !== userId
-      ? partnerBComplete()
-      : own.partnerACompletedAt === null
-        ? partnerAComplete()
-        : {};
+  // a couple hidden that hid since, and a sanctioned couple's status. A partner B who became
+  // partner A (the first deleted their account) and has not done it yet still does.
+  const partnerADone = own.partnerACompletedAt !== null && own.partnerAVerified;
+  const completion = !complete ? {} : own.partner1Id !== userId ? partnerBComplete() : partnerADone ? {} : partnerAComplete();
   const [row] = await tx
     .update(couples)
     .set({ ...fields, ...(place ? placeColumns(place) : {}), ...completion })

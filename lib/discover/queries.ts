@@ -23,7 +23,7 @@ import { storeSummary } from "./service";
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
  * partner's or the couple's own: couples.match_interests) or an adventure style (a primary-key walk that stops once it has this many), and the nearest
- * couples (a walk of the locations_point_gist_idx index, nearest first). Bounded, so the
+ * couples (a walk of locations_couple_shown_point_idx, nearest first). Bounded, so the
  * scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's stored list is
  * missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
  */
@@ -318,8 +318,8 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   const point = viewer.point;
   // The nearest couples first, whatever the distance: a walk of locations_couple_shown_point_idx
   // (the directory's nearest, lib/directory/nearest.ts) that stops at its limit (the scorer gives a
-  // band only within 200 km). Shown points on both sides, never a place's exact one: which couples
-  // are candidates says nothing finer than what each shows.
+  // band only within 200 km). The candidates' shown points, never their exact ones: which couples
+  // are candidates says nothing finer than what each shows (the centre is the viewer's own place).
   const near = point ? nearestSql(point) : null;
   const byPlace = near
     ? selectScoring(db)

@@ -1,11 +1,12 @@
 import "server-only";
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPhotos, forumPosts } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_HOURS } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
+import { notFound } from "./thread";
 
 /*
  * A forum photo's life: uploaded ahead (`POST /api/forum/photos`, a `forum_photos` row naming its
@@ -38,6 +39,20 @@ export async function claimForumPhotos(tx: Db, ownerUserId: string, urls: readon
 /** The storage keys of photos a post showed and shows no more, to delete once the change commits. */
 export const forumPhotoKeys = (urls: readonly string[]): string[] => urls.flatMap((url) => storedImageKey(url) ?? []);
 
+/**
+ * Locks a post still there (not deleted or removed) for a change of its photos, and answers the
+ * photos it shows now; one deleted or removed meanwhile is 404.
+ */
+export async function lockLivePost(tx: Db, postId: string): Promise<string[]> {
+  const [row] = await tx
+    .select({ photos: forumPosts.photos })
+    .from(forumPosts)
+    .where(and(eq(forumPosts.id, postId), isNull(forumPosts.deletedAt), isNull(forumPosts.removedAt)))
+    .for("update");
+  if (!row) throw notFound();
+  return row.photos;
+}
+
 /** Takes every photo off a post (deleted, or removed by a moderator): the keys of their files, to delete after the commit. */
 export async function dropPostPhotos(tx: Db, postId: string): Promise<string[]> {
   const [before] = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.id, postId)).for("update");
@@ -57,7 +72,14 @@ export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<numb
         db
           .select({ url: forumPhotos.url })
           .from(forumPhotos)
-          .where(lt(forumPhotos.createdAt, before))
+          .where(
+            and(
+              lt(forumPhotos.createdAt, before),
+              // Never one a post shows (an instance of the code before claims wrote it, mid-deploy):
+              // its author's posts, by their index.
+              sql`not exists (select 1 from ${forumPosts} where ${forumPosts.authorUserId} = ${forumPhotos.ownerUserId} and ${forumPhotos.url} = any(${forumPosts.photos}))`,
+            ),
+          )
           .orderBy(forumPhotos.createdAt)
           .limit(SWEEP_BATCH)
           .for("update", { skipLocked: true }),

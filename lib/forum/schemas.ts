@@ -5,7 +5,7 @@
  * which couples may be mentioned, a cursor's signature) is checked there.
  */
 import { z } from "zod";
-import { trimmedString, CONTROL_CHARACTER, hasVisibleText, uuidField } from "@/lib/fields";
+import { trimmedString, CONTROL_CHARACTER, hasVisibleText, isOneLine, uuidField } from "@/lib/fields";
 import { fromQueryString, intParam } from "@/lib/http/query";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -84,7 +84,8 @@ const lineText = (min: number, max: number, m: { required: string; tooShort: str
   trimmedString(max, m.tooLong, m.required)
     .min(1, m.required)
     .min(min, m.tooShort)
-    .refine((text) => !CONTROL_CHARACTER.test(text), m.control);
+    // One line, as every name and title: no control or bidirectional override, something that shows.
+    .refine(isOneLine, m.control);
 
 /**
  * Multi-line text: Windows line ends become "\n" (a form posts "\r\n"), the ends are trimmed,

@@ -17,16 +17,16 @@ import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
 import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
+import { notFound } from "./thread";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
 import { countTopReaction, uncountTopReaction } from "./top";
-import { claimForumPhotos, dropPostPhotos, forumPhotoKeys } from "./photos";
+import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 
 /** Notification texts are short: the bell shows a line or two. */
 const SNIPPET_LENGTH = 140;
 
-const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
 const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can only change your own ${what}s.`);
 
@@ -120,7 +120,6 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
   const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
-    await claimForumPhotos(tx, actor.userId, input.photos);
     const mentions = await validMentions(tx, actor, input.mentions);
     // Checked and written one at a time per author: the same words from two tabs at one instant post once.
     await oneAtATime(tx, `forum-post:${actor.userId}`);
@@ -130,6 +129,8 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
       .where(and(eq(forumPosts.authorUserId, actor.userId), gt(forumPosts.createdAt, recent), eq(forumPosts.body, input.body)))
       .limit(1);
     if (twice) throw duplicate();
+    // After the duplicate check: the second of two tabs hears that it posted twice, not that its photos are taken.
+    await claimForumPhotos(tx, actor.userId, input.photos);
     const [post] = await tx
       .insert(forumPosts)
       .values({
@@ -164,7 +165,10 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
   await assertNotRestricted(db, actor.coupleId);
   const dropped = await transaction(db, async (tx) => {
     const row = await ownLivePost(tx, actor, postId);
-    if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, row.photos);
+    // The post's row locked and read again: an edit, a delete or a removal at the same instant
+    // waits, and what the post shows now is what this edit claims against and drops from.
+    const shown = await lockLivePost(tx, postId);
+    if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, shown);
     const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
     const { mentions: _mentions, ...fields } = patch;
     await tx
@@ -176,7 +180,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(postId, null, patch.title ?? row.title)));
     }
     // The photos edited out go, files and all (lib/forum/photos.ts).
-    return patch.photos ? forumPhotoKeys(row.photos.filter((url) => !patch.photos!.includes(url))) : [];
+    return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
   });
   await deleteImages(dropped);
   return readPost(db, actor, postId);
@@ -186,6 +190,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
 export async function deletePost(db: Db, actor: ActingCouple, postId: string): Promise<void> {
   const dropped = await transaction(db, async (tx) => {
     await ownLivePost(tx, actor, postId);
+    await lockLivePost(tx, postId);
     await tx
       .update(forumPosts)
       .set({ deletedAt: sql`now()` })

@@ -27,7 +27,8 @@ import {
   type ReactedBy,
 } from "./projections";
 
-const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
+/** A post that is not there, or not for this reader: the one answer, whichever. */
+export const notFound = () => new AppError("NOT_FOUND", "This post does not exist or is no longer available.");
 
 /** Prepared: every opening of a thread, and every change to a post, reads it. */
 const postNotBlocked = preparedPer((db) =>

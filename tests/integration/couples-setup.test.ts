@@ -97,10 +97,8 @@ describe("POST /api/v2/profile/complete-setup", () => {
   it("verifies the couple when partner A completes after partner B", async () => {
     const { coupleId } = await withCouple();
     const db = await getDb();
-    await db
-      .update(couples)
-      .set({ partnerAVerified: false, partnerACompletedAt: null, partnerBVerified: true, isVerified: false })
-      .where(eq(couples.id, coupleId));
+    // As after partner A deleted their account and partner B, not yet verified, became partner A: the old completion stays.
+    await db.update(couples).set({ partnerAVerified: false, partnerBVerified: true, isVerified: false }).where(eq(couples.id, coupleId));
     const a = await coupleRow(coupleId);
     const session = await browserSession(a!.partner1Id);
     const res = await postSetup(setupBody(), { cookie: session.cookie, "x-csrf-token": session.csrf });

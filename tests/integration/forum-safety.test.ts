@@ -11,10 +11,11 @@ import { POST as resolveRoute } from "@/app/api/moderation/reports/[id]/[action]
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { couples, forumPhotos, notifications, users } from "@/db/schema";
+import { couples, forumPhotos, forumPosts, notifications, users } from "@/db/schema";
 import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
+import { onPostgres } from "../support/test-database";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 
 const block = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
@@ -281,6 +282,28 @@ describe("POST /api/forum/photos", () => {
     expect(await served(ofRemoved)).toBe(404);
     expect(await served(kept)).toBe(200);
   });
+
+  it.skipIf(!onPostgres())(
+    "an edit adding a photo and a delete at one instant leave no photo file a deleted post still names",
+    async () => {
+      const us = await forumCouple();
+      for (let round = 0; round < 4; round++) {
+        const [kept, added] = [await photo(us.a.headers), await photo(us.a.headers)];
+        const post = (await forum.create(postBody({ photos: [kept] }), us.a.headers)).json.data;
+        const [edit, removal] = await Promise.all([
+          forum.patch(post.id, { photos: [kept, added] }, us.a.headers),
+          forum.remove(post.id, us.a.headers),
+        ]);
+        expect(removal.status).toBe(200);
+        // Either the edit came first (and the delete took both), or it found the post gone (404).
+        expect([200, 404]).toContain(edit.status);
+        const [row] = await (await getDb()).select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.id, post.id));
+        expect(row!.photos).toEqual([]);
+        expect(await served(kept)).toBe(404);
+        if (edit.status === 200) expect(await served(added)).toBe(404);
+      }
+    },
+  );
 
   it("sweeps an upload no post claimed within a day, file and all", async () => {
     const us = await forumCouple();

@@ -32,6 +32,8 @@ describe("text that shows", () => {
     expect(noteField.safeParse("\u200B \u200B").success).toBe(false);
     const post = (body: string) => createPostSchema.safeParse({ title: "A fine title", body, topic: "travel", scope: "global" }).success;
     expect([post("\u200B".repeat(40)), post("Forty words of a real post, or near enough.")]).toEqual([false, true]);
+    // A pasted paragraph of mixed scripts keeps its isolates: only one-line text refuses them.
+    expect(post("We met \u2067נועה ועומר\u2069 in Haifa, lovely couple.")).toBe(true);
     // An emoji sequence joined by U+200D is text that shows.
     expect(sendMessageSchema.parse({ body: "👩\u200D❤️\u200D👨" }).body).toBe("👩\u200D❤️\u200D👨");
   });
