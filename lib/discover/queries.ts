@@ -321,11 +321,6 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   // band only within 200 km). The candidates' shown points, never their exact ones: which couples
   // are candidates says nothing finer than what each shows (the centre is the viewer's own place).
   const near = point ? nearestSql(point) : null;
-  const byPlace = near
-    ? selectScoring(db)
-        .where(and(near.hasPoint, eligible))
-        .orderBy(near.chord)
-        .limit(CANDIDATES_NEARBY)
-    : null;
+  const byPlace = near ? selectScoring(db).where(and(near.hasPoint, eligible)).orderBy(near.chord).limit(CANDIDATES_NEARBY) : null;
   return { viewer, byInterest, byPlace };
 }
