@@ -1,11 +1,12 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPhotos, forumPosts } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_HOURS } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
+import { sweepUnusedUploads } from "@/lib/images/sweep";
 import { notFound } from "./thread";
 
 /*
@@ -63,29 +64,15 @@ export async function dropPostPhotos(tx: Db, postId: string): Promise<string[]> 
 
 /** Removes uploads no post claimed within STAGED_PHOTO_HOURS, with their files (the due work's run). */
 export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<number> {
-  const before = new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000);
-  const swept = await db
-    .delete(forumPhotos)
-    .where(
-      inArray(
-        forumPhotos.url,
-        db
-          .select({ url: forumPhotos.url })
-          .from(forumPhotos)
-          .where(
-            and(
-              lt(forumPhotos.createdAt, before),
-              // Never one a post shows (an instance of the code before claims wrote it, mid-deploy):
-              // its author's posts, by their index.
-              sql`not exists (select 1 from ${forumPosts} where ${forumPosts.authorUserId} = ${forumPhotos.ownerUserId} and ${forumPhotos.url} = any(${forumPosts.photos}))`,
-            ),
-          )
-          .orderBy(forumPhotos.createdAt)
-          .limit(SWEEP_BATCH)
-          .for("update", { skipLocked: true }),
-      ),
-    )
-    .returning({ url: forumPhotos.url });
-  await deleteImages(forumPhotoKeys(swept.map((row) => row.url)));
+  const swept = await sweepUnusedUploads(
+    db,
+    { table: forumPhotos, id: forumPhotos.url, file: forumPhotos.url, createdAt: forumPhotos.createdAt },
+    new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000),
+    SWEEP_BATCH,
+    // Never one a post shows (an instance of the code before claims wrote it, mid-deploy): its
+    // author's posts, by their index.
+    sql`not exists (select 1 from ${forumPosts} where ${forumPosts.authorUserId} = ${forumPhotos.ownerUserId} and ${forumPhotos.url} = any(${forumPosts.photos}))`,
+  );
+  await deleteImages(forumPhotoKeys(swept));
   return swept.length;
 }

@@ -1,6 +1,5 @@
 import "server-only";
-import { resultRows } from "@/db/result-rows";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { stagedPhotos } from "@/db/schema";
 import { AppError } from "@/lib/errors";
@@ -9,6 +8,7 @@ import type { ImageStorage } from "@/lib/storage";
 import { describeError } from "@/lib/log";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, STAGED_PHOTO_HOURS, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage } from "./store";
+import { sweepUnusedUploads } from "./sweep";
 
 /**
  * Photos uploaded one per request ahead of the save that uses them (`POST /api/uploads`), so no
@@ -93,15 +93,12 @@ export async function claimStagedPhotos(
  * rows first (SKIP LOCKED: instances sweeping at once take different rows), files after.
  */
 export async function sweepStagedPhotos(db: Db, storage?: ImageStorage): Promise<number> {
-  const expired = await db.execute<{ key: string }>(sql`delete from staged_photos where id in (
-      select id from staged_photos where created_at < now() - make_interval(hours => ${STAGED_PHOTO_HOURS})
-      order by created_at limit ${SWEEP_BATCH} for update skip locked)
-    returning key`);
-  const rows = resultRows<{ key: string }>(expired);
-  if (rows.length > 0)
-    await deleteImages(
-      rows.map((row) => row.key),
-      storage,
-    );
-  return rows.length;
+  const keys = await sweepUnusedUploads(
+    db,
+    { table: stagedPhotos, id: stagedPhotos.id, file: stagedPhotos.key, createdAt: stagedPhotos.createdAt },
+    new Date(Date.now() - STAGED_PHOTO_HOURS * 3_600_000),
+    SWEEP_BATCH,
+  );
+  if (keys.length > 0) await deleteImages(keys, storage);
+  return keys.length;
 }

@@ -1,9 +1,10 @@
 import "server-only";
-import { and, eq, inArray, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
 import { STAGED_PHOTO_HOURS } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
+import { sweepUnusedUploads } from "@/lib/images/sweep";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { isPrivateKey, isStorageKey } from "@/lib/storage";
 import { ofCouple } from "./access";
@@ -53,22 +54,12 @@ const SWEEP_BATCH = 100;
  * files (the due work's run): sending claims an upload (its row goes), so what is left was dropped.
  */
 export async function sweepUnsentMessagePhotos(db: Db, now: Date): Promise<number> {
-  const before = new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000);
-  const swept = await db
-    .delete(messagePhotos)
-    .where(
-      inArray(
-        messagePhotos.url,
-        db
-          .select({ url: messagePhotos.url })
-          .from(messagePhotos)
-          .where(lt(messagePhotos.createdAt, before))
-          .orderBy(messagePhotos.createdAt)
-          .limit(SWEEP_BATCH)
-          .for("update", { skipLocked: true }),
-      ),
-    )
-    .returning({ url: messagePhotos.url });
-  await deleteImages(swept.flatMap((row) => messagePhotoKey(row.url) ?? []));
+  const swept = await sweepUnusedUploads(
+    db,
+    { table: messagePhotos, id: messagePhotos.url, file: messagePhotos.url, createdAt: messagePhotos.createdAt },
+    new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000),
+    SWEEP_BATCH,
+  );
+  await deleteImages(swept.flatMap((url) => messagePhotoKey(url) ?? []));
   return swept.length;
 }

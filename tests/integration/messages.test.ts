@@ -7,9 +7,10 @@ import { GET as imageRoute } from "@/app/api/images/[...key]/route";
 import { GET as photoRoute } from "@/app/api/messages/photos/[...key]/route";
 import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
-import { liveEvents, messages, notifications, rateLimitHits } from "@/db/schema";
+import { liveEvents, messagePhotos, messages, notifications, rateLimitHits } from "@/db/schema";
 import { excerpt } from "@/lib/plain-text";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
+import { runDueWork } from "@/lib/scheduled/service";
 import type { Headers } from "../support/forum";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 
@@ -192,6 +193,21 @@ describe("message photos", () => {
       const gone = await viewPhoto(url, person.headers, { "if-none-match": `"${key}"` });
       expect(gone.status).toBe(404);
     }
+  });
+  it("are swept with their file when not sent within a day; a sent one stays", async () => {
+    const { one, conversationId } = await connected();
+    const jpeg = new Uint8Array(
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
+        .jpeg()
+        .toBuffer(),
+    );
+    const upload = async () => (await uploadPhoto(one.a.headers, new Blob([jpeg], { type: "image/jpeg" }))).json.data.url as string;
+    const [unsent, sent] = [await upload(), await upload()];
+    expect((await talk.send(conversationId, { body: "Sent", photoUrl: sent }, one.a.headers)).status).toBe(201);
+    expect((await runDueWork(await getDb(), new Date(Date.now() + 25 * 3_600_000))).swept).toBeGreaterThanOrEqual(1);
+    expect((await viewPhoto(unsent, one.a.headers)).status).toBe(404);
+    expect((await viewPhoto(sent, one.a.headers)).status).toBe(200);
+    expect(await (await getDb()).select().from(messagePhotos).where(eq(messagePhotos.url, unsent))).toEqual([]);
   });
 });
 
