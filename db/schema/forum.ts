@@ -83,10 +83,11 @@ export const forumPosts = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** Local posts only: the place text others saw, and its shown (snapped) coordinates. */
+    /** Local posts only: the place text others saw, its shown (snapped) coordinates, and how fine it is (lib/forum/place.ts). */
     place: text("place"),
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
+    placeLevel: text("place_level").$type<"city" | "region">(),
     replyCount: integer("reply_count").notNull().default(0),
     /** Reactions on the post in Top's 7-day window, kept by the reaction writes (db/schema/forum-top.ts). */
     topScore: integer("top_score").notNull().default(0),
@@ -106,7 +107,7 @@ export const forumPosts = pgTable(
   (t) => [
     check(
       "forum_posts_local_place_check",
-      sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null)`,
+      sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null and ${t.placeLevel} in ('city', 'region'))`,
     ),
     index("forum_posts_latest_idx").on(t.scope, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),

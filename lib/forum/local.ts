@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias, QueryBuilder } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -9,7 +9,7 @@ import { locationColumns } from "@/lib/locations/place";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { seenByViewer } from "@/lib/safety/visibility";
 import { FORUM_TEXTS } from "./rules";
-import { cityLevelPlace, LEVELS_WITH_A_PLACE, type ForumPlace } from "./place";
+import { cityLevelPlace, LEVELS_SHOWING, type ForumPlace } from "./place";
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE = (Math.PI * EARTH_RADIUS_KM) / 180;
@@ -40,10 +40,10 @@ const placeCouple = alias(couples, "place_couple");
 
 /**
  * SQL over `forum_posts`: whether a local post's place is still shown to the viewer's couple. A
- * post carries the place its couple showed when it was posted; once the couple hides its place
- * (or shows only its country), or itself (hidden, suspended), the viewer may see the place no
- * more: the post leaves the local lists and shows neither place nor distance. Its own couple
- * always sees it.
+ * post carries the place its couple showed when it was posted; once the couple hides its place,
+ * shows it less finely than then (LEVELS_SHOWING), or hides itself (hidden, suspended), the viewer
+ * may see the place no more: the post leaves the local lists and shows neither place nor
+ * distance. Its own couple always sees it.
  */
 export const placeShownTo = (viewerCouple: string | SQL): SQL<boolean> =>
   sql<boolean>`(${forumPosts.coupleId} = ${viewerCouple} or exists (${new QueryBuilder()
@@ -54,7 +54,10 @@ export const placeShownTo = (viewerCouple: string | SQL): SQL<boolean> =>
       and(
         eq(placeCouple.id, forumPosts.coupleId),
         seenByViewer(viewerCouple, placeCouple),
-        inArray(locations.privacyLevel, [...LEVELS_WITH_A_PLACE]),
+        or(
+          inArray(locations.privacyLevel, [...LEVELS_SHOWING.city]),
+          and(eq(forumPosts.placeLevel, "region"), inArray(locations.privacyLevel, [...LEVELS_SHOWING.region])),
+        ),
       ),
     )}))`;
 

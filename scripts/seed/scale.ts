@@ -181,7 +181,7 @@ export async function seedScale(db: Db): Promise<void> {
     select b, array_to_string(array(select ${BODY_WORDS}[1 + ((b * 31 + k * 17) % 25)] from generate_series(1, 12 + b % 40) k), ' ') || '.'
     from generate_series(0, 999) b on conflict do nothing`);
   await inChunks(db, "posts", posts, (db, from, to) =>
-    db.execute(sql`insert into forum_posts (id, author_user_id, couple_id, scope, topic, title, body, place, latitude, longitude, created_at, last_activity_at)
+    db.execute(sql`insert into forum_posts (id, author_user_id, couple_id, scope, topic, title, body, place, latitude, longitude, place_level, created_at, last_activity_at)
       select ${id("p", sql`p`)}, ${user(sql`2 * ${postCouple} - (p % 2)`)}, ${couple(postCouple)},
         case when p % 10 < 3 then 'local'::forum_scope else 'global'::forum_scope end,
         (${sql.raw(`array[${TOPIC_VALUES.map((t) => `'${t}'`).join(",")}]`)})[1 + p % ${TOPIC_VALUES.length}]::forum_topic,
@@ -190,6 +190,7 @@ export async function seedScale(db: Db): Promise<void> {
         case when p % 10 < 3 then c.name || ', ' || c.country end,
         case when p % 10 < 3 then round(c.lat::numeric, 2)::double precision end,
         case when p % 10 < 3 then round(c.lng::numeric, 2)::double precision end,
+        case when p % 10 < 3 then 'city' end,
         now() - make_interval(secs => ${postAge}), now() - make_interval(secs => ${postAge})
       from generate_series(${from}::int, ${to}::int) p join scale_cities c on c.i = ${cityOf(postCouple)} join scale_bodies bd on bd.i = p % 1000
       on conflict do nothing`),

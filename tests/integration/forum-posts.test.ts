@@ -302,14 +302,14 @@ describe("GET /api/forum/posts", () => {
     expect(asked.json.error.code).toBe("LOCATION_REQUIRED");
   });
 
-  it("takes a local post's place away with its couple's: hidden place, country only, or a hidden couple; back when shown again", async () => {
+  it("takes a local post's place away with its couple's: hidden place, country only, coarser than it posted, or a hidden couple; back when shown again", async () => {
     const lisbon = await forumCouple({ place: LISBON });
     const sintra = await forumCouple({ place: SINTRA });
     const local = (await forum.create(postBody({ scope: "local", title: `Market ${Date.now()}` }), lisbon.a.headers)).json.data;
     const db = await getDb();
     const listed = async () => (await forum.list("?scope=local", sintra.a.headers)).json.data.some((p: Post) => p.id === local.id);
     const seen = async (who: typeof sintra) => (await forum.thread(local.id, who.a.headers)).json.data.post;
-    const level = (privacyLevel: "city" | "country" | "hidden") =>
+    const level = (privacyLevel: "city" | "region" | "country" | "hidden") =>
       db
         .update(locations)
         .set({ privacyLevel })
@@ -322,11 +322,35 @@ describe("GET /api/forum/posts", () => {
       // Its own couple still sees where it posted.
       expect((await seen(lisbon)).place).toBe("Lisbon, Portugal");
     }
+    // Shown less finely than when it posted (region, not its city): the city comes off the post.
+    await level("region");
+    expect(await listed()).toBe(false);
+    expect(await seen(sintra)).toMatchObject({ place: null, distanceBand: null });
     await level("city");
     expect(await listed()).toBe(true);
     await db.update(couples).set({ isVisible: false }).where(eq(couples.id, lisbon.coupleId));
     expect(await listed()).toBe(false);
     expect(await seen(sintra)).toMatchObject({ place: null, distanceBand: null });
+  });
+
+  it("keeps a post made at region level shown while its couple shows its region or finer", async () => {
+    const lisbon = await forumCouple({ place: LISBON });
+    const sintra = await forumCouple({ place: SINTRA });
+    const db = await getDb();
+    const level = (privacyLevel: "full" | "region") =>
+      db
+        .update(locations)
+        .set({ privacyLevel })
+        .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, lisbon.coupleId)));
+    await level("region");
+    const local = (await forum.create(postBody({ scope: "local", title: `Region ${Date.now()}` }), lisbon.a.headers)).json.data;
+    const [row] = await db.select({ placeLevel: forumPosts.placeLevel }).from(forumPosts).where(eq(forumPosts.id, local.id));
+    expect(row!.placeLevel).toBe("region");
+    for (const privacyLevel of ["region", "full"] as const) {
+      await level(privacyLevel);
+      const found = (await forum.list("?scope=local&radius=100", sintra.a.headers)).json.data.find((p: Post) => p.id === local.id);
+      expect(found?.place).toBe(local.place);
+    }
   });
 
   it("pages the local Nearest list by a cursor that carries no distance (the server measures the last post again)", async () => {
