@@ -4,7 +4,7 @@ import { createLocalStorage } from "./local";
 import type { S3Settings } from "./s3";
 import type { ImageStorage } from "./types";
 
-export { contentTypeOfKey, isPrivateKey, isStorageKey, newStorageKey } from "./keys";
+export { contentTypeOfKey, isPrivateKey, isStorageKey, newStorageKey, PUBLIC_OBJECT_CACHE_CONTROL } from "./keys";
 export { LOCAL_IMAGE_URL_PREFIX } from "./local";
 export type { ImageStorage, StoredObject } from "./types";
 

@@ -37,3 +37,10 @@ export function contentTypeOfKey(key: string): string | null {
 export function assertStorageKey(key: string): void {
   if (!isStorageKey(key)) throw new Error(`Invalid storage key: ${JSON.stringify(key).slice(0, 80)}`);
 }
+
+/**
+ * How public objects may be cached. A key never changes content, so a browser keeps one a year;
+ * shared caches (a CDN, a proxy) an hour: a photo taken down (a moderator's removal, a deleted
+ * post or account) stops being served by them within the hour, not a year later.
+ */
+export const PUBLIC_OBJECT_CACHE_CONTROL = "public, max-age=31536000, s-maxage=3600, immutable";

@@ -1,5 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { assertStorageKey, contentTypeOfKey, isPrivateKey } from "./keys";
+import { assertStorageKey, contentTypeOfKey, isPrivateKey, PUBLIC_OBJECT_CACHE_CONTROL } from "./keys";
 import type { ImageStorage } from "./types";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
@@ -19,8 +19,7 @@ export type S3Settings = {
   publicUrl: string;
 };
 
-/** Keys never change content, so caches may keep a public object for a year; a private one, nobody. */
-const IMMUTABLE = "public, max-age=31536000, immutable";
+/** A public object as keys.ts says; a private one, nobody. */
 const PRIVATE = "private, no-store";
 
 /** S3-compatible storage; browsers load public objects straight from `publicUrl`, not via this app. */
@@ -46,7 +45,7 @@ export function createS3Storage(settings: S3Settings): ImageStorage {
           Key: key,
           Body: buffer,
           ContentType: contentType,
-          CacheControl: secret ? PRIVATE : IMMUTABLE,
+          CacheControl: secret ? PRIVATE : PUBLIC_OBJECT_CACHE_CONTROL,
         }),
       );
       return { url: secret ? null : `${base}/${key}` };

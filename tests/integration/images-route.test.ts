@@ -20,7 +20,7 @@ const photo = () =>
     .toBuffer();
 
 describe("GET /api/images/[...key]", () => {
-  it("serves a stored image with its type, a year of immutable caching and nosniff", async () => {
+  it("serves a stored image with its type, a year of immutable caching in browsers (an hour in shared caches) and nosniff", async () => {
     const stored = await storeImage(await photo(), "couple-photo");
     expect(stored).toMatchObject({ width: 600, height: 450 });
     expect(stored.url).toBe(`/api/images/${stored.key}`);
@@ -28,7 +28,7 @@ describe("GET /api/images/[...key]", () => {
     const res = await get(stored.key.split("/"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/jpeg");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, s-maxage=3600, immutable");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(Number(res.headers.get("content-length"))).toBe(stored.bytes);
     const meta = await sharp(res.body).metadata();
