@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { forumPhotos, forumPosts } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
-import { IMAGE_URL_REFUSED_MESSAGE, STAGED_PHOTO_HOURS } from "@/lib/images/rules";
+import { STAGED_PHOTO_HOURS, unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
 import { sweepUnusedUploads } from "@/lib/images/sweep";
 import { notFound } from "./thread";
@@ -20,7 +20,10 @@ import { notFound } from "./thread";
 /** Uploads swept per run at most. */
 const SWEEP_BATCH = 100;
 
-const refused = () => new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+function refused(urls: readonly string[]): AppError {
+  const message = unusablePhotoMessage(urls.every((url) => storedImageKey(url) !== null));
+  return new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
+}
 
 /**
  * A post's photos must be its author's own uploads not yet on a post, or photos the post shows
@@ -29,12 +32,12 @@ const refused = () => new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE
 export async function claimForumPhotos(tx: Db, ownerUserId: string, urls: readonly string[], shown: readonly string[] = []): Promise<void> {
   const added = urls.filter((url) => !shown.includes(url));
   if (added.length === 0) return;
-  if (new Set(added).size !== added.length) throw refused();
+  if (new Set(added).size !== added.length) throw refused([]);
   const claimed = await tx
     .delete(forumPhotos)
     .where(and(inArray(forumPhotos.url, added), eq(forumPhotos.ownerUserId, ownerUserId)))
     .returning({ url: forumPhotos.url });
-  if (claimed.length !== added.length) throw refused();
+  if (claimed.length !== added.length) throw refused(added.filter((url) => !claimed.some((row) => row.url === url)));
 }
 
 /** The storage keys of photos a post showed and shows no more, to delete once the change commits. */

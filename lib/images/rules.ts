@@ -49,6 +49,12 @@ export type StagedPhotoKind = (typeof STAGED_PHOTO_KINDS)[number];
 /** An uploaded photo waits this long for the save that uses it, then it is removed. */
 export const STAGED_PHOTO_HOURS = 24;
 export const STAGED_PHOTO_EXPIRED_MESSAGE = "This photo's upload has expired. Please add the photo again.";
+/**
+ * Why a write cannot use a photo it names: one of this app's uploads no longer waiting for it
+ * (swept after STAGED_PHOTO_HOURS, as a draft kept a day may find) has expired and is added again;
+ * anything else is a link to elsewhere.
+ */
+export const unusablePhotoMessage = (ourUpload: boolean): string => (ourUpload ? STAGED_PHOTO_EXPIRED_MESSAGE : IMAGE_URL_REFUSED_MESSAGE);
 
 /** MIME types the file picker offers; the server ignores declared types and judges by content. */
 export const ACCEPTED_IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp"] as const;

@@ -6,7 +6,7 @@ import { oneAtATime, transaction } from "@/db/transaction";
 import { conversationReads, conversations, messagePhotos, messageReactions, messages } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
@@ -38,8 +38,10 @@ async function claimPhoto(tx: Db, userId: string, url: string | null): Promise<v
     .delete(messagePhotos)
     .where(and(eq(messagePhotos.url, url), eq(messagePhotos.ownerUserId, userId)))
     .returning({ url: messagePhotos.url });
-  if (claimed.length === 0)
-    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photoUrl: IMAGE_URL_REFUSED_MESSAGE } });
+  if (claimed.length === 0) {
+    const message = unusablePhotoMessage(messagePhotoKey(url) !== null);
+    throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photoUrl: message } });
+  }
 }
 
 /**

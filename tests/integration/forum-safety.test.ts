@@ -232,7 +232,10 @@ describe("POST /api/forum/photos", () => {
     expect(post.json.data.photos).toEqual([url]);
     const stolen = await forum.create(postBody({ photos: [url] }), them.a.headers);
     expect(stolen.status).toBe(400);
-    expect(stolen.json.error.fields.photos).toBe("Please upload the photo here: links to images elsewhere are not accepted");
+    // Another's upload reads like one gone (added again, it works): whose it is stays unsaid.
+    expect(stolen.json.error.fields.photos).toBe("This photo's upload has expired. Please add the photo again.");
+    const elsewhere = await forum.create(postBody({ photos: ["https://elsewhere.example/a.jpg"] }), them.a.headers);
+    expect(elsewhere.json.error.fields.photos).toBe("Please upload the photo here: links to images elsewhere are not accepted");
     expect((await forum.create(postBody({ photos: [url, url, url, url, "/a", "/b"] }), us.a.headers)).status).toBe(400);
   });
 
@@ -314,6 +317,10 @@ describe("POST /api/forum/photos", () => {
     expect((await runDueWork(db, dayLater)).swept).toBeGreaterThanOrEqual(1);
     expect([await served(unused), await served(used)]).toEqual([404, 200]);
     expect(await db.select().from(forumPhotos).where(eq(forumPhotos.url, unused))).toEqual([]);
+    // A draft kept that long names it: the post is refused with what to do.
+    const late = await forum.create(postBody({ photos: [unused] }), us.a.headers);
+    expect(late.status).toBe(400);
+    expect(late.json.error.fields.photos).toBe("This photo's upload has expired. Please add the photo again.");
   });
 
   it("refuses a missing photo or a file that is not an image (400)", async () => {

@@ -194,7 +194,7 @@ describe("message photos", () => {
       expect(gone.status).toBe(404);
     }
   });
-  it("are swept with their file when not sent within a day; a sent one stays", async () => {
+  it("are swept with their file when not sent within a day (sending one then says it expired); a sent one stays", async () => {
     const { one, conversationId } = await connected();
     const jpeg = new Uint8Array(
       await sharp({ create: { width: 64, height: 64, channels: 3, background: "#336699" } })
@@ -208,6 +208,10 @@ describe("message photos", () => {
     expect((await viewPhoto(unsent, one.a.headers)).status).toBe(404);
     expect((await viewPhoto(sent, one.a.headers)).status).toBe(200);
     expect(await (await getDb()).select().from(messagePhotos).where(eq(messagePhotos.url, unsent))).toEqual([]);
+    // A message kept unsent that long is refused with what to do.
+    const late = await talk.send(conversationId, { body: "Late", photoUrl: unsent }, one.a.headers);
+    expect(late.status).toBe(400);
+    expect(late.json.error.message).toBe("This photo's upload has expired. Please add the photo again.");
   });
 });
 
