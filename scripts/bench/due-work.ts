@@ -4,7 +4,10 @@
  *
  * Each database gets the live rows a day of traffic leaves: the newest tenth of its messages
  * delivered to the other couple's two partners in the last 20 hours (so their unread e-mails fall
- * due), and as many rows older than the live history's seven days (so the trim has work). Then
+ * due), and as many rows older than the live history's seven days (so the trim has work); and a
+ * hundredth of its messages in forum photos and as many message photos uploaded and never used,
+ * their ages spread over two days, by people with as many forum posts showing photos (so the
+ * sweeps have work; their URLs name no file, so what is timed is the database's part). Then
  * BENCH_DUE_RUNS (3) runs one after the other, each timed (it is nearly all database time: the
  * e-mails stay in the outbox, no provider is configured), while requests go on beside it: a
  * message sent and the inbox read by other people, back to back, on the same pool. A monitor
@@ -56,6 +59,23 @@ async function fillLiveRows(sql: postgres.Sql, size: number): Promise<number> {
   await sql.unsafe("vacuum analyze live_events");
   const [{ count }] = (await sql.unsafe("select count(*)::int as count from live_events")) as unknown as [{ count: number }];
   return count;
+}
+
+/** Uploads never used, in each of the two tables the sweeps read, by the first thousand people. */
+async function fillWaitingUploads(sql: postgres.Sql, size: number): Promise<number> {
+  const count = Math.max(100, Math.floor(size / 100));
+  for (const table of ["forum_photos", "message_photos"])
+    await sql.unsafe(`insert into ${table} (url, owner_user_id, created_at)
+      select '/bench/${table}/' || n || '.jpg', u.id, now() - (n % 48) * interval '1 hour'
+      from generate_series(1, ${count}) n
+      join (select id, row_number() over (order by id) - 1 as rn from users order by id limit 1000) u on u.rn = n % 1000`);
+  // Their posts, each showing a photo of its own: the forum sweep keeps any photo a post of its uploader shows.
+  await sql.unsafe(`insert into forum_posts (author_user_id, scope, topic, title, body, photos)
+    select u.id, 'global', 'travel', 'A post ' || n, 'Its words ' || n, array['/bench/shown/' || n || '.jpg']
+    from generate_series(1, ${count}) n
+    join (select id, row_number() over (order by id) - 1 as rn from users order by id limit 1000) u on u.rn = n % 1000`);
+  await sql.unsafe("analyze forum_photos, message_photos, forum_posts");
+  return 2 * count;
 }
 
 /** Polls for sessions of this database waiting on a lock until stopped; answers the most seen at once and the polls made. */
@@ -117,17 +137,23 @@ async function timedRuns(database: DueDatabase, writers: Writer[], monitor: post
 /** Fills both databases' live rows, runs the due work on each, and prints one table. */
 export async function benchDueWork(databases: [DueDatabase, DueDatabase], writers: (db: Db) => Writer[]): Promise<void> {
   const filled = [];
-  for (const database of databases) filled.push({ database, live: await fillLiveRows(database.sql, database.size) });
+  for (const database of databases)
+    filled.push({
+      database,
+      live: await fillLiveRows(database.sql, database.size),
+      uploads: await fillWaitingUploads(database.sql, database.size),
+    });
   const table: string[][] = [];
-  for (const { database, live } of filled) {
+  for (const { database, live, uploads } of filled) {
     const runs = await timedRuns(database, writers(database.db), database.sql);
     for (const [i, run] of runs.entries()) {
       const beside = figures(run.requests);
       table.push([
-        `${database.size.toLocaleString("en")} messages, ${live.toLocaleString("en")} live rows: run ${i + 1}`,
+        `${database.size.toLocaleString("en")} messages, ${live.toLocaleString("en")} live rows, ${uploads.toLocaleString("en")} uploads: run ${i + 1}`,
         ms(run.ms),
         String(run.report.emailed),
         String(run.report.pruned),
+        String(run.report.swept),
         String(run.requests.length),
         run.requests.length ? ms(beside.p99) : "-",
         `${run.lockWaits} (${run.polls} polls)`,
@@ -142,6 +168,15 @@ export async function benchDueWork(databases: [DueDatabase, DueDatabase], writer
     (db) => runDueWork(db, new Date(), DELAY_SECONDS),
     (query) => query.includes('"live_events"') && query.includes("group by"),
   );
+  // The sweeps' pick (a delete's; here as a read, so nothing goes): the oldest unused uploads.
+  for (const sweep of ["forum photos", "message photos"])
+    await explainCall(
+      large.sql,
+      `the sweep of ${sweep} at ${large.size.toLocaleString("en")} messages`,
+      (db) => runDueWork(db, new Date(), DELAY_SECONDS),
+      (query) => query.includes(`delete from "${sweep.replace(" ", "_")}"`),
+      (query) => query.slice(query.indexOf("(select") + 1, query.lastIndexOf(")")),
+    );
   console.log("\n== The scheduled work (runDueWork) over the same databases, requests beside it (target: no request waits on a lock)");
-  printTable(["run", "took", "e-mails", "live rows trimmed", "requests beside", "their p99", "lock waits seen"], table);
+  printTable(["run", "took", "e-mails", "live rows trimmed", "uploads swept", "requests beside", "their p99", "lock waits seen"], table);
 }
