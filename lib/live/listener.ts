@@ -97,17 +97,24 @@ export function pgliteSource(): ListenSource {
   };
 }
 
+/** How long a Postgres listener with no stream to wake keeps its connection before it rests. */
+export const LISTENER_REST_MS = 60_000;
+
 /**
  * One listener for every stream of this instance. A notification wakes the streams of the people
  * it names; they read their new rows (or, given an ephemeral message, send it). When the
  * connection drops, the streams stay open and the listener listens again (after RELISTEN_MS);
  * then it wakes every stream, which reads from the rows whatever was published meanwhile (NOTIFY
  * is only a wake-up: the rows are the record; a passing ephemeral message is simply lost).
+ * With `restMs`, once no stream has been subscribed for that long it closes its connection (an
+ * idle instance holds none of the database's connections) and listens again with the next one.
  */
-export function createListener(source: ListenSource): LiveListener {
+export function createListener(source: ListenSource, { restMs }: { restMs?: number } = {}): LiveListener {
   const subscribers = new Map<string, Set<Wake>>();
   let stop: (() => Promise<void>) | undefined;
   let closed = false;
+  let resting = false;
+  let restTimer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let markReady!: () => void;
@@ -123,47 +130,76 @@ export function createListener(source: ListenSource): LiveListener {
     for (const userId of people) for (const wake of subscribers.get(userId) ?? []) wake(message);
   };
 
+  let generation = 0;
   async function listen(): Promise<void> {
     retry = undefined;
-    if (closed) return;
+    if (closed || resting) return;
+    // Only the newest attempt keeps its connection (a rest and a new stream may overlap one).
+    const mine = ++generation;
     try {
       const stopping = await source(onPayload, () => {
+        if (mine !== generation) return;
         stop = undefined;
         console.warn("[live] listener connection lost; listening again");
         schedule();
       });
-      if (closed) return void (await stopping().catch(() => {}));
+      if (closed || resting || mine !== generation) return void (await stopping().catch(() => {}));
       stop = stopping;
       attempt = 0;
       markReady();
       wakeAll();
     } catch (error) {
       console.warn("[live] listener could not listen", describeError(error));
-      schedule();
+      if (mine === generation) schedule();
     }
   }
 
   function schedule(): void {
-    if (closed || retry) return;
+    if (closed || resting || retry) return;
     retry = setTimeout(() => void listen(), RELISTEN_MS[Math.min(attempt++, RELISTEN_MS.length - 1)]);
     retry.unref?.();
   }
 
+  /** Closes the connection once no stream has been subscribed for `restMs`. */
+  function restSoon(): void {
+    if (restMs === undefined || closed || subscribers.size > 0) return;
+    clearTimeout(restTimer);
+    restTimer = setTimeout(() => {
+      if (closed || subscribers.size > 0) return;
+      resting = true;
+      clearTimeout(retry);
+      retry = undefined;
+      const stopping = stop;
+      stop = undefined;
+      void stopping?.().catch(() => {});
+    }, restMs);
+    restTimer.unref?.();
+  }
+
   void listen();
+  restSoon();
   return {
     subscribe(userId, wake) {
+      clearTimeout(restTimer);
+      if (resting) {
+        // Listening again wakes every stream: what was published while it rested is in the rows.
+        resting = false;
+        void listen();
+      }
       const wakes = subscribers.get(userId) ?? new Set();
       wakes.add(wake);
       subscribers.set(userId, wakes);
       return () => {
         wakes.delete(wake);
         if (wakes.size === 0 && subscribers.get(userId) === wakes) subscribers.delete(userId);
+        restSoon();
       };
     },
     ready: () => listening,
     async close() {
       closed = true;
       clearTimeout(retry);
+      clearTimeout(restTimer);
       await stop?.().catch(() => {});
     },
   };
@@ -178,7 +214,10 @@ const globalForLive = globalThis as unknown as { __liveListener?: LiveListener }
 export function liveListener(): LiveListener {
   const { DATABASE_URL, DATABASE_URL_UNPOOLED } = env();
   if (!globalForLive.__liveListener) {
-    const listener = createListener(DATABASE_URL ? postgresSource(DATABASE_URL_UNPOOLED ?? DATABASE_URL) : pgliteSource());
+    // The embedded database's listen costs no connection: only a Postgres listener rests.
+    const listener = DATABASE_URL
+      ? createListener(postgresSource(DATABASE_URL_UNPOOLED ?? DATABASE_URL), { restMs: LISTENER_REST_MS })
+      : createListener(pgliteSource());
     globalForLive.__liveListener = listener;
     onShutdown("work", () => {
       globalForLive.__liveListener = undefined;
