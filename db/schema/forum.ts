@@ -87,6 +87,7 @@ export const forumPosts = pgTable(
     place: text("place"),
     latitude: doublePrecision("latitude"),
     longitude: doublePrecision("longitude"),
+    /** Null is read as city (lib/forum/local.ts placeShownTo), the stricter. */
     placeLevel: text("place_level").$type<"city" | "region">(),
     replyCount: integer("reply_count").notNull().default(0),
     /** Reactions on the post in Top's 7-day window, kept by the reaction writes (db/schema/forum-top.ts). */
@@ -107,8 +108,10 @@ export const forumPosts = pgTable(
   (t) => [
     check(
       "forum_posts_local_place_check",
-      sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null and ${t.placeLevel} in ('city', 'region'))`,
+      sql`${t.scope} <> 'local' or (${t.place} is not null and ${t.latitude} is not null and ${t.longitude} is not null)`,
     ),
+    // Null passes (an instance of the code before levels, mid-deploy): read as city, the stricter.
+    check("forum_posts_place_level_check", sql`${t.placeLevel} in ('city', 'region')`),
     index("forum_posts_latest_idx").on(t.scope, t.lastActivityAt, t.id).where(listed(t)),
     index("forum_posts_new_idx").on(t.scope, t.createdAt, t.id).where(listed(t)),
     index("forum_posts_topic_latest_idx").on(t.scope, t.topic, t.lastActivityAt, t.id).where(listed(t)),

@@ -1,4 +1,5 @@
-import { and, eq } from "drizzle-orm";
+import { readFileSync } from "node:fs";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as topicsRoute } from "@/app/api/forum/topics/route";
 import { getDb } from "@/db/client";
@@ -351,6 +352,39 @@ describe("GET /api/forum/posts", () => {
       const found = (await forum.list("?scope=local&radius=100", sintra.a.headers)).json.data.find((p: Post) => p.id === local.id);
       expect(found?.place).toBe(local.place);
     }
+  });
+
+  it("gives posts made before levels theirs by their point (migration 0042), and reads a post without one as city", async () => {
+    const lisbon = await forumCouple({ place: LISBON });
+    const sintra = await forumCouple({ place: SINTRA });
+    const local = { scope: "local" as const, place: "Lisbon, Portugal", placeLevel: null };
+    const [city, region, none] = [
+      ...(await seedPosts(lisbon.coupleId, lisbon.a.userId, 1, { ...local, latitude: 38.71, longitude: -9.14 })),
+      ...(await seedPosts(lisbon.coupleId, lisbon.a.userId, 1, { ...local, latitude: 39, longitude: -9 })),
+      ...(await seedPosts(lisbon.coupleId, lisbon.a.userId, 1, { ...local, latitude: 38.72, longitude: -9.13 })),
+    ].map((row) => row.id);
+    const db = await getDb();
+    const migration = readFileSync("db/migrations/0042_forum_place_level.sql", "utf8").split("--> statement-breakpoint");
+    const backfill = migration
+      .find((statement) => statement.trimStart().startsWith("UPDATE"))!
+      .trim()
+      .replace(/;$/, "");
+    await db.execute(sql.raw(`${backfill} AND "id" IN ('${city}', '${region}')`));
+    const levels = await db
+      .select({ id: forumPosts.id, placeLevel: forumPosts.placeLevel })
+      .from(forumPosts)
+      .where(eq(forumPosts.coupleId, lisbon.coupleId));
+    expect(Object.fromEntries(levels.map((row) => [row.id, row.placeLevel]))).toEqual({
+      [city!]: "city",
+      [region!]: "region",
+      [none!]: null,
+    });
+    await db
+      .update(locations)
+      .set({ privacyLevel: "region" })
+      .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, lisbon.coupleId)));
+    const listed = (await forum.list("?scope=local&radius=100", sintra.a.headers)).json.data.map((p: Post) => p.id);
+    expect([city, region, none].map((id) => listed.includes(id))).toEqual([false, true, false]);
   });
 
   it("pages the local Nearest list by a cursor that carries no distance (the server measures the last post again)", async () => {
