@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { forumPhotos, forumPosts } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
-import { STAGED_PHOTO_HOURS, unusablePhotoMessage } from "@/lib/images/rules";
+import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
 import { sweepUnusedUploads } from "@/lib/images/sweep";
 import { notFound } from "./thread";
@@ -20,8 +20,9 @@ import { notFound } from "./thread";
 /** Uploads swept per run at most. */
 const SWEEP_BATCH = 100;
 
-function refused(urls: readonly string[]): AppError {
-  const message = unusablePhotoMessage(urls.every((url) => storedImageKey(url) !== null));
+/** A post's photos refused: `ourUpload` when they are this app's uploads, no longer the author's to use. */
+function refused(ourUpload: boolean): AppError {
+  const message = unusablePhotoMessage(ourUpload);
   return new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
 }
 
@@ -32,12 +33,15 @@ function refused(urls: readonly string[]): AppError {
 export async function claimForumPhotos(tx: Db, ownerUserId: string, urls: readonly string[], shown: readonly string[] = []): Promise<void> {
   const added = urls.filter((url) => !shown.includes(url));
   if (added.length === 0) return;
-  if (new Set(added).size !== added.length) throw refused([]);
+  if (new Set(added).size !== added.length) throw refused(false);
   const claimed = await tx
     .delete(forumPhotos)
     .where(and(inArray(forumPhotos.url, added), eq(forumPhotos.ownerUserId, ownerUserId)))
     .returning({ url: forumPhotos.url });
-  if (claimed.length !== added.length) throw refused(added.filter((url) => !claimed.some((row) => row.url === url)));
+  if (claimed.length !== added.length) {
+    const missing = added.filter((url) => !claimed.some((row) => row.url === url));
+    throw refused(missing.every((url) => storedImageKey(url) !== null));
+  }
 }
 
 /** The storage keys of photos a post showed and shows no more, to delete once the change commits. */
@@ -70,7 +74,7 @@ export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<numb
   const swept = await sweepUnusedUploads(
     db,
     { table: forumPhotos, id: forumPhotos.url, file: forumPhotos.url, createdAt: forumPhotos.createdAt },
-    new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000),
+    now,
     SWEEP_BATCH,
     // Never one a post shows (an instance of the code before claims wrote it, mid-deploy): its
     // author's posts, by their index.

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { consumeLimit, limitError, LIMITS } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
 import { describeError } from "@/lib/log";
-import { STAGED_PHOTO_EXPIRED_MESSAGE, STAGED_PHOTO_HOURS, type StagedPhotoKind } from "./rules";
+import { STAGED_PHOTO_EXPIRED_MESSAGE, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage } from "./store";
 import { sweepUnusedUploads } from "./sweep";
 
@@ -96,7 +96,7 @@ export async function sweepStagedPhotos(db: Db, storage?: ImageStorage): Promise
   const keys = await sweepUnusedUploads(
     db,
     { table: stagedPhotos, id: stagedPhotos.id, file: stagedPhotos.key, createdAt: stagedPhotos.createdAt },
-    new Date(Date.now() - STAGED_PHOTO_HOURS * 3_600_000),
+    new Date(),
     SWEEP_BATCH,
   );
   if (keys.length > 0) await deleteImages(keys, storage);

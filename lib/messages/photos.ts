@@ -2,7 +2,6 @@ import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversations, messagePhotos, messages } from "@/db/schema";
-import { STAGED_PHOTO_HOURS } from "@/lib/images/rules";
 import { deleteImages } from "@/lib/images/store";
 import { sweepUnusedUploads } from "@/lib/images/sweep";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -57,7 +56,7 @@ export async function sweepUnsentMessagePhotos(db: Db, now: Date): Promise<numbe
   const swept = await sweepUnusedUploads(
     db,
     { table: messagePhotos, id: messagePhotos.url, file: messagePhotos.url, createdAt: messagePhotos.createdAt },
-    new Date(now.getTime() - STAGED_PHOTO_HOURS * 3_600_000),
+    now,
     SWEEP_BATCH,
   );
   await deleteImages(swept.flatMap((url) => messagePhotoKey(url) ?? []));
