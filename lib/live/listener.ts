@@ -169,6 +169,7 @@ export function createListener(source: ListenSource, { restMs }: { restMs?: numb
       resting = true;
       clearTimeout(retry);
       retry = undefined;
+      attempt = 0;
       const stopping = stop;
       stop = undefined;
       void stopping?.().catch(() => {});

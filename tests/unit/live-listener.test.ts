@@ -76,4 +76,29 @@ describe("the listener's rest", () => {
     expect(counts).toEqual({ opened: 1, closed: 0 });
     await listener.close();
   });
+
+  it("keeps only the newest connection when a rest and a new stream overlap an open still under way", async () => {
+    const counts = { opened: 0, closed: 0 };
+    const pending: (() => void)[] = [];
+    // Each open resolves when the test says: the first is still under way as the rest comes.
+    const source: ListenSource = () =>
+      new Promise((resolve) => {
+        counts.opened++;
+        pending.push(() => resolve(async () => void counts.closed++));
+      });
+    const listener = createListener(source, { restMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const woken: string[] = [];
+    listener.subscribe("ana", () => woken.push("rows"));
+    expect(counts.opened).toBe(2);
+    pending[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(counts.closed).toBe(1);
+    pending[1]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(woken).toEqual(["rows"]);
+    await listener.close();
+    // The kept one closes with the listener: neither connection is left open.
+    expect(counts).toEqual({ opened: 2, closed: 2 });
+  });
 });
