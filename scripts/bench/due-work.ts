@@ -64,18 +64,21 @@ async function fillLiveRows(sql: postgres.Sql, size: number): Promise<number> {
 /** Uploads never used, in each of the two tables the sweeps read, by the first thousand people. */
 async function fillWaitingUploads(sql: postgres.Sql, size: number): Promise<number> {
   const count = Math.max(100, Math.floor(size / 100));
+  let inserted = 0;
   for (const table of ["forum_photos", "message_photos"])
-    await sql.unsafe(`insert into ${table} (url, owner_user_id, created_at)
+    inserted += (
+      await sql.unsafe(`insert into ${table} (url, owner_user_id, created_at)
       select '/bench/${table}/' || n || '.jpg', u.id, now() - (n % 48) * interval '1 hour'
       from generate_series(1, ${count}) n
-      join (select id, row_number() over (order by id) - 1 as rn from users order by id limit 1000) u on u.rn = n % 1000`);
+      join (select id, row_number() over (order by id) - 1 as rn from users order by id limit 1000) u on u.rn = n % 1000`)
+    ).count;
   // Their posts, each showing a photo of its own: the forum sweep keeps any photo a post of its uploader shows.
   await sql.unsafe(`insert into forum_posts (author_user_id, scope, topic, title, body, photos)
     select u.id, 'global', 'travel', 'A post ' || n, 'Its words ' || n, array['/bench/shown/' || n || '.jpg']
     from generate_series(1, ${count}) n
     join (select id, row_number() over (order by id) - 1 as rn from users order by id limit 1000) u on u.rn = n % 1000`);
   await sql.unsafe("analyze forum_photos, message_photos, forum_posts");
-  return 2 * count;
+  return inserted;
 }
 
 /** Polls for sessions of this database waiting on a lock until stopped; answers the most seen at once and the polls made. */

@@ -8,7 +8,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-type StoredObject = { body: Buffer; type: string };
+/** An object as stored: its bytes, and the type and caching its upload asked for (S3 keeps both as metadata). */
+type StoredObject = { body: Buffer; type: string; cacheControl: string | undefined };
 
 /**
  * An aws-chunked body (`<hex size>[;extensions]\r\n<data>\r\n` ... `0\r\n<trailers>\r\n`), as the
@@ -57,6 +58,7 @@ export function startBucket(port: number, name: string, privateName = `${name}-p
         store.set(key, {
           body: chunked ? decodeAwsChunked(raw) : raw,
           type: String(req.headers["content-type"] ?? "application/octet-stream"),
+          cacheControl: req.headers["cache-control"],
         });
         res.writeHead(200, { etag: `"${key.length}-${raw.byteLength}"` }).end();
       });
@@ -71,7 +73,7 @@ export function startBucket(port: number, name: string, privateName = `${name}-p
       res.writeHead(200, {
         "content-type": found.type,
         "content-length": found.body.byteLength,
-        "cache-control": secret ? "private, no-store" : "public, max-age=31536000, immutable",
+        ...(found.cacheControl ? { "cache-control": found.cacheControl } : {}),
       });
       return void res.end(req.method === "GET" ? found.body : undefined);
     }

@@ -242,6 +242,9 @@ test("sign-up to a verified couple with six photos, each request under 4.5 MB", 
   const photos = pageB.locator('img[src*="/_bucket/"]');
   await expect(photos.first()).toBeVisible();
   expect(await photos.first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  // As the app stored it: a year in the browser, an hour in a shared cache (a photo taken down leaves a CDN).
+  const served = await pageB.request.get((await photos.first().getAttribute("src"))!);
+  expect(served.headers()["cache-control"]).toBe("public, max-age=31536000, s-maxage=3600, immutable");
   await partner.close();
   await context.close();
 });
