@@ -28,6 +28,8 @@ export type RouteRow = {
   tier: RouteTier;
   /** `tab`: the link's label in the phone's bottom tab bar; links without one go in the phone's menu. */
   nav?: { label: string; group: NavGroup; tab?: string };
+  /** The navigation link whose area this page is in (a conversation is in Messages), marked while it is open. */
+  section?: string;
 };
 
 export const ROUTES: readonly RouteRow[] = [
@@ -66,23 +68,23 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/forum/post/[postId]", tier: "profile-required" },
   { path: "/directory", tier: "profile-required", nav: { label: "Directory", group: "secondary", tab: "Directory" } },
   { path: "/messages", tier: "profile-required", nav: { label: "Messages", group: "secondary", tab: "Messages" } },
-  { path: "/messages/[conversationId]", tier: "profile-required" },
+  { path: "/messages/[conversationId]", tier: "profile-required", section: "/messages" },
   { path: "/discover", tier: "profile-required", nav: { label: "Discover", group: "secondary" } },
   { path: "/events", tier: "profile-required", nav: { label: "Events", group: "secondary" } },
   { path: "/profile", tier: "profile-required", nav: { label: "Your Couple Profile", group: "secondary", tab: "Profile" } },
   { path: "/profile/[coupleId]", tier: "profile-required" },
   { path: "/settings", tier: "profile-required", nav: { label: "Settings", group: "secondary" } },
-  { path: "/settings/profile", tier: "profile-required" },
-  { path: "/settings/couple", tier: "profile-required" },
-  { path: "/settings/verification", tier: "profile-required" },
-  { path: "/settings/location", tier: "profile-required" },
-  { path: "/settings/appearance", tier: "profile-required" },
-  { path: "/settings/partner", tier: "profile-required" },
-  { path: "/settings/messages", tier: "profile-required" },
-  { path: "/settings/blocked", tier: "profile-required" },
-  { path: "/settings/security", tier: "profile-required" },
-  { path: "/settings/notifications", tier: "profile-required" },
-  { path: "/settings/data", tier: "profile-required" },
+  { path: "/settings/profile", tier: "profile-required", section: "/settings" },
+  { path: "/settings/couple", tier: "profile-required", section: "/settings" },
+  { path: "/settings/verification", tier: "profile-required", section: "/settings" },
+  { path: "/settings/location", tier: "profile-required", section: "/settings" },
+  { path: "/settings/appearance", tier: "profile-required", section: "/settings" },
+  { path: "/settings/partner", tier: "profile-required", section: "/settings" },
+  { path: "/settings/messages", tier: "profile-required", section: "/settings" },
+  { path: "/settings/blocked", tier: "profile-required", section: "/settings" },
+  { path: "/settings/security", tier: "profile-required", section: "/settings" },
+  { path: "/settings/notifications", tier: "profile-required", section: "/settings" },
+  { path: "/settings/data", tier: "profile-required", section: "/settings" },
   /** The e-mail change link: opened signed in (the guard sends a signed-out visitor to sign in first). */
   { path: "/settings/confirm-email", tier: "profile-required" },
   { path: "/notifications", tier: "profile-required", nav: { label: "Notifications", group: "secondary" } },
@@ -123,6 +125,9 @@ export function findRoute(pathname: string): RouteRow | undefined {
 }
 
 export type NavLink = { href: string; label: string; tab?: string };
+
+/** The navigation link a page is in the area of, if any (its own link aside). */
+export const navSection = (pathname: string): string | undefined => findRoute(pathname)?.section;
 
 /** The navigation bar's links of one group, in table order. */
 export function navLinks(group: NavGroup): NavLink[] {

@@ -33,7 +33,7 @@ export function ForumControls({ query }: { query: ListQuery }) {
       </summary>
       <div className={styles.controls}>
         <nav aria-label="Order">
-          <ul className={styles.tabs}>
+          <ul className="page-tabs">
             {sorts.map((sort) => (
               <li key={sort}>
                 <Link href={forumHref({ ...query, sort, cursor: undefined })} aria-current={query.sort === sort ? "page" : undefined}>

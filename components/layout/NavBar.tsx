@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useCallback, useRef, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuIcon } from "@/components/ui/icons";
-import { navLinks } from "@/lib/routes";
+import { navLinks, navSection } from "@/lib/routes";
 import { MessagesBadge } from "./MessagesBadge";
 import { NotificationBell } from "./NotificationBell";
 import { UnreadTitle } from "./UnreadTitle";
@@ -37,8 +37,10 @@ export function NavBar() {
   const menuButton = useRef<HTMLButtonElement>(null);
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   useDismiss(menuOpen, closeMenu, menu, menuButton);
-  const current = (href: string) => (pathname === href ? "page" : undefined);
-  /** A bar's entry: the link, marked when it is this page, with the unread badge on Messages. */
+  const section = navSection(pathname);
+  /** This page's own link is the page; the link of the area it is in (a conversation's Messages) is marked too. */
+  const current = (href: string) => (pathname === href ? "page" : section === href ? "true" : undefined);
+  /** A bar's entry: the link, marked when it is this page or its area, with the unread badge on Messages. */
   const barLink = (href: string, text: string | undefined) => (
     <li key={href}>
       <Link href={href} aria-current={current(href)}>

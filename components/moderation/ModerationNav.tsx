@@ -1,4 +1,5 @@
 import Link from "next/link";
+import styles from "./Moderation.module.css";
 
 /** The moderation pages' own links: the queue, the verification selfies, the log, and for admins the team. */
 export function ModerationNav({
@@ -9,7 +10,7 @@ export function ModerationNav({
   admin?: boolean;
 }) {
   return (
-    <nav aria-label="Moderation" className="form-actions">
+    <nav aria-label="Moderation" className={`page-tabs ${styles.nav}`}>
       <Link href="/moderation" aria-current={current === "queue" ? "page" : undefined}>
         Queue
       </Link>

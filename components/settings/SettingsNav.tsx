@@ -26,7 +26,8 @@ export function SettingsNav() {
       {section && (
         <p className={styles.back}>
           <Link href="/settings">
-            <span aria-hidden="true">← </span>All settings
+            {/* A no-break space: the link is a flex box, which drops a plain one at its item's end. */}
+            <span aria-hidden="true">{"←\u00a0"}</span>All settings
           </Link>
         </p>
       )}

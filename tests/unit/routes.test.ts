@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROUTES, findRoute, navLinks } from "@/lib/routes";
+import { ROUTES, findRoute, navLinks, navSection } from "@/lib/routes";
 
 const APP = path.join(import.meta.dirname, "../../app");
 
@@ -29,6 +29,16 @@ describe("route registry", () => {
     expect(findRoute("/forum/post")).toBeUndefined();
     expect(findRoute("/messages/abc")?.path).toBe("/messages/[conversationId]");
     expect(findRoute("/dev.outbox")).toBeUndefined();
+  });
+
+  it("marks the link of the area a page is in: a conversation in Messages, a settings page in Settings, never another couple's profile in yours", () => {
+    expect(navSection("/messages/4f1c")).toBe("/messages");
+    expect(navSection("/settings/notifications")).toBe("/settings");
+    expect(navSection("/profile/4f1c")).toBeUndefined();
+    expect(navSection("/messages")).toBeUndefined();
+    // Every area named is a link of the bar.
+    const links = new Set([...navLinks("main"), ...navLinks("secondary")].map((link) => link.href));
+    for (const row of ROUTES) if (row.section) expect(links.has(row.section), row.path).toBe(true);
   });
 
   it("gives the navigation bar its links in order", () => {

@@ -25,10 +25,7 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
       {posts.map((post) => (
         <li key={post.id}>
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
-          {/* No break before the '·': a name never starts a line of its own. */}
-          <span className="muted">
-            {"\u00a0·"} {post.author.coupleName ?? post.author.signature}
-          </span>
+          <span className={`muted ${styles.meta}`}>{post.author.coupleName ?? post.author.signature}</span>
         </li>
       ))}
     </ul>
@@ -102,9 +99,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
               {dashboard.near.map((near) => (
                 <li key={near.coupleId}>
                   <Link href={`/profile/${encodeURIComponent(near.coupleId)}`}>{near.coupleName}</Link>
-                  <span className="muted">
-                    {" "}
-                    · {near.distance}
+                  <span className={`muted ${styles.meta}`}>
+                    {near.distance}
                     {near.location ? ` · ${near.location}` : ""}
                   </span>
                 </li>
