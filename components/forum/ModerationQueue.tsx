@@ -66,7 +66,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
     setBusy(null);
   }
 
-  if (reports.length === 0) return <p className={styles.empty}>No open reports. All clear!</p>;
+  if (reports.length === 0) return <p className="muted">No open reports. All clear!</p>;
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}

@@ -27,7 +27,7 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
       <h2>Appeals</h2>
       {error && <Alert tone="error">{error}</Alert>}
       {appeals.length === 0 ? (
-        <p>No open appeals.</p>
+        <p className="muted">No open appeals.</p>
       ) : (
         <ul className={styles.list}>
           {appeals.map((appeal) => (
@@ -64,7 +64,7 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
       )}
       <h2>Held hellos</h2>
       {held.length === 0 ? (
-        <p>No hellos held.</p>
+        <p className="muted">No hellos held.</p>
       ) : (
         <ul className={styles.list}>
           {held.map((couple) => (
