@@ -18,7 +18,16 @@ import styles from "./ConversationList.module.css";
  * The conversations, newest activity first: the first page stays current through the live hook;
  * 'Load more' follows the keyset cursor and keeps what it loaded below it.
  */
-export function ConversationList({ viewerId, openId, initial }: { viewerId: string; openId: string | null; initial: InboxPage }) {
+type Props = {
+  viewerId: string;
+  openId: string | null;
+  initial: InboxPage;
+  /** Hellos waiting on the other tab: an empty inbox points to them rather than to the directory. */
+  waitingHellos: number;
+  showRequests: () => void;
+};
+
+export function ConversationList({ viewerId, openId, initial, waitingHellos, showRequests }: Props) {
   const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS, initial });
   const page = first.status === "ready" ? first.value : emptyPage<InboxRow>(0);
   // A conversation with new activity moves up onto the first page: shown there only.
@@ -38,9 +47,17 @@ export function ConversationList({ viewerId, openId, initial }: { viewerId: stri
     return (
       <div className={styles.empty}>
         <p>No conversations yet.</p>
-        <p>
-          <Link href="/directory">{INBOX_TEXTS.noConversations}</Link>
-        </p>
+        {waitingHellos > 0 ? (
+          <p>
+            <button type="button" className="button button-primary" onClick={showRequests}>
+              {INBOX_TEXTS.hellosWaiting(waitingHellos)}
+            </button>
+          </p>
+        ) : (
+          <p>
+            <Link href="/directory">{INBOX_TEXTS.noConversations}</Link>
+          </p>
+        )}
       </div>
     );
   return (

@@ -11,14 +11,15 @@ import styles from "./Inbox.module.css";
 const TABS = ["conversations", "requests"] as const;
 export type Tab = (typeof TABS)[number];
 
-/**
- * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
- * tab list; `?tab=requests` (a request's notification) opens the second.
- */
 /** What the server read for the first paint. */
 export type InboxStart = { conversations: InboxPage; requests: ConnectionRequest[] };
 
 type Props = { viewerId: string; openId: string | null; initialTab: Tab; initial: InboxStart };
+
+/**
+ * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
+ * tab list; `?tab=requests` (a request's notification) opens the second.
+ */
 
 export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
   const [tab, setTab] = useState<Tab>(initialTab);
@@ -26,12 +27,15 @@ export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
   const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS, initial: initial.requests });
   const count = requests.status === "ready" ? requests.value.length : 0;
 
+  function choose(next: Tab) {
+    setTab(next);
+    tabs.current[next]?.focus();
+  }
+
   // Arrow keys move between the tabs (the tabs pattern); Tab goes on into the panel.
   function onKeyDown(event: KeyboardEvent) {
     if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
-    const next = TABS[(TABS.indexOf(tab) + 1) % TABS.length]!;
-    setTab(next);
-    tabs.current[next]?.focus();
+    choose(TABS[(TABS.indexOf(tab) + 1) % TABS.length]!);
   }
 
   const label = { conversations: "Conversations", requests: `Requests (${count})` };
@@ -58,7 +62,13 @@ export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
         ))}
       </div>
       <div role="tabpanel" id="panel-conversations" aria-labelledby="tab-conversations" hidden={tab !== "conversations"}>
-        <ConversationList viewerId={viewerId} openId={openId} initial={initial.conversations} />
+        <ConversationList
+          viewerId={viewerId}
+          openId={openId}
+          initial={initial.conversations}
+          waitingHellos={count}
+          showRequests={() => choose("requests")}
+        />
       </div>
       <div role="tabpanel" id="panel-requests" aria-labelledby="tab-requests" hidden={tab !== "requests"}>
         <RequestList state={requests} />

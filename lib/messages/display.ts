@@ -25,6 +25,8 @@ export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestI
 export const INBOX_TEXTS = {
   noConversations: "Say hello to a couple from the directory",
   noRequests: "No requests right now. When a couple says hello, their note shows up here.",
+  hellosWaiting: (count: number) =>
+    count === 1 ? "A couple said hello: see their request" : `${count} couples said hello: see their requests`,
   sayHello: "Say hello",
   sendRequest: "Send request",
   requestSent: "Request sent",

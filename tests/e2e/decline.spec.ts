@@ -6,7 +6,8 @@ import { INBOX_TEXTS } from "../../lib/messages/display";
 /**
  * Declining a hello, by keyboard: the declined request leaves the list with its buttons, and the
  * keyboard lands on the next request's name, then on the words that say none are left. The
- * sender is never told (its profile still says the request was sent). Couples of its own.
+ * sender is never told (its profile still says the request was sent). An empty inbox points to the
+ * hellos waiting. Couples of its own.
  */
 test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
 
@@ -23,8 +24,13 @@ test("declining hellos one after the other keeps the keyboard in the list, and t
     await sayHello(who, vera.coupleName, note);
   }
 
-  await vera.page.goto("/messages?tab=requests");
-  await expect(vera.page.getByRole("tab", { name: "Requests (2)" })).toBeVisible();
+  // An inbox with no conversation yet points to the hellos waiting, not to the directory.
+  await vera.page.goto("/messages");
+  await expect(vera.page.getByText("No conversations yet.")).toBeVisible();
+  await expect(vera.page.getByRole("link", { name: INBOX_TEXTS.noConversations })).toHaveCount(0);
+  await vera.page.getByRole("button", { name: INBOX_TEXTS.hellosWaiting(2) }).click();
+  await expect(vera.page.getByRole("tab", { name: "Requests (2)" })).toHaveAttribute("aria-selected", "true");
+  await expect(vera.page.getByRole("tab", { name: "Requests (2)" })).toBeFocused();
   const requests = vera.page.getByRole("list", { name: "Requests" });
   // Newest first: Olga's, then Nadia's.
   await expect(requests.getByRole("article")).toHaveCount(2);
