@@ -19,8 +19,11 @@ export type RouteTier =
   /** Developer tools; their pages answer 404 themselves when disabled. */
   | "dev";
 
-/** "main": the forum links before the IRL button; "secondary": the links after it; "footer": every page's footer. */
-export type NavGroup = "main" | "secondary" | "footer";
+/**
+ * "main": the forum links before the IRL button; "secondary": the links after it; "moderators":
+ * last, shown to moderators and admins only; "footer": every page's footer.
+ */
+export type NavGroup = "main" | "secondary" | "moderators" | "footer";
 
 export type RouteRow = {
   /** As under app/ without route groups: `[id]` is one segment, `[...rest]` one or more. */
@@ -91,13 +94,13 @@ export const ROUTES: readonly RouteRow[] = [
   { path: "/dashboard", tier: "profile-required" },
   { path: "/events/create", tier: "profile-required" },
   /** Moderators and admins only: each page answers not-found to everyone else. */
-  { path: "/moderation", tier: "profile-required" },
-  { path: "/moderation/log", tier: "profile-required" },
-  { path: "/moderation/team", tier: "profile-required" },
-  { path: "/moderation/verifications", tier: "profile-required" },
+  { path: "/moderation", tier: "profile-required", nav: { label: "Moderation", group: "moderators" } },
+  { path: "/moderation/log", tier: "profile-required", section: "/moderation" },
+  { path: "/moderation/team", tier: "profile-required", section: "/moderation" },
+  { path: "/moderation/verifications", tier: "profile-required", section: "/moderation" },
   /** A couple's own standing: the moderators' actions on it, and its appeals. */
   { path: "/safety/appeal", tier: "profile-required" },
-  { path: "/moderation/couples/[coupleId]", tier: "profile-required" },
+  { path: "/moderation/couples/[coupleId]", tier: "profile-required", section: "/moderation" },
 
   { path: "/dev/outbox", tier: "dev" },
   /** The benchmark's baseline page (BENCH_BARE=1 only). */

@@ -15,6 +15,7 @@ import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/
 
 const LINKS = navLinks("main");
 const SECONDARY = navLinks("secondary");
+const MODERATOR_LINKS = navLinks("moderators");
 /** Phones: the links with a tab label go in the bottom tab bar, the others in the menu. */
 const TABS = [...LINKS, ...SECONDARY].filter((link) => link.tab);
 const MENU_LINKS = [...LINKS, ...SECONDARY].filter((link) => !link.tab);
@@ -27,9 +28,10 @@ const focusFirstEntry = (panel: HTMLElement | null) => panel?.querySelector<HTML
 /**
  * The signed-in navigation. Wide screens: one bar with every link. Phones (CSS decides, so the
  * server renders both): a one-row top bar (logo, bell, menu), a bottom tab bar for the main
- * areas, and the rest in the menu, a disclosure that takes focus when opened.
+ * areas, and the rest in the menu, a disclosure that takes focus when opened. Moderators (and
+ * admins) find their queue last in the bar and in the menu.
  */
-export function NavBar() {
+export function NavBar({ moderator }: { moderator: boolean }) {
   const pathname = usePathname();
   const [irlOpen, setIrlOpen] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
@@ -38,6 +40,7 @@ export function NavBar() {
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   useDismiss(menuOpen, closeMenu, menu, menuButton);
   const section = navSection(pathname);
+  const menuLinks = moderator ? [...MENU_LINKS, ...MODERATOR_LINKS] : MENU_LINKS;
   /** This page's own link is the page; the link of the area it is in (a conversation's Messages) is marked too. */
   const current = (href: string) => (pathname === href ? "page" : section === href ? "true" : undefined);
   /** A bar's entry: the link, marked when it is this page or its area, with the unread badge on Messages. */
@@ -68,6 +71,7 @@ export function NavBar() {
             </button>
           </li>
           {SECONDARY.map((link) => barLink(link.href, link.label))}
+          {moderator && MODERATOR_LINKS.map((link) => barLink(link.href, link.label))}
         </ul>
         <div className="nav-actions">
           <UnreadTitle />
@@ -97,7 +101,7 @@ export function NavBar() {
                     IRL
                   </button>
                 </li>
-                {MENU_LINKS.map((link) => (
+                {menuLinks.map((link) => (
                   <li key={link.href}>
                     <Link href={link.href} className="nav-menu-item" aria-current={current(link.href)} onClick={closeMenu}>
                       {link.label}

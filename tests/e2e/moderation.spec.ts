@@ -56,8 +56,10 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   });
   expect(reported.status()).toBe(201);
 
-  // The moderator: the queue, then the couple's page from the report, then a suspension.
-  await moderator.page.goto("/moderation");
+  // The moderator: the queue (from the bar's link, a moderator's own), then the couple's page from
+  // the report, then a suspension.
+  await moderator.page.goto("/dashboard");
+  await moderator.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Moderation" }).click();
   await expect(moderator.page.getByRole("heading", { name: "Moderation", level: 1 })).toBeVisible();
   await expect(moderator.page.getByText("Something awful")).toBeVisible();
   await axe(moderator.page);
@@ -67,6 +69,10 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   await report.getByRole("link", { name: "Act on the couple" }).click();
   await expect(moderator.page.getByRole("heading", { name: paula.coupleName, level: 1 })).toBeVisible();
   await expect(moderator.page.getByText("Acting from a report")).toBeVisible();
+  await expect(moderator.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Moderation" })).toHaveAttribute(
+    "aria-current",
+    "true",
+  );
   await axe(moderator.page);
   await moderator.page.getByLabel("Action", { exact: true }).selectOption("suspend");
   await moderator.page.getByLabel("Guideline broken").selectOption("harassment");
@@ -89,7 +95,10 @@ test("a moderator suspends a couple from a reported message, the couples see it,
   // The other couple: the conversation has ended, and the couple is gone from profiles.
   await lucia.page.goto(conversation);
   await expect(lucia.page.getByRole("status").filter({ hasText: "This conversation has ended." })).toBeVisible();
-  // Members do not see the moderation pages.
+  // Members do not see the moderation pages, nor a link to them.
+  await lucia.page.getByRole("button", { name: "Menu" }).click();
+  await expect(lucia.page.locator("#nav-menu-panel").getByRole("link", { name: "Settings" })).toBeVisible();
+  await expect(lucia.page.getByRole("link", { name: "Moderation" })).toHaveCount(0);
   expect((await lucia.page.goto("/moderation"))?.status()).toBe(404);
 
   // Paula appeals, signed out, from the safety page.

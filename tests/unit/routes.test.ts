@@ -36,8 +36,9 @@ describe("route registry", () => {
     expect(navSection("/settings/notifications")).toBe("/settings");
     expect(navSection("/profile/4f1c")).toBeUndefined();
     expect(navSection("/messages")).toBeUndefined();
+    expect(navSection("/moderation/couples/4f1c")).toBe("/moderation");
     // Every area named is a link of the bar.
-    const links = new Set([...navLinks("main"), ...navLinks("secondary")].map((link) => link.href));
+    const links = new Set([...navLinks("main"), ...navLinks("secondary"), ...navLinks("moderators")].map((link) => link.href));
     for (const row of ROUTES) if (row.section) expect(links.has(row.section), row.path).toBe(true);
   });
 
@@ -55,6 +56,7 @@ describe("route registry", () => {
       "Settings",
       "Notifications",
     ]);
+    expect(navLinks("moderators")).toEqual([{ href: "/moderation", label: "Moderation" }]);
     expect(navLinks("footer")).toEqual([
       { href: "/about", label: "About" },
       { href: "/terms", label: "Terms" },
