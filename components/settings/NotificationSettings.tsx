@@ -15,7 +15,7 @@ type Schema = Awaited<ReturnType<SchemaLoader<Values, Values>>>;
 const loadSchema = () =>
   import("@/lib/notifications/schemas").then((schemas) => schemas.notificationPreferencesSchema as unknown as Schema);
 
-/** One row per type, one checkbox per channel (CHANNELS: in the app, by e-mail, push); saved together. */
+/** One group per type, its channels' checkboxes on one line (CHANNELS: in the app, by e-mail, push); saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const {
@@ -37,18 +37,20 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
   });
 
   return (
-    <form onSubmit={submit} className={styles.box}>
+    <form onSubmit={submit} className={styles.groups}>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
       {NOTIFICATION_TYPES.map((type) => (
         <fieldset key={type} className={styles.group}>
           <legend>{definitionOf(type).label}</legend>
           <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
-          {CHANNELS.map((channel) => (
-            <label key={channel.key} className="choice">
-              <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
-              {channel.label}
-            </label>
-          ))}
+          <div className={styles.channels}>
+            {CHANNELS.map((channel) => (
+              <label key={channel.key} className="choice">
+                <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
+                {channel.label}
+              </label>
+            ))}
+          </div>
         </fieldset>
       ))}
       <button type="submit" className="button button-primary" disabled={pending}>

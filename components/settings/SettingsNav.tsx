@@ -7,11 +7,13 @@ import styles from "./SettingsNav.module.css";
 
 /**
  * The sections of /settings. Wide screens: the list beside the open section. Phones (CSS
- * decides): the overview lists the sections itself, so a section page shows only a link back to it.
+ * decides): a section page shows only a link back to the overview. The overview lists the
+ * sections itself, so it has no navigation beside it.
  */
 export function SettingsNav() {
   const pathname = usePathname();
   const section = currentSection(pathname);
+  if (!section) return null;
   return (
     <nav aria-label="Settings" className={styles.nav}>
       <ul className={styles.list}>
@@ -23,14 +25,12 @@ export function SettingsNav() {
           </li>
         ))}
       </ul>
-      {section && (
-        <p className={styles.back}>
-          <Link href="/settings">
-            {/* A no-break space: the link is a flex box, which drops a plain one at its item's end. */}
-            <span aria-hidden="true">{"←\u00a0"}</span>All settings
-          </Link>
-        </p>
-      )}
+      <p className={styles.back}>
+        <Link href="/settings">
+          {/* A no-break space: the link is a flex box, which drops a plain one at its item's end. */}
+          <span aria-hidden="true">{"←\u00a0"}</span>All settings
+        </Link>
+      </p>
     </nav>
   );
 }

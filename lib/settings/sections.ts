@@ -18,7 +18,11 @@ export const SETTINGS_SECTIONS: readonly SettingsSection[] = [
     summary: "Your place, how precisely others see it, and whether you appear in the directory.",
   },
   { href: "/settings/appearance", label: "Appearance", summary: "Light, dark or your device's theme." },
-  { href: "/settings/notifications", label: "Notifications", summary: "Which notifications reach you in the app and by e-mail." },
+  {
+    href: "/settings/notifications",
+    label: "Notifications",
+    summary: "Which notifications reach you in the app, by e-mail and on your devices.",
+  },
   { href: "/settings/security", label: "Security", summary: "Your password, e-mail address and signed-in devices." },
   { href: "/settings/partner", label: "Partner", summary: "Your partner, or your invitation to them." },
   { href: "/settings/messages", label: "Messages", summary: "Whether both of you approve a couple before a conversation opens." },

@@ -76,10 +76,12 @@ test.describe.serial("settings", () => {
 
   test.afterAll(() => expect(csp).toEqual([]));
 
-  test("the overview lists every section, and the section nav sits beside each one", async () => {
+  test("the overview lists every section once, and the section nav sits beside each one", async () => {
     const { page } = us;
     await page.goto("/settings");
     await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+    // The overview is the list: no second list of the same sections beside it.
+    await expect(page.getByRole("navigation", { name: "Settings" })).toHaveCount(0);
     const main = page.getByRole("main");
     for (const label of [
       "Your profile",
