@@ -21,6 +21,21 @@ export const LINK_REL = "noopener nofollow ugc";
 // space or at a character that cannot start one in plain prose (<, >, ").
 const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
 
+/** How many characters of a link a body shows: a long address would wrap over many lines of a phone. */
+export const LINK_LABEL_MAX = 40;
+
+/**
+ * A link's words in a body: the address without its scheme, cut to LINK_LABEL_MAX characters
+ * with "…" (the link itself keeps the whole address). Counted in code points, so a cut never
+ * splits a character.
+ */
+export function linkLabel(text: string): string {
+  const shown = text.replace(/^https?:\/\//i, "");
+  // A code point is at most two UTF-16 units: this head holds LINK_LABEL_MAX + 1 of them whenever the address has that many.
+  const chars = Array.from(shown.slice(0, LINK_LABEL_MAX * 2 + 2));
+  return chars.length > LINK_LABEL_MAX ? `${chars.slice(0, LINK_LABEL_MAX - 1).join("")}…` : shown;
+}
+
 /** Whether a text may hold a link at all (every link starts with its scheme): a cheap test before parsing it. */
 export const mayHoldLink = (text: string): boolean => /https?:\/\//i.test(text);
 /** Punctuation that ends a sentence rather than a URL. */

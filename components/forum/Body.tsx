@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { LINK_REL, renderBody, type Mention } from "@/lib/plain-text";
+import { LINK_REL, linkLabel, renderBody, type Mention } from "@/lib/plain-text";
 import styles from "./Body.module.css";
 
 /** A post's or reply's plain text as paragraphs, with clickable links and validated mentions; never HTML. */
@@ -16,7 +16,7 @@ export function Body({ text, mentions = [] }: { text: string; mentions?: readonl
                 if (segment.kind === "link")
                   return (
                     <a key={s} href={segment.href} rel={LINK_REL} target="_blank">
-                      {segment.text}
+                      {linkLabel(segment.text)}
                     </a>
                   );
                 return (

@@ -6,7 +6,7 @@ import { ItemMenu } from "@/components/safety/ItemMenu";
 import { Alert } from "@/components/ui/Alert";
 import { FormActions } from "@/components/ui/FormActions";
 import { Dialog } from "@/components/ui/Dialog";
-import { renderBody } from "@/lib/plain-text";
+import { linkLabel, renderBody } from "@/lib/plain-text";
 import { IMAGE_SIZES } from "@/lib/images/rules";
 import { deleteMessage, reactToMessage } from "@/lib/messages/client/api";
 import { editable, MESSAGE_TEXTS } from "@/lib/messages/rules";
@@ -33,7 +33,7 @@ function MessageBody({ text, plainLinks }: { text: string; plainLinks: boolean }
               {line.map((segment, s) =>
                 segment.kind === "link" && !plainLinks ? (
                   <a key={s} href={segment.href} rel={MESSAGE_LINK_REL} target="_blank">
-                    {segment.text}
+                    {linkLabel(segment.text)}
                   </a>
                 ) : (
                   <span key={s} data-plain-link={segment.kind === "link" ? "" : undefined}>

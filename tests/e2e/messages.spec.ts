@@ -120,7 +120,7 @@ test("two couples: hello, accept, four people talking, receipts, the badge, a de
   await send(rafael, "Our route: https://example.com/sintra-walk <b>bold</b>");
   await expect(thread(tomas).getByText("<b>bold</b>", { exact: false })).toBeVisible(ONE_POLL);
   await expect(thread(tomas).getByText("https://example.com/sintra-walk", { exact: false })).toBeVisible();
-  await expect(thread(tomas).getByRole("link", { name: "https://example.com/sintra-walk" })).toHaveCount(0);
+  await expect(thread(tomas).getByRole("link", { name: /sintra-walk/ })).toHaveCount(0);
 
   // 'Seen by': the three others read Rafael's message, and Rafael sees their names under it.
   const seen = thread(rafael)

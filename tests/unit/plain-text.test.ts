@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { excerpt, renderBody, type Segment } from "@/lib/plain-text";
+import { excerpt, LINK_LABEL_MAX, linkLabel, renderBody, type Segment } from "@/lib/plain-text";
 import { CPU_BUDGET_MS, cpuMillis } from "@/tests/support/cpu";
 
 const MAYA = { coupleId: "c-maya", name: "Maya & Theo" };
@@ -131,6 +131,29 @@ describe("renderBody: mentions", () => {
       { kind: "mention", coupleId: "c-odd", label: "@A+B (us)" },
     ]);
     expect(line("hey @AAB (us)", [odd])).toEqual([{ kind: "text", text: "hey @AAB (us)" }]);
+  });
+});
+
+describe("linkLabel", () => {
+  it("shows a short address whole, without its scheme", () => {
+    expect(linkLabel("https://example.com/a?b=1")).toBe("example.com/a?b=1");
+    expect(linkLabel("HTTP://x.org/path")).toBe("x.org/path");
+  });
+
+  it("cuts a long address to its first characters with an ellipsis", () => {
+    const label = linkLabel(`https://example.com/${"a".repeat(100)}`);
+    expect(label).toBe(`example.com/${"a".repeat(LINK_LABEL_MAX - 13)}…`);
+    expect(Array.from(label)).toHaveLength(LINK_LABEL_MAX);
+    // Exactly the limit: whole.
+    const exact = `example.com/${"b".repeat(LINK_LABEL_MAX - 12)}`;
+    expect(linkLabel(`https://${exact}`)).toBe(exact);
+  });
+
+  it("counts characters, not UTF-16 units: an address of emoji is cut between them, and one just at the limit stays whole", () => {
+    const astral = "😀".repeat(LINK_LABEL_MAX + 1);
+    expect(linkLabel(`https://x.org/${astral}`)).toBe(`x.org/${"😀".repeat(LINK_LABEL_MAX - 7)}…`);
+    const whole = `x.org/${"😀".repeat(LINK_LABEL_MAX - 6)}`;
+    expect(linkLabel(`https://${whole}`)).toBe(whole);
   });
 });
 
