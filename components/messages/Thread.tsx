@@ -190,6 +190,7 @@ export function Thread({
         </h1>
         {/* On a phone these go to the row under the name, so the name keeps the first row's width. */}
         <div className={styles.actions}>
+          {!conversation.ended && <PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />}
           {!conversation.ended && <MuteButton conversationId={conversationId} muted={conversation.muted ?? false} />}
           <Link href={SAFETY_PAGE} className="button-link">
             Safety
@@ -251,24 +252,18 @@ export function Thread({
           {MESSAGE_TEXTS.ended}
         </p>
       ) : (
-        <>
-          {/* Beside the composer, not inside its form: the plan form is a form of its own. */}
-          <div className={styles.menu}>
-            <PlanMeetupButton conversationId={conversationId} onEnded={markEnded} />
-          </div>
-          <Composer
-            conversationId={conversationId}
-            viewerId={viewerId}
-            fieldId={composerFieldId}
-            replyTo={replyTo}
-            onReplyTo={setReplyTo}
-            onSent={(sent) => {
-              atBottom.current = true;
-              push<ThreadValue>(key, (current) => withMessage(current, sent));
-            }}
-            onEnded={markEnded}
-          />
-        </>
+        <Composer
+          conversationId={conversationId}
+          viewerId={viewerId}
+          fieldId={composerFieldId}
+          replyTo={replyTo}
+          onReplyTo={setReplyTo}
+          onSent={(sent) => {
+            atBottom.current = true;
+            push<ThreadValue>(key, (current) => withMessage(current, sent));
+          }}
+          onEnded={markEnded}
+        />
       )}
     </section>
   );
@@ -280,7 +275,7 @@ function MuteButton({ conversationId, muted }: { conversationId: string; muted: 
   return (
     <button
       type="button"
-      className={`button button-secondary ${styles.mute}`}
+      className="button button-secondary"
       disabled={busy}
       onClick={() => {
         setBusy(true);

@@ -98,17 +98,23 @@ test("on a phone a thread is the whole screen, and the next message is written w
   const field = paula.page.getByRole("textbox", { name: "Message" });
   const sendButton = paula.page.getByRole("button", { name: /^(Send|Sending\.\.\.)$/ });
 
-  // A chat screen: the top bar, the thread and the tab bar fill the phone exactly; the page itself
-  // does not scroll (the site's footer is not under it), and the composer sits above the tab bar.
+  // A chat screen: the top bar and the thread fill the phone exactly, as a chat app's: no tab bar
+  // and no site footer under it, the page itself does not scroll, and the composer ends within
+  // 24 px of the screen's foot. The back arrow leads to the inbox, and the tab bar is back.
   const fit = await paula.page.evaluate(() => ({
     page: document.scrollingElement!.scrollHeight,
     screen: window.innerHeight,
     composer: document.querySelector("main form textarea")!.getBoundingClientRect().bottom,
-    tabBar: document.querySelector(".tabbar")!.getBoundingClientRect().top,
   }));
   expect(fit.page, JSON.stringify(fit)).toBeLessThanOrEqual(fit.screen);
-  expect(fit.composer, JSON.stringify(fit)).toBeLessThanOrEqual(fit.tabBar);
+  expect(fit.composer, JSON.stringify(fit)).toBeLessThanOrEqual(fit.screen);
+  expect(fit.composer, JSON.stringify(fit)).toBeGreaterThan(fit.screen - 24);
   await expect(paula.page.getByRole("contentinfo")).toBeHidden();
+  await expect(paula.page.getByRole("navigation", { name: "Sections" })).toBeHidden();
+  await paula.page.getByRole("link", { name: "Back to messages" }).click();
+  await expect(paula.page.getByRole("navigation", { name: "Sections" })).toBeVisible();
+  await paula.page.goBack();
+  await expect(field).toBeVisible();
 
   // Each message takes two seconds to reach the server (room for the checks on a loaded machine):
   // the field empties as it leaves, and the next is written meanwhile; it stays, and both arrive
