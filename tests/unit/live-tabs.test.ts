@@ -1,21 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from "vitest";
-import { nextPosition, shareStream, type ChannelLike, type LocksLike, type SharedStream } from "@/lib/live/client/tabs";
+import { LEADER_ANSWER_MS, nextPosition, shareStream, type ChannelLike, type LocksLike, type SharedStream } from "@/lib/live/client/tabs";
 import { HIDDEN_PAUSE_MS } from "@/lib/live/rules";
 
 /**
  * One live connection per browser (lib/live/client/tabs.ts): one tab holds the stream and hands
  * its events to the others, the next takes over from the last id, each tab applies an event once,
  * and the stream pauses only when every tab has been hidden the while. Web Locks and
- * BroadcastChannel are fakes with the browser's semantics (FIFO locks, freed with their tab).
+ * BroadcastChannel are fakes with the browser's semantics (FIFO locks, freed with their tab, taken
+ * by `steal`).
  */
 
 type Entry = { name: string; mode: "shared" | "exclusive"; tab: number; run: () => void };
 
-/** The browser's lock manager for every tab: FIFO per name, shared locks held together. */
+/** The browser's lock manager for every tab: FIFO per name, shared locks held together, a steal granted at once. */
 class LockTable {
   held: Entry[] = [];
   queue: Entry[] = [];
   private releasers = new Map<Entry, () => void>();
+  private breakers = new Map<Entry, () => void>();
 
   forTab(tab: number): LocksLike {
     return {
@@ -32,6 +34,17 @@ class LockTable {
               }),
           };
           this.releasers.set(entry, () => resolve(undefined));
+          this.breakers.set(entry, () => reject(new DOMException("stolen", "AbortError")));
+          if (options.steal) {
+            // The holders lose the lock (their requests reject); this one is granted ahead of the queue.
+            for (const holder of this.held.filter((held) => held.name === name)) {
+              this.held = this.held.filter((held) => held !== holder);
+              this.breakers.get(holder)?.();
+            }
+            this.held.push(entry);
+            entry.run();
+            return;
+          }
           options.signal?.addEventListener("abort", () => {
             if (!this.queue.includes(entry)) return;
             this.queue = this.queue.filter((queued) => queued !== entry);
@@ -80,12 +93,16 @@ class Hub {
 }
 class FakeChannel implements ChannelLike {
   onmessage: ((event: MessageEvent) => void) | null = null;
+  /** A tab the browser froze: it hears nothing and answers nothing. */
+  frozen = false;
   constructor(private hub: Hub) {
     hub.channels.add(this);
   }
   postMessage(message: unknown): void {
     const copy = structuredClone(message);
-    for (const other of this.hub.channels) if (other !== this) queueMicrotask(() => other.onmessage?.({ data: copy } as MessageEvent));
+    if (this.frozen) return;
+    for (const other of this.hub.channels)
+      if (other !== this && !other.frozen) queueMicrotask(() => other.onmessage?.({ data: copy } as MessageEvent));
   }
   close(): void {
     this.hub.channels.delete(this);
@@ -324,6 +341,43 @@ describe("shareStream", () => {
     setVisible(second, true);
     await settle();
     expect(stream.resume).toHaveBeenCalledTimes(1);
+  });
+
+  it("a tab shown whose leader does not answer (a phone froze it) takes the stream over from its id; the frozen one steps down and queues", async () => {
+    const [first, second] = [openTab(), openTab({ visible: false })];
+    await settle();
+    first.streams[0]!.up(true);
+    first.streams[0]!.emit("message", { body: "one" }, 1);
+    await settle();
+    // The phone hides and freezes the first tab; the second is shown.
+    first.visible = false;
+    first.channel!.frozen = true;
+    setVisible(second, true);
+    await vi.advanceTimersByTimeAsync(LEADER_ANSWER_MS - 1);
+    expect(second.streams).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(second.streams[0]!.from).toEqual({ lastEventId: "1", up: true });
+    expect(first.streams[0]!.stop).toHaveBeenCalledTimes(1);
+    expect(locks.held.filter((held) => held.name.startsWith("two-of-us:live-leader")).map((held) => held.tab)).toEqual([1]);
+    // Thawed, it is fed by the new leader, and leads again when that tab closes.
+    first.channel!.frozen = false;
+    second.streams[0]!.emit("message", { body: "two" }, 2);
+    await settle();
+    expect(first.applied.map(([, data]) => (data as { body: string }).body)).toEqual(["one", "two"]);
+    second.shared.stop();
+    await settle();
+    expect(first.streams).toHaveLength(2);
+    expect(first.streams[1]!.from).toEqual({ lastEventId: "2", up: true });
+  });
+
+  it("a tab shown whose leader answers leaves the stream where it is", async () => {
+    const [first, second] = [openTab(), openTab({ visible: false })];
+    await settle();
+    first.streams[0]!.up(true);
+    setVisible(second, true);
+    await vi.advanceTimersByTimeAsync(LEADER_ANSWER_MS * 2);
+    expect(leaders()).toEqual([first]);
+    expect(first.streams[0]!.stop).not.toHaveBeenCalled();
   });
 
   it("counts a crashed visible tab as gone, and a short absence of every tab as nothing", async () => {

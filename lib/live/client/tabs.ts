@@ -10,6 +10,9 @@
  *   (sent again after a takeover) is dropped. The counts (`unread`) are the state now and apply
  *   unless older; `reset` always applies and moves the position where the server says.
  * - Up or down: the leader tells the others, so no tab polls while the stream feeds them all.
+ * - A frozen leader: a phone freezes a hidden tab (its lock held, its stream fed to nobody). A tab
+ *   shown asks the leader; one that has not answered within LEADER_ANSWER_MS is taken over with
+ *   the lock's `steal`, and steps down (queues again) once it runs again.
  * - The pause for hidden pages is the browser's: each visible tab holds a shared SHOWN_LOCK
  *   (freed with the tab, even when it crashes), and the leader closes the stream only when no tab
  *   has held it for HIDDEN_PAUSE_MS; a tab shown again says so, and the stream resumes.
@@ -34,12 +37,14 @@ export type StreamConnection = {
 
 /** How often a hidden leader looks whether another tab is still shown. */
 const LOOK_AGAIN_MS = 15_000;
+/** How long a tab shown waits for the leader's answer before taking the stream over (a running tab answers at once). */
+export const LEADER_ANSWER_MS = 3_000;
 
 /** The part of the Web Locks API used (a fake one in the unit tests). */
 export type LocksLike = {
   request(
     name: string,
-    options: { mode?: "shared" | "exclusive"; signal?: AbortSignal },
+    options: { mode?: "shared" | "exclusive"; signal?: AbortSignal; steal?: boolean },
     granted: () => Promise<void> | void,
   ): Promise<unknown>;
   query(): Promise<{ held?: { name?: string }[] }>;
@@ -106,6 +111,9 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   let up = false;
   let connection: StreamConnection | undefined;
   let releaseLeader: (() => void) | undefined;
+  /** This tab's request for the leader's lock: queued, held, or replaced by a steal. */
+  let candidacy: AbortController | undefined;
+  let answerTimer: ReturnType<typeof setTimeout> | undefined;
   let lookTimer: ReturnType<typeof setTimeout> | undefined;
   let hiddenSince: number | undefined;
   let paused = false;
@@ -181,7 +189,51 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
         post({ type: "up", up: value });
       },
     );
+    // The others hear a leader at once: a tab shown meanwhile takes nothing over.
+    post({ type: "up", up, position });
     void checkShown();
+  }
+
+  /** The stream goes to the tab that stole the lock; this one keeps its state and position. */
+  function stepDown(): void {
+    clearTimeout(lookTimer);
+    lookTimer = undefined;
+    connection?.stop();
+    connection = releaseLeader = hiddenSince = undefined;
+    paused = false;
+  }
+
+  /**
+   * Asks for the leader's lock: queued behind the leader, or (`steal`) at once, the leader's taken
+   * from it. A steal may carry no AbortSignal (Web Locks), so it replaces the queued request.
+   */
+  function standForLeader(steal = false): void {
+    if (!locks) return;
+    candidacy?.abort();
+    const ask = (candidacy = new AbortController());
+    locks
+      .request(leaderLock, steal ? { steal } : { signal: ask.signal }, () => {
+        if (stopped || candidacy !== ask) return;
+        lead();
+        return new Promise<void>((resolve) => (releaseLeader = resolve));
+      })
+      .catch(() => {
+        // Aborted while queued (replaced, or the tab stopped): nothing was held.
+        if (stopped || candidacy !== ask) return;
+        // Stolen while leading: another tab leads now; this one queues again.
+        stepDown();
+        standForLeader();
+      });
+  }
+
+  /** A tab shown asks the leader, and takes the stream over when no answer comes (a frozen leader). */
+  function askLeader(): void {
+    if (!channel || connection || stopped) return;
+    post({ type: "hello" });
+    clearTimeout(answerTimer);
+    answerTimer = setTimeout(() => {
+      if (!connection && !stopped && environment.visible()) standForLeader(true);
+    }, LEADER_ANSWER_MS);
   }
 
   // While this tab is visible it holds SHOWN_LOCK (shared); it tells the leader once the lock is
@@ -193,6 +245,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     if (!locks) return void checkShown();
     if (environment.visible()) {
       if (shownHeld) return;
+      askLeader();
       const ask = (shownAsk = {});
       shownHeld = locks
         .request(shownLock, { mode: "shared", signal: stopping.signal }, () => {
@@ -221,20 +274,16 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
       if (stopped) return;
       if (data.type === "event") deliver(data.name, data.data, data.id);
       else if (data.type === "up" && !connection) {
+        clearTimeout(answerTimer);
         // The leader's position is where this tab's state stands too: it loaded after that event.
         if (position === undefined && data.position !== undefined) position = data.position;
         setUp(data.up);
       } else if (data.type === "hello" && connection) post({ type: "up", up, position });
       else if (data.type === "visibility") void checkShown();
     };
-    post({ type: "hello" });
-    locks
-      .request(leaderLock, { signal: stopping.signal }, () => {
-        if (stopped) return;
-        lead();
-        return new Promise<void>((resolve) => (releaseLeader = resolve));
-      })
-      .catch(() => {});
+    // A hidden tab asks too (a shown one asks in trackShown): the answer says where the stream stands.
+    if (!environment.visible()) post({ type: "hello" });
+    standForLeader();
     trackShown();
   }
 
@@ -243,7 +292,9 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     stop() {
       stopped = true;
       stopping.abort();
+      candidacy?.abort();
       clearTimeout(lookTimer);
+      clearTimeout(answerTimer);
       connection?.stop();
       // This tab's keys poll again; the other tabs keep the stream's state for the next leader.
       if (up) environment.onUp(false);
