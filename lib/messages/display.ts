@@ -25,8 +25,7 @@ export type ConnectionRequest = Omit<RequestItem, "couple"> & { couple: RequestI
 export const INBOX_TEXTS = {
   noConversations: "Say hello to a couple from the directory",
   noRequests: "No requests right now. When a couple says hello, their note shows up here.",
-  hellosWaiting: (count: number) =>
-    count === 1 ? "A couple said hello: see their request" : `${count} couples said hello: see their requests`,
+  hellosWaiting: (count: number) => (count === 1 ? "See the hello waiting" : `See the ${count} hellos waiting`),
   sayHello: "Say hello",
   sendRequest: "Send request",
   requestSent: "Request sent",
