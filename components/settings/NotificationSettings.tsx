@@ -39,20 +39,22 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
   return (
     <form onSubmit={submit} className={styles.groups}>
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}
-      {NOTIFICATION_TYPES.map((type) => (
-        <fieldset key={type} className={styles.group}>
-          <legend>{definitionOf(type).label}</legend>
-          <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
-          <div className={styles.channels}>
-            {CHANNELS.map((channel) => (
-              <label key={channel.key} className="choice">
-                <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
-                {channel.label}
-              </label>
-            ))}
-          </div>
-        </fieldset>
-      ))}
+      <div className={styles.groupGrid}>
+        {NOTIFICATION_TYPES.map((type) => (
+          <fieldset key={type} className={styles.group}>
+            <legend>{definitionOf(type).label}</legend>
+            <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
+            <div className={styles.channels}>
+              {CHANNELS.map((channel) => (
+                <label key={channel.key} className="choice">
+                  <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
+                  {channel.label}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ))}
+      </div>
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? "Saving..." : "Save notification choices"}
       </button>
