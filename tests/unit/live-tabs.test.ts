@@ -93,8 +93,9 @@ class Hub {
 }
 class FakeChannel implements ChannelLike {
   onmessage: ((event: MessageEvent) => void) | null = null;
-  /** A tab the browser froze: it hears nothing and answers nothing. */
+  /** A tab the browser froze: it answers nothing, and what it is sent waits until it thaws. */
   frozen = false;
+  private waiting: unknown[] = [];
   constructor(private hub: Hub) {
     hub.channels.add(this);
   }
@@ -102,7 +103,13 @@ class FakeChannel implements ChannelLike {
     const copy = structuredClone(message);
     if (this.frozen) return;
     for (const other of this.hub.channels)
-      if (other !== this && !other.frozen) queueMicrotask(() => other.onmessage?.({ data: copy } as MessageEvent));
+      if (other === this) continue;
+      else if (other.frozen) other.waiting.push(copy);
+      else queueMicrotask(() => other.onmessage?.({ data: copy } as MessageEvent));
+  }
+  thaw(): void {
+    this.frozen = false;
+    for (const data of this.waiting.splice(0)) queueMicrotask(() => this.onmessage?.({ data } as MessageEvent));
   }
   close(): void {
     this.hub.channels.delete(this);
@@ -149,7 +156,8 @@ function openTab({ visible = true, supported = true, scope = undefined as string
         up: onUp,
         pause: vi.fn<() => void>(),
         resume: vi.fn<() => void>(),
-        stop: vi.fn<() => void>(),
+        // As the real stream's: a stopped stream says it is down.
+        stop: vi.fn<() => void>(() => onUp(false)),
       };
       tab.streams.push(stream);
       return stream;
@@ -164,6 +172,8 @@ function openTab({ visible = true, supported = true, scope = undefined as string
 
 /** The tab goes without a word: its locks are freed and its channel closed, as the browser does. */
 function crash(tab: Tab): void {
+  // Gone, it shows nothing (the fake's timers still fire where a browser's would not).
+  tab.visible = false;
   tab.channel?.close();
   locks.crash(tabs.indexOf(tab));
 }
@@ -344,7 +354,7 @@ describe("shareStream", () => {
   });
 
   it("a tab shown whose leader does not answer (a phone froze it) takes the stream over from its id; the frozen one steps down and queues", async () => {
-    const [first, second] = [openTab(), openTab({ visible: false })];
+    const [first, second, third] = [openTab(), openTab({ visible: false }), openTab({ visible: false })];
     await settle();
     first.streams[0]!.up(true);
     first.streams[0]!.emit("message", { body: "one" }, 1);
@@ -359,15 +369,34 @@ describe("shareStream", () => {
     expect(second.streams[0]!.from).toEqual({ lastEventId: "1", up: true });
     expect(first.streams[0]!.stop).toHaveBeenCalledTimes(1);
     expect(locks.held.filter((held) => held.name.startsWith("two-of-us:live-leader")).map((held) => held.tab)).toEqual([1]);
-    // Thawed, it is fed by the new leader, and leads again when that tab closes.
-    first.channel!.frozen = false;
+    // Thawed, it is fed by the new leader; its stopped stream told nobody the stream was down.
+    first.channel!.thaw();
     second.streams[0]!.emit("message", { body: "two" }, 2);
     await settle();
     expect(first.applied.map(([, data]) => (data as { body: string }).body)).toEqual(["one", "two"]);
+    expect(third.applied.map(([, data]) => (data as { body: string }).body)).toEqual(["one", "two"]);
+    expect(third.ups).toEqual([true]);
+    expect(first.ups.at(-1)).toBe(true);
+    // It queued again, behind the third: it leads once both have closed.
     second.shared.stop();
+    await settle();
+    expect(third.streams[0]!.from).toEqual({ lastEventId: "2", up: true });
+    third.shared.stop();
     await settle();
     expect(first.streams).toHaveLength(2);
     expect(first.streams[1]!.from).toEqual({ lastEventId: "2", up: true });
+  });
+
+  it("a tab kept shown asks the leader again while it is shown: a leader frozen later is taken over too", async () => {
+    const [first, second] = [openTab({ visible: false }), openTab()];
+    await settle();
+    first.streams[0]!.up(true);
+    await vi.advanceTimersByTimeAsync(LEADER_ANSWER_MS * 2);
+    expect(leaders()).toEqual([first]);
+    first.channel!.frozen = true;
+    await vi.advanceTimersByTimeAsync(15_000 + LEADER_ANSWER_MS);
+    expect(second.streams).toHaveLength(1);
+    expect(first.streams[0]!.stop).toHaveBeenCalledTimes(1);
   });
 
   it("a tab shown whose leader answers leaves the stream where it is", async () => {

@@ -11,8 +11,10 @@
  *   unless older; `reset` always applies and moves the position where the server says.
  * - Up or down: the leader tells the others, so no tab polls while the stream feeds them all.
  * - A frozen leader: a phone freezes a hidden tab (its lock held, its stream fed to nobody). A tab
- *   shown asks the leader; one that has not answered within LEADER_ANSWER_MS is taken over with
- *   the lock's `steal`, and steps down (queues again) once it runs again.
+ *   shown asks the leader, and again every LOOK_AGAIN_MS while it is shown; a leader that has not
+ *   answered within LEADER_ANSWER_MS is taken over with the lock's `steal`. Once it runs again it
+ *   closes its stream, asks the new leader to say where the stream stands (over anything stale it
+ *   said meanwhile) and queues again.
  * - The pause for hidden pages is the browser's: each visible tab holds a shared SHOWN_LOCK
  *   (freed with the tab, even when it crashes), and the leader closes the stream only when no tab
  *   has held it for HIDDEN_PAUSE_MS; a tab shown again says so, and the stream resumes.
@@ -114,6 +116,10 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   /** This tab's request for the leader's lock: queued, held, or replaced by a steal. */
   let candidacy: AbortController | undefined;
   let answerTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether a leader has spoken since this tab last asked. */
+  let answered = false;
+  /** This tab's time as the leader, ended when the lock is stolen. */
+  let leadership: object | undefined;
   let lookTimer: ReturnType<typeof setTimeout> | undefined;
   let hiddenSince: number | undefined;
   let paused = false;
@@ -176,15 +182,19 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
     // not reach it) cannot resume from anywhere: its stream opens afresh, so everything it shows
     // is loaded again once it is up.
     if (position === undefined) setUp(false);
+    // Calls from a stream this tab no longer leads with (stopped when the lock was stolen) are not the stream's.
+    const term = (leadership = {});
+    const current = () => !stopped && leadership === term;
     connection = environment.connect(
       { lastEventId: position === undefined ? undefined : String(position), up },
       (name, data, id) => {
+        if (!current()) return;
         post({ type: "event", name, data, id });
         deliver(name, data, id);
       },
       (value) => {
         // A tab that stops hands the stream over: the others keep their state for the next leader.
-        if (stopped) return;
+        if (!current()) return;
         setUp(value);
         post({ type: "up", up: value });
       },
@@ -197,10 +207,11 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
   /** The stream goes to the tab that stole the lock; this one keeps its state and position. */
   function stepDown(): void {
     clearTimeout(lookTimer);
-    lookTimer = undefined;
-    connection?.stop();
-    connection = releaseLeader = hiddenSince = undefined;
+    const stale = connection;
+    connection = lookTimer = releaseLeader = hiddenSince = leadership = undefined;
     paused = false;
+    stale?.stop();
+    post({ type: "hello" });
   }
 
   /**
@@ -218,21 +229,27 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
         return new Promise<void>((resolve) => (releaseLeader = resolve));
       })
       .catch(() => {
-        // Aborted while queued (replaced, or the tab stopped): nothing was held.
-        if (stopped || candidacy !== ask) return;
+        // Aborted while queued (replaced, or the tab stopped), or refused: nothing was held.
+        if (stopped || candidacy !== ask || !connection) return;
         // Stolen while leading: another tab leads now; this one queues again.
         stepDown();
         standForLeader();
       });
   }
 
-  /** A tab shown asks the leader, and takes the stream over when no answer comes (a frozen leader). */
+  /**
+   * A tab shown asks the leader, and asks again every LOOK_AGAIN_MS while it is shown (a leader
+   * hidden for a while may be frozen later); no answer within LEADER_ANSWER_MS: it takes over.
+   */
   function askLeader(): void {
-    if (!channel || connection || stopped) return;
-    post({ type: "hello" });
     clearTimeout(answerTimer);
+    if (!channel || connection || stopped || !environment.visible()) return;
+    answered = false;
+    post({ type: "hello" });
     answerTimer = setTimeout(() => {
-      if (!connection && !stopped && environment.visible()) standForLeader(true);
+      if (connection || stopped || !environment.visible()) return;
+      if (!answered) standForLeader(true);
+      else answerTimer = setTimeout(askLeader, LOOK_AGAIN_MS - LEADER_ANSWER_MS);
     }, LEADER_ANSWER_MS);
   }
 
@@ -256,6 +273,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
         })
         .catch(() => {});
     } else if (shownHeld) {
+      clearTimeout(answerTimer);
       const held = shownHeld;
       releaseShown?.();
       releaseShown = shownHeld = shownAsk = undefined;
@@ -274,7 +292,7 @@ export function shareStream(environment: TabsEnvironment): SharedStream {
       if (stopped) return;
       if (data.type === "event") deliver(data.name, data.data, data.id);
       else if (data.type === "up" && !connection) {
-        clearTimeout(answerTimer);
+        answered = true;
         // The leader's position is where this tab's state stands too: it loaded after that event.
         if (position === undefined && data.position !== undefined) position = data.position;
         setUp(data.up);
