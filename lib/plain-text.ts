@@ -25,15 +25,21 @@ const LINK = /\bhttps?:\/\/[^\s<>"]+/giu;
 export const LINK_LABEL_MAX = 40;
 
 /**
- * A link's words in a body: the address without its scheme, cut to LINK_LABEL_MAX characters
- * with "…" (the link itself keeps the whole address). Counted in code points, so a cut never
- * splits a character.
+ * A link's words in a body: the address without its scheme, its host always whole (a cut host
+ * could hide where the link leads: "www.paypal.com.evil.example"), the rest cut to
+ * LINK_LABEL_MAX characters in all with "…" (the link itself keeps the whole address). Counted
+ * in code points, so a cut never splits one.
  */
 export function linkLabel(text: string): string {
   const shown = text.replace(/^https?:\/\//i, "");
-  // A code point is at most two UTF-16 units: this head holds LINK_LABEL_MAX + 1 of them whenever the address has that many.
-  const chars = Array.from(shown.slice(0, LINK_LABEL_MAX * 2 + 2));
-  return chars.length > LINK_LABEL_MAX ? `${chars.slice(0, LINK_LABEL_MAX - 1).join("")}…` : shown;
+  const hostEnd = shown.search(/[/?#]/);
+  if (hostEnd === -1) return shown;
+  const host = shown.slice(0, hostEnd);
+  const rest = shown.slice(hostEnd);
+  const room = Math.max(LINK_LABEL_MAX - Array.from(host).length, 2);
+  // A code point is at most two UTF-16 units: this head holds room + 1 of them whenever the rest has that many.
+  const head = Array.from(rest.slice(0, room * 2 + 2));
+  return head.length > room ? `${host}${head.slice(0, room - 1).join("")}…` : shown;
 }
 
 /** Whether a text may hold a link at all (every link starts with its scheme): a cheap test before parsing it. */

@@ -149,6 +149,13 @@ describe("linkLabel", () => {
     expect(linkLabel(`https://${exact}`)).toBe(exact);
   });
 
+  it("never cuts the host, which says where the link leads: only what follows it", () => {
+    const host = "www.paypal.com.account-verification-secure.example";
+    expect(linkLabel(`https://${host}/login?next=/account/settings/security`)).toBe(`${host}/…`);
+    expect(linkLabel(`https://${host}`)).toBe(host);
+    expect(linkLabel(`https://user@${host}?q=${"x".repeat(60)}`)).toBe(`user@${host}?…`);
+  });
+
   it("counts characters, not UTF-16 units: an address of emoji is cut between them, and one just at the limit stays whole", () => {
     const astral = "😀".repeat(LINK_LABEL_MAX + 1);
     expect(linkLabel(`https://x.org/${astral}`)).toBe(`x.org/${"😀".repeat(LINK_LABEL_MAX - 7)}…`);
