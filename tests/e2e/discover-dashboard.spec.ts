@@ -58,6 +58,11 @@ test("the dashboard: completion percentage, the invite card without partner B, c
   const neighbour = near.getByRole("listitem").filter({ hasText: them.coupleName });
   await expect(neighbour).toContainText(/Within (25|50) km/);
   await expect(near).not.toContainText(us.coupleName);
+  // Faces before text: the couple's face, then its name.
+  const face = (await neighbour.locator("img, [data-testid='face-placeholder']").boundingBox())!;
+  const name = (await neighbour.getByRole("link", { name: them.coupleName }).boundingBox())!;
+  expect(face.width).toBe(40);
+  expect(face.x + face.width).toBeLessThanOrEqual(name.x);
 
   const suggested = page.getByRole("region", { name: "Suggested couples" });
   await expect(suggested.getByRole("link", { name: them.coupleName })).toBeVisible();

@@ -7,6 +7,7 @@ import { SuggestionCard, SuggestionGrid } from "@/components/discover/Suggestion
 import { SayHello } from "@/components/messages/SayHello";
 import { UpcomingPlans } from "@/components/plans/UpcomingPlans";
 import { Alert } from "@/components/ui/Alert";
+import { FacePhoto } from "@/components/ui/FacePhoto";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { loadCoupleProfile } from "@/lib/couples/queries";
 import { DASHBOARD_COUNTS, loadDashboard } from "@/lib/dashboard/queries";
@@ -23,7 +24,8 @@ function PostList({ posts, id }: { posts: ForumPost[]; id: string }) {
   return (
     <ul className={styles.list} aria-labelledby={id}>
       {posts.map((post) => (
-        <li key={post.id}>
+        <li key={post.id} className={styles.withFace}>
+          <FacePhoto src={post.author.coupleImageUrl} size={40} className={styles.face} lazy />
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
           <span className={`muted ${styles.meta}`}>{post.author.coupleName ?? post.author.signature}</span>
         </li>
@@ -97,7 +99,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           ) : (
             <ul className={styles.list}>
               {dashboard.near.map((near) => (
-                <li key={near.coupleId}>
+                <li key={near.coupleId} className={styles.withFace}>
+                  <FacePhoto src={near.profileImageUrl} size={40} className={styles.face} lazy />
                   <Link href={`/profile/${encodeURIComponent(near.coupleId)}`}>{near.coupleName}</Link>
                   <span className={`muted ${styles.meta}`}>
                     {near.distance}
