@@ -14,10 +14,6 @@ import { emptyPage, nextCursorOf } from "@/lib/pagination/page";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./ConversationList.module.css";
 
-/**
- * The conversations, newest activity first: the first page stays current through the live hook;
- * 'Load more' follows the keyset cursor and keeps what it loaded below it.
- */
 type Props = {
   viewerId: string;
   openId: string | null;
@@ -27,6 +23,10 @@ type Props = {
   showRequests: () => void;
 };
 
+/**
+ * The conversations, newest activity first: the first page stays current through the live hook;
+ * 'Load more' follows the keyset cursor and keeps what it loaded below it.
+ */
 export function ConversationList({ viewerId, openId, initial, waitingHellos, showRequests }: Props) {
   const first = useLive(INBOX_KEY, (signal) => fetchInbox(null, signal), { pollMs: MESSAGES_POLL_MS, initial });
   const page = first.status === "ready" ? first.value : emptyPage<InboxRow>(0);

@@ -20,7 +20,6 @@ type Props = { viewerId: string; openId: string | null; initialTab: Tab; initial
  * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
  * tab list; `?tab=requests` (a request's notification) opens the second.
  */
-
 export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });

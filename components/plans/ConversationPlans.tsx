@@ -25,12 +25,12 @@ export function ConversationPlans({ conversationId, viewer, initial, onEnded }: 
   );
 }
 
-/** 'Plan a meetup' beside the composer: the plan form in a dialog. */
+/** 'Plan a meetup' among the conversation's actions: the plan form in a dialog. */
 export function PlanMeetupButton({ conversationId, onEnded }: { conversationId: string; onEnded(): void }) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className={`button button-secondary ${styles.planButton}`} onClick={() => setOpen(true)}>
+      <button type="button" className="button button-secondary" onClick={() => setOpen(true)}>
         Plan a meetup
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title="Plan a meetup" closeButton>
