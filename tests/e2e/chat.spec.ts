@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { LAPTOP, PHONE } from "./checks";
+import { LAPTOP, NARROW, noHorizontalScroll, PHONE } from "./checks";
 import { newCouple, startConversation } from "./support";
 
 /**
@@ -111,6 +111,21 @@ test("on a phone a thread is the whole screen, and the next message is written w
   expect(fit.composer, JSON.stringify(fit)).toBeGreaterThan(fit.screen - 24);
   await expect(paula.page.getByRole("contentinfo")).toBeHidden();
   await expect(paula.page.getByRole("navigation", { name: "Sections" })).toBeHidden();
+  // The header's three actions share one row, at 360 px too.
+  await paula.page.setViewportSize(NARROW);
+  const middles = await Promise.all(
+    [
+      paula.page.getByRole("button", { name: "Plan a meetup" }),
+      paula.page.getByRole("button", { name: "Mute" }),
+      paula.page.getByRole("link", { name: "Safety", exact: true }),
+    ].map(async (action) => {
+      const box = (await action.boundingBox())!;
+      return Math.round(box.y + box.height / 2);
+    }),
+  );
+  expect(Math.max(...middles) - Math.min(...middles), JSON.stringify(middles)).toBeLessThanOrEqual(1);
+  await noHorizontalScroll(paula.page);
+  await paula.page.setViewportSize(PHONE);
   await paula.page.getByRole("link", { name: "Back to messages" }).click();
   await expect(paula.page.getByRole("navigation", { name: "Sections" })).toBeVisible();
   await paula.page.goBack();
