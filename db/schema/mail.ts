@@ -26,8 +26,9 @@ export const emailOutbox = pgTable(
      */
     retryAt: timestamp("retry_at", { withTimezone: true }),
     /**
-     * The people the e-mail names or quotes besides its recipient (who reacted, whose messages,
-     * who invited): it goes when one of them deletes their account (lib/account/deletion.ts).
+     * The people with an account the e-mail is for or names or quotes (its recipient, who reacted,
+     * whose messages, who invited): it goes when one of them deletes their account, whatever
+     * address it went to (lib/account/deletion.ts).
      */
     aboutUserIds: uuid("about_user_ids")
       .array()

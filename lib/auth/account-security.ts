@@ -64,7 +64,10 @@ export async function changePassword(
       .set({ usedAt: new Date() })
       .where(and(eq(userTokens.userId, caller.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
     const sessionsEnded = await revokeOtherSessions(tx, caller.userId, caller.sessionId);
-    return { sessionsEnded, emailIds: [await enqueueEmail(tx, passwordChangedNotice(user.email, user.firstName))] };
+    return {
+      sessionsEnded,
+      emailIds: [await enqueueEmail(tx, { ...passwordChangedNotice(user.email, user.firstName), recipientId: caller.userId })],
+    };
   });
 }
 
@@ -121,8 +124,8 @@ export async function requestEmailChange(
       expiresAt: new Date(now.getTime() + EMAIL_CHANGE_TTL_SECONDS * 1000),
     });
     const ids = [
-      await enqueueEmail(tx, emailChangeEmail(input.newEmail, user.firstName, token)),
-      await enqueueEmail(tx, emailChangeNotice(user.email, user.firstName, input.newEmail)),
+      await enqueueEmail(tx, { ...emailChangeEmail(input.newEmail, user.firstName, token), recipientId: userId }),
+      await enqueueEmail(tx, { ...emailChangeNotice(user.email, user.firstName, input.newEmail), recipientId: userId }),
     ];
     return { emailIds: ids };
   });

@@ -24,7 +24,7 @@ export async function issueVerificationEmail(db: Db, user: { id: string; email: 
   });
   await recordHit(db, LIMITS.verificationCooldown, user.id);
   await recordHit(db, LIMITS.verificationPerHour, user.id);
-  return enqueueEmail(db, verificationEmail(user.email, user.firstName, token));
+  return enqueueEmail(db, { ...verificationEmail(user.email, user.firstName, token), recipientId: user.id });
 }
 
 export type ResendResult = { emailIds: string[]; attemptsRemaining: number };

@@ -66,7 +66,7 @@ export async function queuePasswordReset(db: Db, email: string): Promise<{ email
       tokenHash: hashToken(token),
       expiresAt: new Date(Date.now() + RESET_TTL_SECONDS * 1000),
     });
-    return { emailIds: [await enqueueEmail(tx, passwordResetEmail(user.email, user.firstName, token))] };
+    return { emailIds: [await enqueueEmail(tx, { ...passwordResetEmail(user.email, user.firstName, token), recipientId: user.id })] };
   });
 }
 

@@ -112,6 +112,8 @@ export async function sendInvitation(
         },
         emailedToken,
       ),
+      // Its address has no account yet: the invitation is the inviter's to take with them.
+      recipientId: null,
       about: [inviterId],
     });
     return {

@@ -8,8 +8,12 @@ import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { describeError } from "@/lib/log";
 
-/** An e-mail as queued: what it says, and the people it names or quotes besides its recipient. */
-export type QueuedEmail = EmailMessage & { about?: readonly string[] };
+/**
+ * An e-mail as queued: what it says, whose account it goes to (null: an address with no account
+ * yet, an invitation's) and the people it names or quotes besides them. Both go with the account
+ * (deleteMailOf), whatever address the e-mail went to.
+ */
+export type QueuedEmail = EmailMessage & { recipientId: string | null; about?: readonly string[] };
 
 const MINUTE = 60_000;
 /** An e-mail queued, or handed to a run, is the due work's to try again after this, unless delivered first. */
@@ -29,9 +33,9 @@ export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): P
   const rows = await db
     .insert(emailOutbox)
     .values(
-      messages.map(({ about = [], ...message }) => ({
+      messages.map(({ recipientId, about = [], ...message }) => ({
         ...message,
-        aboutUserIds: [...new Set(about)],
+        aboutUserIds: [...new Set(recipientId ? [recipientId, ...about] : about)],
         retryAt: sql`now() + ${`${EMAIL_LEASE_MS} milliseconds`}::interval`,
       })),
     )
@@ -46,12 +50,12 @@ export async function enqueueEmail(db: Db, message: QueuedEmail): Promise<string
 }
 
 /**
- * Deleting an account: the e-mails addressed to the person and those naming or quoting them go,
- * in its transaction (one waiting for delivery keeps its whole body; a delivered one its subject,
- * which may name their couple, and address). Their address is theirs alone (users.email is
- * unique), so this takes nobody else's mail but the copies of what the person did (the others
- * keep the originals in the app); an address they only asked to change to is not proven theirs,
- * and its mail stays.
+ * Deleting an account: the e-mails to the person (at their address now, or at an earlier one or
+ * one they asked to change to: each carries their id) and those naming or quoting them go, in its
+ * transaction (one waiting for delivery keeps its whole body; a delivered one its subject, which
+ * may name their couple, and address). Their address is theirs alone (users.email is unique), so
+ * this takes nobody else's mail but the copies of what the person did (the others keep the
+ * originals in the app).
  */
 export async function deleteMailOf(db: Db, person: { userId: string; email: string }): Promise<void> {
   await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));

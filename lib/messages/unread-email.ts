@@ -170,6 +170,7 @@ async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
   const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });
   const id = await enqueueEmail(db, {
     ...notificationEmail(due.email, { subject: messageNotification.emailSubject, title, message: lines.join("\n"), href }, token),
+    recipientId: due.userId,
     about: quoted.flatMap((message) => (message.authorUserId ? [message.authorUserId] : [])),
   });
   await db

@@ -70,7 +70,11 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
       const { emailSubject } = definitionOf(notification.type);
       const content = { subject: emailSubject, title: notification.title, message: notification.message, href };
       const about = notification.actorUserId ? [notification.actorUserId] : [];
-      return { ...notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!), about };
+      return {
+        ...notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!),
+        recipientId: notification.userId,
+        about,
+      };
     }),
   );
   try {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
+import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
+import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
 import { couples, emailOutbox, heldRequests, invitations, moderationAppeals, plans, users } from "@/db/schema";
@@ -9,7 +11,8 @@ import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
-import { PASSWORD, browserSession, call } from "../support/api";
+import { PASSWORD, browserSession, call, createUser } from "../support/api";
+import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
@@ -144,13 +147,33 @@ describe("DELETE /api/account erases the person everywhere", () => {
     for (const named of [email, "Thaddeus", "Grant"]) expect(text).not.toContain(named);
   });
 
+  it("the e-mails to an address they had before, or asked to change to, go too (each carries their id)", async () => {
+    const user = await createUser();
+    const session = await browserSession(user.id);
+    const headers = { cookie: session.cookie, "x-csrf-token": session.csrf };
+    const [moved, asked] = [`moved-${randomUUID()}@example.com`, `asked-${randomUUID()}@example.com`];
+    const change = (newEmail: string) =>
+      call(changeEmailRoute, "POST", "/api/auth/change-email", { body: { password: PASSWORD, newEmail }, headers });
+    expect((await change(moved)).status).toBe(200);
+    const token = (await linkInLatestMail(moved)).searchParams.get("token")!;
+    expect((await call(confirmEmailRoute, "POST", "/api/auth/confirm-email", { body: { token }, headers })).status).toBe(200);
+    // Asked again from the new address, never confirmed: the link waits at the other address.
+    expect((await change(asked)).status).toBe(200);
+    for (const address of [user.email, moved, asked])
+      expect(await mailTo(address)).toContainEqual(expect.objectContaining({ about: [user.id] }));
+
+    expect((await remove(headers)).json.data.couple).toBe("none");
+    for (const address of [user.email, moved, asked]) expect(await mailTo(address)).toEqual([]);
+  });
+
   it("the e-mails naming or quoting them go too: the others' unread-message e-mails quoting them, the invitation they sent; the rest stays", async () => {
     const { ana, rui, leo, mia, conversationId, coupleIds } = await conversationOfTwo();
     const db = await getDb();
     const everyone = [ana, rui, leo, mia].map((who) => who.user.id);
     await send(conversationId, { user: leo.user, coupleId: coupleIds.leo }, "Dinner on Friday?", everyone);
     expect((await runDueWork(db, new Date(Date.now() + 16 * 60_000), 900)).emailed).toBe(3);
-    for (const who of [ana, rui, mia]) expect(await mailTo(who.user.email)).toEqual([expect.objectContaining({ about: [leo.user.id] })]);
+    for (const who of [ana, rui, mia])
+      expect(await mailTo(who.user.email)).toEqual([expect.objectContaining({ about: [who.user.id, leo.user.id] })]);
     await db.insert(emailOutbox).values({ to: ana.user.email, subject: "For Ana alone", text: "Hi Ana", html: "<p>Hi Ana</p>" });
 
     // Leo's invitation to a friend, waiting in the outbox with his name in it.
@@ -174,7 +197,7 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect((await forum.reply(post.json.data.id, { body: "Count us in" }, two.a.headers)).status).toBe(201);
     const db = await getDb();
     const [author] = await db.select({ email: users.email }).from(users).where(eq(users.id, one.a.userId));
-    expect(await mailTo(author!.email)).toEqual([expect.objectContaining({ about: [two.a.userId] })]);
+    expect(await mailTo(author!.email)).toEqual([expect.objectContaining({ about: [one.a.userId, two.a.userId] })]);
     await remove(two.a.headers);
     expect(await mailTo(author!.email)).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { verificationEmail } from "@/lib/mail/templates";
 describe("e-mail delivery through a provider", () => {
   it("marks a delivered e-mail and does not send it twice", async () => {
     const db = await getDb();
-    const id = await enqueueEmail(db, verificationEmail("sent@example.com", "Sam", "token-1"));
+    const id = await enqueueEmail(db, { ...verificationEmail("sent@example.com", "Sam", "token-1"), recipientId: null });
     const sent: string[] = [];
     const provider = async (message: { to: string }) => {
       sent.push(message.to);
@@ -25,7 +25,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("keeps a failed e-mail pending with its error, without throwing", async () => {
     const db = await getDb();
-    const id = await enqueueEmail(db, verificationEmail("bounce@example.com", "Sam", "token-2"));
+    const id = await enqueueEmail(db, { ...verificationEmail("bounce@example.com", "Sam", "token-2"), recipientId: null });
     await expect(
       deliverEmails(db, [id], async () => {
         throw new Error("provider down");
@@ -38,7 +38,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("tries a failed e-mail again from the due work after a growing wait, then gives it up with its error", async () => {
     const db = await getDb();
-    const id = await enqueueEmail(db, verificationEmail("later@example.com", "Sam", "token-3"));
+    const id = await enqueueEmail(db, { ...verificationEmail("later@example.com", "Sam", "token-3"), recipientId: null });
     const down = async () => {
       throw new Error("429 too many requests");
     };
@@ -65,7 +65,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("delivers from the due work one never tried (an instance stopped after its commit), after the first try's lease", async () => {
     const db = await getDb();
-    const id = await enqueueEmail(db, verificationEmail("stopped@example.com", "Sam", "token-4"));
+    const id = await enqueueEmail(db, { ...verificationEmail("stopped@example.com", "Sam", "token-4"), recipientId: null });
     expect(await claimEmailRetries(db, new Date(Date.now() + 9 * 60_000))).not.toContain(id);
     const claimed = await claimEmailRetries(db, new Date(Date.now() + 11 * 60_000));
     expect(claimed).toContain(id);
@@ -81,7 +81,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("gives up an e-mail older than a day instead of sending it late", async () => {
     const db = await getDb();
-    const id = await enqueueEmail(db, verificationEmail("stale@example.com", "Sam", "token-5"));
+    const id = await enqueueEmail(db, { ...verificationEmail("stale@example.com", "Sam", "token-5"), recipientId: null });
     await db
       .update(emailOutbox)
       .set({ createdAt: new Date(Date.now() - 25 * 3_600_000), retryAt: new Date() })
