@@ -19,6 +19,8 @@ import { conversationOfTwo, send } from "../support/live";
 import { connected } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
 const remove = (headers: Headers, password = PASSWORD) =>
@@ -200,5 +202,19 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(await mailTo(author!.email)).toEqual([expect.objectContaining({ about: [one.a.userId, two.a.userId] })]);
     await remove(two.a.headers);
     expect(await mailTo(author!.email)).toEqual([]);
+  });
+});
+
+describe.skipIf(!onPostgres())("a deletion and a moderator's action on the couple at one instant", () => {
+  it("the deletion waits for the couple the action holds, taking nothing the action needs next: no deadlock", async () => {
+    const couple = await forumCouple();
+    const answer = await nextWhileWaiting(
+      // What a sanction takes first (lib/safety/sanctions.ts lockedCouple)...
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for no key update`,
+      () => remove(couple.a.headers),
+      // ...and next: its notices reference the partners' rows. NOWAIT: it fails if the deletion holds one.
+      (tx) => tx`select id from users where id = ${couple.a.userId} for key share nowait`,
+    );
+    expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
   });
 });

@@ -41,7 +41,25 @@ export async function waitsOn<T>(hold: (tx: postgres.ReservedSql) => Promise<unk
   return { waited: answeredWhileHeld === 0, answer: answers[0]! };
 }
 
-async function holding<T>(hold: (tx: postgres.ReservedSql) => Promise<unknown>, calls: (() => Promise<T>)[], waiting: number) {
+/**
+ * `hold` on a second connection, `call` started and waiting on it, then `next` on the holder (what
+ * that transaction does next) before it commits. With a NOWAIT lock `next` fails at once if it
+ * would wait on what `call` took meanwhile: the two waiting each for the other, a deadlock.
+ */
+export async function nextWhileWaiting<T>(
+  hold: (tx: postgres.ReservedSql) => Promise<unknown>,
+  call: () => Promise<T>,
+  next: (tx: postgres.ReservedSql) => Promise<unknown>,
+) {
+  return (await holding(hold, [call], 1, next)).answers[0]!;
+}
+
+async function holding<T>(
+  hold: (tx: postgres.ReservedSql) => Promise<unknown>,
+  calls: (() => Promise<T>)[],
+  waiting: number,
+  next?: (tx: postgres.ReservedSql) => Promise<unknown>,
+) {
   const other = connect();
   try {
     const holder = await other.reserve();
@@ -51,6 +69,7 @@ async function holding<T>(hold: (tx: postgres.ReservedSql) => Promise<unknown>, 
     const pending = calls.map((run) => run().finally(() => answered++));
     await lockWaits(waiting, () => answered === calls.length);
     const answeredWhileHeld = answered;
+    if (next) await next(holder);
     await holder`commit`;
     holder.release();
     return { answers: await Promise.all(pending), answeredWhileHeld };
