@@ -16,6 +16,7 @@ import { describeError } from "@/lib/log";
 export type QueuedEmail = EmailMessage & { recipientId: string | null; about?: readonly string[] };
 
 const MINUTE = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 /** An e-mail queued, or handed to a run, is the due work's to try again after this, unless delivered first. */
 const EMAIL_LEASE_MS = 10 * MINUTE;
 /** The wait after each failed try, the first try's then each of the due work's; after the last try it is given up. */
@@ -61,15 +62,30 @@ export async function deleteMailOf(db: Db, person: { userId: string; email: stri
   await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));
 }
 
-type Provider = (message: EmailMessage) => Promise<void>;
+/**
+ * Hands one e-mail to the provider; `key` is the outbox row's id, the provider's idempotency key,
+ * so a try again after a send the provider took (its answer lost, or the row's update) never
+ * sends twice. Throws ProviderBusy when the provider asks to slow down.
+ */
+type Provider = (message: EmailMessage, key: string) => Promise<void>;
+
+/** The provider refused for its rate limit, not for the e-mail: the rest wait, no try counted. */
+export class ProviderBusy extends Error {}
+
+/** The least time between two sends of one delivery: Resend's default limit is 2 requests a second. */
+export const EMAIL_SEND_GAP_MS = 550;
+/** How long e-mails wait after the provider said it was busy (the due work then tries them again). */
+export const EMAIL_BUSY_WAIT_MS = MINUTE;
 
 function configuredProvider(): Provider | null {
   // A preview keeps its mail in the outbox, where the reviewer reads it (/dev/outbox).
   if (!sendsRealEmail()) return null;
   const { RESEND_API_KEY, EMAIL_FROM } = env();
-  return async (message) => {
+  return async (message, key) => {
     const { Resend } = await import("resend");
-    const { error } = await new Resend(RESEND_API_KEY!).emails.send({ from: EMAIL_FROM, ...message });
+    // Resend keeps an idempotency key for 24 hours: as long as an e-mail is tried (EMAIL_STALE_MS).
+    const { error } = await new Resend(RESEND_API_KEY!).emails.send({ from: EMAIL_FROM, ...message }, { idempotencyKey: `email/${key}` });
+    if (error?.name === "rate_limit_exceeded") throw new ProviderBusy(error.message);
     if (error) throw new Error(`${error.name}: ${error.message}`);
   };
 }
@@ -103,9 +119,11 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
 }
 
 /**
- * Hands queued e-mails to the provider. A failure is recorded on the row, counted, and never
- * propagates (the account stays); the due work tries it again after the next of
- * RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
+ * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart. A failure is recorded on the
+ * row, counted, and never propagates (the account stays); the due work tries it again after the
+ * next of RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
+ * A provider busy (its rate limit) stops the delivery: this e-mail and the rest wait
+ * EMAIL_BUSY_WAIT_MS for the due work, no try counted.
  */
 export async function deliverEmails(
   db: Db,
@@ -118,21 +136,30 @@ export async function deliverEmails(
     .select()
     .from(emailOutbox)
     .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
-  for (const row of pending) {
+  let lastSend: number | undefined;
+  for (const [index, row] of pending.entries()) {
+    if (lastSend !== undefined) await sleep(lastSend + EMAIL_SEND_GAP_MS - Date.now());
+    lastSend = Date.now();
     try {
-      await provider({
-        to: row.to,
-        subject: row.subject,
-        text: row.text,
-        html: row.html,
-        ...(row.headers ? { headers: row.headers } : {}),
-      });
+      await provider(
+        { to: row.to, subject: row.subject, text: row.text, html: row.html, ...(row.headers ? { headers: row.headers } : {}) },
+        row.id,
+      );
       // Once delivered, the body (with its live link) has no reason to stay in the database.
       await db
         .update(emailOutbox)
         .set({ deliveredAt: now(), lastError: null, retryAt: null, text: "", html: "" })
         .where(eq(emailOutbox.id, row.id));
     } catch (error) {
+      if (error instanceof ProviderBusy) {
+        const waiting = pending.slice(index).map((rest) => rest.id);
+        await db
+          .update(emailOutbox)
+          .set({ retryAt: new Date(now().getTime() + EMAIL_BUSY_WAIT_MS) })
+          .where(inArray(emailOutbox.id, waiting));
+        console.warn("[mail] the provider is busy: e-mails wait", { waiting: waiting.length });
+        return;
+      }
       console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });
       const wait: number | undefined = RETRY_AFTER_MINUTES[row.attempts];
       await db

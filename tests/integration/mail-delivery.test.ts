@@ -1,8 +1,16 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
-import { claimEmailRetries, deliverEmails, EMAIL_ATTEMPTS, enqueueEmail } from "@/lib/mail/outbox";
+import { eq, inArray } from "drizzle-orm";
+import {
+  claimEmailRetries,
+  deliverEmails,
+  EMAIL_ATTEMPTS,
+  EMAIL_BUSY_WAIT_MS,
+  EMAIL_SEND_GAP_MS,
+  enqueueEmail,
+  ProviderBusy,
+} from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 
 describe("e-mail delivery through a provider", () => {
@@ -21,6 +29,39 @@ describe("e-mail delivery through a provider", () => {
     expect(row?.lastError).toBeNull();
     // The live link does not stay behind in the database once the provider has it.
     expect([row?.text, row?.html]).toEqual(["", ""]);
+  });
+
+  it("hands the provider each e-mail's id as its idempotency key, the sends spaced by the provider's rate", async () => {
+    const db = await getDb();
+    const ids = [];
+    for (const n of [1, 2, 3])
+      ids.push(await enqueueEmail(db, { ...verificationEmail(`paced-${n}@example.com`, "Sam", `t-${n}`), recipientId: null }));
+    const calls: { key: string; at: number }[] = [];
+    await deliverEmails(db, ids, async (_message, key) => {
+      calls.push({ key, at: Date.now() });
+    });
+    expect(calls.map((call) => call.key).sort()).toEqual([...ids].sort());
+    // A timer may fire a millisecond early: the gap is what was asked, give or take that.
+    for (let i = 1; i < calls.length; i++) expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(EMAIL_SEND_GAP_MS - 5);
+  });
+
+  it("stops when the provider is busy: that e-mail and the rest wait a minute for the due work, no try counted", async () => {
+    const db = await getDb();
+    const ids = [];
+    for (const n of [1, 2, 3])
+      ids.push(await enqueueEmail(db, { ...verificationEmail(`busy-${n}@example.com`, "Sam", `b-${n}`), recipientId: null }));
+    const clock = Date.now();
+    let calls = 0;
+    const busyAfterOne = async () => {
+      if (++calls > 1) throw new ProviderBusy("Too many requests");
+    };
+    await deliverEmails(db, ids, busyAfterOne, () => new Date(clock));
+    expect(calls).toBe(2);
+    const rows = await db.select().from(emailOutbox).where(inArray(emailOutbox.id, ids));
+    const waiting = rows.filter((row) => row.deliveredAt === null);
+    expect(waiting).toHaveLength(2);
+    for (const row of waiting) expect(row).toMatchObject({ attempts: 0, lastError: null, retryAt: new Date(clock + EMAIL_BUSY_WAIT_MS) });
+    expect(await claimEmailRetries(db, new Date(clock + EMAIL_BUSY_WAIT_MS))).toEqual(expect.arrayContaining(waiting.map((row) => row.id)));
   });
 
   it("keeps a failed e-mail pending with its error, without throwing", async () => {
