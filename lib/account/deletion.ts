@@ -47,18 +47,17 @@ export async function deleteAccount(
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
   const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
-    // Their couple first, then their row: the order a sanction locks in (the couple, then the
-    // partners' rows its notices reference), so one of the two waits for the other, never each for the other.
-    const lockCouple = () => tx.select().from(couples).where(partnerOf(userId)).for("update");
-    let [row] = await lockCouple();
+    // Their row, then their couple: the order a profile or onboarding save takes them. Their row
+    // with the lock that leaves a key-share to others: a moderator's action holding the couple
+    // (lib/safety/sanctions.ts) next takes that on the partners' rows (its notices reference
+    // them), so it finishes while this waits for the couple, rather than each waiting for the other.
     const [person] = await tx
       .select({ avatarUrl: users.avatarUrl, email: users.email })
       .from(users)
       .where(eq(users.id, userId))
-      .for("update");
+      .for("no key update");
     if (!person) throw userNotFound();
-    // In no couple, they may have made one while this waited for their row (it locks their row first).
-    if (!row) [row] = await lockCouple();
+    const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
     const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
     // Photos uploaded ahead of a save that never came (their rows go with the user's).

@@ -205,16 +205,29 @@ describe("DELETE /api/account erases the person everywhere", () => {
   });
 });
 
-describe.skipIf(!onPostgres())("a deletion and a moderator's action on the couple at one instant", () => {
-  it("the deletion waits for the couple the action holds, taking nothing the action needs next: no deadlock", async () => {
+describe.skipIf(!onPostgres())("a deletion beside another writer of the couple and the person at one instant: no deadlock", () => {
+  it("a moderator's action holding the couple: the deletion waits for it, holding nothing the action takes next", async () => {
     const couple = await forumCouple();
-    const answer = await nextWhileWaiting(
+    const { waited, answer } = await nextWhileWaiting(
       // What a sanction takes first (lib/safety/sanctions.ts lockedCouple)...
       (tx) => tx`select id from couples where id = ${couple.coupleId} for no key update`,
       () => remove(couple.a.headers),
-      // ...and next: its notices reference the partners' rows. NOWAIT: it fails if the deletion holds one.
+      // ...and next: its notices reference the partners' rows. NOWAIT: it fails if the deletion's lock refuses it.
       (tx) => tx`select id from users where id = ${couple.a.userId} for key share nowait`,
     );
+    expect(waited).toBe(true);
+    expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
+  });
+
+  it("a profile save holding the person's row: the deletion waits for it, holding nothing the save takes next", async () => {
+    const couple = await forumCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a profile or onboarding save takes first (lib/profile/service.ts), then their couple.
+      (tx) => tx`select id from users where id = ${couple.a.userId} for update`,
+      () => remove(couple.a.headers),
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
     expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
   });
 });

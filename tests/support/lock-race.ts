@@ -45,13 +45,15 @@ export async function waitsOn<T>(hold: (tx: postgres.ReservedSql) => Promise<unk
  * `hold` on a second connection, `call` started and waiting on it, then `next` on the holder (what
  * that transaction does next) before it commits. With a NOWAIT lock `next` fails at once if it
  * would wait on what `call` took meanwhile: the two waiting each for the other, a deadlock.
+ * Answers whether `call` waited on `hold`, and its answer.
  */
 export async function nextWhileWaiting<T>(
   hold: (tx: postgres.ReservedSql) => Promise<unknown>,
   call: () => Promise<T>,
   next: (tx: postgres.ReservedSql) => Promise<unknown>,
 ) {
-  return (await holding(hold, [call], 1, next)).answers[0]!;
+  const { answers, answeredWhileHeld } = await holding(hold, [call], 1, next);
+  return { waited: answeredWhileHeld === 0, answer: answers[0]! };
 }
 
 async function holding<T>(
@@ -69,7 +71,11 @@ async function holding<T>(
     const pending = calls.map((run) => run().finally(() => answered++));
     await lockWaits(waiting, () => answered === calls.length);
     const answeredWhileHeld = answered;
-    if (next) await next(holder);
+    if (next)
+      await next(holder).catch(async (error: unknown) => {
+        await holder`rollback`;
+        throw error;
+      });
     await holder`commit`;
     holder.release();
     return { answers: await Promise.all(pending), answeredWhileHeld };
