@@ -230,7 +230,7 @@ test("four people with the thread open: a message, 'Seen by', the bell, the badg
       return { messageEvents: delivered.length, asked };
     };
     await expect
-      .poll(resumed, { message: `${who.name}'s stream delivers the message written while down, once` })
+      .poll(resumed, { message: `${who.name}'s stream delivers the message written while down, once`, timeout: 30_000 })
       .toMatchObject({ messageEvents: 1 });
     // Every stored event once and in order, across the restart ('... is typing' has no id of its own).
     const ids = (await stream(who)).events.filter((event) => !UNNUMBERED_EVENTS.includes(event.name)).map((event) => Number(event.id));
