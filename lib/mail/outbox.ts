@@ -72,10 +72,25 @@ type Provider = (message: EmailMessage, key: string) => Promise<void>;
 /** The provider refused for its rate limit, not for the e-mail: the rest wait, no try counted. */
 export class ProviderBusy extends Error {}
 
+/**
+ * Whether a Resend refusal says "later", not "never": its rate limit (a 429 whatever its name, but
+ * the daily and monthly quotas), or the same e-mail's send still running elsewhere (its
+ * idempotency key in use: a try again finds it sent).
+ */
+export const isBusyAnswer = (error: { name: string; statusCode: number | null }): boolean =>
+  error.name === "concurrent_idempotent_requests" ||
+  (error.statusCode === 429 && !error.name.endsWith("_quota_exceeded")) ||
+  error.name === "rate_limit_exceeded";
+
 /** The least time between two sends of one delivery: Resend's default limit is 2 requests a second. */
 export const EMAIL_SEND_GAP_MS = 550;
 /** How long e-mails wait after the provider said it was busy (the due work then tries them again). */
 export const EMAIL_BUSY_WAIT_MS = MINUTE;
+/**
+ * How long one delivery sends before it leaves the rest to the next run of the due work (due at
+ * once, no try counted): a run's other work and the platform's time limit come after it.
+ */
+export const EMAIL_DELIVERY_BUDGET_MS = 20_000;
 
 function configuredProvider(): Provider | null {
   // A preview keeps its mail in the outbox, where the reviewer reads it (/dev/outbox).
@@ -85,7 +100,7 @@ function configuredProvider(): Provider | null {
     const { Resend } = await import("resend");
     // Resend keeps an idempotency key for 24 hours: as long as an e-mail is tried (EMAIL_STALE_MS).
     const { error } = await new Resend(RESEND_API_KEY!).emails.send({ from: EMAIL_FROM, ...message }, { idempotencyKey: `email/${key}` });
-    if (error?.name === "rate_limit_exceeded") throw new ProviderBusy(error.message);
+    if (error && isBusyAnswer(error)) throw new ProviderBusy(error.message);
     if (error) throw new Error(`${error.name}: ${error.message}`);
   };
 }
@@ -123,23 +138,39 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
  * row, counted, and never propagates (the account stays); the due work tries it again after the
  * next of RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
  * A provider busy (its rate limit) stops the delivery: this e-mail and the rest wait
- * EMAIL_BUSY_WAIT_MS for the due work, no try counted.
+ * EMAIL_BUSY_WAIT_MS for the due work; past its budget the rest are due at once; neither counts a try.
  */
 export async function deliverEmails(
   db: Db,
   ids: string[],
   provider: Provider | null = configuredProvider(),
-  now: () => Date = () => new Date(),
+  { now = () => new Date(), budgetMs = EMAIL_DELIVERY_BUDGET_MS }: { now?: () => Date; budgetMs?: number } = {},
 ): Promise<void> {
   if (!provider || ids.length === 0) return;
   const pending = await db
     .select()
     .from(emailOutbox)
     .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
+  /** This e-mail and the rest are the due work's after `waitMs`. */
+  const leaveFrom = (index: number, waitMs: number) =>
+    db
+      .update(emailOutbox)
+      .set({ retryAt: new Date(now().getTime() + waitMs) })
+      .where(
+        inArray(
+          emailOutbox.id,
+          pending.slice(index).map((rest) => rest.id),
+        ),
+      );
+  let firstSend: number | undefined;
   let lastSend: number | undefined;
   for (const [index, row] of pending.entries()) {
-    if (lastSend !== undefined) await sleep(lastSend + EMAIL_SEND_GAP_MS - Date.now());
+    if (firstSend !== undefined && lastSend !== undefined) {
+      if (lastSend + EMAIL_SEND_GAP_MS - firstSend > budgetMs) return void (await leaveFrom(index, 0));
+      await sleep(lastSend + EMAIL_SEND_GAP_MS - Date.now());
+    }
     lastSend = Date.now();
+    firstSend ??= lastSend;
     try {
       await provider(
         { to: row.to, subject: row.subject, text: row.text, html: row.html, ...(row.headers ? { headers: row.headers } : {}) },
@@ -152,12 +183,8 @@ export async function deliverEmails(
         .where(eq(emailOutbox.id, row.id));
     } catch (error) {
       if (error instanceof ProviderBusy) {
-        const waiting = pending.slice(index).map((rest) => rest.id);
-        await db
-          .update(emailOutbox)
-          .set({ retryAt: new Date(now().getTime() + EMAIL_BUSY_WAIT_MS) })
-          .where(inArray(emailOutbox.id, waiting));
-        console.warn("[mail] the provider is busy: e-mails wait", { waiting: waiting.length });
+        await leaveFrom(index, EMAIL_BUSY_WAIT_MS);
+        console.warn("[mail] the provider is busy: e-mails wait", { waiting: pending.length - index });
         return;
       }
       console.error("[mail] delivery failed", { id: row.id, error: describeError(error) });

@@ -67,9 +67,10 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
     );
     return { emailIds, reminded, pruned: affected(trimmed) };
   });
-  await deliverEmails(db, emailIds);
-  // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work.
+  // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
+  // the e-mails, which are paced to the provider's rate (lib/mail/outbox.ts).
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
+  await deliverEmails(db, emailIds);
   // Photos uploaded ahead that nothing used (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now));
   return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept };

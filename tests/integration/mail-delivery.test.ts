@@ -9,6 +9,7 @@ import {
   EMAIL_BUSY_WAIT_MS,
   EMAIL_SEND_GAP_MS,
   enqueueEmail,
+  isBusyAnswer,
   ProviderBusy,
 } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
@@ -55,13 +56,36 @@ describe("e-mail delivery through a provider", () => {
     const busyAfterOne = async () => {
       if (++calls > 1) throw new ProviderBusy("Too many requests");
     };
-    await deliverEmails(db, ids, busyAfterOne, () => new Date(clock));
+    await deliverEmails(db, ids, busyAfterOne, { now: () => new Date(clock) });
     expect(calls).toBe(2);
     const rows = await db.select().from(emailOutbox).where(inArray(emailOutbox.id, ids));
     const waiting = rows.filter((row) => row.deliveredAt === null);
     expect(waiting).toHaveLength(2);
     for (const row of waiting) expect(row).toMatchObject({ attempts: 0, lastError: null, retryAt: new Date(clock + EMAIL_BUSY_WAIT_MS) });
     expect(await claimEmailRetries(db, new Date(clock + EMAIL_BUSY_WAIT_MS))).toEqual(expect.arrayContaining(waiting.map((row) => row.id)));
+  });
+
+  it("past its time budget, leaves the rest due at once for the due work, no try counted", async () => {
+    const db = await getDb();
+    const ids = [];
+    for (const n of [1, 2, 3])
+      ids.push(await enqueueEmail(db, { ...verificationEmail(`budget-${n}@example.com`, "Sam", `g-${n}`), recipientId: null }));
+    const clock = Date.now();
+    let calls = 0;
+    await deliverEmails(db, ids, async () => void calls++, { now: () => new Date(clock), budgetMs: EMAIL_SEND_GAP_MS * 1.5 });
+    // The second send starts within the budget (one gap in), the third would start past it (two).
+    expect(calls).toBe(2);
+    const [left] = (await db.select().from(emailOutbox).where(inArray(emailOutbox.id, ids))).filter((row) => row.deliveredAt === null);
+    expect(left).toMatchObject({ attempts: 0, lastError: null, retryAt: new Date(clock) });
+    expect(await claimEmailRetries(db, new Date(clock))).toContain(left!.id);
+  });
+
+  it("reads Resend's rate limit and an e-mail's send still running as 'later', its quotas and the rest as failures", () => {
+    expect(isBusyAnswer({ name: "rate_limit_exceeded", statusCode: 429 })).toBe(true);
+    expect(isBusyAnswer({ name: "application_error", statusCode: 429 })).toBe(true);
+    expect(isBusyAnswer({ name: "concurrent_idempotent_requests", statusCode: 409 })).toBe(true);
+    expect(isBusyAnswer({ name: "daily_quota_exceeded", statusCode: 429 })).toBe(false);
+    expect(isBusyAnswer({ name: "validation_error", statusCode: 422 })).toBe(false);
   });
 
   it("keeps a failed e-mail pending with its error, without throwing", async () => {
@@ -85,7 +109,7 @@ describe("e-mail delivery through a provider", () => {
     };
     let clock = Date.now();
     const at = () => new Date(clock);
-    await deliverEmails(db, [id], down, at);
+    await deliverEmails(db, [id], down, { now: at });
     const waits: number[] = [];
     for (;;) {
       const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
@@ -97,7 +121,7 @@ describe("e-mail delivery through a provider", () => {
       clock += wait;
       expect(await claimEmailRetries(db, at())).toContain(id);
       expect(await claimEmailRetries(db, at())).not.toContain(id);
-      await deliverEmails(db, [id], down, at);
+      await deliverEmails(db, [id], down, { now: at });
     }
     expect(waits).toEqual([1, 5, 15, 60, 240]);
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
