@@ -47,15 +47,15 @@ export async function deleteAccount(
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
   const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
-    // Their row, then their couple: the order a profile or onboarding save takes them. Their row
-    // with the lock that leaves a key-share to others: a moderator's action holding the couple
-    // (lib/safety/sanctions.ts) next takes that on the partners' rows (its notices reference
-    // them), so it finishes while this waits for the couple, rather than each waiting for the other.
+    // Their row, then their couple: the order a profile or onboarding save takes them. FOR UPDATE:
+    // nothing may reference the person until this ends (a post written meanwhile in another tab
+    // would keep its photos). A moderator's action holding the couple wants a key-share on this
+    // row next: Postgres ends one of the two, and db/transaction.ts runs it again.
     const [person] = await tx
       .select({ avatarUrl: users.avatarUrl, email: users.email })
       .from(users)
       .where(eq(users.id, userId))
-      .for("no key update");
+      .for("update");
     if (!person) throw userNotFound();
     const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));

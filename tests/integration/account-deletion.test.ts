@@ -205,20 +205,7 @@ describe("DELETE /api/account erases the person everywhere", () => {
   });
 });
 
-describe.skipIf(!onPostgres())("a deletion beside another writer of the couple and the person at one instant: no deadlock", () => {
-  it("a moderator's action holding the couple: the deletion waits for it, holding nothing the action takes next", async () => {
-    const couple = await forumCouple();
-    const { waited, answer } = await nextWhileWaiting(
-      // What a sanction takes first (lib/safety/sanctions.ts lockedCouple)...
-      (tx) => tx`select id from couples where id = ${couple.coupleId} for no key update`,
-      () => remove(couple.a.headers),
-      // ...and next: its notices reference the partners' rows. NOWAIT: it fails if the deletion's lock refuses it.
-      (tx) => tx`select id from users where id = ${couple.a.userId} for key share nowait`,
-    );
-    expect(waited).toBe(true);
-    expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
-  });
-
+describe.skipIf(!onPostgres())("a deletion beside another writer of the person and their couple at one instant: no deadlock", () => {
   it("a profile save holding the person's row: the deletion waits for it, holding nothing the save takes next", async () => {
     const couple = await forumCouple();
     const { waited, answer } = await nextWhileWaiting(
