@@ -58,11 +58,22 @@ export async function markWarningSeen(db: Db, coupleId: string, sanctionId: stri
 }
 
 /**
- * The partners of a couple, locked for the action (null: no such couple). `NO KEY UPDATE`, the lock
- * an update of its status takes: it does not wait on the key-share lock a row referencing the
- * couple holds, so two couples reporting each other at one instant never wait on each other.
+ * The partners of a couple, locked for the action (null: no such couple). First the partners' rows,
+ * with the key-share the action's notices take on them anyway, then the couple: the order a
+ * deletion or a profile save takes them (a partner's row, then the couple), so an action never
+ * holds the couple while it waits on one of them. The couple `NO KEY UPDATE`, the lock an update of
+ * its status takes: it does not wait on the key-share lock a row referencing the couple holds, so
+ * two couples reporting each other at one instant never wait on each other.
  */
 export async function lockedCouple(tx: Db, coupleId: string) {
+  await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      sql`${users.id} in (select unnest(array[${couples.partner1Id}, ${couples.partner2Id}]) from ${couples} where ${couples.id} = ${coupleId})`,
+    )
+    .orderBy(users.id)
+    .for("key share");
   const [couple] = await tx
     .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
     .from(couples)

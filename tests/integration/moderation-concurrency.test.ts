@@ -5,7 +5,7 @@ import { coupleSanctions, forumPosts, moderationLog } from "@/db/schema";
 import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
 import { messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
-import { waitsOn, whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 type Answer = { status: number; json: { data?: { id: string }; error?: { code: string; message: string } } };
@@ -125,5 +125,21 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
     expect(
       await logOf(and(eq(moderationLog.targetId, post.id), inArray(moderationLog.action, ["report_dismissed", "report_removed"]))),
     ).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writes at one instant", () => {
+  it("a partner deleting their account or saving their profile holds their row: the action waits for it before it takes the couple (no deadlock)", async () => {
+    const couple = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const { waited, answer } = await nextWhileWaiting(
+      // What a deletion or a profile save takes first (lib/account/deletion.ts, lib/profile/service.ts)...
+      (tx) => tx`select id from users where id = ${couple.b.userId} for update`,
+      () => sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, moderator),
+      // ...and next. NOWAIT: it fails if the action holds the couple while it waits on the partner's row.
+      (tx) => tx`select id from couples where id = ${couple.coupleId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
   });
 });
