@@ -47,8 +47,8 @@ export async function deleteAccount(
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
   const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
-    // Their row, then their couple: the order a profile or onboarding save and a moderator's action
-    // (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
+    // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
+    // action (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
     // person until this ends (a post written meanwhile in another tab would keep its photos).
     const [person] = await tx
       .select({ avatarUrl: users.avatarUrl, email: users.email })

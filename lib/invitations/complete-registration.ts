@@ -60,7 +60,7 @@ async function checkLinkFirst(db: Db, invitationToken: string, clientAddress: st
 
 /**
  * Inside a transaction: the signed-in account joins the invitation's couple as partner 2 under the
- * accept rules. Locks the invitation (lockForJoin) and the account; the link must be sent to this
+ * accept rules. Locks the account and the invitation (lockForJoin); the link must be sent to this
  * account's address and the account must not have a couple yet. The e-mailed link (not the
  * shareable one) proves the address. `names` are the ones partner A is told about, when the
  * caller is changing them.
@@ -72,8 +72,10 @@ async function joinInvited(
   now: Date,
   names?: { firstName: string; lastName: string },
 ): Promise<Account> {
-  const invitation = await lockForJoin(tx, invitationToken, now);
+  // The account, then the couple (lockForJoin): the order a deletion, a profile save and a
+  // moderator's action take a partner's row and their couple (lib/safety/sanctions.ts lockedCouple).
   const account = await lockAccount(tx, userId);
+  const invitation = await lockForJoin(tx, invitationToken, now);
   if (normalizeEmail(account.email) !== invitation.partnerEmail) throw new AppError("FORBIDDEN", MESSAGES.otherAddress);
   const existing = await coupleIdOf(tx, userId);
   if (existing) throw coupleExists(existing);

@@ -60,10 +60,12 @@ export async function markWarningSeen(db: Db, coupleId: string, sanctionId: stri
 /**
  * The partners of a couple, locked for the action (null: no such couple). First the partners' rows,
  * with the key-share the action's notices take on them anyway, then the couple: the order a
- * deletion or a profile save takes them (a partner's row, then the couple), so an action never
- * holds the couple while it waits on one of them. The couple `NO KEY UPDATE`, the lock an update of
- * its status takes: it does not wait on the key-share lock a row referencing the couple holds, so
- * two couples reporting each other at one instant never wait on each other.
+ * deletion, a profile save and a join take them (a partner's row, then the couple), so an action
+ * never holds the couple while it waits on a partner (one who joined between the two reads aside:
+ * Postgres ends one of the two, and db/transaction.ts runs it again). The couple `NO KEY UPDATE`,
+ * the lock an update of its status takes: it does not wait on the key-share lock a row
+ * referencing the couple holds, so two couples reporting each other at one instant never wait on
+ * each other.
  */
 export async function lockedCouple(tx: Db, coupleId: string) {
   await tx
