@@ -162,15 +162,16 @@ export async function deliverEmails(
           pending.slice(index).map((rest) => rest.id),
         ),
       );
-  let firstSend: number | undefined;
-  let lastSend: number | undefined;
+  /** When this delivery's first and latest sends started (none yet: undefined). */
+  let sends: { first: number; last: number } | undefined;
   for (const [index, row] of pending.entries()) {
-    if (firstSend !== undefined && lastSend !== undefined) {
-      if (lastSend + EMAIL_SEND_GAP_MS - firstSend > budgetMs) return void (await leaveFrom(index, 0));
-      await sleep(lastSend + EMAIL_SEND_GAP_MS - Date.now());
+    if (sends) {
+      const next = sends.last + EMAIL_SEND_GAP_MS;
+      if (next - sends.first > budgetMs) return void (await leaveFrom(index, 0));
+      await sleep(next - Date.now());
     }
-    lastSend = Date.now();
-    firstSend ??= lastSend;
+    const startedAt = Date.now();
+    sends = { first: sends?.first ?? startedAt, last: startedAt };
     try {
       await provider(
         { to: row.to, subject: row.subject, text: row.text, html: row.html, ...(row.headers ? { headers: row.headers } : {}) },

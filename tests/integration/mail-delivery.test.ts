@@ -14,6 +14,15 @@ import {
 } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 
+/** Three e-mails queued to addresses of their own (`prefix-1@example.com`...), their ids in order. */
+async function queueThree(prefix: string): Promise<string[]> {
+  const db = await getDb();
+  const ids = [];
+  for (const n of [1, 2, 3])
+    ids.push(await enqueueEmail(db, { ...verificationEmail(`${prefix}-${n}@example.com`, "Sam", `${prefix}-${n}`), recipientId: null }));
+  return ids;
+}
+
 describe("e-mail delivery through a provider", () => {
   it("marks a delivered e-mail and does not send it twice", async () => {
     const db = await getDb();
@@ -34,9 +43,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("hands the provider each e-mail's id as its idempotency key, the sends spaced by the provider's rate", async () => {
     const db = await getDb();
-    const ids = [];
-    for (const n of [1, 2, 3])
-      ids.push(await enqueueEmail(db, { ...verificationEmail(`paced-${n}@example.com`, "Sam", `t-${n}`), recipientId: null }));
+    const ids = await queueThree("paced");
     const calls: { key: string; at: number }[] = [];
     await deliverEmails(db, ids, async (_message, key) => {
       calls.push({ key, at: Date.now() });
@@ -48,9 +55,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("stops when the provider is busy: that e-mail and the rest wait a minute for the due work, no try counted", async () => {
     const db = await getDb();
-    const ids = [];
-    for (const n of [1, 2, 3])
-      ids.push(await enqueueEmail(db, { ...verificationEmail(`busy-${n}@example.com`, "Sam", `b-${n}`), recipientId: null }));
+    const ids = await queueThree("busy");
     const clock = Date.now();
     let calls = 0;
     const busyAfterOne = async () => {
@@ -67,9 +72,7 @@ describe("e-mail delivery through a provider", () => {
 
   it("past its time budget, leaves the rest due at once for the due work, no try counted", async () => {
     const db = await getDb();
-    const ids = [];
-    for (const n of [1, 2, 3])
-      ids.push(await enqueueEmail(db, { ...verificationEmail(`budget-${n}@example.com`, "Sam", `g-${n}`), recipientId: null }));
+    const ids = await queueThree("budget");
     const clock = Date.now();
     let calls = 0;
     await deliverEmails(db, ids, async () => void calls++, { now: () => new Date(clock), budgetMs: EMAIL_SEND_GAP_MS * 1.5 });
