@@ -1,21 +1,31 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useNotificationsPage, useUnreadCount } from "@/components/notifications/hooks";
 import { NotificationLink } from "@/components/notifications/NotificationSummary";
 import { BellIcon } from "@/components/ui/icons";
-import { markOpened } from "@/lib/notifications/client";
+import { markOpened, type NotificationsPage } from "@/lib/notifications/client";
 import { badgeText, DROPDOWN_SIZE, notificationHref } from "@/lib/notifications/rules";
 import styles from "./NotificationBell.module.css";
 import { useDismiss } from "./useDismiss";
 
-/** The 5 latest, loaded each time the dropdown opens (it is mounted only while open). */
-function LatestNotifications({ onNavigate }: { onNavigate: () => void }) {
-  const state = useNotificationsPage(DROPDOWN_SIZE, 0);
+type LatestProps = { onNavigate: () => void; lastShown?: NotificationsPage; onShown: (page: NotificationsPage) => void };
+
+/**
+ * The 5 latest, loaded each time the dropdown opens (it is mounted only while open). Until they
+ * answer it shows the ones it showed last, or keeps their room: 'View All Notifications' below
+ * them stays where a click aimed at it lands.
+ */
+function LatestNotifications({ onNavigate, lastShown, onShown }: LatestProps) {
+  const state = useNotificationsPage(DROPDOWN_SIZE, 0, lastShown);
+  const shown = state.status === "ready" ? state.value : undefined;
+  useEffect(() => {
+    if (shown) onShown(shown);
+  }, [shown, onShown]);
   if (state.status === "loading")
     return (
-      <p className={styles.empty} role="status">
+      <p className={`${styles.empty} ${styles.loading}`} role="status">
         Loading notifications...
       </p>
     );
@@ -53,6 +63,8 @@ export function NotificationBell() {
   const button = useRef<HTMLButtonElement>(null);
   const unread = useUnreadCount();
   const close = useCallback(() => setOpen(false), []);
+  // Kept while the dropdown is closed, for its next opening.
+  const [lastShown, setLastShown] = useState<NotificationsPage>();
 
   useDismiss(open, close, container, button);
 
@@ -76,7 +88,7 @@ export function NotificationBell() {
       </button>
       {open && (
         <div id="notification-dropdown" className={styles.dropdown} role="region" aria-label="Latest notifications">
-          <LatestNotifications onNavigate={() => setOpen(false)} />
+          <LatestNotifications onNavigate={close} lastShown={lastShown} onShown={setLastShown} />
           <Link href="/notifications" className={styles.footer} onClick={() => setOpen(false)}>
             View All Notifications
           </Link>

@@ -22,11 +22,14 @@ export function useUnreadCount(): number {
  * One page of the list, loaded again when the live stream says a notification arrived or was read
  * (on any of the person's tabs), and, while the stream is down, on return to the tab once it is
  * 30 s old. A failed refresh keeps what is already shown; only a first load that fails shows the
- * error.
+ * error. `placeholder`: the page this place showed before, shown until the load answers.
  */
-export function useNotificationsPage(limit: number, offset: number): LiveState<NotificationsPage> {
+export function useNotificationsPage(limit: number, offset: number, placeholder?: NotificationsPage): LiveState<NotificationsPage> {
   useLiveStream();
-  return useLive(pageKey({ limit, offset }), (signal) => fetchNotifications({ limit, offset }, signal), { staleMs: LIST_STALE_MS });
+  return useLive(pageKey({ limit, offset }), (signal) => fetchNotifications({ limit, offset }, signal), {
+    staleMs: LIST_STALE_MS,
+    placeholder,
+  });
 }
 
 /** The dashboard card's newest few, starting from what the page was rendered with, live like the bell. */

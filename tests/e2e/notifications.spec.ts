@@ -116,4 +116,42 @@ test.describe("notifications", () => {
       await expect(dropdown(page)).toBeHidden({ timeout: 500 });
     }).toPass();
   });
+
+  test("'View All Notifications' stays where it is while the latest load, on a phone and wide; reopened, the bell shows its last list at once", async ({
+    page,
+  }) => {
+    await signInAsMarisol(page);
+    const footer = dropdown(page).getByRole("link", { name: "View All Notifications" });
+    // The bell's list answers only when the test lets it: the loading state stays put until then.
+    const held: (() => void)[] = [];
+    const release = () => held.splice(0).forEach((answer) => answer());
+    await page.route(/\/api\/notifications\?limit=5&/, async (route) => {
+      await new Promise<void>((resolve) => held.push(resolve));
+      // The page may have moved on meanwhile (a reload): nothing to answer then.
+      await route.continue().catch(() => {});
+    });
+    for (const viewport of [
+      { width: 390, height: 844 },
+      { width: 1280, height: 800 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.reload();
+      await bell(page).click();
+      await expect(dropdown(page).getByRole("status")).toHaveText("Loading notifications...");
+      const whileLoading = await footer.boundingBox();
+      release();
+      await expect(dropdown(page).getByRole("listitem")).toHaveCount(5);
+      expect(Math.abs((await footer.boundingBox())!.y - whileLoading!.y), `the footer moved at ${viewport.width} px`).toBeLessThanOrEqual(
+        2,
+      );
+
+      // Closed and opened again (its answer held back): the five it had, not a loading line.
+      await bell(page).click();
+      await expect(dropdown(page)).toBeHidden();
+      await bell(page).click();
+      await expect(dropdown(page).getByRole("listitem")).toHaveCount(5);
+      await expect(dropdown(page).getByRole("status")).toHaveCount(0);
+      release();
+    }
+  });
 });

@@ -108,6 +108,19 @@ describe("a live key", () => {
     expect(thread.state()).toEqual({ status: "ready", value: { replies: 2 } });
   });
 
+  it("shows a `placeholder` at once and still loads: the answer replaces it, a failure keeps it", async () => {
+    const load = heldLoader<string[]>();
+    const latest = await watch("notifications:page:5:0", load, { placeholder: ["shown last time"] });
+    expect(latest.state()).toEqual({ status: "ready", value: ["shown last time"] });
+    expect(load).toHaveBeenCalledTimes(1);
+    load.pending[0]!.resolve(["new", "shown last time"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(latest.state()).toEqual({ status: "ready", value: ["new", "shown last time"] });
+
+    const failing = await watch("notifications:page:5:5", loader<string[]>(new Error("down")), { placeholder: ["kept"] });
+    expect(failing.state()).toEqual({ status: "ready", value: ["kept"] });
+  });
+
   it("ends with its last subscriber: the load in flight is aborted, polling stops, and it starts afresh when shown again", async () => {
     const load = heldLoader<number>();
     const first = await watch("k", load, { pollMs: 1000 });

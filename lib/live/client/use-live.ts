@@ -12,7 +12,9 @@
  * - The answer is a LiveState: "loading" until the first value, "error" when the first load
  *   failed, "ready" with the latest value after that; a later failure keeps the value shown and
  *   the next load tries again. With `initial` (the value the page was rendered with) it is
- *   "ready" at once and nothing loads on mount.
+ *   "ready" at once and nothing loads on mount. With `placeholder` (what this place showed
+ *   before, e.g. the last list a dropdown had) it is "ready" with it at once and loads as without
+ *   it: what is shown keeps its room, and the answer replaces it.
  * - Feeds. Polling is the default: every `pollMs` while the page is visible, never while it is
  *   hidden (spec section 9: the unread count every 10 s while visible), and at once when it is
  *   shown again (visibility or window focus) if the value is older than `staleMs` (0: always).
@@ -51,6 +53,7 @@ export type LiveOptions<T> = {
   staleMs?: number;
   whileVisible?: boolean;
   initial?: T;
+  placeholder?: T;
 };
 
 type Load<T> = (signal: AbortSignal) => Promise<T>;
@@ -163,9 +166,10 @@ export function subscribeLive(key: string, load: Load<unknown>, options: LiveOpt
   let feed = feeds.get(key);
   if (!feed) {
     const hasInitial = options.initial !== undefined;
+    const shown = hasInitial ? options.initial : options.placeholder;
     feed = {
       key,
-      state: hasInitial ? { status: "ready", value: options.initial } : LOADING,
+      state: shown === undefined ? LOADING : { status: "ready", value: shown },
       load,
       options,
       listeners: new Set(),
@@ -243,23 +247,28 @@ export function setStreaming(prefix: string, up: boolean): void {
 export const liveState = <T>(key: string): LiveState<T> | undefined => feeds.get(key)?.state as LiveState<T> | undefined;
 
 /** What is shown under `key`, kept current by its feeds (see the contract above). */
-export function useLive<T>(key: string, load: Load<T>, { pollMs, staleMs, whileVisible, initial }: LiveOptions<T> = {}): LiveState<T> {
-  const latest = useRef({ load, initial });
+export function useLive<T>(
+  key: string,
+  load: Load<T>,
+  { pollMs, staleMs, whileVisible, initial, placeholder }: LiveOptions<T> = {},
+): LiveState<T> {
+  const latest = useRef({ load, initial, placeholder });
   useEffect(() => {
-    latest.current = { load, initial };
+    latest.current = { load, initial, placeholder };
   });
   const subscribeToKey = useCallback(
     (listener: () => void) =>
       subscribeLive(
         key,
         (signal) => latest.current.load(signal),
-        { pollMs, staleMs, whileVisible, initial: latest.current.initial },
+        { pollMs, staleMs, whileVisible, initial: latest.current.initial, placeholder: latest.current.placeholder },
         listener,
       ),
     [key, pollMs, staleMs, whileVisible],
   );
-  // Before the first subscription (the server, the first render): the initial value, or loading.
-  const before = useMemo<LiveState<T>>(() => (initial === undefined ? LOADING : { status: "ready", value: initial }), [initial]);
+  // Before the first subscription (the server, the first render): what it starts from, or loading.
+  const first = initial !== undefined ? initial : placeholder;
+  const before = useMemo<LiveState<T>>(() => (first === undefined ? LOADING : { status: "ready", value: first }), [first]);
   const snapshot = () => liveState<T>(key) ?? before;
   return useSyncExternalStore(subscribeToKey, snapshot, () => before);
 }
