@@ -38,6 +38,8 @@ export const emailOutbox = pgTable(
   },
   (t) => [
     index("email_outbox_to_idx").on(t.to, t.createdAt),
+    // The due work's reads by age: the e-mails a run just queued, and those past EMAIL_KEPT_DAYS.
+    index("email_outbox_created_idx").on(t.createdAt),
     index("email_outbox_about_idx").using("gin", t.aboutUserIds),
     // The due work's retries: only e-mails still to be tried are in it.
     index("email_outbox_retry_idx")

@@ -27,6 +27,14 @@ export const EMAIL_ATTEMPTS = RETRY_AFTER_MINUTES.length + 1;
 const EMAIL_STALE_MS = 24 * 60 * MINUTE;
 /** The most e-mails one run of the due work tries again, so a run stays short; the next goes on. */
 export const EMAIL_RETRIES_PER_RUN = 100;
+/**
+ * How long an e-mail's row stays, whatever became of it: long enough to answer "was it sent?",
+ * and no longer to keep an address and a subject that may name a couple (a waiting e-mail is
+ * given up after a day; a preview's outbox is its reviewers' mailbox for as long).
+ */
+export const EMAIL_KEPT_DAYS = 30;
+/** The most old e-mails one run of the due work drops, so a run stays short; the next goes on. */
+export const EMAIL_DROPS_PER_RUN = 1_000;
 
 /** Writes the e-mails in the caller's transaction, in one statement: they exist exactly when the change that caused them does. Answers their ids. */
 export async function enqueueEmails(db: Db, messages: readonly QueuedEmail[]): Promise<string[]> {
@@ -60,6 +68,23 @@ export async function enqueueEmail(db: Db, message: QueuedEmail): Promise<string
  */
 export async function deleteMailOf(db: Db, person: { userId: string; email: string }): Promise<void> {
   await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));
+}
+
+/** The e-mails older than EMAIL_KEPT_DAYS go, the oldest first, at most `limit` (the due work's, in its transaction). Answers how many. */
+export async function dropOldMail(tx: Db, now: Date, limit = EMAIL_DROPS_PER_RUN): Promise<number> {
+  const before = new Date(now.getTime() - EMAIL_KEPT_DAYS * 86_400_000).toISOString();
+  const oldest = tx
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(sql`${emailOutbox.createdAt} < ${before}::timestamptz`)
+    .orderBy(emailOutbox.createdAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const dropped = await tx
+    .delete(emailOutbox)
+    .where(sql`${emailOutbox.id} = any(array(${oldest}))`)
+    .returning({ id: emailOutbox.id });
+  return dropped.length;
 }
 
 /**

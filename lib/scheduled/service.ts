@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
-import { claimEmailRetries, deliverEmails, deliversEmail } from "@/lib/mail/outbox";
+import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
@@ -14,9 +14,8 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
- * and any a request could not send after its commit), trimming the live history, and sweeping
- * photos uploaded ahead that nothing used. Serverless instances
- * have no timers, so it runs from
+ * and any a request could not send after its commit), trimming the live history and the outbox,
+ * and sweeping photos uploaded ahead that nothing used. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -30,7 +29,7 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Old rows a run reads at most (their people's histories are trimmed up to them), so one run stays short; the next goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number; swept: number };
+export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number; swept: number; mailDropped: number };
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
@@ -38,7 +37,7 @@ export type DueReport = { emailed: number; reminded: number; pruned: number; pus
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, reminded, pruned } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned, mailDropped } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
@@ -65,7 +64,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
         ) oldest group by user_id
       ) old where e.user_id = old.user_id and e.seq <= old.through`,
     );
-    return { emailIds, reminded, pruned: affected(trimmed) };
+    return { emailIds, reminded, pruned: affected(trimmed), mailDropped: await dropOldMail(tx, now) };
   });
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
   // the e-mails, which are paced to the provider's rate (lib/mail/outbox.ts).
@@ -73,7 +72,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   await deliverEmails(db, emailIds);
   // Photos uploaded ahead that nothing used (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now));
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept };
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

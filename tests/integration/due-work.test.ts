@@ -152,6 +152,7 @@ describe("POST /api/cron/due", () => {
         pruned: expect.any(Number),
         pushed: expect.any(Number),
         swept: expect.any(Number),
+        mailDropped: expect.any(Number),
       });
     }
   });

@@ -5,7 +5,9 @@ import { eq, inArray } from "drizzle-orm";
 import {
   claimEmailRetries,
   deliverEmails,
+  dropOldMail,
   EMAIL_ATTEMPTS,
+  EMAIL_KEPT_DAYS,
   EMAIL_BUSY_WAIT_MS,
   EMAIL_SEND_GAP_MS,
   enqueueEmail,
@@ -13,6 +15,7 @@ import {
   ProviderBusy,
 } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
+import { runDueWork } from "@/lib/scheduled/service";
 
 /** Three e-mails queued to addresses of their own (`prefix-1@example.com`...), their ids in order. */
 async function queueThree(prefix: string): Promise<string[]> {
@@ -157,6 +160,43 @@ describe("e-mail delivery through a provider", () => {
     expect(await claimEmailRetries(db, new Date())).not.toContain(id);
     const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     expect(row).toMatchObject({ retryAt: null, deliveredAt: null });
+  });
+
+  it("drops e-mails older than 30 days whatever became of them, the oldest first, a bounded batch a run; the due work does it", async () => {
+    const db = await getDb();
+    const [delivered, givenUp, waiting] = await queueThree("old");
+    const recent = await enqueueEmail(db, { ...verificationEmail("recent@example.com", "Sam", "recent"), recipientId: null });
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000);
+    await db
+      .update(emailOutbox)
+      .set({ createdAt: daysAgo(40), deliveredAt: daysAgo(40), retryAt: null })
+      .where(eq(emailOutbox.id, delivered!));
+    await db
+      .update(emailOutbox)
+      .set({ createdAt: daysAgo(35), retryAt: null, attempts: EMAIL_ATTEMPTS })
+      .where(eq(emailOutbox.id, givenUp!));
+    await db
+      .update(emailOutbox)
+      .set({ createdAt: daysAgo(EMAIL_KEPT_DAYS + 1) })
+      .where(eq(emailOutbox.id, waiting!));
+    await db
+      .update(emailOutbox)
+      .set({ createdAt: daysAgo(EMAIL_KEPT_DAYS - 1) })
+      .where(eq(emailOutbox.id, recent));
+    const left = async () =>
+      (
+        await db
+          .select({ id: emailOutbox.id })
+          .from(emailOutbox)
+          .where(inArray(emailOutbox.id, [delivered!, givenUp!, waiting!, recent]))
+      )
+        .map((row) => row.id)
+        .sort();
+
+    expect(await dropOldMail(db, new Date(), 2)).toBe(2);
+    expect(await left()).toEqual([waiting!, recent].sort());
+    expect((await runDueWork(db)).mailDropped).toBe(1);
+    expect(await left()).toEqual([recent]);
   });
 
   it("writes the link as an absolute URL in the plain-text part and escapes the HTML", async () => {
