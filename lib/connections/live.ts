@@ -3,7 +3,8 @@ import { and, inArray, sql } from "drizzle-orm";
 import { connectionRequests, conversations } from "@/db/schema";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { memberOf } from "@/lib/messages/access";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { helloStands } from "./queries";
 import { viewerStatus } from "./rules";
 
 /**
@@ -12,7 +13,7 @@ import { viewerStatus } from "./rules";
  */
 
 /**
- * Connection requests to or from the person's couple, with no block between the two couples, each
+ * Connection requests to or from the person's couple that stand (`helloStands`), each
  * as this person sees it (`viewerStatus`: a sender is never told of a decline).
  */
 async function visibleRequests({ db, userId }: RenderContext, ids: string[]) {
@@ -31,7 +32,7 @@ async function visibleRequests({ db, userId }: RenderContext, ids: string[]) {
       and(
         inArray(connectionRequests.id, ids),
         sql`${coupleOfUser(userId)} in (${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId})`,
-        notBlockedBetween(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+        helloStands(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       ),
     );
   const now = new Date();

@@ -17,7 +17,7 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
-import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
+import { conversationBetween, firstNames, helloStands, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
 import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen, rateLimitedText } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
@@ -145,16 +145,23 @@ export async function deliverRequest(
 
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
 
-/** The open request to the member's couple, locked for the answer; anything else (another couple's, expired, answered, blocked) is 404. */
+/**
+ * The request to the member's couple, locked for the answer, while it stands (`helloStands`); anything
+ * else (another couple's, blocked, from a suspended couple) is 404, as the caller checks an expired or answered one.
+ */
 async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
   const [request] = await tx
     .select()
     .from(connectionRequests)
-    .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, member.coupleId)))
+    .where(
+      and(
+        eq(connectionRequests.id, requestId),
+        eq(connectionRequests.toCoupleId, member.coupleId),
+        helloStands(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+      ),
+    )
     .for("update");
   if (!request) throw requestNotFound();
-  const seen = await standing(tx, { coupleId: member.coupleId }, request.fromCoupleId);
-  if (!seen || seen.blockedByViewer || seen.blocksViewer) throw requestNotFound();
   return request;
 }
 

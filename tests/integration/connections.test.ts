@@ -7,6 +7,8 @@ import { GET as getSettings, PUT as putSettings } from "@/app/api/settings/conne
 import { call, type CallOptions } from "../support/api";
 import type { Headers } from "../support/forum";
 import { block, connections, messagingCouple, talk } from "../support/messages";
+import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
+import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 
 const DAY = 24 * 60 * 60 * 1000;
 const settings = {
@@ -293,6 +295,39 @@ describe("accept and decline", () => {
     expect((await connections.list("incoming", them.b.headers)).json.data).toEqual([]);
     expect((await connections.list("outgoing", us.a.headers)).json.data).toEqual([]);
     expect((await connections.accept(sent.json.data.id, them.b.headers)).status).toBe(404);
+  });
+
+  it("a suspension takes the couple's hellos out of both lists, the badge and reach, both ways; lifted, an open one is back", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const other = await messagingCouple();
+    const badge = async (h: Headers) => (await talk.unread(h)).json.data.unread_count;
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    await connections.send({ coupleId: us.coupleId, note: "Hi from us" }, other.a.headers);
+    expect(await badge(them.a.headers)).toBe(1);
+    const db = await getDb();
+    const moderator = await messagingCouple();
+    const { id: sanctionId } = await sanctionCouple(
+      db,
+      { userId: moderator.a.userId, coupleId: moderator.coupleId },
+      us.coupleId,
+      { kind: "suspend", reason: "spam" },
+      SAFETY_REACTIONS,
+    );
+    expect((await connections.list("incoming", them.b.headers)).json.data).toEqual([]);
+    expect((await connections.list("outgoing", other.a.headers)).json.data).toEqual([]);
+    expect(await badge(them.a.headers)).toBe(0);
+    // Accepting it would open a conversation with a couple nobody may see.
+    const accepted = await connections.accept(sent.json.data.id, them.b.headers);
+    expect(accepted.status).toBe(404);
+    expect(accepted.json.error.message).toBe("This request does not exist or is no longer open.");
+    expect((await connections.decline(sent.json.data.id, them.a.headers)).status).toBe(404);
+
+    await liftSanction(db, { userId: moderator.a.userId, coupleId: moderator.coupleId }, sanctionId, "Reviewed", SAFETY_REACTIONS);
+    expect((await connections.list("incoming", them.b.headers)).json.data.map((request: { id: string }) => request.id)).toEqual([
+      sent.json.data.id,
+    ]);
+    expect((await connections.accept(sent.json.data.id, them.b.headers)).json.data.status).toBe("accepted");
   });
 });
 
