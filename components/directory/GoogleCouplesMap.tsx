@@ -1,6 +1,7 @@
 "use client";
 
-import { AdvancedMarker, APIProvider, Map, useMap } from "@vis.gl/react-google-maps";
+import { AdvancedMarker, APIProvider, ColorScheme, Map, useMap } from "@vis.gl/react-google-maps";
+import { useTheme } from "next-themes";
 import { useEffect, useMemo, useState } from "react";
 import { boundsOf, clusterIndex } from "@/lib/directory/map";
 import type { MapCard } from "@/lib/directory/client/api";
@@ -17,12 +18,15 @@ const KEY = process.env.NEXT_PUBLIC_GOOGLE_MAPS_BROWSER_KEY ?? "";
  */
 export default function GoogleCouplesMap({ couples, area, onOpen }: CouplesMapProps) {
   const box = area ?? boundsOf(couples.map((couple) => couple.point)) ?? [-170, -60, 170, 78];
+  // The page's theme, not the device's: someone who chose dark gets a dark map.
+  const { resolvedTheme } = useTheme();
   return (
     <div className={styles.canvas}>
       <APIProvider apiKey={KEY}>
         <Map
           defaultBounds={{ west: box[0], south: box[1], east: box[2], north: box[3] }}
           mapId="DEMO_MAP_ID"
+          colorScheme={resolvedTheme === "dark" ? ColorScheme.DARK : ColorScheme.LIGHT}
           gestureHandling="cooperative"
           disableDefaultUI
           zoomControl

@@ -53,14 +53,21 @@ export function SuggestionList({ suggestions }: { suggestions: DiscoverSuggestio
         <div className={styles.empty}>
           <p>No suggestions right now. Add more interests and adventure styles, or set your location, and we will find couples like you.</p>
           <p>
-            <Link href="/settings">Update your profile</Link> or <Link href="/directory">browse the directory</Link>.
+            <Link href="/settings" className="inline-target">
+              Update your profile
+            </Link>{" "}
+            or{" "}
+            <Link href="/directory" className="inline-target">
+              browse the directory
+            </Link>
+            .
           </p>
         </div>
       ) : (
         <SuggestionGrid>
           {shown.map((suggestion, index) => (
             <li key={suggestion.coupleId}>
-              <SuggestionCard suggestion={suggestion} first={index === 0}>
+              <SuggestionCard suggestion={suggestion} first={index === 0} headingLevel={3}>
                 <SuggestionActions suggestion={suggestion} busy={busy === suggestion.coupleId} onDismiss={() => dismiss(suggestion)} />
               </SuggestionCard>
             </li>

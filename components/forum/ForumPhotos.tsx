@@ -10,19 +10,20 @@ import { uploadPhoto } from "@/lib/forum/client/api";
 import photoStyles from "@/components/photos/PhotoField.module.css";
 import styles from "./ForumPhotos.module.css";
 
-type Props = { value: string[]; onChange(urls: string[]): void; onBusy(busy: boolean): void; disabled?: boolean };
+/** `error`: the form's own refusal of the photos, shown and tied to the picker as a refused file is. */
+type Props = { value: string[]; onChange(urls: string[]): void; onBusy(busy: boolean): void; disabled?: boolean; error?: string };
 
 /**
  * A post's photos (up to 4): each picked file is compressed in the browser and uploaded on its
  * own to POST /api/forum/photos (sharp strips its metadata there); the post then sends the URLs.
  */
-export function ForumPhotos({ value, onChange, onBusy, disabled = false }: Props) {
+export function ForumPhotos({ value, onChange, onBusy, disabled = false, error }: Props) {
   const [uploading, setUploading] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   // A removed photo's button is gone: focus goes to the picker (back once there is room; not while
   // it waits for an upload), else the last photo's button.
-  const field = usePhotoField(value, undefined, () =>
+  const field = usePhotoField(value, error, () =>
     inputRef.current && !inputRef.current.disabled
       ? inputRef.current
       : listRef.current?.querySelector<HTMLButtonElement>("li:last-child button"),

@@ -90,8 +90,13 @@ export function PostComposerForm({
         onChange={(text) => update({ body: text })}
         onMention={(mention) => update({ mentions: mergeMention(mentions, mention) })}
       />
-      <ForumPhotos value={photos} onChange={(urls) => update({ photos: urls })} onBusy={setUploading} disabled={busy} />
-      {errors.photos?.message && <p className="field-error">{errors.photos.message}</p>}
+      <ForumPhotos
+        value={photos}
+        onChange={(urls) => update({ photos: urls })}
+        onBusy={setUploading}
+        disabled={busy}
+        error={errors.photos?.message}
+      />
       <fieldset className="choice-group">
         <legend>Where to post</legend>
         {FORUM_SCOPES.map((s) => (

@@ -6,16 +6,20 @@ import styles from "./PostRow.module.css";
 import { Signature } from "./Signature";
 import { Topline } from "./Topline";
 
-/** One post in a list: title, topic, signature, excerpt, replies, reactions, last activity (and distance band). */
-export function PostRow({ post }: { post: ListedPost }) {
+/**
+ * One post in a list: title, topic, signature, excerpt, replies, reactions, last activity (and
+ * distance band). `headingLevel`: 3 under a section's own heading (a profile's recent posts).
+ */
+export function PostRow({ post, headingLevel = 2 }: { post: ListedPost; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   const reacted = REACTIONS.filter(({ kind }) => post.reactions[kind] > 0);
   return (
     <li className="card">
       <article aria-labelledby={`post-${post.id}-title`}>
         <Topline topic={post.topic} distanceBand={post.distanceBand} />
-        <h2 id={`post-${post.id}-title`} className={styles.title}>
+        <Heading id={`post-${post.id}-title`} className={styles.title}>
           <Link href={`/forum/post/${encodeURIComponent(post.id)}`}>{post.title}</Link>
-        </h2>
+        </Heading>
         <Signature author={post.author} at={post.createdAt} />
         <p className={styles.excerpt}>{post.excerpt}</p>
         <p className={styles.stats}>

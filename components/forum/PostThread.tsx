@@ -72,7 +72,9 @@ function Quote({ quote }: { quote: NonNullable<ForumReply["quote"]> }) {
   const who = quote.author ? `${signature(quote.author.firstName, quote.author.coupleName)} wrote:` : "A reply:";
   return (
     <blockquote className={styles.quote}>
-      <a href={`#${replyAnchor(quote.id)}`}>{who}</a>
+      <a href={`#${replyAnchor(quote.id)}`} className="inline-target">
+        {who}
+      </a>
       <p>{quote.deleted ? "This reply was deleted" : quote.excerpt}</p>
     </blockquote>
   );

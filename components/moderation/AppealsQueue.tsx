@@ -33,8 +33,11 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
           {appeals.map((appeal) => (
             <li key={appeal.id} className="card">
               <p>
-                <Link href={`/moderation/couples/${encodeURIComponent(appeal.couple.id)}`}>{appeal.couple.coupleName}</Link> appeals a{" "}
-                {appeal.sanction.kind} for &lsquo;{guidelineLabel(appeal.sanction.reason)}&rsquo; · <RelativeTime at={appeal.createdAt} />
+                <Link href={`/moderation/couples/${encodeURIComponent(appeal.couple.id)}`} className="inline-target">
+                  {appeal.couple.coupleName}
+                </Link>{" "}
+                appeals a {appeal.sanction.kind} for &lsquo;{guidelineLabel(appeal.sanction.reason)}&rsquo; ·{" "}
+                <RelativeTime at={appeal.createdAt} />
               </p>
               <p className={styles.note}>{appeal.body}</p>
               {appeal.sanction.createdByUserId === viewerId && (
@@ -70,8 +73,10 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
           {held.map((couple) => (
             <li key={couple.coupleId} className="card">
               <p>
-                <Link href={`/moderation/couples/${encodeURIComponent(couple.coupleId)}`}>{couple.coupleName}</Link>: {couple.held} held
-                since <RelativeTime at={couple.since} />
+                <Link href={`/moderation/couples/${encodeURIComponent(couple.coupleId)}`} className="inline-target">
+                  {couple.coupleName}
+                </Link>
+                : {couple.held} held since <RelativeTime at={couple.since} />
               </p>
               <p className={styles.note}>{couple.note}</p>
             </li>

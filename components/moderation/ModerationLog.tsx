@@ -32,7 +32,10 @@ function Entry({ row }: { row: LogRow }) {
         {row.couple && (
           <>
             {" "}
-            · <Link href={`/moderation/couples/${encodeURIComponent(row.couple.id)}`}>{row.couple.coupleName}</Link>
+            ·{" "}
+            <Link href={`/moderation/couples/${encodeURIComponent(row.couple.id)}`} className="inline-target">
+              {row.couple.coupleName}
+            </Link>
           </>
         )}{" "}
         · <RelativeTime at={row.createdAt} />

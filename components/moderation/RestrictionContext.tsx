@@ -18,7 +18,9 @@ export function RestrictedInstead({ restriction, className }: { restriction: Sta
   return (
     <span className={className} role="note" data-testid="restricted-instead">
       Restricted {restriction.endsAt ? `until ${noticeDate(restriction.endsAt)}` : "until a moderator decides"} ·{" "}
-      <Link href={SAFETY_PAGE}>why</Link>
+      <Link href={SAFETY_PAGE} className="inline-target">
+        why
+      </Link>
     </span>
   );
 }

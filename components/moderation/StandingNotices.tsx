@@ -23,9 +23,10 @@ export function WarningNotice({ warning }: { warning: StandingSanction }) {
   }
   return (
     <main id="main" className="page">
-      <section className="card" aria-labelledby="warning-title" role="alertdialog" aria-describedby="warning-text">
+      {/* The page itself, not a dialog over one: nothing else is shown until it is read. */}
+      <section className="card" aria-labelledby="warning-title">
         <h1 id="warning-title">A warning from our moderators</h1>
-        <p id="warning-text">
+        <p>
           Our moderators warn your couple for breaking the community guideline &lsquo;{guidelineLabel(warning.reason)}&rsquo;. Please read
           the <Link href="/guidelines">community guidelines</Link>; breaking them again may restrict or suspend your couple. If you think
           this is a mistake, you can appeal once: <Link href={SAFETY_PAGE}>how moderation works</Link>.

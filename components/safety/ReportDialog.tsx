@@ -51,12 +51,16 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
         </>
       ) : (
         <form onSubmit={submit} noValidate>
-          {error && <Alert tone="error">{error}</Alert>}
-          <fieldset className="choice-group">
+          {error && (
+            <Alert tone="error" id={`report-error-${targetId}`}>
+              {error}
+            </Alert>
+          )}
+          <fieldset className="choice-group" aria-describedby={errors.reason ? `report-error-${targetId}` : undefined}>
             <legend>Why are you reporting this?</legend>
             {REPORT_REASONS.map((r) => (
               <label key={r.value} className="choice">
-                <input type="radio" value={r.value} {...register("reason")} />
+                <input type="radio" value={r.value} aria-invalid={errors.reason ? true : undefined} {...register("reason")} />
                 {r.label}
               </label>
             ))}

@@ -52,7 +52,10 @@ function Pending({ item, onDecided }: { item: PendingVerification; onDecided(id:
   return (
     <li className="card" aria-labelledby={`${reasonId}-title`}>
       <h2 id={`${reasonId}-title`}>
-        {item.firstName} of <Link href={`/moderation/couples/${encodeURIComponent(item.couple.id)}`}>{item.couple.coupleName}</Link>
+        {item.firstName} of{" "}
+        <Link href={`/moderation/couples/${encodeURIComponent(item.couple.id)}`} className="inline-target">
+          {item.couple.coupleName}
+        </Link>
       </h2>
       <p>
         Pose asked: <strong>{item.pose.label}</strong> · sent <RelativeTime at={item.submittedAt} />

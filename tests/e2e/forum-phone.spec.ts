@@ -79,6 +79,7 @@ test("by touch: the count lists who reacted in a sheet and no tooltip stays; a r
   });
   expect(reacted.ok()).toBe(true);
   await touch.goto(thread);
+  await wholeTarget(touch.getByRole("link", { name: /^← Back to the (Global|Local) Forum$/ }));
 
   // The reply field keeps its suggestions through digits and a space.
   const reply = touch.getByRole("textbox", { name: "Write a reply" });

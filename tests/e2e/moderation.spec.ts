@@ -184,6 +184,7 @@ test("a warned couple sees the warning once, before anything else; a restricted 
   await expect(sara.page.getByRole("main").getByTestId("restricted-instead")).toContainText(
     /Restricted until \d+ \w+ \d{4} at \d\d:\d\d UTC · why/,
   );
+  await wholeTarget(sara.page.getByRole("main").getByTestId("restricted-instead").getByRole("link", { name: "why" }));
   await noHorizontalScroll(sara.page);
 
   // Lifted with a reason: Say hello is back.

@@ -5,6 +5,8 @@ import { latestLink, PASSWORD, signIn, uniqueEmail, watchCsp } from "./support";
 test.describe("registration journey", () => {
   test("shows each validation error live, on change and on blur", async ({ page }) => {
     await page.goto("/register");
+    // The way back to sign in, as every link under a sign-in card, is a whole 44 px target.
+    await wholeTarget(page.getByRole("link", { name: "Sign in" }));
     const email = page.getByLabel("Email");
     await email.fill("not-an-email");
     await email.blur();

@@ -28,7 +28,9 @@ export default function SettingsPage() {
         {TRUST_LINKS.map((link, index) => (
           <span key={link.href}>
             {index > 0 && ", "}
-            <Link href={link.href}>{link.label}</Link>
+            <Link href={link.href} className="inline-target">
+              {link.label}
+            </Link>
           </span>
         ))}
         .

@@ -61,7 +61,7 @@ export default async function CoupleProfilePage({ params }: { params: Promise<{ 
         )
       }
       recentPosts={posts.map((post) => (
-        <PostRow key={post.id} post={listedPost(post)} />
+        <PostRow key={post.id} post={listedPost(post)} headingLevel={3} />
       ))}
     />
   );

@@ -15,7 +15,7 @@ export default async function ForumPostPage({ params }: { params: Promise<{ post
   return (
     <main id="main" className={`page ${styles.thread}`}>
       <p>
-        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"}>
+        <Link href={thread.post.scope === "local" ? "/forum/local" : "/forum"} className="inline-target">
           ← Back to the {thread.post.scope === "local" ? "Local" : "Global"} Forum
         </Link>
       </p>
