@@ -8,7 +8,7 @@ import { recordModeration } from "./moderation-log";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions } from "./reactions";
 import type { SanctionKind } from "./rules";
-import { liftSanction } from "./sanctions";
+import { liftLocked, lockedCouple } from "./sanctions";
 
 /**
  * Appeals: a couple appeals each action once (1-1,000 characters, by either partner); the appeal
@@ -85,7 +85,9 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
 
 /**
  * A moderator decides an appeal (`POST /api/moderation/appeals/{id}/{grant|refuse}`): granted lifts
- * the action; refused leaves it. With two or more on the team, never by the one who acted.
+ * the action, with the decision in one transaction (an action a moderator lifted meanwhile stays
+ * lifted, and the decision is logged all the same); refused leaves it. With two or more on the
+ * team, never by the one who acted.
  */
 export async function decideAppeal(
   db: Db,
@@ -94,7 +96,7 @@ export async function decideAppeal(
   decision: "grant" | "refuse",
   reactions: readonly SafetyReactions[],
 ): Promise<void> {
-  const appeal = await transaction(db, async (tx) => {
+  await transaction(db, async (tx) => {
     const [found] = await tx
       .select({
         sanctionId: coupleSanctions.id,
@@ -136,10 +138,19 @@ export async function decideAppeal(
         reason: found.reason,
         endsAt: found.endsAt?.toISOString() ?? null,
       });
+      return;
     }
-    return found;
+    await lockedCouple(tx, found.coupleId);
+    const lifted = await liftLocked(tx, moderator, found.sanctionId, "Appeal granted", reactions, "appeal_decided");
+    if (!lifted)
+      await recordModeration(tx, {
+        moderatorUserId: moderator.userId,
+        action: "appeal_decided",
+        coupleId: found.coupleId,
+        target: { type: "appeal", id: appealId },
+        note: "granted; the action was lifted already",
+      });
   });
-  if (decision === "grant") await liftSanction(db, moderator, appeal.sanctionId, "Appeal granted", reactions, "appeal_decided");
 }
 
 /** A suspended or banned couple's appeal, by a partner who proved who they are: against its latest standing suspension or ban. */

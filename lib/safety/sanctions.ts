@@ -158,9 +158,9 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string)
 }
 
 /**
- * Lifts an action, with a reason (`POST /api/moderation/sanctions/{id}/lift`, or an appeal
- * granted): a suspension's couple is active again once no suspension or ban still stands (its
- * partners sign in again; ended conversations stay ended). Logged, and the couple is told.
+ * Lifts an action, with a reason (`POST /api/moderation/sanctions/{id}/lift`): a suspension's
+ * couple is active again once no suspension or ban still stands (its partners sign in again;
+ * ended conversations stay ended). Logged, and the couple is told.
  */
 export async function liftSanction(
   db: Db,
@@ -168,57 +168,73 @@ export async function liftSanction(
   sanctionId: string,
   reason: string,
   reactions: readonly SafetyReactions[],
-  action: "lift" | "appeal_decided" = "lift",
 ): Promise<void> {
   await transaction(db, async (tx) => {
     const [found] = await tx
-      .select({
-        coupleId: coupleSanctions.coupleId,
-        kind: coupleSanctions.kind,
-        reason: coupleSanctions.reason,
-        endsAt: coupleSanctions.endsAt,
-      })
+      .select({ coupleId: coupleSanctions.coupleId })
       .from(coupleSanctions)
       .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)));
     if (!found) throw alreadyLifted();
     await lockedCouple(tx, found.coupleId);
     await assertMayActOn(tx, moderator, found.coupleId);
-    // One lift per action: one lifted meanwhile (a lift or a granted appeal at the same instant) is lifted, as after it.
-    const [lifted] = await tx
-      .update(coupleSanctions)
-      .set({ liftedAt: sql`now()`, liftedByUserId: moderator.userId, liftReason: reason })
-      .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)))
-      .returning({ id: coupleSanctions.id });
-    if (!lifted) throw alreadyLifted();
-    if (found.kind === "suspend" || found.kind === "ban") {
-      const [still] = await tx
-        .select({ id: coupleSanctions.id })
-        .from(coupleSanctions)
-        .where(
-          and(
-            eq(coupleSanctions.coupleId, found.coupleId),
-            inArray(coupleSanctions.kind, ["suspend", "ban"]),
-            isNull(coupleSanctions.liftedAt),
-          ),
-        )
-        .limit(1);
-      if (!still) await tx.update(couples).set({ status: "active" }).where(eq(couples.id, found.coupleId));
-    }
-    await recordModeration(tx, {
-      moderatorUserId: moderator.userId,
-      action,
-      coupleId: found.coupleId,
-      target: { type: "sanction", id: sanctionId },
-      note: reason,
-    });
-    await announceSanction(tx, reactions, "lifted", {
-      sanctionId,
-      coupleId: found.coupleId,
-      kind: found.kind as SanctionKind,
-      reason: found.reason,
-      endsAt: found.endsAt?.toISOString() ?? null,
-    });
+    if (!(await liftLocked(tx, moderator, sanctionId, reason, reactions, "lift"))) throw alreadyLifted();
   });
+}
+
+/**
+ * A lift's work in the caller's transaction (a lift, or an appeal granted with its decision), the
+ * action's couple locked (`lockedCouple`) and the moderator checked (`assertMayActOn`) by the
+ * caller. Answers false, changing nothing, when the action is lifted already: one lift per action,
+ * so of a lift and a granted appeal at the same instant the second finds it lifted.
+ */
+export async function liftLocked(
+  tx: Db,
+  moderator: Moderator,
+  sanctionId: string,
+  reason: string,
+  reactions: readonly SafetyReactions[],
+  action: "lift" | "appeal_decided",
+): Promise<boolean> {
+  const [found] = await tx
+    .update(coupleSanctions)
+    .set({ liftedAt: sql`now()`, liftedByUserId: moderator.userId, liftReason: reason })
+    .where(and(eq(coupleSanctions.id, sanctionId), isNull(coupleSanctions.liftedAt)))
+    .returning({
+      coupleId: coupleSanctions.coupleId,
+      kind: coupleSanctions.kind,
+      reason: coupleSanctions.reason,
+      endsAt: coupleSanctions.endsAt,
+    });
+  if (!found) return false;
+  if (found.kind === "suspend" || found.kind === "ban") {
+    const [still] = await tx
+      .select({ id: coupleSanctions.id })
+      .from(coupleSanctions)
+      .where(
+        and(
+          eq(coupleSanctions.coupleId, found.coupleId),
+          inArray(coupleSanctions.kind, ["suspend", "ban"]),
+          isNull(coupleSanctions.liftedAt),
+        ),
+      )
+      .limit(1);
+    if (!still) await tx.update(couples).set({ status: "active" }).where(eq(couples.id, found.coupleId));
+  }
+  await recordModeration(tx, {
+    moderatorUserId: moderator.userId,
+    action,
+    coupleId: found.coupleId,
+    target: { type: "sanction", id: sanctionId },
+    note: reason,
+  });
+  await announceSanction(tx, reactions, "lifted", {
+    sanctionId,
+    coupleId: found.coupleId,
+    kind: found.kind as SanctionKind,
+    reason: found.reason,
+    endsAt: found.endsAt?.toISOString() ?? null,
+  });
+  return true;
 }
 
 /** Every action taken on the couple, newest first (the moderators' couple page; the couple's data export names no moderator). */

@@ -46,6 +46,21 @@ describe("appeals", () => {
     expect(await ids(actor)).toContain(filed.id);
   });
 
+  it("granting an appeal whose action a moderator lifted meanwhile decides it, and logs it: none is left half-decided", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
+    const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.a.headers)).json.data;
+    expect((await sanctions.lift(sanctionId, { reason: "Reviewed" }, actor)).status).toBe(200);
+
+    expect((await appeals.decide(filed.id, "grant", other)).status).toBe(200);
+    expect((await appeals.open(other)).json.data.map((appeal: { id: string }) => appeal.id)).not.toContain(filed.id);
+    const log = await moderation.log(`?couple=${couple.coupleId}&action=appeal_decided`, other);
+    expect(log.json.data).toHaveLength(1);
+    expect((await forum.create(postBody(), couple.a.headers)).status).toBe(201);
+  });
+
   it("a refused appeal leaves the action standing, and the couple is told", async () => {
     const couple = await messagingCouple();
     const { headers: actor } = await moderatorCouple();
