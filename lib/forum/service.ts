@@ -410,8 +410,10 @@ export async function setReaction(
       actorCount,
     });
   });
+  // Read after the commit: a block or a hiding since may have taken the target from the reactor.
   const fresh = target === "post" ? await readPost(db, actor, id) : await readReply(db, actor, id);
-  return { reactions: fresh!.reactions, myReactions: fresh!.myReactions };
+  if (!fresh) throw replyNotFound();
+  return { reactions: fresh.reactions, myReactions: fresh.myReactions };
 }
 
 /* ---------- Photos ---------- */

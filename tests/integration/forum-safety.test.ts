@@ -16,6 +16,7 @@ import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { onPostgres } from "../support/test-database";
+import { nextWhileWaiting } from "../support/lock-race";
 import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 
 const block = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
@@ -130,6 +131,26 @@ describe("blocks", () => {
     const missing = await forum.reply(post.id, { body: "Replying to nobody", quoteReplyId: crypto.randomUUID() }, them.a.headers);
     expect(theirs.status).toBe(400);
     expect(theirs.json.error).toEqual(missing.json.error);
+  });
+});
+
+describe.skipIf(!onPostgres())("a block at the instant of a reaction", () => {
+  it("a reply's author's couple blocking the reactor while the reaction is written answers 404, not 500", async () => {
+    const author = await forumCouple();
+    const reactor = await forumCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Hello there" }, author.b.headers)).json.data;
+    const { waited, answer } = await nextWhileWaiting(
+      // The same reaction, written and not yet committed: the reaction's insert waits on it.
+      (tx) =>
+        tx`insert into forum_reactions (post_id, reply_id, user_id, couple_id, kind) values (${post.id}, ${reply.id}, ${reactor.a.userId}, ${reactor.coupleId}, 'heart')`,
+      () => forum.react("reply", reply.id, "heart", true, reactor.a.headers),
+      // Then the author's couple blocks the reactor's, in the same commit.
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${author.coupleId}, ${reactor.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(404);
+    expect(answer.json.error.code).toBe("NOT_FOUND");
   });
 });
 
