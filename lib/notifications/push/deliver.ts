@@ -1,5 +1,4 @@
 import "server-only";
-import { lookup } from "node:dns";
 import { Agent } from "node:https";
 import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import webpush from "web-push";
@@ -11,6 +10,7 @@ import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { isPublicAddress } from "./addresses";
+import { resolveHost } from "./resolve";
 import { vapidKeys, type VapidKeys } from "./config";
 import { liveSubscription, lostClaim, waiting } from "./rows";
 
@@ -48,11 +48,11 @@ export type PushTransport = (request: PushRequest) => Promise<PushAnswer>;
 const publicOnlyAgent = new Agent({
   keepAlive: true,
   lookup(hostname, options, callback) {
-    lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, "", 4);
-      const list = addresses as unknown as { address: string; family: number }[];
+    void resolveHost(hostname).then((addresses) => {
+      const family = (options as { family?: number }).family;
+      const list = family === 4 || family === 6 ? addresses.filter((address) => address.family === family) : addresses;
       if (list.length === 0 || !list.every(({ address }) => isPublicAddress(address)))
-        return callback(new Error("push endpoint resolves to an address that is not public"), "", 4);
+        return callback(new Error("push endpoint resolves to no address, or to one that is not public"), "", 4);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
       callback(null, list[0]!.address, list[0]!.family);
     });

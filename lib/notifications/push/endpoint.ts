@@ -1,13 +1,13 @@
 import "server-only";
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { env } from "@/lib/env";
 import { isPublicAddress } from "./addresses";
 import { ENDPOINT_MAX } from "./limits";
+import { resolveHost } from "./resolve";
 
 /**
  * Whether a push endpoint may be called: `https`, no credentials, a host that is a name (or a
- * public address) and whose every address is public, checked again when the push is sent
+ * public address) and whose every address is public (resolved within a bound), checked again when the push is sent
  * (deliver.ts connects only to checked addresses). The tests' local stand-in is allowed only with
  * PUSH_ALLOW_LOCAL_ENDPOINTS.
  */
@@ -23,6 +23,6 @@ export async function endpointAllowed(endpoint: string, allowLocal = env().PUSH_
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return isPublicAddress(host);
   if (!host.includes(".") || host.endsWith(".localhost") || host.endsWith(".local") || host.endsWith(".internal")) return false;
-  const addresses = await lookup(host, { all: true, verbatim: true }).catch(() => []);
+  const addresses = await resolveHost(host);
   return addresses.length > 0 && addresses.every(({ address }) => isPublicAddress(address));
 }
