@@ -28,9 +28,11 @@ export async function noHorizontalScroll(page: Page) {
 
 /**
  * A whole 44 px touch target (guide: phone first, 44 px targets): at least 44 px tall, and what a
- * finger finds at its top, middle and bottom is the target itself, not something laid over it.
+ * finger finds at its top, middle and bottom is the target itself, not something laid over it
+ * (looked at on the screen: scrolled to first, as a finger would).
  */
 export async function wholeTarget(target: Locator) {
+  await target.scrollIntoViewIfNeeded();
   const box = (await target.boundingBox())!;
   expect(box.height, `${target} is ${box.height} px tall`).toBeGreaterThanOrEqual(44);
   const covered = await target.evaluate((element) => {
