@@ -4,7 +4,7 @@ import { connectionRequests, conversations } from "@/db/schema";
 import type { LiveFeature, LiveKind, LiveRow, RenderContext } from "@/lib/live/kinds";
 import { memberOf } from "@/lib/messages/access";
 import { coupleOfUser } from "@/lib/safety/blocks";
-import { helloStands } from "./queries";
+import { standTogether } from "@/lib/safety/visibility";
 import { viewerStatus } from "./rules";
 
 /**
@@ -13,8 +13,9 @@ import { viewerStatus } from "./rules";
  */
 
 /**
- * Connection requests to or from the person's couple that stand (`helloStands`), each
- * as this person sees it (`viewerStatus`: a sender is never told of a decline).
+ * Connection requests to or from the person's couple, the two couples standing together
+ * (`standTogether`, lib/safety/visibility.ts), each as this person sees it (`viewerStatus`: a
+ * sender is never told of a decline).
  */
 async function visibleRequests({ db, userId }: RenderContext, ids: string[]) {
   if (ids.length === 0) return new Map<string, unknown>();
@@ -32,7 +33,7 @@ async function visibleRequests({ db, userId }: RenderContext, ids: string[]) {
       and(
         inArray(connectionRequests.id, ids),
         sql`${coupleOfUser(userId)} in (${connectionRequests.fromCoupleId}, ${connectionRequests.toCoupleId})`,
-        helloStands(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+        standTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       ),
     );
   const now = new Date();

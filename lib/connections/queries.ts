@@ -1,32 +1,20 @@
 import "server-only";
-import { and, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { connectionApprovals, connectionRequests, conversations, couples, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { notBlockedBetween, type CoupleRef } from "@/lib/safety/blocks";
+import { standTogether } from "@/lib/safety/visibility";
 import { senderStatus, type RequestFacts } from "./rules";
 import type { RequestBox } from "./schemas";
-
-/**
- * SQL: a hello between two couples stands, to be shown and answered: no block either way, and
- * neither couple suspended (hidden as a hidden couple is, lib/safety/visibility.ts; its
- * conversations end, lib/messages/safety.ts). One from or to a couple that hid from the directory
- * stays: it was written to them before, or by them. A lifted block or suspension brings an open one back.
- */
-export const helloStands = (from: CoupleRef, to: CoupleRef): SQL =>
-  and(
-    notBlockedBetween(from, to),
-    sql`not exists (select 1 from ${couples} hc where hc.id in (${from}, ${to}) and hc.status <> 'active')`,
-  )!;
 
 /** The pair of two couples, in the order the pair index and the conversations' key use. */
 export const pairOf = (one: string, other: string): [string, string] => (one < other ? [one, other] : [other, one]);
 
 /**
- * The hellos waiting for this partner's answer: open requests to their couple (not expired,
- * standing: `helloStands`) they have not answered yet; the Messages badge counts them beside unread
- * messages (connection_requests_incoming_idx).
+ * The hellos waiting for this partner's answer: open requests to their couple (not expired, the
+ * two couples standing together: `standTogether`, lib/safety/visibility.ts) they have not answered
+ * yet; the Messages badge counts them beside unread messages (connection_requests_incoming_idx).
  */
 export async function awaitingAnswerCount(
   db: Db,
@@ -41,7 +29,7 @@ export async function awaitingAnswerCount(
         eq(connectionRequests.toCoupleId, member.coupleId),
         eq(connectionRequests.status, "pending"),
         gt(connectionRequests.expiresAt, now),
-        helloStands(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+        standTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
         sql`not exists (select 1 from ${connectionApprovals} where ${connectionApprovals.requestId} = ${connectionRequests.id} and ${connectionApprovals.userId} = ${member.userId})`,
       ),
     );
@@ -115,7 +103,7 @@ function requestsStatement(db: Db, incoming: boolean) {
               gt(connectionRequests.expiresAt, sql.placeholder("now")),
             )
           : eq(connectionRequests.fromCoupleId, coupleId),
-        helloStands(coupleId, other),
+        standTogether(coupleId, other),
       ),
     )
     .orderBy(desc(connectionRequests.createdAt), desc(connectionRequests.id))
@@ -130,7 +118,8 @@ const outgoingRequests = preparedPer((db) => requestsStatement(db, false).prepar
  * `GET /api/connections?box=`: incoming, the open requests to the member's couple with both
  * receiving partners' approvals (connection_requests_incoming_idx); outgoing, the couple's own
  * requests as a sender sees them (a decline reads as pending), newest first
- * (connection_requests_outgoing_idx). Requests that no longer stand (`helloStands`) are left out.
+ * (connection_requests_outgoing_idx). Requests between couples that no longer stand together
+ * (`standTogether`, lib/safety/visibility.ts) are left out.
  */
 export async function listRequests(db: Db, member: ActingCouple, box: RequestBox, now: Date = new Date()): Promise<RequestItem[]> {
   const incoming = box === "incoming";

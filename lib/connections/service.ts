@@ -15,9 +15,9 @@ import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { blockedError } from "@/lib/safety/blocks";
-import { standing } from "@/lib/safety/visibility";
+import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
-import { conversationBetween, firstNames, helloStands, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
+import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
 import { approvalOutcome, blocksNewRequest, CONNECTION_TEXTS, dailyRequestLimit, expiresAfter, isOpen, rateLimitedText } from "./rules";
 import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
@@ -146,8 +146,9 @@ export async function deliverRequest(
 export type AcceptOutcome = { status: "accepted"; conversationId: string } | { status: "pending"; waitingFor: string };
 
 /**
- * The request to the member's couple, locked for the answer, while it stands (`helloStands`); anything
- * else (another couple's, blocked, from a suspended couple) is 404, as the caller checks an expired or answered one.
+ * The request to the member's couple, locked for the answer, while the two couples stand together
+ * (`standTogether`, lib/safety/visibility.ts); anything else (another couple's, blocked, from a
+ * suspended couple) is 404, as the caller checks an expired or answered one.
  */
 async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
   const [request] = await tx
@@ -157,7 +158,7 @@ async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
       and(
         eq(connectionRequests.id, requestId),
         eq(connectionRequests.toCoupleId, member.coupleId),
-        helloStands(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
+        standTogether(connectionRequests.fromCoupleId, connectionRequests.toCoupleId),
       ),
     )
     .for("update");

@@ -11,6 +11,7 @@ import { cursorAfter, readCursor, rowsAfter, type Cursor } from "@/lib/paginatio
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { excerpt } from "@/lib/plain-text";
 import { coupleOfUser } from "@/lib/safety/blocks";
+import { standTogether } from "@/lib/safety/visibility";
 import {
   author,
   authorCouple,
@@ -67,7 +68,8 @@ function inboxStatement(db: Db, reader: StatementReader, after: Cursor | null) {
       updatedAt: conversations.lastActivityAt,
       otherId: other.id,
       otherName: other.coupleName,
-      otherImage: other.profileImageUrl,
+      // A couple that no longer stands with the reader's (a block, a suspension) keeps its name, not its photo.
+      otherImage: sql<string | null>`case when ${standTogether(reader.coupleId, other.id)} then ${other.profileImageUrl} end`,
       unread: sql<number>`case when ${endedSql} then 0 else ${unreadIn(sql`${conversations.id}`, reader.userId)} end`,
       last: messageColumns,
       account: readerAccountColumns(),

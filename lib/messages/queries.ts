@@ -8,6 +8,7 @@ import { conversationReads, conversations, couples, messages, users } from "@/db
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
+import { standTogether } from "@/lib/safety/visibility";
 import { ofCouple } from "./access";
 import {
   pageReactions,
@@ -279,20 +280,22 @@ type DetailCoupleJson = {
 };
 
 /**
- * The conversation with both couples (the reader's first, each's first partner first) and every
- * read position, in one prepared statement that checks the membership itself (./access.ts): no
+ * The conversation with both couples (the reader's first, each's first partner first; the other's
+ * photos only while the two stand together) and every read position, in one prepared statement that checks the membership itself (./access.ts): no
  * row is not the reader's conversation.
  */
 const detailStatement = preparedPer((db) => {
   const coupleId = placeholderSql("coupleId");
-  const partner = sql`json_build_object('userId', ${users.id}, 'firstName', ${users.firstName}, 'avatarUrl', ${users.avatarUrl})`;
+  // The other couple's photos while the two stand together (a block or a suspension since: its names only).
+  const photo = (url: SQL) => sql`case when ${couples.id} = ${coupleId} or ${standTogether(coupleId, couples.id)} then ${url} end`;
+  const partner = sql`json_build_object('userId', ${users.id}, 'firstName', ${users.firstName}, 'avatarUrl', ${photo(sql`${users.avatarUrl}`)})`;
   const partners = sql`(select json_agg(${partner} order by ${users.id} = ${couples.partner1Id} desc) from ${users}
     where ${users.id} in (${couples.partner1Id}, ${couples.partner2Id}))`;
   return db
     .select({
       ended: endedSql,
       couples: sql<DetailCoupleJson[]>`(select json_agg(json_build_object(
-        'id', ${couples.id}, 'coupleName', ${couples.coupleName}, 'profileImageUrl', ${couples.profileImageUrl},
+        'id', ${couples.id}, 'coupleName', ${couples.coupleName}, 'profileImageUrl', ${photo(sql`${couples.profileImageUrl}`)},
         'photoVerifiedPartners', ${couples.photoVerifiedPartners}, 'partners', coalesce(${partners}, '[]'::json)
       ) order by ${couples.id} = ${coupleId} desc) from ${couples} where ${couples.id} in (${conversations.coupleLowId}, ${conversations.coupleHighId}))`,
       reads: sql<{ userId: string; lastReadMessageId: string | null; muted: boolean }[]>`(select json_agg(json_build_object(

@@ -81,6 +81,20 @@ export function seenByOther(looker: Looker, couple: CoupleRow = couples): SQL {
   return and(discoverable(couple), not(ownCouple), notBlockedBetween(viewerCouple, couple.id))!;
 }
 
+/**
+ * SQL: two couples that have met (a hello, a conversation) still stand to each other: no block
+ * either way, and neither suspended (hidden as a hidden couple is; its conversations end,
+ * lib/messages/safety.ts). A couple hidden from the directory still stands to those it wrote to or
+ * was written to by. A hello that does not stand is neither shown nor answered; a conversation
+ * with a couple that does not stand shows its name and words, not its photos. A lifted block or
+ * suspension brings both back.
+ */
+export const standTogether = (one: CoupleRef, other: CoupleRef): SQL =>
+  and(
+    notBlockedBetween(one, other),
+    sql`not exists (select 1 from ${couples} sc where sc.id in (${one}, ${other}) and sc.status <> 'active')`,
+  )!;
+
 /** How the viewer's couple stands to a couple: the rule's answer, and which way a block stands (either may). */
 export type Standing = { viewer: Viewer | null; blockedByViewer: boolean; blocksViewer: boolean };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
@@ -7,12 +7,12 @@ import { GET as imageRoute } from "@/app/api/images/[...key]/route";
 import { GET as photoRoute } from "@/app/api/messages/photos/[...key]/route";
 import { POST as photosRoute } from "@/app/api/messages/photos/route";
 import { getDb } from "@/db/client";
-import { liveEvents, messagePhotos, messages, notifications, rateLimitHits } from "@/db/schema";
+import { couples, liveEvents, messagePhotos, messages, notifications, rateLimitHits, users } from "@/db/schema";
 import { excerpt } from "@/lib/plain-text";
 import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import { runDueWork } from "@/lib/scheduled/service";
 import type { Headers } from "../support/forum";
-import { block, connected, messagingCouple, talk } from "../support/messages";
+import { block, connected, messagingCouple, talk, unblock } from "../support/messages";
 
 type Message = {
   id: string;
@@ -372,6 +372,48 @@ describe("blocking", () => {
     expect(seenByTheOthers.muted).toBe(false);
     expect((await talk.unread(one.a.headers)).json.data.unread_count).toBe(0);
     expect((await talk.inbox(one.a.headers)).json.data[0]).toMatchObject({ ended: true, unreadCount: 0 });
+  });
+
+  it("shows each couple the other's names, not its photos, while a block stands; lifted, the photos are back", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    for (const couple of [one, two]) {
+      await db
+        .update(couples)
+        .set({ profileImageUrl: `/api/images/couple-${couple.coupleId}.webp` })
+        .where(eq(couples.id, couple.coupleId));
+      await db
+        .update(users)
+        .set({ avatarUrl: sql`'/api/images/avatar-' || ${users.id} || '.webp'` })
+        .where(inArray(users.id, [couple.a.userId, couple.b.userId]));
+    }
+    type Shown = {
+      id: string;
+      coupleName: string;
+      profileImageUrl: string | null;
+      partners: { firstName: string; avatarUrl: string | null }[];
+    };
+    const seenBy = async (headers: Headers) => {
+      const [own, other] = (await talk.detail(conversationId, headers)).json.data.couples as Shown[];
+      const listed = (await talk.inbox(headers)).json.data.find((row: { id: string }) => row.id === conversationId).couple;
+      return { own: own!, other: other!, listed };
+    };
+    const photosOf = (couple: Shown) => [couple.profileImageUrl, ...couple.partners.map((partner) => partner.avatarUrl)];
+
+    expect(photosOf((await seenBy(one.a.headers)).other).every(Boolean)).toBe(true);
+    expect((await block(two.coupleId, one.b.headers)).status).toBe(200);
+    for (const headers of [one.a.headers, two.b.headers]) {
+      const { own, other, listed } = await seenBy(headers);
+      expect(photosOf(other)).toEqual([null, null, null]);
+      expect(other.coupleName).not.toBe("");
+      expect(other.partners.map((partner) => partner.firstName).every(Boolean)).toBe(true);
+      expect(listed).toMatchObject({ id: other.id, coupleName: other.coupleName, profileImageUrl: null });
+      expect(photosOf(own).every(Boolean)).toBe(true);
+    }
+    expect((await unblock(two.coupleId, one.b.headers)).status).toBe(200);
+    const { other, listed } = await seenBy(two.a.headers);
+    expect(photosOf(other).every(Boolean)).toBe(true);
+    expect(listed.profileImageUrl).toBe(other.profileImageUrl);
   });
 });
 
