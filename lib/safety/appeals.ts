@@ -123,32 +123,25 @@ export async function decideAppeal(
       .update(moderationAppeals)
       .set({ decidedAt: new Date(), decidedByUserId: moderator.userId, decision: decision === "grant" ? "lifted" : "upheld" })
       .where(eq(moderationAppeals.id, appealId));
-    if (decision === "refuse") {
-      await recordModeration(tx, {
-        moderatorUserId: moderator.userId,
-        action: "appeal_decided",
-        coupleId: found.coupleId,
-        target: { type: "appeal", id: appealId },
-        note: "refused",
-      });
+    if (decision === "grant") {
+      await lockedCouple(tx, found.coupleId);
+      // The lift logs the decision; an action lifted meanwhile leaves it to be logged here.
+      if (await liftLocked(tx, moderator, found.sanctionId, "Appeal granted", reactions, "appeal_decided")) return;
+    }
+    await recordModeration(tx, {
+      moderatorUserId: moderator.userId,
+      action: "appeal_decided",
+      coupleId: found.coupleId,
+      target: { type: "appeal", id: appealId },
+      note: decision === "refuse" ? "refused" : "granted; the action was lifted already",
+    });
+    if (decision === "refuse")
       await announceSanction(tx, reactions, "appealRefused", {
         sanctionId: found.sanctionId,
         coupleId: found.coupleId,
         kind: found.kind as SanctionKind,
         reason: found.reason,
         endsAt: found.endsAt?.toISOString() ?? null,
-      });
-      return;
-    }
-    await lockedCouple(tx, found.coupleId);
-    const lifted = await liftLocked(tx, moderator, found.sanctionId, "Appeal granted", reactions, "appeal_decided");
-    if (!lifted)
-      await recordModeration(tx, {
-        moderatorUserId: moderator.userId,
-        action: "appeal_decided",
-        coupleId: found.coupleId,
-        target: { type: "appeal", id: appealId },
-        note: "granted; the action was lifted already",
       });
   });
 }

@@ -18,6 +18,9 @@ export const BARE_PAGE = "/";
 export const BARE_ROUTE = "/api/bare";
 
 const SOURCES: Record<string, string> = {
+  // A config of its own: without one, Next finds the app's (a folder up) and runs the app's checks.
+  "next.config.mjs": `export default {};
+`,
   "app/layout.jsx": `export default function RootLayout({ children }) {
   return (
     <html lang="en">

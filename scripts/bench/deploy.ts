@@ -50,6 +50,7 @@ async function deployDatabase(): Promise<{ env: NodeJS.ProcessEnv; cookie: strin
     ? {
         SERVERLESS: "1",
         S3_BUCKET: "bench",
+        S3_PRIVATE_BUCKET: "bench-private",
         S3_ACCESS_KEY_ID: "bench",
         S3_SECRET_ACCESS_KEY: "bench",
         S3_PUBLIC_URL: "https://img.bench.invalid",
@@ -195,7 +196,9 @@ export async function benchDeploy(): Promise<number> {
         );
         samples.get(name)!.push(ms);
       } catch (error) {
-        console.error(`  ${name}: ${error instanceof Error ? error.message : String(error)}`);
+        // fetch's own message ("fetch failed") says nothing: its cause says why.
+        const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+        console.error(`  ${name}: ${error instanceof Error ? error.message : String(error)}${cause}`);
         errors++;
       }
     }
