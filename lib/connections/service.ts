@@ -2,9 +2,9 @@ import "server-only";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { dropHeldHellosOf, holdHello, holdsHello, trustLevelOf } from "@/lib/safety/spam";
 import { HELD_MESSAGE } from "@/lib/safety/spam-rules";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { oneAtATime, transaction } from "@/db/transaction";
+import { transaction } from "@/db/transaction";
 import { connectionApprovals, connectionRequests, conversations, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { publishLive, type LiveEvent } from "@/lib/live/publish";
@@ -14,7 +14,7 @@ import { connectionRequest } from "@/lib/notifications/types/connection-request"
 import type { NewNotification } from "@/lib/notifications/rules";
 import { consumeLimit } from "@/lib/rate-limit";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
-import { blockedError } from "@/lib/safety/blocks";
+import { blockedError, lockCouplePair } from "@/lib/safety/blocks";
 import { standing, standTogether } from "@/lib/safety/visibility";
 import { CONNECTION } from "./live";
 import { conversationBetween, firstNames, latestRequestBetween, pairOf, type RequestCouple } from "./queries";
@@ -23,9 +23,6 @@ import type { ConnectionSettings, SendRequestInput } from "./schemas";
 
 const notFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.notFound);
 const requestNotFound = () => new AppError("NOT_FOUND", CONNECTION_TEXTS.requestNotFound);
-
-/** One writer at a time per pair of couples (on any instance), so "one open request" holds. */
-const lockPair = (tx: Db, one: string, other: string) => oneAtATime(tx, `connection-pair:${pairOf(one, other).join(":")}`);
 
 /** A live `connection` row for each person, so every place showing the request can change. */
 const connectionEvents = (people: readonly string[], requestId: string): LiveEvent[] =>
@@ -92,7 +89,8 @@ export async function assertPairMayRequest(tx: Db, fromCoupleId: string, toCoupl
   const seen = await standing(tx, { coupleId: fromCoupleId }, toCoupleId);
   if (seen?.blockedByViewer) throw blockedError();
   if (seen?.viewer !== "other") throw notFound();
-  await lockPair(tx, fromCoupleId, toCoupleId);
+  // One writer at a time per pair of couples, so "one open request" holds.
+  await lockCouplePair(tx, fromCoupleId, toCoupleId);
   const conversation = await conversationBetween(tx, fromCoupleId, toCoupleId);
   if (conversation && !conversation.endedAt)
     throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });
@@ -151,6 +149,20 @@ export type AcceptOutcome = { status: "accepted"; conversationId: string } | { s
  * suspended couple) is 404, as the caller checks an expired or answered one.
  */
 async function openRequestTo(tx: Db, member: ActingCouple, requestId: string) {
+  const [asked] = await tx
+    .select({ fromCoupleId: connectionRequests.fromCoupleId })
+    .from(connectionRequests)
+    .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, member.coupleId)));
+  if (!asked) throw requestNotFound();
+  // What the answer reads of the two couples holds until it commits: a block between them waits
+  // for it (the pair's lock), and so does a suspension of either (their rows, shared).
+  await lockCouplePair(tx, asked.fromCoupleId, member.coupleId);
+  await tx
+    .select({ id: couples.id })
+    .from(couples)
+    .where(inArray(couples.id, [asked.fromCoupleId, member.coupleId]))
+    .orderBy(couples.id)
+    .for("share");
   const [request] = await tx
     .select()
     .from(connectionRequests)

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, or, sql, type Column, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { transaction } from "@/db/transaction";
+import { oneAtATime, transaction } from "@/db/transaction";
 import { coupleBlocks, couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { announceBlock, type SafetyReactions } from "./reactions";
@@ -10,6 +10,13 @@ import { announceBlock, type SafetyReactions } from "./reactions";
  * Couple-level blocks: a block hides both couples from each other, for both partners
  * and in both directions, so every read asks one question: "is there a row either way?".
  */
+
+/**
+ * One change at a time between two couples (on any instance): a hello sent or answered, a block
+ * made or lifted. An answer that opens their conversation and a block that ends it never cross.
+ */
+export const lockCouplePair = (tx: Db, one: string, other: string): Promise<void> =>
+  oneAtATime(tx, `couple-pair:${one < other ? `${one}:${other}` : `${other}:${one}`}`);
 
 /** A couple id given as a value or as a column of the outer query. */
 export type CoupleRef = string | Column | SQL;
@@ -61,6 +68,7 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, r
   const [target] = await db.select({ id: couples.id }).from(couples).where(eq(couples.id, coupleId)).limit(1);
   if (!target) throw new AppError("NOT_FOUND", BLOCK_MESSAGES.notFound);
   await transaction(db, async (tx) => {
+    await lockCouplePair(tx, actor.coupleId, coupleId);
     await tx
       .insert(coupleBlocks)
       .values({ blockerCoupleId: actor.coupleId, blockedCoupleId: coupleId, createdByUserId: actor.userId })
@@ -72,6 +80,7 @@ export async function blockCouple(db: Db, actor: BlockActor, coupleId: string, r
 /** Lifts the caller's couple's block; a block the other couple made stays (it is theirs). The features react as to a block. */
 export async function unblockCouple(db: Db, actor: BlockActor, coupleId: string, reactions: readonly SafetyReactions[]): Promise<void> {
   await transaction(db, async (tx) => {
+    await lockCouplePair(tx, actor.coupleId, coupleId);
     const lifted = await tx
       .delete(coupleBlocks)
       .where(and(eq(coupleBlocks.blockerCoupleId, actor.coupleId), eq(coupleBlocks.blockedCoupleId, coupleId)))

@@ -9,6 +9,8 @@ import type { Headers } from "../support/forum";
 import { block, connections, messagingCouple, talk } from "../support/messages";
 import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
+import { nextWhileWaiting } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 
 const DAY = 24 * 60 * 60 * 1000;
 const settings = {
@@ -328,6 +330,37 @@ describe("accept and decline", () => {
       sent.json.data.id,
     ]);
     expect((await connections.accept(sent.json.data.id, them.b.headers)).json.data.status).toBe("accepted");
+  });
+});
+
+describe.skipIf(!onPostgres())("an answer at the instant of a suspension or a block", () => {
+  it("waits for a suspension of the sender under way, then finds the hello gone (404): no conversation opens", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const { waited, answer } = await nextWhileWaiting(
+      // What a suspension takes of the couple (lockedCouple), then its change.
+      (tx) => tx`select id from couples where id = ${us.coupleId} for no key update`,
+      () => connections.accept(sent.json.data.id, them.a.headers),
+      (tx) => tx`update couples set status = 'suspended' where id = ${us.coupleId}`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(404);
+  });
+
+  it("waits for a block between the two under way (the pair's lock), then finds the hello gone (404)", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const sent = await connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers);
+    const pair = [us.coupleId, them.coupleId].sort().join(":");
+    const { waited, answer } = await nextWhileWaiting(
+      // What blockCouple takes first (lockCouplePair, lib/safety/blocks.ts), then its row.
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`couple-pair:${pair}`}, 0))`,
+      () => connections.accept(sent.json.data.id, them.a.headers),
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${them.coupleId}, ${us.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(404);
   });
 });
 
