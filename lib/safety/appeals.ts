@@ -97,6 +97,15 @@ export async function decideAppeal(
   reactions: readonly SafetyReactions[],
 ): Promise<void> {
   await transaction(db, async (tx) => {
+    // The couple first (`lockedCouple`: its partners' rows, then it), as a deletion and every
+    // moderator's action take them; then the appeal.
+    const [target] = await tx
+      .select({ coupleId: coupleSanctions.coupleId })
+      .from(moderationAppeals)
+      .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
+      .where(eq(moderationAppeals.id, appealId));
+    if (!target) throw new AppError("NOT_FOUND", APPEAL_TEXTS.decided);
+    await lockedCouple(tx, target.coupleId);
     const [found] = await tx
       .select({
         sanctionId: coupleSanctions.id,
@@ -123,9 +132,8 @@ export async function decideAppeal(
       .update(moderationAppeals)
       .set({ decidedAt: new Date(), decidedByUserId: moderator.userId, decision: decision === "grant" ? "lifted" : "upheld" })
       .where(eq(moderationAppeals.id, appealId));
+    // The lift logs the decision; an action lifted meanwhile leaves it to be logged here.
     if (decision === "grant") {
-      await lockedCouple(tx, found.coupleId);
-      // The lift logs the decision; an action lifted meanwhile leaves it to be logged here.
       if (await liftLocked(tx, moderator, found.sanctionId, "Appeal granted", reactions, "appeal_decided")) return;
     }
     await recordModeration(tx, {

@@ -144,4 +144,20 @@ describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writ
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
   });
+
+  it("a partner deleting their account holds their row: granting the couple's appeal waits for it before it takes the appeal (no deadlock)", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id as string;
+    const appealId = (await appeals.file({ sanctionId, body: "Not us" }, couple.a.headers)).json.data.id as string;
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from users where id = ${couple.b.userId} for update`,
+      () => appeals.decide(appealId, "grant", other),
+      // A deletion then takes the couple and the couple's appeals go with it: both free while the grant waits.
+      (tx) => tx`select id from moderation_appeals where id = ${appealId} for update nowait`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(200);
+  });
 });
