@@ -22,7 +22,8 @@ export function useUnreadCount(): number {
  * One page of the list, loaded again when the live stream says a notification arrived or was read
  * (on any of the person's tabs), and, while the stream is down, on return to the tab once it is
  * 30 s old. A failed refresh keeps what is already shown; only a first load that fails shows the
- * error. `placeholder`: the page this place showed before, shown until the load answers.
+ * error. `placeholder`: the page this place showed before, shown until the load answers (and kept
+ * if it fails, as a refresh's failure keeps what is shown).
  */
 export function useNotificationsPage(limit: number, offset: number, placeholder?: NotificationsPage): LiveState<NotificationsPage> {
   useLiveStream();

@@ -412,7 +412,7 @@ export async function setReaction(
   });
   // Read after the commit: a block or a hiding since may have taken the target from the reactor.
   const fresh = target === "post" ? await readPost(db, actor, id) : await readReply(db, actor, id);
-  if (!fresh) throw replyNotFound();
+  if (!fresh) throw target === "post" ? notFound() : replyNotFound();
   return { reactions: fresh.reactions, myReactions: fresh.myReactions };
 }
 

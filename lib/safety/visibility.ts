@@ -22,6 +22,10 @@ import { coupleOfUser, notBlockedBetween, type CoupleRef } from "./blocks";
  * a couple blocked either way; a connection request will answer a couple that is hidden or
  * blocked the viewer with 404, and one the viewer blocked with 403 BLOCKED: both read it from the
  * same Standing).
+ *
+ * Couples that have met (a hello, a conversation) are held by a second rule, `standTogether`: the
+ * visibility flag aside (a couple hidden from the directory still talks with those it met), the
+ * same status and blocks.
  */
 
 /** How a couple is seen: by one of its own partners, or by another couple. */
@@ -85,9 +89,9 @@ export function seenByOther(looker: Looker, couple: CoupleRow = couples): SQL {
  * SQL: two couples that have met (a hello, a conversation) still stand to each other: no block
  * either way, and neither suspended (hidden as a hidden couple is; its conversations end,
  * lib/messages/safety.ts). A couple hidden from the directory still stands to those it wrote to or
- * was written to by. A hello that does not stand is neither shown nor answered; a conversation
- * with a couple that does not stand shows its name and words, not its photos. A lifted block or
- * suspension brings both back.
+ * was written to by. A hello that does not stand is neither shown nor answered; an ended
+ * conversation with a couple that does not stand shows its names and what was written (photos
+ * sent included), not its profile photos. A lifted block or suspension brings both back.
  */
 export const standTogether = (one: CoupleRef, other: CoupleRef): SQL =>
   and(

@@ -414,6 +414,12 @@ describe("blocking", () => {
     const { other, listed } = await seenBy(two.a.headers);
     expect(photosOf(other).every(Boolean)).toBe(true);
     expect(listed.profileImageUrl).toBe(other.profileImageUrl);
+
+    // A suspension (its status, as lib/safety/sanctions.ts sets it) hides them the same way.
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, two.coupleId));
+    const suspended = await seenBy(one.a.headers);
+    expect(photosOf(suspended.other)).toEqual([null, null, null]);
+    expect(suspended.listed.profileImageUrl).toBeNull();
   });
 });
 
