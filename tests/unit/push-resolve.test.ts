@@ -42,9 +42,13 @@ describe("resolveHost", () => {
     expect(await resolveHost("push.example.com", [await nameserver(true)])).toEqual([{ address: "93.184.216.34", family: 4 }]);
   });
 
-  it("answers none when the nameservers never answer, within its bound for them all (each alone would wait as long)", async () => {
-    const silent = [await nameserver(false), await nameserver(false), await nameserver(false)];
-    // Tried in turn, three would take three times RESOLVE_TIMEOUT_MS, past this test's own limit.
-    expect(await resolveHost("push.example.com", silent)).toEqual([]);
-  }, 3 * RESOLVE_TIMEOUT_MS - 500);
+  it(
+    "answers none when the nameservers never answer, within its bound for them all (each alone would wait as long)",
+    async () => {
+      const silent = [await nameserver(false), await nameserver(false), await nameserver(false)];
+      // Tried in turn, three would take three times RESOLVE_TIMEOUT_MS, past this test's own limit.
+      expect(await resolveHost("push.example.com", silent)).toEqual([]);
+    },
+    3 * RESOLVE_TIMEOUT_MS - 500,
+  );
 });
