@@ -12,18 +12,21 @@ async function queue(to: string, subject: string, createdAt: Date) {
 describe("GET /api/dev/outbox", () => {
   it("lists the e-mails to an address, newest first, as {to, subject, text, html, createdAt}", async () => {
     const to = "outbox-reader@example.com";
-    await queue(to, "first", new Date("2026-01-01T10:00:00Z"));
-    await queue(to, "third", new Date("2026-01-01T12:00:00Z"));
-    await queue(to, "second", new Date("2026-01-01T11:00:00Z"));
-    await queue("someone-else@example.com", "not yours", new Date("2026-01-01T13:00:00Z"));
+    // Within the 30 days the outbox keeps an e-mail (opening it runs the due work, which drops older ones).
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const hoursAgo = (hours: number) => new Date(hour - hours * 3_600_000);
+    await queue(to, "first", hoursAgo(3));
+    await queue(to, "third", hoursAgo(1));
+    await queue(to, "second", hoursAgo(2));
+    await queue("someone-else@example.com", "not yours", hoursAgo(0));
 
     const res = await call(outbox, "GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`, { headers: FROM_LOOPBACK });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.json.messages).toEqual([
-      { to, subject: "third", text: "text of third", html: "<p>third</p>", createdAt: "2026-01-01T12:00:00.000Z" },
-      { to, subject: "second", text: "text of second", html: "<p>second</p>", createdAt: "2026-01-01T11:00:00.000Z" },
-      { to, subject: "first", text: "text of first", html: "<p>first</p>", createdAt: "2026-01-01T10:00:00.000Z" },
+      { to, subject: "third", text: "text of third", html: "<p>third</p>", createdAt: hoursAgo(1).toISOString() },
+      { to, subject: "second", text: "text of second", html: "<p>second</p>", createdAt: hoursAgo(2).toISOString() },
+      { to, subject: "first", text: "text of first", html: "<p>first</p>", createdAt: hoursAgo(3).toISOString() },
     ]);
   });
 
