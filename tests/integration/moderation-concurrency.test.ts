@@ -12,6 +12,16 @@ type Answer = { status: number; json: { data?: { id: string }; error?: { code: s
 
 const statuses = (answers: Answer[]) => answers.map((answer) => answer.status).sort();
 
+/** A couple restricted by one moderator (`actor`), its appeal filed, and another moderator (`other`) to decide it. */
+async function appealedRestriction() {
+  const couple = await messagingCouple();
+  const { headers: actor } = await moderatorCouple();
+  const { headers: other } = await moderatorCouple();
+  const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id as string;
+  const appealId = (await appeals.file({ sanctionId, body: "Not us" }, couple.a.headers)).json.data.id as string;
+  return { couple, actor, other, sanctionId, appealId };
+}
+
 async function logOf(where: ReturnType<typeof and>) {
   const db = await getDb();
   return db.select({ action: moderationLog.action }).from(moderationLog).where(where);
@@ -88,11 +98,7 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
   });
 
   it("lifting an action while its appeal is granted: lifted once, the appeal decided either way", async () => {
-    const couple = await messagingCouple();
-    const { headers: actor } = await moderatorCouple();
-    const { headers: other } = await moderatorCouple();
-    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id as string;
-    const appealId = (await appeals.file({ sanctionId, body: "Not us" }, couple.a.headers)).json.data.id as string;
+    const { couple, actor, other, sanctionId, appealId } = await appealedRestriction();
     const answers = await whileHeld(
       (tx) => tx`select id from couples where id = ${couple.coupleId} for update`,
       [() => sanctions.lift(sanctionId, { reason: "Reviewed" }, actor), () => appeals.decide(appealId, "grant", other)],
@@ -146,11 +152,7 @@ describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writ
   });
 
   it("a partner deleting their account holds their row: granting the couple's appeal waits for it before it takes the appeal (no deadlock)", async () => {
-    const couple = await messagingCouple();
-    const { headers: actor } = await moderatorCouple();
-    const { headers: other } = await moderatorCouple();
-    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id as string;
-    const appealId = (await appeals.file({ sanctionId, body: "Not us" }, couple.a.headers)).json.data.id as string;
+    const { couple, other, appealId } = await appealedRestriction();
     const { waited, answer } = await nextWhileWaiting(
       (tx) => tx`select id from users where id = ${couple.b.userId} for update`,
       () => appeals.decide(appealId, "grant", other),
