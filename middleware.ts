@@ -2,10 +2,15 @@ import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
 import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
 import { earlyRefusal } from "@/lib/http/early-refusal";
-import { contentSecurityPolicy, newNonce, prerenderedPageContentSecurityPolicy, staticSecurityHeaders } from "@/lib/csp/headers";
+import {
+  contentSecurityPolicy,
+  newNonce,
+  pageHeaders,
+  prerenderedPageContentSecurityPolicy,
+  staticSecurityHeaders,
+} from "@/lib/csp/headers";
 import { prerenderedScriptHashes } from "@/lib/csp/static-pages";
 import { grantReviewerCookie, reviewerVisit } from "@/lib/http/preview-access";
-import { isPreview } from "@/lib/env";
 
 /**
  * The route guard. Node.js runtime (it reads the prerendered pages' scripts from the build): it
@@ -35,10 +40,7 @@ function pageResponse(request: NextRequest, user: GuardUser | null): NextRespons
 }
 
 function withHeaders(response: NextResponse, csp: string): NextResponse {
-  response.headers.set("Content-Security-Policy", csp);
-  for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
-  // A preview is for its reviewers, never for search engines.
-  if (isPreview()) response.headers.set("X-Robots-Tag", "noindex, nofollow");
+  for (const { key, value } of [...staticSecurityHeaders(), ...pageHeaders(csp)]) response.headers.set(key, value);
   return response;
 }
 
@@ -77,11 +79,20 @@ export default async function middleware(request: NextRequest) {
  * files (icons, the about page's screenshots) are served as they are. Other
  * API routes check their own caller, get their static headers from next.config.ts, and stay
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
+ * The prerendered pages a visitor opens first (lib/csp/static-pages UNGUARDED_PAGES) come here
+ * only when the guard has something to decide (guardedWhen: a session, a post, an invitation);
+ * otherwise the build wrote their policy beside their bytes (scripts/static-page-headers.ts).
+ * Next reads this object as written, so the names are spelled out; a unit test holds them to
+ * guardedWhen.
  */
 export const config = {
   runtime: "nodejs",
   matcher: [
-    "/((?!api/|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt|sw.js).*)",
+    "/((?!api/|(?:login|register|forgot-password)/?$|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt|sw.js).*)",
+    { source: "/(login|register|forgot-password)", has: [{ type: "cookie", key: "authjs.session-token" }] },
+    { source: "/(login|register|forgot-password)", has: [{ type: "cookie", key: "__Secure-authjs.session-token" }] },
+    { source: "/(login|register|forgot-password)", has: [{ type: "header", key: "origin" }] },
+    { source: "/register", has: [{ type: "query", key: "invite" }] },
     "/api/(.*%.*)",
   ],
 };

@@ -15,5 +15,6 @@ export type SessionClaims = {
 
 export const BROWSER_SESSION_SECONDS = 14 * 24 * 60 * 60;
 
-/** Auth.js names the cookie this way and uses the name as the encryption salt. */
-export const sessionCookieName = () => (isSecureOrigin() ? "__Secure-authjs.session-token" : "authjs.session-token");
+/** Auth.js names the cookie this way (the first over HTTPS) and uses the name as the encryption salt. */
+export const SESSION_COOKIE_NAMES = ["__Secure-authjs.session-token", "authjs.session-token"] as const;
+export const sessionCookieName = () => SESSION_COOKIE_NAMES[isSecureOrigin() ? 0 : 1];

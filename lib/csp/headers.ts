@@ -1,4 +1,4 @@
-import { isSecureOrigin } from "../env";
+import { isPreview, isSecureOrigin } from "../env";
 import { THEME_INIT_SCRIPT_HASH } from "./theme-script";
 
 /** Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP. Node runtime. */
@@ -26,6 +26,16 @@ export function staticSecurityHeaders(): { key: string; value: string }[] {
   ];
   const hsts = strictTransportSecurity();
   if (hsts) headers.push({ key: "Strict-Transport-Security", value: hsts });
+  return headers;
+}
+
+/**
+ * What a page's answer carries besides the static headers: its policy, and on a preview the word
+ * to search engines that it is for its reviewers only.
+ */
+export function pageHeaders(contentSecurityPolicy: string): { key: string; value: string }[] {
+  const headers = [{ key: "Content-Security-Policy", value: contentSecurityPolicy }];
+  if (isPreview()) headers.push({ key: "X-Robots-Tag", value: "noindex, nofollow" });
   return headers;
 }
 

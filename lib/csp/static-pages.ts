@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { findRoute } from "../routes";
+import { pageHeaders, prerenderedPageContentSecurityPolicy } from "./headers";
 import { scriptHashSource } from "./theme-script";
+import { SESSION_COOKIE_NAMES } from "@/lib/auth/session-token";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 /**
@@ -9,7 +11,8 @@ import { isSlash, trimEndWhere } from "@/lib/trim-end";
  * prerendered by `next build` into <distDir>/server/app/<path>.html and served as those bytes.
  * No nonce can be in them, so middleware.ts allows their inline scripts by hash instead: read
  * from that HTML once per path and server process, then kept (a new build is a new process).
- * Node runtime only.
+ * The three a visitor opens first do not wait for middleware at all without a session: the build
+ * writes their policy into its routes (staticPageHeaderRules). Node runtime only.
  */
 
 /** The text of each inline script that runs (no `src`, a JavaScript type), as the browser hashes it. */
@@ -54,4 +57,41 @@ export function prerenderedScriptHashes(pathname: string): readonly string[] | n
   }
   cache.set(file, hashes);
   return hashes;
+}
+
+/**
+ * Served without the route guard to a visitor with no session cookie (middleware.ts's matcher):
+ * the guard would only let them through, and running it halved their requests per second.
+ */
+export const UNGUARDED_PAGES = ["/login", "/register", "/forgot-password"] as const;
+export type UnguardedPage = (typeof UNGUARDED_PAGES)[number];
+
+/** A `has`/`missing` condition of Next's routes. */
+export type RouteCondition = { type: "cookie" | "header" | "query"; key: string };
+
+/**
+ * What sends one of UNGUARDED_PAGES to the guard after all, any one of them: a session (a
+ * signed-in visitor may be sent on), an Origin (every POST has one: a cross-site server action
+ * is refused there, lib/http/early-refusal), and on /register an invitation (the invitation page).
+ */
+export function guardedWhen(page: UnguardedPage): RouteCondition[] {
+  return [
+    ...SESSION_COOKIE_NAMES.map((key) => ({ type: "cookie" as const, key })),
+    { type: "header", key: "origin" },
+    ...(page === "/register" ? [{ type: "query" as const, key: "invite" }] : []),
+  ];
+}
+
+export type HeaderRule = { source: string; missing: RouteCondition[]; headers: { key: string; value: string }[] };
+
+/**
+ * The header rules `npm run build` adds to its routes for UNGUARDED_PAGES: each page's policy by
+ * its built scripts' hashes, exactly where middleware.ts's matcher leaves the page to Next (none
+ * of guardedWhen). A page missing from the build throws: it would go out with no policy.
+ */
+export function staticPageHeaderRules(distDir: string, root = process.cwd()): HeaderRule[] {
+  return UNGUARDED_PAGES.map((page) => {
+    const hashes = inlineScriptHashes(readFileSync(prerenderedFile(page, distDir, root)!, "utf8"));
+    return { source: page, missing: guardedWhen(page), headers: pageHeaders(prerenderedPageContentSecurityPolicy(hashes)) };
+  });
 }

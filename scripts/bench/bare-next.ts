@@ -2,9 +2,9 @@
  * The bench's baselines: a bare Next app (a root layout, a prerendered page and one route handler
  * answered per request, nothing else), written and built in the same run, with the same Next and
  * Node, into `<DIST_DIR>-bare/` (its build in `.next` inside), and started as Next ships it
- * (`next start`); and the same app behind a guard of its own that only writes a given set of
- * security headers on every page (`guardedBareApp`, the `login` section's). BENCH_SKIP_BUILD=1
- * reuses their last builds too.
+ * (`next start`); and, for the `login` section, the same app writing a given set of security
+ * headers on every page from its config (`headedBareApp`) or from a guard of its own
+ * (`guardedBareApp`). BENCH_SKIP_BUILD=1 reuses their last builds too.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -45,6 +45,21 @@ export function GET() {
 export type BareApp = { dir: string; sources: Record<string, string> };
 
 export const BARE_APP: BareApp = { dir: BARE_DIR, sources: SOURCES };
+
+/**
+ * The bare app writing `headers` on every page from its next.config (as the app writes its first
+ * pages' policies, scripts/static-page-headers.ts): a bare static page with the same strict CSP.
+ */
+export function headedBareApp(headers: Record<string, string>): BareApp {
+  const rules = [{ source: "/:path*", headers: Object.entries(headers).map(([key, value]) => ({ key, value })) }];
+  const config = `export default {
+  async headers() {
+    return ${JSON.stringify(rules, null, 2).replaceAll("\n", "\n    ")};
+  },
+};
+`;
+  return { dir: `${DIST_DIR}-bare-headed`, sources: { ...SOURCES, "next.config.mjs": config } };
+}
 
 /**
  * The bare app with a route guard (middleware.js, on Node as the app's) that writes `headers` on

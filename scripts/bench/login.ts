@@ -1,14 +1,12 @@
 /**
  * `BENCH_SECTIONS=login`: the prerendered pages a visitor opens first, /login and /register, against
- * a bare Next app's prerendered page (bare-next.ts), all running side by side at BENCH_CLIENTS
- * clients in the bench's alternating runs; target at least 0.8x its requests per second with the
- * app's strict CSP kept. What stands between them, measured apart:
- *   - a route guard at all: the bare page behind a guard of its own that only writes the headers
- *     the app's /login answers with (its CSP, with the page's script hashes, and the security
- *     headers), against the bare page;
- *   - the app's guard and server: /login against that guarded bare page (the guard's own work: the
- *     session cookie, the redirect rules, the CSP for the path; the app's server around Next's
- *     handler; the page's bytes);
+ * a bare Next app's prerendered page that writes the same strict CSP and security headers from its
+ * config (bare-next.ts headedBareApp), all running side by side at BENCH_CLIENTS clients in the
+ * bench's alternating runs; target at least 0.8x its requests per second. Beside them, what else
+ * stands around such a page, measured apart:
+ *   - the headers: the plain bare page, writing none;
+ *   - a route guard at all (what a visitor with a session, whom middleware.ts does guard, costs):
+ *     the bare page behind a guard of its own that only writes the same headers;
  *   - the app's server around Next's handler alone: the app's bare route (/api/bench/bare, no guard)
  *     against the bare app's route.
  */
@@ -16,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { addressOf, callJson, getPage } from "./client";
 import { onCleanup } from "./cleanup";
 import { ORIGIN, PAIRED_SETTINGS, PORT, REQUEST_TIMEOUT_MS } from "./config";
-import { BARE_APP, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext, guardedBareApp, type BareApp } from "./bare-next";
+import { BARE_APP, BARE_ROUTE, bareEnv, bareNextArgs, ensureBareNext, guardedBareApp, headedBareApp, type BareApp } from "./bare-next";
 import { pgliteDatabase, postgresDatabase } from "./databases";
 import { alternate, type Target } from "./load";
 import { printAlternate, printVerdicts } from "./report";
@@ -72,34 +70,34 @@ export async function benchLogin(): Promise<number> {
   const stops = [() => stopGroup(server)];
   try {
     const headers = await loginHeaders();
+    const headed = headedBareApp(headers);
     const guarded = guardedBareApp(headers);
-    await ensureBareNext(env, BARE_APP);
-    await ensureBareNext(env, guarded);
+    for (const app of [BARE_APP, headed, guarded]) await ensureBareNext(env, app);
     const bare = await startBare(BARE_APP, PORT + 1, env);
     stops.push(() => stopGroup(bare.child));
-    const bareGuarded = await startBare(guarded, PORT + 2, env);
+    const bareHeaded = await startBare(headed, PORT + 2, env);
+    stops.push(() => stopGroup(bareHeaded.child));
+    const bareGuarded = await startBare(guarded, PORT + 3, env);
     stops.push(() => stopGroup(bareGuarded.child));
 
     const page = (name: string, path: string, origin = ORIGIN): Target => ({
       name,
       send: (w) => getPage(path, addressOf(w), undefined, origin),
     });
-    const barePage = page("bare app: GET / (prerendered)", "/", bare.origin);
-    const guardedPage = page("bare app behind a guard writing /login's headers: GET /", "/", bareGuarded.origin);
+    const headedPage = page("bare app writing /login's headers from its config: GET / (base)", "/", bareHeaded.origin);
     const ownPages = [page("GET /login", "/login"), page("GET /register", "/register")];
-    for (const target of [barePage, guardedPage, ...ownPages]) for (let i = 0; i < 50; i++) await target.send(i);
+    const around = [
+      page("bare app writing no headers: GET /", "/", bare.origin),
+      page("bare app behind a guard writing /login's headers: GET /", "/", bareGuarded.origin),
+    ];
+    for (const target of [headedPage, ...ownPages, ...around]) for (let i = 0; i < 50; i++) await target.send(i);
 
     let errors = 0;
-    console.log(`\nAgainst the bare page (base): ${PAIRED_SETTINGS}...`);
-    const onBare = await alternate(barePage, [...ownPages, guardedPage]);
+    console.log(`\nAgainst the bare page with the same headers (base): ${PAIRED_SETTINGS}...`);
+    const onBare = await alternate(headedPage, [...ownPages, ...around]);
     printAlternate(onBare.rows);
     printVerdicts(onBare.rows.slice(0, ownPages.length), "throughput", TARGET_RATIO);
     errors += onBare.errors;
-
-    console.log(`\nAgainst the guarded bare page (base: a guard's cost taken out, the same headers written): ${PAIRED_SETTINGS}...`);
-    const onGuarded = await alternate(guardedPage, ownPages);
-    printAlternate(onGuarded.rows);
-    errors += onGuarded.errors;
 
     const route = (name: string, path: string, origin: string): Target => ({
       name,

@@ -72,10 +72,12 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    // As `npm run build`: the gazetteer's index first, then Next's build, then the app's server.
+    // As `npm run build`: the gazetteer's index first, then Next's build, the app's server, and
+    // the first pages' policies (the bench's /login answers without the guard as production's does).
     for (const args of [
       [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
       [NEXT_BIN, "build"],
+      [TSX_CLI, "scripts/static-page-headers.ts"],
       [TSX_CLI, "scripts/build-server.ts"],
     ]) {
       const child = spawnGroup(args, env, "inherit");
