@@ -79,7 +79,7 @@ export default async function middleware(request: NextRequest) {
  * files (icons, the about page's screenshots) are served as they are. Other
  * API routes check their own caller, get their static headers from next.config.ts, and stay
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
- * The prerendered pages a visitor opens first (lib/csp/static-pages UNGUARDED_PAGES) come here
+ * The prerendered public pages (lib/csp/static-pages UNGUARDED_PAGES) come here
  * only when the guard has something to decide (guardedWhen: a session, a post, an invitation);
  * otherwise the build wrote their policy beside their bytes (scripts/static-page-headers.ts).
  * Next reads this object as written, so the names are spelled out; a unit test holds them to
@@ -88,10 +88,16 @@ export default async function middleware(request: NextRequest) {
 export const config = {
   runtime: "nodejs",
   matcher: [
-    "/((?!api/|(?:login|register|forgot-password)/?$|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt|sw.js).*)",
-    { source: "/(login|register|forgot-password)", has: [{ type: "cookie", key: "authjs.session-token" }] },
-    { source: "/(login|register|forgot-password)", has: [{ type: "cookie", key: "__Secure-authjs.session-token" }] },
-    { source: "/(login|register|forgot-password)", has: [{ type: "header", key: "origin" }] },
+    "/((?!api/|(?:login|register|forgot-password|about|terms|privacy|guidelines|safety)/?$|_next/static|_next/image|screenshots/|favicon.ico|icon.svg|apple-icon.png|icon-192.png|icon-512.png|manifest.webmanifest|robots.txt|sw.js).*)",
+    {
+      source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)",
+      has: [{ type: "cookie", key: "authjs.session-token" }],
+    },
+    {
+      source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)",
+      has: [{ type: "cookie", key: "__Secure-authjs.session-token" }],
+    },
+    { source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)", has: [{ type: "header", key: "origin" }] },
     { source: "/register", has: [{ type: "query", key: "invite" }] },
     "/api/(.*%.*)",
   ],

@@ -11,8 +11,8 @@ import { isSlash, trimEndWhere } from "@/lib/trim-end";
  * prerendered by `next build` into <distDir>/server/app/<path>.html and served as those bytes.
  * No nonce can be in them, so middleware.ts allows their inline scripts by hash instead: read
  * from that HTML once per path and server process, then kept (a new build is a new process).
- * The three a visitor opens first do not wait for middleware at all without a session: the build
- * writes their policy into its routes (staticPageHeaderRules). Node runtime only.
+ * Without a session most of them do not wait for middleware at all: the build writes their
+ * policy into its routes (staticPageHeaderRules). Node runtime only.
  */
 
 /** The text of each inline script that runs (no `src`, a JavaScript type), as the browser hashes it. */
@@ -60,10 +60,20 @@ export function prerenderedScriptHashes(pathname: string): readonly string[] | n
 }
 
 /**
- * Served without the route guard to a visitor with no session cookie (middleware.ts's matcher):
- * the guard would only let them through, and running it halved their requests per second.
+ * The prerendered public pages served without the route guard to a visitor with no session
+ * (middleware.ts's matcher): the guard would only let them through, and running it halved their
+ * requests per second. /signout and its question stay guarded: they are about a session.
  */
-export const UNGUARDED_PAGES = ["/login", "/register", "/forgot-password"] as const;
+export const UNGUARDED_PAGES = [
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/about",
+  "/terms",
+  "/privacy",
+  "/guidelines",
+  "/safety",
+] as const;
 export type UnguardedPage = (typeof UNGUARDED_PAGES)[number];
 
 /** A `has`/`missing` condition of Next's routes. */

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { UNGUARDED_PAGES } from "../../lib/csp/static-pages";
 import { DEMO_COUPLES, DEMO_PASSWORD, demoEmail } from "../../lib/demo/data";
 import { signIn, verifiedAccount } from "./support";
 import { PHONE } from "./checks";
@@ -79,7 +80,7 @@ test.describe("speed", () => {
 
   test("public pages are prerendered under a hash-based policy and run without a violation or a shift", async ({ page }) => {
     const measure = await instrument(page);
-    for (const path of ["/login", "/register", "/forgot-password"]) {
+    for (const path of UNGUARDED_PAGES) {
       const response = await page.goto(path);
       const headers = response!.headers();
       // Served as the build's bytes: Next marks a prerendered page's response so.
