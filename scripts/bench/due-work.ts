@@ -7,7 +7,9 @@
  * due), and as many rows older than the live history's seven days (so the trim has work); and a
  * hundredth of its messages in forum photos and as many message photos uploaded and never used,
  * their ages spread over two days, by people with as many forum posts showing photos (so the
- * sweeps have work; their URLs name no file, so what is timed is the database's part). Then
+ * sweeps have work; their URLs name no file, so what is timed is the database's part); and a tenth
+ * of its messages' count in delivered e-mails, half of them past the outbox's 30 days (so the
+ * drop has work beyond one run's 1,000 at the large size). Then
  * BENCH_DUE_RUNS (3) runs one after the other, each timed (it is nearly all database time: the
  * e-mails stay in the outbox, no provider is configured), while requests go on beside it: a
  * message sent and the inbox read by other people, back to back, on the same pool. A monitor
@@ -81,6 +83,17 @@ async function fillWaitingUploads(sql: postgres.Sql, size: number): Promise<numb
   return inserted;
 }
 
+/** Delivered e-mails, every other one past EMAIL_KEPT_DAYS (31 to 61 days old), the rest within them. */
+async function fillOutbox(sql: postgres.Sql, size: number): Promise<number> {
+  const count = Math.max(1000, Math.floor(size / 10));
+  const { count: inserted } = await sql.unsafe(`insert into email_outbox ("to", subject, text, html, delivered_at, created_at)
+    select 'bench' || n || '@example.test', 'A subject', 'Its words', '<p>Its words</p>', at, at
+    from (select n, now() - (n % 720) * interval '1 hour' - case when n % 2 = 0 then interval '31 days' else interval '0 days' end as at
+          from generate_series(1, ${count}) n) e`);
+  await sql.unsafe("analyze email_outbox");
+  return inserted;
+}
+
 /** Polls for sessions of this database waiting on a lock until stopped; answers the most seen at once and the polls made. */
 function watchLockWaits(sql: postgres.Sql) {
   let stopped = false;
@@ -145,18 +158,20 @@ export async function benchDueWork(databases: [DueDatabase, DueDatabase], writer
       database,
       live: await fillLiveRows(database.sql, database.size),
       uploads: await fillWaitingUploads(database.sql, database.size),
+      mail: await fillOutbox(database.sql, database.size),
     });
   const table: string[][] = [];
-  for (const { database, live, uploads } of filled) {
+  for (const { database, live, uploads, mail } of filled) {
     const runs = await timedRuns(database, writers(database.db), database.sql);
     for (const [i, run] of runs.entries()) {
       const beside = figures(run.requests);
       table.push([
-        `${database.size.toLocaleString("en")} messages, ${live.toLocaleString("en")} live rows, ${uploads.toLocaleString("en")} uploads: run ${i + 1}`,
+        `${database.size.toLocaleString("en")} messages, ${live.toLocaleString("en")} live rows, ${uploads.toLocaleString("en")} uploads, ${mail.toLocaleString("en")} e-mails: run ${i + 1}`,
         ms(run.ms),
         String(run.report.emailed),
         String(run.report.pruned),
         String(run.report.swept),
+        String(run.report.mailDropped),
         String(run.requests.length),
         run.requests.length ? ms(beside.p99) : "-",
         `${run.lockWaits} (${run.polls} polls)`,
@@ -180,6 +195,17 @@ export async function benchDueWork(databases: [DueDatabase, DueDatabase], writer
       (query) => query.includes(`delete from "${sweep.replace(" ", "_")}"`),
       (query) => query.slice(query.indexOf("(select") + 1, query.lastIndexOf(")")),
     );
+  // The outbox's drop: the oldest e-mails past their 30 days, by their age's index.
+  await explainCall(
+    large.sql,
+    `the outbox's drop at ${large.size.toLocaleString("en")} messages`,
+    (db) => runDueWork(db, new Date(), DELAY_SECONDS),
+    (query) => query.includes('delete from "email_outbox"'),
+    (query) => query.slice(query.indexOf("(select") + 1, query.indexOf(" for update")),
+  );
   console.log("\n== The scheduled work (runDueWork) over the same databases, requests beside it (target: no request waits on a lock)");
-  printTable(["run", "took", "e-mails", "live rows trimmed", "uploads swept", "requests beside", "their p99", "lock waits seen"], table);
+  printTable(
+    ["run", "took", "e-mails", "live rows trimmed", "uploads swept", "e-mails dropped", "requests beside", "their p99", "lock waits seen"],
+    table,
+  );
 }
