@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { applyGuardCookie, readGuardSession } from "@/lib/auth/guard-session";
 import { CONFIRM_SIGN_OUT_PATH, edgeGuard, signOutFromAnotherSite, type GuardUser } from "@/lib/auth/guard";
-import { earlyRefusal } from "@/lib/http/early-refusal";
+import { earlyRefusal, refusalBody } from "@/lib/http/early-refusal";
 import {
   contentSecurityPolicy,
   newNonce,
@@ -52,7 +52,7 @@ export default async function middleware(request: NextRequest) {
   const { pathname } = request.nextUrl;
   const refusal = earlyRefusal(request.method, pathname, request.headers);
   if (refusal) {
-    const response = NextResponse.json({ error: { code: refusal.code, message: refusal.message } }, { status: refusal.status });
+    const response = NextResponse.json(refusalBody(refusal), { status: refusal.status });
     for (const { key, value } of staticSecurityHeaders()) response.headers.set(key, value);
     return response;
   }
@@ -80,8 +80,9 @@ export default async function middleware(request: NextRequest) {
  * API routes check their own caller, get their static headers from next.config.ts, and stay
  * out of the proxy: it would buffer (and past 10 MB silently cut) every upload body.
  * The prerendered public pages (lib/csp/static-pages UNGUARDED_PAGES) come here
- * only when the guard has something to decide (guardedWhen: a session, a post, an invitation);
- * otherwise the build wrote their policy beside their bytes (scripts/static-page-headers.ts).
+ * only when the guard has something to decide (guardedWhen: a session, a possible server action,
+ * an invitation); otherwise the build wrote their policy into its routes
+ * (scripts/static-page-headers.ts).
  * Next reads this object as written, so the names are spelled out; a unit test holds them to
  * guardedWhen.
  */
@@ -98,6 +99,8 @@ export const config = {
       has: [{ type: "cookie", key: "__Secure-authjs.session-token" }],
     },
     { source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)", has: [{ type: "header", key: "origin" }] },
+    { source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)", has: [{ type: "header", key: "next-action" }] },
+    { source: "/(login|register|forgot-password|about|terms|privacy|guidelines|safety)", has: [{ type: "header", key: "content-type" }] },
     { source: "/register", has: [{ type: "query", key: "invite" }] },
     "/api/(.*%.*)",
   ],

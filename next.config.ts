@@ -1,5 +1,6 @@
 import type { NextConfig } from "next";
-import { staticSecurityHeaders } from "./lib/csp/headers";
+import { staticSecurityHeaders, unhashedPageContentSecurityPolicy } from "./lib/csp/headers";
+import { unguardedPageRules } from "./lib/csp/static-pages";
 
 const testsBuild = process.env.TESTS_BUILD === "1";
 
@@ -20,7 +21,8 @@ const nextConfig: NextConfig = {
   // bundles must carry them.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*", "./lib/places/gazetteer.idx"] },
   async headers() {
-    return [{ source: "/:path*", headers: staticSecurityHeaders() }];
+    // The pages the route guard skips get their policy here; `npm run build` fills in their hashes.
+    return [{ source: "/:path*", headers: staticSecurityHeaders() }, ...unguardedPageRules(unhashedPageContentSecurityPolicy)];
   },
 };
 

@@ -1,27 +1,21 @@
 /**
- * A step of `npm run build`, after `next build`: the policies of the pages a visitor opens first
- * (lib/csp/static-pages UNGUARDED_PAGES) added to the build's routes, where `next start` and
- * Vercel read header rules. Their inline scripts' hashes exist only once the build has rendered
- * them, so next.config.ts (read before it) cannot hold them. Run again on the same build, it
- * replaces its own rules rather than adding them twice.
+ * A step of `npm run build`, after `next build`: the header rules next.config.ts declares for the
+ * pages the route guard skips (lib/csp/static-pages unguardedPageRules) get each page's policy by
+ * its built inline scripts' hashes, in the build's routes, where `next start`, the app's server
+ * and Vercel's builder read them. next.config.ts is read before the build renders the pages, so it
+ * cannot know them. Run again on the same build, it writes the same rules.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { buildCustomRoute } from "next/dist/lib/build-custom-route";
 import nextConfig from "../next.config";
-import { staticPageHeaderRules, UNGUARDED_PAGES } from "@/lib/csp/static-pages";
+import { builtPageRules, fillPageRules } from "@/lib/csp/static-pages";
 
-type ManifestHeader = { source: string; missing?: unknown[] };
 // The rules serve a production build: no development allowance (eval) may be written into them.
 Object.assign(process.env, { NODE_ENV: "production" });
 const distDir = nextConfig.distDir ?? ".next";
 const file = path.join(distDir, "routes-manifest.json");
-const manifest = JSON.parse(readFileSync(file, "utf8")) as { headers: ManifestHeader[] };
-const ours = (rule: ManifestHeader) => rule.missing !== undefined && (UNGUARDED_PAGES as readonly string[]).includes(rule.source);
-manifest.headers = [
-  ...manifest.headers.filter((rule) => !ours(rule)),
-  // Compiled as Next compiles next.config.ts's rules (the regex beside each source).
-  ...staticPageHeaderRules(distDir).map((rule) => buildCustomRoute("header", rule)),
-];
+const manifest = JSON.parse(readFileSync(file, "utf8")) as { headers: { source: string; missing?: unknown }[] };
+const built = builtPageRules(distDir);
+manifest.headers = fillPageRules(manifest.headers, built);
 writeFileSync(file, JSON.stringify(manifest));
-console.log(`The policies of ${UNGUARDED_PAGES.join(", ")} written into ${file}.`);
+console.log(`The policies of ${built.map((rule) => rule.source).join(", ")} written into ${file}.`);

@@ -32,6 +32,11 @@ export function RegisterForm() {
 
   // Opening /register always starts over.
   useEffect(() => clearRegistrationProgress(), []);
+  // An emptied invitation link (`?invite=`) is a damaged one, which its page says: middleware.ts
+  // sends every other invitation there, but Next's route conditions ignore an empty value.
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has("invite")) router.replace("/invitation/accept?invite=");
+  }, [router]);
 
   const onValid = async (values: Values) => {
     setFormError(null);

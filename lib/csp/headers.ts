@@ -1,7 +1,10 @@
 import { isPreview, isSecureOrigin } from "../env";
 import { THEME_INIT_SCRIPT_HASH } from "./theme-script";
 
-/** Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP. Node runtime. */
+/**
+ * Security headers, in one place: next.config.ts sets the static ones, middleware.ts the CSP, and
+ * the build's routes the CSP of the pages the guard skips (lib/csp/static-pages). Node runtime.
+ */
 
 const isProduction = () => process.env.NODE_ENV === "production";
 /** HTTPS-only rules apply to a production deployment served over HTTPS (not a local production build). */
@@ -72,6 +75,16 @@ const devEval = () => (isProduction() ? "" : " 'unsafe-eval'");
  */
 export function contentSecurityPolicy(nonce: string): string {
   return policy(`'self' 'nonce-${nonce}' ${THEME_INIT_SCRIPT_HASH} 'strict-dynamic'${devEval()}`);
+}
+
+/**
+ * A page the guard skips, before the build knows its inline scripts (lib/csp/static-pages
+ * unguardedPageRules): in production only the theme script may run, so a rule the build did not
+ * fill in shows a page that does not run, never one without a policy; under `next dev`, which
+ * hashes nothing and gives no nonce without the guard, inline scripts run as they are.
+ */
+export function unhashedPageContentSecurityPolicy(): string {
+  return isProduction() ? prerenderedPageContentSecurityPolicy([]) : policy(`'self' 'unsafe-inline'${devEval()}`);
 }
 
 /**

@@ -7,12 +7,14 @@ import { SESSION_COOKIE_NAMES } from "@/lib/auth/session-token";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 /**
- * Public pages with nothing per request (/login, /register, /forgot-password, /signout) are
+ * Public pages with nothing per request (/login, /register, /forgot-password, /signout, the trust
+ * pages) are
  * prerendered by `next build` into <distDir>/server/app/<path>.html and served as those bytes.
  * No nonce can be in them, so middleware.ts allows their inline scripts by hash instead: read
  * from that HTML once per path and server process, then kept (a new build is a new process).
- * Without a session most of them do not wait for middleware at all: the build writes their
- * policy into its routes (staticPageHeaderRules). Node runtime only.
+ * Most of them, on a visit the guard has nothing to decide about (guardedWhen), do not go through
+ * middleware at all: their policy is a header rule of the build's routes (unguardedPageRules).
+ * Node runtime only.
  */
 
 /** The text of each inline script that runs (no `src`, a JavaScript type), as the browser hashes it. */
@@ -76,18 +78,21 @@ export const UNGUARDED_PAGES = [
 ] as const;
 export type UnguardedPage = (typeof UNGUARDED_PAGES)[number];
 
-/** A `has`/`missing` condition of Next's routes. */
+/** A `has`/`missing` condition of Next's routes (which ignore a condition whose value is empty). */
 export type RouteCondition = { type: "cookie" | "header" | "query"; key: string };
 
 /**
  * What sends one of UNGUARDED_PAGES to the guard after all, any one of them: a session (a
- * signed-in visitor may be sent on), an Origin (every POST has one: a cross-site server action
- * is refused there, lib/http/early-refusal), and on /register an invitation (the invitation page).
+ * signed-in visitor may be sent on); a possible server action (Next's markers: a Next-Action
+ * header, a form's Content-Type) or an Origin (every browser's POST has one): a cross-site one is
+ * refused there (lib/http/early-refusal), where Next would answer 500; and on /register an
+ * invitation (the invitation page). An empty value counts as none: RegisterForm and the app's
+ * server take those.
  */
 export function guardedWhen(page: UnguardedPage): RouteCondition[] {
   return [
     ...SESSION_COOKIE_NAMES.map((key) => ({ type: "cookie" as const, key })),
-    { type: "header", key: "origin" },
+    ...["origin", "next-action", "content-type"].map((key) => ({ type: "header" as const, key })),
     ...(page === "/register" ? [{ type: "query" as const, key: "invite" }] : []),
   ];
 }
@@ -95,13 +100,33 @@ export function guardedWhen(page: UnguardedPage): RouteCondition[] {
 export type HeaderRule = { source: string; missing: RouteCondition[]; headers: { key: string; value: string }[] };
 
 /**
- * The header rules `npm run build` adds to its routes for UNGUARDED_PAGES: each page's policy by
- * its built scripts' hashes, exactly where middleware.ts's matcher leaves the page to Next (none
- * of guardedWhen). A page missing from the build throws: it would go out with no policy.
+ * The header rule of each of UNGUARDED_PAGES, exactly where middleware.ts's matcher leaves the
+ * page to Next (none of guardedWhen), with its policy. next.config.ts declares them, before the
+ * build, with `unhashedPageContentSecurityPolicy`: its inline scripts' hashes are not known yet,
+ * so a production build's pages would not run there; `npm run build` then fills in each page's
+ * own (builtPageRules, scripts/static-page-headers.ts). A platform that read the rules before
+ * that step would serve pages that do not run, never pages with no policy.
  */
-export function staticPageHeaderRules(distDir: string, root = process.cwd()): HeaderRule[] {
-  return UNGUARDED_PAGES.map((page) => {
-    const hashes = inlineScriptHashes(readFileSync(prerenderedFile(page, distDir, root)!, "utf8"));
-    return { source: page, missing: guardedWhen(page), headers: pageHeaders(prerenderedPageContentSecurityPolicy(hashes)) };
+export const unguardedPageRules = (policy: (page: UnguardedPage) => string): HeaderRule[] =>
+  UNGUARDED_PAGES.map((page) => ({ source: page, missing: guardedWhen(page), headers: pageHeaders(policy(page)) }));
+
+/** The rules with each page's policy by its built inline scripts; a page missing from the build throws. */
+export const builtPageRules = (distDir: string, root = process.cwd()): HeaderRule[] =>
+  unguardedPageRules((page) =>
+    prerenderedPageContentSecurityPolicy(inlineScriptHashes(readFileSync(prerenderedFile(page, distDir, root)!, "utf8"))),
+  );
+
+/**
+ * `headers` (a routes manifest's rules) with each declared rule of unguardedPageRules replaced by
+ * its built one; throws when one is not declared there (next.config.ts and this file disagree).
+ */
+export function fillPageRules<Rule extends { source: string; missing?: unknown }>(headers: Rule[], built: HeaderRule[]): Rule[] {
+  const same = (rule: { source: string; missing?: unknown }, other: HeaderRule) =>
+    rule.source === other.source && JSON.stringify(rule.missing) === JSON.stringify(other.missing);
+  for (const rule of built)
+    if (!headers.some((declared) => same(declared, rule))) throw new Error(`next.config.ts declares no header rule for ${rule.source}`);
+  return headers.map((declared) => {
+    const rule = built.find((candidate) => same(declared, candidate));
+    return rule ? { ...declared, headers: rule.headers } : declared;
   });
 }

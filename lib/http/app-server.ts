@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isLoopback, trustedClientAddress } from "./client-address";
+import { earlyRefusal, refusalBody } from "./early-refusal";
+import { staticSecurityHeaders } from "@/lib/csp/headers";
 import { runShutdown } from "@/lib/shutdown";
 import { REQUEST_TIMEOUT_MS } from "./body";
 
@@ -48,6 +50,7 @@ export function createAppServer(handle: Handler, options: { trustedProxyHops: nu
     if (options.strictTransportSecurity) res.setHeader("Strict-Transport-Security", options.strictTransportSecurity);
     const forwardedFor = [req.headers["x-forwarded-for"] ?? []].flat().join(",");
     req.headers["x-forwarded-for"] = trustedClientAddress(forwardedFor, req.socket.remoteAddress, options.trustedProxyHops);
+    if (req.method === "POST" && refusePost(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       console.error("[server] request failed", error);
       if (!res.headersSent) res.statusCode = 500;
@@ -65,6 +68,21 @@ export function createAppServer(handle: Handler, options: { trustedProxyHops: nu
   // clients idle over a minute (browsers retry such a request; Playwright's request context not).
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   return server;
+}
+
+/**
+ * A POST the route guard would refuse, refused here too: the guard does not see every one (Next's
+ * route conditions ignore an empty Origin or Next-Action, lib/csp/static-pages guardedWhen), and
+ * Next answers such a server action with 500. Answers whether it refused.
+ */
+function refusePost(req: IncomingMessage, res: ServerResponse): boolean {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, [value].flat().join(", "));
+  const refusal = earlyRefusal("POST", (req.url ?? "/").split("?", 1)[0]!, headers);
+  if (!refusal) return false;
+  for (const { key, value } of staticSecurityHeaders()) res.setHeader(key, value);
+  res.writeHead(refusal.status, { "Content-Type": "application/json" }).end(JSON.stringify(refusalBody(refusal)));
+  return true;
 }
 
 /**

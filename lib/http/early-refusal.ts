@@ -46,3 +46,6 @@ export function earlyRefusal(method: string, pathname: string, headers: Headers)
   }
   return null;
 }
+
+/** What a refusal answers, as the API's errors are shaped. */
+export const refusalBody = (refusal: Refusal) => ({ error: { code: refusal.code, message: refusal.message } });

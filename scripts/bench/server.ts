@@ -72,8 +72,8 @@ async function build(env: NodeJS.ProcessEnv): Promise<void> {
   const started = Date.now();
   console.log(`Building into ${DIST_DIR}/ (BENCH_SKIP_BUILD=1 reuses the last build)...`);
   try {
-    // As `npm run build`: the gazetteer's index first, then Next's build, the app's server, and
-    // the first pages' policies (the bench's /login answers without the guard as production's does).
+    // As `npm run build`: the gazetteer's index first, then Next's build, the policies of the pages
+    // the guard skips (the bench's /login answers without it as production's does), the app's server.
     for (const args of [
       [TSX_CLI, "--conditions", "react-server", "scripts/build-gazetteer.ts"],
       [NEXT_BIN, "build"],

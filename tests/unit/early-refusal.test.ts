@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAppServer } from "@/lib/http/app-server";
 import { earlyRefusal, isCrossSitePagePost, isMalformedPath } from "@/lib/http/early-refusal";
 
 const headers = (values: Record<string, string>) => new Headers(values);
@@ -54,5 +57,50 @@ describe("cross-site server-action posts (Next throws, answering 500; middleware
     // API routes check their own caller and CSRF token; the refusal is for pages (server actions).
     expect(earlyRefusal("POST", "/api/notifications/read", headers({ host: "app.test", origin: "https://evil.test" }))).toBeNull();
     expect(earlyRefusal("POST", "/login", headers(sameSite))).toBeNull();
+  });
+});
+
+describe("the app's server refuses a page POST the route guard may not see (Next's route conditions ignore empty values)", () => {
+  let port: number;
+  let close: () => void;
+  beforeAll(async () => {
+    // Stands for Next: what it answers when the request reaches it.
+    const server = createAppServer(async (_req, res) => void res.end("next"), { trustedProxyHops: 0, strictTransportSecurity: null });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    close = () => server.close();
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => close());
+
+  function send(method: string, path: string, headers: Record<string, string>) {
+    return new Promise<{ status: number; body: string; frame: string | undefined }>((resolve, reject) => {
+      request({ port, host: "127.0.0.1", method, path, headers }, (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        res.on("end", () => resolve({ status: res.statusCode!, body, frame: res.headers["x-frame-options"] as string | undefined }));
+      })
+        .on("error", reject)
+        .end();
+    });
+  }
+
+  it("answers 403 for an empty or another site's Origin, with the security headers, before Next", async () => {
+    for (const origin of ["", "https://evil.test"])
+      for (const path of ["/login", "/about?x=1", "/dashboard"]) {
+        const answer = await send("POST", path, { origin, "next-action": "" });
+        expect(answer, `${path} ${JSON.stringify(origin)}`).toEqual({
+          status: 403,
+          body: JSON.stringify({ error: { code: "FORBIDDEN", message: "Cross-site requests are not allowed." } }),
+          frame: "DENY",
+        });
+      }
+  });
+
+  it("hands Next same-site posts, posts without Origin, other methods and API calls", async () => {
+    const host = `127.0.0.1:${port}`;
+    expect((await send("POST", "/login", { origin: `http://${host}` })).body).toBe("next");
+    expect((await send("POST", "/login", {})).body).toBe("next");
+    expect((await send("GET", "/login", { origin: "" })).body).toBe("next");
+    expect((await send("POST", "/api/notifications/read", { origin: "https://evil.test" })).body).toBe("next");
   });
 });

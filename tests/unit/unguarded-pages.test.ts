@@ -2,9 +2,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardedWhen, staticPageHeaderRules, UNGUARDED_PAGES, type RouteCondition } from "@/lib/csp/static-pages";
-import { scriptHashSource } from "@/lib/csp/theme-script";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  builtPageRules,
+  fillPageRules,
+  guardedWhen,
+  unguardedPageRules,
+  UNGUARDED_PAGES,
+  type RouteCondition,
+} from "@/lib/csp/static-pages";
+import { unhashedPageContentSecurityPolicy } from "@/lib/csp/headers";
+import { scriptHashSource, THEME_INIT_SCRIPT_HASH } from "@/lib/csp/theme-script";
 import { ROUTES } from "@/lib/routes";
 
 type DoesMatch = typeof import("next/experimental/testing/server").unstable_doesMiddlewareMatch;
@@ -51,7 +59,12 @@ describe("middleware.ts's matcher and lib/csp/static-pages agree on which visits
   });
 });
 
-describe("staticPageHeaderRules", () => {
+const scriptSrc = (rule: { headers: { key: string; value: string }[] }) =>
+  (rule.headers.find((header) => header.key === "Content-Security-Policy")?.value ?? "")
+    .split("; ")
+    .find((directive) => directive.startsWith("script-src ")) ?? "";
+
+describe("the pages' header rules: declared in next.config.ts, filled in by the build", () => {
   let root: string;
   beforeAll(() => {
     root = mkdtempSync(path.join(os.tmpdir(), "unguarded-"));
@@ -61,22 +74,44 @@ describe("staticPageHeaderRules", () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("gives each first page its own scripts' policy exactly where the guard does not run", () => {
-    const rules = staticPageHeaderRules(".next-test", root);
+  it("gives each page its own scripts' policy exactly where the guard does not run", () => {
+    const rules = builtPageRules(".next-test", root);
     expect(rules.map((rule) => rule.source)).toEqual([...UNGUARDED_PAGES]);
     for (const [i, page] of UNGUARDED_PAGES.entries()) {
       const rule = rules[i]!;
       expect(rule.missing).toEqual(guardedWhen(page));
-      const csp = rule.headers.find((header) => header.key === "Content-Security-Policy")?.value ?? "";
-      const policy = csp.split("; ").find((directive) => directive.startsWith("script-src ")) ?? "";
+      const policy = scriptSrc(rule);
       expect(policy).toContain(scriptHashSource(`${page}()`));
       for (const other of UNGUARDED_PAGES.filter((p) => p !== page)) expect(policy).not.toContain(scriptHashSource(`${other}()`));
       expect(policy).not.toMatch(/'unsafe-inline'|'nonce-/);
     }
   });
 
-  it("throws when a first page is missing from the build (it would go out with no policy)", () => {
+  it("replaces each declared rule's headers in a routes manifest, keeping the rest and what Next added", () => {
+    const other = { source: "/:path*", headers: [{ key: "X-Frame-Options", value: "DENY" }], regex: "^(?:/(.*))$" };
+    const declared = unguardedPageRules(unhashedPageContentSecurityPolicy).map((rule) => ({ ...rule, regex: `^${rule.source}$` }));
+    const filled = fillPageRules([other, ...declared], builtPageRules(".next-test", root));
+    expect(filled[0]).toBe(other);
+    expect(filled.slice(1).map((rule) => rule.regex)).toEqual(declared.map((rule) => rule.regex));
+    for (const [i, page] of UNGUARDED_PAGES.entries()) {
+      expect(scriptSrc(declared[i]!)).not.toContain(scriptHashSource(`${page}()`));
+      expect(scriptSrc(filled[i + 1]!)).toContain(scriptHashSource(`${page}()`));
+    }
+    // Not declared (next.config.ts without the rules): the build stops rather than write none.
+    expect(() => fillPageRules([other], builtPageRules(".next-test", root))).toThrow("next.config.ts declares no header rule for /login");
+  });
+
+  it("declares, before the build, a policy under which a production page's inline scripts do not run", () => {
+    vi.stubEnv("NODE_ENV", "production");
+    try {
+      expect(scriptSrc(unguardedPageRules(unhashedPageContentSecurityPolicy)[0]!)).toBe(`script-src 'self' ${THEME_INIT_SCRIPT_HASH}`);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("throws when a page is missing from the build (it would go out with a policy its scripts break under)", () => {
     rmSync(path.join(root, ".next-test", "server", "app", "register.html"));
-    expect(() => staticPageHeaderRules(".next-test", root)).toThrow(/register\.html/);
+    expect(() => builtPageRules(".next-test", root)).toThrow(/register\.html/);
   });
 });
