@@ -1,4 +1,5 @@
-import { isSecureOrigin } from "@/lib/env";
+// Relative: next.config.ts loads this file (through lib/csp/static-pages), and its loader knows no `@/`.
+import { isSecureOrigin } from "../env";
 
 /**
  * What the browser session cookie (an encrypted JWT) carries. Edge-safe: middleware reads it.

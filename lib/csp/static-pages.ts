@@ -3,8 +3,9 @@ import path from "node:path";
 import { findRoute } from "../routes";
 import { pageHeaders, prerenderedPageContentSecurityPolicy } from "./headers";
 import { scriptHashSource } from "./theme-script";
-import { SESSION_COOKIE_NAMES } from "@/lib/auth/session-token";
-import { isSlash, trimEndWhere } from "@/lib/trim-end";
+// Relative imports here and below: next.config.ts loads this file, and its loader knows no `@/`.
+import { SESSION_COOKIE_NAMES } from "../auth/session-token";
+import { isSlash, trimEndWhere } from "../trim-end";
 
 /**
  * Public pages with nothing per request (/login, /register, /forgot-password, /signout, the trust
