@@ -9,8 +9,8 @@ import { isSlash, trimEndWhere } from "../trim-end";
 
 /**
  * Public pages with nothing per request (/login, /register, /forgot-password, /signout, the trust
- * pages) are
- * prerendered by `next build` into <distDir>/server/app/<path>.html and served as those bytes.
+ * pages) are prerendered by `next build` into <distDir>/server/app/<path>.html and served as those
+ * bytes.
  * No nonce can be in them, so middleware.ts allows their inline scripts by hash instead: read
  * from that HTML once per path and server process, then kept (a new build is a new process).
  * Most of them, on a visit the guard has nothing to decide about (guardedWhen), do not go through
