@@ -122,11 +122,17 @@ test.describe("notifications", () => {
   }) => {
     await signInAsMarisol(page);
     const footer = dropdown(page).getByRole("link", { name: "View All Notifications" });
-    // The bell's list answers only when the test lets it: the loading state stays put until then.
+    // While `holding`, the bell's list answers only when the test lets it: the loading state stays
+    // put until then. A request the route meets after its release (it may show the loading line
+    // before the route holds it) goes straight through.
+    let holding = false;
     const held: (() => void)[] = [];
-    const release = () => held.splice(0).forEach((answer) => answer());
+    const release = () => {
+      holding = false;
+      held.splice(0).forEach((answer) => answer());
+    };
     await page.route(/\/api\/notifications\?limit=5&/, async (route) => {
-      await new Promise<void>((resolve) => held.push(resolve));
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
       // The page may have moved on meanwhile (a reload): nothing to answer then.
       await route.continue().catch(() => {});
     });
@@ -135,6 +141,7 @@ test.describe("notifications", () => {
       { width: 1280, height: 800 },
     ]) {
       await page.setViewportSize(viewport);
+      holding = true;
       await page.reload();
       await bell(page).click();
       await expect(dropdown(page).getByRole("status")).toHaveText("Loading notifications...");
@@ -148,6 +155,7 @@ test.describe("notifications", () => {
       // Closed and opened again (its answer held back): the five it had, not a loading line.
       await bell(page).click();
       await expect(dropdown(page)).toBeHidden();
+      holding = true;
       await bell(page).click();
       await expect(dropdown(page).getByRole("listitem")).toHaveCount(5);
       await expect(dropdown(page).getByRole("status")).toHaveCount(0);

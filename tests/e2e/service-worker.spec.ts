@@ -153,7 +153,13 @@ test.describe("the app's service worker", () => {
     // The next navigation (another path) hands over: the new worker controls, nothing reloaded, the old caches are gone.
     await page.locator('a[href="/messages"]:visible').first().click();
     await expect(page).toHaveURL(/\/messages$/);
-    await expect.poll(controllerChanges, { timeout: 40_000 }).toBe(1);
+    await expect
+      .poll(controllerChanges, { timeout: 40_000 })
+      .toBe(1)
+      .catch(async (error: Error) => {
+        // Where the workers stood when no hand-over came (still waiting, or gone): what a failure's reader needs first.
+        throw new Error(`${error.message}\nthe registration then: ${JSON.stringify(await workers())}`);
+      });
     await expect.poll(workers, { timeout: 20_000 }).toEqual({ waiting: null, controllerIsActive: true });
     await expect.poll(async () => (await cacheNames(page)).includes(oldCache!), { timeout: 20_000 }).toBe(false);
     const version = served.previous!.replace(/-previous$/, "");
