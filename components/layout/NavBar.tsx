@@ -16,7 +16,10 @@ import { EVENTS_COMING_SOON_TEXT, EVENTS_COMING_SOON_TITLE } from "@/lib/events/
 const LINKS = navLinks("main");
 const SECONDARY = navLinks("secondary");
 const MODERATOR_LINKS = navLinks("moderators");
-/** Phones: the links with a tab label go in the bottom tab bar, the others in the menu. */
+/**
+ * Phones: the links with a tab label go in the bottom tab bar, the others in the menu. Tablets and
+ * small laptops (768-1,239 px): the bar keeps the main areas and the tabs' links, the menu the rest.
+ */
 const TABS = [...LINKS, ...SECONDARY].filter((link) => link.tab);
 const MENU_LINKS = [...LINKS, ...SECONDARY].filter((link) => !link.tab);
 /** The link that carries the unread messages badge. */
@@ -44,8 +47,8 @@ export function NavBar({ moderator }: { moderator: boolean }) {
   /** This page's own link is the page; the link of the area it is in (a conversation's Messages) is marked too. */
   const current = (href: string) => (pathname === href ? "page" : section === href ? "true" : undefined);
   /** A bar's entry: the link, marked when it is this page or its area, with the unread badge on Messages. */
-  const barLink = (href: string, text: string | undefined) => (
-    <li key={href}>
+  const barLink = (href: string, text: string | undefined, className?: string) => (
+    <li key={href} className={className}>
       <Link href={href} aria-current={current(href)}>
         {text}
         {href === MESSAGES_HREF && <MessagesBadge />}
@@ -53,7 +56,10 @@ export function NavBar({ moderator }: { moderator: boolean }) {
     </li>
   );
 
-  const openIrl = () => {
+  /** Where the IRL dialog was opened from: closed, focus goes back there (the menu's entry is gone with the menu). */
+  const irlFromMenu = useRef(false);
+  const openIrl = (fromMenu: boolean) => {
+    irlFromMenu.current = fromMenu;
     setMenuOpen(false);
     setIrlOpen(true);
   };
@@ -66,23 +72,23 @@ export function NavBar({ moderator }: { moderator: boolean }) {
         <ul className="nav-links nav-wide">
           {LINKS.map((link) => barLink(link.href, link.label))}
           <li>
-            <button type="button" className="nav-button" onClick={() => setIrlOpen(true)}>
+            <button type="button" className="nav-button" onClick={() => openIrl(false)}>
               IRL
             </button>
           </li>
-          {SECONDARY.map((link) => barLink(link.href, link.label))}
-          {moderator && MODERATOR_LINKS.map((link) => barLink(link.href, link.label))}
+          {SECONDARY.map((link) => barLink(link.href, link.label, link.tab ? undefined : "nav-full"))}
+          {moderator && MODERATOR_LINKS.map((link) => barLink(link.href, link.label, "nav-full"))}
         </ul>
         <div className="nav-actions">
           <UnreadTitle />
           <NotificationBell />
-          <span className="nav-wide">
+          <span className="nav-full">
             <ThemeToggle />
           </span>
-          <Link href="/signout" className="nav-signout nav-wide" prefetch={false}>
+          <Link href="/signout" className="nav-signout nav-full" prefetch={false}>
             Sign out
           </Link>
-          <div className="nav-menu nav-narrow" ref={menu}>
+          <div className="nav-menu nav-compact" ref={menu}>
             <button
               ref={menuButton}
               type="button"
@@ -96,8 +102,8 @@ export function NavBar({ moderator }: { moderator: boolean }) {
             </button>
             {menuOpen && (
               <ul id="nav-menu-panel" className="nav-menu-panel" ref={focusFirstEntry}>
-                <li>
-                  <button type="button" className="nav-menu-item" onClick={openIrl}>
+                <li className="nav-narrow">
+                  <button type="button" className="nav-menu-item" onClick={() => openIrl(true)}>
                     IRL
                   </button>
                 </li>
@@ -128,9 +134,7 @@ export function NavBar({ moderator }: { moderator: boolean }) {
         open={irlOpen}
         onClose={() => {
           setIrlOpen(false);
-          // Opened from the phone's menu, which has closed: focus goes back to the menu's button.
-          if (!menuButton.current?.closest(".nav-narrow")?.checkVisibility()) return;
-          menuButton.current.focus();
+          if (irlFromMenu.current) menuButton.current?.focus();
         }}
         title={EVENTS_COMING_SOON_TITLE}
       >

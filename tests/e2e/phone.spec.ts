@@ -189,10 +189,52 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   }
 });
 
+test("tablets and small laptops (768 and 1,024 px): one bar with the main areas and the tab bar's links, a menu with the rest; IRL from the bar gives focus back to it", async ({
+  browser,
+}) => {
+  for (const width of [768, 1024]) {
+    const page = await open(browser, { width, height: 1024 }, "dark");
+    await page.goto("/dashboard");
+    const top = page.getByRole("navigation", { name: "Main" });
+    expect((await box(top)).height, `the bar at ${width} px`).toBeLessThanOrEqual(64);
+    await expect(page.getByRole("navigation", { name: "Sections" })).toBeHidden();
+    for (const name of ["Global", "Local", "Directory", "Messages", "Your Couple Profile"])
+      await atLeast44(top.getByRole("link", { name, exact: true }));
+    for (const name of ["Discover", "Events", "Settings", "Notifications"])
+      await expect(top.getByRole("link", { name, exact: true })).toBeHidden();
+
+    const menuButton = top.getByRole("button", { name: "Menu" });
+    await menuButton.click();
+    for (const entry of [
+      ...["Discover", "Events", "Settings", "Notifications"].map((name) => top.getByRole("link", { name, exact: true })),
+      top.getByRole("button", { name: "Switch to light mode" }),
+      top.getByRole("link", { name: "Sign out" }),
+    ])
+      await atLeast44(entry);
+    // IRL is the bar's, not the menu's too.
+    const irl = top.getByRole("button", { name: "IRL" });
+    await expect(irl).toHaveCount(1);
+    await page.keyboard.press("Escape");
+    await expect(menuButton).toBeFocused();
+
+    await irl.click();
+    const dialog = page.getByRole("dialog", { name: "IRL Events Coming Soon!" });
+    await dialog.getByRole("button", { name: "Got it!" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(irl).toBeFocused();
+    await menuButton.click();
+    await top.getByRole("link", { name: "Settings" }).click();
+    await expect(page).toHaveURL(/\/settings$/);
+    await noHorizontalScroll(page);
+    await page.context().close();
+  }
+});
+
 test("the laptop shell keeps one bar with every link and the bell's dropdown in view", async ({ browser }) => {
   const page = await open(browser, LAPTOP, "light");
   await page.goto("/dashboard");
   const top = page.getByRole("navigation", { name: "Main" });
+  expect((await box(top)).height).toBeLessThanOrEqual(64);
   for (const name of ["Global", "Local", "Directory", "Your Couple Profile", "Settings", "Notifications"])
     await expect(top.getByRole("link", { name, exact: true })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Sections" })).toBeHidden();
