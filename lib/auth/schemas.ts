@@ -50,9 +50,8 @@ export const nameSchema = (field: "First name" | "Last name", required = `${fiel
     notAllowedMessage(field),
   );
 
-export const dateOfBirthSchema = z
-  .string({ error: "Please enter your date of birth" })
-  .trim()
+/** A date is 'YYYY-MM-DD': its length is measured before any work (trimmedString), a longer one is simply not a date. */
+export const dateOfBirthSchema = trimmedString("YYYY-MM-DD".length, "Please enter a valid date", "Please enter your date of birth")
   .min(1, "Please enter your date of birth")
   .refine(isRealDate, "Please enter a valid date")
   .refine((value) => isAdult(value), "You must be at least 18 years old");

@@ -1,10 +1,12 @@
 import "server-only";
-import { and, desc, eq, isNotNull, isNull, or, type Column } from "drizzle-orm";
+import { and, desc, eq, exists, isNotNull, isNull, or, sql, type Column } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
 import { AppError } from "@/lib/errors";
+import { deleteInvitationMail } from "@/lib/mail/outbox";
 import { partnerColumns } from "@/lib/users/projections";
 import { MESSAGES } from "./rules";
 import { sendInvitation, type SentInvitation } from "./send";
@@ -115,15 +117,41 @@ export async function cancelInvitation(db: Db, userId: string, now = new Date())
 
 /**
  * Deleting an account: the invitations of the person's couple that named them (the address and
- * names partner A typed) go, in its transaction: any to their address, and the accepted ones (a
- * partner B leaves a couple only with their account, so each named them or a partner B deleted
- * before). Those columns are NOT NULL and nothing references an invitation, so the row goes
- * rather than a blanked one. The ones a partner A sent go with their user row (inviter_id cascades).
+ * names partner A typed) go, in its transaction: the accepted ones (a partner B leaves a couple
+ * only with their account, so each named them or a partner B deleted before), any to their
+ * address, and any to another address under the names typed in an accepted one (an earlier or
+ * mistyped address); with them, their e-mails still in the outbox. Those columns are NOT NULL and
+ * nothing references an invitation, so the row goes rather than a blanked one. An invitation to
+ * someone else stays partner A's. The ones a partner A sent go with their user row (inviter_id cascades).
  */
 export async function forgetInvitee(tx: Db, coupleId: string, email: string): Promise<void> {
-  await tx
+  const accepted = alias(invitations, "accepted");
+  const namedAlike = tx
+    .select({ one: sql`1` })
+    .from(accepted)
+    .where(
+      and(
+        eq(accepted.coupleId, coupleId),
+        isNotNull(accepted.acceptedAt),
+        sql`lower(${accepted.partnerFirstName}) = lower(${invitations.partnerFirstName})`,
+        sql`lower(${accepted.partnerLastName}) = lower(${invitations.partnerLastName})`,
+      ),
+    );
+  const forgotten = await tx
     .delete(invitations)
-    .where(and(eq(invitations.coupleId, coupleId), or(isNotNull(invitations.acceptedAt), eq(invitations.partnerEmail, email))));
+    .where(
+      and(
+        eq(invitations.coupleId, coupleId),
+        or(isNotNull(invitations.acceptedAt), eq(invitations.partnerEmail, email), exists(namedAlike)),
+      ),
+    )
+    .returning({ inviterId: invitations.inviterId, address: invitations.partnerEmail });
+  for (const inviterId of new Set(forgotten.map((row) => row.inviterId)))
+    await deleteInvitationMail(
+      tx,
+      inviterId,
+      forgotten.filter((row) => row.inviterId === inviterId).map((row) => row.address),
+    );
 }
 
 /**

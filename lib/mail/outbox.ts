@@ -70,6 +70,18 @@ export async function deleteMailOf(db: Db, person: { userId: string; email: stri
   await db.delete(emailOutbox).where(or(eq(emailOutbox.to, person.email), arrayContains(emailOutbox.aboutUserIds, [person.userId])));
 }
 
+/**
+ * Deleting an invitee (lib/invitations/manage.ts forgetInvitee): the invitation e-mails to the
+ * addresses their invitations went to. Such an e-mail names its inviter alone (its address had no
+ * account), which tells it from the mail of anyone who has an account at one of those addresses.
+ */
+export async function deleteInvitationMail(db: Db, inviterId: string, addresses: readonly string[]): Promise<void> {
+  if (addresses.length === 0) return;
+  await db
+    .delete(emailOutbox)
+    .where(and(inArray(emailOutbox.to, [...new Set(addresses)]), sql`${emailOutbox.aboutUserIds} = array[${inviterId}::uuid]`));
+}
+
 /** The e-mails older than EMAIL_KEPT_DAYS go, the oldest first, at most `limit` (the due work's, in its transaction). Answers how many. */
 export async function dropOldMail(tx: Db, now: Date, limit = EMAIL_DROPS_PER_RUN): Promise<number> {
   const before = new Date(now.getTime() - EMAIL_KEPT_DAYS * 86_400_000).toISOString();

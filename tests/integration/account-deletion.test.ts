@@ -108,7 +108,9 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const inviter = await partnerA("Marisol & Co");
     const email = partnerEmail("leaving");
     const db = await getDb();
-    // An earlier invitation to the same person, and one partner A sent to someone else: both revoked.
+    // An earlier invitation to the same person, one to a mistyped address under their names (its
+    // e-mail still waiting), and one partner A sent to someone else: all revoked.
+    const mistyped = partnerEmail("thadeus-typo");
     const revoked = {
       coupleId: inviter.coupleId,
       inviterId: inviter.user.id,
@@ -118,8 +120,22 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const elsewhere = partnerEmail("someone-else");
     await db.insert(invitations).values([
       { ...revoked, partnerEmail: email, partnerFirstName: "Thaddeus", partnerLastName: "Grant", tokenHash: hashToken(randomUUID()) },
+      { ...revoked, partnerEmail: mistyped, partnerFirstName: "thaddeus", partnerLastName: "GRANT", tokenHash: hashToken(randomUUID()) },
       { ...revoked, partnerEmail: elsewhere, partnerFirstName: "Noor", partnerLastName: "Haddad", tokenHash: hashToken(randomUUID()) },
     ]);
+    const invitationMail = (to: string, name: string) => ({
+      to,
+      subject: `${name}, join Marisol`,
+      text: "",
+      html: "",
+      aboutUserIds: [inviter.user.id],
+    });
+    await db.insert(emailOutbox).values([invitationMail(mistyped, "Thaddeus"), invitationMail(elsewhere, "Noor")]);
+    // Someone with an account at the mistyped address: their own mail naming partner A is theirs.
+    const stranger = await createUser({ email: mistyped });
+    await db
+      .insert(emailOutbox)
+      .values({ to: mistyped, subject: "Marisol reacted", text: "", html: "", aboutUserIds: [stranger.id, inviter.user.id] });
     const { token } = await invited(inviter, email);
     expect((await acceptWith(token)).status).toBe(200);
     const [partner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
@@ -135,6 +151,8 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(res.json).toEqual({ data: { couple: "kept-with-partner" } });
 
     expect(await mailTo(email)).toEqual([]);
+    expect(await subjects(mistyped)).toEqual(["Marisol reacted"]);
+    expect(await subjects(elsewhere)).toEqual(["Noor, join Marisol"]);
     expect(await subjects(inviter.user.email)).toContain("For partner A");
     const left = await db
       .select({ partnerEmail: invitations.partnerEmail })

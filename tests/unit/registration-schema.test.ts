@@ -46,6 +46,22 @@ describe("registrationFormSchema", () => {
   });
 });
 
+describe("the date of birth", () => {
+  const dateIssues = (dateOfBirth: unknown) =>
+    registrationFormSchema.safeParse({ ...form, dateOfBirth }).error?.issues.filter((issue) => issue.path[0] === "dateOfBirth") ?? [];
+
+  it("forgives white space around a date, and says so of a missing one", () => {
+    expect(dateIssues(" 1992-03-04 ")).toEqual([]);
+    // The first message is the one the form shows.
+    expect(dateIssues("   ")[0]?.message).toBe("Please enter your date of birth");
+  });
+
+  it("is measured before any other work: a long value is one 'valid date' issue, however it is padded", () => {
+    for (const long of [" ".repeat(15_000) + "1992-03-04", "1992-03-04x", "x".repeat(21)])
+      expect(dateIssues(long).map((issue) => issue.message)).toEqual(["Please enter a valid date"]);
+  });
+});
+
 describe("registrationPayloadSchema", () => {
   it("normalises the e-mail and names and keeps an optional invite code", () => {
     const { confirmPassword: _, ...payload } = form;
