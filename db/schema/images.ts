@@ -1,4 +1,4 @@
-import { index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { users } from "./identity";
 
@@ -24,4 +24,21 @@ export const stagedPhotos = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("staged_photos_owner_idx").on(t.ownerUserId), index("staged_photos_created_idx").on(t.createdAt)],
+);
+
+/**
+ * A stored file that nothing shows any more and that storage has not yet confirmed removed: the
+ * removal failed (lib/images/store.ts deleteImages), or is recorded ahead in the transaction that
+ * let it go (a deleted account's). The due work tries again until storage confirms
+ * (lib/images/undeleted.ts), so a removed photo never stays stored for want of one answer.
+ */
+export const undeletedImages = pgTable(
+  "undeleted_images",
+  {
+    key: text("key").primaryKey(),
+    /** When the next try is due; each failed try waits longer (up to a day). */
+    retryAt: timestamp("retry_at", { withTimezone: true }).notNull().defaultNow(),
+    tries: integer("tries").notNull().default(0),
+  },
+  (t) => [index("undeleted_images_retry_idx").on(t.retryAt)],
 );

@@ -8,6 +8,7 @@ import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
 import { deleteImages } from "@/lib/images/store";
+import { retryLater } from "@/lib/images/undeleted";
 import type { ImageStorage } from "@/lib/storage";
 import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
@@ -36,7 +37,8 @@ export type DeletionOutcome = {
  * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
  * "Deleted member" (their couple column is set to null), so nobody else's replies to them go
  * (guide: deleting an account takes nobody else's words). The files are removed from
- * storage only after the commit, best effort: a database that rolled back keeps its images.
+ * storage only after the commit (a database that rolled back keeps its images), and are recorded
+ * in its transaction for the due work to remove, should that fail or never come.
  * Afterwards the e-mail address is free to register again.
  */
 export async function deleteAccount(
@@ -46,7 +48,7 @@ export async function deleteAccount(
   options: { storage?: ImageStorage } = {},
 ): Promise<DeletionOutcome> {
   await confirmPassword(db, userId, password);
-  const { urls, messageKeys, couple } = await transaction(db, async (tx) => {
+  const { keys, couple } = await transaction(db, async (tx) => {
     // Their row, then their couple: the order a profile or onboarding save, a join and a moderator's
     // action (lib/safety/sanctions.ts lockedCouple) take them. FOR UPDATE: nothing may reference the
     // person until this ends (a post written meanwhile in another tab would keep its photos).
@@ -118,17 +120,19 @@ export async function deleteAccount(
     await tx.delete(locations).where(and(eq(locations.entityType, "user"), eq(locations.entityId, userId)));
     await tx.delete(users).where(eq(users.id, userId));
     const kept = new Set(stillShown.filter((url) => url !== null));
-    return { urls: urls.filter((url) => url === null || !kept.has(url)), messageKeys, couple: outcome };
+    const keys = [
+      ...new Set([
+        ...urls.flatMap((url) => {
+          const key = url && !kept.has(url) ? storedImageKey(url) : null;
+          return key ? [key] : [];
+        }),
+        ...messageKeys,
+      ]),
+    ];
+    // Recorded with the rows' removal: were the instance to stop before the files go, the due work removes them.
+    await retryLater(tx, keys);
+    return { keys, couple: outcome };
   });
-  const keys = [
-    ...new Set([
-      ...urls.flatMap((url) => {
-        const key = url ? storedImageKey(url) : null;
-        return key ? [key] : [];
-      }),
-      ...messageKeys,
-    ]),
-  ];
-  await deleteImages(keys, options.storage);
+  await deleteImages(db, keys, options.storage);
   return { couple, removedImages: keys.length };
 }

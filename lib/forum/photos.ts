@@ -80,6 +80,6 @@ export async function sweepUnclaimedForumPhotos(db: Db, now: Date): Promise<numb
     // author's posts, by their index.
     sql`not exists (select 1 from ${forumPosts} where ${forumPosts.authorUserId} = ${forumPhotos.ownerUserId} and ${forumPhotos.url} = any(${forumPosts.photos}))`,
   );
-  await deleteImages(forumPhotoKeys(swept));
+  await deleteImages(db, forumPhotoKeys(swept));
   return swept.length;
 }

@@ -182,7 +182,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
   });
-  await deleteImages(dropped);
+  await deleteImages(db, dropped);
   return readPost(db, actor, postId);
 }
 
@@ -197,7 +197,7 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
       .where(eq(forumPosts.id, postId));
     return dropPostPhotos(tx, postId);
   });
-  await deleteImages(dropped);
+  await deleteImages(db, dropped);
 }
 
 /* ---------- Replies ---------- */
@@ -428,7 +428,7 @@ export async function uploadForumPhoto(db: Db, actor: ActingCouple, bytes: Uint8
   try {
     await db.insert(forumPhotos).values({ url: stored.url, ownerUserId: actor.userId });
   } catch (error) {
-    await deleteImages([stored.key]);
+    await deleteImages(db, [stored.key]);
     throw error;
   }
   return { url: stored.url };

@@ -28,13 +28,13 @@ export type PlacedImage = { key: string; url: string };
  * memory flat), in their order; staged ones are left for the transaction to claim. If one is
  * refused, the ones already stored are removed before the error goes on.
  */
-async function storeUploads(uploads: readonly Upload[], storage?: ImageStorage): Promise<(StoredImage | null)[]> {
+async function storeUploads(db: Db, uploads: readonly Upload[], storage?: ImageStorage): Promise<(StoredImage | null)[]> {
   const stored: (StoredImage | null)[] = [];
   try {
     for (const upload of uploads) stored.push("bytes" in upload ? await storeImage(upload.bytes, upload.kind, storage) : null);
     return stored;
   } catch (error) {
-    await deleteImages(keysOf(stored), storage);
+    await deleteImages(db, keysOf(stored), storage);
     throw error;
   }
 }
@@ -58,7 +58,7 @@ export async function writeWithImages<T>(
   write: (tx: Db, placed: readonly PlacedImage[]) => Promise<ImageWrite<T>>,
 ): Promise<T> {
   const uploads = images.uploads ?? [];
-  const stored = await storeUploads(uploads, images.storage);
+  const stored = await storeUploads(db, uploads, images.storage);
   let written: ImageWrite<T>;
   try {
     written = await transaction(db, async (tx) => {
@@ -70,7 +70,7 @@ export async function writeWithImages<T>(
       return write(tx, placed);
     });
   } catch (error) {
-    await deleteImages(keysOf(stored), images.storage);
+    await deleteImages(db, keysOf(stored), images.storage);
     throw error;
   }
   await discardReplacedImages(db, userId, written.replaced, images.storage);
@@ -129,6 +129,7 @@ async function discardReplacedImages(db: Db, userId: string, urls: readonly stri
     const { own, partnerAvatar } = await imagesAround(db, userId);
     const gone = ours.filter((image) => !own.has(image.url) && image.url !== partnerAvatar);
     await deleteImages(
+      db,
       gone.map((image) => image.key),
       storage,
     );

@@ -43,7 +43,7 @@ export async function stagePhoto(
       .returning({ id: stagedPhotos.id });
     id = row!.id;
   } catch (error) {
-    await deleteImages([stored.key], storage);
+    await deleteImages(db, [stored.key], storage);
     throw error;
   }
   await sweepStagedPhotos(db, storage).catch((error: unknown) => console.error("[images] sweep failed", describeError(error)));
@@ -99,6 +99,6 @@ export async function sweepStagedPhotos(db: Db, storage?: ImageStorage): Promise
     new Date(),
     SWEEP_BATCH,
   );
-  if (keys.length > 0) await deleteImages(keys, storage);
+  if (keys.length > 0) await deleteImages(db, keys, storage);
   return keys.length;
 }

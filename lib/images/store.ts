@@ -3,6 +3,8 @@ import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
 import { processImage } from "./process";
 import type { ImageKind } from "./rules";
 import { describeError } from "@/lib/log";
+import type { Db } from "@/db/client";
+import { retryLater } from "./undeleted";
 
 export type StoredImage = { key: string; url: string; width: number; height: number; bytes: number };
 export type StoredPrivateImage = Omit<StoredImage, "url">;
@@ -34,9 +36,16 @@ export async function storePrivateImage(input: Uint8Array, kind: ImageKind, stor
   return stored;
 }
 
-/** Best-effort clean-up: a failed delete is logged, never allowed to hide the caller's own error. */
-export async function deleteImages(keys: readonly string[], storage?: ImageStorage): Promise<void> {
+/**
+ * Removes stored files whose rows are gone (or never came: a write that failed). A file storage
+ * could not remove is recorded for the due work to try again (lib/images/undeleted.ts); never an
+ * error for the caller, whose own change or error stands.
+ */
+export async function deleteImages(db: Db, keys: readonly string[], storage?: ImageStorage): Promise<void> {
+  if (keys.length === 0) return;
   const target = storage ?? (await imageStorage());
   const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
+  const failed = keys.filter((_, index) => results[index]!.status === "rejected");
   for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
+  await retryLater(db, failed).catch((error: unknown) => console.error("[images] could not record files to delete", describeError(error)));
 }

@@ -59,6 +59,9 @@ export async function sweepUnsentMessagePhotos(db: Db, now: Date): Promise<numbe
     now,
     SWEEP_BATCH,
   );
-  await deleteImages(swept.flatMap((url) => messagePhotoKey(url) ?? []));
+  await deleteImages(
+    db,
+    swept.flatMap((url) => messagePhotoKey(url) ?? []),
+  );
   return swept.length;
 }

@@ -176,7 +176,7 @@ export async function deleteMessage(db: Db, member: ActingCouple, messageId: str
     await publishLive(tx, await deletionEvents(tx, erased.ids));
     return erased.keys;
   });
-  await deleteImages(keys);
+  await deleteImages(db, keys);
 }
 
 /** A moderator removes a reported message: erased as its author would (in the decision's transaction); answers the photo's storage keys. */
@@ -256,7 +256,7 @@ export async function uploadMessagePhoto(db: Db, member: ActingCouple, bytes: Ui
   try {
     await db.insert(messagePhotos).values({ url, ownerUserId: member.userId });
   } catch (error) {
-    await deleteImages([stored.key]);
+    await deleteImages(db, [stored.key]);
     throw error;
   }
   return { url };

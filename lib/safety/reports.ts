@@ -205,5 +205,5 @@ export async function resolveReport(
     });
     return announceResolved(tx, reactions, { targetType: report.targetType, targetId: report.targetId, action });
   });
-  await deleteImages(erasedPhotos);
+  await deleteImages(db, erasedPhotos);
 }

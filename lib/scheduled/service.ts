@@ -6,6 +6,7 @@ import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
+import { retryUndeletedImages } from "@/lib/images/undeleted";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
@@ -15,7 +16,7 @@ import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
  * and any a request could not send after its commit), trimming the live history and the outbox,
- * and sweeping photos uploaded ahead that nothing used. Serverless instances have no timers, so it runs from
+ * sweeping photos uploaded ahead that nothing used, and removing files storage failed to remove. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -29,7 +30,16 @@ export const LIVE_HISTORY_DAYS = 7;
 /** Old rows a run reads at most (their people's histories are trimmed up to them), so one run stays short; the next goes on. */
 const PRUNE_PER_RUN = 10_000;
 
-export type DueReport = { emailed: number; reminded: number; pruned: number; pushed: number; swept: number; mailDropped: number };
+export type DueReport = {
+  emailed: number;
+  reminded: number;
+  pruned: number;
+  pushed: number;
+  swept: number;
+  mailDropped: number;
+  /** Files removed at a try again (lib/images/undeleted.ts). */
+  filesRemoved: number;
+};
 
 /**
  * Runs the due work once, in one transaction under the advisory lock: a second run waits for the
@@ -70,9 +80,10 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // the e-mails, which are paced to the provider's rate (lib/mail/outbox.ts).
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
   await deliverEmails(db, emailIds);
-  // Photos uploaded ahead that nothing used (SKIP LOCKED: runs share the work).
+  // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now));
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped };
+  const filesRemoved = await retryUndeletedImages(db, now);
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, filesRemoved };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -94,7 +94,7 @@ export async function submitSelfie(db: Db, member: ActingCouple, pose: PoseId, b
     .returning();
   if (!row) {
     // Another tab sent one first, or a new pose was asked meanwhile: this file is nobody's.
-    await deleteImages([stored.key]);
+    await deleteImages(db, [stored.key]);
     throw conflict(POSE_CHANGED);
   }
   return shown(row);
@@ -137,7 +137,7 @@ export async function decideVerification(
     await createNotification(tx, { userId, type: photoVerification.type, title: notice.title, message: notice.message });
     return { status, decidedAt: updated!.decidedAt!, key: row.selfieKey };
   });
-  if (decided.key) await deleteImages([decided.key]);
+  if (decided.key) await deleteImages(db, [decided.key]);
   return { status: decided.status, decidedAt: decided.decidedAt.toISOString() };
 }
 

@@ -153,6 +153,7 @@ describe("POST /api/cron/due", () => {
         pushed: expect.any(Number),
         swept: expect.any(Number),
         mailDropped: expect.any(Number),
+        filesRemoved: expect.any(Number),
       });
     }
   });

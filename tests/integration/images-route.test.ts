@@ -3,6 +3,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
 import { GET } from "@/app/api/images/[...key]/route";
 import { deleteImages, storeImage } from "@/lib/images/store";
 
@@ -37,7 +38,7 @@ describe("GET /api/images/[...key]", () => {
 
   it("answers 404 JSON once the image is deleted", async () => {
     const stored = await storeImage(await photo(), "avatar");
-    await deleteImages([stored.key]);
+    await deleteImages(await getDb(), [stored.key]);
     const res = await get(stored.key.split("/"));
     expect(res.status).toBe(404);
     expect(JSON.parse(res.body.toString())).toEqual({ error: { code: "NOT_FOUND", message: "Image not found." } });

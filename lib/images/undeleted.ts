@@ -1,0 +1,65 @@
+import "server-only";
+import { inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
+import { undeletedImages } from "@/db/schema";
+import { imageStorage, type ImageStorage } from "@/lib/storage";
+import { describeError } from "@/lib/log";
+
+/**
+ * The files nothing shows any more that storage has not confirmed removed (db/schema/images.ts
+ * undeletedImages). A removal is tried again a minute later, then twice as long after each
+ * failure, up to a day, until storage confirms (removing a missing file succeeds, so a try
+ * again is always safe).
+ */
+
+/** How many files one run of the due work tries at most. */
+const RETRIES_PER_RUN = 100;
+/** Minutes before the first try again, doubled by each failure up to MAX_WAIT_MINUTES. */
+const FIRST_WAIT_MINUTES = 1;
+const MAX_WAIT_MINUTES = 24 * 60;
+
+/** Records files for the due work, in the caller's transaction (or after a failed removal). */
+export async function retryLater(db: Db, keys: readonly string[], now = new Date()): Promise<void> {
+  if (keys.length === 0) return;
+  const retryAt = new Date(now.getTime() + FIRST_WAIT_MINUTES * 60_000);
+  await db
+    .insert(undeletedImages)
+    .values([...new Set(keys)].map((key) => ({ key, retryAt })))
+    .onConflictDoNothing();
+}
+
+/**
+ * The due work's turn: claims the files whose try is due (SKIP LOCKED: overlapping runs take
+ * different ones; each claim sets its next try, so a run that stops half-way loses none), removes
+ * them, and forgets those storage confirmed. Answers how many it removed.
+ */
+export async function retryUndeletedImages(db: Db, now: Date, storage?: ImageStorage): Promise<number> {
+  const claimed = await transaction(db, async (tx) => {
+    const due = tx
+      .select({ key: undeletedImages.key })
+      .from(undeletedImages)
+      .where(lte(undeletedImages.retryAt, now))
+      .orderBy(undeletedImages.retryAt)
+      .limit(RETRIES_PER_RUN)
+      .for("update", { skipLocked: true });
+    const waitMinutes = sql`least(${FIRST_WAIT_MINUTES} * power(2, ${undeletedImages.tries} + 1), ${MAX_WAIT_MINUTES})`;
+    return tx
+      .update(undeletedImages)
+      .set({
+        tries: sql`${undeletedImages.tries} + 1`,
+        retryAt: sql`${now.toISOString()}::timestamptz + ${waitMinutes} * interval '1 minute'`,
+      })
+      .where(inArray(undeletedImages.key, due))
+      .returning({ key: undeletedImages.key });
+  });
+  if (claimed.length === 0) return 0;
+  const target = storage ?? (await imageStorage());
+  const keys = claimed.map((row) => row.key);
+  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
+  const removed = keys.filter((_, index) => results[index]!.status === "fulfilled");
+  for (const result of results)
+    if (result.status === "rejected") console.error("[images] could not delete, again", describeError(result.reason));
+  if (removed.length > 0) await db.delete(undeletedImages).where(inArray(undeletedImages.key, removed));
+  return removed.length;
+}

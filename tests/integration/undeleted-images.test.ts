@@ -1,0 +1,86 @@
+import { eq, inArray } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { undeletedImages, users } from "@/db/schema";
+import { deleteAccount } from "@/lib/account/deletion";
+import { deleteImages } from "@/lib/images/store";
+import { retryUndeletedImages } from "@/lib/images/undeleted";
+import { newStorageKey, type ImageStorage } from "@/lib/storage";
+import { PASSWORD } from "../support/api";
+import { keyOf, ownImage, signedIn } from "../support/couples";
+
+/** Storage whose removals fail for the keys in `refused` (a storage outage for those files); it records the others. */
+function storageRefusing(refused: Set<string>) {
+  const deleted: string[] = [];
+  const storage: ImageStorage = {
+    put: async () => ({ url: "" }),
+    read: async () => null,
+    delete: async (key) => {
+      if (refused.has(key)) throw new Error("storage is down");
+      deleted.push(key);
+    },
+  };
+  return { storage, deleted };
+}
+
+const recorded = async (keys: string[]) =>
+  (await (await getDb()).select().from(undeletedImages).where(inArray(undeletedImages.key, keys))).map(({ key, tries, retryAt }) => ({
+    key,
+    tries,
+    retryAt: retryAt.getTime(),
+  }));
+
+const minutes = (from: Date, count: number) => new Date(from.getTime() + count * 60_000);
+
+describe("files storage failed to remove", () => {
+  it("are recorded and tried again, a minute later and then twice as long after each failure, until storage removes them", async () => {
+    const db = await getDb();
+    const [failing, removed] = [newStorageKey("avatar", "jpg"), newStorageKey("avatar", "jpg")];
+    const outage = storageRefusing(new Set([failing]));
+    const before = Date.now();
+    await deleteImages(db, [failing, removed], outage.storage);
+    expect(outage.deleted).toEqual([removed]);
+    const [first] = await recorded([failing, removed]);
+    expect(first).toMatchObject({ key: failing, tries: 0 });
+    expect(first!.retryAt).toBeGreaterThanOrEqual(before + 60_000);
+
+    const due = new Date(first!.retryAt);
+    // Not yet due: nothing is tried.
+    expect(await retryUndeletedImages(db, minutes(due, -0.5), outage.storage)).toBe(0);
+    // Due, storage still down: kept, and the next try waits two minutes.
+    expect(await retryUndeletedImages(db, due, outage.storage)).toBe(0);
+    expect(await recorded([failing])).toEqual([{ key: failing, tries: 1, retryAt: minutes(due, 2).getTime() }]);
+    // Storage back: removed and forgotten.
+    const back = storageRefusing(new Set());
+    expect(await retryUndeletedImages(db, minutes(due, 2), back.storage)).toBeGreaterThanOrEqual(1);
+    expect(back.deleted).toContain(failing);
+    expect(await recorded([failing])).toEqual([]);
+  });
+
+  it("are taken by one of two runs at once, never both", async () => {
+    const db = await getDb();
+    const keys = [newStorageKey("avatar", "jpg"), newStorageKey("avatar", "jpg"), newStorageKey("avatar", "jpg")];
+    await deleteImages(db, keys, storageRefusing(new Set(keys)).storage);
+    const later = minutes(new Date(), 5);
+    const [one, two] = [storageRefusing(new Set()), storageRefusing(new Set())];
+    await Promise.all([retryUndeletedImages(db, later, one.storage), retryUndeletedImages(db, later, two.storage)]);
+    const removed = [...one.deleted, ...two.deleted].filter((key) => keys.includes(key));
+    expect(removed.sort()).toEqual([...keys].sort());
+    expect(await recorded(keys)).toEqual([]);
+  });
+
+  it("a deleted account's files are recorded in its transaction: a removal that failed is done by the due work", async () => {
+    const db = await getDb();
+    const { user } = await signedIn();
+    const avatar = ownImage("avatar");
+    await db.update(users).set({ avatarUrl: avatar }).where(eq(users.id, user.id));
+    const outage = storageRefusing(new Set([keyOf(avatar)]));
+    await deleteAccount(db, user.id, PASSWORD, { storage: outage.storage });
+    expect(await recorded([keyOf(avatar)])).toEqual([expect.objectContaining({ key: keyOf(avatar) })]);
+
+    const back = storageRefusing(new Set());
+    await retryUndeletedImages(db, minutes(new Date(), 5), back.storage);
+    expect(back.deleted).toContain(keyOf(avatar));
+    expect(await recorded([keyOf(avatar)])).toEqual([]);
+  });
+});
