@@ -66,6 +66,8 @@ export const pushOutbox = pgTable(
     topic: text("topic"),
     conversationId: uuid("conversation_id"),
     actorCoupleId: uuid("actor_couple_id"),
+    /** Who acted (its words name them): a push still waiting goes with their account. */
+    actorUserId: uuid("actor_user_id").references(() => users.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     body: text("body").notNull(),
     url: text("url").notNull(),
@@ -86,5 +88,8 @@ export const pushOutbox = pgTable(
     index("push_outbox_claimed_idx")
       .on(t.claimedAt)
       .where(sql`${t.claimedAt} is not null`),
+    index("push_outbox_actor_idx")
+      .on(t.actorUserId)
+      .where(sql`${t.actorUserId} is not null`),
   ],
 );

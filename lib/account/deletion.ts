@@ -27,7 +27,8 @@ export type DeletionOutcome = {
 /**
  * 'Delete my account' (after the password): in one transaction the person's rows go (their
  * user row, and through it sessions, tokens, notifications, reactions, choices, uploads), the
- * notifications others got about what they did (their names are in them), their place, their
+ * notifications and waiting pushes others got about what they did (their names are in them:
+ * push_outbox.actor_user_id cascades), their place, their
  * photos, the e-mails addressed to them or naming them and the invitations that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) and their words in

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
-import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
+import { notificationPreferences, pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
@@ -13,7 +13,8 @@ import { enqueuePushes, PUSH_ROWS_PER_INSERT } from "@/lib/notifications/push/ou
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { createNotifications } from "@/lib/notifications/service";
-import { call } from "../support/api";
+import { deleteAccount } from "@/lib/account/deletion";
+import { call, PASSWORD } from "../support/api";
 import type { Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { startPushService } from "../support/push-service";
@@ -189,6 +190,32 @@ describe("Web Push: what is sent", () => {
     await connections.accept(sent.json.data.id, two.a.headers);
     await deliver();
     expect(to(ourPhone)).toMatchObject([{ urgency: "normal", topic: null, payload: { body: `${two.name} accepted your request` } }]);
+  });
+});
+
+describe("Web Push: a deleted account", () => {
+  it("takes the pushes still waiting that name its person, even one with no in-app row to go with", async () => {
+    const one = await messagingCouple();
+    const two = await messagingCouple();
+    const db = await getDb();
+    // In-app off for hellos: the push is the only trace, and names the couple that said hello.
+    await db
+      .insert(notificationPreferences)
+      .values({ userId: two.a.userId, type: "connection_request", inApp: false, email: false, push: true });
+    const phone = await deviceOf(two.a);
+    expect((await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, one.a.headers)).status).toBe(201);
+    const waiting = () =>
+      db
+        .select({ title: pushOutbox.title, notificationId: pushOutbox.notificationId })
+        .from(pushOutbox)
+        .innerJoin(pushSubscriptions, eq(pushSubscriptions.id, pushOutbox.subscriptionId))
+        .where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    expect(await waiting()).toEqual([{ title: expect.any(String), notificationId: null }]);
+
+    await deleteAccount(db, one.a.userId, PASSWORD);
+    expect(await waiting()).toEqual([]);
+    await deliver();
+    expect(to(phone)).toEqual([]);
   });
 });
 

@@ -7,21 +7,22 @@ import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
 import { liveSubscription } from "./rows";
 
-/** What a notification tells a person's devices: all of it but who acted. */
-export type PushNotice = Omit<NewNotification, "actorUserId">;
+/** What a notification tells a person's devices (who acted is kept only so the push goes with their account). */
+export type PushNotice = NewNotification;
 
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");
 
-/** Pushes a statement writes: each binds 11 values, so 2,000 stay far under Postgres's 65,535. */
+/** Pushes a statement writes: each binds 12 values, so 2,000 stay far under Postgres's 65,535. */
 export const PUSH_ROWS_PER_INSERT = 2000;
 
 /** What a later push of the same device and conversation replaces in a waiting one (the update's `set` below). */
-const latestOf = ({ title, body, notificationId, actorCoupleId }: ReturnType<typeof pushOf>) => ({
+const latestOf = ({ title, body, notificationId, actorCoupleId, actorUserId }: ReturnType<typeof pushOf>) => ({
   title,
   body,
   notificationId,
   actorCoupleId,
+  actorUserId,
 });
 
 /** A notice to push, with the in-app row it opens (null when the person turned the app's off). */
@@ -36,6 +37,7 @@ function pushOf({ notice, notificationId }: QueuedPush) {
     topic: definition.pushCollapsed && notice.conversationId ? conversationTopic(notice.conversationId) : null,
     conversationId: notice.conversationId ?? null,
     actorCoupleId: notice.actorCoupleId ?? null,
+    actorUserId: notice.actorUserId ?? null,
     title: notice.title,
     body: notice.message,
     url: notificationHref({
@@ -97,6 +99,7 @@ export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promis
           body: sql`excluded.body`,
           notificationId: sql`excluded.notification_id`,
           actorCoupleId: sql`excluded.actor_couple_id`,
+          actorUserId: sql`excluded.actor_user_id`,
         },
       })
       .returning({ id: pushOutbox.id });
