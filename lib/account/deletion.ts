@@ -130,7 +130,8 @@ export async function deleteAccount(
         ...messageKeys,
       ]),
     ];
-    // Recorded with the rows' removal: were the instance to stop before the files go, the due work removes them.
+    // Recorded with the rows' removal: were the instance to stop before the files go, the due work
+    // removes them (deleteImages forgets each one storage confirms).
     await retryLater(tx, keys);
     return { keys, couple: outcome };
   });

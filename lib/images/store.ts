@@ -4,7 +4,7 @@ import { processImage } from "./process";
 import type { ImageKind } from "./rules";
 import { describeError } from "@/lib/log";
 import type { Db } from "@/db/client";
-import { retryLater } from "./undeleted";
+import { settleRemovals } from "./undeleted";
 
 export type StoredImage = { key: string; url: string; width: number; height: number; bytes: number };
 export type StoredPrivateImage = Omit<StoredImage, "url">;
@@ -38,8 +38,8 @@ export async function storePrivateImage(input: Uint8Array, kind: ImageKind, stor
 
 /**
  * Removes stored files whose rows are gone (or never came: a write that failed). A file storage
- * could not remove is recorded for the due work to try again (lib/images/undeleted.ts); never an
- * error for the caller, whose own change or error stands.
+ * could not remove is recorded for the due work to try again, one recorded ahead and removed now is
+ * forgotten (lib/images/undeleted.ts); never an error for the caller, whose own change or error stands.
  */
 export async function deleteImages(db: Db, keys: readonly string[], storage?: ImageStorage): Promise<void> {
   if (keys.length === 0) return;
@@ -47,5 +47,7 @@ export async function deleteImages(db: Db, keys: readonly string[], storage?: Im
   const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
   const failed = keys.filter((_, index) => results[index]!.status === "rejected");
   for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
-  await retryLater(db, failed).catch((error: unknown) => console.error("[images] could not record files to delete", describeError(error)));
+  await settleRemovals(db, { removed: keys.filter((key) => !failed.includes(key)), failed }).catch((error: unknown) =>
+    console.error("[images] could not record files to delete", describeError(error)),
+  );
 }

@@ -29,6 +29,15 @@ export async function retryLater(db: Db, keys: readonly string[], now = new Date
     .onConflictDoNothing();
 }
 
+/** After removals: those storage confirmed are forgotten (if recorded ahead), those that failed recorded. */
+export async function settleRemovals(
+  db: Db,
+  { removed, failed }: { removed: readonly string[]; failed: readonly string[] },
+): Promise<void> {
+  if (removed.length > 0) await db.delete(undeletedImages).where(inArray(undeletedImages.key, [...removed]));
+  await retryLater(db, failed);
+}
+
 /**
  * The due work's turn: claims the files whose try is due (SKIP LOCKED: overlapping runs take
  * different ones; each claim sets its next try, so a run that stops half-way loses none), removes
@@ -43,7 +52,8 @@ export async function retryUndeletedImages(db: Db, now: Date, storage?: ImageSto
       .orderBy(undeletedImages.retryAt)
       .limit(RETRIES_PER_RUN)
       .for("update", { skipLocked: true });
-    const waitMinutes = sql`least(${FIRST_WAIT_MINUTES} * power(2, ${undeletedImages.tries} + 1), ${MAX_WAIT_MINUTES})`;
+    // The exponent is capped before the power is taken (2^1024 overflows): 2^11 minutes is past a day already.
+    const waitMinutes = sql`least(${FIRST_WAIT_MINUTES} * power(2, least(${undeletedImages.tries} + 1, 11)), ${MAX_WAIT_MINUTES})`;
     return tx
       .update(undeletedImages)
       .set({
@@ -60,6 +70,6 @@ export async function retryUndeletedImages(db: Db, now: Date, storage?: ImageSto
   const removed = keys.filter((_, index) => results[index]!.status === "fulfilled");
   for (const result of results)
     if (result.status === "rejected") console.error("[images] could not delete, again", describeError(result.reason));
-  if (removed.length > 0) await db.delete(undeletedImages).where(inArray(undeletedImages.key, removed));
+  await settleRemovals(db, { removed, failed: [] });
   return removed.length;
 }

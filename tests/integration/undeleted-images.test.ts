@@ -69,18 +69,31 @@ describe("files storage failed to remove", () => {
     expect(await recorded(keys)).toEqual([]);
   });
 
-  it("a deleted account's files are recorded in its transaction: a removal that failed is done by the due work", async () => {
+  it("a deleted account's files are recorded in its transaction, before storage is asked; forgotten once removed, tried again when not", async () => {
     const db = await getDb();
-    const { user } = await signedIn();
-    const avatar = ownImage("avatar");
-    await db.update(users).set({ avatarUrl: avatar }).where(eq(users.id, user.id));
-    const outage = storageRefusing(new Set([keyOf(avatar)]));
-    await deleteAccount(db, user.id, PASSWORD, { storage: outage.storage });
-    expect(await recorded([keyOf(avatar)])).toEqual([expect.objectContaining({ key: keyOf(avatar) })]);
+    const withAvatar = async () => {
+      const { user } = await signedIn();
+      const avatar = ownImage("avatar");
+      await db.update(users).set({ avatarUrl: avatar }).where(eq(users.id, user.id));
+      return { userId: user.id, key: keyOf(avatar) };
+    };
+    // Storage is asked after the commit: by then the file is recorded.
+    const removed = await withAvatar();
+    const recordedWhenAsked: unknown[] = [];
+    const watching: ImageStorage = {
+      ...storageRefusing(new Set()).storage,
+      delete: async (key) => void recordedWhenAsked.push(...(await recorded([key])).map((row) => row.key)),
+    };
+    await deleteAccount(db, removed.userId, PASSWORD, { storage: watching });
+    expect(recordedWhenAsked).toEqual([removed.key]);
+    expect(await recorded([removed.key])).toEqual([]);
 
+    const refused = await withAvatar();
+    await deleteAccount(db, refused.userId, PASSWORD, { storage: storageRefusing(new Set([refused.key])).storage });
+    expect(await recorded([refused.key])).toEqual([expect.objectContaining({ key: refused.key })]);
     const back = storageRefusing(new Set());
     await retryUndeletedImages(db, minutes(new Date(), 5), back.storage);
-    expect(back.deleted).toContain(keyOf(avatar));
-    expect(await recorded([keyOf(avatar)])).toEqual([]);
+    expect(back.deleted).toContain(refused.key);
+    expect(await recorded([refused.key])).toEqual([]);
   });
 });
