@@ -5,7 +5,7 @@ import { usePathname } from "next/navigation";
 import { useCallback, useRef, useState } from "react";
 import { Dialog } from "@/components/ui/Dialog";
 import { MenuIcon } from "@/components/ui/icons";
-import { navLinks, navSection } from "@/lib/routes";
+import { navLinks, navSection, type NavLink } from "@/lib/routes";
 import { MessagesBadge } from "./MessagesBadge";
 import { NotificationBell } from "./NotificationBell";
 import { UnreadTitle } from "./UnreadTitle";
@@ -20,8 +20,9 @@ const MODERATOR_LINKS = navLinks("moderators");
  * Phones: the links with a tab label go in the bottom tab bar, the others in the menu. Tablets and
  * small laptops (768-1,239 px): the bar keeps the main areas and the tabs' links, the menu the rest.
  */
-const TABS = [...LINKS, ...SECONDARY].filter((link) => link.tab);
-const MENU_LINKS = [...LINKS, ...SECONDARY].filter((link) => !link.tab);
+const inMenu = (link: NavLink) => !link.tab;
+const TABS = [...LINKS, ...SECONDARY].filter((link) => !inMenu(link));
+const MENU_LINKS = [...LINKS, ...SECONDARY].filter(inMenu);
 /** The link that carries the unread messages badge. */
 const MESSAGES_HREF = "/messages";
 
@@ -29,10 +30,11 @@ const MESSAGES_HREF = "/messages";
 const focusFirstEntry = (panel: HTMLElement | null) => panel?.querySelector<HTMLElement>("a, button")?.focus();
 
 /**
- * The signed-in navigation. Wide screens: one bar with every link. Phones (CSS decides, so the
- * server renders both): a one-row top bar (logo, bell, menu), a bottom tab bar for the main
- * areas, and the rest in the menu, a disclosure that takes focus when opened. Moderators (and
- * admins) find their queue last in the bar and in the menu.
+ * The signed-in navigation. From 1,240 px: one bar with every link. 768-1,239 px: the bar with
+ * the links that have a tab, the rest in the menu. Phones (CSS decides, so the server renders
+ * each): a one-row top bar (logo, bell, menu), a bottom tab bar for the main areas, and the rest
+ * in the menu, a disclosure that takes focus when opened. Moderators (and admins) find their
+ * queue last in the bar and in the menu.
  */
 export function NavBar({ moderator }: { moderator: boolean }) {
   const pathname = usePathname();
@@ -70,14 +72,14 @@ export function NavBar({ moderator }: { moderator: boolean }) {
           Two of Us
         </Link>
         <ul className="nav-links nav-wide">
-          {LINKS.map((link) => barLink(link.href, link.label))}
+          {LINKS.map((link) => barLink(link.href, link.label, inMenu(link) ? "nav-full" : undefined))}
           <li>
             <button type="button" className="nav-button" onClick={() => openIrl(false)}>
               IRL
             </button>
           </li>
-          {SECONDARY.map((link) => barLink(link.href, link.label, link.tab ? undefined : "nav-full"))}
-          {moderator && MODERATOR_LINKS.map((link) => barLink(link.href, link.label, "nav-full"))}
+          {SECONDARY.map((link) => barLink(link.href, link.label, inMenu(link) ? "nav-full" : undefined))}
+          {moderator && MODERATOR_LINKS.map((link) => barLink(link.href, link.label, inMenu(link) ? "nav-full" : undefined))}
         </ul>
         <div className="nav-actions">
           <UnreadTitle />

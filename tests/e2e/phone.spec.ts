@@ -166,6 +166,8 @@ test("the phone shell: one-row top bar, tab bar, a menu with the rest, the bell 
   await expect(dialog).toBeVisible();
   await dialog.getByRole("button", { name: "Got it!" }).click();
   await expect(dialog).toBeHidden();
+  // Its opener went with the menu: focus goes back to the menu's button.
+  await expect(menuButton).toBeFocused();
   await menuButton.click();
   await top.getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings$/);

@@ -7,9 +7,6 @@ import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
 import { liveSubscription } from "./rows";
 
-/** What a notification tells a person's devices (who acted is kept only so the push goes with their account). */
-export type PushNotice = NewNotification;
-
 /** RFC 8030 Topic of a collapsing type's push: the conversation's id, 32 base64url-safe characters. */
 export const conversationTopic = (conversationId: string) => conversationId.replaceAll("-", "");
 
@@ -26,7 +23,7 @@ const latestOf = ({ title, body, notificationId, actorCoupleId, actorUserId }: R
 });
 
 /** A notice to push, with the in-app row it opens (null when the person turned the app's off). */
-export type QueuedPush = { notice: PushNotice; notificationId: string | null };
+export type QueuedPush = { notice: NewNotification; notificationId: string | null };
 
 /** The push of one notice, as every device of its person gets it. Messages are urgent, the rest normal. */
 function pushOf({ notice, notificationId }: QueuedPush) {
