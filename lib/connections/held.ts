@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, heldRequests } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
-import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
+import { assertMayActOn, concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { HELD_NOT_DELIVERABLE, type HeldDecision } from "@/lib/safety/spam-rules";
 import { assertPairMayRequest, deliverRequest } from "./service";
 
@@ -18,7 +18,9 @@ import { assertPairMayRequest, deliverRequest } from "./service";
 export async function decideHeldHello(db: Db, moderator: Moderator, heldId: string, decision: HeldDecision): Promise<void> {
   await transaction(db, async (tx) => {
     const [hello] = await tx.select().from(heldRequests).where(eq(heldRequests.id, heldId)).for("update");
-    if (!hello) throw new AppError("NOT_FOUND", "This held hello does not exist or was already decided.");
+    // One held for the moderator's own couple is not theirs to read or decide (the couple asked never sees it).
+    if (!hello || concernsOwnCouple(moderator, hello.toCoupleId))
+      throw new AppError("NOT_FOUND", "This held hello does not exist or was already decided.");
     await assertMayActOn(tx, moderator, hello.fromCoupleId);
     await tx.delete(heldRequests).where(eq(heldRequests.id, heldId));
     if (decision === "deliver") {

@@ -5,6 +5,7 @@ import { resultRows } from "@/db/result-rows";
 import { couples } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { concernsOwnCouple, type Moderator } from "./moderators";
+import { reportsAgainst } from "./reports-against";
 import { sanctionsOf } from "./sanctions";
 
 /**
@@ -21,13 +22,6 @@ export type CoupleRecord = {
   /** Its hellos the same-note rule held, oldest first, for a moderator to deliver or drop. */
   held: { id: string; toCouple: { id: string; coupleName: string }; note: string; createdAt: string }[];
 };
-
-/** The reports whose target is the couple or something it wrote (a post, a reply, a message). */
-const reportsAgainst = (coupleId: string) => sql`
-  select r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
-  union all select r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
-  union all select r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
-  union all select r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -62,7 +56,8 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     db.execute(sql`
       select h.id, h.note, h.created_at as "createdAt", c.id as "toCoupleId", c.couple_name as "toCoupleName"
       from held_requests h join couples c on c.id = h.to_couple_id
-      where h.from_couple_id = ${coupleId} order by h.created_at, h.id limit 200`),
+      where h.from_couple_id = ${coupleId} and h.to_couple_id is distinct from ${reader.coupleId}
+      order by h.created_at, h.id limit 200`),
   ]);
   return {
     couple: {

@@ -93,8 +93,8 @@ export async function dropHeldHellosOf(tx: Db, userId: string, coupleId: string)
 
 export type HeldCouple = { coupleId: string; coupleName: string; held: number; note: string; since: string };
 
-/** The couples with held hellos, oldest first (the queue). */
-export async function couplesWithHeldHellos(db: Db, limit = 100): Promise<HeldCouple[]> {
+/** The couples with held hellos, oldest first (the queue), but those held for the reader's own couple (the couple asked never sees them). */
+export async function couplesWithHeldHellos(db: Db, reader: { coupleId: string | null }, limit = 100): Promise<HeldCouple[]> {
   const rows = await db
     .select({
       coupleId: heldRequests.fromCoupleId,
@@ -105,6 +105,7 @@ export async function couplesWithHeldHellos(db: Db, limit = 100): Promise<HeldCo
     })
     .from(heldRequests)
     .innerJoin(couples, eq(couples.id, heldRequests.fromCoupleId))
+    .where(sql`${heldRequests.toCoupleId} is distinct from ${reader.coupleId}`)
     .groupBy(heldRequests.fromCoupleId, couples.coupleName)
     .orderBy(asc(sql`min(${heldRequests.createdAt})`))
     .limit(limit);

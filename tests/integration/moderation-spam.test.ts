@@ -5,7 +5,7 @@ import { connectionRequests, couples, moderationLog, notifications } from "@/db/
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
-import { coupleRecordOf, moderation, moderatorCouple } from "../support/moderation";
+import { coupleRecordOf, moderation, moderatorCouple, withRole } from "../support/moderation";
 
 describe("the spam rules", () => {
   it("holds hellos once the same note (case, spaces and digits aside) went to 5 couples in 24 hours", async () => {
@@ -22,7 +22,7 @@ describe("the spam rules", () => {
     // The couple asked sees nothing; the queue has the sender.
     expect((await connections.list("incoming", targets[5]!.a.headers)).json.data).toEqual([]);
     const db = await getDb();
-    const queued = (await couplesWithHeldHellos(db)).find((row) => row.coupleId === sender.coupleId);
+    const queued = (await couplesWithHeldHellos(db, { coupleId: null })).find((row) => row.coupleId === sender.coupleId);
     expect(queued).toMatchObject({ held: 1, note: "buy OUR course 99 now" });
     // Another note still goes through.
     expect((await connections.send({ coupleId: targets[6]!.coupleId, note: "Fancy a hike?" }, sender.a.headers)).status).toBe(201);
@@ -143,6 +143,29 @@ describe("a moderator decides a held hello", () => {
       ]),
     );
     expect(log).toHaveLength(3);
+  });
+});
+
+describe("a held hello addressed to a moderator's own couple", () => {
+  it("is not theirs: not in their queue or the sender's record, and deciding it answers 404; another moderator decides it", async () => {
+    const sender = await messagingCouple();
+    const targets = [];
+    for (let i = 0; i < 6; i++) targets.push(await messagingCouple());
+    for (let i = 0; i < 5; i++)
+      expect((await connections.send({ coupleId: targets[i]!.coupleId, note: "Our retreat, 50% off" }, sender.a.headers)).status).toBe(201);
+    const asked = targets[5]!;
+    expect((await connections.send({ coupleId: asked.coupleId, note: "our retreat, 50% off" }, sender.b.headers)).status).toBe(202);
+    const askedModerator = await withRole(asked, "moderator");
+    const { headers: other } = await moderatorCouple();
+
+    expect((await coupleRecordOf(sender.coupleId, askedModerator)).json.data.held).toEqual([]);
+    const db = await getDb();
+    expect((await couplesWithHeldHellos(db, { coupleId: asked.coupleId })).map((row) => row.coupleId)).not.toContain(sender.coupleId);
+    const [held] = (await coupleRecordOf(sender.coupleId, other)).json.data.held as { id: string; toCouple: { id: string } }[];
+    expect(held!.toCouple.id).toBe(asked.coupleId);
+    expect((await moderation.decideHeld(held!.id, "deliver", askedModerator)).status).toBe(404);
+    expect((await connections.list("incoming", asked.a.headers)).json.data).toEqual([]);
+    expect((await moderation.decideHeld(held!.id, "deliver", other)).status).toBe(200);
   });
 });
 

@@ -17,7 +17,7 @@ export default async function ModerationPage() {
   const { couple } = await requireCompleteProfile();
   if (!mayModerate(couple.role)) notFound();
   const [reports, appeals, held] = await withDb((db) =>
-    Promise.all([moderationQueue(db, couple), openAppeals(db, couple), couplesWithHeldHellos(db)]),
+    Promise.all([moderationQueue(db, couple), openAppeals(db, couple), couplesWithHeldHellos(db, couple)]),
   );
   return (
     <main id="main" className="page">
