@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { photoVerifications } from "@/db/schema";
@@ -37,24 +37,19 @@ const shown = (row: Row): MyVerification => ({
 });
 
 /**
- * `GET /api/verification`: the partner's state, with a pose newly picked on the server and stored
- * (the selfie must come in it), unless a selfie already waits in the last one.
+ * `GET /api/verification`: the partner's state, with the pose the selfie must come in, picked on
+ * the server at the first ask and again only when a selfie was judged (`decideVerification`):
+ * asking again never draws another, so nobody can ask until the pose matches an old photo.
  */
 export async function myVerification(db: Db, member: ActingCouple): Promise<MyVerification> {
-  const pose = pickPose();
   const [row] = await db
     .insert(photoVerifications)
-    .values({ userId: member.userId, coupleId: member.coupleId, pose })
-    .onConflictDoUpdate({
-      target: photoVerifications.userId,
-      set: { pose },
-      setWhere: sql`${photoVerifications.status} <> 'pending'`,
-    })
+    .values({ userId: member.userId, coupleId: member.coupleId, pose: pickPose() })
+    .onConflictDoNothing({ target: photoVerifications.userId })
     .returning();
   if (row) return shown(row);
-  // A pending selfie keeps the pose it was taken in (the conflict's update did not apply).
-  const [pending] = await db.select().from(photoVerifications).where(eq(photoVerifications.userId, member.userId));
-  return shown(pending!);
+  const [asked] = await db.select().from(photoVerifications).where(eq(photoVerifications.userId, member.userId));
+  return shown(asked!);
 }
 
 /** The state as it is, without picking a pose (the settings page's first paint picks through the GET). */
@@ -123,7 +118,8 @@ export async function decideVerification(
     const reason = input.decision === "refuse" ? input.reason! : null;
     const [updated] = await tx
       .update(photoVerifications)
-      .set({ status, selfieKey: null, decidedAt: new Date(), refusalReason: reason })
+      // The next selfie (after a refusal, or once the partner's photo changes) comes in a new pose.
+      .set({ status, selfieKey: null, decidedAt: new Date(), refusalReason: reason, pose: pickPose() })
       .where(eq(photoVerifications.userId, userId))
       .returning({ decidedAt: photoVerifications.decidedAt });
     await recordModeration(tx, {

@@ -40,6 +40,8 @@ describe("a partner's selfie", () => {
     expect(first.status).toBe(200);
     expect(first.json.data).toMatchObject({ status: "not_started", submittedAt: null, decidedAt: null, refusal: null });
     expect((await rowOf(couple.a.userId)).pose).toBe(first.json.data.pose.id);
+    // Asking again draws no other pose: nobody can ask until one matches an old photo.
+    for (let ask = 0; ask < 8; ask++) expect((await verification.state(couple.a.headers)).json.data.pose.id).toBe(first.json.data.pose.id);
 
     const { pose, sent } = await sendPendingSelfie(couple.a.headers);
     expect(sent.status).toBe(201);
