@@ -1,7 +1,7 @@
 import "server-only";
 import { verificationForExport } from "@/lib/verification/queries";
 import { ownStanding } from "@/lib/safety/appeals";
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -177,7 +177,8 @@ export async function exportAccount(db: Db, userId: string) {
             targetId: reports.targetId,
             reason: reports.reason,
             note: reports.note,
-            status: reports.status,
+            // Open or closed, as a reporter knows it: what a moderator did about another couple is not theirs to read.
+            status: sql<"open" | "closed">`case when ${reports.status} = 'open' then 'open' else 'closed' end`,
             createdAt: reports.createdAt,
           })
           .from(reports)

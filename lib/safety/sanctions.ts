@@ -12,6 +12,7 @@ import type { SanctionInput } from "./moderation-schemas";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
+import { reportsAgainst } from "./reports-against";
 import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
 
 /**
@@ -123,7 +124,7 @@ export async function sanctionCouple(
         .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email) })))
         .onConflictDoNothing();
     }
-    if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId);
+    if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId, coupleId);
     await recordModeration(tx, {
       moderatorUserId: moderator?.userId ?? null,
       action: input.kind,
@@ -144,12 +145,16 @@ export async function sanctionCouple(
   });
 }
 
-/** Acting from a report closes every open report of its target (status 'removed': the moderator acted on it). */
-async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string): Promise<void> {
+/**
+ * Acting from a report closes every open report of its target (status 'removed': the moderator
+ * acted on it); only a report against the couple acted on (never one about another couple, such
+ * as the moderator's own).
+ */
+async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string, coupleId: string): Promise<void> {
   const [report] = await tx
     .select({ targetType: reports.targetType, targetId: reports.targetId })
     .from(reports)
-    .where(eq(reports.id, reportId));
+    .where(and(eq(reports.id, reportId), sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`));
   if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
   await tx
     .update(reports)

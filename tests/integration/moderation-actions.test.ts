@@ -280,9 +280,17 @@ describe("a reported couple is acted on, never 'removed'", () => {
     expect(couple!.status).toBe("active");
     expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).toContain(filed.json.data.id);
 
+    // A report closes only with an action on the couple it is about.
+    const bystander = await messagingCouple();
+    const elsewhere = await sanctions.act(bystander.coupleId, { kind: "warn", reason: "spam", reportId: filed.json.data.id }, headers);
+    expect(elsewhere.status).toBe(404);
+    expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).toContain(filed.json.data.id);
+
     const suspended = await sanctions.act(target.coupleId, { kind: "suspend", reason: "spam", reportId: filed.json.data.id }, headers);
     expect(suspended.status).toBe(201);
     expect((await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id)).not.toContain(filed.json.data.id);
+    // The reporter's export says the report is closed, not what was done about the other couple.
+    expect((await exportAccount(db, reporter.a.userId)).reports).toMatchObject([{ targetId: target.coupleId, status: "closed" }]);
     // Dismissing a couple's report still works.
     const third = await messagingCouple();
     const again = await moderation.report({ targetType: "couple", targetId: third.coupleId, reason: "other" }, reporter.b.headers);
