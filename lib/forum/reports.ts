@@ -5,12 +5,12 @@ import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
-import { assertMayActOn, concernsOwnCouple, type Moderator } from "@/lib/safety/moderators";
+import { assertMayActOn, concernsOwnCouple, OWN_COUPLE_MESSAGE, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { REPORT_CONTEXT, reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { SafetyReactions } from "@/lib/safety/reactions";
-import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
+import { openReports, reportedByOwnCouple, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { reportedPlanCouple, reportedPlans, type ReportedPlan } from "@/lib/plans/reports";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
@@ -111,8 +111,9 @@ const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => 
 
 /**
  * The moderation queue: open reports, oldest first, each with its content (one query per kind, not
- * per row). Never the reports against the moderator's own couple (`concernsOwnCouple`): another
- * moderator decides them, and who reported a moderator is not theirs to know.
+ * per row). Never the reports against the moderator's own couple (`concernsOwnCouple`), nor a
+ * target their couple reported: another moderator decides them, and who reported a moderator is
+ * not theirs to know.
  */
 export async function moderationQueue(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
@@ -159,7 +160,14 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
         : null,
     };
   });
-  return queue.filter((report) => !concernsOwnCouple(moderator, report.content?.coupleId ?? null));
+  // A target the moderator's couple reported is decided by another moderator too (resolveReport).
+  const ownReported = new Set(
+    rows.filter((row) => concernsOwnCouple(moderator, row.reporter.coupleId)).map((row) => `${row.targetType}:${row.targetId}`),
+  );
+  return queue.filter(
+    (report) =>
+      !concernsOwnCouple(moderator, report.content?.coupleId ?? null) && !ownReported.has(`${report.targetType}:${report.targetId}`),
+  );
 }
 
 /**
@@ -170,12 +178,13 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
 export async function reportContext(db: Db, moderator: Moderator, reportId: string): Promise<MessageItem[]> {
   return transaction(db, async (tx) => {
     const [report] = await tx
-      .select({ targetId: reports.targetId })
+      .select({ targetType: reports.targetType, targetId: reports.targetId })
       .from(reports)
       .where(and(eq(reports.id, reportId), eq(reports.targetType, "message")));
     const context = report ? (await reportedMessages(tx, [report.targetId], REPORT_CONTEXT)).get(report.targetId) : undefined;
     if (!report || !context) throw new AppError("NOT_FOUND", "This report does not exist or is not about a message.");
     const coupleId = context.at(-1)!.author.coupleId;
+    if (await reportedByOwnCouple(tx, moderator, report)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
     await assertMayActOn(tx, moderator, coupleId);
     await recordModeration(tx, {
       moderatorUserId: moderator.userId,

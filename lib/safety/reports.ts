@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { assertMayActOn, type Moderator } from "./moderators";
+import { assertMayActOn, OWN_COUPLE_MESSAGE, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { restrictIfReportedByMany } from "./spam";
 import { COUPLE_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
@@ -152,11 +152,37 @@ async function reportedCoupleId(
 }
 
 /**
+ * Whether the moderator's own couple filed an open report on the target: then deciding it (which
+ * decides every open report of the target) is another moderator's, as acting on their own couple is.
+ */
+export async function reportedByOwnCouple(
+  db: Db,
+  moderator: Pick<Moderator, "coupleId">,
+  target: Pick<typeof reports.$inferSelect, "targetType" | "targetId">,
+): Promise<boolean> {
+  if (!moderator.coupleId) return false;
+  const [own] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(
+      and(
+        eq(reports.targetType, target.targetType),
+        eq(reports.targetId, target.targetId),
+        eq(reports.status, "open"),
+        eq(reports.reporterCoupleId, moderator.coupleId),
+      ),
+    )
+    .limit(1);
+  return own !== undefined;
+}
+
+/**
  * A moderator's decision on a report, applied to every open report of the same target:
  * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
  * cancels a plan still to come (its reaction, lib/plans/safety.ts). A reported couple is not
  * removed (400 COUPLE_NOT_REMOVED): it is acted on as a couple (sanctions.ts, with a guideline,
- * told, appealable, liftable). Never on the moderator's own couple;
+ * told, appealable, liftable). Never on the moderator's own couple, nor on a target their couple
+ * reported (`reportedByOwnCouple`);
  * written to the moderation log. The features react in the same transaction (`reactions`,
  * lib/registry/safety.ts: a removed message is erased, 'This message was deleted').
  */
@@ -181,6 +207,7 @@ export async function resolveReport(
     if (!report) throw reviewed();
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
+    if (await reportedByOwnCouple(tx, moderator, report)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
     await assertMayActOn(tx, moderator, coupleId);
     const closed = await tx
       .update(reports)

@@ -33,6 +33,27 @@ describe("moderation roles", () => {
     const { headers: other } = await moderatorCouple();
     expect((await moderation.resolve(filed.id, "dismiss", other)).status).toBe(200);
   });
+
+  it("leaves a target the moderator's own couple reported to another moderator: not in their queue, refused however it is asked", async () => {
+    const { couple: own, headers: moderator } = await moderatorCouple();
+    const author = await forumCouple();
+    const bystander = await forumCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const ours = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, own.b.headers)).json.data;
+    const theirs = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, bystander.a.headers)).json.data;
+    const ids = async (headers: typeof moderator) => (await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id);
+    expect(await ids(moderator)).not.toEqual(expect.arrayContaining([ours.id]));
+    expect(await ids(moderator)).not.toEqual(expect.arrayContaining([theirs.id]));
+    // Through another couple's report of the same post too: deciding it decides theirs.
+    for (const id of [ours.id, theirs.id]) {
+      const refused = await moderation.resolve(id, "remove", moderator);
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toBe("You cannot act on your own couple. Another moderator will.");
+    }
+    const { headers: other } = await moderatorCouple();
+    expect(await ids(other)).toEqual(expect.arrayContaining([ours.id, theirs.id]));
+    expect((await moderation.resolve(theirs.id, "remove", other)).status).toBe(200);
+  });
 });
 
 describe("the moderation log", () => {
