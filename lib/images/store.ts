@@ -2,9 +2,6 @@ import "server-only";
 import { imageStorage, newStorageKey, type ImageStorage } from "@/lib/storage";
 import { processImage } from "./process";
 import type { ImageKind } from "./rules";
-import { describeError } from "@/lib/log";
-import type { Db } from "@/db/client";
-import { settleRemovals } from "./undeleted";
 
 export type StoredImage = { key: string; url: string; width: number; height: number; bytes: number };
 export type StoredPrivateImage = Omit<StoredImage, "url">;
@@ -36,18 +33,4 @@ export async function storePrivateImage(input: Uint8Array, kind: ImageKind, stor
   return stored;
 }
 
-/**
- * Removes stored files whose rows are gone (or never came: a write that failed). A file storage
- * could not remove is recorded for the due work to try again, one recorded ahead and removed now is
- * forgotten (lib/images/undeleted.ts); never an error for the caller, whose own change or error stands.
- */
-export async function deleteImages(db: Db, keys: readonly string[], storage?: ImageStorage): Promise<void> {
-  if (keys.length === 0) return;
-  const target = storage ?? (await imageStorage());
-  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
-  const failed = keys.filter((_, index) => results[index]!.status === "rejected");
-  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
-  await settleRemovals(db, { removed: keys.filter((key) => !failed.includes(key)), failed }).catch((error: unknown) =>
-    console.error("[images] could not record files to delete", describeError(error)),
-  );
-}
+export { deleteImages } from "./undeleted";

@@ -30,12 +30,28 @@ export async function retryLater(db: Db, keys: readonly string[], now = new Date
 }
 
 /** After removals: those storage confirmed are forgotten (if recorded ahead), those that failed recorded. */
-export async function settleRemovals(
-  db: Db,
-  { removed, failed }: { removed: readonly string[]; failed: readonly string[] },
-): Promise<void> {
+async function settleRemovals(db: Db, { removed, failed }: { removed: readonly string[]; failed: readonly string[] }): Promise<void> {
   if (removed.length > 0) await db.delete(undeletedImages).where(inArray(undeletedImages.key, [...removed]));
   await retryLater(db, failed);
+}
+
+/**
+ * Removes stored files whose rows are gone (or never came: a write that failed). A file storage
+ * could not remove is recorded for the due work to try again, one recorded ahead and removed now is
+ * forgotten; never an error for the caller, whose own change or error stands. Answers how many
+ * storage confirmed.
+ */
+export async function deleteImages(db: Db, keys: readonly string[], storage?: ImageStorage): Promise<number> {
+  if (keys.length === 0) return 0;
+  const target = storage ?? (await imageStorage());
+  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
+  const removed = keys.filter((_, index) => results[index]!.status === "fulfilled");
+  const failed = keys.filter((_, index) => results[index]!.status === "rejected");
+  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
+  await settleRemovals(db, { removed, failed }).catch((error: unknown) =>
+    console.error("[images] could not record files to delete", describeError(error)),
+  );
+  return removed.length;
 }
 
 /**
@@ -63,13 +79,10 @@ export async function retryUndeletedImages(db: Db, now: Date, storage?: ImageSto
       .where(inArray(undeletedImages.key, due))
       .returning({ key: undeletedImages.key });
   });
-  if (claimed.length === 0) return 0;
-  const target = storage ?? (await imageStorage());
-  const keys = claimed.map((row) => row.key);
-  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
-  const removed = keys.filter((_, index) => results[index]!.status === "fulfilled");
-  for (const result of results)
-    if (result.status === "rejected") console.error("[images] could not delete, again", describeError(result.reason));
-  await settleRemovals(db, { removed, failed: [] });
-  return removed.length;
+  // A removal that fails again keeps its row, with the next try the claim set.
+  return deleteImages(
+    db,
+    claimed.map((row) => row.key),
+    storage,
+  );
 }
