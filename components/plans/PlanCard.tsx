@@ -8,7 +8,7 @@ import { googleCalendarUrl, outlookCalendarUrl } from "@/lib/plans/calendar";
 import { dateAtPlace, placeLine, timeForViewer } from "@/lib/plans/format";
 import { ANSWER_LABELS, answersLine, type PlanAnswer } from "@/lib/plans/rules";
 import type { PlanView } from "@/lib/plans/view";
-import { endOf } from "@/lib/plans/calendar";
+import { endOf, shareEndsAt } from "@/lib/plans/calendar";
 import { CancelPlanForm } from "./CancelPlanForm";
 import { HowWasIt } from "./HowWasIt";
 import { PlanForm } from "./LazyPlanForm";
@@ -45,12 +45,17 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [shared, setShared] = useState<string | null>(null);
+  // Stopped here: the card says so at once, before the plans load again with `sharing` false.
+  const [stopped, setStopped] = useState(false);
+  const linkWorks = shared !== null || (plan.sharing && !stopped);
   const mine = plan.answers.find((a) => a.userId === viewer.userId)?.answer ?? null;
   // When the card was shown: a plan that starts while it is open is refused by the server anyway.
   const [shownAt] = useState(() => Date.now());
   const started = new Date(plan.startsAt).getTime() <= shownAt;
   const open = !plan.cancelledAt && !started;
   const over = !plan.cancelledAt && endOf(plan).getTime() <= shownAt;
+  // A link can be made, and is stopped from here, until it would stop working by itself.
+  const shareable = !plan.cancelledAt && shareEndsAt(plan).getTime() > shownAt;
 
   async function run(action: () => Promise<unknown>) {
     setBusy(true);
@@ -97,7 +102,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
               className={`button ${mine === answer ? "button-primary" : "button-secondary"}`}
               aria-pressed={mine === answer}
               disabled={busy}
-              onClick={() => void run(() => answerPlan(plan.id, answer))}
+              onClick={() => void run(() => answerPlan(plan.id, answer, plan.sequence))}
             >
               {label}
             </button>
@@ -105,7 +110,12 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
         </div>
       )}
       <div className={styles.cardLinks}>
-        {!plan.cancelledAt && (
+        {plan.cancelledAt ? (
+          // The file says it is cancelled (a higher SEQUENCE): a calendar that imported it removes it.
+          <a href={calendarFileUrl(plan.id)} download="plan.ics" className="inline-target">
+            Remove from your calendar (.ics)
+          </a>
+        ) : (
           <details>
             <summary>Add to calendar</summary>
             <ul>
@@ -127,16 +137,22 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
             </ul>
           </details>
         )}
-        {open && (
+        {shareable && (
           <details>
             <summary>Share with a friend</summary>
             <p className="field-hint">
               A read-only link: what, when, where and the other couple&apos;s first names and photo. It stops working a day after.
             </p>
-            {shared ? (
+            {linkWorks ? (
               <>
-                <label htmlFor={`${titleId}-share`}>Link to send</label>
-                <input id={`${titleId}-share`} readOnly value={shared} onFocus={(event) => event.target.select()} />
+                {shared ? (
+                  <>
+                    <label htmlFor={`${titleId}-share`}>Link to send</label>
+                    <input id={`${titleId}-share`} readOnly value={shared} onFocus={(event) => event.target.select()} />
+                  </>
+                ) : (
+                  <p>Your couple&apos;s link is working.</p>
+                )}
                 <button
                   type="button"
                   className="button button-secondary"
@@ -145,6 +161,7 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
                     void run(async () => {
                       await stopSharing(plan.id);
                       setShared(null);
+                      setStopped(true);
                     })
                   }
                 >
@@ -156,7 +173,12 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
                 type="button"
                 className="button button-secondary"
                 disabled={busy}
-                onClick={() => void run(async () => setShared(await sharePlan(plan.id)))}
+                onClick={() =>
+                  void run(async () => {
+                    setShared(await sharePlan(plan.id));
+                    setStopped(false);
+                  })
+                }
               >
                 Make a link
               </button>

@@ -71,6 +71,8 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
   const typedPlace = (useWatch({ control, name: "placeName" }) as string | null | undefined) ?? "";
   const zones = useMemo(() => (typedPlace ? zoneChoices(browserZone()) : []), [typedPlace]);
   const [failure, setFailure] = useState<string | null>(null);
+  // The plan as the form was opened on it: a change made meanwhile by another is not overwritten.
+  const [openedOn] = useState(plan?.sequence ?? 0);
   const placeInput = useRef<HTMLInputElement>(null);
   const [placeName, setPlaceName] = useState(
     plan ? [plan.place.name, plan.place.country].filter(Boolean).join(", ") : (start?.placeName ?? ""),
@@ -79,7 +81,7 @@ export function PlanForm({ conversationId, plan, start, onDone, onEnded }: Props
   const submit = handleSubmit(async (input: PlanInput) => {
     setFailure(null);
     try {
-      if (plan) await changePlan(plan.id, input);
+      if (plan) await changePlan(plan.id, input, openedOn);
       else await proposePlan(conversationId, input);
       onDone();
     } catch (error) {

@@ -36,6 +36,8 @@ export const plans = pgTable(
     placeCountry: text("place_country"),
     venue: text("venue"),
     note: text("note"),
+    /** Who wrote the note as it stands (any of the four may rewrite it): their words go with their account. */
+    noteByUserId: uuid("note_by_user_id").references(() => users.id, { onDelete: "set null" }),
     /** Rises with each change of what, when or where (the calendar file's SEQUENCE). */
     sequence: integer("sequence").notNull().default(0),
     cancelledAt: at("cancelled_at"),
@@ -58,10 +60,14 @@ export const plans = pgTable(
   (t) => [
     // A conversation's plans by time (its card list, the limit of upcoming plans).
     index("plans_conversation_starts_idx").on(t.conversationId, t.startsAt),
-    // An account's deletion finds the words its person wrote: the plans they proposed, and cancelled with a reason.
+    // An account's deletion sets its person's references to null (the foreign keys' actions) and
+    // finds the words they wrote: the notes, and the reasons they cancelled with.
     index("plans_proposer_user_idx")
       .on(t.proposerUserId)
       .where(sql`${t.proposerUserId} is not null`),
+    index("plans_note_by_user_idx")
+      .on(t.noteByUserId)
+      .where(sql`${t.noteByUserId} is not null`),
     index("plans_cancelled_by_user_idx")
       .on(t.cancelledByUserId)
       .where(sql`${t.cancelledByUserId} is not null`),

@@ -24,6 +24,8 @@ import { partnerOf } from "@/lib/membership/partner";
 import { requestsSentBy } from "@/lib/connections/queries";
 import { ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
+import { isOnWaitlist, listDrafts } from "@/lib/events/service";
+import { plansForExport } from "@/lib/plans/export";
 import { selfColumns } from "@/lib/users/projections";
 import { userNotFound } from "@/lib/errors";
 
@@ -77,6 +79,9 @@ export async function exportAccount(db: Db, userId: string) {
         sentRequests,
         moderationActions,
         photoVerification,
+        planRows,
+        drafts,
+        onWaitlist,
       ] = await Promise.all([
         tx
           .select()
@@ -188,6 +193,9 @@ export async function exportAccount(db: Db, userId: string) {
         requestsSentBy(tx, userId, couple?.id ?? null),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
         verificationForExport(tx, userId),
+        plansForExport(tx, userId),
+        couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
+        couple ? isOnWaitlist(tx, couple.id) : Promise.resolve(false),
       ]);
 
       const imageUrls = [
@@ -247,6 +255,9 @@ export async function exportAccount(db: Db, userId: string) {
         reports: filedReports,
         messages: ownMessageRows,
         connectionRequestsSent: sentRequests,
+        plans: planRows,
+        eventDrafts: drafts,
+        eventsWaitlist: onWaitlist,
         // What moderators did about the couple, by 'a moderator' (never which one), with its appeal.
         moderationActions: moderationActions.map(({ id: _id, ...action }) => ({ by: "a moderator", ...action })),
         // The decision about the person's selfie and its date; the selfie itself is never kept after it.

@@ -60,7 +60,7 @@ const shapeDraft = (row: { startsAt: Date; createdAt: Date } & Omit<EventDraft, 
 });
 
 /** The couple's own drafts, newest first: nobody else ever sees them. */
-export async function listDrafts(db: Db, { coupleId }: ActingCouple): Promise<EventDraft[]> {
+export async function listDrafts(db: Db, { coupleId }: Pick<ActingCouple, "coupleId">): Promise<EventDraft[]> {
   const rows = await db
     .select(draftColumns)
     .from(eventDrafts)

@@ -29,6 +29,12 @@ const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 export const endOf = (plan: Pick<CalendarPlan, "startsAt" | "endsAt">) =>
   plan.endsAt ? new Date(plan.endsAt) : new Date(new Date(plan.startsAt).getTime() + DEFAULT_LENGTH_HOURS * HOUR);
 
+/** A shared link ('Share with a friend') works until this long after the meetup's end. */
+export const SHARE_AFTER_HOURS = 24;
+
+/** When a plan's shared links stop working (and a new one can no longer be made). */
+export const shareEndsAt = (plan: Pick<CalendarPlan, "startsAt" | "endsAt">) => new Date(endOf(plan).getTime() + SHARE_AFTER_HOURS * HOUR);
+
 /** '20261214T193000' (a local DATE-TIME, the TZID beside it says where). */
 const localStamp = (w: WallClock) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}T${pad(w.hour)}${pad(w.minute)}00`;
 /** '20261214T193000Z'. */

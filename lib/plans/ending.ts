@@ -93,11 +93,12 @@ export async function cancelRemovedPlan(tx: Db, planId: string, now = new Date()
 }
 
 /**
- * Deleting an account erases the person's words in plans, in its transaction: the note of each
- * plan they proposed and the reason they gave for cancelling one. What the four agreed (the
- * title, the time, the place) stays theirs; the answers go with the person's rows.
+ * Deleting an account erases the person's words in plans, in its transaction: each note they
+ * wrote as it stands (whoever proposed the plan; a note another rewrote is theirs) and the reason
+ * they gave for cancelling one. What the four agreed (the title, the time, the place) stays
+ * theirs; the answers go with the person's rows.
  */
 export async function erasePlanWordsOf(tx: Db, userId: string): Promise<void> {
-  await tx.update(plans).set({ note: null }).where(eq(plans.proposerUserId, userId));
+  await tx.update(plans).set({ note: null }).where(eq(plans.noteByUserId, userId));
   await tx.update(plans).set({ cancelReason: null, cancelledByUserId: null }).where(eq(plans.cancelledByUserId, userId));
 }

@@ -2,11 +2,12 @@ import "server-only";
 import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
-import { conversations, couples, planAnswers, planFeedback, plans, users } from "@/db/schema";
+import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
 import { isConfirmed, PLAN_TEXTS, type FeedbackAnswer, type PlanAnswer } from "./rules";
+import { shareEndsAt } from "./calendar";
 import type { PlanView } from "./view";
 import { isoAtPlace } from "./time";
 
@@ -97,13 +98,25 @@ async function peopleOf(db: Db, conversationIds: string[]): Promise<Map<string, 
 }
 
 /**
- * The rows as the API answers them, for a viewer (their own 'How was it?' answer): four reads
- * whatever their number (people, answers, feedback), never one per plan.
+ * The rows as the API answers them, for a viewer (their own 'How was it?' answer, whether their
+ * couple's shared link works): five reads whatever their number (people, answers, feedback,
+ * links), never one per plan.
  */
-export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: string | null = null): Promise<PlanItem[]> {
+export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: string | null = null, now = new Date()): Promise<PlanItem[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const people = await peopleOf(db, [...new Set(rows.map((row) => row.conversationId))]);
+  const viewerCouple = [...people.values()].flat().find((person) => person.userId === viewerId)?.coupleId;
+  const shared = new Set(
+    viewerCouple
+      ? (
+          await db
+            .select({ planId: planShares.planId })
+            .from(planShares)
+            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple)))
+        ).map((share) => share.planId)
+      : [],
+  );
   const answered = await db
     .select({ planId: planAnswers.planId, userId: planAnswers.userId, answer: planAnswers.answer })
     .from(planAnswers)
@@ -136,6 +149,11 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
       cancelReason: row.cancelReason,
       sequence: row.sequence,
       yourFeedback: (said.find((f) => f.userId === viewerId)?.answer as FeedbackAnswer | undefined) ?? null,
+      // Cancelling revokes the links; an expired one is kept until then but opens nothing.
+      sharing:
+        shared.has(row.id) &&
+        row.cancelledAt === null &&
+        shareEndsAt({ startsAt: row.startsAt.toISOString(), endsAt: row.endsAt?.toISOString() ?? null }) > now,
       // 'You met on ...' (lib/plans/feedback.ts): the date at the place, once both couples said 'Great'.
       metOn: row.metConfirmedAt ? row.startsLocal.slice(0, 10) : null,
     };

@@ -70,11 +70,13 @@ export const PLAN_TEXTS = {
   reasonTooLong: `The reason must be no more than ${CANCEL_REASON_MAX} characters`,
   reasonNotAllowed: "The reason contains characters that are not allowed",
   answerInvalid: "Please answer going, maybe or cant",
+  sequenceInvalid: "sequence must be the plan's sequence as you saw it",
   tooMany: `A conversation can have at most ${UPCOMING_PER_CONVERSATION} upcoming plans`,
   cancelled: "This plan was cancelled.",
   started: "This plan has already started.",
   notProposer: "Only the couple who proposed this plan can cancel it.",
   nothingChanged: "Nothing to change",
+  changedSince: "This plan changed since you opened it. Please look at it again.",
   notYetMet: "You can say how it was once you have met.",
   feedbackInvalid: "Please answer great, fine, not_for_us or went_wrong",
 } as const;

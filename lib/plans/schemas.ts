@@ -48,9 +48,20 @@ export const proposePlanSchema = z
   .superRefine(checkWhere(true));
 export type PlanInput = z.output<typeof proposePlanSchema>;
 
+/**
+ * The `sequence` of the plan as the writer last saw it (optional): a plan changed since refuses the
+ * write with 409 PLAN_CHANGED, so nobody overwrites or answers a version they have not seen.
+ */
+const seenSequence = z
+  .number({ error: PLAN_TEXTS.sequenceInvalid })
+  .int(PLAN_TEXTS.sequenceInvalid)
+  .min(0, PLAN_TEXTS.sequenceInvalid)
+  .optional();
+
 /** `PATCH /api/plans/{id}`: the same fields, each optional; what is sent is changed. */
 export const changePlanSchema = z
   .object({
+    sequence: seenSequence,
     title: fields.title.optional(),
     startsAt: fields.startsAt.optional(),
     endsAt: fields.endsAt.optional(),
@@ -69,7 +80,8 @@ export const cancelPlanSchema = z.object({
 });
 
 /** `PUT /api/plans/{id}/answer`. */
-export const answerSchema = z.object({ answer: z.enum(ANSWERS, { error: PLAN_TEXTS.answerInvalid }) });
+export const answerSchema = z.object({ answer: z.enum(ANSWERS, { error: PLAN_TEXTS.answerInvalid }), sequence: seenSequence });
+export type AnswerInput = z.output<typeof answerSchema>;
 
 /** `PUT /api/plans/{id}/feedback`. */
 export const feedbackSchema = z.object({ answer: z.enum(FEEDBACK_ANSWERS, { error: PLAN_TEXTS.feedbackInvalid }) });
@@ -80,11 +92,21 @@ export const plansQuerySchema = z.object({ upcoming: z.literal("1", { error: "up
 export const planParamsSchema = z.object({ id: uuidField(PLAN_TEXTS.idInvalid) });
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The calendar day after '2026-12-31' ('2027-01-01'): date arithmetic in UTC, where every day has
+ * 24 hours. A date that is no day ('2026-02-30') stays as it is, for the server to refuse.
+ */
+function nextDay(date: string): string {
+  const midnight = Date.parse(`${date}T00:00Z`);
+  return Number.isNaN(midnight) ? date : new Date(midnight + 86_400_000).toISOString().slice(0, 10);
+}
 const TIME = /^\d{2}:\d{2}$/;
 
 /**
- * The plan form ('Plan a meetup'): a date, a start and an optional end time (the same day), sent as
- * the API's wall-clock fields; the server checks the rest (future, 180 days, the place's zone).
+ * The plan form ('Plan a meetup'): a date, a start and an optional end time, sent as the API's
+ * wall-clock fields; an end before the start is the next day's (drinks from 22:00 to 01:00).
+ * The server checks the rest (future, 180 days, PLAN_LENGTH_MAX_HOURS, the place's zone).
  */
 export const planFormSchema = z
   .object({
@@ -104,6 +126,6 @@ export const planFormSchema = z
     ...rest,
     ...(placeId ? { placeId } : { placeName, timeZone }),
     startsAt: `${date}T${time}`,
-    endsAt: endTime ? `${date}T${endTime}` : null,
+    endsAt: endTime ? `${endTime < time ? nextDay(date) : date}T${endTime}` : null,
   }));
 export type PlanFormValues = z.input<typeof planFormSchema>;

@@ -20,8 +20,8 @@ import { whenAtPlace } from "./format";
 import { PLAN } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
-import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION, type PlanAnswer } from "./rules";
-import type { PlanChange, PlanInput } from "./schemas";
+import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
+import type { AnswerInput, PlanChange, PlanInput } from "./schemas";
 
 /**
  * Plans between the four people of a conversation (README "Plans"): any of them proposes, changes
@@ -44,9 +44,16 @@ async function openConversation(tx: Db, member: ActingCouple, conversationId: st
   return conversation;
 }
 
-/** The member's plan while it may still change: its conversation open, not cancelled, not started. */
-const openPlan = async (tx: Db, member: ActingCouple, planId: string, now: Date): Promise<PlanRow> =>
-  stillOpen(await memberPlan(tx, member, planId, true), now);
+/**
+ * The member's plan while it may still change: its conversation open, not cancelled, not started,
+ * and, when the writer says which `sequence` they saw, not changed since (409 PLAN_CHANGED): a form
+ * opened before another's change, or a 'Going' tapped on a card not yet updated, overwrites nothing.
+ */
+async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date, seen?: number): Promise<PlanRow> {
+  const row = stillOpen(await memberPlan(tx, member, planId, true), now);
+  if (seen !== undefined && seen !== row.sequence) throw new AppError("PLAN_CHANGED", PLAN_TEXTS.changedSince);
+  return row;
+}
 
 /** A plan read under its lock, refused unless it may still change. */
 function stillOpen(row: PlanRow & { ended: boolean }, now: Date): PlanRow {
@@ -134,6 +141,7 @@ export async function proposePlan(
         ...placeColumns(place),
         venue: input.venue,
         note: input.note,
+        noteByUserId: input.note === null ? null : member.userId,
       })
       .returning({ id: plans.id });
     const item = (await planItems(tx, [await memberPlan(tx, member, row!.id)]))[0]!;
@@ -171,22 +179,24 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
 }
 
 /**
- * `PATCH /api/plans/{id}`: any of the four changes what, when or where (a cancelled or started
- * plan refuses with 409). A real change asks everyone again: the answers go back to 'not yet',
- * the sequence rises, the reminders for a moved time are due again, and the other three are told
- * what changed. Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
+ * `PATCH /api/plans/{id}`: any of the four changes what, when or where, or the note (a cancelled,
+ * started or since-changed plan refuses with 409). Changing what, when or where asks everyone
+ * again: the answers go back to 'not yet'; a note alone keeps them. Either way the sequence rises,
+ * the reminders for a moved time are due again, and the other three are told what changed.
+ * Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
  */
 export async function changePlan(db: Db, member: ActingCouple, planId: string, change: PlanChange, now = new Date()): Promise<PlanItem> {
   // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED).
   await assertNotRestricted(db, member.coupleId);
   const before = await memberPlan(db, member, planId);
-  if (Object.values(change).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
+  const { sequence: seen, ...fields } = change;
+  if (Object.values(fields).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
   const moves =
     (change.placeId !== undefined && change.placeId !== before.placeId) ||
     (change.placeName && (change.placeName !== before.placeName || change.timeZone !== before.timeZone || before.placeId !== null));
   const place = moves ? await inputPlace(change) : null;
   await transaction(db, async (tx) => {
-    const row = await openPlan(tx, member, planId, now);
+    const row = await openPlan(tx, member, planId, now, seen);
     const timeZone = place?.timeZone ?? row.timeZone;
     const startsLocal = change.startsAt ?? row.startsLocal;
     const endsLocal = change.endsAt !== undefined ? change.endsAt : row.endsLocal;
@@ -200,6 +210,7 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
     };
     const changed = (Object.keys(after) as (keyof PlanRow)[]).filter((key) => after[key] !== row[key]);
     if (changed.length === 0) return;
+    const asksAgain = changed.some((key) => key !== "note");
     const window = windowOrThrow(startsLocal, endsLocal, timeZone, now);
     const moved = window.startsAt.getTime() !== row.startsAt.getTime();
     await spendPlanWrite(tx, member.userId);
@@ -207,19 +218,20 @@ export async function changePlan(db: Db, member: ActingCouple, planId: string, c
       .update(plans)
       .set({
         ...after,
+        ...(changed.includes("note") && { noteByUserId: after.note === null ? null : member.userId }),
         ...window,
         sequence: sql`${plans.sequence} + 1`,
         updatedAt: sql`now()`,
         ...(moved && { eveningRemindedAt: null, soonRemindedAt: null }),
       })
       .where(eq(plans.id, planId));
-    await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
+    if (asksAgain) await tx.delete(planAnswers).where(eq(planAnswers.planId, planId));
     const item = (await planItems(tx, [await memberPlan(tx, member, planId)]))[0]!;
     const what = changedWords(row, after);
     await tellTheOthers(tx, member, item, {
       type: planChanged.type,
       title: planChanged.text.title(item.title),
-      message: planChanged.text.message(member.firstName, what),
+      message: planChanged.text.message(member.firstName, what, asksAgain),
     });
   });
   return planItem(db, member, planId);
@@ -254,9 +266,15 @@ export async function cancelPlan(db: Db, member: ActingCouple, planId: string, r
 }
 
 /** `PUT /api/plans/{id}/answer`: going, maybe or can't, changed at will until it starts; all four see it live. */
-export async function answerPlan(db: Db, member: ActingCouple, planId: string, answer: PlanAnswer, now = new Date()): Promise<PlanItem> {
+export async function answerPlan(
+  db: Db,
+  member: ActingCouple,
+  planId: string,
+  { answer, sequence }: AnswerInput,
+  now = new Date(),
+): Promise<PlanItem> {
   await transaction(db, async (tx) => {
-    await openPlan(tx, member, planId, now);
+    await openPlan(tx, member, planId, now, sequence);
     await tx
       .insert(planAnswers)
       .values({ planId, userId: member.userId, answer })

@@ -5,7 +5,7 @@ import { conversations, couples, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { hashToken, newSecretToken, safeEqual } from "@/lib/auth/secrets";
 import { AppError } from "@/lib/errors";
-import { endOf } from "./calendar";
+import { shareEndsAt } from "./calendar";
 import { conversationEnded, memberPlan } from "./queries";
 import { PLAN_TEXTS } from "./rules";
 import { isoAtPlace } from "./time";
@@ -18,9 +18,10 @@ import { isoAtPlace } from "./time";
  * the meetup.
  */
 
-const HOUR = 3_600_000;
-/** The link works until this long after the meetup's end. */
-export const SHARE_AFTER_HOURS = 24;
+const asInstants = (plan: { startsAt: Date; endsAt: Date | null }) => ({
+  startsAt: plan.startsAt.toISOString(),
+  endsAt: plan.endsAt?.toISOString() ?? null,
+});
 const TOKEN = /^[\w-]{43}$/;
 
 export const sharePath = (token: string) => `/plan/${token}`;
@@ -30,11 +31,7 @@ export async function sharePlan(db: Db, member: ActingCouple, planId: string, no
   const plan = await memberPlan(db, member, planId);
   if (plan.ended) throw new AppError("CONVERSATION_ENDED", "This conversation has ended.");
   if (plan.cancelledAt) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.cancelled);
-  if (
-    endOf({ startsAt: plan.startsAt.toISOString(), endsAt: plan.endsAt?.toISOString() ?? null }).getTime() + SHARE_AFTER_HOURS * HOUR <=
-    now.getTime()
-  )
-    throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
+  if (shareEndsAt(asInstants(plan)) <= now) throw new AppError("PLAN_CLOSED", PLAN_TEXTS.started);
   const token = newSecretToken();
   const tokenHash = hashToken(token);
   await db
@@ -96,11 +93,7 @@ export async function sharedPlan(db: Db, token: string, now = new Date()): Promi
     .where(eq(planShares.tokenHash, digest));
   if (!row?.hash || !safeEqual(row.hash, digest)) return null;
   if (row.cancelledAt || row.ended) return null;
-  if (
-    endOf({ startsAt: row.startsAt.toISOString(), endsAt: row.endsAt?.toISOString() ?? null }).getTime() + SHARE_AFTER_HOURS * HOUR <=
-    now.getTime()
-  )
-    return null;
+  if (shareEndsAt(asInstants(row)) <= now) return null;
   return {
     title: row.title,
     startsAt: isoAtPlace(row.startsAt, row.timeZone),

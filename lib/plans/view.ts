@@ -21,6 +21,8 @@ export type PlanView = {
   cancelledAt: string | null;
   cancelReason: string | null;
   sequence: number;
+  /** A shared link of the viewer's couple works ('Share with a friend'; its address is shown only when made). */
+  sharing: boolean;
   /** The viewer's own 'How was it?' answer (never anyone else's). */
   yourFeedback: FeedbackAnswer | null;
   /** The plan's date at the place ('2026-12-14') once both couples said 'Great': 'You met on 14 Dec'. */

@@ -1,12 +1,27 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { newCouple, startConversation } from "./support";
 
 /** The day `days` ahead, as the date input takes it. */
 const dayAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+/** Proposes a plan in the open conversation, at 22:30 `days` ahead, ending after midnight. */
+async function propose(page: Page, title: string, days: number) {
+  await page.getByRole("button", { name: "Plan a meetup" }).click();
+  const form = page.getByRole("dialog", { name: "Plan a meetup" });
+  await form.getByLabel("What").fill(title);
+  await form.getByLabel("Date").fill(dayAhead(days));
+  await form.getByLabel("Starts").fill("22:30");
+  // An end before the start is the next day's: the plan is taken, not refused.
+  await form.getByLabel("Ends (optional)").fill("00:30");
+  await form.getByRole("combobox", { name: "Where" }).fill("Lisbon");
+  await form.getByRole("option").filter({ hasText: "Lisbon" }).first().click();
+  await form.getByRole("button", { name: "Propose" }).click();
+  await expect(form).toBeHidden();
+}
+
 /**
- * 'Cancel this plan?': the proposing couple cancels with a reason, and the card says so with it.
- * Two couples of their own.
+ * 'Cancel this plan?': the proposing couple cancels with a reason, and the card says so with it,
+ * with the calendar file that takes it out of a calendar. Two couples of their own.
  */
 test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browser, request }) => {
   test.setTimeout(120_000);
@@ -16,15 +31,7 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
 
   await ana.page.goto(await startConversation(ana, bea, "Coffee some time?"));
 
-  await ana.page.getByRole("button", { name: "Plan a meetup" }).click();
-  const form = ana.page.getByRole("dialog", { name: "Plan a meetup" });
-  await form.getByLabel("What").fill("Coffee by the river");
-  await form.getByLabel("Date").fill(dayAhead(10));
-  await form.getByLabel("Starts").fill("10:30");
-  await form.getByRole("combobox", { name: "Where" }).fill("Lisbon");
-  await form.getByRole("option").filter({ hasText: "Lisbon" }).first().click();
-  await form.getByRole("button", { name: "Propose" }).click();
-  await expect(form).toBeHidden();
+  await propose(ana.page, "Coffee by the river", 10);
 
   const card = ana.page.getByRole("article", { name: "Coffee by the river" });
   await card.getByRole("button", { name: "Cancel plan" }).click();
@@ -36,4 +43,45 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
   await expect(card.getByText("Why: Rain all day.")).toBeVisible();
   // The button that opened the dialog is gone: the keyboard is on the card, not at the page's top.
   await expect(card).toBeFocused();
+  const removal = card.getByRole("link", { name: "Remove from your calendar (.ics)" });
+  const file = await ana.page.request.get((await removal.getAttribute("href"))!);
+  expect(await file.text()).toContain("STATUS:CANCELLED");
+});
+
+/**
+ * Two people at one plan: a form opened before the other couple's change, sent after it, is
+ * refused with the reason, and the card shows the change it would have overwritten.
+ */
+test("a change sent on a plan that changed since the form opened is refused, and the card shows the newer plan", async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  const phone = { width: 390, height: 844 };
+  const ana = await newCouple(browser, request, "Anastale", phone);
+  const bea = await newCouple(browser, request, "Beastale", phone);
+  const conversation = await startConversation(ana, bea, "Dinner some time?");
+  await ana.page.goto(conversation);
+  await propose(ana.page, "Dinner at the harbour", 12);
+  await bea.page.goto(conversation);
+
+  const cardOf = (page: Page) => page.getByRole("article", { name: "Dinner at the harbour" });
+  await cardOf(ana.page).getByRole("button", { name: "Change" }).click();
+  const stale = ana.page.getByRole("dialog", { name: "Change the plan" });
+  await expect(stale.getByLabel("Starts")).toHaveValue("22:30");
+
+  await cardOf(bea.page).getByRole("button", { name: "Change" }).click();
+  const moving = bea.page.getByRole("dialog", { name: "Change the plan" });
+  await moving.getByLabel("Starts").fill("20:00");
+  await moving.getByLabel("Ends (optional)").fill("");
+  await moving.getByRole("button", { name: "Change and ask again" }).click();
+  await expect(moving).toBeHidden();
+  await expect(cardOf(ana.page)).toContainText("20:00", { timeout: 20_000 });
+
+  await stale.getByLabel("Note (optional)").fill("We booked the corner table");
+  await stale.getByRole("button", { name: "Change and ask again" }).click();
+  await expect(stale.getByRole("alert")).toHaveText("This plan changed since you opened it. Please look at it again.");
+  await stale.getByRole("button", { name: "Back" }).click();
+  await expect(cardOf(ana.page)).toContainText("20:00");
+  await expect(cardOf(bea.page)).not.toContainText("We booked the corner table");
 });

@@ -183,6 +183,14 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   await noHorizontalScroll(laptopFriend);
   await axe(laptopFriend);
   await laptopFriend.screenshot({ path: testInfo.outputPath("shared-plan-laptop-dark.png") });
+  // After a reload the card still says the couple's link works (its address is shown only when
+  // made), to either partner, and not to the other couple, whose own link it is not.
+  await marc.page.reload();
+  await card(marc).getByText("Share with a friend").click();
+  await expect(card(marc).getByText("Your couple's link is working.")).toBeVisible();
+  await elena.page.reload();
+  await card(elena).getByText("Share with a friend").click();
+  await expect(card(elena).getByRole("button", { name: "Make a link" })).toBeVisible();
   // Revoked: the same link no longer shows the plan.
   await card(nuria).getByRole("button", { name: "Stop sharing" }).click();
   await expect(card(nuria).getByRole("button", { name: "Make a link" })).toBeVisible();

@@ -71,8 +71,8 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(await storage.read(key), "the couple's photo is still stored").not.toBeNull();
   });
 
-  it("their words in plans go (a proposal's note, a reason for cancelling); the plans and their partner's words stay", async () => {
-    const { one, conversationId } = await connected();
+  it("their words in plans go (a note they wrote, a reason for cancelling); the plans and others' words stay", async () => {
+    const { one, two, conversationId } = await connected();
     const propose = (note: string, h: Headers) =>
       plan.propose(conversationId, { title: "Dinner", startsAt: daysAhead(10), placeId: PLACES.lisbon, note }, h);
     const theirs = (await propose("We know a quiet table", one.a.headers)).json.data;
@@ -80,6 +80,13 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const partnerCancelled = (await propose("Third time lucky", one.b.headers)).json.data;
     expect((await plan.cancel(partners.id, { reason: "Ana is ill" }, one.a.headers)).status).toBe(200);
     expect((await plan.cancel(partnerCancelled.id, { reason: "Rui is away" }, one.b.headers)).status).toBe(200);
+    // A note is whoever wrote it as it stands: one.a's rewrite of the other couple's, the other couple's of one.a's.
+    const rewritten = (
+      await plan.propose(conversationId, { title: "Lunch", startsAt: daysAhead(11), placeId: PLACES.lisbon, note: "Ours" }, two.a.headers)
+    ).json.data;
+    const theirsRewritten = (await propose("Ana's first note", one.a.headers)).json.data;
+    expect((await plan.change(rewritten.id, { note: "Call me on 555-0101" }, one.a.headers)).status).toBe(200);
+    expect((await plan.change(theirsRewritten.id, { note: "Theo: call me on 555-0199" }, two.a.headers)).status).toBe(200);
 
     expect((await remove(one.a.headers)).status).toBe(200);
     const db = await getDb();
@@ -91,6 +98,8 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(byId.get(theirs.id)).toMatchObject({ title: "Dinner", note: null });
     expect(byId.get(partners.id)).toMatchObject({ note: "Our treat", cancelReason: null });
     expect(byId.get(partnerCancelled.id)).toMatchObject({ note: "Third time lucky", cancelReason: "Rui is away" });
+    expect(byId.get(rewritten.id)).toMatchObject({ title: "Lunch", note: null });
+    expect(byId.get(theirsRewritten.id)).toMatchObject({ note: "Theo: call me on 555-0199" });
   });
 
   it("their appeal goes with them (their words); the couple may appeal the action again", async () => {

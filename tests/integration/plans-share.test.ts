@@ -130,6 +130,32 @@ describe("'Share with a friend'", () => {
     expect(await sharedPlan(db, token)).toBeNull();
   });
 
+  it("tells the sharer's couple, and only them, that its link works, from the making to 'Stop sharing' or a day after the meetup", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Drinks", startsAt: "2026-12-18T21:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    const sharing = async (h: typeof one.a.headers) => (await plan.read(made.id, h)).json.data.sharing as boolean;
+    expect(await sharing(one.a.headers)).toBe(false);
+    expect((await plan.share(made.id, one.b.headers)).status).toBe(201);
+    expect([await sharing(one.a.headers), await sharing(one.b.headers), await sharing(two.a.headers)]).toEqual([true, true, false]);
+    // Once the meetup has begun the link still works, so the card still offers to stop it.
+    await db
+      .update(plans)
+      .set({ startsAt: new Date(Date.now() - 3_600_000), endsAt: null })
+      .where(eq(plans.id, made.id));
+    expect(await sharing(one.a.headers)).toBe(true);
+    expect((await plan.stopSharing(made.id, one.a.headers)).status).toBe(204);
+    expect(await sharing(one.b.headers)).toBe(false);
+    expect((await plan.share(made.id, one.a.headers)).status).toBe(201);
+    await db
+      .update(plans)
+      .set({ startsAt: new Date(Date.now() - 28 * 3_600_000) })
+      .where(eq(plans.id, made.id));
+    expect(await sharing(one.a.headers)).toBe(false);
+  });
+
   it("expires a day after the meetup (its end, or start plus 3 hours)", async () => {
     const { one, conversationId } = await connected();
     const db = await getDb();

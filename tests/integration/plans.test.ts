@@ -7,6 +7,7 @@ import { liveEvents, notifications, planAnswers, plans, rateLimitHits } from "@/
 import { timeForViewer } from "@/lib/plans/format";
 import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { proposePlan } from "@/lib/plans/service";
+import { exportAccount } from "@/lib/account/export";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { whileHeld } from "../support/lock-race";
@@ -66,6 +67,7 @@ describe("a plan between two talking couples", () => {
       cancelledAt: null,
       cancelReason: null,
       sequence: 0,
+      sharing: false,
       yourFeedback: null,
       metOn: null,
     });
@@ -133,6 +135,52 @@ describe("a plan between two talking couples", () => {
     // The wall clock stays 20:30, now Madrid's.
     expect(elsewhere.json.data.startsAt).toMatch(new RegExp(`^${later}:00\\+0[12]:00$`));
     expect((await plan.change(created.id, {}, one.b.headers)).status).toBe(400);
+  });
+
+  it("keeps everyone's answers when only the note changes (the others told); what, when or where asks again", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner(daysAhead(15), { title: "Drinks by the river" }), one.a.headers)).json.data;
+    for (const person of [one.a, one.b, two.a, two.b]) await plan.answer(created.id, "going", person.headers);
+
+    const noted = await plan.change(created.id, { note: "Bring an umbrella" }, two.b.headers);
+    expect(noted.json.data).toMatchObject({ sequence: 1, confirmed: true, note: "Bring an umbrella" });
+    const told = await notified("Plan changed: Drinks by the river", "plan_changed");
+    expect(told.map((n) => n.userId).sort()).toEqual([one.a.userId, one.b.userId, two.a.userId].sort());
+    expect(told[0]!.message).toBe(`${two.b.firstName} changed the note.`);
+
+    const renamed = await plan.change(created.id, { title: "Drinks, then a walk" }, two.b.headers);
+    expect(renamed.json.data).toMatchObject({ sequence: 2, confirmed: false });
+  });
+
+  it("refuses a change or an answer made on a plan that changed since it was shown (409), changing nothing", async () => {
+    const { one, two, conversationId } = await connected();
+    const created = (await plan.propose(conversationId, dinner(), one.a.headers)).json.data;
+    const sunday = daysAhead(16, "20:00");
+    const moved = await plan.change(created.id, { startsAt: sunday, sequence: 0 }, one.b.headers);
+    expect(moved.json.data.sequence).toBe(1);
+
+    // A form opened on sequence 0 sends its old time back with a new note: Rui's move stands.
+    const stale = await plan.change(created.id, { startsAt: daysAhead(15), note: "See you there", sequence: 0 }, two.a.headers);
+    expect(stale.status).toBe(409);
+    expect(stale.json.error).toMatchObject({
+      code: "PLAN_CHANGED",
+      message: "This plan changed since you opened it. Please look at it again.",
+    });
+    // A 'Going' tapped on the card of the old time is not taken for the new one.
+    const lateYes = await plan.answer(created.id, "going", two.b.headers, 0);
+    expect(lateYes.status).toBe(409);
+    const now = (await plan.read(created.id, two.b.headers)).json.data;
+    expect(now).toMatchObject({ sequence: 1, note: null });
+    expect(now.startsAt.startsWith(`${sunday}:00`)).toBe(true);
+    expect(now.answers.every((a: { answer: unknown }) => a.answer === null)).toBe(true);
+
+    expect((await plan.answer(created.id, "going", two.b.headers, 1)).status).toBe(200);
+    expect((await plan.change(created.id, { note: "See you there", sequence: 1 }, two.a.headers)).json.data).toMatchObject({
+      sequence: 2,
+      note: "See you there",
+    });
+    for (const sequence of [-1, 1.5, "2"])
+      expect((await plan.answer(created.id, "maybe", two.b.headers, sequence as number)).status).toBe(400);
   });
 
   it("is cancelled by the proposer or their partner with a reason; the other couple may not; then it is closed", async () => {
@@ -247,6 +295,32 @@ describe("a restricted couple, and the limits", () => {
       .insert(rateLimitHits)
       .values(Array.from({ length: PLAN_LIMITS.perDay.limit }, () => ({ bucket: PLAN_LIMITS.perDay.bucket, subject: one.b.userId })));
     expect((await plan.change(made.id, { title: "Again" }, one.b.headers)).status).toBe(429);
+  });
+});
+
+describe("the data export", () => {
+  it("lists the plans a person took part in with their own words and answers, never another's note, answer or 'How was it?'", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    const created = (await plan.propose(conversationId, dinner(daysAhead(15), { note: "We know a quiet table" }), one.a.headers)).json.data;
+    await plan.answer(created.id, "maybe", one.b.headers);
+    await plan.answer(created.id, "going", two.a.headers);
+    expect((await plan.change(created.id, { note: "Theo's note" }, two.b.headers)).status).toBe(200);
+    const other = (await plan.propose(conversationId, dinner(daysAhead(20)), two.a.headers)).json.data;
+    expect((await plan.cancel(other.id, { reason: "Maya is away" }, two.b.headers)).status).toBe(200);
+
+    const proposer = (await exportAccount(db, one.a.userId)).plans;
+    expect(proposer).toEqual([
+      expect.objectContaining({ id: created.id, title: "Dinner and a walk", proposedByYou: true, yourNote: null, yourAnswer: null }),
+    ]);
+    expect((await exportAccount(db, one.b.userId)).plans).toEqual([expect.objectContaining({ id: created.id, yourAnswer: "maybe" })]);
+    const canceller = (await exportAccount(db, two.b.userId)).plans;
+    expect(canceller.map((p) => [p.id, p.yourNote, p.yourCancelReason])).toEqual([
+      [created.id, "Theo's note", null],
+      [other.id, null, "Maya is away"],
+    ]);
+    // (Their notifications, exported beside, tell what the others did, as they were told it.)
+    expect(JSON.stringify((await exportAccount(db, one.b.userId)).plans)).not.toMatch(/Theo's note|Maya is away|"going"/);
   });
 });
 

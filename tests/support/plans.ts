@@ -35,8 +35,9 @@ export const plan = {
     call(changeRoute, "PATCH", `/api/plans/${enc(id)}`, { body, headers: h, params: { id } }),
   cancel: (id: string, body: unknown, h: Headers) =>
     call(cancelRoute, "DELETE", `/api/plans/${enc(id)}`, { body, headers: h, params: { id } }),
-  answer: (id: string, answer: unknown, h: Headers) =>
-    call(answerRoute, "PUT", `/api/plans/${enc(id)}/answer`, { body: { answer }, headers: h, params: { id } }),
+  /** `sequence`: the plan's as the person saw it (left out, the answer goes to the plan as it is). */
+  answer: (id: string, answer: unknown, h: Headers, sequence?: number) =>
+    call(answerRoute, "PUT", `/api/plans/${enc(id)}/answer`, { body: { answer, sequence }, headers: h, params: { id } }),
   /** The .ics file's text (not JSON). */
   calendar: async (id: string, h: Headers) => {
     const response = await calendarRoute(new NextRequest(`http://localhost:3000/api/plans/${enc(id)}/calendar.ics`, { headers: h }), {

@@ -1,10 +1,10 @@
 import { defineNotification, openTarget } from "./definition";
 
-/** To the other three when one changes what, when or where (lib/plans/service.ts): everyone is asked again. */
+/** To the other three when one changes what, when or where (everyone is asked again) or the note (lib/plans/service.ts). */
 export const planChanged = defineNotification({
   type: "plan_changed",
   label: "Plans changed",
-  hint: "When a plan's what, when or where changes, and you are asked again.",
+  hint: "When a plan's what, when, where or note changes.",
   emailSubject: "A plan changed on Two of Us",
   defaults: { inApp: true, email: true, push: true },
   emailWhen: "at-once",
@@ -12,6 +12,7 @@ export const planChanged = defineNotification({
   href: openTarget,
   text: {
     title: (title: string) => `Plan changed: ${title}`,
-    message: (firstName: string, what: string) => `${firstName} changed ${what}. Please answer again.`,
+    message: (firstName: string, what: string, asksAgain: boolean) =>
+      `${firstName} changed ${what}.${asksAgain ? " Please answer again." : ""}`,
   },
 });

@@ -3,7 +3,7 @@ import { jsonBody, route } from "@/lib/http/route";
 import { answerSchema, planParamsSchema } from "@/lib/plans/schemas";
 import { answerPlan } from "@/lib/plans/service";
 
-/** Going, maybe or can't. */
+/** Going, maybe or can't; with the `sequence` seen, refused (409) for a plan changed since. */
 export const PUT = route(
   {
     access: "complete-profile",
@@ -12,6 +12,6 @@ export const PUT = route(
     input: jsonBody(answerSchema, { firstIssue: true }),
   },
   async ({ db, couple, params, input }) => {
-    return NextResponse.json({ data: await answerPlan(db, couple, params.id, input.answer) });
+    return NextResponse.json({ data: await answerPlan(db, couple, params.id, input) });
   },
 );
