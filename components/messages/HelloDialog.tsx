@@ -50,9 +50,10 @@ export function HelloDialog({ coupleId, coupleName, open, onClose, onDone }: Pro
       if (held) return setFailed(held);
       onDone(true);
     } catch (failure) {
-      if (failure instanceof ApiError && (failure.code === "ALREADY_REQUESTED" || failure.code === "ALREADY_CONNECTED")) {
-        onDone(failure.code === "ALREADY_REQUESTED");
-      } else setFailed(failure instanceof Error ? failure.message : "Could not send your request");
+      // Already talking: the card becomes the conversation's link. A hello that cannot go now (one
+      // either way within 90 days) is said so: the card never claims one was sent.
+      if (failure instanceof ApiError && failure.code === "ALREADY_CONNECTED") onDone(false);
+      else setFailed(failure instanceof Error ? failure.message : "Could not send your request");
     }
   });
 

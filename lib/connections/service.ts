@@ -86,11 +86,12 @@ export async function sendRequest(db: Db, member: ActingCouple, input: SendReque
  * open conversation (409 ALREADY_CONNECTED), no open or recent request (409 ALREADY_REQUESTED).
  */
 export async function assertPairMayRequest(tx: Db, fromCoupleId: string, toCoupleId: string): Promise<void> {
+  // One writer at a time per pair of couples, so "one open request" holds; taken before the block
+  // is read, so a block made while this waited is seen (a block takes the same lock).
+  await lockCouplePair(tx, fromCoupleId, toCoupleId);
   const seen = await standing(tx, { coupleId: fromCoupleId }, toCoupleId);
   if (seen?.blockedByViewer) throw blockedError();
   if (seen?.viewer !== "other") throw notFound();
-  // One writer at a time per pair of couples, so "one open request" holds.
-  await lockCouplePair(tx, fromCoupleId, toCoupleId);
   const conversation = await conversationBetween(tx, fromCoupleId, toCoupleId);
   if (conversation && !conversation.endedAt)
     throw new AppError("ALREADY_CONNECTED", CONNECTION_TEXTS.alreadyConnected, { body: { conversationId: conversation.id } });

@@ -362,6 +362,22 @@ describe.skipIf(!onPostgres())("an answer at the instant of a suspension or a bl
     expect(waited).toBe(true);
     expect(answer.status).toBe(404);
   });
+
+  it("a hello sent while the other couple's block is under way waits for it, then is refused (404): none stored, nobody told", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const pair = [us.coupleId, them.coupleId].sort().join(":");
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`couple-pair:${pair}`}, 0))`,
+      () => connections.send({ coupleId: them.coupleId, note: "Hello" }, us.a.headers),
+      (tx) => tx`insert into couple_blocks (blocker_couple_id, blocked_couple_id) values (${them.coupleId}, ${us.coupleId})`,
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(404);
+    const db = await getDb();
+    expect(await db.select().from(connectionRequests).where(eq(connectionRequests.fromCoupleId, us.coupleId))).toEqual([]);
+    expect(await notificationsOf([them.a.userId, them.b.userId], "connection_request")).toEqual([]);
+  });
 });
 
 describe("PUT /api/settings/connections", () => {
