@@ -170,8 +170,9 @@ type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string
  * and stored (about once per couple per day; the request that finds them stale pays it, so no one
  * is shown lists built from their old profile or place). Fresh lists take in the couples changed
  * since (a couple that joined or changed meanwhile is scored with the stored ones, so it shows on
- * the next read if it ranks); past MATCH_CHANGES_TAKEN of them, the lists are computed again. Either way
- * the rows are read with their eligibility re-checked now.
+ * the next read if it ranks); past MATCH_CHANGES_TAKEN of them, or once a stored suggestion is no
+ * longer eligible, the lists are computed again. Either way the rows are read with their
+ * eligibility re-checked now.
  */
 async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   // Four reads side by side: each finds the couple through the user, not through another's answer.
@@ -184,11 +185,15 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow, "own");
   const key = inputsKey(viewer);
+  const eligible = new Set(stored.map((row) => row.id));
   if (
     summary &&
     summary.inputsKey === key &&
     now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
-    changed.length <= MATCH_CHANGES_TAKEN
+    changed.length <= MATCH_CHANGES_TAKEN &&
+    // A stored suggestion dismissed, hidden or blocked since leaves a place the next couple takes:
+    // the lists are computed again, so 'Not for us' never empties discover for the rest of the day.
+    summary.candidateIds.every((id) => eligible.has(id))
   ) {
     const changedIds = changed.map((row) => row.id);
     return {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as discoverRoute } from "@/app/api/discover/route";
 import { POST as dismissRoute } from "@/app/api/discover/[coupleId]/dismiss/route";
@@ -6,6 +6,7 @@ import { PUT as blockRoute } from "@/app/api/couples/[id]/block/route";
 import { getDb } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { call } from "../support/api";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
@@ -218,8 +219,30 @@ describe("stored suggestions (discover_suggestions)", () => {
     const card = cards(after).find((c) => c.coupleId === moved.coupleId)!;
     expect(card.distance).toBeNull();
     expect(card.reasons.join(" ")).not.toContain("km");
-    // Still the stored list: nothing was searched again.
+    // The list was searched again, without the couples gone, so the next couple takes each place.
     const [stored] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
-    expect(stored!.candidateIds).toEqual(expect.arrayContaining(all));
+    expect(stored!.candidateIds).toContain(moved.coupleId);
+    for (const gone of [hidden, blockedByUs, blockedUs, dismissed]) expect(stored!.candidateIds).not.toContain(gone.coupleId);
+  });
+
+  it("keeps a full list after 'Not for us': the next couple takes the dismissed one's place at once", async () => {
+    const THEME = ["birdwatching", "pottery"];
+    const us = await couple(THEME, THEME, [], { place: PORTO });
+    const others: TestCouple[] = [];
+    for (let i = 0; i <= DISCOVER_LIMIT; i++) others.push(await couple(THEME, THEME, [], { place: PORTO }));
+    // Changed an hour ago: read from the stored list, not as couples changed since it (scored live).
+    const db = await getDb();
+    const anHourAgo = new Date(Date.now() - 3_600_000);
+    await db.update(couples).set({ matchChangedAt: anHourAgo }).where(inArray(couples.id, [us, ...others].map((c) => c.coupleId)));
+    const before = await suggested(us.a.userId);
+    expect(before).toHaveLength(DISCOVER_LIMIT);
+    const waiting = others.find((other) => !before.includes(other.coupleId))!;
+    expect(waiting).toBeDefined();
+
+    expect((await dismiss(before[0]!, us.b.headers)).status).toBe(200);
+    const after = await suggested(us.a.userId);
+    expect(after).toHaveLength(DISCOVER_LIMIT);
+    expect(after).not.toContain(before[0]);
+    expect(after).toContain(waiting.coupleId);
   });
 });
