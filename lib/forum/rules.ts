@@ -88,6 +88,8 @@ export const MENTIONS_MAX = 20;
 export const POST_REQUEST_BYTES = 64_000;
 export const REPLY_REQUEST_BYTES = 32_000;
 export const SEARCH_QUERY_MAX = 200;
+/** The mention search's words after '@': the start of a couple's name. */
+export const MENTION_QUERY_MAX = 50;
 export const REPORT_NOTE_MAX = 1_000;
 
 export const PAGE_SIZE_DEFAULT = 20;

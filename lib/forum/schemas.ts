@@ -34,6 +34,7 @@ import {
   REPORT_TARGET_TYPES,
   SCOPE_VALUES,
   SEARCH_QUERY_MAX,
+  MENTION_QUERY_MAX,
   SORT_VALUES,
   TITLE_MAX,
   TITLE_MIN,
@@ -61,6 +62,7 @@ export const FORUM_MESSAGES = {
   sortNeedsLocal: "sort=nearest is only for the local forum (scope=local)",
   radiusUnknown: `radius must be one of ${LOCAL_RADII_KM.join(", ")} (km)`,
   searchTooLong: `Search must be no more than ${SEARCH_QUERY_MAX} characters`,
+  mentionTooLong: `A couple's name to mention must be no more than ${MENTION_QUERY_MAX} characters`,
   searchInvalid: "Search must be text",
   searchControl: "Search cannot contain control characters",
   cursorInvalid: "cursor is not valid: start again from the first page",
@@ -263,7 +265,7 @@ export type ThreadQuery = z.output<typeof threadQuerySchema>;
 
 /** `GET /api/forum/mentions?q=`: the composer's couple suggestions after '@' and two letters. */
 export const mentionSearchSchema = z.object({
-  q: trimmedString(50, FORUM_MESSAGES.searchTooLong, FORUM_MESSAGES.searchInvalid).min(2, "Type at least 2 letters"),
+  q: trimmedString(MENTION_QUERY_MAX, FORUM_MESSAGES.mentionTooLong, FORUM_MESSAGES.searchInvalid).min(2, "Type at least 2 letters"),
 });
 
 /** `POST /api/moderation/reports/{id}/{dismiss|remove}`. */

@@ -82,9 +82,12 @@ describe("GET /api/forum/mentions", () => {
     expect(res.json.data).toEqual([]);
   });
 
-  it("refuses a query shorter than two letters with 400 and a signed-out call with 401", async () => {
+  it("refuses a query shorter than two letters or longer than 50 with 400 and its limit, and a signed-out call with 401", async () => {
     const { headers } = await withCouple();
     expect((await search("a", headers)).status).toBe(400);
+    const long = await search("x".repeat(51), headers);
+    expect(long.status).toBe(400);
+    expect(long.json.error.message).toBe("A couple's name to mention must be no more than 50 characters");
     expect((await call(mentions, "GET", "/api/forum/mentions?q=ab")).status).toBe(401);
   });
 });
