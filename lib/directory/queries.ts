@@ -25,9 +25,11 @@ export type DirectoryCard = CoupleCard & {
 
 export type DirectoryPage = KeysetPage<DirectoryCard>;
 
-/** Under "nearest", the cursor's sort key says which part of the list it is in: couples with a shown point, then those without. */
-const MEASURED = 0;
-const UNMEASURED = 1;
+/**
+ * Under "nearest", the cursor's sort key is the last couple's chord (never negative) while the list
+ * is in its couples with a shown point, then UNMEASURED in those without.
+ */
+const UNMEASURED = -1;
 
 /**
  * The most matches of a search a page orders as they are; a search matching more reads its sort's
@@ -229,19 +231,16 @@ async function readDirectory<Extra extends object>(
   let lastKey: (row: Row) => number;
   if (sort === "nearest" && near) {
     // Couples with a shown point, nearest first, then, unless a distance is required, those
-    // without one by id. The cursor names the last couple only: its key is measured again here,
-    // never carried by the client (a cursor's payload is signed, not sealed, and distances leave
-    // only as bands).
+    // without one by id. The cursor carries the last couple's chord as it was measured, so a
+    // couple that moves, hides its place or leaves between two pages moves no page's start: no
+    // couple is skipped. (The payload is signed, not sealed: the chord from the viewer's own place
+    // to a point the map shows anyway tells the viewer nothing of anyone else's.)
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
-      // (A couple that has since lost its shown point measures null: the list goes on with the second part.)
-      const from = after
-        ? db
-            .select({ chord: near.chord })
-            .from(locations)
-            .where(and(eq(locations.entityType, "couple"), eq(locations.entityId, after.id)))
-        : null;
-      const keyset = and(near.hasPoint, from ? sql`(${near.chord}, ${couples.id}) > ((${from}), ${after!.id}::uuid)` : undefined);
+      const keyset = and(
+        near.hasPoint,
+        after ? sql`(${near.chord}, ${couples.id}) > (${after.sortKey as number}::float8, ${after.id}::uuid)` : undefined,
+      );
       // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
       // or none), and many couples share a snapped point: the walk takes a page's worth of the
       // nearest and every couple tied with the last (`with ties`), orders them by distance and id
@@ -279,7 +278,7 @@ async function readDirectory<Extra extends object>(
       unmeasured = await select(and(candidates, sql`${shownPoint} is null`, keyset), [asc(couples.id)], room);
     }
     rows = [...measured, ...unmeasured];
-    lastKey = (row) => (row.chord === null ? UNMEASURED : MEASURED);
+    lastKey = (row) => (row.chord === null ? UNMEASURED : Number(row.chord));
   } else if (sort === "common") {
     // The couples sharing an interest, ranked, then those sharing none by id: a last count of 0
     // says the cursor is in the second part.

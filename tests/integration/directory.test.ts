@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as countRoute } from "@/app/api/directory/count/route";
 import { GET as mapRoute } from "@/app/api/directory/map/route";
@@ -420,18 +420,26 @@ describe("GET /api/directory", () => {
     expect(new Set(masks).size).toBe(INTEREST_VALUES.length);
   });
 
-  it("a nearest page's cursor carries no distance (it names the last couple; the server measures again)", async () => {
+  it("goes on from where a nearest page ended when its last couple moves away or hides its place: no couple skipped", async () => {
     const tag = newTag();
     const me = await couple(tag, "Me", { place: LISBON });
-    await couple(tag, "Sintra", { place: { ...SINTRA, level: "full" } });
+    const sintra = await couple(tag, "Sintra", { place: { ...SINTRA, level: "full" } });
     await couple(tag, "Porto", { place: { ...PORTO, level: "full" } });
-    const first = (await list(`?q=${tag}&sort=nearest&limit=1`, me.a.headers)).json as Page;
+    const db = await getDb();
+    const page = async (cursor?: string) =>
+      (await list(`?q=${tag}&sort=nearest&limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, me.a.headers)).json as Page;
+
+    const first = await page();
     expect(names(first)).toEqual(["Sintra"]);
-    const cursor = first.pagination.nextCursor!;
-    const payload = JSON.parse(Buffer.from(cursor.split(".")[0]!, "base64url").toString("utf8")) as [string, number, string];
-    expect(payload[1]).toBe(0);
-    const next = (await list(`?q=${tag}&sort=nearest&limit=1&cursor=${encodeURIComponent(cursor)}`, me.a.headers)).json as Page;
+    // Sintra moves to Paris before 'Load more': Porto, nearer than Paris, still comes next.
+    const whereSintra = and(eq(locations.entityType, "couple"), eq(locations.entityId, sintra.coupleId));
+    await db.update(locations).set({ latitude: FAR.lat, longitude: FAR.lng }).where(whereSintra);
+    expect(names(await page(first.pagination.nextCursor!))).toEqual(["Porto"]);
+    // Hidden instead: the list goes on at Porto, then the couples without a shown place.
+    await db.update(locations).set({ latitude: SINTRA.lat, longitude: SINTRA.lng, privacyLevel: "hidden" }).where(whereSintra);
+    const next = await page(first.pagination.nextCursor!);
     expect(names(next)).toEqual(["Porto"]);
+    expect(names(await page(next.pagination.nextCursor!))).toEqual(["Sintra"]);
   });
 
   it("never carries another couple's last name, e-mail, date of birth or coordinates", async () => {

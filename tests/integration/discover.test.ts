@@ -233,7 +233,15 @@ describe("stored suggestions (discover_suggestions)", () => {
     // Changed an hour ago: read from the stored list, not as couples changed since it (scored live).
     const db = await getDb();
     const anHourAgo = new Date(Date.now() - 3_600_000);
-    await db.update(couples).set({ matchChangedAt: anHourAgo }).where(inArray(couples.id, [us, ...others].map((c) => c.coupleId)));
+    await db
+      .update(couples)
+      .set({ matchChangedAt: anHourAgo })
+      .where(
+        inArray(
+          couples.id,
+          [us, ...others].map((c) => c.coupleId),
+        ),
+      );
     const before = await suggested(us.a.userId);
     expect(before).toHaveLength(DISCOVER_LIMIT);
     const waiting = others.find((other) => !before.includes(other.coupleId))!;
