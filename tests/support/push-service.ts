@@ -1,4 +1,4 @@
-import { webPushTransport } from "@/lib/notifications/push/deliver";
+import { webPushTransport } from "@/lib/notifications/push/transport";
 import { startPushStandIn } from "./push-stand-in";
 
 /**

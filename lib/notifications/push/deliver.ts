@@ -1,22 +1,17 @@
 import "server-only";
-import { Agent } from "node:https";
 import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
-import webpush from "web-push";
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
-import { env } from "@/lib/env";
-import { describeError } from "@/lib/log";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
 import { unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
-import { isPublicAddress } from "./addresses";
-import { resolveHost } from "./resolve";
 import { vapidKeys, type VapidKeys } from "./config";
 import { liveSubscription, lostClaim, waiting } from "./rows";
+import { webPushTransport, type PushTransport } from "./transport";
 
 /** How long a push service keeps a push for a device that is off: a day (then it is old news). */
 export const PUSH_TTL_S = 24 * 60 * 60;
-/** Tries of one push when the push service is busy or failing (429, 5xx, no answer). */
+/** Tries of one push when the push service is busy or failing (429, 5xx, no answer within transport.ts's PUSH_DEADLINE_MS). */
 export const MAX_ATTEMPTS = 5;
 /** The first retry's wait; each next one doubles (or what the service's Retry-After asks, up to an hour). */
 const RETRY_BASE_S = 30;
@@ -29,62 +24,6 @@ const PARALLEL = 8;
 const RUN_BUDGET_MS = 20_000;
 /** How long a message preview may be. */
 const PREVIEW_MAX = 120;
-
-/** The answer of a push service: its status, and when it asks us to come back (Retry-After, seconds). */
-export type PushAnswer = { status: number; retryAfterS?: number };
-export type PushRequest = {
-  subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
-  payload: string;
-  options: { TTL: number; urgency: "high" | "normal"; topic?: string };
-  vapid: VapidKeys;
-};
-/** Sends one push; answers the service's status (a network failure is status 0). */
-export type PushTransport = (request: PushRequest) => Promise<PushAnswer>;
-
-/**
- * Connects only to public addresses, checked as the connection is made (so a name that resolved
- * to a public address when the device subscribed cannot be turned to this network later).
- */
-const publicOnlyAgent = new Agent({
-  keepAlive: true,
-  lookup(hostname, options, callback) {
-    void resolveHost(hostname).then((addresses) => {
-      const family = (options as { family?: number }).family;
-      const list = family === 4 || family === 6 ? addresses.filter((address) => address.family === family) : addresses;
-      if (list.length === 0 || !list.every(({ address }) => isPublicAddress(address)))
-        return callback(new Error("push endpoint resolves to no address, or to one that is not public"), "", 4);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    });
-  },
-});
-
-const retryAfter = (headers: Record<string, unknown> | undefined): number | undefined => {
-  const value = Number(headers?.["retry-after"]);
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
-};
-
-/**
- * Sends through `web-push` (VAPID, RFC 8292; aes128gcm payloads, RFC 8291): no crypto of our own.
- * No redirect is followed (web-push makes one request and takes a 3xx as a failure).
- */
-export const webPushTransport =
-  (agent: Agent | undefined = env().PUSH_ALLOW_LOCAL_ENDPOINTS ? undefined : publicOnlyAgent): PushTransport =>
-  async ({ subscription, payload, options, vapid }) => {
-    try {
-      const answer = await webpush.sendNotification(subscription, payload, {
-        ...options,
-        vapidDetails: vapid,
-        timeout: 10_000,
-        ...(agent ? { agent } : {}),
-      });
-      return { status: answer.statusCode };
-    } catch (error) {
-      if (error instanceof webpush.WebPushError) return { status: error.statusCode, retryAfterS: retryAfter(error.headers) };
-      console.error("[push] no answer from the push service", describeError(error));
-      return { status: 0 };
-    }
-  };
 
 export type PushReport = { sent: number; removed: number; retried: number; dropped: number };
 
