@@ -12,6 +12,7 @@ import { endpointAllowed } from "@/lib/notifications/push/endpoint";
 import { enqueuePushes, PUSH_ROWS_PER_INSERT } from "@/lib/notifications/push/outbox";
 import { MAX_DEVICES, SUBSCRIBE_LIMIT } from "@/lib/notifications/push/limits";
 import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
+import { unreadCount } from "@/lib/notifications/queries";
 import { createNotifications } from "@/lib/notifications/service";
 import { deleteAccount } from "@/lib/account/deletion";
 import { call, PASSWORD } from "../support/api";
@@ -177,6 +178,19 @@ describe("Web Push: what is sent", () => {
     expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
     expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
     expect(to(phone)).toEqual([]);
+  });
+
+  it("sets the app's badge to the bell's count: nothing from a couple blocked either way", async () => {
+    const { one, two, conversationId } = await connected();
+    const third = await messagingCouple();
+    const phone = await deviceOf(two.a);
+    await talk.send(conversationId, { body: "Still there?" }, one.a.headers);
+    expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
+    expect((await connections.send({ coupleId: two.coupleId, note: "Hello from us" }, third.a.headers)).status).toBe(201);
+    await deliver();
+    // The message's push is dropped with the block; the hello's counts only the hello, as the bell does.
+    expect(to(phone).map((push) => push.payload.unread)).toEqual([1]);
+    expect(await unreadCount(await getDb(), two.a.userId)).toBe(1);
   });
 
   it("pushes hello requests and acceptances at normal urgency, each its own", async () => {

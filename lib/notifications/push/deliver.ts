@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "driz
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
-import { unread } from "../queries";
+import { own, unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { vapidKeys, type VapidKeys } from "./config";
 import { liveSubscription, lostClaim, waiting } from "./rows";
@@ -193,7 +193,8 @@ async function sendBatch(
         )
     ).map((row) => row.id),
   );
-  // The badge's count per person, once per batch.
+  // The badge's count per person, once per batch, by the bell's rule (`own`: none from a couple
+  // blocked either way, each row judged for its own person), so the icon and the bell say the same.
   const userIds = [...new Set(targets.map((target) => target.userId))];
   const badges = new Map(
     userIds.length === 0
@@ -202,7 +203,7 @@ async function sendBatch(
           await db
             .select({ userId: notifications.userId, n: count() })
             .from(notifications)
-            .where(and(inArray(notifications.userId, userIds), unread))
+            .where(and(inArray(notifications.userId, userIds), own(sql`${notifications.userId}`), unread))
             .groupBy(notifications.userId)
         ).map((row) => [row.userId, row.n]),
   );
