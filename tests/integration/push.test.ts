@@ -245,6 +245,19 @@ describe("Web Push: the push service's answers", () => {
       expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint))).toEqual([]);
   });
 
+  it("removes a subscription the push service refuses with 401 or 403 (made under another VAPID key: none of ours would reach it)", async () => {
+    const { one, two, conversationId } = await connected();
+    const unauthorized = await deviceOf(two.a, [401]);
+    const forbidden = await deviceOf(two.b, [403]);
+    await talk.send(conversationId, { body: "Hello?" }, one.a.headers);
+    expect(await deliver()).toMatchObject({ sent: 0, removed: 2 });
+    const db = await getDb();
+    for (const device of [unauthorized, forbidden])
+      expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, device.endpoint))).toEqual([]);
+    // The device lists no more, so its settings read 'off' and turning it on subscribes again.
+    expect((await call(listRoute, "GET", "/api/push/subscriptions", { headers: two.a.headers })).json.data).toEqual([]);
+  });
+
   it("tries again with backoff after 5xx and 429 (its Retry-After), and sends once the service takes it", async () => {
     const { one, two, conversationId } = await connected();
     const busy = await deviceOf(two.a, [503, 429]);

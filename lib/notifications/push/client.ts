@@ -15,6 +15,12 @@ const keyBytes = (base64url: string) => {
   return Uint8Array.from(raw, (char) => char.charCodeAt(0));
 };
 
+/** Whether the browser's subscription was made with `key`: one made under another VAPID key is refused by its push service. */
+const madeWith = (subscription: PushSubscription, key: Uint8Array) => {
+  const held = subscription.options.applicationServerKey;
+  return held !== null && held.byteLength === key.length && new Uint8Array(held).every((byte, at) => byte === key[at]);
+};
+
 async function currentSubscription(): Promise<PushSubscription | null> {
   const registration = await navigator.serviceWorker.getRegistration("/");
   return (await registration?.pushManager.getSubscription()) ?? null;
@@ -34,9 +40,17 @@ export async function thisDeviceState(): Promise<DeviceState> {
 export const shownDeviceState = (browser: DeviceState, devices: readonly Pick<PushDevice, "thisDevice">[]): DeviceState =>
   browser === "on" && !devices.some((device) => device.thisDevice) ? "off" : browser;
 
+/** The server forgets a subscription, and the browser's ends. */
+async function endSubscription(subscription: PushSubscription): Promise<void> {
+  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(() => undefined);
+  await subscription.unsubscribe();
+}
+
 /**
  * Turns notifications on for this device: the browser's permission is asked here, so only after
- * the person pressed the button; then the subscription is made with the server's VAPID key and stored.
+ * the person pressed the button; then the subscription is made with the server's VAPID key and
+ * stored. The browser's own subscription is kept only when it was made with that key: one from
+ * before the key was changed is ended and made again (the browser refuses a second key beside it).
  */
 export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> {
   if (!supported()) return "unsupported";
@@ -44,20 +58,20 @@ export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> 
   if (permission !== "granted") return permission === "denied" ? "denied" : "off";
   const registration = (await registerServiceWorker()) && (await navigator.serviceWorker.ready);
   if (!registration) return "unsupported";
-  const subscription =
-    (await registration.pushManager.getSubscription()) ??
-    (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const key = keyBytes(publicKey);
+  const held = await registration.pushManager.getSubscription();
+  const kept = held && madeWith(held, key) ? held : null;
+  if (held && !kept) await endSubscription(held);
+  const subscription = kept ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
   const { endpoint, keys } = subscription.toJSON();
   await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } });
   return "on";
 }
 
-/** Turns notifications off for this device: the server forgets it, and the browser's subscription ends. */
+/** Turns notifications off for this device. */
 export async function turnOffThisDevice(): Promise<void> {
   const subscription = await currentSubscription();
-  if (!subscription) return;
-  await api("/api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(() => undefined);
-  await subscription.unsubscribe();
+  if (subscription) await endSubscription(subscription);
 }
 
 export const listPushDevices = () => api<{ data: PushDevice[] }>("/api/push/subscriptions").then((body) => body.data);

@@ -22,6 +22,12 @@ const PER_BATCH = 100;
 const PARALLEL = 8;
 /** How long one run goes on claiming: the next run (or the next commit) takes the rest. */
 const RUN_BUDGET_MS = 20_000;
+/**
+ * The answers that end a subscription: 404/410, the push service forgot it; 401/403, it was made
+ * under another VAPID key (ours was changed) and will take none of ours. Removed, the device reads
+ * 'off' in its settings, and turning it on subscribes again under our key (client.ts).
+ */
+const SUBSCRIPTION_ENDED = new Set([401, 403, 404, 410]);
 /** How long a message preview may be. */
 const PREVIEW_MAX = 120;
 
@@ -120,10 +126,10 @@ async function retryLater(db: Db, push: Claimed, now: Date, asked: number | unde
  * Sends the pushes that are due (run after a commit that wrote some, and by the due work every
  * minute for the retries): each claimed first, so two instances never send one twice; none for a
  * notification already read (its conversation open on a screen); 2xx: done, and the device's
- * 'last delivered' moves; 404/410: the subscription is gone and is removed; 429/5xx or no
- * answer: again later with backoff, at most MAX_ATTEMPTS tries; anything else: dropped. A device
- * whose session ended (signed out) gets nothing; `tidy` (the due work's minute run, not every
- * commit's) removes those devices and the claims of senders that stopped.
+ * 'last delivered' moves; 404/410 (gone) and 401/403 (another VAPID key): the subscription is
+ * removed; 429/5xx or no answer: again later with backoff, at most MAX_ATTEMPTS tries; anything
+ * else: dropped. A device whose session ended (signed out) gets nothing; `tidy` (the due work's
+ * minute run, not every commit's) removes those devices and the claims of senders that stopped.
  */
 export async function deliverDuePushes(
   db: Db,
@@ -225,7 +231,7 @@ async function sendBatch(
     if (answer.status >= 200 && answer.status < 300) {
       sent.push({ push: push.id, subscription: target.id });
       report.sent++;
-    } else if (answer.status === 404 || answer.status === 410) {
+    } else if (SUBSCRIPTION_ENDED.has(answer.status)) {
       await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
       byId.delete(target.id);
       report.removed++;

@@ -1,0 +1,69 @@
+import webpush from "web-push";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+/**
+ * Turning push on for this device (lib/notifications/push/client.ts) in a stand-in browser: the
+ * subscription it holds is reused only when it was made with the server's VAPID key.
+ */
+
+const { api, pushManager } = vi.hoisted(() => ({
+  api: vi.fn(async (..._call: unknown[]) => ({})),
+  pushManager: { getSubscription: vi.fn(), subscribe: vi.fn() },
+}));
+vi.mock("@/lib/transport/client", () => ({ api }));
+vi.mock("@/lib/pwa/client", () => ({ registerServiceWorker: async () => ({ pushManager }) }));
+
+const { turnOnThisDevice } = await import("@/lib/notifications/push/client");
+
+/** A subscription as the browser holds it, made with `key` (base64url, as the server hands it). */
+function browserSubscription(endpoint: string, key: string) {
+  return {
+    endpoint,
+    options: { applicationServerKey: new Uint8Array(Buffer.from(key, "base64url")).buffer },
+    toJSON: () => ({ endpoint, keys: { p256dh: "p256dh", auth: "auth" } }),
+    unsubscribe: vi.fn(async () => true),
+  };
+}
+
+const serverKey = webpush.generateVAPIDKeys().publicKey;
+
+beforeEach(() => {
+  vi.stubGlobal("window", { PushManager: class {}, Notification: {} });
+  vi.stubGlobal("Notification", { permission: "granted", requestPermission: async () => "granted" });
+  vi.stubGlobal("navigator", { serviceWorker: { ready: Promise.resolve({ pushManager }) } });
+  pushManager.subscribe.mockImplementation(async ({ applicationServerKey }: { applicationServerKey: Uint8Array }) =>
+    browserSubscription("https://push.example.com/new", Buffer.from(applicationServerKey).toString("base64url")),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+});
+
+describe("turning push on for this device", () => {
+  it("keeps the browser's subscription made with the server's key", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey)).toBe("on");
+    expect(pushManager.subscribe).not.toHaveBeenCalled();
+    expect(held.unsubscribe).not.toHaveBeenCalled();
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions", { method: "POST", body: held.toJSON() }]]);
+  });
+
+  it("ends one made under another key (the server's was changed) and subscribes again with the server's", async () => {
+    const held = browserSubscription("https://push.example.com/held", webpush.generateVAPIDKeys().publicKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey)).toBe("on");
+    expect(held.unsubscribe).toHaveBeenCalled();
+    const [[{ applicationServerKey }]] = pushManager.subscribe.mock.calls as [[{ applicationServerKey: Uint8Array }]];
+    expect(Buffer.from(applicationServerKey).toString("base64url")).toBe(serverKey);
+    expect(api.mock.calls).toEqual([
+      ["/api/push/subscriptions", { method: "DELETE", body: { endpoint: held.endpoint } }],
+      [
+        "/api/push/subscriptions",
+        { method: "POST", body: { endpoint: "https://push.example.com/new", keys: { p256dh: "p256dh", auth: "auth" } } },
+      ],
+    ]);
+  });
+});
