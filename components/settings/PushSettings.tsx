@@ -121,7 +121,8 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
             );
           }}
         />
-        Show message previews (the first line of a message in its notification; off, it says only who wrote)
+        Show message previews (the first line of a message, a plan&apos;s details, a reply&apos;s words; off, a notification says only who
+        wrote or what happened)
       </label>
       <h3>Your devices</h3>
       {devices === null ? (

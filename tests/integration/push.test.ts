@@ -18,6 +18,7 @@ import { deleteAccount } from "@/lib/account/deletion";
 import { call, PASSWORD } from "../support/api";
 import type { Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
+import { daysAhead, PLACES, plan } from "../support/plans";
 import { startPushService } from "../support/push-service";
 
 const vapid = webpush.generateVAPIDKeys();
@@ -145,7 +146,8 @@ describe("Web Push: what is sent", () => {
     await deliver();
     // One push a device for the three notices, with the latest's words (its body counts the messages waiting unread, as above).
     for (const device of [phone, laptop]) expect(to(device).map((push) => push.payload.title)).toEqual(["Second"]);
-    expect(to(partnersPhone).map((push) => push.payload.title)).toEqual(["Coming up: Dinner"]);
+    // (Previews off, the default: a plan's push names no plan.)
+    expect(to(partnersPhone).map((push) => push.payload.title)).toEqual(["Your plan is coming up on Two of Us"]);
   });
 
   it("shows the message's first line only with 'Show message previews' on", async () => {
@@ -160,6 +162,31 @@ describe("Web Push: what is sent", () => {
     await talk.send(conversationId, { body: "Dinner on Friday?\nWe found a place." }, one.a.headers);
     await deliver();
     expect(to(phone)[0]!.payload.body).toBe(`${one.a.firstName}: Dinner on Friday?`);
+  });
+
+  it("keeps a plan's what, when and where and a cancelling reason off the lock screen unless previews are on", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a);
+    const partnersPhone = await deviceOf(two.b);
+    expect(
+      (await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: two.b.headers })).status,
+    ).toBe(200);
+    const proposed = await plan.propose(
+      conversationId,
+      { title: "Dinner at Ana's", startsAt: daysAhead(9), placeId: PLACES.lisbon },
+      one.a.headers,
+    );
+    expect((await plan.cancel(proposed.json.data.id, { reason: "Rui has the flu" }, one.b.headers)).status).toBe(200);
+    await deliver();
+    expect(to(phone).map((push) => [push.payload.title, push.payload.body])).toEqual([
+      ["A plan to meet on Two of Us", ""],
+      ["A plan was cancelled on Two of Us", ""],
+    ]);
+    expect(JSON.stringify(to(phone))).not.toMatch(/Dinner|Lisbon|flu/);
+    const withPreviews = to(partnersPhone).map((push) => `${push.payload.title} ${push.payload.body}`);
+    expect(withPreviews).toHaveLength(2);
+    expect(withPreviews[0]).toContain("Dinner at Ana's");
+    expect(withPreviews[1]).toContain("Rui has the flu");
   });
 
   it("sends nothing for a conversation read before the push left (it was open on a screen)", async () => {

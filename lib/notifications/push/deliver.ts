@@ -93,9 +93,11 @@ async function payloadOf(db: Db, push: Claimed, userId: string, showPreviews: bo
       body = many ? `${body}\n${latest.firstName ?? "A partner"}: ${preview}` : `${latest.firstName ?? "A partner"}: ${preview}`;
     }
   }
+  // Previews off: a plan's details or someone's words never reach a lock screen (the setting's promise).
+  const hidden = !showPreviews && definition?.pushShowsWords;
   return JSON.stringify({
-    title: push.title,
-    body,
+    title: hidden ? definition.emailSubject : push.title,
+    body: hidden ? "" : body,
     url: push.url,
     tag: push.topic ? `conversation:${push.conversationId}` : `${push.type}:${push.id}`,
     conversationId: push.conversationId,

@@ -51,6 +51,12 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
    * device), and this is what several say: '3 new messages from Marisol & Thaddeus'.
    */
   pushCollapsed?: (count: number, coupleName: string) => string;
+  /**
+   * Its title and message hold someone's words or a meetup's details (a plan's what, when and
+   * where, a reply's text): a push to a person who keeps previews off says only its `emailSubject`,
+   * as a message's push then says only who wrote (lib/notifications/push/deliver.ts).
+   */
+  pushShowsWords?: true;
   /** Where it opens. */
   href(target: NotificationTarget): string;
   /** What it says: the texts its writers build its title and message from. */

@@ -8,6 +8,7 @@ export const mention = defineNotification({
   emailSubject: "You were mentioned on Two of Us",
   defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   href: openTarget,
   text: { title: (who: string) => `${who} mentioned you` },

@@ -9,6 +9,7 @@ export const moderation = defineNotification({
   emailSubject: "A decision of our moderators about your couple",
   defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   // Every moderation notice links to what moderators do and how to appeal.
   href: () => SAFETY_PAGE,

@@ -8,6 +8,7 @@ export const planCancelled = defineNotification({
   emailSubject: "A plan was cancelled on Two of Us",
   defaults: { inApp: true, email: true, push: true },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   href: openTarget,
   text: {

@@ -8,6 +8,7 @@ export const planFeedback = defineNotification({
   emailSubject: "How was your meetup? On Two of Us",
   defaults: { inApp: true, email: false, push: false },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   href: openTarget,
   text: {

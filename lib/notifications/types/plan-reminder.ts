@@ -8,6 +8,7 @@ export const planReminder = defineNotification({
   emailSubject: "Your plan is coming up on Two of Us",
   defaults: { inApp: true, email: true, push: true },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   href: openTarget,
   text: {

@@ -8,6 +8,7 @@ export const reply = defineNotification({
   emailSubject: "New reply on Two of Us",
   defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
+  pushShowsWords: true,
   groups: "none",
   href: openTarget,
   text: {
