@@ -6,6 +6,7 @@ import { RestrictionNotice, WarningNotice } from "@/components/moderation/Standi
 import { ServiceWorker } from "@/components/pwa/ServiceWorker";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayModerate } from "@/lib/membership/roles";
+import { vapidKeys } from "@/lib/notifications/push/config";
 
 /**
  * Pages that need a complete profile, under the signed-in navigation bar. No loading.tsx here:
@@ -20,7 +21,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <LiveViewer userId={userId}>
       <NavBar moderator={mayModerate(couple.role)} />
-      <ServiceWorker />
+      <ServiceWorker userId={userId} pushKey={vapidKeys()?.publicKey ?? null} />
       {warning ? (
         <WarningNotice warning={warning} />
       ) : (

@@ -2,6 +2,9 @@
 
 export const SERVICE_WORKER_URL = "/sw.js";
 
+/** Whose this browser's push subscription is (lib/notifications/push/client.ts keeps it on for them alone). */
+export const PUSH_OWNER_KEY = "push-device-owner";
+
 /** Registers the worker with scope `/`; null where the browser has none (or refuses, e.g. a private window). */
 export async function registerServiceWorker(): Promise<ServiceWorkerRegistration | null> {
   if (!("serviceWorker" in navigator)) return null;
@@ -30,6 +33,8 @@ export async function forgetThisDevice(): Promise<void> {
     const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
     await subscription?.unsubscribe().catch(() => false);
   }
+  // Nobody's device now: the next person signing in here is never sent the last one's pushes.
+  localStorage.removeItem(PUSH_OWNER_KEY);
   if ("caches" in window) {
     const names = await caches.keys();
     await Promise.all(names.map((name) => caches.delete(name)));

@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 /**
  * Turning push on for this device (lib/notifications/push/client.ts) in a stand-in browser: the
- * subscription it holds is reused only when it was made with the server's VAPID key.
+ * subscription it holds is reused only when it was made with the server's VAPID key; and keeping
+ * it on across sign-ins, for the person it was on for alone.
  */
 
 const { api, pushManager } = vi.hoisted(() => ({
@@ -11,9 +12,9 @@ const { api, pushManager } = vi.hoisted(() => ({
   pushManager: { getSubscription: vi.fn(), subscribe: vi.fn() },
 }));
 vi.mock("@/lib/transport/client", () => ({ api }));
-vi.mock("@/lib/pwa/client", () => ({ registerServiceWorker: async () => ({ pushManager }) }));
+vi.mock("@/lib/pwa/client", () => ({ registerServiceWorker: async () => ({ pushManager }), PUSH_OWNER_KEY: "push-device-owner" }));
 
-const { turnOnThisDevice } = await import("@/lib/notifications/push/client");
+const { keepThisDeviceOn, turnOnThisDevice } = await import("@/lib/notifications/push/client");
 
 /** A subscription as the browser holds it, made with `key` (base64url, as the server hands it). */
 function browserSubscription(endpoint: string, key: string) {
@@ -27,10 +28,20 @@ function browserSubscription(endpoint: string, key: string) {
 
 const serverKey = webpush.generateVAPIDKeys().publicKey;
 
+/** A stand-in for the browser's localStorage or sessionStorage. */
+function storage() {
+  const held = new Map<string, string>();
+  return { getItem: (key: string) => held.get(key) ?? null, setItem: (key: string, value: string) => void held.set(key, value) };
+}
+
 beforeEach(() => {
   vi.stubGlobal("window", { PushManager: class {}, Notification: {} });
   vi.stubGlobal("Notification", { permission: "granted", requestPermission: async () => "granted" });
-  vi.stubGlobal("navigator", { serviceWorker: { ready: Promise.resolve({ pushManager }) } });
+  vi.stubGlobal("navigator", {
+    serviceWorker: { ready: Promise.resolve({ pushManager }), getRegistration: async () => ({ pushManager }) },
+  });
+  vi.stubGlobal("localStorage", storage());
+  vi.stubGlobal("sessionStorage", storage());
   pushManager.subscribe.mockImplementation(async ({ applicationServerKey }: { applicationServerKey: Uint8Array }) =>
     browserSubscription("https://push.example.com/new", Buffer.from(applicationServerKey).toString("base64url")),
   );
@@ -65,5 +76,47 @@ describe("turning push on for this device", () => {
         { method: "POST", body: { endpoint: "https://push.example.com/new", keys: { p256dh: "p256dh", auth: "auth" } } },
       ],
     ]);
+  });
+});
+
+describe("keeping this device's push on across sign-ins", () => {
+  const devices = (thisDevice: boolean) => ({ data: thisDevice ? [{ id: "d1", thisDevice: true }] : [{ id: "d2", thisDevice: false }] });
+
+  it("stores the browser's subscription again under the new session for the person the server last listed it for, once a tab", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    api.mockResolvedValueOnce(devices(true));
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
+
+    // Ana's session ended (it expired); she signs in again in a new tab: the server lists no device here.
+    vi.stubGlobal("sessionStorage", storage());
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(false));
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"], ["/api/push/subscriptions", { method: "POST", body: held.toJSON() }]]);
+    api.mockClear();
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api).not.toHaveBeenCalled();
+  });
+
+  it("never stores it for another person signing in on this browser, nor one made under another key, nor without permission", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    localStorage.setItem("push-device-owner", "ana");
+    api.mockResolvedValue(devices(false));
+    await keepThisDeviceOn("bea", serverKey);
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
+
+    vi.stubGlobal("sessionStorage", storage());
+    api.mockClear();
+    await keepThisDeviceOn("ana", webpush.generateVAPIDKeys().publicKey);
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
+
+    vi.stubGlobal("sessionStorage", storage());
+    vi.stubGlobal("Notification", { permission: "default" });
+    api.mockClear();
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api).not.toHaveBeenCalled();
   });
 });

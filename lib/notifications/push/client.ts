@@ -1,7 +1,7 @@
 /** The browser's side of Web Push: this device's subscription, and the push settings' calls through the transport. */
 import "client-only";
 import { api } from "@/lib/transport/client";
-import { registerServiceWorker } from "@/lib/pwa/client";
+import { PUSH_OWNER_KEY, registerServiceWorker } from "@/lib/pwa/client";
 import type { PushChoices, PushDevice } from "./subscriptions";
 
 /** Where this device stands: no push in this browser, the browser's permission refused, or subscribed or not. */
@@ -66,6 +66,31 @@ export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> 
   const { endpoint, keys } = subscription.toJSON();
   await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } });
   return "on";
+}
+
+/** Looked at once a tab: one call to the device list, not one a page. */
+const CHECKED_KEY = "push-device-checked";
+
+/**
+ * On a signed-in page: keeps push on for this browser across sign-ins. A session ends (it expires,
+ * a password change or 'sign out everywhere' ends it) and the server stops sending to the
+ * subscription made under it, while the browser keeps it and its permission, so the prompt never
+ * comes back: the device would fall silent for good. When the server no longer lists this device,
+ * it is stored again under the new session, only for the person the server last listed it for
+ * (another account signing in on this browser is never sent their pushes without choosing so
+ * themselves) and only when it was made with the server's current key.
+ */
+export async function keepThisDeviceOn(userId: string, publicKey: string): Promise<void> {
+  if (!supported() || Notification.permission !== "granted" || sessionStorage.getItem(CHECKED_KEY) === userId) return;
+  const subscription = await currentSubscription();
+  if (!subscription) return;
+  sessionStorage.setItem(CHECKED_KEY, userId);
+  const devices = await listPushDevices().catch(() => null);
+  if (!devices) return;
+  if (devices.some((device) => device.thisDevice)) return localStorage.setItem(PUSH_OWNER_KEY, userId);
+  if (localStorage.getItem(PUSH_OWNER_KEY) !== userId || !madeWith(subscription, keyBytes(publicKey))) return;
+  const { endpoint, keys } = subscription.toJSON();
+  await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } }).catch(() => undefined);
 }
 
 /** Turns notifications off for this device. */
