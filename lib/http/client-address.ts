@@ -1,3 +1,4 @@
+import { isIPv6 } from "node:net";
 import { env } from "@/lib/env";
 
 /**
@@ -13,10 +14,50 @@ export type AddressMode = { vercel: boolean };
 const firstEntry = (value: string | null) => value?.split(",")[0]?.trim() || undefined;
 const lastEntry = (value: string | null) => value?.split(",").at(-1)?.trim() || undefined;
 
-/** The caller's address for per-address limits and loopback-only pages; "unknown" is one shared bucket. */
-export function clientAddress(headers: Headers, mode: AddressMode = { vercel: Boolean(env().VERCEL) }): string {
+const defaultMode = (): AddressMode => ({ vercel: Boolean(env().VERCEL) });
+
+/** The address the deployment vouches for, exactly as written; "unknown" when there is none. */
+function vouchedAddress(headers: Headers, mode: AddressMode): string {
   const address = mode.vercel ? firstEntry(headers.get("x-vercel-forwarded-for")) : lastEntry(headers.get("x-forwarded-for"));
   return address ?? "unknown";
+}
+
+/**
+ * The eight groups of an IPv6 address, as hex without leading zeros. The WHATWG URL host parser
+ * validates and writes it canonically (lowercase, hex only even for an embedded IPv4, one "::" at
+ * most), so all that is left is to fill its "::" with zero groups. A zone id (`%eth0`) names an
+ * interface of this machine, not the client: it is dropped.
+ */
+function ipv6Groups(address: string): string[] {
+  const canonical = new URL(`http://[${address.split("%")[0]}]`).hostname.slice(1, -1);
+  const [head = [], tail] = canonical.split("::").map((part) => (part ? part.split(":") : []));
+  return tail ? [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail] : head;
+}
+
+/**
+ * An address as per-address limits tell clients apart: IPv6 by its /64, the least a home or a
+ * server is given (RFC 6177), so stepping through the addresses of one /64 is one client; an
+ * IPv4-mapped one (`::ffff:a.b.c.d`, how a dual-stack socket reports IPv4) as that IPv4 address;
+ * IPv4 and "unknown" as they are.
+ */
+function limitedAddress(address: string): string {
+  if (!isIPv6(address)) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === "0") && groups[5] === "ffff") {
+    const [high, low] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** The caller's address for per-address limits (an IPv6 one as its /64: limitedAddress); "unknown" is one shared bucket. */
+export function clientAddress(headers: Headers, mode: AddressMode = defaultMode()): string {
+  return limitedAddress(vouchedAddress(headers, mode));
+}
+
+/** Whether the caller is on this machine (the loopback-only pages), by its exact address. */
+export function isLoopbackCaller(headers: Headers, mode: AddressMode = defaultMode()): boolean {
+  return isLoopback(vouchedAddress(headers, mode));
 }
 
 /**

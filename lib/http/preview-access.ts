@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { NextRequest, NextResponse } from "next/server";
 import { authSecret, devOutboxEnabled, env, isPreview, isSecureOrigin } from "@/lib/env";
-import { clientAddress, isLoopback } from "./client-address";
+import { isLoopbackCaller } from "./client-address";
 import { cookieValue } from "./cookies";
 
 /**
@@ -56,7 +56,7 @@ export function grantReviewerCookie(response: NextResponse): NextResponse {
 
 /** The one check of the outbox's page and call: loopback with the dev outbox on, or a preview's reviewer. */
 export function mayReadOutbox(headers: Headers): boolean {
-  return (devOutboxEnabled() && isLoopback(clientAddress(headers))) || isReviewerCookie(cookieValue(headers, previewAccessCookieName()));
+  return (devOutboxEnabled() && isLoopbackCaller(headers)) || isReviewerCookie(cookieValue(headers, previewAccessCookieName()));
 }
 
 /** The outbox visit with ?access=: the reviewer's token becomes a cookie and leaves the address bar. */

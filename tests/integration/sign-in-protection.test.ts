@@ -54,6 +54,22 @@ describe("the account lock and the device cookie", () => {
   });
 });
 
+describe("the account lock of an IPv6 client", () => {
+  const from = (address: string) => ({ "x-forwarded-for": address });
+
+  it("holds for every address of the /64 the failures came from, and not for another /64", async () => {
+    const user = await createUser();
+    for (let i = 1; i <= 5; i++) {
+      const refused = await passwordGrant(user.email, `Wrong-${i}`, from(`2001:db8:64:1::${i}`));
+      expect(refused.json.error.code).toBe("INVALID_CREDENTIALS");
+    }
+    const rotated = await passwordGrant(user.email, PASSWORD, from("2001:db8:64:1:ffff:ffff:ffff:fffe"));
+    expect(rotated.status).toBe(429);
+    expect(rotated.json.error.code).toBe("ACCOUNT_LOCKED");
+    expect((await passwordGrant(user.email, PASSWORD, from("2001:db8:64:2::1"))).status).toBe(200);
+  });
+});
+
 describe("bounded password hashing", () => {
   it("refuses a sign-in with 503 and Retry-After when every slot stays busy past the wait, and serves it once one frees", async () => {
     const user = await createUser();

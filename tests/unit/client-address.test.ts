@@ -1,8 +1,9 @@
 import { Agent, request } from "node:http";
-import type { AddressInfo } from "node:net";
+import { BlockList, isIPv4, type AddressInfo } from "node:net";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAppServer } from "@/lib/http/app-server";
-import { clientAddress, isLoopback, trustedClientAddress } from "@/lib/http/client-address";
+import { clientAddress, isLoopback, isLoopbackCaller, trustedClientAddress } from "@/lib/http/client-address";
 
 describe("clientAddress", () => {
   it("behind the app's server, reads the one address the server wrote into X-Forwarded-For", () => {
@@ -15,6 +16,57 @@ describe("clientAddress", () => {
   });
   it("gives one shared bucket when no address is known, never X-Real-IP a client can send", () => {
     expect(clientAddress(new Headers({ "x-real-ip": "5.5.5.5" }), { vercel: false })).toBe("unknown");
+  });
+});
+
+describe("clientAddress of an IPv6 client", () => {
+  const of = (address: string, mode = { vercel: false }) =>
+    clientAddress(new Headers(mode.vercel ? { "x-vercel-forwarded-for": address } : { "x-forwarded-for": address }), mode);
+
+  it("is its /64, however the address is written: stepping through one /64 is one client", () => {
+    for (const address of [
+      "2001:db8:1:2::1",
+      "2001:db8:1:2::abcd:1",
+      "2001:0DB8:0001:0002:ffff:ffff:ffff:ffff",
+      "2001:db8:1:2:0:0:0:0",
+      "2001:db8:1:2::1%eth0",
+      "2001:db8:1:2::203.0.113.9",
+    ])
+      expect(of(address), address).toBe("2001:db8:1:2::/64");
+    expect(of("2001:db8:1:2::1", { vercel: true })).toBe("2001:db8:1:2::/64");
+    expect(of("2001:db8:1:3::1")).toBe("2001:db8:1:3::/64");
+  });
+
+  it("fills a '::' that reaches into the prefix with zero groups", () => {
+    expect(of("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(of("::1")).toBe("0:0:0:0::/64");
+    expect(of("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+  });
+
+  it("is the IPv4 address when IPv4-mapped (a dual-stack socket's IPv4 peer), and IPv4 stays as it is", () => {
+    expect(of("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(of("::FFFF:cb00:7109")).toBe("203.0.113.9");
+    expect(of("203.0.113.9")).toBe("203.0.113.9");
+  });
+
+  it("is a /64 that holds the address, or the IPv4 address it maps, for any address in any written form", () => {
+    fc.assert(
+      fc.property(fc.ipV6(), fc.constantFrom("", "%eth0", "%25"), (address, zone) => {
+        const counted = of(address + zone);
+        const holder = new BlockList();
+        if (isIPv4(counted)) holder.addAddress(counted, "ipv4");
+        else holder.addSubnet(counted.replace(/\/64$/, ""), 64, "ipv6");
+        expect(counted.endsWith("/64") || isIPv4(counted)).toBe(true);
+        expect(holder.check(address, "ipv6")).toBe(true);
+      }),
+      { seed: 20260, numRuns: 2000 },
+    );
+  });
+
+  it("leaves the loopback check its exact address", () => {
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "::1" }), { vercel: false })).toBe(true);
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "::2" }), { vercel: false })).toBe(false);
+    expect(isLoopbackCaller(new Headers({ "x-forwarded-for": "::ffff:127.0.0.1" }), { vercel: false })).toBe(true);
   });
 });
 
