@@ -15,6 +15,11 @@ export const LIMITS = {
   /** Failures from a browser that signed in to the account before (its device cookie). */
   signInPerDevice: { bucket: "sign-in:device", limit: 5, windowSeconds: 15 * 60 },
   signInPerAddress: { bucket: "sign-in:address", limit: 50, windowSeconds: 15 * 60 },
+  /**
+   * Failures at one account from every address together (guesses spread over many networks):
+   * above what one address may fail (signInPerAccount), and never counted for a trusted device.
+   */
+  signInPerAccountEverywhere: { bucket: "sign-in:account-everywhere", limit: 20, windowSeconds: 15 * 60 },
   registrationPerAddress: { bucket: "register:address", limit: 10, windowSeconds: 60 * 60 },
   verificationCooldown: { bucket: "verify-mail:cooldown", limit: 1, windowSeconds: 60 },
   verificationPerHour: { bucket: "verify-mail:hour", limit: 5, windowSeconds: 60 * 60 },

@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, clearHits, clearHitsStartingWith, recordHit, withLimitLock } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, clearHits, clearHitsStartingWith, recordHit, withLimitLock, type Limit } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
 import { burnPasswordCheck, verifyPassword, withPasswordSlot } from "./password";
 import { normalizeEmail } from "./rules";
@@ -16,14 +16,17 @@ export const EMAIL_NOT_CONFIRMED_MESSAGE =
 /**
  * Failed sign-ins count per account AND address together (OWASP's guidance): five wrong passwords
  * from one address lock the account there only, so strangers elsewhere cannot lock its owner out,
- * and each address's guesses at all accounts are bounded by LIMITS.signInPerAddress. An address
- * holds no space and an e-mail address none either, so the pair reads back unambiguously.
+ * and each address's guesses at all accounts are bounded by LIMITS.signInPerAddress. Guesses spread
+ * over many addresses meet the account's count from everywhere (LIMITS.signInPerAccountEverywhere),
+ * which the owner's trusted devices never meet. An address holds no space and an e-mail address
+ * none either, so the pair reads back unambiguously.
  */
 const accountAtAddress = (email: string, clientAddress: string) => `${email} ${clientAddress}`;
 
 /** Lifts the account's sign-in locks at every address (a password reset proves the mailbox). */
 export async function liftSignInLocks(db: Db, email: string): Promise<void> {
   await clearHitsStartingWith(db, LIMITS.signInPerAccount, accountAtAddress(email, ""));
+  await clearHits(db, LIMITS.signInPerAccountEverywhere, email);
 }
 
 /**
@@ -57,8 +60,10 @@ function lockedOut(retryAfterSeconds: number): AppError {
  * Checks an e-mail and password, for browser sign-in and the token endpoint alike.
  * Unknown e-mails cost the same hashing time as wrong passwords, a locked account is refused
  * before the password is looked at, and 'not verified' is only said to whoever knows the password.
- * Failures lock the account at the address they came from (accountAtAddress). A browser that signed in to this account before (its device cookie, lib/auth/device-cookie)
- * is not locked out by others' failures: its own failures are counted for it alone. At most
+ * Failures lock the account at the address they came from (accountAtAddress), and for every
+ * address once there are many more of them (LIMITS.signInPerAccountEverywhere). A browser that
+ * signed in to this account before (its device cookie, lib/auth/device-cookie) is not locked out
+ * by others' failures: its own failures are counted for it alone. At most
  * PASSWORD_SLOTS checks run at once; excess ones are refused with 503 after a short wait.
  */
 export async function authenticate(
@@ -68,22 +73,30 @@ export async function authenticate(
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
   const device = trustedDevice(context.deviceToken, email);
-  // A trusted device has its own count; the per-address one would let a neighbour behind the
-  // same address lock it out, and its own count already bounds its guesses.
-  const [limit, subject] = device
-    ? [LIMITS.signInPerDevice, device]
-    : [LIMITS.signInPerAccount, accountAtAddress(email, context.clientAddress)];
+  // What a failure counts against: for a trusted device its own count alone (the per-address one
+  // would let a neighbour behind the same address lock it out, the one from everywhere anyone at
+  // all; its own count already bounds its guesses); for anyone else the account at this address
+  // and the account from everywhere, the widest last.
+  const counts: [Limit, string][] = device
+    ? [[LIMITS.signInPerDevice, device]]
+    : [
+        [LIMITS.signInPerAccount, accountAtAddress(email, context.clientAddress)],
+        [LIMITS.signInPerAccountEverywhere, email],
+      ];
   if (!device) {
     const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
     if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
   }
-  // Attempts on one account (or device) run one at a time: parallel guesses cannot slip past the
-  // count of failures, and parallel correct sign-ins are never counted as failures. The slot is
-  // taken first, so queued sign-ins hold no database connection.
+  // Attempts counted together run one at a time (under the widest count's lock): parallel guesses
+  // cannot slip past the count of failures, and parallel correct sign-ins are never counted as
+  // failures. The slot is taken first, so queued sign-ins hold no database connection.
+  const [lockLimit, lockSubject] = counts.at(-1)!;
   const outcome = await withPasswordSlot(() =>
-    withLimitLock(db, limit, subject, async (tx) => {
-      const state = await checkLimit(tx, limit, subject);
-      if (!state.allowed) return { kind: "locked", retryAfterSeconds: state.retryAfterSeconds } as const;
+    withLimitLock(db, lockLimit, lockSubject, async (tx) => {
+      for (const [limit, subject] of counts) {
+        const state = await checkLimit(tx, limit, subject);
+        if (!state.allowed) return { kind: "locked", retryAfterSeconds: state.retryAfterSeconds } as const;
+      }
       const [user] = await tx
         .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
         .from(users)
@@ -92,11 +105,13 @@ export async function authenticate(
       if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
       else await burnPasswordCheck(input.password);
       if (!user || !passwordMatches) {
-        await recordHit(tx, limit, subject);
+        for (const [limit, subject] of counts) await recordHit(tx, limit, subject);
         if (!device) await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
         return { kind: "invalid" } as const;
       }
-      await clearHits(tx, limit, subject);
+      // Only this address's (or device's) count: the owner signing in says nothing of the guesses
+      // made at the account from elsewhere.
+      await clearHits(tx, ...counts[0]!);
       return { kind: "ok", user } as const;
     }),
   );

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { authenticate } from "@/lib/auth/credentials";
+import { authenticate, liftSignInLocks } from "@/lib/auth/credentials";
 import { issueDeviceToken } from "@/lib/auth/device-cookie";
 import { PASSWORD_SLOT_WAIT_MS, PASSWORD_SLOTS, withPasswordSlot } from "@/lib/auth/password";
 import { AppError } from "@/lib/errors";
+import { LIMITS } from "@/lib/rate-limit";
 import { PASSWORD, createUser, freshAddress } from "../support/api";
 import { passwordGrant } from "../support/flows";
 
 /** The strangers' one address: the lock is per account and address together. */
 const STRANGERS = freshAddress();
 
-/** A sign-in as the browser's server action makes it, from the strangers' address: with or without a device cookie. */
-async function signIn(email: string, password: string, deviceToken?: string): Promise<string> {
+/** A sign-in as the browser's server action makes it, from the strangers' address unless told: with or without a device cookie. */
+async function signIn(email: string, password: string, deviceToken?: string, clientAddress = STRANGERS): Promise<string> {
   try {
-    await authenticate(await getDb(), { email, password }, { clientAddress: STRANGERS, deviceToken });
+    await authenticate(await getDb(), { email, password }, { clientAddress, deviceToken });
     return "ok";
   } catch (error) {
     if (error instanceof AppError) return error.code;
@@ -51,6 +52,28 @@ describe("the account lock and the device cookie", () => {
     expect(await signIn(user.email, PASSWORD, device)).toBe("ACCOUNT_LOCKED");
     expect(await signIn(user.email, PASSWORD, issueDeviceToken(user.email))).toBe("ok");
     expect(await signIn(user.email, PASSWORD)).toBe("ok");
+  });
+});
+
+describe("the account's count from everywhere", () => {
+  it("locks the account at every address once guesses spread over many add up, except for a browser that signed in before; a reset lifts it", async () => {
+    const user = await createUser();
+    const device = issueDeviceToken(user.email);
+    for (let i = 0; i < LIMITS.signInPerAccountEverywhere.limit; i++)
+      expect(await signIn(user.email, `Wrong-${i}`, undefined, freshAddress())).toBe("INVALID_CREDENTIALS");
+    expect(await signIn(user.email, PASSWORD, undefined, freshAddress())).toBe("ACCOUNT_LOCKED");
+    expect(await signIn(user.email, PASSWORD, device, freshAddress())).toBe("ok");
+    await liftSignInLocks(await getDb(), user.email);
+    expect(await signIn(user.email, PASSWORD, undefined, freshAddress())).toBe("ok");
+  });
+
+  it("checks no more guesses than it counts when they come from many addresses at once", async () => {
+    const user = await createUser();
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(user.email, `Wrong-${i}`, undefined, freshAddress())));
+    expect(outcomes.filter((outcome) => outcome === "INVALID_CREDENTIALS").length).toBeLessThanOrEqual(
+      LIMITS.signInPerAccountEverywhere.limit,
+    );
+    expect(outcomes.every((outcome) => ["INVALID_CREDENTIALS", "ACCOUNT_LOCKED", "SERVICE_UNAVAILABLE"].includes(outcome))).toBe(true);
   });
 });
 
