@@ -4,9 +4,9 @@ import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
 import { AppError } from "@/lib/errors";
-import { LIMITS, checkLimit, clearHits, clearHitsStartingWith, recordHit, withLimitLock, type Limit } from "@/lib/rate-limit";
+import { LIMITS, checkLimit, clearHits, clearHitsStartingWith } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
-import { burnPasswordCheck, verifyPassword, withPasswordSlot } from "./password";
+import { burnPasswordCheck, countedPasswordCheck, verifyPassword, type FailureCount } from "./password";
 import { normalizeEmail } from "./rules";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
@@ -73,52 +73,37 @@ export async function authenticate(
 ): Promise<AuthenticatedUser> {
   const email = normalizeEmail(input.email);
   const device = trustedDevice(context.deviceToken, email);
-  // What a failure counts against: for a trusted device its own count alone (the per-address one
+  // What a failure counts against: for a trusted device its own count alone (the per-address ones
   // would let a neighbour behind the same address lock it out, the one from everywhere anyone at
-  // all; its own count already bounds its guesses); for anyone else the account at this address
-  // and the account from everywhere, the widest last.
-  const counts: [Limit, string][] = device
+  // all; its own count already bounds its guesses); for anyone else the account at this address,
+  // the address at every account and, last (its lock is the one held), the account from everywhere.
+  const counts: [FailureCount, ...FailureCount[]] = device
     ? [[LIMITS.signInPerDevice, device]]
     : [
         [LIMITS.signInPerAccount, accountAtAddress(email, context.clientAddress)],
+        [LIMITS.signInPerAddress, context.clientAddress],
         [LIMITS.signInPerAccountEverywhere, email],
       ];
+  // An address over its limit is refused before it waits for a slot or a lock.
   if (!device) {
     const address = await checkLimit(db, LIMITS.signInPerAddress, context.clientAddress);
     if (!address.allowed) throw lockedOut(address.retryAfterSeconds);
   }
-  // Attempts counted together run one at a time (under the widest count's lock): parallel guesses
-  // cannot slip past the count of failures, and parallel correct sign-ins are never counted as
-  // failures. The slot is taken first, so queued sign-ins hold no database connection.
-  const [lockLimit, lockSubject] = counts.at(-1)!;
-  const outcome = await withPasswordSlot(() =>
-    withLimitLock(db, lockLimit, lockSubject, async (tx) => {
-      for (const [limit, subject] of counts) {
-        const state = await checkLimit(tx, limit, subject);
-        if (!state.allowed) return { kind: "locked", retryAfterSeconds: state.retryAfterSeconds } as const;
-      }
-      const [user] = await tx
-        .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
-        .from(users)
-        .where(eq(users.email, email));
-      let passwordMatches = false;
-      if (user) passwordMatches = await verifyPassword(user.passwordHash, input.password);
-      else await burnPasswordCheck(input.password);
-      if (!user || !passwordMatches) {
-        for (const [limit, subject] of counts) await recordHit(tx, limit, subject);
-        if (!device) await recordHit(tx, LIMITS.signInPerAddress, context.clientAddress);
-        return { kind: "invalid" } as const;
-      }
-      // Only this address's (or device's) count: the owner signing in says nothing of the guesses
-      // made at the account from elsewhere.
-      await clearHits(tx, ...counts[0]!);
-      return { kind: "ok", user } as const;
-    }),
-  );
+  const outcome = await countedPasswordCheck(db, counts, async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, emailVerifiedAt: users.emailVerifiedAt })
+      .from(users)
+      .where(eq(users.email, email));
+    if (!user) {
+      await burnPasswordCheck(input.password);
+      return null;
+    }
+    return (await verifyPassword(user.passwordHash, input.password)) ? user : null;
+  });
   // Thrown only now, so the failure counted above is committed.
   if (outcome.kind === "locked") throw lockedOut(outcome.retryAfterSeconds);
-  if (outcome.kind === "invalid") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
-  const { user } = outcome;
+  if (outcome.kind === "wrong") throw new AppError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
+  const user = outcome.value;
   if (!user.emailVerifiedAt) throw new AppError("EMAIL_NOT_CONFIRMED", EMAIL_NOT_CONFIRMED_MESSAGE);
   // An appeal against a suspension is the one thing its partners may still prove they are.
   if (!context.forAppeal) await assertCoupleNotSuspended(db, user.id);

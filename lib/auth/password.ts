@@ -1,6 +1,8 @@
 import "server-only";
 import { hash, verify } from "@node-rs/argon2";
+import type { Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { checkLimit, clearHits, recordHit, withLimitLock, type Limit } from "@/lib/rate-limit";
 import { Semaphore } from "@/lib/semaphore";
 
 // argon2id with OWASP's recommended memory cost (19 MiB, 2 passes, 1 lane).
@@ -45,4 +47,41 @@ export async function withPasswordSlot<T>(run: () => Promise<T>): Promise<T> {
   } finally {
     release();
   }
+}
+
+/** A count of failed password checks: a limit and the subject it counts (an account at an address, a person). */
+export type FailureCount = readonly [Limit, string];
+
+export type CountedCheck<T> = { kind: "locked"; retryAfterSeconds: number } | { kind: "wrong" } | { kind: "right"; value: T };
+
+/**
+ * A password check that failures are counted against, for sign-in and the settings' re-check alike.
+ * `check` verifies the password (its value when right, null when wrong). It runs in a slot, taken
+ * first so queued checks hold no database connection, and under the lock of the last count: the
+ * checks that share it run one at a time, so a burst of parallel guesses cannot all be checked
+ * before the first failure is counted, and parallel right ones are never counted as failures.
+ * Nothing is checked while any count is at its limit; a failure adds to every count; a success
+ * clears the first only (the others also count guesses made elsewhere).
+ */
+export async function countedPasswordCheck<T>(
+  db: Db,
+  counts: readonly [FailureCount, ...FailureCount[]],
+  check: (tx: Db) => Promise<T | null>,
+): Promise<CountedCheck<T>> {
+  const [lockLimit, lockSubject] = counts.at(-1)!;
+  return withPasswordSlot(() =>
+    withLimitLock(db, lockLimit, lockSubject, async (tx): Promise<CountedCheck<T>> => {
+      for (const [limit, subject] of counts) {
+        const state = await checkLimit(tx, limit, subject);
+        if (!state.allowed) return { kind: "locked", retryAfterSeconds: state.retryAfterSeconds };
+      }
+      const value = await check(tx);
+      if (value === null) {
+        for (const [limit, subject] of counts) await recordHit(tx, limit, subject);
+        return { kind: "wrong" };
+      }
+      await clearHits(tx, ...counts[0]);
+      return { kind: "right", value };
+    }),
+  );
 }
