@@ -7,11 +7,11 @@ import { sessions, users, userTokens } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { emailChangeEmail, emailChangeNotice, passwordChangedNotice } from "@/lib/mail/templates";
-import { LIMITS, checkLimit, clearHits, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { isBannedEmail } from "@/lib/safety/sanctions";
 import { describeDevice } from "./device";
-import { hashPassword, verifyPassword, withPasswordSlot } from "./password";
+import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeOtherSessions, revokeSession } from "./sessions";
 
@@ -24,20 +24,19 @@ export const INVALID_EMAIL_CHANGE_LINK = "This link is invalid or has expired. P
 
 /**
  * Checks the signed-in person's password before a sensitive change (password, e-mail, deletion).
- * Wrong passwords are counted per person (LIMITS.passwordConfirmPerUser): a stolen session
- * cannot guess its way through. Wrong: 403 INVALID_PASSWORD.
+ * Wrong passwords are counted per person (LIMITS.passwordConfirmPerUser) and checked as sign-in
+ * checks them (countedPasswordCheck): one at a time, so a stolen session cannot guess its way
+ * through, not even with parallel guesses. Wrong: 403 INVALID_PASSWORD.
  */
 export async function confirmPassword(db: Db, userId: string, password: string): Promise<void> {
-  const state = await checkLimit(db, LIMITS.passwordConfirmPerUser, userId);
-  if (!state.allowed) throw new AppError("RATE_LIMITED", TOO_MANY_PASSWORD_ATTEMPTS, { retryAfterSeconds: state.retryAfterSeconds });
-  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
-  if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
-  const matches = await withPasswordSlot(() => verifyPassword(user.passwordHash, password));
-  if (!matches) {
-    await recordHit(db, LIMITS.passwordConfirmPerUser, userId);
-    throw new AppError("INVALID_PASSWORD", INVALID_PASSWORD_MESSAGE);
-  }
-  await clearHits(db, LIMITS.passwordConfirmPerUser, userId);
+  const outcome = await countedPasswordCheck(db, [[LIMITS.passwordConfirmPerUser, userId]], async (tx) => {
+    const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId));
+    if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    return (await verifyPassword(user.passwordHash, password)) || null;
+  });
+  if (outcome.kind === "locked")
+    throw new AppError("RATE_LIMITED", TOO_MANY_PASSWORD_ATTEMPTS, { retryAfterSeconds: outcome.retryAfterSeconds });
+  if (outcome.kind === "wrong") throw new AppError("INVALID_PASSWORD", INVALID_PASSWORD_MESSAGE);
 }
 
 /**

@@ -87,6 +87,17 @@ describe("POST /api/auth/change-password", () => {
     const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(429);
   });
+
+  it("checks no more wrong guesses than the limit when they arrive at once, then refuses the right password too", async () => {
+    const { headers } = await person();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postPassword(headers, { currentPassword: `Wrong-${i}a!A`, newPassword: NEW_PASSWORD })),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses.filter((status) => status === 403).length).toBeLessThanOrEqual(LIMITS.passwordConfirmPerUser.limit);
+    expect(statuses.filter((status) => status !== 403).every((status) => status === 429 || status === 503)).toBe(true);
+    expect((await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(429);
+  });
 });
 
 describe("POST /api/auth/change-email and the confirmation link", () => {
