@@ -10,10 +10,11 @@ import { emailChangeEmail, emailChangeNotice, passwordChangedNotice } from "@/li
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { isBannedEmail } from "@/lib/safety/sanctions";
+import { issueTokens, type ApiSession } from "./api-tokens";
 import { describeDevice } from "./device";
 import { countedPasswordCheck, hashPassword, verifyPassword, withPasswordSlot } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
-import { revokeOtherSessions, revokeSession } from "./sessions";
+import { replaceSession, revokeOtherSessions, revokeSession } from "./sessions";
 
 export const EMAIL_EXISTS_MESSAGE = "An account with this email already exists.";
 export const INVALID_PASSWORD_MESSAGE = "That password is not correct.";
@@ -39,16 +40,21 @@ export async function confirmPassword(db: Db, userId: string, password: string):
   if (outcome.kind === "wrong") throw new AppError("INVALID_PASSWORD", INVALID_PASSWORD_MESSAGE);
 }
 
+/** The session the caller goes on under after a password change: its id, and for an API client its new tokens. */
+type SuccessorSession = { id: string; tokens: ApiSession | null };
+
 /**
  * Sets a new password (the registration rules, checked by the schema) after the current one, and
- * ends every other session of the person, browser and API alike; the one that asked stays.
- * Outstanding reset links die too, and the address is told. Returns how many sessions were ended.
+ * ends every other session of the person, browser and API alike. The one that asked is replaced
+ * by a fresh one (replaceSession): a stolen copy of its cookie or refresh token, a reason to
+ * change a password, dies with the old password too. Outstanding reset links die, and the address
+ * is told. Returns how many other sessions were ended and the caller's successor session.
  */
 export async function changePassword(
   db: Db,
   caller: { userId: string; sessionId: string },
   input: { currentPassword: string; newPassword: string },
-): Promise<{ sessionsEnded: number; emailIds: string[] }> {
+): Promise<{ sessionsEnded: number; session: SuccessorSession; emailIds: string[] }> {
   await confirmPassword(db, caller.userId, input.currentPassword);
   const passwordHash = await withPasswordSlot(() => hashPassword(input.newPassword));
   return transaction(db, async (tx) => {
@@ -56,15 +62,20 @@ export async function changePassword(
       .update(users)
       .set({ passwordHash })
       .where(eq(users.id, caller.userId))
-      .returning({ email: users.email, firstName: users.firstName });
+      .returning({ email: users.email, firstName: users.firstName, emailVerifiedAt: users.emailVerifiedAt });
     if (!user) throw new AppError("UNAUTHENTICATED", "Not authenticated");
     await tx
       .update(userTokens)
       .set({ usedAt: new Date() })
       .where(and(eq(userTokens.userId, caller.userId), eq(userTokens.purpose, "reset_password"), isNull(userTokens.usedAt)));
     const sessionsEnded = await revokeOtherSessions(tx, caller.userId, caller.sessionId);
+    // Ended meanwhile (signed out, ended from another device): the change is not made.
+    const successor = await replaceSession(tx, caller.sessionId);
+    if (!successor) throw new AppError("UNAUTHENTICATED", "Not authenticated");
+    const tokens = successor.kind === "api" ? await issueTokens(tx, successor, { id: caller.userId, ...user }) : null;
     return {
       sessionsEnded,
+      session: { id: successor.id, tokens },
       emailIds: [await enqueueEmail(tx, { ...passwordChangedNotice(user.email, user.firstName), recipientId: caller.userId })],
     };
   });

@@ -23,7 +23,12 @@ export type ApiSession = {
 
 type SessionRef = { id: string; expiresAt: Date };
 
-async function issue(db: Db, session: SessionRef, user: { id: string; email: string; emailVerifiedAt: Date | null }): Promise<ApiSession> {
+/** A new token pair of an API session (opened, rotated, or replacing the caller's at a password change). */
+export async function issueTokens(
+  db: Db,
+  session: SessionRef,
+  user: { id: string; email: string; emailVerifiedAt: Date | null },
+): Promise<ApiSession> {
   const refreshToken = newSecretToken();
   const sessionId = session.id;
   // A refresh token never outlives its session.
@@ -50,7 +55,7 @@ export async function startApiSession(
 ): Promise<ApiSession> {
   return transaction(db, async (tx) => {
     const id = await createSession(tx, user.id, "api", client);
-    return issue(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
+    return issueTokens(tx, { id, expiresAt: new Date(Date.now() + API_SESSION_SECONDS * 1000) }, user);
   });
 }
 
@@ -88,7 +93,7 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
     await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
     return {
       reused: false,
-      session: await issue(
+      session: await issueTokens(
         tx,
         { id: row.sessionId, expiresAt: row.sessionExpiresAt },
         { id: row.userId, email: row.email, emailVerifiedAt: row.emailVerifiedAt },

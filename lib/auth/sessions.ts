@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
-import { sessions } from "@/db/schema";
+import { pushSubscriptions, sessions } from "@/db/schema";
 import type { Account } from "./users";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
@@ -14,7 +14,10 @@ export type SessionClient = { userAgent?: string | null };
 
 export const USER_AGENT_MAX = 512;
 
-export async function createSession(db: Db, userId: string, kind: "browser" | "api", client: SessionClient = {}): Promise<string> {
+type SessionKind = "browser" | "api";
+export type OpenedSession = { id: string; kind: SessionKind; expiresAt: Date };
+
+async function openSession(db: Db, userId: string, kind: SessionKind, client: SessionClient): Promise<OpenedSession> {
   const seconds = kind === "browser" ? BROWSER_SESSION_SECONDS : API_SESSION_SECONDS;
   const now = new Date();
   const [row] = await db
@@ -26,8 +29,12 @@ export async function createSession(db: Db, userId: string, kind: "browser" | "a
       userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
       lastSeenAt: now,
     })
-    .returning({ id: sessions.id });
-  return row!.id;
+    .returning({ id: sessions.id, kind: sessions.kind, expiresAt: sessions.expiresAt });
+  return row!;
+}
+
+export async function createSession(db: Db, userId: string, kind: SessionKind, client: SessionClient = {}): Promise<string> {
+  return (await openSession(db, userId, kind, client)).id;
 }
 
 /**
@@ -97,7 +104,25 @@ export async function revokeAllSessions(db: Db, userId: string): Promise<void> {
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
 }
 
-/** Ends every session of the user but one (a password change keeps the session that made it). */
+/**
+ * Ends a live session and opens its successor: the same person, kind and device (its User-Agent,
+ * and its push subscriptions, which end with the session they are under), a new id and a full
+ * length. Whatever was copied of the old one's cookie or tokens stops working. Null when the
+ * session was no longer live.
+ */
+export async function replaceSession(db: Db, sessionId: string): Promise<OpenedSession | null> {
+  const [old] = await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), isLive(new Date())))
+    .returning({ userId: sessions.userId, kind: sessions.kind, userAgent: sessions.userAgent });
+  if (!old) return null;
+  const successor = await openSession(db, old.userId, old.kind, { userAgent: old.userAgent });
+  await db.update(pushSubscriptions).set({ sessionId: successor.id }).where(eq(pushSubscriptions.sessionId, sessionId));
+  return successor;
+}
+
+/** Ends every session of the user but one (a password change keeps the session that made it, to replace it). */
 export async function revokeOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<number> {
   const ended = await db
     .update(sessions)

@@ -6,14 +6,15 @@ import { POST as confirmEmail } from "@/app/api/auth/confirm-email/route";
 import { DELETE as endSession } from "@/app/api/auth/sessions/[id]/route";
 import { DELETE as endOthers, GET as listSessions } from "@/app/api/auth/sessions/route";
 import { getDb } from "@/db/client";
-import { bannedEmails, sessions, users, userTokens } from "@/db/schema";
+import { bannedEmails, pushSubscriptions, sessions, users, userTokens } from "@/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
+import { sessionCookieName } from "@/lib/auth/session-token";
 import { LIMITS } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
-import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
+import { apiSession, bearer, latestMail, linkInLatestMail, refreshGrant } from "../support/flows";
 
 const NEW_PASSWORD = "Brand-New-Pass9?";
 type Headers = Record<string, string>;
@@ -36,15 +37,21 @@ const postEmail = (headers: Headers, body: unknown) => call(changeEmail, "POST",
 const postConfirm = (headers: Headers, token: string) =>
   call(confirmEmail, "POST", "/api/auth/confirm-email", { body: { token }, headers });
 
+/** The session cookie a response sets, as a Cookie header. */
+const setSessionCookie = (res: Awaited<ReturnType<typeof call>>) =>
+  res.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .find((cookie) => cookie.startsWith(`${sessionCookieName()}=`));
+
 describe("POST /api/auth/change-password", () => {
-  it("sets the new password and ends every other session, browser and API, keeping this one", async () => {
-    const { user, session, headers } = await person();
+  it("sets the new password and ends every other session, browser and API", async () => {
+    const { user, headers } = await person();
     const other = await browserSession(user.id);
     const api = await apiSession(user.email);
     const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: { sessionsEnded: 2 } });
-    expect(await isLive(session.sid)).toBe(true);
     expect(await isLive(other.sid)).toBe(false);
     // The API client's token is refused now.
     const listed = await call(listSessions, "GET", "/api/auth/sessions", { headers: bearer(api.access_token) });
@@ -53,6 +60,70 @@ describe("POST /api/auth/change-password", () => {
     const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id));
     expect(await verifyPassword(row!.hash, NEW_PASSWORD)).toBe(true);
     expect((await latestMail(user.email)).subject).toBe("Your password was changed");
+  });
+
+  it("moves a browser onto a fresh session: a copy of its old cookie no longer works, its new cookie does", async () => {
+    const { user, session, headers } = await person();
+    const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    const list = (cookie: string) => call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie } });
+    expect((await list(session.cookie)).status).toBe(401);
+    expect(await isLive(session.sid)).toBe(false);
+    const fresh = setSessionCookie(res);
+    expect(fresh).toBeDefined();
+    const signedIn = await list(fresh!);
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.json.data).toEqual([expect.objectContaining({ kind: "browser", current: true })]);
+    expect(signedIn.json.data[0].id).not.toBe(session.sid);
+    const db = await getDb();
+    const [row] = await db.select({ userId: sessions.userId }).from(sessions).where(eq(sessions.id, signedIn.json.data[0].id));
+    expect(row!.userId).toBe(user.id);
+  });
+
+  it("gives an API client a fresh token pair in its answer: its old access and refresh tokens no longer work", async () => {
+    const user = await createUser();
+    const old = await apiSession(user.email);
+    const res = await postPassword(bearer(old.access_token), { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    const list = (accessToken: string) => call(listSessions, "GET", "/api/auth/sessions", { headers: bearer(accessToken) });
+    expect((await list(old.access_token)).status).toBe(401);
+    expect((await refreshGrant(old.refresh_token)).status).toBe(401);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.json.data).toEqual({
+      sessionsEnded: 0,
+      session: {
+        access_token: expect.any(String),
+        refresh_token: expect.any(String),
+        expires_at: expect.any(Number),
+        user: { id: user.id, email: user.email, email_confirmed_at: expect.any(String) },
+      },
+    });
+    const fresh = res.json.data.session;
+    expect((await list(fresh.access_token)).status).toBe(200);
+    expect((await refreshGrant(fresh.refresh_token)).status).toBe(200);
+  });
+
+  it("keeps this device's push subscription on the fresh session", async () => {
+    const { user, session, headers } = await person();
+    const db = await getDb();
+    const [device] = await db
+      .insert(pushSubscriptions)
+      .values({
+        userId: user.id,
+        sessionId: session.sid,
+        endpoint: `https://push.example/${session.sid}`,
+        p256dh: "k",
+        auth: "a",
+        label: "Phone",
+      })
+      .returning({ id: pushSubscriptions.id });
+    const res = await postPassword(headers, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    const signedIn = await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: setSessionCookie(res)! } });
+    const [row] = await db
+      .select({ sessionId: pushSubscriptions.sessionId })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.id, device!.id));
+    expect(row!.sessionId).toBe(signedIn.json.data[0].id);
   });
 
   it("refuses a wrong current password with 403 INVALID_PASSWORD, nothing changed", async () => {
