@@ -95,10 +95,11 @@ export const resendVerificationAction = action(
   },
 );
 
+/** `password` only for an account made through a shareable link, which the page asks for once the call answers PASSWORD_REQUIRED. */
 export const verifyEmailAction = action(
   {
     access: "public",
-    input: (token: string, email: string) => verifyEmailSchema.parse({ token, email }),
+    input: (token: string, email: string, password?: string) => verifyEmailSchema.parse({ token, email, password }),
     failure: "Failed to verify email. Please try again.",
   },
   async ({ db, input }) => {

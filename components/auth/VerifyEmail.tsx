@@ -2,12 +2,13 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { resendVerificationAction, verifyEmailAction } from "@/app/(auth)/actions";
 import { Alert } from "@/components/ui/Alert";
 import { EMAIL_VERIFIED_NOTICE } from "@/lib/auth/login-notices";
 import { AuthFooter, SUPPORT_EMAIL } from "@/components/ui/AuthCard";
 import { reach } from "@/lib/transport/actions";
+import { VerifyWithPassword } from "./VerifyWithPassword";
 
 const COOLDOWN_SECONDS = 60;
 const RATE_LIMITED_LOCK_SECONDS = 300;
@@ -18,24 +19,32 @@ function remainingText(attempts: number): string {
   return `${attempts} verification email${attempts === 1 ? "" : "s"} remaining this hour`;
 }
 
-/** Checking a link from the e-mail: posted from the page (never on GET, so mail scanners cannot use it up). */
+type VerifyState = { status: "working" } | { status: "password" } | { status: "done" } | { status: "failed"; message: string };
+
+/**
+ * Checking a link from the e-mail: posted from the page (never on GET, so mail scanners cannot use
+ * it up). An account made through a shareable link is verified only with the password its
+ * mailbox's owner chooses (PASSWORD_REQUIRED): the page then asks for it, so loading it verifies nothing.
+ */
 function VerifyToken({ token, email }: { token: string; email: string }) {
   const router = useRouter();
-  const [state, setState] = useState<{ status: "working" } | { status: "done" } | { status: "failed"; message: string }>({
-    status: "working",
-  });
+  const [state, setState] = useState<VerifyState>({ status: "working" });
   const started = useRef(false);
+  const verified = useCallback(() => {
+    setState({ status: "done" });
+    setTimeout(() => router.push(`/login?${new URLSearchParams({ message: EMAIL_VERIFIED_NOTICE, email })}`), REDIRECT_DELAY_MS);
+  }, [email, router]);
   useEffect(() => {
     if (started.current) return;
     started.current = true;
     void reach(() => verifyEmailAction(token, email)).then((result) => {
-      if (!result.ok) return setState({ status: "failed", message: result.message });
-      setState({ status: "done" });
-      setTimeout(() => router.push(`/login?${new URLSearchParams({ message: EMAIL_VERIFIED_NOTICE, email })}`), REDIRECT_DELAY_MS);
+      if (result.ok) return verified();
+      setState(result.code === "PASSWORD_REQUIRED" ? { status: "password" } : { status: "failed", message: result.message });
     });
-  }, [token, email, router]);
+  }, [token, email, verified]);
 
   if (state.status === "working") return <p role="status">Verifying your email...</p>;
+  if (state.status === "password") return <VerifyWithPassword token={token} email={email} onVerified={verified} />;
   if (state.status === "done") {
     return (
       <>

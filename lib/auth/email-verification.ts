@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
@@ -7,8 +7,10 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 import { LIMITS, checkLimit, consumeLimit, recordHit } from "@/lib/rate-limit";
+import { hashPassword } from "./password";
 import { normalizeEmail } from "./rules";
 import { hashToken, newSecretToken } from "./secrets";
+import { revokeAllSessions } from "./sessions";
 import { findUserByEmail } from "./users";
 
 export const VERIFICATION_TTL_SECONDS = 24 * 60 * 60;
@@ -59,30 +61,60 @@ export async function resendVerification(db: Db, userId: string): Promise<Resend
 }
 
 const INVALID_LINK = "This verification link is invalid or has expired. Please request a new one.";
+export const PASSWORD_REQUIRED_MESSAGE = "Choose your password to confirm your email: this account was made with a shared invitation link.";
 
-/** Consumes a verification token. The e-mail must match the token's account. */
-export async function verifyEmail(db: Db, input: { token: string; email?: string }): Promise<{ userId: string }> {
+/**
+ * An account made through an invitation's shareable link that has not proved its address yet
+ * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
+ * never verified). Whoever held the link chose its password (partner A, say), so verifying it
+ * also sets the password the mailbox's owner chooses (verifyEmail). Takes `users` or an alias of it.
+ */
+export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
+  and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;
+
+/** A verification link's token with its account, locked for the caller's transaction when asked. */
+async function verificationLink(db: Db, token: string, { lock = false } = {}) {
+  const query = db
+    .select({
+      id: userTokens.id,
+      userId: userTokens.userId,
+      usedAt: userTokens.usedAt,
+      expiresAt: userTokens.expiresAt,
+      email: users.email,
+      verifiedAt: users.emailVerifiedAt,
+      choosesPassword: sql<boolean>`coalesce(${unprovenPartner(users)}, false)`,
+    })
+    .from(userTokens)
+    .innerJoin(users, eq(users.id, userTokens.userId))
+    .where(and(eq(userTokens.tokenHash, hashToken(token)), eq(userTokens.purpose, "verify_email")));
+  const [row] = lock ? await query.for("update") : await query;
+  return row ?? null;
+}
+
+/**
+ * Consumes a verification token. The e-mail must match the token's account. An account made
+ * through a shareable link (unprovenPartner) is verified only with a `password`, which replaces
+ * the link holder's, and every session of it ends (its refresh tokens with them): whoever reads
+ * the mailbox ends up with the only working password. Any other account is verified as it is.
+ */
+export async function verifyEmail(db: Db, input: { token: string; email?: string; password?: string }): Promise<{ userId: string }> {
+  // Hashing is slow: done only for a link that needs it, before the transaction locks anything.
+  const peek = input.password ? await verificationLink(db, input.token) : null;
+  const passwordHash = peek?.choosesPassword ? await hashPassword(input.password!) : null;
   return transaction(db, async (tx) => {
-    const [row] = await tx
-      .select({
-        id: userTokens.id,
-        userId: userTokens.userId,
-        usedAt: userTokens.usedAt,
-        expiresAt: userTokens.expiresAt,
-        email: users.email,
-        verifiedAt: users.emailVerifiedAt,
-      })
-      .from(userTokens)
-      .innerJoin(users, eq(users.id, userTokens.userId))
-      .where(and(eq(userTokens.tokenHash, hashToken(input.token)), eq(userTokens.purpose, "verify_email")))
-      .for("update");
+    const row = await verificationLink(tx, input.token, { lock: true });
     if (!row || (input.email && row.email !== normalizeEmail(input.email))) throw new AppError("INVALID_TOKEN", INVALID_LINK);
     // Opening the link a second time is not an error worth alarming anyone about.
     if (row.verifiedAt) throw new AppError("ALREADY_VERIFIED", "Your email is already verified!");
     if (row.usedAt || row.expiresAt.getTime() <= Date.now()) throw new AppError("INVALID_TOKEN", INVALID_LINK);
+    if (row.choosesPassword && !passwordHash) throw new AppError("PASSWORD_REQUIRED", PASSWORD_REQUIRED_MESSAGE);
     const now = new Date();
     await tx.update(userTokens).set({ usedAt: now }).where(eq(userTokens.id, row.id));
-    await tx.update(users).set({ emailVerifiedAt: now }).where(eq(users.id, row.userId));
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: now, ...(row.choosesPassword ? { passwordHash: passwordHash! } : {}) })
+      .where(eq(users.id, row.userId));
+    if (row.choosesPassword) await revokeAllSessions(tx, row.userId);
     return { userId: row.userId };
   });
 }

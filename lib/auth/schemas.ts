@@ -75,8 +75,22 @@ export const tokenRequestSchema = z.discriminatedUnion("grant_type", [
   z.object({ grant_type: z.literal("refresh_token"), refresh_token: secretTokenSchema }),
 ]);
 
-/** The verification link's token, and the address it was sent to when the link carries it. */
-export const verifyEmailSchema = z.object({ token: secretTokenSchema, email: lookupEmail.optional() });
+/**
+ * The verification link's token, and the address it was sent to when the link carries it; with
+ * `password`, the one the mailbox's owner chooses for an account made through an invitation's
+ * shareable link (required for such an account, lib/auth/email-verification.ts).
+ */
+export const verifyEmailSchema = z.object({
+  token: secretTokenSchema,
+  email: lookupEmail.optional(),
+  password: registrationPasswordSchema.optional(),
+});
+
+/** The verification page's password form (an account made through a shareable link): the registration rules, typed twice. */
+export const verifyPasswordFormSchema = z
+  .object({ password: registrationPasswordSchema, confirmPassword: z.string() })
+  .refine((form) => form.password === form.confirmPassword, { message: "Passwords do not match", path: ["confirmPassword"] });
+export type VerifyPasswordForm = z.input<typeof verifyPasswordFormSchema>;
 
 /** Resending the verification e-mail: no body for a signed-in caller, the address for a signed-out one. */
 export const resendVerificationSchema = z.object({ email: emailSchema.optional() });

@@ -273,7 +273,11 @@ test.describe("partner invitation", () => {
     expect(await flags()).toEqual(["true", "true"]);
   });
 
-  test("the shareable link makes an account that verifies its e-mail before anything else", async ({ page, request, browser }) => {
+  test("the shareable link makes an account that verifies its e-mail, with the password its mailbox's owner chooses, before anything else", async ({
+    page,
+    request,
+    browser,
+  }) => {
     await partnerAWithCouple(page, request);
     await page.goto("/invite-partner");
     const partnerEmail = uniqueEmail("shared");
@@ -299,10 +303,18 @@ test.describe("partner invitation", () => {
     await signIn(pageB, { email: partnerEmail, password: PASSWORD });
     await expect(pageB.getByText("Please verify your email address before logging in.")).toBeVisible();
 
+    // Whoever held the shareable link chose that password: opening the e-mail's link asks the mailbox's owner for theirs.
+    const ownPassword = "Mailbox#Owner7";
     await pageB.goto(await latestLink(request, partnerEmail, "/verify-email"));
+    await expect(pageB.getByRole("heading", { name: "Choose your password" })).toBeVisible();
+    await pageB.getByLabel("Password", { exact: true }).fill(ownPassword);
+    await pageB.getByLabel("Confirm Password").fill(ownPassword);
+    await pageB.getByRole("button", { name: "Confirm my email" }).click();
     await expect(pageB.getByText("Email verified successfully! Redirecting to onboarding...")).toBeVisible();
     await expect(pageB).toHaveURL(/\/login/, { timeout: 10_000 });
     await signIn(pageB, { email: partnerEmail, password: PASSWORD });
+    await expect(pageB.getByText("Invalid email or password. Please try again.")).toBeVisible();
+    await signIn(pageB, { email: partnerEmail, password: ownPassword });
     await expect(pageB).toHaveURL(/\/onboarding$/);
 
     // Partner set-up without an occupation leaves the profile incomplete: back to onboarding, not the dashboard.

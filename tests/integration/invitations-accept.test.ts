@@ -1,15 +1,17 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as accept } from "@/app/api/auth/invitations/accept/route";
+import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { getDb } from "@/db/client";
-import { couples, invitations, notifications, users } from "@/db/schema";
-import { verifyEmail } from "@/lib/auth/email-verification";
+import { couples, invitations, notifications, sessions, users } from "@/db/schema";
+import { startApiSession } from "@/lib/auth/api-tokens";
+import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
 import { hashToken } from "@/lib/auth/secrets";
 import { completeRegistration as completeRegistrationIn } from "@/lib/invitations/complete-registration";
 import { LIMITS } from "@/lib/rate-limit";
 import { call, createUser } from "../support/api";
-import { bearer, latestMail, passwordGrant } from "../support/flows";
+import { bearer, latestMail, linkInLatestMail, passwordGrant, refreshGrant } from "../support/flows";
 import {
   JOIN_PASSWORD,
   MSG,
@@ -23,6 +25,10 @@ import {
   tampered,
   coupleFlags,
 } from "../support/invitations";
+
+const verifyCall = (body: unknown) => call(verify, "POST", "/api/email-verification/verify", { body });
+/** The token of the verification link in the newest e-mail to an address. */
+const verificationToken = async (email: string) => (await linkInLatestMail(email)).searchParams.get("token")!;
 
 describe("GET /api/auth/invitations/{token}", () => {
   it("shows an open invitation with the inviter's name and the couple's name", async () => {
@@ -331,9 +337,62 @@ describe("the shareable link (shown to partner A)", () => {
     const refused = await passwordGrant(email, JOIN_PASSWORD);
     expect(refused.json.error.code).toBe("EMAIL_NOT_CONFIRMED");
 
-    const link = new URL(/https?:\/\/\S+\/verify-email\?\S+/.exec(mail.text)![0]);
-    await verifyEmail(db, { token: link.searchParams.get("token")!, email });
+    // Verifying sets the password the mailbox's owner chooses: here the one who also accepted.
+    await verifyEmail(db, { token: await verificationToken(email), email, password: JOIN_PASSWORD });
     expect((await passwordGrant(email, JOIN_PASSWORD)).status).toBe(200);
+  });
+
+  it("cannot take partner B's account: its verification link asks the mailbox's owner for a password (400 PASSWORD_REQUIRED) and verifies nothing without one", async () => {
+    const inviter = await partnerA();
+    const { token, shareToken, email } = await invited(inviter);
+    await acceptWith(shareToken, { password: "Link#Holder99" });
+    const verificationLink = await verificationToken(email);
+
+    const refused = await verifyCall({ token: verificationLink, email });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error).toEqual({ code: "PASSWORD_REQUIRED", message: PASSWORD_REQUIRED_MESSAGE });
+    const db = await getDb();
+    const [account] = await db.select({ emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(account!.emailVerifiedAt).toBeNull();
+    expect((await passwordGrant(email, "Link#Holder99")).json.error.code).toBe("EMAIL_NOT_CONFIRMED");
+    // Partner B's e-mailed link still works, and so does the verification link.
+    expect((await load(token)).status).toBe(200);
+    expect((await verifyCall({ token: verificationLink, email, password: "Mailbox#Owner7" })).status).toBe(200);
+  });
+
+  it("verifying its account sets the password the mailbox's owner chooses: the link holder's stops working, and every session and refresh token of the account ends", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter);
+    const claim = await acceptWith(shareToken, { password: "Link#Holder99" });
+    const claimantId = claim.json.user.id as string;
+    const db = await getDb();
+    // The account cannot sign in before it is verified; a session is made here to show none outlives the password.
+    const earlier = await startApiSession(db, { id: claimantId, email, emailVerifiedAt: null });
+
+    const res = await verifyCall({ token: await verificationToken(email), email, password: "Mailbox#Owner7" });
+    expect(res.status).toBe(200);
+    const live = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(eq(sessions.userId, claimantId), isNull(sessions.revokedAt)));
+    expect(live).toEqual([]);
+    expect((await refreshGrant(earlier.refresh_token)).status).toBe(401);
+    expect((await passwordGrant(email, "Link#Holder99")).json.error.code).toBe("INVALID_CREDENTIALS");
+    expect((await passwordGrant(email, "Mailbox#Owner7")).status).toBe(200);
+    // Partner B owns the account now: it stays the couple's partner 2.
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(claimantId);
+  });
+
+  it("refuses a password that breaks the registration rules with their message, verifying nothing", async () => {
+    const inviter = await partnerA();
+    const { shareToken, email } = await invited(inviter);
+    await acceptWith(shareToken);
+    const res = await verifyCall({ token: await verificationToken(email), email, password: "short" });
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", fields: { password: "Password must be at least 8 characters" } });
+    const db = await getDb();
+    const [account] = await db.select({ emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(account!.emailVerifiedAt).toBeNull();
   });
 
   it("cannot give partner A a 'Verified Couple' by accepting their own shareable link", async () => {
