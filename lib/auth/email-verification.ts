@@ -67,7 +67,8 @@ export const PASSWORD_REQUIRED_MESSAGE = "Choose your password to confirm your e
  * An account made through an invitation's shareable link that has not proved its address yet
  * (partner B's e-mailed link verifies at once, so such an account is 'partner_invitation' and
  * never verified). Whoever held the link chose its password (partner A, say), so verifying it
- * also sets the password the mailbox's owner chooses (verifyEmail). Takes `users` or an alias of it.
+ * also sets the password the mailbox's owner chooses (verifyEmail); until then it does not fill
+ * partner A's couple (lib/invitations/send.ts partner2Unproven). Takes `users` or an alias of it.
  */
 export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
   and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;

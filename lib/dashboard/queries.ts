@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
 import { couples, invitations, users } from "@/db/schema";
@@ -10,7 +10,8 @@ import { directoryBand } from "@/lib/directory/rules";
 import { AppError } from "@/lib/errors";
 import { listPosts, type ForumPost } from "@/lib/forum/queries";
 import { listPostsQuerySchema } from "@/lib/forum/schemas";
-import { openOf, pendingColumns, pendingInvitation, type PendingInvitation } from "@/lib/invitations/manage";
+import { pendingColumns, pendingInvitation, waitingOf, type PendingInvitation } from "@/lib/invitations/manage";
+import { isFull, partner2, partner2Unproven } from "@/lib/invitations/send";
 import { latestNotifications } from "@/lib/notifications/queries";
 import type { NotificationItem } from "@/lib/notifications/rules";
 import { profileCompletion, type Completion } from "./rules";
@@ -25,7 +26,7 @@ export type Dashboard = {
   /** The person's first dashboard visit; null while this is it (lib/dashboard/service.ts records it). */
   welcomedAt: Date | null;
   completion: Completion;
-  /** Partner B has not joined: the open invitation, or null (then 'Invite Your Partner'). Undefined once both are in. */
+  /** Partner B has not joined (or not proved the address): the invitation waited on, or null (then 'Invite Your Partner'). Undefined once both are in. */
   invitation: PendingInvitation | null | undefined;
   notifications: NotificationItem[];
   /** Null when the couple has no place others can measure from (then the card says to set one). */
@@ -37,8 +38,8 @@ export type Dashboard = {
 };
 
 /**
- * The user, their couple and, while partner B has not joined, the couple's newest open invitation,
- * in one prepared statement (at most one row: the newest invitation first).
+ * The user, their couple and, while partner B has not joined, the couple's newest invitation waited
+ * on, in one prepared statement (at most one row: the newest invitation first).
  */
 const overviewQuery = preparedPer((db) =>
   db
@@ -53,11 +54,13 @@ const overviewQuery = preparedPer((db) =>
       coupleName: couples.coupleName,
       status: couples.status,
       partner2Id: couples.partner2Id,
+      partner2Unproven,
       invitation: pendingColumns,
     })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
-    .leftJoin(invitations, and(isNull(couples.partner2Id), openOf(couples.id)))
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+    .leftJoin(invitations, waitingOf)
     .where(eq(users.id, sql.placeholder("userId")))
     .orderBy(desc(invitations.createdAt))
     .limit(1)
@@ -122,7 +125,7 @@ export async function loadDashboard(db: Db, userId: string): Promise<Dashboard> 
     coupleName: me.coupleName,
     welcomedAt: me.welcomedAt,
     completion: profileCompletion(me, hasCouple ? { status: me.status! } : null),
-    invitation: hasCouple && me.partner2Id === null ? me.invitation && pendingInvitation(me.invitation) : undefined,
+    invitation: hasCouple && !isFull(me) ? me.invitation && pendingInvitation(me.invitation) : undefined,
     notifications,
     ...found,
     ...posts,

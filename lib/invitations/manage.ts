@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { deleteInvitationMail } from "@/lib/mail/outbox";
 import { partnerColumns } from "@/lib/users/projections";
 import { MESSAGES } from "./rules";
-import { sendInvitation, type SentInvitation } from "./send";
+import { isFull, partner2, partner2Unproven, releaseUnprovenPartner, sendInvitation, type SentInvitation } from "./send";
 
 /** What the settings' 'Partner' section shows: the partner, the invitation waiting for them, or neither. */
 export type PartnerView =
@@ -25,11 +25,12 @@ export const noOpenInvitation = () => new AppError("NOT_FOUND", "There is no pen
 /** The caller's couple, locked for the caller's transaction when asked. */
 async function ownCouple(db: Db, userId: string, lock = false) {
   const query = db
-    .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, partner2Unproven })
     .from(couples)
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .where(partnerOf(userId))
     .limit(1);
-  const [couple] = lock ? await query.for("update") : await query;
+  const [couple] = lock ? await query.for("update", { of: couples }) : await query;
   if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
   return couple;
 }
@@ -38,7 +39,19 @@ async function ownCouple(db: Db, userId: string, lock = false) {
 export const openOf = (coupleId: string | Column) =>
   and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
-/** The couple's newest invitation neither used nor cancelled (an expired one too: it can be resent). */
+/**
+ * The invitations partner A still waits on, with `couples` and `partner2` joined: with no partner 2,
+ * the ones neither used nor cancelled (expired ones too: they can be resent); with an unproven
+ * partner 2 (partner2Unproven), the one they used, whose e-mailed link still lets the real
+ * partner B in (lookup.ts claimedThroughShareLink).
+ */
+export const waitingOf = and(
+  eq(invitations.coupleId, couples.id),
+  isNull(invitations.revokedAt),
+  or(and(isNull(couples.partner2Id), isNull(invitations.acceptedAt)), and(partner2Unproven, eq(invitations.partnerEmail, partner2.email))),
+);
+
+/** The couple's newest invitation partner A still waits on (an expired one too: it can be resent). */
 async function latestOpen(db: Db, coupleId: string) {
   const [row] = await db
     .select({
@@ -48,7 +61,9 @@ async function latestOpen(db: Db, coupleId: string) {
       expiresAt: invitations.expiresAt,
     })
     .from(invitations)
-    .where(openOf(coupleId))
+    .innerJoin(couples, eq(couples.id, invitations.coupleId))
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+    .where(and(eq(couples.id, coupleId), waitingOf))
     .orderBy(desc(invitations.createdAt))
     .limit(1);
   return row ?? null;
@@ -57,7 +72,8 @@ async function latestOpen(db: Db, coupleId: string) {
 /** The partner as a partner may see them (lib/users/projections: never their e-mail), else the open invitation. */
 export async function partnerView(db: Db, userId: string, now = new Date()): Promise<PartnerView> {
   const couple = await ownCouple(db, userId);
-  const otherId = couple.partner1Id === userId ? couple.partner2Id : couple.partner1Id;
+  // An unproven partner 2 is still an invitation to partner A.
+  const otherId = couple.partner1Id === userId ? (isFull(couple) ? couple.partner2Id : null) : couple.partner1Id;
   if (otherId) {
     const [other] = await db.select(partnerColumns(users)).from(users).where(eq(users.id, otherId));
     if (other)
@@ -73,7 +89,7 @@ export async function partnerView(db: Db, userId: string, now = new Date()): Pro
   }
   const isInviter = couple.partner1Id === userId;
   const open = isInviter ? await latestOpen(db, couple.id) : null;
-  if (!open) return { kind: "none", canInvite: isInviter && !couple.partner2Id };
+  if (!open) return { kind: "none", canInvite: isInviter && !isFull(couple) };
   return {
     kind: "invited",
     invitation: { ...open, expiresAt: open.expiresAt.toISOString(), expired: open.expiresAt.getTime() <= now.getTime() },
@@ -99,19 +115,24 @@ export function pendingInvitation(
   return { ...row, expiresAt: row.expiresAt.toISOString(), expired: row.expiresAt.getTime() <= now.getTime() };
 }
 
-/** Only partner A of a couple still waiting for partner B manages its invitation. */
-function assertInviter(couple: { partner1Id: string; partner2Id: string | null }, userId: string) {
-  if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+/** Only partner A of a couple still waiting for partner B (or for an unproven partner 2 to prove the address) manages its invitation. */
+function assertInviter(couple: { partner1Id: string; partner2Id: string | null; partner2Unproven: boolean }, userId: string) {
+  if (isFull(couple)) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
   if (couple.partner1Id !== userId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
 }
 
-/** 'Cancel': every open invitation of the caller's couple stops working at once (both its links). */
+/**
+ * 'Cancel': every open invitation of the caller's couple stops working at once (both its links),
+ * and an unproven partner 2 is removed (releaseUnprovenPartner), so the invitation they used no
+ * longer lets anyone in either.
+ */
 export async function cancelInvitation(db: Db, userId: string, now = new Date()): Promise<void> {
   await transaction(db, async (tx) => {
     const couple = await ownCouple(tx, userId, true);
     assertInviter(couple, userId);
     const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });
-    if (revoked.length === 0) throw noOpenInvitation();
+    if (couple.partner2Id) await releaseUnprovenPartner(tx, couple.partner2Id);
+    else if (revoked.length === 0) throw noOpenInvitation();
   });
 }
 
@@ -156,7 +177,8 @@ export async function forgetInvitee(tx: Db, coupleId: string, email: string): Pr
 
 /**
  * 'Resend': a new invitation to the same person, by sendInvitation (its limits, its e-mail); the
- * old one's links stop working in the same transaction. Its answer carries the new shareable link.
+ * old one's links stop working in the same transaction, and an unproven partner 2 is replaced by
+ * it. Its answer carries the new shareable link.
  */
 export async function resendInvitation(db: Db, userId: string, now = new Date()): Promise<SentInvitation> {
   const couple = await ownCouple(db, userId);

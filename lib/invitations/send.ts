@@ -1,9 +1,11 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
+import { unprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -26,6 +28,36 @@ export type SentInvitation = {
 const selfInvitation = () =>
   new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
 
+/** The couple's partner 2, left-joined on `eq(partner2.id, couples.partner2Id)`. */
+export const partner2 = alias(users, "partner2");
+
+/**
+ * Selected with `partner2` joined: partner 2 joined through the shareable link and never proved the
+ * address (unprovenPartner), so nobody may ever verify it (a mistyped address, say). Such a partner
+ * does not fill the couple for partner A: 'Cancel' removes them and a new invitation replaces them
+ * (releaseUnprovenPartner), or the slot would stay locked once the e-mailed link expired.
+ */
+export const partner2Unproven = sql<boolean>`coalesce(${unprovenPartner(partner2)}, false)`;
+
+/** The couple has its two partners: a partner 2 who proved the address. */
+export const isFull = (couple: { partner2Id: string | null; partner2Unproven: boolean }): boolean =>
+  couple.partner2Id !== null && !couple.partner2Unproven;
+
+/**
+ * Inside the caller's transaction, with the couple locked: removes its unproven partner 2, as
+ * dropUnprovenAccount (join.ts) does for partner B's e-mailed link. Its sessions and tokens go with
+ * it (cascade) and the foreign key clears the couple's partner2Id; such an account never signed in
+ * (sign-in needs a verified address), so it wrote nothing else. The delete waits for a
+ * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple.
+ */
+export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<void> {
+  const removed = await tx
+    .delete(users)
+    .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
+    .returning({ id: users.id });
+  if (removed.length === 0) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+}
+
 /**
  * Partner A invites partner B: two fresh 256-bit secrets (only their digests are stored), valid
  * 7 days, and the e-mail, written together. The e-mailed secret proves the invited address; the
@@ -33,7 +65,8 @@ const selfInvitation = () =>
  * proves nothing about the address, so partner A cannot use it to fake a verified partner. The couple row is locked for the check-and-write, so a
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
  * An expired open invitation to the same address is revoked and replaced in the same transaction
- * (with `replaceOpen`, the settings' 'Resend', a live one too).
+ * (with `replaceOpen`, the settings' 'Resend', a live one too), and so is a partner 2 who never
+ * proved the address (partner2Unproven).
  *
  * Every attempt counts against the hourly limit before anything is checked, refused ones too (it
  * commits on its own, whatever the send's transaction does): the answers (EMAIL_EXISTS, ...)
@@ -57,13 +90,22 @@ export async function sendInvitation(
     if (isSelfInvitation(inviter.email, input.partner_email)) throw selfInvitation();
 
     const [couple] = await tx
-      .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, coupleName: couples.coupleName })
+      .select({
+        id: couples.id,
+        partner1Id: couples.partner1Id,
+        partner2Id: couples.partner2Id,
+        partner2Unproven,
+        coupleName: couples.coupleName,
+      })
       .from(couples)
+      .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
       .where(partnerOf(inviterId))
-      .for("update");
+      .for("update", { of: couples });
     if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
-    if (couple.partner2Id) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+    if (isFull(couple)) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
     if (couple.partner1Id !== inviterId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
+    // The new invitation takes the place of a partner 2 who never proved the address.
+    if (couple.partner2Id) await releaseUnprovenPartner(tx, couple.partner2Id);
 
     const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.partner_email));
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
@@ -134,11 +176,12 @@ export type InviteScreen = { kind: "ready"; ownEmail: string } | { kind: "no-cou
 /** What /invite-partner shows the user: the form (partner A of a couple still waiting for partner 2) or why not. */
 export async function inviteScreen(db: Db, userId: string): Promise<InviteScreen> {
   const [row] = await db
-    .select({ email: users.email, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id })
+    .select({ email: users.email, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, partner2Unproven })
     .from(users)
     .leftJoin(couples, partnerOf(users.id))
+    .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
     .where(eq(users.id, userId));
   if (!row?.partner1Id) return { kind: "no-couple" };
-  if (row.partner2Id) return { kind: "couple-complete" };
+  if (isFull(row)) return { kind: "couple-complete" };
   return { kind: "ready", ownEmail: row.email };
 }

@@ -1,11 +1,16 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
-import { invitations } from "@/db/schema";
+import { invitations, users, userTokens } from "@/db/schema";
+import { verifyEmail } from "@/lib/auth/email-verification";
+import { loadDashboard } from "@/lib/dashboard/queries";
 import { hashToken } from "@/lib/auth/secrets";
+import { cancelInvitation, partnerView, resendInvitation } from "@/lib/invitations/manage";
+import { inviteScreen } from "@/lib/invitations/send";
 import { LIMITS } from "@/lib/rate-limit";
-import { browserSession, createUser } from "../support/api";
-import { apiSession, bearer, latestMail } from "../support/flows";
+import { browserSession, call, createUser } from "../support/api";
+import { apiSession, bearer, latestMail, linkInLatestMail } from "../support/flows";
 import {
   JOIN_PASSWORD,
   MSG,
@@ -19,6 +24,8 @@ import {
   expire,
   counts,
 } from "../support/invitations";
+
+const verifyEmailCall = (body: unknown) => call(verify, "POST", "/api/email-verification/verify", { body });
 
 describe("POST /api/auth/send-invitation", () => {
   it("stores only the hashes of its two secrets, valid 7 days; e-mails the partner an absolute /register?invite= link and answers with the other, shareable one", async () => {
@@ -233,5 +240,89 @@ describe("POST /api/auth/send-invitation", () => {
     const codes = results.map((res) => res.json.error.code);
     expect(codes.filter((code) => code === "EMAIL_EXISTS")).toHaveLength(LIMITS.invitationsPerInviter.limit);
     expect(codes.filter((code) => code === "RATE_LIMITED")).toHaveLength(extra);
+  });
+});
+
+describe("a partner 2 who joined through the shareable link and never verified (a mistyped address, say)", () => {
+  /** Partner A's invitation to a mistyped address, claimed through the shareable link, its e-mailed link expired: the slot nobody can verify. */
+  async function claimedAndExpired() {
+    const inviter = await partnerA();
+    const link = await invited(inviter, partnerEmail("mistyped"));
+    const claim = await acceptWith(link.shareToken);
+    expect(claim.status).toBe(200);
+    await expire(link.token);
+    return { inviter, ...link, claimantId: claim.json.user.id as string };
+  }
+
+  it("does not fill the couple: partner A is shown the invitation and may invite again", async () => {
+    const { inviter, email } = await claimedAndExpired();
+    const db = await getDb();
+    expect(await partnerView(db, inviter.user.id)).toEqual({
+      kind: "invited",
+      invitation: {
+        partnerEmail: email,
+        partnerFirstName: "Thaddeus",
+        partnerLastName: "Grant",
+        expiresAt: expect.any(String),
+        expired: true,
+      },
+    });
+    expect(await inviteScreen(db, inviter.user.id)).toEqual({ kind: "ready", ownEmail: inviter.user.email });
+    expect((await loadDashboard(db, inviter.user.id)).invitation).toMatchObject({ partnerEmail: email, expired: true });
+  });
+
+  it("'Cancel' removes that account (its tokens with it) and the invitation's links stop working; nothing else goes", async () => {
+    const { inviter, token, shareToken, email, claimantId } = await claimedAndExpired();
+    const verificationLink = (await linkInLatestMail(email)).searchParams.get("token")!;
+    const before = await counts(inviter.coupleId);
+    const db = await getDb();
+    await cancelInvitation(db, inviter.user.id);
+
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    expect(await db.select({ id: userTokens.id }).from(userTokens).where(eq(userTokens.userId, claimantId))).toEqual([]);
+    // Partner A keeps their account, their couple and the notice of the join (its actor cleared).
+    expect(await counts(inviter.coupleId)).toEqual({ ...before, userCount: before.userCount - 1, partner2Id: null });
+    expect((await load(token)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await acceptWith(shareToken)).json.error.code).toBe("INVALID_INVITATION");
+    expect((await verifyEmailCall({ token: verificationLink, email, password: "Mailbox#Owner7" })).json.error.code).toBe("INVALID_TOKEN");
+    expect(await partnerView(db, inviter.user.id)).toEqual({ kind: "none", canInvite: true });
+    await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("a new invitation, to the right address, replaces that account; partner B joins with its e-mailed link", async () => {
+    const { inviter, claimantId } = await claimedAndExpired();
+    const right = await invited(inviter, partnerEmail("right"));
+    const db = await getDb();
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    const joined = await acceptWith(right.token);
+    expect(joined.status).toBe(200);
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(joined.json.user.id);
+  });
+
+  it("'Resend' e-mails that invitation again to the same address, replacing that account", async () => {
+    const { inviter, token, email, claimantId } = await claimedAndExpired();
+    const db = await getDb();
+    const sent = await resendInvitation(db, inviter.user.id);
+    expect(sent.invitation).toMatchObject({ partner_email: email, partner_first_name: "Thaddeus", partner_last_name: "Grant" });
+    expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    const fresh = await emailedToken(email);
+    expect(fresh).not.toBe(token);
+    expect((await acceptWith(fresh)).status).toBe(200);
+  });
+
+  it("fills the couple once it verified with its own password: cancel, resend and send answer COUPLE_FULL", async () => {
+    const { inviter, email, claimantId } = await claimedAndExpired();
+    const db = await getDb();
+    const verificationLink = (await linkInLatestMail(email)).searchParams.get("token")!;
+    await verifyEmail(db, { token: verificationLink, email, password: "Mailbox#Owner7" });
+    await expect(cancelInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "COUPLE_FULL" });
+    await expect(resendInvitation(db, inviter.user.id)).rejects.toMatchObject({ code: "COUPLE_FULL" });
+    const again = await invite(inviter.headers, {
+      partner_first_name: "Thaddeus",
+      partner_last_name: "Grant",
+      partner_email: partnerEmail(),
+    });
+    expect(again.json.error.code).toBe("COUPLE_FULL");
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(claimantId);
   });
 });
