@@ -179,7 +179,11 @@ describe("Web Push: what is sent", () => {
     expect((await plan.cancel(proposed.json.data.id, { reason: "Rui has the flu" }, one.b.headers)).status).toBe(200);
     await deliver();
     // (The two leave side by side: in either order.)
-    expect(to(phone).map((push) => [push.payload.title, push.payload.body]).sort()).toEqual([
+    expect(
+      to(phone)
+        .map((push) => [push.payload.title, push.payload.body])
+        .sort(),
+    ).toEqual([
       ["A plan to meet on Two of Us", ""],
       ["A plan was cancelled on Two of Us", ""],
     ]);
