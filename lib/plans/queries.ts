@@ -113,10 +113,7 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
           await db
             .select({ planId: planShares.planId })
             .from(planShares)
-            .innerJoin(plans, eq(plans.id, planShares.planId))
-            .innerJoin(conversations, eq(conversations.id, plans.conversationId))
-            // A link of an ended conversation opens nothing (lib/plans/share.ts), so it is not 'working'.
-            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple), sql`not ${conversationEnded}`))
+            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple)))
         ).map((share) => share.planId)
       : [],
   );
