@@ -1,7 +1,6 @@
 "use client";
 
-import { useContext, useEffect, useState } from "react";
-import { LiveViewerContext } from "@/lib/live/client/stream";
+import { useEffect, useState } from "react";
 import { savePushChoices, thisDeviceState, turnOnThisDevice } from "@/lib/notifications/push/client";
 import styles from "./PushPrompt.module.css";
 
@@ -11,7 +10,6 @@ import styles from "./PushPrompt.module.css";
  * 'Turn on notifications' is pressed. Either answer is remembered: it is not shown again.
  */
 export function PushPrompt({ publicKey }: { publicKey: string }) {
-  const viewerId = useContext(LiveViewerContext);
   const [visible, setVisible] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -22,7 +20,7 @@ export function PushPrompt({ publicKey }: { publicKey: string }) {
   const answer = async (turnOn: boolean) => {
     setBusy(true);
     try {
-      if (turnOn) await turnOnThisDevice(publicKey, viewerId);
+      if (turnOn) await turnOnThisDevice(publicKey);
     } finally {
       await savePushChoices({ promptDone: true }).catch(() => undefined);
       setVisible(false);

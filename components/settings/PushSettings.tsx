@@ -1,7 +1,6 @@
 "use client";
 
-import { useCallback, useContext, useEffect, useState } from "react";
-import { LiveViewerContext } from "@/lib/live/client/stream";
+import { useCallback, useEffect, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/transport/client";
 import {
@@ -32,7 +31,6 @@ const STATE_TEXT: Record<DeviceState, string> = {
  * when this server has no VAPID keys: push is off, and the section says so.
  */
 export function PushSettings({ publicKey, initialPreviews }: { publicKey: string | null; initialPreviews: boolean }) {
-  const viewerId = useContext(LiveViewerContext);
   const [state, setState] = useState<DeviceState | null>(null);
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [previews, setPreviews] = useState(initialPreviews);
@@ -91,7 +89,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
           disabled={busy}
           onClick={() =>
             void run(async () => {
-              const now = await turnOnThisDevice(publicKey, viewerId);
+              const now = await turnOnThisDevice(publicKey);
               if (now !== "on") throw new Error(STATE_TEXT[now]);
             }, "Notifications are on for this device.")
           }
