@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useContext, useEffect, useState } from "react";
+import { LiveViewerContext } from "@/lib/live/client/stream";
 import { savePushChoices, thisDeviceState, turnOnThisDevice } from "@/lib/notifications/push/client";
 import styles from "./PushPrompt.module.css";
 
@@ -10,6 +11,7 @@ import styles from "./PushPrompt.module.css";
  * 'Turn on notifications' is pressed. Either answer is remembered: it is not shown again.
  */
 export function PushPrompt({ publicKey }: { publicKey: string }) {
+  const viewerId = useContext(LiveViewerContext);
   const [visible, setVisible] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -20,7 +22,7 @@ export function PushPrompt({ publicKey }: { publicKey: string }) {
   const answer = async (turnOn: boolean) => {
     setBusy(true);
     try {
-      if (turnOn) await turnOnThisDevice(publicKey);
+      if (turnOn) await turnOnThisDevice(publicKey, viewerId);
     } finally {
       await savePushChoices({ promptDone: true }).catch(() => undefined);
       setVisible(false);

@@ -1,6 +1,7 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useContext, useEffect, useState } from "react";
+import { LiveViewerContext } from "@/lib/live/client/stream";
 import { Alert } from "@/components/ui/Alert";
 import { ApiError } from "@/lib/transport/client";
 import {
@@ -31,6 +32,7 @@ const STATE_TEXT: Record<DeviceState, string> = {
  * when this server has no VAPID keys: push is off, and the section says so.
  */
 export function PushSettings({ publicKey, initialPreviews }: { publicKey: string | null; initialPreviews: boolean }) {
+  const viewerId = useContext(LiveViewerContext);
   const [state, setState] = useState<DeviceState | null>(null);
   const [devices, setDevices] = useState<PushDevice[] | null>(null);
   const [previews, setPreviews] = useState(initialPreviews);
@@ -89,7 +91,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
           disabled={busy}
           onClick={() =>
             void run(async () => {
-              const now = await turnOnThisDevice(publicKey);
+              const now = await turnOnThisDevice(publicKey, viewerId);
               if (now !== "on") throw new Error(STATE_TEXT[now]);
             }, "Notifications are on for this device.")
           }

@@ -56,7 +56,7 @@ describe("turning push on for this device", () => {
   it("keeps the browser's subscription made with the server's key", async () => {
     const held = browserSubscription("https://push.example.com/held", serverKey);
     pushManager.getSubscription.mockResolvedValue(held);
-    expect(await turnOnThisDevice(serverKey)).toBe("on");
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
     expect(pushManager.subscribe).not.toHaveBeenCalled();
     expect(held.unsubscribe).not.toHaveBeenCalled();
     expect(api.mock.calls).toEqual([["/api/push/subscriptions", { method: "POST", body: held.toJSON() }]]);
@@ -65,7 +65,7 @@ describe("turning push on for this device", () => {
   it("ends one made under another key (the server's was changed) and subscribes again with the server's", async () => {
     const held = browserSubscription("https://push.example.com/held", webpush.generateVAPIDKeys().publicKey);
     pushManager.getSubscription.mockResolvedValue(held);
-    expect(await turnOnThisDevice(serverKey)).toBe("on");
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
     expect(held.unsubscribe).toHaveBeenCalled();
     const [[{ applicationServerKey }]] = pushManager.subscribe.mock.calls as [[{ applicationServerKey: Uint8Array }]];
     expect(Buffer.from(applicationServerKey).toString("base64url")).toBe(serverKey);
@@ -100,7 +100,7 @@ describe("keeping this device's push on across sign-ins", () => {
     expect(api).not.toHaveBeenCalled();
   });
 
-  it("never stores it for another person signing in on this browser, nor one made under another key, nor without permission", async () => {
+  it("never stores it for another person signing in on this browser, nor without permission", async () => {
     const held = browserSubscription("https://push.example.com/held", serverKey);
     pushManager.getSubscription.mockResolvedValue(held);
     localStorage.setItem("push-device-owner", "ana");
@@ -109,14 +109,26 @@ describe("keeping this device's push on across sign-ins", () => {
     expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
 
     vi.stubGlobal("sessionStorage", storage());
-    api.mockClear();
-    await keepThisDeviceOn("ana", webpush.generateVAPIDKeys().publicKey);
-    expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
-
-    vi.stubGlobal("sessionStorage", storage());
     vi.stubGlobal("Notification", { permission: "default" });
     api.mockClear();
     await keepThisDeviceOn("ana", serverKey);
     expect(api).not.toHaveBeenCalled();
+  });
+
+  it("makes it again with the server's key when the key changed meanwhile, for the person who turned it on here", async () => {
+    const held = browserSubscription("https://push.example.com/held", webpush.generateVAPIDKeys().publicKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    expect(localStorage.getItem("push-device-owner")).toBe("ana");
+    const remade = browserSubscription("https://push.example.com/new", webpush.generateVAPIDKeys().publicKey);
+    pushManager.getSubscription.mockResolvedValue(remade);
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(false));
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api.mock.calls.map(([path, init]) => `${(init as { method?: string } | undefined)?.method ?? "GET"} ${path}`)).toEqual([
+      "GET /api/push/subscriptions",
+      "DELETE /api/push/subscriptions",
+      "POST /api/push/subscriptions",
+    ]);
   });
 });

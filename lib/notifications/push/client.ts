@@ -52,7 +52,7 @@ async function endSubscription(subscription: PushSubscription): Promise<void> {
  * stored. The browser's own subscription is kept only when it was made with that key: one from
  * before the key was changed is ended and made again (the browser refuses a second key beside it).
  */
-export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> {
+export async function turnOnThisDevice(publicKey: string, userId: string | null): Promise<DeviceState> {
   if (!supported()) return "unsupported";
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return permission === "denied" ? "denied" : "off";
@@ -65,6 +65,8 @@ export async function turnOnThisDevice(publicKey: string): Promise<DeviceState> 
   const subscription = kept ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }));
   const { endpoint, keys } = subscription.toJSON();
   await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } });
+  // This browser's push is this person's now (keepThisDeviceOn keeps it on for them alone).
+  if (userId) localStorage.setItem(PUSH_OWNER_KEY, userId);
   return "on";
 }
 
@@ -76,9 +78,9 @@ const CHECKED_KEY = "push-device-checked";
  * a password change or 'sign out everywhere' ends it) and the server stops sending to the
  * subscription made under it, while the browser keeps it and its permission, so the prompt never
  * comes back: the device would fall silent for good. When the server no longer lists this device,
- * it is stored again under the new session, only for the person the server last listed it for
- * (another account signing in on this browser is never sent their pushes without choosing so
- * themselves) and only when it was made with the server's current key.
+ * it is turned on again under the new session (made again with the server's key if that changed),
+ * only for the person who turned it on or the server last listed it for (another account signing
+ * in on this browser is never sent their pushes without choosing so themselves).
  */
 export async function keepThisDeviceOn(userId: string, publicKey: string): Promise<void> {
   if (!supported() || Notification.permission !== "granted" || sessionStorage.getItem(CHECKED_KEY) === userId) return;
@@ -88,9 +90,7 @@ export async function keepThisDeviceOn(userId: string, publicKey: string): Promi
   const devices = await listPushDevices().catch(() => null);
   if (!devices) return;
   if (devices.some((device) => device.thisDevice)) return localStorage.setItem(PUSH_OWNER_KEY, userId);
-  if (localStorage.getItem(PUSH_OWNER_KEY) !== userId || !madeWith(subscription, keyBytes(publicKey))) return;
-  const { endpoint, keys } = subscription.toJSON();
-  await api("/api/push/subscriptions", { method: "POST", body: { endpoint, keys } }).catch(() => undefined);
+  if (localStorage.getItem(PUSH_OWNER_KEY) === userId) await turnOnThisDevice(publicKey, userId).catch(() => undefined);
 }
 
 /** Turns notifications off for this device. */
