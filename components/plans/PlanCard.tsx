@@ -111,9 +111,9 @@ export function PlanCard({ plan, viewer, onEnded }: Props) {
       )}
       <div className={styles.cardLinks}>
         {plan.cancelledAt ? (
-          // The file says it is cancelled (a higher SEQUENCE): a calendar that imported it removes it.
+          // The file says it is cancelled (a higher SEQUENCE): a calendar that imported it marks it so.
           <a href={calendarFileUrl(plan.id)} download="plan.ics" className="inline-target">
-            Remove from your calendar (.ics)
+            Mark as cancelled in your calendar (.ics)
           </a>
         ) : (
           <details>

@@ -116,7 +116,8 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * (lib/safety/visibility.ts: discoverable, never the viewer's own nor one blocked either way),
  * searched by every word typed (in the couple name, a partner's first name or the shown place: couples.search_text), filtered by interests (any of), adventure styles (any of), verified badge, photo verified and distance
  * band, sorted nearest (the default with a place of one's own), newest (without one) or most in common. Keyset pagination on (sort key, id) with a
- * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands.
+ * signed cursor: no OFFSET, no repeats, no gaps. Distances are measured between shown points and leave only as bands (and,
+ * under nearest, as the last card's chord in the cursor: from the viewer's own place to a point the map shows).
  *
  * Each sort reads an index in its order and stops after the page: newest walks
  * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then

@@ -239,11 +239,15 @@ export const hasFilters = (filters: DirectoryFilters) =>
   filters.photoVerified ||
   filters.distance !== undefined;
 
-/** The signed context of a cursor: a page of one filter set cannot continue another's list. */
+/**
+ * The signed context of a cursor: a page of one filter set cannot continue another's list. The
+ * nearest sort's is `nearest2` since its cursor carries the last couple's distance: a cursor made
+ * before, which carried a marker there, no longer verifies (the list says to reload).
+ */
 export function cursorContext(filters: DirectoryFilters): string {
   return [
     "directory",
-    filters.sort,
+    filters.sort === "nearest" ? "nearest2" : filters.sort,
     filters.q ?? "",
     filters.interests.join(","),
     filters.styles.join(","),

@@ -113,7 +113,10 @@ export async function planItems(db: Db, rows: readonly PlanRow[], viewerId: stri
           await db
             .select({ planId: planShares.planId })
             .from(planShares)
-            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple)))
+            .innerJoin(plans, eq(plans.id, planShares.planId))
+            .innerJoin(conversations, eq(conversations.id, plans.conversationId))
+            // A link of an ended conversation opens nothing (lib/plans/share.ts), so it is not 'working'.
+            .where(and(inArray(planShares.planId, ids), eq(planShares.coupleId, viewerCouple), sql`not ${conversationEnded}`))
         ).map((share) => share.planId)
       : [],
   );

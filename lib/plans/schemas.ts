@@ -93,6 +93,17 @@ export const planParamsSchema = z.object({ id: uuidField(PLAN_TEXTS.idInvalid) }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** The longest plan an end before its start stands for: 19:30 to 19:00 is a slip, not a day out. */
+const OVERNIGHT_MAX_HOURS = 12;
+
+const minutesOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+/** Whether an end time before the start time is the next day's (TIME-shaped '22:00' and '01:00'). */
+function overnight(start: string, end: string): boolean {
+  const length = minutesOf(end) + 24 * 60 - minutesOf(start);
+  return end < start && length <= OVERNIGHT_MAX_HOURS * 60;
+}
+
 /**
  * The calendar day after '2026-12-31' ('2027-01-01'): date arithmetic in UTC, where every day has
  * 24 hours. A date that is no day ('2026-02-30') stays as it is, for the server to refuse.
@@ -105,7 +116,8 @@ const TIME = /^\d{2}:\d{2}$/;
 
 /**
  * The plan form ('Plan a meetup'): a date, a start and an optional end time, sent as the API's
- * wall-clock fields; an end before the start is the next day's (drinks from 22:00 to 01:00).
+ * wall-clock fields; an end before the start is the next day's when that makes an evening out
+ * (drinks from 22:00 to 01:00, at most OVERNIGHT_MAX_HOURS), else it stays refused as before the start.
  * The server checks the rest (future, 180 days, PLAN_LENGTH_MAX_HOURS, the place's zone).
  */
 export const planFormSchema = z
@@ -126,6 +138,6 @@ export const planFormSchema = z
     ...rest,
     ...(placeId ? { placeId } : { placeName, timeZone }),
     startsAt: `${date}T${time}`,
-    endsAt: endTime ? `${endTime < time ? nextDay(date) : date}T${endTime}` : null,
+    endsAt: endTime ? `${overnight(time, endTime) ? nextDay(date) : date}T${endTime}` : null,
   }));
 export type PlanFormValues = z.input<typeof planFormSchema>;

@@ -43,7 +43,7 @@ test("a plan cancelled with a reason shows 'Cancelled' and why", async ({ browse
   await expect(card.getByText("Why: Rain all day.")).toBeVisible();
   // The button that opened the dialog is gone: the keyboard is on the card, not at the page's top.
   await expect(card).toBeFocused();
-  const removal = card.getByRole("link", { name: "Remove from your calendar (.ics)" });
+  const removal = card.getByRole("link", { name: "Mark as cancelled in your calendar (.ics)" });
   const file = await ana.page.request.get((await removal.getAttribute("href"))!);
   expect(await file.text()).toContain("STATUS:CANCELLED");
 });

@@ -149,11 +149,24 @@ describe("'Share with a friend'", () => {
     expect((await plan.stopSharing(made.id, one.a.headers)).status).toBe(204);
     expect(await sharing(one.b.headers)).toBe(false);
     expect((await plan.share(made.id, one.a.headers)).status).toBe(201);
+    expect(await sharing(one.a.headers)).toBe(true);
+    // A block ends the conversation during the meetup (not cancelled: it has begun): the link opens nothing, so it is not working.
+    expect((await block(one.coupleId, two.a.headers)).status).toBe(200);
+    expect(await sharing(one.a.headers)).toBe(false);
+  });
+
+  it("stops telling the couple its link works a day after the meetup", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const made = (
+      await plan.propose(conversationId, { title: "Brunch", startsAt: "2026-12-19T11:00", placeId: PLACES.lisbon }, one.a.headers)
+    ).json.data;
+    expect((await plan.share(made.id, one.a.headers)).status).toBe(201);
     await db
       .update(plans)
       .set({ startsAt: new Date(Date.now() - 28 * 3_600_000) })
       .where(eq(plans.id, made.id));
-    expect(await sharing(one.a.headers)).toBe(false);
+    expect((await plan.read(made.id, one.a.headers)).json.data.sharing).toBe(false);
   });
 
   it("expires a day after the meetup (its end, or start plus 3 hours)", async () => {

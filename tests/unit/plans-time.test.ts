@@ -124,8 +124,12 @@ describe("the plan form's input", () => {
     expect(planFormSchema.parse({ ...form, time: "22:00", endTime: "01:00" }).endsAt).toBe("2026-12-15T01:00");
     expect(planFormSchema.parse({ ...form, date: "2026-12-31", time: "22:00", endTime: "01:00" }).endsAt).toBe("2027-01-01T01:00");
     expect(planFormSchema.parse({ ...form, date: "2028-02-28", time: "23:00", endTime: "00:30" }).endsAt).toBe("2028-02-29T00:30");
-    // The same time is no end: the server says the end must be after the start.
+    // The same time is no end, and an end just before the start a slip, not a day out: the server
+    // says the end must be after the start.
     expect(planFormSchema.parse({ ...form, endTime: "19:30" }).endsAt).toBe("2026-12-14T19:30");
+    expect(planFormSchema.parse({ ...form, endTime: "19:00" }).endsAt).toBe("2026-12-14T19:00");
+    expect(planFormSchema.parse({ ...form, endTime: "07:30" }).endsAt).toBe("2026-12-15T07:30");
+    expect(planFormSchema.parse({ ...form, endTime: "07:31" }).endsAt).toBe("2026-12-14T07:31");
     expect(planFormSchema.parse({ ...form, date: "2026-13-45", endTime: "01:00" }).endsAt).toBe("2026-13-45T01:00");
     expect(planFormSchema.safeParse({ ...form, time: "7pm" }).success).toBe(false);
     expect(planFormSchema.safeParse({ ...form, placeId: "" }).success).toBe(false);
