@@ -56,8 +56,9 @@ const listed = (t: { deletedAt: AnyPgColumn; hiddenAt: AnyPgColumn; removedAt: A
  * post carries the place its couple showed others when it was posted (`place` text, and
  * coordinates already snapped at the couple's privacy level, never the exact point): moving
  * later does not move old posts, and distances measured from these coordinates cannot locate
- * anyone. `reply_count` and `last_activity_at` are kept by the reply writes so a list row needs
- * no count and Latest sorts by one indexed column. `search_vector` is generated from title
+ * anyone. `reply_count` (the replies neither deleted nor removed) and `last_activity_at` are kept
+ * by the reply writes so a list row counts only what a viewer may not see (lib/forum/list.ts) and
+ * Latest sorts by one indexed column. `search_vector` is generated from title
  * (weight A) and body (weight B) for ranked full-text search ('english': the app's language, so
  * "hiking" finds "hike").
  *
@@ -162,8 +163,13 @@ export const forumReplies = pgTable(
   (t) => [
     index("forum_replies_thread_idx").on(t.postId, t.createdAt, t.id),
     index("forum_replies_author_recent_idx").on(t.authorUserId, t.createdAt),
-    // A couple's replies: when the couple goes, its replies' couple is set to null through this (not a scan of every reply).
-    index("forum_replies_couple_idx").on(t.coupleId),
+    // A couple's replies: when the couple goes, its replies' couple is set to null through this (not a
+    // scan of every reply); by post, a list counts a blocked couple's replies to each listed post.
+    index("forum_replies_couple_post_idx").on(t.coupleId, t.postId),
+    // Replies hidden by reports, few: a list leaves them out of another couple's count.
+    index("forum_replies_hidden_idx")
+      .on(t.postId)
+      .where(sql`${t.hiddenAt} is not null`),
     // Deleting a quoted reply's row (an account deletion) sets its quotes to null through this.
     index("forum_replies_quote_idx")
       .on(t.quoteReplyId)

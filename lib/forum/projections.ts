@@ -1,9 +1,9 @@
 import "server-only";
-import { eq, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeName } from "@/lib/locations/place-name";
 import { placeShownTo } from "./local";
-import { couples, forumPosts, users } from "@/db/schema";
+import { coupleBlocks, couples, forumPosts, forumReplies, users } from "@/db/schema";
 import { seenByViewer } from "@/lib/safety/visibility";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import type { ForumMention } from "./text";
@@ -92,6 +92,21 @@ export const authorColumns = (viewerCouple: string | SQL) => ({
   profileShown: seenByViewer(viewerCouple),
 });
 
+/**
+ * SQL: a post's replies as the viewer reads them in its thread: the stored count (neither deleted
+ * nor removed) less those hidden by reports of other couples and those of couples blocked either
+ * way, each found by its own small index (a post's thousands of replies are not read).
+ */
+function replyCountFor(viewerCouple: string | SQL): SQL<number> {
+  const live = sql`r.deleted_at is null and r.removed_at is null`;
+  return sql<number>`${forumPosts.replyCount} - (select count(*) from ${forumReplies} r
+      where r.post_id = ${forumPosts.id} and r.hidden_at is not null and ${live} and r.couple_id is distinct from ${viewerCouple})::int
+    - (select count(*) from ${coupleBlocks} b join ${forumReplies} r
+        on r.couple_id = case when b.blocker_couple_id = ${viewerCouple} then b.blocked_couple_id else b.blocker_couple_id end
+      where (b.blocker_couple_id = ${viewerCouple} or b.blocked_couple_id = ${viewerCouple})
+        and r.post_id = ${forumPosts.id} and r.hidden_at is null and ${live})::int`;
+}
+
 export const postColumns = (viewerCouple: string | SQL) => ({
   id: forumPosts.id,
   title: forumPosts.title,
@@ -103,7 +118,7 @@ export const postColumns = (viewerCouple: string | SQL) => ({
   placeShown: placeShownTo(viewerCouple),
   latitude: forumPosts.latitude,
   longitude: forumPosts.longitude,
-  replyCount: forumPosts.replyCount,
+  replyCount: replyCountFor(viewerCouple),
   createdAt: forumPosts.createdAt,
   editedAt: forumPosts.editedAt,
   lastActivityAt: forumPosts.lastActivityAt,

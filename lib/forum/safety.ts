@@ -1,10 +1,37 @@
 import "server-only";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { forumPosts, forumReplies } from "@/db/schema";
 import type { SafetyReactions } from "@/lib/safety/reactions";
 import { dropPostPhotos } from "./photos";
+
+/**
+ * A post's stored reply count is its replies neither deleted nor removed: counted again once a
+ * moderator removes one (a reply can be reported, so removed, again after it was). The post's row
+ * is locked first, so a reply written meanwhile is either counted here or adds itself after.
+ */
+async function countRepliesAgain(tx: Db, replyId: string): Promise<void> {
+  const [reply] = await tx.select({ postId: forumReplies.postId }).from(forumReplies).where(eq(forumReplies.id, replyId));
+  if (!reply) return;
+  await tx.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, reply.postId)).for("update");
+  await tx
+    .update(forumPosts)
+    .set({
+      replyCount: sql`(select count(*) from ${forumReplies} where ${and(
+        eq(forumReplies.postId, reply.postId),
+        isNull(forumReplies.deletedAt),
+        isNull(forumReplies.removedAt),
+      )})::int`,
+    })
+    .where(eq(forumPosts.id, reply.postId));
+}
 
 /** The forum's reactions to safety (listed in lib/registry/safety.ts). */
 export const forumSafety: SafetyReactions = {
   /** A removed post's photos go, files and all: the URL of a photo taken down stops answering. */
-  reportResolved: async (tx, report) =>
-    report.targetType === "post" && report.action === "remove" ? dropPostPhotos(tx, report.targetId) : [],
+  reportResolved: async (tx, report) => {
+    if (report.action !== "remove") return [];
+    if (report.targetType === "reply") await countRepliesAgain(tx, report.targetId);
+    return report.targetType === "post" ? dropPostPhotos(tx, report.targetId) : [];
+  },
 };

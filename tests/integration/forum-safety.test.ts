@@ -229,6 +229,54 @@ describe("moderation", () => {
   });
 });
 
+describe("a post's reply count", () => {
+  const counted = async (postId: string, viewer: TestCouple) => {
+    const listed = (await forum.list("", viewer.a.headers)).json.data.find((p: { id: string }) => p.id === postId);
+    const thread = (await forum.thread(postId, viewer.a.headers)).json.data.post;
+    expect(listed.replyCount, "the list and the thread agree").toBe(thread.replyCount);
+    return thread.replyCount as number;
+  };
+
+  it("counts the replies each viewer may read: not a blocked couple's, not one hidden by reports; a removed one for nobody, once", async () => {
+    const author = await forumCouple();
+    const viewer = await forumCouple();
+    const blocked = await forumCouple();
+    const spammer = await forumCouple();
+    const reporters = [await forumCouple(), await forumCouple(), await forumCouple()];
+    const admin = await makeAdmin(await forumCouple());
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    await forum.reply(post.id, { body: "First from the blocked couple" }, blocked.a.headers);
+    await forum.reply(post.id, { body: "Second from the blocked couple" }, blocked.b.headers);
+    const spam = (await forum.reply(post.id, { body: "Buy my stuff" }, spammer.a.headers)).json.data;
+    const authors = (await forum.reply(post.id, { body: "Thanks, all" }, author.b.headers)).json.data;
+    await forum.reply(post.id, { body: "Lovely idea" }, viewer.b.headers);
+    expect(await counted(post.id, viewer)).toBe(5);
+
+    expect((await block(blocked.coupleId, viewer.a.headers)).status).toBe(200);
+    expect(await counted(post.id, viewer)).toBe(3);
+    expect(await counted(post.id, blocked), "the blocked couple no longer reads the viewer's reply").toBe(4);
+    expect(await counted(post.id, author)).toBe(5);
+
+    const reportIds: string[] = [];
+    for (const couple of reporters)
+      reportIds.push((await report({ targetType: "reply", targetId: spam.id, reason: "spam" }, couple.a.headers)).json.data.id);
+    expect(await counted(post.id, viewer)).toBe(2);
+    expect(await counted(post.id, author)).toBe(4);
+    expect(await counted(post.id, spammer), "its own couple still reads its hidden reply").toBe(5);
+
+    expect((await resolve(reportIds[0]!, "remove", admin)).status).toBe(200);
+    expect(await counted(post.id, spammer)).toBe(4);
+    expect(await counted(post.id, viewer)).toBe(2);
+
+    // Deleted by its author while reported, then removed: counted off once.
+    const filed = (await report({ targetType: "reply", targetId: authors.id, reason: "spam" }, viewer.a.headers)).json.data;
+    expect((await forum.removeReply(authors.id, author.b.headers)).status).toBe(200);
+    expect(await counted(post.id, author)).toBe(3);
+    expect((await resolve(filed.id, "remove", admin)).status).toBe(200);
+    expect(await counted(post.id, author)).toBe(3);
+  });
+});
+
 describe("POST /api/forum/photos", () => {
   const upload = async (h: Headers, file: Blob | string | null) => {
     const form = new FormData();
