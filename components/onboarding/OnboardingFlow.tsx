@@ -28,8 +28,9 @@ if (typeof window !== "undefined") void import("./Step1Form");
 const TITLES = { step1: "Tell us about yourself", step2: "Create your couple profile" } as const;
 /** What each step is for and who sees it, painted with the page while the form's code loads. */
 const INTROS = {
-  step1: "A few things about you. Other couples see your first name and age, never your last name, e-mail or date of birth.",
-  step2: "Now the two of you together: your couple name, photos and where you are. You choose how precisely others see your place.",
+  step1:
+    "A few things about you. Other couples see your first name and age, never your last name, e-mail or date of birth, and your place at city level until you choose otherwise in Settings.",
+  step2: "Now the two of you together: your couple name, photos, adventure styles and a few words about you.",
 } as const;
 
 /** True once running in the browser: the forms start from drafts in session storage, which the server cannot read. */
