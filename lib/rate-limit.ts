@@ -39,6 +39,8 @@ export const LIMITS = {
   emailChangePerUser: { bucket: "email-change:user", limit: 5, windowSeconds: 60 * 60 },
   /** Enough for a map being panned; not for sweeping the world in 200 km tiles. */
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
+  /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
+  accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },
   /** Photos uploaded ahead of a save (six a profile): ten full profiles an hour. */
   stagedPhotosPerUser: {
     bucket: "staged-photo:user",

@@ -28,6 +28,7 @@ import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
 import { selfColumns } from "@/lib/users/projections";
 import { userNotFound } from "@/lib/errors";
+import { consumeLimit, limitError, LIMITS } from "@/lib/rate-limit";
 
 export const EXPORT_FORMAT_VERSION = 1;
 
@@ -38,6 +39,8 @@ export const EXPORT_FORMAT_VERSION = 1;
  * The partner appears only as the couple shows them (first name, id): their own data is theirs.
  */
 export async function exportAccount(db: Db, userId: string) {
+  const limit = await consumeLimit(db, LIMITS.accountExportPerUser, userId);
+  if (!limit.allowed) throw limitError(LIMITS.accountExportPerUser, limit.retryAfterSeconds);
   return transaction(
     db,
     async (tx) => {

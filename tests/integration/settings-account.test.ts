@@ -1,4 +1,5 @@
 import { eq, inArray } from "drizzle-orm";
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
@@ -80,6 +81,34 @@ describe("GET /api/account/export", () => {
 
   it("needs a session", async () => {
     expect((await call(exportRoute, "GET", "/api/account/export")).status).toBe(401);
+  });
+
+  it("streams a long history in parts (a buffered answer past 4.5 MB fails on Vercel); ten exports an hour", async () => {
+    const couple = await forumCouple();
+    const db = await getDb();
+    const words = "Thinking of you both. ".repeat(400);
+    await db
+      .insert(notifications)
+      .values(
+        Array.from({ length: 600 }, (_, i) => ({ userId: couple.a.userId, type: "reply" as const, title: `Note ${i}`, message: words })),
+      );
+    const request = new NextRequest("http://localhost:3000/api/account/export", { headers: { cookie: couple.a.headers.cookie! } });
+    const response = await exportRoute(request, { params: Promise.resolve({} as never) });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const received: Uint8Array[] = [];
+    for (let part = await reader.read(); !part.done; part = await reader.read()) received.push(part.value);
+    const bytes = received.reduce((sum, part) => sum + part.byteLength, 0);
+    const parts = received.length;
+    expect(bytes).toBeGreaterThan(4.5 * 1024 * 1024);
+    expect(parts).toBeGreaterThan(10);
+    expect(JSON.parse(Buffer.concat(received).toString("utf8")).notifications).toHaveLength(600);
+
+    for (let i = 1; i <= 10; i++) expect((await exportOf(couple.b.headers)).status).toBe(200);
+    const refused = await exportOf(couple.b.headers);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error.message).toBe("Too many requests. Please try again later.");
+    expect((await exportOf(couple.a.headers)).status, "each partner's exports count apart").toBe(200);
   });
 });
 
