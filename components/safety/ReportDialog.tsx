@@ -56,11 +56,16 @@ export function ReportDialog({ open, onClose, targetType, targetId }: Props) {
               {error}
             </Alert>
           )}
-          <fieldset className="choice-group" aria-describedby={errors.reason ? `report-error-${targetId}` : undefined}>
+          <fieldset
+            className="choice-group"
+            role="radiogroup"
+            aria-invalid={errors.reason ? true : undefined}
+            aria-describedby={errors.reason ? `report-error-${targetId}` : undefined}
+          >
             <legend>Why are you reporting this?</legend>
             {REPORT_REASONS.map((r) => (
               <label key={r.value} className="choice">
-                <input type="radio" value={r.value} aria-invalid={errors.reason ? true : undefined} {...register("reason")} />
+                <input type="radio" value={r.value} {...register("reason")} />
                 {r.label}
               </label>
             ))}
