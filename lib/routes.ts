@@ -63,6 +63,8 @@ export const ROUTES: readonly RouteRow[] = [
 
   { path: "/onboarding", tier: "onboarding" },
   { path: "/onboarding/[...step]", tier: "onboarding" },
+  /** Download or delete the account before the profile is complete (/settings needs one). */
+  { path: "/onboarding/account", tier: "onboarding" },
   { path: "/invite-partner", tier: "onboarding" },
   { path: "/partner-setup", tier: "onboarding" },
 

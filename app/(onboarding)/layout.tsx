@@ -2,11 +2,13 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ThemeToggle } from "@/components/layout/ThemeToggle";
 import { requireSignedIn } from "@/lib/auth/current-session";
+import styles from "./layout.module.css";
 
 /**
  * Onboarding and invitation pages: signed in, no complete profile needed, a slim header. "Sign
  * out" is not prefetched: that would be two requests and a render on a phone's main thread at
- * every load, for a page nobody needs ready in advance.
+ * every load, for a page nobody needs ready in advance. 'Your data and account' downloads or
+ * deletes the account before the profile is complete.
  */
 export default async function OnboardingLayout({ children }: { children: ReactNode }) {
   await requireSignedIn();
@@ -25,6 +27,11 @@ export default async function OnboardingLayout({ children }: { children: ReactNo
         </div>
       </header>
       {children}
+      <p className={styles.account}>
+        <Link href="/onboarding/account" prefetch={false}>
+          Your data and account
+        </Link>
+      </p>
     </>
   );
 }

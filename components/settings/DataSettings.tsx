@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
-import { DELETE_CONFIRMATION_WORD } from "@/lib/account/rules";
+import { DELETE_CONFIRMATION_WORD, type CoupleOnDeletion } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
 import { deleteAccount } from "@/lib/account/client/api";
 import { ApiError, leavePage } from "@/lib/transport/client";
@@ -14,7 +14,7 @@ import styles from "./settings.module.css";
 const loadSchema = () => import("@/lib/account/schemas").then((schemas) => schemas.deleteAccountFormSchema);
 
 /** 'Download my data' and 'Delete my account' (what happens first, then the password and DELETE). */
-export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
+export function DataSettings({ couple }: { couple: CoupleOnDeletion }) {
   const [formError, setFormError] = useState<string | null>(null);
   /** The account is gone and the page is being left: it stays busy. */
   const [leaving, setLeaving] = useState(false);
@@ -65,7 +65,7 @@ export function DataSettings({ hasPartner }: { hasPartner: boolean }) {
             storage.
           </li>
           <li>Your posts and replies stay in the forum, signed &quot;Deleted member&quot;.</li>
-          {hasPartner ? (
+          {couple === "none" ? null : couple === "with-partner" ? (
             <li>
               Your partner keeps your couple profile on their own. They can invite a partner again, and the couple&apos;s badge goes back to
               &apos;Beta Member&apos;.

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { axe, NARROW, noHorizontalScroll, THEMES } from "./checks";
-import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, type Account } from "./support";
+import { PASSWORD, completeCouple, csrfToken, latestLink, signIn, uniqueEmail, verifiedAccount, type Account } from "./support";
 
 /**
  * Settings, part two: security (password, e-mail, sessions), the data export and account
@@ -208,6 +208,42 @@ test.describe("settings: your data", () => {
     await page.context().close();
     await a.page.context().close();
     await other.page.context().close();
+  });
+
+  test("an account that stopped at step 1 downloads its data and deletes itself from onboarding, at 360 px in both themes", async ({
+    page,
+    request,
+  }) => {
+    const account = await verifiedAccount(request, "early");
+    await page.setViewportSize(NARROW);
+    await signIn(page, account);
+    await expect(page).toHaveURL(/\/onboarding$/);
+    await page.getByRole("link", { name: "Your data and account" }).click();
+    await expect(page).toHaveURL(/\/onboarding\/account$/);
+    await expect(page.getByRole("heading", { name: "Your data", level: 1 })).toBeVisible();
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme });
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await axe(page, `onboarding account, ${theme}`);
+      await noHorizontalScroll(page);
+    }
+
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download my data" }).click();
+    const data = JSON.parse(await readFile(await (await downloading).path(), "utf8")) as { profile: { email: string }; couple: null };
+    expect(data.profile.email).toBe(account.email);
+    expect(data.couple).toBeNull();
+
+    // No couple yet: nothing is said about one.
+    await expect(page.getByText("Your profile, your sessions, your notifications")).toBeVisible();
+    await expect(page.getByText(/couple profile/)).toHaveCount(0);
+    await page.getByLabel("Password", { exact: true }).fill(account.password);
+    await page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    await page.getByRole("button", { name: "Delete my account" }).click();
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByText("Your account was deleted.")).toBeVisible();
+    await signIn(page, account);
+    await expect(page.getByText("Invalid email or password. Please try again.")).toBeVisible();
   });
 });
 

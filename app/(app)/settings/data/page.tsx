@@ -9,11 +9,11 @@ export const metadata: Metadata = { title: "Your data" };
 
 export default async function DataPage() {
   const { userId } = await requireCompleteProfile();
-  const { hasPartner } = await withDb((db) => accountOverview(db, userId));
+  const { couple } = await withDb((db) => accountOverview(db, userId));
   return (
     <main id="main" className={styles.narrow}>
       <h1>Your data</h1>
-      <DataSettings hasPartner={hasPartner} />
+      <DataSettings couple={couple} />
     </main>
   );
 }
