@@ -25,6 +25,12 @@ export const LIVE_CHANNEL = "live_events";
 /** pg_notify refuses payloads of 8,000 bytes or more: ~200 ids per notification. */
 const NOTIFY_PAYLOAD_MAX = 7_900;
 
+/**
+ * Rows per insert: a statement takes at most 65,534 parameters (five a row here), and one publish
+ * may hold tens of thousands of rows (an account's erasure: one per message for each other member).
+ */
+const ROWS_PER_INSERT = 2_000;
+
 type Row = typeof liveEvents.$inferInsert;
 
 /** Each person's rows in order, then one `unread` row when any of them changes counts. */
@@ -78,9 +84,9 @@ export async function publishLive(db: Db, events: readonly LiveEvent[]): Promise
 }
 
 /**
- * Allocates every person's numbers in one statement (rows locked in id order), writes the rows,
- * wakes the listeners. A person the transaction deleted (an account's deletion tells the others
- * first) has no history to keep: they are left out.
+ * Allocates every person's numbers in one statement (rows locked in id order), writes the rows
+ * (ROWS_PER_INSERT a statement), wakes the listeners. A person the transaction deleted (an
+ * account's deletion tells the others first) has no history to keep: they are left out.
  */
 async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
   const perPerson = rowsPerPerson(events);
@@ -102,7 +108,8 @@ async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
     const own = perPerson.get(userId)!;
     return own.map((row, index) => ({ ...row, seq: lastSeq - own.length + 1 + index }));
   });
-  await tx.insert(liveEvents).values(rows);
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+    await tx.insert(liveEvents).values(rows.slice(start, start + ROWS_PER_INSERT));
   for (const payload of notifyPayloads(people)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
 }
 

@@ -127,18 +127,14 @@ async function erase(tx: Db, where: ReturnType<typeof and>): Promise<{ ids: { id
     .where(where)
     .for("update");
   if (before.length === 0) return { ids: [], keys: [] };
-  const ids = before.map((row) => row.id);
-  // Nothing of an erased message stays, the reactions to it included.
-  await tx.delete(messageReactions).where(inArray(messageReactions.messageId, ids));
+  // Nothing of an erased message stays, the reactions to it included. The rows just locked are
+  // named by their condition, not listed: an account's erasure may hold more messages than a
+  // statement takes parameters (65,534).
+  await tx.delete(messageReactions).where(inArray(messageReactions.messageId, tx.select({ id: messages.id }).from(messages).where(where)));
   await tx
     .update(messages)
     .set({ body: null, photoUrl: null, deletedAt: sql`coalesce(${messages.deletedAt}, now())` })
-    .where(
-      inArray(
-        messages.id,
-        before.map((row) => row.id),
-      ),
-    );
+    .where(where);
   const keys = before.flatMap((row) => {
     const key = row.photoUrl ? messagePhotoKey(row.photoUrl) : null;
     return key ? [key] : [];

@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETE as deleteAccountRoute } from "@/app/api/account/route";
 import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
 import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox, heldRequests, invitations, moderationAppeals, plans, users } from "@/db/schema";
+import { couples, emailOutbox, heldRequests, invitations, liveEvents, messages, moderationAppeals, plans, users } from "@/db/schema";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
@@ -218,6 +218,31 @@ describe("DELETE /api/account erases the person everywhere", () => {
 
     expect((await remove(inviter.headers)).json.data.couple).toBe("deleted");
     expect(await mailTo(friend)).toEqual([]);
+  });
+
+  it("someone who wrote thousands of messages: the deletion succeeds, every one erased, the three others told of each", async () => {
+    const { one, two, conversationId } = await connected();
+    const db = await getDb();
+    // A live row per message for each of the other three, five parameters a row: past the 65,534 one statement takes.
+    const written = 6_000;
+    await db.execute(sql`
+      insert into ${messages} (conversation_id, author_user_id, author_couple_id, body)
+      select ${conversationId}, ${two.b.userId}, ${two.coupleId}, 'Message ' || n from generate_series(1, ${written}) as n`);
+
+    const answer = await remove(two.b.headers);
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    expect(answer.json.data.couple).toBe("kept-with-partner");
+    const [left] = await db
+      .select({ all: count(), erased: count(messages.deletedAt), words: count(messages.body) })
+      .from(messages)
+      .where(eq(messages.conversationId, conversationId));
+    expect(left).toEqual({ all: written, erased: written, words: 0 });
+    const told = await db
+      .select({ rows: count() })
+      .from(liveEvents)
+      .where(and(eq(liveEvents.kind, "message_deleted"), inArray(liveEvents.userId, [one.a.userId, one.b.userId, two.a.userId])))
+      .groupBy(liveEvents.userId);
+    expect(told).toEqual([{ rows: written }, { rows: written }, { rows: written }]);
   });
 
   it("a notification's e-mail naming them (a reply of theirs) goes with them", async () => {
