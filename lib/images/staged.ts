@@ -5,7 +5,6 @@ import { stagedPhotos } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { consumeLimit, limitError, LIMITS } from "@/lib/rate-limit";
 import type { ImageStorage } from "@/lib/storage";
-import { describeError } from "@/lib/log";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, type StagedPhotoKind } from "./rules";
 import { deleteImages, storeImage } from "./store";
 import { sweepUnusedUploads } from "./sweep";
@@ -17,13 +16,13 @@ import { sweepUnusedUploads } from "./sweep";
  * upload in the save itself would be) and stored under its final key. The save claims its rows
  * in its own transaction (claimStagedPhotos): a failed save rolls the claim back, so the photos
  * wait for the next try. Photos nobody claimed are swept after STAGED_PHOTO_HOURS, with their
- * files (sweepStagedPhotos, run by every upload; deleting the account removes them at once).
+ * files (sweepStagedPhotos, run by the due work; deleting the account removes them at once).
  */
 
 export type StagedPhoto = { id: string; kind: StagedPhotoKind; url: string };
 
-/** How many expired photos one sweep removes at most: each upload sweeps a little, so no request does much. */
-const SWEEP_BATCH = 20;
+/** How many expired photos one run of the due work removes at most. */
+const SWEEP_BATCH = 100;
 
 export async function stagePhoto(
   db: Db,
@@ -46,7 +45,6 @@ export async function stagePhoto(
     await deleteImages(db, [stored.key], storage);
     throw error;
   }
-  await sweepStagedPhotos(db, storage).catch((error: unknown) => console.error("[images] sweep failed", describeError(error)));
   return { id, kind, url: stored.url };
 }
 
@@ -89,16 +87,17 @@ export async function claimStagedPhotos(
 }
 
 /**
- * Removes up to SWEEP_BATCH photos staged more than STAGED_PHOTO_HOURS ago and never claimed,
- * rows first (SKIP LOCKED: instances sweeping at once take different rows), files after.
+ * Removes up to SWEEP_BATCH photos staged more than STAGED_PHOTO_HOURS before `now` and never
+ * claimed, rows first (SKIP LOCKED: runs sweeping at once take different rows), files after. The
+ * due work runs it, so a photo goes even when no upload ever follows it.
  */
-export async function sweepStagedPhotos(db: Db, storage?: ImageStorage): Promise<number> {
+export async function sweepStagedPhotos(db: Db, now: Date): Promise<number> {
   const keys = await sweepUnusedUploads(
     db,
     { table: stagedPhotos, id: stagedPhotos.id, file: stagedPhotos.key, createdAt: stagedPhotos.createdAt },
-    new Date(),
+    now,
     SWEEP_BATCH,
   );
-  if (keys.length > 0) await deleteImages(db, keys, storage);
+  await deleteImages(db, keys);
   return keys.length;
 }

@@ -6,6 +6,7 @@ import { emailOutbox, liveEvents } from "@/db/schema";
 import { env } from "@/lib/env";
 import { claimEmailRetries, deliverEmails, deliversEmail, dropOldMail } from "@/lib/mail/outbox";
 import { sweepUnclaimedForumPhotos } from "@/lib/forum/photos";
+import { sweepStagedPhotos } from "@/lib/images/staged";
 import { retryUndeletedImages } from "@/lib/images/undeleted";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
@@ -81,7 +82,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   const { sent } = await deliverDuePushes(db, { now, tidy: true });
   await deliverEmails(db, emailIds);
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
-  const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now));
+  const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);
   return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, filesRemoved };
 }

@@ -9,6 +9,7 @@ import { POST as upload } from "@/app/api/uploads/route";
 import { getDb } from "@/db/client";
 import { couples, stagedPhotos } from "@/db/schema";
 import { MAX_REQUEST_BYTES } from "@/lib/http/body";
+import { runDueWork } from "@/lib/scheduled/service";
 import { STAGED_PHOTO_EXPIRED_MESSAGE, STAGED_PHOTO_HOURS, UPLOAD_TOO_LARGE_MESSAGE } from "@/lib/images/rules";
 import { call, PASSWORD } from "../support/api";
 import { fileOfUrl, formOf, jpeg, post, postStep1, signedIn, step2Fields, type Fields } from "../support/onboarding";
@@ -156,16 +157,17 @@ describe("photos uploaded one per request ahead of the save (POST /api/uploads)"
     expect((await post(upload, "/api/uploads", formOf({ kind: "couple-main", photo: await jpeg() }), {})).status).toBe(401);
   });
 
-  it("removes photos nobody saved a day later, files included, on a later upload", async () => {
+  it("removes photos nobody saved a day later, files included, at the due work's run (no later upload needed)", async () => {
     const me = await signedIn();
     const old = (await stage(me.headers, "couple-photo", await jpeg())).json.data;
+    const fresh = (await stage(me.headers, "couple-photo", await jpeg())).json.data;
     expect(existsSync(fileOfUrl(old.url))).toBe(true);
     const db = await getDb();
     await db
       .update(stagedPhotos)
       .set({ createdAt: sql`now() - make_interval(hours => ${STAGED_PHOTO_HOURS + 1})` })
       .where(eq(stagedPhotos.id, old.id));
-    const fresh = (await stage(me.headers, "couple-photo", await jpeg())).json.data;
+    expect((await runDueWork(db)).swept).toBeGreaterThanOrEqual(1);
     expect((await stagedRowsOf(me.user.id)).map((row) => row.id)).toEqual([fresh.id]);
     expect(existsSync(fileOfUrl(old.url))).toBe(false);
     expect(existsSync(fileOfUrl(fresh.url))).toBe(true);
