@@ -1,11 +1,11 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { users } from "@/db/schema";
+import { couples, users } from "@/db/schema";
 import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
-import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
+import { partnerOf } from "@/lib/membership/partner";
 import { entityPlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
@@ -15,6 +15,7 @@ import { PROFILE_MESSAGES, profileCompletionPercentage } from "@/lib/profile/rul
 import { updateUserRow } from "@/lib/profile/service";
 import { selfColumns } from "@/lib/users/projections";
 import { parseStep, type Step1Fields, type Step1Images, type Step2Fields, type Step2Images } from "./form";
+import { roleOf } from "./router";
 import { step1Schema, step2Schema } from "./schemas";
 
 /** Replaceable services, so a test can hand in its own. */
@@ -93,10 +94,28 @@ export async function completeStep1(
 }
 
 /**
+ * Step 2 once the user has a couple. Its partner A is done with it (their save committed and its
+ * answer was lost, or another tab finished it): answered as that save was, nothing written again,
+ * so the form moves on as after a success. Anyone else (partner B, whose step 2 is not theirs):
+ * COUPLE_EXISTS. Null while the user has no couple.
+ */
+async function step2AlreadyDone(db: Db, userId: string): Promise<Step2Result | null> {
+  const [couple] = await db
+    .select({ id: couples.id, partner1Id: couples.partner1Id, partner2Id: couples.partner2Id, status: couples.status })
+    .from(couples)
+    .where(partnerOf(userId));
+  if (!couple) return null;
+  if (roleOf(userId, couple) !== "partner_a") throw coupleExists(couple.id);
+  const user = await loadProfile(db, userId);
+  return { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) };
+}
+
+/**
  * Step 2 (couple profile) for partner A: creates the couple, marks partner A's part complete and
  * makes the couple discoverable (spec section 4). Location and interests come from step 1. The
  * couple row and its location row are written together; a failed write removes the photos it
  * stored and leaves the ones uploaded ahead (`POST /api/uploads`) waiting for the next try.
+ * Sent again once the couple exists, it answers as it did (`step2AlreadyDone`).
  */
 export async function completeStep2(
   db: Db,
@@ -105,13 +124,14 @@ export async function completeStep2(
   images: Step2Images,
   deps: OnboardingDeps = {},
 ): Promise<Step2Result> {
+  // Before the form is judged: once the couple exists, what this try says changes nothing.
+  const done = await step2AlreadyDone(db, userId);
+  if (done) return done;
   const extra = images.couplePhotos ?? [];
   const input = parseStep(step2Schema, fields, STEP2_ORDER, {
     coupleProfileImage: images.coupleProfileImage ? null : COUPLE_MESSAGES.mainPhotoRequired,
     couplePhotos: extra.length > EXTRA_PHOTOS_MAX ? tooManyPhotosMessage(extra.length) : null,
   });
-  const existing = await coupleIdOf(db, userId);
-  if (existing) throw coupleExists(existing);
   const user = await loadProfile(db, userId);
   // The couple copies its location from step 1, so step 1 must be done first.
   const place = savedPlace(user);

@@ -68,18 +68,41 @@ describe("POST /api/onboarding/step2", () => {
     });
   });
 
-  it("refuses a second couple with 409 COUPLE_EXISTS naming the first, and stores none of its photos", async () => {
+  it("answers partner A's step 2 sent again (its answer lost, or finished in another tab) as the first save: nothing written twice", async () => {
     const { user, headers } = await afterStep1();
     const first = await postStep2(headers);
+    expect(first.status).toBe(201);
     const before = await storedFiles();
-    const again = await postStep2(headers, { couple_name: "Another" });
-    expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({
-      existingCoupleId: first.json.data.coupleId,
+    // The same form pressed again, then another tab's: another name, no main photo (refused on its own).
+    for (const overrides of [{}, { couple_name: "Another", coupleProfileImage: undefined }]) {
+      const again = await postStep2(headers, overrides);
+      expect(again.status).toBe(201);
+      expect(again.json).toEqual(first.json);
+      // The session cookie comes again with the account's flags, as the lost answer carried it.
+      expect(again.headers.get("set-cookie")).toBeTruthy();
+    }
+    const db = await getDb();
+    const rows = await db.select({ coupleName: couples.coupleName }).from(couples).where(eq(couples.partner1Id, user.id));
+    expect(rows).toEqual([{ coupleName: "Ada & Grace" }]);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it("refuses step 2 from partner B (not theirs) with 409 COUPLE_EXISTS naming their couple, and stores none of its photos", async () => {
+    const a = await afterStep1();
+    const coupleId = (await postStep2(a.headers)).json.data.coupleId as string;
+    const b = await afterStep1();
+    const db = await getDb();
+    await db.update(couples).set({ partner2Id: b.user.id }).where(eq(couples.id, coupleId));
+    const before = await storedFiles();
+    const refused = await postStep2(b.headers, { couple_name: "Another" });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({
+      existingCoupleId: coupleId,
       error: { code: "COUPLE_EXISTS", message: "You already have a couple profile" },
     });
-    const db = await getDb();
-    expect(await db.select().from(couples).where(eq(couples.partner1Id, user.id))).toHaveLength(1);
+    expect(await db.select({ coupleName: couples.coupleName }).from(couples).where(eq(couples.id, coupleId))).toEqual([
+      { coupleName: "Ada & Grace" },
+    ]);
     expect(await storedFiles()).toEqual(before);
   });
 
