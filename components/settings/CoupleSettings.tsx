@@ -46,8 +46,12 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
   // Only what was changed here since the page loaded or saved (the form's defaults) is sent: the
   // partner (or another tab) may have saved the rest since, and this page's older copy would put it
   // back, or be refused for photos no longer the couple's.
-  const changed = (values: Values, name: "coupleName" | "bio" | "coupleTypes" | "photos") =>
+  const changed = (values: Values, name: "coupleName" | "bio" | "coupleTypes") =>
     JSON.stringify(values[name]) !== JSON.stringify(formState.defaultValues?.[name]);
+  // The photos as changes (removed here; new ones below), never the list this page holds: the
+  // partner may have added one since, which that list would drop.
+  const removedPhotos = (values: Values) =>
+    (formState.defaultValues?.photos ?? []).filter((url): url is string => url !== undefined && !values.photos.includes(url));
   const { errors, isSubmitting: busy } = formState;
   const [bio, coupleTypes, mainUrl, mainPhoto, kept, newPhotos] = useWatch({
     control,
@@ -60,7 +64,8 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     if (changed(values, "coupleName")) form.set("coupleName", values.coupleName.trim());
     if (changed(values, "bio")) form.set("bio", values.bio.trim());
     if (changed(values, "coupleTypes")) for (const type of values.coupleTypes) form.append("coupleTypes[]", type);
-    if (changed(values, "photos")) form.set("photos", JSON.stringify(values.photos));
+    const removed = removedPhotos(values);
+    if (removed.length > 0) form.set("removedPhotos", JSON.stringify(removed));
     const photos = [
       ...(values.profileImage
         ? [{ field: "profileImage", fileName: "couple.jpg", photo: values.profileImage, stagedAs: "couple-main" as const }]

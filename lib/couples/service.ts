@@ -23,9 +23,12 @@ import { partnerOf } from "@/lib/membership/partner";
 /** Replaceable services, so a test can hand in its own. */
 export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
 
-/** Photos uploaded with an update (the settings' form): a new main photo, extra photos to add. */
-/** A new main photo and new extra photos: each sent with the form, or uploaded ahead (`POST /api/uploads`). */
-export type CoupleUploads = { main?: PhotoInput | null; extra?: readonly PhotoInput[] };
+/**
+ * The settings' form's photo changes, stated as changes: a new main photo and new extra photos
+ * (each sent with the form, or uploaded ahead with `POST /api/uploads`), and the extra photos
+ * removed. A whole list from the page would drop a photo the partner added since it loaded.
+ */
+export type CouplePhotoChanges = { main?: PhotoInput | null; extra?: readonly PhotoInput[]; removed?: readonly string[] };
 
 /** The couple as its own partners see it. */
 const recordColumns = {
@@ -150,17 +153,19 @@ export type ChangedCouple = { couple: CoupleRecord; replacedImages: string[] };
 
 /**
  * Changes a couple the user is a partner of; any other couple reads as missing and stays as it
- * was. With `complete`, the user's own part (A or B) is marked done as well.
+ * was. Changes that depend on the row (photos added to or removed from the ones it shows) are a
+ * function of the row as locked, so a partner's save just before is built on, not undone. With
+ * `complete`, the user's own part (A or B) is marked done as well.
  */
 export async function writeCoupleChanges(
   tx: Db,
   userId: string,
   coupleId: string,
-  changes: CoupleChanges,
+  changesOf: CoupleChanges | ((locked: { photos: string[] }) => CoupleChanges),
   complete = false,
 ): Promise<ChangedCouple> {
   const own = await ownCouple(tx, userId, coupleId, true);
-  const { place, ...fields } = changes;
+  const { place, ...fields } = typeof changesOf === "function" ? changesOf(own) : changesOf;
   // Partner A's part is done once: completing again (the spec's complete-setup, called twice) keeps
   // a couple hidden that hid since, and a sanctioned couple's status. A partner B who became
   // partner A (the first deleted their account) and has not done it yet still does.
@@ -254,47 +259,63 @@ async function notifyOtherPartner(tx: Db, userId: string, coupleId: string): Pro
 }
 
 /**
+ * The extra photos a save keeps: the list a JSON call names (the photos as they should be), else
+ * those `current` shows less the ones the form removed (a photo added since the page loaded stays).
+ */
+function keptPhotos(current: readonly string[], input: CoupleUpdateInput, removed: readonly string[]): string[] {
+  if (input.photos) return [...input.photos];
+  const gone = new Set(removed);
+  return current.filter((url) => !gone.has(url));
+}
+
+/** Spec: up to 5 photos besides the main one, counted with the new ones. */
+function assertPhotoCount(count: number): void {
+  if (count <= EXTRA_PHOTOS_MAX) return;
+  const message = tooManyPhotosMessage(count);
+  throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
+}
+
+/**
  * PUT /api/v2/couples/{id} and PUT /api/couples/update: changes the caller's couple. Without an
  * id, the caller's own couple is meant (NO_COUPLE when there is none); an id that is not the
  * caller's couple reads as missing, whether it exists or not. Whose couple it is is checked
- * before the place is looked up (the places provider bills each lookup). Images the change
- * replaced are removed once it is saved. `notifyPartner` (the settings' 'Couple profile' form)
- * tells the other partner, in the same transaction.
+ * before the place is looked up (the places provider bills each lookup). The photos are worked
+ * out on the couple's locked row (the form's `photos` changes add to and remove from it), and
+ * images the change replaced are removed once it is saved. `notifyPartner` (the settings'
+ * 'Couple profile' form) tells the other partner, in the same transaction.
  */
 export async function updateCouple(
   db: Db,
   userId: string,
   coupleId: string | null,
   input: CoupleUpdateInput,
-  deps: CoupleDeps & { uploads?: CoupleUploads; notifyPartner?: boolean } = {},
+  deps: CoupleDeps & { photos?: CouplePhotoChanges; notifyPartner?: boolean } = {},
 ): Promise<CoupleRecord> {
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const target = coupleId ?? (await coupleIdOf(db, userId));
   if (!target) throw new AppError("NO_COUPLE", "No couple found to update");
   const own = await ownCouple(db, userId, target);
-  const main = deps.uploads?.main ?? null;
-  const extra = deps.uploads?.extra ?? [];
-  // Uploaded extra photos join the ones kept (those sent, else those the couple shows).
-  const kept = input.photos ?? own.photos;
-  const photoCount = kept.length + extra.length;
-  if (photoCount > EXTRA_PHOTOS_MAX) {
-    const message = tooManyPhotosMessage(photoCount);
-    throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { photos: message } });
-  }
+  const main = deps.photos?.main ?? null;
+  const extra = deps.photos?.extra ?? [];
+  const removed = deps.photos?.removed ?? [];
+  // Counted first on the row as read, so a save sure to be refused stores no photo; counted again
+  // on the locked row below, where a partner's photos saved meanwhile count too.
+  assertPhotoCount(keptPhotos(own.photos, input, removed).length + extra.length);
   const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
   const uploads = [
     ...(main ? [toUpload(main, "couple-main", "profileImage")] : []),
     ...extra.map((photo) => toUpload(photo, "couple-photo", "newPhotos")),
   ];
+  const photosChange = input.photos !== undefined || removed.length > 0 || extra.length > 0;
   return writeWithImages(db, userId, { storage: deps.storage, uploads }, async (tx, stored) => {
     const [newMain, ...newExtra] = main ? stored : [undefined, ...stored];
-    const withUploads: CoupleChanges = {
-      ...changes,
-      ...(newMain ? { profileImageUrl: newMain.url } : {}),
-      ...(newExtra.length > 0 ? { photos: [...kept, ...newExtra.map((image) => image!.url)] } : {}),
+    const onLocked = (locked: { photos: string[] }): CoupleChanges => {
+      const photos = [...keptPhotos(locked.photos, input, removed), ...newExtra.map((image) => image!.url)];
+      if (photosChange) assertPhotoCount(photos.length);
+      return { ...changes, ...(photosChange ? { photos } : {}), ...(newMain ? { profileImageUrl: newMain.url } : {}) };
     };
     // The id as the database spells it, whichever case the caller wrote it in.
-    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, own.id, withUploads);
+    const { couple, replacedImages } = await writeCoupleChanges(tx, userId, own.id, onLocked);
     if (deps.notifyPartner) await notifyOtherPartner(tx, userId, own.id);
     return { result: couple, replaced: replacedImages };
   });

@@ -3,10 +3,11 @@ import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/errors";
 import { uploadedImageBytes } from "@/lib/images/upload";
 import { coupleUpdateSchema, type CoupleUpdateInput } from "@/lib/couples/schemas";
-import type { CoupleUploads } from "@/lib/couples/service";
+import type { CouplePhotoChanges } from "@/lib/couples/service";
 import { profileUpdateSchema, type ProfileUpdate } from "@/lib/profile/schemas";
 import { NOTHING_TO_UPDATE_MESSAGE } from "@/lib/fields";
 import { IMAGE_URL_MAX, IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { imageUrlsField } from "@/lib/images/schemas";
 import { EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
 import { photoField } from "@/lib/images/upload";
 
@@ -36,42 +37,53 @@ export async function profileSettingsFromForm(form: FormData): Promise<{ update:
   return { update, avatar: await uploadedImageBytes(form.get("avatar"), "avatar") };
 }
 
-/** The longest list of kept photos as text: one more URL than may be kept, each quoted with its comma. */
-const KEPT_PHOTOS_TEXT_MAX = (EXTRA_PHOTOS_MAX + 1) * (IMAGE_URL_MAX + 3) + 2;
+/** The longest list of removed photos as text: as many URLs as a page shows, each quoted with its comma. */
+const REMOVED_PHOTOS_TEXT_MAX = EXTRA_PHOTOS_MAX * (IMAGE_URL_MAX + 3) + 2;
 
-/** The kept extra photos, sent as one JSON list of their URLs (absent: unchanged); measured before it is parsed. */
-function keptPhotos(form: FormData): unknown {
-  const value = form.get("photos");
-  if (value === null) return undefined;
-  if (typeof value !== "string" || value.length > KEPT_PHOTOS_TEXT_MAX)
-    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+const refusedPhotos = () =>
+  new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+
+/**
+ * The extra photos removed, one JSON list of their URLs (absent: none); measured before it is
+ * parsed. Removals, not the list kept: a photo the partner added since the page loaded is kept.
+ */
+function removedPhotos(form: FormData): string[] {
+  const value = form.get("removedPhotos");
+  if (value === null) return [];
+  if (typeof value !== "string" || value.length > REMOVED_PHOTOS_TEXT_MAX) throw refusedPhotos();
+  let list: unknown;
   try {
-    return JSON.parse(value);
+    list = JSON.parse(value);
   } catch {
-    throw new AppError("VALIDATION_ERROR", IMAGE_URL_REFUSED_MESSAGE, { fieldErrors: { photos: IMAGE_URL_REFUSED_MESSAGE } });
+    throw refusedPhotos();
   }
+  const parsed = imageUrlsField.max(EXTRA_PHOTOS_MAX).safeParse(list);
+  if (!parsed.success) throw refusedPhotos();
+  return parsed.data;
 }
 
 /**
- * 'Couple profile': name, bio, adventure styles, the extra photos kept, a new main photo and new
- * extra photos (files, or the ids of photos uploaded ahead with `POST /api/uploads`).
+ * 'Couple profile': name, bio, adventure styles, and the photos' changes: a new main photo, new
+ * extra photos (files, or the ids of photos uploaded ahead with `POST /api/uploads`), extra
+ * photos removed.
  */
-export async function coupleSettingsFromForm(form: FormData): Promise<{ update: CoupleUpdateInput; uploads: CoupleUploads }> {
+export async function coupleSettingsFromForm(form: FormData): Promise<{ update: CoupleUpdateInput; photos: CouplePhotoChanges }> {
   const fields = Object.fromEntries(
     Object.entries({
       coupleName: text(form, "coupleName"),
       bio: text(form, "bio"),
       coupleTypes: form.has("coupleTypes[]") ? form.getAll("coupleTypes[]") : undefined,
-      photos: keptPhotos(form),
     }).filter(([, value]) => value !== undefined),
   );
-  // The form sends only what was changed in it: new photos alone are a change too.
+  // The form sends only what was changed in it: photos alone are a change too.
   const hasFields = Object.keys(fields).length > 0;
   const update: CoupleUpdateInput = hasFields ? parseWith(coupleUpdateSchema, fields, { firstIssue: true }) : {};
+  const removed = removedPhotos(form);
   const extra = (await Promise.all(form.getAll("newPhotos").map((value) => photoField(value, "newPhotos")))).filter(
     (photo) => photo !== null,
   );
   const main = await photoField(form.get("profileImage"), "profileImage");
-  if (!hasFields && main === null && extra.length === 0) throw new AppError("VALIDATION_ERROR", NOTHING_TO_UPDATE_MESSAGE);
-  return { update, uploads: { main, extra } };
+  if (!hasFields && main === null && extra.length === 0 && removed.length === 0)
+    throw new AppError("VALIDATION_ERROR", NOTHING_TO_UPDATE_MESSAGE);
+  return { update, photos: { main, extra, removed } };
 }

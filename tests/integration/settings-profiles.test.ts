@@ -10,6 +10,8 @@ import { notificationHref } from "@/lib/notifications/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
 import { browserSession } from "../support/api";
+import { whileHeld } from "../support/lock-race";
+import { onPostgres } from "../support/test-database";
 import { fileOfUrl, formOf, jpeg, post, postStep1, postStep2, signedIn, storedFiles, type Fields } from "../support/onboarding";
 
 type Headers = Record<string, string>;
@@ -100,13 +102,23 @@ const coupleFields = (overrides: Fields = {}): Fields => ({
   ...overrides,
 });
 
+/** A second person joined to the couple as partner B, with their browser session. */
+async function joinedPartnerB(coupleId: string) {
+  const partnerB = await signedIn();
+  const db = await getDb();
+  await db.update(users).set({ occupation: "Poet" }).where(eq(users.id, partnerB.user.id));
+  await db.update(couples).set({ partner2Id: partnerB.user.id }).where(eq(couples.id, coupleId));
+  const session = await browserSession(partnerB.user.id);
+  return { ...partnerB, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } };
+}
+
 describe("POST /api/settings/couple ('Couple profile')", () => {
   it("saves the fields, replaces the main photo, keeps one extra, adds one, and removes the files no longer shown", async () => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);
     const [keep, drop] = before.photos;
     const res = await postCouple(
-      coupleFields({ photos: JSON.stringify([keep]), profileImage: await jpeg(), newPhotos: [await jpeg(1200, 900)] }),
+      coupleFields({ removedPhotos: JSON.stringify([drop]), profileImage: await jpeg(), newPhotos: [await jpeg(1200, 900)] }),
       headers,
     );
     expect(res.status).toBe(200);
@@ -149,26 +161,44 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     expect(empty.json.error.message).toBe("Nothing to update");
   });
 
-  it("refuses a kept-photos list past its size before reading it, and a long list by its count", async () => {
+  it("refuses a removed-photos list past its size before reading it, a longer list than a page shows, and one that is not URLs", async () => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);
-    const huge = await postCouple({ photos: `[${"1,".repeat(200_000)}1]` }, headers);
+    const huge = await postCouple({ removedPhotos: `[${"1,".repeat(200_000)}1]` }, headers);
     expect(huge.status).toBe(400);
     expect(huge.json.error.message).toBe(IMAGE_URL_REFUSED_MESSAGE);
-    const many = await postCouple({ photos: JSON.stringify(Array.from({ length: 7 }, () => 1)) }, headers);
+    const many = await postCouple({ removedPhotos: JSON.stringify(Array.from({ length: 6 }, () => before.photos[0])) }, headers);
     expect(many.status).toBe(400);
-    expect(many.json.error.message).toBe("You can only upload up to 5 photos. You currently have 7.");
+    expect(many.json.error.fields.photos).toBe(IMAGE_URL_REFUSED_MESSAGE);
+    const numbers = await postCouple({ removedPhotos: JSON.stringify([1]) }, headers);
+    expect(numbers.status).toBe(400);
+    expect(numbers.json.error.message).toBe(IMAGE_URL_REFUSED_MESSAGE);
     expect((await coupleRow(coupleId)).photos).toEqual(before.photos);
+  });
+
+  it("keeps a photo the partner added after this page loaded when a photo is removed here, and its file", async () => {
+    const { headers, coupleId } = await onboarded();
+    const partnerB = await joinedPartnerB(coupleId);
+    // B's page loads showing [p1, p2]; A then adds y; B removes p2 from the page loaded before.
+    const [p1, p2] = (await coupleRow(coupleId)).photos;
+    const added = await postCouple({ newPhotos: [await jpeg(1200, 900)] }, headers);
+    expect(added.status).toBe(200);
+    const y = added.json.data.photos[2] as string;
+    expect(added.json.data.photos).toEqual([p1, p2, y]);
+    const res = await postCouple({ removedPhotos: JSON.stringify([p2]) }, partnerB.headers);
+    expect(res.status).toBe(200);
+    expect(res.json.data.photos).toEqual([p1, y]);
+    expect((await coupleRow(coupleId)).photos).toEqual([p1, y]);
+    const files = await storedFiles();
+    expect(files).toContain(stored(y));
+    expect(files).toContain(stored(p1!));
+    expect(files).not.toContain(stored(p2!));
   });
 
   it("lets partner B edit the couple", async () => {
     const { coupleId } = await onboarded();
-    const partnerB = await signedIn();
-    const db = await getDb();
-    await db.update(users).set({ occupation: "Poet" }).where(eq(users.id, partnerB.user.id));
-    await db.update(couples).set({ partner2Id: partnerB.user.id }).where(eq(couples.id, coupleId));
-    const session = await browserSession(partnerB.user.id);
-    const res = await postCouple(coupleFields({ coupleName: "Bea & Ada" }), { cookie: session.cookie, "x-csrf-token": session.csrf });
+    const partnerB = await joinedPartnerB(coupleId);
+    const res = await postCouple(coupleFields({ coupleName: "Bea & Ada" }), partnerB.headers);
     expect(res.status).toBe(200);
     expect((await coupleRow(coupleId)).coupleName).toBe("Bea & Ada");
   });
@@ -202,10 +232,7 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const { headers, coupleId } = await onboarded();
     const before = await coupleRow(coupleId);
     const filesBefore = await storedFiles();
-    const res = await postCouple(
-      coupleFields({ photos: JSON.stringify(before.photos), newPhotos: [await jpeg(), await jpeg(), await jpeg(), await jpeg()] }),
-      headers,
-    );
+    const res = await postCouple(coupleFields({ newPhotos: [await jpeg(), await jpeg(), await jpeg(), await jpeg()] }), headers);
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({
       code: "VALIDATION_ERROR",
@@ -216,16 +243,16 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     expect(await storedFiles()).toEqual(filesBefore);
   });
 
-  it("refuses to take over another couple's photo, and leaves both couples as they were", async () => {
+  it("removes nothing when the photo named is another couple's: both couples and their files stay as they were", async () => {
     const mine = await onboarded();
     const theirs = await onboarded();
     const theirsBefore = await coupleRow(theirs.coupleId);
     const mineBefore = await coupleRow(mine.coupleId);
-    const res = await postCouple(coupleFields({ photos: JSON.stringify([theirsBefore.photos[0]]) }), mine.headers);
-    expect(res.status).toBe(400);
-    expect(res.json.error.message).toBe("Please upload the photo here: links to images elsewhere are not accepted");
-    expect(await coupleRow(mine.coupleId)).toEqual(mineBefore);
+    const res = await postCouple({ removedPhotos: JSON.stringify([theirsBefore.photos[0]]) }, mine.headers);
+    expect(res.status).toBe(200);
+    expect((await coupleRow(mine.coupleId)).photos).toEqual(mineBefore.photos);
     expect(await coupleRow(theirs.coupleId)).toEqual(theirsBefore);
+    expect(await storedFiles()).toContain(stored(theirsBefore.photos[0]!));
   });
 
   it.each([
@@ -238,8 +265,8 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     ],
     ["an empty couple name", { coupleName: "" }, "coupleName", "Please enter your couple name"],
     [
-      "photos that are not a list",
-      { photos: "{not json" },
+      "removed photos that are not a list",
+      { removedPhotos: "{not json" },
       "photos",
       "Please upload the photo here: links to images elsewhere are not accepted",
     ],
@@ -256,5 +283,26 @@ describe("POST /api/settings/couple ('Couple profile')", () => {
     const loner = await signedIn();
     expect((await postCouple(coupleFields(), loner.headers)).status).toBe(409);
     expect((await postCouple(coupleFields(), {})).status).toBe(401);
+  });
+});
+
+describe.skipIf(!onPostgres())("POST /api/settings/couple, both partners adding a photo at one instant", () => {
+  it("keeps both new photos and their files: the second save builds on the first", async () => {
+    const { headers, coupleId } = await onboarded();
+    const partnerB = await joinedPartnerB(coupleId);
+    const before = (await coupleRow(coupleId)).photos;
+    const [fromA, fromB] = [await jpeg(1200, 900), await jpeg(1000, 750)];
+    // Another transaction holds the couple's row while both saves reach it; each then waits its turn.
+    const answers = await whileHeld(
+      (tx) => tx`select id from couples where id = ${coupleId} for update`,
+      [() => postCouple({ newPhotos: [fromA] }, headers), () => postCouple({ newPhotos: [fromB] }, partnerB.headers)],
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const added = new Set(answers.flatMap((answer) => (answer.json.data.photos as string[]).filter((url) => !before.includes(url))));
+    expect(added.size).toBe(2);
+    const after = (await coupleRow(coupleId)).photos;
+    expect(after).toEqual([...before, ...added]);
+    const files = await storedFiles();
+    for (const url of after) expect(files).toContain(stored(url));
   });
 });

@@ -12,7 +12,7 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
 export const POST = route(
   { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
   async ({ db, caller, couple, input }) => {
-    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { uploads: input.uploads, notifyPartner: true });
+    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { photos: input.photos, notifyPartner: true });
     return NextResponse.json({ data });
   },
 );
