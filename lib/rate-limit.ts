@@ -41,6 +41,41 @@ export const LIMITS = {
   nearbyPerUser: { bucket: "nearby:user", limit: 60, windowSeconds: 10 * 60 },
   /** 'Download my data' reads all a person's history: enough for a person, not for a loop. */
   accountExportPerUser: { bucket: "account-export:user", limit: 10, windowSeconds: 60 * 60 },
+  /**
+   * Place suggestions, by address (public: registration searches before there is an account); with
+   * Google each is a billed Autocomplete request. A person typing sends one a pause (300 ms
+   * debounce), a few a place: 60 a minute is far beyond that, and the hour's 600 bounds what a loop
+   * from one address costs a day (14,400 rather than 86,400).
+   */
+  placeSearchPerAddress: {
+    bucket: "place-search:address",
+    limit: 60,
+    windowSeconds: 60,
+    message: "Too many location searches. Please try again later.",
+  },
+  placeSearchPerAddressHourly: {
+    bucket: "place-search:address-hour",
+    limit: 600,
+    windowSeconds: 60 * 60,
+    message: "Too many location searches. Please try again later.",
+  },
+  /**
+   * A chosen place saved (POST /api/locations/normalize), each a billed Place Details lookup: one a
+   * pick, so 30 an hour a person is far beyond choosing and choosing again; an address holds
+   * several people (a household, an office), so four times that.
+   */
+  placeLookupPerUser: {
+    bucket: "place-lookup:user",
+    limit: 30,
+    windowSeconds: 60 * 60,
+    message: "Too many location changes. Please try again later.",
+  },
+  placeLookupPerAddress: {
+    bucket: "place-lookup:address",
+    limit: 120,
+    windowSeconds: 60 * 60,
+    message: "Too many location changes. Please try again later.",
+  },
   /** Photos uploaded ahead of a save (six a profile): ten full profiles an hour. */
   stagedPhotosPerUser: {
     bucket: "staged-photo:user",
@@ -60,6 +95,14 @@ export const limitError = (limit: Limit, retryAfterSeconds: number): AppError =>
 export async function assertUnderLimits(db: Db, limits: readonly Limit[], subject: string): Promise<void> {
   for (const limit of limits) {
     const state = await checkLimit(db, limit, subject);
+    if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
+  }
+}
+
+/** Counts the call against each limit with its subject, in turn; the first one over throws its 429. */
+export async function spendLimits(db: Db, spends: readonly (readonly [Limit, string])[]): Promise<void> {
+  for (const [limit, subject] of spends) {
+    const state = await consumeLimit(db, limit, subject);
     if (!state.allowed) throw limitError(limit, state.retryAfterSeconds);
   }
 }

@@ -1,5 +1,7 @@
 import "server-only";
+import type { Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { placesProvider, PlacesServiceError, type PlacesProvider, type Prediction } from "@/lib/places";
 import { SEARCH_MIN_QUERY, searchFailureMessage } from "./rules";
 import type { SearchQuery } from "./schemas";
@@ -14,4 +16,22 @@ export async function searchPlaces(input: SearchQuery, places: PlacesProvider = 
     console.error("[locations] places search failed", error.message);
     throw new AppError("PLACES_SERVICE_FAILED", searchFailureMessage("unavailable"));
   }
+}
+
+/**
+ * GET /api/locations/search/public: the search, each call counted against the caller's address
+ * (LIMITS.placeSearchPerAddress, placeSearchPerAddressHourly): anyone may call it, and with Google
+ * each search is billed.
+ */
+export async function publicPlaceSearch(
+  db: Db,
+  input: SearchQuery,
+  context: { clientAddress: string },
+  places: PlacesProvider = placesProvider(),
+): Promise<Prediction[]> {
+  await spendLimits(db, [
+    [LIMITS.placeSearchPerAddress, context.clientAddress],
+    [LIMITS.placeSearchPerAddressHourly, context.clientAddress],
+  ]);
+  return searchPlaces(input, places);
 }

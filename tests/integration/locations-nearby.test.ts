@@ -5,7 +5,7 @@ import { couples } from "@/db/schema";
 import { normalizeLocation } from "@/lib/locations/service";
 import type { PrivacyLevel } from "@/lib/locations/privacy";
 import { LIMITS } from "@/lib/rate-limit";
-import { browserSession, call, createUser } from "../support/api";
+import { browserSession, call, createUser, freshAddress } from "../support/api";
 
 const PLACES = {
   lisbon: "geonames:2267057", // 38.71667, -9.13333
@@ -19,7 +19,7 @@ type Entity = { entityType: "user" | "couple"; entityId: string };
 
 /** Each entity in its own database row, saved through the domain function as its owner would. */
 async function place(owner: string, entity: Entity, placeId: string, privacyLevel: PrivacyLevel) {
-  await normalizeLocation(await getDb(), { ...entity, placeId, privacyLevel }, { userId: owner });
+  await normalizeLocation(await getDb(), { ...entity, placeId, privacyLevel }, { userId: owner }, { clientAddress: freshAddress() });
 }
 
 async function userAt(placeId: string, level: PrivacyLevel) {

@@ -6,6 +6,7 @@ import { PUT as privacy } from "@/app/api/locations/privacy/route";
 import { GET as search } from "@/app/api/locations/search/public/route";
 import { getDb } from "@/db/client";
 import { couples, locations } from "@/db/schema";
+import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
 
@@ -87,6 +88,18 @@ describe("GET /api/locations/search/public", () => {
       expect(res.json.error.code).toBe("VALIDATION_ERROR");
       expect(res.json.error.message).toBe(message);
     }
+  });
+
+  it("answers 429 to an address past its searches a minute, with Retry-After, while another address still gets suggestions", async () => {
+    const looping = { "x-forwarded-for": "198.51.100.61" };
+    for (let i = 0; i < LIMITS.placeSearchPerAddress.limit; i++) expect((await searchCall("?query=lisb", looping)).status).toBe(200);
+    const refused = await searchCall("?query=lisb", looping);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toEqual({ code: "RATE_LIMITED", message: "Too many location searches. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const other = await searchCall("?query=lisb", { "x-forwarded-for": "198.51.100.62" });
+    expect(other.status).toBe(200);
+    expect(other.json.data.predictions[0].place_id).toBe(LISBON);
   });
 
   it("ignores the auth header entirely, even a broken one", async () => {
@@ -236,6 +249,32 @@ describe("POST /api/locations/normalize", () => {
       });
     }
     expect(await storedRows(user.id)).toHaveLength(0);
+  });
+});
+
+describe("POST /api/locations/normalize, a billed lookup each", () => {
+  it("answers 429 to a person past their lookups an hour, from any address, and changes nothing; another person still saves", async () => {
+    const { user, write } = await signedInUser();
+    const body = { place_id: LISBON, entity_type: "user", entity_id: user.id };
+    for (let i = 0; i < LIMITS.placeLookupPerUser.limit; i++) expect((await normalizeCall(body, write)).status).toBe(200);
+    const refused = await normalizeCall({ ...body, place_id: SF }, write);
+    expect(refused.status).toBe(429);
+    expect(refused.json.error).toEqual({ code: "RATE_LIMITED", message: "Too many location changes. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await storedRows(user.id)).map((row) => row.placeId)).toEqual([LISBON]);
+    const other = await signedInUser();
+    expect((await normalizeCall({ ...body, entity_id: other.user.id }, other.write)).status).toBe(200);
+  });
+
+  it("answers 429 to an address past its lookups an hour, whoever asks from it, while another address still saves", async () => {
+    const address = "198.51.100.63";
+    const db = await getDb();
+    for (let i = 0; i < LIMITS.placeLookupPerAddress.limit; i++) await recordHit(db, LIMITS.placeLookupPerAddress, address);
+    const { user, write } = await signedInUser();
+    const body = { place_id: LISBON, entity_type: "user", entity_id: user.id };
+    expect((await normalizeCall(body, { ...write, "x-forwarded-for": address })).status).toBe(429);
+    expect(await storedRows(user.id)).toEqual([]);
+    expect((await normalizeCall(body, { ...write, "x-forwarded-for": "198.51.100.64" })).status).toBe(200);
   });
 });
 

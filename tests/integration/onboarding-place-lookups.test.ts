@@ -5,7 +5,7 @@ import { normalizeLocation } from "@/lib/locations/service";
 import { completeStep1 } from "@/lib/onboarding/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
-import { createUser } from "../support/api";
+import { createUser, freshAddress } from "../support/api";
 
 const LISBON = "geonames:2267057";
 const PORTO = "geonames:2735943";
@@ -39,6 +39,7 @@ describe("step 1's place", () => {
       db,
       { placeId: LISBON, entityType: "user", entityId: user.id, privacyLevel: undefined },
       { userId: user.id },
+      { clientAddress: freshAddress() },
       places,
     );
     expect(details).toHaveBeenCalledTimes(1);

@@ -1,10 +1,14 @@
 import { NextResponse } from "next/server";
 import { route, searchParams } from "@/lib/http/route";
 import { searchQuerySchema } from "@/lib/locations/schemas";
-import { searchPlaces } from "@/lib/locations/search";
+import { clientAddress } from "@/lib/http/client-address";
+import { publicPlaceSearch } from "@/lib/locations/search";
 
 /** Public (registration uses it before there is a session): no auth header is read at all. */
-export const GET = route({ access: "public", input: searchParams(searchQuerySchema, { firstIssue: true }) }, async ({ input }) => {
-  const predictions = await searchPlaces(input);
-  return NextResponse.json({ success: true, data: { predictions } });
-});
+export const GET = route(
+  { access: "public", input: searchParams(searchQuerySchema, { firstIssue: true }) },
+  async ({ db, input, request }) => {
+    const predictions = await publicPlaceSearch(db, input, { clientAddress: clientAddress(request.headers) });
+    return NextResponse.json({ success: true, data: { predictions } });
+  },
+);
