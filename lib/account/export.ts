@@ -28,7 +28,7 @@ import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
 import { selfColumns } from "@/lib/users/projections";
 import { userNotFound } from "@/lib/errors";
-import { consumeLimit, limitError, LIMITS } from "@/lib/rate-limit";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 
 export const EXPORT_FORMAT_VERSION = 1;
 
@@ -39,8 +39,7 @@ export const EXPORT_FORMAT_VERSION = 1;
  * The partner appears only as the couple shows them (first name, id): their own data is theirs.
  */
 export async function exportAccount(db: Db, userId: string) {
-  const limit = await consumeLimit(db, LIMITS.accountExportPerUser, userId);
-  if (!limit.allowed) throw limitError(LIMITS.accountExportPerUser, limit.retryAfterSeconds);
+  await spendLimits(db, [[LIMITS.accountExportPerUser, userId]]);
   return transaction(
     db,
     async (tx) => {
