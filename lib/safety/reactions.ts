@@ -12,7 +12,7 @@ import type { ModerationAction, SanctionKind } from "./rules";
 /** One couple blocked another. */
 export type Block = { blockerCoupleId: string; blockedCoupleId: string };
 
-/** A moderator decided an open report (every open report of its target). */
+/** A moderator decided an open report (with its target's others against the same couple: `decidedWith`). */
 export type ResolvedReport = { targetType: ReportTargetType; targetId: string; action: ModerationAction };
 
 /** A moderator acted on a couple (warn, restrict, suspend, ban), or lifted what was done. */

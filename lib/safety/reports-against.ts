@@ -1,11 +1,30 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { reports } from "@/db/schema";
 
 /**
- * The reports whose target is the couple or something it wrote (a post, a reply, a message): the
- * couple's record counts them, and a sanction taken from a report closes only one of them.
+ * The reports whose target is the couple, something it wrote (a post, a reply, a message) or a
+ * plan it shares, reported by the plan's other couple (a plan report names the couple that did
+ * not file it: lib/plans/reports.ts): the couple's record counts them, and a sanction taken from a
+ * report closes only one of them.
  */
 export const reportsAgainst = (coupleId: string): SQL => sql`
   select r.id, r.reason, r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
-  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}`;
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
+    where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
+
+/**
+ * The open reports one decision (or an action taken from a report) closes with `report`: those of
+ * its target against the same couple. A plan is both couples', each report of it against the
+ * couple that did not file it, so of a plan only those its reporter's couple filed: the other
+ * couple's reports against the first wait for a decision of their own.
+ */
+export const decidedWith = (report: Pick<typeof reports.$inferSelect, "targetType" | "targetId" | "reporterCoupleId">): SQL =>
+  and(
+    eq(reports.targetType, report.targetType),
+    eq(reports.targetId, report.targetId),
+    eq(reports.status, "open"),
+    report.targetType === "plan" ? eq(reports.reporterCoupleId, report.reporterCoupleId) : undefined,
+  )!;

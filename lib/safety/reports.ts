@@ -9,6 +9,7 @@ import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, OWN_COUPLE_MESSAGE, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
+import { decidedWith } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
 import { COUPLE_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
@@ -153,7 +154,7 @@ async function reportedCoupleId(
 
 /**
  * Whether the moderator's own couple filed an open report on the target: then deciding it (which
- * decides every open report of the target) is another moderator's, as acting on their own couple is.
+ * decides the target's open reports with it) is another moderator's, as acting on their own couple is.
  */
 export async function reportedByOwnCouple(
   db: Db,
@@ -177,9 +178,10 @@ export async function reportedByOwnCouple(
 }
 
 /**
- * A moderator's decision on a report, applied to every open report of the same target:
- * dismiss shows hidden content again; remove marks a post or reply "Removed by a moderator" and
- * cancels a plan still to come (its reaction, lib/plans/safety.ts). A reported couple is not
+ * A moderator's decision on a report, applied to the open reports of the same target against the
+ * same couple (`decidedWith`: of a plan, only those its reporter's couple filed): dismiss shows
+ * hidden content again; remove marks a post or reply "Removed by a moderator" and cancels a plan
+ * still to come (its reaction, lib/plans/safety.ts). A reported couple is not
  * removed (400 COUPLE_NOT_REMOVED): it is acted on as a couple (sanctions.ts, with a guideline,
  * told, appealable, liftable). Never on the moderator's own couple, nor on a target their couple
  * reported (`reportedByOwnCouple`);
@@ -212,7 +214,7 @@ export async function resolveReport(
     const closed = await tx
       .update(reports)
       .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderator.userId, reviewedAt: sql`now()` })
-      .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")))
+      .where(decidedWith(report))
       .returning({ id: reports.id });
     // One decision per report: one decided meanwhile (this target's, at the same instant) is reviewed, as after it.
     if (!closed.some((row) => row.id === reportId)) throw reviewed();

@@ -12,7 +12,7 @@ import type { SanctionInput } from "./moderation-schemas";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
-import { reportsAgainst } from "./reports-against";
+import { decidedWith, reportsAgainst } from "./reports-against";
 import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
 
 /**
@@ -146,20 +146,20 @@ export async function sanctionCouple(
 }
 
 /**
- * Acting from a report closes every open report of its target (status 'removed': the moderator
- * acted on it); only a report against the couple acted on (never one about another couple, such
- * as the moderator's own).
+ * Acting from a report closes the open reports decided with it (`decidedWith`; status 'removed':
+ * the moderator acted on it); only a report against the couple acted on (never one about another
+ * couple, such as the moderator's own).
  */
 async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string, coupleId: string): Promise<void> {
   const [report] = await tx
-    .select({ targetType: reports.targetType, targetId: reports.targetId })
+    .select({ targetType: reports.targetType, targetId: reports.targetId, reporterCoupleId: reports.reporterCoupleId })
     .from(reports)
     .where(and(eq(reports.id, reportId), sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`));
   if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
   await tx
     .update(reports)
     .set({ status: "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })
-    .where(and(eq(reports.targetType, report.targetType), eq(reports.targetId, report.targetId), eq(reports.status, "open")));
+    .where(decidedWith(report));
 }
 
 /**

@@ -9,6 +9,7 @@ import { moderationLog, notifications, plans, reports, users } from "@/db/schema
 import { call } from "../support/api";
 import type { Headers } from "../support/forum";
 import { connected, messagingCouple } from "../support/messages";
+import { coupleRecordOf, sanctions } from "../support/moderation";
 import { daysAhead, PLACES, plan } from "../support/plans";
 
 const report = (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h });
@@ -104,5 +105,36 @@ describe("reporting a plan", () => {
     const mod = await moderator();
     expect((await resolve(filed.json.data.id, "dismiss", mod.headers)).status).toBe(200);
     expect((await plan.read(id, one.a.headers)).json.data.cancelledAt).toBeNull();
+  });
+
+  it("counts against the couple that did not file it: acting from it works and closes only that couple's reports", async () => {
+    const { one, two, id } = await planned(true);
+    const byOne = (await report({ targetType: "plan", targetId: id, reason: "harassment" }, one.a.headers)).json.data.id as string;
+    const byTwo = (await report({ targetType: "plan", targetId: id, reason: "spam" }, two.a.headers)).json.data.id as string;
+    const mod = await moderator();
+    // The couple's page lists the plan report against it, not the one it filed.
+    const record = (await coupleRecordOf(two.coupleId, mod.headers)).json.data;
+    expect(record.reports).toEqual([{ reason: "harassment", reports: 1, couples: 1 }]);
+
+    const acted = await sanctions.act(two.coupleId, { kind: "warn", reason: "harassment", reportId: byOne }, mod.headers);
+    expect(acted.status).toBe(201);
+    const db = await getDb();
+    const statusOf = async (reportId: string) =>
+      (await db.select({ status: reports.status }).from(reports).where(eq(reports.id, reportId)))[0]!.status;
+    expect(await statusOf(byOne)).toBe("removed");
+    // The other couple's report against the first is not decided by it.
+    expect(await statusOf(byTwo)).toBe("open");
+  });
+
+  it("deciding one couple's report of a plan leaves the other couple's report of it open", async () => {
+    const { one, two, id } = await planned(true);
+    const byOne = (await report({ targetType: "plan", targetId: id, reason: "harassment" }, one.a.headers)).json.data.id as string;
+    const byTwo = (await report({ targetType: "plan", targetId: id, reason: "spam" }, two.b.headers)).json.data.id as string;
+    const mod = await moderator();
+    expect((await resolve(byOne, "dismiss", mod.headers)).status).toBe(200);
+    const queued = (await openReports(mod.headers)).json.data.map((r: { id: string }) => r.id);
+    expect(queued).not.toContain(byOne);
+    expect(queued).toContain(byTwo);
+    expect((await resolve(byTwo, "dismiss", mod.headers)).status).toBe(200);
   });
 });
