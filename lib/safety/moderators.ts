@@ -1,12 +1,13 @@
 import "server-only";
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { users } from "@/db/schema";
+import { reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { ADMINS_ONLY, mayGrantRoles, type Role } from "@/lib/membership/roles";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
+import { reportsAgainst } from "./reports-against";
 import { MODERATION_PER_USER } from "./rules";
 
 /**
@@ -33,6 +34,33 @@ export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: str
   if (concernsOwnCouple(moderator, coupleId)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
   const state = await consumeLimit(db, MODERATION_PER_USER, moderator.userId);
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
+}
+
+/**
+ * Whether the moderator's own couple filed one of the open reports at hand: a target's (deciding
+ * one decides them) or those against a couple (`reportsAgainst`: acting on it is what they ask
+ * for). Then it is another moderator's, as acting on their own couple is.
+ */
+export async function reportedByOwnCouple(
+  db: Db,
+  moderator: Pick<Moderator, "coupleId">,
+  of: Pick<typeof reports.$inferSelect, "targetType" | "targetId"> | { coupleId: string },
+): Promise<boolean> {
+  if (!moderator.coupleId) return false;
+  const [own] = await db
+    .select({ id: reports.id })
+    .from(reports)
+    .where(
+      and(
+        "coupleId" in of
+          ? sql`${reports.id} in (select id from (${reportsAgainst(of.coupleId)}) against)`
+          : and(eq(reports.targetType, of.targetType), eq(reports.targetId, of.targetId)),
+        eq(reports.status, "open"),
+        eq(reports.reporterCoupleId, moderator.coupleId),
+      ),
+    )
+    .limit(1);
+  return own !== undefined;
 }
 
 /**

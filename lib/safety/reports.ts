@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { assertMayActOn, OWN_COUPLE_MESSAGE, type Moderator } from "./moderators";
+import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
@@ -150,31 +150,6 @@ async function reportedCoupleId(
           .from(contentTable(targetType)!)
           .where(eq(contentTable(targetType)!.id, targetId));
   return row?.coupleId ?? null;
-}
-
-/**
- * Whether the moderator's own couple filed an open report on the target: then deciding it (which
- * decides the target's open reports with it) is another moderator's, as acting on their own couple is.
- */
-export async function reportedByOwnCouple(
-  db: Db,
-  moderator: Pick<Moderator, "coupleId">,
-  target: Pick<typeof reports.$inferSelect, "targetType" | "targetId">,
-): Promise<boolean> {
-  if (!moderator.coupleId) return false;
-  const [own] = await db
-    .select({ id: reports.id })
-    .from(reports)
-    .where(
-      and(
-        eq(reports.targetType, target.targetType),
-        eq(reports.targetId, target.targetId),
-        eq(reports.status, "open"),
-        eq(reports.reporterCoupleId, moderator.coupleId),
-      ),
-    )
-    .limit(1);
-  return own !== undefined;
 }
 
 /**

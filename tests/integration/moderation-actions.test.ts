@@ -9,6 +9,7 @@ import { authenticate } from "@/lib/auth/credentials";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
 import { liveSessionAccount } from "@/lib/auth/users";
+import { OWN_COUPLE_MESSAGE } from "@/lib/safety/moderators";
 import { currentRestriction, unseenWarning } from "@/lib/safety/notices";
 import { markWarningSeen, sanctionCouple } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
@@ -57,6 +58,26 @@ describe("acting on a couple: who may, and what is checked", () => {
     expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam", note: "x".repeat(1001) }, headers)).status).toBe(400);
     expect((await sanctions.act("00000000-0000-4000-8000-000000000000", { kind: "warn", reason: "spam" }, headers)).status).toBe(404);
     expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam" }, { cookie: headers.cookie! })).status).toBe(403);
+  });
+});
+
+describe("a couple the moderator's own couple reported", () => {
+  it("is not theirs to act on, from the report or not (403, as deciding the report); another moderator acts", async () => {
+    const target = await messagingCouple();
+    const { couple: own, headers } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    // The moderator's partner reports the couple's post.
+    const post = (await forum.create(postBody(), target.a.headers)).json.data;
+    const filed = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, own.b.headers)).json.data;
+    for (const input of [{ reportId: filed.id }, {}]) {
+      const refused = await sanctions.act(target.coupleId, { kind: "ban", reason: "spam", ...input }, headers);
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toBe(OWN_COUPLE_MESSAGE);
+    }
+    const db = await getDb();
+    const [couple] = await db.select({ status: couples.status }).from(couples).where(eq(couples.id, target.coupleId));
+    expect(couple!.status).toBe("active");
+    expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam" }, other)).status).toBe(201);
   });
 });
 
