@@ -40,7 +40,12 @@ export function ActOnCouple({ coupleId, reportId }: { coupleId: string; reportId
   return (
     <form onSubmit={submit} noValidate aria-label="Act on this couple">
       {result && <Alert tone={result.tone}>{result.text}</Alert>}
-      {reportId && <p>Acting from a report: its open reports are closed as handled.</p>}
+      {reportId && (
+        <p>
+          Acting from a report: a report about the couple or a plan closes with the action; a reported post, reply or message stays in the
+          queue to dismiss or remove.
+        </p>
+      )}
       <SelectField label="Action" options={KIND_OPTIONS} {...register("kind")} />
       {kind === "restrict" && <SelectField label="For" options={DAYS_OPTIONS} error={errors.days?.message} {...register("days")} />}
       <SelectField label="Guideline broken" options={GUIDELINE_OPTIONS} {...register("reason")} />

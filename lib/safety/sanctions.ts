@@ -87,10 +87,10 @@ export async function lockedCouple(tx: Db, coupleId: string) {
 
 /**
  * A moderator's action on a couple (`POST /api/moderation/couples/{id}/actions`), with a reason
- * from the guidelines and a note for the record; from a report (`reportId`): its target's open
- * reports are closed as handled. Never on the moderator's own couple, nor on a couple their own
- * couple has an open report against (`reportedByOwnCouple`, as for deciding a report): acting
- * decides what that report asks.
+ * from the guidelines and a note for the record; from a report (`reportId`), a report about the
+ * couple or a plan is closed with it (`closeReportsOf`). Never on the moderator's own couple, nor
+ * on a couple their own couple has an open report against (`reportedByOwnCouple`, as for deciding
+ * a report): acting decides what that report asks.
  */
 export async function sanctionCouple(
   db: Db,
@@ -151,9 +151,12 @@ export async function sanctionCouple(
 }
 
 /**
- * Acting from a report closes the open reports decided with it (`decidedWith`; status 'removed':
- * the moderator acted on it); only a report against the couple acted on (never one about another
- * couple, such as the moderator's own).
+ * Acting from a report about the couple or a plan closes the open reports decided with it
+ * (`decidedWith`; status 'removed': the moderator acted on it). A post's, reply's or message's
+ * reports stay open: the action is on the couple, not on those words, which wait for their own
+ * 'dismiss' or 'remove' (resolveReport), so they never stay hidden with no report left to decide,
+ * nor stay shown under reports that say 'removed'. Only a report against the couple acted on
+ * (never one about another couple, such as the moderator's own).
  */
 async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string, coupleId: string): Promise<void> {
   const [report] = await tx
@@ -161,6 +164,7 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string,
     .from(reports)
     .where(and(eq(reports.id, reportId), sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`));
   if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
+  if (report.targetType !== "couple" && report.targetType !== "plan") return;
   await tx
     .update(reports)
     .set({ status: "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as registerRoute } from "@/app/api/auth/register/route";
 import { getDb, openDatabase } from "@/db/client";
-import { bannedEmails, couples, moderationLog, notifications, sessions, users } from "@/db/schema";
+import { bannedEmails, couples, forumPosts, moderationLog, notifications, sessions, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
@@ -316,5 +316,37 @@ describe("a reported couple is acted on, never 'removed'", () => {
     const third = await messagingCouple();
     const again = await moderation.report({ targetType: "couple", targetId: third.coupleId, reason: "other" }, reporter.b.headers);
     expect((await moderation.resolve(again.json.data.id, "dismiss", headers)).status).toBe(200);
+  });
+});
+
+describe("acting on a couple from a report of its words", () => {
+  it("leaves the words' reports open, hidden until a moderator decides them; 'remove' then removes them", async () => {
+    const author = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const filed: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const reporter = await messagingCouple();
+      filed.push((await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, reporter.a.headers)).json.data.id);
+    }
+    const db = await getDb();
+    const postState = async () =>
+      (
+        await db
+          .select({ hiddenAt: forumPosts.hiddenAt, removedAt: forumPosts.removedAt })
+          .from(forumPosts)
+          .where(eq(forumPosts.id, post.id))
+      )[0]!;
+    expect((await postState()).hiddenAt).not.toBeNull();
+
+    const acted = await sanctions.act(author.coupleId, { kind: "warn", reason: "spam", reportId: filed[0] }, headers);
+    expect(acted.status).toBe(201);
+    // Still hidden, and still in the queue: nothing says 'removed' while the post is only hidden.
+    expect(await postState()).toMatchObject({ hiddenAt: expect.any(Date), removedAt: null });
+    const queued = (await moderation.queue(headers)).json.data.map((report: { id: string }) => report.id);
+    expect(queued).toEqual(expect.arrayContaining(filed));
+
+    expect((await moderation.resolve(filed[0]!, "remove", headers)).status).toBe(200);
+    expect(await postState()).toMatchObject({ hiddenAt: null, removedAt: expect.any(Date) });
   });
 });

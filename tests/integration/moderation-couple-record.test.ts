@@ -36,7 +36,7 @@ describe("a couple's record for moderators", () => {
       actions: [],
     });
 
-    // Acting from the report closes its open reports, and the record lists the action.
+    // Acting from a message's report leaves it open for its own decision; the record lists the action.
     const acted = await sanctions.act(
       subject.coupleId,
       { kind: "restrict", reason: "harassment", days: 1, reportId: filed.json.data.id },
@@ -45,7 +45,7 @@ describe("a couple's record for moderators", () => {
     expect(acted.status).toBe(201);
     const db = await getDb();
     const [row] = await db.select({ status: reports.status }).from(reports).where(eq(reports.id, filed.json.data.id));
-    expect(row!.status).toBe("removed");
+    expect(row!.status).toBe("open");
     const after = await coupleRecordOf(subject.coupleId, headers);
     expect(after.json.data.actions).toMatchObject([{ kind: "restrict", reason: "harassment", liftedAt: null }]);
     expect((await coupleRecordOf("00000000-0000-4000-8000-000000000000", headers)).status).toBe(404);
