@@ -117,6 +117,8 @@ for (const theme of THEMES) {
   test(`the map (${theme}) shows the couples at their points, a mark opens the couple's card, the same couples as a list`, async ({
     browser,
   }) => {
+    // Two screens, each signed in afresh and looked at with axe: about a minute on a quiet machine.
+    test.setTimeout(150_000);
     for (const viewport of [PHONE, LAPTOP]) {
       const page = await marisol(browser, viewport, theme);
       await page.goto("/directory");
@@ -152,8 +154,8 @@ test("a 50-character one-word couple name never scrolls the dashboard, discover 
   browser,
   request,
 }) => {
-  // Two couples made through onboarding, then eight pages each looked at with axe.
-  test.setTimeout(120_000);
+  // Two couples made through onboarding, then eight pages each looked at with axe (about 90 s quiet).
+  test.setTimeout(240_000);
   const long = `Bartholomewfitzgeraldson${Date.now().toString(36)}`.padEnd(50, "x");
   const interests = ["sailing", "skiing", "theatre", "writing", "dance"];
   const named = await completeCouple(browser, request, "finding-long", {
