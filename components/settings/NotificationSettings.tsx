@@ -45,12 +45,20 @@ export function NotificationSettings({ initial }: { initial: NotificationPrefere
             <legend>{definitionOf(type).label}</legend>
             <p className={`muted ${styles.small}`}>{definitionOf(type).hint}</p>
             <div className={styles.channels}>
-              {CHANNELS.map((channel) => (
-                <label key={channel.key} className="choice">
-                  <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
-                  {channel.label}
-                </label>
-              ))}
+              {CHANNELS.map((channel) =>
+                // A service e-mail (the type's `serviceEmail`) is always sent: shown on, not offered to turn off.
+                channel.key === "email" && definitionOf(type).serviceEmail ? (
+                  <label key={channel.key} className="choice">
+                    <input type="checkbox" defaultChecked disabled />
+                    {`${channel.label} (always: it is about your own account)`}
+                  </label>
+                ) : (
+                  <label key={channel.key} className="choice">
+                    <input type="checkbox" {...register(`preferences.${type}.${channel.key}`)} />
+                    {channel.label}
+                  </label>
+                ),
+              )}
             </div>
           </fieldset>
         ))}

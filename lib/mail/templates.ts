@@ -109,15 +109,14 @@ export const passwordChangedNotice = (to: string, firstName: string) =>
 /**
  * A notification sent by e-mail: its title and text (its type's subject when it has no title,
  * lib/notifications/types), a link to it, and the one-click unsubscribe link for its type (in the
- * body and as RFC 8058 List-Unsubscribe headers).
+ * body and as RFC 8058 List-Unsubscribe headers); none for a service e-mail (null: its type's
+ * `serviceEmail`, which no choice turns off).
  */
 export function notificationEmail(
   to: string,
   notification: { subject: string; title: string; message: string; href: string },
-  unsubscribeToken: string,
+  unsubscribeToken: string | null,
 ): EmailMessage {
-  const unsubscribeUrl = appLink("/unsubscribe", { token: unsubscribeToken });
-  const oneClickUrl = appLink("/api/notifications/unsubscribe", { token: unsubscribeToken });
   const base = layout(
     to,
     notification.title || notification.subject,
@@ -129,6 +128,9 @@ export function notificationEmail(
       url: appLink(notification.href, {}),
     },
   );
+  if (unsubscribeToken === null) return base;
+  const unsubscribeUrl = appLink("/unsubscribe", { token: unsubscribeToken });
+  const oneClickUrl = appLink("/api/notifications/unsubscribe", { token: unsubscribeToken });
   const footer = "You get this e-mail because of your notification settings.";
   return {
     ...base,

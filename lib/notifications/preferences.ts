@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import {
   choiceOf,
   DEFAULT_PREFERENCES,
+  definitionOf,
   isNotificationKind,
   NOTIFICATION_TYPES,
   withDefaults,
@@ -21,6 +22,9 @@ import type { NotificationPreferencesInput } from "./schemas";
 export const UNSUBSCRIBE_TTL_SECONDS = 180 * 24 * 60 * 60;
 export const INVALID_UNSUBSCRIBE_LINK =
   "This unsubscribe link has already been used or is not valid. You can change your e-mail choices in Settings.";
+/** A link from before its type's e-mail became a service e-mail (`serviceEmail`): nothing to turn off. */
+export const SERVICE_EMAIL_KEPT = (label: string) =>
+  `E-mails about '${label}' concern your own account, so they are always sent and cannot be turned off.`;
 
 /** The person's choices for every type, their stored ones over the defaults. */
 export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
@@ -111,7 +115,8 @@ export async function issueUnsubscribeToken(db: Db, userId: string, type: Notifi
 /**
  * Uses an unsubscribe link: e-mail for its type is turned off for its person (in-app stays as
  * chosen). Works once; an unknown, used or expired token is INVALID_TOKEN with nothing changed.
- * No sign-in needed: the unguessable token is the proof.
+ * A service e-mail's type (`serviceEmail`, which no choice turns off) is VALIDATION_ERROR, nothing
+ * changed. No sign-in needed: the unguessable token is the proof.
  */
 export async function unsubscribe(db: Db, token: string): Promise<{ type: NotificationKind }> {
   return transaction(db, async (tx) => {
@@ -128,6 +133,8 @@ export async function unsubscribe(db: Db, token: string): Promise<{ type: Notifi
       .returning({ userId: unsubscribeTokens.userId, type: unsubscribeTokens.type });
     // A link of a type that no longer exists turns nothing off.
     if (!row || !isNotificationKind(row.type)) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);
+    const { serviceEmail, label } = definitionOf(row.type);
+    if (serviceEmail) throw new AppError("VALIDATION_ERROR", SERVICE_EMAIL_KEPT(label));
     const current = await preferenceFor(tx, row.userId, row.type);
     await savePreferences(tx, row.userId, { [row.type]: { ...current, email: false } });
     return { type: row.type };

@@ -104,20 +104,21 @@ export type NotificationPreferences = Record<NotificationKind, ChannelChoice>;
 /** Whether a stored type is one of today's (a row of a type since removed is ignored). */
 export const isNotificationKind = (type: string): type is NotificationKind => NOTIFICATION_TYPES.some((known) => known === type);
 
+/** A choice as it applies: a service e-mail (the type's `serviceEmail`) goes whatever was chosen. */
+const applied = (type: NotificationKind, choice: ChannelChoice): ChannelChoice =>
+  definitionOf(type).serviceEmail ? { ...choice, email: true } : choice;
+
 /** Until a person chooses: each type's defaults (e-mail off for reactions, which come in bursts). */
 export const DEFAULT_PREFERENCES = Object.fromEntries(
-  NOTIFICATION_DEFINITIONS.map((definition) => [definition.type, definition.defaults]),
+  NOTIFICATION_DEFINITIONS.map((definition) => [definition.type, applied(definition.type, definition.defaults)]),
 ) as NotificationPreferences;
 
 /** A stored row: `push` is null where the person never chose (it came after the others). */
 export type StoredChoice = { type: string; inApp: boolean; email: boolean; push: boolean | null };
 
-/** One stored choice, its missing channels from the type's defaults. */
-export const choiceOf = (type: NotificationKind, row: Omit<StoredChoice, "type">): ChannelChoice => ({
-  inApp: row.inApp,
-  email: row.email,
-  push: row.push ?? DEFAULT_PREFERENCES[type].push,
-});
+/** One stored choice, its missing channels from the type's defaults, as it applies. */
+export const choiceOf = (type: NotificationKind, row: Omit<StoredChoice, "type">): ChannelChoice =>
+  applied(type, { inApp: row.inApp, email: row.email, push: row.push ?? DEFAULT_PREFERENCES[type].push });
 
 /** The stored choices over the defaults. */
 export function withDefaults(rows: readonly StoredChoice[]): NotificationPreferences {

@@ -43,10 +43,11 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
 }
 
 /**
- * Sends notifications by e-mail (each recipient chose e-mail for its type), in the caller's
- * transaction through the outbox, each with its own one-click unsubscribe link: the addresses,
- * the links and the e-mails are one statement each, however many there are. Delivery happens
- * after the response (and so after the commit); without a provider the outbox keeps them.
+ * Sends notifications by e-mail (each recipient chose e-mail for its type, or it is a service
+ * e-mail), in the caller's transaction through the outbox, each with its own one-click unsubscribe
+ * link but a service e-mail (its type's `serviceEmail`: nothing to unsubscribe from): the
+ * addresses, the links and the e-mails are one statement each, however many there are. Delivery
+ * happens after the response (and so after the commit); without a provider the outbox keeps them.
  */
 async function emailNotifications(db: Db, list: readonly NewNotification[]): Promise<void> {
   if (list.length === 0) return;
@@ -57,10 +58,12 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
   const addressOf = new Map(recipients.map((recipient) => [recipient.id, recipient.email]));
   const sent = list.filter((notification) => addressOf.has(notification.userId));
   if (sent.length === 0) return;
-  const tokens = await issueUnsubscribeTokens(db, sent);
+  const unsubscribable = sent.filter((notification) => !definitionOf(notification.type).serviceEmail);
+  const tokens = await issueUnsubscribeTokens(db, unsubscribable);
+  const tokenOf = new Map(unsubscribable.map((notification, index) => [notification, tokens[index]!]));
   const ids = await enqueueEmails(
     db,
-    sent.map((notification, index) => {
+    sent.map((notification) => {
       const href = notificationHref({
         type: notification.type,
         post_id: notification.postId ?? null,
@@ -71,7 +74,7 @@ async function emailNotifications(db: Db, list: readonly NewNotification[]): Pro
       const content = { subject: emailSubject, title: notification.title, message: notification.message, href };
       const about = notification.actorUserId ? [notification.actorUserId] : [];
       return {
-        ...notificationEmail(addressOf.get(notification.userId)!, content, tokens[index]!),
+        ...notificationEmail(addressOf.get(notification.userId)!, content, tokenOf.get(notification) ?? null),
         recipientId: notification.userId,
         about,
       };

@@ -1,8 +1,10 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as registerRoute } from "@/app/api/auth/register/route";
+import { POST as unsubscribeRoute } from "@/app/api/notifications/unsubscribe/route";
+import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notifications/route";
 import { getDb, openDatabase } from "@/db/client";
-import { bannedEmails, couples, forumPosts, moderationLog, notifications, sessions, users } from "@/db/schema";
+import { bannedEmails, couples, emailOutbox, forumPosts, moderationLog, notifications, sessions, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { authenticate } from "@/lib/auth/credentials";
@@ -10,6 +12,7 @@ import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { COUPLE_NOT_REMOVED } from "@/lib/safety/rules";
 import { liveSessionAccount } from "@/lib/auth/users";
 import { OWN_COUPLE_MESSAGE } from "@/lib/safety/moderators";
+import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
 import { currentRestriction, unseenWarning } from "@/lib/safety/notices";
 import { markWarningSeen, sanctionCouple } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
@@ -18,6 +21,12 @@ import { connected, connections, messagingCouple, talk } from "../support/messag
 import { moderation, moderatorCouple, profileOf, sanctions } from "../support/moderation";
 
 const DAY = 24 * 60 * 60 * 1000;
+
+async function emailOf(userId: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row!.email;
+}
 
 async function emailsOf(couple: TestCouple): Promise<string[]> {
   const db = await getDb();
@@ -236,6 +245,44 @@ describe("suspend", () => {
       .from(moderationLog)
       .where(eq(moderationLog.coupleId, suspended.coupleId));
     expect(actions.map((row) => row.action)).toEqual(["suspend", "lift"]);
+  });
+});
+
+describe("the couple's e-mail about a decision", () => {
+  it("goes whatever the partners chose for e-mail, with nothing to unsubscribe from: a suspended couple cannot sign in to read it", async () => {
+    const target = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const db = await getDb();
+    const [emailA, emailB] = [await emailOf(target.a.userId), await emailOf(target.b.userId)];
+    // Partner A turned these e-mails off in the settings; partner B holds an unsubscribe link from an earlier e-mail.
+    const saved = await call(putPrefs, "PUT", "/api/settings/notifications", {
+      body: { preferences: { moderation: { inApp: true, email: false } } },
+      headers: target.a.headers,
+    });
+    expect(saved.json.data.moderation).toEqual({ inApp: true, email: true, push: false });
+    const oldLink = await issueUnsubscribeToken(db, target.b.userId, "moderation");
+    const unsubscribed = await call(unsubscribeRoute, "POST", `/api/notifications/unsubscribe?token=${encodeURIComponent(oldLink)}`, {
+      rawBody: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(unsubscribed.status).toBe(400);
+    expect(unsubscribed.json.error.message).toBe(
+      "E-mails about 'Moderators' decisions' concern your own account, so they are always sent and cannot be turned off.",
+    );
+    const prefsB = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: target.b.headers.cookie! } });
+    expect(prefsB.json.data.moderation.email).toBe(true);
+
+    expect((await sanctions.act(target.coupleId, { kind: "suspend", reason: "hate" }, headers)).status).toBe(201);
+    for (const email of [emailA, emailB]) {
+      const mails = await db
+        .select()
+        .from(emailOutbox)
+        .where(and(eq(emailOutbox.to, email), eq(emailOutbox.subject, "Your couple is suspended")));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.text).toContain("/safety");
+      expect(mails[0]!.text).not.toContain("/unsubscribe");
+      expect(mails[0]!.headers ?? {}).not.toHaveProperty("List-Unsubscribe");
+    }
   });
 });
 

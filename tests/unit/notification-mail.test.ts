@@ -20,6 +20,18 @@ describe("notification e-mails", () => {
     expect(mail.html).toContain("/unsubscribe?token=secret-token");
   });
 
+  it("a service e-mail (no token: a moderators' decision) has nothing to unsubscribe from", () => {
+    const service = notificationEmail(
+      "ana@example.com",
+      { subject: "S", title: "Your couple is suspended", message: "Why", href: "/safety" },
+      null,
+    );
+    expect(service.text).not.toMatch(/unsubscribe/i);
+    expect(service.html).not.toMatch(/unsubscribe/i);
+    expect(service.headers).toBeUndefined();
+    expect(service.text).toContain("/safety");
+  });
+
   it("link to the notification's place, keep the subject one line and escape the HTML", () => {
     expect(mail.text).toContain("/forum/post/p1#reply-r1");
     expect(mail.subject).not.toMatch(/[\r\n]/);

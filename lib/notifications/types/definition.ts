@@ -38,6 +38,12 @@ export type NotificationDefinition<Type extends string = string, Text = unknown>
    * while later (messages: lib/messages/unread-email.ts), so a conversation in progress sends none.
    */
   emailWhen: "at-once" | "still-unread";
+  /**
+   * A service e-mail: a decision about the person's own account, which must reach them even when
+   * they cannot sign in to read it in the app (a suspension, and how to appeal it). Sent whatever
+   * their e-mail choice, with no unsubscribe link; the settings show its e-mail as always on.
+   */
+  serviceEmail?: true;
   /** How its rows group: none (one row each), or one unread row per key (`groupKey` of the write). */
   groups: "none" | string;
   /**

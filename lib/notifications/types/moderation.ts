@@ -9,6 +9,8 @@ export const moderation = defineNotification({
   emailSubject: "A decision of our moderators about your couple",
   defaults: { inApp: true, email: true, push: false },
   emailWhen: "at-once",
+  // Sign-in and the signed-out appeal form promise this e-mail (lib/safety/rules.ts, SuspendedAppealForm).
+  serviceEmail: true,
   pushShowsWords: true,
   groups: "none",
   // Every moderation notice links to what moderators do and how to appeal.
