@@ -95,11 +95,27 @@ export const moderationAppeals = pgTable(
   ],
 );
 
-/** A banned partner's e-mail address as a keyed hash (never the text): registration refuses it. */
-export const bannedEmails = pgTable("banned_emails", {
-  emailHash: text("email_hash").primaryKey(),
-  createdAt: createdAt(),
-});
+/**
+ * A banned partner's e-mail address as a keyed hash (never the text): registration refuses it. One
+ * row per ban that holds it, so lifting a ban frees its addresses but those another ban holds.
+ */
+export const bannedEmails = pgTable(
+  "banned_emails",
+  {
+    emailHash: text("email_hash").notNull(),
+    /**
+     * The ban holding it. No foreign key: a ban outlives its couple's deletion here (the accounts'
+     * addresses stay refused). Null: kept before bans named their addresses and not matched to one
+     * (0048), held for good.
+     */
+    sanctionId: uuid("sanction_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("banned_emails_hash_sanction_idx").on(t.emailHash, t.sanctionId),
+    index("banned_emails_sanction_idx").on(t.sanctionId),
+  ],
+);
 
 /**
  * Hello requests held by the spam rule (the same note to too many couples in a day): never shown

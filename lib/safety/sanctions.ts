@@ -22,8 +22,8 @@ import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
  * every instance), sign-in refused, and the couple hidden as a hidden couple is (status
  * 'suspended': lib/safety/visibility.ts's one rule). Ban: a suspension for good, and the
  * partners' e-mail addresses kept as a keyed hash that registration refuses, kept when the
- * account is deleted. Every action is logged, and announced to the features (lib/registry/safety.ts:
- * the couple's notice and e-mail, its conversations ended).
+ * account is deleted, until that ban is lifted. Every action is logged, and announced to the
+ * features (lib/registry/safety.ts: the couple's notice and e-mail, its conversations ended).
  */
 
 const notFound = () => new AppError("NOT_FOUND", "This couple does not exist.");
@@ -126,7 +126,7 @@ export async function sanctionCouple(
       const emails = await tx.select({ email: users.email }).from(users).where(inArray(users.id, couple.partnerIds));
       await tx
         .insert(bannedEmails)
-        .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email) })))
+        .values(emails.map(({ email }) => ({ emailHash: bannedEmailHash(email), sanctionId: row!.id })))
         .onConflictDoNothing();
     }
     if (input.reportId && moderator) await closeReportsOf(tx, moderator.userId, input.reportId, coupleId);
@@ -174,7 +174,8 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string,
 /**
  * Lifts an action, with a reason (`POST /api/moderation/sanctions/{id}/lift`): a suspension's
  * couple is active again once no suspension or ban still stands (its partners sign in again;
- * ended conversations stay ended). Logged, and the couple is told.
+ * ended conversations stay ended); a ban's addresses may register again. Logged, and the couple
+ * is told.
  */
 export async function liftSanction(
   db: Db,
@@ -234,6 +235,8 @@ export async function liftLocked(
       .limit(1);
     if (!still) await tx.update(couples).set({ status: "active" }).where(eq(couples.id, found.coupleId));
   }
+  // A lifted ban no longer refuses its addresses (registration, joining, an e-mail change); another standing ban keeps its own rows.
+  if (found.kind === "ban") await tx.delete(bannedEmails).where(eq(bannedEmails.sanctionId, sanctionId));
   await recordModeration(tx, {
     moderatorUserId: moderator.userId,
     action,

@@ -37,6 +37,20 @@ async function emailsOf(couple: TestCouple): Promise<string[]> {
   return rows.map((row) => row.email);
 }
 
+/** Registers an address anew (after its account was deleted). */
+const registerAgain = (email: string) =>
+  call(registerRoute, "POST", "/api/auth/register", {
+    body: {
+      email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      firstName: "Eve",
+      lastName: "Again",
+      dateOfBirth: "1990-01-01",
+      acceptTerms: true,
+    },
+  });
+
 const signIn = async (email: string) =>
   authenticate(await getDb(), { email, password: PASSWORD }, { clientAddress: freshAddress() }).then(
     () => "signed in",
@@ -301,22 +315,32 @@ describe("ban", () => {
 
     await deleteAccount(db, banned.a.userId, PASSWORD);
     await deleteAccount(db, banned.b.userId, PASSWORD);
-    const register = (email: string) =>
-      call(registerRoute, "POST", "/api/auth/register", {
-        body: {
-          email,
-          password: PASSWORD,
-          confirmPassword: PASSWORD,
-          firstName: "Eve",
-          lastName: "Again",
-          dateOfBirth: "1990-01-01",
-          acceptTerms: true,
-        },
-      });
-    const refused = await register(emails[0]!.toUpperCase());
+    const refused = await registerAgain(emails[0]!.toUpperCase());
     expect(refused.status).toBe(403);
     expect(refused.json.error.message).toBe("This e-mail address cannot be used to register.");
-    expect((await register(`fresh-${Date.now()}@example.com`)).status).toBe(201);
+    expect((await registerAgain(`fresh-${Date.now()}@example.com`)).status).toBe(201);
+  });
+});
+
+describe("lifting a ban", () => {
+  it("frees its addresses, but those another standing ban holds: a deleted partner registers again once no ban stands", async () => {
+    const banned = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const [emailA, emailB] = [await emailOf(banned.a.userId), await emailOf(banned.b.userId)];
+    const first = await sanctions.act(banned.coupleId, { kind: "ban", reason: "spam" }, headers);
+    const second = await sanctions.act(banned.coupleId, { kind: "ban", reason: "hate" }, headers);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const db = await getDb();
+    await deleteAccount(db, banned.a.userId, PASSWORD);
+    expect((await registerAgain(emailA)).status).toBe(403);
+
+    expect((await sanctions.lift(first.json.data.id, { reason: "Appeal heard" }, headers)).status).toBe(200);
+    // The second ban still holds both addresses.
+    expect((await registerAgain(emailA)).status).toBe(403);
+    expect((await sanctions.lift(second.json.data.id, { reason: "Appeal heard" }, headers)).status).toBe(200);
+    expect((await registerAgain(emailA)).status).toBe(201);
+    await deleteAccount(db, banned.b.userId, PASSWORD);
+    expect((await registerAgain(emailB)).status).toBe(201);
   });
 });
 
