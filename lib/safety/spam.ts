@@ -113,20 +113,28 @@ export async function couplesWithHeldHellos(db: Db, reader: { coupleId: string |
 }
 
 /**
- * After a report of a message or of a couple (its hello): a couple reported by AUTO_RESTRICT_COUPLES
- * different couples in the window is restricted until a moderator decides (no end; by the rules,
- * no moderator), unless such a restriction already stands.
+ * After a report of a message or of a couple (its hello): a couple reported for its messages or
+ * hellos by AUTO_RESTRICT_COUPLES different couples in the window is restricted until a moderator
+ * decides (no end; by the rules, no moderator), unless such a restriction already stands. A report
+ * of the couple counts only from a couple it sent a hello to (anyone may report a profile: the
+ * rule is about what it wrote). Only reports still open count, made after a moderator lifted its
+ * last such restriction: reports dismissed or acted on, and a lift, are a decision that stands.
  */
 export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactions: readonly SafetyReactions[]): Promise<boolean> {
   // Counted and checked under the couple's lock (sanctionCouple's): two reports at one instant restrict once.
   await lockedCouple(tx, coupleId);
-  const since = autoRestrictSince(new Date()).toISOString();
+  const windowStart = autoRestrictSince(new Date()).toISOString();
+  // greatest() ignores a null: the window alone when no such restriction was ever lifted.
+  const since = sql`greatest(${windowStart}::timestamptz, (select max(s.lifted_at) from couple_sanctions s
+    where s.couple_id = ${coupleId} and s.kind = 'restrict' and s.created_by_user_id is null))`;
   const result = await tx.execute(sql`
     select count(distinct reporter_couple_id)::int as couples from (
-      select r.reporter_couple_id from reports r where r.target_type = 'couple' and r.target_id = ${coupleId} and r.created_at > ${since}::timestamptz
+      select r.reporter_couple_id from reports r
+        where r.target_type = 'couple' and r.target_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
+          and exists (select 1 from connection_requests c where c.from_couple_id = ${coupleId} and c.to_couple_id = r.reporter_couple_id)
       union all
       select r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
-        where m.author_couple_id = ${coupleId} and r.created_at > ${since}::timestamptz
+        where m.author_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
     ) reporting`);
   if (!restrictsByReports(resultRows<{ couples: number }>(result)[0]?.couples ?? 0)) return false;
   const [standing] = await tx

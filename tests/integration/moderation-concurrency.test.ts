@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { coupleSanctions, forumPosts, moderationLog } from "@/db/schema";
 import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
-import { messagingCouple } from "../support/messages";
+import { connections, messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { nextWhileWaiting, waitsOn, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
@@ -53,6 +53,9 @@ describe.skipIf(!onPostgres())("reports at one instant", () => {
     const reported = await messagingCouple();
     const reporters: TestCouple[] = [];
     for (let i = 0; i < 4; i++) reporters.push(await messagingCouple());
+    // Its hellos to them: a report of the couple counts from a couple it wrote to (the spam rule).
+    for (const couple of reporters)
+      expect((await connections.send({ coupleId: couple.coupleId, note: "Hi" }, reported.a.headers)).status).toBe(201);
     const report = (couple: TestCouple) =>
       moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "harassment" }, couple.a.headers);
     for (const couple of reporters.slice(0, 2)) expect((await report(couple)).status).toBe(201);

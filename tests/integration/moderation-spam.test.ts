@@ -2,10 +2,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, couples, moderationLog, notifications } from "@/db/schema";
+import { currentRestriction } from "@/lib/safety/notices";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
-import { coupleRecordOf, moderation, moderatorCouple, withRole } from "../support/moderation";
+import type { TestCouple } from "../support/forum";
+import { coupleRecordOf, moderation, moderatorCouple, sanctions, withRole } from "../support/moderation";
 
 describe("the spam rules", () => {
   it("holds hellos once the same note (case, spaces and digits aside) went to 5 couples in 24 hours", async () => {
@@ -54,6 +56,81 @@ describe("the spam rules", () => {
       expect(next.status).toBe(i < 2 ? 201 : 403);
       if (i === 2) expect(next.json.error.message).toMatch(/restricted until a moderator has looked at the reports/);
     }
+  });
+
+  it("lets a moderator's decision stand: reports dismissed and the restriction lifted, the next report does not restrict again", async () => {
+    const spammer = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const reporters: (TestCouple & { conversationId: string })[] = [];
+    for (let i = 0; i < 4; i++) {
+      const reporter = await messagingCouple();
+      const sent = await connections.send({ coupleId: reporter.coupleId, note: "Hi" }, spammer.a.headers);
+      const accepted = await connections.accept(sent.json.data.id, reporter.a.headers);
+      reporters.push({ ...reporter, conversationId: accepted.json.data.conversationId });
+    }
+    const db = await getDb();
+    const reportMessage = async (reporter: (typeof reporters)[number]) => {
+      const message = await talk.send(reporter.conversationId, { body: "Buy now" }, spammer.a.headers);
+      expect(message.status).toBe(201);
+      const report = await moderation.report({ targetType: "message", targetId: message.json.data.id, reason: "spam" }, reporter.a.headers);
+      expect(report.status).toBe(201);
+      return report.json.data.id as string;
+    };
+    const reportIds = [];
+    for (const reporter of reporters.slice(0, 3)) reportIds.push(await reportMessage(reporter));
+    const restriction = await currentRestriction(db, spammer.coupleId);
+    expect(restriction).toMatchObject({ kind: "restrict", endsAt: null });
+
+    // The moderator looks: the reports were wrong. Dismissed, and the restriction lifted.
+    for (const id of reportIds) expect((await moderation.resolve(id, "dismiss", moderator)).status).toBe(200);
+    expect((await sanctions.lift(restriction!.id, { reason: "Not spam" }, moderator)).status).toBe(200);
+    await reportMessage(reporters[3]!);
+    expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
+    // Three couples reporting anew still restrict it.
+    await reportMessage(reporters[0]!);
+    expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
+    await reportMessage(reporters[1]!);
+    const again = await currentRestriction(db, spammer.coupleId);
+    expect(again).toMatchObject({ kind: "restrict", endsAt: null });
+    // Lifted with the reports left open: the reports before the lift no longer count.
+    expect((await sanctions.lift(again!.id, { reason: "Spoke with them" }, moderator)).status).toBe(200);
+    await reportMessage(reporters[2]!);
+    expect(await currentRestriction(db, spammer.coupleId)).toBeNull();
+  });
+
+  it("does not count reports a moderator dismissed before the rule restricted", async () => {
+    const reported = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    const db = await getDb();
+    const reportIds = [];
+    for (let i = 0; i < 3; i++) {
+      const asked = await messagingCouple();
+      expect((await connections.send({ coupleId: asked.coupleId, note: "Hi" }, reported.a.headers)).status).toBe(201);
+      const report = await moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "spam" }, asked.a.headers);
+      expect(report.status).toBe(201);
+      reportIds.push(report.json.data.id as string);
+      if (i === 0) expect((await moderation.resolve(reportIds[0]!, "dismiss", moderator)).status).toBe(200);
+    }
+    expect(await currentRestriction(db, reported.coupleId)).toBeNull();
+  });
+
+  it("counts a report of the couple only from a couple it sent a hello to", async () => {
+    const reported = await messagingCouple();
+    const db = await getDb();
+    const reportCouple = async (reporter: TestCouple) =>
+      expect(
+        (await moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "spam" }, reporter.a.headers)).status,
+      ).toBe(201);
+    // Three couples it never wrote to report its profile: not its hellos.
+    for (let i = 0; i < 3; i++) await reportCouple(await messagingCouple());
+    expect(await currentRestriction(db, reported.coupleId)).toBeNull();
+    // Three couples it said hello to.
+    for (let i = 0; i < 3; i++) {
+      const asked = await messagingCouple();
+      expect((await connections.send({ coupleId: asked.coupleId, note: "Hi" }, reported.a.headers)).status).toBe(201);
+      await reportCouple(asked);
+    }
+    expect(await currentRestriction(db, reported.coupleId)).toMatchObject({ kind: "restrict", endsAt: null });
   });
 
   it("a couple whose requests are mostly left unanswered sends 3 a day, and is told its limit", async () => {
