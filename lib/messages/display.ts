@@ -87,6 +87,25 @@ export const withMessage = (thread: ThreadValue, message: Message): ThreadValue 
 });
 
 /**
+ * Whether a message the live stream tells of is a new one: after the newest shown. Messages are
+ * dated in the order they are numbered (lib/messages/service.ts `sendMessage`), so any other is an
+ * edit of, or a reaction to, one written before.
+ */
+export function isNewMessage(thread: ThreadValue, message: Message): boolean {
+  const newest = thread.messages.at(-1);
+  return newest === undefined || byTime(newest, message) < 0;
+}
+
+/**
+ * The thread with a message the live stream tells of (written, edited or reacted to:
+ * lib/messages/live.ts): the copy it holds replaced, a new one added. An older one it never loaded
+ * stays out: at the top it would be the oldest shown, and 'Load older' would ask for what is before
+ * it, skipping the messages between.
+ */
+export const withHeardMessage = (thread: ThreadValue, message: Message): ThreadValue =>
+  thread.messages.some((shown) => shown.id === message.id) || isNewMessage(thread, message) ? withMessage(thread, message) : thread;
+
+/**
  * The thread with a message erased where it is shown, and the quotes of it in the replies shown
  * saying so: wherever it was loaded from ('Load older' too), and never added when it was not.
  */

@@ -6,7 +6,15 @@
 import "client-only";
 import { invalidate, liveState, push } from "@/lib/live/client/use-live";
 import type { LiveClientFeature } from "@/lib/live/client/stream";
-import { withErased, withMessage, withReadPosition, type Message, type ReadPosition, type ThreadValue } from "../display";
+import {
+  isNewMessage,
+  withErased,
+  withHeardMessage,
+  withReadPosition,
+  type Message,
+  type ReadPosition,
+  type ThreadValue,
+} from "../display";
 import { withoutTypist, type Typist } from "../typing-view";
 import { INBOX_KEY, MESSAGES_KEY, REQUESTS_KEY, threadKey, UNREAD_MESSAGES_KEY } from "./api";
 import { typingKey } from "./typing";
@@ -18,13 +26,14 @@ export const messagesLiveClient: LiveClientFeature = {
   counts: { messages: UNREAD_MESSAGES_KEY },
   events: {
     message(data) {
-      // The message as the thread shows it (lib/messages/live.ts): an open thread takes it as it
-      // is, each message once by id; the inbox's row (its unread count) loads again.
+      // The message as the thread shows it (lib/messages/live.ts), new, edited or reacted to: an
+      // open thread replaces its copy or adds a new one (withHeardMessage); the inbox's row (its
+      // unread count) loads again.
       const message = data as Message;
       const key = threadKey(message.conversationId);
       const shown = liveState<ThreadValue>(key);
-      const arrived = !(shown?.status === "ready" && shown.value.messages.some((each) => each.id === message.id));
-      push<ThreadValue>(key, (thread) => withMessage(thread, message));
+      const arrived = shown?.status === "ready" && isNewMessage(shown.value, message);
+      push<ThreadValue>(key, (thread) => withHeardMessage(thread, message));
       // A new message's author has stopped typing: their words are here (an edit or a reaction says nothing of it).
       if (arrived) push<Typist[]>(typingKey(message.conversationId), (typists) => withoutTypist(typists, message.author.userId));
       invalidate(INBOX_KEY);
