@@ -9,7 +9,7 @@ import type { InboxItem } from "./inbox";
 import type { ConversationDetail, MessageItem } from "./queries";
 import { REACTION_KINDS, reactionCounts, type ReactionKind } from "@/lib/reactions/rules";
 import { excerpt } from "@/lib/plain-text";
-import { MESSAGE_TEXTS } from "./rules";
+import { MESSAGE_TEXTS, quoteExcerpt } from "./rules";
 
 export type Message = MessageItem;
 export type MessageQuote = NonNullable<MessageItem["replyTo"]>;
@@ -80,10 +80,29 @@ export function mergeMessages(...pages: readonly (readonly Message[])[]): Messag
 /** An open thread as the live hook holds it: the conversation, every message loaded so far (oldest first), whether older ones remain. */
 export type ThreadValue = { conversation: Conversation; messages: Message[]; hasMore: boolean };
 
-/** The thread with a message added, or its copy replaced: each message once, by id, whichever way it came. */
+/**
+ * A message shown, with its quote of `message` as the server would quote it now (an edit's new
+ * words, or erased: lib/messages/extras.ts `quoteOf`); one quoting another message as it is.
+ */
+function requoted(shown: Message, message: Message): Message {
+  if (shown.replyTo?.id !== message.id) return shown;
+  const excerpt = message.deleted || message.body === null ? null : quoteExcerpt(message.body);
+  return {
+    ...shown,
+    replyTo: { ...shown.replyTo, excerpt, photo: !message.deleted && message.photoUrl !== null, deleted: message.deleted },
+  };
+}
+
+/**
+ * The thread with a message added, or its copy replaced: each message once, by id, whichever way it
+ * came; the replies shown that quote it quote it as it is now.
+ */
 export const withMessage = (thread: ThreadValue, message: Message): ThreadValue => ({
   ...thread,
-  messages: mergeMessages(thread.messages, [message]),
+  messages: mergeMessages(
+    thread.messages.map((shown) => requoted(shown, message)),
+    [message],
+  ),
 });
 
 /**
@@ -99,11 +118,13 @@ export function isNewMessage(thread: ThreadValue, message: Message): boolean {
 /**
  * The thread with a message the live stream tells of (written, edited or reacted to:
  * lib/messages/live.ts): the copy it holds replaced, a new one added. An older one it never loaded
- * stays out: at the top it would be the oldest shown, and 'Load older' would ask for what is before
- * it, skipping the messages between.
+ * stays out (at the top it would be the oldest shown, and 'Load older' would ask for what is before
+ * it, skipping the messages between); only the replies shown that quote it follow it.
  */
 export const withHeardMessage = (thread: ThreadValue, message: Message): ThreadValue =>
-  thread.messages.some((shown) => shown.id === message.id) || isNewMessage(thread, message) ? withMessage(thread, message) : thread;
+  thread.messages.some((shown) => shown.id === message.id) || isNewMessage(thread, message)
+    ? withMessage(thread, message)
+    : { ...thread, messages: thread.messages.map((shown) => requoted(shown, message)) };
 
 /**
  * The thread with a message erased where it is shown, and the quotes of it in the replies shown
@@ -111,13 +132,7 @@ export const withHeardMessage = (thread: ThreadValue, message: Message): ThreadV
  */
 export const withErased = (thread: ThreadValue, erased: Message): ThreadValue => ({
   ...thread,
-  messages: thread.messages.map((shown) =>
-    shown.id === erased.id
-      ? erased
-      : shown.replyTo?.id === erased.id
-        ? { ...shown, replyTo: { ...shown.replyTo, excerpt: null, photo: false, deleted: true } }
-        : shown,
-  ),
+  messages: thread.messages.map((shown) => (shown.id === erased.id ? erased : requoted(shown, erased))),
 });
 
 /** The thread with one person's read position where it stands now ('Seen by' follows it). */

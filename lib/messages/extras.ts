@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { messageReactions, messages, users } from "@/db/schema";
 import { REACTION_KINDS, type ReactionKind } from "@/db/schema/forum-values";
-import { MESSAGE_TEXTS, QUOTE_EXCERPT_MAX } from "./rules";
+import { MESSAGE_TEXTS, QUOTE_EXCERPT_MAX, quoteExcerpt } from "./rules";
 
 /** The message a reply answers, as shown above it: its author and the start of its words. */
 export type MessageQuote = { id: string; authorFirstName: string; excerpt: string | null; photo: boolean; deleted: boolean };
@@ -24,6 +24,7 @@ export const quotedAuthor = alias(users, "quoted_author");
 
 export const quoteColumns = {
   id: quoted.id,
+  // Read no further than the excerpt goes; `quoteOf` cuts it (quoteExcerpt, the rule the browser follows too).
   excerpt: sql<string | null>`left(${quoted.body}, ${QUOTE_EXCERPT_MAX})`,
   photo: sql<boolean>`${quoted.photoUrl} is not null`,
   deleted: sql<boolean>`${quoted.deletedAt} is not null`,
@@ -45,7 +46,7 @@ export function quoteOf(row: QuoteRow | null): MessageQuote | null {
   return {
     id: row.id,
     authorFirstName: row.firstName ?? MESSAGE_TEXTS.deletedMember,
-    excerpt: deleted ? null : row.excerpt,
+    excerpt: deleted || row.excerpt === null ? null : quoteExcerpt(row.excerpt),
     photo: !deleted && row.photo === true,
     deleted,
   };

@@ -19,6 +19,13 @@ export const EDIT_WINDOW_MS = 15 * 60 * 1000;
 /** A quoted message shows this many characters of its words above the reply. */
 export const QUOTE_EXCERPT_MAX = 140;
 
+/**
+ * A quoted message's words as shown above a reply: the first QUOTE_EXCERPT_MAX characters, counted
+ * as Postgres's `left` counts them (code points). The server quotes with it (lib/messages/extras.ts
+ * `quoteOf`), and so does an open thread when the quoted message is edited (./display.ts).
+ */
+export const quoteExcerpt = (body: string) => Array.from(body).slice(0, QUOTE_EXCERPT_MAX).join("");
+
 /** Whether a message sent at `createdAt` may still be edited at `now`. */
 export const editable = (createdAt: Date | string, now: Date = new Date()) =>
   now.getTime() - new Date(createdAt).getTime() <= EDIT_WINDOW_MS;

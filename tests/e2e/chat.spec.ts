@@ -85,6 +85,10 @@ test("reply, react and edit in a conversation, live for the other couple", async
   const edited = message(lucia, "Saturday at 9 near the market?").first();
   await expect(edited).toBeVisible({ timeout: 15_000 });
   await expect(edited).toContainText("edited");
+  // Lucia's answer quotes the new words too.
+  await expect(message(lucia, "Perfect, we will book").getByRole("button", { name: /Replying to Paula/ })).toContainText(
+    "Saturday at 9 near the market?",
+  );
   // Lucia's partner's own message is not hers to edit: only Reply and React, Report for the other couple's.
   await message(lucia, "Saturday at 9 near the market?").first().locator("summary").click();
   await expect(message(lucia, "Saturday at 9 near the market?").first().getByRole("button", { name: "Edit" })).toHaveCount(0);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { liveEvents, messageReactions, messages } from "@/db/schema";
-import { EDIT_WINDOW_MS, MESSAGE_TEXTS } from "@/lib/messages/rules";
+import { EDIT_WINDOW_MS, MESSAGE_TEXTS, quoteExcerpt } from "@/lib/messages/rules";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 
 /** Live `message` rows for one message: everyone who was told it changed. */
@@ -26,6 +26,10 @@ describe("replying to a message", () => {
     });
     const seen = (await talk.thread(conversationId, one.b.headers)).json.data.at(-1);
     expect(seen.replyTo.id).toBe(asked.json.data.id);
+    // Cut by characters, as an open thread cuts the quote again when the quoted message is edited.
+    const long = await talk.send(conversationId, { body: "😀".repeat(150) }, one.a.headers);
+    const laughed = await talk.send(conversationId, { body: "Ha!", replyToId: long.json.data.id }, two.b.headers);
+    expect(laughed.json.data.replyTo.excerpt).toBe(quoteExcerpt("😀".repeat(150)));
 
     // Another conversation's message, a deleted one, or not an id: 400, nothing sent.
     const other = await connected();

@@ -11,6 +11,7 @@ import {
   seenByText,
   threadItems,
   withErased,
+  withHeardMessage,
   withMessage,
   withReadPosition,
   type Message,
@@ -121,6 +122,29 @@ describe("how a conversation reads", () => {
     expect(after.messages[1]!.body).toBe("text b");
     const elsewhere = message("z", "2025-12-01T10:00:00Z", marisol, { body: null, deleted: true });
     expect(withErased(thread, elsewhere).messages).toEqual(thread.messages);
+  });
+
+  it("quotes an edited message's new words in the replies shown, cut as the server cuts them, whether or not it is loaded", () => {
+    const quote = (id: string) => ({ id, authorFirstName: "Marisol", excerpt: `text ${id}`, photo: false, deleted: false });
+    const thread = {
+      conversation: { readPositions: [] },
+      messages: [
+        message("b", "2026-01-01T10:01:00Z"),
+        message("c", "2026-01-01T10:02:00Z", ana, { replyTo: quote("a") }),
+        message("d", "2026-01-01T10:03:00Z", ana, { replyTo: quote("b") }),
+      ],
+      hasMore: true,
+    } as unknown as ThreadValue;
+    // 150 characters, each two UTF-16 units: the server's quote keeps the first 140 characters.
+    const edited = message("b", "2026-01-01T10:01:00Z", marisol, { body: "😀".repeat(150), editedAt: "2026-01-01T10:05:00Z" });
+    const after = withMessage(thread, edited);
+    expect(after.messages[2]!.replyTo).toEqual({ ...quote("b"), excerpt: "😀".repeat(140) });
+    expect(after.messages[1]!.replyTo).toEqual(quote("a"));
+    // 'a' is before the loaded page: the live event leaves it out, its quote follows it.
+    const older = message("a", "2026-01-01T10:00:00Z", marisol, { body: "Sunday instead?", editedAt: "2026-01-01T10:05:00Z" });
+    const heard = withHeardMessage(thread, older);
+    expect(heard.messages.map((m) => m.id)).toEqual(["b", "c", "d"]);
+    expect(heard.messages[1]!.replyTo).toEqual({ ...quote("a"), excerpt: "Sunday instead?" });
   });
 
   it("puts a separator before each day and each other person's name under their latest read", () => {
