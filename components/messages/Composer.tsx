@@ -11,7 +11,7 @@ import { imageProblem } from "@/lib/images/client/photo";
 import { sendMessage, uploadMessagePhoto } from "@/lib/messages/client/api";
 import { messageDraft } from "@/lib/messages/client/drafts";
 import { useTypingSignal } from "@/lib/messages/client/typing";
-import { BODY_MAX } from "@/lib/messages/rules";
+import { BODY_MAX, MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { Message } from "@/lib/messages/display";
 import styles from "./Composer.module.css";
 
@@ -100,6 +100,9 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
       const writtenSince = String(getValues("body") ?? "");
       setValue("body", writtenSince.trim() === "" ? text : `${text}\n${writtenSince}`);
       setPhoto((current) => current ?? sending.photo);
+      // The message answered was deleted before this thread heard of it (lib/messages/service.ts
+      // `answerable`): the reply goes, so sending again sends the words as they are.
+      if (failure instanceof ApiError && failure.fields.replyToId !== undefined) return setFailed(MESSAGE_TEXTS.replyGone);
       if (sending.replyTo) onReplyTo(sending.replyTo);
       setFailed(failure instanceof Error ? failure.message : "Could not send your message");
     }

@@ -69,7 +69,8 @@ export function Thread({
   const [olderLeft, setOlderLeft] = useState<boolean | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
-  const [replyTo, setReplyTo] = useState<Message | null>(null);
+  /** The message chosen with 'Reply', by id: the composer shows it as it is now. */
+  const [replyToId, setReplyToId] = useState<string | null>(null);
   const composerFieldId = `composer-${conversationId}`;
   const log = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
@@ -83,6 +84,9 @@ export function Thread({
   const hasOlder = olderLeft ?? latest?.hasMore ?? false;
   const lastId = messages.at(-1)?.id ?? null;
   const oldestId = messages[0]?.id ?? null;
+  // Edited, it is quoted as it reads now; erased (by its author or a moderator), there is nothing
+  // left to answer, so the reply is dropped rather than refused by the server.
+  const replyTo = messages.find((message) => message.id === replyToId && !message.deleted) ?? null;
 
   async function loadOlder() {
     if (!oldestId || loadingOlder || !hasOlder) return;
@@ -236,7 +240,7 @@ export function Thread({
                 ended={conversation.ended}
                 onChanged={changeMessage}
                 onReply={(message) => {
-                  setReplyTo(message);
+                  setReplyToId(message.id);
                   document.getElementById(composerFieldId)?.focus();
                 }}
                 onBlocked={markEnded}
@@ -257,7 +261,7 @@ export function Thread({
           viewerId={viewerId}
           fieldId={composerFieldId}
           replyTo={replyTo}
-          onReplyTo={setReplyTo}
+          onReplyTo={(message) => setReplyToId(message?.id ?? null)}
           onSent={(sent) => {
             atBottom.current = true;
             push<ThreadValue>(key, (current) => withMessage(current, sent));

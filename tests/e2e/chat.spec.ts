@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { LAPTOP, NARROW, noHorizontalScroll, PHONE } from "./checks";
+import { MESSAGE_TEXTS } from "../../lib/messages/rules";
 import { newCouple, startConversation } from "./support";
 
 /**
@@ -38,7 +39,10 @@ async function menu(who: { page: Page }, text: string, action: string) {
   await item.getByRole("button", { name: action, exact: true }).click();
 }
 
-test("reply, react and edit in a conversation, live for the other couple", async ({ browser, request }) => {
+test("reply, react and edit in a conversation, live for the other couple; a reply to a deleted message is dropped", async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const paula = await newCouple(browser, request, "Paula", PHONE);
   const lucia = await newCouple(browser, request, "Lucia", LAPTOP);
@@ -92,6 +96,49 @@ test("reply, react and edit in a conversation, live for the other couple", async
   // Lucia's partner's own message is not hers to edit: only Reply and React, Report for the other couple's.
   await message(lucia, "Saturday at 9 near the market?").first().locator("summary").click();
   await expect(message(lucia, "Saturday at 9 near the market?").first().getByRole("button", { name: "Edit" })).toHaveCount(0);
+  await lucia.page.keyboard.press("Escape");
+
+  // Lucia answers a message Paula then deletes: the reply goes with it, the words stay, and they leave without a quote.
+  const field = lucia.page.getByRole("textbox", { name: "Message" });
+  const cancelReply = lucia.page.getByRole("button", { name: "Cancel reply" });
+  const [posted] = await Promise.all([
+    paula.page.waitForResponse(
+      (response) => response.request().method() === "POST" && /\/api\/conversations\/[^/]+\/messages$/.test(response.url()),
+    ),
+    send(paula, "Or Sunday at noon?"),
+  ]);
+  const goneId = ((await posted.json()) as { data: { id: string } }).data.id;
+  await expect(message(lucia, "Or Sunday at noon?")).toBeVisible({ timeout: 15_000 });
+  await menu(lucia, "Or Sunday at noon?", "Reply");
+  await expect(cancelReply).toBeVisible();
+  await field.fill("Sunday suits us");
+  await menu(paula, "Or Sunday at noon?", "Delete");
+  await paula.page.getByRole("dialog", { name: "Delete this message?" }).getByRole("button", { name: "Delete" }).click();
+  await expect(thread(lucia).getByText(MESSAGE_TEXTS.deleted)).toBeVisible({ timeout: 15_000 });
+  await expect(cancelReply).toBeHidden();
+  await expect(lucia.page.locator("form").filter({ has: field })).not.toContainText("Or Sunday at noon?");
+  await send(lucia, "Sunday suits us");
+  await expect(message(paula, "Sunday suits us")).toBeVisible({ timeout: 15_000 });
+  await expect(message(paula, "Sunday suits us").getByRole("button", { name: /Replying to/ })).toHaveCount(0);
+
+  // One whose deletion the server knows before Lucia's thread does: refused, said in plain words,
+  // the words kept and the reply dropped, so the next 'Send' sends them.
+  await menu(lucia, "Perfect, we will book", "Reply");
+  await expect(cancelReply).toBeVisible();
+  await lucia.page.route("**/api/conversations/*/messages", async (route) => {
+    if (route.request().method() !== "POST") return route.fallback();
+    await route.fallback({ postData: JSON.stringify({ ...route.request().postDataJSON(), replyToId: goneId }) });
+  });
+  await field.fill("Count us in");
+  await lucia.page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(lucia.page.getByRole("alert").filter({ hasText: MESSAGE_TEXTS.replyGone })).toBeVisible();
+  await expect(lucia.page.getByText("replyToId")).toHaveCount(0);
+  await expect(field).toHaveValue("Count us in");
+  await expect(cancelReply).toBeHidden();
+  await lucia.page.unroute("**/api/conversations/*/messages");
+  await send(lucia, "Count us in");
+  await expect(message(paula, "Count us in")).toBeVisible({ timeout: 15_000 });
+  await expect(message(paula, "Count us in").getByRole("button", { name: /Replying to/ })).toHaveCount(0);
 });
 
 test("on a phone a thread is the whole screen, and the next message is written while one is on its way", async ({ browser, request }) => {
