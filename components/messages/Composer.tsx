@@ -50,6 +50,7 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
     register,
     handleSubmit,
     setValue,
+    setFocus,
     getValues,
     clearErrors,
     control,
@@ -85,6 +86,8 @@ export function Composer({ conversationId, viewerId, fieldId: id, replyTo, onRep
     const sending = { photo, replyTo };
     setFailed(null);
     setValue("body", "");
+    // 'Send' waits while it is on its way (disabled, so it loses the focus): the next one is written in the field.
+    setFocus("body");
     setPhoto(null);
     onReplyTo(null);
     try {

@@ -61,6 +61,8 @@ test("reply, react and edit in a conversation, live for the other couple; a repl
   await expect(lucia.page.getByText("Replying to Paula")).toBeVisible();
   await expect(lucia.page.getByRole("textbox", { name: "Message" })).toBeFocused();
   await send(lucia, "Perfect, we will book");
+  // Sent with the button, the field has the keyboard again for the next one.
+  await expect(lucia.page.getByRole("textbox", { name: "Message" })).toBeFocused();
   const answer = message(paula, "Perfect, we will book");
   await expect(answer.getByRole("button", { name: /Replying to Paula/ })).toBeVisible({ timeout: 15_000 });
   await expect(answer.getByRole("button", { name: /Replying to Paula/ })).toContainText("Saturday at 8 near the market?");
