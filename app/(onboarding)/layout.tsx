@@ -27,11 +27,11 @@ export default async function OnboardingLayout({ children }: { children: ReactNo
         </div>
       </header>
       {children}
-      <p className={styles.account}>
+      <nav className={styles.account} aria-label="Your account">
         <Link href="/onboarding/account" prefetch={false}>
           Your data and account
         </Link>
-      </p>
+      </nav>
     </>
   );
 }
