@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
-import { resolvePlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
+import { lookupPlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
@@ -208,7 +208,7 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
     .from(users)
     .where(eq(users.id, userId));
   if (!user) throw userNotFound();
-  const place = input.placeId ? await resolvePlace(places, input.placeId, "placeId") : savedPlace(user);
+  const place = input.placeId ? await lookupPlace(db, places, input.placeId, "placeId", { userId }) : savedPlace(user);
   if (!place) throw new AppError("VALIDATION_ERROR", LOCATION_REQUIRED_MESSAGE, { fieldErrors: { placeId: LOCATION_REQUIRED_MESSAGE } });
   return {
     coupleName: input.coupleName,
@@ -221,10 +221,15 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
   };
 }
 
-/** The changes of a JSON update, its place resolved. */
-export async function coupleChangesFrom(input: CoupleUpdateInput, places: PlacesProvider): Promise<CoupleChanges> {
+/** The changes of a JSON update by `userId`, its place looked up (on their limit). */
+export async function coupleChangesFrom(
+  db: Db,
+  userId: string,
+  input: CoupleUpdateInput,
+  places: PlacesProvider,
+): Promise<CoupleChanges> {
   const { placeId, ...fields } = input;
-  return { ...fields, ...(placeId ? { place: await resolvePlace(places, placeId, "placeId") } : {}) };
+  return { ...fields, ...(placeId ? { place: await lookupPlace(db, places, placeId, "placeId", { userId }) } : {}) };
 }
 
 const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
@@ -301,7 +306,7 @@ export async function updateCouple(
   // Counted first on the row as read, so a save sure to be refused stores no photo; counted again
   // on the locked row below, where a partner's photos saved meanwhile count too.
   assertPhotoCount(keptPhotos(own.photos, input, removed).length + extra.length);
-  const changes = await coupleChangesFrom(input, deps.places ?? placesProvider());
+  const changes = await coupleChangesFrom(db, userId, input, deps.places ?? placesProvider());
   const uploads = [
     ...(main ? [toUpload(main, "couple-main", "profileImage")] : []),
     ...extra.map((photo) => toUpload(photo, "couple-photo", "newPhotos")),

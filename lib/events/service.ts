@@ -3,7 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { eventDrafts, eventsWaitlist } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { resolvePlace } from "@/lib/locations/place";
+import { lookupPlace } from "@/lib/locations/place";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { EVENT_MESSAGES } from "./rules";
@@ -73,7 +73,8 @@ export async function listDrafts(db: Db, { coupleId }: Pick<ActingCouple, "coupl
 /**
  * Saves a paid event as a draft of the caller's couple; only couples with
  * can_create_paid_events may (403 PAID_EVENTS_NOT_ALLOWED). The place is resolved through the
- * places provider (the client's text is never trusted) and kept as its city-level name.
+ * places provider (the client's text is never trusted; a billed lookup, counted against the
+ * caller's limit) and kept as its city-level name.
  */
 export async function createDraft(
   db: Db,
@@ -82,7 +83,7 @@ export async function createDraft(
   places: PlacesProvider = placesProvider(),
 ): Promise<EventDraft> {
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
-  const place = await resolvePlace(places, input.placeId, "placeId");
+  const place = await lookupPlace(db, places, input.placeId, "placeId", { userId: couple.userId });
   const [row] = await db
     .insert(eventDrafts)
     .values({

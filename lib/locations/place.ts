@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { locations, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { PlacesServiceError, type PlacesProvider } from "@/lib/places";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import type { PrivacyLevel } from "./privacy";
 import type { EntityRef } from "./schemas";
 
@@ -42,12 +43,34 @@ export function savedPlace(row: SavedPlace): PlaceColumns | null {
 /** A place fresh from the provider always has coordinates. */
 export type ResolvedPlace = PlaceColumns & { latitude: number; longitude: number };
 
+/** Who pays for a billed lookup: the signed-in person, and the address they call from where the call knows it. */
+export type PlacePayer = { userId: string; clientAddress?: string };
+
+/**
+ * Resolves a chosen place id through the provider, every caller's one way to it: each Place
+ * Details call is billed, so it counts against the payer's limits first
+ * (LIMITS.placeLookupPerUser, and placeLookupPerAddress when the address is known).
+ */
+export async function lookupPlace(
+  db: Db,
+  places: PlacesProvider,
+  placeId: string,
+  field: string,
+  payer: PlacePayer,
+): Promise<ResolvedPlace> {
+  await spendLimits(db, [
+    [LIMITS.placeLookupPerUser, payer.userId],
+    ...(payer.clientAddress ? ([[LIMITS.placeLookupPerAddress, payer.clientAddress]] as const) : []),
+  ]);
+  return resolvePlace(places, placeId, field);
+}
+
 /**
  * Resolves a chosen place id through the provider: the client's text and coordinates are never
  * trusted. Unknown ids and details without usable geometry are refused (spec section 5), the
  * refusal named on `field`, the caller's name for the place id.
  */
-export async function resolvePlace(places: PlacesProvider, placeId: string, field: string): Promise<ResolvedPlace> {
+async function resolvePlace(places: PlacesProvider, placeId: string, field: string): Promise<ResolvedPlace> {
   let details;
   try {
     details = await places.details(placeId);
@@ -79,8 +102,8 @@ export async function resolvePlace(places: PlacesProvider, placeId: string, fiel
 
 /**
  * The entity's place: its own `locations` row when that names `placeId` (choosing a place
- * resolved and saved it a moment ago), else resolved through the provider. A place is looked
- * up, and billed, once.
+ * resolved and saved it a moment ago), else looked up for `payer`. A place is looked up, and
+ * billed, once.
  */
 export async function entityPlace(
   db: Db,
@@ -88,6 +111,7 @@ export async function entityPlace(
   entity: EntityRef,
   placeId: string,
   field: string,
+  payer: PlacePayer,
 ): Promise<ResolvedPlace> {
   const [row] = await db
     .select({
@@ -104,7 +128,7 @@ export async function entityPlace(
     .where(and(eq(locations.entityType, entity.entityType), eq(locations.entityId, entity.entityId)));
   if (row?.placeId === placeId && row.latitude !== null && row.longitude !== null)
     return { ...row, latitude: row.latitude, longitude: row.longitude };
-  return resolvePlace(places, placeId, field);
+  return lookupPlace(db, places, placeId, field, payer);
 }
 
 /** A `locations` row as every read shapes it (lib/locations/privacy shapeLocation): nothing more. */

@@ -4,9 +4,8 @@ import type { Db } from "@/db/client";
 import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
-import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { assertCanWrite, placeViewer, type Actor } from "./access";
-import { locationColumns, resolvePlace, saveEntityLocation } from "./place";
+import { locationColumns, lookupPlace, saveEntityLocation } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
 
@@ -17,8 +16,8 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
 /**
  * Resolves a chosen place through the provider (the client's text is never trusted) and saves
  * it as the entity's one location, at the level given or (left out) the one it has. The answer
- * is shaped like any other read. Each lookup is billed: it counts against the caller's limits
- * (LIMITS.placeLookupPerUser, placeLookupPerAddress) before it is made.
+ * is shaped like any other read. The lookup counts against the caller's limits, their address's
+ * too.
  */
 export async function normalizeLocation(
   db: Db,
@@ -28,11 +27,7 @@ export async function normalizeLocation(
   places: PlacesProvider = placesProvider(),
 ): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
-  await spendLimits(db, [
-    [LIMITS.placeLookupPerUser, actor.userId],
-    [LIMITS.placeLookupPerAddress, context.clientAddress],
-  ]);
-  const place = await resolvePlace(places, input.placeId, "place_id");
+  const place = await lookupPlace(db, places, input.placeId, "place_id", { userId: actor.userId, ...context });
   const row = await saveEntityLocation(db, input, place, input.privacyLevel);
   return shapeLocation(row, "own")!;
 }

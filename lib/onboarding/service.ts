@@ -72,6 +72,7 @@ export async function completeStep1(
     { entityType: "user", entityId: userId },
     input.locationPlaceId,
     "locationPlaceId",
+    { userId },
   );
   const uploads = images.userImage ? [{ bytes: images.userImage, kind: "avatar" as const }] : [];
 

@@ -1,11 +1,17 @@
 import sharp from "sharp";
+import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
+import { couples } from "@/db/schema";
+import { updateCouple } from "@/lib/couples/service";
 import { normalizeLocation } from "@/lib/locations/service";
 import { completeStep1 } from "@/lib/onboarding/service";
+import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
-import { createUser, freshAddress } from "../support/api";
+import { POST as createEventRoute } from "@/app/api/events/route";
+import { call, createUser, freshAddress } from "../support/api";
+import { forumCouple } from "../support/forum";
 
 const LISBON = "geonames:2267057";
 const PORTO = "geonames:2735943";
@@ -53,5 +59,41 @@ describe("step 1's place", () => {
     await completeStep1(db, user.id, other.fields, other.images, { places, storage });
     expect(details).toHaveBeenCalledTimes(2);
     expect(details).toHaveBeenLastCalledWith(PORTO);
+  });
+});
+
+describe("a billed lookup on every path", () => {
+  it("refuses step 1's new place, a couple's new place and an event's place once the person is past their lookups an hour, asking the provider nothing; the partner still may", async () => {
+    const db = await getDb();
+    const us = await forumCouple();
+    await db.update(couples).set({ canCreatePaidEvents: true }).where(eq(couples.id, us.coupleId));
+    for (let i = 0; i < LIMITS.placeLookupPerUser.limit; i++) await recordHit(db, LIMITS.placeLookupPerUser, us.a.userId);
+    const { places, details } = countingPlaces();
+    const limited = { code: "RATE_LIMITED", message: "Too many location changes. Please try again later." };
+
+    const chosen = await step1(PORTO);
+    await expect(completeStep1(db, us.a.userId, chosen.fields, chosen.images, { places, storage })).rejects.toMatchObject(limited);
+    await expect(updateCouple(db, us.a.userId, us.coupleId, { placeId: PORTO }, { places })).rejects.toMatchObject(limited);
+    expect(details).not.toHaveBeenCalled();
+    const event = await call(createEventRoute, "POST", "/api/events", {
+      headers: us.a.headers,
+      body: {
+        title: "Sunset wine tasting",
+        startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        placeId: LISBON,
+        capacity: 12,
+        priceCents: 2500,
+        currency: "EUR",
+        description: "Four wines from the Douro, on a rooftop, with cheese.",
+      },
+    });
+    expect(event.status).toBe(429);
+    expect(event.json.error).toEqual(limited);
+
+    await updateCouple(db, us.b.userId, us.coupleId, { placeId: PORTO }, { places });
+    expect(details).toHaveBeenCalledTimes(1);
+    // A change that names no new place looks nothing up, so it is not refused.
+    await updateCouple(db, us.a.userId, us.coupleId, { coupleName: "Still us" }, { places });
+    expect(details).toHaveBeenCalledTimes(1);
   });
 });
