@@ -222,12 +222,7 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
 }
 
 /** The changes of a JSON update by `userId`, its place looked up (on their limit). */
-export async function coupleChangesFrom(
-  db: Db,
-  userId: string,
-  input: CoupleUpdateInput,
-  places: PlacesProvider,
-): Promise<CoupleChanges> {
+export async function coupleChangesFrom(db: Db, userId: string, input: CoupleUpdateInput, places: PlacesProvider): Promise<CoupleChanges> {
   const { placeId, ...fields } = input;
   return { ...fields, ...(placeId ? { place: await lookupPlace(db, places, placeId, "placeId", { userId }) } : {}) };
 }

@@ -61,8 +61,10 @@ export default function PrivacyPage() {
 
       <h2>E-mails</h2>
       <p>
-        We e-mail you to verify your address, to reset a password, to carry your invitation to your partner, and about replies, mentions and
-        reactions when you want them (Settings, Notifications; every such e-mail has an unsubscribe link).
+        We e-mail you to verify your address, to reset or change your password or address, to carry your invitation to your partner, and
+        when our moderators act on your couple or lift what they did (these go whatever you chose, as the security ones do). About hellos,
+        messages, plans, your partner, photo verification, replies, mentions and reactions we e-mail you when you want us to (Settings,
+        Notifications; every such e-mail has an unsubscribe link).
       </p>
 
       <h2>Who else handles it</h2>
