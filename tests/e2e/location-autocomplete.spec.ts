@@ -52,7 +52,7 @@ test.describe("location autocomplete", () => {
     // No privacy level is sent: the one the user chose (city for a first place) stays.
     expect((await normalizing).postDataJSON()).not.toHaveProperty("privacy_level");
     await expect(page.getByText("Verified location selected")).toBeVisible();
-    await expect(page.getByText("City Level")).toBeVisible();
+    await expect(page.getByText("City Level", { exact: true })).toBeVisible();
     await expect(page.getByText("Lisbon, Portugal", { exact: true })).toBeVisible();
     const change = page.getByRole("button", { name: "Change" });
     await expect(change).toBeFocused();
