@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
@@ -236,6 +236,29 @@ describe("Web Push: what is sent", () => {
     await connections.accept(sent.json.data.id, two.a.headers);
     await deliver();
     expect(to(ourPhone)).toMatchObject([{ urgency: "normal", topic: null, payload: { body: `${two.name} accepted your request` } }]);
+  });
+
+  it("sends a push queued within the run's own millisecond (the database's clock has microseconds, the run's milliseconds)", async () => {
+    const them = await messagingCouple();
+    const phone = await deviceOf(them.a);
+    const db = await getDb();
+    const [subscription] = await db
+      .select({ id: pushSubscriptions.id })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.endpoint, phone.endpoint));
+    const run = new Date();
+    await db.insert(pushOutbox).values({
+      subscriptionId: subscription!.id,
+      type: "connection_request",
+      title: "New request",
+      body: "Ana & Rui said hello",
+      url: "/messages?tab=requests",
+      urgency: "normal",
+      // As the column's default writes it when the row is queued a moment after `run` was read.
+      dueAt: sql`${run.toISOString()}::timestamptz + interval '500 microseconds'`,
+    });
+    expect(await deliver(run)).toMatchObject({ sent: 1 });
+    expect(to(phone)).toHaveLength(1);
   });
 });
 

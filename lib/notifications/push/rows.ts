@@ -11,8 +11,14 @@ export const liveSubscription = () =>
     sql`exists (select 1 from ${sessions} where ${sessions.id} = ${pushSubscriptions.sessionId} and ${sessions.revokedAt} is null and ${sessions.expiresAt} > now())`,
   );
 
-/** Due now and not yet claimed: what a sender takes next. */
-export const waiting = (now: Date) => and(isNull(pushOutbox.claimedAt), sql`${pushOutbox.dueAt} <= ${now.toISOString()}::timestamptz`);
+/**
+ * Due now and not yet claimed: what a sender takes next. `now` has milliseconds and `due_at`
+ * microseconds (its default is the database's clock): a push queued within `now`'s own
+ * millisecond, as one written just before the commit's run is, counts as due (before the next
+ * millisecond, which the due_at index still ranges over).
+ */
+export const waiting = (now: Date) =>
+  and(isNull(pushOutbox.claimedAt), sql`${pushOutbox.dueAt} < ${new Date(now.getTime() + 1).toISOString()}::timestamptz`);
 
 /** A claim older than this belongs to a sender that stopped: the push is dropped, never sent twice. */
 export const LOST_CLAIM_MS = 10 * 60_000;
