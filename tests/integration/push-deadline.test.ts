@@ -6,6 +6,7 @@ import { getDb } from "@/db/client";
 import { pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 import { webPushTransport } from "@/lib/notifications/push/transport";
+import { helloPush } from "../support/push-service";
 import { startSlowPushHost } from "../support/push-slow-host";
 
 const vapid = { ...webpush.generateVAPIDKeys(), subject: "mailto:push@example.com" };
@@ -37,17 +38,7 @@ async function waitingPush(origin: string) {
       label: "Chrome on Linux",
     })
     .returning({ id: pushSubscriptions.id });
-  const [push] = await db
-    .insert(pushOutbox)
-    .values({
-      subscriptionId: subscription!.id,
-      type: "connection_request",
-      title: "New request",
-      body: "Ana & Rui said hello",
-      url: "/messages?tab=requests",
-      urgency: "normal",
-    })
-    .returning({ id: pushOutbox.id });
+  const [push] = await db.insert(pushOutbox).values(helloPush(subscription!.id)).returning({ id: pushOutbox.id });
   return push!.id;
 }
 

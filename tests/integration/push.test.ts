@@ -19,7 +19,7 @@ import { call, PASSWORD } from "../support/api";
 import type { Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
-import { startPushService } from "../support/push-service";
+import { helloPush, startPushService } from "../support/push-service";
 
 const vapid = webpush.generateVAPIDKeys();
 process.env.VAPID_PUBLIC_KEY = vapid.publicKey;
@@ -248,12 +248,7 @@ describe("Web Push: what is sent", () => {
       .where(eq(pushSubscriptions.endpoint, phone.endpoint));
     const run = new Date();
     await db.insert(pushOutbox).values({
-      subscriptionId: subscription!.id,
-      type: "connection_request",
-      title: "New request",
-      body: "Ana & Rui said hello",
-      url: "/messages?tab=requests",
-      urgency: "normal",
+      ...helloPush(subscription!.id),
       // As the column's default writes it when the row is queued a moment after `run` was read.
       dueAt: sql`${run.toISOString()}::timestamptz + interval '500 microseconds'`,
     });

@@ -9,3 +9,13 @@ export async function startPushService(vapidPublicKey: string) {
   const standIn = await startPushStandIn(vapidPublicKey);
   return { ...standIn, transport: webPushTransport(standIn.agent) };
 }
+
+/** A hello's push waiting for a subscription, as the outbox holds it (due when written). */
+export const helloPush = (subscriptionId: string) => ({
+  subscriptionId,
+  type: "connection_request",
+  title: "New request",
+  body: "Ana & Rui said hello",
+  url: "/messages?tab=requests",
+  urgency: "normal" as const,
+});
