@@ -14,6 +14,12 @@ import { reach } from "@/lib/transport/actions";
 
 const reasonLabel = (reason: string) => REPORT_REASONS.find((r) => r.value === reason)?.label ?? reason;
 
+/** A report's target as the queue names it ('a hello by ...': what the inbox calls a request). */
+const targetLabel = (type: OpenReport["targetType"]) => (type === "request" ? "hello" : type);
+
+/** Removed, a post, reply or message reads 'Removed by a moderator' (a plan is cancelled); a couple and a hello are acted on from the couple's page. */
+const removable = (type: OpenReport["targetType"]) => type !== "couple" && type !== "request";
+
 function contentHref(report: OpenReport): string | null {
   const content = report.content;
   if (!content) return null;
@@ -53,7 +59,7 @@ function MessageContext({ reportId }: { reportId: string }) {
   );
 }
 
-/** The open reports, oldest first; each decision applies to every open report of the same target. A reported couple offers the couple's actions instead of Remove. */
+/** The open reports, oldest first; each decision applies to every open report of the same target. A reported couple or hello offers the couple's actions instead of Remove. */
 export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -76,8 +82,8 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
           return (
             <li key={report.id} className="card">
               <p>
-                <strong>{reasonLabel(report.reason)}</strong> · a {report.targetType} by {report.content?.coupleName ?? "a couple"} ·
-                reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
+                <strong>{reasonLabel(report.reason)}</strong> · a {targetLabel(report.targetType)} by{" "}
+                {report.content?.coupleName ?? "a couple"} · reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
               </p>
               {report.note && <p>Note: {report.note}</p>}
               {report.targetType === "message" && report.content && <MessageContext reportId={report.id} />}
@@ -112,8 +118,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
                 >
                   Dismiss
                 </button>
-                {/* A couple is acted on from its page (warn, restrict, suspend, ban), never removed. */}
-                {report.targetType !== "couple" && (
+                {removable(report.targetType) && (
                   <button
                     type="button"
                     className="button button-danger"

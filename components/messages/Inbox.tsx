@@ -5,7 +5,7 @@ import { useLive } from "@/lib/live/client/use-live";
 import { fetchIncomingRequests, REQUESTS_KEY, type InboxPage } from "@/lib/messages/client/api";
 import { MESSAGES_POLL_MS, type ConnectionRequest } from "@/lib/messages/display";
 import { ConversationList } from "./ConversationList";
-import { RequestList } from "./RequestList";
+import { RequestList, type RequestViewer } from "./RequestList";
 import styles from "./Inbox.module.css";
 
 const TABS = ["conversations", "requests"] as const;
@@ -14,13 +14,13 @@ export type Tab = (typeof TABS)[number];
 /** What the server read for the first paint. */
 export type InboxStart = { conversations: InboxPage; requests: ConnectionRequest[] };
 
-type Props = { viewerId: string; openId: string | null; initialTab: Tab; initial: InboxStart };
+type Props = { viewer: RequestViewer; openId: string | null; initialTab: Tab; initial: InboxStart };
 
 /**
  * Two tabs, 'Conversations' and 'Requests (n)' (n: the open requests to this couple), as an ARIA
  * tab list; `?tab=requests` (a request's notification) opens the second.
  */
-export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
+export function Inbox({ viewer, openId, initialTab, initial }: Props) {
   const [tab, setTab] = useState<Tab>(initialTab);
   const tabs = useRef<Record<Tab, HTMLButtonElement | null>>({ conversations: null, requests: null });
   const requests = useLive(REQUESTS_KEY, fetchIncomingRequests, { pollMs: MESSAGES_POLL_MS, initial: initial.requests });
@@ -62,7 +62,7 @@ export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
       </div>
       <div role="tabpanel" id="panel-conversations" aria-labelledby="tab-conversations" hidden={tab !== "conversations"}>
         <ConversationList
-          viewerId={viewerId}
+          viewerId={viewer.userId}
           openId={openId}
           initial={initial.conversations}
           waitingHellos={count}
@@ -70,7 +70,7 @@ export function Inbox({ viewerId, openId, initialTab, initial }: Props) {
         />
       </div>
       <div role="tabpanel" id="panel-requests" aria-labelledby="tab-requests" hidden={tab !== "requests"}>
-        <RequestList state={requests} />
+        <RequestList state={requests} viewer={viewer} />
       </div>
     </>
   );

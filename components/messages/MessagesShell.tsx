@@ -3,6 +3,7 @@
 import { useSearchParams, useSelectedLayoutSegment } from "next/navigation";
 import type { ReactNode } from "react";
 import { Inbox, type InboxStart } from "./Inbox";
+import type { RequestViewer } from "./RequestList";
 import styles from "./MessagesShell.module.css";
 
 /**
@@ -10,13 +11,13 @@ import styles from "./MessagesShell.module.css";
  * full screen at a time (CSS decides): the inbox, or the open thread with its back link.
  */
 export function MessagesShell({
-  viewerId,
+  viewer,
   initial,
   prompt,
   upcoming,
   children,
 }: {
-  viewerId: string;
+  viewer: RequestViewer;
   initial: InboxStart;
   /**
    * The push prompt, at the top of the inbox: beside a thread on a laptop, on the inbox's screen
@@ -45,7 +46,7 @@ export function MessagesShell({
         {prompt}
         {upcoming}
         {/* A notification's link to the requests opens that tab, even on /messages already. */}
-        <Inbox key={initialTab} viewerId={viewerId} openId={openId} initialTab={initialTab} initial={initial} />
+        <Inbox key={initialTab} viewer={viewer} openId={openId} initialTab={initialTab} initial={initial} />
       </section>
       <div className={styles.pane}>{children}</div>
     </main>

@@ -3,16 +3,23 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { ItemMenu } from "@/components/safety/ItemMenu";
 import { RelativeTime } from "@/components/ui/RelativeTime";
 import { Alert } from "@/components/ui/Alert";
-import type { LiveState } from "@/lib/live/client/use-live";
-import { acceptRequest, declineRequest } from "@/lib/messages/client/api";
+import { invalidate, type LiveState } from "@/lib/live/client/use-live";
+import { acceptRequest, declineRequest, REQUESTS_KEY } from "@/lib/messages/client/api";
 import { approvalLine, INBOX_TEXTS, type ConnectionRequest } from "@/lib/messages/display";
 import { CoupleFace } from "./CoupleFace";
 import styles from "./RequestList.module.css";
 
-/** One request to this couple: who says hello (face first), their note, and 'Accept' or 'Decline'. */
-function RequestCard({ request, onDeclined }: { request: ConnectionRequest; onDeclined(): void }) {
+/** Who reads the requests: a person of the couple they were sent to. */
+export type RequestViewer = { userId: string; coupleId: string };
+
+/**
+ * One request to this couple: who says hello (face first), their note, 'Accept' or 'Decline', and
+ * a menu to report the hello or block its couple (a block takes the hello away, as a decline does).
+ */
+function RequestCard({ request, viewer, onDeclined }: { request: ConnectionRequest; viewer: RequestViewer; onDeclined(): void }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [waitingFor, setWaitingFor] = useState<string | null>(null);
@@ -57,6 +64,19 @@ function RequestCard({ request, onDeclined }: { request: ConnectionRequest; onDe
               <RelativeTime at={request.createdAt} />
             </p>
           </div>
+          <div className={styles.menu}>
+            <ItemMenu
+              label={`More actions for the hello from ${couple.coupleName}`}
+              targetType="request"
+              targetId={request.id}
+              author={{ userId: null, coupleId: couple.id, coupleName: couple.coupleName }}
+              viewer={viewer}
+              onBlocked={() => {
+                onDeclined();
+                invalidate(REQUESTS_KEY);
+              }}
+            />
+          </div>
         </div>
         <p className={styles.note}>{request.note}</p>
         {error && <Alert tone="error">{error}</Alert>}
@@ -87,7 +107,7 @@ function RequestCard({ request, onDeclined }: { request: ConnectionRequest; onDe
  * declined request leaves the list with its buttons: the keyboard lands on the next request's
  * name (the one before when it was the last), or on the words that say none are left.
  */
-export function RequestList({ state }: { state: LiveState<ConnectionRequest[]> }) {
+export function RequestList({ state, viewer }: { state: LiveState<ConnectionRequest[]>; viewer: RequestViewer }) {
   const declined = useRef<{ id: string; next: string | null } | null>(null);
   const none = useRef<HTMLParagraphElement>(null);
   const requests = state.status === "ready" ? state.value : null;
@@ -115,6 +135,7 @@ export function RequestList({ state }: { state: LiveState<ConnectionRequest[]> }
         <RequestCard
           key={request.id}
           request={request}
+          viewer={viewer}
           onDeclined={() => {
             declined.current = { id: request.id, next: nextAfter(index) };
           }}

@@ -21,8 +21,8 @@ export type ForumScope = (typeof SCOPE_VALUES)[number];
 export const REACTION_KINDS = ["heart", "laugh", "wow", "clap", "hug"] as const;
 export type ReactionKind = (typeof REACTION_KINDS)[number];
 
-/** What a report names (filed by lib/safety/reports.ts). */
-export const REPORT_TARGET_TYPES = ["post", "reply", "couple", "message", "plan"] as const;
+/** What a report names (filed by lib/safety/reports.ts); a `request` is a hello (`connection_requests`). */
+export const REPORT_TARGET_TYPES = ["post", "reply", "couple", "message", "plan", "request"] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 
 export const REPORT_REASON_VALUES = ["spam", "harassment", "inappropriate", "other"] as const;

@@ -13,6 +13,7 @@ import type { SafetyReactions } from "@/lib/safety/reactions";
 import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { reportedPlanCouple, reportedPlans, type ReportedPlan } from "@/lib/plans/reports";
+import { reportedRequestCouple, reportedRequests } from "@/lib/connections/reports";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
@@ -28,7 +29,8 @@ import { readReply, visiblePostRow } from "./thread";
  * What a report names, as the reporter may see it: a post or a reply while it exists for them,
  * with its couple (none once a deleted member's couple is gone), a message's couple, or the couple
  * itself unless a block stands between them (a couple hidden from discovery can still be reported
- * from its posts), or a plan's other couple for one of its four. Null reads as missing.
+ * from its posts), a plan's other couple for one of its four, or the couple that sent a hello to
+ * the reporter's couple. Null reads as missing.
  */
 async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
   if (type === "post") {
@@ -44,6 +46,7 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
     return coupleId === null ? null : { coupleId };
   }
   if (type === "plan") return reportedPlanCouple(db, actor, id);
+  if (type === "request") return reportedRequestCouple(db, actor, id);
   const [row] = await db
     .select({ id: couples.id })
     .from(couples)
@@ -118,7 +121,7 @@ const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => 
 export async function moderationQueue(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReport[]> {
   const rows = await openReports(db, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
-  const [posts, replies, reported, messages, plans] = await Promise.all([
+  const [posts, replies, reported, messages, plans, hellos] = await Promise.all([
     reportedWritings(db, forumPosts, ids("post")),
     reportedWritings(db, forumReplies, ids("reply")),
     ids("couple").length
@@ -139,8 +142,10 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
       db,
       rows.filter((row) => row.targetType === "plan").map((row) => ({ ...row, reporterCoupleId: row.reporter.coupleId })),
     ),
+    reportedRequests(db, ids("request")),
   ]);
-  const content = new Map([...posts, ...replies, ...reported].map((row) => [row.id, row]));
+  const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, postId: null }));
+  const content = new Map([...posts, ...replies, ...reported, ...helloContent].map((row) => [row.id, row]));
   const queue = rows.map((row): OpenReport => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!) };

@@ -2,7 +2,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { reports } from "@/db/schema";
 
 /**
- * The reports whose target is the couple, something it wrote (a post, a reply, a message) or a
+ * The reports whose target is the couple, something it wrote (a post, a reply, a message, a hello) or a
  * plan it shares, reported by the plan's other couple (a plan report names the couple that did
  * not file it: lib/plans/reports.ts): the couple's record counts them, and a sanction taken from a
  * report closes only one of them.
@@ -12,6 +12,7 @@ export const reportsAgainst = (coupleId: string): SQL => sql`
   union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_posts p on r.target_type = 'post' and p.id = r.target_id where p.couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join forum_replies p on r.target_type = 'reply' and p.id = r.target_id where p.couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id where m.author_couple_id = ${coupleId}
+  union all select r.id, r.reason, r.reporter_couple_id from reports r join connection_requests h on r.target_type = 'request' and h.id = r.target_id where h.from_couple_id = ${coupleId}
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
     where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
 

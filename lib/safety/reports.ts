@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
+import { connectionRequests, conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
@@ -11,7 +11,7 @@ import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
-import { COUPLE_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
+import { COUPLE_NOT_REMOVED, HELLO_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
  * Reports: one per person and target; content reported by 3 different couples is hidden from all
@@ -81,7 +81,7 @@ export async function reportTarget(
           .where(and(eq(table.id, input.targetId), isNull(table.hiddenAt)));
     }
     // The spam rule: a couple whose messages or hellos several couples reported is restricted until a moderator decides.
-    if ((input.targetType === "message" || input.targetType === "couple") && target.coupleId)
+    if (["message", "request", "couple"].includes(input.targetType) && target.coupleId)
       await restrictIfReportedByMany(tx, target.coupleId, reactions);
     return row;
   });
@@ -145,10 +145,12 @@ async function reportedCoupleId(
   const [row] =
     targetType === "message"
       ? await tx.select({ coupleId: messages.authorCoupleId }).from(messages).where(eq(messages.id, targetId))
-      : await tx
-          .select({ coupleId: contentTable(targetType)!.coupleId })
-          .from(contentTable(targetType)!)
-          .where(eq(contentTable(targetType)!.id, targetId));
+      : targetType === "request"
+        ? await tx.select({ coupleId: connectionRequests.fromCoupleId }).from(connectionRequests).where(eq(connectionRequests.id, targetId))
+        : await tx
+            .select({ coupleId: contentTable(targetType)!.coupleId })
+            .from(contentTable(targetType)!)
+            .where(eq(contentTable(targetType)!.id, targetId));
   return row?.coupleId ?? null;
 }
 
@@ -157,7 +159,8 @@ async function reportedCoupleId(
  * same couple (`decidedWith`: of a plan, only those its reporter's couple filed): dismiss shows
  * hidden content again; remove marks a post or reply "Removed by a moderator" and cancels a plan
  * still to come (its reaction, lib/plans/safety.ts). A reported couple is not
- * removed (400 COUPLE_NOT_REMOVED): it is acted on as a couple (sanctions.ts, with a guideline,
+ * removed (400 COUPLE_NOT_REMOVED), nor a reported hello (HELLO_NOT_REMOVED, its couple declines
+ * it): the couple is acted on as a couple (sanctions.ts, with a guideline,
  * told, appealable, liftable). Never on the moderator's own couple, nor on a target their couple
  * reported (`reportedByOwnCouple`);
  * written to the moderation log. The features react in the same transaction (`reactions`,
@@ -183,6 +186,7 @@ export async function resolveReport(
       .limit(1);
     if (!report) throw reviewed();
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
+    if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
     if (await reportedByOwnCouple(tx, moderator, report)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
     await assertMayActOn(tx, moderator, coupleId);

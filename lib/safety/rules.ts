@@ -21,6 +21,10 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 export const COUPLE_NOT_REMOVED =
   "A couple is not removed: warn, restrict, suspend or ban it from its page, naming the guideline it broke.";
 
+/** A hello is not removed either (the couple it went to declines it): its couple is acted on, as above. */
+export const HELLO_NOT_REMOVED =
+  "A hello is not removed: the couple it went to declines it. Warn, restrict, suspend or ban the couple that sent it from its page.";
+
 /**
  * The reasons a moderator acts on a couple: the community guidelines' headings of what is removed
  * (app/(legal)/guidelines/page.tsx renders its list from these, so the two cannot drift).

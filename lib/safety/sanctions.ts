@@ -150,8 +150,11 @@ export async function sanctionCouple(
   });
 }
 
+/** What acting on the couple decides: the couple itself, a plan, and a hello (its words are never removed: HELLO_NOT_REMOVED). */
+const ACTED_ON_WITH_THE_COUPLE = new Set<(typeof reports.$inferSelect)["targetType"]>(["couple", "plan", "request"]);
+
 /**
- * Acting from a report about the couple or a plan closes the open reports decided with it
+ * Acting from a report about the couple, a plan or a hello closes the open reports decided with it
  * (`decidedWith`; status 'removed': the moderator acted on it). A post's, reply's or message's
  * reports stay open: the action is on the couple, not on those words, which wait for their own
  * 'dismiss' or 'remove' (resolveReport), so they never stay hidden with no report left to decide,
@@ -164,7 +167,7 @@ async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string,
     .from(reports)
     .where(and(eq(reports.id, reportId), sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`));
   if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
-  if (report.targetType !== "couple" && report.targetType !== "plan") return;
+  if (!ACTED_ON_WITH_THE_COUPLE.has(report.targetType)) return;
   await tx
     .update(reports)
     .set({ status: "removed", reviewedByUserId: moderatorUserId, reviewedAt: sql`now()` })

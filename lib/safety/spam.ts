@@ -113,7 +113,7 @@ export async function couplesWithHeldHellos(db: Db, reader: { coupleId: string |
 }
 
 /**
- * After a report of a message or of a couple (its hello): a couple reported for its messages or
+ * After a report of a message, a hello or a couple: a couple reported for its messages or
  * hellos by AUTO_RESTRICT_COUPLES different couples in the window is restricted until a moderator
  * decides (no end; by the rules, no moderator), unless such a restriction already stands. A report
  * of the couple counts only from a couple it sent a hello to (anyone may report a profile: the
@@ -135,6 +135,9 @@ export async function restrictIfReportedByMany(tx: Db, coupleId: string, reactio
       union all
       select r.reporter_couple_id from reports r join messages m on r.target_type = 'message' and m.id = r.target_id
         where m.author_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
+      union all
+      select r.reporter_couple_id from reports r join connection_requests c on r.target_type = 'request' and c.id = r.target_id
+        where c.from_couple_id = ${coupleId} and r.status = 'open' and r.created_at > ${since}
     ) reporting`);
   if (!restrictsByReports(resultRows<{ couples: number }>(result)[0]?.couples ?? 0)) return false;
   const [standing] = await tx

@@ -23,7 +23,7 @@ export default async function MessagesLayout({ children }: { children: ReactNode
   const prompt = pushKey && (await withDb((db) => pushPromptDue(db, userId, couple.coupleId)));
   return (
     <MessagesShell
-      viewerId={userId}
+      viewer={{ userId, coupleId: couple.coupleId }}
       initial={initial}
       prompt={prompt ? <PushPrompt publicKey={pushKey} /> : null}
       upcoming={<UpcomingPlans initial={initial.upcoming} />}
