@@ -87,12 +87,20 @@ const EnvSchema = z
 
 export type Env = z.infer<typeof EnvSchema>;
 
-type S3Env = Pick<Env, "S3_BUCKET" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL">;
+type S3Env = Pick<Env, "S3_BUCKET" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL"> &
+  Partial<Pick<Env, "S3_PRIVATE_BUCKET">>;
 
-/** With S3_BUCKET set, the other S3 settings the storage needs that are missing. */
+/**
+ * With S3_BUCKET set, the other S3 settings the storage needs that are missing. Private images
+ * (a conversation's photos, verification selfies) need a bucket of their own, whatever the mode:
+ * in the public bucket anyone with a photo's key reads it from S3_PUBLIC_URL, past the app's
+ * check of who may see it (a partner who has left, whoever they forwarded the link to).
+ */
 export function missingS3Settings(e: S3Env): string[] {
   if (!e.S3_BUCKET) return [];
-  return (["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter((name) => !e[name]);
+  return (["S3_PRIVATE_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter(
+    (name) => !e[name] || (name === "S3_PRIVATE_BUCKET" && e[name] === e.S3_BUCKET),
+  );
 }
 
 /**
@@ -112,13 +120,16 @@ export function configurationProblem(source: Record<string, string | undefined> 
     return "Invalid configuration: AUTH_SECRET is missing; set it to 32 or more random characters (e.g. `openssl rand -base64 48`).";
   }
   const missing = missingS3Settings(e);
-  if (missing.length) return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too.`;
+  if (missing.length)
+    return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too${missing.includes("S3_PRIVATE_BUCKET") ? " (S3_PRIVATE_BUCKET: another bucket, with no public access)" : ""}.`;
   // A function instance has no lasting disk and no embedded database worth keeping.
   if (isServerless(e)) {
-    // Private images (a conversation's photos, verification selfies) need a bucket nothing public reads.
-    const s3 = (["S3_BUCKET", "S3_PRIVATE_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter(
-      (name) => !e[name] || (name === "S3_PRIVATE_BUCKET" && e[name] === e.S3_BUCKET),
-    );
+    // With S3_BUCKET set, the rest was checked above.
+    const s3 = e.S3_BUCKET
+      ? []
+      : (["S3_BUCKET", "S3_PRIVATE_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const).filter(
+          (name) => !e[name],
+        );
     const needed = [...(e.DATABASE_URL ? [] : ["DATABASE_URL"]), ...s3];
     if (needed.length)
       return `Invalid configuration: serverless mode (${e.VERCEL ? "VERCEL" : "SERVERLESS=1"}) keeps nothing on local disk; set ${needed.join(", ")}.`;

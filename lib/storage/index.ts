@@ -27,7 +27,7 @@ export function chooseStorage(e: StorageEnv): StorageChoice {
     kind: "s3",
     settings: {
       bucket: e.S3_BUCKET,
-      privateBucket: e.S3_PRIVATE_BUCKET ?? e.S3_BUCKET,
+      privateBucket: e.S3_PRIVATE_BUCKET!,
       region: e.S3_REGION,
       endpoint: e.S3_ENDPOINT,
       accessKeyId: e.S3_ACCESS_KEY_ID!,

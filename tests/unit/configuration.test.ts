@@ -23,9 +23,24 @@ describe("configurationProblem (checked at start-up)", () => {
   });
 
   it("names the S3 settings a half-configured S3 lacks", () => {
-    expect(configurationProblem({ AUTH_SECRET: SECRET, S3_BUCKET: "photos", S3_ACCESS_KEY_ID: "id" })).toBe(
-      "Invalid configuration: S3_BUCKET is set, so set S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL too.",
-    );
+    expect(
+      configurationProblem({ AUTH_SECRET: SECRET, S3_BUCKET: "photos", S3_PRIVATE_BUCKET: "photos-private", S3_ACCESS_KEY_ID: "id" }),
+    ).toBe("Invalid configuration: S3_BUCKET is set, so set S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL too.");
+  });
+
+  it("refuses S3 without a private bucket of its own in every mode: private photos never sit where the public reads", () => {
+    const s3 = {
+      AUTH_SECRET: SECRET,
+      S3_BUCKET: "photos",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "key",
+      S3_PUBLIC_URL: "https://img.example",
+    };
+    const refusal =
+      "Invalid configuration: S3_BUCKET is set, so set S3_PRIVATE_BUCKET too (S3_PRIVATE_BUCKET: another bucket, with no public access).";
+    expect(configurationProblem(s3)).toBe(refusal);
+    expect(configurationProblem({ ...s3, S3_PRIVATE_BUCKET: "photos" })).toBe(refusal);
+    expect(configurationProblem({ ...s3, S3_PRIVATE_BUCKET: "photos-private" })).toBeNull();
   });
 
   it("refuses serverless mode without a database and S3 storage, naming in one line what to set", () => {
@@ -47,9 +62,9 @@ describe("configurationProblem (checked at start-up)", () => {
       /set S3_BUCKET, S3_PRIVATE_BUCKET, S3_ACCESS_KEY_ID/,
     );
     expect(configurationProblem({ ...base, VERCEL: "1", DATABASE_URL: "postgres://db/app", ...s3 })).toBeNull();
-    // Private images never share the public bucket there.
-    expect(configurationProblem({ ...base, VERCEL: "1", DATABASE_URL: "postgres://db/app", ...s3, S3_PRIVATE_BUCKET: "photos" })).toBe(
-      "Invalid configuration: serverless mode (VERCEL) keeps nothing on local disk; set S3_PRIVATE_BUCKET.",
+    // Private images never share the public bucket there either.
+    expect(configurationProblem({ ...base, VERCEL: "1", DATABASE_URL: "postgres://db/app", ...s3, S3_PRIVATE_BUCKET: "photos" })).toMatch(
+      /set S3_PRIVATE_BUCKET too/,
     );
     // Not serverless: PGlite and local disk are the defaults.
     expect(configurationProblem(base)).toBeNull();

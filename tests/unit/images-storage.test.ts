@@ -94,6 +94,7 @@ describe("chooseStorage", () => {
     const choice = chooseStorage({
       ...base,
       S3_BUCKET: "photos",
+      S3_PRIVATE_BUCKET: "photos-private",
       S3_ENDPOINT: "https://r2.example.com",
       S3_ACCESS_KEY_ID: "id",
       S3_SECRET_ACCESS_KEY: "secret",
@@ -103,8 +104,7 @@ describe("chooseStorage", () => {
       kind: "s3",
       settings: {
         bucket: "photos",
-        // Private images share the bucket unless S3_PRIVATE_BUCKET names one of their own.
-        privateBucket: "photos",
+        privateBucket: "photos-private",
         region: "us-east-1",
         endpoint: "https://r2.example.com",
         accessKeyId: "id",
@@ -112,20 +112,16 @@ describe("chooseStorage", () => {
         publicUrl: "https://img.example.com",
       },
     });
-    const apart = chooseStorage({
-      ...base,
-      S3_BUCKET: "photos",
-      S3_PRIVATE_BUCKET: "private-photos",
-      S3_ACCESS_KEY_ID: "id",
-      S3_SECRET_ACCESS_KEY: "secret",
-      S3_PUBLIC_URL: "https://img.example.com",
-    });
-    expect(apart.kind === "s3" && apart.settings.privateBucket).toBe("private-photos");
   });
 
   it("refuses a half-configured S3 instead of quietly writing to local disk", () => {
     expect(() => chooseStorage({ ...base, S3_BUCKET: "photos", S3_ACCESS_KEY_ID: "id" })).toThrow(
-      "S3_BUCKET is set, so S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL must be set too.",
+      "S3_BUCKET is set, so S3_PRIVATE_BUCKET, S3_SECRET_ACCESS_KEY, S3_PUBLIC_URL must be set too.",
+    );
+    // Private images never share the public bucket: anyone with a photo's key would read it there.
+    const whole = { S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret", S3_PUBLIC_URL: "https://img.example.com" };
+    expect(() => chooseStorage({ ...base, ...whole, S3_BUCKET: "photos", S3_PRIVATE_BUCKET: "photos" })).toThrow(
+      "S3_BUCKET is set, so S3_PRIVATE_BUCKET must be set too.",
     );
   });
 });
