@@ -82,6 +82,16 @@ async function showsConversation(conversationId) {
   return windows.some((client) => client.visibilityState === "visible" && new URL(client.url).pathname === "/messages/" + conversationId);
 }
 
+// A push's link, when it is a path of this origin ("//host" is another origin to a URL parser).
+function ownPath(url) {
+  if (typeof url !== "string" || !url.startsWith("/")) return null;
+  try {
+    return new URL(url, self.location.origin).origin === self.location.origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -99,7 +109,7 @@ self.addEventListener("push", (event) => {
         tag: data.tag || undefined,
         icon: "/icon-192.png",
         badge: "/icon-192.png",
-        data: { url: typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/notifications" },
+        data: { url: ownPath(data.url) || "/notifications" },
       });
     })(),
   );

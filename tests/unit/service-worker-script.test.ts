@@ -108,8 +108,10 @@ describe("the service worker script", () => {
     await sw.dispatch("push", push({ title: "New messages from Leo & Mia", url: "/messages/c-2", conversationId: "c-2", unread: 4 }));
     expect(sw.shown).toHaveLength(1);
     // A link elsewhere than this origin is never followed.
-    await sw.dispatch("push", push({ title: "x", url: "https://evil.example/" }));
-    expect(sw.shown[1]!.options.data).toEqual({ url: "/notifications" });
+    for (const url of ["https://evil.example/", "//evil.example/x", "/\\evil.example/x"]) {
+      await sw.dispatch("push", push({ title: "x", url }));
+      expect(sw.shown.at(-1)!.options.data).toEqual({ url: "/notifications" });
+    }
   });
 
   it("a click focuses the tab already on that page, else takes an open tab there, else opens one", async () => {
