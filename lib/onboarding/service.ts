@@ -116,7 +116,8 @@ async function step2AlreadyDone(db: Db, userId: string): Promise<Step2Result | n
  * makes the couple discoverable (spec section 4). Location and interests come from step 1. The
  * couple row and its location row are written together; a failed write removes the photos it
  * stored and leaves the ones uploaded ahead (`POST /api/uploads`) waiting for the next try.
- * Sent again once the couple exists, it answers as it did (`step2AlreadyDone`).
+ * Sent again once the couple exists, or while another try is creating it, it answers as that try
+ * did (`step2AlreadyDone`).
  */
 export async function completeStep2(
   db: Db,
@@ -143,18 +144,26 @@ export async function completeStep2(
     ...extra.map((photo) => toUpload(photo, "couple-photo", "couplePhotos")),
   ];
 
-  return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
-    const [main, ...photos] = stored;
-    const couple = await insertCouple(tx, userId, {
-      coupleName: input.couple_name,
-      coupleTypes: input.coupleTypes,
-      bio: input.bio,
-      interests: user.interests,
-      photos: photos.map((photo) => photo.url),
-      profileImageUrl: main!.url,
-      place,
+  try {
+    return await writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
+      const [main, ...photos] = stored;
+      const couple = await insertCouple(tx, userId, {
+        coupleName: input.couple_name,
+        coupleTypes: input.coupleTypes,
+        bio: input.bio,
+        interests: user.interests,
+        photos: photos.map((photo) => photo.url),
+        profileImageUrl: main!.url,
+        place,
+      });
+      // A new couple replaces no image.
+      return { result: { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) }, replaced: [] };
     });
-    // A new couple replaces no image.
-    return { result: { coupleId: couple.id, profileCompletionPercentage: profileCompletionPercentage(user, couple) }, replaced: [] };
-  });
+  } catch (error) {
+    // Another try of this step (a retry, another tab) created the couple while this one stored its
+    // photos (removed again, with the failed write): answered as that try was.
+    const done = error instanceof AppError && error.code === "COUPLE_EXISTS" ? await step2AlreadyDone(db, userId) : null;
+    if (done) return done;
+    throw error;
+  }
 }

@@ -87,6 +87,23 @@ describe("POST /api/onboarding/step2", () => {
     expect(await storedFiles()).toEqual(before);
   });
 
+  it("answers two tries at once (a retry while the first runs) both as the couple one of them made, keeping only its photos", async () => {
+    const { user, headers } = await afterStep1();
+    const before = await storedFiles();
+    const [one, two] = await Promise.all([postStep2(headers), postStep2(headers)]);
+    expect([one.status, two.status]).toEqual([201, 201]);
+    expect(two.json).toEqual(one.json);
+    const db = await getDb();
+    const rows = await db
+      .select({ profileImageUrl: couples.profileImageUrl, photos: couples.photos })
+      .from(couples)
+      .where(eq(couples.partner1Id, user.id));
+    expect(rows).toHaveLength(1);
+    const kept = [rows[0]!.profileImageUrl!, ...rows[0]!.photos].map((url) => url.replace(/^\/api\/images\//, ""));
+    // The other try's photos went with its failed write.
+    expect((await storedFiles()).filter((file) => !before.includes(file))).toEqual(kept.sort());
+  });
+
   it("refuses step 2 from partner B (not theirs) with 409 COUPLE_EXISTS naming their couple, and stores none of its photos", async () => {
     const a = await afterStep1();
     const coupleId = (await postStep2(a.headers)).json.data.coupleId as string;
