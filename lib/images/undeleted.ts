@@ -1,5 +1,6 @@
 import "server-only";
 import { inArray, lte, sql } from "drizzle-orm";
+import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { undeletedImages } from "@/db/schema";
@@ -15,6 +16,15 @@ import { describeError } from "@/lib/log";
 
 /** How many files one run of the due work tries at most. */
 const RETRIES_PER_RUN = 100;
+/**
+ * How many files a request removes itself, REMOVALS_AT_ONCE storage calls at a time: the rest of
+ * a long list (an account with thousands of message photos) is left to the due work, so the
+ * request ends in seconds and storage is never sent thousands of calls at once.
+ */
+const REMOVALS_NOW = 200;
+const REMOVALS_AT_ONCE = 16;
+/** Keys a statement names (two values a row written, one a key deleted: far under 65,535). */
+const KEYS_PER_STATEMENT = 5_000;
 /** Minutes before the first try again, doubled by each failure up to MAX_WAIT_MINUTES. */
 const FIRST_WAIT_MINUTES = 1;
 const MAX_WAIT_MINUTES = 24 * 60;
@@ -23,32 +33,39 @@ const MAX_WAIT_MINUTES = 24 * 60;
 export async function retryLater(db: Db, keys: readonly string[], now = new Date()): Promise<void> {
   if (keys.length === 0) return;
   const retryAt = new Date(now.getTime() + FIRST_WAIT_MINUTES * 60_000);
-  await db
-    .insert(undeletedImages)
-    .values([...new Set(keys)].map((key) => ({ key, retryAt })))
-    .onConflictDoNothing();
+  for (const batch of batches([...new Set(keys)], KEYS_PER_STATEMENT))
+    await db
+      .insert(undeletedImages)
+      .values(batch.map((key) => ({ key, retryAt })))
+      .onConflictDoNothing();
 }
 
-/** After removals: those storage confirmed are forgotten (if recorded ahead), those that failed recorded. */
-async function settleRemovals(db: Db, { removed, failed }: { removed: readonly string[]; failed: readonly string[] }): Promise<void> {
-  if (removed.length > 0) await db.delete(undeletedImages).where(inArray(undeletedImages.key, [...removed]));
-  await retryLater(db, failed);
+/** After removals: those storage confirmed are forgotten (if recorded ahead), the others recorded. */
+async function settleRemovals(db: Db, { removed, later }: { removed: readonly string[]; later: readonly string[] }): Promise<void> {
+  for (const batch of batches(removed, KEYS_PER_STATEMENT)) await db.delete(undeletedImages).where(inArray(undeletedImages.key, batch));
+  await retryLater(db, later);
 }
 
 /**
- * Removes stored files whose rows are gone (or never came: a write that failed). A file storage
- * could not remove is recorded for the due work to try again, one recorded ahead and removed now is
- * forgotten; never an error for the caller, whose own change or error stands. Answers how many
- * storage confirmed.
+ * Removes stored files whose rows are gone (or never came: a write that failed): the first
+ * REMOVALS_NOW, REMOVALS_AT_ONCE at a time; the rest, and a file storage could not remove, are
+ * recorded for the due work to try, and one recorded ahead and removed now is forgotten. Never an
+ * error for the caller, whose own change or error stands. Answers how many storage confirmed.
  */
 export async function deleteImages(db: Db, keys: readonly string[], storage?: ImageStorage): Promise<number> {
   if (keys.length === 0) return 0;
   const target = storage ?? (await imageStorage());
-  const results = await Promise.allSettled(keys.map((key) => target.delete(key)));
-  const removed = keys.filter((_, index) => results[index]!.status === "fulfilled");
-  const failed = keys.filter((_, index) => results[index]!.status === "rejected");
-  for (const result of results) if (result.status === "rejected") console.error("[images] could not delete", describeError(result.reason));
-  await settleRemovals(db, { removed, failed }).catch((error: unknown) =>
+  const removed: string[] = [];
+  const later = keys.slice(REMOVALS_NOW);
+  for (const batch of batches(keys.slice(0, REMOVALS_NOW), REMOVALS_AT_ONCE)) {
+    const results = await Promise.allSettled(batch.map((key) => target.delete(key)));
+    results.forEach((result, index) => {
+      if (result.status === "fulfilled") return void removed.push(batch[index]!);
+      later.push(batch[index]!);
+      console.error("[images] could not delete", describeError(result.reason));
+    });
+  }
+  await settleRemovals(db, { removed, later }).catch((error: unknown) =>
     console.error("[images] could not record files to delete", describeError(error)),
   );
   return removed.length;

@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { beforeCommit, transaction } from "@/db/transaction";
@@ -108,8 +109,7 @@ async function writeLive(tx: Db, events: LiveEvent[]): Promise<void> {
     const own = perPerson.get(userId)!;
     return own.map((row, index) => ({ ...row, seq: lastSeq - own.length + 1 + index }));
   });
-  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
-    await tx.insert(liveEvents).values(rows.slice(start, start + ROWS_PER_INSERT));
+  for (const batch of batches(rows, ROWS_PER_INSERT)) await tx.insert(liveEvents).values(batch);
   for (const payload of notifyPayloads(people)) await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${payload})`);
 }
 

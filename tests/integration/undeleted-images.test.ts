@@ -1,10 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { undeletedImages, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { deleteImages } from "@/lib/images/store";
-import { retryUndeletedImages } from "@/lib/images/undeleted";
+import { retryLater, retryUndeletedImages } from "@/lib/images/undeleted";
 import { newStorageKey, type ImageStorage } from "@/lib/storage";
 import { PASSWORD } from "../support/api";
 import { keyOf, ownImage, signedIn } from "../support/couples";
@@ -95,5 +95,43 @@ describe("files storage failed to remove", () => {
     await retryUndeletedImages(db, minutes(new Date(), 5), back.storage);
     expect(back.deleted).toContain(refused.key);
     expect(await recorded([refused.key])).toEqual([]);
+  });
+});
+
+describe("a long list of files to remove", () => {
+  it("is removed a few at a time up to a bound, the rest recorded for the due work; tens of thousands recorded at once", async () => {
+    const db = await getDb();
+    let open = 0;
+    let most = 0;
+    const deleted: string[] = [];
+    const storage: ImageStorage = {
+      put: async () => ({ url: "" }),
+      read: async () => null,
+      delete: async (key) => {
+        most = Math.max(most, ++open);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        open--;
+        deleted.push(key);
+      },
+    };
+    const keys = Array.from({ length: 250 }, () => newStorageKey("message-photo", "jpg"));
+    expect(await deleteImages(db, keys, storage)).toBe(200);
+    expect(deleted).toEqual(keys.slice(0, 200));
+    expect(most).toBe(16);
+    expect((await recorded(keys)).map((row) => row.key).sort()).toEqual(keys.slice(200).sort());
+    // The due work removes the rest and forgets them.
+    const due = minutes(new Date(), 2);
+    while ((await recorded(keys)).length > 0) expect(await retryUndeletedImages(db, due, storage)).toBeGreaterThan(0);
+    expect(new Set(deleted)).toEqual(new Set(keys));
+
+    // More keys than a statement binds values (two a row): recorded, then forgotten once removed.
+    const many = Array.from({ length: 40_000 }, () => newStorageKey("message-photo", "jpg"));
+    await retryLater(db, many);
+    const [{ count } = { count: 0 }] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(undeletedImages)
+      .where(inArray(undeletedImages.key, many.slice(0, 30_000)));
+    expect(count).toBe(30_000);
+    await db.delete(undeletedImages).where(sql`${undeletedImages.key} like 'message-photo/%'`);
   });
 });

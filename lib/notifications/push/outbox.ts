@@ -1,6 +1,7 @@
 import "server-only";
 import { and, inArray, sql } from "drizzle-orm";
 import { after } from "next/server";
+import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { pushOutbox, pushSubscriptions } from "@/db/schema";
 import { definitionOf, notificationHref, type NewNotification } from "../rules";
@@ -83,10 +84,10 @@ export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promis
   }
   const rows = [...single, ...collapsed.values()];
   let written = 0;
-  for (let start = 0; start < rows.length; start += PUSH_ROWS_PER_INSERT) {
+  for (const batch of batches(rows, PUSH_ROWS_PER_INSERT)) {
     const inserted = await db
       .insert(pushOutbox)
-      .values(rows.slice(start, start + PUSH_ROWS_PER_INSERT))
+      .values(batch)
       .onConflictDoUpdate({
         target: [pushOutbox.subscriptionId, pushOutbox.topic],
         targetWhere: sql`${pushOutbox.claimedAt} is null and ${pushOutbox.topic} is not null`,
