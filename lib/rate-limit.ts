@@ -62,8 +62,8 @@ export const LIMITS = {
   /**
    * A chosen place looked up (lib/locations/place lookupPlace: a saved location, step 1, a couple's
    * place, an event draft), each a billed Place Details lookup: one a pick, so 30 an hour a person
-   * is far beyond choosing and choosing again; an address (known to POST /api/locations/normalize)
-   * holds several people (a household, an office), so four times that.
+   * is far beyond choosing and choosing again; an address (every route and server action knows it:
+   * lib/http/client-address.ts) holds several people (a household, an office), so four times that.
    */
   placeLookupPerUser: {
     bucket: "place-lookup:user",

@@ -14,7 +14,6 @@ import { passwordResetSchema, verifyEmailSchema } from "@/lib/auth/schemas";
 import { accountFlags, findUserByEmail } from "@/lib/auth/users";
 import { action, formArgument } from "@/lib/http/action";
 import type { ActionResult } from "@/lib/http/action-result";
-import { clientAddress } from "@/lib/http/client-address";
 import { deliverAfterResponse } from "@/lib/mail/outbox";
 import { registrationPayloadSchema } from "@/lib/registration/schemas";
 import { registerAccount } from "@/lib/registration/service";
@@ -25,16 +24,14 @@ import { registerAccount } from "@/lib/registration/service";
  * the answer.
  */
 
-const callerAddress = async () => clientAddress(await headers());
-
 export const registerAction = action(
   {
     access: "public",
     input: (values: unknown) => registrationPayloadSchema.parse(values),
     failure: "Registration failed. Please try again later.",
   },
-  async ({ db, input }) => {
-    const { user, emailIds } = await registerAccount(db, input, { clientAddress: await callerAddress() });
+  async ({ db, input, clientAddress }) => {
+    const { user, emailIds } = await registerAccount(db, input, { clientAddress });
     deliverAfterResponse(db, emailIds);
     // Verification comes first: whoever was signed in on this browser is signed out.
     await endBrowserSession();
@@ -87,8 +84,8 @@ export const signInAction: (previous: SignInState, form: FormData) => Promise<Si
 /** A signed-in caller needs no address; a signed-out one (just registered) names it. */
 export const resendVerificationAction = action(
   { access: "optional", input: (email: string) => email, failure: "Failed to send verification email. Please try again." },
-  async ({ db, caller, input: email }) => {
-    const userId = caller?.userId ?? (await accountForResend(db, emailSchema.parse(email), { clientAddress: await callerAddress() }));
+  async ({ db, caller, input: email, clientAddress }) => {
+    const userId = caller?.userId ?? (await accountForResend(db, emailSchema.parse(email), { clientAddress }));
     const { emailIds, attemptsRemaining } = await resendVerification(db, userId);
     deliverAfterResponse(db, emailIds);
     return { attemptsRemaining };
@@ -110,8 +107,8 @@ export const verifyEmailAction = action(
 
 export const forgotPasswordAction = action(
   { access: "public", input: (email: string) => emailSchema.parse(email), failure: "Failed to send reset email. Please try again." },
-  async ({ db, input: email }) => {
-    await requestPasswordReset(db, email, { clientAddress: await callerAddress() });
+  async ({ db, input: email, clientAddress }) => {
+    await requestPasswordReset(db, email, { clientAddress });
     return { message: RESET_REQUESTED_MESSAGE };
   },
 );

@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
-import { lookupPlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns } from "@/lib/locations/place";
+import { lookupPlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns, type PlacePayer } from "@/lib/locations/place";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
@@ -21,7 +21,8 @@ import { coupleIdOf, coupleNotFound } from "./queries";
 import { partnerOf } from "@/lib/membership/partner";
 
 /** Replaceable services, so a test can hand in its own. */
-export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage };
+/** What a change depends on: the places and storage services, and the caller's address where the call knows it (a place lookup counts against it). */
+export type CoupleDeps = { places?: PlacesProvider; storage?: ImageStorage; clientAddress?: string };
 
 /**
  * The settings' form's photo changes, stated as changes: a new main photo and new extra photos
@@ -202,13 +203,13 @@ export async function markPartnerBComplete(tx: Db, userId: string): Promise<bool
  * step 1; the interests sent, else partner A's. Resolved before any transaction (the places
  * provider may be slow).
  */
-export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateInput, places: PlacesProvider): Promise<NewCouple> {
+export async function newCoupleFrom(db: Db, payer: PlacePayer, input: CoupleCreateInput, places: PlacesProvider): Promise<NewCouple> {
   const [user] = await db
     .select({ interests: users.interests, ...userPlaceColumns })
     .from(users)
-    .where(eq(users.id, userId));
+    .where(eq(users.id, payer.userId));
   if (!user) throw userNotFound();
-  const place = input.placeId ? await lookupPlace(db, places, input.placeId, "placeId", { userId }) : savedPlace(user);
+  const place = input.placeId ? await lookupPlace(db, places, input.placeId, "placeId", payer) : savedPlace(user);
   if (!place) throw new AppError("VALIDATION_ERROR", LOCATION_REQUIRED_MESSAGE, { fieldErrors: { placeId: LOCATION_REQUIRED_MESSAGE } });
   return {
     coupleName: input.coupleName,
@@ -221,10 +222,15 @@ export async function newCoupleFrom(db: Db, userId: string, input: CoupleCreateI
   };
 }
 
-/** The changes of a JSON update by `userId`, its place looked up (on their limit). */
-export async function coupleChangesFrom(db: Db, userId: string, input: CoupleUpdateInput, places: PlacesProvider): Promise<CoupleChanges> {
+/** The changes of a JSON update by `payer`, its place looked up (on their limits). */
+export async function coupleChangesFrom(
+  db: Db,
+  payer: PlacePayer,
+  input: CoupleUpdateInput,
+  places: PlacesProvider,
+): Promise<CoupleChanges> {
   const { placeId, ...fields } = input;
-  return { ...fields, ...(placeId ? { place: await lookupPlace(db, places, placeId, "placeId", { userId }) } : {}) };
+  return { ...fields, ...(placeId ? { place: await lookupPlace(db, places, placeId, "placeId", payer) } : {}) };
 }
 
 const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
@@ -234,7 +240,7 @@ export async function createCouple(db: Db, userId: string, input: CoupleCreateIn
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const existing = await coupleIdOf(db, userId);
   if (existing) throw coupleExists(existing);
-  const couple = await newCoupleFrom(db, userId, input, deps.places ?? placesProvider());
+  const couple = await newCoupleFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
   return transaction(db, (tx) => insertCouple(tx, userId, couple));
 }
 
@@ -301,7 +307,7 @@ export async function updateCouple(
   // Counted first on the row as read, so a save sure to be refused stores no photo; counted again
   // on the locked row below, where a partner's photos saved meanwhile count too.
   assertPhotoCount(keptPhotos(own.photos, input, removed).length + extra.length);
-  const changes = await coupleChangesFrom(db, userId, input, deps.places ?? placesProvider());
+  const changes = await coupleChangesFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
   const uploads = [
     ...(main ? [toUpload(main, "couple-main", "profileImage")] : []),
     ...extra.map((photo) => toUpload(photo, "couple-photo", "newPhotos")),

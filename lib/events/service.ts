@@ -80,10 +80,11 @@ export async function createDraft(
   db: Db,
   couple: ActingCouple,
   input: CreateEventInput,
-  places: PlacesProvider = placesProvider(),
+  deps: { places?: PlacesProvider; clientAddress?: string } = {},
 ): Promise<EventDraft> {
   if (!couple.canCreatePaidEvents) throw new AppError("PAID_EVENTS_NOT_ALLOWED", EVENT_MESSAGES.notAllowed);
-  const place = await lookupPlace(db, places, input.placeId, "placeId", { userId: couple.userId });
+  const payer = { userId: couple.userId, clientAddress: deps.clientAddress };
+  const place = await lookupPlace(db, deps.places ?? placesProvider(), input.placeId, "placeId", payer);
   const [row] = await db
     .insert(eventDrafts)
     .values({

@@ -1,10 +1,12 @@
 import "server-only";
+import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import { getDb, type Db } from "@/db/client";
 import { auth } from "@/lib/auth/auth";
 import { requireActionUserId } from "@/lib/auth/current-session";
 import { assertAccess, NOTHING_GRANTED, type Access, type CallerFor, type CoupleFor, type Granted, type ModeratorFor } from "./access";
 import { actionFailure, type ActionResult } from "./action-result";
+import { clientAddress } from "./client-address";
 import { AppError } from "@/lib/errors";
 
 /** A server action's caller: the browser session's account. */
@@ -18,6 +20,8 @@ export type ActionContext<A extends Access, I> = {
   /** The moderator calling, with their own couple: every `moderator` and `admin` action has one. */
   moderator: ModeratorFor<A>;
   input: I;
+  /** The caller's address as the deployment vouches for it, for per-address limits (lib/http/client-address.ts). */
+  clientAddress: string;
 };
 
 export type ActionOptions<A extends Access, Args extends unknown[], I> = {
@@ -57,7 +61,8 @@ export function action<A extends Access, T extends object, Args extends unknown[
       const couple = found.couple as CoupleFor<A>;
       const moderator = found.moderator as ModeratorFor<A>;
       const input = (options.input ? await options.input(...args) : undefined) as I;
-      return { ok: true, ...(await handler({ db, caller, couple, moderator, input })) };
+      const address = clientAddress(await headers());
+      return { ok: true, ...(await handler({ db, caller, couple, moderator, input, clientAddress: address })) };
     } catch (error) {
       unstable_rethrow(error);
       return actionFailure(error, options.failure);

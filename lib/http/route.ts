@@ -17,6 +17,7 @@ import { sessionWithAccount } from "@/lib/auth/users";
 import { assertUnderLimits, type Limit } from "@/lib/rate-limit";
 import { errorResponse, JSON_BODY_BYTES, parseWith, readJson } from "./errors";
 import type { SessionRead } from "@/lib/auth/sessions";
+import { clientAddress } from "./client-address";
 import { liveCaller, sessionUserOnly, type Caller } from "./request-auth";
 
 /** The caller a route handler gets: never null where the access requires a session. */
@@ -62,6 +63,8 @@ export type RouteContext<A extends Access, I, P, L = undefined> = {
   input: I;
   params: P;
   request: NextRequest;
+  /** The caller's address as the deployment vouches for it, for per-address limits (lib/http/client-address.ts). */
+  clientAddress: string;
 };
 
 export type RouteOptions<A extends Access, I, P, L = undefined> = {
@@ -171,7 +174,17 @@ export function route<A extends Access, I = undefined, P = Record<string, never>
       const couple = (found?.couple ?? null) as CoupleFor<A>;
       const moderator = (found?.moderator ?? null) as ModeratorFor<A>;
       const live = (found ? found.value : null) as CallerFor<A, L>;
-      return await handler({ db, caller, couple, moderator, live, input: parsed.input, params: parsed.params, request });
+      return await handler({
+        db,
+        caller,
+        couple,
+        moderator,
+        live,
+        input: parsed.input,
+        params: parsed.params,
+        request,
+        clientAddress: clientAddress(request.headers),
+      });
     } catch (error) {
       return errorResponse(error);
     }

@@ -19,7 +19,8 @@ import { roleOf } from "./router";
 import { step1Schema, step2Schema } from "./schemas";
 
 /** Replaceable services, so a test can hand in its own. */
-export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage };
+/** What a step depends on: the places and storage services, and the caller's address where the call knows it (a place lookup counts against it). */
+export type OnboardingDeps = { places?: PlacesProvider; storage?: ImageStorage; clientAddress?: string };
 
 export type Step1Result = {
   avatarUrl: string;
@@ -72,7 +73,7 @@ export async function completeStep1(
     { entityType: "user", entityId: userId },
     input.locationPlaceId,
     "locationPlaceId",
-    { userId },
+    { userId, clientAddress: deps.clientAddress },
   );
   const uploads = images.userImage ? [{ bytes: images.userImage, kind: "avatar" as const }] : [];
 

@@ -78,6 +78,7 @@ export async function completeProfileSetup(
     "coupleData.photos": coupleData.photos,
   });
   const places = deps.places ?? placesProvider();
+  const payer = { userId, clientAddress: deps.clientAddress };
 
   /** The user row and the couple row together, or neither. */
   const save = (writeCouple: (tx: Db) => Promise<ChangedCouple>) =>
@@ -93,9 +94,9 @@ export async function completeProfileSetup(
   // The place is resolved (the provider may be slow) before the transaction opens.
   const existingId = await coupleIdOf(db, userId);
   if (existingId) {
-    const changes = await coupleChangesFrom(db, userId, coupleData, places);
+    const changes = await coupleChangesFrom(db, payer, coupleData, places);
     return save((tx) => writeCoupleChanges(tx, userId, existingId, changes, true));
   }
-  const couple = await newCoupleFrom(db, userId, coupleData, places);
+  const couple = await newCoupleFrom(db, payer, coupleData, places);
   return save(async (tx) => ({ couple: await insertCouple(tx, userId, couple), replacedImages: [] }));
 }

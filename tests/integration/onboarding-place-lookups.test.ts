@@ -10,6 +10,7 @@ import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { POST as createEventRoute } from "@/app/api/events/route";
+import { PUT as updateCoupleRoute } from "@/app/api/v2/couples/[id]/route";
 import { call, createUser, freshAddress } from "../support/api";
 import { forumCouple } from "../support/forum";
 
@@ -35,6 +36,16 @@ const step1 = async (placeId: string) => ({
     ),
   },
 });
+
+const EVENT = {
+  title: "Sunset wine tasting",
+  startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+  placeId: LISBON,
+  capacity: 12,
+  priceCents: 2500,
+  currency: "EUR",
+  description: "Four wines from the Douro, on a rooftop, with cheese.",
+};
 
 describe("step 1's place", () => {
   it("reuses the place chosen a moment ago and asks the provider only for a different one", async () => {
@@ -75,18 +86,7 @@ describe("a billed lookup on every path", () => {
     await expect(completeStep1(db, us.a.userId, chosen.fields, chosen.images, { places, storage })).rejects.toMatchObject(limited);
     await expect(updateCouple(db, us.a.userId, us.coupleId, { placeId: PORTO }, { places })).rejects.toMatchObject(limited);
     expect(details).not.toHaveBeenCalled();
-    const event = await call(createEventRoute, "POST", "/api/events", {
-      headers: us.a.headers,
-      body: {
-        title: "Sunset wine tasting",
-        startsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-        placeId: LISBON,
-        capacity: 12,
-        priceCents: 2500,
-        currency: "EUR",
-        description: "Four wines from the Douro, on a rooftop, with cheese.",
-      },
-    });
+    const event = await call(createEventRoute, "POST", "/api/events", { headers: us.a.headers, body: EVENT });
     expect(event.status).toBe(429);
     expect(event.json.error).toEqual(limited);
 
@@ -95,5 +95,34 @@ describe("a billed lookup on every path", () => {
     // A change that names no new place looks nothing up, so it is not refused.
     await updateCouple(db, us.a.userId, us.coupleId, { coupleName: "Still us" }, { places });
     expect(details).toHaveBeenCalledTimes(1);
+  });
+
+  it("counts everyone's lookups from one address: past its hourly limit, every path refuses a new place from there, never from elsewhere", async () => {
+    const db = await getDb();
+    const us = await forumCouple();
+    await db.update(couples).set({ canCreatePaidEvents: true }).where(eq(couples.id, us.coupleId));
+    const address = freshAddress();
+    for (let i = 0; i < LIMITS.placeLookupPerAddress.limit; i++) await recordHit(db, LIMITS.placeLookupPerAddress, address);
+    const { places, details } = countingPlaces();
+    const from = (where: string) => ({ ...us.a.headers, "x-forwarded-for": where });
+    const moveTo = (where: string) =>
+      call(updateCoupleRoute, "PUT", `/api/v2/couples/${us.coupleId}`, {
+        headers: from(where),
+        params: { id: us.coupleId },
+        body: { placeId: PORTO },
+      });
+
+    const moved = await moveTo(address);
+    expect(moved.status).toBe(429);
+    expect(moved.json.error.code).toBe("RATE_LIMITED");
+    expect((await call(createEventRoute, "POST", "/api/events", { headers: from(address), body: EVENT })).status).toBe(429);
+    const chosen = await step1(PORTO);
+    await expect(
+      completeStep1(db, us.b.userId, chosen.fields, chosen.images, { places, storage, clientAddress: address }),
+    ).rejects.toMatchObject({ code: "RATE_LIMITED" });
+    expect(details).not.toHaveBeenCalled();
+
+    // The same person from another address: looked up.
+    expect((await moveTo(freshAddress())).status).toBe(200);
   });
 });

@@ -14,6 +14,8 @@ vi.mock("@/lib/auth/users", () => ({
   },
 }));
 vi.mock("@/db/client", () => ({ getDb: async () => ({}) }));
+// The request's headers, as the deployment's proxy wrote them (lib/http/client-address.ts reads the last entry).
+vi.mock("next/headers", () => ({ headers: async () => new Headers({ "x-forwarded-for": "198.51.100.1, 203.0.113.7" }) }));
 
 const { action, formArgument } = await import("@/lib/http/action");
 
@@ -29,6 +31,11 @@ describe("action(): who may call", () => {
     const greet = action({ access: "public", input: nameInput }, async ({ caller, input }) => ({ caller, greeting: `Hi ${input.name}` }));
     await expect(greet("Ada")).resolves.toEqual({ ok: true, caller: null, greeting: "Hi Ada" });
     expect(auth).not.toHaveBeenCalled();
+  });
+
+  it("hands every action the caller's address as the deployment vouches for it, never what the client wrote first", async () => {
+    const where = action({ access: "public" }, async ({ clientAddress }) => ({ clientAddress }));
+    await expect(where()).resolves.toEqual({ ok: true, clientAddress: "203.0.113.7" });
   });
 
   it("optional hands the signed-in caller, or null", async () => {

@@ -23,8 +23,8 @@ export const createEventAction = action(
     input: (values: unknown) => parseWith(createEventSchema, values),
     failure: "Could not save the draft. Please try again.",
   },
-  async ({ db, couple, input }) => {
-    const draft = await createDraft(db, couple, input);
+  async ({ db, couple, input, clientAddress }) => {
+    const draft = await createDraft(db, couple, input, { clientAddress });
     revalidatePath("/events");
     return { id: draft.id };
   },

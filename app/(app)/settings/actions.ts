@@ -36,8 +36,8 @@ export const saveVisibilityAction = action(
     input: (isVisible: unknown) => parseWith(coupleUpdateSchema, { isVisible }, { firstIssue: true }),
     failure: "Could not save your choice. Please try again.",
   },
-  async ({ db, caller, couple, input }) => {
-    const saved = await updateCouple(db, caller.userId, couple.coupleId, input);
+  async ({ db, caller, couple, input, clientAddress }) => {
+    const saved = await updateCouple(db, caller.userId, couple.coupleId, input, { clientAddress });
     return { isVisible: saved.isVisible };
   },
 );
@@ -49,8 +49,8 @@ export const saveCouplePlaceAction = action(
     input: (placeId: unknown) => parseWith(coupleUpdateSchema, { placeId }, { firstIssue: true }),
     failure: "Could not save your location. Please try again.",
   },
-  async ({ db, caller, couple, input }) => {
-    await updateCouple(db, caller.userId, couple.coupleId, input);
+  async ({ db, caller, couple, input, clientAddress }) => {
+    await updateCouple(db, caller.userId, couple.coupleId, input, { clientAddress });
     return { place: (await loadLocationSettings(db, caller.userId)).place };
   },
 );

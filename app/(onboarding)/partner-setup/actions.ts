@@ -1,9 +1,7 @@
 "use server";
 
-import { headers } from "next/headers";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { action, formArgument } from "@/lib/http/action";
-import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { uploadedImageBytes } from "@/lib/images/upload";
 import { completeRegistration, destinationAfter } from "@/lib/invitations/complete-registration";
@@ -30,8 +28,8 @@ async function readPartnerSetup(sent: FormData) {
  */
 export const completePartnerSetupAction = action(
   { access: "signed-in", input: readPartnerSetup, failure: MESSAGES.setupFailed },
-  async ({ db, caller, input: { fields, avatar } }) => {
-    const completed = await completeRegistration(db, caller.userId, fields, { clientAddress: clientAddress(await headers()), avatar });
+  async ({ db, caller, input: { fields, avatar }, clientAddress }) => {
+    const completed = await completeRegistration(db, caller.userId, fields, { clientAddress, avatar });
     await refreshSessionClaims();
     return { destination: destinationAfter(completed) };
   },

@@ -11,7 +11,7 @@ export const GET = route({ access: "complete-profile" }, async ({ db, couple }) 
 /** A new paid event draft: 201 `{data: draft}`, or 403 PAID_EVENTS_NOT_ALLOWED without the couple's flag. */
 export const POST = route(
   { access: "complete-profile", input: jsonBody(createEventSchema, { firstIssue: true }) },
-  async ({ db, couple, input }) => {
-    return NextResponse.json({ data: await createDraft(db, couple, input) }, { status: 201 });
+  async ({ db, couple, input, clientAddress }) => {
+    return NextResponse.json({ data: await createDraft(db, couple, input, { clientAddress }) }, { status: 201 });
   },
 );

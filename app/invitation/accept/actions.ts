@@ -1,11 +1,9 @@
 "use server";
 
-import { headers } from "next/headers";
 import { endBrowserSession, signInReplacingSession } from "@/lib/auth/browser-session";
 import { refreshSessionClaims } from "@/lib/auth/refresh-claims";
 import { action } from "@/lib/http/action";
 import type { ActionResult } from "@/lib/http/action-result";
-import { clientAddress } from "@/lib/http/client-address";
 import { parseWith } from "@/lib/http/errors";
 import { destinationAfter, joinWithAccount } from "@/lib/invitations/complete-registration";
 import { acceptInvitation } from "@/lib/invitations/join";
@@ -30,8 +28,8 @@ export const acceptInvitationAction: (token: string, values: unknown) => Promise
       parseWith(acceptInvitationSchema, { ...(typeof values === "object" && values !== null ? values : {}), invitationToken: token }),
     failure: MESSAGES.acceptFailed,
   },
-  async ({ db, input }) => {
-    const accepted = await acceptInvitation(db, input, { clientAddress: clientAddress(await headers()) });
+  async ({ db, input, clientAddress }) => {
+    const accepted = await acceptInvitation(db, input, { clientAddress });
     const ids = { userId: accepted.user.id, coupleId: accepted.couple.id };
     if (!accepted.user.emailVerifiedAt) {
       deliverAfterResponse(db, accepted.emailIds);
@@ -59,8 +57,8 @@ export type JoinWithAccountResult = ActionResult<{ userId: string; coupleId: str
  */
 export const joinWithAccountAction: (token: unknown) => Promise<JoinWithAccountResult> = action(
   { access: "signed-in", input: (token: unknown) => parseWith(invitationTokenSchema, token), failure: MESSAGES.acceptFailed },
-  async ({ db, caller, input: invitationToken }) => {
-    const joined = await joinWithAccount(db, caller.userId, invitationToken, { clientAddress: clientAddress(await headers()) });
+  async ({ db, caller, input: invitationToken, clientAddress }) => {
+    const joined = await joinWithAccount(db, caller.userId, invitationToken, { clientAddress });
     await refreshSessionClaims();
     return { userId: joined.user.id, coupleId: joined.couple!.id, destination: destinationAfter(joined) };
   },

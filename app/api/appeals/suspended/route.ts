@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
 import { authenticate } from "@/lib/auth/credentials";
-import { clientAddress } from "@/lib/http/client-address";
 import { jsonBody, route } from "@/lib/http/route";
 import { appealSuspension } from "@/lib/safety/appeals";
 import { suspendedAppealSchema } from "@/lib/safety/moderation-schemas";
@@ -9,7 +8,7 @@ import { suspendedAppealSchema } from "@/lib/safety/moderation-schemas";
  * Signed out by their suspension, a partner appeals with their e-mail and password (the sign-in's
  * checks and limits; no session is made): once per suspension or ban.
  */
-export const POST = route({ access: "public", input: jsonBody(suspendedAppealSchema) }, async ({ db, input, request }) => {
-  const user = await authenticate(db, input, { clientAddress: clientAddress(request.headers), forAppeal: true });
+export const POST = route({ access: "public", input: jsonBody(suspendedAppealSchema) }, async ({ db, input, clientAddress }) => {
+  const user = await authenticate(db, input, { clientAddress, forAppeal: true });
   return NextResponse.json({ data: await appealSuspension(db, user.id, input.body) }, { status: 201 });
 });

@@ -1,11 +1,13 @@
 import { NextResponse } from "next/server";
-import { clientAddress } from "@/lib/http/client-address";
 import { jsonBody, route } from "@/lib/http/route";
 import { completeRegistration } from "@/lib/invitations/complete-registration";
 import { completeRegistrationSchema } from "@/lib/invitations/schemas";
 
 /** Completes the signed-in account's registration; with an invitation token it also joins that couple. */
-export const POST = route({ access: "signed-in", input: jsonBody(completeRegistrationSchema) }, async ({ db, caller, input, request }) => {
-  const data = await completeRegistration(db, caller.userId, input, { clientAddress: clientAddress(request.headers) });
-  return NextResponse.json({ success: true, data });
-});
+export const POST = route(
+  { access: "signed-in", input: jsonBody(completeRegistrationSchema) },
+  async ({ db, caller, input, clientAddress }) => {
+    const data = await completeRegistration(db, caller.userId, input, { clientAddress });
+    return NextResponse.json({ success: true, data });
+  },
+);

@@ -13,7 +13,7 @@ async function readTargetAndFields(request: Request) {
 }
 
 /** The spec's fallback update: the couple named by `id` in the body, else the caller's own. */
-export const PUT = route({ access: "signed-in", input: readTargetAndFields }, async ({ db, caller, input }) => {
-  const data = await updateCouple(db, caller.userId, input.target, input.fields);
+export const PUT = route({ access: "signed-in", input: readTargetAndFields }, async ({ db, caller, input, clientAddress }) => {
+  const data = await updateCouple(db, caller.userId, input.target, input.fields, { clientAddress });
   return NextResponse.json({ success: true, data });
 });

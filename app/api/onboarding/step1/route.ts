@@ -7,8 +7,8 @@ import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 /** Onboarding step 1 (individual profile), multipart with the spec's field names. */
 export const POST = route(
   { access: "signed-in", input: async (request) => step1FromForm(await readMultipart(request)) },
-  async ({ db, caller, request, input: { fields, images } }) => {
-    const data = await completeStep1(db, caller.userId, fields, images);
+  async ({ db, caller, request, input: { fields, images }, clientAddress }) => {
+    const data = await completeStep1(db, caller.userId, fields, images, { clientAddress });
     return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
   },
 );

@@ -11,8 +11,12 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
  */
 export const POST = route(
   { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
-  async ({ db, caller, couple, input }) => {
-    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, { photos: input.photos, notifyPartner: true });
+  async ({ db, caller, couple, input, clientAddress }) => {
+    const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, {
+      photos: input.photos,
+      notifyPartner: true,
+      clientAddress,
+    });
     return NextResponse.json({ data });
   },
 );

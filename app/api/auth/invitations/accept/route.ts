@@ -1,6 +1,5 @@
 import { NextResponse } from "next/server";
 import { startApiSession } from "@/lib/auth/api-tokens";
-import { clientAddress } from "@/lib/http/client-address";
 import { jsonBody, route } from "@/lib/http/route";
 import { acceptInvitation } from "@/lib/invitations/join";
 import { acceptInvitationSchema } from "@/lib/invitations/schemas";
@@ -12,8 +11,8 @@ import { deliverAfterResponse } from "@/lib/mail/outbox";
  * proven: no session, and the account verifies its e-mail first (`verificationRequired`). The
  * password is never echoed.
  */
-export const POST = route({ access: "public", input: jsonBody(acceptInvitationSchema) }, async ({ db, input, request }) => {
-  const { user, couple, emailIds } = await acceptInvitation(db, input, { clientAddress: clientAddress(request.headers) });
+export const POST = route({ access: "public", input: jsonBody(acceptInvitationSchema) }, async ({ db, input, request, clientAddress }) => {
+  const { user, couple, emailIds } = await acceptInvitation(db, input, { clientAddress });
   const answer = { success: true, autoLogin: { required: false }, user: { id: user.id, email: user.email }, couple };
   const noStore = { headers: { "Cache-Control": "no-store" } };
   if (!user.emailVerifiedAt) {

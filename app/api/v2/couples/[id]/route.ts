@@ -11,8 +11,8 @@ export const PUT = route(
     params: stringParams("id"),
     input: jsonBody(coupleUpdateSchema, { firstIssue: true }, { maxBytes: COUPLE_REQUEST_BYTES }),
   },
-  async ({ db, caller, params, input }) => {
-    const data = await updateCouple(db, caller.userId, params.id, input);
+  async ({ db, caller, params, input, clientAddress }) => {
+    const data = await updateCouple(db, caller.userId, params.id, input, { clientAddress });
     return NextResponse.json({ success: true, data });
   },
 );

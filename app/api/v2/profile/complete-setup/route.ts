@@ -7,8 +7,8 @@ import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 /** Profile completion in one call: {userData, coupleData} (spec section 3). */
 export const POST = route(
   { access: "signed-in", input: jsonBody(profileCompletionSchema, { firstIssue: true }) },
-  async ({ db, caller, request, input }) => {
-    const data = await completeProfileSetup(db, caller.userId, input);
+  async ({ db, caller, request, input, clientAddress }) => {
+    const data = await completeProfileSetup(db, caller.userId, input, { clientAddress });
     return renewSessionCookie(db, request, caller, NextResponse.json({ success: true, data }));
   },
 );
