@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayContains, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { emailOutbox } from "@/db/schema";
@@ -7,6 +7,7 @@ import { env, sendsRealEmail } from "@/lib/env";
 import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
 import { describeError } from "@/lib/log";
+import { coupleApartAmong } from "@/lib/safety/visibility";
 
 /**
  * An e-mail as queued: what it says, whose account it goes to (null: an address with no account
@@ -170,8 +171,12 @@ export async function claimEmailRetries(tx: Db, now: Date, limit = EMAIL_RETRIES
   return claimed.filter((row) => row.retryAt !== null).map((row) => row.id);
 }
 
+/** Why an e-mail was not sent: what it tells one couple of another, once they stand apart (coupleApartAmong). */
+export const WITHHELD = "Withheld: its couples no longer stand together (a block or a suspension since it was queued).";
+
 /**
- * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart. A failure is recorded on the
+ * Hands queued e-mails to the provider, EMAIL_SEND_GAP_MS apart; one whose couples no longer
+ * stand together is given up unsent (WITHHELD). A failure is recorded on the
  * row, counted, and never propagates (the account stays); the due work tries it again after the
  * next of RETRY_AFTER_MINUTES, EMAIL_ATTEMPTS tries in all, then gives it up with its error kept.
  * A provider busy (its rate limit) stops the delivery: this e-mail and the rest wait
@@ -185,7 +190,7 @@ export async function deliverEmails(
 ): Promise<void> {
   if (!provider || ids.length === 0) return;
   const pending = await db
-    .select()
+    .select({ ...getTableColumns(emailOutbox), withheld: coupleApartAmong(emailOutbox.aboutUserIds) })
     .from(emailOutbox)
     .where(and(inArray(emailOutbox.id, ids), isNull(emailOutbox.deliveredAt)));
   /** This e-mail and the rest are the due work's after `waitMs`. */
@@ -202,6 +207,11 @@ export async function deliverEmails(
   /** When this delivery's first and latest sends started (none yet: undefined). */
   let sends: { first: number; last: number } | undefined;
   for (const [index, row] of pending.entries()) {
+    if (row.withheld) {
+      // Its couples no longer stand together (a block, a suspension since it was queued): given up, its words gone.
+      await db.update(emailOutbox).set({ retryAt: null, lastError: WITHHELD, text: "", html: "" }).where(eq(emailOutbox.id, row.id));
+      continue;
+    }
     if (sends) {
       const next = sends.last + EMAIL_SEND_GAP_MS;
       if (next - sends.first > budgetMs) return void (await leaveFrom(index, 0));

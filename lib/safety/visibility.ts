@@ -99,6 +99,19 @@ export const standTogether = (one: CoupleRef, other: CoupleRef): SQL =>
     sql`not exists (select 1 from ${couples} sc where sc.id in (${one}, ${other}) and sc.status <> 'active')`,
   )!;
 
+/**
+ * SQL: among the couples of these people (an array of user ids: an e-mail's recipient and those it
+ * names or quotes), two that no longer stand together (`standTogether`). What was written to one
+ * couple about the other is then not delivered late: a block or a suspension since withholds it,
+ * as it hides the notification. One couple alone is always fine (a moderator's word to the couple
+ * it suspended still goes).
+ */
+export const coupleApartAmong = (userIds: SQL | AnyPgColumn): SQL<boolean> => sql<boolean>`exists (
+  select 1 from ${couples} ax join ${couples} ay on ax.id < ay.id
+  where (ax.partner1_id = any(${userIds}) or ax.partner2_id = any(${userIds}))
+    and (ay.partner1_id = any(${userIds}) or ay.partner2_id = any(${userIds}))
+    and not (${standTogether(sql`ax.id`, sql`ay.id`)}))`;
+
 /** How the viewer's couple stands to a couple: the rule's answer, and which way a block stands (either may). */
 export type Standing = { viewer: Viewer | null; blockedByViewer: boolean; blocksViewer: boolean };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { emailOutbox } from "@/db/schema";
+import { couples, emailOutbox } from "@/db/schema";
 import { eq, inArray } from "drizzle-orm";
 import {
   claimEmailRetries,
@@ -13,9 +13,12 @@ import {
   enqueueEmail,
   isBusyAnswer,
   ProviderBusy,
+  WITHHELD,
 } from "@/lib/mail/outbox";
 import { verificationEmail } from "@/lib/mail/templates";
 import { runDueWork } from "@/lib/scheduled/service";
+import type { TestCouple } from "../support/forum";
+import { block, messagingCouple } from "../support/messages";
 
 /** Three e-mails queued to addresses of their own (`prefix-1@example.com`...), their ids in order. */
 async function queueThree(prefix: string): Promise<string[]> {
@@ -204,5 +207,36 @@ describe("e-mail delivery through a provider", () => {
     expect(message.text).toContain("http://localhost:3000/verify-email?token=abc&email=x%40example.com");
     expect(message.html).toContain("&lt;b&gt;Sam&lt;/b&gt;");
     expect(message.html).not.toContain("<b>Sam</b>");
+  });
+});
+
+describe("an e-mail about another couple, waiting to be sent", () => {
+  it("is withheld, its words dropped, once a block or a suspension stands between the couples; one couple's own still goes", async () => {
+    const db = await getDb();
+    const [ana, rui, eva] = [await messagingCouple(), await messagingCouple(), await messagingCouple()];
+    const about = (to: TestCouple, from: TestCouple, subject: string) =>
+      enqueueEmail(db, {
+        to: `${subject}@example.com`,
+        subject,
+        text: `${subject}: their words`,
+        html: `<p>${subject}: their words</p>`,
+        recipientId: to.a.userId,
+        about: [from.b.userId],
+      });
+    const blocked = await about(ana, rui, "reply-from-rui");
+    const suspended = await about(ana, eva, "mention-by-eva");
+    const fromPartner = await about(eva, eva, "partner-note");
+    expect((await block(rui.coupleId, ana.b.headers)).status).toBe(200);
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, eva.coupleId));
+
+    const sent: string[] = [];
+    await deliverEmails(db, [blocked, suspended, fromPartner], async (message) => void sent.push(message.subject));
+    expect(sent).toEqual(["partner-note"]);
+    const rows = await db
+      .select({ id: emailOutbox.id, retryAt: emailOutbox.retryAt, lastError: emailOutbox.lastError, text: emailOutbox.text })
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.id, [blocked, suspended]));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row).toMatchObject({ retryAt: null, lastError: WITHHELD, text: "" });
   });
 });
