@@ -10,6 +10,7 @@ import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
 import { passwordResetEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { liftSignInLocks } from "./credentials";
+import { issueVerificationEmail, unprovenPartner } from "./email-verification";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -49,16 +50,28 @@ export async function requestPasswordReset(
   });
 }
 
-/** Queues a reset e-mail when the address has an account (at most LIMITS.passwordResetPerAccount an hour). */
+/**
+ * Queues a reset e-mail when the address has an account (at most LIMITS.passwordResetPerAccount an
+ * hour); for an unproven shareable-link partner, its verification e-mail instead.
+ */
 export async function queuePasswordReset(db: Db, email: string): Promise<{ emailIds: string[] }> {
   return transaction(db, async (tx) => {
     const [user] = await tx
-      .select({ id: users.id, email: users.email, firstName: users.firstName })
+      .select({
+        id: users.id,
+        email: users.email,
+        firstName: users.firstName,
+        unproven: sql<boolean>`coalesce(${unprovenPartner(users)}, false)`,
+      })
       .from(users)
       .where(eq(users.email, normalizeEmail(email)));
     if (!user) return { emailIds: [] };
     const perAccount = await consumeLimit(tx, LIMITS.passwordResetPerAccount, user.id);
     if (!perAccount.allowed) return { emailIds: [] };
+    // An account made with a shareable link that never proved its address is entered by its
+    // verification link: it asks the mailbox's owner for a password and says the account was made
+    // with a shared invitation link (verifyEmail). A reset would make them partner 2 unawares.
+    if (user.unproven) return { emailIds: [await issueVerificationEmail(tx, user)] };
     const token = newSecretToken();
     await tx.insert(userTokens).values({
       userId: user.id,

@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { emailOutbox, userTokens, users } from "@/db/schema";
 import { authenticate } from "@/lib/auth/credentials";
 import { queuePasswordReset, requestPasswordReset, resetPassword, type AfterAnswer } from "@/lib/auth/password-reset";
+import { PASSWORD_REQUIRED_MESSAGE, verifyEmail } from "@/lib/auth/email-verification";
 import { resetPasswordSchema } from "@/lib/auth/schemas";
 import { activeSessionUser } from "@/lib/auth/sessions";
 import { PASSWORD, browserSession, createUser, freshAddress } from "../support/api";
@@ -74,6 +75,20 @@ describe("requestPasswordReset", () => {
     expect(row!.purpose).toBe("reset_password");
     expect(row!.tokenHash).not.toBe(token);
     expect(Math.abs(row!.expiresAt.getTime() - row!.createdAt.getTime() - 3600_000)).toBeLessThan(60_000);
+  });
+
+  it("sends an account made with a shareable link, never verified, its verification link instead: the password is chosen there, told why", async () => {
+    const user = await createUser();
+    const db = await getDb();
+    await db.update(users).set({ registrationType: "partner_invitation", emailVerifiedAt: null }).where(eq(users.id, user.id));
+    const { emailIds } = await queuePasswordReset(db, user.email);
+    expect(emailIds).toHaveLength(1);
+    const link = await linkInLatestMail(user.email);
+    expect(link.pathname).toBe("/verify-email");
+    const token = link.searchParams.get("token")!;
+    await expect(verifyEmail(db, { token })).rejects.toMatchObject({ code: "PASSWORD_REQUIRED", message: PASSWORD_REQUIRED_MESSAGE });
+    await verifyEmail(db, { token, password: NEW_PASSWORD });
+    await expect(signIn(user.email, NEW_PASSWORD)).resolves.toBeTruthy();
   });
 
   it("sends at most 3 reset e-mails an hour to one account, answering the same each time", async () => {
