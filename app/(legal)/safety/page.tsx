@@ -25,8 +25,8 @@ export default function SafetyPage() {
       <h2 id="report">Reporting and blocking</h2>
       <ul>
         <li>
-          &lsquo;Report&rsquo; is in the ⋯ menu of every post, reply and message, and on every couple&apos;s profile. The couple is not told
-          who reported them.
+          &lsquo;Report&rsquo; is in the ⋯ menu of every post, reply, message and hello you receive, and on every couple&apos;s profile. The
+          couple is not told who reported them.
         </li>
         <li>
           &lsquo;Block&rsquo; a couple and neither of you sees the other anywhere any more; your conversation ends. They are not told.
