@@ -1,5 +1,5 @@
 import "server-only";
-import { eq } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -62,8 +62,22 @@ export async function startApiSession(
 const INVALID_REFRESH = "Invalid refresh token. Please sign in again.";
 
 /**
+ * How long a used refresh token is still traded, for the same session, while the session has
+ * rotated no token since (OAuth 2.0 Security BCP's reuse detection with Auth0's leeway, Supabase's
+ * reuse interval). The spec's client refreshes on every TOKEN_EXPIRED and retries a refresh that
+ * failed on the network: two calls that expire together, or a retried refresh whose answer was
+ * lost, present one token twice within moments, and must not sign the person out.
+ * Each such trade gets a pair of its own beside the first (the older answer may be the one the
+ * client keeps, so neither is ended): a thief who uses a stolen token within these seconds keeps
+ * a working pair undetected, the price every leeway pays; later, or once the chain has moved on,
+ * a reuse is a replay and ends the session as before.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
+
+/**
  * Trades a refresh token for a new pair. Each refresh token works once: presenting a used one
- * means it was stolen or replayed, so the whole session (the token family) is revoked.
+ * (outside REFRESH_REUSE_GRACE_MS) means it was stolen or replayed, so the whole session (the token
+ * family) is revoked.
  */
 export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<ApiSession> {
   const outcome = await transaction(db, async (tx) => {
@@ -85,12 +99,13 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
       .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
       .for("update", { of: refreshTokens });
     if (!row || row.revokedAt) return { reused: false, session: null };
-    if (row.usedAt) {
+    if (row.usedAt && !(await withinReuseGrace(tx, row.sessionId, row.usedAt))) {
       await revokeSession(tx, row.sessionId);
       return { reused: true, session: null };
     }
     if (Math.min(row.expiresAt.getTime(), row.sessionExpiresAt.getTime()) <= Date.now()) return { reused: false, session: null };
-    await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
+    // A trade within the grace leaves usedAt as it was: the window runs from the first trade.
+    if (!row.usedAt) await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id));
     return {
       reused: false,
       session: await issueTokens(
@@ -104,6 +119,17 @@ export async function rotateRefreshToken(db: Db, refreshToken: string): Promise<
   if (!outcome.session)
     throw new AppError("SESSION_EXPIRED", outcome.reused ? "Refresh token reuse detected. Please sign in again." : INVALID_REFRESH);
   return outcome.session;
+}
+
+/** A token used at `usedAt` may be traded again: within the grace, and no token of its session rotated since. */
+async function withinReuseGrace(tx: Db, sessionId: string, usedAt: Date): Promise<boolean> {
+  if (Date.now() - usedAt.getTime() > REFRESH_REUSE_GRACE_MS) return false;
+  const [later] = await tx
+    .select({ id: refreshTokens.id })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.sessionId, sessionId), gt(refreshTokens.usedAt, usedAt)))
+    .limit(1);
+  return !later;
 }
 
 /** Reads a bearer access token; says TOKEN_EXPIRED when it is only too old, so clients refresh. */
