@@ -58,6 +58,7 @@ export const sessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["browser", "api"] }).notNull(),
+    /** A browser session's slides while it is used (lib/auth/sessions touchSession); an API session's is fixed. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     /** The client's User-Agent when the session began: the settings page names the device from it. */

@@ -1,6 +1,7 @@
 import { encode, type JWT } from "next-auth/jwt";
 import type { NextRequest, NextResponse } from "next/server";
 import { authSecret, isSecureOrigin } from "@/lib/env";
+import { underSignedInLayout } from "./guard";
 import { decodeSessionCookie } from "./session-cookie";
 import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "./session-token";
 
@@ -10,8 +11,11 @@ import { BROWSER_SESSION_SECONDS, sessionCookieName, type SessionClaims } from "
  * Auth.js's own middleware ran its whole session request on every page: it re-encrypted the
  * cookie and set it again with two cookies of its own (a CSRF token and a callback URL) that no
  * route of this app reads. The guard decodes the cookie (cached per token) and re-issues it,
- * with a fresh 14-day expiry, only once it is a day old: a couple that visits within 13 days
- * stays signed in (the cookie they hold may be a day old).
+ * with a fresh 14-day expiry, only once it is a day old and only on a page under the signed-in
+ * layouts (underSignedInLayout), whose read of the session row slides a live session's expiry
+ * as far (touchSession): a couple that visits within 13 days stays signed in (the cookie they
+ * hold may be a day old), and a cookie is not renewed past its session's end (but for the few
+ * minutes between two of touchSession's writes).
  */
 export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
 
@@ -44,7 +48,7 @@ export type GuardSession =
   | { claims: null; cookie: "none" }
   /** A cookie that does not decode (tampered, expired, another secret): cleared, as Auth.js did. */
   | { claims: null; cookie: "clear" }
-  /** Claims, and a renewed cookie value when the cookie is a day old. */
+  /** Claims, and a renewed cookie value when the cookie is a day old and the page extends the session. */
   | { claims: SessionClaims; cookie: { renewed: string } | "keep" };
 
 export async function readGuardSession(request: NextRequest, now = Date.now()): Promise<GuardSession> {
@@ -53,7 +57,8 @@ export async function readGuardSession(request: NextRequest, now = Date.now()): 
   const claims = await decodeSessionCookie(value);
   if (!claims) return { claims: null, cookie: "clear" };
   const issuedAt = typeof claims.iat === "number" ? claims.iat : 0;
-  if (now / 1000 - issuedAt < SESSION_RENEW_AFTER_SECONDS) return { claims, cookie: "keep" };
+  if (now / 1000 - issuedAt < SESSION_RENEW_AFTER_SECONDS || !underSignedInLayout(request.nextUrl.pathname))
+    return { claims, cookie: "keep" };
   return { claims, cookie: { renewed: await encodeSessionCookie(claims) } };
 }
 

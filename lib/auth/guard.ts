@@ -104,7 +104,16 @@ export const signOutFromAnotherSite = (pathname: string, secFetchSite: string | 
   pathname === "/signout" && secFetchSite === "cross-site";
 
 export function edgeGuard(pathname: string, search: URLSearchParams, user: GuardUser | null): GuardDecision {
-  const kind = routeKind(pathname);
-  if (user && (kind === "onboarding" || kind === "profile-required")) return next;
+  if (user && underSignedInLayout(pathname)) return next;
   return guard(pathname, search, user);
+}
+
+/**
+ * The pages under the signed-in layouts, which read the session row (requireSignedIn) and, by
+ * reading it, extend a live browser session (touchSession): the only pages where the route guard
+ * renews the session cookie, so the cookie never outlives the row it names.
+ */
+export function underSignedInLayout(pathname: string): boolean {
+  const kind = routeKind(pathname);
+  return kind === "onboarding" || kind === "profile-required";
 }

@@ -137,8 +137,13 @@ export const TOUCH_EVERY_MS = 5 * 60 * 1000;
 const touched = ((globalThis as { __sessionTouches?: Map<string, number> }).__sessionTouches ??= new Map());
 
 /**
- * Records that a live session was used, for the settings page's "last seen". At most one write
- * per session every TOUCH_EVERY_MS, per process and in the database alike; never throws.
+ * Records that a live session was used, for the settings page's "last seen", and slides a
+ * browser session's end to BROWSER_SESSION_SECONDS from now: the route guard renews the cookie
+ * for as long on the pages that come here (guard-session.ts), so a couple who keeps visiting
+ * stays signed in and the cookie ends with its session (within TOUCH_EVERY_MS). An API session
+ * keeps its fixed length (its refresh tokens never outlive it). Never revives an ended session.
+ * At most one write per session every TOUCH_EVERY_MS, per process and in the database alike;
+ * never throws.
  */
 export async function touchSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
   const last = touched.get(sessionId);
@@ -148,9 +153,18 @@ export async function touchSession(db: Db, sessionId: string, now = Date.now()):
   try {
     await db
       .update(sessions)
-      .set({ lastSeenAt: new Date(now) })
-      .where(and(eq(sessions.id, sessionId), or(isNull(sessions.lastSeenAt), lt(sessions.lastSeenAt, new Date(now - TOUCH_EVERY_MS)))));
+      .set({
+        lastSeenAt: new Date(now),
+        expiresAt: sql`case when ${sessions.kind} = 'browser' then ${new Date(now + BROWSER_SESSION_SECONDS * 1000).toISOString()}::timestamptz else ${sessions.expiresAt} end`,
+      })
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isLive(new Date(now)),
+          or(isNull(sessions.lastSeenAt), lt(sessions.lastSeenAt, new Date(now - TOUCH_EVERY_MS))),
+        ),
+      );
   } catch {
-    // "last seen" is a convenience: a failed write must never fail the request that used the session
+    // a failed write must never fail the request that used the session: a later use writes again
   }
 }

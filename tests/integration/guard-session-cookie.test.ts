@@ -7,7 +7,8 @@ import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-t
 
 /**
  * The route guard's reading of the session cookie (middleware.ts, lib/auth/guard-session): the
- * claims decide the redirect, and the cookie is re-issued only once it is a day old.
+ * claims decide the redirect, and the cookie is re-issued only once it is a day old, on the pages
+ * under the signed-in layouts.
  */
 const name = sessionCookieName();
 const secret = () => process.env.AUTH_SECRET!;
@@ -51,6 +52,15 @@ describe("the route guard's session cookie", () => {
     const renewed = await decode({ token: set!.slice(name.length + 1).split(";")[0]!, secret: secret(), salt: name });
     expect(renewed).toMatchObject(claims);
     expect(renewed!.exp).toBeGreaterThan(Date.now() / 1000 + BROWSER_SESSION_SECONDS - 60);
+  });
+
+  it("keeps a day-old cookie as it is on a page that does not extend the session row (a public page)", async () => {
+    const dayOld = `${name}=${await issued(SESSION_RENEW_AFTER_SECONDS + 60)}`;
+    for (const path of ["/about", "/login", "/register?clear=true", "/signout"]) {
+      const response = await visit(path, dayOld);
+      expect(response.headers.get("location"), path).toBeNull();
+      expect(setCookies(response), path).toEqual([]);
+    }
   });
 
   it("reads the claims for the guard: / sends an unfinished profile to onboarding, a finished one to the dashboard", async () => {

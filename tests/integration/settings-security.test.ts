@@ -9,7 +9,7 @@ import { getDb } from "@/db/client";
 import { bannedEmails, pushSubscriptions, sessions, users, userTokens } from "@/db/schema";
 import { verifyPassword } from "@/lib/auth/password";
 import { queuePasswordReset, resetPassword } from "@/lib/auth/password-reset";
-import { sessionCookieName } from "@/lib/auth/session-token";
+import { BROWSER_SESSION_SECONDS, sessionCookieName } from "@/lib/auth/session-token";
 import { LIMITS } from "@/lib/rate-limit";
 import { BANNED_EMAIL_CHANGE } from "@/lib/safety/rules";
 import { bannedEmailHash } from "@/lib/safety/sanctions";
@@ -317,6 +317,30 @@ describe("last seen", () => {
     await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
     const [second] = await db.select({ at: sessions.lastSeenAt }).from(sessions).where(eq(sessions.id, session.sid));
     expect(second!.at!.getTime()).toBe(old.getTime());
+  });
+
+  it("slides a browser session's end to 14 days past its use, never an API session's, and never revives an ended one", async () => {
+    const { user, session, headers } = await person();
+    const api = await apiSession(user.email);
+    const ended = await browserSession(user.id);
+    const db = await getDb();
+    const soon = new Date(Date.now() + 60 * 60 * 1000);
+    const old = new Date(Date.now() - 60 * 60 * 1000);
+    const endOf = async (sid: string) =>
+      (await db.select({ at: sessions.expiresAt }).from(sessions).where(eq(sessions.id, sid)))[0]!.at.getTime();
+    await db.update(sessions).set({ expiresAt: soon, lastSeenAt: old }).where(eq(sessions.userId, user.id));
+    await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ended.sid));
+    const before = Date.now();
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: { cookie: headers.cookie! } });
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: bearer(api.access_token) });
+    await call(listSessions, "GET", "/api/auth/sessions", { headers: headersOf(ended) });
+    expect(await endOf(session.sid)).toBeGreaterThanOrEqual(before + BROWSER_SESSION_SECONDS * 1000);
+    const [apiRow] = await db
+      .select({ at: sessions.expiresAt })
+      .from(sessions)
+      .where(and(eq(sessions.userId, user.id), eq(sessions.kind, "api")));
+    expect(apiRow!.at.getTime()).toBe(soon.getTime());
+    expect(await endOf(ended.sid)).toBe(soon.getTime());
   });
 });
 

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type GuardUser, detectFlow, edgeGuard, guard, postAuthDestination, routeKind, safeOrigin } from "@/lib/auth/guard";
+import {
+  type GuardUser,
+  detectFlow,
+  edgeGuard,
+  guard,
+  postAuthDestination,
+  routeKind,
+  safeOrigin,
+  underSignedInLayout,
+} from "@/lib/auth/guard";
 
 const q = (query = "") => new URLSearchParams(query);
 const complete: GuardUser = { emailVerified: true, profileComplete: true, isPartnerB: false };
@@ -290,5 +299,16 @@ describe("edge guard (middleware.ts): the cookie's flags may be stale", () => {
     for (const path of [...PUBLIC_ROUTES, "/", "/profile-setup", "/nowhere"]) {
       for (const user of [incomplete, unverified, partnerB]) expect(edgeGuard(path, q(), user), path).toEqual(guard(path, q(), user));
     }
+  });
+});
+
+describe("underSignedInLayout: where the guard may renew the session cookie", () => {
+  it("holds for the onboarding and profile pages, whose layouts extend the session row", () => {
+    for (const path of [...ONBOARDING_ROUTES, ...PROFILE_ROUTES]) expect(underSignedInLayout(path), path).toBe(true);
+  });
+
+  it("holds for no other page", () => {
+    for (const path of [...PUBLIC_ROUTES, "/", "/profile-setup", "/nowhere", "/dev/outbox"])
+      expect(underSignedInLayout(path), path).toBe(false);
   });
 });
