@@ -3,7 +3,8 @@ import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { placeName } from "@/lib/locations/place-name";
 import { placeShownTo } from "./local";
-import { coupleBlocks, couples, forumPosts, forumReplies, users } from "@/db/schema";
+import { couples, forumPosts, forumReplies, users } from "@/db/schema";
+import { blockedEitherWay } from "@/lib/safety/blocks";
 import { seenByViewer } from "@/lib/safety/visibility";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
 import type { ForumMention } from "./text";
@@ -101,9 +102,8 @@ function replyCountFor(viewerCouple: string | SQL): SQL<number> {
   const live = sql`r.deleted_at is null and r.removed_at is null`;
   return sql<number>`${forumPosts.replyCount} - (select count(*) from ${forumReplies} r
       where r.post_id = ${forumPosts.id} and r.hidden_at is not null and ${live} and r.couple_id is distinct from ${viewerCouple})::int
-    - (select count(*) from ${coupleBlocks} b join ${forumReplies} r
-        on r.couple_id = case when b.blocker_couple_id = ${viewerCouple} then b.blocked_couple_id else b.blocker_couple_id end
-      where (b.blocker_couple_id = ${viewerCouple} or b.blocked_couple_id = ${viewerCouple})
+    - (select count(*) from ${forumReplies} r
+      where r.couple_id in ${blockedEitherWay(viewerCouple)}
         and r.post_id = ${forumPosts.id} and r.hidden_at is null and ${live})::int`;
 }
 

@@ -27,6 +27,15 @@ export function notBlockedBetween(viewerCouple: CoupleRef, other: CoupleRef): SQ
 }
 
 /**
+ * SQL: the couples the viewer's couple blocked or is blocked by, each once (a block made both ways is two
+ * rows): a set to test `in`, read from the block table's two indexes.
+ */
+export function blockedEitherWay(viewerCouple: CoupleRef): SQL {
+  return sql`(select ${coupleBlocks.blockedCoupleId} from ${coupleBlocks} where ${coupleBlocks.blockerCoupleId} = ${viewerCouple}
+    union select ${coupleBlocks.blockerCoupleId} from ${coupleBlocks} where ${coupleBlocks.blockedCoupleId} = ${viewerCouple})`;
+}
+
+/**
  * The couple of a user as a scalar subquery (null when they have none, which blocks nothing).
  * Aliased, so it never binds to a `couples` of the outer query.
  */

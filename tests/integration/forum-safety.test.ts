@@ -275,6 +275,20 @@ describe("a post's reply count", () => {
     expect((await resolve(filed.id, "remove", admin)).status).toBe(200);
     expect(await counted(post.id, author)).toBe(3);
   });
+
+  it("leaves a couple blocked both ways out once: two block rows take each of its replies off once", async () => {
+    const author = await forumCouple();
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    for (const body of ["One from them", "Two from them", "Three from them"]) await forum.reply(post.id, { body }, them.a.headers);
+    await forum.reply(post.id, { body: "One from us" }, us.a.headers);
+    expect((await block(them.coupleId, us.a.headers)).status).toBe(200);
+    expect((await block(us.coupleId, them.a.headers)).status).toBe(200);
+    expect(await counted(post.id, us)).toBe(1);
+    expect(await counted(post.id, them)).toBe(3);
+    expect(await counted(post.id, author)).toBe(4);
+  });
 });
 
 describe("POST /api/forum/photos", () => {
