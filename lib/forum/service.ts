@@ -211,6 +211,11 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
   await assertNotRestricted(db, actor.coupleId);
   await spend(db, FORUM_LIMITS.repliesPerUser, actor.userId);
   const id = await transaction(db, async (tx) => {
+    // The post's row first, and the reply dated once it is held (clock_timestamp(), not the
+    // transaction's start): a post's replies are dated in the order they commit, so a thread
+    // polling for replies after its last one (lib/forum/thread.ts) misses none, and the post is
+    // read below as it stands (a delete or a removal at the same instant waits, or was seen).
+    await tx.select({ id: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, postId)).for("no key update");
     const post = await visiblePostRow(tx, actor, postId);
     if (!post || post.deletedAt || post.removedAt) throw notFound();
     let quotedAuthor: string | null = null;
@@ -245,11 +250,22 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     if (twice) throw duplicate();
     const [reply] = await tx
       .insert(forumReplies)
-      .values({ postId, authorUserId: actor.userId, coupleId: actor.coupleId, quoteReplyId: input.quoteReplyId ?? null, body: input.body })
+      .values({
+        postId,
+        authorUserId: actor.userId,
+        coupleId: actor.coupleId,
+        quoteReplyId: input.quoteReplyId ?? null,
+        body: input.body,
+        createdAt: sql`clock_timestamp()`,
+      })
       .returning({ id: forumReplies.id, createdAt: forumReplies.createdAt });
+    // A post's last activity never moves back (the Latest order), whatever the clock did meanwhile.
     await tx
       .update(forumPosts)
-      .set({ replyCount: sql`${forumPosts.replyCount} + 1`, lastActivityAt: reply!.createdAt })
+      .set({
+        replyCount: sql`${forumPosts.replyCount} + 1`,
+        lastActivityAt: sql`greatest(${forumPosts.lastActivityAt}, ${reply!.createdAt.toISOString()}::timestamptz)`,
+      })
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);
     // The post's couple and the couples mentioned, in one read.

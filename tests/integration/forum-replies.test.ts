@@ -2,11 +2,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentionsRoute } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples, forumReplies, notifications } from "@/db/schema";
+import { couples, forumPosts, forumReplies, notifications } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
-import { whileHeld } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 async function notificationsOf(...userIds: string[]) {
@@ -127,6 +127,39 @@ describe("POST /api/forum/posts/{id}/replies", () => {
     );
     expect(replies.map((res) => res.status).sort()).toEqual([201, 409]);
     expect((await forum.thread(post.id, us.a.headers)).json.data.post.replyCount).toBe(1);
+  });
+
+  it("never moves a post's last activity back: a reply dated before it leaves it as it was", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const ahead = new Date(Date.now() + 60 * 60 * 1000);
+    const db = await getDb();
+    await db.update(forumPosts).set({ lastActivityAt: ahead }).where(eq(forumPosts.id, post.id));
+    expect((await forum.reply(post.id, { body: "Earlier than that" }, them.a.headers)).status).toBe(201);
+    expect((await forum.thread(post.id, us.a.headers)).json.data.post.lastActivityAt).toBe(ahead.toISOString());
+  });
+
+  it.skipIf(!onPostgres())("dates a reply that waited on another to the same post after it, and its activity with it", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = await postBy(us);
+    const { waited, answer } = await nextWhileWaiting(
+      (tx) => tx`select id from forum_posts where id = ${post.id} for no key update`,
+      () => forum.reply(post.id, { body: "Waited" }, them.a.headers),
+      // Another reply to the post, dated and committed while this one waits: after it began.
+      async (tx) => {
+        await tx`insert into forum_replies (post_id, author_user_id, couple_id, body, created_at)
+          values (${post.id}, ${us.b.userId}, ${us.coupleId}, 'Committed first', clock_timestamp())`;
+        await tx`update forum_posts set reply_count = reply_count + 1, last_activity_at = clock_timestamp() where id = ${post.id}`;
+      },
+    );
+    expect(waited).toBe(true);
+    expect(answer.status).toBe(201);
+    const thread = (await forum.thread(post.id, us.a.headers)).json.data;
+    // A thread polled after "Committed first" (its cursor) still finds "Waited".
+    expect(thread.replies.map((r: { body: string }) => r.body)).toEqual(["Committed first", "Waited"]);
+    expect(thread.post.lastActivityAt).toBe(answer.json.data.createdAt);
   });
 
   it("pages replies with a cursor that also serves polling for new ones", async () => {
