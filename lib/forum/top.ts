@@ -37,18 +37,28 @@ export async function uncountTopReaction(tx: Db, postId: string, createdAt: Date
 
 /**
  * Moves the window to `now`: subtracts, per post, only the reactions that left it since the last
- * move (a short range of the (created_at, post_id) index), in one statement. A move already
- * under way elsewhere holds the row, and this one skips (SKIP LOCKED): it would do nothing more.
+ * move (a short range of the (created_at, post_id) index). A move already under way elsewhere
+ * holds the row, and this one skips (SKIP LOCKED): it would do nothing more. The row is claimed in
+ * a statement of its own and the reactions counted in the next, whose snapshot is taken once the
+ * row is held: a reaction removed (and uncounted) by a transaction that committed meanwhile is no
+ * longer there to be subtracted twice, as a statement that began before that commit would still see it.
  */
 export async function decayTopScores(db: Db, now?: Date): Promise<void> {
   const at = now ? sql`${now.toISOString()}::timestamptz` : sql`now()`;
-  await db.execute(sql`with w as (select decayed_until from forum_top_window where id = 1 for update skip locked),
-    gone as (
-      select r.post_id, count(*)::int as n from forum_reactions r, w
-      where r.reply_id is null and r.created_at > w.decayed_until - ${WINDOW} and r.created_at <= ${at} - ${WINDOW}
-      group by r.post_id),
-    moved as (update forum_posts p set top_score = greatest(p.top_score - gone.n, 0) from gone where p.id = gone.post_id returning 1)
-    update forum_top_window set decayed_until = greatest(decayed_until, ${at}) where id = 1 and exists (select 1 from w)`);
+  await transaction(db, async (tx) => {
+    const held = await tx
+      .select({ id: forumTopWindow.id })
+      .from(forumTopWindow)
+      .where(eq(forumTopWindow.id, 1))
+      .for("update", { skipLocked: true });
+    if (held.length === 0) return;
+    await tx.execute(sql`with gone as (
+        select r.post_id, count(*)::int as n from forum_reactions r, forum_top_window w
+        where w.id = 1 and r.reply_id is null and r.created_at > w.decayed_until - ${WINDOW} and r.created_at <= ${at} - ${WINDOW}
+        group by r.post_id),
+      moved as (update forum_posts p set top_score = greatest(p.top_score - gone.n, 0) from gone where p.id = gone.post_id returning 1)
+      update forum_top_window set decayed_until = greatest(decayed_until, ${at}) where id = 1`);
+  });
 }
 
 let nextCheck = 0;
