@@ -281,6 +281,10 @@ export const reports = pgTable(
     index("reports_open_idx")
       .on(t.createdAt)
       .where(sql`${t.status} = 'open'`),
+    // The open reports a moderator's couple filed: the targets left to another moderator (lib/safety/moderators.ts).
+    index("reports_open_reporter_couple_idx")
+      .on(t.reporterCoupleId, t.targetType, t.targetId)
+      .where(sql`${t.status} = 'open'`),
   ],
 );
 

@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
-import { assertMayActOn, concernsOwnCouple, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "@/lib/safety/moderators";
+import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { REPORT_CONTEXT, reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
@@ -113,13 +113,13 @@ const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => 
 });
 
 /**
- * The moderation queue: open reports, oldest first, each with its content (one query per kind, not
- * per row). Never the reports against the moderator's own couple (`concernsOwnCouple`), nor a
- * target their couple reported: another moderator decides them, and who reported a moderator is
- * not theirs to know.
+ * The moderation queue: the open reports the moderator may judge (`openReports`), oldest first,
+ * each with its content (one query per kind, not per row). Never the reports against the
+ * moderator's own couple, nor a target their couple reported (`mayJudge`): another moderator
+ * decides them, and who reported a moderator is not theirs to know.
  */
 export async function moderationQueue(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReport[]> {
-  const rows = await openReports(db, limit);
+  const rows = await openReports(db, moderator, limit);
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
   const [posts, replies, reported, messages, plans, hellos] = await Promise.all([
     reportedWritings(db, forumPosts, ids("post")),
@@ -146,7 +146,7 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
   ]);
   const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, postId: null }));
   const content = new Map([...posts, ...replies, ...reported, ...helloContent].map((row) => [row.id, row]));
-  const queue = rows.map((row): OpenReport => {
+  return rows.map((row): OpenReport => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!) };
     const plan = plans.get(row.id);
@@ -165,14 +165,6 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
         : null,
     };
   });
-  // A target the moderator's couple reported is decided by another moderator too (resolveReport).
-  const ownReported = new Set(
-    rows.filter((row) => concernsOwnCouple(moderator, row.reporter.coupleId)).map((row) => `${row.targetType}:${row.targetId}`),
-  );
-  return queue.filter(
-    (report) =>
-      !concernsOwnCouple(moderator, report.content?.coupleId ?? null) && !ownReported.has(`${report.targetType}:${report.targetId}`),
-  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import "server-only";
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notExists, sql, type SQL } from "drizzle-orm";
+import { alias, QueryBuilder } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { reports, users } from "@/db/schema";
@@ -36,32 +37,65 @@ export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: str
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
 }
 
+/** Reports as read beside another report (the same target's, filed by the moderator's couple). */
+const own = alias(reports, "own_report");
+
+type Target = Pick<typeof reports.$inferSelect, "targetType" | "targetId">;
+
 /**
- * Whether the moderator's own couple filed one of the open reports at hand: a target's (deciding
- * one decides them) or those against a couple (`reportsAgainst`: acting on it is what they ask
+ * The open reports the moderator's couple filed of a target (given, or an outer query's report):
+ * deciding one decides them, so the target is another moderator's.
+ */
+const filedByOwnCouple = (
+  coupleId: string,
+  of: { targetType: typeof reports.targetType | Target["targetType"]; targetId: typeof reports.targetId | string },
+) => and(eq(own.targetType, of.targetType), eq(own.targetId, of.targetId), eq(own.status, "open"), eq(own.reporterCoupleId, coupleId));
+
+/**
+ * Whether the moderator's own couple filed one of the open reports at hand: a target's
+ * (`filedByOwnCouple`) or those against a couple (`reportsAgainst`: acting on it is what they ask
  * for). Then it is another moderator's, as acting on their own couple is.
  */
 export async function reportedByOwnCouple(
   db: Db,
   moderator: Pick<Moderator, "coupleId">,
-  of: Pick<typeof reports.$inferSelect, "targetType" | "targetId"> | { coupleId: string },
+  of: Target | { coupleId: string },
 ): Promise<boolean> {
   if (!moderator.coupleId) return false;
-  const [own] = await db
-    .select({ id: reports.id })
-    .from(reports)
+  const [found] = await db
+    .select({ id: own.id })
+    .from(own)
     .where(
-      and(
-        "coupleId" in of
-          ? sql`${reports.id} in (select id from (${reportsAgainst(of.coupleId)}) against)`
-          : and(eq(reports.targetType, of.targetType), eq(reports.targetId, of.targetId)),
-        eq(reports.status, "open"),
-        eq(reports.reporterCoupleId, moderator.coupleId),
-      ),
+      "coupleId" in of
+        ? and(
+            sql`${own.id} in (select id from (${reportsAgainst(of.coupleId)}) against)`,
+            eq(own.status, "open"),
+            eq(own.reporterCoupleId, moderator.coupleId),
+          )
+        : filedByOwnCouple(moderator.coupleId, of),
     )
     .limit(1);
-  return own !== undefined;
+  return found !== undefined;
 }
+
+/**
+ * The reports a moderator may judge, as a condition on `reports` (none without a couple): never
+ * those against their own couple (`reportsAgainst`, `concernsOwnCouple` of what each names), nor
+ * those of a target their couple reported (`filedByOwnCouple`). A list applies it before its
+ * limit, so reports a moderator may not judge never crowd out those they may.
+ */
+export const mayJudge = (moderator: Pick<Moderator, "coupleId">): SQL | undefined =>
+  moderator.coupleId === null
+    ? undefined
+    : and(
+        sql`${reports.id} not in (select id from (${reportsAgainst(moderator.coupleId)}) against)`,
+        notExists(
+          new QueryBuilder()
+            .select({ id: own.id })
+            .from(own)
+            .where(filedByOwnCouple(moderator.coupleId, { targetType: reports.targetType, targetId: reports.targetId })),
+        ),
+      );
 
 /**
  * The team (moderators and admins), by first name, as every member knows them (a last name is

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
+import { assertMayActOn, mayJudge, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
@@ -98,8 +98,8 @@ export type OpenReportRow = {
   reporter: { userId: string; firstName: string; coupleId: string | null };
 };
 
-/** The open reports, oldest first. */
-export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]> {
+/** The open reports the moderator may judge (`mayJudge`), oldest first. */
+export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReportRow[]> {
   const rows = await db
     .select({
       id: reports.id,
@@ -114,7 +114,7 @@ export async function openReports(db: Db, limit = 100): Promise<OpenReportRow[]>
     })
     .from(reports)
     .innerJoin(users, eq(users.id, reports.reporterUserId))
-    .where(eq(reports.status, "open"))
+    .where(and(eq(reports.status, "open"), mayJudge(moderator)))
     .orderBy(asc(reports.createdAt))
     .limit(limit);
   return rows.map(({ reporterUserId, reporterFirstName, reporterCoupleId, createdAt, ...row }) => ({

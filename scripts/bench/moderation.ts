@@ -1,6 +1,7 @@
 /**
  * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, what
- * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples,
+ * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, for a
+ * moderator without a couple and for one of couple 1 (the reports against it left out),
  * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
  * and of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
  * and /moderation/verifications run) with as many pending selfies as couples, at each size
@@ -100,6 +101,8 @@ const CALLS: Call[] = [
   },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
   { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db, { coupleId: null }) },
+  // Its reports, and those of targets it reported, are left out before the queue's limit (`mayJudge`).
+  { name: "queue of couple 1's moderator", run: (db) => moderationQueue(db, { coupleId: SUBJECT }) },
 ];
 
 /** A scale database of `size`, migrated and filled; its statements recorded for their plans. */

@@ -54,6 +54,30 @@ describe("moderation roles", () => {
     expect(await ids(other)).toEqual(expect.arrayContaining([ours.id, theirs.id]));
     expect((await moderation.resolve(theirs.id, "remove", other)).status).toBe(200);
   });
+
+  it("fills a moderator's queue with the reports they may judge, however many older ones are against their own couple", async () => {
+    const { couple: own, headers: moderator } = await moderatorCouple();
+    const author = await forumCouple();
+    const reporter = await forumCouple();
+    // More reports against the moderator's couple than the queue holds, each by a person of its own, older than any other.
+    const db = await getDb();
+    const tag = `q${Date.now()}`;
+    await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+      select md5(${tag} || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter', 'Last', date '1990-01-01', now()
+      from generate_series(1, 120) g`);
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+      select md5(${tag} || g)::uuid, ${reporter.coupleId}, 'couple', ${own.coupleId}, 'spam', now() - interval '1 day' - g * interval '1 minute'
+      from generate_series(1, 120) g`);
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const filed = (await moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, reporter.a.headers)).json.data;
+    const queue = (await moderation.queue(moderator)).json.data as { id: string; targetId: string }[];
+    expect(queue.map((report) => report.id)).toContain(filed.id);
+    expect(queue.filter((report) => report.targetId === own.coupleId)).toEqual([]);
+    // Another moderator judges them, oldest first.
+    const { headers: other } = await moderatorCouple();
+    const theirs = (await moderation.queue(other)).json.data as { targetId: string }[];
+    expect(theirs.filter((report) => report.targetId === own.coupleId)).toHaveLength(100);
+  });
 });
 
 describe("the moderation log", () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "reports_open_reporter_couple_idx" ON "reports" USING btree ("reporter_couple_id","target_type","target_id") WHERE "reports"."status" = 'open';
