@@ -1,5 +1,5 @@
 import "server-only";
-import { and, arrayOverlaps, asc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, arrayOverlaps, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
@@ -8,6 +8,7 @@ import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
+import { commonCount, viewerMask } from "@/lib/directory/common";
 import { nearestSql } from "@/lib/directory/nearest";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -17,15 +18,17 @@ import { locationColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { seenByOther } from "@/lib/safety/visibility";
-import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, type ScoringCouple } from "./rules";
+import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
 import { storeSummary } from "./service";
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
- * partner's or the couple's own: couples.match_interests) or an adventure style (a primary-key walk that stops once it has this many), and the nearest
- * couples (a walk of locations_couple_shown_point_idx, nearest first). Bounded, so the
- * scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's stored list is
- * missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
+ * partner's or the couple's own: couples.match_interests) or an adventure style, those with the
+ * most in common first (as the directory's 'most in common' ranked afresh, every such couple is
+ * read: almost every couple shares something, so lowest ids first would hand everyone the same
+ * few), and the nearest couples (a walk of locations_couple_shown_point_idx, nearest first).
+ * Bounded, so the scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's
+ * stored list is missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
  */
 export const CANDIDATES_BY_INTEREST = 150;
 export const CANDIDATES_NEARBY = 100;
@@ -312,12 +315,24 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
     viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,
     viewer.styles.length > 0 ? arrayOverlaps(couples.coupleTypes, [...viewer.styles]) : undefined,
   ].filter((condition) => condition !== undefined);
+  // The most in common first, as the scorer weighs it without partners or places: the interests
+  // shared (the directory's `commonCount`) and the styles both chose; ties by the greater id, as
+  // in the directory's 'most in common'. Ranked on ids, the wide rows read for the few kept.
+  const sharedStyles = viewer.styles.map((style) => sql`(${couples.coupleTypes} @> array[${style}]::text[])::int`);
+  const inCommon = sql`${commonCount(viewerMask(viewerInterests))} * ${WEIGHTS.couples} + (${sql.join([sql`0`, ...sharedStyles], sql` + `)}) * ${WEIGHTS.style}`;
   const byInterest =
     overlaps.length > 0
-      ? selectScoring(db)
-          .where(and(eligible, or(...overlaps)))
-          .orderBy(asc(couples.id))
-          .limit(CANDIDATES_BY_INTEREST)
+      ? selectScoring(db).where(
+          inArray(
+            couples.id,
+            db
+              .select({ id: couples.id })
+              .from(couples)
+              .where(and(eligible, or(...overlaps)))
+              .orderBy(desc(inCommon), desc(couples.id))
+              .limit(CANDIDATES_BY_INTEREST),
+          ),
+        )
       : null;
 
   const point = viewer.point;
