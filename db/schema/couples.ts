@@ -107,6 +107,11 @@ export const couples = pgTable(
     index("couples_discoverable_common_idx")
       .on(t.matchInterestsMask, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
+    // Discover's candidates ranked by what they have in common with the viewer, interests and
+    // styles (lib/discover/queries.ts): an index-only scan, as the directory's of the one above.
+    index("couples_discoverable_match_idx")
+      .on(t.matchInterestsMask, t.coupleTypes, t.id)
+      .where(sql`${t.status} = 'active' and ${t.isVisible}`),
   ],
 );
 

@@ -8,7 +8,7 @@ import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
-import { commonCount, viewerMask } from "@/lib/directory/common";
+import { commonCount, sharedMask, viewerMask } from "@/lib/directory/common";
 import { nearestSql } from "@/lib/directory/nearest";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
@@ -17,20 +17,25 @@ import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
 import { locationColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
-import { seenByOther } from "@/lib/safety/visibility";
+import { discoverable, seenByOther } from "@/lib/safety/visibility";
 import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
 import { storeSummary } from "./service";
 
 /**
  * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
  * partner's or the couple's own: couples.match_interests) or an adventure style, those with the
- * most in common first (as the directory's 'most in common' ranked afresh, every such couple is
- * read: almost every couple shares something, so lowest ids first would hand everyone the same
- * few), and the nearest couples (a walk of locations_couple_shown_point_idx, nearest first).
+ * most in common first (as the directory's 'most in common' ranked afresh, an index-only scan of
+ * every such couple: almost every couple shares something, so lowest ids first would hand everyone
+ * the same few), and the nearest couples (a walk of locations_couple_shown_point_idx, nearest first).
  * Bounded, so the scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's
  * stored list is missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
  */
 export const CANDIDATES_BY_INTEREST = 150;
+/**
+ * How many of the couples with the most in common are checked for who the viewer may see: room
+ * for as many the viewer may not (their own, blocked either way, dismissed) as are kept.
+ */
+const RANKED_BY_INTEREST = 2 * CANDIDATES_BY_INTEREST;
 export const CANDIDATES_NEARBY = 100;
 
 /** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
@@ -311,28 +316,32 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
   const eligible = and(seenByOther({ coupleId: viewer.id }), notDismissedBy(viewer.id));
 
+  // Sharing an interest as the directory counts it (`sharedMask`), so the ranking below reads
+  // couples_discoverable_match_idx alone.
+  const mask = viewerMask(viewerInterests);
   const overlaps = [
-    viewerInterests.length > 0 ? arrayOverlaps(couples.matchInterests, viewerInterests) : undefined,
+    viewerInterests.length > 0 ? sql`${sharedMask(mask)} <> 0` : undefined,
     viewer.styles.length > 0 ? arrayOverlaps(couples.coupleTypes, [...viewer.styles]) : undefined,
   ].filter((condition) => condition !== undefined);
   // The most in common first, as the scorer weighs it without partners or places: the interests
   // shared (the directory's `commonCount`) and the styles both chose; ties by the greater id, as
-  // in the directory's 'most in common'. Ranked on ids, the wide rows read for the few kept.
+  // in the directory's 'most in common'. The couples are ranked on the narrow index, and who the
+  // viewer may see (their own, a block, 'Not for us') is checked on the first RANKED_BY_INTEREST
+  // only: checked on every couple, it cost most of the ranking's time.
   const sharedStyles = viewer.styles.map((style) => sql`(${couples.coupleTypes} @> array[${style}]::text[])::int`);
-  const inCommon = sql`${commonCount(viewerMask(viewerInterests))} * ${WEIGHTS.couples} + (${sql.join([sql`0`, ...sharedStyles], sql` + `)}) * ${WEIGHTS.style}`;
+  const inCommon = sql`${commonCount(mask)} * ${WEIGHTS.couples} + (${sql.join([sql`0`, ...sharedStyles], sql` + `)}) * ${WEIGHTS.style}`;
+  const ranked = db
+    .select({ id: couples.id })
+    .from(couples)
+    .where(and(discoverable(), or(...overlaps)))
+    .orderBy(desc(inCommon), desc(couples.id))
+    .limit(RANKED_BY_INTEREST);
   const byInterest =
     overlaps.length > 0
-      ? selectScoring(db).where(
-          inArray(
-            couples.id,
-            db
-              .select({ id: couples.id })
-              .from(couples)
-              .where(and(eligible, or(...overlaps)))
-              .orderBy(desc(inCommon), desc(couples.id))
-              .limit(CANDIDATES_BY_INTEREST),
-          ),
-        )
+      ? selectScoring(db)
+          .where(and(inArray(couples.id, ranked), eligible))
+          .orderBy(desc(inCommon), desc(couples.id))
+          .limit(CANDIDATES_BY_INTEREST)
       : null;
 
   const point = viewer.point;

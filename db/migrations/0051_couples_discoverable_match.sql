@@ -1,0 +1,1 @@
+CREATE INDEX "couples_discoverable_match_idx" ON "couples" USING btree ("match_interests_mask","couple_types","id") WHERE "couples"."status" = 'active' and "couples"."is_visible";
