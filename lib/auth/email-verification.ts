@@ -73,6 +73,10 @@ export const PASSWORD_REQUIRED_MESSAGE = "Choose your password to confirm your e
 export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
   and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;
 
+/** unprovenPartner as a selected boolean: false, not null, where a left join found no account. */
+export const selectUnprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
+  sql<boolean>`coalesce(${unprovenPartner(account)}, false)`;
+
 /** A verification link's token with its account, locked for the caller's transaction when asked. */
 async function verificationLink(db: Db, token: string, { lock = false } = {}) {
   const query = db
@@ -83,7 +87,7 @@ async function verificationLink(db: Db, token: string, { lock = false } = {}) {
       expiresAt: userTokens.expiresAt,
       email: users.email,
       verifiedAt: users.emailVerifiedAt,
-      choosesPassword: sql<boolean>`coalesce(${unprovenPartner(users)}, false)`,
+      choosesPassword: selectUnprovenPartner(users),
     })
     .from(userTokens)
     .innerJoin(users, eq(users.id, userTokens.userId))

@@ -10,7 +10,7 @@ import { deliverEmails, enqueueEmail } from "@/lib/mail/outbox";
 import { passwordResetEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit } from "@/lib/rate-limit";
 import { liftSignInLocks } from "./credentials";
-import { issueVerificationEmail, unprovenPartner } from "./email-verification";
+import { issueVerificationEmail, selectUnprovenPartner } from "./email-verification";
 import { hashPassword } from "./password";
 import { hashToken, newSecretToken } from "./secrets";
 import { revokeAllSessions } from "./sessions";
@@ -61,7 +61,7 @@ export async function queuePasswordReset(db: Db, email: string): Promise<{ email
         id: users.id,
         email: users.email,
         firstName: users.firstName,
-        unproven: sql<boolean>`coalesce(${unprovenPartner(users)}, false)`,
+        unproven: selectUnprovenPartner(users),
       })
       .from(users)
       .where(eq(users.email, normalizeEmail(email)));

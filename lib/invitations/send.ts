@@ -1,11 +1,11 @@
 import "server-only";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, invitations, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
-import { unprovenPartner } from "@/lib/auth/email-verification";
+import { selectUnprovenPartner, unprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
@@ -37,7 +37,7 @@ export const partner2 = alias(users, "partner2");
  * does not fill the couple for partner A: 'Cancel' removes them and a new invitation replaces them
  * (releaseUnprovenPartner), or the slot would stay locked once the e-mailed link expired.
  */
-export const partner2Unproven = sql<boolean>`coalesce(${unprovenPartner(partner2)}, false)`;
+export const partner2Unproven = selectUnprovenPartner(partner2);
 
 /** The couple has its two partners: a partner 2 who proved the address. */
 export const isFull = (couple: { partner2Id: string | null; partner2Unproven: boolean }): boolean =>
