@@ -11,7 +11,9 @@ export default defineConfig({
   testDir: "tests/e2e",
   // Runs on other ports (E2E_PORT) keep their traces apart instead of clearing each other's.
   outputDir: `test-results/port-${PORT}`,
-  timeout: 60_000,
+  // A walk's own budget, not a speed check (speed lives in the bench): on a slow day this 2-core
+  // machine, serving and driving two walks at once, takes a short walk past 60 s.
+  timeout: 90_000,
   expect: { timeout: 10_000 },
   workers: 2,
   retries: process.env.CI ? 1 : 0,
