@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, forumPhotos, forumPosts, locations, moderationAppeals, notifications, stagedPhotos, users } from "@/db/schema";
@@ -14,6 +14,7 @@ import { eraseMember } from "@/lib/messages/service";
 import { cancelPlansOfCouple, erasePlanWordsOf } from "@/lib/plans/ending";
 import { eraseRequestNotes } from "@/lib/connections/service";
 import { forgetInvitee } from "@/lib/invitations/manage";
+import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
@@ -32,7 +33,8 @@ export type DeletionOutcome = {
  * photos, the e-mails addressed to them or naming them and the invitations that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) and their words in
- * plans (a proposal's note, a reason for cancelling) are erased. If their
+ * plans (a proposal's note, a reason for cancelling) are erased. A partner 2 who never proved the
+ * address (lib/invitations/send.ts partner2Unproven) does not stay: they are released. If their
  * partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
  * couple goes too, with its place and its photos; the couple's posts and replies stay, signed
@@ -59,7 +61,12 @@ export async function deleteAccount(
       .where(eq(users.id, userId))
       .for("update");
     if (!person) throw userNotFound();
-    const [row] = await tx.select().from(couples).where(partnerOf(userId)).for("update");
+    const [row] = await tx
+      .select({ ...getTableColumns(couples), partner2Unproven })
+      .from(couples)
+      .leftJoin(partner2, eq(partner2.id, couples.partner2Id))
+      .where(partnerOf(userId))
+      .for("update", { of: couples });
     const uploads = await tx.select({ url: forumPhotos.url }).from(forumPhotos).where(eq(forumPhotos.ownerUserId, userId));
     const postPhotos = await tx.select({ photos: forumPosts.photos }).from(forumPosts).where(eq(forumPosts.authorUserId, userId));
     // Photos uploaded ahead of a save that never came (their rows go with the user's).
@@ -74,7 +81,11 @@ export async function deleteAccount(
     // The posts stay, their photos (the person's images) do not.
     await tx.update(forumPosts).set({ photos: [] }).where(eq(forumPosts.authorUserId, userId));
 
-    const partnerId = row ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
+    // A partner 2 who never proved the address does not fill the couple (partner2Unproven) and
+    // cannot sign in: they do not keep it, they go first, as partner A's 'Cancel' removes them.
+    const released =
+      row?.partner1Id === userId && row.partner2Id && row.partner2Unproven ? await releaseUnprovenPartner(tx, row.partner2Id) : false;
+    const partnerId = row && !released ? (row.partner1Id === userId ? row.partner2Id : row.partner1Id) : null;
     // Their couple's upcoming plans can no longer take place (the others are told, before the person's rows go).
     if (row) await cancelPlansOfCouple(tx, row.id, [userId]);
     // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.

@@ -131,8 +131,9 @@ export async function cancelInvitation(db: Db, userId: string, now = new Date())
     const couple = await ownCouple(tx, userId, true);
     assertInviter(couple, userId);
     const revoked = await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id)).returning({ id: invitations.id });
-    if (couple.partner2Id) await releaseUnprovenPartner(tx, couple.partner2Id);
-    else if (revoked.length === 0) throw noOpenInvitation();
+    if (couple.partner2Id) {
+      if (!(await releaseUnprovenPartner(tx, couple.partner2Id))) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+    } else if (revoked.length === 0) throw noOpenInvitation();
   });
 }
 

@@ -48,14 +48,15 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * dropUnprovenAccount (join.ts) does for partner B's e-mailed link. Its sessions and tokens go with
  * it (cascade) and the foreign key clears the couple's partner2Id; such an account never signed in
  * (sign-in needs a verified address), so it wrote nothing else. The delete waits for a
- * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple.
+ * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
+ * (the answer is then false).
  */
-export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<void> {
+export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<boolean> {
   const removed = await tx
     .delete(users)
     .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
     .returning({ id: users.id });
-  if (removed.length === 0) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
+  return removed.length > 0;
 }
 
 /**
@@ -105,7 +106,7 @@ export async function sendInvitation(
     if (isFull(couple)) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
     if (couple.partner1Id !== inviterId) throw new AppError("FORBIDDEN", MESSAGES.notInviter);
     // The new invitation takes the place of a partner 2 who never proved the address.
-    if (couple.partner2Id) await releaseUnprovenPartner(tx, couple.partner2Id);
+    if (couple.partner2Id && !(await releaseUnprovenPartner(tx, couple.partner2Id))) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
 
     const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.partner_email));
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);

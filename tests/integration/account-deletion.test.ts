@@ -11,6 +11,7 @@ import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
+import { accountOverview } from "@/lib/account/queries";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
@@ -19,7 +20,7 @@ import { conversationOfTwo, send } from "../support/live";
 import { connected } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 import { appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
-import { nextWhileWaiting } from "../support/lock-race";
+import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
 const exportOf = (headers: Headers) => call(exportRoute, "GET", "/api/account/export", { headers: { cookie: headers.cookie! } });
@@ -111,6 +112,26 @@ describe("DELETE /api/account erases the person everywhere", () => {
     const db = await getDb();
     expect(await db.select().from(moderationAppeals).where(eq(moderationAppeals.sanctionId, sanctionId))).toEqual([]);
     expect((await appeals.file({ sanctionId, body: "A's appeal" }, couple.a.headers)).status).toBe(201);
+  });
+
+  it("partner A with a partner 2 who joined through the shareable link and never proved the address: nobody keeps the couple, that partner goes too", async () => {
+    const inviter = await partnerA("Marisol & Co");
+    const { email, shareToken } = await invited(inviter);
+    expect((await acceptWith(shareToken)).status).toBe(200);
+    const db = await getDb();
+    const [unproven] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    expect(unproven).toBeDefined();
+    // The page says so beforehand: the couple's profile goes.
+    expect((await accountOverview(db, inviter.user.id)).couple).toBe("alone");
+
+    expect((await remove(inviter.headers)).json).toEqual({ data: { couple: "deleted" } });
+    expect(await db.select().from(couples).where(eq(couples.id, inviter.coupleId))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [inviter.user.id, unproven!.id])),
+    ).toEqual([]);
   });
 
   it("partner B: the e-mails to their address and the couple's invitations naming them go; partner A's own mail, invitations and export stay", async () => {
@@ -268,5 +289,21 @@ describe.skipIf(!onPostgres())("a deletion beside another writer of the person a
     );
     expect(waited).toBe(true);
     expect(answer.json).toEqual({ data: { couple: "kept-with-partner" } });
+  });
+
+  it("partner A beside the verification of a partner 2 who joined through the shareable link: the deletion waits, and the partner who proved the address keeps the couple", async () => {
+    const inviter = await partnerA("Marisol & Co");
+    const { email, shareToken } = await invited(inviter);
+    expect((await acceptWith(shareToken)).status).toBe(200);
+    const [answer] = await whileHeld(
+      // What verifyEmail does to the account, its transaction still open.
+      (tx) => tx`update users set email_verified_at = now() where email = ${email}`,
+      [() => remove(inviter.headers)],
+    );
+    expect(answer!.json).toEqual({ data: { couple: "kept-with-partner" } });
+    const db = await getDb();
+    const [kept] = await db.select({ partner1Id: couples.partner1Id }).from(couples).where(eq(couples.id, inviter.coupleId));
+    const [partner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    expect(kept).toEqual({ partner1Id: partner!.id });
   });
 });
