@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, forumPhotos, forumPosts, locations, moderationAppeals, notifications, stagedPhotos, users } from "@/db/schema";
+import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
 import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
@@ -16,6 +16,7 @@ import { eraseRequestNotes } from "@/lib/connections/service";
 import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
+import { eraseAppealsOf } from "@/lib/safety/appeals";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
@@ -33,7 +34,8 @@ export type DeletionOutcome = {
  * photos, the e-mails addressed to them or naming them and the invitations that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) and their words in
- * plans (a proposal's note, a reason for cancelling) are erased. A partner 2 who never proved the
+ * plans (a proposal's note, a reason for cancelling) and their appeals are erased (an appeal stays,
+ * the couple's one appeal of its action). A partner 2 who never proved the
  * address (lib/invitations/send.ts partner2Unproven) does not stay: they are released. If their
  * partner stays, the couple stays with that partner alone as
  * its partner A: it can invite again, and its badge is 'Beta Member' again. If nobody stays, the
@@ -97,8 +99,8 @@ export async function deleteAccount(
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });
 
-    // Their appeals are their words: they go with them (a sanction's appeal is not the couple's record).
-    await tx.delete(moderationAppeals).where(eq(moderationAppeals.userId, userId));
+    // Their appeals' words go with them; each appeal stays, the couple's one appeal of its action.
+    await eraseAppealsOf(tx, userId);
 
     let outcome: DeletionOutcome["couple"] = "none";
     if (row) {

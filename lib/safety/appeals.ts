@@ -22,6 +22,8 @@ export const APPEAL_TEXTS = {
   lifted: "This action was already lifted.",
   otherModerator: "Another moderator decides this appeal: you took the action.",
   decided: "This appeal does not exist or was already decided.",
+  /** What moderators read of an appeal whose author deleted their account (eraseAppealsOf). */
+  erased: "Deleted member: these words went with their account.",
 } as const;
 
 /** A partner appeals an action on their couple (`POST /api/appeals`). */
@@ -43,6 +45,15 @@ export async function appealSanction(db: Db, appellant: { userId: string; couple
   });
 }
 
+/**
+ * Deleting an account, in its transaction: the person's appeals lose their words and their
+ * author, and stay as the couple's one appeal of each action (the unique index on sanction_id):
+ * the partner who stays cannot appeal it again.
+ */
+export async function eraseAppealsOf(tx: Db, userId: string): Promise<void> {
+  await tx.update(moderationAppeals).set({ body: "", userId: null }).where(eq(moderationAppeals.userId, userId));
+}
+
 export type OpenAppeal = {
   id: string;
   body: string;
@@ -60,6 +71,7 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
     .select({
       id: moderationAppeals.id,
       body: moderationAppeals.body,
+      userId: moderationAppeals.userId,
       createdAt: moderationAppeals.createdAt,
       sanctionId: coupleSanctions.id,
       kind: coupleSanctions.kind,
@@ -76,7 +88,7 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
     .limit(limit);
   return rows.map((row) => ({
     id: row.id,
-    body: row.body,
+    body: row.userId === null ? APPEAL_TEXTS.erased : row.body,
     createdAt: row.createdAt.toISOString(),
     sanction: { id: row.sanctionId, kind: row.kind, reason: row.reason, createdByUserId: row.createdByUserId },
     couple: { id: row.coupleId, coupleName: row.coupleName },

@@ -12,6 +12,7 @@ import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
 import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { accountOverview } from "@/lib/account/queries";
+import { APPEAL_TEXTS } from "@/lib/safety/appeals";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
 import { linkInLatestMail } from "../support/flows";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
@@ -103,15 +104,33 @@ describe("DELETE /api/account erases the person everywhere", () => {
     expect(byId.get(theirsRewritten.id)).toMatchObject({ note: "Theo: call me on 555-0199" });
   });
 
-  it("their appeal goes with them (their words); the couple may appeal the action again", async () => {
+  it("their appeals lose their words, not the fact: the partner who stays cannot appeal the same action again", async () => {
     const couple = await forumCouple();
     const { headers: moderator } = await moderatorCouple();
-    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam" }, moderator)).json.data.id as string;
-    expect((await appeals.file({ sanctionId, body: "B's appeal, call me on 555-0101" }, couple.b.headers)).status).toBe(201);
-    expect((await remove(couple.b.headers)).json.data.couple).toBe("kept-with-partner");
+    // Another decides: the one who acted may not once the team has two.
+    const { headers: other } = await moderatorCouple();
+    const act = async (body: unknown) => (await sanctions.act(couple.coupleId, body, moderator)).json.data.id as string;
+    const restricted = await act({ kind: "restrict", reason: "spam", days: 7 });
+    const warned = await act({ kind: "warn", reason: "spam" });
+    const refused = (await appeals.file({ sanctionId: restricted, body: "A's appeal, call me on 555-0101" }, couple.a.headers)).json.data
+      .id as string;
+    expect((await appeals.decide(refused, "refuse", other)).status).toBe(200);
+    const waiting = (await appeals.file({ sanctionId: warned, body: "A's second appeal, 555-0102" }, couple.a.headers)).json.data
+      .id as string;
+
+    expect((await remove(couple.a.headers)).json.data.couple).toBe("kept-with-partner");
     const db = await getDb();
-    expect(await db.select().from(moderationAppeals).where(eq(moderationAppeals.sanctionId, sanctionId))).toEqual([]);
-    expect((await appeals.file({ sanctionId, body: "A's appeal" }, couple.a.headers)).status).toBe(201);
+    const left = await db.select({ body: moderationAppeals.body, userId: moderationAppeals.userId }).from(moderationAppeals);
+    expect(left).toEqual([
+      { body: "", userId: null },
+      { body: "", userId: null },
+    ]);
+    const again = await appeals.file({ sanctionId: restricted, body: "B's appeal" }, couple.b.headers);
+    expect(again.status).toBe(409);
+    expect(again.json.error.code).toBe("ALREADY_REPORTED");
+    // The appeal still waiting reads as a deleted member's in the moderators' queue.
+    const queued = (await appeals.open(other)).json.data.find((appeal: { id: string }) => appeal.id === waiting);
+    expect(queued).toMatchObject({ body: APPEAL_TEXTS.erased, sanction: { id: warned } });
   });
 
   it("partner A with a partner 2 who joined through the shareable link and never proved the address: nobody keeps the couple, that partner goes too", async () => {
