@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, forumPhotos, forumPosts, locations, notifications, stagedPhotos, users } from "@/db/schema";
 import { confirmPassword } from "@/lib/auth/account-security";
+import { liftSignInLocks } from "@/lib/auth/credentials";
 import { partnerOf } from "@/lib/membership/partner";
 import { userNotFound } from "@/lib/errors";
 import { storedImageKey } from "@/lib/images/lifecycle";
@@ -44,7 +45,7 @@ export type DeletionOutcome = {
  * (guide: deleting an account takes nobody else's words). The files are removed from
  * storage only after the commit (a database that rolled back keeps its images), and are recorded
  * in its transaction for the due work to remove, should that fail or never come.
- * Afterwards the e-mail address is free to register again.
+ * Afterwards the e-mail address is free to register again, and no failed sign-in names it.
  */
 export async function deleteAccount(
   db: Db,
@@ -98,6 +99,8 @@ export async function deleteAccount(
     // Their address and names as partner A typed them in the invitation they accepted.
     if (row && row.partner2Id === userId) await forgetInvitee(tx, row.id, person.email);
     await deleteMailOf(tx, { userId, email: person.email });
+    // Failed sign-ins count against the address itself (lib/auth/credentials.ts): it goes with them.
+    await liftSignInLocks(tx, person.email);
 
     // Their appeals' words go with them; each appeal stays, the couple's one appeal of its action.
     await eraseAppealsOf(tx, userId);

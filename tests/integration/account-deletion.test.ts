@@ -6,7 +6,19 @@ import { POST as changeEmailRoute } from "@/app/api/auth/change-email/route";
 import { POST as confirmEmailRoute } from "@/app/api/auth/confirm-email/route";
 import { GET as exportRoute } from "@/app/api/account/export/route";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox, heldRequests, invitations, liveEvents, messages, moderationAppeals, plans, users } from "@/db/schema";
+import {
+  couples,
+  emailOutbox,
+  heldRequests,
+  invitations,
+  liveEvents,
+  messages,
+  moderationAppeals,
+  plans,
+  rateLimitHits,
+  users,
+} from "@/db/schema";
+import { authenticate } from "@/lib/auth/credentials";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
@@ -131,6 +143,23 @@ describe("DELETE /api/account erases the person everywhere", () => {
     // The appeal still waiting reads as a deleted member's in the moderators' queue.
     const queued = (await appeals.open(other)).json.data.find((appeal: { id: string }) => appeal.id === waiting);
     expect(queued).toMatchObject({ body: APPEAL_TEXTS.erased, sanction: { id: warned } });
+  });
+
+  it("the failed sign-ins counted against their address go too", async () => {
+    const user = await createUser();
+    const session = await browserSession(user.id);
+    const db = await getDb();
+    await expect(authenticate(db, { email: user.email, password: "Wrong-1" }, { clientAddress: "203.0.113.7" })).rejects.toMatchObject({
+      code: "INVALID_CREDENTIALS",
+    });
+    const naming = () =>
+      db
+        .select()
+        .from(rateLimitHits)
+        .where(sql`strpos(${rateLimitHits.subject}, ${user.email}) > 0`);
+    expect(await naming()).toHaveLength(2);
+    expect((await remove({ cookie: session.cookie, "x-csrf-token": session.csrf })).status).toBe(200);
+    expect(await naming()).toEqual([]);
   });
 
   it("partner A with a partner 2 who joined through the shareable link and never proved the address: nobody keeps the couple, that partner goes too", async () => {
