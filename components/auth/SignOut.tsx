@@ -14,12 +14,8 @@ export function SignOut() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    // The theme is a device preference, not account data: it survives signing out.
-    const theme = localStorage.getItem("theme");
-    localStorage.clear();
-    if (theme) localStorage.setItem("theme", theme);
-    sessionStorage.clear();
-    // The server ends this session (and the push subscription made under it) as this device forgets both.
+    // The server ends this session (and the push subscription made under it) as this device forgets
+    // what it kept (forgetThisDevice: its storage at once, then the subscription and the caches).
     void Promise.all([signOutAction(), forgetThisDevice()])
       .catch(() => undefined)
       .finally(() => {

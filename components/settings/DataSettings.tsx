@@ -6,6 +6,7 @@ import { Alert } from "@/components/ui/Alert";
 import { Field } from "@/components/ui/Field";
 import { DELETE_CONFIRMATION_WORD, type CoupleOnDeletion } from "@/lib/account/rules";
 import { ACCOUNT_DELETED_NOTICE } from "@/lib/auth/login-notices";
+import { forgetThisDevice } from "@/lib/pwa/client";
 import { deleteAccount } from "@/lib/account/client/api";
 import { ApiError, leavePage } from "@/lib/transport/client";
 import styles from "./settings.module.css";
@@ -38,6 +39,8 @@ export function DataSettings({ couple }: { couple: CoupleOnDeletion }) {
         return;
       }
       setLeaving(true);
+      // Deleting clears what this browser kept, as signing out does (forgetThisDevice).
+      await forgetThisDevice().catch(() => undefined);
       // The account and its sessions are gone: a full load leaves every cached page behind (and no
       // call still out, answered 401 now, sends the page to /signout instead).
       leavePage(`${window.location.origin}/login?${new URLSearchParams({ message: ACCOUNT_DELETED_NOTICE })}`);

@@ -1,4 +1,4 @@
-/** The browser's side of the app's service worker (/sw.js): registering it, and forgetting what it holds. Browser only. */
+/** The browser's side of the app's service worker (/sw.js): registering it, and forgetting what this browser holds. Browser only. */
 
 export const SERVICE_WORKER_URL = "/sw.js";
 
@@ -24,17 +24,23 @@ export async function takeNewBuildAtNavigation(): Promise<void> {
 }
 
 /**
- * Signing out: this device's push subscription ends (the server forgets it too, with the session),
- * and every cache the worker filled is emptied, so the next person at this computer starts clean.
+ * Signing out or deleting the account (spec, section 4: "Sign-out or user deletion clears user,
+ * profile, couple and saved forms"): what the pages kept in local and session storage goes at once,
+ * this device's push subscription ends (the server forgets it too, with the session), and every
+ * cache the worker filled is emptied, so the next person at this computer starts clean.
  */
 export async function forgetThisDevice(): Promise<void> {
+  // The theme is a device preference, not account data: it stays. PUSH_OWNER_KEY goes with the
+  // rest: nobody's device now, the next person signing in here is never sent the last one's pushes.
+  const theme = localStorage.getItem("theme");
+  localStorage.clear();
+  if (theme) localStorage.setItem("theme", theme);
+  sessionStorage.clear();
   if ("serviceWorker" in navigator) {
     const registration = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
     const subscription = await registration?.pushManager?.getSubscription().catch(() => null);
     await subscription?.unsubscribe().catch(() => false);
   }
-  // Nobody's device now: the next person signing in here is never sent the last one's pushes.
-  localStorage.removeItem(PUSH_OWNER_KEY);
   if ("caches" in window) {
     const names = await caches.keys();
     await Promise.all(names.map((name) => caches.delete(name)));

@@ -170,9 +170,17 @@ test.describe("settings: your data", () => {
     await expect(page.getByText("Please type DELETE to confirm")).toBeVisible();
     await expect(page.getByLabel("Type DELETE to confirm")).toBeFocused();
     await page.getByLabel("Type DELETE to confirm").fill("DELETE");
+    // What the pages keep in this browser (ids, a place search, a form's progress) goes with the account; the theme stays.
+    await page.evaluate(() => {
+      localStorage.setItem("user_id", "someone");
+      localStorage.setItem("location_search_cache_x", "[]");
+      localStorage.setItem("theme", "light");
+      sessionStorage.setItem("registration_flow_state", "{}");
+    });
     await page.getByRole("button", { name: "Delete my account" }).click();
     await expect(page).toHaveURL(/\/login/);
     await expect(page.getByText("Your account was deleted.")).toBeVisible();
+    expect(await page.evaluate(() => [Object.keys(localStorage), Object.keys(sessionStorage)])).toEqual([["theme"], []]);
     expect((await request.get(photoUrl)).status()).toBe(404);
 
     // A's couple stays, 'Beta Member', with B's post signed "Deleted member".
