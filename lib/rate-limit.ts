@@ -60,10 +60,11 @@ export const LIMITS = {
     message: "Too many location searches. Please try again later.",
   },
   /**
-   * A chosen place looked up (lib/locations/place lookupPlace: a saved location, step 1, a couple's
-   * place, an event draft), each a billed Place Details lookup: one a pick, so 30 an hour a person
-   * is far beyond choosing and choosing again; an address (every route and server action knows it:
-   * lib/http/client-address.ts) holds several people (a household, an office), so four times that.
+   * A chosen place looked up (lib/locations/place lookupPlaceDetails: a saved location, step 1, a
+   * couple's place, an event draft, a plan's place), each a billed Place Details lookup: one a pick,
+   * so 30 an hour a person is far beyond choosing and choosing again; an address (every route and
+   * server action knows it: lib/http/client-address.ts) holds several people (a household, an
+   * office), so four times that.
    */
   placeLookupPerUser: {
     bucket: "place-lookup:user",

@@ -3,7 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { locations, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { PlacesServiceError, type PlacesProvider } from "@/lib/places";
+import { PlacesServiceError, type PlaceDetails, type PlacesProvider } from "@/lib/places";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import type { PrivacyLevel } from "./privacy";
 import type { EntityRef } from "./schemas";
@@ -47,30 +47,16 @@ export type ResolvedPlace = PlaceColumns & { latitude: number; longitude: number
 export type PlacePayer = { userId: string; clientAddress?: string };
 
 /**
- * Resolves a chosen place id through the provider, every caller's one way to it: each Place
- * Details call is billed, so it counts against the payer's limits first
- * (LIMITS.placeLookupPerUser, and placeLookupPerAddress when the address is known).
+ * The provider's details of a chosen place id, every caller's one way to them: each Place Details
+ * call is billed, so it counts against the payer's limits first (LIMITS.placeLookupPerUser, and
+ * placeLookupPerAddress when the address is known). Null when the id is unknown or its geometry
+ * unusable; a provider's failure is the spec's PLACES_SERVICE_FAILED.
  */
-export async function lookupPlace(
-  db: Db,
-  places: PlacesProvider,
-  placeId: string,
-  field: string,
-  payer: PlacePayer,
-): Promise<ResolvedPlace> {
+export async function lookupPlaceDetails(db: Db, places: PlacesProvider, placeId: string, payer: PlacePayer): Promise<PlaceDetails | null> {
   await spendLimits(db, [
     [LIMITS.placeLookupPerUser, payer.userId],
     ...(payer.clientAddress ? ([[LIMITS.placeLookupPerAddress, payer.clientAddress]] as const) : []),
   ]);
-  return resolvePlace(places, placeId, field);
-}
-
-/**
- * Resolves a chosen place id through the provider: the client's text and coordinates are never
- * trusted. Unknown ids and details without usable geometry are refused (spec section 5), the
- * refusal named on `field`, the caller's name for the place id.
- */
-async function resolvePlace(places: PlacesProvider, placeId: string, field: string): Promise<ResolvedPlace> {
   let details;
   try {
     details = await places.details(placeId);
@@ -83,7 +69,23 @@ async function resolvePlace(places: PlacesProvider, placeId: string, field: stri
     );
   }
   const point = details?.geometry.location;
-  if (!details || !point || !Number.isFinite(point.lat) || !Number.isFinite(point.lng)) {
+  return details && point && Number.isFinite(point.lat) && Number.isFinite(point.lng) ? details : null;
+}
+
+/**
+ * A chosen place id looked up (lookupPlaceDetails) as location columns: the client's text and
+ * coordinates are never trusted. Unknown ids and details without usable geometry are refused
+ * (spec section 5), the refusal named on `field`, the caller's name for the place id.
+ */
+export async function lookupPlace(
+  db: Db,
+  places: PlacesProvider,
+  placeId: string,
+  field: string,
+  payer: PlacePayer,
+): Promise<ResolvedPlace> {
+  const details = await lookupPlaceDetails(db, places, placeId, payer);
+  if (!details) {
     throw new AppError("INVALID_LOCATION_DATA", "The location data is invalid. Please select your location again.", {
       fieldErrors: { [field]: "Unknown place" },
     });
@@ -91,8 +93,8 @@ async function resolvePlace(places: PlacesProvider, placeId: string, field: stri
   return {
     location: details.formatted_address || details.name,
     placeId: details.place_id,
-    latitude: point.lat,
-    longitude: point.lng,
+    latitude: details.geometry.location.lat,
+    longitude: details.geometry.location.lng,
     city: details.city,
     state: details.state,
     country: details.country,

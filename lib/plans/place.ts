@@ -1,7 +1,9 @@
 import "server-only";
 import tzLookup from "@photostructure/tz-lookup";
+import type { Db } from "@/db/client";
 import { AppError } from "@/lib/errors";
-import { PlacesServiceError, placesProvider } from "@/lib/places";
+import { lookupPlaceDetails, type PlacePayer } from "@/lib/locations/place";
+import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { PLAN_TEXTS } from "./rules";
 import { knownTimeZone } from "./time";
 
@@ -36,28 +38,24 @@ export function typedPlace(name: string, typedZone: string): PlanPlace {
 }
 
 /** Where the input says: a place from the search, else one typed by hand (the schemas ask for one of the two). */
-export const inputPlace = (input: { placeId?: string | null; placeName?: string | null; timeZone?: string | null }) =>
-  input.placeId ? resolvePlanPlace(input.placeId) : typedPlace(input.placeName ?? "", input.timeZone ?? "");
+export const inputPlace = (
+  db: Db,
+  input: { placeId?: string | null; placeName?: string | null; timeZone?: string | null },
+  payer: PlacePayer,
+  places: PlacesProvider = placesProvider(),
+) => (input.placeId ? resolvePlanPlace(db, places, input.placeId, payer) : typedPlace(input.placeName ?? "", input.timeZone ?? ""));
 
 const unknownPlace = () => new AppError("VALIDATION_ERROR", PLAN_TEXTS.placeUnknown, { fieldErrors: { placeId: PLAN_TEXTS.placeUnknown } });
 
 /**
  * A chosen place (an id from the place search: a venue or an address with Google, a city with the
- * gazetteer) with its zone: the client's words about it are never trusted. A provider's failure
- * is the place search's 502, as everywhere a place is chosen.
+ * gazetteer) with its zone: the client's words about it are never trusted. Looked up as everywhere
+ * a place is chosen (lookupPlaceDetails): billed, so counted against the payer's place lookups.
  */
-export async function resolvePlanPlace(placeId: string): Promise<PlanPlace> {
-  let details;
-  try {
-    details = await placesProvider().details(placeId);
-  } catch (error) {
-    if (!(error instanceof PlacesServiceError)) throw error;
-    console.error("[plans] places provider failed", error.message);
-    throw new AppError("PLACES_SERVICE_FAILED", "Unable to get the place from the maps service. Please choose it again.");
-  }
-  const point = details?.geometry.location;
-  if (!details || !point || !Number.isFinite(point.lat) || !Number.isFinite(point.lng)) throw unknownPlace();
-  const timeZone = zoneAt(point.lat, point.lng);
+async function resolvePlanPlace(db: Db, places: PlacesProvider, placeId: string, payer: PlacePayer): Promise<PlanPlace> {
+  const details = await lookupPlaceDetails(db, places, placeId, payer);
+  if (!details) throw unknownPlace();
+  const timeZone = zoneAt(details.geometry.location.lat, details.geometry.location.lng);
   if (!timeZone) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.zoneUnknown, { fieldErrors: { placeId: PLAN_TEXTS.zoneUnknown } });
   return {
     placeId: details.place_id,

@@ -13,6 +13,7 @@ import { createNotifications } from "@/lib/notifications/service";
 import { planCancelled } from "@/lib/notifications/types/plan-cancelled";
 import { planChanged } from "@/lib/notifications/types/plan-changed";
 import { planProposed } from "@/lib/notifications/types/plan-proposed";
+import type { PlacesProvider } from "@/lib/places";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { markCancelled } from "./ending";
@@ -49,8 +50,8 @@ async function openConversation(tx: Db, member: ActingCouple, conversationId: st
  * and, when the writer says which `sequence` they saw, not changed since (409 PLAN_CHANGED): a form
  * opened before another's change, or a 'Going' tapped on a card not yet updated, overwrites nothing.
  */
-async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date, seen?: number): Promise<PlanRow> {
-  const row = stillOpen(await memberPlan(tx, member, planId, true), now);
+async function openPlan(tx: Db, member: ActingCouple, planId: string, now: Date, seen?: number, lock = true): Promise<PlanRow> {
+  const row = stillOpen(await memberPlan(tx, member, planId, lock), now);
   if (seen !== undefined && seen !== row.sequence) throw new AppError("PLAN_CHANGED", PLAN_TEXTS.changedSince);
   return row;
 }
@@ -103,6 +104,12 @@ async function tellEveryone(tx: Db, planId: string, people: readonly { userId: s
 }
 
 /**
+ * What a proposal or a change runs with: the caller's address, which pays for a place looked up
+ * with them (PlacePayer); the places provider and the clock, for the tests.
+ */
+export type PlanWriteContext = { clientAddress?: string; places?: PlacesProvider; now?: Date };
+
+/**
  * `POST /api/conversations/{id}/plans`: a plan at a place from the place search, its times the
  * place's wall clock. At most UPCOMING_PER_CONVERSATION upcoming per conversation (409), counted
  * under the conversation's row lock so two proposals cannot both take the last place. The other
@@ -114,13 +121,13 @@ export async function proposePlan(
   member: ActingCouple,
   conversationId: string,
   input: PlanInput,
-  now = new Date(),
+  { clientAddress, places, now = new Date() }: PlanWriteContext = {},
 ): Promise<PlanItem> {
   // A restricted couple sends the other couple no words, as with messages (403 ACCOUNT_RESTRICTED).
   await assertNotRestricted(db, member.coupleId);
   // Membership first: a stranger learns nothing, and costs no place lookup.
   await openConversation(db, member, conversationId);
-  const place = await inputPlace(input);
+  const place = await inputPlace(db, input, { userId: member.userId, clientAddress }, places);
   const window = windowOrThrow(input.startsAt, input.endsAt, place.timeZone, now);
   const id = await transaction(db, async (tx) => {
     await openConversation(tx, member, conversationId, true);
@@ -185,16 +192,23 @@ function changedWords(before: PlanRow, after: Partial<PlanRow>): string {
  * the reminders for a moved time are due again, and the other three are told what changed.
  * Sending what is already there changes nothing (and costs nothing of PLAN_LIMITS).
  */
-export async function changePlan(db: Db, member: ActingCouple, planId: string, change: PlanChange, now = new Date()): Promise<PlanItem> {
+export async function changePlan(
+  db: Db,
+  member: ActingCouple,
+  planId: string,
+  change: PlanChange,
+  { clientAddress, places, now = new Date() }: PlanWriteContext = {},
+): Promise<PlanItem> {
   // A restricted couple rewrites nothing it could not write (403 ACCOUNT_RESTRICTED).
   await assertNotRestricted(db, member.coupleId);
-  const before = await memberPlan(db, member, planId);
   const { sequence: seen, ...fields } = change;
+  // Checked before the place lookup as again under the lock: a closed or since-changed plan costs none.
+  const before = await openPlan(db, member, planId, now, seen, false);
   if (Object.values(fields).every((value) => value === undefined)) throw new AppError("VALIDATION_ERROR", PLAN_TEXTS.nothingChanged);
   const moves =
     (change.placeId !== undefined && change.placeId !== before.placeId) ||
     (change.placeName && (change.placeName !== before.placeName || change.timeZone !== before.timeZone || before.placeId !== null));
-  const place = moves ? await inputPlace(change) : null;
+  const place = moves ? await inputPlace(db, change, { userId: member.userId, clientAddress }, places) : null;
   await transaction(db, async (tx) => {
     const row = await openPlan(tx, member, planId, now, seen);
     const timeZone = place?.timeZone ?? row.timeZone;

@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import ICAL from "ical.js";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { liveEvents, notifications, planAnswers, plans, rateLimitHits } from "@/db/schema";
 import { timeForViewer } from "@/lib/plans/format";
 import { PLAN_LIMITS } from "@/lib/plans/rules";
-import { proposePlan } from "@/lib/plans/service";
+import { changePlan, proposePlan } from "@/lib/plans/service";
+import { gazetteerProvider } from "@/lib/places/gazetteer";
+import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { exportAccount } from "@/lib/account/export";
+import { freshAddress } from "../support/api";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { whileHeld } from "../support/lock-race";
@@ -296,6 +299,39 @@ describe("a restricted couple, and the limits", () => {
       .values(Array.from({ length: PLAN_LIMITS.perDay.limit }, () => ({ bucket: PLAN_LIMITS.perDay.bucket, subject: one.b.userId })));
     expect((await plan.change(made.id, { title: "Again" }, one.b.headers)).status).toBe(429);
   });
+
+  it("counts each place it looks up against the person's and the address's place lookups, as every place chosen is: past the limit 429, the provider not asked", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    const details = vi.fn(gazetteerProvider.details);
+    const places = { ...gazetteerProvider, details };
+    const past = { ...dinner(daysAhead(-1)), endsAt: null, note: null, venue: null };
+    const lookups = LIMITS.placeLookupPerUser.limit;
+    for (let n = 0; n < lookups; n++)
+      await expect(proposePlan(db, actingA(one), conversationId, past, { places })).rejects.toMatchObject({ code: "VALIDATION_ERROR" });
+    await expect(proposePlan(db, actingA(one), conversationId, past, { places })).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      message: LIMITS.placeLookupPerUser.message,
+    });
+    expect(details).toHaveBeenCalledTimes(lookups);
+
+    // A closed or since-changed plan refuses a new place before looking it up.
+    const made = (await plan.propose(conversationId, dinner(), one.b.headers)).json.data;
+    const b = { ...actingA(one), userId: one.b.userId, firstName: one.b.firstName };
+    await expect(changePlan(db, b, made.id, { placeId: PLACES.madrid, sequence: made.sequence + 1 }, { places })).rejects.toMatchObject({
+      code: "PLAN_CHANGED",
+    });
+    await plan.cancel(made.id, {}, one.b.headers);
+    await expect(changePlan(db, b, made.id, { placeId: PLACES.madrid }, { places })).rejects.toMatchObject({ code: "PLAN_CLOSED" });
+    expect(details).toHaveBeenCalledTimes(lookups);
+
+    // The caller's address pays too.
+    const address = freshAddress();
+    for (let n = 0; n < LIMITS.placeLookupPerAddress.limit; n++) await recordHit(db, LIMITS.placeLookupPerAddress, address);
+    const fromThere = await plan.propose(conversationId, dinner(), { ...one.b.headers, "x-forwarded-for": address });
+    expect(fromThere.status).toBe(429);
+    expect(fromThere.json.error.code).toBe("RATE_LIMITED");
+  });
 });
 
 describe("the data export", () => {
@@ -460,7 +496,7 @@ describe("time zones", () => {
       actingA(one),
       conversationId,
       { ...dinner("2027-11-02T19:30"), endsAt: null, note: null, venue: null },
-      beforeChange,
+      { now: beforeChange },
     );
     expect(made.startsAt).toBe("2027-11-02T19:30:00+00:00");
     const sameDayBefore = await proposePlan(
@@ -468,7 +504,7 @@ describe("time zones", () => {
       actingA(one),
       conversationId,
       { ...dinner("2027-10-30T19:30"), endsAt: null, note: null, venue: null },
-      beforeChange,
+      { now: beforeChange },
     );
     expect(sameDayBefore.startsAt).toBe("2027-10-30T19:30:00+01:00");
     const [row] = await db

@@ -20,8 +20,8 @@ export const PATCH = route(
     limits: [PLAN_LIMITS.perMinute, PLAN_LIMITS.perDay],
     input: jsonBody(changePlanSchema, { firstIssue: true }),
   },
-  async ({ db, couple, params, input }) => {
-    return NextResponse.json({ data: await changePlan(db, couple, params.id, input) });
+  async ({ db, couple, params, input, clientAddress }) => {
+    return NextResponse.json({ data: await changePlan(db, couple, params.id, input, { clientAddress }) });
   },
 );
 

@@ -20,7 +20,7 @@ export const POST = route(
     limits: [PLAN_LIMITS.perMinute, PLAN_LIMITS.perDay],
     input: jsonBody(proposePlanSchema, { firstIssue: true }),
   },
-  async ({ db, couple, params, input }) => {
-    return NextResponse.json({ data: await proposePlan(db, couple, params.id, input) }, { status: 201 });
+  async ({ db, couple, params, input, clientAddress }) => {
+    return NextResponse.json({ data: await proposePlan(db, couple, params.id, input, { clientAddress }) }, { status: 201 });
   },
 );
