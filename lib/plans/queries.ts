@@ -1,12 +1,13 @@
 import "server-only";
-import { and, asc, desc, eq, gt, inArray, isNull, lte, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, not, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
 import { conversations, couples, planAnswers, planFeedback, planShares, plans, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
 import { ofCouple } from "@/lib/messages/access";
-import { isConfirmed, PLAN_TEXTS, type FeedbackAnswer, type PlanAnswer } from "./rules";
+import { isConfirmed, PLAN_TEXTS, UPCOMING_PER_CONVERSATION, type FeedbackAnswer, type PlanAnswer } from "./rules";
 import { shareEndsAt } from "./calendar";
 import type { PlanView } from "./view";
 import { isoAtPlace } from "./time";
@@ -200,23 +201,33 @@ const upcomingOfCouple = preparedPer((db) =>
     .prepare("upcoming_plans_of_couple"),
 );
 
-/** A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled ones too), by start. */
+/**
+ * A conversation's plans for its thread: upcoming ones and those of the last 30 days (cancelled
+ * ones too), by start. Its open upcoming plans (UPCOMING_PER_CONVERSATION at most) are always
+ * among them: the rest of the list, however many plans were cancelled, never pushes one out.
+ */
 export async function conversationPlans(db: Db, conversationId: string, viewerId: string, now = new Date()): Promise<PlanItem[]> {
   const since = new Date(now.getTime() - 30 * 86_400_000);
-  const rows = await plansOfConversationSince(db).execute({ conversationId, since: since.toISOString() });
+  const rows = await plansOfConversationSince(db).execute({ conversationId, now: now.toISOString(), since: since.toISOString() });
   return planItems(db, rows, viewerId);
 }
 
-/** Prepared: every opening of a conversation reads it. */
-const plansOfConversationSince = preparedPer((db) =>
-  db
-    .select(planColumns)
-    .from(plans)
-    .where(and(eq(plans.conversationId, sql.placeholder("conversationId")), gt(plans.startsAt, sql.placeholder("since"))))
+/**
+ * Prepared: every opening of a conversation reads it. Two ranges of plans_conversation_starts_idx:
+ * the open upcoming plans (no more than the proposals' cap) and the rest, each with its own limit.
+ */
+const plansOfConversationSince = preparedPer((db) => {
+  const ofConversation = eq(plans.conversationId, sql.placeholder("conversationId"));
+  const open = upcoming(sql.placeholder("now"));
+  const part = (where: SQL | undefined, limit: number) =>
+    db.select(planColumns).from(plans).where(where).orderBy(asc(plans.startsAt), asc(plans.id)).limit(limit);
+  return unionAll(
+    part(and(ofConversation, open), UPCOMING_PER_CONVERSATION),
+    part(and(ofConversation, gt(plans.startsAt, sql.placeholder("since")), not(open)), UPCOMING_LIST_MAX - UPCOMING_PER_CONVERSATION),
+  )
     .orderBy(asc(plans.startsAt), asc(plans.id))
-    .limit(UPCOMING_LIST_MAX)
-    .prepare("plans_of_conversation_since"),
-);
+    .prepare("plans_of_conversation_since");
+});
 
 /**
  * 'You met on 14 Dec' on the other couple's profile: the latest plan of the two couples' conversation

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from "vitest";
 import { getDb } from "@/db/client";
 import { liveEvents, notifications, planAnswers, plans, rateLimitHits } from "@/db/schema";
 import { timeForViewer } from "@/lib/plans/format";
+import { UPCOMING_LIST_MAX } from "@/lib/plans/queries";
 import { PLAN_LIMITS } from "@/lib/plans/rules";
 import { changePlan, proposePlan } from "@/lib/plans/service";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
@@ -233,6 +234,27 @@ describe("a plan between two talking couples", () => {
     expect((await plan.propose(conversationId, dinner(daysAhead(13)), two.a.headers)).status).toBe(201);
     const soonest = (await plan.upcoming(one.a.headers)).json.data.map((p: { startsAt: string }) => p.startsAt.slice(0, 10));
     expect(soonest).toEqual([daysAhead(11), daysAhead(12), daysAhead(13)].map((d) => d.slice(0, 10)));
+  });
+  it("lists a conversation's open upcoming plans however many cancelled ones come before them, the rest by start", async () => {
+    const { one, two, conversationId } = await connected();
+    const live = (await plan.propose(conversationId, dinner(daysAhead(5)), one.a.headers)).json.data;
+    const db = await getDb();
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    await db.insert(plans).values(
+      Array.from({ length: UPCOMING_LIST_MAX }, (_, n) => ({
+        conversationId,
+        title: `Called off ${n}`,
+        startsLocal: daysAhead(1),
+        timeZone: "Europe/Lisbon",
+        startsAt: tomorrow,
+        placeName: "Lisbon",
+        cancelledAt: new Date(),
+      })),
+    );
+    const listed: { id: string; startsAt: string }[] = (await plan.ofConversation(conversationId, two.a.headers)).json.data;
+    expect(listed.length).toBeLessThanOrEqual(UPCOMING_LIST_MAX);
+    expect(listed.at(-1)!.id).toBe(live.id);
+    expect(listed.map((p) => p.startsAt)).toEqual(listed.map((p) => p.startsAt).sort());
   });
 });
 
