@@ -59,5 +59,13 @@ export const notifications = pgTable(
     uniqueIndex("notifications_unread_group_key")
       .on(t.userId, t.groupKey)
       .where(sql`${t.isRead} = false and ${t.groupKey} is not null`),
+    // An account's deletion removes the notifications naming its person as the actor, and the
+    // foreign keys clear the actor when a person or a couple goes: found without reading them all.
+    index("notifications_actor_user_idx")
+      .on(t.actorUserId)
+      .where(sql`${t.actorUserId} is not null`),
+    index("notifications_actor_couple_idx")
+      .on(t.actorCoupleId)
+      .where(sql`${t.actorCoupleId} is not null`),
   ],
 );

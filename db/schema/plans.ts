@@ -94,6 +94,9 @@ export const planAnswers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.userId] }),
+    // A person's answers without their plan (the key leads with it): their account's deletion
+    // removes them (the foreign key's cascade), their data export lists them.
+    index("plan_answers_user_idx").on(t.userId),
     check("plan_answers_answer_check", sql`${t.answer} in ('going', 'maybe', 'cant')`),
   ],
 );
@@ -114,6 +117,8 @@ export const planFeedback = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.planId, t.userId] }),
+    // A person's 'How was it?' without the plan, as their answers (plan_answers_user_idx).
+    index("plan_feedback_user_idx").on(t.userId),
     // 'Not for us' between two couples (discover), and 'You met on' (both said great).
     index("plan_feedback_couple_idx").on(t.coupleId, t.answer),
     check("plan_feedback_answer_check", sql`${t.answer} in ('great', 'fine', 'not_for_us', 'went_wrong')`),
@@ -137,5 +142,9 @@ export const planShares = pgTable(
     tokenHash: text("token_hash").notNull().unique("plan_shares_token_hash_key"),
     createdAt: at("created_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.planId, t.coupleId] })],
+  (t) => [
+    primaryKey({ columns: [t.planId, t.coupleId] }),
+    // A couple's links without their plan (the key leads with it): the couple's deletion removes them.
+    index("plan_shares_couple_idx").on(t.coupleId),
+  ],
 );

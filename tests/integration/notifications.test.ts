@@ -9,7 +9,7 @@ import { couples, notifications } from "@/db/schema";
 import { createNotification } from "@/lib/notifications/service";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
-import { queryPlan } from "../support/query-plan";
+import { queryPlan, wholeScans } from "../support/query-plan";
 
 async function signedInUser() {
   const user = await createUser();
@@ -196,6 +196,20 @@ describe("GET /api/notifications", () => {
       where user_id = ${user.id} and group_key = 'conversation:x' order by created_at desc limit 1`);
     expect(newestOfGroup).toMatch(/Index (Only )?Scan Backward using notifications_user_group_created_idx/);
     expect(newestOfGroup).not.toMatch(/Sort/);
+  });
+
+  it("finds the rows naming a person or a couple as the actor by index: an account's deletion, the foreign keys clearing the actor", async () => {
+    const { user } = await signedInUser();
+    const coupleId = randomUUID();
+    for (const [statement, index] of [
+      [sql`delete from notifications where actor_user_id = ${user.id}`, "notifications_actor_user_idx"],
+      [sql`update notifications set actor_user_id = null where actor_user_id = ${user.id}`, "notifications_actor_user_idx"],
+      [sql`update notifications set actor_couple_id = null where actor_couple_id = ${coupleId}`, "notifications_actor_couple_idx"],
+    ] as const) {
+      const planned = await queryPlan(statement);
+      expect(wholeScans(planned)).toEqual([]);
+      expect(planned).toContain(index);
+    }
   });
 
   it("answers a bearer client, and 401 without a session", async () => {

@@ -11,10 +11,12 @@ import { changePlan, proposePlan } from "@/lib/plans/service";
 import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { exportAccount } from "@/lib/account/export";
+import { plansForExport } from "@/lib/plans/export";
 import { freshAddress } from "../support/api";
 import { block, connected, messagingCouple, talk } from "../support/messages";
 import { moderatorCouple, sanctions } from "../support/moderation";
 import { whileHeld } from "../support/lock-race";
+import { queryPlan, wholeScans } from "../support/query-plan";
 import { actingA, daysAhead, PLACES, plan } from "../support/plans";
 import { onPostgres } from "../support/test-database";
 
@@ -379,6 +381,25 @@ describe("the data export", () => {
     ]);
     // (Their notifications, exported beside, tell what the others did, as they were told it.)
     expect(JSON.stringify((await exportAccount(db, one.b.userId)).plans)).not.toMatch(/Theo's note|Maya is away|"going"/);
+  });
+  it("finds a person's plans, answers, 'How was it?' and shared links by index, never reading them all", async () => {
+    const { one, conversationId } = await connected();
+    const db = await getDb();
+    await plan.propose(conversationId, dinner(), one.a.headers);
+    const exported = await queryPlan(sql`${plansForExport(db, one.a.userId)}`);
+    expect(wholeScans(exported)).toEqual([]);
+    expect(exported).toMatch(/plan_answers_user_idx/);
+    expect(exported).toMatch(/plan_feedback_user_idx/);
+    // An account's deletion (the foreign keys' cascades) and a couple's.
+    for (const [statement, index] of [
+      [sql`delete from plan_answers where user_id = ${one.a.userId}`, "plan_answers_user_idx"],
+      [sql`delete from plan_feedback where user_id = ${one.a.userId}`, "plan_feedback_user_idx"],
+      [sql`delete from plan_shares where couple_id = ${one.coupleId}`, "plan_shares_couple_idx"],
+    ] as const) {
+      const planned = await queryPlan(statement);
+      expect(wholeScans(planned)).toEqual([]);
+      expect(planned).toContain(index);
+    }
   });
 });
 

@@ -16,3 +16,14 @@ export async function queryPlan(query: SQL): Promise<string> {
     return rows.map((row) => row["QUERY PLAN"]).join("\n");
   });
 }
+
+/**
+ * The lines of a plan that read a whole table or index: a sequential scan, or an index scan with
+ * no condition on the index (walking all of it, in its order, is no lookup).
+ */
+export function wholeScans(plan: string): string[] {
+  const lines = plan.split("\n");
+  return lines.filter(
+    (line, i) => /Seq Scan/.test(line) || (/Index (?:Only )?Scan (?:Backward )?using/.test(line) && !/Index Cond/.test(lines[i + 1] ?? "")),
+  );
+}
