@@ -7,8 +7,9 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { couplePartners } from "@/lib/membership/partner";
 import { keepApart } from "@/lib/discover/service";
 import { AppError } from "@/lib/errors";
-import { memberConversation } from "@/lib/messages/queries";
+import { memberConversation, membersOf } from "@/lib/messages/queries";
 import { endOf } from "./calendar";
+import { tellEveryone } from "./live";
 import { memberPlan } from "./queries";
 import { PLAN_TEXTS, type FeedbackAnswer } from "./rules";
 
@@ -38,7 +39,9 @@ export async function giveFeedback(
       .onConflictDoUpdate({ target: [planFeedback.planId, planFeedback.userId], set: { answer, answeredAt: sql`now()` } });
     if (answer === "not_for_us" && otherCoupleId && (await bothPartnersSaid(tx, planId, member.coupleId, "not_for_us")))
       await keepApart(tx, member.coupleId, otherCoupleId);
-    if (answer === "great" && otherCoupleId) await confirmMetIfBothGreat(tx, planId);
+    // 'You met on' and 'Plan again' reach the four's cards live, as every other change of a plan does.
+    if (answer === "great" && otherCoupleId && (await confirmMetIfBothGreat(tx, planId)))
+      await tellEveryone(tx, planId, await membersOf(tx, plan.conversationId));
   });
   return { answer, report: answer === "went_wrong" && otherCoupleId ? { targetType: "plan", targetId: planId } : null };
 }
@@ -47,11 +50,11 @@ export async function giveFeedback(
  * 'You met on ...' once both couples said 'Great' (at least one of each, and everyone who answered
  * said it): recorded once and kept, so what someone answers afterwards never reaches the other
  * couple by the line going away. Both couples' answers are read under the plan's row lock, so the
- * last 'Great' of either couple sees the other's.
+ * last 'Great' of either couple sees the other's. Whether this answer recorded it.
  */
-async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<void> {
+async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<boolean> {
   await tx.execute(sql`select 1 from ${plans} where ${plans.id} = ${planId} for no key update`);
-  await tx
+  const confirmed = await tx
     .update(plans)
     .set({ metConfirmedAt: sql`now()` })
     .where(
@@ -61,7 +64,9 @@ async function confirmMetIfBothGreat(tx: Db, planId: string): Promise<void> {
         sql`(select count(distinct ${planFeedback.coupleId}) from ${planFeedback} where ${planFeedback.planId} = ${planId}) = 2`,
         sql`not exists (select 1 from ${planFeedback} where ${planFeedback.planId} = ${planId} and ${planFeedback.answer} <> 'great')`,
       ),
-    );
+    )
+    .returning({ id: plans.id });
+  return confirmed.length > 0;
 }
 
 /** Whether every partner of the couple (now) gave this answer about the plan. */

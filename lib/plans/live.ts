@@ -1,14 +1,16 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { conversations, plans } from "@/db/schema";
 import type { LiveFeature, LiveKind } from "@/lib/live/kinds";
+import { publishLive } from "@/lib/live/publish";
 import { mayReceive } from "@/lib/messages/access";
 import { planColumns, planItems } from "./queries";
 
 /**
- * Plans' live kind (registered in lib/registry/live.ts): a plan proposed, changed, answered or
- * cancelled, sent as the card shows it now, only while the person may receive its conversation
- * (lib/messages/access.ts). Subject: the plan.
+ * Plans' live kind (registered in lib/registry/live.ts): a plan proposed, changed, answered,
+ * cancelled or confirmed as where the couples met, sent as the card shows it now, only while the
+ * person may receive its conversation (lib/messages/access.ts). Subject: the plan.
  */
 export const PLAN: LiveKind = {
   name: "plan",
@@ -27,3 +29,11 @@ export const PLAN: LiveKind = {
 };
 
 export const plansLive: LiveFeature = { kinds: [PLAN] };
+
+/** Each of the people given (the four of the plan's conversation) gets the plan's card as it is now. */
+export async function tellEveryone(db: Db, planId: string, people: readonly { userId: string }[]): Promise<void> {
+  await publishLive(
+    db,
+    people.map(({ userId }) => ({ userId, kind: PLAN, subjectId: planId })),
+  );
+}

@@ -5,7 +5,6 @@ import { transaction } from "@/db/transaction";
 import { planAnswers, plans } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { AppError } from "@/lib/errors";
-import { publishLive } from "@/lib/live/publish";
 import { memberConversation, type ConversationDetail } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { NewNotification } from "@/lib/notifications/rules";
@@ -18,7 +17,7 @@ import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { markCancelled } from "./ending";
 import { whenAtPlace } from "./format";
-import { PLAN } from "./live";
+import { tellEveryone } from "./live";
 import { inputPlace, type PlanPlace } from "./place";
 import { conversationPlans, memberPlan, planItem, planItems, upcomingCount, type PlanItem, type PlanRow } from "./queries";
 import { PLAN_LIMITS, PLAN_TEXTS, planWindow, UPCOMING_PER_CONVERSATION } from "./rules";
@@ -93,14 +92,6 @@ async function tellTheOthers(tx: Db, member: ActingCouple, item: PlanItem, note:
       })),
   );
   await tellEveryone(tx, item.id, item.answers);
-}
-
-/** Each of the four gets the card as it is now. */
-async function tellEveryone(tx: Db, planId: string, people: readonly { userId: string }[]) {
-  await publishLive(
-    tx,
-    people.map(({ userId }) => ({ userId, kind: PLAN, subjectId: planId })),
-  );
 }
 
 /**

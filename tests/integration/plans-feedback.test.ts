@@ -1,7 +1,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { discoverDismissals, notifications, plans } from "@/db/schema";
+import { discoverDismissals, liveEvents, notifications, plans } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { giveFeedback } from "@/lib/plans/feedback";
 import { PLANS_PER_RUN } from "@/lib/plans/reminders";
@@ -111,10 +111,22 @@ describe("'How was it?' after the meetup", () => {
     expect(seenByOther).toMatchObject({ yourFeedback: null, metOn: null });
     expect(JSON.stringify(seenByOther)).not.toContain("great");
     expect((await plan.read(id, one.a.headers)).json.data.yourFeedback).toBe("great");
+    const db = await getDb();
+    const cardsSent = async () =>
+      (
+        await db
+          .select({ userId: liveEvents.userId })
+          .from(liveEvents)
+          .where(and(eq(liveEvents.kind, "plan"), eq(liveEvents.subjectId, id)))
+      )
+        .map((row) => row.userId)
+        .sort();
+    const before = await cardsSent();
     await plan.feedback(id, "great", two.b.headers);
     for (const person of [one.a, one.b, two.a, two.b]) expect((await plan.read(id, person.headers)).json.data.metOn).toBe(day);
+    // The four's open cards show it live, the couple who said great first too.
+    expect(await cardsSent()).toEqual([...before, one.a.userId, one.b.userId, two.a.userId, two.b.userId].sort());
     // And on each other's profile, for the two couples only.
-    const db = await getDb();
     expect(await metOnWith(db, actingA(one), two.coupleId)).toBe(day);
     expect(await metOnWith(db, actingA(two), one.coupleId)).toBe(day);
     const stranger = await messagingCouple();

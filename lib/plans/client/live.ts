@@ -8,7 +8,7 @@ export const plansLiveClient: LiveClientFeature = {
   feeds: [PLANS_KEY],
   events: {
     plan(data) {
-      // A plan proposed, changed, answered or cancelled: its conversation's cards and 'Upcoming' load again.
+      // A plan proposed, changed, answered, cancelled or confirmed as where they met: its conversation's cards and 'Upcoming' load again.
       const { conversationId } = data as { conversationId: string };
       invalidate(conversationPlansKey(conversationId));
       invalidate(UPCOMING_PLANS_KEY);
