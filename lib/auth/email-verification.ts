@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, sql, type Column } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, sql, type Column } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { users, userTokens } from "@/db/schema";
@@ -72,6 +72,14 @@ export const PASSWORD_REQUIRED_MESSAGE = "Choose your password to confirm your e
  */
 export const unprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>
   and(eq(account.registrationType, "partner_invitation"), isNull(account.emailVerifiedAt))!;
+
+/**
+ * SQL: the account's address was proved (its verification link, an invitation's e-mailed link, a
+ * reset, an address change's link): e-mail about what happens in the app goes to such an address
+ * only. One nobody proved may be anyone's (a shareable link's account, unprovenPartner, is a member
+ * of the couple all the same). Takes `users` or an alias of it.
+ */
+export const addressProven = (account: { emailVerifiedAt: Column }) => isNotNull(account.emailVerifiedAt);
 
 /** unprovenPartner as a selected boolean: false, not null, where a left join found no account. */
 export const selectUnprovenPartner = (account: { registrationType: Column; emailVerifiedAt: Column }) =>

@@ -11,6 +11,7 @@ import {
   notificationPreferences,
   users,
 } from "@/db/schema";
+import { addressProven } from "@/lib/auth/email-verification";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { notificationEmail } from "@/lib/mail/templates";
 import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
@@ -51,7 +52,7 @@ const EMAILS_PER_RUN = 200;
  * found from the live rows that delivered it (one per person it reached, by live_events_created_idx),
  * not their own, not erased, after their read position and after what an earlier e-mail covered,
  * in a conversation they may still read, not muted, with e-mail for messages on, and not e-mailed
- * about in the last hour.
+ * about in the last hour; at an address they proved (addressProven).
  */
 function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]> {
   const dueBefore = new Date(now.getTime() - delaySeconds * 1000);
@@ -103,6 +104,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
         sql`coalesce(${notificationPreferences.email}, ${messageNotification.defaults.email})`,
         isNull(conversations.endedAt),
         mayReceive(sql`${liveEvents.userId}`),
+        addressProven(users),
         or(isNull(emailed.sentAt), lte(emailed.sentAt, new Date(now.getTime() - 3_600_000))),
       ),
     )

@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notifications, users } from "@/db/schema";
+import { addressProven } from "@/lib/auth/email-verification";
 import { describeError } from "@/lib/log";
 import { publishLive } from "@/lib/live/publish";
 import { deliverAfterResponse, enqueueEmails } from "@/lib/mail/outbox";
@@ -44,17 +45,18 @@ export async function markRead(db: Db, userId: string, target: MarkReadTarget): 
 
 /**
  * Sends notifications by e-mail (each recipient chose e-mail for its type, or it is a service
- * e-mail), in the caller's transaction through the outbox, each with its own one-click unsubscribe
- * link but a service e-mail (its type's `serviceEmail`: nothing to unsubscribe from): the
- * addresses, the links and the e-mails are one statement each, however many there are. Delivery
- * happens after the response (and so after the commit); without a provider the outbox keeps them.
+ * e-mail) to the recipients whose address is proved (addressProven), in the caller's transaction
+ * through the outbox, each with its own one-click unsubscribe link but a service e-mail (its
+ * type's `serviceEmail`: nothing to unsubscribe from): the addresses, the links and the e-mails
+ * are one statement each, however many there are. Delivery happens after the response (and so
+ * after the commit); without a provider the outbox keeps them.
  */
 async function emailNotifications(db: Db, list: readonly NewNotification[]): Promise<void> {
   if (list.length === 0) return;
   const recipients = await db
     .select({ id: users.id, email: users.email })
     .from(users)
-    .where(inArray(users.id, [...new Set(list.map((notification) => notification.userId))]));
+    .where(and(inArray(users.id, [...new Set(list.map((notification) => notification.userId))]), addressProven(users)));
   const addressOf = new Map(recipients.map((recipient) => [recipient.id, recipient.email]));
   const sent = list.filter((notification) => addressOf.has(notification.userId));
   if (sent.length === 0) return;

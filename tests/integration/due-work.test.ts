@@ -2,12 +2,15 @@ import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
 import { getDb } from "@/db/client";
-import { conversationReads, couples, emailOutbox, liveEvents, liveSequences, messages, users } from "@/db/schema";
+import { conversationReads, couples, emailOutbox, liveEvents, liveSequences, messages, notifications, users } from "@/db/schema";
 import { runDueWork } from "@/lib/scheduled/service";
 import { LOOKBACK_MINUTES } from "@/lib/messages/unread-email";
 import { savePreferences } from "@/lib/notifications/preferences";
 import { call } from "../support/api";
+import { acceptWith, invited, partnerA } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
+import { connections, messagingCouple, talk } from "../support/messages";
+import { daysAhead, PLACES, plan } from "../support/plans";
 
 process.env.CRON_SECRET = "cron-secret-for-the-tests-0123";
 
@@ -109,6 +112,39 @@ describe("runDueWork: the e-mail about unread messages", () => {
     const other = await leoWrites("Gone soon");
     await db.update(messages).set({ deletedAt: new Date(), body: null }).where(eq(messages.conversationId, other.conversationId));
     expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(0);
+  });
+});
+
+describe("e-mail to a partner who joined through the shareable link and never proved the address", () => {
+  it("is never sent: a hello, the messages left unread and a plan proposed reach them in the app only, their partner by e-mail too", async () => {
+    const inviter = await partnerA();
+    const link = await invited(inviter);
+    const joined = await acceptWith(link.shareToken);
+    expect(joined.json).toMatchObject({ verificationRequired: true });
+    const db = await getDb();
+    const subjectsTo = async (address: string) =>
+      (await db.select({ subject: emailOutbox.subject }).from(emailOutbox).where(eq(emailOutbox.to, address))).map((row) => row.subject);
+    // The invitation and the verification link: all the address is ever sent.
+    const before = await subjectsTo(link.email);
+    const others = await messagingCouple();
+    const hello = await connections.send({ coupleId: inviter.coupleId, note: "Hello from us" }, others.a.headers);
+    const { conversationId } = (await connections.accept(hello.json.data.id, inviter.headers)).json.data;
+
+    expect((await talk.send(conversationId, { body: "Dinner on Friday?" }, others.a.headers)).status).toBe(201);
+    const proposed = await plan.propose(
+      conversationId,
+      { title: "Dinner", startsAt: daysAhead(15), placeId: PLACES.lisbon },
+      others.a.headers,
+    );
+    expect(proposed.status).toBe(201);
+    await runDueWork(db, later(16), DELAY_S);
+
+    expect(await subjectsTo(link.email)).toEqual(before);
+    const inApp = await db.select({ type: notifications.type }).from(notifications).where(eq(notifications.userId, joined.json.user.id));
+    expect(inApp.map((row) => row.type).sort()).toEqual(["connection_request", "message", "plan_proposed"]);
+    const toInviter = await subjectsTo(inviter.user.email);
+    expect(toInviter).toContain(`New messages from ${others.name}`);
+    expect(toInviter).toContain("New plan: Dinner");
   });
 });
 
