@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DELETE as removeRoute, GET as listRoute, POST as subscribeRoute } from "@/app/api/push/subscriptions/route";
 import { GET as getPushSettingsRoute, PUT as pushSettingsRoute } from "@/app/api/push/settings/route";
 import { getDb } from "@/db/client";
-import { notificationPreferences, pushOutbox, pushSubscriptions, users } from "@/db/schema";
+import { couples, notificationPreferences, pushOutbox, pushSubscriptions, users } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { revokeSession } from "@/lib/auth/sessions";
 import { deliverDuePushes, MAX_ATTEMPTS, PUSH_TTL_S } from "@/lib/notifications/push/deliver";
@@ -210,6 +210,25 @@ describe("Web Push: what is sent", () => {
     expect((await block(one.coupleId, two.b.headers)).status).toBe(200);
     expect(await deliver()).toMatchObject({ sent: 0, dropped: 1 });
     expect(to(phone)).toEqual([]);
+  });
+
+  it("drops a push waiting for its retry once its couple is suspended, as its e-mail is withheld; the couple's own partner still gets theirs", async () => {
+    const { one, two, conversationId } = await connected();
+    const phone = await deviceOf(two.a, [503]);
+    const partnersPhone = await deviceOf(one.b, [503]);
+    const proposed = await plan.propose(
+      conversationId,
+      { title: "Dinner", startsAt: daysAhead(15), placeId: PLACES.lisbon },
+      one.a.headers,
+    );
+    expect(proposed.status).toBe(201);
+    const start = Date.now();
+    expect(await deliver(new Date(start))).toMatchObject({ sent: 0, retried: 2 });
+    const db = await getDb();
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, one.coupleId));
+    expect(await deliver(new Date(start + 31_000))).toMatchObject({ sent: 1, dropped: 1 });
+    expect(to(phone)).toEqual([]);
+    expect(to(partnersPhone)).toHaveLength(1);
   });
 
   it("sets the app's badge to the bell's count: nothing from a couple blocked either way", async () => {

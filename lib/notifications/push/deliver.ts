@@ -2,7 +2,8 @@ import "server-only";
 import { and, count, desc, eq, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { conversationReads, couples, messages, notifications, pushOutbox, pushSettings, pushSubscriptions, users } from "@/db/schema";
-import { coupleOfUser, notBlockedBetween } from "@/lib/safety/blocks";
+import { coupleOfUser } from "@/lib/safety/blocks";
+import { standTogether } from "@/lib/safety/visibility";
 import { own, unread } from "../queries";
 import { definitionOf, isNotificationKind } from "../rules";
 import { vapidKeys, type VapidKeys } from "./config";
@@ -181,9 +182,11 @@ async function sendBatch(
             .where(and(inArray(notifications.id, notificationIds), eq(notifications.isRead, true)))
         ).map((row) => row.id),
   );
-  // A couple blocked either way since the push was queued reaches the person no more (the block
-  // hides its notifications and ends its conversations; a push waiting for its retry is dropped too).
-  const fromBlocked = new Set(
+  // A couple that no longer stands with the person's (standTogether: a block either way or a
+  // suspension since the push was queued) reaches them no more, as its e-mail is withheld
+  // (coupleApartAmong); a push waiting for its retry is dropped too. Their own couple's still go.
+  const recipientCouple = coupleOfUser(sql`${pushSubscriptions.userId}`);
+  const fromApart = new Set(
     (
       await db
         .select({ id: pushOutbox.id })
@@ -196,7 +199,8 @@ async function sendBatch(
               claimed.map((push) => push.id),
             ),
             isNotNull(pushOutbox.actorCoupleId),
-            not(notBlockedBetween(coupleOfUser(sql`${pushSubscriptions.userId}`), pushOutbox.actorCoupleId)),
+            sql`${pushOutbox.actorCoupleId} is distinct from ${recipientCouple}`,
+            not(standTogether(recipientCouple, pushOutbox.actorCoupleId)),
           ),
         )
     ).map((row) => row.id),
@@ -219,7 +223,7 @@ async function sendBatch(
   const queue = [...claimed];
   const sendOne = async (push: Claimed) => {
     const target = byId.get(push.subscriptionId);
-    if (!target || (push.notificationId && read.has(push.notificationId)) || fromBlocked.has(push.id)) {
+    if (!target || (push.notificationId && read.has(push.notificationId)) || fromApart.has(push.id)) {
       await db.delete(pushOutbox).where(eq(pushOutbox.id, push.id));
       report.dropped++;
       return;
