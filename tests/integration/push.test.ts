@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq, inArray, sql } from "drizzle-orm";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -327,6 +328,33 @@ describe("Web Push: the push service's answers", () => {
     expect((await call(listRoute, "GET", "/api/push/subscriptions", { headers: two.a.headers })).json.data).toEqual([]);
   });
 
+  it("removes a subscription whose keys no push can be encrypted to (stored before they were checked), calling no push service", async () => {
+    const couple = await messagingCouple();
+    const db = await getDb();
+    const device = service.newDevice();
+    const key = Buffer.from(device.keys.p256dh, "base64url");
+    const rows = await db
+      .insert(pushSubscriptions)
+      .values(
+        [
+          randomBytes(60).toString("base64url"),
+          Buffer.concat([key.subarray(0, 64), Buffer.from([key[64]! ^ 1])]).toString("base64url"),
+        ].map((p256dh, n) => ({
+          userId: couple.a.userId,
+          endpoint: `${device.endpoint}${n}`,
+          p256dh,
+          auth: device.keys.auth,
+          label: "Chrome on Android",
+        })),
+      )
+      .returning({ id: pushSubscriptions.id });
+    await db.insert(pushOutbox).values(rows.map((row) => helloPush(row.id)));
+    const calls = service.rejected.length + service.received.length;
+    expect(await deliver()).toMatchObject({ sent: 0, removed: 2, retried: 0 });
+    expect(service.rejected.length + service.received.length).toBe(calls);
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, couple.a.userId))).toEqual([]);
+  });
+
   it("tries again with backoff after 5xx and 429 (its Retry-After), and sends once the service takes it", async () => {
     const { one, two, conversationId } = await connected();
     const busy = await deviceOf(two.a, [503, 429]);
@@ -538,6 +566,36 @@ describe("Web Push: devices", () => {
     ];
     for (const body of bodies)
       expect((await call(subscribeRoute, "POST", "/api/push/subscriptions", { body, headers: couple.a.headers })).status).toBe(400);
+  });
+
+  it("refuses keys no push could be encrypted to, saying what a key must be", async () => {
+    const couple = await messagingCouple();
+    const device = service.newDevice();
+    const key = Buffer.from(device.keys.p256dh, "base64url");
+    const b64 = (bytes: Buffer) => bytes.toString("base64url");
+    const notOnTheCurve = Buffer.concat([key.subarray(0, 64), Buffer.from([key[64]! ^ 1])]);
+    const p256dhs = [
+      b64(randomBytes(60)), // 80 characters: the length the server took before
+      b64(Buffer.concat([Buffer.from([0x05]), key.subarray(1)])),
+      b64(Buffer.concat([Buffer.from([0x02 | (key[64]! & 1)]), key.subarray(1, 33)])), // compressed
+      b64(notOnTheCurve),
+    ];
+    for (const p256dh of p256dhs) {
+      const res = await call(subscribeRoute, "POST", "/api/push/subscriptions", {
+        body: { endpoint: device.endpoint, keys: { p256dh, auth: device.keys.auth } },
+        headers: couple.a.headers,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error.message).toBe("keys.p256dh is not a valid key: a P-256 public key of 65 bytes, base64url");
+    }
+    for (const auth of [b64(randomBytes(12)), b64(randomBytes(24))]) {
+      const res = await call(subscribeRoute, "POST", "/api/push/subscriptions", {
+        body: { endpoint: device.endpoint, keys: { p256dh: device.keys.p256dh, auth } },
+        headers: couple.a.headers,
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error.message).toBe("keys.auth is not a valid key: a secret of 16 bytes, base64url");
+    }
   });
 
   it("calls only public hosts unless the tests' setting allows this machine", async () => {

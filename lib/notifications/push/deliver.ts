@@ -25,8 +25,9 @@ const PARALLEL = 8;
 const RUN_BUDGET_MS = 20_000;
 /**
  * The answers that end a subscription: 404/410, the push service forgot it; 401/403, it was made
- * under another VAPID key (ours was changed) and will take none of ours. Removed, the device reads
- * 'off' in its settings, and turning it on subscribes again under our key (client.ts).
+ * under another VAPID key (ours was changed) and will take none of ours; and keys no push can be
+ * encrypted to (the transport's `keysUnusable`). Removed, the device reads 'off' in its settings,
+ * and turning it on subscribes again under our key (client.ts).
  */
 const SUBSCRIPTION_ENDED = new Set([401, 403, 404, 410]);
 /** How long a message preview may be. */
@@ -129,9 +130,9 @@ async function retryLater(db: Db, push: Claimed, now: Date, asked: number | unde
  * Sends the pushes that are due (run after a commit that wrote some, and by the due work every
  * minute for the retries): each claimed first, so two instances never send one twice; none for a
  * notification already read (its conversation open on a screen); 2xx: done, and the device's
- * 'last delivered' moves; 404/410 (gone) and 401/403 (another VAPID key): the subscription is
- * removed; 429/5xx or no answer: again later with backoff, at most MAX_ATTEMPTS tries; anything
- * else: dropped. A device whose session ended (signed out) gets nothing; `tidy` (the due work's
+ * 'last delivered' moves; 404/410 (gone), 401/403 (another VAPID key) and keys no push can be
+ * encrypted to: the subscription is removed; 429/5xx or no answer: again later with backoff, at
+ * most MAX_ATTEMPTS tries; anything else: dropped. A device whose session ended (signed out) gets nothing; `tidy` (the due work's
  * minute run, not every commit's) removes those devices and the claims of senders that stopped.
  */
 export async function deliverDuePushes(
@@ -237,7 +238,7 @@ async function sendBatch(
     if (answer.status >= 200 && answer.status < 300) {
       sent.push({ push: push.id, subscription: target.id });
       report.sent++;
-    } else if (SUBSCRIPTION_ENDED.has(answer.status)) {
+    } else if (SUBSCRIPTION_ENDED.has(answer.status) || answer.keysUnusable) {
       await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, target.id));
       byId.delete(target.id);
       report.removed++;

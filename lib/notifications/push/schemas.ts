@@ -1,14 +1,11 @@
 import { z } from "zod";
 import { uuidField } from "@/lib/fields";
+import { authUsable, p256dhUsable } from "./keys";
 import { ENDPOINT_MAX } from "./limits";
 
-/** base64url, as PushSubscription.toJSON() gives the keys. */
-const base64url = (name: string, min: number, max: number) =>
-  z
-    .string({ error: `keys.${name} is required` })
-    .min(min, `keys.${name} is not a valid key`)
-    .max(max, `keys.${name} is not a valid key`)
-    .regex(/^[\w-]+=*$/, `keys.${name} is not a valid key`);
+/** One of the subscription's keys, refused unless a push can be encrypted to it (./keys.ts). */
+const keyField = (name: string, usable: (value: string) => boolean, expected: string) =>
+  z.string({ error: `keys.${name} is required` }).refine(usable, `keys.${name} is not a valid key: ${expected}, base64url`);
 
 /**
  * A push service's URL: printable ASCII, as every push service's is (a URL's other characters
@@ -26,8 +23,10 @@ const endpointField = () =>
 export const subscribeSchema = z.object({
   endpoint: endpointField(),
   keys: z.object(
-    // A P-256 public key is 65 bytes (87 characters), the auth secret 16 (22).
-    { p256dh: base64url("p256dh", 80, 128), auth: base64url("auth", 16, 64) },
+    {
+      p256dh: keyField("p256dh", p256dhUsable, "a P-256 public key of 65 bytes"),
+      auth: keyField("auth", authUsable, "a secret of 16 bytes"),
+    },
     { error: "keys is required" },
   ),
 });

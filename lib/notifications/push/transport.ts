@@ -5,14 +5,19 @@ import webpush from "web-push";
 import { env } from "@/lib/env";
 import { describeError } from "@/lib/log";
 import { isPublicAddress } from "./addresses";
+import { authUsable, p256dhUsable } from "./keys";
 import { resolveHost } from "./resolve";
 import type { VapidKeys } from "./config";
 
 /** How long one push may take, from the look-up to the push service's status line; past it, the push counts as unanswered. */
 export const PUSH_DEADLINE_MS = 15_000;
 
-/** The answer of a push service: its status, and when it asks us to come back (Retry-After, seconds). */
-export type PushAnswer = { status: number; retryAfterS?: number };
+/**
+ * The answer of a push service: its status, and when it asks us to come back (Retry-After,
+ * seconds). `keysUnusable`: nothing was sent, as no push can be encrypted to the subscription's
+ * keys (./keys.ts); none ever will be.
+ */
+export type PushAnswer = { status: number; retryAfterS?: number; keysUnusable?: true };
 export type PushRequest = {
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
   payload: string;
@@ -82,6 +87,10 @@ export const webPushTransport =
         });
         sending.end(details.body);
       } catch (error) {
-        failed(error);
+        // The request could not be made: keys no push can be encrypted to (stored before they were
+        // checked) are the subscription's fault and never mend; anything else is tried again.
+        if (p256dhUsable(subscription.keys.p256dh) && authUsable(subscription.keys.auth)) return failed(error);
+        console.error("[push] the subscription's keys take no push", describeError(error));
+        resolve({ status: 0, keysUnusable: true });
       }
     });
