@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
@@ -20,6 +20,10 @@ import type { NotificationPreferencesInput } from "./schemas";
 
 /** How long an e-mail's unsubscribe link keeps working. */
 export const UNSUBSCRIBE_TTL_SECONDS = 180 * 24 * 60 * 60;
+/** How long a used link is kept after its use: then it expires, and goes with the others (dropOldUnsubscribeTokens). */
+export const USED_UNSUBSCRIBE_KEPT_SECONDS = 24 * 60 * 60;
+/** Expired links a due-work run removes at most; the next run goes on. */
+const UNSUBSCRIBE_DROPS_PER_RUN = 1_000;
 export const INVALID_UNSUBSCRIBE_LINK =
   "This unsubscribe link has already been used or is not valid. You can change your e-mail choices in Settings.";
 /** A link from before its type's e-mail became a service e-mail (`serviceEmail`): nothing to turn off. */
@@ -113,23 +117,40 @@ export async function issueUnsubscribeToken(db: Db, userId: string, type: Notifi
 }
 
 /**
+ * The unsubscribe links past their expiry (a used one's is a day after its use) go, the oldest
+ * first, at most `limit` (the due work's, in its transaction): one is written per e-mail, and
+ * nothing else removes them. Answers how many.
+ */
+export async function dropOldUnsubscribeTokens(tx: Db, now: Date, limit = UNSUBSCRIBE_DROPS_PER_RUN): Promise<number> {
+  const oldest = tx
+    .select({ id: unsubscribeTokens.id })
+    .from(unsubscribeTokens)
+    .where(lte(unsubscribeTokens.expiresAt, now))
+    .orderBy(unsubscribeTokens.expiresAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const dropped = await tx
+    .delete(unsubscribeTokens)
+    .where(sql`${unsubscribeTokens.id} = any(array(${oldest}))`)
+    .returning({ id: unsubscribeTokens.id });
+  return dropped.length;
+}
+
+/**
  * Uses an unsubscribe link: e-mail for its type is turned off for its person (in-app stays as
- * chosen). Works once; an unknown, used or expired token is INVALID_TOKEN with nothing changed.
+ * chosen). Works once (it then expires a day later, USED_UNSUBSCRIBE_KEPT_SECONDS, or at its own
+ * expiry if sooner); an unknown, used or expired token is INVALID_TOKEN with nothing changed.
  * A service e-mail's type (`serviceEmail`, which no choice turns off) is VALIDATION_ERROR, nothing
  * changed. No sign-in needed: the unguessable token is the proof.
  */
 export async function unsubscribe(db: Db, token: string): Promise<{ type: NotificationKind }> {
   return transaction(db, async (tx) => {
+    const now = new Date();
+    const forgetAt = new Date(now.getTime() + USED_UNSUBSCRIBE_KEPT_SECONDS * 1000).toISOString();
     const [row] = await tx
       .update(unsubscribeTokens)
-      .set({ usedAt: new Date() })
-      .where(
-        and(
-          eq(unsubscribeTokens.tokenHash, hashToken(token)),
-          isNull(unsubscribeTokens.usedAt),
-          gt(unsubscribeTokens.expiresAt, new Date()),
-        ),
-      )
+      .set({ usedAt: now, expiresAt: sql`least(${unsubscribeTokens.expiresAt}, ${forgetAt}::timestamptz)` })
+      .where(and(eq(unsubscribeTokens.tokenHash, hashToken(token)), isNull(unsubscribeTokens.usedAt), gt(unsubscribeTokens.expiresAt, now)))
       .returning({ userId: unsubscribeTokens.userId, type: unsubscribeTokens.type });
     // A link of a type that no longer exists turns nothing off.
     if (!row || !isNotificationKind(row.type)) throw new AppError("INVALID_TOKEN", INVALID_UNSUBSCRIBE_LINK);

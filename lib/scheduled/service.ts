@@ -10,14 +10,16 @@ import { sweepStagedPhotos } from "@/lib/images/staged";
 import { retryUndeletedImages } from "@/lib/images/undeleted";
 import { sweepUnsentMessagePhotos } from "@/lib/messages/photos";
 import { enqueueUnreadMessageEmails } from "@/lib/messages/unread-email";
+import { dropOldUnsubscribeTokens } from "@/lib/notifications/preferences";
 import { deliverDuePushes } from "@/lib/notifications/push/deliver";
 import { askHowItWent, sendPlanReminders } from "@/lib/plans/reminders";
 
 /**
  * Work that falls due with time rather than with a request: the e-mail about messages left
  * unread, the plans' reminders and 'How was it?', the e-mails and pushes still waiting (retries,
- * and any a request could not send after its commit), trimming the live history and the outbox,
- * sweeping photos uploaded ahead that nothing used, and removing files storage failed to remove. Serverless instances have no timers, so it runs from
+ * and any a request could not send after its commit), trimming the live history, the outbox and
+ * the expired unsubscribe links, sweeping photos uploaded ahead that nothing used, and removing
+ * files storage failed to remove. Serverless instances have no timers, so it runs from
  * `POST /api/cron/due` (a platform cron), from `server.ts` every minute in process, and when the
  * dev outbox is opened; every run is safe to repeat and to overlap.
  */
@@ -38,6 +40,8 @@ export type DueReport = {
   pushed: number;
   swept: number;
   mailDropped: number;
+  /** Unsubscribe links removed past their expiry (lib/notifications/preferences.ts). */
+  linksDropped: number;
   /** Files removed at a try again (lib/images/undeleted.ts). */
   filesRemoved: number;
 };
@@ -48,7 +52,7 @@ export type DueReport = {
  * leave after the commit (without a provider the outbox keeps them), then the due pushes.
  */
 export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().MESSAGE_EMAIL_DELAY_S): Promise<DueReport> {
-  const { emailIds, reminded, pruned, mailDropped } = await transaction(db, async (tx) => {
+  const { emailIds, reminded, pruned, mailDropped, linksDropped } = await transaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DUE_WORK_LOCK})`);
     const emailIds = await enqueueUnreadMessageEmails(tx, now, delaySeconds);
     const reminded = (await sendPlanReminders(tx, now)) + (await askHowItWent(tx, now));
@@ -75,7 +79,13 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
         ) oldest group by user_id
       ) old where e.user_id = old.user_id and e.seq <= old.through`,
     );
-    return { emailIds, reminded, pruned: affected(trimmed), mailDropped: await dropOldMail(tx, now) };
+    return {
+      emailIds,
+      reminded,
+      pruned: affected(trimmed),
+      mailDropped: await dropOldMail(tx, now),
+      linksDropped: await dropOldUnsubscribeTokens(tx, now),
+    };
   });
   // Outside the lock: pushes are claimed row by row (SKIP LOCKED), so runs share the work. Before
   // the e-mails, which are paced to the provider's rate (lib/mail/outbox.ts).
@@ -84,7 +94,7 @@ export async function runDueWork(db: Db, now = new Date(), delaySeconds = env().
   // Photos uploaded ahead that nothing used, and files whose removal failed (SKIP LOCKED: runs share the work).
   const swept = (await sweepUnclaimedForumPhotos(db, now)) + (await sweepUnsentMessagePhotos(db, now)) + (await sweepStagedPhotos(db, now));
   const filesRemoved = await retryUndeletedImages(db, now);
-  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, filesRemoved };
+  return { emailed: emailIds.length, reminded, pruned, pushed: sent, swept, mailDropped, linksDropped, filesRemoved };
 }
 
 /** Rows a statement changed, as postgres.js (`count`) and PGlite (`affectedRows`) report it. */

@@ -189,6 +189,7 @@ describe("POST /api/cron/due", () => {
         pushed: expect.any(Number),
         swept: expect.any(Number),
         mailDropped: expect.any(Number),
+        linksDropped: expect.any(Number),
         filesRemoved: expect.any(Number),
       });
     }

@@ -5,7 +5,10 @@ import { GET as getPrefs, PUT as putPrefs } from "@/app/api/settings/notificatio
 import { getDb } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { emailOutbox, notificationPreferences, notifications, unsubscribeTokens, users } from "@/db/schema";
+import { hashToken } from "@/lib/auth/secrets";
+import { issueUnsubscribeTokens, USED_UNSUBSCRIBE_KEPT_SECONDS } from "@/lib/notifications/preferences";
 import { createNotifications } from "@/lib/notifications/service";
+import { runDueWork } from "@/lib/scheduled/service";
 import { call } from "../support/api";
 import { forum, forumCouple, postBody, type Headers } from "../support/forum";
 
@@ -225,5 +228,35 @@ describe("POST /api/notifications/unsubscribe", () => {
     expect((await call(unsubscribeRoute, "POST", "/api/notifications/unsubscribe")).status).toBe(400);
     const prefs = await call(getPrefs, "GET", "/api/settings/notifications", { headers: { cookie: one.a.headers.cookie! } });
     expect(prefs.json.data.reply).toEqual({ inApp: true, email: true, push: false });
+  });
+
+  it("is removed by the due work once expired, and a day after its use; a fresh one stays", async () => {
+    const { one } = await replyScene();
+    const db = await getDb();
+    const [expired, used, fresh] = await issueUnsubscribeTokens(
+      db,
+      ["reply", "mention", "reply"].map((type) => ({ userId: one.a.userId, type: type as "reply" | "mention" })),
+    );
+    await db
+      .update(unsubscribeTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(unsubscribeTokens.tokenHash, hashToken(expired!)));
+    expect((await unsubscribe(used!)).status).toBe(200);
+    const left = async () =>
+      (
+        await db
+          .select({ tokenHash: unsubscribeTokens.tokenHash })
+          .from(unsubscribeTokens)
+          .where(eq(unsubscribeTokens.userId, one.a.userId))
+      )
+        .map((row) => row.tokenHash)
+        .sort();
+
+    // Other tests' links share the table: the report counts theirs too.
+    expect((await runDueWork(db)).linksDropped).toBeGreaterThanOrEqual(1);
+    expect(await left()).toEqual([hashToken(used!), hashToken(fresh!)].sort());
+    const dayAfter = new Date(Date.now() + USED_UNSUBSCRIBE_KEPT_SECONDS * 1000 + 60_000);
+    expect((await runDueWork(db, dayAfter)).linksDropped).toBeGreaterThanOrEqual(1);
+    expect(await left()).toEqual([hashToken(fresh!)]);
   });
 });
