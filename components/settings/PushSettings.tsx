@@ -148,9 +148,7 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
                 className="button button-secondary"
                 disabled={busy}
                 aria-label={`Remove ${device.label}, added ${when.format(new Date(device.addedAt))}`}
-                onClick={() =>
-                  void run(async () => void (await removePushDevice(device.id)), `${device.label} no longer gets notifications.`)
-                }
+                onClick={() => void run(() => removePushDevice(device), `${device.label} no longer gets notifications.`)}
               >
                 Remove
               </button>

@@ -14,7 +14,7 @@ const { api, pushManager } = vi.hoisted(() => ({
 vi.mock("@/lib/transport/client", () => ({ api }));
 vi.mock("@/lib/pwa/client", () => ({ registerServiceWorker: async () => ({ pushManager }), PUSH_OWNER_KEY: "push-device-owner" }));
 
-const { keepThisDeviceOn, turnOnThisDevice } = await import("@/lib/notifications/push/client");
+const { keepThisDeviceOn, removePushDevice, turnOnThisDevice } = await import("@/lib/notifications/push/client");
 
 /** A subscription as the browser holds it, made with `key` (base64url, as the server hands it). */
 function browserSubscription(endpoint: string, key: string) {
@@ -31,7 +31,11 @@ const serverKey = webpush.generateVAPIDKeys().publicKey;
 /** A stand-in for the browser's localStorage or sessionStorage. */
 function storage() {
   const held = new Map<string, string>();
-  return { getItem: (key: string) => held.get(key) ?? null, setItem: (key: string, value: string) => void held.set(key, value) };
+  return {
+    getItem: (key: string) => held.get(key) ?? null,
+    setItem: (key: string, value: string) => void held.set(key, value),
+    removeItem: (key: string) => void held.delete(key),
+  };
 }
 
 beforeEach(() => {
@@ -130,5 +134,31 @@ describe("keeping this device's push on across sign-ins", () => {
       "DELETE /api/push/subscriptions",
       "POST /api/push/subscriptions",
     ]);
+  });
+
+  it("never stores it again once 'This device' was removed on it: the browser's subscription ends, and it is nobody's", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    await removePushDevice({ id: "d1", thisDevice: true });
+    expect(held.unsubscribe).toHaveBeenCalled();
+    expect(localStorage.getItem("push-device-owner")).toBeNull();
+
+    // A new tab (or a new session): the server lists no device here, and nothing is stored again.
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(false));
+    await keepThisDeviceOn("ana", serverKey);
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
+  });
+
+  it("removes another device on the server alone, leaving this one on", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    api.mockClear();
+    await removePushDevice({ id: "d2", thisDevice: false });
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions", { method: "DELETE", body: { id: "d2" } }]]);
+    expect(held.unsubscribe).not.toHaveBeenCalled();
+    expect(localStorage.getItem("push-device-owner")).toBe("ana");
   });
 });

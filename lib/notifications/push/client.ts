@@ -100,6 +100,17 @@ export async function turnOffThisDevice(): Promise<void> {
 }
 
 export const listPushDevices = () => api<{ data: PushDevice[] }>("/api/push/subscriptions").then((body) => body.data);
-export const removePushDevice = (id: string) => api("/api/push/subscriptions", { method: "DELETE", body: { id } });
+
+/**
+ * Removes one of the person's devices. 'This device' ends in the browser too and is nobody's:
+ * else keepThisDeviceOn, at the next page, would store it again for its owner.
+ */
+export async function removePushDevice(device: Pick<PushDevice, "id" | "thisDevice">): Promise<void> {
+  await api("/api/push/subscriptions", { method: "DELETE", body: { id: device.id } });
+  if (!device.thisDevice) return;
+  await (await currentSubscription())?.unsubscribe();
+  localStorage.removeItem(PUSH_OWNER_KEY);
+}
+
 export const savePushChoices = (input: { showPreviews?: boolean; promptDone?: true }) =>
   api<{ data: PushChoices }>("/api/push/settings", { method: "PUT", body: input }).then((body) => body.data);
