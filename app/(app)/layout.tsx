@@ -7,6 +7,7 @@ import { ServiceWorker } from "@/components/pwa/ServiceWorker";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { mayModerate } from "@/lib/membership/roles";
 import { vapidKeys } from "@/lib/notifications/push/config";
+import { sessionMark } from "@/lib/notifications/push/subscriptions";
 
 /**
  * Pages that need a complete profile, under the signed-in navigation bar. No loading.tsx here:
@@ -16,12 +17,12 @@ import { vapidKeys } from "@/lib/notifications/push/config";
  * is the person's the pages were rendered for (LiveViewer). Moderators get their queue's link.
  */
 export default async function AppLayout({ children }: { children: ReactNode }) {
-  const { userId, notices, couple } = await requireCompleteProfile();
+  const { userId, sessionId, notices, couple } = await requireCompleteProfile();
   const { warning, restriction } = notices;
   return (
     <LiveViewer userId={userId}>
       <NavBar moderator={mayModerate(couple.role)} />
-      <ServiceWorker userId={userId} pushKey={vapidKeys()?.publicKey ?? null} />
+      <ServiceWorker userId={userId} pushKey={vapidKeys()?.publicKey ?? null} session={sessionMark(sessionId)} />
       {warning ? (
         <WarningNotice warning={warning} />
       ) : (

@@ -13,8 +13,8 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 import type { CoupleNotices } from "@/lib/safety/notices";
 import { liveSessionAccount, type AccountFlags } from "./users";
 
-/** A guarded page's caller: their id, their account's flags, the couple they act for (null: none yet) and its notices. */
-export type PageCaller = { userId: string; couple: ActingCouple | null; notices: CoupleNotices } & AccountFlags;
+/** A guarded page's caller: their id and session's, their account's flags, the couple they act for (null: none yet) and its notices. */
+export type PageCaller = { userId: string; sessionId: string; couple: ActingCouple | null; notices: CoupleNotices } & AccountFlags;
 
 /**
  * For guarded pages: the live session, the account's flags, acting couple and its notices read from the rows in one query,
@@ -29,7 +29,7 @@ export const requireSignedIn = cache(async (): Promise<PageCaller> => {
   if (!session || !account) redirect("/login");
   await touchSession(await getDb(), session.sessionId);
   if (!account.flags.emailVerified) redirect("/verify-email");
-  return { userId: session.userId, ...account.flags, couple: account.couple, notices: account.notices };
+  return { userId: session.userId, sessionId: session.sessionId, ...account.flags, couple: account.couple, notices: account.notices };
 });
 
 /**

@@ -90,17 +90,17 @@ describe("keeping this device's push on across sign-ins", () => {
     const held = browserSubscription("https://push.example.com/held", serverKey);
     pushManager.getSubscription.mockResolvedValue(held);
     api.mockResolvedValueOnce(devices(true));
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-1");
     expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
 
     // Ana's session ended (it expired); she signs in again in a new tab: the server lists no device here.
     vi.stubGlobal("sessionStorage", storage());
     api.mockClear();
     api.mockResolvedValueOnce(devices(false));
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-2");
     expect(api.mock.calls).toEqual([["/api/push/subscriptions"], ["/api/push/subscriptions", { method: "POST", body: held.toJSON() }]]);
     api.mockClear();
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-2");
     expect(api).not.toHaveBeenCalled();
   });
 
@@ -109,13 +109,13 @@ describe("keeping this device's push on across sign-ins", () => {
     pushManager.getSubscription.mockResolvedValue(held);
     localStorage.setItem("push-device-owner", "ana");
     api.mockResolvedValue(devices(false));
-    await keepThisDeviceOn("bea", serverKey);
+    await keepThisDeviceOn("bea", serverKey, "session-1");
     expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
 
     vi.stubGlobal("sessionStorage", storage());
     vi.stubGlobal("Notification", { permission: "default" });
     api.mockClear();
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-2");
     expect(api).not.toHaveBeenCalled();
   });
 
@@ -128,7 +128,7 @@ describe("keeping this device's push on across sign-ins", () => {
     pushManager.getSubscription.mockResolvedValue(remade);
     api.mockClear();
     api.mockResolvedValueOnce(devices(false));
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-1");
     expect(api.mock.calls.map(([path, init]) => `${(init as { method?: string } | undefined)?.method ?? "GET"} ${path}`)).toEqual([
       "GET /api/push/subscriptions",
       "DELETE /api/push/subscriptions",
@@ -147,7 +147,7 @@ describe("keeping this device's push on across sign-ins", () => {
     // A new tab (or a new session): the server lists no device here, and nothing is stored again.
     api.mockClear();
     api.mockResolvedValueOnce(devices(false));
-    await keepThisDeviceOn("ana", serverKey);
+    await keepThisDeviceOn("ana", serverKey, "session-2");
     expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
   });
 
@@ -160,5 +160,54 @@ describe("keeping this device's push on across sign-ins", () => {
     expect(api.mock.calls).toEqual([["/api/push/subscriptions", { method: "DELETE", body: { id: "d2" } }]]);
     expect(held.unsubscribe).not.toHaveBeenCalled();
     expect(localStorage.getItem("push-device-owner")).toBe("ana");
+  });
+
+  it("leaves a device removed from another device off: listed under this session, then no more; nor does a later session bring it back", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(true));
+    await keepThisDeviceOn("ana", serverKey, "session-1");
+
+    // Bea removes it in her phone's settings; Ana opens a new tab here, same session.
+    for (const session of ["session-1", "session-2"]) {
+      vi.stubGlobal("sessionStorage", storage());
+      api.mockClear();
+      api.mockResolvedValueOnce(devices(false));
+      await keepThisDeviceOn("ana", serverKey, session);
+      expect(api.mock.calls).toEqual([["/api/push/subscriptions"]]);
+    }
+    expect(localStorage.getItem("push-device-owner")).toBeNull();
+  });
+
+  it("stores it again within the session when the push service gave the browser a new subscription, or the server's key changed", async () => {
+    const held = browserSubscription("https://push.example.com/held", serverKey);
+    pushManager.getSubscription.mockResolvedValue(held);
+    expect(await turnOnThisDevice(serverKey, "ana")).toBe("on");
+    api.mockResolvedValueOnce(devices(true));
+    await keepThisDeviceOn("ana", serverKey, "session-1");
+
+    const rotated = browserSubscription("https://push.example.com/rotated", serverKey);
+    pushManager.getSubscription.mockResolvedValue(rotated);
+    vi.stubGlobal("sessionStorage", storage());
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(false));
+    await keepThisDeviceOn("ana", serverKey, "session-1");
+    expect(api.mock.calls).toEqual([["/api/push/subscriptions"], ["/api/push/subscriptions", { method: "POST", body: rotated.toJSON() }]]);
+
+    api.mockResolvedValueOnce(devices(true));
+    vi.stubGlobal("sessionStorage", storage());
+    await keepThisDeviceOn("ana", serverKey, "session-1");
+    const newKey = webpush.generateVAPIDKeys().publicKey;
+    vi.stubGlobal("sessionStorage", storage());
+    api.mockClear();
+    api.mockResolvedValueOnce(devices(false));
+    await keepThisDeviceOn("ana", newKey, "session-1");
+    expect(api.mock.calls.map(([path, init]) => `${(init as { method?: string } | undefined)?.method ?? "GET"} ${path}`)).toEqual([
+      "GET /api/push/subscriptions",
+      "DELETE /api/push/subscriptions",
+      "POST /api/push/subscriptions",
+    ]);
   });
 });

@@ -72,6 +72,8 @@ export async function turnOnThisDevice(publicKey: string, userId: string | null)
 
 /** Looked at once a tab: one call to the device list, not one a page. */
 const CHECKED_KEY = "push-device-checked";
+/** When the server last listed this device: the page's session (its mark), the server's key and the subscription's endpoint. */
+const LISTED_KEY = "push-device-listed";
 
 /**
  * On a signed-in page: keeps push on for this browser across sign-ins. A session ends (it expires,
@@ -80,17 +82,25 @@ const CHECKED_KEY = "push-device-checked";
  * comes back: the device would fall silent for good. When the server no longer lists this device,
  * it is turned on again under the new session (made again with the server's key if that changed),
  * only for the person who turned it on or the server last listed it for (another account signing
- * in on this browser is never sent their pushes without choosing so themselves).
+ * in on this browser is never sent their pushes without choosing so themselves). A device the
+ * server listed under this very session, key and subscription, and lists no more, was removed
+ * (from another device): it is left off, and nobody's. `session`: the page's (sessionMark).
  */
-export async function keepThisDeviceOn(userId: string, publicKey: string): Promise<void> {
+export async function keepThisDeviceOn(userId: string, publicKey: string, session: string): Promise<void> {
   if (!supported() || Notification.permission !== "granted" || sessionStorage.getItem(CHECKED_KEY) === userId) return;
   const subscription = await currentSubscription();
   if (!subscription) return;
   sessionStorage.setItem(CHECKED_KEY, userId);
   const devices = await listPushDevices().catch(() => null);
   if (!devices) return;
-  if (devices.some((device) => device.thisDevice)) return localStorage.setItem(PUSH_OWNER_KEY, userId);
-  if (localStorage.getItem(PUSH_OWNER_KEY) === userId) await turnOnThisDevice(publicKey, userId).catch(() => undefined);
+  const listed = [session, publicKey, subscription.endpoint].join(" ");
+  if (devices.some((device) => device.thisDevice)) {
+    localStorage.setItem(PUSH_OWNER_KEY, userId);
+    return localStorage.setItem(LISTED_KEY, listed);
+  }
+  if (localStorage.getItem(PUSH_OWNER_KEY) !== userId) return;
+  if (localStorage.getItem(LISTED_KEY) === listed) return localStorage.removeItem(PUSH_OWNER_KEY);
+  await turnOnThisDevice(publicKey, userId).catch(() => undefined);
 }
 
 /** Turns notifications off for this device. */

@@ -4,6 +4,8 @@ import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
 import { conversations, pushSettings, pushSubscriptions } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
+import { hmac } from "@/lib/auth/secrets";
+import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { endpointAllowed } from "./endpoint";
@@ -13,6 +15,13 @@ import type { PushSettingsInput, RemoveInput, SubscribeInput } from "./schemas";
 
 /** A device as the settings page lists it (never its endpoint or keys). */
 export type PushDevice = { id: string; label: string; addedAt: string; lastDeliveredAt: string | null; thisDevice: boolean };
+
+/**
+ * The browser session a signed-in page was rendered under, as the browser may keep it (it names
+ * the session and cannot stand for it): keepThisDeviceOn tells by it a device removed during this
+ * session, from another device, from one whose session ended.
+ */
+export const sessionMark = (sessionId: string) => hmac(authSecret(), `push-session:${sessionId}`);
 
 export const ENDPOINT_REFUSED = "This push service address is not accepted.";
 export const TOO_MANY_DEVICES = `You can have notifications on at most ${MAX_DEVICES} devices. Remove one in the list first.`;
