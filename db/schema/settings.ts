@@ -40,5 +40,10 @@ export const unsubscribeTokens = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("unsubscribe_tokens_hash_key").on(t.tokenHash), index("unsubscribe_tokens_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("unsubscribe_tokens_hash_key").on(t.tokenHash),
+    index("unsubscribe_tokens_user_idx").on(t.userId),
+    // The due work's sweep of links past their expiry (lib/notifications/preferences.ts).
+    index("unsubscribe_tokens_expires_idx").on(t.expiresAt),
+  ],
 );

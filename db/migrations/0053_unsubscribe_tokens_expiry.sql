@@ -1,0 +1,1 @@
+CREATE INDEX "unsubscribe_tokens_expires_idx" ON "unsubscribe_tokens" USING btree ("expires_at");
