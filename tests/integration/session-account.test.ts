@@ -53,16 +53,20 @@ describe("requireSignedIn (guarded pages)", () => {
     const none = { warning: null, restriction: null };
     const acting = (userId: string) =>
       expect.objectContaining({ userId, coupleId, coupleName: "A & B", partnerIds: [a.id, b.id], role: "member" });
-    expect(await guardedPage((await browserSession(a.id)).cookie)).toEqual({
+    const sessionOfA = await browserSession(a.id);
+    expect(await guardedPage(sessionOfA.cookie)).toEqual({
       userId: a.id,
+      sessionId: sessionOfA.sid,
       emailVerified: true,
       profileComplete: true,
       isPartnerB: false,
       couple: acting(a.id),
       notices: none,
     });
-    expect(await guardedPage((await browserSession(b.id)).cookie)).toEqual({
+    const sessionOfB = await browserSession(b.id);
+    expect(await guardedPage(sessionOfB.cookie)).toEqual({
       userId: b.id,
+      sessionId: sessionOfB.sid,
       emailVerified: true,
       profileComplete: true,
       isPartnerB: true,
@@ -70,8 +74,10 @@ describe("requireSignedIn (guarded pages)", () => {
       notices: none,
     });
     const alone = await createUser();
-    expect(await guardedPage((await browserSession(alone.id)).cookie)).toEqual({
+    const sessionAlone = await browserSession(alone.id);
+    expect(await guardedPage(sessionAlone.cookie)).toEqual({
       userId: alone.id,
+      sessionId: sessionAlone.sid,
       emailVerified: true,
       profileComplete: false,
       isPartnerB: false,
