@@ -169,6 +169,8 @@ export const FORUM_LIMITS = {
   reactionsPerUser: { bucket: "forum-reaction:user", limit: 300, windowSeconds: HOUR_SECONDS },
   // Four photos per post, and room for a few that were picked and removed again.
   photosPerUser: { bucket: "forum-photo:user", limit: 60, windowSeconds: HOUR_SECONDS },
+  // Each couple told of a mention (in a post or reply, written or edited): each is two e-mails.
+  mentionedCouplesPerUser: { bucket: "forum-mention:user", limit: 30, windowSeconds: HOUR_SECONDS },
 } as const satisfies Record<string, { bucket: string; limit: number; windowSeconds: number }>;
 
 /** The same body from the same person within this window is a double submit, refused. */

@@ -3,7 +3,7 @@ import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies } from "@/db/schema";
+import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
@@ -104,8 +104,35 @@ const mentionNotice = (postId: string, replyId: string | null, text: string): No
   replyId,
 });
 
-async function mentionNotices(db: Db, coupleIds: readonly string[], notice: Notice) {
-  return [{ recipients: partnersIn(await partnersByCouple(db, coupleIds), coupleIds), notice }];
+/** Counts each couple about to be told of a mention against the person's hourly limit. */
+async function spendMentions(db: Db, actor: ActingCouple, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await spend(db, FORUM_LIMITS.mentionedCouplesPerUser, actor.userId);
+}
+
+/**
+ * Tells the partners of the couples mentioned in a post or reply (notice.replyId), but not a
+ * couple one of whose partners was told of a mention there before: a mention edited out and in
+ * again tells nobody twice. Each couple told counts against the limit (a partner who turned
+ * in-app mentions off leaves no row to find, so the limit is what bounds their e-mails).
+ */
+async function tellMentioned(db: Db, actor: ActingCouple, coupleIds: readonly string[], notice: Notice): Promise<void> {
+  if (coupleIds.length === 0) return;
+  const partners = await partnersByCouple(db, coupleIds);
+  const told = await db
+    .selectDistinct({ userId: notifications.userId })
+    .from(notifications)
+    .where(
+      and(
+        inArray(notifications.userId, partnersIn(partners, coupleIds)),
+        eq(notifications.type, mentionNotification.type),
+        eq(notifications.postId, notice.postId),
+        notice.replyId ? eq(notifications.replyId, notice.replyId) : isNull(notifications.replyId),
+      ),
+    );
+  const toldUsers = new Set(told.map((row) => row.userId));
+  const untold = coupleIds.filter((id) => !(partners.get(id) ?? []).some((userId) => toldUsers.has(userId)));
+  await spendMentions(db, actor, untold.length);
+  await notifyOnce(db, actor, [{ recipients: partnersIn(partners, untold), notice }]);
 }
 
 /* ---------- Posts ---------- */
@@ -145,7 +172,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
       })
       .returning({ id: forumPosts.id });
     await insertMentions(tx, post!.id, null, mentions);
-    await notifyOnce(tx, actor, await mentionNotices(tx, mentions, mentionNotice(post!.id, null, input.title)));
+    await tellMentioned(tx, actor, mentions, mentionNotice(post!.id, null, input.title));
     return post!.id;
   });
   return readPost(db, actor, id);
@@ -177,7 +204,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       .where(eq(forumPosts.id, postId));
     if (mentions) {
       const added = await replaceMentions(tx, postId, null, mentions);
-      await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(postId, null, patch.title ?? row.title)));
+      await tellMentioned(tx, actor, added, mentionNotice(postId, null, patch.title ?? row.title));
     }
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
@@ -268,6 +295,7 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       })
       .where(eq(forumPosts.id, postId));
     await insertMentions(tx, postId, reply!.id, mentions);
+    await spendMentions(tx, actor, mentions.length);
     // The post's couple and the couples mentioned, in one read.
     const postCouple = post.coupleId === null ? [] : [post.coupleId];
     const partners = await partnersByCouple(tx, [...postCouple, ...mentions]);
@@ -315,7 +343,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
       .where(eq(forumReplies.id, replyId));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
-      await notifyOnce(tx, actor, await mentionNotices(tx, added, mentionNotice(row.postId, replyId, patch.body)));
+      await tellMentioned(tx, actor, added, mentionNotice(row.postId, replyId, patch.body));
     }
   });
   return (await readReply(db, actor, replyId))!;

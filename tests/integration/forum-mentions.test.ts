@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentions } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples, users } from "@/db/schema";
+import { couples, emailOutbox, notifications, rateLimitHits, users } from "@/db/schema";
+import { FORUM_LIMITS } from "@/lib/forum/rules";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
-import { forumCouple, LISBON, PORTO, SINTRA } from "../support/forum";
+import { forum, forumCouple, LISBON, PORTO, postBody, SINTRA, type TestCouple } from "../support/forum";
 
 const search = (q: string, headers: Headers) =>
   call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
@@ -89,5 +90,62 @@ describe("GET /api/forum/mentions", () => {
     expect(long.status).toBe(400);
     expect(long.json.error.message).toBe("A couple's name to mention must be no more than 50 characters");
     expect((await call(mentions, "GET", "/api/forum/mentions?q=ab")).status).toBe(401);
+  });
+});
+
+describe("mentions edited in a post or reply", () => {
+  /** The mention notifications and e-mails each partner of `couple` got, in their order. */
+  async function told(couple: TestCouple, postId: string) {
+    const db = await getDb();
+    const partners = [couple.a.userId, couple.b.userId];
+    const rows = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(inArray(notifications.userId, partners), eq(notifications.type, "mention"), eq(notifications.postId, postId)));
+    const addresses = await db.select({ email: users.email }).from(users).where(inArray(users.id, partners));
+    const mails = await db
+      .select({ to: emailOutbox.to })
+      .from(emailOutbox)
+      .where(
+        inArray(
+          emailOutbox.to,
+          addresses.map((row) => row.email),
+        ),
+      );
+    return partners.map((userId, i) => ({
+      notifications: rows.filter((row) => row.userId === userId).length,
+      mails: mails.filter((row) => row.to === addresses[i]!.email).length,
+    }));
+  }
+
+  it("tells a couple once, however often the mention is edited out and back in", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Any tips?" }, us.a.headers)).json.data;
+    for (let i = 0; i < 40; i++) {
+      expect((await forum.patch(post.id, { mentions: [] }, us.a.headers)).status).toBe(200);
+      expect((await forum.patch(post.id, { mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
+      expect((await forum.patchReply(reply.id, { body: `Any tips? ${i}`, mentions: [] }, us.a.headers)).status).toBe(200);
+      expect((await forum.patchReply(reply.id, { body: `Any tips? ${i}`, mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
+    }
+    // One for the post and one for the reply, each partner, in the bell and by e-mail.
+    const once = { notifications: 2, mails: 2 };
+    expect(await told(them, post.id)).toEqual([once, once]);
+  });
+
+  it("counts each couple newly told against the person's hourly limit, then answers 429", async () => {
+    const us = await forumCouple();
+    const [one, two, three] = [await forumCouple(), await forumCouple(), await forumCouple()];
+    const limit = FORUM_LIMITS.mentionedCouplesPerUser;
+    const db = await getDb();
+    await db.insert(rateLimitHits).values(Array.from({ length: limit.limit - 2 }, () => ({ bucket: limit.bucket, subject: us.a.userId })));
+    const post = (await forum.create(postBody({ mentions: [one.coupleId] }), us.a.headers)).json.data;
+    const reply = await forum.reply(post.id, { body: "Hello", mentions: [two.coupleId] }, us.a.headers);
+    expect(reply.status).toBe(201);
+    const over = await forum.patch(post.id, { mentions: [one.coupleId, three.coupleId] }, us.a.headers);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await told(three, post.id)).map((partner) => partner.notifications)).toEqual([0, 0]);
   });
 });
