@@ -13,6 +13,7 @@ import { deleteImages, storeImage, type StoredImage } from "./store";
 import { claimStagedPhotos } from "./staged";
 import type { Upload } from "./upload";
 import { describeError } from "@/lib/log";
+import { LIMITS, spendLimits } from "@/lib/rate-limit";
 import { isSlash, trimEndWhere } from "@/lib/trim-end";
 
 /**
@@ -25,10 +26,15 @@ export type PlacedImage = { key: string; url: string };
 
 /**
  * Stores the uploads sent as bytes, one after another (sharp is CPU-bound; one at a time keeps
- * memory flat), in their order; staged ones are left for the transaction to claim. If one is
- * refused, the ones already stored are removed before the error goes on.
+ * memory flat), in their order; staged ones are left for the transaction to claim (they counted
+ * when staged). Each photo sent with a form counts as one staged ahead would, before any is
+ * processed. If one is refused, the ones already stored are removed before the error goes on.
  */
-async function storeUploads(db: Db, uploads: readonly Upload[], storage?: ImageStorage): Promise<(StoredImage | null)[]> {
+async function storeUploads(db: Db, userId: string, uploads: readonly Upload[], storage?: ImageStorage): Promise<(StoredImage | null)[]> {
+  await spendLimits(
+    db,
+    uploads.flatMap((upload) => ("bytes" in upload ? [[LIMITS.stagedPhotosPerUser, userId] as const] : [])),
+  );
   const stored: (StoredImage | null)[] = [];
   try {
     for (const upload of uploads) stored.push("bytes" in upload ? await storeImage(upload.bytes, upload.kind, storage) : null);
@@ -58,7 +64,7 @@ export async function writeWithImages<T>(
   write: (tx: Db, placed: readonly PlacedImage[]) => Promise<ImageWrite<T>>,
 ): Promise<T> {
   const uploads = images.uploads ?? [];
-  const stored = await storeUploads(db, uploads, images.storage);
+  const stored = await storeUploads(db, userId, uploads, images.storage);
   let written: ImageWrite<T>;
   try {
     written = await transaction(db, async (tx) => {

@@ -4,11 +4,12 @@ import { describe, expect, it } from "vitest";
 import { POST as profileRoute } from "@/app/api/settings/profile/route";
 import { POST as coupleRoute } from "@/app/api/settings/couple/route";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox, liveEvents, users } from "@/db/schema";
+import { couples, emailOutbox, liveEvents, rateLimitHits, users } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { notificationHref } from "@/lib/notifications/rules";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { IMAGE_URL_REFUSED_MESSAGE } from "@/lib/images/rules";
+import { clearHits, LIMITS } from "@/lib/rate-limit";
 import { browserSession } from "../support/api";
 import { whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
@@ -59,6 +60,25 @@ describe("POST /api/settings/profile ('Your profile')", () => {
     const files = await storedFiles();
     expect(files).toContain(stored(after.avatarUrl!));
     expect(files).not.toContain(stored(before.avatarUrl!));
+  });
+
+  it("counts a photo sent with the form as one uploaded ahead: past the hour's 60, 429 with Retry-After, before the form is read", async () => {
+    const { user, headers } = await onboarded();
+    const limit = LIMITS.stagedPhotosPerUser;
+    const db = await getDb();
+    // Sixty photos an hour, the onboarding's among them: 59 spent, so one more fits.
+    await clearHits(db, limit, user.id);
+    await db.insert(rateLimitHits).values(Array.from({ length: limit.limit - 1 }, () => ({ bucket: limit.bucket, subject: user.id })));
+    expect((await postProfile(profileFields({ avatar: await jpeg(400, 400) }), headers)).status).toBe(200);
+    const saved = (await userRow(user.id)).avatarUrl;
+
+    const over = await postProfile(profileFields({ avatar: await jpeg(400, 400) }), headers);
+    expect(over.status).toBe(429);
+    expect(over.json.error.message).toBe(limit.message);
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await userRow(user.id)).avatarUrl).toBe(saved);
+    // Refused before the form is read: a form that would not pass is not even looked at.
+    expect((await postProfile(profileFields({ firstName: " " }), headers)).status).toBe(429);
   });
 
   it("keeps the photo when none is sent", async () => {
