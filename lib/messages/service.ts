@@ -10,7 +10,7 @@ import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
-import { checkLimit, consumeLimit, limitError, recordHit } from "@/lib/rate-limit";
+import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
 import { ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
@@ -218,13 +218,14 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
  * `POST /api/conversations/{id}/typing`: tells the conversation's other members, on their open
  * streams, that the caller is typing; nothing of it is stored (a rate-limit hit aside), and it
  * carries no words. Members only (404 otherwise); an ended conversation refuses (403
- * CONVERSATION_ENDED); the route checks `typingPerMinute` first.
+ * CONVERSATION_ENDED); the route checks `typingPerMinute` before the body, and this counts it.
  */
 export async function announceTyping(db: Db, member: ActingCouple, conversationId: string): Promise<void> {
   // A restricted couple reads but does not write: nor does it seem to.
   await assertNotRestricted(db, member.coupleId);
   await openConversation(db, member, conversationId);
-  await recordHit(db, MESSAGE_LIMITS.typingPerMinute, member.userId);
+  // Checked and counted under the person's lock: calls at once take the minute's slots one by one.
+  await spendLimits(db, [[MESSAGE_LIMITS.typingPerMinute, member.userId]]);
   const others = (await membersOf(db, conversationId)).map(({ userId }) => userId).filter((userId) => userId !== member.userId);
   await publishEphemeral(db, TYPING, { to: others, subjectId: conversationId, payload: { userId: member.userId } });
 }

@@ -6,6 +6,7 @@ import { liveEvents } from "@/db/schema";
 import { createListener, postgresSource, type LiveListener } from "@/lib/live/listener";
 import { publishEphemeral } from "@/lib/live/publish";
 import { liveStream } from "@/lib/live/sse";
+import { MESSAGE_LIMITS } from "@/lib/messages/rules";
 import { TYPING } from "@/lib/messages/typing";
 import { LIVE_REGISTRY } from "@/lib/registry/live";
 import { browserSession, call } from "../support/api";
@@ -111,6 +112,16 @@ describe("POST /api/conversations/{id}/typing", () => {
     } finally {
       stream.close();
     }
+  });
+});
+
+describe("typing's limit", () => {
+  it("holds under calls at once: of 60 in parallel, exactly the minute's limit answer 200, the rest 429", async () => {
+    const { one, conversationId } = await connected();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => typing(conversationId, one.a.headers)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(MESSAGE_LIMITS.typingPerMinute.limit);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(60 - MESSAGE_LIMITS.typingPerMinute.limit);
   });
 });
 
