@@ -1,6 +1,6 @@
 import "server-only";
 import { verificationForExport } from "@/lib/verification/queries";
-import { ownStanding } from "@/lib/safety/appeals";
+import { appealWordsOf, ownStanding } from "@/lib/safety/appeals";
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
@@ -80,6 +80,7 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessageRows,
         sentRequests,
         moderationActions,
+        ownAppealWords,
         photoVerification,
         planRows,
         drafts,
@@ -194,6 +195,7 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessages(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
+        appealWordsOf(tx, userId),
         verificationForExport(tx, userId),
         plansForExport(tx, userId),
         couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
@@ -260,8 +262,13 @@ export async function exportAccount(db: Db, userId: string) {
         plans: planRows,
         eventDrafts: drafts,
         eventsWaitlist: onWaitlist,
-        // What moderators did about the couple, by 'a moderator' (never which one), with its appeal.
-        moderationActions: moderationActions.map(({ id: _id, ...action }) => ({ by: "a moderator", ...action })),
+        // What moderators did about the couple, by 'a moderator' (never which one), with its appeal;
+        // the appeal's words only when the person wrote them (a partner's are the partner's).
+        moderationActions: moderationActions.map(({ id, ...action }) => ({
+          by: "a moderator",
+          ...action,
+          yourAppeal: ownAppealWords.get(id) ?? null,
+        })),
         // The decision about the person's selfie and its date; the selfie itself is never kept after it.
         photoVerification,
         imageUrls,

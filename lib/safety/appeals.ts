@@ -214,3 +214,12 @@ export async function ownStanding(db: Db, coupleId: string) {
   }));
 }
 export type OwnAction = Awaited<ReturnType<typeof ownStanding>>[number];
+
+/** The words of the person's own appeals, by the action appealed (the data export): a partner's appeal is the partner's. */
+export async function appealWordsOf(db: Db, userId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ sanctionId: moderationAppeals.sanctionId, body: moderationAppeals.body })
+    .from(moderationAppeals)
+    .where(eq(moderationAppeals.userId, userId));
+  return new Map(rows.map((row) => [row.sanctionId, row.body]));
+}

@@ -18,7 +18,7 @@ import { markWarningSeen, sanctionCouple } from "@/lib/safety/sanctions";
 import { call, freshAddress, PASSWORD } from "../support/api";
 import { forum, postBody, type TestCouple } from "../support/forum";
 import { connected, connections, messagingCouple, talk } from "../support/messages";
-import { moderation, moderatorCouple, profileOf, sanctions } from "../support/moderation";
+import { appeals, moderation, moderatorCouple, profileOf, sanctions } from "../support/moderation";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -355,6 +355,18 @@ describe("the couple's data export", () => {
     ]);
     expect(JSON.stringify(exported.moderationActions)).not.toContain(userId);
     expect(JSON.stringify(exported.moderationActions)).not.toContain("Private note");
+  });
+
+  it("holds the person's own appeal words; a partner's appeal stays the partner's", async () => {
+    const couple = await messagingCouple();
+    const { headers } = await moderatorCouple();
+    const warned = (await sanctions.act(couple.coupleId, { kind: "warn", reason: "spam" }, headers)).json.data.id;
+    expect((await appeals.file({ sanctionId: warned, body: "Please reconsider" }, couple.a.headers)).status).toBe(201);
+    const db = await getDb();
+    expect((await exportAccount(db, couple.a.userId)).moderationActions).toMatchObject([{ yourAppeal: "Please reconsider" }]);
+    const partners = await exportAccount(db, couple.b.userId);
+    expect(partners.moderationActions).toMatchObject([{ yourAppeal: null }]);
+    expect(partners.moderationActions[0]!.appealedAt).not.toBeNull();
   });
 });
 
