@@ -24,6 +24,7 @@ import { partnerOf } from "@/lib/membership/partner";
 import { requestsSentBy } from "@/lib/connections/queries";
 import { ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
+import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
 import { selfColumns } from "@/lib/users/projections";
@@ -77,6 +78,8 @@ export async function exportAccount(db: Db, userId: string) {
         blocks,
         filedReports,
         notificationPreferences,
+        pushDevices,
+        pushChoices,
         ownMessageRows,
         sentRequests,
         moderationActions,
@@ -192,6 +195,8 @@ export async function exportAccount(db: Db, userId: string) {
           .from(reports)
           .where(eq(reports.reporterUserId, userId)),
         getPreferences(tx, userId),
+        devicesForExport(tx, userId),
+        getPushChoices(tx, userId),
         ownMessages(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
@@ -253,6 +258,8 @@ export async function exportAccount(db: Db, userId: string) {
         reactions,
         notifications: inbox,
         notificationPreferences,
+        pushDevices,
+        pushChoices,
         sessions: sessionRows.map(({ userAgent, ...row }) => ({ ...row, device: describeDevice(userAgent, row.kind), userAgent })),
         invitationsSent: sentInvitations,
         blockedCouples: blocks,

@@ -16,6 +16,7 @@ import { pushPromptDue } from "@/lib/notifications/push/subscriptions";
 import { unreadCount } from "@/lib/notifications/queries";
 import { createNotifications } from "@/lib/notifications/service";
 import { deleteAccount } from "@/lib/account/deletion";
+import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
 import type { Person } from "../support/forum";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
@@ -691,6 +692,19 @@ describe("Web Push: the prompt and the choices", () => {
     expect(await pushPromptDue(db, one.a.userId, one.coupleId)).toBe(false);
     // Each partner answers for themselves.
     expect(await pushPromptDue(db, one.b.userId, one.coupleId)).toBe(true);
+  });
+
+  it("puts the person's devices and push choices in their data export, never a device's endpoint or keys", async () => {
+    const couple = await messagingCouple();
+    const device = await deviceOf(couple.a);
+    expect(
+      (await call(pushSettingsRoute, "PUT", "/api/push/settings", { body: { showPreviews: true }, headers: couple.a.headers })).status,
+    ).toBe(200);
+    const exported = await exportAccount(await getDb(), couple.a.userId);
+    expect(exported.pushDevices).toEqual([{ label: "Chrome on Android", createdAt: expect.any(Date), lastDeliveredAt: null }]);
+    expect(exported.pushChoices).toEqual({ showPreviews: true, promptDone: false });
+    const text = JSON.stringify(exported);
+    for (const secret of [device.endpoint, device.keys.p256dh, device.keys.auth]) expect(text).not.toContain(secret);
   });
 
   it("keeps 'Show message previews' off until chosen, and refuses bad bodies", async () => {

@@ -88,6 +88,15 @@ export async function listDevices(db: Db, userId: string, sessionId: string): Pr
   }));
 }
 
+/** Every device the person turned push on for, by name and dates (the data export): never its endpoint or keys. */
+export async function devicesForExport(db: Db, userId: string) {
+  return db
+    .select({ label: pushSubscriptions.label, createdAt: pushSubscriptions.createdAt, lastDeliveredAt: pushSubscriptions.lastDeliveredAt })
+    .from(pushSubscriptions)
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt));
+}
+
 /** Removes one of the person's devices (by id, or this device's by its endpoint); someone else's is not found. */
 export async function removeDevice(db: Db, userId: string, input: RemoveInput): Promise<void> {
   const which = "id" in input ? eq(pushSubscriptions.id, input.id) : eq(pushSubscriptions.endpoint, input.endpoint);
