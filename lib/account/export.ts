@@ -22,7 +22,7 @@ import {
 import { describeDevice } from "@/lib/auth/device";
 import { partnerOf } from "@/lib/membership/partner";
 import { requestsSentBy } from "@/lib/connections/queries";
-import { ownMessages } from "@/lib/messages/queries";
+import { ownMessageReactions, ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
@@ -81,6 +81,7 @@ export async function exportAccount(db: Db, userId: string) {
         pushDevices,
         pushChoices,
         ownMessageRows,
+        messageReactionRows,
         sentRequests,
         moderationActions,
         ownAppealWords,
@@ -198,6 +199,7 @@ export async function exportAccount(db: Db, userId: string) {
         devicesForExport(tx, userId),
         getPushChoices(tx, userId),
         ownMessages(tx, userId),
+        ownMessageReactions(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
         appealWordsOf(tx, userId),
@@ -265,6 +267,7 @@ export async function exportAccount(db: Db, userId: string) {
         blockedCouples: blocks,
         reports: filedReports,
         messages: ownMessageRows,
+        messageReactions: messageReactionRows,
         connectionRequestsSent: sentRequests,
         plans: planRows,
         eventDrafts: drafts,

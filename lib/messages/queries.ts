@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, isNull, or, sql, type Placeholder, type SQ
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { placeholderSql, preparedPer } from "@/db/prepared";
-import { conversationReads, conversations, couples, messages, users } from "@/db/schema";
+import { conversationReads, conversations, couples, messageReactions, messages, users } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { readerAccountColumns, readerJoins } from "@/lib/auth/users";
 import { AppError } from "@/lib/errors";
@@ -403,4 +403,13 @@ export async function ownMessages(db: Db, userId: string) {
     .from(messages)
     .where(eq(messages.authorUserId, userId))
     .orderBy(asc(messages.createdAt));
+}
+
+/** The person's own reactions to messages, oldest first (the data export). */
+export async function ownMessageReactions(db: Db, userId: string) {
+  return db
+    .select({ messageId: messageReactions.messageId, kind: messageReactions.kind, createdAt: messageReactions.createdAt })
+    .from(messageReactions)
+    .where(eq(messageReactions.userId, userId))
+    .orderBy(asc(messageReactions.createdAt));
 }

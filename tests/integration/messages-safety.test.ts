@@ -62,6 +62,18 @@ describe("deleting an account mid-conversation", () => {
   });
 });
 
+describe("the data export of a conversation", () => {
+  it("holds the person's own reactions to messages, not their partner's", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = await talk.send(conversationId, { body: "React to this" }, one.a.headers);
+    const messageId = sent.json.data.id as string;
+    await talk.react(messageId, "heart", true, two.a.headers);
+    await talk.react(messageId, "laugh", true, two.b.headers);
+    const db = await getDb();
+    expect((await exportAccount(db, two.a.userId)).messageReactions).toEqual([{ messageId, kind: "heart", createdAt: expect.any(Date) }]);
+  });
+});
+
 describe("reporting a message", () => {
   it("is for the conversation's members only; moderators open it with the ten before (logged), and removing erases it", async () => {
     const { one, two, conversationId } = await connected();
