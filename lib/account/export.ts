@@ -21,7 +21,8 @@ import {
 } from "@/db/schema";
 import { describeDevice } from "@/lib/auth/device";
 import { partnerOf } from "@/lib/membership/partner";
-import { requestsSentBy } from "@/lib/connections/queries";
+import { answersBy, requestsSentBy } from "@/lib/connections/queries";
+import { heldHellosSentBy } from "@/lib/safety/spam";
 import { ownMessageReactions, ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
@@ -83,6 +84,8 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessageRows,
         messageReactionRows,
         sentRequests,
+        heldHellos,
+        requestAnswers,
         moderationActions,
         ownAppealWords,
         photoVerification,
@@ -201,6 +204,8 @@ export async function exportAccount(db: Db, userId: string) {
         ownMessages(tx, userId),
         ownMessageReactions(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
+        heldHellosSentBy(tx, userId, couple?.id ?? null),
+        answersBy(tx, userId),
         couple ? ownStanding(tx, couple.id) : Promise.resolve([]),
         appealWordsOf(tx, userId),
         verificationForExport(tx, userId),
@@ -269,6 +274,9 @@ export async function exportAccount(db: Db, userId: string) {
         messages: ownMessageRows,
         messageReactions: messageReactionRows,
         connectionRequestsSent: sentRequests,
+        // Hellos the spam rule holds for a moderator: the couple asked has not seen them.
+        connectionRequestsInReview: heldHellos,
+        connectionRequestAnswers: requestAnswers,
         plans: planRows,
         eventDrafts: drafts,
         eventsWaitlist: onWaitlist,

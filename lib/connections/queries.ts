@@ -184,3 +184,14 @@ export async function requestsSentBy(db: Db, userId: string, coupleId: string | 
     .orderBy(desc(connectionRequests.createdAt));
   return rows.map(({ expiresAt, ...row }) => ({ ...row, status: senderStatus({ ...row, expiresAt }) }));
 }
+
+/** The person's own answers to hellos their couple received, newest first (the data export): whose hello, yes or no, when. */
+export async function answersBy(db: Db, userId: string) {
+  return db
+    .select({ fromCoupleName: couples.coupleName, accepted: connectionApprovals.accepted, answeredAt: connectionApprovals.createdAt })
+    .from(connectionApprovals)
+    .innerJoin(connectionRequests, eq(connectionRequests.id, connectionApprovals.requestId))
+    .innerJoin(couples, eq(couples.id, connectionRequests.fromCoupleId))
+    .where(eq(connectionApprovals.userId, userId))
+    .orderBy(desc(connectionApprovals.createdAt));
+}

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, count, countDistinct, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
@@ -89,6 +89,18 @@ export async function holdHello(
  */
 export async function dropHeldHellosOf(tx: Db, userId: string, coupleId: string): Promise<void> {
   await tx.delete(heldRequests).where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)));
+}
+
+/** The hellos the person sent that moderators hold, newest first (the data export): to whom, their note, 'in review'. */
+export async function heldHellosSentBy(db: Db, userId: string, coupleId: string | null) {
+  if (!coupleId) return [];
+  const rows = await db
+    .select({ toCoupleName: couples.coupleName, note: heldRequests.note, createdAt: heldRequests.createdAt })
+    .from(heldRequests)
+    .innerJoin(couples, eq(couples.id, heldRequests.toCoupleId))
+    .where(and(eq(heldRequests.fromCoupleId, coupleId), eq(heldRequests.sentByUserId, userId)))
+    .orderBy(desc(heldRequests.createdAt));
+  return rows.map((row) => ({ ...row, status: "in review" as const }));
 }
 
 export type HeldCouple = { coupleId: string; coupleName: string; held: number; note: string; since: string };

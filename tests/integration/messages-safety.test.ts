@@ -6,7 +6,7 @@ import { GET as contextRoute } from "@/app/api/moderation/reports/[id]/context/r
 import { GET as openReportsRoute } from "@/app/api/moderation/reports/route";
 import { POST as reportRoute } from "@/app/api/reports/route";
 import { getDb } from "@/db/client";
-import { conversations, moderationLog, users } from "@/db/schema";
+import { conversations, heldRequests, moderationLog, users } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
 import { call, PASSWORD } from "../support/api";
@@ -71,6 +71,30 @@ describe("the data export of a conversation", () => {
     await talk.react(messageId, "laugh", true, two.b.headers);
     const db = await getDb();
     expect((await exportAccount(db, two.a.userId)).messageReactions).toEqual([{ messageId, kind: "heart", createdAt: expect.any(Date) }]);
+  });
+});
+
+describe("the data export of hellos", () => {
+  it("holds the person's hellos in review (to whom, their note) and their own answers to hellos received", async () => {
+    const us = await messagingCouple();
+    const them = await messagingCouple();
+    const db = await getDb();
+    await db
+      .insert(heldRequests)
+      .values({ fromCoupleId: us.coupleId, toCoupleId: them.coupleId, sentByUserId: us.a.userId, note: "Held words" });
+    expect((await exportAccount(db, us.a.userId)).connectionRequestsInReview).toEqual([
+      { toCoupleName: them.name, note: "Held words", createdAt: expect.any(Date), status: "in review" },
+    ]);
+    expect((await exportAccount(db, us.b.userId)).connectionRequestsInReview).toEqual([]);
+
+    const { one, two } = await connected();
+    const declined = await connections.send({ coupleId: two.coupleId, note: "Again" }, us.b.headers);
+    expect((await connections.decline(declined.json.data.id, two.a.headers)).status).toBe(200);
+    expect((await exportAccount(db, two.a.userId)).connectionRequestAnswers).toEqual([
+      { fromCoupleName: us.name, accepted: false, answeredAt: expect.any(Date) },
+      { fromCoupleName: one.name, accepted: true, answeredAt: expect.any(Date) },
+    ]);
+    expect((await exportAccount(db, two.b.userId)).connectionRequestAnswers).toEqual([]);
   });
 });
 
