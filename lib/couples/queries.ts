@@ -65,9 +65,8 @@ const partnerA = alias(users, "partner_a");
 const partnerB = alias(users, "partner_b");
 
 /**
- * A partner as the couple's profile shows them. The last name still goes to other couples too
- * (today's answer, kept as the tests expect it), although a last name is private to the couple:
- * narrowing this to the public person is still to do.
+ * A partner as the couple's profile reads them. The last name is private to the couple: the
+ * profile drops it for any other viewer (see `partners` below).
  */
 const personColumns = (t: typeof partnerA | typeof partnerB) => ({
   ...publicPersonColumns(t),
