@@ -23,7 +23,7 @@ import { describeDevice } from "@/lib/auth/device";
 import { partnerOf } from "@/lib/membership/partner";
 import { answersBy, requestsSentBy } from "@/lib/connections/queries";
 import { heldHellosSentBy } from "@/lib/safety/spam";
-import { ownMessageReactions, ownMessages } from "@/lib/messages/queries";
+import { ownConversationReads, ownMessageReactions, ownMessages } from "@/lib/messages/queries";
 import { getPreferences } from "@/lib/notifications/preferences";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
@@ -83,6 +83,7 @@ export async function exportAccount(db: Db, userId: string) {
         pushChoices,
         ownMessageRows,
         messageReactionRows,
+        readRows,
         sentRequests,
         heldHellos,
         requestAnswers,
@@ -203,6 +204,7 @@ export async function exportAccount(db: Db, userId: string) {
         getPushChoices(tx, userId),
         ownMessages(tx, userId),
         ownMessageReactions(tx, userId),
+        ownConversationReads(tx, userId),
         requestsSentBy(tx, userId, couple?.id ?? null),
         heldHellosSentBy(tx, userId, couple?.id ?? null),
         answersBy(tx, userId),
@@ -273,6 +275,7 @@ export async function exportAccount(db: Db, userId: string) {
         reports: filedReports,
         messages: ownMessageRows,
         messageReactions: messageReactionRows,
+        conversationsRead: readRows,
         connectionRequestsSent: sentRequests,
         // Hellos the spam rule holds for a moderator: the couple asked has not seen them.
         connectionRequestsInReview: heldHellos,

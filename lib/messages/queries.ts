@@ -413,3 +413,15 @@ export async function ownMessageReactions(db: Db, userId: string) {
     .where(eq(messageReactions.userId, userId))
     .orderBy(asc(messageReactions.createdAt));
 }
+
+/** Where the person read up to in each conversation, and which they muted (the data export). */
+export async function ownConversationReads(db: Db, userId: string) {
+  return db
+    .select({
+      conversationId: conversationReads.conversationId,
+      lastReadMessageId: conversationReads.lastReadMessageId,
+      mutedAt: conversationReads.mutedAt,
+    })
+    .from(conversationReads)
+    .where(eq(conversationReads.userId, userId));
+}

@@ -72,6 +72,17 @@ describe("the data export of a conversation", () => {
     const db = await getDb();
     expect((await exportAccount(db, two.a.userId)).messageReactions).toEqual([{ messageId, kind: "heart", createdAt: expect.any(Date) }]);
   });
+
+  it("holds where the person read up to in each conversation and which they muted", async () => {
+    const { one, two, conversationId } = await connected();
+    const sent = await talk.send(conversationId, { body: "Read me" }, one.a.headers);
+    expect((await talk.mute(conversationId, true, two.a.headers)).status).toBeLessThan(300);
+    expect((await talk.read(conversationId, { upTo: sent.json.data.id }, two.a.headers)).status).toBe(200);
+    const db = await getDb();
+    expect((await exportAccount(db, two.a.userId)).conversationsRead).toEqual([
+      { conversationId, lastReadMessageId: sent.json.data.id, mutedAt: expect.any(Date) },
+    ]);
+  });
 });
 
 describe("the data export of hellos", () => {
