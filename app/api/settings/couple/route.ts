@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { updateCouple } from "@/lib/couples/service";
 import { route } from "@/lib/http/route";
-import { LIMITS } from "@/lib/rate-limit";
 import { readMultipart } from "@/lib/onboarding/form";
 import { coupleSettingsFromForm } from "@/lib/settings/form";
 
@@ -11,11 +10,7 @@ import { coupleSettingsFromForm } from "@/lib/settings/form";
  * partner is told ('<First name> updated your couple profile').
  */
 export const POST = route(
-  {
-    access: "complete-profile",
-    limits: [LIMITS.stagedPhotosPerUser],
-    input: async (request) => coupleSettingsFromForm(await readMultipart(request)),
-  },
+  { access: "complete-profile", input: async (request) => coupleSettingsFromForm(await readMultipart(request)) },
   async ({ db, caller, couple, input, clientAddress }) => {
     const data = await updateCouple(db, caller.userId, couple.coupleId, input.update, {
       photos: input.photos,

@@ -1,7 +1,6 @@
 import { NextResponse } from "next/server";
 import { renewSessionCookie } from "@/lib/auth/renew-session-cookie";
 import { route } from "@/lib/http/route";
-import { LIMITS } from "@/lib/rate-limit";
 import { readMultipart } from "@/lib/onboarding/form";
 import { loadCurrentUser } from "@/lib/profile/queries";
 import { updateProfile } from "@/lib/profile/service";
@@ -12,11 +11,7 @@ import { profileSettingsFromForm } from "@/lib/settings/form";
  * PUT /api/v2/profile/update and its updateProfile, the photo cropped and compressed in the browser.
  */
 export const POST = route(
-  {
-    access: "complete-profile",
-    limits: [LIMITS.stagedPhotosPerUser],
-    input: async (request) => profileSettingsFromForm(await readMultipart(request)),
-  },
+  { access: "complete-profile", input: async (request) => profileSettingsFromForm(await readMultipart(request)) },
   async ({ db, caller, request, input }) => {
     await updateProfile(db, caller.userId, input.update, undefined, input.avatar);
     const { user } = await loadCurrentUser(db, caller.userId);
