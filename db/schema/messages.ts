@@ -90,7 +90,8 @@ export const connectionApprovals = pgTable(
     accepted: boolean("accepted").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.requestId, t.userId] })],
+  // By person: the data export's answers to hellos, and the account's erasure (its cascade).
+  (t) => [primaryKey({ columns: [t.requestId, t.userId] }), index("connection_approvals_user_idx").on(t.userId)],
 );
 
 /**

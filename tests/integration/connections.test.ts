@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, liveEvents, notifications } from "@/db/schema";
@@ -11,6 +11,7 @@ import { liftSanction, sanctionCouple } from "@/lib/safety/sanctions";
 import { SAFETY_REACTIONS } from "@/lib/registry/safety";
 import { nextWhileWaiting } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
+import { queryPlan, wholeScans } from "../support/query-plan";
 
 const DAY = 24 * 60 * 60 * 1000;
 const settings = {
@@ -388,5 +389,19 @@ describe("PUT /api/settings/connections", () => {
     expect((await settings.get(us.a.headers)).json.data).toEqual({ bothApprove: true });
     expect((await settings.put({ bothApprove: "yes" }, us.a.headers)).status).toBe(400);
     expect((await settings.put({}, us.a.headers)).status).toBe(400);
+  });
+});
+
+describe("a person's answers to hellos", () => {
+  it("are found by index, for the data export and the account's erasure, never by reading them all", async () => {
+    const userId = randomUUID();
+    // The export's read (answersBy) and the erasure's cascade.
+    const answers = sql`select c.couple_name, a.accepted from connection_approvals a join connection_requests r on r.id = a.request_id
+      join couples c on c.id = r.from_couple_id where a.user_id = ${userId} order by a.created_at desc`;
+    for (const query of [answers, sql`delete from connection_approvals where user_id = ${userId}`]) {
+      const planned = await queryPlan(query);
+      expect(wholeScans(planned)).toEqual([]);
+      expect(planned).toContain("connection_approvals_user_idx");
+    }
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "connection_approvals_user_idx" ON "connection_approvals" USING btree ("user_id");
