@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from "node:crypto";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { axe, LAPTOP, noHorizontalScroll, PHONE } from "./checks";
 import { csrfToken, newCouple, startConversation } from "./support";
@@ -43,7 +44,11 @@ test("settings: this device, message previews, the Push column, and the device l
 
     const added = await page.request.post("/api/push/subscriptions", {
       headers: { "X-CSRF-Token": await csrfToken(page) },
-      data: { endpoint: `https://8.8.8.8/push/e2e-${label}-${Date.now()}`, keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) } },
+      // Keys a push can be encrypted to, as a browser makes them: a P-256 public key and a 16-byte secret.
+      data: {
+        endpoint: `https://8.8.8.8/push/e2e-${label}-${Date.now()}`,
+        keys: { p256dh: createECDH("prime256v1").generateKeys("base64url"), auth: randomBytes(16).toString("base64url") },
+      },
     });
     expect(added.status()).toBe(201);
     await page.reload();
