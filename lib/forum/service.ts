@@ -11,7 +11,7 @@ import { createNotifications, upsertGroupedNotification } from "@/lib/notificati
 import { mention as mentionNotification } from "@/lib/notifications/types/mention";
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
-import { consumeLimit, limitError, type Limit } from "@/lib/rate-limit";
+import { consumeLimit, limitError, spendLimits, type Limit } from "@/lib/rate-limit";
 import { blockedError } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
@@ -105,9 +105,11 @@ const mentionNotice = (postId: string, replyId: string | null, text: string): No
 });
 
 /** Counts each couple about to be told of a mention against the person's hourly limit. */
-async function spendMentions(db: Db, actor: ActingCouple, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await spend(db, FORUM_LIMITS.mentionedCouplesPerUser, actor.userId);
-}
+const spendMentions = (db: Db, actor: ActingCouple, count: number) =>
+  spendLimits(
+    db,
+    Array.from({ length: count }, () => [FORUM_LIMITS.mentionedCouplesPerUser, actor.userId] as const),
+  );
 
 /**
  * Tells the partners of the couples mentioned in a post or reply (notice.replyId), but not a

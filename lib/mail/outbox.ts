@@ -2,6 +2,7 @@ import "server-only";
 import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { after } from "next/server";
 import type { Db } from "@/db/client";
+import { deleteOldest } from "@/db/batches";
 import { emailOutbox } from "@/db/schema";
 import { env, sendsRealEmail } from "@/lib/env";
 import type { EmailMessage } from "./templates";
@@ -86,18 +87,11 @@ export async function deleteInvitationMail(db: Db, inviterId: string, addresses:
 /** The e-mails older than EMAIL_KEPT_DAYS go, the oldest first, at most `limit` (the due work's, in its transaction). Answers how many. */
 export async function dropOldMail(tx: Db, now: Date, limit = EMAIL_DROPS_PER_RUN): Promise<number> {
   const before = new Date(now.getTime() - EMAIL_KEPT_DAYS * 86_400_000).toISOString();
-  const oldest = tx
-    .select({ id: emailOutbox.id })
-    .from(emailOutbox)
-    .where(sql`${emailOutbox.createdAt} < ${before}::timestamptz`)
-    .orderBy(emailOutbox.createdAt)
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const dropped = await tx
-    .delete(emailOutbox)
-    .where(sql`${emailOutbox.id} = any(array(${oldest}))`)
-    .returning({ id: emailOutbox.id });
-  return dropped.length;
+  return deleteOldest(tx, emailOutbox, {
+    where: sql`${emailOutbox.createdAt} < ${before}::timestamptz`,
+    order: emailOutbox.createdAt,
+    limit,
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { deleteOldest } from "@/db/batches";
 import { transaction } from "@/db/transaction";
 import { notificationPreferences, unsubscribeTokens } from "@/db/schema";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
@@ -122,18 +123,7 @@ export async function issueUnsubscribeToken(db: Db, userId: string, type: Notifi
  * nothing else removes them. Answers how many.
  */
 export async function dropOldUnsubscribeTokens(tx: Db, now: Date, limit = UNSUBSCRIBE_DROPS_PER_RUN): Promise<number> {
-  const oldest = tx
-    .select({ id: unsubscribeTokens.id })
-    .from(unsubscribeTokens)
-    .where(lte(unsubscribeTokens.expiresAt, now))
-    .orderBy(unsubscribeTokens.expiresAt)
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  const dropped = await tx
-    .delete(unsubscribeTokens)
-    .where(sql`${unsubscribeTokens.id} = any(array(${oldest}))`)
-    .returning({ id: unsubscribeTokens.id });
-  return dropped.length;
+  return deleteOldest(tx, unsubscribeTokens, { where: lte(unsubscribeTokens.expiresAt, now), order: unsubscribeTokens.expiresAt, limit });
 }
 
 /**

@@ -9,7 +9,10 @@ import { ECDH } from "node:crypto";
  */
 
 const BASE64URL = /^[\w-]+=*$/;
-const bytes = (value: string) => (BASE64URL.test(value) ? Buffer.from(value, "base64url") : Buffer.alloc(0));
+/** Longer than any key's base64url (65 bytes: 87 characters, padded 88): not looked at further. */
+const KEY_CHARS_MAX = 128;
+const bytes = (value: string) =>
+  value.length <= KEY_CHARS_MAX && BASE64URL.test(value) ? Buffer.from(value, "base64url") : Buffer.alloc(0);
 
 export function p256dhUsable(value: string): boolean {
   const key = bytes(value);
