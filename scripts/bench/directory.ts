@@ -98,6 +98,11 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       (${lats})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4, (${lngs})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4,
       'City', 'Country', (case (g / 20) % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
     from generate_series(1, ${n}) g`);
+  // A city-level place from either provider is one point per city (the gazetteer's, Google's
+  // city centre), so a city's couples share it: every fourth couple of each centre sits at it, the
+  // crowd the nearest sort meets in a real network.
+  await sql.unsafe(`update locations set latitude = (${lats})[1 + g % ${CENTRES.length}], longitude = (${lngs})[1 + g % ${CENTRES.length}], privacy_level = 'city'
+    from generate_series(1, ${n}) g where entity_id = md5('c' || g)::uuid and (g / ${CENTRES.length}) % 4 = 1`);
   // Couples joined and changed over the year, not all in the last minute (a kept 'most in common'
   // ranking takes in what changed since it was computed).
   await sql.unsafe("update couples set match_changed_at = created_at");
