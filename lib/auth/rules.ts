@@ -44,8 +44,15 @@ export function passwordStrength(password: string): PasswordStrength {
 /** Today as YYYY-MM-DD in UTC. */
 export const todayIso = (now = new Date()): string => now.toISOString().slice(0, 10);
 
+/**
+ * Today where the day begins first (UTC+14): the day a birthday is checked against. Someone
+ * becomes 18 on their birthday wherever they are, so a date of birth is measured against the
+ * newest date on Earth, never refused on the birthday itself east of UTC.
+ */
+export const birthdayToday = (now = new Date()): string => todayIso(new Date(now.getTime() + 14 * 3_600_000));
+
 /** The latest birth date of someone who is an adult today (the date picker's max). */
-export function latestAdultBirthDate(today = todayIso()): string {
+export function latestAdultBirthDate(today = birthdayToday()): string {
   const [y, m, d] = today.split("-").map(Number) as [number, number, number];
   const date = new Date(Date.UTC(y - MIN_AGE, m - 1, d));
   // 29 February minus 18 years lands on 1 March: step back to the last day of February.
@@ -61,7 +68,7 @@ export function isRealDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-export const isAdult = (dateOfBirth: string, today = todayIso()): boolean =>
+export const isAdult = (dateOfBirth: string, today = birthdayToday()): boolean =>
   isRealDate(dateOfBirth) && dateOfBirth <= latestAdultBirthDate(today) && dateOfBirth >= "1900-01-01";
 
 /** Whole years between a birth date and today. */

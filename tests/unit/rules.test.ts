@@ -146,11 +146,16 @@ describe("latestAdultBirthDate", () => {
     expect(latestAdultBirthDate("2024-03-01")).toBe("2006-03-01");
   });
 
-  it("defaults to today (UTC)", () => {
+  it("defaults to today where the day begins first (UTC+14), so no birthday east of UTC is refused", () => {
     vi.useFakeTimers();
-    vi.setSystemTime(new Date("2030-07-04T23:30:00Z"));
     try {
+      vi.setSystemTime(new Date("2030-07-04T09:59:00Z"));
       expect(latestAdultBirthDate()).toBe("2012-07-04");
+      // 10:00 UTC is midnight in Kiritimati: 5 July has begun there, and at 08:00 in Sydney.
+      vi.setSystemTime(new Date("2030-07-04T10:00:00Z"));
+      expect(latestAdultBirthDate()).toBe("2012-07-05");
+      expect(isAdult("2012-07-05")).toBe(true);
+      expect(isAdult("2012-07-06")).toBe(false);
     } finally {
       vi.useRealTimers();
     }
@@ -185,7 +190,8 @@ describe("isAdult", () => {
 describe("dateOfBirthSchema", () => {
   beforeEach(() => {
     vi.useFakeTimers();
-    vi.setSystemTime(new Date("2025-06-15T12:00:00Z"));
+    // 09:00 UTC: still 15 June where the day begins first (UTC+14).
+    vi.setSystemTime(new Date("2025-06-15T09:00:00Z"));
   });
   afterEach(() => vi.useRealTimers());
 
