@@ -68,10 +68,22 @@ export async function readGuardSession(request: NextRequest, now = Date.now()): 
  */
 export function applyGuardCookie(request: NextRequest, response: NextResponse, session: GuardSession): NextResponse {
   if (session.cookie === "none" || session.cookie === "keep") return response;
-  const name = sessionCookieName();
   const renewed = session.cookie === "clear" ? null : session.cookie.renewed;
+  return renewed
+    ? setSessionCookie(clearSessionCookie(request, response, { chunksOnly: true }), renewed)
+    : clearSessionCookie(request, response);
+}
+
+/**
+ * Clears the session cookie the request carries, whole and in chunks, with the attributes it was
+ * set with: a `__Secure-` cookie cleared without `secure` is ignored by the browser, which would
+ * keep sending it (and the guard take its holder for signed in).
+ */
+export function clearSessionCookie(request: NextRequest, response: NextResponse, { chunksOnly = false } = {}): NextResponse {
+  const name = sessionCookieName();
   for (const cookie of request.cookies.getAll()) {
-    if (cookie.name.startsWith(`${name}.`) || (cookie.name === name && !renewed)) response.cookies.set(cookie.name, "", cookieOptions(0));
+    if (cookie.name.startsWith(`${name}.`) || (cookie.name === name && !chunksOnly))
+      response.cookies.set(cookie.name, "", cookieOptions(0));
   }
-  return renewed ? setSessionCookie(response, renewed) : response;
+  return response;
 }

@@ -1,5 +1,5 @@
 import { decode, encode } from "next-auth/jwt";
-import { NextRequest } from "next/server";
+import { NextRequest, NextResponse } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import middleware from "@/middleware";
 import { SESSION_RENEW_AFTER_SECONDS } from "@/lib/auth/guard-session";
@@ -123,6 +123,16 @@ describe("the route guard's session cookie", () => {
         new NextRequest("https://couples.example/dashboard", { headers: { cookie: `${secureName}=not-a-token` } }),
       );
       expect(setCookies(cleared)).toEqual([expect.stringMatching(new RegExp(`^${secureName}=; Path=/; .*Max-Age=0; .*Secure`))]);
+      // As the account's deletion clears it, whole and in chunks.
+      const { clearSessionCookie } = await import("@/lib/auth/guard-session");
+      const deleted = clearSessionCookie(
+        new NextRequest("https://couples.example/api/account", { headers: { cookie: `${secureName}.0=a; ${secureName}.1=b` } }),
+        NextResponse.json({}),
+      );
+      expect(setCookies(deleted)).toEqual([
+        expect.stringMatching(new RegExp(`^${secureName}\\.0=; Path=/; .*Max-Age=0; .*Secure`)),
+        expect.stringMatching(new RegExp(`^${secureName}\\.1=; Path=/; .*Max-Age=0; .*Secure`)),
+      ]);
     } finally {
       vi.unstubAllEnvs();
       vi.resetModules();

@@ -128,6 +128,11 @@ describe("DELETE /api/account", () => {
     const res = await remove(couple.b.headers);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: { couple: "kept-with-partner" } });
+    // The browser forgets the cookie, cleared with the attributes it was set with (guard-session-cookie.test.ts: on https too).
+    const cookieName = couple.b.headers.cookie!.split("=")[0]!;
+    expect(res.headers.getSetCookie()).toEqual([
+      expect.stringMatching(new RegExp(`^${cookieName}=; Path=/; .*Max-Age=0; .*HttpOnly; SameSite=lax`, "i")),
+    ]);
     const db = await getDb();
     expect(await db.select().from(users).where(eq(users.id, couple.b.userId))).toHaveLength(0);
     expect(await db.select().from(sessions).where(eq(sessions.id, other.sid))).toHaveLength(0);
