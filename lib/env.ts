@@ -122,6 +122,12 @@ export function configurationProblem(source: Record<string, string | undefined> 
   const missing = missingS3Settings(e);
   if (missing.length)
     return `Invalid configuration: S3_BUCKET is set, so set ${missing.join(", ")} too${missing.includes("S3_PRIVATE_BUCKET") ? " (S3_PRIVATE_BUCKET: another bucket, with no public access)" : ""}.`;
+  // Switches for the tests and the bench open what production must keep shut: pushes to this
+  // network's own hosts (a request the server makes for anyone who subscribes), the bench's routes.
+  if (isProduction(e)) {
+    const open = (["PUSH_ALLOW_LOCAL_ENDPOINTS", "BENCH_BARE"] as const).filter((name) => e[name]);
+    if (open.length) return `Invalid configuration: ${open.join(", ")} is for tests and the bench only; unset it in production.`;
+  }
   // A function instance has no lasting disk and no embedded database worth keeping.
   if (isServerless(e)) {
     // With S3_BUCKET set, the rest was checked above.
@@ -139,6 +145,9 @@ export function configurationProblem(source: Record<string, string | undefined> 
 
 /** Serverless mode: on Vercel, or SERVERLESS=1. No PGlite, no local disk, migrations only as a release step. */
 export const isServerless = (e: Pick<Env, "VERCEL" | "SERVERLESS"> = env()): boolean => Boolean(e.VERCEL) || e.SERVERLESS;
+
+/** The production deployment (VERCEL_ENV=production on Vercel, APP_ENV=production elsewhere). */
+export const isProduction = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boolean => (e.VERCEL_ENV ?? e.APP_ENV) === "production";
 
 /** Preview mode: a deployment made for review (VERCEL_ENV=preview on Vercel, APP_ENV=preview elsewhere). */
 export const isPreview = (e: Pick<Env, "VERCEL_ENV" | "APP_ENV"> = env()): boolean => (e.VERCEL_ENV ?? e.APP_ENV) === "preview";

@@ -70,6 +70,18 @@ describe("configurationProblem (checked at start-up)", () => {
     expect(configurationProblem(base)).toBeNull();
   });
 
+  it("refuses the tests' and the bench's switches in the production deployment, and only there", () => {
+    const production = { NODE_ENV: "production", AUTH_SECRET: SECRET, APP_URL: "https://couples.example", APP_ENV: "production" };
+    expect(configurationProblem({ ...production, PUSH_ALLOW_LOCAL_ENDPOINTS: "1" })).toBe(
+      "Invalid configuration: PUSH_ALLOW_LOCAL_ENDPOINTS is for tests and the bench only; unset it in production.",
+    );
+    expect(configurationProblem({ ...production, APP_ENV: undefined, VERCEL_ENV: "production", BENCH_BARE: "1" })).toMatch(
+      /BENCH_BARE is for tests/,
+    );
+    expect(configurationProblem({ ...production, APP_ENV: "preview", PUSH_ALLOW_LOCAL_ENDPOINTS: "1", BENCH_BARE: "1" })).toBeNull();
+    expect(configurationProblem({ ...production, APP_ENV: undefined, PUSH_ALLOW_LOCAL_ENDPOINTS: "1" })).toBeNull();
+  });
+
   it("lets the tests run without a secret", () => {
     expect(configurationProblem({ NODE_ENV: "test" })).toBeNull();
   });
