@@ -14,11 +14,12 @@ import { restrictIfReportedByMany } from "./spam";
 import { COUPLE_NOT_REMOVED, HELLO_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
 /**
- * Reports: one per person and target; content reported by 3 different couples is hidden from all
- * but its own couple until a moderator dismisses (shown again) or removes it ("Removed by a
- * moderator"). A reported couple is not hidden by reports: moderators decide. What a report names
- * is resolved by its caller (lib/forum/reports.ts: a post, a reply or a couple as the reporter
- * may see it), so this module reads no content of its own.
+ * Reports: one open report per person and target (reviewed, it may be reported again); content
+ * reported by 3 different couples is hidden from all but its own couple until a moderator
+ * dismisses (shown again) or removes it ("Removed by a moderator"). A reported couple is not
+ * hidden by reports: moderators decide. What a report names is resolved by its caller
+ * (lib/forum/reports.ts: a post, a reply or a couple as the reporter may see it), so this module
+ * reads no content of its own.
  */
 
 /** Who reports: a person of a couple. */
@@ -40,7 +41,11 @@ const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts :
  */
 export type ReportedTarget = { coupleId: string | null } | null;
 
-/** `POST /api/reports`: 201 once, 409 ALREADY_REPORTED after; the third couple's report hides the content (and restricts a couple reported for messages or hellos). */
+/**
+ * `POST /api/reports`: 201, or 409 ALREADY_REPORTED while the person's report of it is open (once
+ * reviewed, a new report is a new case); the third couple's report hides the content (and
+ * restricts a couple reported for messages or hellos).
+ */
 export async function reportTarget(
   db: Db,
   reporter: Reporter,

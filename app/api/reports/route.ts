@@ -6,7 +6,7 @@ import { reportSchema } from "@/lib/forum/schemas";
 import { jsonBody, route } from "@/lib/http/route";
 import { REPORTS_PER_USER } from "@/lib/safety/rules";
 
-/** A report of a post, a reply or a couple: 201, or 409 ALREADY_REPORTED the second time. */
+/** A report of a post, a reply or a couple: 201, or 409 ALREADY_REPORTED while the person's report of it is open. */
 export const POST = route(
   { access: "complete-profile", limits: [REPORTS_PER_USER], input: jsonBody(reportSchema, { firstIssue: true }) },
   async ({ db, couple, input }) => {
