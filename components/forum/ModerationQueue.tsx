@@ -59,6 +59,21 @@ function MessageContext({ reportId }: { reportId: string }) {
   );
 }
 
+/** Under the words as reported: what the content says now, where its author edited or deleted it since. */
+function ChangedSince({ now }: { now: NonNullable<NonNullable<OpenReport["content"]>["changedSince"]> }) {
+  if (now.body === null) return <p className={styles.gone}>Deleted by its author since it was reported.</p>;
+  return (
+    <>
+      <p className={styles.gone}>Edited since it was reported. It now reads:</p>
+      <div className={styles.content}>
+        {now.title && <strong>{now.title}</strong>}
+        {now.title && "\n"}
+        {now.body}
+      </div>
+    </>
+  );
+}
+
 /** The open reports, oldest first; each decision applies to every open report of the same target. A reported couple or hello offers the couple's actions instead of Remove. */
 export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
   const [busy, setBusy] = useState<string | null>(null);
@@ -96,6 +111,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
               ) : (
                 <p className={styles.gone}>The content no longer exists.</p>
               )}
+              {report.content?.changedSince && <ChangedSince now={report.content.changedSince} />}
               <div className="form-actions">
                 {href && (
                   <Link href={href} className="button button-secondary">

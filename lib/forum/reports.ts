@@ -7,16 +7,17 @@ import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
 import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
-import { REPORT_CONTEXT, reportedMessageCouple, reportedMessages, type MessageItem } from "@/lib/messages/queries";
+import { REPORT_CONTEXT, reportedMessage, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import type { SafetyReactions } from "@/lib/safety/reactions";
-import { openReports, reportTarget, type OpenReportRow, type ReportedTarget } from "@/lib/safety/reports";
+import { openReports, reportTarget, type OpenReportRow, type ReportedTarget, type ReportedWords } from "@/lib/safety/reports";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { reportedPlanCouple, reportedPlans, type ReportedPlan } from "@/lib/plans/reports";
 import { reportedRequestCouple, reportedRequests } from "@/lib/connections/reports";
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
+import { gone } from "./projections";
 import { readReply, visiblePostRow } from "./thread";
 
 /**
@@ -27,7 +28,8 @@ import { readReply, visiblePostRow } from "./thread";
 
 /**
  * What a report names, as the reporter may see it: a post or a reply while it exists for them,
- * with its couple (none once a deleted member's couple is gone), a message's couple, or the couple
+ * with its couple (none once a deleted member's couple is gone), a message's couple (the three
+ * with their words, kept with the report as reported), or the couple
  * itself unless a block stands between them (a couple hidden from discovery can still be reported
  * from its posts), a plan's other couple for one of its four, or the couple that sent a hello to
  * the reporter's couple. Null reads as missing.
@@ -35,15 +37,15 @@ import { readReply, visiblePostRow } from "./thread";
 async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
   if (type === "post") {
     const post = await visiblePostRow(db, actor, id);
-    return post && { coupleId: post.coupleId };
+    return post && { coupleId: post.coupleId, words: gone(post) ? null : { title: post.title, body: post.body } };
   }
   if (type === "reply") {
     const reply = await readReply(db, actor, id);
-    return reply && { coupleId: reply.author.coupleId };
+    return reply && { coupleId: reply.author.coupleId, words: reply.deleted || reply.removed ? null : { title: null, body: reply.body } };
   }
   if (type === "message") {
-    const coupleId = await reportedMessageCouple(db, actor.coupleId, id);
-    return coupleId === null ? null : { coupleId };
+    const message = await reportedMessage(db, actor.coupleId, id);
+    return message && { coupleId: message.coupleId, words: message.body === null ? null : { title: null, body: message.body } };
   }
   if (type === "plan") return reportedPlanCouple(db, actor, id);
   if (type === "request") return reportedRequestCouple(db, actor, id);
@@ -65,12 +67,26 @@ export async function fileReport(
   return reportTarget(db, actor, input, await reported(db, actor, input.targetType, input.targetId), reactions);
 }
 
-export type OpenReport = OpenReportRow & {
+/** What was reported, as moderators see it (the words even when hidden). */
+type ReportContent = {
+  title: string | null;
+  body: string;
   /**
-   * What was reported, as moderators see it: the words even when hidden. A deleted member's words
-   * have no couple left: `coupleId` null, `coupleName` "Deleted member".
+   * Where the content no longer says what was reported: what it says now (`body` null once
+   * deleted). Null when unchanged, or when no words were kept with the report.
    */
-  content: { title: string | null; body: string; postId: string | null; coupleId: string | null; coupleName: string } | null;
+  changedSince: { title: string | null; body: string | null } | null;
+  postId: string | null;
+  coupleId: string | null;
+  coupleName: string;
+};
+
+export type OpenReport = Omit<OpenReportRow, "words"> & {
+  /**
+   * What was reported: a post's, a reply's or a message's words as reported, else the content
+   * now. A deleted member's words have no couple left: `coupleId` null, `coupleName` "Deleted member".
+   */
+  content: ReportContent | null;
 };
 
 /**
@@ -85,6 +101,7 @@ function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies
       id: table.id,
       title: post ? forumPosts.title : sql<null>`null`,
       body: table.body,
+      deleted: sql<boolean>`${table.deletedAt} is not null`,
       postId: post ? forumPosts.id : forumReplies.postId,
       coupleId: couples.id,
       coupleName: couples.coupleName,
@@ -94,19 +111,34 @@ function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies
     .where(inArray(table.id, ids));
 }
 
-/** A reported message as the queue's content: its words (erased ones read as deleted) and its couple. */
-const messageContent = (message: MessageItem): NonNullable<OpenReport["content"]> => ({
-  title: null,
-  body: message.body === null ? MESSAGE_TEXTS.deleted : excerpt(message.body, 1000),
+/**
+ * The words a moderator judges: those reported when they were kept, with the content's words now
+ * where they differ (`body` null once deleted); else the content's words now (an erased message's
+ * read as deleted).
+ */
+function judgedWords(
+  reported: ReportedWords | null,
+  now: { title: string | null; body: string | null; deleted: boolean },
+): Pick<ReportContent, "title" | "body" | "changedSince"> {
+  if (!reported) return { title: now.title, body: now.body === null ? MESSAGE_TEXTS.deleted : excerpt(now.body, 1000), changedSince: null };
+  const same = !now.deleted && reported.title === now.title && reported.body === now.body;
+  const body = now.deleted || now.body === null ? null : excerpt(now.body, 1000);
+  return { title: reported.title, body: excerpt(reported.body, 1000), changedSince: same ? null : { title: now.title, body } };
+}
+
+/** A reported message as the queue's content: its words as reported (erased ones read as deleted) and its couple. */
+const messageContent = (message: MessageItem, reported: ReportedWords | null): ReportContent => ({
+  ...judgedWords(reported, { title: null, body: message.body, deleted: message.deleted }),
   postId: null,
   coupleId: message.author.coupleId,
   coupleName: message.author.coupleName,
 });
 
 /** A reported plan as the queue's content: what as its title, when and where at the place as its words, the couple reported. */
-const planContent = (plan: ReportedPlan): NonNullable<OpenReport["content"]> => ({
+const planContent = (plan: ReportedPlan): ReportContent => ({
   title: plan.title,
   body: `When: ${plan.when}\nWhere: ${plan.where}`,
+  changedSince: null,
   postId: null,
   coupleId: plan.coupleId,
   coupleName: plan.coupleName ?? FORUM_TEXTS.deletedMember,
@@ -130,6 +162,7 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
             id: couples.id,
             title: couples.coupleName,
             body: sql<string>`coalesce(${couples.bio}, '')`,
+            deleted: sql<boolean>`false`,
             postId: sql<null>`null`,
             coupleId: couples.id,
             coupleName: couples.coupleName,
@@ -144,25 +177,23 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
     ),
     reportedRequests(db, ids("request")),
   ]);
-  const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, postId: null }));
+  const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, deleted: false, postId: null }));
   const content = new Map([...posts, ...replies, ...reported, ...helloContent].map((row) => [row.id, row]));
-  return rows.map((row): OpenReport => {
+  return rows.map(({ words, ...row }): OpenReport => {
     const context = messages.get(row.targetId);
-    if (context) return { ...row, content: messageContent(context.at(-1)!) };
+    if (context) return { ...row, content: messageContent(context.at(-1)!, words) };
     const plan = plans.get(row.id);
     if (plan) return { ...row, content: planContent(plan) };
     const found = content.get(row.targetId);
+    if (!found) return { ...row, content: null };
     return {
       ...row,
-      content: found
-        ? {
-            title: found.title,
-            body: excerpt(found.body, 1000),
-            postId: found.postId,
-            coupleId: found.coupleId,
-            coupleName: found.coupleName ?? FORUM_TEXTS.deletedMember,
-          }
-        : null,
+      content: {
+        ...judgedWords(words, found),
+        postId: found.postId,
+        coupleId: found.coupleId,
+        coupleName: found.coupleName ?? FORUM_TEXTS.deletedMember,
+      },
     };
   });
 }

@@ -347,16 +347,21 @@ export async function membersOf(db: Db, conversationId: string): Promise<{ userI
 }
 
 /**
- * The couple a reported message belongs to, as the reporter may see it: the author's couple while
- * the reporter is one of the conversation's members and the message is not deleted; else null.
+ * A reported message as the reporter may see it: its author's couple and its words (none for a
+ * photo alone) while the reporter is one of the conversation's members and the message is not
+ * deleted; else null.
  */
-export async function reportedMessageCouple(db: Db, reporterCoupleId: string, messageId: string): Promise<string | null> {
+export async function reportedMessage(
+  db: Db,
+  reporterCoupleId: string,
+  messageId: string,
+): Promise<{ coupleId: string; body: string | null } | null> {
   const [row] = await db
-    .select({ coupleId: messages.authorCoupleId })
+    .select({ coupleId: messages.authorCoupleId, body: messages.body })
     .from(messages)
     .innerJoin(conversations, eq(conversations.id, messages.conversationId))
     .where(and(eq(messages.id, messageId), isNull(messages.deletedAt), ofCouple(reporterCoupleId)));
-  return row?.coupleId ?? null;
+  return row?.coupleId ? { coupleId: row.coupleId, body: row.body } : null;
 }
 
 /** How many messages before a reported one a moderator may open (and nothing else of the conversation). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, countDistinct, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, countDistinct, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { connectionRequests, conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
@@ -18,8 +18,8 @@ import { COUPLE_NOT_REMOVED, HELLO_NOT_REMOVED, isHiddenByReports, REPORTS_PER_U
  * reported by 3 different couples is hidden from all but its own couple until a moderator
  * dismisses (shown again) or removes it ("Removed by a moderator"). A reported couple is not
  * hidden by reports: moderators decide. What a report names is resolved by its caller
- * (lib/forum/reports.ts: a post, a reply or a couple as the reporter may see it), so this module
- * reads no content of its own.
+ * (lib/forum/reports.ts: a post, a reply or a couple as the reporter may see it, with the words
+ * they saw), so this module reads no content of its own.
  */
 
 /** Who reports: a person of a couple. */
@@ -34,12 +34,17 @@ const reviewed = () => new AppError("NOT_FOUND", "This report does not exist or 
 
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
+/** A post's, a reply's or a message's words as reported (a post's title; none for a reply or a message). */
+export type ReportedWords = { title: string | null; body: string };
+
 /**
  * What a report names, as the caller resolved it for the reporter: the couple it belongs to (or
  * is), null once that couple is gone (a deleted member's post or reply: its words stay, and can be
- * reported); or no target at all when the reporter may not see it, which reads as missing.
+ * reported), and the words the reporter saw, kept with the report (moderators judge what was
+ * reported, not what an edit made of it since); or no target at all when the reporter may not see
+ * it, which reads as missing.
  */
-export type ReportedTarget = { coupleId: string | null } | null;
+export type ReportedTarget = { coupleId: string | null; words?: ReportedWords | null } | null;
 
 /**
  * `POST /api/reports`: 201, or 409 ALREADY_REPORTED while the person's report of it is open (once
@@ -67,6 +72,8 @@ export async function reportTarget(
         targetId: input.targetId,
         reason: input.reason,
         note: input.note ?? null,
+        reportedTitle: target.words?.title ?? null,
+        reportedBody: target.words?.body ?? null,
       })
       .onConflictDoNothing()
       .returning({ id: reports.id });
@@ -92,6 +99,23 @@ export async function reportTarget(
   });
 }
 
+/**
+ * Account deletion: the words kept with reports of the person's messages go, as their messages'
+ * words do (lib/messages/service.ts eraseMember); those of their posts and replies stay, as the
+ * posts and replies do, signed "Deleted member". Others' words stay.
+ */
+export async function eraseReportedMessagesOf(tx: Db, userId: string): Promise<void> {
+  await tx
+    .update(reports)
+    .set({ reportedTitle: null, reportedBody: null })
+    .where(
+      and(
+        eq(reports.targetType, "message"),
+        inArray(reports.targetId, tx.select({ id: messages.id }).from(messages).where(eq(messages.authorUserId, userId))),
+      ),
+    );
+}
+
 /** An open report as the moderation queue lists it (lib/forum/reports.ts adds what was reported). */
 export type OpenReportRow = {
   id: string;
@@ -101,6 +125,8 @@ export type OpenReportRow = {
   note: string | null;
   createdAt: string;
   reporter: { userId: string; firstName: string; coupleId: string | null };
+  /** The words as reported (a post, a reply or a message); null for other targets and once erased with their author. */
+  words: ReportedWords | null;
 };
 
 /** The open reports the moderator may judge (`mayJudge`), oldest first. */
@@ -112,6 +138,8 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
       targetId: reports.targetId,
       reason: reports.reason,
       note: reports.note,
+      reportedTitle: reports.reportedTitle,
+      reportedBody: reports.reportedBody,
       createdAt: reports.createdAt,
       reporterUserId: users.id,
       reporterFirstName: users.firstName,
@@ -122,10 +150,11 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
     .where(and(eq(reports.status, "open"), mayJudge(moderator)))
     .orderBy(asc(reports.createdAt))
     .limit(limit);
-  return rows.map(({ reporterUserId, reporterFirstName, reporterCoupleId, createdAt, ...row }) => ({
+  return rows.map(({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, ...row }) => ({
     ...row,
     createdAt: createdAt.toISOString(),
     reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
+    words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
   }));
 }
 

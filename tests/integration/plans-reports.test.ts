@@ -72,7 +72,7 @@ describe("reporting a plan", () => {
     expect(byOne.content.body).toMatch(/^When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon\nWhere: Time Out Market, Lisbon$/);
     expect(byTwo.content).toMatchObject({ coupleId: one.coupleId, coupleName: one.name });
     // Moderators see what, when and where: nothing of the conversation.
-    expect(Object.keys(byOne.content).sort()).toEqual(["body", "coupleId", "coupleName", "postId", "title"]);
+    expect(Object.keys(byOne.content).sort()).toEqual(["body", "changedSince", "coupleId", "coupleName", "postId", "title"]);
     expect(byOne.conversation).toBeUndefined();
   });
 
