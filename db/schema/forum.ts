@@ -284,12 +284,6 @@ export const reports = pgTable(
     uniqueIndex("reports_reporter_target_key")
       .on(t.reporterUserId, t.targetType, t.targetId)
       .where(sql`${t.status} = 'open'`),
-    // No longer than the content itself may be (lib/forum/rules.ts TITLE_MAX, BODY_MAX, REPLY_BODY_MAX; lib/messages/rules.ts
-    // BODY_MAX); as text, as an enum value added in the same migration run cannot be used yet.
-    check(
-      "reports_reported_words_check",
-      sql`char_length(${t.reportedTitle}) <= 150 and char_length(${t.reportedBody}) <= case ${t.targetType}::text when 'post' then 10000 when 'reply' then 5000 when 'message' then 4000 else 0 end`,
-    ),
     index("reports_target_idx").on(t.targetType, t.targetId),
     index("reports_open_idx")
       .on(t.createdAt)

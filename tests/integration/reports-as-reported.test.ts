@@ -77,32 +77,3 @@ describe("the moderation queue shows the words as reported", () => {
     expect((await queueFor(message.id, moderator))[0]!.content).toMatchObject({ body: "This message was deleted", changedSince: null });
   });
 });
-
-describe("the words kept with a report", () => {
-  it("are no longer than the content may be", async () => {
-    const db = await getDb();
-    const reporter = await forumCouple();
-    const [row] = await db
-      .insert(reports)
-      .values({
-        reporterUserId: reporter.a.userId,
-        reporterCoupleId: reporter.coupleId,
-        targetType: "reply",
-        targetId: reporter.coupleId,
-        reason: "spam",
-        reportedBody: "x".repeat(5_000),
-      })
-      .returning({ id: reports.id });
-    await db.delete(reports).where(eq(reports.id, row!.id));
-    await expect(
-      db.insert(reports).values({
-        reporterUserId: reporter.a.userId,
-        reporterCoupleId: reporter.coupleId,
-        targetType: "reply",
-        targetId: reporter.coupleId,
-        reason: "spam",
-        reportedBody: "x".repeat(5_001),
-      }),
-    ).rejects.toThrow();
-  });
-});
