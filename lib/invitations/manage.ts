@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, exists, isNotNull, isNull, or, sql, type Column } from "drizzle-orm";
+import { and, desc, eq, exists, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { deleteInvitationMail } from "@/lib/mail/outbox";
 import { partnerColumns } from "@/lib/users/projections";
 import { MESSAGES } from "./rules";
-import { isFull, partner2, partner2Unproven, releaseUnprovenPartner, sendInvitation, type SentInvitation } from "./send";
+import { isFull, openOf, partner2, partner2Unproven, releaseUnprovenPartner, sendInvitation, type SentInvitation } from "./send";
 
 /** What the settings' 'Partner' section shows: the partner, the invitation waiting for them, or neither. */
 export type PartnerView =
@@ -34,10 +34,6 @@ async function ownCouple(db: Db, userId: string, lock = false) {
   if (!couple) throw new AppError("NO_COUPLE", MESSAGES.noCouple);
   return couple;
 }
-
-/** The couple's invitations neither used nor cancelled (expired ones too: they can be resent). */
-export const openOf = (coupleId: string | Column) =>
-  and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
 /**
  * The invitations partner A still waits on, with `couples` and `partner2` joined: with no partner 2,

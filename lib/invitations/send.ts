@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -27,6 +27,10 @@ export type SentInvitation = {
 
 const selfInvitation = () =>
   new AppError("VALIDATION_ERROR", MESSAGES.selfInvitation, { fieldErrors: { partner_email: MESSAGES.selfInvitation } });
+
+/** The couple's invitations neither used nor cancelled (expired ones too: they can be resent). */
+export const openOf = (coupleId: string | Column) =>
+  and(eq(invitations.coupleId, coupleId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt));
 
 /** The couple's partner 2, left-joined on `eq(partner2.id, couples.partner2Id)`. */
 export const partner2 = alias(users, "partner2");
@@ -65,9 +69,10 @@ export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promis
  * shareable one, which partner A is shown (`invitation_token`), opens the same invitation but
  * proves nothing about the address, so partner A cannot use it to fake a verified partner. The couple row is locked for the check-and-write, so a
  * concurrent join or invitation cannot slip between them; the partial unique index backs it up.
- * An expired open invitation to the same address is revoked and replaced in the same transaction
- * (with `replaceOpen`, the settings' 'Resend', a live one too), and so is a partner 2 who never
- * proved the address (partner2Unproven).
+ * Every earlier open invitation of the couple is revoked in the same transaction, so the couple
+ * has at most one; a live one to the same address is refused instead (with `replaceOpen`, the
+ * settings' 'Resend', it is replaced too). A partner 2 who never proved the address
+ * (partner2Unproven) is replaced as well.
  *
  * Every attempt counts against the hourly limit before anything is checked, refused ones too (it
  * commits on its own, whatever the send's transaction does): the answers (EMAIL_EXISTS, ...)
@@ -111,21 +116,16 @@ export async function sendInvitation(
     const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.partner_email));
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
 
-    const [open] = await tx
-      .select({ id: invitations.id, expiresAt: invitations.expiresAt })
+    const open = await tx
+      .select({ partnerEmail: invitations.partnerEmail, expiresAt: invitations.expiresAt })
       .from(invitations)
-      .where(
-        and(
-          eq(invitations.coupleId, couple.id),
-          eq(invitations.partnerEmail, input.partner_email),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-        ),
-      );
-    // 'Resend' (replaceOpen) replaces a live invitation too: its links stop working.
-    if (open && open.expiresAt.getTime() > now.getTime() && !replaceOpen)
+      .where(openOf(couple.id));
+    // 'Resend' (replaceOpen) replaces a live invitation to the same address too: its links stop working.
+    if (!replaceOpen && open.some((row) => row.partnerEmail === input.partner_email && row.expiresAt.getTime() > now.getTime()))
       throw new AppError("INVITATION_ALREADY_SENT", MESSAGES.alreadySent);
-    if (open) await tx.update(invitations).set({ revokedAt: now }).where(eq(invitations.id, open.id));
+    // A couple waits on one invitation at a time, the one partner A is shown: an earlier one (to a
+    // mistyped address, say) stops working rather than stay usable and out of sight.
+    await tx.update(invitations).set({ revokedAt: now }).where(openOf(couple.id));
 
     const expiresAt = expiryFrom(now);
     const [created] = await tx

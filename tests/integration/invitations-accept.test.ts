@@ -202,6 +202,13 @@ describe("POST /api/auth/invitations/accept", () => {
     const inviter = await partnerA();
     const first = await invited(inviter);
     const second = await invited(inviter);
+    // Two open invitations, as a couple could have before a new one revoked the earlier ones.
+    await (
+      await getDb()
+    )
+      .update(invitations)
+      .set({ revokedAt: null })
+      .where(eq(invitations.tokenHash, hashToken(first.token)));
     const before = await counts(inviter.coupleId);
     const results = await Promise.all([
       acceptWith(first.token, { password: "First#Pass1" }),
@@ -227,19 +234,19 @@ describe("POST /api/auth/invitations/accept", () => {
     expect(open).toHaveLength(0);
   });
 
-  it("revokes the couple's other open invitations once a partner joins", async () => {
+  it("refuses an earlier invitation once a newer one was sent: only the newest, the one partner A is shown, lets anyone in", async () => {
     const inviter = await partnerA();
-    const first = await invited(inviter);
-    const second = await invited(inviter);
-    expect((await acceptWith(first.token)).status).toBe(200);
-    expect((await load(second.token)).json.error.code).toBe("COUPLE_FULL");
-    expect((await acceptWith(second.token)).json.error.code).toBe("COUPLE_FULL");
-    const db = await getDb();
-    const [row] = await db
-      .select({ revokedAt: invitations.revokedAt })
-      .from(invitations)
-      .where(eq(invitations.tokenHash, hashToken(second.token)));
-    expect(row!.revokedAt).not.toBeNull();
+    const mistyped = await invited(inviter, partnerEmail("typo"));
+    const meant = await invited(inviter);
+    const before = await counts(inviter.coupleId);
+    for (const token of [mistyped.token, mistyped.shareToken]) {
+      expect((await load(token)).json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+      const res = await acceptWith(token);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({ code: "INVALID_INVITATION", message: MSG.invalid });
+    }
+    expect(await counts(inviter.coupleId)).toEqual(before);
+    expect((await acceptWith(meant.token)).status).toBe(200);
   });
 
   it("refuses a stale invitation of a couple that is already full, leaving no account", async () => {
