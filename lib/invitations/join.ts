@@ -82,14 +82,21 @@ export async function joinCouple(
 }
 
 /**
+ * SQL on `users`: an account the e-mailed link replaces (dropUnprovenAccount), so it does not stop
+ * an invitation to its address either (sendInvitation): it never proved the address and started
+ * no couple of its own.
+ */
+export const replaceableAccount = (db: Db) =>
+  and(isNull(users.emailVerifiedAt), notExists(db.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, users.id))))!;
+
+/**
  * The e-mailed link proves the address, so it wins over an account there that never proved it:
  * one made through the shareable link (then the couple's partner 2, which the foreign key clears)
  * or registered on its own. Its sessions and tokens go with it (cascade). An account that started
  * a couple of its own is left alone (the insert then refuses with EMAIL_EXISTS).
  */
 async function dropUnprovenAccount(tx: Db, email: string): Promise<void> {
-  const startedCouple = tx.select({ id: couples.id }).from(couples).where(eq(couples.partner1Id, users.id));
-  await tx.delete(users).where(and(eq(users.email, email), isNull(users.emailVerifiedAt), notExists(startedCouple)));
+  await tx.delete(users).where(and(eq(users.email, email), replaceableAccount(tx)));
 }
 
 export type AcceptedInvitation = {

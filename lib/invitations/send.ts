@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, isNull, type Column } from "drizzle-orm";
+import { and, eq, isNull, not, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
@@ -11,6 +11,7 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
 import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
+import { replaceableAccount } from "./join";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
 import { type InvitePartnerInput } from "./schemas";
 
@@ -113,7 +114,12 @@ export async function sendInvitation(
     // The new invitation takes the place of a partner 2 who never proved the address.
     if (couple.partner2Id && !(await releaseUnprovenPartner(tx, couple.partner2Id))) throw new AppError("COUPLE_FULL", MESSAGES.coupleFull);
 
-    const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.partner_email));
+    // An account that never proved the address and started no couple does not stop the invitation:
+    // its e-mailed link replaces that account (replaceableAccount), as anyone may register any address.
+    const [account] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, input.partner_email), not(replaceableAccount(tx))));
     if (account) throw new AppError("EMAIL_EXISTS", MESSAGES.emailExists);
 
     const open = await tx

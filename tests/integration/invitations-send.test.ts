@@ -131,6 +131,34 @@ describe("POST /api/auth/send-invitation", () => {
     expect(await counts(inviter.coupleId)).toEqual(before);
   });
 
+  it("invites an address held by an account that never proved it and started no couple; the e-mailed link replaces that account", async () => {
+    const inviter = await partnerA();
+    const email = partnerEmail("squatted");
+    const squatter = await createUser({ email, emailVerifiedAt: null });
+    const res = await invite(inviter.headers, { partner_first_name: "Thaddeus", partner_last_name: "Grant", partner_email: email });
+    expect(res.status).toBe(200);
+    expect((await acceptWith(await emailedToken(email))).status).toBe(200);
+    const db = await getDb();
+    const [b] = await db.select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, email));
+    expect(b!.id).not.toBe(squatter.id);
+    expect(b!.emailVerifiedAt).not.toBeNull();
+    expect((await counts(inviter.coupleId)).partner2Id).toBe(b!.id);
+  });
+
+  it("refuses an address whose unverified account started a couple of its own, as the e-mailed link would not replace it", async () => {
+    const inviter = await partnerA();
+    const other = await partnerA("Other & Pair");
+    const db = await getDb();
+    await db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, other.user.id));
+    const res = await invite(inviter.headers, {
+      partner_first_name: "Thaddeus",
+      partner_last_name: "Grant",
+      partner_email: other.user.email,
+    });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toEqual({ code: "EMAIL_EXISTS", message: MSG.emailExists });
+  });
+
   it("refuses a second invitation to the same e-mail while the first is open", async () => {
     const inviter = await partnerA();
     const { email } = await invited(inviter);
