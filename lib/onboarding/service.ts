@@ -78,13 +78,20 @@ export async function completeStep1(
   const uploads = images.userImage ? [{ bytes: images.userImage, kind: "avatar" as const }] : [];
 
   return writeWithImages(db, userId, { uploads, storage: deps.storage }, async (tx, stored) => {
-    const avatarUrl = stored[0]?.url ?? user.avatarUrl!;
-    const { replacedImages } = await updateUserRow(tx, userId, {
+    // Only a new photo is written: the one read before this transaction may have been replaced
+    // since (another tab), and writing it back would point at a removed file.
+    const { row, replacedImages } = await updateUserRow(tx, userId, {
       occupation: input.occupation,
       interests: input.interests,
-      avatarUrl,
+      ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
       ...place,
     });
+    // Step 1 needs a photo: one removed meanwhile is asked for again.
+    const avatarUrl = row.avatarUrl;
+    if (!avatarUrl)
+      throw new AppError("VALIDATION_ERROR", PROFILE_MESSAGES.photoRequired, {
+        fieldErrors: { userImage: PROFILE_MESSAGES.photoRequired },
+      });
     await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
     const isPartnerB = await markPartnerBComplete(tx, userId);
     const { latitude: _lat, longitude: _lng, ...location } = place;

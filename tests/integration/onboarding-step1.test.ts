@@ -7,8 +7,9 @@ import { getDb } from "@/db/client";
 import { locations, users } from "@/db/schema";
 import { completeStep1 } from "@/lib/onboarding/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
+import { gazetteerProvider } from "@/lib/places/gazetteer";
 import { failingDb } from "../support/failing-db";
-import { LISBON, jpeg, post, signedIn, postStep1, storedFiles, fileOfUrl } from "../support/onboarding";
+import { LISBON, PORTO, jpeg, post, signedIn, postStep1, storedFiles, fileOfUrl } from "../support/onboarding";
 
 const uploads = process.env.STORAGE_DIR!;
 
@@ -68,6 +69,42 @@ describe("POST /api/onboarding/step1", () => {
     const files = await storedFiles();
     expect(files).toContain(path.relative(uploads, fileOfUrl(again.json.data.avatarUrl)));
     expect(files).not.toContain(path.relative(uploads, fileOfUrl(first.json.data.avatarUrl)));
+  });
+
+  it("keeps the photo another tab saved meanwhile when step 1 is saved without one", async () => {
+    const { user, headers } = await signedIn();
+    await postStep1(headers);
+    let lookingUp!: () => void;
+    const lookupStarted = new Promise<void>((resolve) => (lookingUp = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const places = {
+      ...gazetteerProvider,
+      details: async (placeId: string) => {
+        lookingUp();
+        await released;
+        return gazetteerProvider.details(placeId);
+      },
+    };
+    const db = await getDb();
+    // This tab has read the profile, with its photo, and waits on the lookup of a newly chosen place...
+    const withoutPhoto = completeStep1(
+      db,
+      user.id,
+      { occupation: "Pilot", locationName: "Porto, Portugal", locationPlaceId: PORTO, interests: INTEREST_VALUES.slice(0, 6) },
+      {},
+      { places },
+    );
+    await lookupStarted;
+    // ...while another tab saves a new photo, which removes the one read.
+    const withPhoto = await postStep1(headers, { userImage: await jpeg(640, 480) });
+    expect(withPhoto.status).toBe(200);
+    release();
+    expect((await withoutPhoto).avatarUrl).toBe(withPhoto.json.data.avatarUrl);
+
+    const [row] = await db.select({ avatarUrl: users.avatarUrl }).from(users).where(eq(users.id, user.id));
+    expect(row!.avatarUrl).toBe(withPhoto.json.data.avatarUrl);
+    expect(await storedFiles()).toContain(path.relative(uploads, fileOfUrl(withPhoto.json.data.avatarUrl)));
   });
 
   it("answers the photo first when the photo and the location are both missing, with both fields' messages", async () => {

@@ -15,6 +15,7 @@ import { browserSession, createUser, freshAddress } from "./api";
 const uploadsDir = () => process.env.STORAGE_DIR!;
 
 export const LISBON = "geonames:2267057";
+export const PORTO = "geonames:2735943";
 export type Handler = typeof step1;
 export type Fields = Record<string, string | string[] | Buffer | Buffer[] | undefined>;
 
