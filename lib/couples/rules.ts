@@ -28,6 +28,7 @@ export const COUPLE_MESSAGES = {
   bioTooShort: `Please share more about yourselves (at least ${BIO_MIN} characters)`,
   bioTooLong: `Bio is too long (maximum ${BIO_MAX} characters)`,
   bioNotAllowed: "Bio contains characters that are not allowed",
+  individualProfileFirst: "Please complete your individual profile first",
 } as const;
 
 export const tooManyPhotosMessage = (count: number) => `You can only upload up to ${EXTRA_PHOTOS_MAX} photos. You currently have ${count}.`;

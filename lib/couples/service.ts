@@ -8,7 +8,7 @@ import { AppError, userNotFound } from "@/lib/errors";
 import { lookupPlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns, type PlacePayer } from "@/lib/locations/place";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
-import { EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
+import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
 import { assertOwnImageUrls, replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
 import { toUpload, type PhotoInput } from "@/lib/images/upload";
 import { createNotification } from "@/lib/notifications/service";
@@ -235,11 +235,33 @@ export async function coupleChangesFrom(
 
 const imagesOf = (input: CoupleUpdateInput) => ({ profileImageUrl: input.profileImageUrl, photos: input.photos });
 
-/** POST /api/v2/couples: creates the caller's couple, the caller as partner A. */
+/**
+ * Partner A's individual profile (onboarding step 1: photo, occupation, place) is done before
+ * their couple is created, as the couple is discoverable at once (spec section 4): answers the
+ * saved place, which step 2's couple copies, and refuses while it is not done.
+ */
+export function requireIndividualProfile(
+  user: { occupation: string | null; avatarUrl: string | null } & Parameters<typeof savedPlace>[0],
+): PlaceColumns {
+  const place = savedPlace(user);
+  if (!place || !user.occupation || !user.avatarUrl) {
+    const message = COUPLE_MESSAGES.individualProfileFirst;
+    throw new AppError("VALIDATION_ERROR", message, { fieldErrors: { _: message } });
+  }
+  return place;
+}
+
+/** POST /api/v2/couples: creates the caller's couple, the caller as partner A, once their individual profile is done (as step 2). */
 export async function createCouple(db: Db, userId: string, input: CoupleCreateInput, deps: CoupleDeps = {}): Promise<CoupleRecord> {
   await assertOwnImageUrls(db, userId, imagesOf(input));
   const existing = await coupleIdOf(db, userId);
   if (existing) throw coupleExists(existing);
+  const [user] = await db
+    .select({ occupation: users.occupation, avatarUrl: users.avatarUrl, ...userPlaceColumns })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!user) throw userNotFound();
+  requireIndividualProfile(user);
   const couple = await newCoupleFrom(db, { userId, clientAddress: deps.clientAddress }, input, deps.places ?? placesProvider());
   return transaction(db, (tx) => insertCouple(tx, userId, couple));
 }

@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, users } from "@/db/schema";
 import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/couples/rules";
-import { coupleExists, insertCouple, markPartnerBComplete } from "@/lib/couples/service";
+import { coupleExists, insertCouple, markPartnerBComplete, requireIndividualProfile } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/membership/partner";
-import { entityPlace, saveEntityLocation, savedPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
+import { entityPlace, saveEntityLocation, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { writeWithImages } from "@/lib/images/lifecycle";
@@ -35,8 +35,6 @@ export type Step2Result = { coupleId: string; profileCompletionPercentage: numbe
 /** The spec's check orders (section 5): the first problem found is the message shown. */
 const STEP1_ORDER = ["userImage", "locationPlaceId", "locationName", "occupation", "interests"] as const;
 const STEP2_ORDER = ["couple_name", "coupleProfileImage", "coupleTypes", "bio", "couplePhotos"] as const;
-
-const STEP1_FIRST = "Please complete your individual profile first";
 
 /** The person as they see themselves, with the coordinates of their saved place (copied to the couple). */
 const profileColumns = { ...selfColumns(users), ...userPlaceColumns };
@@ -143,9 +141,7 @@ export async function completeStep2(
     couplePhotos: extra.length > EXTRA_PHOTOS_MAX ? tooManyPhotosMessage(extra.length) : null,
   });
   const user = await loadProfile(db, userId);
-  // The couple copies its location from step 1, so step 1 must be done first.
-  const place = savedPlace(user);
-  if (!place || !user.occupation) throw new AppError("VALIDATION_ERROR", STEP1_FIRST, { fieldErrors: { _: STEP1_FIRST } });
+  const place = requireIndividualProfile(user);
 
   const uploads = [
     toUpload(images.coupleProfileImage!, "couple-main", "coupleProfileImage"),

@@ -48,7 +48,7 @@ describe("GET /api/couples/{id}/full-profile", () => {
               lastName: "Lovelace",
               age: expect.any(Number),
               occupation: "Engineer",
-              avatarUrl: null,
+              avatarUrl: user.avatarUrl,
               interests: expect.any(Array),
             },
             {

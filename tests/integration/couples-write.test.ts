@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { locations } from "@/db/schema";
+import { locations, users } from "@/db/schema";
 import { updateCouple } from "@/lib/couples/service";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { failingDb } from "../support/failing-db";
@@ -55,12 +55,17 @@ describe("POST /api/v2/couples", () => {
     });
   });
 
-  it("asks for a place when none is sent and none was saved in step 1", async () => {
-    const { user, headers } = await signedIn();
-    const res = await postCouple(coupleBody({ placeId: undefined }), headers);
-    expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "Please select a location from the dropdown suggestions" });
-    expect(await couplesOf(user.id)).toHaveLength(0);
+  it("refuses a caller whose individual profile (step 1: photo, occupation, place) is not done, as step 2 does, creating no couple", async () => {
+    const notStarted = await signedIn();
+    const noPhoto = await afterStep1();
+    const db = await getDb();
+    await db.update(users).set({ avatarUrl: null }).where(eq(users.id, noPhoto.user.id));
+    for (const { user, headers } of [notStarted, noPhoto]) {
+      const res = await postCouple(coupleBody(), headers);
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ code: "VALIDATION_ERROR", message: "Please complete your individual profile first" });
+      expect(await couplesOf(user.id)).toHaveLength(0);
+    }
   });
 
   it("answers a second couple with 409 COUPLE_EXISTS and existingCoupleId, creating nothing", async () => {

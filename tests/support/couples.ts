@@ -29,9 +29,10 @@ export async function signedIn(overrides: Parameters<typeof createUser>[0] = {})
   return { user, headers: { cookie: session.cookie, "x-csrf-token": session.csrf } as Headers };
 }
 
-/** A user who finished step 1: their place and interests are saved. */
+/** A user who finished step 1: their photo, occupation, place and interests are saved. */
 export const afterStep1 = () =>
   signedIn({
+    avatarUrl: ownImage("avatar"),
     occupation: "Engineer",
     interests: INTEREST_VALUES.slice(0, 6),
     location: "Porto, Portugal",
