@@ -98,8 +98,9 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
 /**
  * A moderator decides an appeal (`POST /api/moderation/appeals/{id}/{grant|refuse}`): granted lifts
  * the action, with the decision in one transaction (an action a moderator lifted meanwhile stays
- * lifted, and the decision is logged all the same); refused leaves it. With two or more on the
- * team, never by the one who acted.
+ * lifted, and the decision is logged all the same); refused leaves it, so an action lifted
+ * meanwhile is not refused (APPEAL_TEXTS.lifted). With two or more on the team, never by the one
+ * who acted.
  */
 export async function decideAppeal(
   db: Db,
@@ -126,6 +127,7 @@ export async function decideAppeal(
         reason: coupleSanctions.reason,
         endsAt: coupleSanctions.endsAt,
         actedBy: coupleSanctions.createdByUserId,
+        liftedAt: coupleSanctions.liftedAt,
       })
       .from(moderationAppeals)
       .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
@@ -140,6 +142,8 @@ export async function decideAppeal(
       if (team >= 2) throw new AppError("FORBIDDEN", APPEAL_TEXTS.otherModerator);
     }
     await assertMayActOn(tx, moderator, found.coupleId);
+    // Refused says the action stands: one lifted meanwhile no longer does (granting it decides the appeal).
+    if (decision === "refuse" && found.liftedAt) throw new AppError("VALIDATION_ERROR", APPEAL_TEXTS.lifted);
     await tx
       .update(moderationAppeals)
       .set({ decidedAt: new Date(), decidedByUserId: moderator.userId, decision: decision === "grant" ? "lifted" : "upheld" })

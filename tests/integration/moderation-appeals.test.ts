@@ -1,7 +1,9 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { users } from "@/db/schema";
+import { notifications, users } from "@/db/schema";
+import { APPEAL_TEXTS } from "@/lib/safety/appeals";
+import { appealRefusedNotice } from "@/lib/safety/rules";
 import { PASSWORD } from "../support/api";
 import { forum, postBody } from "../support/forum";
 import { messagingCouple } from "../support/messages";
@@ -59,6 +61,26 @@ describe("appeals", () => {
     const log = await moderation.log(`?couple=${couple.coupleId}&action=appeal_decided`, other);
     expect(log.json.data).toHaveLength(1);
     expect((await forum.create(postBody(), couple.a.headers)).status).toBe(201);
+  });
+
+  it("refusing an appeal whose action a moderator lifted meanwhile is refused: the couple is never told a lifted action stands", async () => {
+    const couple = await messagingCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
+    const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.a.headers)).json.data;
+    expect((await sanctions.lift(sanctionId, { reason: "Reviewed" }, actor)).status).toBe(200);
+
+    const refused = await appeals.decide(filed.id, "refuse", other);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.message).toBe(APPEAL_TEXTS.lifted);
+    const db = await getDb();
+    const told = await db
+      .select({ title: notifications.title })
+      .from(notifications)
+      .where(and(eq(notifications.userId, couple.a.userId), eq(notifications.title, appealRefusedNotice("restrict").title)));
+    expect(told).toEqual([]);
+    expect((await appeals.decide(filed.id, "grant", other)).status).toBe(200);
   });
 
   it("a refused appeal leaves the action standing, and the couple is told", async () => {
