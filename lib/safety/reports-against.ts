@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { reports } from "@/db/schema";
+import { AppError } from "@/lib/errors";
 
 /**
  * The reports whose target is the couple, something it wrote (a post, a reply, a message, a hello) or a
@@ -29,3 +30,6 @@ export const decidedWith = (report: Pick<typeof reports.$inferSelect, "targetTyp
     eq(reports.status, "open"),
     report.targetType === "plan" ? eq(reports.reporterCoupleId, report.reporterCoupleId) : undefined,
   )!;
+
+/** One decision per report: deciding one that is gone or was decided already (a report, or an action taken from it) is refused. */
+export const reportReviewed = () => new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");

@@ -9,7 +9,7 @@ import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
-import { decidedWith } from "./reports-against";
+import { decidedWith, reportReviewed } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
 import { COUPLE_NOT_REMOVED, HELLO_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
 
@@ -29,8 +29,6 @@ export type ReportInput = Pick<typeof reports.$inferInsert, "targetType" | "targ
 type ReportTargetType = ReportInput["targetType"];
 
 const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does not exist or is no longer available.");
-
-const reviewed = () => new AppError("NOT_FOUND", "This report does not exist or was already reviewed.");
 
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
@@ -218,7 +216,7 @@ export async function resolveReport(
       .from(reports)
       .where(and(eq(reports.id, reportId), eq(reports.status, "open")))
       .limit(1);
-    if (!report) throw reviewed();
+    if (!report) throw reportReviewed();
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
@@ -230,7 +228,7 @@ export async function resolveReport(
       .where(decidedWith(report))
       .returning({ id: reports.id });
     // One decision per report: one decided meanwhile (this target's, at the same instant) is reviewed, as after it.
-    if (!closed.some((row) => row.id === reportId)) throw reviewed();
+    if (!closed.some((row) => row.id === reportId)) throw reportReviewed();
     const table = contentTable(report.targetType);
     if (table) {
       await tx

@@ -12,7 +12,7 @@ import type { SanctionInput } from "./moderation-schemas";
 import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
-import { decidedWith, reportsAgainst } from "./reports-against";
+import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
 import { restrictedText, restrictionEnd, type SanctionKind } from "./rules";
 
 /**
@@ -158,15 +158,24 @@ const ACTED_ON_WITH_THE_COUPLE = new Set<(typeof reports.$inferSelect)["targetTy
  * (`decidedWith`; status 'removed': the moderator acted on it). A post's, reply's or message's
  * reports stay open: the action is on the couple, not on those words, which wait for their own
  * 'dismiss' or 'remove' (resolveReport), so they never stay hidden with no report left to decide,
- * nor stay shown under reports that say 'removed'. Only a report against the couple acted on
- * (never one about another couple, such as the moderator's own).
+ * nor stay shown under reports that say 'removed'. Only an open report against the couple acted on
+ * (never one about another couple, such as the moderator's own), locked until the action commits:
+ * one decision per report, so a report another moderator decided, even at the same instant, is
+ * reviewed (`reportReviewed`, as resolveReport answers), and the action is not taken.
  */
 async function closeReportsOf(tx: Db, moderatorUserId: string, reportId: string, coupleId: string): Promise<void> {
   const [report] = await tx
     .select({ targetType: reports.targetType, targetId: reports.targetId, reporterCoupleId: reports.reporterCoupleId })
     .from(reports)
-    .where(and(eq(reports.id, reportId), sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`));
-  if (!report) throw new AppError("NOT_FOUND", "This report does not exist.");
+    .where(
+      and(
+        eq(reports.id, reportId),
+        eq(reports.status, "open"),
+        sql`${reports.id} in (select id from (${reportsAgainst(coupleId)}) against)`,
+      ),
+    )
+    .for("update");
+  if (!report) throw reportReviewed();
   if (!ACTED_ON_WITH_THE_COUPLE.has(report.targetType)) return;
   await tx
     .update(reports)

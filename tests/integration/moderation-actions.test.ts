@@ -104,6 +104,26 @@ describe("a couple the moderator's own couple reported", () => {
   });
 });
 
+describe("acting from a report another moderator decided", () => {
+  it("is refused as deciding it again is (404, reviewed): the couple is not acted on, nor told", async () => {
+    const target = await messagingCouple();
+    const reporter = await messagingCouple();
+    const { headers: one } = await moderatorCouple();
+    const { headers: two } = await moderatorCouple();
+    const report = (await moderation.report({ targetType: "couple", targetId: target.coupleId, reason: "harassment" }, reporter.a.headers))
+      .json.data;
+    expect((await moderation.resolve(report.id, "dismiss", one)).status).toBe(200);
+
+    const refused = await sanctions.act(target.coupleId, { kind: "suspend", reason: "harassment", reportId: report.id }, two);
+    expect(refused.status).toBe(404);
+    expect(refused.json.error.message).toBe("This report does not exist or was already reviewed.");
+    const db = await getDb();
+    const [couple] = await db.select({ status: couples.status }).from(couples).where(eq(couples.id, target.coupleId));
+    expect(couple!.status).toBe("active");
+    expect(await noticesOf(target.a.userId)).toEqual([]);
+  });
+});
+
 describe("warn", () => {
   it("tells both partners once (in the app and by e-mail), naming the guideline; the warning is shown once", async () => {
     const target = await messagingCouple();

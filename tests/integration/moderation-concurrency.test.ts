@@ -138,6 +138,31 @@ describe.skipIf(!onPostgres())("two moderators at one instant", () => {
       await logOf(and(eq(moderationLog.targetId, post.id), inArray(moderationLog.action, ["report_dismissed", "report_removed"]))),
     ).toHaveLength(1);
   });
+
+  it("acting on a couple from a report another moderator decides at one instant: one decision stands, the other finds the report reviewed (404)", async () => {
+    const reported = await messagingCouple();
+    const reporter = await messagingCouple();
+    const reportId = (
+      await moderation.report({ targetType: "couple", targetId: reported.coupleId, reason: "harassment" }, reporter.a.headers)
+    ).json.data.id as string;
+    const { headers: one } = await moderatorCouple();
+    const { headers: two } = await moderatorCouple();
+    const answers = await whileHeld(
+      (tx) => tx`select id from reports where id = ${reportId} for update`,
+      [
+        () => moderation.resolve(reportId, "dismiss", one),
+        () => sanctions.act(reported.coupleId, { kind: "suspend", reason: "harassment", reportId }, two),
+      ],
+    );
+    expect(answers.filter((answer) => answer.status === 404)).toHaveLength(1);
+    expect(answers.find((answer) => answer.status === 404)!.json.error!.message).toBe(
+      "This report does not exist or was already reviewed.",
+    );
+    const decisions = await logOf(
+      and(eq(moderationLog.coupleId, reported.coupleId), inArray(moderationLog.action, ["report_dismissed", "suspend"])),
+    );
+    expect(decisions).toHaveLength(1);
+  });
 });
 
 describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writes at one instant", () => {
