@@ -5,7 +5,7 @@ import { transaction } from "@/db/transaction";
 import { couples, forumPosts, forumReplies, reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "@/lib/safety/moderation-log";
-import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "@/lib/safety/moderators";
+import { assertMayActOn, type Moderator } from "@/lib/safety/moderators";
 import { notBlockedBetween } from "@/lib/safety/blocks";
 import { REPORT_CONTEXT, reportedMessage, reportedMessages, type MessageItem } from "@/lib/messages/queries";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
@@ -212,8 +212,7 @@ export async function reportContext(db: Db, moderator: Moderator, reportId: stri
     const context = report ? (await reportedMessages(tx, [report.targetId], REPORT_CONTEXT)).get(report.targetId) : undefined;
     if (!report || !context) throw new AppError("NOT_FOUND", "This report does not exist or is not about a message.");
     const coupleId = context.at(-1)!.author.coupleId;
-    if (await reportedByOwnCouple(tx, moderator, report)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
-    await assertMayActOn(tx, moderator, coupleId);
+    await assertMayActOn(tx, moderator, coupleId, report);
     await recordModeration(tx, {
       moderatorUserId: moderator.userId,
       action: "context_viewed",

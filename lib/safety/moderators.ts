@@ -28,11 +28,19 @@ export const concernsOwnCouple = (moderator: Pick<Moderator, "coupleId">, couple
   coupleId !== null && coupleId === moderator.coupleId;
 
 /**
- * Before every moderator write: the moderator's own hourly allowance (MODERATION_PER_USER), and
- * never their own couple (`concernsOwnCouple`).
+ * Before every moderator write on a couple (and on a reported target, `report`): the conflict of
+ * interest rule, one for every write, so another moderator acts: never their own couple
+ * (`concernsOwnCouple`), nor a couple their own couple has an open report against, nor a target
+ * it reported (`reportedByOwnCouple`). Then the moderator's own hourly allowance
+ * (MODERATION_PER_USER).
  */
-export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: string | null): Promise<void> {
-  if (concernsOwnCouple(moderator, coupleId)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
+export async function assertMayActOn(db: Db, moderator: Moderator, coupleId: string | null, report?: Target): Promise<void> {
+  if (
+    concernsOwnCouple(moderator, coupleId) ||
+    (coupleId !== null && (await reportedByOwnCouple(db, moderator, { coupleId }))) ||
+    (report !== undefined && (await reportedByOwnCouple(db, moderator, report)))
+  )
+    throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
   const state = await consumeLimit(db, MODERATION_PER_USER, moderator.userId);
   if (!state.allowed) throw limitError(MODERATION_PER_USER, state.retryAfterSeconds);
 }
@@ -56,11 +64,7 @@ const filedByOwnCouple = (
  * (`filedByOwnCouple`) or those against a couple (`reportsAgainst`: acting on it is what they ask
  * for). Then it is another moderator's, as acting on their own couple is.
  */
-export async function reportedByOwnCouple(
-  db: Db,
-  moderator: Pick<Moderator, "coupleId">,
-  of: Target | { coupleId: string },
-): Promise<boolean> {
+async function reportedByOwnCouple(db: Db, moderator: Pick<Moderator, "coupleId">, of: Target | { coupleId: string }): Promise<boolean> {
   if (!moderator.coupleId) return false;
   const [found] = await db
     .select({ id: own.id })

@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
-import { assertMayActOn, mayJudge, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
+import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith, reportReviewed } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
@@ -193,8 +193,7 @@ async function reportedCoupleId(
  * still to come (its reaction, lib/plans/safety.ts). A reported couple is not
  * removed (400 COUPLE_NOT_REMOVED), nor a reported hello (HELLO_NOT_REMOVED, its couple declines
  * it): the couple is acted on as a couple (sanctions.ts, with a guideline,
- * told, appealable, liftable). Never on the moderator's own couple, nor on a target their couple
- * reported (`reportedByOwnCouple`);
+ * told, appealable, liftable). Never by a moderator whose own couple it concerns (`assertMayActOn`);
  * written to the moderation log. The features react in the same transaction (`reactions`,
  * lib/registry/safety.ts: a removed message is erased, 'This message was deleted').
  */
@@ -220,8 +219,7 @@ export async function resolveReport(
     if (action === "remove" && report.targetType === "couple") throw new AppError("VALIDATION_ERROR", COUPLE_NOT_REMOVED);
     if (action === "remove" && report.targetType === "request") throw new AppError("VALIDATION_ERROR", HELLO_NOT_REMOVED);
     const coupleId = await reportedCoupleId(tx, report);
-    if (await reportedByOwnCouple(tx, moderator, report)) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
-    await assertMayActOn(tx, moderator, coupleId);
+    await assertMayActOn(tx, moderator, coupleId, report);
     const closed = await tx
       .update(reports)
       .set({ status: action === "dismiss" ? "dismissed" : "removed", reviewedByUserId: moderator.userId, reviewedAt: sql`now()` })

@@ -9,7 +9,7 @@ import { authSecret } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { recordModeration } from "./moderation-log";
 import type { SanctionInput } from "./moderation-schemas";
-import { assertMayActOn, OWN_COUPLE_MESSAGE, reportedByOwnCouple, type Moderator } from "./moderators";
+import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions, type Sanctioned } from "./reactions";
 import { currentRestriction, shapeStanding, standingColumns } from "./notices";
 import { decidedWith, reportReviewed, reportsAgainst } from "./reports-against";
@@ -88,9 +88,9 @@ export async function lockedCouple(tx: Db, coupleId: string) {
 /**
  * A moderator's action on a couple (`POST /api/moderation/couples/{id}/actions`), with a reason
  * from the guidelines and a note for the record; from a report (`reportId`), a report about the
- * couple or a plan is closed with it (`closeReportsOf`). Never on the moderator's own couple, nor
- * on a couple their own couple has an open report against (`reportedByOwnCouple`, as for deciding
- * a report): acting decides what that report asks.
+ * couple or a plan is closed with it (`closeReportsOf`). Never by a moderator whose own couple it
+ * concerns (`assertMayActOn`: theirs, or one their couple reported, whose action decides what that
+ * report asks).
  */
 export async function sanctionCouple(
   db: Db,
@@ -102,10 +102,7 @@ export async function sanctionCouple(
   return transaction(db, async (tx) => {
     const couple = await lockedCouple(tx, coupleId);
     if (!couple) throw notFound();
-    if (moderator) {
-      if (await reportedByOwnCouple(tx, moderator, { coupleId })) throw new AppError("FORBIDDEN", OWN_COUPLE_MESSAGE);
-      await assertMayActOn(tx, moderator, coupleId);
-    }
+    if (moderator) await assertMayActOn(tx, moderator, coupleId);
     const endsAt = input.kind === "restrict" && input.days ? restrictionEnd(new Date(), input.days) : null;
     const [row] = await tx
       .insert(coupleSanctions)

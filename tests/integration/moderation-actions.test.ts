@@ -102,6 +102,26 @@ describe("a couple the moderator's own couple reported", () => {
     expect(couple!.status).toBe("active");
     expect((await sanctions.act(target.coupleId, { kind: "warn", reason: "spam" }, other)).status).toBe(201);
   });
+
+  it("is not theirs to lift an action on, nor to decide its appeal (403, the same words); another moderator does", async () => {
+    const target = await messagingCouple();
+    const { couple: own, headers } = await moderatorCouple();
+    const { headers: actor } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const sanctionId = (await sanctions.act(target.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
+    const appeal = (await appeals.file({ sanctionId, body: "Not us" }, target.a.headers)).json.data;
+    // The moderator's partner reports the couple itself.
+    expect((await moderation.report({ targetType: "couple", targetId: target.coupleId, reason: "spam" }, own.b.headers)).status).toBe(201);
+    for (const refused of [
+      await sanctions.lift(sanctionId, { reason: "Reviewed" }, headers),
+      await appeals.decide(appeal.id, "grant", headers),
+      await appeals.decide(appeal.id, "refuse", headers),
+    ]) {
+      expect(refused.status).toBe(403);
+      expect(refused.json.error.message).toBe(OWN_COUPLE_MESSAGE);
+    }
+    expect((await appeals.decide(appeal.id, "grant", other)).status).toBe(200);
+  });
 });
 
 describe("acting from a report another moderator decided", () => {
