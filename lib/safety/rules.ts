@@ -11,6 +11,13 @@ export const isHiddenByReports = (reportingCouples: number): boolean => reportin
 /** Reports per person per hour, in the shape of lib/rate-limit.ts's `Limit` (the bucket keeps the name it was first counted under). */
 export const REPORTS_PER_USER = { bucket: "forum-report:user", limit: 20, windowSeconds: 60 * 60 } as const;
 
+/**
+ * Blocks and unblocks per person per hour, together (`Limit` shape as above): each one ends the two
+ * couples' conversation and plans and tells the other couple's screens, so a loop toggling a block
+ * would flood them; 30 is far beyond a person blocking or changing their mind.
+ */
+export const BLOCKS_PER_USER = { bucket: "block:user", limit: 30, windowSeconds: 60 * 60 } as const;
+
 /** What a moderator does with an open report (and every other open report of the same target). */
 export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];

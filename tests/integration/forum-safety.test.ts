@@ -14,6 +14,8 @@ import { getDb } from "@/db/client";
 import { couples, forumPhotos, forumPosts, notifications, users } from "@/db/schema";
 import { runDueWork } from "@/lib/scheduled/service";
 import { listNotifications } from "@/lib/notifications/queries";
+import { TOO_MANY_REQUESTS } from "@/lib/rate-limit";
+import { BLOCKS_PER_USER } from "@/lib/safety/rules";
 import { call } from "../support/api";
 import { onPostgres } from "../support/test-database";
 import { nextWhileWaiting } from "../support/lock-race";
@@ -113,6 +115,22 @@ describe("blocks", () => {
     expect((shouted.json as { error: { message: string } }).error.message).toBe("You cannot block your own couple.");
     expect((await block("00000000-0000-4000-8000-000000000000", us.a.headers)).status).toBe(404);
     expect((await block("nope", us.a.headers)).status).toBe(400);
+  });
+
+  it("counts blocks and unblocks together against the person's hourly limit, then answers 429 and changes nothing", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    for (let i = 0; i < BLOCKS_PER_USER.limit / 2; i++) {
+      expect((await block(them.coupleId, us.a.headers)).status).toBe(200);
+      expect((await unblock(them.coupleId, us.a.headers)).status).toBe(200);
+    }
+    const over = await block(them.coupleId, us.a.headers);
+    expect(over.status).toBe(429);
+    expect((over.json as { error: { code: string; message: string } }).error).toEqual({ code: "RATE_LIMITED", message: TOO_MANY_REQUESTS });
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await blocks(us.a.headers)).json.data).toEqual([]);
+    // The partner has an hour of their own.
+    expect((await block(them.coupleId, us.b.headers)).status).toBe(200);
   });
 
   it("refuses to quote a blocked couple's reply (403 BLOCKED); to the blocked couple, the reply of the couple that blocked them is not there", async () => {
