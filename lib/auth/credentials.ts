@@ -1,13 +1,13 @@
 import "server-only";
-import { eq, or, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, users } from "@/db/schema";
-import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
+import { users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { LIMITS, checkLimit, clearHits, clearHitsStartingWith } from "@/lib/rate-limit";
 import { trustedDevice } from "./device-cookie";
 import { burnPasswordCheck, countedPasswordCheck, verifyPassword, type FailureCount } from "./password";
 import { normalizeEmail } from "./rules";
+import { assertCoupleNotSuspended } from "./sessions";
 
 export const INVALID_CREDENTIALS_MESSAGE = "Invalid email or password. Please try again.";
 export const EMAIL_NOT_CONFIRMED_MESSAGE =
@@ -27,24 +27,6 @@ const accountAtAddress = (email: string, clientAddress: string) => `${email} ${c
 export async function liftSignInLocks(db: Db, email: string): Promise<void> {
   await clearHitsStartingWith(db, LIMITS.signInPerAccount, accountAtAddress(email, ""));
   await clearHits(db, LIMITS.signInPerAccountEverywhere, email);
-}
-
-/**
- * A partner of a suspended or banned couple is refused at sign-in, by browser and token alike
- * (only once the password is right: nobody else learns it). Read on the rows at every sign-in, so
- * a suspension made on one instance holds on all.
- */
-async function assertCoupleNotSuspended(db: Db, userId: string): Promise<void> {
-  const [row] = await db
-    .select({
-      status: couples.status,
-      // Qualified by hand: a one-table select names its own columns unqualified.
-      banned: sql<boolean>`exists (select 1 from couple_sanctions s where s.couple_id = "couples"."id" and s.kind = 'ban' and s.lifted_at is null)`,
-    })
-    .from(couples)
-    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
-    .limit(1);
-  if (row?.status === "suspended") throw new AppError("ACCOUNT_SUSPENDED", row.banned ? BANNED_SIGN_IN : SUSPENDED_SIGN_IN);
 }
 
 export type AuthenticatedUser = { id: string; email: string; emailVerifiedAt: Date };

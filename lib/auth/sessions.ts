@@ -2,7 +2,10 @@ import "server-only";
 import { and, eq, gt, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { preparedPer } from "@/db/prepared";
-import { pushSubscriptions, sessions } from "@/db/schema";
+import { transaction } from "@/db/transaction";
+import { couples, pushSubscriptions, sessions, users } from "@/db/schema";
+import { AppError } from "@/lib/errors";
+import { BANNED_SIGN_IN, SUSPENDED_SIGN_IN } from "@/lib/safety/rules";
 import type { Account } from "./users";
 
 import { BROWSER_SESSION_SECONDS } from "./session-token";
@@ -17,20 +20,51 @@ export const USER_AGENT_MAX = 512;
 type SessionKind = "browser" | "api";
 export type OpenedSession = { id: string; kind: SessionKind; expiresAt: Date };
 
+/**
+ * A partner of a suspended or banned couple is refused at sign-in, by browser and token alike
+ * (only once the password is right: nobody else learns it), and gets no session (`openSession`).
+ * Read on the rows, under a share lock of the couple, so a suspension made on one instance holds on
+ * all.
+ */
+export async function assertCoupleNotSuspended(db: Db, userId: string): Promise<void> {
+  const [row] = await db
+    .select({
+      status: couples.status,
+      // Qualified by hand: a one-table select names its own columns unqualified.
+      banned: sql<boolean>`exists (select 1 from couple_sanctions s where s.couple_id = "couples"."id" and s.kind = 'ban' and s.lifted_at is null)`,
+    })
+    .from(couples)
+    .where(or(eq(couples.partner1Id, userId), eq(couples.partner2Id, userId)))
+    .limit(1)
+    .for("share");
+  if (row?.status === "suspended") throw new AppError("ACCOUNT_SUSPENDED", row.banned ? BANNED_SIGN_IN : SUSPENDED_SIGN_IN);
+}
+
+/**
+ * A new session row, never for a suspended couple's partner: the couple is read under its share
+ * lock in the session's transaction, and a suspension holds the couple (lib/safety/sanctions.ts
+ * `lockedCouple`) until it has ended its partners' sessions. So a suspension committed before the
+ * read refuses the session, and one that comes after waits for it and ends it with the others.
+ * The person's row first, as a deletion and the suspension take them, then the couple.
+ */
 async function openSession(db: Db, userId: string, kind: SessionKind, client: SessionClient): Promise<OpenedSession> {
   const seconds = kind === "browser" ? BROWSER_SESSION_SECONDS : API_SESSION_SECONDS;
-  const now = new Date();
-  const [row] = await db
-    .insert(sessions)
-    .values({
-      userId,
-      kind,
-      expiresAt: new Date(now.getTime() + seconds * 1000),
-      userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
-      lastSeenAt: now,
-    })
-    .returning({ id: sessions.id, kind: sessions.kind, expiresAt: sessions.expiresAt });
-  return row!;
+  return transaction(db, async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("key share");
+    await assertCoupleNotSuspended(tx, userId);
+    const now = new Date();
+    const [row] = await tx
+      .insert(sessions)
+      .values({
+        userId,
+        kind,
+        expiresAt: new Date(now.getTime() + seconds * 1000),
+        userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
+        lastSeenAt: now,
+      })
+      .returning({ id: sessions.id, kind: sessions.kind, expiresAt: sessions.expiresAt });
+    return row!;
+  });
 }
 
 export async function createSession(db: Db, userId: string, kind: SessionKind, client: SessionClient = {}): Promise<string> {

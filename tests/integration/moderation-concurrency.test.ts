@@ -1,7 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
-import { coupleSanctions, forumPosts, moderationLog } from "@/db/schema";
+import { coupleSanctions, forumPosts, moderationLog, sessions } from "@/db/schema";
+import { createSession } from "@/lib/auth/sessions";
 import { forum, forumCouple, postBody, type TestCouple } from "../support/forum";
 import { connections, messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
@@ -178,6 +179,32 @@ describe.skipIf(!onPostgres())("a moderator's action beside a partner's own writ
     );
     expect(waited).toBe(true);
     expect(answer.status).toBe(201);
+  });
+
+  it("a partner signing in while their couple is suspended gets no session: the sign-in waits for the suspension, then is refused", async () => {
+    const couple = await messagingCouple();
+    const db = await getDb();
+    // The password checked and the couple still active (authenticate), then a suspension as sanctionCouple makes it.
+    const [signIn] = await whileHeld(
+      async (tx) => {
+        await tx`select id from couples where id = ${couple.coupleId} for no key update`;
+        await tx`update couples set status = 'suspended' where id = ${couple.coupleId}`;
+        await tx`update sessions set revoked_at = now() where user_id in (${couple.a.userId}, ${couple.b.userId}) and revoked_at is null`;
+      },
+      [
+        () =>
+          createSession(db, couple.a.userId, "browser").then(
+            (id) => id,
+            (error: { code?: string }) => error.code,
+          ),
+      ],
+    );
+    expect(signIn).toBe("ACCOUNT_SUSPENDED");
+    const live = await db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(and(inArray(sessions.userId, [couple.a.userId, couple.b.userId]), isNull(sessions.revokedAt)));
+    expect(live, "no session of the suspended couple's partners is live").toEqual([]);
   });
 
   it("a partner deleting their account holds their row: granting the couple's appeal waits for it before it takes the appeal (no deadlock)", async () => {
