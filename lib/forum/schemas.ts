@@ -126,7 +126,7 @@ const photosField = z
   .max(PHOTOS_MAX, FORUM_MESSAGES.tooManyPhotos)
   .transform((urls) => [...new Set(urls)]);
 
-/** Couple ids, once each; the server keeps only couples the author may mention and refuses blocked ones. */
+/** Couple ids, once each; the server keeps only couples the text names and the author may mention, and refuses blocked ones. */
 const mentionsField = z
   .array(uuidField(FORUM_MESSAGES.mentionsInvalid), { error: FORUM_MESSAGES.mentionsInvalid })
   .max(MENTIONS_MAX, FORUM_MESSAGES.tooManyMentions)

@@ -3,7 +3,7 @@ import { assertNotRestricted } from "@/lib/safety/sanctions";
 import { and, eq, gt, inArray, isNull, ne, not, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { oneAtATime, transaction } from "@/db/transaction";
-import { forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
+import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumReplies, notifications } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
@@ -21,6 +21,7 @@ import { notFound } from "./thread";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
+import { mentionedIds } from "./text";
 import { countTopReaction, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
 
@@ -41,15 +42,27 @@ const duplicate = () =>
 const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS})`;
 
 /**
- * The couples a post or reply may mention, from the ids sent: a couple the actor blocked is
- * refused (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive, or one
- * that blocked them, which they are never told) or the author's own is dropped, as if its id had
- * never been sent.
+ * The couples a post or reply may mention, from the ids sent: only those its text still names
+ * (`mentionedIds`, the composer's own rule). Of these, a couple the actor blocked is refused
+ * (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive, or one that
+ * blocked them, which they are never told) or the author's own is dropped, as if its id had never
+ * been sent; so is, in an existing thread (`postId`), one that may not open it (`visiblePostRow`:
+ * a block either way with the post's couple, the post hidden by reports), whom a mention would
+ * only send to a 404.
  */
-async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[]): Promise<string[]> {
-  const found = [...(await standings(db, { coupleId: actor.coupleId }, ids))];
+async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[], text: string, postId?: string): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const named = await db
+    .select({ coupleId: couples.id, name: couples.coupleName })
+    .from(couples)
+    .where(inArray(couples.id, [...ids]));
+  const found = [...(await standings(db, { coupleId: actor.coupleId }, mentionedIds(text, named)))];
   if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
-  return found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
+  const seen = found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
+  if (!postId) return seen;
+  const mayOpen: string[] = [];
+  for (const coupleId of seen) if (await visiblePostRow(db, { coupleId }, postId)) mayOpen.push(coupleId);
+  return mayOpen;
 }
 
 /** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
@@ -149,7 +162,7 @@ export async function createPost(db: Db, actor: ActingCouple, input: CreatePostI
   const id = await transaction(db, async (tx) => {
     const place = input.scope === "local" ? await couplePlace(tx, actor.coupleId) : null;
     if (input.scope === "local" && !place) throw new AppError("LOCATION_REQUIRED", FORUM_TEXTS.noLocation);
-    const mentions = await validMentions(tx, actor, input.mentions);
+    const mentions = await validMentions(tx, actor, input.mentions, input.body);
     // Checked and written one at a time per author: the same words from two tabs at one instant post once.
     await oneAtATime(tx, `forum-post:${actor.userId}`);
     const [twice] = await tx
@@ -198,7 +211,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
     if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, shown);
-    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body ?? row.body, postId) : null;
     const { mentions: _mentions, ...fields } = patch;
     await tx
       .update(forumPosts)
@@ -269,7 +282,7 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       if (stand?.blockedByViewer) throw blockedError();
       quotedAuthor = quote.authorUserId;
     }
-    const mentions = await validMentions(tx, actor, input.mentions);
+    const mentions = await validMentions(tx, actor, input.mentions, input.body, postId);
     await oneAtATime(tx, `forum-reply:${actor.userId}`);
     const [twice] = await tx
       .select({ id: forumReplies.id })
@@ -338,7 +351,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
   await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
-    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions) : null;
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, row.postId) : null;
     await tx
       .update(forumReplies)
       .set({ body: patch.body, editedAt: sql`now()` })

@@ -41,9 +41,9 @@ const postNotBlocked = preparedPer((db) =>
 /**
  * A post as the actor may see it, or null: a blocked couple's post does not exist for them; a
  * post hidden by reports exists only for its own couple; a deleted or removed one only while it
- * has replies (its thread stays).
+ * has replies (its thread stays). Only the couple is read: a mention asks it for the couple named.
  */
-export async function visiblePostRow(db: Db, actor: ActingCouple, postId: string): Promise<PostRow | null> {
+export async function visiblePostRow(db: Db, actor: Pick<ActingCouple, "coupleId">, postId: string): Promise<PostRow | null> {
   const [row] = await postNotBlocked(db).execute({ postId, coupleId: actor.coupleId });
   if (!row) return null;
   if (row.hiddenAt && row.coupleId !== actor.coupleId) return null;

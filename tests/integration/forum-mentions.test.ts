@@ -2,11 +2,11 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentions } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { couples, emailOutbox, notifications, rateLimitHits, users } from "@/db/schema";
+import { coupleBlocks, couples, emailOutbox, forumMentions, forumPosts, notifications, rateLimitHits, users } from "@/db/schema";
 import { FORUM_LIMITS } from "@/lib/forum/rules";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
-import { forum, forumCouple, LISBON, PORTO, postBody, SINTRA, type TestCouple } from "../support/forum";
+import { forum, forumCouple, LISBON, mentioning, PORTO, postBody, SINTRA, type TestCouple } from "../support/forum";
 
 const search = (q: string, headers: Headers) =>
   call(mentions, "GET", `/api/forum/mentions?q=${encodeURIComponent(q)}`, { headers: { cookie: headers.cookie! } });
@@ -121,13 +121,14 @@ describe("mentions edited in a post or reply", () => {
   it("tells a couple once, however often the mention is edited out and back in", async () => {
     const us = await forumCouple();
     const them = await forumCouple();
-    const post = (await forum.create(postBody(), us.a.headers)).json.data;
+    const post = (await forum.create(postBody({ body: `Ask @${them.name}` }), us.a.headers)).json.data;
     const reply = (await forum.reply(post.id, { body: "Any tips?" }, us.a.headers)).json.data;
     for (let i = 0; i < 40; i++) {
+      const body = `Any tips, @${them.name}? ${i}`;
       expect((await forum.patch(post.id, { mentions: [] }, us.a.headers)).status).toBe(200);
       expect((await forum.patch(post.id, { mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
-      expect((await forum.patchReply(reply.id, { body: `Any tips? ${i}`, mentions: [] }, us.a.headers)).status).toBe(200);
-      expect((await forum.patchReply(reply.id, { body: `Any tips? ${i}`, mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
+      expect((await forum.patchReply(reply.id, { body, mentions: [] }, us.a.headers)).status).toBe(200);
+      expect((await forum.patchReply(reply.id, { body, mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
     }
     // One for the post and one for the reply, each partner, in the bell and by e-mail.
     const once = { notifications: 2, mails: 2 };
@@ -140,12 +141,48 @@ describe("mentions edited in a post or reply", () => {
     const limit = FORUM_LIMITS.mentionedCouplesPerUser;
     const db = await getDb();
     await db.insert(rateLimitHits).values(Array.from({ length: limit.limit - 2 }, () => ({ bucket: limit.bucket, subject: us.a.userId })));
-    const post = (await forum.create(postBody({ mentions: [one.coupleId] }), us.a.headers)).json.data;
-    const reply = await forum.reply(post.id, { body: "Hello", mentions: [two.coupleId] }, us.a.headers);
+    const post = (await forum.create(postBody(mentioning(one)), us.a.headers)).json.data;
+    const reply = await forum.reply(post.id, mentioning(two), us.a.headers);
     expect(reply.status).toBe(201);
-    const over = await forum.patch(post.id, { mentions: [one.coupleId, three.coupleId] }, us.a.headers);
+    const over = await forum.patch(post.id, mentioning(one, three), us.a.headers);
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await told(three, post.id)).map((partner) => partner.notifications)).toEqual([0, 0]);
+  });
+
+  it("keeps only the couples the text still names: an id sent without its '@name' is neither stored nor told", async () => {
+    const us = await forumCouple();
+    const them = await forumCouple();
+    const post = (await forum.create(postBody({ body: "hi", mentions: [them.coupleId] }), us.a.headers)).json.data;
+    expect(post.mentions).toEqual([]);
+    const reply = (await forum.reply(post.id, { body: "hi again", mentions: [them.coupleId] }, us.a.headers)).json.data;
+    expect(reply.mentions).toEqual([]);
+    expect((await forum.patch(post.id, { mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
+    expect((await forum.patchReply(reply.id, { body: "hi, still", mentions: [them.coupleId] }, us.a.headers)).status).toBe(200);
+    const db = await getDb();
+    expect(await db.select().from(forumMentions).where(eq(forumMentions.postId, post.id))).toEqual([]);
+    const none = { notifications: 0, mails: 0 };
+    expect(await told(them, post.id)).toEqual([none, none]);
+  });
+
+  it("never tells a couple that may not open the thread: blocked by the post's couple, or the post hidden by reports", async () => {
+    const poster = await forumCouple();
+    const replier = await forumCouple();
+    const blocked = await forumCouple();
+    const db = await getDb();
+    await db.insert(coupleBlocks).values({ blockerCoupleId: poster.coupleId, blockedCoupleId: blocked.coupleId });
+    const post = (await forum.create(postBody(), poster.a.headers)).json.data;
+    const reply = await forum.reply(post.id, mentioning(blocked), replier.a.headers);
+    expect(reply.status).toBe(201);
+    expect(reply.json.data.mentions).toEqual([]);
+    const none = { notifications: 0, mails: 0 };
+    expect(await told(blocked, post.id)).toEqual([none, none]);
+
+    // A post hidden by reports is there for its own couple only: its mentions tell nobody else.
+    const other = await forumCouple();
+    await db.update(forumPosts).set({ hiddenAt: new Date() }).where(eq(forumPosts.id, post.id));
+    expect((await forum.reply(post.id, mentioning(other), poster.a.headers)).status).toBe(201);
+    expect((await forum.patch(post.id, mentioning(other), poster.a.headers)).status).toBe(200);
+    expect(await told(other, post.id)).toEqual([none, none]);
   });
 });

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { couples, forumPosts, forumReplies, notifications } from "@/db/schema";
 import { listNotifications } from "@/lib/notifications/queries";
 import { call } from "../support/api";
-import { forum, forumCouple, postBody, seedPosts, type TestCouple } from "../support/forum";
+import { forum, forumCouple, mentioning, postBody, seedPosts, type TestCouple } from "../support/forum";
 import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
@@ -191,7 +191,7 @@ describe("reply and mention notifications", () => {
     const reply = (
       await forum.reply(
         post.id,
-        { body: "Agreed with you", quoteReplyId: first.id, mentions: [us.coupleId, quoted.coupleId] },
+        { body: `Agreed with you @${us.name} @${quoted.name}`, quoteReplyId: first.id, mentions: [us.coupleId, quoted.coupleId] },
         replier.a.headers,
       )
     ).json.data;
@@ -221,7 +221,7 @@ describe("reply and mention notifications", () => {
     const us = await forumCouple();
     const friends = await forumCouple();
     const hidden = await forumCouple({ visible: false });
-    const post = (await forum.create(postBody({ mentions: [friends.coupleId, hidden.coupleId, us.coupleId] }), us.a.headers)).json.data;
+    const post = (await forum.create(postBody(mentioning(friends, hidden, us)), us.a.headers)).json.data;
     expect(post.mentions).toEqual([{ coupleId: friends.coupleId, name: friends.name }]);
     const rows = await notificationsOf(friends.a.userId, friends.b.userId, hidden.a.userId, us.b.userId);
     expect(rows.filter((n) => n.postId === post.id).map((n) => [n.userId, n.type])).toEqual(
@@ -257,7 +257,7 @@ describe("a couple the reader may no longer see", () => {
       .update(couples)
       .set({ profileImageUrl: "/uploads/couple.webp" })
       .where(inArray(couples.id, [suspended.coupleId, hid.coupleId]));
-    const post = (await forum.create(postBody({ mentions: [hid.coupleId] }), suspended.a.headers)).json.data;
+    const post = (await forum.create(postBody(mentioning(hid)), suspended.a.headers)).json.data;
     const reply = (await forum.reply(post.id, { body: `Hello @${suspended.name}`, mentions: [suspended.coupleId] }, hid.a.headers)).json
       .data;
     const seen = async (h: typeof us.a.headers) => {

@@ -19,7 +19,7 @@ import { BLOCKS_PER_USER } from "@/lib/safety/rules";
 import { call } from "../support/api";
 import { onPostgres } from "../support/test-database";
 import { nextWhileWaiting } from "../support/lock-race";
-import { forum, forumCouple, LISBON, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
+import { forum, forumCouple, LISBON, mentioning, postBody, SINTRA, type Headers, type TestCouple } from "../support/forum";
 
 const block = (id: string, h: Headers) => call(blockRoute, "PUT", `/api/couples/${id}/block`, { headers: h, params: { id } });
 const unblock = (id: string, h: Headers) => call(unblockRoute, "DELETE", `/api/couples/${id}/block`, { headers: h, params: { id } });
@@ -65,8 +65,8 @@ describe("blocks", () => {
     }
     // The couple that blocked cannot mention the other (403 BLOCKED); the blocked couple's mention of it
     // is dropped as a hidden couple's is, so it never learns of the block. Their places are not nearby either.
-    expect((await forum.create(postBody({ mentions: [them.coupleId] }), us.a.headers)).json.error.code).toBe("BLOCKED");
-    const mention = await forum.create(postBody({ mentions: [us.coupleId] }), them.a.headers);
+    expect((await forum.create(postBody(mentioning(them)), us.a.headers)).json.error.code).toBe("BLOCKED");
+    const mention = await forum.create(postBody(mentioning(us)), them.a.headers);
     expect(mention.status).toBe(201);
     expect(mention.json.data.mentions).toEqual([]);
     const nearby = await call(nearbyRoute, "GET", `/api/locations/nearby?lat=${LISBON.lat}&lng=${LISBON.lng}&radius=50`, {

@@ -65,6 +65,12 @@ export const postBody = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** A body naming these couples after '@', with their ids: a post's or reply's mentions as the composer sends them. */
+export const mentioning = (...named: TestCouple[]) => ({
+  body: `Hello ${named.map((couple) => `@${couple.name}`).join(" ")} ${++counter}`,
+  mentions: named.map((couple) => couple.coupleId),
+});
+
 /** Posts straight in the database (no rate limit), one second apart, the last one the newest. */
 export async function seedPosts(
   coupleId: string,
