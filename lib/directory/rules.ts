@@ -3,7 +3,7 @@
  * URL and the API's query string spell them. Pure and browser-safe.
  */
 import { COUPLE_TYPE_VALUES, COUPLE_TYPES } from "@/lib/couples/rules";
-import { isOneLine } from "@/lib/text-rules";
+import { oneLine, trimmedString } from "@/lib/fields";
 import { INTEREST_ROWS, INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_RADII_KM, coupleBand } from "@/lib/locations/bands";
 
@@ -70,6 +70,13 @@ export const DIRECTORY_TEXTS = {
   searchControl: "Search cannot contain control characters",
   cursorInvalid: "This page link has expired. Please reload the list.",
 } as const;
+
+/**
+ * The search text, read one way by the API's query and the page's address: trimmed, in NFC,
+ * bounded, on one line. The page's first list, the filter sheet's count and the cursor 'Load more'
+ * sends back then all search the same text.
+ */
+export const searchText = oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl);
 
 export const commonText = (count: number) => `${count} ${count === 1 ? "interest" : "interests"} in common`;
 
@@ -156,7 +163,6 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     const value = params[key];
     return splitList(Array.isArray(value) ? value.join(",") : value);
   };
-  const q = one("q")?.trim();
   const distance = Number(one("distance"));
   const sort = one("sort");
   const filters: DirectoryFilters = {
@@ -166,7 +172,8 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     photoVerified: one("photoVerified") === "1",
     sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : defaultSort(viewerHasLocation),
   };
-  if (q && q.length <= DIRECTORY_SEARCH_MAX && isOneLine(q)) filters.q = q;
+  const q = searchText.safeParse(one("q") ?? "");
+  if (q.success && q.data) filters.q = q.data;
   if (viewerHasLocation && (DIRECTORY_RADII_KM as readonly number[]).includes(distance)) filters.distance = distance as DirectoryRadius;
   if (!viewerHasLocation && filters.sort === "nearest") filters.sort = DEFAULT_DIRECTORY_SORT;
   return filters;

@@ -1,7 +1,6 @@
 /** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
-import { trimmedString, oneLine } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -9,9 +8,9 @@ import {
   DIRECTORY_PAGE_DEFAULT,
   DIRECTORY_PAGE_MAX,
   DIRECTORY_RADII_KM,
-  DIRECTORY_SEARCH_MAX,
   DIRECTORY_SORTS,
   DIRECTORY_TEXTS,
+  searchText,
   splitList,
   type DirectoryRadius,
 } from "./rules";
@@ -30,10 +29,7 @@ const listOf = (allowed: readonly string[], message: string) =>
   );
 
 export const directoryQuerySchema = z.object({
-  q: z.preprocess(
-    emptyAsMissing,
-    oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
-  ),
+  q: z.preprocess(emptyAsMissing, searchText.optional()),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
   verified: z

@@ -209,6 +209,11 @@ describe("the directory's search text follows the one one-line rule (lib/fields)
     for (const q of unsafe) expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBeUndefined();
     expect(pageFilters({ q: "Marisol" }, true).q).toBe("Marisol");
   });
+  it("the page reads a search as the API does: a decomposed accent in NFC, so its first page, the count and the cursor agree", () => {
+    const q = " Zu\u0308rich ";
+    expect(pageFilters({ q }, true).q).toBe("Z\u00fcrich");
+    expect(pageFilters({ q }, true).q).toBe(directoryQuerySchema.parse({ q }).q);
+  });
 });
 
 describe("the directory's search words", () => {
