@@ -5,7 +5,15 @@ import { transaction } from "@/db/transaction";
 import { couples, users } from "@/db/schema";
 import { isProfileComplete } from "@/lib/auth/users";
 import { AppError, userNotFound } from "@/lib/errors";
-import { lookupPlace, saveEntityLocation, savedPlace, userPlaceColumns, type PlaceColumns, type PlacePayer } from "@/lib/locations/place";
+import {
+  couplePlaceColumns,
+  lookupPlace,
+  saveEntityLocation,
+  savedPlace,
+  userPlaceColumns,
+  type PlaceColumns,
+  type PlacePayer,
+} from "@/lib/locations/place";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { type CoupleCreateInput, type CoupleUpdateInput } from "@/lib/couples/schemas";
 import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "./rules";
@@ -74,8 +82,6 @@ type NewCouple = {
 /** Changes to a couple (undefined: unchanged), the place already resolved. */
 type CoupleChanges = Partial<NewCouple & { isVisible: boolean }>;
 
-const placeColumns = (place: PlaceColumns) => ({ location: place.location, placeId: place.placeId });
-
 /**
  * Partner A completing their part (spec: mark profile complete): active, verified and at once
  * discoverable. The couple's verified flag needs partner B's too.
@@ -115,7 +121,7 @@ export async function insertCouple(tx: Db, userId: string, couple: NewCouple): P
   const [row] = await tx
     .insert(couples)
     // No partner B yet, so not verified.
-    .values({ partner1Id: userId, ...fields, ...placeColumns(place), ...partnerAComplete(), isVerified: false })
+    .values({ partner1Id: userId, ...fields, ...couplePlaceColumns(place), ...partnerAComplete(), isVerified: false })
     // Backstop for a writer that skipped the lock: the unique partner1 index lets one through.
     .onConflictDoNothing()
     .returning(recordColumns);
@@ -174,7 +180,7 @@ export async function writeCoupleChanges(
   const completion = !complete ? {} : own.partner1Id !== userId ? partnerBComplete() : partnerADone ? {} : partnerAComplete();
   const [row] = await tx
     .update(couples)
-    .set({ ...fields, ...(place ? placeColumns(place) : {}), ...completion })
+    .set({ ...fields, ...(place ? couplePlaceColumns(place) : {}), ...completion })
     .where(ofPartner(coupleId, userId))
     .returning(recordColumns);
   if (!row) throw coupleNotFound();

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { locations, users } from "@/db/schema";
+import { couples, locations, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { PlacesServiceError, type PlaceDetails, type PlacesProvider } from "@/lib/places";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
@@ -31,6 +31,18 @@ export const userPlaceColumns = {
   country: users.country,
   countryCode: users.countryCode,
 };
+
+/**
+ * The place a couple's own row names beside its `locations` row (what its partners' profile and
+ * /auth/me answer): every writer of a couple's place writes both, none when it has none.
+ */
+export const couplePlaceColumns = (place: PlaceColumns | null) => ({ location: place?.location ?? null, placeId: place?.placeId ?? null });
+
+/** A couple's own row in step with its `locations` row (`couplePlaceColumns`); a person's place is not a couple's. */
+export async function keepCouplePlace(db: Db, entity: EntityRef, place: PlaceColumns | null): Promise<void> {
+  if (entity.entityType !== "couple") return;
+  await db.update(couples).set(couplePlaceColumns(place)).where(eq(couples.id, entity.entityId));
+}
 
 type SavedPlace = { [K in keyof PlaceColumns]: PlaceColumns[K] | null };
 

@@ -1,11 +1,12 @@
 import "server-only";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db/client";
+import { transaction } from "@/db/transaction";
 import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { assertCanWrite, placeViewer, type Actor } from "./access";
-import { locationColumns, lookupPlace, saveEntityLocation } from "./place";
+import { keepCouplePlace, locationColumns, lookupPlace, saveEntityLocation } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
 
@@ -15,7 +16,8 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
 
 /**
  * Resolves a chosen place through the provider (the client's text is never trusted) and saves
- * it as the entity's one location, at the level given or (left out) the one it has. The answer
+ * it as the entity's one location (a couple's own row naming it too, as updateCouple keeps it), at
+ * the level given or (left out) the one it has. The answer
  * is shaped like any other read. The lookup counts against the caller's limits, their address's
  * too.
  */
@@ -28,7 +30,10 @@ export async function normalizeLocation(
 ): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
   const place = await lookupPlace(db, places, input.placeId, "place_id", { userId: actor.userId, ...context });
-  const row = await saveEntityLocation(db, input, place, input.privacyLevel);
+  const row = await transaction(db, async (tx) => {
+    await keepCouplePlace(tx, input, place);
+    return saveEntityLocation(tx, input, place, input.privacyLevel);
+  });
   return shapeLocation(row, "own")!;
 }
 
@@ -57,8 +62,12 @@ export async function getLocation(db: Db, entity: EntityRef, actor: Actor): Prom
   return shaped;
 }
 
+/** Deletes the entity's location; a couple's own row then names no place either (`keepCouplePlace`). */
 export async function deleteLocation(db: Db, entity: EntityRef, actor: Actor): Promise<void> {
   await assertCanWrite(db, entity, actor);
-  const deleted = await db.delete(locations).where(ofEntity(entity)).returning({ id: locations.id });
-  if (deleted.length === 0) throw notFound();
+  await transaction(db, async (tx) => {
+    await keepCouplePlace(tx, entity, null);
+    const deleted = await tx.delete(locations).where(ofEntity(entity)).returning({ id: locations.id });
+    if (deleted.length === 0) throw notFound();
+  });
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DELETE as remove, GET as read } from "@/app/api/locations/[entityType]/[entityId]/route";
 import { POST as normalize } from "@/app/api/locations/normalize/route";
 import { PUT as privacy } from "@/app/api/locations/privacy/route";
+import { GET as me } from "@/app/api/v2/auth/me/route";
 import { GET as search } from "@/app/api/locations/search/public/route";
 import { getDb } from "@/db/client";
 import { couples, locations } from "@/db/schema";
@@ -182,6 +183,21 @@ describe("POST /api/locations/normalize", () => {
     const res = await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, b.write);
     expect(res.status).toBe(200);
     expect(res.json.location.place_id).toBe(SF);
+  });
+
+  it("keeps the couple's own row in step: its partners' /auth/me names the new place, and none once it is deleted", async () => {
+    // A complete profile, so /auth/me answers the whole account.
+    const user = await createUser({ occupation: "Engineer" });
+    const session = await browserSession(user.id);
+    const write = { cookie: session.cookie, "x-csrf-token": session.csrf };
+    const couple = await createCouple(user.id);
+    const own = async () => (await call(me, "GET", "/api/v2/auth/me", { headers: { cookie: session.cookie } })).json;
+    await normalizeCall({ place_id: LISBON, entity_type: "couple", entity_id: couple.id }, write);
+    expect((await own()).placeId).toBe(LISBON);
+    await normalizeCall({ place_id: SF, entity_type: "couple", entity_id: couple.id }, write);
+    expect(await own()).toMatchObject({ placeId: SF, location: expect.stringContaining("San Francisco") });
+    expect((await entityCall(remove, "DELETE", "couple", couple.id, write)).status).toBe(200);
+    expect(await own()).toMatchObject({ placeId: null, location: null });
   });
 
   it("refuses 401 without a session and 403 without the CSRF token, saving nothing", async () => {
