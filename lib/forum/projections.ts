@@ -4,6 +4,7 @@ import type { Db } from "@/db/client";
 import { placeName } from "@/lib/locations/place-name";
 import { placeShownTo } from "./local";
 import { couples, forumPosts, forumReplies, users } from "@/db/schema";
+import { coupleBadge } from "@/lib/couples/rules";
 import { blockedEitherWay } from "@/lib/safety/blocks";
 import { seenByViewer } from "@/lib/safety/visibility";
 import { distanceBand, FORUM_TEXTS, REACTION_KINDS, showsEdited, signature, type ReactionCounts, type ReactionKind } from "./rules";
@@ -89,7 +90,9 @@ export const authorColumns = (viewerCouple: string | SQL) => ({
   coupleId: couples.id,
   coupleName: couples.coupleName,
   coupleImageUrl: couples.profileImageUrl,
-  isVerified: couples.isVerified,
+  status: couples.status,
+  partnerAVerified: couples.partnerAVerified,
+  partnerBVerified: couples.partnerBVerified,
   profileShown: seenByViewer(viewerCouple),
 });
 
@@ -149,8 +152,16 @@ export const author = (row: Pick<PostRow, keyof ReturnType<typeof authorColumns>
     coupleId: row.coupleId,
     coupleName: row.coupleName,
     coupleImageUrl: profileShown ? row.coupleImageUrl : null,
-    // A deleted member is nobody the couple's badge vouches for (it may be verified again since, with a new partner).
-    isVerified: named !== null && (row.isVerified ?? false),
+    // The couple's badge as everywhere (coupleBadge: active, both partners verified). A deleted
+    // member is nobody it vouches for (it may be verified again since, with a new partner).
+    isVerified:
+      named !== null &&
+      row.status !== null &&
+      coupleBadge({
+        status: row.status,
+        partnerAVerified: row.partnerAVerified === true,
+        partnerBVerified: row.partnerBVerified === true,
+      }) === "Verified Couple",
     signature: named ?? FORUM_TEXTS.deletedMember,
     profileShown,
   };

@@ -55,6 +55,23 @@ describe("POST /api/forum/posts", () => {
     expect(read.json.data.pagination).toEqual({ limit: 100, nextCursor: null, hasMore: false });
   });
 
+  it("shows the Verified Couple chip by the couple's badge: a suspended couple, still flagged verified, has none in the list or the thread", async () => {
+    const us = await forumCouple();
+    const reader = await forumCouple();
+    const post = (await forum.create(postBody(), us.a.headers)).json.data;
+    const reply = (await forum.reply(post.id, { body: "Any tips?" }, us.b.headers)).json.data;
+    const chips = async () => {
+      const listed = (await forum.list("", reader.a.headers)).json.data.find((p: Post) => p.id === post.id);
+      const thread = (await forum.thread(post.id, reader.a.headers)).json.data;
+      const replied = thread.replies.find((r: { id: string }) => r.id === reply.id);
+      return [listed.author.isVerified, thread.post.author.isVerified, replied.author.isVerified];
+    };
+    expect(await chips()).toEqual([true, true, true]);
+    const db = await getDb();
+    await db.update(couples).set({ status: "suspended" }).where(eq(couples.id, us.coupleId));
+    expect(await chips()).toEqual([false, false, false]);
+  });
+
   it("refuses bad input with 400 and a clear message, writing nothing", async () => {
     const us = await forumCouple();
     const cases: [Record<string, unknown>, string, string][] = [

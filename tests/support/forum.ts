@@ -38,7 +38,15 @@ export async function forumCouple(options: { place?: Place; visible?: boolean; n
   const db = await getDb();
   const [couple] = await db
     .insert(couples)
-    .values({ partner1Id: a.userId, partner2Id: b.userId, coupleName: name, isVisible: options.visible ?? true, isVerified: true })
+    .values({
+      partner1Id: a.userId,
+      partner2Id: b.userId,
+      coupleName: name,
+      isVisible: options.visible ?? true,
+      isVerified: true,
+      partnerAVerified: true,
+      partnerBVerified: true,
+    })
     .returning({ id: couples.id });
   if (options.place) {
     const { lat, lng, city, country, level = "city" } = options.place;
