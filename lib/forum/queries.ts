@@ -7,5 +7,5 @@
 export type { ForumAuthor, ForumMention, ForumPost, ForumPostDetail, ForumQuote, ForumReply, ReactedBy } from "./projections";
 export { couplePlace } from "./local";
 export { listPosts, listPostsBySession } from "./list";
-export { readPost, readReply, readThread, visiblePostRow } from "./thread";
+export { readPost, readReply, readThread, visiblePostRow, visibleReplyRow } from "./thread";
 export { mentionPrefixQuery, mentionSuggestions, type MentionSuggestion } from "./mentions";

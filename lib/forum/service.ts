@@ -16,7 +16,16 @@ import { blockedError } from "@/lib/safety/blocks";
 import { standing, standings } from "@/lib/safety/visibility";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
 import { partnersByCouple, partnersIn } from "@/lib/membership/partner";
-import { couplePlace, readPost, readReply, visiblePostRow, type ForumPost, type ForumPostDetail, type ForumReply } from "./queries";
+import {
+  couplePlace,
+  readPost,
+  readReply,
+  visiblePostRow,
+  visibleReplyRow,
+  type ForumPost,
+  type ForumPostDetail,
+  type ForumReply,
+} from "./queries";
 import { notFound } from "./thread";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
@@ -46,11 +55,17 @@ const recent = sql`now() - make_interval(secs => ${DUPLICATE_BODY_WINDOW_SECONDS
  * (`mentionedIds`, the composer's own rule). Of these, a couple the actor blocked is refused
  * (403 BLOCKED); one the actor may not see otherwise (missing, hidden, inactive, or one that
  * blocked them, which they are never told) or the author's own is dropped, as if its id had never
- * been sent; so is, in an existing thread (`postId`), one that may not open it (`visiblePostRow`:
- * a block either way with the post's couple, the post hidden by reports), whom a mention would
- * only send to a 404.
+ * been sent; so is, in an existing thread, one that may not open it or read the reply edited
+ * (`visiblePostRow`, `visibleReplyRow`: a block either way with the post's couple, a post or reply
+ * hidden by reports), whom a mention would only send to a 404 or a thread without it.
  */
-async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[], text: string, postId?: string): Promise<string[]> {
+async function validMentions(
+  db: Db,
+  actor: ActingCouple,
+  ids: readonly string[],
+  text: string,
+  shownIn?: { postId: string; replyId?: string },
+): Promise<string[]> {
   if (ids.length === 0) return [];
   const named = await db
     .select({ coupleId: couples.id, name: couples.coupleName })
@@ -59,10 +74,14 @@ async function validMentions(db: Db, actor: ActingCouple, ids: readonly string[]
   const found = [...(await standings(db, { coupleId: actor.coupleId }, mentionedIds(text, named)))];
   if (found.some(([, standing]) => standing.blockedByViewer)) throw blockedError();
   const seen = found.filter(([, standing]) => standing.viewer === "other").map(([id]) => id);
-  if (!postId) return seen;
-  const mayOpen: string[] = [];
-  for (const coupleId of seen) if (await visiblePostRow(db, { coupleId }, postId)) mayOpen.push(coupleId);
-  return mayOpen;
+  if (!shownIn) return seen;
+  const mayRead: string[] = [];
+  for (const coupleId of seen) {
+    if (!(await visiblePostRow(db, { coupleId }, shownIn.postId))) continue;
+    if (shownIn.replyId && !(await visibleReplyRow(db, { coupleId }, shownIn.replyId))) continue;
+    mayRead.push(coupleId);
+  }
+  return mayRead;
 }
 
 /** A notification about to be written; its title names the actor as the recipient knows them (notifiedName). */
@@ -211,7 +230,7 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
     // waits, and what the post shows now is what this edit claims against and drops from.
     const shown = await lockLivePost(tx, postId);
     if (patch.photos) await claimForumPhotos(tx, actor.userId, patch.photos, shown);
-    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body ?? row.body, postId) : null;
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body ?? row.body, { postId }) : null;
     const { mentions: _mentions, ...fields } = patch;
     await tx
       .update(forumPosts)
@@ -282,7 +301,7 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
       if (stand?.blockedByViewer) throw blockedError();
       quotedAuthor = quote.authorUserId;
     }
-    const mentions = await validMentions(tx, actor, input.mentions, input.body, postId);
+    const mentions = await validMentions(tx, actor, input.mentions, input.body, { postId });
     await oneAtATime(tx, `forum-reply:${actor.userId}`);
     const [twice] = await tx
       .select({ id: forumReplies.id })
@@ -351,7 +370,7 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
   await assertNotRestricted(db, actor.coupleId);
   await transaction(db, async (tx) => {
     const row = await ownLiveReply(tx, actor, replyId);
-    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, row.postId) : null;
+    const mentions = patch.mentions ? await validMentions(tx, actor, patch.mentions, patch.body, { postId: row.postId, replyId }) : null;
     await tx
       .update(forumReplies)
       .set({ body: patch.body, editedAt: sql`now()` })

@@ -145,9 +145,15 @@ function shapeReply(
   };
 }
 
+/** One reply as the viewer's couple may see it (`replyRows`), or null. Only the couple is read: a mention asks it for the couple named. */
+export async function visibleReplyRow(db: Db, viewer: Pick<ActingCouple, "coupleId">, replyId: string): Promise<ReplyRow | null> {
+  const [row] = await replyRows(db, viewer.coupleId, eq(forumReplies.id, replyId)).limit(1);
+  return row ?? null;
+}
+
 /** One reply, shaped for the actor (the answer of create and patch), or null when they may not see it. */
 export async function readReply(db: Db, actor: ActingCouple, replyId: string): Promise<ForumReply | null> {
-  const [row] = await replyRows(db, actor.coupleId, eq(forumReplies.id, replyId)).limit(1);
+  const row = await visibleReplyRow(db, actor, replyId);
   if (!row) return null;
   const [reactionsOf, mentions] = await Promise.all([threadReactions(db, actor, row.postId), threadMentions(db, actor, row.postId)]);
   return shapeReply(row, { ...reactionsOf({ postId: row.postId, replyId }), mentions: mentions({ postId: row.postId, replyId }) });

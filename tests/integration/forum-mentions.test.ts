@@ -2,7 +2,17 @@ import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as mentions } from "@/app/api/forum/mentions/route";
 import { getDb } from "@/db/client";
-import { coupleBlocks, couples, emailOutbox, forumMentions, forumPosts, notifications, rateLimitHits, users } from "@/db/schema";
+import {
+  coupleBlocks,
+  couples,
+  emailOutbox,
+  forumMentions,
+  forumPosts,
+  forumReplies,
+  notifications,
+  rateLimitHits,
+  users,
+} from "@/db/schema";
 import { FORUM_LIMITS } from "@/lib/forum/rules";
 import { call } from "../support/api";
 import { withCouple, type Headers } from "../support/couples";
@@ -165,7 +175,7 @@ describe("mentions edited in a post or reply", () => {
     expect(await told(them, post.id)).toEqual([none, none]);
   });
 
-  it("never tells a couple that may not open the thread: blocked by the post's couple, or the post hidden by reports", async () => {
+  it("never tells a couple that may not read the mention: blocked by the post's couple, or the post or reply hidden by reports", async () => {
     const poster = await forumCouple();
     const replier = await forumCouple();
     const blocked = await forumCouple();
@@ -184,5 +194,12 @@ describe("mentions edited in a post or reply", () => {
     expect((await forum.reply(post.id, mentioning(other), poster.a.headers)).status).toBe(201);
     expect((await forum.patch(post.id, mentioning(other), poster.a.headers)).status).toBe(200);
     expect(await told(other, post.id)).toEqual([none, none]);
+
+    // So is a reply hidden by reports: its edit tells nobody it names.
+    const open = (await forum.create(postBody(), poster.a.headers)).json.data;
+    const hidden = (await forum.reply(open.id, { body: "Any tips?" }, replier.a.headers)).json.data;
+    await db.update(forumReplies).set({ hiddenAt: new Date() }).where(eq(forumReplies.id, hidden.id));
+    expect((await forum.patchReply(hidden.id, mentioning(other), replier.a.headers)).status).toBe(200);
+    expect(await told(other, open.id)).toEqual([none, none]);
   });
 });
