@@ -3,7 +3,7 @@
  * URL and the API's query string spell them. Pure and browser-safe.
  */
 import { COUPLE_TYPE_VALUES, COUPLE_TYPES } from "@/lib/couples/rules";
-import { oneLine, trimmedString } from "@/lib/fields";
+import { isOneLine } from "@/lib/text-rules";
 import { INTEREST_ROWS, INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { COUPLE_RADII_KM, coupleBand } from "@/lib/locations/bands";
 
@@ -72,11 +72,16 @@ export const DIRECTORY_TEXTS = {
 } as const;
 
 /**
- * The search text, read one way by the API's query and the page's address: trimmed, in NFC,
- * bounded, on one line. The page's first list, the filter sheet's count and the cursor 'Load more'
- * sends back then all search the same text.
+ * The search text of the page's address as the API's query reads it (lib/directory/schemas.ts
+ * `q`: trimmed, in NFC, bounded, on one line), so the page's first list, the filter sheet's count
+ * and the cursor 'Load more' sends back all search the same text; text the API would refuse is no
+ * search. Without zod: the directory's first paint loads none.
  */
-export const searchText = oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl);
+export function searchText(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.length > 2 * DIRECTORY_SEARCH_MAX) return undefined;
+  const q = raw.trim().normalize("NFC");
+  return q && q.length <= DIRECTORY_SEARCH_MAX && isOneLine(q) ? q : undefined;
+}
 
 export const commonText = (count: number) => `${count} ${count === 1 ? "interest" : "interests"} in common`;
 
@@ -172,8 +177,8 @@ export function pageFilters(params: Record<string, string | string[] | undefined
     photoVerified: one("photoVerified") === "1",
     sort: (DIRECTORY_SORTS as readonly string[]).includes(sort ?? "") ? (sort as DirectorySort) : defaultSort(viewerHasLocation),
   };
-  const q = searchText.safeParse(one("q") ?? "");
-  if (q.success && q.data) filters.q = q.data;
+  const q = searchText(one("q"));
+  if (q) filters.q = q;
   if (viewerHasLocation && (DIRECTORY_RADII_KM as readonly number[]).includes(distance)) filters.distance = distance as DirectoryRadius;
   if (!viewerHasLocation && filters.sort === "nearest") filters.sort = DEFAULT_DIRECTORY_SORT;
   return filters;

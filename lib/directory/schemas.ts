@@ -1,6 +1,7 @@
 /** `GET /api/directory`'s query string: strict, an unknown value is a 400. */
 import { z } from "zod";
 import { COUPLE_TYPE_VALUES } from "@/lib/couples/rules";
+import { oneLine, trimmedString } from "@/lib/fields";
 import { intParam } from "@/lib/http/query";
 import { INTEREST_VALUES } from "@/lib/interests/catalogue";
 import { CURSOR_MAX } from "@/lib/pagination/page";
@@ -9,8 +10,8 @@ import {
   DIRECTORY_PAGE_MAX,
   DIRECTORY_RADII_KM,
   DIRECTORY_SORTS,
+  DIRECTORY_SEARCH_MAX,
   DIRECTORY_TEXTS,
-  searchText,
   splitList,
   type DirectoryRadius,
 } from "./rules";
@@ -29,7 +30,11 @@ const listOf = (allowed: readonly string[], message: string) =>
   );
 
 export const directoryQuerySchema = z.object({
-  q: z.preprocess(emptyAsMissing, searchText.optional()),
+  // The page's address reads it the same way (rules.ts searchText).
+  q: z.preprocess(
+    emptyAsMissing,
+    oneLine(trimmedString(DIRECTORY_SEARCH_MAX, DIRECTORY_TEXTS.searchTooLong), DIRECTORY_TEXTS.searchControl).optional(),
+  ),
   interests: listOf(INTEREST_VALUES, DIRECTORY_TEXTS.interestUnknown).default([]),
   styles: listOf(COUPLE_TYPE_VALUES, DIRECTORY_TEXTS.styleUnknown).default([]),
   verified: z

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { reports } from "@/db/schema";

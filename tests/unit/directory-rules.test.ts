@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  DIRECTORY_SEARCH_MAX,
   cursorContext,
   directoryBand,
   directoryHref,
@@ -213,6 +214,23 @@ describe("the directory's search text follows the one one-line rule (lib/fields)
     const q = " Zu\u0308rich ";
     expect(pageFilters({ q }, true).q).toBe("Z\u00fcrich");
     expect(pageFilters({ q }, true).q).toBe(directoryQuerySchema.parse({ q }).q);
+  });
+  it("the page and the API agree on every search: the API's text, or none where the API refuses it", () => {
+    const max = DIRECTORY_SEARCH_MAX;
+    const searches = [
+      "",
+      "   ",
+      "a",
+      ` ${"é".repeat(max)} `,
+      "e\u0301".repeat(max),
+      "x".repeat(max + 1),
+      ` ${"x".repeat(max)}${" ".repeat(max)}`,
+      "a\nb",
+    ];
+    for (const q of searches) {
+      const api = directoryQuerySchema.safeParse({ q });
+      expect(pageFilters({ q }, true).q, JSON.stringify(q)).toBe(api.success ? api.data.q : undefined);
+    }
   });
 });
 
