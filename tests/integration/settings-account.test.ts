@@ -151,7 +151,10 @@ describe("DELETE /api/account", () => {
     expect(thread.json.data.post.photos).toEqual([]);
     expect(thread.json.data.replies[0].author.signature).toBe("Deleted member");
     // The couple verified again later (a new partner B): a deleted member's words never carry its badge.
-    await db.update(couples).set({ isVerified: true }).where(eq(couples.id, couple.coupleId));
+    await db
+      .update(couples)
+      .set({ isVerified: true, partnerAVerified: true, partnerBVerified: true })
+      .where(eq(couples.id, couple.coupleId));
     const again = (await forum.thread(couple.postId, couple.a.headers)).json.data;
     expect([again.post.author.isVerified, again.replies[0].author.isVerified]).toEqual([false, false]);
     const list = await forum.list("?scope=global&sort=new&limit=50", couple.a.headers);
