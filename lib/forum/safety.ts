@@ -3,6 +3,8 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { forumPosts, forumReplies } from "@/db/schema";
 import type { SafetyReactions } from "@/lib/safety/reactions";
+import { withdrawNotifications } from "@/lib/notifications/service";
+import { quoting } from "./notices";
 import { dropPostPhotos } from "./photos";
 
 /**
@@ -26,11 +28,29 @@ async function countRepliesAgain(tx: Db, replyId: string): Promise<void> {
     .where(eq(forumPosts.id, reply.postId));
 }
 
+/** A removed post or reply leaves no copy behind in the notifications that quoted it (./notices.ts). */
+async function withdrawNoticesOf(tx: Db, targetType: "post" | "reply", id: string): Promise<void> {
+  const [text] =
+    targetType === "post"
+      ? await tx.select({ authorUserId: forumPosts.authorUserId, postId: forumPosts.id }).from(forumPosts).where(eq(forumPosts.id, id))
+      : await tx
+          .select({ authorUserId: forumReplies.authorUserId, postId: forumReplies.postId })
+          .from(forumReplies)
+          .where(eq(forumReplies.id, id));
+  // A deleted member's notifications went with them (lib/account/deletion.ts).
+  if (!text?.authorUserId) return;
+  await withdrawNotifications(
+    tx,
+    quoting({ authorUserId: text.authorUserId, postId: text.postId, replyId: targetType === "reply" ? id : null }),
+  );
+}
+
 /** The forum's reactions to safety (listed in lib/registry/safety.ts). */
 export const forumSafety: SafetyReactions = {
   /** A removed post's photos go, files and all: the URL of a photo taken down stops answering. */
   reportResolved: async (tx, report) => {
-    if (report.action !== "remove") return [];
+    if (report.action !== "remove" || (report.targetType !== "post" && report.targetType !== "reply")) return [];
+    await withdrawNoticesOf(tx, report.targetType, report.targetId);
     if (report.targetType === "reply") await countRepliesAgain(tx, report.targetId);
     return report.targetType === "post" ? dropPostPhotos(tx, report.targetId) : [];
   },

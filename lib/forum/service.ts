@@ -7,7 +7,7 @@ import { couples, forumMentions, forumPhotos, forumPosts, forumReactions, forumR
 import { AppError } from "@/lib/errors";
 import { storeImage, deleteImages } from "@/lib/images/store";
 import type { NewNotification, NotificationKind } from "@/lib/notifications/rules";
-import { createNotifications, upsertGroupedNotification } from "@/lib/notifications/service";
+import { createNotifications, rewordNotifications, upsertGroupedNotification, withdrawNotifications } from "@/lib/notifications/service";
 import { mention as mentionNotification } from "@/lib/notifications/types/mention";
 import { reaction as reactionNotification } from "@/lib/notifications/types/reaction";
 import { reply as replyNotification } from "@/lib/notifications/types/reply";
@@ -29,13 +29,10 @@ import {
 import { notFound } from "./thread";
 import { DUPLICATE_BODY_WINDOW_SECONDS, FORUM_LIMITS, FORUM_TEXTS, notifiedName, type ReactionKind, type ReactionTarget } from "./rules";
 import { FORUM_MESSAGES, type CreatePostInput, type CreateReplyInput, type PatchPostInput, type PatchReplyInput } from "./schemas";
-import { excerpt } from "@/lib/plain-text";
 import { mentionedIds } from "./text";
+import { quoting, snippet } from "./notices";
 import { countTopReaction, uncountTopReaction } from "./top";
 import { claimForumPhotos, dropPostPhotos, forumPhotoKeys, lockLivePost } from "./photos";
-
-/** Notification texts are short: the bell shows a line or two. */
-const SNIPPET_LENGTH = 140;
 
 const replyNotFound = () => new AppError("NOT_FOUND", "This reply does not exist or is no longer available.");
 const notYours = (what: "post" | "reply") => new AppError("FORBIDDEN", `You can only change your own ${what}s.`);
@@ -131,7 +128,7 @@ async function replaceMentions(db: Db, postId: string, replyId: string | null, c
 const mentionNotice = (postId: string, replyId: string | null, text: string): Notice => ({
   type: mentionNotification.type,
   title: mentionNotification.text.title,
-  message: excerpt(text, SNIPPET_LENGTH),
+  message: snippet(text),
   postId,
   replyId,
 });
@@ -240,6 +237,9 @@ export async function patchPost(db: Db, actor: ActingCouple, postId: string, pat
       const added = await replaceMentions(tx, postId, null, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(postId, null, patch.title ?? row.title));
     }
+    // What was sent about the post quotes its title as it now reads.
+    if (patch.title !== undefined)
+      await rewordNotifications(tx, quoting({ authorUserId: actor.userId, postId, replyId: null }), snippet(patch.title));
     // The photos edited out go, files and all (lib/forum/photos.ts).
     return patch.photos ? forumPhotoKeys(shown.filter((url) => !patch.photos!.includes(url))) : [];
   });
@@ -256,6 +256,7 @@ export async function deletePost(db: Db, actor: ActingCouple, postId: string): P
       .update(forumPosts)
       .set({ deletedAt: sql`now()` })
       .where(eq(forumPosts.id, postId));
+    await withdrawNotifications(tx, quoting({ authorUserId: actor.userId, postId, replyId: null }));
     return dropPostPhotos(tx, postId);
   });
   await deleteImages(db, dropped);
@@ -333,15 +334,15 @@ export async function createReply(db: Db, actor: ActingCouple, postId: string, i
     // The post's couple and the couples mentioned, in one read.
     const postCouple = post.coupleId === null ? [] : [post.coupleId];
     const partners = await partnersByCouple(tx, [...postCouple, ...mentions]);
-    const snippet = excerpt(input.body, SNIPPET_LENGTH);
+    const quoted = snippet(input.body);
     await notifyOnce(tx, actor, [
       {
         recipients: partnersIn(partners, postCouple),
-        notice: { type: replyNotification.type, title: replyNotification.text.toPost, message: snippet, postId, replyId: reply!.id },
+        notice: { type: replyNotification.type, title: replyNotification.text.toPost, message: quoted, postId, replyId: reply!.id },
       },
       {
         recipients: quotedAuthor ? [quotedAuthor] : [],
-        notice: { type: replyNotification.type, title: replyNotification.text.toReply, message: snippet, postId, replyId: reply!.id },
+        notice: { type: replyNotification.type, title: replyNotification.text.toReply, message: quoted, postId, replyId: reply!.id },
       },
       { recipients: partnersIn(partners, mentions), notice: mentionNotice(postId, reply!.id, input.body) },
     ]);
@@ -375,6 +376,8 @@ export async function patchReply(db: Db, actor: ActingCouple, replyId: string, p
       .update(forumReplies)
       .set({ body: patch.body, editedAt: sql`now()` })
       .where(eq(forumReplies.id, replyId));
+    // What was sent about the reply quotes it as it now reads.
+    await rewordNotifications(tx, quoting({ authorUserId: actor.userId, postId: row.postId, replyId }), snippet(patch.body));
     if (mentions) {
       const added = await replaceMentions(tx, row.postId, replyId, mentions);
       await tellMentioned(tx, actor, added, mentionNotice(row.postId, replyId, patch.body));
@@ -395,6 +398,7 @@ export async function deleteReply(db: Db, actor: ActingCouple, replyId: string):
       .where(and(eq(forumReplies.id, replyId), isNull(forumReplies.deletedAt), isNull(forumReplies.removedAt)))
       .returning({ id: forumReplies.id });
     if (!deleted) throw replyNotFound();
+    await withdrawNotifications(tx, quoting({ authorUserId: actor.userId, postId: row.postId, replyId }));
     await tx
       .update(forumPosts)
       .set({ replyCount: sql`greatest(${forumPosts.replyCount} - 1, 0)` })
@@ -478,7 +482,7 @@ export async function setReaction(
         actorCount - 1,
         target,
       ),
-      message: excerpt(found.text, SNIPPET_LENGTH),
+      message: snippet(found.text),
       postId: found.postId,
       replyId: found.replyId,
       // The list and the push picture the actor from these: none for a couple the reader may not see.

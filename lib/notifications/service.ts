@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { getDb, type Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { notifications, users } from "@/db/schema";
@@ -268,4 +268,26 @@ export async function markReadFrom(db: Db, userIds: readonly string[], type: Not
       db,
       told.map((userId) => ({ userId, kind: NOTIFICATION })),
     );
+}
+
+/** Tells the bells of the people whose notifications changed, once each, as markRead does. */
+async function tellBells(db: Db, rows: readonly { userId: string }[]): Promise<void> {
+  const told = [...new Set(rows.map((row) => row.userId))];
+  await publishLive(
+    db,
+    told.map((userId) => ({ userId, kind: NOTIFICATION })),
+  );
+}
+
+/**
+ * Deletes the notifications `where` picks, because what they quote and open is gone (a forum post
+ * or reply deleted or removed: it leaves no copy behind), and recounts their recipients' bells.
+ */
+export async function withdrawNotifications(db: Db, where: SQL): Promise<void> {
+  await tellBells(db, await db.delete(notifications).where(where).returning({ userId: notifications.userId }));
+}
+
+/** Gives the notifications `where` picks the words they quote as they now stand (an edit), telling their recipients' bells. */
+export async function rewordNotifications(db: Db, where: SQL, message: string): Promise<void> {
+  await tellBells(db, await db.update(notifications).set({ message }).where(where).returning({ userId: notifications.userId }));
 }

@@ -1,0 +1,26 @@
+import "server-only";
+import { and, eq, isNull, or, type SQL } from "drizzle-orm";
+import { notifications } from "@/db/schema";
+import { excerpt } from "@/lib/plain-text";
+
+/** Notification texts are short: the bell shows a line or two. */
+export const SNIPPET_LENGTH = 140;
+
+/** What a forum notification quotes of a post (its title) or a reply (its body). */
+export const snippet = (text: string) => excerpt(text, SNIPPET_LENGTH);
+
+/** A post (replyId null) or one of its replies, and who wrote it. */
+export type ForumText = { authorUserId: string; postId: string; replyId: string | null };
+
+/**
+ * The notifications that quote a post or reply and open it: those its author's writing sent
+ * (replies, mentions; actor_user_id, notifications_actor_user_idx) and those of reactions to it,
+ * which went to its author (user_id, notifications_user_created_idx). Both found by index, without
+ * one on the post or reply.
+ */
+export const quoting = (text: ForumText): SQL =>
+  and(
+    or(eq(notifications.actorUserId, text.authorUserId), eq(notifications.userId, text.authorUserId)),
+    eq(notifications.postId, text.postId),
+    text.replyId ? eq(notifications.replyId, text.replyId) : isNull(notifications.replyId),
+  )!;
