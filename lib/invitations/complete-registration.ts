@@ -11,8 +11,9 @@ import { partnerOf } from "@/lib/membership/partner";
 import { coupleIdOf } from "@/lib/couples/queries";
 import { coupleExists, markPartnerBComplete } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
-import { replacedImageUrls, writeWithImages } from "@/lib/images/lifecycle";
+import { writeWithImages } from "@/lib/images/lifecycle";
 import { PARTNER_WELCOME } from "@/lib/onboarding/router";
+import { updateUserRow } from "@/lib/profile/service";
 import type { ImageStorage } from "@/lib/storage";
 import { accountColumns, detailsColumns } from "@/lib/users/projections";
 import { joinCouple, lockForJoin, openInvitation, throttleAccept } from "./join";
@@ -106,24 +107,25 @@ export async function completeRegistration(
   if (invitationToken) await checkLinkFirst(db, invitationToken, context.clientAddress);
   const uploads = context.avatar ? [{ bytes: context.avatar, kind: "avatar" as const }] : [];
   return writeWithImages(db, userId, { uploads, storage: context.storage }, async (tx, stored) => {
-    const now = new Date();
-    const account = invitationToken ? await joinInvited(tx, userId, invitationToken, now, input) : await lockAccount(tx, userId);
-    const [user] = await tx
-      .update(users)
-      .set({
-        firstName: input.firstName,
-        lastName: input.lastName,
-        dateOfBirth: input.dateOfBirth,
-        ...(input.occupation ? { occupation: input.occupation } : {}),
-        ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
-      })
-      .where(eq(users.id, userId))
-      .returning(accountColumns(users));
+    if (invitationToken) await joinInvited(tx, userId, invitationToken, new Date(), input);
+    // Through the profile's one write: a replaced photo asks for photo verification again.
+    const { row, replacedImages } = await updateUserRow(tx, userId, {
+      firstName: input.firstName,
+      lastName: input.lastName,
+      dateOfBirth: input.dateOfBirth,
+      ...(input.occupation ? { occupation: input.occupation } : {}),
+      ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
+    });
     await markPartnerBComplete(tx, userId);
     const couple = await coupleOf(tx, userId);
+    const { id, email, firstName, lastName, dateOfBirth, occupation, avatarUrl } = row;
     return {
-      result: { user: user!, couple, isExisting: !invitationToken && couple !== null },
-      replaced: replacedImageUrls([account.avatarUrl], [user!.avatarUrl]),
+      result: {
+        user: { id, email, firstName, lastName, dateOfBirth, occupation, avatarUrl },
+        couple,
+        isExisting: !invitationToken && couple !== null,
+      },
+      replaced: replacedImages,
     };
   });
 }

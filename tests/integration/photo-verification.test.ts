@@ -8,6 +8,7 @@ import { getDb } from "@/db/client";
 import { couples, moderationLog, notifications, photoVerifications } from "@/db/schema";
 import { deleteAccount } from "@/lib/account/deletion";
 import { exportAccount } from "@/lib/account/export";
+import { completeRegistration } from "@/lib/invitations/complete-registration";
 import { imageStorage } from "@/lib/storage";
 import { call, PASSWORD } from "../support/api";
 import type { Headers } from "../support/forum";
@@ -200,6 +201,18 @@ describe("the badge", () => {
     expect((await verification.state(couple.b.headers)).json.data).toMatchObject({ status: "not_started", decidedAt: null });
     expect(await countOf(couple.coupleId)).toBe(1);
     expect((await profileOf(couple.coupleId, viewer.a.headers)).json.data.photoBadge).toBe("Photo verified");
+  });
+
+  it("is asked again when partner B's set-up brings a new photo of their own", async () => {
+    const couple = await messagingCouple();
+    const { headers: moderator } = await moderatorCouple();
+    await sendPendingSelfie(couple.b.headers);
+    await verification.decide(couple.b.userId, { decision: "approve" }, moderator);
+    expect(await countOf(couple.coupleId)).toBe(1);
+    const details = { firstName: couple.b.firstName, lastName: "Grant", dateOfBirth: "1990-02-03" };
+    await completeRegistration(await getDb(), couple.b.userId, details, { clientAddress: "198.51.100.5", avatar: await jpeg(500, 500) });
+    expect((await rowOf(couple.b.userId)).status).toBe("not_started");
+    expect(await countOf(couple.coupleId)).toBe(0);
   });
 
   it("filters the directory by it (in the URL, from its partial index) and shows it on the cards", async () => {
