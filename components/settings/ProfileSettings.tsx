@@ -9,6 +9,7 @@ import { NAME_MAX } from "@/lib/auth/rules";
 import type { PickedPhoto } from "@/lib/images/client/photo";
 import type { InterestsByCategory } from "@/lib/interests/catalogue";
 import { OCCUPATION_MAX } from "@/lib/profile/rules";
+import { interestsToSend } from "@/lib/settings/changes";
 import type { ProfileSettings as Saved } from "@/lib/settings/queries";
 import { StatusLine } from "./StatusLine";
 import { useSettingsSave } from "./useSettingsSave";
@@ -19,6 +20,7 @@ type Values = {
   lastName: string;
   occupation: string;
   interests: string[];
+  savedInterests: string[];
   avatarUrl: string | null;
   avatar: PickedPhoto | null;
 };
@@ -42,6 +44,7 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
       lastName: initial.lastName,
       occupation: initial.occupation,
       interests: initial.interests,
+      savedInterests: initial.interests,
       avatarUrl: initial.avatarUrl,
       avatar: null,
     },
@@ -55,11 +58,11 @@ export function ProfileSettings({ initial, categories }: { initial: Saved; categ
     form.set("firstName", values.firstName.trim());
     form.set("lastName", values.lastName.trim());
     form.set("occupation", values.occupation.trim());
-    for (const interest of values.interests) form.append("interests[]", interest);
+    for (const interest of interestsToSend(values) ?? []) form.append("interests[]", interest);
     await save(form, values.avatar ? [{ field: "avatar", fileName: "avatar.jpg", photo: values.avatar }] : [], (json) => {
       const saved = (json as { data?: { userAvatarUrl?: string | null } }).data;
       const newUrl = saved && saved.userAvatarUrl !== undefined ? saved.userAvatarUrl : values.avatarUrl;
-      reset({ ...values, avatarUrl: newUrl, avatar: null });
+      reset({ ...values, savedInterests: values.interests, avatarUrl: newUrl, avatar: null });
     });
   }, refused);
 

@@ -7,13 +7,22 @@
 import { z } from "zod";
 import { step2Errors } from "@/lib/onboarding/step-checks";
 import { profileUpdateSchema } from "@/lib/profile/schemas";
+import { interestsToSend } from "./changes";
 
-type ProfileValues = { firstName: string; lastName: string; occupation: string; interests: string[] };
+type ProfileValues = {
+  firstName: string;
+  lastName: string;
+  occupation: string;
+  interests: string[];
+  /** The interests as saved (what the page loaded, or the last save). */
+  savedInterests: string[];
+};
 
 /** 'Your profile': the text fields as PUT /api/settings/profile parses them; the photo is the server's to judge. */
 export const profileFormSchema = <V extends ProfileValues>() =>
-  z.custom<V>().superRefine(({ firstName, lastName, occupation, interests }, ctx) => {
-    const parsed = profileUpdateSchema.safeParse({ firstName, lastName, occupation, interests });
+  z.custom<V>().superRefine((values, ctx) => {
+    const { firstName, lastName, occupation } = values;
+    const parsed = profileUpdateSchema.safeParse({ firstName, lastName, occupation, interests: interestsToSend(values) });
     if (!parsed.success)
       for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   });

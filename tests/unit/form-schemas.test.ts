@@ -7,6 +7,7 @@ import { INTEREST_MESSAGES } from "@/lib/interests/rules";
 import { LOCATION_REQUIRED_MESSAGE } from "@/lib/locations/rules";
 import { step1FormSchema, step2FormSchema } from "@/lib/onboarding/form-schemas";
 import { PROFILE_MESSAGES } from "@/lib/profile/rules";
+import { interestsToSend } from "@/lib/settings/changes";
 import { coupleFormSchema, profileFormSchema } from "@/lib/settings/form-schemas";
 
 /** What a form built with useZodForm receives: its errors keyed by field (in the checks' order), or its values. */
@@ -69,12 +70,35 @@ describe("the settings' form schemas", () => {
       lastName: "Hart",
       occupation: "Engineer",
       interests: INTEREST_VALUES.slice(0, 5),
+      savedInterests: [],
       avatarUrl: null,
       avatar: null,
     };
     const { errors } = await check(profileFormSchema(), values);
     expect(errors.map(([field]) => field)).toEqual(["firstName"]);
     expect((await check(profileFormSchema(), { ...values, firstName: "Robin" })).errors).toEqual([]);
+  });
+
+  it("'Your profile': interests are judged only when changed, as only a changed list is sent (the server leaves them alone without one)", async () => {
+    const saved = INTEREST_VALUES.slice(0, 5);
+    // Partner B joined by invitation with none: the names save before any is picked.
+    const invited = {
+      firstName: "Robin",
+      lastName: "Hart",
+      occupation: "Engineer",
+      interests: [],
+      savedInterests: [],
+      avatarUrl: null,
+      avatar: null,
+    };
+    expect((await check(profileFormSchema(), invited)).errors).toEqual([]);
+    expect(interestsToSend(invited)).toBeUndefined();
+    const tooFew = { ...invited, interests: saved.slice(0, 2) };
+    expect((await check(profileFormSchema(), tooFew)).errors).toEqual([["interests", INTEREST_MESSAGES.interestsTooFew]]);
+    expect(interestsToSend({ interests: [...saved].reverse(), savedInterests: saved })).toBeUndefined();
+    expect((await check(profileFormSchema(), { ...invited, interests: [], savedInterests: saved })).errors).toEqual([
+      ["interests", INTEREST_MESSAGES.interestsTooFew],
+    ]);
   });
 
   it("'Couple profile': the onboarding's couple checks under the settings' names; a saved main photo counts, kept and new photos count together", async () => {

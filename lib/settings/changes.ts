@@ -1,0 +1,15 @@
+/**
+ * What a settings form sends: only what changed from what is saved, as the server's partial saves
+ * take it (what is not sent is left alone). Pure and browser-safe.
+ */
+
+const sameSet = (one: readonly string[], other: readonly string[]) =>
+  one.length === other.length && one.every((item) => other.includes(item));
+
+/**
+ * The interests 'Your profile' sends: only a list changed from the saved one. Without a list the
+ * server leaves the interests alone, so a partner who joined by invitation with none saves their
+ * names and photo before picking any; a list that is sent is judged as the server judges it.
+ */
+export const interestsToSend = ({ interests, savedInterests }: { interests: string[]; savedInterests: readonly string[] }) =>
+  sameSet(interests, savedInterests) ? undefined : interests;
