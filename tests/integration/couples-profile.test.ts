@@ -97,7 +97,7 @@ describe("GET /api/couples/{id}/full-profile", () => {
   });
 
   it("answers others 404 for a hidden or inactive couple, exactly as for a missing one, while its partners still see it", async () => {
-    const other = await signedIn();
+    const other = await withCouple();
     const missing = await getProfile("00000000-0000-4000-8000-000000000000", other.headers);
     expect(missing.status).toBe(404);
     for (const change of [{ isVisible: false }, { status: "suspended" }]) {
@@ -112,7 +112,7 @@ describe("GET /api/couples/{id}/full-profile", () => {
   });
 
   it.each(["not-a-uuid", "1; drop table couples", "%00"])("answers the malformed id %j with 404, not 500", async (id) => {
-    const { headers } = await signedIn();
+    const { headers } = await withCouple();
     const res = await getProfile(id, headers);
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("NOT_FOUND");
@@ -131,6 +131,14 @@ describe("GET /api/couples/{id}/full-profile", () => {
     expect(await loadCoupleProfile(db, user.id)).toMatchObject({ id: coupleId, isOwn: true });
     const { user: single } = await signedIn();
     await expect(loadCoupleProfile(db, single.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("answers a signed-in person without a couple 409 PROFILE_INCOMPLETE, as its page (/profile/{coupleId}) sends them to onboarding", async () => {
+    const { coupleId } = await withCouple();
+    const { headers } = await signedIn();
+    const res = await getProfile(coupleId, headers);
+    expect(res.status).toBe(409);
+    expect(res.json.error.code).toBe("PROFILE_INCOMPLETE");
   });
 
   it("answers 401 without a session", async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { GET as fullProfile } from "@/app/api/couples/[id]/full-profile/route";
 import { GET as image } from "@/app/api/images/[...key]/route";
-import { browserSession, call, createUser } from "../support/api";
+import { call } from "../support/api";
+import { withCouple } from "../support/couples";
 
 /**
  * A path like /api/couples/%ff/full-profile never reaches a handler in a running app:
@@ -10,9 +11,8 @@ import { browserSession, call, createUser } from "../support/api";
  */
 describe("undecodable path parameters reaching a handler", () => {
   it("answers 404 for a couple id of '%ff'", async () => {
-    const user = await createUser();
-    const { cookie } = await browserSession(user.id);
-    const res = await call(fullProfile, "GET", "/api/couples/%ff/full-profile", { headers: { cookie }, params: { id: "%ff" } });
+    const { headers } = await withCouple();
+    const res = await call(fullProfile, "GET", "/api/couples/%ff/full-profile", { headers, params: { id: "%ff" } });
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("NOT_FOUND");
   });

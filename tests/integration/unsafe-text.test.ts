@@ -145,9 +145,8 @@ describe("control characters in query strings, paths and multipart fields", () =
   });
 
   it("refuses a NUL in a path parameter", async () => {
-    const user = await createUser();
-    const { cookie } = await browserSession(user.id);
-    const res = await call(fullProfile, "GET", "/api/couples/x%00/full-profile", { headers: { cookie }, params: { id: `x${NUL}` } });
+    const { headers } = await withCouple();
+    const res = await call(fullProfile, "GET", "/api/couples/x%00/full-profile", { headers, params: { id: `x${NUL}` } });
     expectRefused(res, "id", "id contains characters that are not allowed");
   });
 
