@@ -5,6 +5,7 @@ import { useZodForm, type SchemaLoader } from "@/components/forms/useZodForm";
 import { Alert } from "@/components/ui/Alert";
 import { CHANNELS, definitionOf, NOTIFICATION_TYPES, type NotificationPreferences } from "@/lib/notifications/rules";
 import { ApiError } from "@/lib/transport/client";
+import { changedPreferences } from "@/lib/settings/changes";
 import { saveNotificationPreferences } from "@/lib/settings/client/api";
 import styles from "./settings.module.css";
 
@@ -15,20 +16,22 @@ type Schema = Awaited<ReturnType<SchemaLoader<Values, Values>>>;
 const loadSchema = () =>
   import("@/lib/notifications/schemas").then((schemas) => schemas.notificationPreferencesSchema as unknown as Schema);
 
-/** One group per type, its channels' checkboxes on one line (CHANNELS: in the app, by e-mail, push); saved together. */
+/** One group per type, its channels' checkboxes on one line (CHANNELS: in the app, by e-mail, push); the changed types saved together. */
 export function NotificationSettings({ initial }: { initial: NotificationPreferences }) {
   const [notice, setNotice] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const {
     register,
     handleSubmit,
     reset,
-    formState: { isSubmitting: pending },
+    formState: { isSubmitting: pending, defaultValues },
   } = useZodForm(loadSchema, { preferences: initial }, "on-submit");
 
   const submit = handleSubmit(async ({ preferences }) => {
     setNotice(null);
     try {
-      reset({ preferences: await saveNotificationPreferences(preferences) });
+      // Only the types changed here since the page loaded or saved (the form's defaults).
+      const saved = (defaultValues?.preferences ?? initial) as NotificationPreferences;
+      reset({ preferences: await saveNotificationPreferences(changedPreferences(saved, preferences)) });
       setNotice({ tone: "success", text: "Your notification choices were saved." });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

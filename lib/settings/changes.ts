@@ -2,6 +2,7 @@
  * What a settings form sends: only what changed from what is saved, as the server's partial saves
  * take it (what is not sent is left alone). Pure and browser-safe.
  */
+import { CHANNELS, NOTIFICATION_TYPES, type NotificationPreferences } from "@/lib/notifications/rules";
 
 const sameSet = (one: readonly string[], other: readonly string[]) =>
   one.length === other.length && one.every((item) => other.includes(item));
@@ -13,3 +14,17 @@ const sameSet = (one: readonly string[], other: readonly string[]) =>
  */
 export const interestsToSend = ({ interests, savedInterests }: { interests: string[]; savedInterests: readonly string[] }) =>
   sameSet(interests, savedInterests) ? undefined : interests;
+
+/**
+ * The notification types whose channels were changed on the page since it loaded or saved
+ * (`saved`), each with its whole choice (the call's unit): a type left alone is not sent, so a
+ * page open for a while never undoes what was chosen elsewhere since (an e-mail's unsubscribe link).
+ */
+export function changedPreferences(saved: NotificationPreferences, chosen: NotificationPreferences): Partial<NotificationPreferences> {
+  return Object.fromEntries(
+    NOTIFICATION_TYPES.filter((type) => CHANNELS.some(({ key }) => saved[type][key] !== chosen[type][key])).map((type) => [
+      type,
+      chosen[type],
+    ]),
+  );
+}

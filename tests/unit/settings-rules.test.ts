@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { privacyPreview } from "@/lib/couples/rules";
 import { haversineKm } from "@/lib/locations/bands";
 import { POINT_PREVIEWS, shownCoordinates } from "@/lib/locations/privacy";
+import { DEFAULT_PREFERENCES } from "@/lib/notifications/rules";
+import { changedPreferences } from "@/lib/settings/changes";
 import { currentSection, SETTINGS_SECTIONS } from "@/lib/settings/sections";
 
 const LISBON = { displayLocation: "Rua Augusta 24, Lisbon", city: "Lisbon", state: "Lisbon District", country: "Portugal" };
@@ -78,5 +80,16 @@ describe("settings sections", () => {
     expect(currentSection("/settings/security/sessions")?.label).toBe("Security");
     expect(currentSection("/settings")).toBeUndefined();
     expect(currentSection("/settings/locationx")).toBeUndefined();
+  });
+});
+
+describe("changedPreferences", () => {
+  it("sends only the types whose channels changed on the page, each whole; nothing when none did", () => {
+    const saved = DEFAULT_PREFERENCES;
+    expect(changedPreferences(saved, structuredClone(saved))).toEqual({});
+    const chosen = structuredClone(saved);
+    chosen.reply.email = !saved.reply.email;
+    chosen.mention.push = !saved.mention.push;
+    expect(changedPreferences(saved, chosen)).toEqual({ reply: chosen.reply, mention: chosen.mention });
   });
 });

@@ -3,8 +3,8 @@ import "client-only";
 import { api } from "@/lib/transport/client";
 import type { NotificationKind, NotificationPreferences } from "@/lib/notifications/rules";
 
-/** Saves every type's channels together; answers what was saved. */
-export const saveNotificationPreferences = (preferences: NotificationPreferences) =>
+/** Saves the types named (the others stay as they are); answers every type's channels as saved. */
+export const saveNotificationPreferences = (preferences: Partial<NotificationPreferences>) =>
   api<{ data: NotificationPreferences }>("/api/settings/notifications", { method: "PUT", body: { preferences } }).then((body) => body.data);
 
 export async function saveBothApprove(bothApprove: boolean): Promise<void> {
