@@ -3,13 +3,14 @@ import { and, eq, isNull, not, type Column } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
-import { couples, invitations, users } from "@/db/schema";
+import { couples, invitations, notifications, users } from "@/db/schema";
 import { partnerOf } from "@/lib/membership/partner";
 import { selectUnprovenPartner, unprovenPartner } from "@/lib/auth/email-verification";
 import { hashToken, newSecretToken } from "@/lib/auth/secrets";
 import { AppError, userNotFound } from "@/lib/errors";
 import { enqueueEmail } from "@/lib/mail/outbox";
 import { invitationEmail } from "@/lib/mail/templates";
+import { withdrawNotifications } from "@/lib/notifications/service";
 import { LIMITS, consumeLimit, limitError } from "@/lib/rate-limit";
 import { replaceableAccount } from "./join";
 import { expiryFrom, INVITATION_VALID_DAYS, isSelfInvitation, MESSAGES } from "./rules";
@@ -52,16 +53,21 @@ export const isFull = (couple: { partner2Id: string | null; partner2Unproven: bo
  * Inside the caller's transaction, with the couple locked: removes its unproven partner 2, as
  * dropUnprovenAccount (join.ts) does for partner B's e-mailed link. Its sessions and tokens go with
  * it (cascade) and the foreign key clears the couple's partner2Id; such an account never signed in
- * (sign-in needs a verified address), so it wrote nothing else. The delete waits for a
+ * (sign-in needs a verified address), so it wrote nothing else. Its row, locked first, waits for a
  * verification under way: a partner 2 who proved the address meanwhile stays, and fills the couple
- * (the answer is then false).
+ * (the answer is then false). Partner A's notice that they joined goes with them, as an account's
+ * deletion takes the notifications naming its person (lib/account/deletion.ts).
  */
 export async function releaseUnprovenPartner(tx: Db, partner2Id: string): Promise<boolean> {
-  const removed = await tx
-    .delete(users)
+  const [unproven] = await tx
+    .select({ id: users.id })
+    .from(users)
     .where(and(eq(users.id, partner2Id), unprovenPartner(users)))
-    .returning({ id: users.id });
-  return removed.length > 0;
+    .for("update");
+  if (!unproven) return false;
+  await withdrawNotifications(tx, eq(notifications.actorUserId, partner2Id));
+  await tx.delete(users).where(eq(users.id, partner2Id));
+  return true;
 }
 
 /**

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as verify } from "@/app/api/email-verification/verify/route";
 import { getDb } from "@/db/client";
-import { invitations, users, userTokens } from "@/db/schema";
+import { invitations, notifications, users, userTokens } from "@/db/schema";
 import { verifyEmail } from "@/lib/auth/email-verification";
 import { loadDashboard } from "@/lib/dashboard/queries";
 import { hashToken } from "@/lib/auth/secrets";
@@ -308,8 +308,14 @@ describe("a partner 2 who joined through the shareable link and never verified (
 
     expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
     expect(await db.select({ id: userTokens.id }).from(userTokens).where(eq(userTokens.userId, claimantId))).toEqual([]);
-    // Partner A keeps their account, their couple and the notice of the join (its actor cleared).
-    expect(await counts(inviter.coupleId)).toEqual({ ...before, userCount: before.userCount - 1, partner2Id: null });
+    // Partner A keeps their account and their couple; the notice that this account joined goes with it.
+    expect(await counts(inviter.coupleId)).toEqual({
+      ...before,
+      userCount: before.userCount - 1,
+      notificationCount: before.notificationCount - 1,
+      partner2Id: null,
+    });
+    expect(await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, inviter.user.id))).toEqual([]);
     expect((await load(token)).json.error.code).toBe("INVALID_INVITATION");
     expect((await acceptWith(shareToken)).json.error.code).toBe("INVALID_INVITATION");
     expect((await verifyEmailCall({ token: verificationLink, email, password: "Mailbox#Owner7" })).json.error.code).toBe("INVALID_TOKEN");
@@ -322,6 +328,7 @@ describe("a partner 2 who joined through the shareable link and never verified (
     const right = await invited(inviter, partnerEmail("right"));
     const db = await getDb();
     expect(await db.select({ id: users.id }).from(users).where(eq(users.id, claimantId))).toEqual([]);
+    expect(await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, inviter.user.id))).toEqual([]);
     const joined = await acceptWith(right.token);
     expect(joined.status).toBe(200);
     expect((await counts(inviter.coupleId)).partner2Id).toBe(joined.json.user.id);
