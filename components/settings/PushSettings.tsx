@@ -118,7 +118,15 @@ export function PushSettings({ publicKey, initialPreviews }: { publicKey: string
             const showPreviews = event.target.checked;
             setPreviews(showPreviews);
             void run(
-              async () => void (await savePushChoices({ showPreviews })),
+              async () => {
+                try {
+                  await savePushChoices({ showPreviews });
+                } catch (error) {
+                  // Not saved: the box shows the choice that stands.
+                  setPreviews(!showPreviews);
+                  throw error;
+                }
+              },
               showPreviews ? "Message previews are on." : "Message previews are off.",
             );
           }}

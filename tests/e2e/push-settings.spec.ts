@@ -33,7 +33,17 @@ test("settings: this device, message previews, the Push column, and the device l
     const section = page.getByRole("region", { name: "Notifications on this device" });
     await expect(section.getByRole("status")).toHaveText("Notifications are off on this device.");
     await expect(section.getByRole("button", { name: "Turn on notifications on this device" })).toBeVisible();
-    await expect(section.getByRole("checkbox", { name: /Show message previews/ })).not.toBeChecked();
+    const previews = section.getByRole("checkbox", { name: /Show message previews/ });
+    await expect(previews).not.toBeChecked();
+    // A choice the server refused is not shown as made.
+    await page.route("**/api/push/settings", (route) =>
+      route.fulfill({ status: 400, json: { error: { code: "VALIDATION_ERROR", message: "Refused for the test." } } }),
+    );
+    await previews.click();
+    await expect(section.getByText("Refused for the test.")).toBeVisible();
+    await expect(previews).toBeEnabled();
+    await expect(previews).not.toBeChecked();
+    await page.unroute("**/api/push/settings");
     // Push is on by default for messages, hello requests and acceptances, off for the rest.
     await expect(page.getByRole("group", { name: "Messages" }).getByRole("checkbox", { name: "Push" })).toBeChecked();
     await expect(page.getByRole("group", { name: "Accepted requests" }).getByRole("checkbox", { name: "Push" })).toBeChecked();
