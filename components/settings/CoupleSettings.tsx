@@ -1,11 +1,13 @@
 "use client";
 
+import { useRef } from "react";
 import { useWatch } from "react-hook-form";
 import { useZodForm } from "@/components/forms/useZodForm";
 import { BioField } from "@/components/profile/BioField";
 import { SaveProgress } from "@/components/photos/SaveProgress";
 import { PhotoGallery } from "@/components/photos/PhotoGallery";
 import { PhotoPicker } from "@/components/photos/PhotoPicker";
+import { usePhotoField } from "@/components/photos/usePhotoField";
 import { StylesPicker } from "@/components/profile/ProfileChoices";
 import { Field } from "@/components/ui/Field";
 import { COUPLE_NAME_MAX, EXTRA_PHOTOS_MAX } from "@/lib/couples/rules";
@@ -58,6 +60,17 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
     name: ["bio", "coupleTypes", "profileImageUrl", "profileImage", "photos", "newPhotos"],
   });
   const { progress, status, save, refused, unchanged } = useSettingsSave("/api/settings/couple", setServerErrors);
+  // The remove button that had focus is gone with its photo: focus goes to the next photo's (the
+  // last one's when it was the last), or, with none left, to the gallery's picker below (the form's
+  // last file input), as the photo fields do (usePhotoField).
+  const formRef = useRef<HTMLFormElement>(null);
+  const keptRef = useRef<HTMLUListElement>(null);
+  const removedAt = useRef(0);
+  const keptField = usePhotoField(kept, undefined, () => {
+    const buttons = keptRef.current?.querySelectorAll("button") ?? [];
+    const files = formRef.current?.querySelectorAll<HTMLInputElement>('input[type="file"]') ?? [];
+    return buttons[Math.min(removedAt.current, buttons.length - 1)] ?? files[files.length - 1];
+  });
 
   const submit = handleSubmit(async (values) => {
     const form = new FormData();
@@ -91,7 +104,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
   }, refused);
 
   return (
-    <form className={styles.section} aria-labelledby="couple-form-title" noValidate onSubmit={submit}>
+    <form ref={formRef} className={styles.section} aria-labelledby="couple-form-title" noValidate onSubmit={submit}>
       <h2 id="couple-form-title">Your couple</h2>
       <p className="field-hint">Either of you can change your couple profile; your partner sees the changes too.</p>
       <Field
@@ -115,7 +128,7 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
           <span id="kept-photos-label" className={photoStyles.label}>
             Your couple photos
           </span>
-          <ul className={photoStyles.gallery}>
+          <ul ref={keptRef} className={photoStyles.gallery}>
             {kept.map((url, index) => (
               <li key={url} className={photoStyles.galleryItem}>
                 {/* eslint-disable-next-line @next/next/no-img-element -- a stored photo, already at its final size */}
@@ -125,12 +138,14 @@ export function CoupleSettings({ initial }: { initial: Saved }) {
                   className={`button button-secondary ${photoStyles.remove}`}
                   aria-label={`Remove couple photo ${index + 1}`}
                   disabled={busy}
-                  onClick={() =>
+                  onClick={() => {
+                    removedAt.current = index;
+                    keptField.armFocus();
                     setValue(
                       "photos",
                       kept.filter((other) => other !== url),
-                    )
-                  }
+                    );
+                  }}
                 >
                   Remove
                 </button>

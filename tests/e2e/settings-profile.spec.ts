@@ -253,6 +253,10 @@ test.describe.serial("settings", () => {
     await expect(page.getByRole("img", { name: "Your current main couple photo" })).not.toHaveAttribute("src", mainBefore!);
     await page.getByRole("button", { name: "Save couple profile" }).click();
     await expect(page.getByText("Nothing to save: nothing has changed.")).toBeVisible();
+
+    // Removing a saved photo takes its button away: focus goes on, here to the picker of new ones.
+    await page.getByRole("button", { name: "Remove couple photo 1" }).click();
+    await expect(page.getByRole("group", { name: "More couple photos (optional)" }).locator('input[type="file"]')).toBeFocused();
   });
 
   test("'Appearance' applies and remembers the theme, and the nav's toggle follows it", async () => {
