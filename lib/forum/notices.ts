@@ -4,7 +4,7 @@ import { notifications } from "@/db/schema";
 import { excerpt } from "@/lib/plain-text";
 
 /** Notification texts are short: the bell shows a line or two. */
-export const SNIPPET_LENGTH = 140;
+const SNIPPET_LENGTH = 140;
 
 /** What a forum notification quotes of a post (its title) or a reply (its body). */
 export const snippet = (text: string) => excerpt(text, SNIPPET_LENGTH);

@@ -262,12 +262,7 @@ export async function markReadFrom(db: Db, userIds: readonly string[], type: Not
       ),
     )
     .returning({ userId: notifications.userId });
-  const told = [...new Set(marked.map((row) => row.userId))];
-  if (told.length > 0)
-    await publishLive(
-      db,
-      told.map((userId) => ({ userId, kind: NOTIFICATION })),
-    );
+  await tellBells(db, marked);
 }
 
 /** Tells the bells of the people whose notifications changed, once each, as markRead does. */
@@ -280,8 +275,9 @@ async function tellBells(db: Db, rows: readonly { userId: string }[]): Promise<v
 }
 
 /**
- * Deletes the notifications `where` picks, because what they quote and open is gone (a forum post
- * or reply deleted or removed: it leaves no copy behind), and recounts their recipients' bells.
+ * Deletes the notifications `where` picks, because what they quote or name is gone (a forum post
+ * or reply deleted or removed leaves no copy behind; a released partner), and recounts their
+ * recipients' bells.
  */
 export async function withdrawNotifications(db: Db, where: SQL): Promise<void> {
   await tellBells(db, await db.delete(notifications).where(where).returning({ userId: notifications.userId }));
