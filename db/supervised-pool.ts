@@ -19,10 +19,24 @@ const PROBE_INTERVAL_MS = 250;
 /** What a client is told to wait: a restart usually takes a few seconds. */
 export const RETRY_AFTER_SECONDS = 5;
 
+/** The database is known to be down: the request is refused before it does anything (safe to send again). */
 export const databaseUnavailable = () =>
   new AppError("SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds.", {
     retryAfterSeconds: RETRY_AFTER_SECONDS,
   });
+
+/**
+ * The database went away while the request ran (isDatabaseUnavailable): a write may have been
+ * committed before the connection broke (a reset during COMMIT leaves it unknown), or the request
+ * may have done nothing at all. Answered as an outage too, but never as one refused before it
+ * started: a client must not send the same write again by itself.
+ */
+export const databaseInterrupted = () =>
+  new AppError(
+    "OUTCOME_UNKNOWN",
+    "The service was interrupted while this was under way. If you were saving something, check whether it was saved before trying again.",
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
+  );
 
 type Connect = (onclose: () => void) => Sql;
 
@@ -85,7 +99,11 @@ export function supervisedPool(connect: Connect, probe: () => Sql): SupervisedPo
   };
 }
 
-/** Connection-level failures (refused, reset, closed, timed out, server shutting down or starting): 503, not 500. */
+/**
+ * Connection-level failures (refused, reset, closed, timed out, server shutting down or starting):
+ * 503 OUTCOME_UNKNOWN (databaseInterrupted), not 500. Whatever the code, the request may have
+ * committed a write before it (a statement after the commit failing, or the COMMIT itself).
+ */
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",

@@ -46,6 +46,7 @@ export type ErrorCode =
   | "PLAN_CHANGED"
   | "VERIFICATION_STATE"
   | "SERVICE_UNAVAILABLE"
+  | "OUTCOME_UNKNOWN"
   | "NOT_DELIVERABLE"
   | "INTERNAL_ERROR";
 
@@ -92,7 +93,13 @@ const STATUS: Record<ErrorCode, number> = {
   TOO_MANY_PLANS: 409,
   PLAN_CHANGED: 409,
   VERIFICATION_STATE: 409,
+  // Both 503 with Retry-After. SERVICE_UNAVAILABLE: refused before anything was done (the database
+  // known to be down, a sign-in's password slots full, a schema behind the build), so the same call
+  // may be sent again as it is. OUTCOME_UNKNOWN: the database went away while the call ran (a
+  // connection reset, during a COMMIT too), so what it wrote may have been saved: a client never
+  // sends a write again on it by itself (lib/transport/client.ts).
   SERVICE_UNAVAILABLE: 503,
+  OUTCOME_UNKNOWN: 503,
   NOT_DELIVERABLE: 409,
   INTERNAL_ERROR: 500,
 };

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { hasErrorCode } from "@/db/error-codes";
-import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
+import { databaseInterrupted, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { AppError } from "@/lib/errors";
 import { notAllowedMessage, UNSAFE_TEXT } from "@/lib/fields";
 import { logUnexpected } from "@/lib/log";
@@ -50,13 +50,15 @@ export const VANISHED_MESSAGE = "This is no longer available.";
 
 /**
  * The AppError a known failure answers with, for calls and server actions alike. An unreachable
- * database is an outage to wait out (503 with Retry-After), not a bug. A data exception is the
+ * database is an outage to wait out (503 with Retry-After), not a bug; one that went away while
+ * the request ran leaves its writes' outcome unknown (OUTCOME_UNKNOWN, never sent again by the
+ * browser's transport), unlike the pool's refusal before anything was done. A data exception is the
  * caller's 400 and a vanished reference a 404; the log (redacted) still tells us which check let
  * it through.
  */
 export function asKnownError(error: unknown): unknown {
   if (error instanceof z.ZodError) return validationError(error);
-  if (isDatabaseUnavailable(error)) return databaseUnavailable();
+  if (isDatabaseUnavailable(error)) return databaseInterrupted();
   if (isDataException(error)) {
     logUnexpected("data exception", randomUUID(), error);
     return new AppError("VALIDATION_ERROR", "Please check that all information is filled out correctly.");

@@ -12,8 +12,11 @@
  * - 502, 503, 504 and network failures (section 8's transient list; an answer whose body broke
  *   off on the way is one, never an empty answer) are tried again, 3 times, after 1000 ms
  *   doubling, capped at 5000 ms, plus up to 1000 ms of jitter (or the answer's Retry-After).
- *   A POST creates something, so it is tried again only when the answer says nothing was done
- *   (429, 503); a failure that may have reached the server is the caller's to retry.
+ *   A POST creates something, so it is tried again only when the answer says nothing was done:
+ *   429, and a 503 with code SERVICE_UNAVAILABLE (the server refused before starting: its
+ *   database known to be down, its password checks full). Any other failure may have reached
+ *   the server and done the work (a network failure, 502, 504, a 503 without that code, such as
+ *   OUTCOME_UNKNOWN, the database lost during the call, a COMMIT's included): it is the caller's to retry.
  * - 401 on a call that needs the session: the session has ended (the browser's session is its
  *   cookie, renewed by the route guard; there is nothing here to refresh), so the page leaves for
  *   /signout, which clears this browser's storage and signs out (a full logout), then /login.
@@ -21,6 +24,7 @@
  * Browser only.
  */
 import "client-only";
+import type { ErrorCode } from "@/lib/errors";
 
 export const CSRF_HEADER = "X-CSRF-Token";
 /** Section 9: 3 attempts after the first, from 1000 ms doubling, capped at 5000 ms, plus up to 1000 ms of jitter. */
@@ -164,6 +168,9 @@ function retryAfterMs(header: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
+/** The one 503 that says nothing was done (lib/errors.ts): a POST may be sent again on it. */
+const REFUSED_BEFORE_STARTING: ErrorCode = "SERVICE_UNAVAILABLE";
+
 const backoffMs = (retry: number) => Math.min(RETRY_BASE_MS * 2 ** retry, RETRY_CAP_MS) + Math.random() * RETRY_JITTER_MS;
 
 /**
@@ -177,7 +184,10 @@ function retryDelay(failure: ApiError | NetworkFailure, retryAfter: string | nul
     const wait = told ?? RATE_LIMIT_DEFAULT_WAIT_MS;
     return wait <= RATE_LIMIT_WAIT_MAX_MS ? wait : null;
   }
-  const transient = failure.status === 503 || (sentSafely && (failure.status === 502 || failure.status === 504));
+  const transient =
+    failure.status === 503
+      ? sentSafely || failure.code === REFUSED_BEFORE_STARTING
+      : sentSafely && (failure.status === 502 || failure.status === 504);
   if (!transient) return null;
   if (told === null) return backoffMs(retry);
   return told <= RATE_LIMIT_WAIT_MAX_MS ? told : null;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorCodes } from "@/db/error-codes";
-import { isDatabaseUnavailable } from "@/db/supervised-pool";
+import { databaseUnavailable, isDatabaseUnavailable } from "@/db/supervised-pool";
 import { actionFailure } from "@/lib/http/action-result";
 import { errorResponse, VANISHED_MESSAGE } from "@/lib/http/errors";
 
@@ -16,11 +16,19 @@ describe("an unreachable database", () => {
     expect(isDatabaseUnavailable(new Error("boom"))).toBe(false);
   });
 
-  it("answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500", async () => {
-    const res = errorResponse(wrapped("ECONNREFUSED"));
-    expect(res.status).toBe(503);
-    expect(res.headers.get("retry-after")).toBe("5");
-    expect((await res.json()).error.code).toBe("SERVICE_UNAVAILABLE");
+  it("answers 503 with Retry-After, not 500: OUTCOME_UNKNOWN when it went away during the request, SERVICE_UNAVAILABLE when refused first", async () => {
+    // A connection lost while the request ran (a reset during COMMIT too): what it wrote may be saved.
+    for (const code of ["ECONNREFUSED", "ECONNRESET", "CONNECTION_CLOSED"]) {
+      const res = errorResponse(wrapped(code));
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect((await res.json()).error.code, code).toBe("OUTCOME_UNKNOWN");
+    }
+    // The pool known to be down refuses before anything is done: the one 503 a POST is sent again on.
+    const refused = errorResponse(databaseUnavailable());
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect((await refused.json()).error.code).toBe("SERVICE_UNAVAILABLE");
     expect(errorResponse(wrapped("23505")).status).toBe(500);
   });
 });
@@ -37,7 +45,7 @@ describe("what a database error means to the caller, for calls and server action
     expect(actionFailure(wrapped("22P02")).code).toBe("VALIDATION_ERROR");
     // A value too large for an index (an index row's 2,704 bytes) is the input's size too.
     expect(errorResponse(wrapped("54000")).status).toBe(400);
-    expect(actionFailure(wrapped("ECONNREFUSED")).code).toBe("SERVICE_UNAVAILABLE");
+    expect(actionFailure(wrapped("ECONNREFUSED")).code).toBe("OUTCOME_UNKNOWN");
     expect(actionFailure(wrapped("42P01"), "Could not save.")).toEqual({ ok: false, code: "INTERNAL_ERROR", message: "Could not save." });
   });
 

@@ -309,17 +309,45 @@ describe("retries (section 9: 3 more attempts, 1000 ms doubling, capped at 5000 
     }
   });
 
-  it("does not repeat a POST that may have reached the server (network failure, 502, 504), but does on 503", async () => {
-    for (const answer of [new TypeError("Failed to fetch"), json({}, 502), json({}, 504)]) {
+  it("does not repeat a POST that may have reached the server (network failure, 502, 504, a 503 not refused before starting)", async () => {
+    const outcomeUnknown = () => json({ error: { code: "OUTCOME_UNKNOWN", message: "interrupted" } }, 503, { "Retry-After": "5" });
+    for (const answer of [new TypeError("Failed to fetch"), json({}, 502), json({}, 504), json({}, 503), outcomeUnknown()]) {
       const fetch = fakeFetch({ answers: [answer] });
       const { api } = await client();
       const { error } = await timeline(fetch, () => api("/api/forum/posts", { method: "POST", body: {} }));
       expect(error).toBeDefined();
       expect(fetch.sent()).toHaveLength(1);
     }
-    const fetch = fakeFetch({ answers: [json({}, 503), json({ data: 1 }, 201)] });
+    // Refused before starting: sent again after the Retry-After.
+    const refused = json({ error: { code: "SERVICE_UNAVAILABLE" } }, 503, { "Retry-After": "5" });
+    const fetch = fakeFetch({ answers: [refused, json({ data: 1 }, 201)] });
     const { api } = await client();
-    expect((await timeline(fetch, () => api("/api/forum/posts", { method: "POST", body: {} }))).value).toEqual({ data: 1 });
+    const { value, times } = await timeline(fetch, () => api("/api/forum/posts", { method: "POST", body: {} }));
+    expect(value).toEqual({ data: 1 });
+    expect(times).toEqual([0, 5000]);
+    // A read or an idempotent write is tried again whatever the 503 says.
+    const put = fakeFetch({ answers: [outcomeUnknown(), json({ ok: 1 })] });
+    expect((await timeline(put, () => api("/api/messages/m/reactions/heart", { method: "PUT" }))).value).toEqual({ ok: 1 });
+  });
+
+  it("sends a message once when the database connection broke during its commit, and again when the pool refused it first", async () => {
+    // The server's own answers (lib/http/errors.ts): a reset connection, a pool known to be down.
+    const { errorResponse } = await import("@/lib/http/errors");
+    const { databaseUnavailable } = await import("@/db/supervised-pool");
+    const reset = Object.assign(new Error("Failed query: commit"), {
+      cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
+    });
+    const send = (fetch: ReturnType<typeof fakeFetch>) =>
+      timeline(fetch, async () => (await client()).api("/api/conversations/k/messages", { method: "POST", body: { body: "hi" } }));
+
+    const interrupted = fakeFetch({ answers: [errorResponse(reset), json({ data: "twice" }, 201)] });
+    const { error } = await send(interrupted);
+    expect(error).toMatchObject({ status: 503, code: "OUTCOME_UNKNOWN" });
+    expect(interrupted.sent()).toHaveLength(1);
+
+    const refused = fakeFetch({ answers: [errorResponse(databaseUnavailable()), json({ data: "once" }, 201)] });
+    expect((await send(refused)).value).toEqual({ data: "once" });
+    expect(refused.sent()).toHaveLength(2);
   });
 
   it("says 'Network error' when a POST got no answer, and when retries are off", async () => {
