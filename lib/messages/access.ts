@@ -1,6 +1,6 @@
 import "server-only";
 import { and, sql, type SQL } from "drizzle-orm";
-import { conversations } from "@/db/schema";
+import { conversations, messages } from "@/db/schema";
 import { coupleOfUser, notBlockedBetween, type CoupleRef } from "@/lib/safety/blocks";
 
 /**
@@ -22,3 +22,16 @@ export const memberOf = (userId: string | SQL): SQL => ofCouple(coupleOfUser(use
  */
 export const mayReceive = (userId: string | SQL): SQL =>
   and(memberOf(userId), notBlockedBetween(conversations.coupleLowId, conversations.coupleHighId))!;
+
+/**
+ * Who hears of a message, the one rule for its every notice (the in-app notification and its
+ * push, ./service.ts `sendMessage`; the e-mail about what is left unread, ./unread-email.ts): the
+ * people of the other couple. The author's couple wrote it, so neither the author nor their own
+ * partner is told of it (their unread count still rises). Here for one person of the conversation
+ * by couple ids; `hearsOfMessageSql` is the same for the message row and a person given as SQL (a
+ * message whose author's couple is gone is the other couple's).
+ */
+export const hearsOfMessage = (authorCoupleId: string | null, personCoupleId: string): boolean => authorCoupleId !== personCoupleId;
+
+/** SQL: `hearsOfMessage` for the `messages` row in the query and the person (a user id, or SQL naming one). */
+export const hearsOfMessageSql = (userId: string | SQL): SQL => sql`${messages.authorCoupleId} is distinct from ${coupleOfUser(userId)}`;

@@ -330,20 +330,28 @@ export async function conversationDetail(db: Db, member: ActingCouple, id: strin
 }
 
 /** The people of the two couples now (partners who left are not members any more). */
-export async function membersOf(db: Db, conversationId: string): Promise<{ userId: string; mutedAt: Date | null }[]> {
+export async function membersOf(db: Db, conversationId: string): Promise<{ userId: string; coupleId: string; mutedAt: Date | null }[]> {
   const partners = await db
-    .select({ p1: couples.partner1Id, p2: couples.partner2Id })
+    .select({ coupleId: couples.id, p1: couples.partner1Id, p2: couples.partner2Id })
     .from(conversations)
     .innerJoin(couples, or(eq(couples.id, conversations.coupleLowId), eq(couples.id, conversations.coupleHighId)))
     .where(eq(conversations.id, conversationId));
-  const userIds = partners.flatMap((row) => (row.p2 ? [row.p1, row.p2] : [row.p1]));
-  if (userIds.length === 0) return [];
+  const people = partners.flatMap(({ coupleId, p1, p2 }) => (p2 ? [p1, p2] : [p1]).map((userId) => ({ userId, coupleId })));
+  if (people.length === 0) return [];
   const muted = await db
     .select({ userId: conversationReads.userId, mutedAt: conversationReads.mutedAt })
     .from(conversationReads)
-    .where(and(eq(conversationReads.conversationId, conversationId), inArray(conversationReads.userId, userIds)));
+    .where(
+      and(
+        eq(conversationReads.conversationId, conversationId),
+        inArray(
+          conversationReads.userId,
+          people.map(({ userId }) => userId),
+        ),
+      ),
+    );
   const mutedOf = new Map(muted.map((row) => [row.userId, row.mutedAt]));
-  return userIds.map((userId) => ({ userId, mutedAt: mutedOf.get(userId) ?? null }));
+  return people.map((person) => ({ ...person, mutedAt: mutedOf.get(person.userId) ?? null }));
 }
 
 /**

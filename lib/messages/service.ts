@@ -12,7 +12,7 @@ import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publis
 import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
-import { ofCouple } from "./access";
+import { hearsOfMessage, ofCouple } from "./access";
 import { MESSAGE, MESSAGE_DELETED, READ } from "./live";
 import { TYPING } from "./typing";
 import { endConversations } from "./ending";
@@ -67,9 +67,9 @@ async function answerable(tx: Db, conversationId: string, replyToId: string): Pr
 /**
  * `POST /api/conversations/{id}/messages`: 30 a minute and 500 a day per person (429 with
  * Retry-After); an ended conversation refuses (403 CONVERSATION_ENDED). The conversation's row
- * lock orders its messages, so `seq` follows commit order. The other couple's partners get one
- * unread 'message' notification per conversation (in the app only, none while they muted it), and
- * all four a live `message` row, in the same transaction.
+ * lock orders its messages, so `seq` follows commit order. The other couple's partners
+ * (hearsOfMessage) get one unread 'message' notification per conversation (in the app only, none
+ * while they muted it), and all four a live `message` row, in the same transaction.
  */
 export async function sendMessage(db: Db, member: ActingCouple, conversationId: string, input: SendMessageInput): Promise<MessageItem> {
   await assertNotRestricted(db, member.coupleId);
@@ -99,8 +99,8 @@ export async function sendMessage(db: Db, member: ActingCouple, conversationId: 
     const people = await membersOf(tx, conversationId);
     const events: LiveEvent[] = people.map(({ userId }) => ({ userId, kind: MESSAGE, subjectId: row!.id }));
     for (const person of people) {
-      // The author's own partner is not notified (their couple wrote); the unread count still rises.
-      if (member.partnerIds.includes(person.userId) || person.mutedAt) continue;
+      // The other couple hears of it (hearsOfMessage: never the author's own partner), unless they muted it.
+      if (!hearsOfMessage(member.coupleId, person.coupleId) || person.mutedAt) continue;
       await upsertGroupedNotification(tx, {
         userId: person.userId,
         type: messageNotification.type,

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import {
   conversationReads,
@@ -18,7 +18,7 @@ import { issueUnsubscribeToken } from "@/lib/notifications/preferences";
 import { notificationHref } from "@/lib/notifications/rules";
 import { message as messageNotification } from "@/lib/notifications/types/message";
 import { coupleOfUser } from "@/lib/safety/blocks";
-import { mayReceive } from "./access";
+import { hearsOfMessageSql, mayReceive } from "./access";
 import { MESSAGE } from "./live";
 
 /**
@@ -50,7 +50,8 @@ const EMAILS_PER_RUN = 200;
 /**
  * The people with a message still unread `delaySeconds` after it reached them, per conversation:
  * found from the live rows that delivered it (one per person it reached, by live_events_created_idx),
- * not their own, not erased, after their read position and after what an earlier e-mail covered,
+ * written by the other couple (hearsOfMessage: never about their own or their partner's words, as
+ * no notice is), not erased, after their read position and after what an earlier e-mail covered,
  * in a conversation they may still read, not muted, with e-mail for messages on, and not e-mailed
  * about in the last hour; at an address they proved (addressProven).
  */
@@ -96,7 +97,7 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
         lte(liveEvents.createdAt, dueBefore),
         gt(liveEvents.createdAt, new Date(dueBefore.getTime() - LOOKBACK_MINUTES * 60_000)),
         isNull(messages.deletedAt),
-        or(isNull(messages.authorUserId), ne(messages.authorUserId, liveEvents.userId)),
+        hearsOfMessageSql(sql`${liveEvents.userId}`),
         gt(messages.seq, read),
         gt(messages.seq, told),
         isNull(conversationReads.mutedAt),
@@ -116,10 +117,10 @@ function unreadDue(db: Db, now: Date, delaySeconds: number): Promise<UnreadDue[]
 /** How many of the unread messages the e-mail quotes. */
 const QUOTED = 3;
 
-/** The unread messages an e-mail quotes (the oldest it tells about first), with their authors' names. */
+/** The unread messages an e-mail quotes (the other couple's, the oldest it tells about first), with their authors' names. */
 function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: UnreadDue) {
   return db
-    .select({ body: messages.body, firstName: users.firstName, coupleId: messages.authorCoupleId, authorUserId: messages.authorUserId })
+    .select({ body: messages.body, firstName: users.firstName, authorUserId: messages.authorUserId })
     .from(messages)
     .leftJoin(users, eq(users.id, messages.authorUserId))
     .where(
@@ -128,7 +129,7 @@ function quotedMessages(db: Db, { conversationId, afterSeq, upToSeq, userId }: U
         gt(messages.seq, afterSeq),
         lte(messages.seq, upToSeq),
         isNull(messages.deletedAt),
-        or(isNull(messages.authorUserId), ne(messages.authorUserId, userId)),
+        hearsOfMessageSql(userId),
       ),
     )
     .orderBy(asc(messages.seq))
@@ -158,16 +159,13 @@ const firstLine = (body: string) => {
 };
 
 /**
- * One person's e-mail about one conversation: 'New messages from Ana & Rui' (or, when only their
- * own partner wrote, 'New messages in your conversation with Ana & Rui'), the first lines, a
- * link to the thread, the one-click unsubscribe headers.
+ * One person's e-mail about one conversation: 'New messages from Ana & Rui' (the in-app notice's
+ * title), the other couple's first lines, a link to the thread, the one-click unsubscribe headers.
  */
 async function emailUnread(db: Db, due: UnreadDue, now: Date): Promise<string> {
   const [other, quoted] = await Promise.all([otherCouple(db, due.conversationId, due.userId), quotedMessages(db, due)]);
   const lines = quoted.map((message) => `${message.firstName ?? "A partner"}: ${message.body ? firstLine(message.body) : "sent a photo"}`);
-  const name = other?.name ?? "a couple";
-  const fromThem = quoted.some((message) => message.coupleId === other?.id);
-  const title = fromThem ? `New messages from ${name}` : `New messages in your conversation with ${name}`;
+  const title = messageNotification.text.title(other?.name ?? "a couple");
   const token = await issueUnsubscribeToken(db, due.userId, messageNotification.type);
   const href = notificationHref({ type: messageNotification.type, post_id: null, reply_id: null, conversation_id: due.conversationId });
   const id = await enqueueEmail(db, {

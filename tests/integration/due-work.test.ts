@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as cronGet, POST as cronPost } from "@/app/api/cron/due/route";
 import { getDb } from "@/db/client";
@@ -9,7 +9,7 @@ import { savePreferences } from "@/lib/notifications/preferences";
 import { call } from "../support/api";
 import { acceptWith, invited, partnerA } from "../support/invitations";
 import { conversationOfTwo, send } from "../support/live";
-import { connections, messagingCouple, talk } from "../support/messages";
+import { connected, connections, messagingCouple, talk } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
 
 process.env.CRON_SECRET = "cron-secret-for-the-tests-0123";
@@ -49,7 +49,7 @@ describe("runDueWork: the e-mail about unread messages", () => {
     const { ana, rui, leo, mia, conversationId } = await leoWrites("Dinner on Friday?\nWe found a place.", "Eight o'clock?");
     const db = await getDb();
     expect((await runDueWork(db, later(14), DELAY_S)).emailed).toBe(0);
-    expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(3);
+    expect((await runDueWork(db, later(16), DELAY_S)).emailed).toBe(2);
     const mail = await mailTo(ana.user.id, rui.user.id, leo.user.id, mia.user.id);
     expect(mail[leo.user.id]).toEqual([]);
     const [toAna] = mail[ana.user.id]!;
@@ -60,15 +60,42 @@ describe("runDueWork: the e-mail about unread messages", () => {
     expect(toAna!.text).toContain(`http://localhost:3000/messages/${conversationId}`);
     expect(toAna!.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
     expect(toAna!.headers!["List-Unsubscribe"]).toMatch(/^<http:\/\/localhost:3000\/api\/notifications\/unsubscribe\?token=.+>$/);
-    // Mia's own partner wrote: the e-mail names the conversation, not a couple the messages are not from.
-    expect(mail[mia.user.id]![0]!.subject).toBe("New messages in your conversation with Ana & Rui");
+    // Mia's own partner wrote: no e-mail, as no notice (lib/messages/access.ts hearsOfMessage).
+    expect(mail[mia.user.id]).toEqual([]);
+  });
+
+  it("follows the notices' one rule: a partner's message left unread gets its partner no e-mail, the other couple still one", async () => {
+    const { one, two, conversationId } = await connected();
+    expect((await talk.send(conversationId, { body: "Brunch on Sunday?" }, one.a.headers)).status).toBe(201);
+    const db = await getDb();
+    await runDueWork(db, later(16), DELAY_S);
+    const about = (userId: string) => async () =>
+      (await mailTo(userId))[userId]!.filter((row) => row.text.includes("Brunch on Sunday?")).map((row) => row.subject);
+    // A1 wrote; A2 left it unread past the delay (it counts as unread for them): no e-mail, and no bell entry either.
+    expect((await talk.unread(one.b.headers)).json.data.unread_count).toBe(1);
+    expect(await about(one.b.userId)()).toEqual([]);
+    const notices = await db
+      .select({ userId: notifications.userId })
+      .from(notifications)
+      .where(and(eq(notifications.conversationId, conversationId), eq(notifications.type, "message")));
+    expect(notices.map((row) => row.userId).sort()).toEqual([two.a.userId, two.b.userId].sort());
+    // The other couple's partners each get one.
+    expect(await about(two.a.userId)()).toEqual([`New messages from ${one.name}`]);
+    expect(await about(two.b.userId)()).toEqual([`New messages from ${one.name}`]);
+    // When the other couple answers, A2 hears of that, quoting only their words.
+    await talk.send(conversationId, { body: "Sunday works!" }, two.b.headers);
+    await runDueWork(db, later(32), DELAY_S);
+    const toA2 = (await mailTo(one.b.userId))[one.b.userId]!.filter((row) => row.subject === `New messages from ${two.name}`);
+    expect(toA2).toHaveLength(1);
+    expect(toA2[0]!.text).toContain("Sunday works!");
+    expect(toA2[0]!.text).not.toContain("Brunch on Sunday?");
   });
 
   it("sends each e-mail once when two workers run at the same moment", async () => {
     const { ana, rui } = await leoWrites("Are you free on Sunday?");
     const db = await getDb();
     const runs = await Promise.all([runDueWork(db, later(16), DELAY_S), runDueWork(db, later(16), DELAY_S)]);
-    expect(runs.map((run) => run.emailed).sort()).toEqual([0, 3]);
+    expect(runs.map((run) => run.emailed).sort()).toEqual([0, 2]);
     const mail = await mailTo(ana.user.id, rui.user.id);
     expect(mail[ana.user.id]).toHaveLength(1);
     expect(mail[rui.user.id]).toHaveLength(1);
@@ -91,7 +118,7 @@ describe("runDueWork: the e-mail about unread messages", () => {
     const { ana } = await leoWrites("Are we still on?");
     const db = await getDb();
     expect((await runDueWork(db, later(15 + LOOKBACK_MINUTES + 1), DELAY_S)).emailed).toBe(0);
-    expect((await runDueWork(db, later(15 + LOOKBACK_MINUTES - 1), DELAY_S)).emailed).toBe(3);
+    expect((await runDueWork(db, later(15 + LOOKBACK_MINUTES - 1), DELAY_S)).emailed).toBe(2);
     expect((await mailTo(ana.user.id))[ana.user.id]).toHaveLength(1);
   });
 
