@@ -9,7 +9,7 @@ import { AppError } from "@/lib/errors";
 import { unusablePhotoMessage } from "@/lib/images/rules";
 import { deleteImages, storePrivateImage } from "@/lib/images/store";
 import { publishEphemeral, publishLive, type LiveEvent } from "@/lib/live/publish";
-import { markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
+import { lockGroup, markGroupRead, upsertGroupedNotification } from "@/lib/notifications/service";
 import { checkLimit, consumeLimit, limitError, recordHit, spendLimits } from "@/lib/rate-limit";
 import { conversationUnread, memberConversation, membersOf, messageById, messageIn, type MessageItem } from "./queries";
 import { hearsOfMessage, ofCouple } from "./access";
@@ -201,6 +201,10 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
         setWhere: sql`${conversationReads.lastReadSeq} < ${message.seq}`,
       })
       .returning({ userId: conversationReads.userId });
+    // The conversation's bell entry is locked before the count: a message whose notice refreshed it
+    // and has not committed yet is counted (this waits for it), never marked read unseen.
+    const groupKey = messageNotification.text.groupKey(conversationId);
+    await lockGroup(tx, member.userId, groupKey);
     const unreadCount = await conversationUnread(tx, member.userId, conversationId);
     if (moved) {
       const people = await membersOf(tx, conversationId);
@@ -209,7 +213,7 @@ export async function markRead(db: Db, member: ActingCouple, conversationId: str
         people.map(({ userId }) => ({ userId, kind: READ, subjectId: member.userId, payload: { conversationId } })),
       );
     }
-    if (unreadCount === 0) await markGroupRead(tx, member.userId, messageNotification.text.groupKey(conversationId));
+    if (unreadCount === 0) await markGroupRead(tx, member.userId, groupKey);
     return { unreadCount };
   });
 }

@@ -234,6 +234,20 @@ export async function upsertGroupedNotification(db: Db, notification: Grouped): 
   return inApp?.id ?? null;
 }
 
+/**
+ * Locks the person's rows of a group until the caller's transaction ends: taken before deciding
+ * whether the group is read (a conversation's unread count, then markGroupRead), so a writer that
+ * refreshed a row and has not committed (a message's notice) commits first and what is read next
+ * sees what it told of; a writer coming after waits for this commit and makes the row unread again.
+ */
+export async function lockGroup(db: Db, userId: string, groupKey: string): Promise<void> {
+  await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.groupKey, groupKey)))
+    .for("update");
+}
+
 /** Marks the person's unread notification of a group read (a conversation read to its end), telling their bells as markRead does. */
 export async function markGroupRead(db: Db, userId: string, groupKey: string): Promise<void> {
   const marked = await db

@@ -1,8 +1,8 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
-import { couples, rateLimitHits } from "@/db/schema";
+import { couples, notifications, rateLimitHits } from "@/db/schema";
 import { transaction } from "@/db/transaction";
 import { sendMessage } from "@/lib/messages/service";
 import { connected, talk } from "../support/messages";
@@ -77,5 +77,30 @@ describe.skipIf(!onPostgres())("two messages at one instant", () => {
     // The browser orders a thread by date (lib/messages/display.ts) and marks read up to the last shown: the number's order.
     const byDate = [...thread].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((message) => message.body);
     expect(byDate.slice(-2)).toEqual(["sent meanwhile", "began first"]);
+  });
+});
+
+describe.skipIf(!onPostgres())("reading up to a message while the next one is being sent", () => {
+  it("leaves the conversation's bell entry unread when the next message's notice refreshed it before the read committed", async () => {
+    const { one, two, conversationId } = await connected();
+    const first = (await talk.send(conversationId, { body: "first" }, one.a.headers)).json.data.id as string;
+    const db = await getDb();
+    const bell = async () =>
+      db
+        .select({ isRead: notifications.isRead })
+        .from(notifications)
+        .where(and(eq(notifications.userId, two.a.userId), eq(notifications.conversationId, conversationId)));
+    expect(await bell()).toEqual([{ isRead: false }]);
+    let read: ReturnType<typeof talk.read> | undefined;
+    await transaction(db, async (tx) => {
+      // The next message is written and its notice refreshes Ana's bell entry; not committed yet.
+      await sendMessage(tx, actingA(one), conversationId, { body: "second", photoUrl: null, replyToId: null });
+      // Meanwhile she reads up to the first (on a connection of its own); the send then commits.
+      read = talk.read(conversationId, { upTo: first }, two.a.headers);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    expect((await read!).json.data).toEqual({ unreadCount: 1 });
+    expect((await talk.unread(two.a.headers)).json.data.unread_count).toBe(1);
+    expect(await bell()).toEqual([{ isRead: false }]);
   });
 });
