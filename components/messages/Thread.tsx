@@ -2,7 +2,7 @@
 
 import { CoupleBadge } from "@/components/profile/CoupleBadge";
 import Link from "next/link";
-import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import { ArrivalsStatus } from "@/components/ui/ArrivalsStatus";
 import { ApiError } from "@/lib/transport/client";
@@ -12,10 +12,12 @@ import { fetchConversation, fetchMessages, markRead, setMuted, threadKey } from 
 import { MESSAGE_TEXTS, THREAD_PAGE_DEFAULT } from "@/lib/messages/rules";
 import {
   heardAsMessage,
-  mergeMessages,
+  readUpTo,
   THREAD_POLL_MS,
   threadItems,
   withMessage,
+  withNewestPage,
+  withOlderPage,
   type Message,
   type ThreadValue,
 } from "@/lib/messages/display";
@@ -31,9 +33,9 @@ import styles from "./Thread.module.css";
 const EDGE_PX = 120;
 
 /**
- * The conversation and its newest page, added to every message loaded before (the newest page
- * slides on as messages arrive; older pages are pushed in as they load): the newest copy wins,
- * as it carries deletions.
+ * The conversation and its newest page, added to every message loaded before when the two meet,
+ * else in their place (withNewestPage: never a gap between them); the newest copy wins, as it
+ * carries deletions. Older pages are pushed in as they load.
  */
 async function loadLatest(key: string, conversationId: string, signal: AbortSignal): Promise<ThreadValue> {
   const [conversation, page] = await Promise.all([
@@ -41,8 +43,10 @@ async function loadLatest(key: string, conversationId: string, signal: AbortSign
     fetchMessages(conversationId, { limit: THREAD_PAGE_DEFAULT }, signal),
   ]);
   const shown = liveState<ThreadValue>(key);
-  const before = shown?.status === "ready" ? shown.value.messages : [];
-  return { conversation, messages: mergeMessages(before, page.data), hasMore: page.pagination.hasMore };
+  return withNewestPage(shown?.status === "ready" ? shown.value : null, conversation, {
+    data: page.data,
+    hasMore: page.pagination.hasMore,
+  });
 }
 
 /**
@@ -65,8 +69,6 @@ export function Thread({
 }) {
   const key = threadKey(conversationId);
   const state = useLive(key, (signal) => loadLatest(key, conversationId, signal), { pollMs: THREAD_POLL_MS, initial });
-  /** Whether older messages remain, once an older page has answered. */
-  const [olderLeft, setOlderLeft] = useState<boolean | null>(null);
   const [loadingOlder, setLoadingOlder] = useState(false);
   const [olderError, setOlderError] = useState<string | null>(null);
   /** The message chosen with 'Reply', by id: the composer shows it as it is now. */
@@ -75,13 +77,15 @@ export function Thread({
   const log = useRef<HTMLDivElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const atBottom = useRef(true);
+  /** atBottom as state, for what follows the reader reaching the newest message (marking it read). */
+  const [seesNewest, setSeesNewest] = useState(true);
   /** Distance from the bottom before older messages were put above, to keep the reader's place. */
   const keepFromBottom = useRef<number | null>(null);
   const marked = useRef<string | null>(null);
 
   const latest = state.status === "ready" ? state.value : null;
   const messages = latest?.messages ?? [];
-  const hasOlder = olderLeft ?? latest?.hasMore ?? false;
+  const hasOlder = latest?.hasMore ?? false;
   const lastId = messages.at(-1)?.id ?? null;
   const oldestId = messages[0]?.id ?? null;
   // Edited, it is quoted as it reads now; erased (by its author or a moderator), there is nothing
@@ -93,11 +97,15 @@ export function Thread({
     setLoadingOlder(true);
     setOlderError(null);
     try {
-      const page = await fetchMessages(conversationId, { before: oldestId, limit: THREAD_PAGE_DEFAULT });
+      const before = oldestId;
+      const page = await fetchMessages(conversationId, { before, limit: THREAD_PAGE_DEFAULT });
+      const shown = liveState<ThreadValue>(key);
+      // Above the same oldest message (the thread was not replaced by its newest page meanwhile):
+      // the reader keeps their place as the page goes in.
       const element = log.current;
-      keepFromBottom.current = element ? element.scrollHeight - element.scrollTop : null;
-      push<ThreadValue>(key, (current) => ({ ...current, messages: mergeMessages(page.data, current.messages) }));
-      setOlderLeft(page.pagination.hasMore);
+      if (element && page.data.length > 0 && shown?.status === "ready" && shown.value.messages[0]?.id === before)
+        keepFromBottom.current = element.scrollHeight - element.scrollTop;
+      push<ThreadValue>(key, (current) => withOlderPage(current, before, { data: page.data, hasMore: page.pagination.hasMore }));
     } catch (failure) {
       setOlderError(failure instanceof Error ? failure.message : "Could not load older messages");
     } finally {
@@ -130,24 +138,31 @@ export function Thread({
     return () => observer.disconnect();
   }, [state.status]);
 
-  // Read up to the newest message while the page is shown (a read position never moves back);
-  // an ended conversation's positions stay where they were.
+  // Read up to the others' newest message once it is on screen: the page shown and the reader at
+  // the bottom (readUpTo; a read position never moves back, and never onto one's own message). Looked
+  // at again as messages arrive, as the tab is shown and as the reader scrolls back down (what
+  // arrived while they were further up is read then); an ended conversation's positions stay where they were.
   const readPosition = latest?.conversation.readPositions.find((position) => position.userId === viewerId)?.lastReadMessageId ?? null;
   const ended = latest?.conversation.ended ?? false;
+  const markShown = useEffectEvent(() => {
+    if (ended) return;
+    const upTo = readUpTo(messages, viewerId, readPosition, {
+      visible: document.visibilityState === "visible",
+      atBottom: atBottom.current,
+    });
+    if (!upTo || marked.current === upTo) return;
+    marked.current = upTo;
+    markRead(conversationId, upTo).catch(() => {
+      // Still unread: tried again with the next message, when the tab is shown or the reader scrolls down again.
+      if (marked.current === upTo) marked.current = null;
+    });
+  });
   useEffect(() => {
-    if (!lastId || lastId === readPosition || ended) return;
-    const markShown = () => {
-      if (document.visibilityState !== "visible" || marked.current === lastId) return;
-      marked.current = lastId;
-      markRead(conversationId, lastId).catch(() => {
-        // Still unread: tried again with the next message or when the tab is shown again.
-        marked.current = null;
-      });
-    };
     markShown();
-    document.addEventListener("visibilitychange", markShown);
-    return () => document.removeEventListener("visibilitychange", markShown);
-  }, [conversationId, lastId, readPosition, ended]);
+    const onVisibility = () => markShown();
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+  }, [lastId, readPosition, ended, seesNewest]);
 
   if (state.status === "loading") return <p className={styles.status}>Loading the conversation...</p>;
   if (state.status === "error") {
@@ -173,6 +188,7 @@ export function Thread({
     const element = log.current;
     if (!element) return;
     atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < EDGE_PX;
+    setSeesNewest(atBottom.current);
     if (element.scrollTop < EDGE_PX) void loadOlder();
   };
 

@@ -77,8 +77,41 @@ export function mergeMessages(...pages: readonly (readonly Message[])[]): Messag
   return [...byId.values()].sort(byTime);
 }
 
-/** An open thread as the live hook holds it: the conversation, every message loaded so far (oldest first), whether older ones remain. */
+/**
+ * An open thread as the live hook holds it: the conversation, every message loaded so far (oldest
+ * first, with no message of the conversation missing between the first and the last), whether
+ * older ones remain before the first.
+ */
 export type ThreadValue = { conversation: Conversation; messages: Message[]; hasMore: boolean };
+
+/** A page of a thread as read: its messages oldest first; `hasMore`, whether older ones remain before them. */
+export type ThreadPage = { data: readonly Message[]; hasMore: boolean };
+
+/**
+ * The thread once its newest page was read again (a poll, the page shown again, the live stream's
+ * `reset` or `replaced`). The page and the messages shown are one list when they meet: the page
+ * reaches back to the newest shown, or holds the whole conversation. Else the page alone is the
+ * thread: shown 1-30 and a newest page of 41-70 side by side would hide 31-40 for good ('Load
+ * older' asks before 1, and the live stream's 31-40 are older than the newest shown,
+ * withHeardMessage), and the reader would be marked as having read past them.
+ */
+export function withNewestPage(shown: ThreadValue | null, conversation: Conversation, page: ThreadPage): ThreadValue {
+  const newestShown = shown?.messages.at(-1);
+  const oldestRead = page.data[0];
+  const meets = newestShown !== undefined && (!page.hasMore || (oldestRead !== undefined && byTime(oldestRead, newestShown) <= 0));
+  if (!shown || !meets) return { conversation, messages: [...page.data], hasMore: page.hasMore };
+  // Older pages loaded before stay, and with them what they said of the messages before them.
+  const reachesFurther = oldestRead !== undefined && byTime(shown.messages[0]!, oldestRead) < 0;
+  return { conversation, messages: mergeMessages(shown.messages, page.data), hasMore: reachesFurther ? shown.hasMore : page.hasMore };
+}
+
+/**
+ * The thread with a page read before the message `before` ('Load older') put above, when that
+ * message is still the oldest shown; else (the thread was replaced by its newest page meanwhile,
+ * withNewestPage) the thread as it is, since the page would not meet it.
+ */
+export const withOlderPage = (thread: ThreadValue, before: string, page: ThreadPage): ThreadValue =>
+  thread.messages[0]?.id === before ? { ...thread, messages: mergeMessages(page.data, thread.messages), hasMore: page.hasMore } : thread;
 
 /**
  * A message shown, with its quote of `message` as the server would quote it now (an edit's new
@@ -134,6 +167,27 @@ export const withErased = (thread: ThreadValue, erased: Message): ThreadValue =>
   ...thread,
   messages: thread.messages.map((shown) => (shown.id === erased.id ? erased : requoted(shown, erased))),
 });
+
+/**
+ * The message the viewer's read position should move up to now, or null: the newest message
+ * someone else wrote, once it is on their screen (the page visible and the thread scrolled to the
+ * bottom) and their position is before it. A read position marks what its reader was shown of
+ * the others' words: never one's own message, never one scrolled past unseen or in a hidden tab.
+ */
+export function readUpTo(
+  messages: readonly Message[],
+  viewerUserId: string,
+  readPositionId: string | null,
+  view: { visible: boolean; atBottom: boolean },
+): string | null {
+  if (!view.visible || !view.atBottom) return null;
+  const target = messages.findLastIndex((message) => message.author.userId !== viewerUserId);
+  if (target < 0) return null;
+  // A position among those shown at or after it: nothing to move. One not shown is before them
+  // (the server never moves a position back, so a stale guess costs nothing).
+  const read = readPositionId === null ? -1 : messages.findIndex((message) => message.id === readPositionId);
+  return read >= target ? null : messages[target]!.id;
+}
 
 /** The thread with one person's read position where it stands now ('Seen by' follows it). */
 export const withReadPosition = (thread: ThreadValue, position: ReadPosition): ThreadValue => ({

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MESSAGE_TEXTS } from "@/lib/messages/rules";
 import { arrivals } from "@/lib/live/arrivals";
@@ -8,11 +9,14 @@ import {
   dayLabel,
   lastMessageLine,
   mergeMessages,
+  readUpTo,
   seenByText,
   threadItems,
   withErased,
   withHeardMessage,
   withMessage,
+  withNewestPage,
+  withOlderPage,
   withReadPosition,
   type Message,
   type ThreadValue,
@@ -185,5 +189,105 @@ describe("how a conversation reads", () => {
       ]),
     ).toBe("Accepted by Ana, waiting for Rui");
     expect(approvalLine([{ firstName: "Ana", accepted: false }])).toBeNull();
+  });
+});
+
+describe("an open thread's pages", () => {
+  // A conversation's messages 1..n, a minute apart, as the server numbers and dates them.
+  const numbered = (n: number) =>
+    message(String(n).padStart(4, "0"), new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString(), n % 2 ? ana : marisol);
+  const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => numbered(from + i));
+  const conversation = { readPositions: [] } as unknown as ThreadValue["conversation"];
+  const shownOf = (from: number, to: number, hasMore = from > 1): ThreadValue => ({ conversation, messages: range(from, to), hasMore });
+  /** The server's newest page of a conversation of `total` messages, and the page before a message. */
+  const newest = (total: number, limit = 30) => ({ data: range(Math.max(1, total - limit + 1), total), hasMore: total > limit });
+  const before = (first: number, limit = 30) => ({ data: range(Math.max(1, first - limit), first - 1), hasMore: first - limit > 1 });
+  const numbers = (thread: ThreadValue) => thread.messages.map((m) => Number(m.id));
+
+  it("never leaves a hole: shown 1-30 and a newest page of 41-70 is the newest page, and 31-40 come with 'Load older'", () => {
+    const reloaded = withNewestPage(shownOf(1, 30), conversation, newest(70));
+    expect(numbers(reloaded)).toEqual(range(41, 70).map((m) => Number(m.id)));
+    expect(reloaded.hasMore).toBe(true);
+    // The live stream's late copies of 31-40 stay out (they are older than the newest shown)...
+    const heard = range(31, 40).reduce(withHeardMessage, reloaded);
+    expect(numbers(heard)).toEqual(numbers(reloaded));
+    // ...and 'Load older' asks before 41: 11-40, then 1-10, nothing skipped.
+    const older = withOlderPage(heard, numbered(41).id, before(41));
+    expect(numbers(older)).toEqual(range(11, 70).map((m) => Number(m.id)));
+    const all = withOlderPage(older, numbered(11).id, before(11));
+    expect(numbers(all)).toEqual(range(1, 70).map((m) => Number(m.id)));
+    expect(all.hasMore).toBe(false);
+  });
+
+  it("adds a newest page that meets what is shown, keeping older pages loaded and what they said of older messages", () => {
+    // 1-30 loaded through 'Load older' (nothing older), newest page 21-50: one list 1-50.
+    const met = withNewestPage(shownOf(1, 30, false), conversation, newest(50));
+    expect(numbers(met)).toEqual(range(1, 50).map((m) => Number(m.id)));
+    expect(met.hasMore).toBe(false);
+    // Shown 11-40 with older left, newest page 21-50: 11-50, older still left.
+    expect(withNewestPage(shownOf(11, 40), conversation, newest(50))).toMatchObject({ hasMore: true });
+    // A page holding the whole conversation always meets; an empty thread takes the page.
+    expect(numbers(withNewestPage(shownOf(1, 3, false), conversation, newest(20)))).toHaveLength(20);
+    expect(numbers(withNewestPage(shownOf(1, 0, false), conversation, newest(5)))).toEqual([1, 2, 3, 4, 5]);
+    expect(numbers(withNewestPage(null, conversation, newest(5)))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("drops an older page that no longer meets the thread (it was replaced by its newest page meanwhile)", () => {
+    const replaced = withNewestPage(shownOf(1, 30), conversation, newest(70));
+    // 'Load older' asked before 1 while 1-30 were shown; its answer comes after the replacement.
+    expect(withOlderPage(replaced, numbered(1).id, { data: [], hasMore: false })).toBe(replaced);
+  });
+
+  it("keeps the messages shown one unbroken run of the conversation, ending at its newest, whatever was shown before", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.integer({ min: 0, max: 3 }),
+        (last, length, written, olderPages) => {
+          // Shown: an unbroken run ending at `last` (its newest page, then older pages); then
+          // `written` more messages, and the newest page is read again.
+          const first = Math.max(1, last - length);
+          const total = last + written;
+          let thread = withNewestPage(shownOf(first, last), conversation, newest(total));
+          for (let page = 0; page < olderPages && thread.hasMore; page++)
+            thread = withOlderPage(thread, thread.messages[0]!.id, before(Number(thread.messages[0]!.id)));
+          const shown = numbers(thread);
+          expect(shown.at(-1)).toBe(total);
+          expect(shown).toEqual(range(shown[0]!, total).map((m) => Number(m.id)));
+          expect(thread.hasMore).toBe(shown[0]! > 1);
+        },
+      ),
+    );
+  });
+});
+
+describe("what is marked read", () => {
+  const mine = (id: string, minute: number) => message(id, `2026-01-01T10:0${minute}:00Z`, marisol);
+  const theirs = (id: string, minute: number) => message(id, `2026-01-01T10:0${minute}:00Z`, ana);
+  const seen = { visible: true, atBottom: true };
+
+  it("is the others' newest message once the reader sees it: page visible and scrolled to the bottom", () => {
+    const messages = [theirs("a", 0), theirs("b", 1)];
+    expect(readUpTo(messages, "u-marisol", "a", seen)).toBe("b");
+    expect(readUpTo(messages, "u-marisol", null, seen)).toBe("b");
+    // Scrolled up, or in a hidden tab: nothing is read.
+    expect(readUpTo(messages, "u-marisol", "a", { visible: true, atBottom: false })).toBeNull();
+    expect(readUpTo(messages, "u-marisol", "a", { visible: false, atBottom: true })).toBeNull();
+    // Read already: nothing to move.
+    expect(readUpTo(messages, "u-marisol", "b", seen)).toBeNull();
+  });
+
+  it("is never one's own message", () => {
+    // One's own newest: the others' newest before it, once, and nothing when that is read.
+    expect(readUpTo([theirs("a", 0), mine("b", 1)], "u-marisol", null, seen)).toBe("a");
+    expect(readUpTo([theirs("a", 0), mine("b", 1)], "u-marisol", "a", seen)).toBeNull();
+    expect(readUpTo([mine("a", 0), mine("b", 1)], "u-marisol", null, seen)).toBeNull();
+    expect(readUpTo([], "u-marisol", null, seen)).toBeNull();
+    // A position on one's own message (read elsewhere) after the others' newest: nothing to move.
+    expect(readUpTo([theirs("a", 0), mine("b", 1)], "u-marisol", "b", seen)).toBeNull();
+    // A position before every message shown (an older page): the newest of the others'.
+    expect(readUpTo([theirs("a", 0), mine("b", 1)], "u-marisol", "older", seen)).toBe("a");
   });
 });
