@@ -1,0 +1,69 @@
+import { expect, test, type Page } from "@playwright/test";
+import { LAPTOP, PHONE } from "./checks";
+import { csrfToken, newCouple, startConversation } from "./support";
+
+/**
+ * A read position follows what its reader was shown (ARCHITECTURE.md: written only when a message
+ * is shown, never for one's own): scrolled up in an open conversation, a new message stays unread
+ * until the reader is back at the bottom; one's own message never becomes one's read position.
+ * Couples of its own (newCouple).
+ */
+test.use({ actionTimeout: 30_000, navigationTimeout: 60_000 });
+
+const thread = (page: Page) => page.getByRole("log", { name: "Messages" });
+
+async function write(page: Page, conversationId: string, body: string): Promise<string> {
+  const response = await page.request.post(`/api/conversations/${conversationId}/messages`, {
+    headers: { "X-CSRF-Token": await csrfToken(page) },
+    data: { body },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
+const unread = async (page: Page) =>
+  ((await (await page.request.get("/api/messages/unread-count")).json()) as { data: { unread_count: number } }).data.unread_count;
+
+async function readPosition(page: Page, conversationId: string, firstName: string): Promise<string | null> {
+  const answer = (await (await page.request.get(`/api/conversations/${conversationId}`)).json()) as {
+    data: { readPositions: { firstName: string; lastReadMessageId: string | null }[] };
+  };
+  return answer.data.readPositions.find((position) => position.firstName === firstName)?.lastReadMessageId ?? null;
+}
+
+test("an open conversation marks read only what is on screen, and never one's own message", async ({ browser, request }) => {
+  test.setTimeout(240_000);
+  const paula = await newCouple(browser, request, "Paula", LAPTOP);
+  const lucia = await newCouple(browser, request, "Lucia", PHONE);
+  const path = await startConversation(paula, lucia, "Dinner next week?");
+  const conversationId = path.split("/").at(-1)!;
+
+  // Lucia writes more than Paula's screen holds (within the 30 a minute).
+  for (let i = 1; i <= 15; i++) await write(lucia.page, conversationId, `Idea ${i}\nsecond line\nthird line\nfourth line\nfifth line`);
+  await paula.page.goto(path);
+  const log = thread(paula.page);
+  await expect(log.getByText("Idea 15")).toBeVisible();
+  // Opened at the bottom: the newest is on screen, so read.
+  await expect.poll(() => unread(paula.page)).toBe(0);
+
+  // Scrolled up to the first ideas, a new message arrives below, out of sight: it stays unread.
+  await log.evaluate((element) => (element.scrollTop = 0));
+  await expect(log.getByText("Idea 1", { exact: true })).toBeInViewport();
+  const question = await write(lucia.page, conversationId, "Are you still there?");
+  await expect(log.getByText("Are you still there?")).toBeAttached({ timeout: 15_000 });
+  await expect(log.getByText("Are you still there?")).not.toBeInViewport();
+  await paula.page.waitForTimeout(2_000);
+  expect(await unread(paula.page)).toBe(1);
+
+  // Back at the bottom, it is read.
+  await log.evaluate((element) => (element.scrollTop = element.scrollHeight));
+  await expect.poll(() => unread(paula.page)).toBe(0);
+  expect(await readPosition(paula.page, conversationId, "Paula")).toBe(question);
+
+  // Her own answer, at the bottom and on screen, never becomes her read position.
+  await paula.page.getByRole("textbox", { name: "Message" }).fill("Still here!");
+  await paula.page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(log.getByText("Still here!")).toBeInViewport();
+  await paula.page.waitForTimeout(2_000);
+  expect(await readPosition(paula.page, conversationId, "Paula")).toBe(question);
+});
