@@ -141,3 +141,12 @@ export async function newCouple(
   await page.setViewportSize(viewport);
   return { page, coupleName, firstName };
 }
+
+/**
+ * The date picker's latest date of birth, worked out apart from the app: 18 years before today
+ * where the day begins first (UTC+14), so no one east of UTC is refused on their birthday.
+ */
+export function latestAdultBirthDate(now = Date.now()): string {
+  const first = new Date(now + 14 * 3_600_000);
+  return `${first.getUTCFullYear() - 18}-${String(first.getUTCMonth() + 1).padStart(2, "0")}-${String(first.getUTCDate()).padStart(2, "0")}`;
+}
