@@ -49,10 +49,12 @@ async function harshReply() {
   const them = await forumCouple();
   const third = await forumCouple();
   const post = (await forum.create(postBody(), us.a.headers)).json.data as { id: string };
-  const reply = (await forum.reply(post.id, { body: HARSH, mentions: [third.coupleId] }, them.a.headers)).json.data as { id: string };
+  // The mention names the couple in the words, as the server keeps only mentions the text names.
+  const body = `${HARSH}, @${third.name}`;
+  const reply = (await forum.reply(post.id, { body, mentions: [third.coupleId] }, them.a.headers)).json.data as { id: string };
   expect((await forum.react("reply", reply.id, "heart", true, us.a.headers)).status).toBe(200);
   const told = [us.a, us.b, third.a, third.b, them.a];
-  for (const person of told) expect(await bell(person.userId)).toEqual({ messages: [HARSH], unread: 1 });
+  for (const person of told) expect(await bell(person.userId)).toEqual({ messages: [body], unread: 1 });
   return { us, them, third, post, reply, told };
 }
 
@@ -83,7 +85,8 @@ describe("notifications quoting forum text that is gone", () => {
     for (const gone of ["deleted", "removed"] as const) {
       const us = await forumCouple();
       const them = await forumCouple();
-      const post = (await forum.create(postBody({ title: HARSH, mentions: [them.coupleId] }), us.a.headers)).json.data as { id: string };
+      const post = (await forum.create(postBody({ title: HARSH, body: `Hello @${them.name}`, mentions: [them.coupleId] }), us.a.headers))
+        .json.data as { id: string };
       expect((await forum.react("post", post.id, "heart", true, them.a.headers)).status).toBe(200);
       expect(await bell(them.b.userId)).toEqual({ messages: [HARSH], unread: 1 });
       expect(await bell(us.a.userId)).toEqual({ messages: [HARSH], unread: 1 });
@@ -102,7 +105,10 @@ describe("notifications quoting forum text that is gone", () => {
     const { us, them, third, post, reply, told } = await harshReply();
     expect((await forum.patchReply(reply.id, { body: "Sorry, that was unkind" }, them.a.headers)).status).toBe(200);
     for (const person of told) expect((await bell(person.userId)).messages).toEqual(["Sorry, that was unkind"]);
-    expect((await forum.patch(post.id, { title: "A calmer title", mentions: [third.coupleId] }, us.a.headers)).status).toBe(200);
+    expect(
+      (await forum.patch(post.id, { title: "A calmer title", body: `Hello @${third.name}`, mentions: [third.coupleId] }, us.a.headers))
+        .status,
+    ).toBe(200);
     expect((await bell(third.a.userId)).messages).toEqual(["A calmer title", "Sorry, that was unkind"]);
     expect((await forum.patch(post.id, { title: "Calmer still" }, us.a.headers)).status).toBe(200);
     expect((await bell(third.a.userId)).messages).toEqual(["Calmer still", "Sorry, that was unkind"]);
