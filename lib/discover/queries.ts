@@ -18,12 +18,12 @@ import { locationColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
 import { coupleOfUser } from "@/lib/safety/blocks";
 import { discoverable, seenByOther } from "@/lib/safety/visibility";
-import { bandLabel, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
+import { bandLabel, coupleInterestSet, DISCOVER_LIMIT, distanceKm, rankSuggestions, WEIGHTS, type ScoringCouple } from "./rules";
 import { storeSummary } from "./service";
 
 /**
- * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (a
- * partner's or the couple's own: couples.match_interests) or an adventure style, those with the
+ * How many couples each SQL pre-filter hands to the scorer: the couples sharing an interest (the
+ * couple's interests as the scorer reads them: couples.match_interests) or an adventure style, those with the
  * most in common first (as the directory's 'most in common' ranked afresh, an index-only scan of
  * every such couple: almost every couple shares something, so lowest ids first would hand everyone
  * the same few), and the nearest couples (a walk of locations_couple_shown_point_idx, nearest first).
@@ -313,7 +313,9 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow, "own");
-  const viewerInterests = [...new Set([...viewer.partners.flat(), ...viewer.coupleInterests])];
+  // The couple's interests as the scorer reads them (its partners', else its stored list), as
+  // couples.match_interests holds every candidate's: a couple shares what the scorer counts.
+  const viewerInterests = [...coupleInterestSet(viewer)];
   const eligible = and(seenByOther({ coupleId: viewer.id }), notDismissedBy(viewer.id));
 
   // Sharing an interest as the directory counts it (`sharedMask`), so the ranking below reads

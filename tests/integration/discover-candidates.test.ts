@@ -9,6 +9,24 @@ import { forumCouple, type Headers } from "../support/forum";
 
 // A file of its own: the couples made here in bulk would count as changed since any other test's stored list.
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
+const suggestedIds = (res: { json: { data: { coupleId: string }[] } }) => res.json.data.map((card) => card.coupleId);
+
+/** `count` discoverable one-partner couples whose partner holds `interests`, their ids `prefix`-led (so the test picks their order by id). */
+async function bulkCouples(prefix: string, count: number, interests: string[]): Promise<string[]> {
+  const db = await getDb();
+  const id = (head: string) => sql`(${head} || lpad(to_hex(g), 12, '0'))::uuid`;
+  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
+    select ${id(`${prefix}1-0000-4000-8000-`)}, ${prefix} || g || '@common.test', 'x', 'Bulk', 'Last', date '1990-01-01', now(),
+      ${sql.param(interests)}::text[]
+    from generate_series(1, ${count}) g`);
+  await db.execute(sql`insert into couples (id, partner1_id, couple_name, status, is_visible)
+    select ${id(`${prefix}0-0000-4000-8000-`)}, ${id(`${prefix}1-0000-4000-8000-`)}, 'Common ' || g, 'active', true
+    from generate_series(1, ${count}) g`);
+  const rows = resultRows<{ id: string }>(
+    await db.execute(sql`select ${id(`${prefix}0-0000-4000-8000-`)} as id from generate_series(1, ${count}) g`),
+  );
+  return rows.map((row) => row.id);
+}
 
 describe("discover's candidates", () => {
   it("searches the couples with the most in common, not the lowest ids, among more sharing an interest than it scores", async () => {
@@ -18,29 +36,27 @@ describe("discover's candidates", () => {
     await db.update(users).set({ interests: mine }).where(eq(users.id, us.a.userId));
     await db.update(couples).set({ interests: mine, coupleTypes: [] }).where(eq(couples.id, us.coupleId));
     // 200 couples sharing one interest, with the lowest ids; 5 sharing all four, with the highest.
-    const id = (prefix: string) => sql`(${prefix} || lpad(to_hex(g), 12, '0'))::uuid`;
-    const bulk = async (prefix: string, count: number, interests: string[]) => {
-      await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
-        select ${id(`${prefix}1-0000-4000-8000-`)}, ${prefix} || g || '@common.test', 'x', 'Bulk', 'Last', date '1990-01-01', now(),
-          ${sql.param(interests)}::text[]
-        from generate_series(1, ${count}) g`);
-      await db.execute(sql`insert into couples (id, partner1_id, couple_name, status, is_visible)
-        select ${id(`${prefix}0-0000-4000-8000-`)}, ${id(`${prefix}1-0000-4000-8000-`)}, 'Common ' || g, 'active', true
-        from generate_series(1, ${count}) g`);
-      const rows = resultRows<{ id: string }>(
-        await db.execute(sql`select ${id(`${prefix}0-0000-4000-8000-`)} as id from generate_series(1, ${count}) g`),
-      );
-      return rows.map((row) => row.id);
-    };
-    await bulk("0000000", 200, ["cycling"]);
-    const best = await bulk("fffffff", 5, mine);
+    await bulkCouples("0000000", 200, ["cycling"]);
+    const best = await bulkCouples("fffffff", 5, mine);
     const res = await discover(us.a.headers);
     expect(res.status).toBe(200);
-    expect(
-      res.json.data
-        .slice(0, 5)
-        .map((card: { coupleId: string }) => card.coupleId)
-        .sort(),
-    ).toEqual(best);
+    expect(suggestedIds(res).slice(0, 5).sort()).toEqual(best);
+  });
+
+  it("searches on the interests it scores: the partners', not the couple's stored list they replaced", async () => {
+    const stored = ["gardening", "film", "dance", "running"];
+    const us = await forumCouple();
+    const db = await getDb();
+    await db
+      .update(users)
+      .set({ interests: ["board_games"] })
+      .where(eq(users.id, us.a.userId));
+    await db.update(couples).set({ interests: stored, coupleTypes: [] }).where(eq(couples.id, us.coupleId));
+    // More couples sharing the stored list than the search hands the scorer, all of them before the one sharing a partner's interest.
+    await bulkCouples("2222222", 300, stored);
+    const [sharesOurs] = await bulkCouples("1111111", 1, ["board_games"]);
+    const res = await discover(us.a.headers);
+    expect(res.status).toBe(200);
+    expect(suggestedIds(res)).toEqual([sharesOurs]);
   });
 });
