@@ -38,13 +38,28 @@ export const userPlaceColumns = {
  */
 export const couplePlaceColumns = (place: PlaceColumns | null) => ({ location: place?.location ?? null, placeId: place?.placeId ?? null });
 
-/** A couple's own row in step with its `locations` row (`couplePlaceColumns`); a person's place is not a couple's. */
-export async function keepCouplePlace(db: Db, entity: EntityRef, place: PlaceColumns | null): Promise<void> {
-  if (entity.entityType !== "couple") return;
-  await db.update(couples).set(couplePlaceColumns(place)).where(eq(couples.id, entity.entityId));
-}
-
 type SavedPlace = { [K in keyof PlaceColumns]: PlaceColumns[K] | null };
+
+/** The place a person's own row names (`userPlaceColumns`, which a new couple copies): all of it, or none. */
+const userPlaceValues = (place: PlaceColumns | null): SavedPlace => ({
+  location: place?.location ?? null,
+  placeId: place?.placeId ?? null,
+  latitude: place?.latitude ?? null,
+  longitude: place?.longitude ?? null,
+  city: place?.city ?? null,
+  state: place?.state ?? null,
+  country: place?.country ?? null,
+  countryCode: place?.countryCode ?? null,
+});
+
+/**
+ * The entity's own row (a couple's `couplePlaceColumns`, a person's `userPlaceColumns`) in step
+ * with its `locations` row, in the caller's transaction: none when it has none.
+ */
+export async function keepRowPlace(db: Db, entity: EntityRef, place: PlaceColumns | null): Promise<void> {
+  if (entity.entityType === "couple") await db.update(couples).set(couplePlaceColumns(place)).where(eq(couples.id, entity.entityId));
+  else await db.update(users).set(userPlaceValues(place)).where(eq(users.id, entity.entityId));
+}
 
 /** The place saved on a row (a user's from step 1), or null when none was chosen. */
 export function savedPlace(row: SavedPlace): PlaceColumns | null {
@@ -173,4 +188,14 @@ export async function saveEntityLocation(db: Db, entity: EntityRef, place: Place
     .onConflictDoUpdate({ target: [locations.entityType, locations.entityId], set: { ...values, updatedAt: sql`now()` } })
     .returning(locationColumns);
   return row!;
+}
+
+/**
+ * A place chosen for a person (onboarding step 1, POST /api/locations/normalize) or a couple
+ * (the same call): its `locations` row and its own row's columns together (`keepRowPlace`), in the
+ * caller's transaction.
+ */
+export async function saveOwnPlace(db: Db, entity: EntityRef, place: PlaceColumns, privacyLevel?: PrivacyLevel) {
+  await keepRowPlace(db, entity, place);
+  return saveEntityLocation(db, entity, place, privacyLevel);
 }

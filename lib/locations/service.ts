@@ -6,7 +6,7 @@ import { locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import { assertCanWrite, placeViewer, type Actor } from "./access";
-import { keepCouplePlace, locationColumns, lookupPlace, saveEntityLocation } from "./place";
+import { keepRowPlace, locationColumns, lookupPlace, saveOwnPlace } from "./place";
 import { shapeLocation, type NormalizedLocation } from "./privacy";
 import type { EntityRef, NormalizeInput, PrivacyInput } from "./schemas";
 
@@ -16,10 +16,10 @@ const ofEntity = (entity: EntityRef) => and(eq(locations.entityType, entity.enti
 
 /**
  * Resolves a chosen place through the provider (the client's text is never trusted) and saves
- * it as the entity's one location (a couple's own row naming it too, as updateCouple keeps it), at
- * the level given or (left out) the one it has. The answer
- * is shaped like any other read. The lookup counts against the caller's limits, their address's
- * too.
+ * it as the entity's one location, its own row (a person's, a couple's) naming it too
+ * (`saveOwnPlace`, as onboarding step 1 and a couple's update keep them), at the level given or
+ * (left out) the one it has. The answer is shaped like any other read. The lookup counts against
+ * the caller's limits, their address's too.
  */
 export async function normalizeLocation(
   db: Db,
@@ -30,10 +30,7 @@ export async function normalizeLocation(
 ): Promise<NormalizedLocation> {
   await assertCanWrite(db, input, actor);
   const place = await lookupPlace(db, places, input.placeId, "place_id", { userId: actor.userId, ...context });
-  const row = await transaction(db, async (tx) => {
-    await keepCouplePlace(tx, input, place);
-    return saveEntityLocation(tx, input, place, input.privacyLevel);
-  });
+  const row = await transaction(db, (tx) => saveOwnPlace(tx, input, place, input.privacyLevel));
   return shapeLocation(row, "own")!;
 }
 
@@ -62,11 +59,11 @@ export async function getLocation(db: Db, entity: EntityRef, actor: Actor): Prom
   return shaped;
 }
 
-/** Deletes the entity's location; a couple's own row then names no place either (`keepCouplePlace`). */
+/** Deletes the entity's location; its own row (a person's, a couple's) then names no place either (`keepRowPlace`). */
 export async function deleteLocation(db: Db, entity: EntityRef, actor: Actor): Promise<void> {
   await assertCanWrite(db, entity, actor);
   await transaction(db, async (tx) => {
-    await keepCouplePlace(tx, entity, null);
+    await keepRowPlace(tx, entity, null);
     const deleted = await tx.delete(locations).where(ofEntity(entity)).returning({ id: locations.id });
     if (deleted.length === 0) throw notFound();
   });

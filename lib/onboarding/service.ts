@@ -6,7 +6,7 @@ import { COUPLE_MESSAGES, EXTRA_PHOTOS_MAX, tooManyPhotosMessage } from "@/lib/c
 import { coupleExists, insertCouple, markPartnerBComplete, requireIndividualProfile } from "@/lib/couples/service";
 import { AppError, userNotFound } from "@/lib/errors";
 import { partnerOf } from "@/lib/membership/partner";
-import { entityPlace, saveEntityLocation, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
+import { entityPlace, saveOwnPlace, userPlaceColumns, type ResolvedPlace } from "@/lib/locations/place";
 import { placesProvider, type PlacesProvider } from "@/lib/places";
 import type { ImageStorage } from "@/lib/storage";
 import { writeWithImages } from "@/lib/images/lifecycle";
@@ -82,7 +82,6 @@ export async function completeStep1(
       occupation: input.occupation,
       interests: input.interests,
       ...(stored[0] ? { avatarUrl: stored[0].url } : {}),
-      ...place,
     });
     // Step 1 needs a photo: one removed meanwhile is asked for again.
     const avatarUrl = row.avatarUrl;
@@ -90,7 +89,7 @@ export async function completeStep1(
       throw new AppError("VALIDATION_ERROR", PROFILE_MESSAGES.photoRequired, {
         fieldErrors: { userImage: PROFILE_MESSAGES.photoRequired },
       });
-    await saveEntityLocation(tx, { entityType: "user", entityId: userId }, place);
+    await saveOwnPlace(tx, { entityType: "user", entityId: userId }, place);
     const isPartnerB = await markPartnerBComplete(tx, userId);
     const { latitude: _lat, longitude: _lng, ...location } = place;
     return {

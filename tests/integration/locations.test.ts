@@ -6,7 +6,8 @@ import { PUT as privacy } from "@/app/api/locations/privacy/route";
 import { GET as me } from "@/app/api/v2/auth/me/route";
 import { GET as search } from "@/app/api/locations/search/public/route";
 import { getDb } from "@/db/client";
-import { couples, locations } from "@/db/schema";
+import { couples, locations, users } from "@/db/schema";
+import { userPlaceColumns } from "@/lib/locations/place";
 import { LIMITS, recordHit } from "@/lib/rate-limit";
 import { browserSession, call, createUser } from "../support/api";
 import { apiSession, bearer } from "../support/flows";
@@ -198,6 +199,33 @@ describe("POST /api/locations/normalize", () => {
     expect(await own()).toMatchObject({ placeId: SF, location: expect.stringContaining("San Francisco") });
     expect((await entityCall(remove, "DELETE", "couple", couple.id, write)).status).toBe(200);
     expect(await own()).toMatchObject({ placeId: null, location: null });
+  });
+
+  it("keeps a person's own row in step, as onboarding step 1 does: /auth/me names the new place, and none once it is deleted", async () => {
+    const user = await createUser({ occupation: "Engineer" });
+    const session = await browserSession(user.id);
+    const write = { cookie: session.cookie, "x-csrf-token": session.csrf };
+    // No couple yet: /auth/me's 409 carries the account, the place its user row names (which a new couple copies).
+    const own = async () => (await call(me, "GET", "/api/v2/auth/me", { headers: { cookie: session.cookie } })).json.user;
+    await normalizeCall({ place_id: LISBON, entity_type: "user", entity_id: user.id }, write);
+    expect((await own()).placeId).toBe(LISBON);
+    await normalizeCall({ place_id: SF, entity_type: "user", entity_id: user.id }, write);
+    expect(await own()).toMatchObject({ placeId: SF, location: expect.stringContaining("San Francisco") });
+    const db = await getDb();
+    const [row] = await db.select(userPlaceColumns).from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({ city: "San Francisco", countryCode: "US", latitude: expect.any(Number), longitude: expect.any(Number) });
+    expect((await entityCall(remove, "DELETE", "user", user.id, write)).status).toBe(200);
+    expect(await own()).toMatchObject({ placeId: null, location: null });
+    expect((await db.select(userPlaceColumns).from(users).where(eq(users.id, user.id)))[0]).toEqual({
+      location: null,
+      placeId: null,
+      latitude: null,
+      longitude: null,
+      city: null,
+      state: null,
+      country: null,
+      countryCode: null,
+    });
   });
 
   it("refuses 401 without a session and 403 without the CSRF token, saving nothing", async () => {
