@@ -28,6 +28,7 @@ import { getPreferences } from "@/lib/notifications/preferences";
 import { devicesForExport, getPushChoices } from "@/lib/notifications/push/subscriptions";
 import { isOnWaitlist, listDrafts } from "@/lib/events/service";
 import { plansForExport } from "@/lib/plans/export";
+import { dismissalsForExport } from "@/lib/discover/export";
 import { selfColumns } from "@/lib/users/projections";
 import { userNotFound } from "@/lib/errors";
 import { LIMITS, spendLimits } from "@/lib/rate-limit";
@@ -93,6 +94,7 @@ export async function exportAccount(db: Db, userId: string) {
         planRows,
         drafts,
         onWaitlist,
+        notForUs,
       ] = await Promise.all([
         tx
           .select()
@@ -214,6 +216,7 @@ export async function exportAccount(db: Db, userId: string) {
         plansForExport(tx, userId),
         couple ? listDrafts(tx, { coupleId: couple.id }) : Promise.resolve([]),
         couple ? isOnWaitlist(tx, couple.id) : Promise.resolve(false),
+        couple ? dismissalsForExport(tx, couple.id) : Promise.resolve([]),
       ]);
 
       const imageUrls = [
@@ -272,6 +275,8 @@ export async function exportAccount(db: Db, userId: string) {
         sessions: sessionRows.map(({ userAgent, ...row }) => ({ ...row, device: describeDevice(userAgent, row.kind), userAgent })),
         invitationsSent: sentInvitations,
         blockedCouples: blocks,
+        // The couple's 'Not for us' on discover (either partner's: it is said of the couple).
+        discoverNotForUs: notForUs,
         reports: filedReports,
         messages: ownMessageRows,
         messageReactions: messageReactionRows,

@@ -53,7 +53,7 @@ export async function dismissSuggestion(
 }
 
 /** Far enough to mean never: the column is a timestamp, and a date a reader can parse. */
-const APART_UNTIL = new Date("9999-12-31T00:00:00Z");
+export const APART_UNTIL = new Date("9999-12-31T00:00:00Z");
 
 /**
  * Keeps two couples out of each other's suggestions for good, both ways (both partners of one said

@@ -7,6 +7,8 @@ import { getDb } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
+import { keepApart } from "@/lib/discover/service";
+import { exportAccount } from "@/lib/account/export";
 import { call } from "../support/api";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
 
@@ -252,5 +254,28 @@ describe("stored suggestions (discover_suggestions)", () => {
     expect(after).toHaveLength(DISCOVER_LIMIT);
     expect(after).not.toContain(before[0]);
     expect(after).toContain(waiting.coupleId);
+  });
+
+  it("is in both partners' data export: the couple's id and name and when, nothing more; not a couple that hid since, nor one kept apart at the other couple's word", async () => {
+    const us = await couple(RARE, RARE, []);
+    const [them, hiddenSince, keptApart] = [await couple(RARE, RARE, []), await couple(RARE, RARE, []), await couple(RARE, RARE, [])];
+    expect((await dismiss(them.coupleId, us.a.headers)).status).toBe(200);
+    expect((await dismiss(hiddenSince.coupleId, us.a.headers)).status).toBe(200);
+    const db = await getDb();
+    await db.update(couples).set({ isVisible: false }).where(eq(couples.id, hiddenSince.coupleId));
+    // Both of the other couple said 'Not for us' after meeting us: their word, not ours.
+    await keepApart(db, keptApart.coupleId, us.coupleId);
+    const said = { firstDismissedAt: expect.any(Date), hiddenUntil: expect.any(Date) };
+    for (const partner of [us.a, us.b]) {
+      const { discoverNotForUs } = await exportAccount(db, partner.userId);
+      expect(discoverNotForUs).toEqual(
+        expect.arrayContaining([
+          { coupleId: them.coupleId, coupleName: them.name, ...said },
+          { coupleId: hiddenSince.coupleId, coupleName: null, ...said },
+        ]),
+      );
+      expect(discoverNotForUs).toHaveLength(2);
+    }
+    expect((await exportAccount(db, them.a.userId)).discoverNotForUs).toEqual([]);
   });
 });
