@@ -9,6 +9,17 @@ import { forum, postBody } from "../support/forum";
 import { messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple, sanctions } from "../support/moderation";
 
+/** A couple's appeal of a restriction the moderator who imposed it has lifted since; `other`, another moderator, decides it. */
+async function appealOfLiftedRestriction() {
+  const couple = await messagingCouple();
+  const { headers: actor } = await moderatorCouple();
+  const { headers: other } = await moderatorCouple();
+  const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
+  const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.a.headers)).json.data;
+  expect((await sanctions.lift(sanctionId, { reason: "Reviewed" }, actor)).status).toBe(200);
+  return { couple, other, filed };
+}
+
 describe("appeals", () => {
   it("once per action, 1-1,000 characters, only by the couple; in the queue; decided by a moderator who did not act", async () => {
     const couple = await messagingCouple();
@@ -49,13 +60,7 @@ describe("appeals", () => {
   });
 
   it("granting an appeal whose action a moderator lifted meanwhile decides it, and logs it: none is left half-decided", async () => {
-    const couple = await messagingCouple();
-    const { headers: actor } = await moderatorCouple();
-    const { headers: other } = await moderatorCouple();
-    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
-    const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.a.headers)).json.data;
-    expect((await sanctions.lift(sanctionId, { reason: "Reviewed" }, actor)).status).toBe(200);
-
+    const { couple, other, filed } = await appealOfLiftedRestriction();
     expect((await appeals.decide(filed.id, "grant", other)).status).toBe(200);
     expect((await appeals.open(other)).json.data.map((appeal: { id: string }) => appeal.id)).not.toContain(filed.id);
     const log = await moderation.log(`?couple=${couple.coupleId}&action=appeal_decided`, other);
@@ -64,13 +69,7 @@ describe("appeals", () => {
   });
 
   it("refusing an appeal whose action a moderator lifted meanwhile is refused: the couple is never told a lifted action stands", async () => {
-    const couple = await messagingCouple();
-    const { headers: actor } = await moderatorCouple();
-    const { headers: other } = await moderatorCouple();
-    const sanctionId = (await sanctions.act(couple.coupleId, { kind: "restrict", reason: "spam", days: 7 }, actor)).json.data.id;
-    const filed = (await appeals.file({ sanctionId, body: "We did not" }, couple.a.headers)).json.data;
-    expect((await sanctions.lift(sanctionId, { reason: "Reviewed" }, actor)).status).toBe(200);
-
+    const { couple, other, filed } = await appealOfLiftedRestriction();
     const refused = await appeals.decide(filed.id, "refuse", other);
     expect(refused.status).toBe(400);
     expect(refused.json.error.message).toBe(APPEAL_TEXTS.lifted);
