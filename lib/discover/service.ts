@@ -3,7 +3,7 @@
  * queries.ts.
  */
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries } from "@/db/schema";
 import { coupleNotFound } from "@/lib/couples/queries";
@@ -44,12 +44,16 @@ export async function dismissSuggestion(
     .where(and(eq(couples.id, coupleId), seenByOther({ coupleId: own })))
     .limit(1);
   if (!target) throw coupleNotFound();
-  const hiddenUntil = new Date(now.getTime() + DISMISS_MS);
-  await db
+  // A later date stands: 'Not for us' again never shortens a hiding, nor the 'for good' of `keepApart`.
+  const [row] = await db
     .insert(discoverDismissals)
-    .values({ coupleId: own, dismissedCoupleId: coupleId, hiddenUntil })
-    .onConflictDoUpdate({ target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId], set: { hiddenUntil } });
-  return { coupleId, hiddenUntil: hiddenUntil.toISOString() };
+    .values({ coupleId: own, dismissedCoupleId: coupleId, hiddenUntil: new Date(now.getTime() + DISMISS_MS) })
+    .onConflictDoUpdate({
+      target: [discoverDismissals.coupleId, discoverDismissals.dismissedCoupleId],
+      set: { hiddenUntil: sql`greatest(${discoverDismissals.hiddenUntil}, excluded.hidden_until)` },
+    })
+    .returning({ hiddenUntil: discoverDismissals.hiddenUntil });
+  return { coupleId, hiddenUntil: row!.hiddenUntil.toISOString() };
 }
 
 /** Far enough to mean never: the column is a timestamp, and a date a reader can parse. */

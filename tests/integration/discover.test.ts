@@ -7,7 +7,7 @@ import { getDb } from "@/db/client";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { discoverSuggestions, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
-import { keepApart } from "@/lib/discover/service";
+import { APART_UNTIL, keepApart } from "@/lib/discover/service";
 import { exportAccount } from "@/lib/account/export";
 import { call } from "../support/api";
 import { forumCouple, LISBON, PORTO, SINTRA, type Headers, type Place, type TestCouple } from "../support/forum";
@@ -254,6 +254,20 @@ describe("stored suggestions (discover_suggestions)", () => {
     expect(after).toHaveLength(DISCOVER_LIMIT);
     expect(after).not.toContain(before[0]);
     expect(after).toContain(waiting.coupleId);
+  });
+
+  it("never shortens a hiding: 'Not for us' again after 'for good' keeps it for good, and the answer says so", async () => {
+    const us = await couple(RARE, RARE, []);
+    const met = await couple(RARE, RARE, []);
+    await keepApart(await getDb(), met.coupleId, us.coupleId);
+    const res = await dismiss(met.coupleId, us.a.headers);
+    expect(res.status).toBe(200);
+    expect((res.json as { data: { hiddenUntil: string } }).data.hiddenUntil).toBe(APART_UNTIL.toISOString());
+    const [row] = await (await getDb())
+      .select({ hiddenUntil: discoverDismissals.hiddenUntil })
+      .from(discoverDismissals)
+      .where(eq(discoverDismissals.coupleId, us.coupleId));
+    expect(row!.hiddenUntil).toEqual(APART_UNTIL);
   });
 
   it("is in both partners' data export: the couple's id and name and when, nothing more; not a couple that hid since, nor one kept apart at the other couple's word", async () => {
