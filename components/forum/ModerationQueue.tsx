@@ -5,10 +5,14 @@ import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
 import type { OpenReport } from "@/lib/forum/reports";
 import { REPORT_REASONS } from "@/lib/forum/rules";
-import type { ModerationAction } from "@/lib/safety/rules";
+import { reportedByText, type ModerationAction } from "@/lib/safety/rules";
 import { openReportContextAction, resolveReportAction } from "@/app/(app)/moderation/actions";
 import type { MessageItem } from "@/lib/messages/queries";
+import { LoadMore } from "@/components/ui/LoadMore";
 import { RelativeTime } from "@/components/ui/RelativeTime";
+import { useLoadMore } from "@/components/ui/useLoadMore";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+import { moderationQueuePage } from "@/lib/safety/client/api";
 import styles from "./ModerationQueue.module.css";
 import { reach } from "@/lib/transport/actions";
 
@@ -74,33 +78,75 @@ function ChangedSince({ now }: { now: NonNullable<NonNullable<OpenReport["conten
   );
 }
 
-/** The open reports, oldest first; each decision applies to every open report of the same target. A reported couple or hello offers the couple's actions instead of Remove. */
-export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
+/** A row's reasons, the most given first: one report reads as it always did ('Harassment'), several counted ('Harassment (3), Spam (1)'). */
+const reasonsText = (report: OpenReport) =>
+  report.reasons.map(({ reason, count }) => (report.reports === 1 ? reasonLabel(reason) : `${reasonLabel(reason)} (${count})`)).join(", ");
+
+/** The reporters' notes: one report's as it always read, several with who wrote each (the oldest first). */
+function Notes({ report }: { report: OpenReport }) {
+  if (report.reports === 1) return report.notes[0] ? <p>Note: {report.notes[0].note}</p> : null;
+  if (report.notes.length === 0) return null;
+  const more = report.notesTotal - report.notes.length;
+  return (
+    <>
+      <ul className={styles.notes} aria-label="Notes from the reporters">
+        {report.notes.map((note, index) => (
+          <li key={index}>
+            Note from {note.firstName}: {note.note}
+          </li>
+        ))}
+      </ul>
+      {more > 0 && (
+        <p className="muted">
+          And {more} more {more === 1 ? "note" : "notes"}.
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * The open reports, one row per reported target, oldest first, with the shared 'Load more'; each
+ * decision applies to every open report of the row (a decided one leaves the list). A reported
+ * couple or hello offers the couple's actions instead of Remove.
+ */
+export function ModerationQueue({ page }: { page: KeysetPage<OpenReport> }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [decided, setDecided] = useState<Set<string>>(new Set());
+  const list = useLoadMore({
+    firstCursor: nextCursorOf(page),
+    firstIds: page.data.map((report) => report.id),
+    load: moderationQueuePage,
+    idOf: (report) => report.id,
+    failed: "Could not load more reports. Please try again.",
+  });
 
   async function decide(report: OpenReport, decision: ModerationAction) {
     setBusy(report.id);
     setError(null);
     const result = await reach(() => resolveReportAction(report.id, decision));
-    if (!result.ok) setError(result.message ?? "Could not save the decision. Please try again.");
+    if (result.ok) setDecided((before) => new Set(before).add(report.id));
+    else setError(result.message ?? "Could not save the decision. Please try again.");
     setBusy(null);
   }
 
-  if (reports.length === 0) return <p className="muted">No open reports. All clear!</p>;
+  const shown = [...page.data, ...list.more].filter((report) => !decided.has(report.id));
+  if (shown.length === 0 && !list.cursor) return <p className="muted">No open reports. All clear!</p>;
   return (
     <>
       {error && <Alert tone="error">{error}</Alert>}
       <ul className={styles.list}>
-        {reports.map((report) => {
+        {shown.map((report) => {
           const href = contentHref(report);
           return (
             <li key={report.id} className="card">
               <p>
-                <strong>{reasonLabel(report.reason)}</strong> · a {targetLabel(report.targetType)} by{" "}
-                {report.content?.coupleName ?? "a couple"} · reported by {report.reporter.firstName} <RelativeTime at={report.createdAt} />
+                <strong>{reasonsText(report)}</strong> · a {targetLabel(report.targetType)} by {report.content?.coupleName ?? "a couple"} ·{" "}
+                {reportedByText({ reports: report.reports, couples: report.couples, firstReporter: report.reporter.firstName })}{" "}
+                <RelativeTime at={report.createdAt} />
               </p>
-              {report.note && <p>Note: {report.note}</p>}
+              <Notes report={report} />
               {report.targetType === "message" && report.content && <MessageContext reportId={report.id} />}
               {report.content ? (
                 <div className={styles.content}>
@@ -149,6 +195,7 @@ export function ModerationQueue({ reports }: { reports: OpenReport[] }) {
           );
         })}
       </ul>
+      <LoadMore list={list} />
     </>
   );
 }

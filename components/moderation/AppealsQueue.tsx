@@ -3,7 +3,11 @@
 import Link from "next/link";
 import { useState } from "react";
 import { Alert } from "@/components/ui/Alert";
+import { LoadMore } from "@/components/ui/LoadMore";
 import { RelativeTime } from "@/components/ui/RelativeTime";
+import { useLoadMore } from "@/components/ui/useLoadMore";
+import { nextCursorOf, type KeysetPage } from "@/lib/pagination/page";
+import { openAppealsPage } from "@/lib/safety/client/api";
 import { decideAppealAction } from "@/app/(app)/moderation/actions";
 import type { OpenAppeal } from "@/lib/safety/appeals";
 import { guidelineLabel } from "@/lib/safety/rules";
@@ -11,22 +15,35 @@ import type { HeldCouple } from "@/lib/safety/spam";
 import styles from "./Moderation.module.css";
 import { reach } from "@/lib/transport/actions";
 
-/** The open appeals (grant lifts the action, refuse leaves it) and the couples whose hellos the spam rule held. */
-export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[]; held: HeldCouple[]; viewerId: string }) {
+/**
+ * The open appeals, oldest first, with the shared 'Load more' (grant lifts the action, refuse
+ * leaves it; a decided one leaves the list), and the couples whose hellos the spam rule held.
+ */
+export function AppealsQueue({ page, held, viewerId }: { page: KeysetPage<OpenAppeal>; held: HeldCouple[]; viewerId: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [decided, setDecided] = useState<Set<string>>(new Set());
+  const list = useLoadMore({
+    firstCursor: nextCursorOf(page),
+    firstIds: page.data.map((appeal) => appeal.id),
+    load: openAppealsPage,
+    idOf: (appeal) => appeal.id,
+    failed: "Could not load more appeals. Please try again.",
+  });
   async function decide(appeal: OpenAppeal, decision: "grant" | "refuse") {
     setBusy(appeal.id);
     setError(null);
     const result = await reach(() => decideAppealAction(appeal.id, decision));
-    if (!result.ok) setError(result.message);
+    if (result.ok) setDecided((before) => new Set(before).add(appeal.id));
+    else setError(result.message);
     setBusy(null);
   }
+  const appeals = [...page.data, ...list.more].filter((appeal) => !decided.has(appeal.id));
   return (
     <>
       <h2>Appeals</h2>
       {error && <Alert tone="error">{error}</Alert>}
-      {appeals.length === 0 ? (
+      {appeals.length === 0 && !list.cursor ? (
         <p className="muted">No open appeals.</p>
       ) : (
         <ul className={styles.list}>
@@ -65,6 +82,7 @@ export function AppealsQueue({ appeals, held, viewerId }: { appeals: OpenAppeal[
           ))}
         </ul>
       )}
+      <LoadMore list={list} />
       <h2>Held hellos</h2>
       {held.length === 0 ? (
         <p className="muted">No hellos held.</p>

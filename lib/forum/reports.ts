@@ -17,6 +17,7 @@ import { reportedRequestCouple, reportedRequests } from "@/lib/connections/repor
 import { FORUM_TEXTS, type ReportTargetType } from "./rules";
 import type { ReportInput } from "./schemas";
 import { excerpt } from "@/lib/plain-text";
+import type { KeysetPage } from "@/lib/pagination/page";
 import { gone } from "./projections";
 import { readReply, visiblePostRow } from "./thread";
 
@@ -145,13 +146,19 @@ const planContent = (plan: ReportedPlan): ReportContent => ({
 });
 
 /**
- * The moderation queue: the open reports the moderator may judge (`openReports`), oldest first,
- * each with its content (one query per kind, not per row). Never the reports against the
- * moderator's own couple, nor a target their couple reported (`mayJudge`): another moderator
- * decides them, and who reported a moderator is not theirs to know.
+ * The moderation queue (`GET /api/moderation/reports?cursor=` and /moderation): a page of the open
+ * reports the moderator may judge, one row per target (`openReports`), oldest first, each with its
+ * content (one query per kind, not per row). Never the reports against the moderator's own couple,
+ * nor a target their couple reported (`mayJudge`): another moderator decides them, and who
+ * reported a moderator is not theirs to know.
  */
-export async function moderationQueue(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReport[]> {
-  const rows = await openReports(db, moderator, limit);
+export async function moderationQueue(
+  db: Db,
+  moderator: Pick<Moderator, "coupleId">,
+  cursorText?: string,
+): Promise<KeysetPage<OpenReport>> {
+  const page = await openReports(db, moderator, cursorText);
+  const rows = page.data;
   const ids = (type: ReportTargetType) => rows.filter((row) => row.targetType === type).map((row) => row.targetId);
   const [posts, replies, reported, messages, plans, hellos] = await Promise.all([
     reportedWritings(db, forumPosts, ids("post")),
@@ -179,7 +186,7 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
   ]);
   const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, deleted: false, postId: null }));
   const content = new Map([...posts, ...replies, ...reported, ...helloContent].map((row) => [row.id, row]));
-  return rows.map(({ words, ...row }): OpenReport => {
+  const withContent = rows.map(({ words, ...row }): OpenReport => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!, words) };
     const plan = plans.get(row.id);
@@ -196,6 +203,7 @@ export async function moderationQueue(db: Db, moderator: Pick<Moderator, "couple
       },
     };
   });
+  return { ...page, data: withContent };
 }
 
 /**

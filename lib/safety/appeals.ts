@@ -4,10 +4,12 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
+import { cursorAfter, microsAt, microsOf, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, type Moderator } from "./moderators";
 import { announceSanction, type SafetyReactions } from "./reactions";
-import type { SanctionKind } from "./rules";
+import { APPEALS_PAGE_SIZE, type SanctionKind } from "./rules";
 import { liftLocked, lockedCouple } from "./sanctions";
 
 /**
@@ -62,17 +64,23 @@ export type OpenAppeal = {
   couple: { id: string; coupleName: string };
 };
 
+const QUEUE_CONTEXT = "moderation-appeals";
+const INVALID_CURSOR = "This page of the appeals is no longer available. Please reload.";
+
 /**
- * The open appeals, oldest first (the queue). Never the appeals of the moderator's own couple
+ * The open appeals, oldest first (the queue: `GET /api/moderation/appeals?cursor=` and /moderation),
+ * a keyset page at a time (moderation_appeals_open_idx). Never the appeals of the moderator's own couple
  * (`concernsOwnCouple`): another moderator decides them, and who acted on it is not theirs to know.
  */
-export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenAppeal[]> {
+export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">, cursorText?: string): Promise<KeysetPage<OpenAppeal>> {
+  const cursor = readCursor(QUEUE_CONTEXT, cursorText, INVALID_CURSOR);
   const rows = await db
     .select({
       id: moderationAppeals.id,
       body: moderationAppeals.body,
       userId: moderationAppeals.userId,
       createdAt: moderationAppeals.createdAt,
+      micros: microsOf(moderationAppeals.createdAt),
       sanctionId: coupleSanctions.id,
       kind: coupleSanctions.kind,
       reason: coupleSanctions.reason,
@@ -83,16 +91,27 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
     .from(moderationAppeals)
     .innerJoin(coupleSanctions, eq(coupleSanctions.id, moderationAppeals.sanctionId))
     .innerJoin(couples, eq(couples.id, coupleSanctions.coupleId))
-    .where(and(isNull(moderationAppeals.decidedAt), moderator.coupleId ? ne(coupleSanctions.coupleId, moderator.coupleId) : undefined))
-    .orderBy(asc(moderationAppeals.createdAt))
-    .limit(limit);
-  return rows.map((row) => ({
-    id: row.id,
-    body: row.userId === null ? APPEAL_TEXTS.erased : row.body,
-    createdAt: row.createdAt.toISOString(),
-    sanction: { id: row.sanctionId, kind: row.kind, reason: row.reason, createdByUserId: row.createdByUserId },
-    couple: { id: row.coupleId, coupleName: row.coupleName },
-  }));
+    .where(
+      and(
+        isNull(moderationAppeals.decidedAt),
+        moderator.coupleId ? ne(coupleSanctions.coupleId, moderator.coupleId) : undefined,
+        cursor ? rowsAfter(moderationAppeals.createdAt, moderationAppeals.id, cursor, "asc", microsAt(cursor.sortKey)) : undefined,
+      ),
+    )
+    .orderBy(asc(moderationAppeals.createdAt), asc(moderationAppeals.id))
+    .limit(APPEALS_PAGE_SIZE + 1);
+  return keysetPage(
+    rows,
+    APPEALS_PAGE_SIZE,
+    (row) => ({
+      id: row.id,
+      body: row.userId === null ? APPEAL_TEXTS.erased : row.body,
+      createdAt: row.createdAt.toISOString(),
+      sanction: { id: row.sanctionId, kind: row.kind, reason: row.reason, createdByUserId: row.createdByUserId },
+      couple: { id: row.coupleId, coupleName: row.coupleName },
+    }),
+    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.micros, id: last.id }),
+  );
 }
 
 /**

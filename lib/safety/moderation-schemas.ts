@@ -22,6 +22,9 @@ export const logQuerySchema = z.object({
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 
+/** `GET /api/moderation/reports?cursor=` and `GET /api/moderation/appeals?cursor=`: the queues' pages. */
+export const queuePageSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
+
 const note = multiLine(
   boundedString(MODERATION_NOTE_MAX, `A note holds at most ${MODERATION_NOTE_MAX} characters`).trim(),
   "The note contains characters that are not allowed",

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { reports } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 
@@ -17,18 +17,27 @@ export const reportsAgainst = (coupleId: string): SQL => sql`
   union all select r.id, r.reason, r.reporter_couple_id from reports r join plans p on r.target_type = 'plan' and p.id = r.target_id join conversations c on c.id = p.conversation_id
     where (c.couple_low_id = ${coupleId} and r.reporter_couple_id = c.couple_high_id) or (c.couple_high_id = ${coupleId} and r.reporter_couple_id = c.couple_low_id)`;
 
+/** A report as `decidedWith` reads it: its values, or the columns of a query's report (the queue's). */
+type Decided =
+  | Pick<typeof reports.$inferSelect, "targetType" | "targetId" | "reporterCoupleId">
+  | Record<"targetType" | "targetId" | "reporterCoupleId", AnyColumn>;
+
 /**
  * The open reports one decision (or an action taken from a report) closes with `report`: those of
  * its target against the same couple. A plan is both couples', each report of it against the
  * couple that did not file it, so of a plan only those its reporter's couple filed: the other
- * couple's reports against the first wait for a decision of their own.
+ * couple's reports against the first wait for a decision of their own. `of`: the reports table
+ * read (an alias beside another report: the moderation queue's one row per decision).
  */
-export const decidedWith = (report: Pick<typeof reports.$inferSelect, "targetType" | "targetId" | "reporterCoupleId">): SQL =>
+export const decidedWith = (
+  report: Decided,
+  of: Record<"targetType" | "targetId" | "status" | "reporterCoupleId", AnyColumn> = reports,
+): SQL =>
   and(
-    eq(reports.targetType, report.targetType),
-    eq(reports.targetId, report.targetId),
-    eq(reports.status, "open"),
-    report.targetType === "plan" ? eq(reports.reporterCoupleId, report.reporterCoupleId) : undefined,
+    eq(of.targetType, report.targetType),
+    eq(of.targetId, report.targetId),
+    eq(of.status, "open"),
+    or(ne(of.targetType, "plan"), eq(of.reporterCoupleId, report.reporterCoupleId)),
   )!;
 
 /** One decision per report: deciding one that is gone or was decided already (a report, or an action taken from it) is refused. */

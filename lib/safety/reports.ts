@@ -1,17 +1,30 @@
 import "server-only";
-import { and, asc, countDistinct, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, countDistinct, eq, inArray, isNotNull, isNull, notExists, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { connectionRequests, conversations, forumPosts, forumReplies, messages, plans, reports, users } from "@/db/schema";
+import { REPORT_REASON_VALUES } from "@/db/schema/forum-values";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
+import { cursorAfter, microsAt, microsOf, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, mayJudge, type Moderator } from "./moderators";
 import { announceResolved, type SafetyReactions } from "./reactions";
 import { decidedWith, reportReviewed } from "./reports-against";
 import { restrictIfReportedByMany } from "./spam";
-import { COUPLE_NOT_REMOVED, HELLO_NOT_REMOVED, isHiddenByReports, REPORTS_PER_USER, type ModerationAction } from "./rules";
+import {
+  COUPLE_NOT_REMOVED,
+  HELLO_NOT_REMOVED,
+  isHiddenByReports,
+  reasonsByCount,
+  REPORT_NOTES_SHOWN,
+  REPORT_QUEUE_PAGE_SIZE,
+  REPORTS_PER_USER,
+  type ModerationAction,
+} from "./rules";
 
 /**
  * Reports: one open report per person and target (reviewed, it may be reported again); content
@@ -114,46 +127,137 @@ export async function eraseReportedMessagesOf(tx: Db, userId: string): Promise<v
     );
 }
 
-/** An open report as the moderation queue lists it (lib/forum/reports.ts adds what was reported). */
+/**
+ * A row of the moderation queue: one decision's open reports (a target's, against one couple:
+ * `decidedWith`), named by the oldest of them, which the decisions and 'Act on the couple' take and
+ * which settles them all. lib/forum/reports.ts adds what was reported.
+ */
 export type OpenReportRow = {
+  /** The oldest open report's id. */
   id: string;
   targetType: ReportTargetType;
   targetId: string;
-  reason: string;
-  note: string | null;
+  /** When the oldest open report was filed: the row's place in the queue. */
   createdAt: string;
+  /** Its open reports, and the couples that filed them. */
+  reports: number;
+  couples: number;
+  /** Why, the most given first. */
+  reasons: { reason: ReportReason; count: number }[];
+  /** The oldest report's reporter. */
   reporter: { userId: string; firstName: string; coupleId: string | null };
-  /** The words as reported (a post, a reply or a message); null for other targets and once erased with their author. */
+  /** The oldest REPORT_NOTES_SHOWN notes of `notesTotal`, each with its reporter's first name. */
+  notes: { firstName: string; note: string }[];
+  notesTotal: number;
+  /** The words as the first reporter saw them (a post, a reply or a message); null for other targets and once erased with their author. */
   words: ReportedWords | null;
 };
+type ReportReason = (typeof reports.$inferSelect)["reason"];
 
-/** The open reports the moderator may judge (`mayJudge`), oldest first. */
-export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">, limit = 100): Promise<OpenReportRow[]> {
+const QUEUE_CONTEXT = "moderation-reports";
+const INVALID_CURSOR = "This page of the queue is no longer available. Please reload.";
+
+/** Another open report beside the queue's row, and the row itself beside its reports. */
+const older = alias(reports, "older_report");
+const row = alias(reports, "queue_row");
+
+/**
+ * The open reports the moderator may judge (`mayJudge`), one row per decision, oldest first, a
+ * keyset page at a time. A row is the oldest open report of its decision (none older in it), read
+ * in the order of reports_open_idx, so a target reported a hundred times is one row and the page
+ * goes on past it; then its counts and first notes, for the page's rows only.
+ */
+export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">, cursorText?: string): Promise<KeysetPage<OpenReportRow>> {
+  const cursor = readCursor(QUEUE_CONTEXT, cursorText, INVALID_CURSOR);
   const rows = await db
     .select({
       id: reports.id,
       targetType: reports.targetType,
       targetId: reports.targetId,
-      reason: reports.reason,
-      note: reports.note,
       reportedTitle: reports.reportedTitle,
       reportedBody: reports.reportedBody,
       createdAt: reports.createdAt,
+      micros: microsOf(reports.createdAt),
       reporterUserId: users.id,
       reporterFirstName: users.firstName,
       reporterCoupleId: reports.reporterCoupleId,
     })
     .from(reports)
     .innerJoin(users, eq(users.id, reports.reporterUserId))
-    .where(and(eq(reports.status, "open"), mayJudge(moderator)))
-    .orderBy(asc(reports.createdAt))
-    .limit(limit);
-  return rows.map(({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, ...row }) => ({
-    ...row,
-    createdAt: createdAt.toISOString(),
-    reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
-    words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
-  }));
+    .where(
+      and(
+        eq(reports.status, "open"),
+        mayJudge(moderator),
+        cursor ? rowsAfter(reports.createdAt, reports.id, cursor, "asc", microsAt(cursor.sortKey)) : undefined,
+        notExists(
+          db
+            .select({ id: older.id })
+            .from(older)
+            .where(and(decidedWith(reports, older), sql`(${older.createdAt}, ${older.id}) < (${reports.createdAt}, ${reports.id})`)),
+        ),
+      ),
+    )
+    .orderBy(asc(reports.createdAt), asc(reports.id))
+    .limit(REPORT_QUEUE_PAGE_SIZE + 1);
+  const ids = rows.slice(0, REPORT_QUEUE_PAGE_SIZE).map((found) => found.id);
+  const [counts, notes] = ids.length === 0 ? [[], []] : await Promise.all([reportCounts(db, ids), firstNotes(db, ids)]);
+  return keysetPage(
+    rows,
+    REPORT_QUEUE_PAGE_SIZE,
+    ({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, micros: _micros, ...found }) => {
+      const own = counts.filter((count) => count.id === found.id);
+      const total = own.find((count) => count.reason === null);
+      return {
+        ...found,
+        createdAt: createdAt.toISOString(),
+        reports: total?.reports ?? 1,
+        couples: total?.couples ?? 1,
+        reasons: reasonsByCount(
+          own.flatMap(({ reason, reports: count }) => (reason === null ? [] : [{ reason, count }])),
+          REPORT_REASON_VALUES,
+        ),
+        reporter: { userId: reporterUserId, firstName: reporterFirstName, coupleId: reporterCoupleId },
+        notes: notes.filter((note) => note.id === found.id).map(({ firstName, note }) => ({ firstName, note: note ?? "" })),
+        notesTotal: total?.notes ?? 0,
+        words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
+      };
+    },
+    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.micros, id: last.id }),
+  );
+}
+
+/** The queue rows' open reports counted: by reason, and in all (`reason` null) with their couples and notes. One read. */
+function reportCounts(db: Db, ids: string[]) {
+  return db
+    .select({
+      id: row.id,
+      reason: sql<ReportReason | null>`${reports.reason}`,
+      reports: sql<number>`count(*)::int`,
+      couples: sql<number>`count(distinct ${reports.reporterCoupleId})::int`,
+      notes: sql<number>`count(${reports.note})::int`,
+    })
+    .from(row)
+    .innerJoin(reports, decidedWith(row))
+    .where(inArray(row.id, ids))
+    .groupBy(sql`grouping sets ((${row.id}, ${reports.reason}), (${row.id}))`);
+}
+
+/** The queue rows' oldest REPORT_NOTES_SHOWN notes each, with their reporters' first names. One read. */
+function firstNotes(db: Db, ids: string[]) {
+  const noted = db
+    .select({ note: reports.note, firstName: users.firstName, createdAt: reports.createdAt, reportId: reports.id })
+    .from(reports)
+    .innerJoin(users, eq(users.id, reports.reporterUserId))
+    .where(and(decidedWith(row), isNotNull(reports.note)))
+    .orderBy(asc(reports.createdAt), asc(reports.id))
+    .limit(REPORT_NOTES_SHOWN)
+    .as("noted");
+  return db
+    .select({ id: row.id, note: noted.note, firstName: noted.firstName })
+    .from(row)
+    .innerJoinLateral(noted, sql`true`)
+    .where(inArray(row.id, ids))
+    .orderBy(asc(row.id), asc(noted.createdAt), asc(noted.reportId));
 }
 
 /**

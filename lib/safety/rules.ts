@@ -18,6 +18,26 @@ export const REPORTS_PER_USER = { bucket: "forum-report:user", limit: 20, window
  */
 export const BLOCKS_PER_USER = { bucket: "block:user", limit: 30, windowSeconds: 60 * 60 } as const;
 
+/**
+ * The moderation queue a page at a time, oldest first: one row per decision (a target's open
+ * reports against one couple, lib/safety/reports-against.ts `decidedWith`), and the open appeals.
+ */
+export const REPORT_QUEUE_PAGE_SIZE = 20;
+export const APPEALS_PAGE_SIZE = 20;
+/** Of a queue row's reports, the notes it shows (the oldest first): enough to judge, never the whole pile. */
+export const REPORT_NOTES_SHOWN = 5;
+
+/** A queue row's reasons, the most given first (ties in the order the report dialog offers them, `order`). */
+export function reasonsByCount<R extends string>(counts: readonly { reason: R; count: number }[], order: readonly R[]) {
+  return [...counts].sort((a, b) => b.count - a.count || order.indexOf(a.reason) - order.indexOf(b.reason));
+}
+
+/** Who reported a queue row: one report as it always read ('reported by Lucia'); several counted, with the first reporter. */
+export function reportedByText({ reports, couples, firstReporter }: { reports: number; couples: number; firstReporter: string }): string {
+  if (reports === 1) return `reported by ${firstReporter}`;
+  return `${reports} reports by ${couples} ${couples === 1 ? "couple" : "couples"}, first by ${firstReporter}`;
+}
+
 /** What a moderator does with an open report (and every other open report of the same target). */
 export const MODERATION_ACTIONS = ["dismiss", "remove"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];

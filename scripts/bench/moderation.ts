@@ -1,5 +1,5 @@
 /**
- * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, what
+ * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, one row per target, what
  * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, for a
  * moderator without a couple and for one of couple 1 (the reports against it left out),
  * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
@@ -94,7 +94,7 @@ type Call = { name: string; run: (db: Db) => Promise<unknown> };
 const SUBJECT = "a9f7e979-65d6-cf79-9a52-9102a973b8b9"; // md5('c1')::uuid, couple 1 of every scale database
 
 const CALLS: Call[] = [
-  { name: "queue (100 oldest open reports)", run: (db) => moderationQueue(db, { coupleId: null }) },
+  { name: "queue (first page: 20 oldest reported targets)", run: (db) => moderationQueue(db, { coupleId: null }) },
   {
     name: "couple's moderator page",
     run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT)]),

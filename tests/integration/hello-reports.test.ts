@@ -49,7 +49,7 @@ describe("reporting a hello", () => {
     const queued = (await moderation.queue(mod.headers)).json.data.find((row: { id: string }) => row.id === reportId);
     expect(queued).toMatchObject({
       targetType: "request",
-      note: "Read the note",
+      notes: [{ firstName: expect.any(String), note: "Read the note" }],
       content: { body: "Send me photos of your wife", coupleId: sender.coupleId, coupleName: expect.any(String) },
     });
     // The couple's page counts it against the couple that said hello.

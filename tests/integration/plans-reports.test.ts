@@ -66,7 +66,7 @@ describe("reporting a plan", () => {
     const byTwo = queue.find((r: { reporter: { userId: string } }) => r.reporter.userId === two.b.userId);
     expect(byOne).toMatchObject({
       targetType: "plan",
-      note: "They never came",
+      notes: [{ firstName: expect.any(String), note: "They never came" }],
       content: { title: "Dinner; and a walk", coupleId: two.coupleId },
     });
     expect(byOne.content.body).toMatch(/^When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon\nWhere: Time Out Market, Lisbon$/);

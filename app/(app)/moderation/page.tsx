@@ -24,8 +24,8 @@ export default async function ModerationPage() {
       <h1>Moderation</h1>
       <ModerationNav current="queue" admin={mayGrantRoles(couple.role)} />
       <h2>Reports</h2>
-      <ModerationQueue reports={reports} />
-      <AppealsQueue appeals={appeals} held={held} viewerId={couple.userId} />
+      <ModerationQueue page={reports} />
+      <AppealsQueue page={appeals} held={held} viewerId={couple.userId} />
     </main>
   );
 }

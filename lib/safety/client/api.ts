@@ -2,6 +2,8 @@
 import "client-only";
 import { api } from "@/lib/transport/client";
 import type { KeysetPage } from "@/lib/pagination/page";
+import type { OpenReport } from "@/lib/forum/reports";
+import type { OpenAppeal } from "../appeals";
 import type { LogRow } from "../moderation-log";
 
 /** A page of the moderation log after `cursor`, with the page's filters (`?moderator=&couple=&action=`). */
@@ -9,6 +11,16 @@ export function moderationLogPage(filters: string, cursor: string): Promise<Keys
   const query = new URLSearchParams(filters);
   query.set("cursor", cursor);
   return api(`/api/moderation/log?${query}`);
+}
+
+/** The page of the moderation queue after `cursor` (one row per reported target). */
+export function moderationQueuePage(cursor: string): Promise<KeysetPage<OpenReport>> {
+  return api(`/api/moderation/reports?cursor=${encodeURIComponent(cursor)}`);
+}
+
+/** The page of the open appeals after `cursor`. */
+export function openAppealsPage(cursor: string): Promise<KeysetPage<OpenAppeal>> {
+  return api(`/api/moderation/appeals?cursor=${encodeURIComponent(cursor)}`);
 }
 
 /** A suspended couple's partner appeals, signed out (`POST /api/appeals/suspended`). */

@@ -1,8 +1,9 @@
 import { NextResponse } from "next/server";
-import { route } from "@/lib/http/route";
+import { route, searchParams } from "@/lib/http/route";
 import { openAppeals } from "@/lib/safety/appeals";
+import { queuePageSchema } from "@/lib/safety/moderation-schemas";
 
-/** Moderators and admins only: the open appeals, oldest first. */
-export const GET = route({ access: "moderator" }, async ({ db, moderator }) =>
-  NextResponse.json({ data: await openAppeals(db, moderator) }),
+/** Moderators and admins only: the open appeals, oldest first (keyset pages). */
+export const GET = route({ access: "moderator", input: searchParams(queuePageSchema) }, async ({ db, moderator, input }) =>
+  NextResponse.json(await openAppeals(db, moderator, input.cursor)),
 );
