@@ -39,7 +39,8 @@ export async function moderatorCouple(role: Role = "moderator"): Promise<{ coupl
 
 export const moderation = {
   report: (body: unknown, h: Headers) => call(reportRoute, "POST", "/api/reports", { body, headers: h }),
-  queue: (h: Headers) => call(openReportsRoute, "GET", "/api/moderation/reports", { headers: h }),
+  queue: (h: Headers, cursor?: string) =>
+    call(openReportsRoute, "GET", `/api/moderation/reports${cursor === undefined ? "" : `?cursor=${enc(cursor)}`}`, { headers: h }),
   resolve: (id: string, action: string, h: Headers) =>
     call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
   log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
@@ -63,7 +64,8 @@ export const coupleRecordOf = (coupleId: string, h: Headers) =>
 export const appeals = {
   file: (body: unknown, h: Headers) => call(appealRoute, "POST", "/api/appeals", { body, headers: h }),
   suspended: (body: unknown) => call(suspendedAppealRoute, "POST", "/api/appeals/suspended", { body }),
-  open: (h: Headers) => call(openAppealsRoute, "GET", "/api/moderation/appeals", { headers: h }),
+  open: (h: Headers, cursor?: string) =>
+    call(openAppealsRoute, "GET", `/api/moderation/appeals${cursor === undefined ? "" : `?cursor=${enc(cursor)}`}`, { headers: h }),
   decide: (id: string, decision: string, h: Headers) =>
     call(decideRoute, "POST", `/api/moderation/appeals/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
 };

@@ -1,0 +1,175 @@
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { getDb } from "@/db/client";
+import { reports } from "@/db/schema";
+import { APPEALS_PAGE_SIZE, REPORT_NOTES_SHOWN, REPORT_QUEUE_PAGE_SIZE } from "@/lib/safety/rules";
+import type { Headers } from "../support/forum";
+import { forum, forumCouple, postBody } from "../support/forum";
+import { messagingCouple } from "../support/messages";
+import { appeals, moderation, moderatorCouple } from "../support/moderation";
+
+/** Every row of a queue, page after page through its cursor; the pages' sizes too. */
+async function readAll<T>(read: (cursor?: string) => Promise<{ status: number; json: any }>) {
+  const rows: T[] = [];
+  const sizes: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await read(cursor);
+    expect(page.status).toBe(200);
+    rows.push(...page.json.data);
+    sizes.push(page.json.data.length);
+    cursor = page.json.pagination.hasMore ? page.json.pagination.nextCursor : undefined;
+  } while (cursor);
+  return { rows, sizes };
+}
+
+type Row = { id: string; targetId: string; createdAt: string; reports: number };
+
+/** `n` people of a couple of their own each (the reporters the SQL fills in), named `tag` + number. */
+async function people(tag: string, n: number) {
+  const db = await getDb();
+  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at)
+    select md5(${tag} || 'u' || g)::uuid, ${tag} || g || '@example.test', 'x', 'Reporter' || g, 'Last', date '1990-01-01', now()
+    from generate_series(1, ${n}) g`);
+  await db.execute(sql`insert into couples (id, partner1_id, couple_name, status)
+    select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'u' || g)::uuid, 'Couple ' || g, 'active'
+    from generate_series(1, ${n}) g`);
+}
+
+const reportsOf = async (targetType: "post" | "couple", targetId: string) => {
+  const db = await getDb();
+  return db.select({ status: reports.status }).from(reports).where(and(eq(reports.targetType, targetType), eq(reports.targetId, targetId)));
+};
+
+describe("the moderation queue, one row per reported target", () => {
+  it("shows a target reported by many couples once, with its reports, couples, reasons and first notes; acting on it closes them all", async () => {
+    // A couple: reports never hide it, so any number of couples may report it.
+    const target = await messagingCouple();
+    const reporters = await Promise.all(Array.from({ length: 7 }, () => messagingCouple()));
+    const filed: string[] = [];
+    for (const [i, couple] of reporters.entries()) {
+      const reason = i < 4 ? "spam" : i < 6 ? "harassment" : "other";
+      for (const person of i < 3 ? [couple.a, couple.b] : [couple.a]) {
+        const body = { targetType: "couple", targetId: target.coupleId, reason, note: `Note ${filed.length + 1}` };
+        const res = await moderation.report(body, person.headers);
+        expect(res.status).toBe(201);
+        filed.push(res.json.data.id);
+      }
+    }
+    const { headers } = await moderatorCouple();
+    const rows = (await moderation.queue(headers)).json.data.filter((row: Row) => row.targetId === target.coupleId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: filed[0],
+      targetType: "couple",
+      reports: 10,
+      couples: 7,
+      reasons: [
+        { reason: "spam", count: 7 },
+        { reason: "harassment", count: 2 },
+        { reason: "other", count: 1 },
+      ],
+      notesTotal: 10,
+      content: { coupleId: target.coupleId },
+    });
+    expect(rows[0].notes.map((note: { note: string }) => note.note)).toEqual(
+      Array.from({ length: REPORT_NOTES_SHOWN }, (_, i) => `Note ${i + 1}`),
+    );
+
+    // Dismissed from its row: every one of its reports closed, and the row gone.
+    expect((await moderation.resolve(rows[0].id, "dismiss", headers)).status).toBe(200);
+    expect((await reportsOf("couple", target.coupleId)).map((report) => report.status)).toEqual(Array(10).fill("dismissed"));
+    expect((await moderation.queue(headers)).json.data.filter((row: Row) => row.targetId === target.coupleId)).toEqual([]);
+  });
+
+  it("leaves a target the moderator's own couple reported to another moderator, however many others reported it", async () => {
+    const { couple: own, headers: moderator } = await moderatorCouple();
+    const author = await forumCouple();
+    const post = (await forum.create(postBody(), author.a.headers)).json.data;
+    const others = await Promise.all(Array.from({ length: 2 }, () => messagingCouple()));
+    const report = (headers: Headers) => moderation.report({ targetType: "post", targetId: post.id, reason: "spam" }, headers);
+    const first = (await report(others[0]!.a.headers)).json.data.id;
+    expect((await report(own.b.headers)).status).toBe(201);
+    expect((await report(others[1]!.a.headers)).status).toBe(201);
+
+    expect((await moderation.queue(moderator)).json.data.filter((row: Row) => row.targetId === post.id)).toEqual([]);
+    const refused = await moderation.resolve(first, "remove", moderator);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toBe("You cannot act on your own couple. Another moderator will.");
+    expect((await reportsOf("post", post.id)).every((row) => row.status === "open")).toBe(true);
+
+    const { headers: other } = await moderatorCouple();
+    expect((await moderation.queue(other)).json.data.filter((row: Row) => row.targetId === post.id)).toMatchObject([{ id: first, reports: 3 }]);
+    expect((await moderation.resolve(first, "remove", other)).status).toBe(200);
+    expect((await reportsOf("post", post.id)).map((row) => row.status)).toEqual(Array(3).fill("removed"));
+  });
+
+  it("reaches every target through the cursor, each once, oldest first, past targets reported many times", async () => {
+    const author = await forumCouple();
+    const tag = `mq${Date.now()}`;
+    const targets = 2 * REPORT_QUEUE_PAGE_SIZE + 5;
+    await people(tag, 60);
+    const db = await getDb();
+    await db.execute(sql`insert into forum_posts (id, author_user_id, couple_id, scope, topic, title, body)
+      select md5(${tag} || 'p' || g)::uuid, ${author.a.userId}, ${author.coupleId}, 'global', 'travel', 'Post ' || g, 'Words'
+      from generate_series(1, ${targets}) g`);
+    // Post g first reported at a whole second shared by two posts (ties broken by id), the first
+    // ten then reported again by up to 60 couples, later than every first report.
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+      select md5(${tag} || 'u' || 1)::uuid, md5(${tag} || 'c' || 1)::uuid, 'post', md5(${tag} || 'p' || g)::uuid, 'spam',
+        timestamptz '2020-01-01' + (g / 2) * interval '1 second' + interval '0.000001 second'
+      from generate_series(1, ${targets}) g`);
+    await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
+      select md5(${tag} || 'u' || r)::uuid, md5(${tag} || 'c' || r)::uuid, 'post', md5(${tag} || 'p' || g)::uuid, 'harassment',
+        timestamptz '2020-01-02' + r * interval '1 second'
+      from generate_series(1, 10) g, generate_series(2, 60) r`);
+    const { headers } = await moderatorCouple();
+
+    const { rows, sizes } = await readAll<Row & { content: { coupleId: string } }>((cursor) => moderation.queue(headers, cursor));
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(sizes.slice(0, -1).every((size) => size === REPORT_QUEUE_PAGE_SIZE)).toBe(true);
+    // Oldest first by the first report (ties by id), each row once; this author's posts all there, once each.
+    const keys = rows.map((row) => `${row.createdAt} ${row.id}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+    const posts = rows.filter((row) => row.content.coupleId === author.coupleId);
+    expect(new Set(posts.map((row) => row.targetId)).size).toBe(targets);
+    expect(posts).toHaveLength(targets);
+    expect(posts.filter((row) => row.reports === 60)).toHaveLength(10);
+  });
+
+  it("refuses a cursor it did not make (400), and is the moderators' only", async () => {
+    const { headers } = await moderatorCouple();
+    const forged = await moderation.queue(headers, "eyJ4Ijp0cnVlfQ.AAAAAAAAAAAAAAAAAAAAAA");
+    expect(forged.status).toBe(400);
+    expect(forged.json.error.code).toBe("VALIDATION_ERROR");
+    const member = await forumCouple();
+    expect((await moderation.queue(member.a.headers as Headers)).status).toBe(403);
+  });
+});
+
+describe("the open appeals, a page at a time", () => {
+  it("reaches every appeal through the cursor, each once, oldest first; the moderator's own couple's never", async () => {
+    const couple = await messagingCouple();
+    const { couple: own, headers } = await moderatorCouple();
+    const count = APPEALS_PAGE_SIZE + 7;
+    const db = await getDb();
+    for (const [who, n] of [
+      [couple, count],
+      [own, 3],
+    ] as const)
+      await db.execute(sql`with acted as (
+          insert into couple_sanctions (couple_id, kind, reason) select ${who.coupleId}, 'warn', 'spam' from generate_series(1, ${n}) returning id
+        )
+        insert into moderation_appeals (sanction_id, user_id, body, created_at)
+        select id, ${who.a.userId}, 'Appeal', timestamptz '2020-01-01' + (row_number() over () / 3) * interval '1 second' from acted`);
+    const { rows, sizes } = await readAll<{ id: string; createdAt: string; couple: { id: string } }>((cursor) =>
+      appeals.open(headers, cursor),
+    );
+    expect(sizes).toEqual([APPEALS_PAGE_SIZE, 7]);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(count);
+    expect(rows.every((row) => row.couple.id === couple.coupleId)).toBe(true);
+    const keys = rows.map((row) => `${row.createdAt} ${row.id}`);
+    expect(keys).toEqual([...keys].sort());
+  });
+});

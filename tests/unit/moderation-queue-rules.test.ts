@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { REPORT_REASON_VALUES } from "@/db/schema/forum-values";
+import { reasonsByCount, reportedByText } from "@/lib/safety/rules";
+
+describe("the moderation queue's row of a target", () => {
+  it("lists its reasons the most given first, ties in the report dialog's order", () => {
+    expect(
+      reasonsByCount(
+        [
+          { reason: "other", count: 2 },
+          { reason: "spam", count: 2 },
+          { reason: "harassment", count: 5 },
+          { reason: "inappropriate", count: 1 },
+        ],
+        REPORT_REASON_VALUES,
+      ),
+    ).toEqual([
+      { reason: "harassment", count: 5 },
+      { reason: "spam", count: 2 },
+      { reason: "other", count: 2 },
+      { reason: "inappropriate", count: 1 },
+    ]);
+  });
+
+  it("says who reported it: one report as it always read, several counted by reports and couples", () => {
+    expect(reportedByText({ reports: 1, couples: 1, firstReporter: "Lucia" })).toBe("reported by Lucia");
+    expect(reportedByText({ reports: 2, couples: 1, firstReporter: "Lucia" })).toBe("2 reports by 1 couple, first by Lucia");
+    expect(reportedByText({ reports: 100, couples: 60, firstReporter: "Ana" })).toBe("100 reports by 60 couples, first by Ana");
+  });
+});
