@@ -90,17 +90,7 @@ export const keyValue = (key: Date | number): SQL =>
 
 /**
  * SQL: the rows after the cursor in a list ordered by (key, id), ascending or descending. One row
- * comparison, which a btree index on (key, id) answers as a range. `value`: the cursor's key as
- * the column's type, when it is not `keyValue`'s (`microsAt`).
+ * comparison, which a btree index on (key, id) answers as a range.
  */
-export const rowsAfter = (key: Column | SQL, id: Column, cursor: Cursor, order: "asc" | "desc", value = keyValue(cursor.sortKey)): SQL =>
-  sql`(${key}, ${id}) ${sql.raw(order === "asc" ? ">" : "<")} (${value}, ${cursor.id}::uuid)`;
-
-/**
- * A microsecond timestamp column (timestamptz, as `created_at` is) as a cursor's sort key: whole
- * microseconds since the epoch, held exactly by a number; `microsAt` turns it back, exactly, for
- * `rowsAfter`.
- */
-export const microsOf = (column: Column): SQL<number> => sql`(extract(epoch from ${column}) * 1000000)::bigint`.mapWith(Number);
-export const microsAt = (key: Date | number): SQL =>
-  sql`('epoch'::timestamptz + ${typeof key === "number" ? key : key.getTime() * 1000}::bigint * interval '1 microsecond')`;
+export const rowsAfter = (key: Column | SQL, id: Column, cursor: Cursor, order: "asc" | "desc"): SQL =>
+  sql`(${key}, ${id}) ${sql.raw(order === "asc" ? ">" : "<")} (${keyValue(cursor.sortKey)}, ${cursor.id}::uuid)`;

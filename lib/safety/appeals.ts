@@ -4,7 +4,7 @@ import type { Db } from "@/db/client";
 import { transaction } from "@/db/transaction";
 import { couples, coupleSanctions, moderationAppeals, users } from "@/db/schema";
 import { AppError } from "@/lib/errors";
-import { cursorAfter, microsAt, microsOf, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { recordModeration } from "./moderation-log";
 import { assertMayActOn, type Moderator } from "./moderators";
@@ -80,7 +80,6 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
       body: moderationAppeals.body,
       userId: moderationAppeals.userId,
       createdAt: moderationAppeals.createdAt,
-      micros: microsOf(moderationAppeals.createdAt),
       sanctionId: coupleSanctions.id,
       kind: coupleSanctions.kind,
       reason: coupleSanctions.reason,
@@ -95,7 +94,7 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
       and(
         isNull(moderationAppeals.decidedAt),
         moderator.coupleId ? ne(coupleSanctions.coupleId, moderator.coupleId) : undefined,
-        cursor ? rowsAfter(moderationAppeals.createdAt, moderationAppeals.id, cursor, "asc", microsAt(cursor.sortKey)) : undefined,
+        cursor ? rowsAfter(moderationAppeals.createdAt, moderationAppeals.id, cursor, "asc") : undefined,
       ),
     )
     .orderBy(asc(moderationAppeals.createdAt), asc(moderationAppeals.id))
@@ -110,7 +109,7 @@ export async function openAppeals(db: Db, moderator: Pick<Moderator, "coupleId">
       sanction: { id: row.sanctionId, kind: row.kind, reason: row.reason, createdByUserId: row.createdByUserId },
       couple: { id: row.coupleId, coupleName: row.coupleName },
     }),
-    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.micros, id: last.id }),
+    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.createdAt, id: last.id }),
   );
 }
 

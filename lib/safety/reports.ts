@@ -7,7 +7,7 @@ import { connectionRequests, conversations, forumPosts, forumReplies, messages, 
 import { REPORT_REASON_VALUES } from "@/db/schema/forum-values";
 import { AppError } from "@/lib/errors";
 import { deleteImages } from "@/lib/images/store";
-import { cursorAfter, microsAt, microsOf, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
 import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { consumeLimit, limitError } from "@/lib/rate-limit";
 import { recordModeration } from "./moderation-log";
@@ -177,7 +177,6 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
       reportedTitle: reports.reportedTitle,
       reportedBody: reports.reportedBody,
       createdAt: reports.createdAt,
-      micros: microsOf(reports.createdAt),
       reporterUserId: users.id,
       reporterFirstName: users.firstName,
       reporterCoupleId: reports.reporterCoupleId,
@@ -188,7 +187,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
       and(
         eq(reports.status, "open"),
         mayJudge(moderator),
-        cursor ? rowsAfter(reports.createdAt, reports.id, cursor, "asc", microsAt(cursor.sortKey)) : undefined,
+        cursor ? rowsAfter(reports.createdAt, reports.id, cursor, "asc") : undefined,
         notExists(
           db
             .select({ id: older.id })
@@ -204,7 +203,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
   return keysetPage(
     rows,
     REPORT_QUEUE_PAGE_SIZE,
-    ({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, micros: _micros, ...found }) => {
+    ({ reporterUserId, reporterFirstName, reporterCoupleId, reportedTitle, reportedBody, createdAt, ...found }) => {
       const own = counts.filter((count) => count.id === found.id);
       const total = own.find((count) => count.reason === null);
       return {
@@ -222,7 +221,7 @@ export async function openReports(db: Db, moderator: Pick<Moderator, "coupleId">
         words: reportedBody === null ? null : { title: reportedTitle, body: reportedBody },
       };
     },
-    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.micros, id: last.id }),
+    (last) => cursorAfter(QUEUE_CONTEXT, { sortKey: last.createdAt, id: last.id }),
   );
 }
 

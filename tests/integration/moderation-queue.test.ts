@@ -38,7 +38,10 @@ async function people(tag: string, n: number) {
 
 const reportsOf = async (targetType: "post" | "couple", targetId: string) => {
   const db = await getDb();
-  return db.select({ status: reports.status }).from(reports).where(and(eq(reports.targetType, targetType), eq(reports.targetId, targetId)));
+  return db
+    .select({ status: reports.status })
+    .from(reports)
+    .where(and(eq(reports.targetType, targetType), eq(reports.targetId, targetId)));
 };
 
 describe("the moderation queue, one row per reported target", () => {
@@ -99,7 +102,9 @@ describe("the moderation queue, one row per reported target", () => {
     expect((await reportsOf("post", post.id)).every((row) => row.status === "open")).toBe(true);
 
     const { headers: other } = await moderatorCouple();
-    expect((await moderation.queue(other)).json.data.filter((row: Row) => row.targetId === post.id)).toMatchObject([{ id: first, reports: 3 }]);
+    expect((await moderation.queue(other)).json.data.filter((row: Row) => row.targetId === post.id)).toMatchObject([
+      { id: first, reports: 3 },
+    ]);
     expect((await moderation.resolve(first, "remove", other)).status).toBe(200);
     expect((await reportsOf("post", post.id)).map((row) => row.status)).toEqual(Array(3).fill("removed"));
   });
@@ -117,7 +122,7 @@ describe("the moderation queue, one row per reported target", () => {
     // ten then reported again by up to 60 couples, later than every first report.
     await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
       select md5(${tag} || 'u' || 1)::uuid, md5(${tag} || 'c' || 1)::uuid, 'post', md5(${tag} || 'p' || g)::uuid, 'spam',
-        timestamptz '2020-01-01' + (g / 2) * interval '1 second' + interval '0.000001 second'
+        timestamptz '2020-01-01' + (g / 2) * interval '1 second'
       from generate_series(1, ${targets}) g`);
     await db.execute(sql`insert into reports (reporter_user_id, reporter_couple_id, target_type, target_id, reason, created_at)
       select md5(${tag} || 'u' || r)::uuid, md5(${tag} || 'c' || r)::uuid, 'post', md5(${tag} || 'p' || g)::uuid, 'harassment',
