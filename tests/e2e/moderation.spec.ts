@@ -180,7 +180,7 @@ test("the queue shows a couple reported by four couples as one row with its coun
     });
     const rows = [
       ...[1, 2, 3, 4].map((i) => reportOf(couples[i]!, couples[0]!.id, i === 4 ? "other" : "spam", i, `${tag} grouped ${i}`)),
-      ...couples.slice(5).map((target, i) => reportOf(couples[1]!, target.id, "harassment", 10 + i, `${tag} single ${i + 1}`)),
+      ...couples.slice(5).map((target, i) => reportOf(couples[1]!, target.id, "harassment", 10 + i, `${tag} single ${i + 1}.`)),
     ];
     await db`insert into reports ${db(rows)}`;
     return { firstReporter: couples[1]!.first_name as string, grouped: couples[0]!.id as string };
@@ -189,13 +189,13 @@ test("the queue shows a couple reported by four couples as one row with its coun
     await moderator.page.goto("/moderation");
     await expect(moderator.page.getByRole("heading", { name: "Moderation", level: 1 })).toBeVisible();
     // The last of them is on no first page: 'Load more' reaches it, each row once.
-    await expect(moderator.page.getByRole("listitem").filter({ hasText: `${tag} single 25` })).toHaveCount(0);
-    const last = await queueRow(moderator.page, `${tag} single 25`);
+    await expect(moderator.page.getByRole("listitem").filter({ hasText: `${tag} single 25.` })).toHaveCount(0);
+    const last = await queueRow(moderator.page, `${tag} single 25.`);
     await expect(last).toBeVisible();
     await expect(last).toContainText(`Harassment · a couple by`);
     await expect(last).toContainText(`reported by ${firstReporter}`);
     for (const i of [1, 13, 24])
-      await expect(moderator.page.getByRole("listitem").filter({ hasText: `${tag} single ${i}` })).toHaveCount(1);
+      await expect(moderator.page.getByRole("listitem").filter({ hasText: `${tag} single ${i}.` })).toHaveCount(1);
 
     // Four couples' reports of one couple: one row, counted, with their notes.
     const row = await queueRow(moderator.page, `${tag} grouped 1`);
