@@ -9,7 +9,7 @@ import { messagingCouple } from "../support/messages";
 import { appeals, moderation, moderatorCouple } from "../support/moderation";
 
 /** Every row of a queue, page after page through its cursor; the pages' sizes too. */
-async function readAll<T>(read: (cursor?: string) => Promise<{ status: number; json: any }>) {
+async function readAll<T>(read: (cursor?: string) => ReturnType<typeof moderation.queue>) {
   const rows: T[] = [];
   const sizes: number[] = [];
   let cursor: string | undefined;
