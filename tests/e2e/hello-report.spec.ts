@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { axe, LAPTOP, PHONE, wholeTarget } from "./checks";
 import { runDatabase } from "./database";
-import { newCouple, openProfile, sayHello } from "./support";
+import { newCouple, openProfile, queueRow, sayHello } from "./support";
 import { FORUM_TEXTS } from "../../lib/forum/rules";
 import { INBOX_TEXTS } from "../../lib/messages/display";
 
@@ -54,7 +54,7 @@ test("a hello is reported from the requests and reaches the moderators with its 
 
   // The moderator reads the hello's words, names it a hello, and acts on the couple (no Remove).
   await moderator.page.goto("/moderation");
-  const report = moderator.page.getByRole("listitem").filter({ hasText: abusive });
+  const report = await queueRow(moderator.page, abusive);
   await expect(report).toContainText(`a hello by ${rude.coupleName}`);
   await expect(report).toContainText("Note: Creepy first message");
   await expect(report.getByRole("link", { name: "Act on the couple" })).toBeVisible();

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, wholeTarget } from "./checks";
 import { asSeeded, coupleIdOf, runDatabase } from "./database";
-import { csrfToken, openProfile, signIn, startConversation } from "./support";
+import { csrfToken, openProfile, queueRow, signIn, startConversation } from "./support";
 
 /**
  * A moderator handles a report of a message end to end: the queue, the couple's page, a
@@ -24,19 +24,6 @@ async function person(browser: Browser, [firstName, partner]: [string, string], 
 }
 
 const grantModerator = (email: string) => runDatabase((db) => db`update users set role = 'moderator' where email = ${email}`);
-
-/** A row of the moderation queue, with 'Load more' until it shows: the queue is oldest first, and other walks report things too. */
-async function queueRow(page: Page, text: string) {
-  const row = page.getByRole("listitem").filter({ hasText: text }).first();
-  // The reports' 'Load more' comes before the appeals'.
-  const more = page.getByRole("button", { name: "Load more" }).first();
-  while (!(await row.isVisible()) && (await more.isVisible())) {
-    const shown = await page.getByRole("listitem").count();
-    await more.click();
-    await expect.poll(() => page.getByRole("listitem").count()).toBeGreaterThan(shown);
-  }
-  return row;
-}
 
 test("a moderator suspends a couple from a reported message, the couples see it, the couple appeals and the moderator lifts it", async ({
   browser,

@@ -3,7 +3,7 @@ import { expect, test, type Browser, type Page, type TestInfo } from "@playwrigh
 import { DEMO_PASSWORD, directoryEmail } from "../../lib/demo/data";
 import { axe, LAPTOP, noHorizontalScroll, PHONE, THEMES } from "./checks";
 import { asSeeded, runDatabase } from "./database";
-import { csrfToken, signIn, startConversation } from "./support";
+import { csrfToken, queueRow, signIn, startConversation } from "./support";
 
 /**
  * From talking to meeting: four people of two couples (phones and laptops, both themes) in one
@@ -310,7 +310,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
       moderator.label = "Mila-390-dark";
     }
     await moderator.page.goto("/moderation");
-    const reported = moderator.page.getByRole("listitem").filter({ hasText: "Dinner and a walk" });
+    const reported = await queueRow(moderator.page, "Dinner and a walk");
     await expect(reported).toContainText(`a plan by ${nuria.coupleName}`);
     await expect(reported).toContainText(/When: \w{3} \d{1,2} \w{3}, \d{2}:\d{2} in Lisbon/);
     await expect(reported).toContainText("Where: Cafe Luso");
@@ -337,7 +337,7 @@ test("two couples plan a meetup: propose, answer, move the time, confirm, a cale
   const picnicCard = (who: Person) => who.page.getByRole("article", { name: "Picnic by the river" });
   for (const who of everyone) await expect(picnicCard(who)).toBeVisible(LIVE);
   await moderator.page.goto("/moderation");
-  const removing = moderator.page.getByRole("listitem").filter({ hasText: "Picnic by the river" });
+  const removing = await queueRow(moderator.page, "Picnic by the river");
   await removing.getByRole("button", { name: "Remove" }).click();
   await expect(removing).toBeHidden(LIVE);
   for (const who of everyone) await expect(picnicCard(who)).toContainText("Cancelled", LIVE);

@@ -150,3 +150,23 @@ export function latestAdultBirthDate(now = Date.now()): string {
   const first = new Date(now + 14 * 3_600_000);
   return `${first.getUTCFullYear() - 18}-${String(first.getUTCMonth() + 1).padStart(2, "0")}-${String(first.getUTCDate()).padStart(2, "0")}`;
 }
+
+/**
+ * A row of the moderation queue, with 'Load more' until it shows: the queue is oldest first, and
+ * other walks report things too. A press before the page hydrates is lost, so each is tried again.
+ */
+export async function queueRow(page: Page, text: string) {
+  await expect(page.getByRole("heading", { name: "Moderation", level: 1 })).toBeVisible();
+  const row = page.getByRole("listitem").filter({ hasText: text }).first();
+  const items = page.getByRole("listitem");
+  // The reports' 'Load more' comes before the appeals'.
+  const more = page.getByRole("button", { name: "Load more" }).first();
+  while (!(await row.isVisible()) && (await more.isVisible())) {
+    const shown = await items.count();
+    await expect(async () => {
+      if ((await items.count()) <= shown) await more.click();
+      await expect.poll(() => items.count(), { timeout: 3_000 }).toBeGreaterThan(shown);
+    }).toPass();
+  }
+  return row;
+}
