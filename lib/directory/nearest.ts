@@ -1,14 +1,15 @@
 import "server-only";
 import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import { locations } from "@/db/schema";
+import { coupleShownPoints, locations } from "@/db/schema";
 import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 
 /**
- * Nearest-first on a GiST index: a place's shown point (snapped at its privacy level,
- * SQL function `shown_point` of migration 0009) as a unit vector in a cube, so the index
- * `locations_couple_shown_point_idx` walks places in order of `<->` (the chord between two
- * shown points) and the query stops after its page. The chord orders exactly as the
- * great-circle distance and is turned into km here, only to name a band: no figure leaves.
+ * Nearest-first on GiST indexes: a place's shown point (snapped at its privacy level,
+ * SQL function `shown_point` of migration 0009) as a unit vector in a cube, so an index walks
+ * points in order of `<->` (the chord between two shown points) and the query stops after its
+ * page: `couple_shown_points_point_idx` the distinct shown points (the directory's nearest walk),
+ * `locations_couple_shown_point_idx` the places themselves (a distance filter, discover). The chord
+ * orders exactly as the great-circle distance and is turned into km here, only to name a band: no figure leaves.
  */
 
 type Point = { lat: number; lng: number };
@@ -33,24 +34,31 @@ export const shownPoint = sql`shown_point(${locations.privacyLevel}, ${locations
  * The nearest sort's SQL around `centre` (the viewer's shown point): `chord`, the sort key;
  * `hasPoint`, the partial index's predicate (the query must repeat it for the planner to use
  * the index); `within`, the distance filter the index narrows; `closerThan`, the same bound alone,
- * for couples already narrowed (the nearest walk's page, a search's few matches); `bound`, the chord itself.
+ * for couples already narrowed (the nearest walk's page, a search's few matches); `bound`, the chord
+ * itself; `pointChord` and `pointWithin`, the same of a distinct shown point (couple_shown_points).
  */
 export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);
   const centreCube = sql`cube(array[${x}, ${y}, ${z}]::float8[])`;
-  const chord = sql<number>`(${shownPoint} <-> ${centreCube})`;
+  const chordOfPoint = (point: SQL | typeof coupleShownPoints.point) => sql<number>`(${point} <-> ${centreCube})`;
+  const chord = chordOfPoint(shownPoint);
+  const pointChord = chordOfPoint(coupleShownPoints.point);
   const bound = (km: number): SQL => sql`${chordOf(km)}::float8`;
   const closerThan = (km: number): SQL => sql`${chord} <= ${bound(km)}`;
+  /** Within `km`: the cube around the centre holding every point that close (what an index answers), then the exact bound. */
+  const inReach = (point: SQL | typeof coupleShownPoints.point, km: number): SQL =>
+    sql`(${point} <@ cube_enlarge(${centreCube}, ${bound(km)}, 3) and ${chordOfPoint(point)} <= ${bound(km)})`;
   return {
     chord,
+    pointChord,
+    pointWithin: (km: number): SQL => inReach(coupleShownPoints.point, km),
     hasPoint: and(
       eq(locations.entityType, "couple"),
       inArray(locations.privacyLevel, ["full", "city", "region"]),
       isNotNull(locations.latitude),
       isNotNull(locations.longitude),
     )!,
-    /** Within `km`: the cube around the centre holding every point that close (what the index answers), then the exact bound. */
-    within: (km: number): SQL => sql`(${shownPoint} <@ cube_enlarge(${centreCube}, ${bound(km)}, 3) and ${closerThan(km)})`,
+    within: (km: number): SQL => inReach(shownPoint, km),
     closerThan,
     /** The chord `km` away (SQL), for a walk's own rows (`closerThan` reads the joined place). */
     bound,

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { couples, locations } from "@/db/schema";
+import { coupleShownPoints, couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
@@ -120,8 +120,9 @@ export async function countDirectory(db: Db, viewerUserId: string, query: Direct
  * under nearest, as the last card's chord in the cursor: from the viewer's own place to a point the map shows).
  *
  * Each sort reads an index in its order and stops after the page: newest walks
- * couples_discoverable_newest_idx, nearest walks locations_couple_shown_point_idx (KNN; then
- * the couples without a shown point, by id), an interest filter may start from
+ * couples_discoverable_newest_idx, nearest walks the distinct shown points (couple_shown_points,
+ * KNN) and each point's couples by id (locations_couple_shown_point_id_idx; then the couples without
+ * a shown point, by id), an interest filter may start from
  * couples_discoverable_interests_idx and a search from couples_discoverable_search_trgm_idx
  * (a search matching at most SEARCH_MATCHES_SORTED couples is sorted whole under any sort, never walked).
  * 'Most in common' lists the couples sharing one of the viewer's interests by how many, then those
@@ -242,35 +243,37 @@ async function readDirectory<Extra extends object>(
         near.hasPoint,
         after ? sql`(${near.chord}, ${couples.id}) > (${after.sortKey as number}::float8, ${after.id}::uuid)` : undefined,
       );
-      // A KNN walk orders by the distance alone (Postgres matches every ORDER BY key to the index
-      // or none), and many couples share a snapped point: the walk takes a page's worth of the
-      // nearest and every couple tied with the last (`with ties`), orders them by distance and id
-      // and keeps a page, so a crowd at one point is read once. The walk has no condition the
-      // index could answer but its order, so Postgres always walks and stops. A search's few
-      // matches need no walk: they are sorted as they are.
-      const walk = db
-        .select({ id: couples.id, chord: sql<number>`${near.chord}`.as("chord") })
-        .from(couples)
-        .leftJoin(locations, and(eq(locations.entityType, "couple"), eq(locations.entityId, couples.id)))
-        .where(and(filtered, keyset))
-        .orderBy(asc(near.chord));
       const size = query.limit + 1;
-      const page = sql`select walked.id from (${walk} fetch first ${size} rows with ties) walked order by walked.chord, walked.id limit ${size}`;
-      // With a distance, the nearest page's worth first, without ties: when it crosses the radius it
-      // holds every couple within it (a crowd just beyond the radius is never read); only a page
-      // wholly inside takes the walk with ties (those ties are inside too).
-      const bound = query.distance === undefined ? null : near.bound(query.distance);
-      const ids = bound
-        ? sql`case when (select count(*) from (${walk} limit ${size}) nearest where nearest.chord <= ${bound}) < ${size}
-            then array(select nearest.id from (${walk} limit ${size}) nearest) else array(${page}) end`
-        : sql`array(${page})`;
-      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
-      const walked = few ? undefined : sql`${couples.id} = any(${ids})`;
-      measured = await select(
-        and(few ? candidates : and(filtered, walked, inRadius), keyset),
-        [asc(near.chord), asc(couples.id)],
-        query.limit + 1,
+      // The walk goes from shown point to shown point nearest first (couple_shown_points_point_idx)
+      // and takes up to a page of each point's couples by id (locations_couple_shown_point_id_idx),
+      // then orders them by distance and id: many couples share a snapped point (one per city from
+      // either place provider), and a crowd costs a page no more than its page. A KNN walk orders by
+      // the distance alone (Postgres matches every ORDER BY key to the index or none), so it takes a
+      // page and every couple tied with the last (`with ties`: at most a page from each point that
+      // far). Points nearer than the cursor are passed over, those beyond a distance never read;
+      // at the cursor's own chord the index starts at the cursor's couple (`from`, the keyset then
+      // exact), at a farther one at the smallest uuid. A search's few matches need no walk.
+      const from = after
+        ? sql`${locations.entityId} >= case when ${near.pointChord} = ${after.sortKey as number}::float8 then ${after.id}::uuid else '00000000-0000-0000-0000-000000000000'::uuid end`
+        : undefined;
+      const atPoint = db
+        .select({ id: couples.id })
+        .from(locations)
+        .innerJoin(couples, eq(couples.id, locations.entityId))
+        .where(and(sql`${shownPoint} = ${coupleShownPoints.point}`, filtered, keyset, from))
+        .orderBy(asc(locations.entityId))
+        .limit(size);
+      const points = and(
+        after ? sql`${near.pointChord} >= ${after.sortKey as number}::float8` : undefined,
+        query.distance === undefined ? undefined : near.pointWithin(query.distance),
       );
+      const walk = sql`select ${near.pointChord} as chord, at_point.id from ${coupleShownPoints} cross join lateral (${atPoint}) at_point
+        ${points ? sql`where ${points}` : sql``} order by chord fetch first ${size} rows with ties`;
+      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
+      const walked = few
+        ? undefined
+        : sql`${couples.id} = any(array(select walked.id from (${walk}) walked order by walked.chord, walked.id limit ${size}))`;
+      measured = await select(and(few ? candidates : and(filtered, walked, inRadius), keyset), [asc(near.chord), asc(couples.id)], size);
     }
     let unmeasured: Row[] = [];
     const room = query.limit + 1 - measured.length;
