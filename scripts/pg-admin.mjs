@@ -17,8 +17,7 @@ try {
     await sql.unsafe(`alter database ${safe(arg)} set lock_timeout = '20s'`);
     await sql.unsafe(`alter database ${safe(arg)} set idle_in_transaction_session_timeout = '20s'`);
     await sql.unsafe(`alter database ${safe(arg)} set log_lock_waits = on`).catch(() => {});
-  }
-  else if (command === "drop-prefix") {
+  } else if (command === "drop-prefix") {
     const rows = await sql`select datname from pg_database where datname like ${`${safe(arg)}%`}`;
     for (const { datname } of rows) await sql.unsafe(`drop database if exists ${safe(datname)} with (force)`);
   } else throw new Error(`unknown command ${command}`);

@@ -263,7 +263,9 @@ describe("stored suggestions (discover_suggestions)", () => {
     const res = await dismiss(met.coupleId, us.a.headers);
     expect(res.status).toBe(200);
     expect((res.json as { data: { hiddenUntil: string } }).data.hiddenUntil).toBe(APART_UNTIL.toISOString());
-    const [row] = await (await getDb())
+    const [row] = await (
+      await getDb()
+    )
       .select({ hiddenUntil: discoverDismissals.hiddenUntil })
       .from(discoverDismissals)
       .where(eq(discoverDismissals.coupleId, us.coupleId));
