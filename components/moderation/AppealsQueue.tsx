@@ -11,15 +11,14 @@ import { openAppealsPage } from "@/lib/safety/client/api";
 import { decideAppealAction } from "@/app/(app)/moderation/actions";
 import type { OpenAppeal } from "@/lib/safety/appeals";
 import { guidelineLabel } from "@/lib/safety/rules";
-import type { HeldCouple } from "@/lib/safety/spam";
 import styles from "./Moderation.module.css";
 import { reach } from "@/lib/transport/actions";
 
 /**
  * The open appeals, oldest first, with the shared 'Load more' (grant lifts the action, refuse
- * leaves it; a decided one leaves the list), and the couples whose hellos the spam rule held.
+ * leaves it; a decided one leaves the list).
  */
-export function AppealsQueue({ page, held, viewerId }: { page: KeysetPage<OpenAppeal>; held: HeldCouple[]; viewerId: string }) {
+export function AppealsQueue({ page, viewerId }: { page: KeysetPage<OpenAppeal>; viewerId: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [decided, setDecided] = useState<Set<string>>(new Set());
@@ -83,24 +82,6 @@ export function AppealsQueue({ page, held, viewerId }: { page: KeysetPage<OpenAp
         </ul>
       )}
       <LoadMore list={list} />
-      <h2>Held hellos</h2>
-      {held.length === 0 ? (
-        <p className="muted">No hellos held.</p>
-      ) : (
-        <ul className={styles.list}>
-          {held.map((couple) => (
-            <li key={couple.coupleId} className="card">
-              <p>
-                <Link href={`/moderation/couples/${encodeURIComponent(couple.coupleId)}`} className="inline-target">
-                  {couple.coupleName}
-                </Link>
-                : {couple.held} held since <RelativeTime at={couple.since} />
-              </p>
-              <p className={styles.note}>{couple.note}</p>
-            </li>
-          ))}
-        </ul>
-      )}
     </>
   );
 }

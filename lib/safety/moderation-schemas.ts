@@ -22,7 +22,7 @@ export const logQuerySchema = z.object({
 });
 export type LogQuery = z.output<typeof logQuerySchema>;
 
-/** `GET /api/moderation/reports?cursor=` and `GET /api/moderation/appeals?cursor=`: the queues' pages. */
+/** `GET /api/moderation/reports?cursor=`, `/appeals?cursor=` and `/held?cursor=`: the queues' pages. */
 export const queuePageSchema = z.object({ cursor: boundedString(CURSOR_MAX, "Invalid cursor").optional() });
 
 const note = multiLine(

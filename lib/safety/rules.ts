@@ -20,10 +20,12 @@ export const BLOCKS_PER_USER = { bucket: "block:user", limit: 30, windowSeconds:
 
 /**
  * The moderation queue a page at a time, oldest first: one row per decision (a target's open
- * reports against one couple, lib/safety/reports-against.ts `decidedWith`), and the open appeals.
+ * reports against one couple, lib/safety/reports-against.ts `decidedWith`), the open appeals, and
+ * the couples with held hellos (one row per sending couple).
  */
 export const REPORT_QUEUE_PAGE_SIZE = 20;
 export const APPEALS_PAGE_SIZE = 20;
+export const HELD_QUEUE_PAGE_SIZE = 20;
 /** Of a queue row's reports, the notes it shows (the oldest first): enough to judge, never the whole pile. */
 export const REPORT_NOTES_SHOWN = 5;
 

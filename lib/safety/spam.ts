@@ -1,9 +1,13 @@
 import "server-only";
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, ne, notExists, sql, type Column } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
 import { connectionRequests, couples, coupleSanctions, heldRequests } from "@/db/schema";
+import { cursorAfter, readCursor, rowsAfter } from "@/lib/pagination/cursor";
+import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import type { SafetyReactions } from "./reactions";
+import { HELD_QUEUE_PAGE_SIZE } from "./rules";
 import { lockedCouple, sanctionCouple } from "./sanctions";
 import {
   acceptanceSince,
@@ -103,25 +107,72 @@ export async function heldHellosSentBy(db: Db, userId: string, coupleId: string 
   return rows.map((row) => ({ ...row, status: "in review" as const }));
 }
 
-export type HeldCouple = { coupleId: string; coupleName: string; held: number; note: string; since: string };
+/** A couple in the held hellos' queue: its oldest held hello (the row's place, its note and since) and how many it has held. */
+export type HeldCouple = { id: string; coupleId: string; coupleName: string; held: number; note: string; since: string };
 
-/** The couples with held hellos, oldest first (the queue), but those held for the reader's own couple (the couple asked never sees them). */
-export async function couplesWithHeldHellos(db: Db, reader: { coupleId: string | null }, limit = 100): Promise<HeldCouple[]> {
+const HELD_QUEUE_CONTEXT = "moderation-held";
+const INVALID_HELD_CURSOR = "This page of the held hellos is no longer available. Please reload.";
+
+/** Another held hello of the row's couple, older than the row's, and one counted with it. */
+const olderHeld = alias(heldRequests, "older_held");
+const countedHeld = alias(heldRequests, "counted_held");
+
+/** The held hellos the reader may read: none held for their own couple (the couple asked never sees them). */
+const readableBy = (reader: { coupleId: string | null }, toCoupleId: Column) =>
+  reader.coupleId === null ? undefined : ne(toCoupleId, reader.coupleId);
+
+/**
+ * The couples with held hellos the reader may read, oldest first, a keyset page at a time: a row
+ * is its couple's oldest such hello (none older), read in the order of held_requests_queue_idx, so
+ * a couple with a hundred held is one row and the page goes on past it; its count is read for the
+ * page's rows only. A couple whose hellos were all decided has no row.
+ */
+export async function couplesWithHeldHellos(
+  db: Db,
+  reader: { coupleId: string | null },
+  cursorText?: string,
+): Promise<KeysetPage<HeldCouple>> {
+  const cursor = readCursor(HELD_QUEUE_CONTEXT, cursorText, INVALID_HELD_CURSOR);
   const rows = await db
     .select({
+      id: heldRequests.id,
       coupleId: heldRequests.fromCoupleId,
       coupleName: couples.coupleName,
-      held: countDistinct(heldRequests.id),
-      note: sql<string>`min(${heldRequests.note})`,
-      since: sql<string>`min(${heldRequests.createdAt})`,
+      note: heldRequests.note,
+      createdAt: heldRequests.createdAt,
+      held: sql<number>`(${db
+        .select({ held: sql`count(*)::int` })
+        .from(countedHeld)
+        .where(and(eq(countedHeld.fromCoupleId, heldRequests.fromCoupleId), readableBy(reader, countedHeld.toCoupleId)))})`,
     })
     .from(heldRequests)
     .innerJoin(couples, eq(couples.id, heldRequests.fromCoupleId))
-    .where(sql`${heldRequests.toCoupleId} is distinct from ${reader.coupleId}`)
-    .groupBy(heldRequests.fromCoupleId, couples.coupleName)
-    .orderBy(asc(sql`min(${heldRequests.createdAt})`))
-    .limit(limit);
-  return rows.map((row) => ({ ...row, held: Number(row.held), since: new Date(row.since).toISOString() }));
+    .where(
+      and(
+        readableBy(reader, heldRequests.toCoupleId),
+        cursor ? rowsAfter(heldRequests.createdAt, heldRequests.id, cursor, "asc") : undefined,
+        notExists(
+          db
+            .select({ id: olderHeld.id })
+            .from(olderHeld)
+            .where(
+              and(
+                eq(olderHeld.fromCoupleId, heldRequests.fromCoupleId),
+                readableBy(reader, olderHeld.toCoupleId),
+                sql`(${olderHeld.createdAt}, ${olderHeld.id}) < (${heldRequests.createdAt}, ${heldRequests.id})`,
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(heldRequests.createdAt), asc(heldRequests.id))
+    .limit(HELD_QUEUE_PAGE_SIZE + 1);
+  return keysetPage(
+    rows,
+    HELD_QUEUE_PAGE_SIZE,
+    ({ createdAt, held, ...row }) => ({ ...row, held: Number(held), since: createdAt.toISOString() }),
+    (last) => cursorAfter(HELD_QUEUE_CONTEXT, { sortKey: last.createdAt, id: last.id }),
+  );
 }
 
 /**

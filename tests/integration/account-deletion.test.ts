@@ -22,7 +22,6 @@ import { authenticate } from "@/lib/auth/credentials";
 import { hashToken } from "@/lib/auth/secrets";
 import { runDueWork } from "@/lib/scheduled/service";
 import { imageStorage, newStorageKey } from "@/lib/storage";
-import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { accountOverview } from "@/lib/account/queries";
 import { APPEAL_TEXTS } from "@/lib/safety/appeals";
 import { PASSWORD, browserSession, call, createUser } from "../support/api";
@@ -32,7 +31,7 @@ import { JOIN_PASSWORD, acceptWith, invited, partnerA, partnerEmail } from "../s
 import { conversationOfTwo, send } from "../support/live";
 import { connected } from "../support/messages";
 import { daysAhead, PLACES, plan } from "../support/plans";
-import { appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
+import { allHeldCouples, appeals, coupleRecordOf, moderation, moderatorCouple, sanctions } from "../support/moderation";
 import { nextWhileWaiting, whileHeld } from "../support/lock-race";
 import { onPostgres } from "../support/test-database";
 
@@ -64,7 +63,7 @@ describe("DELETE /api/account erases the person everywhere", () => {
 
     const left = await db.select({ note: heldRequests.note }).from(heldRequests).where(eq(heldRequests.fromCoupleId, couple.coupleId));
     expect(left).toEqual([{ note: "A's own words" }]);
-    expect((await couplesWithHeldHellos(db, { coupleId: null })).find((row) => row.coupleId === couple.coupleId)).toMatchObject({
+    expect((await allHeldCouples({ coupleId: null })).find((row) => row.coupleId === couple.coupleId)).toMatchObject({
       held: 1,
       note: "A's own words",
     });

@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { reports } from "@/db/schema";
-import { APPEALS_PAGE_SIZE, REPORT_NOTES_SHOWN, REPORT_QUEUE_PAGE_SIZE } from "@/lib/safety/rules";
+import { APPEALS_PAGE_SIZE, HELD_QUEUE_PAGE_SIZE, REPORT_NOTES_SHOWN, REPORT_QUEUE_PAGE_SIZE } from "@/lib/safety/rules";
 import type { Headers } from "../support/forum";
 import { forum, forumCouple, postBody } from "../support/forum";
 import { messagingCouple } from "../support/messages";
@@ -176,5 +177,80 @@ describe("the open appeals, a page at a time", () => {
     expect(rows.every((row) => row.couple.id === couple.coupleId)).toBe(true);
     const keys = rows.map((row) => `${row.createdAt} ${row.id}`);
     expect(keys).toEqual([...keys].sort());
+  });
+});
+
+describe("the couples with held hellos, a page at a time", () => {
+  type HeldRow = { id: string; coupleId: string; coupleName: string; held: number; note: string; since: string };
+  /** The id `people` gives couple `g` of `tag`. */
+  const coupleId = (tag: string, g: number) =>
+    createHash("md5")
+      .update(`${tag}c${g}`)
+      .digest("hex")
+      .replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
+  const couple = (tag: string, g: number) => sql`${coupleId(tag, g)}::uuid`;
+
+  it("reaches every couple through the cursor, each once, by its oldest held hello, past couples with many held", async () => {
+    const tag = `mh${Date.now()}`;
+    const senders = 2 * HELD_QUEUE_PAGE_SIZE + 5;
+    await people(tag, senders + 10);
+    const db = await getDb();
+    // Couple g first held at a whole second shared by two couples (ties broken by the hello's id);
+    // the first ten then held thirty times more, later than every first one.
+    await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at)
+      select md5(${tag} || 'c' || g)::uuid, ${couple(tag, senders + 1)}, 'First hello ' || g, timestamptz '2020-01-01' + (g / 2) * interval '1 second'
+      from generate_series(1, ${senders}) g`);
+    await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at)
+      select md5(${tag} || 'c' || g)::uuid, md5(${tag} || 'c' || (${senders} + 1 + r % 10))::uuid, 'Again ' || r,
+        timestamptz '2020-01-02' + r * interval '1 second'
+      from generate_series(1, 10) g, generate_series(1, 30) r`);
+    const { headers } = await moderatorCouple();
+
+    const { rows, sizes } = await readAll<HeldRow>((cursor) => moderation.held(headers, cursor));
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
+    expect(sizes.slice(0, -1).every((size) => size === HELD_QUEUE_PAGE_SIZE)).toBe(true);
+    const keys = rows.map((row) => `${row.since} ${row.id}`);
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(rows.map((row) => row.coupleId)).size).toBe(rows.length);
+    const ids = new Set(Array.from({ length: senders }, (_, i) => coupleId(tag, i + 1)));
+    const ours = rows.filter((row) => ids.has(row.coupleId));
+    expect(ours).toHaveLength(senders);
+    // Each of the ten once, with all its held counted and its oldest hello's note.
+    const many = ours.filter((row) => row.held === 31).map((row) => row.note);
+    expect(many.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `First hello ${i + 1}`).sort());
+    expect(ours.filter((row) => row.held === 1)).toHaveLength(senders - 10);
+  });
+
+  it("never counts or shows the hellos held for the reader's own couple; another moderator reads them", async () => {
+    const tag = `mo${Date.now()}`;
+    await people(tag, 3);
+    const { couple: own, headers } = await moderatorCouple();
+    const { headers: other } = await moderatorCouple();
+    const db = await getDb();
+    // Couple 1 held only for the moderator's couple; couple 2 first for it, then for couple 3.
+    await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at) values
+      (${couple(tag, 1)}, ${own.coupleId}, 'Only to you', timestamptz '2019-12-01'),
+      (${couple(tag, 2)}, ${own.coupleId}, 'To you first', timestamptz '2019-12-02'),
+      (${couple(tag, 2)}, ${couple(tag, 3)}, 'Then to them', timestamptz '2019-12-03')`);
+    const senders = [1, 2].map((g) => coupleId(tag, g));
+    const theirs = async (h: Headers) =>
+      (await readAll<HeldRow>((cursor) => moderation.held(h, cursor))).rows.filter((row) => senders.includes(row.coupleId));
+
+    expect(await theirs(headers)).toMatchObject([
+      { coupleName: "Couple 2", held: 1, note: "Then to them", since: "2019-12-03T00:00:00.000Z" },
+    ]);
+    expect(await theirs(other)).toMatchObject([
+      { coupleName: "Couple 1", held: 1, note: "Only to you", since: "2019-12-01T00:00:00.000Z" },
+      { coupleName: "Couple 2", held: 2, note: "To you first", since: "2019-12-02T00:00:00.000Z" },
+    ]);
+  });
+
+  it("refuses a cursor it did not make (400), and is the moderators' only", async () => {
+    const { headers } = await moderatorCouple();
+    const forged = await moderation.held(headers, "eyJ4Ijp0cnVlfQ.AAAAAAAAAAAAAAAAAAAAAA");
+    expect(forged.status).toBe(400);
+    expect(forged.json.error.code).toBe("VALIDATION_ERROR");
+    const member = await forumCouple();
+    expect((await moderation.held(member.a.headers as Headers)).status).toBe(403);
   });
 });

@@ -3,11 +3,10 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
 import { connectionRequests, couples, moderationLog, notifications } from "@/db/schema";
 import { currentRestriction } from "@/lib/safety/notices";
-import { couplesWithHeldHellos } from "@/lib/safety/spam";
 import { HELD_NOT_DELIVERABLE } from "@/lib/safety/spam-rules";
 import { block, connected, connections, messagingCouple, talk } from "../support/messages";
 import type { TestCouple } from "../support/forum";
-import { coupleRecordOf, moderation, moderatorCouple, sanctions, withRole } from "../support/moderation";
+import { allHeldCouples, coupleRecordOf, moderation, moderatorCouple, sanctions, withRole } from "../support/moderation";
 
 describe("the spam rules", () => {
   it("holds hellos once the same note (case, spaces and digits aside) went to 5 couples in 24 hours", async () => {
@@ -23,8 +22,7 @@ describe("the spam rules", () => {
     expect(held.json.data).toEqual({ status: "held", message: "Your requests are being reviewed" });
     // The couple asked sees nothing; the queue has the sender.
     expect((await connections.list("incoming", targets[5]!.a.headers)).json.data).toEqual([]);
-    const db = await getDb();
-    const queued = (await couplesWithHeldHellos(db, { coupleId: null })).find((row) => row.coupleId === sender.coupleId);
+    const queued = (await allHeldCouples({ coupleId: null })).find((row) => row.coupleId === sender.coupleId);
     expect(queued).toMatchObject({ held: 1, note: "buy OUR course 99 now" });
     // Another note still goes through.
     expect((await connections.send({ coupleId: targets[6]!.coupleId, note: "Fancy a hike?" }, sender.a.headers)).status).toBe(201);
@@ -236,8 +234,7 @@ describe("a held hello addressed to a moderator's own couple", () => {
     const { headers: other } = await moderatorCouple();
 
     expect((await coupleRecordOf(sender.coupleId, askedModerator)).json.data.held).toEqual([]);
-    const db = await getDb();
-    expect((await couplesWithHeldHellos(db, { coupleId: asked.coupleId })).map((row) => row.coupleId)).not.toContain(sender.coupleId);
+    expect((await allHeldCouples({ coupleId: asked.coupleId })).map((row) => row.coupleId)).not.toContain(sender.coupleId);
     const [held] = (await coupleRecordOf(sender.coupleId, other)).json.data.held as { id: string; toCouple: { id: string } }[];
     expect(held!.toCouple.id).toBe(asked.coupleId);
     expect((await moderation.decideHeld(held!.id, "deliver", askedModerator)).status).toBe(404);

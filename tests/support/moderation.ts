@@ -4,6 +4,7 @@ import { POST as appealRoute } from "@/app/api/appeals/route";
 import { POST as suspendedAppealRoute } from "@/app/api/appeals/suspended/route";
 import { POST as decideRoute } from "@/app/api/moderation/appeals/[id]/[decision]/route";
 import { GET as openAppealsRoute } from "@/app/api/moderation/appeals/route";
+import { GET as heldCouplesRoute } from "@/app/api/moderation/held/route";
 import { GET as profileRoute } from "@/app/api/couples/[id]/full-profile/route";
 import { POST as actRoute } from "@/app/api/moderation/couples/[id]/actions/route";
 import { GET as recordRoute } from "@/app/api/moderation/couples/[id]/route";
@@ -18,6 +19,8 @@ import { POST as liftRoute } from "@/app/api/moderation/sanctions/[id]/lift/rout
 import { getDb } from "@/db/client";
 import { users } from "@/db/schema";
 import type { Role } from "@/lib/membership/roles";
+import { nextCursorOf } from "@/lib/pagination/page";
+import { couplesWithHeldHellos, type HeldCouple } from "@/lib/safety/spam";
 import { call } from "./api";
 import type { Headers, TestCouple } from "./forum";
 import { messagingCouple } from "./messages";
@@ -44,9 +47,24 @@ export const moderation = {
   resolve: (id: string, action: string, h: Headers) =>
     call(resolveRoute, "POST", `/api/moderation/reports/${enc(id)}/${enc(action)}`, { headers: h, params: { id, action } }),
   log: (query: string, h: Headers) => call(logRoute, "GET", `/api/moderation/log${query}`, { headers: h }),
+  held: (h: Headers, cursor?: string) =>
+    call(heldCouplesRoute, "GET", `/api/moderation/held${cursor === undefined ? "" : `?cursor=${enc(cursor)}`}`, { headers: h }),
   decideHeld: (id: string, decision: string, h: Headers) =>
     call(heldRoute, "POST", `/api/moderation/held/${enc(id)}/${enc(decision)}`, { headers: h, params: { id, decision } }),
 };
+
+/** Every couple of the held hellos' queue the reader may read, page after page through its cursor. */
+export async function allHeldCouples(reader: { coupleId: string | null }): Promise<HeldCouple[]> {
+  const db = await getDb();
+  const rows: HeldCouple[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await couplesWithHeldHellos(db, reader, cursor ?? undefined);
+    rows.push(...page.data);
+    cursor = nextCursorOf(page);
+  } while (cursor);
+  return rows;
+}
 
 export const sanctions = {
   act: (coupleId: string, body: unknown, h: Headers) =>

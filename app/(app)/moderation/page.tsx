@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ModerationQueue } from "@/components/forum/ModerationQueue";
 import { AppealsQueue } from "@/components/moderation/AppealsQueue";
+import { HeldCouples } from "@/components/moderation/HeldCouples";
 import { ModerationNav } from "@/components/moderation/ModerationNav";
 import { requireCompleteProfile } from "@/lib/auth/current-session";
 import { moderationQueue } from "@/lib/forum/reports";
@@ -25,7 +26,8 @@ export default async function ModerationPage() {
       <ModerationNav current="queue" admin={mayGrantRoles(couple.role)} />
       <h2>Reports</h2>
       <ModerationQueue page={reports} />
-      <AppealsQueue page={appeals} held={held} viewerId={couple.userId} />
+      <AppealsQueue page={appeals} viewerId={couple.userId} />
+      <HeldCouples page={held} />
     </main>
   );
 }

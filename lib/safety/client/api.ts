@@ -5,6 +5,7 @@ import type { KeysetPage } from "@/lib/pagination/page";
 import type { OpenReport } from "@/lib/forum/reports";
 import type { OpenAppeal } from "../appeals";
 import type { LogRow } from "../moderation-log";
+import type { HeldCouple } from "../spam";
 
 /** A page of the moderation log after `cursor`, with the page's filters (`?moderator=&couple=&action=`). */
 export function moderationLogPage(filters: string, cursor: string): Promise<KeysetPage<LogRow>> {
@@ -21,6 +22,11 @@ export function moderationQueuePage(cursor: string): Promise<KeysetPage<OpenRepo
 /** The page of the open appeals after `cursor`. */
 export function openAppealsPage(cursor: string): Promise<KeysetPage<OpenAppeal>> {
   return api(`/api/moderation/appeals?cursor=${encodeURIComponent(cursor)}`);
+}
+
+/** The page of the couples with held hellos after `cursor` (one row per sending couple). */
+export function heldCouplesPage(cursor: string): Promise<KeysetPage<HeldCouple>> {
+  return api(`/api/moderation/held?cursor=${encodeURIComponent(cursor)}`);
 }
 
 /** A suspended couple's partner appeals, signed out (`POST /api/appeals/suspended`). */
