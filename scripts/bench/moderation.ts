@@ -2,6 +2,8 @@
  * The moderation benchmark: p50/p99 of the moderators' queue (`moderationQueue`, one row per target, what
  * `GET /api/moderation/reports` and /moderation run) with as many open reports as couples, for a
  * moderator without a couple and for one of couple 1 (the reports against it left out),
+ * of the held hellos' queue (`couplesWithHeldHellos`, one row per sending couple, what
+ * `GET /api/moderation/held` and /moderation run) with as many held hellos as couples, from a tenth of them,
  * of a couple's moderator page (`coupleRecord` and `partnerVerifications`, `GET /api/moderation/couples/{id}`),
  * and of the photo verification queue (`pendingVerifications`, what `GET /api/moderation/verifications`
  * and /moderation/verifications run) with as many pending selfies as couples, at each size
@@ -22,7 +24,7 @@ import * as schema from "@/db/schema";
 import type { Db } from "@/db/client";
 import { moderationQueue } from "@/lib/forum/reports";
 import { coupleRecord } from "@/lib/safety/couple-record";
-import { holdsHello } from "@/lib/safety/spam";
+import { couplesWithHeldHellos, holdsHello } from "@/lib/safety/spam";
 import { partnerVerifications, pendingVerifications } from "@/lib/verification/queries";
 import { ADMIN_URL } from "./config";
 import { printTable } from "./report";
@@ -38,7 +40,7 @@ const HELD_CHECK_TARGET_MS = 5;
  * and `n` open reports (half of couples, half of messages), each by a different person. Couple 1
  * is the page's subject and the hello sender, the same at every size (only the network around it
  * grows): 25 reports and 20 blocks against it, and at its daily limit of hellos (10 in the last
- * hours, the same note). And `n` pending selfies (one partner of each couple, sent over 30 days).
+ * hours, the same note). And `n` held hellos from a tenth of the couples, and `n` pending selfies (one partner of each couple, sent over 30 days).
  */
 async function fill(sql: postgres.Sql, n: number): Promise<void> {
   const pairs = Math.floor(n / 2);
@@ -80,6 +82,11 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       (case g % 4 when 0 then 'spam' when 1 then 'harassment' when 2 then 'inappropriate' else 'other' end)::report_reason,
       now() - random() * interval '90 days'
     from generate_series(1, ${n}) g`);
+  // Held hellos: `n`, from a tenth of the couples (ten each), over 30 days.
+  await sql.unsafe(`insert into held_requests (from_couple_id, to_couple_id, sent_by_user_id, note, created_at)
+    select md5('c' || (2 + g % ${Math.max(Math.floor(n / 10), 1)}))::uuid, md5('c' || (1 + (g * 7) % ${n}))::uuid, null,
+      'Join our club ' || g, now() - random() * interval '30 days'
+    from generate_series(1, ${n}) g`);
   await sql.unsafe(`insert into photo_verifications (user_id, couple_id, status, pose, selfie_key, submitted_at)
     select md5('u' || (2 * g - 1))::uuid, md5('c' || g)::uuid, 'pending', 'three_fingers',
       'verification-selfie/' || md5('s' || g) || '.jpg', now() - random() * interval '30 days'
@@ -100,6 +107,7 @@ const CALLS: Call[] = [
     run: (db) => Promise.all([coupleRecord(db, SUBJECT, { coupleId: null }), partnerVerifications(db, SUBJECT)]),
   },
   { name: "held-request check", run: (db) => holdsHello(db, SUBJECT, "join our CLUB 99") },
+  { name: "held hellos (first page: 20 oldest couples)", run: (db) => couplesWithHeldHellos(db, { coupleId: null }) },
   { name: "verification queue (20 oldest pending selfies)", run: (db) => pendingVerifications(db, { coupleId: null }) },
   // Its reports, and those of targets it reported, are left out before the queue's limit (`mayJudge`).
   { name: "queue of couple 1's moderator", run: (db) => moderationQueue(db, { coupleId: SUBJECT }) },
