@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
 import { reports } from "@/db/schema";
 import { APPEALS_PAGE_SIZE, HELD_QUEUE_PAGE_SIZE, REPORT_NOTES_SHOWN, REPORT_QUEUE_PAGE_SIZE } from "@/lib/safety/rules";
 import type { Headers } from "../support/forum";
@@ -243,6 +244,27 @@ describe("the couples with held hellos, a page at a time", () => {
       { coupleName: "Couple 1", held: 1, note: "Only to you", since: "2019-12-01T00:00:00.000Z" },
       { coupleName: "Couple 2", held: 2, note: "To you first", since: "2019-12-02T00:00:00.000Z" },
     ]);
+  });
+
+  it("drops a couple once its held hellos are all decided; one with some left is placed by the oldest left", async () => {
+    const tag = `md${Date.now()}`;
+    await people(tag, 3);
+    const { headers } = await moderatorCouple();
+    const db = await getDb();
+    const held = await db.execute(sql`insert into held_requests (from_couple_id, to_couple_id, note, created_at) values
+      (${couple(tag, 1)}, ${couple(tag, 3)}, 'One only', timestamptz '2019-11-01'),
+      (${couple(tag, 2)}, ${couple(tag, 3)}, 'Two first', timestamptz '2019-11-02'),
+      (${couple(tag, 2)}, ${couple(tag, 1)}, 'Two then', timestamptz '2019-11-03') returning id, note`);
+    const idOf = (note: string) => resultRows<{ id: string; note: string }>(held).find((row) => row.note === note)!.id;
+    const theirs = async () =>
+      (await readAll<HeldRow>((cursor) => moderation.held(headers, cursor))).rows.filter((row) =>
+        [1, 2].some((g) => row.coupleId === coupleId(tag, g)),
+      );
+    expect((await theirs()).map((row) => row.note)).toEqual(["One only", "Two first"]);
+
+    expect((await moderation.decideHeld(idOf("One only"), "drop", headers)).status).toBe(200);
+    expect((await moderation.decideHeld(idOf("Two first"), "drop", headers)).status).toBe(200);
+    expect(await theirs()).toMatchObject([{ coupleId: coupleId(tag, 2), held: 1, note: "Two then", since: "2019-11-03T00:00:00.000Z" }]);
   });
 
   it("refuses a cursor it did not make (400), and is the moderators' only", async () => {
