@@ -135,5 +135,9 @@ export const heldRequests = pgTable(
     note: text("note").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("held_requests_from_idx").on(t.fromCoupleId, t.createdAt)],
+  (t) => [
+    index("held_requests_from_idx").on(t.fromCoupleId, t.createdAt),
+    // The moderators' held list, oldest first a keyset page at a time (lib/safety/spam.ts couplesWithHeldHellos).
+    index("held_requests_queue_idx").on(t.createdAt, t.id),
+  ],
 );

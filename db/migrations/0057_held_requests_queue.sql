@@ -1,0 +1,1 @@
+CREATE INDEX "held_requests_queue_idx" ON "held_requests" USING btree ("created_at","id");
