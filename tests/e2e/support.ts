@@ -166,7 +166,7 @@ export async function queueRow(page: Page, text: string) {
     await expect(async () => {
       if ((await items.count()) <= shown) await more.click();
       await expect.poll(() => items.count(), { timeout: 3_000 }).toBeGreaterThan(shown);
-    }).toPass();
+    }).toPass({ timeout: 20_000 });
   }
   return row;
 }
