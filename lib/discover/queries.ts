@@ -6,6 +6,7 @@ import { placeholderSql, preparedPer } from "@/db/prepared";
 import { couples, discoverDismissals, discoverSummaries, locations, users } from "@/db/schema";
 import { connectionStates, stateOf } from "@/lib/connections/states";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
+import { interestLists } from "@/lib/couples/rules";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
 import { commonCount, sharedMask, viewerMask } from "@/lib/directory/common";
@@ -165,8 +166,13 @@ const changedCandidates = preparedPer((db) =>
     .prepare("discover_changed_candidates"),
 );
 
-/** What the stored list was computed from: the viewer's own interests, styles and place. */
-const inputsKey = (viewer: ScoringCouple) => JSON.stringify([viewer.partners, viewer.coupleInterests, viewer.styles, viewer.point]);
+/**
+ * What the stored list was computed from: the viewer's interests as the scorer reads them (the
+ * partners', else the couple's stored list: a stored list the partners' own replace changes nothing),
+ * styles and place.
+ */
+const inputsKey = (viewer: ScoringCouple) =>
+  JSON.stringify([interestLists(viewer.partners, viewer.coupleInterests), viewer.styles, viewer.point]);
 
 type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["execute"]>>[number];
 /** The viewer, the stored couples still eligible, and which of them each list names. */

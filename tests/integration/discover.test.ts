@@ -186,6 +186,16 @@ describe("stored suggestions (discover_suggestions)", () => {
       .where(eq(users.id, us.b.userId));
     expect(await suggested(us.a.userId)).toContain(another.coupleId);
 
+    // The couple's stored list does not, while the partners' own interests are what the scorer reads.
+    const [before] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    await db
+      .update(couples)
+      .set({ interests: ["music"] })
+      .where(eq(couples.id, us.coupleId));
+    await suggested(us.a.userId);
+    const [after] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, us.coupleId));
+    expect(after!.computedAt).toEqual(before!.computedAt);
+
     // A style or a place of the couple's own counts too.
     const third = await couple(STORED, STORED, []);
     await db
