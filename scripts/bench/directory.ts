@@ -78,6 +78,18 @@ const QUERIES: { name: string; params: Record<string, string>; before?: (scale: 
 
 const arrayLiteral = (values: readonly string[]) => `array[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`;
 
+/**
+ * A city-level place from either provider is one point per city (the gazetteer's, Google's city
+ * centre), so a city's couples share it: every fourth couple of each centre sits at it, the crowd
+ * the nearest sort meets in a real network. Couple g (id md5('c' || g)) lives around centre g % centres.length.
+ */
+export async function seatCrowds(sql: postgres.Sql, centres: readonly [number, number][], n: number): Promise<void> {
+  const lats = `array[${centres.map(([lat]) => lat).join(",")}]::float8[]`;
+  const lngs = `array[${centres.map(([, lng]) => lng).join(",")}]::float8[]`;
+  await sql.unsafe(`update locations set latitude = (${lats})[1 + g % ${centres.length}], longitude = (${lngs})[1 + g % ${centres.length}], privacy_level = 'city'
+    from generate_series(1, ${n}) g where entity_id = md5('c' || g)::uuid and (g / ${centres.length}) % 4 = 1`);
+}
+
 /** Fills an empty migrated database with `n` couples (two partners each) and their places. */
 async function fill(sql: postgres.Sql, n: number): Promise<void> {
   const pool = arrayLiteral(INTEREST_VALUES);
@@ -98,11 +110,7 @@ async function fill(sql: postgres.Sql, n: number): Promise<void> {
       (${lats})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4, (${lngs})[1 + g % ${CENTRES.length}] + (random() - 0.5) * 4,
       'City', 'Country', (case (g / 20) % 10 when 0 then 'hidden' when 1 then 'country' when 2 then 'region' when 3 then 'full' else 'city' end)::privacy_level
     from generate_series(1, ${n}) g`);
-  // A city-level place from either provider is one point per city (the gazetteer's, Google's
-  // city centre), so a city's couples share it: every fourth couple of each centre sits at it, the
-  // crowd the nearest sort meets in a real network.
-  await sql.unsafe(`update locations set latitude = (${lats})[1 + g % ${CENTRES.length}], longitude = (${lngs})[1 + g % ${CENTRES.length}], privacy_level = 'city'
-    from generate_series(1, ${n}) g where entity_id = md5('c' || g)::uuid and (g / ${CENTRES.length}) % 4 = 1`);
+  await seatCrowds(sql, CENTRES, n);
   // Couples joined and changed over the year, not all in the last minute (a kept 'most in common'
   // ranking takes in what changed since it was computed).
   await sql.unsafe("update couples set match_changed_at = created_at");

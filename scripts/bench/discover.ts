@@ -6,7 +6,8 @@
  * or postgres://postgres@127.0.0.1:5432/test), holding BENCH_DISCOVER_SMALL (1,000) and
  * BENCH_DISCOVER_LARGE (100,000) couples bulk-inserted with generate_series (two partners each, 6
  * interests per person from the catalogue, one or two adventure styles, a city-level place
- * scattered around ten cities). In process (the server's own functions, no HTTP), each sample
+ * scattered around ten cities, every fourth couple of a city at the city's own point: seatCrowds;
+ * the viewer beside it). In process (the server's own functions, no HTTP), each sample
  * times a call on both databases back to back, so the machine's noise falls on both sizes and
  * the large/small ratio says how a call grows: p50/p99 of discover (what GET /api/discover runs:
  * searched and ranked, as when its stored list is missing or stale, and from the stored list), of
@@ -30,6 +31,7 @@ import { addressOf, callJson, getPage } from "./client";
 import { ADMIN_URL, PAIRED_SETTINGS } from "./config";
 import { alternate, type Target } from "./load";
 import { scaleDatabase } from "./databases";
+import { seatCrowds } from "./directory";
 import { printAlternate, printTable } from "./report";
 import { appEnv, ensureBuild, newSecret, startServer, stopGroup } from "./server";
 import { percentile } from "./stats";
@@ -151,6 +153,9 @@ async function insertCouples(sql: postgres.Sql, from: number, to: number) {
       (${sql.array(CITIES.map((c) => c[1]))}::float8[])[1 + (i % 10)] + ((i * 91) % 1000) / 500.0 - 1,
       'Bench City', 'Benchland', 'city'
     from generate_series(${from}::int, ${to}::int) i`;
+  await seatCrowds(sql, CITIES, to);
+  // The viewer (couple 1) lives in its city, beside the crowd at the city's point, as the directory bench's viewer does.
+  await sql`update locations set latitude = ${CITIES[1]![0] + 0.0023}, longitude = ${CITIES[1]![1] + 0.0022} where entity_id = md5('c1')::uuid`;
   // A network that was there before the run: its couples' match inputs changed an hour ago, not
   // while the viewer's stored lists were computed (past MATCH_CHANGES_TAKEN changes since, discover and the
   // dashboard compute them again, and 'from the stored list' would time that instead).
