@@ -1,14 +1,16 @@
 import "server-only";
-import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
-import { coupleShownPoints, locations } from "@/db/schema";
+import { and, asc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import type { Db } from "@/db/client";
+import { coupleShownPoints, couples, locations } from "@/db/schema";
 import { EARTH_RADIUS_KM } from "@/lib/locations/nearby";
 
 /**
  * Nearest-first on GiST indexes: a place's shown point (snapped at its privacy level,
  * SQL function `shown_point` of migration 0009) as a unit vector in a cube, so an index walks
  * points in order of `<->` (the chord between two shown points) and the query stops after its
- * page: `couple_shown_points_point_idx` the distinct shown points (the directory's nearest walk),
- * `locations_couple_shown_point_idx` the places themselves (a distance filter, discover). The chord
+ * page: `couple_shown_points_point_idx` the distinct shown points (the nearest walk, nearestCouples:
+ * the directory's nearest sort, discover's nearest candidates), `locations_couple_shown_point_idx`
+ * the places themselves (a distance filter). The chord
  * orders exactly as the great-circle distance and is turned into km here, only to name a band: no figure leaves.
  */
 
@@ -35,7 +37,8 @@ export const shownPoint = sql`shown_point(${locations.privacyLevel}, ${locations
  * `hasPoint`, the partial index's predicate (the query must repeat it for the planner to use
  * the index); `within`, the distance filter the index narrows; `closerThan`, the same bound alone,
  * for couples already narrowed (the nearest walk's page, a search's few matches); `bound`, the chord
- * itself; `pointChord` and `pointWithin`, the same of a distinct shown point (couple_shown_points).
+ * itself; `pointChord` and `pointWithin`, the same of a distinct shown point (couple_shown_points);
+ * `pastCursor`, the couples after a cursor's (chord, id) in the nearest order.
  */
 export function nearestSql(centre: Point) {
   const [x, y, z] = unitVector(centre);
@@ -62,5 +65,48 @@ export function nearestSql(centre: Point) {
     closerThan,
     /** The chord `km` away (SQL), for a walk's own rows (`closerThan` reads the joined place). */
     bound,
+    pastCursor: (after: NearestCursor): SQL => sql`(${chord}, ${couples.id}) > (${after.chord}::float8, ${after.id}::uuid)`,
   };
+}
+
+/** A place in the nearest order: the last couple's chord and id. */
+export type NearestCursor = { chord: number; id: string };
+
+/**
+ * The `size` nearest couples among `among` (SQL on the couple and its joined place) with a shown
+ * point, in the nearest order (the chord, then the id at equal distance), past `after` and within
+ * `km` when given: the SQL condition `couples.id = any(...)`, for a statement that orders its own rows.
+ * The walk goes from shown point to shown point nearest first (couple_shown_points_point_idx) and
+ * takes up to `size` of each point's couples by id (locations_couple_shown_point_id_idx), then
+ * orders them by distance and id: many couples share a snapped point (one per city from either
+ * place provider), and a crowd costs a walk no more than its size. A KNN walk orders by the
+ * distance alone (Postgres matches every ORDER BY key to the index or none), so it takes `size`
+ * and every couple tied with the last (`with ties`: at most `size` from each point that far).
+ * Points nearer than the cursor are passed over, those beyond `km` never read; at the cursor's own
+ * chord the index starts at the cursor's couple (`from`, the keyset then exact), at a farther one
+ * at the smallest uuid.
+ */
+export function nearestCouples(
+  db: Db,
+  near: ReturnType<typeof nearestSql>,
+  { among, size, after, km }: { among: SQL | undefined; size: number; after?: NearestCursor; km?: number },
+): SQL {
+  const from = after
+    ? sql`${locations.entityId} >= case when ${near.pointChord} = ${after.chord}::float8 then ${after.id}::uuid else '00000000-0000-0000-0000-000000000000'::uuid end`
+    : undefined;
+  const atPoint = db
+    .select({ id: couples.id })
+    .from(locations)
+    .innerJoin(couples, eq(couples.id, locations.entityId))
+    .where(and(sql`${shownPoint} = ${coupleShownPoints.point}`, near.hasPoint, among, after ? near.pastCursor(after) : undefined, from))
+    .orderBy(asc(locations.entityId))
+    .limit(size);
+  const points = and(
+    after ? sql`${near.pointChord} >= ${after.chord}::float8` : undefined,
+    km === undefined ? undefined : near.pointWithin(km),
+  );
+  const walk = sql`select ${near.pointChord} as chord, at_point.id from ${coupleShownPoints} cross join lateral (${atPoint}) at_point
+    ${points ? sql`where ${points}` : sql``} order by chord fetch first ${size} rows with ties`;
+  // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
+  return sql`${couples.id} = any(array(select walked.id from (${walk}) walked order by walked.chord, walked.id limit ${size}))`;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { coupleShownPoints, couples, locations } from "@/db/schema";
+import { couples, locations } from "@/db/schema";
 import { AppError } from "@/lib/errors";
 import { coupleCard, type CoupleCard } from "@/lib/couples/card";
 import { viewerCouple, type ViewerCouple } from "@/lib/couples/queries";
@@ -13,7 +13,7 @@ import { keysetPage, type KeysetPage } from "@/lib/pagination/page";
 import { seenByOther } from "@/lib/safety/visibility";
 import { COMMON_STORED, commonCount, commonRanking, reachesFloor, sharedMask, viewerMask } from "./common";
 import { openingArea } from "./map";
-import { kmOfChord, nearestSql, shownPoint } from "./nearest";
+import { kmOfChord, nearestCouples, nearestSql, shownPoint } from "./nearest";
 import { cursorContext, defaultSort, directoryBand, DIRECTORY_TEXTS, searchNarrowed, searchWords, type DirectoryFilters } from "./rules";
 import type { DirectoryQuery } from "./schemas";
 
@@ -239,40 +239,12 @@ async function readDirectory<Extra extends object>(
     // to a point the map shows anyway tells the viewer nothing of anyone else's.)
     let measured: Row[] = [];
     if (after?.sortKey !== UNMEASURED) {
-      const keyset = and(
-        near.hasPoint,
-        after ? sql`(${near.chord}, ${couples.id}) > (${after.sortKey as number}::float8, ${after.id}::uuid)` : undefined,
-      );
+      const cursor = after ? { chord: after.sortKey as number, id: after.id } : undefined;
+      const keyset = and(near.hasPoint, cursor ? near.pastCursor(cursor) : undefined);
       const size = query.limit + 1;
-      // The walk goes from shown point to shown point nearest first (couple_shown_points_point_idx)
-      // and takes up to a page of each point's couples by id (locations_couple_shown_point_id_idx),
-      // then orders them by distance and id: many couples share a snapped point (one per city from
-      // either place provider), and a crowd costs a page no more than its page. A KNN walk orders by
-      // the distance alone (Postgres matches every ORDER BY key to the index or none), so it takes a
-      // page and every couple tied with the last (`with ties`: at most a page from each point that
-      // far). Points nearer than the cursor are passed over, those beyond a distance never read;
-      // at the cursor's own chord the index starts at the cursor's couple (`from`, the keyset then
-      // exact), at a farther one at the smallest uuid. A search's few matches need no walk.
-      const from = after
-        ? sql`${locations.entityId} >= case when ${near.pointChord} = ${after.sortKey as number}::float8 then ${after.id}::uuid else '00000000-0000-0000-0000-000000000000'::uuid end`
-        : undefined;
-      const atPoint = db
-        .select({ id: couples.id })
-        .from(locations)
-        .innerJoin(couples, eq(couples.id, locations.entityId))
-        .where(and(sql`${shownPoint} = ${coupleShownPoints.point}`, filtered, keyset, from))
-        .orderBy(asc(locations.entityId))
-        .limit(size);
-      const points = and(
-        after ? sql`${near.pointChord} >= ${after.sortKey as number}::float8` : undefined,
-        query.distance === undefined ? undefined : near.pointWithin(query.distance),
-      );
-      const walk = sql`select ${near.pointChord} as chord, at_point.id from ${coupleShownPoints} cross join lateral (${atPoint}) at_point
-        ${points ? sql`where ${points}` : sql``} order by chord fetch first ${size} rows with ties`;
-      // An array, so the walk runs once (as `in` it may run again for every couple it is joined to).
-      const walked = few
-        ? undefined
-        : sql`${couples.id} = any(array(select walked.id from (${walk}) walked order by walked.chord, walked.id limit ${size}))`;
+      // The nearest walk (nearestCouples: distinct shown points, each point's couples by id), so a
+      // crowd at one point costs a page no more than its page. A search's few matches need no walk.
+      const walked = few ? undefined : nearestCouples(db, near, { among: filtered, size, after: cursor, km: query.distance });
       measured = await select(and(few ? candidates : and(filtered, walked, inRadius), keyset), [asc(near.chord), asc(couples.id)], size);
     }
     let unmeasured: Row[] = [];

@@ -10,7 +10,7 @@ import { interestLists } from "@/lib/couples/rules";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
 import { partnerOf } from "@/lib/membership/partner";
 import { commonCount, sharedMask, viewerMask } from "@/lib/directory/common";
-import { nearestSql } from "@/lib/directory/nearest";
+import { nearestCouples, nearestSql } from "@/lib/directory/nearest";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
@@ -27,7 +27,7 @@ import { storeSummary } from "./service";
  * couple's interests as the scorer reads them: couples.match_interests) or an adventure style, those with the
  * most in common first (as the directory's 'most in common' ranked afresh, an index-only scan of
  * every such couple: almost every couple shares something, so lowest ids first would hand everyone
- * the same few), and the nearest couples (a walk of locations_couple_shown_point_idx, nearest first).
+ * the same few), and the nearest couples (the directory's nearest walk over distinct shown points, nearest first, ties by id).
  * Bounded, so the scoring cost is the same at 1,000 couples and at 100,000. Run when a couple's
  * stored list is missing or stale, for the full DISCOVER_LIMIT (the dashboard's 3 come from the same list).
  */
@@ -353,11 +353,17 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
       : null;
 
   const point = viewer.point;
-  // The nearest couples first, whatever the distance: a walk of locations_couple_shown_point_idx
-  // (the directory's nearest, lib/directory/nearest.ts) that stops at its limit (the scorer gives a
-  // band only within 200 km). The candidates' shown points, never their exact ones: which couples
-  // are candidates says nothing finer than what each shows (the centre is the viewer's own place).
+  // The nearest couples first, whatever the distance, ties by id: the directory's nearest walk
+  // (nearestCouples, lib/directory/nearest.ts), from shown point to shown point, each point's couples
+  // by id, so a crowd at one point costs it no more than CANDIDATES_NEARBY (the scorer gives a band
+  // only within 200 km). The candidates' shown points, never their exact ones: which couples are
+  // candidates says nothing finer than what each shows (the centre is the viewer's own place).
   const near = point ? nearestSql(point) : null;
-  const byPlace = near ? selectScoring(db).where(and(near.hasPoint, eligible)).orderBy(near.chord).limit(CANDIDATES_NEARBY) : null;
+  const byPlace = near
+    ? selectScoring(db)
+        .where(nearestCouples(db, near, { among: eligible, size: CANDIDATES_NEARBY }))
+        .orderBy(asc(near.chord), asc(couples.id))
+        .limit(CANDIDATES_NEARBY)
+    : null;
   return { viewer, byInterest, byPlace };
 }
