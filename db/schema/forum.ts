@@ -255,9 +255,10 @@ export const forumMentions = pgTable(
  * person and target (409 ALREADY_REPORTED); once reviewed, the same person may report it again.
  * `reporter_couple_id` lets the hide rule count different couples (3) with the (target) index; the
  * moderation queue reads open reports oldest first from a partial index that stays small once
- * reports are reviewed. `reported_title` and `reported_body` are a post's, a reply's or a message's
- * words as the reporter saw them, so moderators judge what was reported even after an edit or a
- * deletion; they go where the author's words go when the author's account is deleted.
+ * reports are reviewed. `reported_title` and `reported_body` are the target's words as the reporter
+ * saw them (a post, a reply, a message, a couple, a plan or a hello: lib/safety/reports.ts
+ * `ReportedWords`), so moderators judge what was reported even after an edit or a deletion; they go
+ * where the author's words go when the author's account is deleted.
  */
 export const reports = pgTable(
   "reports",

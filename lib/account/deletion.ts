@@ -18,7 +18,7 @@ import { forgetInvitee } from "@/lib/invitations/manage";
 import { partner2, partner2Unproven, releaseUnprovenPartner } from "@/lib/invitations/send";
 import { deleteMailOf } from "@/lib/mail/outbox";
 import { eraseAppealsOf } from "@/lib/safety/appeals";
-import { eraseReportedMessagesOf } from "@/lib/safety/reports";
+import { eraseReportedWordsOf } from "@/lib/safety/reports";
 import { selfieKeysOf } from "@/lib/verification/queries";
 
 export type DeletionOutcome = {
@@ -36,7 +36,7 @@ export type DeletionOutcome = {
  * photos, the e-mails addressed to them or naming them and the invitations that named them; their posts and
  * replies stay, signed "Deleted member" (the author column is set to null); their messages and
  * their hellos (the notes of their connection requests, and the held ones) and their words in
- * plans (a proposal's note, a reason for cancelling), their messages' words kept with reports,
+ * plans (a proposal's note, a reason for cancelling), the copies of those words kept with reports,
  * and their appeals are erased (an appeal stays,
  * the couple's one appeal of its action). A partner 2 who never proved the
  * address (lib/invitations/send.ts partner2Unproven) does not stay: they are released. If their
@@ -96,7 +96,8 @@ export async function deleteAccount(
     // Their messages are erased ('Deleted member'); their couple's conversations end only if no partner remains.
     // A selfie still waiting for a moderator goes with its file (its row goes with the user's).
     const messageKeys = [...(await eraseMember(tx, userId, row?.id ?? null, !partnerId)), ...(await selfieKeysOf(tx, userId))];
-    await eraseReportedMessagesOf(tx, userId);
+    // The words kept with reports of theirs, and of their couple when it goes with them.
+    await eraseReportedWordsOf(tx, userId, row ? { id: row.id, erased: !partnerId } : null);
     await eraseRequestNotes(tx, userId, row?.id ?? null);
     await erasePlanWordsOf(tx, userId);
     // Their address and names as partner A typed them in the invitation they accepted.

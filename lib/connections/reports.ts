@@ -3,6 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { connectionRequests, couples } from "@/db/schema";
 import type { ActingCouple } from "@/lib/membership/acting-couple";
+import type { ReportedWords } from "@/lib/safety/reports";
 
 /**
  * A hello as a report's target (report type `request`): the couple that said it is reported for
@@ -11,15 +12,19 @@ import type { ActingCouple } from "@/lib/membership/acting-couple";
 
 /**
  * What a hello report names, as the reporter may see it: the couple that sent it, when the hello
- * was sent to the reporter's couple (answered or not; a hello goes with its couples); otherwise
- * nothing, which reads as missing.
+ * was sent to the reporter's couple (answered or not; a hello goes with its couples), with its note
+ * as the reporter saw it (none once erased with its sender); otherwise nothing, which reads as missing.
  */
-export async function reportedRequestCouple(db: Db, reporter: ActingCouple, requestId: string): Promise<{ coupleId: string } | null> {
+export async function reportedRequestCouple(
+  db: Db,
+  reporter: ActingCouple,
+  requestId: string,
+): Promise<{ coupleId: string; words: ReportedWords | null } | null> {
   const [row] = await db
-    .select({ coupleId: connectionRequests.fromCoupleId })
+    .select({ coupleId: connectionRequests.fromCoupleId, note: connectionRequests.note })
     .from(connectionRequests)
     .where(and(eq(connectionRequests.id, requestId), eq(connectionRequests.toCoupleId, reporter.coupleId)));
-  return row ?? null;
+  return row ? { coupleId: row.coupleId, words: row.note === "" ? null : { title: null, body: row.note } } : null;
 }
 
 /** A reported hello as the moderation queue shows it: its note and the couple that sent it. */

@@ -28,12 +28,12 @@ import { readReply, visiblePostRow } from "./thread";
  */
 
 /**
- * What a report names, as the reporter may see it: a post or a reply while it exists for them,
- * with its couple (none once a deleted member's couple is gone), a message's couple (the three
- * with their words, kept with the report as reported), or the couple
- * itself unless a block stands between them (a couple hidden from discovery can still be reported
- * from its posts), a plan's other couple for one of its four, or the couple that sent a hello to
- * the reporter's couple. Null reads as missing.
+ * What a report names, as the reporter may see it, with its words kept with the report as
+ * reported: a post or a reply while it exists for them, with its couple (none once a deleted
+ * member's couple is gone), a message's couple, or the couple itself (its name and 'about us')
+ * unless a block stands between them (a couple hidden from discovery can still be reported from
+ * its posts), a plan's other couple for one of its four, or the couple that sent a hello to the
+ * reporter's couple. Null reads as missing.
  */
 async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id: string): Promise<ReportedTarget> {
   if (type === "post") {
@@ -51,12 +51,15 @@ async function reported(db: Db, actor: ActingCouple, type: ReportTargetType, id:
   if (type === "plan") return reportedPlanCouple(db, actor, id);
   if (type === "request") return reportedRequestCouple(db, actor, id);
   const [row] = await db
-    .select({ id: couples.id })
+    .select({ id: couples.id, name: couples.coupleName, bio: couples.bio })
     .from(couples)
     .where(and(eq(couples.id, id), notBlockedBetween(actor.coupleId, couples.id)))
     .limit(1);
-  return row ? { coupleId: row.id } : null;
+  return row ? { coupleId: row.id, words: coupleWords(row) } : null;
 }
+
+/** A couple's words as reported and as the queue compares them: its name and its 'about us'. */
+const coupleWords = (couple: { name: string; bio: string | null }): ReportedWords => ({ title: couple.name, body: couple.bio ?? "" });
 
 /** `POST /api/reports`: the target resolved for the reporter, then filed. */
 export async function fileReport(
@@ -84,8 +87,9 @@ type ReportContent = {
 
 export type OpenReport = Omit<OpenReportRow, "words"> & {
   /**
-   * What was reported: a post's, a reply's or a message's words as reported, else the content
-   * now. A deleted member's words have no couple left: `coupleId` null, `coupleName` "Deleted member".
+   * What was reported: its words as reported where they were kept, else the content now; null
+   * when neither is left. A deleted member's words have no couple left: `coupleId` null,
+   * `coupleName` "Deleted member".
    */
   content: ReportContent | null;
 };
@@ -115,17 +119,21 @@ function reportedWritings(db: Db, table: typeof forumPosts | typeof forumReplies
 /**
  * The words a moderator judges: those reported when they were kept, with the content's words now
  * where they differ (`body` null once deleted); else the content's words now (an erased message's
- * read as deleted).
+ * read as deleted). Written words are cut to an excerpt; `shown` keeps a plan's lines as they are.
  */
 function judgedWords(
   reported: ReportedWords | null,
   now: { title: string | null; body: string | null; deleted: boolean },
+  shown: (body: string) => string = (body) => excerpt(body, 1000),
 ): Pick<ReportContent, "title" | "body" | "changedSince"> {
-  if (!reported) return { title: now.title, body: now.body === null ? MESSAGE_TEXTS.deleted : excerpt(now.body, 1000), changedSince: null };
+  if (!reported) return { title: now.title, body: now.body === null ? MESSAGE_TEXTS.deleted : shown(now.body), changedSince: null };
   const same = !now.deleted && reported.title === now.title && reported.body === now.body;
-  const body = now.deleted || now.body === null ? null : excerpt(now.body, 1000);
-  return { title: reported.title, body: excerpt(reported.body, 1000), changedSince: same ? null : { title: now.title, body } };
+  const body = now.deleted || now.body === null ? null : shown(now.body);
+  return { title: reported.title, body: shown(reported.body), changedSince: same ? null : { title: now.title, body } };
 }
+
+/** A plan's words as the queue shows them: its when, where and note on their own lines. */
+const planLines = (body: string) => body;
 
 /** A reported message as the queue's content: its words as reported (erased ones read as deleted) and its couple. */
 const messageContent = (message: MessageItem, reported: ReportedWords | null): ReportContent => ({
@@ -135,15 +143,22 @@ const messageContent = (message: MessageItem, reported: ReportedWords | null): R
   coupleName: message.author.coupleName,
 });
 
-/** A reported plan as the queue's content: what as its title, when and where at the place as its words, the couple reported. */
-const planContent = (plan: ReportedPlan): ReportContent => ({
-  title: plan.title,
-  body: `When: ${plan.when}\nWhere: ${plan.where}`,
-  changedSince: null,
+/** A reported plan as the queue's content: its words as reported (what, when, where, its note), the couple reported. */
+const planContent = (plan: ReportedPlan, reported: ReportedWords | null): ReportContent => ({
+  ...judgedWords(reported, { ...plan.words, deleted: false }, planLines),
   postId: null,
   coupleId: plan.coupleId,
   coupleName: plan.coupleName ?? FORUM_TEXTS.deletedMember,
 });
+
+/** What no longer exists, as the queue's content: its words as reported, deleted since; nothing when none were kept. */
+const goneContent = (reported: ReportedWords | null, type: ReportTargetType): ReportContent | null =>
+  reported && {
+    ...judgedWords(reported, { title: null, body: null, deleted: true }, type === "plan" ? planLines : undefined),
+    postId: null,
+    coupleId: null,
+    coupleName: FORUM_TEXTS.deletedMember,
+  };
 
 /**
  * The moderation queue (`GET /api/moderation/reports?cursor=` and /moderation): a page of the open
@@ -165,15 +180,7 @@ export async function moderationQueue(
     reportedWritings(db, forumReplies, ids("reply")),
     ids("couple").length
       ? db
-          .select({
-            id: couples.id,
-            title: couples.coupleName,
-            body: sql<string>`coalesce(${couples.bio}, '')`,
-            deleted: sql<boolean>`false`,
-            postId: sql<null>`null`,
-            coupleId: couples.id,
-            coupleName: couples.coupleName,
-          })
+          .select({ id: couples.id, name: couples.coupleName, bio: couples.bio })
           .from(couples)
           .where(inArray(couples.id, ids("couple")))
       : [],
@@ -185,14 +192,22 @@ export async function moderationQueue(
     reportedRequests(db, ids("request")),
   ]);
   const helloContent = hellos.map(({ note, ...hello }) => ({ ...hello, title: null, body: note, deleted: false, postId: null }));
-  const content = new Map([...posts, ...replies, ...reported, ...helloContent].map((row) => [row.id, row]));
+  const coupleContent = reported.map((couple) => ({
+    ...coupleWords(couple),
+    id: couple.id,
+    deleted: false,
+    postId: null,
+    coupleId: couple.id,
+    coupleName: couple.name,
+  }));
+  const content = new Map([...posts, ...replies, ...coupleContent, ...helloContent].map((row) => [row.id, row]));
   const withContent = rows.map(({ words, ...row }): OpenReport => {
     const context = messages.get(row.targetId);
     if (context) return { ...row, content: messageContent(context.at(-1)!, words) };
     const plan = plans.get(row.id);
-    if (plan) return { ...row, content: planContent(plan) };
+    if (plan) return { ...row, content: planContent(plan, words) };
     const found = content.get(row.targetId);
-    if (!found) return { ...row, content: null };
+    if (!found) return { ...row, content: goneContent(words, row.targetType) };
     return {
       ...row,
       content: {

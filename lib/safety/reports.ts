@@ -31,8 +31,8 @@ import {
  * reported by 3 different couples is hidden from all but its own couple until a moderator
  * dismisses (shown again) or removes it ("Removed by a moderator"). A reported couple is not
  * hidden by reports: moderators decide. What a report names is resolved by its caller
- * (lib/forum/reports.ts: a post, a reply or a couple as the reporter may see it, with the words
- * they saw), so this module reads no content of its own.
+ * (lib/forum/reports.ts: a post, a reply, a message, a couple, a plan or a hello as the reporter
+ * may see it, with the words they saw), so this module reads no content of its own.
  */
 
 /** Who reports: a person of a couple. */
@@ -45,7 +45,10 @@ const targetNotFound = () => new AppError("NOT_FOUND", "What you reported does n
 
 const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts : type === "reply" ? forumReplies : null);
 
-/** A post's, a reply's or a message's words as reported (a post's title; none for a reply or a message). */
+/**
+ * A target's words as reported: a post's title and body, a reply's or a message's body, a couple's
+ * name and 'about us', a plan's what and its when, where and note (lib/plans/reports.ts), a hello's note.
+ */
 export type ReportedWords = { title: string | null; body: string };
 
 /**
@@ -111,20 +114,35 @@ export async function reportTarget(
 }
 
 /**
- * Account deletion: the words kept with reports of the person's messages go, as their messages'
- * words do (lib/messages/service.ts eraseMember); those of their posts and replies stay, as the
- * posts and replies do, signed "Deleted member". Others' words stay.
+ * Account deletion: the words kept with reports go where the words they copy go. Those of the
+ * person's messages, of the hellos they sent (lib/connections/service.ts eraseRequestNotes) and of
+ * the plans whose note they wrote (lib/plans/ending.ts erasePlanWordsOf: the note goes, and the
+ * copy with it) go, as do those of their couple when it goes with them (`couple.erased`); those
+ * of their posts and replies stay, as the posts and replies do, signed "Deleted member". Others'
+ * words stay. Before the person's rows go: it finds their words by their id.
  */
-export async function eraseReportedMessagesOf(tx: Db, userId: string): Promise<void> {
-  await tx
-    .update(reports)
-    .set({ reportedTitle: null, reportedBody: null })
-    .where(
-      and(
-        eq(reports.targetType, "message"),
-        inArray(reports.targetId, tx.select({ id: messages.id }).from(messages).where(eq(messages.authorUserId, userId))),
-      ),
-    );
+export async function eraseReportedWordsOf(tx: Db, userId: string, couple: { id: string; erased: boolean } | null): Promise<void> {
+  const theirs = [
+    and(
+      eq(reports.targetType, "message"),
+      inArray(reports.targetId, tx.select({ id: messages.id }).from(messages).where(eq(messages.authorUserId, userId))),
+    ),
+    and(
+      eq(reports.targetType, "plan"),
+      inArray(reports.targetId, tx.select({ id: plans.id }).from(plans).where(eq(plans.noteByUserId, userId))),
+    ),
+  ];
+  if (couple) {
+    // Their hellos, by their couple's outgoing index (a hello goes with its couples).
+    const hellos = tx
+      .select({ id: connectionRequests.id })
+      .from(connectionRequests)
+      .where(and(eq(connectionRequests.fromCoupleId, couple.id), eq(connectionRequests.sentByUserId, userId)));
+    theirs.push(and(eq(reports.targetType, "request"), inArray(reports.targetId, hellos)));
+  }
+  if (couple?.erased) theirs.push(and(eq(reports.targetType, "couple"), eq(reports.targetId, couple.id)));
+  // One statement per kind: each reads reports_target_idx (an OR of them would read every report).
+  for (const copies of theirs) await tx.update(reports).set({ reportedTitle: null, reportedBody: null }).where(copies);
 }
 
 /**
@@ -149,7 +167,7 @@ export type OpenReportRow = {
   /** The oldest REPORT_NOTES_SHOWN notes of `notesTotal`, each with its reporter's first name. */
   notes: { firstName: string; note: string }[];
   notesTotal: number;
-  /** The words as the first reporter saw them (a post, a reply or a message); null for other targets and once erased with their author. */
+  /** The words as the first reporter saw them; null when none were kept, and once erased with their author (`eraseReportedWordsOf`). */
   words: ReportedWords | null;
 };
 type ReportReason = (typeof reports.$inferSelect)["reason"];
