@@ -9,8 +9,8 @@ import { dayAndTime, placeCity, placeLine } from "./format";
 
 /**
  * A plan as a report's target ('Something went wrong' after the meetup): the report is about the
- * other couple of the plan's conversation, and moderators see what, when and where and the plan's
- * note, nothing of the conversation itself.
+ * other couple of the plan's conversation, and moderators see what, when and where, nothing of
+ * the conversation itself.
  */
 
 /** The other couple of a conversation, as seen from one of its two couples. */
@@ -26,7 +26,6 @@ const planRow = {
   placeName: plans.placeName,
   placeCity: plans.placeCity,
   venue: plans.venue,
-  note: plans.note,
   low: conversations.coupleLowId,
   high: conversations.coupleHighId,
 };
@@ -37,18 +36,18 @@ type PlanRow = {
   placeName: string;
   placeCity: string | null;
   venue: string | null;
-  note: string | null;
 };
 
 /**
  * A plan's words, as its reporter saw them and as the queue compares them now: what as the title;
- * when, where (the venue or the place's name at its city, as the four see it) and its note as the
- * words. One text for both, so the queue tells a plan changed since it was reported.
+ * when and where (the venue or the place's name at its city, as the four see it) as the words. One
+ * text for both, so the queue tells a plan changed since it was reported. Never its note: the note
+ * goes with the person who wrote it (lib/plans/ending.ts erasePlanWordsOf), and a copy kept apart
+ * from the plan could not follow a note rewritten since by someone else.
  */
 function planWords(row: PlanRow): ReportedWords {
   const shown = { timeZone: row.timeZone, place: { name: row.placeName, city: row.placeCity }, venue: row.venue };
   const lines = [`When: ${dayAndTime(row.startsAt, row.timeZone)} in ${placeCity(shown)}`, `Where: ${placeLine(shown)}`];
-  if (row.note) lines.push(`Plan note: ${row.note}`);
   return { title: row.title, body: lines.join("\n") };
 }
 

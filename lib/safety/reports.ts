@@ -47,7 +47,7 @@ const contentTable = (type: ReportTargetType) => (type === "post" ? forumPosts :
 
 /**
  * A target's words as reported: a post's title and body, a reply's or a message's body, a couple's
- * name and 'about us', a plan's what and its when, where and note (lib/plans/reports.ts), a hello's note.
+ * name and 'about us', a plan's what, when and where (lib/plans/reports.ts), a hello's note.
  */
 export type ReportedWords = { title: string | null; body: string };
 
@@ -115,21 +115,17 @@ export async function reportTarget(
 
 /**
  * Account deletion: the words kept with reports go where the words they copy go. Those of the
- * person's messages, of the hellos they sent (lib/connections/service.ts eraseRequestNotes) and of
- * the plans whose note they wrote (lib/plans/ending.ts erasePlanWordsOf: the note goes, and the
- * copy with it) go, as do those of their couple when it goes with them (`couple.erased`); those
- * of their posts and replies stay, as the posts and replies do, signed "Deleted member". Others'
- * words stay. Before the person's rows go: it finds their words by their id.
+ * person's messages and of the hellos they sent (lib/connections/service.ts eraseRequestNotes) go,
+ * as do those of their couple when it goes with them (`couple.erased`); those of their posts and
+ * replies stay, as the posts and replies do, signed "Deleted member", and a plan's (what, when and
+ * where, never its note: lib/plans/reports.ts) as the plan does. Others' words stay. Before the
+ * person's rows go: it finds their words by their id.
  */
 export async function eraseReportedWordsOf(tx: Db, userId: string, couple: { id: string; erased: boolean } | null): Promise<void> {
   const theirs = [
     and(
       eq(reports.targetType, "message"),
       inArray(reports.targetId, tx.select({ id: messages.id }).from(messages).where(eq(messages.authorUserId, userId))),
-    ),
-    and(
-      eq(reports.targetType, "plan"),
-      inArray(reports.targetId, tx.select({ id: plans.id }).from(plans).where(eq(plans.noteByUserId, userId))),
     ),
   ];
   if (couple) {
