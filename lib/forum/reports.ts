@@ -132,7 +132,7 @@ function judgedWords(
   return { title: reported.title, body: shown(reported.body), changedSince: same ? null : { title: now.title, body } };
 }
 
-/** A plan's words as the queue shows them: its when, where and note on their own lines. */
+/** A plan's words as the queue shows them: its when and where on lines of their own, never cut to an excerpt. */
 const planLines = (body: string) => body;
 
 /** A reported message as the queue's content: its words as reported (erased ones read as deleted) and its couple. */
@@ -143,7 +143,7 @@ const messageContent = (message: MessageItem, reported: ReportedWords | null): R
   coupleName: message.author.coupleName,
 });
 
-/** A reported plan as the queue's content: its words as reported (what, when, where, its note), the couple reported. */
+/** A reported plan as the queue's content: its words as reported (what, when and where), the couple reported. */
 const planContent = (plan: ReportedPlan, reported: ReportedWords | null): ReportContent => ({
   ...judgedWords(reported, { ...plan.words, deleted: false }, planLines),
   postId: null,
