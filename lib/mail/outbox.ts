@@ -1,12 +1,12 @@
 import "server-only";
 import { and, arrayContains, desc, eq, getTableColumns, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { after } from "next/server";
 import type { Db } from "@/db/client";
 import { deleteOldest } from "@/db/batches";
 import { emailOutbox } from "@/db/schema";
 import { env, sendsRealEmail } from "@/lib/env";
 import type { EmailMessage } from "./templates";
 import { normalizeEmail } from "@/lib/auth/rules";
+import { afterResponse } from "@/lib/http/after-response";
 import { describeError } from "@/lib/log";
 import { coupleApartAmong } from "@/lib/safety/visibility";
 
@@ -269,8 +269,11 @@ export async function listOutbox(db: Db, to?: string, limit = 100): Promise<Outb
   return rows.map(({ headers, ...row }) => ({ ...row, ...(headers ? { headers } : {}), createdAt: row.createdAt.toISOString() }));
 }
 
-/** Delivers after the response is sent, so a slow or failing provider never holds up the user. */
+/**
+ * Delivers after the response is sent, so a slow or failing provider never holds up the user;
+ * outside a request (a script), the due work sends them.
+ */
 export function deliverAfterResponse(db: Db, ids: string[]): void {
   if (!configuredProvider() || ids.length === 0) return;
-  after(() => deliverEmails(db, ids));
+  afterResponse(() => deliverEmails(db, ids));
 }

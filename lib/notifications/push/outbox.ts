@@ -1,9 +1,9 @@
 import "server-only";
 import { and, inArray, sql } from "drizzle-orm";
-import { after } from "next/server";
 import { batches } from "@/db/batches";
 import type { Db } from "@/db/client";
 import { pushOutbox, pushSubscriptions } from "@/db/schema";
+import { afterResponse } from "@/lib/http/after-response";
 import { definitionOf, notificationHref, type NewNotification } from "../rules";
 import { vapidKeys } from "./config";
 import { liveSubscription } from "./rows";
@@ -112,12 +112,9 @@ export async function enqueuePushes(db: Db, list: readonly QueuedPush[]): Promis
  */
 export function deliverPushesAfterResponse(db: Db): void {
   if (!vapidKeys()) return;
-  try {
-    after(async () => {
-      const { deliverDuePushes } = await import("./deliver");
-      await deliverDuePushes(db);
-    });
-  } catch {
-    // Not in a request: lib/scheduled sends them within the minute.
-  }
+  // Not in a request: lib/scheduled sends them within the minute.
+  afterResponse(async () => {
+    const { deliverDuePushes } = await import("./deliver");
+    await deliverDuePushes(db);
+  });
 }
