@@ -14,6 +14,7 @@ import { nearestCouples, nearestSql } from "@/lib/directory/nearest";
 import { listDirectory } from "@/lib/directory/queries";
 import { directoryQuerySchema } from "@/lib/directory/schemas";
 import { AppError } from "@/lib/errors";
+import { afterResponse } from "@/lib/http/after-response";
 import { NEARBY_MAX_RADIUS_KM } from "@/lib/locations/rules";
 import { locationColumns } from "@/lib/locations/place";
 import { ownCentre, shownCoordinates, type StoredLocation } from "@/lib/locations/privacy";
@@ -38,6 +39,12 @@ export const CANDIDATES_BY_INTEREST = 150;
  */
 const RANKED_BY_INTEREST = 2 * CANDIDATES_BY_INTEREST;
 export const CANDIDATES_NEARBY = 100;
+/**
+ * Among how many couples a search on the request seeks those with the most in common: those whose
+ * match inputs changed last (joined, or changed interests, styles or place). The network is ranked
+ * after the response (readFinds).
+ */
+export const SEARCH_WINDOW = 2_000;
 
 /** How many of the directory's nearest the stored summary keeps: the dashboard shows 5, the rest stand in for any hidden or blocked meanwhile. */
 export const NEAR_STORED = 10;
@@ -179,14 +186,16 @@ type CandidateRow = Awaited<ReturnType<ReturnType<typeof storedCandidates>["exec
 type Finds = { viewer: ScoringCouple; rows: CandidateRow[]; candidateIds: string[]; nearIds: string[] | null };
 
 /**
- * The couple's stored lists while they are fresh: less than a day old and computed from the
- * viewer's current interests, styles and place. Otherwise they are searched again on this request
- * and stored (about once per couple per day; the request that finds them stale pays it, so no one
- * is shown lists built from their old profile or place). Fresh lists take in the couples changed
- * since (a couple that joined or changed meanwhile is scored with the stored ones, so it shows on
- * the next read if it ranks); past MATCH_CHANGES_TAKEN of them, or once a stored suggestion is no
- * longer eligible, the lists are computed again. Either way the rows are read with their
- * eligibility re-checked now.
+ * The couple's stored lists, computed from the viewer's current interests, styles and place, with
+ * the couples changed since (a couple that joined or changed meanwhile is scored with the stored
+ * ones, so it shows on the next read if it ranks). No request ranks the whole network: lists a
+ * day old, past MATCH_CHANGES_TAKEN changes, or left by a suggestion no longer eligible are served
+ * and searched again after the response (a dismissed couple's place is taken on the next read).
+ * With no list for the viewer's inputs now (a first visit, a changed profile or place: no one is
+ * shown lists built from their old profile), the lists are searched on the request among the
+ * SEARCH_WINDOW couples changed last and the nearest, stored, and searched again over the network
+ * after the response. Outside a request nothing would run that later, so the network is searched
+ * at once. Either way the rows are read with their eligibility re-checked now.
  */
 async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   // Four reads side by side: each finds the couple through the user, not through another's answer.
@@ -199,25 +208,27 @@ async function readFinds(db: Db, userId: string, now: Date): Promise<Finds> {
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow, "own");
   const key = inputsKey(viewer);
-  const eligible = new Set(stored.map((row) => row.id));
-  if (
-    summary &&
-    summary.inputsKey === key &&
-    now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
-    changed.length <= MATCH_CHANGES_TAKEN &&
-    // A stored suggestion dismissed, hidden or blocked since leaves a place the next couple takes:
-    // the lists are computed again, so 'Not for us' never empties discover for the rest of the day.
-    summary.candidateIds.every((id) => eligible.has(id))
-  ) {
-    const changedIds = changed.map((row) => row.id);
-    return {
-      viewer,
-      rows: [...new Map([...stored, ...changed].map((row) => [row.id, row])).values()],
-      candidateIds: [...new Set([...summary.candidateIds, ...changedIds])],
-      nearIds: summary.nearIds && [...new Set([...summary.nearIds, ...changedIds])],
-    };
+  const searchNetwork = () => computeSummary(db, userId, viewerRow, key, new Date(), null);
+  if (summary && summary.inputsKey === key) {
+    const eligible = new Set(stored.map((row) => row.id));
+    const current =
+      now.getTime() - summary.computedAt.getTime() < SUMMARY_TTL_MS &&
+      changed.length <= MATCH_CHANGES_TAKEN &&
+      // A stored suggestion dismissed, hidden or blocked since leaves a place the next couple
+      // takes, so 'Not for us' never empties discover for the rest of the day.
+      summary.candidateIds.every((id) => eligible.has(id));
+    if (current || afterResponse(searchNetwork)) {
+      const changedIds = changed.map((row) => row.id);
+      return {
+        viewer,
+        rows: [...new Map([...stored, ...changed].map((row) => [row.id, row])).values()],
+        candidateIds: [...new Set([...summary.candidateIds, ...changedIds])],
+        nearIds: summary.nearIds && [...new Set([...summary.nearIds, ...changedIds])],
+      };
+    }
   }
-  const lists = await computeSummary(db, userId, viewerRow, key, now);
+  const amongLatest = afterResponse(searchNetwork) ? SEARCH_WINDOW : null;
+  const lists = await computeSummary(db, userId, viewerRow, key, now, amongLatest);
   return { viewer, rows: await storedCandidates(db).execute({ userId }), ...lists };
 }
 
@@ -286,11 +297,22 @@ export async function dashboardFinds(db: Db, userId: string, counts: { suggestio
 }
 
 /**
- * Searches and ranks the candidates (DISCOVER_LIMIT of them, whatever the caller shows) and walks
- * the directory's nearest within 200 km (NEAR_STORED), and stores both lists' ids.
+ * The viewer's lists searched afresh and stored, as a request without usable lists searches them
+ * (`amongLatest`: SEARCH_WINDOW) and as the search after its response does (null): the bench times both.
  */
-async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key: string, now: Date) {
-  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, viewerRow);
+export async function searchLists(db: Db, userId: string, amongLatest: number | null, now = new Date()) {
+  const [viewerRow] = await viewerScoring(db).execute({ userId });
+  if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
+  return computeSummary(db, userId, viewerRow, inputsKey(scoringCouple(viewerRow, "own")), now, amongLatest);
+}
+
+/**
+ * Searches and ranks the candidates (DISCOVER_LIMIT of them, whatever the caller shows) and walks
+ * the directory's nearest within 200 km (NEAR_STORED), and stores both lists' ids. `amongLatest`: the
+ * interest candidates are sought among that many couples changed last (null: the network).
+ */
+async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key: string, now: Date, amongLatest: number | null) {
+  const { viewer, byInterest, byPlace } = await candidateQueries(db, userId, viewerRow, amongLatest);
   const nearQuery = directoryQuerySchema.parse({ sort: "nearest", distance: String(NEARBY_MAX_RADIUS_KM), limit: String(NEAR_STORED) });
   const [interestRows, placeRows, near] = await Promise.all([
     byInterest ?? [],
@@ -311,11 +333,12 @@ async function computeSummary(db: Db, userId: string, viewerRow: ScoringRow, key
 
 /**
  * The two bounded candidate queries, not yet run (the bench EXPLAINs them): the couples sharing
- * an interest or a style, and the nearest couples; null when the viewer has nothing to match on.
+ * an interest or a style (among the `amongLatest` couples whose match inputs changed last; null:
+ * among all), and the nearest couples; null when the viewer has nothing to match on.
  * Pre-filtered in SQL: seen by the viewer (lib/safety/visibility.ts: discoverable, not their own,
  * not blocked either way), not dismissed.
  */
-export async function candidateQueries(db: Db, userId: string, known?: ScoringRow) {
+export async function candidateQueries(db: Db, userId: string, known?: ScoringRow, amongLatest: number | null = null) {
   const viewerRow = known ?? (await viewerScoring(db).execute({ userId }))[0];
   if (!viewerRow) throw new AppError("NOT_FOUND", "Create your couple profile first.");
   const viewer = scoringCouple(viewerRow, "own");
@@ -338,10 +361,19 @@ export async function candidateQueries(db: Db, userId: string, known?: ScoringRo
   // only: checked on every couple, it cost most of the ranking's time.
   const sharedStyles = viewer.styles.map((style) => sql`(${couples.coupleTypes} @> array[${style}]::text[])::int`);
   const inCommon = sql`${commonCount(mask)} * ${WEIGHTS.couples} + (${sql.join([sql`0`, ...sharedStyles], sql` + `)}) * ${WEIGHTS.style}`;
+  // The latest: a walk of couples_discoverable_match_changed_idx from the newest change that
+  // stops at `amongLatest` couples, whatever the network's size.
+  const latest =
+    amongLatest === null
+      ? undefined
+      : inArray(
+          couples.id,
+          db.select({ id: couples.id }).from(couples).where(discoverable()).orderBy(desc(couples.matchChangedAt)).limit(amongLatest),
+        );
   const ranked = db
     .select({ id: couples.id })
     .from(couples)
-    .where(and(discoverable(), or(...overlaps)))
+    .where(and(discoverable(), or(...overlaps), latest))
     .orderBy(desc(inCommon), desc(couples.id))
     .limit(RANKED_BY_INTEREST);
   const byInterest =

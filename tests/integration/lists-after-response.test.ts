@@ -1,0 +1,111 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { GET as discoverRoute } from "@/app/api/discover/route";
+import { getDb } from "@/db/client";
+import { resultRows } from "@/db/result-rows";
+import { couples, discoverSummaries, users } from "@/db/schema";
+import { SEARCH_WINDOW, SUMMARY_TTL_MS } from "@/lib/discover/queries";
+import { DISCOVER_LIMIT } from "@/lib/discover/rules";
+import { call } from "../support/api";
+import { forumCouple, type Headers } from "../support/forum";
+
+// As in a request: what runs after the response waits here until the test runs it.
+const deferred = vi.hoisted(() => [] as (() => Promise<unknown>)[]);
+vi.mock("@/lib/http/after-response", () => ({
+  afterResponse: (task: () => Promise<unknown>) => {
+    deferred.push(task);
+    return true;
+  },
+}));
+const runDeferred = async () => {
+  for (const task of deferred.splice(0)) await task();
+};
+
+const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
+const suggestedIds = (res: { json: { data: { coupleId: string }[] } }) => res.json.data.map((card) => card.coupleId);
+
+/** `count` discoverable one-partner couples whose partner holds `interests`, their ids `prefix`-led. */
+async function bulkCouples(prefix: string, count: number, interests: string[]): Promise<string[]> {
+  const db = await getDb();
+  const id = (head: string) => sql`(${head} || lpad(to_hex(g), 12, '0'))::uuid`;
+  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
+    select ${id(`${prefix}1-0000-4000-8000-`)}, ${prefix} || g || '@latest.test', 'x', 'Bulk', 'Last', date '1990-01-01', now(),
+      ${sql.param(interests)}::text[]
+    from generate_series(1, ${count}) g`);
+  const rows = resultRows<{ id: string }>(
+    await db.execute(sql`insert into couples (id, partner1_id, couple_name, status, is_visible)
+      select ${id(`${prefix}0-0000-4000-8000-`)}, ${id(`${prefix}1-0000-4000-8000-`)}, 'Latest ' || g, 'active', true
+      from generate_series(1, ${count}) g returning id`),
+  );
+  return rows.map((row) => row.id).sort();
+}
+
+/** Their match inputs changed two days ago: before any list of this file was computed. */
+async function changedLongAgo(ids: string[]) {
+  const db = await getDb();
+  await db
+    .update(couples)
+    .set({ matchChangedAt: sql`now() - interval '2 days'` })
+    .where(inArray(couples.id, ids));
+}
+
+async function viewerWith(interests: string[]) {
+  const us = await forumCouple();
+  const db = await getDb();
+  await db.update(users).set({ interests }).where(eq(users.id, us.a.userId));
+  await db.update(couples).set({ interests, coupleTypes: [] }).where(eq(couples.id, us.coupleId));
+  return us;
+}
+
+const storedList = async (coupleId: string) => {
+  const db = await getDb();
+  const [row] = await db.select().from(discoverSummaries).where(eq(discoverSummaries.coupleId, coupleId));
+  return row;
+};
+
+describe("no request ranks the whole network for a list that only aged", () => {
+  it("a first read searches among the couples changed last; the network is searched after the response", async () => {
+    const mine = ["cycling", "yoga", "photography", "languages"];
+    const us = await viewerWith(mine);
+    // The best matches changed long ago; more couples sharing one interest than the window changed since.
+    const best = await bulkCouples("fffffff", 5, mine);
+    await changedLongAgo(best);
+    await bulkCouples("0000000", SEARCH_WINDOW, ["cycling"]);
+
+    const first = await discover(us.a.headers);
+    expect(first.status).toBe(200);
+    expect(suggestedIds(first)).toHaveLength(DISCOVER_LIMIT);
+    expect(suggestedIds(first).filter((id) => best.includes(id))).toEqual([]);
+    expect(deferred.length).toBeGreaterThan(0);
+
+    await runDeferred();
+    expect((await storedList(us.coupleId))!.candidateIds.slice(0, 5).sort()).toEqual(best);
+    const next = await discover(us.a.headers);
+    expect(suggestedIds(next).slice(0, 5).sort()).toEqual(best);
+  });
+
+  it("a day-old list is served as stored and searched again after the response", async () => {
+    const mine = ["sailing", "skiing", "theatre"];
+    const us = await viewerWith(mine);
+    const [first] = await bulkCouples("aaaaaaa", 1, ["sailing"]);
+    await discover(us.a.headers);
+    await runDeferred();
+    const db = await getDb();
+    const aged = new Date(Date.now() - SUMMARY_TTL_MS - 1000);
+    await db.update(discoverSummaries).set({ computedAt: aged }).where(eq(discoverSummaries.coupleId, us.coupleId));
+    // A better match the stored list cannot know of: it changed before the list was computed.
+    const [better] = await bulkCouples("bbbbbbb", 1, mine);
+    await changedLongAgo([better!]);
+
+    const served = await discover(us.a.headers);
+    expect(served.status).toBe(200);
+    expect(suggestedIds(served)).toContain(first);
+    expect(suggestedIds(served)).not.toContain(better);
+    expect((await storedList(us.coupleId))!.computedAt).toEqual(aged);
+    expect(deferred.length).toBeGreaterThan(0);
+
+    await runDeferred();
+    expect((await storedList(us.coupleId))!.computedAt.getTime()).toBeGreaterThan(aged.getTime());
+    expect(suggestedIds(await discover(us.a.headers))[0]).toBe(better);
+  });
+});
