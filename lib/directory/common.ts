@@ -10,6 +10,7 @@ import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { couples, directoryCommonRanks } from "@/db/schema";
 import { MATCH_CHANGES_TAKEN, matchChangedSince } from "@/lib/couples/match-changes";
+import { afterResponse } from "@/lib/http/after-response";
 import { discoverable } from "@/lib/safety/visibility";
 
 /** How many of a couple's ranking are kept: the first ten pages of the directory's 20. */
@@ -73,8 +74,10 @@ async function computeRanking(db: Db, coupleId: string, mine: readonly string[])
 /**
  * The viewer's couple's ranking with the couples sharing an interest with it whose match inputs
  * changed since it was computed (lib/couples/match-changes.ts). Computed again, on this request,
- * when there is none, it is a day old, it was made from other interests than the couple's now, or
- * more than MATCH_CHANGES_TAKEN couples changed since.
+ * when there is none, it was made from other interests than the couple's now, or more than
+ * MATCH_CHANGES_TAKEN couples changed since. One a day old still holds every couple at or above
+ * its floor (those changed since are taken in), only thinner: it answers, and is computed again
+ * after the response (outside a request, at once).
  */
 export async function commonRanking(db: Db, coupleId: string, mine: readonly string[]): Promise<CommonRanking> {
   const mask = viewerMask(mine);
@@ -89,12 +92,14 @@ export async function commonRanking(db: Db, coupleId: string, mine: readonly str
       ids: directoryCommonRanks.coupleIds,
       floorCommon: directoryCommonRanks.floorCommon,
       floorId: directoryCommonRanks.floorId,
-      fresh: sql<boolean>`${directoryCommonRanks.viewerMask} = ${mask} and ${directoryCommonRanks.computedAt} > now() - ${COMMON_TTL}`,
+      sameInterests: sql<boolean>`${directoryCommonRanks.viewerMask} = ${mask}`,
+      aged: sql<boolean>`${directoryCommonRanks.computedAt} <= now() - ${COMMON_TTL}`,
       changed: sql<string[]>`array(${changed})`,
     })
     .from(directoryCommonRanks)
     .where(eq(directoryCommonRanks.coupleId, coupleId));
-  if (!kept?.fresh || kept.changed.length > MATCH_CHANGES_TAKEN) return computeRanking(db, coupleId, mine);
+  if (!kept?.sameInterests || kept.changed.length > MATCH_CHANGES_TAKEN) return computeRanking(db, coupleId, mine);
+  if (kept.aged && !afterResponse(() => computeRanking(db, coupleId, mine))) return computeRanking(db, coupleId, mine);
   const floor = kept.floorCommon !== null && kept.floorId !== null ? { common: kept.floorCommon, id: kept.floorId } : null;
   return { ids: [...new Set([...kept.ids, ...kept.changed])], floor };
 }

@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
+import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as discoverRoute } from "@/app/api/discover/route";
 import { getDb } from "@/db/client";
 import { resultRows } from "@/db/result-rows";
-import { couples, discoverSummaries, users } from "@/db/schema";
+import { couples, directoryCommonRanks, discoverSummaries, users } from "@/db/schema";
 import { SEARCH_WINDOW, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { call } from "../support/api";
@@ -107,5 +108,26 @@ describe("no request ranks the whole network for a list that only aged", () => {
     await runDeferred();
     expect((await storedList(us.coupleId))!.computedAt.getTime()).toBeGreaterThan(aged.getTime());
     expect(suggestedIds(await discover(us.a.headers))[0]).toBe(better);
+  });
+
+  it("the directory's 'most in common' answers from a day-old kept ranking and ranks again after the response", async () => {
+    const mine = ["gardening", "film", "dance"];
+    const us = await viewerWith(mine);
+    const [sharing] = await bulkCouples("ccccccc", 1, mine);
+    const page = () => call(directoryRoute, "GET", "/api/directory?sort=common", { headers: us.a.headers });
+    expect((await page()).json.data[0].coupleId).toBe(sharing);
+    const db = await getDb();
+    const kept = async () => (await db.select().from(directoryCommonRanks).where(eq(directoryCommonRanks.coupleId, us.coupleId)))[0]!;
+    const aged = new Date(Date.now() - 2 * SUMMARY_TTL_MS);
+    await db.update(directoryCommonRanks).set({ computedAt: aged }).where(eq(directoryCommonRanks.coupleId, us.coupleId));
+    deferred.splice(0);
+
+    const served = await page();
+    expect(served.status).toBe(200);
+    expect(served.json.data[0].coupleId).toBe(sharing);
+    expect((await kept()).computedAt).toEqual(aged);
+    expect(deferred.length).toBe(1);
+    await runDeferred();
+    expect((await kept()).computedAt.getTime()).toBeGreaterThan(aged.getTime());
   });
 });
