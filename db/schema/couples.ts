@@ -94,16 +94,17 @@ export const couples = pgTable(
     index("couples_discoverable_interests_idx")
       .using("gin", t.matchInterests)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
-    // Discover's couples changed since a stored list was computed, discoverable couples only.
+    // Discover's couples changed since a stored list was computed, and the couples changed last
+    // that a search on a request ranks (lib/discover/queries.ts), discoverable couples only.
     index("couples_discoverable_match_changed_idx")
       .on(t.matchChangedAt)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
-    // 'Most in common' ranks every discoverable couple sharing an interest: an index-only scan
-    // of this narrow index reads the masks without visiting the wide rows.
     // The directory's 'Photo verified' filter, newest first (its default order without a place).
     index("couples_discoverable_photo_verified_idx")
       .on(t.createdAt, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible} and ${t.photoVerifiedPartners} > 0`),
+    // 'Most in common' ranks every discoverable couple sharing an interest: an index-only scan
+    // of this narrow index reads the masks without visiting the wide rows.
     index("couples_discoverable_common_idx")
       .on(t.matchInterestsMask, t.id)
       .where(sql`${t.status} = 'active' and ${t.isVisible}`),
