@@ -1,32 +1,15 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { GET as discoverRoute } from "@/app/api/discover/route";
 import { getDb } from "@/db/client";
-import { resultRows } from "@/db/result-rows";
 import { couples, users } from "@/db/schema";
 import { call } from "../support/api";
+import { bulkCouples } from "../support/bulk-couples";
 import { forumCouple, type Headers } from "../support/forum";
 
 // A file of its own: the couples made here in bulk would count as changed since any other test's stored list.
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
 const suggestedIds = (res: { json: { data: { coupleId: string }[] } }) => res.json.data.map((card) => card.coupleId);
-
-/** `count` discoverable one-partner couples whose partner holds `interests`, their ids `prefix`-led (so the test picks their order by id). */
-async function bulkCouples(prefix: string, count: number, interests: string[]): Promise<string[]> {
-  const db = await getDb();
-  const id = (head: string) => sql`(${head} || lpad(to_hex(g), 12, '0'))::uuid`;
-  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
-    select ${id(`${prefix}1-0000-4000-8000-`)}, ${prefix} || g || '@common.test', 'x', 'Bulk', 'Last', date '1990-01-01', now(),
-      ${sql.param(interests)}::text[]
-    from generate_series(1, ${count}) g`);
-  await db.execute(sql`insert into couples (id, partner1_id, couple_name, status, is_visible)
-    select ${id(`${prefix}0-0000-4000-8000-`)}, ${id(`${prefix}1-0000-4000-8000-`)}, 'Common ' || g, 'active', true
-    from generate_series(1, ${count}) g`);
-  const rows = resultRows<{ id: string }>(
-    await db.execute(sql`select ${id(`${prefix}0-0000-4000-8000-`)} as id from generate_series(1, ${count}) g`),
-  );
-  return rows.map((row) => row.id);
-}
 
 describe("discover's candidates", () => {
   it("searches the couples with the most in common, not the lowest ids, among more sharing an interest than it scores", async () => {

@@ -3,11 +3,11 @@ import { describe, expect, it, vi } from "vitest";
 import { GET as directoryRoute } from "@/app/api/directory/route";
 import { GET as discoverRoute } from "@/app/api/discover/route";
 import { getDb } from "@/db/client";
-import { resultRows } from "@/db/result-rows";
 import { couples, directoryCommonRanks, discoverSummaries, users } from "@/db/schema";
 import { SEARCH_WINDOW, SUMMARY_TTL_MS } from "@/lib/discover/queries";
 import { DISCOVER_LIMIT } from "@/lib/discover/rules";
 import { call } from "../support/api";
+import { bulkCouples } from "../support/bulk-couples";
 import { forumCouple, type Headers } from "../support/forum";
 
 // As in a request: what runs after the response waits here until the test runs it.
@@ -24,22 +24,6 @@ const runDeferred = async () => {
 
 const discover = (h: Headers) => call(discoverRoute, "GET", "/api/discover", { headers: h });
 const suggestedIds = (res: { json: { data: { coupleId: string }[] } }) => res.json.data.map((card) => card.coupleId);
-
-/** `count` discoverable one-partner couples whose partner holds `interests`, their ids `prefix`-led. */
-async function bulkCouples(prefix: string, count: number, interests: string[]): Promise<string[]> {
-  const db = await getDb();
-  const id = (head: string) => sql`(${head} || lpad(to_hex(g), 12, '0'))::uuid`;
-  await db.execute(sql`insert into users (id, email, password_hash, first_name, last_name, date_of_birth, email_verified_at, interests)
-    select ${id(`${prefix}1-0000-4000-8000-`)}, ${prefix} || g || '@latest.test', 'x', 'Bulk', 'Last', date '1990-01-01', now(),
-      ${sql.param(interests)}::text[]
-    from generate_series(1, ${count}) g`);
-  const rows = resultRows<{ id: string }>(
-    await db.execute(sql`insert into couples (id, partner1_id, couple_name, status, is_visible)
-      select ${id(`${prefix}0-0000-4000-8000-`)}, ${id(`${prefix}1-0000-4000-8000-`)}, 'Latest ' || g, 'active', true
-      from generate_series(1, ${count}) g returning id`),
-  );
-  return rows.map((row) => row.id).sort();
-}
 
 /** Their match inputs changed two days ago: before any list of this file was computed. */
 async function changedLongAgo(ids: string[]) {
