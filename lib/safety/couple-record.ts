@@ -27,7 +27,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The record as `reader` may see it: on their own couple (`concernsOwnCouple`), the actions
- * without who took them or their notes, as the couple itself knows them.
+ * without who took them or their notes (a lift's reason is its note: the log's), as the couple
+ * itself knows them.
  */
 export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Moderator, "coupleId">): Promise<CoupleRecord> {
   const [couple] = await db
@@ -71,7 +72,9 @@ export async function coupleRecord(db: Db, coupleId: string, reader: Pick<Modera
     reports: resultRows<CoupleRecord["reports"][number]>(reports),
     blocksReceived: resultRows<{ count: number }>(blocks)[0]?.count ?? 0,
     hellos30Days: resultRows<CoupleRecord["hellos30Days"]>(hellos)[0] ?? { sent: 0, accepted: 0, unanswered: 0 },
-    actions: concernsOwnCouple(reader, coupleId) ? actions.map((action) => ({ ...action, note: null, createdByUserId: null })) : actions,
+    actions: concernsOwnCouple(reader, coupleId)
+      ? actions.map((action) => ({ ...action, note: null, createdByUserId: null, liftReason: null }))
+      : actions,
     held: resultRows<{ id: string; note: string; createdAt: string | Date; toCoupleId: string; toCoupleName: string }>(held).map((row) => ({
       id: row.id,
       toCouple: { id: row.toCoupleId, coupleName: row.toCoupleName },

@@ -75,6 +75,14 @@ describe("what a moderator reads of their own couple", () => {
     const mine = await coupleRecordOf(own.coupleId, ownHeaders);
     expect(mine.status).toBe(200);
     expect(mine.json.data.actions).toMatchObject([{ kind: "warn", reason: "spam", note: null, createdByUserId: null }]);
+    // Why another moderator lifted it is theirs too (the log keeps it as the lift's note).
+    expect((await sanctions.lift(acted.json.data.id, { reason: "Two of the threads were a misunderstanding" }, other)).status).toBe(200);
+    expect((await coupleRecordOf(own.coupleId, other)).json.data.actions).toMatchObject([
+      { liftReason: "Two of the threads were a misunderstanding" },
+    ]);
+    const lifted = await coupleRecordOf(own.coupleId, ownHeaders);
+    expect(lifted.json.data.actions).toMatchObject([{ kind: "warn", liftedAt: expect.any(String), liftReason: null }]);
+    expect(JSON.stringify(lifted.json)).not.toContain("misunderstanding");
 
     const logged = (answer: { json: { data: { couple: { id: string } | null }[] } }) =>
       answer.json.data.filter((row) => row.couple?.id === own.coupleId).length;

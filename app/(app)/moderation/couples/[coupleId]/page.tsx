@@ -114,7 +114,7 @@ export default async function ModerationCouplePage({
                 </p>
                 {action.note && <p className={styles.note}>Note: {action.note}</p>}
                 {action.liftedAt ? (
-                  <p className={styles.muted}>Lifted: {action.liftReason}</p>
+                  <p className={styles.muted}>Lifted{action.liftReason && `: ${action.liftReason}`}</p>
                 ) : (
                   !own && <CoupleActions sanctionId={action.id} kind={action.kind} />
                 )}
